@@ -1,0 +1,64 @@
+//===- OnnxImporter.h - ONNX model -> brrr IR -------------------*- C++ -*-===//
+//
+// The front of the brrr pipeline: reads an ONNX model (binary protobuf or the
+// ONNX text syntax), binds dynamic input dimensions, and builds a `func.func
+// @main` of brrr ops with static shapes. Every problem in the model is a
+// diagnostic on the MLIRContext naming the node, op type, domain and opset;
+// importing continues past unsupported ops so that one run reports them all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_COMPILER_IMPORT_ONNXIMPORTER_H
+#define BRRR_COMPILER_IMPORT_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+
+namespace onnx {
+class ModelProto;
+} // namespace onnx
+
+namespace brrr {
+
+/// Newest default-domain opset whose semantics the importer implements.
+constexpr int64_t kMaxSupportedOpset = 21;
+/// Oldest opset the project supports (older models may still import).
+constexpr int64_t kMinSupportedOpset = 13;
+
+struct ImportOptions {
+  /// Static shapes for graph inputs, by input name: binds dynamic dims and
+  /// must agree with the dims the model fixes.
+  llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
+  /// Initializers with at most this many elements stay inline `dense`
+  /// constants (foldable); larger ones become `dense_resource` blobs.
+  int64_t maxInlineElements = 64;
+};
+
+/// Parses `text` of the form NAME=D0xD1x... into `options`; false with a
+/// message in `error` if malformed.
+bool parseInputShape(llvm::StringRef text, ImportOptions &options,
+                     std::string &error);
+
+/// Reads a model from `path`: ONNX text syntax if it ends in `.onnxtext` or
+/// `.txt`, binary protobuf otherwise. Errors go to the context's diagnostics.
+std::unique_ptr<onnx::ModelProto> loadOnnxModel(mlir::MLIRContext &context,
+                                                llvm::StringRef path);
+
+/// Builds the brrr module of `model`. `modelPath` locates external weight
+/// files and names locations. Returns null after emitting diagnostics.
+mlir::OwningOpRef<mlir::ModuleOp>
+importOnnxModel(mlir::MLIRContext &context, const onnx::ModelProto &model,
+                llvm::StringRef modelPath, const ImportOptions &options);
+
+/// Registers every dialect the importer produces.
+void registerImportDialects(mlir::MLIRContext &context);
+
+} // namespace brrr
+
+#endif // BRRR_COMPILER_IMPORT_ONNXIMPORTER_H

@@ -1,0 +1,416 @@
+//===- BrrrFolders.cpp - folding and canonicalization of brrr ops --------===//
+//
+// Folders remove identity data movement (reshape/transpose/expand/cast to the
+// same type) and evaluate small constant tensors, which is how ONNX shape
+// subgraphs (Shape -> Gather -> Concat -> Reshape) collapse to constants both
+// at import (the importer folds every op it builds) and in `canonicalize`.
+// Constants above kMaxFoldElements are never materialized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// A small dense constant, or null if `attr` is not one.
+DenseElementsAttr smallDense(Attribute attr) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+  if (!dense || dense.getNumElements() > kMaxFoldElements)
+    return nullptr;
+  return dense;
+}
+
+/// Row-major strides of a shape.
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+/// Multi-index of the row-major linear index `linear`.
+SmallVector<int64_t> delinearize(int64_t linear, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> index(shape.size());
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
+    index[i] = shape[i] ? linear % shape[i] : 0;
+    linear = shape[i] ? linear / shape[i] : 0;
+  }
+  return index;
+}
+
+/// Linear index into `shape` of the element that broadcasts to `outIndex`.
+int64_t broadcastSource(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = stridesOf(shape);
+  int64_t offset = outIndex.size() - shape.size(), linear = 0;
+  for (size_t i = 0; i < shape.size(); ++i)
+    linear += (shape[i] == 1 ? 0 : outIndex[i + offset]) * strides[i];
+  return linear;
+}
+
+/// Element values of a dense constant, splats expanded.
+SmallVector<Attribute> elementsOf(DenseElementsAttr attr) {
+  return SmallVector<Attribute>(attr.getValues<Attribute>());
+}
+
+/// Numeric value of an integer or float attribute, as double or int64.
+struct Scalar {
+  bool isFloat;
+  double f;
+  int64_t i;
+};
+
+Scalar scalarOf(Attribute a, bool isUnsigned) {
+  if (auto f = dyn_cast<FloatAttr>(a))
+    return {true, f.getValueAsDouble(), 0};
+  auto i = cast<IntegerAttr>(a);
+  APInt v = i.getValue();
+  int64_t value = v.getBitWidth() == 1 || isUnsigned ? v.getZExtValue()
+                                                     : v.getSExtValue();
+  return {false, 0, value};
+}
+
+/// Builds an attribute of element type `type` from a double or an int.
+Attribute makeScalar(Type type, double f, int64_t i, bool fromFloat) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return FloatAttr::get(ft, fromFloat ? f : static_cast<double>(i));
+  auto it = cast<IntegerType>(type);
+  int64_t v = i;
+  if (fromFloat) {
+    if (!std::isfinite(f))
+      return nullptr;
+    v = it.getWidth() == 1 ? (f != 0.0) : static_cast<int64_t>(f);
+  } else if (it.getWidth() == 1) {
+    v = i != 0;
+  }
+  return IntegerAttr::get(it, APInt(it.getWidth(), v, /*isSigned=*/true,
+                                    /*implicitTrunc=*/true));
+}
+
+/// Evaluates an elementwise binary op on one pair of scalars; null if the op
+/// has no safe compile-time result (integer division by zero, say).
+Attribute evalBinary(StringRef name, Type elementType, Scalar l, Scalar r) {
+  if (l.isFloat) {
+    double a = l.f, b = r.f, v;
+    if (name == "brrr.add") v = a + b;
+    else if (name == "brrr.sub") v = a - b;
+    else if (name == "brrr.mul") v = a * b;
+    else if (name == "brrr.div") v = a / b;
+    else if (name == "brrr.max") v = std::fmax(a, b);
+    else if (name == "brrr.min") v = std::fmin(a, b);
+    else if (name == "brrr.pow") v = std::pow(a, b);
+    else return nullptr;
+    return makeScalar(elementType, v, 0, true);
+  }
+  int64_t a = l.i, b = r.i, v;
+  if (name == "brrr.add") v = a + b;
+  else if (name == "brrr.sub") v = a - b;
+  else if (name == "brrr.mul") v = a * b;
+  else if (name == "brrr.div") {
+    if (b == 0) return nullptr;
+    v = a / b;
+  } else if (name == "brrr.max") v = std::max(a, b);
+  else if (name == "brrr.min") v = std::min(a, b);
+  else if (name == "brrr.and") v = a && b;
+  else if (name == "brrr.or") v = a || b;
+  else if (name == "brrr.xor") v = (a != 0) != (b != 0);
+  else if (name == "brrr.pow") {
+    if (b < 0) return nullptr;
+    v = 1;
+    for (int64_t k = 0; k < b && k < 64; ++k) v *= a;
+  } else return nullptr;
+  return makeScalar(elementType, 0, v, false);
+}
+
+bool evalCompare(ComparePredicate pred, Scalar l, Scalar r) {
+  auto cmp = [&](auto a, auto b) {
+    switch (pred) {
+    case ComparePredicate::eq: return a == b;
+    case ComparePredicate::ne: return a != b;
+    case ComparePredicate::lt: return a < b;
+    case ComparePredicate::le: return a <= b;
+    case ComparePredicate::gt: return a > b;
+    case ComparePredicate::ge: return a >= b;
+    }
+    return false;
+  };
+  return l.isFloat ? cmp(l.f, r.f) : cmp(l.i, r.i);
+}
+
+/// Applies `fn(outIndex)` to every element of `resultType` and packs the
+/// attributes it returns; null if any element is null.
+template <typename Fn>
+Attribute buildElements(RankedTensorType resultType, Fn fn) {
+  if (resultType.getNumElements() > kMaxFoldElements)
+    return nullptr;
+  SmallVector<Attribute> values;
+  values.reserve(resultType.getNumElements());
+  for (int64_t i = 0; i < resultType.getNumElements(); ++i) {
+    Attribute v = fn(delinearize(i, resultType.getShape()));
+    if (!v)
+      return nullptr;
+    values.push_back(v);
+  }
+  return DenseElementsAttr::get(resultType, values);
+}
+
+bool isUnsignedElement(Type t) {
+  auto it = dyn_cast<IntegerType>(getElementTypeOrSelf(t));
+  return it && it.isUnsigned();
+}
+
+} // namespace
+
+OpFoldResult mlir::brrr::foldBinaryOp(Operation *op, Attribute lhsAttr,
+                                      Attribute rhsAttr) {
+  DenseElementsAttr lhs = smallDense(lhsAttr), rhs = smallDense(rhsAttr);
+  if (!lhs || !rhs)
+    return nullptr;
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  bool isUnsigned = isUnsignedElement(resultType);
+  SmallVector<Attribute> l = elementsOf(lhs), r = elementsOf(rhs);
+  StringRef name = op->getName().getStringRef();
+  return buildElements(resultType, [&](ArrayRef<int64_t> idx) {
+    return evalBinary(
+        name, resultType.getElementType(),
+        scalarOf(l[broadcastSource(idx, lhs.getType().getShape())], isUnsigned),
+        scalarOf(r[broadcastSource(idx, rhs.getType().getShape())],
+                 isUnsigned));
+  });
+}
+
+OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr lhs = smallDense(adaptor.getLhs()),
+                    rhs = smallDense(adaptor.getRhs());
+  if (!lhs || !rhs)
+    return nullptr;
+  bool isUnsigned = isUnsignedElement(getLhs().getType());
+  SmallVector<Attribute> l = elementsOf(lhs), r = elementsOf(rhs);
+  Type i1 = getType().getElementType();
+  return buildElements(getType(), [&](ArrayRef<int64_t> idx) -> Attribute {
+    bool v = evalCompare(
+        getPredicate(),
+        scalarOf(l[broadcastSource(idx, lhs.getType().getShape())], isUnsigned),
+        scalarOf(r[broadcastSource(idx, rhs.getType().getShape())],
+                 isUnsigned));
+    return IntegerAttr::get(i1, v);
+  });
+}
+
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr c = smallDense(adaptor.getCondition()),
+                    l = smallDense(adaptor.getLhs()),
+                    r = smallDense(adaptor.getRhs());
+  if (!c || !l || !r)
+    return nullptr;
+  SmallVector<Attribute> cv = elementsOf(c), lv = elementsOf(l),
+                         rv = elementsOf(r);
+  return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
+    bool take = cast<IntegerAttr>(
+                    cv[broadcastSource(idx, c.getType().getShape())])
+                    .getValue()
+                    .getBoolValue();
+    return take ? lv[broadcastSource(idx, l.getType().getShape())]
+                : rv[broadcastSource(idx, r.getType().getShape())];
+  });
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  DenseElementsAttr in = smallDense(adaptor.getInput());
+  if (!in)
+    return nullptr;
+  bool isUnsigned = isUnsignedElement(getInput().getType());
+  SmallVector<Attribute> values = elementsOf(in);
+  Type elementType = getType().getElementType();
+  if (!elementType.isIntOrFloat())
+    return nullptr;
+  return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
+    int64_t linear = 0;
+    SmallVector<int64_t> strides = stridesOf(getType().getShape());
+    for (size_t i = 0; i < idx.size(); ++i)
+      linear += idx[i] * strides[i];
+    Scalar s = scalarOf(values[linear], isUnsigned);
+    return makeScalar(elementType, s.f, s.i, s.isFloat);
+  });
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
+  if (getInputs().size() == 1)
+    return getInputs().front();
+  SmallVector<DenseElementsAttr> inputs;
+  for (Attribute a : adaptor.getInputs()) {
+    if (!smallDense(a))
+      return nullptr;
+    inputs.push_back(cast<DenseElementsAttr>(a));
+  }
+  SmallVector<SmallVector<Attribute>> values;
+  SmallVector<int64_t> starts;
+  int64_t start = 0;
+  for (DenseElementsAttr a : inputs) {
+    values.push_back(elementsOf(a));
+    starts.push_back(start);
+    start += a.getType().getDimSize(getAxis());
+  }
+  int64_t axis = getAxis();
+  return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
+    size_t k = llvm::upper_bound(starts, idx[axis]) - starts.begin() - 1;
+    SmallVector<int64_t> src(idx);
+    src[axis] -= starts[k];
+    return values[k][broadcastSource(src, inputs[k].getType().getShape())];
+  });
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat())
+      return dense.resizeSplat(getType());
+  DenseElementsAttr in = smallDense(adaptor.getInput());
+  if (!in)
+    return nullptr;
+  SmallVector<Attribute> values = elementsOf(in);
+  return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
+    return values[broadcastSource(idx, in.getType().getShape())];
+  });
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr in = smallDense(adaptor.getInput()),
+                    indices = smallDense(adaptor.getIndices());
+  if (!in || !indices)
+    return nullptr;
+  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<int64_t> idxValues;
+  for (APInt v : indices.getValues<APInt>())
+    idxValues.push_back(v.getSExtValue());
+  int64_t axis = getAxis(), dim = in.getType().getDimSize(axis);
+  int64_t idxRank = indices.getType().getRank();
+  SmallVector<int64_t> inStrides = stridesOf(in.getType().getShape());
+  SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
+  return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
+    int64_t idxLinear = 0;
+    for (int64_t i = 0; i < idxRank; ++i)
+      idxLinear += out[axis + i] * idxStrides[i];
+    int64_t k = idxValues[idxLinear];
+    if (k < 0)
+      k += dim;
+    if (k < 0 || k >= dim)
+      return nullptr;
+    int64_t linear = 0;
+    for (int64_t d = 0; d < in.getType().getRank(); ++d) {
+      int64_t coord = d < axis    ? out[d]
+                      : d == axis ? k
+                                  : out[d + idxRank - 1];
+      linear += coord * inStrides[d];
+    }
+    return values[linear];
+  });
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    return dense.reshape(getType());
+  return nullptr;
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  auto inType = getInput().getType();
+  bool identity = inType == getType();
+  for (auto [start, step] : llvm::zip(getStarts(), getSteps()))
+    identity &= start == 0 && step == 1;
+  if (identity)
+    return getInput();
+  DenseElementsAttr in = smallDense(adaptor.getInput());
+  if (!in)
+    return nullptr;
+  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<int64_t> strides = stridesOf(inType.getShape());
+  return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
+    int64_t linear = 0;
+    for (size_t d = 0; d < idx.size(); ++d)
+      linear += (getStarts()[d] + idx[d] * getSteps()[d]) * strides[d];
+    return values[linear];
+  });
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int64_t> perm = getPerm();
+  bool identity = true;
+  for (auto [i, p] : llvm::enumerate(perm))
+    identity &= static_cast<int64_t>(i) == p;
+  if (identity)
+    return getInput();
+  DenseElementsAttr in = smallDense(adaptor.getInput());
+  if (!in)
+    return nullptr;
+  if (in.isSplat())
+    return in.resizeSplat(getType());
+  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<int64_t> strides = stridesOf(getInput().getType().getShape());
+  return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
+    int64_t linear = 0;
+    for (size_t d = 0; d < idx.size(); ++d)
+      linear += idx[d] * strides[perm[d]];
+    return values[linear];
+  });
+}
+
+namespace {
+
+/// reshape(reshape(x)) -> reshape(x): only the final shape matters.
+struct CollapseReshapeChain : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getInput().getDefiningOp<ReshapeOp>();
+    if (!producer)
+      return rewriter.notifyMatchFailure(op, "operand is not a reshape");
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
+                                           producer.getInput());
+    return success();
+  }
+};
+
+/// transpose(transpose(x, p1), p2) -> transpose(x, p1 o p2).
+struct ComposeTransposeChain : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getInput().getDefiningOp<TransposeOp>();
+    if (!producer)
+      return rewriter.notifyMatchFailure(op, "operand is not a transpose");
+    SmallVector<int64_t> perm;
+    for (int64_t p : op.getPerm())
+      perm.push_back(producer.getPerm()[p]);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(),
+                                             producer.getInput(), perm);
+    return success();
+  }
+};
+
+} // namespace
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<CollapseReshapeChain>(context);
+}
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<ComposeTransposeChain>(context);
+}

@@ -1,0 +1,58 @@
+//===- BrrrOps.h - brrr dialect and ops -------------------------*- C++ -*-===//
+//
+// Public C++ interface of the brrr tensor graph dialect: the dialect class,
+// the generated op classes, and the shape helpers that the importer and the
+// ops' type inference share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_DIALECTS_BRRR_BRRROPS_H
+#define BRRR_DIALECTS_BRRR_BRRROPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/Brrr/BrrrDialect.h.inc"
+#include "dialects/Brrr/BrrrEnums.h.inc"
+
+namespace mlir::brrr {
+
+/// Largest number of elements a folder materializes as a new constant.
+/// Shape computations stay far below it; real data never gets copied.
+constexpr int64_t kMaxFoldElements = 1024;
+
+/// The numpy broadcast of two shapes, or failure if some dimension pair is
+/// neither equal nor 1.
+FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,
+                                                ArrayRef<int64_t> rhs);
+
+/// Result type of an elementwise op over `lhs` and `rhs`: the broadcast shape
+/// with `resultElementType`, or the operands' common element type if null.
+LogicalResult inferBroadcastResult(std::optional<Location> loc, Value lhs,
+                                   Value rhs, Type resultElementType,
+                                   SmallVectorImpl<Type> &types);
+
+/// Result type of 2-D pooling (shared by max and average pooling).
+LogicalResult inferPool2DResult(std::optional<Location> loc, Value input,
+                                ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> pads,
+                                ArrayRef<int64_t> dilations, bool ceilMode,
+                                SmallVectorImpl<Type> &types);
+
+/// Constant-folds an elementwise binary op whose operands are small dense
+/// constants; returns null when it does not apply.
+OpFoldResult foldBinaryOp(Operation *op, Attribute lhs, Attribute rhs);
+
+} // namespace mlir::brrr
+
+#define GET_OP_CLASSES
+#include "dialects/Brrr/BrrrOps.h.inc"
+
+#endif // BRRR_DIALECTS_BRRR_BRRROPS_H

@@ -1,0 +1,561 @@
+//===- BrrrOps.td - brrr tensor graph ops --------------------*- tablegen -*-===//
+//
+// Every op of the brrr graph IR. Ops that can compute their result type
+// implement InferTypeOpInterface (the functions live in
+// BrrrShapeInference.cpp); ops whose result shape is data (reshape, expand,
+// cast, resize) carry it in the result type and verify it instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_OPS_TD
+#define BRRR_OPS_TD
+
+include "dialects/Brrr/BrrrDialect.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Brrr_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Brrr_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class Brrr_UnaryOp<string mnemonic, string formula, Type T = Brrr_FloatTensor,
+                   list<Trait> traits = []>
+    : Brrr_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType,
+        DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "elementwise " # formula;
+  let description = "Computes `" # formula # "` for every element; the result "
+    # "has the operand's type.\n\nExample:\n\n```mlir\n%y = brrr." # mnemonic
+    # " %x : tensor<2x8xf32>\n```";
+  let arguments = (ins T:$input);
+  let results = (outs T:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Brrr_AbsOp : Brrr_UnaryOp<"abs", "|x|", Brrr_NumericTensor>;
+def Brrr_CeilOp : Brrr_UnaryOp<"ceil", "ceil(x)">;
+def Brrr_CosOp : Brrr_UnaryOp<"cos", "cos(x)">;
+def Brrr_ErfOp : Brrr_UnaryOp<"erf", "erf(x)">;
+def Brrr_ExpOp : Brrr_UnaryOp<"exp", "exp(x)">;
+def Brrr_FloorOp : Brrr_UnaryOp<"floor", "floor(x)">;
+def Brrr_LogOp : Brrr_UnaryOp<"log", "log(x)">;
+def Brrr_NegOp : Brrr_UnaryOp<"neg", "-x", Brrr_NumericTensor>;
+def Brrr_NotOp : Brrr_UnaryOp<"not", "logical not x", Brrr_BoolTensor>;
+def Brrr_ReciprocalOp : Brrr_UnaryOp<"reciprocal", "1 / x">;
+def Brrr_ReluOp : Brrr_UnaryOp<"relu", "max(x, 0)", Brrr_NumericTensor>;
+def Brrr_RsqrtOp : Brrr_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def Brrr_SigmoidOp : Brrr_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
+def Brrr_SiluOp : Brrr_UnaryOp<"silu", "x * sigmoid(x)">;
+def Brrr_SinOp : Brrr_UnaryOp<"sin", "sin(x)">;
+def Brrr_SqrtOp : Brrr_UnaryOp<"sqrt", "sqrt(x)">;
+def Brrr_TanhOp : Brrr_UnaryOp<"tanh", "tanh(x)">;
+
+def Brrr_GeluOp : Brrr_Op<"gelu", [Pure, Elementwise, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "elementwise Gaussian error linear unit";
+  let description = [{
+    `x * Phi(x)` with the exact erf form (`approximate = none`) or the tanh
+    approximation used by GPT-2 (`approximate = tanh`). Kept as one op at
+    import; decomposition into erf/tanh arithmetic is a pass's choice.
+
+    Example:
+
+    ```mlir
+    %y = brrr.gelu tanh %x : tensor<4x64xf16>
+    ```
+  }];
+  let arguments = (ins Brrr_FloatTensor:$input,
+                       Brrr_GeluApproximationAttr:$approximate);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = "$approximate $input attr-dict `:` type($input)";
+}
+
+def Brrr_ClipOp : Brrr_Op<"clip", [Pure, Elementwise, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "elementwise clamp into [min, max]";
+  let description = [{
+    Clamps every element into `[min, max]`; a missing bound is unbounded.
+    ONNX Clip's optional `min`/`max` inputs are folded into these attributes
+    at import, so they must be compile-time constants.
+
+    Example:
+
+    ```mlir
+    %y = brrr.clip %x {max = 6.0 : f64, min = 0.0 : f64} : tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_NumericTensor:$input, OptionalAttr<F64Attr>:$min,
+                       OptionalAttr<F64Attr>:$max);
+  let results = (outs Brrr_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Brrr_CastOp : Brrr_Op<"cast", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "elementwise element type conversion";
+  let description = [{
+    Converts every element to the result's element type with ONNX Cast
+    semantics (float to integer truncates toward zero; to `i1` is `x != 0`).
+
+    Example:
+
+    ```mlir
+    %y = brrr.cast %x : tensor<4xf32> -> tensor<4xf16>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary and ternary ops (numpy broadcasting)
+//===----------------------------------------------------------------------===//
+
+class Brrr_BinaryOp<string mnemonic, string formula,
+                    Type T = Brrr_NumericTensor, list<Trait> traits = []>
+    : Brrr_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise " # formula # " with numpy broadcasting";
+  let description = "Computes `" # formula # "` elementwise. Operands have "
+    # "the same element type and broadcast under numpy rules (right-aligned "
+    # "dimensions, each pair equal or one of them 1); the result has the "
+    # "broadcast shape.\n\nExample:\n\n```mlir\n%z = brrr." # mnemonic
+    # " %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>\n```";
+  let arguments = (ins T:$lhs, T:$rhs);
+  let results = (outs T:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::brrr::inferBroadcastResult(loc, adaptor.getLhs(),
+          adaptor.getRhs(), /*resultElementType=*/nullptr, types);
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor adaptor) {
+      return ::mlir::brrr::foldBinaryOp(getOperation(), adaptor.getLhs(),
+                                        adaptor.getRhs());
+    }
+  }];
+}
+
+def Brrr_AddOp : Brrr_BinaryOp<"add", "x + y", Brrr_NumericTensor, [Commutative]>;
+def Brrr_AndOp : Brrr_BinaryOp<"and", "x and y", Brrr_BoolTensor, [Commutative]>;
+def Brrr_DivOp : Brrr_BinaryOp<"div", "x / y">;
+def Brrr_MaxOp : Brrr_BinaryOp<"max", "max(x, y)", Brrr_NumericTensor, [Commutative]>;
+def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_NumericTensor, [Commutative]>;
+def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_NumericTensor, [Commutative]>;
+def Brrr_OrOp : Brrr_BinaryOp<"or", "x or y", Brrr_BoolTensor, [Commutative]>;
+def Brrr_PowOp : Brrr_BinaryOp<"pow", "x ^ y">;
+def Brrr_SubOp : Brrr_BinaryOp<"sub", "x - y">;
+def Brrr_XorOp : Brrr_BinaryOp<"xor", "x xor y", Brrr_BoolTensor, [Commutative]>;
+
+def Brrr_CompareOp : Brrr_Op<"compare", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise comparison with numpy broadcasting";
+  let description = [{
+    Compares two tensors of the same element type elementwise under numpy
+    broadcasting and yields an `i1` tensor of the broadcast shape.
+
+    Example:
+
+    ```mlir
+    %m = brrr.compare lt %x, %y : tensor<4x8xf32>, tensor<1x8xf32> -> tensor<4x8xi1>
+    ```
+  }];
+  let arguments = (ins Brrr_ComparePredicateAttr:$predicate,
+                       Brrr_NumericTensor:$lhs, Brrr_NumericTensor:$rhs);
+  let results = (outs Brrr_BoolTensor:$result);
+  let assemblyFormat = [{
+    $predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Brrr_WhereOp : Brrr_Op<"where", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elementwise select with numpy broadcasting";
+  let description = [{
+    Picks `lhs` where `condition` is true and `rhs` elsewhere. All three
+    operands broadcast together under numpy rules.
+
+    Example:
+
+    ```mlir
+    %y = brrr.where %c, %a, %b : tensor<1x8xi1>, tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_BoolTensor:$condition, Brrr_Tensor:$lhs,
+                       Brrr_Tensor:$rhs);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs attr-dict `:` type($condition) `,` type($lhs)
+    `,` type($rhs) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra and neural network ops
+//===----------------------------------------------------------------------===//
+
+def Brrr_MatmulOp : Brrr_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "batched matrix product with broadcast batch dimensions";
+  let description = [{
+    `result[..., i, j] = sum_k lhs[..., i, k] * rhs[..., k, j]` with numpy
+    `matmul` semantics for operands of rank >= 2: leading (batch) dimensions
+    broadcast. Rank-1 ONNX operands are reshaped at import.
+
+    Example:
+
+    ```mlir
+    %c = brrr.matmul %a, %b : tensor<8x128x64xf16>, tensor<64x32xf16> -> tensor<8x128x32xf16>
+    ```
+  }];
+  let arguments = (ins Brrr_NumericTensor:$lhs, Brrr_NumericTensor:$rhs);
+  let results = (outs Brrr_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D grouped convolution, NCHW input and OIHW weights";
+  let description = [{
+    Cross-correlation of an `N x C x H x W` input with `O x C/groups x KH x KW`
+    weights and an optional `O` bias. `pads` is `[top, left, bottom, right]`,
+    `strides` and `dilations` are `[h, w]`.
+
+    Example:
+
+    ```mlir
+    %y = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 1 : i64,
+           pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+         : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x32x32xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$weight,
+                       Optional<Brrr_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$groups);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+class Brrr_Pool2DOp<string mnemonic, string what> : Brrr_Op<mnemonic,
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "2-D " # what # " pooling over NCHW";
+  let description = "Slides a `kernel` window over H and W of an NCHW tensor "
+    # "and takes the " # what # ". `pads` is `[top, left, bottom, right]`; "
+    # "with `ceil_mode` the output size rounds up.\n\nExample:\n\n```mlir\n"
+    # "%y = brrr." # mnemonic # " %x {ceil_mode = false, count_include_pad = false, "
+    # "dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, "
+    # "pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : "
+    # "tensor<1x8x32x32xf32> -> tensor<1x8x16x16xf32>\n```";
+  let arguments = (ins Brrr_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode,
+                       BoolAttr:$count_include_pad);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::brrr::inferPool2DResult(loc, adaptor.getInput(),
+          adaptor.getKernel(), adaptor.getStrides(), adaptor.getPads(),
+          adaptor.getDilations(), adaptor.getCeilMode(), types);
+    }
+  }];
+}
+
+def Brrr_AvgPool2DOp : Brrr_Pool2DOp<"avg_pool2d", "average">;
+def Brrr_MaxPool2DOp : Brrr_Pool2DOp<"max_pool2d", "maximum">;
+
+def Brrr_BatchNormOp : Brrr_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
+  let summary = "inference batch normalization over dimension 1";
+  let description = [{
+    `(x - mean) / sqrt(variance + epsilon) * scale + bias`, with the four
+    per-channel parameters of shape `[C]` broadcast along dimension 1 of an
+    input of rank >= 2. A pass folds it into a preceding convolution.
+
+    Example:
+
+    ```mlir
+    %y = brrr.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f64}
+         : (tensor<1x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$scale,
+                       Brrr_FloatTensor:$bias, Brrr_FloatTensor:$mean,
+                       Brrr_FloatTensor:$variance, F64Attr:$epsilon);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Brrr_LayerNormOp : Brrr_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
+  let summary = "layer normalization over the trailing dimensions from axis";
+  let description = [{
+    Normalizes over dimensions `[axis, rank)` to zero mean and unit variance
+    (`epsilon` added to the variance), then multiplies by `scale` and adds
+    the optional `bias`; both have the normalized shape.
+
+    Example:
+
+    ```mlir
+    %y = brrr.layer_norm %x, %g, %b {axis = 2 : i64, epsilon = 1.0e-05 : f64}
+         : (tensor<2x16x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$scale,
+                       Optional<Brrr_FloatTensor>:$bias, I64Attr:$axis,
+                       F64Attr:$epsilon);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+class Brrr_SoftmaxLikeOp<string mnemonic, string formula>
+    : Brrr_Op<mnemonic, [Pure, SameOperandsAndResultType,
+                         DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = formula # " along one axis";
+  let description = "Computes `" # formula # "` along `axis` (non-negative).\n\n"
+    # "Example:\n\n```mlir\n%y = brrr." # mnemonic
+    # " %x {axis = 1 : i64} : tensor<4x128xf32>\n```";
+  let arguments = (ins Brrr_FloatTensor:$input, I64Attr:$axis);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      int64_t rank = getInput().getType().getRank();
+      if (getAxis() < 0 || getAxis() >= rank)
+        return emitOpError("axis ") << getAxis()
+               << " is out of range for a tensor of rank " << rank;
+      return ::mlir::success();
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+def Brrr_LogSoftmaxOp : Brrr_SoftmaxLikeOp<"log_softmax", "log(softmax(x))">;
+def Brrr_SoftmaxOp : Brrr_SoftmaxLikeOp<"softmax", "exp(x) / sum(exp(x))">;
+
+def Brrr_ReduceOp : Brrr_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
+  let summary = "reduction over a set of axes";
+  let description = [{
+    Combines the elements along `axes` (sorted, unique, non-negative) with
+    `kind`. With `keepdims` the reduced dimensions stay as size 1. Global
+    pooling imports as a `mean`/`max` reduction over H and W.
+
+    Example:
+
+    ```mlir
+    %y = brrr.reduce mean %x {axes = array<i64: 2, 3>, keepdims = true}
+         : tensor<1x64x7x7xf32> -> tensor<1x64x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_ReduceKindAttr:$kind, Brrr_NumericTensor:$input,
+                       DenseI64ArrayAttr:$axes, BoolAttr:$keepdims);
+  let results = (outs Brrr_NumericTensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement ops
+//===----------------------------------------------------------------------===//
+
+def Brrr_ConcatOp : Brrr_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "concatenation along one axis";
+  let description = [{
+    Joins tensors of equal rank and element type along `axis`; all other
+    dimensions must match.
+
+    Example:
+
+    ```mlir
+    %y = brrr.concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Brrr_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
+  let hasFolder = 1;
+}
+
+def Brrr_ConstantOp : Brrr_Op<"constant", [ConstantLike, Pure,
+                                           InferTypeOpAdaptor]> {
+  let summary = "tensor constant";
+  let description = [{
+    A constant tensor. Small constants are `dense` attributes; weights are
+    `dense_resource` blobs, which the printer elides so IR stays readable.
+
+    Example:
+
+    ```mlir
+    %c = brrr.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %w = brrr.constant dense_resource<conv1.weight> : tensor<16x3x3x3xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Brrr_ExpandOp : Brrr_Op<"expand", [Pure]> {
+  let summary = "numpy broadcast to the result shape";
+  let description = [{
+    Broadcasts the operand to the result type's shape under numpy rules
+    (the result rank is at least the operand's; each operand dimension is 1
+    or equal to the result's).
+
+    Example:
+
+    ```mlir
+    %y = brrr.expand %x : tensor<1x8xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Brrr_GatherOp : Brrr_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "take slices along one axis at the given indices";
+  let description = [{
+    ONNX Gather: the result shape is `input.shape[:axis] + indices.shape +
+    input.shape[axis+1:]`; negative indices count from the end.
+
+    Example:
+
+    ```mlir
+    %e = brrr.gather %table, %ids {axis = 0 : i64}
+         : (tensor<1000x64xf32>, tensor<2x16xi64>) -> tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Brrr_PadOp : Brrr_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "pad (or crop, with negative amounts) every dimension";
+  let description = [{
+    Adds `low[i]` elements before and `high[i]` after dimension `i`, filled
+    per `mode`: `value` for `constant`, mirrored for `reflect`, repeated edge
+    for `edge`. Negative amounts crop.
+
+    Example:
+
+    ```mlir
+    %y = brrr.pad constant %x {high = array<i64: 0, 1>, low = array<i64: 0, 2>, value = 0.0 : f64}
+         : tensor<4x4xf32> -> tensor<4x7xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_PadModeAttr:$mode, Brrr_Tensor:$input,
+                       DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
+                       F64Attr:$value);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "$mode $input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Brrr_ReshapeOp : Brrr_Op<"reshape", [Pure]> {
+  let summary = "reinterpret the row-major elements with a new shape";
+  let description = [{
+    Same elements in the same row-major order, new static shape. ONNX
+    Reshape, Flatten, Squeeze and Unsqueeze all import as this op.
+
+    Example:
+
+    ```mlir
+    %y = brrr.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Brrr_ResizeOp : Brrr_Op<"resize", [Pure]> {
+  let summary = "nearest or linear resampling to the result shape";
+  let description = [{
+    ONNX Resize with sizes resolved at import: every output coordinate maps
+    to an input coordinate by `coordinate_mode`, then takes the nearest
+    input element (rounded by `nearest_mode`) or interpolates linearly
+    (per dimension, over every resized dimension).
+
+    Example:
+
+    ```mlir
+    %y = brrr.resize nearest %x asymmetric floor
+         : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_ResizeModeAttr:$mode, Brrr_FloatTensor:$input,
+                       Brrr_CoordinateModeAttr:$coordinate_mode,
+                       Brrr_NearestModeAttr:$nearest_mode);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = [{
+    $mode $input $coordinate_mode $nearest_mode attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Brrr_SliceOp : Brrr_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "strided slice with one (start, size, step) per dimension";
+  let description = [{
+    `result[i0, i1, ...] = input[starts[0] + i0 * steps[0], ...]` with the
+    result shape `sizes`. Steps may be negative (reversal); every index read
+    must lie inside the input.
+
+    Example:
+
+    ```mlir
+    %y = brrr.slice %x {sizes = array<i64: 2, 4>, starts = array<i64: 0, 1>, steps = array<i64: 1, 2>}
+         : tensor<4x9xf32> -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$steps);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Brrr_TransposeOp : Brrr_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "permute dimensions";
+  let description = [{
+    `result.shape[i] = input.shape[perm[i]]`.
+
+    Example:
+
+    ```mlir
+    %y = brrr.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<2x3x4xf32> -> tensor<2x4x3xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+#endif // BRRR_OPS_TD

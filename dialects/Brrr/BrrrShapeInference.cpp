@@ -1,0 +1,415 @@
+//===- BrrrShapeInference.cpp - result types of brrr ops ----------------===//
+//
+// InferTypeOpInterface for every brrr op that can compute its result type.
+// The importer builds ops through these functions, so a malformed model is
+// reported here as a located diagnostic rather than producing bad IR; the
+// generated verifier re-runs them and rejects a mismatching result type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Shorthand for the ranked tensor type of a value.
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+/// Checks that `axis` indexes a dimension of a rank-`rank` tensor.
+LogicalResult checkAxis(std::optional<Location> loc, int64_t axis,
+                        int64_t rank) {
+  if (axis < 0 || axis >= rank)
+    return emitOptionalError(loc, "axis ", axis,
+                             " is out of range for a tensor of rank ", rank);
+  return success();
+}
+
+/// Checks that an attribute array has `expected` entries.
+LogicalResult checkSize(std::optional<Location> loc, StringRef name,
+                        ArrayRef<int64_t> values, size_t expected) {
+  if (values.size() != expected)
+    return emitOptionalError(loc, "'", name, "' has ", values.size(),
+                             " entries, expected ", expected);
+  return success();
+}
+
+} // namespace
+
+FailureOr<SmallVector<int64_t>>
+mlir::brrr::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l != r && l != 1 && r != 1)
+      return failure();
+    out[i] = l == 1 ? r : l;
+  }
+  return out;
+}
+
+LogicalResult mlir::brrr::inferBroadcastResult(std::optional<Location> loc,
+                                               Value lhs, Value rhs,
+                                               Type resultElementType,
+                                               SmallVectorImpl<Type> &types) {
+  auto l = tensorType(lhs), r = tensorType(rhs);
+  if (l.getElementType() != r.getElementType())
+    return emitOptionalError(loc, "operand element types differ: ",
+                             l.getElementType(), " vs ", r.getElementType());
+  auto shape = broadcastShapes(l.getShape(), r.getShape());
+  if (failed(shape))
+    return emitOptionalError(loc, "operand shapes ", l, " and ", r,
+                             " are not broadcast-compatible");
+  types.push_back(RankedTensorType::get(
+      *shape, resultElementType ? resultElementType : l.getElementType()));
+  return success();
+}
+
+LogicalResult mlir::brrr::inferPool2DResult(
+    std::optional<Location> loc, Value input, ArrayRef<int64_t> kernel,
+    ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+    ArrayRef<int64_t> dilations, bool ceilMode, SmallVectorImpl<Type> &types) {
+  auto in = tensorType(input);
+  if (in.getRank() != 4)
+    return emitOptionalError(loc, "expected an NCHW input of rank 4, got ",
+                             in);
+  if (failed(checkSize(loc, "kernel", kernel, 2)) ||
+      failed(checkSize(loc, "strides", strides, 2)) ||
+      failed(checkSize(loc, "pads", pads, 4)) ||
+      failed(checkSize(loc, "dilations", dilations, 2)))
+    return failure();
+  SmallVector<int64_t> shape(in.getShape());
+  for (int i = 0; i < 2; ++i) {
+    if (kernel[i] < 1 || strides[i] < 1 || dilations[i] < 1)
+      return emitOptionalError(loc, "kernel, strides and dilations must be "
+                                    "positive");
+    if (pads[i] < 0 || pads[i + 2] < 0)
+      return emitOptionalError(loc, "pads must be non-negative");
+    int64_t window = dilations[i] * (kernel[i] - 1) + 1;
+    int64_t span = in.getDimSize(2 + i) + pads[i] + pads[i + 2] - window;
+    if (span < 0)
+      return emitOptionalError(loc, "window of ", window,
+                               " does not fit padded dimension ", 2 + i);
+    int64_t out = (ceilMode ? llvm::divideCeil(span, strides[i])
+                            : span / strides[i]) + 1;
+    // ONNX: with ceil_mode, a window starting inside the right padding is
+    // dropped.
+    if (ceilMode && (out - 1) * strides[i] >= in.getDimSize(2 + i) + pads[i])
+      --out;
+    shape[2 + i] = out;
+  }
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  return success();
+}
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferBroadcastResult(loc, adaptor.getLhs(), adaptor.getRhs(),
+                              IntegerType::get(context, 1), types);
+}
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  auto c = tensorType(adaptor.getCondition());
+  auto l = tensorType(adaptor.getLhs()), r = tensorType(adaptor.getRhs());
+  if (l.getElementType() != r.getElementType())
+    return emitOptionalError(loc, "branch element types differ: ",
+                             l.getElementType(), " vs ", r.getElementType());
+  auto shape = broadcastShapes(l.getShape(), r.getShape());
+  if (succeeded(shape))
+    shape = broadcastShapes(*shape, c.getShape());
+  if (failed(shape))
+    return emitOptionalError(loc, "operand shapes ", c, ", ", l, " and ", r,
+                             " are not broadcast-compatible");
+  types.push_back(RankedTensorType::get(*shape, l.getElementType()));
+  return success();
+}
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto l = tensorType(adaptor.getLhs()), r = tensorType(adaptor.getRhs());
+  if (l.getElementType() != r.getElementType())
+    return emitOptionalError(loc, "operand element types differ: ",
+                             l.getElementType(), " vs ", r.getElementType());
+  if (l.getRank() < 2 || r.getRank() < 2)
+    return emitOptionalError(loc, "operands must have rank >= 2, got ", l,
+                             " and ", r);
+  int64_t k = l.getDimSize(l.getRank() - 1);
+  if (k != r.getDimSize(r.getRank() - 2))
+    return emitOptionalError(loc, "contraction sizes differ: ", l, " and ", r);
+  auto batch = broadcastShapes(l.getShape().drop_back(2),
+                               r.getShape().drop_back(2));
+  if (failed(batch))
+    return emitOptionalError(loc, "batch dimensions of ", l, " and ", r,
+                             " are not broadcast-compatible");
+  batch->push_back(l.getDimSize(l.getRank() - 2));
+  batch->push_back(r.getDimSize(r.getRank() - 1));
+  types.push_back(RankedTensorType::get(*batch, l.getElementType()));
+  return success();
+}
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput()), w = tensorType(adaptor.getWeight());
+  if (in.getRank() != 4 || w.getRank() != 4)
+    return emitOptionalError(loc, "expected rank-4 NCHW input and OIHW "
+                                  "weight, got ",
+                             in, " and ", w);
+  if (in.getElementType() != w.getElementType())
+    return emitOptionalError(loc, "input and weight element types differ");
+  if (failed(checkSize(loc, "strides", adaptor.getStrides(), 2)) ||
+      failed(checkSize(loc, "pads", adaptor.getPads(), 4)) ||
+      failed(checkSize(loc, "dilations", adaptor.getDilations(), 2)))
+    return failure();
+  int64_t groups = adaptor.getGroups();
+  int64_t c = in.getDimSize(1), o = w.getDimSize(0);
+  if (groups < 1 || c % groups != 0 || o % groups != 0)
+    return emitOptionalError(loc, "groups = ", groups,
+                             " must divide input channels ", c,
+                             " and output channels ", o);
+  if (w.getDimSize(1) * groups != c)
+    return emitOptionalError(loc, "weight expects ", w.getDimSize(1) * groups,
+                             " input channels, input has ", c);
+  if (Value bias = adaptor.getBias()) {
+    auto b = tensorType(bias);
+    if (b.getRank() != 1 || b.getDimSize(0) != o ||
+        b.getElementType() != in.getElementType())
+      return emitOptionalError(loc, "bias must be a vector of ", o, " ",
+                               in.getElementType(), ", got ", b);
+  }
+  SmallVector<int64_t> shape = {in.getDimSize(0), o, 0, 0};
+  for (int i = 0; i < 2; ++i) {
+    int64_t stride = adaptor.getStrides()[i];
+    int64_t dilation = adaptor.getDilations()[i];
+    if (stride < 1 || dilation < 1)
+      return emitOptionalError(loc, "strides and dilations must be positive");
+    int64_t window = dilation * (w.getDimSize(2 + i) - 1) + 1;
+    int64_t span = in.getDimSize(2 + i) + adaptor.getPads()[i] +
+                   adaptor.getPads()[i + 2] - window;
+    if (span < 0)
+      return emitOptionalError(loc, "kernel window of ", window,
+                               " does not fit padded dimension ", 2 + i);
+    shape[2 + i] = span / stride + 1;
+  }
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  return success();
+}
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  if (in.getRank() < 2)
+    return emitOptionalError(loc, "input must have rank >= 2, got ", in);
+  for (Value p : {adaptor.getScale(), adaptor.getBias(), adaptor.getMean(),
+                  adaptor.getVariance()}) {
+    auto t = tensorType(p);
+    if (t.getRank() != 1 || t.getDimSize(0) != in.getDimSize(1) ||
+        t.getElementType() != in.getElementType())
+      return emitOptionalError(loc, "per-channel parameters must be vectors "
+                                    "of ",
+                               in.getDimSize(1), " ", in.getElementType(),
+                               ", got ", t);
+  }
+  types.push_back(in);
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  int64_t axis = adaptor.getAxis();
+  if (failed(checkAxis(loc, axis, in.getRank())))
+    return failure();
+  ArrayRef<int64_t> normalized = in.getShape().drop_front(axis);
+  SmallVector<Value> params = {adaptor.getScale()};
+  if (adaptor.getBias())
+    params.push_back(adaptor.getBias());
+  for (Value p : params) {
+    auto t = tensorType(p);
+    if (t.getShape() != normalized || t.getElementType() != in.getElementType())
+      return emitOptionalError(loc, "scale and bias must have the normalized "
+                                    "shape and element type of ",
+                               in, " from axis ", axis, ", got ", t);
+  }
+  types.push_back(in);
+  return success();
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (failed(checkAxis(loc, axis, in.getRank())))
+      return failure();
+    if (i > 0 && axes[i - 1] >= axis)
+      return emitOptionalError(loc, "axes must be sorted and unique");
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(in.getDimSize(d));
+    else if (adaptor.getKeepdims())
+      shape.push_back(1);
+  }
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  if (adaptor.getInputs().empty())
+    return emitOptionalError(loc, "expected at least one operand");
+  auto first = tensorType(adaptor.getInputs().front());
+  int64_t axis = adaptor.getAxis();
+  if (failed(checkAxis(loc, axis, first.getRank())))
+    return failure();
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (Value v : adaptor.getInputs()) {
+    auto t = tensorType(v);
+    if (t.getRank() != first.getRank() ||
+        t.getElementType() != first.getElementType())
+      return emitOptionalError(loc, "operands must share rank and element "
+                                    "type: ",
+                               first, " vs ", t);
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (d != axis && t.getDimSize(d) != first.getDimSize(d))
+        return emitOptionalError(loc, "operand shapes ", first, " and ", t,
+                                 " differ outside axis ", axis);
+    shape[axis] += t.getDimSize(axis);
+  }
+  types.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  auto type = dyn_cast<RankedTensorType>(adaptor.getValue().getType());
+  if (!type || !type.hasStaticShape())
+    return emitOptionalError(loc, "value must be a statically shaped tensor");
+  types.push_back(type);
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  auto idx = tensorType(adaptor.getIndices());
+  int64_t axis = adaptor.getAxis();
+  if (failed(checkAxis(loc, axis, in.getRank())))
+    return failure();
+  SmallVector<int64_t> shape(in.getShape().take_front(axis));
+  llvm::append_range(shape, idx.getShape());
+  llvm::append_range(shape, in.getShape().drop_front(axis + 1));
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  size_t rank = in.getRank();
+  if (failed(checkSize(loc, "low", adaptor.getLow(), rank)) ||
+      failed(checkSize(loc, "high", adaptor.getHigh(), rank)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t lo = adaptor.getLow()[d], hi = adaptor.getHigh()[d];
+    int64_t size = in.getDimSize(d) + lo + hi;
+    if (size < 0)
+      return emitOptionalError(loc, "padding dimension ", d, " by (", lo,
+                               ", ", hi, ") leaves a negative size");
+    if (adaptor.getMode() == PadMode::reflect &&
+        (lo >= in.getDimSize(d) || hi >= in.getDimSize(d)) && (lo || hi))
+      return emitOptionalError(loc, "reflect padding of dimension ", d,
+                               " must be smaller than its size ",
+                               in.getDimSize(d));
+    if (adaptor.getMode() == PadMode::edge && in.getDimSize(d) == 0 &&
+        (lo > 0 || hi > 0))
+      return emitOptionalError(loc, "edge padding of empty dimension ", d);
+    shape.push_back(size);
+  }
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  size_t rank = in.getRank();
+  if (failed(checkSize(loc, "starts", adaptor.getStarts(), rank)) ||
+      failed(checkSize(loc, "sizes", adaptor.getSizes(), rank)) ||
+      failed(checkSize(loc, "steps", adaptor.getSteps(), rank)))
+    return failure();
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t start = adaptor.getStarts()[d], size = adaptor.getSizes()[d],
+            step = adaptor.getSteps()[d], dim = in.getDimSize(d);
+    if (step == 0)
+      return emitOptionalError(loc, "step of dimension ", d, " is zero");
+    if (size < 0)
+      return emitOptionalError(loc, "size of dimension ", d, " is negative");
+    if (size == 0)
+      continue;
+    int64_t last = start + (size - 1) * step;
+    if (start < 0 || start >= dim || last < 0 || last >= dim)
+      return emitOptionalError(loc, "slice of dimension ", d, " reads [",
+                               start, ", ", last, "] outside [0, ", dim, ")");
+  }
+  types.push_back(
+      RankedTensorType::get(adaptor.getSizes(), in.getElementType()));
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (failed(checkSize(loc, "perm", perm, in.getRank())))
+    return failure();
+  SmallVector<bool> seen(perm.size(), false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= in.getRank() || seen[p])
+      return emitOptionalError(loc, "perm is not a permutation of [0, ",
+                               in.getRank(), ")");
+    seen[p] = true;
+    shape.push_back(in.getDimSize(p));
+  }
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  return success();
+}

@@ -1,0 +1,25 @@
+//===- brrr-opt.cpp - brrr's mlir-opt -----------------------------------===//
+//
+// The pass driver for lit tests: MlirOptMain with the brrr dialect, the
+// upstream dialects brrr IR is embedded in, and the generic passes
+// (canonicalize, cse) that brrr tests use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerSymbolDCEPass();
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::brrr::BrrrDialect, mlir::func::FuncDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "brrr optimizer driver\n", registry));
+}
