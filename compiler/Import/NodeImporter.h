@@ -22,7 +22,7 @@
 #include <optional>
 #include <string>
 
-namespace brrr {
+namespace mlir::brrr {
 
 class NodeImporter;
 
@@ -47,14 +47,17 @@ void registerTensorImporters(OpTable &table);
 class NodeImporter {
 public:
   NodeImporter(mlir::OpBuilder &builder, mlir::Location loc,
-               const onnx::NodeProto &node, int64_t opset,
-               int64_t sinceVersion, llvm::ArrayRef<mlir::Value> inputs)
-      : b(builder), loc(loc), node(node), opset(opset),
+               const onnx::NodeProto &node, llvm::StringRef name,
+               int64_t opset, int64_t sinceVersion,
+               llvm::ArrayRef<mlir::Value> inputs)
+      : b(builder), loc(loc), node(node), name(name.str()), opset(opset),
         sinceVersion(sinceVersion), inputs(inputs.begin(), inputs.end()) {}
 
   mlir::OpBuilder &b;
   mlir::Location loc;
   const onnx::NodeProto &node;
+  /// The node's name, or OpType_index for an unnamed node.
+  std::string name;
   /// The model's default-domain opset.
   int64_t opset;
   /// The version of this op's semantics in effect at `opset`.
@@ -161,6 +164,8 @@ std::optional<llvm::SmallVector<double>> getConstFloats(mlir::Value v);
 
 /// The MLIR element type of an ONNX TensorProto data type, or null.
 mlir::Type convertElementType(mlir::MLIRContext *context, int32_t onnxType);
+/// The ONNX name of a TensorProto data type (FLOAT, STRING, ...).
+std::string dataTypeName(int32_t onnxType);
 
 /// The constant attribute of an ONNX tensor (inline or raw data; external
 /// data resolved against `baseDir`). Large tensors become dense_resource
@@ -170,6 +175,6 @@ convertTensor(mlir::MLIRContext *context, mlir::Location loc,
               const onnx::TensorProto &tensor, llvm::StringRef baseDir,
               int64_t maxInlineElements);
 
-} // namespace brrr
+} // namespace mlir::brrr
 
 #endif // BRRR_COMPILER_IMPORT_NODEIMPORTER_H

@@ -24,7 +24,7 @@ namespace onnx {
 class ModelProto;
 } // namespace onnx
 
-namespace brrr {
+namespace mlir::brrr {
 
 /// Newest default-domain opset whose semantics the importer implements.
 constexpr int64_t kMaxSupportedOpset = 21;
@@ -59,6 +59,6 @@ importOnnxModel(mlir::MLIRContext &context, const onnx::ModelProto &model,
 /// Registers every dialect the importer produces.
 void registerImportDialects(mlir::MLIRContext &context);
 
-} // namespace brrr
+} // namespace mlir::brrr
 
 #endif // BRRR_COMPILER_IMPORT_ONNXIMPORTER_H

@@ -247,7 +247,8 @@ def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-class Brrr_Pool2DOp<string mnemonic, string what> : Brrr_Op<mnemonic,
+class Brrr_Pool2DOp<string mnemonic, string what, Type T = Brrr_FloatTensor>
+    : Brrr_Op<mnemonic,
     [Pure, InferTypeOpAdaptor]> {
   let summary = "2-D " # what # " pooling over NCHW";
   let description = "Slides a `kernel` window over H and W of an NCHW tensor "
@@ -257,11 +258,11 @@ class Brrr_Pool2DOp<string mnemonic, string what> : Brrr_Op<mnemonic,
     # "dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, "
     # "pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : "
     # "tensor<1x8x32x32xf32> -> tensor<1x8x16x16xf32>\n```";
-  let arguments = (ins Brrr_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+  let arguments = (ins T:$input, DenseI64ArrayAttr:$kernel,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode,
                        BoolAttr:$count_include_pad);
-  let results = (outs Brrr_FloatTensor:$result);
+  let results = (outs T:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
@@ -275,7 +276,8 @@ class Brrr_Pool2DOp<string mnemonic, string what> : Brrr_Op<mnemonic,
 }
 
 def Brrr_AvgPool2DOp : Brrr_Pool2DOp<"avg_pool2d", "average">;
-def Brrr_MaxPool2DOp : Brrr_Pool2DOp<"max_pool2d", "maximum">;
+def Brrr_MaxPool2DOp : Brrr_Pool2DOp<"max_pool2d", "maximum",
+                                     Brrr_NumericTensor>;
 
 def Brrr_BatchNormOp : Brrr_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
   let summary = "inference batch normalization over dimension 1";

@@ -1,0 +1,307 @@
+//===- ImportElementwise.cpp - elementwise ONNX ops -> brrr -------------===//
+//
+// Unary math and activations, broadcasting binary arithmetic and logic,
+// comparisons, Where, Cast, Clip and the variadic Sum/Mean/Max/Min.
+// Activations without a brrr op of their own (LeakyRelu, HardSigmoid, ...)
+// are spelled as small elementwise DAGs that fusion turns back into one
+// kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/NodeImporter.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace mlir::brrr {
+namespace {
+
+template <typename OpTy>
+LogicalResult importUnary(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto y = n.create<OpTy>(*x);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Makes `v`'s element type `et` (ONNX Pow allows a different exponent type).
+FailureOr<Value> castTo(NodeImporter &n, Value v, Type et) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == et)
+    return v;
+  return n.createTyped<CastOp>(type.clone(et), v);
+}
+
+template <typename OpTy>
+LogicalResult importBinary(NodeImporter &n) {
+  auto lhs = n.requiredInput(0), rhs = n.requiredInput(1);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if (std::is_same_v<OpTy, PowOp>) {
+    rhs = castTo(n, *rhs, n.inputType(0).getElementType());
+    if (failed(rhs))
+      return failure();
+  }
+  auto y = n.create<OpTy>(*lhs, *rhs);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Sum, Mean, Max, Min: a left fold of the binary op over all inputs.
+template <typename OpTy>
+LogicalResult importVariadic(NodeImporter &n) {
+  if (n.numInputs() == 0)
+    return n.emitError() << "expects at least one input";
+  FailureOr<Value> acc = n.requiredInput(0);
+  for (unsigned i = 1; succeeded(acc) && i < n.numInputs(); ++i) {
+    auto next = n.requiredInput(i);
+    if (failed(next))
+      return failure();
+    acc = n.create<OpTy>(*acc, *next);
+  }
+  if (failed(acc))
+    return failure();
+  n.setOutput(0, *acc);
+  return success();
+}
+
+LogicalResult importMean(NodeImporter &n) {
+  if (failed(importVariadic<AddOp>(n)))
+    return failure();
+  Value sum = n.getOutputs()[0];
+  auto et = cast<RankedTensorType>(sum.getType()).getElementType();
+  auto y = n.create<DivOp>(sum, n.scalar(et, n.numInputs()));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+template <ComparePredicate P>
+LogicalResult importCompare(NodeImporter &n) {
+  auto lhs = n.requiredInput(0), rhs = n.requiredInput(1);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  auto y = n.create<CompareOp>(P, *lhs, *rhs);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importWhere(NodeImporter &n) {
+  auto c = n.requiredInput(0), x = n.requiredInput(1), y = n.requiredInput(2);
+  if (failed(c) || failed(x) || failed(y))
+    return failure();
+  auto r = n.create<WhereOp>(*c, *x, *y);
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importCast(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  const auto *to = n.attr("to");
+  if (!to)
+    return n.emitError() << "missing attribute 'to'";
+  Type et = convertElementType(n.getContext(), to->i());
+  if (!et)
+    return n.emitError() << "cast to unsupported data type "
+                         << dataTypeName(to->i());
+  auto y = castTo(n, *x, et);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importClip(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  std::optional<double> lo, hi;
+  if (n.sinceVersion < 11) {
+    if (n.attr("min"))
+      lo = n.attrFloat("min", 0);
+    if (n.attr("max"))
+      hi = n.attrFloat("max", 0);
+  } else {
+    for (unsigned i : {1u, 2u}) {
+      if (!n.hasInput(i))
+        continue;
+      auto v = n.constFloats(i, i == 1 ? "min" : "max");
+      if (failed(v))
+        return failure();
+      if (v->size() != 1)
+        return n.emitError() << "clip bounds must be scalars";
+      (i == 1 ? lo : hi) = v->front();
+    }
+  }
+  Builder b(n.getContext());
+  auto y = n.create<ClipOp>(*x, lo ? b.getF64FloatAttr(*lo) : FloatAttr(),
+                            hi ? b.getF64FloatAttr(*hi) : FloatAttr());
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importGelu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  std::string approx = n.attrString("approximate", "none");
+  GeluApproximation kind;
+  if (approx == "none")
+    kind = GeluApproximation::none;
+  else if (approx == "tanh")
+    kind = GeluApproximation::tanh;
+  else
+    return n.emitError() << "unknown approximate = '" << approx << "'";
+  auto y = n.create<GeluOp>(*x, kind);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// alpha * x + beta, as brrr ops on rank-0 constants.
+FailureOr<Value> affine(NodeImporter &n, Value x, double alpha, double beta) {
+  Type et = cast<RankedTensorType>(x.getType()).getElementType();
+  auto ax = n.create<MulOp>(x, n.scalar(et, alpha));
+  if (failed(ax))
+    return failure();
+  return n.create<AddOp>(*ax, n.scalar(et, beta));
+}
+
+/// LeakyRelu(x) = x < 0 ? alpha * x : x.
+LogicalResult importLeakyRelu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  auto neg = n.create<CompareOp>(ComparePredicate::lt, *x, n.scalar(et, 0));
+  auto scaled = n.create<MulOp>(*x, n.scalar(et, n.attrFloat("alpha", 0.01)));
+  if (failed(neg) || failed(scaled))
+    return failure();
+  auto y = n.create<WhereOp>(*neg, *scaled, *x);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// HardSigmoid(x) = clip(alpha * x + beta, 0, 1).
+LogicalResult importHardSigmoid(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto lin = affine(n, *x, n.attrFloat("alpha", 0.2), n.attrFloat("beta", 0.5));
+  if (failed(lin))
+    return failure();
+  Builder b(n.getContext());
+  auto y = n.create<ClipOp>(*lin, b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// HardSwish(x) = x * clip(x / 6 + 1 / 2, 0, 1).
+LogicalResult importHardSwish(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto lin = affine(n, *x, 1.0 / 6.0, 0.5);
+  if (failed(lin))
+    return failure();
+  Builder b(n.getContext());
+  auto gate = n.create<ClipOp>(*lin, b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  if (failed(gate))
+    return failure();
+  auto y = n.create<MulOp>(*x, *gate);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Softplus(x) = log(exp(x) + 1).
+LogicalResult importSoftplus(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  auto e = n.create<ExpOp>(*x);
+  if (failed(e))
+    return failure();
+  auto p = n.create<AddOp>(*e, n.scalar(et, 1.0));
+  if (failed(p))
+    return failure();
+  auto y = n.create<LogOp>(*p);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+} // namespace
+
+void registerElementwiseImporters(OpTable &t) {
+  t["Abs"] = {{6, 13}, importUnary<AbsOp>};
+  t["Ceil"] = {{6, 13}, importUnary<CeilOp>};
+  t["Cos"] = {{7}, importUnary<CosOp>};
+  t["Erf"] = {{9, 13}, importUnary<ErfOp>};
+  t["Exp"] = {{6, 13}, importUnary<ExpOp>};
+  t["Floor"] = {{6, 13}, importUnary<FloorOp>};
+  t["Log"] = {{6, 13}, importUnary<LogOp>};
+  t["Neg"] = {{6, 13}, importUnary<NegOp>};
+  t["Not"] = {{1}, importUnary<NotOp>};
+  t["Reciprocal"] = {{6, 13}, importUnary<ReciprocalOp>};
+  t["Relu"] = {{6, 13, 14}, importUnary<ReluOp>};
+  t["Sigmoid"] = {{6, 13}, importUnary<SigmoidOp>};
+  t["Sin"] = {{7}, importUnary<SinOp>};
+  t["Sqrt"] = {{6, 13}, importUnary<SqrtOp>};
+  t["Tanh"] = {{6, 13}, importUnary<TanhOp>};
+
+  t["Add"] = {{7, 13, 14}, importBinary<AddOp>};
+  t["And"] = {{7}, importBinary<AndOp>};
+  t["Div"] = {{7, 13, 14}, importBinary<DivOp>};
+  t["Mul"] = {{7, 13, 14}, importBinary<MulOp>};
+  t["Or"] = {{7}, importBinary<OrOp>};
+  t["Pow"] = {{7, 12, 13, 15}, importBinary<PowOp>};
+  t["Sub"] = {{7, 13, 14}, importBinary<SubOp>};
+  t["Xor"] = {{7}, importBinary<XorOp>};
+  t["Max"] = {{8, 12, 13}, importVariadic<MaxOp>};
+  t["Min"] = {{8, 12, 13}, importVariadic<MinOp>};
+  t["Sum"] = {{8, 13}, importVariadic<AddOp>};
+  t["Mean"] = {{8, 13}, importMean};
+
+  t["Equal"] = {{7, 11, 13, 19}, importCompare<ComparePredicate::eq>};
+  t["Greater"] = {{7, 9, 13}, importCompare<ComparePredicate::gt>};
+  t["GreaterOrEqual"] = {{12, 16}, importCompare<ComparePredicate::ge>};
+  t["Less"] = {{7, 9, 13}, importCompare<ComparePredicate::lt>};
+  t["LessOrEqual"] = {{12, 16}, importCompare<ComparePredicate::le>};
+  t["Where"] = {{9, 16}, importWhere};
+
+  t["Cast"] = {{6, 9, 13, 19, 21}, importCast};
+  t["Clip"] = {{6, 11, 12, 13}, importClip};
+  t["Gelu"] = {{20}, importGelu};
+  t["HardSigmoid"] = {{6}, importHardSigmoid};
+  t["HardSwish"] = {{14}, importHardSwish};
+  t["LeakyRelu"] = {{6, 16}, importLeakyRelu};
+  t["Softplus"] = {{1}, importSoftplus};
+}
+
+} // namespace mlir::brrr

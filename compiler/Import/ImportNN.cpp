@@ -1,0 +1,392 @@
+//===- ImportNN.cpp - neural-network ONNX ops -> brrr -------------------===//
+//
+// MatMul and Gemm, Conv and pooling (2-D, with 1-D lifted to 2-D), batch and
+// layer normalization, Softmax/LogSoftmax. ONNX defaults and auto_pad are
+// resolved here so the brrr ops carry explicit, normalized attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/NodeImporter.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace mlir::brrr {
+namespace {
+
+/// ONNX MatMul: numpy semantics including rank-1 operands, which are
+/// promoted to matrices and the added dimension removed afterwards.
+FailureOr<Value> matmul(NodeImporter &n, Value a, Value b) {
+  auto at = cast<RankedTensorType>(a.getType());
+  auto bt = cast<RankedTensorType>(b.getType());
+  if (at.getRank() == 0 || bt.getRank() == 0)
+    return n.emitError() << "MatMul operands must have rank >= 1";
+  bool vecA = at.getRank() == 1, vecB = bt.getRank() == 1;
+  if (vecA) {
+    auto r = n.reshape(a, {1, at.getDimSize(0)});
+    if (failed(r))
+      return failure();
+    a = *r;
+  }
+  if (vecB) {
+    auto r = n.reshape(b, {bt.getDimSize(0), 1});
+    if (failed(r))
+      return failure();
+    b = *r;
+  }
+  auto c = n.create<MatmulOp>(a, b);
+  if (failed(c) || (!vecA && !vecB))
+    return c;
+  SmallVector<int64_t> shape(cast<RankedTensorType>(c->getType()).getShape());
+  if (vecB)
+    shape.pop_back();
+  if (vecA)
+    shape.erase(shape.end() - (vecB ? 1 : 2));
+  return n.reshape(*c, shape);
+}
+
+LogicalResult importMatMul(NodeImporter &n) {
+  auto a = n.requiredInput(0), b = n.requiredInput(1);
+  if (failed(a) || failed(b))
+    return failure();
+  auto c = matmul(n, *a, *b);
+  if (failed(c))
+    return failure();
+  n.setOutput(0, *c);
+  return success();
+}
+
+/// Gemm: alpha * op(A) @ op(B) + beta * C, with op = optional transpose.
+LogicalResult importGemm(NodeImporter &n) {
+  auto a = n.requiredInput(0), b = n.requiredInput(1);
+  if (failed(a) || failed(b))
+    return failure();
+  if (n.inputType(0).getRank() != 2 || n.inputType(1).getRank() != 2)
+    return n.emitError() << "Gemm operands must be matrices";
+  if (n.attrInt("transA", 0)) {
+    a = n.create<TransposeOp>(*a, ArrayRef<int64_t>{1, 0});
+    if (failed(a))
+      return failure();
+  }
+  if (n.attrInt("transB", 0)) {
+    b = n.create<TransposeOp>(*b, ArrayRef<int64_t>{1, 0});
+    if (failed(b))
+      return failure();
+  }
+  auto y = n.create<MatmulOp>(*a, *b);
+  if (failed(y))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  double alpha = n.attrFloat("alpha", 1.0), beta = n.attrFloat("beta", 1.0);
+  if (alpha != 1.0) {
+    y = n.create<MulOp>(*y, n.scalar(et, alpha));
+    if (failed(y))
+      return failure();
+  }
+  if (n.hasInput(2) && beta != 0.0) {
+    Value c = n.input(2);
+    if (beta != 1.0) {
+      auto scaled = n.create<MulOp>(c, n.scalar(et, beta));
+      if (failed(scaled))
+        return failure();
+      c = *scaled;
+    }
+    y = n.create<AddOp>(*y, c);
+    if (failed(y))
+      return failure();
+  }
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Spatial parameters of Conv and pooling for a rank-4 (NCHW) input:
+/// kernel, strides, dilations and [top, left, bottom, right] pads with
+/// auto_pad resolved.
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
+                                ArrayRef<int64_t> kernel, bool lifted1D) {
+  // A 1-D op lifted to 2-D gets a unit window in the added H dimension.
+  auto spatial = [&](StringRef name, int64_t dflt)
+      -> FailureOr<SmallVector<int64_t>> {
+    auto v = n.attrInts(name);
+    if (!v || v->empty())
+      return SmallVector<int64_t>(2, dflt);
+    if (lifted1D && v->size() == 1)
+      return SmallVector<int64_t>{1, v->front()};
+    if (v->size() != 2)
+      return n.emitError() << "'" << name << "' has " << v->size()
+                           << " entries; only 1-D and 2-D are supported";
+    return *v;
+  };
+  Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  auto strides = spatial("strides", 1), dilations = spatial("dilations", 1);
+  if (failed(strides) || failed(dilations))
+    return failure();
+  w.strides = *strides;
+  w.dilations = *dilations;
+  std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET") {
+    auto pads = n.attrInts("pads");
+    if (!pads || pads->empty())
+      w.pads = {0, 0, 0, 0};
+    else if (lifted1D && pads->size() == 2)
+      w.pads = {0, (*pads)[0], 0, (*pads)[1]};
+    else if (pads->size() == 4)
+      w.pads = *pads;
+    else
+      return n.emitError() << "'pads' has " << pads->size() << " entries";
+  } else if (autoPad == "VALID") {
+    w.pads = {0, 0, 0, 0};
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    w.pads.assign(4, 0);
+    for (int i = 0; i < 2; ++i) {
+      int64_t out = (inHW[i] + w.strides[i] - 1) / w.strides[i];
+      int64_t window = (w.kernel[i] - 1) * w.dilations[i] + 1;
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * w.strides[i] + window - inHW[i]);
+      int64_t small = total / 2, big = total - small;
+      w.pads[i] = autoPad == "SAME_UPPER" ? small : big;
+      w.pads[i + 2] = autoPad == "SAME_UPPER" ? big : small;
+    }
+  } else {
+    return n.emitError() << "unknown auto_pad '" << autoPad << "'";
+  }
+  return w;
+}
+
+/// Lifts a rank-3 (N, C, L) value to (N, C, 1, L) for the 2-D ops.
+FailureOr<Value> liftTo2D(NodeImporter &n, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return n.reshape(v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
+}
+
+/// Undoes liftTo2D on a result.
+FailureOr<Value> lowerFrom2D(NodeImporter &n, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return n.reshape(v, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)});
+}
+
+LogicalResult importConv(NodeImporter &n) {
+  auto x = n.requiredInput(0), w = n.requiredInput(1);
+  if (failed(x) || failed(w))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  if (rank != 3 && rank != 4)
+    return n.emitError() << "only 1-D and 2-D convolutions are supported "
+                            "(input rank "
+                         << rank << ")";
+  if (n.inputType(1).getRank() != rank)
+    return n.emitError() << "weight rank " << n.inputType(1).getRank()
+                         << " differs from input rank " << rank;
+  bool lifted = rank == 3;
+  if (lifted) {
+    x = liftTo2D(n, *x);
+    w = liftTo2D(n, *w);
+    if (failed(x) || failed(w))
+      return failure();
+  }
+  auto xt = cast<RankedTensorType>(x->getType());
+  auto wt = cast<RankedTensorType>(w->getType());
+  auto win = resolveWindow(n, xt.getShape().drop_front(2),
+                           wt.getShape().drop_front(2), lifted);
+  if (failed(win))
+    return failure();
+  if (auto ks = n.attrInts("kernel_shape"); ks && !ks->empty() &&
+      ArrayRef<int64_t>(*ks) != wt.getShape().drop_front(2 + (lifted ? 1 : 0)))
+    return n.emitError() << "kernel_shape disagrees with the weight shape";
+  auto y = n.create<Conv2DOp>(*x, *w, n.input(2), win->strides, win->pads,
+                              win->dilations,
+                              static_cast<uint64_t>(n.attrInt("group", 1)));
+  if (succeeded(y) && lifted)
+    y = lowerFrom2D(n, *y);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+template <typename OpTy>
+LogicalResult importPool(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  if (failed(n.rejectOutputsFrom(1, "max pooling indices")))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  if (rank != 3 && rank != 4)
+    return n.emitError() << "only 1-D and 2-D pooling is supported (input "
+                            "rank "
+                         << rank << ")";
+  bool lifted = rank == 3;
+  if (lifted) {
+    x = liftTo2D(n, *x);
+    if (failed(x))
+      return failure();
+  }
+  auto ks = n.attrInts("kernel_shape");
+  if (!ks || ks->size() != static_cast<size_t>(rank - 2))
+    return n.emitError() << "'kernel_shape' must have " << rank - 2
+                         << " entries";
+  SmallVector<int64_t> kernel =
+      lifted ? SmallVector<int64_t>{1, ks->front()} : *ks;
+  auto xt = cast<RankedTensorType>(x->getType());
+  auto win = resolveWindow(n, xt.getShape().drop_front(2), kernel, lifted);
+  if (failed(win))
+    return failure();
+  if (n.attrInt("storage_order", 0) != 0)
+    return n.emitError() << "storage_order = 1 is not supported";
+  bool ceil = n.attrInt("ceil_mode", 0) != 0;
+  bool includePad = n.attrInt("count_include_pad", 0) != 0;
+  auto y = n.create<OpTy>(*x, win->kernel, win->strides, win->pads,
+                          win->dilations, ceil, includePad);
+  if (succeeded(y) && lifted)
+    y = lowerFrom2D(n, *y);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// GlobalAveragePool / GlobalMaxPool: a keepdims reduction over every
+/// spatial dimension.
+template <ReduceKind Kind>
+LogicalResult importGlobalPool(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  if (rank < 3)
+    return n.emitError() << "expects an input of rank >= 3";
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  auto y = n.create<ReduceOp>(Kind, *x, axes, true);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importBatchNorm(NodeImporter &n) {
+  if (n.attrInt("training_mode", 0) != 0)
+    return n.emitError() << "training_mode = 1 is not supported (inference "
+                            "only)";
+  if (failed(n.rejectOutputsFrom(1, "running statistics exist only in "
+                                    "training mode")))
+    return failure();
+  SmallVector<Value> in;
+  for (unsigned i = 0; i < 5; ++i) {
+    auto v = n.requiredInput(i);
+    if (failed(v))
+      return failure();
+    in.push_back(*v);
+  }
+  // Opset 15 allows parameters of another float type than the input.
+  Type et = n.inputType(0).getElementType();
+  for (unsigned i = 1; i < 5; ++i) {
+    auto t = cast<RankedTensorType>(in[i].getType());
+    if (t.getElementType() != et) {
+      auto c = n.createTyped<CastOp>(t.clone(et), in[i]);
+      if (failed(c))
+        return failure();
+      in[i] = *c;
+    }
+  }
+  auto y = n.create<BatchNormOp>(in[0], in[1], in[2], in[3], in[4],
+                                 APFloat(n.attrFloat("epsilon", 1e-5)));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importLayerNorm(NodeImporter &n) {
+  auto x = n.requiredInput(0), scale = n.requiredInput(1);
+  if (failed(x) || failed(scale))
+    return failure();
+  if (failed(n.rejectOutputsFrom(1, "mean and inverse standard deviation "
+                                    "outputs")))
+    return failure();
+  auto xt = n.inputType(0);
+  auto axis = n.normalizeAxis(n.attrInt("axis", -1), xt.getRank());
+  if (failed(axis))
+    return failure();
+  // Scale and bias broadcast to the normalized shape.
+  ArrayRef<int64_t> normalized = xt.getShape().drop_front(*axis);
+  auto s = n.expandTo(*scale, normalized);
+  if (failed(s))
+    return failure();
+  Value bias;
+  if (n.hasInput(2)) {
+    auto bb = n.expandTo(n.input(2), normalized);
+    if (failed(bb))
+      return failure();
+    bias = *bb;
+  }
+  auto y = n.create<LayerNormOp>(*x, *s, bias, static_cast<uint64_t>(*axis),
+                                 APFloat(n.attrFloat("epsilon", 1e-5)));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-D at
+/// `axis` (default 1) and normalized over the whole trailing block.
+template <typename OpTy>
+LogicalResult importSoftmax(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto xt = n.inputType(0);
+  int64_t rank = xt.getRank();
+  if (rank == 0)
+    return n.emitError() << "expects an input of rank >= 1";
+  bool legacy = n.sinceVersion < 13;
+  auto axis = n.normalizeAxis(n.attrInt("axis", legacy ? 1 : -1), rank);
+  if (failed(axis))
+    return failure();
+  if (!legacy || *axis == rank - 1) {
+    auto y = n.create<OpTy>(*x, static_cast<uint64_t>(*axis));
+    if (failed(y))
+      return failure();
+    n.setOutput(0, *y);
+    return success();
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < *axis ? outer : inner) *= xt.getDimSize(d);
+  auto flat = n.reshape(*x, {outer, inner});
+  if (failed(flat))
+    return failure();
+  auto y = n.create<OpTy>(*flat, uint64_t{1});
+  if (failed(y))
+    return failure();
+  auto back = n.reshape(*y, xt.getShape());
+  if (failed(back))
+    return failure();
+  n.setOutput(0, *back);
+  return success();
+}
+
+} // namespace
+
+void registerNNImporters(OpTable &t) {
+  t["AveragePool"] = {{7, 10, 11, 19}, importPool<AvgPool2DOp>};
+  t["BatchNormalization"] = {{9, 14, 15}, importBatchNorm};
+  t["Conv"] = {{1, 11}, importConv};
+  t["Gemm"] = {{7, 9, 11, 13}, importGemm};
+  t["GlobalAveragePool"] = {{1}, importGlobalPool<ReduceKind::mean>};
+  t["GlobalMaxPool"] = {{1}, importGlobalPool<ReduceKind::max>};
+  t["LayerNormalization"] = {{17}, importLayerNorm};
+  t["LogSoftmax"] = {{1, 11, 13}, importSoftmax<LogSoftmaxOp>};
+  t["MatMul"] = {{1, 9, 13}, importMatMul};
+  t["MaxPool"] = {{8, 10, 11, 12}, importPool<MaxPool2DOp>};
+  t["Softmax"] = {{1, 11, 13}, importSoftmax<SoftmaxOp>};
+}
+
+} // namespace mlir::brrr

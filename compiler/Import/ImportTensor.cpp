@@ -1,0 +1,676 @@
+//===- ImportTensor.cpp - data movement and shape ONNX ops -> brrr ------===//
+//
+// Reshape-like ops (Reshape, Flatten, Squeeze, Unsqueeze all become
+// brrr.reshape), Transpose, Expand, Tile, Concat, Slice, Split, Gather, Pad,
+// Resize, and the constant producers of shape subgraphs (Constant,
+// ConstantOfShape, Shape, Size, Range). Shape-valued inputs must be
+// constants after folding: brrr compiles static shapes only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/NodeImporter.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace mlir::brrr {
+namespace {
+
+/// Largest constant the importer materializes from Range/ConstantOfShape
+/// inline data.
+constexpr int64_t kMaxGeneratedElements = 1 << 20;
+
+LogicalResult forward(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  n.setOutput(0, *x);
+  return success();
+}
+
+LogicalResult importDropout(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  if (n.sinceVersion >= 12 && n.hasInput(2)) {
+    auto training = getConstInts(n.input(2));
+    if (!training || llvm::any_of(*training, [](int64_t v) { return v; }))
+      return n.emitError() << "training_mode must be a constant false";
+  }
+  n.setOutput(0, *x);
+  if (n.wantsOutput(1)) {
+    // Inference keeps every element: the mask is all true.
+    auto maskType = n.inputType(0).clone(n.b.getI1Type());
+    n.setOutput(1, ConstantOp::create(
+                       n.b, n.loc,
+                       DenseElementsAttr::get(maskType, n.b.getBoolAttr(true))));
+  }
+  return success();
+}
+
+LogicalResult importConstant(NodeImporter &n) {
+  MLIRContext *ctx = n.getContext();
+  Builder b(ctx);
+  ElementsAttr value;
+  if (const auto *a = n.attr("value")) {
+    auto t = convertTensor(ctx, n.loc, a->t(), "", /*maxInlineElements=*/64);
+    if (failed(t))
+      return n.emitError() << "cannot convert the 'value' tensor";
+    value = *t;
+  } else if (const auto *a = n.attr("value_float")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   a->f());
+  } else if (const auto *a = n.attr("value_floats")) {
+    SmallVector<float> v(a->floats().begin(), a->floats().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getF32Type()),
+        ArrayRef<float>(v));
+  } else if (const auto *a = n.attr("value_int")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   a->i());
+  } else if (const auto *a = n.attr("value_ints")) {
+    SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getI64Type()),
+        ArrayRef<int64_t>(v));
+  } else {
+    return n.emitError() << "only tensor, float and int constants are "
+                            "supported (no sparse or string values)";
+  }
+  n.setOutput(0, ConstantOp::create(n.b, n.loc, value));
+  return success();
+}
+
+LogicalResult importConstantOfShape(NodeImporter &n) {
+  auto shape = n.constInts(0, "shape");
+  if (failed(shape))
+    return failure();
+  int64_t numel = 1;
+  for (int64_t d : *shape) {
+    if (d < 0)
+      return n.emitError() << "negative dimension " << d;
+    numel *= d;
+  }
+  Attribute element = n.b.getF32FloatAttr(0.0f);
+  Type et = n.b.getF32Type();
+  if (const auto *a = n.attr("value")) {
+    auto t = convertTensor(n.getContext(), n.loc, a->t(), "", 64);
+    if (failed(t))
+      return failure();
+    if (t->getNumElements() != 1)
+      return n.emitError() << "'value' must hold one element";
+    element = *t->getValues<Attribute>().begin();
+    et = t->getElementType();
+  }
+  auto type = RankedTensorType::get(*shape, et);
+  n.setOutput(0, ConstantOp::create(n.b, n.loc,
+                                    DenseElementsAttr::get(type, element)));
+  return success();
+}
+
+LogicalResult importShape(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = n.inputType(0).getShape();
+  int64_t rank = shape.size();
+  auto clampIndex = [&](int64_t i) {
+    if (i < 0)
+      i += rank;
+    return std::clamp<int64_t>(i, 0, rank);
+  };
+  int64_t start = clampIndex(n.attrInt("start", 0));
+  int64_t end = clampIndex(n.attrInt("end", rank));
+  SmallVector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i)
+    dims.push_back(shape[i]);
+  n.setOutput(0, n.constI64(dims));
+  return success();
+}
+
+LogicalResult importSize(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  n.setOutput(0, n.constant(RankedTensorType::get({}, n.b.getI64Type()),
+                            {static_cast<double>(
+                                n.inputType(0).getNumElements())}));
+  return success();
+}
+
+LogicalResult importRange(NodeImporter &n) {
+  auto start = n.constFloats(0, "start"), limit = n.constFloats(1, "limit"),
+       delta = n.constFloats(2, "delta");
+  if (failed(start) || failed(limit) || failed(delta))
+    return failure();
+  if (start->size() != 1 || limit->size() != 1 || delta->size() != 1)
+    return n.emitError() << "start, limit and delta must be scalars";
+  double s = start->front(), l = limit->front(), d = delta->front();
+  if (d == 0)
+    return n.emitError() << "delta is zero";
+  int64_t count = std::max<int64_t>(0, std::ceil((l - s) / d));
+  if (count > kMaxGeneratedElements)
+    return n.emitError() << "range of " << count << " elements is too large";
+  SmallVector<double> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(s + i * d);
+  n.setOutput(0, n.constant(RankedTensorType::get(
+                                {count}, n.inputType(0).getElementType()),
+                            values));
+  return success();
+}
+
+LogicalResult setReshaped(NodeImporter &n, Value x, ArrayRef<int64_t> shape) {
+  auto y = n.reshape(x, shape);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importReshape(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (n.sinceVersion < 5) {
+    auto a = n.attrInts("shape");
+    if (!a)
+      return n.emitError() << "missing attribute 'shape'";
+    shape = *a;
+  } else {
+    auto v = n.constInts(1, "shape");
+    if (failed(v))
+      return failure();
+    shape = *v;
+  }
+  auto in = n.inputType(0);
+  bool allowZero = n.attrInt("allowzero", 0) != 0;
+  int64_t known = 1, inferred = -1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == 0 && !allowZero) {
+      if (static_cast<int64_t>(i) >= in.getRank())
+        return n.emitError() << "shape copies dim " << i
+                             << " of a rank-" << in.getRank() << " input";
+      d = in.getDimSize(i);
+    }
+    if (d == -1) {
+      if (inferred >= 0)
+        return n.emitError() << "shape has more than one -1";
+      inferred = i;
+      continue;
+    }
+    if (d < 0)
+      return n.emitError() << "invalid dimension " << d << " in shape";
+    known *= d;
+  }
+  if (inferred >= 0) {
+    if (known == 0 || in.getNumElements() % known != 0)
+      return n.emitError() << "cannot infer the -1 dimension: "
+                           << in.getNumElements()
+                           << " elements do not divide by " << known;
+    shape[inferred] = in.getNumElements() / known;
+  }
+  return setReshaped(n, *x, shape);
+}
+
+LogicalResult importFlatten(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto in = n.inputType(0);
+  int64_t axis = n.attrInt("axis", 1);
+  if (axis < 0)
+    axis += in.getRank();
+  if (axis < 0 || axis > in.getRank())
+    return n.emitError() << "axis " << n.attrInt("axis", 1)
+                         << " is out of range for rank " << in.getRank();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    (d < axis ? outer : inner) *= in.getDimSize(d);
+  return setReshaped(n, *x, {outer, inner});
+}
+
+/// Axes from the attribute (before opset 13) or the optional input.
+FailureOr<SmallVector<int64_t>> axesOperand(NodeImporter &n) {
+  if (n.sinceVersion < 13)
+    return n.attrInts("axes").value_or(SmallVector<int64_t>());
+  if (!n.hasInput(1))
+    return SmallVector<int64_t>();
+  return n.constInts(1, "axes");
+}
+
+LogicalResult importSqueeze(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  auto axes = axesOperand(n);
+  if (failed(x) || failed(axes))
+    return failure();
+  auto in = n.inputType(0);
+  SmallVector<bool> drop(in.getRank(), false);
+  if (axes->empty()) {
+    for (int64_t d = 0; d < in.getRank(); ++d)
+      drop[d] = in.getDimSize(d) == 1;
+  }
+  for (int64_t a : *axes) {
+    auto d = n.normalizeAxis(a, in.getRank());
+    if (failed(d))
+      return failure();
+    if (in.getDimSize(*d) != 1)
+      return n.emitError() << "cannot squeeze dim " << *d << " of size "
+                           << in.getDimSize(*d);
+    drop[*d] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    if (!drop[d])
+      shape.push_back(in.getDimSize(d));
+  return setReshaped(n, *x, shape);
+}
+
+LogicalResult importUnsqueeze(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  auto axes = axesOperand(n);
+  if (failed(x) || failed(axes))
+    return failure();
+  auto in = n.inputType(0);
+  int64_t rank = in.getRank() + axes->size();
+  SmallVector<bool> inserted(rank, false);
+  for (int64_t a : *axes) {
+    auto d = n.normalizeAxis(a, rank);
+    if (failed(d))
+      return failure();
+    if (inserted[*d])
+      return n.emitError() << "axes repeat dim " << *d;
+    inserted[*d] = true;
+  }
+  SmallVector<int64_t> shape;
+  int64_t src = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[d] ? 1 : in.getDimSize(src++));
+  return setReshaped(n, *x, shape);
+}
+
+LogicalResult importTranspose(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  SmallVector<int64_t> perm;
+  if (auto p = n.attrInts("perm"))
+    perm = *p;
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  auto y = n.create<TransposeOp>(*x, perm);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importExpand(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  auto shape = n.constInts(1, "shape");
+  if (failed(x) || failed(shape))
+    return failure();
+  // ONNX Expand broadcasts both ways: the target may hold 1 where the input
+  // does not.
+  auto out = broadcastShapes(n.inputType(0).getShape(), *shape);
+  if (failed(out))
+    return n.emitError() << "cannot broadcast " << n.inputType(0)
+                         << " to the requested shape";
+  auto y = n.expandTo(*x, *out);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Tile as reshape -> expand -> reshape: [d0, d1] with repeats [r0, r1]
+/// becomes [1, d0, 1, d1] -> [r0, d0, r1, d1] -> [r0 * d0, r1 * d1].
+LogicalResult importTile(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  auto repeats = n.constInts(1, "repeats");
+  if (failed(x) || failed(repeats))
+    return failure();
+  auto in = n.inputType(0);
+  if (repeats->size() != static_cast<size_t>(in.getRank()))
+    return n.emitError() << "repeats has " << repeats->size()
+                         << " entries for a rank-" << in.getRank() << " input";
+  SmallVector<int64_t> split, expanded, out;
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    int64_t r = (*repeats)[d];
+    if (r < 0)
+      return n.emitError() << "negative repeat " << r;
+    split.append({1, in.getDimSize(d)});
+    expanded.append({r, in.getDimSize(d)});
+    out.push_back(r * in.getDimSize(d));
+  }
+  auto a = n.reshape(*x, split);
+  if (failed(a))
+    return failure();
+  auto b = n.expandTo(*a, expanded);
+  if (failed(b))
+    return failure();
+  return setReshaped(n, *b, out);
+}
+
+LogicalResult importConcat(NodeImporter &n) {
+  SmallVector<Value> inputs;
+  for (unsigned i = 0; i < n.numInputs(); ++i)
+    if (n.hasInput(i))
+      inputs.push_back(n.input(i));
+  if (inputs.empty())
+    return n.emitError() << "expects at least one input";
+  int64_t rank = cast<RankedTensorType>(inputs[0].getType()).getRank();
+  auto axis = n.normalizeAxis(n.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  auto y = n.create<ConcatOp>(inputs, static_cast<uint64_t>(*axis));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// One dimension of an ONNX Slice, clamped the way the spec does.
+struct SliceDim {
+  int64_t start, size;
+};
+
+SliceDim clampSlice(int64_t start, int64_t end, int64_t step, int64_t dim) {
+  if (start < 0)
+    start += dim;
+  if (end < 0)
+    end += dim;
+  if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, dim);
+    end = std::clamp<int64_t>(end, 0, dim);
+    int64_t size = end > start ? (end - start + step - 1) / step : 0;
+    return {size ? start : 0, size};
+  }
+  start = std::clamp<int64_t>(start, 0, dim - 1);
+  end = std::clamp<int64_t>(end, -1, dim - 1);
+  int64_t size = start > end ? (start - end - step - 1) / -step : 0;
+  return {size ? start : 0, size};
+}
+
+LogicalResult importSlice(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto in = n.inputType(0);
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (n.sinceVersion < 10) {
+    starts = n.attrInts("starts").value_or(SmallVector<int64_t>());
+    ends = n.attrInts("ends").value_or(SmallVector<int64_t>());
+    axes = n.attrInts("axes").value_or(SmallVector<int64_t>());
+  } else {
+    auto s = n.constInts(1, "starts"), e = n.constInts(2, "ends");
+    if (failed(s) || failed(e))
+      return failure();
+    starts = *s;
+    ends = *e;
+    if (n.hasInput(3)) {
+      auto a = n.constInts(3, "axes");
+      if (failed(a))
+        return failure();
+      axes = *a;
+    }
+    if (n.hasInput(4)) {
+      auto st = n.constInts(4, "steps");
+      if (failed(st))
+        return failure();
+      steps = *st;
+    }
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return n.emitError() << "starts, ends, axes and steps differ in length";
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> outStarts(rank, 0), sizes(in.getShape()),
+      outSteps(rank, 1);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    auto axis = n.normalizeAxis(axes[i], rank);
+    if (failed(axis))
+      return failure();
+    if (steps[i] == 0)
+      return n.emitError() << "step is zero";
+    SliceDim sd = clampSlice(starts[i], ends[i], steps[i],
+                             in.getDimSize(*axis));
+    outStarts[*axis] = sd.start;
+    sizes[*axis] = sd.size;
+    outSteps[*axis] = steps[i];
+  }
+  auto y = n.create<SliceOp>(*x, outStarts, sizes, outSteps);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importSplit(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto in = n.inputType(0);
+  auto axis = n.normalizeAxis(n.attrInt("axis", 0), in.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t dim = in.getDimSize(*axis);
+  int64_t parts = n.numOutputs();
+  SmallVector<int64_t> sizes;
+  if (n.sinceVersion < 13) {
+    sizes = n.attrInts("split").value_or(SmallVector<int64_t>());
+  } else if (n.hasInput(1)) {
+    auto s = n.constInts(1, "split");
+    if (failed(s))
+      return failure();
+    sizes = *s;
+  }
+  if (sizes.empty()) {
+    if (n.sinceVersion >= 18)
+      parts = n.attrInt("num_outputs", parts);
+    if (parts <= 0)
+      return n.emitError() << "split into " << parts << " parts";
+    int64_t chunk = (dim + parts - 1) / parts;
+    for (int64_t i = 0, left = dim; i < parts; ++i, left -= chunk)
+      sizes.push_back(std::max<int64_t>(0, std::min(chunk, left)));
+  }
+  int64_t total = 0;
+  for (int64_t s : sizes)
+    total += s;
+  if (total != dim || static_cast<int64_t>(sizes.size()) != n.numOutputs())
+    return n.emitError() << "split sizes do not cover dim " << *axis
+                         << " of size " << dim << " with " << n.numOutputs()
+                         << " outputs";
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    SmallVector<int64_t> starts(in.getRank(), 0), shape(in.getShape()),
+        steps(in.getRank(), 1);
+    starts[*axis] = size ? offset : 0;
+    shape[*axis] = size;
+    auto y = n.create<SliceOp>(*x, starts, shape, steps);
+    if (failed(y))
+      return failure();
+    n.setOutput(i, *y);
+    offset += size;
+  }
+  return success();
+}
+
+LogicalResult importGather(NodeImporter &n) {
+  auto x = n.requiredInput(0), idx = n.requiredInput(1);
+  if (failed(x) || failed(idx))
+    return failure();
+  auto axis = n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
+  if (failed(axis))
+    return failure();
+  auto y = n.create<GatherOp>(*x, *idx, static_cast<uint64_t>(*axis));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importPad(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  std::string modeName = n.attrString("mode", "constant");
+  PadMode mode;
+  if (modeName == "constant")
+    mode = PadMode::constant;
+  else if (modeName == "reflect")
+    mode = PadMode::reflect;
+  else if (modeName == "edge")
+    mode = PadMode::edge;
+  else
+    return n.emitError() << "pad mode '" << modeName << "' is not supported";
+  SmallVector<int64_t> pads, axes;
+  double value = 0;
+  if (n.sinceVersion < 11) {
+    pads = n.attrInts("pads").value_or(SmallVector<int64_t>());
+    value = n.attrFloat("value", 0);
+  } else {
+    auto p = n.constInts(1, "pads");
+    if (failed(p))
+      return failure();
+    pads = *p;
+    if (n.hasInput(2)) {
+      auto v = n.constFloats(2, "constant_value");
+      if (failed(v))
+        return failure();
+      if (v->size() != 1)
+        return n.emitError() << "constant_value must be a scalar";
+      value = v->front();
+    }
+    if (n.hasInput(3)) {
+      auto a = n.constInts(3, "axes");
+      if (failed(a))
+        return failure();
+      axes = *a;
+    }
+  }
+  if (axes.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  if (pads.size() != 2 * axes.size())
+    return n.emitError() << "pads has " << pads.size() << " entries, expected "
+                         << 2 * axes.size();
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    auto d = n.normalizeAxis(a, rank);
+    if (failed(d))
+      return failure();
+    low[*d] = pads[i];
+    high[*d] = pads[i + axes.size()];
+  }
+  auto y = n.create<PadOp>(mode, *x, low, high, APFloat(value));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult importResize(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto in = n.inputType(0);
+  int64_t rank = in.getRank();
+  if (n.attrInt("antialias", 0) != 0)
+    return n.emitError() << "antialias = 1 is not supported";
+  if (n.attr("axes") || n.attrString("keep_aspect_ratio_policy", "stretch") !=
+                            "stretch")
+    return n.emitError() << "'axes' and keep_aspect_ratio_policy are not "
+                            "supported";
+  // Opset 10: (X, scales); 11+: (X, roi, scales, sizes).
+  unsigned scalesIdx = n.sinceVersion < 11 ? 1 : 2, sizesIdx = 3;
+  SmallVector<int64_t> outShape;
+  if (n.sinceVersion >= 11 && n.hasInput(sizesIdx) &&
+      n.inputType(sizesIdx).getNumElements() > 0) {
+    auto sizes = n.constInts(sizesIdx, "sizes");
+    if (failed(sizes))
+      return failure();
+    outShape = *sizes;
+  } else {
+    auto scales = n.constFloats(scalesIdx, "scales");
+    if (failed(scales))
+      return failure();
+    if (static_cast<int64_t>(scales->size()) != rank)
+      return n.emitError() << "scales has " << scales->size()
+                           << " entries for rank " << rank;
+    for (int64_t d = 0; d < rank; ++d)
+      outShape.push_back(static_cast<int64_t>(
+          std::floor(in.getDimSize(d) * (*scales)[d])));
+  }
+  if (static_cast<int64_t>(outShape.size()) != rank)
+    return n.emitError() << "output sizes have the wrong rank";
+  std::string modeName = n.attrString("mode", "nearest");
+  ResizeMode mode;
+  if (modeName == "nearest")
+    mode = ResizeMode::nearest;
+  else if (modeName == "linear")
+    mode = ResizeMode::linear;
+  else
+    return n.emitError() << "resize mode '" << modeName
+                         << "' is not supported";
+  std::string coord = n.attrString(
+      "coordinate_transformation_mode",
+      n.sinceVersion < 11 ? "asymmetric" : "half_pixel");
+  auto coordMode = symbolizeCoordinateMode(coord);
+  if (!coordMode)
+    return n.emitError() << "coordinate_transformation_mode '" << coord
+                         << "' is not supported";
+  std::string nearest = n.attrString(
+      "nearest_mode", n.sinceVersion < 11 ? "floor" : "round_prefer_floor");
+  auto nearestMode = symbolizeNearestMode(nearest);
+  if (!nearestMode)
+    return n.emitError() << "nearest_mode '" << nearest
+                         << "' is not supported";
+  auto y = n.createTyped<ResizeOp>(
+      RankedTensorType::get(outShape, in.getElementType()), mode, *x,
+      *coordMode, *nearestMode);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+} // namespace
+
+void registerTensorImporters(OpTable &t) {
+  t["Concat"] = {{4, 11, 13}, importConcat};
+  t["Constant"] = {{9, 11, 12, 13, 19, 21}, importConstant};
+  t["ConstantOfShape"] = {{9, 20, 21}, importConstantOfShape};
+  t["Dropout"] = {{7, 10, 12, 13}, importDropout};
+  t["Expand"] = {{8, 13}, importExpand};
+  t["Flatten"] = {{1, 9, 11, 13, 21}, importFlatten};
+  t["Gather"] = {{1, 11, 13}, importGather};
+  t["Identity"] = {{1, 13, 14, 16, 19, 21}, forward};
+  t["Pad"] = {{2, 11, 13, 18, 19, 21}, importPad};
+  t["Range"] = {{11}, importRange};
+  t["Reshape"] = {{1, 5, 13, 14, 19, 21}, importReshape};
+  t["Resize"] = {{10, 11, 13, 18, 19}, importResize};
+  t["Shape"] = {{1, 13, 15, 19, 21}, importShape};
+  t["Size"] = {{1, 13, 19, 21}, importSize};
+  t["Slice"] = {{1, 10, 11, 13}, importSlice};
+  t["Split"] = {{2, 11, 13, 18}, importSplit};
+  t["Squeeze"] = {{1, 11, 13, 21}, importSqueeze};
+  t["Tile"] = {{6, 13}, importTile};
+  t["Transpose"] = {{1, 13, 21}, importTranspose};
+  t["Unsqueeze"] = {{1, 11, 13, 21}, importUnsqueeze};
+}
+
+} // namespace mlir::brrr

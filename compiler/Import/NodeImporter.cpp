@@ -1,0 +1,437 @@
+//===- NodeImporter.cpp - per-node import helpers -----------------------===//
+//
+// Attribute access with ONNX defaults, constant inputs, checked op creation
+// (infer, verify, fold), and conversion of ONNX tensors into constant
+// attributes, inline or as dense_resource blobs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/NodeImporter.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace mlir::brrr {
+
+InFlightDiagnostic NodeImporter::emitError() {
+  std::string domain = node.domain().empty() ? "ai.onnx" : node.domain();
+  return mlir::emitError(loc)
+         << "node '" << name << "' (" << node.op_type() << ", "
+         << domain << " opset " << opset << "): ";
+}
+
+FailureOr<Value> NodeImporter::requiredInput(unsigned i) {
+  if (!hasInput(i))
+    return emitError() << "missing required input #" << i;
+  return input(i);
+}
+
+FailureOr<SmallVector<int64_t>> NodeImporter::constInts(unsigned i,
+                                                        StringRef what) {
+  if (!hasInput(i))
+    return emitError() << "missing input '" << what << "'";
+  auto values = getConstInts(input(i));
+  if (!values)
+    return emitError() << "input '" << what
+                       << "' must be a compile-time constant integer tensor "
+                          "(brrr compiles static shapes)";
+  return *values;
+}
+
+FailureOr<SmallVector<double>> NodeImporter::constFloats(unsigned i,
+                                                         StringRef what) {
+  if (!hasInput(i))
+    return emitError() << "missing input '" << what << "'";
+  auto values = getConstFloats(input(i));
+  if (!values)
+    return emitError() << "input '" << what
+                       << "' must be a compile-time constant";
+  return *values;
+}
+
+const onnx::AttributeProto *NodeImporter::attr(StringRef name) const {
+  for (const auto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeImporter::attrInt(StringRef name, int64_t dflt) const {
+  const auto *a = attr(name);
+  return a ? a->i() : dflt;
+}
+
+double NodeImporter::attrFloat(StringRef name, double dflt) const {
+  const auto *a = attr(name);
+  return a ? a->f() : dflt;
+}
+
+std::string NodeImporter::attrString(StringRef name, StringRef dflt) const {
+  const auto *a = attr(name);
+  return a ? a->s() : dflt.str();
+}
+
+std::optional<SmallVector<int64_t>>
+NodeImporter::attrInts(StringRef name) const {
+  const auto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+LogicalResult NodeImporter::rejectOutputsFrom(unsigned i, StringRef why) {
+  for (unsigned k = i; k < numOutputs(); ++k)
+    if (wantsOutput(k))
+      return emitError() << "output #" << k << " is not supported: " << why;
+  return success();
+}
+
+FailureOr<int64_t> NodeImporter::normalizeAxis(int64_t axis, int64_t rank) {
+  int64_t normalized = axis < 0 ? axis + rank : axis;
+  if (normalized < 0 || normalized >= rank)
+    return emitError() << "axis " << axis << " is out of range for rank "
+                       << rank;
+  return normalized;
+}
+
+FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
+  // Inference and verification report against the op; collect their
+  // messages and re-emit them once, prefixed with the ONNX node.
+  std::string messages;
+  LogicalResult built = success();
+  {
+    ScopedDiagnosticHandler capture(getContext(), [&](Diagnostic &diag) {
+      if (!messages.empty())
+        messages += "; ";
+      messages += diag.str();
+      return success();
+    });
+    if (!resultType) {
+      SmallVector<Type> types;
+      built = cast<InferTypeOpInterface>(op).inferReturnTypes(
+          getContext(), loc, op->getOperands(), op->getRawDictionaryAttrs(),
+          op->getPropertiesStorage(), op->getRegions(), types);
+      if (succeeded(built))
+        op->getResult(0).setType(types.front());
+    }
+    if (succeeded(built))
+      built = mlir::verify(op, /*verifyRecursively=*/false);
+  }
+  if (failed(built)) {
+    StringRef name = op->getName().getStringRef();
+    op->erase();
+    return emitError() << "cannot build " << name << ": " << messages;
+  }
+  // Fold constants and identities as they are built: ONNX shape subgraphs
+  // become constants here, before any node needs them as static values.
+  SmallVector<OpFoldResult> folded;
+  if (!isa<mlir::brrr::ConstantOp>(op) && succeeded(op->fold(folded)) &&
+      folded.size() == 1) {
+    Value result;
+    if (auto v = dyn_cast<Value>(folded.front()))
+      result = v;
+    else if (auto attr = dyn_cast<ElementsAttr>(cast<Attribute>(folded.front())))
+      result = mlir::brrr::ConstantOp::create(b, loc, attr);
+    if (result) {
+      op->erase();
+      return result;
+    }
+  }
+  return op->getResult(0);
+}
+
+Value NodeImporter::constant(RankedTensorType type, ArrayRef<double> values) {
+  SmallVector<Attribute> attrs;
+  Type et = type.getElementType();
+  for (double v : values) {
+    if (auto ft = dyn_cast<FloatType>(et))
+      attrs.push_back(FloatAttr::get(ft, v));
+    else
+      attrs.push_back(IntegerAttr::get(et, static_cast<int64_t>(v)));
+  }
+  return mlir::brrr::ConstantOp::create(b, loc, DenseElementsAttr::get(type, attrs));
+}
+
+Value NodeImporter::scalar(Type elementType, double value) {
+  return constant(RankedTensorType::get({}, elementType), {value});
+}
+
+Value NodeImporter::constI64(ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    b.getI64Type());
+  return mlir::brrr::ConstantOp::create(b, loc, DenseIntElementsAttr::get(type, values));
+}
+
+FailureOr<Value> NodeImporter::reshape(Value v, ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(
+      shape, cast<RankedTensorType>(v.getType()).getElementType());
+  return createTyped<mlir::brrr::ReshapeOp>(type, v);
+}
+
+FailureOr<Value> NodeImporter::expandTo(Value v, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getShape() == shape)
+    return v;
+  return createTyped<mlir::brrr::ExpandOp>(
+      RankedTensorType::get(shape, type.getElementType()), v);
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+/// The raw little-endian bytes of a dense_resource constant, if any.
+static std::optional<ArrayRef<char>> resourceBytes(ElementsAttr attr) {
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  if (!resource)
+    return std::nullopt;
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return std::nullopt;
+  return blob->getData();
+}
+
+std::optional<SmallVector<int64_t>> getConstInts(Value v) {
+  ElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  auto intType = dyn_cast<IntegerType>(attr.getElementType());
+  if (!intType)
+    return std::nullopt;
+  SmallVector<int64_t> out;
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+    for (APInt x : dense.getValues<APInt>())
+      out.push_back(intType.isUnsigned() || intType.getWidth() == 1
+                        ? static_cast<int64_t>(x.getZExtValue())
+                        : x.getSExtValue());
+    return out;
+  }
+  auto bytes = resourceBytes(attr);
+  if (!bytes || (intType.getWidth() != 64 && intType.getWidth() != 32))
+    return std::nullopt;
+  int64_t n = attr.getNumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    if (intType.getWidth() == 64) {
+      int64_t x;
+      std::memcpy(&x, bytes->data() + 8 * i, 8);
+      out.push_back(x);
+    } else {
+      int32_t x;
+      std::memcpy(&x, bytes->data() + 4 * i, 4);
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+std::optional<SmallVector<double>> getConstFloats(Value v) {
+  ElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  if (isa<IntegerType>(attr.getElementType())) {
+    auto ints = getConstInts(v);
+    if (!ints)
+      return std::nullopt;
+    return SmallVector<double>(ints->begin(), ints->end());
+  }
+  SmallVector<double> out;
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
+    for (APFloat x : dense.getValues<APFloat>()) {
+      bool lost;
+      x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      out.push_back(x.convertToDouble());
+    }
+    return out;
+  }
+  auto bytes = resourceBytes(attr);
+  if (!bytes)
+    return std::nullopt;
+  auto ft = cast<FloatType>(attr.getElementType());
+  unsigned width = ft.getWidth() / 8;
+  for (int64_t i = 0, e = attr.getNumElements(); i < e; ++i) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, bytes->data() + width * i, width);
+    APFloat x(ft.getFloatSemantics(), APInt(ft.getWidth(), bits));
+    bool lost;
+    x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    out.push_back(x.convertToDouble());
+  }
+  return out;
+}
+
+Type convertElementType(MLIRContext *context, int32_t onnxType) {
+  Builder b(context);
+  switch (onnxType) {
+  case onnx::TensorProto::FLOAT: return b.getF32Type();
+  case onnx::TensorProto::FLOAT16: return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
+  case onnx::TensorProto::DOUBLE: return b.getF64Type();
+  case onnx::TensorProto::INT8: return b.getIntegerType(8);
+  case onnx::TensorProto::INT16: return b.getIntegerType(16);
+  case onnx::TensorProto::INT32: return b.getIntegerType(32);
+  case onnx::TensorProto::INT64: return b.getIntegerType(64);
+  case onnx::TensorProto::UINT8: return b.getIntegerType(8, false);
+  case onnx::TensorProto::UINT16: return b.getIntegerType(16, false);
+  case onnx::TensorProto::UINT32: return b.getIntegerType(32, false);
+  case onnx::TensorProto::UINT64: return b.getIntegerType(64, false);
+  case onnx::TensorProto::BOOL: return b.getI1Type();
+  default: return nullptr;
+  }
+}
+
+std::string dataTypeName(int32_t t) {
+  if (onnx::TensorProto::DataType_IsValid(t))
+    return onnx::TensorProto::DataType_Name(
+        static_cast<onnx::TensorProto::DataType>(t));
+  return "data type " + std::to_string(t);
+}
+
+/// Storage bytes per element in ONNX raw_data and in our blobs (bool: 1).
+static unsigned storageBytes(Type t) {
+  return t.isInteger(1) ? 1 : (t.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// Appends the little-endian bytes of `value` (width bytes) to `out`.
+static void appendBytes(std::vector<char> &out, uint64_t value,
+                        unsigned width) {
+  for (unsigned i = 0; i < width; ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+/// Reads the bytes of a tensor stored in an external file.
+static FailureOr<std::vector<char>>
+readExternal(Location loc, const onnx::TensorProto &t, StringRef baseDir) {
+  std::string location;
+  uint64_t offset = 0;
+  std::optional<uint64_t> length;
+  for (const auto &kv : t.external_data()) {
+    if (kv.key() == "location")
+      location = kv.value();
+    else if (kv.key() == "offset")
+      offset = std::strtoull(kv.value().c_str(), nullptr, 10);
+    else if (kv.key() == "length")
+      length = std::strtoull(kv.value().c_str(), nullptr, 10);
+  }
+  if (location.empty())
+    return emitError(loc) << "tensor '" << t.name()
+                          << "' has external data without a location";
+  if (llvm::sys::path::is_absolute(location) ||
+      StringRef(location).contains(".."))
+    return emitError(loc) << "tensor '" << t.name()
+                          << "': external data location '" << location
+                          << "' must be a relative path inside the model's "
+                             "directory";
+  SmallString<256> path(baseDir);
+  llvm::sys::path::append(path, location);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(loc) << "tensor '" << t.name()
+                          << "': cannot read external data file '" << path
+                          << "': " << buffer.getError().message();
+  uint64_t size = (*buffer)->getBufferSize();
+  uint64_t len = length.value_or(size >= offset ? size - offset : 0);
+  if (offset > size || len > size - offset)
+    return emitError(loc) << "tensor '" << t.name() << "': external data ["
+                          << offset << ", " << offset + len
+                          << ") is outside file '" << path << "' of " << size
+                          << " bytes";
+  const char *start = (*buffer)->getBufferStart() + offset;
+  return std::vector<char>(start, start + len);
+}
+
+FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
+                                      const onnx::TensorProto &t,
+                                      StringRef baseDir,
+                                      int64_t maxInlineElements) {
+  Type et = convertElementType(context, t.data_type());
+  if (!et)
+    return emitError(loc) << "tensor '" << t.name() << "' has unsupported "
+                          << dataTypeName(t.data_type());
+  SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
+  int64_t numel = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return emitError(loc) << "tensor '" << t.name()
+                            << "' has a negative dimension";
+    numel *= d;
+  }
+  auto type = RankedTensorType::get(shape, et);
+  unsigned width = storageBytes(et);
+
+  // Gather little-endian element bytes from whichever field holds them.
+  std::vector<char> bytes;
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+    auto ext = readExternal(loc, t, baseDir);
+    if (failed(ext))
+      return failure();
+    bytes = std::move(*ext);
+  } else if (t.has_raw_data()) {
+    bytes.assign(t.raw_data().begin(), t.raw_data().end());
+  } else if (t.float_data_size()) {
+    for (float f : t.float_data()) {
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      appendBytes(bytes, bits, 4);
+    }
+  } else if (t.double_data_size()) {
+    for (double d : t.double_data()) {
+      uint64_t bits;
+      std::memcpy(&bits, &d, 8);
+      appendBytes(bytes, bits, 8);
+    }
+  } else if (t.int64_data_size()) {
+    for (int64_t v : t.int64_data())
+      appendBytes(bytes, static_cast<uint64_t>(v), width);
+  } else if (t.uint64_data_size()) {
+    for (uint64_t v : t.uint64_data())
+      appendBytes(bytes, v, width);
+  } else if (t.int32_data_size()) {
+    // int32_data holds every type narrower than 32 bits, fp16/bf16 as bits.
+    for (int32_t v : t.int32_data())
+      appendBytes(bytes, static_cast<uint32_t>(v), width);
+  }
+  if (bytes.size() != static_cast<size_t>(numel) * width)
+    return emitError(loc) << "tensor '" << t.name() << "' of shape " << type
+                          << " needs " << numel * width << " bytes of data, "
+                          << "found " << bytes.size();
+
+  if (numel <= maxInlineElements) {
+    SmallVector<Attribute> values;
+    for (int64_t i = 0; i < numel; ++i) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, bytes.data() + i * width, width);
+      if (auto ft = dyn_cast<FloatType>(et))
+        values.push_back(FloatAttr::get(
+            ft, APFloat(ft.getFloatSemantics(), APInt(ft.getWidth(), bits))));
+      else
+        values.push_back(IntegerAttr::get(
+            et, APInt(et.getIntOrFloatBitWidth(), bits)));
+    }
+    return cast<ElementsAttr>(DenseElementsAttr::get(type, values));
+  }
+  // Weights: a resource blob, printed elided, never copied into the IR text.
+  std::string key = t.name().empty() ? "weight" : t.name();
+  for (char &c : key)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.')
+      c = '_';
+  if (!llvm::isAlpha(key.front()) && key.front() != '_')
+    key = "w_" + key;
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t));
+  return cast<ElementsAttr>(
+      DenseResourceElementsAttr::get(type, key, std::move(blob)));
+}
+
+} // namespace mlir::brrr

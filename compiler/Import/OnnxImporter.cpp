@@ -1,0 +1,443 @@
+//===- OnnxImporter.cpp - ONNX model -> brrr IR -------------------------===//
+//
+// Model-level import: file loading, opset resolution, the graph signature
+// with --input-shape bindings, initializers, and the node loop that
+// dispatches to the op-family importers through the opset table. Import does
+// not stop at the first unsupported op: the outputs of a failed node are
+// marked poisoned, nodes that depend on them are only checked for support,
+// and every problem is reported before the import fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/OnnxImporter.h"
+#include "compiler/Import/NodeImporter.h"
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <onnx/defs/parser.h>
+
+using namespace mlir;
+
+namespace mlir::brrr {
+
+bool parseInputShape(StringRef text, ImportOptions &options,
+                     std::string &error) {
+  auto [name, dims] = text.rsplit('=');
+  if (name.empty() || dims.empty() || !text.contains('=')) {
+    error = "expected NAME=D0xD1x..., got '" + text.str() + "'";
+    return false;
+  }
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  for (StringRef p : parts) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0) {
+      error = "bad dimension '" + p.str() + "' in '" + text.str() + "'";
+      return false;
+    }
+    shape.push_back(d);
+  }
+  options.inputShapes[name] = shape;
+  return true;
+}
+
+void registerImportDialects(MLIRContext &context) {
+  context.loadDialect<mlir::brrr::BrrrDialect, func::FuncDialect>();
+}
+
+std::unique_ptr<onnx::ModelProto> loadOnnxModel(MLIRContext &context,
+                                                StringRef path) {
+  Location loc = FileLineColLoc::get(&context, path, 0, 0);
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
+                                                   /*RequiresNullTerminator=*/
+                                                   true);
+  if (!buffer) {
+    emitError(loc) << "cannot read '" << path
+                   << "': " << buffer.getError().message();
+    return nullptr;
+  }
+  auto model = std::make_unique<onnx::ModelProto>();
+  StringRef data = (*buffer)->getBuffer();
+  if (path.ends_with(".onnxtext") || path.ends_with(".txt")) {
+    onnx::OnnxParser parser(data.data());
+    auto status = parser.Parse(*model);
+    if (!status.IsOK()) {
+      emitError(loc) << "malformed ONNX text model: "
+                     << status.ErrorMessage();
+      return nullptr;
+    }
+    return model;
+  }
+  if (data.size() > static_cast<size_t>(INT_MAX) ||
+      !model->ParseFromArray(data.data(), static_cast<int>(data.size()))) {
+    emitError(loc) << "'" << path
+                   << "' is not a valid ONNX model (the protobuf is "
+                      "malformed or truncated)";
+    return nullptr;
+  }
+  if (!model->has_graph()) {
+    emitError(loc) << "'" << path << "' holds no graph; is it an ONNX model?";
+    return nullptr;
+  }
+  return model;
+}
+
+namespace {
+
+/// Imports one graph into `func.func @main`.
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext &context, const onnx::ModelProto &model,
+                StringRef modelPath, const ImportOptions &options)
+      : context(context), model(model), modelPath(modelPath),
+        options(options), builder(&context) {
+    registerElementwiseImporters(table);
+    registerNNImporters(table);
+    registerReduceImporters(table);
+    registerTensorImporters(table);
+  }
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  Location fileLoc() { return FileLineColLoc::get(&context, modelPath, 0, 0); }
+  LogicalResult resolveOpsets();
+  FailureOr<RankedTensorType> valueType(const onnx::ValueInfoProto &info,
+                                        SmallVectorImpl<std::string> &unresolved);
+  LogicalResult importSignature(func::FuncOp &func);
+  LogicalResult importInitializers();
+  void importNode(const onnx::NodeProto &node, unsigned index);
+  LogicalResult importOutputs();
+
+  MLIRContext &context;
+  const onnx::ModelProto &model;
+  StringRef modelPath;
+  const ImportOptions &options;
+  OpBuilder builder;
+  OpTable table;
+  int64_t opset = 0;
+  llvm::StringMap<int64_t> domainOpsets;
+  llvm::StringMap<Value> values;
+  llvm::StringSet<> poisoned;
+  bool hadError = false;
+  SmallVector<Type> resultTypes;
+  SmallVector<Value> resultValues;
+};
+
+LogicalResult GraphImporter::resolveOpsets() {
+  for (const auto &id : model.opset_import())
+    domainOpsets[id.domain()] = id.version();
+  auto it = domainOpsets.find("");
+  if (it == domainOpsets.end())
+    it = domainOpsets.find("ai.onnx");
+  if (it == domainOpsets.end()) {
+    // IR version 1 and 2 models predate opset_import and mean opset 1.
+    if (model.ir_version() < 3)
+      opset = 1;
+    else
+      return emitError(fileLoc())
+             << "model imports no default-domain (ai.onnx) opset";
+  } else {
+    opset = it->second;
+  }
+  if (opset > kMaxSupportedOpset)
+    return emitError(fileLoc())
+           << "model uses ai.onnx opset " << opset
+           << "; brrr implements opsets up to " << kMaxSupportedOpset;
+  return success();
+}
+
+FailureOr<RankedTensorType>
+GraphImporter::valueType(const onnx::ValueInfoProto &info,
+                         SmallVectorImpl<std::string> &unresolved) {
+  const std::string &name = info.name();
+  if (!info.has_type() || !info.type().has_tensor_type())
+    return emitError(fileLoc())
+           << "graph input '" << name << "' is not a tensor";
+  const auto &tt = info.type().tensor_type();
+  Type et = convertElementType(&context, tt.elem_type());
+  if (!et)
+    return emitError(fileLoc())
+           << "graph input '" << name << "' has unsupported element type "
+           << dataTypeName(tt.elem_type());
+  auto bound = options.inputShapes.find(name);
+  SmallVector<int64_t> shape;
+  if (!tt.has_shape()) {
+    if (bound == options.inputShapes.end()) {
+      unresolved.push_back("input '" + name +
+                           "': rank and all dimensions unknown");
+      return RankedTensorType();
+    }
+    return RankedTensorType::get(bound->second, et);
+  }
+  const auto &dims = tt.shape().dim();
+  if (bound != options.inputShapes.end() &&
+      bound->second.size() != static_cast<size_t>(dims.size()))
+    return emitError(fileLoc())
+           << "--input-shape for '" << name << "' has rank "
+           << bound->second.size() << " but the model declares rank "
+           << dims.size();
+  for (int i = 0; i < dims.size(); ++i) {
+    const auto &dim = dims[i];
+    bool known = dim.has_dim_value() && dim.dim_value() >= 0;
+    if (bound != options.inputShapes.end()) {
+      int64_t want = bound->second[i];
+      if (known && dim.dim_value() != want)
+        return emitError(fileLoc())
+               << "--input-shape for '" << name << "' sets dim " << i
+               << " to " << want << " but the model fixes it to "
+               << dim.dim_value();
+      shape.push_back(want);
+    } else if (known) {
+      shape.push_back(dim.dim_value());
+    } else {
+      std::string what = dim.has_dim_param() && !dim.dim_param().empty()
+                             ? "'" + dim.dim_param() + "'"
+                             : std::string("unknown");
+      unresolved.push_back("input '" + name + "' dim " + std::to_string(i) +
+                           " (" + what + ")");
+      shape.push_back(ShapedType::kDynamic);
+    }
+  }
+  return RankedTensorType::get(shape, et);
+}
+
+LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
+  const auto &graph = model.graph();
+  llvm::StringSet<> initializers;
+  for (const auto &init : graph.initializer())
+    initializers.insert(init.name());
+
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames, unresolved;
+  llvm::StringSet<> inputNames;
+  for (const auto &in : graph.input()) {
+    // Before IR version 4, initializers were also listed as inputs.
+    if (initializers.contains(in.name()))
+      continue;
+    inputNames.insert(in.name());
+    auto type = valueType(in, unresolved);
+    if (failed(type))
+      return failure();
+    argTypes.push_back(*type);
+    argNames.push_back(in.name());
+  }
+  for (const auto &entry : options.inputShapes)
+    if (!inputNames.contains(entry.getKey()))
+      return emitError(fileLoc())
+             << "--input-shape names '" << entry.getKey()
+             << "', which is not a graph input";
+  if (!unresolved.empty()) {
+    auto diag = emitError(fileLoc())
+                << "the model has " << unresolved.size()
+                << " dynamic input dimension(s); bind them with "
+                   "--input-shape NAME=D0xD1x...:";
+    for (const auto &u : unresolved)
+      diag << "\n  " << u;
+    return failure();
+  }
+
+  builder.setInsertionPointToEnd(
+      cast<ModuleOp>(func->getParentOp()).getBody());
+  func.setFunctionType(builder.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(argNames)) {
+    values[name] = entry->getArgument(i);
+    func.setArgAttr(i, "brrr.name", builder.getStringAttr(name));
+  }
+  builder.setInsertionPointToStart(entry);
+  return success();
+}
+
+LogicalResult GraphImporter::importInitializers() {
+  StringRef baseDir = llvm::sys::path::parent_path(modelPath);
+  bool ok = true;
+  for (const auto &init : model.graph().initializer()) {
+    Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc());
+    auto attr = convertTensor(&context, loc, init, baseDir,
+                              options.maxInlineElements);
+    if (failed(attr)) {
+      ok = false;
+      continue;
+    }
+    values[init.name()] = mlir::brrr::ConstantOp::create(builder, loc, *attr);
+  }
+  return success(ok);
+}
+
+void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
+  std::string name =
+      node.name().empty() ? node.op_type() + "_" + std::to_string(index)
+                          : node.name();
+  Location loc = NameLoc::get(builder.getStringAttr(name), fileLoc());
+  std::string domain = node.domain().empty() ? "ai.onnx" : node.domain();
+  bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  auto poison = [&] {
+    for (const auto &out : node.output())
+      poisoned.insert(out);
+  };
+  auto fail = [&]() -> InFlightDiagnostic {
+    hadError = true;
+    poison();
+    return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                          << ", " << domain << " opset "
+                          << (defaultDomain ? opset : domainOpsets[node.domain()])
+                          << "): ";
+  };
+
+  // Support is checked first, so an unsupported op is reported even where
+  // an earlier failure already poisoned its inputs.
+  auto entry = table.find(node.op_type());
+  if (!defaultDomain || entry == table.end()) {
+    fail() << "unsupported op '" << node.op_type() << "' in domain '"
+           << domain << "'";
+    return;
+  }
+  const auto &versions = entry->second.sinceVersions;
+  auto since = llvm::upper_bound(versions, opset);
+  if (since == versions.begin()) {
+    fail() << "op '" << node.op_type() << "' has no definition at opset "
+           << opset << " (first defined in opset " << versions.front() << ")";
+    return;
+  }
+  int64_t sinceVersion = *std::prev(since);
+
+  SmallVector<Value> inputs;
+  for (const auto &in : node.input()) {
+    if (in.empty()) {
+      inputs.push_back(Value());
+      continue;
+    }
+    if (poisoned.contains(in)) {
+      poison();
+      return;
+    }
+    auto it = values.find(in);
+    if (it == values.end()) {
+      fail() << "input '" << in << "' is not defined before this node";
+      return;
+    }
+    inputs.push_back(it->second);
+  }
+
+  OpBuilder::InsertionGuard guard(builder);
+  NodeImporter ni(builder, loc, node, name, opset, sinceVersion, inputs);
+  if (failed(entry->second.fn(ni))) {
+    hadError = true;
+    poison();
+    return;
+  }
+  ArrayRef<Value> outs = ni.getOutputs();
+  for (int i = 0; i < node.output_size(); ++i) {
+    const std::string &out = node.output(i);
+    if (out.empty())
+      continue;
+    if (i >= static_cast<int>(outs.size()) || !outs[i]) {
+      fail() << "output #" << i << " ('" << out
+             << "') is not produced by the importer";
+      return;
+    }
+    values[out] = outs[i];
+  }
+}
+
+LogicalResult GraphImporter::importOutputs() {
+  for (const auto &out : model.graph().output()) {
+    if (poisoned.contains(out.name()))
+      continue;
+    auto it = values.find(out.name());
+    if (it == values.end())
+      return emitError(fileLoc())
+             << "graph output '" << out.name() << "' is never produced";
+    auto type = cast<RankedTensorType>(it->second.getType());
+    // A declared output type must agree with what the importer inferred.
+    if (out.has_type() && out.type().has_tensor_type()) {
+      const auto &tt = out.type().tensor_type();
+      Type et = convertElementType(&context, tt.elem_type());
+      if (tt.elem_type() && et && et != type.getElementType())
+        return emitError(fileLoc())
+               << "graph output '" << out.name() << "' is declared with "
+               << "element type " << et << " but computes "
+               << type.getElementType();
+      if (tt.has_shape()) {
+        const auto &dims = tt.shape().dim();
+        bool rankOk = dims.size() == type.getRank();
+        for (int i = 0; rankOk && i < dims.size(); ++i)
+          if (dims[i].has_dim_value() &&
+              dims[i].dim_value() != type.getDimSize(i))
+            rankOk = false;
+        if (!rankOk)
+          return emitError(fileLoc())
+                 << "graph output '" << out.name()
+                 << "' is declared with a shape that differs from the "
+                    "computed "
+                 << type;
+      }
+    }
+    resultTypes.push_back(type);
+    resultValues.push_back(it->second);
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::run() {
+  if (failed(resolveOpsets()))
+    return nullptr;
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc());
+  module->getOperation()->setAttr("brrr.opset", builder.getI64IntegerAttr(opset));
+  if (!model.graph().name().empty())
+    module->getOperation()->setAttr("brrr.graph_name",
+                                    builder.getStringAttr(model.graph().name()));
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, fileLoc(), "main",
+                                   builder.getFunctionType({}, {}));
+  if (failed(importSignature(func)))
+    return nullptr;
+  if (failed(importInitializers()))
+    return nullptr;
+  unsigned index = 0;
+  for (const auto &node : model.graph().node())
+    importNode(node, index++);
+  if (hadError)
+    return nullptr;
+  if (failed(importOutputs()))
+    return nullptr;
+  func::ReturnOp::create(builder, fileLoc(), resultValues);
+  // Shape subgraphs leave folded-away constants and unused initializers
+  // behind; drop every dead side-effect-free op, last to first.
+  SmallVector<Operation *> ops;
+  for (Operation &op : func.getBody().front().without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+  SmallVector<Type> argTypes(func.getArgumentTypes());
+  func.setFunctionType(builder.getFunctionType(argTypes, resultTypes));
+  for (auto [i, out] : llvm::enumerate(model.graph().output()))
+    if (i < resultTypes.size())
+      func.setResultAttr(i, "brrr.name", builder.getStringAttr(out.name()));
+  if (failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importOnnxModel(MLIRContext &context,
+                                      const onnx::ModelProto &model,
+                                      StringRef modelPath,
+                                      const ImportOptions &options) {
+  registerImportDialects(context);
+  return GraphImporter(context, model, modelPath, options).run();
+}
+
+} // namespace mlir::brrr

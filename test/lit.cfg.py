@@ -1,0 +1,22 @@
+# lit configuration for brrr: dialect and pass tests (.mlir), importer tests
+# written in the ONNX text syntax (.onnxtext), and tool/script tests (.test).
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "brrr"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".onnxtext", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.brrr_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["brrr-opt", "brrrc", "brrr-unit-tests"], [config.brrr_tools_dir])
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%onnx_testdata", config.onnx_testdata_dir))
+config.substitutions.append(("%brrr_src", config.brrr_src_root))
