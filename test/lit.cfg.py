@@ -20,3 +20,6 @@ llvm_config.add_tool_substitutions(
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%onnx_testdata", config.onnx_testdata_dir))
 config.substitutions.append(("%brrr_src", config.brrr_src_root))
+config.substitutions.append(("%brrr_obj", config.brrr_obj_root))
+config.substitutions.append(
+    ("%brrrc_path", os.path.join(config.brrr_tools_dir, "brrrc")))

@@ -18,8 +18,7 @@ using namespace mlir::brrr;
 namespace mlir::brrr {
 namespace {
 
-template <typename OpTy>
-LogicalResult importUnary(NodeImporter &n) {
+template <typename OpTy> LogicalResult importUnary(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
@@ -38,16 +37,35 @@ FailureOr<Value> castTo(NodeImporter &n, Value v, Type et) {
   return n.createTyped<CastOp>(type.clone(et), v);
 }
 
-template <typename OpTy>
-LogicalResult importBinary(NodeImporter &n) {
+/// Pow: the result has the base's type, but the exponent may have another.
+/// An integer base with a float exponent is raised in the float type and
+/// truncated back (numpy's power(a, b).astype(a.dtype)).
+LogicalResult importPow(NodeImporter &n) {
+  auto base = n.requiredInput(0), exponent = n.requiredInput(1);
+  if (failed(base) || failed(exponent))
+    return failure();
+  Type baseType = n.inputType(0).getElementType();
+  Type expType = n.inputType(1).getElementType();
+  Type computeType = isa<IntegerType>(baseType) && isa<FloatType>(expType)
+                         ? expType
+                         : baseType;
+  base = castTo(n, *base, computeType);
+  exponent = castTo(n, *exponent, computeType);
+  if (failed(base) || failed(exponent))
+    return failure();
+  auto y = n.create<PowOp>(*base, *exponent);
+  if (succeeded(y))
+    y = castTo(n, *y, baseType);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+template <typename OpTy> LogicalResult importBinary(NodeImporter &n) {
   auto lhs = n.requiredInput(0), rhs = n.requiredInput(1);
   if (failed(lhs) || failed(rhs))
     return failure();
-  if (std::is_same_v<OpTy, PowOp>) {
-    rhs = castTo(n, *rhs, n.inputType(0).getElementType());
-    if (failed(rhs))
-      return failure();
-  }
   auto y = n.create<OpTy>(*lhs, *rhs);
   if (failed(y))
     return failure();
@@ -56,8 +74,7 @@ LogicalResult importBinary(NodeImporter &n) {
 }
 
 /// Sum, Mean, Max, Min: a left fold of the binary op over all inputs.
-template <typename OpTy>
-LogicalResult importVariadic(NodeImporter &n) {
+template <typename OpTy> LogicalResult importVariadic(NodeImporter &n) {
   if (n.numInputs() == 0)
     return n.emitError() << "expects at least one input";
   FailureOr<Value> acc = n.requiredInput(0);
@@ -85,8 +102,7 @@ LogicalResult importMean(NodeImporter &n) {
   return success();
 }
 
-template <ComparePredicate P>
-LogicalResult importCompare(NodeImporter &n) {
+template <ComparePredicate P> LogicalResult importCompare(NodeImporter &n) {
   auto lhs = n.requiredInput(0), rhs = n.requiredInput(1);
   if (failed(lhs) || failed(rhs))
     return failure();
@@ -148,6 +164,9 @@ LogicalResult importClip(NodeImporter &n) {
       (i == 1 ? lo : hi) = v->front();
     }
   }
+  // ONNX: with min > max every element becomes max.
+  if (lo && hi && *lo > *hi)
+    lo = hi;
   Builder b(n.getContext());
   auto y = n.create<ClipOp>(*x, lo ? b.getF64FloatAttr(*lo) : FloatAttr(),
                             hi ? b.getF64FloatAttr(*hi) : FloatAttr());
@@ -227,7 +246,8 @@ LogicalResult importHardSwish(NodeImporter &n) {
   if (failed(lin))
     return failure();
   Builder b(n.getContext());
-  auto gate = n.create<ClipOp>(*lin, b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  auto gate =
+      n.create<ClipOp>(*lin, b.getF64FloatAttr(0), b.getF64FloatAttr(1));
   if (failed(gate))
     return failure();
   auto y = n.create<MulOp>(*x, *gate);
@@ -280,7 +300,7 @@ void registerElementwiseImporters(OpTable &t) {
   t["Div"] = {{7, 13, 14}, importBinary<DivOp>};
   t["Mul"] = {{7, 13, 14}, importBinary<MulOp>};
   t["Or"] = {{7}, importBinary<OrOp>};
-  t["Pow"] = {{7, 12, 13, 15}, importBinary<PowOp>};
+  t["Pow"] = {{7, 12, 13, 15}, importPow};
   t["Sub"] = {{7, 13, 14}, importBinary<SubOp>};
   t["Xor"] = {{7}, importBinary<XorOp>};
   t["Max"] = {{8, 12, 13}, importVariadic<MaxOp>};

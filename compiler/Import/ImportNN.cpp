@@ -109,14 +109,14 @@ struct Window {
 FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
                                 ArrayRef<int64_t> kernel, bool lifted1D) {
   // A 1-D op lifted to 2-D gets a unit window in the added H dimension.
-  auto spatial = [&](StringRef name, int64_t dflt)
-      -> FailureOr<SmallVector<int64_t>> {
+  auto spatial = [&](StringRef name,
+                     int64_t dflt) -> FailureOr<SmallVector<int64_t>> {
     auto v = n.attrInts(name);
     if (!v || v->empty())
       return SmallVector<int64_t>(2, dflt);
     if (lifted1D && v->size() == 1)
       return SmallVector<int64_t>{1, v->front()};
-    if (v->size() != 2)
+    if (lifted1D || v->size() != 2)
       return n.emitError() << "'" << name << "' has " << v->size()
                            << " entries; only 1-D and 2-D are supported";
     return *v;
@@ -135,7 +135,7 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
       w.pads = {0, 0, 0, 0};
     else if (lifted1D && pads->size() == 2)
       w.pads = {0, (*pads)[0], 0, (*pads)[1]};
-    else if (pads->size() == 4)
+    else if (!lifted1D && pads->size() == 4)
       w.pads = *pads;
     else
       return n.emitError() << "'pads' has " << pads->size() << " entries";
@@ -195,7 +195,8 @@ LogicalResult importConv(NodeImporter &n) {
                            wt.getShape().drop_front(2), lifted);
   if (failed(win))
     return failure();
-  if (auto ks = n.attrInts("kernel_shape"); ks && !ks->empty() &&
+  if (auto ks = n.attrInts("kernel_shape");
+      ks && !ks->empty() &&
       ArrayRef<int64_t>(*ks) != wt.getShape().drop_front(2 + (lifted ? 1 : 0)))
     return n.emitError() << "kernel_shape disagrees with the weight shape";
   auto y = n.create<Conv2DOp>(*x, *w, n.input(2), win->strides, win->pads,
@@ -209,8 +210,7 @@ LogicalResult importConv(NodeImporter &n) {
   return success();
 }
 
-template <typename OpTy>
-LogicalResult importPool(NodeImporter &n) {
+template <typename OpTy> LogicalResult importPool(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
@@ -253,8 +253,7 @@ LogicalResult importPool(NodeImporter &n) {
 
 /// GlobalAveragePool / GlobalMaxPool: a keepdims reduction over every
 /// spatial dimension.
-template <ReduceKind Kind>
-LogicalResult importGlobalPool(NodeImporter &n) {
+template <ReduceKind Kind> LogicalResult importGlobalPool(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
@@ -315,14 +314,28 @@ LogicalResult importLayerNorm(NodeImporter &n) {
   auto axis = n.normalizeAxis(n.attrInt("axis", -1), xt.getRank());
   if (failed(axis))
     return failure();
-  // Scale and bias broadcast to the normalized shape.
+  // Scale and bias broadcast to the normalized shape; leading unit
+  // dimensions beyond its rank are dropped first.
   ArrayRef<int64_t> normalized = xt.getShape().drop_front(*axis);
-  auto s = n.expandTo(*scale, normalized);
+  auto toNormalized = [&](Value v) -> FailureOr<Value> {
+    auto t = cast<RankedTensorType>(v.getType());
+    ArrayRef<int64_t> shape = t.getShape();
+    while (shape.size() > normalized.size() && shape.front() == 1)
+      shape = shape.drop_front();
+    if (shape.size() != static_cast<size_t>(t.getRank())) {
+      auto r = n.reshape(v, shape);
+      if (failed(r))
+        return failure();
+      v = *r;
+    }
+    return n.expandTo(v, normalized);
+  };
+  auto s = toNormalized(*scale);
   if (failed(s))
     return failure();
   Value bias;
   if (n.hasInput(2)) {
-    auto bb = n.expandTo(n.input(2), normalized);
+    auto bb = toNormalized(n.input(2));
     if (failed(bb))
       return failure();
     bias = *bb;
@@ -337,8 +350,7 @@ LogicalResult importLayerNorm(NodeImporter &n) {
 
 /// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-D at
 /// `axis` (default 1) and normalized over the whole trailing block.
-template <typename OpTy>
-LogicalResult importSoftmax(NodeImporter &n) {
+template <typename OpTy> LogicalResult importSoftmax(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();

@@ -25,6 +25,12 @@ enum class Composite { None, L1, L2, SumSquare, LogSum, LogSumExp };
 FailureOr<std::optional<SmallVector<int64_t>>>
 reductionAxes(NodeImporter &n, int64_t rank, int64_t inputSince) {
   SmallVector<int64_t> axes;
+  if (n.sinceVersion >= inputSince && n.attr("axes"))
+    return n.emitError() << "'axes' is an input since opset " << inputSince
+                         << ", not an attribute";
+  if (n.sinceVersion < inputSince && n.hasInput(1))
+    return n.emitError() << "'axes' is an attribute before opset " << inputSince
+                         << ", not an input";
   if (n.sinceVersion >= inputSince) {
     if (n.hasInput(1)) {
       auto v = n.constInts(1, "axes");

@@ -32,6 +32,13 @@ LogicalResult forward(NodeImporter &n) {
   return success();
 }
 
+/// The value 1 of an element type.
+Attribute makeOne(Type t) {
+  if (auto ft = dyn_cast<FloatType>(t))
+    return FloatAttr::get(ft, 1.0);
+  return IntegerAttr::get(t, 1);
+}
+
 LogicalResult importDropout(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
@@ -43,11 +50,18 @@ LogicalResult importDropout(NodeImporter &n) {
   }
   n.setOutput(0, *x);
   if (n.wantsOutput(1)) {
-    // Inference keeps every element: the mask is all true.
-    auto maskType = n.inputType(0).clone(n.b.getI1Type());
-    n.setOutput(1, ConstantOp::create(
-                       n.b, n.loc,
-                       DenseElementsAttr::get(maskType, n.b.getBoolAttr(true))));
+    // Inference keeps every element: the mask is all ones, typed like the
+    // data before opset 10 and bool since.
+    auto x0 = n.inputType(0);
+    if (n.sinceVersion < 10)
+      n.setOutput(1, ConstantOp::create(n.b, n.loc,
+                                        DenseElementsAttr::get(
+                                            x0, makeOne(x0.getElementType()))));
+    else
+      n.setOutput(1, ConstantOp::create(
+                         n.b, n.loc,
+                         DenseElementsAttr::get(x0.clone(n.b.getI1Type()),
+                                                n.b.getBoolAttr(true))));
   }
   return success();
 }
@@ -57,7 +71,8 @@ LogicalResult importConstant(NodeImporter &n) {
   Builder b(ctx);
   ElementsAttr value;
   if (const auto *a = n.attr("value")) {
-    auto t = convertTensor(ctx, n.loc, a->t(), "", /*maxInlineElements=*/64);
+    auto t = convertTensor(ctx, n.loc, a->t(), n.baseDir,
+                           /*maxInlineElements=*/8);
     if (failed(t))
       return n.emitError() << "cannot convert the 'value' tensor";
     value = *t;
@@ -98,7 +113,7 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
   Attribute element = n.b.getF32FloatAttr(0.0f);
   Type et = n.b.getF32Type();
   if (const auto *a = n.attr("value")) {
-    auto t = convertTensor(n.getContext(), n.loc, a->t(), "", 64);
+    auto t = convertTensor(n.getContext(), n.loc, a->t(), n.baseDir, 8);
     if (failed(t))
       return failure();
     if (t->getNumElements() != 1)
@@ -107,8 +122,8 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
     et = t->getElementType();
   }
   auto type = RankedTensorType::get(*shape, et);
-  n.setOutput(0, ConstantOp::create(n.b, n.loc,
-                                    DenseElementsAttr::get(type, element)));
+  n.setOutput(
+      0, ConstantOp::create(n.b, n.loc, DenseElementsAttr::get(type, element)));
   return success();
 }
 
@@ -136,9 +151,9 @@ LogicalResult importSize(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
-  n.setOutput(0, n.constant(RankedTensorType::get({}, n.b.getI64Type()),
-                            {static_cast<double>(
-                                n.inputType(0).getNumElements())}));
+  n.setOutput(
+      0, n.constant(RankedTensorType::get({}, n.b.getI64Type()),
+                    {static_cast<double>(n.inputType(0).getNumElements())}));
   return success();
 }
 
@@ -194,8 +209,8 @@ LogicalResult importReshape(NodeImporter &n) {
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (d == 0 && !allowZero) {
       if (static_cast<int64_t>(i) >= in.getRank())
-        return n.emitError() << "shape copies dim " << i
-                             << " of a rank-" << in.getRank() << " input";
+        return n.emitError() << "shape copies dim " << i << " of a rank-"
+                             << in.getRank() << " input";
       d = in.getDimSize(i);
     }
     if (d == -1) {
@@ -383,6 +398,8 @@ struct SliceDim {
 };
 
 SliceDim clampSlice(int64_t start, int64_t end, int64_t step, int64_t dim) {
+  if (dim == 0)
+    return {0, 0};
   if (start < 0)
     start += dim;
   if (end < 0)
@@ -445,8 +462,8 @@ LogicalResult importSlice(NodeImporter &n) {
       return failure();
     if (steps[i] == 0)
       return n.emitError() << "step is zero";
-    SliceDim sd = clampSlice(starts[i], ends[i], steps[i],
-                             in.getDimSize(*axis));
+    SliceDim sd =
+        clampSlice(starts[i], ends[i], steps[i], in.getDimSize(*axis));
     outStarts[*axis] = sd.start;
     sizes[*axis] = sd.size;
     outSteps[*axis] = steps[i];
@@ -482,6 +499,11 @@ LogicalResult importSplit(NodeImporter &n) {
       parts = n.attrInt("num_outputs", parts);
     if (parts <= 0)
       return n.emitError() << "split into " << parts << " parts";
+    // Uneven chunks (the last one smaller) exist only since opset 18.
+    if (n.sinceVersion < 18 && dim % parts != 0)
+      return n.emitError() << "dim " << *axis << " of size " << dim
+                           << " does not split evenly into " << parts
+                           << " outputs";
     int64_t chunk = (dim + parts - 1) / parts;
     for (int64_t i = 0, left = dim; i < parts; ++i, left -= chunk)
       sizes.push_back(std::max<int64_t>(0, std::min(chunk, left)));
@@ -591,8 +613,8 @@ LogicalResult importResize(NodeImporter &n) {
   int64_t rank = in.getRank();
   if (n.attrInt("antialias", 0) != 0)
     return n.emitError() << "antialias = 1 is not supported";
-  if (n.attr("axes") || n.attrString("keep_aspect_ratio_policy", "stretch") !=
-                            "stretch")
+  if (n.attr("axes") ||
+      n.attrString("keep_aspect_ratio_policy", "stretch") != "stretch")
     return n.emitError() << "'axes' and keep_aspect_ratio_policy are not "
                             "supported";
   // Opset 10: (X, scales); 11+: (X, roi, scales, sizes).
@@ -612,8 +634,8 @@ LogicalResult importResize(NodeImporter &n) {
       return n.emitError() << "scales has " << scales->size()
                            << " entries for rank " << rank;
     for (int64_t d = 0; d < rank; ++d)
-      outShape.push_back(static_cast<int64_t>(
-          std::floor(in.getDimSize(d) * (*scales)[d])));
+      outShape.push_back(
+          static_cast<int64_t>(std::floor(in.getDimSize(d) * (*scales)[d])));
   }
   if (static_cast<int64_t>(outShape.size()) != rank)
     return n.emitError() << "output sizes have the wrong rank";
@@ -624,11 +646,10 @@ LogicalResult importResize(NodeImporter &n) {
   else if (modeName == "linear")
     mode = ResizeMode::linear;
   else
-    return n.emitError() << "resize mode '" << modeName
-                         << "' is not supported";
-  std::string coord = n.attrString(
-      "coordinate_transformation_mode",
-      n.sinceVersion < 11 ? "asymmetric" : "half_pixel");
+    return n.emitError() << "resize mode '" << modeName << "' is not supported";
+  std::string coord =
+      n.attrString("coordinate_transformation_mode",
+                   n.sinceVersion < 11 ? "asymmetric" : "half_pixel");
   auto coordMode = symbolizeCoordinateMode(coord);
   if (!coordMode)
     return n.emitError() << "coordinate_transformation_mode '" << coord
@@ -637,8 +658,7 @@ LogicalResult importResize(NodeImporter &n) {
       "nearest_mode", n.sinceVersion < 11 ? "floor" : "round_prefer_floor");
   auto nearestMode = symbolizeNearestMode(nearest);
   if (!nearestMode)
-    return n.emitError() << "nearest_mode '" << nearest
-                         << "' is not supported";
+    return n.emitError() << "nearest_mode '" << nearest << "' is not supported";
   auto y = n.createTyped<ResizeOp>(
       RankedTensorType::get(outShape, in.getElementType()), mode, *x,
       *coordMode, *nearestMode);

@@ -26,9 +26,8 @@ namespace mlir::brrr {
 
 InFlightDiagnostic NodeImporter::emitError() {
   std::string domain = node.domain().empty() ? "ai.onnx" : node.domain();
-  return mlir::emitError(loc)
-         << "node '" << name << "' (" << node.op_type() << ", "
-         << domain << " opset " << opset << "): ";
+  return mlir::emitError(loc) << "node '" << name << "' (" << node.op_type()
+                              << ", " << domain << " opset " << opset << "): ";
 }
 
 FailureOr<Value> NodeImporter::requiredInput(unsigned i) {
@@ -141,7 +140,8 @@ FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
     Value result;
     if (auto v = dyn_cast<Value>(folded.front()))
       result = v;
-    else if (auto attr = dyn_cast<ElementsAttr>(cast<Attribute>(folded.front())))
+    else if (auto attr =
+                 dyn_cast<ElementsAttr>(cast<Attribute>(folded.front())))
       result = mlir::brrr::ConstantOp::create(b, loc, attr);
     if (result) {
       op->erase();
@@ -160,7 +160,8 @@ Value NodeImporter::constant(RankedTensorType type, ArrayRef<double> values) {
     else
       attrs.push_back(IntegerAttr::get(et, static_cast<int64_t>(v)));
   }
-  return mlir::brrr::ConstantOp::create(b, loc, DenseElementsAttr::get(type, attrs));
+  return mlir::brrr::ConstantOp::create(b, loc,
+                                        DenseElementsAttr::get(type, attrs));
 }
 
 Value NodeImporter::scalar(Type elementType, double value) {
@@ -170,7 +171,8 @@ Value NodeImporter::scalar(Type elementType, double value) {
 Value NodeImporter::constI64(ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
                                     b.getI64Type());
-  return mlir::brrr::ConstantOp::create(b, loc, DenseIntElementsAttr::get(type, values));
+  return mlir::brrr::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(type, values));
 }
 
 FailureOr<Value> NodeImporter::reshape(Value v, ArrayRef<int64_t> shape) {
@@ -273,20 +275,34 @@ std::optional<SmallVector<double>> getConstFloats(Value v) {
 Type convertElementType(MLIRContext *context, int32_t onnxType) {
   Builder b(context);
   switch (onnxType) {
-  case onnx::TensorProto::FLOAT: return b.getF32Type();
-  case onnx::TensorProto::FLOAT16: return b.getF16Type();
-  case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
-  case onnx::TensorProto::DOUBLE: return b.getF64Type();
-  case onnx::TensorProto::INT8: return b.getIntegerType(8);
-  case onnx::TensorProto::INT16: return b.getIntegerType(16);
-  case onnx::TensorProto::INT32: return b.getIntegerType(32);
-  case onnx::TensorProto::INT64: return b.getIntegerType(64);
-  case onnx::TensorProto::UINT8: return b.getIntegerType(8, false);
-  case onnx::TensorProto::UINT16: return b.getIntegerType(16, false);
-  case onnx::TensorProto::UINT32: return b.getIntegerType(32, false);
-  case onnx::TensorProto::UINT64: return b.getIntegerType(64, false);
-  case onnx::TensorProto::BOOL: return b.getI1Type();
-  default: return nullptr;
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::INT8:
+    return b.getIntegerType(8);
+  case onnx::TensorProto::INT16:
+    return b.getIntegerType(16);
+  case onnx::TensorProto::INT32:
+    return b.getIntegerType(32);
+  case onnx::TensorProto::INT64:
+    return b.getIntegerType(64);
+  case onnx::TensorProto::UINT8:
+    return b.getIntegerType(8, false);
+  case onnx::TensorProto::UINT16:
+    return b.getIntegerType(16, false);
+  case onnx::TensorProto::UINT32:
+    return b.getIntegerType(32, false);
+  case onnx::TensorProto::UINT64:
+    return b.getIntegerType(64, false);
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return nullptr;
   }
 }
 
@@ -363,8 +379,8 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
   int64_t numel = 1;
   for (int64_t d : shape) {
     if (d < 0)
-      return emitError(loc) << "tensor '" << t.name()
-                            << "' has a negative dimension";
+      return emitError(loc)
+             << "tensor '" << t.name() << "' has a negative dimension";
     numel *= d;
   }
   auto type = RankedTensorType::get(shape, et);
@@ -407,7 +423,8 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
                           << " needs " << numel * width << " bytes of data, "
                           << "found " << bytes.size();
 
-  if (numel <= maxInlineElements) {
+  bool isShapeData = isa<IntegerType>(et) && numel <= kMaxFoldElements;
+  if (numel <= maxInlineElements || isShapeData) {
     SmallVector<Attribute> values;
     for (int64_t i = 0; i < numel; ++i) {
       uint64_t bits = 0;
@@ -416,8 +433,8 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
         values.push_back(FloatAttr::get(
             ft, APFloat(ft.getFloatSemantics(), APInt(ft.getWidth(), bits))));
       else
-        values.push_back(IntegerAttr::get(
-            et, APInt(et.getIntOrFloatBitWidth(), bits)));
+        values.push_back(
+            IntegerAttr::get(et, APInt(et.getIntOrFloatBitWidth(), bits)));
     }
     return cast<ElementsAttr>(DenseElementsAttr::get(type, values));
   }

@@ -47,9 +47,8 @@ void registerTensorImporters(OpTable &table);
 class NodeImporter {
 public:
   NodeImporter(mlir::OpBuilder &builder, mlir::Location loc,
-               const onnx::NodeProto &node, llvm::StringRef name,
-               int64_t opset, int64_t sinceVersion,
-               llvm::ArrayRef<mlir::Value> inputs)
+               const onnx::NodeProto &node, llvm::StringRef name, int64_t opset,
+               int64_t sinceVersion, llvm::ArrayRef<mlir::Value> inputs)
       : b(builder), loc(loc), node(node), name(name.str()), opset(opset),
         sinceVersion(sinceVersion), inputs(inputs.begin(), inputs.end()) {}
 
@@ -58,6 +57,8 @@ public:
   const onnx::NodeProto &node;
   /// The node's name, or OpType_index for an unnamed node.
   std::string name;
+  /// Directory of the model file, for external data of Constant nodes.
+  std::string baseDir;
   /// The model's default-domain opset.
   int64_t opset;
   /// The version of this op's semantics in effect at `opset`.
@@ -85,7 +86,7 @@ public:
 
   /// The integer values of a constant input, or an error naming `what`.
   mlir::FailureOr<llvm::SmallVector<int64_t>> constInts(unsigned i,
-                                                         llvm::StringRef what);
+                                                        llvm::StringRef what);
   /// The values of a constant float or integer input, as doubles.
   mlir::FailureOr<llvm::SmallVector<double>> constFloats(unsigned i,
                                                          llvm::StringRef what);
@@ -123,8 +124,8 @@ public:
   /// (InferTypeOpInterface) or takes `resultType`, verifies and folds it.
   template <typename OpTy, typename... Args>
   mlir::FailureOr<mlir::Value> create(Args &&...args) {
-    auto op = OpTy::create(b, loc, b.getNoneType(),
-                           std::forward<Args>(args)...);
+    auto op =
+        OpTy::create(b, loc, b.getNoneType(), std::forward<Args>(args)...);
     return finish(op.getOperation(), mlir::Type());
   }
   template <typename OpTy, typename... Args>
@@ -168,8 +169,9 @@ mlir::Type convertElementType(mlir::MLIRContext *context, int32_t onnxType);
 std::string dataTypeName(int32_t onnxType);
 
 /// The constant attribute of an ONNX tensor (inline or raw data; external
-/// data resolved against `baseDir`). Large tensors become dense_resource
-/// blobs. Emits an error at `loc` on failure.
+/// data resolved against `baseDir`). Float tensors above `maxInlineElements`
+/// and integer tensors above kMaxFoldElements become dense_resource blobs.
+/// Emits an error at `loc` on failure.
 mlir::FailureOr<mlir::ElementsAttr>
 convertTensor(mlir::MLIRContext *context, mlir::Location loc,
               const onnx::TensorProto &tensor, llvm::StringRef baseDir,

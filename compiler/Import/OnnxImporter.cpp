@@ -71,8 +71,7 @@ std::unique_ptr<onnx::ModelProto> loadOnnxModel(MLIRContext &context,
     onnx::OnnxParser parser(data.data());
     auto status = parser.Parse(*model);
     if (!status.IsOK()) {
-      emitError(loc) << "malformed ONNX text model: "
-                     << status.ErrorMessage();
+      emitError(loc) << "malformed ONNX text model: " << status.ErrorMessage();
       return nullptr;
     }
     return model;
@@ -98,8 +97,8 @@ class GraphImporter {
 public:
   GraphImporter(MLIRContext &context, const onnx::ModelProto &model,
                 StringRef modelPath, const ImportOptions &options)
-      : context(context), model(model), modelPath(modelPath),
-        options(options), builder(&context) {
+      : context(context), model(model), modelPath(modelPath), options(options),
+        builder(&context) {
     registerElementwiseImporters(table);
     registerNNImporters(table);
     registerReduceImporters(table);
@@ -111,8 +110,9 @@ public:
 private:
   Location fileLoc() { return FileLineColLoc::get(&context, modelPath, 0, 0); }
   LogicalResult resolveOpsets();
-  FailureOr<RankedTensorType> valueType(const onnx::ValueInfoProto &info,
-                                        SmallVectorImpl<std::string> &unresolved);
+  FailureOr<RankedTensorType>
+  valueType(const onnx::ValueInfoProto &info,
+            SmallVectorImpl<std::string> &unresolved);
   LogicalResult importSignature(func::FuncOp &func);
   LogicalResult importInitializers();
   void importNode(const onnx::NodeProto &node, unsigned index);
@@ -193,9 +193,8 @@ GraphImporter::valueType(const onnx::ValueInfoProto &info,
       int64_t want = bound->second[i];
       if (known && dim.dim_value() != want)
         return emitError(fileLoc())
-               << "--input-shape for '" << name << "' sets dim " << i
-               << " to " << want << " but the model fixes it to "
-               << dim.dim_value();
+               << "--input-shape for '" << name << "' sets dim " << i << " to "
+               << want << " but the model fixes it to " << dim.dim_value();
       shape.push_back(want);
     } else if (known) {
       shape.push_back(dim.dim_value());
@@ -233,9 +232,8 @@ LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
   }
   for (const auto &entry : options.inputShapes)
     if (!inputNames.contains(entry.getKey()))
-      return emitError(fileLoc())
-             << "--input-shape names '" << entry.getKey()
-             << "', which is not a graph input";
+      return emitError(fileLoc()) << "--input-shape names '" << entry.getKey()
+                                  << "', which is not a graph input";
   if (!unresolved.empty()) {
     auto diag = emitError(fileLoc())
                 << "the model has " << unresolved.size()
@@ -246,8 +244,7 @@ LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
     return failure();
   }
 
-  builder.setInsertionPointToEnd(
-      cast<ModuleOp>(func->getParentOp()).getBody());
+  builder.setInsertionPointToEnd(cast<ModuleOp>(func->getParentOp()).getBody());
   func.setFunctionType(builder.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
@@ -263,8 +260,8 @@ LogicalResult GraphImporter::importInitializers() {
   bool ok = true;
   for (const auto &init : model.graph().initializer()) {
     Location loc = NameLoc::get(builder.getStringAttr(init.name()), fileLoc());
-    auto attr = convertTensor(&context, loc, init, baseDir,
-                              options.maxInlineElements);
+    auto attr =
+        convertTensor(&context, loc, init, baseDir, options.maxInlineElements);
     if (failed(attr)) {
       ok = false;
       continue;
@@ -275,9 +272,9 @@ LogicalResult GraphImporter::importInitializers() {
 }
 
 void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
-  std::string name =
-      node.name().empty() ? node.op_type() + "_" + std::to_string(index)
-                          : node.name();
+  std::string name = node.name().empty()
+                         ? node.op_type() + "_" + std::to_string(index)
+                         : node.name();
   Location loc = NameLoc::get(builder.getStringAttr(name), fileLoc());
   std::string domain = node.domain().empty() ? "ai.onnx" : node.domain();
   bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
@@ -288,25 +285,33 @@ void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   auto fail = [&]() -> InFlightDiagnostic {
     hadError = true;
     poison();
-    return emitError(loc) << "node '" << name << "' (" << node.op_type()
-                          << ", " << domain << " opset "
-                          << (defaultDomain ? opset : domainOpsets[node.domain()])
-                          << "): ";
+    auto diag = emitError(loc) << "node '" << name << "' (" << node.op_type()
+                               << ", " << domain;
+    if (defaultDomain)
+      diag << " opset " << opset;
+    else if (domainOpsets.count(node.domain()))
+      diag << " opset " << domainOpsets[node.domain()];
+    else
+      diag << ", a domain the model does not import";
+    diag << "): ";
+    return diag;
   };
 
   // Support is checked first, so an unsupported op is reported even where
   // an earlier failure already poisoned its inputs.
   auto entry = table.find(node.op_type());
   if (!defaultDomain || entry == table.end()) {
-    fail() << "unsupported op '" << node.op_type() << "' in domain '"
-           << domain << "'";
+    fail() << "unsupported op '" << node.op_type() << "' in domain '" << domain
+           << "'";
     return;
   }
   const auto &versions = entry->second.sinceVersions;
   auto since = llvm::upper_bound(versions, opset);
   if (since == versions.begin()) {
-    fail() << "op '" << node.op_type() << "' has no definition at opset "
-           << opset << " (first defined in opset " << versions.front() << ")";
+    auto diag = fail() << "op '" << node.op_type() << "' is not supported at "
+                       << "opset " << opset << "; brrr implements its versions";
+    for (int64_t v : versions)
+      diag << " " << v;
     return;
   }
   int64_t sinceVersion = *std::prev(since);
@@ -331,6 +336,7 @@ void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
 
   OpBuilder::InsertionGuard guard(builder);
   NodeImporter ni(builder, loc, node, name, opset, sinceVersion, inputs);
+  ni.baseDir = llvm::sys::path::parent_path(modelPath).str();
   if (failed(entry->second.fn(ni))) {
     hadError = true;
     poison();
@@ -393,10 +399,11 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   if (failed(resolveOpsets()))
     return nullptr;
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc());
-  module->getOperation()->setAttr("brrr.opset", builder.getI64IntegerAttr(opset));
+  module->getOperation()->setAttr("brrr.opset",
+                                  builder.getI64IntegerAttr(opset));
   if (!model.graph().name().empty())
-    module->getOperation()->setAttr("brrr.graph_name",
-                                    builder.getStringAttr(model.graph().name()));
+    module->getOperation()->setAttr(
+        "brrr.graph_name", builder.getStringAttr(model.graph().name()));
   builder.setInsertionPointToEnd(module->getBody());
   auto func = func::FuncOp::create(builder, fileLoc(), "main",
                                    builder.getFunctionType({}, {}));

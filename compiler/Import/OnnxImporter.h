@@ -35,9 +35,10 @@ struct ImportOptions {
   /// Static shapes for graph inputs, by input name: binds dynamic dims and
   /// must agree with the dims the model fixes.
   llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
-  /// Initializers with at most this many elements stay inline `dense`
-  /// constants (foldable); larger ones become `dense_resource` blobs.
-  int64_t maxInlineElements = 64;
+  /// Float initializers with at most this many elements stay inline `dense`
+  /// constants; larger ones become `dense_resource` blobs. Integer tensors
+  /// (shape data) stay inline up to kMaxFoldElements so that they fold.
+  int64_t maxInlineElements = 8;
 };
 
 /// Parses `text` of the form NAME=D0xD1x... into `options`; false with a
@@ -52,9 +53,10 @@ std::unique_ptr<onnx::ModelProto> loadOnnxModel(mlir::MLIRContext &context,
 
 /// Builds the brrr module of `model`. `modelPath` locates external weight
 /// files and names locations. Returns null after emitting diagnostics.
-mlir::OwningOpRef<mlir::ModuleOp>
-importOnnxModel(mlir::MLIRContext &context, const onnx::ModelProto &model,
-                llvm::StringRef modelPath, const ImportOptions &options);
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxModel(mlir::MLIRContext &context,
+                                                  const onnx::ModelProto &model,
+                                                  llvm::StringRef modelPath,
+                                                  const ImportOptions &options);
 
 /// Registers every dialect the importer produces.
 void registerImportDialects(mlir::MLIRContext &context);

@@ -35,7 +35,10 @@ def Brrr_Dialect : Dialect {
 
 def Brrr_Tensor : StaticShapeTensorOf<[AnyType]>;
 def Brrr_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
-def Brrr_NumericTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
+def Brrr_Int : AnyTypeOf<[SignlessIntOfWidths<[8, 16, 32, 64]>,
+                          AnyUnsignedInteger], "integer (not i1)">;
+def Brrr_NumericTensor : StaticShapeTensorOf<[AnyFloat, Brrr_Int]>;
+def Brrr_ComparableTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
 def Brrr_BoolTensor : StaticShapeTensorOf<[I1]>;
 def Brrr_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
 

@@ -11,8 +11,8 @@
 #include "dialects/Brrr/BrrrOps.h"
 
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 
@@ -73,8 +73,8 @@ Scalar scalarOf(Attribute a, bool isUnsigned) {
     return {true, f.getValueAsDouble(), 0};
   auto i = cast<IntegerAttr>(a);
   APInt v = i.getValue();
-  int64_t value = v.getBitWidth() == 1 || isUnsigned ? v.getZExtValue()
-                                                     : v.getSExtValue();
+  int64_t value =
+      v.getBitWidth() == 1 || isUnsigned ? v.getZExtValue() : v.getSExtValue();
   return {false, 0, value};
 }
 
@@ -100,45 +100,75 @@ Attribute makeScalar(Type type, double f, int64_t i, bool fromFloat) {
 Attribute evalBinary(StringRef name, Type elementType, Scalar l, Scalar r) {
   if (l.isFloat) {
     double a = l.f, b = r.f, v;
-    if (name == "brrr.add") v = a + b;
-    else if (name == "brrr.sub") v = a - b;
-    else if (name == "brrr.mul") v = a * b;
-    else if (name == "brrr.div") v = a / b;
-    else if (name == "brrr.max") v = std::fmax(a, b);
-    else if (name == "brrr.min") v = std::fmin(a, b);
-    else if (name == "brrr.pow") v = std::pow(a, b);
-    else return nullptr;
+    if (name == "brrr.add")
+      v = a + b;
+    else if (name == "brrr.sub")
+      v = a - b;
+    else if (name == "brrr.mul")
+      v = a * b;
+    else if (name == "brrr.div")
+      v = a / b;
+    // NaN propagates through max/min, as in numpy and ONNX.
+    else if (name == "brrr.max")
+      v = std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+    else if (name == "brrr.min")
+      v = std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+    else if (name == "brrr.pow")
+      v = std::pow(a, b);
+    else
+      return nullptr;
     return makeScalar(elementType, v, 0, true);
   }
   int64_t a = l.i, b = r.i, v;
-  if (name == "brrr.add") v = a + b;
-  else if (name == "brrr.sub") v = a - b;
-  else if (name == "brrr.mul") v = a * b;
+  if (name == "brrr.add")
+    v = a + b;
+  else if (name == "brrr.sub")
+    v = a - b;
+  else if (name == "brrr.mul")
+    v = a * b;
   else if (name == "brrr.div") {
-    if (b == 0) return nullptr;
+    if (b == 0)
+      return nullptr;
     v = a / b;
-  } else if (name == "brrr.max") v = std::max(a, b);
-  else if (name == "brrr.min") v = std::min(a, b);
-  else if (name == "brrr.and") v = a && b;
-  else if (name == "brrr.or") v = a || b;
-  else if (name == "brrr.xor") v = (a != 0) != (b != 0);
+  } else if (name == "brrr.max")
+    v = std::max(a, b);
+  else if (name == "brrr.min")
+    v = std::min(a, b);
+  else if (name == "brrr.and")
+    v = a && b;
+  else if (name == "brrr.or")
+    v = a || b;
+  else if (name == "brrr.xor")
+    v = (a != 0) != (b != 0);
   else if (name == "brrr.pow") {
-    if (b < 0) return nullptr;
-    v = 1;
-    for (int64_t k = 0; k < b && k < 64; ++k) v *= a;
-  } else return nullptr;
+    if (b < 0)
+      return nullptr;
+    // Square-and-multiply in unsigned arithmetic: wraps like the target.
+    uint64_t base = static_cast<uint64_t>(a), result = 1;
+    for (uint64_t e = static_cast<uint64_t>(b); e; e >>= 1, base *= base)
+      if (e & 1)
+        result *= base;
+    v = static_cast<int64_t>(result);
+  } else
+    return nullptr;
   return makeScalar(elementType, 0, v, false);
 }
 
 bool evalCompare(ComparePredicate pred, Scalar l, Scalar r) {
   auto cmp = [&](auto a, auto b) {
     switch (pred) {
-    case ComparePredicate::eq: return a == b;
-    case ComparePredicate::ne: return a != b;
-    case ComparePredicate::lt: return a < b;
-    case ComparePredicate::le: return a <= b;
-    case ComparePredicate::gt: return a > b;
-    case ComparePredicate::ge: return a >= b;
+    case ComparePredicate::eq:
+      return a == b;
+    case ComparePredicate::ne:
+      return a != b;
+    case ComparePredicate::lt:
+      return a < b;
+    case ComparePredicate::le:
+      return a <= b;
+    case ComparePredicate::gt:
+      return a > b;
+    case ComparePredicate::ge:
+      return a >= b;
     }
     return false;
   };
@@ -214,10 +244,10 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   SmallVector<Attribute> cv = elementsOf(c), lv = elementsOf(l),
                          rv = elementsOf(r);
   return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
-    bool take = cast<IntegerAttr>(
-                    cv[broadcastSource(idx, c.getType().getShape())])
-                    .getValue()
-                    .getBoolValue();
+    bool take =
+        cast<IntegerAttr>(cv[broadcastSource(idx, c.getType().getShape())])
+            .getValue()
+            .getBoolValue();
     return take ? lv[broadcastSource(idx, l.getType().getShape())]
                 : rv[broadcastSource(idx, r.getType().getShape())];
   });
@@ -311,9 +341,7 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
       return nullptr;
     int64_t linear = 0;
     for (int64_t d = 0; d < in.getType().getRank(); ++d) {
-      int64_t coord = d < axis    ? out[d]
-                      : d == axis ? k
-                                  : out[d + idxRank - 1];
+      int64_t coord = d < axis ? out[d] : d == axis ? k : out[d + idxRank - 1];
       linear += coord * inStrides[d];
     }
     return values[linear];

@@ -20,9 +20,9 @@ using namespace mlir::brrr;
 LogicalResult ClipOp::verify() {
   if (getMin() && getMax() &&
       getMin()->convertToDouble() > getMax()->convertToDouble())
-    return emitOpError("min ") << getMin()->convertToDouble()
-                               << " is greater than max "
-                               << getMax()->convertToDouble();
+    return emitOpError("min ")
+           << getMin()->convertToDouble() << " is greater than max "
+           << getMax()->convertToDouble();
   return success();
 }
 

@@ -168,7 +168,7 @@ def Brrr_CompareOp : Brrr_Op<"compare", [Pure, InferTypeOpAdaptor]> {
     ```
   }];
   let arguments = (ins Brrr_ComparePredicateAttr:$predicate,
-                       Brrr_NumericTensor:$lhs, Brrr_NumericTensor:$rhs);
+                       Brrr_ComparableTensor:$lhs, Brrr_ComparableTensor:$rhs);
   let results = (outs Brrr_BoolTensor:$result);
   let assemblyFormat = [{
     $predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)

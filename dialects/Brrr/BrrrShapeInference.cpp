@@ -79,8 +79,7 @@ LogicalResult mlir::brrr::inferPool2DResult(
     ArrayRef<int64_t> dilations, bool ceilMode, SmallVectorImpl<Type> &types) {
   auto in = tensorType(input);
   if (in.getRank() != 4)
-    return emitOptionalError(loc, "expected an NCHW input of rank 4, got ",
-                             in);
+    return emitOptionalError(loc, "expected an NCHW input of rank 4, got ", in);
   if (failed(checkSize(loc, "kernel", kernel, 2)) ||
       failed(checkSize(loc, "strides", strides, 2)) ||
       failed(checkSize(loc, "pads", pads, 4)) ||
@@ -98,8 +97,8 @@ LogicalResult mlir::brrr::inferPool2DResult(
     if (span < 0)
       return emitOptionalError(loc, "window of ", window,
                                " does not fit padded dimension ", 2 + i);
-    int64_t out = (ceilMode ? llvm::divideCeil(span, strides[i])
-                            : span / strides[i]) + 1;
+    int64_t out =
+        (ceilMode ? llvm::divideCeil(span, strides[i]) : span / strides[i]) + 1;
     // ONNX: with ceil_mode, a window starting inside the right padding is
     // dropped.
     if (ceilMode && (out - 1) * strides[i] >= in.getDimSize(2 + i) + pads[i])
@@ -151,8 +150,8 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   int64_t k = l.getDimSize(l.getRank() - 1);
   if (k != r.getDimSize(r.getRank() - 2))
     return emitOptionalError(loc, "contraction sizes differ: ", l, " and ", r);
-  auto batch = broadcastShapes(l.getShape().drop_back(2),
-                               r.getShape().drop_back(2));
+  auto batch =
+      broadcastShapes(l.getShape().drop_back(2), r.getShape().drop_back(2));
   if (failed(batch))
     return emitOptionalError(loc, "batch dimensions of ", l, " and ", r,
                              " are not broadcast-compatible");
@@ -168,8 +167,9 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          SmallVectorImpl<Type> &types) {
   auto in = tensorType(adaptor.getInput()), w = tensorType(adaptor.getWeight());
   if (in.getRank() != 4 || w.getRank() != 4)
-    return emitOptionalError(loc, "expected rank-4 NCHW input and OIHW "
-                                  "weight, got ",
+    return emitOptionalError(loc,
+                             "expected rank-4 NCHW input and OIHW "
+                             "weight, got ",
                              in, " and ", w);
   if (in.getElementType() != w.getElementType())
     return emitOptionalError(loc, "input and weight element types differ");
@@ -223,8 +223,9 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
     auto t = tensorType(p);
     if (t.getRank() != 1 || t.getDimSize(0) != in.getDimSize(1) ||
         t.getElementType() != in.getElementType())
-      return emitOptionalError(loc, "per-channel parameters must be vectors "
-                                    "of ",
+      return emitOptionalError(loc,
+                               "per-channel parameters must be vectors "
+                               "of ",
                                in.getDimSize(1), " ", in.getElementType(),
                                ", got ", t);
   }
@@ -247,8 +248,9 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
   for (Value p : params) {
     auto t = tensorType(p);
     if (t.getShape() != normalized || t.getElementType() != in.getElementType())
-      return emitOptionalError(loc, "scale and bias must have the normalized "
-                                    "shape and element type of ",
+      return emitOptionalError(loc,
+                               "scale and bias must have the normalized "
+                               "shape and element type of ",
                                in, " from axis ", axis, ", got ", t);
   }
   types.push_back(in);
@@ -294,8 +296,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
     auto t = tensorType(v);
     if (t.getRank() != first.getRank() ||
         t.getElementType() != first.getElementType())
-      return emitOptionalError(loc, "operands must share rank and element "
-                                    "type: ",
+      return emitOptionalError(loc,
+                               "operands must share rank and element "
+                               "type: ",
                                first, " vs ", t);
     for (int64_t d = 0; d < t.getRank(); ++d)
       if (d != axis && t.getDimSize(d) != first.getDimSize(d))
@@ -311,10 +314,8 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location> loc,
                                            Adaptor adaptor,
                                            SmallVectorImpl<Type> &types) {
-  auto type = dyn_cast<RankedTensorType>(adaptor.getValue().getType());
-  if (!type || !type.hasStaticShape())
-    return emitOptionalError(loc, "value must be a statically shaped tensor");
-  types.push_back(type);
+  // ODS's Brrr_Tensor result constraint rejects non-static value types.
+  types.push_back(adaptor.getValue().getType());
   return success();
 }
 
@@ -348,8 +349,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
     int64_t lo = adaptor.getLow()[d], hi = adaptor.getHigh()[d];
     int64_t size = in.getDimSize(d) + lo + hi;
     if (size < 0)
-      return emitOptionalError(loc, "padding dimension ", d, " by (", lo,
-                               ", ", hi, ") leaves a negative size");
+      return emitOptionalError(loc, "padding dimension ", d, " by (", lo, ", ",
+                               hi, ") leaves a negative size");
     if (adaptor.getMode() == PadMode::reflect &&
         (lo >= in.getDimSize(d) || hi >= in.getDimSize(d)) && (lo || hi))
       return emitOptionalError(loc, "reflect padding of dimension ", d,
@@ -385,8 +386,8 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       continue;
     int64_t last = start + (size - 1) * step;
     if (start < 0 || start >= dim || last < 0 || last >= dim)
-      return emitOptionalError(loc, "slice of dimension ", d, " reads [",
-                               start, ", ", last, "] outside [0, ", dim, ")");
+      return emitOptionalError(loc, "slice of dimension ", d, " reads [", start,
+                               ", ", last, "] outside [0, ", dim, ")");
   }
   types.push_back(
       RankedTensorType::get(adaptor.getSizes(), in.getElementType()));

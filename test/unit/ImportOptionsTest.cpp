@@ -163,8 +163,8 @@ TEST(ConvertTensor, ExternalDataMayNotEscapeTheModelDirectory) {
   Errors errors(ctx);
   onnx::TensorProto t = externalTensor(1, "0", "4");
   t.mutable_external_data(0)->set_value("../secret.bin");
-  EXPECT_TRUE(failed(brrr::convertTensor(&ctx, UnknownLoc::get(&ctx), t,
-                                         "/tmp", 64)));
+  EXPECT_TRUE(
+      failed(brrr::convertTensor(&ctx, UnknownLoc::get(&ctx), t, "/tmp", 64)));
   ASSERT_EQ(errors.messages.size(), 1u);
   EXPECT_NE(errors.messages[0].find("relative path"), std::string::npos);
 }

@@ -12,8 +12,8 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -100,9 +100,9 @@ int main(int argc, char **argv) {
     }
   }
 
-  bool wantsLibrary = emit == Emit::Library ||
-                      (emit.getNumOccurrences() == 0 &&
-                       StringRef(outputPath).ends_with(".so"));
+  bool wantsLibrary =
+      emit == Emit::Library ||
+      (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"));
 
   std::unique_ptr<onnx::ModelProto> model =
       mlir::brrr::loadOnnxModel(context, inputPath);

@@ -1,0 +1,239 @@
+// RUN: brrr-opt %s -split-input-file --canonicalize | FileCheck %s
+// Folders remove identity data movement and evaluate small constant tensors
+// (the shape subgraphs of exported models); large tensors are never copied.
+
+// CHECK-LABEL: func.func @identity_reshape_folds
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @identity_reshape_folds(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = brrr.reshape %x : tensor<2x3xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshape_chain_collapses
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3x4xf32>)
+// CHECK-NEXT: %[[R:.+]] = brrr.reshape %[[X]] : tensor<2x3x4xf32> -> tensor<4x6xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @reshape_chain_collapses(%x: tensor<2x3x4xf32>) -> tensor<4x6xf32> {
+  %0 = brrr.reshape %x : tensor<2x3x4xf32> -> tensor<24xf32>
+  %1 = brrr.reshape %0 : tensor<24xf32> -> tensor<4x6xf32>
+  return %1 : tensor<4x6xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshape_of_constant_folds
+// CHECK-NEXT: %[[C:.+]] = brrr.constant dense<{{\[\[}}1, 2], [3, 4]]> : tensor<2x2xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @reshape_of_constant_folds() -> tensor<2x2xi64> {
+  %c = brrr.constant dense<[1, 2, 3, 4]> : tensor<4xi64>
+  %0 = brrr.reshape %c : tensor<4xi64> -> tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @identity_transpose_folds
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @identity_transpose_folds(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = brrr.transpose %x {perm = array<i64: 0, 1>} : tensor<2x3xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transpose_chain_composes
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3x4xf32>)
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[X]] {perm = array<i64: 2, 1, 0>} : tensor<2x3x4xf32> -> tensor<4x3x2xf32>
+// CHECK-NEXT: return %[[T]]
+func.func @transpose_chain_composes(%x: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> {
+  %0 = brrr.transpose %x {perm = array<i64: 1, 2, 0>} : tensor<2x3x4xf32> -> tensor<3x4x2xf32>
+  %1 = brrr.transpose %0 {perm = array<i64: 1, 0, 2>} : tensor<3x4x2xf32> -> tensor<4x3x2xf32>
+  return %1 : tensor<4x3x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transpose_of_constant_folds
+// CHECK-NEXT: brrr.constant dense<{{\[\[}}1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
+func.func @transpose_of_constant_folds() -> tensor<3x2xi32> {
+  %c = brrr.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %0 = brrr.transpose %c {perm = array<i64: 1, 0>} : tensor<2x3xi32> -> tensor<3x2xi32>
+  return %0 : tensor<3x2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @expand_of_splat_folds
+// CHECK-NEXT: brrr.constant dense<1.500000e+00> : tensor<64x64xf32>
+func.func @expand_of_splat_folds() -> tensor<64x64xf32> {
+  %c = brrr.constant dense<1.5> : tensor<1x64xf32>
+  %0 = brrr.expand %c : tensor<1x64xf32> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @expand_of_constant_folds
+// CHECK-NEXT: brrr.constant dense<{{\[\[}}1, 2], [1, 2]]> : tensor<2x2xi64>
+func.func @expand_of_constant_folds() -> tensor<2x2xi64> {
+  %c = brrr.constant dense<[1, 2]> : tensor<2xi64>
+  %0 = brrr.expand %c : tensor<2xi64> -> tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @cast_truncates_toward_zero
+// CHECK-NEXT: brrr.constant dense<[2, -2, 0]> : tensor<3xi64>
+func.func @cast_truncates_toward_zero() -> tensor<3xi64> {
+  %c = brrr.constant dense<[2.7, -2.7, 0.5]> : tensor<3xf32>
+  %0 = brrr.cast %c : tensor<3xf32> -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @identity_cast_folds
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf16>)
+// CHECK-NEXT: return %[[X]]
+func.func @identity_cast_folds(%x: tensor<3xf16>) -> tensor<3xf16> {
+  %0 = brrr.cast %x : tensor<3xf16> -> tensor<3xf16>
+  return %0 : tensor<3xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @integer_arithmetic_folds_with_broadcast
+// CHECK-NEXT: brrr.constant dense<{{\[\[}}2, 4], [4, 8]]> : tensor<2x2xi64>
+// CHECK-NOT: brrr.mul
+func.func @integer_arithmetic_folds_with_broadcast() -> tensor<2x2xi64> {
+  %a = brrr.constant dense<[[1, 2], [2, 4]]> : tensor<2x2xi64>
+  %b = brrr.constant dense<2> : tensor<i64>
+  %0 = brrr.mul %a, %b : tensor<2x2xi64>, tensor<i64> -> tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @float_arithmetic_folds
+// CHECK-NEXT: brrr.constant dense<[2.500000e+00, -1.000000e+00]> : tensor<2xf32>
+func.func @float_arithmetic_folds() -> tensor<2xf32> {
+  %a = brrr.constant dense<[5.0, -3.0]> : tensor<2xf32>
+  %b = brrr.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %0 = brrr.div %a, %b : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @integer_division_by_zero_does_not_fold
+// CHECK: brrr.div
+func.func @integer_division_by_zero_does_not_fold() -> tensor<2xi32> {
+  %a = brrr.constant dense<[4, 6]> : tensor<2xi32>
+  %b = brrr.constant dense<[2, 0]> : tensor<2xi32>
+  %0 = brrr.div %a, %b : tensor<2xi32>, tensor<2xi32> -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @large_constants_do_not_fold
+// CHECK: brrr.add
+func.func @large_constants_do_not_fold() -> tensor<2048xf32> {
+  %a = brrr.constant dense<1.0> : tensor<2048xf32>
+  %0 = brrr.add %a, %a : tensor<2048xf32>, tensor<2048xf32> -> tensor<2048xf32>
+  return %0 : tensor<2048xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @compare_and_where_fold
+// CHECK-NEXT: brrr.constant dense<[10, 2, 30]> : tensor<3xi64>
+func.func @compare_and_where_fold() -> tensor<3xi64> {
+  %a = brrr.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %b = brrr.constant dense<2> : tensor<i64>
+  %m = brrr.compare ne %a, %b : tensor<3xi64>, tensor<i64> -> tensor<3xi1>
+  %t = brrr.constant dense<[10, 20, 30]> : tensor<3xi64>
+  %0 = brrr.where %m, %t, %a : tensor<3xi1>, tensor<3xi64>, tensor<3xi64> -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @concat_of_constants_folds
+// CHECK-NEXT: brrr.constant dense<[1, 2, 3]> : tensor<3xi64>
+func.func @concat_of_constants_folds() -> tensor<3xi64> {
+  %a = brrr.constant dense<[1]> : tensor<1xi64>
+  %b = brrr.constant dense<[2, 3]> : tensor<2xi64>
+  %0 = brrr.concat %a, %b {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @single_operand_concat_folds
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @single_operand_concat_folds(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = brrr.concat %x {axis = 0 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// A shape lookup: Gather with a negative index counts from the end.
+// CHECK-LABEL: func.func @gather_of_constants_folds
+// CHECK-NEXT: brrr.constant dense<[8, 2]> : tensor<2xi64>
+func.func @gather_of_constants_folds() -> tensor<2xi64> {
+  %shape = brrr.constant dense<[2, 4, 8]> : tensor<3xi64>
+  %idx = brrr.constant dense<[-1, 0]> : tensor<2xi64>
+  %0 = brrr.gather %shape, %idx {axis = 0 : i64} : (tensor<3xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gather_out_of_range_does_not_fold
+// CHECK: brrr.gather
+func.func @gather_out_of_range_does_not_fold() -> tensor<1xi64> {
+  %shape = brrr.constant dense<[2, 4, 8]> : tensor<3xi64>
+  %idx = brrr.constant dense<[3]> : tensor<1xi64>
+  %0 = brrr.gather %shape, %idx {axis = 0 : i64} : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  return %0 : tensor<1xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reversing_slice_of_constant_folds
+// CHECK-NEXT: brrr.constant dense<[4, 2]> : tensor<2xi64>
+func.func @reversing_slice_of_constant_folds() -> tensor<2xi64> {
+  %c = brrr.constant dense<[1, 2, 3, 4]> : tensor<4xi64>
+  %0 = brrr.slice %c {sizes = array<i64: 2>, starts = array<i64: 3>, steps = array<i64: -2>} : tensor<4xi64> -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @full_slice_folds
+// CHECK-SAME: (%[[X:.+]]: tensor<4x2xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @full_slice_folds(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %0 = brrr.slice %x {sizes = array<i64: 4, 2>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x2xf32> -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// Operations on runtime values stay.
+// CHECK-LABEL: func.func @runtime_values_stay
+// CHECK: brrr.add
+// CHECK: brrr.transpose
+func.func @runtime_values_stay(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = brrr.add %x, %x : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+  %1 = brrr.transpose %0 {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>
+  return %1 : tensor<3x2xf32>
+}

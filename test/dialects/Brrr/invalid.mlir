@@ -1,0 +1,516 @@
+// RUN: brrr-opt %s -split-input-file -verify-diagnostics
+// One case per verifier and type-inference error of the brrr dialect.
+
+func.func @binary_element_types_differ(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+2 {{operand element types differ: 'f32' vs 'f16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.add %a, %b : tensor<4xf32>, tensor<4xf16> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @binary_not_broadcastable(%a: tensor<4x3xf32>, %b: tensor<2x3xf32>) {
+  // expected-error @+2 {{are not broadcast-compatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.mul %a, %b : tensor<4x3xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @binary_wrong_result_type(%a: tensor<4x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{inferred type(s) 'tensor<4x3xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.add %a, %b : tensor<4x3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @float_op_on_integers(%a: tensor<4xi32>) {
+  // expected-error @+1 {{must be statically shaped tensor of floating-point values}}
+  %0 = brrr.exp %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @dynamic_shapes_are_rejected(%a: tensor<?xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor}}
+  %0 = brrr.relu %a : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @logic_on_floats(%a: tensor<4xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = brrr.and %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clip_min_above_max(%a: tensor<4xf32>) {
+  // expected-error @+1 {{min 2.000000e+00 is greater than max 1.000000e+00}}
+  %0 = brrr.clip %a {min = 2.0 : f64, max = 1.0 : f64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cast_changes_shape(%a: tensor<4xf32>) {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
+  %0 = brrr.cast %a : tensor<4xf32> -> tensor<2xf16>
+  return
+}
+
+// -----
+
+func.func @compare_not_broadcastable(%a: tensor<4xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{are not broadcast-compatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.compare eq %a, %b : tensor<4xf32>, tensor<3xf32> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @where_branch_types_differ(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xi32>) {
+  // expected-error @+2 {{branch element types differ: 'f32' vs 'i32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.where %c, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<4xi32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_condition_not_broadcastable(%c: tensor<3xi1>, %a: tensor<4xf32>) {
+  // expected-error @+2 {{are not broadcast-compatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.where %c, %a, %a : tensor<3xi1>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_element_types_differ(%a: tensor<4x8xf32>, %b: tensor<8x2xf16>) {
+  // expected-error @+2 {{operand element types differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.matmul %a, %b : tensor<4x8xf32>, tensor<8x2xf16> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_rank_one(%a: tensor<8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+2 {{operands must have rank >= 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.matmul %a, %b : tensor<8xf32>, tensor<8x2xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_contraction_mismatch(%a: tensor<4x8xf32>, %b: tensor<7x2xf32>) {
+  // expected-error @+2 {{contraction sizes differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.matmul %a, %b : tensor<4x8xf32>, tensor<7x2xf32> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch_mismatch(%a: tensor<3x4x8xf32>, %b: tensor<2x8x2xf32>) {
+  // expected-error @+2 {{batch dimensions of}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.matmul %a, %b : tensor<3x4x8xf32>, tensor<2x8x2xf32> -> tensor<3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rank(%x: tensor<1x3x8xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error @+2 {{expected rank-4 NCHW input and OIHW weight}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8xf32>, tensor<4x3x3xf32>) -> tensor<1x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_element_types(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf16>) {
+  // expected-error @+2 {{input and weight element types differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_attribute_size(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{'pads' has 2 entries, expected 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups(%x: tensor<1x3x8x8xf32>, %w: tensor<4x1x3x3xf32>) {
+  // expected-error @+2 {{groups = 2 must divide input channels 3 and output channels 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{weight expects 3 input channels, input has 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{bias must be a vector of 4 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_zero_stride(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{strides and dilations must be positive}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 0, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_window_too_large(%x: tensor<1x3x2x2xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{kernel window of 3 does not fit padded dimension 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x2x2xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @pool_rank(%x: tensor<3x8x8xf32>) {
+  // expected-error @+2 {{expected an NCHW input of rank 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.max_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<3x8x8xf32> -> tensor<3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_attribute_size(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{'kernel' has 1 entries, expected 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.avg_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_zero_kernel(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{kernel, strides and dilations must be positive}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.avg_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 0, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_negative_pads(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{pads must be non-negative}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.avg_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, pads = array<i64: -1, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_window_too_large(%x: tensor<1x3x2x2xf32>) {
+  // expected-error @+2 {{window of 3 does not fit padded dimension 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.max_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x3x2x2xf32> -> tensor<1x3x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_rank(%x: tensor<4xf32>, %p: tensor<4xf32>) {
+  // expected-error @+2 {{input must have rank >= 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.batch_norm %x, %p, %p, %p, %p {epsilon = 1.0e-05 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_parameter_shape(%x: tensor<1x4x2x2xf32>, %p: tensor<4xf32>, %q: tensor<3xf32>) {
+  // expected-error @+2 {{per-channel parameters must be vectors of 4 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.batch_norm %x, %p, %p, %q, %p {epsilon = 1.0e-05 : f64} : (tensor<1x4x2x2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_axis(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+2 {{axis 2 is out of range for a tensor of rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.layer_norm %x, %g {axis = 2 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_scale_shape(%x: tensor<2x8xf32>, %g: tensor<2x8xf32>) {
+  // expected-error @+2 {{scale and bias must have the normalized shape}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for a tensor of rank 2}}
+  %0 = brrr.softmax %x {axis = 2 : i64} : tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis(%x: tensor<2x8xf32>) {
+  // expected-error @+2 {{axis 3 is out of range for a tensor of rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.reduce sum %x {axes = array<i64: 3>, keepdims = false} : tensor<2x8xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axes_unsorted(%x: tensor<2x8xf32>) {
+  // expected-error @+2 {{axes must be sorted and unique}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.reduce max %x {axes = array<i64: 1, 0>, keepdims = false} : tensor<2x8xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @concat_no_operands() {
+  // expected-error @+2 {{expected at least one operand}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.concat {axis = 0 : i64} : () -> tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @concat_axis(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{axis 2 is out of range}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.concat %a, %a {axis = 2 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @concat_rank_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x3x1xf32>) {
+  // expected-error @+2 {{operands must share rank and element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3x1xf32>) -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @concat_shape_mismatch(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) {
+  // expected-error @+2 {{differ outside axis 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @expand_element_type(%a: tensor<3xf32>) {
+  // expected-error @+1 {{element type changes from 'f32' to 'f16'}}
+  %0 = brrr.expand %a : tensor<3xf32> -> tensor<2x3xf16>
+  return
+}
+
+// -----
+
+func.func @expand_to_lower_rank(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{cannot broadcast rank 2 to the lower rank 1}}
+  %0 = brrr.expand %a : tensor<2x3xf32> -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @expand_incompatible(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{operand dimension 0 of size 2 cannot broadcast to size 4}}
+  %0 = brrr.expand %a : tensor<2x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%a: tensor<2x3xf32>, %i: tensor<4xi64>) {
+  // expected-error @+2 {{axis 2 is out of range}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather %a, %i {axis = 2 : i64} : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_float_indices(%a: tensor<2x3xf32>, %i: tensor<4xf32>) {
+  // expected-error @+1 {{must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = brrr.gather %a, %i {axis = 0 : i64} : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_attribute_size(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'low' has 1 entries, expected 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.pad constant %a {high = array<i64: 0, 0>, low = array<i64: 1>, value = 0.0 : f64} : tensor<2x3xf32> -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative_size(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{padding dimension 0 by (-2, -1) leaves a negative size}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.pad constant %a {high = array<i64: -1, 0>, low = array<i64: -2, 0>, value = 0.0 : f64} : tensor<2x3xf32> -> tensor<0x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_reflect_too_wide(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{reflect padding of dimension 0 must be smaller than its size 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.pad reflect %a {high = array<i64: 0, 0>, low = array<i64: 2, 0>, value = 0.0 : f64} : tensor<2x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_edge_of_empty(%a: tensor<0x3xf32>) {
+  // expected-error @+2 {{edge padding of empty dimension 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.pad edge %a {high = array<i64: 1, 0>, low = array<i64: 0, 0>, value = 0.0 : f64} : tensor<0x3xf32> -> tensor<1x3xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_count(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{operand has 6 elements but the result has 8}}
+  %0 = brrr.reshape %a : tensor<2x3xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_type(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{element type changes from 'f32' to 'i32'}}
+  %0 = brrr.reshape %a : tensor<2x3xf32> -> tensor<6xi32>
+  return
+}
+
+// -----
+
+func.func @resize_element_type(%a: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{element type changes from 'f32' to 'f16'}}
+  %0 = brrr.resize nearest %a asymmetric floor : tensor<1x2x4x4xf32> -> tensor<1x2x8x8xf16>
+  return
+}
+
+// -----
+
+func.func @resize_rank(%a: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{rank changes from 4 to 3}}
+  %0 = brrr.resize nearest %a asymmetric floor : tensor<1x2x4x4xf32> -> tensor<2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @resize_empty_dimension(%a: tensor<1x0x4x4xf32>) {
+  // expected-error @+1 {{cannot resize empty dimension 1}}
+  %0 = brrr.resize linear %a half_pixel floor : tensor<1x0x4x4xf32> -> tensor<1x2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_attribute_size(%a: tensor<4x9xf32>) {
+  // expected-error @+2 {{'steps' has 1 entries, expected 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.slice %a {sizes = array<i64: 2, 4>, starts = array<i64: 0, 1>, steps = array<i64: 1>} : tensor<4x9xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_zero_step(%a: tensor<4x9xf32>) {
+  // expected-error @+2 {{step of dimension 1 is zero}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.slice %a {sizes = array<i64: 2, 4>, starts = array<i64: 0, 1>, steps = array<i64: 1, 0>} : tensor<4x9xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_negative_size(%a: tensor<4x9xf32>) {
+  // expected-error @+2 {{size of dimension 0 is negative}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.slice %a {sizes = array<i64: -1, 4>, starts = array<i64: 0, 1>, steps = array<i64: 1, 1>} : tensor<4x9xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_out_of_bounds(%a: tensor<4x9xf32>) {
+  // expected-error @+2 {{slice of dimension 1 reads [1, 10] outside [0, 9)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.slice %a {sizes = array<i64: 2, 4>, starts = array<i64: 0, 1>, steps = array<i64: 1, 3>} : tensor<4x9xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm_size(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'perm' has 3 entries, expected 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.transpose %a {perm = array<i64: 0, 1, 2>} : tensor<2x3xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_not_a_permutation(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{perm is not a permutation of [0, 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.transpose %a {perm = array<i64: 1, 1>} : tensor<2x3xf32> -> tensor<3x3xf32>
+  return
+}

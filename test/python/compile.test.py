@@ -1,0 +1,28 @@
+import os
+import sys
+
+import brrr
+
+examples, tmp = sys.argv[1], sys.argv[2]
+os.makedirs(tmp, exist_ok=True)
+
+ir = brrr.compile(os.path.join(examples, "cnn_block.onnx"), emit="brrr")
+print("ir has main:", "func.func @main" in ir)
+
+model = os.path.join(tmp, "dyn.onnxtext")
+with open(model, "w") as f:
+    f.write('<ir_version: 8, opset_import: ["" : 13]>\n'
+            "g (float[N, 4] x) => (float[N, 4] y) { y = Relu(x) }\n")
+ir = brrr.compile(model, input_shapes={"x": [3, 4]})
+print("bound:", "tensor<3x4xf32>" if "tensor<3x4xf32>" in ir else ir)
+
+out = os.path.join(tmp, "out.mlir")
+brrr.compile(model, output=out, input_shapes={"x": (3, 4)})
+print("written:", os.path.getsize(out) > 0)
+
+try:
+    brrr.compile(model)
+except brrr.CompileError as e:
+    print("error raised:", type(e).__name__)
+    print("diagnostics:", sum("error:" in d for d in e.diagnostics))
+    print(e)
