@@ -9,7 +9,7 @@ from lit.llvm import llvm_config
 config.name = "brrr"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".onnxtext", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.brrr_obj_root, "test")
 
@@ -23,3 +23,15 @@ config.substitutions.append(("%brrr_src", config.brrr_src_root))
 config.substitutions.append(("%brrr_obj", config.brrr_obj_root))
 config.substitutions.append(
     ("%brrrc_path", os.path.join(config.brrr_tools_dir, "brrrc")))
+# The runtime's stand-in model.so and the fake CUDA driver (test/runtime).
+config.substitutions.append(
+    ("%brrr_test_model",
+     os.path.join(config.brrr_obj_root, "lib", "libbrrr-test-model.so")))
+config.substitutions.append(
+    ("%brrr_fake_cuda",
+     os.path.join(config.brrr_obj_root, "lib", "libbrrr-fake-cuda.so")))
+
+# ptxas from the CUDA toolkit validates emitted PTX.
+config.substitutions.append(
+    ("%ptxas", os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
+                            "bin", "ptxas")))

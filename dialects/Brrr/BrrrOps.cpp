@@ -73,3 +73,33 @@ LogicalResult ResizeOp::verify() {
       return emitOpError("cannot resize empty dimension ") << i;
   return success();
 }
+
+void FusionOp::build(OpBuilder &builder, OperationState &state, StringRef kind,
+                     ValueRange inputs, TypeRange resultTypes) {
+  state.addAttribute(getKindAttrName(state.name), builder.getStringAttr(kind));
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value v : inputs)
+    block->addArgument(v.getType(), v.getLoc());
+}
+
+LogicalResult FusionOp::verify() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << block.getNumArguments() << " arguments for "
+           << getInputs().size() << " inputs";
+  for (auto [arg, in] : llvm::zip(block.getArguments(), getInputs()))
+    if (arg.getType() != in.getType())
+      return emitOpError("body argument type ")
+             << arg.getType() << " differs from input type " << in.getType();
+  auto yield = cast<YieldOp>(block.getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().getTypes() << " but the results are "
+           << getResultTypes();
+  return success();
+}

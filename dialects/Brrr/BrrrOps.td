@@ -560,4 +560,60 @@ def Brrr_TransposeOp : Brrr_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let hasCanonicalizer = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel groups
+//===----------------------------------------------------------------------===//
+
+def Brrr_FusionOp : Brrr_Op<"fusion", [IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a group of ops that becomes one GPU kernel";
+  let description = [{
+    The fusion passes wrap the ops that one kernel computes in a region: the
+    operands are the tensors the kernel reads from memory, the results the
+    tensors it writes; every value inside lives in registers. `kind` names
+    the kernel family that generates code for it (`pointwise`, ...).
+
+    Example:
+
+    ```mlir
+    %y = brrr.fusion pointwise (%x, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+    ^bb0(%a: tensor<4x8xf32>, %c: tensor<8xf32>):
+      %0 = brrr.add %a, %c : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+      %1 = brrr.relu %0 : tensor<4x8xf32>
+      brrr.yield %1 : tensor<4x8xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$kind, Variadic<Brrr_Tensor>:$inputs);
+  let results = (outs Variadic<Brrr_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, results) $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$kind, "::mlir::ValueRange":$inputs,
+                   "::mlir::TypeRange":$resultTypes)>
+  ];
+}
+
+def Brrr_YieldOp : Brrr_Op<"yield", [Pure, Terminator,
+                                     HasParent<"FusionOp">]> {
+  let summary = "the values a fusion writes to memory";
+  let description = [{
+    Terminates a `brrr.fusion` body; its operands become the fusion's
+    results.
+
+    Example:
+
+    ```mlir
+    brrr.yield %1 : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Brrr_Tensor>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+}
+
 #endif // BRRR_OPS_TD

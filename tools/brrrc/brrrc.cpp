@@ -1,14 +1,18 @@
 //===- brrrc.cpp - the brrr compiler driver -----------------------------===//
 //
-// `brrrc MODEL [-o OUT] [--emit=brrr] [--input-shape NAME=D0xD1...]`.
-// Imports an ONNX model into brrr IR and prints or writes it. Every
-// diagnostic is printed as `MODEL: error: ...` and any error makes the exit
-// status non-zero. Producing a GPU library (`-o model.so`) needs the code
-// generator, which this build does not have yet; the driver says so.
+// `brrrc MODEL -o model.so`: imports an ONNX model, runs the compile
+// pipeline (fusion, memory planning, kernel generation), compiles the
+// kernels to PTX and cubin, and links a self-contained model.so. `--emit`
+// stops earlier and prints what each stage produced; `--report` prints the
+// static roofline of every kernel. Every diagnostic is printed as
+// `MODEL: error: ...` and any error makes the exit status non-zero.
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Artifact/ArtifactWriter.h"
+#include "compiler/CodeGen/CodeGen.h"
 #include "compiler/Import/OnnxImporter.h"
+#include "compiler/Pipeline/Pipeline.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -16,7 +20,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,13 +41,43 @@ cl::opt<std::string> outputPath("o", cl::desc("Output file (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(category));
 
-enum class Emit { Brrr, Library };
+enum class Emit { Brrr, Kernels, Ptx, Artifact, Library };
 cl::opt<Emit> emit(
-    "emit", cl::desc("What to produce"),
-    cl::values(clEnumValN(Emit::Brrr, "brrr", "the imported brrr IR"),
-               clEnumValN(Emit::Library, "so",
-                          "a GPU shared library (needs the code generator)")),
+    "emit",
+    cl::desc("What to produce (default: so for a .so output, else brrr)"),
+    cl::values(
+        clEnumValN(Emit::Brrr, "brrr", "the imported brrr IR"),
+        clEnumValN(
+            Emit::Kernels, "kernels",
+            "the IR after fusion, memory planning and kernel generation"),
+        clEnumValN(Emit::Ptx, "ptx", "the PTX of every kernel"),
+        clEnumValN(Emit::Artifact, "artifact",
+                   "the compiled model image (what model.so embeds)"),
+        clEnumValN(Emit::Library, "so", "the model as a GPU shared library")),
     cl::init(Emit::Brrr), cl::cat(category));
+
+cl::opt<std::string>
+    targetName("target",
+               cl::desc("GPU target: sm_90a (Hopper, default) "
+                        "or sm_80 (Ampere and newer, PTX JIT)"),
+               cl::init("sm_90a"), cl::cat(category));
+
+cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit with bin/ptxas and nvvm/libdevice "
+                      "(default: $CUDA_HOME or /usr/local/cuda)"),
+             cl::init(""), cl::cat(category));
+
+cl::opt<std::string>
+    runtimeLib("runtime-lib",
+               cl::desc("The runtime archive linked into model.so (default: "
+                        "lib/libbrrr_runtime.a next to brrrc's bin/)"),
+               cl::init(""), cl::cat(category));
+
+cl::opt<bool> report("report",
+                     cl::desc("Print every kernel's work, traffic and "
+                              "arithmetic intensity (no GPU needed)"),
+                     cl::init(false), cl::cat(category));
 
 cl::list<std::string> inputShapes(
     "input-shape",
@@ -65,6 +102,10 @@ std::string fileOf(mlir::Location loc) {
 
 } // namespace
 
+static int writeOutput(StringRef bytes);
+static int printModule(mlir::ModuleOp module);
+static void printReport(mlir::ModuleOp module);
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -74,7 +115,9 @@ int main(int argc, char **argv) {
       "  brrrc model.onnx --emit=brrr          print the imported brrr IR\n"
       "  brrrc model.onnx -o model.mlir        write it to a file\n");
 
-  mlir::MLIRContext context;
+  mlir::DialectRegistry registry;
+  mlir::brrr::registerCodeGenDialects(registry);
+  mlir::MLIRContext context(registry);
   unsigned errors = 0;
   context.getDiagEngine().registerHandler([&](mlir::Diagnostic &diag) {
     const char *severity = "remark";
@@ -100,9 +143,15 @@ int main(int argc, char **argv) {
     }
   }
 
-  bool wantsLibrary =
-      emit == Emit::Library ||
-      (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"));
+  Emit mode = emit;
+  if (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"))
+    mode = Emit::Library;
+  auto target = mlir::brrr::lookupTarget(targetName);
+  if (failed(target)) {
+    errs() << "brrrc: error: unknown --target '" << targetName
+           << "' (supported: sm_90a, sm_80)\n";
+    return 1;
+  }
 
   std::unique_ptr<onnx::ModelProto> model =
       mlir::brrr::loadOnnxModel(context, inputPath);
@@ -114,14 +163,70 @@ int main(int argc, char **argv) {
     errs() << "brrrc: " << errors << " error(s); nothing was written\n";
     return 1;
   }
-  if (wantsLibrary) {
-    errs() << "brrrc: error: this build of brrr has no GPU code generator "
-              "yet, so it cannot write '"
-           << outputPath
-           << "'. The model imported cleanly; use --emit=brrr to see it.\n";
-    return 2;
+  if (mode != Emit::Brrr || report) {
+    if (failed(mlir::brrr::runCompilePipeline(*module)) || errors) {
+      errs() << "brrrc: " << errors << " error(s); nothing was written\n";
+      return 1;
+    }
+    if (report)
+      printReport(*module);
   }
+  if (mode == Emit::Brrr || mode == Emit::Kernels)
+    return printModule(*module);
 
+  std::string cuda = cudaPath;
+  if (cuda.empty())
+    cuda =
+        std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
+  auto kernels = mlir::brrr::compileKernels(*module, *target, cuda);
+  if (failed(kernels)) {
+    errs() << "brrrc: kernel compilation failed; nothing was written\n";
+    return 1;
+  }
+  if (mode == Emit::Ptx)
+    return writeOutput(kernels->ptx);
+  auto artifact =
+      mlir::brrr::buildArtifact(*module, *target, std::move(*kernels));
+  if (failed(artifact)) {
+    errs() << "brrrc: " << errors << " error(s); nothing was written\n";
+    return 1;
+  }
+  std::vector<uint8_t> image = brrr::artifact::serialize(*artifact);
+  if (mode == Emit::Artifact)
+    return writeOutput(
+        StringRef(reinterpret_cast<const char *>(image.data()), image.size()));
+  if (outputPath == "-") {
+    errs() << "brrrc: error: a shared library needs an output file (-o "
+              "model.so)\n";
+    return 1;
+  }
+  std::string lib = runtimeLib;
+  if (lib.empty()) {
+    SmallString<256> path(sys::path::parent_path(sys::path::parent_path(
+        sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&main)))));
+    sys::path::append(path, "lib", "libbrrr_runtime.a");
+    lib = path.str().str();
+  }
+  if (failed(mlir::brrr::linkModelLibrary(
+          mlir::FileLineColLoc::get(&context, inputPath, 0, 0), image, lib,
+          outputPath)))
+    return 1;
+  return 0;
+}
+
+static int writeOutput(StringRef bytes) {
+  std::string error;
+  auto output = mlir::openOutputFile(outputPath, &error);
+  if (!output) {
+    errs() << "brrrc: error: " << error << "\n";
+    return 1;
+  }
+  output->os() << bytes;
+  output->keep();
+  return 0;
+}
+
+static int printModule(mlir::ModuleOp module) {
   std::string error;
   auto output = mlir::openOutputFile(outputPath, &error);
   if (!output) {
@@ -134,4 +239,30 @@ int main(int argc, char **argv) {
   module->print(output->os(), flags);
   output->keep();
   return 0;
+}
+
+/// The static half of `brrr-run --profile`: per kernel, the work it does,
+/// the fewest bytes it must move, and which ceiling bounds it on an H100
+/// (HBM3 3.35 TB/s; 67 TFLOP/s FP32 without Tensor Cores).
+static void printReport(mlir::ModuleOp module) {
+  constexpr double kBandwidth = 3.35e12, kFlops = 67e12;
+  outs() << llvm::format("%-14s %-10s %14s %14s %8s %10s  %s\n", "kernel",
+                         "family", "flops", "bytes", "flop/B", "floor us",
+                         "bound");
+  module.walk([&](mlir::brrr::FusionOp f) {
+    auto flops = f->getAttrOfType<mlir::IntegerAttr>("brrr.flops");
+    auto bytes = f->getAttrOfType<mlir::IntegerAttr>("brrr.bytes");
+    auto name = f->getAttrOfType<mlir::StringAttr>("brrr.kernel");
+    if (!flops || !bytes || !name)
+      return;
+    double fl = flops.getInt(), by = bytes.getInt();
+    double tMem = by / kBandwidth * 1e6, tMath = fl / kFlops * 1e6;
+    const char *bound = tMem >= tMath ? "memory" : "compute";
+    if (std::max(tMem, tMath) < 2.0)
+      bound = "overhead (< 2 us of work: launch-bound without graphs)";
+    outs() << llvm::format("%-14s %-10s %14.0f %14.0f %8.2f %10.2f  %s\n",
+                           name.str().c_str(), f.getKind().str().c_str(), fl,
+                           by, by ? fl / by : 0.0, std::max(tMem, tMath),
+                           bound);
+  });
 }

@@ -1,0 +1,341 @@
+//===- ArtifactWriter.cpp - planned brrr IR -> model.so ------------------===//
+//
+// Turns @main after code generation into the launch plan: a tensor table
+// (inputs, outputs, weights, arena buffers, and reshape views that share
+// their root's memory), one launch per fusion in program order, and copies
+// for outputs that are not written by a kernel directly. Weights are
+// gathered into one block at the offsets the memory plan chose.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Artifact/ArtifactWriter.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::brrr;
+namespace art = ::brrr::artifact;
+
+namespace {
+
+FailureOr<art::DType> dtypeOf(Location loc, Type t) {
+  if (t.isF32())
+    return art::DType::F32;
+  if (t.isF16())
+    return art::DType::F16;
+  if (t.isBF16())
+    return art::DType::BF16;
+  if (t.isF64())
+    return art::DType::F64;
+  if (t.isInteger(1))
+    return art::DType::Bool;
+  if (auto it = dyn_cast<IntegerType>(t)) {
+    bool u = it.isUnsigned();
+    switch (it.getWidth()) {
+    case 8:
+      return u ? art::DType::U8 : art::DType::I8;
+    case 16:
+      return u ? art::DType::U16 : art::DType::I16;
+    case 32:
+      return u ? art::DType::U32 : art::DType::I32;
+    case 64:
+      return u ? art::DType::U64 : art::DType::I64;
+    default:
+      break;
+    }
+  }
+  return emitError(loc) << "element type " << t
+                        << " has no runtime representation";
+}
+
+/// Little-endian bytes of a constant (bools one byte each).
+FailureOr<std::vector<uint8_t>> constantBytes(ConstantOp c) {
+  auto type = c.getType();
+  int64_t bytes = bufferBytes(type);
+  std::vector<uint8_t> out(bytes);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || static_cast<int64_t>(blob->getData().size()) != bytes)
+      return c.emitOpError("weight blob is missing or has the wrong size");
+    std::memcpy(out.data(), blob->getData().data(), bytes);
+    return out;
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense)
+    return c.emitOpError("unsupported constant attribute");
+  if (type.getElementType().isInteger(1)) {
+    int64_t i = 0;
+    for (bool v : dense.getValues<bool>())
+      out[i++] = v;
+    return out;
+  }
+  ArrayRef<char> raw = dense.getRawData();
+  int64_t width =
+      bufferBytes(RankedTensorType::get({1}, type.getElementType()));
+  if (dense.isSplat()) {
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      std::memcpy(out.data() + i * width, raw.data(), width);
+  } else {
+    std::memcpy(out.data(), raw.data(), bytes);
+  }
+  return out;
+}
+
+} // namespace
+
+LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return module.emitError("no func.func @main");
+  bool ok = true;
+  for (Operation &op : main.getBody().front()) {
+    if (isa<FusionOp, ConstantOp, ReshapeOp, func::ReturnOp>(op))
+      continue;
+    op.emitError("no GPU kernel family handles '")
+        << op.getName() << "' yet (kernels exist for pointwise ops)";
+    ok = false;
+  }
+  return success(ok);
+}
+
+FailureOr<art::Artifact> mlir::brrr::buildArtifact(ModuleOp module,
+                                                   const Target &target,
+                                                   CompiledKernels kernels) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return module.emitError("no func.func @main");
+  art::Artifact a;
+  a.target = target.chip;
+  a.smMajor = target.smMajor;
+  a.smMinor = target.smMinor;
+  a.exactArch = target.exactArch;
+  a.ptx = std::move(kernels.ptx);
+  a.cubin = std::move(kernels.cubin);
+  if (auto arena = main->getAttrOfType<IntegerAttr>("brrr.arena_bytes"))
+    a.arenaBytes = arena.getInt();
+  if (auto w = main->getAttrOfType<IntegerAttr>("brrr.weight_bytes"))
+    a.weights.resize(w.getInt());
+
+  DenseMap<Value, uint32_t> tensorOf;
+  auto addTensor = [&](Value v, std::string name, art::Storage storage,
+                       uint64_t index, uint64_t offset) -> FailureOr<uint32_t> {
+    auto type = cast<RankedTensorType>(v.getType());
+    auto dtype = dtypeOf(v.getLoc(), type.getElementType());
+    if (failed(dtype))
+      return failure();
+    art::Tensor t;
+    t.name = std::move(name);
+    t.dtype = *dtype;
+    t.dims.assign(type.getShape().begin(), type.getShape().end());
+    t.storage = storage;
+    t.index = index;
+    t.offset = offset;
+    t.bytes = bufferBytes(type);
+    a.tensors.push_back(std::move(t));
+    return a.tensors.size() - 1;
+  };
+
+  Block &body = main.getBody().front();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    auto name = main.getArgAttrOfType<StringAttr>(i, "brrr.name");
+    auto t = addTensor(arg, name ? name.str() : "input" + std::to_string(i),
+                       art::Storage::Input, i, 0);
+    if (failed(t))
+      return failure();
+    tensorOf[arg] = *t;
+    a.inputs.push_back(*t);
+  }
+
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  auto outputName = [&](unsigned i) {
+    auto name = main.getResultAttrOfType<StringAttr>(i, "brrr.name");
+    return name ? name.str() : "output" + std::to_string(i);
+  };
+  DenseMap<Value, unsigned> firstReturn;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+    firstReturn.try_emplace(v, i);
+
+  std::map<std::string, uint32_t> kernelIndex;
+  for (Operation &op : body.without_terminator()) {
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      if (c.use_empty())
+        continue;
+      auto mem = c->getAttrOfType<ArrayAttr>("brrr.memory");
+      if (!mem)
+        return c.emitOpError("has no memory plan");
+      int64_t offset =
+          cast<IntegerAttr>(cast<DictionaryAttr>(mem[0]).get("offset"))
+              .getInt();
+      auto bytes = constantBytes(c);
+      if (failed(bytes))
+        return failure();
+      if (offset + bytes->size() > a.weights.size())
+        return c.emitOpError("weight lies outside the planned weight block");
+      std::memcpy(a.weights.data() + offset, bytes->data(), bytes->size());
+      auto t =
+          addTensor(c.getResult(), "weight", art::Storage::Weight, 0, offset);
+      if (failed(t))
+        return failure();
+      tensorOf[c.getResult()] = *t;
+      continue;
+    }
+    if (auto r = dyn_cast<ReshapeOp>(op)) {
+      const art::Tensor root = a.tensors[tensorOf.lookup(r.getInput())];
+      auto t = addTensor(r.getResult(), root.name, root.storage, root.index,
+                         root.offset);
+      if (failed(t))
+        return failure();
+      tensorOf[r.getResult()] = *t;
+      continue;
+    }
+    auto fusion = cast<FusionOp>(op);
+    auto mem = fusion->getAttrOfType<ArrayAttr>("brrr.memory");
+    auto kernel = fusion->getAttrOfType<StringAttr>("brrr.kernel");
+    if (!mem || !kernel)
+      return fusion.emitOpError("has no memory plan or kernel");
+    art::Launch launch;
+    for (Value in : fusion.getInputs())
+      launch.args.push_back(tensorOf.lookup(in));
+    for (auto [k, r] : llvm::enumerate(fusion.getResults())) {
+      auto entry = cast<DictionaryAttr>(mem[k]);
+      StringRef storage = cast<StringAttr>(entry.get("storage")).getValue();
+      int64_t offset = cast<IntegerAttr>(entry.get("offset")).getInt();
+      FailureOr<uint32_t> t = failure();
+      if (storage == "output")
+        t = addTensor(r, outputName(firstReturn.lookup(r)),
+                      art::Storage::Output, firstReturn.lookup(r), 0);
+      else
+        t = addTensor(r, "intermediate", art::Storage::Arena, 0, offset);
+      if (failed(t))
+        return failure();
+      tensorOf[r] = *t;
+      launch.args.push_back(*t);
+    }
+    auto [it, inserted] =
+        kernelIndex.try_emplace(kernel.str(), a.kernels.size());
+    if (inserted) {
+      art::Kernel k;
+      k.name = kernel.str();
+      if (auto f = fusion->getAttrOfType<IntegerAttr>("brrr.flops"))
+        k.flops = f.getInt();
+      if (auto b = fusion->getAttrOfType<IntegerAttr>("brrr.bytes"))
+        k.bytes = b.getInt();
+      a.kernels.push_back(k);
+    }
+    launch.kernel = it->second;
+    auto grid = fusion->getAttrOfType<DenseI64ArrayAttr>("brrr.grid");
+    auto block = fusion->getAttrOfType<DenseI64ArrayAttr>("brrr.block");
+    for (int d = 0; d < 3; ++d) {
+      launch.grid[d] = grid[d];
+      launch.block[d] = block[d];
+    }
+    if (launch.grid[0] == 0)
+      continue; // Empty output: nothing to compute.
+    a.steps.push_back(
+        {art::Step::Kind::Launch, static_cast<uint32_t>(a.launches.size())});
+    a.launches.push_back(std::move(launch));
+  }
+
+  // Outputs: written by their kernel, or copied from wherever they live.
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    uint32_t src = tensorOf.lookup(v);
+    const art::Tensor &t = a.tensors[src];
+    if (t.storage == art::Storage::Output && t.index == i &&
+        v.getDefiningOp<FusionOp>()) {
+      a.outputs.push_back(src);
+      continue;
+    }
+    auto dst = addTensor(v, outputName(i), art::Storage::Output, i, 0);
+    if (failed(dst))
+      return failure();
+    a.outputs.push_back(*dst);
+    a.steps.push_back(
+        {art::Step::Kind::Copy, static_cast<uint32_t>(a.copies.size())});
+    a.copies.push_back({src, *dst});
+  }
+  return a;
+}
+
+LogicalResult mlir::brrr::linkModelLibrary(Location loc,
+                                           llvm::ArrayRef<uint8_t> image,
+                                           StringRef runtimeLib,
+                                           StringRef outputPath) {
+  if (!llvm::sys::fs::exists(runtimeLib))
+    return emitError(loc) << "runtime library '" << runtimeLib
+                          << "' not found (pass --runtime-lib)";
+  SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("brrrc", dir))
+    return emitError(loc) << "cannot create a temporary directory";
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(dir); });
+  SmallString<128> blobPath(dir), srcPath(dir);
+  llvm::sys::path::append(blobPath, "artifact.bin");
+  llvm::sys::path::append(srcPath, "model.cpp");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream blob(blobPath, ec);
+    if (ec)
+      return emitError(loc)
+             << "cannot write " << blobPath << ": " << ec.message();
+    blob.write(reinterpret_cast<const char *>(image.data()), image.size());
+    llvm::raw_fd_ostream src(srcPath, ec);
+    if (ec)
+      return emitError(loc)
+             << "cannot write " << srcPath << ": " << ec.message();
+    // .incbin keeps compile time flat however large the weights are.
+    src << "// Generated by brrrc: the compiled model image.\n"
+           "#include <cstdint>\n"
+           "__asm__(\".section .rodata\\n\"\n"
+           "        \".globl brrr_embedded_artifact\\n\"\n"
+           "        \".type brrr_embedded_artifact, @object\\n\"\n"
+           "        \".balign 64\\n\"\n"
+           "        \"brrr_embedded_artifact:\\n\"\n"
+           "        \".incbin \\\""
+        << blobPath
+        << "\\\"\\n\"\n"
+           "        \".size brrr_embedded_artifact, "
+        << image.size()
+        << "\\n\"\n"
+           "        \".previous\\n\");\n"
+           "extern \"C\" __attribute__((visibility(\"default\"))) const "
+           "uint64_t brrr_embedded_artifact_size = "
+        << image.size() << "ull;\n";
+  }
+  std::string cxx = "c++";
+  if (const char *env = std::getenv("CXX"))
+    cxx = env;
+  auto program = llvm::sys::findProgramByName(cxx);
+  if (!program)
+    return emitError(loc) << "C++ compiler '" << cxx << "' not found";
+  SmallVector<StringRef> args = {*program,
+                                 "-shared",
+                                 "-fPIC",
+                                 "-O1",
+                                 srcPath,
+                                 "-Wl,--whole-archive",
+                                 runtimeLib,
+                                 "-Wl,--no-whole-archive",
+                                 "-Wl,--gc-sections",
+                                 "-s",
+                                 "-ldl",
+                                 "-lpthread",
+                                 "-o",
+                                 outputPath};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0)
+    return emitError(loc) << "linking " << outputPath << " failed (exit " << rc
+                          << ") " << message;
+  return success();
+}

@@ -1,0 +1,72 @@
+//===- CodeGen.h - brrr kernels -> gpu.module -> PTX/cubin ------*- C++ -*-===//
+//
+// The code generator, after fusion and memory planning: the outlining pass
+// turns every `brrr.fusion` into a `gpu.func` of one `gpu.module` (kernel
+// families: PointwiseKernel.cpp), recording the kernel name and launch shape
+// on the fusion; compileKernels lowers that module through NVVM and LLVM's
+// NVPTX back end to PTX and, with ptxas, to cubin.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_COMPILER_CODEGEN_CODEGEN_H
+#define BRRR_COMPILER_CODEGEN_CODEGEN_H
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::brrr {
+
+#define GEN_PASS_DECL
+#include "compiler/CodeGen/CodeGenPasses.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "compiler/CodeGen/CodeGenPasses.h.inc"
+
+/// Name of the gpu.module holding every kernel.
+constexpr llvm::StringLiteral kKernelModuleName = "brrr_kernels";
+
+/// What the launch plan needs to know about one generated kernel.
+struct KernelInfo {
+  std::string name;
+  int64_t grid = 1, block = 1, sharedBytes = 0;
+  int64_t flops = 0, bytes = 0;
+};
+
+/// Emits the pointwise kernel of `fusion` as `gpu.func @name` at the
+/// builder's insertion point (inside the kernel gpu.module).
+FailureOr<KernelInfo>
+emitPointwiseKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
+
+/// A supported GPU target.
+struct Target {
+  std::string chip;     ///< "sm_90a" or "sm_80"
+  int smMajor, smMinor; ///< the compute capability it needs
+  bool exactArch;       ///< "a" targets run only on that exact chip
+};
+/// The target named `name`, or failure for an unknown one.
+FailureOr<Target> lookupTarget(StringRef name);
+
+/// PTX and cubin of the kernel module of `module`.
+struct CompiledKernels {
+  std::string ptx;
+  std::vector<uint8_t> cubin;
+};
+/// Lowers the `brrr_kernels` gpu.module of `module` (left unchanged) to PTX
+/// and cubin for `target`. `cudaPath` holds bin/ptxas and nvvm/libdevice.
+FailureOr<CompiledKernels> compileKernels(ModuleOp module, const Target &target,
+                                          StringRef cudaPath);
+
+/// Registers the dialects, interfaces and translations code generation uses.
+void registerCodeGenDialects(DialectRegistry &registry);
+
+} // namespace mlir::brrr
+
+#endif // BRRR_COMPILER_CODEGEN_CODEGEN_H

@@ -1,0 +1,118 @@
+//===- NVVMTarget.cpp - kernel gpu.module -> PTX and cubin ---------------===//
+//
+// The last compiler stage before the artifact: upstream MLIR lowers the
+// kernel module (scf -> cf, gpu/arith/math -> NVVM + LLVM, libdevice for
+// math functions) and serializes it with LLVM's NVPTX back end to PTX, then
+// with ptxas to cubin. The target chip and PTX version come from `Target`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/CodeGen.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+FailureOr<Target> mlir::brrr::lookupTarget(StringRef name) {
+  if (name == "sm_90a")
+    return Target{"sm_90a", 9, 0, true};
+  if (name == "sm_80")
+    return Target{"sm_80", 8, 0, false};
+  return failure();
+}
+
+void mlir::brrr::registerCodeGenDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                  math::MathDialect, NVVM::NVVMDialect, scf::SCFDialect>();
+  // convert-gpu-to-nvvm lowers the other dialects through these interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+/// Runs the lowering on a copy of the kernel module and returns the
+/// serialized object (PTX text or cubin bytes) of format `format`.
+static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
+                                        StringRef cudaPath, StringRef format) {
+  auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
+  if (!kernels)
+    return module.emitError("no gpu.module @") << kKernelModuleName;
+  OwningOpRef<ModuleOp> copy = ModuleOp::create(module.getLoc());
+  (*copy)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                   UnitAttr::get(module.getContext()));
+  copy->getBody()->push_back(kernels->clone());
+
+  PassManager pm(module.getContext());
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = target.chip;
+  attach.features = "+ptx80";
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  gpm.addPass(createSCFToControlFlowPass());
+  gpm.addPass(createConvertGpuOpsToNVVMOps());
+  gpm.addPass(createCanonicalizerPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.toolkitPath = cudaPath.str();
+  toBinary.compilationTarget = format.str();
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  if (failed(pm.run(*copy)))
+    return failure();
+  auto binary = copy->lookupSymbol<gpu::BinaryOp>(kKernelModuleName);
+  if (!binary || binary.getObjects().size() != 1)
+    return module.emitError("kernel serialization produced no object");
+  auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+  return object.getObject().getValue().str();
+}
+
+FailureOr<CompiledKernels> mlir::brrr::compileKernels(ModuleOp module,
+                                                      const Target &target,
+                                                      StringRef cudaPath) {
+  auto ptx = serialize(module, target, cudaPath, "isa");
+  if (failed(ptx))
+    return failure();
+  auto cubin = serialize(module, target, cudaPath, "bin");
+  if (failed(cubin))
+    return failure();
+  CompiledKernels out;
+  out.ptx = std::move(*ptx);
+  out.cubin.assign(cubin->begin(), cubin->end());
+  return out;
+}

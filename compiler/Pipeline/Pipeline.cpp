@@ -1,0 +1,27 @@
+//===- Pipeline.cpp - the brrrc compilation pipeline ---------------------===//
+
+#include "compiler/Pipeline/Pipeline.h"
+
+#include "compiler/Artifact/ArtifactWriter.h"
+#include "compiler/CodeGen/CodeGen.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
+  PassManager graph(module.getContext());
+  graph.addPass(createCanonicalizerPass());
+  graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
+  if (failed(graph.run(module)))
+    return failure();
+  if (failed(checkCodeGenSupport(module)))
+    return failure();
+  PassManager codegen(module.getContext());
+  codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());
+  codegen.addPass(createBrrrOutlineKernels());
+  return codegen.run(module);
+}

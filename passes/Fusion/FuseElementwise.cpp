@@ -1,0 +1,161 @@
+//===- FuseElementwise.cpp - pointwise DAGs -> brrr.fusion ----------------===//
+//
+// First fusion pass of the pipeline (flag brrr-fuse-elementwise). Every
+// pointwise op ends up in exactly one `brrr.fusion pointwise` op; producers
+// join their consumer's group when the cost model below says it saves memory
+// traffic. Code generation then turns each fusion into one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRFUSEELEMENTWISE
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Bytes of DRAM traffic saved by computing `producer` inside the group
+/// `group` instead of in its own kernel: its result is neither written nor
+/// read back. Zero when a user outside the group would still need the
+/// result in memory (fusing would then only duplicate work).
+int64_t fusionBenefit(Operation *producer,
+                      const llvm::SetVector<Operation *> &group) {
+  for (Operation *user : producer->getUsers())
+    if (!group.contains(user))
+      return 0;
+  int64_t bytes = 0;
+  for (Value r : producer->getResults())
+    bytes += 2 * bufferBytes(cast<RankedTensorType>(r.getType()));
+  return bytes;
+}
+
+/// A constant every element of which is the same: free to copy into kernels.
+bool isSplatConstant(Operation *op) {
+  DenseElementsAttr attr;
+  return matchPattern(op, m_Constant(&attr)) && attr.isSplat();
+}
+
+/// Grows a group from `root` by absorbing profitable pointwise producers.
+llvm::SetVector<Operation *> growGroup(Operation *root,
+                                       const DenseSet<Operation *> &taken) {
+  llvm::SetVector<Operation *> group;
+  group.insert(root);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t i = 0; i < group.size(); ++i) {
+      for (Value operand : group[i]->getOperands()) {
+        Operation *producer = operand.getDefiningOp();
+        if (!producer || group.contains(producer) || taken.contains(producer))
+          continue;
+        if (isSplatConstant(producer)) {
+          continue; // Cloned into the region when the fusion is built.
+        }
+        if (!isPointwise(producer) || fusionBenefit(producer, group) <= 0)
+          continue;
+        group.insert(producer);
+        changed = true;
+      }
+    }
+  }
+  return group;
+}
+
+/// Replaces the ops of `group` (with `root` last in program order) by one
+/// fusion op at the root's position.
+void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
+  SmallVector<Operation *> ops(group.begin(), group.end());
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  // Inputs: values read from outside the group; splat constants are
+  // rematerialized inside instead.
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> splats;
+  for (Operation *op : ops)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && group.contains(def))
+        continue;
+      if (def && isSplatConstant(def))
+        splats.insert(def);
+      else
+        inputs.insert(operand);
+    }
+
+  OpBuilder b(root);
+  auto fusion = FusionOp::create(b, root->getLoc(), "pointwise",
+                                 inputs.getArrayRef(), root->getResultTypes());
+  Block &body = fusion.getBody().front();
+  IRMapping map;
+  for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
+    map.map(in, arg);
+  OpBuilder inner = OpBuilder::atBlockBegin(&body);
+  for (Operation *c : splats)
+    inner.clone(*c, map);
+  for (Operation *op : ops)
+    inner.clone(*op, map);
+  SmallVector<Value> yielded;
+  for (Value r : root->getResults())
+    yielded.push_back(map.lookup(r));
+  YieldOp::create(inner, root->getLoc(), yielded);
+
+  root->replaceAllUsesWith(fusion.getResults());
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+}
+
+struct FuseElementwisePass
+    : public mlir::brrr::impl::BrrrFuseElementwiseBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    // Roots are visited consumers-first, so every group starts at the op
+    // whose result leaves it.
+    SmallVector<Operation *> candidates;
+    func.walk([&](Operation *op) {
+      if (isPointwise(op) && !op->getParentOfType<FusionOp>())
+        candidates.push_back(op);
+    });
+    DenseSet<Operation *> taken;
+    SmallVector<std::pair<Operation *, llvm::SetVector<Operation *>>> groups;
+    for (Operation *root : llvm::reverse(candidates)) {
+      if (taken.contains(root))
+        continue;
+      llvm::SetVector<Operation *> group = growGroup(root, taken);
+      taken.insert(group.begin(), group.end());
+      groups.emplace_back(root, std::move(group));
+    }
+    for (auto &[root, group] : groups)
+      buildFusion(root, group);
+    // Splat constants whose every user was fused are now dead.
+    func.walk([](Operation *op) {
+      if (isSplatConstant(op) && op->use_empty() &&
+          !op->getParentOfType<FusionOp>())
+        op->erase();
+    });
+  }
+};
+
+} // namespace
+
+bool mlir::brrr::isPointwise(Operation *op) {
+  return isa<AbsOp, CeilOp, CosOp, ErfOp, ExpOp, FloorOp, LogOp, NegOp, NotOp,
+             ReciprocalOp, ReluOp, RsqrtOp, SigmoidOp, SiluOp, SinOp, SqrtOp,
+             TanhOp, GeluOp, ClipOp, CastOp, AddOp, AndOp, DivOp, MaxOp, MinOp,
+             MulOp, OrOp, PowOp, SubOp, XorOp, CompareOp, WhereOp>(op);
+}
+
+int64_t mlir::brrr::bufferBytes(RankedTensorType type) {
+  Type et = type.getElementType();
+  int64_t width = et.isInteger(1) ? 1 : (et.getIntOrFloatBitWidth() + 7) / 8;
+  return type.getNumElements() * width;
+}

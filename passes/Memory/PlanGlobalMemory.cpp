@@ -1,0 +1,171 @@
+//===- PlanGlobalMemory.cpp - device memory for every tensor -------------===//
+//
+// Runs after fusion (flag brrr-plan-global-memory). Decides where each
+// materialized tensor lives: the caller's input and output buffers, the
+// weight block, or the per-context arena of intermediates, and records the
+// decision as `brrr.memory` attributes that the artifact writer reads.
+// `brrr.reshape` results are views of their operand and get no memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRPLANGLOBALMEMORY
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// The value that owns the memory of `v`, looking through reshape views.
+Value rootOf(Value v) {
+  while (auto r = v.getDefiningOp<ReshapeOp>())
+    v = r.getInput();
+  return v;
+}
+
+/// The `brrr.memory` entry of one result.
+DictionaryAttr memoryEntry(Builder &b, StringRef storage, int64_t offset,
+                           int64_t bytes) {
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("storage", b.getStringAttr(storage)),
+       b.getNamedAttr("offset", b.getI64IntegerAttr(offset)),
+       b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes))});
+}
+
+/// First-fit placement of live intervals [offset, offset + size).
+class Arena {
+public:
+  int64_t allocate(int64_t bytes) {
+    bytes = llvm::alignTo(std::max<int64_t>(bytes, 1), kBufferAlignment);
+    int64_t offset = 0;
+    for (auto [start, size] : live) {
+      if (offset + bytes <= start)
+        break;
+      offset = std::max(offset, start + size);
+    }
+    live.emplace(offset, bytes);
+    peak = std::max(peak, offset + bytes);
+    return offset;
+  }
+  void release(int64_t offset) { live.erase(offset); }
+  int64_t peak = 0;
+
+private:
+  std::map<int64_t, int64_t> live; // offset -> aligned size
+};
+
+struct PlanGlobalMemoryPass
+    : public mlir::brrr::impl::BrrrPlanGlobalMemoryBase<PlanGlobalMemoryPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    Builder b(&getContext());
+    Block &body = func.getBody().front();
+    Operation *ret = body.getTerminator();
+
+    // Program position of every op, and the last position at which each
+    // root buffer is read (directly or through views).
+    DenseMap<Operation *, int64_t> position;
+    int64_t pos = 0;
+    for (Operation &op : body)
+      position[&op] = pos++;
+    DenseMap<Value, int64_t> lastUse;
+    for (Operation &op : body)
+      for (Value operand : op.getOperands())
+        lastUse[rootOf(operand)] =
+            std::max(lastUse.lookup(rootOf(operand)), position[&op]);
+
+    // Results returned directly (not through a view) go to the output
+    // buffers; the first return position of a value wins.
+    DenseMap<Value, int64_t> outputIndex;
+    for (auto [i, v] : llvm::enumerate(ret->getOperands()))
+      if (v.getDefiningOp<FusionOp>() && !outputIndex.count(v))
+        outputIndex[v] = i;
+
+    Arena arena;
+    int64_t weightBytes = 0;
+    DenseMap<Value, int64_t> arenaOffset;
+    for (Operation &op : body) {
+      int64_t here = position[&op];
+      if (auto c = dyn_cast<ConstantOp>(&op)) {
+        int64_t bytes = bufferBytes(c.getType());
+        c->setAttr(
+            "brrr.memory",
+            b.getArrayAttr({memoryEntry(b, "weight", weightBytes, bytes)}));
+        weightBytes +=
+            llvm::alignTo(std::max<int64_t>(bytes, 1), kBufferAlignment);
+        continue;
+      }
+      auto fusion = dyn_cast<FusionOp>(&op);
+      if (!fusion)
+        continue;
+      // Arena inputs whose last read is this kernel: a same-shaped one can
+      // take the output in place (each element is read, then written, by
+      // the same thread); the others are released after placement.
+      // (root buffer, type the kernel reads it as) of each candidate.
+      SmallVector<std::pair<Value, Type>> inPlace;
+      for (Value in : fusion.getInputs()) {
+        Value root = rootOf(in);
+        bool taken =
+            llvm::any_of(inPlace, [&](auto &c) { return c.first == root; });
+        if (arenaOffset.count(root) && lastUse.lookup(root) == here && !taken &&
+            fusion.getKind() == "pointwise")
+          inPlace.emplace_back(root, in.getType());
+      }
+      SmallVector<Attribute> entries;
+      for (Value r : fusion.getResults()) {
+        auto type = cast<RankedTensorType>(r.getType());
+        int64_t bytes = bufferBytes(type);
+        if (outputIndex.count(r)) {
+          entries.push_back(memoryEntry(b, "output", 0, bytes));
+          continue;
+        }
+        // Only an input read at the output's own shape (no broadcast) has
+        // each element read and written by the same thread.
+        auto reuse =
+            llvm::find_if(inPlace, [&](auto &c) { return c.second == type; });
+        int64_t offset;
+        if (reuse != inPlace.end()) {
+          offset = arenaOffset[reuse->first];
+          arenaOffset.erase(reuse->first);
+          inPlace.erase(reuse);
+        } else {
+          offset = arena.allocate(bytes);
+        }
+        arenaOffset[r] = offset;
+        entries.push_back(memoryEntry(b, "arena", offset, bytes));
+      }
+      fusion->setAttr("brrr.memory", b.getArrayAttr(entries));
+      // Inputs that die here are free for the kernels after this one.
+      for (Value in : fusion.getInputs()) {
+        Value root = rootOf(in);
+        auto it = arenaOffset.find(root);
+        if (it != arenaOffset.end() && lastUse.lookup(root) == here) {
+          arena.release(it->second);
+          arenaOffset.erase(it);
+        }
+      }
+      // A result nobody reads (besides through an output) dies at once.
+      for (Value r : fusion.getResults()) {
+        auto it = arenaOffset.find(r);
+        if (it != arenaOffset.end() && !lastUse.count(r)) {
+          arena.release(it->second);
+          arenaOffset.erase(it);
+        }
+      }
+    }
+    func->setAttr("brrr.arena_bytes", b.getI64IntegerAttr(arena.peak));
+    func->setAttr("brrr.weight_bytes", b.getI64IntegerAttr(weightBytes));
+  }
+};
+
+} // namespace

@@ -1,0 +1,35 @@
+//===- Passes.h - brrr graph passes -----------------------------*- C++ -*-===//
+//
+// Declarations and registration of the passes declared in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_PASSES_PASSES_H
+#define BRRR_PASSES_PASSES_H
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::brrr {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+/// Whether `op` is computed one element at a time (with broadcasting), so it
+/// can join a pointwise kernel.
+bool isPointwise(Operation *op);
+
+/// Alignment of every buffer the memory plan places.
+constexpr int64_t kBufferAlignment = 256;
+
+/// Bytes a tensor of `type` occupies in device memory (bools take a byte).
+int64_t bufferBytes(RankedTensorType type);
+
+} // namespace mlir::brrr
+
+#endif // BRRR_PASSES_PASSES_H

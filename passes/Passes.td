@@ -1,0 +1,46 @@
+//===- Passes.td - brrr graph passes --------------------------*- tablegen -*-===//
+//
+// The passes between import and code generation, in pipeline order:
+// fusion into kernel groups, then the global memory plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_PASSES_TD
+#define BRRR_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Group pointwise DAGs into brrr.fusion kernels";
+  let description = [{
+    Wraps every maximal DAG of pointwise ops (unary math, broadcasting
+    binary ops, comparisons, where, cast, clip, activations) in one
+    `brrr.fusion pointwise` op, so that intermediates stay in registers.
+    A producer joins its consumer's group when the cost model says fusing
+    saves memory traffic: its result (written once, read once) no longer
+    touches DRAM and a launch disappears. A producer that also feeds ops
+    outside the group would have to be recomputed or written anyway, so it
+    is not fused. Splat constants are copied into every group that reads
+    them.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+def BrrrPlanGlobalMemory : Pass<"brrr-plan-global-memory", "func::FuncOp"> {
+  let summary = "Place every kernel output in an arena, outputs, or in place";
+  let description = [{
+    Assigns device memory to every tensor the graph materializes and records
+    it as a `brrr.memory` attribute (one dictionary per result: `storage`
+    = input | output | weight | arena, `offset`, `bytes`). Intermediates
+    share one arena: a linear scan in program order frees a buffer after its
+    last use (uses through `brrr.reshape` views count) and places each new
+    buffer first-fit at 256-byte alignment; a pointwise kernel writes in
+    place over an input of identical shape that dies at that kernel. Results
+    returned by the function are written straight into the caller's output
+    buffers. The function gets `brrr.arena_bytes` (the peak) and
+    `brrr.weight_bytes`.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+#endif // BRRR_PASSES_TD

@@ -1,0 +1,465 @@
+"""`brrr.load`: run a compiled model.so from Python.
+
+    model = brrr.load("model.so")              # device 0; device=None inspects
+    y = model(x)                               # numpy in, numpy out
+    out = model.run({"x": x})                  # {"y": array}
+    y = model(x_cuda)                          # torch CUDA tensor: zero copy
+
+The model library is loaded with ctypes; nothing is compiled. numpy arrays
+go through brrr_run_host (copied to the device and back). torch CUDA tensors
+and other objects with `__cuda_array_interface__` are passed to brrr_run as
+they are, on torch's current stream (or the stream the interface names),
+and the outputs are allocated on the same device with torch (or cupy). Only
+numpy is needed, and only for numpy inputs; torch and cupy are optional.
+
+Arguments are checked against the model's signature before any GPU work:
+a wrong count, name, shape or dtype raises ValueError naming the input, what
+it expects and what it got. Runtime failures raise BrrrError.
+"""
+
+import threading
+from typing import NamedTuple
+
+from . import _capi
+from ._capi import BrrrError
+
+
+class TensorInfo(NamedTuple):
+    """A graph input or output: dtype is a numpy dtype name ("float32")."""
+
+    name: str
+    dtype: str
+    shape: tuple
+
+    @property
+    def nbytes(self):
+        size = dict(_capi.DTYPES.values())[self.dtype]
+        for d in self.shape:
+            size *= d
+        return size
+
+    def __str__(self):
+        return "%s: %s" % (self.name, _describe(self.dtype, self.shape))
+
+
+class LaunchInfo(NamedTuple):
+    """A kernel launch of the plan, with its roofline data."""
+
+    kernel: str
+    flops: int
+    bytes: int
+
+
+def _describe(dtype, shape):
+    return "%s[%s]" % (dtype, ", ".join(str(d) for d in shape))
+
+
+# Interface typestrs (and torch dtypes) -> numpy dtype names.
+_TYPESTRS = {
+    "<f4": "float32", "<f2": "float16", "<f8": "float64", "|i1": "int8",
+    "<i2": "int16", "<i4": "int32", "<i8": "int64", "|u1": "uint8",
+    "<u2": "uint16", "<u4": "uint32", "<u8": "uint64", "|b1": "bool",
+}
+
+
+def _is_torch(x):
+    return type(x).__module__.startswith("torch") and hasattr(x, "data_ptr")
+
+
+def _torch_dtype_name(dtype):
+    return str(dtype).replace("torch.", "")
+
+
+class _DeviceArray(NamedTuple):
+    """What brrr_run needs of a CUDA array, however it was given."""
+
+    pointer: int
+    dtype: str
+    shape: tuple
+    device: object  # CUDA ordinal, or None if the interface doesn't say
+    stream: object  # CUstream handle as an int, or None
+    torch: object  # the torch tensor, if it is one
+
+
+def _c_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for d in reversed(shape):
+        strides.append(step)
+        step *= d
+    return tuple(reversed(strides))
+
+
+def _device_array(name, x):
+    """Describes a CUDA array; raises ValueError if it cannot be used in
+    place (wrong device type, not C-contiguous)."""
+    if _is_torch(x):
+        if not x.is_cuda:
+            raise ValueError("%s: a torch tensor on %s; device inputs must be "
+                             "CUDA tensors" % (name, x.device))
+        if not x.is_contiguous():
+            raise ValueError("%s: the torch tensor is not contiguous (call "
+                             ".contiguous())" % name)
+        return _DeviceArray(x.data_ptr(), _torch_dtype_name(x.dtype),
+                            tuple(x.shape), x.device.index, None, x)
+    iface = x.__cuda_array_interface__
+    shape = tuple(iface["shape"])
+    typestr = iface["typestr"]
+    dtype = _TYPESTRS.get(typestr, typestr)
+    itemsize = int(typestr[2:]) if typestr[2:].isdigit() else 0
+    strides = iface.get("strides")
+    if strides is not None and tuple(strides) != _c_strides(shape, itemsize):
+        raise ValueError("%s: the CUDA array is not C-contiguous (strides %s)"
+                         % (name, tuple(strides)))
+    stream = iface.get("stream")
+    # Interface v3: 1 is the legacy default stream, 2 the per-thread one;
+    # the driver takes 0 (legacy) and 2 (per-thread) as stream handles.
+    if stream == 1:
+        stream = 0
+    return _DeviceArray(int(iface["data"][0]), dtype, shape, None, stream,
+                        None)
+
+
+def _check_tensor(kind, info, dtype, shape):
+    if dtype != info.dtype or tuple(shape) != info.shape:
+        raise ValueError("%s '%s': expected %s, got %s"
+                         % (kind, info.name, _describe(info.dtype, info.shape),
+                            _describe(dtype, shape)))
+
+
+def _ordered(kind, infos, args):
+    """Orders the arguments by the signature: positional, or one dict by
+    name."""
+    names = [i.name for i in infos]
+    if len(args) == 1 and isinstance(args[0], dict):
+        feeds = args[0]
+        unknown = [k for k in feeds if k not in names]
+        if unknown:
+            raise ValueError("unknown %s %s; the model's %ss are %s"
+                             % (kind, ", ".join(repr(k) for k in unknown),
+                                kind, ", ".join(names)))
+        missing = [n for n in names if n not in feeds]
+        if missing:
+            raise ValueError("missing %s %s" % (
+                kind, ", ".join(repr(n) for n in missing)))
+        return [feeds[n] for n in names]
+    if len(args) != len(infos):
+        raise ValueError("the model takes %d %ss (%s), got %d"
+                         % (len(infos), kind, ", ".join(names), len(args)))
+    return list(args)
+
+
+def _is_device(x):
+    return ((_is_torch(x) and x.is_cuda)
+            or hasattr(x, "__cuda_array_interface__"))
+
+
+def _numpy():
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError("brrr needs numpy to run models on host arrays")
+    return numpy
+
+
+def _host_empty(np, info):
+    if info.dtype == "bfloat16":
+        try:
+            import ml_dtypes
+            return np.empty(info.shape, dtype=ml_dtypes.bfloat16)
+        except ImportError:
+            # Same bits, viewable with ml_dtypes or torch later.
+            return np.empty(info.shape, dtype=np.uint16)
+    return np.empty(info.shape, dtype=info.dtype)
+
+
+class _Prepared(NamedTuple):
+    on_device: bool
+    inputs: list  # numpy arrays, or _DeviceArray
+    keep: list  # objects that must stay alive during the call
+
+
+def _prepare(infos, args):
+    """Validates inputs against the signature; no GPU work."""
+    values = _ordered("input", infos, args)
+    device = [_is_device(v) for v in values]
+    if any(device) and not all(device):
+        raise ValueError("the inputs mix host arrays and CUDA arrays (%s on "
+                         "the device); pass all of one kind"
+                         % ", ".join(i.name for i, d in zip(infos, device)
+                                     if d))
+    if values and all(device):
+        arrays = []
+        for info, v in zip(infos, values):
+            a = _device_array("input '%s'" % info.name, v)
+            _check_tensor("input", info, a.dtype, a.shape)
+            arrays.append(a)
+        return _Prepared(True, arrays, values)
+    np = _numpy()
+    arrays = []
+    for info, v in zip(infos, values):
+        a = np.ascontiguousarray(v)
+        # ml_dtypes' bfloat16 is named "bfloat16" like brrr's; raw bfloat16
+        # bits (uint16) are accepted too, since numpy lacks the type.
+        dtype = a.dtype.name
+        if info.dtype == "bfloat16" and dtype == "uint16":
+            dtype = "bfloat16"
+        _check_tensor("input", info, dtype, a.shape)
+        arrays.append(a)
+    return _Prepared(False, arrays, arrays)
+
+
+class _Signature(NamedTuple):
+    inputs: list
+    outputs: list
+    launches: list
+    device: object
+
+
+class Context:
+    """An execution context: its own intermediate memory and CUDA graph. Use
+    one per thread (Model's calls do, through a per-thread default)."""
+
+    def __init__(self, model, cuda_graphs=True):
+        # The signature, not the Model: a Model keeps its per-thread default
+        # contexts, and a reference back would make a cycle that delays
+        # freeing GPU memory until the garbage collector runs. The runtime
+        # keeps the native model alive while a context exists.
+        self._model = _Signature(model.inputs, model.outputs, model.launches,
+                                 model.device)
+        self._lib = model._lib
+        handle = _capi.ctypes.c_void_p()
+        _capi.check(self._lib, self._lib.brrr_context_create(
+            model._handle_or_raise(), _capi.ctypes.byref(handle)))
+        self._handle = handle
+        self._graphs = True
+        if not cuda_graphs:
+            self.cuda_graphs = False
+
+    @property
+    def cuda_graphs(self):
+        return self._graphs
+
+    @cuda_graphs.setter
+    def cuda_graphs(self, enabled):
+        _capi.check(self._lib, self._lib.brrr_context_set_cuda_graphs(
+            self._live(), 1 if enabled else 0))
+        self._graphs = bool(enabled)
+
+    def _live(self):
+        if self._handle is None:
+            raise ValueError("the context is closed")
+        return self._handle
+
+    def close(self):
+        if getattr(self, "_handle", None) is not None:
+            self._lib.brrr_context_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def run(self, *args, outputs=None):
+        """Runs the model: positional inputs or one {name: array} dict.
+        Returns the outputs in signature order (a list). `outputs` may give
+        the output buffers (CUDA inputs only)."""
+        prepared = _prepare(self._model.inputs, args)
+        if prepared.on_device:
+            return self._run_device(prepared, outputs)
+        if outputs is not None:
+            raise ValueError("outputs= is for CUDA inputs; host runs return "
+                             "new arrays")
+        return self._run_host(prepared)
+
+    def _run_host(self, prepared):
+        np = _numpy()
+        outs = [_host_empty(np, i) for i in self._model.outputs]
+        ins = _capi.pointer_array([a.ctypes.data for a in prepared.inputs])
+        out_ptrs = _capi.pointer_array([a.ctypes.data for a in outs])
+        _capi.check(self._lib, self._lib.brrr_run_host(self._live(), ins,
+                                                       out_ptrs))
+        return outs
+
+    def _device_outputs(self, prepared, outputs):
+        infos = self._model.outputs
+        if outputs is not None:
+            outputs = _ordered("output", infos, (outputs,)
+                               if isinstance(outputs, dict) else outputs)
+            described = []
+            for info, o in zip(infos, outputs):
+                d = _device_array("output '%s'" % info.name, o)
+                _check_tensor("output", info, d.dtype, d.shape)
+                described.append(d)
+            return outputs, described
+        first = prepared.inputs[0] if prepared.inputs else None
+        if first is not None and first.torch is not None:
+            import torch
+            outs = [torch.empty(i.shape, dtype=getattr(torch, i.dtype),
+                                device=first.torch.device) for i in infos]
+        else:
+            try:
+                import cupy
+            except ImportError:
+                raise ValueError("cannot allocate outputs for CUDA inputs "
+                                 "that are not torch tensors without cupy; "
+                                 "install cupy or pass outputs=")
+            outs = [cupy.empty(i.shape, dtype=i.dtype) for i in infos]
+        return outs, [_device_array(i.name, o) for i, o in zip(infos, outs)]
+
+    def _stream(self, prepared):
+        first = prepared.inputs[0] if prepared.inputs else None
+        if first is not None and first.torch is not None:
+            import torch
+            return torch.cuda.current_stream(first.torch.device).cuda_stream
+        for a in prepared.inputs:
+            if a.stream is not None:
+                return int(a.stream)
+        return 0
+
+    def _check_device(self, arrays):
+        want = self._model.device
+        for a in arrays:
+            if a.device is not None and a.device != want:
+                raise ValueError("a CUDA array is on device %d but the model "
+                                 "is open on device %d" % (a.device, want))
+
+    def _run_device(self, prepared, outputs, profile=False):
+        outs, described = self._device_outputs(prepared, outputs)
+        self._check_device(list(prepared.inputs) + described)
+        ins = _capi.pointer_array([a.pointer for a in prepared.inputs])
+        out_ptrs = _capi.pointer_array([d.pointer for d in described])
+        if profile:
+            n = len(self._model.launches)
+            ms = (_capi.ctypes.c_double * max(n, 1))()
+            _capi.check(self._lib, self._lib.brrr_profile(
+                self._live(), ins, out_ptrs, ms))
+            return outs, list(ms)[:n]
+        stream = self._stream(prepared)
+        _capi.check(self._lib, self._lib.brrr_run(self._live(), ins, out_ptrs,
+                                                  stream or None))
+        return outs
+
+    def profile(self, *args, outputs=None):
+        """Runs once without graphs on CUDA inputs, timing each launch;
+        returns [(LaunchInfo, milliseconds)]."""
+        prepared = _prepare(self._model.inputs, args)
+        if not prepared.on_device:
+            raise ValueError("profile() takes CUDA arrays (torch tensors or "
+                             "__cuda_array_interface__ objects)")
+        _, ms = self._run_device(prepared, outputs, profile=True)
+        return list(zip(self._model.launches, ms))
+
+
+class Model:
+    """A compiled model.so, open on a GPU or for inspection (device None)."""
+
+    def __init__(self, path, device=0):
+        self.path = path
+        self._lib = _capi.library(path)
+        self.device = device
+        handle = _capi.ctypes.c_void_p()
+        ordinal = -1 if device is None else int(device)
+        _capi.check(self._lib, self._lib.brrr_model_open(
+            ordinal, _capi.ctypes.byref(handle)))
+        self._handle = handle
+        self._local = threading.local()
+        self.inputs = self._infos(self._lib.brrr_model_num_inputs,
+                                  self._lib.brrr_model_input)
+        self.outputs = self._infos(self._lib.brrr_model_num_outputs,
+                                   self._lib.brrr_model_output)
+        self.target = self._lib.brrr_model_target(handle).decode()
+        self.launches = []
+        for i in range(self._lib.brrr_model_num_launches(handle)):
+            c = _capi.LaunchInfoC()
+            _capi.check(self._lib, self._lib.brrr_model_launch(
+                handle, i, _capi.ctypes.byref(c)))
+            self.launches.append(LaunchInfo(c.kernel.decode(), c.flops,
+                                            c.bytes))
+        self.arena_bytes = self._lib.brrr_model_arena_bytes(handle)
+        self.weight_bytes = self._lib.brrr_model_weight_bytes(handle)
+
+    def _infos(self, count, get):
+        infos = []
+        for i in range(count(self._handle)):
+            c = _capi.TensorInfoC()
+            _capi.check(self._lib, get(self._handle, i,
+                                       _capi.ctypes.byref(c)))
+            dtype = _capi.DTYPES[c.dtype][0]
+            infos.append(TensorInfo(c.name.decode(), dtype,
+                                    tuple(c.dims[d] for d in range(c.rank))))
+        return infos
+
+    def _handle_or_raise(self):
+        if self._handle is None:
+            raise ValueError("the model is closed")
+        return self._handle
+
+    def __repr__(self):
+        where = "inspection only" if self.device is None else \
+            "device %d" % self.device
+        return "<brrr.Model %s (%s) %s -> %s>" % (
+            self.path, where, ", ".join(map(str, self.inputs)),
+            ", ".join(map(str, self.outputs)))
+
+    def check_inputs(self, *args):
+        """Checks inputs (positional or one dict) against the signature
+        without running anything; works on inspection models. Raises
+        ValueError on a mismatch."""
+        _prepare(self.inputs, args)
+
+    def context(self, cuda_graphs=True):
+        """A new execution context (see Context)."""
+        return Context(self, cuda_graphs)
+
+    def _default_context(self):
+        ctx = getattr(self._local, "context", None)
+        if ctx is None:
+            ctx = self.context()
+            self._local.context = ctx
+        return ctx
+
+    def __call__(self, *args, outputs=None):
+        """Runs on this thread's default context. Returns the output, or a
+        tuple of outputs for a model with several."""
+        outs = self._default_context().run(*args, outputs=outputs)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def run(self, feeds, outputs=None):
+        """Runs with {input name: array}; returns {output name: array}."""
+        outs = self._default_context().run(feeds, outputs=outputs)
+        return {i.name: o for i, o in zip(self.outputs, outs)}
+
+    def profile(self, *args, outputs=None):
+        """See Context.profile."""
+        return self._default_context().profile(*args, outputs=outputs)
+
+    def close(self):
+        """Releases the model; contexts still alive keep it until they go."""
+        ctx = getattr(getattr(self, "_local", None), "context", None)
+        if ctx is not None:
+            ctx.close()
+            self._local.context = None
+        if getattr(self, "_handle", None) is not None:
+            self._lib.brrr_model_close(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def load(path, device=0):
+    """Opens a compiled model.so on CUDA device `device` (an ordinal), or
+    for inspection only with device=None: then the signature, target and
+    plan can be read but nothing runs, and no GPU or driver is needed."""
+    return Model(path, device)

@@ -1,0 +1,410 @@
+//===- Artifact.cpp - serialize and validate the compiled-model image -----===//
+//
+// The one reader and writer of the format documented in Artifact.h. The
+// reader is the runtime's first line of defence: an image comes from a file
+// or a shared library that may be truncated, stale or corrupt, so every
+// length is checked against the bytes that remain before anything is
+// allocated, and every index, offset and size is checked before the runtime
+// turns it into a device address. Errors name the field being read
+// ("tensors[3].dims") so that a broken image can be diagnosed from the
+// message alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Artifact.h"
+#include "runtime/ArtifactValidate.h"
+
+#include <cstring>
+
+namespace brrr::artifact {
+
+uint32_t dtypeSize(DType t) {
+  switch (t) {
+  case DType::I8:
+  case DType::U8:
+  case DType::Bool:
+    return 1;
+  case DType::F16:
+  case DType::BF16:
+  case DType::I16:
+  case DType::U16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+  case DType::U32:
+    return 4;
+  case DType::F64:
+  case DType::I64:
+  case DType::U64:
+    return 8;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Appends little-endian fields; byte by byte so that the image is the same
+/// on any host.
+class Writer {
+public:
+  std::vector<uint8_t> out;
+
+  void u8(uint8_t v) { out.push_back(v); }
+  void u32(uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+      out.push_back(uint8_t(v >> (8 * i)));
+  }
+  void u64(uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+      out.push_back(uint8_t(v >> (8 * i)));
+  }
+  void raw(const void *data, size_t n) {
+    const auto *p = static_cast<const uint8_t *>(data);
+    out.insert(out.end(), p, p + n);
+  }
+  void str(const std::string &s) {
+    u64(s.size());
+    raw(s.data(), s.size());
+  }
+  void bytes(const std::vector<uint8_t> &b) {
+    u64(b.size());
+    raw(b.data(), b.size());
+  }
+  void u32s(const std::vector<uint32_t> &v) {
+    u64(v.size());
+    for (uint32_t x : v)
+      u32(x);
+  }
+};
+
+} // namespace
+
+std::vector<uint8_t> serialize(const Artifact &a) {
+  Writer w;
+  w.raw(kMagic, sizeof(kMagic));
+  w.u32(kFormatVersion);
+  w.u32(0); // reserved
+  w.str(a.target);
+  w.u32(a.smMajor);
+  w.u32(a.smMinor);
+  w.u8(a.exactArch ? 1 : 0);
+  w.str(a.ptx);
+  w.bytes(a.cubin);
+  w.u64(a.kernels.size());
+  for (const Kernel &k : a.kernels) {
+    w.str(k.name);
+    w.u64(k.flops);
+    w.u64(k.bytes);
+  }
+  w.u64(a.tensors.size());
+  for (const Tensor &t : a.tensors) {
+    w.str(t.name);
+    w.u32(uint32_t(t.dtype));
+    w.u64(t.dims.size());
+    for (int64_t d : t.dims)
+      w.u64(uint64_t(d));
+    w.u32(uint32_t(t.storage));
+    w.u64(t.index);
+    w.u64(t.offset);
+    w.u64(t.bytes);
+  }
+  w.u32s(a.inputs);
+  w.u32s(a.outputs);
+  w.u64(a.launches.size());
+  for (const Launch &l : a.launches) {
+    w.u32(l.kernel);
+    for (uint32_t g : l.grid)
+      w.u32(g);
+    for (uint32_t b : l.block)
+      w.u32(b);
+    w.u32(l.sharedBytes);
+    w.u32s(l.args);
+  }
+  w.u64(a.copies.size());
+  for (const Copy &c : a.copies) {
+    w.u32(c.src);
+    w.u32(c.dst);
+  }
+  w.u64(a.steps.size());
+  for (const Step &s : a.steps) {
+    w.u32(uint32_t(s.kind));
+    w.u32(s.index);
+  }
+  w.u64(a.arenaBytes);
+  w.bytes(a.weights);
+  return std::move(w.out);
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads fields with bounds checks. `where` names the record being read
+/// (e.g. "tensors[3]") so that errors point at the field.
+class Reader {
+public:
+  Reader(const uint8_t *data, size_t size, std::string &error)
+      : data(data), size(size), error(error) {}
+
+  std::string where;
+
+  size_t offset() const { return pos; }
+  size_t left() const { return size - pos; }
+
+  bool fail(const char *field, uint64_t need) {
+    error = "artifact truncated at byte " + std::to_string(size) +
+            " while reading " + name(field) + " (needs " +
+            std::to_string(need) + " bytes at offset " + std::to_string(pos) +
+            ", " + std::to_string(left()) + " left)";
+    return false;
+  }
+
+  bool raw(void *dst, size_t n, const char *field) {
+    if (n > left())
+      return fail(field, n);
+    std::memcpy(dst, data + pos, n);
+    pos += n;
+    return true;
+  }
+  bool u8(uint8_t &v, const char *field) { return raw(&v, 1, field); }
+  bool u32(uint32_t &v, const char *field) {
+    uint8_t b[4] = {0};
+    if (!raw(b, 4, field))
+      return false;
+    v = 0;
+    for (int i = 3; i >= 0; --i)
+      v = (v << 8) | b[i];
+    return true;
+  }
+  bool u64(uint64_t &v, const char *field) {
+    uint8_t b[8] = {0};
+    if (!raw(b, 8, field))
+      return false;
+    v = 0;
+    for (int i = 7; i >= 0; --i)
+      v = (v << 8) | b[i];
+    return true;
+  }
+
+  /// Reads a count of elements of at least `elemBytes` each, refusing counts
+  /// that the remaining bytes cannot hold, so a corrupt count never becomes
+  /// a huge allocation.
+  bool count(uint64_t &n, uint64_t elemBytes, const char *field) {
+    if (!u64(n, field))
+      return false;
+    if (elemBytes && n > left() / elemBytes) {
+      pos -= 8;
+      error = "artifact truncated at byte " + std::to_string(size) +
+              " while reading " + name(field) + " (" + std::to_string(n) +
+              " elements of " + std::to_string(elemBytes) +
+              " bytes at offset " + std::to_string(pos + 8) + ", " +
+              std::to_string(left() - 8) + " bytes left)";
+      return false;
+    }
+    return true;
+  }
+
+  template <typename Container> bool blob(Container &out, const char *field) {
+    uint64_t n = 0;
+    if (!count(n, 1, field))
+      return false;
+    out.resize(size_t(n));
+    return raw(out.data(), size_t(n), field);
+  }
+
+  bool u32s(std::vector<uint32_t> &out, const char *field) {
+    uint64_t n = 0;
+    if (!count(n, 4, field))
+      return false;
+    out.resize(size_t(n));
+    for (uint32_t &v : out)
+      if (!u32(v, field))
+        return false;
+    return true;
+  }
+
+private:
+  std::string name(const char *field) const {
+    return where.empty() ? std::string(field) : where + "." + field;
+  }
+
+  const uint8_t *data;
+  size_t size;
+  size_t pos = 0;
+  std::string &error;
+};
+
+std::string indexed(const char *vec, size_t i) {
+  return std::string(vec) + "[" + std::to_string(i) + "]";
+}
+
+bool readKernels(Reader &r, std::vector<Kernel> &kernels) {
+  uint64_t n = 0;
+  // name length + flops + bytes.
+  if (!r.count(n, 24, "kernels"))
+    return false;
+  kernels.resize(size_t(n));
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    r.where = indexed("kernels", i);
+    Kernel &k = kernels[i];
+    if (!r.blob(k.name, "name") || !r.u64(k.flops, "flops") ||
+        !r.u64(k.bytes, "bytes"))
+      return false;
+  }
+  r.where.clear();
+  return true;
+}
+
+bool readTensors(Reader &r, std::vector<Tensor> &tensors) {
+  uint64_t n = 0;
+  // name length, dtype, dims count, storage, index, offset, bytes.
+  if (!r.count(n, 48, "tensors"))
+    return false;
+  tensors.resize(size_t(n));
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    r.where = indexed("tensors", i);
+    Tensor &t = tensors[i];
+    uint32_t dtype = 0, storage = 0;
+    uint64_t rank = 0;
+    if (!r.blob(t.name, "name") || !r.u32(dtype, "dtype") ||
+        !r.count(rank, 8, "dims"))
+      return false;
+    t.dims.resize(size_t(rank));
+    for (int64_t &d : t.dims) {
+      uint64_t v;
+      if (!r.u64(v, "dims"))
+        return false;
+      d = int64_t(v);
+    }
+    if (!r.u32(storage, "storage") || !r.u64(t.index, "index") ||
+        !r.u64(t.offset, "offset") || !r.u64(t.bytes, "bytes"))
+      return false;
+    // Range-checked in validate(); the casts keep the raw value for the
+    // message.
+    t.dtype = DType(dtype);
+    t.storage = Storage(storage);
+  }
+  r.where.clear();
+  return true;
+}
+
+bool readLaunches(Reader &r, std::vector<Launch> &launches) {
+  uint64_t n = 0;
+  // kernel, grid, block, sharedBytes, args count.
+  if (!r.count(n, 40, "launches"))
+    return false;
+  launches.resize(size_t(n));
+  for (size_t i = 0; i < launches.size(); ++i) {
+    r.where = indexed("launches", i);
+    Launch &l = launches[i];
+    if (!r.u32(l.kernel, "kernel"))
+      return false;
+    for (uint32_t &g : l.grid)
+      if (!r.u32(g, "grid"))
+        return false;
+    for (uint32_t &b : l.block)
+      if (!r.u32(b, "block"))
+        return false;
+    if (!r.u32(l.sharedBytes, "sharedBytes") || !r.u32s(l.args, "args"))
+      return false;
+  }
+  r.where.clear();
+  return true;
+}
+
+bool readPlan(Reader &r, Artifact &a) {
+  uint64_t n = 0;
+  if (!r.count(n, 8, "copies"))
+    return false;
+  a.copies.resize(size_t(n));
+  for (size_t i = 0; i < a.copies.size(); ++i) {
+    r.where = indexed("copies", i);
+    if (!r.u32(a.copies[i].src, "src") || !r.u32(a.copies[i].dst, "dst"))
+      return false;
+  }
+  r.where.clear();
+  if (!r.count(n, 8, "steps"))
+    return false;
+  a.steps.resize(size_t(n));
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    r.where = indexed("steps", i);
+    uint32_t kind = 0;
+    if (!r.u32(kind, "kind") || !r.u32(a.steps[i].index, "index"))
+      return false;
+    a.steps[i].kind = Step::Kind(kind);
+  }
+  r.where.clear();
+  return true;
+}
+
+bool readHeader(Reader &r, size_t size, const uint8_t *data,
+                std::string &error) {
+  size_t n = size < sizeof(kMagic) ? size : sizeof(kMagic);
+  if (std::memcmp(data, kMagic, n) != 0) {
+    error = "not a brrr artifact: bad magic (expected \"BRRRART\\0\")";
+    return false;
+  }
+  char magic[8];
+  uint32_t version = 0, reserved = 0;
+  if (!r.raw(magic, sizeof(magic), "magic") || !r.u32(version, "formatVersion"))
+    return false;
+  if (version != kFormatVersion) {
+    error =
+        "artifact format version " + std::to_string(version) +
+        ", this runtime reads " + std::to_string(kFormatVersion) +
+        (version > kFormatVersion ? " (the model was built by a newer brrrc)"
+                                  : " (rebuild the model with this brrrc)");
+    return false;
+  }
+  // The reserved word is for a future minor revision; readers ignore it.
+  return r.u32(reserved, "reserved");
+}
+
+} // namespace
+
+bool deserialize(const uint8_t *data, size_t size, Artifact &out,
+                 std::string &error) {
+  out = Artifact();
+  if (!data && size) {
+    error = "artifact image is a null pointer";
+    return false;
+  }
+  static const uint8_t empty = 0;
+  Reader r(data ? data : &empty, size, error);
+  if (!readHeader(r, size, data ? data : &empty, error))
+    return false;
+
+  uint8_t exact = 0;
+  if (!r.blob(out.target, "target") || !r.u32(out.smMajor, "smMajor") ||
+      !r.u32(out.smMinor, "smMinor") || !r.u8(exact, "exactArch"))
+    return false;
+  if (exact > 1) {
+    error = "artifact field exactArch is " + std::to_string(exact) +
+            " at offset " + std::to_string(r.offset() - 1) +
+            ", expected 0 or 1";
+    return false;
+  }
+  out.exactArch = exact;
+  if (!r.blob(out.ptx, "ptx") || !r.blob(out.cubin, "cubin") ||
+      !readKernels(r, out.kernels) || !readTensors(r, out.tensors) ||
+      !r.u32s(out.inputs, "inputs") || !r.u32s(out.outputs, "outputs") ||
+      !readLaunches(r, out.launches) || !readPlan(r, out) ||
+      !r.u64(out.arenaBytes, "arenaBytes") || !r.blob(out.weights, "weights"))
+    return false;
+  if (r.left()) {
+    error = "artifact has " + std::to_string(r.left()) +
+            " trailing bytes after the weights (image is " +
+            std::to_string(size) + " bytes, payload ends at " +
+            std::to_string(r.offset()) + ")";
+    return false;
+  }
+  return validate(out, error);
+}
+
+} // namespace brrr::artifact

@@ -1,0 +1,127 @@
+//===- Artifact.h - the compiled-model image ----------------------*- C++
+//-*-===//
+//
+// What brrrc writes and the runtime reads: kernels (cubin and PTX), the
+// launch plan, the tensor table with the memory plan, weights, and the
+// signature. The compiler fills an `Artifact` and serializes it; the image is
+// embedded in model.so, and the runtime deserializes and validates it. Pure
+// C++17 with no dependencies, so both sides share this file.
+//
+// Image layout (all integers little-endian):
+//   "BRRRART\0" | u32 formatVersion | u32 reserved | payload
+// The payload is the fields of `Artifact` in declaration order: strings and
+// byte arrays as u64 length + bytes, vectors as u64 count + elements, enums
+// as u32, `bool` as one byte (0 or 1), fixed arrays (grid, block) as their
+// elements without a count.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_RUNTIME_ARTIFACT_H
+#define BRRR_RUNTIME_ARTIFACT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace brrr::artifact {
+
+constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
+constexpr uint32_t kFormatVersion = 1;
+
+/// Element types; values equal the C API's brrr_dtype.
+enum class DType : uint32_t {
+  F32 = 1,
+  F16 = 2,
+  BF16 = 3,
+  F64 = 4,
+  I8 = 5,
+  I16 = 6,
+  I32 = 7,
+  I64 = 8,
+  U8 = 9,
+  U16 = 10,
+  U32 = 11,
+  U64 = 12,
+  Bool = 13
+};
+
+/// Bytes per element (bool: 1).
+uint32_t dtypeSize(DType t);
+
+/// Where a tensor lives at run time.
+enum class Storage : uint32_t {
+  Input = 0,  ///< the caller's input buffer `index`
+  Output = 1, ///< the caller's output buffer `index`
+  Weight = 2, ///< `offset` into the weight block, uploaded once at open
+  Arena = 3,  ///< `offset` into the context's intermediate arena
+};
+
+struct Tensor {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> dims;
+  Storage storage = Storage::Arena;
+  uint64_t index = 0;  ///< input/output position for Input/Output
+  uint64_t offset = 0; ///< byte offset for Weight/Arena (256-byte aligned)
+  uint64_t bytes = 0;
+};
+
+/// A kernel in the cubin/PTX module.
+struct Kernel {
+  std::string name;
+  /// Roofline data for `--profile`/`--report`: work done and the fewest
+  /// bytes it must move.
+  uint64_t flops = 0;
+  uint64_t bytes = 0;
+};
+
+/// One launch: every kernel parameter is a tensor's device address.
+struct Launch {
+  uint32_t kernel = 0; ///< index into `kernels`
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t sharedBytes = 0;
+  std::vector<uint32_t> args; ///< indices into `tensors`
+};
+
+/// A device-to-device copy (an output that aliases an input or a weight).
+struct Copy {
+  uint32_t src = 0, dst = 0; ///< indices into `tensors`
+};
+
+/// A step of the plan: a launch or a copy.
+struct Step {
+  enum class Kind : uint32_t { Launch = 0, Copy = 1 } kind = Kind::Launch;
+  uint32_t index = 0; ///< into `launches` or `copies`
+};
+
+struct Artifact {
+  std::string target;    ///< "sm_90a", "sm_80"
+  uint32_t smMajor = 9;  ///< the card must have this compute capability
+  uint32_t smMinor = 0;  ///< (sm_80 PTX also JIT-compiles on newer cards)
+  bool exactArch = true; ///< true for "a" targets (sm_90a): cubin only
+  std::string ptx;
+  std::vector<uint8_t> cubin;
+  std::vector<Kernel> kernels;
+  std::vector<Tensor> tensors;
+  std::vector<uint32_t> inputs;  ///< tensor indices, in signature order
+  std::vector<uint32_t> outputs; ///< tensor indices, in signature order
+  std::vector<Launch> launches;
+  std::vector<Copy> copies;
+  std::vector<Step> steps;
+  uint64_t arenaBytes = 0;
+  std::vector<uint8_t> weights;
+};
+
+/// Serializes `a` into an image.
+std::vector<uint8_t> serialize(const Artifact &a);
+
+/// Parses and validates an image: magic, version, lengths, every index in
+/// range, every Weight/Arena tensor inside its block, tensor sizes equal to
+/// dims x dtype. On failure returns false with a message in `error`.
+bool deserialize(const uint8_t *data, size_t size, Artifact &out,
+                 std::string &error);
+
+} // namespace brrr::artifact
+
+#endif // BRRR_RUNTIME_ARTIFACT_H

@@ -1,0 +1,273 @@
+//===- ArtifactValidate.cpp - semantic checks of a parsed artifact --------===//
+//
+// The runtime turns tensor offsets into device addresses and kernel
+// arguments without checking them again, so everything that could make it
+// read or write outside an allocation is rejected here, once, when the model
+// is opened: bad enum values, shapes that disagree with byte sizes, tensors
+// that overrun the weight block or the arena, and plan entries that point at
+// nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/ArtifactValidate.h"
+
+#include <set>
+
+namespace brrr::artifact {
+namespace {
+
+constexpr uint64_t kAlignment = 256;
+
+const char *storageName(Storage s) {
+  switch (s) {
+  case Storage::Input:
+    return "input";
+  case Storage::Output:
+    return "output";
+  case Storage::Weight:
+    return "weight";
+  case Storage::Arena:
+    return "arena";
+  }
+  return "?";
+}
+
+class Validator {
+public:
+  Validator(const Artifact &a, std::string &error) : a(a), error(error) {}
+
+  bool run() {
+    return checkCode() && checkTensors() && checkSignature(true) &&
+           checkSignature(false) && checkViews() && checkLaunches() &&
+           checkCopies() && checkSteps();
+  }
+
+private:
+  bool fail(std::string msg) {
+    error = "invalid artifact: " + std::move(msg);
+    return false;
+  }
+
+  std::string tensorName(size_t i) const {
+    return "tensors[" + std::to_string(i) + "] '" + a.tensors[i].name + "'";
+  }
+
+  bool checkCode() {
+    if (a.kernels.empty())
+      return true;
+    if (a.ptx.empty() && a.cubin.empty())
+      return fail("it has " + std::to_string(a.kernels.size()) +
+                  " kernels but neither PTX nor a cubin");
+    if (a.exactArch && a.cubin.empty())
+      return fail("target '" + a.target +
+                  "' is arch-specific (exactArch) but the artifact has no "
+                  "cubin");
+    for (size_t i = 0; i < a.kernels.size(); ++i)
+      if (a.kernels[i].name.empty())
+        return fail("kernels[" + std::to_string(i) + "] has an empty name");
+    return true;
+  }
+
+  /// product(dims) * dtypeSize, or false on a negative dimension or
+  /// overflow.
+  bool byteSize(const Tensor &t, size_t i, uint64_t &bytes) {
+    uint64_t n = dtypeSize(t.dtype);
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      int64_t dim = t.dims[d];
+      if (dim < 0)
+        return fail(tensorName(i) + " has negative dimension " +
+                    std::to_string(dim) + " at position " + std::to_string(d));
+      if (dim && n > UINT64_MAX / uint64_t(dim))
+        return fail(tensorName(i) + " is too large: its byte size overflows "
+                                    "64 bits");
+      n *= uint64_t(dim);
+    }
+    bytes = n;
+    return true;
+  }
+
+  bool inBlock(size_t i, uint64_t blockBytes, const char *block) {
+    const Tensor &t = a.tensors[i];
+    if (t.offset % kAlignment)
+      return fail(tensorName(i) + " has " + block + " offset " +
+                  std::to_string(t.offset) + ", which is not " +
+                  std::to_string(kAlignment) + "-byte aligned");
+    if (t.offset > blockBytes || t.bytes > blockBytes - t.offset)
+      return fail(tensorName(i) + " (bytes [" + std::to_string(t.offset) +
+                  ", " + std::to_string(t.offset) + " + " +
+                  std::to_string(t.bytes) + ")) lies outside the " + block +
+                  " of " + std::to_string(blockBytes) + " bytes");
+    return true;
+  }
+
+  bool checkTensors() {
+    for (size_t i = 0; i < a.tensors.size(); ++i) {
+      const Tensor &t = a.tensors[i];
+      if (dtypeSize(t.dtype) == 0)
+        return fail(tensorName(i) + " has unknown dtype " +
+                    std::to_string(uint32_t(t.dtype)));
+      uint64_t bytes;
+      if (!byteSize(t, i, bytes))
+        return false;
+      if (bytes != t.bytes)
+        return fail(tensorName(i) + " has bytes = " + std::to_string(t.bytes) +
+                    " but its shape and dtype need " + std::to_string(bytes));
+      switch (t.storage) {
+      case Storage::Input:
+      case Storage::Output: {
+        size_t n =
+            t.storage == Storage::Input ? a.inputs.size() : a.outputs.size();
+        if (t.index >= n)
+          return fail(tensorName(i) + " is " + storageName(t.storage) + " " +
+                      std::to_string(t.index) + " but the model has " +
+                      std::to_string(n) + " " + storageName(t.storage) + "s");
+        break;
+      }
+      case Storage::Weight:
+        if (!inBlock(i, a.weights.size(), "weight block"))
+          return false;
+        break;
+      case Storage::Arena:
+        if (!inBlock(i, a.arenaBytes, "arena"))
+          return false;
+        break;
+      default:
+        return fail(tensorName(i) + " has unknown storage " +
+                    std::to_string(uint32_t(t.storage)));
+      }
+    }
+    return true;
+  }
+
+  /// The signature lists, in order, the tensors that are the caller's
+  /// buffers; each must say so, at offset 0, under a unique name.
+  bool checkSignature(bool inputs) {
+    const std::vector<uint32_t> &sig = inputs ? a.inputs : a.outputs;
+    const char *what = inputs ? "inputs" : "outputs";
+    Storage want = inputs ? Storage::Input : Storage::Output;
+    std::set<std::string> names;
+    for (size_t i = 0; i < sig.size(); ++i) {
+      std::string at = std::string(what) + "[" + std::to_string(i) + "]";
+      if (sig[i] >= a.tensors.size())
+        return fail(at + " is tensor " + std::to_string(sig[i]) +
+                    ", out of range (" + std::to_string(a.tensors.size()) +
+                    " tensors)");
+      const Tensor &t = a.tensors[sig[i]];
+      if (t.storage != want || t.index != i || t.offset != 0)
+        return fail(at + " is " + tensorName(sig[i]) + ", whose storage is " +
+                    storageName(t.storage) + " " + std::to_string(t.index) +
+                    " at offset " + std::to_string(t.offset) + ", not " +
+                    storageName(want) + " " + std::to_string(i) +
+                    " at offset 0");
+      if (!names.insert(t.name).second)
+        return fail(at + " repeats the name '" + t.name + "'");
+    }
+    return true;
+  }
+
+  /// Other tensors stored in an input or output buffer are views of it and
+  /// must stay inside it.
+  bool checkViews() {
+    for (size_t i = 0; i < a.tensors.size(); ++i) {
+      const Tensor &t = a.tensors[i];
+      if (t.storage != Storage::Input && t.storage != Storage::Output)
+        continue;
+      uint32_t owner =
+          t.storage == Storage::Input ? a.inputs[t.index] : a.outputs[t.index];
+      uint64_t cap = a.tensors[owner].bytes;
+      if (t.offset > cap || t.bytes > cap - t.offset)
+        return fail(tensorName(i) + " (bytes [" + std::to_string(t.offset) +
+                    ", " + std::to_string(t.offset) + " + " +
+                    std::to_string(t.bytes) + ")) lies outside " +
+                    storageName(t.storage) + " " + std::to_string(t.index) +
+                    " of " + std::to_string(cap) + " bytes");
+    }
+    return true;
+  }
+
+  bool checkLaunches() {
+    for (size_t i = 0; i < a.launches.size(); ++i) {
+      const Launch &l = a.launches[i];
+      std::string at = "launches[" + std::to_string(i) + "]";
+      if (l.kernel >= a.kernels.size())
+        return fail(at + " uses kernel " + std::to_string(l.kernel) +
+                    ", out of range (" + std::to_string(a.kernels.size()) +
+                    " kernels)");
+      uint64_t threads = 1;
+      for (int d = 0; d < 3; ++d) {
+        if (!l.grid[d] || !l.block[d])
+          return fail(at + " ('" + a.kernels[l.kernel].name +
+                      "') has a zero grid or block dimension");
+        threads *= l.block[d];
+      }
+      if (threads > 1024)
+        return fail(at + " ('" + a.kernels[l.kernel].name + "') has " +
+                    std::to_string(threads) +
+                    " threads per block; CUDA allows at most 1024");
+      for (size_t j = 0; j < l.args.size(); ++j)
+        if (l.args[j] >= a.tensors.size())
+          return fail(at + ".args[" + std::to_string(j) + "] is tensor " +
+                      std::to_string(l.args[j]) + ", out of range (" +
+                      std::to_string(a.tensors.size()) + " tensors)");
+    }
+    return true;
+  }
+
+  bool checkCopies() {
+    for (size_t i = 0; i < a.copies.size(); ++i) {
+      const Copy &c = a.copies[i];
+      std::string at = "copies[" + std::to_string(i) + "]";
+      if (c.src >= a.tensors.size() || c.dst >= a.tensors.size())
+        return fail(at + " copies tensor " + std::to_string(c.src) +
+                    " to tensor " + std::to_string(c.dst) + ", out of range (" +
+                    std::to_string(a.tensors.size()) + " tensors)");
+      const Tensor &src = a.tensors[c.src], &dst = a.tensors[c.dst];
+      if (src.bytes != dst.bytes)
+        return fail(at + " copies " + tensorName(c.src) + " (" +
+                    std::to_string(src.bytes) + " bytes) to " +
+                    tensorName(c.dst) + " (" + std::to_string(dst.bytes) +
+                    " bytes)");
+      // Inputs are the caller's const buffers and weights are shared by every
+      // context of the model.
+      if (dst.storage != Storage::Output && dst.storage != Storage::Arena)
+        return fail(at + " writes to " + tensorName(c.dst) + ", a " +
+                    storageName(dst.storage) +
+                    " tensor; copies may only write outputs or the arena");
+    }
+    return true;
+  }
+
+  bool checkSteps() {
+    for (size_t i = 0; i < a.steps.size(); ++i) {
+      const Step &s = a.steps[i];
+      std::string at = "steps[" + std::to_string(i) + "]";
+      size_t n;
+      const char *what;
+      if (s.kind == Step::Kind::Launch) {
+        n = a.launches.size();
+        what = "launch";
+      } else if (s.kind == Step::Kind::Copy) {
+        n = a.copies.size();
+        what = "copy";
+      } else {
+        return fail(at + " has unknown kind " +
+                    std::to_string(uint32_t(s.kind)));
+      }
+      if (s.index >= n)
+        return fail(at + " refers to " + what + " " + std::to_string(s.index) +
+                    ", out of range (" + std::to_string(n) + ")");
+    }
+    return true;
+  }
+
+  const Artifact &a;
+  std::string &error;
+};
+
+} // namespace
+
+bool validate(const Artifact &a, std::string &error) {
+  return Validator(a, error).run();
+}
+
+} // namespace brrr::artifact

@@ -1,0 +1,376 @@
+//===- Context.cpp - run a model's plan, through CUDA graphs --------------===//
+//
+// A context owns what one stream of work needs: the intermediate arena, the
+// resolved kernel parameters, the captured CUDA graph, staging buffers for
+// host runs and profiling events. The per-run path allocates nothing: kernel
+// parameters are resolved once when the context is created and only the
+// addresses of the caller's buffers are rewritten on each run, and a run
+// with the same buffers as the captured graph is a single cuGraphLaunch.
+//
+// Graphs are captured on the context's own stream and launched on the
+// caller's: capturing the caller's stream would fail on the legacy default
+// stream (NULL) and could interleave with the caller's own work. When the
+// caller's stream is itself being captured (e.g. inside torch.cuda.graph),
+// the steps are enqueued directly so that they land in the caller's graph.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Runtime.h"
+
+#include <memory>
+
+namespace brrr::runtime {
+namespace {
+
+using artifact::Artifact;
+using artifact::Step;
+using artifact::Storage;
+
+constexpr uint64_t kAlign = 256;
+
+uint64_t alignUp(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+/// Allocates device memory; out-of-memory errors say how much was asked for
+/// and how much the card has free.
+brrr_status allocate(const CudaDriver &cu, CUdeviceptr &ptr, uint64_t bytes,
+                     const std::string &what) {
+  CUresult r = cu.cuMemAlloc_v2(&ptr, bytes);
+  if (r == CUDA_SUCCESS)
+    return BRRR_OK;
+  ptr = 0;
+  size_t freeBytes = 0, total = 0;
+  std::string avail;
+  if (cu.cuMemGetInfo_v2(&freeBytes, &total) == CUDA_SUCCESS)
+    avail =
+        " (" + formatBytes(freeBytes) + " free of " + formatBytes(total) + ")";
+  return cudaFail(cu, r,
+                  "allocating " + formatBytes(bytes) + " for " + what + avail);
+}
+
+/// Resolves every launch argument and copy endpoint to a device address, or
+/// to a patch applied per run for tensors in the caller's buffers.
+void resolve(brrr_context &c) {
+  const Artifact &a = c.model->art;
+  auto add = [&](uint32_t tensor) {
+    const artifact::Tensor &t = a.tensors[tensor];
+    size_t slot = c.values.size();
+    switch (t.storage) {
+    case Storage::Input:
+    case Storage::Output:
+      c.values.push_back(0);
+      c.patches.push_back(
+          {slot, t.storage == Storage::Output, uint32_t(t.index), t.offset});
+      break;
+    case Storage::Weight:
+      c.values.push_back(c.model->weights + t.offset);
+      break;
+    case Storage::Arena:
+      c.values.push_back(c.arena + t.offset);
+      break;
+    }
+  };
+  for (const artifact::Launch &l : a.launches) {
+    c.firstArg.push_back(c.values.size());
+    for (uint32_t arg : l.args)
+      add(arg);
+  }
+  c.copyBase = c.values.size();
+  for (const artifact::Copy &cp : a.copies) {
+    add(cp.src);
+    add(cp.dst);
+  }
+  // Filled after `values` stops growing, so the pointers stay valid.
+  c.params.resize(c.values.size());
+  for (size_t k = 0; k < c.values.size(); ++k)
+    c.params[k] = &c.values[k];
+}
+
+void bind(brrr_context &c, const void *const *inputs, void *const *outputs) {
+  for (const brrr_context::Patch &p : c.patches) {
+    const void *base = p.output ? outputs[p.buffer] : inputs[p.buffer];
+    c.values[p.slot] = CUdeviceptr(uintptr_t(base)) + p.offset;
+  }
+}
+
+std::string stepLabel(const brrr_context &c, size_t step) {
+  const Artifact &a = c.model->art;
+  const Step &s = a.steps[step];
+  if (s.kind == Step::Kind::Copy)
+    return "copy " + std::to_string(s.index) + " (step " +
+           std::to_string(step) + ")";
+  const artifact::Launch &l = a.launches[s.index];
+  return "launching kernel '" + a.kernels[l.kernel].name + "' (step " +
+         std::to_string(step) + ", grid " + std::to_string(l.grid[0]) + "x" +
+         std::to_string(l.grid[1]) + "x" + std::to_string(l.grid[2]) +
+         ", block " + std::to_string(l.block[0]) + "x" +
+         std::to_string(l.block[1]) + "x" + std::to_string(l.block[2]) + ")";
+}
+
+/// Enqueues step `i` of the plan on `stream`.
+brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream) {
+  const Artifact &a = c.model->art;
+  const CudaDriver &cu = *c.cuda;
+  const Step &s = a.steps[i];
+  if (s.kind == Step::Kind::Launch) {
+    const artifact::Launch &l = a.launches[s.index];
+    void **params = l.args.empty() ? nullptr : &c.params[c.firstArg[s.index]];
+    BRRR_CU(cu,
+            cu.cuLaunchKernel(c.model->functions[l.kernel], l.grid[0],
+                              l.grid[1], l.grid[2], l.block[0], l.block[1],
+                              l.block[2], l.sharedBytes, stream, params,
+                              nullptr),
+            stepLabel(c, i));
+    return BRRR_OK;
+  }
+  uint64_t bytes = a.tensors[a.copies[s.index].dst].bytes;
+  if (!bytes)
+    return BRRR_OK;
+  size_t slot = c.copyBase + 2 * size_t(s.index);
+  BRRR_CU(cu,
+          cu.cuMemcpyDtoDAsync_v2(c.values[slot + 1], c.values[slot], bytes,
+                                  stream),
+          stepLabel(c, i));
+  return BRRR_OK;
+}
+
+brrr_status enqueuePlan(brrr_context &c, CUstream stream) {
+  for (size_t i = 0; i < c.model->art.steps.size(); ++i)
+    if (brrr_status s = enqueueStep(c, i, stream))
+      return s;
+  return BRRR_OK;
+}
+
+bool sameBuffers(const brrr_context &c, const void *const *inputs,
+                 void *const *outputs) {
+  for (size_t i = 0; i < c.graphInputs.size(); ++i)
+    if (c.graphInputs[i] != inputs[i])
+      return false;
+  for (size_t i = 0; i < c.graphOutputs.size(); ++i)
+    if (c.graphOutputs[i] != outputs[i])
+      return false;
+  return true;
+}
+
+void dropGraph(brrr_context &c) {
+  if (c.exec)
+    c.cuda->cuGraphExecDestroy(c.exec);
+  c.exec = nullptr;
+}
+
+/// Captures the plan, bound to the current buffers, on the context's stream
+/// and makes `c.exec` run it: updated in place when the driver can, else
+/// instantiated anew.
+brrr_status capture(brrr_context &c) {
+  const CudaDriver &cu = *c.cuda;
+  BRRR_CU(
+      cu,
+      cu.cuStreamBeginCapture_v2(c.stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+      "beginning the CUDA graph capture of the model's plan");
+  brrr_status planStatus = enqueuePlan(c, c.stream);
+  CUgraph graph = nullptr;
+  // Ended even when enqueueing failed, so the stream leaves capture mode.
+  CUresult r = cu.cuStreamEndCapture(c.stream, &graph);
+  std::unique_ptr<CUgraph_st, decltype(cu.cuGraphDestroy)> owner(
+      graph, cu.cuGraphDestroy);
+  if (planStatus)
+    return planStatus;
+  BRRR_CU(cu, r, "ending the CUDA graph capture of the model's plan");
+
+  if (c.exec && cu.cuGraphExecUpdate_v2) {
+    CUgraphExecUpdateResultInfo info{};
+    if (cu.cuGraphExecUpdate_v2(c.exec, graph, &info) == CUDA_SUCCESS)
+      return BRRR_OK;
+  }
+  dropGraph(c);
+  BRRR_CU(cu, cu.cuGraphInstantiateWithFlags(&c.exec, graph, 0),
+          "instantiating the CUDA graph of the model's plan");
+  return BRRR_OK;
+}
+
+brrr_status runGraph(brrr_context &c, const void *const *inputs,
+                     void *const *outputs, CUstream stream) {
+  const CudaDriver &cu = *c.cuda;
+  if (!c.exec || !sameBuffers(c, inputs, outputs)) {
+    bind(c, inputs, outputs);
+    if (brrr_status s = capture(c)) {
+      dropGraph(c);
+      return s;
+    }
+    for (size_t i = 0; i < c.graphInputs.size(); ++i)
+      c.graphInputs[i] = inputs[i];
+    for (size_t i = 0; i < c.graphOutputs.size(); ++i)
+      c.graphOutputs[i] = outputs[i];
+  }
+  BRRR_CU(cu, cu.cuGraphLaunch(c.exec, stream),
+          "launching the CUDA graph of the model's plan");
+  return BRRR_OK;
+}
+
+} // namespace
+
+brrr_status createContext(brrr_model *model, brrr_context **out) {
+  auto c = std::make_unique<brrr_context>();
+  const CudaDriver &cu = *model->cuda;
+  const Artifact &a = model->art;
+  CurrentContext current(cu, model->ctx);
+  BRRR_CU(cu, current.result, "making the model's CUDA context current");
+  // Owned from here: the destructor releases the reference and whatever was
+  // allocated.
+  model->refs.fetch_add(1);
+  c->model = model;
+  c->cuda = model->cuda;
+  if (a.arenaBytes)
+    if (brrr_status s = allocate(cu, c->arena, a.arenaBytes,
+                                 "the model's intermediate arena on device " +
+                                     std::to_string(model->device)))
+      return s;
+  BRRR_CU(cu, cu.cuStreamCreate(&c->stream, CU_STREAM_NON_BLOCKING),
+          "creating the context's stream");
+  resolve(*c);
+  c->graphInputs.assign(a.inputs.size(), nullptr);
+  c->graphOutputs.assign(a.outputs.size(), nullptr);
+  c->stagingInputs.assign(a.inputs.size(), nullptr);
+  c->stagingOutputs.assign(a.outputs.size(), nullptr);
+  *out = c.release();
+  return BRRR_OK;
+}
+
+brrr_status setCudaGraphs(brrr_context *c, bool enabled) {
+  c->graphsEnabled = enabled;
+  if (!enabled && c->exec) {
+    CurrentContext current(*c->cuda, c->model->ctx);
+    dropGraph(*c);
+  }
+  return BRRR_OK;
+}
+
+brrr_status run(brrr_context *c, const void *const *inputs,
+                void *const *outputs, CUstream stream) {
+  const CudaDriver &cu = *c->cuda;
+  CurrentContext current(cu, c->model->ctx);
+  BRRR_CU(cu, current.result, "making the model's CUDA context current");
+  if (c->model->art.steps.empty())
+    return BRRR_OK;
+  if (c->graphsEnabled) {
+    CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
+    // A query that fails is treated as "not capturing": the launch that
+    // follows reports the stream's real problem.
+    if (cu.cuStreamIsCapturing(stream, &capturing) != CUDA_SUCCESS ||
+        capturing == CU_STREAM_CAPTURE_STATUS_NONE)
+      return runGraph(*c, inputs, outputs, stream);
+  }
+  bind(*c, inputs, outputs);
+  return enqueuePlan(*c, stream);
+}
+
+brrr_status runHost(brrr_context *c, const void *const *inputs,
+                    void *const *outputs) {
+  const CudaDriver &cu = *c->cuda;
+  const brrr_model &m = *c->model;
+  CurrentContext current(cu, m.ctx);
+  BRRR_CU(cu, current.result, "making the model's CUDA context current");
+  if (!c->staging) {
+    uint64_t total = 0;
+    for (const brrr_tensor_info &t : m.inputs)
+      total += alignUp(t.size_bytes);
+    for (const brrr_tensor_info &t : m.outputs)
+      total += alignUp(t.size_bytes);
+    if (total)
+      if (brrr_status s = allocate(cu, c->staging, total,
+                                   "brrr_run_host's staging buffers"))
+        return s;
+    uint64_t at = c->staging;
+    for (size_t i = 0; i < m.inputs.size(); ++i) {
+      c->stagingInputs[i] = reinterpret_cast<const void *>(uintptr_t(at));
+      at += alignUp(m.inputs[i].size_bytes);
+    }
+    for (size_t i = 0; i < m.outputs.size(); ++i) {
+      c->stagingOutputs[i] = reinterpret_cast<void *>(uintptr_t(at));
+      at += alignUp(m.outputs[i].size_bytes);
+    }
+  }
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (m.inputs[i].size_bytes)
+      BRRR_CU(
+          cu,
+          cu.cuMemcpyHtoDAsync_v2(CUdeviceptr(uintptr_t(c->stagingInputs[i])),
+                                  inputs[i], m.inputs[i].size_bytes, c->stream),
+          "copying input '" + std::string(m.inputs[i].name) +
+              "' to the device");
+  if (brrr_status s =
+          run(c, c->stagingInputs.data(), c->stagingOutputs.data(), c->stream))
+    return s;
+  for (size_t i = 0; i < m.outputs.size(); ++i)
+    if (m.outputs[i].size_bytes)
+      BRRR_CU(cu,
+              cu.cuMemcpyDtoHAsync_v2(
+                  outputs[i], CUdeviceptr(uintptr_t(c->stagingOutputs[i])),
+                  m.outputs[i].size_bytes, c->stream),
+              "copying output '" + std::string(m.outputs[i].name) +
+                  "' to the host");
+  BRRR_CU(cu, cu.cuStreamSynchronize(c->stream),
+          "running the model (brrr_run_host)");
+  return BRRR_OK;
+}
+
+brrr_status profile(brrr_context *c, const void *const *inputs,
+                    void *const *outputs, double *launchMs) {
+  const CudaDriver &cu = *c->cuda;
+  const Artifact &a = c->model->art;
+  CurrentContext current(cu, c->model->ctx);
+  BRRR_CU(cu, current.result, "making the model's CUDA context current");
+  while (c->events.size() < a.steps.size() + 1) {
+    CUevent e;
+    BRRR_CU(cu, cu.cuEventCreate(&e, CU_EVENT_DEFAULT),
+            "creating profiling events");
+    c->events.push_back(e);
+  }
+  // The legacy default stream orders the profile after the caller's work on
+  // any blocking stream, since the caller names none.
+  CUstream stream = nullptr;
+  bind(*c, inputs, outputs);
+  BRRR_CU(cu, cu.cuEventRecord(c->events[0], stream), "recording an event");
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    if (brrr_status s = enqueueStep(*c, i, stream))
+      return s;
+    BRRR_CU(cu, cu.cuEventRecord(c->events[i + 1], stream),
+            "recording an event");
+  }
+  BRRR_CU(cu, cu.cuEventSynchronize(c->events[a.steps.size()]),
+          "running the model (brrr_profile)");
+  for (size_t i = 0; i < a.launches.size(); ++i)
+    launchMs[i] = 0;
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    if (a.steps[i].kind != Step::Kind::Launch)
+      continue;
+    float ms = 0;
+    BRRR_CU(cu, cu.cuEventElapsedTime_v2(&ms, c->events[i], c->events[i + 1]),
+            "reading the time of " + stepLabel(*c, i));
+    launchMs[a.steps[i].index] += ms;
+  }
+  return BRRR_OK;
+}
+
+} // namespace brrr::runtime
+
+brrr_context::~brrr_context() {
+  if (!model)
+    return;
+  {
+    brrr::runtime::CurrentContext current(*cuda, model->ctx);
+    if (exec)
+      cuda->cuGraphExecDestroy(exec);
+    for (CUevent e : events)
+      cuda->cuEventDestroy_v2(e);
+    if (stream) {
+      // Work still queued on the context's stream uses its buffers.
+      cuda->cuStreamSynchronize(stream);
+      cuda->cuStreamDestroy_v2(stream);
+    }
+    if (staging)
+      cuda->cuMemFree_v2(staging);
+    if (arena)
+      cuda->cuMemFree_v2(arena);
+  }
+  brrr::runtime::releaseModel(model);
+}

@@ -1,0 +1,286 @@
+//===- Model.cpp - open a compiled model on a device ----------------------===//
+//
+// brrr_model_open's work: parse and validate the artifact, describe its
+// signature and plan, and, unless it is opened for inspection, load the
+// driver, check the card against the artifact's target, load the kernels and
+// upload the weights. Everything a model acquires is released by its
+// destructor, so a failure half way through leaks nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/Runtime.h"
+
+#include <cstdio>
+#include <memory>
+
+namespace brrr::runtime {
+
+std::string formatBytes(uint64_t bytes) {
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  if (u == 0)
+    return std::to_string(bytes) + " bytes";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f %s", v, units[u]);
+  return buf;
+}
+
+CurrentContext::CurrentContext(const CudaDriver &cuda, CUcontext ctx)
+    : cuda(cuda) {
+  result = cuda.cuCtxGetCurrent(&previous);
+  if (result == CUDA_SUCCESS && previous != ctx) {
+    result = cuda.cuCtxSetCurrent(ctx);
+    switched = result == CUDA_SUCCESS;
+  }
+}
+
+CurrentContext::~CurrentContext() {
+  // A thread that had no context keeps ours: the next call is cheaper and
+  // nothing else on the thread expected a different one.
+  if (switched && previous)
+    cuda.cuCtxSetCurrent(previous);
+}
+
+namespace {
+
+using artifact::Artifact;
+
+/// Fills the tensor and launch descriptions the C API hands out; they point
+/// into `art`, which is not modified afterwards.
+void describe(brrr_model &m) {
+  auto info = [&](uint32_t t) {
+    const artifact::Tensor &x = m.art.tensors[t];
+    brrr_tensor_info i;
+    i.name = x.name.c_str();
+    i.dtype = brrr_dtype(x.dtype);
+    i.rank = int32_t(x.dims.size());
+    i.dims = x.dims.data();
+    i.size_bytes = x.bytes;
+    return i;
+  };
+  for (uint32_t t : m.art.inputs)
+    m.inputs.push_back(info(t));
+  for (uint32_t t : m.art.outputs)
+    m.outputs.push_back(info(t));
+  for (const artifact::Launch &l : m.art.launches) {
+    const artifact::Kernel &k = m.art.kernels[l.kernel];
+    m.launches.push_back({k.name.c_str(), k.flops, k.bytes});
+  }
+  m.weightBytes = m.art.weights.size();
+}
+
+std::string deviceLabel(const brrr_model &m, int major, int minor) {
+  char name[256] = {0};
+  if (m.cuda->cuDeviceGetName(name, sizeof(name) - 1, m.dev) != CUDA_SUCCESS)
+    name[0] = 0;
+  return "device " + std::to_string(m.device) + " (" +
+         (name[0] ? name : "unknown GPU") + ") has compute capability " +
+         std::to_string(major) + "." + std::to_string(minor);
+}
+
+enum class Code { None, Cubin, Ptx };
+
+/// Picks the code object for a card of compute capability major.minor:
+/// the cubin when the card is exactly the target, else the PTX when the card
+/// is at least the target (the driver JIT-compiles it); "a" targets
+/// (sm_90a) run only from their cubin on exactly that card.
+brrr_status chooseCode(const brrr_model &m, Code &code) {
+  const Artifact &a = m.art;
+  int major = 0, minor = 0;
+  BRRR_CU(*m.cuda,
+          m.cuda->cuDeviceGetAttribute(
+              &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, m.dev),
+          "querying the compute capability of device " +
+              std::to_string(m.device));
+  BRRR_CU(*m.cuda,
+          m.cuda->cuDeviceGetAttribute(
+              &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, m.dev),
+          "querying the compute capability of device " +
+              std::to_string(m.device));
+  bool exact = uint32_t(major) == a.smMajor && uint32_t(minor) == a.smMinor;
+  bool newer = uint32_t(major) > a.smMajor ||
+               (uint32_t(major) == a.smMajor && uint32_t(minor) >= a.smMinor);
+  std::string target = "'" + a.target + "' (compute capability " +
+                       std::to_string(a.smMajor) + "." +
+                       std::to_string(a.smMinor) + ")";
+  if (a.kernels.empty()) {
+    code = Code::None;
+    return BRRR_OK;
+  }
+  if (a.exactArch) {
+    if (!exact)
+      return fail(BRRR_ERROR_UNSUPPORTED_DEVICE,
+                  "the model was compiled for " + target +
+                      ", an architecture-specific target that runs only on "
+                      "exactly that compute capability; " +
+                      deviceLabel(m, major, minor));
+    code = Code::Cubin;
+    return BRRR_OK;
+  }
+  if (exact && !a.cubin.empty()) {
+    code = Code::Cubin;
+    return BRRR_OK;
+  }
+  if (newer && !a.ptx.empty()) {
+    code = Code::Ptx;
+    return BRRR_OK;
+  }
+  return fail(BRRR_ERROR_UNSUPPORTED_DEVICE,
+              "the model was compiled for " + target +
+                  (a.ptx.empty() ? " with a cubin only, which runs on exactly "
+                                   "that compute capability"
+                                 : ", which needs that compute capability or "
+                                   "newer") +
+                  "; " + deviceLabel(m, major, minor));
+}
+
+/// Loads a code object, collecting the JIT's error log for the message.
+CUresult loadModule(brrr_model &m, Code code, std::string &log) {
+  char errorLog[8192] = {0};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog,
+                    reinterpret_cast<void *>(uintptr_t(sizeof(errorLog) - 1))};
+  const void *image = code == Code::Cubin
+                          ? static_cast<const void *>(m.art.cubin.data())
+                          : static_cast<const void *>(m.art.ptx.c_str());
+  CUresult r = m.cuda->cuModuleLoadDataEx(&m.module, image, 2, options, values);
+  log = errorLog;
+  return r;
+}
+
+brrr_status loadKernels(brrr_model &m, Code code) {
+  if (code == Code::None)
+    return BRRR_OK;
+  std::string log;
+  CUresult r = loadModule(m, code, log);
+  // A cubin the driver rejects (e.g. built by a newer ptxas) may still be
+  // JIT-compiled from the PTX.
+  if (r != CUDA_SUCCESS && code == Code::Cubin && !m.art.exactArch &&
+      !m.art.ptx.empty()) {
+    code = Code::Ptx;
+    r = loadModule(m, code, log);
+  }
+  if (r != CUDA_SUCCESS)
+    return cudaFail(*m.cuda, r,
+                    std::string("loading the model's ") +
+                        (code == Code::Cubin ? "cubin" : "PTX") + " for '" +
+                        m.art.target + "' on device " +
+                        std::to_string(m.device) +
+                        (log.empty() ? "" : " (JIT log: " + log + ")"));
+  m.functions.resize(m.art.kernels.size());
+  for (size_t i = 0; i < m.functions.size(); ++i)
+    BRRR_CU(*m.cuda,
+            m.cuda->cuModuleGetFunction(&m.functions[i], m.module,
+                                        m.art.kernels[i].name.c_str()),
+            "looking up kernel '" + m.art.kernels[i].name +
+                "' in the model's module");
+  return BRRR_OK;
+}
+
+brrr_status uploadWeights(brrr_model &m) {
+  if (m.art.weights.empty())
+    return BRRR_OK;
+  const CudaDriver &cu = *m.cuda;
+  CUresult r = cu.cuMemAlloc_v2(&m.weights, m.art.weights.size());
+  if (r != CUDA_SUCCESS) {
+    size_t freeBytes = 0, total = 0;
+    std::string avail;
+    if (cu.cuMemGetInfo_v2(&freeBytes, &total) == CUDA_SUCCESS)
+      avail = " (" + formatBytes(freeBytes) + " free of " + formatBytes(total) +
+              ")";
+    return cudaFail(cu, r,
+                    "allocating " + formatBytes(m.art.weights.size()) +
+                        " for the model's weights on device " +
+                        std::to_string(m.device) + avail);
+  }
+  BRRR_CU(cu,
+          cu.cuMemcpyHtoDAsync_v2(m.weights, m.art.weights.data(),
+                                  m.art.weights.size(), nullptr),
+          "uploading the model's weights");
+  BRRR_CU(cu, cu.cuStreamSynchronize(nullptr), "uploading the model's weights");
+  return BRRR_OK;
+}
+
+brrr_status openOnDevice(brrr_model &m) {
+  std::string error;
+  if (brrr_status s = loadCudaDriver(m.cuda, error))
+    return fail(s, error);
+  const CudaDriver &cu = *m.cuda;
+  int count = 0;
+  BRRR_CU(cu, cu.cuDeviceGetCount(&count), "counting CUDA devices");
+  if (m.device >= count)
+    return fail(BRRR_ERROR_NO_DEVICE,
+                "device " + std::to_string(m.device) + " requested but " +
+                    std::to_string(count) + " CUDA device" +
+                    (count == 1 ? " is" : "s are") + " visible");
+  BRRR_CU(cu, cu.cuDeviceGet(&m.dev, m.device),
+          "opening CUDA device " + std::to_string(m.device));
+  Code code;
+  if (brrr_status s = chooseCode(m, code))
+    return s;
+  BRRR_CU(cu, cu.cuDevicePrimaryCtxRetain(&m.ctx, m.dev),
+          "retaining the primary context of device " +
+              std::to_string(m.device));
+  CurrentContext current(cu, m.ctx);
+  BRRR_CU(cu, current.result,
+          "making device " + std::to_string(m.device) + "'s context current");
+  if (brrr_status s = loadKernels(m, code))
+    return s;
+  if (brrr_status s = uploadWeights(m))
+    return s;
+  // The device holds the only copies needed from here on.
+  std::vector<uint8_t>().swap(m.art.weights);
+  std::vector<uint8_t>().swap(m.art.cubin);
+  std::string().swap(m.art.ptx);
+  return BRRR_OK;
+}
+
+} // namespace
+
+brrr_status openModel(const void *data, size_t size, int device,
+                      brrr_model **out) {
+  if (device < -1)
+    return fail(BRRR_ERROR_INVALID_ARGUMENT,
+                "device " + std::to_string(device) +
+                    " is not a device ordinal (use -1 for inspection only)");
+  auto m = std::make_unique<brrr_model>();
+  std::string error;
+  if (!artifact::deserialize(static_cast<const uint8_t *>(data), size, m->art,
+                             error))
+    return fail(BRRR_ERROR_CORRUPT_ARTIFACT, error);
+  describe(*m);
+  m->device = device;
+  if (device >= 0)
+    if (brrr_status s = openOnDevice(*m))
+      return s;
+  *out = m.release();
+  return BRRR_OK;
+}
+
+void releaseModel(brrr_model *model) {
+  if (model && model->refs.fetch_sub(1) == 1)
+    delete model;
+}
+
+} // namespace brrr::runtime
+
+brrr_model::~brrr_model() {
+  if (!ctx)
+    return;
+  // Errors are ignored: there is no caller to report them to, and a
+  // failing driver at teardown (process exit, lost device) must not crash.
+  {
+    brrr::runtime::CurrentContext current(*cuda, ctx);
+    if (weights)
+      cuda->cuMemFree_v2(weights);
+    if (module)
+      cuda->cuModuleUnload(module);
+  }
+  cuda->cuDevicePrimaryCtxRelease_v2(dev);
+}

@@ -1,0 +1,142 @@
+//===- Runtime.h - the objects behind the C API handles ---------*- C++ -*-===//
+//
+// Internal to the runtime: what brrr_model and brrr_context hold, and the
+// operations Runtime.cpp (the C API layer, which checks arguments) calls on
+// them. Model.cpp opens models (artifact, driver, device checks, module,
+// weights); Context.cpp runs them (arena, plan, CUDA graphs, host staging,
+// profiling). Errors go to the calling thread's last-error slot through
+// fail(), and every function returns the status.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_RUNTIME_RUNTIME_H
+#define BRRR_RUNTIME_RUNTIME_H
+
+#include "runtime/Artifact.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/brrr_runtime.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace brrr::runtime {
+
+/// Records `message` as the calling thread's last error; returns `status`.
+brrr_status fail(brrr_status status, std::string message);
+
+/// fail() for a failed driver call: "<what>: CUDA_ERROR_...: <text>".
+brrr_status cudaFail(const CudaDriver &cuda, CUresult r,
+                     const std::string &what);
+
+/// Checks a driver call; `what` (any string expression) is only built on
+/// failure, which keeps the hot path free of allocations.
+#define BRRR_CU(cuda, call, what)                                              \
+  do {                                                                         \
+    CUresult brrrCuResult = (call);                                            \
+    if (brrrCuResult != CUDA_SUCCESS)                                          \
+      return ::brrr::runtime::cudaFail(cuda, brrrCuResult, what);              \
+  } while (0)
+
+/// "1.5 GiB" for messages about memory.
+std::string formatBytes(uint64_t bytes);
+
+/// Makes a context current for the scope of a call and puts back the
+/// caller's afterwards, so the runtime can share a thread with code that uses
+/// another context. Costs one cuCtxGetCurrent when ours is already current.
+class CurrentContext {
+public:
+  CurrentContext(const CudaDriver &cuda, CUcontext ctx);
+  ~CurrentContext();
+  CurrentContext(const CurrentContext &) = delete;
+  CurrentContext &operator=(const CurrentContext &) = delete;
+  CUresult result = CUDA_SUCCESS;
+
+private:
+  const CudaDriver &cuda;
+  CUcontext previous = nullptr;
+  bool switched = false;
+};
+
+} // namespace brrr::runtime
+
+struct brrr_model {
+  /// One for the caller's handle and one per live context, so that closing a
+  /// model under its contexts defers the teardown instead of crashing.
+  std::atomic<int> refs{1};
+  brrr::artifact::Artifact art;
+  std::vector<brrr_tensor_info> inputs, outputs;
+  std::vector<brrr_launch_info> launches;
+  uint64_t weightBytes = 0; ///< art.weights is dropped once uploaded
+
+  int device = -1; ///< -1: inspection only
+  const brrr::runtime::CudaDriver *cuda = nullptr;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr; ///< the device's retained primary context
+  CUmodule module = nullptr;
+  std::vector<CUfunction> functions; ///< by kernel index
+  CUdeviceptr weights = 0;
+
+  ~brrr_model();
+};
+
+struct brrr_context {
+  brrr_model *model = nullptr;
+  const brrr::runtime::CudaDriver *cuda = nullptr;
+  CUdeviceptr arena = 0;
+  /// Internal stream: graph capture and brrr_run_host.
+  CUstream stream = nullptr;
+
+  /// Kernel parameters and copy endpoints, resolved once: `values` holds one
+  /// device address per launch argument (launch i's start at firstArg[i])
+  /// and two per copy (source, destination, from copyBase), and `params[k]`
+  /// points at `values[k]` as cuLaunchKernel wants. Addresses in the
+  /// caller's buffers are rewritten on each run through `patches`.
+  std::vector<CUdeviceptr> values;
+  std::vector<void *> params;
+  std::vector<size_t> firstArg;
+  size_t copyBase = 0;
+  struct Patch {
+    size_t slot;
+    bool output;
+    uint32_t buffer;
+    uint64_t offset;
+  };
+  std::vector<Patch> patches;
+
+  /// The captured graph and the buffers it was captured with.
+  bool graphsEnabled = true;
+  CUgraphExec exec = nullptr;
+  std::vector<const void *> graphInputs;
+  std::vector<void *> graphOutputs;
+
+  /// brrr_run_host's device copies of the caller's buffers (one
+  /// allocation), made on first use.
+  CUdeviceptr staging = 0;
+  std::vector<const void *> stagingInputs;
+  std::vector<void *> stagingOutputs;
+
+  /// brrr_profile's events, one between each pair of steps.
+  std::vector<CUevent> events;
+
+  ~brrr_context();
+};
+
+namespace brrr::runtime {
+
+brrr_status openModel(const void *data, size_t size, int device,
+                      brrr_model **out);
+void releaseModel(brrr_model *model);
+
+brrr_status createContext(brrr_model *model, brrr_context **out);
+brrr_status setCudaGraphs(brrr_context *ctx, bool enabled);
+brrr_status run(brrr_context *ctx, const void *const *inputs,
+                void *const *outputs, CUstream stream);
+brrr_status runHost(brrr_context *ctx, const void *const *inputs,
+                    void *const *outputs);
+brrr_status profile(brrr_context *ctx, const void *const *inputs,
+                    void *const *outputs, double *launchMs);
+
+} // namespace brrr::runtime
+
+#endif // BRRR_RUNTIME_RUNTIME_H

@@ -1,0 +1,134 @@
+/*===- brrr_runtime.h - C API of a compiled brrr model -------------------===*
+ *
+ * A `model.so` written by brrrc exports this API. It carries its kernels
+ * (cubin plus PTX), launch plan, weights and signature, and needs only libc,
+ * libstdc++ and the CUDA driver, which it opens with dlopen at
+ * brrr_model_open: a machine without a driver gets an error, not a loader
+ * failure.
+ *
+ * Threading: a model may be shared between threads; a context may not. Use
+ * one context per thread or stream. Errors return a status and leave a
+ * message for brrr_last_error() on the calling thread.
+ *===----------------------------------------------------------------------===*/
+
+#ifndef BRRR_RUNTIME_H
+#define BRRR_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BRRR_API_VERSION 1
+
+typedef struct brrr_model brrr_model;
+typedef struct brrr_context brrr_context;
+
+typedef enum {
+  BRRR_OK = 0,
+  BRRR_ERROR_INVALID_ARGUMENT = 1,   /* null pointer, bad index, wrong size */
+  BRRR_ERROR_NO_DRIVER = 2,          /* libcuda.so.1 missing or too old */
+  BRRR_ERROR_NO_DEVICE = 3,          /* no GPU with that ordinal */
+  BRRR_ERROR_UNSUPPORTED_DEVICE = 4, /* the artifact was not built for it */
+  BRRR_ERROR_CORRUPT_ARTIFACT = 5,   /* bad magic, version, truncation */
+  BRRR_ERROR_OUT_OF_MEMORY = 6,
+  BRRR_ERROR_CUDA = 7 /* any other driver error */
+} brrr_status;
+
+typedef enum {
+  BRRR_DTYPE_F32 = 1,
+  BRRR_DTYPE_F16 = 2,
+  BRRR_DTYPE_BF16 = 3,
+  BRRR_DTYPE_F64 = 4,
+  BRRR_DTYPE_I8 = 5,
+  BRRR_DTYPE_I16 = 6,
+  BRRR_DTYPE_I32 = 7,
+  BRRR_DTYPE_I64 = 8,
+  BRRR_DTYPE_U8 = 9,
+  BRRR_DTYPE_U16 = 10,
+  BRRR_DTYPE_U32 = 11,
+  BRRR_DTYPE_U64 = 12,
+  BRRR_DTYPE_BOOL = 13
+} brrr_dtype;
+
+/* A graph input or output. Pointers stay valid while the model is open. */
+typedef struct {
+  const char *name;
+  brrr_dtype dtype;
+  int32_t rank;
+  const int64_t *dims;
+  uint64_t size_bytes;
+} brrr_tensor_info;
+
+/* BRRR_API_VERSION of the library. */
+uint32_t brrr_api_version(void);
+
+/* The last error message of the calling thread ("" if none). */
+const char *brrr_last_error(void);
+
+/* Opens the model embedded in this library on GPU `device` (an ordinal):
+ * loads the driver, checks the card against the artifact's target, loads
+ * the kernels and uploads the weights. `device` = -1 opens it for
+ * inspection only, without a driver: the signature and plan queries work,
+ * contexts cannot be created. */
+brrr_status brrr_model_open(int device, brrr_model **out);
+
+/* Same, for an artifact image in memory (`brrrc --emit=artifact`). */
+brrr_status brrr_model_open_artifact(const void *data, size_t size, int device,
+                                     brrr_model **out);
+
+/* Validates an artifact image without a GPU; BRRR_OK if it is well formed. */
+brrr_status brrr_artifact_check(const void *data, size_t size);
+
+void brrr_model_close(brrr_model *model);
+
+int32_t brrr_model_num_inputs(const brrr_model *model);
+int32_t brrr_model_num_outputs(const brrr_model *model);
+brrr_status brrr_model_input(const brrr_model *model, int32_t index,
+                             brrr_tensor_info *out);
+brrr_status brrr_model_output(const brrr_model *model, int32_t index,
+                              brrr_tensor_info *out);
+/* The target the artifact was compiled for, e.g. "sm_90a". */
+const char *brrr_model_target(const brrr_model *model);
+
+/* The launch plan, for profiling and reports. */
+typedef struct {
+  const char *kernel; /* kernel name */
+  uint64_t flops;     /* arithmetic the launch performs */
+  uint64_t bytes;     /* fewest bytes it must move through device memory */
+} brrr_launch_info;
+int32_t brrr_model_num_launches(const brrr_model *model);
+brrr_status brrr_model_launch(const brrr_model *model, int32_t index,
+                              brrr_launch_info *out);
+/* Bytes of the per-context intermediate arena, and of the weights. */
+uint64_t brrr_model_arena_bytes(const brrr_model *model);
+uint64_t brrr_model_weight_bytes(const brrr_model *model);
+
+/* An execution context: its own intermediate arena and CUDA graph. */
+brrr_status brrr_context_create(brrr_model *model, brrr_context **out);
+void brrr_context_destroy(brrr_context *context);
+/* CUDA graphs are on by default: the first run captures, later runs
+ * replay. Turning them off launches every kernel on every run. */
+brrr_status brrr_context_set_cuda_graphs(brrr_context *context, int enabled);
+
+/* Runs on `stream` (a CUstream; NULL is the legacy default stream) with
+ * device pointers, in input/output order. Returns once the work is queued. */
+brrr_status brrr_run(brrr_context *context, const void *const *inputs,
+                     void *const *outputs, void *stream);
+
+/* Runs with host buffers: copies in, runs, copies out, synchronizes. */
+brrr_status brrr_run_host(brrr_context *context, const void *const *inputs,
+                          void *const *outputs);
+
+/* Runs once without graphs, timing every launch with CUDA events; writes
+ * brrr_model_num_launches() milliseconds into `launch_ms`. Synchronizes. */
+brrr_status brrr_profile(brrr_context *context, const void *const *inputs,
+                         void *const *outputs, double *launch_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BRRR_RUNTIME_H */

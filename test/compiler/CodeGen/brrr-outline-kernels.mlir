@@ -1,0 +1,38 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// One gpu.func per fusion; the fusion records its kernel and launch shape.
+// Same-shaped f32 operands move as 16-byte vectors (4 lanes per thread).
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "pointwise"{{.*}}brrr.block = array<i64: 256, 1, 1>, brrr.bytes = 8192 : i64, brrr.flops = 2048 : i64, brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: gpu.module @brrr_kernels
+// CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-COUNT-8: {{math.cos|math.sin}}
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = brrr.cos %x : tensor<1024xf32>
+  %1 = brrr.sin %0 : tensor<1024xf32>
+  return %1 : tensor<1024xf32>
+}
+
+// -----
+
+// f16 is loaded 8 lanes at a time and computed in f32; a broadcast operand
+// is read per lane through its strides; a ragged size falls back to 1 lane.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.remui
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// CHECK: llvm.store %{{.+}} : vector<8xf16>, !llvm.ptr<1>
+// CHECK: gpu.func @fusion_1
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: vector
+func.func @main(%x: tensor<4x64xf16>, %b: tensor<64xf16>, %r: tensor<7xf32>) -> (tensor<4x64xf16>, tensor<7xf32>) {
+  %0 = brrr.add %x, %b : tensor<4x64xf16>, tensor<64xf16> -> tensor<4x64xf16>
+  %1 = brrr.relu %r : tensor<7xf32>
+  return %0, %1 : tensor<4x64xf16>, tensor<7xf32>
+}
+

@@ -1,0 +1,50 @@
+#!/usr/bin/python3
+"""Compiles the benchmark models (build machine, Debian's python3).
+
+DEST/cos_cos.so   y = cos(cos(x)), x: 64M float32 (PEERS.md's pointwise case)
+DEST/chain50.so   50 dependent kernels (x_{i+1} = cos(x_i), every x_i an
+                  output, so none fuses): the host cost of one run
+Usage: build_bench.py BRRRC DEST
+"""
+
+import os
+import subprocess
+import sys
+
+import onnx
+from onnx import TensorProto, helper
+
+
+def save_and_compile(brrrc, model, dest, name):
+    model.ir_version = 8
+    path = os.path.join(dest, name + ".onnx")
+    onnx.save(model, path)
+    subprocess.run([brrrc, path, "-o", os.path.join(dest, name + ".so")], check=True)
+    os.remove(path)
+
+
+def main():
+    brrrc, dest = sys.argv[1], sys.argv[2]
+    os.makedirs(dest, exist_ok=True)
+    n = helper.make_node
+    N = 64 * 1024 * 1024
+    g = helper.make_graph(
+        [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])], "cos_cos",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [N])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [N])])
+    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                     dest, "cos_cos")
+    nodes, outs = [], []
+    prev = "x"
+    for i in range(50):
+        nodes.append(n("Cos", [prev], [f"y{i}"]))
+        outs.append(helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, [1024]))
+        prev = f"y{i}"
+    g = helper.make_graph(nodes, "chain50",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1024])], outs)
+    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                     dest, "chain50")
+
+
+if __name__ == "__main__":
+    main()

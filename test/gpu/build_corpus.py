@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Compiles the GPU check corpus on the build machine (no GPU needed).
+
+Writes DEST/<case>/model.so plus inputs and reference outputs as .npy:
+  - every ONNX backend node test that brrrc compiles (references from the
+    test data), and
+  - generated kernel cases (pointwise chains, broadcasts, f16/bf16/int/bool,
+    ragged sizes), whose references run_checks.py computes on the device
+    in float64 with torch.
+
+Usage: build_corpus.py BRRRC DEST [--onnx-data DIR] [--jobs N]
+Run it with Debian's /usr/bin/python3 (onnx, numpy).
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def compile_case(brrrc, model, dest):
+    os.makedirs(dest, exist_ok=True)
+    proc = subprocess.run([brrrc, model, "-o", os.path.join(dest, "model.so")],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        shutil.rmtree(dest, ignore_errors=True)
+        return False, proc.stderr.strip().splitlines()[-1:] or ["?"]
+    return True, []
+
+
+def backend_case(brrrc, model_dir, dest):
+    ok, why = compile_case(brrrc, os.path.join(model_dir, "model.onnx"), dest)
+    if not ok:
+        return ok, why
+    data = os.path.join(model_dir, "test_data_set_0")
+    for kind in ("input", "output"):
+        i = 0
+        while os.path.exists(os.path.join(data, f"{kind}_{i}.pb")):
+            t = onnx.TensorProto()
+            with open(os.path.join(data, f"{kind}_{i}.pb"), "rb") as f:
+                t.ParseFromString(f.read())
+            arr = numpy_helper.to_array(t)
+            if t.data_type == TensorProto.BFLOAT16 and kind == "input":
+                # The model reads raw bf16 bits; the values are exact bf16.
+                arr = (np.asarray(arr, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+            np.save(os.path.join(dest, f"{kind}_{i}.npy"), arr)
+            i += 1
+    with open(os.path.join(dest, "case.json"), "w") as f:
+        json.dump({"reference": "onnx"}, f)
+    return True, []
+
+
+# Generated kernel cases: (name, graph nodes, inputs [(name, dtype, shape)],
+# outputs [(name, dtype, shape)]). References: the torch expression in
+# run_checks.py keyed by name.
+F, H, BF, I64, B = (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.BFLOAT16,
+                    TensorProto.INT64, TensorProto.BOOL)
+n = helper.make_node
+KERNEL_CASES = [
+    ("cos_cos_ragged", [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])],
+     [("x", F, [1000003])], [("y", F, [1000003])]),
+    ("cos_cos_4m", [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])],
+     [("x", F, [4, 1024, 1024])], [("y", F, [4, 1024, 1024])]),
+    ("bias_gelu_f16", [n("Add", ["x", "b"], ["t"]),
+                       n("Div", ["t", "s2"], ["d"]), n("Erf", ["d"], ["e"]),
+                       n("Add", ["e", "one"], ["p"]), n("Mul", ["t", "p"], ["m"]),
+                       n("Mul", ["m", "half"], ["y"])],
+     [("x", H, [33, 520]), ("b", H, [520])], [("y", H, [33, 520])]),
+    ("broadcast_where_bf16", [n("Greater", ["x", "t"], ["m"]),
+                              n("Where", ["m", "x", "t"], ["y"])],
+     [("x", BF, [3, 1, 257]), ("t", BF, [5, 1])], [("y", BF, [3, 5, 257])]),
+    ("int_mix", [n("Mul", ["a", "b"], ["p"]), n("Sub", ["p", "a"], ["q"]),
+                 n("Abs", ["q"], ["y"])],
+     [("a", I64, [999]), ("b", I64, [999])], [("y", I64, [999])]),
+    ("bool_logic", [n("Greater", ["x", "z"], ["g"]), n("Not", ["g"], ["ng"]),
+                    n("Or", ["ng", "m"], ["y"])],
+     [("x", F, [17, 31]), ("z", F, [31]), ("m", B, [17, 1])], [("y", B, [17, 31])]),
+    ("multi_output_sigmoid_tanh", [n("Sigmoid", ["x"], ["s"]), n("Tanh", ["s"], ["y"]),
+                                   n("Exp", ["s"], ["z"])],
+     [("x", F, [4096])], [("s", F, [4096]), ("y", F, [4096]), ("z", F, [4096])]),
+    ("cast_chain", [n("Cast", ["x"], ["h"], to=H), n("Sqrt", ["h"], ["r"]),
+                    n("Cast", ["r"], ["y"], to=F)],
+     [("x", F, [64, 64])], [("y", F, [64, 64])]),
+]
+
+# Cases whose f32 output passes through f16: fused kernels keep 16-bit
+# intermediates in f32 and round only at explicit casts and stores, so the
+# error is f16's, not f32's.
+TOLERANCES = {"cast_chain": 2e-3}
+
+CONSTANTS = {
+    "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
+    "half": np.array(0.5, np.float16)}
+
+
+def kernel_case(brrrc, case, dest_root):
+    name, nodes, ins, outs = case
+    used = {i for node in nodes for i in node.input}
+    inits = [numpy_helper.from_array(v, k) for k, v in CONSTANTS.items() if k in used]
+    graph = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info(a, t, s) for a, t, s in ins],
+        [helper.make_tensor_value_info(a, t, s) for a, t, s in outs], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    dest = os.path.join(dest_root, name)
+    os.makedirs(dest, exist_ok=True)
+    path = os.path.join(dest, "model.onnx")
+    onnx.save(model, path)
+    ok, why = compile_case(brrrc, path, dest)
+    if ok:
+        os.remove(path)
+        meta = {"reference": "torch", "name": name}
+        if name in TOLERANCES:
+            meta["tolerance"] = TOLERANCES[name]
+        with open(os.path.join(dest, "case.json"), "w") as f:
+            json.dump(meta, f)
+    return ok, why
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("brrrc")
+    p.add_argument("dest")
+    p.add_argument("--onnx-data", default="/usr/share/libonnx-testdata/data/node")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    args = p.parse_args()
+    shutil.rmtree(args.dest, ignore_errors=True)
+    os.makedirs(args.dest)
+    jobs = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for case in KERNEL_CASES:
+            jobs.append((case[0], pool.submit(kernel_case, args.brrrc, case, args.dest)))
+        for d in sorted(os.listdir(args.onnx_data)):
+            jobs.append((d, pool.submit(backend_case, args.brrrc,
+                                        os.path.join(args.onnx_data, d),
+                                        os.path.join(args.dest, "onnx_" + d))))
+        compiled = [name for name, j in jobs if j.result()[0]]
+    kernel_names = {c[0] for c in KERNEL_CASES}
+    missing = kernel_names - set(compiled)
+    for name, j in jobs:
+        if name in missing:
+            print(f"kernel case {name} did not compile: {j.result()[1]}")
+    print(f"compiled {len(compiled)} cases "
+          f"({len([c for c in compiled if c in kernel_names])} kernel cases)")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""GPU correctness checks for a corpus made by build_corpus.py.
+
+Runs on the GPU machine. Every case runs from C++ (cpp_run, host buffers,
+outputs poisoned with 0xff bytes) and, where the brrr Python package is
+importable, from Python with numpy arrays and with torch CUDA tensors whose
+outputs are poisoned with NaN / a sentinel before the run. References: the
+ONNX test data, or torch in float64 on fresh random inputs. Prints a table
+and a summary line; exits non-zero on any failure.
+
+Usage: run_checks.py CORPUS CPP_RUN [--out DIR]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+TOL = {np.dtype("float32"): 1e-5, np.dtype("float64"): 1e-12,
+       np.dtype("float16"): 2e-3, "bfloat16": 1e-2}
+
+
+def rel_err(out, ref):
+    """||out - ref|| / ||ref|| in float64, NaNs required at the same places."""
+    out = np.asarray(out, np.float64)
+    ref = np.asarray(ref, np.float64)
+    if out.shape != ref.shape:
+        return float("inf"), f"shape {out.shape} != {ref.shape}"
+    nan_o, nan_r = np.isnan(out), np.isnan(ref)
+    if (nan_o != nan_r).any():
+        return float("inf"), f"{int((nan_o != nan_r).sum())} NaN mismatches"
+    keep = ~nan_r
+    inf_o, inf_r = np.isinf(out[keep]), np.isinf(ref[keep])
+    if (inf_o != inf_r).any() or (out[keep][inf_r] != ref[keep][inf_r]).any():
+        return float("inf"), "inf mismatch"
+    o, r = out[keep][~inf_r], ref[keep][~inf_r]
+    denom = np.linalg.norm(r)
+    err = np.linalg.norm(o - r) / (denom if denom > 0 else 1.0)
+    return float(err), f"max abs {np.max(np.abs(o - r)) if o.size else 0:.3g}"
+
+
+def torch_inputs(name, gen):
+    """Fresh random inputs for a generated kernel case (torch CPU tensors)."""
+    f = lambda *s, dt=torch.float32: torch.randn(*s, generator=gen).to(dt)
+    if name == "cos_cos_ragged":
+        return [f(1000003) * 10]
+    if name == "cos_cos_4m":
+        return [f(4, 1024, 1024) * 10]
+    if name == "bias_gelu_f16":
+        return [f(33, 520, dt=torch.float16), f(520, dt=torch.float16)]
+    if name == "broadcast_where_bf16":
+        return [f(3, 1, 257, dt=torch.bfloat16), f(5, 1, dt=torch.bfloat16)]
+    if name == "int_mix":
+        return [torch.randint(-2**20, 2**20, (999,), generator=gen),
+                torch.randint(-2**20, 2**20, (999,), generator=gen)]
+    if name == "bool_logic":
+        return [f(17, 31), f(31), torch.rand(17, 1, generator=gen) > 0.5]
+    if name == "multi_output_sigmoid_tanh":
+        return [f(4096) * 4]
+    if name == "cast_chain":
+        return [f(64, 64).abs() * 100]
+    raise KeyError(name)
+
+
+def torch_reference(name, xs):
+    d = [x.double() if x.is_floating_point() else x for x in xs]
+    if name.startswith("cos_cos"):
+        return [torch.cos(torch.cos(d[0]))]
+    if name == "bias_gelu_f16":
+        t = d[0] + d[1]
+        return [t * 0.5 * (1 + torch.erf(t / np.sqrt(2.0)))]
+    if name == "broadcast_where_bf16":
+        return [torch.where(d[0] > d[1], d[0], d[1])]
+    if name == "int_mix":
+        return [torch.abs(xs[0] * xs[1] - xs[0])]
+    if name == "bool_logic":
+        return [torch.logical_or(~(d[0] > d[1]), xs[2])]
+    if name == "multi_output_sigmoid_tanh":
+        s = torch.sigmoid(d[0])
+        return [s, torch.tanh(s), torch.exp(s)]
+    if name == "cast_chain":
+        return [torch.sqrt(d[0].half().double()).half().double()]
+    raise KeyError(name)
+
+
+def to_numpy(t):
+    """A numpy array of a torch tensor; bf16 as float32 values."""
+    t = t.detach().cpu()
+    if t.dtype == torch.bfloat16:
+        return t.float().numpy()
+    return t.numpy()
+
+
+def save_input(path, t):
+    """.npy bytes exactly as the model expects them (bf16: raw bits)."""
+    t = t.detach().cpu().contiguous()
+    arr = t.view(torch.int16).numpy().view(np.uint16) if t.dtype == torch.bfloat16 else t.numpy()
+    np.save(path, arr)
+
+
+def load_output(path, dtype_name):
+    arr = np.load(path)
+    if dtype_name == "bfloat16":
+        return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16).float().numpy()
+    return arr
+
+
+def tolerance(dtype_name, ref):
+    if dtype_name == "bfloat16":
+        return TOL["bfloat16"]
+    dt = np.dtype(dtype_name) if dtype_name else ref.dtype
+    return TOL.get(dt, 0.0)
+
+
+def check(outs, refs, out_dtypes, onnx_case, tol=None):
+    """(passed, worst relative error, note) of outputs against references.
+    ONNX cases: numpy allclose at the backend tests' rtol 1e-3 (1e-2 for
+    bfloat16 outputs); generated cases: relative L2 error per dtype."""
+    if len(outs) != len(refs):
+        return False, float("inf"), f"{len(outs)} outputs, expected {len(refs)}"
+    worst, notes = 0.0, []
+    for o, r, dt in zip(outs, refs, out_dtypes):
+        err, note = rel_err(o, r)
+        if onnx_case and np.issubdtype(np.asarray(r).dtype, np.floating):
+            rtol = 1e-2 if dt == "bfloat16" else 1e-3
+            ok = np.isfinite(err) and np.allclose(
+                np.asarray(o, np.float64), np.asarray(r, np.float64),
+                rtol=rtol, atol=1e-5, equal_nan=True)
+            if not ok:
+                return False, err, f"outside rtol {rtol} atol 1e-5; " + note
+        elif not err <= (tol if tol is not None else tolerance(dt, np.asarray(r))):
+            return False, err, note
+        worst = max(worst, err)
+        notes.append(note)
+    return True, worst, "; ".join(notes)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("corpus")
+    p.add_argument("cpp_run")
+    args = p.parse_args()
+    try:
+        import brrr  # noqa: F401
+        have_py = hasattr(brrr, "load")
+    except ImportError:
+        have_py = False
+    gen = torch.Generator().manual_seed(int.from_bytes(os.urandom(4), "little"))
+    rows, failures = [], 0
+    for case in sorted(os.listdir(args.corpus)):
+        d = os.path.join(args.corpus, case)
+        meta = json.load(open(os.path.join(d, "case.json")))
+        so = os.path.join(d, "model.so")
+        if meta["reference"] == "onnx":
+            ins = []
+            i = 0
+            while os.path.exists(os.path.join(d, f"input_{i}.npy")):
+                ins.append(torch.from_numpy(np.load(os.path.join(d, f"input_{i}.npy"))))
+                i += 1
+            refs = []
+            i = 0
+            while os.path.exists(os.path.join(d, f"output_{i}.npy")):
+                refs.append(np.load(os.path.join(d, f"output_{i}.npy")))
+                i += 1
+            out_dtypes = [str(r.dtype) for r in refs]
+        else:
+            ins = torch_inputs(meta["name"], gen)
+            refs = [to_numpy(r) for r in torch_reference(meta["name"], ins)]
+            out_dtypes = None
+        results = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for k, t in enumerate(ins):
+                paths.append(os.path.join(tmp, f"in_{k}.npy"))
+                save_input(paths[-1], t)
+            proc = subprocess.run([args.cpp_run, so, tmp] + paths,
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                results["cpp"] = (False, float("inf"), proc.stderr.strip()[-200:])
+            else:
+                outs, dts = [], []
+                k = 0
+                while os.path.exists(os.path.join(tmp, f"out_{k}.npy")):
+                    raw = np.load(os.path.join(tmp, f"out_{k}.npy"))
+                    with open(os.path.join(tmp, f"out_{k}.dtype")) as f:
+                        dt = f.read().strip() or str(raw.dtype)
+                    outs.append(load_output(os.path.join(tmp, f"out_{k}.npy"), dt))
+                    dts.append(dt)
+                    k += 1
+                results["cpp"] = check(outs, refs, dts, meta["reference"] == "onnx",
+                                       meta.get("tolerance"))
+        if have_py:
+            results.update(run_python(so, ins, refs, out_dtypes, meta))
+        ok = all(passed for passed, _, _ in results.values())
+        failures += not ok
+        rows.append((case, ok, results))
+    for case, ok, results in rows:
+        detail = "  ".join(f"{k}: {e:.2e} ({n})" for k, (_, e, n) in results.items())
+        print(f"{'PASS' if ok else 'FAIL'}  {case:55s} {detail}")
+    print(f"gpu checks: {len(rows) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+def run_python(so, ins, refs, out_dtypes, meta):
+    import brrr
+    res = {}
+    try:
+        model = brrr.load(so)
+        np_ins = [to_numpy(t) if t.dtype != torch.bfloat16 else None for t in ins]
+        if None not in np_ins:
+            outs = model(*np_ins)
+            outs = outs if isinstance(outs, (list, tuple)) else [outs]
+            res["py-numpy"] = check(outs, refs, [str(o.dtype) for o in outs],
+                                    meta["reference"] == "onnx", meta.get("tolerance"))
+        dev = [t.cuda() for t in ins]
+        outs = model(*dev)
+        outs = outs if isinstance(outs, (list, tuple)) else [outs]
+        res["py-torch"] = check([to_numpy(o) for o in outs], refs,
+                                [str(o.dtype).replace("torch.", "") for o in outs],
+                                meta["reference"] == "onnx", meta.get("tolerance"))
+    except Exception as e:  # noqa: BLE001 - report every failure as a row
+        res["py"] = (False, float("inf"), f"{type(e).__name__}: {e}"[:200])
+    return res
+
+
+if __name__ == "__main__":
+    sys.exit(main())

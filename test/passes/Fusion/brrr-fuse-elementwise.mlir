@@ -1,0 +1,88 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise))' | FileCheck %s
+
+// A chain with a broadcast operand and a splat constant is one kernel; the
+// constant is copied into the region, the bias stays an input.
+// CHECK-LABEL: func.func @FuseChainWithBroadcastAndSplat
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[B:.+]]: tensor<8xf32>)
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[X]], %[[B]]) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: ^bb0(%[[A0:.+]]: tensor<4x8xf32>, %[[A1:.+]]: tensor<8xf32>):
+// CHECK-NEXT:   %[[C:.+]] = brrr.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-NEXT:   %[[ADD:.+]] = brrr.add %[[A0]], %[[A1]]
+// CHECK-NEXT:   %[[MUL:.+]] = brrr.mul %[[ADD]], %[[C]]
+// CHECK-NEXT:   %[[R:.+]] = brrr.tanh %[[MUL]]
+// CHECK-NEXT:   brrr.yield %[[R]] : tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
+func.func @FuseChainWithBroadcastAndSplat(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %h = brrr.constant dense<0.5> : tensor<f32>
+  %0 = brrr.add %x, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %1 = brrr.mul %0, %h : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+  %2 = brrr.tanh %1 : tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+// -----
+
+// A DAG (x feeds two branches that meet again) is one kernel reading x once.
+// CHECK-LABEL: func.func @FuseDiamond
+// CHECK: brrr.fusion "pointwise"(%{{[^,]+}}) : (tensor<16xf32>) -> tensor<16xf32>
+// CHECK: brrr.exp
+// CHECK: brrr.neg
+// CHECK: brrr.add
+// CHECK-NOT: brrr.fusion
+func.func @FuseDiamond(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = brrr.exp %x : tensor<16xf32>
+  %1 = brrr.neg %x : tensor<16xf32>
+  %2 = brrr.add %0, %1 : tensor<16xf32>, tensor<16xf32> -> tensor<16xf32>
+  return %2 : tensor<16xf32>
+}
+
+// -----
+
+// A producer whose result is also returned must be written anyway: the cost
+// model finds no saving, so it stays a kernel of its own.
+// CHECK-LABEL: func.func @DoNotFuseProducerWithOutsideUser
+// CHECK: %[[P:.+]] = brrr.fusion "pointwise"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.cos
+// CHECK: %[[Q:.+]] = brrr.fusion "pointwise"(%[[P]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.sin
+// CHECK: return %[[P]], %[[Q]]
+func.func @DoNotFuseProducerWithOutsideUser(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %0 = brrr.cos %x : tensor<16xf32>
+  %1 = brrr.sin %0 : tensor<16xf32>
+  return %0, %1 : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Non-pointwise ops split the graph into separate kernels around them.
+// CHECK-LABEL: func.func @DoNotFuseAcrossMatmul
+// CHECK: brrr.fusion "pointwise"
+// CHECK: brrr.matmul
+// CHECK: brrr.fusion "pointwise"
+func.func @DoNotFuseAcrossMatmul(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = brrr.relu %x : tensor<4x4xf32>
+  %1 = brrr.matmul %0, %0 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %2 = brrr.relu %1 : tensor<4x4xf32>
+  return %2 : tensor<4x4xf32>
+}
+
+// -----
+
+// Comparisons, where and casts fuse too; a non-splat constant is an input.
+// CHECK-LABEL: func.func @FuseMaskingChain
+// CHECK: %[[T:.+]] = brrr.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
+// CHECK: brrr.fusion "pointwise"(%{{.+}}, %[[T]])
+// CHECK: brrr.compare gt
+// CHECK: brrr.where
+// CHECK: brrr.cast
+// CHECK-NOT: brrr.fusion
+func.func @FuseMaskingChain(%x: tensor<4xf32>) -> tensor<4xf16> {
+  %t = brrr.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %m = brrr.compare gt %x, %t : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
+  %0 = brrr.where %m, %x, %t : tensor<4xi1>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %1 = brrr.cast %0 : tensor<4xf32> -> tensor<4xf16>
+  return %1 : tensor<4xf16>
+}

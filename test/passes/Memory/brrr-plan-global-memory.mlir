@@ -1,0 +1,47 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-plan-global-memory))' | FileCheck %s
+
+// Returned results go to the output buffers; an intermediate read by two
+// later kernels lives in the arena until its last use; weights get offsets
+// in the weight block.
+// CHECK-LABEL: func.func @OutputsArenaAndWeights
+// CHECK-SAME: brrr.arena_bytes = 1024 : i64, brrr.weight_bytes = 1024 : i64
+// CHECK: brrr.constant {brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "weight"}]}
+// CHECK: brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "arena"}]
+// CHECK: brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
+func.func @OutputsArenaAndWeights(%x: tensor<256xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
+  %w = brrr.constant dense_resource<w> : tensor<256xf32>
+  %0 = brrr.add %x, %w : tensor<256xf32>, tensor<256xf32> -> tensor<256xf32>
+  %1 = brrr.exp %0 : tensor<256xf32>
+  %2 = brrr.log %0 : tensor<256xf32>
+  return %1, %2 : tensor<256xf32>, tensor<256xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x04000000"
+    }
+  }
+#-}
+
+// -----
+
+// A chain of kernels separated by a reshape view: the view keeps its root
+// alive, and a same-shaped input that dies at a kernel is overwritten in
+// place, so the arena never holds more than one 1 KiB buffer plus the view.
+// CHECK-LABEL: func.func @InPlaceAndViews
+// CHECK-SAME: brrr.arena_bytes = 1024 : i64
+// CHECK: %[[A:.+]] = brrr.fusion{{.+}}offset = 0 : i64, storage = "arena"
+// CHECK: %[[V:.+]] = brrr.reshape %[[A]]
+// CHECK: brrr.matmul
+// CHECK: brrr.fusion{{.+}}(%[[V]]){{.+}}offset = 0 : i64, storage = "arena"
+func.func @InPlaceAndViews(%x: tensor<256xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+  %0 = brrr.exp %x : tensor<256xf32>
+  %1 = brrr.reshape %0 : tensor<256xf32> -> tensor<16x16xf32>
+  %2 = brrr.matmul %1, %1 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %3 = brrr.neg %1 : tensor<16x16xf32>
+  %4 = brrr.exp %3 : tensor<16x16xf32>
+  %5 = brrr.reshape %4 : tensor<16x16xf32> -> tensor<256xf32>
+  %6 = brrr.reshape %5 : tensor<256xf32> -> tensor<16x16xf32>
+  return %2, %6 : tensor<16x16xf32>, tensor<16x16xf32>
+}

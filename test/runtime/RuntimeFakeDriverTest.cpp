@@ -1,0 +1,329 @@
+//===- RuntimeFakeDriverTest.cpp - device paths against a fake driver -----===//
+//
+// Runs the runtime's device code in CI through libbrrr-fake-cuda.so (see
+// FakeCuda.h): which code object is chosen for which card, the results of
+// the plan, when graphs are captured, replayed, updated or bypassed, host
+// staging, profiling, out-of-memory and missing-device errors, and that
+// closing everything releases every driver object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include <cuda.h>
+#include <gtest/gtest.h>
+
+using namespace brrr::test;
+
+namespace {
+
+std::string lastError() { return brrr_last_error(); }
+
+bool contains(const std::string &s, const std::string &part) {
+  return s.find(part) != std::string::npos;
+}
+
+class FakeDriverTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    // The first use of the fake initializes its counters' baseline.
+    resetFakeStats();
+    baseline = fakeStats();
+  }
+  void TearDown() override {
+    brrr_context_destroy(ctx);
+    brrr_model_close(model);
+    FakeCudaStats s = fakeStats();
+    EXPECT_EQ(s.liveAllocations, baseline.liveAllocations);
+    EXPECT_EQ(s.liveModules, baseline.liveModules);
+    EXPECT_EQ(s.liveStreams, baseline.liveStreams);
+    EXPECT_EQ(s.liveGraphs, baseline.liveGraphs);
+    EXPECT_EQ(s.liveExecs, baseline.liveExecs);
+    EXPECT_EQ(s.liveEvents, baseline.liveEvents);
+    EXPECT_EQ(s.primaryRetains, baseline.primaryRetains);
+  }
+
+  brrr_status open(const brrr::artifact::Artifact &a, int device = 0) {
+    image = brrr::artifact::serialize(a);
+    return brrr_model_open_artifact(image.data(), image.size(), device, &model);
+  }
+  void openAndCreate() {
+    ASSERT_EQ(open(makeTestArtifact()), BRRR_OK) << lastError();
+    ASSERT_EQ(brrr_context_create(model, &ctx), BRRR_OK) << lastError();
+  }
+  brrr_status runHost(Buffers &b) {
+    return brrr_run_host(ctx, b.inputs().data(), b.outputs().data());
+  }
+  brrr_status run(Buffers &b, void *stream = nullptr) {
+    return brrr_run(ctx, b.inputs().data(), b.outputs().data(), stream);
+  }
+
+  ScopedEnv library{"BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_PATH};
+  ScopedEnv cc{"FAKE_CUDA_CC", "9.0"};
+  FakeCudaStats baseline;
+  std::vector<uint8_t> image;
+  brrr_model *model = nullptr;
+  brrr_context *ctx = nullptr;
+};
+
+TEST_F(FakeDriverTest, RunHostComputesThePlan) {
+  openAndCreate();
+  EXPECT_EQ(fakeStats().lastModuleKind, 2) << "sm_80 PTX JIT on a 9.0 card";
+  Buffers b;
+  ASSERT_EQ(runHost(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+}
+
+TEST_F(FakeDriverTest, GraphIsCapturedOnceThenReplayed) {
+  openAndCreate();
+  for (int i = 0; i < 3; ++i) {
+    Buffers b(float(i + 1));
+    ASSERT_EQ(runHost(b), BRRR_OK) << lastError();
+    b.expectCorrect();
+  }
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.captures, 1);
+  EXPECT_EQ(s.instantiations, 1);
+  EXPECT_EQ(s.graphLaunches, 3);
+  EXPECT_EQ(s.eagerLaunches, 0);
+  EXPECT_EQ(s.kernelsRun, 9);
+  EXPECT_EQ(s.copiesRun, 3);
+}
+
+// The fake's device memory is host memory, so host vectors serve as the
+// caller's device buffers.
+TEST_F(FakeDriverTest, NewBuffersUpdateTheGraph) {
+  openAndCreate();
+  Buffers a(1), b(2);
+  ASSERT_EQ(run(a), BRRR_OK) << lastError();
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  ASSERT_EQ(run(a), BRRR_OK) << lastError();
+  a.expectCorrect();
+  b.expectCorrect();
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.captures, 3);
+  EXPECT_EQ(s.instantiations, 1);
+  EXPECT_EQ(s.updates, 2);
+  EXPECT_EQ(s.graphLaunches, 4);
+}
+
+TEST_F(FakeDriverTest, FailedUpdateReinstantiates) {
+  ScopedEnv fails("FAKE_CUDA_EXEC_UPDATE_FAILS", "1");
+  openAndCreate();
+  Buffers a(1), b(2);
+  ASSERT_EQ(run(a), BRRR_OK) << lastError();
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.instantiations, 2);
+  EXPECT_EQ(s.updates, 0);
+  EXPECT_EQ(s.liveExecs - baseline.liveExecs, 1);
+}
+
+TEST_F(FakeDriverTest, GraphsOffLaunchesEveryKernel) {
+  openAndCreate();
+  ASSERT_EQ(brrr_context_set_cuda_graphs(ctx, 0), BRRR_OK);
+  Buffers b;
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.captures, 0);
+  EXPECT_EQ(s.eagerLaunches, 6);
+}
+
+TEST_F(FakeDriverTest, CapturingCallerStreamGetsTheKernels) {
+  openAndCreate();
+  // Play a framework that captures its own stream around brrr_run (the
+  // runtime left its context current on this thread).
+  void *lib = dlopen(BRRR_FAKE_CUDA_PATH, RTLD_NOW | RTLD_LOCAL);
+  auto create =
+      reinterpret_cast<decltype(&cuStreamCreate)>(dlsym(lib, "cuStreamCreate"));
+  auto begin = reinterpret_cast<decltype(&cuStreamBeginCapture_v2)>(
+      dlsym(lib, "cuStreamBeginCapture_v2"));
+  auto end = reinterpret_cast<decltype(&cuStreamEndCapture)>(
+      dlsym(lib, "cuStreamEndCapture"));
+  auto destroyGraph =
+      reinterpret_cast<decltype(&cuGraphDestroy)>(dlsym(lib, "cuGraphDestroy"));
+  auto destroyStream = reinterpret_cast<decltype(&cuStreamDestroy_v2)>(
+      dlsym(lib, "cuStreamDestroy_v2"));
+  CUstream stream;
+  ASSERT_EQ(create(&stream, 0), 0);
+  ASSERT_EQ(begin(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), 0);
+  Buffers b;
+  ASSERT_EQ(run(b, stream), BRRR_OK) << lastError();
+  CUgraph graph = nullptr;
+  ASSERT_EQ(end(stream, &graph), 0);
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.captures, 1) << "only the caller's capture";
+  EXPECT_EQ(s.kernelsRun, 0) << "recorded into the caller's graph, not run";
+  destroyGraph(graph);
+  destroyStream(stream);
+}
+
+TEST_F(FakeDriverTest, ProfileTimesEveryLaunch) {
+  openAndCreate();
+  Buffers b;
+  double ms[3] = {-1, -1, -1};
+  ASSERT_EQ(brrr_profile(ctx, b.inputs().data(), b.outputs().data(), ms),
+            BRRR_OK)
+      << lastError();
+  b.expectCorrect();
+  // The fake's clock advances 1 ms per kernel and 0.5 ms per copy.
+  EXPECT_EQ(ms[0], 1.0);
+  EXPECT_EQ(ms[1], 1.0);
+  EXPECT_EQ(ms[2], 1.0);
+  EXPECT_EQ(fakeStats().captures, 0);
+  EXPECT_EQ(brrr_profile(ctx, b.inputs().data(), b.outputs().data(), nullptr),
+            BRRR_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(FakeDriverTest, NullBuffersAreRejected) {
+  openAndCreate();
+  Buffers b;
+  EXPECT_EQ(brrr_run(ctx, nullptr, b.outputs().data(), nullptr),
+            BRRR_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(lastError(), "brrr_run: inputs is null but the model has 3 inputs");
+  std::vector<void *> outputs = b.outputs();
+  outputs[1] = nullptr;
+  EXPECT_EQ(brrr_run_host(ctx, b.inputs().data(), outputs.data()),
+            BRRR_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(lastError(), "brrr_run_host: output 1 ('xw') is null");
+}
+
+TEST_F(FakeDriverTest, CubinChosenOnlyForTheExactCard) {
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.cubin = {0x7f, 'E', 'L', 'F', 'o', 'k'};
+  {
+    ScopedEnv card("FAKE_CUDA_CC", "8.0");
+    ASSERT_EQ(open(a), BRRR_OK) << lastError();
+    EXPECT_EQ(fakeStats().lastModuleKind, 1);
+    brrr_model_close(model);
+    model = nullptr;
+  }
+  ScopedEnv card("FAKE_CUDA_CC", "8.6");
+  ASSERT_EQ(open(a), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().lastModuleKind, 2);
+}
+
+TEST_F(FakeDriverTest, RejectedCubinFallsBackToPtx) {
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.cubin = {0x7f, 'E', 'L', 'F', 'b', 'a', 'd'};
+  ScopedEnv card("FAKE_CUDA_CC", "8.0");
+  ASSERT_EQ(open(a), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().lastModuleKind, 2);
+}
+
+TEST_F(FakeDriverTest, OlderCardIsUnsupported) {
+  ScopedEnv card("FAKE_CUDA_CC", "7.5");
+  EXPECT_EQ(open(makeTestArtifact()), BRRR_ERROR_UNSUPPORTED_DEVICE);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(lastError(),
+            "the model was compiled for 'sm_80' (compute capability 8.0), "
+            "which needs that compute capability or newer; device 0 (Fake "
+            "GPU) has compute capability 7.5");
+}
+
+TEST_F(FakeDriverTest, ArchSpecificTargetNeedsExactlyItsCard) {
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.target = "sm_90a";
+  a.smMajor = 9;
+  a.exactArch = true;
+  a.cubin = {0x7f, 'E', 'L', 'F', 'o', 'k'};
+  {
+    ScopedEnv card("FAKE_CUDA_CC", "10.0");
+    EXPECT_EQ(open(a), BRRR_ERROR_UNSUPPORTED_DEVICE);
+    EXPECT_TRUE(contains(lastError(), "'sm_90a' (compute capability 9.0), an "
+                                      "architecture-specific target"))
+        << lastError();
+    EXPECT_TRUE(contains(lastError(), "has compute capability 10.0"));
+  }
+  ASSERT_EQ(open(a), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().lastModuleKind, 1);
+}
+
+TEST_F(FakeDriverTest, JitErrorLogIsInTheMessage) {
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.ptx += "\n// FAKE_SYNTAX_ERROR\n";
+  EXPECT_EQ(open(a), BRRR_ERROR_CUDA);
+  EXPECT_EQ(lastError(), "loading the model's PTX for 'sm_80' on device 0 "
+                         "(JIT log: ptxas fatal: fake syntax error in line "
+                         "1): CUDA_ERROR_INVALID_PTX: a PTX JIT compilation "
+                         "failed");
+}
+
+TEST_F(FakeDriverTest, MissingDevice) {
+  EXPECT_EQ(open(makeTestArtifact(), 1), BRRR_ERROR_NO_DEVICE);
+  EXPECT_EQ(lastError(), "device 1 requested but 1 CUDA device is visible");
+  ScopedEnv none("FAKE_CUDA_DEVICE_COUNT", "0");
+  EXPECT_EQ(open(makeTestArtifact(), 0), BRRR_ERROR_NO_DEVICE);
+  EXPECT_EQ(lastError(), "device 0 requested but 0 CUDA devices are visible");
+}
+
+TEST_F(FakeDriverTest, InitFailureWithoutDevice) {
+  // Another spelling of the path: the runtime keeps one driver per path,
+  // and this one has not been initialized yet.
+  std::string path = BRRR_FAKE_CUDA_PATH;
+  path.insert(path.rfind('/'), "/.");
+  ScopedEnv library2("BRRR_CUDA_LIBRARY", path.c_str());
+  ScopedEnv init("FAKE_CUDA_INIT_ERROR", "100");
+  EXPECT_EQ(open(makeTestArtifact()), BRRR_ERROR_NO_DEVICE);
+  EXPECT_TRUE(contains(lastError(), "no CUDA device: cuInit failed with "
+                                    "CUDA_ERROR_NO_DEVICE"))
+      << lastError();
+}
+
+TEST_F(FakeDriverTest, DriverWithoutGraphEntryPoints) {
+  ScopedEnv old("BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_OLD_PATH);
+  EXPECT_EQ(open(makeTestArtifact()), BRRR_ERROR_NO_DRIVER);
+  EXPECT_TRUE(contains(lastError(), "lacks entry points brrr needs "
+                                    "(cuStreamBeginCapture_v2, "
+                                    "cuGraphInstantiateWithFlags)"))
+      << lastError();
+}
+
+TEST_F(FakeDriverTest, ArenaOutOfMemory) {
+  ScopedEnv memory("FAKE_CUDA_MEMORY",
+                   "1000"); // the weights fit, the arena not
+  ASSERT_EQ(open(makeTestArtifact()), BRRR_OK) << lastError();
+  EXPECT_EQ(brrr_context_create(model, &ctx), BRRR_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(ctx, nullptr);
+  EXPECT_EQ(lastError(), "allocating 1.0 KiB for the model's intermediate "
+                         "arena on device 0 (480 bytes free of 1000 bytes): "
+                         "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+}
+
+TEST_F(FakeDriverTest, WeightsOutOfMemory) {
+  ScopedEnv memory("FAKE_CUDA_MEMORY", "100");
+  EXPECT_EQ(open(makeTestArtifact()), BRRR_ERROR_OUT_OF_MEMORY);
+  EXPECT_TRUE(contains(lastError(), "allocating 520 bytes for the model's "
+                                    "weights on device 0"))
+      << lastError();
+}
+
+TEST_F(FakeDriverTest, ContextOutlivesItsClosedModel) {
+  openAndCreate();
+  brrr_model_close(model);
+  model = nullptr;
+  Buffers b;
+  ASSERT_EQ(runHost(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+  EXPECT_EQ(fakeStats().liveModules - baseline.liveModules, 1);
+  // TearDown checks that destroying the context released the model too.
+}
+
+TEST_F(FakeDriverTest, ContextsAreIndependent) {
+  openAndCreate();
+  brrr_context *second = nullptr;
+  ASSERT_EQ(brrr_context_create(model, &second), BRRR_OK) << lastError();
+  Buffers a(1), b(3);
+  ASSERT_EQ(runHost(a), BRRR_OK);
+  ASSERT_EQ(brrr_run_host(second, b.inputs().data(), b.outputs().data()),
+            BRRR_OK);
+  a.expectCorrect();
+  b.expectCorrect();
+  brrr_context_destroy(second);
+}
+
+} // namespace

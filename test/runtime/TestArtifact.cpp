@@ -1,0 +1,155 @@
+//===- TestArtifact.cpp - a small compiled model for runtime tests --------===//
+//
+// See TestArtifact.h. The PTX is written by hand in the form nvcc emits for
+// one-thread-per-element kernels (no bounds check: every launch covers its
+// tensor exactly), at PTX ISA 7.0 so that any driver of the last years JITs
+// it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestArtifact.h"
+
+#include <cstring>
+
+namespace brrr::test {
+namespace {
+
+using namespace artifact;
+
+const char *const kPtx = R"(//
+// brrr runtime test kernels: elementwise f32, one thread per element.
+//
+.version 7.0
+.target sm_80
+.address_size 64
+
+.visible .entry brrr_test_add(
+	.param .u64 brrr_test_add_param_0,
+	.param .u64 brrr_test_add_param_1,
+	.param .u64 brrr_test_add_param_2
+)
+{
+	.reg .b32 	%r<5>;
+	.reg .f32 	%f<4>;
+	.reg .b64 	%rd<11>;
+
+	ld.param.u64 	%rd1, [brrr_test_add_param_0];
+	ld.param.u64 	%rd2, [brrr_test_add_param_1];
+	ld.param.u64 	%rd3, [brrr_test_add_param_2];
+	cvta.to.global.u64 	%rd4, %rd1;
+	cvta.to.global.u64 	%rd5, %rd2;
+	cvta.to.global.u64 	%rd6, %rd3;
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %ntid.x;
+	mov.u32 	%r3, %tid.x;
+	mad.lo.s32 	%r4, %r1, %r2, %r3;
+	mul.wide.s32 	%rd7, %r4, 4;
+	add.s64 	%rd8, %rd4, %rd7;
+	ld.global.f32 	%f1, [%rd8];
+	add.s64 	%rd9, %rd5, %rd7;
+	ld.global.f32 	%f2, [%rd9];
+	add.f32 	%f3, %f1, %f2;
+	add.s64 	%rd10, %rd6, %rd7;
+	st.global.f32 	[%rd10], %f3;
+	ret;
+}
+
+.visible .entry brrr_test_relu(
+	.param .u64 brrr_test_relu_param_0,
+	.param .u64 brrr_test_relu_param_1
+)
+{
+	.reg .b32 	%r<5>;
+	.reg .f32 	%f<3>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.u64 	%rd1, [brrr_test_relu_param_0];
+	ld.param.u64 	%rd2, [brrr_test_relu_param_1];
+	cvta.to.global.u64 	%rd3, %rd1;
+	cvta.to.global.u64 	%rd4, %rd2;
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %ntid.x;
+	mov.u32 	%r3, %tid.x;
+	mad.lo.s32 	%r4, %r1, %r2, %r3;
+	mul.wide.s32 	%rd5, %r4, 4;
+	add.s64 	%rd6, %rd3, %rd5;
+	ld.global.f32 	%f1, [%rd6];
+	max.f32 	%f2, %f1, 0f00000000;
+	add.s64 	%rd7, %rd4, %rd5;
+	st.global.f32 	[%rd7], %f2;
+	ret;
+}
+)";
+
+Tensor tensor(const char *name, DType dtype, std::vector<int64_t> dims,
+              Storage storage, uint64_t indexOrOffset) {
+  Tensor t;
+  t.name = name;
+  t.dtype = dtype;
+  t.dims = std::move(dims);
+  t.storage = storage;
+  if (storage == Storage::Input || storage == Storage::Output)
+    t.index = indexOrOffset;
+  else
+    t.offset = indexOrOffset;
+  t.bytes = dtypeSize(dtype);
+  for (int64_t d : t.dims)
+    t.bytes *= uint64_t(d);
+  return t;
+}
+
+Launch launch(uint32_t kernel, uint32_t gridX, uint32_t blockX,
+              std::vector<uint32_t> args) {
+  Launch l;
+  l.kernel = kernel;
+  l.grid[0] = gridX;
+  l.block[0] = blockX;
+  l.args = std::move(args);
+  return l;
+}
+
+} // namespace
+
+Artifact makeTestArtifact() {
+  Artifact a;
+  a.target = "sm_80";
+  a.smMajor = 8;
+  a.smMinor = 0;
+  a.exactArch = false;
+  a.ptx = kPtx;
+  a.kernels = {{"brrr_test_add", 128, 3 * 512}, {"brrr_test_relu", 0, 1024}};
+  a.tensors = {
+      tensor("x", DType::F32, {2, 64}, Storage::Input, 0),       // 0
+      tensor("y", DType::F32, {2, 64}, Storage::Input, 1),       // 1
+      tensor("ids", DType::I64, {2, 3}, Storage::Input, 2),      // 2
+      tensor("w", DType::F32, {2, 64}, Storage::Weight, 0),      // 3
+      tensor("t0", DType::F32, {2, 64}, Storage::Arena, 256),    // 4
+      tensor("sum", DType::F32, {2, 64}, Storage::Output, 0),    // 5
+      tensor("xw", DType::F32, {2, 64}, Storage::Output, 1),     // 6
+      tensor("relu", DType::F32, {128}, Storage::Output, 2),     // 7
+      tensor("sum_flat", DType::F32, {128}, Storage::Output, 0), // 8
+      tensor("bias", DType::F16, {4}, Storage::Weight, 512),     // 9
+  };
+  a.inputs = {0, 1, 2};
+  a.outputs = {5, 6, 7};
+  // Two blocks of 64 for the adds, one of 128 for the relu, so both the
+  // block and the thread index matter.
+  a.launches = {launch(0, 2, 64, {0, 3, 4}), launch(0, 2, 64, {4, 1, 5}),
+                launch(1, 1, 128, {8, 7})};
+  a.copies = {{4, 6}};
+  a.steps = {{Step::Kind::Launch, 0},
+             {Step::Kind::Launch, 1},
+             {Step::Kind::Copy, 0},
+             {Step::Kind::Launch, 2}};
+  a.arenaBytes = 1024;
+  a.weights.resize(512 + 8);
+  for (int i = 0; i < kTestElements; ++i) {
+    float w = testWeight(i);
+    std::memcpy(&a.weights[4 * size_t(i)], &w, 4);
+  }
+  const uint16_t bias[4] = {0x3c00, 0x4000, 0x4200, 0x4400}; // 1, 2, 3, 4
+  std::memcpy(&a.weights[512], bias, sizeof(bias));
+  return a;
+}
+
+} // namespace brrr::test

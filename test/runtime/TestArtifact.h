@@ -1,0 +1,36 @@
+//===- TestArtifact.h - a small compiled model for runtime tests -*- C++
+//-*-===//
+//
+// A hand-built artifact that exercises every kind of storage and step the
+// runtime handles, with real PTX so the same model runs on a GPU and, through
+// the fake driver (FakeCuda.cpp implements the same kernels on the CPU), in
+// CI:
+//
+//   inputs  x: f32[2,64], y: f32[2,64], ids: i64[2,3] (unused)
+//   weights w: f32[2,64] = 0.5 * i, bias: f16[4] (unused)
+//   t0   = add(x, w)              arena
+//   sum  = add(t0, y)             output 0
+//   xw   = copy(t0)               output 1
+//   relu = relu(view of sum as f32[128])   output 2
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_TEST_RUNTIME_TESTARTIFACT_H
+#define BRRR_TEST_RUNTIME_TESTARTIFACT_H
+
+#include "runtime/Artifact.h"
+
+namespace brrr::test {
+
+/// Elements of each f32 tensor of the test model.
+constexpr int kTestElements = 128;
+
+/// The model above, targeting sm_80 through PTX.
+artifact::Artifact makeTestArtifact();
+
+/// The weight w[i] of the test model.
+inline float testWeight(int i) { return 0.5f * float(i); }
+
+} // namespace brrr::test
+
+#endif // BRRR_TEST_RUNTIME_TESTARTIFACT_H
