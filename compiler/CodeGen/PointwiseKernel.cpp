@@ -30,6 +30,9 @@ using namespace mlir::brrr;
 namespace {
 
 constexpr int64_t kBlockSize = 256;
+/// Vectors per thread go from 1 to 4 once the grid would still have this
+/// many blocks (about 2 waves of 4 blocks on a 132-SM GPU).
+constexpr int64_t kUnrollMinBlocks = 1056;
 
 /// Element type of a tensor value.
 Type elementOf(Value v) {
@@ -387,143 +390,191 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   PointwiseEmitter e(b, loc);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value thread = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, bid, e.idx(kBlockSize)), tid);
-  Value first = arith::MulIOp::create(b, loc, thread, e.idx(vec));
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        first, e.idx(numel));
-  auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  // Each block covers `unroll` consecutive chunks of kBlockSize vectors;
+  // a thread issues all its 16-byte loads before computing, so more bytes
+  // are in flight per thread. Blocks wholly inside the tensor take the
+  // unguarded path; the last one checks every vector.
+  int64_t numVectors = numel / vec;
+  int64_t unroll = numVectors >= 4 * kBlockSize * kUnrollMinBlocks ? 4 : 1;
+  int64_t chunk = kBlockSize * vec;
   OpBuilder end = OpBuilder::atBlockEnd(&entry);
   gpu::ReturnOp::create(end, loc);
+  b.setInsertionPoint(entry.getTerminator());
+  Value blockStart = arith::MulIOp::create(b, loc, bid, e.idx(unroll * chunk));
+  Value threadOffset = arith::MulIOp::create(b, loc, tid, e.idx(vec));
 
   auto i64 = b.getI64Type();
   auto toI64 = [&](Value v) -> Value {
     return arith::IndexCastOp::create(b, loc, i64, v);
   };
-  Value firstI64 = toI64(first);
-
-  // Loads: lanes[input][lane] holds the scalar in its compute type.
   Block &body = fusion.getBody().front();
-  SmallVector<SmallVector<Value>> lanes;
-  for (auto [k, input] : llvm::enumerate(fusion.getInputs())) {
-    auto t = cast<RankedTensorType>(input.getType());
-    Type et = t.getElementType(), mt = memoryType(et);
-    Value base = entry.getArgument(k);
-    SmallVector<Value> values;
-    auto finish = [&](Value raw) -> Value {
-      if (et.isInteger(1))
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, raw,
-                                     e.cst(mt, 0));
-      if (et.isF16() || et.isBF16())
-        return arith::ExtFOp::create(b, loc, computeType(et), raw);
-      return raw;
-    };
-    if (t.getShape() == shape) {
-      Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
-      Value ptr =
-          LLVM::GEPOp::create(b, loc, ptrTy, mt, base, ValueRange{firstI64});
-      Value loaded = LLVM::LoadOp::create(
-          b, loc, vt, ptr, vec * bufferBytes(RankedTensorType::get({1}, et)));
-      for (int64_t l = 0; l < vec; ++l) {
-        Value raw = vec > 1 ? Value(LLVM::ExtractElementOp::create(
-                                  b, loc, loaded, e.cst(b.getI32Type(), l)))
-                            : loaded;
-        values.push_back(finish(raw));
-      }
-    } else {
-      // Broadcast operand: per lane, map the output coordinate to its
-      // linear index through the operand's (right-aligned) strides.
-      SmallVector<int64_t> outStrides(shape.size(), 1);
-      for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-        outStrides[d] = outStrides[d + 1] * shape[d + 1];
-      ArrayRef<int64_t> inShape = t.getShape();
-      int64_t offset = shape.size() - inShape.size();
-      SmallVector<int64_t> inStrides(inShape.size(), 1);
-      for (int64_t d = static_cast<int64_t>(inShape.size()) - 2; d >= 0; --d)
-        inStrides[d] = inStrides[d + 1] * inShape[d + 1];
-      for (int64_t l = 0; l < vec; ++l) {
-        Value linear = arith::AddIOp::create(b, loc, first, e.idx(l));
-        Value index = e.idx(0);
-        for (size_t d = 0; d < inShape.size(); ++d) {
-          if (inShape[d] == 1)
-            continue;
-          int64_t od = d + offset;
-          Value coord = arith::RemUIOp::create(
-              b, loc,
-              arith::DivUIOp::create(b, loc, linear, e.idx(outStrides[od])),
-              e.idx(shape[od]));
-          index = arith::AddIOp::create(
-              b, loc, index,
-              arith::MulIOp::create(b, loc, coord, e.idx(inStrides[d])));
-        }
-        Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
-                                        ValueRange{toI64(index)});
-        values.push_back(finish(LLVM::LoadOp::create(b, loc, mt, ptr)));
-      }
-    }
-    lanes.push_back(std::move(values));
-  }
-
-  // Compute every lane.
   auto yield = cast<YieldOp>(body.getTerminator());
-  SmallVector<SmallVector<Value>> results(fusion.getNumResults());
-  for (int64_t l = 0; l < vec; ++l) {
-    DenseMap<Value, Value> scalar;
-    for (auto [k, arg] : llvm::enumerate(body.getArguments()))
-      scalar[arg] = lanes[k][l];
-    for (Operation &op : body.without_terminator()) {
-      if (auto c = dyn_cast<ConstantOp>(op)) {
-        auto v = splatValue(c);
-        if (!v)
-          return c.emitOpError("non-splat constants must be kernel inputs");
-        Type et = elementOf(c.getResult());
-        Value s = e.cst(signless(computeType(et)), *v);
-        scalar[c.getResult()] = s;
-        continue;
-      }
-      SmallVector<Value> args;
-      for (Value operand : op.getOperands())
-        args.push_back(scalar.lookup(operand));
-      auto r = e.emit(&op, args);
-      if (failed(r))
-        return failure();
-      scalar[op.getResult(0)] = *r;
-    }
-    for (auto [k, v] : llvm::enumerate(yield.getValues()))
-      results[k].push_back(scalar.lookup(v));
-  }
 
-  // Stores.
-  for (auto [k, r] : llvm::enumerate(fusion.getResults())) {
-    Type et = elementOf(r), mt = memoryType(et);
-    Value base = entry.getArgument(fusion.getInputs().size() + k);
-    SmallVector<Value> stored;
-    for (Value v : results[k]) {
-      if (et.isInteger(1))
-        v = arith::ExtUIOp::create(b, loc, mt, v);
-      else if (et.isF16() || et.isBF16())
-        v = arith::TruncFOp::create(b, loc, et, v);
-      stored.push_back(v);
+  // Loads, computes and stores the vectors starting at `firsts`.
+  auto emitVectors = [&](ArrayRef<Value> firsts) -> LogicalResult {
+    // Every load of every vector first, so they are all in flight at once
+    // (a store could alias a later load, so nothing may be reordered).
+    SmallVector<SmallVector<SmallVector<Value>>> lanesOf;
+    for (Value first : firsts) {
+      Value firstI64 = toI64(first);
+      // Loads: lanes[input][lane] holds the scalar in its compute type.
+      SmallVector<SmallVector<Value>> lanes;
+      for (auto [k, input] : llvm::enumerate(fusion.getInputs())) {
+        auto t = cast<RankedTensorType>(input.getType());
+        Type et = t.getElementType(), mt = memoryType(et);
+        Value base = entry.getArgument(k);
+        SmallVector<Value> values;
+        auto finish = [&](Value raw) -> Value {
+          if (et.isInteger(1))
+            return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, raw,
+                                         e.cst(mt, 0));
+          if (et.isF16() || et.isBF16())
+            return arith::ExtFOp::create(b, loc, computeType(et), raw);
+          return raw;
+        };
+        if (t.getShape() == shape) {
+          Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
+          Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
+                                          ValueRange{firstI64});
+          Value loaded = LLVM::LoadOp::create(
+              b, loc, vt, ptr,
+              vec * bufferBytes(RankedTensorType::get({1}, et)));
+          for (int64_t l = 0; l < vec; ++l) {
+            Value raw = vec > 1 ? Value(LLVM::ExtractElementOp::create(
+                                      b, loc, loaded, e.cst(b.getI32Type(), l)))
+                                : loaded;
+            values.push_back(finish(raw));
+          }
+        } else {
+          // Broadcast operand: per lane, map the output coordinate to its
+          // linear index through the operand's (right-aligned) strides.
+          SmallVector<int64_t> outStrides(shape.size(), 1);
+          for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+            outStrides[d] = outStrides[d + 1] * shape[d + 1];
+          ArrayRef<int64_t> inShape = t.getShape();
+          int64_t offset = shape.size() - inShape.size();
+          SmallVector<int64_t> inStrides(inShape.size(), 1);
+          for (int64_t d = static_cast<int64_t>(inShape.size()) - 2; d >= 0;
+               --d)
+            inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+          for (int64_t l = 0; l < vec; ++l) {
+            Value linear = arith::AddIOp::create(b, loc, first, e.idx(l));
+            Value index = e.idx(0);
+            for (size_t d = 0; d < inShape.size(); ++d) {
+              if (inShape[d] == 1)
+                continue;
+              int64_t od = d + offset;
+              Value coord = arith::RemUIOp::create(
+                  b, loc,
+                  arith::DivUIOp::create(b, loc, linear, e.idx(outStrides[od])),
+                  e.idx(shape[od]));
+              index = arith::AddIOp::create(
+                  b, loc, index,
+                  arith::MulIOp::create(b, loc, coord, e.idx(inStrides[d])));
+            }
+            Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
+                                            ValueRange{toI64(index)});
+            values.push_back(finish(LLVM::LoadOp::create(b, loc, mt, ptr)));
+          }
+        }
+        lanes.push_back(std::move(values));
+      }
+      lanesOf.push_back(std::move(lanes));
     }
-    Value ptr =
-        LLVM::GEPOp::create(b, loc, ptrTy, mt, base, ValueRange{firstI64});
-    if (vec == 1) {
-      LLVM::StoreOp::create(b, loc, stored[0], ptr);
-      continue;
+    for (auto [f, first] : llvm::enumerate(firsts)) {
+      Value firstI64 = toI64(first);
+      auto &lanes = lanesOf[f];
+
+      // Compute every lane.
+      SmallVector<SmallVector<Value>> results(fusion.getNumResults());
+      for (int64_t l = 0; l < vec; ++l) {
+        DenseMap<Value, Value> scalar;
+        for (auto [k, arg] : llvm::enumerate(body.getArguments()))
+          scalar[arg] = lanes[k][l];
+        for (Operation &op : body.without_terminator()) {
+          if (auto c = dyn_cast<ConstantOp>(op)) {
+            auto v = splatValue(c);
+            if (!v)
+              return c.emitOpError("non-splat constants must be kernel inputs");
+            Type et = elementOf(c.getResult());
+            Value s = e.cst(signless(computeType(et)), *v);
+            scalar[c.getResult()] = s;
+            continue;
+          }
+          SmallVector<Value> args;
+          for (Value operand : op.getOperands())
+            args.push_back(scalar.lookup(operand));
+          auto r = e.emit(&op, args);
+          if (failed(r))
+            return failure();
+          scalar[op.getResult(0)] = *r;
+        }
+        for (auto [k, v] : llvm::enumerate(yield.getValues()))
+          results[k].push_back(scalar.lookup(v));
+      }
+
+      // Stores.
+      for (auto [k, r] : llvm::enumerate(fusion.getResults())) {
+        Type et = elementOf(r), mt = memoryType(et);
+        Value base = entry.getArgument(fusion.getInputs().size() + k);
+        SmallVector<Value> stored;
+        for (Value v : results[k]) {
+          if (et.isInteger(1))
+            v = arith::ExtUIOp::create(b, loc, mt, v);
+          else if (et.isF16() || et.isBF16())
+            v = arith::TruncFOp::create(b, loc, et, v);
+          stored.push_back(v);
+        }
+        Value ptr =
+            LLVM::GEPOp::create(b, loc, ptrTy, mt, base, ValueRange{firstI64});
+        if (vec == 1) {
+          LLVM::StoreOp::create(b, loc, stored[0], ptr);
+          continue;
+        }
+        auto vt = VectorType::get({vec}, mt);
+        Value v = LLVM::PoisonOp::create(b, loc, vt);
+        for (int64_t l = 0; l < vec; ++l)
+          v = LLVM::InsertElementOp::create(b, loc, v, stored[l],
+                                            e.cst(b.getI32Type(), l));
+        LLVM::StoreOp::create(
+            b, loc, v, ptr, vec * bufferBytes(RankedTensorType::get({1}, et)));
+      }
     }
-    auto vt = VectorType::get({vec}, mt);
-    Value v = LLVM::PoisonOp::create(b, loc, vt);
-    for (int64_t l = 0; l < vec; ++l)
-      v = LLVM::InsertElementOp::create(b, loc, v, stored[l],
-                                        e.cst(b.getI32Type(), l));
-    LLVM::StoreOp::create(b, loc, v, ptr,
-                          vec * bufferBytes(RankedTensorType::get({1}, et)));
+    return success();
+  };
+
+  if (unroll > 1) {
+    Value full = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ule,
+        arith::AddIOp::create(b, loc, blockStart, e.idx(unroll * chunk)),
+        e.idx(numel));
+    auto ifFull = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    SmallVector<Value> firsts;
+    for (int64_t k = 0; k < unroll; ++k)
+      firsts.push_back(arith::AddIOp::create(
+          b, loc, blockStart,
+          arith::AddIOp::create(b, loc, e.idx(k * chunk), threadOffset)));
+    if (failed(emitVectors(firsts)))
+      return failure();
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+  }
+  for (int64_t k = 0; k < unroll; ++k) {
+    Value first = arith::AddIOp::create(
+        b, loc, blockStart,
+        arith::AddIOp::create(b, loc, e.idx(k * chunk), threadOffset));
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          first, e.idx(numel));
+    auto ifIn = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    if (failed(emitVectors({first})))
+      return failure();
   }
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(llvm::divideCeil(numel, vec), kBlockSize);
+  info.grid = llvm::divideCeil(numVectors, kBlockSize * unroll);
   info.block = kBlockSize;
   int64_t ops = 0;
   for (Operation &op : body.without_terminator())

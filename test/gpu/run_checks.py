@@ -90,6 +90,8 @@ def torch_reference(name, xs):
 
 def to_numpy(t):
     """A numpy array of a torch tensor; bf16 as float32 values."""
+    if isinstance(t, np.ndarray):
+        return t
     t = t.detach().cpu()
     if t.dtype == torch.bfloat16:
         return t.float().numpy()
@@ -167,6 +169,10 @@ def main():
             while os.path.exists(os.path.join(d, f"output_{i}.npy")):
                 refs.append(np.load(os.path.join(d, f"output_{i}.npy")))
                 i += 1
+            if case == "onnx_test_cast_FLOAT_to_BFLOAT16":
+                # ONNX 1.12's data truncates to bfloat16; the ONNX reference
+                # since 1.13 (and the hardware) round to nearest even.
+                refs = [ins[0].to(torch.bfloat16).float().numpy()]
             out_dtypes = [str(r.dtype) for r in refs]
         else:
             ins = torch_inputs(meta["name"], gen)
@@ -212,12 +218,14 @@ def run_python(so, ins, refs, out_dtypes, meta):
     try:
         model = brrr.load(so)
         np_ins = [to_numpy(t) if t.dtype != torch.bfloat16 else None for t in ins]
-        if None not in np_ins:
+        if all(a is not None for a in np_ins):
             outs = model(*np_ins)
             outs = outs if isinstance(outs, (list, tuple)) else [outs]
             res["py-numpy"] = check(outs, refs, [str(o.dtype) for o in outs],
                                     meta["reference"] == "onnx", meta.get("tolerance"))
-        dev = [t.cuda() for t in ins]
+        # ONNX data holds bfloat16 as raw uint16 bits; torch has the type.
+        dev = [t.view(torch.bfloat16).cuda() if info.dtype == "bfloat16" and t.dtype == torch.uint16
+               else t.cuda() for t, info in zip(ins, model.inputs)]
         outs = model(*dev)
         outs = outs if isinstance(outs, (list, tuple)) else [outs]
         res["py-torch"] = check([to_numpy(o) for o in outs], refs,
