@@ -26,6 +26,17 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
+  let summary = "Make each softmax, log-softmax and layer norm one row kernel";
+  let description = [{
+    Wraps every softmax and log-softmax over the last axis, and every layer
+    norm, in a `brrr.fusion row` op: one kernel that keeps a row in
+    registers, so the input is read once and the output written once. The
+    op's operands (including scale and bias) stay kernel inputs.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrPlanGlobalMemory : Pass<"brrr-plan-global-memory", "func::FuncOp"> {
   let summary = "Place every kernel output in an arena, outputs, or in place";
   let description = [{

@@ -45,6 +45,11 @@ struct KernelInfo {
 FailureOr<KernelInfo>
 emitPointwiseKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
+/// Emits the row-reduction kernel (softmax, log-softmax, layer norm) of
+/// `fusion` as `gpu.func @name`, with its shared memory as a global.
+FailureOr<KernelInfo> emitRowKernel(FusionOp fusion, OpBuilder &moduleBuilder,
+                                    StringRef name);
+
 /// A supported GPU target.
 struct Target {
   std::string chip;     ///< "sm_90a" or "sm_80"

@@ -49,6 +49,8 @@ struct OutlineKernelsPass
       FailureOr<KernelInfo> info = failure();
       if (fusion.getKind() == "pointwise")
         info = emitPointwiseKernel(fusion, kb, name);
+      else if (fusion.getKind() == "row")
+        info = emitRowKernel(fusion, kb, name);
       else
         return WalkResult(fusion.emitOpError("kernel family '")
                           << fusion.getKind() << "' has no code generator");

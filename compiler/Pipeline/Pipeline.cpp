@@ -16,6 +16,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
   PassManager graph(module.getContext());
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
+  graph.nest<func::FuncOp>().addPass(createBrrrFuseRows());
   if (failed(graph.run(module)))
     return failure();
   if (failed(checkCodeGenSupport(module)))

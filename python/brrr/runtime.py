@@ -197,7 +197,7 @@ def _prepare(infos, args):
     np = _numpy()
     arrays = []
     for info, v in zip(infos, values):
-        a = np.ascontiguousarray(v)
+        a = np.asarray(v, order="C")  # keeps 0-d arrays 0-d
         # ml_dtypes' bfloat16 is named "bfloat16" like brrr's; raw bfloat16
         # bits (uint16) are accepted too, since numpy lacks the type.
         dtype = a.dtype.name

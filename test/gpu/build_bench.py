@@ -2,6 +2,8 @@
 """Compiles the benchmark models (build machine, Debian's python3).
 
 DEST/cos_cos.so   y = cos(cos(x)), x: 64M float32 (PEERS.md's pointwise case)
+DEST/softmax.so   softmax over rows of 32768x4096 float16
+DEST/layernorm.so layer norm over rows of 32768x4096 float16
 DEST/chain50.so   50 dependent kernels (x_{i+1} = cos(x_i), every x_i an
                   output, so none fuses): the host cost of one run
 Usage: build_bench.py BRRRC DEST
@@ -34,6 +36,22 @@ def main():
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [N])])
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "cos_cos")
+    R, C = 32768, 4096
+    H = TensorProto.FLOAT16
+    g = helper.make_graph(
+        [n("Softmax", ["x"], ["y"], axis=-1)], "softmax",
+        [helper.make_tensor_value_info("x", H, [R, C])],
+        [helper.make_tensor_value_info("y", H, [R, C])])
+    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                     dest, "softmax")
+    g = helper.make_graph(
+        [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1, epsilon=1e-5)], "layernorm",
+        [helper.make_tensor_value_info("x", H, [R, C]),
+         helper.make_tensor_value_info("g", H, [C]),
+         helper.make_tensor_value_info("b", H, [C])],
+        [helper.make_tensor_value_info("y", H, [R, C])])
+    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                     dest, "layernorm")
     nodes, outs = [], []
     prev = "x"
     for i in range(50):

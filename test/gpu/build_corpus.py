@@ -110,6 +110,18 @@ KERNEL_CASES = [
     ("cast_chain", [n("Cast", ["x"], ["h"], to=H), n("Sqrt", ["h"], ["r"]),
                     n("Cast", ["r"], ["y"], to=F)],
      [("x", F, [64, 64])], [("y", F, [64, 64])]),
+    ("softmax_f16", [n("Softmax", ["x"], ["y"], axis=-1)],
+     [("x", H, [64, 4096])], [("y", H, [64, 4096])]),
+    ("softmax_ragged_f32", [n("Softmax", ["x"], ["y"], axis=-1)],
+     [("x", F, [37, 999])], [("y", F, [37, 999])]),
+    ("logsoftmax_f32", [n("LogSoftmax", ["x"], ["y"], axis=1)],
+     [("x", F, [128, 1000])], [("y", F, [128, 1000])]),
+    ("layernorm_f16_two_axes", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-2,
+                                  epsilon=1e-5)],
+     [("x", H, [8, 12, 64]), ("g", H, [12, 64]), ("b", H, [12, 64])], [("y", H, [8, 12, 64])]),
+    ("layernorm_ragged_f32", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
+                                epsilon=1e-5)],
+     [("x", F, [5, 513]), ("g", F, [513]), ("b", F, [513])], [("y", F, [5, 513])]),
 ]
 
 # Cases whose f32 output passes through f16: fused kernels keep 16-bit

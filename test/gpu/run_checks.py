@@ -64,6 +64,17 @@ def torch_inputs(name, gen):
         return [f(4096) * 4]
     if name == "cast_chain":
         return [f(64, 64).abs() * 100]
+    if name == "softmax_f16":
+        return [f(64, 4096, dt=torch.float16) * 4]
+    if name == "softmax_ragged_f32":
+        return [f(37, 999) * 4]
+    if name == "logsoftmax_f32":
+        return [f(128, 1000) * 4]
+    if name == "layernorm_f16_two_axes":
+        return [f(8, 12, 64, dt=torch.float16) * 3 + 1, f(12, 64, dt=torch.float16),
+                f(12, 64, dt=torch.float16)]
+    if name == "layernorm_ragged_f32":
+        return [f(5, 513) * 3 + 1, f(513), f(513)]
     raise KeyError(name)
 
 
@@ -85,6 +96,13 @@ def torch_reference(name, xs):
         return [s, torch.tanh(s), torch.exp(s)]
     if name == "cast_chain":
         return [torch.sqrt(d[0].half().double()).half().double()]
+    if name.startswith("softmax"):
+        return [torch.softmax(d[0], -1)]
+    if name == "logsoftmax_f32":
+        return [torch.log_softmax(d[0], -1)]
+    if name.startswith("layernorm"):
+        shape = tuple(xs[1].shape)
+        return [torch.nn.functional.layer_norm(d[0], shape, d[1], d[2], 1e-5)]
     raise KeyError(name)
 
 

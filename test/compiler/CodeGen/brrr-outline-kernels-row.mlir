@@ -1,0 +1,34 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-rows,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// One block per row: 4096 f16 columns are 512 16-byte vectors, so 128
+// threads hold 4 each; the max and the sum are block reductions through
+// warp shuffles and a shared-memory global.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "row"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 64, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: gpu.module @brrr_kernels
+// CHECK: llvm.mlir.global internal @fusion_0_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x f32>
+// CHECK: gpu.func @fusion_0({{.+}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK-COUNT-4: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: gpu.shuffle  xor
+// CHECK: gpu.barrier
+// CHECK: math.exp
+// CHECK: gpu.shuffle  xor
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %0 = brrr.softmax %x {axis = 1 : i64} : tensor<64x4096xf16>
+  return %0 : tensor<64x4096xf16>
+}
+
+// -----
+
+// A ragged row (999 columns) uses scalar lanes masked past the end.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: arith.minui
+// CHECK: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: arith.select
+// CHECK: math.rsqrt
+func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32> {
+  %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32>
+  return %0 : tensor<3x999xf32>
+}

@@ -1,0 +1,39 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-rows))' | FileCheck %s
+
+// Softmax over the last axis is one row kernel.
+// CHECK-LABEL: func.func @SoftmaxIsOneRowKernel
+// CHECK-SAME: (%[[X:.+]]: tensor<8x128xf16>)
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "row"(%[[X]]) : (tensor<8x128xf16>) -> tensor<8x128xf16> {
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x128xf16>):
+// CHECK-NEXT:   %[[S:.+]] = brrr.softmax %[[A]] {axis = 1 : i64}
+// CHECK-NEXT:   brrr.yield %[[S]]
+// CHECK: return %[[F]]
+func.func @SoftmaxIsOneRowKernel(%x: tensor<8x128xf16>) -> tensor<8x128xf16> {
+  %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x128xf16>
+  return %0 : tensor<8x128xf16>
+}
+
+// -----
+
+// Layer norm keeps scale and bias (even splat constants) as kernel inputs.
+// CHECK-LABEL: func.func @LayerNormKeepsParametersAsInputs
+// CHECK: %[[ONE:.+]] = brrr.constant dense<1.000000e+00> : tensor<4x16xf32>
+// CHECK: brrr.fusion "row"(%{{.+}}, %[[ONE]], %{{.+}}) : (tensor<2x4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<2x4x16xf32>
+// CHECK: brrr.layer_norm
+func.func @LayerNormKeepsParametersAsInputs(%x: tensor<2x4x16xf32>, %b: tensor<4x16xf32>) -> tensor<2x4x16xf32> {
+  %one = brrr.constant dense<1.0> : tensor<4x16xf32>
+  %0 = brrr.layer_norm %x, %one, %b {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<2x4x16xf32>
+  return %0 : tensor<2x4x16xf32>
+}
+
+// -----
+
+// A softmax over a leading axis is not a row of contiguous memory: no row
+// kernel (code generation then reports it).
+// CHECK-LABEL: func.func @DoNotFuseSoftmaxOverLeadingAxis
+// CHECK-NOT: brrr.fusion
+// CHECK: brrr.softmax
+func.func @DoNotFuseSoftmaxOverLeadingAxis(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
+  %0 = brrr.softmax %x {axis = 0 : i64} : tensor<8x128xf32>
+  return %0 : tensor<8x128xf32>
+}
