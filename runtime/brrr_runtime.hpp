@@ -220,6 +220,54 @@ private:
   brrr_model *m_ = nullptr;
 };
 
+/// Checks that `path` is a complete 64-bit ELF file before a host dlopens
+/// it: dlopen maps segments without comparing them with the file size, so a
+/// truncated model.so faults on first touch instead of failing to load.
+inline Error checkModelLibrary(const char *path) {
+  std::FILE *f = std::fopen(path, "rb");
+  if (!f)
+    return Error(BRRR_ERROR_INVALID_ARGUMENT,
+                 std::string("cannot open ") + path);
+  std::fseek(f, 0, SEEK_END);
+  long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  unsigned char h[64] = {};
+  size_t got = std::fread(h, 1, sizeof h, f);
+  auto u16 = [&](int o) { return unsigned(h[o]) | unsigned(h[o + 1]) << 8; };
+  auto u64 = [](const unsigned char *p) {
+    unsigned long long v = 0;
+    for (int i = 7; i >= 0; --i)
+      v = v << 8 | p[i];
+    return v;
+  };
+  Error bad(BRRR_ERROR_CORRUPT_ARTIFACT,
+            std::string(path) + " is not a complete 64-bit ELF library");
+  if (got != 64 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' ||
+      h[3] != 'F' || h[4] != 2) {
+    std::fclose(f);
+    return bad;
+  }
+  unsigned long long phoff = u64(h + 32), shoff = u64(h + 40);
+  unsigned phentsize = u16(54), phnum = u16(56), shentsize = u16(58),
+           shnum = u16(60);
+  unsigned long long end = static_cast<unsigned long long>(size);
+  if (phoff + 1ull * phentsize * phnum > end ||
+      shoff + 1ull * shentsize * shnum > end || phentsize < 40) {
+    std::fclose(f);
+    return bad;
+  }
+  for (unsigned i = 0; i < phnum; ++i) {
+    unsigned char ph[56] = {};
+    std::fseek(f, static_cast<long>(phoff + 1ull * i * phentsize), SEEK_SET);
+    if (std::fread(ph, 1, 40, f) != 40 || u64(ph + 8) + u64(ph + 32) > end) {
+      std::fclose(f);
+      return bad;
+    }
+  }
+  std::fclose(f);
+  return Error();
+}
+
 } // namespace brrr
 
 #endif // BRRR_RUNTIME_HPP

@@ -104,6 +104,33 @@ _SIGNATURES = {
 _libraries = {}
 
 
+def check_elf(path):
+    """Raises BrrrError unless `path` is a complete 64-bit ELF shared object.
+
+    dlopen maps segments without checking them against the file size, so a
+    truncated model.so would fault on first touch instead of failing."""
+    import struct
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        head = f.read(64)
+        if len(head) < 64 or head[:4] != b"\x7fELF" or head[4] != 2:
+            raise BrrrError(5, "%s is not a 64-bit ELF shared library" % path)
+        phoff, shoff = struct.unpack_from("<QQ", head, 32)
+        phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", head, 54)
+        if phoff + phentsize * phnum > size or shoff + shentsize * shnum > size:
+            raise BrrrError(5, "%s is truncated (%d bytes; its headers reach "
+                            "past the end)" % (path, size))
+        f.seek(phoff)
+        table = f.read(phentsize * phnum)
+    for i in range(phnum):
+        p_type, _, p_offset = struct.unpack_from("<IIQ", table, i * phentsize)
+        p_filesz = struct.unpack_from("<Q", table, i * phentsize + 32)[0]
+        if p_offset + p_filesz > size:
+            raise BrrrError(5, "%s is truncated: segment %d needs bytes up to "
+                            "%d, the file has %d" % (path, i, p_offset + p_filesz,
+                                                     size))
+
+
 def library(path):
     """Loads a model.so (once per path) and declares its C API."""
     path = os.path.abspath(path)
@@ -112,8 +139,12 @@ def library(path):
         return lib
     if not os.path.exists(path):
         raise FileNotFoundError("no such model library: %s" % path)
+    check_elf(path)
     # RTLD_LOCAL (ctypes' default): every model.so carries its own runtime.
-    lib = ctypes.CDLL(path)
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise BrrrError(5, "cannot load %s: %s" % (path, e))
     missing = [name for name in _SIGNATURES if not hasattr(lib, name)]
     if missing:
         raise BrrrError(5, "%s is not a brrr model library: it lacks %s"
