@@ -5,6 +5,9 @@ transformer_block.onnx: one pre-norm transformer encoder block as PyTorch
   exports it at opset 17 (LayerNormalization, attention with a Shape-driven
   head reshape, Softmax, erf-form GELU, residual adds), batch 2, 16 tokens,
   width 64, 4 heads.
+norm_block.onnx: layer norm, bias + GELU, residual and softmax over
+  32x128x1024 float16, the part of a transformer that brrr's code generator
+  compiles end to end today (3 kernels).
 cnn_block.onnx: a ResNet-style block (Conv + BatchNormalization + Relu twice,
   a 1x1 projection shortcut, MaxPool, GlobalAveragePool, Flatten, Gemm head),
   batch 1, 3x32x32 images, 10 classes.
@@ -161,9 +164,46 @@ def cnn_block():
                              producer_name="brrr-examples")
 
 
+def norm_block():
+    """What brrr's code generator covers end to end today: layer norm, an
+    erf GELU with a bias, a residual add and a softmax, on 32 x 128 x 1024
+    float16 activations (every op is a row or pointwise kernel)."""
+    B, T, D = 32, 128, 1024
+    f16 = lambda a: a.astype(np.float16)
+    inits = [
+        numpy_helper.from_array(f16(1 + 0.1 * rng.standard_normal(D)), "ln.weight"),
+        numpy_helper.from_array(f16(0.1 * rng.standard_normal(D)), "ln.bias"),
+        numpy_helper.from_array(f16(0.1 * rng.standard_normal(D)), "act.bias"),
+        numpy_helper.from_array(np.array(np.sqrt(2.0), np.float16), "sqrt2"),
+        numpy_helper.from_array(np.array(1.0, np.float16), "one"),
+        numpy_helper.from_array(np.array(0.5, np.float16), "half"),
+    ]
+    n = helper.make_node
+    nodes = [
+        n("LayerNormalization", ["x", "ln.weight", "ln.bias"], ["h"], axis=-1,
+          epsilon=1e-5, name="ln"),
+        n("Add", ["h", "act.bias"], ["hb"], name="bias"),
+        n("Div", ["hb", "sqrt2"], ["d"], name="gelu_div"),
+        n("Erf", ["d"], ["e"], name="gelu_erf"),
+        n("Add", ["e", "one"], ["p"], name="gelu_add"),
+        n("Mul", ["hb", "p"], ["m"], name="gelu_mul"),
+        n("Mul", ["m", "half"], ["g"], name="gelu_half"),
+        n("Add", ["x", "g"], ["r"], name="residual"),
+        n("Softmax", ["r"], ["y"], axis=-1, name="softmax"),
+    ]
+    graph = helper.make_graph(
+        nodes, "norm_block",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [B, T, D])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [B, T, D])],
+        inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
+                             producer_name="brrr-examples")
+
+
 def main():
     for name, model in [("transformer_block", transformer_block()),
-                        ("cnn_block", cnn_block())]:
+                        ("cnn_block", cnn_block()),
+                        ("norm_block", norm_block())]:
         model.ir_version = 8
         onnx.checker.check_model(model)
         path = os.path.join(HERE, f"{name}.onnx")
