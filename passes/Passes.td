@@ -26,6 +26,17 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrFuseMovement : Pass<"brrr-fuse-movement", "func::FuncOp"> {
+  let summary = "Make each transpose, slice, expand, gather, concat and pad a kernel";
+  let description = [{
+    Wraps every data-movement op still outside a fusion in a
+    `brrr.fusion movement` op: one kernel in which each thread writes one
+    output element read from the input element the op's index map names.
+    Reshapes stay views of their operand.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
   let summary = "Make each softmax, log-softmax and layer norm one row kernel";
   let description = [{

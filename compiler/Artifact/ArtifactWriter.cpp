@@ -104,8 +104,9 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
       continue;
     op.emitError("no GPU kernel family handles '")
         << op.getName()
-        << "' yet (kernels exist for pointwise ops, and for softmax, "
-           "log-softmax over the last axis and layer norm)";
+        << "' yet (kernels exist for pointwise ops, softmax and "
+           "log-softmax over the last axis, layer norm, transpose, slice, "
+           "expand, gather, concat and pad)";
     ok = false;
   }
   return success(ok);

@@ -50,6 +50,12 @@ emitPointwiseKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 FailureOr<KernelInfo> emitRowKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                                     StringRef name);
 
+/// Emits the data-movement kernel (transpose, slice, expand, gather,
+/// concat, pad) of `fusion` as `gpu.func @name`.
+FailureOr<KernelInfo> emitMovementKernel(FusionOp fusion,
+                                         OpBuilder &moduleBuilder,
+                                         StringRef name);
+
 /// A supported GPU target.
 struct Target {
   std::string chip;     ///< "sm_90a" or "sm_80"

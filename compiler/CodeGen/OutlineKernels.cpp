@@ -51,6 +51,8 @@ struct OutlineKernelsPass
         info = emitPointwiseKernel(fusion, kb, name);
       else if (fusion.getKind() == "row")
         info = emitRowKernel(fusion, kb, name);
+      else if (fusion.getKind() == "movement")
+        info = emitMovementKernel(fusion, kb, name);
       else
         return WalkResult(fusion.emitOpError("kernel family '")
                           << fusion.getKind() << "' has no code generator");

@@ -17,6 +17,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseRows());
+  graph.nest<func::FuncOp>().addPass(createBrrrFuseMovement());
   if (failed(graph.run(module)))
     return failure();
   if (failed(checkCodeGenSupport(module)))

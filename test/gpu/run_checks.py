@@ -75,6 +75,10 @@ def torch_inputs(name, gen):
                 f(12, 64, dt=torch.float16)]
     if name == "layernorm_ragged_f32":
         return [f(5, 513) * 3 + 1, f(513), f(513)]
+    if name == "transpose_f16":
+        return [f(33, 65, 130, dt=torch.float16)]
+    if name == "gather_rows_negative":
+        return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
     raise KeyError(name)
 
 
@@ -100,6 +104,10 @@ def torch_reference(name, xs):
         return [torch.softmax(d[0], -1)]
     if name == "logsoftmax_f32":
         return [torch.log_softmax(d[0], -1)]
+    if name == "transpose_f16":
+        return [d[0].permute(2, 0, 1)]
+    if name == "gather_rows_negative":
+        return [d[0][xs[1] % 50]]
     if name.startswith("layernorm"):
         shape = tuple(xs[1].shape)
         return [torch.nn.functional.layer_norm(d[0], shape, d[1], d[2], 1e-5)]

@@ -1,0 +1,267 @@
+//===- MovementKernel.cpp - brrr.fusion movement -> gpu.func --------------===//
+//
+// The data-movement kernel family: transpose, slice, expand, concat,
+// gather and pad. Each thread writes one output element and reads the one
+// input element it comes from, found by index arithmetic on static shapes
+// (constant divisors). Elements move as raw bits; nothing is computed.
+// Gather indices are normalized (negative counts from the end) and clamped
+// into range so that a bad index can never read outside the input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/CodeGen.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+constexpr int64_t kBlockSize = 256;
+
+/// Type an element has in memory: i8 for i1, signless integers.
+Type storageType(Type t) {
+  if (t.isInteger(1))
+    return IntegerType::get(t.getContext(), 8);
+  if (auto it = dyn_cast<IntegerType>(t))
+    return IntegerType::get(t.getContext(), it.getWidth());
+  return t;
+}
+
+SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> s(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    s[d] = s[d + 1] * shape[d + 1];
+  return s;
+}
+
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t c) {
+    return c == 1 ? x : Value(arith::MulIOp::create(b, loc, x, idx(c)));
+  }
+  Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> strides = stridesOf(shape);
+    Value l = idx(0);
+    for (auto [c, s] : llvm::zip(coords, strides))
+      l = add(l, mul(c, s));
+    return l;
+  }
+  Value load(Value base, Type elem, Value linearIndex) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), linearIndex);
+    Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{i});
+    return LLVM::LoadOp::create(b, loc, elem, p);
+  }
+  /// min(max(v, lo), hi) on index values.
+  Value clamp(Value v, int64_t lo, int64_t hi) {
+    v = arith::MaxSIOp::create(b, loc, v, idx(lo));
+    return arith::MinSIOp::create(b, loc, v, idx(hi));
+  }
+};
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
+                                                     OpBuilder &moduleBuilder,
+                                                     StringRef name) {
+  MLIRContext *ctx = fusion.getContext();
+  Location loc = fusion.getLoc();
+  Block &body = fusion.getBody().front();
+  auto ops = body.without_terminator();
+  if (std::distance(ops.begin(), ops.end()) != 1)
+    return fusion.emitOpError("movement kernels hold exactly one op");
+  Operation *op = &*ops.begin();
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  ArrayRef<int64_t> shape = outType.getShape();
+  int64_t numel = outType.getNumElements();
+  Type elem = storageType(outType.getElementType());
+
+  auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
+  SmallVector<Type> argTypes(fusion.getInputs().size() + 1, ptrTy);
+  auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
+                                     moduleBuilder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                moduleBuilder.getUnitAttr());
+  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(kBlockSize), 1, 1}));
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  Emitter e{b, loc};
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value lin = e.add(e.mul(bid, kBlockSize), tid);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, e.idx(numel));
+  auto ifIn = scf::IfOp::create(b, loc, inRange, false);
+  gpu::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+
+  // Output coordinates of this thread's element.
+  SmallVector<int64_t> outStrides = stridesOf(shape);
+  SmallVector<Value> out;
+  for (size_t d = 0; d < shape.size(); ++d)
+    out.push_back(arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, lin, e.idx(outStrides[d])),
+        e.idx(shape[d])));
+  auto argOf = [&](Value v) {
+    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+  };
+  auto shapeOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  };
+
+  FailureOr<Value> value = failure();
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    SmallVector<Value> in(shape.size());
+    for (auto [i, p] : llvm::enumerate(t.getPerm()))
+      in[p] = out[i];
+    value = e.load(argOf(t.getInput()), elem, e.linear(in, shapeOf(t.getInput())));
+  } else if (auto s = dyn_cast<SliceOp>(op)) {
+    SmallVector<Value> in;
+    for (size_t d = 0; d < shape.size(); ++d)
+      in.push_back(e.add(e.idx(s.getStarts()[d]),
+                         arith::MulIOp::create(b, loc, out[d],
+                                               e.idx(s.getSteps()[d]))));
+    value = e.load(argOf(s.getInput()), elem, e.linear(in, shapeOf(s.getInput())));
+  } else if (auto x = dyn_cast<ExpandOp>(op)) {
+    ArrayRef<int64_t> inShape = shapeOf(x.getInput());
+    int64_t offset = shape.size() - inShape.size();
+    SmallVector<Value> in;
+    for (size_t d = 0; d < inShape.size(); ++d)
+      in.push_back(inShape[d] == 1 ? e.idx(0) : out[d + offset]);
+    value = e.load(argOf(x.getInput()), elem, e.linear(in, inShape));
+  } else if (auto g = dyn_cast<GatherOp>(op)) {
+    ArrayRef<int64_t> inShape = shapeOf(g.getInput());
+    ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
+    int64_t axis = g.getAxis(), r = idxShape.size();
+    Type idxElem = storageType(
+        cast<RankedTensorType>(g.getIndices().getType()).getElementType());
+    SmallVector<Value> idxCoords(out.begin() + axis, out.begin() + axis + r);
+    Value raw = e.load(argOf(g.getIndices()), idxElem, e.linear(idxCoords, idxShape));
+    Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
+    int64_t dim = inShape[axis];
+    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, e.idx(0));
+    k = arith::SelectOp::create(b, loc, neg, e.add(k, e.idx(dim)), k);
+    k = e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
+    SmallVector<Value> in(out.begin(), out.begin() + axis);
+    in.push_back(k);
+    in.append(out.begin() + axis + r, out.end());
+    value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+  } else if (auto c = dyn_cast<ConcatOp>(op)) {
+    // Walk the operands from the last: the first whose start is <= the
+    // coordinate along the axis holds the element.
+    int64_t axis = c.getAxis();
+    SmallVector<int64_t> starts;
+    int64_t start = 0;
+    for (Value in : c.getInputs()) {
+      starts.push_back(start);
+      start += shapeOf(in)[axis];
+    }
+    std::function<Value(size_t)> pick = [&](size_t k) -> Value {
+      Value in = c.getInputs()[k];
+      SmallVector<Value> coords(out);
+      coords[axis] = arith::SubIOp::create(b, loc, out[axis], e.idx(starts[k]));
+      if (k + 1 == c.getInputs().size() || shapeOf(in)[axis] == 0) {
+        if (shapeOf(in)[axis] == 0 && k + 1 < c.getInputs().size())
+          return pick(k + 1);
+        return e.load(argOf(in), elem, e.linear(coords, shapeOf(in)));
+      }
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         out[axis], e.idx(starts[k + 1]));
+      auto ifHere = scf::IfOp::create(b, loc, TypeRange{elem}, here, true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifHere.getThenRegion().front());
+        scf::YieldOp::create(b, loc, e.load(argOf(in), elem,
+                                            e.linear(coords, shapeOf(in))));
+        b.setInsertionPointToStart(&ifHere.getElseRegion().front());
+        scf::YieldOp::create(b, loc, pick(k + 1));
+      }
+      return ifHere.getResult(0);
+    };
+    value = pick(0);
+  } else if (auto p = dyn_cast<PadOp>(op);
+             p && p.getMode() == PadMode::constant &&
+             llvm::is_contained(shapeOf(p.getInput()), 0)) {
+    // Padding an empty tensor: every element is the fill value.
+    double v = p.getValue().convertToDouble();
+    if (auto ft = dyn_cast<FloatType>(elem))
+      value = Value(arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v)));
+    else
+      value = Value(arith::ConstantOp::create(
+          b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v))));
+  } else if (auto p = dyn_cast<PadOp>(op)) {
+    ArrayRef<int64_t> inShape = shapeOf(p.getInput());
+    SmallVector<Value> in;
+    Value inside = arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                             b.getBoolAttr(true));
+    for (size_t d = 0; d < shape.size(); ++d) {
+      Value c = arith::SubIOp::create(b, loc, out[d], e.idx(p.getLow()[d]));
+      int64_t n = inShape[d];
+      if (p.getMode() == PadMode::constant) {
+        Value ok = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c, e.idx(0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c, e.idx(n)));
+        inside = arith::AndIOp::create(b, loc, inside, ok);
+        c = e.clamp(c, 0, std::max<int64_t>(n - 1, 0));
+      } else if (p.getMode() == PadMode::edge) {
+        c = e.clamp(c, 0, n - 1);
+      } else {
+        // reflect: ... 2 1 | 0 1 2 ... n-1 | n-2 ...; one bounce suffices
+        // because the verifier bounds the padding by n - 1.
+        Value negC = arith::SubIOp::create(b, loc, e.idx(0), c);
+        c = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c, e.idx(0)),
+            negC, c);
+        Value over = arith::SubIOp::create(b, loc, e.idx(2 * (n - 1)), c);
+        c = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c, e.idx(n)),
+            over, c);
+      }
+      in.push_back(c);
+    }
+    Value loaded = e.load(argOf(p.getInput()), elem, e.linear(in, inShape));
+    if (p.getMode() == PadMode::constant) {
+      double v = p.getValue().convertToDouble();
+      Value fill;
+      if (auto ft = dyn_cast<FloatType>(elem))
+        fill = arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+      else
+        fill = arith::ConstantOp::create(
+            b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
+      loaded = arith::SelectOp::create(b, loc, inside, loaded, fill);
+    }
+    value = loaded;
+  } else {
+    return op->emitOpError("has no data-movement code generation");
+  }
+
+  Value outBase = entry.getArgument(fusion.getInputs().size());
+  Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), lin);
+  Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, elem, outBase, ValueRange{i});
+  LLVM::StoreOp::create(b, loc, *value, ptr);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = llvm::divideCeil(numel, kBlockSize);
+  info.block = kBlockSize;
+  info.flops = 0;
+  int64_t width = bufferBytes(RankedTensorType::get({1}, outType.getElementType()));
+  info.bytes = 2 * numel * width;
+  return info;
+}
