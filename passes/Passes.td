@@ -26,6 +26,15 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
+  let summary = "Make each matmul a Tensor Core kernel";
+  let description = [{
+    Wraps every `brrr.matmul` in a `brrr.fusion matmul` op, the kernel
+    family that runs it with `mma.sync` on Tensor Cores.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrFuseMovement : Pass<"brrr-fuse-movement", "func::FuncOp"> {
   let summary = "Make each transpose, slice, expand, gather, concat and pad a kernel";
   let description = [{

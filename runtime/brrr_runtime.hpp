@@ -242,8 +242,8 @@ inline Error checkModelLibrary(const char *path) {
   };
   Error bad(BRRR_ERROR_CORRUPT_ARTIFACT,
             std::string(path) + " is not a complete 64-bit ELF library");
-  if (got != 64 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' ||
-      h[3] != 'F' || h[4] != 2) {
+  if (got != 64 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F' ||
+      h[4] != 2) {
     std::fclose(f);
     return bad;
   }

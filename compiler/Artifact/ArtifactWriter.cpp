@@ -106,7 +106,7 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
         << op.getName()
         << "' yet (kernels exist for pointwise ops, softmax and "
            "log-softmax over the last axis, layer norm, transpose, slice, "
-           "expand, gather, concat and pad)";
+           "expand, gather, concat, pad, and f16/bf16/f32 matmul)";
     ok = false;
   }
   return success(ok);

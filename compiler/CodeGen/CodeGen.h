@@ -36,7 +36,7 @@ constexpr llvm::StringLiteral kKernelModuleName = "brrr_kernels";
 /// What the launch plan needs to know about one generated kernel.
 struct KernelInfo {
   std::string name;
-  int64_t grid = 1, block = 1, sharedBytes = 0;
+  int64_t grid = 1, gridY = 1, gridZ = 1, block = 1, sharedBytes = 0;
   int64_t flops = 0, bytes = 0;
 };
 
@@ -52,9 +52,12 @@ FailureOr<KernelInfo> emitRowKernel(FusionOp fusion, OpBuilder &moduleBuilder,
 
 /// Emits the data-movement kernel (transpose, slice, expand, gather,
 /// concat, pad) of `fusion` as `gpu.func @name`.
-FailureOr<KernelInfo> emitMovementKernel(FusionOp fusion,
-                                         OpBuilder &moduleBuilder,
-                                         StringRef name);
+FailureOr<KernelInfo>
+emitMovementKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
+
+/// Emits the Tensor Core matmul kernel of `fusion` as `gpu.func @name`.
+FailureOr<KernelInfo>
+emitMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
 /// A supported GPU target.
 struct Target {

@@ -90,8 +90,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
   SmallVector<Type> argTypes(fusion.getInputs().size() + 1, ptrTy);
-  auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
-                                     moduleBuilder.getFunctionType(argTypes, {}));
+  auto func = gpu::GPUFuncOp::create(
+      moduleBuilder, loc, name, moduleBuilder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 moduleBuilder.getUnitAttr());
   func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
@@ -102,8 +102,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value lin = e.add(e.mul(bid, kBlockSize), tid);
-  Value inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, e.idx(numel));
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin,
+                                        e.idx(numel));
   auto ifIn = scf::IfOp::create(b, loc, inRange, false);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&ifIn.getThenRegion().front());
@@ -127,14 +127,16 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     SmallVector<Value> in(shape.size());
     for (auto [i, p] : llvm::enumerate(t.getPerm()))
       in[p] = out[i];
-    value = e.load(argOf(t.getInput()), elem, e.linear(in, shapeOf(t.getInput())));
+    value =
+        e.load(argOf(t.getInput()), elem, e.linear(in, shapeOf(t.getInput())));
   } else if (auto s = dyn_cast<SliceOp>(op)) {
     SmallVector<Value> in;
     for (size_t d = 0; d < shape.size(); ++d)
-      in.push_back(e.add(e.idx(s.getStarts()[d]),
-                         arith::MulIOp::create(b, loc, out[d],
-                                               e.idx(s.getSteps()[d]))));
-    value = e.load(argOf(s.getInput()), elem, e.linear(in, shapeOf(s.getInput())));
+      in.push_back(
+          e.add(e.idx(s.getStarts()[d]),
+                arith::MulIOp::create(b, loc, out[d], e.idx(s.getSteps()[d]))));
+    value =
+        e.load(argOf(s.getInput()), elem, e.linear(in, shapeOf(s.getInput())));
   } else if (auto x = dyn_cast<ExpandOp>(op)) {
     ArrayRef<int64_t> inShape = shapeOf(x.getInput());
     int64_t offset = shape.size() - inShape.size();
@@ -149,10 +151,12 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     Type idxElem = storageType(
         cast<RankedTensorType>(g.getIndices().getType()).getElementType());
     SmallVector<Value> idxCoords(out.begin() + axis, out.begin() + axis + r);
-    Value raw = e.load(argOf(g.getIndices()), idxElem, e.linear(idxCoords, idxShape));
+    Value raw =
+        e.load(argOf(g.getIndices()), idxElem, e.linear(idxCoords, idxShape));
     Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
     int64_t dim = inShape[axis];
-    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, e.idx(0));
+    Value neg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, e.idx(0));
     k = arith::SelectOp::create(b, loc, neg, e.add(k, e.idx(dim)), k);
     k = e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
     SmallVector<Value> in(out.begin(), out.begin() + axis);
@@ -184,8 +188,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&ifHere.getThenRegion().front());
-        scf::YieldOp::create(b, loc, e.load(argOf(in), elem,
-                                            e.linear(coords, shapeOf(in))));
+        scf::YieldOp::create(
+            b, loc, e.load(argOf(in), elem, e.linear(coords, shapeOf(in))));
         b.setInsertionPointToStart(&ifHere.getElseRegion().front());
         scf::YieldOp::create(b, loc, pick(k + 1));
       }
@@ -198,23 +202,26 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     // Padding an empty tensor: every element is the fill value.
     double v = p.getValue().convertToDouble();
     if (auto ft = dyn_cast<FloatType>(elem))
-      value = Value(arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v)));
+      value =
+          Value(arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v)));
     else
       value = Value(arith::ConstantOp::create(
           b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v))));
   } else if (auto p = dyn_cast<PadOp>(op)) {
     ArrayRef<int64_t> inShape = shapeOf(p.getInput());
     SmallVector<Value> in;
-    Value inside = arith::ConstantOp::create(b, loc, b.getI1Type(),
-                                             b.getBoolAttr(true));
+    Value inside =
+        arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
     for (size_t d = 0; d < shape.size(); ++d) {
       Value c = arith::SubIOp::create(b, loc, out[d], e.idx(p.getLow()[d]));
       int64_t n = inShape[d];
       if (p.getMode() == PadMode::constant) {
         Value ok = arith::AndIOp::create(
             b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c, e.idx(0)),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c, e.idx(n)));
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
+                                  e.idx(0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                  e.idx(n)));
         inside = arith::AndIOp::create(b, loc, inside, ok);
         c = e.clamp(c, 0, std::max<int64_t>(n - 1, 0));
       } else if (p.getMode() == PadMode::edge) {
@@ -225,12 +232,14 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
         Value negC = arith::SubIOp::create(b, loc, e.idx(0), c);
         c = arith::SelectOp::create(
             b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c, e.idx(0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                  e.idx(0)),
             negC, c);
         Value over = arith::SubIOp::create(b, loc, e.idx(2 * (n - 1)), c);
         c = arith::SelectOp::create(
             b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c, e.idx(n)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
+                                  e.idx(n)),
             over, c);
       }
       in.push_back(c);
@@ -261,7 +270,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   info.grid = llvm::divideCeil(numel, kBlockSize);
   info.block = kBlockSize;
   info.flops = 0;
-  int64_t width = bufferBytes(RankedTensorType::get({1}, outType.getElementType()));
+  int64_t width =
+      bufferBytes(RankedTensorType::get({1}, outType.getElementType()));
   info.bytes = 2 * numel * width;
   return info;
 }

@@ -53,13 +53,16 @@ struct OutlineKernelsPass
         info = emitRowKernel(fusion, kb, name);
       else if (fusion.getKind() == "movement")
         info = emitMovementKernel(fusion, kb, name);
+      else if (fusion.getKind() == "matmul")
+        info = emitMatmulKernel(fusion, kb, name);
       else
         return WalkResult(fusion.emitOpError("kernel family '")
                           << fusion.getKind() << "' has no code generator");
       if (failed(info))
         return WalkResult::interrupt();
       fusion->setAttr("brrr.kernel", b.getStringAttr(info->name));
-      fusion->setAttr("brrr.grid", b.getDenseI64ArrayAttr({info->grid, 1, 1}));
+      fusion->setAttr("brrr.grid", b.getDenseI64ArrayAttr(
+                                       {info->grid, info->gridY, info->gridZ}));
       fusion->setAttr("brrr.block",
                       b.getDenseI64ArrayAttr({info->block, 1, 1}));
       fusion->setAttr("brrr.flops", b.getI64IntegerAttr(info->flops));

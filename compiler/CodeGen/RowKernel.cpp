@@ -58,9 +58,8 @@ struct RowEmitter {
   /// reductions need no barrier between them.
   Value blockReduce(Combine c, Value v, int64_t slot) {
     for (int64_t offset = 16; offset >= 1; offset /= 2) {
-      auto shuffle =
-          gpu::ShuffleOp::create(b, loc, v, static_cast<int32_t>(offset), 32,
-                                 gpu::ShuffleMode::XOR);
+      auto shuffle = gpu::ShuffleOp::create(
+          b, loc, v, static_cast<int32_t>(offset), 32, gpu::ShuffleMode::XOR);
       v = combine(c, v, shuffle.getShuffleResult());
     }
     int64_t warps = blockSize / 32;
@@ -86,8 +85,9 @@ struct RowEmitter {
     gpu::BarrierOp::create(b, loc);
     Value acc = LLVM::LoadOp::create(b, loc, b.getF32Type(), slotPtr(idx(0)));
     for (int64_t w = 1; w < warps; ++w)
-      acc = combine(c, acc,
-                    LLVM::LoadOp::create(b, loc, b.getF32Type(), slotPtr(idx(w))));
+      acc = combine(
+          c, acc,
+          LLVM::LoadOp::create(b, loc, b.getF32Type(), slotPtr(idx(w))));
     return acc;
   }
 };
@@ -152,8 +152,8 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
                          /*alignment=*/16, /*addrSpace=*/3);
 
   SmallVector<Type> argTypes(fusion.getInputs().size() + 1, ptr1);
-  auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
-                                     moduleBuilder.getFunctionType(argTypes, {}));
+  auto func = gpu::GPUFuncOp::create(
+      moduleBuilder, loc, name, moduleBuilder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 moduleBuilder.getUnitAttr());
   func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
@@ -180,8 +180,8 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   // values of one operand laid out like the row (clamped, then masked).
   SmallVector<Value> colOf, validOf;
   for (int64_t k = 0; k < perThread; ++k) {
-    Value col = arith::AddIOp::create(b, loc, threadCol,
-                                      r.idx(k * blockSize * vec));
+    Value col =
+        arith::AddIOp::create(b, loc, threadCol, r.idx(k * blockSize * vec));
     colOf.push_back(col);
     validOf.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             col, r.idx(cols)));
@@ -192,14 +192,15 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     Type vt = vec > 1 ? Type(VectorType::get({vec}, elem)) : elem;
     for (int64_t k = 0; k < perThread; ++k) {
       Value col = arith::MinUIOp::create(b, loc, colOf[k], r.idx(cols - vec));
-      Value at = perRow ? Value(arith::AddIOp::create(b, loc, rowBase, col)) : col;
-      Value p = LLVM::GEPOp::create(b, loc, ptr1, elem, base,
-                                    ValueRange{toI64(at)});
+      Value at =
+          perRow ? Value(arith::AddIOp::create(b, loc, rowBase, col)) : col;
+      Value p =
+          LLVM::GEPOp::create(b, loc, ptr1, elem, base, ValueRange{toI64(at)});
       Value v = LLVM::LoadOp::create(b, loc, vt, p, vec * widthOf(elem));
       for (int64_t l = 0; l < vec; ++l) {
-        Value x = vec > 1 ? Value(LLVM::ExtractElementOp::create(
-                                b, loc, v, r.i32(l)))
-                          : v;
+        Value x =
+            vec > 1 ? Value(LLVM::ExtractElementOp::create(b, loc, v, r.i32(l)))
+                    : v;
         out.push_back(arith::SelectOp::create(b, loc, validOf[k], widen(x),
                                               r.f32(identity)));
       }
@@ -216,14 +217,16 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       for (int64_t l = 0; l < vec; ++l) {
         Value x = values[k * vec + l];
         if (elem != f32)
-          x = widthOf(elem) < 4 ? Value(arith::TruncFOp::create(b, loc, elem, x))
-                                : Value(arith::ExtFOp::create(b, loc, elem, x));
-        v = vec > 1 ? Value(LLVM::InsertElementOp::create(b, loc, v, x, r.i32(l)))
-                    : x;
+          x = widthOf(elem) < 4
+                  ? Value(arith::TruncFOp::create(b, loc, elem, x))
+                  : Value(arith::ExtFOp::create(b, loc, elem, x));
+        v = vec > 1
+                ? Value(LLVM::InsertElementOp::create(b, loc, v, x, r.i32(l)))
+                : x;
       }
       Value at = arith::AddIOp::create(b, loc, rowBase, colOf[k]);
-      Value p = LLVM::GEPOp::create(b, loc, ptr1, elem, base,
-                                    ValueRange{toI64(at)});
+      Value p =
+          LLVM::GEPOp::create(b, loc, ptr1, elem, base, ValueRange{toI64(at)});
       LLVM::StoreOp::create(b, loc, v, p, vec * widthOf(elem));
     }
   };
@@ -244,8 +247,8 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     SmallVector<Value> e;
     for (auto [i, xi] : llvm::enumerate(x)) {
       // Masked lanes are -inf: exp gives 0 and they add nothing.
-      e.push_back(math::ExpOp::create(b, loc,
-                                      arith::SubFOp::create(b, loc, xi, m)));
+      e.push_back(
+          math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, xi, m)));
     }
     Value s = r.blockReduce(Combine::Sum, reduceLocal(Combine::Sum, e), 1);
     if (isa<SoftmaxOp>(rowOp)) {
@@ -253,7 +256,8 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       for (Value ei : e)
         y.push_back(arith::MulFOp::create(b, loc, ei, inv));
     } else {
-      Value shift = arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, s));
+      Value shift =
+          arith::AddFOp::create(b, loc, m, math::LogOp::create(b, loc, s));
       for (Value xi : x)
         y.push_back(arith::SubFOp::create(b, loc, xi, shift));
     }
@@ -304,6 +308,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   info.flops = (isa<LayerNormOp>(rowOp) ? 8 : 5) * numel;
   for (Value v : fusion.getInputs())
     info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
-  info.bytes += bufferBytes(cast<RankedTensorType>(fusion.getResult(0).getType()));
+  info.bytes +=
+      bufferBytes(cast<RankedTensorType>(fusion.getResult(0).getType()));
   return info;
 }

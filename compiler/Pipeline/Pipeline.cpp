@@ -18,6 +18,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseRows());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseMovement());
+  graph.nest<func::FuncOp>().addPass(createBrrrFuseMatmul());
   if (failed(graph.run(module)))
     return failure();
   if (failed(checkCodeGenSupport(module)))

@@ -9,7 +9,7 @@
 
 #include "passes/Passes.h"
 
-#include "mlir/IR/IRMapping.h"
+#include "passes/Fusion/WrapInFusion.h"
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRFUSEMOVEMENT
@@ -29,25 +29,7 @@ bool isMovementOp(Operation *op) {
 struct FuseMovementPass
     : public mlir::brrr::impl::BrrrFuseMovementBase<FuseMovementPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> moveOps;
-    getOperation().walk([&](Operation *op) {
-      if (isMovementOp(op) && !op->getParentOfType<FusionOp>())
-        moveOps.push_back(op);
-    });
-    for (Operation *op : moveOps) {
-      OpBuilder b(op);
-      auto fusion = FusionOp::create(b, op->getLoc(), "movement",
-                                     op->getOperands(),
-                                     op->getResultTypes());
-      Block &body = fusion.getBody().front();
-      IRMapping map;
-      map.map(op->getOperands(), body.getArguments());
-      OpBuilder inner = OpBuilder::atBlockBegin(&body);
-      Operation *clone = inner.clone(*op, map);
-      YieldOp::create(inner, op->getLoc(), clone->getResults());
-      op->replaceAllUsesWith(fusion.getResults());
-      op->erase();
-    }
+    wrapEachInFusion(getOperation(), "movement", isMovementOp);
   }
 };
 

@@ -10,7 +10,7 @@
 
 #include "passes/Passes.h"
 
-#include "mlir/IR/IRMapping.h"
+#include "passes/Fusion/WrapInFusion.h"
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRFUSEROWS
@@ -31,27 +31,9 @@ bool isRowOp(Operation *op) {
   return isa<LayerNormOp>(op);
 }
 
-struct FuseRowsPass
-    : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
+struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> rowOps;
-    getOperation().walk([&](Operation *op) {
-      if (isRowOp(op) && !op->getParentOfType<FusionOp>())
-        rowOps.push_back(op);
-    });
-    for (Operation *op : rowOps) {
-      OpBuilder b(op);
-      auto fusion = FusionOp::create(b, op->getLoc(), "row", op->getOperands(),
-                                     op->getResultTypes());
-      Block &body = fusion.getBody().front();
-      IRMapping map;
-      map.map(op->getOperands(), body.getArguments());
-      OpBuilder inner = OpBuilder::atBlockBegin(&body);
-      Operation *clone = inner.clone(*op, map);
-      YieldOp::create(inner, op->getLoc(), clone->getResults());
-      op->replaceAllUsesWith(fusion.getResults());
-      op->erase();
-    }
+    wrapEachInFusion(getOperation(), "row", isRowOp);
   }
 };
 

@@ -90,6 +90,19 @@ def main():
     row_rows.append(("torch.compile layernorm", t, row_bytes / (t * 1e-3)))
     rows += row_rows
 
+    # Matmul, 4096^3 f16: the untiled mma.sync kernel against cuBLAS.
+    a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+    bm = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+    ym = torch.empty_like(a)
+    mm = brrr.load(f"{bench_dir}/matmul.so").context()
+    mm.run(a, bm, outputs=[ym])
+    torch.cuda.synchronize()
+    refm = a.double() @ bm.double()
+    mm_err = ((ym.double() - refm).norm() / refm.norm()).item()
+    t_brrr = median_ms(lambda: mm.run(a, bm, outputs=[ym]))
+    t_cublas = median_ms(lambda: torch.matmul(a, bm))
+    flop = 2 * 4096 ** 3
+
     print(f"device: {dev}")
     print("row kernel relative errors vs float64: " +
           ", ".join(f"{k} {v:.2e}" for k, v in row_err.items()))
@@ -100,6 +113,9 @@ def main():
     brrr_ms = rows[1][1]
     print(f"ratios: brrr/eager {rows[2][1] / brrr_ms:.2f}x faster, "
           f"brrr/torch.compile {rows[3][1] / brrr_ms:.2f}x faster")
+    print(f"matmul 4096^3 f16: brrr {t_brrr:.3f} ms ({flop / t_brrr / 1e9:.0f} TFLOP/s), "
+          f"cuBLAS {t_cublas:.3f} ms ({flop / t_cublas / 1e9:.0f} TFLOP/s), "
+          f"brrr/cuBLAS time {t_brrr / t_cublas:.1f}x; rel err {mm_err:.2e}")
     host = subprocess.run([cpp_run, f"{bench_dir}/chain50.so", "--host-overhead", "2000"],
                           capture_output=True, text=True)
     print("chain50 (50 kernels) host time per brrr_run with CUDA graph:",

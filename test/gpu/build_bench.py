@@ -4,6 +4,7 @@
 DEST/cos_cos.so   y = cos(cos(x)), x: 64M float32 (PEERS.md's pointwise case)
 DEST/softmax.so   softmax over rows of 32768x4096 float16
 DEST/layernorm.so layer norm over rows of 32768x4096 float16
+DEST/matmul.so    4096^3 float16 matrix product
 DEST/chain50.so   50 dependent kernels (x_{i+1} = cos(x_i), every x_i an
                   output, so none fuses): the host cost of one run
 Usage: build_bench.py BRRRC DEST
@@ -52,6 +53,13 @@ def main():
         [helper.make_tensor_value_info("y", H, [R, C])])
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "layernorm")
+    g = helper.make_graph(
+        [n("MatMul", ["a", "b"], ["y"])], "matmul",
+        [helper.make_tensor_value_info("a", H, [4096, 4096]),
+         helper.make_tensor_value_info("b", H, [4096, 4096])],
+        [helper.make_tensor_value_info("y", H, [4096, 4096])])
+    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                     dest, "matmul")
     nodes, outs = [], []
     prev = "x"
     for i in range(50):

@@ -123,6 +123,12 @@ KERNEL_CASES = [
      [("x", H, [33, 65, 130])], [("y", H, [130, 33, 65])]),
     ("gather_rows_negative", [n("Gather", ["t", "i"], ["y"], axis=0)],
      [("t", F, [50, 64]), ("i", I64, [3, 7])], [("y", F, [3, 7, 64])]),
+    ("matmul_f16_batched_ragged", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [3, 33, 70]), ("b", H, [70, 45])], [("y", H, [3, 33, 45])]),
+    ("matmul_bf16_broadcast", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", BF, [2, 1, 40, 64]), ("b", BF, [3, 64, 24])], [("y", BF, [2, 3, 40, 24])]),
+    ("matmul_f32_3xtf32", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", F, [128, 96]), ("b", F, [96, 80])], [("y", F, [128, 80])]),
     ("layernorm_ragged_f32", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
                                 epsilon=1e-5)],
      [("x", F, [5, 513]), ("g", F, [513]), ("b", F, [513])], [("y", F, [5, 513])]),
@@ -162,6 +168,18 @@ def kernel_case(brrrc, case, dest_root):
     return ok, why
 
 
+def example_case(brrrc, model, dest):
+    """A bundled example, checked against onnxruntime on the device."""
+    ok, why = compile_case(brrrc, model, dest)
+    if ok:
+        shutil.copy(model, os.path.join(dest, "model.onnx"))
+        with open(os.path.join(dest, "case.json"), "w") as f:
+            # Whole models: float16 activations (norm_block) round at every
+            # kernel boundary; f32 models compound rounding over many kernels.
+            json.dump({"reference": "onnxruntime", "tolerance": 5e-3}, f)
+    return ok, why
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("brrrc")
@@ -175,6 +193,13 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for case in KERNEL_CASES:
             jobs.append((case[0], pool.submit(kernel_case, args.brrrc, case, args.dest)))
+        examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "examples")
+        for ex in sorted(os.listdir(examples)):
+            if ex.endswith(".onnx"):
+                jobs.append(("example_" + ex[:-5], pool.submit(
+                    example_case, args.brrrc, os.path.join(examples, ex),
+                    os.path.join(args.dest, "example_" + ex[:-5]))))
         for d in sorted(os.listdir(args.onnx_data)):
             jobs.append((d, pool.submit(backend_case, args.brrrc,
                                         os.path.join(args.onnx_data, d),

@@ -137,13 +137,13 @@ int main(int argc, char **argv) {
     return 1;                                                                  \
   }
   LOAD(brrr_model_open)
-  LOAD(brrr_model_close) LOAD(brrr_last_error) LOAD(brrr_model_num_inputs)
-      LOAD(brrr_model_num_outputs) LOAD(brrr_model_input)
-          LOAD(brrr_model_output) LOAD(brrr_context_create)
-              LOAD(brrr_context_destroy) LOAD(brrr_run_host) LOAD(brrr_run)
+  LOAD(brrr_model_close)
+  LOAD(brrr_last_error) LOAD(brrr_model_num_inputs) LOAD(brrr_model_num_outputs)
+      LOAD(brrr_model_input) LOAD(brrr_model_output) LOAD(brrr_context_create)
+          LOAD(brrr_context_destroy) LOAD(brrr_run_host) LOAD(brrr_run)
 #undef LOAD
 
-                  brrr_model *model = nullptr;
+              brrr_model *model = nullptr;
   if (api.brrr_model_open(0, &model) != BRRR_OK) {
     std::fprintf(stderr, "open: %s\n", api.brrr_last_error());
     return 1;

@@ -77,6 +77,12 @@ def torch_inputs(name, gen):
         return [f(5, 513) * 3 + 1, f(513), f(513)]
     if name == "transpose_f16":
         return [f(33, 65, 130, dt=torch.float16)]
+    if name == "matmul_f16_batched_ragged":
+        return [f(3, 33, 70, dt=torch.float16), f(70, 45, dt=torch.float16)]
+    if name == "matmul_bf16_broadcast":
+        return [f(2, 1, 40, 64, dt=torch.bfloat16), f(3, 64, 24, dt=torch.bfloat16)]
+    if name == "matmul_f32_3xtf32":
+        return [f(128, 96), f(96, 80)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
     raise KeyError(name)
@@ -106,6 +112,8 @@ def torch_reference(name, xs):
         return [torch.log_softmax(d[0], -1)]
     if name == "transpose_f16":
         return [d[0].permute(2, 0, 1)]
+    if name.startswith("matmul"):
+        return [torch.matmul(d[0], d[1])]
     if name == "gather_rows_negative":
         return [d[0][xs[1] % 50]]
     if name.startswith("layernorm"):
@@ -199,6 +207,18 @@ def main():
                 # ONNX 1.12's data truncates to bfloat16; the ONNX reference
                 # since 1.13 (and the hardware) round to nearest even.
                 refs = [ins[0].to(torch.bfloat16).float().numpy()]
+            out_dtypes = [str(r.dtype) for r in refs]
+        elif meta["reference"] == "onnxruntime":
+            import onnxruntime as ort
+            sess = ort.InferenceSession(os.path.join(d, "model.onnx"),
+                                        providers=["CPUExecutionProvider"])
+            ins = []
+            for i in sess.get_inputs():
+                shape = [int(x) for x in i.shape]
+                dt = torch.float16 if "float16" in i.type else torch.float32
+                ins.append(torch.randn(*shape, generator=gen).to(dt))
+            feeds = {i.name: t.numpy() for i, t in zip(sess.get_inputs(), ins)}
+            refs = sess.run(None, feeds)
             out_dtypes = [str(r.dtype) for r in refs]
         else:
             ins = torch_inputs(meta["name"], gen)

@@ -1,0 +1,26 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// One warp per 16x8 output tile (grid: N/8, M/16, batch), K in steps of 16
+// through mma.sync m16n8k16 with f32 accumulators.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.flops = 393216 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
+// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 32, 1, 1>}
+// CHECK: scf.for
+// CHECK: llvm.inline_asm "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x32xf16>) -> tensor<3x32x32xf16> {
+  %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<64x32xf16> -> tensor<3x32x32xf16>
+  return %0 : tensor<3x32x32xf16>
+}
+
+// -----
+
+// f32 operands split into tf32 high and low parts: three products per step.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: arith.constant -8192 : i32
+// CHECK-COUNT-3: llvm.inline_asm "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>) -> tensor<16x8xf32> {
+  %0 = brrr.matmul %a, %b : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
