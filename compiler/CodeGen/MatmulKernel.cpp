@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
 
 #include "passes/Passes.h"
 
@@ -68,13 +69,6 @@ struct MmaEmitter {
   }
 };
 
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> s(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    s[d] = s[d + 1] * shape[d + 1];
-  return s;
-}
-
 } // namespace
 
 FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
@@ -105,12 +99,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
     return mm.emitOpError("matmul grid exceeds the launch limits");
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
-  auto func = gpu::GPUFuncOp::create(
-      moduleBuilder, loc, name,
-      moduleBuilder.getFunctionType({ptrTy, ptrTy, ptrTy}, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                moduleBuilder.getUnitAttr());
-  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr({32, 1, 1}));
+  auto func = createKernel(moduleBuilder, loc, name, 3,
+                           /*blockSize=*/32);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   MmaEmitter e{b, loc};
@@ -125,12 +115,12 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
 
   // Batch offsets of each operand (broadcast dimensions have stride 0).
-  SmallVector<int64_t> outBatchStrides = stridesOf(batch);
+  SmallVector<int64_t> outBatchStrides = rowMajorStrides(batch);
   auto batchOffset = [&](RankedTensorType type) -> Value {
     ArrayRef<int64_t> shape = type.getShape();
     ArrayRef<int64_t> tb = shape.drop_back(2);
     int64_t matrix = shape[shape.size() - 1] * shape[shape.size() - 2];
-    SmallVector<int64_t> strides = stridesOf(tb);
+    SmallVector<int64_t> strides = rowMajorStrides(tb);
     int64_t offset = batch.size() - tb.size();
     Value off = e.idx(0);
     for (size_t d = 0; d < tb.size(); ++d) {

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
 
 #include "passes/Passes.h"
 
@@ -36,13 +37,6 @@ Type storageType(Type t) {
   return t;
 }
 
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> s(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    s[d] = s[d + 1] * shape[d + 1];
-  return s;
-}
-
 struct Emitter {
   OpBuilder &b;
   Location loc;
@@ -52,7 +46,7 @@ struct Emitter {
     return c == 1 ? x : Value(arith::MulIOp::create(b, loc, x, idx(c)));
   }
   Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
-    SmallVector<int64_t> strides = stridesOf(shape);
+    SmallVector<int64_t> strides = rowMajorStrides(shape);
     Value l = idx(0);
     for (auto [c, s] : llvm::zip(coords, strides))
       l = add(l, mul(c, s));
@@ -78,24 +72,18 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
                                                      StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  Block &body = fusion.getBody().front();
-  auto ops = body.without_terminator();
-  if (std::distance(ops.begin(), ops.end()) != 1)
-    return fusion.emitOpError("movement kernels hold exactly one op");
-  Operation *op = &*ops.begin();
+  FailureOr<Operation *> single = singleOp(fusion, "movement");
+  if (failed(single))
+    return failure();
+  Operation *op = *single;
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t numel = outType.getNumElements();
   Type elem = storageType(outType.getElementType());
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
-  SmallVector<Type> argTypes(fusion.getInputs().size() + 1, ptrTy);
-  auto func = gpu::GPUFuncOp::create(
-      moduleBuilder, loc, name, moduleBuilder.getFunctionType(argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                moduleBuilder.getUnitAttr());
-  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(kBlockSize), 1, 1}));
+  auto func = createKernel(moduleBuilder, loc, name,
+                           fusion.getInputs().size() + 1, kBlockSize);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Emitter e{b, loc};
@@ -109,7 +97,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   b.setInsertionPointToStart(&ifIn.getThenRegion().front());
 
   // Output coordinates of this thread's element.
-  SmallVector<int64_t> outStrides = stridesOf(shape);
+  SmallVector<int64_t> outStrides = rowMajorStrides(shape);
   SmallVector<Value> out;
   for (size_t d = 0; d < shape.size(); ++d)
     out.push_back(arith::RemUIOp::create(

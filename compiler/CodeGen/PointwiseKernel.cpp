@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
 
 #include "passes/Passes.h"
 
@@ -376,14 +377,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
     vec /= 2;
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
-  SmallVector<Type> argTypes(fusion.getInputs().size() + fusion.getNumResults(),
-                             ptrTy);
-  auto func = gpu::GPUFuncOp::create(
-      moduleBuilder, loc, name, moduleBuilder.getFunctionType(argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                moduleBuilder.getUnitAttr());
-  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(kBlockSize), 1, 1}));
+  auto func = createKernel(moduleBuilder, loc, name,
+                           fusion.getInputs().size() + fusion.getNumResults(),
+                           kBlockSize);
 
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);

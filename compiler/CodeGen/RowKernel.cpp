@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
 
 #include "passes/Passes.h"
 
@@ -102,11 +103,10 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
                                                 StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  Block &body = fusion.getBody().front();
-  auto ops = body.without_terminator();
-  if (std::distance(ops.begin(), ops.end()) != 1)
-    return fusion.emitOpError("row kernels hold exactly one op");
-  Operation *rowOp = &*ops.begin();
+  FailureOr<Operation *> single = singleOp(fusion, "row");
+  if (failed(single))
+    return failure();
+  Operation *rowOp = *single;
 
   auto inType = cast<RankedTensorType>(fusion.getInputs()[0].getType());
   Type et = inType.getElementType();
@@ -151,13 +151,8 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
                          LLVM::Linkage::Internal, smemName, Attribute(),
                          /*alignment=*/16, /*addrSpace=*/3);
 
-  SmallVector<Type> argTypes(fusion.getInputs().size() + 1, ptr1);
-  auto func = gpu::GPUFuncOp::create(
-      moduleBuilder, loc, name, moduleBuilder.getFunctionType(argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                moduleBuilder.getUnitAttr());
-  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(blockSize), 1, 1}));
+  auto func = createKernel(moduleBuilder, loc, name,
+                           fusion.getInputs().size() + 1, blockSize);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   RowEmitter r{b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),

@@ -1,0 +1,35 @@
+//===- KernelUtils.cpp - shared pieces of the kernel families ------------===//
+
+#include "compiler/CodeGen/KernelUtils.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+gpu::GPUFuncOp mlir::brrr::createKernel(OpBuilder &moduleBuilder, Location loc,
+                                        StringRef name, unsigned numBuffers,
+                                        int64_t blockSize) {
+  auto ptr = LLVM::LLVMPointerType::get(moduleBuilder.getContext(), 1);
+  SmallVector<Type> args(numBuffers, ptr);
+  auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
+                                     moduleBuilder.getFunctionType(args, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                moduleBuilder.getUnitAttr());
+  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(blockSize), 1, 1}));
+  return func;
+}
+
+FailureOr<Operation *> mlir::brrr::singleOp(FusionOp fusion, StringRef family) {
+  auto ops = fusion.getBody().front().without_terminator();
+  if (std::distance(ops.begin(), ops.end()) != 1)
+    return fusion.emitOpError() << family << " kernels hold exactly one op";
+  return &*ops.begin();
+}
+
+SmallVector<int64_t> mlir::brrr::rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> s(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    s[d] = s[d + 1] * shape[d + 1];
+  return s;
+}

@@ -1,0 +1,32 @@
+//===- KernelUtils.h - shared pieces of the kernel families -----*- C++ -*-===//
+//
+// What every kernel family (PointwiseKernel, RowKernel, MovementKernel,
+// MatmulKernel) builds the same way: the kernel function with one global
+// pointer per buffer, the single op of a one-op fusion, row-major strides.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_COMPILER_CODEGEN_KERNELUTILS_H
+#define BRRR_COMPILER_CODEGEN_KERNELUTILS_H
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::brrr {
+
+/// A `gpu.func @name` kernel taking `numBuffers` !llvm.ptr<1> arguments and
+/// launched with `blockSize` threads, at the builder's insertion point.
+gpu::GPUFuncOp createKernel(OpBuilder &moduleBuilder, Location loc,
+                            StringRef name, unsigned numBuffers,
+                            int64_t blockSize);
+
+/// The one op of a fusion whose family takes exactly one, or an error.
+FailureOr<Operation *> singleOp(FusionOp fusion, StringRef family);
+
+/// Row-major element strides of `shape`.
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
+
+} // namespace mlir::brrr
+
+#endif // BRRR_COMPILER_CODEGEN_KERNELUTILS_H
