@@ -170,6 +170,17 @@ FailureOr<Value> lowerFrom2D(NodeImporter &n, Value v) {
   return n.reshape(v, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)});
 }
 
+/// Sets output 0 to `y`, dropping the H dimension a 1-D op was lifted with.
+LogicalResult setSpatialOutput(NodeImporter &n, FailureOr<Value> y,
+                               bool lifted) {
+  if (succeeded(y) && lifted)
+    y = lowerFrom2D(n, *y);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 LogicalResult importConv(NodeImporter &n) {
   auto x = n.requiredInput(0), w = n.requiredInput(1);
   if (failed(x) || failed(w))
@@ -202,12 +213,7 @@ LogicalResult importConv(NodeImporter &n) {
   auto y = n.create<Conv2DOp>(*x, *w, n.input(2), win->strides, win->pads,
                               win->dilations,
                               static_cast<uint64_t>(n.attrInt("group", 1)));
-  if (succeeded(y) && lifted)
-    y = lowerFrom2D(n, *y);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return setSpatialOutput(n, y, lifted);
 }
 
 template <typename OpTy> LogicalResult importPool(NodeImporter &n) {
@@ -243,12 +249,7 @@ template <typename OpTy> LogicalResult importPool(NodeImporter &n) {
   bool includePad = n.attrInt("count_include_pad", 0) != 0;
   auto y = n.create<OpTy>(*x, win->kernel, win->strides, win->pads,
                           win->dilations, ceil, includePad);
-  if (succeeded(y) && lifted)
-    y = lowerFrom2D(n, *y);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return setSpatialOutput(n, y, lifted);
 }
 
 /// GlobalAveragePool / GlobalMaxPool: a keepdims reduction over every
