@@ -19,9 +19,9 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
     A producer joins its consumer's group when the cost model says fusing
     saves memory traffic: its result (written once, read once) no longer
     touches DRAM and a launch disappears. A producer that also feeds ops
-    outside the group would have to be recomputed or written anyway, so it
-    is not fused. Splat constants are copied into every group that reads
-    them.
+    after the group becomes an extra output of the kernel (multi-output
+    fusion): it is still written, but not read back, and one launch goes.
+    Splat constants are copied into every group that reads them.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -24,17 +24,29 @@ using namespace mlir::brrr;
 namespace {
 
 /// Bytes of DRAM traffic saved by computing `producer` inside the group
-/// `group` instead of in its own kernel: its result is neither written nor
-/// read back. Zero when a user outside the group would still need the
-/// result in memory (fusing would then only duplicate work).
-int64_t fusionBenefit(Operation *producer,
+/// whose root is `root` instead of in its own kernel. With no user outside
+/// the group, its result is neither written nor read back. With users
+/// outside (all after the root, so the fused kernel can serve them), the
+/// kernel still writes it as an extra output but the group no longer reads
+/// it back; that needs the root's shape, so one index map covers both.
+/// Zero when fusing saves nothing or is not possible.
+int64_t fusionBenefit(Operation *producer, Operation *root,
                       const llvm::SetVector<Operation *> &group) {
-  for (Operation *user : producer->getUsers())
-    if (!group.contains(user))
-      return 0;
   int64_t bytes = 0;
   for (Value r : producer->getResults())
-    bytes += 2 * bufferBytes(cast<RankedTensorType>(r.getType()));
+    bytes += bufferBytes(cast<RankedTensorType>(r.getType()));
+  bool outsideUsers = false;
+  for (Operation *user : producer->getUsers()) {
+    if (group.contains(user))
+      continue;
+    if (!root->isBeforeInBlock(user))
+      return 0;
+    outsideUsers = true;
+  }
+  if (!outsideUsers)
+    return 2 * bytes;
+  if (producer->getResult(0).getType() != root->getResult(0).getType())
+    return 0;
   return bytes;
 }
 
@@ -60,7 +72,7 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
         if (isSplatConstant(producer)) {
           continue; // Cloned into the region when the fusion is built.
         }
-        if (!isPointwise(producer) || fusionBenefit(producer, group) <= 0)
+        if (!isPointwise(producer) || fusionBenefit(producer, root, group) <= 0)
           continue;
         group.insert(producer);
         changed = true;
@@ -92,9 +104,20 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
         inputs.insert(operand);
     }
 
+  // Results: the root's, then those of members also read outside (extra
+  // outputs of a multi-output kernel).
+  SmallVector<Value> results(root->getResults());
+  for (Operation *op : ops)
+    if (op != root)
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *u) { return !group.contains(u); }))
+          results.push_back(r);
+
   OpBuilder b(root);
   auto fusion = FusionOp::create(b, root->getLoc(), "pointwise",
-                                 inputs.getArrayRef(), root->getResultTypes());
+                                 inputs.getArrayRef(),
+                                 ValueRange(results).getTypes());
   Block &body = fusion.getBody().front();
   IRMapping map;
   for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
@@ -105,11 +128,14 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
   for (Operation *op : ops)
     inner.clone(*op, map);
   SmallVector<Value> yielded;
-  for (Value r : root->getResults())
+  for (Value r : results)
     yielded.push_back(map.lookup(r));
   YieldOp::create(inner, root->getLoc(), yielded);
 
-  root->replaceAllUsesWith(fusion.getResults());
+  for (auto [r, f] : llvm::zip(results, fusion.getResults()))
+    r.replaceUsesWithIf(f, [&](OpOperand &use) {
+      return !group.contains(use.getOwner());
+    });
   for (Operation *op : llvm::reverse(ops))
     op->erase();
 }

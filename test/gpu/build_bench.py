@@ -5,8 +5,8 @@ DEST/cos_cos.so   y = cos(cos(x)), x: 64M float32 (PEERS.md's pointwise case)
 DEST/softmax.so   softmax over rows of 32768x4096 float16
 DEST/layernorm.so layer norm over rows of 32768x4096 float16
 DEST/matmul.so    4096^3 float16 matrix product
-DEST/chain50.so   50 dependent kernels (x_{i+1} = cos(x_i), every x_i an
-                  output, so none fuses): the host cost of one run
+DEST/chain50.so   50 dependent kernels (softmax and cos alternating, so
+                  none fuses): the host cost of one run
 Usage: build_bench.py BRRRC DEST
 """
 
@@ -60,14 +60,18 @@ def main():
         [helper.make_tensor_value_info("y", H, [4096, 4096])])
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "matmul")
-    nodes, outs = [], []
+    # Softmax (a row kernel) and Cos (pointwise) alternate, so no two
+    # neighbours fuse: 50 kernels in one dependent chain.
+    nodes = []
     prev = "x"
     for i in range(50):
-        nodes.append(n("Cos", [prev], [f"y{i}"]))
-        outs.append(helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, [1024]))
-        prev = f"y{i}"
+        op = "Softmax" if i % 2 == 0 else "Cos"
+        nodes.append(n(op, [prev], [f"t{i}"], **({"axis": -1} if op == "Softmax" else {})))
+        prev = f"t{i}"
+    nodes[-1].output[0] = "y"
     g = helper.make_graph(nodes, "chain50",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1024])], outs)
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 256])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 256])])
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "chain50")
 

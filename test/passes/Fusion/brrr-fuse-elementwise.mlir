@@ -39,20 +39,50 @@ func.func @FuseDiamond(%x: tensor<16xf32>) -> tensor<16xf32> {
 
 // -----
 
-// A producer whose result is also returned must be written anyway: the cost
-// model finds no saving, so it stays a kernel of its own.
-// CHECK-LABEL: func.func @DoNotFuseProducerWithOutsideUser
-// CHECK: %[[P:.+]] = brrr.fusion "pointwise"
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT: brrr.cos
-// CHECK: %[[Q:.+]] = brrr.fusion "pointwise"(%[[P]])
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT: brrr.sin
-// CHECK: return %[[P]], %[[Q]]
-func.func @DoNotFuseProducerWithOutsideUser(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+// A producer whose result is also returned is written anyway: it becomes a
+// second output of the consumer's kernel (multi-output fusion), which
+// saves reading it back and one launch.
+// CHECK-LABEL: func.func @MultiOutputWhenProducerIsAlsoReturned
+// CHECK: %[[F:.+]]:2 = brrr.fusion "pointwise"(%{{.+}}) : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<16xf32>):
+// CHECK-NEXT:   %[[C:.+]] = brrr.cos %[[A]]
+// CHECK-NEXT:   %[[S:.+]] = brrr.sin %[[C]]
+// CHECK-NEXT:   brrr.yield %[[S]], %[[C]]
+// CHECK: return %[[F]]#1, %[[F]]#0
+func.func @MultiOutputWhenProducerIsAlsoReturned(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %0 = brrr.cos %x : tensor<16xf32>
   %1 = brrr.sin %0 : tensor<16xf32>
   return %0, %1 : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// A producer read by an op before the consumer cannot move into the
+// consumer's kernel: it stays a kernel of its own.
+// CHECK-LABEL: func.func @DoNotFuseProducerReadBeforeTheGroup
+// CHECK: %[[E:.+]] = brrr.fusion "pointwise"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.exp
+// CHECK: brrr.matmul %[[E]], %[[E]]
+// CHECK: brrr.fusion "pointwise"(%[[E]], %{{.+}})
+func.func @DoNotFuseProducerReadBeforeTheGroup(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = brrr.exp %x : tensor<4x4xf32>
+  %1 = brrr.matmul %0, %0 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %2 = brrr.add %0, %1 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  return %2 : tensor<4x4xf32>
+}
+
+// -----
+
+// A broadcast producer that is also returned has another shape than the
+// kernel's: no index map covers both, so it is not fused.
+// CHECK-LABEL: func.func @DoNotFuseBroadcastProducerWithOutsideUser
+// CHECK: %[[P:.+]] = brrr.fusion "pointwise"(%{{.+}}) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK: brrr.fusion "pointwise"(%{{.+}}, %[[P]]) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+func.func @DoNotFuseBroadcastProducerWithOutsideUser(%x: tensor<8xf32>, %y: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<4x8xf32>) {
+  %0 = brrr.exp %x : tensor<8xf32>
+  %1 = brrr.add %y, %0 : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<4x8xf32>
 }
 
 // -----

@@ -1,14 +1,13 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-plan-global-memory))' | FileCheck %s
 
-// Returned results go to the output buffers; an intermediate read by two
-// later kernels lives in the arena until its last use; weights get offsets
-// in the weight block.
+// Returned results go to the output buffers; an intermediate that a later
+// kernel reads lives in the arena (here: the second output of a
+// multi-output kernel); weights get offsets in the weight block.
 // CHECK-LABEL: func.func @OutputsArenaAndWeights
 // CHECK-SAME: brrr.arena_bytes = 1024 : i64, brrr.weight_bytes = 1024 : i64
 // CHECK: brrr.constant {brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "weight"}]}
-// CHECK: brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "arena"}]
-// CHECK: brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
-// CHECK: brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: %[[F:.+]]:2 = brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}, {bytes = 1024 : i64, offset = 0 : i64, storage = "arena"}]
+// CHECK: brrr.fusion "pointwise"(%[[F]]#1){{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
 func.func @OutputsArenaAndWeights(%x: tensor<256xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
   %w = brrr.constant dense_resource<w> : tensor<256xf32>
   %0 = brrr.add %x, %w : tensor<256xf32>, tensor<256xf32> -> tensor<256xf32>
