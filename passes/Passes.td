@@ -47,12 +47,13 @@ def BrrrFuseMovement : Pass<"brrr-fuse-movement", "func::FuncOp"> {
 }
 
 def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
-  let summary = "Make each softmax, log-softmax and layer norm one row kernel";
+  let summary = "Make each softmax, log-softmax, layer norm and trailing reduction one row kernel";
   let description = [{
-    Wraps every softmax and log-softmax over the last axis, and every layer
-    norm, in a `brrr.fusion row` op: one kernel that keeps a row in
-    registers, so the input is read once and the output written once. The
-    op's operands (including scale and bias) stay kernel inputs.
+    Wraps every softmax and log-softmax over the last axis, every layer
+    norm, and every float reduction over trailing contiguous axes (global
+    pooling included) in a `brrr.fusion row` op: one kernel that keeps a
+    row in registers, so the input is read once and the output written
+    once. The op's operands (including scale and bias) stay kernel inputs.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

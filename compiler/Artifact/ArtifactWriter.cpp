@@ -105,8 +105,9 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
     op.emitError("no GPU kernel family handles '")
         << op.getName()
         << "' yet (kernels exist for pointwise ops, softmax and "
-           "log-softmax over the last axis, layer norm, transpose, slice, "
-           "expand, gather, concat, pad, and f16/bf16/f32 matmul)";
+           "log-softmax over the last axis, layer norm, float reductions "
+           "over trailing axes, transpose, slice, expand, gather, concat, "
+           "pad, and f16/bf16/f32 matmul)";
     ok = false;
   }
   return success(ok);

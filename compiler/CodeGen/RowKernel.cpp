@@ -31,7 +31,7 @@ namespace {
 /// Register budget: at most this many vectors of the row per thread.
 constexpr int64_t kMaxVectorsPerThread = 16;
 
-enum class Combine { Max, Sum };
+enum class Combine { Max, Min, Sum, Prod };
 
 struct RowEmitter {
   OpBuilder &b;
@@ -50,8 +50,17 @@ struct RowEmitter {
                                      b.getI32IntegerAttr(v));
   }
   Value combine(Combine c, Value x, Value y) {
-    return c == Combine::Max ? Value(arith::MaximumFOp::create(b, loc, x, y))
-                             : Value(arith::AddFOp::create(b, loc, x, y));
+    switch (c) {
+    case Combine::Max:
+      return arith::MaximumFOp::create(b, loc, x, y);
+    case Combine::Min:
+      return arith::MinimumFOp::create(b, loc, x, y);
+    case Combine::Sum:
+      return arith::AddFOp::create(b, loc, x, y);
+    case Combine::Prod:
+      return arith::MulFOp::create(b, loc, x, y);
+    }
+    llvm_unreachable("unknown combiner");
   }
 
   /// The block-wide reduction of every thread's `v`, returned to every
@@ -119,14 +128,24 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     axis = s.getAxis();
   else if (auto l = dyn_cast<LayerNormOp>(rowOp))
     axis = l.getAxis();
-  else
+  else if (auto r = dyn_cast<ReduceOp>(rowOp)) {
+    // Trailing, contiguous axes only: a row is then contiguous memory.
+    ArrayRef<int64_t> axes = r.getAxes();
+    axis = axes.empty() ? inType.getRank() : axes.front();
+    for (auto [i, a] : llvm::enumerate(axes))
+      if (a != axis + static_cast<int64_t>(i) ||
+          axes.back() != inType.getRank() - 1)
+        return rowOp->emitOpError("row kernels reduce trailing axes only");
+  } else
     return rowOp->emitOpError("has no row-kernel code generation");
-  if (!isa<LayerNormOp>(rowOp) && axis != inType.getRank() - 1)
+  if (isa<SoftmaxOp, LogSoftmaxOp>(rowOp) && axis != inType.getRank() - 1)
     return rowOp->emitOpError("row kernels reduce the last axis only");
   int64_t cols = 1;
   for (int64_t d = axis; d < inType.getRank(); ++d)
     cols *= inType.getDimSize(d);
   int64_t rows = inType.getNumElements() / std::max<int64_t>(cols, 1);
+  if (cols == 0)
+    return rowOp->emitOpError("reductions over empty rows have no kernel yet");
 
   // 16-byte vectors where the row length allows; enough threads to cover
   // the row within the register budget.
@@ -236,6 +255,54 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   Value in = entry.getArgument(0);
   double inf = std::numeric_limits<double>::infinity();
   SmallVector<Value> y;
+  if (auto red = dyn_cast<ReduceOp>(rowOp)) {
+    // One value per row: the block reduction, written by thread 0.
+    Combine c;
+    double identity;
+    switch (red.getKind()) {
+    case ReduceKind::sum:
+    case ReduceKind::mean:
+      c = Combine::Sum, identity = 0.0;
+      break;
+    case ReduceKind::prod:
+      c = Combine::Prod, identity = 1.0;
+      break;
+    case ReduceKind::max:
+      c = Combine::Max, identity = -inf;
+      break;
+    case ReduceKind::min:
+      c = Combine::Min, identity = inf;
+      break;
+    }
+    SmallVector<Value> x = loadRowLike(in, et, true, identity);
+    Value v = r.blockReduce(c, reduceLocal(c, x), 0);
+    if (red.getKind() == ReduceKind::mean)
+      v = arith::MulFOp::create(b, loc, v,
+                                r.f32(1.0 / static_cast<double>(cols)));
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r.tid,
+                                        r.idx(0));
+    auto ifFirst = scf::IfOp::create(b, loc, first, false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+      if (et != f32)
+        v = widthOf(et) < 4 ? Value(arith::TruncFOp::create(b, loc, et, v))
+                            : Value(arith::ExtFOp::create(b, loc, et, v));
+      Value p =
+          LLVM::GEPOp::create(b, loc, ptr1, et, out, ValueRange{toI64(row)});
+      LLVM::StoreOp::create(b, loc, v, p);
+    }
+    gpu::ReturnOp::create(b, loc);
+    KernelInfo info;
+    info.name = name.str();
+    info.grid = rows;
+    info.block = blockSize;
+    info.flops = inType.getNumElements();
+    info.bytes =
+        bufferBytes(inType) +
+        bufferBytes(cast<RankedTensorType>(fusion.getResult(0).getType()));
+    return info;
+  }
   if (isa<SoftmaxOp, LogSoftmaxOp>(rowOp)) {
     SmallVector<Value> x = loadRowLike(in, et, true, -inf);
     Value m = r.blockReduce(Combine::Max, reduceLocal(Combine::Max, x), 0);

@@ -77,6 +77,10 @@ def torch_inputs(name, gen):
         return [f(5, 513) * 3 + 1, f(513), f(513)]
     if name == "transpose_f16":
         return [f(33, 65, 130, dt=torch.float16)]
+    if name == "reduce_mean_f16_trailing2":
+        return [f(4, 16, 33, 31, dt=torch.float16) + 0.5]
+    if name == "reduce_max_ragged_f32":
+        return [f(9, 1001)]
     if name == "matmul_f16_batched_ragged":
         return [f(3, 33, 70, dt=torch.float16), f(70, 45, dt=torch.float16)]
     if name == "matmul_bf16_broadcast":
@@ -112,6 +116,10 @@ def torch_reference(name, xs):
         return [torch.log_softmax(d[0], -1)]
     if name == "transpose_f16":
         return [d[0].permute(2, 0, 1)]
+    if name == "reduce_mean_f16_trailing2":
+        return [d[0].mean(dim=(2, 3), keepdim=True)]
+    if name == "reduce_max_ragged_f32":
+        return [d[0].amax(dim=1)]
     if name.startswith("matmul"):
         return [torch.matmul(d[0], d[1])]
     if name == "gather_rows_negative":

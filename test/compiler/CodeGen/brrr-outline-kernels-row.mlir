@@ -32,3 +32,18 @@ func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32>
   %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32>
   return %0 : tensor<3x999xf32>
 }
+
+// -----
+
+// A trailing reduction writes one value per row from thread 0.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "row"{{.*}}brrr.grid = array<i64: 16, 1, 1>
+// CHECK: gpu.func @fusion_0
+// CHECK: gpu.shuffle  xor
+// CHECK: arith.maximumf
+// CHECK: arith.cmpi eq
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
+func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
+  %0 = brrr.reduce max %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf16> -> tensor<2x8x1x1xf16>
+  return %0 : tensor<2x8x1x1xf16>
+}

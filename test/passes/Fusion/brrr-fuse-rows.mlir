@@ -37,3 +37,18 @@ func.func @DoNotFuseSoftmaxOverLeadingAxis(%x: tensor<8x128xf32>) -> tensor<8x12
   %0 = brrr.softmax %x {axis = 0 : i64} : tensor<8x128xf32>
   return %0 : tensor<8x128xf32>
 }
+
+// -----
+
+// A float reduction over trailing axes (global average pooling) is a row
+// kernel; one over a leading axis is not.
+// CHECK-LABEL: func.func @TrailingReductionIsARowKernel
+// CHECK: brrr.fusion "row"(%{{.+}}) : (tensor<2x8x7x7xf32>) -> tensor<2x8x1x1xf32>
+// CHECK: brrr.reduce mean
+// CHECK-NOT: brrr.fusion
+// CHECK: brrr.reduce sum
+func.func @TrailingReductionIsARowKernel(%x: tensor<2x8x7x7xf32>) -> (tensor<2x8x1x1xf32>, tensor<8x7x7xf32>) {
+  %0 = brrr.reduce mean %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf32> -> tensor<2x8x1x1xf32>
+  %1 = brrr.reduce sum %x {axes = array<i64: 0>, keepdims = false} : tensor<2x8x7x7xf32> -> tensor<8x7x7xf32>
+  return %0, %1 : tensor<2x8x1x1xf32>, tensor<8x7x7xf32>
+}
