@@ -10,6 +10,18 @@
 
 include "mlir/Pass/PassBase.td"
 
+def BrrrDecomposeBatchNorm : Pass<"brrr-decompose-batch-norm", "func::FuncOp"> {
+  let summary = "Turn inference batch norm into a per-channel multiply-add";
+  let description = [{
+    Rewrites `brrr.batch_norm` as `x * a + c` with `a = scale /
+    sqrt(var + eps)` and `c = bias - mean * a` broadcast along dimension 1.
+    Constant parameters are folded at compile time (in double precision)
+    into two `[C, 1, ..., 1]` constants, so the multiply-add fuses with the
+    pointwise ops around it; otherwise the arithmetic is emitted as ops.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
   let summary = "Group pointwise DAGs into brrr.fusion kernels";
   let description = [{

@@ -15,6 +15,7 @@ using namespace mlir;
 LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
   PassManager graph(module.getContext());
   graph.addPass(createCanonicalizerPass());
+  graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseRows());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseMovement());

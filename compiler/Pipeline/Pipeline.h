@@ -1,7 +1,8 @@
 //===- Pipeline.h - the brrrc compilation pipeline --------------*- C++ -*-===//
 //
 // The passes between import and artifact, in order, as brrrc runs them:
-// canonicalize, fuse pointwise DAGs, check that every op has a kernel
+// canonicalize, decompose batch norm, form kernels (pointwise DAGs, row
+// kernels, data movement, matmul), check that every op has a kernel
 // family, plan global memory, outline kernels.
 //
 //===----------------------------------------------------------------------===//
