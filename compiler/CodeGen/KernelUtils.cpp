@@ -2,6 +2,7 @@
 
 #include "compiler/CodeGen/KernelUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
@@ -32,4 +33,16 @@ SmallVector<int64_t> mlir::brrr::rowMajorStrides(ArrayRef<int64_t> shape) {
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
     s[d] = s[d + 1] * shape[d + 1];
   return s;
+}
+
+Value mlir::brrr::IndexMath::idx(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value mlir::brrr::IndexMath::add(Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value mlir::brrr::IndexMath::mul(Value x, int64_t c) {
+  return c == 1 ? x : Value(arith::MulIOp::create(b, loc, x, idx(c)));
 }

@@ -24,6 +24,16 @@ gpu::GPUFuncOp createKernel(OpBuilder &moduleBuilder, Location loc,
 /// The one op of a fusion whose family takes exactly one, or an error.
 FailureOr<Operation *> singleOp(FusionOp fusion, StringRef family);
 
+/// Index arithmetic on `index` values, as every kernel family writes it.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value idx(int64_t v);
+  Value add(Value x, Value y);
+  /// x * c, or x itself when c is 1.
+  Value mul(Value x, int64_t c);
+};
+
 /// Row-major element strides of `shape`.
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 

@@ -26,14 +26,7 @@ using namespace mlir::brrr;
 
 namespace {
 
-struct MmaEmitter {
-  OpBuilder &b;
-  Location loc;
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t c) {
-    return c == 1 ? x : Value(arith::MulIOp::create(b, loc, x, idx(c)));
-  }
+struct MmaEmitter : IndexMath {
   Value lt(Value x, int64_t c) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
   }
@@ -103,7 +96,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
                            /*blockSize=*/32);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  MmaEmitter e{b, loc};
+  MmaEmitter e{{b, loc}};
   Value A = entry.getArgument(0), B = entry.getArgument(1),
         C = entry.getArgument(2);
 

@@ -37,14 +37,7 @@ Type storageType(Type t) {
   return t;
 }
 
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t c) {
-    return c == 1 ? x : Value(arith::MulIOp::create(b, loc, x, idx(c)));
-  }
+struct Emitter : IndexMath {
   Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
     SmallVector<int64_t> strides = rowMajorStrides(shape);
     Value l = idx(0);
@@ -86,7 +79,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
                            fusion.getInputs().size() + 1, kBlockSize);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  Emitter e{b, loc};
+  Emitter e{{b, loc}};
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value lin = e.add(e.mul(bid, kBlockSize), tid);

@@ -145,6 +145,32 @@ CUresult enqueue(CUstream s, Op op) {
 
 } // namespace
 
+namespace {
+
+/// Message and name of the errors the fake driver produces.
+struct ErrorText {
+  CUresult code;
+  const char *message, *name;
+};
+constexpr ErrorText kErrors[] = {
+    {CUDA_ERROR_OUT_OF_MEMORY, "out of memory", "CUDA_ERROR_OUT_OF_MEMORY"},
+    {CUDA_ERROR_NO_DEVICE, "no CUDA-capable device is detected",
+     "CUDA_ERROR_NO_DEVICE"},
+    {CUDA_ERROR_INVALID_PTX, "a PTX JIT compilation failed",
+     "CUDA_ERROR_INVALID_PTX"},
+};
+
+const ErrorText &errorText(CUresult error) {
+  static const ErrorText other = {CUDA_SUCCESS, "fake driver error",
+                                  "CUDA_ERROR_FAKE"};
+  for (const ErrorText &e : kErrors)
+    if (e.code == error)
+      return e;
+  return other;
+}
+
+} // namespace
+
 extern "C" {
 
 void fake_cuda_stats(FakeCudaStats *out) {
@@ -167,37 +193,13 @@ void fake_cuda_reset(void) {
 }
 
 CUresult cuGetErrorString(CUresult error, const char **str) {
-  switch (error) {
-  case CUDA_ERROR_OUT_OF_MEMORY:
-    *str = "out of memory";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NO_DEVICE:
-    *str = "no CUDA-capable device is detected";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_PTX:
-    *str = "a PTX JIT compilation failed";
-    return CUDA_SUCCESS;
-  default:
-    *str = "fake driver error";
-    return CUDA_SUCCESS;
-  }
+  *str = errorText(error).message;
+  return CUDA_SUCCESS;
 }
 
 CUresult cuGetErrorName(CUresult error, const char **str) {
-  switch (error) {
-  case CUDA_ERROR_OUT_OF_MEMORY:
-    *str = "CUDA_ERROR_OUT_OF_MEMORY";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NO_DEVICE:
-    *str = "CUDA_ERROR_NO_DEVICE";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_PTX:
-    *str = "CUDA_ERROR_INVALID_PTX";
-    return CUDA_SUCCESS;
-  default:
-    *str = "CUDA_ERROR_FAKE";
-    return CUDA_SUCCESS;
-  }
+  *str = errorText(error).name;
+  return CUDA_SUCCESS;
 }
 
 CUresult cuInit(unsigned int) {
