@@ -39,10 +39,14 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
 }
 
 def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
-  let summary = "Make each matmul a Tensor Core kernel";
+  let summary = "Make each matmul a Tensor Core kernel with its epilogue";
   let description = [{
     Wraps every `brrr.matmul` in a `brrr.fusion matmul` op, the kernel
-    family that runs it with `mma.sync` on Tensor Cores.
+    family that runs it with `mma.sync` on Tensor Cores. Runs after
+    brrr-fuse-elementwise: a pointwise kernel that is the only reader of the
+    product, with outputs of the product's shape, is merged in as the
+    epilogue (bias, activation, residual, cast), so the product itself never
+    goes to memory and a launch disappears.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

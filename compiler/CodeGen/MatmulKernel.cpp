@@ -8,11 +8,15 @@
 // layout, masked at the matrix edges; batch dimensions broadcast through
 // per-operand strides (grid z). The shared-memory-staged, pipelined
 // Hopper version replaces this family behind the same fusion kind.
+// Pointwise ops after the matmul in the fusion are its epilogue (bias,
+// activation, residual, cast), applied to the f32 accumulators before the
+// only store.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "passes/Passes.h"
 
@@ -70,9 +74,13 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
+  // The matmul comes first; pointwise ops after it are its fused epilogue.
   auto mm = dyn_cast<MatmulOp>(&body.front());
-  if (!mm || std::next(body.begin()) != std::prev(body.end()))
-    return fusion.emitOpError("matmul kernels hold exactly one brrr.matmul");
+  if (!mm)
+    return fusion.emitOpError("matmul kernels start with a brrr.matmul");
+  for (Operation &op : llvm::drop_begin(body.without_terminator()))
+    if (!isPointwise(&op) && !isa<ConstantOp>(op))
+      return op.emitOpError("cannot be a matmul epilogue");
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto rt = cast<RankedTensorType>(mm.getRhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());
@@ -92,13 +100,17 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
     return mm.emitOpError("matmul grid exceeds the launch limits");
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
-  auto func = createKernel(moduleBuilder, loc, name, 3,
-                           /*blockSize=*/32);
+  unsigned numInputs = fusion.getInputs().size();
+  auto func =
+      createKernel(moduleBuilder, loc, name, numInputs + fusion.getNumResults(),
+                   /*blockSize=*/32);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   MmaEmitter e{{b, loc}};
-  Value A = entry.getArgument(0), B = entry.getArgument(1),
-        C = entry.getArgument(2);
+  auto argOf = [&](Value v) {
+    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+  };
+  Value A = argOf(mm.getLhs()), B = argOf(mm.getRhs());
 
   Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value g = arith::DivUIOp::create(b, loc, lane, e.idx(4));
@@ -216,8 +228,13 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
     scf::YieldOp::create(b, loc, next);
   }
 
-  // d0..d3 sit at (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
-  Type outElem = ot.getElementType();
+  // d0..d3 sit at (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1). Each goes
+  // through the epilogue (other operands read at their broadcast index of
+  // the output element) and is stored in every result's type.
+  SmallVector<int64_t> outShape(ot.getShape());
+  SmallVector<int64_t> outStrides = rowMajorStrides(outShape);
+  pointwise::PointwiseEmitter pe(b, loc);
+  auto yield = cast<YieldOp>(body.getTerminator());
   Value t2 = e.mul(t, 2);
   for (int64_t i = 0; i < 4; ++i) {
     Value r = e.add(row0, e.add(g, e.idx(i < 2 ? 0 : 8)));
@@ -226,14 +243,71 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
     auto ifValid = scf::IfOp::create(b, loc, valid, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-    Value v = loop.getResult(i);
-    if (outElem != f32)
-      v = arith::TruncFOp::create(b, loc, outElem, v);
     Value at = e.add(cOff, e.add(e.mul(r, N), c));
-    Value p = LLVM::GEPOp::create(
-        b, loc, ptrTy, outElem, C,
-        ValueRange{arith::IndexCastOp::create(b, loc, b.getI64Type(), at)});
-    LLVM::StoreOp::create(b, loc, v, p);
+    DenseMap<Value, Value> scalar;
+    scalar[mm.getResult()] = loop.getResult(i);
+    for (Operation &op : llvm::drop_begin(body.without_terminator())) {
+      if (auto k = dyn_cast<ConstantOp>(op)) {
+        auto v = pointwise::splatValue(k);
+        if (!v)
+          return k.emitOpError("non-splat constants must be kernel inputs");
+        scalar[k.getResult()] = pe.cst(
+            pointwise::computeType(pointwise::elementOf(k.getResult())), *v);
+        continue;
+      }
+      SmallVector<Value> args;
+      for (Value operand : op.getOperands()) {
+        if (Value known = scalar.lookup(operand)) {
+          args.push_back(known);
+          continue;
+        }
+        // An epilogue input: the element that broadcasts to `at`.
+        auto type = cast<RankedTensorType>(operand.getType());
+        ArrayRef<int64_t> shape = type.getShape();
+        SmallVector<int64_t> strides = rowMajorStrides(shape);
+        int64_t offset = outShape.size() - shape.size();
+        Value index = e.idx(0);
+        for (size_t d = 0; d < shape.size(); ++d) {
+          if (shape[d] == 1)
+            continue;
+          Value coord = arith::RemUIOp::create(
+              b, loc,
+              arith::DivUIOp::create(b, loc, at, e.idx(outStrides[d + offset])),
+              e.idx(outShape[d + offset]));
+          index = e.add(index, e.mul(coord, strides[d]));
+        }
+        Type elem = type.getElementType();
+        Type mt = pointwise::memoryType(elem);
+        Value p = LLVM::GEPOp::create(b, loc, ptrTy, mt, argOf(operand),
+                                      ValueRange{arith::IndexCastOp::create(
+                                          b, loc, b.getI64Type(), index)});
+        Value raw = LLVM::LoadOp::create(b, loc, mt, p);
+        if (elem.isInteger(1))
+          raw = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, raw,
+                                      pe.cst(mt, 0));
+        else if (elem.isF16() || elem.isBF16())
+          raw = arith::ExtFOp::create(b, loc, f32, raw);
+        scalar[operand] = raw;
+        args.push_back(raw);
+      }
+      auto v = pe.emit(&op, args);
+      if (failed(v))
+        return failure();
+      scalar[op.getResult(0)] = *v;
+    }
+    for (auto [k, y] : llvm::enumerate(yield.getValues())) {
+      Value v = scalar.lookup(y);
+      Type elem = cast<RankedTensorType>(y.getType()).getElementType();
+      Type mt = pointwise::memoryType(elem);
+      if (elem.isInteger(1))
+        v = arith::ExtUIOp::create(b, loc, mt, v);
+      else if (elem.isF16() || elem.isBF16())
+        v = arith::TruncFOp::create(b, loc, elem, v);
+      Value p = LLVM::GEPOp::create(
+          b, loc, ptrTy, mt, entry.getArgument(numInputs + k),
+          ValueRange{arith::IndexCastOp::create(b, loc, b.getI64Type(), at)});
+      LLVM::StoreOp::create(b, loc, v, p);
+    }
   }
   gpu::ReturnOp::create(b, loc);
 
@@ -244,6 +318,9 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   info.gridZ = batches;
   info.block = 32;
   info.flops = 2 * batches * M * N * K;
-  info.bytes = bufferBytes(lt) + bufferBytes(rt) + bufferBytes(ot);
+  for (Value v : fusion.getInputs())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  for (Value v : fusion.getResults())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
   return info;
 }

@@ -81,6 +81,9 @@ def torch_inputs(name, gen):
         return [f(4, 16, 33, 31, dt=torch.float16) + 0.5]
     if name == "reduce_max_ragged_f32":
         return [f(9, 1001)]
+    if name == "matmul_epilogue_f16":
+        return [f(2, 37, 48, dt=torch.float16), f(48, 29, dt=torch.float16),
+                f(29, dt=torch.float16), f(2, 37, 29, dt=torch.float16)]
     if name == "matmul_f16_batched_ragged":
         return [f(3, 33, 70, dt=torch.float16), f(70, 45, dt=torch.float16)]
     if name == "matmul_bf16_broadcast":
@@ -120,6 +123,8 @@ def torch_reference(name, xs):
         return [d[0].mean(dim=(2, 3), keepdim=True)]
     if name == "reduce_max_ragged_f32":
         return [d[0].amax(dim=1)]
+    if name == "matmul_epilogue_f16":
+        return [torch.relu(torch.matmul(d[0], d[1]) + d[2]) + d[3]]
     if name.startswith("matmul"):
         return [torch.matmul(d[0], d[1])]
     if name == "gather_rows_negative":

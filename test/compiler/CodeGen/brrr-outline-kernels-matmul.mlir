@@ -1,4 +1,4 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
 // One warp per 16x8 output tile (grid: N/8, M/16, batch), K in steps of 16
 // through mma.sync m16n8k16 with f32 accumulators.
@@ -23,4 +23,25 @@ func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x32xf16>) -> tensor<3x32x3
 func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>) -> tensor<16x8xf32> {
   %0 = brrr.matmul %a, %b : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
   return %0 : tensor<16x8xf32>
+}
+
+// -----
+
+// A fused epilogue runs on the accumulators: the bias is read at its
+// broadcast index, the tanh GELU computed in f32, one f16 store.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel
+// CHECK: llvm.inline_asm "mma.sync
+// CHECK: arith.remui
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: arith.extf
+// CHECK: math.tanh
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// CHECK: llvm.store
+// CHECK-NOT: gpu.func @fusion_1
+func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %bias: tensor<32xf16>) -> tensor<32x32xf16> {
+  %0 = brrr.matmul %a, %b : tensor<32x64xf16>, tensor<64x32xf16> -> tensor<32x32xf16>
+  %1 = brrr.add %0, %bias : tensor<32x32xf16>, tensor<32xf16> -> tensor<32x32xf16>
+  %2 = brrr.gelu tanh %1 : tensor<32x32xf16>
+  return %2 : tensor<32x32xf16>
 }

@@ -1,0 +1,339 @@
+//===- PointwiseEmitter.h - scalar code for fused pointwise ops -*- C++ -*-===//
+//
+// Emits the arith/math scalar code of one brrr pointwise op per element, with
+// the type rules every kernel family that runs pointwise ops shares: f16 and
+// bf16 are computed in f32, integers as signless with their signedness
+// picking the operations, booleans as i1 (one byte in memory). Used by the
+// pointwise kernels and by the matmul kernels' fused epilogues.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_COMPILER_CODEGEN_POINTWISEEMITTER_H
+#define BRRR_COMPILER_CODEGEN_POINTWISEEMITTER_H
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <optional>
+
+namespace mlir::brrr::pointwise {
+
+/// Element type of a tensor value.
+inline Type elementOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+inline bool isUnsigned(Type t) {
+  auto it = dyn_cast<IntegerType>(t);
+  return it && it.isUnsigned();
+}
+
+/// Signless version of an integer type (arith and llvm take only those;
+/// signedness is kept in the tensor type and picks the operations).
+inline Type signless(Type t) {
+  if (auto it = dyn_cast<IntegerType>(t))
+    return IntegerType::get(t.getContext(), it.getWidth());
+  return t;
+}
+
+/// Type arithmetic happens in: f32 for 16-bit floats, signless integers.
+inline Type computeType(Type t) {
+  if (t.isF16() || t.isBF16())
+    return Float32Type::get(t.getContext());
+  return signless(t);
+}
+
+/// Type an element has in memory: i8 for i1, else the signless type.
+inline Type memoryType(Type t) {
+  return t.isInteger(1) ? IntegerType::get(t.getContext(), 8) : signless(t);
+}
+
+class PointwiseEmitter {
+public:
+  PointwiseEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Value cst(Type t, double v) {
+    if (auto ft = dyn_cast<FloatType>(t))
+      return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+    return arith::ConstantOp::create(
+        b, loc, t, b.getIntegerAttr(t, static_cast<int64_t>(v)));
+  }
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// Converts a scalar of element type `from` (held in computeType(from))
+  /// to element type `to` (held in computeType(to)), with ONNX Cast rules.
+  /// A cast to f16/bf16 rounds to that type even though the value is then
+  /// carried in f32: an explicit Cast is a request for that precision.
+  Value convert(Value x, Type from, Type to) {
+    Type cf = computeType(from), ct = computeType(to);
+    if (from == to)
+      return x;
+    if (to.isInteger(1)) {
+      if (isa<FloatType>(cf))
+        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
+                                     cst(cf, 0));
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x,
+                                   cst(cf, 0));
+    }
+    bool fromUnsigned = isUnsigned(from) || from.isInteger(1);
+    if (isa<FloatType>(to)) {
+      Type exact = to; // the precision to round to
+      Value v;
+      if (isa<FloatType>(cf)) {
+        unsigned wf = cf.getIntOrFloatBitWidth(),
+                 wt = exact.getIntOrFloatBitWidth();
+        v = wf < wt ? Value(arith::ExtFOp::create(b, loc, exact, x))
+            : wf > wt || cf != exact
+                ? Value(arith::TruncFOp::create(b, loc, exact, x))
+                : x;
+      } else {
+        v = fromUnsigned ? Value(arith::UIToFPOp::create(b, loc, exact, x))
+                         : Value(arith::SIToFPOp::create(b, loc, exact, x));
+      }
+      if (v.getType() != ct)
+        v = arith::ExtFOp::create(b, loc, ct, v);
+      return v;
+    }
+    if (isa<FloatType>(cf))
+      return isUnsigned(to) ? Value(arith::FPToUIOp::create(b, loc, ct, x))
+                            : Value(arith::FPToSIOp::create(b, loc, ct, x));
+    unsigned wf = cf.getIntOrFloatBitWidth(), wt = ct.getIntOrFloatBitWidth();
+    if (wf == wt)
+      return x;
+    if (wf > wt)
+      return arith::TruncIOp::create(b, loc, ct, x);
+    return fromUnsigned ? Value(arith::ExtUIOp::create(b, loc, ct, x))
+                        : Value(arith::ExtSIOp::create(b, loc, ct, x));
+  }
+
+  /// Emits one fused op on scalars. `args` are the operands' scalars.
+  FailureOr<Value> emit(Operation *op, ArrayRef<Value> args) {
+    Type et = op->getNumResults() ? elementOf(op->getResult(0)) : Type();
+    Type ct = et ? computeType(et) : Type();
+    bool isFloat = ct && isa<FloatType>(ct);
+    Value x = args.empty() ? Value() : args[0];
+    auto one = [&] { return cst(ct, 1.0); };
+    auto sigmoid = [&](Value v) -> Value {
+      Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, v));
+      return arith::DivFOp::create(b, loc, one(),
+                                   arith::AddFOp::create(b, loc, one(), e));
+    };
+    return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
+        .Case([&](AbsOp) -> Value {
+          if (isFloat)
+            return math::AbsFOp::create(b, loc, x);
+          if (isUnsigned(et))
+            return x;
+          Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                            x, cst(ct, 0));
+          return arith::SelectOp::create(
+              b, loc, neg, arith::SubIOp::create(b, loc, cst(ct, 0), x), x);
+        })
+        .Case([&](CeilOp) -> Value { return math::CeilOp::create(b, loc, x); })
+        .Case([&](CosOp) -> Value { return math::CosOp::create(b, loc, x); })
+        .Case([&](ErfOp) -> Value { return math::ErfOp::create(b, loc, x); })
+        .Case([&](ExpOp) -> Value { return math::ExpOp::create(b, loc, x); })
+        .Case(
+            [&](FloorOp) -> Value { return math::FloorOp::create(b, loc, x); })
+        .Case([&](LogOp) -> Value { return math::LogOp::create(b, loc, x); })
+        .Case([&](NegOp) -> Value {
+          return isFloat ? Value(arith::NegFOp::create(b, loc, x))
+                         : Value(arith::SubIOp::create(b, loc, cst(ct, 0), x));
+        })
+        .Case([&](NotOp) -> Value {
+          return arith::XOrIOp::create(b, loc, x, cst(ct, 1));
+        })
+        .Case([&](ReciprocalOp) -> Value {
+          return arith::DivFOp::create(b, loc, one(), x);
+        })
+        .Case([&](ReluOp) -> Value {
+          return isFloat
+                     ? Value(arith::MaximumFOp::create(b, loc, x, cst(ct, 0)))
+                 : isUnsigned(et)
+                     ? x
+                     : Value(arith::MaxSIOp::create(b, loc, x, cst(ct, 0)));
+        })
+        .Case(
+            [&](RsqrtOp) -> Value { return math::RsqrtOp::create(b, loc, x); })
+        .Case([&](SigmoidOp) -> Value { return sigmoid(x); })
+        .Case([&](SiluOp) -> Value {
+          return arith::MulFOp::create(b, loc, x, sigmoid(x));
+        })
+        .Case([&](SinOp) -> Value { return math::SinOp::create(b, loc, x); })
+        .Case([&](SqrtOp) -> Value { return math::SqrtOp::create(b, loc, x); })
+        .Case([&](TanhOp) -> Value { return math::TanhOp::create(b, loc, x); })
+        .Case([&](GeluOp g) -> Value {
+          Value half = arith::MulFOp::create(b, loc, x, cst(ct, 0.5));
+          Value inner;
+          if (g.getApproximate() == GeluApproximation::tanh) {
+            // tanh(sqrt(2/pi) * (x + 0.044715 x^3))
+            Value x3 = arith::MulFOp::create(
+                b, loc, x, arith::MulFOp::create(b, loc, x, x));
+            Value poly = arith::AddFOp::create(
+                b, loc, x,
+                arith::MulFOp::create(b, loc, x3, cst(ct, 0.044715)));
+            inner = math::TanhOp::create(
+                b, loc,
+                arith::MulFOp::create(b, loc, poly,
+                                      cst(ct, std::sqrt(2.0 / M_PI))));
+          } else {
+            inner = math::ErfOp::create(
+                b, loc, arith::MulFOp::create(b, loc, x, cst(ct, M_SQRT1_2)));
+          }
+          return arith::MulFOp::create(
+              b, loc, half, arith::AddFOp::create(b, loc, one(), inner));
+        })
+        .Case([&](ClipOp c) -> Value {
+          Value v = x;
+          if (c.getMin())
+            v = isFloat
+                    ? Value(arith::MaximumFOp::create(
+                          b, loc, v, cst(ct, c.getMin()->convertToDouble())))
+                : isUnsigned(et)
+                    ? Value(arith::MaxUIOp::create(
+                          b, loc, v, cst(ct, c.getMin()->convertToDouble())))
+                    : Value(arith::MaxSIOp::create(
+                          b, loc, v, cst(ct, c.getMin()->convertToDouble())));
+          if (c.getMax())
+            v = isFloat
+                    ? Value(arith::MinimumFOp::create(
+                          b, loc, v, cst(ct, c.getMax()->convertToDouble())))
+                : isUnsigned(et)
+                    ? Value(arith::MinUIOp::create(
+                          b, loc, v, cst(ct, c.getMax()->convertToDouble())))
+                    : Value(arith::MinSIOp::create(
+                          b, loc, v, cst(ct, c.getMax()->convertToDouble())));
+          return v;
+        })
+        .Case([&](CastOp c) -> Value {
+          return convert(x, elementOf(c.getInput()), et);
+        })
+        .Case([&](AddOp) -> Value {
+          return isFloat ? Value(arith::AddFOp::create(b, loc, x, args[1]))
+                         : Value(arith::AddIOp::create(b, loc, x, args[1]));
+        })
+        .Case([&](SubOp) -> Value {
+          return isFloat ? Value(arith::SubFOp::create(b, loc, x, args[1]))
+                         : Value(arith::SubIOp::create(b, loc, x, args[1]));
+        })
+        .Case([&](MulOp) -> Value {
+          return isFloat ? Value(arith::MulFOp::create(b, loc, x, args[1]))
+                         : Value(arith::MulIOp::create(b, loc, x, args[1]));
+        })
+        .Case([&](DivOp) -> Value {
+          return isFloat ? Value(arith::DivFOp::create(b, loc, x, args[1]))
+                 : isUnsigned(et)
+                     ? Value(arith::DivUIOp::create(b, loc, x, args[1]))
+                     : Value(arith::DivSIOp::create(b, loc, x, args[1]));
+        })
+        .Case([&](MaxOp) -> Value {
+          return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, args[1]))
+                 : isUnsigned(et)
+                     ? Value(arith::MaxUIOp::create(b, loc, x, args[1]))
+                     : Value(arith::MaxSIOp::create(b, loc, x, args[1]));
+        })
+        .Case([&](MinOp) -> Value {
+          return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, args[1]))
+                 : isUnsigned(et)
+                     ? Value(arith::MinUIOp::create(b, loc, x, args[1]))
+                     : Value(arith::MinSIOp::create(b, loc, x, args[1]));
+        })
+        .Case([&](PowOp) -> FailureOr<Value> {
+          if (isFloat)
+            return Value(math::PowFOp::create(b, loc, x, args[1]));
+          return op->emitOpError("integer pow has no GPU kernel yet");
+        })
+        .Case([&](AndOp) -> Value {
+          return arith::AndIOp::create(b, loc, x, args[1]);
+        })
+        .Case([&](OrOp) -> Value {
+          return arith::OrIOp::create(b, loc, x, args[1]);
+        })
+        .Case([&](XorOp) -> Value {
+          return arith::XOrIOp::create(b, loc, x, args[1]);
+        })
+        .Case([&](CompareOp c) -> Value {
+          Type in = elementOf(c.getLhs());
+          if (isa<FloatType>(computeType(in))) {
+            arith::CmpFPredicate p;
+            switch (c.getPredicate()) {
+            case ComparePredicate::eq:
+              p = arith::CmpFPredicate::OEQ;
+              break;
+            case ComparePredicate::ne:
+              p = arith::CmpFPredicate::UNE;
+              break;
+            case ComparePredicate::lt:
+              p = arith::CmpFPredicate::OLT;
+              break;
+            case ComparePredicate::le:
+              p = arith::CmpFPredicate::OLE;
+              break;
+            case ComparePredicate::gt:
+              p = arith::CmpFPredicate::OGT;
+              break;
+            case ComparePredicate::ge:
+              p = arith::CmpFPredicate::OGE;
+              break;
+            }
+            return arith::CmpFOp::create(b, loc, p, x, args[1]);
+          }
+          bool u = isUnsigned(in) || in.isInteger(1);
+          arith::CmpIPredicate p;
+          switch (c.getPredicate()) {
+          case ComparePredicate::eq:
+            p = arith::CmpIPredicate::eq;
+            break;
+          case ComparePredicate::ne:
+            p = arith::CmpIPredicate::ne;
+            break;
+          case ComparePredicate::lt:
+            p = u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+            break;
+          case ComparePredicate::le:
+            p = u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+            break;
+          case ComparePredicate::gt:
+            p = u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+            break;
+          case ComparePredicate::ge:
+            p = u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+            break;
+          }
+          return arith::CmpIOp::create(b, loc, p, x, args[1]);
+        })
+        .Case([&](WhereOp) -> Value {
+          return arith::SelectOp::create(b, loc, x, args[1], args[2]);
+        })
+        .Default([&](Operation *) -> FailureOr<Value> {
+          return op->emitOpError("has no pointwise code generation");
+        });
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
+
+/// The splat value of a constant inside a fusion body.
+inline std::optional<double> splatValue(ConstantOp c) {
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  Attribute a = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(a))
+    return f.getValueAsDouble();
+  auto i = cast<IntegerAttr>(a);
+  return isUnsigned(i.getType()) || i.getType().isInteger(1)
+             ? static_cast<double>(i.getValue().getZExtValue())
+             : static_cast<double>(i.getValue().getSExtValue());
+}
+
+} // namespace mlir::brrr::pointwise
+
+#endif // BRRR_COMPILER_CODEGEN_POINTWISEEMITTER_H
