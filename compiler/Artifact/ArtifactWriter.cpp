@@ -81,8 +81,7 @@ FailureOr<std::vector<uint8_t>> constantBytes(ConstantOp c) {
     return out;
   }
   ArrayRef<char> raw = dense.getRawData();
-  int64_t width =
-      bufferBytes(RankedTensorType::get({1}, type.getElementType()));
+  int64_t width = elementBytes(type.getElementType());
   if (dense.isSplat()) {
     for (int64_t i = 0; i < type.getNumElements(); ++i)
       std::memcpy(out.data() + i * width, raw.data(), width);

@@ -46,3 +46,22 @@ Value mlir::brrr::IndexMath::add(Value x, Value y) {
 Value mlir::brrr::IndexMath::mul(Value x, int64_t c) {
   return c == 1 ? x : Value(arith::MulIOp::create(b, loc, x, idx(c)));
 }
+
+Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
+                                            ArrayRef<int64_t> outShape,
+                                            ArrayRef<int64_t> inShape) {
+  SmallVector<int64_t> outStrides = rowMajorStrides(outShape);
+  SmallVector<int64_t> inStrides = rowMajorStrides(inShape);
+  int64_t offset = outShape.size() - inShape.size();
+  Value index = idx(0);
+  for (size_t d = 0; d < inShape.size(); ++d) {
+    if (inShape[d] == 1)
+      continue;
+    int64_t od = d + offset;
+    Value coord = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, linear, idx(outStrides[od])),
+        idx(outShape[od]));
+    index = add(index, mul(coord, inStrides[d]));
+  }
+  return index;
+}

@@ -32,6 +32,11 @@ struct IndexMath {
   Value add(Value x, Value y);
   /// x * c, or x itself when c is 1.
   Value mul(Value x, int64_t c);
+  /// The row-major index, in a tensor of `inShape`, of the element that
+  /// broadcasts (numpy rules, right-aligned) to element `linear` of a
+  /// tensor of `outShape`.
+  Value broadcastIndex(Value linear, ArrayRef<int64_t> outShape,
+                       ArrayRef<int64_t> inShape);
 };
 
 /// Row-major element strides of `shape`.

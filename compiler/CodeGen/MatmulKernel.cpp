@@ -120,24 +120,10 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
 
   // Batch offsets of each operand (broadcast dimensions have stride 0).
-  SmallVector<int64_t> outBatchStrides = rowMajorStrides(batch);
   auto batchOffset = [&](RankedTensorType type) -> Value {
     ArrayRef<int64_t> shape = type.getShape();
-    ArrayRef<int64_t> tb = shape.drop_back(2);
     int64_t matrix = shape[shape.size() - 1] * shape[shape.size() - 2];
-    SmallVector<int64_t> strides = rowMajorStrides(tb);
-    int64_t offset = batch.size() - tb.size();
-    Value off = e.idx(0);
-    for (size_t d = 0; d < tb.size(); ++d) {
-      if (tb[d] == 1)
-        continue;
-      Value coord = arith::RemUIOp::create(
-          b, loc,
-          arith::DivUIOp::create(b, loc, z, e.idx(outBatchStrides[d + offset])),
-          e.idx(batch[d + offset]));
-      off = e.add(off, e.mul(coord, strides[d] * matrix));
-    }
-    return off;
+    return e.mul(e.broadcastIndex(z, batch, shape.drop_back(2)), matrix);
   };
   Value aOff = batchOffset(lt), bOff = batchOffset(rt);
   Value cOff = e.mul(z, M * N);
@@ -232,7 +218,6 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   // through the epilogue (other operands read at their broadcast index of
   // the output element) and is stored in every result's type.
   SmallVector<int64_t> outShape(ot.getShape());
-  SmallVector<int64_t> outStrides = rowMajorStrides(outShape);
   pointwise::PointwiseEmitter pe(b, loc);
   auto yield = cast<YieldOp>(body.getTerminator());
   Value t2 = e.mul(t, 2);
@@ -246,67 +231,27 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
     Value at = e.add(cOff, e.add(e.mul(r, N), c));
     DenseMap<Value, Value> scalar;
     scalar[mm.getResult()] = loop.getResult(i);
-    for (Operation &op : llvm::drop_begin(body.without_terminator())) {
-      if (auto k = dyn_cast<ConstantOp>(op)) {
-        auto v = pointwise::splatValue(k);
-        if (!v)
-          return k.emitOpError("non-splat constants must be kernel inputs");
-        scalar[k.getResult()] = pe.cst(
-            pointwise::computeType(pointwise::elementOf(k.getResult())), *v);
-        continue;
-      }
-      SmallVector<Value> args;
-      for (Value operand : op.getOperands()) {
-        if (Value known = scalar.lookup(operand)) {
-          args.push_back(known);
-          continue;
-        }
-        // An epilogue input: the element that broadcasts to `at`.
-        auto type = cast<RankedTensorType>(operand.getType());
-        ArrayRef<int64_t> shape = type.getShape();
-        SmallVector<int64_t> strides = rowMajorStrides(shape);
-        int64_t offset = outShape.size() - shape.size();
-        Value index = e.idx(0);
-        for (size_t d = 0; d < shape.size(); ++d) {
-          if (shape[d] == 1)
-            continue;
-          Value coord = arith::RemUIOp::create(
-              b, loc,
-              arith::DivUIOp::create(b, loc, at, e.idx(outStrides[d + offset])),
-              e.idx(outShape[d + offset]));
-          index = e.add(index, e.mul(coord, strides[d]));
-        }
-        Type elem = type.getElementType();
-        Type mt = pointwise::memoryType(elem);
-        Value p = LLVM::GEPOp::create(b, loc, ptrTy, mt, argOf(operand),
-                                      ValueRange{arith::IndexCastOp::create(
-                                          b, loc, b.getI64Type(), index)});
-        Value raw = LLVM::LoadOp::create(b, loc, mt, p);
-        if (elem.isInteger(1))
-          raw = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, raw,
-                                      pe.cst(mt, 0));
-        else if (elem.isF16() || elem.isBF16())
-          raw = arith::ExtFOp::create(b, loc, f32, raw);
-        scalar[operand] = raw;
-        args.push_back(raw);
-      }
-      auto v = pe.emit(&op, args);
-      if (failed(v))
-        return failure();
-      scalar[op.getResult(0)] = *v;
-    }
+    // An epilogue input: the element that broadcasts to `at`.
+    auto load = [&](Value operand) -> Value {
+      auto type = cast<RankedTensorType>(operand.getType());
+      Value index = e.broadcastIndex(at, outShape, type.getShape());
+      Type mt = pointwise::memoryType(type.getElementType());
+      Value p = LLVM::GEPOp::create(b, loc, ptrTy, mt, argOf(operand),
+                                    ValueRange{arith::IndexCastOp::create(
+                                        b, loc, b.getI64Type(), index)});
+      return pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p),
+                           type.getElementType());
+    };
+    if (failed(pe.emitOps(llvm::drop_begin(body.without_terminator()), scalar,
+                          load)))
+      return failure();
     for (auto [k, y] : llvm::enumerate(yield.getValues())) {
-      Value v = scalar.lookup(y);
       Type elem = cast<RankedTensorType>(y.getType()).getElementType();
-      Type mt = pointwise::memoryType(elem);
-      if (elem.isInteger(1))
-        v = arith::ExtUIOp::create(b, loc, mt, v);
-      else if (elem.isF16() || elem.isBF16())
-        v = arith::TruncFOp::create(b, loc, elem, v);
       Value p = LLVM::GEPOp::create(
-          b, loc, ptrTy, mt, entry.getArgument(numInputs + k),
+          b, loc, ptrTy, pointwise::memoryType(elem),
+          entry.getArgument(numInputs + k),
           ValueRange{arith::IndexCastOp::create(b, loc, b.getI64Type(), at)});
-      LLVM::StoreOp::create(b, loc, v, p);
+      LLVM::StoreOp::create(b, loc, pe.toMemory(scalar.lookup(y), elem), p);
     }
   }
   gpu::ReturnOp::create(b, loc);

@@ -251,8 +251,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   info.grid = llvm::divideCeil(numel, kBlockSize);
   info.block = kBlockSize;
   info.flops = 0;
-  int64_t width =
-      bufferBytes(RankedTensorType::get({1}, outType.getElementType()));
+  int64_t width = elementBytes(outType.getElementType());
   info.bytes = 2 * numel * width;
   return info;
 }

@@ -315,6 +315,33 @@ public:
         });
   }
 
+  /// A value of element type `elem` as loaded (memoryType) in its compute
+  /// type: i8 -> i1, f16/bf16 -> f32.
+  Value fromMemory(Value raw, Type elem) {
+    if (elem.isInteger(1))
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, raw,
+                                   cst(raw.getType(), 0));
+    if (elem.isF16() || elem.isBF16())
+      return arith::ExtFOp::create(b, loc, computeType(elem), raw);
+    return raw;
+  }
+
+  /// A computed value of element type `elem` in the type it is stored as.
+  Value toMemory(Value v, Type elem) {
+    if (elem.isInteger(1))
+      return arith::ExtUIOp::create(b, loc, memoryType(elem), v);
+    if (elem.isF16() || elem.isBF16())
+      return arith::TruncFOp::create(b, loc, elem, v);
+    return v;
+  }
+
+  /// Emits `ops` (fused pointwise ops and splat constants) on scalars.
+  /// `scalar` maps values to their scalars and receives the results; an
+  /// operand it lacks is asked of `load` (an input read from memory).
+  LogicalResult emitOps(llvm::iterator_range<Block::iterator> ops,
+                        DenseMap<Value, Value> &scalar,
+                        llvm::function_ref<Value(Value)> load);
+
 private:
   OpBuilder &b;
   Location loc;
@@ -332,6 +359,33 @@ inline std::optional<double> splatValue(ConstantOp c) {
   return isUnsigned(i.getType()) || i.getType().isInteger(1)
              ? static_cast<double>(i.getValue().getZExtValue())
              : static_cast<double>(i.getValue().getSExtValue());
+}
+
+inline LogicalResult
+PointwiseEmitter::emitOps(llvm::iterator_range<Block::iterator> ops,
+                          DenseMap<Value, Value> &scalar,
+                          llvm::function_ref<Value(Value)> load) {
+  for (Operation &op : ops) {
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      auto v = splatValue(c);
+      if (!v)
+        return c.emitOpError("non-splat constants must be kernel inputs");
+      scalar[c.getResult()] = cst(computeType(elementOf(c.getResult())), *v);
+      continue;
+    }
+    SmallVector<Value> args;
+    for (Value operand : op.getOperands()) {
+      Value &s = scalar[operand];
+      if (!s)
+        s = load(operand);
+      args.push_back(s);
+    }
+    auto r = emit(&op, args);
+    if (failed(r))
+      return failure();
+    scalar[op.getResult(0)] = *r;
+  }
+  return success();
 }
 
 } // namespace mlir::brrr::pointwise

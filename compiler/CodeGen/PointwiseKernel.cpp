@@ -56,8 +56,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   auto consider = [&](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
     if (t.getShape() == shape)
-      widest = std::max(
-          widest, bufferBytes(RankedTensorType::get({1}, t.getElementType())));
+      widest = std::max(widest, elementBytes(t.getElementType()));
   };
   for (Value v : fusion.getInputs())
     consider(v);
@@ -111,21 +110,13 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         Type et = t.getElementType(), mt = memoryType(et);
         Value base = entry.getArgument(k);
         SmallVector<Value> values;
-        auto finish = [&](Value raw) -> Value {
-          if (et.isInteger(1))
-            return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, raw,
-                                         e.cst(mt, 0));
-          if (et.isF16() || et.isBF16())
-            return arith::ExtFOp::create(b, loc, computeType(et), raw);
-          return raw;
-        };
+        auto finish = [&](Value raw) { return e.fromMemory(raw, et); };
         if (t.getShape() == shape) {
           Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
           Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
                                           ValueRange{firstI64});
-          Value loaded = LLVM::LoadOp::create(
-              b, loc, vt, ptr,
-              vec * bufferBytes(RankedTensorType::get({1}, et)));
+          Value loaded =
+              LLVM::LoadOp::create(b, loc, vt, ptr, vec * elementBytes(et));
           for (int64_t l = 0; l < vec; ++l) {
             Value raw = vec > 1 ? Value(LLVM::ExtractElementOp::create(
                                       b, loc, loaded, e.cst(b.getI32Type(), l)))
@@ -133,32 +124,12 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
             values.push_back(finish(raw));
           }
         } else {
-          // Broadcast operand: per lane, map the output coordinate to its
-          // linear index through the operand's (right-aligned) strides.
-          SmallVector<int64_t> outStrides(shape.size(), 1);
-          for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-            outStrides[d] = outStrides[d + 1] * shape[d + 1];
-          ArrayRef<int64_t> inShape = t.getShape();
-          int64_t offset = shape.size() - inShape.size();
-          SmallVector<int64_t> inStrides(inShape.size(), 1);
-          for (int64_t d = static_cast<int64_t>(inShape.size()) - 2; d >= 0;
-               --d)
-            inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+          // Broadcast operand: per lane, the element that broadcasts to
+          // the lane's output element.
+          IndexMath im{b, loc};
           for (int64_t l = 0; l < vec; ++l) {
             Value linear = arith::AddIOp::create(b, loc, first, e.idx(l));
-            Value index = e.idx(0);
-            for (size_t d = 0; d < inShape.size(); ++d) {
-              if (inShape[d] == 1)
-                continue;
-              int64_t od = d + offset;
-              Value coord = arith::RemUIOp::create(
-                  b, loc,
-                  arith::DivUIOp::create(b, loc, linear, e.idx(outStrides[od])),
-                  e.idx(shape[od]));
-              index = arith::AddIOp::create(
-                  b, loc, index,
-                  arith::MulIOp::create(b, loc, coord, e.idx(inStrides[d])));
-            }
+            Value index = im.broadcastIndex(linear, shape, t.getShape());
             Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
                                             ValueRange{toI64(index)});
             values.push_back(finish(LLVM::LoadOp::create(b, loc, mt, ptr)));
@@ -178,24 +149,10 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         DenseMap<Value, Value> scalar;
         for (auto [k, arg] : llvm::enumerate(body.getArguments()))
           scalar[arg] = lanes[k][l];
-        for (Operation &op : body.without_terminator()) {
-          if (auto c = dyn_cast<ConstantOp>(op)) {
-            auto v = splatValue(c);
-            if (!v)
-              return c.emitOpError("non-splat constants must be kernel inputs");
-            Type et = elementOf(c.getResult());
-            Value s = e.cst(signless(computeType(et)), *v);
-            scalar[c.getResult()] = s;
-            continue;
-          }
-          SmallVector<Value> args;
-          for (Value operand : op.getOperands())
-            args.push_back(scalar.lookup(operand));
-          auto r = e.emit(&op, args);
-          if (failed(r))
-            return failure();
-          scalar[op.getResult(0)] = *r;
-        }
+        // Every input is loaded above: nothing is left to `load`.
+        if (failed(e.emitOps(body.without_terminator(), scalar,
+                             [](Value) { return Value(); })))
+          return failure();
         for (auto [k, v] : llvm::enumerate(yield.getValues()))
           results[k].push_back(scalar.lookup(v));
       }
@@ -205,13 +162,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         Type et = elementOf(r), mt = memoryType(et);
         Value base = entry.getArgument(fusion.getInputs().size() + k);
         SmallVector<Value> stored;
-        for (Value v : results[k]) {
-          if (et.isInteger(1))
-            v = arith::ExtUIOp::create(b, loc, mt, v);
-          else if (et.isF16() || et.isBF16())
-            v = arith::TruncFOp::create(b, loc, et, v);
-          stored.push_back(v);
-        }
+        for (Value v : results[k])
+          stored.push_back(e.toMemory(v, et));
         Value ptr =
             LLVM::GEPOp::create(b, loc, ptrTy, mt, base, ValueRange{firstI64});
         if (vec == 1) {
@@ -223,8 +175,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         for (int64_t l = 0; l < vec; ++l)
           v = LLVM::InsertElementOp::create(b, loc, v, stored[l],
                                             e.cst(b.getI32Type(), l));
-        LLVM::StoreOp::create(
-            b, loc, v, ptr, vec * bufferBytes(RankedTensorType::get({1}, et)));
+        LLVM::StoreOp::create(b, loc, v, ptr, vec * elementBytes(et));
       }
     }
     return success();

@@ -102,9 +102,6 @@ struct RowEmitter {
   }
 };
 
-/// Element width in bytes.
-int64_t widthOf(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
-
 } // namespace
 
 FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
@@ -149,7 +146,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
 
   // 16-byte vectors where the row length allows; enough threads to cover
   // the row within the register budget.
-  int64_t vec = 16 / widthOf(et);
+  int64_t vec = 16 / elementBytes(et);
   while (vec > 1 && cols % vec != 0)
     vec /= 2;
   int64_t vectors = llvm::divideCeil(cols, vec);
@@ -185,7 +182,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   Type f32 = b.getF32Type();
   auto widen = [&](Value v) -> Value {
     return v.getType() == f32 ? v
-           : widthOf(v.getType()) < 4
+           : elementBytes(v.getType()) < 4
                ? Value(arith::ExtFOp::create(b, loc, f32, v))
                : Value(arith::TruncFOp::create(b, loc, f32, v));
   };
@@ -210,7 +207,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
           perRow ? Value(arith::AddIOp::create(b, loc, rowBase, col)) : col;
       Value p =
           LLVM::GEPOp::create(b, loc, ptr1, elem, base, ValueRange{toI64(at)});
-      Value v = LLVM::LoadOp::create(b, loc, vt, p, vec * widthOf(elem));
+      Value v = LLVM::LoadOp::create(b, loc, vt, p, vec * elementBytes(elem));
       for (int64_t l = 0; l < vec; ++l) {
         Value x =
             vec > 1 ? Value(LLVM::ExtractElementOp::create(b, loc, v, r.i32(l)))
@@ -231,7 +228,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       for (int64_t l = 0; l < vec; ++l) {
         Value x = values[k * vec + l];
         if (elem != f32)
-          x = widthOf(elem) < 4
+          x = elementBytes(elem) < 4
                   ? Value(arith::TruncFOp::create(b, loc, elem, x))
                   : Value(arith::ExtFOp::create(b, loc, elem, x));
         v = vec > 1
@@ -241,7 +238,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       Value at = arith::AddIOp::create(b, loc, rowBase, colOf[k]);
       Value p =
           LLVM::GEPOp::create(b, loc, ptr1, elem, base, ValueRange{toI64(at)});
-      LLVM::StoreOp::create(b, loc, v, p, vec * widthOf(elem));
+      LLVM::StoreOp::create(b, loc, v, p, vec * elementBytes(elem));
     }
   };
   auto reduceLocal = [&](Combine c, ArrayRef<Value> xs) {
@@ -286,8 +283,8 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
       if (et != f32)
-        v = widthOf(et) < 4 ? Value(arith::TruncFOp::create(b, loc, et, v))
-                            : Value(arith::ExtFOp::create(b, loc, et, v));
+        v = elementBytes(et) < 4 ? Value(arith::TruncFOp::create(b, loc, et, v))
+                                 : Value(arith::ExtFOp::create(b, loc, et, v));
       Value p =
           LLVM::GEPOp::create(b, loc, ptr1, et, out, ValueRange{toI64(row)});
       LLVM::StoreOp::create(b, loc, v, p);

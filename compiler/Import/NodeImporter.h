@@ -157,12 +157,6 @@ private:
   llvm::SmallVector<mlir::Value> outputs;
 };
 
-/// The values of an integer constant (dense or dense_resource), if `v` is
-/// produced by one.
-std::optional<llvm::SmallVector<int64_t>> getConstInts(mlir::Value v);
-/// The values of a float or integer constant as doubles.
-std::optional<llvm::SmallVector<double>> getConstFloats(mlir::Value v);
-
 /// The MLIR element type of an ONNX TensorProto data type, or null.
 mlir::Type convertElementType(mlir::MLIRContext *context, int32_t onnxType);
 /// The ONNX name of a TensorProto data type (FLOAT, STRING, ...).

@@ -46,6 +46,18 @@ LogicalResult inferPool2DResult(std::optional<Location> loc, Value input,
                                 ArrayRef<int64_t> dilations, bool ceilMode,
                                 SmallVectorImpl<Type> &types);
 
+/// Bytes one element of type `t` takes in memory (i1: one byte).
+inline int64_t elementBytes(Type t) {
+  return t.isInteger(1) ? 1 : (t.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// The values of an integer constant (dense or dense_resource), if `v` is
+/// produced by one.
+std::optional<SmallVector<int64_t>> getConstInts(Value v);
+/// The values of a float or integer constant as doubles, if `v` is
+/// produced by one.
+std::optional<SmallVector<double>> getConstFloats(Value v);
+
 /// Constant-folds an elementwise binary op whose operands are small dense
 /// constants; returns null when it does not apply.
 OpFoldResult foldBinaryOp(Operation *op, Attribute lhs, Attribute rhs);

@@ -11,14 +11,10 @@
 
 #include "passes/Passes.h"
 
-#include "mlir/IR/AsmState.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <cmath>
-#include <cstring>
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRDECOMPOSEBATCHNORM
@@ -29,42 +25,6 @@ using namespace mlir;
 using namespace mlir::brrr;
 
 namespace {
-
-/// The values of a float constant (dense or dense_resource) as doubles.
-std::optional<SmallVector<double>> floatConstant(Value v) {
-  ElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  auto ft = dyn_cast<FloatType>(attr.getElementType());
-  if (!ft)
-    return std::nullopt;
-  SmallVector<double> out;
-  auto push = [&](APFloat x) {
-    bool lost;
-    x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-    out.push_back(x.convertToDouble());
-  };
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
-    for (APFloat x : dense.getValues<APFloat>())
-      push(x);
-    return out;
-  }
-  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-  AsmResourceBlob *blob =
-      resource ? resource.getRawHandle().getBlob() : nullptr;
-  if (!blob)
-    return std::nullopt;
-  unsigned width = ft.getWidth() / 8;
-  ArrayRef<char> data = blob->getData();
-  if (data.size() != attr.getNumElements() * width)
-    return std::nullopt;
-  for (int64_t i = 0; i < attr.getNumElements(); ++i) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, data.data() + i * width, width);
-    push(APFloat(ft.getFloatSemantics(), APInt(ft.getWidth(), bits)));
-  }
-  return out;
-}
 
 struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -80,8 +40,8 @@ struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
     auto paramType = RankedTensorType::get(paramShape, et);
     double eps = op.getEpsilon().convertToDouble();
     Value a, c;
-    auto s = floatConstant(op.getScale()), b = floatConstant(op.getBias()),
-         m = floatConstant(op.getMean()), v = floatConstant(op.getVariance());
+    auto s = getConstFloats(op.getScale()), b = getConstFloats(op.getBias()),
+         m = getConstFloats(op.getMean()), v = getConstFloats(op.getVariance());
     if (s && b && m && v) {
       SmallVector<Attribute> av, cv;
       for (int64_t i = 0; i < channels; ++i) {

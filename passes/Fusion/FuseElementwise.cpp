@@ -115,9 +115,9 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
           results.push_back(r);
 
   OpBuilder b(root);
-  auto fusion = FusionOp::create(b, root->getLoc(), "pointwise",
-                                 inputs.getArrayRef(),
-                                 ValueRange(results).getTypes());
+  auto fusion =
+      FusionOp::create(b, root->getLoc(), "pointwise", inputs.getArrayRef(),
+                       ValueRange(results).getTypes());
   Block &body = fusion.getBody().front();
   IRMapping map;
   for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
@@ -133,9 +133,8 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
   YieldOp::create(inner, root->getLoc(), yielded);
 
   for (auto [r, f] : llvm::zip(results, fusion.getResults()))
-    r.replaceUsesWithIf(f, [&](OpOperand &use) {
-      return !group.contains(use.getOwner());
-    });
+    r.replaceUsesWithIf(
+        f, [&](OpOperand &use) { return !group.contains(use.getOwner()); });
   for (Operation *op : llvm::reverse(ops))
     op->erase();
 }
@@ -182,6 +181,5 @@ bool mlir::brrr::isPointwise(Operation *op) {
 
 int64_t mlir::brrr::bufferBytes(RankedTensorType type) {
   Type et = type.getElementType();
-  int64_t width = et.isInteger(1) ? 1 : (et.getIntOrFloatBitWidth() + 7) / 8;
-  return type.getNumElements() * width;
+  return type.getNumElements() * elementBytes(et);
 }
