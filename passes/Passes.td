@@ -11,13 +11,32 @@
 include "mlir/Pass/PassBase.td"
 
 def BrrrDecomposeBatchNorm : Pass<"brrr-decompose-batch-norm", "func::FuncOp"> {
-  let summary = "Turn inference batch norm into a per-channel multiply-add";
+  let summary = "Fold inference batch norm into weights, or a multiply-add";
   let description = [{
     Rewrites `brrr.batch_norm` as `x * a + c` with `a = scale /
-    sqrt(var + eps)` and `c = bias - mean * a` broadcast along dimension 1.
-    Constant parameters are folded at compile time (in double precision)
-    into two `[C, 1, ..., 1]` constants, so the multiply-add fuses with the
-    pointwise ops around it; otherwise the arithmetic is emitted as ops.
+    sqrt(var + eps)` and `c = bias - mean * a` broadcast along dimension 1,
+    computed at compile time in double precision when the parameters are
+    constant. When `x` is a `brrr.conv2d` with constant weights and bias
+    read only by the batch norm, `a` scales the weights and `c` becomes
+    the bias: no op is left. A 2-D `brrr.matmul` with a constant right
+    operand takes `a` into its columns and keeps `+ c`. Otherwise the
+    multiply-add fuses with the pointwise ops around it, as constants of
+    shape `[C, 1, ..., 1]` or, for varying parameters, as ops.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+def BrrrFuseConv : Pass<"brrr-fuse-conv", "func::FuncOp"> {
+  let summary = "Make each convolution and pooling a kernel with its epilogue";
+  let description = [{
+    Wraps every `brrr.conv2d` in a `brrr.fusion conv` op (an implicit GEMM
+    on Tensor Cores: output pixels by output channels, reduced over input
+    channels and the window) and every `brrr.max_pool2d` and
+    `brrr.avg_pool2d` in a `brrr.fusion pool` op. Runs after
+    brrr-fuse-elementwise: a pointwise kernel that is the only reader of
+    the result, with outputs of its shape, is merged in as the epilogue
+    (activation, residual add, a batch norm that could not be folded into
+    the weights), so the convolution's output is written once, finished.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

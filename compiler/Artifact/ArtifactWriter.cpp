@@ -106,7 +106,8 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
         << "' yet (kernels exist for pointwise ops, softmax and "
            "log-softmax over the last axis, layer norm, float reductions "
            "over trailing axes, transpose, slice, expand, gather, concat, "
-           "pad, and f16/bf16/f32 matmul)";
+           "pad, f16/bf16/f32 matmul and 2-D convolution, and 2-D max and "
+           "average pooling)";
     ok = false;
   }
   return success(ok);

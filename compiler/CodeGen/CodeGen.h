@@ -2,7 +2,8 @@
 //
 // The code generator, after fusion and memory planning: the outlining pass
 // turns every `brrr.fusion` into a `gpu.func` of one `gpu.module` (kernel
-// families: PointwiseKernel.cpp), recording the kernel name and launch shape
+// families: PointwiseKernel.cpp, RowKernel.cpp, MovementKernel.cpp,
+// MatmulKernel.cpp, ConvKernel.cpp, PoolKernel.cpp), recording the kernel name and launch shape
 // on the fusion; compileKernels lowers that module through NVVM and LLVM's
 // NVPTX back end to PTX and, with ptxas, to cubin.
 //
@@ -58,6 +59,14 @@ emitMovementKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 /// Emits the Tensor Core matmul kernel of `fusion` as `gpu.func @name`.
 FailureOr<KernelInfo>
 emitMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
+
+/// Emits the Tensor Core implicit-GEMM convolution kernel of `fusion`.
+FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
+                                     StringRef name);
+
+/// Emits the windowed max/average pooling kernel of `fusion`.
+FailureOr<KernelInfo> emitPoolKernel(FusionOp fusion, OpBuilder &moduleBuilder,
+                                     StringRef name);
 
 /// A supported GPU target.
 struct Target {

@@ -1,6 +1,7 @@
 //===- KernelUtils.cpp - shared pieces of the kernel families ------------===//
 
 #include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -64,4 +65,43 @@ Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
     index = add(index, mul(coord, inStrides[d]));
   }
   return index;
+}
+
+LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
+                                       FusionOp fusion, Value produced,
+                                       Value at,
+                                       llvm::function_ref<Value(Value)> arg,
+                                       ValueRange outputs) {
+  Block &body = fusion.getBody().front();
+  Operation *producer = &body.front();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  SmallVector<int64_t> outShape(
+      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
+  IndexMath e{b, loc};
+  pointwise::PointwiseEmitter pe(b, loc);
+  auto address = [&](Value base, Type mt, Value index) -> Value {
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    return LLVM::GEPOp::create(b, loc, ptr, mt, base, ValueRange{i});
+  };
+  DenseMap<Value, Value> scalar;
+  scalar[producer->getResult(0)] = produced;
+  auto load = [&](Value operand) -> Value {
+    auto type = cast<RankedTensorType>(operand.getType());
+    Type mt = pointwise::memoryType(type.getElementType());
+    Value index = e.broadcastIndex(at, outShape, type.getShape());
+    return pe.fromMemory(
+        LLVM::LoadOp::create(b, loc, mt, address(arg(operand), mt, index)),
+        type.getElementType());
+  };
+  if (failed(pe.emitOps(llvm::drop_begin(body.without_terminator()), scalar,
+                        load)))
+    return failure();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [y, out] : llvm::zip(yield.getValues(), outputs)) {
+    Type elem = cast<RankedTensorType>(y.getType()).getElementType();
+    LLVM::StoreOp::create(
+        b, loc, pe.toMemory(scalar.lookup(y), elem),
+        address(out, pointwise::memoryType(elem), at));
+  }
+  return success();
 }

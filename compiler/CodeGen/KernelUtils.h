@@ -39,6 +39,18 @@ struct IndexMath {
                        ArrayRef<int64_t> inShape);
 };
 
+/// The epilogue of a fusion whose first op (the producer: a matmul, conv or
+/// pool) has been computed for one output element: `produced` is its value
+/// in compute type, `at` the element's row-major index in the producer's
+/// result. Runs the fusion's remaining pointwise ops on scalars (other
+/// inputs read at their broadcast index of `at` through `arg`, which maps a
+/// fusion block argument to its kernel pointer) and stores every yielded
+/// value to `outputs` at `at`.
+LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
+                           Value produced, Value at,
+                           llvm::function_ref<Value(Value)> arg,
+                           ValueRange outputs);
+
 /// Row-major element strides of `shape`.
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 

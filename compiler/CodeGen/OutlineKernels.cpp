@@ -55,6 +55,10 @@ struct OutlineKernelsPass
         info = emitMovementKernel(fusion, kb, name);
       else if (fusion.getKind() == "matmul")
         info = emitMatmulKernel(fusion, kb, name);
+      else if (fusion.getKind() == "conv")
+        info = emitConvKernel(fusion, kb, name);
+      else if (fusion.getKind() == "pool")
+        info = emitPoolKernel(fusion, kb, name);
       else
         return WalkResult(fusion.emitOpError("kernel family '")
                           << fusion.getKind() << "' has no code generator");

@@ -20,6 +20,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
   graph.nest<func::FuncOp>().addPass(createBrrrFuseRows());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseMovement());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseMatmul());
+  graph.nest<func::FuncOp>().addPass(createBrrrFuseConv());
   if (failed(graph.run(module)))
     return failure();
   if (failed(checkCodeGenSupport(module)))

@@ -13,6 +13,7 @@
 #include "mlir/IR/Matchers.h"
 
 #include <cstring>
+#include <vector>
 
 using namespace mlir;
 
@@ -93,4 +94,65 @@ std::optional<SmallVector<double>> mlir::brrr::getConstFloats(Value v) {
     out.push_back(x.convertToDouble());
   }
   return out;
+}
+
+ElementsAttr mlir::brrr::makeFloatElements(RankedTensorType type,
+                                           ArrayRef<double> values,
+                                           StringRef key) {
+  auto ft = cast<FloatType>(type.getElementType());
+  if (values.size() <= 16) {
+    SmallVector<Attribute> attrs;
+    for (double v : values)
+      attrs.push_back(FloatAttr::get(ft, v));
+    return cast<ElementsAttr>(DenseElementsAttr::get(type, attrs));
+  }
+  unsigned width = ft.getWidth() / 8;
+  std::vector<char> bytes(values.size() * width);
+  for (size_t i = 0; i < values.size(); ++i) {
+    APFloat x(values[i]);
+    bool lost;
+    x.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    uint64_t bits = x.bitcastToAPInt().getZExtValue();
+    std::memcpy(bytes.data() + i * width, &bits, width);
+  }
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t));
+  return cast<ElementsAttr>(
+      DenseResourceElementsAttr::get(type, key, std::move(blob)));
+}
+
+ElementsAttr mlir::brrr::transposeWeights(ElementsAttr weights,
+                                          RankedTensorType type,
+                                          ArrayRef<int64_t> perm) {
+  auto bytes = resourceBytes(weights);
+  auto inType = dyn_cast<RankedTensorType>(weights.getType());
+  if (!bytes || !inType || type.getElementType().isInteger(1))
+    return nullptr;
+  int64_t width = elementBytes(type.getElementType());
+  int64_t n = type.getNumElements();
+  if (static_cast<int64_t>(bytes->size()) != n * width)
+    return nullptr;
+  int64_t rank = type.getRank();
+  // Row-major strides of the input, visited in output order.
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inType.getDimSize(d + 1);
+  std::vector<char> out(bytes->size());
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t from = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      from += index[d] * inStrides[perm[d]];
+    std::memcpy(out.data() + i * width, bytes->data() + from * width, width);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < type.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  auto resource = cast<DenseResourceElementsAttr>(weights);
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      ArrayRef<char>(out.data(), out.size()), alignof(uint64_t));
+  return cast<ElementsAttr>(DenseResourceElementsAttr::get(
+      type, resource.getRawHandle().getKey().str() + "_t", std::move(blob)));
 }

@@ -431,6 +431,24 @@ struct ComposeTransposeChain : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// transpose(weights) -> weights': a transposed weight blob (Gemm with
+/// transB, exported Linear layers) is permuted once, at compile time, so
+/// no kernel moves it on every run. Small constants fold in fold().
+struct TransposeWeights : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    ElementsAttr attr;
+    if (!matchPattern(op.getInput(), m_Constant(&attr)))
+      return rewriter.notifyMatchFailure(op, "operand is not a constant");
+    ElementsAttr permuted = transposeWeights(attr, op.getType(), op.getPerm());
+    if (!permuted)
+      return rewriter.notifyMatchFailure(op, "operand is not a weight blob");
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, permuted);
+    return success();
+  }
+};
+
 } // namespace
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -440,5 +458,5 @@ void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<ComposeTransposeChain>(context);
+  results.add<ComposeTransposeChain, TransposeWeights>(context);
 }

@@ -58,6 +58,17 @@ std::optional<SmallVector<int64_t>> getConstInts(Value v);
 /// produced by one.
 std::optional<SmallVector<double>> getConstFloats(Value v);
 
+/// A float constant of `type` holding `values` (rounded to the element
+/// type): inline for a few elements, else a `dense_resource` blob named
+/// after `key`, like imported weights.
+ElementsAttr makeFloatElements(RankedTensorType type, ArrayRef<double> values,
+                               StringRef key);
+
+/// `weights` (a `dense_resource` blob) transposed by `perm` into a new blob
+/// of `type`, or null for other constants.
+ElementsAttr transposeWeights(ElementsAttr weights, RankedTensorType type,
+                              ArrayRef<int64_t> perm);
+
 /// Constant-folds an elementwise binary op whose operands are small dense
 /// constants; returns null when it does not apply.
 OpFoldResult foldBinaryOp(Operation *op, Attribute lhs, Attribute rhs);

@@ -3,9 +3,12 @@
 // Runs before fusion (flag brrr-decompose-batch-norm). Inference batch norm
 // is an affine map per channel: y = x * a + c with a = scale / sqrt(var +
 // eps) and c = bias - mean * a. With constant parameters (the usual case)
-// `a` and `c` are computed here, at compile time, in double precision; the
-// multiply-add then fuses with its neighbours as pointwise ops. Otherwise
-// the same arithmetic is emitted as ops on the [C] vectors.
+// `a` and `c` are computed here, at compile time, in double precision.
+// When the input is a convolution (or a 2-D matmul) with constant weights
+// that nothing else reads, `a` is folded into the weights and `c` into the
+// convolution's bias: the batch norm costs nothing at run time. Otherwise
+// the multiply-add fuses with its neighbours as pointwise ops, and with
+// non-constant parameters the arithmetic is emitted as ops on [C] vectors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,96 @@ using namespace mlir;
 using namespace mlir::brrr;
 
 namespace {
+
+/// a and c of y = x * a + c, if the parameters of `op` are constants.
+std::optional<std::pair<SmallVector<double>, SmallVector<double>>>
+affineOf(BatchNormOp op) {
+  auto s = getConstFloats(op.getScale()), b = getConstFloats(op.getBias()),
+       m = getConstFloats(op.getMean()), v = getConstFloats(op.getVariance());
+  if (!s || !b || !m || !v)
+    return std::nullopt;
+  double eps = op.getEpsilon().convertToDouble();
+  SmallVector<double> a, c;
+  for (size_t i = 0; i < s->size(); ++i) {
+    a.push_back((*s)[i] / std::sqrt((*v)[i] + eps));
+    c.push_back((*b)[i] - (*m)[i] * a.back());
+  }
+  return std::make_pair(a, c);
+}
+
+/// conv(x, W, b) then batch norm -> conv(x, W * a, b * a + c), all constant.
+struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormOp> {
+  FoldBatchNormIntoConv(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    auto conv = op.getInput().getDefiningOp<Conv2DOp>();
+    if (!conv || !conv->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "input is not a conv read once");
+    auto affine = affineOf(op);
+    auto w = getConstFloats(conv.getWeight());
+    std::optional<SmallVector<double>> bias;
+    if (conv.getBias() && !(bias = getConstFloats(conv.getBias())))
+      return rewriter.notifyMatchFailure(op, "conv bias is not constant");
+    if (!affine || !w)
+      return rewriter.notifyMatchFailure(op, "weights or statistics vary");
+    auto [a, c] = *affine;
+    auto wType = cast<RankedTensorType>(conv.getWeight().getType());
+    int64_t channels = wType.getDimSize(0);
+    int64_t perChannel = wType.getNumElements() / channels;
+    SmallVector<double> newW(*w), newB(channels);
+    for (int64_t o = 0; o < channels; ++o) {
+      for (int64_t i = 0; i < perChannel; ++i)
+        newW[o * perChannel + i] *= a[o];
+      newB[o] = (bias ? (*bias)[o] : 0.0) * a[o] + c[o];
+    }
+    Location loc = op.getLoc();
+    auto bType = RankedTensorType::get({channels}, wType.getElementType());
+    Value weight = ConstantOp::create(
+        rewriter, loc, makeFloatElements(wType, newW, "bn_folded_weight"));
+    Value newBias = ConstantOp::create(
+        rewriter, loc, makeFloatElements(bType, newB, "bn_folded_bias"));
+    rewriter.replaceOpWithNewOp<Conv2DOp>(
+        op, op.getType(), conv.getInput(), weight, newBias,
+        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+        conv.getGroupsAttr());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+/// [N, K] x [K, C] then batch norm -> [N, K] x (W * a) + c.
+struct FoldBatchNormIntoMatmul : OpRewritePattern<BatchNormOp> {
+  FoldBatchNormIntoMatmul(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    auto mm = op.getInput().getDefiningOp<MatmulOp>();
+    if (!mm || !mm->hasOneUse() || op.getType().getRank() != 2)
+      return rewriter.notifyMatchFailure(op, "input is not a 2-D matmul");
+    auto wType = cast<RankedTensorType>(mm.getRhs().getType());
+    auto affine = affineOf(op);
+    auto w = getConstFloats(mm.getRhs());
+    if (wType.getRank() != 2 || !affine || !w)
+      return rewriter.notifyMatchFailure(op, "weights or statistics vary");
+    auto [a, c] = *affine;
+    int64_t channels = wType.getDimSize(1);
+    SmallVector<double> newW(*w);
+    for (size_t i = 0; i < newW.size(); ++i)
+      newW[i] *= a[i % channels];
+    Location loc = op.getLoc();
+    Value weight = ConstantOp::create(
+        rewriter, loc, makeFloatElements(wType, newW, "bn_folded_weight"));
+    Value product = MatmulOp::create(rewriter, loc, op.getType(), mm.getLhs(),
+                                     weight);
+    auto cType = RankedTensorType::get({channels}, wType.getElementType());
+    Value shift = ConstantOp::create(
+        rewriter, loc, makeFloatElements(cType, c, "bn_folded_bias"));
+    rewriter.replaceOpWithNewOp<AddOp>(op, op.getType(), product, shift);
+    rewriter.eraseOp(mm);
+    return success();
+  }
+};
 
 struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -80,7 +173,8 @@ struct DecomposeBatchNormPass
           DecomposeBatchNormPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeBatchNorm>(&getContext());
+    patterns.add<DecomposeBatchNorm, FoldBatchNormIntoConv,
+                 FoldBatchNormIntoMatmul>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

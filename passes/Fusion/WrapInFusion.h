@@ -1,7 +1,7 @@
 //===- WrapInFusion.h - one op, one kernel ----------------------*- C++ -*-===//
 //
-// The helper the single-op fusion passes (brrr-fuse-rows,
-// brrr-fuse-movement, brrr-fuse-matmul) share.
+// The helpers the single-op fusion passes (brrr-fuse-rows,
+// brrr-fuse-movement, brrr-fuse-matmul, brrr-fuse-conv) share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +19,13 @@ namespace mlir::brrr {
 /// fusion's inputs.
 void wrapEachInFusion(Operation *root, StringRef kind,
                       llvm::function_ref<bool(Operation *)> select);
+
+/// For every `brrr.fusion kind` under `root` (a kernel whose first op
+/// produces its only result): merges in the pointwise kernel that is the
+/// only reader of that result, when its outputs have the result's shape, as
+/// the kernel's epilogue. The producer's result then never goes to memory
+/// and a launch disappears.
+void mergeEpilogues(Operation *root, StringRef kind);
 
 } // namespace mlir::brrr
 

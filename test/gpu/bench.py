@@ -19,7 +19,10 @@ import triton.testing
 import brrr
 
 
-def median_ms(fn):
+def median_ms(fn, *args):
+    if args:  # a torch.compile'd function: compile outside the timing
+        fn(*args)
+        return median_ms(lambda: fn(*args))
     return triton.testing.do_bench(fn, warmup=50, rep=500, return_mode="median")
 
 
@@ -102,6 +105,39 @@ def main():
     t_brrr = median_ms(lambda: mm.run(a, bm, outputs=[ym]))
     t_cublas = median_ms(lambda: torch.matmul(a, bm))
     flop = 2 * 4096 ** 3
+    del a, bm, ym
+
+    # gelu(x @ W + b) (PEERS.md's matmul case) and a ResNet-stage conv, each
+    # against torch eager (cuBLAS / cuDNN) and torch.compile.
+    peers = []
+    xg = torch.randn(8192, 4096, device="cuda", dtype=torch.float16)
+    wg = torch.randn(4096, 16384, device="cuda", dtype=torch.float16) / 64
+    bg = torch.randn(16384, device="cuda", dtype=torch.float16)
+    yg = torch.empty(8192, 16384, device="cuda", dtype=torch.float16)
+    gm = brrr.load(f"{bench_dir}/gelu_mm.so").context()
+    gm.run(xg, wg, bg, outputs=[yg])
+    f_gm = lambda x: torch.nn.functional.gelu(x @ wg + bg)
+    ref = f_gm(xg).float()
+    gm_err = ((yg.float() - ref).norm() / ref.norm()).item()
+    del ref
+    gflop = 2 * 8192 * 4096 * 16384
+    peers.append(("gelu(x@W+b) 8192x4096x16384", gflop, gm_err,
+                  median_ms(lambda: gm.run(xg, wg, bg, outputs=[yg])),
+                  median_ms(lambda: f_gm(xg)), median_ms(torch.compile(f_gm), xg)))
+    del xg, wg, bg, yg
+    xc = torch.randn(32, 64, 56, 56, device="cuda", dtype=torch.float16)
+    wc = torch.randn(64, 64, 3, 3, device="cuda", dtype=torch.float16) / 24
+    bc = torch.randn(64, device="cuda", dtype=torch.float16)
+    yc = torch.empty_like(xc)
+    cv = brrr.load(f"{bench_dir}/conv.so").context()
+    cv.run(xc, wc, bc, outputs=[yc])
+    f_cv = lambda x: torch.relu(torch.nn.functional.conv2d(x, wc, bc, padding=1))
+    ref = f_cv(xc).float()
+    cv_err = ((yc.float() - ref).norm() / ref.norm()).item()
+    cflop = 2 * 32 * 56 * 56 * 64 * 64 * 9
+    peers.append(("relu(conv3x3+b) 32x64x56x56", cflop, cv_err,
+                  median_ms(lambda: cv.run(xc, wc, bc, outputs=[yc])),
+                  median_ms(lambda: f_cv(xc)), median_ms(torch.compile(f_cv), xc)))
 
     print(f"device: {dev}")
     print("row kernel relative errors vs float64: " +
@@ -116,6 +152,11 @@ def main():
     print(f"matmul 4096^3 f16: brrr {t_brrr:.3f} ms ({flop / t_brrr / 1e9:.0f} TFLOP/s), "
           f"cuBLAS {t_cublas:.3f} ms ({flop / t_cublas / 1e9:.0f} TFLOP/s), "
           f"brrr/cuBLAS time {t_brrr / t_cublas:.1f}x; rel err {mm_err:.2e}")
+    print(f"{'Tensor Core case (f16)':30s} {'brrr ms':>9s} {'eager ms':>9s} "
+          f"{'compile ms':>10s} {'brrr TF/s':>9s} {'compile/brrr':>12s}  rel err")
+    for name, flops, err_, tb, te, tc in peers:
+        print(f"{name:30s} {tb:9.3f} {te:9.3f} {tc:10.3f} {flops / tb / 1e9:9.1f} "
+              f"{tc / tb:11.3f}x  {err_:.1e}")
     host = subprocess.run([cpp_run, f"{bench_dir}/chain50.so", "--host-overhead", "2000"],
                           capture_output=True, text=True)
     print("chain50 (50 kernels) host time per brrr_run with CUDA graph:",

@@ -5,6 +5,8 @@ DEST/cos_cos.so   y = cos(cos(x)), x: 64M float32 (PEERS.md's pointwise case)
 DEST/softmax.so   softmax over rows of 32768x4096 float16
 DEST/layernorm.so layer norm over rows of 32768x4096 float16
 DEST/matmul.so    4096^3 float16 matrix product
+DEST/gelu_mm.so   gelu(x @ W + b), 8192x4096 @ 4096x16384 float16 (PEERS.md)
+DEST/conv.so      relu(conv3x3(x) + b), 32x64x56x56 float16 (a ResNet stage)
 DEST/chain50.so   50 dependent kernels (softmax and cos alternating, so
                   none fuses): the host cost of one run
 Usage: build_bench.py BRRRC DEST
@@ -60,6 +62,24 @@ def main():
         [helper.make_tensor_value_info("y", H, [4096, 4096])])
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "matmul")
+    g = helper.make_graph(
+        [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["t"]), n("Gelu", ["t"], ["y"])],
+        "gelu_mm",
+        [helper.make_tensor_value_info("x", H, [8192, 4096]),
+         helper.make_tensor_value_info("w", H, [4096, 16384]),
+         helper.make_tensor_value_info("b", H, [16384])],
+        [helper.make_tensor_value_info("y", H, [8192, 16384])])
+    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 20)]),
+                     dest, "gelu_mm")
+    g = helper.make_graph(
+        [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
+        "conv",
+        [helper.make_tensor_value_info("x", H, [32, 64, 56, 56]),
+         helper.make_tensor_value_info("w", H, [64, 64, 3, 3]),
+         helper.make_tensor_value_info("b", H, [64])],
+        [helper.make_tensor_value_info("y", H, [32, 64, 56, 56])])
+    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                     dest, "conv")
     # Softmax (a row kernel) and Cos (pointwise) alternate, so no two
     # neighbours fuse: 50 kernels in one dependent chain.
     nodes = []

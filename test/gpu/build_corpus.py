@@ -140,6 +140,28 @@ KERNEL_CASES = [
     ("layernorm_ragged_f32", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
                                 epsilon=1e-5)],
      [("x", F, [5, 513]), ("g", F, [513]), ("b", F, [513])], [("y", F, [5, 513])]),
+    # Asymmetric pads, stride and dilation per axis, bias, relu epilogue.
+    ("conv_bias_relu_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 2, 0, 1],
+                              strides=[2, 1], dilations=[1, 2]),
+                            n("Relu", ["c"], ["y"])],
+     [("x", F, [2, 5, 13, 11]), ("w", F, [7, 5, 3, 3]), ("b", F, [7])],
+     [("y", F, [2, 7, 6, 10])]),
+    ("conv_group_residual_f16", [n("Conv", ["x", "w"], ["c"], group=4, pads=[1, 1, 1, 1]),
+                                 n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [1, 8, 10, 10]), ("w", H, [8, 2, 3, 3]), ("r", H, [1, 8, 10, 10])],
+     [("y", H, [1, 8, 10, 10])]),
+    ("conv_depthwise_bf16", [n("Conv", ["x", "w"], ["y"], group=6, pads=[1, 1, 1, 1],
+                               strides=[2, 2])],
+     [("x", BF, [1, 6, 9, 9]), ("w", BF, [6, 1, 3, 3])], [("y", BF, [1, 6, 5, 5])]),
+    ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                            pads=[1, 1, 1, 1], ceil_mode=1)],
+     [("x", H, [2, 3, 10, 8])], [("y", H, [2, 3, 6, 5])]),
+    ("avgpool_pads_f32", [n("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                            pads=[1, 1, 1, 1])],
+     [("x", F, [1, 4, 11, 12])], [("y", F, [1, 4, 6, 6])]),
+    ("avgpool_include_pad_f16", [n("AveragePool", ["x"], ["y"], kernel_shape=[2, 2],
+                                   strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=1)],
+     [("x", H, [1, 3, 7, 7])], [("y", H, [1, 3, 4, 4])]),
 ]
 
 # Cases whose f32 output passes through f16: fused kernels keep 16-bit

@@ -92,6 +92,19 @@ def torch_inputs(name, gen):
         return [f(128, 96), f(96, 80)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
+    if name == "conv_bias_relu_f32":
+        return [f(2, 5, 13, 11), f(7, 5, 3, 3), f(7)]
+    if name == "conv_group_residual_f16":
+        return [f(1, 8, 10, 10, dt=torch.float16), f(8, 2, 3, 3, dt=torch.float16),
+                f(1, 8, 10, 10, dt=torch.float16)]
+    if name == "conv_depthwise_bf16":
+        return [f(1, 6, 9, 9, dt=torch.bfloat16), f(6, 1, 3, 3, dt=torch.bfloat16)]
+    if name == "maxpool_ceil_f16":
+        return [f(2, 3, 10, 8, dt=torch.float16)]
+    if name == "avgpool_pads_f32":
+        return [f(1, 4, 11, 12)]
+    if name == "avgpool_include_pad_f16":
+        return [f(1, 3, 7, 7, dt=torch.float16)]
     raise KeyError(name)
 
 
@@ -129,6 +142,21 @@ def torch_reference(name, xs):
         return [torch.matmul(d[0], d[1])]
     if name == "gather_rows_negative":
         return [d[0][xs[1] % 50]]
+    F = torch.nn.functional
+    if name == "conv_bias_relu_f32":
+        # ONNX pads [top, left, bottom, right]; F.pad takes (left, right, top, bottom).
+        x = F.pad(d[0], (2, 1, 1, 0))
+        return [torch.relu(F.conv2d(x, d[1], d[2], stride=(2, 1), dilation=(1, 2)))]
+    if name == "conv_group_residual_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], padding=1, groups=4) + d[2])]
+    if name == "conv_depthwise_bf16":
+        return [F.conv2d(d[0], d[1], padding=1, stride=2, groups=6)]
+    if name == "maxpool_ceil_f16":
+        return [F.max_pool2d(d[0], 3, 2, padding=1, ceil_mode=True)]
+    if name == "avgpool_pads_f32":
+        return [F.avg_pool2d(d[0], 3, 2, padding=1, count_include_pad=False)]
+    if name == "avgpool_include_pad_f16":
+        return [F.avg_pool2d(d[0], 2, 2, padding=1, count_include_pad=True)]
     if name.startswith("layernorm"):
         shape = tuple(xs[1].shape)
         return [torch.nn.functional.layer_norm(d[0], shape, d[1], d[2], 1e-5)]

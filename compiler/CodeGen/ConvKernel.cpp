@@ -1,0 +1,99 @@
+//===- ConvKernel.cpp - brrr.fusion conv -> gpu.func ----------------------===//
+//
+// The convolution kernel family: brrr.conv2d as an implicit GEMM on the
+// shared Tensor Core body (GemmKernel.h), with its fused pointwise epilogue
+// (batch norm that could not be folded, activation, residual add). Per
+// group (grid z): rows are output pixels (n, oh, ow), columns the group's
+// output channels, K runs over (input channel, kh, kw). A is the input seen
+// through im2col, gathered while the fragments load, so the unfolded matrix
+// never exists; padding is the zero of the masked loads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/GemmKernel.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
+                                                 OpBuilder &moduleBuilder,
+                                                 StringRef name) {
+  Block &body = fusion.getBody().front();
+  auto conv = dyn_cast<Conv2DOp>(&body.front());
+  if (!conv)
+    return fusion.emitOpError("conv kernels start with a brrr.conv2d");
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  auto ot = cast<RankedTensorType>(conv.getType());
+  int64_t C = it.getDimSize(1), H = it.getDimSize(2), W = it.getDimSize(3);
+  int64_t O = ot.getDimSize(1), OH = ot.getDimSize(2), OW = ot.getDimSize(3);
+  int64_t Cg = wt.getDimSize(1), KH = wt.getDimSize(2), KW = wt.getDimSize(3);
+  int64_t groups = conv.getGroups();
+  int64_t Og = O / groups;
+  int64_t sh = conv.getStrides()[0], sw = conv.getStrides()[1];
+  int64_t pt = conv.getPads()[0], pl = conv.getPads()[1];
+  int64_t dh = conv.getDilations()[0], dw = conv.getDilations()[1];
+  int64_t OHW = OH * OW, KHW = KH * KW;
+
+  GemmSpec spec;
+  spec.product = conv;
+  spec.M = it.getDimSize(0) * OHW;
+  spec.N = Og;
+  spec.K = Cg * KHW;
+  spec.batches = groups;
+  spec.elem = it.getElementType();
+  int64_t M = spec.M, K = spec.K;
+  Type et = spec.elem;
+  Value input = conv.getInput(), weight = conv.getWeight(),
+        bias = conv.getBias();
+
+  auto div = [](GemmBuilder &e, Value x, int64_t c) -> Value {
+    return c == 1 ? x : Value(arith::DivUIOp::create(e.b, e.loc, x, e.idx(c)));
+  };
+  auto rem = [](GemmBuilder &e, Value x, int64_t c) -> Value {
+    return c == 1 ? e.idx(0)
+                  : Value(arith::RemUIOp::create(e.b, e.loc, x, e.idx(c)));
+  };
+  spec.loadA = [=](GemmBuilder &e, Value row, Value k) {
+    Value n = div(e, row, OHW), p = rem(e, row, OHW);
+    Value oh = div(e, p, OW), ow = rem(e, p, OW);
+    Value c = div(e, k, KHW), q = rem(e, k, KHW);
+    Value kh = div(e, q, KW), kw = rem(e, q, KW);
+    // ih = oh * sh - pt + kh * dh (may fall in the padding, below 0).
+    Value ih = e.add(e.add(e.mul(oh, sh), e.mul(kh, dh)), e.idx(-pt));
+    Value iw = e.add(e.add(e.mul(ow, sw), e.mul(kw, dw)), e.idx(-pl));
+    Value valid = e.both(e.both(e.ult(row, M), e.ult(k, K)),
+                         e.both(e.inRange(ih, H), e.inRange(iw, W)));
+    Value channel = e.add(e.add(e.mul(n, C), e.mul(e.z, Cg)), c);
+    Value index = e.add(e.mul(e.add(e.mul(channel, H), ih), W), iw);
+    return e.loadIf(e.arg(input), et, valid, index);
+  };
+  spec.loadB = [=](GemmBuilder &e, Value k, Value col) {
+    Value valid = e.both(e.ult(k, K), e.ult(col, Og));
+    Value index = e.add(e.mul(e.add(e.mul(e.z, Og), col), K), k);
+    return e.loadIf(e.arg(weight), et, valid, index);
+  };
+  spec.outIndex = [=](GemmBuilder &e, Value row, Value col) {
+    Value n = div(e, row, OHW), p = rem(e, row, OHW);
+    Value channel = e.add(e.add(e.mul(n, O), e.mul(e.z, Og)), col);
+    return e.add(e.mul(channel, OHW), p);
+  };
+  if (bias) {
+    Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
+    spec.addBias = [=](GemmBuilder &e, Value col, Value acc) -> Value {
+      auto ptr = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
+      Value i = arith::IndexCastOp::create(e.b, e.loc, e.b.getI64Type(),
+                                           e.add(e.mul(e.z, Og), col));
+      Value p = LLVM::GEPOp::create(e.b, e.loc, ptr, bt, e.arg(bias),
+                                    ValueRange{i});
+      pointwise::PointwiseEmitter pe(e.b, e.loc);
+      Value v = pe.fromMemory(LLVM::LoadOp::create(e.b, e.loc, bt, p), bt);
+      return arith::AddFOp::create(e.b, e.loc, acc, v);
+    };
+  }
+  return emitGemmKernel(fusion, spec, moduleBuilder, name);
+}

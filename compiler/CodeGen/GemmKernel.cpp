@@ -1,0 +1,221 @@
+//===- GemmKernel.cpp - warp-tile Tensor Core GEMM, shared ---------------===//
+//
+// Correct on Tensor Cores, not yet tiled: every warp loads its fragments
+// straight from global memory in the PTX fragment layout, masked at the
+// problem's edges. The shared-memory-staged, pipelined Hopper version
+// replaces this body behind the same fusion kinds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/GemmKernel.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+Value GemmBuilder::ult(Value x, int64_t c) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
+}
+
+Value GemmBuilder::inRange(Value x, int64_t c) {
+  return both(
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, idx(0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, idx(c)));
+}
+
+Value GemmBuilder::both(Value p, Value q) {
+  return arith::AndIOp::create(b, loc, p, q);
+}
+
+Value GemmBuilder::loadIf(Value base, Type elem, Value valid, Value index) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  Value at = arith::SelectOp::create(b, loc, valid, index, idx(0));
+  Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+  Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{i});
+  Value v = LLVM::LoadOp::create(b, loc, elem, p);
+  Value zero = arith::ConstantOp::create(b, loc, elem, b.getFloatAttr(elem, 0));
+  return arith::SelectOp::create(b, loc, valid, v, zero);
+}
+
+namespace {
+
+/// Two 16-bit values packed into one 32-bit register.
+Value pack(OpBuilder &b, Location loc, Value lo, Value hi) {
+  auto vt = VectorType::get({2}, lo.getType());
+  Value v = LLVM::PoisonOp::create(b, loc, vt);
+  auto i32 = b.getI32Type();
+  v = LLVM::InsertElementOp::create(
+      b, loc, v, lo,
+      arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)));
+  v = LLVM::InsertElementOp::create(
+      b, loc, v, hi,
+      arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1)));
+  return LLVM::BitcastOp::create(b, loc, i32, v);
+}
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
+                                                 const GemmSpec &spec,
+                                                 OpBuilder &moduleBuilder,
+                                                 StringRef name) {
+  MLIRContext *ctx = fusion.getContext();
+  Location loc = fusion.getLoc();
+  Block &body = fusion.getBody().front();
+  Operation *product = spec.product;
+  for (Operation &op : llvm::drop_begin(body.without_terminator()))
+    if (!isPointwise(&op) && !isa<ConstantOp>(op))
+      return op.emitOpError("cannot be a ")
+             << product->getName() << " epilogue";
+  Type et = spec.elem;
+  bool tf32 = et.isF32();
+  if (!(et.isF16() || et.isBF16() || tf32))
+    return product->emitOpError(
+               "Tensor Core kernels take f16, bf16 or f32 operands, got ")
+           << et;
+  int64_t M = spec.M, N = spec.N, K = spec.K;
+  if (spec.batches > 65535 || llvm::divideCeil(M, 16) > 65535)
+    return product->emitOpError("Tensor Core grid exceeds the launch limits");
+
+  unsigned numInputs = fusion.getInputs().size();
+  auto func =
+      createKernel(moduleBuilder, loc, name, numInputs + fusion.getNumResults(),
+                   /*blockSize=*/32);
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  GemmBuilder e{{b, loc}};
+  e.arg = [&](Value v) {
+    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+  };
+  e.z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+
+  Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value g = arith::DivUIOp::create(b, loc, lane, e.idx(4));
+  Value t = arith::RemUIOp::create(b, loc, lane, e.idx(4));
+  Value col0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), 8);
+  Value row0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), 16);
+
+  int64_t kStep = tf32 ? 8 : 16;
+  Type f32 = b.getF32Type();
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
+  auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(K), e.idx(kStep),
+                                 ValueRange{zero, zero, zero, zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k0 = loop.getInductionVar();
+    auto a = [&](Value r, int64_t dr, Value c, int64_t dc) {
+      return spec.loadA(e, e.add(row0, e.add(r, e.idx(dr))),
+                        e.add(k0, e.add(c, e.idx(dc))));
+    };
+    auto bm = [&](Value r, int64_t dr, Value c) {
+      return spec.loadB(e, e.add(k0, e.add(r, e.idx(dr))), e.add(col0, c));
+    };
+    auto i32 = b.getI32Type();
+    std::string type = tf32          ? "m16n8k8.row.col.f32.tf32.tf32.f32"
+                       : et.isBF16() ? "m16n8k16.row.col.f32.bf16.bf16.f32"
+                                     : "m16n8k16.row.col.f32.f16.f16.f32";
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    // acc += A x B on one 16x8 tile (A: 4 registers, B: 2).
+    auto mma = [&](ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
+                   ArrayRef<Value> acc) {
+      SmallVector<Value> operands(aRegs.begin(), aRegs.end());
+      operands.append(bRegs.begin(), bRegs.end());
+      operands.append(acc.begin(), acc.end());
+      auto op = LLVM::InlineAsmOp::create(
+          b, loc, resultType, operands,
+          b.getStringAttr("mma.sync.aligned." + type +
+                          " {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
+                          "{$10,$11,$12,$13};"),
+          b.getStringAttr("=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"), UnitAttr(),
+          UnitAttr(),
+          LLVM::TailCallKindAttr::get(ctx,
+                                      LLVM::tailcallkind::TailCallKind::None),
+          LLVM::AsmDialectAttr(), ArrayAttr());
+      SmallVector<Value> out;
+      for (int64_t i = 0; i < 4; ++i)
+        out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+      return out;
+    };
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    SmallVector<Value> next;
+    if (tf32) {
+      // f32 operands keep f32 accuracy with three tf32 products (3xTF32):
+      // x = big + small, where big keeps tf32's 10 mantissa bits and small
+      // (exact in f32) the rest; a*b ~ big*big + big*small + small*big.
+      auto bits = [&](Value v) -> Value {
+        return LLVM::BitcastOp::create(b, loc, i32, v);
+      };
+      auto split = [&](Value v, SmallVectorImpl<Value> &big,
+                       SmallVectorImpl<Value> &small) {
+        Value hi = arith::AndIOp::create(
+            b, loc, bits(v),
+            arith::ConstantOp::create(
+                b, loc, i32,
+                b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
+        Value bigF = LLVM::BitcastOp::create(b, loc, f32, hi);
+        big.push_back(hi);
+        small.push_back(bits(arith::SubFOp::create(b, loc, v, bigF)));
+      };
+      SmallVector<Value> aBig, aSmall, bBig, bSmall;
+      for (Value v :
+           {a(g, 0, t, 0), a(g, 8, t, 0), a(g, 0, t, 4), a(g, 8, t, 4)})
+        split(v, aBig, aSmall);
+      for (Value v : {bm(t, 0, g), bm(t, 4, g)})
+        split(v, bBig, bSmall);
+      next = mma(aSmall, bBig, acc);
+      next = mma(aBig, bSmall, next);
+      next = mma(aBig, bBig, next);
+    } else {
+      Value t2 = e.mul(t, 2);
+      SmallVector<Value> aRegs = {pack(b, loc, a(g, 0, t2, 0), a(g, 0, t2, 1)),
+                                  pack(b, loc, a(g, 8, t2, 0), a(g, 8, t2, 1)),
+                                  pack(b, loc, a(g, 0, t2, 8), a(g, 0, t2, 9)),
+                                  pack(b, loc, a(g, 8, t2, 8), a(g, 8, t2, 9))};
+      SmallVector<Value> bRegs = {pack(b, loc, bm(t2, 0, g), bm(t2, 1, g)),
+                                  pack(b, loc, bm(t2, 8, g), bm(t2, 9, g))};
+      next = mma(aRegs, bRegs, acc);
+    }
+    scf::YieldOp::create(b, loc, next);
+  }
+
+  // d0..d3 sit at (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1); each goes
+  // through the epilogue and is stored.
+  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  Value t2 = e.mul(t, 2);
+  for (int64_t i = 0; i < 4; ++i) {
+    Value r = e.add(row0, e.add(g, e.idx(i < 2 ? 0 : 8)));
+    Value c = e.add(col0, e.add(t2, e.idx(i % 2)));
+    Value valid = e.both(e.ult(r, M), e.ult(c, N));
+    auto ifValid = scf::IfOp::create(b, loc, valid, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+    Value acc = loop.getResult(i);
+    if (spec.addBias)
+      acc = spec.addBias(e, c, acc);
+    if (failed(emitEpilogue(b, loc, fusion, acc, spec.outIndex(e, r, c), e.arg,
+                            outputs)))
+      return failure();
+  }
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = llvm::divideCeil(N, 8);
+  info.gridY = llvm::divideCeil(M, 16);
+  info.gridZ = spec.batches;
+  info.block = 32;
+  info.flops = 2 * spec.batches * M * N * K;
+  for (Value v : fusion.getInputs())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  for (Value v : fusion.getResults())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  return info;
+}

@@ -1,0 +1,209 @@
+//===- PoolKernel.cpp - brrr.fusion pool -> gpu.func ----------------------===//
+//
+// The windowed pooling family: max and average pooling over NCHW, one
+// thread per output element walking its window (strides, dilations,
+// padding, ceil mode, count_include_pad as ONNX defines them), then the
+// fused pointwise epilogue. Pooling reads each input element
+// KH*KW/(sh*sw) times from L1/L2; it is memory-bound and small beside the
+// convolutions around it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+constexpr int64_t kBlock = 256;
+/// Larger windows loop instead of unrolling.
+constexpr int64_t kMaxUnrolledWindow = 64;
+
+/// The attributes max and average pooling share.
+struct Window {
+  ArrayRef<int64_t> kernel, strides, pads, dilations;
+  bool isMax, countIncludePad;
+};
+
+std::optional<Window> windowOf(Operation *op) {
+  if (auto p = dyn_cast<MaxPool2DOp>(op))
+    return Window{p.getKernel(), p.getStrides(), p.getPads(),
+                  p.getDilations(), true, false};
+  if (auto p = dyn_cast<AvgPool2DOp>(op))
+    return Window{p.getKernel(),   p.getStrides(),
+                  p.getPads(),     p.getDilations(),
+                  false,           p.getCountIncludePad()};
+  return std::nullopt;
+}
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
+                                                 OpBuilder &moduleBuilder,
+                                                 StringRef name) {
+  Location loc = fusion.getLoc();
+  Block &body = fusion.getBody().front();
+  Operation *pool = &body.front();
+  std::optional<Window> w = windowOf(pool);
+  if (!w)
+    return fusion.emitOpError("pool kernels start with a 2-D pooling op");
+  for (Operation &op : llvm::drop_begin(body.without_terminator()))
+    if (!isPointwise(&op) && !isa<ConstantOp>(op))
+      return op.emitOpError("cannot be a pooling epilogue");
+  auto it = cast<RankedTensorType>(pool->getOperand(0).getType());
+  auto ot = cast<RankedTensorType>(pool->getResult(0).getType());
+  Type et = it.getElementType();
+  int64_t H = it.getDimSize(2), W = it.getDimSize(3);
+  int64_t OH = ot.getDimSize(2), OW = ot.getDimSize(3);
+  int64_t total = ot.getNumElements();
+
+  unsigned numInputs = fusion.getInputs().size();
+  auto func =
+      createKernel(moduleBuilder, loc, name, numInputs + fusion.getNumResults(),
+                   kBlock);
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IndexMath e{b, loc};
+  pointwise::PointwiseEmitter pe(b, loc);
+  auto arg = [&](Value v) {
+    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, int64_t c) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, e.idx(c));
+  };
+  auto both = [&](Value p, Value q) -> Value {
+    return arith::AndIOp::create(b, loc, p, q);
+  };
+  /// lo <= x < hi.
+  auto within = [&](Value x, int64_t lo, int64_t hi) {
+    return both(cmp(arith::CmpIPredicate::sge, x, lo),
+                cmp(arith::CmpIPredicate::slt, x, hi));
+  };
+
+  Value tid = e.add(
+      e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlock),
+      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  auto inBounds = scf::IfOp::create(
+      b, loc, cmp(arith::CmpIPredicate::ult, tid, total), false);
+  b.setInsertionPointToStart(&inBounds.getThenRegion().front());
+  Value plane = arith::DivUIOp::create(b, loc, tid, e.idx(OH * OW));
+  Value p = arith::RemUIOp::create(b, loc, tid, e.idx(OH * OW));
+  Value oh = arith::DivUIOp::create(b, loc, p, e.idx(OW));
+  Value ow = arith::RemUIOp::create(b, loc, p, e.idx(OW));
+  Value base = e.mul(plane, H * W);
+  Value h0 = e.add(e.mul(oh, w->strides[0]), e.idx(-w->pads[0]));
+  Value w0 = e.add(e.mul(ow, w->strides[1]), e.idx(-w->pads[1]));
+
+  Type ct = pointwise::computeType(et);
+  Type mt = pointwise::memoryType(et);
+  bool isFloat = isa<FloatType>(ct);
+  bool isUnsigned = pointwise::isUnsigned(et);
+  // The identity of the combination: -inf / the type's minimum, or 0.
+  Value init;
+  if (!w->isMax)
+    init = pe.cst(ct, 0);
+  else if (isFloat)
+    init = pe.cst(ct, -std::numeric_limits<double>::infinity());
+  else
+    init = arith::ConstantOp::create(
+        b, loc, ct,
+        b.getIntegerAttr(ct, isUnsigned ? APInt::getMinValue(
+                                              ct.getIntOrFloatBitWidth())
+                                        : APInt::getSignedMinValue(
+                                              ct.getIntOrFloatBitWidth())));
+  Type f32 = b.getF32Type();
+  Value acc = init;
+  Value count = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  /// Folds the window cell (ih, iw) into (acc, count).
+  auto step = [&](Value ih, Value iw, Value &acc, Value &count) {
+    Value valid = both(within(ih, 0, H), within(iw, 0, W));
+    Value index = arith::SelectOp::create(
+        b, loc, valid, e.add(base, e.add(e.mul(ih, W), iw)), e.idx(0));
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    Value v = pe.fromMemory(
+        LLVM::LoadOp::create(b, loc, mt,
+                             LLVM::GEPOp::create(b, loc, ptr, mt,
+                                                 arg(pool->getOperand(0)),
+                                                 ValueRange{i})),
+        et);
+    v = arith::SelectOp::create(b, loc, valid, v, init);
+    if (w->isMax) {
+      acc = isFloat      ? Value(arith::MaximumFOp::create(b, loc, acc, v))
+            : isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, v))
+                         : Value(arith::MaxSIOp::create(b, loc, acc, v));
+      return;
+    }
+    acc = arith::AddFOp::create(b, loc, acc, v);
+    // ONNX counts padding cells with count_include_pad, never the cells
+    // past the padding that ceil mode adds.
+    Value counted = w->countIncludePad
+                        ? both(within(ih, -w->pads[0], H + w->pads[2]),
+                               within(iw, -w->pads[1], W + w->pads[3]))
+                        : valid;
+    count = arith::AddFOp::create(
+        b, loc, count,
+        arith::UIToFPOp::create(
+            b, loc, f32,
+            arith::ExtUIOp::create(b, loc, b.getI32Type(), counted)));
+  };
+  int64_t KH = w->kernel[0], KW = w->kernel[1];
+  int64_t dh = w->dilations[0], dw = w->dilations[1];
+  if (KH * KW <= kMaxUnrolledWindow) {
+    // Usual windows (2x2, 3x3, 7x7): unrolled, every load independent.
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw)
+        step(e.add(h0, e.idx(kh * dh)), e.add(w0, e.idx(kw * dw)), acc, count);
+  } else {
+    auto rows = scf::ForOp::create(b, loc, e.idx(0), e.idx(KH), e.idx(1),
+                                   ValueRange{acc, count});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(rows.getBody());
+      Value ih = e.add(h0, e.mul(rows.getInductionVar(), dh));
+      auto cols = scf::ForOp::create(b, loc, e.idx(0), e.idx(KW), e.idx(1),
+                                     rows.getRegionIterArgs());
+      b.setInsertionPointToStart(cols.getBody());
+      Value a = cols.getRegionIterArgs()[0], c = cols.getRegionIterArgs()[1];
+      step(ih, e.add(w0, e.mul(cols.getInductionVar(), dw)), a, c);
+      scf::YieldOp::create(b, loc, ValueRange{a, c});
+      b.setInsertionPointAfter(cols);
+      scf::YieldOp::create(b, loc, cols.getResults());
+    }
+    acc = rows.getResult(0);
+    count = rows.getResult(1);
+  }
+  if (!w->isMax) {
+    Value c = ct == f32 ? count
+                        : Value(arith::ExtFOp::create(b, loc, ct, count));
+    acc = arith::DivFOp::create(b, loc, acc, c);
+  }
+  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  if (failed(emitEpilogue(b, loc, fusion, acc, tid, arg, outputs)))
+    return failure();
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = llvm::divideCeil(total, kBlock);
+  info.block = kBlock;
+  info.flops = total * KH * KW;
+  for (Value v : fusion.getInputs())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  for (Value v : fusion.getResults())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  return info;
+}
