@@ -30,6 +30,38 @@ constexpr int64_t kBufferAlignment = 256;
 /// Bytes a tensor of `type` occupies in device memory (bools take a byte).
 int64_t bufferBytes(RankedTensorType type);
 
+/// How a row kernel lays its rows over thread blocks: one block per row of
+/// `cols` elements, `vec`-wide vector accesses, `perThread` vectors held in
+/// each thread's registers. brrr-plan-shared-memory records `threads` on the
+/// fusion; the row code generator follows the recorded value.
+struct RowGeometry {
+  Operation *rowOp = nullptr; ///< the softmax / layer norm / reduce
+  int64_t rows = 0, cols = 0, vec = 1, threads = 32, perThread = 1;
+  /// Block-wide reductions the kernel performs, in order.
+  int64_t reductions = 1;
+};
+/// The geometry of `fusion` (kind "row") for `threads` threads per block
+/// (0: the preferred count), or a diagnostic on the fusion.
+FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0);
+
+/// One buffer of a kernel's shared memory, alive from phase `firstUse` to
+/// `lastUse` (inclusive): buffers whose phases do not overlap may share
+/// bytes.
+struct SharedBuffer {
+  std::string name;
+  int64_t bytes = 0, align = 16, firstUse = 0, lastUse = 0;
+  int64_t offset = -1; ///< set by placeSharedBuffers
+};
+/// Places `buffers` (largest first, first fit at each buffer's alignment,
+/// apart from every buffer alive at the same time); returns the bytes the
+/// kernel needs.
+int64_t placeSharedBuffers(MutableArrayRef<SharedBuffer> buffers);
+
+/// Shared memory one thread block may use on `target` (a `brrr.target`
+/// module attribute value: "sm_90a", "sm_80"); without a target, the 48 KiB
+/// every CUDA device grants without opting in.
+int64_t sharedMemoryBudget(StringRef target);
+
 } // namespace mlir::brrr
 
 #endif // BRRR_PASSES_PASSES_H

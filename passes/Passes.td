@@ -82,13 +82,19 @@ def BrrrFuseMovement : Pass<"brrr-fuse-movement", "func::FuncOp"> {
 }
 
 def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
-  let summary = "Make each softmax, log-softmax, layer norm and trailing reduction one row kernel";
+  let summary = "Make each softmax, log-softmax, layer norm and trailing reduction one row kernel with its pointwise neighbours";
   let description = [{
     Wraps every softmax and log-softmax over the last axis, every layer
     norm, and every float reduction over trailing contiguous axes (global
     pooling included) in a `brrr.fusion row` op: one kernel that keeps a
     row in registers, so the input is read once and the output written
-    once. The op's operands (including scale and bias) stay kernel inputs.
+    once. The op's other operands (scale, bias) stay kernel inputs.
+    Runs after brrr-fuse-elementwise, -matmul and -conv. The pointwise
+    kernel that computes the row joins as a prologue when the bytes it
+    saves (its results no longer read back, those read only by the row not
+    written either) are positive; results other kernels read become extra
+    outputs. The pointwise kernel that alone reads a softmax or layer norm
+    result, with row-shaped float outputs, joins as an epilogue.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
@@ -106,6 +112,24 @@ def BrrrPlanGlobalMemory : Pass<"brrr-plan-global-memory", "func::FuncOp"> {
     returned by the function are written straight into the caller's output
     buffers. The function gets `brrr.arena_bytes` (the peak) and
     `brrr.weight_bytes`.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
+  let summary = "Place every kernel's shared-memory buffers, within the target's budget";
+  let description = [{
+    For every `brrr.fusion`, takes the shared buffers its kernel family
+    needs (row kernels: one f32 per warp for each block reduction) with
+    the phases in which each is alive, and places them largest first,
+    first fit at their alignment, apart from every buffer alive at the
+    same time: buffers of disjoint phases share bytes. Records
+    `brrr.shared` (name, offset, bytes per buffer) and `brrr.shared_bytes`
+    on the fusion, and for row kernels `brrr.threads`, the block size the
+    plan assumes (an existing `brrr.threads` is kept). The budget is the
+    module's `brrr.target` (sm_90a: 227 KiB per block, sm_80: 163 KiB,
+    none: 48 KiB), lowered by a `brrr.shared_memory_limit` module
+    attribute; a plan over it is an error on the fusion.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -40,6 +40,7 @@ namespace brrr::runtime {
   X(cuCtxGetCurrent, nullptr)                                                  \
   X(cuModuleLoadDataEx, nullptr)                                               \
   X(cuModuleGetFunction, nullptr)                                              \
+  X(cuFuncSetAttribute, nullptr)                                               \
   X(cuModuleUnload, nullptr)                                                   \
   X(cuMemAlloc_v2, nullptr)                                                    \
   X(cuMemFree_v2, nullptr)                                                     \

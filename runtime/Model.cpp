@@ -10,6 +10,7 @@
 
 #include "runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -180,6 +181,21 @@ brrr_status loadKernels(brrr_model &m, Code code) {
                                         m.art.kernels[i].name.c_str()),
             "looking up kernel '" + m.art.kernels[i].name +
                 "' in the model's module");
+  // Kernels planned with more than the default 48 KiB of dynamic shared
+  // memory opt in once, here, so no launch fails for it.
+  std::vector<uint32_t> shared(m.functions.size(), 0);
+  for (const artifact::Launch &l : m.art.launches)
+    shared[l.kernel] = std::max(shared[l.kernel], l.sharedBytes);
+  for (size_t i = 0; i < m.functions.size(); ++i)
+    if (shared[i] > 48 * 1024)
+      BRRR_CU(*m.cuda,
+              m.cuda->cuFuncSetAttribute(
+                  m.functions[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                  static_cast<int>(shared[i])),
+              "kernel '" + m.art.kernels[i].name + "' needs " +
+                  std::to_string(shared[i]) + " bytes of shared memory per "
+                  "block, more than device " + std::to_string(m.device) +
+                  " grants");
   return BRRR_OK;
 }
 

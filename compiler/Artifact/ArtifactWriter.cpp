@@ -244,6 +244,8 @@ FailureOr<art::Artifact> mlir::brrr::buildArtifact(ModuleOp module,
       launch.grid[d] = grid[d];
       launch.block[d] = block[d];
     }
+    if (auto shared = fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes"))
+      launch.sharedBytes = shared.getInt();
     if (launch.grid[0] == 0)
       continue; // Empty output: nothing to compute.
     a.steps.push_back(

@@ -1,17 +1,20 @@
 //===- RowKernel.cpp - brrr.fusion row -> gpu.func ------------------------===//
 //
-// The row-reduction kernel family: softmax, log-softmax and layer norm over
-// the trailing dimensions of a tensor, each as one kernel that reads every
-// element once and writes it once. One thread block owns one row and keeps
-// it in registers (16-byte vector loads, computed in f32); a block
-// reduction is a warp butterfly of shuffles, then one value per warp
-// through shared memory. Tail columns load a clamped in-bounds address and
-// are masked with the reduction's identity.
+// The row-reduction kernel family: softmax, log-softmax, layer norm and
+// trailing reductions, each as one kernel that reads every element once and
+// writes it once, with the fused pointwise prologue (computing the row as
+// it loads) and epilogue (before the store). One thread block owns one row
+// and keeps it in registers (16-byte vector loads, computed in f32); a
+// block reduction is a warp butterfly of shuffles, then one value per warp
+// through the shared scratch brrr-plan-shared-memory placed. Tail columns
+// load a clamped in-bounds address and are masked with the reduction's
+// identity. The block size is the plan's `brrr.threads`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "passes/Passes.h"
 
@@ -28,8 +31,8 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// Register budget: at most this many vectors of the row per thread.
-constexpr int64_t kMaxVectorsPerThread = 16;
+/// The dynamic shared memory every kernel of the module addresses.
+constexpr llvm::StringLiteral kDynamicShared = "brrr_dynamic_shared";
 
 enum class Combine { Max, Min, Sum, Prod };
 
@@ -38,7 +41,8 @@ struct RowEmitter {
   Location loc;
   Value tid;
   int64_t blockSize;
-  Value smem; ///< !llvm.ptr<3> to 32 floats per reduction slot
+  Value smem; ///< !llvm.ptr<3>, the block's dynamic shared memory
+  SmallVector<int64_t> scratch; ///< byte offset of each reduction's scratch
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value f32(double v) {
@@ -64,8 +68,9 @@ struct RowEmitter {
   }
 
   /// The block-wide reduction of every thread's `v`, returned to every
-  /// thread. `slot` picks a private shared-memory area, so successive
-  /// reductions need no barrier between them.
+  /// thread. Reduction `slot` uses its planned scratch, which the plan keeps
+  /// apart from the next reduction's, so successive reductions need no
+  /// barrier between them.
   Value blockReduce(Combine c, Value v, int64_t slot) {
     for (int64_t offset = 16; offset >= 1; offset /= 2) {
       auto shuffle = gpu::ShuffleOp::create(
@@ -81,7 +86,7 @@ struct RowEmitter {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0));
     auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 3);
     auto slotPtr = [&](Value i) -> Value {
-      Value at = arith::AddIOp::create(b, loc, i, idx(slot * 32));
+      Value at = arith::AddIOp::create(b, loc, i, idx(scratch[slot] / 4));
       return LLVM::GEPOp::create(
           b, loc, ptrTy, b.getF32Type(), smem,
           ValueRange{arith::IndexCastOp::create(b, loc, b.getI64Type(), at)});
@@ -102,6 +107,22 @@ struct RowEmitter {
   }
 };
 
+/// The module's `extern .shared` array (dynamic shared memory), declared
+/// once.
+void declareDynamicShared(OpBuilder &moduleBuilder, Location loc) {
+  Block *module = moduleBuilder.getInsertionBlock();
+  for (auto g : module->getOps<LLVM::GlobalOp>())
+    if (g.getSymName() == kDynamicShared)
+      return;
+  OpBuilder::InsertionGuard guard(moduleBuilder);
+  moduleBuilder.setInsertionPointToStart(module);
+  LLVM::GlobalOp::create(
+      moduleBuilder, loc,
+      LLVM::LLVMArrayType::get(moduleBuilder.getIntegerType(8), 0),
+      /*isConstant=*/false, LLVM::Linkage::External, kDynamicShared,
+      Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+}
+
 } // namespace
 
 FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
@@ -109,70 +130,53 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
                                                 StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  FailureOr<Operation *> single = singleOp(fusion, "row");
-  if (failed(single))
+  auto threadsAttr = fusion->getAttrOfType<IntegerAttr>("brrr.threads");
+  auto shared = fusion->getAttrOfType<ArrayAttr>("brrr.shared");
+  if (!threadsAttr || !shared)
+    return fusion.emitOpError("row kernels need a shared-memory plan "
+                              "(brrr-plan-shared-memory)");
+  FailureOr<RowGeometry> geometry = rowGeometryOf(fusion, threadsAttr.getInt());
+  if (failed(geometry))
     return failure();
-  Operation *rowOp = *single;
-
-  auto inType = cast<RankedTensorType>(fusion.getInputs()[0].getType());
-  Type et = inType.getElementType();
-  if (!isa<FloatType>(et))
-    return fusion.emitOpError("row kernels need a floating-point input");
-  int64_t axis;
-  if (auto s = dyn_cast<SoftmaxOp>(rowOp))
-    axis = s.getAxis();
-  else if (auto s = dyn_cast<LogSoftmaxOp>(rowOp))
-    axis = s.getAxis();
-  else if (auto l = dyn_cast<LayerNormOp>(rowOp))
-    axis = l.getAxis();
-  else if (auto r = dyn_cast<ReduceOp>(rowOp)) {
-    // Trailing, contiguous axes only: a row is then contiguous memory.
-    ArrayRef<int64_t> axes = r.getAxes();
-    axis = axes.empty() ? inType.getRank() : axes.front();
-    for (auto [i, a] : llvm::enumerate(axes))
-      if (a != axis + static_cast<int64_t>(i) ||
-          axes.back() != inType.getRank() - 1)
-        return rowOp->emitOpError("row kernels reduce trailing axes only");
-  } else
-    return rowOp->emitOpError("has no row-kernel code generation");
-  if (isa<SoftmaxOp, LogSoftmaxOp>(rowOp) && axis != inType.getRank() - 1)
-    return rowOp->emitOpError("row kernels reduce the last axis only");
-  int64_t cols = 1;
-  for (int64_t d = axis; d < inType.getRank(); ++d)
-    cols *= inType.getDimSize(d);
-  int64_t rows = inType.getNumElements() / std::max<int64_t>(cols, 1);
-  if (cols == 0)
-    return rowOp->emitOpError("reductions over empty rows have no kernel yet");
-
-  // 16-byte vectors where the row length allows; enough threads to cover
-  // the row within the register budget.
-  int64_t vec = 16 / elementBytes(et);
-  while (vec > 1 && cols % vec != 0)
-    vec /= 2;
-  int64_t vectors = llvm::divideCeil(cols, vec);
-  int64_t blockSize = 32;
-  while (blockSize < 256 && blockSize * 4 < vectors)
-    blockSize *= 2;
-  int64_t perThread = llvm::divideCeil(vectors, blockSize);
-  if (perThread > kMaxVectorsPerThread)
-    return fusion.emitOpError("rows of ")
-           << cols << " elements exceed the register-resident row kernel";
+  RowGeometry g = *geometry;
+  Operation *rowOp = g.rowOp;
+  auto rowType = cast<RankedTensorType>(rowOp->getOperand(0).getType());
+  Type et = rowType.getElementType();
+  int64_t cols = g.cols, vec = g.vec, perThread = g.perThread;
+  int64_t blockSize = g.threads;
+  SmallVector<int64_t> scratch;
+  if (blockSize > 32) {
+    for (int64_t k = 0; k < g.reductions; ++k) {
+      std::string slot = "reduce" + std::to_string(k);
+      auto it = llvm::find_if(shared, [&](Attribute a) {
+        auto name = cast<DictionaryAttr>(a).getAs<StringAttr>("name");
+        return name && name.getValue() == slot;
+      });
+      if (it == shared.end())
+        return fusion.emitOpError("the shared-memory plan has no '")
+               << slot << "' scratch";
+      scratch.push_back(
+          cast<DictionaryAttr>(*it).getAs<IntegerAttr>("offset").getInt());
+    }
+  }
 
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
   auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
-  // Shared memory for two block reductions of up to 8 warps each.
-  auto smemType = LLVM::LLVMArrayType::get(moduleBuilder.getF32Type(), 64);
-  std::string smemName = (name + "_smem").str();
-  LLVM::GlobalOp::create(moduleBuilder, loc, smemType, /*isConstant=*/false,
-                         LLVM::Linkage::Internal, smemName, Attribute(),
-                         /*alignment=*/16, /*addrSpace=*/3);
-
+  declareDynamicShared(moduleBuilder, loc);
+  unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
-                           fusion.getInputs().size() + 1, blockSize);
+                           numInputs + fusion.getNumResults(), blockSize);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   RowEmitter r{b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
-               blockSize, LLVM::AddressOfOp::create(b, loc, ptr3, smemName)};
+               blockSize,
+               LLVM::AddressOfOp::create(b, loc, ptr3, kDynamicShared),
+               scratch};
+  pointwise::PointwiseEmitter pe(b, loc);
+  Block &body = fusion.getBody().front();
+  auto argOf = [&](Value v) {
+    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+  };
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value rowBase = arith::MulIOp::create(b, loc, row, r.idx(cols));
   Value threadCol = arith::MulIOp::create(b, loc, r.tid, r.idx(vec));
@@ -180,66 +184,107 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
   };
   Type f32 = b.getF32Type();
-  auto widen = [&](Value v) -> Value {
-    return v.getType() == f32 ? v
-           : elementBytes(v.getType()) < 4
-               ? Value(arith::ExtFOp::create(b, loc, f32, v))
-               : Value(arith::TruncFOp::create(b, loc, f32, v));
+  /// A float scalar in another float type.
+  auto convert = [&](Value v, Type to) -> Value {
+    Type from = v.getType();
+    if (from == to)
+      return v;
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? Value(arith::ExtFOp::create(b, loc, to, v))
+               : Value(arith::TruncFOp::create(b, loc, to, v));
   };
 
-  // The columns of vector k of this thread, whether they exist, and the
-  // values of one operand laid out like the row (clamped, then masked).
-  SmallVector<Value> colOf, validOf;
+  // Element p = k * vec + l of this thread is column colOf[k] + l; loads use
+  // the clamped column (always in bounds), stores the valid ones only.
+  SmallVector<Value> colOf, clampedOf, validOf;
   for (int64_t k = 0; k < perThread; ++k) {
     Value col =
         arith::AddIOp::create(b, loc, threadCol, r.idx(k * blockSize * vec));
     colOf.push_back(col);
+    clampedOf.push_back(
+        arith::MinUIOp::create(b, loc, col, r.idx(cols - vec)));
     validOf.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             col, r.idx(cols)));
   }
-  auto loadRowLike = [&](Value base, Type elem, bool perRow,
-                         double identity) -> SmallVector<Value> {
+  int64_t numElems = perThread * vec;
+  auto vectorLoad = [&](Value base, Type elem, bool perRow) {
     SmallVector<Value> out;
-    Type vt = vec > 1 ? Type(VectorType::get({vec}, elem)) : elem;
+    Type mt = pointwise::memoryType(elem);
+    Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
     for (int64_t k = 0; k < perThread; ++k) {
-      Value col = arith::MinUIOp::create(b, loc, colOf[k], r.idx(cols - vec));
-      Value at =
-          perRow ? Value(arith::AddIOp::create(b, loc, rowBase, col)) : col;
+      Value at = perRow ? Value(arith::AddIOp::create(b, loc, rowBase,
+                                                       clampedOf[k]))
+                        : clampedOf[k];
       Value p =
-          LLVM::GEPOp::create(b, loc, ptr1, elem, base, ValueRange{toI64(at)});
+          LLVM::GEPOp::create(b, loc, ptr1, mt, base, ValueRange{toI64(at)});
       Value v = LLVM::LoadOp::create(b, loc, vt, p, vec * elementBytes(elem));
-      for (int64_t l = 0; l < vec; ++l) {
-        Value x =
+      for (int64_t l = 0; l < vec; ++l)
+        out.push_back(pe.fromMemory(
             vec > 1 ? Value(LLVM::ExtractElementOp::create(b, loc, v, r.i32(l)))
-                    : v;
-        out.push_back(arith::SelectOp::create(b, loc, validOf[k], widen(x),
-                                              r.f32(identity)));
-      }
+                    : v,
+            elem));
     }
     return out;
   };
-  auto storeRow = [&](ArrayRef<Value> values, Value base, Type elem) {
-    Type vt = vec > 1 ? Type(VectorType::get({vec}, elem)) : elem;
-    for (int64_t k = 0; k < perThread; ++k) {
-      auto ifValid = scf::IfOp::create(b, loc, validOf[k], false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-      Value v = LLVM::PoisonOp::create(b, loc, vt);
-      for (int64_t l = 0; l < vec; ++l) {
-        Value x = values[k * vec + l];
-        if (elem != f32)
-          x = elementBytes(elem) < 4
-                  ? Value(arith::TruncFOp::create(b, loc, elem, x))
-                  : Value(arith::ExtFOp::create(b, loc, elem, x));
-        v = vec > 1
-                ? Value(LLVM::InsertElementOp::create(b, loc, v, x, r.i32(l)))
-                : x;
+  // The element of every position of an input of the fused ops, in its
+  // compute type: vector loads for row-shaped inputs and for inputs that
+  // vary along the row only (scale, bias); scalar loads at the broadcast
+  // index otherwise.
+  DenseMap<Value, SmallVector<Value>> loaded;
+  auto loadAll = [&](Value arg) -> ArrayRef<Value> {
+    auto it = loaded.find(arg);
+    if (it != loaded.end())
+      return it->second;
+    auto type = cast<RankedTensorType>(arg.getType());
+    Type elem = type.getElementType();
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t rank = rowType.getRank(), trailing = 0, size = 1;
+    for (int64_t d = rank - 1; d >= 0 && size < cols; --d, ++trailing)
+      size *= rowType.getDimSize(d);
+    bool alongRow = size == cols &&
+                    static_cast<int64_t>(shape.size()) >= trailing &&
+                    shape.take_back(trailing) ==
+                        rowType.getShape().take_back(trailing) &&
+                    llvm::all_of(shape.drop_back(trailing),
+                                 [](int64_t d) { return d == 1; });
+    SmallVector<Value> out;
+    if (shape == rowType.getShape() || alongRow) {
+      out = vectorLoad(argOf(arg), elem, shape == rowType.getShape());
+    } else {
+      IndexMath e{b, loc};
+      Type mt = pointwise::memoryType(elem);
+      for (int64_t p = 0; p < numElems; ++p) {
+        Value at = e.add(e.add(rowBase, clampedOf[p / vec]), e.idx(p % vec));
+        Value i = e.broadcastIndex(at, rowType.getShape(), shape);
+        Value ptr =
+            LLVM::GEPOp::create(b, loc, ptr1, mt, argOf(arg), ValueRange{toI64(i)});
+        out.push_back(pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, ptr), elem));
       }
-      Value at = arith::AddIOp::create(b, loc, rowBase, colOf[k]);
-      Value p =
-          LLVM::GEPOp::create(b, loc, ptr1, elem, base, ValueRange{toI64(at)});
-      LLVM::StoreOp::create(b, loc, v, p, vec * elementBytes(elem));
     }
+    return loaded[arg] = std::move(out);
+  };
+
+  // Prologue: the fused ops before the row op, per element.
+  SmallVector<DenseMap<Value, Value>> env(numElems);
+  auto prologue = llvm::make_range(body.begin(), rowOp->getIterator());
+  auto epilogue = llvm::make_range(std::next(rowOp->getIterator()),
+                                   Block::iterator(body.getTerminator()));
+  for (int64_t p = 0; p < numElems; ++p)
+    if (failed(pe.emitOps(prologue, env[p],
+                          [&](Value v) { return loadAll(v)[p]; })))
+      return failure();
+  /// The row op's operand `v` at every position, in f32, masked with
+  /// `identity` past the row's end.
+  auto rowValues = [&](Value v, double identity) {
+    SmallVector<Value> out;
+    for (int64_t p = 0; p < numElems; ++p) {
+      Value x = env[p].lookup(v);
+      if (!x)
+        x = loadAll(v)[p];
+      out.push_back(arith::SelectOp::create(b, loc, validOf[p / vec],
+                                            convert(x, f32), r.f32(identity)));
+    }
+    return out;
   };
   auto reduceLocal = [&](Combine c, ArrayRef<Value> xs) {
     Value acc = xs.front();
@@ -248,12 +293,11 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     return acc;
   };
 
-  Value out = entry.getArgument(fusion.getInputs().size());
-  Value in = entry.getArgument(0);
+  Value in = rowOp->getOperand(0);
   double inf = std::numeric_limits<double>::infinity();
   SmallVector<Value> y;
+  Value perRowResult; // a reduction's one value per row
   if (auto red = dyn_cast<ReduceOp>(rowOp)) {
-    // One value per row: the block reduction, written by thread 0.
     Combine c;
     double identity;
     switch (red.getKind()) {
@@ -271,40 +315,16 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       c = Combine::Min, identity = inf;
       break;
     }
-    SmallVector<Value> x = loadRowLike(in, et, true, identity);
-    Value v = r.blockReduce(c, reduceLocal(c, x), 0);
+    SmallVector<Value> x = rowValues(in, identity);
+    perRowResult = r.blockReduce(c, reduceLocal(c, x), 0);
     if (red.getKind() == ReduceKind::mean)
-      v = arith::MulFOp::create(b, loc, v,
-                                r.f32(1.0 / static_cast<double>(cols)));
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r.tid,
-                                        r.idx(0));
-    auto ifFirst = scf::IfOp::create(b, loc, first, false);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-      if (et != f32)
-        v = elementBytes(et) < 4 ? Value(arith::TruncFOp::create(b, loc, et, v))
-                                 : Value(arith::ExtFOp::create(b, loc, et, v));
-      Value p =
-          LLVM::GEPOp::create(b, loc, ptr1, et, out, ValueRange{toI64(row)});
-      LLVM::StoreOp::create(b, loc, v, p);
-    }
-    gpu::ReturnOp::create(b, loc);
-    KernelInfo info;
-    info.name = name.str();
-    info.grid = rows;
-    info.block = blockSize;
-    info.flops = inType.getNumElements();
-    info.bytes =
-        bufferBytes(inType) +
-        bufferBytes(cast<RankedTensorType>(fusion.getResult(0).getType()));
-    return info;
-  }
-  if (isa<SoftmaxOp, LogSoftmaxOp>(rowOp)) {
-    SmallVector<Value> x = loadRowLike(in, et, true, -inf);
+      perRowResult = arith::MulFOp::create(
+          b, loc, perRowResult, r.f32(1.0 / static_cast<double>(cols)));
+  } else if (isa<SoftmaxOp, LogSoftmaxOp>(rowOp)) {
+    SmallVector<Value> x = rowValues(in, -inf);
     Value m = r.blockReduce(Combine::Max, reduceLocal(Combine::Max, x), 0);
     SmallVector<Value> e;
-    for (auto [i, xi] : llvm::enumerate(x)) {
+    for (Value xi : x) {
       // Masked lanes are -inf: exp gives 0 and they add nothing.
       e.push_back(
           math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, xi, m)));
@@ -322,7 +342,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     }
   } else {
     auto ln = cast<LayerNormOp>(rowOp);
-    SmallVector<Value> x = loadRowLike(in, et, true, 0.0);
+    SmallVector<Value> x = rowValues(in, 0.0);
     Value invCols = r.f32(1.0 / static_cast<double>(cols));
     Value mean = arith::MulFOp::create(
         b, loc, r.blockReduce(Combine::Sum, reduceLocal(Combine::Sum, x), 0),
@@ -343,11 +363,10 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
         b, loc,
         arith::AddFOp::create(b, loc, var,
                               r.f32(ln.getEpsilon().convertToDouble())));
-    SmallVector<Value> scale =
-        loadRowLike(entry.getArgument(1), et, false, 0.0);
+    SmallVector<Value> scale = rowValues(ln.getScale(), 0.0);
     SmallVector<Value> bias;
     if (ln.getBias())
-      bias = loadRowLike(entry.getArgument(2), et, false, 0.0);
+      bias = rowValues(ln.getBias(), 0.0);
     for (auto [i, di] : llvm::enumerate(d)) {
       Value v = arith::MulFOp::create(
           b, loc, arith::MulFOp::create(b, loc, di, rstd), scale[i]);
@@ -356,18 +375,74 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       y.push_back(v);
     }
   }
-  storeRow(y, out, et);
+
+  // Epilogue on the row op's result, per element.
+  if (!y.empty()) {
+    Type ct = pointwise::computeType(et);
+    for (int64_t p = 0; p < numElems; ++p) {
+      env[p][rowOp->getResult(0)] = convert(y[p], ct);
+      if (failed(pe.emitOps(epilogue, env[p],
+                            [&](Value v) { return loadAll(v)[p]; })))
+        return failure();
+    }
+  }
+
+  // Stores: row-shaped results by vectors of valid columns; a reduction's
+  // value once per row, by thread 0.
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+    Value out = entry.getArgument(numInputs + i);
+    Type elem = cast<RankedTensorType>(v.getType()).getElementType();
+    Type mt = pointwise::memoryType(elem);
+    if (perRowResult && v == rowOp->getResult(0)) {
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          r.tid, r.idx(0));
+      auto ifFirst = scf::IfOp::create(b, loc, first, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+      Value p =
+          LLVM::GEPOp::create(b, loc, ptr1, mt, out, ValueRange{toI64(row)});
+      LLVM::StoreOp::create(b, loc, convert(perRowResult, elem), p);
+      continue;
+    }
+    if (env[0].lookup(v) == Value())
+      return fusion.emitOpError("row kernels compute every result they store");
+    Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
+    for (int64_t k = 0; k < perThread; ++k) {
+      auto ifValid = scf::IfOp::create(b, loc, validOf[k], false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+      Value packed = LLVM::PoisonOp::create(b, loc, vt);
+      for (int64_t l = 0; l < vec; ++l) {
+        Value x = pe.toMemory(env[k * vec + l].lookup(v), elem);
+        packed = vec > 1 ? Value(LLVM::InsertElementOp::create(b, loc, packed,
+                                                               x, r.i32(l)))
+                         : x;
+      }
+      Value at = arith::AddIOp::create(b, loc, rowBase, colOf[k]);
+      Value p = LLVM::GEPOp::create(b, loc, ptr1, mt, out, ValueRange{toI64(at)});
+      LLVM::StoreOp::create(b, loc, packed, p, vec * elementBytes(elem));
+    }
+  }
   gpu::ReturnOp::create(b, loc);
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = rows;
+  info.grid = g.rows;
   info.block = blockSize;
-  int64_t numel = inType.getNumElements();
-  info.flops = (isa<LayerNormOp>(rowOp) ? 8 : 5) * numel;
+  info.sharedBytes = fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes")
+                         ? fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes")
+                               .getInt()
+                         : 0;
+  int64_t numel = rowType.getNumElements();
+  int64_t fused = std::distance(prologue.begin(), prologue.end()) +
+                  std::distance(epilogue.begin(), epilogue.end());
+  info.flops = ((isa<LayerNormOp>(rowOp) ? 8 : isa<ReduceOp>(rowOp) ? 1 : 5) +
+                fused) *
+               numel;
   for (Value v : fusion.getInputs())
     info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
-  info.bytes +=
-      bufferBytes(cast<RankedTensorType>(fusion.getResult(0).getType()));
+  for (Value v : fusion.getResults())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
   return info;
 }

@@ -3,8 +3,12 @@
 // Second fusion pass (flag brrr-fuse-rows): every softmax, log-softmax,
 // layer norm and float reduction whose reduction covers the trailing
 // dimensions becomes one `brrr.fusion row` kernel that reads its row once.
-// Their operands stay kernel inputs (the row kernel reads scale and bias
-// from memory, splat or not).
+// Pointwise kernels around it join it when that saves memory traffic: the
+// producer of the row (a residual add before a layer norm, the scaling
+// before a softmax) becomes a prologue computed as the row is loaded, and
+// the only consumer of the result (a cast, an activation) an epilogue
+// applied before the store. The row op's other operands (layer norm scale
+// and bias) stay kernel inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +25,9 @@ using namespace mlir;
 using namespace mlir::brrr;
 
 namespace {
+
+/// Register budget: at most this many vectors of the row per thread.
+constexpr int64_t kMaxVectorsPerThread = 16;
 
 /// Whether `op` reduces over a trailing block of its input.
 bool isRowOp(Operation *op) {
@@ -46,10 +53,166 @@ bool isRowOp(Operation *op) {
   return isa<LayerNormOp>(op);
 }
 
+/// The row op of a row kernel.
+Operation *rowOpOf(FusionOp fusion) {
+  for (Operation &op : fusion.getBody().front())
+    if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp, ReduceOp>(op))
+      return &op;
+  return nullptr;
+}
+
+/// Whether every result of the pointwise kernel `f` is a float tensor of
+/// `type`'s shape, so the row kernel can compute and store it per element.
+bool rowShaped(FusionOp f, RankedTensorType type) {
+  return f.getKind() == "pointwise" &&
+         llvm::all_of(f.getResultTypes(), [&](Type t) {
+           auto rt = cast<RankedTensorType>(t);
+           return rt.getShape() == type.getShape() &&
+                  isa<FloatType>(rt.getElementType());
+         });
+}
+
+/// DRAM bytes saved by computing the pointwise kernel `p` inside the row
+/// kernel: `p`'s results are no longer read back by the row kernel, those
+/// only the row kernel reads are not written either; one launch less.
+int64_t prologueBenefit(FusionOp p, FusionOp row) {
+  int64_t bytes = 0;
+  for (Value r : p->getResults()) {
+    if (!llvm::is_contained(row.getInputs(), r))
+      continue;
+    int64_t size = bufferBytes(cast<RankedTensorType>(r.getType()));
+    bytes += size;
+    if (llvm::all_of(r.getUsers(), [&](Operation *u) { return u == row; }))
+      bytes += size;
+  }
+  return bytes;
+}
+
+/// The pointwise kernel computing the row that `row` reduces, if it can be
+/// the row kernel's prologue: every result row-shaped, and read by the row
+/// kernel only as the row itself.
+FusionOp prologueOf(FusionOp row) {
+  Operation *rowOp = rowOpOf(row);
+  Block &body = row.getBody().front();
+  auto arg = dyn_cast<BlockArgument>(rowOp->getOperand(0));
+  if (!arg || arg.getOwner() != &body)
+    return nullptr;
+  Value in = row.getInputs()[arg.getArgNumber()];
+  auto producer = in.getDefiningOp<FusionOp>();
+  auto rowType = cast<RankedTensorType>(in.getType());
+  if (!producer || !rowShaped(producer, rowType) ||
+      prologueBenefit(producer, row) <= 0)
+    return nullptr;
+  for (auto [input, a] : llvm::zip(row.getInputs(), body.getArguments()))
+    if (input.getDefiningOp() == producer &&
+        (!a.hasOneUse() || a != arg ||
+         llvm::count(rowOp->getOperands(), a) != 1))
+      return nullptr;
+  return producer;
+}
+
+/// The pointwise kernel that alone reads the row op's result, if it can be
+/// the row kernel's epilogue (softmax and layer norm: row-shaped results).
+FusionOp epilogueOf(FusionOp row) {
+  Operation *rowOp = rowOpOf(row);
+  if (isa<ReduceOp>(rowOp))
+    return nullptr;
+  auto yield = cast<YieldOp>(row.getBody().front().getTerminator());
+  Value result;
+  for (auto [i, v] : llvm::enumerate(yield.getValues()))
+    if (v == rowOp->getResult(0))
+      result = row.getResult(i);
+  if (!result || !result.hasOneUse())
+    return nullptr;
+  auto consumer = dyn_cast<FusionOp>(*result.getUsers().begin());
+  auto rowType = cast<RankedTensorType>(rowOp->getResult(0).getType());
+  if (!consumer || !rowShaped(consumer, rowType))
+    return nullptr;
+  return consumer;
+}
+
 struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
     wrapEachInFusion(getOperation(), "row", isRowOp);
+    SmallVector<FusionOp> rows;
+    getOperation().walk([&](FusionOp f) {
+      if (f.getKind() == "row")
+        rows.push_back(f);
+    });
+    for (FusionOp row : rows) {
+      if (FusionOp producer = prologueOf(row))
+        if (FusionOp merged = mergeFusions(producer, row, "row"))
+          row = merged;
+      if (FusionOp consumer = epilogueOf(row))
+        (void)mergeFusions(row, consumer, "row");
+    }
   }
 };
 
 } // namespace
+
+FailureOr<RowGeometry> mlir::brrr::rowGeometryOf(FusionOp fusion,
+                                                 int64_t threads) {
+  RowGeometry g;
+  g.rowOp = rowOpOf(fusion);
+  if (!g.rowOp)
+    return fusion.emitOpError(
+        "row kernels hold a softmax, log-softmax, layer norm or reduction");
+  for (Operation &op : fusion.getBody().front().without_terminator())
+    if (&op != g.rowOp && !isPointwise(&op) && !isa<ConstantOp>(op))
+      return op.emitOpError("cannot be fused into a row kernel");
+  Operation *rowOp = g.rowOp;
+  auto inType = cast<RankedTensorType>(rowOp->getOperand(0).getType());
+  Type et = inType.getElementType();
+  if (!isa<FloatType>(et))
+    return rowOp->emitOpError("row kernels need a floating-point input");
+  int64_t axis;
+  if (auto s = dyn_cast<SoftmaxOp>(rowOp))
+    axis = s.getAxis();
+  else if (auto s = dyn_cast<LogSoftmaxOp>(rowOp))
+    axis = s.getAxis();
+  else if (auto l = dyn_cast<LayerNormOp>(rowOp))
+    axis = l.getAxis();
+  else {
+    // Trailing, contiguous axes only: a row is then contiguous memory.
+    ArrayRef<int64_t> axes = cast<ReduceOp>(rowOp).getAxes();
+    axis = axes.empty() ? inType.getRank() : axes.front();
+    for (auto [i, a] : llvm::enumerate(axes))
+      if (a != axis + static_cast<int64_t>(i) ||
+          axes.back() != inType.getRank() - 1)
+        return rowOp->emitOpError("row kernels reduce trailing axes only");
+    g.reductions = 1;
+  }
+  if (isa<SoftmaxOp, LogSoftmaxOp>(rowOp) && axis != inType.getRank() - 1)
+    return rowOp->emitOpError("row kernels reduce the last axis only");
+  if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp>(rowOp))
+    g.reductions = 2; // max then sum; mean then variance
+  g.cols = 1;
+  for (int64_t d = axis; d < inType.getRank(); ++d)
+    g.cols *= inType.getDimSize(d);
+  if (g.cols == 0)
+    return rowOp->emitOpError("reductions over empty rows have no kernel yet");
+  g.rows = inType.getNumElements() / g.cols;
+
+  // 16-byte vectors where the row length allows; enough threads to cover
+  // the row within the register budget.
+  g.vec = 16 / elementBytes(et);
+  while (g.vec > 1 && g.cols % g.vec != 0)
+    g.vec /= 2;
+  int64_t vectors = llvm::divideCeil(g.cols, g.vec);
+  if (threads == 0) {
+    threads = 32;
+    while (threads < 256 && threads * 4 < vectors)
+      threads *= 2;
+  }
+  if (threads % 32 != 0 || threads > 1024)
+    return fusion.emitOpError("row kernels run whole warps, up to 1024 "
+                              "threads; got ")
+           << threads;
+  g.threads = threads;
+  g.perThread = llvm::divideCeil(vectors, threads);
+  if (g.perThread > kMaxVectorsPerThread)
+    return fusion.emitOpError("rows of ")
+           << g.cols << " elements exceed the register-resident row kernel";
+  return g;
+}

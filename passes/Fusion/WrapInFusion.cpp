@@ -4,47 +4,83 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
 
-namespace {
+FusionOp mlir::brrr::mergeFusions(FusionOp first, FusionOp second,
+                                  StringRef kind) {
+  auto fromFirst = [&](Value v) { return v.getDefiningOp() == first; };
+  // Where the merged kernel can go: at `second`, unless something between
+  // the two reads `first`; else at `first`, if `second` reads nothing
+  // computed after it.
+  Operation *at = second;
+  for (Operation *op = first->getNextNode(); op != second.getOperation();
+       op = op->getNextNode())
+    if (llvm::any_of(op->getOperands(), fromFirst))
+      at = first;
+  if (at == first.getOperation())
+    for (Value in : second.getInputs())
+      if (!fromFirst(in) && in.getDefiningOp() &&
+          !in.getDefiningOp()->isBeforeInBlock(first))
+        return nullptr;
 
-/// Merges the pointwise kernel `epilogue`, the only reader of `producer`'s
-/// result, into one kernel of `producer`'s kind.
-void mergeEpilogue(FusionOp producer, FusionOp epilogue) {
-  Value product = producer.getResult(0);
-  SmallVector<Value> inputs(producer.getInputs());
-  for (Value in : epilogue.getInputs())
-    if (in != product)
-      inputs.push_back(in);
-  OpBuilder b(epilogue);
-  auto fused = FusionOp::create(b, epilogue.getLoc(), producer.getKind(),
-                                inputs, epilogue.getResultTypes());
+  llvm::SetVector<Value> inputs;
+  inputs.insert(first.getInputs().begin(), first.getInputs().end());
+  for (Value in : second.getInputs())
+    if (!fromFirst(in))
+      inputs.insert(in);
+  // first's results that are read elsewhere stay outputs of the kernel.
+  SmallVector<unsigned> kept;
+  for (OpResult r : first->getResults())
+    if (llvm::any_of(r.getUsers(), [&](Operation *u) { return u != second; }))
+      kept.push_back(r.getResultNumber());
+  SmallVector<Type> types;
+  for (unsigned i : kept)
+    types.push_back(first.getResult(i).getType());
+  llvm::append_range(types, second.getResultTypes());
+
+  OpBuilder b(at);
+  auto fused = FusionOp::create(b, second.getLoc(), kind,
+                                inputs.getArrayRef(), types);
   Block &body = fused.getBody().front();
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
   IRMapping map;
-  Block &producerBody = producer.getBody().front();
-  map.map(producerBody.getArguments(),
-          body.getArguments().take_front(producerBody.getNumArguments()));
-  for (Operation &op : producerBody.without_terminator())
+  auto argFor = [&](Value in) {
+    return body.getArgument(llvm::find(inputs, in) - inputs.begin());
+  };
+  Block &firstBody = first.getBody().front();
+  for (auto [in, arg] : llvm::zip(first.getInputs(), firstBody.getArguments()))
+    map.map(arg, argFor(in));
+  for (Operation &op : firstBody.without_terminator())
     inner.clone(op, map);
-  Value fusedProduct =
-      map.lookup(cast<YieldOp>(producerBody.getTerminator()).getValues()[0]);
-  unsigned next = producerBody.getNumArguments();
-  Block &epBody = epilogue.getBody().front();
-  for (auto [in, arg] : llvm::zip(epilogue.getInputs(), epBody.getArguments()))
-    map.map(arg, in == product ? fusedProduct : body.getArgument(next++));
-  for (Operation &op : epBody.without_terminator())
+  auto firstYield = cast<YieldOp>(firstBody.getTerminator());
+  Block &secondBody = second.getBody().front();
+  for (auto [in, arg] :
+       llvm::zip(second.getInputs(), secondBody.getArguments()))
+    map.map(arg, fromFirst(in) ? map.lookup(firstYield.getValues()
+                                                [cast<OpResult>(in)
+                                                     .getResultNumber()])
+                               : argFor(in));
+  for (Operation &op : secondBody.without_terminator())
     inner.clone(op, map);
   SmallVector<Value> yielded;
-  for (Value v : cast<YieldOp>(epBody.getTerminator()).getValues())
+  for (unsigned i : kept)
+    yielded.push_back(map.lookup(firstYield.getValues()[i]));
+  for (Value v : cast<YieldOp>(secondBody.getTerminator()).getValues())
     yielded.push_back(map.lookup(v));
-  YieldOp::create(inner, epilogue.getLoc(), yielded);
-  epilogue->replaceAllUsesWith(fused.getResults());
-  epilogue->erase();
-  producer->erase();
+  YieldOp::create(inner, second.getLoc(), yielded);
+
+  for (auto [k, i] : llvm::enumerate(kept))
+    first.getResult(i).replaceAllUsesWith(fused.getResult(k));
+  second->replaceAllUsesWith(fused.getResults().drop_front(kept.size()));
+  second->erase();
+  first->erase();
+  return fused;
 }
+
+namespace {
 
 /// The pointwise kernel that can become `producer`'s epilogue, if any.
 FusionOp epilogueOf(FusionOp producer) {
@@ -74,7 +110,7 @@ void mlir::brrr::mergeEpilogues(Operation *root, StringRef kind) {
   });
   for (FusionOp producer : producers)
     if (FusionOp epilogue = epilogueOf(producer))
-      mergeEpilogue(producer, epilogue);
+      (void)mergeFusions(producer, epilogue, producer.getKind());
 }
 
 void mlir::brrr::wrapEachInFusion(

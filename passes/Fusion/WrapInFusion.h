@@ -20,6 +20,14 @@ namespace mlir::brrr {
 void wrapEachInFusion(Operation *root, StringRef kind,
                       llvm::function_ref<bool(Operation *)> select);
 
+/// Merges `first` and the later fusion `second`, which reads results of
+/// `first`, into one `brrr.fusion kind`: first's ops, then second's, with
+/// second's reads of first's results replaced by the values themselves.
+/// Results of `first` that other ops read stay results of the merged kernel
+/// (before second's). Returns null, changing nothing, when no position
+/// keeps every value defined before its use.
+FusionOp mergeFusions(FusionOp first, FusionOp second, StringRef kind);
+
 /// For every `brrr.fusion kind` under `root` (a kernel whose first op
 /// produces its only result): merges in the pointwise kernel that is the
 /// only reader of that result, when its outputs have the result's shape, as

@@ -140,6 +140,24 @@ KERNEL_CASES = [
     ("layernorm_ragged_f32", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
                                 epsilon=1e-5)],
      [("x", F, [5, 513]), ("g", F, [513]), ("b", F, [513])], [("y", F, [5, 513])]),
+    # Row kernels with fused prologues and epilogues.
+    ("scaled_softmax_cast_f16", [n("Div", ["x", "four"], ["d"]),
+                                       n("Softmax", ["d"], ["s"], axis=-1),
+                                       n("Cast", ["s"], ["y"], to=H)],
+     [("x", F, [33, 777])], [("y", H, [33, 777])]),
+    ("residual_layernorm_relu_f16", [n("Add", ["x", "a"], ["r"]),
+                                     n("LayerNormalization", ["r", "g", "b"], ["n"],
+                                       axis=-1, epsilon=1e-5),
+                                     n("Relu", ["n"], ["y"])],
+     [("x", H, [8, 520]), ("a", H, [8, 520]), ("g", H, [520]), ("b", H, [520])],
+     [("r", H, [8, 520]), ("y", H, [8, 520])]),
+    ("masked_softmax_bias_f32", [n("Add", ["x", "bias"], ["t"]), n("Add", ["t", "m"], ["u"]),
+                               n("Softmax", ["u"], ["y"], axis=-1)],
+     [("x", F, [4, 8, 100]), ("bias", F, [100]), ("m", F, [4, 1, 100])],
+     [("y", F, [4, 8, 100])]),
+    ("sum_of_squares_f32", [n("Mul", ["x", "x"], ["q"]),
+                            n("ReduceSum", ["q", "axis1"], ["y"], keepdims=0)],
+     [("x", F, [9, 1001])], [("y", F, [9])]),
     # Asymmetric pads, stride and dilation per axis, bias, relu epilogue.
     ("conv_bias_relu_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 2, 0, 1],
                               strides=[2, 1], dilations=[1, 2]),
@@ -171,7 +189,8 @@ TOLERANCES = {"cast_chain": 2e-3}
 
 CONSTANTS = {
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
-    "half": np.array(0.5, np.float16)}
+    "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
+    "axis1": np.array([1], np.int64)}
 
 
 def kernel_case(brrrc, case, dest_root):

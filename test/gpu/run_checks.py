@@ -92,6 +92,15 @@ def torch_inputs(name, gen):
         return [f(128, 96), f(96, 80)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
+    if name == "scaled_softmax_cast_f16":
+        return [f(33, 777) * 8]
+    if name == "residual_layernorm_relu_f16":
+        return [f(8, 520, dt=torch.float16) * 2 + 1, f(8, 520, dt=torch.float16),
+                f(520, dt=torch.float16), f(520, dt=torch.float16)]
+    if name == "masked_softmax_bias_f32":
+        return [f(4, 8, 100) * 3, f(100), f(4, 1, 100) * 3]
+    if name == "sum_of_squares_f32":
+        return [f(9, 1001)]
     if name == "conv_bias_relu_f32":
         return [f(2, 5, 13, 11), f(7, 5, 3, 3), f(7)]
     if name == "conv_group_residual_f16":
@@ -143,6 +152,15 @@ def torch_reference(name, xs):
     if name == "gather_rows_negative":
         return [d[0][xs[1] % 50]]
     F = torch.nn.functional
+    if name == "scaled_softmax_cast_f16":
+        return [torch.softmax(d[0] / 4, -1).half().double()]
+    if name == "residual_layernorm_relu_f16":
+        r = d[0] + d[1]
+        return [r, torch.relu(F.layer_norm(r, (520,), d[2], d[3], 1e-5))]
+    if name == "masked_softmax_bias_f32":
+        return [torch.softmax(d[0] + d[1] + d[2], -1)]
+    if name == "sum_of_squares_f32":
+        return [(d[0] * d[0]).sum(1)]
     if name == "conv_bias_relu_f32":
         # ONNX pads [top, left, bottom, right]; F.pad takes (left, right, top, bottom).
         x = F.pad(d[0], (2, 1, 1, 0))

@@ -48,6 +48,7 @@ struct CUfunc_st {
   const char *name;
   int arity;
   void (*body)(const std::vector<CUdeviceptr> &, unsigned);
+  int maxDynamicShared; ///< opted-in dynamic shared memory, 0: the default
 };
 struct CUstream_st {
   bool capturing = false;
@@ -77,8 +78,8 @@ void reluBody(const std::vector<CUdeviceptr> &a, unsigned n) {
 }
 
 // The kernels of test/runtime/TestArtifact.cpp's PTX.
-CUfunc_st kernels[] = {{"brrr_test_add", 3, addBody},
-                       {"brrr_test_relu", 2, reluBody}};
+CUfunc_st kernels[] = {{"brrr_test_add", 3, addBody, 0},
+                       {"brrr_test_relu", 2, reluBody, 0}};
 
 std::recursive_mutex mu;
 bool initialized = false;
@@ -381,11 +382,27 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
   return enqueue(stream, std::move(op));
 }
 
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attrib,
+                            int value) {
+  FAKE_NEEDS_CONTEXT();
+  if (!f || attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ||
+      value < 0 || value > env("FAKE_CUDA_MAX_SHARED_OPTIN", 227 * 1024))
+    return CUDA_ERROR_INVALID_VALUE;
+  f->maxDynamicShared = value;
+  ++stats.sharedOptIns;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz, unsigned,
-                        CUstream stream, void **params, void **) {
+                        unsigned bx, unsigned by, unsigned bz,
+                        unsigned sharedBytes, CUstream stream, void **params,
+                        void **) {
   FAKE_NEEDS_CONTEXT();
   if (!f || (f->arity && !params))
+    return CUDA_ERROR_INVALID_VALUE;
+  // Like the driver: over 48 KiB needs the kernel's opt-in.
+  if (sharedBytes > 48 * 1024 &&
+      sharedBytes > static_cast<unsigned>(f->maxDynamicShared))
     return CUDA_ERROR_INVALID_VALUE;
   Op op;
   op.kernel = f;

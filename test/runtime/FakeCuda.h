@@ -36,6 +36,7 @@ struct FakeCudaStats {
   int64_t liveBytes;
   int64_t liveModules, liveStreams, liveGraphs, liveExecs, liveEvents;
   int64_t primaryRetains; ///< retained minus released primary contexts
+  int64_t sharedOptIns;   ///< cuFuncSetAttribute(MAX_DYNAMIC_SHARED) calls
 };
 
 typedef void (*FakeCudaStatsFn)(FakeCudaStats *);

@@ -302,6 +302,29 @@ TEST_F(FakeDriverTest, WeightsOutOfMemory) {
       << lastError();
 }
 
+TEST_F(FakeDriverTest, LargeSharedMemoryOptsInAtLoad) {
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.launches[1].sharedBytes = 100 * 1024; // over the default 48 KiB
+  ASSERT_EQ(open(a), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().sharedOptIns - baseline.sharedOptIns, 1);
+  ASSERT_EQ(brrr_context_create(model, &ctx), BRRR_OK) << lastError();
+  Buffers b;
+  EXPECT_EQ(runHost(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+}
+
+TEST_F(FakeDriverTest, SharedMemoryBeyondTheDeviceIsALoadError) {
+  ScopedEnv optin("FAKE_CUDA_MAX_SHARED_OPTIN", "65536");
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.launches[2].sharedBytes = 100 * 1024;
+  EXPECT_NE(open(a), BRRR_OK);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_TRUE(contains(lastError(), "kernel 'brrr_test_relu' needs 102400 "
+                                    "bytes of shared memory per block, more "
+                                    "than device 0 grants"))
+      << lastError();
+}
+
 TEST_F(FakeDriverTest, ContextOutlivesItsClosedModel) {
   openAndCreate();
   brrr_model_close(model);

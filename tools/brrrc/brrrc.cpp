@@ -164,6 +164,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (mode != Emit::Brrr || report) {
+    // Passes read the target from the IR (shared-memory budget).
+    (*module)->setAttr("brrr.target",
+                       mlir::StringAttr::get(&context, target->chip));
     if (failed(mlir::brrr::runCompilePipeline(*module)) || errors) {
       errs() << "brrrc: " << errors << " error(s); nothing was written\n";
       return 1;

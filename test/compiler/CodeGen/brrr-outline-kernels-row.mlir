@@ -1,18 +1,21 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-rows,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-rows,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
 // One block per row: 4096 f16 columns are 512 16-byte vectors, so 128
 // threads hold 4 each; the max and the sum are block reductions through
-// warp shuffles and a shared-memory global.
+// warp shuffles and the planned scratch in dynamic shared memory (4 warps:
+// 16 bytes each; the sum's scratch at byte 16, float 4).
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion "row"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 64, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.module @brrr_kernels
-// CHECK: llvm.mlir.global internal @fusion_0_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x f32>
+// CHECK: llvm.mlir.global external @brrr_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @fusion_0({{.+}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK-COUNT-4: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK: gpu.shuffle  xor
 // CHECK: gpu.barrier
 // CHECK: math.exp
 // CHECK: gpu.shuffle  xor
+// CHECK: arith.constant 4 : index
+// CHECK: gpu.barrier
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<64x4096xf16>

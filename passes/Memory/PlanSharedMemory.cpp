@@ -1,0 +1,140 @@
+//===- PlanSharedMemory.cpp - shared memory for every kernel -------------===//
+//
+// Runs after fusion, before code generation (flag brrr-plan-shared-memory).
+// Each kernel family states the shared buffers a fusion needs (reduction
+// scratch of row kernels today; the staging tiles of pipelined matmuls
+// extend the list) with the phases in which each is alive. Buffers are
+// placed largest first, first fit at their alignment, apart from every
+// buffer alive at the same time, so buffers of disjoint phases share bytes.
+// The plan is recorded on the fusion (`brrr.shared`, `brrr.shared_bytes`,
+// and for row kernels the `brrr.threads` it assumes) for the code
+// generator and the launch plan. A plan over the target's budget is a
+// diagnostic here, never a failed launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRPLANSHAREDMEMORY
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// The shared buffers of `fusion`, or failure with a diagnostic.
+FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion) {
+  SmallVector<SharedBuffer> buffers;
+  if (fusion.getKind() != "row")
+    return buffers;
+  // A row kernel's block reduction goes through one f32 per warp. Phase k
+  // is reduction k: its scratch is written there and read until every
+  // thread reaches the barrier of reduction k + 1, so scratch k and k + 1
+  // overlap in time and k + 2 may reuse k's bytes.
+  int64_t threads = 0;
+  if (auto t = fusion->getAttrOfType<IntegerAttr>("brrr.threads"))
+    threads = t.getInt();
+  FailureOr<RowGeometry> g = rowGeometryOf(fusion, threads);
+  if (failed(g))
+    return failure();
+  fusion->setAttr("brrr.threads",
+                  Builder(fusion).getI64IntegerAttr(g->threads));
+  int64_t warps = g->threads / 32;
+  if (warps > 1)
+    for (int64_t k = 0; k < g->reductions; ++k)
+      buffers.push_back({"reduce" + std::to_string(k), warps * 4, 16, k, k + 1});
+  return buffers;
+}
+
+struct PlanSharedMemoryPass
+    : public mlir::brrr::impl::BrrrPlanSharedMemoryBase<PlanSharedMemoryPass> {
+  void runOnOperation() override {
+    auto module = getOperation()->getParentOfType<ModuleOp>();
+    StringRef target;
+    if (auto t = module ? module->getAttrOfType<StringAttr>("brrr.target")
+                        : StringAttr())
+      target = t.getValue();
+    int64_t budget = sharedMemoryBudget(target);
+    // A tighter cap, e.g. to keep more blocks resident per SM.
+    if (auto cap = module ? module->getAttrOfType<IntegerAttr>(
+                                "brrr.shared_memory_limit")
+                          : IntegerAttr())
+      budget = std::min(budget, cap.getInt());
+
+    WalkResult walk = getOperation().walk([&](FusionOp fusion) {
+      FailureOr<SmallVector<SharedBuffer>> buffers = buffersOf(fusion);
+      if (failed(buffers))
+        return WalkResult::interrupt();
+      int64_t total = placeSharedBuffers(*buffers);
+      if (total > budget) {
+        fusion.emitOpError("needs ")
+            << total << " bytes of shared memory per block; "
+            << (target.empty() ? "without a target" : "the target")
+            << (target.empty() ? "" : " ") << target << " allows " << budget;
+        return WalkResult::interrupt();
+      }
+      Builder b(fusion);
+      SmallVector<Attribute> entries;
+      for (const SharedBuffer &buf : *buffers)
+        entries.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("name", b.getStringAttr(buf.name)),
+             b.getNamedAttr("offset", b.getI64IntegerAttr(buf.offset)),
+             b.getNamedAttr("bytes", b.getI64IntegerAttr(buf.bytes))}));
+      fusion->setAttr("brrr.shared", b.getArrayAttr(entries));
+      fusion->setAttr("brrr.shared_bytes", b.getI64IntegerAttr(total));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+int64_t mlir::brrr::placeSharedBuffers(MutableArrayRef<SharedBuffer> buffers) {
+  SmallVector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return buffers[a].bytes > buffers[b].bytes;
+  });
+  SmallVector<size_t> placed;
+  int64_t total = 0;
+  for (size_t i : order) {
+    SharedBuffer &buf = buffers[i];
+    int64_t offset = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      offset = llvm::alignTo(offset, buf.align);
+      for (size_t j : placed) {
+        const SharedBuffer &p = buffers[j];
+        bool together = p.firstUse <= buf.lastUse && buf.firstUse <= p.lastUse;
+        bool overlap =
+            offset < p.offset + p.bytes && p.offset < offset + buf.bytes;
+        if (together && overlap) {
+          offset = p.offset + p.bytes;
+          moved = true;
+        }
+      }
+    }
+    buf.offset = offset;
+    placed.push_back(i);
+    total = std::max(total, offset + buf.bytes);
+  }
+  return llvm::alignTo(total, 16);
+}
+
+int64_t mlir::brrr::sharedMemoryBudget(StringRef target) {
+  if (target == "sm_90a")
+    return 227 * 1024;
+  if (target == "sm_80")
+    return 163 * 1024;
+  return 48 * 1024;
+}
