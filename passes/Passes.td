@@ -94,7 +94,9 @@ def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
     saves (its results no longer read back, those read only by the row not
     written either) are positive; results other kernels read become extra
     outputs. The pointwise kernel that alone reads a softmax or layer norm
-    result, with row-shaped float outputs, joins as an epilogue.
+    result, with row-shaped float outputs, joins as an epilogue. Every
+    other reduction (leading or interleaved axes, integer elements) becomes
+    a `brrr.fusion reduce` kernel, one thread per output element.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -104,8 +104,8 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
     op.emitError("no GPU kernel family handles '")
         << op.getName()
         << "' yet (kernels exist for pointwise ops, softmax and "
-           "log-softmax over the last axis, layer norm, float reductions "
-           "over trailing axes, transpose, slice, expand, gather, concat, "
+           "log-softmax over the last axis, layer norm, reductions, "
+           "transpose, slice, expand, gather, concat, "
            "pad, f16/bf16/f32 matmul and 2-D convolution, and 2-D max and "
            "average pooling)";
     ok = false;

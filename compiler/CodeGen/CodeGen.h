@@ -3,7 +3,7 @@
 // The code generator, after fusion and memory planning: the outlining pass
 // turns every `brrr.fusion` into a `gpu.func` of one `gpu.module` (kernel
 // families: PointwiseKernel.cpp, RowKernel.cpp, MovementKernel.cpp,
-// MatmulKernel.cpp, ConvKernel.cpp, PoolKernel.cpp), recording the kernel name and launch shape
+// ReduceKernel.cpp, MatmulKernel.cpp, ConvKernel.cpp, PoolKernel.cpp), recording the kernel name and launch shape
 // on the fusion; compileKernels lowers that module through NVVM and LLVM's
 // NVPTX back end to PTX and, with ptxas, to cubin.
 //
@@ -50,6 +50,11 @@ emitPointwiseKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 /// `fusion` as `gpu.func @name`, with its shared memory as a global.
 FailureOr<KernelInfo> emitRowKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                                     StringRef name);
+
+/// Emits the general reduction kernel (any axes, integer elements) of
+/// `fusion`: one thread per output element.
+FailureOr<KernelInfo>
+emitReduceKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
 /// Emits the data-movement kernel (transpose, slice, expand, gather,
 /// concat, pad) of `fusion` as `gpu.func @name`.

@@ -51,6 +51,8 @@ struct OutlineKernelsPass
         info = emitPointwiseKernel(fusion, kb, name);
       else if (fusion.getKind() == "row")
         info = emitRowKernel(fusion, kb, name);
+      else if (fusion.getKind() == "reduce")
+        info = emitReduceKernel(fusion, kb, name);
       else if (fusion.getKind() == "movement")
         info = emitMovementKernel(fusion, kb, name);
       else if (fusion.getKind() == "matmul")

@@ -337,7 +337,8 @@ public:
 
   /// Emits `ops` (fused pointwise ops and splat constants) on scalars.
   /// `scalar` maps values to their scalars and receives the results; an
-  /// operand it lacks is asked of `load` (an input read from memory).
+  /// operand it lacks is asked of `load` (an input read from memory). Ops
+  /// whose result `scalar` already holds are skipped.
   LogicalResult emitOps(llvm::iterator_range<Block::iterator> ops,
                         DenseMap<Value, Value> &scalar,
                         llvm::function_ref<Value(Value)> load);
@@ -366,6 +367,9 @@ PointwiseEmitter::emitOps(llvm::iterator_range<Block::iterator> ops,
                           DenseMap<Value, Value> &scalar,
                           llvm::function_ref<Value(Value)> load) {
   for (Operation &op : ops) {
+    // Values the kernel already holds (read through a transpose).
+    if (op.getNumResults() == 1 && scalar.count(op.getResult(0)))
+      continue;
     if (auto c = dyn_cast<ConstantOp>(op)) {
       auto v = splatValue(c);
       if (!v)

@@ -3,7 +3,8 @@
 // The pointwise kernel family. Each thread owns `vec` consecutive output
 // elements (16 bytes of the widest same-shaped operand): operands with the
 // output's shape are read and written with one 16-byte access, broadcast
-// operands element by element through their strides. The fused ops are
+// operands element by element through their strides, transposed inputs
+// element by element through the permutation. The fused ops are
 // re-emitted per element as arith/math scalars; f16 and bf16 are computed in
 // f32 and rounded once at the store. Booleans are one byte in memory.
 //
@@ -95,6 +96,25 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   };
   Block &body = fusion.getBody().front();
   auto yield = cast<YieldOp>(body.getTerminator());
+  // Transposes of inputs (brrr-fuse-elementwise keeps them at the leaves,
+  // with the kernel's shape); inputs read only through them are not loaded
+  // in the kernel's index space.
+  SmallVector<TransposeOp> transposes;
+  SmallVector<bool> readOnlyTransposed(body.getNumArguments(), false);
+  for (Operation &op : body.without_terminator()) {
+    if (isPointwise(&op) || isa<ConstantOp>(op))
+      continue;
+    auto tr = dyn_cast<TransposeOp>(op);
+    if (!tr || !isa<BlockArgument>(tr.getInput()) ||
+        tr.getType().getShape() != shape)
+      return op.emitOpError("cannot be fused into a pointwise kernel");
+    transposes.push_back(tr);
+  }
+  for (BlockArgument arg : body.getArguments())
+    readOnlyTransposed[arg.getArgNumber()] =
+        !arg.use_empty() && llvm::all_of(arg.getUsers(), [](Operation *u) {
+          return isa<TransposeOp>(u);
+        });
 
   // Loads, computes and stores the vectors starting at `firsts`.
   auto emitVectors = [&](ArrayRef<Value> firsts) -> LogicalResult {
@@ -111,7 +131,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         Value base = entry.getArgument(k);
         SmallVector<Value> values;
         auto finish = [&](Value raw) { return e.fromMemory(raw, et); };
-        if (t.getShape() == shape) {
+        if (readOnlyTransposed[k]) {
+          // Read through its transposes only (below).
+        } else if (t.getShape() == shape) {
           Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
           Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
                                           ValueRange{firstI64});
@@ -137,6 +159,34 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         }
         lanes.push_back(std::move(values));
       }
+      // Transposed inputs: per lane, the element at the permuted
+      // coordinates of the lane's output element.
+      for (TransposeOp tr : transposes) {
+        auto arg = cast<BlockArgument>(tr.getInput());
+        auto inType = cast<RankedTensorType>(arg.getType());
+        Type et = inType.getElementType(), mt = memoryType(et);
+        SmallVector<int64_t> inStrides = rowMajorStrides(inType.getShape());
+        SmallVector<int64_t> outStrides = rowMajorStrides(shape);
+        IndexMath im{b, loc};
+        SmallVector<Value> values;
+        for (int64_t l = 0; l < vec; ++l) {
+          Value linear = arith::AddIOp::create(b, loc, first, e.idx(l));
+          Value index = e.idx(0);
+          for (auto [d, p] : llvm::enumerate(tr.getPerm())) {
+            Value coord = arith::RemUIOp::create(
+                b, loc,
+                arith::DivUIOp::create(b, loc, linear, e.idx(outStrides[d])),
+                e.idx(shape[d]));
+            index = im.add(index, im.mul(coord, inStrides[p]));
+          }
+          Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt,
+                                          entry.getArgument(arg.getArgNumber()),
+                                          ValueRange{toI64(index)});
+          values.push_back(
+              e.fromMemory(LLVM::LoadOp::create(b, loc, mt, ptr), et));
+        }
+        lanes.push_back(std::move(values));
+      }
       lanesOf.push_back(std::move(lanes));
     }
     for (auto [f, first] : llvm::enumerate(firsts)) {
@@ -148,7 +198,10 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
       for (int64_t l = 0; l < vec; ++l) {
         DenseMap<Value, Value> scalar;
         for (auto [k, arg] : llvm::enumerate(body.getArguments()))
-          scalar[arg] = lanes[k][l];
+          if (!readOnlyTransposed[k])
+            scalar[arg] = lanes[k][l];
+        for (auto [k, tr] : llvm::enumerate(transposes))
+          scalar[tr.getResult()] = lanes[body.getNumArguments() + k][l];
         // Every input is loaded above: nothing is left to `load`.
         if (failed(e.emitOps(body.without_terminator(), scalar,
                              [](Value) { return Value(); })))

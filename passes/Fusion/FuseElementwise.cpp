@@ -56,7 +56,23 @@ bool isSplatConstant(Operation *op) {
   return matchPattern(op, m_Constant(&attr)) && attr.isSplat();
 }
 
-/// Grows a group from `root` by absorbing profitable pointwise producers.
+/// Whether the transpose `op` can be read through inside the group of
+/// `root`: its result has the kernel's shape (one index space) and only
+/// the group reads it, so neither the transposed copy is written nor read
+/// back (2x its bytes saved; the permuted reads are the ones its own
+/// kernel would make).
+bool isLeafTranspose(Operation *op, Operation *root,
+                     const llvm::SetVector<Operation *> &group) {
+  auto t = dyn_cast<TransposeOp>(op);
+  return t &&
+         t.getType().getShape() ==
+             cast<RankedTensorType>(root->getResult(0).getType()).getShape() &&
+         llvm::all_of(t->getUsers(),
+                      [&](Operation *u) { return group.contains(u); });
+}
+
+/// Grows a group from `root` by absorbing profitable pointwise producers
+/// and transposes of its inputs.
 llvm::SetVector<Operation *> growGroup(Operation *root,
                                        const DenseSet<Operation *> &taken) {
   llvm::SetVector<Operation *> group;
@@ -65,12 +81,21 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
   while (changed) {
     changed = false;
     for (size_t i = 0; i < group.size(); ++i) {
+      // A transpose is a leaf: the kernel reads its operand through the
+      // permutation, so nothing before it joins.
+      if (isa<TransposeOp>(group[i]))
+        continue;
       for (Value operand : group[i]->getOperands()) {
         Operation *producer = operand.getDefiningOp();
         if (!producer || group.contains(producer) || taken.contains(producer))
           continue;
         if (isSplatConstant(producer)) {
           continue; // Cloned into the region when the fusion is built.
+        }
+        if (isLeafTranspose(producer, root, group)) {
+          group.insert(producer);
+          changed = true;
+          continue;
         }
         if (!isPointwise(producer) || fusionBenefit(producer, root, group) <= 0)
           continue;

@@ -8,7 +8,9 @@
 // before a softmax) becomes a prologue computed as the row is loaded, and
 // the only consumer of the result (a cast, an activation) an epilogue
 // applied before the store. The row op's other operands (layer norm scale
-// and bias) stay kernel inputs.
+// and bias) stay kernel inputs. The reductions a row kernel cannot compute
+// (over leading or interleaved axes, of integers) become general
+// `brrr.fusion reduce` kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,7 +66,7 @@ Operation *rowOpOf(FusionOp fusion) {
 /// Whether every result of the pointwise kernel `f` is a float tensor of
 /// `type`'s shape, so the row kernel can compute and store it per element.
 bool rowShaped(FusionOp f, RankedTensorType type) {
-  return f.getKind() == "pointwise" &&
+  return f.getKind() == "pointwise" && isElementwiseOnly(f) &&
          llvm::all_of(f.getResultTypes(), [&](Type t) {
            auto rt = cast<RankedTensorType>(t);
            return rt.getShape() == type.getShape() &&
@@ -134,6 +136,10 @@ FusionOp epilogueOf(FusionOp row) {
 struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
     wrapEachInFusion(getOperation(), "row", isRowOp);
+    // Every other reduction (leading or interleaved axes, integers) is a
+    // general reduction kernel.
+    wrapEachInFusion(getOperation(), "reduce",
+                     [](Operation *op) { return isa<ReduceOp>(op); });
     SmallVector<FusionOp> rows;
     getOperation().walk([&](FusionOp f) {
       if (f.getKind() == "row")

@@ -2,12 +2,21 @@
 
 #include "passes/Fusion/WrapInFusion.h"
 
+#include "passes/Passes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
+
+bool mlir::brrr::isElementwiseOnly(FusionOp fusion) {
+  return llvm::all_of(fusion.getBody().front().without_terminator(),
+                      [](Operation &op) {
+                        return isPointwise(&op) || isa<ConstantOp>(op);
+                      });
+}
 
 FusionOp mlir::brrr::mergeFusions(FusionOp first, FusionOp second,
                                   StringRef kind) {
@@ -90,7 +99,7 @@ FusionOp epilogueOf(FusionOp producer) {
   if (!product.hasOneUse())
     return nullptr;
   auto user = dyn_cast<FusionOp>(*product.getUsers().begin());
-  if (!user || user.getKind() != "pointwise" ||
+  if (!user || user.getKind() != "pointwise" || !isElementwiseOnly(user) ||
       llvm::count(user.getInputs(), product) != 1)
     return nullptr;
   auto shape = cast<RankedTensorType>(product.getType()).getShape();

@@ -20,6 +20,10 @@ namespace mlir::brrr {
 void wrapEachInFusion(Operation *root, StringRef kind,
                       llvm::function_ref<bool(Operation *)> select);
 
+/// Whether every op of `fusion` is pointwise (or a constant): such a
+/// kernel can run per element inside another family's kernel.
+bool isElementwiseOnly(FusionOp fusion);
+
 /// Merges `first` and the later fusion `second`, which reads results of
 /// `first`, into one `brrr.fusion kind`: first's ops, then second's, with
 /// second's reads of first's results replaced by the values themselves.

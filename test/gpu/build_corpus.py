@@ -140,6 +140,17 @@ KERNEL_CASES = [
     ("layernorm_ragged_f32", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
                                 epsilon=1e-5)],
      [("x", F, [5, 513]), ("g", F, [513]), ("b", F, [513])], [("y", F, [5, 513])]),
+    # General reductions: leading and interleaved axes, integers.
+    ("leading_mean_f16", [n("ReduceMean", ["x"], ["y"], axes=[0], keepdims=0)],
+     [("x", H, [7, 33, 65])], [("y", H, [33, 65])]),
+    ("interleaved_sum_f32", [n("ReduceSum", ["x", "axes02"], ["y"], keepdims=1)],
+     [("x", F, [4, 9, 5, 3])], [("y", F, [1, 9, 1, 3])]),
+    ("int64_max_rows", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
+     [("x", I64, [17, 40])], [("y", I64, [17])]),
+    # A transpose read through inside a pointwise kernel.
+    ("transposed_add_relu_f16", [n("Transpose", ["x"], ["t"], perm=[2, 0, 1]),
+                                 n("Add", ["t", "y"], ["s"]), n("Relu", ["s"], ["z"])],
+     [("x", H, [33, 65, 12]), ("y", H, [12, 33, 65])], [("z", H, [12, 33, 65])]),
     # Row kernels with fused prologues and epilogues.
     ("scaled_softmax_cast_f16", [n("Div", ["x", "four"], ["d"]),
                                        n("Softmax", ["d"], ["s"], axis=-1),
@@ -190,7 +201,7 @@ TOLERANCES = {"cast_chain": 2e-3}
 CONSTANTS = {
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
     "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
-    "axis1": np.array([1], np.int64)}
+    "axis1": np.array([1], np.int64), "axes02": np.array([0, 2], np.int64)}
 
 
 def kernel_case(brrrc, case, dest_root):

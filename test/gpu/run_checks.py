@@ -92,6 +92,14 @@ def torch_inputs(name, gen):
         return [f(128, 96), f(96, 80)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
+    if name == "transposed_add_relu_f16":
+        return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
+    if name == "leading_mean_f16":
+        return [f(7, 33, 65, dt=torch.float16)]
+    if name == "interleaved_sum_f32":
+        return [f(4, 9, 5, 3)]
+    if name == "int64_max_rows":
+        return [torch.randint(-2**40, 2**40, (17, 40), generator=gen)]
     if name == "scaled_softmax_cast_f16":
         return [f(33, 777) * 8]
     if name == "residual_layernorm_relu_f16":
@@ -152,6 +160,14 @@ def torch_reference(name, xs):
     if name == "gather_rows_negative":
         return [d[0][xs[1] % 50]]
     F = torch.nn.functional
+    if name == "leading_mean_f16":
+        return [d[0].mean(0)]
+    if name == "interleaved_sum_f32":
+        return [d[0].sum(dim=(0, 2), keepdim=True)]
+    if name == "int64_max_rows":
+        return [xs[0].amax(1)]
+    if name == "transposed_add_relu_f16":
+        return [torch.relu(d[0].permute(2, 0, 1) + d[1])]
     if name == "scaled_softmax_cast_f16":
         return [torch.softmax(d[0] / 4, -1).half().double()]
     if name == "residual_layernorm_relu_f16":

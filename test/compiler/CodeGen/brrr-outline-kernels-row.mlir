@@ -50,3 +50,34 @@ func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
   %0 = brrr.reduce max %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf16> -> tensor<2x8x1x1xf16>
   return %0 : tensor<2x8x1x1xf16>
 }
+
+// -----
+
+// A reduction over a leading axis: one thread per output element (8*7 = 56
+// of a 256-thread block) walks the 2 reduced elements, 56 apart.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
+// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel
+// CHECK: scf.for
+// CHECK: arith.constant 56 : index
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: arith.addf
+// CHECK: arith.divf
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
+func.func @main(%x: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
+  %0 = brrr.reduce mean %x {axes = array<i64: 0>, keepdims = false} : tensor<2x8x7xf16> -> tensor<8x7xf16>
+  return %0 : tensor<8x7xf16>
+}
+
+// -----
+
+// Integer reductions take the signed combiner of their element type.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "reduce"
+// CHECK: gpu.func @fusion_0
+// CHECK: arith.constant -9223372036854775808 : i64
+// CHECK: arith.maxsi
+func.func @main(%x: tensor<5x6xi64>) -> tensor<5xi64> {
+  %0 = brrr.reduce max %x {axes = array<i64: 1>, keepdims = false} : tensor<5x6xi64> -> tensor<5xi64>
+  return %0 : tensor<5xi64>
+}

@@ -36,3 +36,22 @@ func.func @main(%x: tensor<4x64xf16>, %b: tensor<64xf16>, %r: tensor<7xf32>) -> 
   return %0, %1 : tensor<4x64xf16>, tensor<7xf32>
 }
 
+
+// -----
+
+// A transposed input is read per lane at its permuted index (row-major
+// input strides 4 and 1, swapped), the same-shaped input by one vector.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK: arith.divui %{{.+}}, %{{.+}} : index
+// CHECK: arith.remui
+// CHECK: arith.muli %{{.+}}, %{{.+}} : index
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK: arith.addf
+// CHECK-NOT: gpu.func @fusion_1
+func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
+  %s = brrr.add %t, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}

@@ -116,3 +116,57 @@ func.func @FuseMaskingChain(%x: tensor<4xf32>) -> tensor<4xf16> {
   %1 = brrr.cast %0 : tensor<4xf32> -> tensor<4xf16>
   return %1 : tensor<4xf16>
 }
+
+// -----
+
+// A transpose of an input joins the pointwise kernel as a leaf: the kernel
+// reads x through the permutation, so the transposed copy never exists.
+// CHECK-LABEL: func.func @TransposeIsReadThrough
+// CHECK-SAME: (%[[X:.+]]: tensor<8x4xf32>, %[[Y:.+]]: tensor<4x8xf32>)
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[X]], %[[Y]])
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x4xf32>, %[[B:.+]]: tensor<4x8xf32>):
+// CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[A]] {perm = array<i64: 1, 0>}
+// CHECK-NEXT:   %[[S:.+]] = brrr.add %[[T]], %[[B]]
+// CHECK-NEXT:   %[[R:.+]] = brrr.relu %[[S]]
+// CHECK-NEXT:   brrr.yield %[[R]]
+// CHECK: return %[[F]]
+func.func @TransposeIsReadThrough(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
+  %s = brrr.add %t, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  %r = brrr.relu %s : tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Nothing before a transpose joins through it: the exp stays a kernel of
+// its own (its result is what gets permuted).
+// CHECK-LABEL: func.func @DoNotFuseThroughTranspose
+// CHECK: %[[E:.+]] = brrr.fusion "pointwise"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.exp
+// CHECK: brrr.fusion "pointwise"(%[[E]]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.neg
+func.func @DoNotFuseThroughTranspose(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %e = brrr.exp %x : tensor<8x4xf32>
+  %t = brrr.transpose %e {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
+  %n = brrr.neg %t : tensor<4x8xf32>
+  return %n : tensor<4x8xf32>
+}
+
+// -----
+
+// A transposed tensor also read elsewhere is materialized once, and a
+// transpose that broadcasts into a larger kernel is not a leaf.
+// CHECK-LABEL: func.func @DoNotFuseSharedOrBroadcastTranspose
+// CHECK: %[[T:.+]] = brrr.transpose
+// CHECK: %[[U:.+]] = brrr.transpose
+// CHECK: brrr.fusion "pointwise"(%[[T]], %[[U]]
+func.func @DoNotFuseSharedOrBroadcastTranspose(%x: tensor<8x4xf32>, %y: tensor<8x1xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
+  %u = brrr.transpose %y {perm = array<i64: 1, 0>} : tensor<8x1xf32> -> tensor<1x8xf32>
+  %s = brrr.add %t, %u : tensor<4x8xf32>, tensor<1x8xf32> -> tensor<4x8xf32>
+  return %s, %t : tensor<4x8xf32>, tensor<4x8xf32>
+}

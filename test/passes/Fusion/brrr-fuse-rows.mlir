@@ -41,11 +41,11 @@ func.func @DoNotFuseSoftmaxOverLeadingAxis(%x: tensor<8x128xf32>) -> tensor<8x12
 // -----
 
 // A float reduction over trailing axes (global average pooling) is a row
-// kernel; one over a leading axis is not.
+// kernel; one over a leading axis is a general reduction kernel.
 // CHECK-LABEL: func.func @TrailingReductionIsARowKernel
 // CHECK: brrr.fusion "row"(%{{.+}}) : (tensor<2x8x7x7xf32>) -> tensor<2x8x1x1xf32>
 // CHECK: brrr.reduce mean
-// CHECK-NOT: brrr.fusion
+// CHECK: brrr.fusion "reduce"(%{{.+}}) : (tensor<2x8x7x7xf32>) -> tensor<8x7x7xf32>
 // CHECK: brrr.reduce sum
 func.func @TrailingReductionIsARowKernel(%x: tensor<2x8x7x7xf32>) -> (tensor<2x8x1x1xf32>, tensor<8x7x7xf32>) {
   %0 = brrr.reduce mean %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf32> -> tensor<2x8x1x1xf32>
