@@ -17,8 +17,8 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::NVVM::NVVMDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

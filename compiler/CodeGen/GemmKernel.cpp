@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -45,7 +46,8 @@ Value GemmBuilder::loadIf(Value base, Type elem, Value valid, Value index) {
 
 namespace {
 
-/// Two 16-bit values packed into one 32-bit register.
+/// Two 16-bit values in one 32-bit register: vector<2xf16> as nvvm.mma.sync
+/// takes f16 pairs, an i32 for bf16 pairs.
 Value pack(OpBuilder &b, Location loc, Value lo, Value hi) {
   auto vt = VectorType::get({2}, lo.getType());
   Value v = LLVM::PoisonOp::create(b, loc, vt);
@@ -56,6 +58,8 @@ Value pack(OpBuilder &b, Location loc, Value lo, Value hi) {
   v = LLVM::InsertElementOp::create(
       b, loc, v, hi,
       arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1)));
+  if (lo.getType().isF16())
+    return v;
   return LLVM::BitcastOp::create(b, loc, i32, v);
 }
 
@@ -118,30 +122,23 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
       return spec.loadB(e, e.add(k0, e.add(r, e.idx(dr))), e.add(col0, c));
     };
     auto i32 = b.getI32Type();
-    std::string type = tf32          ? "m16n8k8.row.col.f32.tf32.tf32.f32"
-                       : et.isBF16() ? "m16n8k16.row.col.f32.bf16.bf16.f32"
-                                     : "m16n8k16.row.col.f32.f16.f16.f32";
+    NVVM::MMATypes ptxType = tf32          ? NVVM::MMATypes::tf32
+                             : et.isBF16() ? NVVM::MMATypes::bf16
+                                           : NVVM::MMATypes::f16;
     auto resultType =
         LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     // acc += A x B on one 16x8 tile (A: 4 registers, B: 2).
     auto mma = [&](ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
                    ArrayRef<Value> acc) {
-      SmallVector<Value> operands(aRegs.begin(), aRegs.end());
-      operands.append(bRegs.begin(), bRegs.end());
-      operands.append(acc.begin(), acc.end());
-      auto op = LLVM::InlineAsmOp::create(
-          b, loc, resultType, operands,
-          b.getStringAttr("mma.sync.aligned." + type +
-                          " {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, "
-                          "{$10,$11,$12,$13};"),
-          b.getStringAttr("=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"), UnitAttr(),
-          UnitAttr(),
-          LLVM::TailCallKindAttr::get(ctx,
-                                      LLVM::tailcallkind::TailCallKind::None),
-          LLVM::AsmDialectAttr(), ArrayAttr());
+      auto op = NVVM::MmaOp::create(
+          b, loc, resultType, aRegs, bRegs, acc, {16, 8, kStep},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
       SmallVector<Value> out;
       for (int64_t i = 0; i < 4; ++i)
-        out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+        out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
       return out;
     };
     SmallVector<Value> acc(loop.getRegionIterArgs());

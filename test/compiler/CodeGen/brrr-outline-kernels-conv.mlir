@@ -11,7 +11,7 @@
 // CHECK: scf.for
 // CHECK: arith.cmpi sge
 // CHECK: arith.cmpi slt
-// CHECK-COUNT-3: llvm.inline_asm "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK-COUNT-3: nvvm.mma.sync {{.+}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 // CHECK: scf.if
 // CHECK: arith.addf
 // CHECK: arith.maximumf
@@ -26,7 +26,7 @@ func.func @main(%x: tensor<2x4x8x8xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<16
 
 // f16 convolutions use m16n8k16 and store f16.
 // CHECK-LABEL: func.func @main
-// CHECK: llvm.inline_asm "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16> {
   %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x8x8xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16>

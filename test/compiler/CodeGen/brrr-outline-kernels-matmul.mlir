@@ -6,7 +6,7 @@
 // CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.flops = 393216 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 32, 1, 1>}
 // CHECK: scf.for
-// CHECK: llvm.inline_asm "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x32xf16>) -> tensor<3x32x32xf16> {
   %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<64x32xf16> -> tensor<3x32x32xf16>
@@ -19,7 +19,7 @@ func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x32xf16>) -> tensor<3x32x3
 // CHECK-LABEL: func.func @main
 // CHECK: gpu.func @fusion_0
 // CHECK: arith.constant -8192 : i32
-// CHECK-COUNT-3: llvm.inline_asm "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK-COUNT-3: nvvm.mma.sync {{.+}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>) -> tensor<16x8xf32> {
   %0 = brrr.matmul %a, %b : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
   return %0 : tensor<16x8xf32>
@@ -31,7 +31,7 @@ func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>) -> tensor<16x8xf32> {
 // broadcast index, the tanh GELU computed in f32, one f16 store.
 // CHECK-LABEL: func.func @main
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel
-// CHECK: llvm.inline_asm "mma.sync
+// CHECK: nvvm.mma.sync
 // CHECK: arith.remui
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
 // CHECK: arith.extf
