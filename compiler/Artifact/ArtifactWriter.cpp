@@ -323,8 +323,13 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
   auto program = llvm::sys::findProgramByName(cxx);
   if (!program)
     return emitError(loc) << "C++ compiler '" << cxx << "' not found";
+  // The file name is the soname, so a host linked against the library
+  // finds it by name (rpath, LD_LIBRARY_PATH), not by the build path.
+  std::string soname =
+      ("-Wl,-soname," + llvm::sys::path::filename(outputPath)).str();
   SmallVector<StringRef> args = {*program,
                                  "-shared",
+                                 soname,
                                  "-fPIC",
                                  "-O1",
                                  srcPath,

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "brrr_runtime.h"
+#include "npy.h"
 
 #include <dlfcn.h>
 
@@ -19,9 +20,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -42,79 +40,6 @@ struct Api {
   API(brrr_run);
 };
 #undef API
-
-const char *npyDescr(brrr_dtype t) {
-  switch (t) {
-  case BRRR_DTYPE_F32:
-    return "<f4";
-  case BRRR_DTYPE_F16:
-    return "<f2";
-  case BRRR_DTYPE_BF16:
-    return "<u2"; // raw bits; the checker reinterprets
-  case BRRR_DTYPE_F64:
-    return "<f8";
-  case BRRR_DTYPE_I8:
-    return "|i1";
-  case BRRR_DTYPE_I16:
-    return "<i2";
-  case BRRR_DTYPE_I32:
-    return "<i4";
-  case BRRR_DTYPE_I64:
-    return "<i8";
-  case BRRR_DTYPE_U8:
-    return "|u1";
-  case BRRR_DTYPE_U16:
-    return "<u2";
-  case BRRR_DTYPE_U32:
-    return "<u4";
-  case BRRR_DTYPE_U64:
-    return "<u8";
-  case BRRR_DTYPE_BOOL:
-    return "|b1";
-  }
-  return "?";
-}
-
-/// The raw data of a C-order .npy file (the header is trusted: our files).
-bool readNpy(const std::string &path, std::vector<char> &data) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    return false;
-  std::string all((std::istreambuf_iterator<char>(f)),
-                  std::istreambuf_iterator<char>());
-  if (all.size() < 10 || all.compare(0, 6, "\x93NUMPY") != 0)
-    return false;
-  size_t headerLen = all[6] == 1 ? (uint8_t)all[8] | ((uint8_t)all[9] << 8) : 0;
-  size_t start = all[6] == 1 ? 10 + headerLen : 0;
-  if (all[6] != 1) {
-    uint32_t len;
-    std::memcpy(&len, all.data() + 8, 4);
-    start = 12 + len;
-  }
-  data.assign(all.begin() + start, all.end());
-  return true;
-}
-
-void writeNpy(const std::string &path, const brrr_tensor_info &info,
-              const std::vector<char> &data) {
-  std::ostringstream shape;
-  shape << "(";
-  for (int i = 0; i < info.rank; ++i)
-    shape << info.dims[i] << (info.rank == 1 || i + 1 < info.rank ? "," : "");
-  shape << ")";
-  std::string header = std::string("{'descr': '") + npyDescr(info.dtype) +
-                       "', 'fortran_order': False, 'shape': " + shape.str() +
-                       ", }";
-  while ((10 + header.size() + 1) % 64)
-    header += ' ';
-  header += '\n';
-  std::ofstream f(path, std::ios::binary);
-  f.write("\x93NUMPY\x01\x00", 8);
-  uint16_t len = header.size();
-  f.write(reinterpret_cast<const char *>(&len), 2);
-  f << header;
-  f.write(data.data(), data.size());
-}
 
 } // namespace
 
@@ -215,7 +140,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < nin; ++i) {
     brrr_tensor_info info;
     api.brrr_model_input(model, i, &info);
-    if (3 + i >= argc || !readNpy(argv[3 + i], inData[i]) ||
+    if (3 + i >= argc || !npy::readNpy(argv[3 + i], inData[i]) ||
         inData[i].size() != info.size_bytes) {
       std::fprintf(stderr, "input %d (%s): bad or missing .npy\n", i,
                    info.name);
@@ -236,11 +161,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < nout; ++i) {
     brrr_tensor_info info;
     api.brrr_model_output(model, i, &info);
-    std::string base = std::string(argv[2]) + "/out_" + std::to_string(i);
-    writeNpy(base + ".npy", info, outData[i]);
-    // .npy cannot say bfloat16: a sidecar names the real element type.
-    std::ofstream(base + ".dtype")
-        << (info.dtype == BRRR_DTYPE_BF16 ? "bfloat16" : "");
+    npy::writeOutput(std::string(argv[2]) + "/out_" + std::to_string(i), info,
+                     outData[i]);
   }
   api.brrr_context_destroy(ctx);
   api.brrr_model_close(model);

@@ -2,7 +2,9 @@
 """GPU correctness checks for a corpus made by build_corpus.py.
 
 Runs on the GPU machine. Every case runs from C++ (cpp_run, host buffers,
-outputs poisoned with 0xff bytes) and, where the brrr Python package is
+outputs poisoned with 0xff bytes; cases whose directory holds a raii_run
+binary, a host linked against that model.so through brrr_runtime.hpp,
+run through it too) and, where the brrr Python package is
 importable, from Python with numpy arrays and with torch CUDA tensors whose
 outputs are poisoned with NaN / a sentinel before the run. References: the
 ONNX test data, or torch in float64 on fresh random inputs. Prints a table
@@ -305,11 +307,20 @@ def main():
             for k, t in enumerate(ins):
                 paths.append(os.path.join(tmp, f"in_{k}.npy"))
                 save_input(paths[-1], t)
-            proc = subprocess.run([args.cpp_run, so, tmp] + paths,
-                                  capture_output=True, text=True)
-            if proc.returncode != 0:
-                results["cpp"] = (False, float("inf"), proc.stderr.strip()[-200:])
-            else:
+            # cpp: the C API through dlopen; cpp-raii: a host linked
+            # against this model.so through brrr_runtime.hpp, where built.
+            harnesses = [("cpp", args.cpp_run)]
+            if os.access(os.path.join(d, "raii_run"), os.X_OK):
+                harnesses.append(("cpp-raii", os.path.join(d, "raii_run")))
+            for label, exe in harnesses:
+                for old in os.listdir(tmp):
+                    if old.startswith("out_"):
+                        os.remove(os.path.join(tmp, old))
+                proc = subprocess.run([exe, so, tmp] + paths,
+                                      capture_output=True, text=True)
+                if proc.returncode != 0:
+                    results[label] = (False, float("inf"), proc.stderr.strip()[-200:])
+                    continue
                 outs, dts = [], []
                 k = 0
                 while os.path.exists(os.path.join(tmp, f"out_{k}.npy")):
@@ -319,7 +330,7 @@ def main():
                     outs.append(load_output(os.path.join(tmp, f"out_{k}.npy"), dt))
                     dts.append(dt)
                     k += 1
-                results["cpp"] = check(outs, refs, dts, meta["reference"] == "onnx",
+                results[label] = check(outs, refs, dts, meta["reference"] == "onnx",
                                        meta.get("tolerance"))
         if have_py:
             results.update(run_python(so, ins, refs, out_dtypes, meta))

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The whole GPU check and benchmark, in one go, on the GPU machine.
+#
+# Here (build machine):
+#   /usr/bin/python3 test/gpu/build_corpus.py build/bin/brrrc .device/corpus
+#   /usr/bin/python3 test/gpu/build_bench.py build/bin/brrrc .device/bench
+#   (cd .device && tar cJf corpus.tar.xz corpus bench)
+# There, from the repository root (torch, numpy, onnxruntime, a C++ compiler):
+#   test/gpu/run_device.sh [checks|bench|all] [RESULTS_DIR]
+# Builds the C++ harnesses (cpp_run over the C API; a raii_run linked
+# against each bundled example through brrr_runtime.hpp), runs the checks
+# (table in RESULTS_DIR/checks.txt, summary printed) and the benchmark.
+set -eu
+what=${1:-all}
+results=${2:-${OUT:-.device}}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root/.device"
+[ -d corpus ] || tar xJf corpus.tar.xz
+cxx="g++ -O2 -std=c++17 -I$root/runtime -I$root/test/gpu"
+$cxx "$root/test/gpu/cpp_run.cpp" -ldl -o cpp_run
+for d in corpus/example_*; do
+  $cxx "$root/test/gpu/cpp_raii_run.cpp" "$d/model.so" \
+    -Wl,-rpath,"$PWD/$d" -o "$d/raii_run"
+done
+nvidia-smi --query-gpu=name --format=csv,noheader
+status=0
+if [ "$what" != bench ]; then
+  PYTHONPATH="$root/python" python3 "$root/test/gpu/run_checks.py" corpus ./cpp_run \
+    > "$results/checks.txt" 2>&1 || status=1
+  grep -E "^FAIL" "$results/checks.txt" || true
+  grep -E "^PASS  example_" "$results/checks.txt" | cut -c1-160
+  tail -n 1 "$results/checks.txt"
+fi
+if [ "$what" != checks ]; then
+  PYTHONPATH="$root/python" python3 "$root/test/gpu/bench.py" bench ./cpp_run 2>&1 |
+    grep -v Warning
+fi
+exit $status
