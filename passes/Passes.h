@@ -44,6 +44,25 @@ struct RowGeometry {
 /// (0: the preferred count), or a diagnostic on the fusion.
 FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0);
 
+/// The block tile of a Tensor Core matmul staged through shared memory:
+/// an m x n output tile per block of (m/64) x (n/64) warps, each warp a
+/// 64 x 64 tile; k-deep slices of A and B stream through `stages` buffers.
+struct MatmulTile {
+  int64_t m = 128, n = 128, k = 32, stages = 3;
+  int64_t threads() const { return 32 * (m / 64) * (n / 64); }
+  /// Padded shared-memory row pitch (elements) of the A and B slices: 16
+  /// bytes of padding keep ldmatrix rows on distinct banks.
+  int64_t aPitch() const { return k + 8; }
+  int64_t bPitch() const { return n + 8; }
+  /// Shared bytes of one stage (an A and a B slice, 16-bit elements).
+  int64_t stageBytes() const { return 2 * (m * aPitch() + k * bPitch()); }
+};
+/// The tile a matmul kernel runs with, or none (the untiled body): f16 and
+/// bf16 operands whose rows are whole 16-byte chunks (K and N multiples
+/// of 8), with as many stages (2 or 3) as `sharedBudget` bytes hold.
+/// brrr-plan-shared-memory records it as `brrr.tile`.
+std::optional<MatmulTile> matmulTileOf(FusionOp fusion, int64_t sharedBudget);
+
 /// One buffer of a kernel's shared memory, alive from phase `firstUse` to
 /// `lastUse` (inclusive): buffers whose phases do not overlap may share
 /// bytes.

@@ -122,7 +122,10 @@ def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
   let summary = "Place every kernel's shared-memory buffers, within the target's budget";
   let description = [{
     For every `brrr.fusion`, takes the shared buffers its kernel family
-    needs (row kernels: one f32 per warp for each block reduction) with
+    needs (row kernels: one f32 per warp for each block reduction; f16 and
+    bf16 matmuls whose rows are whole 16-byte chunks: the staged k-slices
+    of A and B of a 128x128x32 block tile, as many stages, up to 3, as the
+    budget holds, recorded as `brrr.tile`) with
     the phases in which each is alive, and places them largest first,
     first fit at their alignment, apart from every buffer alive at the
     same time: buffers of disjoint phases share bytes. Records

@@ -65,6 +65,11 @@ emitMovementKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 FailureOr<KernelInfo>
 emitMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
+/// Emits the staged Tensor Core matmul of `fusion` (it has a `brrr.tile`).
+FailureOr<KernelInfo> emitTiledMatmulKernel(FusionOp fusion,
+                                            OpBuilder &moduleBuilder,
+                                            StringRef name);
+
 /// Emits the Tensor Core implicit-GEMM convolution kernel of `fusion`.
 FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                                      StringRef name);

@@ -105,3 +105,37 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
   }
   return success();
 }
+
+Value mlir::brrr::dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b,
+                                Location loc) {
+  constexpr llvm::StringLiteral name = "brrr_dynamic_shared";
+  Block *module = moduleBuilder.getInsertionBlock();
+  if (llvm::none_of(module->getOps<LLVM::GlobalOp>(),
+                    [&](LLVM::GlobalOp g) { return g.getSymName() == name; })) {
+    OpBuilder::InsertionGuard guard(moduleBuilder);
+    moduleBuilder.setInsertionPointToStart(module);
+    LLVM::GlobalOp::create(
+        moduleBuilder, loc,
+        LLVM::LLVMArrayType::get(moduleBuilder.getIntegerType(8), 0),
+        /*isConstant=*/false, LLVM::Linkage::External, name, Attribute(),
+        /*alignment=*/16, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), name);
+}
+
+FailureOr<int64_t> mlir::brrr::sharedOffset(FusionOp fusion, StringRef name) {
+  auto plan = fusion->getAttrOfType<ArrayAttr>("brrr.shared");
+  if (!plan)
+    return fusion.emitOpError("has no shared-memory plan "
+                              "(brrr-plan-shared-memory)");
+  for (Attribute a : plan) {
+    auto entry = cast<DictionaryAttr>(a);
+    auto n = entry.getAs<StringAttr>("name");
+    auto offset = entry.getAs<IntegerAttr>("offset");
+    if (n && offset && n.getValue() == name)
+      return offset.getInt();
+  }
+  return fusion.emitOpError("the shared-memory plan has no '")
+         << name << "' buffer";
+}

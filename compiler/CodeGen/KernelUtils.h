@@ -51,6 +51,15 @@ LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
                            llvm::function_ref<Value(Value)> arg,
                            ValueRange outputs);
 
+/// The block's dynamic shared memory (!llvm.ptr<3>), at `b`'s insertion
+/// point; declares the module's `extern .shared` array through
+/// `moduleBuilder` once.
+Value dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b, Location loc);
+
+/// Byte offset of buffer `name` in the fusion's shared-memory plan
+/// (`brrr.shared`), or a diagnostic.
+FailureOr<int64_t> sharedOffset(FusionOp fusion, StringRef name);
+
 /// Row-major element strides of `shape`.
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 

@@ -2,7 +2,9 @@
 //
 // The matmul kernel family: a batched brrr.matmul (batch dimensions
 // broadcast through per-operand offsets, one batch per grid z) with its
-// fused pointwise epilogue, on the shared Tensor Core body (GemmKernel.h).
+// fused pointwise epilogue. Products with a planned `brrr.tile` run the
+// staged body (TiledMatmulKernel.cpp); the others (f32, rows that are not
+// whole 16-byte chunks) the shared untiled body (GemmKernel.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   auto mm = dyn_cast<MatmulOp>(&body.front());
   if (!mm)
     return fusion.emitOpError("matmul kernels start with a brrr.matmul");
+  if (fusion->hasAttr("brrr.tile"))
+    return emitTiledMatmulKernel(fusion, moduleBuilder, name);
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto rt = cast<RankedTensorType>(mm.getRhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());

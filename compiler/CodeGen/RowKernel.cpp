@@ -31,9 +31,6 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The dynamic shared memory every kernel of the module addresses.
-constexpr llvm::StringLiteral kDynamicShared = "brrr_dynamic_shared";
-
 enum class Combine { Max, Min, Sum, Prod };
 
 struct RowEmitter {
@@ -107,22 +104,6 @@ struct RowEmitter {
   }
 };
 
-/// The module's `extern .shared` array (dynamic shared memory), declared
-/// once.
-void declareDynamicShared(OpBuilder &moduleBuilder, Location loc) {
-  Block *module = moduleBuilder.getInsertionBlock();
-  for (auto g : module->getOps<LLVM::GlobalOp>())
-    if (g.getSymName() == kDynamicShared)
-      return;
-  OpBuilder::InsertionGuard guard(moduleBuilder);
-  moduleBuilder.setInsertionPointToStart(module);
-  LLVM::GlobalOp::create(
-      moduleBuilder, loc,
-      LLVM::LLVMArrayType::get(moduleBuilder.getIntegerType(8), 0),
-      /*isConstant=*/false, LLVM::Linkage::External, kDynamicShared,
-      Attribute(), /*alignment=*/16, /*addrSpace=*/3);
-}
-
 } // namespace
 
 FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
@@ -147,22 +128,16 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   SmallVector<int64_t> scratch;
   if (blockSize > 32) {
     for (int64_t k = 0; k < g.reductions; ++k) {
-      std::string slot = "reduce" + std::to_string(k);
-      auto it = llvm::find_if(shared, [&](Attribute a) {
-        auto name = cast<DictionaryAttr>(a).getAs<StringAttr>("name");
-        return name && name.getValue() == slot;
-      });
-      if (it == shared.end())
-        return fusion.emitOpError("the shared-memory plan has no '")
-               << slot << "' scratch";
-      scratch.push_back(
-          cast<DictionaryAttr>(*it).getAs<IntegerAttr>("offset").getInt());
+      FailureOr<int64_t> offset =
+          sharedOffset(fusion, "reduce" + std::to_string(k));
+      if (failed(offset))
+        return failure();
+      scratch.push_back(*offset);
     }
   }
 
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
   auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
-  declareDynamicShared(moduleBuilder, loc);
   unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
                            numInputs + fusion.getNumResults(), blockSize);
@@ -170,7 +145,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   RowEmitter r{b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
                blockSize,
-               LLVM::AddressOfOp::create(b, loc, ptr3, kDynamicShared),
+               dynamicShared(moduleBuilder, b, loc),
                scratch};
   pointwise::PointwiseEmitter pe(b, loc);
   Block &body = fusion.getBody().front();

@@ -34,3 +34,26 @@ struct FuseMatmulPass
 };
 
 } // namespace
+
+std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
+                                                   int64_t sharedBudget) {
+  if (fusion.getKind() != "matmul")
+    return std::nullopt;
+  auto mm = dyn_cast<MatmulOp>(&fusion.getBody().front().front());
+  if (!mm)
+    return std::nullopt;
+  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
+  auto rt = cast<RankedTensorType>(mm.getRhs().getType());
+  Type et = lt.getElementType();
+  int64_t K = lt.getDimSize(lt.getRank() - 1);
+  int64_t N = rt.getDimSize(rt.getRank() - 1);
+  if (!(et.isF16() || et.isBF16()) || K % 8 != 0 || N % 8 != 0)
+    return std::nullopt;
+  MatmulTile tile;
+  // Three stages keep two slices in flight while one is computed; two
+  // still overlap one copy with the math.
+  tile.stages = std::min<int64_t>(3, sharedBudget / tile.stageBytes());
+  if (tile.stages < 2)
+    return std::nullopt;
+  return tile;
+}

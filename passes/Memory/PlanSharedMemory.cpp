@@ -2,8 +2,8 @@
 //
 // Runs after fusion, before code generation (flag brrr-plan-shared-memory).
 // Each kernel family states the shared buffers a fusion needs (reduction
-// scratch of row kernels today; the staging tiles of pipelined matmuls
-// extend the list) with the phases in which each is alive. Buffers are
+// scratch of row kernels, the staged k-slices of tiled matmuls) with the
+// phases in which each is alive. Buffers are
 // placed largest first, first fit at their alignment, apart from every
 // buffer alive at the same time, so buffers of disjoint phases share bytes.
 // The plan is recorded on the fusion (`brrr.shared`, `brrr.shared_bytes`,
@@ -31,8 +31,32 @@ using namespace mlir::brrr;
 namespace {
 
 /// The shared buffers of `fusion`, or failure with a diagnostic.
-FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion) {
+FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
+                                               int64_t budget) {
   SmallVector<SharedBuffer> buffers;
+  Builder b(fusion);
+  if (fusion.getKind() == "matmul") {
+    // A staged matmul streams k-slices of A and B through `stages` buffer
+    // pairs, all alive for the whole kernel.
+    std::optional<MatmulTile> tile = matmulTileOf(fusion, budget);
+    if (!tile)
+      return buffers;
+    fusion->setAttr("brrr.tile",
+                    b.getDictionaryAttr(
+                        {b.getNamedAttr("m", b.getI64IntegerAttr(tile->m)),
+                         b.getNamedAttr("n", b.getI64IntegerAttr(tile->n)),
+                         b.getNamedAttr("k", b.getI64IntegerAttr(tile->k)),
+                         b.getNamedAttr("stages",
+                                        b.getI64IntegerAttr(tile->stages))}));
+    fusion->setAttr("brrr.threads", b.getI64IntegerAttr(tile->threads()));
+    for (int64_t s = 0; s < tile->stages; ++s) {
+      buffers.push_back({"a" + std::to_string(s),
+                         tile->m * tile->aPitch() * 2, 128, 0, 0});
+      buffers.push_back({"b" + std::to_string(s),
+                         tile->k * tile->bPitch() * 2, 128, 0, 0});
+    }
+    return buffers;
+  }
   if (fusion.getKind() != "row")
     return buffers;
   // A row kernel's block reduction goes through one f32 per warp. Phase k
@@ -45,8 +69,7 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion) {
   FailureOr<RowGeometry> g = rowGeometryOf(fusion, threads);
   if (failed(g))
     return failure();
-  fusion->setAttr("brrr.threads",
-                  Builder(fusion).getI64IntegerAttr(g->threads));
+  fusion->setAttr("brrr.threads", b.getI64IntegerAttr(g->threads));
   int64_t warps = g->threads / 32;
   if (warps > 1)
     for (int64_t k = 0; k < g->reductions; ++k)
@@ -70,15 +93,17 @@ struct PlanSharedMemoryPass
       budget = std::min(budget, cap.getInt());
 
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
-      FailureOr<SmallVector<SharedBuffer>> buffers = buffersOf(fusion);
+      FailureOr<SmallVector<SharedBuffer>> buffers = buffersOf(fusion, budget);
       if (failed(buffers))
         return WalkResult::interrupt();
       int64_t total = placeSharedBuffers(*buffers);
       if (total > budget) {
-        fusion.emitOpError("needs ")
-            << total << " bytes of shared memory per block; "
-            << (target.empty() ? "without a target" : "the target")
-            << (target.empty() ? "" : " ") << target << " allows " << budget;
+        InFlightDiagnostic d = fusion.emitOpError("needs ")
+                               << total << " bytes of shared memory per block; ";
+        if (target.empty())
+          d << "the budget without a target is " << budget;
+        else
+          d << "the target " << target << " allows " << budget;
         return WalkResult::interrupt();
       }
       Builder b(fusion);

@@ -127,6 +127,13 @@ KERNEL_CASES = [
      [("a", H, [3, 33, 70]), ("b", H, [70, 45])], [("y", H, [3, 33, 45])]),
     ("matmul_bf16_broadcast", [n("MatMul", ["a", "b"], ["y"])],
      [("a", BF, [2, 1, 40, 64]), ("b", BF, [3, 64, 24])], [("y", BF, [2, 3, 40, 24])]),
+    # Staged (tiled) Tensor Core bodies: K and N whole 16-byte chunks.
+    ("matmul_f16_tiled_ragged", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [3, 300, 200]), ("b", H, [200, 136])], [("y", H, [3, 300, 136])]),
+    ("matmul_tiled_epilogue_bf16", [n("MatMul", ["a", "b"], ["m"]), n("Add", ["m", "bias"], ["t"]),
+                                    n("Relu", ["t"], ["u"]), n("Add", ["u", "r"], ["y"])],
+     [("a", BF, [2, 130, 64]), ("b", BF, [64, 264]), ("bias", BF, [264]),
+      ("r", BF, [2, 130, 264])], [("y", BF, [2, 130, 264])]),
     ("matmul_f32_3xtf32", [n("MatMul", ["a", "b"], ["y"])],
      [("a", F, [128, 96]), ("b", F, [96, 80])], [("y", F, [128, 80])]),
     ("reduce_mean_f16_trailing2", [n("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=1)],

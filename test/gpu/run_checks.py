@@ -92,6 +92,11 @@ def torch_inputs(name, gen):
         return [f(2, 1, 40, 64, dt=torch.bfloat16), f(3, 64, 24, dt=torch.bfloat16)]
     if name == "matmul_f32_3xtf32":
         return [f(128, 96), f(96, 80)]
+    if name == "matmul_f16_tiled_ragged":
+        return [f(3, 300, 200, dt=torch.float16), f(200, 136, dt=torch.float16)]
+    if name == "matmul_tiled_epilogue_bf16":
+        return [f(2, 130, 64, dt=torch.bfloat16), f(64, 264, dt=torch.bfloat16),
+                f(264, dt=torch.bfloat16), f(2, 130, 264, dt=torch.bfloat16)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
     if name == "transposed_add_relu_f16":
@@ -155,7 +160,7 @@ def torch_reference(name, xs):
         return [d[0].mean(dim=(2, 3), keepdim=True)]
     if name == "reduce_max_ragged_f32":
         return [d[0].amax(dim=1)]
-    if name == "matmul_epilogue_f16":
+    if name in ("matmul_epilogue_f16", "matmul_tiled_epilogue_bf16"):
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2]) + d[3]]
     if name.startswith("matmul"):
         return [torch.matmul(d[0], d[1])]

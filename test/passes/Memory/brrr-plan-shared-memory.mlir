@@ -44,3 +44,58 @@ func.func @ChosenThreadsAreKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   }
   return %0 : tensor<2x4096xf32>
 }
+
+// -----
+
+// An f16 matmul whose rows are whole 16-byte chunks is staged: a 128x128
+// block tile (4 warps of 64x64) streams 32-deep slices of A (128 rows of
+// 32 + 8 padding halves: 10240 bytes) and B (32 rows of 128 + 8: 8704
+// bytes) through 3 buffer pairs, all alive for the whole kernel.
+// CHECK-LABEL: func.func @StagedMatmulBuffers
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [{bytes = 10240 : i64, name = "a0", offset = 0 : i64}, {bytes = 8704 : i64, name = "b0", offset = 30720 : i64}, {bytes = 10240 : i64, name = "a1", offset = 10240 : i64}, {bytes = 8704 : i64, name = "b1", offset = 39424 : i64}, {bytes = 10240 : i64, name = "a2", offset = 20480 : i64}, {bytes = 8704 : i64, name = "b2", offset = 48128 : i64}], brrr.shared_bytes = 56832 : i64, brrr.threads = 128 : i64, brrr.tile = {k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 3 : i64}
+module attributes {brrr.target = "sm_90a"} {
+  func.func @StagedMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
+    %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
+    ^bb0(%x: tensor<256x64xf16>, %y: tensor<64x256xf16>):
+      %1 = brrr.matmul %x, %y : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
+      brrr.yield %1 : tensor<256x256xf16>
+    }
+    return %0 : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+// Without a target the budget is 48 KiB: the same product is staged in 2
+// buffer pairs (37888 bytes), not 3.
+// CHECK-LABEL: func.func @StagesFitTheBudget
+// CHECK: brrr.shared_bytes = 37888 : i64, brrr.threads = 128 : i64, brrr.tile = {k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 2 : i64}
+func.func @StagesFitTheBudget(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
+  %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
+  ^bb0(%x: tensor<256x64xf16>, %y: tensor<64x256xf16>):
+    %1 = brrr.matmul %x, %y : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
+    brrr.yield %1 : tensor<256x256xf16>
+  }
+  return %0 : tensor<256x256xf16>
+}
+
+// -----
+
+// f32 operands and rows that are not whole 16-byte chunks (N = 30) keep
+// the untiled body: no tile, no staging.
+// CHECK-LABEL: func.func @UnstagedMatmuls
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64}
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64}
+func.func @UnstagedMatmuls(%a: tensor<64x64xf32>, %h: tensor<64x64xf16>, %w: tensor<64x30xf16>) -> (tensor<64x64xf32>, tensor<64x30xf16>) {
+  %0 = brrr.fusion "matmul"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%x: tensor<64x64xf32>):
+    %1 = brrr.matmul %x, %x : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+    brrr.yield %1 : tensor<64x64xf32>
+  }
+  %2 = brrr.fusion "matmul"(%h, %w) : (tensor<64x64xf16>, tensor<64x30xf16>) -> tensor<64x30xf16> {
+  ^bb0(%x: tensor<64x64xf16>, %y: tensor<64x30xf16>):
+    %3 = brrr.matmul %x, %y : tensor<64x64xf16>, tensor<64x30xf16> -> tensor<64x30xf16>
+    brrr.yield %3 : tensor<64x30xf16>
+  }
+  return %0, %2 : tensor<64x64xf32>, tensor<64x30xf16>
+}

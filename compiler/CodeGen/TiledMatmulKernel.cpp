@@ -1,0 +1,319 @@
+//===- TiledMatmulKernel.cpp - staged Tensor Core matmul -----------------===//
+//
+// The matmul family's tiled body, for f16/bf16 products whose rows are
+// whole 16-byte chunks (brrr-plan-shared-memory records `brrr.tile` and
+// places the staging buffers). Each block computes an m x n output tile
+// with (m/64) x (n/64) warps of 64 x 64. k-slices of A and B stream from
+// global to shared memory with cp.async (16 bytes per thread and copy,
+// zero-filled past the matrix edges) through `stages` buffers, so the
+// copies of the next slices overlap the Tensor Core work on this one.
+// Fragments come out of shared memory with ldmatrix (B transposed on the
+// way) into nvvm.mma.sync m16n8k16, f32 accumulators in registers; the
+// fused pointwise epilogue runs on them before the only store.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Index arithmetic plus the pointer and NVVM pieces the tiled body uses.
+struct TileBuilder : IndexMath {
+  Value div(Value x, int64_t c) {
+    return c == 1 ? x : Value(arith::DivUIOp::create(b, loc, x, idx(c)));
+  }
+  Value rem(Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, idx(c));
+  }
+  Value minu(Value x, int64_t c) {
+    return arith::MinUIOp::create(b, loc, x, idx(c));
+  }
+  Value ult(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
+  }
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                     b.getI32IntegerAttr(v));
+  }
+  Value i64(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  }
+  /// base + index elements of `elem` (any address space).
+  Value gep(Value base, Type elem, Value index) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), elem, base,
+                               ValueRange{i64(index)});
+  }
+};
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
+    FusionOp fusion, OpBuilder &moduleBuilder, StringRef name) {
+  MLIRContext *ctx = fusion.getContext();
+  Location loc = fusion.getLoc();
+  Block &body = fusion.getBody().front();
+  auto mm = cast<MatmulOp>(&body.front());
+  for (Operation &op : llvm::drop_begin(body.without_terminator()))
+    if (!isPointwise(&op) && !isa<ConstantOp>(op))
+      return op.emitOpError("cannot be a matmul epilogue");
+  auto tileAttr = fusion->getAttrOfType<DictionaryAttr>("brrr.tile");
+  MatmulTile tile;
+  tile.m = tileAttr.getAs<IntegerAttr>("m").getInt();
+  tile.n = tileAttr.getAs<IntegerAttr>("n").getInt();
+  tile.k = tileAttr.getAs<IntegerAttr>("k").getInt();
+  tile.stages = tileAttr.getAs<IntegerAttr>("stages").getInt();
+  int64_t threads = tile.threads();
+  if (tile.m % 64 || tile.n % 64 || tile.k % 16 || tile.stages < 2 ||
+      (tile.m * tile.k / 8) % threads || (tile.k * tile.n / 8) % threads)
+    return fusion.emitOpError("unsupported matmul tile ")
+           << tileAttr << " (m, n: multiples of 64; k: of 16; 2+ stages)";
+
+  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
+  auto rt = cast<RankedTensorType>(mm.getRhs().getType());
+  auto ot = cast<RankedTensorType>(mm.getType());
+  Type et = lt.getElementType();
+  int64_t M = ot.getDimSize(ot.getRank() - 2),
+          N = ot.getDimSize(ot.getRank() - 1);
+  int64_t K = lt.getDimSize(lt.getRank() - 1);
+  SmallVector<int64_t> batch(ot.getShape().drop_back(2));
+  int64_t batches = 1;
+  for (int64_t d : batch)
+    batches *= d;
+  if (batches > 65535 || llvm::divideCeil(M, tile.m) > 65535)
+    return mm.emitOpError("Tensor Core grid exceeds the launch limits");
+  SmallVector<int64_t> aOffsets, bOffsets;
+  for (int64_t s = 0; s < tile.stages; ++s) {
+    FailureOr<int64_t> a = sharedOffset(fusion, "a" + std::to_string(s));
+    FailureOr<int64_t> b = sharedOffset(fusion, "b" + std::to_string(s));
+    if (failed(a) || failed(b))
+      return failure();
+    aOffsets.push_back(*a);
+    bOffsets.push_back(*b);
+  }
+
+  unsigned numInputs = fusion.getInputs().size();
+  auto func =
+      createKernel(moduleBuilder, loc, name, numInputs + fusion.getNumResults(),
+                   threads);
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  TileBuilder e{{b, loc}};
+  auto arg = [&](Value v) {
+    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+  };
+  Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
+  Value smem = dynamicShared(moduleBuilder, b, loc);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
+  int64_t warpsN = tile.n / 64;
+  Value warpRow = e.div(warp, warpsN), warpCol = e.rem(warp, warpsN);
+  Value col0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), tile.n);
+  Value row0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), tile.m);
+  Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  auto batchOffset = [&](RankedTensorType type) {
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t matrix = shape[shape.size() - 1] * shape[shape.size() - 2];
+    return e.mul(e.broadcastIndex(z, batch, shape.drop_back(2)), matrix);
+  };
+  Value aBase = e.gep(arg(mm.getLhs()), et, batchOffset(lt));
+  Value bBase = e.gep(arg(mm.getRhs()), et, batchOffset(rt));
+  /// Byte offset of stage `s` among `offsets` (a select chain).
+  auto stageOffset = [&](ArrayRef<int64_t> offsets, Value s) {
+    Value at = e.idx(offsets[0]);
+    for (int64_t k = 1; k < tile.stages; ++k)
+      at = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, e.idx(k)),
+          e.idx(offsets[k]), at);
+    return at;
+  };
+
+  // One 16-byte cp.async per chunk; chunks past the matrix read nothing
+  // (source size 0) and leave zeros, from a clamped in-bounds address.
+  auto copy = [&](Value dst, Value src, Value valid) {
+    Value size = arith::SelectOp::create(b, loc, valid, e.i32(16), e.i32(0));
+    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
+                            NVVM::LoadCacheModifierKindAttr::get(
+                                ctx, NVVM::LoadCacheModifierKind::CG),
+                            size);
+  };
+  int64_t aChunksPerRow = tile.k / 8, bChunksPerRow = tile.n / 8;
+  auto loadStage = [&](Value stage, Value kt) {
+    Value k0 = e.mul(kt, tile.k);
+    Value aStage = e.gep(smem, i8, stageOffset(aOffsets, stage));
+    Value bStage = e.gep(smem, i8, stageOffset(bOffsets, stage));
+    for (int64_t i = 0; i < tile.m * aChunksPerRow / threads; ++i) {
+      Value c = e.add(tid, e.idx(i * threads));
+      Value row = e.div(c, aChunksPerRow), ch = e.rem(c, aChunksPerRow);
+      Value gRow = e.add(row0, row), gK = e.add(k0, e.mul(ch, 8));
+      Value valid = arith::AndIOp::create(b, loc, e.ult(gRow, M), e.ult(gK, K));
+      Value src = e.gep(aBase, et,
+                        e.add(e.mul(e.minu(gRow, M - 1), K), e.minu(gK, K - 8)));
+      Value dst = e.gep(aStage, et,
+                        e.add(e.mul(row, tile.aPitch()), e.mul(ch, 8)));
+      copy(dst, src, valid);
+    }
+    for (int64_t i = 0; i < tile.k * bChunksPerRow / threads; ++i) {
+      Value c = e.add(tid, e.idx(i * threads));
+      Value row = e.div(c, bChunksPerRow), ch = e.rem(c, bChunksPerRow);
+      Value gK = e.add(k0, row), gN = e.add(col0, e.mul(ch, 8));
+      Value valid = arith::AndIOp::create(b, loc, e.ult(gK, K), e.ult(gN, N));
+      Value src = e.gep(bBase, et,
+                        e.add(e.mul(e.minu(gK, K - 1), N), e.minu(gN, N - 8)));
+      Value dst = e.gep(bStage, et,
+                        e.add(e.mul(row, tile.bPitch()), e.mul(ch, 8)));
+      copy(dst, src, valid);
+    }
+  };
+
+  // Prologue: the first stages - 1 slices in flight.
+  int64_t kTiles = llvm::divideCeil(K, tile.k);
+  for (int64_t s = 0; s < tile.stages - 1; ++s) {
+    if (s < kTiles)
+      loadStage(e.idx(s), e.idx(s));
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+  // 4 x 8 tiles of 16 x 8 per warp, 4 accumulators each.
+  constexpr int64_t kMi = 4, kNj = 8;
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
+  SmallVector<Value> init(kMi * kNj * 4, zero);
+  auto loop =
+      scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    // Slice kt has landed (at most stages - 2 younger groups pending), and
+    // every warp is done with the buffer the next copy overwrites.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, tile.stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    Value next = e.add(kt, e.idx(tile.stages - 1));
+    auto ifNext = scf::IfOp::create(b, loc, e.ult(next, kTiles), false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifNext.getThenRegion().front());
+      loadStage(e.rem(next, tile.stages), next);
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+
+    Value stage = e.rem(kt, tile.stages);
+    Value aStage = e.gep(smem, i8, stageOffset(aOffsets, stage));
+    Value bStage = e.gep(smem, i8, stageOffset(bOffsets, stage));
+    auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+    auto b16 = NVVM::LdStMatrixEltType::B16;
+    auto regs4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+    auto ldmatrix = [&](Value ptr, NVVM::MMALayout layout) {
+      auto op = NVVM::LdMatrixOp::create(b, loc, regs4, ptr, 4, layout, shape,
+                                         b16);
+      SmallVector<Value> r;
+      for (int64_t i = 0; i < 4; ++i)
+        r.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
+      return r;
+    };
+    // f16 pairs go to mma.sync as vector<2xf16>, bf16 pairs as i32.
+    auto operand = [&](Value reg) -> Value {
+      if (!et.isF16())
+        return reg;
+      return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, et), reg);
+    };
+    Value laneRow = e.rem(lane, 16), laneHalf = e.mul(e.div(lane, 16), 8);
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    NVVM::MMATypes ptxType =
+        et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    for (int64_t ks = 0; ks < tile.k / 16; ++ks) {
+      SmallVector<SmallVector<Value>> aFrag, bFrag;
+      for (int64_t mi = 0; mi < kMi; ++mi) {
+        Value row = e.add(e.mul(warpRow, 64), e.add(e.idx(mi * 16), laneRow));
+        Value col = e.add(e.idx(ks * 16), laneHalf);
+        aFrag.push_back(ldmatrix(
+            e.gep(aStage, et, e.add(e.mul(row, tile.aPitch()), col)),
+            NVVM::MMALayout::row));
+      }
+      for (int64_t pair = 0; pair < kNj / 2; ++pair) {
+        // k rows ks*16 + lane%16; lanes 16..31 address the next 8 columns:
+        // transposed, registers 0-1 and 2-3 are two n8 fragments.
+        Value row = e.add(e.idx(ks * 16), laneRow);
+        Value col =
+            e.add(e.mul(warpCol, 64), e.add(e.idx(pair * 16), laneHalf));
+        SmallVector<Value> r = ldmatrix(
+            e.gep(bStage, et, e.add(e.mul(row, tile.bPitch()), col)),
+            NVVM::MMALayout::col);
+        bFrag.push_back({r[0], r[1]});
+        bFrag.push_back({r[2], r[3]});
+      }
+      for (int64_t mi = 0; mi < kMi; ++mi) {
+        SmallVector<Value> aRegs;
+        for (Value r : aFrag[mi])
+          aRegs.push_back(operand(r));
+        for (int64_t nj = 0; nj < kNj; ++nj) {
+          SmallVector<Value> bRegs = {operand(bFrag[nj][0]),
+                                      operand(bFrag[nj][1])};
+          MutableArrayRef<Value> c(acc.data() + (mi * kNj + nj) * 4, 4);
+          auto op = NVVM::MmaOp::create(
+              b, loc, resultType, aRegs, bRegs, SmallVector<Value>(c),
+              {16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t i = 0; i < 4; ++i)
+            c[i] = LLVM::ExtractValueOp::create(b, loc, op.getRes(), i);
+        }
+      }
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+
+  // Accumulator i of tile (mi, nj) sits at row g (+8 for i >= 2), column
+  // 2t (+1 for odd i) of that 16 x 8 tile.
+  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  Value g = e.div(lane, 4), t2 = e.mul(e.rem(lane, 4), 2);
+  Value warpRow0 = e.add(row0, e.mul(warpRow, 64));
+  Value warpCol0 = e.add(col0, e.mul(warpCol, 64));
+  for (int64_t mi = 0; mi < kMi; ++mi)
+    for (int64_t nj = 0; nj < kNj; ++nj)
+      for (int64_t i = 0; i < 4; ++i) {
+        Value r = e.add(warpRow0, e.add(g, e.idx(mi * 16 + (i < 2 ? 0 : 8))));
+        Value c = e.add(warpCol0, e.add(t2, e.idx(nj * 8 + i % 2)));
+        Value valid = arith::AndIOp::create(b, loc, e.ult(r, M), e.ult(c, N));
+        auto ifValid = scf::IfOp::create(b, loc, valid, false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+        Value at = e.add(e.mul(z, M * N), e.add(e.mul(r, N), c));
+        if (failed(emitEpilogue(b, loc, fusion,
+                                loop.getResult((mi * kNj + nj) * 4 + i), at,
+                                arg, outputs)))
+          return failure();
+      }
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = llvm::divideCeil(N, tile.n);
+  info.gridY = llvm::divideCeil(M, tile.m);
+  info.gridZ = batches;
+  info.block = threads;
+  info.sharedBytes =
+      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  info.flops = 2 * batches * M * N * K;
+  for (Value v : fusion.getInputs())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  for (Value v : fusion.getResults())
+    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  return info;
+}

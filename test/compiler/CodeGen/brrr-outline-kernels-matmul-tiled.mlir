@@ -1,0 +1,29 @@
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// A staged f16 product with a bias epilogue: 128 threads per 128x128
+// block tile (grid: N/128, M/128, batch), 56832 bytes of dynamic shared
+// memory. Each stage takes 8 16-byte cp.async copies per thread (A:
+// 128x32 halves = 512 chunks, 4 per thread; B: 32x128, 4 per thread); the
+// loop waits for the oldest slice, copies the next, and runs 2 x 32
+// mma.sync on fragments from ldmatrix (B transposed).
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 2, 3, 2>
+// CHECK: gpu.func @fusion_0({{.+}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK-COUNT-8: nvvm.cp.async.shared.global {{.+}}, 16, cache = cg
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: gpu.barrier
+// CHECK: nvvm.ldmatrix {{.+}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK: nvvm.ldmatrix {{.+}} layout = #nvvm.mma_layout<col>
+// CHECK-COUNT-64: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK: arith.addf
+// CHECK: llvm.store
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%a: tensor<2x300x64xf16>, %b: tensor<64x256xf16>, %bias: tensor<256xf16>) -> tensor<2x300x256xf16> {
+    %0 = brrr.matmul %a, %b : tensor<2x300x64xf16>, tensor<64x256xf16> -> tensor<2x300x256xf16>
+    %1 = brrr.add %0, %bias : tensor<2x300x256xf16>, tensor<256xf16> -> tensor<2x300x256xf16>
+    return %1 : tensor<2x300x256xf16>
+  }
+}
