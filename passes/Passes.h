@@ -44,6 +44,22 @@ struct RowGeometry {
 /// (0: the preferred count), or a diagnostic on the fusion.
 FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0);
 
+/// Where the elements of a matmul operand live: the value the kernel reads
+/// and, per logical dimension, the element stride in it. A transpose fused
+/// into the matmul kernel is only a permutation of these strides.
+struct OperandLayout {
+  Value source;                 ///< the tensor in memory
+  SmallVector<int64_t> shape;   ///< the operand's logical shape
+  SmallVector<int64_t> strides; ///< element strides of the logical dims
+};
+/// The layout of `operand`: row-major, or the permuted row-major strides
+/// of the input of the transpose that produces it.
+OperandLayout operandLayoutOf(Value operand);
+/// Whether a product of `et` operands laid out as `lhs` and `rhs` can be
+/// staged through shared memory in 16-byte copies: f16/bf16, the innermost
+/// logical dimension contiguous, every other stride a whole 16 bytes.
+bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
+
 /// The block tile of a Tensor Core matmul staged through shared memory:
 /// an m x n output tile per block of (m/64) x (n/64) warps, each warp a
 /// 64 x 64 tile; k-deep slices of A and B stream through `stages` buffers.

@@ -73,10 +73,18 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
   Operation *product = spec.product;
-  for (Operation &op : llvm::drop_begin(body.without_terminator()))
-    if (!isPointwise(&op) && !isa<ConstantOp>(op))
-      return op.emitOpError("cannot be a ")
-             << product->getName() << " epilogue";
+  // Transposes the product reads through come before it; the epilogue's
+  // pointwise ops after it.
+  bool after = false;
+  for (Operation &op : body.without_terminator()) {
+    if (&op == product) {
+      after = true;
+      continue;
+    }
+    if (after ? !isPointwise(&op) && !isa<ConstantOp>(op)
+              : !isa<TransposeOp>(op))
+      return op.emitOpError("cannot be fused with a ") << product->getName();
+  }
   Type et = spec.elem;
   bool tf32 = et.isF32();
   if (!(et.isF16() || et.isBF16() || tf32))
@@ -197,7 +205,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
     Value acc = loop.getResult(i);
     if (spec.addBias)
       acc = spec.addBias(e, c, acc);
-    if (failed(emitEpilogue(b, loc, fusion, acc, spec.outIndex(e, r, c), e.arg,
+    if (failed(emitEpilogue(b, loc, fusion, product, acc, spec.outIndex(e, r, c), e.arg,
                             outputs)))
       return failure();
   }

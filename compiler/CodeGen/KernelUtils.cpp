@@ -68,12 +68,11 @@ Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
 }
 
 LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
-                                       FusionOp fusion, Value produced,
-                                       Value at,
+                                       FusionOp fusion, Operation *producer,
+                                       Value produced, Value at,
                                        llvm::function_ref<Value(Value)> arg,
                                        ValueRange outputs) {
   Block &body = fusion.getBody().front();
-  Operation *producer = &body.front();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   SmallVector<int64_t> outShape(
       cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
@@ -93,8 +92,9 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
         LLVM::LoadOp::create(b, loc, mt, address(arg(operand), mt, index)),
         type.getElementType());
   };
-  if (failed(pe.emitOps(llvm::drop_begin(body.without_terminator()), scalar,
-                        load)))
+  if (failed(pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
+                                         Block::iterator(body.getTerminator())),
+                        scalar, load)))
     return failure();
   auto yield = cast<YieldOp>(body.getTerminator());
   for (auto [y, out] : llvm::zip(yield.getValues(), outputs)) {

@@ -39,15 +39,15 @@ struct IndexMath {
                        ArrayRef<int64_t> inShape);
 };
 
-/// The epilogue of a fusion whose first op (the producer: a matmul, conv or
-/// pool) has been computed for one output element: `produced` is its value
-/// in compute type, `at` the element's row-major index in the producer's
-/// result. Runs the fusion's remaining pointwise ops on scalars (other
+/// The epilogue of a fusion whose `producer` (a matmul, conv or pool) has
+/// been computed for one output element: `produced` is its value in compute
+/// type, `at` the element's row-major index in the producer's result. Runs
+/// the fusion's pointwise ops after the producer on scalars (other
 /// inputs read at their broadcast index of `at` through `arg`, which maps a
 /// fusion block argument to its kernel pointer) and stores every yielded
 /// value to `outputs` at `at`.
 LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
-                           Value produced, Value at,
+                           Operation *producer, Value produced, Value at,
                            llvm::function_ref<Value(Value)> arg,
                            ValueRange outputs);
 

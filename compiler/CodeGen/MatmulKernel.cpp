@@ -1,14 +1,19 @@
 //===- MatmulKernel.cpp - brrr.fusion matmul -> gpu.func ------------------===//
 //
 // The matmul kernel family: a batched brrr.matmul (batch dimensions
-// broadcast through per-operand offsets, one batch per grid z) with its
-// fused pointwise epilogue. Products with a planned `brrr.tile` run the
+// broadcast, one batch per grid z) with its fused pointwise epilogue,
+// reading its operands through their layouts (a fused transpose is a
+// permutation of strides). Products with a planned `brrr.tile` run the
 // staged body (TiledMatmulKernel.cpp); the others (f32, rows that are not
 // whole 16-byte chunks) the shared untiled body (GemmKernel.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/GemmKernel.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -17,14 +22,16 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
                                                    OpBuilder &moduleBuilder,
                                                    StringRef name) {
   Block &body = fusion.getBody().front();
-  // The matmul comes first; pointwise ops after it are its fused epilogue.
-  auto mm = dyn_cast<MatmulOp>(&body.front());
+  // Transposes the product reads through, the matmul, then its epilogue.
+  MatmulOp mm;
+  for (Operation &op : body)
+    if ((mm = dyn_cast<MatmulOp>(op)))
+      break;
   if (!mm)
-    return fusion.emitOpError("matmul kernels start with a brrr.matmul");
+    return fusion.emitOpError("matmul kernels hold a brrr.matmul");
   if (fusion->hasAttr("brrr.tile"))
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
-  auto rt = cast<RankedTensorType>(mm.getRhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());
   int64_t M = ot.getDimSize(ot.getRank() - 2),
           N = ot.getDimSize(ot.getRank() - 1);
@@ -39,21 +46,36 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   spec.elem = lt.getElementType();
   for (int64_t d : batch)
     spec.batches *= d;
-  // Offset of batch z in an operand (broadcast dimensions have stride 0).
-  auto batchOffset = [batch](GemmBuilder &e, RankedTensorType type) {
-    ArrayRef<int64_t> shape = type.getShape();
-    int64_t matrix = shape[shape.size() - 1] * shape[shape.size() - 2];
-    return e.mul(e.broadcastIndex(e.z, batch, shape.drop_back(2)), matrix);
+  // Element (row, col) of batch z of an operand, through its layout: batch
+  // coordinates are those of the output's batch z, right-aligned, with
+  // size-1 dimensions broadcast.
+  SmallVector<int64_t> batchStrides = rowMajorStrides(batch);
+  auto offsetOf = [batch, batchStrides](GemmBuilder &e, const OperandLayout &l,
+                                        Value row, Value col) {
+    int64_t rank = l.shape.size(), skip = batch.size() - (rank - 2);
+    Value at = e.add(e.mul(row, l.strides[rank - 2]),
+                     e.mul(col, l.strides[rank - 1]));
+    for (int64_t d = 0; d < rank - 2; ++d) {
+      if (l.shape[d] == 1)
+        continue;
+      Value coord = arith::RemUIOp::create(
+          e.b, e.loc,
+          arith::DivUIOp::create(e.b, e.loc, e.z, e.idx(batchStrides[d + skip])),
+          e.idx(batch[d + skip]));
+      at = e.add(at, e.mul(coord, l.strides[d]));
+    }
+    return at;
   };
-  Value lhs = mm.getLhs(), rhs = mm.getRhs();
+  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
+                rhs = operandLayoutOf(mm.getRhs());
   Type et = spec.elem;
   spec.loadA = [=](GemmBuilder &e, Value row, Value k) {
-    return e.loadIf(e.arg(lhs), et, e.both(e.ult(row, M), e.ult(k, K)),
-                    e.add(batchOffset(e, lt), e.add(e.mul(row, K), k)));
+    return e.loadIf(e.arg(lhs.source), et, e.both(e.ult(row, M), e.ult(k, K)),
+                    offsetOf(e, lhs, row, k));
   };
   spec.loadB = [=](GemmBuilder &e, Value k, Value col) {
-    return e.loadIf(e.arg(rhs), et, e.both(e.ult(k, K), e.ult(col, N)),
-                    e.add(batchOffset(e, rt), e.add(e.mul(k, N), col)));
+    return e.loadIf(e.arg(rhs.source), et, e.both(e.ult(k, K), e.ult(col, N)),
+                    offsetOf(e, rhs, k, col));
   };
   spec.outIndex = [=](GemmBuilder &e, Value row, Value col) {
     return e.add(e.mul(e.z, M * N), e.add(e.mul(row, N), col));

@@ -191,7 +191,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
     acc = arith::DivFOp::create(b, loc, acc, c);
   }
   SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
-  if (failed(emitEpilogue(b, loc, fusion, acc, tid, arg, outputs)))
+  if (failed(emitEpilogue(b, loc, fusion, pool, acc, tid, arg, outputs)))
     return failure();
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);

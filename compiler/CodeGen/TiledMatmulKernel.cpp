@@ -1,8 +1,9 @@
 //===- TiledMatmulKernel.cpp - staged Tensor Core matmul -----------------===//
 //
-// The matmul family's tiled body, for f16/bf16 products whose rows are
-// whole 16-byte chunks (brrr-plan-shared-memory records `brrr.tile` and
-// places the staging buffers). Each block computes an m x n output tile
+// The matmul family's tiled body, for f16/bf16 products whose operand rows
+// are whole, aligned 16-byte chunks, read through their layouts (fused
+// transposes permute strides; brrr-plan-shared-memory records `brrr.tile`
+// and places the staging buffers). Each block computes an m x n output tile
 // with (m/64) x (n/64) warps of 64 x 64. k-slices of A and B stream from
 // global to shared memory with cp.async (16 bytes per thread and copy,
 // zero-filled past the matrix edges) through `stages` buffers, so the
@@ -64,10 +65,22 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
-  auto mm = cast<MatmulOp>(&body.front());
-  for (Operation &op : llvm::drop_begin(body.without_terminator()))
-    if (!isPointwise(&op) && !isa<ConstantOp>(op))
-      return op.emitOpError("cannot be a matmul epilogue");
+  // Transposes the product reads through, the matmul, its epilogue.
+  MatmulOp mm;
+  for (Operation &op : body.without_terminator()) {
+    if (auto m = dyn_cast<MatmulOp>(op)) {
+      mm = m;
+      continue;
+    }
+    if (mm ? !isPointwise(&op) && !isa<ConstantOp>(op) : !isa<TransposeOp>(op))
+      return op.emitOpError("cannot be fused with a staged matmul");
+  }
+  if (!mm)
+    return fusion.emitOpError("matmul kernels hold a brrr.matmul");
+  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
+                rhs = operandLayoutOf(mm.getRhs());
+  if (!isStageable(mm.getLhs().getType().getElementType(), lhs, rhs))
+    return fusion.emitOpError("has a tile but operands that cannot be staged");
   auto tileAttr = fusion->getAttrOfType<DictionaryAttr>("brrr.tile");
   MatmulTile tile;
   tile.m = tileAttr.getAs<IntegerAttr>("m").getInt();
@@ -81,7 +94,6 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
            << tileAttr << " (m, n: multiples of 64; k: of 16; 2+ stages)";
 
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
-  auto rt = cast<RankedTensorType>(mm.getRhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());
   Type et = lt.getElementType();
   int64_t M = ot.getDimSize(ot.getRank() - 2),
@@ -122,13 +134,23 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   Value col0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), tile.n);
   Value row0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), tile.m);
   Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  auto batchOffset = [&](RankedTensorType type) {
-    ArrayRef<int64_t> shape = type.getShape();
-    int64_t matrix = shape[shape.size() - 1] * shape[shape.size() - 2];
-    return e.mul(e.broadcastIndex(z, batch, shape.drop_back(2)), matrix);
+  // Batch z of an operand through its layout (right-aligned batch
+  // coordinates, size-1 dimensions broadcast).
+  SmallVector<int64_t> batchStrides = rowMajorStrides(batch);
+  auto batchOffset = [&](const OperandLayout &l) {
+    int64_t rank = l.shape.size(), skip = batch.size() - (rank - 2);
+    Value at = e.idx(0);
+    for (int64_t d = 0; d < rank - 2; ++d)
+      if (l.shape[d] != 1)
+        at = e.add(at, e.mul(e.rem(e.div(z, batchStrides[d + skip]),
+                                   batch[d + skip]),
+                             l.strides[d]));
+    return at;
   };
-  Value aBase = e.gep(arg(mm.getLhs()), et, batchOffset(lt));
-  Value bBase = e.gep(arg(mm.getRhs()), et, batchOffset(rt));
+  Value aBase = e.gep(arg(lhs.source), et, batchOffset(lhs));
+  Value bBase = e.gep(arg(rhs.source), et, batchOffset(rhs));
+  int64_t aRowStride = lhs.strides[lhs.strides.size() - 2];
+  int64_t bRowStride = rhs.strides[rhs.strides.size() - 2];
   /// Byte offset of stage `s` among `offsets` (a select chain).
   auto stageOffset = [&](ArrayRef<int64_t> offsets, Value s) {
     Value at = e.idx(offsets[0]);
@@ -160,7 +182,8 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
       Value gRow = e.add(row0, row), gK = e.add(k0, e.mul(ch, 8));
       Value valid = arith::AndIOp::create(b, loc, e.ult(gRow, M), e.ult(gK, K));
       Value src = e.gep(aBase, et,
-                        e.add(e.mul(e.minu(gRow, M - 1), K), e.minu(gK, K - 8)));
+                        e.add(e.mul(e.minu(gRow, M - 1), aRowStride),
+                              e.minu(gK, K - 8)));
       Value dst = e.gep(aStage, et,
                         e.add(e.mul(row, tile.aPitch()), e.mul(ch, 8)));
       copy(dst, src, valid);
@@ -171,7 +194,8 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
       Value gK = e.add(k0, row), gN = e.add(col0, e.mul(ch, 8));
       Value valid = arith::AndIOp::create(b, loc, e.ult(gK, K), e.ult(gN, N));
       Value src = e.gep(bBase, et,
-                        e.add(e.mul(e.minu(gK, K - 1), N), e.minu(gN, N - 8)));
+                        e.add(e.mul(e.minu(gK, K - 1), bRowStride),
+                              e.minu(gN, N - 8)));
       Value dst = e.gep(bStage, et,
                         e.add(e.mul(row, tile.bPitch()), e.mul(ch, 8)));
       copy(dst, src, valid);
@@ -295,7 +319,7 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&ifValid.getThenRegion().front());
         Value at = e.add(e.mul(z, M * N), e.add(e.mul(r, N), c));
-        if (failed(emitEpilogue(b, loc, fusion,
+        if (failed(emitEpilogue(b, loc, fusion, mm,
                                 loop.getResult((mi * kNj + nj) * 4 + i), at,
                                 arg, outputs)))
           return failure();

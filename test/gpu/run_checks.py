@@ -92,6 +92,10 @@ def torch_inputs(name, gen):
         return [f(2, 1, 40, 64, dt=torch.bfloat16), f(3, 64, 24, dt=torch.bfloat16)]
     if name == "matmul_f32_3xtf32":
         return [f(128, 96), f(96, 80)]
+    if name == "attention_scores_transposed_f32":
+        return [f(2, 17, 3, 24), f(2, 19, 3, 24)]
+    if name == "attention_values_transposed_f16":
+        return [f(2, 150, 4, 40, dt=torch.float16), f(2, 40, 4, 72, dt=torch.float16)]
     if name == "matmul_f16_tiled_ragged":
         return [f(3, 300, 200, dt=torch.float16), f(200, 136, dt=torch.float16)]
     if name == "matmul_tiled_epilogue_bf16":
@@ -160,6 +164,10 @@ def torch_reference(name, xs):
         return [d[0].mean(dim=(2, 3), keepdim=True)]
     if name == "reduce_max_ragged_f32":
         return [d[0].amax(dim=1)]
+    if name == "attention_scores_transposed_f32":
+        return [torch.matmul(d[0].permute(0, 2, 1, 3), d[1].permute(0, 2, 3, 1))]
+    if name == "attention_values_transposed_f16":
+        return [torch.matmul(d[0].permute(0, 2, 1, 3), d[1].permute(0, 2, 1, 3))]
     if name in ("matmul_epilogue_f16", "matmul_tiled_epilogue_bf16"):
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2]) + d[3]]
     if name.startswith("matmul"):

@@ -48,3 +48,43 @@ func.func @DoNotMergeShapeChangingEpilogue(%x: tensor<16x16xf32>, %y: tensor<4x1
   %1 = brrr.add %y, %0 : tensor<4x16x16xf32>, tensor<16x16xf32> -> tensor<4x16x16xf32>
   return %1 : tensor<4x16x16xf32>
 }
+
+// -----
+
+// Transposes only the product reads become part of its kernel: it reads
+// their inputs through permuted strides, and the transposed copies are
+// never written.
+// CHECK-LABEL: func.func @TransposedOperandsAreReadThrough
+// CHECK-SAME: (%[[Q:.+]]: tensor<2x16x4x8xf32>, %[[K:.+]]: tensor<2x16x4x8xf32>)
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "matmul"(%[[Q]], %[[K]])
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x16x4x8xf32>, %[[B:.+]]: tensor<2x16x4x8xf32>):
+// CHECK-NEXT:   %[[QT:.+]] = brrr.transpose %[[A]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT:   %[[KT:.+]] = brrr.transpose %[[B]] {perm = array<i64: 0, 2, 3, 1>}
+// CHECK-NEXT:   %[[S:.+]] = brrr.matmul %[[QT]], %[[KT]]
+// CHECK-NEXT:   brrr.yield %[[S]]
+// CHECK-NOT: brrr.fusion
+func.func @TransposedOperandsAreReadThrough(%q: tensor<2x16x4x8xf32>, %k: tensor<2x16x4x8xf32>) -> tensor<2x4x16x16xf32> {
+  %qt = brrr.transpose %q {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %kt = brrr.transpose %k {perm = array<i64: 0, 2, 3, 1>} : tensor<2x16x4x8xf32> -> tensor<2x4x8x16xf32>
+  %s = brrr.matmul %qt, %kt : tensor<2x4x16x8xf32>, tensor<2x4x8x16xf32> -> tensor<2x4x16x16xf32>
+  return %s : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// An f16 product with contiguous rows runs the staged body; reading B
+// through a transpose that makes its rows strided would lose it, so that
+// transpose stays a kernel. The head transpose of A keeps rows contiguous
+// and joins.
+// CHECK-LABEL: func.func @KeepTheStagedBody
+// CHECK: %[[BT:.+]] = brrr.transpose %{{.+}} {perm = array<i64: 0, 1, 3, 2>}
+// CHECK: brrr.fusion "matmul"(%{{.+}}, %[[BT]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT:   brrr.matmul
+func.func @KeepTheStagedBody(%q: tensor<2x16x4x32xf16>, %w: tensor<2x4x64x32xf16>) -> tensor<2x4x16x64xf16> {
+  %qt = brrr.transpose %q {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x4x32xf16> -> tensor<2x4x16x32xf16>
+  %wt = brrr.transpose %w {perm = array<i64: 0, 1, 3, 2>} : tensor<2x4x64x32xf16> -> tensor<2x4x32x64xf16>
+  %s = brrr.matmul %qt, %wt : tensor<2x4x16x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x16x64xf16>
+  return %s : tensor<2x4x16x64xf16>
+}
