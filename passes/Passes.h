@@ -45,15 +45,20 @@ struct RowGeometry {
 FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0);
 
 /// Where the elements of a matmul operand live: the value the kernel reads
-/// and, per logical dimension, the element stride in it. A transpose fused
-/// into the matmul kernel is only a permutation of these strides.
+/// and, per logical dimension, the element stride in it, from an element
+/// offset. Views fused into the matmul kernel (transpose, reshape, slice
+/// with positive steps) only change these numbers.
 struct OperandLayout {
   Value source;                 ///< the tensor in memory
   SmallVector<int64_t> shape;   ///< the operand's logical shape
   SmallVector<int64_t> strides; ///< element strides of the logical dims
+  int64_t offset = 0;           ///< element offset of element 0
+  /// The view ops between `source` and the operand, in program order.
+  SmallVector<Operation *> views;
 };
-/// The layout of `operand`: row-major, or the permuted row-major strides
-/// of the input of the transpose that produces it.
+/// The layout of `operand`, looking back through the chain of views that
+/// only it reads (each read once) while strides can express them; the
+/// chain stops at a value that must be materialized.
 OperandLayout operandLayoutOf(Value operand);
 /// Whether a product of `et` operands laid out as `lhs` and `rhs` can be
 /// staged through shared memory in 16-byte copies: f16/bf16, the innermost

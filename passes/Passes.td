@@ -58,14 +58,16 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
 }
 
 def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
-  let summary = "Make each matmul a Tensor Core kernel with its epilogue and operand transposes";
+  let summary = "Make each matmul a Tensor Core kernel with its epilogue and operand views";
   let description = [{
     Wraps every `brrr.matmul` in a `brrr.fusion matmul` op, the kernel
-    family that runs it on Tensor Cores. A transpose that only the product
-    reads joins the kernel, which reads its input through permuted strides
-    (attention's head layouts), unless that would cost the product its
-    staged body (an f16/bf16 operand whose rows would no longer be
-    contiguous 16-byte chunks). Runs after brrr-fuse-elementwise: a
+    family that runs it on Tensor Cores. The chain of views (transpose,
+    reshape, slice with positive steps) that only the product reads joins
+    the kernel while strides and an offset can express it, so the kernel
+    reads the source directly (attention's split, head reshape and
+    transposes), unless that would cost the product its staged body (an
+    f16/bf16 operand whose rows would no longer be aligned, contiguous
+    16-byte chunks). Runs after brrr-fuse-elementwise: a
     pointwise kernel that is the only reader of the product, with outputs
     of the product's shape, is merged in as the epilogue (bias,
     activation, residual, cast), so the product itself never goes to

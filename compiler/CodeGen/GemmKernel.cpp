@@ -73,8 +73,8 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
   Operation *product = spec.product;
-  // Transposes the product reads through come before it; the epilogue's
-  // pointwise ops after it.
+  // Views the product reads through (transpose, reshape, slice) come
+  // before it; the epilogue's pointwise ops after it.
   bool after = false;
   for (Operation &op : body.without_terminator()) {
     if (&op == product) {
@@ -82,7 +82,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
       continue;
     }
     if (after ? !isPointwise(&op) && !isa<ConstantOp>(op)
-              : !isa<TransposeOp>(op))
+              : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
       return op.emitOpError("cannot be fused with a ") << product->getName();
   }
   Type et = spec.elem;

@@ -2,8 +2,8 @@
 //
 // The matmul kernel family: a batched brrr.matmul (batch dimensions
 // broadcast, one batch per grid z) with its fused pointwise epilogue,
-// reading its operands through their layouts (a fused transpose is a
-// permutation of strides). Products with a planned `brrr.tile` run the
+// reading its operands through their layouts (fused transposes, reshapes
+// and slices are strides and an offset). Products with a planned `brrr.tile` run the
 // staged body (TiledMatmulKernel.cpp); the others (f32, rows that are not
 // whole 16-byte chunks) the shared untiled body (GemmKernel.h).
 //
@@ -53,8 +53,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   auto offsetOf = [batch, batchStrides](GemmBuilder &e, const OperandLayout &l,
                                         Value row, Value col) {
     int64_t rank = l.shape.size(), skip = batch.size() - (rank - 2);
-    Value at = e.add(e.mul(row, l.strides[rank - 2]),
-                     e.mul(col, l.strides[rank - 1]));
+    Value at = e.add(e.idx(l.offset), e.add(e.mul(row, l.strides[rank - 2]),
+                                            e.mul(col, l.strides[rank - 1])));
     for (int64_t d = 0; d < rank - 2; ++d) {
       if (l.shape[d] == 1)
         continue;

@@ -65,14 +65,15 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
-  // Transposes the product reads through, the matmul, its epilogue.
+  // Views the product reads through, the matmul, its epilogue.
   MatmulOp mm;
   for (Operation &op : body.without_terminator()) {
     if (auto m = dyn_cast<MatmulOp>(op)) {
       mm = m;
       continue;
     }
-    if (mm ? !isPointwise(&op) && !isa<ConstantOp>(op) : !isa<TransposeOp>(op))
+    if (mm ? !isPointwise(&op) && !isa<ConstantOp>(op)
+           : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
       return op.emitOpError("cannot be fused with a staged matmul");
   }
   if (!mm)
@@ -147,8 +148,10 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
                              l.strides[d]));
     return at;
   };
-  Value aBase = e.gep(arg(lhs.source), et, batchOffset(lhs));
-  Value bBase = e.gep(arg(rhs.source), et, batchOffset(rhs));
+  Value aBase = e.gep(arg(lhs.source), et,
+                      e.add(batchOffset(lhs), e.idx(lhs.offset)));
+  Value bBase = e.gep(arg(rhs.source), et,
+                      e.add(batchOffset(rhs), e.idx(rhs.offset)));
   int64_t aRowStride = lhs.strides[lhs.strides.size() - 2];
   int64_t bRowStride = rhs.strides[rhs.strides.size() - 2];
   /// Byte offset of stage `s` among `offsets` (a select chain).

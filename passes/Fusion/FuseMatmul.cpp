@@ -2,8 +2,9 @@
 //
 // Fusion pass for matrix products (flag brrr-fuse-matmul), after
 // brrr-fuse-elementwise: every brrr.matmul becomes a `brrr.fusion matmul`
-// kernel on Tensor Cores, reading through the transposes that feed only it
-// (their permutations become operand strides), and a pointwise kernel that
+// kernel on Tensor Cores, reading through the views that feed only it
+// (transposes, reshapes, slices become operand strides and an offset), and
+// a pointwise kernel that
 // is the only reader of its result, with outputs of the product's shape,
 // becomes its epilogue: bias, activation and residual are applied to the
 // accumulators, so the product never goes to memory. Also home of the
@@ -27,48 +28,78 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The transposes feeding `mm` that its kernel can read through: only the
-/// matmul reads them, and reading through them does not cost the product
-/// its staged (tiled) body. Each saves writing and re-reading the
-/// transposed copy and one launch.
-SmallVector<TransposeOp> transposesToFuse(MatmulOp mm) {
+SmallVector<int64_t> rowMajor(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// Strides of `newShape` viewing elements laid out as (oldShape,
+/// oldStrides), or none when a copy would be needed (the rule of torch's
+/// Tensor.view: each run of old dimensions that is contiguous in memory
+/// may be split and merged freely).
+std::optional<SmallVector<int64_t>> viewStrides(ArrayRef<int64_t> oldShape,
+                                                ArrayRef<int64_t> oldStrides,
+                                                ArrayRef<int64_t> newShape) {
+  SmallVector<int64_t> strides(newShape.size(), 1);
+  if (oldShape.empty())
+    return strides;
+  int64_t viewD = static_cast<int64_t>(newShape.size()) - 1;
+  int64_t chunkStride = oldStrides.back(), tensorNumel = 1, viewNumel = 1;
+  for (int64_t d = static_cast<int64_t>(oldShape.size()) - 1; d >= 0; --d) {
+    tensorNumel *= oldShape[d];
+    if (d == 0 || (oldShape[d - 1] != 1 &&
+                   oldStrides[d - 1] != tensorNumel * chunkStride)) {
+      while (viewD >= 0 && (viewNumel < tensorNumel || newShape[viewD] == 1)) {
+        strides[viewD] = viewNumel * chunkStride;
+        viewNumel *= newShape[viewD];
+        --viewD;
+      }
+      if (viewNumel != tensorNumel)
+        return std::nullopt;
+      if (d > 0) {
+        chunkStride = oldStrides[d - 1];
+        tensorNumel = viewNumel = 1;
+      }
+    }
+  }
+  if (viewD != -1)
+    return std::nullopt;
+  return strides;
+}
+
+/// The layouts `mm`'s kernel reads its operands through: each operand's
+/// chain of views (transposes, reshapes, slices) that only the product
+/// reads joins the kernel, unless that would cost the product its staged
+/// body. Each saves writing and re-reading a copy, and a launch.
+std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm) {
   Type et = mm.getLhs().getType().getElementType();
   auto plain = [](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
-    OperandLayout l{v, SmallVector<int64_t>(t.getShape()), {}};
-    l.strides.assign(t.getRank(), 1);
-    for (int64_t d = t.getRank() - 2; d >= 0; --d)
-      l.strides[d] = l.strides[d + 1] * t.getDimSize(d + 1);
+    OperandLayout l{v, SmallVector<int64_t>(t.getShape()), {}, 0, {}};
+    l.strides = rowMajor(t.getShape());
     return l;
   };
   OperandLayout lhs = plain(mm.getLhs()), rhs = plain(mm.getRhs());
+  if (mm.getLhs() == mm.getRhs())
+    return {lhs, rhs};
   bool stagedAsIs = isStageable(et, lhs, rhs);
-  SmallVector<TransposeOp> fused;
-  for (auto [i, operand] : llvm::enumerate(mm->getOperands())) {
-    auto t = operand.getDefiningOp<TransposeOp>();
-    if (!t || !t->hasOneUse() || (i == 1 && mm.getLhs() == mm.getRhs()))
-      continue;
-    OperandLayout through = operandLayoutOf(operand);
-    bool staged = i == 0 ? isStageable(et, through, rhs)
-                         : isStageable(et, lhs, through);
-    if (staged || !stagedAsIs) {
-      fused.push_back(t);
-      (i == 0 ? lhs : rhs) = through;
-    }
-  }
-  return fused;
+  OperandLayout viewedLhs = operandLayoutOf(mm.getLhs());
+  if (isStageable(et, viewedLhs, rhs) || !stagedAsIs)
+    lhs = viewedLhs;
+  OperandLayout viewedRhs = operandLayoutOf(mm.getRhs());
+  if (isStageable(et, lhs, viewedRhs) || !stagedAsIs)
+    rhs = viewedRhs;
+  return {lhs, rhs};
 }
 
-/// Wraps `mm` and the transposes it reads through in one matmul kernel.
+/// Wraps `mm` and the views it reads through in one matmul kernel.
 void wrapMatmul(MatmulOp mm) {
-  SmallVector<TransposeOp> transposes = transposesToFuse(mm);
-  SmallVector<Value> inputs;
-  for (Value operand : mm->getOperands()) {
-    auto t = operand.getDefiningOp<TransposeOp>();
-    Value in = t && llvm::is_contained(transposes, t) ? t.getInput() : operand;
-    if (!llvm::is_contained(inputs, in))
-      inputs.push_back(in);
-  }
+  auto [lhs, rhs] = operandsToRead(mm);
+  SmallVector<Value> inputs = {lhs.source};
+  if (rhs.source != lhs.source)
+    inputs.push_back(rhs.source);
   OpBuilder b(mm);
   auto fusion =
       FusionOp::create(b, mm.getLoc(), "matmul", inputs, mm->getResultTypes());
@@ -77,14 +108,16 @@ void wrapMatmul(MatmulOp mm) {
   for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
     map.map(in, arg);
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
-  for (TransposeOp t : transposes)
-    inner.clone(*t, map);
+  SmallVector<Operation *> views(lhs.views);
+  llvm::append_range(views, rhs.views);
+  for (Operation *view : views)
+    inner.clone(*view, map);
   Operation *clone = inner.clone(*mm, map);
   YieldOp::create(inner, mm.getLoc(), clone->getResults());
   mm->replaceAllUsesWith(fusion.getResults());
   mm->erase();
-  for (TransposeOp t : transposes)
-    t->erase();
+  for (Operation *view : llvm::reverse(views))
+    view->erase();
 }
 
 struct FuseMatmulPass
@@ -125,22 +158,36 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
 }
 
 OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
-  auto rowMajor = [](RankedTensorType t) {
-    SmallVector<int64_t> strides(t.getRank(), 1);
-    for (int64_t d = t.getRank() - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * t.getDimSize(d + 1);
-    return strides;
-  };
   auto type = cast<RankedTensorType>(operand.getType());
-  OperandLayout layout{operand, SmallVector<int64_t>(type.getShape()),
-                       rowMajor(type)};
-  if (auto t = operand.getDefiningOp<TransposeOp>()) {
-    SmallVector<int64_t> in = rowMajor(t.getInput().getType());
-    layout.source = t.getInput();
+  OperandLayout plain{operand, SmallVector<int64_t>(type.getShape()),
+                      rowMajor(type.getShape()), 0, {}};
+  Operation *view = operand.getDefiningOp();
+  if (!view || !isa<TransposeOp, ReshapeOp, SliceOp>(view) ||
+      !view->getResult(0).hasOneUse())
+    return plain;
+  OperandLayout in = operandLayoutOf(view->getOperand(0));
+  OperandLayout out = in;
+  out.shape.assign(type.getShape().begin(), type.getShape().end());
+  if (auto t = dyn_cast<TransposeOp>(view)) {
     for (auto [d, p] : llvm::enumerate(t.getPerm()))
-      layout.strides[d] = in[p];
+      out.strides[d] = in.strides[p];
+  } else if (isa<ReshapeOp>(view)) {
+    auto strides = viewStrides(in.shape, in.strides, out.shape);
+    if (!strides)
+      return plain;
+    out.strides = *strides;
+  } else {
+    auto s = cast<SliceOp>(view);
+    for (auto [d, start, step] :
+         llvm::enumerate(s.getStarts(), s.getSteps())) {
+      if (step <= 0)
+        return plain;
+      out.offset += start * in.strides[d];
+      out.strides[d] = in.strides[d] * step;
+    }
   }
-  return layout;
+  out.views.push_back(view);
+  return out;
 }
 
 bool mlir::brrr::isStageable(Type et, const OperandLayout &lhs,
@@ -151,7 +198,8 @@ bool mlir::brrr::isStageable(Type et, const OperandLayout &lhs,
   // contiguous, a whole number of chunks long, and every chunk starts 16
   // bytes aligned.
   for (const OperandLayout *l : {&lhs, &rhs}) {
-    if (l->strides.back() != 1 || l->shape.back() % 8 != 0)
+    if (l->strides.back() != 1 || l->shape.back() % 8 != 0 ||
+        l->offset % 8 != 0)
       return false;
     for (auto [size, stride] :
          llvm::zip(ArrayRef(l->shape).drop_back(), ArrayRef(l->strides).drop_back()))

@@ -143,6 +143,18 @@ KERNEL_CASES = [
                                          n("Transpose", ["v"], ["vt"], perm=[0, 2, 1, 3]),
                                          n("MatMul", ["pt", "vt"], ["y"])],
      [("p", H, [2, 150, 4, 40]), ("v", H, [2, 40, 4, 72])], [("y", H, [2, 4, 150, 72])]),
+    ("attention_from_qkv_f16", [
+        n("Slice", ["qkv", "s0", "s128", "ax2"], ["q"]),
+        n("Slice", ["qkv", "s128", "s256", "ax2"], ["k"]),
+        n("Slice", ["qkv", "s256", "s384", "ax2"], ["v"]),
+        n("Reshape", ["q", "heads"], ["qh"]), n("Reshape", ["k", "heads"], ["kh"]),
+        n("Reshape", ["v", "heads"], ["vh"]),
+        n("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
+        n("Transpose", ["kh"], ["kt"], perm=[0, 2, 3, 1]),
+        n("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
+        n("MatMul", ["qt", "kt"], ["s"]), n("MatMul", ["p", "vt"], ["o"])],
+     [("qkv", H, [2, 64, 384]), ("p", H, [2, 4, 64, 64])],
+     [("s", H, [2, 4, 64, 64]), ("o", H, [2, 4, 64, 32])]),
     ("matmul_f32_3xtf32", [n("MatMul", ["a", "b"], ["y"])],
      [("a", F, [128, 96]), ("b", F, [96, 80])], [("y", F, [128, 80])]),
     ("reduce_mean_f16_trailing2", [n("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=1)],
@@ -217,7 +229,10 @@ TOLERANCES = {"cast_chain": 2e-3}
 CONSTANTS = {
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
     "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
-    "axis1": np.array([1], np.int64), "axes02": np.array([0, 2], np.int64)}
+    "axis1": np.array([1], np.int64), "axes02": np.array([0, 2], np.int64),
+    "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
+    "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
+    "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64)}
 
 
 def kernel_case(brrrc, case, dest_root):

@@ -88,3 +88,41 @@ func.func @KeepTheStagedBody(%q: tensor<2x16x4x32xf16>, %w: tensor<2x4x64x32xf16
   %s = brrr.matmul %qt, %wt : tensor<2x4x16x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x16x64xf16>
   return %s : tensor<2x4x16x64xf16>
 }
+
+// -----
+
+// The split, head reshape and transpose of a fused qkv product are views:
+// the kernel reads the product at an offset (64 elements) through strides.
+// CHECK-LABEL: func.func @SliceReshapeTransposeAreReadThrough
+// CHECK-SAME: (%[[QKV:.+]]: tensor<2x16x192xf32>, %[[P:.+]]: tensor<2x4x16x16xf32>)
+// CHECK-NEXT: brrr.fusion "matmul"(%[[P]], %[[QKV]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   brrr.slice
+// CHECK-NEXT:   brrr.reshape
+// CHECK-NEXT:   brrr.transpose
+// CHECK-NEXT:   brrr.matmul
+func.func @SliceReshapeTransposeAreReadThrough(%qkv: tensor<2x16x192xf32>, %p: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
+  %v = brrr.slice %qkv {sizes = array<i64: 2, 16, 64>, starts = array<i64: 0, 0, 64>, steps = array<i64: 1, 1, 1>} : tensor<2x16x192xf32> -> tensor<2x16x64xf32>
+  %h = brrr.reshape %v : tensor<2x16x64xf32> -> tensor<2x16x4x16xf32>
+  %t = brrr.transpose %h {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x4x16xf32> -> tensor<2x4x16x16xf32>
+  %o = brrr.matmul %p, %t : tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32> -> tensor<2x4x16x16xf32>
+  return %o : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// Merging the heads of a transposed tensor is not a view (no single stride
+// covers both dimensions): the chain stops there, so the transpose is
+// materialized and the kernel reads the reshaped copy.
+// CHECK-LABEL: func.func @ReshapeThatNeedsACopyStops
+// CHECK: %[[T:.+]] = brrr.transpose
+// CHECK: %[[R:.+]] = brrr.reshape %[[T]]
+// CHECK: brrr.fusion "matmul"(%[[R]], %{{.+}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   brrr.matmul
+func.func @ReshapeThatNeedsACopyStops(%x: tensor<2x4x16x16xf32>, %w: tensor<64x8xf32>) -> tensor<2x16x8xf32> {
+  %t = brrr.transpose %x {perm = array<i64: 0, 2, 1, 3>} : tensor<2x4x16x16xf32> -> tensor<2x16x4x16xf32>
+  %r = brrr.reshape %t : tensor<2x16x4x16xf32> -> tensor<2x16x64xf32>
+  %y = brrr.matmul %r, %w : tensor<2x16x64xf32>, tensor<64x8xf32> -> tensor<2x16x8xf32>
+  return %y : tensor<2x16x8xf32>
+}
