@@ -137,7 +137,6 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   }
 
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
-  auto ptr3 = LLVM::LLVMPointerType::get(ctx, 3);
   unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
                            numInputs + fusion.getNumResults(), blockSize);

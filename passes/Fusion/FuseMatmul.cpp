@@ -28,11 +28,14 @@ using namespace mlir::brrr;
 
 namespace {
 
-SmallVector<int64_t> rowMajor(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
+/// `v` as its own contiguous (row-major) tensor.
+OperandLayout materialized(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  OperandLayout l{v, SmallVector<int64_t>(type.getShape()),
+                  SmallVector<int64_t>(type.getRank(), 1), 0, {}};
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    l.strides[d] = l.strides[d + 1] * type.getDimSize(d + 1);
+  return l;
 }
 
 /// Strides of `newShape` viewing elements laid out as (oldShape,
@@ -75,13 +78,8 @@ std::optional<SmallVector<int64_t>> viewStrides(ArrayRef<int64_t> oldShape,
 /// body. Each saves writing and re-reading a copy, and a launch.
 std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm) {
   Type et = mm.getLhs().getType().getElementType();
-  auto plain = [](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    OperandLayout l{v, SmallVector<int64_t>(t.getShape()), {}, 0, {}};
-    l.strides = rowMajor(t.getShape());
-    return l;
-  };
-  OperandLayout lhs = plain(mm.getLhs()), rhs = plain(mm.getRhs());
+  OperandLayout lhs = materialized(mm.getLhs()),
+                rhs = materialized(mm.getRhs());
   if (mm.getLhs() == mm.getRhs())
     return {lhs, rhs};
   bool stagedAsIs = isStageable(et, lhs, rhs);
@@ -159,8 +157,7 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
 
 OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
   auto type = cast<RankedTensorType>(operand.getType());
-  OperandLayout plain{operand, SmallVector<int64_t>(type.getShape()),
-                      rowMajor(type.getShape()), 0, {}};
+  OperandLayout plain = materialized(operand);
   Operation *view = operand.getDefiningOp();
   if (!view || !isa<TransposeOp, ReshapeOp, SliceOp>(view) ||
       !view->getResult(0).hasOneUse())

@@ -34,9 +34,9 @@ constexpr int64_t kMaxVectorsPerThread = 16;
 /// Whether `op` reduces over a trailing block of its input.
 bool isRowOp(Operation *op) {
   if (auto s = dyn_cast<SoftmaxOp>(op))
-    return s.getAxis() == s.getType().getRank() - 1;
+    return static_cast<int64_t>(s.getAxis()) == s.getType().getRank() - 1;
   if (auto s = dyn_cast<LogSoftmaxOp>(op))
-    return s.getAxis() == s.getType().getRank() - 1;
+    return static_cast<int64_t>(s.getAxis()) == s.getType().getRank() - 1;
   if (auto r = dyn_cast<ReduceOp>(op)) {
     // Float reductions over a non-empty set of trailing, contiguous axes.
     auto type = cast<RankedTensorType>(r.getInput().getType());
