@@ -74,14 +74,15 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   Block &body = fusion.getBody().front();
   Operation *product = spec.product;
   // Views the product reads through (transpose, reshape, slice) come
-  // before it; the epilogue's pointwise ops after it.
+  // before it; the epilogue's pointwise ops after it, and a transpose the
+  // result is stored through.
   bool after = false;
   for (Operation &op : body.without_terminator()) {
     if (&op == product) {
       after = true;
       continue;
     }
-    if (after ? !isPointwise(&op) && !isa<ConstantOp>(op)
+    if (after ? !isPointwise(&op) && !isa<ConstantOp>(op) && !storedThrough(op)
               : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
       return op.emitOpError("cannot be fused with a ") << product->getName();
   }

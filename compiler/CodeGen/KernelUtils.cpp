@@ -84,6 +84,12 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
   };
   DenseMap<Value, Value> scalar;
   scalar[producer->getResult(0)] = produced;
+  // A yielded transpose is applied by where the value is stored, not
+  // computed: mark it present so the scalar emitter passes over it.
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (Value y : yield.getValues())
+    if (y.getDefiningOp<TransposeOp>())
+      scalar[y] = Value();
   auto load = [&](Value operand) -> Value {
     auto type = cast<RankedTensorType>(operand.getType());
     Type mt = pointwise::memoryType(type.getElementType());
@@ -96,12 +102,26 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
                                          Block::iterator(body.getTerminator())),
                         scalar, load)))
     return failure();
-  auto yield = cast<YieldOp>(body.getTerminator());
   for (auto [y, out] : llvm::zip(yield.getValues(), outputs)) {
     Type elem = cast<RankedTensorType>(y.getType()).getElementType();
-    LLVM::StoreOp::create(
-        b, loc, pe.toMemory(scalar.lookup(y), elem),
-        address(out, pointwise::memoryType(elem), at));
+    Value value = scalar.lookup(y), index = at;
+    if (auto t = y.getDefiningOp<TransposeOp>()) {
+      // Element `at` of the input goes to its permuted coordinates: output
+      // dimension d is input dimension perm[d].
+      value = scalar.lookup(t.getInput());
+      ArrayRef<int64_t> inShape = t.getInput().getType().getShape();
+      SmallVector<int64_t> inStrides = rowMajorStrides(inShape);
+      SmallVector<int64_t> outStrides = rowMajorStrides(t.getType().getShape());
+      index = e.idx(0);
+      for (auto [d, p] : llvm::enumerate(t.getPerm())) {
+        Value coord = arith::RemUIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, at, e.idx(inStrides[p])),
+            e.idx(inShape[p]));
+        index = e.add(index, e.mul(coord, outStrides[d]));
+      }
+    }
+    LLVM::StoreOp::create(b, loc, pe.toMemory(value, elem),
+                          address(out, pointwise::memoryType(elem), index));
   }
   return success();
 }
@@ -138,4 +158,9 @@ FailureOr<int64_t> mlir::brrr::sharedOffset(FusionOp fusion, StringRef name) {
   }
   return fusion.emitOpError("the shared-memory plan has no '")
          << name << "' buffer";
+}
+
+bool mlir::brrr::storedThrough(Operation &op) {
+  return isa<TransposeOp>(op) &&
+         llvm::all_of(op.getUsers(), [](Operation *u) { return isa<YieldOp>(u); });
 }

@@ -45,7 +45,8 @@ struct IndexMath {
 /// the fusion's pointwise ops after the producer on scalars (other
 /// inputs read at their broadcast index of `at` through `arg`, which maps a
 /// fusion block argument to its kernel pointer) and stores every yielded
-/// value to `outputs` at `at`.
+/// value to `outputs` at `at` (a yielded transpose: its input's value, at
+/// the permuted position).
 LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
                            Operation *producer, Value produced, Value at,
                            llvm::function_ref<Value(Value)> arg,
@@ -59,6 +60,10 @@ Value dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b, Location loc);
 /// Byte offset of buffer `name` in the fusion's shared-memory plan
 /// (`brrr.shared`), or a diagnostic.
 FailureOr<int64_t> sharedOffset(FusionOp fusion, StringRef name);
+
+/// Whether `op` is a transpose the kernel applies by where it stores its
+/// result (it is yielded, nothing in the kernel reads it).
+bool storedThrough(Operation &op);
 
 /// Row-major element strides of `shape`.
 SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);

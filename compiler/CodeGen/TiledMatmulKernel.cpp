@@ -72,7 +72,7 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
       mm = m;
       continue;
     }
-    if (mm ? !isPointwise(&op) && !isa<ConstantOp>(op)
+    if (mm ? !isPointwise(&op) && !isa<ConstantOp>(op) && !storedThrough(op)
            : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
       return op.emitOpError("cannot be fused with a staged matmul");
   }

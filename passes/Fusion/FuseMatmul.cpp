@@ -7,7 +7,8 @@
 // a pointwise kernel that
 // is the only reader of its result, with outputs of the product's shape,
 // becomes its epilogue: bias, activation and residual are applied to the
-// accumulators, so the product never goes to memory. Also home of the
+// accumulators, so the product never goes to memory; a transpose that alone
+// reads the result is applied as the kernel stores it. Also home of the
 // staged-tile decision (matmulTileOf) and operand layouts.
 //
 //===----------------------------------------------------------------------===//
@@ -118,6 +119,35 @@ void wrapMatmul(MatmulOp mm) {
     view->erase();
 }
 
+/// Writes the matmul kernel `f`'s only result through the transpose that
+/// is its only reader (attention merging its heads back): each element is
+/// stored at its permuted position, so the transposed copy is never made.
+void storeThroughTranspose(FusionOp f) {
+  if (f.getNumResults() != 1 || !f.getResult(0).hasOneUse())
+    return;
+  auto t = dyn_cast<TransposeOp>(*f.getResult(0).getUsers().begin());
+  if (!t)
+    return;
+  OpBuilder b(t);
+  auto fused = FusionOp::create(b, f.getLoc(), "matmul", f.getInputs(),
+                                t->getResultTypes());
+  fused->setAttrs(f->getAttrs());
+  Block &body = fused.getBody().front();
+  IRMapping map;
+  Block &old = f.getBody().front();
+  map.map(old.getArguments(), body.getArguments());
+  OpBuilder inner = OpBuilder::atBlockBegin(&body);
+  for (Operation &op : old.without_terminator())
+    inner.clone(op, map);
+  Value result = map.lookup(cast<YieldOp>(old.getTerminator()).getValues()[0]);
+  Value permuted = TransposeOp::create(inner, t.getLoc(), t.getType(), result,
+                                       t.getPermAttr());
+  YieldOp::create(inner, f.getLoc(), permuted);
+  t->replaceAllUsesWith(fused.getResults());
+  t->erase();
+  f->erase();
+}
+
 struct FuseMatmulPass
     : public mlir::brrr::impl::BrrrFuseMatmulBase<FuseMatmulPass> {
   void runOnOperation() override {
@@ -129,6 +159,13 @@ struct FuseMatmulPass
     for (MatmulOp mm : matmuls)
       wrapMatmul(mm);
     mergeEpilogues(getOperation(), "matmul");
+    SmallVector<FusionOp> kernels;
+    getOperation().walk([&](FusionOp f) {
+      if (f.getKind() == "matmul")
+        kernels.push_back(f);
+    });
+    for (FusionOp f : kernels)
+      storeThroughTranspose(f);
   }
 };
 

@@ -155,6 +155,10 @@ KERNEL_CASES = [
         n("MatMul", ["qt", "kt"], ["s"]), n("MatMul", ["p", "vt"], ["o"])],
      [("qkv", H, [2, 64, 384]), ("p", H, [2, 4, 64, 64])],
      [("s", H, [2, 4, 64, 64]), ("o", H, [2, 4, 64, 32])]),
+    ("attention_merge_heads_f16", [n("MatMul", ["p", "v"], ["o"]),
+                                   n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+                                   n("Reshape", ["ot", "merged"], ["y"])],
+     [("p", H, [2, 4, 72, 64]), ("v", H, [2, 4, 64, 32])], [("y", H, [2, 72, 128])]),
     ("matmul_f32_3xtf32", [n("MatMul", ["a", "b"], ["y"])],
      [("a", F, [128, 96]), ("b", F, [96, 80])], [("y", F, [128, 80])]),
     ("reduce_mean_f16_trailing2", [n("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=1)],
@@ -232,7 +236,8 @@ CONSTANTS = {
     "axis1": np.array([1], np.int64), "axes02": np.array([0, 2], np.int64),
     "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
     "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
-    "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64)}
+    "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64),
+    "merged": np.array([2, 72, 128], np.int64)}
 
 
 def kernel_case(brrrc, case, dest_root):

@@ -96,6 +96,8 @@ def torch_inputs(name, gen):
         return [f(2, 17, 3, 24), f(2, 19, 3, 24)]
     if name == "attention_values_transposed_f16":
         return [f(2, 150, 4, 40, dt=torch.float16), f(2, 40, 4, 72, dt=torch.float16)]
+    if name == "attention_merge_heads_f16":
+        return [f(2, 4, 72, 64, dt=torch.float16), f(2, 4, 64, 32, dt=torch.float16)]
     if name == "attention_from_qkv_f16":
         return [f(2, 64, 384, dt=torch.float16), f(2, 4, 64, 64, dt=torch.float16)]
     if name == "matmul_f16_tiled_ragged":
@@ -170,6 +172,8 @@ def torch_reference(name, xs):
         return [torch.matmul(d[0].permute(0, 2, 1, 3), d[1].permute(0, 2, 3, 1))]
     if name == "attention_values_transposed_f16":
         return [torch.matmul(d[0].permute(0, 2, 1, 3), d[1].permute(0, 2, 1, 3))]
+    if name == "attention_merge_heads_f16":
+        return [(d[0] @ d[1]).permute(0, 2, 1, 3).reshape(2, 72, 128)]
     if name == "attention_from_qkv_f16":
         q, k, v = (d[0][..., i * 128:(i + 1) * 128].reshape(2, 64, 4, 32) for i in range(3))
         return [q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1), d[1] @ v.permute(0, 2, 1, 3)]

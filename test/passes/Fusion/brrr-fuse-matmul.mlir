@@ -126,3 +126,22 @@ func.func @ReshapeThatNeedsACopyStops(%x: tensor<2x4x16x16xf32>, %w: tensor<64x8
   %y = brrr.matmul %r, %w : tensor<2x16x64xf32>, tensor<64x8xf32> -> tensor<2x16x8xf32>
   return %y : tensor<2x16x8xf32>
 }
+
+// -----
+
+// A transpose that alone reads the product (attention merging its heads)
+// is applied as the kernel stores: the kernel yields the transposed
+// result, no copy is made.
+// CHECK-LABEL: func.func @ProductStoredThroughTranspose
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "matmul"{{.+}} -> tensor<2x16x4x8xf32>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[M:.+]] = brrr.matmul
+// CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[M]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT:   brrr.yield %[[T]]
+// CHECK: brrr.reshape %[[F]]
+func.func @ProductStoredThroughTranspose(%p: tensor<2x4x16x16xf32>, %v: tensor<2x4x16x8xf32>) -> tensor<2x16x32xf32> {
+  %o = brrr.matmul %p, %v : tensor<2x4x16x16xf32>, tensor<2x4x16x8xf32> -> tensor<2x4x16x8xf32>
+  %t = brrr.transpose %o {perm = array<i64: 0, 2, 1, 3>} : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+  %r = brrr.reshape %t : tensor<2x16x4x8xf32> -> tensor<2x16x32xf32>
+  return %r : tensor<2x16x32xf32>
+}
