@@ -243,6 +243,13 @@ public:
                      ? Value(arith::MinUIOp::create(b, loc, x, args[1]))
                      : Value(arith::MinSIOp::create(b, loc, x, args[1]));
         })
+        .Case([&](RemOp) -> Value {
+          // C's fmod / truncated remainder: the sign of x.
+          return isFloat ? Value(arith::RemFOp::create(b, loc, x, args[1]))
+                 : isUnsigned(et)
+                     ? Value(arith::RemUIOp::create(b, loc, x, args[1]))
+                     : Value(arith::RemSIOp::create(b, loc, x, args[1]));
+        })
         .Case([&](PowOp) -> FailureOr<Value> {
           if (isFloat)
             return Value(math::PowFOp::create(b, loc, x, args[1]));

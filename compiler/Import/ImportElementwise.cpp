@@ -2,7 +2,8 @@
 //
 // Unary math and activations, broadcasting binary arithmetic and logic,
 // comparisons, Where, Cast, Clip and the variadic Sum/Mean/Max/Min.
-// Activations without a brrr op of their own (LeakyRelu, HardSigmoid, ...)
+// Activations without a brrr op of their own (LeakyRelu, PRelu, HardSigmoid,
+// ...) and Python's floored Mod
 // are spelled as small elementwise DAGs that fusion turns back into one
 // kernel.
 //
@@ -221,6 +222,63 @@ LogicalResult importLeakyRelu(NodeImporter &n) {
   return success();
 }
 
+/// PRelu(x, slope) = x < 0 ? slope * x : x, the slope broadcasting to x.
+LogicalResult importPRelu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  auto slope = n.requiredInput(1);
+  if (failed(x) || failed(slope))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  auto neg = n.create<CompareOp>(ComparePredicate::lt, *x, n.scalar(et, 0));
+  auto scaled = n.create<MulOp>(*x, *slope);
+  if (failed(neg) || failed(scaled))
+    return failure();
+  auto y = n.create<WhereOp>(*neg, *scaled, *x);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Mod: with fmod = 1 the truncated remainder (C's fmod, the sign of x);
+/// with fmod = 0 (integers only) the floored one, the sign of y as in
+/// Python: r + y where r is non-zero and its sign differs from y's.
+LogicalResult importMod(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  auto y = n.requiredInput(1);
+  if (failed(x) || failed(y))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  bool fmod = n.attrInt("fmod", 0) != 0;
+  if (!fmod && isa<FloatType>(et))
+    return n.emitError() << "fmod must be 1 for floating-point inputs";
+  auto r = n.create<RemOp>(*x, *y);
+  if (failed(r))
+    return failure();
+  if (fmod || et.isUnsignedInteger()) {
+    n.setOutput(0, *r);
+    return success();
+  }
+  Value zero = n.scalar(et, 0);
+  auto nonzero = n.create<CompareOp>(ComparePredicate::ne, *r, zero);
+  auto rNeg = n.create<CompareOp>(ComparePredicate::lt, *r, zero);
+  auto yNeg = n.create<CompareOp>(ComparePredicate::lt, *y, zero);
+  if (failed(nonzero) || failed(rNeg) || failed(yNeg))
+    return failure();
+  auto differ = n.create<XorOp>(*rNeg, *yNeg);
+  if (failed(differ))
+    return failure();
+  auto adjust = n.create<AndOp>(*nonzero, *differ);
+  auto shifted = n.create<AddOp>(*r, *y);
+  if (failed(adjust) || failed(shifted))
+    return failure();
+  auto out = n.create<WhereOp>(*adjust, *shifted, *r);
+  if (failed(out))
+    return failure();
+  n.setOutput(0, *out);
+  return success();
+}
+
 /// HardSigmoid(x) = clip(alpha * x + beta, 0, 1).
 LogicalResult importHardSigmoid(NodeImporter &n) {
   auto x = n.requiredInput(0);
@@ -321,6 +379,8 @@ void registerElementwiseImporters(OpTable &t) {
   t["HardSigmoid"] = {{6}, importHardSigmoid};
   t["HardSwish"] = {{14}, importHardSwish};
   t["LeakyRelu"] = {{6, 16}, importLeakyRelu};
+  t["Mod"] = {{10, 13}, importMod};
+  t["PRelu"] = {{7, 9, 16}, importPRelu};
   t["Softplus"] = {{1}, importSoftplus};
 }
 

@@ -115,6 +115,8 @@ Attribute evalBinary(StringRef name, Type elementType, Scalar l, Scalar r) {
       v = std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
     else if (name == "brrr.pow")
       v = std::pow(a, b);
+    else if (name == "brrr.rem")
+      v = std::fmod(a, b);
     else
       return nullptr;
     return makeScalar(elementType, v, 0, true);
@@ -130,6 +132,10 @@ Attribute evalBinary(StringRef name, Type elementType, Scalar l, Scalar r) {
     if (b == 0)
       return nullptr;
     v = a / b;
+  } else if (name == "brrr.rem") {
+    if (b == 0)
+      return nullptr;
+    v = a % b;
   } else if (name == "brrr.max")
     v = std::max(a, b);
   else if (name == "brrr.min")

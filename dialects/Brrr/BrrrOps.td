@@ -152,6 +152,8 @@ def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_NumericTensor, [Commutat
 def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_NumericTensor, [Commutative]>;
 def Brrr_OrOp : Brrr_BinaryOp<"or", "x or y", Brrr_BoolTensor, [Commutative]>;
 def Brrr_PowOp : Brrr_BinaryOp<"pow", "x ^ y">;
+def Brrr_RemOp : Brrr_BinaryOp<"rem", "x - y * trunc(x / y)",
+                               Brrr_NumericTensor>;
 def Brrr_SubOp : Brrr_BinaryOp<"sub", "x - y">;
 def Brrr_XorOp : Brrr_BinaryOp<"xor", "x xor y", Brrr_BoolTensor, [Commutative]>;
 

@@ -237,3 +237,15 @@ func.func @runtime_values_stay(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %1 = brrr.transpose %0 {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>
   return %1 : tensor<3x2xf32>
 }
+
+// -----
+
+// The truncated remainder of small constants folds, with the sign of x.
+// CHECK-LABEL: func.func @rem_of_constants_folds
+// CHECK-NEXT: brrr.constant dense<[1, -1, 1, -1]> : tensor<4xi64>
+func.func @rem_of_constants_folds() -> tensor<4xi64> {
+  %x = brrr.constant dense<[7, -7, 7, -7]> : tensor<4xi64>
+  %y = brrr.constant dense<[3, 3, -3, -3]> : tensor<4xi64>
+  %0 = brrr.rem %x, %y : tensor<4xi64>, tensor<4xi64> -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}

@@ -64,6 +64,8 @@ func.func @binary(%x: tensor<4x8xf32>, %y: tensor<8xf32>, %s: tensor<f32>,
   %3 = brrr.div %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   // CHECK: brrr.pow
   %4 = brrr.pow %x, %s : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+  // CHECK: brrr.rem %{{.+}}, %{{.+}} : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %rem = brrr.rem %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
   // CHECK: brrr.max
   %5 = brrr.max %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
   // CHECK: brrr.min
