@@ -78,6 +78,10 @@ struct MatmulTile {
   /// Shared bytes of one stage (an A and a B slice, 16-bit elements).
   int64_t stageBytes() const { return 2 * (m * aPitch() + k * bPitch()); }
 };
+/// The matmul a matmul kernel computes (after the views it reads through),
+/// or null.
+MatmulOp matmulOf(FusionOp fusion);
+
 /// The tile a matmul kernel runs with, or none (the untiled body): f16 and
 /// bf16 operands whose rows are whole 16-byte chunks (K and N multiples
 /// of 8), with as many stages (2 or 3) as `sharedBudget` bytes hold.

@@ -20,10 +20,6 @@
 using namespace mlir;
 using namespace mlir::brrr;
 
-Value GemmBuilder::ult(Value x, int64_t c) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
-}
-
 Value GemmBuilder::inRange(Value x, int64_t c) {
   return both(
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, idx(0)),
@@ -71,21 +67,9 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
                                                  StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  Block &body = fusion.getBody().front();
   Operation *product = spec.product;
-  // Views the product reads through (transpose, reshape, slice) come
-  // before it; the epilogue's pointwise ops after it, and a transpose the
-  // result is stored through.
-  bool after = false;
-  for (Operation &op : body.without_terminator()) {
-    if (&op == product) {
-      after = true;
-      continue;
-    }
-    if (after ? !isPointwise(&op) && !isa<ConstantOp>(op) && !storedThrough(op)
-              : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
-      return op.emitOpError("cannot be fused with a ") << product->getName();
-  }
+  if (failed(checkProductFusion(fusion, product)))
+    return failure();
   Type et = spec.elem;
   bool tf32 = et.isF32();
   if (!(et.isF16() || et.isBF16() || tf32))
@@ -103,9 +87,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   GemmBuilder e{{b, loc}};
-  e.arg = [&](Value v) {
-    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
-  };
+  e.arg = [&](Value v) { return kernelArgument(entry, v); };
   e.z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
 
   Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -219,9 +201,6 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   info.gridZ = spec.batches;
   info.block = 32;
   info.flops = 2 * spec.batches * M * N * K;
-  for (Value v : fusion.getInputs())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
-  for (Value v : fusion.getResults())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  info.bytes = fusionBytes(fusion);
   return info;
 }

@@ -27,7 +27,6 @@ struct GemmBuilder : IndexMath {
   Value z;
   std::function<Value(Value)> arg;
 
-  Value ult(Value x, int64_t c);
   /// 0 <= x < c on signed index values.
   Value inRange(Value x, int64_t c);
   Value both(Value p, Value q);

@@ -48,6 +48,18 @@ Value mlir::brrr::IndexMath::mul(Value x, int64_t c) {
   return c == 1 ? x : Value(arith::MulIOp::create(b, loc, x, idx(c)));
 }
 
+Value mlir::brrr::IndexMath::div(Value x, int64_t c) {
+  return c == 1 ? x : Value(arith::DivUIOp::create(b, loc, x, idx(c)));
+}
+
+Value mlir::brrr::IndexMath::rem(Value x, int64_t c) {
+  return c == 1 ? idx(0) : Value(arith::RemUIOp::create(b, loc, x, idx(c)));
+}
+
+Value mlir::brrr::IndexMath::ult(Value x, int64_t c) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
+}
+
 Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
                                             ArrayRef<int64_t> outShape,
                                             ArrayRef<int64_t> inShape) {
@@ -163,4 +175,45 @@ FailureOr<int64_t> mlir::brrr::sharedOffset(FusionOp fusion, StringRef name) {
 bool mlir::brrr::storedThrough(Operation &op) {
   return isa<TransposeOp>(op) &&
          llvm::all_of(op.getUsers(), [](Operation *u) { return isa<YieldOp>(u); });
+}
+
+Value mlir::brrr::kernelArgument(Block &entry, Value v) {
+  return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+}
+
+int64_t mlir::brrr::fusionBytes(FusionOp fusion) {
+  int64_t bytes = 0;
+  for (Value v : fusion.getInputs())
+    bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  for (Value v : fusion.getResults())
+    bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  return bytes;
+}
+
+LogicalResult mlir::brrr::checkProductFusion(FusionOp fusion,
+                                             Operation *product) {
+  bool after = false;
+  for (Operation &op : fusion.getBody().front().without_terminator()) {
+    if (&op == product) {
+      after = true;
+      continue;
+    }
+    if (after ? !isPointwise(&op) && !isa<ConstantOp>(op) && !storedThrough(op)
+              : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
+      return op.emitOpError("cannot be fused with a ") << product->getName();
+  }
+  return success();
+}
+
+Value mlir::brrr::batchOffset(IndexMath &e, const OperandLayout &layout,
+                              ArrayRef<int64_t> batch, Value z) {
+  SmallVector<int64_t> batchStrides = rowMajorStrides(batch);
+  int64_t rank = layout.shape.size(), skip = batch.size() - (rank - 2);
+  Value at = e.idx(0);
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (layout.shape[d] != 1)
+      at = e.add(at, e.mul(e.rem(e.div(z, batchStrides[d + skip]),
+                                 batch[d + skip]),
+                           layout.strides[d]));
+  return at;
 }

@@ -10,6 +10,7 @@
 #define BRRR_COMPILER_CODEGEN_KERNELUTILS_H
 
 #include "dialects/Brrr/BrrrOps.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -32,12 +33,37 @@ struct IndexMath {
   Value add(Value x, Value y);
   /// x * c, or x itself when c is 1.
   Value mul(Value x, int64_t c);
+  /// x / c (unsigned), or x itself when c is 1.
+  Value div(Value x, int64_t c);
+  /// x % c (unsigned), or 0 when c is 1.
+  Value rem(Value x, int64_t c);
+  /// x < c, unsigned.
+  Value ult(Value x, int64_t c);
   /// The row-major index, in a tensor of `inShape`, of the element that
   /// broadcasts (numpy rules, right-aligned) to element `linear` of a
   /// tensor of `outShape`.
   Value broadcastIndex(Value linear, ArrayRef<int64_t> outShape,
                        ArrayRef<int64_t> inShape);
 };
+
+/// The kernel pointer of fusion block argument `v` in the kernel whose
+/// entry block is `entry` (inputs first, in order).
+Value kernelArgument(Block &entry, Value v);
+
+/// Bytes a fusion moves at least: every input read and result written once.
+int64_t fusionBytes(FusionOp fusion);
+
+/// Checks the body of a fusion computed around `product` (a matmul, conv or
+/// pool): only views the product reads through (transpose, reshape, slice)
+/// before it, only its pointwise epilogue (and a transpose its result is
+/// stored through) after it.
+LogicalResult checkProductFusion(FusionOp fusion, Operation *product);
+
+/// The element offset of batch `z` (row-major over `batch`, the output's
+/// batch shape) in a matmul operand laid out as `layout`: batch coordinates
+/// are right-aligned, size-1 dimensions broadcast.
+Value batchOffset(IndexMath &e, const OperandLayout &layout,
+                  ArrayRef<int64_t> batch, Value z);
 
 /// The epilogue of a fusion whose `producer` (a matmul, conv or pool) has
 /// been computed for one output element: `produced` is its value in compute

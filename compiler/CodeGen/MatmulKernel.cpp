@@ -13,20 +13,14 @@
 
 #include "passes/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-
 using namespace mlir;
 using namespace mlir::brrr;
 
 FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
                                                    OpBuilder &moduleBuilder,
                                                    StringRef name) {
-  Block &body = fusion.getBody().front();
-  // Transposes the product reads through, the matmul, then its epilogue.
-  MatmulOp mm;
-  for (Operation &op : body)
-    if ((mm = dyn_cast<MatmulOp>(op)))
-      break;
+  // Views the product reads through, the matmul, then its epilogue.
+  MatmulOp mm = matmulOf(fusion);
   if (!mm)
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
   if (fusion->hasAttr("brrr.tile"))
@@ -46,25 +40,13 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   spec.elem = lt.getElementType();
   for (int64_t d : batch)
     spec.batches *= d;
-  // Element (row, col) of batch z of an operand, through its layout: batch
-  // coordinates are those of the output's batch z, right-aligned, with
-  // size-1 dimensions broadcast.
-  SmallVector<int64_t> batchStrides = rowMajorStrides(batch);
-  auto offsetOf = [batch, batchStrides](GemmBuilder &e, const OperandLayout &l,
-                                        Value row, Value col) {
-    int64_t rank = l.shape.size(), skip = batch.size() - (rank - 2);
+  // Element (row, col) of batch z of an operand, through its layout.
+  auto offsetOf = [batch](GemmBuilder &e, const OperandLayout &l, Value row,
+                          Value col) {
+    int64_t rank = l.shape.size();
     Value at = e.add(e.idx(l.offset), e.add(e.mul(row, l.strides[rank - 2]),
                                             e.mul(col, l.strides[rank - 1])));
-    for (int64_t d = 0; d < rank - 2; ++d) {
-      if (l.shape[d] == 1)
-        continue;
-      Value coord = arith::RemUIOp::create(
-          e.b, e.loc,
-          arith::DivUIOp::create(e.b, e.loc, e.z, e.idx(batchStrides[d + skip])),
-          e.idx(batch[d + skip]));
-      at = e.add(at, e.mul(coord, l.strides[d]));
-    }
-    return at;
+    return e.add(at, batchOffset(e, l, batch, e.z));
   };
   OperandLayout lhs = operandLayoutOf(mm.getLhs()),
                 rhs = operandLayoutOf(mm.getRhs());

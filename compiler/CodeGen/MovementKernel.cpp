@@ -97,7 +97,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
         b, loc, arith::DivUIOp::create(b, loc, lin, e.idx(outStrides[d])),
         e.idx(shape[d])));
   auto argOf = [&](Value v) {
-    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
+    return kernelArgument(entry, v);
   };
   auto shapeOf = [](Value v) {
     return cast<RankedTensorType>(v.getType()).getShape();

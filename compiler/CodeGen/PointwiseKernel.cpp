@@ -272,9 +272,6 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
     if (!isa<ConstantOp>(op))
       ++ops;
   info.flops = ops * numel;
-  for (Value v : fusion.getInputs())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
-  for (Value v : fusion.getResults())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  info.bytes = fusionBytes(fusion);
   return info;
 }

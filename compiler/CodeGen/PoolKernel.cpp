@@ -59,9 +59,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   std::optional<Window> w = windowOf(pool);
   if (!w)
     return fusion.emitOpError("pool kernels start with a 2-D pooling op");
-  for (Operation &op : llvm::drop_begin(body.without_terminator()))
-    if (!isPointwise(&op) && !isa<ConstantOp>(op))
-      return op.emitOpError("cannot be a pooling epilogue");
+  if (failed(checkProductFusion(fusion, pool)))
+    return failure();
   auto it = cast<RankedTensorType>(pool->getOperand(0).getType());
   auto ot = cast<RankedTensorType>(pool->getResult(0).getType());
   Type et = it.getElementType();
@@ -77,9 +76,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
   pointwise::PointwiseEmitter pe(b, loc);
-  auto arg = [&](Value v) {
-    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
-  };
+  auto arg = [&](Value v) { return kernelArgument(entry, v); };
   auto cmp = [&](arith::CmpIPredicate p, Value x, int64_t c) -> Value {
     return arith::CmpIOp::create(b, loc, p, x, e.idx(c));
   };
@@ -201,9 +198,6 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   info.grid = llvm::divideCeil(total, kBlock);
   info.block = kBlock;
   info.flops = total * KH * KW;
-  for (Value v : fusion.getInputs())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
-  for (Value v : fusion.getResults())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  info.bytes = fusionBytes(fusion);
   return info;
 }

@@ -148,9 +148,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
                scratch};
   pointwise::PointwiseEmitter pe(b, loc);
   Block &body = fusion.getBody().front();
-  auto argOf = [&](Value v) {
-    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
-  };
+  auto argOf = [&](Value v) { return kernelArgument(entry, v); };
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value rowBase = arith::MulIOp::create(b, loc, row, r.idx(cols));
   Value threadCol = arith::MulIOp::create(b, loc, r.tid, r.idx(vec));
@@ -414,9 +412,6 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   info.flops = ((isa<LayerNormOp>(rowOp) ? 8 : isa<ReduceOp>(rowOp) ? 1 : 5) +
                 fused) *
                numel;
-  for (Value v : fusion.getInputs())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
-  for (Value v : fusion.getResults())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  info.bytes = fusionBytes(fusion);
   return info;
 }

@@ -32,17 +32,8 @@ namespace {
 
 /// Index arithmetic plus the pointer and NVVM pieces the tiled body uses.
 struct TileBuilder : IndexMath {
-  Value div(Value x, int64_t c) {
-    return c == 1 ? x : Value(arith::DivUIOp::create(b, loc, x, idx(c)));
-  }
-  Value rem(Value x, int64_t c) {
-    return arith::RemUIOp::create(b, loc, x, idx(c));
-  }
   Value minu(Value x, int64_t c) {
     return arith::MinUIOp::create(b, loc, x, idx(c));
-  }
-  Value ult(Value x, int64_t c) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
   }
   Value i32(int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI32Type(),
@@ -65,19 +56,11 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
-  // Views the product reads through, the matmul, its epilogue.
-  MatmulOp mm;
-  for (Operation &op : body.without_terminator()) {
-    if (auto m = dyn_cast<MatmulOp>(op)) {
-      mm = m;
-      continue;
-    }
-    if (mm ? !isPointwise(&op) && !isa<ConstantOp>(op) && !storedThrough(op)
-           : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
-      return op.emitOpError("cannot be fused with a staged matmul");
-  }
+  MatmulOp mm = matmulOf(fusion);
   if (!mm)
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
+  if (failed(checkProductFusion(fusion, mm)))
+    return failure();
   OperandLayout lhs = operandLayoutOf(mm.getLhs()),
                 rhs = operandLayoutOf(mm.getRhs());
   if (!isStageable(mm.getLhs().getType().getElementType(), lhs, rhs))
@@ -123,9 +106,7 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   TileBuilder e{{b, loc}};
-  auto arg = [&](Value v) {
-    return entry.getArgument(cast<BlockArgument>(v).getArgNumber());
-  };
+  auto arg = [&](Value v) { return kernelArgument(entry, v); };
   Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
   Value smem = dynamicShared(moduleBuilder, b, loc);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -135,23 +116,10 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   Value col0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), tile.n);
   Value row0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), tile.m);
   Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  // Batch z of an operand through its layout (right-aligned batch
-  // coordinates, size-1 dimensions broadcast).
-  SmallVector<int64_t> batchStrides = rowMajorStrides(batch);
-  auto batchOffset = [&](const OperandLayout &l) {
-    int64_t rank = l.shape.size(), skip = batch.size() - (rank - 2);
-    Value at = e.idx(0);
-    for (int64_t d = 0; d < rank - 2; ++d)
-      if (l.shape[d] != 1)
-        at = e.add(at, e.mul(e.rem(e.div(z, batchStrides[d + skip]),
-                                   batch[d + skip]),
-                             l.strides[d]));
-    return at;
-  };
   Value aBase = e.gep(arg(lhs.source), et,
-                      e.add(batchOffset(lhs), e.idx(lhs.offset)));
+                      e.add(batchOffset(e, lhs, batch, z), e.idx(lhs.offset)));
   Value bBase = e.gep(arg(rhs.source), et,
-                      e.add(batchOffset(rhs), e.idx(rhs.offset)));
+                      e.add(batchOffset(e, rhs, batch, z), e.idx(rhs.offset)));
   int64_t aRowStride = lhs.strides[lhs.strides.size() - 2];
   int64_t bRowStride = rhs.strides[rhs.strides.size() - 2];
   /// Byte offset of stage `s` among `offsets` (a select chain).
@@ -174,35 +142,34 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
                                 ctx, NVVM::LoadCacheModifierKind::CG),
                             size);
   };
-  int64_t aChunksPerRow = tile.k / 8, bChunksPerRow = tile.n / 8;
+  /// Copies a rows x (8 * chunksPerRow) slice whose element (0, 0) is at
+  /// (r0, c0) of a rowLimit x colLimit matrix (row stride `rowStride`,
+  /// unit column stride, from `base`) into shared memory at `stage`, rows
+  /// `pitch` apart; every thread copies rows * chunksPerRow / threads chunks.
+  auto copySlice = [&](Value stage, Value base, int64_t rows,
+                       int64_t chunksPerRow, Value r0, Value c0,
+                       int64_t rowLimit, int64_t colLimit, int64_t rowStride,
+                       int64_t pitch) {
+    for (int64_t i = 0; i < rows * chunksPerRow / threads; ++i) {
+      Value c = e.add(tid, e.idx(i * threads));
+      Value row = e.div(c, chunksPerRow), ch = e.rem(c, chunksPerRow);
+      Value gRow = e.add(r0, row), gCol = e.add(c0, e.mul(ch, 8));
+      Value valid = arith::AndIOp::create(b, loc, e.ult(gRow, rowLimit),
+                                          e.ult(gCol, colLimit));
+      Value src = e.gep(base, et,
+                        e.add(e.mul(e.minu(gRow, rowLimit - 1), rowStride),
+                              e.minu(gCol, colLimit - 8)));
+      Value dst = e.gep(stage, et, e.add(e.mul(row, pitch), e.mul(ch, 8)));
+      copy(dst, src, valid);
+    }
+  };
+  // Slice kt: A[row0.., k0..] (m x k) and B[k0.., col0..] (k x n).
   auto loadStage = [&](Value stage, Value kt) {
     Value k0 = e.mul(kt, tile.k);
-    Value aStage = e.gep(smem, i8, stageOffset(aOffsets, stage));
-    Value bStage = e.gep(smem, i8, stageOffset(bOffsets, stage));
-    for (int64_t i = 0; i < tile.m * aChunksPerRow / threads; ++i) {
-      Value c = e.add(tid, e.idx(i * threads));
-      Value row = e.div(c, aChunksPerRow), ch = e.rem(c, aChunksPerRow);
-      Value gRow = e.add(row0, row), gK = e.add(k0, e.mul(ch, 8));
-      Value valid = arith::AndIOp::create(b, loc, e.ult(gRow, M), e.ult(gK, K));
-      Value src = e.gep(aBase, et,
-                        e.add(e.mul(e.minu(gRow, M - 1), aRowStride),
-                              e.minu(gK, K - 8)));
-      Value dst = e.gep(aStage, et,
-                        e.add(e.mul(row, tile.aPitch()), e.mul(ch, 8)));
-      copy(dst, src, valid);
-    }
-    for (int64_t i = 0; i < tile.k * bChunksPerRow / threads; ++i) {
-      Value c = e.add(tid, e.idx(i * threads));
-      Value row = e.div(c, bChunksPerRow), ch = e.rem(c, bChunksPerRow);
-      Value gK = e.add(k0, row), gN = e.add(col0, e.mul(ch, 8));
-      Value valid = arith::AndIOp::create(b, loc, e.ult(gK, K), e.ult(gN, N));
-      Value src = e.gep(bBase, et,
-                        e.add(e.mul(e.minu(gK, K - 1), bRowStride),
-                              e.minu(gN, N - 8)));
-      Value dst = e.gep(bStage, et,
-                        e.add(e.mul(row, tile.bPitch()), e.mul(ch, 8)));
-      copy(dst, src, valid);
-    }
+    copySlice(e.gep(smem, i8, stageOffset(aOffsets, stage)), aBase, tile.m,
+              tile.k / 8, row0, k0, M, K, aRowStride, tile.aPitch());
+    copySlice(e.gep(smem, i8, stageOffset(bOffsets, stage)), bBase, tile.k,
+              tile.n / 8, k0, col0, K, N, bRowStride, tile.bPitch());
   };
 
   // Prologue: the first stages - 1 slices in flight.
@@ -338,9 +305,6 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   info.sharedBytes =
       fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
   info.flops = 2 * batches * M * N * K;
-  for (Value v : fusion.getInputs())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
-  for (Value v : fusion.getResults())
-    info.bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+  info.bytes = fusionBytes(fusion);
   return info;
 }

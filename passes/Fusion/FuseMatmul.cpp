@@ -175,10 +175,7 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
                                                    int64_t sharedBudget) {
   if (fusion.getKind() != "matmul")
     return std::nullopt;
-  MatmulOp mm;
-  for (Operation &op : fusion.getBody().front())
-    if ((mm = dyn_cast<MatmulOp>(op)))
-      break;
+  MatmulOp mm = matmulOf(fusion);
   if (!mm || !isStageable(mm.getLhs().getType().getElementType(),
                           operandLayoutOf(mm.getLhs()),
                           operandLayoutOf(mm.getRhs())))
@@ -190,6 +187,11 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   if (tile.stages < 2)
     return std::nullopt;
   return tile;
+}
+
+MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {
+  auto ops = fusion.getBody().front().getOps<MatmulOp>();
+  return ops.empty() ? MatmulOp() : *ops.begin();
 }
 
 OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
