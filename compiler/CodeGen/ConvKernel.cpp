@@ -51,18 +51,11 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
   Value input = conv.getInput(), weight = conv.getWeight(),
         bias = conv.getBias();
 
-  auto div = [](GemmBuilder &e, Value x, int64_t c) -> Value {
-    return c == 1 ? x : Value(arith::DivUIOp::create(e.b, e.loc, x, e.idx(c)));
-  };
-  auto rem = [](GemmBuilder &e, Value x, int64_t c) -> Value {
-    return c == 1 ? e.idx(0)
-                  : Value(arith::RemUIOp::create(e.b, e.loc, x, e.idx(c)));
-  };
   spec.loadA = [=](GemmBuilder &e, Value row, Value k) {
-    Value n = div(e, row, OHW), p = rem(e, row, OHW);
-    Value oh = div(e, p, OW), ow = rem(e, p, OW);
-    Value c = div(e, k, KHW), q = rem(e, k, KHW);
-    Value kh = div(e, q, KW), kw = rem(e, q, KW);
+    Value n = e.div(row, OHW), p = e.rem(row, OHW);
+    Value oh = e.div(p, OW), ow = e.rem(p, OW);
+    Value c = e.div(k, KHW), q = e.rem(k, KHW);
+    Value kh = e.div(q, KW), kw = e.rem(q, KW);
     // ih = oh * sh - pt + kh * dh (may fall in the padding, below 0).
     Value ih = e.add(e.add(e.mul(oh, sh), e.mul(kh, dh)), e.idx(-pt));
     Value iw = e.add(e.add(e.mul(ow, sw), e.mul(kw, dw)), e.idx(-pl));
@@ -78,7 +71,7 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
     return e.loadIf(e.arg(weight), et, valid, index);
   };
   spec.outIndex = [=](GemmBuilder &e, Value row, Value col) {
-    Value n = div(e, row, OHW), p = rem(e, row, OHW);
+    Value n = e.div(row, OHW), p = e.rem(row, OHW);
     Value channel = e.add(e.add(e.mul(n, O), e.mul(e.z, Og)), col);
     return e.add(e.mul(channel, OHW), p);
   };

@@ -231,18 +231,8 @@ public:
                      ? Value(arith::DivUIOp::create(b, loc, x, args[1]))
                      : Value(arith::DivSIOp::create(b, loc, x, args[1]));
         })
-        .Case([&](MaxOp) -> Value {
-          return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, args[1]))
-                 : isUnsigned(et)
-                     ? Value(arith::MaxUIOp::create(b, loc, x, args[1]))
-                     : Value(arith::MaxSIOp::create(b, loc, x, args[1]));
-        })
-        .Case([&](MinOp) -> Value {
-          return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, args[1]))
-                 : isUnsigned(et)
-                     ? Value(arith::MinUIOp::create(b, loc, x, args[1]))
-                     : Value(arith::MinSIOp::create(b, loc, x, args[1]));
-        })
+        .Case([&](MaxOp) -> Value { return max(x, args[1], et); })
+        .Case([&](MinOp) -> Value { return min(x, args[1], et); })
         .Case([&](RemOp) -> Value {
           // C's fmod / truncated remainder: the sign of x.
           return isFloat ? Value(arith::RemFOp::create(b, loc, x, args[1]))
@@ -320,6 +310,34 @@ public:
         .Default([&](Operation *) -> FailureOr<Value> {
           return op->emitOpError("has no pointwise code generation");
         });
+  }
+
+  /// max(x, y) of scalars of element type `et` (NaN wins for floats).
+  Value max(Value x, Value y, Type et) {
+    if (isa<FloatType>(computeType(et)))
+      return arith::MaximumFOp::create(b, loc, x, y);
+    return isUnsigned(et) ? Value(arith::MaxUIOp::create(b, loc, x, y))
+                          : Value(arith::MaxSIOp::create(b, loc, x, y));
+  }
+  /// min(x, y) of scalars of element type `et` (NaN wins for floats).
+  Value min(Value x, Value y, Type et) {
+    if (isa<FloatType>(computeType(et)))
+      return arith::MinimumFOp::create(b, loc, x, y);
+    return isUnsigned(et) ? Value(arith::MinUIOp::create(b, loc, x, y))
+                          : Value(arith::MinSIOp::create(b, loc, x, y));
+  }
+  /// The identity of max (`lowest`) or min (`!lowest`) for element type
+  /// `et`, in its compute type: -inf/+inf, or the integer type's bounds.
+  Value extreme(Type et, bool lowest) {
+    Type ct = computeType(et);
+    if (isa<FloatType>(ct))
+      return cst(ct, lowest ? -INFINITY : INFINITY);
+    unsigned w = ct.getIntOrFloatBitWidth();
+    APInt v = isUnsigned(et)
+                  ? (lowest ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                  : (lowest ? APInt::getSignedMinValue(w)
+                            : APInt::getSignedMaxValue(w));
+    return arith::ConstantOp::create(b, loc, ct, b.getIntegerAttr(ct, v));
   }
 
   /// A value of element type `elem` as loaded (memoryType) in its compute

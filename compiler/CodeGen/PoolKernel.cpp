@@ -20,7 +20,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -105,21 +104,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
 
   Type ct = pointwise::computeType(et);
   Type mt = pointwise::memoryType(et);
-  bool isFloat = isa<FloatType>(ct);
-  bool isUnsigned = pointwise::isUnsigned(et);
   // The identity of the combination: -inf / the type's minimum, or 0.
-  Value init;
-  if (!w->isMax)
-    init = pe.cst(ct, 0);
-  else if (isFloat)
-    init = pe.cst(ct, -std::numeric_limits<double>::infinity());
-  else
-    init = arith::ConstantOp::create(
-        b, loc, ct,
-        b.getIntegerAttr(ct, isUnsigned ? APInt::getMinValue(
-                                              ct.getIntOrFloatBitWidth())
-                                        : APInt::getSignedMinValue(
-                                              ct.getIntOrFloatBitWidth())));
+  Value init = w->isMax ? pe.extreme(et, /*lowest=*/true) : pe.cst(ct, 0);
   Type f32 = b.getF32Type();
   Value acc = init;
   Value count = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
@@ -138,9 +124,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
         et);
     v = arith::SelectOp::create(b, loc, valid, v, init);
     if (w->isMax) {
-      acc = isFloat      ? Value(arith::MaximumFOp::create(b, loc, acc, v))
-            : isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, v))
-                         : Value(arith::MaxSIOp::create(b, loc, acc, v));
+      acc = pe.max(acc, v, et);
       return;
     }
     acc = arith::AddFOp::create(b, loc, acc, v);

@@ -21,7 +21,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -48,7 +47,6 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     return red.emitOpError("reductions of booleans have no kernel");
   Type ct = pointwise::computeType(et), mt = pointwise::memoryType(et);
   bool isFloat = isa<FloatType>(ct);
-  bool isUnsigned = pointwise::isUnsigned(et);
   if (!isFloat && red.getKind() == ReduceKind::mean)
     return red.emitOpError("integer means have no kernel");
 
@@ -96,8 +94,6 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   Value base = offsetOf(tid, kept);
 
   // The combination's identity and step.
-  double inf = std::numeric_limits<double>::infinity();
-  unsigned width = isFloat ? 0 : ct.getIntOrFloatBitWidth();
   Value init;
   switch (red.getKind()) {
   case ReduceKind::sum:
@@ -108,22 +104,10 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     init = pe.cst(ct, 1);
     break;
   case ReduceKind::max:
-    init = isFloat ? pe.cst(ct, -inf)
-                   : arith::ConstantOp::create(
-                         b, loc, ct,
-                         b.getIntegerAttr(ct, isUnsigned
-                                                  ? APInt::getMinValue(width)
-                                                  : APInt::getSignedMinValue(
-                                                        width)));
+    init = pe.extreme(et, /*lowest=*/true);
     break;
   case ReduceKind::min:
-    init = isFloat ? pe.cst(ct, inf)
-                   : arith::ConstantOp::create(
-                         b, loc, ct,
-                         b.getIntegerAttr(ct, isUnsigned
-                                                  ? APInt::getMaxValue(width)
-                                                  : APInt::getSignedMaxValue(
-                                                        width)));
+    init = pe.extreme(et, /*lowest=*/false);
     break;
   }
   auto combine = [&](Value acc, Value v) -> Value {
@@ -136,13 +120,9 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
       return isFloat ? Value(arith::MulFOp::create(b, loc, acc, v))
                      : Value(arith::MulIOp::create(b, loc, acc, v));
     case ReduceKind::max:
-      return isFloat      ? Value(arith::MaximumFOp::create(b, loc, acc, v))
-             : isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, v))
-                          : Value(arith::MaxSIOp::create(b, loc, acc, v));
+      return pe.max(acc, v, et);
     case ReduceKind::min:
-      return isFloat      ? Value(arith::MinimumFOp::create(b, loc, acc, v))
-             : isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, v))
-                          : Value(arith::MinSIOp::create(b, loc, acc, v));
+      return pe.min(acc, v, et);
     }
     llvm_unreachable("unknown reduction");
   };
