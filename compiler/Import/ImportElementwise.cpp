@@ -205,21 +205,31 @@ FailureOr<Value> affine(NodeImporter &n, Value x, double alpha, double beta) {
   return n.create<AddOp>(*ax, n.scalar(et, beta));
 }
 
+/// Output 0 = x < 0 ? x * slope : x (LeakyRelu, PRelu); `slope` is built
+/// after the comparison and broadcasts to x.
+LogicalResult importScaledNegatives(NodeImporter &n, Value x,
+                                    llvm::function_ref<Value()> slope) {
+  Type et = cast<RankedTensorType>(x.getType()).getElementType();
+  auto neg = n.create<CompareOp>(ComparePredicate::lt, x, n.scalar(et, 0));
+  auto scaled = n.create<MulOp>(x, slope());
+  if (failed(neg) || failed(scaled))
+    return failure();
+  auto y = n.create<WhereOp>(*neg, *scaled, x);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 /// LeakyRelu(x) = x < 0 ? alpha * x : x.
 LogicalResult importLeakyRelu(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
   Type et = n.inputType(0).getElementType();
-  auto neg = n.create<CompareOp>(ComparePredicate::lt, *x, n.scalar(et, 0));
-  auto scaled = n.create<MulOp>(*x, n.scalar(et, n.attrFloat("alpha", 0.01)));
-  if (failed(neg) || failed(scaled))
-    return failure();
-  auto y = n.create<WhereOp>(*neg, *scaled, *x);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return importScaledNegatives(n, *x, [&] {
+    return n.scalar(et, n.attrFloat("alpha", 0.01));
+  });
 }
 
 /// PRelu(x, slope) = x < 0 ? slope * x : x, the slope broadcasting to x.
@@ -228,16 +238,7 @@ LogicalResult importPRelu(NodeImporter &n) {
   auto slope = n.requiredInput(1);
   if (failed(x) || failed(slope))
     return failure();
-  Type et = n.inputType(0).getElementType();
-  auto neg = n.create<CompareOp>(ComparePredicate::lt, *x, n.scalar(et, 0));
-  auto scaled = n.create<MulOp>(*x, *slope);
-  if (failed(neg) || failed(scaled))
-    return failure();
-  auto y = n.create<WhereOp>(*neg, *scaled, *x);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return importScaledNegatives(n, *x, [&] { return *slope; });
 }
 
 /// Mod: with fmod = 1 the truncated remainder (C's fmod, the sign of x);
