@@ -79,6 +79,11 @@ public:
     for (uint32_t x : v)
       u32(x);
   }
+  void u64s(const std::vector<uint64_t> &v) {
+    u64(v.size());
+    for (uint64_t x : v)
+      u64(x);
+  }
 };
 
 } // namespace
@@ -123,6 +128,15 @@ std::vector<uint8_t> serialize(const Artifact &a) {
       w.u32(b);
     w.u32(l.sharedBytes);
     w.u32s(l.args);
+    w.u64(l.maps.size());
+    for (const TensorMap &m : l.maps) {
+      w.u32(m.tensor);
+      w.u64(m.offset);
+      w.u64s(m.dims);
+      w.u64s(m.strides);
+      w.u32s(m.box);
+      w.u32(m.swizzle);
+    }
   }
   w.u64(a.copies.size());
   for (const Copy &c : a.copies) {
@@ -168,7 +182,9 @@ public:
   bool raw(void *dst, size_t n, const char *field) {
     if (n > left())
       return fail(field, n);
-    std::memcpy(dst, data + pos, n);
+    // An empty vector's data() may be null, which memcpy must not get.
+    if (n)
+      std::memcpy(dst, data + pos, n);
     pos += n;
     return true;
   }
@@ -225,6 +241,17 @@ public:
     out.resize(size_t(n));
     for (uint32_t &v : out)
       if (!u32(v, field))
+        return false;
+    return true;
+  }
+
+  bool u64s(std::vector<uint64_t> &out, const char *field) {
+    uint64_t n = 0;
+    if (!count(n, 8, field))
+      return false;
+    out.resize(size_t(n));
+    for (uint64_t &v : out)
+      if (!u64(v, field))
         return false;
     return true;
   }
@@ -294,10 +321,31 @@ bool readTensors(Reader &r, std::vector<Tensor> &tensors) {
   return true;
 }
 
+/// Reads launch `launch`'s tensor maps; `r.where` names each map while it
+/// is read and is left at the launch.
+bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
+  std::string launch = r.where;
+  uint64_t n = 0;
+  // tensor, offset, dims count, strides count, box count, swizzle.
+  if (!r.count(n, 40, "maps"))
+    return false;
+  maps.resize(size_t(n));
+  for (size_t i = 0; i < maps.size(); ++i) {
+    r.where = launch + "." + indexed("maps", i);
+    TensorMap &m = maps[i];
+    if (!r.u32(m.tensor, "tensor") || !r.u64(m.offset, "offset") ||
+        !r.u64s(m.dims, "dims") || !r.u64s(m.strides, "strides") ||
+        !r.u32s(m.box, "box") || !r.u32(m.swizzle, "swizzle"))
+      return false;
+  }
+  r.where = launch;
+  return true;
+}
+
 bool readLaunches(Reader &r, std::vector<Launch> &launches) {
   uint64_t n = 0;
-  // kernel, grid, block, sharedBytes, args count.
-  if (!r.count(n, 40, "launches"))
+  // kernel, grid, block, sharedBytes, args count, maps count.
+  if (!r.count(n, 48, "launches"))
     return false;
   launches.resize(size_t(n));
   for (size_t i = 0; i < launches.size(); ++i) {
@@ -311,7 +359,8 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
     for (uint32_t &b : l.block)
       if (!r.u32(b, "block"))
         return false;
-    if (!r.u32(l.sharedBytes, "sharedBytes") || !r.u32s(l.args, "args"))
+    if (!r.u32(l.sharedBytes, "sharedBytes") || !r.u32s(l.args, "args") ||
+        !readMaps(r, l.maps))
       return false;
   }
   r.where.clear();

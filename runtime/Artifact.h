@@ -14,6 +14,10 @@
 // as u32, `bool` as one byte (0 or 1), fixed arrays (grid, block) as their
 // elements without a count.
 //
+// Version 2 added the launches' tensor maps (`Launch::maps`, after `args`).
+// The runtime reads only its own version: an image of another one is
+// rejected with a message that says which side is older.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef BRRR_RUNTIME_ARTIFACT_H
@@ -26,7 +30,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 
 /// Element types; values equal the C API's brrr_dtype.
 enum class DType : uint32_t {
@@ -75,13 +79,29 @@ struct Kernel {
   uint64_t bytes = 0;
 };
 
-/// One launch: every kernel parameter is a tensor's device address.
+/// A TMA tensor map over a tensor, encoded by the runtime at run time
+/// (cuTensorMapEncodeTiled) and passed by value before the launch's
+/// pointer arguments.
+struct TensorMap {
+  uint32_t tensor = 0;           ///< index into `tensors`
+  uint64_t offset = 0;           ///< byte offset of element 0 (multiple of 16)
+  std::vector<uint64_t> dims;    ///< elements per dimension, innermost first
+                                 ///< (rank 1..5)
+  std::vector<uint64_t> strides; ///< byte strides of dims[1..] (rank - 1
+                                 ///< entries, multiples of 16)
+  std::vector<uint32_t> box;     ///< box extent per dimension (1..256)
+  uint32_t swizzle = 0;          ///< 0, 32, 64 or 128 (bytes)
+};
+
+/// One launch: the kernel's parameters are its tensor maps (128-byte
+/// CUtensorMap values), then one device address per tensor of `args`.
 struct Launch {
   uint32_t kernel = 0; ///< index into `kernels`
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint32_t sharedBytes = 0;
-  std::vector<uint32_t> args; ///< indices into `tensors`
+  std::vector<uint32_t> args;  ///< indices into `tensors`
+  std::vector<TensorMap> maps; ///< tensor-map parameters, passed first
 };
 
 /// A device-to-device copy (an output that aliases an input or a weight).
@@ -118,7 +138,8 @@ std::vector<uint8_t> serialize(const Artifact &a);
 
 /// Parses and validates an image: magic, version, lengths, every index in
 /// range, every Weight/Arena tensor inside its block, tensor sizes equal to
-/// dims x dtype. On failure returns false with a message in `error`.
+/// dims x dtype, every tensor map encodable and inside its tensor. On
+/// failure returns false with a message in `error`.
 bool deserialize(const uint8_t *data, size_t size, Artifact &out,
                  std::string &error);
 

@@ -4,8 +4,9 @@
 // arguments without checking them again, so everything that could make it
 // read or write outside an allocation is rejected here, once, when the model
 // is opened: bad enum values, shapes that disagree with byte sizes, tensors
-// that overrun the weight block or the arena, and plan entries that point at
-// nothing.
+// that overrun the weight block or the arena, plan entries that point at
+// nothing, and tensor maps that the driver would refuse to encode or that
+// would let the copy engine reach past their tensor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,13 @@ namespace brrr::artifact {
 namespace {
 
 constexpr uint64_t kAlignment = 256;
+
+/// cuTensorMapEncodeTiled's limits.
+constexpr size_t kMaxMapRank = 5;
+constexpr uint64_t kMaxMapDim = uint64_t(1) << 32;
+constexpr uint64_t kMaxMapStride = uint64_t(1) << 40;
+constexpr uint32_t kMaxMapBox = 256;
+constexpr uint64_t kMapAlignment = 16;
 
 const char *storageName(Storage s) {
   switch (s) {
@@ -106,7 +114,7 @@ private:
       if (dtypeSize(t.dtype) == 0)
         return fail(tensorName(i) + " has unknown dtype " +
                     std::to_string(uint32_t(t.dtype)));
-      uint64_t bytes;
+      uint64_t bytes = 0;
       if (!byteSize(t, i, bytes))
         return false;
       if (bytes != t.bytes)
@@ -209,6 +217,15 @@ private:
           return fail(at + ".args[" + std::to_string(j) + "] is tensor " +
                       std::to_string(l.args[j]) + ", out of range (" +
                       std::to_string(a.tensors.size()) + " tensors)");
+      for (size_t j = 0; j < l.maps.size(); ++j) {
+        std::string reason;
+        if (!validateTensorMap(a, l.maps[j],
+                               at + ".maps[" + std::to_string(j) +
+                                   "] (kernel '" + a.kernels[l.kernel].name +
+                                   "')",
+                               reason))
+          return fail(std::move(reason));
+      }
     }
     return true;
   }
@@ -265,6 +282,92 @@ private:
 };
 
 } // namespace
+
+// Besides the driver's rules, the farthest element of a map must lie inside
+// its tensor: the hardware checks a box against the map's dims, not against
+// the allocation. Sums are checked for overflow since the numbers come from
+// the image.
+bool validateTensorMap(const Artifact &a, const TensorMap &m,
+                       const std::string &at, std::string &error) {
+  auto fail = [&](std::string msg) {
+    error = std::move(msg);
+    return false;
+  };
+  auto tensorName = [&](size_t i) {
+    return "tensors[" + std::to_string(i) + "] '" + a.tensors[i].name + "'";
+  };
+  if (m.tensor >= a.tensors.size())
+    return fail(at + " is over tensor " + std::to_string(m.tensor) +
+                ", out of range (" + std::to_string(a.tensors.size()) +
+                " tensors)");
+  const Tensor &t = a.tensors[m.tensor];
+  uint64_t elem = dtypeSize(t.dtype);
+  size_t rank = m.dims.size();
+  if (rank == 0 || rank > kMaxMapRank)
+    return fail(at + " has rank " + std::to_string(rank) +
+                "; tensor maps have 1 to " + std::to_string(kMaxMapRank) +
+                " dimensions");
+  if (m.strides.size() != rank - 1)
+    return fail(at + " has " + std::to_string(m.strides.size()) +
+                " strides for rank " + std::to_string(rank) + ", expected " +
+                std::to_string(rank - 1));
+  if (m.box.size() != rank)
+    return fail(at + " has " + std::to_string(m.box.size()) +
+                " box extents for rank " + std::to_string(rank));
+  for (size_t d = 0; d < rank; ++d) {
+    std::string dim = " in dimension " + std::to_string(d);
+    if (m.dims[d] == 0 || m.dims[d] > kMaxMapDim)
+      return fail(at + " has " + std::to_string(m.dims[d]) + " elements" + dim +
+                  "; tensor maps allow 1 to 2^32");
+    if (m.box[d] == 0 || m.box[d] > kMaxMapBox)
+      return fail(at + " has box extent " + std::to_string(m.box[d]) + dim +
+                  "; tensor maps allow 1 to " + std::to_string(kMaxMapBox));
+  }
+  for (size_t d = 0; d < m.strides.size(); ++d)
+    if (m.strides[d] % kMapAlignment || m.strides[d] >= kMaxMapStride)
+      return fail(at + " has stride " + std::to_string(m.strides[d]) +
+                  " bytes in dimension " + std::to_string(d + 1) +
+                  "; tensor map strides are multiples of " +
+                  std::to_string(kMapAlignment) + " below 2^40");
+  if (m.offset % kMapAlignment)
+    return fail(at + " starts at byte offset " + std::to_string(m.offset) +
+                ", which is not " + std::to_string(kMapAlignment) +
+                "-byte aligned");
+  // Weights and the arena are 256-byte aligned; a view of a caller's buffer
+  // may start anywhere in it.
+  if (t.offset % kMapAlignment)
+    return fail(at + " is over " + tensorName(m.tensor) +
+                ", which starts at byte " + std::to_string(t.offset) + " of " +
+                storageName(t.storage) + " " + std::to_string(t.index) +
+                ", not " + std::to_string(kMapAlignment) + "-byte aligned");
+  if (m.swizzle != 0 && m.swizzle != 32 && m.swizzle != 64 && m.swizzle != 128)
+    return fail(at + " has swizzle " + std::to_string(m.swizzle) +
+                "; expected 0, 32, 64 or 128 bytes");
+  // box[0] <= 256 and elem <= 8: no overflow.
+  uint64_t row = uint64_t(m.box[0]) * elem;
+  if (row % kMapAlignment)
+    return fail(at + " has a box row of " + std::to_string(row) +
+                " bytes, which is not a multiple of " +
+                std::to_string(kMapAlignment));
+  if (m.swizzle && row > m.swizzle)
+    return fail(at + " has a box row of " + std::to_string(row) +
+                " bytes, wider than its " + std::to_string(m.swizzle) +
+                "-byte swizzle");
+  uint64_t end = 0;
+  bool overflow = __builtin_mul_overflow(m.dims[0], elem, &end) ||
+                  __builtin_add_overflow(end, m.offset, &end);
+  for (size_t d = 1; d < rank && !overflow; ++d) {
+    uint64_t span = 0;
+    overflow = __builtin_mul_overflow(m.dims[d] - 1, m.strides[d - 1], &span) ||
+               __builtin_add_overflow(end, span, &end);
+  }
+  if (overflow || end > t.bytes)
+    return fail(at + " reaches " +
+                (overflow ? std::string("past 2^64") : std::to_string(end)) +
+                " bytes into " + tensorName(m.tensor) + ", which has " +
+                std::to_string(t.bytes));
+  return true;
+}
 
 bool validate(const Artifact &a, std::string &error) {
   return Validator(a, error).run();

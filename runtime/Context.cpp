@@ -1,11 +1,12 @@
 //===- Context.cpp - run a model's plan, through CUDA graphs --------------===//
 //
 // A context owns what one stream of work needs: the intermediate arena, the
-// resolved kernel parameters, the captured CUDA graph, staging buffers for
-// host runs and profiling events. The per-run path allocates nothing: kernel
-// parameters are resolved once when the context is created and only the
-// addresses of the caller's buffers are rewritten on each run, and a run
-// with the same buffers as the captured graph is a single cuGraphLaunch.
+// resolved kernel parameters and tensor maps, the captured CUDA graph,
+// staging buffers for host runs and profiling events. The per-run path
+// allocates nothing: kernel parameters are resolved once when the context is
+// created and only the addresses of the caller's buffers (and the tensor
+// maps over them) are rewritten on each run, and a run with the same buffers
+// as the captured graph is a single cuGraphLaunch.
 //
 // Graphs are captured on the context's own stream and launched on the
 // caller's: capturing the caller's stream would fail on the legacy default
@@ -16,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Runtime.h"
+#include "runtime/TensorMaps.h"
 
 #include <memory>
 
@@ -48,7 +50,8 @@ brrr_status allocate(const CudaDriver &cu, CUdeviceptr &ptr, uint64_t bytes,
 }
 
 /// Resolves every launch argument and copy endpoint to a device address, or
-/// to a patch applied per run for tensors in the caller's buffers.
+/// to a patch applied per run for tensors in the caller's buffers, and lays
+/// out each launch's parameters: its tensor maps, then its addresses.
 void resolve(brrr_context &c) {
   const Artifact &a = c.model->art;
   auto add = [&](uint32_t tensor) {
@@ -69,27 +72,36 @@ void resolve(brrr_context &c) {
       break;
     }
   };
-  for (const artifact::Launch &l : a.launches) {
-    c.firstArg.push_back(c.values.size());
+  for (const artifact::Launch &l : a.launches)
     for (uint32_t arg : l.args)
       add(arg);
-  }
   c.copyBase = c.values.size();
   for (const artifact::Copy &cp : a.copies) {
     add(cp.src);
     add(cp.dst);
   }
-  // Filled after `values` stops growing, so the pointers stay valid.
-  c.params.resize(c.values.size());
-  for (size_t k = 0; k < c.values.size(); ++k)
-    c.params[k] = &c.values[k];
+  resolveTensorMaps(c);
+  // Filled after `values` and `maps` stop growing, so the pointers stay
+  // valid.
+  size_t value = 0;
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    const artifact::Launch &l = a.launches[i];
+    c.firstParam.push_back(c.params.size());
+    for (size_t k = 0; k < l.maps.size(); ++k)
+      c.params.push_back(&c.maps[c.firstMap[i] + k]);
+    for (size_t k = 0; k < l.args.size(); ++k)
+      c.params.push_back(&c.values[value++]);
+  }
 }
 
-void bind(brrr_context &c, const void *const *inputs, void *const *outputs) {
+/// Points the plan at the caller's buffers.
+brrr_status bind(brrr_context &c, const void *const *inputs,
+                 void *const *outputs) {
   for (const brrr_context::Patch &p : c.patches) {
     const void *base = p.output ? outputs[p.buffer] : inputs[p.buffer];
     c.values[p.slot] = CUdeviceptr(uintptr_t(base)) + p.offset;
   }
+  return bindTensorMaps(c, inputs, outputs);
 }
 
 std::string stepLabel(const brrr_context &c, size_t step) {
@@ -113,7 +125,9 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream) {
   const Step &s = a.steps[i];
   if (s.kind == Step::Kind::Launch) {
     const artifact::Launch &l = a.launches[s.index];
-    void **params = l.args.empty() ? nullptr : &c.params[c.firstArg[s.index]];
+    void **params = l.args.empty() && l.maps.empty()
+                        ? nullptr
+                        : &c.params[c.firstParam[s.index]];
     BRRR_CU(cu,
             cu.cuLaunchKernel(c.model->functions[l.kernel], l.grid[0],
                               l.grid[1], l.grid[2], l.block[0], l.block[1],
@@ -191,7 +205,9 @@ brrr_status runGraph(brrr_context &c, const void *const *inputs,
                      void *const *outputs, CUstream stream) {
   const CudaDriver &cu = *c.cuda;
   if (!c.exec || !sameBuffers(c, inputs, outputs)) {
-    bind(c, inputs, outputs);
+    // The capture copies the parameters, re-encoded maps included.
+    if (brrr_status s = bind(c, inputs, outputs))
+      return s;
     if (brrr_status s = capture(c)) {
       dropGraph(c);
       return s;
@@ -227,6 +243,8 @@ brrr_status createContext(brrr_model *model, brrr_context **out) {
   BRRR_CU(cu, cu.cuStreamCreate(&c->stream, CU_STREAM_NON_BLOCKING),
           "creating the context's stream");
   resolve(*c);
+  if (brrr_status s = encodeFixedTensorMaps(*c))
+    return s;
   c->graphInputs.assign(a.inputs.size(), nullptr);
   c->graphOutputs.assign(a.outputs.size(), nullptr);
   c->stagingInputs.assign(a.inputs.size(), nullptr);
@@ -259,7 +277,8 @@ brrr_status run(brrr_context *c, const void *const *inputs,
         capturing == CU_STREAM_CAPTURE_STATUS_NONE)
       return runGraph(*c, inputs, outputs, stream);
   }
-  bind(*c, inputs, outputs);
+  if (brrr_status s = bind(*c, inputs, outputs))
+    return s;
   return enqueuePlan(*c, stream);
 }
 
@@ -328,7 +347,8 @@ brrr_status profile(brrr_context *c, const void *const *inputs,
   // The legacy default stream orders the profile after the caller's work on
   // any blocking stream, since the caller names none.
   CUstream stream = nullptr;
-  bind(*c, inputs, outputs);
+  if (brrr_status s = bind(*c, inputs, outputs))
+    return s;
   BRRR_CU(cu, cu.cuEventRecord(c->events[0], stream), "recording an event");
   for (size_t i = 0; i < a.steps.size(); ++i) {
     if (brrr_status s = enqueueStep(*c, i, stream))

@@ -68,7 +68,11 @@ namespace brrr::runtime {
 /// Entry points the runtime can do without: a null member means absent.
 /// Without cuGraphExecUpdate_v2 (drivers before 12.0) a changed buffer
 /// address re-instantiates the graph instead of updating it.
-#define BRRR_CUDA_OPTIONAL(X) X(cuGraphExecUpdate_v2, nullptr)
+/// cuTensorMapEncodeTiled (12.0) is needed only by models whose kernels read
+/// through TMA tensor maps; opening such a model checks for it.
+#define BRRR_CUDA_OPTIONAL(X)                                                  \
+  X(cuGraphExecUpdate_v2, nullptr)                                             \
+  X(cuTensorMapEncodeTiled, nullptr)
 
 struct CudaDriver {
   std::string path; ///< what dlopen was given

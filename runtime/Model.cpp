@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Runtime.h"
+#include "runtime/TensorMaps.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -227,6 +228,8 @@ brrr_status openOnDevice(brrr_model &m) {
   std::string error;
   if (brrr_status s = loadCudaDriver(m.cuda, error))
     return fail(s, error);
+  if (brrr_status s = checkTensorMapSupport(m))
+    return s;
   const CudaDriver &cu = *m.cuda;
   int count = 0;
   BRRR_CU(cu, cu.cuDeviceGetCount(&count), "counting CUDA devices");

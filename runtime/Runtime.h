@@ -88,13 +88,15 @@ struct brrr_context {
   CUstream stream = nullptr;
 
   /// Kernel parameters and copy endpoints, resolved once: `values` holds one
-  /// device address per launch argument (launch i's start at firstArg[i])
-  /// and two per copy (source, destination, from copyBase), and `params[k]`
-  /// points at `values[k]` as cuLaunchKernel wants. Addresses in the
-  /// caller's buffers are rewritten on each run through `patches`.
+  /// device address per launch argument and two per copy (source,
+  /// destination, from copyBase), `maps` the launches' tensor maps, and
+  /// launch i's parameters, as cuLaunchKernel wants them, start at
+  /// `params[firstParam[i]]`: pointers to its maps, then to its values.
+  /// Addresses in the caller's buffers are rewritten on each run through
+  /// `patches`, and maps over them re-encoded through `mapPatches`.
   std::vector<CUdeviceptr> values;
   std::vector<void *> params;
-  std::vector<size_t> firstArg;
+  std::vector<size_t> firstParam;
   size_t copyBase = 0;
   struct Patch {
     size_t slot;
@@ -103,6 +105,19 @@ struct brrr_context {
     uint64_t offset;
   };
   std::vector<Patch> patches;
+
+  /// Launch i's maps start at maps[firstMap[i]]. Sized once, before
+  /// `params` points into it (TensorMaps.h).
+  std::vector<CUtensorMap> maps;
+  std::vector<size_t> firstMap;
+  struct MapPatch {
+    uint32_t launch, index; ///< launch `launch`'s map `index`
+    bool output;
+    uint32_t buffer;
+    uint64_t offset;        ///< of the map's element 0 in the buffer
+    CUdeviceptr encodedFor; ///< the address last encoded, 0 for none
+  };
+  std::vector<MapPatch> mapPatches;
 
   /// The captured graph and the buffers it was captured with.
   bool graphsEnabled = true;

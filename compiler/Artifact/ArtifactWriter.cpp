@@ -2,15 +2,17 @@
 //
 // Turns @main after code generation into the launch plan: a tensor table
 // (inputs, outputs, weights, arena buffers, and reshape views that share
-// their root's memory), one launch per fusion in program order, and copies
-// for outputs that are not written by a kernel directly. Weights are
-// gathered into one block at the offsets the memory plan chose.
+// their root's memory), one launch per fusion in program order with the TMA
+// tensor maps its kernel takes, and copies for outputs that are not written
+// by a kernel directly. Weights are gathered into one block at the offsets
+// the memory plan chose.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Artifact/ArtifactWriter.h"
 
 #include "passes/Passes.h"
+#include "runtime/ArtifactValidate.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -89,6 +91,87 @@ FailureOr<std::vector<uint8_t>> constantBytes(ConstantOp c) {
     std::memcpy(out.data(), raw.data(), bytes);
   }
   return out;
+}
+
+/// Reads the TMA tensor maps the code generator recorded on `fusion`
+/// (`brrr.tensor_maps`) into `launch.maps`: an array of dictionaries
+///   {input = i64 (into the fusion's inputs), offset = i64 (bytes),
+///    dims = array<i64> (innermost first), strides = array<i64> (bytes of
+///    dims[1..]), box = array<i64>, swizzle = i64 (bytes)}
+/// Each map is checked against the rules the runtime checks when it loads
+/// the model, so that a map the driver cannot encode is a compile error.
+LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
+                             const DenseMap<Value, uint32_t> &tensorOf,
+                             art::Launch &launch) {
+  Attribute attr = fusion->getAttr("brrr.tensor_maps");
+  if (!attr)
+    return success();
+  auto maps = dyn_cast<ArrayAttr>(attr);
+  if (!maps)
+    return fusion.emitOpError("brrr.tensor_maps must be an array of "
+                              "dictionaries, got ")
+           << attr;
+  for (auto [i, entry] : llvm::enumerate(maps)) {
+    std::string at = "brrr.tensor_maps[" + std::to_string(i) + "]";
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    if (!dict)
+      return fusion.emitOpError(at) << " must be a dictionary, got " << entry;
+    auto integer = [&](StringRef key, int64_t max,
+                       int64_t &out) -> LogicalResult {
+      auto v = dict.getAs<IntegerAttr>(key);
+      if (!v)
+        return fusion.emitOpError(at) << " needs an integer '" << key << "'";
+      const APInt &value = v.getValue();
+      if (value.getSignificantBits() > 64 || value.getSExtValue() < 0 ||
+          value.getSExtValue() > max) {
+        SmallString<24> text;
+        value.toStringSigned(text);
+        return fusion.emitOpError(at) << " has " << key << " = " << text
+                                      << ", outside [0, " << max << "]";
+      }
+      out = value.getSExtValue();
+      return success();
+    };
+    auto array = [&](StringRef key, int64_t max,
+                     SmallVectorImpl<int64_t> &out) -> LogicalResult {
+      auto v = dict.getAs<DenseI64ArrayAttr>(key);
+      if (!v)
+        return fusion.emitOpError(at)
+               << " needs a DenseI64ArrayAttr '" << key << "'";
+      for (int64_t x : v.asArrayRef()) {
+        if (x < 0 || x > max)
+          return fusion.emitOpError(at) << " has " << key << " element " << x
+                                        << ", outside [0, " << max << "]";
+        out.push_back(x);
+      }
+      return success();
+    };
+    int64_t input = 0, offset = 0, swizzle = 0;
+    SmallVector<int64_t> dims, strides, box;
+    int64_t numInputs = fusion.getInputs().size();
+    if (numInputs == 0)
+      return fusion.emitOpError(at) << " names an input, but the fusion has "
+                                       "none";
+    if (failed(integer("input", numInputs - 1, input)) ||
+        failed(integer("offset", INT64_MAX, offset)) ||
+        failed(array("dims", INT64_MAX, dims)) ||
+        failed(array("strides", INT64_MAX, strides)) ||
+        failed(array("box", UINT32_MAX, box)) ||
+        failed(integer("swizzle", UINT32_MAX, swizzle)))
+      return failure();
+    art::TensorMap m;
+    m.tensor = tensorOf.lookup(fusion.getInputs()[input]);
+    m.offset = offset;
+    m.dims.assign(dims.begin(), dims.end());
+    m.strides.assign(strides.begin(), strides.end());
+    m.box.assign(box.begin(), box.end());
+    m.swizzle = swizzle;
+    std::string error;
+    if (!art::validateTensorMap(a, m, at, error))
+      return fusion.emitOpError(error);
+    launch.maps.push_back(std::move(m));
+  }
+  return success();
 }
 
 } // namespace
@@ -209,6 +292,8 @@ FailureOr<art::Artifact> mlir::brrr::buildArtifact(ModuleOp module,
     if (!mem || !kernel)
       return fusion.emitOpError("has no memory plan or kernel");
     art::Launch launch;
+    if (failed(readTensorMaps(fusion, a, tensorOf, launch)))
+      return failure();
     for (Value in : fusion.getInputs())
       launch.args.push_back(tensorOf.lookup(in));
     for (auto [k, r] : llvm::enumerate(fusion.getResults())) {

@@ -9,8 +9,10 @@
 // unwritten buffer shows, and every object is counted so tests can check
 // that closing a model releases everything. See FakeCuda.h for the knobs.
 //
-// Built twice: FAKE_CUDA_WITHOUT_GRAPHS drops the graph entry points to act
-// as a driver too old for the runtime.
+// Built three times: FAKE_CUDA_WITHOUT_GRAPHS drops the graph entry points to
+// act as a driver too old for the runtime, FAKE_CUDA_WITHOUT_TENSOR_MAPS drops
+// cuTensorMapEncodeTiled to act as a CUDA 11 driver, which runs models
+// without TMA kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,7 @@ namespace {
 struct Op {
   const struct CUfunc_st *kernel = nullptr; // null: a copy
   unsigned threads = 0;
+  std::vector<CUtensorMap> maps; // copied at launch, like the driver does
   std::vector<CUdeviceptr> args;
   CUdeviceptr dst = 0, src = 0;
   size_t bytes = 0;
@@ -46,8 +49,9 @@ struct CUmod_st {
 };
 struct CUfunc_st {
   const char *name;
-  int arity;
-  void (*body)(const std::vector<CUdeviceptr> &, unsigned);
+  int maps;  ///< tensor-map parameters, before the pointers
+  int arity; ///< pointer parameters
+  void (*body)(const Op &);
   int maxDynamicShared; ///< opted-in dynamic shared memory, 0: the default
 };
 struct CUstream_st {
@@ -68,18 +72,45 @@ namespace {
 
 float *f32(CUdeviceptr p) { return reinterpret_cast<float *>(uintptr_t(p)); }
 
-void addBody(const std::vector<CUdeviceptr> &a, unsigned n) {
-  for (unsigned i = 0; i < n; ++i)
-    f32(a[2])[i] = f32(a[0])[i] + f32(a[1])[i];
-}
-void reluBody(const std::vector<CUdeviceptr> &a, unsigned n) {
-  for (unsigned i = 0; i < n; ++i)
-    f32(a[1])[i] = std::max(f32(a[0])[i], 0.0f);
+FakeTensorMap decode(const CUtensorMap &map) {
+  FakeTensorMap m;
+  std::memcpy(&m, &map, sizeof(m));
+  return m;
 }
 
-// The kernels of test/runtime/TestArtifact.cpp's PTX.
-CUfunc_st kernels[] = {{"brrr_test_add", 3, addBody, 0},
-                       {"brrr_test_relu", 2, reluBody, 0}};
+/// Element `i` (in row-major order of the map's dims) of an f32 map.
+float load(const CUtensorMap &map, unsigned i) {
+  FakeTensorMap m = decode(map);
+  uint64_t at = m.address + i % m.dims[0] * 4;
+  i /= unsigned(m.dims[0]);
+  for (unsigned d = 1; d < m.rank; ++d) {
+    at += i % m.dims[d] * m.strides[d - 1];
+    i /= unsigned(m.dims[d]);
+  }
+  return *f32(at);
+}
+
+void addBody(const Op &op) {
+  const std::vector<CUdeviceptr> &a = op.args;
+  for (unsigned i = 0; i < op.threads; ++i)
+    f32(a[2])[i] = f32(a[0])[i] + f32(a[1])[i];
+}
+void reluBody(const Op &op) {
+  const std::vector<CUdeviceptr> &a = op.args;
+  for (unsigned i = 0; i < op.threads; ++i)
+    f32(a[1])[i] = std::max(f32(a[0])[i], 0.0f);
+}
+/// brrr_test_add with both operands read through tensor maps.
+void tmaAddBody(const Op &op) {
+  for (unsigned i = 0; i < op.threads; ++i)
+    f32(op.args[0])[i] = load(op.maps[0], i) + load(op.maps[1], i);
+}
+
+// The kernels of test/runtime/TestArtifact.cpp's PTX, and the TMA kernel of
+// its fake-only model.
+CUfunc_st kernels[] = {{"brrr_test_add", 0, 3, addBody, 0},
+                       {"brrr_test_relu", 0, 2, reluBody, 0},
+                       {"brrr_test_tma_add", 2, 1, tmaAddBody, 0}};
 
 std::recursive_mutex mu;
 bool initialized = false;
@@ -118,7 +149,10 @@ CUresult execute(const Op &op) {
   for (CUdeviceptr p : op.args)
     if (!p)
       return CUDA_ERROR_ILLEGAL_ADDRESS;
-  op.kernel->body(op.args, op.threads);
+  for (const CUtensorMap &m : op.maps)
+    if (!decode(m).address)
+      return CUDA_ERROR_ILLEGAL_ADDRESS;
+  op.kernel->body(op);
   ++stats.kernelsRun;
   clockMs += 1.0;
   return CUDA_SUCCESS;
@@ -159,6 +193,7 @@ constexpr ErrorText kErrors[] = {
      "CUDA_ERROR_NO_DEVICE"},
     {CUDA_ERROR_INVALID_PTX, "a PTX JIT compilation failed",
      "CUDA_ERROR_INVALID_PTX"},
+    {CUDA_ERROR_INVALID_VALUE, "invalid argument", "CUDA_ERROR_INVALID_VALUE"},
 };
 
 const ErrorText &errorText(CUresult error) {
@@ -212,7 +247,11 @@ CUresult cuInit(unsigned int) {
 }
 
 CUresult cuDriverGetVersion(int *version) {
+#ifdef FAKE_CUDA_WITHOUT_TENSOR_MAPS
+  *version = 11080;
+#else
   *version = 13000;
+#endif
   return CUDA_SUCCESS;
 }
 
@@ -398,7 +437,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned sharedBytes, CUstream stream, void **params,
                         void **) {
   FAKE_NEEDS_CONTEXT();
-  if (!f || (f->arity && !params))
+  if (!f || ((f->maps || f->arity) && !params))
     return CUDA_ERROR_INVALID_VALUE;
   // Like the driver: over 48 KiB needs the kernel's opt-in.
   if (sharedBytes > 48 * 1024 &&
@@ -407,8 +446,15 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
   Op op;
   op.kernel = f;
   op.threads = gx * gy * gz * bx * by * bz;
+  if (f->maps)
+    stats.lastLaunchMapCount = f->maps;
+  for (int i = 0; i < f->maps; ++i) {
+    op.maps.push_back(*static_cast<CUtensorMap *>(params[i]));
+    if (i < 2)
+      stats.lastLaunchMaps[i] = decode(op.maps.back());
+  }
   for (int i = 0; i < f->arity; ++i)
-    op.args.push_back(*static_cast<CUdeviceptr *>(params[i]));
+    op.args.push_back(*static_cast<CUdeviceptr *>(params[f->maps + i]));
   return enqueue(stream, std::move(op));
 }
 
@@ -556,5 +602,54 @@ CUresult cuEventDestroy_v2(CUevent event) {
   --stats.liveEvents;
   return CUDA_SUCCESS;
 }
+
+#ifndef FAKE_CUDA_WITHOUT_TENSOR_MAPS
+// Checks the rules of the driver's documentation that the runtime's choices
+// touch, so that a runtime bug the driver would refuse fails here too.
+CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType type, cuuint32_t rank,
+    void *address, const cuuint64_t *dims, const cuuint64_t *strides,
+    const cuuint32_t *box, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+  FAKE_GUARD();
+  ++stats.tensorMapEncodes;
+  if (long e = env("FAKE_CUDA_TENSOR_MAP_ERROR", 0))
+    return CUresult(e);
+  static const uint64_t sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2};
+  if (uintptr_t(tensorMap) % 64 || unsigned(type) >= 10 || rank == 0 ||
+      rank > 5 || !address || uintptr_t(address) % 16 ||
+      interleave != CU_TENSOR_MAP_INTERLEAVE_NONE ||
+      swizzle > CU_TENSOR_MAP_SWIZZLE_128B ||
+      l2Promotion > CU_TENSOR_MAP_L2_PROMOTION_L2_256B ||
+      oobFill > CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
+    return CUDA_ERROR_INVALID_VALUE;
+  uint64_t row = box[0] * sizes[type];
+  if (row % 16 || (swizzle && row > (16u << swizzle)))
+    return CUDA_ERROR_INVALID_VALUE;
+  FakeTensorMap m = {};
+  m.address = uint64_t(uintptr_t(address));
+  for (cuuint32_t d = 0; d < rank; ++d) {
+    if (!dims[d] || dims[d] > (uint64_t(1) << 32) || !box[d] || box[d] > 256 ||
+        !elementStrides[d] || elementStrides[d] > 8)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (d + 1 < rank && (strides[d] % 16 || strides[d] >= (uint64_t(1) << 40)))
+      return CUDA_ERROR_INVALID_VALUE;
+    m.dims[d] = dims[d];
+    m.box[d] = box[d];
+    if (d + 1 < rank)
+      m.strides[d] = strides[d];
+  }
+  m.dataType = uint8_t(type);
+  m.rank = uint8_t(rank);
+  m.interleave = uint8_t(interleave);
+  m.swizzle = uint8_t(swizzle);
+  m.l2Promotion = uint8_t(l2Promotion);
+  m.oobFill = uint8_t(oobFill);
+  std::memset(tensorMap, 0, sizeof(*tensorMap));
+  std::memcpy(tensorMap, &m, sizeof(m));
+  return CUDA_SUCCESS;
+}
+#endif
 
 } // extern "C"

@@ -12,6 +12,11 @@
 //   FAKE_CUDA_MEMORY            device memory in bytes (1 GiB)
 //   FAKE_CUDA_INIT_ERROR        a CUresult for cuInit to return (0)
 //   FAKE_CUDA_EXEC_UPDATE_FAILS nonzero: cuGraphExecUpdate_v2 always fails
+//   FAKE_CUDA_TENSOR_MAP_ERROR  a CUresult for cuTensorMapEncodeTiled (0)
+//
+// Tensor maps are opaque to the real driver's callers; the fake's
+// cuTensorMapEncodeTiled writes a FakeTensorMap into the 128 bytes, so that
+// the fake kernels can copy through it and tests can read what was encoded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +26,16 @@
 #include <cstdint>
 
 extern "C" {
+
+/// The fake's encoding of a CUtensorMap: cuTensorMapEncodeTiled's arguments.
+struct FakeTensorMap {
+  uint64_t address;
+  uint64_t dims[5];
+  uint64_t strides[4];
+  uint32_t box[5];
+  uint8_t dataType, rank, interleave, swizzle, l2Promotion, oobFill;
+};
+static_assert(sizeof(FakeTensorMap) <= 128, "must fit a CUtensorMap");
 
 struct FakeCudaStats {
   int64_t kernelsRun;     ///< kernels executed (eagerly or in a graph)
@@ -35,8 +50,13 @@ struct FakeCudaStats {
   int64_t liveAllocations;
   int64_t liveBytes;
   int64_t liveModules, liveStreams, liveGraphs, liveExecs, liveEvents;
-  int64_t primaryRetains; ///< retained minus released primary contexts
-  int64_t sharedOptIns;   ///< cuFuncSetAttribute(MAX_DYNAMIC_SHARED) calls
+  int64_t primaryRetains;   ///< retained minus released primary contexts
+  int64_t sharedOptIns;     ///< cuFuncSetAttribute(MAX_DYNAMIC_SHARED) calls
+  int64_t tensorMapEncodes; ///< cuTensorMapEncodeTiled calls
+  /// The tensor maps of the last cuLaunchKernel that passed any, as the
+  /// kernel got them.
+  int32_t lastLaunchMapCount;
+  FakeTensorMap lastLaunchMaps[2];
 };
 
 typedef void (*FakeCudaStatsFn)(FakeCudaStats *);

@@ -3,12 +3,14 @@
 // Runs the runtime's device code in CI through libbrrr-fake-cuda.so (see
 // FakeCuda.h): which code object is chosen for which card, the results of
 // the plan, when graphs are captured, replayed, updated or bypassed, host
-// staging, profiling, out-of-memory and missing-device errors, and that
-// closing everything releases every driver object.
+// staging, profiling, when TMA tensor maps are encoded and how they reach
+// the kernel, out-of-memory and missing-device errors, and that closing
+// everything releases every driver object.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
+#include "runtime/TensorMaps.h"
 
 #include <cuda.h>
 #include <gtest/gtest.h>
@@ -47,8 +49,8 @@ protected:
     image = brrr::artifact::serialize(a);
     return brrr_model_open_artifact(image.data(), image.size(), device, &model);
   }
-  void openAndCreate() {
-    ASSERT_EQ(open(makeTestArtifact()), BRRR_OK) << lastError();
+  void openAndCreate(const brrr::artifact::Artifact &a = makeTestArtifact()) {
+    ASSERT_EQ(open(a), BRRR_OK) << lastError();
     ASSERT_EQ(brrr_context_create(model, &ctx), BRRR_OK) << lastError();
   }
   brrr_status runHost(Buffers &b) {
@@ -347,6 +349,169 @@ TEST_F(FakeDriverTest, ContextsAreIndependent) {
   a.expectCorrect();
   b.expectCorrect();
   brrr_context_destroy(second);
+}
+
+//===----------------------------------------------------------------------===//
+// TMA tensor maps
+//===----------------------------------------------------------------------===//
+
+uint64_t addressOf(const void *p) { return uint64_t(uintptr_t(p)); }
+
+TEST_F(FakeDriverTest, TensorMapsArePassedFirstAsEncoded) {
+  openAndCreate(makeTensorMapArtifact());
+  Buffers b;
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+  // As the fake's cuLaunchKernel read them from the first two parameters:
+  // what cuTensorMapEncodeTiled was given.
+  FakeCudaStats s = fakeStats();
+  ASSERT_EQ(s.lastLaunchMapCount, 2);
+  const FakeTensorMap &x = s.lastLaunchMaps[0], &w = s.lastLaunchMaps[1];
+  EXPECT_EQ(x.address, addressOf(b.x.data()));
+  EXPECT_EQ(x.rank, 2);
+  EXPECT_EQ(x.dims[0], 64u);
+  EXPECT_EQ(x.dims[1], 2u);
+  EXPECT_EQ(x.strides[0], 256u);
+  EXPECT_EQ(x.box[0], 32u);
+  EXPECT_EQ(x.box[1], 2u);
+  EXPECT_EQ(x.dataType, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+  EXPECT_EQ(x.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+  EXPECT_EQ(x.interleave, CU_TENSOR_MAP_INTERLEAVE_NONE);
+  EXPECT_EQ(x.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  EXPECT_EQ(x.oobFill, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  EXPECT_NE(w.address, 0u);
+  EXPECT_EQ(w.box[0], 64u);
+  EXPECT_EQ(w.box[1], 1u);
+  EXPECT_EQ(w.swizzle, CU_TENSOR_MAP_SWIZZLE_NONE);
+}
+
+TEST_F(FakeDriverTest, TensorMapOffsetMovesTheAddress) {
+  brrr::artifact::Artifact a = makeTensorMapArtifact();
+  // Only x's second row, as a batch slice would read it.
+  a.launches[0].maps[0].offset = 256;
+  a.launches[0].maps[0].dims = {64, 1};
+  openAndCreate(a);
+  Buffers b;
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  FakeCudaStats s = fakeStats();
+  ASSERT_EQ(s.lastLaunchMapCount, 2);
+  EXPECT_EQ(s.lastLaunchMaps[0].address, addressOf(b.x.data()) + 256);
+  EXPECT_EQ(s.lastLaunchMaps[0].dims[1], 1u);
+}
+
+TEST_F(FakeDriverTest, WeightMapsAreEncodedOnceInputMapsWhenBuffersMove) {
+  openAndCreate(makeTensorMapArtifact());
+  EXPECT_EQ(fakeStats().tensorMapEncodes, 1) << "w, at context creation";
+  Buffers a(1), b(2);
+  ASSERT_EQ(run(a), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().tensorMapEncodes, 2) << "x, at the first run";
+  ASSERT_EQ(run(a), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().tensorMapEncodes, 2) << "same buffers";
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+  ASSERT_EQ(run(a), BRRR_OK) << lastError();
+  a.expectCorrect();
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.tensorMapEncodes, 4);
+  // Each new buffer re-captured the graph with the maps re-encoded for it.
+  EXPECT_EQ(s.captures, 3);
+  EXPECT_EQ(s.graphLaunches, 4);
+}
+
+TEST_F(FakeDriverTest, TensorMapsWithoutGraphs) {
+  openAndCreate(makeTensorMapArtifact());
+  ASSERT_EQ(brrr_context_set_cuda_graphs(ctx, 0), BRRR_OK);
+  Buffers a(1), b(2);
+  ASSERT_EQ(run(a), BRRR_OK) << lastError();
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  a.expectCorrect();
+  b.expectCorrect();
+  double ms[3] = {0, 0, 0};
+  ASSERT_EQ(brrr_profile(ctx, a.inputs().data(), a.outputs().data(), ms),
+            BRRR_OK)
+      << lastError();
+  a.expectCorrect();
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.captures, 0);
+  EXPECT_EQ(s.tensorMapEncodes, 4);
+  Buffers host(3);
+  ASSERT_EQ(runHost(host), BRRR_OK) << lastError();
+  host.expectCorrect();
+}
+
+TEST_F(FakeDriverTest, MisalignedBufferForATensorMap) {
+  openAndCreate(makeTensorMapArtifact());
+  Buffers b;
+  std::vector<float> shifted(kTestElements + 1);
+  std::vector<const void *> inputs = b.inputs();
+  inputs[0] = shifted.data() + 1;
+  EXPECT_EQ(brrr_run(ctx, inputs.data(), b.outputs().data(), nullptr),
+            BRRR_ERROR_INVALID_ARGUMENT);
+  std::string error = lastError();
+  EXPECT_TRUE(contains(error, "input 0 ('x') at 0x")) << error;
+  EXPECT_TRUE(contains(error, " is not 16-byte aligned, which tensor map 0 "
+                              "of kernel 'brrr_test_tma_add' (launch 0) "
+                              "needs"))
+      << error;
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+}
+
+TEST_F(FakeDriverTest, FailedEncodeNamesTheMap) {
+  {
+    ScopedEnv fails("FAKE_CUDA_TENSOR_MAP_ERROR", "1");
+    ASSERT_EQ(open(makeTensorMapArtifact()), BRRR_OK) << lastError();
+    EXPECT_EQ(brrr_context_create(model, &ctx), BRRR_ERROR_CUDA);
+    EXPECT_EQ(ctx, nullptr);
+    EXPECT_EQ(lastError(), "encoding tensor map 1 of kernel "
+                           "'brrr_test_tma_add' (launch 0): "
+                           "CUDA_ERROR_INVALID_VALUE: invalid argument");
+  }
+  ASSERT_EQ(brrr_context_create(model, &ctx), BRRR_OK) << lastError();
+  Buffers b;
+  {
+    ScopedEnv fails("FAKE_CUDA_TENSOR_MAP_ERROR", "1");
+    EXPECT_EQ(run(b), BRRR_ERROR_CUDA);
+    EXPECT_EQ(lastError(), "encoding tensor map 0 of kernel "
+                           "'brrr_test_tma_add' (launch 0): "
+                           "CUDA_ERROR_INVALID_VALUE: invalid argument");
+  }
+  // The failed map is encoded again by the next run with the same buffers.
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+}
+
+TEST_F(FakeDriverTest, DriverWithoutTensorMaps) {
+  ScopedEnv old("BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_NO_TMA_PATH);
+  ASSERT_EQ(open(makeTestArtifact()), BRRR_OK) << lastError();
+  brrr_model_close(model);
+  model = nullptr;
+  EXPECT_EQ(open(makeTensorMapArtifact()), BRRR_ERROR_NO_DRIVER);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(lastError(), std::string("kernel 'brrr_test_tma_add' reads its "
+                                     "operands through TMA tensor maps, but "
+                                     "the CUDA driver '") +
+                             BRRR_FAKE_CUDA_NO_TMA_PATH +
+                             "' (version 11.8) lacks cuTensorMapEncodeTiled; "
+                             "a CUDA 12.0 or newer driver is needed");
+}
+
+TEST(TensorMapTest, DtypesMapToTheDriversElementTypes) {
+  using brrr::artifact::DType;
+  using brrr::runtime::tensorMapDataType;
+  EXPECT_EQ(tensorMapDataType(DType::F16), CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+  EXPECT_EQ(tensorMapDataType(DType::BF16), CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+  EXPECT_EQ(tensorMapDataType(DType::F32), CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+  EXPECT_EQ(tensorMapDataType(DType::F64), CU_TENSOR_MAP_DATA_TYPE_FLOAT64);
+  EXPECT_EQ(tensorMapDataType(DType::I8), CU_TENSOR_MAP_DATA_TYPE_UINT8);
+  EXPECT_EQ(tensorMapDataType(DType::U8), CU_TENSOR_MAP_DATA_TYPE_UINT8);
+  EXPECT_EQ(tensorMapDataType(DType::Bool), CU_TENSOR_MAP_DATA_TYPE_UINT8);
+  EXPECT_EQ(tensorMapDataType(DType::I16), CU_TENSOR_MAP_DATA_TYPE_UINT16);
+  EXPECT_EQ(tensorMapDataType(DType::U16), CU_TENSOR_MAP_DATA_TYPE_UINT16);
+  EXPECT_EQ(tensorMapDataType(DType::I32), CU_TENSOR_MAP_DATA_TYPE_INT32);
+  EXPECT_EQ(tensorMapDataType(DType::U32), CU_TENSOR_MAP_DATA_TYPE_UINT32);
+  EXPECT_EQ(tensorMapDataType(DType::I64), CU_TENSOR_MAP_DATA_TYPE_INT64);
+  EXPECT_EQ(tensorMapDataType(DType::U64), CU_TENSOR_MAP_DATA_TYPE_UINT64);
 }
 
 } // namespace

@@ -152,4 +152,25 @@ Artifact makeTestArtifact() {
   return a;
 }
 
+Artifact makeTensorMapArtifact() {
+  Artifact a = makeTestArtifact();
+  a.kernels.push_back({"brrr_test_tma_add", 128, 3 * 512});
+  // f32[2,64] as the driver sees it: 64 elements innermost, rows 256 bytes
+  // apart.
+  auto map = [](uint32_t tensor, std::vector<uint32_t> box, uint32_t swizzle) {
+    TensorMap m;
+    m.tensor = tensor;
+    m.dims = {64, 2};
+    m.strides = {256};
+    m.box = std::move(box);
+    m.swizzle = swizzle;
+    return m;
+  };
+  Launch &l = a.launches[0];
+  l.kernel = 2;
+  l.args = {4};
+  l.maps = {map(0, {32, 2}, 128), map(3, {64, 1}, 0)};
+  return a;
+}
+
 } // namespace brrr::test

@@ -28,6 +28,12 @@ constexpr int kTestElements = 128;
 /// The model above, targeting sm_80 through PTX.
 artifact::Artifact makeTestArtifact();
 
+/// The model above with t0 = add(x, w) computed by brrr_test_tma_add, which
+/// reads x and w through two tensor maps (x: 32x2 boxes with a 128-byte
+/// swizzle, w: 64x1 boxes) and writes t0 through its one pointer. The kernel
+/// exists in the fake driver only: its PTX is not in the artifact.
+artifact::Artifact makeTensorMapArtifact();
+
 /// The weight w[i] of the test model.
 inline float testWeight(int i) { return 0.5f * float(i); }
 

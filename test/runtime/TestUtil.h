@@ -2,7 +2,8 @@
 //
 // Environment overrides that undo themselves, and access to the fake
 // driver's counters. The paths of the test libraries come from the build
-// (BRRR_FAKE_CUDA_PATH, BRRR_FAKE_CUDA_OLD_PATH).
+// (BRRR_FAKE_CUDA_PATH, BRRR_FAKE_CUDA_OLD_PATH,
+// BRRR_FAKE_CUDA_NO_TMA_PATH).
 //
 //===----------------------------------------------------------------------===//
 

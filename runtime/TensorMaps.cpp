@@ -1,0 +1,193 @@
+//===- TensorMaps.cpp - encode a context's TMA tensor maps ----------------===//
+//
+// See TensorMaps.h. The artifact's maps were validated when the model was
+// opened (rank, extents, strides, box, swizzle and the map's reach inside
+// its tensor), so encoding only adds the address and the choices the
+// artifact format fixes: no interleave, element strides of 1, 256-byte L2
+// promotion, and zeros for elements outside the map.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/TensorMaps.h"
+
+#include <cstdio>
+
+namespace brrr::runtime {
+namespace {
+
+using artifact::Artifact;
+using artifact::Storage;
+
+/// cuTensorMapEncodeTiled's requirement on the global address.
+constexpr uint64_t kMapAddressAlignment = 16;
+constexpr size_t kMaxRank = 5;
+
+CUtensorMapSwizzle swizzleOf(uint32_t bytes) {
+  switch (bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+/// "tensor map 1 of kernel 'fusion_3' (launch 2)".
+std::string mapLabel(const Artifact &a, size_t launch, size_t map) {
+  return "tensor map " + std::to_string(map) + " of kernel '" +
+         a.kernels[a.launches[launch].kernel].name + "' (launch " +
+         std::to_string(launch) + ")";
+}
+
+/// Encodes map `index` of launch `launch` with element 0 at `address`.
+brrr_status encode(brrr_context &c, size_t launch, size_t index,
+                   CUdeviceptr address) {
+  const Artifact &a = c.model->art;
+  const artifact::TensorMap &m = a.launches[launch].maps[index];
+  const CudaDriver &cu = *c.cuda;
+  cuuint64_t dims[kMaxRank], strides[kMaxRank];
+  cuuint32_t box[kMaxRank], elementStrides[kMaxRank];
+  cuuint32_t rank = cuuint32_t(m.dims.size());
+  for (cuuint32_t d = 0; d < rank; ++d) {
+    dims[d] = m.dims[d];
+    box[d] = m.box[d];
+    elementStrides[d] = 1;
+    if (d + 1 < rank)
+      strides[d] = m.strides[d];
+  }
+  BRRR_CU(cu,
+          cu.cuTensorMapEncodeTiled(
+              &c.maps[c.firstMap[launch] + index],
+              tensorMapDataType(a.tensors[m.tensor].dtype), rank,
+              reinterpret_cast<void *>(uintptr_t(address)), dims, strides, box,
+              elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+              swizzleOf(m.swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+          "encoding " + mapLabel(a, launch, index));
+  return BRRR_OK;
+}
+
+std::string hexAddress(const void *p) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%p", p);
+  return buf;
+}
+
+} // namespace
+
+CUtensorMapDataType tensorMapDataType(artifact::DType t) {
+  using artifact::DType;
+  switch (t) {
+  case DType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case DType::F64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case DType::I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case DType::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case DType::U32:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  case DType::U64:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT64;
+  case DType::I16:
+  case DType::U16:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case DType::I8:
+  case DType::U8:
+  case DType::Bool:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+brrr_status checkTensorMapSupport(const brrr_model &m) {
+  if (m.cuda->cuTensorMapEncodeTiled)
+    return BRRR_OK;
+  for (const artifact::Launch &l : m.art.launches)
+    if (!l.maps.empty())
+      return fail(BRRR_ERROR_NO_DRIVER,
+                  "kernel '" + m.art.kernels[l.kernel].name +
+                      "' reads its operands through TMA tensor maps, but the "
+                      "CUDA driver '" +
+                      m.cuda->path + "' (version " +
+                      std::to_string(m.cuda->version / 1000) + "." +
+                      std::to_string(m.cuda->version % 1000 / 10) +
+                      ") lacks cuTensorMapEncodeTiled; a CUDA 12.0 or newer "
+                      "driver is needed");
+  return BRRR_OK;
+}
+
+void resolveTensorMaps(brrr_context &c) {
+  const Artifact &a = c.model->art;
+  size_t total = 0;
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    const artifact::Launch &l = a.launches[i];
+    c.firstMap.push_back(total);
+    for (size_t k = 0; k < l.maps.size(); ++k) {
+      const artifact::Tensor &t = a.tensors[l.maps[k].tensor];
+      if (t.storage == Storage::Input || t.storage == Storage::Output)
+        c.mapPatches.push_back({uint32_t(i), uint32_t(k),
+                                t.storage == Storage::Output, uint32_t(t.index),
+                                t.offset + l.maps[k].offset, 0});
+    }
+    total += l.maps.size();
+  }
+  c.maps.resize(total);
+}
+
+brrr_status encodeFixedTensorMaps(brrr_context &c) {
+  const Artifact &a = c.model->art;
+  for (size_t i = 0; i < a.launches.size(); ++i)
+    for (size_t k = 0; k < a.launches[i].maps.size(); ++k) {
+      const artifact::TensorMap &m = a.launches[i].maps[k];
+      const artifact::Tensor &t = a.tensors[m.tensor];
+      CUdeviceptr base;
+      if (t.storage == Storage::Weight)
+        base = c.model->weights;
+      else if (t.storage == Storage::Arena)
+        base = c.arena;
+      else
+        continue;
+      if (brrr_status s = encode(c, i, k, base + t.offset + m.offset))
+        return s;
+    }
+  return BRRR_OK;
+}
+
+brrr_status bindTensorMaps(brrr_context &c, const void *const *inputs,
+                           void *const *outputs) {
+  const Artifact &a = c.model->art;
+  for (brrr_context::MapPatch &p : c.mapPatches) {
+    const void *buffer = p.output ? outputs[p.buffer] : inputs[p.buffer];
+    CUdeviceptr address = CUdeviceptr(uintptr_t(buffer)) + p.offset;
+    if (address == p.encodedFor)
+      continue;
+    if (address % kMapAddressAlignment) {
+      const brrr_tensor_info &info =
+          p.output ? c.model->outputs[p.buffer] : c.model->inputs[p.buffer];
+      return fail(BRRR_ERROR_INVALID_ARGUMENT,
+                  std::string(p.output ? "output " : "input ") +
+                      std::to_string(p.buffer) + " ('" + info.name + "') at " +
+                      hexAddress(buffer) + " is not " +
+                      std::to_string(kMapAddressAlignment) +
+                      "-byte aligned, which " + mapLabel(a, p.launch, p.index) +
+                      " needs");
+    }
+    // Forgotten before encoding: a failed encode leaves the map undefined.
+    p.encodedFor = 0;
+    if (brrr_status s = encode(c, p.launch, p.index, address))
+      return s;
+    p.encodedFor = address;
+  }
+  return BRRR_OK;
+}
+
+} // namespace brrr::runtime
