@@ -65,28 +65,76 @@ OperandLayout operandLayoutOf(Value operand);
 /// logical dimension contiguous, every other stride a whole 16 bytes.
 bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
 
-/// The block tile of a Tensor Core matmul staged through shared memory:
-/// an m x n output tile per block of (m/64) x (n/64) warps, each warp a
-/// 64 x 64 tile; k-deep slices of A and B stream through `stages` buffers.
+/// The Tensor Core body a tiled matmul runs: warp-level `mma.sync` fed by
+/// cp.async (sm_80 and newer), or Hopper's warpgroup `wgmma.mma_async` fed
+/// by TMA copies (sm_90a).
+enum class MatmulBody { MmaSync, Wgmma };
+
+/// The block tile of a Tensor Core matmul staged through shared memory.
+/// MmaSync: an m x n output tile per block of (m/64) x (n/64) warps, each
+/// warp a 64 x 64 tile. Wgmma: one producer warpgroup issuing TMA copies
+/// and m/64 consumer warpgroups, each computing 64 rows x n. Either way
+/// k-deep slices of A and B stream through `stages` buffers.
 struct MatmulTile {
+  MatmulBody body = MatmulBody::MmaSync;
   int64_t m = 128, n = 128, k = 32, stages = 3;
-  int64_t threads() const { return 32 * (m / 64) * (n / 64); }
+  int64_t threads() const {
+    return body == MatmulBody::Wgmma ? 128 * (1 + m / 64)
+                                     : 32 * (m / 64) * (n / 64);
+  }
   /// Padded shared-memory row pitch (elements) of the A and B slices: 16
-  /// bytes of padding keep ldmatrix rows on distinct banks.
-  int64_t aPitch() const { return k + 8; }
-  int64_t bPitch() const { return n + 8; }
-  /// Shared bytes of one stage (an A and a B slice, 16-bit elements).
-  int64_t stageBytes() const { return 2 * (m * aPitch() + k * bPitch()); }
+  /// bytes of padding keep ldmatrix rows on distinct banks. The wgmma body
+  /// reads 128-byte swizzled rows instead: k elements, no padding.
+  int64_t aPitch() const { return body == MatmulBody::Wgmma ? k : k + 8; }
+  int64_t bPitch() const { return body == MatmulBody::Wgmma ? k : n + 8; }
+  /// Shared bytes of one stage's A and B slice (16-bit elements).
+  int64_t aStageBytes() const { return 2 * m * aPitch(); }
+  int64_t bStageBytes() const {
+    return body == MatmulBody::Wgmma ? 2 * n * k : 2 * k * bPitch();
+  }
+  int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
+  /// The body's name in `brrr.tile` ("mma_sync", "wgmma").
+  StringRef bodyName() const {
+    return body == MatmulBody::Wgmma ? "wgmma" : "mma_sync";
+  }
 };
+
+/// How the wgmma body reads a matmul operand through a TMA tensor map:
+/// the contiguous dimension (K for A; K or N for B) is the map's innermost,
+/// the other matrix dimension the next, and the batch, flattened, a third
+/// with one stride (0: the operand is broadcast over the batch).
+struct TmaOperand {
+  bool kContiguous = true;
+  int64_t batchStride = 0; ///< elements between consecutive flattened batches
+};
+/// The TMA reading of `layout` (the lhs when `isLhs`) in a product over
+/// `batch`, or none: 16-bit elements, 16-byte aligned start and strides,
+/// and batch dimensions that flatten to a single stride.
+std::optional<TmaOperand> tmaOperandOf(const OperandLayout &layout,
+                                       ArrayRef<int64_t> batch, bool isLhs);
+
 /// The matmul a matmul kernel computes (after the views it reads through),
 /// or null.
 MatmulOp matmulOf(FusionOp fusion);
 
-/// The tile a matmul kernel runs with, or none (the untiled body): f16 and
-/// bf16 operands whose rows are whole 16-byte chunks (K and N multiples
-/// of 8), with as many stages (2 or 3) as `sharedBudget` bytes hold.
+/// The tile a matmul kernel runs with on `target` (a `brrr.target` value),
+/// or none (the untiled body): f16 and bf16 operands whose rows are whole
+/// 16-byte chunks (K and N multiples of 8). On sm_90a, products whose
+/// operands TMA can read run the wgmma body. Stages: as many as
+/// `sharedBudget` bytes hold, up to the body's useful depth.
 /// brrr-plan-shared-memory records it as `brrr.tile`.
-std::optional<MatmulTile> matmulTileOf(FusionOp fusion, int64_t sharedBudget);
+std::optional<MatmulTile> matmulTileOf(FusionOp fusion, StringRef target,
+                                       int64_t sharedBudget);
+
+/// Row pitch (f32 elements) of the wgmma body's epilogue staging: n plus 8
+/// words keeps the fragment writes (8 rows of 4 lanes x 8 bytes per
+/// half-warp) on distinct banks.
+inline int64_t wgmmaEpiloguePitch(int64_t n) { return n + 8; }
+
+/// Shared bytes the wgmma body keeps beside its stages: one full and one
+/// empty mbarrier per stage, and room to align the stages to the 1024 bytes
+/// the 128-byte swizzle repeats over.
+inline int64_t wgmmaExtraShared(int64_t stages) { return 16 * stages + 1024; }
 
 /// One buffer of a kernel's shared memory, alive from phase `firstUse` to
 /// `lastUse` (inclusive): buffers whose phases do not overlap may share

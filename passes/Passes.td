@@ -65,9 +65,11 @@ def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
     reshape, slice with positive steps) that only the product reads joins
     the kernel while strides and an offset can express it, so the kernel
     reads the source directly (attention's split, head reshape and
-    transposes), unless that would cost the product its staged body (an
+    transposes), unless that would cost the product its tiled body (an
     f16/bf16 operand whose rows would no longer be aligned, contiguous
-    16-byte chunks). Runs after brrr-fuse-elementwise: a
+    16-byte chunks; on the module's `brrr.target` sm_90a, TMA also reads
+    a B whose K is contiguous, and batches that advance by one stride).
+    Runs after brrr-fuse-elementwise: a
     pointwise kernel that is the only reader of the product, with outputs
     of the product's shape, is merged in as the epilogue (bias,
     activation, residual, cast), so the product itself never goes to
@@ -130,8 +132,12 @@ def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
     For every `brrr.fusion`, takes the shared buffers its kernel family
     needs (row kernels: one f32 per warp for each block reduction; f16 and
     bf16 matmuls whose rows are whole 16-byte chunks: the staged k-slices
-    of A and B of a 128x128x32 block tile, as many stages, up to 3, as the
-    budget holds, recorded as `brrr.tile`) with
+    of A and B of a 128x128x32 mma.sync block tile, as many stages, up to
+    3, as the budget holds; on sm_90a, products TMA can read run the wgmma
+    body instead: 128x256 or 128x128 tiles of 64-deep 128-byte-swizzled
+    slices, 1024-byte aligned, up to 4 or 6 stages, their mbarriers, and
+    the f32 epilogue staging that reuses the slices' bytes after the main
+    loop; the tile is recorded as `brrr.tile` with its `body`) with
     the phases in which each is alive, and places them largest first,
     first fit at their alignment, apart from every buffer alive at the
     same time: buffers of disjoint phases share bytes. Records

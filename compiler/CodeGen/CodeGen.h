@@ -3,7 +3,8 @@
 // The code generator, after fusion and memory planning: the outlining pass
 // turns every `brrr.fusion` into a `gpu.func` of one `gpu.module` (kernel
 // families: PointwiseKernel.cpp, RowKernel.cpp, MovementKernel.cpp,
-// ReduceKernel.cpp, MatmulKernel.cpp, ConvKernel.cpp, PoolKernel.cpp), recording the kernel name and launch shape
+// ReduceKernel.cpp, MatmulKernel.cpp with TiledMatmulKernel.cpp and
+// WgmmaMatmulKernel.cpp, ConvKernel.cpp, PoolKernel.cpp), recording the kernel name and launch shape
 // on the fusion; compileKernels lowers that module through NVVM and LLVM's
 // NVPTX back end to PTX and, with ptxas, to cubin.
 //
@@ -34,11 +35,18 @@ namespace mlir::brrr {
 /// Name of the gpu.module holding every kernel.
 constexpr llvm::StringLiteral kKernelModuleName = "brrr_kernels";
 
+/// A kernel attribute listing its parameters passed by value as 128-byte
+/// `__grid_constant__` blobs (TMA tensor maps); NVVMTarget applies it.
+constexpr llvm::StringLiteral kByValueAttrName = "brrr.by_value";
+
 /// What the launch plan needs to know about one generated kernel.
 struct KernelInfo {
   std::string name;
   int64_t grid = 1, gridY = 1, gridZ = 1, block = 1, sharedBytes = 0;
   int64_t flops = 0, bytes = 0;
+  /// TMA tensor maps the kernel takes by value before its buffers (see
+  /// `brrr.tensor_maps`), or null.
+  ArrayAttr tensorMaps;
 };
 
 /// Emits the pointwise kernel of `fusion` as `gpu.func @name` at the
@@ -67,6 +75,12 @@ emitMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
 /// Emits the staged Tensor Core matmul of `fusion` (it has a `brrr.tile`).
 FailureOr<KernelInfo> emitTiledMatmulKernel(FusionOp fusion,
+                                            OpBuilder &moduleBuilder,
+                                            StringRef name);
+
+/// Emits the Hopper TMA + wgmma matmul of `fusion` (its `brrr.tile` has
+/// body "wgmma").
+FailureOr<KernelInfo> emitWgmmaMatmulKernel(FusionOp fusion,
                                             OpBuilder &moduleBuilder,
                                             StringRef name);
 

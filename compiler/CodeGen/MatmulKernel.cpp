@@ -4,7 +4,8 @@
 // broadcast, one batch per grid z) with its fused pointwise epilogue,
 // reading its operands through their layouts (fused transposes, reshapes
 // and slices are strides and an offset). Products with a planned `brrr.tile` run the
-// staged body (TiledMatmulKernel.cpp); the others (f32, rows that are not
+// staged body (TiledMatmulKernel.cpp) or, on Hopper, the TMA + wgmma body
+// (WgmmaMatmulKernel.cpp); the others (f32, rows that are not
 // whole 16-byte chunks) the shared untiled body (GemmKernel.h).
 //
 //===----------------------------------------------------------------------===//
@@ -23,8 +24,12 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   MatmulOp mm = matmulOf(fusion);
   if (!mm)
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
-  if (fusion->hasAttr("brrr.tile"))
+  if (auto tile = fusion->getAttrOfType<DictionaryAttr>("brrr.tile")) {
+    auto body = tile.getAs<StringAttr>("body");
+    if (body && body.getValue() == "wgmma")
+      return emitWgmmaMatmulKernel(fusion, moduleBuilder, name);
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
+  }
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());
   int64_t M = ot.getDimSize(ot.getRank() - 2),

@@ -66,6 +66,37 @@ void mlir::brrr::registerCodeGenDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
+namespace {
+/// Makes the parameters a kernel lists in `brrr.by_value` (TMA tensor maps,
+/// 128 bytes each) by-value `nvvm.grid_constant` parameters: NVPTX then
+/// leaves them in parameter space and hands the kernel their address. Both
+/// marks are only legal (and only survive) on the lowered llvm.func.
+struct MarkGridConstants
+    : PassWrapper<MarkGridConstants, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MarkGridConstants)
+  StringRef getArgument() const override { return "brrr-mark-grid-constants"; }
+  void runOnOperation() override {
+    getOperation().walk([](LLVM::LLVMFuncOp func) {
+      auto byValue = func->getAttrOfType<DenseI32ArrayAttr>(kByValueAttrName);
+      if (!byValue)
+        return;
+      MLIRContext *ctx = func.getContext();
+      auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128);
+      for (int32_t i : byValue.asArrayRef()) {
+        func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(bytes));
+        func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        UnitAttr::get(ctx));
+      }
+      func->removeAttr(kByValueAttrName);
+    });
+  }
+};
+std::unique_ptr<Pass> createMarkGridConstants() {
+  return std::make_unique<MarkGridConstants>();
+}
+} // namespace
+
 /// Runs the lowering on a copy of the kernel module and returns the
 /// serialized object (PTX text or cubin bytes) of format `format`.
 static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
@@ -87,6 +118,10 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
   gpm.addPass(createSCFToControlFlowPass());
   gpm.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async, mbarrier waits)
+  // become inline PTX.
+  gpm.addPass(createConvertNVVMToLLVMPass());
+  gpm.addPass(createMarkGridConstants());
   gpm.addPass(createCanonicalizerPass());
   gpm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions toBinary;

@@ -74,6 +74,8 @@ struct OutlineKernelsPass
                       b.getDenseI64ArrayAttr({info->block, 1, 1}));
       fusion->setAttr("brrr.flops", b.getI64IntegerAttr(info->flops));
       fusion->setAttr("brrr.bytes", b.getI64IntegerAttr(info->bytes));
+      if (info->tensorMaps)
+        fusion->setAttr("brrr.tensor_maps", info->tensorMaps);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

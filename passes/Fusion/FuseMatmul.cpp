@@ -73,29 +73,45 @@ std::optional<SmallVector<int64_t>> viewStrides(ArrayRef<int64_t> oldShape,
   return strides;
 }
 
+/// Whether a product of `et` operands laid out as `lhs` and `rhs` over
+/// `batch` runs a tiled Tensor Core body on `target`: staged by cp.async,
+/// or on sm_90a read by TMA.
+bool isTiled(StringRef target, Type et, const OperandLayout &lhs,
+             const OperandLayout &rhs, ArrayRef<int64_t> batch) {
+  if (isStageable(et, lhs, rhs))
+    return true;
+  return target == "sm_90a" && (et.isF16() || et.isBF16()) &&
+         tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
+         tmaOperandOf(rhs, batch, /*isLhs=*/false);
+}
+
 /// The layouts `mm`'s kernel reads its operands through: each operand's
 /// chain of views (transposes, reshapes, slices) that only the product
-/// reads joins the kernel, unless that would cost the product its staged
-/// body. Each saves writing and re-reading a copy, and a launch.
-std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm) {
+/// reads joins the kernel, unless that would cost the product its tiled
+/// body on `target`. Each saves writing and re-reading a copy, and a
+/// launch.
+std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm,
+                                                       StringRef target) {
   Type et = mm.getLhs().getType().getElementType();
   OperandLayout lhs = materialized(mm.getLhs()),
                 rhs = materialized(mm.getRhs());
   if (mm.getLhs() == mm.getRhs())
     return {lhs, rhs};
-  bool stagedAsIs = isStageable(et, lhs, rhs);
+  auto ot = cast<RankedTensorType>(mm.getType());
+  ArrayRef<int64_t> batch = ot.getShape().drop_back(2);
+  bool tiledAsIs = isTiled(target, et, lhs, rhs, batch);
   OperandLayout viewedLhs = operandLayoutOf(mm.getLhs());
-  if (isStageable(et, viewedLhs, rhs) || !stagedAsIs)
+  if (isTiled(target, et, viewedLhs, rhs, batch) || !tiledAsIs)
     lhs = viewedLhs;
   OperandLayout viewedRhs = operandLayoutOf(mm.getRhs());
-  if (isStageable(et, lhs, viewedRhs) || !stagedAsIs)
+  if (isTiled(target, et, lhs, viewedRhs, batch) || !tiledAsIs)
     rhs = viewedRhs;
   return {lhs, rhs};
 }
 
 /// Wraps `mm` and the views it reads through in one matmul kernel.
-void wrapMatmul(MatmulOp mm) {
-  auto [lhs, rhs] = operandsToRead(mm);
+void wrapMatmul(MatmulOp mm, StringRef target) {
+  auto [lhs, rhs] = operandsToRead(mm, target);
   SmallVector<Value> inputs = {lhs.source};
   if (rhs.source != lhs.source)
     inputs.push_back(rhs.source);
@@ -156,8 +172,12 @@ struct FuseMatmulPass
       if (!mm->getParentOfType<FusionOp>())
         matmuls.push_back(mm);
     });
+    StringRef target;
+    if (auto module = getOperation()->getParentOfType<ModuleOp>())
+      if (auto t = module->getAttrOfType<StringAttr>("brrr.target"))
+        target = t.getValue();
     for (MatmulOp mm : matmuls)
-      wrapMatmul(mm);
+      wrapMatmul(mm, target);
     mergeEpilogues(getOperation(), "matmul");
     SmallVector<FusionOp> kernels;
     getOperation().walk([&](FusionOp f) {
@@ -171,14 +191,53 @@ struct FuseMatmulPass
 
 } // namespace
 
+/// Streaming multiprocessors of the chips a target runs on (H100 and H200
+/// SXM for sm_90a): tiles smaller than a wave leave them idle.
+static int64_t multiprocessors(StringRef target) {
+  return target == "sm_90a" ? 132 : 108;
+}
+
 std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
+                                                   StringRef target,
                                                    int64_t sharedBudget) {
   if (fusion.getKind() != "matmul")
     return std::nullopt;
   MatmulOp mm = matmulOf(fusion);
-  if (!mm || !isStageable(mm.getLhs().getType().getElementType(),
-                          operandLayoutOf(mm.getLhs()),
-                          operandLayoutOf(mm.getRhs())))
+  if (!mm)
+    return std::nullopt;
+  Type et = mm.getLhs().getType().getElementType();
+  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
+                rhs = operandLayoutOf(mm.getRhs());
+  auto ot = cast<RankedTensorType>(mm.getType());
+  SmallVector<int64_t> batch(ot.getShape().drop_back(2));
+  int64_t batches = 1;
+  for (int64_t d : batch)
+    batches *= d;
+  int64_t M = ot.getDimSize(ot.getRank() - 2),
+          N = ot.getDimSize(ot.getRank() - 1);
+
+  if (target == "sm_90a" && (et.isF16() || et.isBF16()) &&
+      tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
+      tmaOperandOf(rhs, batch, /*isLhs=*/false)) {
+    // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
+    // 128-byte swizzled row each). n = 256 halves the A traffic per flop
+    // but needs enough tiles to fill the chip; smaller products take 128.
+    MatmulTile tile;
+    tile.body = MatmulBody::Wgmma;
+    tile.m = 128;
+    tile.k = 64;
+    auto tiles = [&](int64_t n) {
+      return llvm::divideCeil(M, tile.m) * llvm::divideCeil(N, n) * batches;
+    };
+    tile.n = tiles(256) >= multiprocessors(target) ? 256 : 128;
+    // Four stages keep three slices in flight at n = 256 (48 KiB each);
+    // narrower tiles take up to six.
+    int64_t fit = (sharedBudget - wgmmaExtraShared(6)) / tile.stageBytes();
+    tile.stages = std::min<int64_t>(tile.n == 256 ? 4 : 6, fit);
+    if (tile.stages >= 2)
+      return tile;
+  }
+  if (!isStageable(et, lhs, rhs))
     return std::nullopt;
   MatmulTile tile;
   // Three stages keep two slices in flight while one is computed; two
@@ -187,6 +246,49 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   if (tile.stages < 2)
     return std::nullopt;
   return tile;
+}
+
+std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,
+                                                   ArrayRef<int64_t> batch,
+                                                   bool isLhs) {
+  int64_t rank = l.shape.size();
+  if (rank < 2 || l.offset % 8 != 0)
+    return std::nullopt;
+  // 16 bytes of 16-bit elements: TMA's alignment of addresses and strides.
+  auto aligned = [](int64_t size, int64_t stride) {
+    return size == 1 || (stride > 0 && stride % 8 == 0);
+  };
+  TmaOperand t;
+  int64_t rowStride = l.strides[rank - 2], colStride = l.strides[rank - 1];
+  if (colStride == 1 && aligned(l.shape[rank - 2], rowStride))
+    t.kContiguous = isLhs; // A's columns are K, B's are N.
+  else if (!isLhs && rowStride == 1 && aligned(l.shape[rank - 1], colStride))
+    t.kContiguous = true;
+  else
+    return std::nullopt;
+  // Batch dimensions (right-aligned to the product's) must advance by one
+  // stride per flattened batch index, or not at all.
+  SmallVector<int64_t> batchStrides(batch.size(), 1);
+  for (int64_t d = static_cast<int64_t>(batch.size()) - 2; d >= 0; --d)
+    batchStrides[d] = batchStrides[d + 1] * batch[d + 1];
+  std::optional<int64_t> per;
+  int64_t skip = batch.size() - (rank - 2);
+  for (int64_t d = 0; d < static_cast<int64_t>(batch.size()); ++d) {
+    if (batch[d] == 1)
+      continue;
+    int64_t od = d - skip;
+    int64_t stride = od >= 0 && l.shape[od] != 1 ? l.strides[od] : 0;
+    if (stride % batchStrides[d] != 0)
+      return std::nullopt;
+    int64_t unit = stride / batchStrides[d];
+    if (per && *per != unit)
+      return std::nullopt;
+    per = unit;
+  }
+  t.batchStride = per.value_or(0);
+  if (t.batchStride < 0 || t.batchStride % 8 != 0)
+    return std::nullopt;
+  return t;
 }
 
 MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {

@@ -30,30 +30,45 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The shared buffers of `fusion`, or failure with a diagnostic.
+/// The shared buffers of `fusion`, or failure with a diagnostic. `slack`:
+/// bytes the kernel adds to align its own base beyond the 16 bytes the
+/// block's dynamic shared memory is declared with.
 FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
-                                               int64_t budget) {
+                                               StringRef target,
+                                               int64_t budget, int64_t &slack) {
   SmallVector<SharedBuffer> buffers;
   Builder b(fusion);
   if (fusion.getKind() == "matmul") {
     // A staged matmul streams k-slices of A and B through `stages` buffer
-    // pairs, all alive for the whole kernel.
-    std::optional<MatmulTile> tile = matmulTileOf(fusion, budget);
+    // pairs, all alive for the whole main loop (phase 0); the wgmma body's
+    // slices start on 1024-byte swizzle boundaries, with its mbarriers
+    // beside them, and its epilogue stages the f32 tile (phase 1) over the
+    // slices.
+    std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget);
     if (!tile)
       return buffers;
-    fusion->setAttr("brrr.tile",
-                    b.getDictionaryAttr(
-                        {b.getNamedAttr("m", b.getI64IntegerAttr(tile->m)),
-                         b.getNamedAttr("n", b.getI64IntegerAttr(tile->n)),
-                         b.getNamedAttr("k", b.getI64IntegerAttr(tile->k)),
-                         b.getNamedAttr("stages",
-                                        b.getI64IntegerAttr(tile->stages))}));
+    fusion->setAttr(
+        "brrr.tile",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("body", b.getStringAttr(tile->bodyName())),
+             b.getNamedAttr("m", b.getI64IntegerAttr(tile->m)),
+             b.getNamedAttr("n", b.getI64IntegerAttr(tile->n)),
+             b.getNamedAttr("k", b.getI64IntegerAttr(tile->k)),
+             b.getNamedAttr("stages", b.getI64IntegerAttr(tile->stages))}));
     fusion->setAttr("brrr.threads", b.getI64IntegerAttr(tile->threads()));
+    bool wgmma = tile->body == MatmulBody::Wgmma;
+    int64_t align = wgmma ? 1024 : 128;
     for (int64_t s = 0; s < tile->stages; ++s) {
-      buffers.push_back({"a" + std::to_string(s),
-                         tile->m * tile->aPitch() * 2, 128, 0, 0});
-      buffers.push_back({"b" + std::to_string(s),
-                         tile->k * tile->bPitch() * 2, 128, 0, 0});
+      buffers.push_back(
+          {"a" + std::to_string(s), tile->aStageBytes(), align, 0, 0});
+      buffers.push_back(
+          {"b" + std::to_string(s), tile->bStageBytes(), align, 0, 0});
+    }
+    if (wgmma) {
+      buffers.push_back({"barriers", 16 * tile->stages, 8, 0, 1});
+      buffers.push_back(
+          {"epilogue", tile->m * wgmmaEpiloguePitch(tile->n) * 4, 16, 1, 1});
+      slack = wgmmaExtraShared(tile->stages) - 16 * tile->stages;
     }
     return buffers;
   }
@@ -93,10 +108,12 @@ struct PlanSharedMemoryPass
       budget = std::min(budget, cap.getInt());
 
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
-      FailureOr<SmallVector<SharedBuffer>> buffers = buffersOf(fusion, budget);
+      int64_t slack = 0;
+      FailureOr<SmallVector<SharedBuffer>> buffers =
+          buffersOf(fusion, target, budget, slack);
       if (failed(buffers))
         return WalkResult::interrupt();
-      int64_t total = placeSharedBuffers(*buffers);
+      int64_t total = placeSharedBuffers(*buffers) + slack;
       if (total > budget) {
         InFlightDiagnostic d = fusion.emitOpError("needs ")
                                << total << " bytes of shared memory per block; ";

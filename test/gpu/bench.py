@@ -17,6 +17,7 @@ import torch
 import triton.testing
 
 import brrr
+from build_bench import GEMM_SHAPES
 
 
 def median_ms(fn, *args):
@@ -107,6 +108,23 @@ def main():
     flop = 2 * 4096 ** 3
     del a, bm, ym
 
+    # Plain products against cuBLAS (torch.matmul), every shape of
+    # build_bench.GEMM_SHAPES, checked against a float32 product first.
+    gemm_rows = []
+    for t, m, nn, k in GEMM_SHAPES:
+        dt = torch.float16 if t == "f16" else torch.bfloat16
+        ga = torch.randn(m, k, device="cuda", dtype=dt)
+        gb = torch.randn(k, nn, device="cuda", dtype=dt) / k ** 0.5
+        gy = torch.full((m, nn), float("nan"), device="cuda", dtype=dt)
+        ctx_g = brrr.load(f"{bench_dir}/gemm_{t}_{m}x{nn}x{k}.so").context()
+        ctx_g.run(ga, gb, outputs=[gy])
+        ref = ga.float() @ gb.float()
+        g_err = ((gy.float() - ref).norm() / ref.norm()).item()
+        tb = median_ms(lambda: ctx_g.run(ga, gb, outputs=[gy]))
+        tc = median_ms(lambda: torch.matmul(ga, gb))
+        gemm_rows.append((f"{t} {m}x{nn}x{k}", 2 * m * nn * k, tb, tc, g_err))
+        del ga, gb, gy, ref, ctx_g
+
     # gelu(x @ W + b) (PEERS.md's matmul case) and a ResNet-stage conv, each
     # against torch eager (cuBLAS / cuDNN) and torch.compile.
     peers = []
@@ -152,6 +170,20 @@ def main():
     print(f"matmul 4096^3 f16: brrr {t_brrr:.3f} ms ({flop / t_brrr / 1e9:.0f} TFLOP/s), "
           f"cuBLAS {t_cublas:.3f} ms ({flop / t_cublas / 1e9:.0f} TFLOP/s), "
           f"brrr/cuBLAS time {t_brrr / t_cublas:.1f}x; rel err {mm_err:.2e}")
+    print(f"{'GEMM (brrr vs cuBLAS)':24s} {'brrr ms':>9s} {'cuBLAS ms':>9s} "
+          f"{'brrr TF/s':>9s} {'cuBLAS TF/s':>11s} {'% cuBLAS':>8s}  rel err")
+    for name, flops, tb, tc, err_ in gemm_rows:
+        print(f"{name:24s} {tb:9.4f} {tc:9.4f} {flops / tb / 1e9:9.1f} "
+              f"{flops / tc / 1e9:11.1f} {100 * tc / tb:7.1f}%  {err_:.1e}")
+    transformer = [100 * tc / tb for name, _, tb, tc, _ in gemm_rows
+                   if name.startswith("f16") and not name.endswith("x4096") and
+                   not name.endswith("x8192")]
+    if transformer:
+        geo = 1.0
+        for r in transformer:
+            geo *= r ** (1 / len(transformer))
+        print(f"transformer shapes: min {min(transformer):.1f}% of cuBLAS, "
+              f"geometric mean {geo:.1f}%")
     print(f"{'Tensor Core case (f16)':30s} {'brrr ms':>9s} {'eager ms':>9s} "
           f"{'compile ms':>10s} {'brrr TF/s':>9s} {'compile/brrr':>12s}  rel err")
     for name, flops, err_, tb, te, tc in peers:

@@ -7,6 +7,9 @@ DEST/layernorm.so layer norm over rows of 32768x4096 float16
 DEST/matmul.so    4096^3 float16 matrix product
 DEST/gelu_mm.so   gelu(x @ W + b), 8192x4096 @ 4096x16384 float16 (PEERS.md)
 DEST/conv.so      relu(conv3x3(x) + b), 32x64x56x56 float16 (a ResNet stage)
+DEST/gemm_<t>_<M>x<N>x<K>.so  plain products (GEMM_SHAPES): 4096^3 and
+                  8192^3 in f16 and bf16, and the transformer shapes
+                  M in {128, 512, 4096} x (N, K) of BERT-base in f16
 DEST/chain50.so   50 dependent kernels (softmax and cos alternating, so
                   none fuses): the host cost of one run
 Usage: build_bench.py BRRRC DEST
@@ -26,6 +29,14 @@ def save_and_compile(brrrc, model, dest, name):
     onnx.save(model, path)
     subprocess.run([brrrc, path, "-o", os.path.join(dest, name + ".so")], check=True)
     os.remove(path)
+
+
+# (dtype, M, N, K): the square sizes and BERT-base's projections (qkv
+# 2304x768, attention output 768x768, MLP 3072x768 and 768x3072) at three
+# token counts.
+GEMM_SHAPES = ([(t, s, s, s) for t in ("f16", "bf16") for s in (4096, 8192)] +
+               [("f16", m, n, k) for m in (128, 512, 4096)
+                for n, k in ((768, 768), (2304, 768), (3072, 768), (768, 3072))])
 
 
 def main():
@@ -62,6 +73,15 @@ def main():
         [helper.make_tensor_value_info("y", H, [4096, 4096])])
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "matmul")
+    for t, m, nn, k in GEMM_SHAPES:
+        et = H if t == "f16" else TensorProto.BFLOAT16
+        g = helper.make_graph(
+            [n("MatMul", ["a", "b"], ["y"])], "gemm",
+            [helper.make_tensor_value_info("a", et, [m, k]),
+             helper.make_tensor_value_info("b", et, [k, nn])],
+            [helper.make_tensor_value_info("y", et, [m, nn])])
+        save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+                         dest, f"gemm_{t}_{m}x{nn}x{k}")
     g = helper.make_graph(
         [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["t"]), n("Gelu", ["t"], ["y"])],
         "gelu_mm",

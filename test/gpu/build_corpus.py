@@ -134,6 +134,23 @@ KERNEL_CASES = [
                                     n("Relu", ["t"], ["u"]), n("Add", ["u", "r"], ["y"])],
      [("a", BF, [2, 130, 64]), ("b", BF, [64, 264]), ("bias", BF, [264]),
       ("r", BF, [2, 130, 264])], [("y", BF, [2, 130, 264])]),
+    # Hopper TMA + wgmma bodies (sm_90a): ragged M, N and K (TMA zero-fills
+    # past the edges), both tile widths, batched operands on both sides,
+    # boxes larger than the matrix, a K-contiguous B read through a fused
+    # transpose, and fused epilogues.
+    ("matmul_wgmma_ragged_epilogue_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                          n("Add", ["m", "bias"], ["y"])],
+     [("a", H, [2, 333, 200]), ("b", H, [200, 520]), ("bias", H, [520])],
+     [("y", H, [2, 333, 520])]),
+    ("matmul_wgmma_n256_bf16", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", BF, [2304, 328]), ("b", BF, [328, 2304])], [("y", BF, [2304, 2304])]),
+    ("matmul_wgmma_batched_f16", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [3, 130, 72]), ("b", H, [3, 72, 200])], [("y", H, [3, 130, 200])]),
+    ("matmul_wgmma_tiny_f16", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [5, 24]), ("b", H, [24, 16])], [("y", H, [5, 16])]),
+    ("matmul_wgmma_bt_gelu_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                  n("MatMul", ["a", "wt"], ["m"]), n("Sigmoid", ["m"], ["y"])],
+     [("a", H, [2, 100, 136]), ("w", H, [264, 136])], [("y", H, [2, 100, 264])]),
     # Operands read through fused transposes: attention's head layouts.
     ("attention_scores_transposed_f32", [n("Transpose", ["q"], ["qt"], perm=[0, 2, 1, 3]),
                                          n("Transpose", ["k"], ["kt"], perm=[0, 2, 3, 1]),

@@ -100,6 +100,17 @@ def torch_inputs(name, gen):
         return [f(2, 4, 72, 64, dt=torch.float16), f(2, 4, 64, 32, dt=torch.float16)]
     if name == "attention_from_qkv_f16":
         return [f(2, 64, 384, dt=torch.float16), f(2, 4, 64, 64, dt=torch.float16)]
+    if name == "matmul_wgmma_ragged_epilogue_f16":
+        return [f(2, 333, 200, dt=torch.float16), f(200, 520, dt=torch.float16) / 8,
+                f(520, dt=torch.float16)]
+    if name == "matmul_wgmma_n256_bf16":
+        return [f(2304, 328, dt=torch.bfloat16), f(328, 2304, dt=torch.bfloat16) / 16]
+    if name == "matmul_wgmma_batched_f16":
+        return [f(3, 130, 72, dt=torch.float16), f(3, 72, 200, dt=torch.float16)]
+    if name == "matmul_wgmma_tiny_f16":
+        return [f(5, 24, dt=torch.float16), f(24, 16, dt=torch.float16)]
+    if name == "matmul_wgmma_bt_gelu_f16":
+        return [f(2, 100, 136, dt=torch.float16), f(264, 136, dt=torch.float16) / 8]
     if name == "matmul_f16_tiled_ragged":
         return [f(3, 300, 200, dt=torch.float16), f(200, 136, dt=torch.float16)]
     if name == "matmul_tiled_epilogue_bf16":
@@ -179,6 +190,10 @@ def torch_reference(name, xs):
         return [q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1), d[1] @ v.permute(0, 2, 1, 3)]
     if name in ("matmul_epilogue_f16", "matmul_tiled_epilogue_bf16"):
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2]) + d[3]]
+    if name == "matmul_wgmma_ragged_epilogue_f16":
+        return [torch.matmul(d[0], d[1]) + d[2]]
+    if name == "matmul_wgmma_bt_gelu_f16":
+        return [torch.sigmoid(torch.matmul(d[0], d[1].t()))]
     if name.startswith("matmul"):
         return [torch.matmul(d[0], d[1])]
     if name == "gather_rows_negative":

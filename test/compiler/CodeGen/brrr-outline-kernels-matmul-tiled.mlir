@@ -1,6 +1,6 @@
 // RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
-// A staged f16 product with a bias epilogue: 128 threads per 128x128
+// On sm_80, a staged f16 product with a bias epilogue: 128 threads per 128x128
 // block tile (grid: N/128, M/128, batch), 56832 bytes of dynamic shared
 // memory. Each stage takes 8 16-byte cp.async copies per thread (A:
 // 128x32 halves = 512 chunks, 4 per thread; B: 32x128, 4 per thread); the
@@ -20,7 +20,7 @@
 // CHECK: scf.yield
 // CHECK: arith.addf
 // CHECK: llvm.store
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = "sm_80"} {
   func.func @main(%a: tensor<2x300x64xf16>, %b: tensor<64x256xf16>, %bias: tensor<256xf16>) -> tensor<2x300x256xf16> {
     %0 = brrr.matmul %a, %b : tensor<2x300x64xf16>, tensor<64x256xf16> -> tensor<2x300x256xf16>
     %1 = brrr.add %0, %bias : tensor<2x300x256xf16>, tensor<256xf16> -> tensor<2x300x256xf16>

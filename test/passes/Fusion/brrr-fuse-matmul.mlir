@@ -91,6 +91,36 @@ func.func @KeepTheStagedBody(%q: tensor<2x16x4x32xf16>, %w: tensor<2x4x64x32xf16
 
 // -----
 
+// On sm_90a, TMA reads a K-contiguous B as well (wgmma's transpose-free
+// B), so a weight transpose joins the product there; without the target
+// it stays a kernel, as for the staged body.
+// CHECK-LABEL: func.func @TmaReadsTransposedWeights
+// CHECK-NOT: brrr.transpose
+// CHECK: brrr.fusion "matmul"(%{{.+}}, %{{.+}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   brrr.transpose %{{.+}} {perm = array<i64: 1, 0>}
+// CHECK-NEXT:   brrr.matmul
+module attributes {brrr.target = "sm_90a"} {
+  func.func @TmaReadsTransposedWeights(%x: tensor<64x32xf16>, %w: tensor<128x32xf16>) -> tensor<64x128xf16> {
+    %wt = brrr.transpose %w {perm = array<i64: 1, 0>} : tensor<128x32xf16> -> tensor<32x128xf16>
+    %y = brrr.matmul %x, %wt : tensor<64x32xf16>, tensor<32x128xf16> -> tensor<64x128xf16>
+    return %y : tensor<64x128xf16>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @StagingKeepsWeightTranspose
+// CHECK: %[[WT:.+]] = brrr.transpose %{{.+}} {perm = array<i64: 1, 0>}
+// CHECK: brrr.fusion "matmul"(%{{.+}}, %[[WT]])
+func.func @StagingKeepsWeightTranspose(%x: tensor<64x32xf16>, %w: tensor<128x32xf16>) -> tensor<64x128xf16> {
+  %wt = brrr.transpose %w {perm = array<i64: 1, 0>} : tensor<128x32xf16> -> tensor<32x128xf16>
+  %y = brrr.matmul %x, %wt : tensor<64x32xf16>, tensor<32x128xf16> -> tensor<64x128xf16>
+  return %y : tensor<64x128xf16>
+}
+
+// -----
+
 // The split, head reshape and transpose of a fused qkv product are views:
 // the kernel reads the product at an offset (64 elements) through strides.
 // CHECK-LABEL: func.func @SliceReshapeTransposeAreReadThrough

@@ -47,13 +47,14 @@ func.func @ChosenThreadsAreKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 
 // -----
 
-// An f16 matmul whose rows are whole 16-byte chunks is staged: a 128x128
-// block tile (4 warps of 64x64) streams 32-deep slices of A (128 rows of
-// 32 + 8 padding halves: 10240 bytes) and B (32 rows of 128 + 8: 8704
-// bytes) through 3 buffer pairs, all alive for the whole kernel.
+// On sm_80 an f16 matmul whose rows are whole 16-byte chunks is staged
+// for mma.sync: a 128x128 block tile (4 warps of 64x64) streams 32-deep
+// slices of A (128 rows of 32 + 8 padding halves: 10240 bytes) and B (32
+// rows of 128 + 8: 8704 bytes) through 3 buffer pairs, all alive for the
+// whole kernel.
 // CHECK-LABEL: func.func @StagedMatmulBuffers
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [{bytes = 10240 : i64, name = "a0", offset = 0 : i64}, {bytes = 8704 : i64, name = "b0", offset = 30720 : i64}, {bytes = 10240 : i64, name = "a1", offset = 10240 : i64}, {bytes = 8704 : i64, name = "b1", offset = 39424 : i64}, {bytes = 10240 : i64, name = "a2", offset = 20480 : i64}, {bytes = 8704 : i64, name = "b2", offset = 48128 : i64}], brrr.shared_bytes = 56832 : i64, brrr.threads = 128 : i64, brrr.tile = {k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 3 : i64}
-module attributes {brrr.target = "sm_90a"} {
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [{bytes = 10240 : i64, name = "a0", offset = 0 : i64}, {bytes = 8704 : i64, name = "b0", offset = 30720 : i64}, {bytes = 10240 : i64, name = "a1", offset = 10240 : i64}, {bytes = 8704 : i64, name = "b1", offset = 39424 : i64}, {bytes = 10240 : i64, name = "a2", offset = 20480 : i64}, {bytes = 8704 : i64, name = "b2", offset = 48128 : i64}], brrr.shared_bytes = 56832 : i64, brrr.threads = 128 : i64, brrr.tile = {body = "mma_sync", k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 3 : i64}
+module attributes {brrr.target = "sm_80"} {
   func.func @StagedMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
     %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
     ^bb0(%x: tensor<256x64xf16>, %y: tensor<64x256xf16>):
@@ -66,10 +67,68 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// On sm_90a the same product runs the TMA + wgmma body: a producer and two
+// consumer warpgroups (384 threads) over a 128x128 tile (two tiles do not
+// fill the chip's 132 multiprocessors, so not 128x256), 64-deep slices of
+// 16 KiB each for A and B, 1024-byte aligned for the 128-byte swizzle, in
+// 6 stages (the most the 227 KiB budget holds, with the 1120 bytes of
+// mbarriers and alignment beside them). The f32 epilogue staging (128
+// rows of 128 + 8 floats) lives after the main loop, over the slices.
+// CHECK-LABEL: func.func @WgmmaMatmulBuffers
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [{bytes = 16384 : i64, name = "a0", offset = 0 : i64}, {bytes = 16384 : i64, name = "b0", offset = 16384 : i64}
+// CHECK-SAME: {bytes = 16384 : i64, name = "b5", offset = 180224 : i64}, {bytes = 96 : i64, name = "barriers", offset = 196608 : i64}, {bytes = 69632 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197728 : i64, brrr.threads = 384 : i64, brrr.tile = {body = "wgmma", k = 64 : i64, m = 128 : i64, n = 128 : i64, stages = 6 : i64}
+module attributes {brrr.target = "sm_90a"} {
+  func.func @WgmmaMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
+    %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
+    ^bb0(%x: tensor<256x64xf16>, %y: tensor<64x256xf16>):
+      %1 = brrr.matmul %x, %y : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
+      brrr.yield %1 : tensor<256x256xf16>
+    }
+    return %0 : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+// A large product fills the chip with 128x256 tiles (18 x 9 of them):
+// 48 KiB per stage, 4 stages.
+// CHECK-LABEL: func.func @WgmmaWideTile
+// CHECK: brrr.tile = {body = "wgmma", k = 64 : i64, m = 128 : i64, n = 256 : i64, stages = 4 : i64}
+module attributes {brrr.target = "sm_90a"} {
+  func.func @WgmmaWideTile(%a: tensor<2304x768xf16>, %b: tensor<768x2304xf16>) -> tensor<2304x2304xf16> {
+    %0 = brrr.fusion "matmul"(%a, %b) : (tensor<2304x768xf16>, tensor<768x2304xf16>) -> tensor<2304x2304xf16> {
+    ^bb0(%x: tensor<2304x768xf16>, %y: tensor<768x2304xf16>):
+      %1 = brrr.matmul %x, %y : tensor<2304x768xf16>, tensor<768x2304xf16> -> tensor<2304x2304xf16>
+      brrr.yield %1 : tensor<2304x2304xf16>
+    }
+    return %0 : tensor<2304x2304xf16>
+  }
+}
+
+// -----
+
+// Operands TMA cannot read (A's rows 100 bytes apart, not a multiple of
+// 16) keep the mma.sync body on sm_90a... which needs whole 16-byte rows
+// too, so the product is untiled.
+// CHECK-LABEL: func.func @WgmmaNeedsAlignedRows
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64}
+module attributes {brrr.target = "sm_90a"} {
+  func.func @WgmmaNeedsAlignedRows(%a: tensor<64x50xf16>, %b: tensor<50x64xf16>) -> tensor<64x64xf16> {
+    %0 = brrr.fusion "matmul"(%a, %b) : (tensor<64x50xf16>, tensor<50x64xf16>) -> tensor<64x64xf16> {
+    ^bb0(%x: tensor<64x50xf16>, %y: tensor<50x64xf16>):
+      %1 = brrr.matmul %x, %y : tensor<64x50xf16>, tensor<50x64xf16> -> tensor<64x64xf16>
+      brrr.yield %1 : tensor<64x64xf16>
+    }
+    return %0 : tensor<64x64xf16>
+  }
+}
+
+// -----
+
 // Without a target the budget is 48 KiB: the same product is staged in 2
 // buffer pairs (37888 bytes), not 3.
 // CHECK-LABEL: func.func @StagesFitTheBudget
-// CHECK: brrr.shared_bytes = 37888 : i64, brrr.threads = 128 : i64, brrr.tile = {k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 2 : i64}
+// CHECK: brrr.shared_bytes = 37888 : i64, brrr.threads = 128 : i64, brrr.tile = {body = "mma_sync", k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 2 : i64}
 func.func @StagesFitTheBudget(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
   %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
   ^bb0(%x: tensor<256x64xf16>, %y: tensor<64x256xf16>):

@@ -1,0 +1,499 @@
+//===- WgmmaMatmulKernel.cpp - Hopper TMA + wgmma matmul ------------------===//
+//
+// The matmul family's Hopper body (sm_90a), for f16/bf16 products whose
+// operands TMA can read (tmaOperandOf; brrr-plan-shared-memory records
+// `brrr.tile` with body "wgmma" and places the stages). Each block computes
+// an m x n output tile with 1 + m/64 warpgroups:
+//   - warpgroup 0 gives up registers (setmaxnreg) and one of its threads
+//     streams 64-deep k-slices of A and B into a ring of `stages` buffers
+//     with TMA copies (cp.async.bulk.tensor, 128-byte swizzle), each stage
+//     guarded by a "full" mbarrier (the copy's bytes landed) and an "empty"
+//     one (every consumer warp is done reading it);
+//   - each consumer warpgroup takes 64 rows x n: wgmma.mma_async straight
+//     from the swizzled shared slices into f32 accumulators in registers,
+//     keeping one group in flight and releasing a stage when the group that
+//     read it retires, then runs the fused pointwise epilogue on the
+//     accumulators before the only store.
+// The operands' tensor maps are kernel parameters passed by value
+// (`__grid_constant__`), described on the fusion as `brrr.tensor_maps` for
+// the runtime to encode; blocks walk the tiles in groups of 8 tile rows so
+// that neighbouring blocks share A and B in L2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Bytes of the 128-byte swizzle's rows: one k-slice row of 64 elements.
+constexpr int64_t kSwizzleBytes = 128;
+/// Registers the producer warpgroup keeps, and the consumers take.
+constexpr int64_t kProducerRegisters = 40, kConsumerRegisters = 232;
+/// Tile rows per group of the L2-friendly block order.
+constexpr int64_t kGroupRows = 8;
+
+/// Index and i32/i64 arithmetic plus the pointer pieces the body uses.
+struct WgmmaBuilder : IndexMath {
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                     b.getI32IntegerAttr(v));
+  }
+  Value i64(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64Type(),
+                                     b.getI64IntegerAttr(v));
+  }
+  Value toI32(Value index) {
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
+  }
+  Value eq(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, idx(c));
+  }
+  /// `base` + `bytes` (a shared pointer).
+  Value at(Value base, Value bytes) {
+    return LLVM::GEPOp::create(
+        b, loc, base.getType(), b.getIntegerType(8), base,
+        ValueRange{arith::IndexCastOp::create(b, loc, b.getI64Type(), bytes)});
+  }
+  Value at(Value base, int64_t bytes) { return at(base, idx(bytes)); }
+};
+
+/// One operand's tensor map: what the kernel's copies address and what the
+/// runtime encodes (dims innermost first, byte strides of the outer dims).
+struct MapSpec {
+  int64_t input = 0, offsetBytes = 0;
+  SmallVector<int64_t> dims, strides, box;
+  /// Rank 3 when the operand advances over the batch.
+  bool batched() const { return dims.size() == 3; }
+};
+
+/// The tensor map of an operand laid out as `l` read as `t`: rows x cols of
+/// the map (innermost: the contiguous dimension) and its box.
+MapSpec mapOf(const OperandLayout &l, const TmaOperand &t,
+              bool contiguousIsLast, int64_t boxOuter, int64_t batches) {
+  int64_t rank = l.shape.size();
+  MapSpec m;
+  m.input = cast<BlockArgument>(l.source).getArgNumber();
+  m.offsetBytes = 2 * l.offset;
+  int64_t inner = contiguousIsLast ? rank - 1 : rank - 2;
+  int64_t outer = contiguousIsLast ? rank - 2 : rank - 1;
+  // A dimension of size 1 may carry any stride; TMA wants a real one.
+  int64_t outerStride = l.shape[outer] == 1 ? 8 : l.strides[outer];
+  m.dims = {l.shape[inner], l.shape[outer]};
+  m.strides = {2 * outerStride};
+  m.box = {kSwizzleBytes / 2, boxOuter};
+  if (t.batchStride != 0 && batches > 1) {
+    m.dims.push_back(batches);
+    m.strides.push_back(2 * t.batchStride);
+    m.box.push_back(1);
+  }
+  return m;
+}
+
+DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("input", b.getI64IntegerAttr(m.input)),
+       b.getNamedAttr("offset", b.getI64IntegerAttr(m.offsetBytes)),
+       b.getNamedAttr("dims", b.getDenseI64ArrayAttr(m.dims)),
+       b.getNamedAttr("strides", b.getDenseI64ArrayAttr(m.strides)),
+       b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)),
+       b.getNamedAttr("swizzle", b.getI64IntegerAttr(kSwizzleBytes))});
+}
+
+/// A wgmma matrix descriptor for a 128-byte-swizzled slice at shared
+/// address `addr` (i64): start, leading and stride byte offsets in 16-byte
+/// units, swizzle mode 1 (128 bytes) in the top bits.
+Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading,
+                 int64_t stride) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, addr, e.i64(0x3FFFF)), e.i64(4));
+  int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) |
+                  (int64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, start, e.i64(fixed));
+}
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
+    FusionOp fusion, OpBuilder &moduleBuilder, StringRef name) {
+  MLIRContext *ctx = fusion.getContext();
+  Location loc = fusion.getLoc();
+  MatmulOp mm = matmulOf(fusion);
+  if (!mm)
+    return fusion.emitOpError("matmul kernels hold a brrr.matmul");
+  if (failed(checkProductFusion(fusion, mm)))
+    return failure();
+  auto tileAttr = fusion->getAttrOfType<DictionaryAttr>("brrr.tile");
+  MatmulTile tile;
+  tile.body = MatmulBody::Wgmma;
+  tile.m = tileAttr.getAs<IntegerAttr>("m").getInt();
+  tile.n = tileAttr.getAs<IntegerAttr>("n").getInt();
+  tile.k = tileAttr.getAs<IntegerAttr>("k").getInt();
+  tile.stages = tileAttr.getAs<IntegerAttr>("stages").getInt();
+  if (tile.m % 64 || tile.m > 256 || tile.n % 64 || tile.n > 256 ||
+      tile.k != kSwizzleBytes / 2 || tile.stages < 2)
+    return fusion.emitOpError("unsupported wgmma tile ")
+           << tileAttr << " (m: 64..256 and n: 64..256, multiples of 64; k: "
+           << kSwizzleBytes / 2 << "; 2+ stages)";
+
+  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
+  auto ot = cast<RankedTensorType>(mm.getType());
+  Type et = lt.getElementType();
+  int64_t M = ot.getDimSize(ot.getRank() - 2),
+          N = ot.getDimSize(ot.getRank() - 1);
+  int64_t K = lt.getDimSize(lt.getRank() - 1);
+  SmallVector<int64_t> batch(ot.getShape().drop_back(2));
+  int64_t batches = 1;
+  for (int64_t d : batch)
+    batches *= d;
+  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
+                rhs = operandLayoutOf(mm.getRhs());
+  std::optional<TmaOperand> ta = tmaOperandOf(lhs, batch, true),
+                            tb = tmaOperandOf(rhs, batch, false);
+  if (!ta || !tb)
+    return fusion.emitOpError("has a wgmma tile but operands TMA cannot read");
+  int64_t tilesM = llvm::divideCeil(M, tile.m),
+          tilesN = llvm::divideCeil(N, tile.n);
+  if (batches > 65535 || tilesM * tilesN > (int64_t(1) << 31) - 1)
+    return mm.emitOpError("Tensor Core grid exceeds the launch limits");
+  SmallVector<int64_t> aOffsets, bOffsets;
+  for (int64_t s = 0; s < tile.stages; ++s) {
+    FailureOr<int64_t> a = sharedOffset(fusion, "a" + std::to_string(s));
+    FailureOr<int64_t> b = sharedOffset(fusion, "b" + std::to_string(s));
+    if (failed(a) || failed(b))
+      return failure();
+    aOffsets.push_back(*a);
+    bOffsets.push_back(*b);
+  }
+  FailureOr<int64_t> barOffset = sharedOffset(fusion, "barriers");
+  FailureOr<int64_t> epilogueOffset = sharedOffset(fusion, "epilogue");
+  if (failed(barOffset) || failed(epilogueOffset))
+    return failure();
+  int64_t epiloguePitch = wgmmaEpiloguePitch(tile.n);
+  // Stages sit at equal strides (the planner places equal buffers in
+  // order), so stage s is base + s * stride.
+  int64_t aStride = tile.stages > 1 ? aOffsets[1] - aOffsets[0] : 0;
+  int64_t bStride = tile.stages > 1 ? bOffsets[1] - bOffsets[0] : 0;
+  for (int64_t s = 0; s < tile.stages; ++s)
+    if (aOffsets[s] != aOffsets[0] + s * aStride ||
+        bOffsets[s] != bOffsets[0] + s * bStride || aOffsets[s] % 1024 ||
+        bOffsets[s] % 1024)
+      return fusion.emitOpError("wgmma stages must be evenly spaced and "
+                                "1024-byte aligned in the shared plan");
+
+  // Tensor maps: A is rows of K; B is rows of K (B^T stored) or of N.
+  MapSpec aMap = mapOf(lhs, *ta, /*contiguousIsLast=*/true, tile.m, batches);
+  MapSpec bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, batches)
+                                 : mapOf(rhs, *tb, true, tile.k, batches);
+  Builder attrs(ctx);
+  ArrayAttr mapsAttr =
+      attrs.getArrayAttr({mapAttr(attrs, aMap), mapAttr(attrs, bMap)});
+
+  // Parameters: the two tensor maps by value, then one pointer per buffer.
+  unsigned numInputs = fusion.getInputs().size();
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  int64_t threads = tile.threads();
+  auto generic = LLVM::LLVMPointerType::get(ctx);
+  auto global = LLVM::LLVMPointerType::get(ctx, 1);
+  SmallVector<Type> params = {generic, generic};
+  params.append(numBuffers, global);
+  auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
+                                     moduleBuilder.getFunctionType(params, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                moduleBuilder.getUnitAttr());
+  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(threads), 1, 1}));
+  // setmaxnreg needs the block size and one block per SM stated at entry.
+  func->setAttr("nvvm.maxntid", moduleBuilder.getDenseI32ArrayAttr(
+                                    {static_cast<int32_t>(threads), 1, 1}));
+  func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
+  // The maps are passed by value: NVVMTarget turns the listed parameters
+  // into 128-byte `__grid_constant__` ones once they are llvm.func
+  // arguments.
+  func->setAttr(kByValueAttrName, moduleBuilder.getDenseI32ArrayAttr({0, 1}));
+  for (unsigned i = 0; i < 2; ++i)
+    func.setArgAttr(i, "llvm.align", moduleBuilder.getI64IntegerAttr(64));
+
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  WgmmaBuilder e{{b, loc}};
+  Value mapA = entry.getArgument(0), mapB = entry.getArgument(1);
+  auto arg = [&](Value v) { return entry.getArgument(2 + cast<BlockArgument>(v).getArgNumber()); };
+  Type i64 = b.getI64Type();
+
+  // The shared base rounded up to the swizzle's 1024 bytes.
+  Value raw = dynamicShared(moduleBuilder, b, loc);
+  Value rawAddr = LLVM::PtrToIntOp::create(b, loc, i64, raw);
+  Value pad = arith::AndIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, e.i64(0), rawAddr), e.i64(1023));
+  Value smem = LLVM::GEPOp::create(b, loc, raw.getType(), b.getIntegerType(8),
+                                   raw, ValueRange{pad});
+  Value smemAddr = arith::AddIOp::create(b, loc, rawAddr, pad);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpgroup = e.div(tid, 128), inGroup = e.rem(tid, 128);
+  // Tile (tm, tn) of block x, walking groups of kGroupRows tile rows
+  // column by column.
+  Value id = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  int64_t perGroup = kGroupRows * tilesN;
+  Value group = e.div(id, perGroup), inPlace = e.rem(id, perGroup);
+  Value firstM = e.mul(group, kGroupRows);
+  Value rowsInGroup = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
+      e.idx(kGroupRows));
+  Value tm = e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
+  Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
+  Value row0 = e.mul(tm, tile.m), col0 = e.mul(tn, tile.n);
+
+  auto fullBar = [&](Value s) {
+    return e.at(smem, e.add(e.idx(*barOffset), e.mul(s, 8)));
+  };
+  auto emptyBar = [&](Value s) {
+    return e.at(smem, e.add(e.idx(*barOffset + 8 * tile.stages), e.mul(s, 8)));
+  };
+  auto stageOf = [&](Value kt) { return e.rem(kt, tile.stages); };
+  auto phaseOf = [&](Value kt) {
+    return e.toI32(e.rem(e.div(kt, tile.stages), 2));
+  };
+
+  // One thread sets up the barriers: a full barrier completes on the
+  // producer's arrival plus the copy's bytes, an empty one when every
+  // consumer warp has arrived.
+  int64_t consumers = tile.m / 64;
+  {
+    auto ifFirst = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    for (int64_t s = 0; s < tile.stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, loc, fullBar(e.idx(s)), e.i32(1),
+                                   Value());
+      NVVM::MBarrierInitOp::create(b, loc, emptyBar(e.idx(s)),
+                                   e.i32(4 * consumers), Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  int64_t kTiles = llvm::divideCeil(K, tile.k);
+  int64_t stageBytes = tile.stageBytes();
+  Value ticks = e.i32(0x989680);
+  auto isProducer = scf::IfOp::create(b, loc, e.eq(warpgroup, 0), true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&isProducer.getThenRegion().front());
+    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    auto ifLeader = scf::IfOp::create(b, loc, e.eq(inGroup, 0), false);
+    b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value s = stageOf(kt);
+    // The slot is free once the consumers released its previous slice.
+    auto ifReuse = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, kt,
+                              e.idx(tile.stages)),
+        false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
+      Value previous = arith::XOrIOp::create(b, loc, phaseOf(kt), e.i32(1));
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
+                                            ticks);
+    }
+    Value full = fullBar(s);
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
+                                           e.i32(stageBytes),
+                                           NVVM::MemScopeKind::CTA, false,
+                                           Value());
+    Value k0 = e.toI32(e.mul(kt, tile.k));
+    Value zi = e.toI32(z);
+    auto copy = [&](Value dst, Value map, const MapSpec &spec,
+                    SmallVector<Value> coords) {
+      if (spec.batched())
+        coords.push_back(zi);
+      // The block's own shared memory, addressed as the (one-block)
+      // cluster's, as the PTX 8.0 form of the copy wants.
+      Value clusterDst = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, clusterDst, map, coords, full, ValueRange{}, Value(), Value(),
+          NVVM::TMALoadMode::TILE, false, nullptr, Value());
+    };
+    Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
+    Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
+    copy(aDst, mapA, aMap, {k0, e.toI32(row0)});
+    if (tb->kContiguous) {
+      copy(bDst, mapB, bMap, {k0, e.toI32(col0)});
+    } else {
+      // N-contiguous B: n/64 boxes of 64 columns x k rows side by side.
+      for (int64_t j = 0; j < tile.n / 64; ++j)
+        copy(e.at(bDst, j * 64 * tile.k * 2), mapB, bMap,
+             {e.toI32(e.add(col0, e.idx(64 * j))), k0});
+    }
+  }
+
+  // Consumers.
+  b.setInsertionPointToStart(&isProducer.getElseRegion().front());
+  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  Value consumer = arith::SubIOp::create(b, loc, warpgroup, e.idx(1));
+  Value lane = e.rem(inGroup, 32), warp = e.div(inGroup, 32);
+  int64_t accCount = tile.n / 2;
+  Type f32 = b.getF32Type();
+  auto accType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accCount, f32));
+  Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
+  auto wgType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
+                                 ValueRange{zeroAcc});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value s = stageOf(kt);
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(kt),
+                                          ticks);
+    Value aAddr = arith::AddIOp::create(
+        b, loc, smemAddr,
+        arith::IndexCastOp::create(
+            b, loc, i64,
+            e.add(e.idx(aOffsets[0]),
+                  e.add(e.mul(s, aStride), e.mul(consumer, 64 * kSwizzleBytes)))));
+    Value bAddr = arith::AddIOp::create(
+        b, loc, smemAddr,
+        arith::IndexCastOp::create(
+            b, loc, i64, e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    Value acc = loop.getRegionIterArgs()[0];
+    for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
+      // K-major slices advance 16 elements (32 bytes) along a swizzled row;
+      // N-major B advances 16 rows of 128 bytes, its 64-column boxes
+      // 64 * k * 2 bytes apart.
+      Value descA = descriptor(
+          e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16, 1024);
+      Value descB =
+          tb->kContiguous
+              ? descriptor(e, arith::AddIOp::create(b, loc, bAddr,
+                                                    e.i64(32 * kk)),
+                           16, 1024)
+              : descriptor(e,
+                           arith::AddIOp::create(
+                               b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
+                           64 * tile.k * 2, 1024);
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, acc, descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row,
+          tb->kContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          nullptr);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    // The group before this one has retired: its stage is free.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    Value release = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, e.idx(0)),
+        e.eq(lane, 0));
+    auto ifRelease = scf::IfOp::create(b, loc, release, false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+      Value prev = arith::SubIOp::create(b, loc, kt, e.idx(1));
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
+                                     Value());
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+
+  // The epilogue goes through shared memory so that its global accesses
+  // coalesce: accumulator i of the warpgroup's 64 x n tile (row 16 * warp +
+  // lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
+  // is written as f32 pairs into the consumer's rows of the `epilogue`
+  // buffer (placed over the stages, which every consumer has finished
+  // reading at the first barrier), then each warp walks whole rows with
+  // consecutive lanes on consecutive columns for the fused epilogue and the
+  // only store.
+  Value stagingBase = e.add(e.idx(*epilogueOffset),
+                            e.mul(consumer, 64 * epiloguePitch * 4));
+  Value consumersReady = e.i32(128 * consumers);
+  NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), consumersReady, nullptr,
+                          Value());
+  Value result = loop.getResult(0);
+  auto pairType = VectorType::get({2}, f32);
+  Value fragRow = e.add(e.mul(warp, 16), e.div(lane, 4));
+  Value fragCol = e.mul(e.rem(lane, 4), 2);
+  for (int64_t i = 0; i < accCount; i += 2) {
+    Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
+    Value c = e.add(fragCol, e.idx(8 * (i / 4)));
+    Value pair = LLVM::UndefOp::create(b, loc, pairType);
+    for (int64_t h = 0; h < 2; ++h)
+      pair = LLVM::InsertElementOp::create(
+          b, loc, pair, LLVM::ExtractValueOp::create(b, loc, result, i + h),
+          e.i32(h));
+    Value at = e.at(smem, e.add(stagingBase,
+                                e.mul(e.add(e.mul(r, epiloguePitch), c), 4)));
+    LLVM::StoreOp::create(b, loc, pair, at, 8);
+  }
+  NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), consumersReady, nullptr,
+                          Value());
+  SmallVector<Value> outputs;
+  for (unsigned r = 0; r < fusion.getNumResults(); ++r)
+    outputs.push_back(entry.getArgument(2 + numInputs + r));
+  // Warp w of the consumer takes rows w, w + 4, ..., 60.
+  auto rows = scf::ForOp::create(b, loc, e.idx(0), e.idx(16), e.idx(1));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rows.getBody());
+    Value r = e.add(warp, e.mul(rows.getInductionVar(), 4));
+    Value gRow = e.add(row0, e.add(e.mul(consumer, 64), r));
+    auto ifRow = scf::IfOp::create(b, loc, e.ult(gRow, M), false);
+    b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+    Value rowAt = e.add(stagingBase, e.mul(r, epiloguePitch * 4));
+    Value outRow = e.add(e.mul(z, M * N), e.mul(gRow, N));
+    for (int64_t j = 0; j < tile.n / 32; ++j) {
+      Value c = e.add(lane, e.idx(32 * j));
+      Value gCol = e.add(col0, c);
+      auto ifCol = scf::IfOp::create(b, loc, e.ult(gCol, N), false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifCol.getThenRegion().front());
+      Value value = LLVM::LoadOp::create(
+          b, loc, f32, e.at(smem, e.add(rowAt, e.mul(c, 4))), 4);
+      if (failed(emitEpilogue(b, loc, fusion, mm, value, e.add(outRow, gCol),
+                              arg, outputs)))
+        return failure();
+    }
+  }
+  b.setInsertionPointAfter(isProducer);
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = tilesM * tilesN;
+  info.gridZ = batches;
+  info.block = threads;
+  info.sharedBytes =
+      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  info.flops = 2 * batches * M * N * K;
+  info.bytes = fusionBytes(fusion);
+  info.tensorMaps = mapsAttr;
+  return info;
+}

@@ -1,0 +1,53 @@
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// On sm_90a, a batched f16 product with a bias epilogue runs the TMA +
+// wgmma body. The fusion records the operands' tensor maps for the runtime:
+// A (2 x 300 rows of 64 halves, 128 bytes apart, batches 38400 bytes
+// apart) in 64 x 128 boxes, and B (shared by both batches: 64 rows of 256
+// halves) in 64 x 64 boxes, both with the 128-byte swizzle. The kernel
+// takes both maps by value before its buffers; 384 threads (a producer
+// and two consumer warpgroups), one block per 128x128 tile (grid: 3 row
+// tiles x 2 column tiles, 2 batches).
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.grid = array<i64: 6, 1, 2>
+// CHECK-SAME: brrr.tensor_maps = [{box = array<i64: 64, 128, 1>, dims = array<i64: 64, 300, 2>, input = 0 : i64, offset = 0 : i64, strides = array<i64: 128, 38400>, swizzle = 128 : i64}, {box = array<i64: 64, 64>, dims = array<i64: 256, 64>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 512>, swizzle = 128 : i64}]
+// CHECK-SAME: brrr.tile = {body = "wgmma", k = 64 : i64, m = 128 : i64, n = 128 : i64, stages = 6 : i64}
+// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
+// CHECK-SAME: brrr.by_value = array<i32: 0, 1>
+// CHECK-SAME: nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
+// Barriers: one full (the producer's arrival plus the bytes) and one empty
+// (the 8 consumer warps) per stage.
+// CHECK-COUNT-6: nvvm.mbarrier.init {{.+}}, %{{.+}} : !llvm.ptr<3>, i32
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// A is a 3-d map (its batch advances); B's 128 columns are two 64-column
+// boxes.
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[{{.+}}, {{.+}}, {{.+}}]
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[{{.+}}, {{.+}}]
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// The epilogue stages the tile in shared memory between two consumer
+// barriers, then adds the bias and stores, row by row.
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK-COUNT-32: llvm.store {{.+}} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK: scf.for
+// CHECK: arith.addf
+// CHECK: llvm.store
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%a: tensor<2x300x64xf16>, %b: tensor<64x256xf16>, %bias: tensor<256xf16>) -> tensor<2x300x256xf16> {
+    %0 = brrr.matmul %a, %b : tensor<2x300x64xf16>, tensor<64x256xf16> -> tensor<2x300x256xf16>
+    %1 = brrr.add %0, %bias : tensor<2x300x256xf16>, tensor<256xf16> -> tensor<2x300x256xf16>
+    return %1 : tensor<2x300x256xf16>
+  }
+}
