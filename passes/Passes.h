@@ -32,8 +32,9 @@ int64_t bufferBytes(RankedTensorType type);
 
 /// How a row kernel lays its rows over thread blocks: one block per row of
 /// `cols` elements, `vec`-wide vector accesses, `perThread` vectors held in
-/// each thread's registers. brrr-plan-shared-memory records `threads` on the
-/// fusion; the row code generator follows the recorded value.
+/// each thread's registers. brrr-select-kernel-config records `threads` and
+/// `vec` in the fusion's config; the planner and the row code generator
+/// follow the recorded values.
 struct RowGeometry {
   Operation *rowOp = nullptr; ///< the softmax / layer norm / reduce
   int64_t rows = 0, cols = 0, vec = 1, threads = 32, perThread = 1;
@@ -41,7 +42,8 @@ struct RowGeometry {
   int64_t reductions = 1;
 };
 /// The geometry of `fusion` (kind "row") for `threads` threads per block
-/// (0: the preferred count), or a diagnostic on the fusion.
+/// (0: the preferred count, which brrr-select-kernel-config records), or a
+/// diagnostic on the fusion.
 FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0);
 
 /// Where the elements of a matmul operand live: the value the kernel reads
@@ -65,38 +67,35 @@ OperandLayout operandLayoutOf(Value operand);
 /// logical dimension contiguous, every other stride a whole 16 bytes.
 bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
 
-/// The Tensor Core body a tiled matmul runs: warp-level `mma.sync` fed by
-/// cp.async (sm_80 and newer), or Hopper's warpgroup `wgmma.mma_async` fed
-/// by TMA copies (sm_90a).
-enum class MatmulBody { MmaSync, Wgmma };
-
-/// The block tile of a Tensor Core matmul staged through shared memory.
-/// MmaSync: an m x n output tile per block of (m/64) x (n/64) warps, each
-/// warp a 64 x 64 tile. Wgmma: one producer warpgroup issuing TMA copies
+/// The block tile of a Tensor Core matmul staged through shared memory:
+/// the C++ view of a matmul's `#brrr.kernel` config with a tile.
+/// mma_sync: an m x n output tile per block of (m/64) x (n/64) warps, each
+/// warp a 64 x 64 tile. wgmma: one producer warpgroup issuing TMA copies
 /// and m/64 consumer warpgroups, each computing 64 rows x n. Either way
 /// k-deep slices of A and B stream through `stages` buffers.
 struct MatmulTile {
-  MatmulBody body = MatmulBody::MmaSync;
+  KernelBody body = KernelBody::mma_sync;
   int64_t m = 128, n = 128, k = 32, stages = 3;
   int64_t threads() const {
-    return body == MatmulBody::Wgmma ? 128 * (1 + m / 64)
+    return body == KernelBody::wgmma ? 128 * (1 + m / 64)
                                      : 32 * (m / 64) * (n / 64);
   }
   /// Padded shared-memory row pitch (elements) of the A and B slices: 16
   /// bytes of padding keep ldmatrix rows on distinct banks. The wgmma body
   /// reads 128-byte swizzled rows instead: k elements, no padding.
-  int64_t aPitch() const { return body == MatmulBody::Wgmma ? k : k + 8; }
-  int64_t bPitch() const { return body == MatmulBody::Wgmma ? k : n + 8; }
+  int64_t aPitch() const { return body == KernelBody::wgmma ? k : k + 8; }
+  int64_t bPitch() const { return body == KernelBody::wgmma ? k : n + 8; }
   /// Shared bytes of one stage's A and B slice (16-bit elements).
   int64_t aStageBytes() const { return 2 * m * aPitch(); }
   int64_t bStageBytes() const {
-    return body == MatmulBody::Wgmma ? 2 * n * k : 2 * k * bPitch();
+    return body == KernelBody::wgmma ? 2 * n * k : 2 * k * bPitch();
   }
   int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
-  /// The body's name in `brrr.tile` ("mma_sync", "wgmma").
-  StringRef bodyName() const {
-    return body == MatmulBody::Wgmma ? "wgmma" : "mma_sync";
-  }
+
+  /// The config of a matmul kernel with this tile.
+  KernelConfigAttr config(MLIRContext *ctx) const;
+  /// The tile of a config with one (mma_sync, wgmma), or none.
+  static std::optional<MatmulTile> of(KernelConfigAttr config);
 };
 
 /// How the wgmma body reads a matmul operand through a TMA tensor map:
@@ -122,9 +121,18 @@ MatmulOp matmulOf(FusionOp fusion);
 /// 16-byte chunks (K and N multiples of 8). On sm_90a, products whose
 /// operands TMA can read run the wgmma body. Stages: as many as
 /// `sharedBudget` bytes hold, up to the body's useful depth.
-/// brrr-plan-shared-memory records it as `brrr.tile`.
+/// brrr-select-kernel-config records it in the fusion's config.
 std::optional<MatmulTile> matmulTileOf(FusionOp fusion, StringRef target,
                                        int64_t sharedBudget);
+
+/// The vector width (elements per access) of a pointwise kernel: 16 bytes
+/// of its widest element among the tensors of the output's shape, halved
+/// until it divides the element count.
+int64_t pointwiseVectorWidth(FusionOp fusion);
+
+/// The `#brrr.kernel` config of `fusion`, or a diagnostic naming the pass
+/// that records it.
+FailureOr<KernelConfigAttr> kernelConfigOf(FusionOp fusion);
 
 /// Row pitch (f32 elements) of the wgmma body's epilogue staging: n plus 8
 /// words keeps the fragment writes (8 rows of 4 lanes x 8 bytes per

@@ -109,6 +109,32 @@ def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
+  let summary = "Choose every kernel's geometry once, as a #brrr.kernel config";
+  let description = [{
+    Records on every `brrr.fusion` the decisions its kernel is built with,
+    as `brrr.config = #brrr.kernel<family, body, threads, tile, stages,
+    vector, cluster>`; the shared-memory planner and the code generator
+    only read it. Pointwise kernels: 256 threads, vectors of 16 bytes of
+    the widest element. Row kernels: the block size and vector width of
+    their register-resident row. Matmuls: on the module's `brrr.target`
+    sm_90a, f16/bf16 products whose operands TMA can read run the `wgmma`
+    body (128x256 tiles when they fill the chip's multiprocessors, else
+    128x128; 64-deep slices; 4 or 6 stages, as many as the shared budget
+    holds); other f16/bf16 products with whole 16-byte rows the staged
+    `mma_sync` 128x128x32 tile (up to 3 stages); the rest, and
+    convolutions, the untiled `warp_mma` body. Reductions, data movement
+    and pooling still size themselves. A config already present is kept.
+    The `matmul-tile` option pins the m, n and stages of every tiled
+    matmul, for tile sweeps.
+  }];
+  let options = [
+    ListOption<"matmulTile", "matmul-tile", "int64_t",
+               "Pin every tiled matmul's m,n,stages (for tile sweeps)">
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrPlanGlobalMemory : Pass<"brrr-plan-global-memory", "func::FuncOp"> {
   let summary = "Place every kernel output in an arena, outputs, or in place";
   let description = [{
@@ -130,20 +156,17 @@ def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
   let summary = "Place every kernel's shared-memory buffers, within the target's budget";
   let description = [{
     For every `brrr.fusion`, takes the shared buffers its kernel family
-    needs (row kernels: one f32 per warp for each block reduction; f16 and
-    bf16 matmuls whose rows are whole 16-byte chunks: the staged k-slices
-    of A and B of a 128x128x32 mma.sync block tile, as many stages, up to
-    3, as the budget holds; on sm_90a, products TMA can read run the wgmma
-    body instead: 128x256 or 128x128 tiles of 64-deep 128-byte-swizzled
-    slices, 1024-byte aligned, up to 4 or 6 stages, their mbarriers, and
-    the f32 epilogue staging that reuses the slices' bytes after the main
-    loop; the tile is recorded as `brrr.tile` with its `body`) with
+    needs for the fusion's `#brrr.kernel` config (brrr-select-kernel-config
+    runs first): row kernels, one f32 per warp for each block reduction;
+    mma_sync matmuls, the padded k-slices of A and B per stage; wgmma
+    matmuls, 128-byte-swizzled slices 1024-byte aligned, their mbarriers,
+    and the f32 epilogue staging that reuses the slices' bytes after the
+    main loop. It takes them with
     the phases in which each is alive, and places them largest first,
     first fit at their alignment, apart from every buffer alive at the
     same time: buffers of disjoint phases share bytes. Records
     `brrr.shared` (name, offset, bytes per buffer) and `brrr.shared_bytes`
-    on the fusion, and for row kernels `brrr.threads`, the block size the
-    plan assumes (an existing `brrr.threads` is kept). The budget is the
+    on the fusion. The budget is the
     module's `brrr.target` (sm_90a: 227 KiB per block, sm_80: 163 KiB,
     none: 48 KiB), lowered by a `brrr.shared_memory_limit` module
     attribute; a plan over it is an error on the fusion.

@@ -73,13 +73,14 @@ emitMovementKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 FailureOr<KernelInfo>
 emitMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
-/// Emits the staged Tensor Core matmul of `fusion` (it has a `brrr.tile`).
+/// Emits the staged Tensor Core matmul of `fusion` (its config's body is
+/// mma_sync).
 FailureOr<KernelInfo> emitTiledMatmulKernel(FusionOp fusion,
                                             OpBuilder &moduleBuilder,
                                             StringRef name);
 
-/// Emits the Hopper TMA + wgmma matmul of `fusion` (its `brrr.tile` has
-/// body "wgmma").
+/// Emits the Hopper TMA + wgmma matmul of `fusion` (its config's body is
+/// wgmma).
 FailureOr<KernelInfo> emitWgmmaMatmulKernel(FusionOp fusion,
                                             OpBuilder &moduleBuilder,
                                             StringRef name);

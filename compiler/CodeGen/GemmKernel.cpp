@@ -70,6 +70,13 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   Operation *product = spec.product;
   if (failed(checkProductFusion(fusion, product)))
     return failure();
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  if (config->getBody() != KernelBody::warp_mma)
+    return fusion.emitOpError("the untiled Tensor Core body runs a warp_mma "
+                              "config, not ")
+           << *config;
   Type et = spec.elem;
   bool tf32 = et.isF32();
   if (!(et.isF16() || et.isBF16() || tf32))
@@ -83,7 +90,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   unsigned numInputs = fusion.getInputs().size();
   auto func =
       createKernel(moduleBuilder, loc, name, numInputs + fusion.getNumResults(),
-                   /*blockSize=*/32);
+                   config->getThreads());
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   GemmBuilder e{{b, loc}};
@@ -199,7 +206,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   info.grid = llvm::divideCeil(N, 8);
   info.gridY = llvm::divideCeil(M, 16);
   info.gridZ = spec.batches;
-  info.block = 32;
+  info.block = config->getThreads();
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
   return info;

@@ -3,10 +3,10 @@
 // The matmul kernel family: a batched brrr.matmul (batch dimensions
 // broadcast, one batch per grid z) with its fused pointwise epilogue,
 // reading its operands through their layouts (fused transposes, reshapes
-// and slices are strides and an offset). Products with a planned `brrr.tile` run the
-// staged body (TiledMatmulKernel.cpp) or, on Hopper, the TMA + wgmma body
-// (WgmmaMatmulKernel.cpp); the others (f32, rows that are not
-// whole 16-byte chunks) the shared untiled body (GemmKernel.h).
+// and slices are strides and an offset). The config's body picks the code:
+// the staged mma_sync tile (TiledMatmulKernel.cpp), on Hopper the TMA +
+// wgmma body (WgmmaMatmulKernel.cpp), or for the rest (f32, rows that are
+// not whole 16-byte chunks) the shared untiled warp_mma body (GemmKernel.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,12 +24,16 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   MatmulOp mm = matmulOf(fusion);
   if (!mm)
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
-  if (auto tile = fusion->getAttrOfType<DictionaryAttr>("brrr.tile")) {
-    auto body = tile.getAs<StringAttr>("body");
-    if (body && body.getValue() == "wgmma")
-      return emitWgmmaMatmulKernel(fusion, moduleBuilder, name);
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  if (config->getBody() == KernelBody::wgmma)
+    return emitWgmmaMatmulKernel(fusion, moduleBuilder, name);
+  if (config->getBody() == KernelBody::mma_sync)
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
-  }
+  if (config->getBody() != KernelBody::warp_mma)
+    return fusion.emitOpError("matmul kernels have no ")
+           << stringifyKernelBody(config->getBody()) << " body";
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());
   int64_t M = ot.getDimSize(ot.getRank() - 2),

@@ -33,7 +33,6 @@ using namespace mlir::brrr::pointwise;
 
 namespace {
 
-constexpr int64_t kBlockSize = 256;
 /// Vectors per thread go from 1 to 4 once the grid would still have this
 /// many blocks (about 2 waves of 4 blocks on a 132-SM GPU).
 constexpr int64_t kUnrollMinBlocks = 1056;
@@ -52,38 +51,31 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t numel = outType.getNumElements();
 
-  // Vector width: 16 bytes of the widest element among same-shaped tensors.
-  int64_t widest = 1;
-  auto consider = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    if (t.getShape() == shape)
-      widest = std::max(widest, elementBytes(t.getElementType()));
-  };
-  for (Value v : fusion.getInputs())
-    consider(v);
-  for (Value v : fusion.getResults())
-    consider(v);
-  int64_t vec = 16 / widest;
-  while (vec > 1 && numel % vec != 0)
-    vec /= 2;
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  int64_t vec = config->getVector(), blockSize = config->getThreads();
+  if (numel % vec != 0)
+    return fusion.emitOpError("vector width ")
+           << vec << " does not divide the " << numel << " elements";
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   auto func = createKernel(moduleBuilder, loc, name,
                            fusion.getInputs().size() + fusion.getNumResults(),
-                           kBlockSize);
+                           blockSize);
 
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   PointwiseEmitter e(b, loc);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // Each block covers `unroll` consecutive chunks of kBlockSize vectors;
+  // Each block covers `unroll` consecutive chunks of blockSize vectors;
   // a thread issues all its 16-byte loads before computing, so more bytes
   // are in flight per thread. Blocks wholly inside the tensor take the
   // unguarded path; the last one checks every vector.
   int64_t numVectors = numel / vec;
-  int64_t unroll = numVectors >= 4 * kBlockSize * kUnrollMinBlocks ? 4 : 1;
-  int64_t chunk = kBlockSize * vec;
+  int64_t unroll = numVectors >= 4 * blockSize * kUnrollMinBlocks ? 4 : 1;
+  int64_t chunk = blockSize * vec;
   OpBuilder end = OpBuilder::atBlockEnd(&entry);
   gpu::ReturnOp::create(end, loc);
   b.setInsertionPoint(entry.getTerminator());
@@ -265,8 +257,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(numVectors, kBlockSize * unroll);
-  info.block = kBlockSize;
+  info.grid = llvm::divideCeil(numVectors, blockSize * unroll);
+  info.block = blockSize;
   int64_t ops = 0;
   for (Operation &op : body.without_terminator())
     if (!isa<ConstantOp>(op))

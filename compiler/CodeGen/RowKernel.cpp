@@ -8,7 +8,7 @@
 // block reduction is a warp butterfly of shuffles, then one value per warp
 // through the shared scratch brrr-plan-shared-memory placed. Tail columns
 // load a clamped in-bounds address and are masked with the reduction's
-// identity. The block size is the plan's `brrr.threads`.
+// identity. The block size is the config's (brrr-select-kernel-config).
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,12 +111,14 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
                                                 StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  auto threadsAttr = fusion->getAttrOfType<IntegerAttr>("brrr.threads");
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
   auto shared = fusion->getAttrOfType<ArrayAttr>("brrr.shared");
-  if (!threadsAttr || !shared)
+  if (!shared)
     return fusion.emitOpError("row kernels need a shared-memory plan "
                               "(brrr-plan-shared-memory)");
-  FailureOr<RowGeometry> geometry = rowGeometryOf(fusion, threadsAttr.getInt());
+  FailureOr<RowGeometry> geometry = rowGeometryOf(fusion, config->getThreads());
   if (failed(geometry))
     return failure();
   RowGeometry g = *geometry;

@@ -2,8 +2,8 @@
 //
 // The matmul family's tiled body, for f16/bf16 products whose operand rows
 // are whole, aligned 16-byte chunks, read through their layouts (fused
-// transposes permute strides; brrr-plan-shared-memory records `brrr.tile`
-// and places the staging buffers). Each block computes an m x n output tile
+// transposes permute strides; the config (brrr-select-kernel-config) has
+// the tile, brrr-plan-shared-memory places the staging buffers). Each block computes an m x n output tile
 // with (m/64) x (n/64) warps of 64 x 64. k-slices of A and B stream from
 // global to shared memory with cp.async (16 bytes per thread and copy,
 // zero-filled past the matrix edges) through `stages` buffers, so the
@@ -65,17 +65,14 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
                 rhs = operandLayoutOf(mm.getRhs());
   if (!isStageable(mm.getLhs().getType().getElementType(), lhs, rhs))
     return fusion.emitOpError("has a tile but operands that cannot be staged");
-  auto tileAttr = fusion->getAttrOfType<DictionaryAttr>("brrr.tile");
-  MatmulTile tile;
-  tile.m = tileAttr.getAs<IntegerAttr>("m").getInt();
-  tile.n = tileAttr.getAs<IntegerAttr>("n").getInt();
-  tile.k = tileAttr.getAs<IntegerAttr>("k").getInt();
-  tile.stages = tileAttr.getAs<IntegerAttr>("stages").getInt();
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  MatmulTile tile = *MatmulTile::of(*config);
   int64_t threads = tile.threads();
-  if (tile.m % 64 || tile.n % 64 || tile.k % 16 || tile.stages < 2 ||
-      (tile.m * tile.k / 8) % threads || (tile.k * tile.n / 8) % threads)
+  if ((tile.m * tile.k / 8) % threads || (tile.k * tile.n / 8) % threads)
     return fusion.emitOpError("unsupported matmul tile ")
-           << tileAttr << " (m, n: multiples of 64; k: of 16; 2+ stages)";
+           << *config << " (each thread copies whole 16-byte chunks)";
 
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());

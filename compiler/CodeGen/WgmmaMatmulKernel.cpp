@@ -1,8 +1,8 @@
 //===- WgmmaMatmulKernel.cpp - Hopper TMA + wgmma matmul ------------------===//
 //
 // The matmul family's Hopper body (sm_90a), for f16/bf16 products whose
-// operands TMA can read (tmaOperandOf; brrr-plan-shared-memory records
-// `brrr.tile` with body "wgmma" and places the stages). Each block computes
+// operands TMA can read (tmaOperandOf; brrr-select-kernel-config records
+// the tile in a `wgmma` config, brrr-plan-shared-memory places the stages). Each block computes
 // an m x n output tile with 1 + m/64 warpgroups:
 //   - warpgroup 0 gives up registers (setmaxnreg) and one of its threads
 //     streams 64-deep k-slices of A and B into a ring of `stages` buffers
@@ -136,18 +136,11 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
   if (failed(checkProductFusion(fusion, mm)))
     return failure();
-  auto tileAttr = fusion->getAttrOfType<DictionaryAttr>("brrr.tile");
-  MatmulTile tile;
-  tile.body = MatmulBody::Wgmma;
-  tile.m = tileAttr.getAs<IntegerAttr>("m").getInt();
-  tile.n = tileAttr.getAs<IntegerAttr>("n").getInt();
-  tile.k = tileAttr.getAs<IntegerAttr>("k").getInt();
-  tile.stages = tileAttr.getAs<IntegerAttr>("stages").getInt();
-  if (tile.m % 64 || tile.m > 256 || tile.n % 64 || tile.n > 256 ||
-      tile.k != kSwizzleBytes / 2 || tile.stages < 2)
-    return fusion.emitOpError("unsupported wgmma tile ")
-           << tileAttr << " (m: 64..256 and n: 64..256, multiples of 64; k: "
-           << kSwizzleBytes / 2 << "; 2+ stages)";
+  // The config's verifier holds the tile to what this body supports.
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  MatmulTile tile = *MatmulTile::of(*config);
 
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());

@@ -12,7 +12,8 @@
 
 using namespace mlir;
 
-LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
+LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
+                                             const CompileOptions &options) {
   PassManager graph(module.getContext());
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
@@ -28,6 +29,10 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module) {
   if (failed(checkCodeGenSupport(module)))
     return failure();
   PassManager codegen(module.getContext());
+  BrrrSelectKernelConfigOptions config;
+  config.matmulTile.assign(options.matmulTile.begin(),
+                           options.matmulTile.end());
+  codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());
   codegen.addPass(createBrrrOutlineKernels());

@@ -3,7 +3,8 @@
 // The passes between import and artifact, in order, as brrrc runs them:
 // canonicalize, decompose batch norm, form kernels (pointwise DAGs, row
 // kernels, data movement, matmul), check that every op has a kernel
-// family, plan global memory, outline kernels.
+// family, select every kernel's config, plan shared and global memory,
+// outline kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,10 +13,20 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <vector>
+
 namespace mlir::brrr {
 
+/// What a compile may pin instead of letting the passes choose.
+struct CompileOptions {
+  /// m, n and stages of every tiled matmul (empty: chosen per product), for
+  /// tile sweeps; see brrr-select-kernel-config's matmul-tile option.
+  std::vector<int64_t> matmulTile;
+};
+
 /// Runs the graph passes and kernel outlining on an imported module.
-LogicalResult runCompilePipeline(ModuleOp module);
+LogicalResult runCompilePipeline(ModuleOp module,
+                                 const CompileOptions &options = {});
 
 } // namespace mlir::brrr
 

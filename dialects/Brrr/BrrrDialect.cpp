@@ -13,11 +13,77 @@ using namespace mlir::brrr;
 #include "dialects/Brrr/BrrrDialect.cpp.inc"
 #include "dialects/Brrr/BrrrEnums.cpp.inc"
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Brrr/BrrrAttrs.cpp.inc"
+
 void BrrrDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "dialects/Brrr/BrrrOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Brrr/BrrrAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult
+KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         KernelFamily family, KernelBody body, int64_t threads,
+                         ArrayRef<int64_t> tile, int64_t stages, int64_t vector,
+                         int64_t cluster) {
+  if (threads < 32 || threads > 1024 || threads % 32)
+    return emitError() << "threads must be a multiple of 32 in [32, 1024], got "
+                       << threads;
+  if (vector < 1 || cluster < 1 || stages < 0)
+    return emitError() << "vector and cluster must be positive and stages "
+                          "non-negative";
+  bool tensorCores = body != KernelBody::simt;
+  if (tensorCores && family != KernelFamily::matmul &&
+      family != KernelFamily::conv)
+    return emitError() << "only matmul and conv kernels run Tensor Core "
+                          "bodies, not "
+                       << stringifyKernelFamily(family);
+  if (body == KernelBody::simt || body == KernelBody::warp_mma) {
+    if (!tile.empty() || stages)
+      return emitError() << "a " << stringifyKernelBody(body)
+                         << " kernel has no tile or stages";
+    if (body == KernelBody::warp_mma && threads != 32)
+      return emitError() << "a warp_mma kernel runs one warp per block, not "
+                         << threads << " threads";
+    return success();
+  }
+  if (tile.size() != 3)
+    return emitError() << "a Tensor Core body needs a tile [m, n, k]";
+  int64_t m = tile[0], n = tile[1], k = tile[2];
+  if (m <= 0 || n <= 0 || k <= 0 || m % 64 || n % 64 || m > 256 || n > 256)
+    return emitError() << "tile m and n must be multiples of 64 up to 256";
+  if (stages < 2)
+    return emitError() << "a Tensor Core body streams through 2 or more "
+                          "stages, got "
+                       << stages;
+  if (body == KernelBody::mma_sync) {
+    if (k % 16)
+      return emitError() << "an mma_sync tile's k must be a multiple of 16";
+    if (threads != 32 * (m / 64) * (n / 64))
+      return emitError() << "an mma_sync " << m << "x" << n
+                         << " tile runs one warp per 64x64, "
+                         << 32 * (m / 64) * (n / 64) << " threads, not "
+                         << threads;
+    return success();
+  }
+  if (k != 64)
+    return emitError() << "a wgmma tile's k is 64 (one 128-byte swizzled "
+                          "row of 16-bit elements), got "
+                       << k;
+  if (threads != 128 * (1 + m / 64))
+    return emitError() << "a wgmma " << m << "-row tile runs a producer and "
+                       << m / 64 << " consumer warpgroups, "
+                       << 128 * (1 + m / 64) << " threads, not " << threads;
+  return success();
 }
 
 Operation *BrrrDialect::materializeConstant(OpBuilder &builder, Attribute value,

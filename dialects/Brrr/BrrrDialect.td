@@ -27,6 +27,7 @@ def Brrr_Dialect : Dialect {
     `dense_resource` constants so they never bloat printed IR.
   }];
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -91,6 +92,86 @@ def Brrr_NearestModeAttr : I32EnumAttr<"NearestMode",
       I32EnumAttrCase<"round_prefer_ceil", 1>,
       I32EnumAttrCase<"floor", 2>, I32EnumAttrCase<"ceil", 3>]> {
   let cppNamespace = "::mlir::brrr";
+}
+
+def Brrr_KernelFamilyAttr : I32EnumAttr<"KernelFamily",
+    "the kernel family that generates a brrr.fusion's code", [
+      I32EnumAttrCase<"pointwise", 0>, I32EnumAttrCase<"row", 1>,
+      I32EnumAttrCase<"reduce", 2>, I32EnumAttrCase<"movement", 3>,
+      I32EnumAttrCase<"matmul", 4>, I32EnumAttrCase<"conv", 5>,
+      I32EnumAttrCase<"pool", 6>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
+def Brrr_KernelBodyAttr : I32EnumAttr<"KernelBody",
+    "the instructions a kernel computes with", [
+      I32EnumAttrCase<"simt", 0>, I32EnumAttrCase<"warp_mma", 1>,
+      I32EnumAttrCase<"mma_sync", 2>, I32EnumAttrCase<"wgmma", 3>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+/// A block tile, printed and parsed as `[m, n, k]`.
+def Brrr_TileParameter : OptionalArrayRefParameter<"int64_t", "block tile"> {
+  let printer = [{
+    $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer);
+    $_printer << ']';
+  }];
+  let parser = [{
+    [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+      ::llvm::SmallVector<int64_t> values;
+      if ($_parser.parseCommaSeparatedList(
+              ::mlir::AsmParser::Delimiter::Square,
+              [&] { return $_parser.parseInteger(values.emplace_back()); }))
+        return ::mlir::failure();
+      return values;
+    }()
+  }];
+}
+
+def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
+  let mnemonic = "kernel";
+  let summary = "how one brrr.fusion's kernel is built";
+  let description = [{
+    Every decision about a kernel's geometry, made once by
+    `brrr-select-kernel-config` and only read afterwards (by the
+    shared-memory planner and the code generator):
+    - `family`: the kernel family (equal to the fusion's kind);
+    - `body`: `simt` (plain threads), `warp_mma` (untiled: one warp per
+      16x8 output tile with mma.sync, operands straight from global
+      memory), `mma_sync` (a block tile of warps on mma.sync, k-slices
+      staged by cp.async) or `wgmma` (Hopper: warpgroups on wgmma fed by
+      TMA from a producer warpgroup);
+    - `threads`: the block size;
+    - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`;
+    - `stages`: shared-memory buffers the k-slices stream through;
+    - `vector`: elements per vector access;
+    - `cluster`: thread blocks per cluster.
+
+    Example:
+
+    ```mlir
+    #brrr.kernel<family = matmul, body = wgmma, threads = 384,
+                 tile = [128, 256, 64], stages = 4>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Brrr_KernelFamilyAttr>:$family,
+    EnumParameter<Brrr_KernelBodyAttr>:$body,
+    "int64_t":$threads,
+    Brrr_TileParameter:$tile,
+    DefaultValuedParameter<"int64_t", "0">:$stages,
+    DefaultValuedParameter<"int64_t", "1">:$vector,
+    DefaultValuedParameter<"int64_t", "1">:$cluster
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // BRRR_DIALECT_TD

@@ -101,5 +101,15 @@ LogicalResult FusionOp::verify() {
     return emitOpError("yields ")
            << yield.getValues().getTypes() << " but the results are "
            << getResultTypes();
+  if (Attribute config = (*this)->getAttr(kKernelConfigAttrName)) {
+    auto kernel = dyn_cast<KernelConfigAttr>(config);
+    if (!kernel)
+      return emitOpError(kKernelConfigAttrName)
+             << " must be a #brrr.kernel, got " << config;
+    if (stringifyKernelFamily(kernel.getFamily()) != getKind())
+      return emitOpError("has a ")
+             << stringifyKernelFamily(kernel.getFamily())
+             << " kernel config but is a '" << getKind() << "' fusion";
+  }
   return success();
 }

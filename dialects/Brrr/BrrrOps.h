@@ -21,11 +21,17 @@
 #include "dialects/Brrr/BrrrDialect.h.inc"
 #include "dialects/Brrr/BrrrEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Brrr/BrrrAttrs.h.inc"
+
 namespace mlir::brrr {
 
 /// Largest number of elements a folder materializes as a new constant.
 /// Shape computations stay far below it; real data never gets copied.
 constexpr int64_t kMaxFoldElements = 1024;
+
+/// The `brrr.fusion` attribute holding its kernel's `#brrr.kernel` config.
+constexpr llvm::StringLiteral kKernelConfigAttrName = "brrr.config";
 
 /// The numpy broadcast of two shapes, or failure if some dimension pair is
 /// neither equal nor 1.

@@ -208,3 +208,22 @@ int64_t mlir::brrr::bufferBytes(RankedTensorType type) {
   Type et = type.getElementType();
   return type.getNumElements() * elementBytes(et);
 }
+
+int64_t mlir::brrr::pointwiseVectorWidth(FusionOp fusion) {
+  auto outType = cast<RankedTensorType>(fusion.getResult(0).getType());
+  ArrayRef<int64_t> shape = outType.getShape();
+  int64_t widest = 1;
+  auto consider = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getShape() == shape)
+      widest = std::max(widest, elementBytes(t.getElementType()));
+  };
+  for (Value v : fusion.getInputs())
+    consider(v);
+  for (Value v : fusion.getResults())
+    consider(v);
+  int64_t vec = 16 / widest;
+  while (vec > 1 && outType.getNumElements() % vec != 0)
+    vec /= 2;
+  return vec;
+}

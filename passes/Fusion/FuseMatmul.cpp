@@ -223,7 +223,7 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
     // 128-byte swizzled row each). n = 256 halves the A traffic per flop
     // but needs enough tiles to fill the chip; smaller products take 128.
     MatmulTile tile;
-    tile.body = MatmulBody::Wgmma;
+    tile.body = KernelBody::wgmma;
     tile.m = 128;
     tile.k = 64;
     auto tiles = [&](int64_t n) {

@@ -1,14 +1,14 @@
 //===- PlanSharedMemory.cpp - shared memory for every kernel -------------===//
 //
-// Runs after fusion, before code generation (flag brrr-plan-shared-memory).
-// Each kernel family states the shared buffers a fusion needs (reduction
-// scratch of row kernels, the staged k-slices of tiled matmuls) with the
+// Runs after brrr-select-kernel-config, before code generation (flag
+// brrr-plan-shared-memory). From each fusion's config, its kernel family
+// states the shared buffers it needs (reduction scratch of row kernels, the
+// staged k-slices, mbarriers and epilogue staging of tiled matmuls) with the
 // phases in which each is alive. Buffers are
 // placed largest first, first fit at their alignment, apart from every
 // buffer alive at the same time, so buffers of disjoint phases share bytes.
-// The plan is recorded on the fusion (`brrr.shared`, `brrr.shared_bytes`,
-// and for row kernels the `brrr.threads` it assumes) for the code
-// generator and the launch plan. A plan over the target's budget is a
+// The plan is recorded on the fusion (`brrr.shared`, `brrr.shared_bytes`)
+// for the code generator and the launch plan. A plan over the target's budget is a
 // diagnostic here, never a failed launch.
 //
 //===----------------------------------------------------------------------===//
@@ -30,33 +30,28 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The shared buffers of `fusion`, or failure with a diagnostic. `slack`:
-/// bytes the kernel adds to align its own base beyond the 16 bytes the
-/// block's dynamic shared memory is declared with.
+/// The shared buffers of `fusion`'s kernel as its config has it, or
+/// failure with a diagnostic. `slack`: bytes the kernel adds to align its
+/// own base beyond the 16 bytes the block's dynamic shared memory is
+/// declared with.
 FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
-                                               StringRef target,
-                                               int64_t budget, int64_t &slack) {
+                                               int64_t &slack) {
   SmallVector<SharedBuffer> buffers;
-  Builder b(fusion);
+  if (fusion.getKind() != "matmul" && fusion.getKind() != "row")
+    return buffers;
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
   if (fusion.getKind() == "matmul") {
     // A staged matmul streams k-slices of A and B through `stages` buffer
     // pairs, all alive for the whole main loop (phase 0); the wgmma body's
     // slices start on 1024-byte swizzle boundaries, with its mbarriers
     // beside them, and its epilogue stages the f32 tile (phase 1) over the
     // slices.
-    std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget);
+    std::optional<MatmulTile> tile = MatmulTile::of(*config);
     if (!tile)
       return buffers;
-    fusion->setAttr(
-        "brrr.tile",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("body", b.getStringAttr(tile->bodyName())),
-             b.getNamedAttr("m", b.getI64IntegerAttr(tile->m)),
-             b.getNamedAttr("n", b.getI64IntegerAttr(tile->n)),
-             b.getNamedAttr("k", b.getI64IntegerAttr(tile->k)),
-             b.getNamedAttr("stages", b.getI64IntegerAttr(tile->stages))}));
-    fusion->setAttr("brrr.threads", b.getI64IntegerAttr(tile->threads()));
-    bool wgmma = tile->body == MatmulBody::Wgmma;
+    bool wgmma = tile->body == KernelBody::wgmma;
     int64_t align = wgmma ? 1024 : 128;
     for (int64_t s = 0; s < tile->stages; ++s) {
       buffers.push_back(
@@ -72,19 +67,13 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
     }
     return buffers;
   }
-  if (fusion.getKind() != "row")
-    return buffers;
   // A row kernel's block reduction goes through one f32 per warp. Phase k
   // is reduction k: its scratch is written there and read until every
   // thread reaches the barrier of reduction k + 1, so scratch k and k + 1
   // overlap in time and k + 2 may reuse k's bytes.
-  int64_t threads = 0;
-  if (auto t = fusion->getAttrOfType<IntegerAttr>("brrr.threads"))
-    threads = t.getInt();
-  FailureOr<RowGeometry> g = rowGeometryOf(fusion, threads);
+  FailureOr<RowGeometry> g = rowGeometryOf(fusion, config->getThreads());
   if (failed(g))
     return failure();
-  fusion->setAttr("brrr.threads", b.getI64IntegerAttr(g->threads));
   int64_t warps = g->threads / 32;
   if (warps > 1)
     for (int64_t k = 0; k < g->reductions; ++k)
@@ -109,8 +98,7 @@ struct PlanSharedMemoryPass
 
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       int64_t slack = 0;
-      FailureOr<SmallVector<SharedBuffer>> buffers =
-          buffersOf(fusion, target, budget, slack);
+      FailureOr<SmallVector<SharedBuffer>> buffers = buffersOf(fusion, slack);
       if (failed(buffers))
         return WalkResult::interrupt();
       int64_t total = placeSharedBuffers(*buffers) + slack;

@@ -85,6 +85,12 @@ cl::list<std::string> inputShapes(
              "(repeatable)"),
     cl::value_desc("NAME=D0xD1x..."), cl::cat(category));
 
+cl::opt<std::string> matmulTile(
+    "matmul-tile",
+    cl::desc("Pin every tiled matmul's tile to MxN with S stages, for tile "
+             "sweeps (default: chosen per product)"),
+    cl::value_desc("MxNxS"), cl::init(""), cl::cat(category));
+
 cl::opt<bool> printWeights(
     "print-weights",
     cl::desc("Print weight blobs in full instead of eliding them (the output "
@@ -143,6 +149,26 @@ int main(int argc, char **argv) {
     }
   }
 
+  mlir::brrr::CompileOptions compile;
+  if (!matmulTile.empty()) {
+    SmallVector<StringRef> parts;
+    StringRef(matmulTile).split(parts, 'x');
+    for (StringRef part : parts) {
+      int64_t v = 0;
+      if (part.getAsInteger(10, v) || v <= 0) {
+        compile.matmulTile.clear();
+        break;
+      }
+      compile.matmulTile.push_back(v);
+    }
+    if (compile.matmulTile.size() != 3) {
+      errs() << "brrrc: error: --matmul-tile takes MxNxS (e.g. 128x128x4), "
+                "got '"
+             << matmulTile << "'\n";
+      return 1;
+    }
+  }
+
   Emit mode = emit;
   if (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"))
     mode = Emit::Library;
@@ -167,7 +193,7 @@ int main(int argc, char **argv) {
     // Passes read the target from the IR (shared-memory budget).
     (*module)->setAttr("brrr.target",
                        mlir::StringAttr::get(&context, target->chip));
-    if (failed(mlir::brrr::runCompilePipeline(*module)) || errors) {
+    if (failed(mlir::brrr::runCompilePipeline(*module, compile)) || errors) {
       errs() << "brrrc: " << errors << " error(s); nothing was written\n";
       return 1;
     }

@@ -1,4 +1,4 @@
-// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
 // On sm_90a, a batched f16 product with a bias epilogue runs the TMA +
 // wgmma body. The fusion records the operands' tensor maps for the runtime:
@@ -9,9 +9,8 @@
 // and two consumer warpgroups), one block per 128x128 tile (grid: 3 row
 // tiles x 2 column tiles, 2 batches).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.grid = array<i64: 6, 1, 2>
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 6>{{.*}}brrr.grid = array<i64: 6, 1, 2>
 // CHECK-SAME: brrr.tensor_maps = [{box = array<i64: 64, 128, 1>, dims = array<i64: 64, 300, 2>, input = 0 : i64, offset = 0 : i64, strides = array<i64: 128, 38400>, swizzle = 128 : i64}, {box = array<i64: 64, 64>, dims = array<i64: 256, 64>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 512>, swizzle = 128 : i64}]
-// CHECK-SAME: brrr.tile = {body = "wgmma", k = 64 : i64, m = 128 : i64, n = 128 : i64, stages = 6 : i64}
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
 // CHECK-SAME: brrr.by_value = array<i32: 0, 1>
 // CHECK-SAME: nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32

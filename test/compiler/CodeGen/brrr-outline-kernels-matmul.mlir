@@ -1,16 +1,17 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
-// One warp per 16x8 output tile (grid: N/8, M/16, batch), K in steps of 16
-// through mma.sync m16n8k16 with f32 accumulators.
+// Rows that are not whole 16-byte chunks (N = 30) take the untiled
+// warp_mma body: one warp per 16x8 output tile (grid: N/8, M/16, batch), K
+// in steps of 16 through mma.sync m16n8k16 with f32 accumulators.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.flops = 393216 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>, brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 32, 1, 1>}
 // CHECK: scf.for
 // CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: arith.truncf %{{.+}} : f32 to f16
-func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x32xf16>) -> tensor<3x32x32xf16> {
-  %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<64x32xf16> -> tensor<3x32x32xf16>
-  return %0 : tensor<3x32x32xf16>
+func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x30xf16>) -> tensor<3x32x30xf16> {
+  %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<64x30xf16> -> tensor<3x32x30xf16>
+  return %0 : tensor<3x32x30xf16>
 }
 
 // -----
@@ -39,9 +40,9 @@ func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>) -> tensor<16x8xf32> {
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 // CHECK: llvm.store
 // CHECK-NOT: gpu.func @fusion_1
-func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x32xf16>, %bias: tensor<32xf16>) -> tensor<32x32xf16> {
-  %0 = brrr.matmul %a, %b : tensor<32x64xf16>, tensor<64x32xf16> -> tensor<32x32xf16>
-  %1 = brrr.add %0, %bias : tensor<32x32xf16>, tensor<32xf16> -> tensor<32x32xf16>
-  %2 = brrr.gelu tanh %1 : tensor<32x32xf16>
-  return %2 : tensor<32x32xf16>
+func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x30xf16>, %bias: tensor<30xf16>) -> tensor<32x30xf16> {
+  %0 = brrr.matmul %a, %b : tensor<32x64xf16>, tensor<64x30xf16> -> tensor<32x30xf16>
+  %1 = brrr.add %0, %bias : tensor<32x30xf16>, tensor<30xf16> -> tensor<32x30xf16>
+  %2 = brrr.gelu tanh %1 : tensor<32x30xf16>
+  return %2 : tensor<32x30xf16>
 }

@@ -514,3 +514,87 @@ func.func @transpose_not_a_permutation(%a: tensor<2x3xf32>) {
   %0 = brrr.transpose %a {perm = array<i64: 1, 1>} : tensor<2x3xf32> -> tensor<3x3xf32>
   return
 }
+
+// -----
+
+func.func @fusion_config_of_another_family(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{has a row kernel config but is a 'pointwise' fusion}}
+  %0 = brrr.fusion "pointwise"(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128>} : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: tensor<8xf32>):
+    %1 = brrr.exp %a : tensor<8xf32>
+    brrr.yield %1 : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @fusion_config_not_a_kernel(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{brrr.config must be a #brrr.kernel, got 3 : i64}}
+  %0 = brrr.fusion "pointwise"(%x) {brrr.config = 3} : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: tensor<8xf32>):
+    %1 = brrr.exp %a : tensor<8xf32>
+    brrr.yield %1 : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{threads must be a multiple of 32 in [32, 1024], got 48}}
+func.func @kernel_threads_not_whole_warps() attributes {c = #brrr.kernel<family = row, body = simt, threads = 48>} { return }
+
+// -----
+
+// expected-error @+1 {{vector and cluster must be positive and stages non-negative}}
+func.func @kernel_zero_vector() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 0>} { return }
+
+// -----
+
+// expected-error @+1 {{only matmul and conv kernels run Tensor Core bodies, not row}}
+func.func @kernel_row_on_tensor_cores() attributes {c = #brrr.kernel<family = row, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{a simt kernel has no tile or stages}}
+func.func @kernel_simt_with_tile() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [128, 128, 64]>} { return }
+
+// -----
+
+// expected-error @+1 {{a warp_mma kernel runs one warp per block, not 64 threads}}
+func.func @kernel_warp_mma_two_warps() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 64>} { return }
+
+// -----
+
+// expected-error @+1 {{a Tensor Core body needs a tile [m, n, k]}}
+func.func @kernel_tiled_without_tile() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, stages = 3>} { return }
+
+// -----
+
+// expected-error @+1 {{tile m and n must be multiples of 64 up to 256}}
+func.func @kernel_tile_not_64() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 96, 64], stages = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{a Tensor Core body streams through 2 or more stages, got 1}}
+func.func @kernel_one_stage() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 1>} { return }
+
+// -----
+
+// expected-error @+1 {{an mma_sync tile's k must be a multiple of 16}}
+func.func @kernel_mma_sync_k() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 24], stages = 3>} { return }
+
+// -----
+
+// expected-error @+1 {{an mma_sync 128x128 tile runs one warp per 64x64, 128 threads, not 256}}
+func.func @kernel_mma_sync_threads() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 256, tile = [128, 128, 32], stages = 3>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma tile's k is 64 (one 128-byte swizzled row of 16-bit elements), got 32}}
+func.func @kernel_wgmma_k() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 32], stages = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma 128-row tile runs a producer and 2 consumer warpgroups, 384 threads, not 256}}
+func.func @kernel_wgmma_threads() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 256, tile = [128, 256, 64], stages = 4>} { return }

@@ -138,3 +138,13 @@ func.func @data_movement(%x: tensor<2x3x4xf32>, %y: tensor<2x5x4xf32>,
   %8 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
   return
 }
+
+// Kernel configs round-trip; defaults (no tile, 0 stages, vector and
+// cluster 1) are not printed.
+// CHECK-LABEL: func.func @kernel_configs
+// CHECK-SAME: a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK-SAME: b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
+// CHECK-SAME: c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+func.func @kernel_configs() attributes {a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, vector = 1, cluster = 1>, b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>, c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>} {
+  return
+}

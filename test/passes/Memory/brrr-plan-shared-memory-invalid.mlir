@@ -5,7 +5,7 @@
 module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 128 : i64} {
   func.func @OverBudget(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
     // expected-error @+1 {{needs 256 bytes of shared memory per block; the target sm_90a allows 128}}
-    %0 = brrr.fusion "row"(%x) {brrr.threads = 1024 : i64} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+    %0 = brrr.fusion "row"(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
     ^bb0(%a: tensor<2x4096xf32>):
       %1 = brrr.softmax %a {axis = 1 : i64} : tensor<2x4096xf32>
       brrr.yield %1 : tensor<2x4096xf32>
@@ -16,10 +16,10 @@ module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 128 : i64}
 
 // -----
 
-// The planner checks the block size it is given.
-func.func @ThreadsNotWholeWarps(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
-  // expected-error @+1 {{row kernels run whole warps, up to 1024 threads; got 48}}
-  %0 = brrr.fusion "row"(%x) {brrr.threads = 48 : i64} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+// The planner reads the config; it does not choose one.
+func.func @NoConfig(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+  // expected-error @+1 {{has no kernel config (brrr.config); run brrr-select-kernel-config first}}
+  %0 = brrr.fusion "row"(%x) : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   ^bb0(%a: tensor<2x4096xf32>):
     %1 = brrr.softmax %a {axis = 1 : i64} : tensor<2x4096xf32>
     brrr.yield %1 : tensor<2x4096xf32>
@@ -29,10 +29,11 @@ func.func @ThreadsNotWholeWarps(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 
 // -----
 
-// Too few threads for the register-resident row is a diagnostic too.
+// Too few threads in the config for the register-resident row is a
+// diagnostic too.
 func.func @RowTooLongForItsThreads(%x: tensor<2x8192xf32>) -> tensor<2x8192xf32> {
   // expected-error @+1 {{rows of 8192 elements exceed the register-resident row kernel}}
-  %0 = brrr.fusion "row"(%x) {brrr.threads = 32 : i64} : (tensor<2x8192xf32>) -> tensor<2x8192xf32> {
+  %0 = brrr.fusion "row"(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, vector = 4>} : (tensor<2x8192xf32>) -> tensor<2x8192xf32> {
   ^bb0(%a: tensor<2x8192xf32>):
     %1 = brrr.softmax %a {axis = 1 : i64} : tensor<2x8192xf32>
     brrr.yield %1 : tensor<2x8192xf32>

@@ -1,10 +1,10 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-plan-shared-memory))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory))' | FileCheck %s
 
 // A softmax over 4096 f32 columns runs 256 threads (8 warps): the max and
 // the sum each need 8 floats of scratch, alive in overlapping phases, so
 // they get separate bytes: 64 in all.
 // CHECK-LABEL: func.func @SoftmaxScratchPerReduction
-// CHECK: brrr.fusion "row"{{.*}}brrr.shared = [{bytes = 32 : i64, name = "reduce0", offset = 0 : i64}, {bytes = 32 : i64, name = "reduce1", offset = 32 : i64}], brrr.shared_bytes = 64 : i64, brrr.threads = 256 : i64
+// CHECK: brrr.fusion "row"{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4>, brrr.shared = [{bytes = 32 : i64, name = "reduce0", offset = 0 : i64}, {bytes = 32 : i64, name = "reduce1", offset = 32 : i64}], brrr.shared_bytes = 64 : i64}
 func.func @SoftmaxScratchPerReduction(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x4096xf32>
   return %0 : tensor<2x4096xf32>
@@ -14,7 +14,7 @@ func.func @SoftmaxScratchPerReduction(%x: tensor<2x4096xf32>) -> tensor<2x4096xf
 
 // A row that one warp covers reduces with shuffles alone: no shared memory.
 // CHECK-LABEL: func.func @OneWarpRowNeedsNoSharedMemory
-// CHECK: brrr.fusion "row"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64, brrr.threads = 32 : i64
+// CHECK: brrr.fusion "row"{{.*}}threads = 32, vector = 8>, brrr.shared = [], brrr.shared_bytes = 0 : i64}
 func.func @OneWarpRowNeedsNoSharedMemory(%x: tensor<2x64xf16>) -> tensor<2x64xf16> {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x64xf16>
   return %0 : tensor<2x64xf16>
@@ -35,9 +35,9 @@ func.func @PointwisePlanIsEmpty(%x: tensor<64xf32>) -> tensor<64xf32> {
 // A block size already chosen is kept, and the scratch follows it: 1024
 // threads are 32 warps, 128 bytes per reduction.
 // CHECK-LABEL: func.func @ChosenThreadsAreKept
-// CHECK: brrr.shared = [{bytes = 128 : i64, name = "reduce0", offset = 0 : i64}, {bytes = 128 : i64, name = "reduce1", offset = 128 : i64}], brrr.shared_bytes = 256 : i64, brrr.threads = 1024 : i64
+// CHECK: brrr.shared = [{bytes = 128 : i64, name = "reduce0", offset = 0 : i64}, {bytes = 128 : i64, name = "reduce1", offset = 128 : i64}], brrr.shared_bytes = 256 : i64}
 func.func @ChosenThreadsAreKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
-  %0 = brrr.fusion "row"(%x) {brrr.threads = 1024 : i64} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+  %0 = brrr.fusion "row"(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   ^bb0(%a: tensor<2x4096xf32>):
     %1 = brrr.softmax %a {axis = 1 : i64} : tensor<2x4096xf32>
     brrr.yield %1 : tensor<2x4096xf32>
@@ -53,7 +53,7 @@ func.func @ChosenThreadsAreKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // rows of 128 + 8: 8704 bytes) through 3 buffer pairs, all alive for the
 // whole kernel.
 // CHECK-LABEL: func.func @StagedMatmulBuffers
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [{bytes = 10240 : i64, name = "a0", offset = 0 : i64}, {bytes = 8704 : i64, name = "b0", offset = 30720 : i64}, {bytes = 10240 : i64, name = "a1", offset = 10240 : i64}, {bytes = 8704 : i64, name = "b1", offset = 39424 : i64}, {bytes = 10240 : i64, name = "a2", offset = 20480 : i64}, {bytes = 8704 : i64, name = "b2", offset = 48128 : i64}], brrr.shared_bytes = 56832 : i64, brrr.threads = 128 : i64, brrr.tile = {body = "mma_sync", k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 3 : i64}
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3>, brrr.shared = [{bytes = 10240 : i64, name = "a0", offset = 0 : i64}, {bytes = 8704 : i64, name = "b0", offset = 30720 : i64}, {bytes = 10240 : i64, name = "a1", offset = 10240 : i64}, {bytes = 8704 : i64, name = "b1", offset = 39424 : i64}, {bytes = 10240 : i64, name = "a2", offset = 20480 : i64}, {bytes = 8704 : i64, name = "b2", offset = 48128 : i64}], brrr.shared_bytes = 56832 : i64}
 module attributes {brrr.target = "sm_80"} {
   func.func @StagedMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
     %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
@@ -75,8 +75,8 @@ module attributes {brrr.target = "sm_80"} {
 // mbarriers and alignment beside them). The f32 epilogue staging (128
 // rows of 128 + 8 floats) lives after the main loop, over the slices.
 // CHECK-LABEL: func.func @WgmmaMatmulBuffers
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [{bytes = 16384 : i64, name = "a0", offset = 0 : i64}, {bytes = 16384 : i64, name = "b0", offset = 16384 : i64}
-// CHECK-SAME: {bytes = 16384 : i64, name = "b5", offset = 180224 : i64}, {bytes = 96 : i64, name = "barriers", offset = 196608 : i64}, {bytes = 69632 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197728 : i64, brrr.threads = 384 : i64, brrr.tile = {body = "wgmma", k = 64 : i64, m = 128 : i64, n = 128 : i64, stages = 6 : i64}
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 6>, brrr.shared = [{bytes = 16384 : i64, name = "a0", offset = 0 : i64}, {bytes = 16384 : i64, name = "b0", offset = 16384 : i64}
+// CHECK-SAME: {bytes = 16384 : i64, name = "b5", offset = 180224 : i64}, {bytes = 96 : i64, name = "barriers", offset = 196608 : i64}, {bytes = 69632 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197728 : i64}
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
     %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
@@ -93,7 +93,8 @@ module attributes {brrr.target = "sm_90a"} {
 // A large product fills the chip with 128x256 tiles (18 x 9 of them):
 // 48 KiB per stage, 4 stages.
 // CHECK-LABEL: func.func @WgmmaWideTile
-// CHECK: brrr.tile = {body = "wgmma", k = 64 : i64, m = 128 : i64, n = 256 : i64, stages = 4 : i64}
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK-SAME: {bytes = 135168 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197696 : i64}
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaWideTile(%a: tensor<2304x768xf16>, %b: tensor<768x2304xf16>) -> tensor<2304x2304xf16> {
     %0 = brrr.fusion "matmul"(%a, %b) : (tensor<2304x768xf16>, tensor<768x2304xf16>) -> tensor<2304x2304xf16> {
@@ -128,7 +129,8 @@ module attributes {brrr.target = "sm_90a"} {
 // Without a target the budget is 48 KiB: the same product is staged in 2
 // buffer pairs (37888 bytes), not 3.
 // CHECK-LABEL: func.func @StagesFitTheBudget
-// CHECK: brrr.shared_bytes = 37888 : i64, brrr.threads = 128 : i64, brrr.tile = {body = "mma_sync", k = 32 : i64, m = 128 : i64, n = 128 : i64, stages = 2 : i64}
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 2>
+// CHECK-SAME: brrr.shared_bytes = 37888 : i64}
 func.func @StagesFitTheBudget(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
   %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
   ^bb0(%x: tensor<256x64xf16>, %y: tensor<64x256xf16>):

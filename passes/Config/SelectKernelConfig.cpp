@@ -1,0 +1,140 @@
+//===- SelectKernelConfig.cpp - every kernel's geometry, chosen once -----===//
+//
+// Runs after fusion, before memory planning (flag brrr-select-kernel-config).
+// Each `brrr.fusion` gets its kernel's decisions as one typed attribute,
+// `brrr.config = #brrr.kernel<...>`: the body (plain threads, an untiled
+// warp-per-tile mma.sync, a staged mma.sync block tile, or Hopper's TMA +
+// wgmma), the block size, the tile and its stages, the vector width. The
+// shared-memory planner and the code generator only read it, and a lit test
+// can check what was chosen apart from what is produced. A config already on
+// a fusion (written by hand, or by an earlier run) is kept.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRSELECTKERNELCONFIG
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Threads per block of the pointwise kernels.
+constexpr int64_t kPointwiseThreads = 256;
+
+/// The config of `fusion`, null for families whose emitters still size
+/// themselves (reduce, movement, pool), or failure with a diagnostic.
+/// `pinnedTile` (m, n, stages), when given, overrides the shape of every
+/// tiled matmul.
+FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
+                                         int64_t budget,
+                                         ArrayRef<int64_t> pinnedTile) {
+  MLIRContext *ctx = fusion.getContext();
+  StringRef kind = fusion.getKind();
+  if (kind == "pointwise")
+    return KernelConfigAttr::get(ctx, KernelFamily::pointwise,
+                                 KernelBody::simt, kPointwiseThreads, {}, 0,
+                                 pointwiseVectorWidth(fusion), 1);
+  if (kind == "row") {
+    FailureOr<RowGeometry> g = rowGeometryOf(fusion);
+    if (failed(g))
+      return failure();
+    return KernelConfigAttr::get(ctx, KernelFamily::row, KernelBody::simt,
+                                 g->threads, {}, 0, g->vec, 1);
+  }
+  if (kind == "matmul") {
+    if (std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget)) {
+      if (!pinnedTile.empty()) {
+        tile->m = pinnedTile[0];
+        tile->n = pinnedTile[1];
+        tile->stages = pinnedTile[2];
+      }
+      return tile->config(ctx);
+    }
+    return KernelConfigAttr::get(ctx, KernelFamily::matmul,
+                                 KernelBody::warp_mma, 32, {}, 0, 1, 1);
+  }
+  if (kind == "conv")
+    return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
+                                 32, {}, 0, 1, 1);
+  return KernelConfigAttr();
+}
+
+struct SelectKernelConfigPass
+    : public mlir::brrr::impl::BrrrSelectKernelConfigBase<
+          SelectKernelConfigPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (!matmulTile.empty() && matmulTile.size() != 3) {
+      getOperation().emitError("matmul-tile takes m,n,stages; got ")
+          << matmulTile.size() << " values";
+      return signalPassFailure();
+    }
+    auto module = getOperation()->getParentOfType<ModuleOp>();
+    StringRef target;
+    if (auto t = module ? module->getAttrOfType<StringAttr>("brrr.target")
+                        : StringAttr())
+      target = t.getValue();
+    int64_t budget = sharedMemoryBudget(target);
+    if (auto cap = module ? module->getAttrOfType<IntegerAttr>(
+                                "brrr.shared_memory_limit")
+                          : IntegerAttr())
+      budget = std::min(budget, cap.getInt());
+
+    SmallVector<int64_t> pinned(matmulTile.begin(), matmulTile.end());
+    WalkResult walk = getOperation().walk([&](FusionOp fusion) {
+      if (fusion->hasAttr(kKernelConfigAttrName))
+        return WalkResult::advance();
+      FailureOr<KernelConfigAttr> config =
+          chooseConfig(fusion, target, budget, pinned);
+      if (failed(config))
+        return WalkResult::interrupt();
+      if (*config) {
+        auto diag = [&] { return fusion.emitOpError(); };
+        if (failed(KernelConfigAttr::verify(
+                diag, config->getFamily(), config->getBody(),
+                config->getThreads(), config->getTile(), config->getStages(),
+                config->getVector(), config->getCluster())))
+          return WalkResult::interrupt();
+        fusion->setAttr(kKernelConfigAttrName, *config);
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+KernelConfigAttr MatmulTile::config(MLIRContext *ctx) const {
+  return KernelConfigAttr::get(ctx, KernelFamily::matmul, body, threads(),
+                               {m, n, k}, stages, 1, 1);
+}
+
+std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
+  if (!config || config.getTile().size() != 3)
+    return std::nullopt;
+  MatmulTile tile;
+  tile.body = config.getBody();
+  tile.m = config.getTile()[0];
+  tile.n = config.getTile()[1];
+  tile.k = config.getTile()[2];
+  tile.stages = config.getStages();
+  return tile;
+}
+
+FailureOr<KernelConfigAttr> mlir::brrr::kernelConfigOf(FusionOp fusion) {
+  if (auto config =
+          fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName))
+    return config;
+  return fusion.emitOpError("has no kernel config (") << kKernelConfigAttrName
+                                                     << "); run "
+                                                        "brrr-select-kernel-"
+                                                        "config first";
+}

@@ -1,0 +1,120 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNED
+// RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{matmul-tile=128,128}))' 2>&1 | FileCheck %s --check-prefix=BADPIN
+
+// What brrr-select-kernel-config chooses; what is built from it is checked
+// by the planner's and the code generator's tests.
+
+// Pointwise kernels: 256 threads, 16-byte vectors of the widest element
+// (4 f32, 8 f16), narrowed until they divide the element count (999 f16
+// elements: 1).
+// CHECK-LABEL: func.func @PointwiseVectorWidths
+// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>
+// BADPIN: matmul-tile takes m,n,stages; got 2 values
+func.func @PointwiseVectorWidths(%x: tensor<1024xf32>, %h: tensor<1024xf16>, %o: tensor<999xf16>) -> (tensor<1024xf32>, tensor<1024xf16>, tensor<999xf16>) {
+  %0 = brrr.exp %x : tensor<1024xf32>
+  %1 = brrr.exp %h : tensor<1024xf16>
+  %2 = brrr.exp %o : tensor<999xf16>
+  return %0, %1, %2 : tensor<1024xf32>, tensor<1024xf16>, tensor<999xf16>
+}
+
+// -----
+
+// Row kernels: the block size and vector width of the register-resident
+// row (4096 f32: 256 threads of 4-wide vectors).
+// CHECK-LABEL: func.func @RowGeometry
+// CHECK: brrr.fusion "row"{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4>
+func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+  %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x4096xf32>
+  return %0 : tensor<2x4096xf32>
+}
+
+// -----
+
+// On sm_90a, an f16 product TMA can read runs the wgmma body: 128x256
+// tiles fill the chip (18 x 9 = 162 of them, 132 multiprocessors), with 4
+// stages of 48 KiB; a product of two tiles takes 128x128 and 6 stages.
+// CHECK-LABEL: func.func @WgmmaTiles
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 6>
+// PINNED-LABEL: func.func @WgmmaTiles
+// PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
+// PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @WgmmaTiles(%a: tensor<2304x768xf16>, %b: tensor<768x2304xf16>, %c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> (tensor<2304x2304xf16>, tensor<256x256xf16>) {
+    %0 = brrr.matmul %a, %b : tensor<2304x768xf16>, tensor<768x2304xf16> -> tensor<2304x2304xf16>
+    %1 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
+    return %0, %1 : tensor<2304x2304xf16>, tensor<256x256xf16>
+  }
+}
+
+// -----
+
+// A tighter shared-memory limit leaves fewer wgmma stages: (100000 - 1120)
+// / 32768 = 3.
+// CHECK-LABEL: func.func @WgmmaStagesFitTheLimit
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
+module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 100000 : i64} {
+  func.func @WgmmaStagesFitTheLimit(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> tensor<256x256xf16> {
+    %0 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
+    return %0 : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+// On sm_80 the same product runs the staged mma_sync tile (3 stages);
+// without a target too, in the 2 stages 48 KiB hold.
+// CHECK-LABEL: func.func @MmaSyncOnAmpere
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3>
+module attributes {brrr.target = "sm_80"} {
+  func.func @MmaSyncOnAmpere(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> tensor<256x256xf16> {
+    %0 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
+    return %0 : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @MmaSyncWithoutTarget
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 2>
+func.func @MmaSyncWithoutTarget(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> tensor<256x256xf16> {
+  %0 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
+  return %0 : tensor<256x256xf16>
+}
+
+// -----
+
+// f32 products, f16 rows that are not whole 16-byte chunks, and
+// convolutions run the untiled warp_mma body, even on sm_90a; the pin
+// leaves them alone.
+// CHECK-LABEL: func.func @UntiledBodies
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// PINNED-LABEL: func.func @UntiledBodies
+// PINNED-COUNT-2: body = warp_mma, threads = 32>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @UntiledBodies(%a: tensor<64x64xf32>, %h: tensor<64x50xf16>, %w: tensor<50x64xf16>, %x: tensor<1x8x10x10xf32>, %k: tensor<8x8x3x3xf32>) -> (tensor<64x64xf32>, tensor<64x64xf16>, tensor<1x8x8x8xf32>) {
+    %0 = brrr.matmul %a, %a : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+    %1 = brrr.matmul %h, %w : tensor<64x50xf16>, tensor<50x64xf16> -> tensor<64x64xf16>
+    %2 = brrr.conv2d %x, %k {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x8x8xf32>
+    return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xf16>, tensor<1x8x8x8xf32>
+  }
+}
+
+// -----
+
+// A config already on a fusion is kept.
+// CHECK-LABEL: func.func @ExistingConfigIsKept
+// CHECK: brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>
+func.func @ExistingConfigIsKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+  %0 = brrr.fusion "row"(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+  ^bb0(%a: tensor<2x4096xf32>):
+    %1 = brrr.softmax %a {axis = 1 : i64} : tensor<2x4096xf32>
+    brrr.yield %1 : tensor<2x4096xf32>
+  }
+  return %0 : tensor<2x4096xf32>
+}
