@@ -79,6 +79,10 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a wgmma tile's k is 64 (one 128-byte swizzled "
                           "row of 16-bit elements), got "
                        << k;
+  if (m != 128)
+    return emitError() << "a wgmma tile has 128 rows (two consumer "
+                          "warpgroups, whose registers the body splits), got "
+                       << m;
   if (threads != 128 * (1 + m / 64))
     return emitError() << "a wgmma " << m << "-row tile runs a producer and "
                        << m / 64 << " consumer warpgroups, "

@@ -598,3 +598,8 @@ func.func @kernel_wgmma_k() attributes {c = #brrr.kernel<family = matmul, body =
 
 // expected-error @+1 {{a wgmma 128-row tile runs a producer and 2 consumer warpgroups, 384 threads, not 256}}
 func.func @kernel_wgmma_threads() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 256, tile = [128, 256, 64], stages = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma tile has 128 rows (two consumer warpgroups, whose registers the body splits), got 64}}
+func.func @kernel_wgmma_rows() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 256, tile = [64, 256, 64], stages = 4>} { return }
