@@ -220,20 +220,25 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
       tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
       tmaOperandOf(rhs, batch, /*isLhs=*/false)) {
     // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
-    // 128-byte swizzled row each). n = 256 halves the A traffic per flop
-    // but needs enough tiles to fill the chip; smaller products take 128.
+    // 128-byte swizzled row each). The width minimizes waves x time per
+    // tile: a 128-wide tile does half a 256-wide one's work at about 0.8
+    // of its rate (measured on an H100, test/gpu/NOTES.md), so it wins
+    // when it saves a wave, as for small products.
     MatmulTile tile;
     tile.body = KernelBody::wgmma;
     tile.m = 128;
     tile.k = 64;
-    auto tiles = [&](int64_t n) {
-      return llvm::divideCeil(M, tile.m) * llvm::divideCeil(N, n) * batches;
+    int64_t sms = multiprocessors(target);
+    auto cost = [&](int64_t n) {
+      int64_t tiles =
+          llvm::divideCeil(M, tile.m) * llvm::divideCeil(N, n) * batches;
+      return llvm::divideCeil(tiles, sms) * (n == 256 ? 256 : 160);
     };
-    tile.n = tiles(256) >= multiprocessors(target) ? 256 : 128;
-    // Four stages keep three slices in flight at n = 256 (48 KiB each);
-    // narrower tiles take up to six.
-    int64_t fit = (sharedBudget - wgmmaExtraShared(6)) / tile.stageBytes();
-    tile.stages = std::min<int64_t>(tile.n == 256 ? 4 : 6, fit);
+    tile.n = cost(256) <= cost(128) ? 256 : 128;
+    // Four stages keep three slices in flight; deeper rings measured no
+    // faster (six were slower at 128 wide).
+    int64_t fit = (sharedBudget - wgmmaExtraShared(4)) / tile.stageBytes();
+    tile.stages = std::min<int64_t>(4, fit);
     if (tile.stages >= 2)
       return tile;
   }

@@ -12,7 +12,10 @@ DEST/gemm_<t>_<M>x<N>x<K>.so  plain products (GEMM_SHAPES): 4096^3 and
                   M in {128, 512, 4096} x (N, K) of BERT-base in f16
 DEST/chain50.so   50 dependent kernels (softmax and cos alternating, so
                   none fuses): the host cost of one run
-Usage: build_bench.py BRRRC DEST
+With --sweep, DEST/sweep/ instead holds every GEMM_SHAPES product and the
+gelu product compiled once per tile of SWEEP_TILES (brrrc --matmul-tile),
+as <case>__<tile>.so, for gemm_sweep.py.
+Usage: build_bench.py BRRRC DEST [--sweep]
 """
 
 import os
@@ -23,11 +26,11 @@ import onnx
 from onnx import TensorProto, helper
 
 
-def save_and_compile(brrrc, model, dest, name):
+def save_and_compile(brrrc, model, dest, name, flags=()):
     model.ir_version = 8
     path = os.path.join(dest, name + ".onnx")
     onnx.save(model, path)
-    subprocess.run([brrrc, path, "-o", os.path.join(dest, name + ".so")], check=True)
+    subprocess.run([brrrc, path, "-o", os.path.join(dest, name + ".so"), *flags], check=True)
     os.remove(path)
 
 
@@ -39,9 +42,57 @@ GEMM_SHAPES = ([(t, s, s, s) for t in ("f16", "bf16") for s in (4096, 8192)] +
                 for n, k in ((768, 768), (2304, 768), (3072, 768), (768, 3072))])
 
 
+# Tiles (m x n x stages) the sweep compiles every product with, besides the
+# one brrr-select-kernel-config chooses ("default").
+SWEEP_TILES = ["128x256x4", "128x256x3", "128x128x6", "128x128x4", "128x128x3"]
+
+
+def gemm_model(t, m, nn, k):
+    et = TensorProto.FLOAT16 if t == "f16" else TensorProto.BFLOAT16
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["a", "b"], ["y"])], "gemm",
+        [helper.make_tensor_value_info("a", et, [m, k]),
+         helper.make_tensor_value_info("b", et, [k, nn])],
+        [helper.make_tensor_value_info("y", et, [m, nn])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def gelu_model():
+    n = helper.make_node
+    H = TensorProto.FLOAT16
+    g = helper.make_graph(
+        [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["t"]), n("Gelu", ["t"], ["y"])],
+        "gelu_mm",
+        [helper.make_tensor_value_info("x", H, [8192, 4096]),
+         helper.make_tensor_value_info("w", H, [4096, 16384]),
+         helper.make_tensor_value_info("b", H, [16384])],
+        [helper.make_tensor_value_info("y", H, [8192, 16384])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 20)])
+
+
+def sweep(brrrc, dest):
+    import concurrent.futures
+    dest = os.path.join(dest, "sweep")
+    os.makedirs(dest, exist_ok=True)
+    cases = [(f"gemm_{t}_{m}x{nn}x{k}", gemm_model(t, m, nn, k))
+             for t, m, nn, k in GEMM_SHAPES if t == "f16"]
+    cases.append(("gelu_mm", gelu_model()))
+    jobs = []
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for name, model in cases:
+            for tile in ["default"] + SWEEP_TILES:
+                flags = [] if tile == "default" else [f"--matmul-tile={tile}"]
+                jobs.append(pool.submit(save_and_compile, brrrc, model, dest,
+                                        f"{name}__{tile}", flags))
+        for j in jobs:
+            j.result()
+
+
 def main():
     brrrc, dest = sys.argv[1], sys.argv[2]
     os.makedirs(dest, exist_ok=True)
+    if "--sweep" in sys.argv[3:]:
+        return sweep(brrrc, dest)
     n = helper.make_node
     N = 64 * 1024 * 1024
     g = helper.make_graph(
@@ -74,23 +125,8 @@ def main():
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "matmul")
     for t, m, nn, k in GEMM_SHAPES:
-        et = H if t == "f16" else TensorProto.BFLOAT16
-        g = helper.make_graph(
-            [n("MatMul", ["a", "b"], ["y"])], "gemm",
-            [helper.make_tensor_value_info("a", et, [m, k]),
-             helper.make_tensor_value_info("b", et, [k, nn])],
-            [helper.make_tensor_value_info("y", et, [m, nn])])
-        save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
-                         dest, f"gemm_{t}_{m}x{nn}x{k}")
-    g = helper.make_graph(
-        [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["t"]), n("Gelu", ["t"], ["y"])],
-        "gelu_mm",
-        [helper.make_tensor_value_info("x", H, [8192, 4096]),
-         helper.make_tensor_value_info("w", H, [4096, 16384]),
-         helper.make_tensor_value_info("b", H, [16384])],
-        [helper.make_tensor_value_info("y", H, [8192, 16384])])
-    save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 20)]),
-                     dest, "gelu_mm")
+        save_and_compile(brrrc, gemm_model(t, m, nn, k), dest, f"gemm_{t}_{m}x{nn}x{k}")
+    save_and_compile(brrrc, gelu_model(), dest, "gelu_mm")
     g = helper.make_graph(
         [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
         "conv",

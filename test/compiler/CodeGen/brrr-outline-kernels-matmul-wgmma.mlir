@@ -9,14 +9,14 @@
 // and two consumer warpgroups), one block per 128x128 tile (grid: 3 row
 // tiles x 2 column tiles, 2 batches).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 6>{{.*}}brrr.grid = array<i64: 6, 1, 2>
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>{{.*}}brrr.grid = array<i64: 6, 1, 2>
 // CHECK-SAME: brrr.tensor_maps = [{box = array<i64: 64, 128, 1>, dims = array<i64: 64, 300, 2>, input = 0 : i64, offset = 0 : i64, strides = array<i64: 128, 38400>, swizzle = 128 : i64}, {box = array<i64: 64, 64>, dims = array<i64: 256, 64>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 512>, swizzle = 128 : i64}]
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
 // CHECK-SAME: brrr.by_value = array<i32: 0, 1>
 // CHECK-SAME: nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
 // Barriers: one full (the producer's arrival plus the bytes) and one empty
 // (the 8 consumer warps) per stage.
-// CHECK-COUNT-6: nvvm.mbarrier.init {{.+}}, %{{.+}} : !llvm.ptr<3>, i32
+// CHECK-COUNT-8: nvvm.mbarrier.init {{.+}}, %{{.+}} : !llvm.ptr<3>, i32
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: scf.for

@@ -68,15 +68,14 @@ module attributes {brrr.target = "sm_80"} {
 // -----
 
 // On sm_90a the same product runs the TMA + wgmma body: a producer and two
-// consumer warpgroups (384 threads) over a 128x128 tile (two tiles do not
-// fill the chip's 132 multiprocessors, so not 128x256), 64-deep slices of
+// consumer warpgroups (384 threads) over a 128x128 tile, 64-deep slices of
 // 16 KiB each for A and B, 1024-byte aligned for the 128-byte swizzle, in
-// 6 stages (the most the 227 KiB budget holds, with the 1120 bytes of
-// mbarriers and alignment beside them). The f32 epilogue staging (128
-// rows of 128 + 8 floats) lives after the main loop, over the slices.
+// 4 stages, with 8 mbarriers (alive through the epilogue) after them and
+// 1024 bytes to align the base. The f32 epilogue staging (128 rows of 128
+// + 8 floats) lives after the main loop, over the slices.
 // CHECK-LABEL: func.func @WgmmaMatmulBuffers
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 6>, brrr.shared = [{bytes = 16384 : i64, name = "a0", offset = 0 : i64}, {bytes = 16384 : i64, name = "b0", offset = 16384 : i64}
-// CHECK-SAME: {bytes = 16384 : i64, name = "b5", offset = 180224 : i64}, {bytes = 96 : i64, name = "barriers", offset = 196608 : i64}, {bytes = 69632 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197728 : i64}
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>, brrr.shared = [{bytes = 16384 : i64, name = "a0", offset = 0 : i64}, {bytes = 16384 : i64, name = "b0", offset = 16384 : i64}
+// CHECK-SAME: {bytes = 16384 : i64, name = "b3", offset = 114688 : i64}, {bytes = 64 : i64, name = "barriers", offset = 131072 : i64}, {bytes = 69632 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 132160 : i64}
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
     %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
@@ -90,19 +89,19 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
-// A large product fills the chip with 128x256 tiles (18 x 9 of them):
-// 48 KiB per stage, 4 stages.
+// A 128x256 tile takes 48 KiB a stage (A 16, B 32), and its epilogue
+// staging 128 x (256 + 8) floats.
 // CHECK-LABEL: func.func @WgmmaWideTile
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK-SAME: {bytes = 135168 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197696 : i64}
 module attributes {brrr.target = "sm_90a"} {
-  func.func @WgmmaWideTile(%a: tensor<2304x768xf16>, %b: tensor<768x2304xf16>) -> tensor<2304x2304xf16> {
-    %0 = brrr.fusion "matmul"(%a, %b) : (tensor<2304x768xf16>, tensor<768x2304xf16>) -> tensor<2304x2304xf16> {
-    ^bb0(%x: tensor<2304x768xf16>, %y: tensor<768x2304xf16>):
-      %1 = brrr.matmul %x, %y : tensor<2304x768xf16>, tensor<768x2304xf16> -> tensor<2304x2304xf16>
-      brrr.yield %1 : tensor<2304x2304xf16>
+  func.func @WgmmaWideTile(%a: tensor<4096x768xf16>, %b: tensor<768x3072xf16>) -> tensor<4096x3072xf16> {
+    %0 = brrr.fusion "matmul"(%a, %b) : (tensor<4096x768xf16>, tensor<768x3072xf16>) -> tensor<4096x3072xf16> {
+    ^bb0(%x: tensor<4096x768xf16>, %y: tensor<768x3072xf16>):
+      %1 = brrr.matmul %x, %y : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
+      brrr.yield %1 : tensor<4096x3072xf16>
     }
-    return %0 : tensor<2304x2304xf16>
+    return %0 : tensor<4096x3072xf16>
   }
 }
 
