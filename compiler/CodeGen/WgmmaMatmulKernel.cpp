@@ -292,6 +292,10 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
                                    NVVM::SetMaxRegisterAction::decrease);
     auto ifLeader = scf::IfOp::create(b, loc, e.eq(inGroup, 0), false);
     b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+    // The maps' lines, fetched before the first copy needs them.
+    for (Value map : {mapA, mapB})
+      NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
+                               /*tensormap=*/true);
     auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
     b.setInsertionPointToStart(loop.getBody());
     Value kt = loop.getInductionVar();
