@@ -109,32 +109,6 @@ def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
-def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
-  let summary = "Choose every kernel's geometry once, as a #brrr.kernel config";
-  let description = [{
-    Records on every `brrr.fusion` the decisions its kernel is built with,
-    as `brrr.config = #brrr.kernel<family, body, threads, tile, stages,
-    vector, cluster>`; the shared-memory planner and the code generator
-    only read it. Pointwise kernels: 256 threads, vectors of 16 bytes of
-    the widest element. Row kernels: the block size and vector width of
-    their register-resident row. Matmuls: on the module's `brrr.target`
-    sm_90a, f16/bf16 products whose operands TMA can read run the `wgmma`
-    body (128x256 tiles when they fill the chip's multiprocessors, else
-    128x128; 64-deep slices; 4 or 6 stages, as many as the shared budget
-    holds); other f16/bf16 products with whole 16-byte rows the staged
-    `mma_sync` 128x128x32 tile (up to 3 stages); the rest, and
-    convolutions, the untiled `warp_mma` body. Reductions, data movement
-    and pooling still size themselves. A config already present is kept.
-    The `matmul-tile` option pins the m, n and stages of every tiled
-    matmul, for tile sweeps.
-  }];
-  let options = [
-    ListOption<"matmulTile", "matmul-tile", "int64_t",
-               "Pin every tiled matmul's m,n,stages (for tile sweeps)">
-  ];
-  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
-}
-
 def BrrrPlanGlobalMemory : Pass<"brrr-plan-global-memory", "func::FuncOp"> {
   let summary = "Place every kernel output in an arena, outputs, or in place";
   let description = [{
@@ -170,6 +144,47 @@ def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
     module's `brrr.target` (sm_90a: 227 KiB per block, sm_80: 163 KiB,
     none: 48 KiB), lowered by a `brrr.shared_memory_limit` module
     attribute; a plan over it is an error on the fusion.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
+  let summary = "Choose every kernel's geometry once, as a #brrr.kernel config";
+  let description = [{
+    Records on every `brrr.fusion` the decisions its kernel is built with,
+    as `brrr.config = #brrr.kernel<family, body, threads, tile, stages,
+    vector, cluster>`; the shared-memory planner and the code generator
+    only read it. Pointwise kernels: 256 threads, vectors of 16 bytes of
+    the widest element. Row kernels: the block size and vector width of
+    their register-resident row. Matmuls: on the module's `brrr.target`
+    sm_90a, f16/bf16 products whose operands TMA can read run the `wgmma`
+    body (128x256 tiles when they fill the chip's multiprocessors, else
+    128x128; 64-deep slices; 4 or 6 stages, as many as the shared budget
+    holds); other f16/bf16 products with whole 16-byte rows the staged
+    `mma_sync` 128x128x32 tile (up to 3 stages); the rest, and
+    convolutions, the untiled `warp_mma` body. Reductions, data movement
+    and pooling still size themselves. A config already present is kept.
+    The `matmul-tile` option pins the m, n and stages of every tiled
+    matmul, for tile sweeps.
+  }];
+  let options = [
+    ListOption<"matmulTile", "matmul-tile", "int64_t",
+               "Pin every tiled matmul's m,n,stages (for tile sweeps)">
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+def BrrrLowerPrecision : Pass<"brrr-lower-precision", "func::FuncOp"> {
+  let summary = "Run f32 matmuls and convolutions in f16 or bf16 when the module asks";
+  let description = [{
+    With the module attribute `brrr.precision` = "fp16" or "bf16" (brrrc
+    `--precision`), every matmul and convolution whose operands are f32
+    multiplies in that type with f32 accumulation: constant operands are
+    converted at compile time (round to nearest even), the others cast
+    where they are read, and the product is cast back to f32, so the rest
+    of the graph and the model's outputs keep their declared types. "fp32"
+    (the default) and "tf32" leave the graph as it is; an unknown value is
+    an error.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -141,7 +141,25 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
     };
     SmallVector<Value> acc(loop.getRegionIterArgs());
     SmallVector<Value> next;
-    if (tf32) {
+    if (tf32 && config->getPrecision() == KernelPrecision::tf32) {
+      // --precision=tf32: one tf32 product, operands rounded toward zero to
+      // tf32's 10 mantissa bits.
+      auto bits = [&](Value v) -> Value {
+        Value raw = LLVM::BitcastOp::create(b, loc, i32, v);
+        return arith::AndIOp::create(
+            b, loc, raw,
+            arith::ConstantOp::create(
+                b, loc, i32,
+                b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
+      };
+      SmallVector<Value> aRegs, bRegs;
+      for (Value v :
+           {a(g, 0, t, 0), a(g, 8, t, 0), a(g, 0, t, 4), a(g, 8, t, 4)})
+        aRegs.push_back(bits(v));
+      for (Value v : {bm(t, 0, g), bm(t, 4, g)})
+        bRegs.push_back(bits(v));
+      next = mma(aRegs, bRegs, acc);
+    } else if (tf32) {
       // f32 operands keep f32 accuracy with three tf32 products (3xTF32):
       // x = big + small, where big keeps tf32's 10 mantissa bits and small
       // (exact in f32) the rest; a*b ~ big*big + big*small + small*big.

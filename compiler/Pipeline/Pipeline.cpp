@@ -17,6 +17,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   PassManager graph(module.getContext());
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
+  graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   // Products take their epilogues first: that saves the product's round
   // trip through memory, at least what a row prologue would save.

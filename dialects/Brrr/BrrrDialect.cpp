@@ -34,7 +34,7 @@ LogicalResult
 KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          KernelFamily family, KernelBody body, int64_t threads,
                          ArrayRef<int64_t> tile, int64_t stages, int64_t vector,
-                         int64_t cluster) {
+                         int64_t cluster, KernelPrecision precision) {
   if (threads < 32 || threads > 1024 || threads % 32)
     return emitError() << "threads must be a multiple of 32 in [32, 1024], got "
                        << threads;
@@ -47,6 +47,10 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "only matmul and conv kernels run Tensor Core "
                           "bodies, not "
                        << stringifyKernelFamily(family);
+  if (precision == KernelPrecision::tf32 && body != KernelBody::warp_mma)
+    return emitError() << "only the warp_mma body multiplies f32 operands, so "
+                          "only it runs tf32, not "
+                       << stringifyKernelBody(body);
   if (body == KernelBody::simt || body == KernelBody::warp_mma) {
     if (!tile.empty() || stages)
       return emitError() << "a " << stringifyKernelBody(body)

@@ -112,6 +112,13 @@ def Brrr_KernelBodyAttr : I32EnumAttr<"KernelBody",
   let genSpecializedAttr = 0;
 }
 
+def Brrr_KernelPrecisionAttr : I32EnumAttr<"KernelPrecision",
+    "how a Tensor Core body multiplies f32 operands", [
+      I32EnumAttrCase<"exact", 0>, I32EnumAttrCase<"tf32", 1>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -152,7 +159,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`;
     - `stages`: shared-memory buffers the k-slices stream through;
     - `vector`: elements per vector access;
-    - `cluster`: thread blocks per cluster.
+    - `cluster`: thread blocks per cluster;
+    - `precision`: for f32 operands on Tensor Cores, `exact` (three tf32
+      products, f32 accuracy) or `tf32` (one product, `--precision=tf32`).
 
     Example:
 
@@ -168,7 +177,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     Brrr_TileParameter:$tile,
     DefaultValuedParameter<"int64_t", "0">:$stages,
     DefaultValuedParameter<"int64_t", "1">:$vector,
-    DefaultValuedParameter<"int64_t", "1">:$cluster
+    DefaultValuedParameter<"int64_t", "1">:$cluster,
+    DefaultValuedParameter<"::mlir::brrr::KernelPrecision",
+                           "::mlir::brrr::KernelPrecision::exact">:$precision
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

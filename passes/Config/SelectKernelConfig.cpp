@@ -23,6 +23,14 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// The matmul or convolution a Tensor Core kernel computes, or null.
+Operation *tensorCoreProductOf(FusionOp fusion) {
+  for (Operation &op : fusion.getBody().front())
+    if (isa<MatmulOp, Conv2DOp>(op))
+      return &op;
+  return nullptr;
+}
+
 /// Threads per block of the pointwise kernels.
 constexpr int64_t kPointwiseThreads = 256;
 
@@ -32,19 +40,31 @@ constexpr int64_t kPointwiseThreads = 256;
 /// tiled matmul.
 FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
                                          int64_t budget,
-                                         ArrayRef<int64_t> pinnedTile) {
+                                         ArrayRef<int64_t> pinnedTile,
+                                         StringRef precision) {
+  // f32 products multiply exactly (3xTF32) unless the model is compiled
+  // with --precision=tf32; other element types multiply as they are.
+  KernelPrecision f32Precision = KernelPrecision::exact;
+  if (precision == "tf32")
+    if (Operation *product = tensorCoreProductOf(fusion))
+      if (cast<RankedTensorType>(product->getOperand(0).getType())
+              .getElementType()
+              .isF32())
+        f32Precision = KernelPrecision::tf32;
   MLIRContext *ctx = fusion.getContext();
   StringRef kind = fusion.getKind();
   if (kind == "pointwise")
     return KernelConfigAttr::get(ctx, KernelFamily::pointwise,
                                  KernelBody::simt, kPointwiseThreads, {}, 0,
-                                 pointwiseVectorWidth(fusion), 1);
+                                 pointwiseVectorWidth(fusion), 1,
+                                 KernelPrecision::exact);
   if (kind == "row") {
     FailureOr<RowGeometry> g = rowGeometryOf(fusion);
     if (failed(g))
       return failure();
     return KernelConfigAttr::get(ctx, KernelFamily::row, KernelBody::simt,
-                                 g->threads, {}, 0, g->vec, 1);
+                                 g->threads, {}, 0, g->vec, 1,
+                                 KernelPrecision::exact);
   }
   if (kind == "matmul") {
     if (std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget)) {
@@ -56,11 +76,12 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
       return tile->config(ctx);
     }
     return KernelConfigAttr::get(ctx, KernelFamily::matmul,
-                                 KernelBody::warp_mma, 32, {}, 0, 1, 1);
+                                 KernelBody::warp_mma, 32, {}, 0, 1, 1,
+                                 f32Precision);
   }
   if (kind == "conv")
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
-                                 32, {}, 0, 1, 1);
+                                 32, {}, 0, 1, 1, f32Precision);
   return KernelConfigAttr();
 }
 
@@ -87,11 +108,15 @@ struct SelectKernelConfigPass
       budget = std::min(budget, cap.getInt());
 
     SmallVector<int64_t> pinned(matmulTile.begin(), matmulTile.end());
+    StringRef precision;
+    if (auto p = module ? module->getAttrOfType<StringAttr>("brrr.precision")
+                        : StringAttr())
+      precision = p.getValue();
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       if (fusion->hasAttr(kKernelConfigAttrName))
         return WalkResult::advance();
       FailureOr<KernelConfigAttr> config =
-          chooseConfig(fusion, target, budget, pinned);
+          chooseConfig(fusion, target, budget, pinned, precision);
       if (failed(config))
         return WalkResult::interrupt();
       if (*config) {
@@ -99,7 +124,8 @@ struct SelectKernelConfigPass
         if (failed(KernelConfigAttr::verify(
                 diag, config->getFamily(), config->getBody(),
                 config->getThreads(), config->getTile(), config->getStages(),
-                config->getVector(), config->getCluster())))
+                config->getVector(), config->getCluster(),
+                config->getPrecision())))
           return WalkResult::interrupt();
         fusion->setAttr(kKernelConfigAttrName, *config);
       }
@@ -114,7 +140,8 @@ struct SelectKernelConfigPass
 
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx) const {
   return KernelConfigAttr::get(ctx, KernelFamily::matmul, body, threads(),
-                               {m, n, k}, stages, 1, 1);
+                               {m, n, k}, stages, 1, 1,
+                               KernelPrecision::exact);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {

@@ -25,9 +25,9 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 
-def compile_case(brrrc, model, dest):
+def compile_case(brrrc, model, dest, flags=()):
     os.makedirs(dest, exist_ok=True)
-    proc = subprocess.run([brrrc, model, "-o", os.path.join(dest, "model.so")],
+    proc = subprocess.run([brrrc, model, "-o", os.path.join(dest, "model.so"), *flags],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(dest, ignore_errors=True)
@@ -281,15 +281,23 @@ def kernel_case(brrrc, case, dest_root):
     return ok, why
 
 
-def example_case(brrrc, model, dest):
-    """A bundled example, checked against onnxruntime on the device."""
-    ok, why = compile_case(brrrc, model, dest)
+# Accuracy each --precision promises against an f32 reference (README).
+PRECISION_TOLERANCE = {"tf32": 5e-3, "fp16": 2e-2, "bf16": 2e-2}
+
+
+def example_case(brrrc, model, dest, precision=None):
+    """A bundled example, checked against onnxruntime on the device; with
+    `precision`, compiled with --precision and held to that mode's
+    tolerance."""
+    flags = [f"--precision={precision}"] if precision else []
+    ok, why = compile_case(brrrc, model, dest, flags)
     if ok:
         shutil.copy(model, os.path.join(dest, "model.onnx"))
         with open(os.path.join(dest, "case.json"), "w") as f:
             # Whole models: float16 activations (norm_block) round at every
             # kernel boundary; f32 models compound rounding over many kernels.
-            json.dump({"reference": "onnxruntime", "tolerance": 5e-3}, f)
+            json.dump({"reference": "onnxruntime",
+                       "tolerance": PRECISION_TOLERANCE.get(precision, 5e-3)}, f)
     return ok, why
 
 
@@ -313,6 +321,13 @@ def main():
                 jobs.append(("example_" + ex[:-5], pool.submit(
                     example_case, args.brrrc, os.path.join(examples, ex),
                     os.path.join(args.dest, "example_" + ex[:-5]))))
+        # The f32 examples in every lower precision.
+        for ex in ("cnn_block", "transformer_block"):
+            for precision in PRECISION_TOLERANCE:
+                name = f"example_{ex}_{precision}"
+                jobs.append((name, pool.submit(
+                    example_case, args.brrrc, os.path.join(examples, ex + ".onnx"),
+                    os.path.join(args.dest, name), precision)))
         for d in sorted(os.listdir(args.onnx_data)):
             jobs.append((d, pool.submit(backend_case, args.brrrc,
                                         os.path.join(args.onnx_data, d),

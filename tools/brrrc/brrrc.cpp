@@ -85,6 +85,14 @@ cl::list<std::string> inputShapes(
              "(repeatable)"),
     cl::value_desc("NAME=D0xD1x..."), cl::cat(category));
 
+cl::opt<std::string> precision(
+    "precision",
+    cl::desc("How f32 matmuls and convolutions multiply: fp32 (default, f32 "
+             "accuracy), tf32 (one tf32 product), fp16 or bf16 (weights "
+             "converted at compile time, f32 accumulation; outputs keep "
+             "their types)"),
+    cl::init("fp32"), cl::cat(category));
+
 cl::opt<std::string> matmulTile(
     "matmul-tile",
     cl::desc("Pin every tiled matmul's tile to MxN with S stages, for tile "
@@ -169,6 +177,13 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
+      precision != "bf16") {
+    errs() << "brrrc: error: unknown --precision '" << precision
+           << "' (supported: fp32, tf32, fp16, bf16)\n";
+    return 1;
+  }
+
   Emit mode = emit;
   if (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"))
     mode = Emit::Library;
@@ -190,9 +205,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (mode != Emit::Brrr || report) {
-    // Passes read the target from the IR (shared-memory budget).
+    // Passes read the target (shared-memory budget, bodies) and the
+    // precision from the IR.
     (*module)->setAttr("brrr.target",
                        mlir::StringAttr::get(&context, target->chip));
+    (*module)->setAttr("brrr.precision",
+                       mlir::StringAttr::get(&context, precision));
     if (failed(mlir::brrr::runCompilePipeline(*module, compile)) || errors) {
       errs() << "brrrc: " << errors << " error(s); nothing was written\n";
       return 1;
@@ -270,28 +288,56 @@ static int printModule(mlir::ModuleOp module) {
   return 0;
 }
 
+/// The precision a kernel multiplies in and the rate that bounds its
+/// arithmetic on an H100 SXM (datasheet, dense): Tensor Cores at 990
+/// TFLOP/s for f16/bf16, 495 for tf32 and a third of that for f32 kept
+/// exact by three tf32 products; 67 TFLOP/s of plain f32 otherwise.
+static std::pair<const char *, double> precisionOf(mlir::brrr::FusionOp f) {
+  auto config = f->getAttrOfType<mlir::brrr::KernelConfigAttr>(
+      mlir::brrr::kKernelConfigAttrName);
+  if (!config || config.getBody() == mlir::brrr::KernelBody::simt)
+    return {"-", 67e12};
+  mlir::Operation *product = nullptr;
+  for (mlir::Operation &op : f.getBody().front())
+    if (mlir::isa<mlir::brrr::MatmulOp, mlir::brrr::Conv2DOp>(op))
+      product = &op;
+  if (!product)
+    return {"-", 67e12};
+  mlir::Type et =
+      mlir::cast<mlir::RankedTensorType>(product->getOperand(0).getType())
+          .getElementType();
+  if (et.isF16())
+    return {"f16", 990e12};
+  if (et.isBF16())
+    return {"bf16", 990e12};
+  if (config.getPrecision() == mlir::brrr::KernelPrecision::tf32)
+    return {"tf32", 495e12};
+  return {"f32", 165e12};
+}
+
 /// The static half of `brrr-run --profile`: per kernel, the work it does,
-/// the fewest bytes it must move, and which ceiling bounds it on an H100
-/// (HBM3 3.35 TB/s; 67 TFLOP/s FP32 without Tensor Cores).
+/// the precision it multiplies in, the fewest bytes it must move, and which
+/// ceiling bounds it on an H100 (HBM3 3.35 TB/s; the precision's rate).
 static void printReport(mlir::ModuleOp module) {
-  constexpr double kBandwidth = 3.35e12, kFlops = 67e12;
-  outs() << llvm::format("%-14s %-10s %14s %14s %8s %10s  %s\n", "kernel",
-                         "family", "flops", "bytes", "flop/B", "floor us",
-                         "bound");
+  constexpr double kBandwidth = 3.35e12;
+  outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s  %s\n",
+                         "kernel", "family", "precision", "flops", "bytes",
+                         "flop/B", "floor us", "bound");
   module.walk([&](mlir::brrr::FusionOp f) {
     auto flops = f->getAttrOfType<mlir::IntegerAttr>("brrr.flops");
     auto bytes = f->getAttrOfType<mlir::IntegerAttr>("brrr.bytes");
     auto name = f->getAttrOfType<mlir::StringAttr>("brrr.kernel");
     if (!flops || !bytes || !name)
       return;
+    auto [prec, peak] = precisionOf(f);
     double fl = flops.getInt(), by = bytes.getInt();
-    double tMem = by / kBandwidth * 1e6, tMath = fl / kFlops * 1e6;
+    double tMem = by / kBandwidth * 1e6, tMath = fl / peak * 1e6;
     const char *bound = tMem >= tMath ? "memory" : "compute";
     if (std::max(tMem, tMath) < 2.0)
       bound = "overhead (< 2 us of work: launch-bound without graphs)";
-    outs() << llvm::format("%-14s %-10s %14.0f %14.0f %8.2f %10.2f  %s\n",
-                           name.str().c_str(), f.getKind().str().c_str(), fl,
-                           by, by ? fl / by : 0.0, std::max(tMem, tMath),
+    outs() << llvm::format("%-14s %-10s %-9s %14.0f %14.0f %8.2f %10.2f  %s\n",
+                           name.str().c_str(), f.getKind().str().c_str(), prec,
+                           fl, by, by ? fl / by : 0.0, std::max(tMem, tMath),
                            bound);
   });
 }

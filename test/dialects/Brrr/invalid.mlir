@@ -603,3 +603,8 @@ func.func @kernel_wgmma_threads() attributes {c = #brrr.kernel<family = matmul, 
 
 // expected-error @+1 {{a wgmma tile has 128 rows (two consumer warpgroups, whose registers the body splits), got 64}}
 func.func @kernel_wgmma_rows() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 256, tile = [64, 256, 64], stages = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{only the warp_mma body multiplies f32 operands, so only it runs tf32, not mma_sync}}
+func.func @kernel_tf32_staged() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, precision = tf32>} { return }

@@ -108,6 +108,21 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// Under --precision=tf32 (the module's brrr.precision) f32 products
+// multiply once in tf32; 16-bit products are not affected.
+// CHECK-LABEL: func.func @Tf32Products
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, precision = tf32>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
+module attributes {brrr.precision = "tf32"} {
+  func.func @Tf32Products(%a: tensor<64x64xf32>, %h: tensor<64x50xf16>, %w: tensor<50x64xf16>) -> (tensor<64x64xf32>, tensor<64x64xf16>) {
+    %0 = brrr.matmul %a, %a : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+    %1 = brrr.matmul %h, %w : tensor<64x50xf16>, tensor<50x64xf16> -> tensor<64x64xf16>
+    return %0, %1 : tensor<64x64xf32>, tensor<64x64xf16>
+  }
+}
+
+// -----
+
 // A config already on a fusion is kept.
 // CHECK-LABEL: func.func @ExistingConfigIsKept
 // CHECK: brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>
