@@ -142,12 +142,16 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
     SmallVector<Value> acc(loop.getRegionIterArgs());
     SmallVector<Value> next;
     if (tf32 && config->getPrecision() == KernelPrecision::tf32) {
-      // --precision=tf32: one tf32 product, operands rounded toward zero to
-      // tf32's 10 mantissa bits.
+      // --precision=tf32: one tf32 product, operands rounded to nearest
+      // (ties away from zero, as cvt.rna.tf32.f32) to tf32's 10 mantissa
+      // bits. Truncating instead biases every product toward zero, and the
+      // bias compounds over a deep network's layers.
       auto bits = [&](Value v) -> Value {
         Value raw = LLVM::BitcastOp::create(b, loc, i32, v);
+        Value halfUlp = arith::ConstantOp::create(b, loc, i32,
+                                                  b.getI32IntegerAttr(0x1000));
         return arith::AndIOp::create(
-            b, loc, raw,
+            b, loc, arith::AddIOp::create(b, loc, raw, halfUlp),
             arith::ConstantOp::create(
                 b, loc, i32,
                 b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
