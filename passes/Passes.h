@@ -112,6 +112,20 @@ struct TmaOperand {
 std::optional<TmaOperand> tmaOperandOf(const OperandLayout &layout,
                                        ArrayRef<int64_t> batch, bool isLhs);
 
+/// The sizes of a batched matmul: C[batch][M, N] = A[.., M, K] x B[.., K, N].
+struct ProductShape {
+  int64_t M = 0, N = 0, K = 0;
+  SmallVector<int64_t> batch; ///< the result's batch dimensions
+  int64_t batches = 1;        ///< their product
+};
+ProductShape productShapeOf(MatmulOp mm);
+
+/// The module's `brrr.target` (empty without one) around `op`.
+StringRef targetOf(Operation *op);
+/// The shared memory a block may use around `op`: the target's budget,
+/// lowered by a `brrr.shared_memory_limit` module attribute.
+int64_t sharedMemoryBudgetOf(Operation *op);
+
 /// The matmul a matmul kernel computes (after the views it reads through),
 /// or null.
 MatmulOp matmulOf(FusionOp fusion);

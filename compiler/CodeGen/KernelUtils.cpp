@@ -217,3 +217,17 @@ Value mlir::brrr::batchOffset(IndexMath &e, const OperandLayout &layout,
                            layout.strides[d]));
   return at;
 }
+
+LogicalResult mlir::brrr::stageOffsets(FusionOp fusion, int64_t stages,
+                                       SmallVectorImpl<int64_t> &a,
+                                       SmallVectorImpl<int64_t> &b) {
+  for (int64_t s = 0; s < stages; ++s) {
+    FailureOr<int64_t> aAt = sharedOffset(fusion, "a" + std::to_string(s));
+    FailureOr<int64_t> bAt = sharedOffset(fusion, "b" + std::to_string(s));
+    if (failed(aAt) || failed(bAt))
+      return failure();
+    a.push_back(*aAt);
+    b.push_back(*bAt);
+  }
+  return success();
+}

@@ -87,6 +87,12 @@ Value dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b, Location loc);
 /// (`brrr.shared`), or a diagnostic.
 FailureOr<int64_t> sharedOffset(FusionOp fusion, StringRef name);
 
+/// Byte offsets of the `stages` k-slice buffer pairs ("a<s>", "b<s>") in
+/// the fusion's shared-memory plan, or a diagnostic.
+LogicalResult stageOffsets(FusionOp fusion, int64_t stages,
+                           SmallVectorImpl<int64_t> &a,
+                           SmallVectorImpl<int64_t> &b);
+
 /// Whether `op` is a transpose the kernel applies by where it stores its
 /// result (it is yielded, nothing in the kernel reads it).
 bool storedThrough(Operation &op);

@@ -34,21 +34,17 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   if (config->getBody() != KernelBody::warp_mma)
     return fusion.emitOpError("matmul kernels have no ")
            << stringifyKernelBody(config->getBody()) << " body";
-  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
-  auto ot = cast<RankedTensorType>(mm.getType());
-  int64_t M = ot.getDimSize(ot.getRank() - 2),
-          N = ot.getDimSize(ot.getRank() - 1);
-  int64_t K = lt.getDimSize(lt.getRank() - 1);
-  SmallVector<int64_t> batch(ot.getShape().drop_back(2));
+  ProductShape shape = productShapeOf(mm);
+  int64_t M = shape.M, N = shape.N, K = shape.K;
+  SmallVector<int64_t> batch = shape.batch;
 
   GemmSpec spec;
   spec.product = mm;
   spec.M = M;
   spec.N = N;
   spec.K = K;
-  spec.elem = lt.getElementType();
-  for (int64_t d : batch)
-    spec.batches *= d;
+  spec.elem = mm.getLhs().getType().getElementType();
+  spec.batches = shape.batches;
   // Element (row, col) of batch z of an operand, through its layout.
   auto offsetOf = [batch](GemmBuilder &e, const OperandLayout &l, Value row,
                           Value col) {

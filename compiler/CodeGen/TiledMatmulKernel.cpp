@@ -74,27 +74,15 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
     return fusion.emitOpError("unsupported matmul tile ")
            << *config << " (each thread copies whole 16-byte chunks)";
 
-  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
-  auto ot = cast<RankedTensorType>(mm.getType());
-  Type et = lt.getElementType();
-  int64_t M = ot.getDimSize(ot.getRank() - 2),
-          N = ot.getDimSize(ot.getRank() - 1);
-  int64_t K = lt.getDimSize(lt.getRank() - 1);
-  SmallVector<int64_t> batch(ot.getShape().drop_back(2));
-  int64_t batches = 1;
-  for (int64_t d : batch)
-    batches *= d;
+  Type et = mm.getLhs().getType().getElementType();
+  ProductShape shape = productShapeOf(mm);
+  int64_t M = shape.M, N = shape.N, K = shape.K, batches = shape.batches;
+  ArrayRef<int64_t> batch = shape.batch;
   if (batches > 65535 || llvm::divideCeil(M, tile.m) > 65535)
     return mm.emitOpError("Tensor Core grid exceeds the launch limits");
   SmallVector<int64_t> aOffsets, bOffsets;
-  for (int64_t s = 0; s < tile.stages; ++s) {
-    FailureOr<int64_t> a = sharedOffset(fusion, "a" + std::to_string(s));
-    FailureOr<int64_t> b = sharedOffset(fusion, "b" + std::to_string(s));
-    if (failed(a) || failed(b))
-      return failure();
-    aOffsets.push_back(*a);
-    bOffsets.push_back(*b);
-  }
+  if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
+    return failure();
 
   unsigned numInputs = fusion.getInputs().size();
   auto func =

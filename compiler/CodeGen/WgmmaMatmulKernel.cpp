@@ -142,16 +142,10 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
     return failure();
   MatmulTile tile = *MatmulTile::of(*config);
 
-  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
-  auto ot = cast<RankedTensorType>(mm.getType());
-  Type et = lt.getElementType();
-  int64_t M = ot.getDimSize(ot.getRank() - 2),
-          N = ot.getDimSize(ot.getRank() - 1);
-  int64_t K = lt.getDimSize(lt.getRank() - 1);
-  SmallVector<int64_t> batch(ot.getShape().drop_back(2));
-  int64_t batches = 1;
-  for (int64_t d : batch)
-    batches *= d;
+  Type et = mm.getLhs().getType().getElementType();
+  ProductShape shape = productShapeOf(mm);
+  int64_t M = shape.M, N = shape.N, K = shape.K, batches = shape.batches;
+  ArrayRef<int64_t> batch = shape.batch;
   OperandLayout lhs = operandLayoutOf(mm.getLhs()),
                 rhs = operandLayoutOf(mm.getRhs());
   std::optional<TmaOperand> ta = tmaOperandOf(lhs, batch, true),
@@ -163,14 +157,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
   if (batches > 65535 || tilesM * tilesN > (int64_t(1) << 31) - 1)
     return mm.emitOpError("Tensor Core grid exceeds the launch limits");
   SmallVector<int64_t> aOffsets, bOffsets;
-  for (int64_t s = 0; s < tile.stages; ++s) {
-    FailureOr<int64_t> a = sharedOffset(fusion, "a" + std::to_string(s));
-    FailureOr<int64_t> b = sharedOffset(fusion, "b" + std::to_string(s));
-    if (failed(a) || failed(b))
-      return failure();
-    aOffsets.push_back(*a);
-    bOffsets.push_back(*b);
-  }
+  if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
+    return failure();
   FailureOr<int64_t> barOffset = sharedOffset(fusion, "barriers");
   FailureOr<int64_t> epilogueOffset = sharedOffset(fusion, "epilogue");
   if (failed(barOffset) || failed(epilogueOffset))

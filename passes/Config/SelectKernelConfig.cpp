@@ -97,15 +97,8 @@ struct SelectKernelConfigPass
       return signalPassFailure();
     }
     auto module = getOperation()->getParentOfType<ModuleOp>();
-    StringRef target;
-    if (auto t = module ? module->getAttrOfType<StringAttr>("brrr.target")
-                        : StringAttr())
-      target = t.getValue();
-    int64_t budget = sharedMemoryBudget(target);
-    if (auto cap = module ? module->getAttrOfType<IntegerAttr>(
-                                "brrr.shared_memory_limit")
-                          : IntegerAttr())
-      budget = std::min(budget, cap.getInt());
+    StringRef target = targetOf(getOperation());
+    int64_t budget = sharedMemoryBudgetOf(getOperation());
 
     SmallVector<int64_t> pinned(matmulTile.begin(), matmulTile.end());
     StringRef precision;

@@ -172,10 +172,7 @@ struct FuseMatmulPass
       if (!mm->getParentOfType<FusionOp>())
         matmuls.push_back(mm);
     });
-    StringRef target;
-    if (auto module = getOperation()->getParentOfType<ModuleOp>())
-      if (auto t = module->getAttrOfType<StringAttr>("brrr.target"))
-        target = t.getValue();
+    StringRef target = targetOf(getOperation());
     for (MatmulOp mm : matmuls)
       wrapMatmul(mm, target);
     mergeEpilogues(getOperation(), "matmul");
@@ -208,13 +205,8 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   Type et = mm.getLhs().getType().getElementType();
   OperandLayout lhs = operandLayoutOf(mm.getLhs()),
                 rhs = operandLayoutOf(mm.getRhs());
-  auto ot = cast<RankedTensorType>(mm.getType());
-  SmallVector<int64_t> batch(ot.getShape().drop_back(2));
-  int64_t batches = 1;
-  for (int64_t d : batch)
-    batches *= d;
-  int64_t M = ot.getDimSize(ot.getRank() - 2),
-          N = ot.getDimSize(ot.getRank() - 1);
+  ProductShape p = productShapeOf(mm);
+  ArrayRef<int64_t> batch = p.batch;
 
   if (target == "sm_90a" && (et.isF16() || et.isBF16()) &&
       tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
@@ -231,7 +223,7 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
     int64_t sms = multiprocessors(target);
     auto cost = [&](int64_t n) {
       int64_t tiles =
-          llvm::divideCeil(M, tile.m) * llvm::divideCeil(N, n) * batches;
+          llvm::divideCeil(p.M, tile.m) * llvm::divideCeil(p.N, n) * p.batches;
       return llvm::divideCeil(tiles, sms) * (n == 256 ? 256 : 160);
     };
     tile.n = cost(256) <= cost(128) ? 256 : 128;
@@ -294,6 +286,20 @@ std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,
   if (t.batchStride < 0 || t.batchStride % 8 != 0)
     return std::nullopt;
   return t;
+}
+
+ProductShape mlir::brrr::productShapeOf(MatmulOp mm) {
+  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
+  auto ot = cast<RankedTensorType>(mm.getType());
+  ProductShape p;
+  p.M = ot.getDimSize(ot.getRank() - 2);
+  p.N = ot.getDimSize(ot.getRank() - 1);
+  p.K = lt.getDimSize(lt.getRank() - 1);
+  p.batch.assign(ot.getShape().drop_back(2).begin(),
+                 ot.getShape().drop_back(2).end());
+  for (int64_t d : p.batch)
+    p.batches *= d;
+  return p;
 }
 
 MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {

@@ -84,17 +84,8 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
 struct PlanSharedMemoryPass
     : public mlir::brrr::impl::BrrrPlanSharedMemoryBase<PlanSharedMemoryPass> {
   void runOnOperation() override {
-    auto module = getOperation()->getParentOfType<ModuleOp>();
-    StringRef target;
-    if (auto t = module ? module->getAttrOfType<StringAttr>("brrr.target")
-                        : StringAttr())
-      target = t.getValue();
-    int64_t budget = sharedMemoryBudget(target);
-    // A tighter cap, e.g. to keep more blocks resident per SM.
-    if (auto cap = module ? module->getAttrOfType<IntegerAttr>(
-                                "brrr.shared_memory_limit")
-                          : IntegerAttr())
-      budget = std::min(budget, cap.getInt());
+    StringRef target = targetOf(getOperation());
+    int64_t budget = sharedMemoryBudgetOf(getOperation());
 
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       int64_t slack = 0;
@@ -167,4 +158,22 @@ int64_t mlir::brrr::sharedMemoryBudget(StringRef target) {
   if (target == "sm_80")
     return 163 * 1024;
   return 48 * 1024;
+}
+
+StringRef mlir::brrr::targetOf(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto target =
+      module ? module->getAttrOfType<StringAttr>("brrr.target") : StringAttr();
+  return target ? target.getValue() : StringRef();
+}
+
+int64_t mlir::brrr::sharedMemoryBudgetOf(Operation *op) {
+  int64_t budget = sharedMemoryBudget(targetOf(op));
+  // A tighter cap, e.g. to keep more blocks resident per SM.
+  auto module = op->getParentOfType<ModuleOp>();
+  if (auto cap = module ? module->getAttrOfType<IntegerAttr>(
+                              "brrr.shared_memory_limit")
+                        : IntegerAttr())
+    budget = std::min(budget, cap.getInt());
+  return budget;
 }
