@@ -148,8 +148,8 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
       // bias compounds over a deep network's layers.
       auto bits = [&](Value v) -> Value {
         Value raw = LLVM::BitcastOp::create(b, loc, i32, v);
-        Value halfUlp = arith::ConstantOp::create(b, loc, i32,
-                                                  b.getI32IntegerAttr(0x1000));
+        Value halfUlp =
+            arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1000));
         return arith::AndIOp::create(
             b, loc, arith::AddIOp::create(b, loc, raw, halfUlp),
             arith::ConstantOp::create(

@@ -3,11 +3,11 @@
 // The matmul family's tiled body, for f16/bf16 products whose operand rows
 // are whole, aligned 16-byte chunks, read through their layouts (fused
 // transposes permute strides; the config (brrr-select-kernel-config) has
-// the tile, brrr-plan-shared-memory places the staging buffers). Each block computes an m x n output tile
-// with (m/64) x (n/64) warps of 64 x 64. k-slices of A and B stream from
-// global to shared memory with cp.async (16 bytes per thread and copy,
-// zero-filled past the matrix edges) through `stages` buffers, so the
-// copies of the next slices overlap the Tensor Core work on this one.
+// the tile, brrr-plan-shared-memory places the staging buffers). Each block
+// computes an m x n output tile with (m/64) x (n/64) warps of 64 x 64. k-slices
+// of A and B stream from global to shared memory with cp.async (16 bytes per
+// thread and copy, zero-filled past the matrix edges) through `stages` buffers,
+// so the copies of the next slices overlap the Tensor Core work on this one.
 // Fragments come out of shared memory with ldmatrix (B transposed on the
 // way) into nvvm.mma.sync m16n8k16, f32 accumulators in registers; the
 // fused pointwise epilogue runs on them before the only store.

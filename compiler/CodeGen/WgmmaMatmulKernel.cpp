@@ -2,8 +2,8 @@
 //
 // The matmul family's Hopper body (sm_90a), for f16/bf16 products whose
 // operands TMA can read (tmaOperandOf; brrr-select-kernel-config records
-// the tile in a `wgmma` config, brrr-plan-shared-memory places the stages). Each block computes
-// an m x n output tile with 1 + m/64 warpgroups:
+// the tile in a `wgmma` config, brrr-plan-shared-memory places the stages).
+// Each block computes an m x n output tile with 1 + m/64 warpgroups:
 //   - warpgroup 0 gives up registers (setmaxnreg) and one of its threads
 //     streams 64-deep k-slices of A and B into a ring of `stages` buffers
 //     with TMA copies (cp.async.bulk.tensor, 128-byte swizzle), each stage
@@ -114,21 +114,21 @@ DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
 /// A wgmma matrix descriptor for a 128-byte-swizzled slice at shared
 /// address `addr` (i64): start, leading and stride byte offsets in 16-byte
 /// units, swizzle mode 1 (128 bytes) in the top bits.
-Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading,
-                 int64_t stride) {
+Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, e.i64(0x3FFFF)), e.i64(4));
-  int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) |
-                  (int64_t(1) << 62);
+  int64_t fixed =
+      ((leading >> 4) << 16) | ((stride >> 4) << 32) | (int64_t(1) << 62);
   return arith::OrIOp::create(b, loc, start, e.i64(fixed));
 }
 
 } // namespace
 
-FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
-    FusionOp fusion, OpBuilder &moduleBuilder, StringRef name) {
+FailureOr<KernelInfo>
+mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
+                                  StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   MatmulOp mm = matmulOf(fusion);
@@ -212,7 +212,9 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   WgmmaBuilder e{{b, loc}};
   Value mapA = entry.getArgument(0), mapB = entry.getArgument(1);
-  auto arg = [&](Value v) { return entry.getArgument(2 + cast<BlockArgument>(v).getArgNumber()); };
+  auto arg = [&](Value v) {
+    return entry.getArgument(2 + cast<BlockArgument>(v).getArgNumber());
+  };
   Type i64 = b.getI64Type();
 
   // The shared base rounded up to the swizzle's 1024 bytes.
@@ -236,7 +238,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
   Value rowsInGroup = arith::MinUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
       e.idx(kGroupRows));
-  Value tm = e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
+  Value tm =
+      e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
   Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
   Value row0 = e.mul(tm, tile.m), col0 = e.mul(tn, tile.n);
 
@@ -302,10 +305,9 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
                                             ticks);
     }
     Value full = fullBar(s);
-    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
-                                           e.i32(stageBytes),
-                                           NVVM::MemScopeKind::CTA, false,
-                                           Value());
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA, false,
+        Value());
     Value k0 = e.toI32(e.mul(kt, tile.k));
     Value zi = e.toI32(z);
     auto copy = [&](Value dst, Value map, const MapSpec &spec,
@@ -359,7 +361,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
         arith::IndexCastOp::create(
             b, loc, i64,
             e.add(e.idx(aOffsets[0]),
-                  e.add(e.mul(s, aStride), e.mul(consumer, 64 * kSwizzleBytes)))));
+                  e.add(e.mul(s, aStride),
+                        e.mul(consumer, 64 * kSwizzleBytes)))));
     Value bAddr = arith::AddIOp::create(
         b, loc, smemAddr,
         arith::IndexCastOp::create(
@@ -374,8 +377,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
           e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16, 1024);
       Value descB =
           tb->kContiguous
-              ? descriptor(e, arith::AddIOp::create(b, loc, bAddr,
-                                                    e.i64(32 * kk)),
+              ? descriptor(e,
+                           arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)),
                            16, 1024)
               : descriptor(e,
                            arith::AddIOp::create(
@@ -417,8 +420,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
   // reading at the first barrier), then each warp walks whole rows with
   // consecutive lanes on consecutive columns for the fused epilogue and the
   // only store.
-  Value stagingBase = e.add(e.idx(*epilogueOffset),
-                            e.mul(consumer, 64 * epiloguePitch * 4));
+  Value stagingBase =
+      e.add(e.idx(*epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
   Value consumersReady = e.i32(128 * consumers);
   NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), consumersReady, nullptr,
                           Value());
@@ -434,8 +437,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaMatmulKernel(
       pair = LLVM::InsertElementOp::create(
           b, loc, pair, LLVM::ExtractValueOp::create(b, loc, result, i + h),
           e.i32(h));
-    Value at = e.at(smem, e.add(stagingBase,
-                                e.mul(e.add(e.mul(r, epiloguePitch), c), 4)));
+    Value at = e.at(
+        smem, e.add(stagingBase, e.mul(e.add(e.mul(r, epiloguePitch), c), 4)));
     LLVM::StoreOp::create(b, loc, pair, at, 8);
   }
   NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), consumersReady, nullptr,

@@ -54,10 +54,9 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
   MLIRContext *ctx = fusion.getContext();
   StringRef kind = fusion.getKind();
   if (kind == "pointwise")
-    return KernelConfigAttr::get(ctx, KernelFamily::pointwise,
-                                 KernelBody::simt, kPointwiseThreads, {}, 0,
-                                 pointwiseVectorWidth(fusion), 1,
-                                 KernelPrecision::exact);
+    return KernelConfigAttr::get(
+        ctx, KernelFamily::pointwise, KernelBody::simt, kPointwiseThreads, {},
+        0, pointwiseVectorWidth(fusion), 1, KernelPrecision::exact);
   if (kind == "row") {
     FailureOr<RowGeometry> g = rowGeometryOf(fusion);
     if (failed(g))
@@ -133,8 +132,7 @@ struct SelectKernelConfigPass
 
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx) const {
   return KernelConfigAttr::get(ctx, KernelFamily::matmul, body, threads(),
-                               {m, n, k}, stages, 1, 1,
-                               KernelPrecision::exact);
+                               {m, n, k}, stages, 1, 1, KernelPrecision::exact);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
@@ -154,7 +152,7 @@ FailureOr<KernelConfigAttr> mlir::brrr::kernelConfigOf(FusionOp fusion) {
           fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName))
     return config;
   return fusion.emitOpError("has no kernel config (") << kKernelConfigAttrName
-                                                     << "); run "
-                                                        "brrr-select-kernel-"
-                                                        "config first";
+                                                      << "); run "
+                                                         "brrr-select-kernel-"
+                                                         "config first";
 }

@@ -8,8 +8,8 @@
 // placed largest first, first fit at their alignment, apart from every
 // buffer alive at the same time, so buffers of disjoint phases share bytes.
 // The plan is recorded on the fusion (`brrr.shared`, `brrr.shared_bytes`)
-// for the code generator and the launch plan. A plan over the target's budget is a
-// diagnostic here, never a failed launch.
+// for the code generator and the launch plan. A plan over the target's budget
+// is a diagnostic here, never a failed launch.
 //
 //===----------------------------------------------------------------------===//
 

@@ -34,8 +34,7 @@ Value lowered(OpBuilder &b, Location loc, Value v, Type low) {
   if (auto c = v.getDefiningOp<ConstantOp>())
     if (std::optional<SmallVector<double>> values = getConstFloats(c))
       return ConstantOp::create(
-          b, loc,
-          makeFloatElements(lowType, *values, "lowered_weight"));
+          b, loc, makeFloatElements(lowType, *values, "lowered_weight"));
   return CastOp::create(b, loc, lowType, v);
 }
 
@@ -65,9 +64,9 @@ struct LowerPrecisionPass
     : public mlir::brrr::impl::BrrrLowerPrecisionBase<LowerPrecisionPass> {
   void runOnOperation() override {
     auto module = getOperation()->getParentOfType<ModuleOp>();
-    auto precision =
-        module ? module->getAttrOfType<StringAttr>("brrr.precision")
-               : StringAttr();
+    auto precision = module
+                         ? module->getAttrOfType<StringAttr>("brrr.precision")
+                         : StringAttr();
     if (!precision)
       return;
     Builder b(&getContext());

@@ -320,9 +320,9 @@ static std::pair<const char *, double> precisionOf(mlir::brrr::FusionOp f) {
 /// ceiling bounds it on an H100 (HBM3 3.35 TB/s; the precision's rate).
 static void printReport(mlir::ModuleOp module) {
   constexpr double kBandwidth = 3.35e12;
-  outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s  %s\n",
-                         "kernel", "family", "precision", "flops", "bytes",
-                         "flop/B", "floor us", "bound");
+  outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s  %s\n", "kernel",
+                         "family", "precision", "flops", "bytes", "flop/B",
+                         "floor us", "bound");
   module.walk([&](mlir::brrr::FusionOp f) {
     auto flops = f->getAttrOfType<mlir::IntegerAttr>("brrr.flops");
     auto bytes = f->getAttrOfType<mlir::IntegerAttr>("brrr.bytes");
