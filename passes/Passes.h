@@ -144,6 +144,9 @@ std::optional<MatmulTile> matmulTileOf(FusionOp fusion, StringRef target,
 /// until it divides the element count.
 int64_t pointwiseVectorWidth(FusionOp fusion);
 
+/// The matmul or convolution a Tensor Core kernel computes, or null.
+Operation *tensorCoreProductOf(FusionOp fusion);
+
 /// The `#brrr.kernel` config of `fusion`, or a diagnostic naming the pass
 /// that records it.
 FailureOr<KernelConfigAttr> kernelConfigOf(FusionOp fusion);

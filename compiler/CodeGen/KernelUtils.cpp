@@ -1,6 +1,7 @@
 //===- KernelUtils.cpp - shared pieces of the kernel families ------------===//
 
 #include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -10,15 +11,26 @@ using namespace mlir;
 
 gpu::GPUFuncOp mlir::brrr::createKernel(OpBuilder &moduleBuilder, Location loc,
                                         StringRef name, unsigned numBuffers,
-                                        int64_t blockSize) {
-  auto ptr = LLVM::LLVMPointerType::get(moduleBuilder.getContext(), 1);
-  SmallVector<Type> args(numBuffers, ptr);
+                                        int64_t blockSize,
+                                        unsigned numByValue) {
+  MLIRContext *ctx = moduleBuilder.getContext();
+  SmallVector<Type> args(numByValue, LLVM::LLVMPointerType::get(ctx));
+  args.append(numBuffers, LLVM::LLVMPointerType::get(ctx, 1));
   auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
                                      moduleBuilder.getFunctionType(args, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 moduleBuilder.getUnitAttr());
   func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
       {static_cast<int32_t>(blockSize), 1, 1}));
+  if (numByValue) {
+    SmallVector<int32_t> byValue;
+    for (unsigned i = 0; i < numByValue; ++i) {
+      byValue.push_back(i);
+      func.setArgAttr(i, "llvm.align", moduleBuilder.getI64IntegerAttr(64));
+    }
+    func->setAttr(kByValueAttrName,
+                  moduleBuilder.getDenseI32ArrayAttr(byValue));
+  }
   return func;
 }
 

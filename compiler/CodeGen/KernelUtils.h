@@ -16,11 +16,14 @@
 
 namespace mlir::brrr {
 
-/// A `gpu.func @name` kernel taking `numBuffers` !llvm.ptr<1> arguments and
-/// launched with `blockSize` threads, at the builder's insertion point.
+/// A `gpu.func @name` kernel taking `numByValue` 128-byte parameters passed
+/// by value (TMA tensor maps: generic pointers, 64-byte aligned, listed in
+/// `brrr.by_value` for NVVMTarget) and then `numBuffers` !llvm.ptr<1>
+/// arguments, launched with `blockSize` threads, at the builder's insertion
+/// point.
 gpu::GPUFuncOp createKernel(OpBuilder &moduleBuilder, Location loc,
                             StringRef name, unsigned numBuffers,
-                            int64_t blockSize);
+                            int64_t blockSize, unsigned numByValue = 0);
 
 /// The one op of a fusion whose family takes exactly one, or an error.
 FailureOr<Operation *> singleOp(FusionOp fusion, StringRef family);

@@ -185,28 +185,14 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
 
   // Parameters: the two tensor maps by value, then one pointer per buffer.
   unsigned numInputs = fusion.getInputs().size();
-  unsigned numBuffers = numInputs + fusion.getNumResults();
   int64_t threads = tile.threads();
-  auto generic = LLVM::LLVMPointerType::get(ctx);
-  auto global = LLVM::LLVMPointerType::get(ctx, 1);
-  SmallVector<Type> params = {generic, generic};
-  params.append(numBuffers, global);
-  auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
-                                     moduleBuilder.getFunctionType(params, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                moduleBuilder.getUnitAttr());
-  func.setKnownBlockSizeAttr(moduleBuilder.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(threads), 1, 1}));
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), threads,
+                           /*numByValue=*/2);
   // setmaxnreg needs the block size and one block per SM stated at entry.
   func->setAttr("nvvm.maxntid", moduleBuilder.getDenseI32ArrayAttr(
                                     {static_cast<int32_t>(threads), 1, 1}));
   func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
-  // The maps are passed by value: NVVMTarget turns the listed parameters
-  // into 128-byte `__grid_constant__` ones once they are llvm.func
-  // arguments.
-  func->setAttr(kByValueAttrName, moduleBuilder.getDenseI32ArrayAttr({0, 1}));
-  for (unsigned i = 0; i < 2; ++i)
-    func.setArgAttr(i, "llvm.align", moduleBuilder.getI64IntegerAttr(64));
 
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);

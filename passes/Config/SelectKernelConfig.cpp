@@ -23,14 +23,6 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The matmul or convolution a Tensor Core kernel computes, or null.
-Operation *tensorCoreProductOf(FusionOp fusion) {
-  for (Operation &op : fusion.getBody().front())
-    if (isa<MatmulOp, Conv2DOp>(op))
-      return &op;
-  return nullptr;
-}
-
 /// Threads per block of the pointwise kernels.
 constexpr int64_t kPointwiseThreads = 256;
 
@@ -129,6 +121,13 @@ struct SelectKernelConfigPass
 };
 
 } // namespace
+
+Operation *mlir::brrr::tensorCoreProductOf(FusionOp fusion) {
+  for (Operation &op : fusion.getBody().front())
+    if (isa<MatmulOp, Conv2DOp>(op))
+      return &op;
+  return nullptr;
+}
 
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx) const {
   return KernelConfigAttr::get(ctx, KernelFamily::matmul, body, threads(),

@@ -13,6 +13,7 @@
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/Import/OnnxImporter.h"
 #include "compiler/Pipeline/Pipeline.h"
+#include "passes/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -297,10 +298,7 @@ static std::pair<const char *, double> precisionOf(mlir::brrr::FusionOp f) {
       mlir::brrr::kKernelConfigAttrName);
   if (!config || config.getBody() == mlir::brrr::KernelBody::simt)
     return {"-", 67e12};
-  mlir::Operation *product = nullptr;
-  for (mlir::Operation &op : f.getBody().front())
-    if (mlir::isa<mlir::brrr::MatmulOp, mlir::brrr::Conv2DOp>(op))
-      product = &op;
+  mlir::Operation *product = mlir::brrr::tensorCoreProductOf(f);
   if (!product)
     return {"-", 67e12};
   mlir::Type et =
