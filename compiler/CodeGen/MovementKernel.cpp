@@ -1,11 +1,20 @@
 //===- MovementKernel.cpp - brrr.fusion movement -> gpu.func --------------===//
 //
-// The data-movement kernel family: transpose, slice, expand, concat,
-// gather and pad. Each thread writes one output element and reads the one
+// The data-movement kernel family: transpose, slice, expand, concat, pad,
+// and the index-driven gather, gather_elements, gather_nd, scatter_elements
+// and scatter_nd. Each thread writes one output element and reads the
 // input element it comes from, found by index arithmetic on static shapes
-// (constant divisors). Elements move as raw bits; nothing is computed.
-// Gather indices are normalized (negative counts from the end) and clamped
-// into range so that a bad index can never read outside the input.
+// (constant divisors). Elements move as raw bits; only a scatter's
+// reduction computes. Gather indices are normalized (negative counts from
+// the end) and clamped into range so that a bad index can never read
+// outside the input.
+//
+// A scatter is computed from the output's side too, so that no two threads
+// write one element and the result is deterministic: the thread of element
+// e starts from the input's e and walks the updates that can land on e in
+// their row-major order (every index tuple for scatter_nd; the one line
+// along the axis for scatter_elements), combining each that does. An index
+// out of range matches no element and writes nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +64,67 @@ struct Emitter : IndexMath {
   Value clamp(Value v, int64_t lo, int64_t hi) {
     v = arith::MaxSIOp::create(b, loc, v, idx(lo));
     return arith::MinSIOp::create(b, loc, v, idx(hi));
+  }
+  /// The index stored at `linearIndex` of an index tensor, negative values
+  /// counted from the end of a dimension of size `dim`. Not clamped.
+  Value loadIndex(Value base, Value indices, Value linearIndex, int64_t dim) {
+    Type t =
+        storageType(cast<RankedTensorType>(indices.getType()).getElementType());
+    Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                         load(base, t, linearIndex));
+    Value neg =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, idx(0));
+    return arith::SelectOp::create(b, loc, neg, add(k, idx(dim)), k);
+  }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  /// `acc` combined with `update` per a scatter's reduction; `type` is the
+  /// tensor's element type (i1 stored as i8: add/max are or, mul/min and).
+  Value combine(ScatterReduction r, Type type, Value acc, Value update) {
+    bool isFloat = isa<FloatType>(type), isBool = type.isInteger(1);
+    bool isUnsigned = type.isUnsignedInteger();
+    switch (r) {
+    case ScatterReduction::none:
+      return update;
+    case ScatterReduction::add:
+      if (isFloat)
+        return arith::AddFOp::create(b, loc, acc, update);
+      if (isBool)
+        return arith::OrIOp::create(b, loc, acc, update);
+      return arith::AddIOp::create(b, loc, acc, update);
+    case ScatterReduction::mul:
+      if (isFloat)
+        return arith::MulFOp::create(b, loc, acc, update);
+      if (isBool)
+        return arith::AndIOp::create(b, loc, acc, update);
+      return arith::MulIOp::create(b, loc, acc, update);
+    case ScatterReduction::max:
+      if (isFloat)
+        return arith::MaximumFOp::create(b, loc, acc, update);
+      if (isBool || isUnsigned)
+        return arith::MaxUIOp::create(b, loc, acc, update);
+      return arith::MaxSIOp::create(b, loc, acc, update);
+    case ScatterReduction::min:
+      if (isFloat)
+        return arith::MinimumFOp::create(b, loc, acc, update);
+      if (isBool || isUnsigned)
+        return arith::MinUIOp::create(b, loc, acc, update);
+      return arith::MinSIOp::create(b, loc, acc, update);
+    }
+    return update;
+  }
+  /// Folds `step(i, acc)` over i in [0, count), starting from `init`.
+  Value loop(int64_t count, Value init,
+             function_ref<Value(Value, Value)> step) {
+    auto forOp = scf::ForOp::create(b, loc, idx(0), idx(count), idx(1),
+                                    ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forOp.getBody());
+    scf::YieldOp::create(
+        b, loc,
+        step(forOp.getInductionVar(), forOp.getRegionIterArgs().front()));
+    return forOp.getResult(0);
   }
 };
 
@@ -144,6 +214,84 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     in.push_back(k);
     in.append(out.begin() + axis + r, out.end());
     value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
+    // The output has the indices' shape.
+    int64_t axis = g.getAxis();
+    ArrayRef<int64_t> inShape = shapeOf(g.getInput());
+    Value k =
+        e.loadIndex(argOf(g.getIndices()), g.getIndices(), lin, inShape[axis]);
+    SmallVector<Value> in(out);
+    in[axis] = e.clamp(k, 0, std::max<int64_t>(inShape[axis] - 1, 0));
+    value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+  } else if (auto g = dyn_cast<GatherNDOp>(op)) {
+    ArrayRef<int64_t> inShape = shapeOf(g.getInput());
+    ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
+    int64_t q = idxShape.size(), k = idxShape.back(), batch = g.getBatchDims();
+    Value tuple = e.mul(
+        e.linear(ArrayRef<Value>(out).take_front(q - 1), idxShape.drop_back()),
+        k);
+    SmallVector<Value> in(out.begin(), out.begin() + batch);
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t dim = inShape[batch + j];
+      Value c = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
+                            e.add(tuple, e.idx(j)), dim);
+      in.push_back(e.clamp(c, 0, std::max<int64_t>(dim - 1, 0)));
+    }
+    in.append(out.begin() + q - 1, out.end());
+    value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+  } else if (auto s = dyn_cast<ScatterNDOp>(op)) {
+    ArrayRef<int64_t> idxShape = shapeOf(s.getIndices());
+    int64_t k = idxShape.back(), tuples = 1, slice = 1;
+    for (int64_t d : idxShape.drop_back())
+      tuples *= d;
+    for (int64_t d : shape.drop_front(k))
+      slice *= d;
+    Value inSlice =
+        e.linear(ArrayRef<Value>(out).drop_front(k), shape.drop_front(k));
+    Type type = outType.getElementType();
+    Value init = e.load(argOf(s.getInput()), elem, lin);
+    value = e.loop(tuples, init, [&](Value u, Value acc) {
+      Value hit =
+          arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+      for (int64_t j = 0; j < k; ++j) {
+        Value c = e.loadIndex(argOf(s.getIndices()), s.getIndices(),
+                              e.add(e.mul(u, k), e.idx(j)), shape[j]);
+        hit = arith::AndIOp::create(b, loc, hit, e.eq(c, out[j]));
+      }
+      Value update =
+          e.load(argOf(s.getUpdates()), elem, e.add(e.mul(u, slice), inSlice));
+      return arith::SelectOp::create(
+          b, loc, hit, e.combine(s.getReduction(), type, acc, update), acc);
+    });
+  } else if (auto s = dyn_cast<ScatterElementsOp>(op)) {
+    // Only the updates on this element's line along the axis can land on
+    // it; none can where the element lies outside the indices' extent.
+    int64_t axis = s.getAxis();
+    ArrayRef<int64_t> idxShape = shapeOf(s.getIndices());
+    Value covered =
+        arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+    SmallVector<Value> at(out);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (static_cast<int64_t>(d) == axis || idxShape[d] == shape[d])
+        continue;
+      covered =
+          arith::AndIOp::create(b, loc, covered, e.ult(out[d], idxShape[d]));
+      at[d] = e.clamp(out[d], 0, std::max<int64_t>(idxShape[d] - 1, 0));
+    }
+    int64_t count = llvm::is_contained(idxShape, 0) ? 0 : idxShape[axis];
+    Type type = outType.getElementType();
+    Value init = e.load(argOf(s.getInput()), elem, lin);
+    value = e.loop(count, init, [&](Value t, Value acc) {
+      SmallVector<Value> pos(at);
+      pos[axis] = t;
+      Value p = e.linear(pos, idxShape);
+      Value c =
+          e.loadIndex(argOf(s.getIndices()), s.getIndices(), p, shape[axis]);
+      Value hit = arith::AndIOp::create(b, loc, covered, e.eq(c, out[axis]));
+      Value update = e.load(argOf(s.getUpdates()), elem, p);
+      return arith::SelectOp::create(
+          b, loc, hit, e.combine(s.getReduction(), type, acc, update), acc);
+    });
   } else if (auto c = dyn_cast<ConcatOp>(op)) {
     // Walk the operands from the last: the first whose start is <= the
     // coordinate along the axis holds the element.

@@ -335,6 +335,58 @@ LogicalResult importSoftplus(NodeImporter &n) {
   return success();
 }
 
+/// IsNaN(x) = x != x: the only value unequal to itself is NaN (the kernels
+/// compare unordered-not-equal, the folder in IEEE arithmetic).
+LogicalResult importIsNaN(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  if (!isa<FloatType>(n.inputType(0).getElementType()))
+    return n.emitError() << "input must be a float tensor, not "
+                         << n.inputType(0);
+  auto y = n.create<CompareOp>(ComparePredicate::ne, *x, *x);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// IsInf(x) = x == +inf or x == -inf, per detect_positive/detect_negative.
+LogicalResult importIsInf(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  RankedTensorType type = n.inputType(0);
+  if (!isa<FloatType>(type.getElementType()))
+    return n.emitError() << "input must be a float tensor, not " << type;
+  bool positive = n.attrInt("detect_positive", 1) != 0;
+  bool negative = n.attrInt("detect_negative", 1) != 0;
+  Type et = type.getElementType();
+  Value result;
+  for (auto [wanted, inf] :
+       {std::pair{positive, INFINITY}, std::pair{negative, -INFINITY}}) {
+    if (!wanted)
+      continue;
+    auto hit = n.create<CompareOp>(ComparePredicate::eq, *x, n.scalar(et, inf));
+    if (failed(hit))
+      return failure();
+    if (result) {
+      auto both = n.create<OrOp>(result, *hit);
+      if (failed(both))
+        return failure();
+      result = *both;
+    } else {
+      result = *hit;
+    }
+  }
+  if (!result) // neither sign detected: all false
+    result =
+        n.constant(RankedTensorType::get(type.getShape(), n.b.getI1Type()),
+                   SmallVector<double>(type.getNumElements() ? 1 : 0, 0.0));
+  n.setOutput(0, result);
+  return success();
+}
+
 } // namespace
 
 void registerElementwiseImporters(OpTable &t) {
@@ -368,6 +420,8 @@ void registerElementwiseImporters(OpTable &t) {
   t["Mean"] = {{8, 13}, importMean};
 
   t["Equal"] = {{7, 11, 13, 19}, importCompare<ComparePredicate::eq>};
+  t["IsInf"] = {{10, 20}, importIsInf};
+  t["IsNaN"] = {{9, 13, 20}, importIsNaN};
   t["Greater"] = {{7, 9, 13}, importCompare<ComparePredicate::gt>};
   t["GreaterOrEqual"] = {{12, 16}, importCompare<ComparePredicate::ge>};
   t["Less"] = {{7, 9, 13}, importCompare<ComparePredicate::lt>};

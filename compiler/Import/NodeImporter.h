@@ -39,6 +39,7 @@ struct OpImporter {
 using OpTable = llvm::StringMap<OpImporter>;
 
 void registerElementwiseImporters(OpTable &table);
+void registerIndexingImporters(OpTable &table);
 void registerNNImporters(OpTable &table);
 void registerReduceImporters(OpTable &table);
 void registerTensorImporters(OpTable &table);

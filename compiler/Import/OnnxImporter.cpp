@@ -100,6 +100,7 @@ public:
       : context(context), model(model), modelPath(modelPath), options(options),
         builder(&context) {
     registerElementwiseImporters(table);
+    registerIndexingImporters(table);
     registerNNImporters(table);
     registerReduceImporters(table);
     registerTensorImporters(table);

@@ -74,6 +74,14 @@ def Brrr_GeluApproximationAttr : I32EnumAttr<"GeluApproximation",
   let cppNamespace = "::mlir::brrr";
 }
 
+def Brrr_ScatterReductionAttr : I32EnumAttr<"ScatterReduction",
+    "how a scatter combines an update with the element it lands on", [
+      I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"add", 1>,
+      I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"max", 3>,
+      I32EnumAttrCase<"min", 4>]> {
+  let cppNamespace = "::mlir::brrr";
+}
+
 def Brrr_ResizeModeAttr : I32EnumAttr<"ResizeMode", "resize interpolation", [
       I32EnumAttrCase<"nearest", 0>, I32EnumAttrCase<"linear", 1>]> {
   let cppNamespace = "::mlir::brrr";

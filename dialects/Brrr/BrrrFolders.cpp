@@ -10,6 +10,8 @@
 
 #include "dialects/Brrr/BrrrOps.h"
 
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -27,6 +29,28 @@ DenseElementsAttr smallDense(Attribute attr) {
   if (!dense || dense.getNumElements() > kMaxFoldElements)
     return nullptr;
   return dense;
+}
+
+/// smallDense, or a small weight blob (dense_resource, as the importer keeps
+/// float initializers) read as dense. Only the index-driven ops read blobs:
+/// exporters build masks by scattering initializers into constants (Swin's
+/// shifted-window mask), and those subgraphs must fold. Other folders leave
+/// blobs alone, so weights stay blobs instead of turning into inline IR.
+DenseElementsAttr smallDenseOrBlob(Attribute attr) {
+  auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(attr);
+  if (!resource)
+    return smallDense(attr);
+  ShapedType type = resource.getType();
+  Type et = type.getElementType();
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob || type.getNumElements() > kMaxFoldElements || !et.isIntOrFloat() ||
+      et.getIntOrFloatBitWidth() % 8 != 0)
+    return nullptr;
+  ArrayRef<char> bytes = blob->getData();
+  if (static_cast<int64_t>(bytes.size()) !=
+      type.getNumElements() * (et.getIntOrFloatBitWidth() / 8))
+    return nullptr;
+  return DenseElementsAttr::getFromRawBuffer(type, bytes);
 }
 
 /// Row-major strides of a shape.
@@ -352,6 +376,187 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
     }
     return values[linear];
   });
+}
+
+namespace {
+
+/// An index normalized into [0, dim) (negative counts from the end), or -1
+/// if it lies outside.
+int64_t normalizeIndex(const APInt &raw, int64_t dim) {
+  int64_t k = raw.getSExtValue();
+  if (k < 0)
+    k += dim;
+  return k >= 0 && k < dim ? k : -1;
+}
+
+/// `old` combined with `update` per a scatter's reduction, in the element
+/// type's own arithmetic (integers wrap; NaN propagates through max/min).
+Attribute combineScatter(ScatterReduction reduction, Attribute old,
+                         Attribute update, bool isUnsigned) {
+  if (reduction == ScatterReduction::none)
+    return update;
+  if (auto f = dyn_cast<FloatAttr>(old)) {
+    APFloat a = f.getValue(), b = cast<FloatAttr>(update).getValue();
+    switch (reduction) {
+    case ScatterReduction::add:
+      a.add(b, APFloat::rmNearestTiesToEven);
+      break;
+    case ScatterReduction::mul:
+      a.multiply(b, APFloat::rmNearestTiesToEven);
+      break;
+    case ScatterReduction::max:
+      a = maximum(a, b);
+      break;
+    case ScatterReduction::min:
+      a = minimum(a, b);
+      break;
+    case ScatterReduction::none:
+      break;
+    }
+    return FloatAttr::get(f.getType(), a);
+  }
+  auto i = cast<IntegerAttr>(old);
+  APInt a = i.getValue(), b = cast<IntegerAttr>(update).getValue();
+  bool bit = a.getBitWidth() == 1;
+  switch (reduction) {
+  case ScatterReduction::add:
+    a = bit ? (a | b) : a + b;
+    break;
+  case ScatterReduction::mul:
+    a = bit ? (a & b) : a * b;
+    break;
+  case ScatterReduction::max:
+    a = isUnsigned || bit ? llvm::APIntOps::umax(a, b)
+                          : llvm::APIntOps::smax(a, b);
+    break;
+  case ScatterReduction::min:
+    a = isUnsigned || bit ? llvm::APIntOps::umin(a, b)
+                          : llvm::APIntOps::smin(a, b);
+    break;
+  case ScatterReduction::none:
+    break;
+  }
+  return IntegerAttr::get(i.getType(), a);
+}
+
+/// Index values of a small constant, or an empty vector.
+SmallVector<APInt> indexValues(DenseElementsAttr indices) {
+  return SmallVector<APInt>(indices.getValues<APInt>());
+}
+
+} // namespace
+
+OpFoldResult GatherElementsOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
+                    indices = smallDenseOrBlob(adaptor.getIndices());
+  if (!in || !indices)
+    return nullptr;
+  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<APInt> idx = indexValues(indices);
+  int64_t axis = getAxis(), dim = in.getType().getDimSize(axis);
+  SmallVector<int64_t> inStrides = stridesOf(in.getType().getShape());
+  SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
+  return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
+    int64_t idxLinear = 0, linear = 0;
+    for (size_t d = 0; d < out.size(); ++d)
+      idxLinear += out[d] * idxStrides[d];
+    int64_t k = normalizeIndex(idx[idxLinear], dim);
+    if (k < 0)
+      return nullptr; // the kernel's clamping decides, not the folder
+    for (size_t d = 0; d < out.size(); ++d)
+      linear += (static_cast<int64_t>(d) == axis ? k : out[d]) * inStrides[d];
+    return values[linear];
+  });
+}
+
+OpFoldResult GatherNDOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
+                    indices = smallDenseOrBlob(adaptor.getIndices());
+  if (!in || !indices)
+    return nullptr;
+  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<APInt> idx = indexValues(indices);
+  ArrayRef<int64_t> inShape = in.getType().getShape();
+  int64_t batch = getBatchDims(), q = indices.getType().getRank();
+  int64_t k = indices.getType().getShape().back();
+  SmallVector<int64_t> inStrides = stridesOf(inShape);
+  SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
+  return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
+    int64_t tuple = 0, linear = 0;
+    for (int64_t d = 0; d < q - 1; ++d)
+      tuple += out[d] * idxStrides[d];
+    for (int64_t d = 0; d < batch; ++d)
+      linear += out[d] * inStrides[d];
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t c = normalizeIndex(idx[tuple + j], inShape[batch + j]);
+      if (c < 0)
+        return nullptr;
+      linear += c * inStrides[batch + j];
+    }
+    for (int64_t d = batch + k; d < static_cast<int64_t>(inShape.size()); ++d)
+      linear += out[q - 1 + d - batch - k] * inStrides[d];
+    return values[linear];
+  });
+}
+
+OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
+                    indices = smallDenseOrBlob(adaptor.getIndices()),
+                    updates = smallDenseOrBlob(adaptor.getUpdates());
+  if (!in || !indices || !updates)
+    return nullptr;
+  SmallVector<Attribute> values = elementsOf(in), upd = elementsOf(updates);
+  SmallVector<APInt> idx = indexValues(indices);
+  ArrayRef<int64_t> idxShape = indices.getType().getShape();
+  int64_t axis = getAxis(), dim = in.getType().getDimSize(axis);
+  SmallVector<int64_t> inStrides = stridesOf(in.getType().getShape());
+  bool isUnsigned = isUnsignedElement(getType());
+  for (size_t p = 0; p < idx.size(); ++p) {
+    int64_t k = normalizeIndex(idx[p], dim);
+    if (k < 0)
+      continue;
+    SmallVector<int64_t> at = delinearize(p, idxShape);
+    at[axis] = k;
+    int64_t linear = 0;
+    for (size_t d = 0; d < at.size(); ++d)
+      linear += at[d] * inStrides[d];
+    values[linear] =
+        combineScatter(getReduction(), values[linear], upd[p], isUnsigned);
+  }
+  return DenseElementsAttr::get(getType(), values);
+}
+
+OpFoldResult ScatterNDOp::fold(FoldAdaptor adaptor) {
+  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
+                    indices = smallDenseOrBlob(adaptor.getIndices()),
+                    updates = smallDenseOrBlob(adaptor.getUpdates());
+  if (!in || !indices || !updates)
+    return nullptr;
+  SmallVector<Attribute> values = elementsOf(in), upd = elementsOf(updates);
+  SmallVector<APInt> idx = indexValues(indices);
+  ArrayRef<int64_t> inShape = in.getType().getShape();
+  int64_t k = indices.getType().getShape().back();
+  int64_t slice = 1;
+  for (int64_t d : inShape.drop_front(k))
+    slice *= d;
+  SmallVector<int64_t> inStrides = stridesOf(inShape);
+  bool isUnsigned = isUnsignedElement(getType());
+  int64_t tuples = k ? static_cast<int64_t>(idx.size()) / k : 0;
+  for (int64_t u = 0; u < tuples; ++u) {
+    int64_t base = 0;
+    bool inside = true;
+    for (int64_t j = 0; j < k && inside; ++j) {
+      int64_t c = normalizeIndex(idx[u * k + j], inShape[j]);
+      inside = c >= 0;
+      base += c * inStrides[j];
+    }
+    if (!inside)
+      continue;
+    for (int64_t e = 0; e < slice; ++e)
+      values[base + e] = combineScatter(getReduction(), values[base + e],
+                                        upd[u * slice + e], isUnsigned);
+  }
+  return DenseElementsAttr::get(getType(), values);
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {

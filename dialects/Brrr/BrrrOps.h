@@ -27,8 +27,9 @@
 namespace mlir::brrr {
 
 /// Largest number of elements a folder materializes as a new constant.
-/// Shape computations stay far below it; real data never gets copied.
-constexpr int64_t kMaxFoldElements = 1024;
+/// Shape computations and mask builders (a 56x56 window mask) stay below
+/// it; real data never gets copied.
+constexpr int64_t kMaxFoldElements = 16384;
 
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.kernel` config.
 constexpr llvm::StringLiteral kKernelConfigAttrName = "brrr.config";

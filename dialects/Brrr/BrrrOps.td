@@ -457,6 +457,115 @@ def Brrr_GatherOp : Brrr_Op<"gather", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
+def Brrr_GatherElementsOp : Brrr_Op<"gather_elements",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "take one element along an axis per index";
+  let description = [{
+    ONNX GatherElements (numpy `take_along_axis`): the result has the
+    indices' shape and `result[i_0, ..., i_n] = input[i_0, ...,
+    indices[i_0, ..., i_n], ..., i_n]` with the index at `axis`. Negative
+    indices count from the end. Outside `axis`, the indices' dimensions may
+    not exceed the input's.
+
+    Example:
+
+    ```mlir
+    %y = brrr.gather_elements %x, %i {axis = 1 : i64}
+         : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Brrr_GatherNDOp : Brrr_Op<"gather_nd", [Pure, InferTypeOpAdaptor]> {
+  let summary = "take slices at index tuples";
+  let description = [{
+    ONNX GatherND: the last dimension `k` of `indices` holds tuples that
+    index the input's dimensions `batch_dims .. batch_dims + k`; the result
+    shape is `indices.shape[:-1] + input.shape[batch_dims + k:]`. The first
+    `batch_dims` dimensions of input and indices are shared batch
+    dimensions. Negative indices count from the end.
+
+    Example:
+
+    ```mlir
+    %y = brrr.gather_nd %x, %i {batch_dims = 0 : i64}
+         : (tensor<4x5x6xf32>, tensor<2x2xi64>) -> tensor<2x6xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+                       I64Attr:$batch_dims);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Brrr_ScatterElementsOp : Brrr_Op<"scatter_elements",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "write one update per index along an axis";
+  let description = [{
+    ONNX ScatterElements: the result is `input` with, for every position `p`
+    of `indices` (and `updates`, which has the same shape), the element at
+    `p` with its `axis` coordinate replaced by `indices[p]` combined with
+    `updates[p]` per `reduction` (`none` replaces). Updates apply in
+    row-major order, so a repeated index keeps the last update (`none`) or
+    combines all of them. Negative indices count from the end; indices out
+    of range write nothing.
+
+    Example:
+
+    ```mlir
+    %y = brrr.scatter_elements add %x, %i, %u {axis = 0 : i64}
+         : (tensor<3x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<3x3xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_ScatterReductionAttr:$reduction,
+                       Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+                       Brrr_Tensor:$updates, I64Attr:$axis);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = [{
+    $reduction $input `,` $indices `,` $updates attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
+def Brrr_ScatterNDOp : Brrr_Op<"scatter_nd", [Pure, InferTypeOpAdaptor]> {
+  let summary = "write slices at index tuples";
+  let description = [{
+    ONNX ScatterND: the last dimension `k` of `indices` holds tuples that
+    index the input's first `k` dimensions; `updates` has shape
+    `indices.shape[:-1] + input.shape[k:]`, one slice per tuple. The result
+    is `input` with every slice combined per `reduction` (`none` replaces)
+    in row-major order of the tuples. Negative indices count from the end;
+    a tuple out of range writes nothing.
+
+    Example:
+
+    ```mlir
+    %y = brrr.scatter_nd none %x, %i, %u
+         : (tensor<4x5xf32>, tensor<2x1xi64>, tensor<2x5xf32>) -> tensor<4x5xf32>
+    ```
+  }];
+  let arguments = (ins Brrr_ScatterReductionAttr:$reduction,
+                       Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+                       Brrr_Tensor:$updates);
+  let results = (outs Brrr_Tensor:$result);
+  let assemblyFormat = [{
+    $reduction $input `,` $indices `,` $updates attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
 def Brrr_PadOp : Brrr_Op<"pad", [Pure, InferTypeOpAdaptor]> {
   let summary = "pad (or crop, with negative amounts) every dimension";
   let description = [{

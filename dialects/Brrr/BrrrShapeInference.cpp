@@ -335,6 +335,116 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+namespace {
+
+/// Checks that an index tensor of the input's rank fits inside the input
+/// outside `axis` (GatherElements, ScatterElements).
+LogicalResult checkAlongAxis(std::optional<Location> loc, RankedTensorType in,
+                             RankedTensorType idx, int64_t axis) {
+  if (failed(checkAxis(loc, axis, in.getRank())))
+    return failure();
+  if (idx.getRank() != in.getRank())
+    return emitOptionalError(loc, "indices have rank ", idx.getRank(),
+                             " but the input has rank ", in.getRank());
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    if (d != axis && idx.getDimSize(d) > in.getDimSize(d))
+      return emitOptionalError(loc, "indices dimension ", d, " of size ",
+                               idx.getDimSize(d), " exceeds the input's ",
+                               in.getDimSize(d));
+  return success();
+}
+
+/// The tuple length of GatherND/ScatterND indices, checked against the
+/// input's rank after `batch` leading batch dimensions.
+FailureOr<int64_t> tupleLength(std::optional<Location> loc, RankedTensorType in,
+                               RankedTensorType idx, int64_t batch) {
+  if (idx.getRank() < 1)
+    return emitOptionalError(loc, "indices must have rank >= 1");
+  int64_t k = idx.getShape().back();
+  if (batch < 0 || batch >= std::min(in.getRank(), idx.getRank()))
+    return emitOptionalError(loc, "batch_dims ", batch,
+                             " must be below both ranks (", in.getRank(), ", ",
+                             idx.getRank(), ")");
+  if (k < 1 || k > in.getRank() - batch)
+    return emitOptionalError(loc, "index tuples of length ", k,
+                             " do not fit an input of rank ", in.getRank(),
+                             " with ", batch, " batch dimensions");
+  for (int64_t d = 0; d < batch; ++d)
+    if (idx.getDimSize(d) != in.getDimSize(d))
+      return emitOptionalError(loc, "batch dimension ", d,
+                               " differs: ", idx.getDimSize(d), " vs ",
+                               in.getDimSize(d));
+  return k;
+}
+
+} // namespace
+
+LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *,
+                                                 std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  auto idx = tensorType(adaptor.getIndices());
+  if (failed(checkAlongAxis(loc, in, idx, adaptor.getAxis())))
+    return failure();
+  types.push_back(RankedTensorType::get(idx.getShape(), in.getElementType()));
+  return success();
+}
+
+LogicalResult GatherNDOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  auto idx = tensorType(adaptor.getIndices());
+  int64_t batch = adaptor.getBatchDims();
+  FailureOr<int64_t> k = tupleLength(loc, in, idx, batch);
+  if (failed(k))
+    return failure();
+  SmallVector<int64_t> shape(idx.getShape().drop_back());
+  llvm::append_range(shape, in.getShape().drop_front(batch + *k));
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  return success();
+}
+
+LogicalResult
+ScatterElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    Adaptor adaptor,
+                                    SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  auto idx = tensorType(adaptor.getIndices());
+  auto upd = tensorType(adaptor.getUpdates());
+  if (failed(checkAlongAxis(loc, in, idx, adaptor.getAxis())))
+    return failure();
+  if (upd.getShape() != idx.getShape() ||
+      upd.getElementType() != in.getElementType())
+    return emitOptionalError(loc, "updates ", upd,
+                             " must have the indices' shape and the input's "
+                             "element type");
+  types.push_back(in);
+  return success();
+}
+
+LogicalResult ScatterNDOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto in = tensorType(adaptor.getInput());
+  auto idx = tensorType(adaptor.getIndices());
+  auto upd = tensorType(adaptor.getUpdates());
+  FailureOr<int64_t> k = tupleLength(loc, in, idx, 0);
+  if (failed(k))
+    return failure();
+  SmallVector<int64_t> shape(idx.getShape().drop_back());
+  llvm::append_range(shape, in.getShape().drop_front(*k));
+  if (upd.getShape() != ArrayRef<int64_t>(shape) ||
+      upd.getElementType() != in.getElementType())
+    return emitOptionalError(loc, "updates ", upd, " must be ",
+                             RankedTensorType::get(shape, in.getElementType()));
+  types.push_back(in);
+  return success();
+}
+
 LogicalResult PadOp::inferReturnTypes(MLIRContext *,
                                       std::optional<Location> loc,
                                       Adaptor adaptor,

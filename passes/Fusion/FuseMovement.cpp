@@ -1,9 +1,10 @@
 //===- FuseMovement.cpp - data movement -> brrr.fusion movement --------===//
 //
 // Third fusion pass (flag brrr-fuse-movement): every transpose, slice,
-// expand, gather, concat and pad left outside a fusion becomes one
-// `brrr.fusion movement` kernel that copies each element from where the
-// op's index map says. (Reshapes are views and need no kernel.)
+// expand, gather (plain, elements, nd), concat, pad and scatter (elements,
+// nd) left outside a fusion becomes one `brrr.fusion movement` kernel that
+// copies each element from where the op's index map says. (Reshapes are
+// views and need no kernel.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,9 +22,10 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// Whether `op` only moves elements.
+/// Whether `op` moves elements (a scatter may also combine them).
 bool isMovementOp(Operation *op) {
-  return isa<TransposeOp, SliceOp, ExpandOp, GatherOp, ConcatOp, PadOp>(op);
+  return isa<TransposeOp, SliceOp, ExpandOp, GatherOp, GatherElementsOp,
+             GatherNDOp, ConcatOp, PadOp, ScatterElementsOp, ScatterNDOp>(op);
 }
 
 struct FuseMovementPass

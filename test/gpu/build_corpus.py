@@ -197,6 +197,24 @@ KERNEL_CASES = [
     ("int64_max_rows", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
      [("x", I64, [17, 40])], [("y", I64, [17])]),
     # A transpose read through inside a pointwise kernel.
+    # Index-driven movement: negative and duplicate indices, batch dims,
+    # every scatter reduction order-sensitive case, NaN/inf predicates.
+    ("gather_elements_negative_f16", [n("GatherElements", ["x", "i"], ["y"], axis=1)],
+     [("x", H, [33, 70]), ("i", I64, [33, 5])], [("y", H, [33, 5])]),
+    ("gather_nd_batch_f32", [n("GatherND", ["x", "i"], ["y"], batch_dims=1)],
+     [("x", F, [4, 9, 7, 5]), ("i", I64, [4, 3, 2])], [("y", F, [4, 3, 5])]),
+    ("scatter_nd_add_duplicates_f32", [n("ScatterND", ["x", "i", "u"], ["y"],
+                                         reduction="add")],
+     [("x", F, [10, 7, 3]), ("i", I64, [6, 1]), ("u", F, [6, 7, 3])],
+     [("y", F, [10, 7, 3])]),
+    ("scatter_nd_replace_f16", [n("ScatterND", ["x", "i", "u"], ["y"])],
+     [("x", H, [33, 40]), ("i", I64, [5, 2]), ("u", H, [5])], [("y", H, [33, 40])]),
+    ("scatter_elements_max_i64", [n("ScatterElements", ["x", "i", "u"], ["y"], axis=1,
+                                    reduction="max")],
+     [("x", I64, [9, 13]), ("i", I64, [7, 4]), ("u", I64, [7, 4])], [("y", I64, [9, 13])]),
+    ("isnan_isinf_where_f32", [n("IsNaN", ["x"], ["m"]), n("Where", ["m", "zero", "x"], ["y"]),
+                               n("IsInf", ["x"], ["z"], detect_negative=0)],
+     [("x", F, [5, 301])], [("y", F, [5, 301]), ("z", B, [5, 301])]),
     ("transposed_add_relu_f16", [n("Transpose", ["x"], ["t"], perm=[2, 0, 1]),
                                  n("Add", ["t", "y"], ["s"]), n("Relu", ["s"], ["z"])],
      [("x", H, [33, 65, 12]), ("y", H, [12, 33, 65])], [("z", H, [12, 33, 65])]),
@@ -254,7 +272,10 @@ CONSTANTS = {
     "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
     "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
     "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64),
-    "merged": np.array([2, 72, 128], np.int64)}
+    "merged": np.array([2, 72, 128], np.int64), "zero": np.array(0.0, np.float32)}
+
+# Cases that need a newer opset than 17 (scatter max/min since 18).
+OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18}
 
 
 def kernel_case(brrrc, case, dest_root):
@@ -264,7 +285,7 @@ def kernel_case(brrrc, case, dest_root):
     graph = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info(a, t, s) for a, t, s in ins],
         [helper.make_tensor_value_info(a, t, s) for a, t, s in outs], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSETS.get(name, 17))])
     model.ir_version = 8
     dest = os.path.join(dest_root, name)
     os.makedirs(dest, exist_ok=True)

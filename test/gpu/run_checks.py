@@ -118,6 +118,27 @@ def torch_inputs(name, gen):
                 f(264, dt=torch.bfloat16), f(2, 130, 264, dt=torch.bfloat16)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
+    if name == "gather_elements_negative_f16":
+        return [f(33, 70, dt=torch.float16), torch.randint(-70, 70, (33, 5), generator=gen)]
+    if name == "gather_nd_batch_f32":
+        return [f(4, 9, 7, 5), torch.stack([torch.randint(-9, 9, (4, 3), generator=gen),
+                                            torch.randint(-7, 7, (4, 3), generator=gen)], -1)]
+    if name == "scatter_nd_add_duplicates_f32":
+        return [f(10, 7, 3), torch.randint(-10, 10, (6, 1), generator=gen), f(6, 7, 3)]
+    if name == "scatter_nd_replace_f16":
+        cells = torch.randperm(33 * 40, generator=gen)[:5]
+        return [f(33, 40, dt=torch.float16),
+                torch.stack([cells // 40, cells % 40], -1), f(5, dt=torch.float16)]
+    if name == "scatter_elements_max_i64":
+        return [torch.randint(-2**40, 2**40, (9, 13), generator=gen),
+                torch.randint(-13, 13, (7, 4), generator=gen),
+                torch.randint(-2**40, 2**40, (7, 4), generator=gen)]
+    if name == "isnan_isinf_where_f32":
+        x = f(5, 301)
+        special = torch.tensor([float("nan"), float("inf"), -float("inf")])
+        picks = torch.randint(0, 5 * 301, (60,), generator=gen)
+        x.view(-1)[picks] = special[torch.arange(60) % 3]
+        return [x]
     if name == "transposed_add_relu_f16":
         return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
     if name == "leading_mean_f16":
@@ -198,6 +219,25 @@ def torch_reference(name, xs):
         return [torch.matmul(d[0], d[1])]
     if name == "gather_rows_negative":
         return [d[0][xs[1] % 50]]
+    if name == "gather_elements_negative_f16":
+        return [torch.gather(d[0], 1, xs[1] % 70)]
+    if name == "gather_nd_batch_f32":
+        b = torch.arange(4)[:, None]
+        return [d[0][b, xs[1][..., 0] % 9, xs[1][..., 1] % 7]]
+    if name == "scatter_nd_add_duplicates_f32":
+        return [d[0].index_add(0, xs[1][:, 0] % 10, d[2])]
+    if name == "scatter_nd_replace_f16":
+        y = d[0].clone()
+        y[xs[1][:, 0], xs[1][:, 1]] = d[2]
+        return [y]
+    if name == "scatter_elements_max_i64":
+        y = xs[0].clone()
+        rows = torch.arange(7)[:, None].expand(7, 4)
+        for r, c, u in zip(rows.flatten(), (xs[1] % 13).flatten(), xs[2].flatten()):
+            y[r, c] = torch.maximum(y[r, c], u)
+        return [y]
+    if name == "isnan_isinf_where_f32":
+        return [torch.where(torch.isnan(d[0]), 0.0, d[0]), d[0] == float("inf")]
     F = torch.nn.functional
     if name == "leading_mean_f16":
         return [d[0].mean(0)]

@@ -32,3 +32,32 @@ func.func @main(%x: tensor<6xf32>, %i: tensor<3xi64>) -> (tensor<3xf32>, tensor<
   %1 = brrr.pad constant %x {high = array<i64: 2>, low = array<i64: 1>, value = 1.5 : f64} : tensor<6xf32> -> tensor<9xf32>
   return %0, %1 : tensor<3xf32>, tensor<9xf32>
 }
+
+// -----
+
+// gather_nd reads each tuple entry (normalized, clamped) and then the
+// slice element. scatter_nd starts from the input's element and walks every
+// index tuple in order, keeping the combined update where the tuple names
+// this element; scatter_elements walks only its line along the axis and
+// combines integers with their signed maximum.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK-COUNT-2: llvm.load %{{.+}} : !llvm.ptr<1> -> i32
+// CHECK: arith.minsi
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: gpu.func @fusion_1
+// CHECK: %[[INIT:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[TUPLES:.+]] step %{{.+}} iter_args(%[[ACC:.+]] = %[[INIT]]) -> (f32)
+// CHECK: arith.cmpi eq
+// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %{{.+}} : f32
+// CHECK: arith.select %{{.+}}, %[[SUM]], %[[ACC]] : f32
+// CHECK: gpu.func @fusion_2
+// CHECK: scf.for
+// CHECK: arith.maxsi %{{.+}}, %{{.+}} : i64
+func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>, %t: tensor<4x1xi64>,
+                %u: tensor<4x3xf32>, %z: tensor<3x5xi64>, %ze: tensor<2x5xi64>) -> (tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>) {
+  %0 = brrr.gather_nd %x, %i {batch_dims = 0 : i64} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16>
+  %1 = brrr.scatter_nd add %y, %t, %u : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32>
+  %2 = brrr.scatter_elements max %z, %ze, %ze {axis = 0 : i64} : (tensor<3x5xi64>, tensor<2x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64>
+  return %0, %1, %2 : tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>
+}

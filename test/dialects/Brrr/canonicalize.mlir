@@ -143,10 +143,10 @@ func.func @integer_division_by_zero_does_not_fold() -> tensor<2xi32> {
 
 // CHECK-LABEL: func.func @large_constants_do_not_fold
 // CHECK: brrr.add
-func.func @large_constants_do_not_fold() -> tensor<2048xf32> {
-  %a = brrr.constant dense<1.0> : tensor<2048xf32>
-  %0 = brrr.add %a, %a : tensor<2048xf32>, tensor<2048xf32> -> tensor<2048xf32>
-  return %0 : tensor<2048xf32>
+func.func @large_constants_do_not_fold() -> tensor<32768xf32> {
+  %a = brrr.constant dense<1.0> : tensor<32768xf32>
+  %0 = brrr.add %a, %a : tensor<32768xf32>, tensor<32768xf32> -> tensor<32768xf32>
+  return %0 : tensor<32768xf32>
 }
 
 // -----
@@ -248,4 +248,96 @@ func.func @rem_of_constants_folds() -> tensor<4xi64> {
   %y = brrr.constant dense<[3, 3, -3, -3]> : tensor<4xi64>
   %0 = brrr.rem %x, %y : tensor<4xi64>, tensor<4xi64> -> tensor<4xi64>
   return %0 : tensor<4xi64>
+}
+
+// -----
+
+// x != x is true exactly at NaN: IsNaN of a constant folds.
+// CHECK-LABEL: func.func @isnan_of_constant_folds
+// CHECK-NEXT: %[[C:.+]] = brrr.constant dense<[true, false, false]> : tensor<3xi1>
+// CHECK-NEXT: return %[[C]]
+func.func @isnan_of_constant_folds() -> tensor<3xi1> {
+  %a = brrr.constant dense<[0x7FC00000, 0x7F800000, 1.0]> : tensor<3xf32>
+  %0 = brrr.compare ne %a, %a : tensor<3xf32>, tensor<3xf32> -> tensor<3xi1>
+  return %0 : tensor<3xi1>
+}
+
+// -----
+
+// A scatter of a weight blob into a constant folds (exporters build masks
+// this way): [0, 0, 0, 0] with blob [7, 9] at 2 and -1 is [0, 0, 7, 9].
+// CHECK-LABEL: func.func @scatter_nd_of_blob_folds
+// CHECK-NEXT: %[[C:.+]] = brrr.constant dense<[0.000000e+00, 0.000000e+00, 7.000000e+00, 9.000000e+00]> : tensor<4xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @scatter_nd_of_blob_folds() -> tensor<4xf32> {
+  %d = brrr.constant dense<0.0> : tensor<4xf32>
+  %i = brrr.constant dense<[[2], [-1]]> : tensor<2x1xi64>
+  %u = brrr.constant dense_resource<upd> : tensor<2xf32>
+  %0 = brrr.scatter_nd none %d, %i, %u : (tensor<4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      upd: "0x040000000000E04000001041"
+    }
+  }
+#-}
+
+// -----
+
+// An index out of range writes nothing: only the 5 at 0 lands.
+// CHECK-LABEL: func.func @scatter_nd_out_of_range_writes_nothing
+// CHECK-NEXT: %[[C:.+]] = brrr.constant dense<[5, 1, 1]> : tensor<3xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @scatter_nd_out_of_range_writes_nothing() -> tensor<3xi32> {
+  %d = brrr.constant dense<1> : tensor<3xi32>
+  %i = brrr.constant dense<[[0], [3], [-4]]> : tensor<3x1xi64>
+  %u = brrr.constant dense<[5, 6, 7]> : tensor<3xi32>
+  %0 = brrr.scatter_nd none %d, %i, %u : (tensor<3xi32>, tensor<3x1xi64>, tensor<3xi32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+// Integer scatter reductions use the type's own arithmetic: i8 add wraps
+// (100 + 100 = -56) and unsigned max compares unsigned (200 > 3).
+// CHECK-LABEL: func.func @scatter_elements_integer_arithmetic
+// CHECK-DAG: brrr.constant dense<[-56, 0]> : tensor<2xi8>
+// CHECK-DAG: brrr.constant dense<[200, 0]> : tensor<2xui8>
+func.func @scatter_elements_integer_arithmetic() -> (tensor<2xi8>, tensor<2xui8>) {
+  %d = brrr.constant dense<[100, 0]> : tensor<2xi8>
+  %i = brrr.constant dense<[0]> : tensor<1xi64>
+  %u = brrr.constant dense<[100]> : tensor<1xi8>
+  %0 = brrr.scatter_elements add %d, %i, %u {axis = 0 : i64} : (tensor<2xi8>, tensor<1xi64>, tensor<1xi8>) -> tensor<2xi8>
+  %du = brrr.constant dense<[3, 0]> : tensor<2xui8>
+  %uu = brrr.constant dense<[200]> : tensor<1xui8>
+  %1 = brrr.scatter_elements max %du, %i, %uu {axis = 0 : i64} : (tensor<2xui8>, tensor<1xi64>, tensor<1xui8>) -> tensor<2xui8>
+  return %0, %1 : tensor<2xi8>, tensor<2xui8>
+}
+
+// -----
+
+// A constant gather_elements index out of range is left to the kernel,
+// which clamps; the folder never invents a value.
+// CHECK-LABEL: func.func @gather_elements_out_of_range_does_not_fold
+// CHECK: brrr.gather_elements
+func.func @gather_elements_out_of_range_does_not_fold() -> tensor<1xf32> {
+  %d = brrr.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %i = brrr.constant dense<[2]> : tensor<1xi64>
+  %0 = brrr.gather_elements %d, %i {axis = 0 : i64} : (tensor<2xf32>, tensor<1xi64>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}
+
+// -----
+
+// gather_nd with batch dimensions folds: row b takes column i[b].
+// CHECK-LABEL: func.func @gather_nd_batch_folds
+// CHECK-NEXT: %[[C:.+]] = brrr.constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @gather_nd_batch_folds() -> tensor<2xi64> {
+  %d = brrr.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  %i = brrr.constant dense<[[1], [0]]> : tensor<2x1xi64>
+  %0 = brrr.gather_nd %d, %i {batch_dims = 1 : i64} : (tensor<2x2xi64>, tensor<2x1xi64>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
 }

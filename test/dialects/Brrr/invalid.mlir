@@ -387,6 +387,87 @@ func.func @gather_float_indices(%a: tensor<2x3xf32>, %i: tensor<4xf32>) {
 
 // -----
 
+func.func @gather_elements_rank(%a: tensor<2x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{indices have rank 1 but the input has rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather_elements %a, %i {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_axis(%a: tensor<2x3xf32>, %i: tensor<2x3xi64>) {
+  // expected-error @+2 {{axis 2 is out of range}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather_elements %a, %i {axis = 2 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_elements_too_large(%a: tensor<2x3xf32>, %i: tensor<2x4xi64>) {
+  // expected-error @+2 {{indices dimension 1 of size 4 exceeds the input's 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather_elements %a, %i {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_scalar_indices(%a: tensor<2x3xf32>, %i: tensor<i64>) {
+  // expected-error @+2 {{indices must have rank >= 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather_nd %a, %i {batch_dims = 0 : i64} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_batch_dims(%a: tensor<2x3xf32>, %i: tensor<2x1xi64>) {
+  // expected-error @+2 {{batch_dims 2 must be below both ranks (2, 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather_nd %a, %i {batch_dims = 2 : i64} : (tensor<2x3xf32>, tensor<2x1xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_tuple_length(%a: tensor<2x3xf32>, %i: tensor<4x3xi64>) {
+  // expected-error @+2 {{index tuples of length 3 do not fit an input of rank 2 with 0 batch dimensions}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather_nd %a, %i {batch_dims = 0 : i64} : (tensor<2x3xf32>, tensor<4x3xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_nd_batch_mismatch(%a: tensor<2x3xf32>, %i: tensor<3x1xi64>) {
+  // expected-error @+2 {{batch dimension 0 differs: 3 vs 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.gather_nd %a, %i {batch_dims = 1 : i64} : (tensor<2x3xf32>, tensor<3x1xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_elements_updates(%a: tensor<2x3xf32>, %i: tensor<2x2xi64>, %u: tensor<2x3xf32>) {
+  // expected-error @+2 {{must have the indices' shape and the input's element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.scatter_elements none %a, %i, %u {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_nd_updates(%a: tensor<4x5xf32>, %i: tensor<2x1xi64>, %u: tensor<2x4xf32>) {
+  // expected-error @+2 {{must be 'tensor<2x5xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.scatter_nd none %a, %i, %u : (tensor<4x5xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
 func.func @pad_attribute_size(%a: tensor<2x3xf32>) {
   // expected-error @+2 {{'low' has 1 entries, expected 2}}
   // expected-error @+1 {{failed to infer returned types}}

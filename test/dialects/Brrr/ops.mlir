@@ -148,3 +148,19 @@ func.func @data_movement(%x: tensor<2x3x4xf32>, %y: tensor<2x5x4xf32>,
 func.func @kernel_configs() attributes {a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, vector = 1, cluster = 1>, b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>, c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>} {
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @indexing
+func.func @indexing(%x: tensor<4x5x6xf32>, %i2: tensor<3x2xi64>, %ie: tensor<4x5x2xi32>,
+                    %ue: tensor<4x5x2xf32>, %u: tensor<3x6xf32>) {
+  // CHECK: brrr.gather_elements %{{.+}}, %{{.+}} {axis = 2 : i64} : (tensor<4x5x6xf32>, tensor<4x5x2xi32>) -> tensor<4x5x2xf32>
+  %0 = brrr.gather_elements %x, %ie {axis = 2 : i64} : (tensor<4x5x6xf32>, tensor<4x5x2xi32>) -> tensor<4x5x2xf32>
+  // CHECK: brrr.gather_nd %{{.+}}, %{{.+}} {batch_dims = 0 : i64} : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
+  %1 = brrr.gather_nd %x, %i2 {batch_dims = 0 : i64} : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
+  // CHECK: brrr.scatter_elements add %{{.+}}, %{{.+}}, %{{.+}} {axis = 2 : i64} : (tensor<4x5x6xf32>, tensor<4x5x2xi32>, tensor<4x5x2xf32>) -> tensor<4x5x6xf32>
+  %2 = brrr.scatter_elements add %x, %ie, %ue {axis = 2 : i64} : (tensor<4x5x6xf32>, tensor<4x5x2xi32>, tensor<4x5x2xf32>) -> tensor<4x5x6xf32>
+  // CHECK: brrr.scatter_nd min %{{.+}}, %{{.+}}, %{{.+}} : (tensor<4x5x6xf32>, tensor<3x2xi64>, tensor<3x6xf32>) -> tensor<4x5x6xf32>
+  %3 = brrr.scatter_nd min %x, %i2, %u : (tensor<4x5x6xf32>, tensor<3x2xi64>, tensor<3x6xf32>) -> tensor<4x5x6xf32>
+  return
+}

@@ -32,3 +32,29 @@ func.func @LeaveFusedOpsAlone(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Index-driven ops are movement kernels too: gathers by element and by
+// tuple, and scatters (which combine as they move).
+// CHECK-LABEL: func.func @IndexDrivenOpsBecomeMovementKernels
+// CHECK: brrr.fusion "movement"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.gather_elements
+// CHECK: brrr.fusion "movement"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.gather_nd
+// CHECK: brrr.fusion "movement"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.scatter_elements
+// CHECK: brrr.fusion "movement"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.scatter_nd
+func.func @IndexDrivenOpsBecomeMovementKernels(%x: tensor<4x6xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf32>, %t: tensor<3x1xi64>, %v: tensor<3x6xf32>)
+    -> (tensor<4x2xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %0 = brrr.gather_elements %x, %i {axis = 1 : i64} : (tensor<4x6xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  %1 = brrr.gather_nd %x, %t {batch_dims = 0 : i64} : (tensor<4x6xf32>, tensor<3x1xi64>) -> tensor<3x6xf32>
+  %2 = brrr.scatter_elements add %x, %i, %u {axis = 1 : i64} : (tensor<4x6xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x6xf32>
+  %3 = brrr.scatter_nd none %x, %t, %1 : (tensor<4x6xf32>, tensor<3x1xi64>, tensor<3x6xf32>) -> tensor<4x6xf32>
+  return %0, %2, %3, %3 : tensor<4x2xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+}
