@@ -66,10 +66,6 @@ private:
     if (a.ptx.empty() && a.cubin.empty())
       return fail("it has " + std::to_string(a.kernels.size()) +
                   " kernels but neither PTX nor a cubin");
-    if (a.exactArch && a.cubin.empty())
-      return fail("target '" + a.target +
-                  "' is arch-specific (exactArch) but the artifact has no "
-                  "cubin");
     for (size_t i = 0; i < a.kernels.size(); ++i)
       if (a.kernels[i].name.empty())
         return fail("kernels[" + std::to_string(i) + "] has an empty name");

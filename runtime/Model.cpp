@@ -90,7 +90,8 @@ enum class Code { None, Cubin, Ptx };
 /// Picks the code object for a card of compute capability major.minor:
 /// the cubin when the card is exactly the target, else the PTX when the card
 /// is at least the target (the driver JIT-compiles it); "a" targets
-/// (sm_90a) run only from their cubin on exactly that card.
+/// (sm_90a) run only on exactly that card, from their cubin or, compiled
+/// without one (brrrc --no-cubin), from their PTX.
 brrr_status chooseCode(const brrr_model &m, Code &code) {
   const Artifact &a = m.art;
   int major = 0, minor = 0;
@@ -121,7 +122,7 @@ brrr_status chooseCode(const brrr_model &m, Code &code) {
                       ", an architecture-specific target that runs only on "
                       "exactly that compute capability; " +
                       deviceLabel(m, major, minor));
-    code = Code::Cubin;
+    code = a.cubin.empty() ? Code::Ptx : Code::Cubin;
     return BRRR_OK;
   }
   if (exact && !a.cubin.empty()) {

@@ -35,3 +35,5 @@ config.substitutions.append(
 config.substitutions.append(
     ("%ptxas", os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
                             "bin", "ptxas")))
+config.substitutions.append(
+    ("%cuda_home", os.environ.get("CUDA_HOME", "/usr/local/cuda")))

@@ -105,12 +105,15 @@ FailureOr<Target> lookupTarget(StringRef name);
 /// PTX and cubin of the kernel module of `module`.
 struct CompiledKernels {
   std::string ptx;
-  std::vector<uint8_t> cubin;
+  std::vector<uint8_t> cubin; ///< empty when compiled without a cubin
 };
 /// Lowers the `brrr_kernels` gpu.module of `module` (left unchanged) to PTX
-/// and cubin for `target`. `cudaPath` holds bin/ptxas and nvvm/libdevice.
+/// and, with `withCubin`, to a cubin for `target`. `cudaPath` holds
+/// nvvm/libdevice and bin/ptxas (ptxas is also looked for on PATH); without
+/// ptxas, compiling a cubin fails with a diagnostic that says so.
 FailureOr<CompiledKernels> compileKernels(ModuleOp module, const Target &target,
-                                          StringRef cudaPath);
+                                          StringRef cudaPath,
+                                          bool withCubin = true);
 
 /// Registers the dialects, interfaces and translations code generation uses.
 void registerCodeGenDialects(DialectRegistry &registry);

@@ -36,6 +36,9 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -137,17 +140,36 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
   return object.getObject().getValue().str();
 }
 
+/// Checks that ptxas can be run: `cudaPath`/bin/ptxas, or ptxas on PATH.
+static LogicalResult checkPtxas(ModuleOp module, StringRef cudaPath) {
+  SmallString<256> ptxas(cudaPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (llvm::sys::fs::can_execute(ptxas) ||
+      llvm::sys::findProgramByName("ptxas"))
+    return success();
+  return emitError(module.getLoc(), "ptxas was not found at '")
+         << ptxas
+         << "' nor on PATH: install the CUDA toolkit and point --cuda-path "
+            "(or CUDA_HOME) at it, or pass --no-cubin to leave PTX for the "
+            "driver to compile when the model is loaded";
+}
+
 FailureOr<CompiledKernels> mlir::brrr::compileKernels(ModuleOp module,
                                                       const Target &target,
-                                                      StringRef cudaPath) {
+                                                      StringRef cudaPath,
+                                                      bool withCubin) {
+  if (withCubin && failed(checkPtxas(module, cudaPath)))
+    return failure();
   auto ptx = serialize(module, target, cudaPath, "isa");
   if (failed(ptx))
     return failure();
+  CompiledKernels out;
+  out.ptx = std::move(*ptx);
+  if (!withCubin)
+    return out;
   auto cubin = serialize(module, target, cudaPath, "bin");
   if (failed(cubin))
     return failure();
-  CompiledKernels out;
-  out.ptx = std::move(*ptx);
   out.cubin.assign(cubin->begin(), cubin->end());
   return out;
 }

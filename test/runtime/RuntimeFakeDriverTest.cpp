@@ -245,6 +245,22 @@ TEST_F(FakeDriverTest, ArchSpecificTargetNeedsExactlyItsCard) {
   EXPECT_EQ(fakeStats().lastModuleKind, 1);
 }
 
+TEST_F(FakeDriverTest, ArchSpecificTargetWithoutCubinJitsItsPtx) {
+  // brrrc --no-cubin: the driver compiles the sm_90a PTX on exactly that
+  // card, and still refuses any other.
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.target = "sm_90a";
+  a.smMajor = 9;
+  a.exactArch = true;
+  a.cubin.clear();
+  {
+    ScopedEnv card("FAKE_CUDA_CC", "10.0");
+    EXPECT_EQ(open(a), BRRR_ERROR_UNSUPPORTED_DEVICE);
+  }
+  ASSERT_EQ(open(a), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().lastModuleKind, 2);
+}
+
 TEST_F(FakeDriverTest, JitErrorLogIsInTheMessage) {
   brrr::artifact::Artifact a = makeTestArtifact();
   a.ptx += "\n// FAKE_SYNTAX_ERROR\n";

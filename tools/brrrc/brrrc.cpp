@@ -69,6 +69,12 @@ cl::opt<std::string>
                       "(default: $CUDA_HOME or /usr/local/cuda)"),
              cl::init(""), cl::cat(category));
 
+cl::opt<bool> noCubin(
+    "no-cubin",
+    cl::desc("Leave PTX only, for the driver to compile when the model is "
+             "loaded (needs no ptxas here)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<std::string>
     runtimeLib("runtime-lib",
                cl::desc("The runtime archive linked into model.so (default: "
@@ -226,7 +232,8 @@ int main(int argc, char **argv) {
   if (cuda.empty())
     cuda =
         std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
-  auto kernels = mlir::brrr::compileKernels(*module, *target, cuda);
+  auto kernels = mlir::brrr::compileKernels(*module, *target, cuda,
+                                            !noCubin && mode != Emit::Ptx);
   if (failed(kernels)) {
     errs() << "brrrc: kernel compilation failed; nothing was written\n";
     return 1;
