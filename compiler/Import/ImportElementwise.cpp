@@ -11,6 +11,8 @@
 
 #include "compiler/Import/NodeImporter.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -143,6 +145,29 @@ LogicalResult importCast(NodeImporter &n) {
   return success();
 }
 
+/// Clip whose bounds are computed at run time (T5 clamps f16 activations by
+/// a bound chosen from the data): min(max(x, min), max), which also gives
+/// every element `max` when min > max, as ONNX asks.
+LogicalResult importClipWithRuntimeBounds(NodeImporter &n) {
+  Value y = n.input(0);
+  for (unsigned i : {1u, 2u}) {
+    if (!n.hasInput(i))
+      continue;
+    RankedTensorType t = n.inputType(i);
+    if (t.getNumElements() != 1)
+      return n.emitError() << "clip bounds must be scalars, not " << t;
+    auto bound = n.reshape(n.input(i), {});
+    if (failed(bound))
+      return failure();
+    auto clipped = i == 1 ? n.create<MaxOp>(y, *bound) : n.create<MinOp>(y, *bound);
+    if (failed(clipped))
+      return failure();
+    y = *clipped;
+  }
+  n.setOutput(0, y);
+  return success();
+}
+
 LogicalResult importClip(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
@@ -154,6 +179,11 @@ LogicalResult importClip(NodeImporter &n) {
     if (n.attr("max"))
       hi = n.attrFloat("max", 0);
   } else {
+    bool runtimeBound = false;
+    for (unsigned i : {1u, 2u})
+      runtimeBound |= n.hasInput(i) && !matchPattern(n.input(i), m_Constant());
+    if (runtimeBound)
+      return importClipWithRuntimeBounds(n);
     for (unsigned i : {1u, 2u}) {
       if (!n.hasInput(i))
         continue;

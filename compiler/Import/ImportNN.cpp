@@ -316,10 +316,24 @@ LogicalResult importLayerNorm(NodeImporter &n) {
   if (failed(axis))
     return failure();
   // Scale and bias broadcast to the normalized shape; leading unit
-  // dimensions beyond its rank are dropped first.
+  // dimensions beyond its rank are dropped first. They take the input's
+  // element type: TorchScript's f16 exports pair an f16 input with f32
+  // parameters, which the op's type constraint does not allow but
+  // onnxruntime runs.
   ArrayRef<int64_t> normalized = xt.getShape().drop_front(*axis);
   auto toNormalized = [&](Value v) -> FailureOr<Value> {
     auto t = cast<RankedTensorType>(v.getType());
+    if (t.getElementType() != xt.getElementType()) {
+      if (!isa<FloatType>(t.getElementType()))
+        return n.emitError() << "scale and bias must be float tensors, not "
+                             << t;
+      auto c = n.createTyped<CastOp>(
+          RankedTensorType::get(t.getShape(), xt.getElementType()), v);
+      if (failed(c))
+        return failure();
+      v = *c;
+      t = cast<RankedTensorType>(v.getType());
+    }
     ArrayRef<int64_t> shape = t.getShape();
     while (shape.size() > normalized.size() && shape.front() == 1)
       shape = shape.drop_front();

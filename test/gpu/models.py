@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+"""Whole real models, exported there with torch's two ONNX exporters.
+
+Runs on the GPU machine (torch, torchvision, transformers, onnx). Each model
+is built with random weights (seed 0) in eval mode and exported with the
+TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
+
+  models.py export DIR [--tiny] [--only NAME,...]
+      Writes DIR/NAME.EXPORTER.onnx for every model and exporter that torch
+      manages, and DIR/export.txt listing what was written or why not, with
+      each model's op histogram. --tiny shrinks every model's widths and
+      depths while keeping its graph's structure, so the exports are small
+      enough to carry back to the build machine as importer test inputs.
+
+  models.py run BRRRC DIR [--only ...] [--exporters ...] [--dtypes fp32,fp16]
+                [--batches 1,32] [--peers eager,compile,graphs] [--tiny]
+      For every model, exporter, dtype and batch: exports there (fp16 models
+      are exported in half precision), compiles with BRRRC (compile time and
+      the compiler's peak RSS recorded), checks the output against torch's in
+      the same dtype on the GPU (relative L2 error; fp32 <= 1e-3 with TF32
+      off, fp16 <= 2e-2; both are also shown against the model run in
+      float64), and times brrr against the peers in the same run (median of
+      CUDA-event timings after warm-up, host overhead included on every
+      side: brrr replays its CUDA graph per call, `graphs` is
+      torch.compile(mode="reduce-overhead")). Prints one table row per case
+      as it goes; exits non-zero if any case fails to compile or match.
+"""
+
+import argparse
+import collections
+import os
+import sys
+import traceback
+
+import torch
+
+
+def _vision(name, tiny):
+    import torchvision
+    from torchvision.models import convnext, swin_transformer, vision_transformer
+
+    if not tiny:
+        return getattr(torchvision.models, name)()
+    if name == "resnet50":
+        from torchvision.models.resnet import Bottleneck, ResNet
+        return ResNet(Bottleneck, [1, 1, 1, 1], width_per_group=16)
+    if name == "mobilenet_v2":
+        return torchvision.models.mobilenet_v2(width_mult=0.25)
+    if name == "efficientnet_b0":
+        from torchvision.models import efficientnet
+        setting, last = efficientnet._efficientnet_conf(
+            "efficientnet_b0", width_mult=0.25, depth_mult=0.25)
+        return efficientnet.EfficientNet(setting, 0.2, last_channel=last)
+    if name == "convnext_tiny":
+        cfg = convnext.CNBlockConfig
+        return convnext.ConvNeXt([cfg(16, 32, 1), cfg(32, 64, 1), cfg(64, 128, 1),
+                                  cfg(128, None, 1)])
+    if name == "vit_b_16":
+        return vision_transformer.VisionTransformer(
+            image_size=224, patch_size=16, num_layers=2, num_heads=2,
+            hidden_dim=64, mlp_dim=128)
+    if name == "swin_t":
+        return swin_transformer.SwinTransformer(
+            patch_size=[4, 4], embed_dim=16, depths=[2, 2, 2, 2],
+            num_heads=[1, 2, 4, 8], window_size=[7, 7])
+    raise ValueError(name)
+
+
+def _text(name, tiny):
+    import transformers as tf
+
+    small = dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                 intermediate_size=128, vocab_size=1000)
+    if name == "bert":
+        cfg = tf.BertConfig(**small) if tiny else tf.BertConfig()
+        return tf.BertModel(cfg)
+    if name == "distilbert":
+        cfg = (tf.DistilBertConfig(dim=64, n_layers=2, n_heads=4, hidden_dim=128,
+                                   vocab_size=1000) if tiny else tf.DistilBertConfig())
+        return tf.DistilBertModel(cfg)
+    if name == "gpt2":
+        cfg = (tf.GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=1000)
+               if tiny else tf.GPT2Config())
+        return tf.GPT2Model(cfg)
+    if name == "llama":
+        cfg = tf.LlamaConfig(
+            **(dict(small, num_key_value_heads=2) if tiny else dict(
+                hidden_size=2048, num_hidden_layers=4, num_attention_heads=32,
+                num_key_value_heads=4, intermediate_size=5632, vocab_size=32000)))
+        return tf.LlamaModel(cfg)
+    if name == "vit":
+        cfg = (tf.ViTConfig(**{k: v for k, v in small.items() if k != "vocab_size"})
+               if tiny else tf.ViTConfig())
+        return tf.ViTModel(cfg)
+    if name == "t5_encoder":
+        cfg = (tf.T5Config(d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4,
+                           vocab_size=1000) if tiny else tf.T5Config())
+        return tf.T5EncoderModel(cfg)
+    raise ValueError(name)
+
+
+class _Outputs(torch.nn.Module):
+    """A transformers model returning its first output as a plain tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, *args):
+        return self.model(*args)[0]
+
+
+# name: (builder, input kind, sequence length)
+MODELS = {
+    "resnet50": (_vision, "image", None),
+    "mobilenet_v2": (_vision, "image", None),
+    "efficientnet_b0": (_vision, "image", None),
+    "convnext_tiny": (_vision, "image", None),
+    "vit_b_16": (_vision, "image", None),
+    "swin_t": (_vision, "image", None),
+    "bert": (_text, "tokens+mask", 128),
+    "distilbert": (_text, "tokens+mask", 128),
+    "gpt2": (_text, "tokens", 512),
+    "llama": (_text, "tokens", 512),
+    "vit": (_text, "image", None),
+    "t5_encoder": (_text, "tokens", 128),
+}
+EXPORTERS = {"torchscript": 17, "dynamo": 20}
+
+
+def build(name, tiny=False, batch=1, seed=0):
+    """(module in eval mode, example inputs, input names) for one model."""
+    builder, kind, seq = MODELS[name]
+    torch.manual_seed(seed)
+    model = builder(name, tiny)
+    with torch.no_grad():
+        # Batch norm statistics from random images: with the initial ones
+        # (mean 0, variance 1) MobileNetV2's activations vanish, its output
+        # is ~1e-8 and every comparison would pass.
+        if any(isinstance(mod, torch.nn.BatchNorm2d) for mod in model.modules()):
+            for mod in model.modules():
+                if isinstance(mod, torch.nn.BatchNorm2d):
+                    mod.reset_running_stats()
+                    mod.momentum = None  # cumulative average
+            model.train()
+            for _ in range(4):
+                model(torch.randn(8, 3, 224, 224))
+    model.eval()
+    with torch.no_grad():
+        # Zero-initialized heads (torchvision's ViT) would make every output
+        # equal to its bias and the check vacuous.
+        for param in model.parameters():
+            if param.dim() >= 2 and not param.any():
+                param.normal_(0, 0.02)
+    if builder is _text:
+        model = _Outputs(model).eval()
+    if kind == "image":
+        return model, (torch.randn(batch, 3, 224, 224),), ["pixels"]
+    vocab = 1000 if tiny else 30000
+    ids = torch.randint(0, vocab, (batch, seq))
+    if kind == "tokens":
+        return model, (ids,), ["input_ids"]
+    mask = torch.ones(batch, seq, dtype=torch.int64)
+    mask[:, seq * 3 // 4:] = 0  # padded tail: the mask takes effect
+    return model, (ids, mask), ["input_ids", "attention_mask"]
+
+
+def export(model, args, names, path, exporter):
+    extra = {"external_data": False} if exporter == "dynamo" else {}
+    with torch.no_grad():
+        torch.onnx.export(model, args, path, input_names=names, output_names=["y"],
+                          opset_version=EXPORTERS[exporter],
+                          dynamo=exporter == "dynamo", **extra)
+
+
+def op_histogram(path):
+    import onnx
+
+    m = onnx.load(path, load_external_data=False)
+    ops = collections.Counter()
+
+    def walk(graph):
+        for node in graph.node:
+            ops[node.op_type] += 1
+            for attr in node.attribute:
+                if attr.g.node:
+                    walk(attr.g)
+    walk(m.graph)
+    for fn in m.functions:
+        for node in fn.node:
+            ops[fn.name + "/" + node.op_type] += 1
+    return ops
+
+
+def cmd_export(opts):
+    os.makedirs(opts.dir, exist_ok=True)
+    names = opts.only.split(",") if opts.only else list(MODELS)
+    with open(os.path.join(opts.dir, "export.txt"), "w") as log:
+        for name in names:
+            model, args, inputs = build(name, tiny=opts.tiny)
+            for exporter in EXPORTERS:
+                path = os.path.join(opts.dir, f"{name}.{exporter}.onnx")
+                try:
+                    export(model, args, inputs, path, exporter)
+                    ops = op_histogram(path)
+                    line = f"OK    {name}.{exporter} " + " ".join(
+                        f"{k}:{v}" for k, v in sorted(ops.items()))
+                except Exception as err:  # report and go on with the others
+                    msg = str(err).strip().splitlines()
+                    line = f"FAIL  {name}.{exporter} {type(err).__name__}: " + (
+                        msg[0][:300] if msg else "")
+                    traceback.print_exc(file=sys.stderr)
+                print(line, flush=True)
+                log.write(line + "\n")
+
+
+TOLERANCE = {"fp32": 1e-3, "fp16": 2e-2}
+
+
+def compile_model(brrrc, onnx_path, so_path):
+    """(seconds, peak RSS in GiB, error text or None) of one brrrc run."""
+    import subprocess
+    import time
+
+    start = time.time()
+    proc = subprocess.Popen([brrrc, onnx_path, "-o", so_path, "--report"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.time() - start
+    err = None
+    if proc.returncode != 0:
+        lines = [ln for ln in out.splitlines() if "error" in ln] or out.splitlines()[-1:]
+        err = (lines[0] if lines else f"exit {proc.returncode}")[:300]
+    # --report: "fusion_N  family  precision  flops  bytes ..." per kernel.
+    families = {ln.split()[0]: ln.split()[1] for ln in out.splitlines()
+                if ln.startswith("fusion_") and len(ln.split()) > 2}
+    return seconds, usage.ru_maxrss / 2**20, err, families
+
+
+def print_profile(ctx, xs, y, families):
+    """Where brrr's time goes: each kernel family's share of one run timed
+    launch by launch (no graph), and its busiest kernels."""
+    runs = [ctx.profile(*xs, outputs=[y]) for _ in range(5)]
+    per = {}
+    for launches in zip(*runs):
+        info = launches[0][0]
+        per[info.kernel] = (info, sorted(ms for _, ms in launches)[2])
+    total = sum(ms for _, ms in per.values())
+    by_family = collections.defaultdict(lambda: [0, 0.0])
+    for kernel, (_, ms) in per.items():
+        fam = by_family[families.get(kernel, "?")]
+        fam[0] += 1
+        fam[1] += ms
+    print(f"    profile: {total:.3f} ms in {len(per)} kernels (launch by launch) " + "  ".join(
+        f"{f} {n}x {ms:.3f} ms ({100 * ms / total:.0f}%)"
+        for f, (n, ms) in sorted(by_family.items(), key=lambda kv: -kv[1][1])))
+    for kernel, (info, ms) in sorted(per.items(), key=lambda kv: -kv[1][1])[:6]:
+        print(f"      {kernel:11s} {families.get(kernel, '?'):9s} {ms:8.4f} ms "
+              f"{info.flops / ms / 1e9:8.1f} TFLOP/s {info.bytes / ms / 1e6:8.1f} GB/s",
+              flush=True)
+
+
+def rel_err(y, ref):
+    y, ref = y.double(), ref.double()
+    if not torch.isfinite(y).all():
+        return float("inf")
+    return ((y - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+
+
+def peer_times(m, xs, peers):
+    """Median ms of torch eager, torch.compile and torch.compile with CUDA
+    graphs on the same inputs."""
+    from bench import median_ms
+
+    times = {}
+    with torch.no_grad():
+        for p in peers:
+            if p == "eager":
+                fn = m
+            else:
+                torch._dynamo.reset()
+                fn = torch.compile(m, mode="reduce-overhead" if p == "graphs" else None)
+                for _ in range(3):
+                    fn(*xs)
+            times[p] = median_ms(lambda: fn(*xs))
+    torch._dynamo.reset()
+    return times
+
+
+def cmd_run(opts):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import brrr
+    from bench import median_ms
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    os.makedirs(opts.dir, exist_ok=True)
+    names = opts.only.split(",") if opts.only else list(MODELS)
+    peers = [p for p in opts.peers.split(",") if p]
+    print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}", flush=True)
+    head = (f"{'model':16s} {'exporter':11s} {'dtype':5s} {'b':>3s} {'compile s':>9s} "
+            f"{'RSS GiB':>7s} {'vs torch':>9s} {'brrr/f64':>9s} {'torch/f64':>9s} "
+            f"{'brrr ms':>8s}"
+            + "".join(f" {p + ' ms':>11s}" for p in peers)
+            + (f" {'brrr/graphs':>11s}" if "graphs" in peers else ""))
+    print(head, flush=True)
+    failures = 0
+    for name in names:
+        for batch in [int(b) for b in opts.batches.split(",")]:
+            model, args, inputs = build(name, tiny=opts.tiny, batch=batch)
+            with torch.no_grad():
+                ref = model.double().cuda()(*[a.double() if a.is_floating_point() else a
+                                              for a in (x.cuda() for x in args)])
+            for dtype in opts.dtypes.split(","):
+                dt = torch.float16 if dtype == "fp16" else torch.float32
+                m = model.to(dt).cuda().eval()
+                xs = [a.to(dt).cuda() if a.is_floating_point() else a.cuda() for a in args]
+                with torch.no_grad():
+                    same = m(*xs)
+                torch_err = rel_err(same, ref)
+                times = {}
+                for exporter in opts.exporters.split(","):
+                    case = f"{name:16s} {exporter:11s} {dtype:5s} {batch:3d}"
+                    path = os.path.join(opts.dir, f"{name}.{exporter}.{dtype}.b{batch}.onnx")
+                    try:
+                        export(m, tuple(xs), inputs, path, exporter)
+                    except Exception as err:  # torch could not export it
+                        msg = str(err).strip().splitlines()
+                        print(f"{case} EXPORT FAILED {type(err).__name__}: "
+                              f"{msg[0][:160] if msg else ''}", flush=True)
+                        continue
+                    so = path[:-5] + ".so"
+                    seconds, rss, err, families = compile_model(opts.brrrc, path, so)
+                    if err:
+                        failures += 1
+                        print(f"{case} {seconds:9.1f} {rss:7.2f} COMPILE FAILED {err}",
+                              flush=True)
+                        continue
+                    lib = brrr.load(so)
+                    ctx = lib.context()
+                    # The exporter may declare another output type than torch
+                    # returns (TorchScript's f16 layer norms end in f32).
+                    out_dt = getattr(torch, lib.outputs[0].dtype)
+                    y = torch.full(tuple(ref.shape), float("nan"), dtype=out_dt,
+                                   device="cuda")
+                    ctx.run(*xs, outputs=[y])
+                    torch.cuda.synchronize()
+                    e = rel_err(y, same)
+                    # A zero reference would make any zero output pass.
+                    ok = e <= TOLERANCE[dtype] and bool(same.double().norm() > 0)
+                    failures += not ok
+                    t = median_ms(lambda: ctx.run(*xs, outputs=[y]))
+                    row = (f"{case} {seconds:9.1f} {rss:7.2f} {e:9.2e} {rel_err(y, ref):9.2e} "
+                           f"{torch_err:9.2e} {t:8.3f}")
+                    profile = (lambda c=ctx: print_profile(c, xs, y, families)) \
+                        if opts.profile else None
+                    ctx = None
+                    os.remove(path)
+                    os.remove(so)
+                    if not times:  # the peers once per model, dtype and batch
+                        times = peer_times(m, xs, peers)
+                    row += "".join(f" {times[p]:11.3f}" for p in peers)
+                    if "graphs" in times:
+                        row += f" {t / times['graphs']:11.2f}"
+                    print(row + ("" if ok else f"  FAIL (norms: brrr {y.double().norm():.3g}, "
+                                 f"torch {same.double().norm():.3g}, f64 {ref.norm():.3g})"),
+                          flush=True)
+                    if profile:
+                        profile()
+                del m
+                torch.cuda.empty_cache()
+    sys.exit(1 if failures else 0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("export")
+    p.add_argument("dir")
+    p.add_argument("--tiny", action="store_true")
+    p.add_argument("--only")
+    p = sub.add_parser("run")
+    p.add_argument("brrrc")
+    p.add_argument("dir")
+    p.add_argument("--only")
+    p.add_argument("--exporters", default="torchscript,dynamo")
+    p.add_argument("--dtypes", default="fp32,fp16")
+    p.add_argument("--batches", default="1")
+    p.add_argument("--peers", default="eager,compile,graphs")
+    p.add_argument("--tiny", action="store_true")
+    p.add_argument("--profile", action="store_true",
+                   help="after each row, where brrr's time goes by kernel family")
+    opts = parser.parse_args()
+    if opts.cmd == "export":
+        cmd_export(opts)
+    else:
+        cmd_run(opts)
+
+
+if __name__ == "__main__":
+    main()
