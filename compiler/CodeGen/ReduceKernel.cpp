@@ -2,11 +2,16 @@
 //
 // The general reduction family, for the reductions row kernels do not take:
 // leading or interleaved axes (a sum over the batch, a mean over H of
-// NCHW), integer elements. One thread per output element walks the reduced
-// elements in row-major order and combines them in its compute type (f32
-// for 16-bit floats). Neighbouring threads own neighbouring kept
-// coordinates, so when the innermost axis is kept (reducing leading axes)
-// every step of the walk is one coalesced read across the warp.
+// NCHW), integer elements, whole tensors. Elements combine in their compute
+// type (f32 for 16-bit floats). As the config says (tile absent or
+// [threads]):
+// - one thread per output element walks the reduced elements in row-major
+//   order. Neighbouring threads own neighbouring kept coordinates, so when
+//   the innermost axis is kept (reducing leading axes) every step of the
+//   walk is one coalesced read across the warp;
+// - or one block per output: thread t combines reduced elements t,
+//   t + threads, ... and the block combines the partial results in a tree
+//   through the shared slots brrr-plan-shared-memory placed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +66,19 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   for (int64_t d : reduced)
     count *= shape[d];
 
-  auto func = createKernel(moduleBuilder, loc, name, 2, kBlock);
+  // Fusions from before configs existed run one thread per output.
+  auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
+  bool cooperative = config && !config.getTile().empty();
+  int64_t block = config ? config.getThreads() : kBlock;
+  int64_t partials = 0;
+  if (cooperative) {
+    FailureOr<int64_t> offset = sharedOffset(fusion, "partials");
+    if (failed(offset))
+      return failure();
+    partials = *offset;
+  }
+
+  auto func = createKernel(moduleBuilder, loc, name, 2, block);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -82,15 +99,19 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     return offset;
   };
 
-  Value tid = e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
-                          kBlock),
-                    gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  auto inBounds = scf::IfOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                            e.idx(outputs)),
-      false);
-  b.setInsertionPointToStart(&inBounds.getThenRegion().front());
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // The output this thread (or, cooperating, this block) computes.
+  Value tid = cooperative ? blockId : e.add(e.mul(blockId, block), thread);
+  scf::IfOp inBounds;
+  if (!cooperative) {
+    inBounds = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                              e.idx(outputs)),
+        false);
+    b.setInsertionPointToStart(&inBounds.getThenRegion().front());
+  }
   Value base = offsetOf(tid, kept);
 
   // The combination's identity and step.
@@ -127,8 +148,11 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     llvm_unreachable("unknown reduction");
   };
 
-  auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(count), e.idx(1),
-                                 ValueRange{init});
+  auto loop = cooperative
+                  ? scf::ForOp::create(b, loc, thread, e.idx(count),
+                                       e.idx(block), ValueRange{init})
+                  : scf::ForOp::create(b, loc, e.idx(0), e.idx(count),
+                                       e.idx(1), ValueRange{init});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -140,6 +164,45 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     scf::YieldOp::create(b, loc, combine(loop.getRegionIterArgs()[0], v));
   }
   Value acc = loop.getResult(0);
+  if (cooperative) {
+    // Tree over the block's partial results: after the step of width s,
+    // slot t < s holds the combination of slots t, t + s, ...
+    Value smem = dynamicShared(moduleBuilder, b, loc);
+    auto sptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+    auto slot = [&](Value i) -> Value {
+      Value at = e.add(i, e.idx(partials / 8));
+      Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+      // Slots are 8 bytes whatever the compute type.
+      Value p = LLVM::GEPOp::create(b, loc, sptr, b.getI64Type(), smem,
+                                    ValueRange{i64});
+      return p;
+    };
+    LLVM::StoreOp::create(b, loc, acc, slot(thread));
+    gpu::BarrierOp::create(b, loc);
+    for (int64_t width = block / 2; width >= 1; width /= 2) {
+      auto active = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
+                                e.idx(width)),
+          false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&active.getThenRegion().front());
+        Value mine = LLVM::LoadOp::create(b, loc, ct, slot(thread));
+        Value other = LLVM::LoadOp::create(
+            b, loc, ct, slot(e.add(thread, e.idx(width))));
+        LLVM::StoreOp::create(b, loc, combine(mine, other), slot(thread));
+      }
+      gpu::BarrierOp::create(b, loc);
+    }
+    inBounds = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                              e.idx(0)),
+        false);
+    b.setInsertionPointToStart(&inBounds.getThenRegion().front());
+    acc = LLVM::LoadOp::create(b, loc, ct, slot(e.idx(0)));
+  }
   if (red.getKind() == ReduceKind::mean)
     acc = arith::DivFOp::create(b, loc, acc,
                                 pe.cst(ct, static_cast<double>(count)));
@@ -153,8 +216,10 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = std::max<int64_t>(llvm::divideCeil(outputs, kBlock), 1);
-  info.block = kBlock;
+  info.grid = cooperative
+                  ? std::max<int64_t>(outputs, 1)
+                  : std::max<int64_t>(llvm::divideCeil(outputs, block), 1);
+  info.block = block;
   info.flops = inType.getNumElements();
   info.bytes = bufferBytes(inType) +
                bufferBytes(cast<RankedTensorType>(red.getType()));

@@ -51,6 +51,14 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "only the warp_mma body multiplies f32 operands, so "
                           "only it runs tf32, not "
                        << stringifyKernelBody(body);
+  if (family == KernelFamily::reduce && !tile.empty()) {
+    // A cooperative reduction: the whole block reduces one output.
+    if (body != KernelBody::simt || tile.size() != 1 || tile[0] != threads ||
+        !llvm::isPowerOf2_64(threads) || stages)
+      return emitError() << "a cooperative reduce kernel's tile is [threads] "
+                            "(the block, a power of two, reduces one output)";
+    return success();
+  }
   if (body == KernelBody::simt || body == KernelBody::warp_mma) {
     if (!tile.empty() || stages)
       return emitError() << "a " << stringifyKernelBody(body)

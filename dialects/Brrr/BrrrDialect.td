@@ -164,7 +164,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       staged by cp.async) or `wgmma` (Hopper: warpgroups on wgmma fed by
       TMA from a producer warpgroup);
     - `threads`: the block size;
-    - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`;
+    - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`; for a
+      reduction, `[threads]` when the whole block cooperates on one output
+      (absent: one thread per output);
     - `stages`: shared-memory buffers the k-slices stream through;
     - `vector`: elements per vector access;
     - `cluster`: thread blocks per cluster;

@@ -26,8 +26,40 @@ namespace {
 /// Threads per block of the pointwise kernels.
 constexpr int64_t kPointwiseThreads = 256;
 
+/// Threads per block of the general reductions.
+constexpr int64_t kReduceThreads = 256;
+
+/// The config of a general reduction. One thread per output walks its
+/// reduced elements unless that leaves the GPU idle: with at least a block's
+/// worth of elements per output, and few outputs or a reduced innermost axis
+/// (so that the block's walk is coalesced), a block cooperates on each
+/// output. (T5's f16 export reduces a whole activation to one flag: one
+/// thread took 1.1 ms for 64 Ki elements.)
+KernelConfigAttr reduceConfig(FusionOp fusion) {
+  MLIRContext *ctx = fusion.getContext();
+  KernelConfigAttr perThread = KernelConfigAttr::get(
+      ctx, KernelFamily::reduce, KernelBody::simt, kReduceThreads, {}, 0, 1, 1,
+      KernelPrecision::exact);
+  ReduceOp red;
+  fusion.getBody().walk([&](ReduceOp r) { red = r; });
+  if (!red)
+    return perThread;
+  auto in = cast<RankedTensorType>(red.getInput().getType());
+  int64_t count = 1;
+  for (int64_t d : red.getAxes())
+    count *= in.getDimSize(d);
+  int64_t outputs = count ? in.getNumElements() / count : 0;
+  bool innermost = llvm::is_contained(red.getAxes(), in.getRank() - 1);
+  if (count < kReduceThreads || outputs == 0 || outputs > 65536 ||
+      (!innermost && outputs >= 1024))
+    return perThread;
+  return KernelConfigAttr::get(ctx, KernelFamily::reduce, KernelBody::simt,
+                               kReduceThreads, {kReduceThreads}, 0, 1, 1,
+                               KernelPrecision::exact);
+}
+
 /// The config of `fusion`, null for families whose emitters still size
-/// themselves (reduce, movement, pool), or failure with a diagnostic.
+/// themselves (movement, pool), or failure with a diagnostic.
 /// `pinnedTile` (m, n, stages), when given, overrides the shape of every
 /// tiled matmul.
 FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
@@ -70,6 +102,8 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
                                  KernelBody::warp_mma, 32, {}, 0, 1, 1,
                                  f32Precision);
   }
+  if (kind == "reduce")
+    return reduceConfig(fusion);
   if (kind == "conv")
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
                                  32, {}, 0, 1, 1, f32Precision);

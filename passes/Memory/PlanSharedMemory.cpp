@@ -37,11 +37,19 @@ namespace {
 FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
                                                int64_t &slack) {
   SmallVector<SharedBuffer> buffers;
-  if (fusion.getKind() != "matmul" && fusion.getKind() != "row")
+  if (fusion.getKind() != "matmul" && fusion.getKind() != "row" &&
+      fusion.getKind() != "reduce")
     return buffers;
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  if (fusion.getKind() == "reduce") {
+    // A cooperative reduction combines the block's partial results in a
+    // tree over one 8-byte slot per thread (f32, i32 or i64).
+    if (!config->getTile().empty())
+      buffers.push_back({"partials", config->getThreads() * 8, 16, 0, 0});
+    return buffers;
+  }
   if (fusion.getKind() == "matmul") {
     // A staged matmul streams k-slices of A and B through `stages` buffer
     // pairs, all alive for the whole main loop (phase 0); the wgmma body's

@@ -196,6 +196,12 @@ KERNEL_CASES = [
      [("x", F, [4, 9, 5, 3])], [("y", F, [1, 9, 1, 3])]),
     ("int64_max_rows", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
      [("x", I64, [17, 40])], [("y", I64, [17])]),
+    # Cooperative reductions: a block per output (a whole int64 tensor to
+    # one value; three f16 outputs over 4096 leading elements each).
+    ("reduce_all_i64_cooperative", [n("ReduceSum", ["x"], ["y"], keepdims=0)],
+     [("x", I64, [3, 1001, 37])], [("y", I64, [])]),
+    ("reduce_max_leading_few_f16", [n("ReduceMax", ["x"], ["y"], axes=[0], keepdims=0)],
+     [("x", H, [4096, 3])], [("y", H, [3])]),
     # A transpose read through inside a pointwise kernel.
     # Index-driven movement: negative and duplicate indices, batch dims,
     # every scatter reduction order-sensitive case, NaN/inf predicates.

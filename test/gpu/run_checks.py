@@ -139,6 +139,10 @@ def torch_inputs(name, gen):
         picks = torch.randint(0, 5 * 301, (60,), generator=gen)
         x.view(-1)[picks] = special[torch.arange(60) % 3]
         return [x]
+    if name == "reduce_all_i64_cooperative":
+        return [torch.randint(-2**40, 2**40, (3, 1001, 37), generator=gen)]
+    if name == "reduce_max_leading_few_f16":
+        return [f(4096, 3, dt=torch.float16)]
     if name == "transposed_add_relu_f16":
         return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
     if name == "leading_mean_f16":
@@ -238,6 +242,10 @@ def torch_reference(name, xs):
         return [y]
     if name == "isnan_isinf_where_f32":
         return [torch.where(torch.isnan(d[0]), 0.0, d[0]), d[0] == float("inf")]
+    if name == "reduce_all_i64_cooperative":
+        return [xs[0].sum()]
+    if name == "reduce_max_leading_few_f16":
+        return [d[0].amax(0)]
     F = torch.nn.functional
     if name == "leading_mean_f16":
         return [d[0].mean(0)]

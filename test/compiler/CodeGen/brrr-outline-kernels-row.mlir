@@ -81,3 +81,27 @@ func.func @main(%x: tensor<5x6xi64>) -> tensor<5xi64> {
   %0 = brrr.reduce max %x {axes = array<i64: 1>, keepdims = false} : tensor<5x6xi64> -> tensor<5xi64>
   return %0 : tensor<5xi64>
 }
+
+// -----
+
+// A whole tensor reduced to one value: one block cooperates on it. Thread t
+// walks elements t, t + 256, ..., then the partial results combine in a
+// tree through the shared slots (widths 128 down to 1, a barrier after
+// each) and thread 0 stores the sum.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
+// CHECK: gpu.func @fusion_0
+// CHECK: %[[T:.+]] = gpu.thread_id  x
+// CHECK: scf.for %{{.+}} = %[[T]] to %{{.+}} step %{{.+}} iter_args
+// CHECK: arith.addi %{{.+}}, %{{.+}} : i32
+// CHECK: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<3>
+// CHECK-NEXT: gpu.barrier
+// CHECK: arith.constant 128 : index
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<3> -> i32
+// CHECK-COUNT-8: gpu.barrier
+// CHECK: arith.cmpi eq
+// CHECK: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<1>
+func.func @main(%x: tensor<3x1001xi32>) -> tensor<i32> {
+  %0 = brrr.reduce sum %x {axes = array<i64: 0, 1>, keepdims = false} : tensor<3x1001xi32> -> tensor<i32>
+  return %0 : tensor<i32>
+}

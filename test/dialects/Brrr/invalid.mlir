@@ -642,6 +642,16 @@ func.func @kernel_simt_with_tile() attributes {c = #brrr.kernel<family = pointwi
 
 // -----
 
+// expected-error @+1 {{a cooperative reduce kernel's tile is [threads] (the block, a power of two, reduces one output)}}
+func.func @kernel_reduce_tile_not_the_block() attributes {c = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [128]>} { return }
+
+// -----
+
+// expected-error @+1 {{a cooperative reduce kernel's tile is [threads] (the block, a power of two, reduces one output)}}
+func.func @kernel_reduce_block_not_power_of_two() attributes {c = #brrr.kernel<family = reduce, body = simt, threads = 96, tile = [96]>} { return }
+
+// -----
+
 // expected-error @+1 {{a warp_mma kernel runs one warp per block, not 64 threads}}
 func.func @kernel_warp_mma_two_warps() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 64>} { return }
 

@@ -134,3 +134,24 @@ func.func @ExistingConfigIsKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   }
   return %0 : tensor<2x4096xf32>
 }
+
+// -----
+
+// General reductions: one thread per output, unless that leaves the GPU
+// idle. A whole tensor reduced to one value, and a few outputs each over
+// many leading elements, get a block per output; many outputs over leading
+// elements stay one thread each (their walk is coalesced across threads),
+// and so do outputs with fewer elements than a block.
+// CHECK-LABEL: func.func @ReduceCooperation
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
+func.func @ReduceCooperation(%a: tensor<128x512xi64>, %b: tensor<4096x3xf32>, %c: tensor<512x4096xf32>, %d: tensor<100x7xi32>)
+    -> (tensor<i64>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>) {
+  %0 = brrr.reduce max %a {axes = array<i64: 0, 1>, keepdims = false} : tensor<128x512xi64> -> tensor<i64>
+  %1 = brrr.reduce sum %b {axes = array<i64: 0>, keepdims = false} : tensor<4096x3xf32> -> tensor<3xf32>
+  %2 = brrr.reduce sum %c {axes = array<i64: 0>, keepdims = false} : tensor<512x4096xf32> -> tensor<4096xf32>
+  %3 = brrr.reduce sum %d {axes = array<i64: 0>, keepdims = false} : tensor<100x7xi32> -> tensor<7xi32>
+  return %0, %1, %2, %3 : tensor<i64>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>
+}

@@ -159,3 +159,16 @@ func.func @UnstagedMatmuls(%a: tensor<64x64xf32>, %h: tensor<64x64xf16>, %w: ten
   }
   return %0, %2 : tensor<64x64xf32>, tensor<64x30xf16>
 }
+
+// -----
+
+// A cooperative reduction combines its block's partial results through one
+// 8-byte slot per thread; a thread-per-output one needs no shared memory.
+// CHECK-LABEL: func.func @CooperativeReducePartials
+// CHECK: brrr.fusion "reduce"{{.*}}tile = [256]>, brrr.shared = [{bytes = 2048 : i64, name = "partials", offset = 0 : i64}], brrr.shared_bytes = 2048 : i64}
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64}
+func.func @CooperativeReducePartials(%a: tensor<128x512xi64>, %d: tensor<100x7xi32>) -> (tensor<i64>, tensor<7xi32>) {
+  %0 = brrr.reduce max %a {axes = array<i64: 0, 1>, keepdims = false} : tensor<128x512xi64> -> tensor<i64>
+  %1 = brrr.reduce sum %d {axes = array<i64: 0>, keepdims = false} : tensor<100x7xi32> -> tensor<7xi32>
+  return %0, %1 : tensor<i64>, tensor<7xi32>
+}
