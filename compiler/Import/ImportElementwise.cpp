@@ -145,6 +145,18 @@ LogicalResult importCast(NodeImporter &n) {
   return success();
 }
 
+/// CastLike(x, like): Cast to `like`'s element type (its values unused).
+LogicalResult importCastLike(NodeImporter &n) {
+  auto x = n.requiredInput(0), like = n.requiredInput(1);
+  if (failed(x) || failed(like))
+    return failure();
+  auto y = castTo(n, *x, n.inputType(1).getElementType());
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 /// Clip whose bounds are computed at run time (T5 clamps f16 activations by
 /// a bound chosen from the data): min(max(x, min), max), which also gives
 /// every element `max` when min > max, as ONNX asks.
@@ -260,6 +272,32 @@ LogicalResult importLeakyRelu(NodeImporter &n) {
   return importScaledNegatives(n, *x, [&] {
     return n.scalar(et, n.attrFloat("alpha", 0.01));
   });
+}
+
+/// Elu(x) = x < 0 ? alpha * (exp(x) - 1) : x.
+LogicalResult importElu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  if (!isa<FloatType>(et))
+    return n.emitError() << "input must be a float tensor, not "
+                         << n.inputType(0);
+  auto neg = n.create<CompareOp>(ComparePredicate::lt, *x, n.scalar(et, 0));
+  auto e = n.create<ExpOp>(*x);
+  if (failed(neg) || failed(e))
+    return failure();
+  auto em1 = n.create<SubOp>(*e, n.scalar(et, 1));
+  if (failed(em1))
+    return failure();
+  auto scaled = n.create<MulOp>(*em1, n.scalar(et, n.attrFloat("alpha", 1.0)));
+  if (failed(scaled))
+    return failure();
+  auto y = n.create<WhereOp>(*neg, *scaled, *x);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
 }
 
 /// PRelu(x, slope) = x < 0 ? slope * x : x, the slope broadcasting to x.
@@ -459,10 +497,12 @@ void registerElementwiseImporters(OpTable &t) {
   t["Where"] = {{9, 16}, importWhere};
 
   t["Cast"] = {{6, 9, 13, 19, 21}, importCast};
+  t["CastLike"] = {{15, 19, 21}, importCastLike};
   t["Clip"] = {{6, 11, 12, 13}, importClip};
   t["Gelu"] = {{20}, importGelu};
   t["HardSigmoid"] = {{6}, importHardSigmoid};
   t["HardSwish"] = {{14}, importHardSwish};
+  t["Elu"] = {{6}, importElu};
   t["LeakyRelu"] = {{6, 16}, importLeakyRelu};
   t["Mod"] = {{10, 13}, importMod};
   t["PRelu"] = {{7, 9, 16}, importPRelu};

@@ -1,9 +1,8 @@
 //===- ImportIndexing.cpp - data-dependent indexing ONNX ops -> brrr ----===//
 //
 // The ops whose element positions come from an index tensor rather than
-// from the shapes alone: GatherElements, GatherND, ScatterElements and
-// ScatterND. (Gather, whose indices select whole slices, sits with the
-// movement ops in ImportTensor.cpp.) Index tensors may be runtime values;
+// from the shapes alone: Gather, GatherElements, GatherND, ScatterElements
+// and ScatterND. Index tensors may be runtime values;
 // where they and the data are constants (exporters build masks this way)
 // the ops fold at import.
 //
@@ -33,14 +32,15 @@ FailureOr<ScatterReduction> reductionOf(NodeImporter &n) {
   return *r;
 }
 
-LogicalResult importGatherElements(NodeImporter &n) {
+/// Gather and GatherElements: data, indices and an axis (default 0).
+template <typename OpTy> LogicalResult importGatherAlongAxis(NodeImporter &n) {
   auto x = n.requiredInput(0), idx = n.requiredInput(1);
   if (failed(x) || failed(idx))
     return failure();
   auto axis = n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
   if (failed(axis))
     return failure();
-  auto y = n.create<GatherElementsOp>(*x, *idx, static_cast<uint64_t>(*axis));
+  auto y = n.create<OpTy>(*x, *idx, static_cast<uint64_t>(*axis));
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
@@ -94,7 +94,8 @@ LogicalResult importScatterND(NodeImporter &n) {
 } // namespace
 
 void registerIndexingImporters(OpTable &t) {
-  t["GatherElements"] = {{11, 13}, importGatherElements};
+  t["Gather"] = {{1, 11, 13}, importGatherAlongAxis<GatherOp>};
+  t["GatherElements"] = {{11, 13}, importGatherAlongAxis<GatherElementsOp>};
   t["GatherND"] = {{11, 12, 13}, importGatherND};
   t["ScatterElements"] = {{11, 13, 16, 18}, importScatterElements};
   t["ScatterND"] = {{11, 13, 16, 18}, importScatterND};

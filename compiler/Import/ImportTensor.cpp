@@ -1,8 +1,8 @@
 //===- ImportTensor.cpp - data movement and shape ONNX ops -> brrr ------===//
 //
 // Reshape-like ops (Reshape, Flatten, Squeeze, Unsqueeze all become
-// brrr.reshape), Transpose, Expand, Tile, Concat, Slice, Split, Gather, Pad,
-// Resize, and the constant producers of shape subgraphs (Constant,
+// brrr.reshape), Transpose, Expand, Tile, Concat, Slice, Split, Pad,
+// Resize, Trilu, and the constant producers of shape subgraphs (Constant,
 // ConstantOfShape, Shape, Size, Range). Shape-valued inputs must be
 // constants after folding: brrr compiles static shapes only.
 //
@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -176,6 +177,61 @@ LogicalResult importRange(NodeImporter &n) {
   n.setOutput(0, n.constant(RankedTensorType::get(
                                 {count}, n.inputType(0).getElementType()),
                             values));
+  return success();
+}
+
+/// Trilu keeps the elements on and above (upper) or on and below the k-th
+/// diagonal of the last two dimensions and zeroes the rest: where(j - i >= k
+/// (upper) or j - i <= k, x, 0), with i and j small row and column constants
+/// that broadcast, so the mask is computed where it is used (or folds with
+/// a constant input) instead of being stored.
+LogicalResult importTrilu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  RankedTensorType type = n.inputType(0);
+  if (type.getRank() < 2)
+    return n.emitError() << "input must have rank >= 2, not " << type;
+  if (n.hasInput(1) && n.inputType(1).getNumElements() != 1)
+    return n.emitError() << "k must be a scalar, not " << n.inputType(1);
+  int64_t rows = type.getDimSize(type.getRank() - 2);
+  int64_t cols = type.getDimSize(type.getRank() - 1);
+  SmallVector<int64_t> rowIds, colIds;
+  for (int64_t i = 0; i < rows; ++i)
+    rowIds.push_back(i);
+  for (int64_t j = 0; j < cols; ++j)
+    colIds.push_back(j);
+  auto r = n.reshape(n.constI64(rowIds), {rows, 1});
+  auto c = n.reshape(n.constI64(colIds), {1, cols});
+  if (failed(r) || failed(c))
+    return failure();
+  auto diag = n.create<SubOp>(*c, *r);
+  if (failed(diag))
+    return failure();
+  bool upper = n.attrInt("upper", 1) != 0;
+  // k: absent is 0; a constant beyond the matrix keeps everything or
+  // nothing, so it is clamped (the constant then holds whatever the model
+  // says); a run-time k is compared as it is.
+  Value k = n.scalar(n.b.getI64Type(), 0);
+  if (std::optional<SmallVector<int64_t>> ks =
+          n.hasInput(1) ? getConstInts(n.input(1)) : std::nullopt) {
+    k = n.scalar(n.b.getI64Type(),
+                 std::clamp<int64_t>(ks->front(), -rows - 1, cols + 1));
+  } else if (n.hasInput(1)) {
+    auto scalarK = n.reshape(n.input(1), {});
+    if (failed(scalarK))
+      return failure();
+    k = *scalarK;
+  }
+  auto keep = n.create<CompareOp>(upper ? ComparePredicate::ge
+                                        : ComparePredicate::le,
+                                  *diag, k);
+  if (failed(keep))
+    return failure();
+  auto y = n.create<WhereOp>(*keep, *x, n.scalar(type.getElementType(), 0));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
   return success();
 }
 
@@ -530,20 +586,6 @@ LogicalResult importSplit(NodeImporter &n) {
   return success();
 }
 
-LogicalResult importGather(NodeImporter &n) {
-  auto x = n.requiredInput(0), idx = n.requiredInput(1);
-  if (failed(x) || failed(idx))
-    return failure();
-  auto axis = n.normalizeAxis(n.attrInt("axis", 0), n.inputType(0).getRank());
-  if (failed(axis))
-    return failure();
-  auto y = n.create<GatherOp>(*x, *idx, static_cast<uint64_t>(*axis));
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
-}
-
 LogicalResult importPad(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
@@ -677,7 +719,6 @@ void registerTensorImporters(OpTable &t) {
   t["Dropout"] = {{7, 10, 12, 13}, importDropout};
   t["Expand"] = {{8, 13}, importExpand};
   t["Flatten"] = {{1, 9, 11, 13, 21}, importFlatten};
-  t["Gather"] = {{1, 11, 13}, importGather};
   t["Identity"] = {{1, 13, 14, 16, 19, 21}, forward};
   t["Pad"] = {{2, 11, 13, 18, 19, 21}, importPad};
   t["Range"] = {{11}, importRange};
@@ -690,6 +731,7 @@ void registerTensorImporters(OpTable &t) {
   t["Squeeze"] = {{1, 11, 13, 21}, importSqueeze};
   t["Tile"] = {{6, 13}, importTile};
   t["Transpose"] = {{1, 13, 21}, importTranspose};
+  t["Trilu"] = {{14}, importTrilu};
   t["Unsqueeze"] = {{1, 11, 13, 21}, importUnsqueeze};
 }
 

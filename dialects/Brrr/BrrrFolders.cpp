@@ -444,6 +444,28 @@ SmallVector<APInt> indexValues(DenseElementsAttr indices) {
   return SmallVector<APInt>(indices.getValues<APInt>());
 }
 
+/// The constant operands of a scatter, read for folding: the input's
+/// elements (to be updated in place), the indices and the updates.
+struct ScatterOperands {
+  DenseElementsAttr input, indices;
+  SmallVector<Attribute> values, updates;
+  SmallVector<APInt> index;
+};
+std::optional<ScatterOperands> scatterOperands(Attribute input,
+                                               Attribute indices,
+                                               Attribute updates) {
+  ScatterOperands s;
+  s.input = smallDenseOrBlob(input);
+  s.indices = smallDenseOrBlob(indices);
+  DenseElementsAttr upd = smallDenseOrBlob(updates);
+  if (!s.input || !s.indices || !upd)
+    return std::nullopt;
+  s.values = elementsOf(s.input);
+  s.updates = elementsOf(upd);
+  s.index = indexValues(s.indices);
+  return s;
+}
+
 } // namespace
 
 OpFoldResult GatherElementsOp::fold(FoldAdaptor adaptor) {
@@ -500,16 +522,15 @@ OpFoldResult GatherNDOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
-  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
-                    indices = smallDenseOrBlob(adaptor.getIndices()),
-                    updates = smallDenseOrBlob(adaptor.getUpdates());
-  if (!in || !indices || !updates)
+  std::optional<ScatterOperands> s = scatterOperands(
+      adaptor.getInput(), adaptor.getIndices(), adaptor.getUpdates());
+  if (!s)
     return nullptr;
-  SmallVector<Attribute> values = elementsOf(in), upd = elementsOf(updates);
-  SmallVector<APInt> idx = indexValues(indices);
-  ArrayRef<int64_t> idxShape = indices.getType().getShape();
-  int64_t axis = getAxis(), dim = in.getType().getDimSize(axis);
-  SmallVector<int64_t> inStrides = stridesOf(in.getType().getShape());
+  SmallVector<Attribute> &values = s->values, &upd = s->updates;
+  ArrayRef<APInt> idx = s->index;
+  ArrayRef<int64_t> idxShape = s->indices.getType().getShape();
+  int64_t axis = getAxis(), dim = s->input.getType().getDimSize(axis);
+  SmallVector<int64_t> inStrides = stridesOf(s->input.getType().getShape());
   bool isUnsigned = isUnsignedElement(getType());
   for (size_t p = 0; p < idx.size(); ++p) {
     int64_t k = normalizeIndex(idx[p], dim);
@@ -527,15 +548,14 @@ OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult ScatterNDOp::fold(FoldAdaptor adaptor) {
-  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
-                    indices = smallDenseOrBlob(adaptor.getIndices()),
-                    updates = smallDenseOrBlob(adaptor.getUpdates());
-  if (!in || !indices || !updates)
+  std::optional<ScatterOperands> s = scatterOperands(
+      adaptor.getInput(), adaptor.getIndices(), adaptor.getUpdates());
+  if (!s)
     return nullptr;
-  SmallVector<Attribute> values = elementsOf(in), upd = elementsOf(updates);
-  SmallVector<APInt> idx = indexValues(indices);
-  ArrayRef<int64_t> inShape = in.getType().getShape();
-  int64_t k = indices.getType().getShape().back();
+  SmallVector<Attribute> &values = s->values, &upd = s->updates;
+  ArrayRef<APInt> idx = s->index;
+  ArrayRef<int64_t> inShape = s->input.getType().getShape();
+  int64_t k = s->indices.getType().getShape().back();
   int64_t slice = 1;
   for (int64_t d : inShape.drop_front(k))
     slice *= d;
