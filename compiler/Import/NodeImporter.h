@@ -40,6 +40,7 @@ using OpTable = llvm::StringMap<OpImporter>;
 
 void registerElementwiseImporters(OpTable &table);
 void registerIndexingImporters(OpTable &table);
+void registerLossImporters(OpTable &table);
 void registerNNImporters(OpTable &table);
 void registerReduceImporters(OpTable &table);
 void registerTensorImporters(OpTable &table);

@@ -101,6 +101,7 @@ public:
         builder(&context) {
     registerElementwiseImporters(table);
     registerIndexingImporters(table);
+    registerLossImporters(table);
     registerNNImporters(table);
     registerReduceImporters(table);
     registerTensorImporters(table);
