@@ -300,6 +300,37 @@ LogicalResult importElu(NodeImporter &n) {
   return success();
 }
 
+/// Selu(x) = gamma * (x > 0 ? x : alpha * (exp(x) - 1)).
+LogicalResult importSelu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  if (!isa<FloatType>(et))
+    return n.emitError() << "input must be a float tensor, not "
+                         << n.inputType(0);
+  double alpha = n.attrFloat("alpha", 1.67326319217681884765625);
+  double gamma = n.attrFloat("gamma", 1.05070102214813232421875);
+  auto pos = n.create<CompareOp>(ComparePredicate::gt, *x, n.scalar(et, 0));
+  auto e = n.create<ExpOp>(*x);
+  if (failed(pos) || failed(e))
+    return failure();
+  auto em1 = n.create<SubOp>(*e, n.scalar(et, 1));
+  if (failed(em1))
+    return failure();
+  auto neg = n.create<MulOp>(*em1, n.scalar(et, alpha));
+  if (failed(neg))
+    return failure();
+  auto pick = n.create<WhereOp>(*pos, *x, *neg);
+  if (failed(pick))
+    return failure();
+  auto y = n.create<MulOp>(*pick, n.scalar(et, gamma));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 /// PRelu(x, slope) = x < 0 ? slope * x : x, the slope broadcasting to x.
 LogicalResult importPRelu(NodeImporter &n) {
   auto x = n.requiredInput(0);
@@ -506,6 +537,7 @@ void registerElementwiseImporters(OpTable &t) {
   t["LeakyRelu"] = {{6, 16}, importLeakyRelu};
   t["Mod"] = {{10, 13}, importMod};
   t["PRelu"] = {{7, 9, 16}, importPRelu};
+  t["Selu"] = {{6}, importSelu};
   t["Softplus"] = {{1}, importSoftplus};
 }
 

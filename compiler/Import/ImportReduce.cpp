@@ -3,7 +3,8 @@
 // The Reduce* family. Axes moved from an attribute to an input in opset 13
 // (ReduceSum) and 18 (the others); `noop_with_empty_axes` arrived with the
 // input form. Composite reductions (L1, L2, SumSquare, LogSum, LogSumExp)
-// become a pointwise prologue/epilogue around one brrr.reduce.
+// become a pointwise prologue/epilogue around one brrr.reduce. ArgMax,
+// ArgMin and Hardmax are built from reductions too (see argExtreme).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,10 +102,118 @@ LogicalResult importReduce(NodeImporter &n) {
   return success();
 }
 
+/// The index along `axis` of the maximum (or minimum) of `x`, keeping the
+/// axis as size 1: the extreme value m (reduce max/min), then the smallest
+/// (or, selecting the last, largest) index whose element is m or NaN
+/// (reduce min/max of where(hit, index, sentinel)). NaN counts as the
+/// extreme, as in numpy: the extreme is NaN exactly when some element is,
+/// and the first NaN is then the answer.
+FailureOr<Value> argExtreme(NodeImporter &n, Value x, int64_t axis, bool isMax,
+                            bool last) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t dim = xt.getDimSize(axis);
+  auto m = n.create<ReduceOp>(isMax ? ReduceKind::max : ReduceKind::min, x,
+                              SmallVector<int64_t>{axis}, true);
+  if (failed(m))
+    return failure();
+  auto hit = n.create<CompareOp>(ComparePredicate::eq, x, *m);
+  if (failed(hit))
+    return failure();
+  if (isa<FloatType>(xt.getElementType())) {
+    auto nan = n.create<CompareOp>(ComparePredicate::ne, x, x);
+    if (failed(nan))
+      return failure();
+    hit = n.create<OrOp>(*hit, *nan);
+    if (failed(hit))
+      return failure();
+  }
+  SmallVector<int64_t> ids, along(xt.getRank(), 1);
+  for (int64_t i = 0; i < dim; ++i)
+    ids.push_back(i);
+  along[axis] = dim;
+  auto index = n.reshape(n.constI64(ids), along);
+  if (failed(index))
+    return failure();
+  Type i64 = n.b.getI64Type();
+  auto candidates = n.create<WhereOp>(
+      *hit, *index, n.scalar(i64, last ? -1.0 : static_cast<double>(dim)));
+  if (failed(candidates))
+    return failure();
+  return n.create<ReduceOp>(last ? ReduceKind::max : ReduceKind::min,
+                            *candidates, SmallVector<int64_t>{axis}, true);
+}
+
+template <bool IsMax> LogicalResult importArgExtreme(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  RankedTensorType xt = n.inputType(0);
+  if (xt.getRank() == 0)
+    return n.emitError() << "expects an input of rank >= 1";
+  auto axis = n.normalizeAxis(n.attrInt("axis", 0), xt.getRank());
+  if (failed(axis))
+    return failure();
+  if (xt.getDimSize(*axis) == 0)
+    return n.emitError() << "axis " << *axis << " is empty: no index to return";
+  bool last = n.sinceVersion >= 12 && n.attrInt("select_last_index", 0) != 0;
+  auto y = argExtreme(n, *x, *axis, IsMax, last);
+  if (failed(y))
+    return failure();
+  if (n.attrInt("keepdims", 1) == 0) {
+    SmallVector<int64_t> shape(xt.getShape());
+    shape.erase(shape.begin() + *axis);
+    y = n.reshape(*y, shape);
+    if (failed(y))
+      return failure();
+  }
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Hardmax (opset 13): 1 at the first maximum along `axis`, 0 elsewhere.
+LogicalResult importHardmax(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  RankedTensorType xt = n.inputType(0);
+  if (xt.getRank() == 0)
+    return n.emitError() << "expects an input of rank >= 1";
+  auto axis = n.normalizeAxis(n.attrInt("axis", -1), xt.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t dim = xt.getDimSize(*axis);
+  if (dim == 0) {
+    n.setOutput(0, *x);
+    return success();
+  }
+  auto at = argExtreme(n, *x, *axis, /*isMax=*/true, /*last=*/false);
+  if (failed(at))
+    return failure();
+  SmallVector<int64_t> ids, along(xt.getRank(), 1);
+  for (int64_t i = 0; i < dim; ++i)
+    ids.push_back(i);
+  along[*axis] = dim;
+  auto index = n.reshape(n.constI64(ids), along);
+  if (failed(index))
+    return failure();
+  auto one = n.create<CompareOp>(ComparePredicate::eq, *index, *at);
+  if (failed(one))
+    return failure();
+  Type et = xt.getElementType();
+  auto y = n.create<WhereOp>(*one, n.scalar(et, 1), n.scalar(et, 0));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 } // namespace
 
 void registerReduceImporters(OpTable &t) {
   constexpr auto sum = ReduceKind::sum;
+  t["ArgMax"] = {{1, 11, 12, 13}, importArgExtreme<true>};
+  t["ArgMin"] = {{1, 11, 12, 13}, importArgExtreme<false>};
+  t["Hardmax"] = {{13}, importHardmax};
   t["ReduceL1"] = {{1, 11, 13, 18}, importReduce<sum, Composite::L1>};
   t["ReduceL2"] = {{1, 11, 13, 18}, importReduce<sum, Composite::L2>};
   t["ReduceLogSum"] = {{1, 11, 13, 18}, importReduce<sum, Composite::LogSum>};
