@@ -274,26 +274,31 @@ LogicalResult importLeakyRelu(NodeImporter &n) {
   });
 }
 
-/// Elu(x) = x < 0 ? alpha * (exp(x) - 1) : x.
-LogicalResult importElu(NodeImporter &n) {
-  auto x = n.requiredInput(0);
-  if (failed(x))
-    return failure();
-  Type et = n.inputType(0).getElementType();
+/// where(x > 0, x, alpha * (exp(x) - 1)), the core of Elu and Selu, for a
+/// float input.
+FailureOr<Value> exponentialLinear(NodeImporter &n, Value x, double alpha) {
+  Type et = cast<RankedTensorType>(x.getType()).getElementType();
   if (!isa<FloatType>(et))
-    return n.emitError() << "input must be a float tensor, not "
-                         << n.inputType(0);
-  auto neg = n.create<CompareOp>(ComparePredicate::lt, *x, n.scalar(et, 0));
-  auto e = n.create<ExpOp>(*x);
-  if (failed(neg) || failed(e))
+    return n.emitError() << "input must be a float tensor, not " << x.getType();
+  auto pos = n.create<CompareOp>(ComparePredicate::gt, x, n.scalar(et, 0));
+  auto e = n.create<ExpOp>(x);
+  if (failed(pos) || failed(e))
     return failure();
   auto em1 = n.create<SubOp>(*e, n.scalar(et, 1));
   if (failed(em1))
     return failure();
-  auto scaled = n.create<MulOp>(*em1, n.scalar(et, n.attrFloat("alpha", 1.0)));
-  if (failed(scaled))
+  auto neg = n.create<MulOp>(*em1, n.scalar(et, alpha));
+  if (failed(neg))
     return failure();
-  auto y = n.create<WhereOp>(*neg, *scaled, *x);
+  return n.create<WhereOp>(*pos, x, *neg);
+}
+
+/// Elu(x) = x > 0 ? x : alpha * (exp(x) - 1).
+LogicalResult importElu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  auto y = exponentialLinear(n, *x, n.attrFloat("alpha", 1.0));
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
@@ -305,26 +310,13 @@ LogicalResult importSelu(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
-  Type et = n.inputType(0).getElementType();
-  if (!isa<FloatType>(et))
-    return n.emitError() << "input must be a float tensor, not "
-                         << n.inputType(0);
-  double alpha = n.attrFloat("alpha", 1.67326319217681884765625);
-  double gamma = n.attrFloat("gamma", 1.05070102214813232421875);
-  auto pos = n.create<CompareOp>(ComparePredicate::gt, *x, n.scalar(et, 0));
-  auto e = n.create<ExpOp>(*x);
-  if (failed(pos) || failed(e))
-    return failure();
-  auto em1 = n.create<SubOp>(*e, n.scalar(et, 1));
-  if (failed(em1))
-    return failure();
-  auto neg = n.create<MulOp>(*em1, n.scalar(et, alpha));
-  if (failed(neg))
-    return failure();
-  auto pick = n.create<WhereOp>(*pos, *x, *neg);
+  auto pick = exponentialLinear(
+      n, *x, n.attrFloat("alpha", 1.67326319217681884765625));
   if (failed(pick))
     return failure();
-  auto y = n.create<MulOp>(*pick, n.scalar(et, gamma));
+  Type et = n.inputType(0).getElementType();
+  auto y = n.create<MulOp>(
+      *pick, n.scalar(et, n.attrFloat("gamma", 1.05070102214813232421875)));
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
