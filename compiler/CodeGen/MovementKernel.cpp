@@ -199,16 +199,10 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     ArrayRef<int64_t> inShape = shapeOf(g.getInput());
     ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
     int64_t axis = g.getAxis(), r = idxShape.size();
-    Type idxElem = storageType(
-        cast<RankedTensorType>(g.getIndices().getType()).getElementType());
     SmallVector<Value> idxCoords(out.begin() + axis, out.begin() + axis + r);
-    Value raw =
-        e.load(argOf(g.getIndices()), idxElem, e.linear(idxCoords, idxShape));
-    Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
     int64_t dim = inShape[axis];
-    Value neg =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, e.idx(0));
-    k = arith::SelectOp::create(b, loc, neg, e.add(k, e.idx(dim)), k);
+    Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
+                          e.linear(idxCoords, idxShape), dim);
     k = e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
     SmallVector<Value> in(out.begin(), out.begin() + axis);
     in.push_back(k);

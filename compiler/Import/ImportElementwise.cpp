@@ -32,14 +32,6 @@ template <typename OpTy> LogicalResult importUnary(NodeImporter &n) {
   return success();
 }
 
-/// Makes `v`'s element type `et` (ONNX Pow allows a different exponent type).
-FailureOr<Value> castTo(NodeImporter &n, Value v, Type et) {
-  auto type = cast<RankedTensorType>(v.getType());
-  if (type.getElementType() == et)
-    return v;
-  return n.createTyped<CastOp>(type.clone(et), v);
-}
-
 /// Pow: the result has the base's type, but the exponent may have another.
 /// An integer base with a float exponent is raised in the float type and
 /// truncated back (numpy's power(a, b).astype(a.dtype)).
@@ -52,13 +44,13 @@ LogicalResult importPow(NodeImporter &n) {
   Type computeType = isa<IntegerType>(baseType) && isa<FloatType>(expType)
                          ? expType
                          : baseType;
-  base = castTo(n, *base, computeType);
-  exponent = castTo(n, *exponent, computeType);
+  base = n.castTo(*base, computeType);
+  exponent = n.castTo(*exponent, computeType);
   if (failed(base) || failed(exponent))
     return failure();
   auto y = n.create<PowOp>(*base, *exponent);
   if (succeeded(y))
-    y = castTo(n, *y, baseType);
+    y = n.castTo(*y, baseType);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
@@ -138,7 +130,7 @@ LogicalResult importCast(NodeImporter &n) {
   if (!et)
     return n.emitError() << "cast to unsupported data type "
                          << dataTypeName(to->i());
-  auto y = castTo(n, *x, et);
+  auto y = n.castTo(*x, et);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
@@ -150,7 +142,7 @@ LogicalResult importCastLike(NodeImporter &n) {
   auto x = n.requiredInput(0), like = n.requiredInput(1);
   if (failed(x) || failed(like))
     return failure();
-  auto y = castTo(n, *x, n.inputType(1).getElementType());
+  auto y = n.castTo(*x, n.inputType(1).getElementType());
   if (failed(y))
     return failure();
   n.setOutput(0, *y);

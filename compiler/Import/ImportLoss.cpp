@@ -11,6 +11,8 @@
 
 #include "compiler/Import/NodeImporter.h"
 
+#include "llvm/ADT/Sequence.h"
+
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -19,10 +21,7 @@ namespace {
 
 /// Every axis of a rank-`rank` tensor.
 SmallVector<int64_t> allAxes(int64_t rank) {
-  SmallVector<int64_t> axes;
-  for (int64_t d = 0; d < rank; ++d)
-    axes.push_back(d);
-  return axes;
+  return llvm::to_vector(llvm::seq<int64_t>(0, rank));
 }
 
 /// The loss of log-probabilities `logp` [N, C, d...] at `target` [N, d...]

@@ -288,13 +288,10 @@ LogicalResult importBatchNorm(NodeImporter &n) {
   // Opset 15 allows parameters of another float type than the input.
   Type et = n.inputType(0).getElementType();
   for (unsigned i = 1; i < 5; ++i) {
-    auto t = cast<RankedTensorType>(in[i].getType());
-    if (t.getElementType() != et) {
-      auto c = n.createTyped<CastOp>(t.clone(et), in[i]);
-      if (failed(c))
-        return failure();
-      in[i] = *c;
-    }
+    auto c = n.castTo(in[i], et);
+    if (failed(c))
+      return failure();
+    in[i] = *c;
   }
   auto y = n.create<BatchNormOp>(in[0], in[1], in[2], in[3], in[4],
                                  APFloat(n.attrFloat("epsilon", 1e-5)));
@@ -322,18 +319,15 @@ LogicalResult importLayerNorm(NodeImporter &n) {
   // onnxruntime runs.
   ArrayRef<int64_t> normalized = xt.getShape().drop_front(*axis);
   auto toNormalized = [&](Value v) -> FailureOr<Value> {
+    Type pt = cast<RankedTensorType>(v.getType()).getElementType();
+    if (pt != xt.getElementType() && !isa<FloatType>(pt))
+      return n.emitError() << "scale and bias must be float tensors, not "
+                           << v.getType();
+    auto c = n.castTo(v, xt.getElementType());
+    if (failed(c))
+      return failure();
+    v = *c;
     auto t = cast<RankedTensorType>(v.getType());
-    if (t.getElementType() != xt.getElementType()) {
-      if (!isa<FloatType>(t.getElementType()))
-        return n.emitError() << "scale and bias must be float tensors, not "
-                             << t;
-      auto c = n.createTyped<CastOp>(
-          RankedTensorType::get(t.getShape(), xt.getElementType()), v);
-      if (failed(c))
-        return failure();
-      v = *c;
-      t = cast<RankedTensorType>(v.getType());
-    }
     ArrayRef<int64_t> shape = t.getShape();
     while (shape.size() > normalized.size() && shape.front() == 1)
       shape = shape.drop_front();

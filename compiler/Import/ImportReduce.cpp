@@ -102,17 +102,6 @@ LogicalResult importReduce(NodeImporter &n) {
   return success();
 }
 
-/// 0, 1, ... along `axis` of a tensor of type `t`, as an i64 constant of
-/// size 1 elsewhere, to broadcast against it.
-FailureOr<Value> indicesAlong(NodeImporter &n, RankedTensorType t,
-                              int64_t axis) {
-  SmallVector<int64_t> ids, along(t.getRank(), 1);
-  for (int64_t i = 0; i < t.getDimSize(axis); ++i)
-    ids.push_back(i);
-  along[axis] = t.getDimSize(axis);
-  return n.reshape(n.constI64(ids), along);
-}
-
 /// The index along `axis` of the maximum (or minimum) of `x`, keeping the
 /// axis as size 1: the extreme value m (reduce max/min), then the smallest
 /// (or, selecting the last, largest) index whose element is m or NaN
@@ -138,7 +127,7 @@ FailureOr<Value> argExtreme(NodeImporter &n, Value x, int64_t axis, bool isMax,
     if (failed(hit))
       return failure();
   }
-  auto index = indicesAlong(n, xt, axis);
+  auto index = n.indicesAlong(xt, axis);
   if (failed(index))
     return failure();
   Type i64 = n.b.getI64Type();
@@ -196,7 +185,7 @@ LogicalResult importHardmax(NodeImporter &n) {
   auto at = argExtreme(n, *x, *axis, /*isMax=*/true, /*last=*/false);
   if (failed(at))
     return failure();
-  auto index = indicesAlong(n, xt, *axis);
+  auto index = n.indicesAlong(xt, *axis);
   if (failed(index))
     return failure();
   auto one = n.create<CompareOp>(ComparePredicate::eq, *index, *at);

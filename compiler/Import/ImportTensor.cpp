@@ -196,13 +196,8 @@ LogicalResult importTrilu(NodeImporter &n) {
     return n.emitError() << "k must be a scalar, not " << n.inputType(1);
   int64_t rows = type.getDimSize(type.getRank() - 2);
   int64_t cols = type.getDimSize(type.getRank() - 1);
-  SmallVector<int64_t> rowIds, colIds;
-  for (int64_t i = 0; i < rows; ++i)
-    rowIds.push_back(i);
-  for (int64_t j = 0; j < cols; ++j)
-    colIds.push_back(j);
-  auto r = n.reshape(n.constI64(rowIds), {rows, 1});
-  auto c = n.reshape(n.constI64(colIds), {1, cols});
+  auto matrix = RankedTensorType::get({rows, cols}, type.getElementType());
+  auto r = n.indicesAlong(matrix, 0), c = n.indicesAlong(matrix, 1);
   if (failed(r) || failed(c))
     return failure();
   auto diag = n.create<SubOp>(*c, *r);

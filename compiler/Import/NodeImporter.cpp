@@ -8,6 +8,8 @@
 
 #include "compiler/Import/NodeImporter.h"
 
+#include "llvm/ADT/Sequence.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -186,6 +188,21 @@ FailureOr<Value> NodeImporter::expandTo(Value v, ArrayRef<int64_t> shape) {
     return v;
   return createTyped<mlir::brrr::ExpandOp>(
       RankedTensorType::get(shape, type.getElementType()), v);
+}
+
+FailureOr<Value> NodeImporter::castTo(Value v, Type et) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == et)
+    return v;
+  return createTyped<mlir::brrr::CastOp>(type.clone(et), v);
+}
+
+FailureOr<Value> NodeImporter::indicesAlong(RankedTensorType t, int64_t axis) {
+  SmallVector<int64_t> along(t.getRank(), 1);
+  along[axis] = t.getDimSize(axis);
+  return reshape(
+      constI64(llvm::to_vector(llvm::seq<int64_t>(0, t.getDimSize(axis)))),
+      along);
 }
 
 //===----------------------------------------------------------------------===//

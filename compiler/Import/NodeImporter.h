@@ -150,6 +150,12 @@ public:
   /// Expands `v` to `shape` with `brrr.expand` (no-op if already there).
   mlir::FailureOr<mlir::Value> expandTo(mlir::Value v,
                                         llvm::ArrayRef<int64_t> shape);
+  /// `v` with element type `et` through `brrr.cast` (no-op if it has it).
+  mlir::FailureOr<mlir::Value> castTo(mlir::Value v, mlir::Type et);
+  /// 0, 1, ... along `axis` of a tensor of type `t`, as an i64 constant of
+  /// size 1 in every other dimension, to broadcast against it.
+  mlir::FailureOr<mlir::Value> indicesAlong(mlir::RankedTensorType t,
+                                            int64_t axis);
 
 private:
   mlir::FailureOr<mlir::Value> finish(mlir::Operation *op,

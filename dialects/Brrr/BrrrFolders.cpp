@@ -53,6 +53,20 @@ DenseElementsAttr smallDenseOrBlob(Attribute attr) {
   return DenseElementsAttr::getFromRawBuffer(type, bytes);
 }
 
+/// An index normalized into [0, dim) (negative counts from the end), or -1
+/// if it lies outside.
+int64_t normalizeIndex(const APInt &raw, int64_t dim) {
+  int64_t k = raw.getSExtValue();
+  if (k < 0)
+    k += dim;
+  return k >= 0 && k < dim ? k : -1;
+}
+
+/// Index values of a small constant, or an empty vector.
+SmallVector<APInt> indexValues(DenseElementsAttr indices) {
+  return SmallVector<APInt>(indices.getValues<APInt>());
+}
+
 /// Row-major strides of a shape.
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
@@ -353,9 +367,7 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   if (!in || !indices)
     return nullptr;
   SmallVector<Attribute> values = elementsOf(in);
-  SmallVector<int64_t> idxValues;
-  for (APInt v : indices.getValues<APInt>())
-    idxValues.push_back(v.getSExtValue());
+  SmallVector<APInt> idxValues = indexValues(indices);
   int64_t axis = getAxis(), dim = in.getType().getDimSize(axis);
   int64_t idxRank = indices.getType().getRank();
   SmallVector<int64_t> inStrides = stridesOf(in.getType().getShape());
@@ -364,10 +376,8 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
     int64_t idxLinear = 0;
     for (int64_t i = 0; i < idxRank; ++i)
       idxLinear += out[axis + i] * idxStrides[i];
-    int64_t k = idxValues[idxLinear];
+    int64_t k = normalizeIndex(idxValues[idxLinear], dim);
     if (k < 0)
-      k += dim;
-    if (k < 0 || k >= dim)
       return nullptr;
     int64_t linear = 0;
     for (int64_t d = 0; d < in.getType().getRank(); ++d) {
@@ -379,15 +389,6 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
 }
 
 namespace {
-
-/// An index normalized into [0, dim) (negative counts from the end), or -1
-/// if it lies outside.
-int64_t normalizeIndex(const APInt &raw, int64_t dim) {
-  int64_t k = raw.getSExtValue();
-  if (k < 0)
-    k += dim;
-  return k >= 0 && k < dim ? k : -1;
-}
 
 /// `old` combined with `update` per a scatter's reduction, in the element
 /// type's own arithmetic (integers wrap; NaN propagates through max/min).
@@ -437,11 +438,6 @@ Attribute combineScatter(ScatterReduction reduction, Attribute old,
     break;
   }
   return IntegerAttr::get(i.getType(), a);
-}
-
-/// Index values of a small constant, or an empty vector.
-SmallVector<APInt> indexValues(DenseElementsAttr indices) {
-  return SmallVector<APInt>(indices.getValues<APInt>());
 }
 
 /// The constant operands of a scatter, read for folding: the input's
