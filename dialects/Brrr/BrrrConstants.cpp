@@ -44,19 +44,21 @@ std::optional<SmallVector<int64_t>> mlir::brrr::getConstInts(Value v) {
     return out;
   }
   auto bytes = resourceBytes(attr);
-  if (!bytes || (intType.getWidth() != 64 && intType.getWidth() != 32))
+  unsigned width = intType.getWidth();
+  int64_t n = attr.getNumElements(), size = elementBytes(intType);
+  if (!bytes || !llvm::is_contained({1u, 8u, 16u, 32u, 64u}, width) ||
+      static_cast<int64_t>(bytes->size()) < n * size)
     return std::nullopt;
-  int64_t n = attr.getNumElements();
   for (int64_t i = 0; i < n; ++i) {
-    if (intType.getWidth() == 64) {
-      int64_t x;
-      std::memcpy(&x, bytes->data() + 8 * i, 8);
-      out.push_back(x);
-    } else {
-      int32_t x;
-      std::memcpy(&x, bytes->data() + 4 * i, 4);
-      out.push_back(x);
+    uint64_t raw = 0;
+    std::memcpy(&raw, bytes->data() + size * i, size);
+    if (width == 1) {
+      out.push_back(raw != 0);
+      continue;
     }
+    APInt x(width, raw);
+    out.push_back(intType.isUnsigned() ? static_cast<int64_t>(x.getZExtValue())
+                                       : x.getSExtValue());
   }
   return out;
 }

@@ -297,9 +297,30 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   });
 }
 
+/// Whether every value of element type `from` survives a cast to `to`
+/// exactly (a float to a float with at least its exponent range and
+/// precision, an integer to a wider one of the same signedness).
+static bool widensExactly(Type from, Type to) {
+  if (auto f = dyn_cast<FloatType>(from))
+    if (auto t = dyn_cast<FloatType>(to))
+      return APFloat::isRepresentableAsNormalIn(f.getFloatSemantics(),
+                                                t.getFloatSemantics());
+  if (auto f = dyn_cast<IntegerType>(from))
+    if (auto t = dyn_cast<IntegerType>(to))
+      return f.getWidth() > 1 && t.getWidth() > f.getWidth() &&
+             f.getSignedness() == t.getSignedness();
+  return false;
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // Widening and back (an f16 value passed through f32) is the value.
+  if (auto inner = getInput().getDefiningOp<CastOp>())
+    if (inner.getInput().getType() == getType() &&
+        widensExactly(getType().getElementType(),
+                      inner.getType().getElementType()))
+      return inner.getInput();
   DenseElementsAttr in = smallDense(adaptor.getInput());
   if (!in)
     return nullptr;

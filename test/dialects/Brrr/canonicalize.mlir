@@ -107,6 +107,30 @@ func.func @identity_cast_folds(%x: tensor<3xf16>) -> tensor<3xf16> {
 
 // -----
 
+// A value widened exactly and narrowed back is itself (f16 through f32, i8
+// through i32); narrowing first, or a widening that rounds (f16 to bf16),
+// is not.
+// CHECK-LABEL: func.func @cast_round_trip_folds
+// CHECK-SAME: (%[[H:.+]]: tensor<3xf16>, %[[I:.+]]: tensor<3xi8>, %[[F:.+]]: tensor<3xf32>)
+// CHECK-NEXT: %[[N:.+]] = brrr.cast %[[F]] : tensor<3xf32> -> tensor<3xf16>
+// CHECK-NEXT: %[[W:.+]] = brrr.cast %[[N]] : tensor<3xf16> -> tensor<3xf32>
+// CHECK-NEXT: %[[B:.+]] = brrr.cast %[[H]] : tensor<3xf16> -> tensor<3xbf16>
+// CHECK-NEXT: %[[H2:.+]] = brrr.cast %[[B]] : tensor<3xbf16> -> tensor<3xf16>
+// CHECK-NEXT: return %[[H]], %[[I]], %[[W]], %[[H2]]
+func.func @cast_round_trip_folds(%h: tensor<3xf16>, %i: tensor<3xi8>, %f: tensor<3xf32>) -> (tensor<3xf16>, tensor<3xi8>, tensor<3xf32>, tensor<3xf16>) {
+  %0 = brrr.cast %h : tensor<3xf16> -> tensor<3xf32>
+  %1 = brrr.cast %0 : tensor<3xf32> -> tensor<3xf16>
+  %2 = brrr.cast %i : tensor<3xi8> -> tensor<3xi32>
+  %3 = brrr.cast %2 : tensor<3xi32> -> tensor<3xi8>
+  %4 = brrr.cast %f : tensor<3xf32> -> tensor<3xf16>
+  %5 = brrr.cast %4 : tensor<3xf16> -> tensor<3xf32>
+  %6 = brrr.cast %h : tensor<3xf16> -> tensor<3xbf16>
+  %7 = brrr.cast %6 : tensor<3xbf16> -> tensor<3xf16>
+  return %1, %3, %5, %7 : tensor<3xf16>, tensor<3xi8>, tensor<3xf32>, tensor<3xf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @integer_arithmetic_folds_with_broadcast
 // CHECK-NEXT: brrr.constant dense<{{\[\[}}2, 4], [4, 8]]> : tensor<2x2xi64>
 // CHECK-NOT: brrr.mul
