@@ -41,6 +41,24 @@ def BrrrFuseConv : Pass<"brrr-fuse-conv", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrFuseAttention : Pass<"brrr-fuse-attention", "func::FuncOp"> {
+  let summary = "Recognize decomposed scaled dot-product attention as brrr.attention";
+  let description = [{
+    Finds the chain both ONNX exporters write for attention: a product of
+    queries and keys (each possibly scaled by a scalar constant), an
+    optional scale, f32 cast and additive mask, a softmax over the last
+    axis, the optional `where(isnan(p), 0, p)` clean-up, and the product of
+    the probabilities with the values, and replaces it with one
+    `brrr.attention` when the products multiply f16 or bf16 and the head
+    sizes are multiples of 16 up to 128. A constant causal mask becomes the
+    op's `causal` flag. Where a softmax feeds a product with values but the
+    chain does not match, the softmax records why in
+    `brrr.attention_unfused` (printed by `brrrc --report`). Runs before
+    brrr-fuse-elementwise, which would split the chain over kernels.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
   let summary = "Group pointwise DAGs into brrr.fusion kernels";
   let description = [{
@@ -58,10 +76,13 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
 }
 
 def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
-  let summary = "Make each matmul a Tensor Core kernel with its epilogue and operand views";
+  let summary = "Make each matmul and attention a Tensor Core kernel with its epilogue and operand views";
   let description = [{
     Wraps every `brrr.matmul` in a `brrr.fusion matmul` op, the kernel
-    family that runs it on Tensor Cores. The chain of views (transpose,
+    family that runs it on Tensor Cores, and every `brrr.attention` in a
+    `brrr.fusion attention` op (its queries, keys and values read through
+    their views while their rows stay aligned 16-byte chunks; epilogue and
+    stored-through transpose as for products). The chain of views (transpose,
     reshape, slice with positive steps) that only the product reads joins
     the kernel while strides and an offset can express it, so the kernel
     reads the source directly (attention's split, head reshape and
@@ -165,11 +186,14 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     convolutions, the untiled `warp_mma` body. Reductions, data movement
     and pooling still size themselves. A config already present is kept.
     The `matmul-tile` option pins the m, n and stages of every tiled
-    matmul, for tile sweeps.
+    matmul, and `attention-tile` the query rows, keys per block and warps
+    of every attention kernel, for tile sweeps.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",
-               "Pin every tiled matmul's m,n,stages (for tile sweeps)">
+               "Pin every tiled matmul's m,n,stages (for tile sweeps)">,
+    ListOption<"attentionTile", "attention-tile", "int64_t",
+               "Pin every attention kernel's rows,keys,warps (for tile sweeps)">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -4,9 +4,10 @@
 // turns every `brrr.fusion` into a `gpu.func` of one `gpu.module` (kernel
 // families: PointwiseKernel.cpp, RowKernel.cpp, MovementKernel.cpp,
 // ReduceKernel.cpp, MatmulKernel.cpp with TiledMatmulKernel.cpp and
-// WgmmaMatmulKernel.cpp, ConvKernel.cpp, PoolKernel.cpp), recording the kernel
-// name and launch shape on the fusion; compileKernels lowers that module
-// through NVVM and LLVM's NVPTX back end to PTX and, with ptxas, to cubin.
+// WgmmaMatmulKernel.cpp, AttentionKernel.cpp, ConvKernel.cpp,
+// PoolKernel.cpp), recording the kernel name and launch shape on the fusion;
+// compileKernels lowers that module through NVVM and LLVM's NVPTX back end to
+// PTX and, with ptxas, to cubin.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +85,11 @@ FailureOr<KernelInfo> emitTiledMatmulKernel(FusionOp fusion,
 FailureOr<KernelInfo> emitWgmmaMatmulKernel(FusionOp fusion,
                                             OpBuilder &moduleBuilder,
                                             StringRef name);
+
+/// Emits the fused attention kernel of `fusion` (FlashAttention-2 style on
+/// mma.sync).
+FailureOr<KernelInfo>
+emitAttentionKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
 /// Emits the Tensor Core implicit-GEMM convolution kernel of `fusion`.
 FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,

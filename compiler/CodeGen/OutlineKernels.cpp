@@ -58,6 +58,8 @@ struct OutlineKernelsPass
         info = emitMovementKernel(fusion, kb, name);
       else if (fusion.getKind() == "matmul")
         info = emitMatmulKernel(fusion, kb, name);
+      else if (fusion.getKind() == "attention")
+        info = emitAttentionKernel(fusion, kb, name);
       else if (fusion.getKind() == "conv")
         info = emitConvKernel(fusion, kb, name);
       else if (fusion.getKind() == "pool")

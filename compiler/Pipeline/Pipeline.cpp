@@ -18,6 +18,8 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
+  // Attention is recognized before the pointwise groups split its chain.
+  graph.nest<func::FuncOp>().addPass(createBrrrFuseAttention());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   // Products take their epilogues first: that saves the product's round
   // trip through memory, at least what a row prologue would save.
@@ -33,6 +35,8 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   BrrrSelectKernelConfigOptions config;
   config.matmulTile.assign(options.matmulTile.begin(),
                            options.matmulTile.end());
+  config.attentionTile.assign(options.attentionTile.begin(),
+                              options.attentionTile.end());
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());

@@ -22,6 +22,9 @@ struct CompileOptions {
   /// m, n and stages of every tiled matmul (empty: chosen per product), for
   /// tile sweeps; see brrr-select-kernel-config's matmul-tile option.
   std::vector<int64_t> matmulTile;
+  /// Query rows, keys per block and warps of every attention kernel (empty:
+  /// chosen per kernel); see brrr-select-kernel-config's attention-tile.
+  std::vector<int64_t> attentionTile;
 };
 
 /// Runs the graph passes and kernel outlining on an imported module.

@@ -41,10 +41,25 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (vector < 1 || cluster < 1 || stages < 0)
     return emitError() << "vector and cluster must be positive and stages "
                           "non-negative";
+  if (family == KernelFamily::attention) {
+    // Each warp takes 1, 2 or 4 tiles of 16 query rows; key blocks of n
+    // positions stream through `stages` buffers.
+    int64_t warps = threads / 32;
+    int64_t perWarp = tile.size() == 2 ? tile[0] / (16 * warps) : 0;
+    if (body != KernelBody::mma_sync || tile.size() != 2 ||
+        tile[0] != 16 * warps * perWarp ||
+        !llvm::is_contained({1, 2, 4}, perWarp) || tile[1] <= 0 ||
+        tile[1] % 16 || tile[1] > 128 || stages < 2)
+      return emitError() << "an attention kernel runs mma_sync with tile "
+                            "[1, 2 or 4 x 16 query rows per warp, a multiple "
+                            "of 16 up to 128 keys] and 2 or more stages";
+    return success();
+  }
   bool tensorCores = body != KernelBody::simt;
   if (tensorCores && family != KernelFamily::matmul &&
       family != KernelFamily::conv)
-    return emitError() << "only matmul and conv kernels run Tensor Core "
+    return emitError() << "only matmul, conv and attention kernels run Tensor "
+                          "Core "
                           "bodies, not "
                        << stringifyKernelFamily(family);
   if (precision == KernelPrecision::tf32 && body != KernelBody::warp_mma)

@@ -107,7 +107,7 @@ def Brrr_KernelFamilyAttr : I32EnumAttr<"KernelFamily",
       I32EnumAttrCase<"pointwise", 0>, I32EnumAttrCase<"row", 1>,
       I32EnumAttrCase<"reduce", 2>, I32EnumAttrCase<"movement", 3>,
       I32EnumAttrCase<"matmul", 4>, I32EnumAttrCase<"conv", 5>,
-      I32EnumAttrCase<"pool", 6>]> {
+      I32EnumAttrCase<"pool", 6>, I32EnumAttrCase<"attention", 7>]> {
   let cppNamespace = "::mlir::brrr";
   let genSpecializedAttr = 0;
 }

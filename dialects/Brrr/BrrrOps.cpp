@@ -11,6 +11,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -23,6 +25,55 @@ LogicalResult ClipOp::verify() {
     return emitOpError("min ")
            << getMin()->convertToDouble() << " is greater than max "
            << getMax()->convertToDouble();
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  auto q = getQuery().getType(), k = getKey().getType(),
+       v = getValue().getType();
+  auto out = getResult().getType();
+  for (auto [what, t] :
+       {std::pair{"query", q}, {"key", k}, {"value", v}, {"result", out}})
+    if (t.getRank() != 4)
+      return emitOpError(what) << " must have rank 4 (batch, heads, "
+                                  "sequence, head size), got "
+                               << t;
+  if (k.getElementType() != q.getElementType() ||
+      v.getElementType() != q.getElementType())
+    return emitOpError("query, key and value must have one element type");
+  int64_t b = q.getDimSize(0), h = q.getDimSize(1), sq = q.getDimSize(2),
+          d = q.getDimSize(3), hk = k.getDimSize(1), sk = k.getDimSize(2);
+  if (k.getDimSize(0) != b || v.getDimSize(0) != b)
+    return emitOpError("key and value must have the query's batch ") << b;
+  if (hk == 0 || h % hk || v.getDimSize(1) != hk)
+    return emitOpError("key and value heads (")
+           << hk << ", " << v.getDimSize(1)
+           << ") must be equal and divide the query's " << h;
+  if (k.getDimSize(3) != d)
+    return emitOpError("key head size ")
+           << k.getDimSize(3) << " differs from the query's " << d;
+  if (v.getDimSize(2) != sk)
+    return emitOpError("value has ")
+           << v.getDimSize(2) << " positions, key has " << sk;
+  if (ArrayRef<int64_t>(out.getShape()) !=
+      ArrayRef<int64_t>{b, h, sq, v.getDimSize(3)})
+    return emitOpError("result must be ") << b << "x" << h << "x" << sq << "x"
+                                          << v.getDimSize(3) << ", got " << out;
+  if (Value bias = getBias()) {
+    auto bt = cast<RankedTensorType>(bias.getType());
+    SmallVector<int64_t> scores = {b, h, sq, sk};
+    if (bt.getRank() > 4)
+      return emitOpError("bias of rank ") << bt.getRank() << " exceeds 4";
+    for (int64_t i = 0; i < bt.getRank(); ++i) {
+      int64_t size = bt.getDimSize(i), want = scores[4 - bt.getRank() + i];
+      if (size != 1 && size != want)
+        return emitOpError("bias ")
+               << bt << " does not broadcast to the scores " << b << "x" << h
+               << "x" << sq << "x" << sk;
+    }
+  }
+  if (!std::isfinite(getScale().convertToDouble()))
+    return emitOpError("scale must be finite");
   return success();
 }
 

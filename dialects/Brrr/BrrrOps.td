@@ -224,6 +224,47 @@ def Brrr_MatmulOp : Brrr_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def Brrr_AttentionOp : Brrr_Op<"attention", [Pure]> {
+  let summary = "scaled dot-product attention";
+  let description = [{
+    For `query` `B x H x Sq x D`, `key` `B x Hk x Sk x D` and `value`
+    `B x Hk x Sk x Dv` (`Hk` divides `H`: query head `h` reads key and value
+    head `h / (H / Hk)`, as grouped-query attention repeats them):
+
+    `result[b, h, i, :] = sum_j p[b, h, i, j] * value[b, h', j, :]`, with
+    `p[b, h, i, :] = softmax_j(scale * query[b, h, i, :] . key[b, h', j, :]
+    + bias[b, h, i, j])`.
+
+    `bias` (optional) broadcasts to `B x H x Sq x Sk` under numpy rules: an
+    additive mask or position bias. With `causal`, key `j` is masked
+    (-inf) for query `i` when `j > i + Sk - Sq`. With `zero_nan`, a row
+    whose probabilities are undefined (every key masked, or NaN scores)
+    gives zeros, as `where(isnan(p), 0, p)` after the softmax does. The
+    result element type may differ from the operands' (a product kept in
+    f32). `brrr-fuse-attention` builds it from the exporters' decomposed
+    form; it runs as one `attention` kernel that never writes the scores.
+
+    Example:
+
+    ```mlir
+    %o = brrr.attention %q, %k, %v bias %m {scale = 0.125 : f64, zero_nan}
+         : tensor<1x12x128x64xf16>, tensor<1x12x128x64xf16>,
+           tensor<1x12x128x64xf16>, tensor<1x1x128x128xf32>
+           -> tensor<1x12x128x64xf16>
+    ```
+  }];
+  let arguments = (ins Brrr_FloatTensor:$query, Brrr_FloatTensor:$key,
+                       Brrr_FloatTensor:$value,
+                       Optional<Brrr_FloatTensor>:$bias, F64Attr:$scale,
+                       UnitAttr:$causal, UnitAttr:$zero_nan);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`bias` $bias^)? attr-dict `:` type($query) `,`
+    type($key) `,` type($value) (`,` type($bias)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   let summary = "2-D grouped convolution, NCHW input and OIHW weights";
   let description = [{

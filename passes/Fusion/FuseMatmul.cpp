@@ -9,7 +9,8 @@
 // becomes its epilogue: bias, activation and residual are applied to the
 // accumulators, so the product never goes to memory; a transpose that alone
 // reads the result is applied as the kernel stores it. Also home of the
-// staged-tile decision (matmulTileOf) and operand layouts.
+// staged-tile decision (matmulTileOf) and operand layouts. Attention ops
+// (brrr-fuse-attention) become `brrr.fusion attention` kernels the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "passes/Fusion/WrapInFusion.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRFUSEMATMUL
@@ -109,35 +111,62 @@ std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm,
   return {lhs, rhs};
 }
 
-/// Wraps `mm` and the views it reads through in one matmul kernel.
-void wrapMatmul(MatmulOp mm, StringRef target) {
-  auto [lhs, rhs] = operandsToRead(mm, target);
-  SmallVector<Value> inputs = {lhs.source};
-  if (rhs.source != lhs.source)
-    inputs.push_back(rhs.source);
-  OpBuilder b(mm);
+/// Wraps `product` and the views its operands are read through (one layout
+/// per operand, in order) in one `kind` kernel.
+void wrapProduct(Operation *product, ArrayRef<OperandLayout> layouts,
+                 StringRef kind) {
+  llvm::SetVector<Value> inputs;
+  for (const OperandLayout &l : layouts)
+    inputs.insert(l.source);
+  OpBuilder b(product);
   auto fusion =
-      FusionOp::create(b, mm.getLoc(), "matmul", inputs, mm->getResultTypes());
+      FusionOp::create(b, product->getLoc(), kind, inputs.getArrayRef(),
+                       product->getResultTypes());
   Block &body = fusion.getBody().front();
   IRMapping map;
   for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
     map.map(in, arg);
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
-  SmallVector<Operation *> views(lhs.views);
-  llvm::append_range(views, rhs.views);
+  SmallVector<Operation *> views;
+  for (const OperandLayout &l : layouts)
+    llvm::append_range(views, l.views);
   for (Operation *view : views)
     inner.clone(*view, map);
-  Operation *clone = inner.clone(*mm, map);
-  YieldOp::create(inner, mm.getLoc(), clone->getResults());
-  mm->replaceAllUsesWith(fusion.getResults());
-  mm->erase();
+  Operation *clone = inner.clone(*product, map);
+  YieldOp::create(inner, product->getLoc(), clone->getResults());
+  product->replaceAllUsesWith(fusion.getResults());
+  product->erase();
   for (Operation *view : llvm::reverse(views))
     view->erase();
 }
 
-/// Writes the matmul kernel `f`'s only result through the transpose that
-/// is its only reader (attention merging its heads back): each element is
-/// stored at its permuted position, so the transposed copy is never made.
+/// Wraps `mm` and the views it reads through in one matmul kernel.
+void wrapMatmul(MatmulOp mm, StringRef target) {
+  auto [lhs, rhs] = operandsToRead(mm, target);
+  wrapProduct(mm, {lhs, rhs}, "matmul");
+}
+
+/// Wraps `att` in one attention kernel, reading queries, keys and values
+/// through their views (attention's head split and transposes) where the
+/// rows stay whole, aligned 16-byte chunks that the kernel stages; the bias
+/// is read as it is.
+void wrapAttention(AttentionOp att) {
+  SmallVector<OperandLayout> layouts;
+  Type et = att.getQuery().getType().getElementType();
+  for (Value v : {att.getQuery(), att.getKey(), att.getValue()}) {
+    OperandLayout viewed = operandLayoutOf(v);
+    layouts.push_back(isStageable(et, viewed, viewed) ? viewed
+                                                      : materialized(v));
+  }
+  if (Value bias = att.getBias())
+    layouts.push_back(materialized(bias));
+  wrapProduct(att, layouts, "attention");
+}
+
+/// Writes the matmul or attention kernel `f`'s only result through the
+/// transpose that is its only reader (attention merging its heads back):
+/// each element is stored at its permuted position, so the transposed copy
+/// is never made.
 void storeThroughTranspose(FusionOp f) {
   if (f.getNumResults() != 1 || !f.getResult(0).hasOneUse())
     return;
@@ -145,7 +174,7 @@ void storeThroughTranspose(FusionOp f) {
   if (!t)
     return;
   OpBuilder b(t);
-  auto fused = FusionOp::create(b, f.getLoc(), "matmul", f.getInputs(),
+  auto fused = FusionOp::create(b, f.getLoc(), f.getKind(), f.getInputs(),
                                 t->getResultTypes());
   fused->setAttrs(f->getAttrs());
   Block &body = fused.getBody().front();
@@ -175,10 +204,18 @@ struct FuseMatmulPass
     StringRef target = targetOf(getOperation());
     for (MatmulOp mm : matmuls)
       wrapMatmul(mm, target);
+    SmallVector<AttentionOp> attentions;
+    getOperation().walk([&](AttentionOp att) {
+      if (!att->getParentOfType<FusionOp>())
+        attentions.push_back(att);
+    });
+    for (AttentionOp att : attentions)
+      wrapAttention(att);
     mergeEpilogues(getOperation(), "matmul");
+    mergeEpilogues(getOperation(), "attention");
     SmallVector<FusionOp> kernels;
     getOperation().walk([&](FusionOp f) {
-      if (f.getKind() == "matmul")
+      if (f.getKind() == "matmul" || f.getKind() == "attention")
         kernels.push_back(f);
     });
     for (FusionOp f : kernels)

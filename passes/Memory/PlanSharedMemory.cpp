@@ -38,11 +38,32 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
                                                int64_t &slack) {
   SmallVector<SharedBuffer> buffers;
   if (fusion.getKind() != "matmul" && fusion.getKind() != "row" &&
-      fusion.getKind() != "reduce")
+      fusion.getKind() != "reduce" && fusion.getKind() != "attention")
     return buffers;
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  if (fusion.getKind() == "attention") {
+    // The block's queries, and `stages` key and value blocks, all alive
+    // for the main loop (16-bit elements, padded rows); the output staged
+    // for 16-byte stores after it, over them.
+    std::optional<AttentionTile> tile = AttentionTile::of(*config);
+    AttentionOp att = attentionOf(fusion);
+    if (!tile || !att)
+      return fusion.emitOpError("needs an attention op and config");
+    int64_t d = att.getQuery().getType().getDimSize(3);
+    int64_t dv = att.getValue().getType().getDimSize(3);
+    buffers.push_back(
+        {"q", 2 * tile->rows * AttentionTile::pitch(d), 128, 0, 0});
+    for (int64_t s = 0; s < tile->stages; ++s) {
+      buffers.push_back({"k" + std::to_string(s),
+                         2 * tile->keys * AttentionTile::pitch(d), 128, 0, 0});
+      buffers.push_back({"v" + std::to_string(s),
+                         2 * tile->keys * AttentionTile::pitch(dv), 128, 0, 0});
+    }
+    buffers.push_back({"o", tile->stagingBytes(dv), 128, 1, 1});
+    return buffers;
+  }
   if (fusion.getKind() == "reduce") {
     // A cooperative reduction combines the block's partial results in a
     // tree over one 8-byte slot per thread (f32, i32 or i64).

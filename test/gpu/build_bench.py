@@ -10,12 +10,15 @@ DEST/conv.so      relu(conv3x3(x) + b), 32x64x56x56 float16 (a ResNet stage)
 DEST/gemm_<t>_<M>x<N>x<K>.so  plain products (GEMM_SHAPES): 4096^3 and
                   8192^3 in f16 and bf16, and the transformer shapes
                   M in {128, 512, 4096} x (N, K) of BERT-base in f16
+DEST/attention_<form>_<B>x<H>x<S>x<D>.so  fused attention (ATTENTION_SHAPES)
 DEST/chain50.so   50 dependent kernels (softmax and cos alternating, so
                   none fuses): the host cost of one run
 With --sweep, DEST/sweep/ instead holds every GEMM_SHAPES product and the
 gelu product compiled once per tile of SWEEP_TILES (brrrc --matmul-tile),
-as <case>__<tile>.so, for gemm_sweep.py.
-Usage: build_bench.py BRRRC DEST [--sweep]
+as <case>__<tile>.so, for gemm_sweep.py; with --attention-sweep,
+DEST/attention_sweep/ holds every ATTENTION_SHAPES model once per tile of
+ATTENTION_TILES (brrrc --attention-tile), for attention_bench.py --sweep.
+Usage: build_bench.py BRRRC DEST [--sweep | --attention-sweep]
 """
 
 import os
@@ -40,6 +43,68 @@ def save_and_compile(brrrc, model, dest, name, flags=()):
 GEMM_SHAPES = ([(t, s, s, s) for t in ("f16", "bf16") for s in (4096, 8192)] +
                [("f16", m, n, k) for m in (128, 512, 4096)
                 for n, k in ((768, 768), (2304, 768), (3072, 768), (768, 3072))])
+
+
+# Fused attention (batch, heads, sequence, head size, form): BERT-base
+# (seq 128) with and without a padding mask, GPT-2 (seq 512) causal, and a
+# long causal sequence with 128-wide heads.
+ATTENTION_SHAPES = [(1, 12, 128, 64, "mask"), (32, 12, 128, 64, "mask"),
+                    (1, 12, 128, 64, "plain"), (32, 12, 128, 64, "plain"),
+                    (1, 12, 512, 64, "causal"), (8, 12, 512, 64, "causal"),
+                    (4, 16, 2048, 128, "causal")]
+
+
+def attention_model(b, h, s, d, form):
+    """softmax(q k^T / sqrt(d) [+ mask]) v in the exporters' decomposed form
+    (which brrr-fuse-attention fuses): q, k, v are B x H x S x D f16 inputs;
+    "mask" adds a B x 1 x 1 x S input, "causal" a constant causal mask."""
+    n = helper.make_node
+    H, I64 = TensorProto.FLOAT16, TensorProto.INT64
+    shape = [b, h, s, d]
+    nodes = [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
+             n("MatMul", ["q", "kt"], ["qk"]), n("Mul", ["qk", "scale"], ["x"])]
+    inputs = [helper.make_tensor_value_info(a, H, shape) for a in "qkv"]
+    inits = [helper.make_tensor("scale", H, [], [d ** -0.5])]
+    scores = "x"
+    if form == "mask":
+        nodes.append(n("Add", ["x", "m"], ["xm"]))
+        inputs.append(helper.make_tensor_value_info("m", H, [b, 1, 1, s]))
+        scores = "xm"
+    elif form == "causal":
+        nodes += [n("LessOrEqual", ["cols", "rows"], ["keep"]),
+                  n("Where", ["keep", "zero", "low"], ["bias"]),
+                  n("Add", ["x", "bias"], ["xm"])]
+        inits += [helper.make_tensor("cols", I64, [1, 1, 1, s], list(range(s))),
+                  helper.make_tensor("rows", I64, [1, 1, s, 1], list(range(s))),
+                  helper.make_tensor("zero", H, [], [0.0]),
+                  helper.make_tensor("low", H, [], [-65504.0])]
+        scores = "xm"
+    nodes += [n("Softmax", [scores], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])]
+    g = helper.make_graph(nodes, "attention", inputs,
+                          [helper.make_tensor_value_info("y", H, shape)], inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def attention_name(b, h, s, d, form):
+    return f"attention_{form}_{b}x{h}x{s}x{d}"
+
+
+# Attention tiles (query rows x keys x warps) the attention sweep compiles
+# every ATTENTION_SHAPES model with, besides the chosen one ("default").
+ATTENTION_TILES = ["16x64x1", "32x64x1", "64x64x2", "64x64x4", "128x64x4", "64x128x4"]
+
+
+def attention_sweep(brrrc, dest):
+    import concurrent.futures
+    dest = os.path.join(dest, "attention_sweep")
+    os.makedirs(dest, exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        jobs = [pool.submit(save_and_compile, brrrc, attention_model(*shape), dest,
+                            f"{attention_name(*shape)}__{tile}",
+                            [] if tile == "default" else [f"--attention-tile={tile}"])
+                for shape in ATTENTION_SHAPES for tile in ["default"] + ATTENTION_TILES]
+        for j in jobs:
+            j.result()
 
 
 # Tiles (m x n x stages) the sweep compiles every product with, besides the
@@ -93,6 +158,8 @@ def main():
     os.makedirs(dest, exist_ok=True)
     if "--sweep" in sys.argv[3:]:
         return sweep(brrrc, dest)
+    if "--attention-sweep" in sys.argv[3:]:
+        return attention_sweep(brrrc, dest)
     n = helper.make_node
     N = 64 * 1024 * 1024
     g = helper.make_graph(
@@ -127,6 +194,8 @@ def main():
     for t, m, nn, k in GEMM_SHAPES:
         save_and_compile(brrrc, gemm_model(t, m, nn, k), dest, f"gemm_{t}_{m}x{nn}x{k}")
     save_and_compile(brrrc, gelu_model(), dest, "gelu_mm")
+    for shape in ATTENTION_SHAPES:
+        save_and_compile(brrrc, attention_model(*shape), dest, attention_name(*shape))
     g = helper.make_graph(
         [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
         "conv",

@@ -242,6 +242,35 @@ KERNEL_CASES = [
     ("sum_of_squares_f32", [n("Mul", ["x", "x"], ["q"]),
                             n("ReduceSum", ["q", "axis1"], ["y"], keepdims=0)],
      [("x", F, [9, 1001])], [("y", F, [9])]),
+    # Fused attention (brrr-fuse-attention) in the exporters' forms: heads
+    # split from [B, S, H*D] and merged back, both operands scaled, a padding
+    # mask with fully masked rows and the IsNaN clean-up; a causal mask from
+    # compared ranges, scaled after the product; a bf16 position bias over
+    # fewer queries than keys, a 128-wide head and 64-wide values.
+    ("attention_padding_mask_f16",
+     [n("Reshape", ["q", "bshd"], ["q4"]), n("Transpose", ["q4"], ["qt"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["k", "bshd"], ["k4"]), n("Transpose", ["k4"], ["kt"], perm=[0, 2, 3, 1]),
+      n("Reshape", ["v", "bshd"], ["v4"]), n("Transpose", ["v4"], ["vt"], perm=[0, 2, 1, 3]),
+      n("Mul", ["qt", "qk_scale"], ["qs"]), n("Mul", ["kt", "qk_scale"], ["ks"]),
+      n("MatMul", ["qs", "ks"], ["s"]), n("Add", ["s", "m"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("IsNaN", ["p"], ["nan"]),
+      n("Where", ["nan", "zero16", "p"], ["pc"]), n("MatMul", ["pc", "vt"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "bsm"], ["y"])],
+     [("q", H, [2, 77, 192]), ("k", H, [2, 77, 192]), ("v", H, [2, 77, 192]),
+      ("m", H, [2, 1, 1, 77])], [("y", H, [2, 77, 192])]),
+    ("attention_causal_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c16"], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
+      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [1, 2, 200, 32]), ("k", H, [1, 2, 200, 32]), ("v", H, [1, 2, 200, 32])],
+     [("y", H, [1, 2, 200, 32])]),
+    ("attention_position_bias_bf16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Div", ["s", "root128"], ["sd"]), n("Add", ["sd", "bias"], ["sb"]),
+      n("Softmax", ["sb"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", BF, [2, 4, 37, 128]), ("k", BF, [2, 4, 100, 128]), ("v", BF, [2, 4, 100, 64]),
+      ("bias", BF, [4, 37, 100])], [("y", BF, [2, 4, 37, 64])]),
     # Asymmetric pads, stride and dilation per axis, bias, relu epilogue.
     ("conv_bias_relu_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 2, 0, 1],
                               strides=[2, 1], dilations=[1, 2]),
@@ -278,7 +307,15 @@ CONSTANTS = {
     "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
     "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
     "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64),
-    "merged": np.array([2, 72, 128], np.int64), "zero": np.array(0.0, np.float32)}
+    "merged": np.array([2, 72, 128], np.int64), "zero": np.array(0.0, np.float32),
+    "bshd": np.array([2, 77, 3, 64], np.int64), "bsm": np.array([2, 77, 192], np.int64),
+    "qk_scale": np.array(64 ** -0.25, np.float16), "zero16": np.array(0.0, np.float16),
+    "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
+    "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
+    "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
+
+# Initializers numpy cannot hold (bfloat16), by name.
+TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18}
@@ -288,6 +325,7 @@ def kernel_case(brrrc, case, dest_root):
     name, nodes, ins, outs = case
     used = {i for node in nodes for i in node.input}
     inits = [numpy_helper.from_array(v, k) for k, v in CONSTANTS.items() if k in used]
+    inits += [t for k, t in TENSOR_CONSTANTS.items() if k in used]
     graph = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info(a, t, s) for a, t, s in ins],
         [helper.make_tensor_value_info(a, t, s) for a, t, s in outs], inits)

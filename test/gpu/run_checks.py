@@ -100,6 +100,19 @@ def torch_inputs(name, gen):
         return [f(2, 4, 72, 64, dt=torch.float16), f(2, 4, 64, 32, dt=torch.float16)]
     if name == "attention_from_qkv_f16":
         return [f(2, 64, 384, dt=torch.float16), f(2, 4, 64, 64, dt=torch.float16)]
+    if name == "attention_padding_mask_f16":
+        # Batch 0 masks its last 10 keys; batch 1 masks every key (rows of
+        # NaN probabilities, cleaned up to zeros).
+        m = torch.zeros(2, 1, 1, 77)
+        m[0, ..., 67:] = -float("inf")
+        m[1] = -float("inf")
+        return [f(2, 77, 192, dt=torch.float16), f(2, 77, 192, dt=torch.float16),
+                f(2, 77, 192, dt=torch.float16), m.half()]
+    if name == "attention_causal_f16":
+        return [f(1, 2, 200, 32, dt=torch.float16) for _ in range(3)]
+    if name == "attention_position_bias_bf16":
+        return [f(2, 4, 37, 128, dt=torch.bfloat16), f(2, 4, 100, 128, dt=torch.bfloat16),
+                f(2, 4, 100, 64, dt=torch.bfloat16), f(4, 37, 100, dt=torch.bfloat16)]
     if name == "matmul_wgmma_ragged_epilogue_f16":
         return [f(2, 333, 200, dt=torch.float16), f(200, 520, dt=torch.float16) / 8,
                 f(520, dt=torch.float16)]
@@ -213,6 +226,20 @@ def torch_reference(name, xs):
     if name == "attention_from_qkv_f16":
         q, k, v = (d[0][..., i * 128:(i + 1) * 128].reshape(2, 64, 4, 32) for i in range(3))
         return [q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1), d[1] @ v.permute(0, 2, 1, 3)]
+    if name == "attention_padding_mask_f16":
+        q, k, v = (x.reshape(2, 77, 3, 64).permute(0, 2, 1, 3) for x in d[:3])
+        c = float(np.float16(64 ** -0.25))
+        p = torch.softmax((q * c) @ (k * c).transpose(-1, -2) + d[3], -1)
+        p = torch.where(torch.isnan(p), 0.0, p)
+        return [(p @ v).permute(0, 2, 1, 3).reshape(2, 77, 192)]
+    if name == "attention_causal_f16":
+        s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        keep = torch.ones(200, 200, dtype=torch.bool).tril()
+        s = s + torch.where(keep, 0.0, -65504.0)
+        return [torch.softmax(s, -1) @ d[2]]
+    if name == "attention_position_bias_bf16":
+        s = d[0] @ d[1].transpose(-1, -2) / 11.3125 + d[3]
+        return [torch.softmax(s, -1) @ d[2]]
     if name in ("matmul_epilogue_f16", "matmul_tiled_epilogue_bf16"):
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2]) + d[3]]
     if name == "matmul_wgmma_ragged_epilogue_f16":

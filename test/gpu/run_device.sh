@@ -6,7 +6,7 @@
 #   /usr/bin/python3 test/gpu/build_bench.py build/bin/brrrc .device/bench
 #   (cd .device && tar cJf corpus.tar.xz corpus bench)
 # There, from the repository root (torch, numpy, onnxruntime, a C++ compiler):
-#   test/gpu/run_device.sh [checks|bench|all] [RESULTS_DIR]
+#   test/gpu/run_device.sh [checks|bench|attention|all] [RESULTS_DIR]
 # Builds the C++ harnesses (cpp_run over the C API; a raii_run linked
 # against each bundled example through brrr_runtime.hpp), runs the checks
 # (table in RESULTS_DIR/checks.txt, summary printed) and the benchmark.
@@ -24,15 +24,19 @@ for d in corpus/example_*; do
 done
 nvidia-smi --query-gpu=name --format=csv,noheader
 status=0
-if [ "$what" != bench ]; then
+if [ "$what" = checks ] || [ "$what" = all ]; then
   PYTHONPATH="$root/python" python3 "$root/test/gpu/run_checks.py" corpus ./cpp_run \
     > "$results/checks.txt" 2>&1 || status=1
   grep -E "^FAIL" "$results/checks.txt" || true
   grep -E "^PASS  example_" "$results/checks.txt" | cut -c1-160
   tail -n 1 "$results/checks.txt"
 fi
-if [ "$what" != checks ]; then
+if [ "$what" = bench ] || [ "$what" = all ]; then
   PYTHONPATH="$root/python" python3 "$root/test/gpu/bench.py" bench ./cpp_run 2>&1 |
     grep -v Warning
+fi
+if [ "$what" != checks ]; then
+  PYTHONPATH="$root/python:$root/test/gpu" python3 "$root/test/gpu/attention_bench.py" \
+    bench 2>&1 | grep -v Warning
 fi
 exit $status

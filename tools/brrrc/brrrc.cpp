@@ -106,6 +106,12 @@ cl::opt<std::string> matmulTile(
              "sweeps (default: chosen per product)"),
     cl::value_desc("MxNxS"), cl::init(""), cl::cat(category));
 
+cl::opt<std::string> attentionTile(
+    "attention-tile",
+    cl::desc("Pin every attention kernel to R query rows, K keys per block "
+             "and W warps, for tile sweeps (default: chosen per kernel)"),
+    cl::value_desc("RxKxW"), cl::init(""), cl::cat(category));
+
 cl::opt<bool> printWeights(
     "print-weights",
     cl::desc("Print weight blobs in full instead of eliding them (the output "
@@ -165,24 +171,33 @@ int main(int argc, char **argv) {
   }
 
   mlir::brrr::CompileOptions compile;
-  if (!matmulTile.empty()) {
+  // "AxBxC" as three positive integers, or an error naming the flag.
+  auto parseTile = [](StringRef flag, StringRef text, StringRef example,
+                      std::vector<int64_t> &out) {
     SmallVector<StringRef> parts;
-    StringRef(matmulTile).split(parts, 'x');
+    text.split(parts, 'x');
     for (StringRef part : parts) {
       int64_t v = 0;
       if (part.getAsInteger(10, v) || v <= 0) {
-        compile.matmulTile.clear();
+        out.clear();
         break;
       }
-      compile.matmulTile.push_back(v);
+      out.push_back(v);
     }
-    if (compile.matmulTile.size() != 3) {
-      errs() << "brrrc: error: --matmul-tile takes MxNxS (e.g. 128x128x4), "
-                "got '"
-             << matmulTile << "'\n";
-      return 1;
-    }
-  }
+    if (out.size() == 3)
+      return true;
+    errs() << "brrrc: error: --" << flag << " takes " << example << ", got '"
+           << text << "'\n";
+    return false;
+  };
+  if (!matmulTile.empty() &&
+      !parseTile("matmul-tile", matmulTile, "MxNxS (e.g. 128x128x4)",
+                 compile.matmulTile))
+    return 1;
+  if (!attentionTile.empty() &&
+      !parseTile("attention-tile", attentionTile, "RxKxW (e.g. 128x64x4)",
+                 compile.attentionTile))
+    return 1;
 
   if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
       precision != "bf16") {
@@ -344,5 +359,19 @@ static void printReport(mlir::ModuleOp module) {
                            name.str().c_str(), f.getKind().str().c_str(), prec,
                            fl, by, by ? fl / by : 0.0, std::max(tMem, tMath),
                            bound);
+  });
+  // Softmaxes that feed a product with values but stayed unfused.
+  module.walk([&](mlir::Operation *op) {
+    auto why = op->getAttrOfType<mlir::StringAttr>("brrr.attention_unfused");
+    if (!why)
+      return;
+    auto kernel = op->getParentOfType<mlir::brrr::FusionOp>();
+    auto name = kernel ? kernel->getAttrOfType<mlir::StringAttr>("brrr.kernel")
+                       : mlir::StringAttr();
+    std::string where;
+    llvm::raw_string_ostream(where) << op->getLoc();
+    outs() << "attention not fused (softmax in "
+           << (name ? name.getValue() : "no kernel") << ", " << where
+           << "): " << why.getValue() << "\n";
   });
 }

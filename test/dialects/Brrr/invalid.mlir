@@ -632,7 +632,7 @@ func.func @kernel_zero_vector() attributes {c = #brrr.kernel<family = pointwise,
 
 // -----
 
-// expected-error @+1 {{only matmul and conv kernels run Tensor Core bodies, not row}}
+// expected-error @+1 {{only matmul, conv and attention kernels run Tensor Core bodies, not row}}
 func.func @kernel_row_on_tensor_cores() attributes {c = #brrr.kernel<family = row, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} { return }
 
 // -----
@@ -699,3 +699,82 @@ func.func @kernel_wgmma_rows() attributes {c = #brrr.kernel<family = matmul, bod
 
 // expected-error @+1 {{only the warp_mma body multiplies f32 operands, so only it runs tf32, not mma_sync}}
 func.func @kernel_tf32_staged() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, precision = tf32>} { return }
+
+// -----
+
+func.func @attention_rank(%q: tensor<4x10x64xf16>, %k: tensor<2x4x12x64xf16>, %v: tensor<2x4x12x64xf16>) {
+  // expected-error @+1 {{query must have rank 4 (batch, heads, sequence, head size), got 'tensor<4x10x64xf16>'}}
+  %0 = brrr.attention %q, %k, %v {scale = 1.0 : f64} : tensor<4x10x64xf16>, tensor<2x4x12x64xf16>, tensor<2x4x12x64xf16> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_element_types(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x64xbf16>, %v: tensor<2x4x12x64xf16>) {
+  // expected-error @+1 {{query, key and value must have one element type}}
+  %0 = brrr.attention %q, %k, %v {scale = 1.0 : f64} : tensor<2x4x10x64xf16>, tensor<2x4x12x64xbf16>, tensor<2x4x12x64xf16> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_heads(%q: tensor<2x4x10x64xf16>, %k: tensor<2x3x12x64xf16>, %v: tensor<2x3x12x64xf16>) {
+  // expected-error @+1 {{key and value heads (3, 3) must be equal and divide the query's 4}}
+  %0 = brrr.attention %q, %k, %v {scale = 1.0 : f64} : tensor<2x4x10x64xf16>, tensor<2x3x12x64xf16>, tensor<2x3x12x64xf16> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_key_width(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x32xf16>, %v: tensor<2x4x12x64xf16>) {
+  // expected-error @+1 {{key head size 32 differs from the query's 64}}
+  %0 = brrr.attention %q, %k, %v {scale = 1.0 : f64} : tensor<2x4x10x64xf16>, tensor<2x4x12x32xf16>, tensor<2x4x12x64xf16> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_value_positions(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x64xf16>, %v: tensor<2x4x11x64xf16>) {
+  // expected-error @+1 {{value has 11 positions, key has 12}}
+  %0 = brrr.attention %q, %k, %v {scale = 1.0 : f64} : tensor<2x4x10x64xf16>, tensor<2x4x12x64xf16>, tensor<2x4x11x64xf16> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x64xf16>, %v: tensor<2x4x12x32xf16>) {
+  // expected-error @+1 {{result must be 2x4x10x32, got 'tensor<2x4x10x64xf16>'}}
+  %0 = brrr.attention %q, %k, %v {scale = 1.0 : f64} : tensor<2x4x10x64xf16>, tensor<2x4x12x64xf16>, tensor<2x4x12x32xf16> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_bias(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x64xf16>, %v: tensor<2x4x12x64xf16>, %m: tensor<2x1x10x10xf32>) {
+  // expected-error @+1 {{bias 'tensor<2x1x10x10xf32>' does not broadcast to the scores 2x4x10x12}}
+  %0 = brrr.attention %q, %k, %v bias %m {scale = 1.0 : f64} : tensor<2x4x10x64xf16>, tensor<2x4x12x64xf16>, tensor<2x4x12x64xf16>, tensor<2x1x10x10xf32> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_scale(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x64xf16>, %v: tensor<2x4x12x64xf16>) {
+  // expected-error @+1 {{scale must be finite}}
+  %0 = brrr.attention %q, %k, %v {scale = 0x7FF0000000000000 : f64} : tensor<2x4x10x64xf16>, tensor<2x4x12x64xf16>, tensor<2x4x12x64xf16> -> tensor<2x4x10x64xf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{an attention kernel runs mma_sync with tile [1, 2 or 4 x 16 query rows per warp, a multiple of 16 up to 128 keys] and 2 or more stages}}
+func.func @kernel_attention_rows() attributes {c = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [96, 64], stages = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{an attention kernel runs mma_sync with tile [1, 2 or 4 x 16 query rows per warp, a multiple of 16 up to 128 keys] and 2 or more stages}}
+func.func @kernel_attention_keys() attributes {c = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 40], stages = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{an attention kernel runs mma_sync with tile [1, 2 or 4 x 16 query rows per warp, a multiple of 16 up to 128 keys] and 2 or more stages}}
+func.func @kernel_attention_body() attributes {c = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} { return }

@@ -139,13 +139,25 @@ func.func @data_movement(%x: tensor<2x3x4xf32>, %y: tensor<2x5x4xf32>,
   return
 }
 
+// Attention with and without a bias; grouped-query heads (2 key and value
+// heads for 4 query heads), values of another width, an f32 result.
+// CHECK-LABEL: func.func @attention
+func.func @attention(%q: tensor<2x4x10x64xf16>, %k: tensor<2x2x12x64xf16>, %v: tensor<2x2x12x32xf16>, %m: tensor<2x1x1x12xf32>) {
+  // CHECK: brrr.attention %{{.+}}, %{{.+}}, %{{.+}} bias %{{.+}} {scale = 1.250000e-01 : f64, zero_nan} : tensor<2x4x10x64xf16>, tensor<2x2x12x64xf16>, tensor<2x2x12x32xf16>, tensor<2x1x1x12xf32> -> tensor<2x4x10x32xf16>
+  %0 = brrr.attention %q, %k, %v bias %m {scale = 0.125 : f64, zero_nan} : tensor<2x4x10x64xf16>, tensor<2x2x12x64xf16>, tensor<2x2x12x32xf16>, tensor<2x1x1x12xf32> -> tensor<2x4x10x32xf16>
+  // CHECK: brrr.attention %{{[^,]+}}, %{{[^,]+}}, %{{[^ ]+}} {causal, scale = 1.000000e+00 : f64} : tensor<2x4x10x64xf16>, tensor<2x2x12x64xf16>, tensor<2x2x12x32xf16> -> tensor<2x4x10x32xf32>
+  %1 = brrr.attention %q, %k, %v {causal, scale = 1.0 : f64} : tensor<2x4x10x64xf16>, tensor<2x2x12x64xf16>, tensor<2x2x12x32xf16> -> tensor<2x4x10x32xf32>
+  return
+}
+
 // Kernel configs round-trip; defaults (no tile, 0 stages, vector and
 // cluster 1) are not printed.
 // CHECK-LABEL: func.func @kernel_configs
 // CHECK-SAME: a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK-SAME: b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
 // CHECK-SAME: c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
-func.func @kernel_configs() attributes {a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, vector = 1, cluster = 1>, b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>, c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>} {
+// CHECK-SAME: d = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [128, 64], stages = 2>
+func.func @kernel_configs() attributes {a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, vector = 1, cluster = 1>, b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>, c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>, d = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [128, 64], stages = 2>} {
   return
 }
 

@@ -1,6 +1,9 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config))' | FileCheck %s
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNED
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{matmul-tile=128,128}))' 2>&1 | FileCheck %s --check-prefix=BADPIN
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config{attention-tile=64,128,2}))' | FileCheck %s --check-prefix=ATTENTIONPIN
+// RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{attention-tile=64,64}))' 2>&1 | FileCheck %s --check-prefix=BADATTENTIONPIN
+// BADATTENTIONPIN: attention-tile takes rows,keys,warps; got 2 values
 
 // What brrr-select-kernel-config chooses; what is built from it is checked
 // by the planner's and the code generator's tests.
@@ -154,4 +157,17 @@ func.func @ReduceCooperation(%a: tensor<128x512xi64>, %b: tensor<4096x3xf32>, %c
   %2 = brrr.reduce sum %c {axes = array<i64: 0>, keepdims = false} : tensor<512x4096xf32> -> tensor<4096xf32>
   %3 = brrr.reduce sum %d {axes = array<i64: 0>, keepdims = false} : tensor<100x7xi32> -> tensor<7xi32>
   return %0, %1, %2, %3 : tensor<i64>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>
+}
+
+// -----
+
+// Attention kernels: 64 queries per block over 4 warps, key blocks of 64
+// through two buffers, whatever the shape (test/gpu/NOTES.md has the
+// sweep); the pinned tile replaces it.
+// CHECK-LABEL: func.func @AttentionTile
+// CHECK: brrr.fusion "attention"{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
+// ATTENTIONPIN: brrr.fusion "attention"{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 64, tile = [64, 128], stages = 2>
+func.func @AttentionTile(%q: tensor<1x12x512x64xf16>, %k: tensor<1x12x512x64xf16>, %v: tensor<1x12x512x64xf16>) -> tensor<1x12x512x64xf16> {
+  %0 = brrr.attention %q, %k, %v {causal, scale = 0.125 : f64} : tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16> -> tensor<1x12x512x64xf16>
+  return %0 : tensor<1x12x512x64xf16>
 }

@@ -175,3 +175,30 @@ func.func @ProductStoredThroughTranspose(%p: tensor<2x4x16x16xf32>, %v: tensor<2
   %r = brrr.reshape %t : tensor<2x16x4x8xf32> -> tensor<2x16x32xf32>
   return %r : tensor<2x16x32xf32>
 }
+
+// -----
+
+// An attention kernel reads its operands through the views that keep rows
+// of whole, aligned 16-byte chunks (the key's head split and transposes),
+// not through one that makes the head strided (the query's transpose of
+// its last two dimensions stays a kernel of its own); the bias is read as
+// it is, and the transpose that merges the heads back is where the kernel
+// stores.
+// CHECK-LABEL: func.func @AttentionOperandViews
+// CHECK-SAME: (%[[QT:.+]]: tensor<2x3x64x40xf16>, %[[K:.+]]: tensor<2x40x192xf16>, %[[V:.+]]: tensor<2x3x40x64xf16>, %[[M:.+]]: tensor<2x1x1x40xf32>)
+// CHECK: %[[Q:.+]] = brrr.transpose %[[QT]] {perm = array<i64: 0, 1, 3, 2>}
+// CHECK: brrr.fusion "attention"(%[[Q]], %[[K]], %[[V]], %[[M]]) : (tensor<2x3x40x64xf16>, tensor<2x40x192xf16>, tensor<2x3x40x64xf16>, tensor<2x1x1x40xf32>) -> tensor<2x40x3x64xf16>
+// CHECK-NEXT: ^bb0(%[[A0:.+]]: tensor<2x3x40x64xf16>, %[[A1:.+]]: tensor<2x40x192xf16>, %[[A2:.+]]: tensor<2x3x40x64xf16>, %[[A3:.+]]: tensor<2x1x1x40xf32>):
+// CHECK-NEXT:   %[[R:.+]] = brrr.reshape %[[A1]]
+// CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[R]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT:   %[[O:.+]] = brrr.attention %[[A0]], %[[T]], %[[A2]] bias %[[A3]]
+// CHECK-NEXT:   %[[S:.+]] = brrr.transpose %[[O]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT:   brrr.yield %[[S]]
+func.func @AttentionOperandViews(%qt: tensor<2x3x64x40xf16>, %k: tensor<2x40x192xf16>, %v: tensor<2x3x40x64xf16>, %m: tensor<2x1x1x40xf32>) -> tensor<2x40x3x64xf16> {
+  %q = brrr.transpose %qt {perm = array<i64: 0, 1, 3, 2>} : tensor<2x3x64x40xf16> -> tensor<2x3x40x64xf16>
+  %k4 = brrr.reshape %k : tensor<2x40x192xf16> -> tensor<2x40x3x64xf16>
+  %kh = brrr.transpose %k4 {perm = array<i64: 0, 2, 1, 3>} : tensor<2x40x3x64xf16> -> tensor<2x3x40x64xf16>
+  %o = brrr.attention %q, %kh, %v bias %m {scale = 0.125 : f64} : tensor<2x3x40x64xf16>, tensor<2x3x40x64xf16>, tensor<2x3x40x64xf16>, tensor<2x1x1x40xf32> -> tensor<2x3x40x64xf16>
+  %ot = brrr.transpose %o {perm = array<i64: 0, 2, 1, 3>} : tensor<2x3x40x64xf16> -> tensor<2x40x3x64xf16>
+  return %ot : tensor<2x40x3x64xf16>
+}

@@ -1,0 +1,650 @@
+//===- AttentionKernel.cpp - fused scaled dot-product attention ----------===//
+//
+// The attention family's kernel, in the FlashAttention-2 style on mma.sync
+// (f16/bf16 operands, f32 accumulation). A block takes `rows` queries of
+// one (batch, head), one warp per 16 of them, and walks the keys in blocks
+// of `keys` positions:
+// - its queries are staged once and held in registers as A fragments;
+// - key and value blocks stream through `stages` shared buffers by
+//   cp.async (16-byte chunks, zero-filled past the sequence), the next
+//   block's copy overlapping this block's math;
+// - each warp computes its 16 x keys scores with mma.sync (keys read with
+//   ldmatrix as B, unchanged: a key row is a column of K^T), scales them
+//   into the log2 domain (scale * log2 e, the bias times log2 e), masks keys
+//   past the sequence and, when causal, past the query;
+// - an online softmax keeps each row's running maximum and sum in f32,
+//   rescaling the output accumulators with exp2 of the maximum's change;
+// - the probabilities, rounded to the operand type, go straight from the
+//   score accumulators into A fragments (the two layouts agree) for the
+//   product with the value block (ldmatrix transposed).
+// The S x S scores never reach memory. At the end each row is divided by
+// its sum, and the fused epilogue stores it (through a transpose, when
+// the heads merge back). With `causal`, key blocks past a block's last
+// query are never visited.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Index and f32 arithmetic plus the NVVM pieces the kernel uses.
+struct AttentionBuilder : IndexMath {
+  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  Value minu(Value x, int64_t c) { return minu(x, idx(c)); }
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                     b.getI32IntegerAttr(v));
+  }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                     b.getF32FloatAttr(v));
+  }
+  Value i64(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  }
+  /// base + index elements of `elem` (any address space).
+  Value gep(Value base, Type elem, Value index) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), elem, base,
+                               ValueRange{i64(index)});
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value fsub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value fmax(Value x, Value y) {
+    return arith::MaximumFOp::create(b, loc, x, y);
+  }
+  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  Value feq(Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
+  }
+  Value ugt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, x, y);
+  }
+  Value uge(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x, idx(c));
+  }
+  /// `v` combined with its values in the lanes `offset` away (xor).
+  Value shuffleXor(Value v, int32_t offset) {
+    return gpu::ShuffleOp::create(b, loc, v, offset, 32, gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  }
+};
+
+/// How an attention kernel whose epilogue only rounds and permutes its
+/// output stores it: the float types it casts through, in order, and the
+/// element strides of its one output per attention dimension (the head
+/// kept contiguous).
+struct PlainStore {
+  SmallVector<Type> casts;
+  SmallVector<int64_t> strides;
+};
+
+/// The plain store of `fusion` around `att`, or none: after the attention
+/// only float casts, then at most a yielded transpose that keeps the head
+/// innermost, and one output.
+std::optional<PlainStore> plainStoreOf(FusionOp fusion, AttentionOp att) {
+  Block &body = fusion.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != 1)
+    return std::nullopt;
+  PlainStore plain;
+  Value v = att.getResult();
+  SmallVector<int64_t> perm = {0, 1, 2, 3};
+  for (Operation *op = att->getNextNode(); op != yield;
+       op = op->getNextNode()) {
+    if (op->getNumOperands() < 1 || op->getOperand(0) != v || !v.hasOneUse())
+      return std::nullopt;
+    if (auto c = dyn_cast<CastOp>(op)) {
+      Type t = c.getType().getElementType();
+      if (!isa<FloatType>(t) || t.getIntOrFloatBitWidth() > 32 ||
+          t.getIntOrFloatBitWidth() < 16)
+        return std::nullopt;
+      plain.casts.push_back(t);
+    } else if (auto t = dyn_cast<TransposeOp>(op)) {
+      if (t->getNextNode() != yield.getOperation() || t.getPerm().back() != 3)
+        return std::nullopt;
+      perm.assign(t.getPerm().begin(), t.getPerm().end());
+    } else {
+      return std::nullopt;
+    }
+    v = op->getResult(0);
+  }
+  if (yield.getValues()[0] != v)
+    return std::nullopt;
+  SmallVector<int64_t> outStrides =
+      rowMajorStrides(cast<RankedTensorType>(v.getType()).getShape());
+  plain.strides.assign(4, 0);
+  for (int64_t d = 0; d < 4; ++d)
+    plain.strides[perm[d]] = outStrides[d];
+  return plain;
+}
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
+                                                      OpBuilder &moduleBuilder,
+                                                      StringRef name) {
+  MLIRContext *ctx = fusion.getContext();
+  Location loc = fusion.getLoc();
+  AttentionOp att = attentionOf(fusion);
+  if (!att)
+    return fusion.emitOpError("attention kernels hold a brrr.attention");
+  if (failed(checkProductFusion(fusion, att)))
+    return failure();
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  std::optional<AttentionTile> tile = AttentionTile::of(*config);
+  if (!tile)
+    return fusion.emitOpError("an attention kernel needs an attention "
+                              "config, got ")
+           << *config;
+  Type et = att.getQuery().getType().getElementType();
+  if (!(et.isF16() || et.isBF16()))
+    return att.emitOpError("the attention kernel multiplies f16 or bf16, "
+                           "not ")
+           << et;
+  OperandLayout ql = operandLayoutOf(att.getQuery()),
+                kl = operandLayoutOf(att.getKey()),
+                vl = operandLayoutOf(att.getValue());
+  for (const OperandLayout *l : {&ql, &kl, &vl})
+    if (!isStageable(et, *l, *l))
+      return att.emitOpError("reads an operand whose rows are not aligned, "
+                             "contiguous 16-byte chunks");
+  auto qt = att.getQuery().getType();
+  int64_t batch = qt.getDimSize(0), heads = qt.getDimSize(1),
+          sq = qt.getDimSize(2), d = qt.getDimSize(3);
+  int64_t kvHeads = att.getKey().getType().getDimSize(1),
+          sk = att.getKey().getType().getDimSize(2),
+          dv = att.getValue().getType().getDimSize(3);
+  int64_t rows = tile->rows, keys = tile->keys, stages = tile->stages;
+  int64_t threads = tile->threads();
+  if (d % 16 || dv % 16 || d > 128 || dv > 128)
+    return att.emitOpError("the attention kernel takes head sizes that are "
+                           "multiples of 16 up to 128, got ")
+           << d << " and " << dv;
+  for (auto [count, width] : {std::pair{rows, d}, {keys, d}, {keys, dv}})
+    if ((count * width / 8) % threads)
+      return fusion.emitOpError("attention tile ")
+             << *config << " does not split " << count << " rows of " << width
+             << " into whole 16-byte copies per thread";
+  if (heads > 65535 || batch > 65535 || sk == 0 || sq == 0)
+    return att.emitOpError("attention grid exceeds the launch limits");
+  int64_t qOffset = 0;
+  SmallVector<int64_t> kOffsets, vOffsets;
+  {
+    FailureOr<int64_t> at = sharedOffset(fusion, "q");
+    if (failed(at))
+      return failure();
+    qOffset = *at;
+    for (int64_t s = 0; s < stages; ++s) {
+      FailureOr<int64_t> k = sharedOffset(fusion, "k" + std::to_string(s));
+      FailureOr<int64_t> v = sharedOffset(fusion, "v" + std::to_string(s));
+      if (failed(k) || failed(v))
+        return failure();
+      kOffsets.push_back(*k);
+      vOffsets.push_back(*v);
+    }
+  }
+
+  unsigned numInputs = fusion.getInputs().size();
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), threads);
+  // Accumulators, query fragments and probabilities live in registers:
+  // state one block per SM, or ptxas caps them at 128 and spills.
+  func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  AttentionBuilder e{{b, loc}};
+  auto arg = [&](Value v) { return kernelArgument(entry, v); };
+  Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
+  Value smem = dynamicShared(moduleBuilder, b, loc);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
+  Value g = e.div(lane, 4), t2 = e.mul(e.rem(lane, 4), 2);
+  Value q0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), rows);
+  Value h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value hk = e.div(h, heads / kvHeads);
+  auto headBase = [&](const OperandLayout &l, Value head) {
+    Value at = e.add(e.idx(l.offset), e.mul(head, l.strides[1]));
+    return e.gep(arg(l.source), et, e.add(at, e.mul(bz, l.strides[0])));
+  };
+  Value qBase = headBase(ql, h), kBase = headBase(kl, hk),
+        vBase = headBase(vl, hk);
+
+  // One 16-byte cp.async per chunk; chunks past the sequence read nothing
+  // (source size 0) and leave zeros, from a clamped in-bounds address.
+  auto copyRows = [&](Value dst, Value base, int64_t count, int64_t width,
+                      Value r0, int64_t limit, int64_t rowStride) {
+    int64_t chunks = width / 8;
+    for (int64_t i = 0; i < count * chunks / threads; ++i) {
+      Value c = e.add(tid, e.idx(i * threads));
+      Value row = e.div(c, chunks), ch = e.rem(c, chunks);
+      Value gRow = e.add(r0, row);
+      Value valid = e.ult(gRow, limit);
+      Value size = e.select(valid, e.i32(16), e.i32(0));
+      Value src =
+          e.gep(base, et,
+                e.add(e.mul(e.minu(gRow, limit - 1), rowStride), e.mul(ch, 8)));
+      Value to =
+          e.gep(dst, et,
+                e.add(e.mul(row, AttentionTile::pitch(width)), e.mul(ch, 8)));
+      NVVM::CpAsyncOp::create(b, loc, to, src, b.getI32IntegerAttr(16),
+                              NVVM::LoadCacheModifierKindAttr::get(
+                                  ctx, NVVM::LoadCacheModifierKind::CG),
+                              size);
+    }
+  };
+  /// Byte offset of stage `s` among `offsets` (a select chain).
+  auto stageAt = [&](ArrayRef<int64_t> offsets, Value s) {
+    Value at = e.idx(offsets[0]);
+    for (int64_t k = 1; k < stages; ++k)
+      at = e.select(
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, e.idx(k)),
+          e.idx(offsets[k]), at);
+    return e.gep(smem, i8, at);
+  };
+  auto loadKeys = [&](Value stage, Value block) {
+    Value k0 = e.mul(block, keys);
+    copyRows(stageAt(kOffsets, stage), kBase, keys, d, k0, sk, kl.strides[2]);
+    copyRows(stageAt(vOffsets, stage), vBase, keys, dv, k0, sk, vl.strides[2]);
+  };
+
+  // The key blocks this query block visits: all, or with `causal` those
+  // holding a key j <= i + sk - sq for its last query i.
+  int64_t blocks = llvm::divideCeil(sk, keys);
+  Value end = e.idx(blocks);
+  if (att.getCausal()) {
+    // Keys below q0 + rows + sk - sq (none when that is not positive).
+    Value reach = e.add(q0, e.idx(rows + sk));
+    Value over =
+        e.select(e.ugt(reach, e.idx(sq)),
+                 arith::SubIOp::create(b, loc, reach, e.idx(sq)), e.idx(0));
+    end = e.minu(end, e.div(e.add(over, e.idx(keys - 1)), keys));
+  }
+
+  Value qSmem = e.gep(smem, i8, e.idx(qOffset));
+  copyRows(qSmem, qBase, rows, d, q0, sq, ql.strides[2]);
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  for (int64_t s = 0; s < stages - 1; ++s) {
+    auto ifBlock = scf::IfOp::create(b, loc, e.ult(e.idx(s), blocks), false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifBlock.getThenRegion().front());
+      loadKeys(e.idx(s), e.idx(s));
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 1);
+  gpu::BarrierOp::create(b, loc);
+
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto regs4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  auto ldmatrix = [&](Value ptr, NVVM::MMALayout layout) {
+    auto op = NVVM::LdMatrixOp::create(b, loc, regs4, ptr, 4, layout, shape,
+                                       NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> r;
+    for (int64_t i = 0; i < 4; ++i)
+      r.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
+    return r;
+  };
+  // f16 pairs go to mma.sync as vector<2xf16>, bf16 pairs as i32.
+  auto pairType = VectorType::get({2}, et);
+  auto operand = [&](Value reg) -> Value {
+    if (!et.isF16())
+      return reg;
+    return LLVM::BitcastOp::create(b, loc, pairType, reg);
+  };
+  auto pack = [&](Value lo, Value hi) -> Value {
+    Value v = LLVM::PoisonOp::create(b, loc, pairType);
+    v = LLVM::InsertElementOp::create(
+        b, loc, v, arith::TruncFOp::create(b, loc, et, lo), e.i32(0));
+    v = LLVM::InsertElementOp::create(
+        b, loc, v, arith::TruncFOp::create(b, loc, et, hi), e.i32(1));
+    return et.isF16() ? v : LLVM::BitcastOp::create(b, loc, i32, v);
+  };
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType =
+      et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  auto mma = [&](ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                 MutableArrayRef<Value> c) {
+    auto op =
+        NVVM::MmaOp::create(b, loc, resultType, a, bRegs, SmallVector<Value>(c),
+                            {16, 8, 16}, std::nullopt, std::nullopt,
+                            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                            std::array<NVVM::MMALayout, 2>{
+                                NVVM::MMALayout::row, NVVM::MMALayout::col});
+    for (int64_t i = 0; i < 4; ++i)
+      c[i] = LLVM::ExtractValueOp::create(b, loc, op.getRes(), i);
+  };
+
+  // Each warp takes `mTiles` tiles of 16 queries, so that one key or value
+  // fragment read from shared memory feeds mTiles products. Query
+  // fragments stay in registers when they take at most 32 of them, else
+  // they are read again at each use.
+  int64_t mTiles = tile->mTiles(), warpRows = 16 * mTiles;
+  Value laneRow = e.rem(lane, 16), laneHalf = e.mul(e.div(lane, 16), 8);
+  Value warpRow0 = e.mul(warp, warpRows);
+  auto loadQuery = [&](int64_t mi, int64_t ks) {
+    Value at = e.add(e.mul(e.add(warpRow0, e.add(e.idx(mi * 16), laneRow)),
+                           AttentionTile::pitch(d)),
+                     e.add(e.idx(ks * 16), laneHalf));
+    SmallVector<Value> regs;
+    for (Value r : ldmatrix(e.gep(qSmem, et, at), NVVM::MMALayout::row))
+      regs.push_back(operand(r));
+    return regs;
+  };
+  bool queryInRegisters = mTiles * d <= 128;
+  SmallVector<SmallVector<SmallVector<Value>>> qFrag(mTiles);
+  if (queryInRegisters)
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ks = 0; ks < d / 16; ++ks)
+        qFrag[mi].push_back(loadQuery(mi, ks));
+
+  // Accumulator i of a 16 x 8 tile sits at row g (+8 for i >= 2), column
+  // 2t (+1 for odd i): the thread's rows in m-tile mi are g and g + 8.
+  auto rowOf = [&](int64_t mi, int64_t r) {
+    return e.add(q0, e.add(warpRow0, e.add(g, e.idx(mi * 16 + r * 8))));
+  };
+  const double log2e = 1.4426950408889634;
+  Value scaleLog2 = e.f32(att.getScale().convertToDouble() * log2e);
+  Value negInf = e.f32(-INFINITY), zero = e.f32(0);
+  Value bias = att.getBias();
+  SmallVector<int64_t> biasStrides(4, 0);
+  if (bias) {
+    ArrayRef<int64_t> bs = cast<RankedTensorType>(bias.getType()).getShape();
+    SmallVector<int64_t> rm = rowMajorStrides(bs);
+    for (size_t i = 0; i < bs.size(); ++i)
+      biasStrides[4 - bs.size() + i] = bs[i] == 1 ? 0 : rm[i];
+  }
+  Value biasHead = e.add(e.mul(bz, biasStrides[0]), e.mul(h, biasStrides[1]));
+
+  // Loop state: per m-tile the output accumulators, then the two rows'
+  // running maxima and sums.
+  int64_t nTiles = keys / 8, oTiles = dv / 8, oRegs = oTiles * 4;
+  SmallVector<Value> init(mTiles * oRegs, zero);
+  init.append(2 * mTiles, negInf);
+  init.append(2 * mTiles, zero);
+  auto loop = scf::ForOp::create(b, loc, e.idx(0), end, e.idx(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value j = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
+    SmallVector<Value> o(args.take_front(mTiles * oRegs));
+    SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
+    SmallVector<Value> l(args.take_back(2 * mTiles));
+    // Block j has landed (at most stages - 2 younger groups pending), and
+    // every warp is done with the buffer the next copy overwrites.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    Value next = e.add(j, e.idx(stages - 1));
+    auto ifNext = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, end),
+        false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifNext.getThenRegion().front());
+      loadKeys(e.rem(next, stages), next);
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    Value stage = e.rem(j, stages);
+    Value kStage = stageAt(kOffsets, stage), vStage = stageAt(vOffsets, stage);
+
+    // Scores: warpRows queries x `keys` keys per warp.
+    SmallVector<Value> s(mTiles * nTiles * 4, zero);
+    auto sTile = [&](int64_t mi, int64_t nt) {
+      return MutableArrayRef<Value>(s.data() + (mi * nTiles + nt) * 4, 4);
+    };
+    for (int64_t ks = 0; ks < d / 16; ++ks) {
+      SmallVector<SmallVector<Value>> qk;
+      for (int64_t mi = 0; mi < mTiles; ++mi)
+        qk.push_back(queryInRegisters ? qFrag[mi][ks] : loadQuery(mi, ks));
+      for (int64_t pair = 0; pair < nTiles / 2; ++pair) {
+        // Lanes 0-7 and 8-15 address keys pair*16 + 0..7 at head columns
+        // ks*16 and +8 (one n8 tile's two k halves), lanes 16-31 the next 8
+        // keys.
+        Value key = e.add(e.idx(pair * 16),
+                          e.add(e.rem(lane, 8), e.mul(e.div(lane, 16), 8)));
+        Value col = e.add(e.idx(ks * 16), e.mul(e.rem(e.div(lane, 8), 2), 8));
+        SmallVector<Value> r = ldmatrix(
+            e.gep(kStage, et, e.add(e.mul(key, AttentionTile::pitch(d)), col)),
+            NVVM::MMALayout::row);
+        for (int64_t mi = 0; mi < mTiles; ++mi) {
+          mma(qk[mi], {operand(r[0]), operand(r[1])}, sTile(mi, 2 * pair));
+          mma(qk[mi], {operand(r[2]), operand(r[3])}, sTile(mi, 2 * pair + 1));
+        }
+      }
+    }
+
+    // Into the log2 domain, with the bias and the masks.
+    Value k0 = e.mul(j, keys);
+    bool ragged = sk % keys != 0;
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t nt = 0; nt < nTiles; ++nt)
+        for (int64_t i = 0; i < 4; ++i) {
+          Value row = rowOf(mi, i / 2);
+          Value col = e.add(k0, e.add(t2, e.idx(nt * 8 + i % 2)));
+          Value &x = sTile(mi, nt)[i];
+          x = e.fmul(x, scaleLog2);
+          if (bias) {
+            Value at = e.add(biasHead,
+                             e.add(e.mul(e.minu(row, sq - 1), biasStrides[2]),
+                                   e.mul(e.minu(col, sk - 1), biasStrides[3])));
+            Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
+            Value bv =
+                LLVM::LoadOp::create(b, loc, bt, e.gep(arg(bias), bt, at));
+            if (!bt.isF32())
+              bv = arith::ExtFOp::create(b, loc, f32, bv);
+            x = math::FmaOp::create(b, loc, bv, e.f32(log2e), x);
+          }
+          Value masked;
+          if (ragged)
+            masked = e.uge(col, sk);
+          if (att.getCausal()) {
+            Value past = e.ugt(e.add(col, e.idx(sq)), e.add(row, e.idx(sk)));
+            masked = masked ? arith::OrIOp::create(b, loc, masked, past) : past;
+          }
+          if (masked)
+            x = e.select(masked, negInf, x);
+        }
+
+    // Online softmax: each row's new maximum (over the quad of lanes that
+    // share it), the factor that rescales what came before, and the
+    // probabilities.
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t r = 0; r < 2; ++r) {
+        Value mx = negInf;
+        for (int64_t nt = 0; nt < nTiles; ++nt)
+          for (int64_t i = 2 * r; i < 2 * r + 2; ++i)
+            mx = e.fmax(mx, sTile(mi, nt)[i]);
+        mx = e.fmax(mx, e.shuffleXor(mx, 1));
+        mx = e.fmax(mx, e.shuffleXor(mx, 2));
+        Value &mr = m[2 * mi + r], &lr = l[2 * mi + r];
+        Value mNew = e.fmax(mr, mx);
+        // A row with no key yet keeps exp2(-inf - 0) = 0 everywhere.
+        Value mUse = e.select(e.feq(mNew, negInf), zero, mNew);
+        Value alpha = e.exp2(e.fsub(mr, mUse));
+        Value sum = zero;
+        for (int64_t nt = 0; nt < nTiles; ++nt)
+          for (int64_t i = 2 * r; i < 2 * r + 2; ++i) {
+            Value &x = sTile(mi, nt)[i];
+            x = e.exp2(e.fsub(x, mUse));
+            sum = e.fadd(sum, x);
+          }
+        lr = e.fadd(e.fmul(lr, alpha), sum);
+        mr = mNew;
+        for (int64_t ot = 0; ot < oTiles; ++ot)
+          for (int64_t i = 2 * r; i < 2 * r + 2; ++i) {
+            Value &acc = o[mi * oRegs + ot * 4 + i];
+            acc = e.fmul(acc, alpha);
+          }
+      }
+
+    // Output += P V: score tiles 2kk and 2kk + 1 are the A fragment of keys
+    // kk*16 .. kk*16 + 15.
+    for (int64_t kk = 0; kk < keys / 16; ++kk) {
+      SmallVector<SmallVector<Value>> a;
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        MutableArrayRef<Value> lo = sTile(mi, 2 * kk),
+                               hi = sTile(mi, 2 * kk + 1);
+        a.push_back({pack(lo[0], lo[1]), pack(lo[2], lo[3]), pack(hi[0], hi[1]),
+                     pack(hi[2], hi[3])});
+      }
+      for (int64_t pair = 0; pair < oTiles / 2; ++pair) {
+        Value row = e.add(e.idx(kk * 16), laneRow);
+        Value col = e.add(e.idx(pair * 16), laneHalf);
+        SmallVector<Value> r = ldmatrix(
+            e.gep(vStage, et, e.add(e.mul(row, AttentionTile::pitch(dv)), col)),
+            NVVM::MMALayout::col);
+        for (int64_t mi = 0; mi < mTiles; ++mi) {
+          mma(a[mi], {operand(r[0]), operand(r[1])},
+              MutableArrayRef<Value>(o.data() + mi * oRegs + 2 * pair * 4, 4));
+          mma(a[mi], {operand(r[2]), operand(r[3])},
+              MutableArrayRef<Value>(o.data() + mi * oRegs + (2 * pair + 1) * 4,
+                                     4));
+        }
+      }
+    }
+    SmallVector<Value> yield(o);
+    llvm::append_range(yield, m);
+    llvm::append_range(yield, l);
+    scf::YieldOp::create(b, loc, yield);
+  }
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+
+  // Each row's sum over its quad; rows without a probability (every key
+  // masked: 0 / 0) are NaN, as the softmax gives them, or zero with
+  // `zero_nan`.
+  SmallVector<Value> inv, keep;
+  for (int64_t k = 0; k < 2 * mTiles; ++k) {
+    Value sum = loop.getResult(mTiles * oRegs + 2 * mTiles + k);
+    sum = e.fadd(sum, e.shuffleXor(sum, 1));
+    sum = e.fadd(sum, e.shuffleXor(sum, 2));
+    inv.push_back(arith::DivFOp::create(b, loc, e.f32(1), sum));
+    keep.push_back(
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero));
+  }
+  auto finalValue = [&](int64_t mi, int64_t ot, int64_t i) {
+    Value value =
+        e.fmul(loop.getResult(mi * oRegs + ot * 4 + i), inv[2 * mi + i / 2]);
+    return att.getZeroNan() ? e.select(keep[2 * mi + i / 2], value, zero)
+                            : value;
+  };
+  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  std::optional<PlainStore> plain = plainStoreOf(fusion, att);
+  if (!plain) {
+    // The general epilogue, one element at a time.
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ot = 0; ot < oTiles; ++ot)
+        for (int64_t i = 0; i < 4; ++i) {
+          Value row = rowOf(mi, i / 2);
+          Value col = e.add(t2, e.idx(ot * 8 + i % 2));
+          auto ifValid = scf::IfOp::create(b, loc, e.ult(row, sq), false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+          Value at = e.add(
+              e.mul(e.add(e.mul(e.add(e.mul(bz, heads), h), sq), row), dv),
+              col);
+          if (failed(emitEpilogue(b, loc, fusion, att, finalValue(mi, ot, i),
+                                  at, arg, outputs)))
+            return failure();
+        }
+  } else {
+    // Rounded through the kernel's casts into the warp's rows of the
+    // staging buffer (over the key and value buffers: every warp must be
+    // done with them), then stored as 16-byte chunks along the head.
+    FailureOr<int64_t> stagingAt = sharedOffset(fusion, "o");
+    if (failed(stagingAt))
+      return failure();
+    gpu::BarrierOp::create(b, loc);
+    Type st = plain->casts.empty() ? att.getType().getElementType()
+                                   : plain->casts.back();
+    int64_t bytes = st.getIntOrFloatBitWidth() / 8;
+    int64_t pitchBytes = dv * bytes + 16;
+    Value staging = e.gep(smem, i8, e.idx(*stagingAt));
+    auto round = [&](Value v) {
+      Type from = f32;
+      SmallVector<Type> chain = {att.getType().getElementType()};
+      llvm::append_range(chain, plain->casts);
+      for (Type t : chain) {
+        if (t != from)
+          v = t.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth()
+                  ? Value(arith::TruncFOp::create(b, loc, t, v))
+                  : Value(arith::ExtFOp::create(b, loc, t, v));
+        from = t;
+      }
+      return v;
+    };
+    auto pairOf = VectorType::get({2}, st);
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ot = 0; ot < oTiles; ++ot)
+        for (int64_t r = 0; r < 2; ++r) {
+          Value v = LLVM::PoisonOp::create(b, loc, pairOf);
+          for (int64_t c = 0; c < 2; ++c)
+            v = LLVM::InsertElementOp::create(
+                b, loc, v, round(finalValue(mi, ot, 2 * r + c)), e.i32(c));
+          Value row = e.add(warpRow0, e.add(g, e.idx(mi * 16 + r * 8)));
+          Value at = e.add(e.mul(row, pitchBytes),
+                           e.mul(e.add(t2, e.idx(ot * 8)), bytes));
+          LLVM::StoreOp::create(b, loc, v, e.gep(staging, i8, at));
+        }
+    gpu::BarrierOp::create(b, loc);
+    int64_t chunksPerRow = dv * bytes / 16;
+    auto chunk = VectorType::get({4}, i32);
+    for (int64_t i = 0; i < rows * chunksPerRow / threads; ++i) {
+      Value c = e.add(tid, e.idx(i * threads));
+      Value row = e.div(c, chunksPerRow), ch = e.rem(c, chunksPerRow);
+      Value qRow = e.add(q0, row);
+      auto ifValid = scf::IfOp::create(b, loc, e.ult(qRow, sq), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+      Value v = LLVM::LoadOp::create(
+          b, loc, chunk,
+          e.gep(staging, i8, e.add(e.mul(row, pitchBytes), e.mul(ch, 16))));
+      const SmallVector<int64_t> &os = plain->strides;
+      Value at = e.add(e.add(e.mul(bz, os[0]), e.mul(h, os[1])),
+                       e.add(e.mul(qRow, os[2]), e.mul(ch, 16 / bytes)));
+      LLVM::StoreOp::create(b, loc, v, e.gep(outputs[0], st, at),
+                            /*alignment=*/16);
+    }
+  }
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = llvm::divideCeil(sq, rows);
+  info.gridY = heads;
+  info.gridZ = batch;
+  info.block = threads;
+  info.sharedBytes =
+      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  // Two products over every (query, key) pair; half of them when causal.
+  int64_t pairs = batch * heads * sq * sk;
+  if (att.getCausal())
+    pairs = batch * heads * (sq * sk - sq * (sq - 1) / 2);
+  info.flops = 2 * pairs * (d + dv);
+  info.bytes = fusionBytes(fusion);
+  return info;
+}

@@ -1,0 +1,405 @@
+//===- FuseAttention.cpp - decomposed attention -> brrr.attention --------===//
+//
+// Recognition pass for scaled dot-product attention (flag
+// brrr-fuse-attention), after brrr-lower-precision and before the fusion
+// passes, which would split the pattern over kernels. Both ONNX exporters
+// spell attention out as
+//
+//   s = matmul(q', kT')            q', kT': q and k^T, each possibly times
+//                                  (or over) a scalar constant
+//   x = add(s'', bias)             s'': s, possibly cast to f32 and scaled;
+//                                  the additive mask is optional
+//   p = softmax(x) over the last axis
+//   p' = where(isnan(p), 0, p)     optional clean-up of fully masked rows
+//   o = matmul(cast(p'), v)
+//
+// and every such chain whose products multiply f16 or bf16 becomes one
+// `brrr.attention` (scales multiplied into `scale`), which
+// brrr-fuse-matmul makes an `attention` kernel that never writes the
+// scores. A constant causal mask, `where(j <= i, 0, -big)`, becomes the
+// op's `causal` flag, so the kernel skips the masked key blocks.
+//
+// Where a softmax feeds a product with values but the rest does not match,
+// the pass records why on the softmax (`brrr.attention_unfused`), and
+// `brrrc --report` prints it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRFUSEATTENTION
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// A mask value at or below f16's lowest (-65504) counts as -inf: torch
+/// masks with the dtype's lowest value, whose probability is exactly zero
+/// unless a row's scores differ by more than ~65000.
+constexpr double kMaskedScore = -65504;
+
+Type elementOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// The value of a one-element float constant.
+std::optional<double> scalarConstant(Value v) {
+  if (cast<RankedTensorType>(v.getType()).getNumElements() != 1)
+    return std::nullopt;
+  std::optional<SmallVector<double>> values = getConstFloats(v);
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return values->front();
+}
+
+/// `v` before multiplications and divisions by scalar constants, whose
+/// factors are multiplied into `scale`, and before float casts: all of
+/// them with `casts`, else only a cast of a scaled value (an f32 operand
+/// scaled, then rounded for an f16 product), which the caller re-applies
+/// to the value it gets.
+Value peelScale(Value v, double &scale, bool casts) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (auto cast = dyn_cast<CastOp>(op)) {
+      if (!isa<FloatType>(elementOf(cast.getInput())))
+        break;
+      Operation *in = cast.getInput().getDefiningOp();
+      if (!casts && !isa_and_nonnull<MulOp, DivOp>(in))
+        break;
+      double inner = scale;
+      Value x = peelScale(cast.getInput(), inner, /*casts=*/false);
+      if (x == cast.getInput() && !casts)
+        break;
+      scale = inner;
+      v = x;
+      continue;
+    }
+    if (!isa<MulOp, DivOp>(op))
+      break;
+    Value x = op->getOperand(0);
+    std::optional<double> k = scalarConstant(op->getOperand(1));
+    if (!k && isa<MulOp>(op)) {
+      x = op->getOperand(1);
+      k = scalarConstant(op->getOperand(0));
+    }
+    if (!k || !std::isfinite(*k) || shapeOf(x) != shapeOf(v) ||
+        (isa<DivOp>(op) && *k == 0))
+      break;
+    scale = isa<DivOp>(op) ? scale / *k : scale * *k;
+    v = x;
+  }
+  return v;
+}
+
+/// `v` without a cast that widens it exactly and back (f16 through f32).
+Value skipRoundTrip(Value v) {
+  auto outer = v.getDefiningOp<CastOp>();
+  auto inner = outer ? outer.getInput().getDefiningOp<CastOp>() : CastOp();
+  if (inner && inner.getInput().getType() == v.getType() &&
+      isa<FloatType>(elementOf(v)) &&
+      APFloat::isRepresentableAsNormalIn(
+          cast<FloatType>(elementOf(v)).getFloatSemantics(),
+          cast<FloatType>(elementOf(inner)).getFloatSemantics()))
+    return inner.getInput();
+  return v;
+}
+
+/// Whether `v` has size-1 dimensions but for its last two, which broadcast
+/// to `rows` x `cols`.
+bool isMatrixLike(Value v, int64_t rows, int64_t cols) {
+  ArrayRef<int64_t> shape = shapeOf(v);
+  if (shape.size() < 2 ||
+      llvm::any_of(shape.drop_back(2), [](int64_t d) { return d != 1; }))
+    return false;
+  int64_t r = shape[shape.size() - 2], c = shape.back();
+  return (r == 1 || r == rows) && (c == 1 || c == cols);
+}
+
+/// The element (i, j) of `cond`, a boolean tensor broadcasting to `rows` x
+/// `cols`, as a function, when it is a constant or a comparison of integer
+/// constants (the exporters' `arange(cols) <= arange(rows)[:, None]`).
+std::optional<std::function<bool(int64_t, int64_t)>>
+constantCondition(Value cond, int64_t rows, int64_t cols) {
+  if (!isMatrixLike(cond, rows, cols))
+    return std::nullopt;
+  /// Element (i, j) of a constant broadcasting to rows x cols.
+  auto at = [](ArrayRef<int64_t> shape, const SmallVector<int64_t> &values,
+               int64_t i, int64_t j) {
+    int64_t r = shape[shape.size() - 2], c = shape.back();
+    return values[(r == 1 ? 0 : i) * c + (c == 1 ? 0 : j)];
+  };
+  if (std::optional<SmallVector<int64_t>> values = getConstInts(cond)) {
+    ArrayRef<int64_t> shape = shapeOf(cond);
+    return [shape, values = *values, at](int64_t i, int64_t j) {
+      return at(shape, values, i, j) != 0;
+    };
+  }
+  auto cmp = cond.getDefiningOp<CompareOp>();
+  if (!cmp || !isMatrixLike(cmp.getLhs(), rows, cols) ||
+      !isMatrixLike(cmp.getRhs(), rows, cols) ||
+      !isa<IntegerType>(elementOf(cmp.getLhs())))
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> lhs = getConstInts(cmp.getLhs()),
+                                      rhs = getConstInts(cmp.getRhs());
+  if (!lhs || !rhs)
+    return std::nullopt;
+  ArrayRef<int64_t> ls = shapeOf(cmp.getLhs()), rs = shapeOf(cmp.getRhs());
+  ComparePredicate pred = cmp.getPredicate();
+  return [=, lhs = *lhs, rhs = *rhs](int64_t i, int64_t j) {
+    int64_t x = at(ls, lhs, i, j), y = at(rs, rhs, i, j);
+    switch (pred) {
+    case ComparePredicate::eq:
+      return x == y;
+    case ComparePredicate::ne:
+      return x != y;
+    case ComparePredicate::lt:
+      return x < y;
+    case ComparePredicate::le:
+      return x <= y;
+    case ComparePredicate::gt:
+      return x > y;
+    case ComparePredicate::ge:
+      return x >= y;
+    }
+    return false;
+  };
+}
+
+/// Whether `cond`, a constant boolean tensor broadcasting to `rows` x
+/// `cols` in its last two dimensions, is true exactly where key j <= query
+/// i + cols - rows (the causal mask).
+bool isCausalCondition(Value cond, int64_t rows, int64_t cols) {
+  auto keep = constantCondition(cond, rows, cols);
+  if (!keep)
+    return false;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      if ((*keep)(i, j) != (j <= i + cols - rows))
+        return false;
+  return true;
+}
+
+/// Whether `bias` is where(causal, 0, masked) for the scores' last two
+/// dimensions `rows` x `cols` (or that, folded to a constant), with
+/// `masked` -inf or low enough that its probability is exactly zero. With more
+/// queries than keys, the first rows would mask every key, and the two maskings
+/// differ there.
+bool isCausalBias(Value bias, int64_t rows, int64_t cols) {
+  if (rows > cols)
+    return false;
+  // Folded already: a constant of 0 and masked values.
+  if (isMatrixLike(bias, rows, cols) &&
+      shapeOf(bias).take_back(2) == ArrayRef<int64_t>{rows, cols})
+    if (std::optional<SmallVector<double>> values = getConstFloats(bias)) {
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+          double x = (*values)[i * cols + j];
+          if (j <= i + cols - rows ? x != 0 : !(x <= kMaskedScore))
+            return false;
+        }
+      return true;
+    }
+  auto where = bias.getDefiningOp<WhereOp>();
+  if (!where)
+    return false;
+  std::optional<double> keep = scalarConstant(where.getOperand(1));
+  std::optional<double> drop = scalarConstant(where.getOperand(2));
+  if (!keep || *keep != 0 || !drop || !(*drop <= kMaskedScore))
+    return false;
+  return isCausalCondition(where.getOperand(0), rows, cols);
+}
+
+/// One matched attention.
+struct Match {
+  Value query, keyT, value, bias;
+  double scale = 1;
+  bool zeroNan = false, causal = false;
+  MatmulOp output; ///< the product with the values, replaced
+};
+
+/// Matches the attention around `sm`. Returns false, leaving `why` empty,
+/// when the softmax does not feed a product with values (it is not
+/// attention), and false with the reason when it does but the rest cannot
+/// be fused.
+bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
+  auto type = cast<RankedTensorType>(sm.getType());
+  Value p = sm.getResult();
+  // The optional NaN clean-up: where(p != p, 0, p), p read by nothing else.
+  if (!p.hasOneUse()) {
+    CompareOp isNan;
+    WhereOp clean;
+    for (Operation *user : p.getUsers()) {
+      if (auto c = dyn_cast<CompareOp>(user);
+          c && c.getPredicate() == ComparePredicate::ne && c.getLhs() == p &&
+          c.getRhs() == p && c->hasOneUse())
+        isNan = c;
+      else if (auto w = dyn_cast<WhereOp>(user))
+        clean = w;
+      else
+        return false;
+    }
+    if (!isNan || !clean || clean.getOperand(0) != isNan.getResult() ||
+        clean.getOperand(2) != p || clean.getType() != type ||
+        scalarConstant(clean.getOperand(1)) != 0.0 ||
+        llvm::range_size(p.getUsers()) != 3)
+      return false;
+    m.zeroNan = true;
+    p = clean.getResult();
+  }
+  if (!p.hasOneUse())
+    return false;
+  if (auto cast = dyn_cast<CastOp>(*p.getUsers().begin())) {
+    p = cast.getResult();
+    if (!p.hasOneUse())
+      return false;
+  }
+  auto pv = dyn_cast<MatmulOp>(*p.getUsers().begin());
+  if (!pv || pv.getLhs() != p || pv.getRhs() == p)
+    return false;
+  m.output = pv;
+
+  // From here on the softmax feeds a product with values: say why not.
+  if (type.getRank() != 4 || sm.getAxis() != 3) {
+    why = "the softmax is not over the last axis of rank-4 scores";
+    return false;
+  }
+  Type et = elementOf(pv.getLhs());
+  if (!(et.isF16() || et.isBF16())) {
+    why = "the product with the values multiplies ";
+    llvm::raw_string_ostream(why)
+        << et
+        << "; f16 and bf16 products fuse (--precision=fp16 or bf16 "
+           "runs f32 models so)";
+    return false;
+  }
+  m.value = skipRoundTrip(pv.getRhs());
+  // The scores, possibly plus a mask: the side that comes from a product of
+  // the score tensor's shape.
+  Value x = sm.getInput();
+  auto scoresOf = [&](Value v, double &scale) -> MatmulOp {
+    auto mm = peelScale(v, scale, /*casts=*/true).getDefiningOp<MatmulOp>();
+    return mm && shapeOf(mm) == type.getShape() ? mm : MatmulOp();
+  };
+  double scale = 1;
+  MatmulOp qk = scoresOf(x, scale);
+  if (!qk) {
+    auto add = x.getDefiningOp<AddOp>();
+    if (add)
+      for (int side = 0; side < 2 && !qk; ++side) {
+        scale = 1;
+        qk = scoresOf(add->getOperand(side), scale);
+        m.bias = add->getOperand(1 - side);
+        if (qk && shapeOf(add->getOperand(side)) != type.getShape())
+          qk = MatmulOp();
+      }
+  }
+  if (!qk) {
+    why = "the softmax's input is not a product of queries and keys, "
+          "scaled by constants, plus at most one mask";
+    return false;
+  }
+  m.query = peelScale(qk.getLhs(), scale, /*casts=*/false);
+  m.keyT = peelScale(qk.getRhs(), scale, /*casts=*/false);
+  m.scale = scale;
+  if (elementOf(qk.getLhs()) != et || elementOf(qk.getRhs()) != et ||
+      elementOf(m.value) != et) {
+    why = "queries, keys and values are not all of the probabilities' "
+          "element type";
+    return false;
+  }
+  ArrayRef<int64_t> q = shapeOf(m.query), kT = shapeOf(m.keyT),
+                    v = shapeOf(m.value);
+  if (q.size() != 4 || kT.size() != 4 || v.size() != 4 ||
+      q.take_front(2) != kT.take_front(2) ||
+      q.take_front(2) != v.take_front(2)) {
+    why = "queries, keys and values are not rank 4 with the same batch and "
+          "heads";
+    return false;
+  }
+  int64_t d = q[3], dv = v[3];
+  if (d % 16 || dv % 16 || d > 128 || dv > 128) {
+    why = "head sizes ";
+    llvm::raw_string_ostream(why)
+        << d << " and " << dv
+        << " must be multiples of 16 up to 128 for the attention kernel";
+    return false;
+  }
+  if (m.bias && isCausalBias(m.bias, q[2], kT[3])) {
+    m.bias = Value();
+    m.causal = true;
+  }
+  return true;
+}
+
+/// Erases `op` and, recursively, the operand producers it leaves unused.
+void eraseDead(Operation *op) {
+  SmallVector<Operation *> work = {op};
+  while (!work.empty()) {
+    Operation *o = work.pop_back_val();
+    if (!o->use_empty() || isa<func::FuncOp>(o) || !isPure(o))
+      continue;
+    SmallVector<Operation *> producers;
+    for (Value v : o->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        producers.push_back(def);
+    o->erase();
+    for (Operation *def : producers)
+      if (!llvm::is_contained(work, def))
+        work.push_back(def);
+  }
+}
+
+struct FuseAttentionPass
+    : public mlir::brrr::impl::BrrrFuseAttentionBase<FuseAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<SoftmaxOp> softmaxes;
+    getOperation().walk([&](SoftmaxOp sm) {
+      if (!sm->getParentOfType<FusionOp>())
+        softmaxes.push_back(sm);
+    });
+    for (SoftmaxOp sm : softmaxes) {
+      Match m;
+      std::string why;
+      if (!matchAttention(sm, m, why)) {
+        if (!why.empty())
+          sm->setAttr("brrr.attention_unfused",
+                      StringAttr::get(sm.getContext(), why));
+        continue;
+      }
+      OpBuilder b(m.output);
+      Location loc = m.output.getLoc();
+      // Operands scaled before a rounding cast take that cast unscaled.
+      Type et = elementOf(m.value);
+      for (Value *v : {&m.query, &m.keyT})
+        if (elementOf(*v) != et)
+          *v = CastOp::create(
+              b, loc, cast<RankedTensorType>(v->getType()).clone(et), *v);
+      auto kT = cast<RankedTensorType>(m.keyT.getType());
+      auto kType = RankedTensorType::get({kT.getDimSize(0), kT.getDimSize(1),
+                                          kT.getDimSize(3), kT.getDimSize(2)},
+                                         kT.getElementType());
+      Value key = TransposeOp::create(b, loc, kType, m.keyT,
+                                      b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+      auto attention = AttentionOp::create(
+          b, loc, m.output.getType(), m.query, key, m.value, m.bias,
+          b.getF64FloatAttr(m.scale), m.causal ? b.getUnitAttr() : UnitAttr(),
+          m.zeroNan ? b.getUnitAttr() : UnitAttr());
+      MatmulOp old = m.output;
+      old.getResult().replaceAllUsesWith(attention.getResult());
+      eraseDead(old);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,203 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-attention))' | FileCheck %s
+
+// The dynamo exporter's BERT attention: both operands scaled by d^-1/4, an
+// additive padding mask, the IsNaN clean-up. One brrr.attention, the key
+// read through a transpose of the transposed operand, scale 0.5 * 0.5; the
+// chain it replaces is gone.
+// CHECK-LABEL: func.func @BertDynamo
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x128x64xf16>, %[[KT:.*]]: tensor<2x4x64x128xf16>, %[[V:.*]]: tensor<2x4x128x64xf16>, %[[M:.*]]: tensor<2x1x1x128xf16>)
+// CHECK: %[[K:.*]] = brrr.transpose %[[KT]] {perm = array<i64: 0, 1, 3, 2>} : tensor<2x4x64x128xf16> -> tensor<2x4x128x64xf16>
+// CHECK: %[[O:.*]] = brrr.attention %[[Q]], %[[K]], %[[V]] bias %[[M]] {scale = 2.500000e-01 : f64, zero_nan}
+// CHECK-SAME: -> tensor<2x4x128x64xf16>
+// CHECK-NOT: brrr.softmax
+// CHECK-NOT: brrr.matmul
+// CHECK-NOT: brrr.where
+// CHECK: return %[[O]]
+func.func @BertDynamo(%q: tensor<2x4x128x64xf16>, %kt: tensor<2x4x64x128xf16>, %v: tensor<2x4x128x64xf16>, %m: tensor<2x1x1x128xf16>) -> tensor<2x4x128x64xf16> {
+  %c = brrr.constant dense<5.000000e-01> : tensor<f16>
+  %z = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %qs = brrr.mul %q, %c : tensor<2x4x128x64xf16>, tensor<f16> -> tensor<2x4x128x64xf16>
+  %ks = brrr.mul %kt, %c : tensor<2x4x64x128xf16>, tensor<f16> -> tensor<2x4x64x128xf16>
+  %s = brrr.matmul %qs, %ks : tensor<2x4x128x64xf16>, tensor<2x4x64x128xf16> -> tensor<2x4x128x128xf16>
+  %x = brrr.add %s, %m : tensor<2x4x128x128xf16>, tensor<2x1x1x128xf16> -> tensor<2x4x128x128xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<2x4x128x128xf16>
+  %n = brrr.compare ne %p, %p : tensor<2x4x128x128xf16>, tensor<2x4x128x128xf16> -> tensor<2x4x128x128xi1>
+  %pc = brrr.where %n, %z, %p : tensor<2x4x128x128xi1>, tensor<f16>, tensor<2x4x128x128xf16> -> tensor<2x4x128x128xf16>
+  %o = brrr.matmul %pc, %v : tensor<2x4x128x128xf16>, tensor<2x4x128x64xf16> -> tensor<2x4x128x64xf16>
+  return %o : tensor<2x4x128x64xf16>
+}
+
+// -----
+
+// TorchScript's f16 export: scores cast to f32 for an f32 mask and softmax
+// (the kernel keeps them in f32 anyway), a scale after the product as a
+// division, the probabilities rounded back for an f16 product, the mask
+// first in the add. The output keeps the product's type.
+// CHECK-LABEL: func.func @UpcastScores
+// CHECK: brrr.attention %{{.*}}, %{{.*}}, %{{.*}} bias %arg3 {scale = 1.250000e-01 : f64}
+// CHECK-SAME: tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x1x100x100xf32> -> tensor<1x2x100x64xf16>
+func.func @UpcastScores(%q: tensor<1x2x100x64xf16>, %kt: tensor<1x2x64x100xf16>, %v: tensor<1x2x100x64xf16>, %m: tensor<1x1x100x100xf32>) -> tensor<1x2x100x64xf16> {
+  %c = brrr.constant dense<8.000000e+00> : tensor<1xf32>
+  %s = brrr.matmul %q, %kt : tensor<1x2x100x64xf16>, tensor<1x2x64x100xf16> -> tensor<1x2x100x100xf16>
+  %s32 = brrr.cast %s : tensor<1x2x100x100xf16> -> tensor<1x2x100x100xf32>
+  %sd = brrr.div %s32, %c : tensor<1x2x100x100xf32>, tensor<1xf32> -> tensor<1x2x100x100xf32>
+  %x = brrr.add %m, %sd : tensor<1x1x100x100xf32>, tensor<1x2x100x100xf32> -> tensor<1x2x100x100xf32>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<1x2x100x100xf32>
+  %p16 = brrr.cast %p : tensor<1x2x100x100xf32> -> tensor<1x2x100x100xf16>
+  %o = brrr.matmul %p16, %v : tensor<1x2x100x100xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>
+  return %o : tensor<1x2x100x64xf16>
+}
+
+// -----
+
+// An f32 model under --precision=fp16: queries and keys scaled in f32, then
+// rounded for the product. The scale moves into the op and the rounding
+// applies to the unscaled operands; the values are an f16 tensor widened
+// and rounded back, which is the tensor itself.
+// CHECK-LABEL: func.func @ScaledBeforeRounding
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x2x64x32xf32>, %[[KT:.*]]: tensor<1x2x32x64xf32>, %[[V:.*]]: tensor<1x2x64x32xf16>)
+// CHECK-DAG: %[[Q16:.*]] = brrr.cast %[[Q]] : tensor<1x2x64x32xf32> -> tensor<1x2x64x32xf16>
+// CHECK-DAG: %[[KT16:.*]] = brrr.cast %[[KT]] : tensor<1x2x32x64xf32> -> tensor<1x2x32x64xf16>
+// CHECK: %[[K:.*]] = brrr.transpose %[[KT16]]
+// CHECK: brrr.attention %[[Q16]], %[[K]], %[[V]] {scale = 1.250000e-01 : f64} :{{.*}}-> tensor<1x2x64x32xf16>
+func.func @ScaledBeforeRounding(%q: tensor<1x2x64x32xf32>, %kt: tensor<1x2x32x64xf32>, %v: tensor<1x2x64x32xf16>) -> tensor<1x2x64x32xf16> {
+  %c = brrr.constant dense<2.500000e-01> : tensor<f32>
+  %d = brrr.constant dense<2.000000e+00> : tensor<f32>
+  %qs = brrr.mul %c, %q : tensor<f32>, tensor<1x2x64x32xf32> -> tensor<1x2x64x32xf32>
+  %ks = brrr.div %kt, %d : tensor<1x2x32x64xf32>, tensor<f32> -> tensor<1x2x32x64xf32>
+  %q16 = brrr.cast %qs : tensor<1x2x64x32xf32> -> tensor<1x2x64x32xf16>
+  %k16 = brrr.cast %ks : tensor<1x2x32x64xf32> -> tensor<1x2x32x64xf16>
+  %s = brrr.matmul %q16, %k16 : tensor<1x2x64x32xf16>, tensor<1x2x32x64xf16> -> tensor<1x2x64x64xf16>
+  %s32 = brrr.cast %s : tensor<1x2x64x64xf16> -> tensor<1x2x64x64xf32>
+  %p = brrr.softmax %s32 {axis = 3 : i64} : tensor<1x2x64x64xf32>
+  %p16 = brrr.cast %p : tensor<1x2x64x64xf32> -> tensor<1x2x64x64xf16>
+  %v32 = brrr.cast %v : tensor<1x2x64x32xf16> -> tensor<1x2x64x32xf32>
+  %v16 = brrr.cast %v32 : tensor<1x2x64x32xf32> -> tensor<1x2x64x32xf16>
+  %o = brrr.matmul %p16, %v16 : tensor<1x2x64x64xf16>, tensor<1x2x64x32xf16> -> tensor<1x2x64x32xf16>
+  return %o : tensor<1x2x64x32xf16>
+}
+
+// -----
+
+// GPT-2 from TorchScript: the causal mask is where(cols <= rows, 0, lowest)
+// over two integer ranges; from dynamo, a folded boolean constant. Both
+// become `causal` with no bias, so the kernel skips the masked key blocks.
+// CHECK-LABEL: func.func @CausalFromRanges
+// CHECK: brrr.attention %arg0, %{{.*}}, %arg2 {causal, scale = 1.000000e+00 : f64}
+// CHECK-SAME: tensor<1x2x4x16xf16>, tensor<1x2x4x16xf16>, tensor<1x2x4x16xf16> -> tensor<1x2x4x16xf16>
+// CHECK-NOT: brrr.compare
+func.func @CausalFromRanges(%q: tensor<1x2x4x16xf16>, %kt: tensor<1x2x16x4xf16>, %v: tensor<1x2x4x16xf16>) -> tensor<1x2x4x16xf16> {
+  %cols = brrr.constant dense<[[[[0, 1, 2, 3]]]]> : tensor<1x1x1x4xi64>
+  %rows = brrr.constant dense<[[[[0], [1], [2], [3]]]]> : tensor<1x1x4x1xi64>
+  %keep = brrr.compare le %cols, %rows : tensor<1x1x1x4xi64>, tensor<1x1x4x1xi64> -> tensor<1x1x4x4xi1>
+  %z = brrr.constant dense<0.000000e+00> : tensor<1xf16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<1xf16>
+  %mask = brrr.where %keep, %z, %low : tensor<1x1x4x4xi1>, tensor<1xf16>, tensor<1xf16> -> tensor<1x1x4x4xf16>
+  %s = brrr.matmul %q, %kt : tensor<1x2x4x16xf16>, tensor<1x2x16x4xf16> -> tensor<1x2x4x4xf16>
+  %x = brrr.add %s, %mask : tensor<1x2x4x4xf16>, tensor<1x1x4x4xf16> -> tensor<1x2x4x4xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<1x2x4x4xf16>
+  %o = brrr.matmul %p, %v : tensor<1x2x4x4xf16>, tensor<1x2x4x16xf16> -> tensor<1x2x4x16xf16>
+  return %o : tensor<1x2x4x16xf16>
+}
+
+// CHECK-LABEL: func.func @CausalConstant
+// CHECK: brrr.attention %arg0, %{{.*}}, %arg2 {causal, scale = 1.000000e+00 : f64}
+func.func @CausalConstant(%q: tensor<1x2x3x16xbf16>, %kt: tensor<1x2x16x3xbf16>, %v: tensor<1x2x3x16xbf16>) -> tensor<1x2x3x16xbf16> {
+  %keep = brrr.constant dense<[[[[true, false, false], [true, true, false], [true, true, true]]]]> : tensor<1x1x3x3xi1>
+  %z = brrr.constant dense<0.000000e+00> : tensor<bf16>
+  %low = brrr.constant dense<0xFF80> : tensor<bf16>
+  %mask = brrr.where %keep, %z, %low : tensor<1x1x3x3xi1>, tensor<bf16>, tensor<bf16> -> tensor<1x1x3x3xbf16>
+  %s = brrr.matmul %q, %kt : tensor<1x2x3x16xbf16>, tensor<1x2x16x3xbf16> -> tensor<1x2x3x3xbf16>
+  %x = brrr.add %s, %mask : tensor<1x2x3x3xbf16>, tensor<1x1x3x3xbf16> -> tensor<1x2x3x3xbf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<1x2x3x3xbf16>
+  %o = brrr.matmul %p, %v : tensor<1x2x3x3xbf16>, tensor<1x2x3x16xbf16> -> tensor<1x2x3x16xbf16>
+  return %o : tensor<1x2x3x16xbf16>
+}
+
+// -----
+
+// Masks that are not causal stay biases: the wrong diagonal, a fill value
+// whose probability is not zero, and more queries than keys (whose first
+// rows would mask every key).
+// CHECK-LABEL: func.func @NotCausal
+// CHECK-COUNT-3: brrr.attention {{.*}} bias
+// CHECK-NOT: causal
+func.func @NotCausal(%q: tensor<1x1x3x16xf16>, %kt: tensor<1x1x16x3xf16>, %v: tensor<1x1x3x16xf16>, %q4: tensor<1x1x4x16xf16>) -> (tensor<1x1x3x16xf16>, tensor<1x1x3x16xf16>, tensor<1x1x4x16xf16>) {
+  %upper = brrr.constant dense<[[[[true, true, false], [true, true, true], [true, true, true]]]]> : tensor<1x1x3x3xi1>
+  %lower = brrr.constant dense<[[[[true, false, false], [true, true, false], [true, true, true]]]]> : tensor<1x1x3x3xi1>
+  %z = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<f16>
+  %small = brrr.constant dense<-1.000000e+01> : tensor<f16>
+  %m0 = brrr.where %upper, %z, %low : tensor<1x1x3x3xi1>, tensor<f16>, tensor<f16> -> tensor<1x1x3x3xf16>
+  %m1 = brrr.where %lower, %z, %small : tensor<1x1x3x3xi1>, tensor<f16>, tensor<f16> -> tensor<1x1x3x3xf16>
+  %s0 = brrr.matmul %q, %kt : tensor<1x1x3x16xf16>, tensor<1x1x16x3xf16> -> tensor<1x1x3x3xf16>
+  %x0 = brrr.add %s0, %m0 : tensor<1x1x3x3xf16>, tensor<1x1x3x3xf16> -> tensor<1x1x3x3xf16>
+  %p0 = brrr.softmax %x0 {axis = 3 : i64} : tensor<1x1x3x3xf16>
+  %o0 = brrr.matmul %p0, %v : tensor<1x1x3x3xf16>, tensor<1x1x3x16xf16> -> tensor<1x1x3x16xf16>
+  %s1 = brrr.matmul %q, %kt : tensor<1x1x3x16xf16>, tensor<1x1x16x3xf16> -> tensor<1x1x3x3xf16>
+  %x1 = brrr.add %s1, %m1 : tensor<1x1x3x3xf16>, tensor<1x1x3x3xf16> -> tensor<1x1x3x3xf16>
+  %p1 = brrr.softmax %x1 {axis = 3 : i64} : tensor<1x1x3x3xf16>
+  %o1 = brrr.matmul %p1, %v : tensor<1x1x3x3xf16>, tensor<1x1x3x16xf16> -> tensor<1x1x3x16xf16>
+  %wide = brrr.constant dense<[[[[false, false, false], [true, false, false], [true, true, false], [true, true, true]]]]> : tensor<1x1x4x3xi1>
+  %m2 = brrr.where %wide, %z, %low : tensor<1x1x4x3xi1>, tensor<f16>, tensor<f16> -> tensor<1x1x4x3xf16>
+  %s2 = brrr.matmul %q4, %kt : tensor<1x1x4x16xf16>, tensor<1x1x16x3xf16> -> tensor<1x1x4x3xf16>
+  %x2 = brrr.add %s2, %m2 : tensor<1x1x4x3xf16>, tensor<1x1x4x3xf16> -> tensor<1x1x4x3xf16>
+  %p2 = brrr.softmax %x2 {axis = 3 : i64} : tensor<1x1x4x3xf16>
+  %o2 = brrr.matmul %p2, %v : tensor<1x1x4x3xf16>, tensor<1x1x3x16xf16> -> tensor<1x1x4x16xf16>
+  return %o0, %o1, %o2 : tensor<1x1x3x16xf16>, tensor<1x1x3x16xf16>, tensor<1x1x4x16xf16>
+}
+
+// -----
+
+// Softmaxes that feed a product with values but cannot be fused say why;
+// one that feeds no product is not attention and says nothing.
+// CHECK-LABEL: func.func @Unfused
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the product with the values multiplies f32; f16 and bf16 products fuse (--precision=fp16 or bf16 runs f32 models so)"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "head sizes 24 and 24 must be multiples of 16 up to 128 for the attention kernel"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask"}
+// CHECK: brrr.softmax %{{.*}} {axis = 2 : i64, brrr.attention_unfused = "the softmax is not over the last axis of rank-4 scores"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64} :
+func.func @Unfused(%q: tensor<1x2x8x16xf32>, %kt: tensor<1x2x16x8xf32>, %v: tensor<1x2x8x16xf32>,
+                   %q24: tensor<1x2x8x24xf16>, %kt24: tensor<1x2x24x8xf16>, %v24: tensor<1x2x8x24xf16>,
+                   %x: tensor<1x2x8x8xf16>, %vh: tensor<1x2x8x16xf16>) -> (tensor<1x2x8x16xf32>, tensor<1x2x8x24xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x8xf16>) {
+  %s0 = brrr.matmul %q, %kt : tensor<1x2x8x16xf32>, tensor<1x2x16x8xf32> -> tensor<1x2x8x8xf32>
+  %p0 = brrr.softmax %s0 {axis = 3 : i64} : tensor<1x2x8x8xf32>
+  %o0 = brrr.matmul %p0, %v : tensor<1x2x8x8xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  %s1 = brrr.matmul %q24, %kt24 : tensor<1x2x8x24xf16>, tensor<1x2x24x8xf16> -> tensor<1x2x8x8xf16>
+  %p1 = brrr.softmax %s1 {axis = 3 : i64} : tensor<1x2x8x8xf16>
+  %o1 = brrr.matmul %p1, %v24 : tensor<1x2x8x8xf16>, tensor<1x2x8x24xf16> -> tensor<1x2x8x24xf16>
+  %p2 = brrr.softmax %x {axis = 3 : i64} : tensor<1x2x8x8xf16>
+  %o2 = brrr.matmul %p2, %vh : tensor<1x2x8x8xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf16>
+  %p3 = brrr.softmax %x {axis = 2 : i64} : tensor<1x2x8x8xf16>
+  %o3 = brrr.matmul %p3, %vh : tensor<1x2x8x8xf16>, tensor<1x2x8x16xf16> -> tensor<1x2x8x16xf16>
+  %p4 = brrr.softmax %x {axis = 3 : i64} : tensor<1x2x8x8xf16>
+  return %o0, %o1, %o2, %o3, %p4 : tensor<1x2x8x16xf32>, tensor<1x2x8x24xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x8xf16>
+}
+
+// -----
+
+// Dynamo folds the causal mask into a boolean weight blob (one byte per
+// element).
+// CHECK-LABEL: func.func @CausalBlob
+// CHECK: brrr.attention %arg0, %{{.*}}, %arg2 {causal, scale = 1.000000e+00 : f64}
+func.func @CausalBlob(%q: tensor<1x2x3x16xf16>, %kt: tensor<1x2x16x3xf16>, %v: tensor<1x2x3x16xf16>) -> tensor<1x2x3x16xf16> {
+  %keep = brrr.constant dense_resource<le> : tensor<1x1x3x3xi1>
+  %z = brrr.constant dense<0.000000e+00> : tensor<f32>
+  %low = brrr.constant dense<-3.40282347E+38> : tensor<f32>
+  %mask = brrr.where %keep, %z, %low : tensor<1x1x3x3xi1>, tensor<f32>, tensor<f32> -> tensor<1x1x3x3xf32>
+  %s = brrr.matmul %q, %kt : tensor<1x2x3x16xf16>, tensor<1x2x16x3xf16> -> tensor<1x2x3x3xf16>
+  %s32 = brrr.cast %s : tensor<1x2x3x3xf16> -> tensor<1x2x3x3xf32>
+  %x = brrr.add %s32, %mask : tensor<1x2x3x3xf32>, tensor<1x1x3x3xf32> -> tensor<1x2x3x3xf32>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<1x2x3x3xf32>
+  %p16 = brrr.cast %p : tensor<1x2x3x3xf32> -> tensor<1x2x3x3xf16>
+  %o = brrr.matmul %p16, %v : tensor<1x2x3x3xf16>, tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf16>
+  return %o : tensor<1x2x3x16xf16>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      le: "0x01000000010000010100010101"
+    }
+  }
+#-}
