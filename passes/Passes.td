@@ -125,7 +125,9 @@ def BrrrFuseRows : Pass<"brrr-fuse-rows", "func::FuncOp"> {
     outputs. The pointwise kernel that alone reads a softmax or layer norm
     result, with row-shaped float outputs, joins as an epilogue. Every
     other reduction (leading or interleaved axes, integer elements) becomes
-    a `brrr.fusion reduce` kernel, one thread per output element.
+    a `brrr.fusion reduce` kernel (a thread, or a block, per output
+    element), and the pointwise kernel that alone reads its result, with
+    outputs of its shape, joins as the epilogue.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -2,9 +2,11 @@
 //
 // The general reduction family, for the reductions row kernels do not take:
 // leading or interleaved axes (a sum over the batch, a mean over H of
-// NCHW), integer elements, whole tensors. Elements combine in their compute
-// type (f32 for 16-bit floats). As the config says (tile absent or
-// [threads]):
+// NCHW, the partial products of a split-K matmul), integer elements, whole
+// tensors. Elements combine in their compute type (f32 for 16-bit floats),
+// and a pointwise epilogue (a cast, a split product's bias and activation)
+// runs on the result before the only store. As the config says (tile
+// absent or [threads]):
 // - one thread per output element walks the reduced elements in row-major
 //   order. Neighbouring threads own neighbouring kept coordinates, so when
 //   the innermost axis is kept (reducing leading axes) every step of the
@@ -40,12 +42,15 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
                                                    OpBuilder &moduleBuilder,
                                                    StringRef name) {
   Location loc = fusion.getLoc();
-  FailureOr<Operation *> single = singleOp(fusion, "reduce");
-  if (failed(single))
-    return failure();
-  auto red = dyn_cast<ReduceOp>(*single);
-  if (!red)
-    return (*single)->emitOpError("has no reduce-kernel code generation");
+  // The reduction, then only its pointwise epilogue.
+  Block &body = fusion.getBody().front();
+  auto red = dyn_cast<ReduceOp>(&body.front());
+  if (!red || red.getInput() != body.getArgument(0))
+    return fusion.emitOpError("reduce kernels start with a reduction of their "
+                              "first input");
+  for (Operation &op : llvm::drop_begin(body.without_terminator()))
+    if (!isPointwise(&op) && !isa<ConstantOp>(op))
+      return op.emitOpError("cannot be fused after a reduction");
   auto inType = cast<RankedTensorType>(red.getInput().getType());
   Type et = inType.getElementType();
   if (et.isInteger(1))
@@ -78,7 +83,9 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     partials = *offset;
   }
 
-  auto func = createKernel(moduleBuilder, loc, name, 2, block);
+  unsigned numInputs = fusion.getInputs().size();
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), block);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -206,11 +213,13 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   if (red.getKind() == ReduceKind::mean)
     acc = arith::DivFOp::create(b, loc, acc,
                                 pe.cst(ct, static_cast<double>(count)));
-  Value out = arith::IndexCastOp::create(b, loc, b.getI64Type(), tid);
-  LLVM::StoreOp::create(
-      b, loc, pe.toMemory(acc, et),
-      LLVM::GEPOp::create(b, loc, ptr, mt, entry.getArgument(1),
-                          ValueRange{out}));
+  // Stored by the epilogue (the pointwise ops after the reduction, read
+  // at output element `tid`).
+  if (failed(emitEpilogue(
+          b, loc, fusion, red, acc, tid,
+          [&](Value v) { return kernelArgument(entry, v); },
+          entry.getArguments().drop_front(numInputs))))
+    return failure();
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 
@@ -221,7 +230,6 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
                   : std::max<int64_t>(llvm::divideCeil(outputs, block), 1);
   info.block = block;
   info.flops = inType.getNumElements();
-  info.bytes = bufferBytes(inType) +
-               bufferBytes(cast<RankedTensorType>(red.getType()));
+  info.bytes = fusionBytes(fusion);
   return info;
 }

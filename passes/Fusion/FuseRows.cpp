@@ -140,6 +140,9 @@ struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
     // general reduction kernel.
     wrapEachInFusion(getOperation(), "reduce",
                      [](Operation *op) { return isa<ReduceOp>(op); });
+    // The pointwise kernel that alone reads a reduction's result (of its
+    // shape) runs on it before the store.
+    mergeEpilogues(getOperation(), "reduce");
     SmallVector<FusionOp> rows;
     getOperation().walk([&](FusionOp f) {
       if (f.getKind() == "row")

@@ -91,3 +91,21 @@ func.func @DoNotMergeEpilogueOfSharedResult(%x: tensor<4x64xf32>) -> (tensor<4x6
   %l = brrr.log %s : tensor<4x64xf32>
   return %s, %l : tensor<4x64xf32>, tensor<4x64xf32>
 }
+
+// -----
+
+// A leading-axis reduction is a reduce kernel; the pointwise kernel that
+// alone reads its result (relu and a cast) runs on it before the store.
+// CHECK-LABEL: func.func @ReduceEpilogue
+// CHECK: brrr.fusion "reduce"(%arg0) : (tensor<6x33xf32>) -> tensor<33xf16>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.reduce sum
+// CHECK-NEXT: brrr.relu
+// CHECK-NEXT: brrr.cast
+// CHECK-NEXT: brrr.yield
+func.func @ReduceEpilogue(%x: tensor<6x33xf32>) -> tensor<33xf16> {
+  %0 = brrr.reduce sum %x {axes = array<i64: 0>, keepdims = false} : tensor<6x33xf32> -> tensor<33xf32>
+  %1 = brrr.relu %0 : tensor<33xf32>
+  %2 = brrr.cast %1 : tensor<33xf32> -> tensor<33xf16>
+  return %2 : tensor<33xf16>
+}
