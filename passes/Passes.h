@@ -120,6 +120,16 @@ struct ProductShape {
 };
 ProductShape productShapeOf(MatmulOp mm);
 
+/// Streaming multiprocessors of the chips `target` runs on (H100 and H200
+/// SXM for sm_90a): grids smaller than a wave leave them idle.
+int64_t multiprocessors(StringRef target);
+
+/// The width (128 or 256) of the wgmma body's 128-row tiles for a product
+/// of shape `p`: the one that minimizes waves x time per tile (a 128-wide
+/// tile does half a 256-wide one's work at about 0.8 of its rate, measured
+/// on an H100, test/gpu/NOTES.md), so 128 wins when it saves a wave.
+int64_t wgmmaTileWidth(const ProductShape &p, StringRef target);
+
 /// The module's `brrr.target` (empty without one) around `op`.
 StringRef targetOf(Operation *op);
 /// The shared memory a block may use around `op`: the target's budget,

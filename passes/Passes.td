@@ -59,6 +59,22 @@ def BrrrFuseAttention : Pass<"brrr-fuse-attention", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrSplitK : Pass<"brrr-split-k", "func::FuncOp"> {
+  let summary = "Split the K of products too small to fill the GPU";
+  let description = [{
+    On the module's `brrr.target` sm_90a, an f16/bf16 product of one
+    matrix whose 128-row output tiles leave most multiprocessors idle, and
+    whose K splits into parts of at least 256 (whole 64-deep slices), is
+    computed as S partial products over K / S (a batched product reading
+    A and B through views), summed in f32 by a reduction that also runs
+    the product's epilogue, when an estimate of both forms' time (tile
+    waves at the measured wgmma rate, the partial products' traffic, one
+    more kernel) favours the split. S is the partial product's leading
+    dimension in the IR.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
   let summary = "Group pointwise DAGs into brrr.fusion kernels";
   let description = [{

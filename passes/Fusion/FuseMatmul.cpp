@@ -225,9 +225,7 @@ struct FuseMatmulPass
 
 } // namespace
 
-/// Streaming multiprocessors of the chips a target runs on (H100 and H200
-/// SXM for sm_90a): tiles smaller than a wave leave them idle.
-static int64_t multiprocessors(StringRef target) {
+int64_t mlir::brrr::multiprocessors(StringRef target) {
   return target == "sm_90a" ? 132 : 108;
 }
 
@@ -249,21 +247,12 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
       tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
       tmaOperandOf(rhs, batch, /*isLhs=*/false)) {
     // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
-    // 128-byte swizzled row each). The width minimizes waves x time per
-    // tile: a 128-wide tile does half a 256-wide one's work at about 0.8
-    // of its rate (measured on an H100, test/gpu/NOTES.md), so it wins
-    // when it saves a wave, as for small products.
+    // 128-byte swizzled row each), n by the wave cost model.
     MatmulTile tile;
     tile.body = KernelBody::wgmma;
     tile.m = 128;
     tile.k = 64;
-    int64_t sms = multiprocessors(target);
-    auto cost = [&](int64_t n) {
-      int64_t tiles =
-          llvm::divideCeil(p.M, tile.m) * llvm::divideCeil(p.N, n) * p.batches;
-      return llvm::divideCeil(tiles, sms) * (n == 256 ? 256 : 160);
-    };
-    tile.n = cost(256) <= cost(128) ? 256 : 128;
+    tile.n = wgmmaTileWidth(p, target);
     // Four stages keep three slices in flight; deeper rings measured no
     // faster (six were slower at 128 wide).
     int64_t fit = (sharedBudget - wgmmaExtraShared(4)) / tile.stageBytes();
@@ -280,6 +269,16 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   if (tile.stages < 2)
     return std::nullopt;
   return tile;
+}
+
+int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {
+  int64_t sms = multiprocessors(target);
+  auto cost = [&](int64_t n) {
+    int64_t tiles =
+        llvm::divideCeil(p.M, 128) * llvm::divideCeil(p.N, n) * p.batches;
+    return llvm::divideCeil(tiles, sms) * (n == 256 ? 256 : 160);
+  };
+  return cost(256) <= cost(128) ? 256 : 128;
 }
 
 std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,

@@ -242,6 +242,18 @@ KERNEL_CASES = [
     ("sum_of_squares_f32", [n("Mul", ["x", "x"], ["q"]),
                             n("ReduceSum", ["q", "axis1"], ["y"], keepdims=0)],
      [("x", F, [9, 1001])], [("y", F, [9])]),
+    # Split-K (brrr-split-k): a batch-1 MLP product with its bias and GELU
+    # on the f32 sum, and a ragged bf16 one (200 rows); a leading-axis sum
+    # with its pointwise epilogue in the reduction kernel.
+    ("matmul_split_k_bias_gelu_f16", [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["t"]),
+                                      n("Gelu", ["t"], ["y"])],
+     [("x", H, [1, 128, 3072]), ("w", H, [3072, 768]), ("b", H, [768])],
+     [("y", H, [1, 128, 768])]),
+    ("matmul_split_k_ragged_bf16", [n("MatMul", ["x", "w"], ["y"])],
+     [("x", BF, [200, 2048]), ("w", BF, [2048, 512])], [("y", BF, [200, 512])]),
+    ("leading_sum_relu_f32", [n("ReduceSum", ["x", "axis0"], ["s"], keepdims=0),
+                              n("Relu", ["s"], ["y"])],
+     [("x", F, [6, 33, 65])], [("y", F, [33, 65])]),
     # Fused attention (brrr-fuse-attention) in the exporters' forms: heads
     # split from [B, S, H*D] and merged back, both operands scaled, a padding
     # mask with fully masked rows and the IsNaN clean-up; a causal mask from
@@ -303,7 +315,7 @@ TOLERANCES = {"cast_chain": 2e-3}
 CONSTANTS = {
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
     "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
-    "axis1": np.array([1], np.int64), "axes02": np.array([0, 2], np.int64),
+    "axis0": np.array([0], np.int64), "axis1": np.array([1], np.int64), "axes02": np.array([0, 2], np.int64),
     "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
     "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
     "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64),
@@ -318,7 +330,8 @@ CONSTANTS = {
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
-OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18}
+OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
+          "matmul_split_k_bias_gelu_f16": 20}
 
 
 def kernel_case(brrrc, case, dest_root):

@@ -100,6 +100,13 @@ def torch_inputs(name, gen):
         return [f(2, 4, 72, 64, dt=torch.float16), f(2, 4, 64, 32, dt=torch.float16)]
     if name == "attention_from_qkv_f16":
         return [f(2, 64, 384, dt=torch.float16), f(2, 4, 64, 64, dt=torch.float16)]
+    if name == "matmul_split_k_bias_gelu_f16":
+        return [f(1, 128, 3072, dt=torch.float16), f(3072, 768, dt=torch.float16) / 32,
+                f(768, dt=torch.float16)]
+    if name == "matmul_split_k_ragged_bf16":
+        return [f(200, 2048, dt=torch.bfloat16), f(2048, 512, dt=torch.bfloat16) / 32]
+    if name == "leading_sum_relu_f32":
+        return [f(6, 33, 65)]
     if name == "attention_padding_mask_f16":
         # Batch 0 masks its last 10 keys; batch 1 masks every key (rows of
         # NaN probabilities, cleaned up to zeros).
@@ -226,6 +233,10 @@ def torch_reference(name, xs):
     if name == "attention_from_qkv_f16":
         q, k, v = (d[0][..., i * 128:(i + 1) * 128].reshape(2, 64, 4, 32) for i in range(3))
         return [q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1), d[1] @ v.permute(0, 2, 1, 3)]
+    if name == "matmul_split_k_bias_gelu_f16":
+        return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "leading_sum_relu_f32":
+        return [torch.relu(d[0].sum(0))]
     if name == "attention_padding_mask_f16":
         q, k, v = (x.reshape(2, 77, 3, 64).permute(0, 2, 1, 3) for x in d[:3])
         c = float(np.float16(64 ** -0.25))
