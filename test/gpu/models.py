@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Whole real models, exported there with torch's two ONNX exporters.
 
+run_models.sh splits the whole suite into device calls of under 10 minutes.
+
 Runs on the GPU machine (torch, torchvision, transformers, onnx). Each model
 is built with random weights (seed 0) in eval mode and exported with the
 TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
