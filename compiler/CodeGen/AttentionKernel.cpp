@@ -44,24 +44,12 @@ using namespace mlir::brrr;
 namespace {
 
 /// Index and f32 arithmetic plus the NVVM pieces the kernel uses.
-struct AttentionBuilder : IndexMath {
+struct AttentionBuilder : StagedMath {
+  using StagedMath::minu;
   Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
-  Value minu(Value x, int64_t c) { return minu(x, idx(c)); }
-  Value i32(int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                     b.getI32IntegerAttr(v));
-  }
   Value f32(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32Type(),
                                      b.getF32FloatAttr(v));
-  }
-  Value i64(Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-  }
-  /// base + index elements of `elem` (any address space).
-  Value gep(Value base, Type elem, Value index) {
-    return LLVM::GEPOp::create(b, loc, base.getType(), elem, base,
-                               ValueRange{i64(index)});
   }
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
@@ -189,22 +177,11 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
              << " into whole 16-byte copies per thread";
   if (heads > 65535 || batch > 65535 || sk == 0 || sq == 0)
     return att.emitOpError("attention grid exceeds the launch limits");
-  int64_t qOffset = 0;
+  FailureOr<int64_t> qOffset = sharedOffset(fusion, "q");
   SmallVector<int64_t> kOffsets, vOffsets;
-  {
-    FailureOr<int64_t> at = sharedOffset(fusion, "q");
-    if (failed(at))
-      return failure();
-    qOffset = *at;
-    for (int64_t s = 0; s < stages; ++s) {
-      FailureOr<int64_t> k = sharedOffset(fusion, "k" + std::to_string(s));
-      FailureOr<int64_t> v = sharedOffset(fusion, "v" + std::to_string(s));
-      if (failed(k) || failed(v))
-        return failure();
-      kOffsets.push_back(*k);
-      vOffsets.push_back(*v);
-    }
-  }
+  if (failed(qOffset) ||
+      failed(stageOffsets(fusion, stages, kOffsets, vOffsets, "k", "v")))
+    return failure();
 
   unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
@@ -283,7 +260,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
     end = e.minu(end, e.div(e.add(over, e.idx(keys - 1)), keys));
   }
 
-  Value qSmem = e.gep(smem, i8, e.idx(qOffset));
+  Value qSmem = e.gep(smem, i8, e.idx(*qOffset));
   copyRows(qSmem, qBase, rows, d, q0, sq, ql.strides[2]);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   for (int64_t s = 0; s < stages - 1; ++s) {

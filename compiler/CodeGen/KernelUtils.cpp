@@ -48,6 +48,24 @@ SmallVector<int64_t> mlir::brrr::rowMajorStrides(ArrayRef<int64_t> shape) {
   return s;
 }
 
+Value mlir::brrr::StagedMath::minu(Value x, int64_t c) {
+  return arith::MinUIOp::create(b, loc, x, idx(c));
+}
+
+Value mlir::brrr::StagedMath::i32(int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                   b.getI32IntegerAttr(v));
+}
+
+Value mlir::brrr::StagedMath::i64(Value v) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+}
+
+Value mlir::brrr::StagedMath::gep(Value base, Type elem, Value index) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), elem, base,
+                             ValueRange{i64(index)});
+}
+
 Value mlir::brrr::IndexMath::idx(int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
@@ -232,10 +250,13 @@ Value mlir::brrr::batchOffset(IndexMath &e, const OperandLayout &layout,
 
 LogicalResult mlir::brrr::stageOffsets(FusionOp fusion, int64_t stages,
                                        SmallVectorImpl<int64_t> &a,
-                                       SmallVectorImpl<int64_t> &b) {
+                                       SmallVectorImpl<int64_t> &b,
+                                       StringRef first, StringRef second) {
   for (int64_t s = 0; s < stages; ++s) {
-    FailureOr<int64_t> aAt = sharedOffset(fusion, "a" + std::to_string(s));
-    FailureOr<int64_t> bAt = sharedOffset(fusion, "b" + std::to_string(s));
+    FailureOr<int64_t> aAt =
+        sharedOffset(fusion, (first + std::to_string(s)).str());
+    FailureOr<int64_t> bAt =
+        sharedOffset(fusion, (second + std::to_string(s)).str());
     if (failed(aAt) || failed(bAt))
       return failure();
     a.push_back(*aAt);

@@ -49,6 +49,18 @@ struct IndexMath {
                        ArrayRef<int64_t> inShape);
 };
 
+/// IndexMath plus the constants, casts and addresses the staged Tensor Core
+/// bodies (the mma.sync matmul tile, attention) build with.
+struct StagedMath : IndexMath {
+  /// min(x, c), unsigned.
+  Value minu(Value x, int64_t c);
+  Value i32(int64_t v);
+  /// `v` (an index) as i64.
+  Value i64(Value v);
+  /// base + index elements of `elem` (any address space).
+  Value gep(Value base, Type elem, Value index);
+};
+
 /// The kernel pointer of fusion block argument `v` in the kernel whose
 /// entry block is `entry` (inputs first, in order).
 Value kernelArgument(Block &entry, Value v);
@@ -90,11 +102,13 @@ Value dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b, Location loc);
 /// (`brrr.shared`), or a diagnostic.
 FailureOr<int64_t> sharedOffset(FusionOp fusion, StringRef name);
 
-/// Byte offsets of the `stages` k-slice buffer pairs ("a<s>", "b<s>") in
+/// Byte offsets of the `stages` buffer pairs ("<first><s>", "<second><s>":
+/// a matmul's k-slices "a" and "b", attention's keys "k" and values "v") in
 /// the fusion's shared-memory plan, or a diagnostic.
 LogicalResult stageOffsets(FusionOp fusion, int64_t stages,
                            SmallVectorImpl<int64_t> &a,
-                           SmallVectorImpl<int64_t> &b);
+                           SmallVectorImpl<int64_t> &b, StringRef first = "a",
+                           StringRef second = "b");
 
 /// Whether `op` is a transpose the kernel applies by where it stores its
 /// result (it is yielded, nothing in the kernel reads it).

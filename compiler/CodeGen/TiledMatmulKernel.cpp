@@ -28,29 +28,6 @@
 using namespace mlir;
 using namespace mlir::brrr;
 
-namespace {
-
-/// Index arithmetic plus the pointer and NVVM pieces the tiled body uses.
-struct TileBuilder : IndexMath {
-  Value minu(Value x, int64_t c) {
-    return arith::MinUIOp::create(b, loc, x, idx(c));
-  }
-  Value i32(int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                     b.getI32IntegerAttr(v));
-  }
-  Value i64(Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-  }
-  /// base + index elements of `elem` (any address space).
-  Value gep(Value base, Type elem, Value index) {
-    return LLVM::GEPOp::create(b, loc, base.getType(), elem, base,
-                               ValueRange{i64(index)});
-  }
-};
-
-} // namespace
-
 FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
     FusionOp fusion, OpBuilder &moduleBuilder, StringRef name) {
   MLIRContext *ctx = fusion.getContext();
@@ -90,7 +67,7 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
                    threads);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  TileBuilder e{{b, loc}};
+  StagedMath e{{b, loc}};
   auto arg = [&](Value v) { return kernelArgument(entry, v); };
   Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
   Value smem = dynamicShared(moduleBuilder, b, loc);
