@@ -312,6 +312,25 @@ static bool widensExactly(Type from, Type to) {
   return false;
 }
 
+/// A small float weight blob cast to another float type, as a blob of that
+/// type (TorchScript's f16 layer norms cast their f32 scale and bias), or
+/// null.
+static OpFoldResult foldBlobCast(CastOp cast, Attribute input) {
+  auto blob = dyn_cast_or_null<DenseResourceElementsAttr>(input);
+  RankedTensorType type = cast.getType();
+  if (!blob || !isa<FloatType>(blob.getElementType()) ||
+      !isa<FloatType>(type.getElementType()) ||
+      type.getNumElements() > kMaxFoldElements)
+    return nullptr;
+  std::optional<SmallVector<double>> values = getConstFloats(cast.getInput());
+  if (!values)
+    return nullptr;
+  std::string key;
+  llvm::raw_string_ostream(key)
+      << blob.getRawHandle().getKey() << "." << type.getElementType();
+  return makeFloatElements(type, *values, key);
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
@@ -323,7 +342,7 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
       return inner.getInput();
   DenseElementsAttr in = smallDense(adaptor.getInput());
   if (!in)
-    return nullptr;
+    return foldBlobCast(*this, adaptor.getInput());
   bool isUnsigned = isUnsignedElement(getInput().getType());
   SmallVector<Attribute> values = elementsOf(in);
   Type elementType = getType().getElementType();

@@ -164,10 +164,104 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
     op->erase();
 }
 
+/// The view that produces `v` and may move below its readers, or null: a
+/// reshape, or a transpose of a product (whose kernel stores through it) or
+/// of a pointwise result, read only by pointwise ops (which then no longer
+/// read it as a strided input).
+Operation *viewOf(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!isa_and_nonnull<ReshapeOp, TransposeOp>(def) ||
+      !llvm::all_of(def->getUsers(), isPointwise))
+    return nullptr;
+  Operation *source = def->getOperand(0).getDefiningOp();
+  if (isa<TransposeOp>(def) &&
+      !(isa_and_nonnull<MatmulOp, AttentionOp>(source) ||
+        (source && isPointwise(source))))
+    return nullptr;
+  return def;
+}
+
+/// Whether views `a` and `b` do the same to the same shape.
+bool sameView(Operation *a, Operation *b) {
+  return a->getName() == b->getName() && a->getAttrs() == b->getAttrs() &&
+         a->getOperand(0).getType() == b->getOperand(0).getType() &&
+         a->getResult(0).getType() == b->getResult(0).getType();
+}
+
+/// Moves views (viewOf) below the pointwise ops that read them: u(view(x),
+/// c) becomes view(u(x, c)) when every operand of u is that same view (of
+/// tensors of one shape) or a one-element tensor, which broadcasts to any
+/// shape. A view between pointwise ops would split their kernel; below them
+/// it joins the next kernel as an operand view, a transpose a product
+/// stores through, or a free reshape. TorchScript's f16 exports put a reshape
+/// between each product and its (erf-expanded) activation, and before each cast
+/// back to f16.
+void sinkViews(func::FuncOp func) {
+  SmallVector<Operation *> work;
+  func.walk([&](Operation *op) {
+    if (isPointwise(op) && !op->getParentOfType<FusionOp>())
+      work.push_back(op);
+  });
+  for (size_t next = 0; next < work.size(); ++next) {
+    Operation *op = work[next];
+    if (!op)
+      continue;
+    Operation *view = nullptr;
+    bool ok = true;
+    for (Value v : op->getOperands()) {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (Operation *w = viewOf(v)) {
+        ok &= !view || sameView(view, w);
+        view = view ? view : w;
+      } else if (t.getNumElements() != 1) {
+        ok = false;
+      }
+    }
+    if (!view || !ok ||
+        cast<RankedTensorType>(op->getResult(0).getType()).getShape() !=
+            cast<RankedTensorType>(view->getResult(0).getType()).getShape())
+      continue;
+    auto inner = cast<RankedTensorType>(view->getOperand(0).getType());
+    if (llvm::any_of(op->getOperands(), [&](Value v) {
+          return !viewOf(v) && cast<RankedTensorType>(v.getType()).getRank() >
+                                   inner.getRank();
+        }))
+      continue;
+    OpBuilder b(op);
+    Operation *early = b.clone(*op);
+    SmallVector<Operation *> views;
+    for (OpOperand &use : early->getOpOperands())
+      if (Operation *w = viewOf(use.get())) {
+        use.set(w->getOperand(0));
+        views.push_back(w);
+      }
+    Type et =
+        cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
+    early->getResult(0).setType(inner.clone(et));
+    Operation *late = b.clone(*view);
+    late->setOperand(0, early->getResult(0));
+    late->getResult(0).setType(op->getResult(0).getType());
+    op->replaceAllUsesWith(late);
+    for (Operation *&w : work)
+      if (w == op)
+        w = nullptr;
+    op->erase();
+    for (Operation *w : views)
+      if (w->use_empty())
+        w->erase();
+    // It may move below the next view up, and its readers below this one.
+    work.push_back(early);
+    for (Operation *user : late->getUsers())
+      if (isPointwise(user))
+        work.push_back(user);
+  }
+}
+
 struct FuseElementwisePass
     : public mlir::brrr::impl::BrrrFuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    sinkViews(func);
     // Roots are visited consumers-first, so every group starts at the op
     // whose result leaves it.
     SmallVector<Operation *> candidates;

@@ -139,21 +139,59 @@ func.func @TransposeIsReadThrough(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> t
 
 // -----
 
-// Nothing before a transpose joins through it: the exp stays a kernel of
-// its own (its result is what gets permuted).
+// Nothing before a transpose joins through it: the transpose moves below
+// the neg that reads it instead (views sink below pointwise ops), so exp and
+// neg are one kernel and the transpose permutes its result.
 // CHECK-LABEL: func.func @DoNotFuseThroughTranspose
 // CHECK: %[[E:.+]] = brrr.fusion "pointwise"
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.exp
-// CHECK: brrr.fusion "pointwise"(%[[E]]
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT: brrr.transpose
 // CHECK-NEXT: brrr.neg
+// CHECK-NEXT: brrr.yield
+// CHECK: brrr.transpose %[[E]] {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
 func.func @DoNotFuseThroughTranspose(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
   %e = brrr.exp %x : tensor<8x4xf32>
   %t = brrr.transpose %e {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
   %n = brrr.neg %t : tensor<4x8xf32>
   return %n : tensor<4x8xf32>
+}
+
+// -----
+
+// Views sink below pointwise ops that are their only readers, so that the
+// ops between a product and its consumer are one chain (TorchScript's f16
+// exports reshape a product before its erf-expanded GELU, then cast it
+// back): scalars broadcast either way; both operands of the final multiply
+// are the same reshape, which sinks once. A transpose of an argument stays
+// a strided input of the kernel (below it, it would be a copy).
+// CHECK-LABEL: func.func @SinkViews
+// CHECK: %[[P:.+]] = brrr.fusion "pointwise"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK-NEXT: ^bb0
+// CHECK-NOT: brrr.reshape
+// CHECK: brrr.erf
+// CHECK-NOT: brrr.reshape
+// CHECK: brrr.cast
+// CHECK-NEXT: brrr.yield
+// CHECK: %[[R:.+]] = brrr.reshape %[[P]] : tensor<4x8xf16> -> tensor<32xf16>
+// CHECK: brrr.fusion "pointwise"(%arg1)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.relu
+// CHECK: return %[[R]]
+func.func @SinkViews(%m: tensor<4x8xf32>, %a: tensor<8x4xf32>) -> (tensor<32xf16>, tensor<4x8xf32>) {
+  %half = brrr.constant dense<5.000000e-01> : tensor<f32>
+  %one = brrr.constant dense<1.000000e+00> : tensor<1xf32>
+  %s2 = brrr.constant dense<1.41421354> : tensor<f32>
+  %t = brrr.reshape %m : tensor<4x8xf32> -> tensor<32xf32>
+  %h = brrr.mul %t, %half : tensor<32xf32>, tensor<f32> -> tensor<32xf32>
+  %d = brrr.div %t, %s2 : tensor<32xf32>, tensor<f32> -> tensor<32xf32>
+  %e = brrr.erf %d : tensor<32xf32>
+  %p = brrr.add %e, %one : tensor<32xf32>, tensor<1xf32> -> tensor<32xf32>
+  %g = brrr.mul %h, %p : tensor<32xf32>, tensor<32xf32> -> tensor<32xf32>
+  %c = brrr.cast %g : tensor<32xf32> -> tensor<32xf16>
+  %at = brrr.transpose %a {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
+  %r = brrr.relu %at : tensor<4x8xf32>
+  return %c, %r : tensor<32xf16>, tensor<4x8xf32>
 }
 
 // -----
