@@ -164,16 +164,76 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
     op->erase();
 }
 
+/// Casts a tensor once, to a float type, when it is read only through
+/// chains of views (slices, reshapes, transposes) that each end in a cast to
+/// that type: the cast then joins the producer's epilogue, and the views
+/// stay views of the narrower tensor. TorchScript's f16 exports slice an f32
+/// query-key-value product into heads, each cast to f16 for its product.
+void hoistCastsAboveViews(func::FuncOp func) {
+  SmallVector<Value> sources;
+  func.walk([&](SliceOp s) {
+    if (!s->getParentOfType<FusionOp>() &&
+        !llvm::is_contained(sources, s.getInput()))
+      sources.push_back(s.getInput());
+  });
+  for (Value source : sources) {
+    Type to;
+    SmallVector<std::pair<SmallVector<Operation *>, CastOp>> reads;
+    bool ok = isa<FloatType>(
+        cast<RankedTensorType>(source.getType()).getElementType());
+    for (Operation *user : source.getUsers()) {
+      SmallVector<Operation *> chain;
+      Operation *op = user;
+      while (ok && isa<SliceOp, ReshapeOp, TransposeOp>(op) &&
+             op->hasOneUse()) {
+        chain.push_back(op);
+        op = *op->getUsers().begin();
+      }
+      auto c = dyn_cast<CastOp>(op);
+      Type et = c ? c.getType().getElementType() : Type();
+      ok &= !chain.empty() && c && isa<FloatType>(et) && (!to || to == et);
+      if (!ok)
+        break;
+      to = et;
+      reads.push_back({chain, c});
+    }
+    if (!ok || reads.empty())
+      continue;
+    OpBuilder b(func.getContext());
+    b.setInsertionPointAfterValue(source);
+    Value narrow = CastOp::create(
+        b, source.getLoc(), cast<RankedTensorType>(source.getType()).clone(to),
+        source);
+    for (auto &[chain, c] : reads) {
+      b.setInsertionPoint(c);
+      Value v = narrow;
+      for (Operation *view : chain) {
+        Operation *clone = b.clone(*view);
+        clone->setOperand(0, v);
+        clone->getResult(0).setType(
+            cast<RankedTensorType>(view->getResult(0).getType()).clone(to));
+        v = clone->getResult(0);
+      }
+      c.getResult().replaceAllUsesWith(v);
+      c->erase();
+      for (Operation *view : llvm::reverse(chain))
+        view->erase();
+    }
+  }
+}
+
 /// The view that produces `v` and may move below its readers, or null: a
 /// reshape, or a transpose of a product (whose kernel stores through it) or
-/// of a pointwise result, read only by pointwise ops (which then no longer
-/// read it as a strided input).
+/// of a pointwise result (behind any reshapes), read only by pointwise ops
+/// (which then no longer read it as a strided input).
 Operation *viewOf(Value v) {
   Operation *def = v.getDefiningOp();
   if (!isa_and_nonnull<ReshapeOp, TransposeOp>(def) ||
       !llvm::all_of(def->getUsers(), isPointwise))
     return nullptr;
   Operation *source = def->getOperand(0).getDefiningOp();
+  while (isa_and_nonnull<ReshapeOp>(source))
+    source = source->getOperand(0).getDefiningOp();
   if (isa<TransposeOp>(def) &&
       !(isa_and_nonnull<MatmulOp, AttentionOp>(source) ||
         (source && isPointwise(source))))
@@ -261,6 +321,7 @@ struct FuseElementwisePass
     : public mlir::brrr::impl::BrrrFuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    hoistCastsAboveViews(func);
     sinkViews(func);
     // Roots are visited consumers-first, so every group starts at the op
     // whose result leaves it.
