@@ -166,9 +166,10 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
 
 /// Casts a tensor once, to a float type, when it is read only through
 /// chains of views (slices, reshapes, transposes) that each end in a cast to
-/// that type: the cast then joins the producer's epilogue, and the views
-/// stay views of the narrower tensor. TorchScript's f16 exports slice an f32
-/// query-key-value product into heads, each cast to f16 for its product.
+/// that type and together read all of it: the cast then joins the
+/// producer's epilogue, and the views stay views of the narrower tensor.
+/// TorchScript's f16 exports slice an f32 query-key-value product into heads,
+/// each cast to f16 for its product.
 void hoistCastsAboveViews(func::FuncOp func) {
   SmallVector<Value> sources;
   func.walk([&](SliceOp s) {
@@ -197,7 +198,14 @@ void hoistCastsAboveViews(func::FuncOp func) {
       to = et;
       reads.push_back({chain, c});
     }
-    if (!ok || reads.empty())
+    // Only when the views read all of it (q, k and v cover the product):
+    // casting elements nobody reads would cost more than it saves.
+    int64_t read = 0;
+    for (auto &[chain, c] : reads)
+      read += cast<RankedTensorType>(chain.front()->getResult(0).getType())
+                  .getNumElements();
+    if (!ok || reads.empty() ||
+        read < cast<RankedTensorType>(source.getType()).getNumElements())
       continue;
     OpBuilder b(func.getContext());
     b.setInsertionPointAfterValue(source);

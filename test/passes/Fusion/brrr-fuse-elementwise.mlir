@@ -215,26 +215,29 @@ func.func @DoNotFuseSharedOrBroadcastTranspose(%x: tensor<8x4xf32>, %y: tensor<8
 // one type is cast once, before the views (TorchScript's f16 exports slice
 // an f32 query-key-value product into heads, each cast to f16): one kernel
 // casts it, and the slices read the f16 result. A tensor also read without
-// a cast keeps its casts where they are.
+// a cast, or only in part, keeps its casts where they are.
 // CHECK-LABEL: func.func @HoistCastAboveViews
-// CHECK: %[[H:.+]] = brrr.fusion "pointwise"(%arg0) : (tensor<4x12xf32>) -> tensor<4x12xf16>
+// CHECK: %[[H:.+]] = brrr.fusion "pointwise"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.cast
 // CHECK-NEXT: brrr.yield
-// CHECK: %[[A:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x12xf16> -> tensor<4x4xf16>
-// CHECK: %[[B:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x12xf16> -> tensor<4x4xf16>
+// CHECK: %[[A:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x8xf16> -> tensor<4x4xf16>
+// CHECK: %[[B:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x8xf16> -> tensor<4x4xf16>
 // CHECK: %[[BT:.+]] = brrr.transpose %[[B]] {perm = array<i64: 1, 0>} : tensor<4x4xf16> -> tensor<4x4xf16>
 // CHECK: brrr.slice %arg1
 // CHECK: brrr.fusion "pointwise"
+// CHECK: brrr.slice %arg2 {{.*}} : tensor<4x12xf32> -> tensor<4x4xf32>
 // CHECK: return %[[A]], %[[BT]]
-func.func @HoistCastAboveViews(%qk: tensor<4x12xf32>, %other: tensor<4x12xf32>) -> (tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x12xf32>) {
-  %a = brrr.slice %qk {sizes = array<i64: 4, 4>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x12xf32> -> tensor<4x4xf32>
-  %b = brrr.slice %qk {sizes = array<i64: 4, 4>, starts = array<i64: 0, 4>, steps = array<i64: 1, 1>} : tensor<4x12xf32> -> tensor<4x4xf32>
+func.func @HoistCastAboveViews(%qk: tensor<4x8xf32>, %other: tensor<4x12xf32>, %part: tensor<4x12xf32>) -> (tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x12xf32>, tensor<4x4xf16>) {
+  %a = brrr.slice %qk {sizes = array<i64: 4, 4>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  %b = brrr.slice %qk {sizes = array<i64: 4, 4>, starts = array<i64: 0, 4>, steps = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<4x4xf32>
   %bt = brrr.transpose %b {perm = array<i64: 1, 0>} : tensor<4x4xf32> -> tensor<4x4xf32>
   %a16 = brrr.cast %a : tensor<4x4xf32> -> tensor<4x4xf16>
   %b16 = brrr.cast %bt : tensor<4x4xf32> -> tensor<4x4xf16>
   %c = brrr.slice %other {sizes = array<i64: 4, 4>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x12xf32> -> tensor<4x4xf32>
   %c16 = brrr.cast %c : tensor<4x4xf32> -> tensor<4x4xf16>
   %r = brrr.relu %other : tensor<4x12xf32>
-  return %a16, %b16, %c16, %r : tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x12xf32>
+  %p = brrr.slice %part {sizes = array<i64: 4, 4>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x12xf32> -> tensor<4x4xf32>
+  %p16 = brrr.cast %p : tensor<4x4xf32> -> tensor<4x4xf16>
+  return %a16, %b16, %c16, %r, %p16 : tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x12xf32>, tensor<4x4xf16>
 }
