@@ -87,6 +87,11 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
     after the group becomes an extra output of the kernel (multi-output
     fusion): it is still written, but not read back, and one launch goes.
     Splat constants are copied into every group that reads them.
+    First, so that views do not split a chain of pointwise ops, a tensor
+    read only through views that end in casts to one float type (and read
+    whole) is cast once before them, and reshapes (and transposes of
+    products and pointwise results) move below the pointwise ops that read
+    them.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

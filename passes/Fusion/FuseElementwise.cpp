@@ -3,7 +3,9 @@
 // First fusion pass of the pipeline (flag brrr-fuse-elementwise). Every
 // pointwise op ends up in exactly one `brrr.fusion pointwise` op; producers
 // join their consumer's group when the cost model below says it saves memory
-// traffic. Code generation then turns each fusion into one kernel.
+// traffic. Code generation then turns each fusion into one kernel. Before
+// grouping, casts move above the views they are read through and views
+// below the pointwise ops that read them (hoistCastsAboveViews, sinkViews).
 //
 //===----------------------------------------------------------------------===//
 
