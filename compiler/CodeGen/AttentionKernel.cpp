@@ -131,7 +131,6 @@ std::optional<PlainStore> plainStoreOf(FusionOp fusion, AttentionOp att) {
 FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
                                                       OpBuilder &moduleBuilder,
                                                       StringRef name) {
-  MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   AttentionOp att = attentionOf(fusion);
   if (!att)
@@ -219,27 +218,17 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
       Value row = e.div(c, chunks), ch = e.rem(c, chunks);
       Value gRow = e.add(r0, row);
       Value valid = e.ult(gRow, limit);
-      Value size = e.select(valid, e.i32(16), e.i32(0));
       Value src =
           e.gep(base, et,
                 e.add(e.mul(e.minu(gRow, limit - 1), rowStride), e.mul(ch, 8)));
       Value to =
           e.gep(dst, et,
                 e.add(e.mul(row, AttentionTile::pitch(width)), e.mul(ch, 8)));
-      NVVM::CpAsyncOp::create(b, loc, to, src, b.getI32IntegerAttr(16),
-                              NVVM::LoadCacheModifierKindAttr::get(
-                                  ctx, NVVM::LoadCacheModifierKind::CG),
-                              size);
+      e.copy16(to, src, valid);
     }
   };
-  /// Byte offset of stage `s` among `offsets` (a select chain).
   auto stageAt = [&](ArrayRef<int64_t> offsets, Value s) {
-    Value at = e.idx(offsets[0]);
-    for (int64_t k = 1; k < stages; ++k)
-      at = e.select(
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, e.idx(k)),
-          e.idx(offsets[k]), at);
-    return e.gep(smem, i8, at);
+    return e.gep(smem, i8, e.stageOffset(offsets, s));
   };
   auto loadKeys = [&](Value stage, Value block) {
     Value k0 = e.mul(block, keys);
@@ -275,23 +264,9 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 1);
   gpu::BarrierOp::create(b, loc);
 
-  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-  auto regs4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-  auto ldmatrix = [&](Value ptr, NVVM::MMALayout layout) {
-    auto op = NVVM::LdMatrixOp::create(b, loc, regs4, ptr, 4, layout, shape,
-                                       NVVM::LdStMatrixEltType::B16);
-    SmallVector<Value> r;
-    for (int64_t i = 0; i < 4; ++i)
-      r.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
-    return r;
-  };
-  // f16 pairs go to mma.sync as vector<2xf16>, bf16 pairs as i32.
+  auto operand = [&](Value reg) { return e.mmaOperand(reg, et); };
+  // Two probabilities rounded to a register as mma.sync takes it.
   auto pairType = VectorType::get({2}, et);
-  auto operand = [&](Value reg) -> Value {
-    if (!et.isF16())
-      return reg;
-    return LLVM::BitcastOp::create(b, loc, pairType, reg);
-  };
   auto pack = [&](Value lo, Value hi) -> Value {
     Value v = LLVM::PoisonOp::create(b, loc, pairType);
     v = LLVM::InsertElementOp::create(
@@ -300,20 +275,8 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
         b, loc, v, arith::TruncFOp::create(b, loc, et, hi), e.i32(1));
     return et.isF16() ? v : LLVM::BitcastOp::create(b, loc, i32, v);
   };
-  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-  NVVM::MMATypes ptxType =
-      et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   auto mma = [&](ArrayRef<Value> a, ArrayRef<Value> bRegs,
-                 MutableArrayRef<Value> c) {
-    auto op =
-        NVVM::MmaOp::create(b, loc, resultType, a, bRegs, SmallVector<Value>(c),
-                            {16, 8, 16}, std::nullopt, std::nullopt,
-                            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-                            std::array<NVVM::MMALayout, 2>{
-                                NVVM::MMALayout::row, NVVM::MMALayout::col});
-    for (int64_t i = 0; i < 4; ++i)
-      c[i] = LLVM::ExtractValueOp::create(b, loc, op.getRes(), i);
-  };
+                 MutableArrayRef<Value> c) { e.mma16816(a, bRegs, c, et); };
 
   // Each warp takes `mTiles` tiles of 16 queries, so that one key or value
   // fragment read from shared memory feeds mTiles products. Query
@@ -327,7 +290,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
                            AttentionTile::pitch(d)),
                      e.add(e.idx(ks * 16), laneHalf));
     SmallVector<Value> regs;
-    for (Value r : ldmatrix(e.gep(qSmem, et, at), NVVM::MMALayout::row))
+    for (Value r : e.ldmatrix4(e.gep(qSmem, et, at), NVVM::MMALayout::row))
       regs.push_back(operand(r));
     return regs;
   };
@@ -405,7 +368,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
         Value key = e.add(e.idx(pair * 16),
                           e.add(e.rem(lane, 8), e.mul(e.div(lane, 16), 8)));
         Value col = e.add(e.idx(ks * 16), e.mul(e.rem(e.div(lane, 8), 2), 8));
-        SmallVector<Value> r = ldmatrix(
+        SmallVector<Value> r = e.ldmatrix4(
             e.gep(kStage, et, e.add(e.mul(key, AttentionTile::pitch(d)), col)),
             NVVM::MMALayout::row);
         for (int64_t mi = 0; mi < mTiles; ++mi) {
@@ -492,7 +455,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
       for (int64_t pair = 0; pair < oTiles / 2; ++pair) {
         Value row = e.add(e.idx(kk * 16), laneRow);
         Value col = e.add(e.idx(pair * 16), laneHalf);
-        SmallVector<Value> r = ldmatrix(
+        SmallVector<Value> r = e.ldmatrix4(
             e.gep(vStage, et, e.add(e.mul(row, AttentionTile::pitch(dv)), col)),
             NVVM::MMALayout::col);
         for (int64_t mi = 0; mi < mTiles; ++mi) {

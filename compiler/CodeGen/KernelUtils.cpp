@@ -66,6 +66,62 @@ Value mlir::brrr::StagedMath::gep(Value base, Type elem, Value index) {
                              ValueRange{i64(index)});
 }
 
+Value mlir::brrr::StagedMath::stageOffset(ArrayRef<int64_t> offsets, Value s) {
+  Value at = idx(offsets[0]);
+  for (int64_t k = 1; k < static_cast<int64_t>(offsets.size()); ++k)
+    at = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, idx(k)),
+        idx(offsets[k]), at);
+  return at;
+}
+
+void mlir::brrr::StagedMath::copy16(Value dst, Value src, Value valid) {
+  Value size = arith::SelectOp::create(b, loc, valid, i32(16), i32(0));
+  NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
+                          NVVM::LoadCacheModifierKindAttr::get(
+                              b.getContext(), NVVM::LoadCacheModifierKind::CG),
+                          size);
+}
+
+SmallVector<Value> mlir::brrr::StagedMath::ldmatrix4(Value ptr,
+                                                     NVVM::MMALayout layout) {
+  Type i32 = b.getI32Type();
+  auto regs4 =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
+  auto op = NVVM::LdMatrixOp::create(
+      b, loc, regs4, ptr, 4, layout,
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+      NVVM::LdStMatrixEltType::B16);
+  SmallVector<Value> r;
+  for (int64_t i = 0; i < 4; ++i)
+    r.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
+  return r;
+}
+
+Value mlir::brrr::StagedMath::mmaOperand(Value reg, Type et) {
+  if (!et.isF16())
+    return reg;
+  return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, et), reg);
+}
+
+void mlir::brrr::StagedMath::mma16816(ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                                      MutableArrayRef<Value> c, Type et) {
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType =
+      et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  auto op =
+      NVVM::MmaOp::create(b, loc, resultType, a, bRegs, SmallVector<Value>(c),
+                          {16, 8, 16}, std::nullopt, std::nullopt,
+                          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                         NVVM::MMALayout::col});
+  for (int64_t i = 0; i < 4; ++i)
+    c[i] = LLVM::ExtractValueOp::create(b, loc, op.getRes(), i);
+}
+
 Value mlir::brrr::IndexMath::idx(int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }

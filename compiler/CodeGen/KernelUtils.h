@@ -13,6 +13,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mlir::brrr {
 
@@ -59,6 +60,22 @@ struct StagedMath : IndexMath {
   Value i64(Value v);
   /// base + index elements of `elem` (any address space).
   Value gep(Value base, Type elem, Value index);
+  /// Byte offset of stage `s` among `offsets` (a select chain).
+  Value stageOffset(ArrayRef<int64_t> offsets, Value s);
+  /// One 16-byte cp.async (cached in L2 only) from global `src` to shared
+  /// `dst`; when `valid` is false it reads nothing (source size 0) and
+  /// leaves zeros, so `src` may be any in-bounds address.
+  void copy16(Value dst, Value src, Value valid);
+  /// The four registers of one ldmatrix.x4 of 8x8 16-bit matrices at `ptr`
+  /// (each matrix transposed with layout col).
+  SmallVector<Value> ldmatrix4(Value ptr, NVVM::MMALayout layout);
+  /// A register of two `et` (f16 or bf16) values as mma.sync takes it:
+  /// f16 pairs as vector<2xf16>, bf16 pairs as i32.
+  Value mmaOperand(Value reg, Type et);
+  /// c += a x b by one mma.sync m16n8k16 on `et` operands (A row-major, B
+  /// column-major) into four f32 accumulators.
+  void mma16816(ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                MutableArrayRef<Value> c, Type et);
 };
 
 /// The kernel pointer of fusion block argument `v` in the kernel whose

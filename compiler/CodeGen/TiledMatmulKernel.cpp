@@ -28,11 +28,10 @@
 using namespace mlir;
 using namespace mlir::brrr;
 
-FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
-    FusionOp fusion, OpBuilder &moduleBuilder, StringRef name) {
-  MLIRContext *ctx = fusion.getContext();
+FailureOr<KernelInfo>
+mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
+                                  StringRef name) {
   Location loc = fusion.getLoc();
-  Block &body = fusion.getBody().front();
   MatmulOp mm = matmulOf(fusion);
   if (!mm)
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
@@ -69,7 +68,7 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   StagedMath e{{b, loc}};
   auto arg = [&](Value v) { return kernelArgument(entry, v); };
-  Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
+  Type i8 = b.getIntegerType(8), f32 = b.getF32Type();
   Value smem = dynamicShared(moduleBuilder, b, loc);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
@@ -84,26 +83,8 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
                       e.add(batchOffset(e, rhs, batch, z), e.idx(rhs.offset)));
   int64_t aRowStride = lhs.strides[lhs.strides.size() - 2];
   int64_t bRowStride = rhs.strides[rhs.strides.size() - 2];
-  /// Byte offset of stage `s` among `offsets` (a select chain).
-  auto stageOffset = [&](ArrayRef<int64_t> offsets, Value s) {
-    Value at = e.idx(offsets[0]);
-    for (int64_t k = 1; k < tile.stages; ++k)
-      at = arith::SelectOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, e.idx(k)),
-          e.idx(offsets[k]), at);
-    return at;
-  };
-
   // One 16-byte cp.async per chunk; chunks past the matrix read nothing
-  // (source size 0) and leave zeros, from a clamped in-bounds address.
-  auto copy = [&](Value dst, Value src, Value valid) {
-    Value size = arith::SelectOp::create(b, loc, valid, e.i32(16), e.i32(0));
-    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
-                            NVVM::LoadCacheModifierKindAttr::get(
-                                ctx, NVVM::LoadCacheModifierKind::CG),
-                            size);
-  };
+  // and leave zeros, from a clamped in-bounds address.
   /// Copies a rows x (8 * chunksPerRow) slice whose element (0, 0) is at
   /// (r0, c0) of a rowLimit x colLimit matrix (row stride `rowStride`,
   /// unit column stride, from `base`) into shared memory at `stage`, rows
@@ -122,15 +103,15 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
                         e.add(e.mul(e.minu(gRow, rowLimit - 1), rowStride),
                               e.minu(gCol, colLimit - 8)));
       Value dst = e.gep(stage, et, e.add(e.mul(row, pitch), e.mul(ch, 8)));
-      copy(dst, src, valid);
+      e.copy16(dst, src, valid);
     }
   };
   // Slice kt: A[row0.., k0..] (m x k) and B[k0.., col0..] (k x n).
   auto loadStage = [&](Value stage, Value kt) {
     Value k0 = e.mul(kt, tile.k);
-    copySlice(e.gep(smem, i8, stageOffset(aOffsets, stage)), aBase, tile.m,
+    copySlice(e.gep(smem, i8, e.stageOffset(aOffsets, stage)), aBase, tile.m,
               tile.k / 8, row0, k0, M, K, aRowStride, tile.aPitch());
-    copySlice(e.gep(smem, i8, stageOffset(bOffsets, stage)), bBase, tile.k,
+    copySlice(e.gep(smem, i8, e.stageOffset(bOffsets, stage)), bBase, tile.k,
               tile.n / 8, k0, col0, K, N, bRowStride, tile.bPitch());
   };
 
@@ -166,37 +147,16 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
 
     Value stage = e.rem(kt, tile.stages);
-    Value aStage = e.gep(smem, i8, stageOffset(aOffsets, stage));
-    Value bStage = e.gep(smem, i8, stageOffset(bOffsets, stage));
-    auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-    auto b16 = NVVM::LdStMatrixEltType::B16;
-    auto regs4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-    auto ldmatrix = [&](Value ptr, NVVM::MMALayout layout) {
-      auto op = NVVM::LdMatrixOp::create(b, loc, regs4, ptr, 4, layout, shape,
-                                         b16);
-      SmallVector<Value> r;
-      for (int64_t i = 0; i < 4; ++i)
-        r.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
-      return r;
-    };
-    // f16 pairs go to mma.sync as vector<2xf16>, bf16 pairs as i32.
-    auto operand = [&](Value reg) -> Value {
-      if (!et.isF16())
-        return reg;
-      return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, et), reg);
-    };
+    Value aStage = e.gep(smem, i8, e.stageOffset(aOffsets, stage));
+    Value bStage = e.gep(smem, i8, e.stageOffset(bOffsets, stage));
     Value laneRow = e.rem(lane, 16), laneHalf = e.mul(e.div(lane, 16), 8);
     SmallVector<Value> acc(loop.getRegionIterArgs());
-    auto resultType =
-        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    NVVM::MMATypes ptxType =
-        et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     for (int64_t ks = 0; ks < tile.k / 16; ++ks) {
       SmallVector<SmallVector<Value>> aFrag, bFrag;
       for (int64_t mi = 0; mi < kMi; ++mi) {
         Value row = e.add(e.mul(warpRow, 64), e.add(e.idx(mi * 16), laneRow));
         Value col = e.add(e.idx(ks * 16), laneHalf);
-        aFrag.push_back(ldmatrix(
+        aFrag.push_back(e.ldmatrix4(
             e.gep(aStage, et, e.add(e.mul(row, tile.aPitch()), col)),
             NVVM::MMALayout::row));
       }
@@ -206,7 +166,7 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
         Value row = e.add(e.idx(ks * 16), laneRow);
         Value col =
             e.add(e.mul(warpCol, 64), e.add(e.idx(pair * 16), laneHalf));
-        SmallVector<Value> r = ldmatrix(
+        SmallVector<Value> r = e.ldmatrix4(
             e.gep(bStage, et, e.add(e.mul(row, tile.bPitch()), col)),
             NVVM::MMALayout::col);
         bFrag.push_back({r[0], r[1]});
@@ -215,19 +175,13 @@ FailureOr<KernelInfo> mlir::brrr::emitTiledMatmulKernel(
       for (int64_t mi = 0; mi < kMi; ++mi) {
         SmallVector<Value> aRegs;
         for (Value r : aFrag[mi])
-          aRegs.push_back(operand(r));
+          aRegs.push_back(e.mmaOperand(r, et));
         for (int64_t nj = 0; nj < kNj; ++nj) {
-          SmallVector<Value> bRegs = {operand(bFrag[nj][0]),
-                                      operand(bFrag[nj][1])};
-          MutableArrayRef<Value> c(acc.data() + (mi * kNj + nj) * 4, 4);
-          auto op = NVVM::MmaOp::create(
-              b, loc, resultType, aRegs, bRegs, SmallVector<Value>(c),
-              {16, 8, 16}, std::nullopt, std::nullopt,
-              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (int64_t i = 0; i < 4; ++i)
-            c[i] = LLVM::ExtractValueOp::create(b, loc, op.getRes(), i);
+          SmallVector<Value> bRegs = {e.mmaOperand(bFrag[nj][0], et),
+                                      e.mmaOperand(bFrag[nj][1], et)};
+          e.mma16816(
+              aRegs, bRegs,
+              MutableArrayRef<Value>(acc.data() + (mi * kNj + nj) * 4, 4), et);
         }
       }
     }
