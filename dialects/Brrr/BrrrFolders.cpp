@@ -199,24 +199,8 @@ Attribute evalBinary(StringRef name, Type elementType, Scalar l, Scalar r) {
 }
 
 bool evalCompare(ComparePredicate pred, Scalar l, Scalar r) {
-  auto cmp = [&](auto a, auto b) {
-    switch (pred) {
-    case ComparePredicate::eq:
-      return a == b;
-    case ComparePredicate::ne:
-      return a != b;
-    case ComparePredicate::lt:
-      return a < b;
-    case ComparePredicate::le:
-      return a <= b;
-    case ComparePredicate::gt:
-      return a > b;
-    case ComparePredicate::ge:
-      return a >= b;
-    }
-    return false;
-  };
-  return l.isFloat ? cmp(l.f, r.f) : cmp(l.i, r.i);
+  return l.isFloat ? comparePredicateHolds(pred, l.f, r.f)
+                   : comparePredicateHolds(pred, l.i, r.i);
 }
 
 /// Applies `fn(outIndex)` to every element of `resultType` and packs the
@@ -297,10 +281,7 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   });
 }
 
-/// Whether every value of element type `from` survives a cast to `to`
-/// exactly (a float to a float with at least its exponent range and
-/// precision, an integer to a wider one of the same signedness).
-static bool widensExactly(Type from, Type to) {
+bool mlir::brrr::widensExactly(Type from, Type to) {
   if (auto f = dyn_cast<FloatType>(from))
     if (auto t = dyn_cast<FloatType>(to))
       return APFloat::isRepresentableAsNormalIn(f.getFloatSemantics(),

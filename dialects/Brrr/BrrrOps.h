@@ -80,6 +80,31 @@ ElementsAttr transposeWeights(ElementsAttr weights, RankedTensorType type,
 /// constants; returns null when it does not apply.
 OpFoldResult foldBinaryOp(Operation *op, Attribute lhs, Attribute rhs);
 
+/// Whether `lhs pred rhs` holds.
+template <typename T>
+bool comparePredicateHolds(ComparePredicate pred, T lhs, T rhs) {
+  switch (pred) {
+  case ComparePredicate::eq:
+    return lhs == rhs;
+  case ComparePredicate::ne:
+    return lhs != rhs;
+  case ComparePredicate::lt:
+    return lhs < rhs;
+  case ComparePredicate::le:
+    return lhs <= rhs;
+  case ComparePredicate::gt:
+    return lhs > rhs;
+  case ComparePredicate::ge:
+    return lhs >= rhs;
+  }
+  return false;
+}
+
+/// Whether every value of element type `from` survives a cast to `to`
+/// exactly (a float to a float with at least its exponent range and
+/// precision, an integer to a wider one of the same signedness).
+bool widensExactly(Type from, Type to);
+
 } // namespace mlir::brrr
 
 #define GET_OP_CLASSES

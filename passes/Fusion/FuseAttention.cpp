@@ -102,15 +102,13 @@ Value peelScale(Value v, double &scale, bool casts) {
   return v;
 }
 
-/// `v` without a cast that widens it exactly and back (f16 through f32).
+/// `v` without a cast that widens it exactly and back (f16 through f32), as
+/// CastOp's folder would fold it.
 Value skipRoundTrip(Value v) {
   auto outer = v.getDefiningOp<CastOp>();
   auto inner = outer ? outer.getInput().getDefiningOp<CastOp>() : CastOp();
   if (inner && inner.getInput().getType() == v.getType() &&
-      isa<FloatType>(elementOf(v)) &&
-      APFloat::isRepresentableAsNormalIn(
-          cast<FloatType>(elementOf(v)).getFloatSemantics(),
-          cast<FloatType>(elementOf(inner)).getFloatSemantics()))
+      widensExactly(elementOf(v), elementOf(inner)))
     return inner.getInput();
   return v;
 }
@@ -157,22 +155,7 @@ constantCondition(Value cond, int64_t rows, int64_t cols) {
   ArrayRef<int64_t> ls = shapeOf(cmp.getLhs()), rs = shapeOf(cmp.getRhs());
   ComparePredicate pred = cmp.getPredicate();
   return [=, lhs = *lhs, rhs = *rhs](int64_t i, int64_t j) {
-    int64_t x = at(ls, lhs, i, j), y = at(rs, rhs, i, j);
-    switch (pred) {
-    case ComparePredicate::eq:
-      return x == y;
-    case ComparePredicate::ne:
-      return x != y;
-    case ComparePredicate::lt:
-      return x < y;
-    case ComparePredicate::le:
-      return x <= y;
-    case ComparePredicate::gt:
-      return x > y;
-    case ComparePredicate::ge:
-      return x >= y;
-    }
-    return false;
+    return comparePredicateHolds(pred, at(ls, lhs, i, j), at(rs, rhs, i, j));
   };
 }
 
