@@ -173,11 +173,10 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
 /// TorchScript's f16 exports slice an f32 query-key-value product into heads,
 /// each cast to f16 for its product.
 void hoistCastsAboveViews(func::FuncOp func) {
-  SmallVector<Value> sources;
+  llvm::SetVector<Value> sources;
   func.walk([&](SliceOp s) {
-    if (!s->getParentOfType<FusionOp>() &&
-        !llvm::is_contained(sources, s.getInput()))
-      sources.push_back(s.getInput());
+    if (!s->getParentOfType<FusionOp>())
+      sources.insert(s.getInput());
   });
   for (Value source : sources) {
     Type to;
@@ -267,15 +266,21 @@ bool sameView(Operation *a, Operation *b) {
 /// between each product and its (erf-expanded) activation, and before each cast
 /// back to f16.
 void sinkViews(func::FuncOp func) {
+  // Each op is pending at most once, so the op being rewritten (and
+  // erased) is nowhere else in the list.
   SmallVector<Operation *> work;
+  DenseSet<Operation *> pending;
+  auto push = [&](Operation *op) {
+    if (pending.insert(op).second)
+      work.push_back(op);
+  };
   func.walk([&](Operation *op) {
     if (isPointwise(op) && !op->getParentOfType<FusionOp>())
-      work.push_back(op);
+      push(op);
   });
   for (size_t next = 0; next < work.size(); ++next) {
     Operation *op = work[next];
-    if (!op)
-      continue;
+    pending.erase(op);
     Operation *view = nullptr;
     bool ok = true;
     for (Value v : op->getOperands()) {
@@ -312,18 +317,15 @@ void sinkViews(func::FuncOp func) {
     late->setOperand(0, early->getResult(0));
     late->getResult(0).setType(op->getResult(0).getType());
     op->replaceAllUsesWith(late);
-    for (Operation *&w : work)
-      if (w == op)
-        w = nullptr;
     op->erase();
     for (Operation *w : views)
       if (w->use_empty())
         w->erase();
     // It may move below the next view up, and its readers below this one.
-    work.push_back(early);
+    push(early);
     for (Operation *user : late->getUsers())
       if (isPointwise(user))
-        work.push_back(user);
+        push(user);
   }
 }
 
