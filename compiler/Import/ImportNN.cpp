@@ -365,10 +365,8 @@ template <typename OpTy> LogicalResult importSoftmax(NodeImporter &n) {
     return failure();
   auto xt = n.inputType(0);
   int64_t rank = xt.getRank();
-  if (rank == 0)
-    return n.emitError() << "expects an input of rank >= 1";
   bool legacy = n.sinceVersion < 13;
-  auto axis = n.normalizeAxis(n.attrInt("axis", legacy ? 1 : -1), rank);
+  auto axis = n.inputAxis(legacy ? 1 : -1);
   if (failed(axis))
     return failure();
   if (!legacy || *axis == rank - 1) {

@@ -144,9 +144,7 @@ template <bool IsMax> LogicalResult importArgExtreme(NodeImporter &n) {
   if (failed(x))
     return failure();
   RankedTensorType xt = n.inputType(0);
-  if (xt.getRank() == 0)
-    return n.emitError() << "expects an input of rank >= 1";
-  auto axis = n.normalizeAxis(n.attrInt("axis", 0), xt.getRank());
+  auto axis = n.inputAxis(0);
   if (failed(axis))
     return failure();
   if (xt.getDimSize(*axis) == 0)
@@ -172,9 +170,7 @@ LogicalResult importHardmax(NodeImporter &n) {
   if (failed(x))
     return failure();
   RankedTensorType xt = n.inputType(0);
-  if (xt.getRank() == 0)
-    return n.emitError() << "expects an input of rank >= 1";
-  auto axis = n.normalizeAxis(n.attrInt("axis", -1), xt.getRank());
+  auto axis = n.inputAxis(-1);
   if (failed(axis))
     return failure();
   int64_t dim = xt.getDimSize(*axis);

@@ -105,6 +105,13 @@ FailureOr<int64_t> NodeImporter::normalizeAxis(int64_t axis, int64_t rank) {
   return normalized;
 }
 
+FailureOr<int64_t> NodeImporter::inputAxis(int64_t defaultAxis) {
+  int64_t rank = inputType(0).getRank();
+  if (rank == 0)
+    return emitError() << "expects an input of rank >= 1";
+  return normalizeAxis(attrInt("axis", defaultAxis), rank);
+}
+
 FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
   // Inference and verification report against the op; collect their
   // messages and re-emit them once, prefixed with the ONNX node.

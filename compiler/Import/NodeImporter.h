@@ -121,6 +121,9 @@ public:
   // Helpers --------------------------------------------------------------
   /// Normalizes a possibly negative axis into [0, rank); error if outside.
   mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+  /// The node's `axis` attribute (`defaultAxis` when absent) normalized for
+  /// input 0, which must have rank >= 1; errors otherwise.
+  mlir::FailureOr<int64_t> inputAxis(int64_t defaultAxis);
 
   /// Builds `OpTy` with a placeholder result type, infers the real type
   /// (InferTypeOpInterface) or takes `resultType`, verifies and folds it.
