@@ -373,18 +373,23 @@ private:
   Location loc;
 };
 
-/// The splat value of a constant inside a fusion body.
-inline std::optional<double> splatValue(ConstantOp c) {
+/// The splat value of a constant inside a fusion body, as an attribute of
+/// the type the kernel computes in. Integers keep their bits (no detour
+/// through double, which rounds values beyond 2^53); floats widen exactly.
+inline TypedAttr splatValue(ConstantOp c) {
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
   if (!dense || !dense.isSplat())
-    return std::nullopt;
+    return nullptr;
+  Type ct = computeType(dense.getElementType());
   Attribute a = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(a))
-    return f.getValueAsDouble();
-  auto i = cast<IntegerAttr>(a);
-  return isUnsigned(i.getType()) || i.getType().isInteger(1)
-             ? static_cast<double>(i.getValue().getZExtValue())
-             : static_cast<double>(i.getValue().getSExtValue());
+  if (auto f = dyn_cast<FloatAttr>(a)) {
+    APFloat v = f.getValue();
+    bool lost;
+    v.convert(cast<FloatType>(ct).getFloatSemantics(),
+              APFloat::rmNearestTiesToEven, &lost);
+    return FloatAttr::get(ct, v);
+  }
+  return IntegerAttr::get(ct, cast<IntegerAttr>(a).getValue());
 }
 
 inline LogicalResult
@@ -396,10 +401,10 @@ PointwiseEmitter::emitOps(llvm::iterator_range<Block::iterator> ops,
     if (op.getNumResults() == 1 && scalar.count(op.getResult(0)))
       continue;
     if (auto c = dyn_cast<ConstantOp>(op)) {
-      auto v = splatValue(c);
+      TypedAttr v = splatValue(c);
       if (!v)
         return c.emitOpError("non-splat constants must be kernel inputs");
-      scalar[c.getResult()] = cst(computeType(elementOf(c.getResult())), *v);
+      scalar[c.getResult()] = arith::ConstantOp::create(b, loc, v);
       continue;
     }
     SmallVector<Value> args;

@@ -8,6 +8,8 @@
 
 #include "compiler/Import/NodeImporter.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -128,6 +130,11 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
     return failure();
   w.strides = *strides;
   w.dilations = *dilations;
+  for (int i = 0; i < 2; ++i)
+    if (w.kernel[i] < 1 || w.strides[i] < 1 || w.dilations[i] < 1)
+      return n.emitError() << "kernel " << w.kernel[i] << ", stride "
+                           << w.strides[i] << " and dilation " << w.dilations[i]
+                           << " of spatial dim " << i << " must be positive";
   std::string autoPad = n.attrString("auto_pad", "NOTSET");
   if (autoPad == "NOTSET") {
     auto pads = n.attrInts("pads");
@@ -144,10 +151,17 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     w.pads.assign(4, 0);
     for (int i = 0; i < 2; ++i) {
-      int64_t out = (inHW[i] + w.strides[i] - 1) / w.strides[i];
-      int64_t window = (w.kernel[i] - 1) * w.dilations[i] + 1;
-      int64_t total =
-          std::max<int64_t>(0, (out - 1) * w.strides[i] + window - inHW[i]);
+      // total = (ceil(in / stride) - 1) * stride + window - in, checked:
+      // the window of a hostile kernel or dilation overflows.
+      int64_t out = inHW[i] / w.strides[i] + (inHW[i] % w.strides[i] != 0);
+      int64_t window, total;
+      if (llvm::MulOverflow(w.kernel[i] - 1, w.dilations[i], window) ||
+          llvm::AddOverflow(window, int64_t(1), window) ||
+          llvm::MulOverflow(out - 1, w.strides[i], total) ||
+          llvm::AddOverflow(total, window, total))
+        return n.emitError() << "the window of spatial dim " << i
+                             << " overflows a 64-bit integer";
+      total = std::max<int64_t>(0, total - inHW[i]);
       int64_t small = total / 2, big = total - small;
       w.pads[i] = autoPad == "SAME_UPPER" ? small : big;
       w.pads[i + 2] = autoPad == "SAME_UPPER" ? big : small;

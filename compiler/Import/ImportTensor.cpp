@@ -11,6 +11,7 @@
 #include "compiler/Import/NodeImporter.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/InterleavedRange.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,12 +106,6 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
   auto shape = n.constInts(0, "shape");
   if (failed(shape))
     return failure();
-  int64_t numel = 1;
-  for (int64_t d : *shape) {
-    if (d < 0)
-      return n.emitError() << "negative dimension " << d;
-    numel *= d;
-  }
   Attribute element = n.b.getF32FloatAttr(0.0f);
   Type et = n.b.getF32Type();
   if (const auto *a = n.attr("value")) {
@@ -123,6 +118,11 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
     et = t->getElementType();
   }
   auto type = RankedTensorType::get(*shape, et);
+  std::string invalid = invalidTensorType(type);
+  if (!invalid.empty())
+    return n.emitError() << "shape [" << llvm::interleaved(*shape)
+                         << "] is invalid: " << invalid;
+  // A splat: one element in memory however large the tensor.
   n.setOutput(
       0, ConstantOp::create(n.b, n.loc, DenseElementsAttr::get(type, element)));
   return success();
@@ -152,31 +152,83 @@ LogicalResult importSize(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
+  // The input type is valid, so its element count fits int64 exactly.
   n.setOutput(
-      0, n.constant(RankedTensorType::get({}, n.b.getI64Type()),
-                    {static_cast<double>(n.inputType(0).getNumElements())}));
+      0, ConstantOp::create(n.b, n.loc,
+                            DenseElementsAttr::get(
+                                RankedTensorType::get({}, n.b.getI64Type()),
+                                APInt(64, n.inputType(0).getNumElements()))));
+  return success();
+}
+
+/// Range over integers, in exact integer arithmetic: the count is
+/// ceil((limit - start) / delta) computed in 128 bits, so no start, limit
+/// or delta of the element type overflows it.
+LogicalResult importIntegerRange(NodeImporter &n, IntegerType et, int64_t s,
+                                 int64_t l, int64_t d) {
+  __int128 span = static_cast<__int128>(l) - s, step = d;
+  __int128 count = span / step + (span % step != 0 && (span > 0) == (d > 0));
+  if (count < 0)
+    count = 0;
+  if (count > kMaxGeneratedElements)
+    return n.emitError() << "range of " << static_cast<double>(count)
+                         << " elements is larger than the "
+                         << kMaxGeneratedElements
+                         << " brrr computes at compile time";
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < count; ++i)
+    // Unsigned arithmetic wraps where s + i * d's partial product would
+    // overflow; the value itself lies in [start, limit).
+    values.push_back(
+        APInt(et.getWidth(),
+              static_cast<uint64_t>(s) +
+                  static_cast<uint64_t>(i) * static_cast<uint64_t>(d),
+              /*isSigned=*/true, /*implicitTrunc=*/true));
+  n.setOutput(0, ConstantOp::create(n.b, n.loc,
+                                    DenseElementsAttr::get(
+                                        RankedTensorType::get(
+                                            {static_cast<int64_t>(count)}, et),
+                                        values)));
   return success();
 }
 
 LogicalResult importRange(NodeImporter &n) {
+  for (unsigned i = 0; i < 3; ++i)
+    if (!n.hasInput(i) || n.inputType(i).getNumElements() != 1)
+      return n.emitError() << "start, limit and delta must be scalars";
+  Type et = n.inputType(0).getElementType();
+  if (auto it = dyn_cast<IntegerType>(et)) {
+    auto start = n.constInts(0, "start"), limit = n.constInts(1, "limit"),
+         delta = n.constInts(2, "delta");
+    if (failed(start) || failed(limit) || failed(delta))
+      return failure();
+    if (delta->front() == 0)
+      return n.emitError() << "delta is zero";
+    return importIntegerRange(n, it, start->front(), limit->front(),
+                              delta->front());
+  }
   auto start = n.constFloats(0, "start"), limit = n.constFloats(1, "limit"),
        delta = n.constFloats(2, "delta");
   if (failed(start) || failed(limit) || failed(delta))
     return failure();
-  if (start->size() != 1 || limit->size() != 1 || delta->size() != 1)
-    return n.emitError() << "start, limit and delta must be scalars";
   double s = start->front(), l = limit->front(), d = delta->front();
+  if (!std::isfinite(s) || !std::isfinite(l) || !std::isfinite(d))
+    return n.emitError() << "start " << s << ", limit " << l << " and delta "
+                         << d << " must be finite";
   if (d == 0)
     return n.emitError() << "delta is zero";
-  int64_t count = std::max<int64_t>(0, std::ceil((l - s) / d));
-  if (count > kMaxGeneratedElements)
-    return n.emitError() << "range of " << count << " elements is too large";
+  double count = std::max(0.0, std::ceil((l - s) / d));
+  if (!(count <= kMaxGeneratedElements))
+    return n.emitError() << "range of " << count
+                         << " elements is larger than the "
+                         << kMaxGeneratedElements
+                         << " brrr computes at compile time";
   SmallVector<double> values;
-  for (int64_t i = 0; i < count; ++i)
+  for (int64_t i = 0; i < static_cast<int64_t>(count); ++i)
     values.push_back(s + i * d);
-  n.setOutput(0, n.constant(RankedTensorType::get(
-                                {count}, n.inputType(0).getElementType()),
-                            values));
+  n.setOutput(
+      0, n.constant(RankedTensorType::get({static_cast<int64_t>(count)}, et),
+                    values));
   return success();
 }
 
@@ -218,9 +270,8 @@ LogicalResult importTrilu(NodeImporter &n) {
       return failure();
     k = *scalarK;
   }
-  auto keep = n.create<CompareOp>(upper ? ComparePredicate::ge
-                                        : ComparePredicate::le,
-                                  *diag, k);
+  auto keep = n.create<CompareOp>(
+      upper ? ComparePredicate::ge : ComparePredicate::le, *diag, k);
   if (failed(keep))
     return failure();
   auto y = n.create<WhereOp>(*keep, *x, n.scalar(type.getElementType(), 0));
@@ -412,9 +463,13 @@ LogicalResult importTile(NodeImporter &n) {
     int64_t r = (*repeats)[d];
     if (r < 0)
       return n.emitError() << "negative repeat " << r;
+    int64_t tiled;
+    if (llvm::MulOverflow(r, in.getDimSize(d), tiled))
+      return n.emitError() << "repeat " << r << " of dim " << d << " (size "
+                           << in.getDimSize(d) << ") overflows its size";
     split.append({1, in.getDimSize(d)});
     expanded.append({r, in.getDimSize(d)});
-    out.push_back(r * in.getDimSize(d));
+    out.push_back(tiled);
   }
   auto a = n.reshape(*x, split);
   if (failed(a))
@@ -455,15 +510,24 @@ SliceDim clampSlice(int64_t start, int64_t end, int64_t step, int64_t dim) {
     start += dim;
   if (end < 0)
     end += dim;
+  // ceil(span / |step|) as (span - 1) / |step| + 1 in unsigned arithmetic:
+  // no step, INT64_MIN and INT64_MAX included, overflows.
+  auto count = [](int64_t span, int64_t step) -> int64_t {
+    uint64_t magnitude = step > 0 ? static_cast<uint64_t>(step)
+                                  : 0 - static_cast<uint64_t>(step);
+    return span > 0 ? static_cast<int64_t>(
+                          (static_cast<uint64_t>(span) - 1) / magnitude + 1)
+                    : 0;
+  };
   if (step > 0) {
     start = std::clamp<int64_t>(start, 0, dim);
     end = std::clamp<int64_t>(end, 0, dim);
-    int64_t size = end > start ? (end - start + step - 1) / step : 0;
+    int64_t size = count(end - start, step);
     return {size ? start : 0, size};
   }
   start = std::clamp<int64_t>(start, 0, dim - 1);
   end = std::clamp<int64_t>(end, -1, dim - 1);
-  int64_t size = start > end ? (start - end - step - 1) / -step : 0;
+  int64_t size = count(start - end, step);
   return {size ? start : 0, size};
 }
 
@@ -517,7 +581,8 @@ LogicalResult importSlice(NodeImporter &n) {
         clampSlice(starts[i], ends[i], steps[i], in.getDimSize(*axis));
     outStarts[*axis] = sd.start;
     sizes[*axis] = sd.size;
-    outSteps[*axis] = steps[i];
+    // One element is read whatever the step: keep index arithmetic small.
+    outSteps[*axis] = sd.size > 1 ? steps[i] : 1;
   }
   auto y = n.create<SliceOp>(*x, outStarts, sizes, outSteps);
   if (failed(y))
@@ -548,8 +613,9 @@ LogicalResult importSplit(NodeImporter &n) {
   if (sizes.empty()) {
     if (n.sinceVersion >= 18)
       parts = n.attrInt("num_outputs", parts);
-    if (parts <= 0)
-      return n.emitError() << "split into " << parts << " parts";
+    if (parts <= 0 || parts != n.numOutputs())
+      return n.emitError() << "split into " << parts << " parts for "
+                           << n.numOutputs() << " outputs";
     // Uneven chunks (the last one smaller) exist only since opset 18.
     if (n.sinceVersion < 18 && dim % parts != 0)
       return n.emitError() << "dim " << *axis << " of size " << dim
@@ -561,7 +627,9 @@ LogicalResult importSplit(NodeImporter &n) {
   }
   int64_t total = 0;
   for (int64_t s : sizes)
-    total += s;
+    if (s < 0 || llvm::AddOverflow(total, s, total))
+      return n.emitError() << "split sizes must be non-negative and sum to "
+                           << dim;
   if (total != dim || static_cast<int64_t>(sizes.size()) != n.numOutputs())
     return n.emitError() << "split sizes do not cover dim " << *axis
                          << " of size " << dim << " with " << n.numOutputs()

@@ -16,6 +16,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -25,10 +26,14 @@ using namespace mlir;
 
 namespace mlir::brrr {
 
-InFlightDiagnostic NodeImporter::emitError() {
+std::string NodeImporter::label() const {
   std::string domain = node.domain().empty() ? "ai.onnx" : node.domain();
-  return mlir::emitError(loc) << "node '" << name << "' (" << node.op_type()
-                              << ", " << domain << " opset " << opset << "): ";
+  return "node '" + name + "' (" + node.op_type() + ", " + domain + " opset " +
+         std::to_string(opset) + "): ";
+}
+
+InFlightDiagnostic NodeImporter::emitError() {
+  return mlir::emitError(loc) << label();
 }
 
 FailureOr<Value> NodeImporter::requiredInput(unsigned i) {
@@ -132,6 +137,16 @@ FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
       if (succeeded(built))
         op->getResult(0).setType(types.front());
     }
+    // Shapes computed from hostile constants (a tile of 2^62 copies) are
+    // refused before any verifier multiplies their dimensions.
+    for (Type t : op->getResultTypes()) {
+      auto shaped = dyn_cast<RankedTensorType>(t);
+      std::string invalid = shaped ? mlir::brrr::invalidTensorType(shaped) : "";
+      if (succeeded(built) && !invalid.empty()) {
+        op->emitError() << "result type " << t << " is invalid: " << invalid;
+        built = failure();
+      }
+    }
     if (succeeded(built))
       built = mlir::verify(op, /*verifyRecursively=*/false);
   }
@@ -156,6 +171,11 @@ FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
       return result;
     }
   }
+  std::string undefined = mlir::brrr::undefinedFoldReason(op);
+  if (!undefined.empty())
+    mlir::emitRemark(loc) << label()
+                          << "not folded at compile time: " << undefined
+                          << " has no defined value; the kernel computes it";
   return op->getResult(0);
 }
 
@@ -315,14 +335,13 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
     return emitError(loc) << "tensor '" << t.name() << "' has unsupported "
                           << dataTypeName(t.data_type());
   SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
-  int64_t numel = 1;
-  for (int64_t d : shape) {
-    if (d < 0)
-      return emitError(loc)
-             << "tensor '" << t.name() << "' has a negative dimension";
-    numel *= d;
-  }
   auto type = RankedTensorType::get(shape, et);
+  std::string invalid = invalidTensorType(type);
+  if (!invalid.empty())
+    return emitError(loc) << "tensor '" << t.name() << "' of shape ["
+                          << llvm::interleaved(shape)
+                          << "] is invalid: " << invalid;
+  int64_t numel = type.getNumElements();
   unsigned width = elementBytes(et);
 
   // Gather little-endian element bytes from whichever field holds them.

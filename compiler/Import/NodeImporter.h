@@ -68,6 +68,8 @@ public:
 
   mlir::MLIRContext *getContext() { return b.getContext(); }
 
+  /// "node 'NAME' (OP, DOMAIN opset N): ", how diagnostics begin.
+  std::string label() const;
   /// Error on this node; the message says node name, op type and opset.
   mlir::InFlightDiagnostic emitError();
 

@@ -11,6 +11,7 @@
 
 #include "compiler/Import/OnnxImporter.h"
 #include "compiler/Import/NodeImporter.h"
+#include "compiler/Import/OnnxCalls.h"
 
 #include "dialects/Brrr/BrrrOps.h"
 
@@ -21,8 +22,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-
-#include <onnx/defs/parser.h>
 
 using namespace mlir;
 
@@ -68,10 +67,9 @@ std::unique_ptr<onnx::ModelProto> loadOnnxModel(MLIRContext &context,
   auto model = std::make_unique<onnx::ModelProto>();
   StringRef data = (*buffer)->getBuffer();
   if (path.ends_with(".onnxtext") || path.ends_with(".txt")) {
-    onnx::OnnxParser parser(data.data());
-    auto status = parser.Parse(*model);
-    if (!status.IsOK()) {
-      emitError(loc) << "malformed ONNX text model: " << status.ErrorMessage();
+    std::string error = parseOnnxText(data, *model);
+    if (!error.empty()) {
+      emitError(loc) << "malformed ONNX text model: " << error;
       return nullptr;
     }
     return model;
@@ -190,7 +188,11 @@ GraphImporter::valueType(const onnx::ValueInfoProto &info,
            << dims.size();
   for (int i = 0; i < dims.size(); ++i) {
     const auto &dim = dims[i];
-    bool known = dim.has_dim_value() && dim.dim_value() >= 0;
+    if (dim.has_dim_value() && dim.dim_value() < 0)
+      return emitError(fileLoc())
+             << "graph input '" << name << "' declares dim " << i << " as "
+             << dim.dim_value() << "; dimensions are never negative";
+    bool known = dim.has_dim_value();
     if (bound != options.inputShapes.end()) {
       int64_t want = bound->second[i];
       if (known && dim.dim_value() != want)
@@ -225,7 +227,9 @@ LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
     // Before IR version 4, initializers were also listed as inputs.
     if (initializers.contains(in.name()))
       continue;
-    inputNames.insert(in.name());
+    if (!inputNames.insert(in.name()).second)
+      return emitError(fileLoc())
+             << "graph input '" << in.name() << "' is declared twice";
     auto type = valueType(in, unresolved);
     if (failed(type))
       return failure();
@@ -244,6 +248,13 @@ LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
     for (const auto &u : unresolved)
       diag << "\n  " << u;
     return failure();
+  }
+
+  for (auto [type, name] : llvm::zip(argTypes, argNames)) {
+    std::string invalid = invalidTensorType(cast<RankedTensorType>(type));
+    if (!invalid.empty())
+      return emitError(fileLoc()) << "graph input '" << name << "' of type "
+                                  << type << " is invalid: " << invalid;
   }
 
   builder.setInsertionPointToEnd(cast<ModuleOp>(func->getParentOp()).getBody());
@@ -265,6 +276,11 @@ LogicalResult GraphImporter::importInitializers() {
     auto attr =
         convertTensor(&context, loc, init, baseDir, options.maxInlineElements);
     if (failed(attr)) {
+      ok = false;
+      continue;
+    }
+    if (values.count(init.name())) {
+      emitError(loc) << "initializer '" << init.name() << "' is defined twice";
       ok = false;
       continue;
     }
@@ -317,6 +333,12 @@ void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
     return;
   }
   int64_t sinceVersion = *std::prev(since);
+  std::string nonconforming = checkNodeSchema(node, name, opset, sinceVersion);
+  if (!nonconforming.empty()) {
+    fail() << "does not conform to the ONNX schema of " << node.op_type()
+           << ": " << nonconforming;
+    return;
+  }
 
   SmallVector<Value> inputs;
   for (const auto &in : node.input()) {
@@ -349,6 +371,13 @@ void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
     const std::string &out = node.output(i);
     if (out.empty())
       continue;
+    // SSA: a name is defined once, by a graph input, an initializer or one
+    // node output.
+    if (values.count(out)) {
+      fail() << "output #" << i << " ('" << out
+             << "') redefines a value defined before";
+      return;
+    }
     if (i >= static_cast<int>(outs.size()) || !outs[i]) {
       fail() << "output #" << i << " ('" << out
              << "') is not produced by the importer";

@@ -4,7 +4,10 @@
 // same type) and evaluate small constant tensors, which is how ONNX shape
 // subgraphs (Shape -> Gather -> Concat -> Reshape) collapse to constants both
 // at import (the importer folds every op it builds) and in `canonicalize`.
-// Constants above kMaxFoldElements are never materialized.
+// Constants above kMaxFoldElements are never materialized. Elements are
+// computed in their type's own arithmetic (APInt, APFloat): integers wrap
+// as numpy's do, and a result ONNX leaves undefined (integer division by
+// zero, a float cast to an integer that cannot hold it) is not folded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APSInt.h"
 
 #include <cmath>
 
@@ -99,110 +103,6 @@ SmallVector<Attribute> elementsOf(DenseElementsAttr attr) {
   return SmallVector<Attribute>(attr.getValues<Attribute>());
 }
 
-/// Numeric value of an integer or float attribute, as double or int64.
-struct Scalar {
-  bool isFloat;
-  double f;
-  int64_t i;
-};
-
-Scalar scalarOf(Attribute a, bool isUnsigned) {
-  if (auto f = dyn_cast<FloatAttr>(a))
-    return {true, f.getValueAsDouble(), 0};
-  auto i = cast<IntegerAttr>(a);
-  APInt v = i.getValue();
-  int64_t value =
-      v.getBitWidth() == 1 || isUnsigned ? v.getZExtValue() : v.getSExtValue();
-  return {false, 0, value};
-}
-
-/// Builds an attribute of element type `type` from a double or an int.
-Attribute makeScalar(Type type, double f, int64_t i, bool fromFloat) {
-  if (auto ft = dyn_cast<FloatType>(type))
-    return FloatAttr::get(ft, fromFloat ? f : static_cast<double>(i));
-  auto it = cast<IntegerType>(type);
-  int64_t v = i;
-  if (fromFloat) {
-    if (!std::isfinite(f))
-      return nullptr;
-    v = it.getWidth() == 1 ? (f != 0.0) : static_cast<int64_t>(f);
-  } else if (it.getWidth() == 1) {
-    v = i != 0;
-  }
-  return IntegerAttr::get(it, APInt(it.getWidth(), v, /*isSigned=*/true,
-                                    /*implicitTrunc=*/true));
-}
-
-/// Evaluates an elementwise binary op on one pair of scalars; null if the op
-/// has no safe compile-time result (integer division by zero, say).
-Attribute evalBinary(StringRef name, Type elementType, Scalar l, Scalar r) {
-  if (l.isFloat) {
-    double a = l.f, b = r.f, v;
-    if (name == "brrr.add")
-      v = a + b;
-    else if (name == "brrr.sub")
-      v = a - b;
-    else if (name == "brrr.mul")
-      v = a * b;
-    else if (name == "brrr.div")
-      v = a / b;
-    // NaN propagates through max/min, as in numpy and ONNX.
-    else if (name == "brrr.max")
-      v = std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
-    else if (name == "brrr.min")
-      v = std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
-    else if (name == "brrr.pow")
-      v = std::pow(a, b);
-    else if (name == "brrr.rem")
-      v = std::fmod(a, b);
-    else
-      return nullptr;
-    return makeScalar(elementType, v, 0, true);
-  }
-  int64_t a = l.i, b = r.i, v;
-  if (name == "brrr.add")
-    v = a + b;
-  else if (name == "brrr.sub")
-    v = a - b;
-  else if (name == "brrr.mul")
-    v = a * b;
-  else if (name == "brrr.div") {
-    if (b == 0)
-      return nullptr;
-    v = a / b;
-  } else if (name == "brrr.rem") {
-    if (b == 0)
-      return nullptr;
-    v = a % b;
-  } else if (name == "brrr.max")
-    v = std::max(a, b);
-  else if (name == "brrr.min")
-    v = std::min(a, b);
-  else if (name == "brrr.and")
-    v = a && b;
-  else if (name == "brrr.or")
-    v = a || b;
-  else if (name == "brrr.xor")
-    v = (a != 0) != (b != 0);
-  else if (name == "brrr.pow") {
-    if (b < 0)
-      return nullptr;
-    // Square-and-multiply in unsigned arithmetic: wraps like the target.
-    uint64_t base = static_cast<uint64_t>(a), result = 1;
-    for (uint64_t e = static_cast<uint64_t>(b); e; e >>= 1, base *= base)
-      if (e & 1)
-        result *= base;
-    v = static_cast<int64_t>(result);
-  } else
-    return nullptr;
-  return makeScalar(elementType, 0, v, false);
-}
-
-bool evalCompare(ComparePredicate pred, Scalar l, Scalar r) {
-  return l.isFloat ? comparePredicateHolds(pred, l.f, r.f)
-                   : comparePredicateHolds(pred, l.i, r.i);
-}
-
 /// Applies `fn(outIndex)` to every element of `resultType` and packs the
 /// attributes it returns; null if any element is null.
 template <typename Fn>
@@ -220,47 +120,250 @@ Attribute buildElements(RankedTensorType resultType, Fn fn) {
   return DenseElementsAttr::get(resultType, values);
 }
 
+/// Whether `t`'s integers read as unsigned (booleans and unsigned types),
+/// for comparison, division, max/min and widening.
 bool isUnsignedElement(Type t) {
   auto it = dyn_cast<IntegerType>(getElementTypeOrSelf(t));
-  return it && it.isUnsigned();
+  return it && (it.isUnsigned() || it.getWidth() == 1);
+}
+
+constexpr APFloat::roundingMode kNearest = APFloat::rmNearestTiesToEven;
+
+/// `a op b` in the float type's own arithmetic. NaN propagates through
+/// max/min, as in numpy and ONNX.
+Attribute evalFloat(StringRef name, FloatAttr lhs, FloatAttr rhs) {
+  APFloat a = lhs.getValue(), b = rhs.getValue();
+  if (name == "brrr.add")
+    a.add(b, kNearest);
+  else if (name == "brrr.sub")
+    a.subtract(b, kNearest);
+  else if (name == "brrr.mul")
+    a.multiply(b, kNearest);
+  else if (name == "brrr.div")
+    a.divide(b, kNearest);
+  else if (name == "brrr.rem")
+    a.mod(b);
+  else if (name == "brrr.max")
+    a = llvm::maximum(a, b);
+  else if (name == "brrr.min")
+    a = llvm::minimum(a, b);
+  else if (name == "brrr.pow") {
+    // No APFloat pow: double holds every operand exactly and rounds once.
+    APFloat v(std::pow(lhs.getValueAsDouble(), rhs.getValueAsDouble()));
+    bool lost;
+    v.convert(a.getSemantics(), kNearest, &lost);
+    a = v;
+  } else
+    return nullptr;
+  return FloatAttr::get(lhs.getType(), a);
+}
+
+/// `a op b` in the integer type's own arithmetic: add, sub, mul and pow
+/// wrap, and INT_MIN / -1 is INT_MIN, as numpy computes them. Division by
+/// zero and negative exponents have no defined value: null, and `why`.
+Attribute evalInt(StringRef name, IntegerAttr lhs, IntegerAttr rhs,
+                  bool isUnsigned, std::string *why) {
+  const APInt &a = lhs.getValue(), &b = rhs.getValue();
+  auto undefined = [&](StringRef reason) -> Attribute {
+    if (why)
+      *why = reason.str();
+    return nullptr;
+  };
+  APInt v;
+  if (name == "brrr.add")
+    v = a + b;
+  else if (name == "brrr.sub")
+    v = a - b;
+  else if (name == "brrr.mul")
+    v = a * b;
+  else if (name == "brrr.div" || name == "brrr.rem") {
+    if (b.isZero())
+      return undefined("integer division by zero");
+    if (name == "brrr.div")
+      v = isUnsigned ? a.udiv(b) : a.sdiv(b);
+    else
+      v = isUnsigned ? a.urem(b) : a.srem(b);
+  } else if (name == "brrr.max")
+    v = isUnsigned ? llvm::APIntOps::umax(a, b) : llvm::APIntOps::smax(a, b);
+  else if (name == "brrr.min")
+    v = isUnsigned ? llvm::APIntOps::umin(a, b) : llvm::APIntOps::smin(a, b);
+  else if (name == "brrr.and")
+    v = a & b;
+  else if (name == "brrr.or")
+    v = a | b;
+  else if (name == "brrr.xor")
+    v = a ^ b;
+  else if (name == "brrr.pow") {
+    if (!isUnsigned && b.isNegative())
+      return undefined("an integer raised to a negative power");
+    APInt base = a;
+    v = APInt(a.getBitWidth(), 1);
+    for (unsigned bit = 0, e = b.getActiveBits(); bit < e; ++bit) {
+      if (b[bit])
+        v *= base;
+      base *= base;
+    }
+  } else
+    return nullptr;
+  return IntegerAttr::get(lhs.getType(), v);
+}
+
+bool evalCompare(ComparePredicate pred, Attribute lhs, Attribute rhs,
+                 bool isUnsigned) {
+  if (auto lf = dyn_cast<FloatAttr>(lhs)) {
+    APFloat::cmpResult c =
+        lf.getValue().compare(cast<FloatAttr>(rhs).getValue());
+    switch (pred) {
+    case ComparePredicate::eq:
+      return c == APFloat::cmpEqual;
+    case ComparePredicate::ne: // true for NaN
+      return c != APFloat::cmpEqual;
+    case ComparePredicate::lt:
+      return c == APFloat::cmpLessThan;
+    case ComparePredicate::le:
+      return c == APFloat::cmpLessThan || c == APFloat::cmpEqual;
+    case ComparePredicate::gt:
+      return c == APFloat::cmpGreaterThan;
+    case ComparePredicate::ge:
+      return c == APFloat::cmpGreaterThan || c == APFloat::cmpEqual;
+    }
+    return false;
+  }
+  const APInt &a = cast<IntegerAttr>(lhs).getValue(),
+              &b = cast<IntegerAttr>(rhs).getValue();
+  switch (pred) {
+  case ComparePredicate::eq:
+    return a == b;
+  case ComparePredicate::ne:
+    return a != b;
+  case ComparePredicate::lt:
+    return isUnsigned ? a.ult(b) : a.slt(b);
+  case ComparePredicate::le:
+    return isUnsigned ? a.ule(b) : a.sle(b);
+  case ComparePredicate::gt:
+    return isUnsigned ? a.ugt(b) : a.sgt(b);
+  case ComparePredicate::ge:
+    return isUnsigned ? a.uge(b) : a.sge(b);
+  }
+  return false;
+}
+
+/// `value` cast to element type `to` with ONNX Cast rules: floats round to
+/// nearest and truncate toward zero into integers, integers wrap into
+/// narrower ones, anything non-zero (NaN too) is true. A float that no
+/// value of the integer type holds (NaN, infinities, out of range) has no
+/// defined result: null, and `why`.
+Attribute evalCast(Attribute value, Type to, bool fromUnsigned,
+                   std::string *why) {
+  auto toInt = dyn_cast<IntegerType>(to);
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    const APFloat &a = f.getValue();
+    if (auto ft = dyn_cast<FloatType>(to)) {
+      APFloat v = a;
+      bool lost;
+      v.convert(ft.getFloatSemantics(), kNearest, &lost);
+      return FloatAttr::get(ft, v);
+    }
+    if (!toInt)
+      return nullptr;
+    if (toInt.getWidth() == 1)
+      return IntegerAttr::get(toInt, APInt(1, !a.isZero()));
+    APSInt v(toInt.getWidth(), toInt.isUnsigned());
+    bool exact;
+    if (a.convertToInteger(v, APFloat::rmTowardZero, &exact) &
+        APFloat::opInvalidOp) {
+      if (why)
+        *why = "a float cast to an integer type that cannot hold it";
+      return nullptr;
+    }
+    return IntegerAttr::get(toInt, v);
+  }
+  const APInt &a = cast<IntegerAttr>(value).getValue();
+  if (auto ft = dyn_cast<FloatType>(to)) {
+    APFloat v(ft.getFloatSemantics());
+    v.convertFromAPInt(a, /*IsSigned=*/!fromUnsigned, kNearest);
+    return FloatAttr::get(ft, v);
+  }
+  if (!toInt)
+    return nullptr;
+  if (toInt.getWidth() == 1)
+    return IntegerAttr::get(toInt, APInt(1, !a.isZero()));
+  return IntegerAttr::get(toInt, fromUnsigned
+                                     ? a.zextOrTrunc(toInt.getWidth())
+                                     : a.sextOrTrunc(toInt.getWidth()));
+}
+
+/// An elementwise binary op, comparison or cast whose operands are small
+/// dense constants, evaluated; null if an operand is not one, or if some
+/// element has no defined value (then `why`, when given, says why).
+Attribute foldElementwise(Operation *op, ArrayRef<Attribute> operands,
+                          std::string *why) {
+  SmallVector<DenseElementsAttr> dense;
+  SmallVector<SmallVector<Attribute>> values;
+  for (Attribute a : operands) {
+    DenseElementsAttr d = smallDense(a);
+    if (!d)
+      return nullptr;
+    dense.push_back(d);
+    values.push_back(elementsOf(d));
+  }
+  auto at = [&](unsigned k, ArrayRef<int64_t> idx) {
+    return values[k][broadcastSource(idx, dense[k].getType().getShape())];
+  };
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type resultElement = resultType.getElementType();
+  bool isUnsigned = isUnsignedElement(op->getOperand(0).getType());
+  if (isa<CastOp>(op))
+    return buildElements(resultType, [&](ArrayRef<int64_t> idx) {
+      return evalCast(at(0, idx), resultElement, isUnsigned, why);
+    });
+  if (auto compare = dyn_cast<CompareOp>(op))
+    return buildElements(resultType, [&](ArrayRef<int64_t> idx) {
+      return IntegerAttr::get(resultElement,
+                              evalCompare(compare.getPredicate(), at(0, idx),
+                                          at(1, idx), isUnsigned));
+    });
+  StringRef name = op->getName().getStringRef();
+  return buildElements(resultType, [&](ArrayRef<int64_t> idx) -> Attribute {
+    Attribute l = at(0, idx), r = at(1, idx);
+    if (auto lf = dyn_cast<FloatAttr>(l))
+      return evalFloat(name, lf, cast<FloatAttr>(r));
+    return evalInt(name, cast<IntegerAttr>(l), cast<IntegerAttr>(r), isUnsigned,
+                   why);
+  });
+}
+
+bool isElementwiseFoldable(Operation *op) {
+  return isa<AddOp, AndOp, CastOp, CompareOp, DivOp, MaxOp, MinOp, MulOp, OrOp,
+             PowOp, RemOp, SubOp, XorOp>(op);
 }
 
 } // namespace
 
-OpFoldResult mlir::brrr::foldBinaryOp(Operation *op, Attribute lhsAttr,
-                                      Attribute rhsAttr) {
-  DenseElementsAttr lhs = smallDense(lhsAttr), rhs = smallDense(rhsAttr);
-  if (!lhs || !rhs)
-    return nullptr;
-  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  bool isUnsigned = isUnsignedElement(resultType);
-  SmallVector<Attribute> l = elementsOf(lhs), r = elementsOf(rhs);
-  StringRef name = op->getName().getStringRef();
-  return buildElements(resultType, [&](ArrayRef<int64_t> idx) {
-    return evalBinary(
-        name, resultType.getElementType(),
-        scalarOf(l[broadcastSource(idx, lhs.getType().getShape())], isUnsigned),
-        scalarOf(r[broadcastSource(idx, rhs.getType().getShape())],
-                 isUnsigned));
-  });
+OpFoldResult mlir::brrr::foldBinaryOp(Operation *op, Attribute lhs,
+                                      Attribute rhs) {
+  return foldElementwise(op, {lhs, rhs}, /*why=*/nullptr);
+}
+
+std::string mlir::brrr::undefinedFoldReason(Operation *op) {
+  if (!isElementwiseFoldable(op))
+    return "";
+  SmallVector<Attribute> operands;
+  for (Value v : op->getOperands()) {
+    Attribute a;
+    if (!matchPattern(v, m_Constant(&a)))
+      return "";
+    operands.push_back(a);
+  }
+  std::string why;
+  if (foldElementwise(op, operands, &why))
+    return "";
+  return why;
 }
 
 OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
-  DenseElementsAttr lhs = smallDense(adaptor.getLhs()),
-                    rhs = smallDense(adaptor.getRhs());
-  if (!lhs || !rhs)
-    return nullptr;
-  bool isUnsigned = isUnsignedElement(getLhs().getType());
-  SmallVector<Attribute> l = elementsOf(lhs), r = elementsOf(rhs);
-  Type i1 = getType().getElementType();
-  return buildElements(getType(), [&](ArrayRef<int64_t> idx) -> Attribute {
-    bool v = evalCompare(
-        getPredicate(),
-        scalarOf(l[broadcastSource(idx, lhs.getType().getShape())], isUnsigned),
-        scalarOf(r[broadcastSource(idx, rhs.getType().getShape())],
-                 isUnsigned));
-    return IntegerAttr::get(i1, v);
-  });
+  return foldElementwise(*this, {adaptor.getLhs(), adaptor.getRhs()},
+                         /*why=*/nullptr);
 }
 
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
@@ -321,22 +424,9 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
         widensExactly(getType().getElementType(),
                       inner.getType().getElementType()))
       return inner.getInput();
-  DenseElementsAttr in = smallDense(adaptor.getInput());
-  if (!in)
+  if (!smallDense(adaptor.getInput()))
     return foldBlobCast(*this, adaptor.getInput());
-  bool isUnsigned = isUnsignedElement(getInput().getType());
-  SmallVector<Attribute> values = elementsOf(in);
-  Type elementType = getType().getElementType();
-  if (!elementType.isIntOrFloat())
-    return nullptr;
-  return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
-    int64_t linear = 0;
-    SmallVector<int64_t> strides = stridesOf(getType().getShape());
-    for (size_t i = 0; i < idx.size(); ++i)
-      linear += idx[i] * strides[i];
-    Scalar s = scalarOf(values[linear], isUnsigned);
-    return makeScalar(elementType, s.f, s.i, s.isFloat);
-  });
+  return foldElementwise(*this, {adaptor.getInput()}, /*why=*/nullptr);
 }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
@@ -468,9 +558,8 @@ struct ScatterOperands {
   SmallVector<Attribute> values, updates;
   SmallVector<APInt> index;
 };
-std::optional<ScatterOperands> scatterOperands(Attribute input,
-                                               Attribute indices,
-                                               Attribute updates) {
+std::optional<ScatterOperands>
+scatterOperands(Attribute input, Attribute indices, Attribute updates) {
   ScatterOperands s;
   s.input = smallDenseOrBlob(input);
   s.indices = smallDenseOrBlob(indices);

@@ -10,14 +10,43 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::brrr;
 
 #define GET_OP_CLASSES
 #include "dialects/Brrr/BrrrOps.cpp.inc"
+
+std::string mlir::brrr::invalidTensorType(ShapedType type) {
+  // Every stride and offset of the tensor is at most the product of its
+  // non-zero dimensions, so that product must fit even when a zero
+  // dimension makes the tensor empty.
+  int64_t extent = 1;
+  bool empty = false;
+  for (int64_t d : type.getShape()) {
+    if (ShapedType::isDynamic(d))
+      return "it has a dynamic dimension";
+    if (d < 0)
+      return "dimension " + std::to_string(d) + " is negative";
+    empty |= d == 0;
+    if (d && llvm::MulOverflow(extent, d, extent))
+      return "its element count overflows a 64-bit integer";
+  }
+  Type et = type.getElementType();
+  if (empty || !et.isIntOrFloat())
+    return "";
+  int64_t bytes;
+  if (llvm::MulOverflow(extent, elementBytes(et), bytes) ||
+      bytes > kMaxTensorBytes)
+    return "its " + std::to_string(extent) +
+           " elements need more memory than any GPU has (" +
+           std::to_string(kMaxTensorBytes / 1'000'000'000) + " GB)";
+  return "";
+}
 
 LogicalResult ClipOp::verify() {
   if (getMin() && getMax() &&
@@ -141,8 +170,8 @@ LogicalResult FusionOp::verify() {
   Block &block = getBody().front();
   if (block.getNumArguments() != getInputs().size())
     return emitOpError("body has ")
-           << block.getNumArguments() << " arguments for "
-           << getInputs().size() << " inputs";
+           << block.getNumArguments() << " arguments for " << getInputs().size()
+           << " inputs";
   for (auto [arg, in] : llvm::zip(block.getArguments(), getInputs()))
     if (arg.getType() != in.getType())
       return emitOpError("body argument type ")

@@ -58,6 +58,15 @@ inline int64_t elementBytes(Type t) {
   return t.isInteger(1) ? 1 : (t.getIntOrFloatBitWidth() + 7) / 8;
 }
 
+/// Most bytes one tensor may take: no supported GPU has more memory (an
+/// H200 has 141 GB), so a larger tensor cannot run anywhere.
+constexpr int64_t kMaxTensorBytes = 141'000'000'000;
+
+/// Why `type` cannot be a tensor of a compiled model (a dynamic or negative
+/// dimension, a size that overflows int64 or exceeds kMaxTensorBytes), or
+/// an empty string if it can.
+std::string invalidTensorType(ShapedType type);
+
 /// The values of an integer constant (dense or dense_resource), if `v` is
 /// produced by one.
 std::optional<SmallVector<int64_t>> getConstInts(Value v);
@@ -79,6 +88,12 @@ ElementsAttr transposeWeights(ElementsAttr weights, RankedTensorType type,
 /// Constant-folds an elementwise binary op whose operands are small dense
 /// constants; returns null when it does not apply.
 OpFoldResult foldBinaryOp(Operation *op, Attribute lhs, Attribute rhs);
+
+/// Why an elementwise binary op, comparison or cast whose operands are
+/// small constants does not fold: some element has no defined value
+/// (integer division by zero, say) and is left to the kernel. Empty if it
+/// folds or is not such an op.
+std::string undefinedFoldReason(Operation *op);
 
 /// Whether `lhs pred rhs` holds.
 template <typename T>

@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -73,6 +74,22 @@ LogicalResult mlir::brrr::inferBroadcastResult(std::optional<Location> loc,
   return success();
 }
 
+/// The span a window of `kernel` taps `dilation` apart can slide over
+/// `size` padded by `padLo` and `padHi`: size + pads - window, or nullopt if
+/// some step overflows int64 (hostile attributes, never a real model).
+static std::optional<int64_t> windowSpan(int64_t size, int64_t padLo,
+                                         int64_t padHi, int64_t kernel,
+                                         int64_t dilation) {
+  int64_t window, padded, span;
+  if (llvm::MulOverflow(dilation, kernel - 1, window) ||
+      llvm::AddOverflow(window, int64_t(1), window) ||
+      llvm::AddOverflow(size, padLo, padded) ||
+      llvm::AddOverflow(padded, padHi, padded) ||
+      llvm::SubOverflow(padded, window, span))
+    return std::nullopt;
+  return span;
+}
+
 LogicalResult mlir::brrr::inferPool2DResult(
     std::optional<Location> loc, Value input, ArrayRef<int64_t> kernel,
     ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
@@ -92,16 +109,23 @@ LogicalResult mlir::brrr::inferPool2DResult(
                                     "positive");
     if (pads[i] < 0 || pads[i + 2] < 0)
       return emitOptionalError(loc, "pads must be non-negative");
-    int64_t window = dilations[i] * (kernel[i] - 1) + 1;
-    int64_t span = in.getDimSize(2 + i) + pads[i] + pads[i + 2] - window;
-    if (span < 0)
-      return emitOptionalError(loc, "window of ", window,
+    std::optional<int64_t> span = windowSpan(
+        in.getDimSize(2 + i), pads[i], pads[i + 2], kernel[i], dilations[i]);
+    if (!span)
+      return emitOptionalError(loc, "window or pads of dimension ", 2 + i,
+                               " overflow a 64-bit integer");
+    if (*span < 0)
+      return emitOptionalError(loc, "window of ",
+                               dilations[i] * (kernel[i] - 1) + 1,
                                " does not fit padded dimension ", 2 + i);
     int64_t out =
-        (ceilMode ? llvm::divideCeil(span, strides[i]) : span / strides[i]) + 1;
+        (ceilMode ? llvm::divideCeil(*span, strides[i]) : *span / strides[i]) +
+        1;
     // ONNX: with ceil_mode, a window starting inside the right padding is
-    // dropped.
-    if (ceilMode && (out - 1) * strides[i] >= in.getDimSize(2 + i) + pads[i])
+    // dropped (size + the left pad fits: the span's sum did).
+    int64_t lastStart;
+    if (ceilMode && (llvm::MulOverflow(out - 1, strides[i], lastStart) ||
+                     lastStart >= in.getDimSize(2 + i) + pads[i]))
       --out;
     shape[2 + i] = out;
   }
@@ -199,13 +223,19 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
     int64_t dilation = adaptor.getDilations()[i];
     if (stride < 1 || dilation < 1)
       return emitOptionalError(loc, "strides and dilations must be positive");
-    int64_t window = dilation * (w.getDimSize(2 + i) - 1) + 1;
-    int64_t span = in.getDimSize(2 + i) + adaptor.getPads()[i] +
-                   adaptor.getPads()[i + 2] - window;
-    if (span < 0)
-      return emitOptionalError(loc, "kernel window of ", window,
+    if (adaptor.getPads()[i] < 0 || adaptor.getPads()[i + 2] < 0)
+      return emitOptionalError(loc, "pads must be non-negative");
+    std::optional<int64_t> span =
+        windowSpan(in.getDimSize(2 + i), adaptor.getPads()[i],
+                   adaptor.getPads()[i + 2], w.getDimSize(2 + i), dilation);
+    if (!span)
+      return emitOptionalError(loc, "window or pads of dimension ", 2 + i,
+                               " overflow a 64-bit integer");
+    if (*span < 0)
+      return emitOptionalError(loc, "kernel window of ",
+                               dilation * (w.getDimSize(2 + i) - 1) + 1,
                                " does not fit padded dimension ", 2 + i);
-    shape[2 + i] = span / stride + 1;
+    shape[2 + i] = *span / stride + 1;
   }
   types.push_back(RankedTensorType::get(shape, in.getElementType()));
   return success();
