@@ -16,6 +16,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -284,45 +285,79 @@ static void appendBytes(std::vector<char> &out, uint64_t value,
     out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
-/// Reads the bytes of a tensor stored in an external file.
+/// Reads the bytes of a tensor stored in an external file. Only a regular
+/// file whose resolved path (symbolic links followed) lies inside the
+/// model's directory is read, and only within its size: a model cannot pull
+/// other files of the compiling machine into its artifact, nor hang the
+/// compiler on a FIFO or exhaust it on /dev/zero.
 static FailureOr<std::vector<char>>
 readExternal(Location loc, const onnx::TensorProto &t, StringRef baseDir) {
   std::string location;
   uint64_t offset = 0;
   std::optional<uint64_t> length;
   for (const auto &kv : t.external_data()) {
-    if (kv.key() == "location")
+    if (kv.key() == "location") {
       location = kv.value();
-    else if (kv.key() == "offset")
-      offset = std::strtoull(kv.value().c_str(), nullptr, 10);
-    else if (kv.key() == "length")
-      length = std::strtoull(kv.value().c_str(), nullptr, 10);
+      continue;
+    }
+    if (kv.key() != "offset" && kv.key() != "length")
+      continue;
+    uint64_t value;
+    if (StringRef(kv.value()).getAsInteger(10, value))
+      return emitError(loc)
+             << "tensor '" << t.name() << "': external data " << kv.key()
+             << " '" << kv.value() << "' is not a non-negative integer";
+    (kv.key() == "offset" ? offset : length.emplace()) = value;
   }
+  auto fail = [&]() -> InFlightDiagnostic {
+    return emitError(loc) << "tensor '" << t.name() << "': ";
+  };
   if (location.empty())
-    return emitError(loc) << "tensor '" << t.name()
-                          << "' has external data without a location";
-  if (llvm::sys::path::is_absolute(location) ||
-      StringRef(location).contains(".."))
-    return emitError(loc) << "tensor '" << t.name()
-                          << "': external data location '" << location
-                          << "' must be a relative path inside the model's "
-                             "directory";
-  SmallString<256> path(baseDir);
+    return fail() << "external data without a location";
+  bool climbs = llvm::any_of(llvm::make_range(llvm::sys::path::begin(location),
+                                              llvm::sys::path::end(location)),
+                             [](StringRef part) { return part == ".."; });
+  if (llvm::sys::path::is_absolute(location) || climbs)
+    return fail() << "external data location '" << location
+                  << "' must be a relative path inside the model's directory";
+  SmallString<256> dir(baseDir.empty() ? "." : baseDir), path(dir);
   llvm::sys::path::append(path, location);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return emitError(loc) << "tensor '" << t.name()
-                          << "': cannot read external data file '" << path
-                          << "': " << buffer.getError().message();
-  uint64_t size = (*buffer)->getBufferSize();
+  SmallString<256> realDir, realPath;
+  if (std::error_code ec = llvm::sys::fs::real_path(dir, realDir))
+    return fail() << "cannot resolve the model's directory '" << dir
+                  << "': " << ec.message();
+  if (std::error_code ec = llvm::sys::fs::real_path(path, realPath))
+    return fail() << "cannot read external data file '" << path
+                  << "': " << ec.message();
+  StringRef inside = realPath;
+  if (!inside.consume_front(realDir) ||
+      !llvm::sys::path::is_separator(inside.empty() ? '\0' : inside.front()))
+    return fail() << "external data file '" << path << "' resolves to '"
+                  << realPath << "', outside the model's directory '" << realDir
+                  << "'";
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(realPath, status))
+    return fail() << "cannot read external data file '" << path
+                  << "': " << ec.message();
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return fail() << "external data file '" << path
+                  << "' is not a regular file";
+  uint64_t size = status.getSize();
   uint64_t len = length.value_or(size >= offset ? size - offset : 0);
   if (offset > size || len > size - offset)
-    return emitError(loc) << "tensor '" << t.name() << "': external data ["
-                          << offset << ", " << offset + len
-                          << ") is outside file '" << path << "' of " << size
-                          << " bytes";
-  const char *start = (*buffer)->getBufferStart() + offset;
+    return fail() << "external data [" << offset << ", " << offset + len
+                  << ") is outside file '" << path << "' of " << size
+                  << " bytes";
+  // Read, not mapped: a file that shrinks after the check gives a short
+  // read, where a mapping would fault.
+  auto buffer = llvm::MemoryBuffer::getFileSlice(realPath, len, offset,
+                                                 /*IsVolatile=*/true);
+  if (!buffer)
+    return fail() << "cannot read external data file '" << path
+                  << "': " << buffer.getError().message();
+  if ((*buffer)->getBufferSize() != len)
+    return fail() << "external data file '" << path << "' changed while read";
+  const char *start = (*buffer)->getBufferStart();
   return std::vector<char>(start, start + len);
 }
 

@@ -17,6 +17,9 @@ It writes, next to this script:
   constant.bin            that tensor's bytes (-(16 * i + j))
   external-escape.onnx    like external.onnx, but W's location is
                           '../weights.bin', outside the model's directory
+  external-dots.onnx      like external.onnx, but W's location is
+                          'weights..bin', a legal name inside it
+  external-bad-offset.onnx  like external.onnx, but W's offset is '-8'
 """
 
 import os
@@ -66,17 +69,24 @@ def external_model():
                     location="weights.bin", size_threshold=0)
 
 
-def external_escape_model():
-    model = add_weight_model("external_escape")
+def external_reference_model(name, location, offset="0", length="512"):
+    model = add_weight_model(name.replace("-", "_"))
     w = model.graph.initializer[0]
     w.ClearField("raw_data")
     w.data_location = TensorProto.EXTERNAL
-    for key, value in (("location", "../weights.bin"), ("offset", "0"),
-                       ("length", "512")):
+    for key, value in (("location", location), ("offset", offset),
+                       ("length", length)):
         entry = w.external_data.add()
         entry.key = key
         entry.value = value
-    onnx.save(model, path("external-escape.onnx"))
+    onnx.save(model, path(name + ".onnx"))
+
+
+def external_escape_model():
+    external_reference_model("external-escape", "../weights.bin")
+    external_reference_model("external-dots", "weights..bin")
+    external_reference_model("external-bad-offset", "weights.bin",
+                             offset="-8")
 
 
 def external_constant_model():
