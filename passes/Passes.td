@@ -92,7 +92,14 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
     whole) is cast once before them, and reshapes (and transposes of
     products and pointwise results) move below the pointwise ops that read
     them.
+    A group holds at most `max-ops` ops, so that code size and compile time
+    grow linearly with the model (a chain of 20,000 adds becomes kernels of
+    `max-ops` adds, not one kernel that ptxas takes minutes over).
   }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "256",
+           "Most pointwise ops one kernel fuses">,
+  ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 

@@ -74,22 +74,27 @@ bool isLeafTranspose(Operation *op, Operation *root,
 }
 
 /// Grows a group from `root` by absorbing profitable pointwise producers
-/// and transposes of its inputs.
+/// and transposes of its inputs, nearest first, up to `maxOps` ops: a
+/// kernel's code (and ptxas's time on it, which grows faster than its
+/// size) stays bounded however long a chain of pointwise ops is.
 llvm::SetVector<Operation *> growGroup(Operation *root,
-                                       const DenseSet<Operation *> &taken) {
+                                       const DenseSet<Operation *> &taken,
+                                       int64_t maxOps) {
   llvm::SetVector<Operation *> group;
   group.insert(root);
   bool changed = true;
-  while (changed) {
+  auto full = [&] { return static_cast<int64_t>(group.size()) >= maxOps; };
+  while (changed && !full()) {
     changed = false;
-    for (size_t i = 0; i < group.size(); ++i) {
+    for (size_t i = 0; i < group.size() && !full(); ++i) {
       // A transpose is a leaf: the kernel reads its operand through the
       // permutation, so nothing before it joins.
       if (isa<TransposeOp>(group[i]))
         continue;
       for (Value operand : group[i]->getOperands()) {
         Operation *producer = operand.getDefiningOp();
-        if (!producer || group.contains(producer) || taken.contains(producer))
+        if (!producer || group.contains(producer) ||
+            taken.contains(producer) || full())
           continue;
         if (isSplatConstant(producer)) {
           continue; // Cloned into the region when the fusion is built.
@@ -331,6 +336,7 @@ void sinkViews(func::FuncOp func) {
 
 struct FuseElementwisePass
     : public mlir::brrr::impl::BrrrFuseElementwiseBase<FuseElementwisePass> {
+  using Base::Base;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     hoistCastsAboveViews(func);
@@ -347,7 +353,7 @@ struct FuseElementwisePass
     for (Operation *root : llvm::reverse(candidates)) {
       if (taken.contains(root))
         continue;
-      llvm::SetVector<Operation *> group = growGroup(root, taken);
+      llvm::SetVector<Operation *> group = growGroup(root, taken, maxOps);
       taken.insert(group.begin(), group.end());
       groups.emplace_back(root, std::move(group));
     }
