@@ -89,6 +89,12 @@ public:
 } // namespace
 
 std::vector<uint8_t> serialize(const Artifact &a) {
+  std::vector<uint8_t> image = serializeHead(a, a.weights.size());
+  image.insert(image.end(), a.weights.begin(), a.weights.end());
+  return image;
+}
+
+std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes) {
   Writer w;
   w.raw(kMagic, sizeof(kMagic));
   w.u32(kFormatVersion);
@@ -149,7 +155,7 @@ std::vector<uint8_t> serialize(const Artifact &a) {
     w.u32(s.index);
   }
   w.u64(a.arenaBytes);
-  w.bytes(a.weights);
+  w.u64(weightBytes); // the weights themselves follow, last
   return std::move(w.out);
 }
 

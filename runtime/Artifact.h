@@ -136,6 +136,11 @@ struct Artifact {
 /// Serializes `a` into an image.
 std::vector<uint8_t> serialize(const Artifact &a);
 
+/// The image of `a` up to its weights, which come last: appending
+/// `weightBytes` bytes of weights (ignoring `a.weights`) completes it. The
+/// compiler streams multi-gigabyte weights this way instead of copying them.
+std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes);
+
 /// Parses and validates an image: magic, version, lengths, every index in
 /// range, every Weight/Arena tensor inside its block, tensor sizes equal to
 /// dims x dtype, every tensor map encodable and inside its tensor. On

@@ -61,36 +61,40 @@ FailureOr<art::DType> dtypeOf(Location loc, Type t) {
                         << " has no runtime representation";
 }
 
-/// Little-endian bytes of a constant (bools one byte each).
-FailureOr<std::vector<uint8_t>> constantBytes(ConstantOp c) {
+/// A constant's bytes in the weight block at `offset`: a weight blob's own
+/// bytes, or the little-endian bytes of an inline constant (bools one byte
+/// each, splats expanded).
+FailureOr<WeightSlice> weightSlice(ConstantOp c, uint64_t offset) {
   auto type = c.getType();
   int64_t bytes = bufferBytes(type);
-  std::vector<uint8_t> out(bytes);
+  WeightSlice slice;
+  slice.offset = offset;
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue())) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob || static_cast<int64_t>(blob->getData().size()) != bytes)
       return c.emitOpError("weight blob is missing or has the wrong size");
-    std::memcpy(out.data(), blob->getData().data(), bytes);
-    return out;
+    slice.blob = llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(blob->getData().data()), bytes);
+    return slice;
   }
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
   if (!dense)
     return c.emitOpError("unsupported constant attribute");
+  std::vector<uint8_t> &out = slice.owned;
+  out.resize(bytes);
   if (type.getElementType().isInteger(1)) {
     int64_t i = 0;
     for (bool v : dense.getValues<bool>())
       out[i++] = v;
-    return out;
-  }
-  ArrayRef<char> raw = dense.getRawData();
-  int64_t width = elementBytes(type.getElementType());
-  if (dense.isSplat()) {
+  } else if (dense.isSplat()) {
+    ArrayRef<char> raw = dense.getRawData();
+    int64_t width = elementBytes(type.getElementType());
     for (int64_t i = 0; i < type.getNumElements(); ++i)
       std::memcpy(out.data() + i * width, raw.data(), width);
   } else {
-    std::memcpy(out.data(), raw.data(), bytes);
+    std::memcpy(out.data(), dense.getRawData().data(), bytes);
   }
-  return out;
+  return slice;
 }
 
 /// Reads the TMA tensor maps the code generator recorded on `fusion`
@@ -196,13 +200,14 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
   return success(ok);
 }
 
-FailureOr<art::Artifact> mlir::brrr::buildArtifact(ModuleOp module,
-                                                   const Target &target,
-                                                   CompiledKernels kernels) {
+FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
+                                                const Target &target,
+                                                CompiledKernels kernels) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main)
     return module.emitError("no func.func @main");
-  art::Artifact a;
+  ModelImage image;
+  art::Artifact &a = image.artifact;
   a.target = target.chip;
   a.smMajor = target.smMajor;
   a.smMinor = target.smMinor;
@@ -212,7 +217,7 @@ FailureOr<art::Artifact> mlir::brrr::buildArtifact(ModuleOp module,
   if (auto arena = main->getAttrOfType<IntegerAttr>("brrr.arena_bytes"))
     a.arenaBytes = arena.getInt();
   if (auto w = main->getAttrOfType<IntegerAttr>("brrr.weight_bytes"))
-    a.weights.resize(w.getInt());
+    image.weightBytes = w.getInt();
 
   DenseMap<Value, uint32_t> tensorOf;
   auto addTensor = [&](Value v, std::string name, art::Storage storage,
@@ -264,12 +269,12 @@ FailureOr<art::Artifact> mlir::brrr::buildArtifact(ModuleOp module,
       int64_t offset =
           cast<IntegerAttr>(cast<DictionaryAttr>(mem[0]).get("offset"))
               .getInt();
-      auto bytes = constantBytes(c);
-      if (failed(bytes))
+      auto slice = weightSlice(c, offset);
+      if (failed(slice))
         return failure();
-      if (offset + bytes->size() > a.weights.size())
+      if (offset < 0 || offset + slice->bytes().size() > image.weightBytes)
         return c.emitOpError("weight lies outside the planned weight block");
-      std::memcpy(a.weights.data() + offset, bytes->data(), bytes->size());
+      image.weights.push_back(std::move(*slice));
       auto t =
           addTensor(c.getResult(), "weight", art::Storage::Weight, 0, offset);
       if (failed(t))
@@ -355,11 +360,41 @@ FailureOr<art::Artifact> mlir::brrr::buildArtifact(ModuleOp module,
         {art::Step::Kind::Copy, static_cast<uint32_t>(a.copies.size())});
     a.copies.push_back({src, *dst});
   }
-  return a;
+  return image;
+}
+
+uint64_t ModelImage::size() const {
+  return art::serializeHead(artifact, weightBytes).size() + weightBytes;
+}
+
+void ModelImage::write(llvm::raw_ostream &os) const {
+  std::vector<uint8_t> head = art::serializeHead(artifact, weightBytes);
+  os.write(reinterpret_cast<const char *>(head.data()), head.size());
+  // Weights in offset order, the planner's gaps zero-filled.
+  std::vector<const WeightSlice *> order;
+  for (const WeightSlice &w : weights)
+    order.push_back(&w);
+  llvm::sort(order, [](const WeightSlice *x, const WeightSlice *y) {
+    return x->offset < y->offset;
+  });
+  uint64_t at = 0;
+  auto zeros = [&](uint64_t n) {
+    static const char kZeros[4096] = {};
+    for (; n; n -= std::min<uint64_t>(n, sizeof(kZeros)))
+      os.write(kZeros, std::min<uint64_t>(n, sizeof(kZeros)));
+  };
+  for (const WeightSlice *w : order) {
+    // Two constants never share bytes: the planner gives each its own range.
+    zeros(w->offset - at);
+    llvm::ArrayRef<uint8_t> bytes = w->bytes();
+    os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    at = w->offset + bytes.size();
+  }
+  zeros(weightBytes - at);
 }
 
 LogicalResult mlir::brrr::linkModelLibrary(Location loc,
-                                           llvm::ArrayRef<uint8_t> image,
+                                           const ModelImage &image,
                                            StringRef runtimeLib,
                                            StringRef outputPath) {
   if (!llvm::sys::fs::exists(runtimeLib))
@@ -378,7 +413,12 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
     if (ec)
       return emitError(loc)
              << "cannot write " << blobPath << ": " << ec.message();
-    blob.write(reinterpret_cast<const char *>(image.data()), image.size());
+    image.write(blob);
+    uint64_t imageSize = blob.tell();
+    blob.close();
+    if (blob.has_error())
+      return emitError(loc)
+             << "cannot write " << blobPath << ": " << blob.error().message();
     llvm::raw_fd_ostream src(srcPath, ec);
     if (ec)
       return emitError(loc)
@@ -395,12 +435,12 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
         << blobPath
         << "\\\"\\n\"\n"
            "        \".size brrr_embedded_artifact, "
-        << image.size()
+        << imageSize
         << "\\n\"\n"
            "        \".previous\\n\");\n"
            "extern \"C\" __attribute__((visibility(\"default\"))) const "
            "uint64_t brrr_embedded_artifact_size = "
-        << image.size() << "ull;\n";
+        << imageSize << "ull;\n";
   }
   std::string cxx = "c++";
   if (const char *env = std::getenv("CXX"))

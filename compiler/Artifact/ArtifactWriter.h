@@ -21,14 +21,40 @@ namespace mlir::brrr {
 /// there is one. Run after fusion, before code generation.
 LogicalResult checkCodeGenSupport(ModuleOp module);
 
-/// Builds the artifact of a module that went through fusion, memory
-/// planning and kernel outlining, with `kernels` compiled for `target`.
-FailureOr<::brrr::artifact::Artifact>
-buildArtifact(ModuleOp module, const Target &target, CompiledKernels kernels);
+/// One weight and where it goes in the artifact's weight block. The bytes
+/// of a weight blob are the blob's own (the MLIR context keeps them alive),
+/// never a copy; small inline constants own their little-endian bytes.
+struct WeightSlice {
+  uint64_t offset = 0;
+  llvm::ArrayRef<uint8_t> blob;
+  std::vector<uint8_t> owned;
+  llvm::ArrayRef<uint8_t> bytes() const {
+    return blob.empty() ? llvm::ArrayRef<uint8_t>(owned) : blob;
+  }
+};
+
+/// A compiled model ready to write: the artifact with its weight block left
+/// empty, and the weights that fill it, streamed into the image.
+struct ModelImage {
+  ::brrr::artifact::Artifact artifact;
+  uint64_t weightBytes = 0;
+  std::vector<WeightSlice> weights;
+
+  /// Bytes of the serialized image.
+  uint64_t size() const;
+  /// Writes the image (what ::brrr::artifact::deserialize reads), weights
+  /// copied from their blobs straight into `os`.
+  void write(llvm::raw_ostream &os) const;
+};
+
+/// Builds the image of a module that went through fusion, memory planning
+/// and kernel outlining, with `kernels` compiled for `target`.
+FailureOr<ModelImage> buildArtifact(ModuleOp module, const Target &target,
+                                    CompiledKernels kernels);
 
 /// Links `image` and the runtime archive `runtimeLib` into the shared
 /// library `outputPath` with the system C++ compiler ($CXX or c++).
-LogicalResult linkModelLibrary(Location loc, llvm::ArrayRef<uint8_t> image,
+LogicalResult linkModelLibrary(Location loc, const ModelImage &image,
                                StringRef runtimeLib, StringRef outputPath);
 
 } // namespace mlir::brrr

@@ -290,7 +290,7 @@ static void appendBytes(std::vector<char> &out, uint64_t value,
 /// model's directory is read, and only within its size: a model cannot pull
 /// other files of the compiling machine into its artifact, nor hang the
 /// compiler on a FIFO or exhaust it on /dev/zero.
-static FailureOr<std::vector<char>>
+static FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
 readExternal(Location loc, const onnx::TensorProto &t, StringRef baseDir) {
   std::string location;
   uint64_t offset = 0;
@@ -348,17 +348,16 @@ readExternal(Location loc, const onnx::TensorProto &t, StringRef baseDir) {
     return fail() << "external data [" << offset << ", " << offset + len
                   << ") is outside file '" << path << "' of " << size
                   << " bytes";
-  // Read, not mapped: a file that shrinks after the check gives a short
-  // read, where a mapping would fault.
+  // Mapped, not read: weights are never copied in bulk (the blob keeps the
+  // mapping). The file must not shrink while brrrc runs.
   auto buffer = llvm::MemoryBuffer::getFileSlice(realPath, len, offset,
-                                                 /*IsVolatile=*/true);
+                                                 /*IsVolatile=*/false);
   if (!buffer)
     return fail() << "cannot read external data file '" << path
                   << "': " << buffer.getError().message();
   if ((*buffer)->getBufferSize() != len)
     return fail() << "external data file '" << path << "' changed while read";
-  const char *start = (*buffer)->getBufferStart();
-  return std::vector<char>(start, start + len);
+  return std::move(*buffer);
 }
 
 FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
@@ -380,14 +379,20 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
   unsigned width = elementBytes(et);
 
   // Gather little-endian element bytes from whichever field holds them.
+  // `data` views the element bytes where they lie: a mapping of the
+  // external file, the protobuf's raw_data, or `bytes` filled from typed
+  // fields.
+  std::unique_ptr<llvm::MemoryBuffer> mapped;
   std::vector<char> bytes;
+  ArrayRef<char> data;
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
     auto ext = readExternal(loc, t, baseDir);
     if (failed(ext))
       return failure();
-    bytes = std::move(*ext);
+    mapped = std::move(*ext);
+    data = ArrayRef<char>(mapped->getBufferStart(), mapped->getBufferSize());
   } else if (t.has_raw_data()) {
-    bytes.assign(t.raw_data().begin(), t.raw_data().end());
+    data = ArrayRef<char>(t.raw_data().data(), t.raw_data().size());
   } else if (t.float_data_size()) {
     for (float f : t.float_data()) {
       uint32_t bits;
@@ -411,17 +416,19 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
     for (int32_t v : t.int32_data())
       appendBytes(bytes, static_cast<uint32_t>(v), width);
   }
-  if (bytes.size() != static_cast<size_t>(numel) * width)
+  if (!mapped && !t.has_raw_data())
+    data = ArrayRef<char>(bytes.data(), bytes.size());
+  if (data.size() != static_cast<size_t>(numel) * width)
     return emitError(loc) << "tensor '" << t.name() << "' of shape " << type
                           << " needs " << numel * width << " bytes of data, "
-                          << "found " << bytes.size();
+                          << "found " << data.size();
 
   bool isShapeData = isa<IntegerType>(et) && numel <= kMaxFoldElements;
   if (numel <= maxInlineElements || isShapeData) {
     SmallVector<Attribute> values;
     for (int64_t i = 0; i < numel; ++i) {
       uint64_t bits = 0;
-      std::memcpy(&bits, bytes.data() + i * width, width);
+      std::memcpy(&bits, data.data() + i * width, width);
       if (auto ft = dyn_cast<FloatType>(et))
         values.push_back(FloatAttr::get(
             ft, APFloat(ft.getFloatSemantics(), APInt(ft.getWidth(), bits))));
@@ -438,8 +445,19 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
       c = '_';
   if (!llvm::isAlpha(key.front()) && key.front() != '_')
     key = "w_" + key;
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t));
+  AsmResourceBlob blob;
+  if (mapped &&
+      reinterpret_cast<uintptr_t>(data.data()) % alignof(uint64_t) == 0) {
+    // The blob owns the mapping: no copy of the weights is ever made.
+    llvm::MemoryBuffer *owner = mapped.release();
+    blob = AsmResourceBlob(
+        data, alignof(uint64_t),
+        [owner](void *, size_t, size_t) { delete owner; },
+        /*dataIsMutable=*/false);
+  } else {
+    blob =
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(data, alignof(uint64_t));
+  }
   return cast<ElementsAttr>(
       DenseResourceElementsAttr::get(type, key, std::move(blob)));
 }

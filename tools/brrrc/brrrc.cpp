@@ -261,10 +261,17 @@ int main(int argc, char **argv) {
     errs() << "brrrc: " << errors << " error(s); nothing was written\n";
     return 1;
   }
-  std::vector<uint8_t> image = brrr::artifact::serialize(*artifact);
-  if (mode == Emit::Artifact)
-    return writeOutput(
-        StringRef(reinterpret_cast<const char *>(image.data()), image.size()));
+  if (mode == Emit::Artifact) {
+    std::string error;
+    auto output = mlir::openOutputFile(outputPath, &error);
+    if (!output) {
+      errs() << "brrrc: error: " << error << "\n";
+      return 1;
+    }
+    artifact->write(output->os());
+    output->keep();
+    return 0;
+  }
   if (outputPath == "-") {
     errs() << "brrrc: error: a shared library needs an output file (-o "
               "model.so)\n";
@@ -278,7 +285,7 @@ int main(int argc, char **argv) {
     lib = path.str().str();
   }
   if (failed(mlir::brrr::linkModelLibrary(
-          mlir::FileLineColLoc::get(&context, inputPath, 0, 0), image, lib,
+          mlir::FileLineColLoc::get(&context, inputPath, 0, 0), *artifact, lib,
           outputPath)))
     return 1;
   return 0;
@@ -304,9 +311,22 @@ static int printModule(mlir::ModuleOp module) {
     return 1;
   }
   mlir::OpPrintingFlags flags;
-  if (!printWeights)
-    flags.elideLargeResourceString(64);
-  module->print(output->os(), flags);
+  if (!printWeights) {
+    // A limit of 0 elides every blob before it is encoded (any other limit
+    // hex-encodes each blob first: minutes and gigabytes for large
+    // weights), but leaves an empty resource section behind: drop it.
+    flags.elideLargeResourceString(0);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os, flags);
+    StringRef printed(text);
+    printed.consume_back("\n\n{-#\n\n#-}\n");
+    output->os() << printed;
+    if (!printed.ends_with("\n"))
+      output->os() << "\n";
+  } else {
+    module->print(output->os(), flags);
+  }
   output->keep();
   return 0;
 }
