@@ -254,9 +254,15 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     auto name = main.getResultAttrOfType<StringAttr>(i, "brrr.name");
     return name ? name.str() : "output" + std::to_string(i);
   };
+  // The output buffer each returned buffer was planned into: the first
+  // return of it, directly or through reshape views (as the planner does).
   DenseMap<Value, unsigned> firstReturn;
-  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
-    firstReturn.try_emplace(v, i);
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    Value root = v;
+    while (auto r = root.getDefiningOp<ReshapeOp>())
+      root = r.getInput();
+    firstReturn.try_emplace(root, i);
+  }
 
   std::map<std::string, uint32_t> kernelIndex;
   for (Operation &op : body.without_terminator()) {
@@ -343,12 +349,12 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     a.launches.push_back(std::move(launch));
   }
 
-  // Outputs: written by their kernel, or copied from wherever they live.
+  // Outputs: written by their kernel (a view of the buffer it wrote is the
+  // same bytes), or copied from wherever they live.
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     uint32_t src = tensorOf.lookup(v);
     const art::Tensor &t = a.tensors[src];
-    if (t.storage == art::Storage::Output && t.index == i &&
-        v.getDefiningOp<FusionOp>()) {
+    if (t.storage == art::Storage::Output && t.index == i) {
       a.outputs.push_back(src);
       continue;
     }

@@ -84,12 +84,13 @@ struct PlanGlobalMemoryPass
         lastUse[rootOf(operand)] =
             std::max(lastUse.lookup(rootOf(operand)), position[&op]);
 
-    // Results returned directly (not through a view) go to the output
-    // buffers; the first return position of a value wins.
+    // Results returned, directly or through reshape views (the same
+    // bytes), go to the output buffers, so no copy follows their kernel;
+    // the first return position of a buffer wins.
     DenseMap<Value, int64_t> outputIndex;
     for (auto [i, v] : llvm::enumerate(ret->getOperands()))
-      if (v.getDefiningOp<FusionOp>() && !outputIndex.count(v))
-        outputIndex[v] = i;
+      if (rootOf(v).getDefiningOp<FusionOp>() && !outputIndex.count(rootOf(v)))
+        outputIndex[rootOf(v)] = i;
 
     Arena arena;
     int64_t weightBytes = 0;
