@@ -375,6 +375,45 @@ def check(outs, refs, out_dtypes, onnx_case, tol=None):
         notes.append(note)
     return True, worst, "; ".join(notes)
 
+def case_inputs(d, meta, gen):
+    """A case's inputs (torch CPU tensors), reference outputs (numpy) and
+    their dtypes (None: taken from the references): the ONNX test data,
+    fresh random inputs run through onnxruntime, or fresh random inputs run
+    through torch in float64."""
+    if meta["reference"] == "onnx":
+        ins = []
+        i = 0
+        while os.path.exists(os.path.join(d, f"input_{i}.npy")):
+            ins.append(torch.from_numpy(np.load(os.path.join(d, f"input_{i}.npy"))))
+            i += 1
+        refs = []
+        i = 0
+        while os.path.exists(os.path.join(d, f"output_{i}.npy")):
+            refs.append(np.load(os.path.join(d, f"output_{i}.npy")))
+            i += 1
+        if os.path.basename(d) == "onnx_test_cast_FLOAT_to_BFLOAT16":
+            # ONNX 1.12's data truncates to bfloat16; the ONNX reference
+            # since 1.13 (and the hardware) round to nearest even.
+            refs = [ins[0].to(torch.bfloat16).float().numpy()]
+        out_dtypes = [str(r.dtype) for r in refs]
+    elif meta["reference"] == "onnxruntime":
+        import onnxruntime as ort
+        sess = ort.InferenceSession(os.path.join(d, "model.onnx"),
+                                    providers=["CPUExecutionProvider"])
+        ins = []
+        for i in sess.get_inputs():
+            shape = [int(x) for x in i.shape]
+            dt = torch.float16 if "float16" in i.type else torch.float32
+            ins.append(torch.randn(*shape, generator=gen).to(dt))
+        feeds = {i.name: t.numpy() for i, t in zip(sess.get_inputs(), ins)}
+        refs = sess.run(None, feeds)
+        out_dtypes = [str(r.dtype) for r in refs]
+    else:
+        ins = torch_inputs(meta["name"], gen)
+        refs = [to_numpy(r) for r in torch_reference(meta["name"], ins)]
+        out_dtypes = None
+    return ins, refs, out_dtypes
+
 
 def main():
     p = argparse.ArgumentParser()
@@ -392,38 +431,7 @@ def main():
         d = os.path.join(args.corpus, case)
         meta = json.load(open(os.path.join(d, "case.json")))
         so = os.path.join(d, "model.so")
-        if meta["reference"] == "onnx":
-            ins = []
-            i = 0
-            while os.path.exists(os.path.join(d, f"input_{i}.npy")):
-                ins.append(torch.from_numpy(np.load(os.path.join(d, f"input_{i}.npy"))))
-                i += 1
-            refs = []
-            i = 0
-            while os.path.exists(os.path.join(d, f"output_{i}.npy")):
-                refs.append(np.load(os.path.join(d, f"output_{i}.npy")))
-                i += 1
-            if case == "onnx_test_cast_FLOAT_to_BFLOAT16":
-                # ONNX 1.12's data truncates to bfloat16; the ONNX reference
-                # since 1.13 (and the hardware) round to nearest even.
-                refs = [ins[0].to(torch.bfloat16).float().numpy()]
-            out_dtypes = [str(r.dtype) for r in refs]
-        elif meta["reference"] == "onnxruntime":
-            import onnxruntime as ort
-            sess = ort.InferenceSession(os.path.join(d, "model.onnx"),
-                                        providers=["CPUExecutionProvider"])
-            ins = []
-            for i in sess.get_inputs():
-                shape = [int(x) for x in i.shape]
-                dt = torch.float16 if "float16" in i.type else torch.float32
-                ins.append(torch.randn(*shape, generator=gen).to(dt))
-            feeds = {i.name: t.numpy() for i, t in zip(sess.get_inputs(), ins)}
-            refs = sess.run(None, feeds)
-            out_dtypes = [str(r.dtype) for r in refs]
-        else:
-            ins = torch_inputs(meta["name"], gen)
-            refs = [to_numpy(r) for r in torch_reference(meta["name"], ins)]
-            out_dtypes = None
+        ins, refs, out_dtypes = case_inputs(d, meta, gen)
         results = {}
         with tempfile.TemporaryDirectory() as tmp:
             paths = []
