@@ -10,6 +10,7 @@ packages=(
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libgtest-dev
   python3 python3-onnx python3-numpy zlib1g-dev
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

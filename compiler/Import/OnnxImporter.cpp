@@ -64,9 +64,17 @@ std::unique_ptr<onnx::ModelProto> loadOnnxModel(MLIRContext &context,
                    << "': " << buffer.getError().message();
     return nullptr;
   }
+  return parseOnnxModel(context, (*buffer)->getBuffer(),
+                        path.ends_with(".onnxtext") || path.ends_with(".txt"),
+                        path);
+}
+
+std::unique_ptr<onnx::ModelProto> parseOnnxModel(MLIRContext &context,
+                                                 StringRef data, bool text,
+                                                 StringRef name) {
+  Location loc = FileLineColLoc::get(&context, name, 0, 0);
   auto model = std::make_unique<onnx::ModelProto>();
-  StringRef data = (*buffer)->getBuffer();
-  if (path.ends_with(".onnxtext") || path.ends_with(".txt")) {
+  if (text) {
     std::string error = parseOnnxText(data, *model);
     if (!error.empty()) {
       emitError(loc) << "malformed ONNX text model: " << error;
@@ -76,13 +84,13 @@ std::unique_ptr<onnx::ModelProto> loadOnnxModel(MLIRContext &context,
   }
   if (data.size() > static_cast<size_t>(INT_MAX) ||
       !model->ParseFromArray(data.data(), static_cast<int>(data.size()))) {
-    emitError(loc) << "'" << path
+    emitError(loc) << "'" << name
                    << "' is not a valid ONNX model (the protobuf is "
                       "malformed or truncated)";
     return nullptr;
   }
   if (!model->has_graph()) {
-    emitError(loc) << "'" << path << "' holds no graph; is it an ONNX model?";
+    emitError(loc) << "'" << name << "' holds no graph; is it an ONNX model?";
     return nullptr;
   }
   return model;

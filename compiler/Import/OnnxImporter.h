@@ -51,6 +51,13 @@ bool parseInputShape(llvm::StringRef text, ImportOptions &options,
 std::unique_ptr<onnx::ModelProto> loadOnnxModel(mlir::MLIRContext &context,
                                                 llvm::StringRef path);
 
+/// Parses a model held in memory: ONNX text syntax if `text`, binary
+/// protobuf otherwise. `name` names it in diagnostics.
+std::unique_ptr<onnx::ModelProto> parseOnnxModel(mlir::MLIRContext &context,
+                                                 llvm::StringRef data,
+                                                 bool text,
+                                                 llvm::StringRef name);
+
 /// Builds the brrr module of `model`. `modelPath` locates external weight
 /// files and names locations. Returns null after emitting diagnostics.
 mlir::OwningOpRef<mlir::ModuleOp> importOnnxModel(mlir::MLIRContext &context,
