@@ -738,9 +738,15 @@ LogicalResult importResize(NodeImporter &n) {
     if (static_cast<int64_t>(scales->size()) != rank)
       return n.emitError() << "scales has " << scales->size()
                            << " entries for rank " << rank;
-    for (int64_t d = 0; d < rank; ++d)
-      outShape.push_back(
-          static_cast<int64_t>(std::floor(in.getDimSize(d) * (*scales)[d])));
+    for (int64_t d = 0; d < rank; ++d) {
+      // Checked before converting: a double beyond int64 (or NaN) has no
+      // integer value, and the conversion would be undefined.
+      double size = std::floor(in.getDimSize(d) * (*scales)[d]);
+      if (!(size >= 0 && size < 0x1p62))
+        return n.emitError() << "scale " << (*scales)[d] << " of dim " << d
+                             << " gives an output size of " << size;
+      outShape.push_back(static_cast<int64_t>(size));
+    }
   }
   if (static_cast<int64_t>(outShape.size()) != rank)
     return n.emitError() << "output sizes have the wrong rank";
