@@ -208,44 +208,16 @@ Attribute evalInt(StringRef name, IntegerAttr lhs, IntegerAttr rhs,
   return IntegerAttr::get(lhs.getType(), v);
 }
 
+/// `lhs pred rhs`: floats compare unordered with NaN (only `ne` holds),
+/// integers as signed or unsigned numbers.
 bool evalCompare(ComparePredicate pred, Attribute lhs, Attribute rhs,
                  bool isUnsigned) {
-  if (auto lf = dyn_cast<FloatAttr>(lhs)) {
-    APFloat::cmpResult c =
-        lf.getValue().compare(cast<FloatAttr>(rhs).getValue());
-    switch (pred) {
-    case ComparePredicate::eq:
-      return c == APFloat::cmpEqual;
-    case ComparePredicate::ne: // true for NaN
-      return c != APFloat::cmpEqual;
-    case ComparePredicate::lt:
-      return c == APFloat::cmpLessThan;
-    case ComparePredicate::le:
-      return c == APFloat::cmpLessThan || c == APFloat::cmpEqual;
-    case ComparePredicate::gt:
-      return c == APFloat::cmpGreaterThan;
-    case ComparePredicate::ge:
-      return c == APFloat::cmpGreaterThan || c == APFloat::cmpEqual;
-    }
-    return false;
-  }
-  const APInt &a = cast<IntegerAttr>(lhs).getValue(),
-              &b = cast<IntegerAttr>(rhs).getValue();
-  switch (pred) {
-  case ComparePredicate::eq:
-    return a == b;
-  case ComparePredicate::ne:
-    return a != b;
-  case ComparePredicate::lt:
-    return isUnsigned ? a.ult(b) : a.slt(b);
-  case ComparePredicate::le:
-    return isUnsigned ? a.ule(b) : a.sle(b);
-  case ComparePredicate::gt:
-    return isUnsigned ? a.ugt(b) : a.sgt(b);
-  case ComparePredicate::ge:
-    return isUnsigned ? a.uge(b) : a.sge(b);
-  }
-  return false;
+  if (auto lf = dyn_cast<FloatAttr>(lhs))
+    return comparePredicateHolds(pred, lf.getValue(),
+                                 cast<FloatAttr>(rhs).getValue());
+  return comparePredicateHolds(
+      pred, APSInt(cast<IntegerAttr>(lhs).getValue(), isUnsigned),
+      APSInt(cast<IntegerAttr>(rhs).getValue(), isUnsigned));
 }
 
 /// `value` cast to element type `to` with ONNX Cast rules: floats round to

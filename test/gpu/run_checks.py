@@ -375,6 +375,15 @@ def check(outs, refs, out_dtypes, onnx_case, tol=None):
         notes.append(note)
     return True, worst, "; ".join(notes)
 
+def write_inputs(directory, ins):
+    """Saves `ins` as in_K.npy files in `directory`; returns their paths."""
+    paths = []
+    for k, t in enumerate(ins):
+        paths.append(os.path.join(directory, f"in_{k}.npy"))
+        save_input(paths[-1], t)
+    return paths
+
+
 def case_inputs(d, meta, gen):
     """A case's inputs (torch CPU tensors), reference outputs (numpy) and
     their dtypes (None: taken from the references): the ONNX test data,
@@ -434,10 +443,7 @@ def main():
         ins, refs, out_dtypes = case_inputs(d, meta, gen)
         results = {}
         with tempfile.TemporaryDirectory() as tmp:
-            paths = []
-            for k, t in enumerate(ins):
-                paths.append(os.path.join(tmp, f"in_{k}.npy"))
-                save_input(paths[-1], t)
+            paths = write_inputs(tmp, ins)
             # cpp: the C API through dlopen; cpp-raii: a host linked
             # against this model.so through brrr_runtime.hpp, where built.
             harnesses = [("cpp", args.cpp_run)]

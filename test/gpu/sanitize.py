@@ -27,7 +27,7 @@ import tempfile
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_checks import case_inputs, save_input  # noqa: E402
+from run_checks import case_inputs, write_inputs  # noqa: E402
 
 SANITIZER = "/usr/local/cuda/bin/compute-sanitizer"
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
@@ -63,10 +63,7 @@ def run_case(case, tools, gen_seed):
     ins, _, _ = case_inputs(d, meta, gen)
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for k, t in enumerate(ins):
-            paths.append(os.path.join(tmp, f"in_{k}.npy"))
-            save_input(paths[-1], t)
+        paths = write_inputs(tmp, ins)
         for tool in tools:
             out = os.path.join(tmp, tool)
             os.mkdir(out)
