@@ -19,6 +19,7 @@
 #include "runtime/Runtime.h"
 #include "runtime/TensorMaps.h"
 
+#include <cstdio>
 #include <memory>
 
 namespace brrr::runtime {
@@ -247,6 +248,8 @@ brrr_status createContext(brrr_model *model, brrr_context **out) {
     return s;
   c->graphInputs.assign(a.inputs.size(), nullptr);
   c->graphOutputs.assign(a.outputs.size(), nullptr);
+  c->checkedInputs.assign(a.inputs.size(), nullptr);
+  c->checkedOutputs.assign(a.outputs.size(), nullptr);
   c->stagingInputs.assign(a.inputs.size(), nullptr);
   c->stagingOutputs.assign(a.outputs.size(), nullptr);
   *out = c.release();
@@ -280,6 +283,48 @@ brrr_status run(brrr_context *c, const void *const *inputs,
   if (brrr_status s = bind(*c, inputs, outputs))
     return s;
   return enqueuePlan(*c, stream);
+}
+
+brrr_status checkDeviceBuffers(brrr_context *c, const void *const *inputs,
+                               void *const *outputs) {
+  const CudaDriver &cu = *c->cuda;
+  if (!cu.cuPointerGetAttribute)
+    return BRRR_OK;
+  const brrr_model &m = *c->model;
+  CurrentContext current(cu, m.ctx);
+  BRRR_CU(cu, current.result, "making the model's CUDA context current");
+  auto check = [&](const void *p, const brrr_tensor_info &t, const char *kind,
+                   size_t i) -> brrr_status {
+    unsigned type = 0;
+    // CUDA_ERROR_INVALID_VALUE: an address CUDA has never heard of. Any
+    // other answer (device, pinned or managed memory; a driver that cannot
+    // tell) lets the buffer through.
+    if (!t.size_bytes ||
+        cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                 CUdeviceptr(uintptr_t(p))) !=
+            CUDA_ERROR_INVALID_VALUE)
+      return BRRR_OK;
+    char address[32];
+    std::snprintf(address, sizeof(address), "%p", p);
+    return fail(BRRR_ERROR_INVALID_ARGUMENT,
+                std::string("brrr_run: ") + kind + " " + std::to_string(i) +
+                    " ('" + t.name + "') at " + address +
+                    " is not memory CUDA knows; brrr_run takes device "
+                    "pointers (brrr_run_host takes host buffers)");
+  };
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (inputs[i] != c->checkedInputs[i]) {
+      if (brrr_status s = check(inputs[i], m.inputs[i], "input", i))
+        return s;
+      c->checkedInputs[i] = inputs[i];
+    }
+  for (size_t i = 0; i < m.outputs.size(); ++i)
+    if (outputs[i] != c->checkedOutputs[i]) {
+      if (brrr_status s = check(outputs[i], m.outputs[i], "output", i))
+        return s;
+      c->checkedOutputs[i] = outputs[i];
+    }
+  return BRRR_OK;
 }
 
 brrr_status runHost(brrr_context *c, const void *const *inputs,

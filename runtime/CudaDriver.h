@@ -70,9 +70,11 @@ namespace brrr::runtime {
 /// address re-instantiates the graph instead of updating it.
 /// cuTensorMapEncodeTiled (12.0) is needed only by models whose kernels read
 /// through TMA tensor maps; opening such a model checks for it.
+/// cuPointerGetAttribute lets brrr_run refuse host pointers.
 #define BRRR_CUDA_OPTIONAL(X)                                                  \
   X(cuGraphExecUpdate_v2, nullptr)                                             \
-  X(cuTensorMapEncodeTiled, nullptr)
+  X(cuTensorMapEncodeTiled, nullptr)                                           \
+  X(cuPointerGetAttribute, nullptr)
 
 struct CudaDriver {
   std::string path; ///< what dlopen was given

@@ -299,6 +299,8 @@ BRRR_API brrr_status brrr_run(brrr_context *context, const void *const *inputs,
   return guarded([&] {
     if (brrr_status s = checkRun("brrr_run", context, inputs, outputs))
       return s;
+    if (brrr_status s = checkDeviceBuffers(context, inputs, outputs))
+      return s;
     return run(context, inputs, outputs, static_cast<CUstream>(stream));
   });
 }

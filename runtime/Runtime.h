@@ -119,6 +119,10 @@ struct brrr_context {
   };
   std::vector<MapPatch> mapPatches;
 
+  /// The caller's buffers brrr_run last checked (checkDeviceBuffers).
+  std::vector<const void *> checkedInputs;
+  std::vector<void *> checkedOutputs;
+
   /// The captured graph and the buffers it was captured with.
   bool graphsEnabled = true;
   CUgraphExec exec = nullptr;
@@ -142,6 +146,14 @@ namespace brrr::runtime {
 brrr_status openModel(const void *data, size_t size, int device,
                       brrr_model **out);
 void releaseModel(brrr_model *model);
+
+/// brrr_run's check of the caller's buffers: one that CUDA does not know
+/// (a host pointer given where device memory belongs) is an invalid
+/// argument naming it, instead of a kernel fault that would poison the
+/// CUDA context. Only buffers that changed since the last call are asked
+/// about; without cuPointerGetAttribute nothing is checked.
+brrr_status checkDeviceBuffers(brrr_context *c, const void *const *inputs,
+                               void *const *outputs);
 
 brrr_status createContext(brrr_model *model, brrr_context **out);
 brrr_status setCudaGraphs(brrr_context *ctx, bool enabled);

@@ -390,6 +390,27 @@ CUresult cuMemFree_v2(CUdeviceptr ptr) {
   return CUDA_SUCCESS;
 }
 
+/// Memory types: an address inside one of the fake's allocations is device
+/// memory. Any other address (the tests' host buffers, which the fake's
+/// kernels read as device memory) is "cannot tell", unless
+/// FAKE_CUDA_STRICT_POINTERS is set: then it is unknown to CUDA, as a
+/// pageable host pointer is to the real driver.
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
+                               CUdeviceptr ptr) {
+  FAKE_NEEDS_CONTEXT();
+  ++stats.pointerQueries;
+  if (attribute != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  auto it = allocations.upper_bound(uintptr_t(ptr));
+  if (it != allocations.begin() &&
+      uintptr_t(ptr) < std::prev(it)->first + std::prev(it)->second) {
+    *static_cast<unsigned *>(data) = CU_MEMORYTYPE_DEVICE;
+    return CUDA_SUCCESS;
+  }
+  return std::getenv("FAKE_CUDA_STRICT_POINTERS") ? CUDA_ERROR_INVALID_VALUE
+                                                  : CUDA_ERROR_NOT_SUPPORTED;
+}
+
 CUresult cuMemGetInfo_v2(size_t *freeBytes, size_t *total) {
   FAKE_NEEDS_CONTEXT();
   *total = size_t(env("FAKE_CUDA_MEMORY", 1L << 30));

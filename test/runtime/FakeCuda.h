@@ -53,6 +53,7 @@ struct FakeCudaStats {
   int64_t primaryRetains;   ///< retained minus released primary contexts
   int64_t sharedOptIns;     ///< cuFuncSetAttribute(MAX_DYNAMIC_SHARED) calls
   int64_t tensorMapEncodes; ///< cuTensorMapEncodeTiled calls
+  int64_t pointerQueries;   ///< cuPointerGetAttribute calls
   /// The tensor maps of the last cuLaunchKernel that passed any, as the
   /// kernel got them.
   int32_t lastLaunchMapCount;

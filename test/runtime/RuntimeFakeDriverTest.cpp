@@ -194,6 +194,38 @@ TEST_F(FakeDriverTest, NullBuffersAreRejected) {
   EXPECT_EQ(lastError(), "brrr_run_host: output 1 ('xw') is null");
 }
 
+TEST_F(FakeDriverTest, HostPointerGivenToBrrrRunIsRejected) {
+  openAndCreate();
+  Buffers b;
+  {
+    ScopedEnv strict("FAKE_CUDA_STRICT_POINTERS", "1");
+    EXPECT_EQ(run(b), BRRR_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(contains(lastError(), "brrr_run: input 0 ('x') at 0x"))
+        << lastError();
+    EXPECT_TRUE(contains(lastError(),
+                         "is not memory CUDA knows; brrr_run takes device "
+                         "pointers (brrr_run_host takes host buffers)"))
+        << lastError();
+    EXPECT_EQ(fakeStats().kernelsRun, baseline.kernelsRun);
+    // brrr_run_host copies the same buffers to memory of its own.
+    ASSERT_EQ(runHost(b), BRRR_OK) << lastError();
+  }
+  b.expectCorrect();
+}
+
+TEST_F(FakeDriverTest, UnchangedBuffersAreCheckedOnce) {
+  openAndCreate();
+  Buffers b;
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  // Three inputs and three outputs, asked about on the first run only.
+  EXPECT_EQ(fakeStats().pointerQueries - baseline.pointerQueries, 6);
+  Buffers other(2.0f);
+  ASSERT_EQ(run(other), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().pointerQueries - baseline.pointerQueries, 12);
+  other.expectCorrect();
+}
+
 TEST_F(FakeDriverTest, CubinChosenOnlyForTheExactCard) {
   brrr::artifact::Artifact a = makeTestArtifact();
   a.cubin = {0x7f, 'E', 'L', 'F', 'o', 'k'};
