@@ -73,24 +73,42 @@ const onnx::AttributeProto *NodeImporter::attr(StringRef name) const {
   return nullptr;
 }
 
-int64_t NodeImporter::attrInt(StringRef name, int64_t dflt) const {
+const onnx::AttributeProto *
+NodeImporter::typedAttr(StringRef name,
+                        onnx::AttributeProto::AttributeType type) const {
   const auto *a = attr(name);
+  // Old models may leave `type` unset; the field read is then the judge.
+  if (!a || a->type() == type || a->type() == onnx::AttributeProto::UNDEFINED)
+    return a;
+  if (!attributeError) {
+    attributeError = true;
+    mlir::emitError(loc) << label() << "attribute '" << name.str()
+                         << "' must be "
+                         << onnx::AttributeProto::AttributeType_Name(type)
+                         << ", not "
+                         << onnx::AttributeProto::AttributeType_Name(a->type());
+  }
+  return nullptr;
+}
+
+int64_t NodeImporter::attrInt(StringRef name, int64_t dflt) const {
+  const auto *a = typedAttr(name, onnx::AttributeProto::INT);
   return a ? a->i() : dflt;
 }
 
 double NodeImporter::attrFloat(StringRef name, double dflt) const {
-  const auto *a = attr(name);
+  const auto *a = typedAttr(name, onnx::AttributeProto::FLOAT);
   return a ? a->f() : dflt;
 }
 
 std::string NodeImporter::attrString(StringRef name, StringRef dflt) const {
-  const auto *a = attr(name);
+  const auto *a = typedAttr(name, onnx::AttributeProto::STRING);
   return a ? a->s() : dflt.str();
 }
 
 std::optional<SmallVector<int64_t>>
 NodeImporter::attrInts(StringRef name) const {
-  const auto *a = attr(name);
+  const auto *a = typedAttr(name, onnx::AttributeProto::INTS);
   if (!a)
     return std::nullopt;
   return SmallVector<int64_t>(a->ints().begin(), a->ints().end());

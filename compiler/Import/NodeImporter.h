@@ -96,12 +96,18 @@ public:
                                                          llvm::StringRef what);
 
   // Attributes -----------------------------------------------------------
+  // The typed accessors check the attribute's declared type: a mismatch (a
+  // STRING where an INT belongs) is an error on the node, and the import
+  // fails even if the op's importer goes on with the default.
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
   int64_t attrInt(llvm::StringRef name, int64_t dflt) const;
   double attrFloat(llvm::StringRef name, double dflt) const;
   std::string attrString(llvm::StringRef name, llvm::StringRef dflt) const;
   std::optional<llvm::SmallVector<int64_t>>
   attrInts(llvm::StringRef name) const;
+
+  /// Whether a typed accessor met an attribute of the wrong type.
+  bool hadAttributeError() const { return attributeError; }
 
   // Outputs --------------------------------------------------------------
   unsigned numOutputs() const { return node.output_size(); }
@@ -165,6 +171,13 @@ public:
 private:
   mlir::FailureOr<mlir::Value> finish(mlir::Operation *op,
                                       mlir::Type resultType);
+  /// Attribute `name` if present with `type`; null (after an error) if
+  /// present with another.
+  const onnx::AttributeProto *
+  typedAttr(llvm::StringRef name,
+            onnx::AttributeProto::AttributeType type) const;
+
+  mutable bool attributeError = false;
 
   llvm::SmallVector<mlir::Value> inputs;
   llvm::SmallVector<mlir::Value> outputs;

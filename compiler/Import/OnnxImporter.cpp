@@ -369,7 +369,7 @@ void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   OpBuilder::InsertionGuard guard(builder);
   NodeImporter ni(builder, loc, node, name, opset, sinceVersion, inputs);
   ni.baseDir = llvm::sys::path::parent_path(modelPath).str();
-  if (failed(entry->second.fn(ni))) {
+  if (failed(entry->second.fn(ni)) || ni.hadAttributeError()) {
     hadError = true;
     poison();
     return;
