@@ -2,16 +2,15 @@
 //
 // Reshape-like ops (Reshape, Flatten, Squeeze, Unsqueeze all become
 // brrr.reshape), Transpose, Expand, Tile, Concat, Slice, Split, Pad,
-// Resize, Trilu, and the constant producers of shape subgraphs (Constant,
-// ConstantOfShape, Shape, Size, Range). Shape-valued inputs must be
-// constants after folding: brrr compiles static shapes only.
+// Resize, and the identities (Identity, inference-mode Dropout). Shape-
+// valued inputs must be constants after folding: brrr compiles static
+// shapes only. The ops that produce shape data live in ImportGenerators.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Import/NodeImporter.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/InterleavedRange.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,10 +20,6 @@ using namespace mlir::brrr;
 
 namespace mlir::brrr {
 namespace {
-
-/// Largest constant the importer materializes from Range/ConstantOfShape
-/// inline data.
-constexpr int64_t kMaxGeneratedElements = 1 << 20;
 
 LogicalResult forward(NodeImporter &n) {
   auto x = n.requiredInput(0);
@@ -68,219 +63,7 @@ LogicalResult importDropout(NodeImporter &n) {
   return success();
 }
 
-LogicalResult importConstant(NodeImporter &n) {
-  MLIRContext *ctx = n.getContext();
-  Builder b(ctx);
-  ElementsAttr value;
-  if (const auto *a = n.attr("value")) {
-    auto t = convertTensor(ctx, n.loc, a->t(), n.baseDir,
-                           /*maxInlineElements=*/8);
-    if (failed(t))
-      return n.emitError() << "cannot convert the 'value' tensor";
-    value = *t;
-  } else if (const auto *a = n.attr("value_float")) {
-    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
-                                   a->f());
-  } else if (const auto *a = n.attr("value_floats")) {
-    SmallVector<float> v(a->floats().begin(), a->floats().end());
-    value = DenseElementsAttr::get(
-        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getF32Type()),
-        ArrayRef<float>(v));
-  } else if (const auto *a = n.attr("value_int")) {
-    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
-                                   a->i());
-  } else if (const auto *a = n.attr("value_ints")) {
-    SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
-    value = DenseElementsAttr::get(
-        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getI64Type()),
-        ArrayRef<int64_t>(v));
-  } else {
-    return n.emitError() << "only tensor, float and int constants are "
-                            "supported (no sparse or string values)";
-  }
-  n.setOutput(0, ConstantOp::create(n.b, n.loc, value));
-  return success();
-}
-
-LogicalResult importConstantOfShape(NodeImporter &n) {
-  auto shape = n.constInts(0, "shape");
-  if (failed(shape))
-    return failure();
-  Attribute element = n.b.getF32FloatAttr(0.0f);
-  Type et = n.b.getF32Type();
-  if (const auto *a = n.attr("value")) {
-    auto t = convertTensor(n.getContext(), n.loc, a->t(), n.baseDir, 8);
-    if (failed(t))
-      return failure();
-    if (t->getNumElements() != 1)
-      return n.emitError() << "'value' must hold one element";
-    element = *t->getValues<Attribute>().begin();
-    et = t->getElementType();
-  }
-  auto type = RankedTensorType::get(*shape, et);
-  std::string invalid = invalidTensorType(type);
-  if (!invalid.empty())
-    return n.emitError() << "shape [" << llvm::interleaved(*shape)
-                         << "] is invalid: " << invalid;
-  // A splat: one element in memory however large the tensor.
-  n.setOutput(
-      0, ConstantOp::create(n.b, n.loc, DenseElementsAttr::get(type, element)));
-  return success();
-}
-
-LogicalResult importShape(NodeImporter &n) {
-  auto x = n.requiredInput(0);
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> shape = n.inputType(0).getShape();
-  int64_t rank = shape.size();
-  auto clampIndex = [&](int64_t i) {
-    if (i < 0)
-      i += rank;
-    return std::clamp<int64_t>(i, 0, rank);
-  };
-  int64_t start = clampIndex(n.attrInt("start", 0));
-  int64_t end = clampIndex(n.attrInt("end", rank));
-  SmallVector<int64_t> dims;
-  for (int64_t i = start; i < end; ++i)
-    dims.push_back(shape[i]);
-  n.setOutput(0, n.constI64(dims));
-  return success();
-}
-
-LogicalResult importSize(NodeImporter &n) {
-  auto x = n.requiredInput(0);
-  if (failed(x))
-    return failure();
-  // The input type is valid, so its element count fits int64 exactly.
-  n.setOutput(
-      0, ConstantOp::create(n.b, n.loc,
-                            DenseElementsAttr::get(
-                                RankedTensorType::get({}, n.b.getI64Type()),
-                                APInt(64, n.inputType(0).getNumElements()))));
-  return success();
-}
-
-/// Range over integers, in exact integer arithmetic: the count is
-/// ceil((limit - start) / delta) computed in 128 bits, so no start, limit
-/// or delta of the element type overflows it.
-LogicalResult importIntegerRange(NodeImporter &n, IntegerType et, int64_t s,
-                                 int64_t l, int64_t d) {
-  __int128 span = static_cast<__int128>(l) - s, step = d;
-  __int128 count = span / step + (span % step != 0 && (span > 0) == (d > 0));
-  if (count < 0)
-    count = 0;
-  if (count > kMaxGeneratedElements)
-    return n.emitError() << "range of " << static_cast<double>(count)
-                         << " elements is larger than the "
-                         << kMaxGeneratedElements
-                         << " brrr computes at compile time";
-  SmallVector<APInt> values;
-  for (int64_t i = 0; i < count; ++i)
-    // Unsigned arithmetic wraps where s + i * d's partial product would
-    // overflow; the value itself lies in [start, limit).
-    values.push_back(
-        APInt(et.getWidth(),
-              static_cast<uint64_t>(s) +
-                  static_cast<uint64_t>(i) * static_cast<uint64_t>(d),
-              /*isSigned=*/true, /*implicitTrunc=*/true));
-  n.setOutput(0, ConstantOp::create(n.b, n.loc,
-                                    DenseElementsAttr::get(
-                                        RankedTensorType::get(
-                                            {static_cast<int64_t>(count)}, et),
-                                        values)));
-  return success();
-}
-
-LogicalResult importRange(NodeImporter &n) {
-  for (unsigned i = 0; i < 3; ++i)
-    if (!n.hasInput(i) || n.inputType(i).getNumElements() != 1)
-      return n.emitError() << "start, limit and delta must be scalars";
-  Type et = n.inputType(0).getElementType();
-  if (auto it = dyn_cast<IntegerType>(et)) {
-    auto start = n.constInts(0, "start"), limit = n.constInts(1, "limit"),
-         delta = n.constInts(2, "delta");
-    if (failed(start) || failed(limit) || failed(delta))
-      return failure();
-    if (delta->front() == 0)
-      return n.emitError() << "delta is zero";
-    return importIntegerRange(n, it, start->front(), limit->front(),
-                              delta->front());
-  }
-  auto start = n.constFloats(0, "start"), limit = n.constFloats(1, "limit"),
-       delta = n.constFloats(2, "delta");
-  if (failed(start) || failed(limit) || failed(delta))
-    return failure();
-  double s = start->front(), l = limit->front(), d = delta->front();
-  if (!std::isfinite(s) || !std::isfinite(l) || !std::isfinite(d))
-    return n.emitError() << "start " << s << ", limit " << l << " and delta "
-                         << d << " must be finite";
-  if (d == 0)
-    return n.emitError() << "delta is zero";
-  double count = std::max(0.0, std::ceil((l - s) / d));
-  if (!(count <= kMaxGeneratedElements))
-    return n.emitError() << "range of " << count
-                         << " elements is larger than the "
-                         << kMaxGeneratedElements
-                         << " brrr computes at compile time";
-  SmallVector<double> values;
-  for (int64_t i = 0; i < static_cast<int64_t>(count); ++i)
-    values.push_back(s + i * d);
-  n.setOutput(
-      0, n.constant(RankedTensorType::get({static_cast<int64_t>(count)}, et),
-                    values));
-  return success();
-}
-
-/// Trilu keeps the elements on and above (upper) or on and below the k-th
-/// diagonal of the last two dimensions and zeroes the rest: where(j - i >= k
-/// (upper) or j - i <= k, x, 0), with i and j small row and column constants
-/// that broadcast, so the mask is computed where it is used (or folds with
-/// a constant input) instead of being stored.
-LogicalResult importTrilu(NodeImporter &n) {
-  auto x = n.requiredInput(0);
-  if (failed(x))
-    return failure();
-  RankedTensorType type = n.inputType(0);
-  if (type.getRank() < 2)
-    return n.emitError() << "input must have rank >= 2, not " << type;
-  if (n.hasInput(1) && n.inputType(1).getNumElements() != 1)
-    return n.emitError() << "k must be a scalar, not " << n.inputType(1);
-  int64_t rows = type.getDimSize(type.getRank() - 2);
-  int64_t cols = type.getDimSize(type.getRank() - 1);
-  auto matrix = RankedTensorType::get({rows, cols}, type.getElementType());
-  auto r = n.indicesAlong(matrix, 0), c = n.indicesAlong(matrix, 1);
-  if (failed(r) || failed(c))
-    return failure();
-  auto diag = n.create<SubOp>(*c, *r);
-  if (failed(diag))
-    return failure();
-  bool upper = n.attrInt("upper", 1) != 0;
-  // k: absent is 0; a constant beyond the matrix keeps everything or
-  // nothing, so it is clamped (the constant then holds whatever the model
-  // says); a run-time k is compared as it is.
-  Value k = n.scalar(n.b.getI64Type(), 0);
-  if (std::optional<SmallVector<int64_t>> ks =
-          n.hasInput(1) ? getConstInts(n.input(1)) : std::nullopt) {
-    k = n.scalar(n.b.getI64Type(),
-                 std::clamp<int64_t>(ks->front(), -rows - 1, cols + 1));
-  } else if (n.hasInput(1)) {
-    auto scalarK = n.reshape(n.input(1), {});
-    if (failed(scalarK))
-      return failure();
-    k = *scalarK;
-  }
-  auto keep = n.create<CompareOp>(
-      upper ? ComparePredicate::ge : ComparePredicate::le, *diag, k);
-  if (failed(keep))
-    return failure();
-  auto y = n.create<WhereOp>(*keep, *x, n.scalar(type.getElementType(), 0));
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
-}
-
+/// Sets output 0 to `x` reshaped to `shape`.
 LogicalResult setReshaped(NodeImporter &n, Value x, ArrayRef<int64_t> shape) {
   auto y = n.reshape(x, shape);
   if (failed(y))
@@ -783,24 +566,18 @@ LogicalResult importResize(NodeImporter &n) {
 
 void registerTensorImporters(OpTable &t) {
   t["Concat"] = {{4, 11, 13}, importConcat};
-  t["Constant"] = {{9, 11, 12, 13, 19, 21}, importConstant};
-  t["ConstantOfShape"] = {{9, 20, 21}, importConstantOfShape};
   t["Dropout"] = {{7, 10, 12, 13}, importDropout};
   t["Expand"] = {{8, 13}, importExpand};
   t["Flatten"] = {{1, 9, 11, 13, 21}, importFlatten};
   t["Identity"] = {{1, 13, 14, 16, 19, 21}, forward};
   t["Pad"] = {{2, 11, 13, 18, 19, 21}, importPad};
-  t["Range"] = {{11}, importRange};
   t["Reshape"] = {{1, 5, 13, 14, 19, 21}, importReshape};
   t["Resize"] = {{10, 11, 13, 18, 19}, importResize};
-  t["Shape"] = {{1, 13, 15, 19, 21}, importShape};
-  t["Size"] = {{1, 13, 19, 21}, importSize};
   t["Slice"] = {{1, 10, 11, 13}, importSlice};
   t["Split"] = {{2, 11, 13, 18}, importSplit};
   t["Squeeze"] = {{1, 11, 13, 21}, importSqueeze};
   t["Tile"] = {{6, 13}, importTile};
   t["Transpose"] = {{1, 13, 21}, importTranspose};
-  t["Trilu"] = {{14}, importTrilu};
   t["Unsqueeze"] = {{1, 11, 13, 21}, importUnsqueeze};
 }
 

@@ -39,6 +39,7 @@ struct OpImporter {
 using OpTable = llvm::StringMap<OpImporter>;
 
 void registerElementwiseImporters(OpTable &table);
+void registerGeneratorImporters(OpTable &table);
 void registerIndexingImporters(OpTable &table);
 void registerLossImporters(OpTable &table);
 void registerNNImporters(OpTable &table);

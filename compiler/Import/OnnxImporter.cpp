@@ -106,6 +106,7 @@ public:
       : context(context), model(model), modelPath(modelPath), options(options),
         builder(&context) {
     registerElementwiseImporters(table);
+    registerGeneratorImporters(table);
     registerIndexingImporters(table);
     registerLossImporters(table);
     registerNNImporters(table);
