@@ -366,6 +366,15 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
         {art::Step::Kind::Copy, static_cast<uint32_t>(a.copies.size())});
     a.copies.push_back({src, *dst});
   }
+  // Weights in offset order, each in its own range (the planner's), so that
+  // write() streams them front to back.
+  llvm::sort(image.weights, [](const WeightSlice &x, const WeightSlice &y) {
+    return x.offset < y.offset;
+  });
+  for (size_t i = 1; i < image.weights.size(); ++i)
+    if (image.weights[i].offset <
+        image.weights[i - 1].offset + image.weights[i - 1].bytes().size())
+      return main.emitOpError("weights overlap in the planned weight block");
   return image;
 }
 
@@ -376,25 +385,19 @@ uint64_t ModelImage::size() const {
 void ModelImage::write(llvm::raw_ostream &os) const {
   std::vector<uint8_t> head = art::serializeHead(artifact, weightBytes);
   os.write(reinterpret_cast<const char *>(head.data()), head.size());
-  // Weights in offset order, the planner's gaps zero-filled.
-  std::vector<const WeightSlice *> order;
-  for (const WeightSlice &w : weights)
-    order.push_back(&w);
-  llvm::sort(order, [](const WeightSlice *x, const WeightSlice *y) {
-    return x->offset < y->offset;
-  });
+  // Weights in offset order (buildArtifact sorted and checked them), the
+  // planner's gaps zero-filled.
   uint64_t at = 0;
   auto zeros = [&](uint64_t n) {
     static const char kZeros[4096] = {};
     for (; n; n -= std::min<uint64_t>(n, sizeof(kZeros)))
       os.write(kZeros, std::min<uint64_t>(n, sizeof(kZeros)));
   };
-  for (const WeightSlice *w : order) {
-    // Two constants never share bytes: the planner gives each its own range.
-    zeros(w->offset - at);
-    llvm::ArrayRef<uint8_t> bytes = w->bytes();
+  for (const WeightSlice &w : weights) {
+    zeros(w.offset - at);
+    llvm::ArrayRef<uint8_t> bytes = w.bytes();
     os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-    at = w->offset + bytes.size();
+    at = w.offset + bytes.size();
   }
   zeros(weightBytes - at);
 }

@@ -38,6 +38,7 @@ struct WeightSlice {
 struct ModelImage {
   ::brrr::artifact::Artifact artifact;
   uint64_t weightBytes = 0;
+  /// In offset order, each in its own range of the weight block.
   std::vector<WeightSlice> weights;
 
   /// Bytes of the serialized image.
