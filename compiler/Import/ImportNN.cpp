@@ -154,11 +154,10 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
       // total = (ceil(in / stride) - 1) * stride + window - in, checked:
       // the window of a hostile kernel or dilation overflows.
       int64_t out = inHW[i] / w.strides[i] + (inHW[i] % w.strides[i] != 0);
-      int64_t window, total;
-      if (llvm::MulOverflow(w.kernel[i] - 1, w.dilations[i], window) ||
-          llvm::AddOverflow(window, int64_t(1), window) ||
-          llvm::MulOverflow(out - 1, w.strides[i], total) ||
-          llvm::AddOverflow(total, window, total))
+      std::optional<int64_t> window = windowExtent(w.kernel[i], w.dilations[i]);
+      int64_t total;
+      if (!window || llvm::MulOverflow(out - 1, w.strides[i], total) ||
+          llvm::AddOverflow(total, *window, total))
         return n.emitError() << "the window of spatial dim " << i
                              << " overflows a 64-bit integer";
       total = std::max<int64_t>(0, total - inHW[i]);

@@ -45,6 +45,10 @@ LogicalResult inferBroadcastResult(std::optional<Location> loc, Value lhs,
                                    Value rhs, Type resultElementType,
                                    SmallVectorImpl<Type> &types);
 
+/// The extent of a window of `kernel` taps `dilation` apart,
+/// dilation * (kernel - 1) + 1, or nullopt if it overflows int64.
+std::optional<int64_t> windowExtent(int64_t kernel, int64_t dilation);
+
 /// Result type of 2-D pooling (shared by max and average pooling).
 LogicalResult inferPool2DResult(std::optional<Location> loc, Value input,
                                 ArrayRef<int64_t> kernel,

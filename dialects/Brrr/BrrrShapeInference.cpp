@@ -74,18 +74,26 @@ LogicalResult mlir::brrr::inferBroadcastResult(std::optional<Location> loc,
   return success();
 }
 
+std::optional<int64_t> mlir::brrr::windowExtent(int64_t kernel,
+                                                int64_t dilation) {
+  int64_t window;
+  if (llvm::MulOverflow(dilation, kernel - 1, window) ||
+      llvm::AddOverflow(window, int64_t(1), window))
+    return std::nullopt;
+  return window;
+}
+
 /// The span a window of `kernel` taps `dilation` apart can slide over
 /// `size` padded by `padLo` and `padHi`: size + pads - window, or nullopt if
 /// some step overflows int64 (hostile attributes, never a real model).
 static std::optional<int64_t> windowSpan(int64_t size, int64_t padLo,
                                          int64_t padHi, int64_t kernel,
                                          int64_t dilation) {
-  int64_t window, padded, span;
-  if (llvm::MulOverflow(dilation, kernel - 1, window) ||
-      llvm::AddOverflow(window, int64_t(1), window) ||
-      llvm::AddOverflow(size, padLo, padded) ||
+  std::optional<int64_t> window = windowExtent(kernel, dilation);
+  int64_t padded, span;
+  if (!window || llvm::AddOverflow(size, padLo, padded) ||
       llvm::AddOverflow(padded, padHi, padded) ||
-      llvm::SubOverflow(padded, window, span))
+      llvm::SubOverflow(padded, *window, span))
     return std::nullopt;
   return span;
 }
