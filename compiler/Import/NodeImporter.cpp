@@ -160,8 +160,12 @@ FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
     // refused before any verifier multiplies their dimensions.
     for (Type t : op->getResultTypes()) {
       auto shaped = dyn_cast<RankedTensorType>(t);
-      std::string invalid = shaped ? mlir::brrr::invalidTensorType(shaped) : "";
-      if (succeeded(built) && !invalid.empty()) {
+      if (failed(built))
+        break;
+      if (!shaped)
+        continue;
+      std::string invalid = mlir::brrr::invalidTensorType(shaped);
+      if (!invalid.empty()) {
         op->emitError() << "result type " << t << " is invalid: " << invalid;
         built = failure();
       }

@@ -510,12 +510,10 @@ Attribute combineScatter(ScatterReduction reduction, Attribute old,
     a = bit ? (a & b) : a * b;
     break;
   case ScatterReduction::max:
-    a = isUnsigned || bit ? llvm::APIntOps::umax(a, b)
-                          : llvm::APIntOps::smax(a, b);
+    a = isUnsigned ? llvm::APIntOps::umax(a, b) : llvm::APIntOps::smax(a, b);
     break;
   case ScatterReduction::min:
-    a = isUnsigned || bit ? llvm::APIntOps::umin(a, b)
-                          : llvm::APIntOps::smin(a, b);
+    a = isUnsigned ? llvm::APIntOps::umin(a, b) : llvm::APIntOps::smin(a, b);
     break;
   case ScatterReduction::none:
     break;
