@@ -84,6 +84,11 @@ public:
     for (uint64_t x : v)
       u64(x);
   }
+  void i32s(const std::vector<int32_t> &v) {
+    u64(v.size());
+    for (int32_t x : v)
+      u32(uint32_t(x));
+  }
 };
 
 } // namespace
@@ -142,6 +147,12 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes) {
       w.u64s(m.strides);
       w.u32s(m.box);
       w.u32(m.swizzle);
+      w.u32(uint32_t(m.mode));
+      w.i32s(m.lowerCorner);
+      w.i32s(m.upperCorner);
+      w.u32(m.channelsPerPixel);
+      w.u32(m.pixelsPerColumn);
+      w.u32s(m.elementStrides);
     }
   }
   w.u64(a.copies.size());
@@ -251,6 +262,20 @@ public:
     return true;
   }
 
+  bool i32s(std::vector<int32_t> &out, const char *field) {
+    uint64_t n = 0;
+    if (!count(n, 4, field))
+      return false;
+    out.resize(size_t(n));
+    for (int32_t &v : out) {
+      uint32_t bits = 0;
+      if (!u32(bits, field))
+        return false;
+      v = int32_t(bits);
+    }
+    return true;
+  }
+
   bool u64s(std::vector<uint64_t> &out, const char *field) {
     uint64_t n = 0;
     if (!count(n, 8, field))
@@ -332,17 +357,26 @@ bool readTensors(Reader &r, std::vector<Tensor> &tensors) {
 bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
   std::string launch = r.where;
   uint64_t n = 0;
-  // tensor, offset, dims count, strides count, box count, swizzle.
-  if (!r.count(n, 40, "maps"))
+  // tensor, offset, dims count, strides count, box count, swizzle, mode,
+  // corner counts, channelsPerPixel, pixelsPerColumn, elementStrides count.
+  if (!r.count(n, 76, "maps"))
     return false;
   maps.resize(size_t(n));
   for (size_t i = 0; i < maps.size(); ++i) {
     r.where = launch + "." + indexed("maps", i);
     TensorMap &m = maps[i];
+    uint32_t mode = 0;
     if (!r.u32(m.tensor, "tensor") || !r.u64(m.offset, "offset") ||
         !r.u64s(m.dims, "dims") || !r.u64s(m.strides, "strides") ||
-        !r.u32s(m.box, "box") || !r.u32(m.swizzle, "swizzle"))
+        !r.u32s(m.box, "box") || !r.u32(m.swizzle, "swizzle") ||
+        !r.u32(mode, "mode") || !r.i32s(m.lowerCorner, "lowerCorner") ||
+        !r.i32s(m.upperCorner, "upperCorner") ||
+        !r.u32(m.channelsPerPixel, "channelsPerPixel") ||
+        !r.u32(m.pixelsPerColumn, "pixelsPerColumn") ||
+        !r.u32s(m.elementStrides, "elementStrides"))
       return false;
+    // Range-checked in validate().
+    m.mode = TensorMapMode(mode);
   }
   r.where = launch;
   return true;

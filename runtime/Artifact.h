@@ -7,14 +7,16 @@
 // embedded in model.so, and the runtime deserializes and validates it. Pure
 // C++17 with no dependencies, so both sides share this file.
 //
-// Image layout (all integers little-endian):
+// Image layout (all integers little-endian, signed ones two's complement):
 //   "BRRRART\0" | u32 formatVersion | u32 reserved | payload
 // The payload is the fields of `Artifact` in declaration order: strings and
 // byte arrays as u64 length + bytes, vectors as u64 count + elements, enums
 // as u32, `bool` as one byte (0 or 1), fixed arrays (grid, block) as their
 // elements without a count.
 //
-// Version 2 added the launches' tensor maps (`Launch::maps`, after `args`).
+// Version 2 added the launches' tensor maps (`Launch::maps`, after `args`);
+// version 3 their im2col mode and element strides (the `TensorMap` fields
+// after `swizzle`).
 // The runtime reads only its own version: an image of another one is
 // rejected with a message that says which side is older.
 //
@@ -30,7 +32,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 
 /// Element types; values equal the C API's brrr_dtype.
 enum class DType : uint32_t {
@@ -79,18 +81,40 @@ struct Kernel {
   uint64_t bytes = 0;
 };
 
-/// A TMA tensor map over a tensor, encoded by the runtime at run time
-/// (cuTensorMapEncodeTiled) and passed by value before the launch's
-/// pointer arguments.
+/// How a tensor map walks its tensor: the driver entry point that encodes
+/// it and the TMA copy mode of the kernels that read through it.
+enum class TensorMapMode : uint32_t {
+  Tiled = 0,  ///< boxes of `box` (cuTensorMapEncodeTiled)
+  Im2col = 1, ///< im2col columns of an NHWC-like tensor
+              ///< (cuTensorMapEncodeIm2col), for implicit-GEMM convolution
+};
+
+/// A TMA tensor map over a tensor, encoded by the runtime at run time and
+/// passed by value before the launch's pointer arguments.
+///
+/// An im2col map reads `pixelsPerColumn` pixels of `channelsPerPixel`
+/// channels each; its dims are {C, W, H, N} innermost first for an NHWC
+/// tensor (rank 3 to 5), and the corners bound the pixels a filter's
+/// top-left tap visits in the spatial dims (dims[1..rank-2], innermost
+/// first: {W, H} for NHWC). For padding p, filter extent k and dilation d
+/// in a dimension, lower = -p and upper = p - (k - 1) * d.
 struct TensorMap {
   uint32_t tensor = 0;           ///< index into `tensors`
   uint64_t offset = 0;           ///< byte offset of element 0 (multiple of 16)
   std::vector<uint64_t> dims;    ///< elements per dimension, innermost first
-                                 ///< (rank 1..5)
+                                 ///< (rank 1..5; im2col 3..5)
   std::vector<uint64_t> strides; ///< byte strides of dims[1..] (rank - 1
                                  ///< entries, multiples of 16)
-  std::vector<uint32_t> box;     ///< box extent per dimension (1..256)
+  std::vector<uint32_t> box;     ///< tiled: box extent per dimension
+                                 ///< (1..256); im2col: empty
   uint32_t swizzle = 0;          ///< 0, 32, 64 or 128 (bytes)
+  TensorMapMode mode = TensorMapMode::Tiled;
+  std::vector<int32_t> lowerCorner; ///< im2col: rank - 2 offsets, innermost
+  std::vector<int32_t> upperCorner; ///< spatial dim first; tiled: empty
+  uint32_t channelsPerPixel = 0;    ///< im2col: 1..256; tiled: 0
+  uint32_t pixelsPerColumn = 0;     ///< im2col: 1..1024; tiled: 0
+  /// Traversal step per dimension (1..8): `rank` entries, or none for all 1.
+  std::vector<uint32_t> elementStrides;
 };
 
 /// One launch: the kernel's parameters are its tensor maps (128-byte

@@ -19,12 +19,16 @@ namespace {
 
 constexpr uint64_t kAlignment = 256;
 
-/// cuTensorMapEncodeTiled's limits.
+/// cuTensorMapEncodeTiled's and cuTensorMapEncodeIm2col's limits.
 constexpr size_t kMaxMapRank = 5;
+constexpr size_t kMinIm2colRank = 3;
 constexpr uint64_t kMaxMapDim = uint64_t(1) << 32;
 constexpr uint64_t kMaxMapStride = uint64_t(1) << 40;
 constexpr uint32_t kMaxMapBox = 256;
 constexpr uint64_t kMapAlignment = 16;
+constexpr uint32_t kMaxElementStride = 8;
+constexpr uint32_t kMaxChannelsPerPixel = 256;
+constexpr uint32_t kMaxPixelsPerColumn = 1024;
 
 const char *storageName(Storage s) {
   switch (s) {
@@ -38,6 +42,54 @@ const char *storageName(Storage s) {
     return "arena";
   }
   return "?";
+}
+
+/// Checks what only im2col maps have against cuTensorMapEncodeIm2col's
+/// rules; `m`'s rank (3 to 5) and dims are already valid.
+bool checkIm2col(const TensorMap &m, const std::string &at,
+                 std::string &error) {
+  auto fail = [&](std::string msg) {
+    error = std::move(msg);
+    return false;
+  };
+  size_t rank = m.dims.size(), spatial = rank - 2;
+  std::string ofRank = "rank-" + std::to_string(rank) + " im2col maps";
+  // The driver packs the corners into fewer bits as the rank grows.
+  int32_t limit = rank == 3 ? 32768 : rank == 4 ? 128 : 16;
+  for (bool lower : {true, false}) {
+    const std::vector<int32_t> &c = lower ? m.lowerCorner : m.upperCorner;
+    std::string name = lower ? "lower corner" : "upper corner";
+    if (c.size() != spatial)
+      return fail(at + " has " + std::to_string(c.size()) + " " + name +
+                  " offsets for rank " + std::to_string(rank) + ", expected " +
+                  std::to_string(spatial));
+    for (size_t d = 0; d < spatial; ++d)
+      if (c[d] < -limit || c[d] >= limit)
+        return fail(at + " has " + name + " offset " + std::to_string(c[d]) +
+                    " in dimension " + std::to_string(d + 1) + "; " + ofRank +
+                    " allow [" + std::to_string(-limit) + ", " +
+                    std::to_string(limit - 1) + "]");
+  }
+  // dims are at most 2^32 and corners 16-bit: no overflow in 64 bits.
+  for (size_t d = 0; d < spatial; ++d) {
+    int64_t lo = m.lowerCorner[d], up = m.upperCorner[d];
+    if (int64_t(m.dims[d + 1]) + up - lo < 1)
+      return fail(at + " has an empty bounding box in dimension " +
+                  std::to_string(d + 1) + ": " + std::to_string(m.dims[d + 1]) +
+                  " elements with lower corner " + std::to_string(lo) +
+                  " and upper corner " + std::to_string(up));
+  }
+  if (m.channelsPerPixel == 0 || m.channelsPerPixel > kMaxChannelsPerPixel)
+    return fail(at + " has channelsPerPixel " +
+                std::to_string(m.channelsPerPixel) +
+                "; im2col tensor maps allow 1 to " +
+                std::to_string(kMaxChannelsPerPixel));
+  if (m.pixelsPerColumn == 0 || m.pixelsPerColumn > kMaxPixelsPerColumn)
+    return fail(at + " has pixelsPerColumn " +
+                std::to_string(m.pixelsPerColumn) +
+                "; im2col tensor maps allow 1 to " +
+                std::to_string(kMaxPixelsPerColumn));
+  return true;
 }
 
 class Validator {
@@ -299,25 +351,50 @@ bool validateTensorMap(const Artifact &a, const TensorMap &m,
   const Tensor &t = a.tensors[m.tensor];
   uint64_t elem = dtypeSize(t.dtype);
   size_t rank = m.dims.size();
-  if (rank == 0 || rank > kMaxMapRank)
-    return fail(at + " has rank " + std::to_string(rank) +
-                "; tensor maps have 1 to " + std::to_string(kMaxMapRank) +
+  if (m.mode != TensorMapMode::Tiled && m.mode != TensorMapMode::Im2col)
+    return fail(at + " has unknown mode " + std::to_string(uint32_t(m.mode)) +
+                "; expected 0 (tiled) or 1 (im2col)");
+  bool im2col = m.mode == TensorMapMode::Im2col;
+  size_t minRank = im2col ? kMinIm2colRank : 1;
+  if (rank < minRank || rank > kMaxMapRank)
+    return fail(at + " has rank " + std::to_string(rank) + "; " +
+                (im2col ? "im2col " : "") + "tensor maps have " +
+                std::to_string(minRank) + " to " + std::to_string(kMaxMapRank) +
                 " dimensions");
   if (m.strides.size() != rank - 1)
     return fail(at + " has " + std::to_string(m.strides.size()) +
                 " strides for rank " + std::to_string(rank) + ", expected " +
                 std::to_string(rank - 1));
-  if (m.box.size() != rank)
+  if (im2col ? !m.box.empty() : m.box.size() != rank)
     return fail(at + " has " + std::to_string(m.box.size()) +
-                " box extents for rank " + std::to_string(rank));
+                " box extents for rank " + std::to_string(rank) +
+                (im2col ? "; im2col tensor maps have none" : ""));
+  if (!m.elementStrides.empty() && m.elementStrides.size() != rank)
+    return fail(at + " has " + std::to_string(m.elementStrides.size()) +
+                " element strides for rank " + std::to_string(rank) +
+                ", expected " + std::to_string(rank) + " or none");
   for (size_t d = 0; d < rank; ++d) {
     std::string dim = " in dimension " + std::to_string(d);
     if (m.dims[d] == 0 || m.dims[d] > kMaxMapDim)
       return fail(at + " has " + std::to_string(m.dims[d]) + " elements" + dim +
                   "; tensor maps allow 1 to 2^32");
-    if (m.box[d] == 0 || m.box[d] > kMaxMapBox)
+    if (!im2col && (m.box[d] == 0 || m.box[d] > kMaxMapBox))
       return fail(at + " has box extent " + std::to_string(m.box[d]) + dim +
                   "; tensor maps allow 1 to " + std::to_string(kMaxMapBox));
+    if (!m.elementStrides.empty() &&
+        (m.elementStrides[d] == 0 || m.elementStrides[d] > kMaxElementStride))
+      return fail(at + " has element stride " +
+                  std::to_string(m.elementStrides[d]) + dim +
+                  "; tensor maps allow 1 to " +
+                  std::to_string(kMaxElementStride));
+  }
+  if (im2col) {
+    if (!checkIm2col(m, at, error))
+      return false;
+  } else if (!m.lowerCorner.empty() || !m.upperCorner.empty() ||
+             m.channelsPerPixel || m.pixelsPerColumn) {
+    return fail(at + " is a tiled map but has im2col corners, "
+                     "channelsPerPixel or pixelsPerColumn");
   }
   for (size_t d = 0; d < m.strides.size(); ++d)
     if (m.strides[d] % kMapAlignment || m.strides[d] >= kMaxMapStride)
@@ -339,16 +416,19 @@ bool validateTensorMap(const Artifact &a, const TensorMap &m,
   if (m.swizzle != 0 && m.swizzle != 32 && m.swizzle != 64 && m.swizzle != 128)
     return fail(at + " has swizzle " + std::to_string(m.swizzle) +
                 "; expected 0, 32, 64 or 128 bytes");
-  // box[0] <= 256 and elem <= 8: no overflow.
-  uint64_t row = uint64_t(m.box[0]) * elem;
+  // The innermost extent of one copy: a box row, or the channels of one
+  // im2col pixel. Both are at most 256 and elem at most 8: no overflow.
+  uint64_t row = uint64_t(im2col ? m.channelsPerPixel : m.box[0]) * elem;
+  std::string rowName =
+      im2col ? "pixel of " + std::to_string(row) + " bytes (" +
+                   std::to_string(m.channelsPerPixel) + " channels)"
+             : "box row of " + std::to_string(row) + " bytes";
   if (row % kMapAlignment)
-    return fail(at + " has a box row of " + std::to_string(row) +
-                " bytes, which is not a multiple of " +
+    return fail(at + " has a " + rowName + ", which is not a multiple of " +
                 std::to_string(kMapAlignment));
   if (m.swizzle && row > m.swizzle)
-    return fail(at + " has a box row of " + std::to_string(row) +
-                " bytes, wider than its " + std::to_string(m.swizzle) +
-                "-byte swizzle");
+    return fail(at + " has a " + rowName + ", wider than its " +
+                std::to_string(m.swizzle) + "-byte swizzle");
   uint64_t end = 0;
   bool overflow = __builtin_mul_overflow(m.dims[0], elem, &end) ||
                   __builtin_add_overflow(end, m.offset, &end);

@@ -19,9 +19,10 @@ namespace brrr::artifact {
 /// True if `a` is consistent; otherwise false with a message in `error`.
 bool validate(const Artifact &a, std::string &error);
 
-/// True if cuTensorMapEncodeTiled accepts `m` with the runtime's choices (no
-/// interleave, element strides of 1) and the map stays inside its tensor in
-/// `a`, whose tensors must be valid; otherwise false with `what` and the
+/// True if the driver (cuTensorMapEncodeTiled, or cuTensorMapEncodeIm2col
+/// for an im2col map) accepts `m` with the runtime's choices (no interleave)
+/// and the map stays inside its tensor in `a`, whose tensors must be valid;
+/// otherwise false with `what` and the
 /// reason in `error` ("launches[0].maps[1] has rank 0; ..."). validate()
 /// checks every map this way; the compiler checks each map it writes.
 bool validateTensorMap(const Artifact &a, const TensorMap &m,

@@ -68,12 +68,14 @@ namespace brrr::runtime {
 /// Entry points the runtime can do without: a null member means absent.
 /// Without cuGraphExecUpdate_v2 (drivers before 12.0) a changed buffer
 /// address re-instantiates the graph instead of updating it.
-/// cuTensorMapEncodeTiled (12.0) is needed only by models whose kernels read
-/// through TMA tensor maps; opening such a model checks for it.
+/// cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col (12.0) are needed
+/// only by models whose kernels read through TMA tensor maps of that mode;
+/// opening such a model checks for them.
 /// cuPointerGetAttribute lets brrr_run refuse host pointers.
 #define BRRR_CUDA_OPTIONAL(X)                                                  \
   X(cuGraphExecUpdate_v2, nullptr)                                             \
   X(cuTensorMapEncodeTiled, nullptr)                                           \
+  X(cuTensorMapEncodeIm2col, nullptr)                                          \
   X(cuPointerGetAttribute, nullptr)
 
 struct CudaDriver {

@@ -1,10 +1,11 @@
 //===- TensorMaps.cpp - encode a context's TMA tensor maps ----------------===//
 //
 // See TensorMaps.h. The artifact's maps were validated when the model was
-// opened (rank, extents, strides, box, swizzle and the map's reach inside
-// its tensor), so encoding only adds the address and the choices the
-// artifact format fixes: no interleave, element strides of 1, 256-byte L2
-// promotion, and zeros for elements outside the map.
+// opened (mode, rank, extents, strides, box or im2col corners, element
+// strides, swizzle and the map's reach inside its tensor), so encoding only
+// adds the address and the choices the artifact format fixes: no
+// interleave, 256-byte L2 promotion, and zeros for elements outside the map
+// (which is also what an im2col map reads in a convolution's padding).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,7 @@ namespace {
 using artifact::Artifact;
 using artifact::Storage;
 
-/// cuTensorMapEncodeTiled's requirement on the global address.
+/// The driver's requirement on a tensor map's global address.
 constexpr uint64_t kMapAddressAlignment = 16;
 constexpr size_t kMaxRank = 5;
 
@@ -53,18 +54,36 @@ brrr_status encode(brrr_context &c, size_t launch, size_t index,
   cuuint32_t rank = cuuint32_t(m.dims.size());
   for (cuuint32_t d = 0; d < rank; ++d) {
     dims[d] = m.dims[d];
-    box[d] = m.box[d];
-    elementStrides[d] = 1;
+    elementStrides[d] = m.elementStrides.empty() ? 1 : m.elementStrides[d];
     if (d + 1 < rank)
       strides[d] = m.strides[d];
   }
+  CUtensorMap *map = &c.maps[c.firstMap[launch] + index];
+  CUtensorMapDataType type = tensorMapDataType(a.tensors[m.tensor].dtype);
+  void *base = reinterpret_cast<void *>(uintptr_t(address));
+  if (m.mode == artifact::TensorMapMode::Im2col) {
+    int lower[kMaxRank], upper[kMaxRank];
+    for (size_t d = 0; d < m.lowerCorner.size(); ++d) {
+      lower[d] = m.lowerCorner[d];
+      upper[d] = m.upperCorner[d];
+    }
+    BRRR_CU(cu,
+            cu.cuTensorMapEncodeIm2col(
+                map, type, rank, base, dims, strides, lower, upper,
+                m.channelsPerPixel, m.pixelsPerColumn, elementStrides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, swizzleOf(m.swizzle),
+                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+            "encoding " + mapLabel(a, launch, index));
+    return BRRR_OK;
+  }
+  for (cuuint32_t d = 0; d < rank; ++d)
+    box[d] = m.box[d];
   BRRR_CU(cu,
           cu.cuTensorMapEncodeTiled(
-              &c.maps[c.firstMap[launch] + index],
-              tensorMapDataType(a.tensors[m.tensor].dtype), rank,
-              reinterpret_cast<void *>(uintptr_t(address)), dims, strides, box,
-              elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-              swizzleOf(m.swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+              map, type, rank, base, dims, strides, box, elementStrides,
+              CU_TENSOR_MAP_INTERLEAVE_NONE, swizzleOf(m.swizzle),
+              CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
           "encoding " + mapLabel(a, launch, index));
   return BRRR_OK;
@@ -109,19 +128,23 @@ CUtensorMapDataType tensorMapDataType(artifact::DType t) {
 }
 
 brrr_status checkTensorMapSupport(const brrr_model &m) {
-  if (m.cuda->cuTensorMapEncodeTiled)
-    return BRRR_OK;
+  const CudaDriver &cu = *m.cuda;
   for (const artifact::Launch &l : m.art.launches)
-    if (!l.maps.empty())
-      return fail(BRRR_ERROR_NO_DRIVER,
-                  "kernel '" + m.art.kernels[l.kernel].name +
-                      "' reads its operands through TMA tensor maps, but the "
-                      "CUDA driver '" +
-                      m.cuda->path + "' (version " +
-                      std::to_string(m.cuda->version / 1000) + "." +
-                      std::to_string(m.cuda->version % 1000 / 10) +
-                      ") lacks cuTensorMapEncodeTiled; a CUDA 12.0 or newer "
-                      "driver is needed");
+    for (const artifact::TensorMap &map : l.maps) {
+      bool im2col = map.mode == artifact::TensorMapMode::Im2col;
+      if (im2col ? bool(cu.cuTensorMapEncodeIm2col)
+                 : bool(cu.cuTensorMapEncodeTiled))
+        continue;
+      return fail(
+          BRRR_ERROR_NO_DRIVER,
+          "kernel '" + m.art.kernels[l.kernel].name +
+              "' reads its operands through TMA " + (im2col ? "im2col " : "") +
+              "tensor maps, but the CUDA driver '" + cu.path + "' (version " +
+              std::to_string(cu.version / 1000) + "." +
+              std::to_string(cu.version % 1000 / 10) + ") lacks " +
+              (im2col ? "cuTensorMapEncodeIm2col" : "cuTensorMapEncodeTiled") +
+              "; a CUDA 12.0 or newer driver is needed");
+    }
   return BRRR_OK;
 }
 

@@ -1,9 +1,11 @@
 //===- TensorMaps.h - a context's TMA tensor maps ---------------*- C++ -*-===//
 //
 // Kernels that copy tiles with the Tensor Memory Accelerator take CUtensorMap
-// parameters: 128-byte descriptors that the driver encodes
-// (cuTensorMapEncodeTiled) from a global address, the tensor's extents and
-// strides, and the box one copy moves. The artifact records all of it but
+// parameters: 128-byte descriptors that the driver encodes from a global
+// address, the tensor's extents and strides, and what one copy moves: a box
+// (cuTensorMapEncodeTiled) or, for a convolution reading NHWC activations, a
+// column of im2col pixels (cuTensorMapEncodeIm2col). The artifact records
+// all of it but
 // the address (artifact::TensorMap), so a context encodes each map once the
 // address is known: when it is created for maps over weights and the arena,
 // and on each run whose buffers moved for maps over the caller's inputs and
@@ -25,8 +27,8 @@ namespace brrr::runtime {
 /// and 16-bit) and bool travel as the unsigned type of their width.
 CUtensorMapDataType tensorMapDataType(artifact::DType t);
 
-/// Fails with BRRR_ERROR_NO_DRIVER when `m`'s kernels take tensor maps and
-/// its driver cannot encode them.
+/// Fails with BRRR_ERROR_NO_DRIVER when `m`'s kernels take tensor maps of a
+/// mode its driver cannot encode.
 brrr_status checkTensorMapSupport(const brrr_model &m);
 
 /// Sizes `c.maps` (launch by launch, `c.firstMap[i]` the first of launch

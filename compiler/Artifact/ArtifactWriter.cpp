@@ -101,7 +101,14 @@ FailureOr<WeightSlice> weightSlice(ConstantOp c, uint64_t offset) {
 /// (`brrr.tensor_maps`) into `launch.maps`: an array of dictionaries
 ///   {input = i64 (into the fusion's inputs), offset = i64 (bytes),
 ///    dims = array<i64> (innermost first), strides = array<i64> (bytes of
-///    dims[1..]), box = array<i64>, swizzle = i64 (bytes)}
+///    dims[1..]), swizzle = i64 (bytes),
+///    element_strides = array<i64> (optional, one per dim; absent: all 1),
+///    mode = "im2col" (optional; absent: a tiled map), and then
+///    for a tiled map: box = array<i64>;
+///    for an im2col map: lower = array<i64>, upper = array<i64> (the
+///    corners, one per spatial dim innermost first, may be negative),
+///    channels = i64 (channels per pixel), pixels = i64 (pixels per
+///    column)}
 /// Each map is checked against the rules the runtime checks when it loads
 /// the model, so that a map the driver cannot encode is a compile error.
 LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
@@ -136,33 +143,67 @@ LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
       out = value.getSExtValue();
       return success();
     };
-    auto array = [&](StringRef key, int64_t max,
+    auto array = [&](StringRef key, int64_t min, int64_t max,
                      SmallVectorImpl<int64_t> &out) -> LogicalResult {
       auto v = dict.getAs<DenseI64ArrayAttr>(key);
       if (!v)
         return fusion.emitOpError(at)
                << " needs a DenseI64ArrayAttr '" << key << "'";
       for (int64_t x : v.asArrayRef()) {
-        if (x < 0 || x > max)
-          return fusion.emitOpError(at) << " has " << key << " element " << x
-                                        << ", outside [0, " << max << "]";
+        if (x < min || x > max)
+          return fusion.emitOpError(at)
+                 << " has " << key << " element " << x << ", outside [" << min
+                 << ", " << max << "]";
         out.push_back(x);
       }
       return success();
     };
-    int64_t input = 0, offset = 0, swizzle = 0;
-    SmallVector<int64_t> dims, strides, box;
+    // The keys of the other mode are errors rather than ignored, so that a
+    // code generator that mixes the modes up hears of it.
+    auto absent = [&](StringRef key, StringRef mode) -> LogicalResult {
+      if (dict.get(key))
+        return fusion.emitOpError(at)
+               << " is a " << mode << " map and takes no '" << key << "'";
+      return success();
+    };
+    bool im2col = false;
+    if (Attribute mode = dict.get("mode")) {
+      auto name = dyn_cast<StringAttr>(mode);
+      if (!name || name.getValue() != "im2col")
+        return fusion.emitOpError(at)
+               << " has mode " << mode
+               << "; expected \"im2col\" (or no mode for a tiled map)";
+      im2col = true;
+    }
+    int64_t input = 0, offset = 0, swizzle = 0, channels = 0, pixels = 0;
+    SmallVector<int64_t> dims, strides, box, lower, upper, elementStrides;
     int64_t numInputs = fusion.getInputs().size();
     if (numInputs == 0)
       return fusion.emitOpError(at) << " names an input, but the fusion has "
                                        "none";
     if (failed(integer("input", numInputs - 1, input)) ||
         failed(integer("offset", INT64_MAX, offset)) ||
-        failed(array("dims", INT64_MAX, dims)) ||
-        failed(array("strides", INT64_MAX, strides)) ||
-        failed(array("box", UINT32_MAX, box)) ||
+        failed(array("dims", 0, INT64_MAX, dims)) ||
+        failed(array("strides", 0, INT64_MAX, strides)) ||
         failed(integer("swizzle", UINT32_MAX, swizzle)))
       return failure();
+    if (dict.get("element_strides") &&
+        failed(array("element_strides", 0, UINT32_MAX, elementStrides)))
+      return failure();
+    if (im2col) {
+      if (failed(absent("box", "im2col")) ||
+          failed(array("lower", INT32_MIN, INT32_MAX, lower)) ||
+          failed(array("upper", INT32_MIN, INT32_MAX, upper)) ||
+          failed(integer("channels", UINT32_MAX, channels)) ||
+          failed(integer("pixels", UINT32_MAX, pixels)))
+        return failure();
+    } else {
+      for (StringRef key : {"lower", "upper", "channels", "pixels"})
+        if (failed(absent(key, "tiled")))
+          return failure();
+      if (failed(array("box", 0, UINT32_MAX, box)))
+        return failure();
+    }
     art::TensorMap m;
     m.tensor = tensorOf.lookup(fusion.getInputs()[input]);
     m.offset = offset;
@@ -170,6 +211,12 @@ LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
     m.strides.assign(strides.begin(), strides.end());
     m.box.assign(box.begin(), box.end());
     m.swizzle = swizzle;
+    m.mode = im2col ? art::TensorMapMode::Im2col : art::TensorMapMode::Tiled;
+    m.lowerCorner.assign(lower.begin(), lower.end());
+    m.upperCorner.assign(upper.begin(), upper.end());
+    m.channelsPerPixel = channels;
+    m.pixelsPerColumn = pixels;
+    m.elementStrides.assign(elementStrides.begin(), elementStrides.end());
     std::string error;
     if (!art::validateTensorMap(a, m, at, error))
       return fusion.emitOpError(error);

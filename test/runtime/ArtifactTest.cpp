@@ -2,8 +2,9 @@
 //
 // Round trips of the image, and one case per way an image can be broken:
 // every truncation point, bad magic and version, corrupt counts, and every
-// semantic check of ArtifactValidate.cpp. Each test asserts the message, not
-// just the failure, since the message is what a user sees.
+// semantic check of ArtifactValidate.cpp but the tensor maps' (in
+// ArtifactTensorMapTest.cpp). Each test asserts the message, not just the
+// failure, since the message is what a user sees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,27 +15,12 @@
 #include <set>
 
 using namespace brrr::artifact;
+using brrr::test::makeIm2colArtifact;
 using brrr::test::makeTensorMapArtifact;
 using brrr::test::makeTestArtifact;
+using brrr::test::rejection;
 
 namespace {
-
-std::string rejection(const Artifact &a) {
-  std::vector<uint8_t> image = serialize(a);
-  Artifact out;
-  std::string error;
-  if (deserialize(image.data(), image.size(), out, error))
-    return "<accepted>";
-  return error;
-}
-
-std::string rejection(const std::vector<uint8_t> &image) {
-  Artifact out;
-  std::string error;
-  if (deserialize(image.data(), image.size(), out, error))
-    return "<accepted>";
-  return error;
-}
 
 void putU64(std::vector<uint8_t> &image, size_t at, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -186,6 +172,10 @@ TEST(ArtifactTest, CorruptTensorMapBytesAreRejectedOrConsistent) {
   corruptEveryByte(serialize(makeTensorMapArtifact()));
 }
 
+TEST(ArtifactTest, CorruptIm2colMapBytesAreRejectedOrConsistent) {
+  corruptEveryByte(serialize(makeIm2colArtifact()));
+}
+
 TEST(ArtifactTest, BadMagic) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[1] = 'X';
@@ -199,14 +189,17 @@ TEST(ArtifactTest, NewerFormatVersion) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 7;
   EXPECT_EQ(rejection(image), "artifact format version 7, this runtime reads "
-                              "2 (the model was built by a newer brrrc)");
+                              "3 (the model was built by a newer brrrc)");
 }
 
 TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 1; // before tensor maps
   EXPECT_EQ(rejection(image), "artifact format version 1, this runtime reads "
-                              "2 (rebuild the model with this brrrc)");
+                              "3 (rebuild the model with this brrrc)");
+  image[8] = 2; // before im2col maps and element strides
+  EXPECT_EQ(rejection(image), "artifact format version 2, this runtime reads "
+                              "3 (rebuild the model with this brrrc)");
 }
 
 TEST(ArtifactTest, TrailingBytes) {
@@ -362,178 +355,6 @@ TEST(ArtifactTest, CodeMustMatchTheTarget) {
   EXPECT_EQ(rejection(a), "invalid artifact: kernels[1] has an empty name");
 }
 
-TEST(ArtifactTest, TensorMapsRoundTrip) {
-  Artifact a = makeTensorMapArtifact();
-  a.launches[0].maps[1].offset = 16;
-  a.launches[0].maps[1].dims = {60, 2};
-  a.launches[2].maps = {a.launches[0].maps[0]};
-  std::vector<uint8_t> image = serialize(a);
-  Artifact b;
-  std::string error;
-  ASSERT_TRUE(deserialize(image.data(), image.size(), b, error)) << error;
-  ASSERT_EQ(b.launches.size(), a.launches.size());
-  for (size_t i = 0; i < a.launches.size(); ++i) {
-    ASSERT_EQ(b.launches[i].maps.size(), a.launches[i].maps.size());
-    for (size_t k = 0; k < a.launches[i].maps.size(); ++k) {
-      const TensorMap &x = a.launches[i].maps[k], &y = b.launches[i].maps[k];
-      EXPECT_EQ(y.tensor, x.tensor);
-      EXPECT_EQ(y.offset, x.offset);
-      EXPECT_EQ(y.dims, x.dims);
-      EXPECT_EQ(y.strides, x.strides);
-      EXPECT_EQ(y.box, x.box);
-      EXPECT_EQ(y.swizzle, x.swizzle);
-    }
-  }
-  EXPECT_EQ(b.launches[0].args, a.launches[0].args);
-  EXPECT_EQ(serialize(b), image);
-}
-
-TEST(ArtifactTest, TruncatedTensorMapsNameTheField) {
-  std::vector<uint8_t> image = serialize(makeTensorMapArtifact());
-  std::set<std::string> fields;
-  for (size_t n = 0; n < image.size(); ++n) {
-    std::vector<uint8_t> prefix(image.begin(), image.begin() + long(n));
-    std::string error = rejection(prefix);
-    size_t at = error.find(" while reading ");
-    ASSERT_NE(at, std::string::npos) << "prefix " << n << ": " << error;
-    std::string field = error.substr(at + 15);
-    fields.insert(field.substr(0, field.find(' ')));
-  }
-  // Truncations early in launch 0 are reported at the counts before them
-  // (the launch table needs 48 bytes a launch, two maps 40 bytes each).
-  for (const char *f :
-       {"launches[0].maps[1].dims", "launches[0].maps[1].strides",
-        "launches[0].maps[1].box", "launches[0].maps[1].swizzle",
-        "launches[1].maps", "launches[2].maps"})
-    EXPECT_TRUE(fields.count(f)) << "no truncation reported in " << f;
-}
-
-/// The rejection of the tensor-map artifact with launch 0's map `k` changed
-/// by `change`.
-template <typename F> std::string mapRejection(size_t k, F change) {
-  Artifact a = makeTensorMapArtifact();
-  change(a.launches[0].maps[k]);
-  return rejection(a);
-}
-
-const std::string kMap0 =
-    "invalid artifact: launches[0].maps[0] (kernel 'brrr_test_tma_add') ";
-const std::string kMap1 =
-    "invalid artifact: launches[0].maps[1] (kernel 'brrr_test_tma_add') ";
-
-TEST(ArtifactTest, TensorMapsAreValid) {
-  EXPECT_EQ(rejection(makeTensorMapArtifact()), "<accepted>");
-}
-
-TEST(ArtifactTest, TensorMapTensorInRange) {
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.tensor = 10; }),
-            kMap1 + "is over tensor 10, out of range (10 tensors)");
-}
-
-TEST(ArtifactTest, TensorMapRankIsOneToFive) {
-  EXPECT_EQ(mapRejection(0,
-                         [](TensorMap &m) {
-                           m.dims.clear();
-                           m.strides.clear();
-                           m.box.clear();
-                         }),
-            kMap0 + "has rank 0; tensor maps have 1 to 5 dimensions");
-  EXPECT_EQ(mapRejection(0,
-                         [](TensorMap &m) {
-                           m.dims = {64, 2, 1, 1, 1, 1};
-                           m.strides = {256, 512, 512, 512, 512};
-                           m.box = {32, 2, 1, 1, 1, 1};
-                         }),
-            kMap0 + "has rank 6; tensor maps have 1 to 5 dimensions");
-}
-
-TEST(ArtifactTest, TensorMapStridesAndBoxMatchTheRank) {
-  EXPECT_EQ(mapRejection(0, [](TensorMap &m) { m.strides.push_back(512); }),
-            kMap0 + "has 2 strides for rank 2, expected 1");
-  EXPECT_EQ(mapRejection(0, [](TensorMap &m) { m.box = {32}; }),
-            kMap0 + "has 1 box extents for rank 2");
-}
-
-TEST(ArtifactTest, TensorMapDimsAreOneTo2To32) {
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.dims[1] = 0; }),
-            kMap1 + "has 0 elements in dimension 1; tensor maps allow 1 to "
-                    "2^32");
-  EXPECT_EQ(mapRejection(
-                1, [](TensorMap &m) { m.dims[0] = (uint64_t(1) << 32) + 1; }),
-            kMap1 + "has 4294967297 elements in dimension 0; tensor maps "
-                    "allow 1 to 2^32");
-}
-
-TEST(ArtifactTest, TensorMapBoxIsOneTo256) {
-  EXPECT_EQ(mapRejection(0, [](TensorMap &m) { m.box[1] = 0; }),
-            kMap0 + "has box extent 0 in dimension 1; tensor maps allow 1 to "
-                    "256");
-  EXPECT_EQ(mapRejection(0, [](TensorMap &m) { m.box[1] = 257; }),
-            kMap0 + "has box extent 257 in dimension 1; tensor maps allow 1 "
-                    "to 256");
-}
-
-TEST(ArtifactTest, TensorMapStridesAreMultiplesOf16Below2To40) {
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.strides[0] = 200; }),
-            kMap1 + "has stride 200 bytes in dimension 1; tensor map strides "
-                    "are multiples of 16 below 2^40");
-  EXPECT_EQ(
-      mapRejection(1, [](TensorMap &m) { m.strides[0] = uint64_t(1) << 40; }),
-      kMap1 + "has stride 1099511627776 bytes in dimension 1; tensor "
-              "map strides are multiples of 16 below 2^40");
-}
-
-TEST(ArtifactTest, TensorMapOffsetIs16ByteAligned) {
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.offset = 8; }),
-            kMap1 + "starts at byte offset 8, which is not 16-byte aligned");
-  // A view that starts inside its buffer at a misaligned byte.
-  Artifact a = makeTensorMapArtifact();
-  a.tensors[8].dims = {64};
-  a.tensors[8].bytes = 256;
-  a.tensors[8].offset = 4;
-  a.launches[0].maps[0] = {8, 0, {64}, {}, {64}, 0};
-  EXPECT_EQ(rejection(a), kMap0 + "is over tensors[8] 'sum_flat', which "
-                                  "starts at byte 4 of output 0, not "
-                                  "16-byte aligned");
-}
-
-TEST(ArtifactTest, TensorMapSwizzleIsAKnownSpan) {
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.swizzle = 48; }),
-            kMap1 + "has swizzle 48; expected 0, 32, 64 or 128 bytes");
-}
-
-TEST(ArtifactTest, TensorMapBoxRowFitsTheSwizzle) {
-  // 32 f32 elements are 128 bytes.
-  EXPECT_EQ(mapRejection(0, [](TensorMap &m) { m.swizzle = 64; }),
-            kMap0 + "has a box row of 128 bytes, wider than its 64-byte "
-                    "swizzle");
-}
-
-TEST(ArtifactTest, TensorMapBoxRowIsWhole16ByteChunks) {
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.box[0] = 2; }),
-            kMap1 + "has a box row of 8 bytes, which is not a multiple of 16");
-}
-
-TEST(ArtifactTest, TensorMapStaysInsideItsTensor) {
-  EXPECT_EQ(mapRejection(0, [](TensorMap &m) { m.offset = 16; }),
-            kMap0 + "reaches 528 bytes into tensors[0] 'x', which has 512");
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.dims[1] = 3; }),
-            kMap1 + "reaches 768 bytes into tensors[3] 'w', which has 512");
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.strides[0] = 512; }),
-            kMap1 + "reaches 768 bytes into tensors[3] 'w', which has 512");
-  // Sums that wrap around 64 bits must not pass for small ones.
-  EXPECT_EQ(mapRejection(1,
-                         [](TensorMap &m) {
-                           m.dims = {64, uint64_t(1) << 32};
-                           m.strides = {(uint64_t(1) << 40) - 16};
-                         }),
-            kMap1 + "reaches past 2^64 bytes into tensors[3] 'w', which has "
-                    "512");
-  EXPECT_EQ(mapRejection(1, [](TensorMap &m) { m.offset = ~uint64_t(0) - 15; }),
-            kMap1 + "reaches past 2^64 bytes into tensors[3] 'w', which has "
-                    "512");
-}
-
 TEST(ArtifactTest, DtypeSizes) {
   EXPECT_EQ(dtypeSize(DType::F32), 4u);
   EXPECT_EQ(dtypeSize(DType::BF16), 2u);
@@ -547,11 +368,11 @@ TEST(ArtifactTest, DtypeSizes) {
 TEST(ArtifactTest, CheckThroughTheCApi) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()), BRRR_OK);
-  image[8] = 3;
+  image[8] = 4;
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()),
             BRRR_ERROR_CORRUPT_ARTIFACT);
-  EXPECT_STREQ(brrr_last_error(), "artifact format version 3, this runtime "
-                                  "reads 2 (the model was built by a newer "
+  EXPECT_STREQ(brrr_last_error(), "artifact format version 4, this runtime "
+                                  "reads 3 (the model was built by a newer "
                                   "brrrc)");
   EXPECT_EQ(brrr_artifact_check(image.data(), 3), BRRR_ERROR_CORRUPT_ARTIFACT);
   EXPECT_EQ(brrr_artifact_check(nullptr, 10), BRRR_ERROR_INVALID_ARGUMENT);

@@ -11,8 +11,8 @@
 //
 // Built three times: FAKE_CUDA_WITHOUT_GRAPHS drops the graph entry points to
 // act as a driver too old for the runtime, FAKE_CUDA_WITHOUT_TENSOR_MAPS drops
-// cuTensorMapEncodeTiled to act as a CUDA 11 driver, which runs models
-// without TMA kernels.
+// cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col to act as a CUDA 11
+// driver, which runs models without TMA kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,7 +78,9 @@ FakeTensorMap decode(const CUtensorMap &map) {
   return m;
 }
 
-/// Element `i` (in row-major order of the map's dims) of an f32 map.
+/// Element `i` (in row-major order of the map's dims) of an f32 map. An
+/// im2col map is read as the tensor it covers, which is what the fake's
+/// kernels need of it.
 float load(const CUtensorMap &map, unsigned i) {
   FakeTensorMap m = decode(map);
   uint64_t at = m.address + i % m.dims[0] * 4;
@@ -206,6 +208,64 @@ const ErrorText &errorText(CUresult error) {
 }
 
 } // namespace
+
+#ifndef FAKE_CUDA_WITHOUT_TENSOR_MAPS
+namespace {
+
+/// Checks the rules of the driver's documentation that both encoders share
+/// and the runtime's choices touch, so that a runtime bug the driver would
+/// refuse fails here too, and fills what they share into `m`. `inner` is the
+/// innermost extent of one copy in elements: box[0], or channelsPerPixel.
+CUresult checkCommon(FakeTensorMap &m, CUtensorMap *tensorMap,
+                     CUtensorMapDataType type, cuuint32_t rank, void *address,
+                     const cuuint64_t *dims, const cuuint64_t *strides,
+                     const cuuint32_t *elementStrides, uint32_t inner,
+                     CUtensorMapInterleave interleave,
+                     CUtensorMapSwizzle swizzle,
+                     CUtensorMapL2promotion l2Promotion,
+                     CUtensorMapFloatOOBfill oobFill) {
+  ++stats.tensorMapEncodes;
+  if (long e = env("FAKE_CUDA_TENSOR_MAP_ERROR", 0))
+    return CUresult(e);
+  static const uint64_t sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2};
+  if (uintptr_t(tensorMap) % 64 || unsigned(type) >= 10 || rank == 0 ||
+      rank > 5 || !address || uintptr_t(address) % 16 ||
+      interleave != CU_TENSOR_MAP_INTERLEAVE_NONE ||
+      swizzle > CU_TENSOR_MAP_SWIZZLE_128B ||
+      l2Promotion > CU_TENSOR_MAP_L2_PROMOTION_L2_256B ||
+      oobFill > CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
+    return CUDA_ERROR_INVALID_VALUE;
+  uint64_t row = inner * sizes[type];
+  if (row % 16 || (swizzle && row > (16u << swizzle)))
+    return CUDA_ERROR_INVALID_VALUE;
+  m.address = uint64_t(uintptr_t(address));
+  for (cuuint32_t d = 0; d < rank; ++d) {
+    if (!dims[d] || dims[d] > (uint64_t(1) << 32) || !elementStrides[d] ||
+        elementStrides[d] > 8)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (d + 1 < rank && (strides[d] % 16 || strides[d] >= (uint64_t(1) << 40)))
+      return CUDA_ERROR_INVALID_VALUE;
+    m.dims[d] = dims[d];
+    m.elementStrides[d] = uint8_t(elementStrides[d]);
+    if (d + 1 < rank)
+      m.strides[d] = strides[d];
+  }
+  m.dataType = uint8_t(type);
+  m.rank = uint8_t(rank);
+  m.interleave = uint8_t(interleave);
+  m.swizzle = uint8_t(swizzle);
+  m.l2Promotion = uint8_t(l2Promotion);
+  m.oobFill = uint8_t(oobFill);
+  return CUDA_SUCCESS;
+}
+
+void store(CUtensorMap *tensorMap, const FakeTensorMap &m) {
+  std::memset(tensorMap, 0, sizeof(*tensorMap));
+  std::memcpy(tensorMap, &m, sizeof(m));
+}
+
+} // namespace
+#endif
 
 extern "C" {
 
@@ -625,8 +685,6 @@ CUresult cuEventDestroy_v2(CUevent event) {
 }
 
 #ifndef FAKE_CUDA_WITHOUT_TENSOR_MAPS
-// Checks the rules of the driver's documentation that the runtime's choices
-// touch, so that a runtime bug the driver would refuse fails here too.
 CUresult cuTensorMapEncodeTiled(
     CUtensorMap *tensorMap, CUtensorMapDataType type, cuuint32_t rank,
     void *address, const cuuint64_t *dims, const cuuint64_t *strides,
@@ -634,41 +692,53 @@ CUresult cuTensorMapEncodeTiled(
     CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
     CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
   FAKE_GUARD();
-  ++stats.tensorMapEncodes;
-  if (long e = env("FAKE_CUDA_TENSOR_MAP_ERROR", 0))
-    return CUresult(e);
-  static const uint64_t sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2};
-  if (uintptr_t(tensorMap) % 64 || unsigned(type) >= 10 || rank == 0 ||
-      rank > 5 || !address || uintptr_t(address) % 16 ||
-      interleave != CU_TENSOR_MAP_INTERLEAVE_NONE ||
-      swizzle > CU_TENSOR_MAP_SWIZZLE_128B ||
-      l2Promotion > CU_TENSOR_MAP_L2_PROMOTION_L2_256B ||
-      oobFill > CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
-    return CUDA_ERROR_INVALID_VALUE;
-  uint64_t row = box[0] * sizes[type];
-  if (row % 16 || (swizzle && row > (16u << swizzle)))
+  FakeTensorMap m = {};
+  if (CUresult r = checkCommon(m, tensorMap, type, rank, address, dims, strides,
+                               elementStrides, rank ? box[0] : 0, interleave,
+                               swizzle, l2Promotion, oobFill))
+    return r;
+  for (cuuint32_t d = 0; d < rank; ++d) {
+    if (!box[d] || box[d] > 256)
+      return CUDA_ERROR_INVALID_VALUE;
+    m.box[d] = box[d];
+  }
+  store(tensorMap, m);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuTensorMapEncodeIm2col(
+    CUtensorMap *tensorMap, CUtensorMapDataType type, cuuint32_t rank,
+    void *address, const cuuint64_t *dims, const cuuint64_t *strides,
+    const int *lowerCorner, const int *upperCorner, cuuint32_t channelsPerPixel,
+    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
+    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+  FAKE_GUARD();
+  if (rank < 3)
     return CUDA_ERROR_INVALID_VALUE;
   FakeTensorMap m = {};
-  m.address = uint64_t(uintptr_t(address));
-  for (cuuint32_t d = 0; d < rank; ++d) {
-    if (!dims[d] || dims[d] > (uint64_t(1) << 32) || !box[d] || box[d] > 256 ||
-        !elementStrides[d] || elementStrides[d] > 8)
+  if (CUresult r = checkCommon(m, tensorMap, type, rank, address, dims, strides,
+                               elementStrides, channelsPerPixel, interleave,
+                               swizzle, l2Promotion, oobFill))
+    return r;
+  if (!channelsPerPixel || channelsPerPixel > 256 || !pixelsPerColumn ||
+      pixelsPerColumn > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  // Fewer bits per corner offset as the rank grows; the bounding box of the
+  // spatial dims must not be empty.
+  int limit = rank == 3 ? 32768 : rank == 4 ? 128 : 16;
+  for (cuuint32_t d = 0; d + 2 < rank; ++d) {
+    if (lowerCorner[d] < -limit || lowerCorner[d] >= limit ||
+        upperCorner[d] < -limit || upperCorner[d] >= limit ||
+        int64_t(dims[d + 1]) + upperCorner[d] - lowerCorner[d] < 1)
       return CUDA_ERROR_INVALID_VALUE;
-    if (d + 1 < rank && (strides[d] % 16 || strides[d] >= (uint64_t(1) << 40)))
-      return CUDA_ERROR_INVALID_VALUE;
-    m.dims[d] = dims[d];
-    m.box[d] = box[d];
-    if (d + 1 < rank)
-      m.strides[d] = strides[d];
+    m.lowerCorner[d] = int16_t(lowerCorner[d]);
+    m.upperCorner[d] = int16_t(upperCorner[d]);
   }
-  m.dataType = uint8_t(type);
-  m.rank = uint8_t(rank);
-  m.interleave = uint8_t(interleave);
-  m.swizzle = uint8_t(swizzle);
-  m.l2Promotion = uint8_t(l2Promotion);
-  m.oobFill = uint8_t(oobFill);
-  std::memset(tensorMap, 0, sizeof(*tensorMap));
-  std::memcpy(tensorMap, &m, sizeof(m));
+  m.channelsPerPixel = uint16_t(channelsPerPixel);
+  m.pixelsPerColumn = uint16_t(pixelsPerColumn);
+  m.mode = 1;
+  store(tensorMap, m);
   return CUDA_SUCCESS;
 }
 #endif

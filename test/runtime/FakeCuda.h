@@ -12,11 +12,13 @@
 //   FAKE_CUDA_MEMORY            device memory in bytes (1 GiB)
 //   FAKE_CUDA_INIT_ERROR        a CUresult for cuInit to return (0)
 //   FAKE_CUDA_EXEC_UPDATE_FAILS nonzero: cuGraphExecUpdate_v2 always fails
-//   FAKE_CUDA_TENSOR_MAP_ERROR  a CUresult for cuTensorMapEncodeTiled (0)
+//   FAKE_CUDA_TENSOR_MAP_ERROR  a CUresult for cuTensorMapEncodeTiled and
+//                               cuTensorMapEncodeIm2col (0)
 //
 // Tensor maps are opaque to the real driver's callers; the fake's
-// cuTensorMapEncodeTiled writes a FakeTensorMap into the 128 bytes, so that
-// the fake kernels can copy through it and tests can read what was encoded.
+// cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col write a FakeTensorMap
+// into the 128 bytes, so that the fake kernels can copy through it and tests
+// can read what was encoded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,13 +29,18 @@
 
 extern "C" {
 
-/// The fake's encoding of a CUtensorMap: cuTensorMapEncodeTiled's arguments.
+/// The fake's encoding of a CUtensorMap: the encoding call's arguments,
+/// packed to fit (the driver's limits bound every narrowed field).
 struct FakeTensorMap {
   uint64_t address;
   uint64_t dims[5];
   uint64_t strides[4];
-  uint32_t box[5];
+  uint32_t box[5];                            ///< tiled only
+  uint16_t channelsPerPixel, pixelsPerColumn; ///< im2col only
+  int16_t lowerCorner[3], upperCorner[3];     ///< im2col only
+  uint8_t elementStrides[5];
   uint8_t dataType, rank, interleave, swizzle, l2Promotion, oobFill;
+  uint8_t mode; ///< 0: cuTensorMapEncodeTiled, 1: cuTensorMapEncodeIm2col
 };
 static_assert(sizeof(FakeTensorMap) <= 128, "must fit a CUtensorMap");
 
@@ -52,7 +59,7 @@ struct FakeCudaStats {
   int64_t liveModules, liveStreams, liveGraphs, liveExecs, liveEvents;
   int64_t primaryRetains;   ///< retained minus released primary contexts
   int64_t sharedOptIns;     ///< cuFuncSetAttribute(MAX_DYNAMIC_SHARED) calls
-  int64_t tensorMapEncodes; ///< cuTensorMapEncodeTiled calls
+  int64_t tensorMapEncodes; ///< cuTensorMapEncode{Tiled,Im2col} calls
   int64_t pointerQueries;   ///< cuPointerGetAttribute calls
   /// The tensor maps of the last cuLaunchKernel that passed any, as the
   /// kernel got them.

@@ -427,10 +427,55 @@ TEST_F(FakeDriverTest, TensorMapsArePassedFirstAsEncoded) {
   EXPECT_EQ(x.interleave, CU_TENSOR_MAP_INTERLEAVE_NONE);
   EXPECT_EQ(x.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
   EXPECT_EQ(x.oobFill, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  EXPECT_EQ(x.mode, 0) << "encoded by cuTensorMapEncodeTiled";
+  EXPECT_EQ(x.elementStrides[0], 1);
+  EXPECT_EQ(x.elementStrides[1], 1);
   EXPECT_NE(w.address, 0u);
   EXPECT_EQ(w.box[0], 64u);
   EXPECT_EQ(w.box[1], 1u);
   EXPECT_EQ(w.swizzle, CU_TENSOR_MAP_SWIZZLE_NONE);
+}
+
+TEST_F(FakeDriverTest, Im2colMapsAreEncodedByTheIm2colEntryPoint) {
+  brrr::artifact::Artifact a = makeIm2colArtifact();
+  a.launches[0].maps[0].elementStrides = {1, 2, 1, 1};
+  a.launches[0].maps[1].elementStrides = {1, 3};
+  openAndCreate(a);
+  Buffers b;
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.tensorMapEncodes, 2);
+  ASSERT_EQ(s.lastLaunchMapCount, 2);
+  const FakeTensorMap &x = s.lastLaunchMaps[0], &w = s.lastLaunchMaps[1];
+  EXPECT_EQ(x.mode, 1) << "encoded by cuTensorMapEncodeIm2col";
+  EXPECT_EQ(x.address, addressOf(b.x.data()));
+  EXPECT_EQ(x.rank, 4);
+  const uint64_t dims[] = {4, 4, 4, 2}, strides[] = {16, 64, 256};
+  const uint8_t elementStrides[] = {1, 2, 1, 1};
+  for (int d = 0; d < 4; ++d) {
+    EXPECT_EQ(x.dims[d], dims[d]) << d;
+    EXPECT_EQ(x.elementStrides[d], elementStrides[d]) << d;
+  }
+  for (int d = 0; d < 3; ++d)
+    EXPECT_EQ(x.strides[d], strides[d]) << d;
+  EXPECT_EQ(x.lowerCorner[0], -1);
+  EXPECT_EQ(x.lowerCorner[1], -1);
+  EXPECT_EQ(x.upperCorner[0], -1);
+  EXPECT_EQ(x.upperCorner[1], -1);
+  EXPECT_EQ(x.channelsPerPixel, 4);
+  EXPECT_EQ(x.pixelsPerColumn, 32);
+  EXPECT_EQ(x.dataType, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+  EXPECT_EQ(x.swizzle, CU_TENSOR_MAP_SWIZZLE_32B);
+  EXPECT_EQ(x.interleave, CU_TENSOR_MAP_INTERLEAVE_NONE);
+  EXPECT_EQ(x.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+  EXPECT_EQ(x.oobFill, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  // The tiled map beside it still goes through cuTensorMapEncodeTiled, with
+  // its element strides.
+  EXPECT_EQ(w.mode, 0);
+  EXPECT_EQ(w.box[0], 64u);
+  EXPECT_EQ(w.elementStrides[0], 1);
+  EXPECT_EQ(w.elementStrides[1], 3);
 }
 
 TEST_F(FakeDriverTest, TensorMapOffsetMovesTheAddress) {
@@ -541,6 +586,14 @@ TEST_F(FakeDriverTest, DriverWithoutTensorMaps) {
                                      "the CUDA driver '") +
                              BRRR_FAKE_CUDA_NO_TMA_PATH +
                              "' (version 11.8) lacks cuTensorMapEncodeTiled; "
+                             "a CUDA 12.0 or newer driver is needed");
+  EXPECT_EQ(open(makeIm2colArtifact()), BRRR_ERROR_NO_DRIVER);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(lastError(), std::string("kernel 'brrr_test_tma_add' reads its "
+                                     "operands through TMA im2col tensor "
+                                     "maps, but the CUDA driver '") +
+                             BRRR_FAKE_CUDA_NO_TMA_PATH +
+                             "' (version 11.8) lacks cuTensorMapEncodeIm2col; "
                              "a CUDA 12.0 or newer driver is needed");
 }
 

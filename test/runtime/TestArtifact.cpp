@@ -173,4 +173,20 @@ Artifact makeTensorMapArtifact() {
   return a;
 }
 
+Artifact makeIm2colArtifact() {
+  Artifact a = makeTensorMapArtifact();
+  TensorMap &x = a.launches[0].maps[0];
+  x.dims = {4, 4, 4, 2};
+  x.strides = {16, 64, 256};
+  x.box.clear();
+  x.swizzle = 32;
+  x.mode = TensorMapMode::Im2col;
+  x.lowerCorner = {-1, -1};
+  x.upperCorner = {-1, -1};
+  x.channelsPerPixel = 4;
+  x.pixelsPerColumn = 32;
+  x.elementStrides = {1, 1, 1, 1};
+  return a;
+}
+
 } // namespace brrr::test

@@ -34,6 +34,14 @@ artifact::Artifact makeTestArtifact();
 /// exists in the fake driver only: its PTX is not in the artifact.
 artifact::Artifact makeTensorMapArtifact();
 
+/// The tensor-map model with x read through an im2col map instead: x as an
+/// NHWC f32[2,4,4,4] tensor (dims {C, W, H, N} = {4, 4, 4, 2}, innermost
+/// first) with the corners of a 3x3 filter padded by 1 (lower {-1, -1},
+/// upper {-1, -1}), 4 channels per pixel, 32 pixels per column and a 32-byte
+/// swizzle. The fake's kernel reads it as the tensor it covers, so the
+/// model computes what the others do.
+artifact::Artifact makeIm2colArtifact();
+
 /// The weight w[i] of the test model.
 inline float testWeight(int i) { return 0.5f * float(i); }
 

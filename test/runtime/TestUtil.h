@@ -98,6 +98,20 @@ struct Buffers {
   }
 };
 
+/// Why deserialize() rejects `image`, or "<accepted>".
+inline std::string rejection(const std::vector<uint8_t> &image) {
+  artifact::Artifact out;
+  std::string error;
+  if (artifact::deserialize(image.data(), image.size(), out, error))
+    return "<accepted>";
+  return error;
+}
+
+/// Why deserialize() rejects the image of `a`, or "<accepted>".
+inline std::string rejection(const artifact::Artifact &a) {
+  return rejection(artifact::serialize(a));
+}
+
 /// The serialized test model.
 inline std::vector<uint8_t> testImage() {
   return artifact::serialize(makeTestArtifact());
