@@ -92,8 +92,9 @@ struct MatmulTile {
   }
   int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
 
-  /// The config of a matmul kernel with this tile.
-  KernelConfigAttr config(MLIRContext *ctx) const;
+  /// The config of a matmul (or conv) kernel with this tile.
+  KernelConfigAttr config(MLIRContext *ctx,
+                          KernelFamily family = KernelFamily::matmul) const;
   /// The tile of a config with one (mma_sync, wgmma), or none.
   static std::optional<MatmulTile> of(KernelConfigAttr config);
 };
@@ -148,6 +149,26 @@ MatmulOp matmulOf(FusionOp fusion);
 /// brrr-select-kernel-config records it in the fusion's config.
 std::optional<MatmulTile> matmulTileOf(FusionOp fusion, StringRef target,
                                        int64_t sharedBudget);
+
+/// A channels-last convolution as the implicit GEMM the wgmma body runs:
+/// rows are the N x OH x OW output pixels, columns the O output channels,
+/// K the KH x KW taps of C channels each.
+struct ConvGemm {
+  int64_t N = 0, H = 0, W = 0, C = 0, O = 0, OH = 0, OW = 0, KH = 0, KW = 0;
+  int64_t sh = 1, sw = 1, pt = 0, pl = 0, pb = 0, pr = 0, dh = 1, dw = 1;
+  /// The geometry of `conv`, or none when TMA's im2col mode cannot read
+  /// it: channels-last, one group, f16/bf16, rows of input channels in
+  /// whole 16-byte chunks, a bounding box whose corners fit the 8 signed
+  /// bits of a 4-D map, tap offsets up to 255 and strides up to 8.
+  static std::optional<ConvGemm> of(Conv2DOp conv);
+};
+
+/// The tile a conv kernel runs with on `target`, or none (the untiled
+/// body): on sm_90a, a convolution ConvGemm describes runs the wgmma body
+/// with 128 x n tiles (n by the same wave cost model as matmuls) over
+/// 64-channel k-slices.
+std::optional<MatmulTile> convTileOf(FusionOp fusion, StringRef target,
+                                     int64_t sharedBudget);
 
 /// The attention op an attention kernel computes, or null.
 AttentionOp attentionOf(FusionOp fusion);

@@ -26,6 +26,25 @@ def BrrrDecomposeBatchNorm : Pass<"brrr-decompose-batch-norm", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
+  let summary = "Lay Tensor Core convolutions and their neighbours out as NHWC";
+  let description = [{
+    On the module's `brrr.target` sm_90a, every f16/bf16 `brrr.conv2d` of
+    one group becomes a `channels_last` convolution between two transposes:
+    its input is read as N x H x W x C, its weights are packed at compile
+    time to KH x KW x O x I, and it produces N x OH x OW x O, the layout
+    the wgmma body's im2col TMA copies and stores want. A pointwise op
+    whose every rank-4 operand is an NCHW view of a channels-last tensor
+    or a constant (and at least one is a view), or that has one-element
+    operands, then runs channels-last too, so the views move past it; so
+    do max and average pooling (`channels_last`) and reductions of such a
+    view; two views that meet cancel. Input channels that do not fill
+    16-byte rows (the stem's 3) are zero-padded to a multiple of 8, in the
+    packed weights at compile time. Other targets are left as they are.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrFuseConv : Pass<"brrr-fuse-conv", "func::FuncOp"> {
   let summary = "Make each convolution and pooling a kernel with its epilogue";
   let description = [{

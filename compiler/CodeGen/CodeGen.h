@@ -91,6 +91,11 @@ FailureOr<KernelInfo> emitWgmmaMatmulKernel(FusionOp fusion,
 FailureOr<KernelInfo>
 emitAttentionKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
+/// Emits the Hopper implicit-GEMM convolution of `fusion` (a channels-last
+/// convolution with a wgmma config): TMA im2col copies of the activations.
+FailureOr<KernelInfo>
+emitWgmmaConvKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
+
 /// Emits the Tensor Core implicit-GEMM convolution kernel of `fusion`.
 FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                                      StringRef name);

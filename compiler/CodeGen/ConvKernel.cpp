@@ -22,6 +22,11 @@ using namespace mlir::brrr;
 FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
                                                  OpBuilder &moduleBuilder,
                                                  StringRef name) {
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  if (config->getBody() == KernelBody::wgmma)
+    return emitWgmmaConvKernel(fusion, moduleBuilder, name);
   Block &body = fusion.getBody().front();
   auto conv = dyn_cast<Conv2DOp>(&body.front());
   if (!conv)
@@ -29,9 +34,16 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   auto ot = cast<RankedTensorType>(conv.getType());
-  int64_t C = it.getDimSize(1), H = it.getDimSize(2), W = it.getDimSize(3);
-  int64_t O = ot.getDimSize(1), OH = ot.getDimSize(2), OW = ot.getDimSize(3);
-  int64_t Cg = wt.getDimSize(1), KH = wt.getDimSize(2), KW = wt.getDimSize(3);
+  bool last = conv.getChannelsLast();
+  int64_t C = it.getDimSize(conv.channelDim());
+  int64_t H = it.getDimSize(conv.spatialDim()),
+          W = it.getDimSize(conv.spatialDim() + 1);
+  int64_t O = ot.getDimSize(conv.channelDim());
+  int64_t OH = ot.getDimSize(conv.spatialDim()),
+          OW = ot.getDimSize(conv.spatialDim() + 1);
+  int64_t Cg = wt.getDimSize(conv.weightInDim());
+  int64_t KH = wt.getDimSize(conv.weightKernelDim()),
+          KW = wt.getDimSize(conv.weightKernelDim() + 1);
   int64_t groups = conv.getGroups();
   int64_t Og = O / groups;
   int64_t sh = conv.getStrides()[0], sw = conv.getStrides()[1];
@@ -51,29 +63,48 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
   Value input = conv.getInput(), weight = conv.getWeight(),
         bias = conv.getBias();
 
+  // K runs over (c, kh, kw) in NCHW, as OIHW weights store it, and over
+  // (kh, kw, c) channels-last, as its KH x KW x O x I weights do.
+  auto tapOf = [=](GemmBuilder &e, Value k) {
+    Value q = last ? e.div(k, Cg) : e.rem(k, KHW);
+    Value c = last ? e.rem(k, Cg) : e.div(k, KHW);
+    return std::make_tuple(c, e.div(q, KW), e.rem(q, KW), q);
+  };
   spec.loadA = [=](GemmBuilder &e, Value row, Value k) {
     Value n = e.div(row, OHW), p = e.rem(row, OHW);
     Value oh = e.div(p, OW), ow = e.rem(p, OW);
-    Value c = e.div(k, KHW), q = e.rem(k, KHW);
-    Value kh = e.div(q, KW), kw = e.rem(q, KW);
+    auto [c, kh, kw, q] = tapOf(e, k);
     // ih = oh * sh - pt + kh * dh (may fall in the padding, below 0).
     Value ih = e.add(e.add(e.mul(oh, sh), e.mul(kh, dh)), e.idx(-pt));
     Value iw = e.add(e.add(e.mul(ow, sw), e.mul(kw, dw)), e.idx(-pl));
     Value valid = e.both(e.both(e.ult(row, M), e.ult(k, K)),
                          e.both(e.inRange(ih, H), e.inRange(iw, W)));
-    Value channel = e.add(e.add(e.mul(n, C), e.mul(e.z, Cg)), c);
-    Value index = e.add(e.mul(e.add(e.mul(channel, H), ih), W), iw);
+    Value channel = e.add(e.mul(e.z, Cg), c);
+    Value index =
+        last ? e.add(e.mul(e.add(e.mul(e.add(e.mul(n, H), ih), W), iw), C),
+                     channel)
+             : e.add(e.mul(e.add(e.mul(e.add(e.mul(n, C), channel), H), ih), W),
+                     iw);
     return e.loadIf(e.arg(input), et, valid, index);
   };
   spec.loadB = [=](GemmBuilder &e, Value k, Value col) {
     Value valid = e.both(e.ult(k, K), e.ult(col, Og));
-    Value index = e.add(e.mul(e.add(e.mul(e.z, Og), col), K), k);
+    Value o = e.add(e.mul(e.z, Og), col);
+    Value index;
+    if (last) {
+      auto [c, kh, kw, q] = tapOf(e, k);
+      index = e.add(e.mul(e.add(e.mul(q, O), o), Cg), c);
+    } else {
+      index = e.add(e.mul(o, K), k);
+    }
     return e.loadIf(e.arg(weight), et, valid, index);
   };
   spec.outIndex = [=](GemmBuilder &e, Value row, Value col) {
+    Value o = e.add(e.mul(e.z, Og), col);
+    if (last)
+      return e.add(e.mul(row, O), o);
     Value n = e.div(row, OHW), p = e.rem(row, OHW);
-    Value channel = e.add(e.add(e.mul(n, O), e.mul(e.z, Og)), col);
-    return e.add(e.mul(channel, OHW), p);
+    return e.add(e.mul(e.add(e.mul(n, O), o), OHW), p);
   };
   if (bias) {
     Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
@@ -81,8 +112,8 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
       auto ptr = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
       Value i = arith::IndexCastOp::create(e.b, e.loc, e.b.getI64Type(),
                                            e.add(e.mul(e.z, Og), col));
-      Value p = LLVM::GEPOp::create(e.b, e.loc, ptr, bt, e.arg(bias),
-                                    ValueRange{i});
+      Value p =
+          LLVM::GEPOp::create(e.b, e.loc, ptr, bt, e.arg(bias), ValueRange{i});
       pointwise::PointwiseEmitter pe(e.b, e.loc);
       Value v = pe.fromMemory(LLVM::LoadOp::create(e.b, e.loc, bt, p), bt);
       return arith::AddFOp::create(e.b, e.loc, acc, v);

@@ -165,11 +165,80 @@ Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
   return index;
 }
 
+namespace {
+
+/// Fusion input `operand` read for element `at` of a producer's result of
+/// `outShape`, at its broadcast index, in compute type.
+Value loadEpilogueInput(OpBuilder &b, Location loc, Value operand, Value at,
+                        ArrayRef<int64_t> outShape,
+                        llvm::function_ref<Value(Value)> arg) {
+  mlir::brrr::IndexMath e{b, loc};
+  mlir::brrr::pointwise::PointwiseEmitter pe(b, loc);
+  auto type = cast<RankedTensorType>(operand.getType());
+  Type mt = mlir::brrr::pointwise::memoryType(type.getElementType());
+  Value index = e.broadcastIndex(at, outShape, type.getShape());
+  Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  Value p =
+      LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
+                          mt, arg(operand), ValueRange{i});
+  return pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p),
+                       type.getElementType());
+}
+
+} // namespace
+
+SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
+    OpBuilder &b, Location loc, FusionOp fusion, Operation *producer, Value at,
+    llvm::function_ref<Value(Value)> arg, int64_t width) {
+  Block &body = fusion.getBody().front();
+  SmallVector<int64_t> outShape(
+      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
+  IndexMath e{b, loc};
+  pointwise::PointwiseEmitter pe(b, loc);
+  SmallVector<DenseMap<Value, Value>> loaded(width);
+  for (Operation &op : llvm::make_range(std::next(producer->getIterator()),
+                                        Block::iterator(body.getTerminator())))
+    for (Value v : op.getOperands()) {
+      if (!isa<BlockArgument>(v) || loaded[0].count(v))
+        continue;
+      auto type = cast<RankedTensorType>(v.getType());
+      // Elements at .. at + width - 1 (one row of the result, width | its
+      // length) are consecutive in an input whose last dimension is the
+      // result's: one vector load.
+      bool rowWise = width > 1 && type.getRank() > 0 &&
+                     type.getShape().back() == outShape.back();
+      if (!rowWise) {
+        for (int64_t t = 0; t < width; ++t)
+          loaded[t][v] = loadEpilogueInput(
+              b, loc, v, t ? e.add(at, e.idx(t)) : at, outShape, arg);
+        continue;
+      }
+      Type mt = pointwise::memoryType(type.getElementType());
+      Value index = e.broadcastIndex(at, outShape, type.getShape());
+      Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+      Value p = LLVM::GEPOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), mt, arg(v),
+          ValueRange{i});
+      int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * width;
+      Value vec =
+          LLVM::LoadOp::create(b, loc, VectorType::get({width}, mt), p, bytes);
+      for (int64_t t = 0; t < width; ++t)
+        loaded[t][v] = pe.fromMemory(
+            LLVM::ExtractElementOp::create(
+                b, loc, vec,
+                arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                          b.getI32IntegerAttr(t))),
+            type.getElementType());
+    }
+  return loaded;
+}
+
 LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
                                        FusionOp fusion, Operation *producer,
                                        Value produced, Value at,
                                        llvm::function_ref<Value(Value)> arg,
-                                       ValueRange outputs) {
+                                       ValueRange outputs,
+                                       const DenseMap<Value, Value> *inputs) {
   Block &body = fusion.getBody().front();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   SmallVector<int64_t> outShape(
@@ -181,6 +250,8 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
     return LLVM::GEPOp::create(b, loc, ptr, mt, base, ValueRange{i});
   };
   DenseMap<Value, Value> scalar;
+  if (inputs)
+    scalar = *inputs;
   scalar[producer->getResult(0)] = produced;
   // A yielded transpose is applied by where the value is stored, not
   // computed: mark it present so the scalar emitter passes over it.
@@ -189,12 +260,7 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
     if (y.getDefiningOp<TransposeOp>())
       scalar[y] = Value();
   auto load = [&](Value operand) -> Value {
-    auto type = cast<RankedTensorType>(operand.getType());
-    Type mt = pointwise::memoryType(type.getElementType());
-    Value index = e.broadcastIndex(at, outShape, type.getShape());
-    return pe.fromMemory(
-        LLVM::LoadOp::create(b, loc, mt, address(arg(operand), mt, index)),
-        type.getElementType());
+    return loadEpilogueInput(b, loc, operand, at, outShape, arg);
   };
   if (failed(pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
                                          Block::iterator(body.getTerminator())),
@@ -259,8 +325,9 @@ FailureOr<int64_t> mlir::brrr::sharedOffset(FusionOp fusion, StringRef name) {
 }
 
 bool mlir::brrr::storedThrough(Operation &op) {
-  return isa<TransposeOp>(op) &&
-         llvm::all_of(op.getUsers(), [](Operation *u) { return isa<YieldOp>(u); });
+  return isa<TransposeOp>(op) && llvm::all_of(op.getUsers(), [](Operation *u) {
+           return isa<YieldOp>(u);
+         });
 }
 
 Value mlir::brrr::kernelArgument(Block &entry, Value v) {
@@ -298,9 +365,9 @@ Value mlir::brrr::batchOffset(IndexMath &e, const OperandLayout &layout,
   Value at = e.idx(0);
   for (int64_t d = 0; d < rank - 2; ++d)
     if (layout.shape[d] != 1)
-      at = e.add(at, e.mul(e.rem(e.div(z, batchStrides[d + skip]),
-                                 batch[d + skip]),
-                           layout.strides[d]));
+      at = e.add(at,
+                 e.mul(e.rem(e.div(z, batchStrides[d + skip]), batch[d + skip]),
+                       layout.strides[d]));
   return at;
 }
 

@@ -105,10 +105,25 @@ Value batchOffset(IndexMath &e, const OperandLayout &layout,
 /// fusion block argument to its kernel pointer) and stores every yielded
 /// value to `outputs` at `at` (a yielded transpose: its input's value, at
 /// the permuted position).
+/// With `inputs` (from loadEpilogueInputs for the same `at`), the fusion
+/// inputs are taken from there instead of loaded.
 LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
                            Operation *producer, Value produced, Value at,
                            llvm::function_ref<Value(Value)> arg,
-                           ValueRange outputs);
+                           ValueRange outputs,
+                           const DenseMap<Value, Value> *inputs = nullptr);
+
+/// Loads, for elements `at` ... `at` + `width` - 1 of `producer`'s result
+/// (one row's, `at` a multiple of `width`, which divides the row), every
+/// fusion input the epilogue after `producer` reads (a residual, a bias),
+/// keyed by its block argument, one map per element: a caller that loads
+/// several elements' inputs before computing any keeps those loads in
+/// flight together instead of waiting on each. An input whose last
+/// dimension is the result's is read with one vector load.
+SmallVector<DenseMap<Value, Value>>
+loadEpilogueInputs(OpBuilder &b, Location loc, FusionOp fusion,
+                   Operation *producer, Value at,
+                   llvm::function_ref<Value(Value)> arg, int64_t width = 1);
 
 /// The block's dynamic shared memory (!llvm.ptr<3>), at `b`'s insertion
 /// point; declares the module's `extern .shared` array through

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -38,12 +37,11 @@ struct Window {
 
 std::optional<Window> windowOf(Operation *op) {
   if (auto p = dyn_cast<MaxPool2DOp>(op))
-    return Window{p.getKernel(), p.getStrides(), p.getPads(),
-                  p.getDilations(), true, false};
+    return Window{p.getKernel(),    p.getStrides(), p.getPads(),
+                  p.getDilations(), true,           false};
   if (auto p = dyn_cast<AvgPool2DOp>(op))
-    return Window{p.getKernel(),   p.getStrides(),
-                  p.getPads(),     p.getDilations(),
-                  false,           p.getCountIncludePad()};
+    return Window{p.getKernel(),    p.getStrides(), p.getPads(),
+                  p.getDilations(), false,          p.getCountIncludePad()};
   return std::nullopt;
 }
 
@@ -63,14 +61,18 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   auto it = cast<RankedTensorType>(pool->getOperand(0).getType());
   auto ot = cast<RankedTensorType>(pool->getResult(0).getType());
   Type et = it.getElementType();
-  int64_t H = it.getDimSize(2), W = it.getDimSize(3);
-  int64_t OH = ot.getDimSize(2), OW = ot.getDimSize(3);
+  // NCHW, or NHWC (channels_last): C channels `cStride` apart in memory.
+  bool last = pool->hasAttr("channels_last");
+  int64_t sd = last ? 1 : 2;
+  int64_t C = it.getDimSize(last ? 3 : 1);
+  int64_t H = it.getDimSize(sd), W = it.getDimSize(sd + 1);
+  int64_t OH = ot.getDimSize(sd), OW = ot.getDimSize(sd + 1);
+  int64_t cStride = last ? 1 : H * W, pixelStride = last ? C : 1;
   int64_t total = ot.getNumElements();
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func =
-      createKernel(moduleBuilder, loc, name, numInputs + fusion.getNumResults(),
-                   kBlock);
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), kBlock);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -88,17 +90,21 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
                 cmp(arith::CmpIPredicate::slt, x, hi));
   };
 
-  Value tid = e.add(
-      e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlock),
-      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value tid =
+      e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlock),
+            gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   auto inBounds = scf::IfOp::create(
       b, loc, cmp(arith::CmpIPredicate::ult, tid, total), false);
   b.setInsertionPointToStart(&inBounds.getThenRegion().front());
-  Value plane = arith::DivUIOp::create(b, loc, tid, e.idx(OH * OW));
-  Value p = arith::RemUIOp::create(b, loc, tid, e.idx(OH * OW));
+  // Output element tid is (n, c, oh, ow), or (n, oh, ow, c) channels-last;
+  // window cell (ih, iw) is at base + (ih * W + iw) * pixelStride.
+  Value inner = last ? e.div(tid, C) : tid;
+  Value n = last ? e.div(inner, OH * OW) : e.div(tid, C * OH * OW);
+  Value c = last ? e.rem(tid, C) : e.rem(e.div(tid, OH * OW), C);
+  Value p = e.rem(inner, OH * OW);
   Value oh = arith::DivUIOp::create(b, loc, p, e.idx(OW));
   Value ow = arith::RemUIOp::create(b, loc, p, e.idx(OW));
-  Value base = e.mul(plane, H * W);
+  Value base = e.add(e.mul(n, C * H * W), e.mul(c, cStride));
   Value h0 = e.add(e.mul(oh, w->strides[0]), e.idx(-w->pads[0]));
   Value w0 = e.add(e.mul(ow, w->strides[1]), e.idx(-w->pads[1]));
 
@@ -114,7 +120,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   auto step = [&](Value ih, Value iw, Value &acc, Value &count) {
     Value valid = both(within(ih, 0, H), within(iw, 0, W));
     Value index = arith::SelectOp::create(
-        b, loc, valid, e.add(base, e.add(e.mul(ih, W), iw)), e.idx(0));
+        b, loc, valid, e.add(base, e.mul(e.add(e.mul(ih, W), iw), pixelStride)),
+        e.idx(0));
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
     Value v = pe.fromMemory(
         LLVM::LoadOp::create(b, loc, mt,
@@ -167,8 +174,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
     count = rows.getResult(1);
   }
   if (!w->isMax) {
-    Value c = ct == f32 ? count
-                        : Value(arith::ExtFOp::create(b, loc, ct, count));
+    Value c =
+        ct == f32 ? count : Value(arith::ExtFOp::create(b, loc, ct, count));
     acc = arith::DivFOp::create(b, loc, acc, c);
   }
   SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));

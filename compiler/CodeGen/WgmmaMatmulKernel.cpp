@@ -23,6 +23,7 @@
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "passes/Passes.h"
 
@@ -73,9 +74,17 @@ struct WgmmaBuilder : IndexMath {
 /// runtime encodes (dims innermost first, byte strides of the outer dims).
 struct MapSpec {
   int64_t input = 0, offsetBytes = 0;
+  int64_t swizzle = kSwizzleBytes;
   SmallVector<int64_t> dims, strides, box;
-  /// Rank 3 when the operand advances over the batch.
-  bool batched() const { return dims.size() == 3; }
+  /// An im2col map (no box): `pixels` output pixels of `channels` channels
+  /// each, walked inside the bounding box the corners give (innermost
+  /// spatial dimension first), `elementStrides` apart.
+  bool im2col = false;
+  SmallVector<int64_t> lower, upper, elementStrides;
+  int64_t channels = 0, pixels = 0;
+  /// Whether the block's batch (grid z) is the map's last coordinate: a
+  /// matmul operand that advances over the batch.
+  bool batched = false;
 };
 
 /// The tensor map of an operand laid out as `l` read as `t`: rows x cols of
@@ -97,65 +106,91 @@ MapSpec mapOf(const OperandLayout &l, const TmaOperand &t,
     m.dims.push_back(batches);
     m.strides.push_back(2 * t.batchStride);
     m.box.push_back(1);
+    m.batched = true;
   }
   return m;
 }
 
 DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("input", b.getI64IntegerAttr(m.input)),
-       b.getNamedAttr("offset", b.getI64IntegerAttr(m.offsetBytes)),
-       b.getNamedAttr("dims", b.getDenseI64ArrayAttr(m.dims)),
-       b.getNamedAttr("strides", b.getDenseI64ArrayAttr(m.strides)),
-       b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)),
-       b.getNamedAttr("swizzle", b.getI64IntegerAttr(kSwizzleBytes))});
+  SmallVector<NamedAttribute> entries = {
+      b.getNamedAttr("input", b.getI64IntegerAttr(m.input)),
+      b.getNamedAttr("offset", b.getI64IntegerAttr(m.offsetBytes)),
+      b.getNamedAttr("dims", b.getDenseI64ArrayAttr(m.dims)),
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(m.strides)),
+      b.getNamedAttr("swizzle", b.getI64IntegerAttr(m.swizzle))};
+  if (m.im2col) {
+    entries.push_back(b.getNamedAttr("mode", b.getStringAttr("im2col")));
+    entries.push_back(b.getNamedAttr("lower", b.getDenseI64ArrayAttr(m.lower)));
+    entries.push_back(b.getNamedAttr("upper", b.getDenseI64ArrayAttr(m.upper)));
+    entries.push_back(
+        b.getNamedAttr("channels", b.getI64IntegerAttr(m.channels)));
+    entries.push_back(b.getNamedAttr("pixels", b.getI64IntegerAttr(m.pixels)));
+    entries.push_back(b.getNamedAttr("element_strides",
+                                     b.getDenseI64ArrayAttr(m.elementStrides)));
+  } else {
+    entries.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)));
+  }
+  return b.getDictionaryAttr(entries);
 }
 
-/// A wgmma matrix descriptor for a 128-byte-swizzled slice at shared
-/// address `addr` (i64): start, leading and stride byte offsets in 16-byte
-/// units, swizzle mode 1 (128 bytes) in the top bits.
-Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride) {
+/// A wgmma matrix descriptor for a slice swizzled over `swizzle` bytes (128
+/// or 32) at shared address `addr` (i64): start, leading and stride byte
+/// offsets in 16-byte units, the swizzle mode (1: 128 bytes, 3: 32 bytes)
+/// in the top bits.
+Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
+                 int64_t swizzle = kSwizzleBytes) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, e.i64(0x3FFFF)), e.i64(4));
-  int64_t fixed =
-      ((leading >> 4) << 16) | ((stride >> 4) << 32) | (int64_t(1) << 62);
+  int64_t mode = swizzle == 32 ? 3 : 1;
+  int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) | (mode << 62);
   return arith::OrIOp::create(b, loc, start, e.i64(fixed));
 }
 
-} // namespace
+/// What the body computes: C[z][M, N] = sum over kTiles 64-deep k-slices
+/// of A (rows of M, K-contiguous) times B, with the product's fused
+/// epilogue. `copies` issues slice kt's TMA copies of A and B.
+struct WgmmaProblem {
+  Operation *product = nullptr;
+  Type elem;
+  int64_t M = 0, N = 0, batches = 1, kTiles = 0, flops = 0;
+  bool bKContiguous = true;
+  /// 32: each k-slice is four 16-deep chunks of A (m x 32 bytes) and B
+  /// (n x 32 bytes, K-contiguous), each swizzled over 32 bytes and stored
+  /// one after the other; 128: one slice of 128-byte swizzled rows.
+  int64_t swizzle = kSwizzleBytes;
+  MapSpec aMap, bMap;
+  /// Issues k-slice `kt`'s copies: A's m x 64 box to `aDst`, B's to `bDst`.
+  std::function<void(
+      WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
+      const std::function<void(Value dst, bool isA, SmallVector<Value> coords,
+                               SmallVector<Value> offsets)> &copy,
+      Value row0, Value col0)>
+      copies;
+  /// Adds column `col`'s bias to an accumulator (f32), or null.
+  std::function<Value(WgmmaBuilder &e, Value col, Value acc,
+                      function_ref<Value(Value)> arg)>
+      addBias;
+};
 
-FailureOr<KernelInfo>
-mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
-                                  StringRef name) {
+/// The warp-specialized TMA + wgmma body for `problem`, as gpu.func @name.
+FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion,
+                                    const WgmmaProblem &problem,
+                                    OpBuilder &moduleBuilder, StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  MatmulOp mm = matmulOf(fusion);
-  if (!mm)
-    return fusion.emitOpError("matmul kernels hold a brrr.matmul");
-  if (failed(checkProductFusion(fusion, mm)))
-    return failure();
-  // The config's verifier holds the tile to what this body supports.
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
   MatmulTile tile = *MatmulTile::of(*config);
-
-  Type et = mm.getLhs().getType().getElementType();
-  ProductShape shape = productShapeOf(mm);
-  int64_t M = shape.M, N = shape.N, K = shape.K, batches = shape.batches;
-  ArrayRef<int64_t> batch = shape.batch;
-  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
-                rhs = operandLayoutOf(mm.getRhs());
-  std::optional<TmaOperand> ta = tmaOperandOf(lhs, batch, true),
-                            tb = tmaOperandOf(rhs, batch, false);
-  if (!ta || !tb)
-    return fusion.emitOpError("has a wgmma tile but operands TMA cannot read");
+  Type et = problem.elem;
+  int64_t M = problem.M, N = problem.N, batches = problem.batches;
   int64_t tilesM = llvm::divideCeil(M, tile.m),
           tilesN = llvm::divideCeil(N, tile.n);
   if (batches > 65535 || tilesM * tilesN > (int64_t(1) << 31) - 1)
-    return mm.emitOpError("Tensor Core grid exceeds the launch limits");
+    return problem.product->emitOpError(
+        "Tensor Core grid exceeds the launch limits");
   SmallVector<int64_t> aOffsets, bOffsets;
   if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
     return failure();
@@ -175,10 +210,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
       return fusion.emitOpError("wgmma stages must be evenly spaced and "
                                 "1024-byte aligned in the shared plan");
 
-  // Tensor maps: A is rows of K; B is rows of K (B^T stored) or of N.
-  MapSpec aMap = mapOf(lhs, *ta, /*contiguousIsLast=*/true, tile.m, batches);
-  MapSpec bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, batches)
-                                 : mapOf(rhs, *tb, true, tile.k, batches);
+  const MapSpec &aMap = problem.aMap, &bMap = problem.bMap;
   Builder attrs(ctx);
   ArrayAttr mapsAttr =
       attrs.getArrayAttr({mapAttr(attrs, aMap), mapAttr(attrs, bMap)});
@@ -258,7 +290,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   }
   gpu::BarrierOp::create(b, loc);
 
-  int64_t kTiles = llvm::divideCeil(K, tile.k);
+  int64_t kTiles = problem.kTiles;
   int64_t stageBytes = tile.stageBytes();
   Value ticks = e.i32(0x989680);
   auto isProducer = scf::IfOp::create(b, loc, e.eq(warpgroup, 0), true);
@@ -294,31 +326,26 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     NVVM::MBarrierArriveExpectTxOp::create(
         b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA, false,
         Value());
-    Value k0 = e.toI32(e.mul(kt, tile.k));
     Value zi = e.toI32(z);
-    auto copy = [&](Value dst, Value map, const MapSpec &spec,
-                    SmallVector<Value> coords) {
-      if (spec.batched())
-        coords.push_back(zi);
-      // The block's own shared memory, addressed as the (one-block)
-      // cluster's, as the PTX 8.0 form of the copy wants.
-      Value clusterDst = LLVM::AddrSpaceCastOp::create(
-          b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, loc, clusterDst, map, coords, full, ValueRange{}, Value(), Value(),
-          NVVM::TMALoadMode::TILE, false, nullptr, Value());
-    };
+    std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
+        copy = [&](Value dst, bool isA, SmallVector<Value> coords,
+                   SmallVector<Value> offsets) {
+          const MapSpec &spec = isA ? aMap : bMap;
+          if (spec.batched)
+            coords.push_back(zi);
+          // The block's own shared memory, addressed as the (one-block)
+          // cluster's, as the PTX 8.0 form of the copy wants.
+          Value clusterDst = LLVM::AddrSpaceCastOp::create(
+              b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
+              Value(), Value(),
+              spec.im2col ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE,
+              false, nullptr, Value());
+        };
     Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
     Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
-    copy(aDst, mapA, aMap, {k0, e.toI32(row0)});
-    if (tb->kContiguous) {
-      copy(bDst, mapB, bMap, {k0, e.toI32(col0)});
-    } else {
-      // N-contiguous B: n/64 boxes of 64 columns x k rows side by side.
-      for (int64_t j = 0; j < tile.n / 64; ++j)
-        copy(e.at(bDst, j * 64 * tile.k * 2), mapB, bMap,
-             {e.toI32(e.add(col0, e.idx(64 * j))), k0});
-    }
+    problem.copies(e, kt, aDst, bDst, copy, row0, col0);
   }
 
   // Consumers.
@@ -348,7 +375,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
             b, loc, i64,
             e.add(e.idx(aOffsets[0]),
                   e.add(e.mul(s, aStride),
-                        e.mul(consumer, 64 * kSwizzleBytes)))));
+                        e.mul(consumer, 64 * problem.swizzle)))));
     Value bAddr = arith::AddIOp::create(
         b, loc, smemAddr,
         arith::IndexCastOp::create(
@@ -359,24 +386,35 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
       // K-major slices advance 16 elements (32 bytes) along a swizzled row;
       // N-major B advances 16 rows of 128 bytes, its 64-column boxes
       // 64 * k * 2 bytes apart.
-      Value descA = descriptor(
-          e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16, 1024);
-      Value descB =
-          tb->kContiguous
-              ? descriptor(e,
-                           arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)),
-                           16, 1024)
-              : descriptor(e,
-                           arith::AddIOp::create(
-                               b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
-                           64 * tile.k * 2, 1024);
+      Value descA, descB;
+      if (problem.swizzle == 32) {
+        // Chunk kk of A is m rows of 32 bytes after kk chunks, B's n rows.
+        descA = descriptor(
+            e, arith::AddIOp::create(b, loc, aAddr, e.i64(kk * tile.m * 32)),
+            16, 256, 32);
+        descB = descriptor(
+            e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)),
+            16, 256, 32);
+      } else {
+        descA = descriptor(
+            e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16, 1024);
+        descB =
+            problem.bKContiguous
+                ? descriptor(
+                      e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)),
+                      16, 1024)
+                : descriptor(e,
+                             arith::AddIOp::create(
+                                 b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
+                             64 * tile.k * 2, 1024);
+      }
       acc = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accType, acc, descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           NVVM::MMALayout::row,
-          tb->kContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           nullptr);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
@@ -432,27 +470,75 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   SmallVector<Value> outputs;
   for (unsigned r = 0; r < fusion.getNumResults(); ++r)
     outputs.push_back(entry.getArgument(2 + numInputs + r));
-  // Warp w of the consumer takes rows w, w + 4, ..., 60.
-  auto rows = scf::ForOp::create(b, loc, e.idx(0), e.idx(16), e.idx(1));
+  // Warp w of the consumer takes rows w, w + 4, ..., 60, four per step,
+  // each lane `vec` consecutive columns at a time (4 when they divide the
+  // row: one 16-byte read of the staged tile, vector loads of row-wise
+  // inputs). A step first loads every element's epilogue inputs (residual,
+  // bias) at clamped, always valid positions, so that those loads are in
+  // flight together, then computes and stores the elements inside the
+  // output.
+  constexpr int64_t kRowsPerStep = 4;
+  int64_t vec = N % 4 == 0 ? 4 : 1;
+  auto rows =
+      scf::ForOp::create(b, loc, e.idx(0), e.idx(16 / kRowsPerStep), e.idx(1));
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(rows.getBody());
-    Value r = e.add(warp, e.mul(rows.getInductionVar(), 4));
-    Value gRow = e.add(row0, e.add(e.mul(consumer, 64), r));
-    auto ifRow = scf::IfOp::create(b, loc, e.ult(gRow, M), false);
-    b.setInsertionPointToStart(&ifRow.getThenRegion().front());
-    Value rowAt = e.add(stagingBase, e.mul(r, epiloguePitch * 4));
-    Value outRow = e.add(e.mul(z, M * N), e.mul(gRow, N));
-    for (int64_t j = 0; j < tile.n / 32; ++j) {
-      Value c = e.add(lane, e.idx(32 * j));
-      Value gCol = e.add(col0, c);
-      auto ifCol = scf::IfOp::create(b, loc, e.ult(gCol, N), false);
+    struct Element {
+      Value inside, at, value;
+      DenseMap<Value, Value> inputs;
+    };
+    SmallVector<Element> elements;
+    for (int64_t k = 0; k < kRowsPerStep; ++k) {
+      Value r = e.add(
+          warp,
+          e.mul(e.add(e.mul(rows.getInductionVar(), kRowsPerStep), e.idx(k)),
+                4));
+      Value gRow = e.add(row0, e.add(e.mul(consumer, 64), r));
+      Value rowOk = e.ult(gRow, M);
+      Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
+      Value rowAt = e.add(stagingBase, e.mul(r, epiloguePitch * 4));
+      Value outRow = e.add(e.mul(z, M * N), e.mul(safeRow, N));
+      for (int64_t jj = 0; jj < tile.n / (32 * vec); ++jj) {
+        // Columns c .. c + vec - 1, inside the output together (vec | N).
+        Value c = e.mul(e.add(lane, e.idx(32 * jj)), vec);
+        Value gCol = e.add(col0, c);
+        Value colOk = e.ult(gCol, N);
+        Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
+        Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
+        Value at = e.add(outRow, safeCol);
+        Value staged = e.at(smem, e.add(rowAt, e.mul(c, 4)));
+        SmallVector<Value> values;
+        if (vec == 1) {
+          values.push_back(LLVM::LoadOp::create(b, loc, f32, staged, 4));
+        } else {
+          Value v = LLVM::LoadOp::create(b, loc, VectorType::get({vec}, f32),
+                                         staged, 4 * vec);
+          for (int64_t t = 0; t < vec; ++t)
+            values.push_back(
+                LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
+        }
+        SmallVector<DenseMap<Value, Value>> inputs =
+            loadEpilogueInputs(b, loc, fusion, problem.product, at, arg, vec);
+        for (int64_t t = 0; t < vec; ++t) {
+          Element el;
+          el.inside = inside;
+          el.at = t ? e.add(at, e.idx(t)) : at;
+          el.value = values[t];
+          if (problem.addBias)
+            el.value = problem.addBias(
+                e, t ? e.add(safeCol, e.idx(t)) : safeCol, el.value, arg);
+          el.inputs = std::move(inputs[t]);
+          elements.push_back(std::move(el));
+        }
+      }
+    }
+    for (Element &el : elements) {
+      auto ifInside = scf::IfOp::create(b, loc, el.inside, false);
       OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifCol.getThenRegion().front());
-      Value value = LLVM::LoadOp::create(
-          b, loc, f32, e.at(smem, e.add(rowAt, e.mul(c, 4))), 4);
-      if (failed(emitEpilogue(b, loc, fusion, mm, value, e.add(outRow, gCol),
-                              arg, outputs)))
+      b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+      if (failed(emitEpilogue(b, loc, fusion, problem.product, el.value, el.at,
+                              arg, outputs, &el.inputs)))
         return failure();
     }
   }
@@ -466,8 +552,166 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   info.block = threads;
   info.sharedBytes =
       fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
-  info.flops = 2 * batches * M * N * K;
+  info.flops = problem.flops;
   info.bytes = fusionBytes(fusion);
   info.tensorMaps = mapsAttr;
   return info;
+}
+
+} // namespace
+
+FailureOr<KernelInfo>
+mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
+                                  StringRef name) {
+  MatmulOp mm = matmulOf(fusion);
+  if (!mm)
+    return fusion.emitOpError("matmul kernels hold a brrr.matmul");
+  if (failed(checkProductFusion(fusion, mm)))
+    return failure();
+  // The config's verifier holds the tile to what this body supports.
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  MatmulTile tile = *MatmulTile::of(*config);
+
+  ProductShape shape = productShapeOf(mm);
+  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
+                rhs = operandLayoutOf(mm.getRhs());
+  std::optional<TmaOperand> ta = tmaOperandOf(lhs, shape.batch, true),
+                            tb = tmaOperandOf(rhs, shape.batch, false);
+  if (!ta || !tb)
+    return fusion.emitOpError("has a wgmma tile but operands TMA cannot read");
+  WgmmaProblem p;
+  p.product = mm;
+  p.elem = mm.getLhs().getType().getElementType();
+  p.M = shape.M;
+  p.N = shape.N;
+  p.batches = shape.batches;
+  p.kTiles = llvm::divideCeil(shape.K, tile.k);
+  p.flops = 2 * shape.batches * shape.M * shape.N * shape.K;
+  p.bKContiguous = tb->kContiguous;
+  // Tensor maps: A is rows of K; B is rows of K (B^T stored) or of N.
+  p.aMap = mapOf(lhs, *ta, /*contiguousIsLast=*/true, tile.m, shape.batches);
+  p.bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, shape.batches)
+                           : mapOf(rhs, *tb, true, tile.k, shape.batches);
+  bool kContiguous = tb->kContiguous;
+  p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
+                 const auto &copy, Value row0, Value col0) {
+    Value k0 = e.toI32(e.mul(kt, tile.k));
+    copy(aDst, true, {k0, e.toI32(row0)}, {});
+    if (kContiguous) {
+      copy(bDst, false, {k0, e.toI32(col0)}, {});
+    } else {
+      // N-contiguous B: n/64 boxes of 64 columns x k rows side by side.
+      for (int64_t j = 0; j < tile.n / 64; ++j)
+        copy(e.at(bDst, j * 64 * tile.k * 2), false,
+             {e.toI32(e.add(col0, e.idx(64 * j))), k0}, {});
+    }
+  };
+  return emitWgmmaBody(fusion, p, moduleBuilder, name);
+}
+
+FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
+                                                      OpBuilder &moduleBuilder,
+                                                      StringRef name) {
+  auto conv = dyn_cast<Conv2DOp>(&fusion.getBody().front().front());
+  if (!conv || !conv.getChannelsLast())
+    return fusion.emitOpError(
+        "a wgmma conv kernel starts with a channels-last brrr.conv2d");
+  if (failed(checkProductFusion(fusion, conv)))
+    return failure();
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  MatmulTile tile = *MatmulTile::of(*config);
+  std::optional<ConvGemm> g = ConvGemm::of(conv);
+  auto input = dyn_cast<BlockArgument>(conv.getInput());
+  auto weight = dyn_cast<BlockArgument>(conv.getWeight());
+  if (!g || !input || !weight)
+    return fusion.emitOpError("has a wgmma tile but a convolution that TMA's "
+                              "im2col mode cannot read");
+
+  WgmmaProblem p;
+  p.product = conv;
+  p.elem = conv.getInput().getType().getElementType();
+  p.M = g->N * g->OH * g->OW;
+  p.N = g->O;
+  // A slice is 64 channels of one tap, or with at most 16 channels (the
+  // stem's 3, padded to 8), 16 channels of four taps, each swizzled over
+  // 32 bytes: a 64-channel box would read 8 times the zeros.
+  bool narrow = g->C <= 16;
+  int64_t taps = g->KH * g->KW;
+  int64_t chunk = narrow ? 16 : tile.k, perSlice = narrow ? tile.k / 16 : 1;
+  int64_t cBlocks = llvm::divideCeil(g->C, chunk);
+  p.kTiles = narrow ? llvm::divideCeil(taps, perSlice) : taps * cBlocks;
+  p.swizzle = narrow ? 32 : kSwizzleBytes;
+  p.flops = 2 * p.M * g->O * g->C * g->KH * g->KW;
+  p.bKContiguous = true;
+  // A: im2col over the N x H x W x C input, dims innermost first; each copy
+  // takes m consecutive output pixels (n, oh, ow) of 64 channels, a tap's
+  // offsets from each pixel's window corner. The corners hold the padding
+  // and the window's reach, the element strides the convolution's strides.
+  MapSpec &a = p.aMap;
+  a.input = input.getArgNumber();
+  a.im2col = true;
+  a.dims = {g->C, g->W, g->H, g->N};
+  a.strides = {2 * g->C, 2 * g->W * g->C, 2 * g->H * g->W * g->C};
+  a.lower = {-g->pl, -g->pt};
+  a.upper = {g->pr - (g->KW - 1) * g->dw, g->pb - (g->KH - 1) * g->dh};
+  a.channels = chunk;
+  a.pixels = tile.m;
+  a.swizzle = p.swizzle;
+  a.elementStrides = {1, g->sw, g->sh, 1};
+  // B: the KH x KW x O x I weights, a tap's O x I matrix at a time (B^T
+  // stored: rows of K).
+  MapSpec &w = p.bMap;
+  w.input = weight.getArgNumber();
+  w.dims = {g->C, g->O, g->KH * g->KW};
+  w.strides = {2 * g->C, 2 * g->O * g->C};
+  w.box = {chunk, tile.n, 1};
+  w.swizzle = p.swizzle;
+  ConvGemm c = *g;
+  int64_t OHW = c.OH * c.OW;
+  // Slice kt: channel block kt % cBlocks of tap kt / cBlocks, or taps
+  // 4 kt ... 4 kt + 3, one chunk each (a tap past the last reads the last
+  // tap's pixels against weights TMA fills with zeros).
+  p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
+                 const auto &copy, Value row0, Value col0) {
+    Value n = e.div(row0, OHW), pix = e.rem(row0, OHW);
+    Value oh = e.div(pix, c.OW), ow = e.rem(pix, c.OW);
+    Value w0 = e.toI32(e.add(e.mul(ow, c.sw), e.idx(-c.pl)));
+    Value h0 = e.toI32(e.add(e.mul(oh, c.sh), e.idx(-c.pt)));
+    auto i16 = [&](Value v) {
+      return arith::IndexCastUIOp::create(e.b, e.loc, e.b.getI16Type(), v);
+    };
+    for (int64_t t = 0; t < perSlice; ++t) {
+      Value tap =
+          narrow ? e.add(e.mul(kt, perSlice), e.idx(t)) : e.div(kt, cBlocks);
+      Value c0 = narrow ? e.toI32(e.idx(0))
+                        : e.toI32(e.mul(e.rem(kt, cBlocks), chunk));
+      Value readTap =
+          narrow ? arith::MinUIOp::create(e.b, e.loc, tap, e.idx(taps - 1))
+                 : tap;
+      Value r = e.div(readTap, c.KW), s = e.rem(readTap, c.KW);
+      copy(e.at(aDst, t * tile.m * 2 * chunk), true, {c0, w0, h0, e.toI32(n)},
+           {i16(e.mul(s, c.dw)), i16(e.mul(r, c.dh))});
+      copy(e.at(bDst, t * tile.n * 2 * chunk), false,
+           {c0, e.toI32(col0), e.toI32(tap)}, {});
+    }
+  };
+  if (Value bias = conv.getBias()) {
+    Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
+    p.addBias = [=](WgmmaBuilder &e, Value col, Value acc,
+                    function_ref<Value(Value)> arg) -> Value {
+      auto ptr = LLVM::LLVMPointerType::get(e.b.getContext(), 1);
+      Type mt = pointwise::memoryType(bt);
+      Value i = arith::IndexCastOp::create(e.b, e.loc, e.b.getI64Type(), col);
+      Value at =
+          LLVM::GEPOp::create(e.b, e.loc, ptr, mt, arg(bias), ValueRange{i});
+      pointwise::PointwiseEmitter pe(e.b, e.loc);
+      Value v = pe.fromMemory(LLVM::LoadOp::create(e.b, e.loc, mt, at), bt);
+      return arith::AddFOp::create(e.b, e.loc, acc, v);
+    };
+  }
+  return emitWgmmaBody(fusion, p, moduleBuilder, name);
 }

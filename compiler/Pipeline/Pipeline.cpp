@@ -18,6 +18,8 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
+  // After precision lowering: f32 convolutions run in f16 by then.
+  graph.nest<func::FuncOp>().addPass(createBrrrChannelsLast());
   // One cast of a value however many products it feeds.
   graph.nest<func::FuncOp>().addPass(createCSEPass());
   // Attention is recognized before the pointwise groups split its chain.

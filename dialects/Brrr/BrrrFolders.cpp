@@ -690,11 +690,13 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
     identity &= static_cast<int64_t>(i) == p;
   if (identity)
     return getInput();
+  // A splat of any size stays one value.
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getInput());
+  if (splat)
+    return splat.resizeSplat(getType());
   DenseElementsAttr in = smallDense(adaptor.getInput());
   if (!in)
     return nullptr;
-  if (in.isSplat())
-    return in.resizeSplat(getType());
   SmallVector<Attribute> values = elementsOf(in);
   SmallVector<int64_t> strides = stridesOf(getInput().getType().getShape());
   return buildElements(getType(), [&](ArrayRef<int64_t> idx) {

@@ -49,12 +49,14 @@ LogicalResult inferBroadcastResult(std::optional<Location> loc, Value lhs,
 /// dilation * (kernel - 1) + 1, or nullopt if it overflows int64.
 std::optional<int64_t> windowExtent(int64_t kernel, int64_t dilation);
 
-/// Result type of 2-D pooling (shared by max and average pooling).
+/// Result type of 2-D pooling (shared by max and average pooling) over an
+/// NCHW input, or NHWC with `channelsLast`.
 LogicalResult inferPool2DResult(std::optional<Location> loc, Value input,
                                 ArrayRef<int64_t> kernel,
                                 ArrayRef<int64_t> strides,
                                 ArrayRef<int64_t> pads,
                                 ArrayRef<int64_t> dilations, bool ceilMode,
+                                bool channelsLast,
                                 SmallVectorImpl<Type> &types);
 
 /// Bytes one element of type `t` takes in memory (i1: one byte).

@@ -272,6 +272,11 @@ def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
     weights and an optional `O` bias. `pads` is `[top, left, bottom, right]`,
     `strides` and `dilations` are `[h, w]`.
 
+    With `channels_last` the same convolution is laid out for implicit GEMM
+    on Tensor Cores: the input is `N x H x W x C`, the weights are
+    `KH x KW x O x C/groups` (each tap a row-major `O x C/groups` matrix)
+    and the result is `N x OH x OW x O`. `brrr-channels-last` chooses it.
+
     Example:
 
     ```mlir
@@ -283,10 +288,21 @@ def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$weight,
                        Optional<Brrr_FloatTensor>:$bias,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
-                       DenseI64ArrayAttr:$dilations, I64Attr:$groups);
+                       DenseI64ArrayAttr:$dilations, I64Attr:$groups,
+                       UnitAttr:$channels_last);
   let results = (outs Brrr_FloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// Positions of the channel and first spatial dimension of the input
+    /// and result, and of the output-channel, input-channel and first
+    /// kernel dimension of the weights, in this op's layout.
+    int64_t channelDim() { return getChannelsLast() ? 3 : 1; }
+    int64_t spatialDim() { return getChannelsLast() ? 1 : 2; }
+    int64_t weightOutDim() { return getChannelsLast() ? 2 : 0; }
+    int64_t weightInDim() { return getChannelsLast() ? 3 : 1; }
+    int64_t weightKernelDim() { return getChannelsLast() ? 0 : 2; }
   }];
 }
 
@@ -296,7 +312,8 @@ class Brrr_Pool2DOp<string mnemonic, string what, Type T = Brrr_FloatTensor>
   let summary = "2-D " # what # " pooling over NCHW";
   let description = "Slides a `kernel` window over H and W of an NCHW tensor "
     # "and takes the " # what # ". `pads` is `[top, left, bottom, right]`; "
-    # "with `ceil_mode` the output size rounds up.\n\nExample:\n\n```mlir\n"
+    # "with `ceil_mode` the output size rounds up. With `channels_last` the "
+    # "input and result are NHWC (brrr-channels-last).\n\nExample:\n\n```mlir\n"
     # "%y = brrr." # mnemonic # " %x {ceil_mode = false, count_include_pad = false, "
     # "dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, "
     # "pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : "
@@ -304,7 +321,7 @@ class Brrr_Pool2DOp<string mnemonic, string what, Type T = Brrr_FloatTensor>
   let arguments = (ins T:$input, DenseI64ArrayAttr:$kernel,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode,
-                       BoolAttr:$count_include_pad);
+                       BoolAttr:$count_include_pad, UnitAttr:$channels_last);
   let results = (outs T:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let extraClassDefinition = [{
@@ -313,7 +330,8 @@ class Brrr_Pool2DOp<string mnemonic, string what, Type T = Brrr_FloatTensor>
         Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
       return ::mlir::brrr::inferPool2DResult(loc, adaptor.getInput(),
           adaptor.getKernel(), adaptor.getStrides(), adaptor.getPads(),
-          adaptor.getDilations(), adaptor.getCeilMode(), types);
+          adaptor.getDilations(), adaptor.getCeilMode(),
+          adaptor.getChannelsLast(), types);
     }
   }];
 }

@@ -98,13 +98,19 @@ static std::optional<int64_t> windowSpan(int64_t size, int64_t padLo,
   return span;
 }
 
-LogicalResult mlir::brrr::inferPool2DResult(
-    std::optional<Location> loc, Value input, ArrayRef<int64_t> kernel,
-    ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
-    ArrayRef<int64_t> dilations, bool ceilMode, SmallVectorImpl<Type> &types) {
+LogicalResult
+mlir::brrr::inferPool2DResult(std::optional<Location> loc, Value input,
+                              ArrayRef<int64_t> kernel,
+                              ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                              ArrayRef<int64_t> dilations, bool ceilMode,
+                              bool channelsLast, SmallVectorImpl<Type> &types) {
   auto in = tensorType(input);
   if (in.getRank() != 4)
-    return emitOptionalError(loc, "expected an NCHW input of rank 4, got ", in);
+    return emitOptionalError(
+        loc, channelsLast ? "expected an NHWC input" : "expected an NCHW input",
+        " of rank 4, got ", in);
+  // The first spatial dimension.
+  int64_t sd = channelsLast ? 1 : 2;
   if (failed(checkSize(loc, "kernel", kernel, 2)) ||
       failed(checkSize(loc, "strides", strides, 2)) ||
       failed(checkSize(loc, "pads", pads, 4)) ||
@@ -118,14 +124,14 @@ LogicalResult mlir::brrr::inferPool2DResult(
     if (pads[i] < 0 || pads[i + 2] < 0)
       return emitOptionalError(loc, "pads must be non-negative");
     std::optional<int64_t> span = windowSpan(
-        in.getDimSize(2 + i), pads[i], pads[i + 2], kernel[i], dilations[i]);
+        in.getDimSize(sd + i), pads[i], pads[i + 2], kernel[i], dilations[i]);
     if (!span)
-      return emitOptionalError(loc, "window or pads of dimension ", 2 + i,
+      return emitOptionalError(loc, "window or pads of dimension ", sd + i,
                                " overflow a 64-bit integer");
     if (*span < 0)
       return emitOptionalError(loc, "window of ",
                                dilations[i] * (kernel[i] - 1) + 1,
-                               " does not fit padded dimension ", 2 + i);
+                               " does not fit padded dimension ", sd + i);
     int64_t out =
         (ceilMode ? llvm::divideCeil(*span, strides[i]) : *span / strides[i]) +
         1;
@@ -133,9 +139,9 @@ LogicalResult mlir::brrr::inferPool2DResult(
     // dropped (size + the left pad fits: the span's sum did).
     int64_t lastStart;
     if (ceilMode && (llvm::MulOverflow(out - 1, strides[i], lastStart) ||
-                     lastStart >= in.getDimSize(2 + i) + pads[i]))
+                     lastStart >= in.getDimSize(sd + i) + pads[i]))
       --out;
-    shape[2 + i] = out;
+    shape[sd + i] = out;
   }
   types.push_back(RankedTensorType::get(shape, in.getElementType()));
   return success();
@@ -199,24 +205,31 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                          SmallVectorImpl<Type> &types) {
   auto in = tensorType(adaptor.getInput()), w = tensorType(adaptor.getWeight());
   if (in.getRank() != 4 || w.getRank() != 4)
-    return emitOptionalError(loc,
-                             "expected rank-4 NCHW input and OIHW "
-                             "weight, got ",
-                             in, " and ", w);
+    return emitOptionalError(
+        loc,
+        adaptor.getChannelsLast()
+            ? "expected rank-4 NHWC input and KH x KW x O x I weight, got "
+            : "expected rank-4 NCHW input and OIHW weight, got ",
+        in, " and ", w);
   if (in.getElementType() != w.getElementType())
     return emitOptionalError(loc, "input and weight element types differ");
   if (failed(checkSize(loc, "strides", adaptor.getStrides(), 2)) ||
       failed(checkSize(loc, "pads", adaptor.getPads(), 4)) ||
       failed(checkSize(loc, "dilations", adaptor.getDilations(), 2)))
     return failure();
+  // Dimension positions: NCHW / OIHW, or NHWC / (KH, KW, O, I).
+  bool last = adaptor.getChannelsLast();
+  int64_t cDim = last ? 3 : 1, sDim = last ? 1 : 2;
+  int64_t woDim = last ? 2 : 0, wiDim = last ? 3 : 1, wkDim = last ? 0 : 2;
   int64_t groups = adaptor.getGroups();
-  int64_t c = in.getDimSize(1), o = w.getDimSize(0);
+  int64_t c = in.getDimSize(cDim), o = w.getDimSize(woDim);
   if (groups < 1 || c % groups != 0 || o % groups != 0)
     return emitOptionalError(loc, "groups = ", groups,
                              " must divide input channels ", c,
                              " and output channels ", o);
-  if (w.getDimSize(1) * groups != c)
-    return emitOptionalError(loc, "weight expects ", w.getDimSize(1) * groups,
+  if (w.getDimSize(wiDim) * groups != c)
+    return emitOptionalError(loc, "weight expects ",
+                             w.getDimSize(wiDim) * groups,
                              " input channels, input has ", c);
   if (Value bias = adaptor.getBias()) {
     auto b = tensorType(bias);
@@ -225,7 +238,8 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(loc, "bias must be a vector of ", o, " ",
                                in.getElementType(), ", got ", b);
   }
-  SmallVector<int64_t> shape = {in.getDimSize(0), o, 0, 0};
+  SmallVector<int64_t> shape = {in.getDimSize(0), 0, 0, 0};
+  shape[cDim] = o;
   for (int i = 0; i < 2; ++i) {
     int64_t stride = adaptor.getStrides()[i];
     int64_t dilation = adaptor.getDilations()[i];
@@ -234,16 +248,16 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
     if (adaptor.getPads()[i] < 0 || adaptor.getPads()[i + 2] < 0)
       return emitOptionalError(loc, "pads must be non-negative");
     std::optional<int64_t> span =
-        windowSpan(in.getDimSize(2 + i), adaptor.getPads()[i],
-                   adaptor.getPads()[i + 2], w.getDimSize(2 + i), dilation);
+        windowSpan(in.getDimSize(sDim + i), adaptor.getPads()[i],
+                   adaptor.getPads()[i + 2], w.getDimSize(wkDim + i), dilation);
     if (!span)
-      return emitOptionalError(loc, "window or pads of dimension ", 2 + i,
+      return emitOptionalError(loc, "window or pads of dimension ", sDim + i,
                                " overflow a 64-bit integer");
     if (*span < 0)
       return emitOptionalError(loc, "kernel window of ",
-                               dilation * (w.getDimSize(2 + i) - 1) + 1,
-                               " does not fit padded dimension ", 2 + i);
-    shape[2 + i] = *span / stride + 1;
+                               dilation * (w.getDimSize(wkDim + i) - 1) + 1,
+                               " does not fit padded dimension ", sDim + i);
+    shape[sDim + i] = *span / stride + 1;
   }
   types.push_back(RankedTensorType::get(shape, in.getElementType()));
   return success();

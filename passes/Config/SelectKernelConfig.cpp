@@ -129,9 +129,12 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
       return fusion.emitOpError("attention kernels hold a brrr.attention");
     return attentionConfig(fusion, pinnedAttention);
   }
-  if (kind == "conv")
+  if (kind == "conv") {
+    if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget))
+      return tile->config(ctx, KernelFamily::conv);
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
                                  32, {}, 0, 1, 1, f32Precision);
+  }
   return KernelConfigAttr();
 }
 
@@ -195,9 +198,10 @@ Operation *mlir::brrr::tensorCoreProductOf(FusionOp fusion) {
   return nullptr;
 }
 
-KernelConfigAttr MatmulTile::config(MLIRContext *ctx) const {
-  return KernelConfigAttr::get(ctx, KernelFamily::matmul, body, threads(),
-                               {m, n, k}, stages, 1, 1, KernelPrecision::exact);
+KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
+                                    KernelFamily family) const {
+  return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
+                               1, 1, KernelPrecision::exact);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {

@@ -52,8 +52,9 @@ struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormOp> {
   LogicalResult matchAndRewrite(BatchNormOp op,
                                 PatternRewriter &rewriter) const override {
     auto conv = op.getInput().getDefiningOp<Conv2DOp>();
-    if (!conv || !conv->hasOneUse())
-      return rewriter.notifyMatchFailure(op, "input is not a conv read once");
+    if (!conv || !conv->hasOneUse() || conv.getChannelsLast())
+      return rewriter.notifyMatchFailure(op,
+                                         "input is not an NCHW conv read once");
     auto affine = affineOf(op);
     auto w = getConstFloats(conv.getWeight());
     std::optional<SmallVector<double>> bias;
@@ -108,8 +109,8 @@ struct FoldBatchNormIntoMatmul : OpRewritePattern<BatchNormOp> {
     Location loc = op.getLoc();
     Value weight = ConstantOp::create(
         rewriter, loc, makeFloatElements(wType, newW, "bn_folded_weight"));
-    Value product = MatmulOp::create(rewriter, loc, op.getType(), mm.getLhs(),
-                                     weight);
+    Value product =
+        MatmulOp::create(rewriter, loc, op.getType(), mm.getLhs(), weight);
     auto cType = RankedTensorType::get({channels}, wType.getElementType());
     Value shift = ConstantOp::create(
         rewriter, loc, makeFloatElements(cType, c, "bn_folded_bias"));

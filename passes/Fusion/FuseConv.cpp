@@ -37,3 +37,63 @@ struct FuseConvPass : public mlir::brrr::impl::BrrrFuseConvBase<FuseConvPass> {
 };
 
 } // namespace
+
+std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
+  if (!conv.getChannelsLast() || conv.getGroups() != 1)
+    return std::nullopt;
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  auto ot = cast<RankedTensorType>(conv.getType());
+  Type et = it.getElementType();
+  ConvGemm g;
+  g.N = it.getDimSize(0);
+  g.H = it.getDimSize(1);
+  g.W = it.getDimSize(2);
+  g.C = it.getDimSize(3);
+  g.KH = wt.getDimSize(0);
+  g.KW = wt.getDimSize(1);
+  g.O = wt.getDimSize(2);
+  g.OH = ot.getDimSize(1);
+  g.OW = ot.getDimSize(2);
+  g.sh = conv.getStrides()[0];
+  g.sw = conv.getStrides()[1];
+  g.pt = conv.getPads()[0];
+  g.pl = conv.getPads()[1];
+  g.pb = conv.getPads()[2];
+  g.pr = conv.getPads()[3];
+  g.dh = conv.getDilations()[0];
+  g.dw = conv.getDilations()[1];
+  auto corner = [](int64_t v) { return v >= -128 && v <= 127; };
+  bool fits = (et.isF16() || et.isBF16()) && g.C % 8 == 0 && corner(-g.pt) &&
+              corner(-g.pl) && corner(g.pb - (g.KH - 1) * g.dh) &&
+              corner(g.pr - (g.KW - 1) * g.dw) && (g.KH - 1) * g.dh <= 255 &&
+              (g.KW - 1) * g.dw <= 255 && g.sh <= 8 && g.sw <= 8 &&
+              g.N * g.H * g.W * g.C < (int64_t(1) << 40);
+  return fits ? std::optional<ConvGemm>(g) : std::nullopt;
+}
+
+std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,
+                                                 StringRef target,
+                                                 int64_t sharedBudget) {
+  if (target != "sm_90a" || fusion.getKind() != "conv")
+    return std::nullopt;
+  auto conv = dyn_cast<Conv2DOp>(&fusion.getBody().front().front());
+  std::optional<ConvGemm> g = conv ? ConvGemm::of(conv) : std::nullopt;
+  if (!g || !isa<BlockArgument>(conv.getInput()) ||
+      !isa<BlockArgument>(conv.getWeight()))
+    return std::nullopt;
+  ProductShape p;
+  p.M = g->N * g->OH * g->OW;
+  p.N = g->O;
+  p.K = g->KH * g->KW * g->C;
+  MatmulTile tile;
+  tile.body = KernelBody::wgmma;
+  tile.m = 128;
+  tile.k = 64;
+  tile.n = wgmmaTileWidth(p, target);
+  int64_t fit = (sharedBudget - wgmmaExtraShared(4)) / tile.stageBytes();
+  tile.stages = std::min<int64_t>(4, fit);
+  if (tile.stages < 2)
+    return std::nullopt;
+  return tile;
+}

@@ -38,7 +38,8 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
                                                int64_t &slack) {
   SmallVector<SharedBuffer> buffers;
   if (fusion.getKind() != "matmul" && fusion.getKind() != "row" &&
-      fusion.getKind() != "reduce" && fusion.getKind() != "attention")
+      fusion.getKind() != "reduce" && fusion.getKind() != "attention" &&
+      fusion.getKind() != "conv")
     return buffers;
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
@@ -71,12 +72,12 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
       buffers.push_back({"partials", config->getThreads() * 8, 16, 0, 0});
     return buffers;
   }
-  if (fusion.getKind() == "matmul") {
-    // A staged matmul streams k-slices of A and B through `stages` buffer
-    // pairs, all alive for the whole main loop (phase 0); the wgmma body's
-    // slices start on 1024-byte swizzle boundaries, with its mbarriers
-    // beside them, and its epilogue stages the f32 tile (phase 1) over the
-    // slices.
+  if (fusion.getKind() == "matmul" || fusion.getKind() == "conv") {
+    // A staged matmul (or implicit-GEMM convolution) streams k-slices of A and
+    // B through `stages` buffer pairs, all alive for the whole main loop (phase
+    // 0); the wgmma body's slices start on 1024-byte swizzle boundaries, with
+    // its mbarriers beside them, and its epilogue stages the f32 tile (phase 1)
+    // over the slices.
     std::optional<MatmulTile> tile = MatmulTile::of(*config);
     if (!tile)
       return buffers;
@@ -106,7 +107,8 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
   int64_t warps = g->threads / 32;
   if (warps > 1)
     for (int64_t k = 0; k < g->reductions; ++k)
-      buffers.push_back({"reduce" + std::to_string(k), warps * 4, 16, k, k + 1});
+      buffers.push_back(
+          {"reduce" + std::to_string(k), warps * 4, 16, k, k + 1});
   return buffers;
 }
 
@@ -124,7 +126,8 @@ struct PlanSharedMemoryPass
       int64_t total = placeSharedBuffers(*buffers) + slack;
       if (total > budget) {
         InFlightDiagnostic d = fusion.emitOpError("needs ")
-                               << total << " bytes of shared memory per block; ";
+                               << total
+                               << " bytes of shared memory per block; ";
         if (target.empty())
           d << "the budget without a target is " << budget;
         else

@@ -187,6 +187,22 @@ def torch_inputs(name, gen):
                 f(1, 8, 10, 10, dt=torch.float16)]
     if name == "conv_depthwise_bf16":
         return [f(1, 6, 9, 9, dt=torch.bfloat16), f(6, 1, 3, 3, dt=torch.bfloat16)]
+    if name == "conv_wgmma_block_f16":
+        return [f(2, 64, 14, 14, dt=torch.float16), f(64, 64, 3, 3, dt=torch.float16) / 8,
+                f(64, dt=torch.float16), f(64, 64, 3, 3, dt=torch.float16) / 8]
+    if name == "conv_wgmma_stride_dilation_ragged_f16":
+        return [f(3, 40, 15, 13, dt=torch.float16), f(72, 40, 3, 3, dt=torch.float16) / 8,
+                f(72, dt=torch.float16)]
+    if name == "conv_wgmma_1x1_stride2_bf16":
+        return [f(2, 136, 9, 9, dt=torch.bfloat16), f(96, 136, 1, 1, dt=torch.bfloat16) / 8]
+    if name == "conv_wgmma_stem_f16":
+        return [f(1, 8, 32, 32, dt=torch.float16), f(64, 8, 7, 7, dt=torch.float16) / 8,
+                f(64, dt=torch.float16)]
+    if name == "conv_wgmma_stem_pool_f16":
+        return [f(2, 3, 30, 30, dt=torch.float16), f(64, 3, 7, 7, dt=torch.float16) / 8,
+                f(64, dt=torch.float16), f(32, 64, 3, 3, dt=torch.float16) / 8]
+    if name == "conv_wgmma_wide_f16":
+        return [f(4, 64, 28, 28, dt=torch.float16), f(256, 64, 1, 1, dt=torch.float16) / 8]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -310,6 +326,21 @@ def torch_reference(name, xs):
         return [torch.relu(F.conv2d(d[0], d[1], padding=1, groups=4) + d[2])]
     if name == "conv_depthwise_bf16":
         return [F.conv2d(d[0], d[1], padding=1, stride=2, groups=6)]
+    if name == "conv_wgmma_block_f16":
+        r1 = torch.relu(F.conv2d(d[0], d[1], d[2], padding=1))
+        return [torch.relu(F.conv2d(r1, d[3], padding=1) + r1)]
+    if name == "conv_wgmma_stride_dilation_ragged_f16":
+        x = F.pad(d[0], (0, 2, 1, 1))
+        return [F.conv2d(x, d[1], d[2], stride=2, dilation=(1, 2))]
+    if name == "conv_wgmma_1x1_stride2_bf16":
+        return [F.conv2d(d[0], d[1], stride=2)]
+    if name == "conv_wgmma_stem_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], stride=2, padding=3))]
+    if name == "conv_wgmma_stem_pool_f16":
+        c = torch.relu(F.conv2d(d[0], d[1], d[2], stride=2, padding=3))
+        return [F.conv2d(F.max_pool2d(c, 3, 2, padding=1), d[3], padding=1)]
+    if name == "conv_wgmma_wide_f16":
+        return [F.conv2d(d[0], d[1])]
     if name == "maxpool_ceil_f16":
         return [F.max_pool2d(d[0], 3, 2, padding=1, ceil_mode=True)]
     if name == "avgpool_pads_f32":

@@ -111,6 +111,28 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// On sm_90a a channels-last f16 convolution (brrr-channels-last) runs the
+// wgmma body over its implicit GEMM: 128 output pixels by 128 or 256
+// output channels (the matmul wave model), 64-channel k-slices, four
+// stages. One whose padding leaves its bounding box outside the 8-bit
+// corners of a 4-D im2col map, an NCHW one, and any on sm_80, run warp_mma.
+// CHECK-LABEL: func.func @ConvBodies
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @ConvBodies(%x: tensor<2x14x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>, %y: tensor<32x56x56x64xf16>, %w2: tensor<1x1x256x64xf16>, %xn: tensor<1x8x10x10xf16>, %kn: tensor<8x8x3x3xf16>) -> (tensor<2x14x14x64xf16>, tensor<32x56x56x256xf16>, tensor<2x272x14x64xf16>, tensor<1x8x8x8xf16>) {
+    %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x14x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
+    %1 = brrr.conv2d %y, %w2 {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<32x56x56x64xf16>, tensor<1x1x256x64xf16>) -> tensor<32x56x56x256xf16>
+    %2 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 130, 1, 130, 1>, strides = array<i64: 1, 1>} : (tensor<2x14x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x272x14x64xf16>
+    %3 = brrr.conv2d %xn, %kn {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x10x10xf16>, tensor<8x8x3x3xf16>) -> tensor<1x8x8x8xf16>
+    return %0, %1, %2, %3 : tensor<2x14x14x64xf16>, tensor<32x56x56x256xf16>, tensor<2x272x14x64xf16>, tensor<1x8x8x8xf16>
+  }
+}
+
+// -----
+
 // Under --precision=tf32 (the module's brrr.precision) f32 products
 // multiply once in tf32; 16-bit products are not affected.
 // CHECK-LABEL: func.func @Tf32Products

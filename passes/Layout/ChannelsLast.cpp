@@ -1,0 +1,311 @@
+//===- ChannelsLast.cpp - NHWC layout for Tensor Core convolutions --------===//
+//
+// Layout pass (flag brrr-channels-last), after precision lowering and
+// before fusion. On sm_90a, where the wgmma body reads a convolution's
+// activations through TMA's im2col mode, an f16/bf16 brrr.conv2d whose
+// rows of channels are whole 16-byte chunks becomes
+//   transpose(conv2d{channels_last}(transpose(x), pack(w), b))
+// with the weights packed to KH x KW x O x I at compile time (a transposed
+// weight blob folds). The layout then travels through the graph: a
+// pointwise op whose every large operand is an NCHW view of a
+// channels-last tensor, or a constant, runs channels-last itself, and so
+// do pooling and reductions over such a view, so conv -> relu -> max pool
+// -> conv -> add chains keep NHWC, and the transposes met back to back
+// cancel. What is left is a transpose at the edges of the
+// channels-last region, a movement kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRCHANNELSLAST
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// NCHW -> NHWC, and back.
+constexpr int64_t kToLast[] = {0, 2, 3, 1};
+constexpr int64_t kToFirst[] = {0, 3, 1, 2};
+
+RankedTensorType permuted(RankedTensorType t, ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(t.getDimSize(p));
+  return t.clone(shape);
+}
+
+Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return TransposeOp::create(b, loc, permuted(t, perm), v, perm);
+}
+
+/// An NCHW view of a channels-last tensor: transpose(x, kToFirst).
+bool isFirstView(Value v) {
+  auto t = v.getDefiningOp<TransposeOp>();
+  return t && t.getPerm() == ArrayRef<int64_t>(kToFirst);
+}
+
+/// Whether `conv` runs channels-last: f16/bf16 on sm_90a and one group.
+bool wantsChannelsLast(Conv2DOp conv) {
+  if (conv.getChannelsLast() || conv.getGroups() != 1)
+    return false;
+  Type et = cast<RankedTensorType>(conv.getInput().getType()).getElementType();
+  return et.isF16() || et.isBF16();
+}
+
+/// `v` with its last dimension zero-padded to `size`.
+Value padLast(OpBuilder &b, Location loc, Value v, int64_t size) {
+  auto t = cast<RankedTensorType>(v.getType());
+  int64_t rank = t.getRank();
+  if (t.getDimSize(rank - 1) == size)
+    return v;
+  SmallVector<int64_t> shape(t.getShape()), low(rank, 0), high(rank, 0);
+  high[rank - 1] = size - shape[rank - 1];
+  shape[rank - 1] = size;
+  return PadOp::create(b, loc, t.clone(shape), PadMode::constant, v, low, high,
+                       APFloat(0.0));
+}
+
+/// The OIHW weights `w` packed to (KH, KW, O, I) with I zero-padded to
+/// `channels`: at compile time for constants (one new blob), else as a
+/// transpose and a pad.
+Value packWeights(OpBuilder &b, Location loc, Value w, int64_t channels) {
+  auto t = cast<RankedTensorType>(w.getType());
+  int64_t O = t.getDimSize(0), I = t.getDimSize(1), KH = t.getDimSize(2),
+          KW = t.getDimSize(3);
+  auto packed = t.clone({KH, KW, O, channels});
+  if (channels != I) {
+    if (std::optional<SmallVector<double>> v = getConstFloats(w)) {
+      SmallVector<double> out(packed.getNumElements(), 0.0);
+      for (int64_t o = 0; o < O; ++o)
+        for (int64_t i = 0; i < I; ++i)
+          for (int64_t h = 0; h < KH; ++h)
+            for (int64_t k = 0; k < KW; ++k)
+              out[((h * KW + k) * O + o) * channels + i] =
+                  (*v)[((o * I + i) * KH + h) * KW + k];
+      return ConstantOp::create(
+          b, loc, makeFloatElements(packed, out, "channels_last_weight"));
+    }
+  }
+  return padLast(b, loc, transpose(b, loc, w, {2, 3, 0, 1}), channels);
+}
+
+void toChannelsLast(Conv2DOp conv) {
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  // Rows of input channels padded with zeros to whole 16-byte chunks
+  // (TMA's stride alignment), and to 16 at least: the stem's 3 channels
+  // read as 16, whole 32-byte pixels for the narrow body's copies.
+  int64_t channels = std::max<int64_t>(
+      16,
+      llvm::alignTo(
+          cast<RankedTensorType>(conv.getInput().getType()).getDimSize(1), 8));
+  Value x =
+      padLast(b, loc, transpose(b, loc, conv.getInput(), kToLast), channels);
+  Value w = packWeights(b, loc, conv.getWeight(), channels);
+  auto y = Conv2DOp::create(b, loc, permuted(conv.getType(), kToLast), x, w,
+                            conv.getBias(), conv.getStridesAttr(),
+                            conv.getPadsAttr(), conv.getDilationsAttr(),
+                            conv.getGroupsAttr(), b.getUnitAttr());
+  conv.replaceAllUsesWith(transpose(b, loc, y, kToFirst));
+  conv.erase();
+}
+
+/// Whether an NHWC copy of `v` is made anyway (a channels-last
+/// convolution reads it): a reader may take it too, and CSE keeps one.
+bool hasLastCopy(Value v) {
+  return llvm::any_of(v.getUsers(), [](Operation *user) {
+    auto t = dyn_cast<TransposeOp>(user);
+    return t && t.getPerm() == ArrayRef<int64_t>(kToLast);
+  });
+}
+
+/// Runs pointwise op `op` channels-last when every operand is an NCHW view
+/// of a channels-last tensor, a tensor with an NHWC copy, a rank-4
+/// constant, or one element (which broadcasts to any shape), and at least
+/// one is a view. Returns the NCHW view of the new result, or null.
+TransposeOp sinkIntoChannelsLast(Operation *op) {
+  auto rt = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!rt || rt.getRank() != 4 || op->getNumResults() != 1)
+    return nullptr;
+  bool anyView = false;
+  for (Value v : op->getOperands()) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (isFirstView(v))
+      anyView = true;
+    else if (t.getNumElements() != 1 &&
+             !(t.getRank() == 4 &&
+               (matchPattern(v, m_Constant()) || hasLastCopy(v))))
+      return nullptr;
+  }
+  if (!anyView)
+    return nullptr;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands())
+    operands.push_back(cast<RankedTensorType>(v.getType()).getRank() == 4
+                           ? transpose(b, loc, v, kToLast)
+                           : v);
+  Operation *clone = b.clone(*op);
+  clone->setOperands(operands);
+  clone->getResult(0).setType(permuted(rt, kToLast));
+  auto view = TransposeOp::create(b, loc, rt, clone->getResult(0), kToFirst);
+  op->getResult(0).replaceAllUsesWith(view.getResult());
+  op->erase();
+  return view;
+}
+
+/// One NHWC copy per tensor: the copies of a value merge into one placed
+/// right after the value is defined.
+void mergeLastCopies(func::FuncOp func) {
+  llvm::MapVector<Value, SmallVector<TransposeOp>> copies;
+  func.walk([&](TransposeOp t) {
+    if (t.getPerm() == ArrayRef<int64_t>(kToLast))
+      copies[t.getInput()].push_back(t);
+  });
+  for (auto &[v, ts] : copies) {
+    if (ts.size() < 2)
+      continue;
+    TransposeOp keep = ts.front();
+    if (Operation *def = v.getDefiningOp())
+      keep->moveAfter(def);
+    else
+      keep->moveBefore(&cast<BlockArgument>(v).getOwner()->front());
+    for (TransposeOp t : ArrayRef(ts).drop_front()) {
+      t.replaceAllUsesWith(keep.getResult());
+      t.erase();
+    }
+  }
+}
+
+/// pool(NCHW view of x) as a channels-last pool of x (the stem's max pool
+/// between two convolutions). Returns the NCHW view of its result, or null.
+TransposeOp poolChannelsLast(Operation *pool) {
+  if (!isa<MaxPool2DOp, AvgPool2DOp>(pool) || pool->hasAttr("channels_last") ||
+      !isFirstView(pool->getOperand(0)))
+    return nullptr;
+  OpBuilder b(pool);
+  Location loc = pool->getLoc();
+  auto rt = cast<RankedTensorType>(pool->getResult(0).getType());
+  Operation *clone = b.clone(*pool);
+  clone->setOperand(
+      0, pool->getOperand(0).getDefiningOp<TransposeOp>().getInput());
+  clone->setAttr("channels_last", b.getUnitAttr());
+  clone->getResult(0).setType(permuted(rt, kToLast));
+  auto view = TransposeOp::create(b, loc, rt, clone->getResult(0), kToFirst);
+  pool->getResult(0).replaceAllUsesWith(view.getResult());
+  pool->erase();
+  return view;
+}
+
+/// reduce(NCHW view of x, axes) as a reduction of x over the same
+/// dimensions: a global pool over H and W reads the channels-last tensor
+/// itself. Returns the NCHW view of a kept-dims result (a reshape when it
+/// only moves size-1 dimensions), or null.
+Value reduceChannelsLast(ReduceOp op) {
+  auto view = op.getInput().getDefiningOp<TransposeOp>();
+  if (!view || !isFirstView(op.getInput()))
+    return nullptr;
+  SmallVector<int64_t> axes;
+  for (int64_t a : op.getAxes())
+    axes.push_back(kToFirst[a]);
+  llvm::sort(axes);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto rt = cast<RankedTensorType>(op.getType());
+  if (!op.getKeepdims()) {
+    // The kept dimensions keep their NCHW order only if C is reduced or
+    // H and W are.
+    bool ordered = llvm::is_contained(axes, 3) ||
+                   (llvm::is_contained(axes, 1) && llvm::is_contained(axes, 2));
+    if (!ordered)
+      return nullptr;
+    return ReduceOp::create(b, loc, rt, op.getKindAttr(), view.getInput(),
+                            b.getDenseI64ArrayAttr(axes), op.getKeepdimsAttr());
+  }
+  auto last = permuted(rt, kToLast);
+  Value r =
+      ReduceOp::create(b, loc, last, op.getKindAttr(), view.getInput(),
+                       b.getDenseI64ArrayAttr(axes), op.getKeepdimsAttr());
+  // Moving only size-1 dimensions keeps the element order: a reshape.
+  SmallVector<int64_t> big;
+  for (int64_t d = 0; d < 4; ++d)
+    if (last.getDimSize(d) != 1)
+      big.push_back(d);
+  bool ordered = llvm::is_sorted(big, [](int64_t a, int64_t c) {
+    return llvm::find(kToFirst, a) - kToFirst <
+           llvm::find(kToFirst, c) - kToFirst;
+  });
+  if (ordered)
+    return ReshapeOp::create(b, loc, rt, r);
+  return transpose(b, loc, r, kToFirst);
+}
+
+struct ChannelsLastPass
+    : public mlir::brrr::impl::BrrrChannelsLastBase<ChannelsLastPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (targetOf(func) != "sm_90a")
+      return;
+    SmallVector<Conv2DOp> convs;
+    func.walk([&](Conv2DOp conv) {
+      if (!conv->getParentOfType<FusionOp>() && wantsChannelsLast(conv))
+        convs.push_back(conv);
+    });
+    if (convs.empty())
+      return;
+    for (Conv2DOp conv : convs)
+      toChannelsLast(conv);
+    // The views' pointwise readers, until none moves.
+    SmallVector<Operation *> work;
+    DenseSet<Operation *> pending;
+    auto pushReaders = [&](Value v) {
+      for (Operation *user : v.getUsers())
+        if ((isPointwise(user) || isa<MaxPool2DOp, AvgPool2DOp>(user)) &&
+            pending.insert(user).second)
+          work.push_back(user);
+    };
+    func.walk([&](TransposeOp t) {
+      if (isFirstView(t.getResult()))
+        pushReaders(t.getResult());
+    });
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      pending.erase(op);
+      TransposeOp view =
+          isPointwise(op) ? sinkIntoChannelsLast(op) : poolChannelsLast(op);
+      if (view)
+        pushReaders(view.getResult());
+    }
+    SmallVector<ReduceOp> reductions;
+    func.walk([&](ReduceOp r) {
+      if (!r->getParentOfType<FusionOp>() && isFirstView(r.getInput()))
+        reductions.push_back(r);
+    });
+    for (ReduceOp r : reductions)
+      if (Value v = reduceChannelsLast(r)) {
+        r.replaceAllUsesWith(v);
+        r.erase();
+      }
+    mergeLastCopies(func);
+    // transpose(transpose(x)) composes (to x when the two cancel), weight
+    // transposes fold, and views nobody reads go.
+    RewritePatternSet patterns(&getContext());
+    TransposeOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,131 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-channels-last))' | FileCheck %s
+
+// A ResNet basic block in f16: both convolutions run channels-last, the
+// ReLU and the residual add move with them, and only the block's edges
+// keep a transpose. The weights are packed to KH x KW x O x I at compile
+// time.
+// CHECK-LABEL: func.func @BasicBlock
+// CHECK-SAME: (%[[X:.+]]: tensor<2x64x14x14xf16>)
+// CHECK: %[[XL:.+]] = brrr.transpose %[[X]] {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x14x14xf16> -> tensor<2x14x14x64xf16>
+// CHECK-NOT: brrr.transpose
+// CHECK: %[[C1:.+]] = brrr.conv2d %[[XL]], %{{.+}}, %{{.+}} {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x14x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
+// CHECK: %[[R1:.+]] = brrr.relu %[[C1]] : tensor<2x14x14x64xf16>
+// CHECK: %[[C2:.+]] = brrr.conv2d %[[R1]], %{{.+}}, %{{.+}} {channels_last
+// CHECK: %[[S:.+]] = brrr.add %[[C2]], %[[XL]] : tensor<2x14x14x64xf16>, tensor<2x14x14x64xf16> -> tensor<2x14x14x64xf16>
+// CHECK: %[[R2:.+]] = brrr.relu %[[S]] : tensor<2x14x14x64xf16>
+// CHECK: %[[Y:.+]] = brrr.transpose %[[R2]] {perm = array<i64: 0, 3, 1, 2>} : tensor<2x14x14x64xf16> -> tensor<2x64x14x14xf16>
+// CHECK: return %[[Y]]
+// CHECK-NOT: brrr.transpose
+module attributes {brrr.target = "sm_90a"} {
+func.func @BasicBlock(%x: tensor<2x64x14x14xf16>) -> tensor<2x64x14x14xf16> {
+  %w1 = brrr.constant dense<1.0> : tensor<64x64x3x3xf16>
+  %b1 = brrr.constant dense<0.5> : tensor<64xf16>
+  %w2 = brrr.constant dense<2.0> : tensor<64x64x3x3xf16>
+  %b2 = brrr.constant dense<0.25> : tensor<64xf16>
+  %c1 = brrr.conv2d %x, %w1, %b1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x64x14x14xf16>, tensor<64x64x3x3xf16>, tensor<64xf16>) -> tensor<2x64x14x14xf16>
+  %r1 = brrr.relu %c1 : tensor<2x64x14x14xf16>
+  %c2 = brrr.conv2d %r1, %w2, %b2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x64x14x14xf16>, tensor<64x64x3x3xf16>, tensor<64xf16>) -> tensor<2x64x14x14xf16>
+  %s = brrr.add %c2, %x : tensor<2x64x14x14xf16>, tensor<2x64x14x14xf16> -> tensor<2x64x14x14xf16>
+  %r2 = brrr.relu %s : tensor<2x64x14x14xf16>
+  return %r2 : tensor<2x64x14x14xf16>
+}
+}
+
+// -----
+
+// The packed weights are the OIHW weights permuted: w'[kh][kw][o][i] =
+// w[o][i][kh][kw]. A per-channel constant and a scalar follow the layout.
+// CHECK-LABEL: func.func @PackAndConstants
+// CHECK-DAG: %[[K:.+]] = brrr.constant dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00]]]]> : tensor<1x1x1x2xf16>
+// CHECK-DAG: %[[W:.+]] = brrr.constant dense<{{\[\[\[\[}}0.000000e+00, 0.000000e+00, {{.*}}], [2.000000e+00, {{.*}}]], {{\[\[}}1.000000e+00, {{.*}}], [3.000000e+00, {{.*}}]]]]> : tensor<1x2x2x16xf16>
+// CHECK: %[[C:.+]] = brrr.conv2d %{{.+}}, %[[W]] {channels_last{{.+}} : (tensor<1x4x4x16xf16>, tensor<1x2x2x16xf16>) -> tensor<1x4x4x2xf16>
+// CHECK: %[[M:.+]] = brrr.mul %[[C]], %[[K]] : tensor<1x4x4x2xf16>, tensor<1x1x1x2xf16>
+// CHECK: %[[A:.+]] = brrr.add %[[M]], %{{.+}} : tensor<1x4x4x2xf16>, tensor<f16>
+// CHECK: brrr.transpose %[[A]] {perm = array<i64: 0, 3, 1, 2>}
+module attributes {brrr.target = "sm_90a"} {
+func.func @PackAndConstants(%x: tensor<1x16x4x4xf16>) -> tensor<1x2x4x4xf16> {
+  %w = brrr.constant dense<[[[[0.0, 1.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]]], [[[2.0, 3.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]]]]> : tensor<2x16x1x2xf16>
+  %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 1>, strides = array<i64: 1, 1>} : (tensor<1x16x4x4xf16>, tensor<2x16x1x2xf16>) -> tensor<1x2x4x4xf16>
+  %k = brrr.constant dense<[[[[1.0]], [[2.0]]]]> : tensor<1x2x1x1xf16>
+  %h = brrr.constant dense<0.5> : tensor<f16>
+  %m = brrr.mul %c, %k : tensor<1x2x4x4xf16>, tensor<1x2x1x1xf16> -> tensor<1x2x4x4xf16>
+  %a = brrr.add %m, %h : tensor<1x2x4x4xf16>, tensor<f16> -> tensor<1x2x4x4xf16>
+  return %a : tensor<1x2x4x4xf16>
+}
+}
+
+// -----
+
+// Left NCHW: f32 products and grouped convolutions.
+// CHECK-LABEL: func.func @Kept
+// CHECK-NOT: channels_last
+// CHECK-NOT: brrr.transpose
+// CHECK: return
+module attributes {brrr.target = "sm_90a"} {
+func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x8x4x4xf16>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>) {
+  %w = brrr.constant dense<1.0> : tensor<8x8x1x1xf32>
+  %a = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x4x4xf32>
+  %wg = brrr.constant dense<1.0> : tensor<8x4x1x1xf16>
+  %b = brrr.conv2d %y, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf16>, tensor<8x4x1x1xf16>) -> tensor<1x8x4x4xf16>
+  return %a, %b : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>
+}
+}
+
+// -----
+
+// A stem over 3 channels: rows of channels are padded with zeros to 16
+// (whole 32-byte pixels), the input by a pad after its transpose, the
+// constant weights when they are packed (w'[kh][kw][o][i] =
+// w[o][i][kh][kw], 0 for i >= 3). The max pool after it runs
+// channels-last, and a global average pool of its result reduces H and W
+// of the NHWC tensor (one channel: the same tensor in both layouts).
+// CHECK-LABEL: func.func @StemAndPool
+// CHECK-DAG: %[[W:.+]] = brrr.constant dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]]]> : tensor<1x1x1x16xf16>
+// CHECK: %[[XT:.+]] = brrr.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : tensor<2x3x6x6xf16> -> tensor<2x6x6x3xf16>
+// CHECK: %[[XP:.+]] = brrr.pad constant %[[XT]] {high = array<i64: 0, 0, 0, 13>, low = array<i64: 0, 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<2x6x6x3xf16> -> tensor<2x6x6x16xf16>
+// CHECK: %[[C:.+]] = brrr.conv2d %[[XP]], %[[W]] {channels_last{{.+}} -> tensor<2x6x6x1xf16>
+// CHECK: %[[R:.+]] = brrr.relu %[[C]]
+// CHECK: %[[P:.+]] = brrr.max_pool2d %[[R]] {ceil_mode = false, channels_last, count_include_pad = false, {{.+}}} : tensor<2x6x6x1xf16> -> tensor<2x3x3x1xf16>
+// CHECK: %[[M:.+]] = brrr.reduce mean %[[P]] {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x3x3x1xf16> -> tensor<2x1x1x1xf16>
+// CHECK: return %[[M]]
+module attributes {brrr.target = "sm_90a"} {
+func.func @StemAndPool(%x: tensor<2x3x6x6xf16>) -> tensor<2x1x1x1xf16> {
+  %w = brrr.constant dense<[[[[1.0]], [[2.0]], [[3.0]]]]> : tensor<1x3x1x1xf16>
+  %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x3x6x6xf16>, tensor<1x3x1x1xf16>) -> tensor<2x1x6x6xf16>
+  %r = brrr.relu %c : tensor<2x1x6x6xf16>
+  %p = brrr.max_pool2d %r {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x1x6x6xf16> -> tensor<2x1x3x3xf16>
+  %m = brrr.reduce mean %p {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x1x3x3xf16> -> tensor<2x1x1x1xf16>
+  return %m : tensor<2x1x1x1xf16>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @OtherTarget
+// CHECK-NOT: channels_last
+module attributes {brrr.target = "sm_80"} {
+func.func @OtherTarget(%y: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
+  %w = brrr.constant dense<1.0> : tensor<8x8x1x1xf16>
+  %b = brrr.conv2d %y, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf16>, tensor<8x8x1x1xf16>) -> tensor<1x8x4x4xf16>
+  return %b : tensor<1x8x4x4xf16>
+}
+}
+
+// -----
+
+// A global average pool over an NCHW view reduces H and W of the NHWC
+// tensor; its N x 1 x 1 x C result is the N x C x 1 x 1 one reshaped (only
+// size-1 dimensions move).
+// CHECK-LABEL: func.func @GlobalPool
+// CHECK: %[[C:.+]] = brrr.conv2d {{.+}}channels_last{{.+}} -> tensor<2x6x6x2xf16>
+// CHECK: %[[M:.+]] = brrr.reduce mean %[[C]] {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x6x6x2xf16> -> tensor<2x1x1x2xf16>
+// CHECK: %[[Y:.+]] = brrr.reshape %[[M]] : tensor<2x1x1x2xf16> -> tensor<2x2x1x1xf16>
+// CHECK: return %[[Y]]
+module attributes {brrr.target = "sm_90a"} {
+func.func @GlobalPool(%x: tensor<2x16x6x6xf16>) -> tensor<2x2x1x1xf16> {
+  %w = brrr.constant dense<0.5> : tensor<2x16x1x1xf16>
+  %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x16x6x6xf16>, tensor<2x16x1x1xf16>) -> tensor<2x2x6x6xf16>
+  %m = brrr.reduce mean %c {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x2x6x6xf16> -> tensor<2x2x1x1xf16>
+  return %m : tensor<2x2x1x1xf16>
+}
+}
