@@ -28,6 +28,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <array>
 #include <functional>
 
 using namespace mlir;
@@ -128,6 +129,123 @@ struct Emitter : IndexMath {
   }
 };
 
+/// A transpose that swaps two groups of dimensions, [B][R][S] ->
+/// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,
+/// or none.
+std::optional<std::array<int64_t, 3>> batchedTranspose(TransposeOp t) {
+  ArrayRef<int64_t> perm = t.getPerm();
+  ArrayRef<int64_t> in = t.getInput().getType().getShape();
+  int64_t n = perm.size(), k = 0;
+  while (k < n && perm[k] == k)
+    ++k;
+  if (k == n)
+    return std::nullopt;
+  int64_t j = perm[k];
+  for (int64_t i = k; i < n; ++i) {
+    int64_t want = i - k < n - j ? j + (i - k) : k + (i - k - (n - j));
+    if (perm[i] != want)
+      return std::nullopt;
+  }
+  auto product = [&](int64_t from, int64_t to) {
+    int64_t p = 1;
+    for (int64_t d = from; d < to; ++d)
+      p *= in[d];
+    return p;
+  };
+  return std::array<int64_t, 3>{product(0, k), product(k, j), product(j, n)};
+}
+
+/// Tile edge of the shared-memory transpose; 32 x 8 threads move a tile.
+constexpr int64_t kTile = 32, kTileRows = 8;
+
+/// [B][R][S] -> [B][S][R] through a 32 x 33 shared tile per block: reads
+/// along S and writes along R are both coalesced (a thread per element
+/// reads one side with a stride of a whole row otherwise).
+FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
+                                         std::array<int64_t, 3> brs,
+                                         OpBuilder &moduleBuilder,
+                                         StringRef name) {
+  MLIRContext *ctx = fusion.getContext();
+  Location loc = fusion.getLoc();
+  auto [B, R, S] = brs;
+  Type elem = storageType(t.getType().getElementType());
+  int64_t tilesS = llvm::divideCeil(S, kTile),
+          tilesR = llvm::divideCeil(R, kTile);
+  // The tile, a static shared array of this kernel.
+  auto tileType = LLVM::LLVMArrayType::get(elem, kTile * (kTile + 1));
+  std::string tileName = (name + "_tile").str();
+  {
+    OpBuilder::InsertionGuard guard(moduleBuilder);
+    moduleBuilder.setInsertionPointToStart(moduleBuilder.getInsertionBlock());
+    LLVM::GlobalOp::create(moduleBuilder, loc, tileType, /*isConstant=*/false,
+                           LLVM::Linkage::Internal, tileName, Attribute(),
+                           /*alignment=*/16, /*addrSpace=*/3);
+  }
+  auto func = createKernel(moduleBuilder, loc, name,
+                           fusion.getInputs().size() + 1, kTile * kTileRows);
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  Emitter e{{b, loc}};
+  auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
+  Value tile = LLVM::AddressOfOp::create(b, loc, sharedPtr, tileName);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tx = e.rem(tid, kTile), ty = e.div(tid, kTile);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value r0 = e.mul(e.div(bid, tilesS), kTile);
+  Value s0 = e.mul(e.rem(bid, tilesS), kTile);
+  Value in = kernelArgument(entry, t.getInput());
+  Value out = entry.getArgument(fusion.getInputs().size());
+  auto slot = [&](Value row, Value col) {
+    Value i = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(), e.add(e.mul(row, kTile + 1), col));
+    return LLVM::GEPOp::create(b, loc, sharedPtr, elem, tile, ValueRange{i});
+  };
+  auto global = [&](Value base, Value index) {
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1),
+                               elem, base, ValueRange{i});
+  };
+  auto both = [&](Value x, int64_t nx, Value y, int64_t ny) {
+    return arith::AndIOp::create(b, loc, e.ult(x, nx), e.ult(y, ny));
+  };
+  // Rows r0 + ty + 8i of the input's [R][S] slab, columns s0 + tx.
+  for (int64_t i = 0; i < kTile / kTileRows; ++i) {
+    Value row = e.add(ty, e.idx(kTileRows * i));
+    Value r = e.add(r0, row), s = e.add(s0, tx);
+    auto ifIn = scf::IfOp::create(b, loc, both(r, R, s, S), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    Value v = LLVM::LoadOp::create(
+        b, loc, elem,
+        global(in, e.add(e.mul(batch, R * S), e.add(e.mul(r, S), s))));
+    LLVM::StoreOp::create(b, loc, v, slot(row, tx));
+  }
+  gpu::BarrierOp::create(b, loc);
+  // Rows s0 + ty + 8i of the output's [S][R] slab, columns r0 + tx.
+  for (int64_t i = 0; i < kTile / kTileRows; ++i) {
+    Value col = e.add(ty, e.idx(kTileRows * i));
+    Value s = e.add(s0, col), r = e.add(r0, tx);
+    auto ifIn = scf::IfOp::create(b, loc, both(s, S, r, R), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+    Value v = LLVM::LoadOp::create(b, loc, elem, slot(tx, col));
+    LLVM::StoreOp::create(
+        b, loc, v,
+        global(out, e.add(e.mul(batch, R * S), e.add(e.mul(s, R), r))));
+  }
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = tilesS * tilesR;
+  info.gridZ = B;
+  info.block = kTile * kTileRows;
+  info.bytes = 2 * t.getType().getNumElements() *
+               elementBytes(t.getType().getElementType());
+  return info;
+}
+
 } // namespace
 
 FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
@@ -139,6 +257,13 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   if (failed(single))
     return failure();
   Operation *op = *single;
+  // A transpose of two groups of dimensions, each at least a tile's edge
+  // long, moves through shared memory (a grid's z is below 2^16).
+  if (auto t = dyn_cast<TransposeOp>(op))
+    if (auto brs = batchedTranspose(t);
+        brs && (*brs)[1] >= kTile && (*brs)[2] >= kTile &&
+        (*brs)[0] < 65536 && isa<BlockArgument>(t.getInput()))
+      return emitTiledTranspose(fusion, t, *brs, moduleBuilder, name);
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t numel = outType.getNumElements();

@@ -224,6 +224,14 @@ KERNEL_CASES = [
     ("transposed_add_relu_f16", [n("Transpose", ["x"], ["t"], perm=[2, 0, 1]),
                                  n("Add", ["t", "y"], ["s"]), n("Relu", ["s"], ["z"])],
      [("x", H, [33, 65, 12]), ("y", H, [12, 33, 65])], [("z", H, [12, 33, 65])]),
+    # Transposes of two groups of dimensions move through shared tiles:
+    # NCHW -> NHWC and back with ragged tiles, and a matrix.
+    ("transpose_tiled_nhwc_f32", [n("Transpose", ["x"], ["y"], perm=[0, 2, 3, 1])],
+     [("x", F, [3, 70, 5, 9])], [("y", F, [3, 5, 9, 70])]),
+    ("transpose_tiled_nchw_i64", [n("Transpose", ["x"], ["y"], perm=[0, 3, 1, 2])],
+     [("x", I64, [2, 33, 35, 40])], [("y", I64, [2, 40, 33, 35])]),
+    ("transpose_tiled_matrix_f16", [n("Transpose", ["x"], ["y"], perm=[1, 0])],
+     [("x", H, [100, 67])], [("y", H, [67, 100])]),
     # Row kernels with fused prologues and epilogues.
     ("scaled_softmax_cast_f16", [n("Div", ["x", "four"], ["d"]),
                                        n("Softmax", ["d"], ["s"], axis=-1),

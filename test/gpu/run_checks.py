@@ -165,6 +165,12 @@ def torch_inputs(name, gen):
         return [f(4096, 3, dt=torch.float16)]
     if name == "transposed_add_relu_f16":
         return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
+    if name == "transpose_tiled_nhwc_f32":
+        return [f(3, 70, 5, 9)]
+    if name == "transpose_tiled_nchw_i64":
+        return [torch.randint(-2**40, 2**40, (2, 33, 35, 40), generator=gen)]
+    if name == "transpose_tiled_matrix_f16":
+        return [f(100, 67, dt=torch.float16)]
     if name == "leading_mean_f16":
         return [f(7, 33, 65, dt=torch.float16)]
     if name == "interleaved_sum_f32":
@@ -309,6 +315,12 @@ def torch_reference(name, xs):
         return [xs[0].amax(1)]
     if name == "transposed_add_relu_f16":
         return [torch.relu(d[0].permute(2, 0, 1) + d[1])]
+    if name == "transpose_tiled_nhwc_f32":
+        return [d[0].permute(0, 2, 3, 1)]
+    if name == "transpose_tiled_nchw_i64":
+        return [xs[0].permute(0, 3, 1, 2)]
+    if name == "transpose_tiled_matrix_f16":
+        return [d[0].t()]
     if name == "scaled_softmax_cast_f16":
         return [torch.softmax(d[0] / 4, -1).half().double()]
     if name == "residual_layernorm_relu_f16":

@@ -15,6 +15,26 @@ func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 
 // -----
 
+// A transpose that swaps two groups of dimensions (NCHW -> NHWC: [2][64][100]
+// -> [2][100][64]) moves 32 x 32 tiles through a padded shared tile, so
+// that reads and writes are both coalesced: a block of 32 x 8 threads per
+// tile, 2 x 4 tiles per image, an image per grid z.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "movement"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 8, 1, 2>, brrr.kernel = "fusion_0"
+// CHECK: llvm.mlir.global internal @fusion_0_tile() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x f16>
+// CHECK: gpu.func @fusion_0
+// CHECK-COUNT-4: llvm.store {{.+}} !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: llvm.load {{.+}} !llvm.ptr<3>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%x: tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
+    %t = brrr.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x10x10xf16> -> tensor<2x10x10x64xf16>
+    return %t : tensor<2x10x10x64xf16>
+  }
+}
+
+// -----
+
 // Gather normalizes negative indices and clamps into range; constant
 // padding selects the fill value outside the input.
 // CHECK-LABEL: func.func @main
