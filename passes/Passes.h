@@ -131,6 +131,12 @@ int64_t multiprocessors(StringRef target);
 /// on an H100, test/gpu/NOTES.md), so 128 wins when it saves a wave.
 int64_t wgmmaTileWidth(const ProductShape &p, StringRef target);
 
+/// The wgmma body's tile for a product of shape `p` on sm_90a: 128 x n
+/// (wgmmaTileWidth) over 64-deep slices, as many stages (up to 4) as
+/// `sharedBudget` holds, or none when fewer than 2 fit.
+std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
+                                      int64_t sharedBudget);
+
 /// The module's `brrr.target` (empty without one) around `op`.
 StringRef targetOf(Operation *op);
 /// The shared memory a block may use around `op`: the target's budget,

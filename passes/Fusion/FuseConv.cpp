@@ -86,14 +86,5 @@ std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,
   p.M = g->N * g->OH * g->OW;
   p.N = g->O;
   p.K = g->KH * g->KW * g->C;
-  MatmulTile tile;
-  tile.body = KernelBody::wgmma;
-  tile.m = 128;
-  tile.k = 64;
-  tile.n = wgmmaTileWidth(p, target);
-  int64_t fit = (sharedBudget - wgmmaExtraShared(4)) / tile.stageBytes();
-  tile.stages = std::min<int64_t>(4, fit);
-  if (tile.stages < 2)
-    return std::nullopt;
-  return tile;
+  return wgmmaTileOf(p, target, sharedBudget);
 }

@@ -245,27 +245,34 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
 
   if (target == "sm_90a" && (et.isF16() || et.isBF16()) &&
       tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
-      tmaOperandOf(rhs, batch, /*isLhs=*/false)) {
-    // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
-    // 128-byte swizzled row each), n by the wave cost model.
-    MatmulTile tile;
-    tile.body = KernelBody::wgmma;
-    tile.m = 128;
-    tile.k = 64;
-    tile.n = wgmmaTileWidth(p, target);
-    // Four stages keep three slices in flight; deeper rings measured no
-    // faster (six were slower at 128 wide).
-    int64_t fit = (sharedBudget - wgmmaExtraShared(4)) / tile.stageBytes();
-    tile.stages = std::min<int64_t>(4, fit);
-    if (tile.stages >= 2)
+      tmaOperandOf(rhs, batch, /*isLhs=*/false))
+    if (std::optional<MatmulTile> tile = wgmmaTileOf(p, target, sharedBudget))
       return tile;
-  }
   if (!isStageable(et, lhs, rhs))
     return std::nullopt;
   MatmulTile tile;
   // Three stages keep two slices in flight while one is computed; two
   // still overlap one copy with the math.
   tile.stages = std::min<int64_t>(3, sharedBudget / tile.stageBytes());
+  if (tile.stages < 2)
+    return std::nullopt;
+  return tile;
+}
+
+std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
+                                                  StringRef target,
+                                                  int64_t sharedBudget) {
+  // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
+  // 128-byte swizzled row each), n by the wave cost model.
+  MatmulTile tile;
+  tile.body = KernelBody::wgmma;
+  tile.m = 128;
+  tile.k = 64;
+  tile.n = wgmmaTileWidth(p, target);
+  // Four stages keep three slices in flight; deeper rings measured no
+  // faster (six were slower at 128 wide).
+  int64_t fit = (sharedBudget - wgmmaExtraShared(4)) / tile.stageBytes();
+  tile.stages = std::min<int64_t>(4, fit);
   if (tile.stages < 2)
     return std::nullopt;
   return tile;
