@@ -38,9 +38,12 @@ def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
     or a constant (and at least one is a view), or that has one-element
     operands, then runs channels-last too, so the views move past it; so
     do max and average pooling (`channels_last`) and reductions of such a
-    view; two views that meet cancel. Input channels that do not fill
-    16-byte rows (the stem's 3) are zero-padded to a multiple of 8, in the
-    packed weights at compile time. Other targets are left as they are.
+    view; two views that meet cancel. Input channels are zero-padded to a
+    multiple of 8 and at least 16, in the packed weights at compile time. A
+    stem (stride 2 over at most 4 channels, constant weights) runs space to
+    depth: 2 x 2 pixels become one of 4 C channels and the K x K window a
+    stride-1 ceil(K/2) x ceil(K/2) one, so ResNet's 7 x 7 stem reads 16 taps
+    instead of 49. Other targets are left as they are.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -1,9 +1,13 @@
-//===- WgmmaMatmulKernel.cpp - Hopper TMA + wgmma matmul ------------------===//
+//===- WgmmaMatmulKernel.cpp - Hopper TMA + wgmma products ----------------===//
 //
-// The matmul family's Hopper body (sm_90a), for f16/bf16 products whose
-// operands TMA can read (tmaOperandOf; brrr-select-kernel-config records
+// The Hopper body (sm_90a) of the matmul and conv families, for f16/bf16
+// products whose operands TMA can read: matmuls (tmaOperandOf) through
+// tiled maps, channels-last convolutions (ConvGemm) as implicit GEMMs whose
+// activations arrive through im2col maps (brrr-select-kernel-config records
 // the tile in a `wgmma` config, brrr-plan-shared-memory places the stages).
-// Each block computes an m x n output tile with 1 + m/64 warpgroups:
+// One body (emitWgmmaBody) serves both; a front describes the problem and
+// issues each k-slice's copies. Each block computes an m x n output tile
+// with 1 + m/64 warpgroups:
 //   - warpgroup 0 gives up registers (setmaxnreg) and one of its threads
 //     streams 64-deep k-slices of A and B into a ring of `stages` buffers
 //     with TMA copies (cp.async.bulk.tensor, 128-byte swizzle), each stage
@@ -13,7 +17,8 @@
 //     from the swizzled shared slices into f32 accumulators in registers,
 //     keeping one group in flight and releasing a stage when the group that
 //     read it retires, then runs the fused pointwise epilogue on the
-//     accumulators before the only store.
+//     accumulators before the only store, its inputs (residual, bias)
+//     loaded four rows at a time before any is used.
 // The operands' tensor maps are kernel parameters passed by value
 // (`__grid_constant__`), described on the fusion as `brrr.tensor_maps` for
 // the runtime to encode; blocks walk the tiles in groups of 8 tile rows so

@@ -2,11 +2,12 @@
 //
 // Layout pass (flag brrr-channels-last), after precision lowering and
 // before fusion. On sm_90a, where the wgmma body reads a convolution's
-// activations through TMA's im2col mode, an f16/bf16 brrr.conv2d whose
-// rows of channels are whole 16-byte chunks becomes
-//   transpose(conv2d{channels_last}(transpose(x), pack(w), b))
+// activations through TMA's im2col mode, an f16/bf16 brrr.conv2d of one
+// group becomes
+//   transpose(conv2d{channels_last}(pad(transpose(x)), pack(w), b))
 // with the weights packed to KH x KW x O x I at compile time (a transposed
-// weight blob folds). The layout then travels through the graph: a
+// weight blob folds) and input channels zero-padded to whole 16-byte rows
+// (at least 16 channels). The layout then travels through the graph: a
 // pointwise op whose every large operand is an NCHW view of a
 // channels-last tensor, or a constant, runs channels-last itself, and so
 // do pooling and reductions over such a view, so conv -> relu -> max pool
@@ -100,7 +101,74 @@ Value packWeights(OpBuilder &b, Location loc, Value w, int64_t channels) {
   return padLast(b, loc, transpose(b, loc, w, {2, 3, 0, 1}), channels);
 }
 
+/// A stem (stride 2 over at most 4 channels, constant weights) as a
+/// stride-1 convolution over its input rearranged space to depth: each 2 x 2
+/// block of pixels becomes one pixel of 4 C channels, and the K x K window a
+/// ceil(K/2) x ceil(K/2) one whose weights are w'[kh'][kw'][o][(dy * 2 + dx)
+/// * C + c] = w[o][c][2 kh' + dy][2 kw' + dx] (0 past the window). The
+/// body's copies fetch one pixel per tap: ResNet's 7 x 7 stem reads 16 taps
+/// of 12 channels instead of 49 of 3. Returns false when it does not apply.
+bool stemToChannelsLast(Conv2DOp conv) {
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  auto ot = cast<RankedTensorType>(conv.getType());
+  std::optional<SmallVector<double>> wv = getConstFloats(conv.getWeight());
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  int64_t N = it.getDimSize(0), C = it.getDimSize(1), H = it.getDimSize(2),
+          W = it.getDimSize(3);
+  int64_t O = wt.getDimSize(0), KH = wt.getDimSize(2), KW = wt.getDimSize(3);
+  int64_t OH = ot.getDimSize(2), OW = ot.getDimSize(3);
+  if (!wv || C > 4 || KH < 2 || KW < 2 ||
+      conv.getStrides() != ArrayRef<int64_t>({2, 2}) ||
+      conv.getDilations() != ArrayRef<int64_t>({1, 1}))
+    return false;
+  int64_t KH2 = llvm::divideCeil(KH, 2), KW2 = llvm::divideCeil(KW, 2);
+  // The padded input: rows 2 oh + kh for every output row and tap, an even
+  // count (a negative high pad crops rows no window reads).
+  int64_t Hp = 2 * (OH - 1 + KH2), Wp = 2 * (OW - 1 + KW2);
+  int64_t pt = conv.getPads()[0], pl = conv.getPads()[1];
+  int64_t C4 = 4 * C, channels = std::max<int64_t>(16, llvm::alignTo(C4, 8));
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  Type et = it.getElementType();
+  Value x = transpose(b, loc, conv.getInput(), kToLast);
+  x = PadOp::create(b, loc, RankedTensorType::get({N, Hp, Wp, C}, et),
+                    PadMode::constant, x, ArrayRef<int64_t>{0, pt, pl, 0},
+                    ArrayRef<int64_t>{0, Hp - pt - H, Wp - pl - W, 0},
+                    APFloat(0.0));
+  x = ReshapeOp::create(
+      b, loc, RankedTensorType::get({N, Hp / 2, 2, Wp / 2, 2, C}, et), x);
+  x = TransposeOp::create(
+      b, loc, RankedTensorType::get({N, Hp / 2, Wp / 2, 2, 2, C}, et), x,
+      ArrayRef<int64_t>{0, 1, 3, 2, 4, 5});
+  x = ReshapeOp::create(b, loc,
+                        RankedTensorType::get({N, Hp / 2, Wp / 2, C4}, et), x);
+  x = padLast(b, loc, x, channels);
+  SmallVector<double> packed(KH2 * KW2 * O * channels, 0.0);
+  for (int64_t o = 0; o < O; ++o)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t kh = 0; kh < KH; ++kh)
+        for (int64_t kw = 0; kw < KW; ++kw) {
+          int64_t tap = (kh / 2) * KW2 + kw / 2;
+          int64_t ch = ((kh % 2) * 2 + kw % 2) * C + c;
+          packed[(tap * O + o) * channels + ch] =
+              (*wv)[((o * C + c) * KH + kh) * KW + kw];
+        }
+  Value w = ConstantOp::create(
+      b, loc,
+      makeFloatElements(RankedTensorType::get({KH2, KW2, O, channels}, et),
+                        packed, "space_to_depth_weight"));
+  auto y = Conv2DOp::create(
+      b, loc, permuted(ot, kToLast), x, w, conv.getBias(),
+      b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+      b.getDenseI64ArrayAttr({1, 1}), conv.getGroupsAttr(), b.getUnitAttr());
+  conv.replaceAllUsesWith(transpose(b, loc, y, kToFirst));
+  conv.erase();
+  return true;
+}
+
 void toChannelsLast(Conv2DOp conv) {
+  if (stemToChannelsLast(conv))
+    return;
   OpBuilder b(conv);
   Location loc = conv.getLoc();
   // Rows of input channels padded with zeros to whole 16-byte chunks

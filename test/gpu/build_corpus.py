@@ -332,6 +332,15 @@ KERNEL_CASES = [
                                   n("Conv", ["p", "w2"], ["y"], pads=[1, 1, 1, 1])],
      [("x", H, [2, 3, 30, 30]), ("w", H, [64, 3, 7, 7]), ("b", H, [64]),
       ("w2", H, [32, 64, 3, 3])], [("y", H, [2, 32, 8, 8])]),
+    # Stems with constant weights run space to depth (2 x 2 pixels into
+    # 4 C channels, a stride-1 window of ceil(K/2)): ragged sizes, and
+    # asymmetric pads with a 3 x 3 window.
+    ("conv_wgmma_stem_s2d_f16", [n("Conv", ["x", "stem_w7", "b"], ["y"], pads=[3, 3, 3, 3],
+                                   strides=[2, 2])],
+     [("x", H, [2, 3, 29, 31]), ("b", H, [24])], [("y", H, [2, 24, 15, 16])]),
+    ("conv_wgmma_stem_s2d_pads_f16", [n("Conv", ["x", "stem_w3"], ["c"], pads=[1, 0, 0, 1],
+                                        strides=[2, 2]), n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 4, 16, 16])], [("y", H, [1, 16, 8, 8])]),
     ("conv_wgmma_wide_f16", [n("Conv", ["x", "w"], ["y"])],
      [("x", H, [4, 64, 28, 28]), ("w", H, [256, 64, 1, 1])], [("y", H, [4, 256, 28, 28])]),
     ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
@@ -350,6 +359,12 @@ KERNEL_CASES = [
 # error is f16's, not f32's.
 TOLERANCES = {"cast_chain": 2e-3}
 
+def stem_weights(o, c, k):
+    """Deterministic conv weights that run_checks.py rebuilds for its reference."""
+    i = np.arange(o * c * k * k, dtype=np.float64).reshape(o, c, k, k)
+    return (np.sin(i * 0.37) / 8).astype(np.float16)
+
+
 CONSTANTS = {
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
     "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
@@ -361,6 +376,7 @@ CONSTANTS = {
     "bshd": np.array([2, 77, 3, 64], np.int64), "bsm": np.array([2, 77, 192], np.int64),
     "qk_scale": np.array(64 ** -0.25, np.float16), "zero16": np.array(0.0, np.float16),
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
+    "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
     "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
 

@@ -209,6 +209,10 @@ def torch_inputs(name, gen):
                 f(64, dt=torch.float16), f(32, 64, 3, 3, dt=torch.float16) / 8]
     if name == "conv_wgmma_wide_f16":
         return [f(4, 64, 28, 28, dt=torch.float16), f(256, 64, 1, 1, dt=torch.float16) / 8]
+    if name == "conv_wgmma_stem_s2d_f16":
+        return [f(2, 3, 29, 31, dt=torch.float16), f(24, dt=torch.float16)]
+    if name == "conv_wgmma_stem_s2d_pads_f16":
+        return [f(1, 4, 16, 16, dt=torch.float16)]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -216,6 +220,13 @@ def torch_inputs(name, gen):
     if name == "avgpool_include_pad_f16":
         return [f(1, 3, 7, 7, dt=torch.float16)]
     raise KeyError(name)
+
+
+def stem_weights(o, c, k):
+    """The constant weights build_corpus.py gives the stem cases, in float64
+    after their rounding to f16."""
+    i = torch.arange(o * c * k * k, dtype=torch.float64).reshape(o, c, k, k)
+    return (torch.sin(i * 0.37) / 8).half().double()
 
 
 def torch_reference(name, xs):
@@ -353,6 +364,11 @@ def torch_reference(name, xs):
         return [F.conv2d(F.max_pool2d(c, 3, 2, padding=1), d[3], padding=1)]
     if name == "conv_wgmma_wide_f16":
         return [F.conv2d(d[0], d[1])]
+    if name == "conv_wgmma_stem_s2d_f16":
+        return [F.conv2d(d[0], stem_weights(24, 3, 7), d[1], stride=2, padding=3)]
+    if name == "conv_wgmma_stem_s2d_pads_f16":
+        x = F.pad(d[0], (0, 1, 1, 0))
+        return [torch.relu(F.conv2d(x, stem_weights(16, 4, 3), stride=2))]
     if name == "maxpool_ceil_f16":
         return [F.max_pool2d(d[0], 3, 2, padding=1, ceil_mode=True)]
     if name == "avgpool_pads_f32":
