@@ -111,15 +111,18 @@ Value packWeights(OpBuilder &b, Location loc, Value w, int64_t channels) {
 bool stemToChannelsLast(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   auto ot = cast<RankedTensorType>(conv.getType());
-  std::optional<SmallVector<double>> wv = getConstFloats(conv.getWeight());
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   int64_t N = it.getDimSize(0), C = it.getDimSize(1), H = it.getDimSize(2),
           W = it.getDimSize(3);
   int64_t O = wt.getDimSize(0), KH = wt.getDimSize(2), KW = wt.getDimSize(3);
   int64_t OH = ot.getDimSize(2), OW = ot.getDimSize(3);
-  if (!wv || C > 4 || KH < 2 || KW < 2 ||
+  if (C > 4 || KH < 2 || KW < 2 ||
       conv.getStrides() != ArrayRef<int64_t>({2, 2}) ||
       conv.getDilations() != ArrayRef<int64_t>({1, 1}))
+    return false;
+  // Read only now: a stem's weights are few.
+  std::optional<SmallVector<double>> wv = getConstFloats(conv.getWeight());
+  if (!wv)
     return false;
   int64_t KH2 = llvm::divideCeil(KH, 2), KW2 = llvm::divideCeil(KW, 2);
   // The padded input: rows 2 oh + kh for every output row and tap, an even
