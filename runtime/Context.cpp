@@ -30,6 +30,8 @@ using artifact::Step;
 using artifact::Storage;
 
 constexpr uint64_t kAlign = 256;
+/// The alignment brrr_run requires of the caller's buffers.
+constexpr uintptr_t kBufferAlignment = 16;
 
 uint64_t alignUp(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
@@ -286,7 +288,7 @@ brrr_status run(brrr_context *c, const void *const *inputs,
 }
 
 brrr_status checkDeviceBuffers(brrr_context *c, const void *const *inputs,
-                               void *const *outputs) {
+                               void *const *outputs, const char *fn) {
   const CudaDriver &cu = *c->cuda;
   const brrr_model &m = *c->model;
   // Replays with the buffers of the last run (the common case) touch no
@@ -296,7 +298,32 @@ brrr_status checkDeviceBuffers(brrr_context *c, const void *const *inputs,
     changed |= inputs[i] != c->checkedInputs[i];
   for (size_t i = 0; i < m.outputs.size(); ++i)
     changed |= outputs[i] != c->checkedOutputs[i];
-  if (!changed || !cu.cuPointerGetAttribute)
+  if (!changed)
+    return BRRR_OK;
+  // Kernels read and write buffers in 16-byte vectors, and TMA maps over a
+  // buffer start on 16 bytes: a misaligned buffer would fault the kernel.
+  auto aligned = [&](const void *p, const brrr_tensor_info &t, const char *kind,
+                     size_t i) -> brrr_status {
+    if (!t.size_bytes || uintptr_t(p) % kBufferAlignment == 0)
+      return BRRR_OK;
+    char address[32];
+    std::snprintf(address, sizeof(address), "%p", p);
+    return fail(BRRR_ERROR_INVALID_ARGUMENT,
+                std::string(fn) + ": " + kind + " " + std::to_string(i) +
+                    " ('" + t.name + "') at " + address + " is not " +
+                    std::to_string(kBufferAlignment) +
+                    "-byte aligned; brrr's kernels access buffers in " +
+                    std::to_string(kBufferAlignment) + "-byte vectors");
+  };
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (inputs[i] != c->checkedInputs[i])
+      if (brrr_status s = aligned(inputs[i], m.inputs[i], "input", i))
+        return s;
+  for (size_t i = 0; i < m.outputs.size(); ++i)
+    if (outputs[i] != c->checkedOutputs[i])
+      if (brrr_status s = aligned(outputs[i], m.outputs[i], "output", i))
+        return s;
+  if (!cu.cuPointerGetAttribute)
     return BRRR_OK;
   CurrentContext current(cu, m.ctx);
   BRRR_CU(cu, current.result, "making the model's CUDA context current");
@@ -314,9 +341,10 @@ brrr_status checkDeviceBuffers(brrr_context *c, const void *const *inputs,
     char address[32];
     std::snprintf(address, sizeof(address), "%p", p);
     return fail(BRRR_ERROR_INVALID_ARGUMENT,
-                std::string("brrr_run: ") + kind + " " + std::to_string(i) +
+                std::string(fn) + ": " + kind + " " + std::to_string(i) +
                     " ('" + t.name + "') at " + address +
-                    " is not memory CUDA knows; brrr_run takes device "
+                    " is not memory CUDA knows; " + fn +
+                    " takes device "
                     "pointers (brrr_run_host takes host buffers)");
   };
   for (size_t i = 0; i < m.inputs.size(); ++i)

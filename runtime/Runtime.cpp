@@ -299,7 +299,8 @@ BRRR_API brrr_status brrr_run(brrr_context *context, const void *const *inputs,
   return guarded([&] {
     if (brrr_status s = checkRun("brrr_run", context, inputs, outputs))
       return s;
-    if (brrr_status s = checkDeviceBuffers(context, inputs, outputs))
+    if (brrr_status s =
+            checkDeviceBuffers(context, inputs, outputs, "brrr_run"))
       return s;
     return run(context, inputs, outputs, static_cast<CUstream>(stream));
   });
@@ -323,6 +324,9 @@ BRRR_API brrr_status brrr_profile(brrr_context *context,
       return s;
     if (!launch_ms && !context->model->launches.empty())
       return invalid("brrr_profile", "launch_ms is null");
+    if (brrr_status s =
+            checkDeviceBuffers(context, inputs, outputs, "brrr_profile"))
+      return s;
     return profile(context, inputs, outputs, launch_ms);
   });
 }

@@ -147,13 +147,15 @@ brrr_status openModel(const void *data, size_t size, int device,
                       brrr_model **out);
 void releaseModel(brrr_model *model);
 
-/// brrr_run's check of the caller's buffers: one that CUDA does not know
-/// (a host pointer given where device memory belongs) is an invalid
-/// argument naming it, instead of a kernel fault that would poison the
-/// CUDA context. Only buffers that changed since the last call are asked
-/// about; without cuPointerGetAttribute nothing is checked.
+/// brrr_run's and brrr_profile's (`fn`) check of the caller's buffers: one
+/// that is not 16-byte
+/// aligned, or that CUDA does not know (a host pointer given where device
+/// memory belongs), is an invalid argument naming it, instead of a kernel
+/// fault that would poison the CUDA context. Only buffers that changed
+/// since the last call are checked; without cuPointerGetAttribute only
+/// their alignment is.
 brrr_status checkDeviceBuffers(brrr_context *c, const void *const *inputs,
-                               void *const *outputs);
+                               void *const *outputs, const char *fn);
 
 brrr_status createContext(brrr_model *model, brrr_context **out);
 brrr_status setCudaGraphs(brrr_context *ctx, bool enabled);

@@ -114,7 +114,8 @@ void brrr_context_destroy(brrr_context *context);
 brrr_status brrr_context_set_cuda_graphs(brrr_context *context, int enabled);
 
 /* Runs on `stream` (a CUstream; NULL is the legacy default stream) with
- * device pointers, in input/output order. Returns once the work is queued. */
+ * device pointers (16-byte aligned), in input/output order. Returns once the
+ * work is queued. */
 brrr_status brrr_run(brrr_context *context, const void *const *inputs,
                      void *const *outputs, void *stream);
 

@@ -213,6 +213,25 @@ TEST_F(FakeDriverTest, HostPointerGivenToBrrrRunIsRejected) {
   b.expectCorrect();
 }
 
+TEST_F(FakeDriverTest, MisalignedBufferGivenToBrrrRunIsRejected) {
+  openAndCreate();
+  Buffers b;
+  std::vector<float> shifted(b.y.size() + 1);
+  std::vector<const void *> inputs = b.inputs();
+  inputs[1] = shifted.data() + 1; // 4 bytes past a 16-byte boundary
+  EXPECT_EQ(brrr_run(ctx, inputs.data(), b.outputs().data(), nullptr),
+            BRRR_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(lastError(), "brrr_run: input 1 ('y') at 0x"))
+      << lastError();
+  EXPECT_TRUE(contains(lastError(), "is not 16-byte aligned; brrr's kernels "
+                                    "access buffers in 16-byte vectors"))
+      << lastError();
+  EXPECT_EQ(fakeStats().kernelsRun, baseline.kernelsRun);
+  // The aligned buffers run.
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+}
+
 TEST_F(FakeDriverTest, UnchangedBuffersAreCheckedOnce) {
   openAndCreate();
   Buffers b;
@@ -541,11 +560,16 @@ TEST_F(FakeDriverTest, MisalignedBufferForATensorMap) {
   EXPECT_EQ(brrr_run(ctx, inputs.data(), b.outputs().data(), nullptr),
             BRRR_ERROR_INVALID_ARGUMENT);
   std::string error = lastError();
-  EXPECT_TRUE(contains(error, "input 0 ('x') at 0x")) << error;
-  EXPECT_TRUE(contains(error, " is not 16-byte aligned, which tensor map 0 "
-                              "of kernel 'brrr_test_tma_add' (launch 0) "
-                              "needs"))
+  EXPECT_TRUE(contains(error, "brrr_run: input 0 ('x') at 0x")) << error;
+  EXPECT_TRUE(contains(error, " is not 16-byte aligned; brrr's kernels "
+                              "access buffers in 16-byte vectors"))
       << error;
+  // brrr_profile takes device buffers too, and checks them the same way.
+  std::vector<double> ms(brrr_model_num_launches(model) + 1);
+  EXPECT_EQ(brrr_profile(ctx, inputs.data(), b.outputs().data(), ms.data()),
+            BRRR_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(lastError(), "brrr_profile: input 0 ('x') at 0x"))
+      << lastError();
   ASSERT_EQ(run(b), BRRR_OK) << lastError();
   b.expectCorrect();
 }
