@@ -167,11 +167,13 @@ Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
 
 namespace {
 
-/// Fusion input `operand` read for element `at` of a producer's result of
-/// `outShape`, at its broadcast index, in compute type.
-Value loadEpilogueInput(OpBuilder &b, Location loc, Value operand, Value at,
-                        ArrayRef<int64_t> outShape,
-                        llvm::function_ref<Value(Value)> arg) {
+/// Fusion input `operand` read for elements `at` .. `at` + `width` - 1 of a
+/// producer's result of `outShape` (consecutive in the input: one vector
+/// load when `width` > 1), at its broadcast index, in compute type.
+SmallVector<Value> loadEpilogueInput(OpBuilder &b, Location loc, Value operand,
+                                     Value at, ArrayRef<int64_t> outShape,
+                                     llvm::function_ref<Value(Value)> arg,
+                                     int64_t width = 1) {
   mlir::brrr::IndexMath e{b, loc};
   mlir::brrr::pointwise::PointwiseEmitter pe(b, loc);
   auto type = cast<RankedTensorType>(operand.getType());
@@ -181,8 +183,21 @@ Value loadEpilogueInput(OpBuilder &b, Location loc, Value operand, Value at,
   Value p =
       LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
                           mt, arg(operand), ValueRange{i});
-  return pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p),
-                       type.getElementType());
+  if (width == 1)
+    return {pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p),
+                          type.getElementType())};
+  int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * width;
+  Value vec =
+      LLVM::LoadOp::create(b, loc, VectorType::get({width}, mt), p, bytes);
+  SmallVector<Value> values;
+  for (int64_t t = 0; t < width; ++t)
+    values.push_back(
+        pe.fromMemory(LLVM::ExtractElementOp::create(
+                          b, loc, vec,
+                          arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                                    b.getI32IntegerAttr(t))),
+                      type.getElementType()));
+  return values;
 }
 
 } // namespace
@@ -194,7 +209,6 @@ SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
   SmallVector<int64_t> outShape(
       cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
   IndexMath e{b, loc};
-  pointwise::PointwiseEmitter pe(b, loc);
   SmallVector<DenseMap<Value, Value>> loaded(width);
   for (Operation &op : llvm::make_range(std::next(producer->getIterator()),
                                         Block::iterator(body.getTerminator())))
@@ -207,28 +221,16 @@ SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
       // result's: one vector load.
       bool rowWise = width > 1 && type.getRank() > 0 &&
                      type.getShape().back() == outShape.back();
-      if (!rowWise) {
+      if (rowWise) {
+        SmallVector<Value> values =
+            loadEpilogueInput(b, loc, v, at, outShape, arg, width);
         for (int64_t t = 0; t < width; ++t)
-          loaded[t][v] = loadEpilogueInput(
-              b, loc, v, t ? e.add(at, e.idx(t)) : at, outShape, arg);
+          loaded[t][v] = values[t];
         continue;
       }
-      Type mt = pointwise::memoryType(type.getElementType());
-      Value index = e.broadcastIndex(at, outShape, type.getShape());
-      Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-      Value p = LLVM::GEPOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), mt, arg(v),
-          ValueRange{i});
-      int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * width;
-      Value vec =
-          LLVM::LoadOp::create(b, loc, VectorType::get({width}, mt), p, bytes);
       for (int64_t t = 0; t < width; ++t)
-        loaded[t][v] = pe.fromMemory(
-            LLVM::ExtractElementOp::create(
-                b, loc, vec,
-                arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                          b.getI32IntegerAttr(t))),
-            type.getElementType());
+        loaded[t][v] = loadEpilogueInput(
+            b, loc, v, t ? e.add(at, e.idx(t)) : at, outShape, arg)[0];
     }
   return loaded;
 }
@@ -260,7 +262,7 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
     if (y.getDefiningOp<TransposeOp>())
       scalar[y] = Value();
   auto load = [&](Value operand) -> Value {
-    return loadEpilogueInput(b, loc, operand, at, outShape, arg);
+    return loadEpilogueInput(b, loc, operand, at, outShape, arg)[0];
   };
   if (failed(pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
                                          Block::iterator(body.getTerminator())),

@@ -179,16 +179,13 @@ struct WgmmaProblem {
       addBias;
 };
 
-/// The warp-specialized TMA + wgmma body for `problem`, as gpu.func @name.
-FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion,
+/// The warp-specialized TMA + wgmma body for `problem` with the fusion's
+/// config tile `tile`, as gpu.func @name.
+FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
                                     const WgmmaProblem &problem,
                                     OpBuilder &moduleBuilder, StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
-  if (failed(config))
-    return failure();
-  MatmulTile tile = *MatmulTile::of(*config);
   Type et = problem.elem;
   int64_t M = problem.M, N = problem.N, batches = problem.batches;
   int64_t tilesM = llvm::divideCeil(M, tile.m),
@@ -613,7 +610,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
              {e.toI32(e.add(col0, e.idx(64 * j))), k0}, {});
     }
   };
-  return emitWgmmaBody(fusion, p, moduleBuilder, name);
+  return emitWgmmaBody(fusion, tile, p, moduleBuilder, name);
 }
 
 FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
@@ -718,5 +715,5 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
       return arith::AddFOp::create(e.b, e.loc, acc, v);
     };
   }
-  return emitWgmmaBody(fusion, p, moduleBuilder, name);
+  return emitWgmmaBody(fusion, tile, p, moduleBuilder, name);
 }
