@@ -118,6 +118,9 @@ struct ProductShape {
   int64_t M = 0, N = 0, K = 0;
   SmallVector<int64_t> batch; ///< the result's batch dimensions
   int64_t batches = 1;        ///< their product
+  /// Whether a tile must not straddle two batches' columns: a grouped
+  /// convolution's groups are batches side by side along N.
+  bool wholeColumns = false;
 };
 ProductShape productShapeOf(MatmulOp mm);
 
@@ -128,7 +131,8 @@ int64_t multiprocessors(StringRef target);
 /// The width (128 or 256) of the wgmma body's 128-row tiles for a product
 /// of shape `p`: the one that minimizes waves x time per tile (a 128-wide
 /// tile does half a 256-wide one's work at about 0.8 of its rate, measured
-/// on an H100, test/gpu/NOTES.md), so 128 wins when it saves a wave.
+/// on an H100, test/gpu/NOTES.md), so 128 wins when it saves a wave. With
+/// `wholeColumns`, 256 only where it divides N.
 int64_t wgmmaTileWidth(const ProductShape &p, StringRef target);
 
 /// The wgmma body's tile for a product of shape `p` on sm_90a: 128 x n
@@ -162,11 +166,19 @@ std::optional<MatmulTile> matmulTileOf(FusionOp fusion, StringRef target,
 struct ConvGemm {
   int64_t N = 0, H = 0, W = 0, C = 0, O = 0, OH = 0, OW = 0, KH = 0, KW = 0;
   int64_t sh = 1, sw = 1, pt = 0, pl = 0, pb = 0, pr = 0, dh = 1, dw = 1;
+  /// Groups: group g reads input channels [g C/G, (g + 1) C/G) and writes
+  /// output channels [g O/G, (g + 1) O/G). C and O count all groups.
+  int64_t G = 1;
   /// The geometry of `conv`, or none when TMA's im2col mode cannot read
-  /// it: channels-last, one group, f16/bf16, rows of input channels in
-  /// whole 16-byte chunks, a bounding box whose corners fit the 8 signed
-  /// bits of a 4-D map, tap offsets up to 255 and strides up to 8.
+  /// it: channels-last, f16/bf16, rows of input channels in whole 16-byte
+  /// chunks, a bounding box whose corners fit the 8 signed bits of a 4-D
+  /// map, tap offsets up to 255 and strides up to 8. With several groups,
+  /// each group's channels are whole 64-channel slices and its outputs
+  /// whole 128-wide tiles, so that no copy or tile straddles two groups.
   static std::optional<ConvGemm> of(Conv2DOp conv);
+  /// The product the body computes: N x OH x OW rows, O / G columns in
+  /// each of G groups side by side, K = KH x KW x C / G.
+  ProductShape product() const;
 };
 
 /// The tile a conv kernel runs with on `target`, or none (the untiled

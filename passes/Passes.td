@@ -30,7 +30,8 @@ def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
   let summary = "Lay Tensor Core convolutions and their neighbours out as NHWC";
   let description = [{
     On the module's `brrr.target` sm_90a, every f16/bf16 `brrr.conv2d` of
-    one group becomes a `channels_last` convolution between two transposes:
+    one group, or of groups of whole 64-channel slices and 128-wide tiles
+    of outputs, becomes a `channels_last` convolution between two transposes:
     its input is read as N x H x W x C, its weights are packed at compile
     time to KH x KW x O x I, and it produces N x OH x OW x O, the layout
     the wgmma body's im2col TMA copies and stores want. A pointwise op
@@ -92,7 +93,11 @@ def BrrrSplitK : Pass<"brrr-split-k", "func::FuncOp"> {
     the product's epilogue, when an estimate of both forms' time (tile
     waves at the measured wgmma rate, the partial products' traffic, one
     more kernel) favours the split. S is the partial product's leading
-    dimension in the IR.
+    dimension in the IR. A channels-last convolution of one group on the
+    wgmma body splits its input channels the same way, into S groups of
+    whole 64-channel slices: a convolution of S groups over rearranged
+    weights produces S partial outputs side by side, which a reduction
+    sums in f32 with the bias (ResNet-50's last stages at batch 1).
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

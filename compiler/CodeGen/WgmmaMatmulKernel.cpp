@@ -640,14 +640,16 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   p.N = g->O;
   // A slice is 64 channels of one tap, or with at most 16 channels (the
   // stem's 3, padded to 8), 16 channels of four taps, each swizzled over
-  // 32 bytes: a 64-channel box would read 8 times the zeros.
+  // 32 bytes: a 64-channel box would read 8 times the zeros. A group's
+  // channels are whole 64-channel slices (ConvGemm::of).
+  int64_t Cg = g->C / g->G, Og = g->O / g->G;
   bool narrow = g->C <= 16;
   int64_t taps = g->KH * g->KW;
   int64_t chunk = narrow ? 16 : tile.k, perSlice = narrow ? tile.k / 16 : 1;
-  int64_t cBlocks = llvm::divideCeil(g->C, chunk);
+  int64_t cBlocks = llvm::divideCeil(Cg, chunk);
   p.kTiles = narrow ? llvm::divideCeil(taps, perSlice) : taps * cBlocks;
   p.swizzle = narrow ? 32 : kSwizzleBytes;
-  p.flops = 2 * p.M * g->O * g->C * g->KH * g->KW;
+  p.flops = 2 * p.M * g->O * Cg * g->KH * g->KW;
   p.bKContiguous = true;
   // A: im2col over the N x H x W x C input, dims innermost first; each copy
   // takes m consecutive output pixels (n, oh, ow) of 64 channels, a tap's
@@ -668,15 +670,17 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   // stored: rows of K).
   MapSpec &w = p.bMap;
   w.input = weight.getArgNumber();
-  w.dims = {g->C, g->O, g->KH * g->KW};
-  w.strides = {2 * g->C, 2 * g->O * g->C};
+  w.dims = {Cg, g->O, g->KH * g->KW};
+  w.strides = {2 * Cg, 2 * g->O * Cg};
   w.box = {chunk, tile.n, 1};
   w.swizzle = p.swizzle;
   ConvGemm c = *g;
   int64_t OHW = c.OH * c.OW;
   // Slice kt: channel block kt % cBlocks of tap kt / cBlocks, or taps
   // 4 kt ... 4 kt + 3, one chunk each (a tap past the last reads the last
-  // tap's pixels against weights TMA fills with zeros).
+  // tap's pixels against weights TMA fills with zeros). A block's columns
+  // lie in one group (whole tiles per group), whose input channels start
+  // at group * Cg.
   p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
                  const auto &copy, Value row0, Value col0) {
     Value n = e.div(row0, OHW), pix = e.rem(row0, OHW);
@@ -686,19 +690,20 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
     auto i16 = [&](Value v) {
       return arith::IndexCastUIOp::create(e.b, e.loc, e.b.getI16Type(), v);
     };
+    Value groupC0 = c.G > 1 ? e.mul(e.div(col0, Og), Cg) : Value();
     for (int64_t t = 0; t < perSlice; ++t) {
       Value tap =
           narrow ? e.add(e.mul(kt, perSlice), e.idx(t)) : e.div(kt, cBlocks);
-      Value c0 = narrow ? e.toI32(e.idx(0))
-                        : e.toI32(e.mul(e.rem(kt, cBlocks), chunk));
+      Value c0 = narrow ? e.idx(0) : e.mul(e.rem(kt, cBlocks), chunk);
       Value readTap =
           narrow ? arith::MinUIOp::create(e.b, e.loc, tap, e.idx(taps - 1))
                  : tap;
       Value r = e.div(readTap, c.KW), s = e.rem(readTap, c.KW);
-      copy(e.at(aDst, t * tile.m * 2 * chunk), true, {c0, w0, h0, e.toI32(n)},
+      copy(e.at(aDst, t * tile.m * 2 * chunk), true,
+           {e.toI32(groupC0 ? e.add(groupC0, c0) : c0), w0, h0, e.toI32(n)},
            {i16(e.mul(s, c.dw)), i16(e.mul(r, c.dh))});
       copy(e.at(bDst, t * tile.n * 2 * chunk), false,
-           {c0, e.toI32(col0), e.toI32(tap)}, {});
+           {e.toI32(c0), e.toI32(col0), e.toI32(tap)}, {});
     }
   };
   if (Value bias = conv.getBias()) {

@@ -39,7 +39,7 @@ struct FuseConvPass : public mlir::brrr::impl::BrrrFuseConvBase<FuseConvPass> {
 } // namespace
 
 std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
-  if (!conv.getChannelsLast() || conv.getGroups() != 1)
+  if (!conv.getChannelsLast())
     return std::nullopt;
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
@@ -63,6 +63,9 @@ std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
   g.pr = conv.getPads()[3];
   g.dh = conv.getDilations()[0];
   g.dw = conv.getDilations()[1];
+  g.G = conv.getGroups();
+  if (g.G > 1 && ((g.C / g.G) % 64 != 0 || (g.O / g.G) % 128 != 0))
+    return std::nullopt;
   auto corner = [](int64_t v) { return v >= -128 && v <= 127; };
   bool fits = (et.isF16() || et.isBF16()) && g.C % 8 == 0 && corner(-g.pt) &&
               corner(-g.pl) && corner(g.pb - (g.KH - 1) * g.dh) &&
@@ -82,9 +85,16 @@ std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,
   if (!g || !isa<BlockArgument>(conv.getInput()) ||
       !isa<BlockArgument>(conv.getWeight()))
     return std::nullopt;
+  return wgmmaTileOf(g->product(), target, sharedBudget);
+}
+
+ProductShape ConvGemm::product() const {
   ProductShape p;
-  p.M = g->N * g->OH * g->OW;
-  p.N = g->O;
-  p.K = g->KH * g->KW * g->C;
-  return wgmmaTileOf(p, target, sharedBudget);
+  p.M = N * OH * OW;
+  p.N = O / G;
+  p.K = KH * KW * C / G;
+  p.batch = {G};
+  p.batches = G;
+  p.wholeColumns = G > 1;
+  return p;
 }

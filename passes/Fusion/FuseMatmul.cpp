@@ -285,6 +285,8 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {
         llvm::divideCeil(p.M, 128) * llvm::divideCeil(p.N, n) * p.batches;
     return llvm::divideCeil(tiles, sms) * (n == 256 ? 256 : 160);
   };
+  if (p.wholeColumns && p.N % 256 != 0)
+    return 128;
   return cost(256) <= cost(128) ? 256 : 128;
 }
 

@@ -56,11 +56,17 @@ bool isFirstView(Value v) {
   return t && t.getPerm() == ArrayRef<int64_t>(kToFirst);
 }
 
-/// Whether `conv` runs channels-last: f16/bf16 on sm_90a and one group.
+/// Whether `conv` runs channels-last: f16/bf16 on sm_90a, and one group or
+/// groups the wgmma body takes (ConvGemm: whole 64-channel slices and
+/// 128-wide tiles per group).
 bool wantsChannelsLast(Conv2DOp conv) {
-  if (conv.getChannelsLast() || conv.getGroups() != 1)
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  int64_t groups = conv.getGroups();
+  if (conv.getChannelsLast() ||
+      (groups != 1 && ((it.getDimSize(1) / groups) % 64 != 0 ||
+                       (conv.getType().getDimSize(1) / groups) % 128 != 0)))
     return false;
-  Type et = cast<RankedTensorType>(conv.getInput().getType()).getElementType();
+  Type et = it.getElementType();
   return et.isF16() || et.isBF16();
 }
 
@@ -176,14 +182,17 @@ void toChannelsLast(Conv2DOp conv) {
   Location loc = conv.getLoc();
   // Rows of input channels padded with zeros to whole 16-byte chunks
   // (TMA's stride alignment), and to 16 at least: the stem's 3 channels
-  // read as 16, whole 32-byte pixels for the narrow body's copies.
+  // read as 16, whole 32-byte pixels for the narrow body's copies. Grouped
+  // convolutions have whole 64-channel groups already.
   int64_t channels = std::max<int64_t>(
       16,
       llvm::alignTo(
           cast<RankedTensorType>(conv.getInput().getType()).getDimSize(1), 8));
   Value x =
       padLast(b, loc, transpose(b, loc, conv.getInput(), kToLast), channels);
-  Value w = packWeights(b, loc, conv.getWeight(), channels);
+  int64_t groups = conv.getGroups();
+  Value w = packWeights(b, loc, conv.getWeight(),
+                        groups == 1 ? channels : channels / groups);
   auto y = Conv2DOp::create(b, loc, permuted(conv.getType(), kToLast), x, w,
                             conv.getBias(), conv.getStridesAttr(),
                             conv.getPadsAttr(), conv.getDilationsAttr(),

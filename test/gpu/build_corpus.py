@@ -343,6 +343,30 @@ KERNEL_CASES = [
      [("x", H, [1, 4, 16, 16])], [("y", H, [1, 16, 8, 8])]),
     ("conv_wgmma_wide_f16", [n("Conv", ["x", "w"], ["y"])],
      [("x", H, [4, 64, 28, 28]), ("w", H, [256, 64, 1, 1])], [("y", H, [4, 256, 28, 28])]),
+    # Split K (brrr-split-k): convolutions whose tiles leave most
+    # multiprocessors idle run as grouped partial convolutions summed in
+    # f32 with the bias, residual and ReLU after the sum. ResNet-50's
+    # last-stage 3 x 3 at batch 1 (weights as an input: rearranged by a
+    # movement kernel), a ragged one over constant weights (rearranged at
+    # compile time), and a strided 1 x 1 shortcut.
+    ("conv_wgmma_split_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                              n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [1, 512, 7, 7]), ("w", H, [512, 512, 3, 3]), ("b", H, [512]),
+      ("r", H, [1, 512, 7, 7])], [("y", H, [1, 512, 7, 7])]),
+    ("conv_wgmma_split_const_f16", [n("Conv", ["x", "split_w"], ["c"], pads=[1, 1, 1, 1]),
+                                    n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 256, 9, 11])], [("y", H, [1, 256, 9, 11])]),
+    ("conv_wgmma_split_1x1_stride2_bf16", [n("Conv", ["x", "w"], ["y"], strides=[2, 2])],
+     [("x", BF, [1, 1024, 13, 13]), ("w", BF, [2048, 1024, 1, 1])],
+     [("y", BF, [1, 2048, 7, 7])]),
+    # Grouped convolutions whose groups are whole 64-channel slices and
+    # 128-wide tiles run on the Hopper body too.
+    ("conv_wgmma_grouped_f16", [n("Conv", ["x", "w", "b"], ["c"], group=2, pads=[1, 1, 1, 1]),
+                                n("Relu", ["c"], ["y"])],
+     [("x", H, [2, 128, 10, 12]), ("w", H, [256, 64, 3, 3]), ("b", H, [256])],
+     [("y", H, [2, 256, 10, 12])]),
+    ("conv_wgmma_grouped_1x1_bf16", [n("Conv", ["x", "w"], ["y"], group=4)],
+     [("x", BF, [3, 256, 7, 9]), ("w", BF, [512, 64, 1, 1])], [("y", BF, [3, 512, 7, 9])]),
     ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
                             pads=[1, 1, 1, 1], ceil_mode=1)],
      [("x", H, [2, 3, 10, 8])], [("y", H, [2, 3, 6, 5])]),
@@ -377,6 +401,7 @@ CONSTANTS = {
     "qk_scale": np.array(64 ** -0.25, np.float16), "zero16": np.array(0.0, np.float16),
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
+    "split_w": stem_weights(256, 256, 3) / 4,
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
     "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
 

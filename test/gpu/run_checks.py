@@ -213,6 +213,18 @@ def torch_inputs(name, gen):
         return [f(2, 3, 29, 31, dt=torch.float16), f(24, dt=torch.float16)]
     if name == "conv_wgmma_stem_s2d_pads_f16":
         return [f(1, 4, 16, 16, dt=torch.float16)]
+    if name == "conv_wgmma_split_f16":
+        return [f(1, 512, 7, 7, dt=torch.float16), f(512, 512, 3, 3, dt=torch.float16) / 16,
+                f(512, dt=torch.float16), f(1, 512, 7, 7, dt=torch.float16)]
+    if name == "conv_wgmma_split_const_f16":
+        return [f(1, 256, 9, 11, dt=torch.float16)]
+    if name == "conv_wgmma_split_1x1_stride2_bf16":
+        return [f(1, 1024, 13, 13, dt=torch.bfloat16), f(2048, 1024, 1, 1, dt=torch.bfloat16) / 16]
+    if name == "conv_wgmma_grouped_f16":
+        return [f(2, 128, 10, 12, dt=torch.float16), f(256, 64, 3, 3, dt=torch.float16) / 8,
+                f(256, dt=torch.float16)]
+    if name == "conv_wgmma_grouped_1x1_bf16":
+        return [f(3, 256, 7, 9, dt=torch.bfloat16), f(512, 64, 1, 1, dt=torch.bfloat16) / 8]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -369,6 +381,17 @@ def torch_reference(name, xs):
     if name == "conv_wgmma_stem_s2d_pads_f16":
         x = F.pad(d[0], (0, 1, 1, 0))
         return [torch.relu(F.conv2d(x, stem_weights(16, 4, 3), stride=2))]
+    if name == "conv_wgmma_split_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1) + d[3])]
+    if name == "conv_wgmma_split_const_f16":
+        w = (stem_weights(256, 256, 3).half() / 4).double()
+        return [torch.relu(F.conv2d(d[0], w, padding=1))]
+    if name == "conv_wgmma_split_1x1_stride2_bf16":
+        return [F.conv2d(d[0], d[1], stride=2)]
+    if name == "conv_wgmma_grouped_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1, groups=2))]
+    if name == "conv_wgmma_grouped_1x1_bf16":
+        return [F.conv2d(d[0], d[1], groups=4)]
     if name == "maxpool_ceil_f16":
         return [F.max_pool2d(d[0], 3, 2, padding=1, ceil_mode=True)]
     if name == "avgpool_pads_f32":

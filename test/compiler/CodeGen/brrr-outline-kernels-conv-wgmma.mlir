@@ -59,3 +59,30 @@ module attributes {brrr.target = "sm_90a"} {
     return %c : tensor<2x15x15x64xf16>
   }
 }
+
+// -----
+
+// A convolution of 2 groups of 64 input channels and 128 outputs (split
+// K's partial convolutions have this form): the weight map spans one
+// group's 64 channels of all 256 outputs, and a block's A copies start
+// at its group's channels, (col0 / 128) * 64, added to the slice's
+// channel block before the im2col copy.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "conv"{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK-SAME: brrr.grid = array<i64: 2, 1, 1>
+// CHECK-SAME: brrr.tensor_maps = [{channels = 64 : i64, dims = array<i64: 128, 7, 7, 1>, {{.+}}mode = "im2col"{{.+}}}, {box = array<i64: 64, 128, 1>, dims = array<i64: 64, 256, 9>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 128, 32768>, swizzle = 128 : i64}]
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: scf.for
+// CHECK: %[[GROUP:.+]] = arith.divui %{{.+}}, %c128{{.*}} : index
+// CHECK-NEXT: %c64 = arith.constant 64 : index
+// CHECK-NEXT: %[[GC0:.+]] = arith.muli %[[GROUP]], %c64 : index
+// CHECK: %[[C0:.+]] = arith.addi %[[GC0]], %{{.+}} : index
+// CHECK: %[[C32:.+]] = arith.index_castui %[[C0]] : index to i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[%[[C32]], {{.+}}] im2col[
+// CHECK: nvvm.setmaxregister  increase 232
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%x: tensor<1x7x7x128xf16>, %w: tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
+    %c = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16>
+    return %c : tensor<1x7x7x256xf16>
+  }
+}

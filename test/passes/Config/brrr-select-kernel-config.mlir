@@ -133,6 +133,30 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// Grouped channels-last convolutions (split K's partial convolutions, and
+// models' own groups) run the wgmma body when every group is whole
+// 64-channel slices and whole 128-wide tiles: no tile straddles two
+// groups, so a width of 256 is taken only where it divides a group's
+// outputs (8 groups of 512 here, where the wave model prefers 256; 8
+// groups of 384 take 128). Groups of 32 channels, or of 64 outputs, run
+// warp_mma.
+// CHECK-LABEL: func.func @GroupedConvBodies
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @GroupedConvBodies(%x: tensor<32x14x14x512xf16>, %w: tensor<3x3x4096x64xf16>, %w3: tensor<3x3x3072x64xf16>, %w32: tensor<3x3x512x32xf16>, %w64: tensor<3x3x512x64xf16>) -> (tensor<32x14x14x4096xf16>, tensor<32x14x14x3072xf16>, tensor<32x14x14x512xf16>, tensor<32x14x14x512xf16>) {
+    %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x4096x64xf16>) -> tensor<32x14x14x4096xf16>
+    %1 = brrr.conv2d %x, %w3 {channels_last, dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x3072x64xf16>) -> tensor<32x14x14x3072xf16>
+    %2 = brrr.conv2d %x, %w32 {channels_last, dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x512x32xf16>) -> tensor<32x14x14x512xf16>
+    %3 = brrr.conv2d %x, %w64 {channels_last, dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x512x64xf16>) -> tensor<32x14x14x512xf16>
+    return %0, %1, %2, %3 : tensor<32x14x14x4096xf16>, tensor<32x14x14x3072xf16>, tensor<32x14x14x512xf16>, tensor<32x14x14x512xf16>
+  }
+}
+
+// -----
+
 // Under --precision=tf32 (the module's brrr.precision) f32 products
 // multiply once in tf32; 16-bit products are not affected.
 // CHECK-LABEL: func.func @Tf32Products

@@ -56,7 +56,8 @@ func.func @PackAndConstants(%x: tensor<1x16x4x4xf16>) -> tensor<1x2x4x4xf16> {
 
 // -----
 
-// Left NCHW: f32 products and grouped convolutions.
+// Left NCHW: f32 products, and grouped convolutions whose groups are not
+// whole 64-channel slices and 128-wide tiles (depthwise and small groups).
 // CHECK-LABEL: func.func @Kept
 // CHECK-NOT: channels_last
 // CHECK-NOT: brrr.transpose
@@ -68,6 +69,22 @@ func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x8x4x4xf16>) -> (tensor<1x8
   %wg = brrr.constant dense<1.0> : tensor<8x4x1x1xf16>
   %b = brrr.conv2d %y, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf16>, tensor<8x4x1x1xf16>) -> tensor<1x8x4x4xf16>
   return %a, %b : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>
+}
+}
+
+// -----
+
+// Groups of 64 input channels and 128 outputs run channels-last (the
+// wgmma body takes one group per tile): the OIHW weights [256][64][3][3]
+// pack to KH x KW x O x I/G = 3 x 3 x 256 x 64, no channel padding.
+// CHECK-LABEL: func.func @Grouped
+// CHECK: %[[XL:.+]] = brrr.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : tensor<1x128x8x8xf16> -> tensor<1x8x8x128xf16>
+// CHECK: %[[WL:.+]] = brrr.transpose %arg1 {perm = array<i64: 2, 3, 0, 1>} : tensor<256x64x3x3xf16> -> tensor<3x3x256x64xf16>
+// CHECK: brrr.conv2d %[[XL]], %[[WL]] {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x8x8x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x8x8x256xf16>
+module attributes {brrr.target = "sm_90a"} {
+func.func @Grouped(%x: tensor<1x128x8x8xf16>, %w: tensor<256x64x3x3xf16>) -> tensor<1x256x8x8xf16> {
+  %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<256x64x3x3xf16>) -> tensor<1x256x8x8xf16>
+  return %c : tensor<1x256x8x8xf16>
 }
 }
 
