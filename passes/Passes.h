@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <array>
+
 namespace mlir::brrr {
 
 #define GEN_PASS_DECL
@@ -187,6 +189,21 @@ struct ConvGemm {
 /// 64-channel k-slices.
 std::optional<MatmulTile> convTileOf(FusionOp fusion, StringRef target,
                                      int64_t sharedBudget);
+
+/// A transpose that swaps two groups of dimensions, [B][R][S] ->
+/// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,
+/// or none.
+std::optional<std::array<int64_t, 3>> batchedTransposeOf(TransposeOp t);
+
+/// Whether the movement family moves transpose `t` of a kernel's input
+/// through shared tiles of 32 x 32 (both of its groups at least that long,
+/// B < 2^16): reads and writes then both coalesce.
+bool isTiledTranspose(TransposeOp t);
+
+/// Whether `op` maps each element of its result to one element of its
+/// only operand by index arithmetic alone (transpose, slice, expand, pad of
+/// a non-empty tensor, reshape): a chain of them is one movement kernel.
+bool isIndexMap(Operation *op);
 
 /// The attention op an attention kernel computes, or null.
 AttentionOp attentionOf(FusionOp fusion);

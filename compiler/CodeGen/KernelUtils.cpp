@@ -123,6 +123,8 @@ void mlir::brrr::StagedMath::mma16816(ArrayRef<Value> a, ArrayRef<Value> bRegs,
 }
 
 Value mlir::brrr::IndexMath::idx(int64_t v) {
+  if (type)
+    return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 

@@ -33,6 +33,9 @@ FailureOr<Operation *> singleOp(FusionOp fusion, StringRef family);
 struct IndexMath {
   OpBuilder &b;
   Location loc;
+  /// The integer type of the arithmetic: index, or i32 where a kernel's
+  /// sizes fit (64-bit division by a constant costs several times more).
+  Type type = {};
   Value idx(int64_t v);
   Value add(Value x, Value y);
   /// x * c, or x itself when c is 1.

@@ -1,9 +1,10 @@
 //===- MovementKernel.cpp - brrr.fusion movement -> gpu.func --------------===//
 //
 // The data-movement kernel family: transpose, slice, expand, concat, pad,
-// and the index-driven gather, gather_elements, gather_nd, scatter_elements
-// and scatter_nd. Each thread writes one output element and reads the
-// input element it comes from, found by index arithmetic on static shapes
+// chains of those index maps (with reshapes between them), and the
+// index-driven gather, gather_elements, gather_nd, scatter_elements and
+// scatter_nd. Each thread writes one output element and reads the input
+// element it comes from, found by index arithmetic on static shapes
 // (constant divisors). Elements move as raw bits; only a scatter's
 // reduction computes. Gather indices are normalized (negative counts from
 // the end) and clamped into range so that a bad index can never read
@@ -57,7 +58,11 @@ struct Emitter : IndexMath {
   }
   Value load(Value base, Type elem, Value linearIndex) {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), linearIndex);
+    Value i = linearIndex.getType().isIndex()
+                  ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                     linearIndex))
+                  : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(),
+                                                 linearIndex));
     Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{i});
     return LLVM::LoadOp::create(b, loc, elem, p);
   }
@@ -129,30 +134,97 @@ struct Emitter : IndexMath {
   }
 };
 
-/// A transpose that swaps two groups of dimensions, [B][R][S] ->
-/// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,
-/// or none.
-std::optional<std::array<int64_t, 3>> batchedTranspose(TransposeOp t) {
-  ArrayRef<int64_t> perm = t.getPerm();
-  ArrayRef<int64_t> in = t.getInput().getType().getShape();
-  int64_t n = perm.size(), k = 0;
-  while (k < n && perm[k] == k)
-    ++k;
-  if (k == n)
-    return std::nullopt;
-  int64_t j = perm[k];
-  for (int64_t i = k; i < n; ++i) {
-    int64_t want = i - k < n - j ? j + (i - k) : k + (i - k - (n - j));
-    if (perm[i] != want)
-      return std::nullopt;
-  }
-  auto product = [&](int64_t from, int64_t to) {
-    int64_t p = 1;
-    for (int64_t d = from; d < to; ++d)
-      p *= in[d];
-    return p;
+/// The element of a chain of index maps at output coordinates `coords`:
+/// the walk back from the last op to the first maps the coordinates onto
+/// the input (a reshape through the linear index, a transpose by its
+/// permutation, a slice by its starts and steps, an expand by dropping
+/// broadcast dimensions, a pad by its low sides, clamped into the input:
+/// edge and reflect padding are such clamps, constant padding records
+/// whether the element lies inside), then one load, and each constant
+/// pad's fill where the element lies outside it (the innermost first).
+Value mapChainBack(Emitter &e, ArrayRef<Operation *> chain,
+                   SmallVector<Value> coords, Value input, Type elem) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto shapeOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
   };
-  return std::array<int64_t, 3>{product(0, k), product(k, j), product(j, n)};
+  SmallVector<std::pair<Value, double>> fills;
+  for (Operation *op : llvm::reverse(chain)) {
+    ArrayRef<int64_t> inShape = shapeOf(op->getOperand(0));
+    ArrayRef<int64_t> outShape = shapeOf(op->getResult(0));
+    SmallVector<Value> in(inShape.size());
+    if (isa<ReshapeOp>(op)) {
+      Value lin = e.linear(coords, outShape);
+      SmallVector<int64_t> strides = rowMajorStrides(inShape);
+      for (size_t d = 0; d < inShape.size(); ++d)
+        in[d] = e.rem(e.div(lin, strides[d]), inShape[d]);
+    } else if (auto t = dyn_cast<TransposeOp>(op)) {
+      for (auto [i, p] : llvm::enumerate(t.getPerm()))
+        in[p] = coords[i];
+    } else if (auto s = dyn_cast<SliceOp>(op)) {
+      for (size_t d = 0; d < inShape.size(); ++d)
+        in[d] = e.add(
+            e.idx(s.getStarts()[d]),
+            arith::MulIOp::create(b, loc, coords[d], e.idx(s.getSteps()[d])));
+    } else if (auto x = dyn_cast<ExpandOp>(op)) {
+      int64_t offset = outShape.size() - inShape.size();
+      for (size_t d = 0; d < inShape.size(); ++d)
+        in[d] = inShape[d] == 1 ? e.idx(0) : coords[d + offset];
+    } else {
+      auto p = cast<PadOp>(op);
+      Value inside =
+          arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+      for (size_t d = 0; d < inShape.size(); ++d) {
+        Value c =
+            arith::SubIOp::create(b, loc, coords[d], e.idx(p.getLow()[d]));
+        int64_t n = inShape[d];
+        if (p.getMode() == PadMode::constant) {
+          Value ok = arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
+                                    e.idx(0)),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                    e.idx(n)));
+          inside = arith::AndIOp::create(b, loc, inside, ok);
+          c = e.clamp(c, 0, n - 1);
+        } else if (p.getMode() == PadMode::edge) {
+          c = e.clamp(c, 0, n - 1);
+        } else {
+          // reflect: ... 2 1 | 0 1 2 ... n-1 | n-2 ...; one bounce suffices
+          // because the verifier bounds the padding by n - 1.
+          Value negC = arith::SubIOp::create(b, loc, e.idx(0), c);
+          c = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                    e.idx(0)),
+              negC, c);
+          Value over = arith::SubIOp::create(b, loc, e.idx(2 * (n - 1)), c);
+          c = arith::SelectOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
+                                    e.idx(n)),
+              over, c);
+        }
+        in[d] = c;
+      }
+      if (p.getMode() == PadMode::constant)
+        fills.push_back({inside, p.getValue().convertToDouble()});
+    }
+    coords = std::move(in);
+  }
+  Value value = e.load(input, elem,
+                       e.linear(coords, shapeOf(chain.front()->getOperand(0))));
+  for (auto [inside, v] : llvm::reverse(fills)) {
+    Value fill;
+    if (auto ft = dyn_cast<FloatType>(elem))
+      fill = arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+    else
+      fill = arith::ConstantOp::create(
+          b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
+    value = arith::SelectOp::create(b, loc, inside, value, fill);
+  }
+  return value;
 }
 
 /// Tile edge of the shared-memory transpose; 32 x 8 threads move a tile.
@@ -197,14 +269,14 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
   Value in = kernelArgument(entry, t.getInput());
   Value out = entry.getArgument(fusion.getInputs().size());
   auto slot = [&](Value row, Value col) {
-    Value i = arith::IndexCastOp::create(
-        b, loc, b.getI64Type(), e.add(e.mul(row, kTile + 1), col));
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                         e.add(e.mul(row, kTile + 1), col));
     return LLVM::GEPOp::create(b, loc, sharedPtr, elem, tile, ValueRange{i});
   };
   auto global = [&](Value base, Value index) {
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-    return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1),
-                               elem, base, ValueRange{i});
+    return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 1), elem,
+                               base, ValueRange{i});
   };
   auto both = [&](Value x, int64_t nx, Value y, int64_t ny) {
     return arith::AndIOp::create(b, loc, e.ult(x, nx), e.ult(y, ny));
@@ -253,17 +325,31 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
                                                      StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
-  FailureOr<Operation *> single = singleOp(fusion, "movement");
-  if (failed(single))
-    return failure();
-  Operation *op = *single;
+  Block &body = fusion.getBody().front();
+  SmallVector<Operation *> chain;
+  for (Operation &op : body.without_terminator())
+    chain.push_back(&op);
+  if (chain.empty())
+    return fusion.emitOpError("movement kernels hold at least one op");
+  // A chain of index maps, each reading the one before (the first the
+  // kernel's input), or one op of any other kind.
+  bool isChain = true;
+  for (auto [i, op] : llvm::enumerate(chain))
+    isChain &= isIndexMap(op) && op->getNumOperands() == 1 &&
+               (i == 0 ? isa<BlockArgument>(op->getOperand(0))
+                       : op->getOperand(0) == chain[i - 1]->getResult(0));
+  isChain &= body.getTerminator()->getOperands() ==
+             ValueRange(chain.back()->getResults());
+  if (!isChain && chain.size() > 1)
+    return fusion.emitOpError(
+        "movement kernels hold one op or a chain of index maps");
+  Operation *op = chain.back();
   // A transpose of two groups of dimensions, each at least a tile's edge
   // long, moves through shared memory (a grid's z is below 2^16).
-  if (auto t = dyn_cast<TransposeOp>(op))
-    if (auto brs = batchedTranspose(t);
-        brs && (*brs)[1] >= kTile && (*brs)[2] >= kTile &&
-        (*brs)[0] < 65536 && isa<BlockArgument>(t.getInput()))
-      return emitTiledTranspose(fusion, t, *brs, moduleBuilder, name);
+  if (auto t = dyn_cast<TransposeOp>(op); t && chain.size() == 1)
+    if (isTiledTranspose(t) && isa<BlockArgument>(t.getInput()))
+      return emitTiledTranspose(fusion, t, *batchedTransposeOf(t),
+                                moduleBuilder, name);
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t numel = outType.getNumElements();
@@ -291,35 +377,31 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     out.push_back(arith::RemUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, lin, e.idx(outStrides[d])),
         e.idx(shape[d])));
-  auto argOf = [&](Value v) {
-    return kernelArgument(entry, v);
-  };
+  auto argOf = [&](Value v) { return kernelArgument(entry, v); };
   auto shapeOf = [](Value v) {
     return cast<RankedTensorType>(v.getType()).getShape();
   };
 
   FailureOr<Value> value = failure();
-  if (auto t = dyn_cast<TransposeOp>(op)) {
-    SmallVector<Value> in(shape.size());
-    for (auto [i, p] : llvm::enumerate(t.getPerm()))
-      in[p] = out[i];
-    value =
-        e.load(argOf(t.getInput()), elem, e.linear(in, shapeOf(t.getInput())));
-  } else if (auto s = dyn_cast<SliceOp>(op)) {
-    SmallVector<Value> in;
-    for (size_t d = 0; d < shape.size(); ++d)
-      in.push_back(
-          e.add(e.idx(s.getStarts()[d]),
-                arith::MulIOp::create(b, loc, out[d], e.idx(s.getSteps()[d]))));
-    value =
-        e.load(argOf(s.getInput()), elem, e.linear(in, shapeOf(s.getInput())));
-  } else if (auto x = dyn_cast<ExpandOp>(op)) {
-    ArrayRef<int64_t> inShape = shapeOf(x.getInput());
-    int64_t offset = shape.size() - inShape.size();
-    SmallVector<Value> in;
-    for (size_t d = 0; d < inShape.size(); ++d)
-      in.push_back(inShape[d] == 1 ? e.idx(0) : out[d + offset]);
-    value = e.load(argOf(x.getInput()), elem, e.linear(in, inShape));
+  if (isChain) {
+    // In 32 bits where every tensor of the chain fits (offsets and the
+    // pads' signed coordinates included).
+    bool narrow = llvm::all_of(chain, [](Operation *c) {
+      auto numel = [](Value v) {
+        return cast<RankedTensorType>(v.getType()).getNumElements();
+      };
+      return numel(c->getOperand(0)) < (int64_t(1) << 30) &&
+             numel(c->getResult(0)) < (int64_t(1) << 30);
+    });
+    Emitter ce{{b, loc, narrow ? b.getI32Type() : Type()}};
+    SmallVector<Value> coords = out;
+    if (narrow) {
+      Value lin32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), lin);
+      for (size_t d = 0; d < shape.size(); ++d)
+        coords[d] = ce.rem(ce.div(lin32, outStrides[d]), shape[d]);
+    }
+    value = mapChainBack(ce, chain, coords, argOf(chain.front()->getOperand(0)),
+                         elem);
   } else if (auto g = dyn_cast<GatherOp>(op)) {
     ArrayRef<int64_t> inShape = shapeOf(g.getInput());
     ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
@@ -455,55 +537,6 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     else
       value = Value(arith::ConstantOp::create(
           b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v))));
-  } else if (auto p = dyn_cast<PadOp>(op)) {
-    ArrayRef<int64_t> inShape = shapeOf(p.getInput());
-    SmallVector<Value> in;
-    Value inside =
-        arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
-    for (size_t d = 0; d < shape.size(); ++d) {
-      Value c = arith::SubIOp::create(b, loc, out[d], e.idx(p.getLow()[d]));
-      int64_t n = inShape[d];
-      if (p.getMode() == PadMode::constant) {
-        Value ok = arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
-                                  e.idx(0)),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                  e.idx(n)));
-        inside = arith::AndIOp::create(b, loc, inside, ok);
-        c = e.clamp(c, 0, std::max<int64_t>(n - 1, 0));
-      } else if (p.getMode() == PadMode::edge) {
-        c = e.clamp(c, 0, n - 1);
-      } else {
-        // reflect: ... 2 1 | 0 1 2 ... n-1 | n-2 ...; one bounce suffices
-        // because the verifier bounds the padding by n - 1.
-        Value negC = arith::SubIOp::create(b, loc, e.idx(0), c);
-        c = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                  e.idx(0)),
-            negC, c);
-        Value over = arith::SubIOp::create(b, loc, e.idx(2 * (n - 1)), c);
-        c = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
-                                  e.idx(n)),
-            over, c);
-      }
-      in.push_back(c);
-    }
-    Value loaded = e.load(argOf(p.getInput()), elem, e.linear(in, inShape));
-    if (p.getMode() == PadMode::constant) {
-      double v = p.getValue().convertToDouble();
-      Value fill;
-      if (auto ft = dyn_cast<FloatType>(elem))
-        fill = arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
-      else
-        fill = arith::ConstantOp::create(
-            b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
-      loaded = arith::SelectOp::create(b, loc, inside, loaded, fill);
-    }
-    value = loaded;
   } else {
     return op->emitOpError("has no data-movement code generation");
   }

@@ -232,6 +232,16 @@ KERNEL_CASES = [
      [("x", I64, [2, 33, 35, 40])], [("y", I64, [2, 40, 33, 35])]),
     ("transpose_tiled_matrix_f16", [n("Transpose", ["x"], ["y"], perm=[1, 0])],
      [("x", H, [100, 67])], [("y", H, [67, 100])]),
+    # A chain of index maps is one movement kernel: transpose, reflect pad,
+    # strided slice, reshape and a constant pad of 7, each element walked
+    # back to its input.
+    ("movement_chain_f32", [n("Transpose", ["x"], ["t"], perm=[0, 2, 3, 1]),
+                            n("Pad", ["t", "chain_reflect"], ["r"], mode="reflect"),
+                            n("Slice", ["r", "chain_starts", "chain_ends", "chain_axes",
+                                        "chain_steps"], ["s"]),
+                            n("Reshape", ["s", "chain_shape"], ["v"]),
+                            n("Pad", ["v", "chain_pads", "seven"], ["y"])],
+     [("x", F, [2, 3, 10, 12])], [("y", F, [2, 7, 48])]),
     # Row kernels with fused prologues and epilogues.
     ("scaled_softmax_cast_f16", [n("Div", ["x", "four"], ["d"]),
                                        n("Softmax", ["d"], ["s"], axis=-1),
@@ -402,6 +412,11 @@ CONSTANTS = {
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
     "split_w": stem_weights(256, 256, 3) / 4,
+    "chain_reflect": np.array([0, 1, 2, 0, 0, 2, 1, 0], np.int64),
+    "chain_starts": np.array([0], np.int64), "chain_ends": np.array([13], np.int64),
+    "chain_axes": np.array([1], np.int64), "chain_steps": np.array([2], np.int64),
+    "chain_shape": np.array([2, 7, 45], np.int64),
+    "chain_pads": np.array([0, 0, 0, 0, 0, 3], np.int64), "seven": np.array(7.0, np.float32),
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
     "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
 

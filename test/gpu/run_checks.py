@@ -165,6 +165,8 @@ def torch_inputs(name, gen):
         return [f(4096, 3, dt=torch.float16)]
     if name == "transposed_add_relu_f16":
         return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
+    if name == "movement_chain_f32":
+        return [f(2, 3, 10, 12)]
     if name == "transpose_tiled_nhwc_f32":
         return [f(3, 70, 5, 9)]
     if name == "transpose_tiled_nchw_i64":
@@ -338,6 +340,11 @@ def torch_reference(name, xs):
         return [xs[0].amax(1)]
     if name == "transposed_add_relu_f16":
         return [torch.relu(d[0].permute(2, 0, 1) + d[1])]
+    if name == "movement_chain_f32":
+        t = d[0].permute(0, 2, 3, 1).numpy()
+        r = np.pad(t, [(0, 0), (1, 2), (2, 1), (0, 0)], mode="reflect")
+        v = r[:, 0:13:2].reshape(2, 7, 45)
+        return [torch.from_numpy(np.pad(v, [(0, 0), (0, 0), (0, 3)], constant_values=7.0))]
     if name == "transpose_tiled_nhwc_f32":
         return [d[0].permute(0, 2, 3, 1)]
     if name == "transpose_tiled_nchw_i64":

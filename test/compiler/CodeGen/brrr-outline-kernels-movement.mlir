@@ -81,3 +81,53 @@ func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>,
   %2 = brrr.scatter_elements max %z, %ze, %ze {axis = 0 : i64} : (tensor<3x5xi64>, tensor<2x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64>
   return %0, %1, %2 : tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>
 }
+
+// -----
+
+// A chain of index maps is one kernel: each thread walks its element back
+// through the chain (the constant pad's bounds, the reshape through the
+// linear index, the reflect pad's bounce, the transpose's permutation),
+// loads the one input element, and selects the fill where the element
+// lies in the constant padding. The tensors fit 32 bits, so the index
+// arithmetic is i32 (a 64-bit division by a constant costs several times
+// more), widened for the address.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "movement"{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
+// CHECK: arith.index_castui %{{.+}} : index to i32
+// CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : i32
+// CHECK: arith.cmpi slt, %{{.+}}, %{{.+}} : i32
+// CHECK: arith.maxsi %{{.+}}, %{{.+}} : i32
+// CHECK: arith.minsi %{{.+}}, %{{.+}} : i32
+// CHECK: arith.divui %{{.+}}, %{{.+}} : i32
+// CHECK: arith.remui %{{.+}}, %{{.+}} : i32
+// CHECK: arith.select
+// CHECK: arith.select
+// CHECK: arith.extui %{{.+}} : i32 to i64
+// CHECK: %[[V:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: llvm.load
+// CHECK: %[[FILL:.+]] = arith.constant 7.000000e+00 : f32
+// CHECK: %[[W:.+]] = arith.select %{{.+}}, %[[V]], %[[FILL]] : f32
+// CHECK: llvm.store %[[W]], %{{.+}} : f32, !llvm.ptr<1>
+// CHECK-NOT: gpu.func
+func.func @main(%x: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
+  %0 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+  %1 = brrr.pad reflect %0 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.0 : f64} : tensor<4x2x3xf32> -> tensor<4x2x4xf32>
+  %2 = brrr.reshape %1 : tensor<4x2x4xf32> -> tensor<2x8x2xf32>
+  %3 = brrr.pad constant %2 {high = array<i64: 1, 0, 0>, low = array<i64: 0, 1, 0>, value = 7.0 : f64} : tensor<2x8x2xf32> -> tensor<3x9x2xf32>
+  return %3 : tensor<3x9x2xf32>
+}
+
+// -----
+
+// A chain over 2^31 elements keeps its arithmetic in 64 bits.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK-NOT: : i32
+// CHECK: arith.divui %{{.+}}, %{{.+}} : index
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> i8
+func.func @main(%x: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
+  %0 = brrr.transpose %x {perm = array<i64: 1, 0, 2>} : tensor<2x32768x32768xi8> -> tensor<32768x2x32768xi8>
+  %1 = brrr.pad constant %0 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.0 : f64} : tensor<32768x2x32768xi8> -> tensor<32768x2x32769xi8>
+  return %1 : tensor<32768x2x32769xi8>
+}
