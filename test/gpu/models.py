@@ -16,6 +16,7 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
 
   models.py run BRRRC DIR [--only ...] [--exporters ...] [--dtypes fp32,fp16]
                 [--batches 1,32] [--peers eager,compile,graphs] [--tiny]
+                [--profile [--profile-top N]]
       For every model, exporter, dtype and batch: exports there (fp16 models
       are exported in half precision and compiled with --precision=fp16, so
       f32 stretches an exporter leaves in them multiply in f16 as torch
@@ -246,9 +247,9 @@ def compile_model(brrrc, onnx_path, so_path, flags=()):
     return seconds, usage.ru_maxrss / 2**20, err, families
 
 
-def print_profile(ctx, xs, y, families):
+def print_profile(ctx, xs, y, families, top=6):
     """Where brrr's time goes: each kernel family's share of one run timed
-    launch by launch (no graph), and its busiest kernels."""
+    launch by launch (no graph), and its `top` busiest kernels."""
     runs = [ctx.profile(*xs, outputs=[y]) for _ in range(5)]
     per = {}
     for launches in zip(*runs):
@@ -263,7 +264,7 @@ def print_profile(ctx, xs, y, families):
     print(f"    profile: {total:.3f} ms in {len(per)} kernels (launch by launch) " + "  ".join(
         f"{f} {n}x {ms:.3f} ms ({100 * ms / total:.0f}%)"
         for f, (n, ms) in sorted(by_family.items(), key=lambda kv: -kv[1][1])))
-    for kernel, (info, ms) in sorted(per.items(), key=lambda kv: -kv[1][1])[:6]:
+    for kernel, (info, ms) in sorted(per.items(), key=lambda kv: -kv[1][1])[:top]:
         print(f"      {kernel:11s} {families.get(kernel, '?'):9s} {ms:8.4f} ms "
               f"{info.flops / ms / 1e9:8.1f} TFLOP/s {info.bytes / ms / 1e6:8.1f} GB/s",
               flush=True)
@@ -372,7 +373,8 @@ def cmd_run(opts):
                     t = median_ms(lambda: ctx.run(*xs, outputs=[y]))
                     row = (f"{case} {seconds:9.1f} {rss:7.2f} {e:9.2e} {e64:9.2e} "
                            f"{torch_err:9.2e} {t:8.3f}")
-                    profile = (lambda c=ctx: print_profile(c, xs, y, families)) \
+                    profile = (lambda c=ctx: print_profile(c, xs, y, families,
+                                                           opts.profile_top)) \
                         if opts.profile else None
                     ctx = None
                     os.remove(path)
@@ -411,6 +413,8 @@ def main():
     p.add_argument("--tiny", action="store_true")
     p.add_argument("--profile", action="store_true",
                    help="after each row, where brrr's time goes by kernel family")
+    p.add_argument("--profile-top", type=int, default=6,
+                   help="how many of the busiest kernels --profile lists")
     opts = parser.parse_args()
     if opts.cmd == "export":
         cmd_export(opts)
