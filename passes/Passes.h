@@ -130,10 +130,11 @@ ProductShape productShapeOf(MatmulOp mm);
 /// SXM for sm_90a): grids smaller than a wave leave them idle.
 int64_t multiprocessors(StringRef target);
 
-/// The width (128 or 256) of the wgmma body's 128-row tiles for a product
-/// of shape `p`: the one that minimizes waves x time per tile (a 128-wide
-/// tile does half a 256-wide one's work at about 0.8 of its rate, measured
-/// on an H100, test/gpu/NOTES.md), so 128 wins when it saves a wave. With
+/// The width (64, 128 or 256) of the wgmma body's 128-row tiles for a
+/// product of shape `p`: 64 for at most 64 columns, else the one that
+/// minimizes waves x time per tile (a 128-wide tile does half a 256-wide
+/// one's work at about 0.8 of its rate, measured on an H100,
+/// test/gpu/NOTES.md), so 128 wins when it saves a wave. With
 /// `wholeColumns`, 256 only where it divides N.
 int64_t wgmmaTileWidth(const ProductShape &p, StringRef target);
 

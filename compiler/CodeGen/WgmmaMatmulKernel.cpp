@@ -474,13 +474,13 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     outputs.push_back(entry.getArgument(2 + numInputs + r));
   // Warp w of the consumer takes rows w, w + 4, ..., 60, four per step,
   // each lane `vec` consecutive columns at a time (4 when they divide the
-  // row: one 16-byte read of the staged tile, vector loads of row-wise
-  // inputs). A step first loads every element's epilogue inputs (residual,
+  // row, 2 in a 64-wide tile: one 16- or 8-byte read of the staged tile,
+  // vector loads of row-wise inputs). A step first loads every element's epilogue inputs (residual,
   // bias) at clamped, always valid positions, so that those loads are in
   // flight together, then computes and stores the elements inside the
   // output.
   constexpr int64_t kRowsPerStep = 4;
-  int64_t vec = N % 4 == 0 ? 4 : 1;
+  int64_t vec = N % 4 == 0 ? std::min<int64_t>(4, tile.n / 32) : 1;
   auto rows =
       scf::ForOp::create(b, loc, e.idx(0), e.idx(16 / kRowsPerStep), e.idx(1));
   {

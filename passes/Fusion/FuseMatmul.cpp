@@ -285,6 +285,10 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {
         llvm::divideCeil(p.M, 128) * llvm::divideCeil(p.N, n) * p.batches;
     return llvm::divideCeil(tiles, sms) * (n == 256 ? 256 : 160);
   };
+  // At most 64 columns: a 64-wide tile, where a 128-wide one would spend
+  // half its Tensor Core work on columns outside the product.
+  if (p.N <= 64)
+    return 64;
   if (p.wholeColumns && p.N % 256 != 0)
     return 128;
   return cost(256) <= cost(128) ? 256 : 128;

@@ -2,18 +2,18 @@
 
 // On sm_90a a channels-last f16 convolution with a bias and a ReLU runs
 // the TMA + wgmma body as an implicit GEMM: 2 x 14 x 14 = 392 output
-// pixels (4 row tiles of 128) by 64 channels, K = 3 x 3 taps of 64
-// channels (9 k-slices). A is an im2col map over the N x H x W x C input
+// pixels (4 row tiles of 128) by 64 channels (one 64-wide tile), K =
+// 3 x 3 taps of 64 channels (9 k-slices). A is an im2col map over the N x H x W x C input
 // (dims innermost first: C, W, H, N): 128 pixels of 64 channels per copy,
 // the bounding box inset by the padding (lower corner -1, -1) and by the
 // window's reach (upper corner 1 - 2 = -1), element strides of the
 // convolution's strides (1, 2 along W and H). B is the packed
-// KH x KW x O x I weights as a tiled 3-D map, one tap's 128 x 64 box at a
+// KH x KW x O x I weights as a tiled 3-D map, one tap's 64 x 64 box at a
 // time.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
 // CHECK-SAME: brrr.grid = array<i64: 4, 1, 1>
-// CHECK-SAME: brrr.tensor_maps = [{channels = 64 : i64, dims = array<i64: 64, 14, 28, 2>, element_strides = array<i64: 1, 1, 2, 1>, input = 0 : i64, lower = array<i64: -1, -1>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 128, 1792, 50176>, swizzle = 128 : i64, upper = array<i64: -1, -1>}, {box = array<i64: 64, 128, 1>, dims = array<i64: 64, 64, 9>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 128, 8192>, swizzle = 128 : i64}]
+// CHECK-SAME: brrr.tensor_maps = [{channels = 64 : i64, dims = array<i64: 64, 14, 28, 2>, element_strides = array<i64: 1, 1, 2, 1>, input = 0 : i64, lower = array<i64: -1, -1>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 128, 1792, 50176>, swizzle = 128 : i64, upper = array<i64: -1, -1>}, {box = array<i64: 64, 64, 1>, dims = array<i64: 64, 64, 9>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 128, 8192>, swizzle = 128 : i64}]
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
 // CHECK-SAME: brrr.by_value = array<i32: 0, 1>
 // The producer's k-loop: a tap's im2col copy with its two 16-bit offsets
@@ -25,7 +25,7 @@
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[{{[^,]+}}, {{[^,]+}}, {{[^,]+}}] :
 // CHECK: nvvm.setmaxregister  increase 232
 // K-major B (the weights' rows are K): the col layout.
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // The epilogue adds the bias and applies the ReLU before the only store.
 // CHECK: arith.addf
 // CHECK: arith.maximumf
@@ -46,7 +46,7 @@ module attributes {brrr.target = "sm_90a"} {
 // 16-channel weight box, both with the 32-byte swizzle, four copies of
 // each per slice (49 taps: 13 slices), and descriptors in swizzle mode 3.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.tensor_maps = [{channels = 16 : i64, dims = array<i64: 8, 30, 30, 2>, element_strides = array<i64: 1, 2, 2, 1>, input = 0 : i64, lower = array<i64: -3, -3>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 16, 480, 14400>, swizzle = 32 : i64, upper = array<i64: -3, -3>}, {box = array<i64: 16, 128, 1>, dims = array<i64: 8, 64, 49>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 16, 1024>, swizzle = 32 : i64}]
+// CHECK: brrr.fusion "conv"{{.*}}brrr.tensor_maps = [{channels = 16 : i64, dims = array<i64: 8, 30, 30, 2>, element_strides = array<i64: 1, 2, 2, 1>, input = 0 : i64, lower = array<i64: -3, -3>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 16, 480, 14400>, swizzle = 32 : i64, upper = array<i64: -3, -3>}, {box = array<i64: 16, 64, 1>, dims = array<i64: 8, 64, 49>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 16, 1024>, swizzle = 32 : i64}]
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: scf.for %{{.+}} = %{{.+}} to %[[SLICES:.+]] step
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} im2col[

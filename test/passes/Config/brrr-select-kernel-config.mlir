@@ -112,12 +112,12 @@ module attributes {brrr.target = "sm_90a"} {
 // -----
 
 // On sm_90a a channels-last f16 convolution (brrr-channels-last) runs the
-// wgmma body over its implicit GEMM: 128 output pixels by 128 or 256
-// output channels (the matmul wave model), 64-channel k-slices, four
-// stages. One whose padding leaves its bounding box outside the 8-bit
+// wgmma body over its implicit GEMM: 128 output pixels by 64 output
+// channels where it has no more, else 128 or 256 (the matmul wave model),
+// 64-channel k-slices, four stages. One whose padding leaves its bounding box outside the 8-bit
 // corners of a 4-D im2col map, an NCHW one, and any on sm_80, run warp_mma.
 // CHECK-LABEL: func.func @ConvBodies
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
