@@ -134,6 +134,38 @@ struct Emitter : IndexMath {
   }
 };
 
+/// The runs [ib, ie) of `in`'s dimensions and [ob, oe) of `out`'s that a
+/// reshape maps onto each other: consecutive, each the shortest whose
+/// sizes multiply to the same count (size-1 dimensions join the run
+/// before them; one run covers everything when a size is 0).
+SmallVector<std::array<size_t, 4>> reshapeGroups(ArrayRef<int64_t> in,
+                                                 ArrayRef<int64_t> out) {
+  if (llvm::is_contained(in, 0) || llvm::is_contained(out, 0))
+    return {{0, in.size(), 0, out.size()}};
+  SmallVector<std::array<size_t, 4>> groups;
+  size_t i = 0, o = 0;
+  while (i < in.size() || o < out.size()) {
+    size_t ib = i, ob = o;
+    int64_t pi = i < in.size() ? in[i++] : 1;
+    int64_t po = o < out.size() ? out[o++] : 1;
+    while (pi != po) {
+      if (pi < po && i < in.size())
+        pi *= in[i++];
+      else if (po < pi && o < out.size())
+        po *= out[o++];
+      else
+        return {{0, in.size(), 0, out.size()}};
+    }
+    // Trailing size-1 dimensions join this run.
+    while (i < in.size() && in[i] == 1 && (o >= out.size() || out[o] != 1))
+      ++i;
+    while (o < out.size() && out[o] == 1 && (i >= in.size() || in[i] != 1))
+      ++o;
+    groups.push_back({ib, i, ob, o});
+  }
+  return groups;
+}
+
 /// The element of a chain of index maps at output coordinates `coords`:
 /// the walk back from the last op to the first maps the coordinates onto
 /// the input (a reshape through the linear index, a transpose by its
@@ -155,10 +187,23 @@ Value mapChainBack(Emitter &e, ArrayRef<Operation *> chain,
     ArrayRef<int64_t> outShape = shapeOf(op->getResult(0));
     SmallVector<Value> in(inShape.size());
     if (isa<ReshapeOp>(op)) {
-      Value lin = e.linear(coords, outShape);
-      SmallVector<int64_t> strides = rowMajorStrides(inShape);
-      for (size_t d = 0; d < inShape.size(); ++d)
-        in[d] = e.rem(e.div(lin, strides[d]), inShape[d]);
+      // Group by group: the shortest runs of input and output dimensions
+      // of equal sizes (a split or merge of dimensions), so that the
+      // dimensions a reshape keeps pass through untouched.
+      for (auto [ib, ie, ob, oe] : reshapeGroups(inShape, outShape)) {
+        ArrayRef<int64_t> outGroup = outShape.slice(ob, oe - ob);
+        ArrayRef<int64_t> inGroup = inShape.slice(ib, ie - ib);
+        if (outGroup == inGroup) {
+          for (size_t d = 0; d < inGroup.size(); ++d)
+            in[ib + d] = coords[ob + d];
+          continue;
+        }
+        Value lin =
+            e.linear(ArrayRef<Value>(coords).slice(ob, oe - ob), outGroup);
+        SmallVector<int64_t> strides = rowMajorStrides(inGroup);
+        for (size_t d = 0; d < inGroup.size(); ++d)
+          in[ib + d] = e.rem(e.div(lin, strides[d]), inGroup[d]);
+      }
     } else if (auto t = dyn_cast<TransposeOp>(op)) {
       for (auto [i, p] : llvm::enumerate(t.getPerm()))
         in[p] = coords[i];

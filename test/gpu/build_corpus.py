@@ -242,6 +242,11 @@ KERNEL_CASES = [
                             n("Reshape", ["s", "chain_shape"], ["v"]),
                             n("Pad", ["v", "chain_pads", "seven"], ["y"])],
      [("x", F, [2, 3, 10, 12])], [("y", F, [2, 7, 48])]),
+    ("movement_chain_reshape_i64", [n("Transpose", ["x"], ["t"], perm=[0, 2, 1, 3]),
+                                    n("Reshape", ["t", "chain_shape2"], ["v"]),
+                                    n("Transpose", ["v"], ["u"], perm=[0, 2, 1]),
+                                    n("Pad", ["u", "chain_pads2"], ["y"])],
+     [("x", I64, [2, 1, 6, 4])], [("y", I64, [2, 8, 4])]),
     # Row kernels with fused prologues and epilogues.
     ("scaled_softmax_cast_f16", [n("Div", ["x", "four"], ["d"]),
                                        n("Softmax", ["d"], ["s"], axis=-1),
@@ -416,7 +421,9 @@ CONSTANTS = {
     "chain_starts": np.array([0], np.int64), "chain_ends": np.array([13], np.int64),
     "chain_axes": np.array([1], np.int64), "chain_steps": np.array([2], np.int64),
     "chain_shape": np.array([2, 7, 45], np.int64),
-    "chain_pads": np.array([0, 0, 0, 0, 0, 3], np.int64), "seven": np.array(7.0, np.float32),
+    "chain_pads": np.array([0, 0, 0, 0, 0, 3], np.int64),
+    "chain_shape2": np.array([2, 3, 8], np.int64),
+    "chain_pads2": np.array([0, 0, 1, 0, 0, 0], np.int64), "seven": np.array(7.0, np.float32),
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
     "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
 

@@ -167,6 +167,8 @@ def torch_inputs(name, gen):
         return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
     if name == "movement_chain_f32":
         return [f(2, 3, 10, 12)]
+    if name == "movement_chain_reshape_i64":
+        return [torch.randint(-2**40, 2**40, (2, 1, 6, 4), generator=gen)]
     if name == "transpose_tiled_nhwc_f32":
         return [f(3, 70, 5, 9)]
     if name == "transpose_tiled_nchw_i64":
@@ -340,6 +342,9 @@ def torch_reference(name, xs):
         return [xs[0].amax(1)]
     if name == "transposed_add_relu_f16":
         return [torch.relu(d[0].permute(2, 0, 1) + d[1])]
+    if name == "movement_chain_reshape_i64":
+        u = xs[0].permute(0, 2, 1, 3).reshape(2, 3, 8).permute(0, 2, 1).numpy()
+        return [torch.from_numpy(np.pad(u, [(0, 0), (0, 0), (1, 0)]))]
     if name == "movement_chain_f32":
         t = d[0].permute(0, 2, 3, 1).numpy()
         r = np.pad(t, [(0, 0), (1, 2), (2, 1), (0, 0)], mode="reflect")
