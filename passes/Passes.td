@@ -160,7 +160,11 @@ def BrrrFuseMovement : Pass<"brrr-fuse-movement", "func::FuncOp"> {
     Wraps every data-movement op still outside a fusion in a
     `brrr.fusion movement` op: one kernel in which each thread writes one
     output element read from the input element the op's index map names.
-    Reshapes stay views of their operand.
+    Reshapes stay views of their operand. A chain of index maps
+    (transposes, slices, expands, pads and the reshapes between them, each
+    read only by the next) holding two or more copies, none of them a tiled
+    transpose, is one kernel that walks each element back to the chain's
+    input.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
