@@ -192,26 +192,24 @@ void splitConv(Conv2DOp conv, int64_t s) {
 }
 
 struct SplitKPass : public mlir::brrr::impl::BrrrSplitKBase<SplitKPass> {
+  /// Splits every `OpT` outside a fusion whose splitOf chooses a split.
+  template <typename OpT>
+  void splitEach(StringRef target, void (*split)(OpT, int64_t)) {
+    SmallVector<std::pair<OpT, int64_t>> splits;
+    getOperation().walk([&](OpT op) {
+      if (op->template getParentOfType<FusionOp>())
+        return;
+      if (int64_t s = splitOf(op, target); s > 1)
+        splits.push_back({op, s});
+    });
+    for (auto [op, s] : splits)
+      split(op, s);
+  }
+
   void runOnOperation() override {
     StringRef target = targetOf(getOperation());
-    SmallVector<std::pair<MatmulOp, int64_t>> splits;
-    getOperation().walk([&](MatmulOp mm) {
-      if (mm->getParentOfType<FusionOp>())
-        return;
-      if (int64_t s = splitOf(mm, target); s > 1)
-        splits.push_back({mm, s});
-    });
-    for (auto [mm, s] : splits)
-      splitProduct(mm, s);
-    SmallVector<std::pair<Conv2DOp, int64_t>> convs;
-    getOperation().walk([&](Conv2DOp conv) {
-      if (conv->getParentOfType<FusionOp>())
-        return;
-      if (int64_t s = splitOf(conv, target); s > 1)
-        convs.push_back({conv, s});
-    });
-    for (auto [conv, s] : convs)
-      splitConv(conv, s);
+    splitEach<MatmulOp>(target, splitProduct);
+    splitEach<Conv2DOp>(target, splitConv);
   }
 };
 
