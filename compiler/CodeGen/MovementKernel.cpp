@@ -134,6 +134,14 @@ struct Emitter : IndexMath {
   }
 };
 
+/// A constant pad's fill `v` as an element of storage type `elem`.
+Value fillValue(OpBuilder &b, Location loc, Type elem, double v) {
+  if (auto ft = dyn_cast<FloatType>(elem))
+    return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+  return arith::ConstantOp::create(
+      b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
+}
+
 /// The runs [ib, ie) of `in`'s dimensions and [ob, oe) of `out`'s that a
 /// reshape maps onto each other: consecutive, each the shortest whose
 /// sizes multiply to the same count (size-1 dimensions join the run
@@ -260,15 +268,9 @@ Value mapChainBack(Emitter &e, ArrayRef<Operation *> chain,
   }
   Value value = e.load(input, elem,
                        e.linear(coords, shapeOf(chain.front()->getOperand(0))));
-  for (auto [inside, v] : llvm::reverse(fills)) {
-    Value fill;
-    if (auto ft = dyn_cast<FloatType>(elem))
-      fill = arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
-    else
-      fill = arith::ConstantOp::create(
-          b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
-    value = arith::SelectOp::create(b, loc, inside, value, fill);
-  }
+  for (auto [inside, v] : llvm::reverse(fills))
+    value = arith::SelectOp::create(b, loc, inside, value,
+                                    fillValue(b, loc, elem, v));
   return value;
 }
 
@@ -575,13 +577,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
              p && p.getMode() == PadMode::constant &&
              llvm::is_contained(shapeOf(p.getInput()), 0)) {
     // Padding an empty tensor: every element is the fill value.
-    double v = p.getValue().convertToDouble();
-    if (auto ft = dyn_cast<FloatType>(elem))
-      value =
-          Value(arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v)));
-    else
-      value = Value(arith::ConstantOp::create(
-          b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v))));
+    value = fillValue(b, loc, elem, p.getValue().convertToDouble());
   } else {
     return op->emitOpError("has no data-movement code generation");
   }

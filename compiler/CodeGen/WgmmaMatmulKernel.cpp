@@ -475,10 +475,10 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   // Warp w of the consumer takes rows w, w + 4, ..., 60, four per step,
   // each lane `vec` consecutive columns at a time (4 when they divide the
   // row, 2 in a 64-wide tile: one 16- or 8-byte read of the staged tile,
-  // vector loads of row-wise inputs). A step first loads every element's epilogue inputs (residual,
-  // bias) at clamped, always valid positions, so that those loads are in
-  // flight together, then computes and stores the elements inside the
-  // output.
+  // vector loads of row-wise inputs). A step first loads every element's
+  // epilogue inputs (residual, bias) at clamped, always valid positions, so
+  // that those loads are in flight together, then computes and stores the
+  // elements inside the output.
   constexpr int64_t kRowsPerStep = 4;
   int64_t vec = N % 4 == 0 ? std::min<int64_t>(4, tile.n / 32) : 1;
   auto rows =
@@ -560,6 +560,18 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   return info;
 }
 
+/// The tile of a product kernel on this body, once the fusion holds only
+/// the product and its epilogue (the config's verifier holds the tile to
+/// what this body supports).
+FailureOr<MatmulTile> productTileOf(FusionOp fusion, Operation *product) {
+  if (failed(checkProductFusion(fusion, product)))
+    return failure();
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  return *MatmulTile::of(*config);
+}
+
 } // namespace
 
 FailureOr<KernelInfo>
@@ -568,13 +580,10 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   MatmulOp mm = matmulOf(fusion);
   if (!mm)
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
-  if (failed(checkProductFusion(fusion, mm)))
+  FailureOr<MatmulTile> tileOr = productTileOf(fusion, mm);
+  if (failed(tileOr))
     return failure();
-  // The config's verifier holds the tile to what this body supports.
-  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
-  if (failed(config))
-    return failure();
-  MatmulTile tile = *MatmulTile::of(*config);
+  MatmulTile tile = *tileOr;
 
   ProductShape shape = productShapeOf(mm);
   OperandLayout lhs = operandLayoutOf(mm.getLhs()),
@@ -620,12 +629,10 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   if (!conv || !conv.getChannelsLast())
     return fusion.emitOpError(
         "a wgmma conv kernel starts with a channels-last brrr.conv2d");
-  if (failed(checkProductFusion(fusion, conv)))
+  FailureOr<MatmulTile> tileOr = productTileOf(fusion, conv);
+  if (failed(tileOr))
     return failure();
-  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
-  if (failed(config))
-    return failure();
-  MatmulTile tile = *MatmulTile::of(*config);
+  MatmulTile tile = *tileOr;
   std::optional<ConvGemm> g = ConvGemm::of(conv);
   auto input = dyn_cast<BlockArgument>(conv.getInput());
   auto weight = dyn_cast<BlockArgument>(conv.getWeight());

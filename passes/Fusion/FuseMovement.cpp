@@ -17,8 +17,6 @@
 
 #include "passes/Fusion/WrapInFusion.h"
 
-#include "mlir/IR/IRMapping.h"
-
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRFUSEMOVEMENT
 #include "passes/Passes.h.inc"
@@ -51,25 +49,6 @@ SmallVector<Operation *> chainEndingAt(Operation *last) {
   return chain;
 }
 
-/// Replaces `chain` by one movement fusion reading the first op's operand.
-void fuseChain(ArrayRef<Operation *> chain) {
-  Operation *last = chain.back();
-  OpBuilder b(last);
-  Value input = chain.front()->getOperand(0);
-  auto fusion = FusionOp::create(b, last->getLoc(), "movement",
-                                 ValueRange{input}, last->getResultTypes());
-  Block &body = fusion.getBody().front();
-  IRMapping map;
-  map.map(input, body.getArgument(0));
-  OpBuilder inner = OpBuilder::atBlockBegin(&body);
-  for (Operation *op : chain)
-    inner.clone(*op, map);
-  YieldOp::create(inner, last->getLoc(), map.lookup(last->getResult(0)));
-  last->replaceAllUsesWith(fusion.getResults());
-  for (Operation *op : llvm::reverse(chain))
-    op->erase();
-}
-
 struct FuseMovementPass
     : public mlir::brrr::impl::BrrrFuseMovementBase<FuseMovementPass> {
   void runOnOperation() override {
@@ -92,7 +71,7 @@ struct FuseMovementPass
         chains.push_back(std::move(chain));
     });
     for (ArrayRef<Operation *> chain : chains)
-      fuseChain(chain);
+      wrapChainInFusion(chain, "movement");
     wrapEachInFusion(getOperation(), "movement", isMovementOp);
   }
 };

@@ -12,10 +12,9 @@ using namespace mlir;
 using namespace mlir::brrr;
 
 bool mlir::brrr::isElementwiseOnly(FusionOp fusion) {
-  return llvm::all_of(fusion.getBody().front().without_terminator(),
-                      [](Operation &op) {
-                        return isPointwise(&op) || isa<ConstantOp>(op);
-                      });
+  return llvm::all_of(
+      fusion.getBody().front().without_terminator(),
+      [](Operation &op) { return isPointwise(&op) || isa<ConstantOp>(op); });
 }
 
 FusionOp mlir::brrr::mergeFusions(FusionOp first, FusionOp second,
@@ -51,8 +50,8 @@ FusionOp mlir::brrr::mergeFusions(FusionOp first, FusionOp second,
   llvm::append_range(types, second.getResultTypes());
 
   OpBuilder b(at);
-  auto fused = FusionOp::create(b, second.getLoc(), kind,
-                                inputs.getArrayRef(), types);
+  auto fused =
+      FusionOp::create(b, second.getLoc(), kind, inputs.getArrayRef(), types);
   Block &body = fused.getBody().front();
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
   IRMapping map;
@@ -68,10 +67,12 @@ FusionOp mlir::brrr::mergeFusions(FusionOp first, FusionOp second,
   Block &secondBody = second.getBody().front();
   for (auto [in, arg] :
        llvm::zip(second.getInputs(), secondBody.getArguments()))
-    map.map(arg, fromFirst(in) ? map.lookup(firstYield.getValues()
-                                                [cast<OpResult>(in)
-                                                     .getResultNumber()])
-                               : argFor(in));
+    map.map(
+        arg,
+        fromFirst(in)
+            ? map.lookup(
+                  firstYield.getValues()[cast<OpResult>(in).getResultNumber()])
+            : argFor(in));
   for (Operation &op : secondBody.without_terminator())
     inner.clone(op, map);
   SmallVector<Value> yielded;
@@ -130,17 +131,34 @@ void mlir::brrr::wrapEachInFusion(
     if (select(op) && !op->getParentOfType<FusionOp>())
       ops.push_back(op);
   });
-  for (Operation *op : ops) {
-    OpBuilder b(op);
-    auto fusion = FusionOp::create(b, op->getLoc(), kind, op->getOperands(),
-                                   op->getResultTypes());
-    Block &body = fusion.getBody().front();
-    IRMapping map;
-    map.map(op->getOperands(), body.getArguments());
-    OpBuilder inner = OpBuilder::atBlockBegin(&body);
-    Operation *clone = inner.clone(*op, map);
-    YieldOp::create(inner, op->getLoc(), clone->getResults());
-    op->replaceAllUsesWith(fusion.getResults());
+  for (Operation *op : ops)
+    wrapChainInFusion(op, kind);
+}
+
+FusionOp mlir::brrr::wrapChainInFusion(ArrayRef<Operation *> chain,
+                                       StringRef kind) {
+  Operation *last = chain.back();
+  // Inputs: the operands not produced inside the chain, in order.
+  SmallVector<Value> inputs;
+  for (Operation *op : chain)
+    for (Value v : op->getOperands())
+      if (!llvm::is_contained(chain, v.getDefiningOp()))
+        inputs.push_back(v);
+  OpBuilder b(last);
+  auto fusion =
+      FusionOp::create(b, last->getLoc(), kind, inputs, last->getResultTypes());
+  Block &body = fusion.getBody().front();
+  IRMapping map;
+  map.map(inputs, body.getArguments());
+  OpBuilder inner = OpBuilder::atBlockBegin(&body);
+  for (Operation *op : chain)
+    inner.clone(*op, map);
+  SmallVector<Value> results;
+  for (Value r : last->getResults())
+    results.push_back(map.lookup(r));
+  YieldOp::create(inner, last->getLoc(), results);
+  last->replaceAllUsesWith(fusion.getResults());
+  for (Operation *op : llvm::reverse(chain))
     op->erase();
-  }
+  return fusion;
 }

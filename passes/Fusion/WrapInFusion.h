@@ -1,7 +1,8 @@
 //===- WrapInFusion.h - one op, one kernel ----------------------*- C++ -*-===//
 //
 // The helpers the single-op fusion passes (brrr-fuse-rows,
-// brrr-fuse-movement, brrr-fuse-matmul, brrr-fuse-conv) share.
+// brrr-fuse-movement, brrr-fuse-matmul, brrr-fuse-conv) share, and the
+// movement pass's chains.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,12 @@ namespace mlir::brrr {
 /// fusion's inputs.
 void wrapEachInFusion(Operation *root, StringRef kind,
                       llvm::function_ref<bool(Operation *)> select);
+
+/// Replaces `chain` (ops in program order, each before the last read only
+/// inside the chain) by one `brrr.fusion kind` op at the last op's place:
+/// its inputs are the operands produced outside the chain, its results the
+/// last op's.
+FusionOp wrapChainInFusion(ArrayRef<Operation *> chain, StringRef kind);
 
 /// Whether every op of `fusion` is pointwise (or a constant): such a
 /// kernel can run per element inside another family's kernel.
