@@ -106,7 +106,8 @@ LogicalResult importReshape(NodeImporter &n) {
     }
     if (d < 0)
       return n.emitError() << "invalid dimension " << d << " in shape";
-    known *= d;
+    if (llvm::MulOverflow(known, d, known))
+      return n.emitError() << "shape's dimensions multiply past 64 bits";
   }
   if (inferred >= 0) {
     if (known == 0 || in.getNumElements() % known != 0)
