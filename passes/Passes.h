@@ -78,6 +78,10 @@ bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
 struct MatmulTile {
   KernelBody body = KernelBody::mma_sync;
   int64_t m = 128, n = 128, k = 32, stages = 3;
+  /// wgmma only: the blocks of a persistent grid (0: one block per tile)
+  /// and the columns its epilogue stages at a time (0: the whole tile, over
+  /// the stages).
+  int64_t grid = 0, epilogue = 0;
   int64_t threads() const {
     return body == KernelBody::wgmma ? 128 * (1 + m / 64)
                                      : 32 * (m / 64) * (n / 64);
@@ -93,6 +97,10 @@ struct MatmulTile {
     return body == KernelBody::wgmma ? 2 * n * k : 2 * k * bPitch();
   }
   int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
+  /// Shared bytes of the wgmma epilogue's f32 staging: every consumer's 64
+  /// rows of `epilogue` columns (or of the whole tile), rows padded by
+  /// wgmmaEpiloguePitch.
+  int64_t epilogueBytes() const;
 
   /// The config of a matmul (or conv) kernel with this tile.
   KernelConfigAttr config(MLIRContext *ctx,
@@ -143,6 +151,16 @@ int64_t wgmmaTileWidth(const ProductShape &p, StringRef target);
 /// `sharedBudget` holds, or none when fewer than 2 fit.
 std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
                                       int64_t sharedBudget);
+
+/// Makes a wgmma `tile` over a product of shape `p` persistent where its
+/// tiles outnumber the multiprocessors (brrr-select-kernel-config's
+/// `persistent`): one block per multiprocessor walks them, its epilogue
+/// staged through a buffer of its own (the widest column chunk that fits
+/// `sharedBudget` beside the stages) so that the producer streams the next
+/// tile's slices while the consumers store this one's. Other tiles keep
+/// one block per tile.
+void choosePersistence(MatmulTile &tile, const ProductShape &p,
+                       StringRef target, int64_t sharedBudget);
 
 /// The module's `brrr.target` (empty without one) around `op`.
 StringRef targetOf(Operation *op);

@@ -248,13 +248,21 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     and pooling still size themselves. A config already present is kept.
     The `matmul-tile` option pins the m, n and stages of every tiled
     matmul, and `attention-tile` the query rows, keys per block and warps
-    of every attention kernel, for tile sweeps.
+    of every attention kernel, for tile sweeps. With `persistent`, wgmma
+    products and convolutions whose tiles outnumber the multiprocessors
+    run a persistent grid (`grid`, one block per multiprocessor walking
+    the tiles) whose epilogue stages column chunks (`epilogue`) in a
+    buffer of its own, so that the producer streams the next tile's
+    slices while the consumers store this one's.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",
                "Pin every tiled matmul's m,n,stages (for tile sweeps)">,
     ListOption<"attentionTile", "attention-tile", "int64_t",
-               "Pin every attention kernel's rows,keys,warps (for tile sweeps)">
+               "Pin every attention kernel's rows,keys,warps (for tile sweeps)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "Run wgmma products with more tiles than multiprocessors on a "
+           "persistent grid">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

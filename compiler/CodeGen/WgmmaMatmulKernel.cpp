@@ -22,7 +22,11 @@
 // The operands' tensor maps are kernel parameters passed by value
 // (`__grid_constant__`), described on the fusion as `brrr.tensor_maps` for
 // the runtime to encode; blocks walk the tiles in groups of 8 tile rows so
-// that neighbouring blocks share A and B in L2.
+// that neighbouring blocks share A and B in L2. A persistent kernel (the
+// config's `grid`) launches that many blocks, each walking the tiles
+// `grid` apart through one ring (the producer streams the next tile's
+// slices while the consumers run this one's epilogue, whose staging has
+// bytes of its own, `epilogue` columns at a time).
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,6 +183,134 @@ struct WgmmaProblem {
       addBias;
 };
 
+/// One output tile of a block: its batch and first row and column.
+struct TileAt {
+  Value z, row0, col0;
+};
+
+/// The fused epilogue of the tile `at`: consumer warpgroup `consumer`'s 64
+/// x n accumulators `acc` go through shared memory so that the global
+/// accesses coalesce. Accumulator i of the wgmma fragment (row 16 * warp +
+/// lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
+/// is written as f32 pairs into the consumer's rows of the staging buffer
+/// at `stagingBase`, `columns` of the tile at a time between two
+/// `barrier()`s. Then each warp walks whole staged rows, `lanes` lanes per
+/// row on consecutive columns, `vec` at a time (4 when they divide the
+/// output's rows and the chunk is 32 or at least 128 wide, 2 at 64: one
+/// 16- or 8-byte read of the staged tile, vector loads of row-wise inputs),
+/// 32 / `lanes` rows per warp: warp w takes row groups w, w + 4, ..., four
+/// per step. A step first loads every element's epilogue inputs (residual,
+/// bias) at clamped, always valid positions, so that those loads are in
+/// flight together, then computes and stores the elements inside the
+/// output.
+LogicalResult emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion,
+                                const WgmmaProblem &problem,
+                                const MatmulTile &tile, const TileAt &at,
+                                Value acc, int64_t columns, Value smem,
+                                Value stagingBase, Value consumer, Value lane,
+                                Value warp, function_ref<Value(Value)> arg,
+                                ValueRange outputs,
+                                function_ref<void()> barrier) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type f32 = b.getF32Type();
+  int64_t M = problem.M, N = problem.N;
+  int64_t pitch = wgmmaEpiloguePitch(columns);
+  constexpr int64_t kRowsPerStep = 4;
+  int64_t vec = N % 4 != 0     ? 1
+                : columns < 64 ? 4
+                               : std::min<int64_t>(4, columns / 32);
+  int64_t lanes = std::min<int64_t>(32, columns / vec);
+  int64_t rowsPerWarp = 32 / lanes;
+  for (int64_t chunk = 0; chunk < tile.n / columns; ++chunk) {
+    barrier();
+    auto pairType = VectorType::get({2}, f32);
+    Value fragRow = e.add(e.mul(warp, 16), e.div(lane, 4));
+    Value fragCol = e.mul(e.rem(lane, 4), 2);
+    for (int64_t i = chunk * columns / 2; i < (chunk + 1) * columns / 2;
+         i += 2) {
+      Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
+      Value c = e.add(fragCol, e.idx(8 * (i / 4) - chunk * columns));
+      Value pair = LLVM::UndefOp::create(b, loc, pairType);
+      for (int64_t h = 0; h < 2; ++h)
+        pair = LLVM::InsertElementOp::create(
+            b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
+            e.i32(h));
+      Value to =
+          e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
+      LLVM::StoreOp::create(b, loc, pair, to, 8);
+    }
+    barrier();
+    auto rows = scf::ForOp::create(
+        b, loc, e.idx(0), e.idx(16 / rowsPerWarp / kRowsPerStep), e.idx(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rows.getBody());
+    struct Element {
+      Value inside, at, value;
+      DenseMap<Value, Value> inputs;
+    };
+    SmallVector<Element> elements;
+    Value rowLane = rowsPerWarp > 1 ? e.div(lane, lanes) : Value();
+    Value colLane = rowsPerWarp > 1 ? e.rem(lane, lanes) : lane;
+    for (int64_t k = 0; k < kRowsPerStep; ++k) {
+      Value r = e.add(
+          warp,
+          e.mul(e.add(e.mul(rows.getInductionVar(), kRowsPerStep), e.idx(k)),
+                4));
+      if (rowsPerWarp > 1)
+        r = e.add(e.mul(r, rowsPerWarp), rowLane);
+      Value gRow = e.add(at.row0, e.add(e.mul(consumer, 64), r));
+      Value rowOk = e.ult(gRow, M);
+      Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
+      Value rowAt = e.add(stagingBase, e.mul(r, pitch * 4));
+      Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
+      for (int64_t jj = 0; jj < columns / (lanes * vec); ++jj) {
+        // Columns c .. c + vec - 1, inside the output together (vec | N).
+        Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
+        Value gCol =
+            e.add(at.col0, chunk ? e.add(c, e.idx(chunk * columns)) : c);
+        Value colOk = e.ult(gCol, N);
+        Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
+        Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
+        Value out = e.add(outRow, safeCol);
+        Value staged = e.at(smem, e.add(rowAt, e.mul(c, 4)));
+        SmallVector<Value> values;
+        if (vec == 1) {
+          values.push_back(LLVM::LoadOp::create(b, loc, f32, staged, 4));
+        } else {
+          Value v = LLVM::LoadOp::create(b, loc, VectorType::get({vec}, f32),
+                                         staged, 4 * vec);
+          for (int64_t t = 0; t < vec; ++t)
+            values.push_back(
+                LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
+        }
+        SmallVector<DenseMap<Value, Value>> inputs =
+            loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
+        for (int64_t t = 0; t < vec; ++t) {
+          Element el;
+          el.inside = inside;
+          el.at = t ? e.add(out, e.idx(t)) : out;
+          el.value = values[t];
+          if (problem.addBias)
+            el.value = problem.addBias(
+                e, t ? e.add(safeCol, e.idx(t)) : safeCol, el.value, arg);
+          el.inputs = std::move(inputs[t]);
+          elements.push_back(std::move(el));
+        }
+      }
+    }
+    for (Element &el : elements) {
+      auto ifInside = scf::IfOp::create(b, loc, el.inside, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+      if (failed(emitEpilogue(b, loc, fusion, problem.product, el.value, el.at,
+                              arg, outputs, &el.inputs)))
+        return failure();
+    }
+  }
+  return success();
+}
+
 /// The warp-specialized TMA + wgmma body for `problem` with the fusion's
 /// config tile `tile`, as gpu.func @name.
 FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
@@ -200,7 +332,6 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   FailureOr<int64_t> epilogueOffset = sharedOffset(fusion, "epilogue");
   if (failed(barOffset) || failed(epilogueOffset))
     return failure();
-  int64_t epiloguePitch = wgmmaEpiloguePitch(tile.n);
   // Stages sit at equal strides (the planner places equal buffers in
   // order), so stage s is base + s * stride.
   int64_t aStride = tile.stages > 1 ? aOffsets[1] - aOffsets[0] : 0;
@@ -248,20 +379,49 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
 
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = e.div(tid, 128), inGroup = e.rem(tid, 128);
-  // Tile (tm, tn) of block x, walking groups of kGroupRows tile rows
-  // column by column.
-  Value id = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  int64_t perGroup = kGroupRows * tilesN;
-  Value group = e.div(id, perGroup), inPlace = e.rem(id, perGroup);
-  Value firstM = e.mul(group, kGroupRows);
-  Value rowsInGroup = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
-      e.idx(kGroupRows));
-  Value tm =
-      e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
-  Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
-  Value row0 = e.mul(tm, tile.m), col0 = e.mul(tn, tile.n);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // A persistent block walks the tiles `blocks` apart from its own (the
+  // grid never exceeds the tiles); otherwise block (x, z) computes tile x of
+  // batch z.
+  int64_t tilesPerBatch = tilesM * tilesN, totalTiles = tilesPerBatch * batches;
+  bool persistent = tile.grid > 0;
+  int64_t blocks = persistent ? std::min(tile.grid, totalTiles) : 0;
+  // Tile t: batch t / tilesPerBatch, and within it (tm, tn), walking groups
+  // of kGroupRows tile rows column by column.
+  auto tileAt = [&](Value z, Value id) {
+    int64_t perGroup = kGroupRows * tilesN;
+    Value group = e.div(id, perGroup), inPlace = e.rem(id, perGroup);
+    Value firstM = e.mul(group, kGroupRows);
+    Value rowsInGroup = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
+        e.idx(kGroupRows));
+    Value tm =
+        e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
+    Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
+    return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n)};
+  };
+  // Emits `body(tile, first)` for each of the block's tiles, `first` the
+  // ring position (k-slices streamed before it) of its first slice.
+  std::optional<TileAt> ownTile;
+  if (!persistent)
+    ownTile = tileAt(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z), bid);
+  auto forEachTile = [&](const std::function<void(TileAt, Value)> &body) {
+    if (!persistent) {
+      body(*ownTile, e.idx(0));
+      return;
+    }
+    Value count =
+        e.add(e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid),
+                    blocks),
+              e.idx(1));
+    auto loop = scf::ForOp::create(b, loc, e.idx(0), count, e.idx(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value t = e.add(bid, e.mul(i, blocks));
+    body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
+         e.mul(i, problem.kTiles));
+  };
 
   auto fullBar = [&](Value s) {
     return e.at(smem, e.add(e.idx(*barOffset), e.mul(s, 8)));
@@ -269,9 +429,9 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   auto emptyBar = [&](Value s) {
     return e.at(smem, e.add(e.idx(*barOffset + 8 * tile.stages), e.mul(s, 8)));
   };
-  auto stageOf = [&](Value kt) { return e.rem(kt, tile.stages); };
-  auto phaseOf = [&](Value kt) {
-    return e.toI32(e.rem(e.div(kt, tile.stages), 2));
+  auto stageOf = [&](Value it) { return e.rem(it, tile.stages); };
+  auto phaseOf = [&](Value it) {
+    return e.toI32(e.rem(e.div(it, tile.stages), 2));
   };
 
   // One thread sets up the barriers: a full barrier completes on the
@@ -307,47 +467,52 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     for (Value map : {mapA, mapB})
       NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
                                /*tensormap=*/true);
-    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
-    b.setInsertionPointToStart(loop.getBody());
-    Value kt = loop.getInductionVar();
-    Value s = stageOf(kt);
-    // The slot is free once the consumers released its previous slice.
-    auto ifReuse = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, kt,
-                              e.idx(tile.stages)),
-        false);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
-      Value previous = arith::XOrIOp::create(b, loc, phaseOf(kt), e.i32(1));
-      NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
-                                            ticks);
-    }
-    Value full = fullBar(s);
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA, false,
-        Value());
-    Value zi = e.toI32(z);
-    std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
-        copy = [&](Value dst, bool isA, SmallVector<Value> coords,
-                   SmallVector<Value> offsets) {
-          const MapSpec &spec = isA ? aMap : bMap;
-          if (spec.batched)
-            coords.push_back(zi);
-          // The block's own shared memory, addressed as the (one-block)
-          // cluster's, as the PTX 8.0 form of the copy wants.
-          Value clusterDst = LLVM::AddrSpaceCastOp::create(
-              b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
-          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-              b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
-              Value(), Value(),
-              spec.im2col ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE,
-              false, nullptr, Value());
-        };
-    Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
-    Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
-    problem.copies(e, kt, aDst, bDst, copy, row0, col0);
+    forEachTile([&](TileAt at, Value first) {
+      auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
+      OpBuilder::InsertionGuard g1(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value it = persistent ? e.add(first, kt) : kt;
+      Value s = stageOf(it);
+      // The slot is free once the consumers released its previous slice.
+      auto ifReuse = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
+                                e.idx(tile.stages)),
+          false);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
+        Value previous = arith::XOrIOp::create(b, loc, phaseOf(it), e.i32(1));
+        NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
+                                              ticks);
+      }
+      Value full = fullBar(s);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA,
+          false, Value());
+      Value zi = e.toI32(at.z);
+      std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
+          copy = [&](Value dst, bool isA, SmallVector<Value> coords,
+                     SmallVector<Value> offsets) {
+            const MapSpec &spec = isA ? aMap : bMap;
+            if (spec.batched)
+              coords.push_back(zi);
+            // The block's own shared memory, addressed as the (one-block)
+            // cluster's, as the PTX 8.0 form of the copy wants.
+            Value clusterDst = LLVM::AddrSpaceCastOp::create(
+                b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
+                Value(), Value(),
+                spec.im2col ? NVVM::TMALoadMode::IM2COL
+                            : NVVM::TMALoadMode::TILE,
+                false, nullptr, Value());
+          };
+      Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
+      Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
+      problem.copies(e, kt, aDst, bDst, copy, at.row0, at.col0);
+    });
   }
 
   // Consumers.
@@ -360,197 +525,132 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   Type f32 = b.getF32Type();
   auto accType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accCount, f32));
-  Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
   auto wgType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
-                                 ValueRange{zeroAcc});
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kt = loop.getInductionVar();
-    Value s = stageOf(kt);
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(kt),
-                                          ticks);
-    Value aAddr = arith::AddIOp::create(
-        b, loc, smemAddr,
-        arith::IndexCastOp::create(
-            b, loc, i64,
-            e.add(e.idx(aOffsets[0]),
-                  e.add(e.mul(s, aStride),
-                        e.mul(consumer, 64 * problem.swizzle)))));
-    Value bAddr = arith::AddIOp::create(
-        b, loc, smemAddr,
-        arith::IndexCastOp::create(
-            b, loc, i64, e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    Value acc = loop.getRegionIterArgs()[0];
-    for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
-      // K-major slices advance 16 elements (32 bytes) along a swizzled row;
-      // N-major B advances 16 rows of 128 bytes, its 64-column boxes
-      // 64 * k * 2 bytes apart.
-      Value descA, descB;
-      if (problem.swizzle == 32) {
-        // Chunk kk of A is m rows of 32 bytes after kk chunks, B's n rows.
-        descA = descriptor(
-            e, arith::AddIOp::create(b, loc, aAddr, e.i64(kk * tile.m * 32)),
-            16, 256, 32);
-        descB = descriptor(
-            e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)),
-            16, 256, 32);
-      } else {
-        descA = descriptor(
-            e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16, 1024);
-        descB =
-            problem.bKContiguous
-                ? descriptor(
-                      e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)),
-                      16, 1024)
-                : descriptor(e,
-                             arith::AddIOp::create(
-                                 b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
-                             64 * tile.k * 2, 1024);
-      }
-      acc = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, accType, acc, descA, descB,
-          NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
-          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row,
-          problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-          nullptr);
-    }
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    // The group before this one has retired: its stage is free.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-    Value release = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, e.idx(0)),
-        e.eq(lane, 0));
-    auto ifRelease = scf::IfOp::create(b, loc, release, false);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-      Value prev = arith::SubIOp::create(b, loc, kt, e.idx(1));
-      NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
-                                     Value());
-    }
-    scf::YieldOp::create(b, loc, acc);
-  }
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-
-  // The epilogue goes through shared memory so that its global accesses
-  // coalesce: accumulator i of the warpgroup's 64 x n tile (row 16 * warp +
-  // lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
-  // is written as f32 pairs into the consumer's rows of the `epilogue`
-  // buffer (placed over the stages, which every consumer has finished
-  // reading at the first barrier), then each warp walks whole rows with
-  // consecutive lanes on consecutive columns for the fused epilogue and the
-  // only store.
-  Value stagingBase =
-      e.add(e.idx(*epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
-  Value consumersReady = e.i32(128 * consumers);
-  NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), consumersReady, nullptr,
-                          Value());
-  Value result = loop.getResult(0);
-  auto pairType = VectorType::get({2}, f32);
-  Value fragRow = e.add(e.mul(warp, 16), e.div(lane, 4));
-  Value fragCol = e.mul(e.rem(lane, 4), 2);
-  for (int64_t i = 0; i < accCount; i += 2) {
-    Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
-    Value c = e.add(fragCol, e.idx(8 * (i / 4)));
-    Value pair = LLVM::UndefOp::create(b, loc, pairType);
-    for (int64_t h = 0; h < 2; ++h)
-      pair = LLVM::InsertElementOp::create(
-          b, loc, pair, LLVM::ExtractValueOp::create(b, loc, result, i + h),
-          e.i32(h));
-    Value at = e.at(
-        smem, e.add(stagingBase, e.mul(e.add(e.mul(r, epiloguePitch), c), 4)));
-    LLVM::StoreOp::create(b, loc, pair, at, 8);
-  }
-  NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), consumersReady, nullptr,
-                          Value());
   SmallVector<Value> outputs;
   for (unsigned r = 0; r < fusion.getNumResults(); ++r)
     outputs.push_back(entry.getArgument(2 + numInputs + r));
-  // Warp w of the consumer takes rows w, w + 4, ..., 60, four per step,
-  // each lane `vec` consecutive columns at a time (4 when they divide the
-  // row, 2 in a 64-wide tile: one 16- or 8-byte read of the staged tile,
-  // vector loads of row-wise inputs). A step first loads every element's
-  // epilogue inputs (residual, bias) at clamped, always valid positions, so
-  // that those loads are in flight together, then computes and stores the
-  // elements inside the output.
-  constexpr int64_t kRowsPerStep = 4;
-  int64_t vec = N % 4 == 0 ? std::min<int64_t>(4, tile.n / 32) : 1;
-  auto rows =
-      scf::ForOp::create(b, loc, e.idx(0), e.idx(16 / kRowsPerStep), e.idx(1));
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(rows.getBody());
-    struct Element {
-      Value inside, at, value;
-      DenseMap<Value, Value> inputs;
-    };
-    SmallVector<Element> elements;
-    for (int64_t k = 0; k < kRowsPerStep; ++k) {
-      Value r = e.add(
-          warp,
-          e.mul(e.add(e.mul(rows.getInductionVar(), kRowsPerStep), e.idx(k)),
-                4));
-      Value gRow = e.add(row0, e.add(e.mul(consumer, 64), r));
-      Value rowOk = e.ult(gRow, M);
-      Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
-      Value rowAt = e.add(stagingBase, e.mul(r, epiloguePitch * 4));
-      Value outRow = e.add(e.mul(z, M * N), e.mul(safeRow, N));
-      for (int64_t jj = 0; jj < tile.n / (32 * vec); ++jj) {
-        // Columns c .. c + vec - 1, inside the output together (vec | N).
-        Value c = e.mul(e.add(lane, e.idx(32 * jj)), vec);
-        Value gCol = e.add(col0, c);
-        Value colOk = e.ult(gCol, N);
-        Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
-        Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
-        Value at = e.add(outRow, safeCol);
-        Value staged = e.at(smem, e.add(rowAt, e.mul(c, 4)));
-        SmallVector<Value> values;
-        if (vec == 1) {
-          values.push_back(LLVM::LoadOp::create(b, loc, f32, staged, 4));
+  // The epilogue stages `columns` of the tile at a time: a persistent
+  // kernel's chunks in a buffer of their own, guarded by the consumer
+  // warpgroup's own barrier; otherwise the whole tile over the stages,
+  // which every consumer has finished reading at the first barrier.
+  int64_t columns = tile.epilogue ? tile.epilogue : tile.n;
+  int64_t epiloguePitch = wgmmaEpiloguePitch(columns);
+  auto consumersBarrier = [&] {
+    if (persistent)
+      NVVM::BarrierOp::create(b, loc, Type(),
+                              e.toI32(e.add(consumer, e.idx(1))), e.i32(128),
+                              nullptr, Value());
+    else
+      NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), e.i32(128 * consumers),
+                              nullptr, Value());
+  };
+  LogicalResult status = success();
+  forEachTile([&](TileAt at, Value first) {
+    Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
+    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
+                                   ValueRange{zeroAcc});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value it = persistent ? e.add(first, kt) : kt;
+      Value s = stageOf(it);
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it),
+                                            ticks);
+      Value aAddr = arith::AddIOp::create(
+          b, loc, smemAddr,
+          arith::IndexCastOp::create(
+              b, loc, i64,
+              e.add(e.idx(aOffsets[0]),
+                    e.add(e.mul(s, aStride),
+                          e.mul(consumer, 64 * problem.swizzle)))));
+      Value bAddr = arith::AddIOp::create(
+          b, loc, smemAddr,
+          arith::IndexCastOp::create(
+              b, loc, i64, e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      Value acc = loop.getRegionIterArgs()[0];
+      for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
+        // K-major slices advance 16 elements (32 bytes) along a swizzled
+        // row; N-major B advances 16 rows of 128 bytes, its 64-column boxes
+        // 64 * k * 2 bytes apart.
+        Value descA, descB;
+        if (problem.swizzle == 32) {
+          // Chunk kk of A is m rows of 32 bytes after kk chunks, B's n rows.
+          descA = descriptor(
+              e, arith::AddIOp::create(b, loc, aAddr, e.i64(kk * tile.m * 32)),
+              16, 256, 32);
+          descB = descriptor(
+              e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)),
+              16, 256, 32);
         } else {
-          Value v = LLVM::LoadOp::create(b, loc, VectorType::get({vec}, f32),
-                                         staged, 4 * vec);
-          for (int64_t t = 0; t < vec; ++t)
-            values.push_back(
-                LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
+          descA = descriptor(
+              e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16,
+              1024);
+          descB =
+              problem.bKContiguous
+                  ? descriptor(
+                        e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)),
+                        16, 1024)
+                  : descriptor(
+                        e,
+                        arith::AddIOp::create(b, loc, bAddr,
+                                              e.i64(16 * kSwizzleBytes * kk)),
+                        64 * tile.k * 2, 1024);
         }
-        SmallVector<DenseMap<Value, Value>> inputs =
-            loadEpilogueInputs(b, loc, fusion, problem.product, at, arg, vec);
-        for (int64_t t = 0; t < vec; ++t) {
-          Element el;
-          el.inside = inside;
-          el.at = t ? e.add(at, e.idx(t)) : at;
-          el.value = values[t];
-          if (problem.addBias)
-            el.value = problem.addBias(
-                e, t ? e.add(safeCol, e.idx(t)) : safeCol, el.value, arg);
-          el.inputs = std::move(inputs[t]);
-          elements.push_back(std::move(el));
-        }
+        acc = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accType, acc, descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
+            NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            NVVM::MMALayout::row,
+            problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+            nullptr);
       }
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      // The group before this one has retired: its stage is free.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      Value release = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
+                                e.idx(0)),
+          e.eq(lane, 0));
+      auto ifRelease = scf::IfOp::create(b, loc, release, false);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+        Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
+        NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
+                                       Value());
+      }
+      scf::YieldOp::create(b, loc, acc);
     }
-    for (Element &el : elements) {
-      auto ifInside = scf::IfOp::create(b, loc, el.inside, false);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    if (persistent) {
+      // The tile's last slice is read: its stage goes to the next tile.
+      auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
       OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifInside.getThenRegion().front());
-      if (failed(emitEpilogue(b, loc, fusion, problem.product, el.value, el.at,
-                              arg, outputs, &el.inputs)))
-        return failure();
+      b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+      NVVM::MBarrierArriveOp::create(
+          b, loc, Type(), emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))),
+          Value());
     }
-  }
+    Value stagingBase =
+        e.add(e.idx(*epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
+    if (failed(emitWgmmaEpilogue(
+            e, fusion, problem, tile, at, loop.getResult(0), columns, smem,
+            stagingBase, consumer, lane, warp, arg, outputs, consumersBarrier)))
+      status = failure();
+  });
+  if (failed(status))
+    return failure();
   b.setInsertionPointAfter(isProducer);
   gpu::ReturnOp::create(b, loc);
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = tilesM * tilesN;
-  info.gridZ = batches;
+  info.grid = persistent ? blocks : tilesPerBatch;
+  info.gridZ = persistent ? 1 : batches;
   info.block = threads;
   info.sharedBytes =
       fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();

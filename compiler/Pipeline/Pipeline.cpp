@@ -42,6 +42,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
                            options.matmulTile.end());
   config.attentionTile.assign(options.attentionTile.begin(),
                               options.attentionTile.end());
+  config.persistent = options.persistent;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());

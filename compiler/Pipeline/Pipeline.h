@@ -25,6 +25,9 @@ struct CompileOptions {
   /// Query rows, keys per block and warps of every attention kernel (empty:
   /// chosen per kernel); see brrr-select-kernel-config's attention-tile.
   std::vector<int64_t> attentionTile;
+  /// Run wgmma products with more tiles than multiprocessors on a
+  /// persistent grid; see brrr-select-kernel-config's `persistent`.
+  bool persistent = false;
 };
 
 /// Runs the graph passes and kernel outlining on an imported module.

@@ -34,13 +34,17 @@ LogicalResult
 KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          KernelFamily family, KernelBody body, int64_t threads,
                          ArrayRef<int64_t> tile, int64_t stages, int64_t vector,
-                         int64_t cluster, KernelPrecision precision) {
+                         int64_t cluster, KernelPrecision precision,
+                         int64_t grid, int64_t epilogue) {
   if (threads < 32 || threads > 1024 || threads % 32)
     return emitError() << "threads must be a multiple of 32 in [32, 1024], got "
                        << threads;
-  if (vector < 1 || cluster < 1 || stages < 0)
-    return emitError() << "vector and cluster must be positive and stages "
-                          "non-negative";
+  if (vector < 1 || cluster < 1 || stages < 0 || grid < 0 || epilogue < 0)
+    return emitError() << "vector and cluster must be positive and stages, "
+                          "grid and epilogue non-negative";
+  if ((grid || epilogue) && body != KernelBody::wgmma)
+    return emitError() << "only the wgmma body runs a persistent grid or "
+                          "stages its epilogue in column chunks";
   if (family == KernelFamily::attention) {
     // Each warp takes 1, 2 or 4 tiles of 16 query rows; key blocks of n
     // positions stream through `stages` buffers.
@@ -114,6 +118,13 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a wgmma " << m << "-row tile runs a producer and "
                        << m / 64 << " consumer warpgroups, "
                        << 128 * (1 + m / 64) << " threads, not " << threads;
+  if (epilogue && (epilogue % 32 || n % epilogue))
+    return emitError() << "a wgmma epilogue stages a multiple of 32 columns "
+                          "that divides the tile's "
+                       << n << ", not " << epilogue;
+  if (grid && !epilogue)
+    return emitError() << "a persistent wgmma kernel stages its epilogue in "
+                          "a buffer of its own (epilogue = columns)";
   return success();
 }
 

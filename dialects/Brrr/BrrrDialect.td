@@ -171,7 +171,13 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     - `vector`: elements per vector access;
     - `cluster`: thread blocks per cluster;
     - `precision`: for f32 operands on Tensor Cores, `exact` (three tf32
-      products, f32 accuracy) or `tf32` (one product, `--precision=tf32`).
+      products, f32 accuracy) or `tf32` (one product, `--precision=tf32`);
+    - `grid`: for the wgmma body, the blocks of a persistent kernel, each
+      walking the output tiles `grid` apart (absent: one block per tile);
+    - `epilogue`: for the wgmma body, the columns of the tile its epilogue
+      stages through shared memory at a time, in a buffer of its own that
+      the next tile's copies do not touch (absent: the whole tile, over the
+      stages).
 
     Example:
 
@@ -189,7 +195,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     DefaultValuedParameter<"int64_t", "1">:$vector,
     DefaultValuedParameter<"int64_t", "1">:$cluster,
     DefaultValuedParameter<"::mlir::brrr::KernelPrecision",
-                           "::mlir::brrr::KernelPrecision::exact">:$precision
+                           "::mlir::brrr::KernelPrecision::exact">:$precision,
+    DefaultValuedParameter<"int64_t", "0">:$grid,
+    DefaultValuedParameter<"int64_t", "0">:$epilogue
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

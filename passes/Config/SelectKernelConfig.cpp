@@ -39,7 +39,7 @@ KernelConfigAttr reduceConfig(FusionOp fusion) {
   MLIRContext *ctx = fusion.getContext();
   KernelConfigAttr perThread = KernelConfigAttr::get(
       ctx, KernelFamily::reduce, KernelBody::simt, kReduceThreads, {}, 0, 1, 1,
-      KernelPrecision::exact);
+      KernelPrecision::exact, 0, 0);
   ReduceOp red;
   fusion.getBody().walk([&](ReduceOp r) { red = r; });
   if (!red)
@@ -55,7 +55,7 @@ KernelConfigAttr reduceConfig(FusionOp fusion) {
     return perThread;
   return KernelConfigAttr::get(ctx, KernelFamily::reduce, KernelBody::simt,
                                kReduceThreads, {kReduceThreads}, 0, 1, 1,
-                               KernelPrecision::exact);
+                               KernelPrecision::exact, 0, 0);
 }
 
 /// The config of an attention kernel: 64 queries per block over 4 warps
@@ -80,12 +80,13 @@ KernelConfigAttr attentionConfig(FusionOp fusion, ArrayRef<int64_t> pinned) {
 /// themselves (movement, pool), or failure with a diagnostic.
 /// `pinnedTile` (m, n, stages), when given, overrides the shape of every
 /// tiled matmul, `pinnedAttention` (rows, keys, warps) that of every
-/// attention kernel.
+/// attention kernel. With `persistent`, wgmma products whose tiles
+/// outnumber the multiprocessors run a persistent grid.
 FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
                                          int64_t budget,
                                          ArrayRef<int64_t> pinnedTile,
                                          ArrayRef<int64_t> pinnedAttention,
-                                         StringRef precision) {
+                                         StringRef precision, bool persistent) {
   // f32 products multiply exactly (3xTF32) unless the model is compiled
   // with --precision=tf32; other element types multiply as they are.
   KernelPrecision f32Precision = KernelPrecision::exact;
@@ -100,14 +101,14 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
   if (kind == "pointwise")
     return KernelConfigAttr::get(
         ctx, KernelFamily::pointwise, KernelBody::simt, kPointwiseThreads, {},
-        0, pointwiseVectorWidth(fusion), 1, KernelPrecision::exact);
+        0, pointwiseVectorWidth(fusion), 1, KernelPrecision::exact, 0, 0);
   if (kind == "row") {
     FailureOr<RowGeometry> g = rowGeometryOf(fusion);
     if (failed(g))
       return failure();
     return KernelConfigAttr::get(ctx, KernelFamily::row, KernelBody::simt,
                                  g->threads, {}, 0, g->vec, 1,
-                                 KernelPrecision::exact);
+                                 KernelPrecision::exact, 0, 0);
   }
   if (kind == "matmul") {
     if (std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget)) {
@@ -116,11 +117,14 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         tile->n = pinnedTile[1];
         tile->stages = pinnedTile[2];
       }
+      if (persistent)
+        choosePersistence(*tile, productShapeOf(matmulOf(fusion)), target,
+                          budget);
       return tile->config(ctx);
     }
     return KernelConfigAttr::get(ctx, KernelFamily::matmul,
                                  KernelBody::warp_mma, 32, {}, 0, 1, 1,
-                                 f32Precision);
+                                 f32Precision, 0, 0);
   }
   if (kind == "reduce")
     return reduceConfig(fusion);
@@ -130,10 +134,17 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
     return attentionConfig(fusion, pinnedAttention);
   }
   if (kind == "conv") {
-    if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget))
+    if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget)) {
+      if (persistent)
+        choosePersistence(
+            *tile,
+            ConvGemm::of(cast<Conv2DOp>(tensorCoreProductOf(fusion)))
+                ->product(),
+            target, budget);
       return tile->config(ctx, KernelFamily::conv);
+    }
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
-                                 32, {}, 0, 1, 1, f32Precision);
+                                 32, {}, 0, 1, 1, f32Precision, 0, 0);
   }
   return KernelConfigAttr();
 }
@@ -168,8 +179,9 @@ struct SelectKernelConfigPass
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       if (fusion->hasAttr(kKernelConfigAttrName))
         return WalkResult::advance();
-      FailureOr<KernelConfigAttr> config = chooseConfig(
-          fusion, target, budget, pinned, pinnedAttention, precision);
+      FailureOr<KernelConfigAttr> config =
+          chooseConfig(fusion, target, budget, pinned, pinnedAttention,
+                       precision, persistent);
       if (failed(config))
         return WalkResult::interrupt();
       if (*config) {
@@ -178,7 +190,8 @@ struct SelectKernelConfigPass
                 diag, config->getFamily(), config->getBody(),
                 config->getThreads(), config->getTile(), config->getStages(),
                 config->getVector(), config->getCluster(),
-                config->getPrecision())))
+                config->getPrecision(), config->getGrid(),
+                config->getEpilogue())))
           return WalkResult::interrupt();
         fusion->setAttr(kKernelConfigAttrName, *config);
       }
@@ -201,7 +214,7 @@ Operation *mlir::brrr::tensorCoreProductOf(FusionOp fusion) {
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
   return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
-                               1, 1, KernelPrecision::exact);
+                               1, 1, KernelPrecision::exact, grid, epilogue);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
@@ -213,13 +226,15 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
   tile.n = config.getTile()[1];
   tile.k = config.getTile()[2];
   tile.stages = config.getStages();
+  tile.grid = config.getGrid();
+  tile.epilogue = config.getEpilogue();
   return tile;
 }
 
 KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {
   return KernelConfigAttr::get(ctx, KernelFamily::attention,
                                KernelBody::mma_sync, threads(), {rows, keys},
-                               stages, 1, 1, KernelPrecision::exact);
+                               stages, 1, 1, KernelPrecision::exact, 0, 0);
 }
 
 std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {

@@ -278,6 +278,33 @@ std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
   return tile;
 }
 
+int64_t MatmulTile::epilogueBytes() const {
+  return m * wgmmaEpiloguePitch(epilogue ? epilogue : n) * 4;
+}
+
+void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
+                                   StringRef target, int64_t sharedBudget) {
+  tile.grid = tile.epilogue = 0;
+  int64_t sms = multiprocessors(target);
+  int64_t tiles = llvm::divideCeil(p.M, tile.m) *
+                  llvm::divideCeil(p.N, tile.n) * p.batches;
+  if (tile.body != KernelBody::wgmma || tiles <= sms)
+    return;
+  int64_t free = sharedBudget - tile.stages * tile.stageBytes() -
+                 wgmmaExtraShared(tile.stages);
+  for (int64_t columns : {tile.n, int64_t(128), int64_t(64), int64_t(32)}) {
+    if (columns > tile.n || tile.n % columns)
+      continue;
+    MatmulTile chunked = tile;
+    chunked.epilogue = columns;
+    if (chunked.epilogueBytes() <= free) {
+      tile.grid = sms;
+      tile.epilogue = columns;
+      return;
+    }
+  }
+}
+
 int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {
   int64_t sms = multiprocessors(target);
   auto cost = [&](int64_t n) {

@@ -77,7 +77,7 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
     // B through `stages` buffer pairs, all alive for the whole main loop (phase
     // 0); the wgmma body's slices start on 1024-byte swizzle boundaries, with
     // its mbarriers beside them, and its epilogue stages the f32 tile (phase 1)
-    // over the slices.
+    // over the slices, or column chunks of it beside them.
     std::optional<MatmulTile> tile = MatmulTile::of(*config);
     if (!tile)
       return buffers;
@@ -91,8 +91,10 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
     }
     if (wgmma) {
       buffers.push_back({"barriers", 16 * tile->stages, 8, 0, 1});
-      buffers.push_back(
-          {"epilogue", tile->m * wgmmaEpiloguePitch(tile->n) * 4, 16, 1, 1});
+      // A persistent kernel's epilogue has a buffer of its own, alive
+      // while the next tile's slices stream in.
+      int64_t first = tile->epilogue ? 0 : 1;
+      buffers.push_back({"epilogue", tile->epilogueBytes(), 16, first, 1});
       slack = wgmmaExtraShared(tile->stages) - 16 * tile->stages;
     }
     return buffers;

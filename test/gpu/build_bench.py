@@ -18,7 +18,9 @@ gelu product compiled once per tile of SWEEP_TILES (brrrc --matmul-tile),
 as <case>__<tile>.so, for gemm_sweep.py; with --attention-sweep,
 DEST/attention_sweep/ holds every ATTENTION_SHAPES model once per tile of
 ATTENTION_TILES (brrrc --attention-tile), for attention_bench.py --sweep.
-Usage: build_bench.py BRRRC DEST [--sweep | --attention-sweep]
+Each --flag=F adds F to every brrrc command line (e.g. --flag=--persistent,
+to compare a compile option against the default bench in the same run).
+Usage: build_bench.py BRRRC DEST [--sweep | --attention-sweep] [--flag=F ...]
 """
 
 import os
@@ -29,11 +31,16 @@ import onnx
 from onnx import TensorProto, helper
 
 
+# brrrc flags every model of this run compiles with (--flag=F).
+EXTRA_FLAGS = [a[len("--flag="):] for a in sys.argv[3:] if a.startswith("--flag=")]
+
+
 def save_and_compile(brrrc, model, dest, name, flags=()):
     model.ir_version = 8
     path = os.path.join(dest, name + ".onnx")
     onnx.save(model, path)
-    subprocess.run([brrrc, path, "-o", os.path.join(dest, name + ".so"), *flags], check=True)
+    subprocess.run([brrrc, path, "-o", os.path.join(dest, name + ".so"), *flags, *EXTRA_FLAGS],
+                   check=True)
     os.remove(path)
 
 

@@ -151,6 +151,24 @@ KERNEL_CASES = [
     ("matmul_wgmma_bt_gelu_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
                                   n("MatMul", ["a", "wt"], ["m"]), n("Sigmoid", ["m"], ["y"])],
      [("a", H, [2, 100, 136]), ("w", H, [264, 136])], [("y", H, [2, 100, 264])]),
+    # Persistent wgmma kernels (brrrc --persistent, FLAGS; more tiles than
+    # multiprocessors): blocks
+    # walk tiles across batches, the producer streams the next tile while
+    # the epilogue stages column chunks. Ragged M, N and K with bias,
+    # residual and ReLU over 144 tiles of 256; an odd N (scalar epilogue);
+    # 320 tiles of 128 with a K-contiguous B.
+    ("matmul_wgmma_persistent_ragged_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                            n("Add", ["m", "bias"], ["t"]),
+                                            n("Add", ["t", "r"], ["u"]), n("Relu", ["u"], ["y"])],
+     [("a", H, [6, 700, 136]), ("b", H, [136, 1000]), ("bias", H, [1000]),
+      ("r", H, [6, 700, 1000])], [("y", H, [6, 700, 1000])]),
+    ("matmul_wgmma_persistent_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                            n("MatMul", ["a", "wt"], ["m"]),
+                                            n("Sigmoid", ["m"], ["y"])],
+     [("a", BF, [4500, 72]), ("w", BF, [1001, 72])], [("y", BF, [4500, 1001])]),
+    ("matmul_wgmma_persistent_bt_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                        n("MatMul", ["a", "wt"], ["y"])],
+     [("a", H, [4, 1000, 128]), ("w", H, [1200, 128])], [("y", H, [4, 1000, 1200])]),
     # Operands read through fused transposes: attention's head layouts.
     ("attention_scores_transposed_f32", [n("Transpose", ["q"], ["qt"], perm=[0, 2, 1, 3]),
                                          n("Transpose", ["k"], ["kt"], perm=[0, 2, 3, 1]),
@@ -358,6 +376,12 @@ KERNEL_CASES = [
      [("x", H, [1, 4, 16, 16])], [("y", H, [1, 16, 8, 8])]),
     ("conv_wgmma_wide_f16", [n("Conv", ["x", "w"], ["y"])],
      [("x", H, [4, 64, 28, 28]), ("w", H, [256, 64, 1, 1])], [("y", H, [4, 256, 28, 28])]),
+    # A persistent convolution (--persistent): 225 tiles of 128 pixels x 256
+    # channels.
+    ("conv_wgmma_persistent_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                   n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [32, 64, 30, 30]), ("w", H, [256, 64, 3, 3]), ("b", H, [256]),
+      ("r", H, [32, 256, 30, 30])], [("y", H, [32, 256, 30, 30])]),
     # Split K (brrr-split-k): convolutions whose tiles leave most
     # multiprocessors idle run as grouped partial convolutions summed in
     # f32 with the bias, residual and ReLU after the sum. ResNet-50's
@@ -435,6 +459,12 @@ OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20}
 
 
+# Cases compiled with extra brrrc flags.
+FLAGS = {name: ["--persistent"] for name in (
+    "matmul_wgmma_persistent_ragged_f16", "matmul_wgmma_persistent_odd_n_bf16",
+    "matmul_wgmma_persistent_bt_f16", "conv_wgmma_persistent_f16")}
+
+
 def kernel_case(brrrc, case, dest_root):
     name, nodes, ins, outs = case
     used = {i for node in nodes for i in node.input}
@@ -449,7 +479,7 @@ def kernel_case(brrrc, case, dest_root):
     os.makedirs(dest, exist_ok=True)
     path = os.path.join(dest, "model.onnx")
     onnx.save(model, path)
-    ok, why = compile_case(brrrc, path, dest)
+    ok, why = compile_case(brrrc, path, dest, FLAGS.get(name, ()))
     if ok:
         os.remove(path)
         meta = {"reference": "torch", "name": name}

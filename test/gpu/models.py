@@ -16,7 +16,7 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
 
   models.py run BRRRC DIR [--only ...] [--exporters ...] [--dtypes fp32,fp16]
                 [--batches 1,32] [--peers eager,compile,graphs] [--tiny]
-                [--profile [--profile-top N]]
+                [--profile [--profile-top N]] [--brrrc-flag=F ...]
       For every model, exporter, dtype and batch: exports there (fp16 models
       are exported in half precision and compiled with --precision=fp16, so
       f32 stretches an exporter leaves in them multiply in f16 as torch
@@ -345,6 +345,7 @@ def cmd_run(opts):
                     # and without it those f32 products keep f32 accuracy
                     # (3xTF32) where torch multiplies in f16.
                     flags = ["--precision=fp16"] if dtype == "fp16" else []
+                    flags += opts.brrrc_flag
                     seconds, rss, err, families = compile_model(opts.brrrc, path, so, flags)
                     if err:
                         failures += 1
@@ -415,6 +416,9 @@ def main():
                    help="after each row, where brrr's time goes by kernel family")
     p.add_argument("--profile-top", type=int, default=6,
                    help="how many of the busiest kernels --profile lists")
+    p.add_argument("--brrrc-flag", action="append", default=[],
+                   help="an extra brrrc flag for every model (repeatable), "
+                        "e.g. --brrrc-flag=--persistent")
     opts = parser.parse_args()
     if opts.cmd == "export":
         cmd_export(opts)

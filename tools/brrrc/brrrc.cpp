@@ -112,6 +112,14 @@ cl::opt<std::string> attentionTile(
              "and W warps, for tile sweeps (default: chosen per kernel)"),
     cl::value_desc("RxKxW"), cl::init(""), cl::cat(category));
 
+cl::opt<bool> persistent(
+    "persistent",
+    cl::desc("Run Hopper products and convolutions whose output tiles "
+             "outnumber the multiprocessors as persistent kernels (one block "
+             "per multiprocessor walking the tiles; default: one block per "
+             "tile)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> printWeights(
     "print-weights",
     cl::desc("Print weight blobs in full instead of eliding them (the output "
@@ -198,6 +206,7 @@ int main(int argc, char **argv) {
       !parseTile("attention-tile", attentionTile, "RxKxW (e.g. 128x64x4)",
                  compile.attentionTile))
     return 1;
+  compile.persistent = persistent;
 
   if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
       precision != "bf16") {

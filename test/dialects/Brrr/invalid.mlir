@@ -627,8 +627,28 @@ func.func @kernel_threads_not_whole_warps() attributes {c = #brrr.kernel<family 
 
 // -----
 
-// expected-error @+1 {{vector and cluster must be positive and stages non-negative}}
+// expected-error @+1 {{vector and cluster must be positive and stages, grid and epilogue non-negative}}
 func.func @kernel_zero_vector() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 0>} { return }
+
+// -----
+
+// expected-error @+1 {{only the wgmma body runs a persistent grid or stages its epilogue in column chunks}}
+func.func @kernel_persistent_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = 132, epilogue = 32>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma epilogue stages a multiple of 32 columns that divides the tile's 256, not 96}}
+func.func @kernel_epilogue_chunk_ragged() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 96>} { return }
+
+// -----
+
+// expected-error @+1 {{a persistent wgmma kernel stages its epilogue in a buffer of its own (epilogue = columns)}}
+func.func @kernel_persistent_epilogue_over_stages() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132>} { return }
+
+// -----
+
+// expected-error @+1 {{vector and cluster must be positive and stages, grid and epilogue non-negative}}
+func.func @kernel_negative_grid() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = -1, epilogue = 32>} { return }
 
 // -----
 

@@ -1,5 +1,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config))' | FileCheck %s
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNED
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true}))' | FileCheck %s --check-prefix=PERSIST
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNEDPERSIST
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{matmul-tile=128,128}))' 2>&1 | FileCheck %s --check-prefix=BADPIN
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config{attention-tile=64,128,2}))' | FileCheck %s --check-prefix=ATTENTIONPIN
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{attention-tile=64,64}))' 2>&1 | FileCheck %s --check-prefix=BADATTENTIONPIN
@@ -40,12 +42,23 @@ func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // deep. The tile width minimizes waves x time per tile: BERT's 4096x3072
 // MLP product takes 128x256 (384 tiles, 3 waves; 128x128 would need 6
 // waves of 0.8-rate tiles); a product of a few tiles takes 128x128.
+// With `persistent`, tiles that outnumber the 132 multiprocessors make the
+// kernel persistent: 132 blocks, the epilogue staged in the widest column
+// chunk that fits beside the stages (32 of 256 beside four 48 KiB stages;
+// the whole 128 beside three 32 KiB ones, pinned). A pinned tile is made
+// persistent or not for its own tile count; 4 tiles never are.
 // CHECK-LABEL: func.func @WgmmaTiles
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
 // PINNED-LABEL: func.func @WgmmaTiles
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
+// PERSIST-LABEL: func.func @WgmmaTiles
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// PINNEDPERSIST-LABEL: func.func @WgmmaTiles
+// PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = 132, epilogue = 128>
+// PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaTiles(%a: tensor<4096x768xf16>, %b: tensor<768x3072xf16>, %c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> (tensor<4096x3072xf16>, tensor<256x256xf16>) {
     %0 = brrr.matmul %a, %b : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
@@ -119,6 +132,10 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK-LABEL: func.func @ConvBodies
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// With `persistent`, the 784 tiles of the second walk 132 blocks.
+// PERSIST-LABEL: func.func @ConvBodies
+// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 module attributes {brrr.target = "sm_90a"} {
@@ -143,6 +160,10 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK-LABEL: func.func @GroupedConvBodies
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// With `persistent`, their tiles (counted over the groups) walk 132 blocks.
+// PERSIST-LABEL: func.func @GroupedConvBodies
+// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
+// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 module attributes {brrr.target = "sm_90a"} {

@@ -1,4 +1,5 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-select-kernel-config{persistent=true},brrr-plan-shared-memory))' | FileCheck %s --check-prefix=PERSIST
 
 // A softmax over 4096 f32 columns runs 256 threads (8 warps): the max and
 // the sum each need 8 floats of scratch, alive in overlapping phases, so
@@ -90,10 +91,16 @@ module attributes {brrr.target = "sm_90a"} {
 // -----
 
 // A 128x256 tile takes 48 KiB a stage (A 16, B 32), and its epilogue
-// staging 128 x (256 + 8) floats.
+// staging 128 x (256 + 8) floats. Persistent (384 tiles), its epilogue
+// stages 32 columns at a time, 128 x (32 + 8) floats in bytes of their own
+// (the stages' are busy with the next tile's slices meanwhile).
 // CHECK-LABEL: func.func @WgmmaWideTile
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK-SAME: {bytes = 135168 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197696 : i64}
+// PERSIST-LABEL: func.func @WgmmaWideTile
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
+// PERSIST-SAME: {bytes = 32768 : i64, name = "b3", offset = 98304 : i64}
+// PERSIST-SAME: {bytes = 20480 : i64, name = "epilogue", offset = 131072 : i64}], brrr.shared_bytes = 218176 : i64}
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaWideTile(%a: tensor<4096x768xf16>, %b: tensor<768x3072xf16>) -> tensor<4096x3072xf16> {
     %0 = brrr.fusion "matmul"(%a, %b) : (tensor<4096x768xf16>, tensor<768x3072xf16>) -> tensor<4096x3072xf16> {

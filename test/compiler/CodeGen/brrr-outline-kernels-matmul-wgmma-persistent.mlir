@@ -1,0 +1,54 @@
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{persistent=true matmul-tile=128,256,4},brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// A persistent wgmma kernel: 6 batches x 6 row tiles x 4 column tiles of
+// 128x256 (144, more than the 132 multiprocessors) walked by 132 blocks,
+// one grid dimension (the batch comes from the tile index).
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>{{.*}}brrr.grid = array<i64: 132, 1, 1>
+// CHECK: gpu.func @fusion_0
+// CHECK-NOT: gpu.block_id z
+// The producer walks the block's tiles, and in each the k-slices, through
+// one ring: the next tile's first slices stream in while the consumers
+// finish this one.
+// CHECK: nvvm.setmaxregister  decrease 40
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive.expect_tx
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// The consumers walk the same tiles; each starts from zero accumulators,
+// releases each slice's stage once the group after it is issued, and the
+// last slice's once its group retires.
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: scf.for
+// CHECK: llvm.mlir.zero
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 256, k = 16>
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.mbarrier.arrive
+// The epilogue stages 32 of the 256 columns at a time (8 f32 pairs per
+// thread) in its own buffer, between barriers of the consumer warpgroup
+// alone (128 threads), then adds the bias and residual and stores 4
+// columns per thread access.
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+// CHECK-COUNT-8: llvm.store {{.+}} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+// CHECK: llvm.load {{.+}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: llvm.load {{.+}} : !llvm.ptr<1> -> vector<4xf16>
+// CHECK: arith.addf
+// CHECK: llvm.store {{.+}} : f16, !llvm.ptr<1>
+// Seven more chunks, two barriers each.
+// CHECK-COUNT-14: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
+// CHECK-NOT: nvvm.barrier
+// CHECK: gpu.return
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%a: tensor<6x700x136xf16>, %b: tensor<136x1024xf16>, %bias: tensor<1024xf16>, %r: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
+    %0 = brrr.matmul %a, %b : tensor<6x700x136xf16>, tensor<136x1024xf16> -> tensor<6x700x1024xf16>
+    %1 = brrr.add %0, %bias : tensor<6x700x1024xf16>, tensor<1024xf16> -> tensor<6x700x1024xf16>
+    %2 = brrr.add %1, %r : tensor<6x700x1024xf16>, tensor<6x700x1024xf16> -> tensor<6x700x1024xf16>
+    return %2 : tensor<6x700x1024xf16>
+  }
+}
