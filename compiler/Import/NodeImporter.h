@@ -38,6 +38,7 @@ struct OpImporter {
 
 using OpTable = llvm::StringMap<OpImporter>;
 
+void registerEinsumImporters(OpTable &table);
 void registerElementwiseImporters(OpTable &table);
 void registerGeneratorImporters(OpTable &table);
 void registerIndexingImporters(OpTable &table);

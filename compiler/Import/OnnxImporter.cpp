@@ -105,6 +105,7 @@ public:
                 StringRef modelPath, const ImportOptions &options)
       : context(context), model(model), modelPath(modelPath), options(options),
         builder(&context) {
+    registerEinsumImporters(table);
     registerElementwiseImporters(table);
     registerGeneratorImporters(table);
     registerIndexingImporters(table);

@@ -169,6 +169,14 @@ KERNEL_CASES = [
     ("matmul_wgmma_persistent_bt_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
                                         n("MatMul", ["a", "wt"], ["y"])],
      [("a", H, [4, 1000, 128]), ("w", H, [1200, 128])], [("y", H, [4, 1000, 1200])]),
+    # Einsum: attention's scores as one batched f16 product (keys read
+    # transposed) and a three-operand bf16 contraction with a broadcast
+    # ellipsis.
+    ("einsum_scores_f16", [n("Einsum", ["q", "k"], ["y"], equation="bhqd,bhkd->bhqk")],
+     [("q", H, [2, 3, 40, 64]), ("k", H, [2, 3, 72, 64])], [("y", H, [2, 3, 40, 72])]),
+    ("einsum_chain_bf16", [n("Einsum", ["a", "b", "c"], ["y"], equation="...ij,jk,...kl->...il")],
+     [("a", BF, [3, 1, 24, 40]), ("b", BF, [40, 32]), ("c", BF, [4, 32, 16])],
+     [("y", BF, [3, 4, 24, 16])]),
     # Operands read through fused transposes: attention's head layouts.
     ("attention_scores_transposed_f32", [n("Transpose", ["q"], ["qt"], perm=[0, 2, 1, 3]),
                                          n("Transpose", ["k"], ["kt"], perm=[0, 2, 3, 1]),
