@@ -108,20 +108,27 @@ struct Window {
   SmallVector<int64_t> kernel, strides, dilations, pads;
 };
 
+/// A per-spatial-dimension attribute (strides, dilations, ...) for the
+/// 2-D form: `dflt` in both when absent; a 1-D op lifted to 2-D gets
+/// `lifted` in the added H dimension.
+FailureOr<SmallVector<int64_t>> spatialAttr(NodeImporter &n, StringRef name,
+                                            int64_t dflt, bool lifted1D,
+                                            int64_t lifted = 1) {
+  auto v = n.attrInts(name);
+  if (!v || v->empty())
+    return SmallVector<int64_t>(2, dflt);
+  if (lifted1D && v->size() == 1)
+    return SmallVector<int64_t>{lifted, v->front()};
+  if (lifted1D || v->size() != 2)
+    return n.emitError() << "'" << name << "' has " << v->size()
+                         << " entries; only 1-D and 2-D are supported";
+  return *v;
+}
+
 FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
                                 ArrayRef<int64_t> kernel, bool lifted1D) {
-  // A 1-D op lifted to 2-D gets a unit window in the added H dimension.
-  auto spatial = [&](StringRef name,
-                     int64_t dflt) -> FailureOr<SmallVector<int64_t>> {
-    auto v = n.attrInts(name);
-    if (!v || v->empty())
-      return SmallVector<int64_t>(2, dflt);
-    if (lifted1D && v->size() == 1)
-      return SmallVector<int64_t>{1, v->front()};
-    if (lifted1D || v->size() != 2)
-      return n.emitError() << "'" << name << "' has " << v->size()
-                           << " entries; only 1-D and 2-D are supported";
-    return *v;
+  auto spatial = [&](StringRef name, int64_t dflt) {
+    return spatialAttr(n, name, dflt, lifted1D);
   };
   Window w;
   w.kernel.assign(kernel.begin(), kernel.end());
@@ -226,6 +233,180 @@ LogicalResult importConv(NodeImporter &n) {
   auto y = n.create<Conv2DOp>(*x, *w, n.input(2), win->strides, win->pads,
                               win->dilations,
                               static_cast<uint64_t>(n.attrInt("group", 1)));
+  return setSpatialOutput(n, y, lifted);
+}
+
+/// ConvTranspose as a convolution: the input with stride - 1 zeros between
+/// its pixels (a reshape, a pad of the dimensions it adds, a reshape back),
+/// padded by dilation * (kernel - 1) - pad on each side (a negative amount
+/// crops) plus output_padding after, convolved at stride 1 by the weights
+/// with each group's input and output channels swapped and the window
+/// flipped. Pads come from `pads`, or from `output_shape` (or auto_pad's
+/// input x stride) split as the operator specifies.
+LogicalResult importConvTranspose(NodeImporter &n) {
+  auto x = n.requiredInput(0), w = n.requiredInput(1);
+  if (failed(x) || failed(w))
+    return failure();
+  int64_t rank = n.inputType(0).getRank();
+  if (rank != 3 && rank != 4)
+    return n.emitError() << "only 1-D and 2-D transposed convolutions are "
+                            "supported (input rank "
+                         << rank << ")";
+  if (n.inputType(1).getRank() != rank)
+    return n.emitError() << "weight rank " << n.inputType(1).getRank()
+                         << " differs from input rank " << rank;
+  bool lifted = rank == 3;
+  if (lifted) {
+    x = liftTo2D(n, *x);
+    w = liftTo2D(n, *w);
+    if (failed(x) || failed(w))
+      return failure();
+  }
+  auto xt = cast<RankedTensorType>(x->getType());
+  auto wt = cast<RankedTensorType>(w->getType());
+  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1);
+  int64_t group = n.attrInt("group", 1);
+  if (group < 1 || C % group || wt.getDimSize(0) != C)
+    return n.emitError() << "group " << group << " must divide the " << C
+                         << " input channels, which the weight's first "
+                            "dimension ("
+                         << wt.getDimSize(0) << ") must equal";
+  int64_t perGroupOut = wt.getDimSize(1), perGroupIn = C / group;
+  SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
+  if (auto ks = n.attrInts("kernel_shape");
+      ks && !ks->empty() &&
+      ArrayRef<int64_t>(*ks) != ArrayRef(kernel).drop_front(lifted ? 1 : 0))
+    return n.emitError() << "kernel_shape disagrees with the weight shape";
+  auto strides = spatialAttr(n, "strides", 1, lifted);
+  auto dilations = spatialAttr(n, "dilations", 1, lifted);
+  auto outPadding = spatialAttr(n, "output_padding", 0, lifted, 0);
+  if (failed(strides) || failed(dilations) || failed(outPadding))
+    return failure();
+  SmallVector<int64_t> in(xt.getShape().drop_front(2)), reach(2);
+  for (int i = 0; i < 2; ++i) {
+    int64_t s = (*strides)[i], d = (*dilations)[i], op = (*outPadding)[i];
+    if (kernel[i] < 1 || s < 1 || d < 1)
+      return n.emitError() << "kernel " << kernel[i] << ", stride " << s
+                           << " and dilation " << d << " of spatial dim " << i
+                           << " must be positive";
+    if (op < 0 || op >= std::max(s, d))
+      return n.emitError() << "output_padding " << op << " of spatial dim " << i
+                           << " must lie in [0, max(stride, dilation))";
+    if (llvm::MulOverflow(kernel[i] - 1, d, reach[i]))
+      return n.emitError() << "the window of spatial dim " << i
+                           << " overflows a 64-bit integer";
+    if (in[i] < 1)
+      return n.emitError() << "spatial dim " << i << " of the input is empty";
+  }
+  // [top, left, bottom, right] of the transposed convolution.
+  SmallVector<int64_t> pads(4, 0);
+  std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  auto outputShape = n.attrInts("output_shape");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return n.emitError() << "unknown auto_pad '" << autoPad << "'";
+  if ((outputShape && !outputShape->empty()) || autoPad == "SAME_UPPER" ||
+      autoPad == "SAME_LOWER") {
+    SmallVector<int64_t> out(2);
+    if (outputShape && !outputShape->empty()) {
+      // Spatial sizes, or the whole output's shape.
+      ArrayRef<int64_t> o(*outputShape);
+      if (o.size() == static_cast<size_t>(rank))
+        o = o.drop_front(2);
+      if (o.size() != static_cast<size_t>(rank - 2))
+        return n.emitError()
+               << "'output_shape' has " << outputShape->size() << " entries";
+      out = lifted ? SmallVector<int64_t>{1, o[0]} : SmallVector<int64_t>(o);
+    } else {
+      for (int i = 0; i < 2; ++i)
+        if (llvm::MulOverflow(in[i], (*strides)[i], out[i]))
+          return n.emitError() << "the output of spatial dim " << i
+                               << " overflows a 64-bit integer";
+    }
+    for (int i = 0; i < 2; ++i) {
+      // total = stride * (in - 1) + output_padding + reach + 1 - out.
+      int64_t total;
+      if (llvm::MulOverflow((*strides)[i], in[i] - 1, total) ||
+          llvm::AddOverflow(total, reach[i], total) ||
+          llvm::AddOverflow(total, (*outPadding)[i] + 1, total) ||
+          llvm::SubOverflow(total, out[i], total))
+        return n.emitError() << "the padding of spatial dim " << i
+                             << " overflows a 64-bit integer";
+      // Rounded down, as the operator's definition divides: a negative
+      // total (a larger output) grows the end for NOTSET.
+      int64_t half = llvm::divideFloorSigned(total, 2);
+      pads[i] = autoPad == "SAME_UPPER" ? half : total - half;
+      pads[i + 2] = autoPad == "SAME_UPPER" ? total - half : half;
+    }
+  } else if (autoPad == "NOTSET") {
+    auto p = n.attrInts("pads");
+    if (p && lifted && p->size() == 2)
+      pads = {0, (*p)[0], 0, (*p)[1]};
+    else if (p && !lifted && p->size() == 4)
+      pads = *p;
+    else if (p && !p->empty())
+      return n.emitError() << "'pads' has " << p->size() << " entries";
+  }
+  // Zeros between the input's pixels: [N, C, H, 1, W, 1] padded to
+  // [N, C, H, sH, W, sW], read as [N, C, H * sH, W * sW] (sW - 1 zeros
+  // after the last pixel, which the padding below takes back).
+  Value up = *x;
+  int64_t sH = (*strides)[0], sW = (*strides)[1];
+  if (sH > 1 || sW > 1) {
+    auto spread = n.reshape(up, {N, C, in[0], 1, in[1], 1});
+    if (failed(spread))
+      return failure();
+    auto zeros = n.create<PadOp>(
+        PadMode::constant, *spread, ArrayRef<int64_t>{0, 0, 0, 0, 0, 0},
+        ArrayRef<int64_t>{0, 0, 0, sH - 1, 0, sW - 1}, APFloat(0.0));
+    if (failed(zeros))
+      return failure();
+    int64_t upH, upW;
+    if (llvm::MulOverflow(in[0], sH, upH) || llvm::MulOverflow(in[1], sW, upW))
+      return n.emitError() << "the strided input overflows a 64-bit integer";
+    auto merged = n.reshape(*zeros, {N, C, upH, upW});
+    if (failed(merged))
+      return failure();
+    up = *merged;
+  }
+  SmallVector<int64_t> low(4, 0), high(4, 0);
+  for (int i = 0; i < 2; ++i)
+    if (llvm::SubOverflow(reach[i], pads[i], low[2 + i]) ||
+        llvm::SubOverflow(reach[i], pads[i + 2], high[2 + i]) ||
+        llvm::AddOverflow(high[2 + i], (*outPadding)[i] - (*strides)[i] + 1,
+                          high[2 + i]))
+      return n.emitError() << "the padding of spatial dim " << i
+                           << " overflows a 64-bit integer";
+  if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
+      llvm::any_of(high, [](int64_t v) { return v != 0; })) {
+    auto padded =
+        n.create<PadOp>(PadMode::constant, up, low, high, APFloat(0.0));
+    if (failed(padded))
+      return failure();
+    up = *padded;
+  }
+  // Weights [C, M / group, kH, kW] -> [M, C / group, kH, kW], flipped.
+  auto grouped =
+      n.reshape(*w, {group, perGroupIn, perGroupOut, kernel[0], kernel[1]});
+  if (failed(grouped))
+    return failure();
+  auto swapped =
+      n.create<TransposeOp>(*grouped, ArrayRef<int64_t>{0, 2, 1, 3, 4});
+  if (failed(swapped))
+    return failure();
+  auto convWeight = n.reshape(
+      *swapped, {group * perGroupOut, perGroupIn, kernel[0], kernel[1]});
+  if (failed(convWeight))
+    return failure();
+  auto flipped = n.create<SliceOp>(
+      *convWeight, ArrayRef<int64_t>{0, 0, kernel[0] - 1, kernel[1] - 1},
+      ArrayRef<int64_t>{group * perGroupOut, perGroupIn, kernel[0], kernel[1]},
+      ArrayRef<int64_t>{1, 1, -1, -1});
+  if (failed(flipped))
+    return failure();
+  auto y = n.create<Conv2DOp>(up, *flipped, n.input(2), ArrayRef<int64_t>{1, 1},
+                              ArrayRef<int64_t>{0, 0, 0, 0}, *dilations,
+                              static_cast<uint64_t>(group));
   return setSpatialOutput(n, y, lifted);
 }
 
@@ -411,6 +592,7 @@ void registerNNImporters(OpTable &t) {
   t["AveragePool"] = {{7, 10, 11, 19}, importPool<AvgPool2DOp>};
   t["BatchNormalization"] = {{9, 14, 15}, importBatchNorm};
   t["Conv"] = {{1, 11}, importConv};
+  t["ConvTranspose"] = {{1, 11}, importConvTranspose};
   t["Gemm"] = {{7, 9, 11, 13}, importGemm};
   t["GlobalAveragePool"] = {{1}, importGlobalPool<ReduceKind::mean>};
   t["GlobalMaxPool"] = {{1}, importGlobalPool<ReduceKind::max>};

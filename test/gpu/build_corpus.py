@@ -390,6 +390,19 @@ KERNEL_CASES = [
                                    n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
      [("x", H, [32, 64, 30, 30]), ("w", H, [256, 64, 3, 3]), ("b", H, [256]),
       ("r", H, [32, 256, 30, 30])], [("y", H, [32, 256, 30, 30])]),
+    # ConvTranspose as a stride-1 convolution over zero-inserted input: a
+    # UNet-style 2x upsampling (64 channels: the Hopper body after the
+    # zero-inserting movement chain) and a grouped, padded, dilated one with
+    # output_padding and a bias (the untiled body).
+    ("convtranspose_up2_f16", [n("ConvTranspose", ["x", "w", "b"], ["c"], strides=[2, 2]),
+                               n("Relu", ["c"], ["y"])],
+     [("x", H, [2, 64, 13, 14]), ("w", H, [64, 64, 2, 2]), ("b", H, [64])],
+     [("y", H, [2, 64, 26, 28])]),
+    ("convtranspose_grouped_f32", [n("ConvTranspose", ["x", "w", "b"], ["y"], group=2,
+                                     strides=[3, 2], pads=[1, 2, 0, 1], dilations=[1, 2],
+                                     output_padding=[2, 1])],
+     [("x", F, [2, 6, 5, 7]), ("w", F, [6, 4, 3, 3]), ("b", F, [8])],
+     [("y", F, [2, 8, 16, 15])]),
     # Split K (brrr-split-k): convolutions whose tiles leave most
     # multiprocessors idle run as grouped partial convolutions summed in
     # f32 with the bias, residual and ReLU after the sum. ResNet-50's
