@@ -11,6 +11,7 @@
 #include "compiler/Import/NodeImporter.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -195,9 +196,100 @@ LogicalResult importHardmax(NodeImporter &n) {
   return success();
 }
 
+/// The most elements CumSum's masked square may hold (outer x length x
+/// length): floats reduce it in the row kernel without storing it, but
+/// integers store it before their reduction.
+constexpr int64_t kMaxCumSumSquare = int64_t(1) << 28;
+
+/// CumSum (opsets 11, 14): y[.., i, ..] sums x[.., j, ..] over j <= i
+/// (j < i exclusive; j >= i and j > i reversed), as a sum over a new last
+/// axis j of where(j compared with i, x with its axis moved last, 0): a row
+/// reduction whose compare and select the row kernel fuses, so the masked
+/// square is never stored.
+LogicalResult importCumSum(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  RankedTensorType xt = n.inputType(0);
+  if (xt.getRank() < 1)
+    return n.emitError() << "input must have rank >= 1";
+  auto axisValues = n.constInts(1, "axis");
+  if (failed(axisValues))
+    return failure();
+  if (axisValues->size() != 1)
+    return n.emitError() << "axis must hold one value, not "
+                         << axisValues->size();
+  auto axis = n.normalizeAxis(axisValues->front(), xt.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t len = xt.getDimSize(*axis), rank = xt.getRank();
+  int64_t products;
+  if (len && (llvm::MulOverflow(xt.getNumElements(), len, products) ||
+              products > kMaxCumSumSquare))
+    return n.emitError() << "a cumulative sum of " << xt.getNumElements()
+                         << " elements along " << len
+                         << " is more than its masked sum supports ("
+                         << kMaxCumSumSquare << " products)";
+  if (len == 0 || xt.getNumElements() == 0) {
+    n.setOutput(0, *x);
+    return success();
+  }
+  // The axis last: [outer..., len], then [outer..., 1, len].
+  SmallVector<int64_t> perm, back(rank), outer;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis) {
+      perm.push_back(d);
+      outer.push_back(xt.getDimSize(d));
+    }
+  perm.push_back(*axis);
+  for (auto [i, d] : llvm::enumerate(perm))
+    back[d] = i;
+  Value moved = *x;
+  if (*axis != rank - 1) {
+    auto t = n.create<TransposeOp>(*x, perm);
+    if (failed(t))
+      return failure();
+    moved = *t;
+  }
+  SmallVector<int64_t> spread(outer);
+  spread.push_back(1);
+  spread.push_back(len);
+  auto row = n.reshape(moved, spread);
+  auto square = RankedTensorType::get({len, len}, xt.getElementType());
+  auto i = n.indicesAlong(square, 0), j = n.indicesAlong(square, 1);
+  if (failed(row) || failed(i) || failed(j))
+    return failure();
+  bool exclusive = n.attrInt("exclusive", 0) != 0;
+  bool reverse = n.attrInt("reverse", 0) != 0;
+  ComparePredicate p =
+      reverse ? (exclusive ? ComparePredicate::gt : ComparePredicate::ge)
+              : (exclusive ? ComparePredicate::lt : ComparePredicate::le);
+  auto keep = n.create<CompareOp>(p, *j, *i);
+  if (failed(keep))
+    return failure();
+  auto masked =
+      n.create<WhereOp>(*keep, *row, n.scalar(xt.getElementType(), 0));
+  if (failed(masked))
+    return failure();
+  auto sum = n.create<ReduceOp>(ReduceKind::sum, *masked,
+                                ArrayRef<int64_t>{rank}, false);
+  if (failed(sum))
+    return failure();
+  Value y = *sum;
+  if (*axis != rank - 1) {
+    auto t = n.create<TransposeOp>(y, back);
+    if (failed(t))
+      return failure();
+    y = *t;
+  }
+  n.setOutput(0, y);
+  return success();
+}
+
 } // namespace
 
 void registerReduceImporters(OpTable &t) {
+  t["CumSum"] = {{11, 14}, importCumSum};
   constexpr auto sum = ReduceKind::sum;
   t["ArgMax"] = {{1, 11, 12, 13}, importArgExtreme<true>};
   t["ArgMin"] = {{1, 11, 12, 13}, importArgExtreme<false>};

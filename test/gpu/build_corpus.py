@@ -169,6 +169,13 @@ KERNEL_CASES = [
     ("matmul_wgmma_persistent_bt_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
                                         n("MatMul", ["a", "wt"], ["y"])],
      [("a", H, [4, 1000, 128]), ("w", H, [1200, 128])], [("y", H, [4, 1000, 1200])]),
+    # CumSum as a masked sum: position ids from an int64 mask (stored
+    # square, general reduction) and a reversed exclusive f16 sum along a
+    # middle axis (the row kernel, nothing stored).
+    ("cumsum_positions_i64", [n("CumSum", ["m", "axis1"], ["y"])],
+     [("m", I64, [4, 300])], [("y", I64, [4, 300])]),
+    ("cumsum_reverse_exclusive_f16", [n("CumSum", ["x", "axis1"], ["y"], exclusive=1, reverse=1)],
+     [("x", H, [3, 200, 7])], [("y", H, [3, 200, 7])]),
     # Einsum: attention's scores as one batched f16 product (keys read
     # transposed) and a three-operand bf16 contraction with a broadcast
     # ellipsis.
@@ -464,6 +471,7 @@ CONSTANTS = {
     "split_w": stem_weights(256, 256, 3) / 4,
     "chain_reflect": np.array([0, 1, 2, 0, 0, 2, 1, 0], np.int64),
     "chain_starts": np.array([0], np.int64), "chain_ends": np.array([13], np.int64),
+    "axis1": np.array(1, np.int64),
     "chain_axes": np.array([1], np.int64), "chain_steps": np.array([2], np.int64),
     "chain_shape": np.array([2, 7, 45], np.int64),
     "chain_pads": np.array([0, 0, 0, 0, 0, 3], np.int64),

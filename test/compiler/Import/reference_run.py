@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Runs the brrr IR that brrrc imports on numpy, against known outputs.
 
-Importer lowerings (Einsum, ConvTranspose) turn one ONNX op into several
+Importer lowerings (Einsum, ConvTranspose, CumSum) turn one ONNX op into several
 brrr ops. This evaluates the imported IR (`brrrc --emit=brrr`) op by op in
 float64 numpy for the ops such lowerings emit, and compares its outputs
 with the ONNX backend test data's (`--backend NAME ...`, under DATA_DIR)
 and with numpy references for generated cases (`--generated`): Einsum
 equations (ellipses, diagonals, three operands, implicit outputs) in f64,
-f32 and i64, and ConvTranspose over groups, strides, dilations, pads and
-output paddings in f64. An op outside the evaluated set is an error.
+f32 and i64, ConvTranspose over groups, strides, dilations, pads and
+output paddings in f64, and CumSum (constant axes, exclusive, reversed) in
+f64, f32 and i64. An op outside the evaluated set is an error.
 Prints one line per case; exits non-zero on any mismatch.
 Usage: reference_run.py BRRRC DATA_DIR [--backend NAME ...] [--generated]
 """
@@ -27,6 +28,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
           "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+
+
+COMPARES = {"eq": np.equal, "lt": np.less, "le": np.less_equal,
+            "gt": np.greater, "ge": np.greater_equal}
 
 
 def tensor_type(text):
@@ -112,8 +117,8 @@ def evaluate(ir, inputs):
             r = v[0] * v[1]
         elif op == "where":
             r = np.where(v[0], v[1], v[2])
-        elif op == "compare" and kind == "eq":
-            r = v[0] == v[1]
+        elif op == "compare" and kind in COMPARES:
+            r = COMPARES[kind](v[0], v[1])
         elif op == "reduce" and kind == "sum":
             r = np.sum(v[0], axis=tuple(ints(attrs, "axes")),
                        keepdims="keepdims = true" in attrs)
@@ -177,6 +182,21 @@ CONV_TRANSPOSES = [
 ]
 
 
+# shape, axis, exclusive, reverse
+CUMSUMS = [((7,), 0, 0, 0), ((7,), 0, 1, 0), ((7,), 0, 0, 1), ((7,), 0, 1, 1),
+           ((3, 5), 0, 0, 0), ((3, 5), -1, 1, 0), ((2, 4, 3), 1, 0, 1),
+           ((2, 4, 3), -2, 1, 1), ((1, 6), 1, 0, 0)]
+
+
+def cumsum(x, axis, exclusive, reverse):
+    """CumSum by its definition, summed sequentially in float64."""
+    x = np.flip(x, axis) if reverse else x
+    y = np.cumsum(x.astype(np.float64), axis=axis)
+    if exclusive:
+        y = y - x
+    return np.flip(y, axis) if reverse else y
+
+
 def conv_transpose(x, w, b, group, strides, pads, dilations, output_padding):
     """ConvTranspose by its definition: each input pixel scatters the window."""
     n, c, h, wd = x.shape
@@ -205,12 +225,13 @@ def generated(tmp):
     onnx_types = {np.float64: TensorProto.DOUBLE, np.float32: TensorProto.FLOAT,
                   np.int64: TensorProto.INT64}
 
-    def save(name, node, inputs, opset):
+    def save(name, node, inputs, opset, initializers=()):
         graph = helper.make_graph(
             [node], name,
             [helper.make_tensor_value_info(f"x{i}", onnx_types[a.dtype.type], a.shape)
              for i, a in enumerate(inputs)],
-            [helper.make_tensor_value_info("y", onnx_types[inputs[0].dtype.type], None)])
+            [helper.make_tensor_value_info("y", onnx_types[inputs[0].dtype.type], None)],
+            list(initializers))
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
         model.ir_version = 8
         path = os.path.join(tmp, name + ".onnx")
@@ -236,6 +257,16 @@ def generated(tmp):
         name = f"convtranspose_{k}"
         yield (name, save(name, node, [x, w, b], 11), [x, w, b],
                [conv_transpose(x, w, b, group, strides, pads, dilations, output_padding)])
+    for dtype in (np.float64, np.float32, np.int64):
+        for k, (shape, axis, exclusive, reverse) in enumerate(CUMSUMS):
+            x = (rng.standard_normal(shape) * 3).astype(dtype)
+            node = helper.make_node("CumSum", ["x0", "axis"], ["y"], exclusive=exclusive,
+                                    reverse=reverse)
+            axis_init = numpy_helper.from_array(np.array(axis, np.int64), "axis")
+            name = f"cumsum_{k}_{dtype.__name__}"
+            yield (f"{name} {shape} axis {axis} exclusive {exclusive} reverse {reverse}",
+                   save(name, node, [x], 14, [axis_init]), [x],
+                   [cumsum(x, axis, exclusive, reverse).astype(dtype).astype(np.float64)])
 
 
 def main():
