@@ -131,6 +131,22 @@ def torch_inputs(name, gen):
         return [f(5, 24, dt=torch.float16), f(24, 16, dt=torch.float16)]
     if name == "matmul_wgmma_bt_gelu_f16":
         return [f(2, 100, 136, dt=torch.float16), f(264, 136, dt=torch.float16) / 8]
+    if name == "matmul_wgmma_persistent_ragged_f16":
+        return [f(6, 700, 136, dt=torch.float16), f(136, 1000, dt=torch.float16) / 8,
+                f(1000, dt=torch.float16), f(6, 700, 1000, dt=torch.float16)]
+    if name == "matmul_wgmma_persistent_odd_n_bf16":
+        return [f(4500, 72, dt=torch.bfloat16), f(1001, 72, dt=torch.bfloat16) / 8]
+    if name == "matmul_wgmma_persistent_bt_f16":
+        return [f(4, 1000, 128, dt=torch.float16), f(1200, 128, dt=torch.float16) / 8]
+    if name == "einsum_scores_f16":
+        return [f(2, 3, 40, 64, dt=torch.float16), f(2, 3, 72, 64, dt=torch.float16) / 8]
+    if name == "einsum_chain_bf16":
+        return [f(3, 1, 24, 40, dt=torch.bfloat16), f(40, 32, dt=torch.bfloat16) / 8,
+                f(4, 32, 16, dt=torch.bfloat16) / 8]
+    if name == "cumsum_positions_i64":
+        return [torch.randint(0, 2, (4, 300), generator=gen)]
+    if name == "cumsum_reverse_exclusive_f16":
+        return [f(3, 200, 7, dt=torch.float16)]
     if name == "matmul_f16_tiled_ragged":
         return [f(3, 300, 200, dt=torch.float16), f(200, 136, dt=torch.float16)]
     if name == "matmul_tiled_epilogue_bf16":
@@ -213,6 +229,14 @@ def torch_inputs(name, gen):
                 f(64, dt=torch.float16), f(32, 64, 3, 3, dt=torch.float16) / 8]
     if name == "conv_wgmma_wide_f16":
         return [f(4, 64, 28, 28, dt=torch.float16), f(256, 64, 1, 1, dt=torch.float16) / 8]
+    if name == "conv_wgmma_persistent_f16":
+        return [f(32, 64, 30, 30, dt=torch.float16), f(256, 64, 3, 3, dt=torch.float16) / 8,
+                f(256, dt=torch.float16), f(32, 256, 30, 30, dt=torch.float16)]
+    if name == "convtranspose_up2_f16":
+        return [f(2, 64, 13, 14, dt=torch.float16), f(64, 64, 2, 2, dt=torch.float16) / 8,
+                f(64, dt=torch.float16)]
+    if name == "convtranspose_grouped_f32":
+        return [f(2, 6, 5, 7), f(6, 4, 3, 3), f(8)]
     if name == "conv_wgmma_stem_s2d_f16":
         return [f(2, 3, 29, 31, dt=torch.float16), f(24, dt=torch.float16)]
     if name == "conv_wgmma_stem_s2d_pads_f16":
@@ -306,6 +330,30 @@ def torch_reference(name, xs):
         return [torch.matmul(d[0], d[1]) + d[2]]
     if name == "matmul_wgmma_bt_gelu_f16":
         return [torch.sigmoid(torch.matmul(d[0], d[1].t()))]
+    if name == "matmul_wgmma_persistent_ragged_f16":
+        return [torch.relu(torch.matmul(d[0], d[1]) + d[2] + d[3])]
+    if name == "matmul_wgmma_persistent_odd_n_bf16":
+        return [torch.sigmoid(d[0] @ d[1].t())]
+    if name == "matmul_wgmma_persistent_bt_f16":
+        return [d[0] @ d[1].t()]
+    if name == "einsum_scores_f16":
+        return [torch.einsum("bhqd,bhkd->bhqk", d[0], d[1])]
+    if name == "einsum_chain_bf16":
+        return [torch.einsum("...ij,jk,...kl->...il", d[0], d[1], d[2])]
+    if name == "cumsum_positions_i64":
+        return [torch.cumsum(xs[0], 1)]
+    if name == "cumsum_reverse_exclusive_f16":
+        return [torch.flip(torch.cumsum(torch.flip(d[0], [1]), 1), [1]) - d[0]]
+    if name == "conv_wgmma_persistent_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1) + d[3])]
+    if name == "convtranspose_up2_f16":
+        return [torch.relu(F.conv_transpose2d(d[0], d[1], d[2], stride=2))]
+    if name == "convtranspose_grouped_f32":
+        # ONNX pads [1, 2, 0, 1] and output_padding [2, 1]: the unpadded
+        # result, zeros after it, then the window cropped.
+        full = F.conv_transpose2d(d[0], d[1], stride=(3, 2), dilation=(1, 2), groups=2)
+        full = F.pad(full, (0, 1, 0, 2))
+        return [full[:, :, 1:17, 2:17] + d[2].reshape(1, -1, 1, 1)]
     if name.startswith("matmul"):
         return [torch.matmul(d[0], d[1])]
     if name == "gather_rows_negative":
