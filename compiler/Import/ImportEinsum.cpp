@@ -179,6 +179,16 @@ FailureOr<Labeled> broadcast(NodeImporter &n, const Labeled &x,
   return Labeled{*v, x.labels};
 }
 
+/// `x` ordered as `order` and broadcast to the sizes `sizeOf` gives.
+FailureOr<Labeled> arrange(NodeImporter &n, const Labeled &x,
+                           ArrayRef<Label> order,
+                           const llvm::DenseMap<Label, int64_t> &sizeOf) {
+  auto p = permute(n, x, order);
+  if (failed(p))
+    return failure();
+  return broadcast(n, *p, sizeOf);
+}
+
 /// The product of `a` and `b` summed over `contract`, its labels `batch`,
 /// then a's own, then b's own.
 FailureOr<Labeled> contractPair(NodeImporter &n, const Labeled &a,
@@ -220,10 +230,7 @@ FailureOr<Labeled> contractPair(NodeImporter &n, const Labeled &a,
         llvm::append_range(order, contract);
         llvm::append_range(order, own);
       }
-      auto p = permute(n, x, order);
-      if (failed(p))
-        return failure();
-      auto wide = broadcast(n, *p, sizeOf);
+      auto wide = arrange(n, x, order, sizeOf);
       if (failed(wide))
         return failure();
       SmallVector<int64_t> matrix;
@@ -431,11 +438,8 @@ LogicalResult importEinsum(NodeImporter &n) {
   auto summed = sumOut(n, acc, extra);
   if (failed(summed))
     return failure();
-  auto result = permute(n, *summed, output);
-  if (failed(result))
-    return failure();
   // Broadcast dimensions only one operand stretched keep their size.
-  auto wide = broadcast(n, *result, sizeOf);
+  auto wide = arrange(n, *summed, output, sizeOf);
   if (failed(wide))
     return failure();
   n.setOutput(0, wide->value);

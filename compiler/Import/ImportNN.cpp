@@ -201,39 +201,55 @@ LogicalResult setSpatialOutput(NodeImporter &n, FailureOr<Value> y,
   return success();
 }
 
-LogicalResult importConv(NodeImporter &n) {
+/// The input and weights (inputs 0 and 1) of a 1-D or 2-D convolution or
+/// transposed convolution (`what`, for the rank error), a 1-D op's lifted
+/// to 2-D, once kernel_shape (if given) agrees with the weights.
+struct ConvOperands {
+  Value x, w;
+  bool lifted = false;
+  RankedTensorType xType() const { return cast<RankedTensorType>(x.getType()); }
+  RankedTensorType wType() const { return cast<RankedTensorType>(w.getType()); }
+};
+FailureOr<ConvOperands> convOperands(NodeImporter &n, StringRef what) {
   auto x = n.requiredInput(0), w = n.requiredInput(1);
   if (failed(x) || failed(w))
     return failure();
   int64_t rank = n.inputType(0).getRank();
   if (rank != 3 && rank != 4)
-    return n.emitError() << "only 1-D and 2-D convolutions are supported "
-                            "(input rank "
-                         << rank << ")";
+    return n.emitError() << "only 1-D and 2-D " << what
+                         << " are supported (input rank " << rank << ")";
   if (n.inputType(1).getRank() != rank)
     return n.emitError() << "weight rank " << n.inputType(1).getRank()
                          << " differs from input rank " << rank;
-  bool lifted = rank == 3;
-  if (lifted) {
-    x = liftTo2D(n, *x);
-    w = liftTo2D(n, *w);
+  ConvOperands c{*x, *w, rank == 3};
+  if (c.lifted) {
+    x = liftTo2D(n, c.x);
+    w = liftTo2D(n, c.w);
     if (failed(x) || failed(w))
       return failure();
+    c.x = *x;
+    c.w = *w;
   }
-  auto xt = cast<RankedTensorType>(x->getType());
-  auto wt = cast<RankedTensorType>(w->getType());
-  auto win = resolveWindow(n, xt.getShape().drop_front(2),
-                           wt.getShape().drop_front(2), lifted);
-  if (failed(win))
-    return failure();
   if (auto ks = n.attrInts("kernel_shape");
       ks && !ks->empty() &&
-      ArrayRef<int64_t>(*ks) != wt.getShape().drop_front(2 + (lifted ? 1 : 0)))
+      ArrayRef<int64_t>(*ks) !=
+          c.wType().getShape().drop_front(2 + (c.lifted ? 1 : 0)))
     return n.emitError() << "kernel_shape disagrees with the weight shape";
-  auto y = n.create<Conv2DOp>(*x, *w, n.input(2), win->strides, win->pads,
+  return c;
+}
+
+LogicalResult importConv(NodeImporter &n) {
+  auto c = convOperands(n, "convolutions");
+  if (failed(c))
+    return failure();
+  auto win = resolveWindow(n, c->xType().getShape().drop_front(2),
+                           c->wType().getShape().drop_front(2), c->lifted);
+  if (failed(win))
+    return failure();
+  auto y = n.create<Conv2DOp>(c->x, c->w, n.input(2), win->strides, win->pads,
                               win->dilations,
                               static_cast<uint64_t>(n.attrInt("group", 1)));
-  return setSpatialOutput(n, y, lifted);
+  return setSpatialOutput(n, y, c->lifted);
 }
 
 /// ConvTranspose as a convolution: the input with stride - 1 zeros between
@@ -244,26 +260,13 @@ LogicalResult importConv(NodeImporter &n) {
 /// flipped. Pads come from `pads`, or from `output_shape` (or auto_pad's
 /// input x stride) split as the operator specifies.
 LogicalResult importConvTranspose(NodeImporter &n) {
-  auto x = n.requiredInput(0), w = n.requiredInput(1);
-  if (failed(x) || failed(w))
+  auto c = convOperands(n, "transposed convolutions");
+  if (failed(c))
     return failure();
+  Value x = c->x, w = c->w;
+  bool lifted = c->lifted;
   int64_t rank = n.inputType(0).getRank();
-  if (rank != 3 && rank != 4)
-    return n.emitError() << "only 1-D and 2-D transposed convolutions are "
-                            "supported (input rank "
-                         << rank << ")";
-  if (n.inputType(1).getRank() != rank)
-    return n.emitError() << "weight rank " << n.inputType(1).getRank()
-                         << " differs from input rank " << rank;
-  bool lifted = rank == 3;
-  if (lifted) {
-    x = liftTo2D(n, *x);
-    w = liftTo2D(n, *w);
-    if (failed(x) || failed(w))
-      return failure();
-  }
-  auto xt = cast<RankedTensorType>(x->getType());
-  auto wt = cast<RankedTensorType>(w->getType());
+  RankedTensorType xt = c->xType(), wt = c->wType();
   int64_t N = xt.getDimSize(0), C = xt.getDimSize(1);
   int64_t group = n.attrInt("group", 1);
   if (group < 1 || C % group || wt.getDimSize(0) != C)
@@ -273,10 +276,6 @@ LogicalResult importConvTranspose(NodeImporter &n) {
                          << wt.getDimSize(0) << ") must equal";
   int64_t perGroupOut = wt.getDimSize(1), perGroupIn = C / group;
   SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
-  if (auto ks = n.attrInts("kernel_shape");
-      ks && !ks->empty() &&
-      ArrayRef<int64_t>(*ks) != ArrayRef(kernel).drop_front(lifted ? 1 : 0))
-    return n.emitError() << "kernel_shape disagrees with the weight shape";
   auto strides = spatialAttr(n, "strides", 1, lifted);
   auto dilations = spatialAttr(n, "dilations", 1, lifted);
   auto outPadding = spatialAttr(n, "output_padding", 0, lifted, 0);
@@ -350,7 +349,7 @@ LogicalResult importConvTranspose(NodeImporter &n) {
   // Zeros between the input's pixels: [N, C, H, 1, W, 1] padded to
   // [N, C, H, sH, W, sW], read as [N, C, H * sH, W * sW] (sW - 1 zeros
   // after the last pixel, which the padding below takes back).
-  Value up = *x;
+  Value up = x;
   int64_t sH = (*strides)[0], sW = (*strides)[1];
   if (sH > 1 || sW > 1) {
     auto spread = n.reshape(up, {N, C, in[0], 1, in[1], 1});
@@ -387,7 +386,7 @@ LogicalResult importConvTranspose(NodeImporter &n) {
   }
   // Weights [C, M / group, kH, kW] -> [M, C / group, kH, kW], flipped.
   auto grouped =
-      n.reshape(*w, {group, perGroupIn, perGroupOut, kernel[0], kernel[1]});
+      n.reshape(w, {group, perGroupIn, perGroupOut, kernel[0], kernel[1]});
   if (failed(grouped))
     return failure();
   auto swapped =
