@@ -203,9 +203,9 @@ constexpr int64_t kMaxCumSumSquare = int64_t(1) << 28;
 
 /// CumSum (opsets 11, 14): y[.., i, ..] sums x[.., j, ..] over j <= i
 /// (j < i exclusive; j >= i and j > i reversed), as a sum over a new last
-/// axis j of where(j compared with i, x with its axis moved last, 0): a row
-/// reduction whose compare and select the row kernel fuses, so the masked
-/// square is never stored.
+/// axis j of where(j compared with i, x with its axis moved last, 0): for
+/// floats a row reduction whose compare and select the row kernel fuses, so
+/// the masked square is never stored; integers store it first.
 LogicalResult importCumSum(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
