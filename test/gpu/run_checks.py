@@ -270,6 +270,7 @@ def stem_weights(o, c, k):
 
 
 def torch_reference(name, xs):
+    F = torch.nn.functional
     d = [x.double() if x.is_floating_point() else x for x in xs]
     if name.startswith("cos_cos"):
         return [torch.cos(torch.cos(d[0]))]
@@ -381,7 +382,6 @@ def torch_reference(name, xs):
         return [xs[0].sum()]
     if name == "reduce_max_leading_few_f16":
         return [d[0].amax(0)]
-    F = torch.nn.functional
     if name == "leading_mean_f16":
         return [d[0].mean(0)]
     if name == "interleaved_sum_f32":
