@@ -82,6 +82,10 @@ struct MatmulTile {
   /// and the columns its epilogue stages at a time (0: the whole tile, over
   /// the stages).
   int64_t grid = 0, epilogue = 0;
+  /// wgmma only: the blocks of a cluster that split the k-slices of one
+  /// tile between them and sum their accumulators through distributed
+  /// shared memory (1: one block per tile).
+  int64_t cluster = 1;
   int64_t threads() const {
     return body == KernelBody::wgmma ? 128 * (1 + m / 64)
                                      : 32 * (m / 64) * (n / 64);
@@ -138,12 +142,13 @@ ProductShape productShapeOf(MatmulOp mm);
 /// SXM for sm_90a): grids smaller than a wave leave them idle.
 int64_t multiprocessors(StringRef target);
 
-/// The width (64, 128 or 256) of the wgmma body's 128-row tiles for a
-/// product of shape `p`: 64 for at most 64 columns, else the one that
-/// minimizes waves x time per tile (a 128-wide tile does half a 256-wide
-/// one's work at about 0.8 of its rate, measured on an H100,
-/// test/gpu/NOTES.md), so 128 wins when it saves a wave. With
-/// `wholeColumns`, 256 only where it divides N.
+/// The width (64, 128, 192 or 256) of the wgmma body's 128-row tiles for
+/// a product of shape `p`: 64 for at most 64 columns, else the one that
+/// minimizes waves x time per tile (a wave of 128 x n tiles takes 64 +
+/// 3n/4 units: a 128-wide tile does half a 256-wide one's work at about 0.8
+/// of its rate, measured on an H100, test/gpu/NOTES.md), so a narrower
+/// tile wins when it saves a wave. With `wholeColumns`, 256 where it
+/// divides N, else 128.
 int64_t wgmmaTileWidth(const ProductShape &p, StringRef target);
 
 /// The wgmma body's tile for a product of shape `p` on sm_90a: 128 x n
@@ -161,6 +166,16 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
 /// one block per tile.
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
                        StringRef target, int64_t sharedBudget);
+
+/// Splits each of a wgmma product's tiles between `tile.cluster` blocks of
+/// a cluster (2, 4 or 8; 1: none) when its tiles leave most
+/// multiprocessors idle: the blocks take equal runs of the k-slices and
+/// sum their f32 accumulators through distributed shared memory, each
+/// applying the epilogue to its share of the rows. Chosen by estimated
+/// time: waves of blocks, each streaming its slices after a fixed start,
+/// plus the exchange. A persistent tile is never split.
+void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
+                        StringRef target);
 
 /// The module's `brrr.target` (empty without one) around `op`.
 StringRef targetOf(Operation *op);

@@ -83,21 +83,20 @@ def BrrrFuseAttention : Pass<"brrr-fuse-attention", "func::FuncOp"> {
 }
 
 def BrrrSplitK : Pass<"brrr-split-k", "func::FuncOp"> {
-  let summary = "Split the K of products too small to fill the GPU";
+  let summary = "Split the channels of convolutions too small to fill the GPU";
   let description = [{
-    On the module's `brrr.target` sm_90a, an f16/bf16 product of one
-    matrix whose 128-row output tiles leave most multiprocessors idle, and
-    whose K splits into parts of at least 256 (whole 64-deep slices), is
-    computed as S partial products over K / S (a batched product reading
-    A and B through views), summed in f32 by a reduction that also runs
-    the product's epilogue, when an estimate of both forms' time (tile
-    waves at the measured wgmma rate, the partial products' traffic, one
-    more kernel) favours the split. S is the partial product's leading
-    dimension in the IR. A channels-last convolution of one group on the
-    wgmma body splits its input channels the same way, into S groups of
-    whole 64-channel slices: a convolution of S groups over rearranged
-    weights produces S partial outputs side by side, which a reduction
-    sums in f32 with the bias (ResNet-50's last stages at batch 1).
+    On the module's `brrr.target` sm_90a, a channels-last convolution of
+    one group on the wgmma body whose 128-row output tiles leave most
+    multiprocessors idle, and whose input channels split into parts of
+    whole 64-channel slices (K / S at least 256), is computed as S partial
+    convolutions when an estimate of both forms' time (tile waves at the
+    measured wgmma rate, the partial outputs' traffic, one more kernel)
+    favours the split: a convolution of S groups over rearranged weights
+    produces S partial outputs side by side, which a reduction sums in f32
+    with the bias (ResNet-50's last stages at batch 1). S is the
+    convolution's groups in the IR. Matrix products are split inside their
+    kernel instead, over the blocks of a cluster (the kernel config's
+    `cluster`, brrr-select-kernel-config).
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
@@ -240,9 +239,12 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     the widest element. Row kernels: the block size and vector width of
     their register-resident row. Matmuls: on the module's `brrr.target`
     sm_90a, f16/bf16 products whose operands TMA can read run the `wgmma`
-    body (128x256 tiles when they fill the chip's multiprocessors, else
-    128x128; 64-deep slices; 4 or 6 stages, as many as the shared budget
-    holds); other f16/bf16 products with whole 16-byte rows the staged
+    body (128 rows by 128, 192 or 256 columns, whichever wastes the least
+    of the last wave; 64-deep slices; up to 4 stages, as many as the
+    shared budget holds), each tile split over 2, 4 or 8 blocks of a
+    cluster (`cluster`) that sum their partial tiles through distributed
+    shared memory when its tiles leave most multiprocessors idle; other
+    f16/bf16 products with whole 16-byte rows the staged
     `mma_sync` 128x128x32 tile (up to 3 stages); the rest, and
     convolutions, the untiled `warp_mma` body. Reductions, data movement
     and pooling still size themselves. A config already present is kept.

@@ -26,7 +26,13 @@
 // config's `grid`) launches that many blocks, each walking the tiles
 // `grid` apart through one ring (the producer streams the next tile's
 // slices while the consumers run this one's epilogue, whose staging has
-// bytes of its own, `epilogue` columns at a time).
+// bytes of its own, `epilogue` columns at a time). A split tile (the
+// config's `cluster`) is computed by that many consecutive blocks of one
+// thread-block cluster, each streaming its run of the k-slices; they stage
+// their partial tiles, synchronize the cluster, and each sums its share of
+// the rows from every block's staging through distributed shared memory
+// (mapa, ld.shared::cluster) before the epilogue, with no second kernel and
+// no partial products in global memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -194,23 +200,24 @@ struct TileAt {
 /// lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
 /// is written as f32 pairs into the consumer's rows of the staging buffer
 /// at `stagingBase`, `columns` of the tile at a time between two
-/// `barrier()`s. Then each warp walks whole staged rows, `lanes` lanes per
-/// row on consecutive columns, `vec` at a time (4 when they divide the
-/// output's rows and the chunk is 32 or at least 128 wide, 2 at 64: one
-/// 16- or 8-byte read of the staged tile, vector loads of row-wise inputs),
-/// 32 / `lanes` rows per warp: warp w takes row groups w, w + 4, ..., four
-/// per step. A step first loads every element's epilogue inputs (residual,
+/// `barrier()`s (the second a cluster barrier when the tile is split). Then
+/// each warp walks whole staged rows, `lanes` lanes per row on consecutive
+/// columns, `vec` at a time (4 when they divide the output's rows and the
+/// chunk is 32 or at least 128 wide, 2 at 64: one 16- or 8-byte read of
+/// the staged tile, vector loads of row-wise inputs), 32 / `lanes` rows per
+/// warp: warp w takes row groups w, w + 4, ..., four per step; in a split
+/// tile, block `rank` of the cluster takes its run of them, each value the
+/// sum of every block's staged partial, in block order. A step first loads every element's epilogue inputs (residual,
 /// bias) at clamped, always valid positions, so that those loads are in
 /// flight together, then computes and stores the elements inside the
 /// output.
-LogicalResult emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion,
-                                const WgmmaProblem &problem,
-                                const MatmulTile &tile, const TileAt &at,
-                                Value acc, int64_t columns, Value smem,
-                                Value stagingBase, Value consumer, Value lane,
-                                Value warp, function_ref<Value(Value)> arg,
-                                ValueRange outputs,
-                                function_ref<void()> barrier) {
+LogicalResult
+emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
+                  const MatmulTile &tile, const TileAt &at, Value acc,
+                  int64_t columns, Value smem, Value stagingBase,
+                  Value consumer, Value lane, Value warp, Value rank,
+                  function_ref<Value(Value)> arg, ValueRange outputs,
+                  function_ref<void()> barrier) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Type f32 = b.getF32Type();
@@ -220,8 +227,26 @@ LogicalResult emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion,
   int64_t vec = N % 4 != 0     ? 1
                 : columns < 64 ? 4
                                : std::min<int64_t>(4, columns / 32);
-  int64_t lanes = std::min<int64_t>(32, columns / vec);
+  // Lanes a row: a power of two whose vectors tile the chunk (16 of 4 at
+  // 192 columns, three passes of 64).
+  int64_t lanes = 32;
+  while (columns % (lanes * vec) != 0)
+    lanes /= 2;
   int64_t rowsPerWarp = 32 / lanes;
+  // Each warp's 16 / rowsPerWarp row groups, shared among the cluster's
+  // blocks when they split the tile: block `rank` takes a run of them,
+  // summing every block's staged partial tile.
+  int64_t split = tile.cluster, groups = 16 / rowsPerWarp;
+  if (groups % split != 0)
+    return problem.product->emitOpError("a wgmma epilogue of ")
+           << columns << " columns cannot share its rows between " << split
+           << " blocks";
+  int64_t perRank = groups / split;
+  int64_t rowsPerStep = std::min(kRowsPerStep, perRank);
+  auto clusterBarrier = [&] {
+    NVVM::ClusterArriveOp::create(b, loc, nullptr);
+    NVVM::ClusterWaitOp::create(b, loc, nullptr);
+  };
   for (int64_t chunk = 0; chunk < tile.n / columns; ++chunk) {
     barrier();
     auto pairType = VectorType::get({2}, f32);
@@ -240,9 +265,14 @@ LogicalResult emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion,
           e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
       LLVM::StoreOp::create(b, loc, pair, to, 8);
     }
-    barrier();
-    auto rows = scf::ForOp::create(
-        b, loc, e.idx(0), e.idx(16 / rowsPerWarp / kRowsPerStep), e.idx(1));
+    // A split tile's partials are read across the cluster: every block's
+    // staging is written (release) before any is read (acquire).
+    if (split > 1)
+      clusterBarrier();
+    else
+      barrier();
+    auto rows = scf::ForOp::create(b, loc, e.idx(0),
+                                   e.idx(perRank / rowsPerStep), e.idx(1));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(rows.getBody());
     struct Element {
@@ -252,11 +282,11 @@ LogicalResult emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion,
     SmallVector<Element> elements;
     Value rowLane = rowsPerWarp > 1 ? e.div(lane, lanes) : Value();
     Value colLane = rowsPerWarp > 1 ? e.rem(lane, lanes) : lane;
-    for (int64_t k = 0; k < kRowsPerStep; ++k) {
-      Value r = e.add(
-          warp,
-          e.mul(e.add(e.mul(rows.getInductionVar(), kRowsPerStep), e.idx(k)),
-                4));
+    for (int64_t k = 0; k < rowsPerStep; ++k) {
+      Value group = e.add(e.mul(rows.getInductionVar(), rowsPerStep), e.idx(k));
+      if (split > 1)
+        group = e.add(group, e.mul(rank, perRank));
+      Value r = e.add(warp, e.mul(group, 4));
       if (rowsPerWarp > 1)
         r = e.add(e.mul(r, rowsPerWarp), rowLane);
       Value gRow = e.add(at.row0, e.add(e.mul(consumer, 64), r));
@@ -275,11 +305,25 @@ LogicalResult emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion,
         Value out = e.add(outRow, safeCol);
         Value staged = e.at(smem, e.add(rowAt, e.mul(c, 4)));
         SmallVector<Value> values;
-        if (vec == 1) {
-          values.push_back(LLVM::LoadOp::create(b, loc, f32, staged, 4));
+        Type stagedType = vec == 1 ? f32 : VectorType::get({vec}, f32);
+        // One block's staged values, or the sum of the cluster's in block
+        // order, read through distributed shared memory.
+        Value v;
+        if (split == 1) {
+          v = LLVM::LoadOp::create(b, loc, stagedType, staged, 4 * vec);
         } else {
-          Value v = LLVM::LoadOp::create(b, loc, VectorType::get({vec}, f32),
-                                         staged, 4 * vec);
+          auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+          for (int64_t q = 0; q < split; ++q) {
+            Value peer =
+                NVVM::MapaOp::create(b, loc, clusterPtr, staged, e.i32(q));
+            Value part =
+                LLVM::LoadOp::create(b, loc, stagedType, peer, 4 * vec);
+            v = q ? arith::AddFOp::create(b, loc, v, part).getResult() : part;
+          }
+        }
+        if (vec == 1) {
+          values.push_back(v);
+        } else {
           for (int64_t t = 0; t < vec; ++t)
             values.push_back(
                 LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
@@ -308,6 +352,9 @@ LogicalResult emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion,
         return failure();
     }
   }
+  // No block of a split tile leaves while another still reads its staging.
+  if (split > 1)
+    clusterBarrier();
   return success();
 }
 
@@ -322,7 +369,14 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   int64_t M = problem.M, N = problem.N, batches = problem.batches;
   int64_t tilesM = llvm::divideCeil(M, tile.m),
           tilesN = llvm::divideCeil(N, tile.n);
-  if (batches > 65535 || tilesM * tilesN > (int64_t(1) << 31) - 1)
+  // A split tile's blocks are consecutive in x, one cluster, each taking
+  // kTiles / split of the k-slices.
+  int64_t split = tile.cluster;
+  if (problem.kTiles % split != 0 || (split > 1 && tile.grid))
+    return problem.product->emitOpError("cannot split ")
+           << problem.kTiles << " k-slices evenly between " << split
+           << " blocks of a cluster";
+  if (batches > 65535 || tilesM * tilesN * split > (int64_t(1) << 31) - 1)
     return problem.product->emitOpError(
         "Tensor Core grid exceeds the launch limits");
   SmallVector<int64_t> aOffsets, bOffsets;
@@ -358,6 +412,9 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   func->setAttr("nvvm.maxntid", moduleBuilder.getDenseI32ArrayAttr(
                                     {static_cast<int32_t>(threads), 1, 1}));
   func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
+  if (split > 1)
+    func->setAttr("nvvm.cluster_dim", moduleBuilder.getDenseI32ArrayAttr(
+                                          {static_cast<int32_t>(split), 1, 1}));
 
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -403,8 +460,15 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   // Emits `body(tile, first)` for each of the block's tiles, `first` the
   // ring position (k-slices streamed before it) of its first slice.
   std::optional<TileAt> ownTile;
-  if (!persistent)
-    ownTile = tileAt(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z), bid);
+  Value rank;
+  if (!persistent) {
+    Value t = bid;
+    if (split > 1) {
+      rank = e.rem(bid, split);
+      t = e.div(bid, split);
+    }
+    ownTile = tileAt(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z), t);
+  }
   auto forEachTile = [&](const std::function<void(TileAt, Value)> &body) {
     if (!persistent) {
       body(*ownTile, e.idx(0));
@@ -452,7 +516,11 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   }
   gpu::BarrierOp::create(b, loc);
 
-  int64_t kTiles = problem.kTiles;
+  // The k-slices this block streams: all, or its run of a split tile's.
+  int64_t kTiles = problem.kTiles / split;
+  auto sliceOf = [&](Value kt) {
+    return split > 1 ? e.add(e.mul(rank, kTiles), kt) : kt;
+  };
   int64_t stageBytes = tile.stageBytes();
   Value ticks = e.i32(0x989680);
   auto isProducer = scf::IfOp::create(b, loc, e.eq(warpgroup, 0), true);
@@ -511,7 +579,7 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
           };
       Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
       Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
-      problem.copies(e, kt, aDst, bDst, copy, at.row0, at.col0);
+      problem.copies(e, sliceOf(kt), aDst, bDst, copy, at.row0, at.col0);
     });
   }
 
@@ -637,9 +705,10 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     }
     Value stagingBase =
         e.add(e.idx(*epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
-    if (failed(emitWgmmaEpilogue(
-            e, fusion, problem, tile, at, loop.getResult(0), columns, smem,
-            stagingBase, consumer, lane, warp, arg, outputs, consumersBarrier)))
+    if (failed(emitWgmmaEpilogue(e, fusion, problem, tile, at,
+                                 loop.getResult(0), columns, smem, stagingBase,
+                                 consumer, lane, warp, rank, arg, outputs,
+                                 consumersBarrier)))
       status = failure();
   });
   if (failed(status))
@@ -649,7 +718,7 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = persistent ? blocks : tilesPerBatch;
+  info.grid = persistent ? blocks : tilesPerBatch * split;
   info.gridZ = persistent ? 1 : batches;
   info.block = threads;
   info.sharedBytes =

@@ -42,9 +42,10 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (vector < 1 || cluster < 1 || stages < 0 || grid < 0 || epilogue < 0)
     return emitError() << "vector and cluster must be positive and stages, "
                           "grid and epilogue non-negative";
-  if ((grid || epilogue) && body != KernelBody::wgmma)
-    return emitError() << "only the wgmma body runs a persistent grid or "
-                          "stages its epilogue in column chunks";
+  if ((grid || epilogue || cluster > 1) && body != KernelBody::wgmma)
+    return emitError() << "only the wgmma body runs a persistent grid, "
+                          "stages its epilogue in column chunks or splits "
+                          "a tile over a cluster";
   if (family == KernelFamily::attention) {
     // Each warp takes 1, 2 or 4 tiles of 16 query rows; key blocks of n
     // positions stream through `stages` buffers.
@@ -125,6 +126,13 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (grid && !epilogue)
     return emitError() << "a persistent wgmma kernel stages its epilogue in "
                           "a buffer of its own (epilogue = columns)";
+  if (!llvm::is_contained({1, 2, 4, 8}, cluster))
+    return emitError() << "a wgmma tile is split over 1, 2, 4 or 8 blocks of "
+                          "a cluster, not "
+                       << cluster;
+  if (cluster > 1 && (grid || epilogue))
+    return emitError() << "a tile split over a cluster is not persistent and "
+                          "stages its whole tile";
   return success();
 }
 

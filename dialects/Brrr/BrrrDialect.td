@@ -169,7 +169,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       (absent: one thread per output);
     - `stages`: shared-memory buffers the k-slices stream through;
     - `vector`: elements per vector access;
-    - `cluster`: thread blocks per cluster;
+    - `cluster`: thread blocks per cluster; for the wgmma body, the blocks
+      that split one tile's k-slices and sum their accumulators through
+      distributed shared memory (2, 4 or 8);
     - `precision`: for f32 operands on Tensor Cores, `exact` (three tf32
       products, f32 accuracy) or `tf32` (one product, `--precision=tf32`);
     - `grid`: for the wgmma body, the blocks of a persistent kernel, each

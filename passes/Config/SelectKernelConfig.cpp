@@ -117,9 +117,10 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         tile->n = pinnedTile[1];
         tile->stages = pinnedTile[2];
       }
+      ProductShape p = productShapeOf(matmulOf(fusion));
       if (persistent)
-        choosePersistence(*tile, productShapeOf(matmulOf(fusion)), target,
-                          budget);
+        choosePersistence(*tile, p, target, budget);
+      chooseClusterSplit(*tile, p, target);
       return tile->config(ctx);
     }
     return KernelConfigAttr::get(ctx, KernelFamily::matmul,
@@ -214,7 +215,8 @@ Operation *mlir::brrr::tensorCoreProductOf(FusionOp fusion) {
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
   return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
-                               1, 1, KernelPrecision::exact, grid, epilogue);
+                               1, cluster, KernelPrecision::exact, grid,
+                               epilogue);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
@@ -228,6 +230,7 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
   tile.stages = config.getStages();
   tile.grid = config.getGrid();
   tile.epilogue = config.getEpilogue();
+  tile.cluster = config.getCluster();
   return tile;
 }
 

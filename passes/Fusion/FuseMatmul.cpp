@@ -305,12 +305,41 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   }
 }
 
+void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
+                                    StringRef target) {
+  tile.cluster = 1;
+  if (tile.body != KernelBody::wgmma || tile.grid || p.K <= 0)
+    return;
+  // Estimates in microseconds, from the M = 128 and 512 products of the
+  // transformer shapes (test/gpu/NOTES.md): a 128-row tile runs at about
+  // 4.5 TFLOP/s on its multiprocessor, a block takes 1 us to fill its
+  // pipeline and store its tile, and each block of a cluster adds 0.1 us
+  // to the exchange.
+  constexpr double kTileFlopsPerMicrosecond = 4.5e6, kStartMicroseconds = 1.0,
+                   kExchangeMicroseconds = 0.1;
+  int64_t sms = multiprocessors(target);
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  int64_t tiles =
+      llvm::divideCeil(p.M, tile.m) * llvm::divideCeil(p.N, tile.n) * p.batches;
+  double slice = 2.0 * tile.m * tile.n * tile.k / kTileFlopsPerMicrosecond;
+  auto time = [&](int64_t s) {
+    return llvm::divideCeil(tiles * s, sms) *
+               (kTiles / s * slice + kStartMicroseconds) +
+           (s > 1 ? kExchangeMicroseconds * s : 0.0);
+  };
+  for (int64_t s : {2, 4, 8})
+    if (kTiles % s == 0 && tiles * s <= sms && time(s) < time(tile.cluster))
+      tile.cluster = s;
+}
+
 int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {
   int64_t sms = multiprocessors(target);
+  // A wave of 128 x n tiles takes 64 + 3n/4 units: 160 at 128 wide, 256 at
+  // 256 (measured: a 128-wide tile runs at 80% of a 256-wide one's rate).
   auto cost = [&](int64_t n) {
     int64_t tiles =
         llvm::divideCeil(p.M, 128) * llvm::divideCeil(p.N, n) * p.batches;
-    return llvm::divideCeil(tiles, sms) * (n == 256 ? 256 : 160);
+    return llvm::divideCeil(tiles, sms) * (64 + 3 * n / 4);
   };
   // At most 64 columns: a 64-wide tile, where a 128-wide one would spend
   // half its Tensor Core work on columns outside the product.
@@ -318,7 +347,14 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {
     return 64;
   if (p.wholeColumns && p.N % 256 != 0)
     return 128;
-  return cost(256) <= cost(128) ? 256 : 128;
+  // 192 wide where it saves a wave: 4096 x 768 makes 128 tiles of 192 (one
+  // wave of 132), 96 of 256 or 192 of 128; 4096 x 2304 makes 384 (three
+  // full waves), not 288 of 256 (three, the last a sixth full).
+  int64_t best = 256;
+  for (int64_t n : {int64_t(192), int64_t(128)})
+    if (cost(n) < cost(best))
+      best = n;
+  return best;
 }
 
 std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,

@@ -1,31 +1,25 @@
-//===- SplitK.cpp - skinny products split along K -------------------------===//
+//===- SplitK.cpp - deep convolutions split along their channels ---------===//
 //
 // Graph pass (flag brrr-split-k), after brrr-fuse-attention and before the
-// fusion passes. A product whose output tiles leave most multiprocessors
-// idle (the 128-row products of batch-1 transformers: BERT's 128 x 768 x
-// 3072 makes 6 tiles for 132 multiprocessors, each walking K = 3072) is
-// computed as S products over K / S each,
-//
-//   P = matmul(transpose(reshape(A, M x S x K/S)), reshape(B, S x K/S x N))
-//   C = cast(reduce_sum(cast(P, f32), axis 0), type of C)
-//
-// The views cost nothing (the matmul kernel reads through them), the
-// partial products leave their kernel as f32 accumulators (the cast is
-// their epilogue), and the reduction kernel takes the product's own
-// epilogue (bias, activation, residual). A channels-last convolution on
-// the wgmma body (ConvGemm) splits its input channels: S groups of C / S,
-// each computing all O outputs (a grouped convolution over weights
-// rearranged so that group s holds channels s C/S ... (s+1) C/S - 1 of
-// every output), then the same f32 sum over S:
+// fusion passes. A channels-last convolution on the wgmma body (ConvGemm)
+// whose output tiles leave most multiprocessors idle is computed as S
+// convolutions over C / S input channels each: a grouped convolution over
+// weights rearranged so that group s holds channels s C/S ... (s+1) C/S - 1
+// of every output, then an f32 sum over S:
 //
 //   P = conv2d{groups = S}(x, w')            N x OH x OW x (S O)
 //   C = cast(reduce_sum(reshape(cast(P, f32), N x OH x OW x S x O), axis 3)
 //            + bias, type of C)
 //
-// ResNet-50's last-stage 3 x 3 convolution at batch 1 makes 4 tiles of
-// 49 x 128 over K = 4608; split 8 ways it makes 32 over 576. The split is
-// chosen here, from the estimated time of both forms; the IR shows it as
-// the partial product's leading dimension (the convolution's groups).
+// The partial convolutions leave their kernel as f32 accumulators (the
+// cast is their epilogue), and the reduction kernel takes the
+// convolution's own epilogue (residual, activation). ResNet-50's
+// last-stage 3 x 3 convolution at batch 1 makes 4 tiles of 49 x 128 over
+// K = 4608; split 8 ways it makes 32 over 576. The split is chosen here,
+// from the estimated time of both forms; the IR shows it as the
+// convolution's groups. (Matrix products split inside their kernel
+// instead: the blocks of a cluster sum their partial tiles through
+// distributed shared memory, chooseClusterSplit.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,19 +69,6 @@ int64_t bestSplit(int64_t M, int64_t N, int64_t K, int64_t n, StringRef target,
   return best;
 }
 
-/// The number of parts to split `mm`'s K into on `target` (1: none): only
-/// f16/bf16 products on the wgmma body, with one matrix.
-int64_t splitOf(MatmulOp mm, StringRef target) {
-  Type et = mm.getLhs().getType().getElementType();
-  if (target != "sm_90a" || !(et.isF16() || et.isBF16()))
-    return 1;
-  ProductShape p = productShapeOf(mm);
-  if (p.batches != 1 || mm.getRhs().getType().getNumElements() != p.K * p.N)
-    return 1;
-  return bestSplit(p.M, p.N, p.K, wgmmaTileWidth(p, target), target,
-                   [](int64_t) { return true; });
-}
-
 /// The number of parts to split `conv`'s input channels into (1: none): a
 /// convolution of one group on the wgmma body whose split still is one
 /// (whole 64-channel slices per part; outputs in whole 128-wide tiles).
@@ -99,38 +80,6 @@ int64_t splitOf(Conv2DOp conv, StringRef target) {
   ProductShape p = g->product();
   return bestSplit(p.M, p.N, p.K, wgmmaTileWidth(p, target), target,
                    [&](int64_t s) { return g->C % (64 * s) == 0; });
-}
-
-void splitProduct(MatmulOp mm, int64_t s) {
-  OpBuilder b(mm);
-  Location loc = mm.getLoc();
-  ProductShape p = productShapeOf(mm);
-  Type et = mm.getLhs().getType().getElementType();
-  Type f32 = b.getF32Type();
-  auto tensor = [](ArrayRef<int64_t> shape, Type t) {
-    return RankedTensorType::get(shape, t);
-  };
-  Value a =
-      ReshapeOp::create(b, loc, tensor({p.M, s, p.K / s}, et), mm.getLhs());
-  a = TransposeOp::create(b, loc, tensor({s, p.M, p.K / s}, et), a,
-                          b.getDenseI64ArrayAttr({1, 0, 2}));
-  Value bv =
-      ReshapeOp::create(b, loc, tensor({s, p.K / s, p.N}, et), mm.getRhs());
-  Value parts = MatmulOp::create(b, loc, tensor({s, p.M, p.N}, et), a, bv);
-  parts = CastOp::create(b, loc, tensor({s, p.M, p.N}, f32), parts);
-  // Summed into the product's own shape, so its epilogue reads the sum.
-  ArrayRef<int64_t> shape = mm.getType().getShape();
-  SmallVector<int64_t> partShape = {s};
-  llvm::append_range(partShape, shape);
-  if (shape.size() != 2)
-    parts = ReshapeOp::create(b, loc, tensor(partShape, f32), parts);
-  Value sum = ReduceOp::create(
-      b, loc, tensor(shape, f32),
-      ReduceKindAttr::get(b.getContext(), ReduceKind::sum), parts,
-      b.getDenseI64ArrayAttr({0}), b.getBoolAttr(false));
-  Value c = CastOp::create(b, loc, mm.getType(), sum);
-  mm.getResult().replaceAllUsesWith(c);
-  mm->erase();
 }
 
 /// `conv`'s KH x KW x O x C weights as S groups of C / S channels: w'[kh]
@@ -192,24 +141,19 @@ void splitConv(Conv2DOp conv, int64_t s) {
 }
 
 struct SplitKPass : public mlir::brrr::impl::BrrrSplitKBase<SplitKPass> {
-  /// Splits every `OpT` outside a fusion whose splitOf chooses a split.
-  template <typename OpT>
-  void splitEach(StringRef target, void (*split)(OpT, int64_t)) {
-    SmallVector<std::pair<OpT, int64_t>> splits;
-    getOperation().walk([&](OpT op) {
-      if (op->template getParentOfType<FusionOp>())
-        return;
-      if (int64_t s = splitOf(op, target); s > 1)
-        splits.push_back({op, s});
-    });
-    for (auto [op, s] : splits)
-      split(op, s);
-  }
-
+  /// Splits every convolution outside a fusion whose splitOf chooses a
+  /// split.
   void runOnOperation() override {
     StringRef target = targetOf(getOperation());
-    splitEach<MatmulOp>(target, splitProduct);
-    splitEach<Conv2DOp>(target, splitConv);
+    SmallVector<std::pair<Conv2DOp, int64_t>> splits;
+    getOperation().walk([&](Conv2DOp conv) {
+      if (conv->getParentOfType<FusionOp>())
+        return;
+      if (int64_t s = splitOf(conv, target); s > 1)
+        splits.push_back({conv, s});
+    });
+    for (auto [conv, s] : splits)
+      splitConv(conv, s);
   }
 };
 

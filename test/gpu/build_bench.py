@@ -116,7 +116,7 @@ def attention_sweep(brrrc, dest):
 
 # Tiles (m x n x stages) the sweep compiles every product with, besides the
 # one brrr-select-kernel-config chooses ("default").
-SWEEP_TILES = ["128x256x4", "128x256x3", "128x128x6", "128x128x4", "128x128x3"]
+SWEEP_TILES = ["128x256x4", "128x256x3", "128x192x5", "128x192x4", "128x128x6", "128x128x4", "128x128x3"]
 
 
 def gemm_model(t, m, nn, k):

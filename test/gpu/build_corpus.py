@@ -151,6 +151,35 @@ KERNEL_CASES = [
     ("matmul_wgmma_bt_gelu_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
                                   n("MatMul", ["a", "wt"], ["m"]), n("Sigmoid", ["m"], ["y"])],
      [("a", H, [2, 100, 136]), ("w", H, [264, 136])], [("y", H, [2, 100, 264])]),
+    # 192-wide wgmma tiles (the wave model's pick where 128 or 256 would
+    # leave a wave mostly idle): ragged M and N (2296 = 11 whole tiles and
+    # 184 columns) with N-major B in three 64-column boxes, bias and ReLU;
+    # an N that is not a multiple of 4 (scalar epilogue) read through a
+    # K-contiguous B.
+    ("matmul_wgmma_n192_ragged_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                      n("Add", ["m", "bias"], ["t"]), n("Relu", ["t"], ["y"])],
+     [("a", H, [4000, 200]), ("b", H, [200, 2296]), ("bias", H, [2296])],
+     [("y", H, [4000, 2296])]),
+    ("matmul_wgmma_n192_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                      n("MatMul", ["a", "wt"], ["m"]),
+                                      n("Sigmoid", ["m"], ["y"])],
+     [("a", BF, [4096, 264]), ("w", BF, [766, 264])], [("y", BF, [4096, 766])]),
+    # wgmma tiles split over a cluster (few tiles, long K): the blocks sum
+    # their partial tiles through distributed shared memory. Eight blocks
+    # per tile over three batches, the last k-slice past K (1000 = 15.6
+    # slices) and a residual; a K-contiguous B with an odd N (scalar
+    # epilogue) over eight; two blocks per tile of a ragged GELU product.
+    ("matmul_wgmma_cluster_batched_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                          n("Add", ["m", "r"], ["y"])],
+     [("a", H, [3, 90, 1000]), ("b", H, [1000, 200]), ("r", H, [3, 90, 200])],
+     [("y", H, [3, 90, 200])]),
+    ("matmul_wgmma_cluster_bt_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                            n("MatMul", ["a", "wt"], ["y"])],
+     [("a", BF, [128, 512]), ("w", BF, [301, 512])], [("y", BF, [128, 301])]),
+    ("matmul_wgmma_cluster2_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                        n("Add", ["m", "bias"], ["t"]), n("Gelu", ["t"], ["y"])],
+     [("a", H, [500, 768]), ("b", H, [768, 1536]), ("bias", H, [1536])],
+     [("y", H, [500, 1536])]),
     # Persistent wgmma kernels (brrrc --persistent, FLAGS; more tiles than
     # multiprocessors): blocks
     # walk tiles across batches, the producer streams the next tile while
@@ -485,7 +514,7 @@ TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
-          "matmul_split_k_bias_gelu_f16": 20}
+          "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20}
 
 
 # Cases compiled with extra brrrc flags.

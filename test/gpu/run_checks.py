@@ -134,6 +134,19 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_persistent_ragged_f16":
         return [f(6, 700, 136, dt=torch.float16), f(136, 1000, dt=torch.float16) / 8,
                 f(1000, dt=torch.float16), f(6, 700, 1000, dt=torch.float16)]
+    if name == "matmul_wgmma_n192_ragged_f16":
+        return [f(4000, 200, dt=torch.float16), f(200, 2296, dt=torch.float16) / 8,
+                f(2296, dt=torch.float16)]
+    if name == "matmul_wgmma_n192_odd_n_bf16":
+        return [f(4096, 264, dt=torch.bfloat16), f(766, 264, dt=torch.bfloat16) / 8]
+    if name == "matmul_wgmma_cluster_batched_f16":
+        return [f(3, 90, 1000, dt=torch.float16), f(1000, 200, dt=torch.float16) / 16,
+                f(3, 90, 200, dt=torch.float16)]
+    if name == "matmul_wgmma_cluster_bt_odd_n_bf16":
+        return [f(128, 512, dt=torch.bfloat16), f(301, 512, dt=torch.bfloat16) / 16]
+    if name == "matmul_wgmma_cluster2_gelu_f16":
+        return [f(500, 768, dt=torch.float16), f(768, 1536, dt=torch.float16) / 16,
+                f(1536, dt=torch.float16)]
     if name == "matmul_wgmma_persistent_odd_n_bf16":
         return [f(4500, 72, dt=torch.bfloat16), f(1001, 72, dt=torch.bfloat16) / 8]
     if name == "matmul_wgmma_persistent_bt_f16":
@@ -333,6 +346,16 @@ def torch_reference(name, xs):
         return [torch.sigmoid(torch.matmul(d[0], d[1].t()))]
     if name == "matmul_wgmma_persistent_ragged_f16":
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2] + d[3])]
+    if name == "matmul_wgmma_n192_ragged_f16":
+        return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
+    if name == "matmul_wgmma_n192_odd_n_bf16":
+        return [torch.sigmoid(d[0] @ d[1].t())]
+    if name == "matmul_wgmma_cluster_batched_f16":
+        return [torch.matmul(d[0], d[1]) + d[2]]
+    if name == "matmul_wgmma_cluster_bt_odd_n_bf16":
+        return [d[0] @ d[1].t()]
+    if name == "matmul_wgmma_cluster2_gelu_f16":
+        return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
     if name == "matmul_wgmma_persistent_odd_n_bf16":
         return [torch.sigmoid(d[0] @ d[1].t())]
     if name == "matmul_wgmma_persistent_bt_f16":

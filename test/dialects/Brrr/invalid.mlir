@@ -632,8 +632,28 @@ func.func @kernel_zero_vector() attributes {c = #brrr.kernel<family = pointwise,
 
 // -----
 
-// expected-error @+1 {{only the wgmma body runs a persistent grid or stages its epilogue in column chunks}}
+// expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or splits a tile over a cluster}}
 func.func @kernel_persistent_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = 132, epilogue = 32>} { return }
+
+// -----
+
+// expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or splits a tile over a cluster}}
+func.func @kernel_cluster_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, cluster = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma tile is split over 1, 2, 4 or 8 blocks of a cluster, not 3}}
+func.func @kernel_cluster_of_three() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 3>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma tile is split over 1, 2, 4 or 8 blocks of a cluster, not 16}}
+func.func @kernel_cluster_of_sixteen() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 16>} { return }
+
+// -----
+
+// expected-error @+1 {{a tile split over a cluster is not persistent and stages its whole tile}}
+func.func @kernel_cluster_persistent() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 2, grid = 132, epilogue = 64>} { return }
 
 // -----
 

@@ -69,6 +69,63 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// 192-wide tiles where they save a wave: 4096 x 768 makes 128 of them (one
+// wave of 132; 96 of 256 would leave 36 multiprocessors idle), 4096 x 2304
+// three full waves of 384 (288 of 256 also take three, the last a sixth
+// full); 4096 x 3072 stays at 256 (384 tiles, three full waves).
+// CHECK-LABEL: func.func @WgmmaTileWidths
+// CHECK: tile = [128, 192, 64], stages = 4>
+// CHECK-SAME: -> tensor<4096x768xf16>
+// CHECK: tile = [128, 192, 64], stages = 4>
+// CHECK-SAME: -> tensor<4096x2304xf16>
+// CHECK: tile = [128, 256, 64], stages = 4>
+// CHECK-SAME: -> tensor<4096x3072xf16>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @WgmmaTileWidths(%a: tensor<4096x768xf16>, %b: tensor<768x768xf16>, %c: tensor<768x2304xf16>, %d: tensor<768x3072xf16>) -> (tensor<4096x768xf16>, tensor<4096x2304xf16>, tensor<4096x3072xf16>) {
+    %0 = brrr.matmul %a, %b : tensor<4096x768xf16>, tensor<768x768xf16> -> tensor<4096x768xf16>
+    %1 = brrr.matmul %a, %c : tensor<4096x768xf16>, tensor<768x2304xf16> -> tensor<4096x2304xf16>
+    %2 = brrr.matmul %a, %d : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
+    return %0, %1, %2 : tensor<4096x768xf16>, tensor<4096x2304xf16>, tensor<4096x3072xf16>
+  }
+}
+
+// -----
+
+// Products whose tiles leave most multiprocessors idle split each tile's
+// k-slices over the blocks of a cluster, as many as the estimate favours
+// among 2, 4 and 8 that divide the slices and keep the blocks within one
+// wave: 128 x 3072 -> 768 (6 tiles, 48 slices) over 8; 512 x 768 -> 768
+// (24 tiles, 12 slices) over 4; 500 x 768 -> 1536 (48 tiles) over 2;
+// 512 x 768 -> 2304 (72 tiles: two would need a second wave) and 4096
+// rows stay whole. A pinned or persistent choice keeps the split.
+// CHECK-LABEL: func.func @ClusterSplits
+// CHECK: tile = [128, 128, 64], stages = 4, cluster = 8>
+// CHECK: tile = [128, 128, 64], stages = 4, cluster = 4>
+// CHECK: tile = [128, 128, 64], stages = 4, cluster = 2>
+// CHECK: tile = [128, 128, 64], stages = 4>
+// CHECK: tile = [128, 192, 64], stages = 4>
+// PINNED-LABEL: func.func @ClusterSplits
+// PINNED: tile = [128, 128, 64], stages = 3, cluster = 8>
+// PERSIST-LABEL: func.func @ClusterSplits
+// PERSIST: tile = [128, 128, 64], stages = 4, cluster = 8>
+// PERSIST: tile = [128, 128, 64], stages = 4, cluster = 4>
+// PERSIST: tile = [128, 128, 64], stages = 4, cluster = 2>
+// PERSIST: tile = [128, 128, 64], stages = 4>
+// PERSIST: tile = [128, 192, 64], stages = 4>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @ClusterSplits(%x: tensor<128x3072xf16>, %w: tensor<3072x768xf16>, %m: tensor<512x768xf16>, %w2: tensor<768x768xf16>, %h: tensor<500x768xf16>, %w3: tensor<768x1536xf16>, %w4: tensor<768x2304xf16>, %big: tensor<4096x768xf16>)
+      -> (tensor<128x768xf16>, tensor<512x768xf16>, tensor<500x1536xf16>, tensor<512x2304xf16>, tensor<4096x768xf16>) {
+    %0 = brrr.matmul %x, %w : tensor<128x3072xf16>, tensor<3072x768xf16> -> tensor<128x768xf16>
+    %1 = brrr.matmul %m, %w2 : tensor<512x768xf16>, tensor<768x768xf16> -> tensor<512x768xf16>
+    %2 = brrr.matmul %h, %w3 : tensor<500x768xf16>, tensor<768x1536xf16> -> tensor<500x1536xf16>
+    %3 = brrr.matmul %m, %w4 : tensor<512x768xf16>, tensor<768x2304xf16> -> tensor<512x2304xf16>
+    %4 = brrr.matmul %big, %w2 : tensor<4096x768xf16>, tensor<768x768xf16> -> tensor<4096x768xf16>
+    return %0, %1, %2, %3, %4 : tensor<128x768xf16>, tensor<512x768xf16>, tensor<500x1536xf16>, tensor<512x2304xf16>, tensor<4096x768xf16>
+  }
+}
+
+// -----
+
 // A tighter shared-memory limit leaves fewer wgmma stages: (100000 - 1088)
 // / 32768 = 3.
 // CHECK-LABEL: func.func @WgmmaStagesFitTheLimit

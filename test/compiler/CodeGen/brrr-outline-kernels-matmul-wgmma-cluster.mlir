@@ -1,0 +1,49 @@
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-split-k,brrr-fuse-elementwise,brrr-fuse-matmul,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// BERT's second MLP product at batch 1 (128 x 3072 -> 768, 6 tiles of
+// 128x128) as one kernel whose tiles are each split over a cluster of 8
+// blocks: 48 blocks, block x computing k-slices 6 (x % 8) ... 6 (x % 8) + 5
+// of tile x / 8. After the main loop each block stages its partial tile in
+// its own shared memory; a cluster barrier makes every staging visible,
+// then each block sums the 8 partials of its share of the rows (two row
+// groups of 16 per warp) through distributed shared memory (mapa), in
+// block order, and applies the bias and GELU. A last cluster barrier
+// keeps every block alive until the others have read its staging.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 8>
+// CHECK-SAME: brrr.grid = array<i64: 48, 1, 1>
+// CHECK-NOT: brrr.fusion "reduce"
+// CHECK: gpu.func @fusion_0
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 8, 1, 1>
+// CHECK: %[[RANK:.+]] = arith.remui %block_id_x, %c8
+// CHECK: %[[TILE:.+]] = arith.divui %block_id_x, %c8
+// Producer: 6 slices, starting at slice 6 * rank.
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c6 step
+// CHECK: arith.muli %[[RANK]], %c6
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// Consumers: 6 slices, then the staging and the exchange.
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c6 step
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// CHECK: llvm.store {{.*}} : vector<2xf32>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier id
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c1{{(_[0-9]+)?}} step
+// CHECK: arith.muli %[[RANK]], %c2
+// CHECK: nvvm.mapa %{{.+}}, %c0_i32{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<7> -> vector<4xf32>
+// CHECK-COUNT-7: arith.addf {{.*}} : vector<4xf32>
+// CHECK: math.erf
+// CHECK: llvm.store {{.*}} : f16, !llvm.ptr<1>
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: gpu.return
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%a: tensor<1x128x3072xf16>, %w: tensor<3072x768xf16>, %b: tensor<768xf16>) -> tensor<1x128x768xf16> {
+    %0 = brrr.matmul %a, %w : tensor<1x128x3072xf16>, tensor<3072x768xf16> -> tensor<1x128x768xf16>
+    %1 = brrr.add %0, %b : tensor<1x128x768xf16>, tensor<768xf16> -> tensor<1x128x768xf16>
+    %2 = brrr.gelu none %1 : tensor<1x128x768xf16>
+    return %2 : tensor<1x128x768xf16>
+  }
+}
