@@ -248,6 +248,11 @@ FailureOr<Value> NodeImporter::castTo(Value v, Type et) {
 }
 
 FailureOr<Value> NodeImporter::indicesAlong(RankedTensorType t, int64_t axis) {
+  if (t.getDimSize(axis) > kMaxIndices)
+    return emitError() << "dimension " << axis << " of " << t << " has "
+                       << t.getDimSize(axis)
+                       << " positions; at most 2^24 index constants are "
+                          "built at compile time";
   SmallVector<int64_t> along(t.getRank(), 1);
   along[axis] = t.getDimSize(axis);
   return reshape(

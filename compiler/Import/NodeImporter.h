@@ -166,9 +166,12 @@ public:
   /// `v` with element type `et` through `brrr.cast` (no-op if it has it).
   mlir::FailureOr<mlir::Value> castTo(mlir::Value v, mlir::Type et);
   /// 0, 1, ... along `axis` of a tensor of type `t`, as an i64 constant of
-  /// size 1 in every other dimension, to broadcast against it.
+  /// size 1 in every other dimension, to broadcast against it. An axis
+  /// longer than kMaxIndices is an error naming the node: the constant is
+  /// materialized at compile time, even where the tensor is empty.
   mlir::FailureOr<mlir::Value> indicesAlong(mlir::RankedTensorType t,
                                             int64_t axis);
+  static constexpr int64_t kMaxIndices = int64_t(1) << 24;
 
 private:
   mlir::FailureOr<mlir::Value> finish(mlir::Operation *op,
