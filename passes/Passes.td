@@ -82,25 +82,6 @@ def BrrrFuseAttention : Pass<"brrr-fuse-attention", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
-def BrrrSplitK : Pass<"brrr-split-k", "func::FuncOp"> {
-  let summary = "Split the channels of convolutions too small to fill the GPU";
-  let description = [{
-    On the module's `brrr.target` sm_90a, a channels-last convolution of
-    one group on the wgmma body whose 128-row output tiles leave most
-    multiprocessors idle, and whose input channels split into parts of
-    whole 64-channel slices (K / S at least 256), is computed as S partial
-    convolutions when an estimate of both forms' time (tile waves at the
-    measured wgmma rate, the partial outputs' traffic, one more kernel)
-    favours the split: a convolution of S groups over rearranged weights
-    produces S partial outputs side by side, which a reduction sums in f32
-    with the bias (ResNet-50's last stages at batch 1). S is the
-    convolution's groups in the IR. Matrix products are split inside their
-    kernel instead, over the blocks of a cluster (the kernel config's
-    `cluster`, brrr-select-kernel-config).
-  }];
-  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
-}
-
 def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
   let summary = "Group pointwise DAGs into brrr.fusion kernels";
   let description = [{
@@ -245,8 +226,10 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     cluster (`cluster`) that sum their partial tiles through distributed
     shared memory when its tiles leave most multiprocessors idle; other
     f16/bf16 products with whole 16-byte rows the staged
-    `mma_sync` 128x128x32 tile (up to 3 stages); the rest, and
-    convolutions, the untiled `warp_mma` body. Reductions, data movement
+    `mma_sync` 128x128x32 tile (up to 3 stages); the rest the untiled
+    `warp_mma` body. Convolutions that ConvGemm describes take the same
+    `wgmma` tiles (and, with one group of whole 64-channel slices, the
+    same cluster split); the others the untiled body. Reductions, data movement
     and pooling still size themselves. A config already present is kept.
     The `matmul-tile` option pins the m, n and stages of every tiled
     matmul, and `attention-tile` the query rows, keys per block and warps

@@ -2,11 +2,10 @@
 //
 // The general reduction family, for the reductions row kernels do not take:
 // leading or interleaved axes (a sum over the batch, a mean over H of
-// NCHW, the partial products of a split-K matmul), integer elements, whole
-// tensors. Elements combine in their compute type (f32 for 16-bit floats),
-// and a pointwise epilogue (a cast, a split product's bias and activation)
-// runs on the result before the only store. As the config says (tile
-// absent or [threads]):
+// NCHW), integer elements, whole tensors. Elements combine in their
+// compute type (f32 for 16-bit floats), and a pointwise epilogue (a cast,
+// an activation) runs on the result before the only store. As the config says
+// (tile absent or [threads]):
 // - one thread per output element walks the reduced elements in row-major
 //   order. Neighbouring threads own neighbouring kept coordinates, so when
 //   the innermost axis is kept (reducing leading axes) every step of the

@@ -24,7 +24,6 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.nest<func::FuncOp>().addPass(createCSEPass());
   // Attention is recognized before the pointwise groups split its chain.
   graph.nest<func::FuncOp>().addPass(createBrrrFuseAttention());
-  graph.nest<func::FuncOp>().addPass(createBrrrSplitK());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   // Products take their epilogues first: that saves the product's round
   // trip through memory, at least what a row prologue would save.

@@ -136,12 +136,14 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
   }
   if (kind == "conv") {
     if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget)) {
+      std::optional<ConvGemm> g =
+          ConvGemm::of(cast<Conv2DOp>(tensorCoreProductOf(fusion)));
       if (persistent)
-        choosePersistence(
-            *tile,
-            ConvGemm::of(cast<Conv2DOp>(tensorCoreProductOf(fusion)))
-                ->product(),
-            target, budget);
+        choosePersistence(*tile, g->product(), target, budget);
+      // One group of whole 64-channel slices: every k-slice is one tap's
+      // channel block, so the slices split evenly between blocks.
+      if (g->G == 1 && g->C % 64 == 0)
+        chooseClusterSplit(*tile, g->product(), target);
       return tile->config(ctx, KernelFamily::conv);
     }
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,

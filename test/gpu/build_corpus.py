@@ -327,9 +327,10 @@ KERNEL_CASES = [
     ("sum_of_squares_f32", [n("Mul", ["x", "x"], ["q"]),
                             n("ReduceSum", ["q", "axis1"], ["y"], keepdims=0)],
      [("x", F, [9, 1001])], [("y", F, [9])]),
-    # Split-K (brrr-split-k): a batch-1 MLP product with its bias and GELU
-    # on the f32 sum, and a ragged bf16 one (200 rows); a leading-axis sum
-    # with its pointwise epilogue in the reduction kernel.
+    # Split K over a cluster (few tiles, long K): a batch-1 MLP product with
+    # its bias and GELU on the f32 sum (8 blocks per tile), and a ragged
+    # bf16 one (200 rows); a leading-axis sum with its pointwise epilogue
+    # in the reduction kernel.
     ("matmul_split_k_bias_gelu_f16", [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["t"]),
                                       n("Gelu", ["t"], ["y"])],
      [("x", H, [1, 128, 3072]), ("w", H, [3072, 768]), ("b", H, [768])],
@@ -439,12 +440,11 @@ KERNEL_CASES = [
                                      output_padding=[2, 1])],
      [("x", F, [2, 6, 5, 7]), ("w", F, [6, 4, 3, 3]), ("b", F, [8])],
      [("y", F, [2, 8, 16, 15])]),
-    # Split K (brrr-split-k): convolutions whose tiles leave most
-    # multiprocessors idle run as grouped partial convolutions summed in
-    # f32 with the bias, residual and ReLU after the sum. ResNet-50's
-    # last-stage 3 x 3 at batch 1 (weights as an input: rearranged by a
-    # movement kernel), a ragged one over constant weights (rearranged at
-    # compile time), and a strided 1 x 1 shortcut.
+    # Split K over a cluster: convolutions whose tiles leave most
+    # multiprocessors idle sum their blocks' partial tiles in f32, then
+    # apply the bias, residual and ReLU. ResNet-50's last-stage 3 x 3 at
+    # batch 1 (8 blocks per tile), a ragged one over constant weights (4),
+    # and a strided 1 x 1 shortcut (8).
     ("conv_wgmma_split_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
                               n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
      [("x", H, [1, 512, 7, 7]), ("w", H, [512, 512, 3, 3]), ("b", H, [512]),

@@ -1,4 +1,4 @@
-// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-split-k,brrr-fuse-elementwise,brrr-fuse-matmul,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
 // BERT's second MLP product at batch 1 (128 x 3072 -> 768, 6 tiles of
 // 128x128) as one kernel whose tiles are each split over a cluster of 8

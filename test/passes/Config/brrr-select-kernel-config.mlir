@@ -235,6 +235,28 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// A convolution of one group whose tiles leave most multiprocessors idle
+// splits its k-slices over a cluster like a product: ResNet-50's last 3 x 3
+// at batch 1 (4 tiles over 72 slices) over 8 blocks. A grouped one (its
+// slices would straddle groups) and one with enough tiles (batch 32 at
+// 14 x 14: 98 tiles of 256) stay whole.
+// CHECK-LABEL: func.func @ConvClusterSplits
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK-SAME: -> tensor<1x7x7x512xf16>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK-SAME: -> tensor<32x14x14x512xf16>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @ConvClusterSplits(%x: tensor<1x7x7x512xf16>, %w: tensor<3x3x512x512xf16>, %wg: tensor<3x3x512x256xf16>, %xb: tensor<32x14x14x512xf16>) -> (tensor<1x7x7x512xf16>, tensor<1x7x7x512xf16>, tensor<32x14x14x512xf16>) {
+    %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x512xf16>, tensor<3x3x512x512xf16>) -> tensor<1x7x7x512xf16>
+    %1 = brrr.conv2d %x, %wg {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x512xf16>, tensor<3x3x512x256xf16>) -> tensor<1x7x7x512xf16>
+    %2 = brrr.conv2d %xb, %w {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x512x512xf16>) -> tensor<32x14x14x512xf16>
+    return %0, %1, %2 : tensor<1x7x7x512xf16>, tensor<1x7x7x512xf16>, tensor<32x14x14x512xf16>
+  }
+}
+
+// -----
+
 // Under --precision=tf32 (the module's brrr.precision) f32 products
 // multiply once in tf32; 16-bit products are not affected.
 // CHECK-LABEL: func.func @Tf32Products
