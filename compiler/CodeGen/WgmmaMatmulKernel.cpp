@@ -207,10 +207,10 @@ struct TileAt {
 /// the staged tile, vector loads of row-wise inputs), 32 / `lanes` rows per
 /// warp: warp w takes row groups w, w + 4, ..., four per step; in a split
 /// tile, block `rank` of the cluster takes its run of them, each value the
-/// sum of every block's staged partial, in block order. A step first loads every element's epilogue inputs (residual,
-/// bias) at clamped, always valid positions, so that those loads are in
-/// flight together, then computes and stores the elements inside the
-/// output.
+/// sum of every block's staged partial, in block order. A step first loads
+/// every element's epilogue inputs (residual, bias) at clamped, always
+/// valid positions, so that those loads are in flight together, then
+/// computes and stores the elements inside the output.
 LogicalResult
 emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
                   const MatmulTile &tile, const TileAt &at, Value acc,
@@ -372,7 +372,7 @@ FailureOr<KernelInfo> emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   // A split tile's blocks are consecutive in x, one cluster, each taking
   // kTiles / split of the k-slices.
   int64_t split = tile.cluster;
-  if (problem.kTiles % split != 0 || (split > 1 && tile.grid))
+  if (problem.kTiles % split != 0)
     return problem.product->emitOpError("cannot split ")
            << problem.kTiles << " k-slices evenly between " << split
            << " blocks of a cluster";
