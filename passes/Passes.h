@@ -69,6 +69,8 @@ OperandLayout operandLayoutOf(Value operand);
 /// logical dimension contiguous, every other stride a whole 16 bytes.
 bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
 
+struct ProductShape;
+
 /// The block tile of a Tensor Core matmul staged through shared memory:
 /// the C++ view of a matmul's `#brrr.kernel` config with a tile.
 /// mma_sync: an m x n output tile per block of (m/64) x (n/64) warps, each
@@ -105,6 +107,8 @@ struct MatmulTile {
   /// rows of `epilogue` columns (or of the whole tile), rows padded by
   /// wgmmaEpiloguePitch.
   int64_t epilogueBytes() const;
+  /// The output tiles of a product of shape `p`, over all its batches.
+  int64_t tilesOf(const ProductShape &p) const;
 
   /// The config of a matmul (or conv) kernel with this tile.
   KernelConfigAttr config(MLIRContext *ctx,

@@ -282,12 +282,15 @@ int64_t MatmulTile::epilogueBytes() const {
   return m * wgmmaEpiloguePitch(epilogue ? epilogue : n) * 4;
 }
 
+int64_t MatmulTile::tilesOf(const ProductShape &p) const {
+  return llvm::divideCeil(p.M, m) * llvm::divideCeil(p.N, n) * p.batches;
+}
+
 void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
                                    StringRef target, int64_t sharedBudget) {
   tile.grid = tile.epilogue = 0;
   int64_t sms = multiprocessors(target);
-  int64_t tiles = llvm::divideCeil(p.M, tile.m) *
-                  llvm::divideCeil(p.N, tile.n) * p.batches;
+  int64_t tiles = tile.tilesOf(p);
   if (tile.body != KernelBody::wgmma || tiles <= sms)
     return;
   int64_t free = sharedBudget - tile.stages * tile.stageBytes() -
@@ -319,8 +322,7 @@ void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
                    kExchangeMicroseconds = 0.1;
   int64_t sms = multiprocessors(target);
   int64_t kTiles = llvm::divideCeil(p.K, tile.k);
-  int64_t tiles =
-      llvm::divideCeil(p.M, tile.m) * llvm::divideCeil(p.N, tile.n) * p.batches;
+  int64_t tiles = tile.tilesOf(p);
   double slice = 2.0 * tile.m * tile.n * tile.k / kTileFlopsPerMicrosecond;
   auto time = [&](int64_t s) {
     return llvm::divideCeil(tiles * s, sms) *
