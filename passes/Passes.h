@@ -228,6 +228,24 @@ struct ConvGemm {
 std::optional<MatmulTile> convTileOf(FusionOp fusion, StringRef target,
                                      int64_t sharedBudget);
 
+/// Input channels per group up to which a grouped convolution runs the
+/// direct body instead of a Tensor Core product: depthwise convolutions
+/// (one channel per group) and narrow groups are products of a few columns
+/// and a short K, memory-bound, so each output walks its window on plain
+/// threads.
+constexpr int64_t kDirectConvGroupChannels = 8;
+
+/// Whether `conv` runs the direct body: more than one group, of at most
+/// kDirectConvGroupChannels input channels each.
+bool isDirectConv(Conv2DOp conv);
+
+/// Output channels each thread of a direct convolution computes: for a
+/// channels-last depthwise convolution (one input and one output channel
+/// per group), 16 bytes of consecutive channels, halved until it divides
+/// the channel count, so that every tap is one vector load of the input
+/// and one of the weights; otherwise 1.
+int64_t directConvVectorWidth(Conv2DOp conv);
+
 /// A transpose that swaps two groups of dimensions, [B][R][S] ->
 /// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,
 /// or none.

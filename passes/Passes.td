@@ -229,7 +229,10 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     `mma_sync` 128x128x32 tile (up to 3 stages); the rest the untiled
     `warp_mma` body. Convolutions that ConvGemm describes take the same
     `wgmma` tiles (and, with one group of whole 64-channel slices, the
-    same cluster split); the others the untiled body. Reductions, data movement
+    same cluster split); depthwise convolutions and groups of at most 8
+    input channels the direct `simt` body, channels-last depthwise ones
+    with 16-byte vectors of channels (`vector`); the others the untiled
+    body. Reductions, data movement
     and pooling still size themselves. A config already present is kept.
     The `matmul-tile` option pins the m, n and stages of every tiled
     matmul, and `attention-tile` the query rows, keys per block and warps

@@ -96,7 +96,13 @@ emitAttentionKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 FailureOr<KernelInfo>
 emitWgmmaConvKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
-/// Emits the Tensor Core implicit-GEMM convolution kernel of `fusion`.
+/// Emits the direct convolution of `fusion` (a depthwise or narrow-group
+/// convolution with a simt config): each thread walks its window.
+FailureOr<KernelInfo>
+emitDirectConvKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
+
+/// Emits the convolution kernel of `fusion`: the implicit GEMM on Tensor
+/// Cores, or the direct body its config names.
 FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                                      StringRef name);
 

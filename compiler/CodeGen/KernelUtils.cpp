@@ -237,59 +237,139 @@ SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
   return loaded;
 }
 
+namespace {
+
+using namespace mlir::brrr;
+
+/// The fusion's pointwise ops after `producer` on the scalars of one
+/// element (`produced`, at row-major index `at` of the producer's result),
+/// into `scalar`, which maps every value computed to its scalar. Inputs are
+/// taken from `inputs` when given, else loaded. A yielded transpose maps to
+/// a null value: it is applied by where the value is stored.
+LogicalResult computeEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
+                              Operation *producer, Value produced, Value at,
+                              llvm::function_ref<Value(Value)> arg,
+                              const DenseMap<Value, Value> *inputs,
+                              DenseMap<Value, Value> &scalar) {
+  Block &body = fusion.getBody().front();
+  SmallVector<int64_t> outShape(
+      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
+  pointwise::PointwiseEmitter pe(b, loc);
+  if (inputs)
+    scalar = *inputs;
+  scalar[producer->getResult(0)] = produced;
+  for (Value y : cast<YieldOp>(body.getTerminator()).getValues())
+    if (y.getDefiningOp<TransposeOp>())
+      scalar[y] = Value();
+  auto load = [&](Value operand) -> Value {
+    return loadEpilogueInput(b, loc, operand, at, outShape, arg)[0];
+  };
+  return pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
+                                     Block::iterator(body.getTerminator())),
+                    scalar, load);
+}
+
+/// Stores yielded transpose `t`'s value for element `at` of its input at
+/// the element's permuted position in `out`.
+void storeTransposed(OpBuilder &b, Location loc, TransposeOp t, Value value,
+                     Value at, Value out) {
+  IndexMath e{b, loc};
+  pointwise::PointwiseEmitter pe(b, loc);
+  // Element `at` of the input goes to its permuted coordinates: output
+  // dimension d is input dimension perm[d].
+  ArrayRef<int64_t> inShape = t.getInput().getType().getShape();
+  SmallVector<int64_t> inStrides = rowMajorStrides(inShape);
+  SmallVector<int64_t> outStrides = rowMajorStrides(t.getType().getShape());
+  Value index = e.idx(0);
+  for (auto [d, p] : llvm::enumerate(t.getPerm())) {
+    Value coord = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, at, e.idx(inStrides[p])),
+        e.idx(inShape[p]));
+    index = e.add(index, e.mul(coord, outStrides[d]));
+  }
+  Type elem = t.getType().getElementType();
+  Type mt = pointwise::memoryType(elem);
+  Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  LLVM::StoreOp::create(
+      b, loc, pe.toMemory(value, elem),
+      LLVM::GEPOp::create(b, loc, ptr, mt, out, ValueRange{i}));
+}
+
+} // namespace
+
 LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
                                        FusionOp fusion, Operation *producer,
                                        Value produced, Value at,
                                        llvm::function_ref<Value(Value)> arg,
                                        ValueRange outputs,
                                        const DenseMap<Value, Value> *inputs) {
-  Block &body = fusion.getBody().front();
+  DenseMap<Value, Value> scalar;
+  if (failed(computeEpilogue(b, loc, fusion, producer, produced, at, arg,
+                             inputs, scalar)))
+    return failure();
+  auto yield = cast<YieldOp>(fusion.getBody().front().getTerminator());
   auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  SmallVector<int64_t> outShape(
-      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
+  pointwise::PointwiseEmitter pe(b, loc);
+  for (auto [y, out] : llvm::zip(yield.getValues(), outputs)) {
+    if (auto t = y.getDefiningOp<TransposeOp>()) {
+      storeTransposed(b, loc, t, scalar.lookup(t.getInput()), at, out);
+      continue;
+    }
+    Type elem = cast<RankedTensorType>(y.getType()).getElementType();
+    Type mt = pointwise::memoryType(elem);
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+    LLVM::StoreOp::create(
+        b, loc, pe.toMemory(scalar.lookup(y), elem),
+        LLVM::GEPOp::create(b, loc, ptr, mt, out, ValueRange{i}));
+  }
+  return success();
+}
+
+LogicalResult
+mlir::brrr::emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
+                               Operation *producer, ArrayRef<Value> produced,
+                               Value at, llvm::function_ref<Value(Value)> arg,
+                               ValueRange outputs) {
+  int64_t width = produced.size();
+  if (width == 1)
+    return emitEpilogue(b, loc, fusion, producer, produced[0], at, arg,
+                        outputs);
   IndexMath e{b, loc};
   pointwise::PointwiseEmitter pe(b, loc);
-  auto address = [&](Value base, Type mt, Value index) -> Value {
-    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-    return LLVM::GEPOp::create(b, loc, ptr, mt, base, ValueRange{i});
-  };
-  DenseMap<Value, Value> scalar;
-  if (inputs)
-    scalar = *inputs;
-  scalar[producer->getResult(0)] = produced;
-  // A yielded transpose is applied by where the value is stored, not
-  // computed: mark it present so the scalar emitter passes over it.
-  auto yield = cast<YieldOp>(body.getTerminator());
-  for (Value y : yield.getValues())
-    if (y.getDefiningOp<TransposeOp>())
-      scalar[y] = Value();
-  auto load = [&](Value operand) -> Value {
-    return loadEpilogueInput(b, loc, operand, at, outShape, arg)[0];
-  };
-  if (failed(pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
-                                         Block::iterator(body.getTerminator())),
-                        scalar, load)))
-    return failure();
+  SmallVector<DenseMap<Value, Value>> inputs =
+      loadEpilogueInputs(b, loc, fusion, producer, at, arg, width);
+  SmallVector<DenseMap<Value, Value>> scalars(width);
+  SmallVector<Value> ats;
+  for (int64_t t = 0; t < width; ++t) {
+    ats.push_back(t ? e.add(at, e.idx(t)) : at);
+    if (failed(computeEpilogue(b, loc, fusion, producer, produced[t], ats[t],
+                               arg, &inputs[t], scalars[t])))
+      return failure();
+  }
+  auto yield = cast<YieldOp>(fusion.getBody().front().getTerminator());
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   for (auto [y, out] : llvm::zip(yield.getValues(), outputs)) {
-    Type elem = cast<RankedTensorType>(y.getType()).getElementType();
-    Value value = scalar.lookup(y), index = at;
     if (auto t = y.getDefiningOp<TransposeOp>()) {
-      // Element `at` of the input goes to its permuted coordinates: output
-      // dimension d is input dimension perm[d].
-      value = scalar.lookup(t.getInput());
-      ArrayRef<int64_t> inShape = t.getInput().getType().getShape();
-      SmallVector<int64_t> inStrides = rowMajorStrides(inShape);
-      SmallVector<int64_t> outStrides = rowMajorStrides(t.getType().getShape());
-      index = e.idx(0);
-      for (auto [d, p] : llvm::enumerate(t.getPerm())) {
-        Value coord = arith::RemUIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, at, e.idx(inStrides[p])),
-            e.idx(inShape[p]));
-        index = e.add(index, e.mul(coord, outStrides[d]));
-      }
+      for (int64_t k = 0; k < width; ++k)
+        storeTransposed(b, loc, t, scalars[k].lookup(t.getInput()), ats[k],
+                        out);
+      continue;
     }
-    LLVM::StoreOp::create(b, loc, pe.toMemory(value, elem),
-                          address(out, pointwise::memoryType(elem), index));
+    Type elem = cast<RankedTensorType>(y.getType()).getElementType();
+    Type mt = pointwise::memoryType(elem);
+    auto vt = VectorType::get({width}, mt);
+    Value v = LLVM::PoisonOp::create(b, loc, vt);
+    for (int64_t k = 0; k < width; ++k)
+      v = LLVM::InsertElementOp::create(
+          b, loc, v, pe.toMemory(scalars[k].lookup(y), elem),
+          arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                    b.getI32IntegerAttr(k)));
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+    int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * width;
+    LLVM::StoreOp::create(
+        b, loc, v, LLVM::GEPOp::create(b, loc, ptr, mt, out, ValueRange{i}),
+        bytes);
   }
   return success();
 }

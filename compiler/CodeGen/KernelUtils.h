@@ -116,6 +116,16 @@ LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
                            ValueRange outputs,
                            const DenseMap<Value, Value> *inputs = nullptr);
 
+/// emitEpilogue for the `produced.size()` consecutive elements `at`, `at`
+/// + 1, ... of one row of the producer's result (`at` a multiple of their
+/// count, which divides the row): inputs that run along the row are read
+/// with one vector load, and each yielded value is stored with one vector
+/// store (a yielded transpose element by element).
+LogicalResult emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
+                                 Operation *producer, ArrayRef<Value> produced,
+                                 Value at, llvm::function_ref<Value(Value)> arg,
+                                 ValueRange outputs);
+
 /// Loads, for elements `at` ... `at` + `width` - 1 of `producer`'s result
 /// (one row's, `at` a multiple of `width`, which divides the row), every
 /// fusion input the epilogue after `producer` reads (a residual, a bias),

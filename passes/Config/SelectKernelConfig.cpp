@@ -135,6 +135,13 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
     return attentionConfig(fusion, pinnedAttention);
   }
   if (kind == "conv") {
+    // Depthwise and narrow-group convolutions: a few multiply-adds per
+    // output element read, on plain threads.
+    auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
+    if (conv && isDirectConv(conv))
+      return KernelConfigAttr::get(
+          ctx, KernelFamily::conv, KernelBody::simt, kPointwiseThreads, {}, 0,
+          directConvVectorWidth(conv), 1, KernelPrecision::exact, 0, 0);
     if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget)) {
       std::optional<ConvGemm> g =
           ConvGemm::of(cast<Conv2DOp>(tensorCoreProductOf(fusion)));

@@ -98,3 +98,22 @@ ProductShape ConvGemm::product() const {
   p.wholeColumns = G > 1;
   return p;
 }
+
+bool mlir::brrr::isDirectConv(Conv2DOp conv) {
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  return conv.getGroups() > 1 &&
+         wt.getDimSize(conv.weightInDim()) <= kDirectConvGroupChannels;
+}
+
+int64_t mlir::brrr::directConvVectorWidth(Conv2DOp conv) {
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  int64_t C = it.getDimSize(conv.channelDim());
+  if (!conv.getChannelsLast() || !isDirectConv(conv) ||
+      static_cast<int64_t>(conv.getGroups()) != C ||
+      conv.getType().getDimSize(3) != C)
+    return 1;
+  int64_t vec = 16 / ((it.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  while (vec > 1 && C % vec)
+    vec /= 2;
+  return std::max<int64_t>(vec, 1);
+}

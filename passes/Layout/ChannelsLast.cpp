@@ -56,15 +56,17 @@ bool isFirstView(Value v) {
   return t && t.getPerm() == ArrayRef<int64_t>(kToFirst);
 }
 
-/// Whether `conv` runs channels-last: f16/bf16 on sm_90a, and one group or
+/// Whether `conv` runs channels-last: f16/bf16 on sm_90a, and one group,
 /// groups the wgmma body takes (ConvGemm: whole 64-channel slices and
-/// 128-wide tiles per group).
+/// 128-wide tiles per group), or a direct convolution (depthwise, narrow
+/// groups), whose threads then read whole vectors of channels.
 bool wantsChannelsLast(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   int64_t groups = conv.getGroups();
   if (conv.getChannelsLast() ||
-      (groups != 1 && ((it.getDimSize(1) / groups) % 64 != 0 ||
-                       (conv.getType().getDimSize(1) / groups) % 128 != 0)))
+      (groups != 1 && !isDirectConv(conv) &&
+       ((it.getDimSize(1) / groups) % 64 != 0 ||
+        (conv.getType().getDimSize(1) / groups) % 128 != 0)))
     return false;
   Type et = it.getElementType();
   return et.isF16() || et.isBF16();
@@ -176,18 +178,18 @@ bool stemToChannelsLast(Conv2DOp conv) {
 }
 
 void toChannelsLast(Conv2DOp conv) {
-  if (stemToChannelsLast(conv))
+  bool direct = isDirectConv(conv);
+  if (!direct && stemToChannelsLast(conv))
     return;
   OpBuilder b(conv);
   Location loc = conv.getLoc();
   // Rows of input channels padded with zeros to whole 16-byte chunks
   // (TMA's stride alignment), and to 16 at least: the stem's 3 channels
   // read as 16, whole 32-byte pixels for the narrow body's copies. Grouped
-  // convolutions have whole 64-channel groups already.
-  int64_t channels = std::max<int64_t>(
-      16,
-      llvm::alignTo(
-          cast<RankedTensorType>(conv.getInput().getType()).getDimSize(1), 8));
+  // convolutions have whole 64-channel groups already, and the direct body
+  // reads channels as they are.
+  int64_t C = cast<RankedTensorType>(conv.getInput().getType()).getDimSize(1);
+  int64_t channels = direct ? C : std::max<int64_t>(16, llvm::alignTo(C, 8));
   Value x =
       padLast(b, loc, transpose(b, loc, conv.getInput(), kToLast), channels);
   int64_t groups = conv.getGroups();

@@ -266,6 +266,26 @@ def torch_inputs(name, gen):
                 f(256, dt=torch.float16)]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [f(3, 256, 7, 9, dt=torch.bfloat16), f(512, 64, 1, 1, dt=torch.bfloat16) / 8]
+    if name == "conv_direct_mobilenet_block_f16":
+        return [f(2, 96, 29, 31, dt=torch.float16), f(96, dt=torch.float16),
+                f(32, 96, 1, 1, dt=torch.float16) / 8]
+    if name == "conv_direct_dw5x5_residual_bf16":
+        return [f(1, 40, 17, 17, dt=torch.bfloat16), f(40, 1, 5, 5, dt=torch.bfloat16) / 4,
+                f(1, 40, 17, 17, dt=torch.bfloat16)]
+    if name == "conv_direct_dw7x7_f16":
+        return [f(2, 36, 14, 14, dt=torch.float16), f(36, 1, 7, 7, dt=torch.float16) / 6,
+                f(36, dt=torch.float16)]
+    if name == "conv_direct_dw_c7_dilated_f16":
+        return [f(3, 7, 11, 10, dt=torch.float16), f(7, 1, 3, 3, dt=torch.float16)]
+    if name == "conv_direct_multiplier_f16":
+        return [f(2, 8, 9, 9, dt=torch.float16), f(16, 1, 3, 3, dt=torch.float16)]
+    if name == "conv_direct_grouped_f16":
+        return [f(1, 32, 10, 10, dt=torch.float16), f(64, 4, 3, 3, dt=torch.float16) / 4]
+    if name == "conv_direct_grouped_relu_f32":
+        return [f(2, 32, 13, 13), f(32, 4, 3, 3), f(32)]
+    if name == "conv_direct_dw_b32_f16":
+        return [f(32, 144, 56, 56, dt=torch.float16), f(144, 1, 3, 3, dt=torch.float16),
+                f(144, dt=torch.float16)]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -473,6 +493,25 @@ def torch_reference(name, xs):
         return [F.conv2d(d[0], d[1], stride=2)]
     if name == "conv_wgmma_grouped_f16":
         return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1, groups=2))]
+    if name == "conv_direct_mobilenet_block_f16":
+        w = (stem_weights(96, 1, 3).half() * 4).double()
+        c = F.conv2d(d[0], w, d[1], stride=2, padding=1, groups=96)
+        return [F.conv2d(torch.clamp(c, 0, 6), d[2])]
+    if name == "conv_direct_dw5x5_residual_bf16":
+        return [F.conv2d(d[0], d[1], padding=2, groups=40) + d[2]]
+    if name == "conv_direct_dw7x7_f16":
+        return [F.conv2d(d[0], d[1], d[2], padding=3, groups=36)]
+    if name == "conv_direct_dw_c7_dilated_f16":
+        x = F.pad(d[0], (2, 1, 1, 0))
+        return [F.conv2d(x, d[1], stride=(1, 2), dilation=2, groups=7)]
+    if name == "conv_direct_multiplier_f16":
+        return [F.conv2d(d[0], d[1], padding=1, groups=8)]
+    if name == "conv_direct_grouped_f16":
+        return [F.conv2d(d[0], d[1], padding=1, groups=8)]
+    if name == "conv_direct_grouped_relu_f32":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], stride=2, padding=1, groups=8))]
+    if name == "conv_direct_dw_b32_f16":
+        return [F.conv2d(d[0], d[1], d[2], padding=1, groups=144)]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]
     if name == "maxpool_ceil_f16":

@@ -1,12 +1,13 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=VECTORS
 
 // Implicit GEMM per group (grid z): M = N*OH*OW = 2*8*8 = 128 rows (8
 // tiles of 16), N = O/groups = 8 channels (one tile of 8), K = C/groups *
-// KH * KW = 2*3*3; flops = 2 * 128 * 16 * 18. The input is gathered with
+// KH * KW = 16*3*3; flops = 2 * 128 * 16 * 144. The input is gathered with
 // its padding masked (signed window coordinates), the bias added to the
 // accumulators before the epilogue.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.flops = 73728 : i64, brrr.grid = array<i64: 1, 8, 2>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 8, 2>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 32, 1, 1>}
 // CHECK: scf.for
 // CHECK: arith.cmpi sge
@@ -16,8 +17,8 @@
 // CHECK: arith.addf
 // CHECK: arith.maximumf
 // CHECK: llvm.store
-func.func @main(%x: tensor<2x4x8x8xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<16xf32>) -> tensor<2x16x8x8xf32> {
-  %0 = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x4x8x8xf32>, tensor<16x2x3x3xf32>, tensor<16xf32>) -> tensor<2x16x8x8xf32>
+func.func @main(%x: tensor<2x32x8x8xf32>, %w: tensor<16x16x3x3xf32>, %b: tensor<16xf32>) -> tensor<2x16x8x8xf32> {
+  %0 = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x32x8x8xf32>, tensor<16x16x3x3xf32>, tensor<16xf32>) -> tensor<2x16x8x8xf32>
   %1 = brrr.relu %0 : tensor<2x16x8x8xf32>
   return %1 : tensor<2x16x8x8xf32>
 }
@@ -62,4 +63,52 @@ func.func @main(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
 func.func @main(%x: tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
   %0 = brrr.avg_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x2x16x16xf16> -> tensor<1x2x1x1xf16>
   return %0 : tensor<1x2x1x1xf16>
+}
+
+// -----
+
+// A channels-last depthwise convolution runs the direct body: 8 channels a
+// thread (2*3*3*16 / 8 = 36 threads), each of the 9 taps one 16-byte load
+// of input and one of weights and 8 fmas; the bias and the residual come
+// as vectors too and the result goes out in one vector store.
+// flops = 2 * 288 outputs * 9 taps. (Only this case loads vectors: 9 taps
+// x 2, the bias and the residual.)
+// VECTORS-COUNT-20: llvm.load {{.+}} : !llvm.ptr<1> -> vector<8xf16>
+// VECTORS-NOT: -> vector<8xf16>
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>, brrr.flops = 5184 : i64, brrr.grid = array<i64: 1, 1, 1>
+// CHECK: gpu.func @fusion_0
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK-COUNT-72: math.fma
+// CHECK-NOT: math.fma
+// CHECK: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK-COUNT-8: arith.addf
+// CHECK: llvm.store {{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+func.func @main(%x: tensor<2x6x6x16xf16>, %w: tensor<3x3x16x1xf16>, %b: tensor<16xf16>, %r: tensor<2x3x3x16xf16>) -> tensor<2x3x3x16xf16> {
+  %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x6x6x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16>) -> tensor<2x3x3x16xf16>
+  %1 = brrr.add %0, %r : tensor<2x3x3x16xf16>, tensor<2x3x3x16xf16> -> tensor<2x3x3x16xf16>
+  return %1 : tensor<2x3x3x16xf16>
+}
+
+// -----
+
+// Narrow groups (2 input channels each, 3 outputs per group) in NCHW: one
+// output a thread, 2 channels x 9 taps of scalar loads and fmas, then the
+// fused relu and one scalar store. flops = 2 * 210 outputs * 18.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "conv"{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>, brrr.flops = 7560 : i64, brrr.grid = array<i64: 1, 1, 1>
+// CHECK: gpu.func @fusion_0
+// CHECK-COUNT-18: math.fma
+// CHECK-NOT: math.fma
+// CHECK: arith.maximumf
+// CHECK: llvm.store {{.+}} : f32, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+func.func @main(%x: tensor<1x4x5x7xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32> {
+  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x5x7xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32>
+  %1 = brrr.relu %0 : tensor<1x6x5x7xf32>
+  return %1 : tensor<1x6x5x7xf32>
 }

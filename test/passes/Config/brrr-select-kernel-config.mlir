@@ -257,6 +257,37 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// Grouped convolutions of at most 8 input channels a group run the direct
+// body, on any target. A channels-last depthwise convolution reads 16-byte
+// vectors of channels, narrowed until they divide the channel count (24
+// f16: 8, 12 bf16: 4, 6 f16: 2); NCHW, a channel multiplier (2 outputs a
+// group) or 8-channel groups read one channel a thread. 16-channel groups
+// are a product again (the untiled Tensor Core body).
+// CHECK-LABEL: func.func @DirectConvs
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 2>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>
+// CHECK-SAME: -> tensor<1x24x5x5xf32>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>
+// CHECK-SAME: -> tensor<1x5x5x48xf16>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>
+// CHECK-SAME: -> tensor<1x5x5x16xf16>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// CHECK-SAME: -> tensor<1x5x5x16xf16>
+func.func @DirectConvs(%x: tensor<1x5x5x24xf16>, %w: tensor<3x3x24x1xf16>, %xb: tensor<1x5x5x12xbf16>, %wb: tensor<3x3x12x1xbf16>, %x6: tensor<1x5x5x6xf16>, %w6: tensor<3x3x6x1xf16>, %xf: tensor<1x24x5x5xf32>, %wf: tensor<24x1x3x3xf32>, %wm: tensor<3x3x48x1xf16>, %x32: tensor<1x5x5x32xf16>, %w8: tensor<1x1x16x8xf16>, %w16: tensor<1x1x16x16xf16>) -> (tensor<1x5x5x24xf16>, tensor<1x5x5x12xbf16>, tensor<1x5x5x6xf16>, tensor<1x24x5x5xf32>, tensor<1x5x5x48xf16>, tensor<1x5x5x16xf16>, tensor<1x5x5x16xf16>) {
+  %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 24 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x24xf16>, tensor<3x3x24x1xf16>) -> tensor<1x5x5x24xf16>
+  %1 = brrr.conv2d %xb, %wb {channels_last, dilations = array<i64: 1, 1>, groups = 12 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x12xbf16>, tensor<3x3x12x1xbf16>) -> tensor<1x5x5x12xbf16>
+  %2 = brrr.conv2d %x6, %w6 {channels_last, dilations = array<i64: 1, 1>, groups = 6 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x6xf16>, tensor<3x3x6x1xf16>) -> tensor<1x5x5x6xf16>
+  %3 = brrr.conv2d %xf, %wf {dilations = array<i64: 1, 1>, groups = 24 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x24x5x5xf32>, tensor<24x1x3x3xf32>) -> tensor<1x24x5x5xf32>
+  %4 = brrr.conv2d %x, %wm {channels_last, dilations = array<i64: 1, 1>, groups = 24 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x24xf16>, tensor<3x3x48x1xf16>) -> tensor<1x5x5x48xf16>
+  %5 = brrr.conv2d %x32, %w8 {channels_last, dilations = array<i64: 1, 1>, groups = 4 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x5x5x32xf16>, tensor<1x1x16x8xf16>) -> tensor<1x5x5x16xf16>
+  %6 = brrr.conv2d %x32, %w16 {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x5x5x32xf16>, tensor<1x1x16x16xf16>) -> tensor<1x5x5x16xf16>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<1x5x5x24xf16>, tensor<1x5x5x12xbf16>, tensor<1x5x5x6xf16>, tensor<1x24x5x5xf32>, tensor<1x5x5x48xf16>, tensor<1x5x5x16xf16>, tensor<1x5x5x16xf16>
+}
+
+// -----
+
 // Under --precision=tf32 (the module's brrr.precision) f32 products
 // multiply once in tf32; 16-bit products are not affected.
 // CHECK-LABEL: func.func @Tf32Products

@@ -56,19 +56,45 @@ func.func @PackAndConstants(%x: tensor<1x16x4x4xf16>) -> tensor<1x2x4x4xf16> {
 
 // -----
 
-// Left NCHW: f32 products, and grouped convolutions whose groups are not
-// whole 64-channel slices and 128-wide tiles (depthwise and small groups).
+// Left NCHW: f32 products, and grouped convolutions whose groups are
+// neither whole 64-channel slices with 128-wide tiles (the wgmma body) nor
+// narrow enough for the direct body (16 channels a group here).
 // CHECK-LABEL: func.func @Kept
 // CHECK-NOT: channels_last
 // CHECK-NOT: brrr.transpose
 // CHECK: return
 module attributes {brrr.target = "sm_90a"} {
-func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x8x4x4xf16>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>) {
+func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x32x4x4xf16>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>) {
   %w = brrr.constant dense<1.0> : tensor<8x8x1x1xf32>
   %a = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x4x4xf32>
-  %wg = brrr.constant dense<1.0> : tensor<8x4x1x1xf16>
-  %b = brrr.conv2d %y, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf16>, tensor<8x4x1x1xf16>) -> tensor<1x8x4x4xf16>
+  %wg = brrr.constant dense<1.0> : tensor<8x16x1x1xf16>
+  %b = brrr.conv2d %y, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x4x4xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x4x4xf16>
   return %a, %b : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>
+}
+}
+
+// -----
+
+// Depthwise and narrow-group convolutions (the direct body) run
+// channels-last too, with their channels as they are (no padding to 16)
+// and the weights packed to KH x KW x O x I/G: the depthwise [24][1][3][3]
+// to 3 x 3 x 24 x 1, the 4-channel groups [12][4][1][1] to 1 x 1 x 12 x 4.
+// Between them the layout stays NHWC.
+// CHECK-LABEL: func.func @Direct
+// CHECK: %[[X:.+]] = brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 3, 1>} : tensor<1x24x5x5xf16> -> tensor<1x5x5x24xf16>
+// CHECK: %[[D:.+]] = brrr.conv2d %[[X]], %{{.+}} {channels_last{{.+}}groups = 24{{.+}} : (tensor<1x5x5x24xf16>, tensor<3x3x24x1xf16>) -> tensor<1x5x5x24xf16>
+// CHECK: %[[R:.+]] = brrr.relu %[[D]] : tensor<1x5x5x24xf16>
+// CHECK: %[[G:.+]] = brrr.conv2d %[[R]], %{{.+}} {channels_last{{.+}}groups = 6{{.+}} : (tensor<1x5x5x24xf16>, tensor<1x1x12x4xf16>) -> tensor<1x5x5x12xf16>
+// CHECK: brrr.transpose %[[G]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK-NOT: brrr.transpose
+module attributes {brrr.target = "sm_90a"} {
+func.func @Direct(%x: tensor<1x24x5x5xf16>) -> tensor<1x12x5x5xf16> {
+  %wd = brrr.constant dense<0.5> : tensor<24x1x3x3xf16>
+  %d = brrr.conv2d %x, %wd {dilations = array<i64: 1, 1>, groups = 24 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x24x5x5xf16>, tensor<24x1x3x3xf16>) -> tensor<1x24x5x5xf16>
+  %r = brrr.relu %d : tensor<1x24x5x5xf16>
+  %wg = brrr.constant dense<0.25> : tensor<12x4x1x1xf16>
+  %g = brrr.conv2d %r, %wg {dilations = array<i64: 1, 1>, groups = 6 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x24x5x5xf16>, tensor<12x4x1x1xf16>) -> tensor<1x12x5x5xf16>
+  return %g : tensor<1x12x5x5xf16>
 }
 }
 

@@ -1,0 +1,209 @@
+//===- DirectConvKernel.cpp - depthwise and narrow-group convolutions -----===//
+//
+// The direct body of the conv family (config body `simt`), chosen by
+// brrr-select-kernel-config for grouped convolutions of at most
+// kDirectConvGroupChannels input channels per group: depthwise
+// convolutions above all. As a product each group would have a handful of
+// columns and a K of Cg x KH x KW, which no Tensor Core tile fills, and the
+// work is memory-bound anyway: each output reads its window once, the
+// window's overlap with its neighbours' comes from L1. One thread computes
+// `vector` consecutive output channels of one output pixel (channels-last
+// depthwise: every tap is one vector load of the input and one of the
+// weights), accumulates in f32 (f16/bf16) or the element type, adds the
+// bias and runs the fused pointwise epilogue, stored with one vector store.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Windows of more multiply-adds per output channel than this loop over
+/// their rows instead of unrolling every tap.
+constexpr int64_t kMaxUnrolledTaps = 128;
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
+                                                       OpBuilder &moduleBuilder,
+                                                       StringRef name) {
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  Location loc = fusion.getLoc();
+  Block &body = fusion.getBody().front();
+  auto conv = dyn_cast<Conv2DOp>(&body.front());
+  if (!conv)
+    return fusion.emitOpError("conv kernels start with a brrr.conv2d");
+  if (failed(checkProductFusion(fusion, conv)))
+    return failure();
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  auto ot = cast<RankedTensorType>(conv.getType());
+  Type et = it.getElementType();
+  Type ct = pointwise::computeType(et);
+  if (!isa<FloatType>(ct))
+    return conv.emitOpError("the direct convolution body takes floats, not ")
+           << et;
+  bool last = conv.getChannelsLast();
+  int64_t C = it.getDimSize(conv.channelDim());
+  int64_t H = it.getDimSize(conv.spatialDim()),
+          W = it.getDimSize(conv.spatialDim() + 1);
+  int64_t O = ot.getDimSize(conv.channelDim());
+  int64_t OH = ot.getDimSize(conv.spatialDim()),
+          OW = ot.getDimSize(conv.spatialDim() + 1);
+  int64_t Cg = wt.getDimSize(conv.weightInDim());
+  int64_t KH = wt.getDimSize(conv.weightKernelDim()),
+          KW = wt.getDimSize(conv.weightKernelDim() + 1);
+  int64_t Og = O / conv.getGroups();
+  int64_t sh = conv.getStrides()[0], sw = conv.getStrides()[1];
+  int64_t pt = conv.getPads()[0], pl = conv.getPads()[1];
+  int64_t dh = conv.getDilations()[0], dw = conv.getDilations()[1];
+  int64_t vec = config->getVector();
+  // A vector of channels reads one input and one weight channel each: a
+  // channels-last depthwise convolution.
+  if (vec > 1 && (!last || Cg != 1 || Og != 1 || O % vec))
+    return conv.emitOpError("a direct convolution reads vectors of ")
+           << vec << " channels only channels-last, one channel per group, "
+           << "and a channel count they divide";
+  int64_t threads = config->getThreads();
+  int64_t total = ot.getNumElements() / vec;
+
+  unsigned numInputs = fusion.getInputs().size();
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), threads);
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IndexMath e{b, loc};
+  pointwise::PointwiseEmitter pe(b, loc);
+  auto arg = [&](Value v) { return kernelArgument(entry, v); };
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  Type mt = pointwise::memoryType(et);
+  int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8;
+  Type loaded = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
+  /// The `vec` elements of `base` at `index`, in compute type.
+  auto load = [&](Value base, Value index) {
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    Value p = LLVM::GEPOp::create(b, loc, ptr, mt, base, ValueRange{i});
+    Value v = LLVM::LoadOp::create(b, loc, loaded, p, bytes * vec);
+    SmallVector<Value> values;
+    for (int64_t j = 0; j < vec; ++j)
+      values.push_back(pe.fromMemory(
+          vec == 1 ? v
+                   : Value(LLVM::ExtractElementOp::create(
+                         b, loc, v,
+                         arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                                   b.getI32IntegerAttr(j)))),
+          et));
+    return values;
+  };
+
+  Value tid =
+      e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), threads),
+            gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  auto inBounds = scf::IfOp::create(b, loc, e.ult(tid, total), false);
+  b.setInsertionPointToStart(&inBounds.getThenRegion().front());
+  // Thread tid computes output elements at .. at + vec - 1: channels o ..
+  // o + vec - 1 of pixel (n, oh, ow), channels fastest channels-last.
+  Value at = e.mul(tid, vec);
+  Value o, pixel;
+  if (last) {
+    o = e.rem(at, O);
+    pixel = e.div(at, O);
+  } else {
+    o = e.rem(e.div(at, OH * OW), O);
+    pixel = e.add(e.mul(e.div(at, O * OH * OW), OH * OW), e.rem(at, OH * OW));
+  }
+  Value n = e.div(pixel, OH * OW), p = e.rem(pixel, OH * OW);
+  Value oh = e.div(p, OW), ow = e.rem(p, OW);
+  Value h0 = e.add(e.mul(oh, sh), e.idx(-pt));
+  Value w0 = e.add(e.mul(ow, sw), e.idx(-pl));
+  Value c0 = e.mul(e.div(o, Og), Cg); // the group's first input channel
+  Value input = arg(conv.getInput()), weight = arg(conv.getWeight());
+
+  /// acc += tap (kh, kw) of input channel c0 + ci.
+  auto step = [&](Value kh, int64_t kw, int64_t ci,
+                  MutableArrayRef<Value> acc) {
+    Value ih = e.add(h0, e.mul(kh, dh));
+    Value iw = e.add(w0, e.idx(kw * dw));
+    // Rows and columns before the image wrap around to large unsigned
+    // values: one compare bounds each on both sides.
+    Value valid = arith::AndIOp::create(b, loc, e.ult(ih, H), e.ult(iw, W));
+    Value c = ci ? e.add(c0, e.idx(ci)) : c0;
+    Value x =
+        last ? e.add(e.mul(e.add(e.mul(e.add(e.mul(n, H), ih), W), iw), C), c)
+             : e.add(e.mul(e.add(e.mul(e.add(e.mul(n, C), c), H), ih), W), iw);
+    x = arith::SelectOp::create(b, loc, valid, x, e.idx(0));
+    Value tap = e.add(e.mul(kh, KW), e.idx(kw));
+    Value w = last ? e.add(e.mul(e.add(e.mul(tap, O), o), Cg), e.idx(ci))
+                   : e.add(e.mul(e.add(e.mul(o, Cg), e.idx(ci)), KH * KW), tap);
+    SmallVector<Value> xs = load(input, x), ws = load(weight, w);
+    Value zero = pe.cst(ct, 0);
+    for (int64_t j = 0; j < vec; ++j)
+      acc[j] = math::FmaOp::create(
+          b, loc, arith::SelectOp::create(b, loc, valid, xs[j], zero), ws[j],
+          acc[j]);
+  };
+  SmallVector<Value> acc(vec, pe.cst(ct, 0));
+  if (Cg * KH * KW <= kMaxUnrolledTaps) {
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw)
+        for (int64_t ci = 0; ci < Cg; ++ci)
+          step(e.idx(kh), kw, ci, acc);
+  } else {
+    auto rows = scf::ForOp::create(b, loc, e.idx(0), e.idx(KH), e.idx(1), acc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rows.getBody());
+    SmallVector<Value> row(rows.getRegionIterArgs());
+    for (int64_t kw = 0; kw < KW; ++kw)
+      for (int64_t ci = 0; ci < Cg; ++ci)
+        step(rows.getInductionVar(), kw, ci, row);
+    scf::YieldOp::create(b, loc, row);
+    b.setInsertionPointAfter(rows);
+    acc.assign(rows.getResults().begin(), rows.getResults().end());
+  }
+  if (Value bias = conv.getBias()) {
+    Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
+    Type bmt = pointwise::memoryType(bt);
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), o);
+    Value bp = LLVM::GEPOp::create(b, loc, ptr, bmt, arg(bias), ValueRange{i});
+    Type bloaded = vec > 1 ? Type(VectorType::get({vec}, bmt)) : bmt;
+    Value v = LLVM::LoadOp::create(b, loc, bloaded, bp,
+                                   (bmt.getIntOrFloatBitWidth() + 7) / 8 * vec);
+    for (int64_t j = 0; j < vec; ++j) {
+      Value bj = vec == 1
+                     ? v
+                     : Value(LLVM::ExtractElementOp::create(
+                           b, loc, v,
+                           arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                                     b.getI32IntegerAttr(j))));
+      acc[j] = arith::AddFOp::create(b, loc, acc[j], pe.fromMemory(bj, bt));
+    }
+  }
+  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  if (failed(emitEpilogueVector(b, loc, fusion, conv, acc, at, arg, outputs)))
+    return failure();
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = llvm::divideCeil(total, threads);
+  info.block = threads;
+  info.flops = 2 * ot.getNumElements() * Cg * KH * KW;
+  info.bytes = fusionBytes(fusion);
+  return info;
+}
