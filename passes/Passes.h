@@ -140,7 +140,21 @@ struct ProductShape {
   /// convolution's groups are batches side by side along N.
   bool wholeColumns = false;
 };
+/// The product `mm`'s kernel computes (productOperandsOf's shape).
 ProductShape productShapeOf(MatmulOp mm);
+
+/// A matmul's product and the layouts its kernel reads its operands
+/// through (operandLayoutOf). Where B has no batch dimensions of its own
+/// (a Linear layer's [K, N] weights) and A's rows are evenly spaced across
+/// its batch dimensions, those fold into the rows: a Linear over an
+/// [N, H, W, C] activation is one product of N x H x W rows, whose tiles
+/// span batch boundaries, not N x H products of W rows each. The result's
+/// element order is the same either way.
+struct ProductOperands {
+  ProductShape shape;
+  OperandLayout lhs, rhs;
+};
+ProductOperands productOperandsOf(MatmulOp mm);
 
 /// Streaming multiprocessors of the chips `target` runs on (H100 and H200
 /// SXM for sm_90a): grids smaller than a wave leave them idle.

@@ -34,7 +34,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   if (config->getBody() != KernelBody::warp_mma)
     return fusion.emitOpError("matmul kernels have no ")
            << stringifyKernelBody(config->getBody()) << " body";
-  ProductShape shape = productShapeOf(mm);
+  ProductOperands po = productOperandsOf(mm);
+  const ProductShape &shape = po.shape;
   int64_t M = shape.M, N = shape.N, K = shape.K;
   SmallVector<int64_t> batch = shape.batch;
 
@@ -53,8 +54,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
                                             e.mul(col, l.strides[rank - 1])));
     return e.add(at, batchOffset(e, l, batch, e.z));
   };
-  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
-                rhs = operandLayoutOf(mm.getRhs());
+  OperandLayout lhs = po.lhs, rhs = po.rhs;
   Type et = spec.elem;
   spec.loadA = [=](GemmBuilder &e, Value row, Value k) {
     return e.loadIf(e.arg(lhs.source), et, e.both(e.ult(row, M), e.ult(k, K)),

@@ -37,8 +37,8 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     return fusion.emitOpError("matmul kernels hold a brrr.matmul");
   if (failed(checkProductFusion(fusion, mm)))
     return failure();
-  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
-                rhs = operandLayoutOf(mm.getRhs());
+  ProductOperands po = productOperandsOf(mm);
+  const OperandLayout &lhs = po.lhs, &rhs = po.rhs;
   if (!isStageable(mm.getLhs().getType().getElementType(), lhs, rhs))
     return fusion.emitOpError("has a tile but operands that cannot be staged");
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
@@ -51,7 +51,7 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
            << *config << " (each thread copies whole 16-byte chunks)";
 
   Type et = mm.getLhs().getType().getElementType();
-  ProductShape shape = productShapeOf(mm);
+  const ProductShape &shape = po.shape;
   int64_t M = shape.M, N = shape.N, K = shape.K, batches = shape.batches;
   ArrayRef<int64_t> batch = shape.batch;
   if (batches > 65535 || llvm::divideCeil(M, tile.m) > 65535)

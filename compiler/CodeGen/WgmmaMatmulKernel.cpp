@@ -754,9 +754,9 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     return failure();
   MatmulTile tile = *tileOr;
 
-  ProductShape shape = productShapeOf(mm);
-  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
-                rhs = operandLayoutOf(mm.getRhs());
+  ProductOperands po = productOperandsOf(mm);
+  const ProductShape &shape = po.shape;
+  const OperandLayout &lhs = po.lhs, &rhs = po.rhs;
   std::optional<TmaOperand> ta = tmaOperandOf(lhs, shape.batch, true),
                             tb = tmaOperandOf(rhs, shape.batch, false);
   if (!ta || !tb)

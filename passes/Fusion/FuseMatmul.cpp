@@ -238,9 +238,9 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   if (!mm)
     return std::nullopt;
   Type et = mm.getLhs().getType().getElementType();
-  OperandLayout lhs = operandLayoutOf(mm.getLhs()),
-                rhs = operandLayoutOf(mm.getRhs());
-  ProductShape p = productShapeOf(mm);
+  ProductOperands po = productOperandsOf(mm);
+  const OperandLayout &lhs = po.lhs, &rhs = po.rhs;
+  const ProductShape &p = po.shape;
   ArrayRef<int64_t> batch = p.batch;
 
   if (target == "sm_90a" && (et.isF16() || et.isBF16()) &&
@@ -403,9 +403,18 @@ std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,
 }
 
 ProductShape mlir::brrr::productShapeOf(MatmulOp mm) {
+  return productOperandsOf(mm).shape;
+}
+
+/// Rows a product with folded batch dimensions may have: 65535 row tiles of
+/// 16, the untiled body's grid limit.
+constexpr int64_t kMaxFoldedRows = 65535 * 16;
+
+ProductOperands mlir::brrr::productOperandsOf(MatmulOp mm) {
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto ot = cast<RankedTensorType>(mm.getType());
-  ProductShape p;
+  ProductOperands po;
+  ProductShape &p = po.shape;
   p.M = ot.getDimSize(ot.getRank() - 2);
   p.N = ot.getDimSize(ot.getRank() - 1);
   p.K = lt.getDimSize(lt.getRank() - 1);
@@ -413,7 +422,35 @@ ProductShape mlir::brrr::productShapeOf(MatmulOp mm) {
                  ot.getShape().drop_back(2).end());
   for (int64_t d : p.batch)
     p.batches *= d;
-  return p;
+  po.lhs = operandLayoutOf(mm.getLhs());
+  po.rhs = operandLayoutOf(mm.getRhs());
+  OperandLayout &a = po.lhs, &b = po.rhs;
+  int64_t ar = a.shape.size(), br = b.shape.size();
+  if (p.batches == 1 || p.batches * p.M > kMaxFoldedRows ||
+      !llvm::all_of(ArrayRef<int64_t>(b.shape).drop_back(2),
+                    [](int64_t d) { return d == 1; }))
+    return po;
+  // A's rows (its batch dimensions and M, size-1 ones aside) must be one
+  // stride apart throughout.
+  std::optional<int64_t> rowStride;
+  int64_t expect = 0;
+  for (int64_t d = ar - 2; d >= 0; --d) {
+    if (a.shape[d] == 1)
+      continue;
+    if (rowStride && a.strides[d] != expect)
+      return po;
+    if (!rowStride)
+      rowStride = a.strides[d];
+    expect = a.strides[d] * a.shape[d];
+  }
+  a.shape = {p.batches * p.M, p.K};
+  a.strides = {*rowStride, a.strides[ar - 1]};
+  b.shape = {b.shape[br - 2], b.shape[br - 1]};
+  b.strides = {b.strides[br - 2], b.strides[br - 1]};
+  p.M *= p.batches;
+  p.batch.clear();
+  p.batches = 1;
+  return po;
 }
 
 MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {

@@ -1,13 +1,14 @@
 // RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
 // On sm_80, a staged f16 product with a bias epilogue: 128 threads per 128x128
-// block tile (grid: N/128, M/128, batch), 56832 bytes of dynamic shared
+// block tile (grid: N/128, M/128, batch; B has no batch, so A's 2 x 300
+// rows are one product of 600), 56832 bytes of dynamic shared
 // memory. Each stage takes 8 16-byte cp.async copies per thread (A:
 // 128x32 halves = 512 chunks, 4 per thread; B: 32x128, 4 per thread); the
 // loop waits for the oldest slice, copies the next, and runs 2 x 32
 // mma.sync on fragments from ldmatrix (B transposed).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 2, 3, 2>
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 2, 5, 1>
 // CHECK: gpu.func @fusion_0({{.+}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK-COUNT-8: nvvm.cp.async.shared.global {{.+}}, 16, cache = cg
 // CHECK: nvvm.cp.async.commit.group

@@ -1,8 +1,9 @@
 // RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{persistent=true matmul-tile=128,256,4},brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
-// A persistent wgmma kernel: 6 batches x 6 row tiles x 4 column tiles of
-// 128x256 (144, more than the 132 multiprocessors) walked by 132 blocks,
-// one grid dimension (the batch comes from the tile index).
+// A persistent wgmma kernel: 6 batches (of both operands) x 6 row tiles x
+// 4 column tiles of 128x256 (144, more than the 132 multiprocessors)
+// walked by 132 blocks, one grid dimension (the batch comes from the tile
+// index).
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion "matmul"{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>{{.*}}brrr.grid = array<i64: 132, 1, 1>
 // CHECK: gpu.func @fusion_0
@@ -45,8 +46,8 @@
 // CHECK-NOT: nvvm.barrier
 // CHECK: gpu.return
 module attributes {brrr.target = "sm_90a"} {
-  func.func @main(%a: tensor<6x700x136xf16>, %b: tensor<136x1024xf16>, %bias: tensor<1024xf16>, %r: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
-    %0 = brrr.matmul %a, %b : tensor<6x700x136xf16>, tensor<136x1024xf16> -> tensor<6x700x1024xf16>
+  func.func @main(%a: tensor<6x700x136xf16>, %b: tensor<6x136x1024xf16>, %bias: tensor<1024xf16>, %r: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
+    %0 = brrr.matmul %a, %b : tensor<6x700x136xf16>, tensor<6x136x1024xf16> -> tensor<6x700x1024xf16>
     %1 = brrr.add %0, %bias : tensor<6x700x1024xf16>, tensor<1024xf16> -> tensor<6x700x1024xf16>
     %2 = brrr.add %1, %r : tensor<6x700x1024xf16>, tensor<6x700x1024xf16> -> tensor<6x700x1024xf16>
     return %2 : tensor<6x700x1024xf16>

@@ -9,9 +9,34 @@
 // CHECK: scf.for
 // CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<3x64x30xf16>) -> tensor<3x32x30xf16> {
+  %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<3x64x30xf16> -> tensor<3x32x30xf16>
+  return %0 : tensor<3x32x30xf16>
+}
+
+// -----
+
+// With B shared by every batch (no batch dimensions of its own), A's 3 x 32
+// rows fold into one product of 96 rows: grid 4 x 6 x 1, each row's
+// operand and output offsets plain row-major.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 6, 1>
 func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x30xf16>) -> tensor<3x32x30xf16> {
   %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<64x30xf16> -> tensor<3x32x30xf16>
   return %0 : tensor<3x32x30xf16>
+}
+
+// -----
+
+// A's batches fold only where its rows stay evenly spaced: through a
+// transposed view they do not (batches 64 elements apart, rows 256), and the
+// product keeps its 4 batches.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 4, 2, 4>
+func.func @main(%a: tensor<32x4x64xf16>, %b: tensor<64x30xf16>) -> tensor<4x32x30xf16> {
+  %t = brrr.transpose %a {perm = array<i64: 1, 0, 2>} : tensor<32x4x64xf16> -> tensor<4x32x64xf16>
+  %0 = brrr.matmul %t, %b : tensor<4x32x64xf16>, tensor<64x30xf16> -> tensor<4x32x30xf16>
+  return %0 : tensor<4x32x30xf16>
 }
 
 // -----
