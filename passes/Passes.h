@@ -304,6 +304,34 @@ struct AttentionTile {
 /// until it divides the element count.
 int64_t pointwiseVectorWidth(FusionOp fusion);
 
+/// A reduction over a run of consecutive axes that keeps the innermost one
+/// (a mean over H and W of NHWC, a sum over the batch), seen as
+/// [outer][rows][inner] reduced over rows. In the reduce family's
+/// split-rows mode (config tile [lanes, groups]) a block takes `lanes`
+/// consecutive vectors of `vector` inner elements of one outer index, and
+/// `groups` threads walk the rows of each, combining in a tree at the end.
+struct SplitRows {
+  int64_t outer = 1, rows = 1, inner = 1;
+  int64_t vector = 1, lanes = 1, groups = 1;
+  /// Vectors of inner elements per outer index.
+  int64_t chunks() const { return inner / vector; }
+  /// The block size: lanes x groups, in whole warps.
+  int64_t threads() const { return llvm::alignTo(lanes * groups, 32); }
+  /// The [outer][rows][inner] view of `red`, or none when its axes are not
+  /// one run or include the innermost.
+  static std::optional<SplitRows> shapeOf(ReduceOp red);
+};
+
+/// Most threads of a split-rows reduction block.
+constexpr int64_t kSplitRowsThreads = 1024;
+
+/// The split-rows geometry `red` runs with, or none (one thread or one
+/// block per output serves it): long runs of rows (64 or more) for too few
+/// outputs (under 65536) to fill the GPU one thread each. 16-byte vectors
+/// of the innermost axis, halved until they divide it; up to 32 lanes, and
+/// as many groups as fill kSplitRowsThreads without exceeding the rows.
+std::optional<SplitRows> splitRowsOf(ReduceOp red);
+
 /// The matmul, convolution or attention a Tensor Core kernel computes, or
 /// null.
 Operation *tensorCoreProductOf(FusionOp fusion);

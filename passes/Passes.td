@@ -194,6 +194,8 @@ def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
     For every `brrr.fusion`, takes the shared buffers its kernel family
     needs for the fusion's `#brrr.kernel` config (brrr-select-kernel-config
     runs first): row kernels, one f32 per warp for each block reduction;
+    cooperative reductions, one 8-byte slot per thread, and split-rows
+    ones 32 bytes per thread (a vector in its compute type);
     mma_sync matmuls, the padded k-slices of A and B per stage; wgmma
     matmuls, 128-byte-swizzled slices 1024-byte aligned, their mbarriers,
     and the f32 epilogue staging that reuses the slices' bytes after the
@@ -232,8 +234,11 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     same cluster split); depthwise convolutions and groups of at most 8
     input channels the direct `simt` body, channels-last depthwise ones
     with 16-byte vectors of channels (`vector`); the others the untiled
-    body. Reductions, data movement
-    and pooling still size themselves. A config already present is kept.
+    body. General reductions: one thread per output, a block per output
+    where that leaves the GPU idle, or split rows (`tile = [lanes,
+    groups]`, `vector`) for a run of 64 or more rows before a kept
+    innermost axis and fewer than 65536 outputs. Data movement and pooling
+    still size themselves. A config already present is kept.
     The `matmul-tile` option pins the m, n and stages of every tiled
     matmul, and `attention-tile` the query rows, keys per block and warps
     of every attention kernel, for tile sweeps. With `persistent`, wgmma

@@ -12,7 +12,13 @@
 //   walk is one coalesced read across the warp;
 // - or one block per output: thread t combines reduced elements t,
 //   t + threads, ... and the block combines the partial results in a tree
-//   through the shared slots brrr-plan-shared-memory placed.
+//   through the shared slots brrr-plan-shared-memory placed;
+// - or, split rows (tile [lanes, groups]), for a run of reduced axes
+//   before a kept innermost one ([outer][rows][inner]: a mean over H and W
+//   of NHWC): a block takes `lanes` consecutive vectors of inner elements
+//   of one outer index, `groups` threads walk the rows of each (a warp
+//   reads whole rows of consecutive vectors), four rows in flight at a
+//   time, and the groups combine in a tree through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +40,210 @@ using namespace mlir::brrr;
 namespace {
 
 constexpr int64_t kBlock = 256;
+
+/// Rows a split-rows thread has in flight at a time.
+constexpr int64_t kSplitRowsUnroll = 4;
+
+/// The combination a reduction applies, on values of its compute type.
+struct Combination {
+  ReduceKind kind;
+  Type et;
+  bool isFloat;
+
+  Value identity(pointwise::PointwiseEmitter &pe) const {
+    Type ct = pointwise::computeType(et);
+    switch (kind) {
+    case ReduceKind::sum:
+    case ReduceKind::mean:
+      return pe.cst(ct, 0);
+    case ReduceKind::prod:
+      return pe.cst(ct, 1);
+    case ReduceKind::max:
+      return pe.extreme(et, /*lowest=*/true);
+    case ReduceKind::min:
+      return pe.extreme(et, /*lowest=*/false);
+    }
+    llvm_unreachable("unknown reduction");
+  }
+
+  Value combine(OpBuilder &b, Location loc, pointwise::PointwiseEmitter &pe,
+                Value acc, Value v) const {
+    switch (kind) {
+    case ReduceKind::sum:
+    case ReduceKind::mean:
+      return isFloat ? Value(arith::AddFOp::create(b, loc, acc, v))
+                     : Value(arith::AddIOp::create(b, loc, acc, v));
+    case ReduceKind::prod:
+      return isFloat ? Value(arith::MulFOp::create(b, loc, acc, v))
+                     : Value(arith::MulIOp::create(b, loc, acc, v));
+    case ReduceKind::max:
+      return pe.max(acc, v, et);
+    case ReduceKind::min:
+      return pe.min(acc, v, et);
+    }
+    llvm_unreachable("unknown reduction");
+  }
+};
+
+/// The split-rows kernel of `fusion` (see the file comment) for `red`
+/// under `config`.
+FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
+                                    KernelConfigAttr config,
+                                    const Combination &how,
+                                    OpBuilder &moduleBuilder, StringRef name) {
+  Location loc = fusion.getLoc();
+  std::optional<SplitRows> shape = SplitRows::shapeOf(red);
+  int64_t vec = config.getVector();
+  if (!shape || shape->inner % vec)
+    return red.emitOpError("a split-rows reduction keeps its innermost axis, "
+                           "reduces one run of axes before it and reads "
+                           "vectors that divide the innermost axis");
+  int64_t lanes = config.getTile()[0], groups = config.getTile()[1];
+  int64_t threads = config.getThreads();
+  int64_t rows = shape->rows, inner = shape->inner;
+  int64_t chunks = inner / vec;
+  int64_t chunkBlocks = llvm::divideCeil(chunks, lanes);
+  FailureOr<int64_t> partials = sharedOffset(fusion, "partials");
+  if (failed(partials))
+    return failure();
+  Type et = how.et, ct = pointwise::computeType(et),
+       mt = pointwise::memoryType(et);
+  int64_t slotBytes = ct.getIntOrFloatBitWidth() / 8;
+  if (*partials % slotBytes)
+    return fusion.emitOpError("split-rows partials must be aligned to ")
+           << slotBytes << " bytes";
+
+  unsigned numInputs = fusion.getInputs().size();
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), threads);
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IndexMath e{b, loc};
+  pointwise::PointwiseEmitter pe(b, loc);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  auto select = [&](Value c, Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  };
+
+  Value t = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = e.rem(t, lanes), group = e.div(t, lanes);
+  Value outer = e.div(blockId, chunkBlocks);
+  Value chunk = e.add(e.mul(e.rem(blockId, chunkBlocks), lanes), lane);
+  Value inGroups = e.ult(group, groups);
+  Value active = arith::AndIOp::create(b, loc, inGroups, e.ult(chunk, chunks));
+  Value base = e.add(e.mul(outer, rows * inner),
+                     e.mul(select(active, chunk, e.idx(0)), vec));
+  Value identity = how.identity(pe);
+  Type loaded = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
+  int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * vec;
+
+  // Rows group, group + groups, ... four at a time into four sets of
+  // accumulators; an inactive thread walks none.
+  SmallVector<Value> init(kSplitRowsUnroll * vec, identity);
+  auto loop =
+      scf::ForOp::create(b, loc, select(active, group, e.idx(rows)),
+                         e.idx(rows), e.idx(groups * kSplitRowsUnroll), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    for (int64_t u = 0; u < kSplitRowsUnroll; ++u) {
+      Value r = e.add(loop.getInductionVar(), e.idx(u * groups));
+      Value ok = e.ult(r, rows);
+      Value at = select(ok, e.add(base, e.mul(r, inner)), base);
+      Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+      Value p = LLVM::GEPOp::create(b, loc, ptr, mt, entry.getArgument(0),
+                                    ValueRange{i});
+      Value v = LLVM::LoadOp::create(b, loc, loaded, p, bytes);
+      for (int64_t j = 0; j < vec; ++j) {
+        Value x = vec == 1
+                      ? v
+                      : Value(LLVM::ExtractElementOp::create(
+                            b, loc, v,
+                            arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                                      b.getI32IntegerAttr(j))));
+        x = select(ok, pe.fromMemory(x, et), identity);
+        acc[u * vec + j] = how.combine(b, loc, pe, acc[u * vec + j], x);
+      }
+    }
+    scf::YieldOp::create(b, loc, acc);
+  }
+  SmallVector<Value> acc;
+  for (int64_t j = 0; j < vec; ++j) {
+    Value a = loop.getResult(j);
+    for (int64_t u = 1; u < kSplitRowsUnroll; ++u)
+      a = how.combine(b, loc, pe, a, loop.getResult(u * vec + j));
+    acc.push_back(a);
+  }
+
+  // Slot (t, j) holds element j of thread t's vector: a warp's slots are
+  // consecutive. Group g's tree partner is the thread width * lanes on.
+  Value smem = dynamicShared(moduleBuilder, b, loc);
+  auto sptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto slot = [&](Value thread, int64_t j) -> Value {
+    Value at = e.add(e.add(thread, e.idx(j * lanes * groups)),
+                     e.idx(*partials / slotBytes));
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
+    return LLVM::GEPOp::create(b, loc, sptr, ct, smem, ValueRange{i});
+  };
+  {
+    auto store = scf::IfOp::create(b, loc, inGroups, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&store.getThenRegion().front());
+    for (int64_t j = 0; j < vec; ++j)
+      LLVM::StoreOp::create(b, loc, acc[j], slot(t, j));
+  }
+  gpu::BarrierOp::create(b, loc);
+  for (int64_t width = llvm::PowerOf2Ceil(groups) / 2; width >= 1; width /= 2) {
+    Value partner = e.add(group, e.idx(width));
+    auto step =
+        scf::IfOp::create(b, loc,
+                          arith::AndIOp::create(b, loc, e.ult(group, width),
+                                                e.ult(partner, groups)),
+                          false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&step.getThenRegion().front());
+      Value other = e.add(t, e.idx(width * lanes));
+      for (int64_t j = 0; j < vec; ++j) {
+        Value mine = LLVM::LoadOp::create(b, loc, ct, slot(t, j));
+        Value theirs = LLVM::LoadOp::create(b, loc, ct, slot(other, j));
+        LLVM::StoreOp::create(b, loc, how.combine(b, loc, pe, mine, theirs),
+                              slot(t, j));
+      }
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, e.ult(t, lanes), e.ult(chunk, chunks)),
+      false);
+  b.setInsertionPointToStart(&first.getThenRegion().front());
+  for (int64_t j = 0; j < vec; ++j) {
+    acc[j] = LLVM::LoadOp::create(b, loc, ct, slot(t, j));
+    if (how.kind == ReduceKind::mean)
+      acc[j] = arith::DivFOp::create(b, loc, acc[j],
+                                     pe.cst(ct, static_cast<double>(rows)));
+  }
+  Value at = e.add(e.mul(outer, inner), e.mul(chunk, vec));
+  if (failed(emitEpilogueVector(
+          b, loc, fusion, red, acc, at,
+          [&](Value v) { return kernelArgument(entry, v); },
+          entry.getArguments().drop_front(numInputs))))
+    return failure();
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = std::max<int64_t>(shape->outer * chunkBlocks, 1);
+  info.block = threads;
+  info.flops =
+      cast<RankedTensorType>(red.getInput().getType()).getNumElements();
+  info.bytes = fusionBytes(fusion);
+  return info;
+}
 
 } // namespace
 
@@ -72,6 +282,9 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
 
   // Fusions from before configs existed run one thread per output.
   auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
+  Combination how{red.getKind(), et, isFloat};
+  if (config && config.getTile().size() == 2)
+    return emitSplitRows(fusion, red, config, how, moduleBuilder, name);
   bool cooperative = config && !config.getTile().empty();
   int64_t block = config ? config.getThreads() : kBlock;
   int64_t partials = 0;
@@ -120,38 +333,9 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   }
   Value base = offsetOf(tid, kept);
 
-  // The combination's identity and step.
-  Value init;
-  switch (red.getKind()) {
-  case ReduceKind::sum:
-  case ReduceKind::mean:
-    init = pe.cst(ct, 0);
-    break;
-  case ReduceKind::prod:
-    init = pe.cst(ct, 1);
-    break;
-  case ReduceKind::max:
-    init = pe.extreme(et, /*lowest=*/true);
-    break;
-  case ReduceKind::min:
-    init = pe.extreme(et, /*lowest=*/false);
-    break;
-  }
-  auto combine = [&](Value acc, Value v) -> Value {
-    switch (red.getKind()) {
-    case ReduceKind::sum:
-    case ReduceKind::mean:
-      return isFloat ? Value(arith::AddFOp::create(b, loc, acc, v))
-                     : Value(arith::AddIOp::create(b, loc, acc, v));
-    case ReduceKind::prod:
-      return isFloat ? Value(arith::MulFOp::create(b, loc, acc, v))
-                     : Value(arith::MulIOp::create(b, loc, acc, v));
-    case ReduceKind::max:
-      return pe.max(acc, v, et);
-    case ReduceKind::min:
-      return pe.min(acc, v, et);
-    }
-    llvm_unreachable("unknown reduction");
+  Value init = how.identity(pe);
+  auto combine = [&](Value acc, Value v) {
+    return how.combine(b, loc, pe, acc, v);
   };
 
   auto loop = cooperative

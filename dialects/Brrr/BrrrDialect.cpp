@@ -71,6 +71,16 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "only the warp_mma body multiplies f32 operands, so "
                           "only it runs tf32, not "
                        << stringifyKernelBody(body);
+  if (family == KernelFamily::reduce && tile.size() == 2) {
+    // Split rows: `lanes` vectors of outputs, `groups` threads each.
+    if (body != KernelBody::simt || tile[0] < 1 || tile[1] < 1 ||
+        tile[0] * tile[1] > threads || threads - tile[0] * tile[1] >= 32 ||
+        stages)
+      return emitError() << "a split-rows reduce kernel's tile is [lanes, "
+                            "groups], whose product fills the block's last "
+                            "warp";
+    return success();
+  }
   if (family == KernelFamily::reduce && !tile.empty()) {
     // A cooperative reduction: the whole block reduces one output.
     if (body != KernelBody::simt || tile.size() != 1 || tile[0] != threads ||

@@ -165,8 +165,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       TMA from a producer warpgroup);
     - `threads`: the block size;
     - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`; for a
-      reduction, `[threads]` when the whole block cooperates on one output
-      (absent: one thread per output);
+      reduction, `[threads]` when the whole block cooperates on one output,
+      `[lanes, groups]` when it splits the rows of `lanes` vectors of
+      outputs over `groups` threads each (absent: one thread per output);
     - `stages`: shared-memory buffers the k-slices stream through;
     - `vector`: elements per vector access;
     - `cluster`: thread blocks per cluster; for the wgmma body, the blocks

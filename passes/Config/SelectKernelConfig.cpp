@@ -50,6 +50,11 @@ KernelConfigAttr reduceConfig(FusionOp fusion) {
     count *= in.getDimSize(d);
   int64_t outputs = count ? in.getNumElements() / count : 0;
   bool innermost = llvm::is_contained(red.getAxes(), in.getRank() - 1);
+  if (std::optional<SplitRows> split = splitRowsOf(red))
+    return KernelConfigAttr::get(
+        ctx, KernelFamily::reduce, KernelBody::simt, split->threads(),
+        {split->lanes, split->groups}, 0, split->vector, 1,
+        KernelPrecision::exact, 0, 0);
   if (count < kReduceThreads || outputs == 0 || outputs > 65536 ||
       (!innermost && outputs >= 1024))
     return perThread;

@@ -225,3 +225,33 @@ FailureOr<RowGeometry> mlir::brrr::rowGeometryOf(FusionOp fusion,
            << g.cols << " elements exceed the register-resident row kernel";
   return g;
 }
+
+std::optional<SplitRows> SplitRows::shapeOf(ReduceOp red) {
+  auto in = cast<RankedTensorType>(red.getInput().getType());
+  SmallVector<int64_t> axes(red.getAxes());
+  llvm::sort(axes);
+  int64_t rank = in.getRank();
+  if (axes.empty() || axes.back() >= rank - 1 ||
+      axes.back() - axes.front() + 1 != static_cast<int64_t>(axes.size()))
+    return std::nullopt;
+  SplitRows s;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axes.front()   ? s.outer
+     : d <= axes.back() ? s.rows
+                        : s.inner) *= in.getDimSize(d);
+  return s;
+}
+
+std::optional<SplitRows> mlir::brrr::splitRowsOf(ReduceOp red) {
+  std::optional<SplitRows> s = SplitRows::shapeOf(red);
+  Type et = cast<RankedTensorType>(red.getInput().getType()).getElementType();
+  if (!s || et.isInteger(1) || s->rows < 64 || s->outer * s->inner == 0 ||
+      s->outer * s->inner >= 65536)
+    return std::nullopt;
+  s->vector = 16 / ((et.getIntOrFloatBitWidth() + 7) / 8);
+  while (s->vector > 1 && s->inner % s->vector)
+    s->vector /= 2;
+  s->lanes = std::min<int64_t>(s->chunks(), 32);
+  s->groups = std::min(kSplitRowsThreads / s->lanes, s->rows);
+  return s;
+}

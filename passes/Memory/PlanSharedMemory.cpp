@@ -67,8 +67,12 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
   }
   if (fusion.getKind() == "reduce") {
     // A cooperative reduction combines the block's partial results in a
-    // tree over one 8-byte slot per thread (f32, i32 or i64).
-    if (!config->getTile().empty())
+    // tree over one 8-byte slot per thread (f32, i32 or i64); a split-rows
+    // one over a vector per thread, of at most 16 bytes of elements held
+    // in a compute type up to twice as wide.
+    if (config->getTile().size() == 2)
+      buffers.push_back({"partials", config->getThreads() * 32, 16, 0, 0});
+    else if (!config->getTile().empty())
       buffers.push_back({"partials", config->getThreads() * 8, 16, 0, 0});
     return buffers;
   }

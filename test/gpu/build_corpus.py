@@ -340,6 +340,32 @@ KERNEL_CASES = [
     ("leading_sum_relu_f32", [n("ReduceSum", ["x", "axis0"], ["s"], keepdims=0),
                               n("Relu", ["s"], ["y"])],
      [("x", F, [6, 33, 65])], [("y", F, [33, 65])]),
+    # Products whose B has no batch dimensions fold A's batches into rows:
+    # ConvNeXt's Linear over NHWC (4 x 7 x 56 rows, bias and ReLU, on the
+    # wgmma body), a ragged bf16 one (3 x 50 rows) and an f32 one on the
+    # untiled body (5 x 9 rows, 17 columns).
+    ("matmul_folded_nhwc_bias_relu_f16",
+     [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [4, 7, 56, 96]), ("w", H, [96, 384]), ("b", H, [384])],
+     [("y", H, [4, 7, 56, 384])]),
+    ("matmul_folded_ragged_bf16", [n("MatMul", ["x", "w"], ["y"])],
+     [("x", BF, [3, 50, 72]), ("w", BF, [72, 40])], [("y", BF, [3, 50, 40])]),
+    ("matmul_folded_f32", [n("MatMul", ["x", "w"], ["y"])],
+     [("x", F, [5, 9, 33]), ("w", F, [33, 17])], [("y", F, [5, 9, 17])]),
+    # Reductions over a run of axes before a kept innermost one split their
+    # rows over a block: EfficientNet's squeeze-excitation mean over H and W
+    # of NHWC at batch 32 (8-channel vectors) with its sigmoid, a ragged
+    # bf16 one (5 vectors a block), a leading sum over 77 columns (3 blocks
+    # of lanes, the last partial) and an integer max over a middle axis.
+    ("reduce_split_rows_nhwc_mean_f16",
+     [n("ReduceMean", ["x"], ["m"], axes=[1, 2]), n("Sigmoid", ["m"], ["y"])],
+     [("x", H, [32, 112, 112, 32])], [("y", H, [32, 1, 1, 32])]),
+    ("reduce_split_rows_ragged_bf16", [n("ReduceMean", ["x"], ["y"], axes=[1, 2])],
+     [("x", BF, [3, 17, 13, 40])], [("y", BF, [3, 1, 1, 40])]),
+    ("reduce_split_rows_leading_f32", [n("ReduceSum", ["x", "axis0"], ["y"], keepdims=0)],
+     [("x", F, [3000, 77])], [("y", F, [77])]),
+    ("reduce_split_rows_max_i64", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
+     [("x", I64, [5, 300, 12])], [("y", I64, [5, 12])]),
     # Fused attention (brrr-fuse-attention) in the exporters' forms: heads
     # split from [B, S, H*D] and merged back, both operands scaled, a padding
     # mask with fully masked rows and the IsNaN clean-up; a causal mask from

@@ -107,6 +107,21 @@ def torch_inputs(name, gen):
         return [f(200, 2048, dt=torch.bfloat16), f(2048, 512, dt=torch.bfloat16) / 32]
     if name == "leading_sum_relu_f32":
         return [f(6, 33, 65)]
+    if name == "matmul_folded_nhwc_bias_relu_f16":
+        return [f(4, 7, 56, 96, dt=torch.float16), f(96, 384, dt=torch.float16) / 8,
+                f(384, dt=torch.float16)]
+    if name == "matmul_folded_ragged_bf16":
+        return [f(3, 50, 72, dt=torch.bfloat16), f(72, 40, dt=torch.bfloat16) / 8]
+    if name == "matmul_folded_f32":
+        return [f(5, 9, 33), f(33, 17)]
+    if name == "reduce_split_rows_nhwc_mean_f16":
+        return [f(32, 112, 112, 32, dt=torch.float16) + 0.5]
+    if name == "reduce_split_rows_ragged_bf16":
+        return [f(3, 17, 13, 40, dt=torch.bfloat16) + 0.5]
+    if name == "reduce_split_rows_leading_f32":
+        return [f(3000, 77)]
+    if name == "reduce_split_rows_max_i64":
+        return [torch.randint(-2**40, 2**40, (5, 300, 12), generator=gen)]
     if name == "attention_padding_mask_f16":
         # Batch 0 masks its last 10 keys; batch 1 masks every key (rows of
         # NaN probabilities, cleaned up to zeros).
@@ -342,6 +357,18 @@ def torch_reference(name, xs):
         return [q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1), d[1] @ v.permute(0, 2, 1, 3)]
     if name == "matmul_split_k_bias_gelu_f16":
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "matmul_folded_nhwc_bias_relu_f16":
+        return [torch.relu(d[0] @ d[1] + d[2])]
+    if name in ("matmul_folded_ragged_bf16", "matmul_folded_f32"):
+        return [d[0] @ d[1]]
+    if name == "reduce_split_rows_nhwc_mean_f16":
+        return [torch.sigmoid(d[0].mean(dim=(1, 2), keepdim=True))]
+    if name == "reduce_split_rows_ragged_bf16":
+        return [d[0].mean(dim=(1, 2), keepdim=True)]
+    if name == "reduce_split_rows_leading_f32":
+        return [d[0].sum(0)]
+    if name == "reduce_split_rows_max_i64":
+        return [xs[0].amax(1)]
     if name == "leading_sum_relu_f32":
         return [torch.relu(d[0].sum(0))]
     if name == "attention_padding_mask_f16":

@@ -105,3 +105,28 @@ func.func @main(%x: tensor<3x1001xi32>) -> tensor<i32> {
   %0 = brrr.reduce sum %x {axes = array<i64: 0, 1>, keepdims = false} : tensor<3x1001xi32> -> tensor<i32>
   return %0 : tensor<i32>
 }
+
+// -----
+
+// A mean over H and W of NHWC splits its rows: a block per batch element
+// (grid 2) takes the 64 channels as 8 lanes of 8-element vectors, and 100
+// groups (800 threads) walk the 100 rows, four loads in flight per step.
+// Each thread leaves its 8 sums in shared slots; the groups combine in a
+// tree (widths 64 down to 1: 7 levels, a barrier after each, after the
+// first stores' one) and the 8 threads of group 0 divide and store their
+// vectors.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.block = array<i64: 800, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8>{{.*}}brrr.grid = array<i64: 2, 1, 1>
+// CHECK: gpu.func @fusion_0
+// CHECK: scf.for {{.+}} step %{{.+}} iter_args
+// CHECK-COUNT-4: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: scf.yield
+// CHECK-COUNT-8: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr<3>
+// CHECK-COUNT-8: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-8: arith.divf
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+func.func @main(%x: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
+  %0 = brrr.reduce mean %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x10x10x64xf16> -> tensor<2x1x1x64xf16>
+  return %0 : tensor<2x1x1x64xf16>
+}

@@ -692,6 +692,16 @@ func.func @kernel_reduce_block_not_power_of_two() attributes {c = #brrr.kernel<f
 
 // -----
 
+// expected-error @+1 {{a split-rows reduce kernel's tile is [lanes, groups], whose product fills the block's last warp}}
+func.func @kernel_reduce_split_rows_over_the_block() attributes {c = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [32, 16]>} { return }
+
+// -----
+
+// expected-error @+1 {{a split-rows reduce kernel's tile is [lanes, groups], whose product fills the block's last warp}}
+func.func @kernel_reduce_split_rows_idle_warp() attributes {c = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [4, 40]>} { return }
+
+// -----
+
 // expected-error @+1 {{a warp_mma kernel runs one warp per block, not 64 threads}}
 func.func @kernel_warp_mma_two_warps() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 64>} { return }
 

@@ -319,21 +319,33 @@ func.func @ExistingConfigIsKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 
 // General reductions: one thread per output, unless that leaves the GPU
 // idle. A whole tensor reduced to one value, and a few outputs each over
-// many leading elements, get a block per output; many outputs over leading
-// elements stay one thread each (their walk is coalesced across threads),
-// and so do outputs with fewer elements than a block.
+// many elements of interleaved axes, get a block per output. A run of 64 or more rows
+// before a kept innermost axis, for fewer than 65536 outputs, splits its
+// rows over a block (tile [lanes, groups]): 16-byte vectors narrowed until
+// they divide the innermost axis (3 f32: 1; 4096 f32: 4; 7 i32: 1; 64 f16:
+// 8), up to 32 lanes of them, and as many groups as fill 1024 threads but
+// not the rows. Few rows (8), or 65536 outputs, stay one thread each.
 // CHECK-LABEL: func.func @ReduceCooperation
 // CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
 // CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [3, 341]>
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [32, 32], vector = 4>
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 704, tile = [7, 100]>
+// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [8, 128], vector = 8>
+// CHECK-SAME: tensor<32x1x1x64xf16>
 // CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
 // CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
-func.func @ReduceCooperation(%a: tensor<128x512xi64>, %b: tensor<4096x3xf32>, %c: tensor<512x4096xf32>, %d: tensor<100x7xi32>)
-    -> (tensor<i64>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>) {
+func.func @ReduceCooperation(%a: tensor<128x512xi64>, %r: tensor<4096x3x2xf32>, %b: tensor<4096x3xf32>, %c: tensor<512x4096xf32>, %d: tensor<100x7xi32>, %n: tensor<32x56x56x64xf16>, %few: tensor<8x64xf32>, %many: tensor<128x65536xf32>)
+    -> (tensor<i64>, tensor<3xf32>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>, tensor<32x1x1x64xf16>, tensor<64xf32>, tensor<65536xf32>) {
   %0 = brrr.reduce max %a {axes = array<i64: 0, 1>, keepdims = false} : tensor<128x512xi64> -> tensor<i64>
-  %1 = brrr.reduce sum %b {axes = array<i64: 0>, keepdims = false} : tensor<4096x3xf32> -> tensor<3xf32>
-  %2 = brrr.reduce sum %c {axes = array<i64: 0>, keepdims = false} : tensor<512x4096xf32> -> tensor<4096xf32>
-  %3 = brrr.reduce sum %d {axes = array<i64: 0>, keepdims = false} : tensor<100x7xi32> -> tensor<7xi32>
-  return %0, %1, %2, %3 : tensor<i64>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>
+  %1 = brrr.reduce sum %r {axes = array<i64: 0, 2>, keepdims = false} : tensor<4096x3x2xf32> -> tensor<3xf32>
+  %2 = brrr.reduce sum %b {axes = array<i64: 0>, keepdims = false} : tensor<4096x3xf32> -> tensor<3xf32>
+  %3 = brrr.reduce sum %c {axes = array<i64: 0>, keepdims = false} : tensor<512x4096xf32> -> tensor<4096xf32>
+  %4 = brrr.reduce sum %d {axes = array<i64: 0>, keepdims = false} : tensor<100x7xi32> -> tensor<7xi32>
+  %5 = brrr.reduce mean %n {axes = array<i64: 1, 2>, keepdims = true} : tensor<32x56x56x64xf16> -> tensor<32x1x1x64xf16>
+  %6 = brrr.reduce sum %few {axes = array<i64: 0>, keepdims = false} : tensor<8x64xf32> -> tensor<64xf32>
+  %7 = brrr.reduce sum %many {axes = array<i64: 0>, keepdims = false} : tensor<128x65536xf32> -> tensor<65536xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<i64>, tensor<3xf32>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>, tensor<32x1x1x64xf16>, tensor<64xf32>, tensor<65536xf32>
 }
 
 // -----

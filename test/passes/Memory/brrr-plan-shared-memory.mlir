@@ -170,12 +170,16 @@ func.func @UnstagedMatmuls(%a: tensor<64x64xf32>, %h: tensor<64x64xf16>, %w: ten
 // -----
 
 // A cooperative reduction combines its block's partial results through one
-// 8-byte slot per thread; a thread-per-output one needs no shared memory.
+// 8-byte slot per thread, a split-rows one through 32 bytes per thread (a
+// 16-byte vector held in a type up to twice as wide); a thread-per-output
+// one needs no shared memory.
 // CHECK-LABEL: func.func @CooperativeReducePartials
 // CHECK: brrr.fusion "reduce"{{.*}}tile = [256]>, brrr.shared = [{bytes = 2048 : i64, name = "partials", offset = 0 : i64}], brrr.shared_bytes = 2048 : i64}
+// CHECK: brrr.fusion "reduce"{{.*}}tile = [7, 100]>, brrr.shared = [{bytes = 22528 : i64, name = "partials", offset = 0 : i64}], brrr.shared_bytes = 22528 : i64}
 // CHECK: brrr.fusion "reduce"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64}
-func.func @CooperativeReducePartials(%a: tensor<128x512xi64>, %d: tensor<100x7xi32>) -> (tensor<i64>, tensor<7xi32>) {
+func.func @CooperativeReducePartials(%a: tensor<128x512xi64>, %d: tensor<100x7xi32>, %few: tensor<8x64xf32>) -> (tensor<i64>, tensor<7xi32>, tensor<64xf32>) {
   %0 = brrr.reduce max %a {axes = array<i64: 0, 1>, keepdims = false} : tensor<128x512xi64> -> tensor<i64>
   %1 = brrr.reduce sum %d {axes = array<i64: 0>, keepdims = false} : tensor<100x7xi32> -> tensor<7xi32>
-  return %0, %1 : tensor<i64>, tensor<7xi32>
+  %2 = brrr.reduce sum %few {axes = array<i64: 0>, keepdims = false} : tensor<8x64xf32> -> tensor<64xf32>
+  return %0, %1, %2 : tensor<i64>, tensor<7xi32>, tensor<64xf32>
 }
