@@ -4,10 +4,10 @@
 // turns every `brrr.fusion` into a `gpu.func` of one `gpu.module` (kernel
 // families: PointwiseKernel.cpp, RowKernel.cpp, MovementKernel.cpp,
 // ReduceKernel.cpp, MatmulKernel.cpp with TiledMatmulKernel.cpp and
-// WgmmaMatmulKernel.cpp, AttentionKernel.cpp, ConvKernel.cpp,
-// PoolKernel.cpp), recording the kernel name and launch shape on the fusion;
-// compileKernels lowers that module through NVVM and LLVM's NVPTX back end to
-// PTX and, with ptxas, to cubin.
+// WgmmaMatmulKernel.cpp over WgmmaBody.cpp, AttentionKernel.cpp,
+// ConvKernel.cpp with DirectConvKernel.cpp, PoolKernel.cpp), recording the
+// kernel name and launch shape on the fusion; compileKernels lowers that module
+// through NVVM and LLVM's NVPTX back end to PTX and, with ptxas, to cubin.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,8 +5,9 @@
 // reading its operands through their layouts (fused transposes, reshapes
 // and slices are strides and an offset). The config's body picks the code:
 // the staged mma_sync tile (TiledMatmulKernel.cpp), on Hopper the TMA +
-// wgmma body (WgmmaMatmulKernel.cpp), or for the rest (f32, rows that are
-// not whole 16-byte chunks) the shared untiled warp_mma body (GemmKernel.h).
+// wgmma body (WgmmaMatmulKernel.cpp, WgmmaBody.cpp), or for the rest (f32, rows
+// that are not whole 16-byte chunks) the shared untiled warp_mma body
+// (GemmKernel.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,644 @@
+//===- WgmmaBody.cpp - the Hopper TMA + wgmma product body ---------------===//
+//
+// The Hopper body (sm_90a) of the matmul and conv families, for f16/bf16
+// products whose operands TMA can read: matmuls (tmaOperandOf) through
+// tiled maps, channels-last convolutions (ConvGemm) as implicit GEMMs whose
+// activations arrive through im2col maps (brrr-select-kernel-config records
+// the tile in a `wgmma` config, brrr-plan-shared-memory places the stages).
+// One body (emitWgmmaBody, here) serves both; a front
+// (WgmmaMatmulKernel.cpp) describes the problem and issues each k-slice's
+// copies. Each block computes an m x n output tile with 1 + m/64
+// warpgroups:
+//   - warpgroup 0 gives up registers (setmaxnreg) and one of its threads
+//     streams 64-deep k-slices of A and B into a ring of `stages` buffers
+//     with TMA copies (cp.async.bulk.tensor, 128-byte swizzle), each stage
+//     guarded by a "full" mbarrier (the copy's bytes landed) and an "empty"
+//     one (every consumer warp is done reading it);
+//   - each consumer warpgroup takes 64 rows x n: wgmma.mma_async straight
+//     from the swizzled shared slices into f32 accumulators in registers,
+//     keeping one group in flight and releasing a stage when the group that
+//     read it retires, then runs the fused pointwise epilogue on the
+//     accumulators before the only store, its inputs (residual, bias)
+//     loaded four rows at a time before any is used.
+// The operands' tensor maps are kernel parameters passed by value
+// (`__grid_constant__`), described on the fusion as `brrr.tensor_maps` for
+// the runtime to encode; blocks walk the tiles in groups of 8 tile rows so
+// that neighbouring blocks share A and B in L2. A persistent kernel (the
+// config's `grid`) launches that many blocks, each walking the tiles
+// `grid` apart through one ring (the producer streams the next tile's
+// slices while the consumers run this one's epilogue, whose staging has
+// bytes of its own, `epilogue` columns at a time). A split tile (the
+// config's `cluster`) is computed by that many consecutive blocks of one
+// thread-block cluster, each streaming its run of the k-slices; they stage
+// their partial tiles, synchronize the cluster, and each sums its share of
+// the rows from every block's staging through distributed shared memory
+// (mapa, ld.shared::cluster) before the epilogue, with no second kernel and
+// no partial products in global memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/WgmmaBody.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+using namespace mlir::brrr::wgmma;
+
+namespace {
+
+/// Registers the producer warpgroup keeps, and the consumers take.
+constexpr int64_t kProducerRegisters = 40, kConsumerRegisters = 232;
+/// Tile rows per group of the L2-friendly block order.
+constexpr int64_t kGroupRows = 8;
+
+DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
+  SmallVector<NamedAttribute> entries = {
+      b.getNamedAttr("input", b.getI64IntegerAttr(m.input)),
+      b.getNamedAttr("offset", b.getI64IntegerAttr(m.offsetBytes)),
+      b.getNamedAttr("dims", b.getDenseI64ArrayAttr(m.dims)),
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(m.strides)),
+      b.getNamedAttr("swizzle", b.getI64IntegerAttr(m.swizzle))};
+  if (m.im2col) {
+    entries.push_back(b.getNamedAttr("mode", b.getStringAttr("im2col")));
+    entries.push_back(b.getNamedAttr("lower", b.getDenseI64ArrayAttr(m.lower)));
+    entries.push_back(b.getNamedAttr("upper", b.getDenseI64ArrayAttr(m.upper)));
+    entries.push_back(
+        b.getNamedAttr("channels", b.getI64IntegerAttr(m.channels)));
+    entries.push_back(b.getNamedAttr("pixels", b.getI64IntegerAttr(m.pixels)));
+    entries.push_back(b.getNamedAttr("element_strides",
+                                     b.getDenseI64ArrayAttr(m.elementStrides)));
+  } else {
+    entries.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)));
+  }
+  return b.getDictionaryAttr(entries);
+}
+
+/// A wgmma matrix descriptor for a slice swizzled over `swizzle` bytes (128
+/// or 32) at shared address `addr` (i64): start, leading and stride byte
+/// offsets in 16-byte units, the swizzle mode (1: 128 bytes, 3: 32 bytes)
+/// in the top bits.
+Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
+                 int64_t swizzle = kSwizzleBytes) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, addr, e.i64(0x3FFFF)), e.i64(4));
+  int64_t mode = swizzle == 32 ? 3 : 1;
+  int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) | (mode << 62);
+  return arith::OrIOp::create(b, loc, start, e.i64(fixed));
+}
+
+/// One output tile of a block: its batch and first row and column.
+struct TileAt {
+  Value z, row0, col0;
+};
+
+/// The fused epilogue of the tile `at`: consumer warpgroup `consumer`'s 64
+/// x n accumulators `acc` go through shared memory so that the global
+/// accesses coalesce. Accumulator i of the wgmma fragment (row 16 * warp +
+/// lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
+/// is written as f32 pairs into the consumer's rows of the staging buffer
+/// at `stagingBase`, `columns` of the tile at a time between two
+/// `barrier()`s (the second a cluster barrier when the tile is split). Then
+/// each warp walks whole staged rows, `lanes` lanes per row on consecutive
+/// columns, `vec` at a time (4 when they divide the output's rows and the
+/// chunk is 32 or at least 128 wide, 2 at 64: one 16- or 8-byte read of
+/// the staged tile, vector loads of row-wise inputs), 32 / `lanes` rows per
+/// warp: warp w takes row groups w, w + 4, ..., four per step; in a split
+/// tile, block `rank` of the cluster takes its run of them, each value the
+/// sum of every block's staged partial, in block order. A step first loads
+/// every element's epilogue inputs (residual, bias) at clamped, always
+/// valid positions, so that those loads are in flight together, then
+/// computes and stores the elements inside the output.
+LogicalResult
+emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
+                  const MatmulTile &tile, const TileAt &at, Value acc,
+                  int64_t columns, Value smem, Value stagingBase,
+                  Value consumer, Value lane, Value warp, Value rank,
+                  function_ref<Value(Value)> arg, ValueRange outputs,
+                  function_ref<void()> barrier) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type f32 = b.getF32Type();
+  int64_t M = problem.M, N = problem.N;
+  int64_t pitch = wgmmaEpiloguePitch(columns);
+  constexpr int64_t kRowsPerStep = 4;
+  int64_t vec = N % 4 != 0     ? 1
+                : columns < 64 ? 4
+                               : std::min<int64_t>(4, columns / 32);
+  // Lanes a row: a power of two whose vectors tile the chunk (16 of 4 at
+  // 192 columns, three passes of 64).
+  int64_t lanes = 32;
+  while (columns % (lanes * vec) != 0)
+    lanes /= 2;
+  int64_t rowsPerWarp = 32 / lanes;
+  // Each warp's 16 / rowsPerWarp row groups, shared among the cluster's
+  // blocks when they split the tile: block `rank` takes a run of them,
+  // summing every block's staged partial tile.
+  int64_t split = tile.cluster, groups = 16 / rowsPerWarp;
+  if (groups % split != 0)
+    return problem.product->emitOpError("a wgmma epilogue of ")
+           << columns << " columns cannot share its rows between " << split
+           << " blocks";
+  int64_t perRank = groups / split;
+  int64_t rowsPerStep = std::min(kRowsPerStep, perRank);
+  auto clusterBarrier = [&] {
+    NVVM::ClusterArriveOp::create(b, loc, nullptr);
+    NVVM::ClusterWaitOp::create(b, loc, nullptr);
+  };
+  for (int64_t chunk = 0; chunk < tile.n / columns; ++chunk) {
+    barrier();
+    auto pairType = VectorType::get({2}, f32);
+    Value fragRow = e.add(e.mul(warp, 16), e.div(lane, 4));
+    Value fragCol = e.mul(e.rem(lane, 4), 2);
+    for (int64_t i = chunk * columns / 2; i < (chunk + 1) * columns / 2;
+         i += 2) {
+      Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
+      Value c = e.add(fragCol, e.idx(8 * (i / 4) - chunk * columns));
+      Value pair = LLVM::UndefOp::create(b, loc, pairType);
+      for (int64_t h = 0; h < 2; ++h)
+        pair = LLVM::InsertElementOp::create(
+            b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
+            e.i32(h));
+      Value to =
+          e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
+      LLVM::StoreOp::create(b, loc, pair, to, 8);
+    }
+    // A split tile's partials are read across the cluster: every block's
+    // staging is written (release) before any is read (acquire).
+    if (split > 1)
+      clusterBarrier();
+    else
+      barrier();
+    auto rows = scf::ForOp::create(b, loc, e.idx(0),
+                                   e.idx(perRank / rowsPerStep), e.idx(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rows.getBody());
+    struct Element {
+      Value inside, at, value;
+      DenseMap<Value, Value> inputs;
+    };
+    SmallVector<Element> elements;
+    Value rowLane = rowsPerWarp > 1 ? e.div(lane, lanes) : Value();
+    Value colLane = rowsPerWarp > 1 ? e.rem(lane, lanes) : lane;
+    for (int64_t k = 0; k < rowsPerStep; ++k) {
+      Value group = e.add(e.mul(rows.getInductionVar(), rowsPerStep), e.idx(k));
+      if (split > 1)
+        group = e.add(group, e.mul(rank, perRank));
+      Value r = e.add(warp, e.mul(group, 4));
+      if (rowsPerWarp > 1)
+        r = e.add(e.mul(r, rowsPerWarp), rowLane);
+      Value gRow = e.add(at.row0, e.add(e.mul(consumer, 64), r));
+      Value rowOk = e.ult(gRow, M);
+      Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
+      Value rowAt = e.add(stagingBase, e.mul(r, pitch * 4));
+      Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
+      for (int64_t jj = 0; jj < columns / (lanes * vec); ++jj) {
+        // Columns c .. c + vec - 1, inside the output together (vec | N).
+        Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
+        Value gCol =
+            e.add(at.col0, chunk ? e.add(c, e.idx(chunk * columns)) : c);
+        Value colOk = e.ult(gCol, N);
+        Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
+        Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
+        Value out = e.add(outRow, safeCol);
+        Value staged = e.at(smem, e.add(rowAt, e.mul(c, 4)));
+        SmallVector<Value> values;
+        Type stagedType = vec == 1 ? f32 : VectorType::get({vec}, f32);
+        // One block's staged values, or the sum of the cluster's in block
+        // order, read through distributed shared memory.
+        Value v;
+        if (split == 1) {
+          v = LLVM::LoadOp::create(b, loc, stagedType, staged, 4 * vec);
+        } else {
+          auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+          for (int64_t q = 0; q < split; ++q) {
+            Value peer =
+                NVVM::MapaOp::create(b, loc, clusterPtr, staged, e.i32(q));
+            Value part =
+                LLVM::LoadOp::create(b, loc, stagedType, peer, 4 * vec);
+            v = q ? arith::AddFOp::create(b, loc, v, part).getResult() : part;
+          }
+        }
+        if (vec == 1) {
+          values.push_back(v);
+        } else {
+          for (int64_t t = 0; t < vec; ++t)
+            values.push_back(
+                LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
+        }
+        SmallVector<DenseMap<Value, Value>> inputs =
+            loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
+        for (int64_t t = 0; t < vec; ++t) {
+          Element el;
+          el.inside = inside;
+          el.at = t ? e.add(out, e.idx(t)) : out;
+          el.value = values[t];
+          if (problem.addBias)
+            el.value = problem.addBias(
+                e, t ? e.add(safeCol, e.idx(t)) : safeCol, el.value, arg);
+          el.inputs = std::move(inputs[t]);
+          elements.push_back(std::move(el));
+        }
+      }
+    }
+    for (Element &el : elements) {
+      auto ifInside = scf::IfOp::create(b, loc, el.inside, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+      if (failed(emitEpilogue(b, loc, fusion, problem.product, el.value, el.at,
+                              arg, outputs, &el.inputs)))
+        return failure();
+    }
+  }
+  // No block of a split tile leaves while another still reads its staging.
+  if (split > 1)
+    clusterBarrier();
+  return success();
+}
+
+} // namespace
+
+FailureOr<KernelInfo>
+mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
+                                 const WgmmaProblem &problem,
+                                 OpBuilder &moduleBuilder, StringRef name) {
+  MLIRContext *ctx = fusion.getContext();
+  Location loc = fusion.getLoc();
+  Type et = problem.elem;
+  int64_t M = problem.M, N = problem.N, batches = problem.batches;
+  int64_t tilesM = llvm::divideCeil(M, tile.m),
+          tilesN = llvm::divideCeil(N, tile.n);
+  // A split tile's blocks are consecutive in x, one cluster, each taking
+  // kTiles / split of the k-slices.
+  int64_t split = tile.cluster;
+  if (problem.kTiles % split != 0)
+    return problem.product->emitOpError("cannot split ")
+           << problem.kTiles << " k-slices evenly between " << split
+           << " blocks of a cluster";
+  if (batches > 65535 || tilesM * tilesN * split > (int64_t(1) << 31) - 1)
+    return problem.product->emitOpError(
+        "Tensor Core grid exceeds the launch limits");
+  SmallVector<int64_t> aOffsets, bOffsets;
+  if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
+    return failure();
+  FailureOr<int64_t> barOffset = sharedOffset(fusion, "barriers");
+  FailureOr<int64_t> epilogueOffset = sharedOffset(fusion, "epilogue");
+  if (failed(barOffset) || failed(epilogueOffset))
+    return failure();
+  // Stages sit at equal strides (the planner places equal buffers in
+  // order), so stage s is base + s * stride.
+  int64_t aStride = tile.stages > 1 ? aOffsets[1] - aOffsets[0] : 0;
+  int64_t bStride = tile.stages > 1 ? bOffsets[1] - bOffsets[0] : 0;
+  for (int64_t s = 0; s < tile.stages; ++s)
+    if (aOffsets[s] != aOffsets[0] + s * aStride ||
+        bOffsets[s] != bOffsets[0] + s * bStride || aOffsets[s] % 1024 ||
+        bOffsets[s] % 1024)
+      return fusion.emitOpError("wgmma stages must be evenly spaced and "
+                                "1024-byte aligned in the shared plan");
+
+  const MapSpec &aMap = problem.aMap, &bMap = problem.bMap;
+  Builder attrs(ctx);
+  ArrayAttr mapsAttr =
+      attrs.getArrayAttr({mapAttr(attrs, aMap), mapAttr(attrs, bMap)});
+
+  // Parameters: the two tensor maps by value, then one pointer per buffer.
+  unsigned numInputs = fusion.getInputs().size();
+  int64_t threads = tile.threads();
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), threads,
+                           /*numByValue=*/2);
+  // setmaxnreg needs the block size and one block per SM stated at entry.
+  func->setAttr("nvvm.maxntid", moduleBuilder.getDenseI32ArrayAttr(
+                                    {static_cast<int32_t>(threads), 1, 1}));
+  func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
+  if (split > 1)
+    func->setAttr("nvvm.cluster_dim", moduleBuilder.getDenseI32ArrayAttr(
+                                          {static_cast<int32_t>(split), 1, 1}));
+
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  WgmmaBuilder e{{b, loc}};
+  Value mapA = entry.getArgument(0), mapB = entry.getArgument(1);
+  auto arg = [&](Value v) {
+    return entry.getArgument(2 + cast<BlockArgument>(v).getArgNumber());
+  };
+  Type i64 = b.getI64Type();
+
+  // The shared base rounded up to the swizzle's 1024 bytes.
+  Value raw = dynamicShared(moduleBuilder, b, loc);
+  Value rawAddr = LLVM::PtrToIntOp::create(b, loc, i64, raw);
+  Value pad = arith::AndIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, e.i64(0), rawAddr), e.i64(1023));
+  Value smem = LLVM::GEPOp::create(b, loc, raw.getType(), b.getIntegerType(8),
+                                   raw, ValueRange{pad});
+  Value smemAddr = arith::AddIOp::create(b, loc, rawAddr, pad);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpgroup = e.div(tid, 128), inGroup = e.rem(tid, 128);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // A persistent block walks the tiles `blocks` apart from its own (the
+  // grid never exceeds the tiles); otherwise block (x, z) computes tile x of
+  // batch z.
+  int64_t tilesPerBatch = tilesM * tilesN, totalTiles = tilesPerBatch * batches;
+  bool persistent = tile.grid > 0;
+  int64_t blocks = persistent ? std::min(tile.grid, totalTiles) : 0;
+  // Tile t: batch t / tilesPerBatch, and within it (tm, tn), walking groups
+  // of kGroupRows tile rows column by column.
+  auto tileAt = [&](Value z, Value id) {
+    int64_t perGroup = kGroupRows * tilesN;
+    Value group = e.div(id, perGroup), inPlace = e.rem(id, perGroup);
+    Value firstM = e.mul(group, kGroupRows);
+    Value rowsInGroup = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
+        e.idx(kGroupRows));
+    Value tm =
+        e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
+    Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
+    return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n)};
+  };
+  // Emits `body(tile, first)` for each of the block's tiles, `first` the
+  // ring position (k-slices streamed before it) of its first slice.
+  std::optional<TileAt> ownTile;
+  Value rank;
+  if (!persistent) {
+    Value t = bid;
+    if (split > 1) {
+      rank = e.rem(bid, split);
+      t = e.div(bid, split);
+    }
+    ownTile = tileAt(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z), t);
+  }
+  auto forEachTile = [&](const std::function<void(TileAt, Value)> &body) {
+    if (!persistent) {
+      body(*ownTile, e.idx(0));
+      return;
+    }
+    Value count =
+        e.add(e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid),
+                    blocks),
+              e.idx(1));
+    auto loop = scf::ForOp::create(b, loc, e.idx(0), count, e.idx(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value t = e.add(bid, e.mul(i, blocks));
+    body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
+         e.mul(i, problem.kTiles));
+  };
+
+  auto fullBar = [&](Value s) {
+    return e.at(smem, e.add(e.idx(*barOffset), e.mul(s, 8)));
+  };
+  auto emptyBar = [&](Value s) {
+    return e.at(smem, e.add(e.idx(*barOffset + 8 * tile.stages), e.mul(s, 8)));
+  };
+  auto stageOf = [&](Value it) { return e.rem(it, tile.stages); };
+  auto phaseOf = [&](Value it) {
+    return e.toI32(e.rem(e.div(it, tile.stages), 2));
+  };
+
+  // One thread sets up the barriers: a full barrier completes on the
+  // producer's arrival plus the copy's bytes, an empty one when every
+  // consumer warp has arrived.
+  int64_t consumers = tile.m / 64;
+  {
+    auto ifFirst = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+    for (int64_t s = 0; s < tile.stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, loc, fullBar(e.idx(s)), e.i32(1),
+                                   Value());
+      NVVM::MBarrierInitOp::create(b, loc, emptyBar(e.idx(s)),
+                                   e.i32(4 * consumers), Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  // The k-slices this block streams: all, or its run of a split tile's.
+  int64_t kTiles = problem.kTiles / split;
+  auto sliceOf = [&](Value kt) {
+    return split > 1 ? e.add(e.mul(rank, kTiles), kt) : kt;
+  };
+  int64_t stageBytes = tile.stageBytes();
+  Value ticks = e.i32(0x989680);
+  auto isProducer = scf::IfOp::create(b, loc, e.eq(warpgroup, 0), true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&isProducer.getThenRegion().front());
+    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    auto ifLeader = scf::IfOp::create(b, loc, e.eq(inGroup, 0), false);
+    b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+    // The maps' lines, fetched before the first copy needs them.
+    for (Value map : {mapA, mapB})
+      NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
+                               /*tensormap=*/true);
+    forEachTile([&](TileAt at, Value first) {
+      auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
+      OpBuilder::InsertionGuard g1(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value it = persistent ? e.add(first, kt) : kt;
+      Value s = stageOf(it);
+      // The slot is free once the consumers released its previous slice.
+      auto ifReuse = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
+                                e.idx(tile.stages)),
+          false);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
+        Value previous = arith::XOrIOp::create(b, loc, phaseOf(it), e.i32(1));
+        NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
+                                              ticks);
+      }
+      Value full = fullBar(s);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA,
+          false, Value());
+      Value zi = e.toI32(at.z);
+      std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
+          copy = [&](Value dst, bool isA, SmallVector<Value> coords,
+                     SmallVector<Value> offsets) {
+            const MapSpec &spec = isA ? aMap : bMap;
+            if (spec.batched)
+              coords.push_back(zi);
+            // The block's own shared memory, addressed as the (one-block)
+            // cluster's, as the PTX 8.0 form of the copy wants.
+            Value clusterDst = LLVM::AddrSpaceCastOp::create(
+                b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
+                Value(), Value(),
+                spec.im2col ? NVVM::TMALoadMode::IM2COL
+                            : NVVM::TMALoadMode::TILE,
+                false, nullptr, Value());
+          };
+      Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
+      Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
+      problem.copies(e, sliceOf(kt), aDst, bDst, copy, at.row0, at.col0);
+    });
+  }
+
+  // Consumers.
+  b.setInsertionPointToStart(&isProducer.getElseRegion().front());
+  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                 NVVM::SetMaxRegisterAction::increase);
+  Value consumer = arith::SubIOp::create(b, loc, warpgroup, e.idx(1));
+  Value lane = e.rem(inGroup, 32), warp = e.div(inGroup, 32);
+  int64_t accCount = tile.n / 2;
+  Type f32 = b.getF32Type();
+  auto accType =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accCount, f32));
+  auto wgType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  SmallVector<Value> outputs;
+  for (unsigned r = 0; r < fusion.getNumResults(); ++r)
+    outputs.push_back(entry.getArgument(2 + numInputs + r));
+  // The epilogue stages `columns` of the tile at a time: a persistent
+  // kernel's chunks in a buffer of their own, guarded by the consumer
+  // warpgroup's own barrier; otherwise the whole tile over the stages,
+  // which every consumer has finished reading at the first barrier.
+  int64_t columns = tile.epilogue ? tile.epilogue : tile.n;
+  int64_t epiloguePitch = wgmmaEpiloguePitch(columns);
+  auto consumersBarrier = [&] {
+    if (persistent)
+      NVVM::BarrierOp::create(b, loc, Type(),
+                              e.toI32(e.add(consumer, e.idx(1))), e.i32(128),
+                              nullptr, Value());
+    else
+      NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), e.i32(128 * consumers),
+                              nullptr, Value());
+  };
+  LogicalResult status = success();
+  forEachTile([&](TileAt at, Value first) {
+    Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
+    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
+                                   ValueRange{zeroAcc});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value it = persistent ? e.add(first, kt) : kt;
+      Value s = stageOf(it);
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it),
+                                            ticks);
+      Value aAddr = arith::AddIOp::create(
+          b, loc, smemAddr,
+          arith::IndexCastOp::create(
+              b, loc, i64,
+              e.add(e.idx(aOffsets[0]),
+                    e.add(e.mul(s, aStride),
+                          e.mul(consumer, 64 * problem.swizzle)))));
+      Value bAddr = arith::AddIOp::create(
+          b, loc, smemAddr,
+          arith::IndexCastOp::create(
+              b, loc, i64, e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      Value acc = loop.getRegionIterArgs()[0];
+      for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
+        // K-major slices advance 16 elements (32 bytes) along a swizzled
+        // row; N-major B advances 16 rows of 128 bytes, its 64-column boxes
+        // 64 * k * 2 bytes apart.
+        Value descA, descB;
+        if (problem.swizzle == 32) {
+          // Chunk kk of A is m rows of 32 bytes after kk chunks, B's n rows.
+          descA = descriptor(
+              e, arith::AddIOp::create(b, loc, aAddr, e.i64(kk * tile.m * 32)),
+              16, 256, 32);
+          descB = descriptor(
+              e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)),
+              16, 256, 32);
+        } else {
+          descA = descriptor(
+              e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16,
+              1024);
+          descB =
+              problem.bKContiguous
+                  ? descriptor(
+                        e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)),
+                        16, 1024)
+                  : descriptor(
+                        e,
+                        arith::AddIOp::create(b, loc, bAddr,
+                                              e.i64(16 * kSwizzleBytes * kk)),
+                        64 * tile.k * 2, 1024);
+        }
+        acc = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, accType, acc, descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
+            NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            NVVM::MMALayout::row,
+            problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+            nullptr);
+      }
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      // The group before this one has retired: its stage is free.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      Value release = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
+                                e.idx(0)),
+          e.eq(lane, 0));
+      auto ifRelease = scf::IfOp::create(b, loc, release, false);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+        Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
+        NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
+                                       Value());
+      }
+      scf::YieldOp::create(b, loc, acc);
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    if (persistent) {
+      // The tile's last slice is read: its stage goes to the next tile.
+      auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+      NVVM::MBarrierArriveOp::create(
+          b, loc, Type(), emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))),
+          Value());
+    }
+    Value stagingBase =
+        e.add(e.idx(*epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
+    if (failed(emitWgmmaEpilogue(e, fusion, problem, tile, at,
+                                 loop.getResult(0), columns, smem, stagingBase,
+                                 consumer, lane, warp, rank, arg, outputs,
+                                 consumersBarrier)))
+      status = failure();
+  });
+  if (failed(status))
+    return failure();
+  b.setInsertionPointAfter(isProducer);
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.grid = persistent ? blocks : tilesPerBatch * split;
+  info.gridZ = persistent ? 1 : batches;
+  info.block = threads;
+  info.sharedBytes =
+      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  info.flops = problem.flops;
+  info.bytes = fusionBytes(fusion);
+  info.tensorMaps = mapsAttr;
+  return info;
+}
+
+FailureOr<MatmulTile> mlir::brrr::wgmma::productTileOf(FusionOp fusion,
+                                                       Operation *product) {
+  if (failed(checkProductFusion(fusion, product)))
+    return failure();
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  return *MatmulTile::of(*config);
+}
