@@ -90,25 +90,9 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
   IndexMath e{b, loc};
   pointwise::PointwiseEmitter pe(b, loc);
   auto arg = [&](Value v) { return kernelArgument(entry, v); };
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  Type mt = pointwise::memoryType(et);
-  int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8;
-  Type loaded = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
   /// The `vec` elements of `base` at `index`, in compute type.
   auto load = [&](Value base, Value index) {
-    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-    Value p = LLVM::GEPOp::create(b, loc, ptr, mt, base, ValueRange{i});
-    Value v = LLVM::LoadOp::create(b, loc, loaded, p, bytes * vec);
-    SmallVector<Value> values;
-    for (int64_t j = 0; j < vec; ++j)
-      values.push_back(pe.fromMemory(
-          vec == 1 ? v
-                   : Value(LLVM::ExtractElementOp::create(
-                         b, loc, v,
-                         arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                                   b.getI32IntegerAttr(j)))),
-          et));
-    return values;
+    return loadElements(b, loc, base, et, index, vec);
   };
 
   Value tid =
@@ -177,21 +161,9 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
   }
   if (Value bias = conv.getBias()) {
     Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
-    Type bmt = pointwise::memoryType(bt);
-    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), o);
-    Value bp = LLVM::GEPOp::create(b, loc, ptr, bmt, arg(bias), ValueRange{i});
-    Type bloaded = vec > 1 ? Type(VectorType::get({vec}, bmt)) : bmt;
-    Value v = LLVM::LoadOp::create(b, loc, bloaded, bp,
-                                   (bmt.getIntOrFloatBitWidth() + 7) / 8 * vec);
-    for (int64_t j = 0; j < vec; ++j) {
-      Value bj = vec == 1
-                     ? v
-                     : Value(LLVM::ExtractElementOp::create(
-                           b, loc, v,
-                           arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                                     b.getI32IntegerAttr(j))));
-      acc[j] = arith::AddFOp::create(b, loc, acc[j], pe.fromMemory(bj, bt));
-    }
+    SmallVector<Value> bs = loadElements(b, loc, arg(bias), bt, o, vec);
+    for (int64_t j = 0; j < vec; ++j)
+      acc[j] = arith::AddFOp::create(b, loc, acc[j], bs[j]);
   }
   SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
   if (failed(emitEpilogueVector(b, loc, fusion, conv, acc, at, arg, outputs)))

@@ -177,17 +177,25 @@ SmallVector<Value> loadEpilogueInput(OpBuilder &b, Location loc, Value operand,
                                      llvm::function_ref<Value(Value)> arg,
                                      int64_t width = 1) {
   mlir::brrr::IndexMath e{b, loc};
-  mlir::brrr::pointwise::PointwiseEmitter pe(b, loc);
   auto type = cast<RankedTensorType>(operand.getType());
-  Type mt = mlir::brrr::pointwise::memoryType(type.getElementType());
   Value index = e.broadcastIndex(at, outShape, type.getShape());
+  return mlir::brrr::loadElements(b, loc, arg(operand), type.getElementType(),
+                                  index, width);
+}
+
+} // namespace
+
+SmallVector<Value> mlir::brrr::loadElements(OpBuilder &b, Location loc,
+                                            Value base, Type elem, Value index,
+                                            int64_t width) {
+  pointwise::PointwiseEmitter pe(b, loc);
+  Type mt = pointwise::memoryType(elem);
   Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
   Value p =
       LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
-                          mt, arg(operand), ValueRange{i});
+                          mt, base, ValueRange{i});
   if (width == 1)
-    return {pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p),
-                          type.getElementType())};
+    return {pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p), elem)};
   int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * width;
   Value vec =
       LLVM::LoadOp::create(b, loc, VectorType::get({width}, mt), p, bytes);
@@ -198,11 +206,9 @@ SmallVector<Value> loadEpilogueInput(OpBuilder &b, Location loc, Value operand,
                           b, loc, vec,
                           arith::ConstantOp::create(b, loc, b.getI32Type(),
                                                     b.getI32IntegerAttr(t))),
-                      type.getElementType()));
+                      elem));
   return values;
 }
-
-} // namespace
 
 SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
     OpBuilder &b, Location loc, FusionOp fusion, Operation *producer, Value at,

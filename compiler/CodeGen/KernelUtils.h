@@ -81,6 +81,12 @@ struct StagedMath : IndexMath {
                 MutableArrayRef<Value> c, Type et);
 };
 
+/// Elements `index` .. `index` + `width` - 1 of `elem` in global buffer
+/// `base`, in compute type: one load, a vector load aligned to its size
+/// when `width` > 1.
+SmallVector<Value> loadElements(OpBuilder &b, Location loc, Value base,
+                                Type elem, Value index, int64_t width = 1);
+
 /// The kernel pointer of fusion block argument `v` in the kernel whose
 /// entry block is `entry` (inputs first, in order).
 Value kernelArgument(Block &entry, Value v);

@@ -106,8 +106,7 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   FailureOr<int64_t> partials = sharedOffset(fusion, "partials");
   if (failed(partials))
     return failure();
-  Type et = how.et, ct = pointwise::computeType(et),
-       mt = pointwise::memoryType(et);
+  Type et = how.et, ct = pointwise::computeType(et);
   int64_t slotBytes = ct.getIntOrFloatBitWidth() / 8;
   if (*partials % slotBytes)
     return fusion.emitOpError("split-rows partials must be aligned to ")
@@ -120,7 +119,6 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
   pointwise::PointwiseEmitter pe(b, loc);
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   auto select = [&](Value c, Value x, Value y) -> Value {
     return arith::SelectOp::create(b, loc, c, x, y);
   };
@@ -135,8 +133,6 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   Value base = e.add(e.mul(outer, rows * inner),
                      e.mul(select(active, chunk, e.idx(0)), vec));
   Value identity = how.identity(pe);
-  Type loaded = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
-  int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * vec;
 
   // Rows group, group + groups, ... four at a time into four sets of
   // accumulators; an inactive thread walks none.
@@ -152,18 +148,10 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
       Value r = e.add(loop.getInductionVar(), e.idx(u * groups));
       Value ok = e.ult(r, rows);
       Value at = select(ok, e.add(base, e.mul(r, inner)), base);
-      Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
-      Value p = LLVM::GEPOp::create(b, loc, ptr, mt, entry.getArgument(0),
-                                    ValueRange{i});
-      Value v = LLVM::LoadOp::create(b, loc, loaded, p, bytes);
+      SmallVector<Value> xs =
+          loadElements(b, loc, entry.getArgument(0), et, at, vec);
       for (int64_t j = 0; j < vec; ++j) {
-        Value x = vec == 1
-                      ? v
-                      : Value(LLVM::ExtractElementOp::create(
-                            b, loc, v,
-                            arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                                      b.getI32IntegerAttr(j))));
-        x = select(ok, pe.fromMemory(x, et), identity);
+        Value x = select(ok, xs[j], identity);
         acc[u * vec + j] = how.combine(b, loc, pe, acc[u * vec + j], x);
       }
     }
