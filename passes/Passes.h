@@ -223,6 +223,8 @@ struct ConvGemm {
   /// Groups: group g reads input channels [g C/G, (g + 1) C/G) and writes
   /// output channels [g O/G, (g + 1) O/G). C and O count all groups.
   int64_t G = 1;
+  /// The geometry of `conv`, in either layout.
+  static ConvGemm shapeOf(Conv2DOp conv);
   /// The geometry of `conv`, or none when TMA's im2col mode cannot read
   /// it: channels-last, f16/bf16, rows of input channels in whole 16-byte
   /// chunks, a bounding box whose corners fit the 8 signed bits of a 4-D

@@ -33,33 +33,21 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
   auto conv = dyn_cast<Conv2DOp>(&body.front());
   if (!conv)
     return fusion.emitOpError("conv kernels start with a brrr.conv2d");
-  auto it = cast<RankedTensorType>(conv.getInput().getType());
-  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
-  auto ot = cast<RankedTensorType>(conv.getType());
   bool last = conv.getChannelsLast();
-  int64_t C = it.getDimSize(conv.channelDim());
-  int64_t H = it.getDimSize(conv.spatialDim()),
-          W = it.getDimSize(conv.spatialDim() + 1);
-  int64_t O = ot.getDimSize(conv.channelDim());
-  int64_t OH = ot.getDimSize(conv.spatialDim()),
-          OW = ot.getDimSize(conv.spatialDim() + 1);
-  int64_t Cg = wt.getDimSize(conv.weightInDim());
-  int64_t KH = wt.getDimSize(conv.weightKernelDim()),
-          KW = wt.getDimSize(conv.weightKernelDim() + 1);
-  int64_t groups = conv.getGroups();
-  int64_t Og = O / groups;
-  int64_t sh = conv.getStrides()[0], sw = conv.getStrides()[1];
-  int64_t pt = conv.getPads()[0], pl = conv.getPads()[1];
-  int64_t dh = conv.getDilations()[0], dw = conv.getDilations()[1];
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  int64_t C = g.C, H = g.H, W = g.W, O = g.O, OH = g.OH, OW = g.OW;
+  int64_t KH = g.KH, KW = g.KW, Cg = C / g.G, Og = O / g.G;
+  int64_t sh = g.sh, sw = g.sw, pt = g.pt, pl = g.pl, dh = g.dh, dw = g.dw;
+  int64_t groups = g.G;
   int64_t OHW = OH * OW, KHW = KH * KW;
 
   GemmSpec spec;
   spec.product = conv;
-  spec.M = it.getDimSize(0) * OHW;
+  spec.M = g.N * OHW;
   spec.N = Og;
   spec.K = Cg * KHW;
   spec.batches = groups;
-  spec.elem = it.getElementType();
+  spec.elem = conv.getInput().getType().getElementType();
   int64_t M = spec.M, K = spec.K;
   Type et = spec.elem;
   Value input = conv.getInput(), weight = conv.getWeight(),

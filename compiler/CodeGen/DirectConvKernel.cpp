@@ -50,28 +50,17 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
     return fusion.emitOpError("conv kernels start with a brrr.conv2d");
   if (failed(checkProductFusion(fusion, conv)))
     return failure();
-  auto it = cast<RankedTensorType>(conv.getInput().getType());
-  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   auto ot = cast<RankedTensorType>(conv.getType());
-  Type et = it.getElementType();
+  Type et = conv.getInput().getType().getElementType();
   Type ct = pointwise::computeType(et);
   if (!isa<FloatType>(ct))
     return conv.emitOpError("the direct convolution body takes floats, not ")
            << et;
   bool last = conv.getChannelsLast();
-  int64_t C = it.getDimSize(conv.channelDim());
-  int64_t H = it.getDimSize(conv.spatialDim()),
-          W = it.getDimSize(conv.spatialDim() + 1);
-  int64_t O = ot.getDimSize(conv.channelDim());
-  int64_t OH = ot.getDimSize(conv.spatialDim()),
-          OW = ot.getDimSize(conv.spatialDim() + 1);
-  int64_t Cg = wt.getDimSize(conv.weightInDim());
-  int64_t KH = wt.getDimSize(conv.weightKernelDim()),
-          KW = wt.getDimSize(conv.weightKernelDim() + 1);
-  int64_t Og = O / conv.getGroups();
-  int64_t sh = conv.getStrides()[0], sw = conv.getStrides()[1];
-  int64_t pt = conv.getPads()[0], pl = conv.getPads()[1];
-  int64_t dh = conv.getDilations()[0], dw = conv.getDilations()[1];
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  int64_t C = g.C, H = g.H, W = g.W, O = g.O, OH = g.OH, OW = g.OW;
+  int64_t KH = g.KH, KW = g.KW, Cg = C / g.G, Og = O / g.G;
+  int64_t sh = g.sh, sw = g.sw, pt = g.pt, pl = g.pl, dh = g.dh, dw = g.dw;
   int64_t vec = config->getVector();
   // A vector of channels reads one input and one weight channel each: a
   // channels-last depthwise convolution.

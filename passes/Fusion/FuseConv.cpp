@@ -38,23 +38,20 @@ struct FuseConvPass : public mlir::brrr::impl::BrrrFuseConvBase<FuseConvPass> {
 
 } // namespace
 
-std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
-  if (!conv.getChannelsLast())
-    return std::nullopt;
+ConvGemm ConvGemm::shapeOf(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   auto ot = cast<RankedTensorType>(conv.getType());
-  Type et = it.getElementType();
   ConvGemm g;
   g.N = it.getDimSize(0);
-  g.H = it.getDimSize(1);
-  g.W = it.getDimSize(2);
-  g.C = it.getDimSize(3);
-  g.KH = wt.getDimSize(0);
-  g.KW = wt.getDimSize(1);
-  g.O = wt.getDimSize(2);
-  g.OH = ot.getDimSize(1);
-  g.OW = ot.getDimSize(2);
+  g.H = it.getDimSize(conv.spatialDim());
+  g.W = it.getDimSize(conv.spatialDim() + 1);
+  g.C = it.getDimSize(conv.channelDim());
+  g.KH = wt.getDimSize(conv.weightKernelDim());
+  g.KW = wt.getDimSize(conv.weightKernelDim() + 1);
+  g.O = ot.getDimSize(conv.channelDim());
+  g.OH = ot.getDimSize(conv.spatialDim());
+  g.OW = ot.getDimSize(conv.spatialDim() + 1);
   g.sh = conv.getStrides()[0];
   g.sw = conv.getStrides()[1];
   g.pt = conv.getPads()[0];
@@ -64,6 +61,14 @@ std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
   g.dh = conv.getDilations()[0];
   g.dw = conv.getDilations()[1];
   g.G = conv.getGroups();
+  return g;
+}
+
+std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
+  if (!conv.getChannelsLast())
+    return std::nullopt;
+  Type et = cast<RankedTensorType>(conv.getInput().getType()).getElementType();
+  ConvGemm g = shapeOf(conv);
   if (g.G > 1 && ((g.C / g.G) % 64 != 0 || (g.O / g.G) % 128 != 0))
     return std::nullopt;
   auto corner = [](int64_t v) { return v >= -128 && v <= 127; };
