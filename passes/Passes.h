@@ -301,6 +301,11 @@ struct AttentionTile {
   static std::optional<AttentionTile> of(KernelConfigAttr config);
 };
 
+/// Elements of `bytes` bytes each in one 16-byte access, halved until they
+/// divide `count`: the vector width of every kernel that reads runs of
+/// `count` consecutive elements.
+int64_t vectorWidth(int64_t bytes, int64_t count);
+
 /// The vector width (elements per access) of a pointwise kernel: 16 bytes
 /// of its widest element among the tensors of the output's shape, halved
 /// until it divides the element count.

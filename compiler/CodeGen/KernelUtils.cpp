@@ -196,9 +196,8 @@ SmallVector<Value> mlir::brrr::loadElements(OpBuilder &b, Location loc,
                           mt, base, ValueRange{i});
   if (width == 1)
     return {pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p), elem)};
-  int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * width;
-  Value vec =
-      LLVM::LoadOp::create(b, loc, VectorType::get({width}, mt), p, bytes);
+  Value vec = LLVM::LoadOp::create(b, loc, VectorType::get({width}, mt), p,
+                                   elementBytes(elem) * width);
   SmallVector<Value> values;
   for (int64_t t = 0; t < width; ++t)
     values.push_back(
@@ -372,10 +371,9 @@ mlir::brrr::emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
           arith::ConstantOp::create(b, loc, b.getI32Type(),
                                     b.getI32IntegerAttr(k)));
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
-    int64_t bytes = (mt.getIntOrFloatBitWidth() + 7) / 8 * width;
     LLVM::StoreOp::create(
         b, loc, v, LLVM::GEPOp::create(b, loc, ptr, mt, out, ValueRange{i}),
-        bytes);
+        elementBytes(elem) * width);
   }
   return success();
 }

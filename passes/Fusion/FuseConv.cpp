@@ -117,8 +117,5 @@ int64_t mlir::brrr::directConvVectorWidth(Conv2DOp conv) {
       static_cast<int64_t>(conv.getGroups()) != C ||
       conv.getType().getDimSize(3) != C)
     return 1;
-  int64_t vec = 16 / ((it.getElementType().getIntOrFloatBitWidth() + 7) / 8);
-  while (vec > 1 && C % vec)
-    vec /= 2;
-  return std::max<int64_t>(vec, 1);
+  return vectorWidth(elementBytes(it.getElementType()), C);
 }

@@ -395,8 +395,12 @@ int64_t mlir::brrr::pointwiseVectorWidth(FusionOp fusion) {
     consider(v);
   for (Value v : fusion.getResults())
     consider(v);
-  int64_t vec = 16 / widest;
-  while (vec > 1 && outType.getNumElements() % vec != 0)
+  return vectorWidth(widest, outType.getNumElements());
+}
+
+int64_t mlir::brrr::vectorWidth(int64_t bytes, int64_t count) {
+  int64_t vec = std::max<int64_t>(16 / bytes, 1);
+  while (vec > 1 && count % vec != 0)
     vec /= 2;
   return vec;
 }

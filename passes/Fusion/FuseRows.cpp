@@ -205,9 +205,7 @@ FailureOr<RowGeometry> mlir::brrr::rowGeometryOf(FusionOp fusion,
 
   // 16-byte vectors where the row length allows; enough threads to cover
   // the row within the register budget.
-  g.vec = 16 / elementBytes(et);
-  while (g.vec > 1 && g.cols % g.vec != 0)
-    g.vec /= 2;
+  g.vec = vectorWidth(elementBytes(et), g.cols);
   int64_t vectors = llvm::divideCeil(g.cols, g.vec);
   if (threads == 0) {
     threads = 32;
@@ -248,9 +246,7 @@ std::optional<SplitRows> mlir::brrr::splitRowsOf(ReduceOp red) {
   if (!s || et.isInteger(1) || s->rows < 64 || s->outer * s->inner == 0 ||
       s->outer * s->inner >= 65536)
     return std::nullopt;
-  s->vector = 16 / ((et.getIntOrFloatBitWidth() + 7) / 8);
-  while (s->vector > 1 && s->inner % s->vector)
-    s->vector /= 2;
+  s->vector = vectorWidth(elementBytes(et), s->inner);
   s->lanes = std::min<int64_t>(s->chunks(), 32);
   s->groups = std::min(kSplitRowsThreads / s->lanes, s->rows);
   return s;
