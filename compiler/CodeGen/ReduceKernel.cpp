@@ -48,7 +48,6 @@ constexpr int64_t kSplitRowsUnroll = 4;
 struct Combination {
   ReduceKind kind;
   Type et;
-  bool isFloat;
 
   Value identity(pointwise::PointwiseEmitter &pe) const {
     Type ct = pointwise::computeType(et);
@@ -68,6 +67,7 @@ struct Combination {
 
   Value combine(OpBuilder &b, Location loc, pointwise::PointwiseEmitter &pe,
                 Value acc, Value v) const {
+    bool isFloat = isa<FloatType>(pointwise::computeType(et));
     switch (kind) {
     case ReduceKind::sum:
     case ReduceKind::mean:
@@ -270,7 +270,7 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
 
   // Fusions from before configs existed run one thread per output.
   auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
-  Combination how{red.getKind(), et, isFloat};
+  Combination how{red.getKind(), et};
   if (config && config.getTile().size() == 2)
     return emitSplitRows(fusion, red, config, how, moduleBuilder, name);
   bool cooperative = config && !config.getTile().empty();

@@ -148,8 +148,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
           ctx, KernelFamily::conv, KernelBody::simt, kPointwiseThreads, {}, 0,
           directConvVectorWidth(conv), 1, KernelPrecision::exact, 0, 0);
     if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget)) {
-      std::optional<ConvGemm> g =
-          ConvGemm::of(cast<Conv2DOp>(tensorCoreProductOf(fusion)));
+      std::optional<ConvGemm> g = ConvGemm::of(conv);
       if (persistent)
         choosePersistence(*tile, g->product(), target, budget);
       // One group of whole 64-channel slices: every k-slice is one tap's
