@@ -4,7 +4,8 @@
 // (ReduceSum) and 18 (the others); `noop_with_empty_axes` arrived with the
 // input form. Composite reductions (L1, L2, SumSquare, LogSum, LogSumExp)
 // become a pointwise prologue/epilogue around one brrr.reduce. ArgMax,
-// ArgMin and Hardmax are built from reductions too (see argExtreme).
+// ArgMin and Hardmax are built from reductions too (see argExtreme), and
+// so are CumSum and TopK (masked sums over a square of the axis).
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,6 +197,46 @@ LogicalResult importHardmax(NodeImporter &n) {
   return success();
 }
 
+/// A tensor with one axis moved last, and how to move it back.
+struct AxisLast {
+  Value value;
+  /// The other dimensions, in order.
+  SmallVector<int64_t> outer;
+  /// The permutation that puts the axis back (empty: it was last).
+  SmallVector<int64_t> back;
+
+  /// `y`, whose last axis stands for the moved one, in the input's order.
+  FailureOr<Value> restore(NodeImporter &n, Value y) const {
+    if (back.empty())
+      return y;
+    return n.create<TransposeOp>(y, back);
+  }
+};
+
+/// `x` with `axis` moved last through a brrr.transpose (none if last).
+FailureOr<AxisLast> moveAxisLast(NodeImporter &n, Value x, int64_t axis) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank();
+  AxisLast moved{x, {}, {}};
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis) {
+      perm.push_back(d);
+      moved.outer.push_back(xt.getDimSize(d));
+    }
+  if (axis == rank - 1)
+    return moved;
+  perm.push_back(axis);
+  moved.back.resize(rank);
+  for (auto [i, d] : llvm::enumerate(perm))
+    moved.back[d] = i;
+  auto t = n.create<TransposeOp>(x, perm);
+  if (failed(t))
+    return failure();
+  moved.value = *t;
+  return moved;
+}
+
 /// The most elements CumSum's masked square may hold (outer x length x
 /// length): floats reduce it in the row kernel without storing it, but
 /// integers store it before their reduction.
@@ -235,26 +276,13 @@ LogicalResult importCumSum(NodeImporter &n) {
     return success();
   }
   // The axis last: [outer..., len], then [outer..., 1, len].
-  SmallVector<int64_t> perm, back(rank), outer;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis) {
-      perm.push_back(d);
-      outer.push_back(xt.getDimSize(d));
-    }
-  perm.push_back(*axis);
-  for (auto [i, d] : llvm::enumerate(perm))
-    back[d] = i;
-  Value moved = *x;
-  if (*axis != rank - 1) {
-    auto t = n.create<TransposeOp>(*x, perm);
-    if (failed(t))
-      return failure();
-    moved = *t;
-  }
-  SmallVector<int64_t> spread(outer);
+  auto moved = moveAxisLast(n, *x, *axis);
+  if (failed(moved))
+    return failure();
+  SmallVector<int64_t> spread(moved->outer);
   spread.push_back(1);
   spread.push_back(len);
-  auto row = n.reshape(moved, spread);
+  auto row = n.reshape(moved->value, spread);
   auto square = RankedTensorType::get({len, len}, xt.getElementType());
   auto i = n.indicesAlong(square, 0), j = n.indicesAlong(square, 1);
   if (failed(row) || failed(i) || failed(j))
@@ -275,14 +303,167 @@ LogicalResult importCumSum(NodeImporter &n) {
                                 ArrayRef<int64_t>{rank}, false);
   if (failed(sum))
     return failure();
-  Value y = *sum;
-  if (*axis != rank - 1) {
-    auto t = n.create<TransposeOp>(y, back);
-    if (failed(t))
+  auto y = moved->restore(n, *sum);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// The most comparisons TopK's rank square may hold (outer x length x
+/// length). The square is never stored (the row kernel compares and sums
+/// it on the fly) but its work is quadratic in the axis' length.
+constexpr int64_t kMaxTopKSquare = int64_t(1) << 30;
+
+/// Whether `c` comes before `a` in TopK's order, elementwise over their
+/// broadcast: greater first (smaller when !largest), NaN above every
+/// number (as in torch.topk and numpy's sort), equal values in index order
+/// (`earlier`: c's index is below a's).
+FailureOr<Value> topKBefore(NodeImporter &n, Value c, Value a, Value earlier,
+                            bool largest) {
+  auto better = n.create<CompareOp>(
+      largest ? ComparePredicate::gt : ComparePredicate::lt, c, a);
+  auto tie = n.create<CompareOp>(ComparePredicate::eq, c, a);
+  if (failed(better) || failed(tie))
+    return failure();
+  auto et = cast<RankedTensorType>(a.getType()).getElementType();
+  if (isa<FloatType>(et)) {
+    auto nanC = n.create<CompareOp>(ComparePredicate::ne, c, c);
+    auto nanA = n.create<CompareOp>(ComparePredicate::ne, a, a);
+    if (failed(nanC) || failed(nanA))
       return failure();
-    y = *t;
+    // Largest first: a NaN c beats a number a; smallest first: a number c
+    // beats a NaN a. Two NaNs tie.
+    auto number = n.create<NotOp>(largest ? *nanA : *nanC);
+    if (failed(number))
+      return failure();
+    auto nanWins = n.create<AndOp>(largest ? *nanC : *nanA, *number);
+    auto bothNaN = n.create<AndOp>(*nanC, *nanA);
+    if (failed(nanWins) || failed(bothNaN))
+      return failure();
+    better = n.create<OrOp>(*better, *nanWins);
+    tie = n.create<OrOp>(*tie, *bothNaN);
+    if (failed(better) || failed(tie))
+      return failure();
   }
-  n.setOutput(0, y);
+  auto tieFirst = n.create<AndOp>(*tie, earlier);
+  if (failed(tieFirst))
+    return failure();
+  return n.create<OrOp>(*better, *tieFirst);
+}
+
+/// TopK (opsets 1, 10, 11): the k largest (or smallest) elements along
+/// `axis` and their indices, in order, equal values by index. It is built
+/// without a sort: element i's rank is how many elements come before it (a
+/// sum over a length x length mask that the row kernel reduces without
+/// storing), output r takes the index whose rank is r (a sum over a
+/// k x length mask) and the values are gathered at those indices, so they
+/// are the input's own bits. Ranks and indices are exact in f32 up to 2^24.
+/// `sorted = 0` allows any order; this order is one of them.
+LogicalResult importTopK(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  RankedTensorType xt = n.inputType(0);
+  int64_t k;
+  if (n.sinceVersion < 10) {
+    // Required by the schema, which the importer checks first.
+    k = n.attrInt("k", 0);
+  } else {
+    auto ks = n.constInts(1, "K");
+    if (failed(ks))
+      return failure();
+    if (ks->size() != 1)
+      return n.emitError() << "K must hold one value, not " << ks->size();
+    k = ks->front();
+  }
+  auto axis = n.inputAxis(-1);
+  if (failed(axis))
+    return failure();
+  bool largest = n.sinceVersion < 11 || n.attrInt("largest", 1) != 0;
+  int64_t len = xt.getDimSize(*axis), rank = xt.getRank();
+  if (k < 1 || k > len)
+    return n.emitError() << "k = " << k << " is outside [1, " << len
+                         << "], the length of axis " << *axis;
+  if (len > NodeImporter::kMaxIndices)
+    return n.emitError() << "axis " << *axis << " is " << len
+                         << " long; ranks are exact up to "
+                         << NodeImporter::kMaxIndices;
+  int64_t products;
+  if (llvm::MulOverflow(xt.getNumElements(), len, products) ||
+      products > kMaxTopKSquare)
+    return n.emitError() << "TopK over " << xt.getNumElements()
+                         << " elements along " << len
+                         << " is more than its rank square supports ("
+                         << kMaxTopKSquare << " comparisons)";
+  Type et = xt.getElementType();
+  if (!isa<FloatType, IntegerType>(et) || et.isInteger(1))
+    return n.emitError() << "TopK takes numbers, not " << et;
+  if (xt.getNumElements() == 0)
+    return n.emitError() << "the input is empty: no element to return";
+
+  auto moved = moveAxisLast(n, *x, *axis);
+  if (failed(moved))
+    return failure();
+  auto spread = [&](int64_t i, int64_t j) {
+    SmallVector<int64_t> shape(moved->outer);
+    shape.append({i, j});
+    return shape;
+  };
+  // a: element i as [outer..., len, 1]; c: its competitor j as
+  // [outer..., 1, len].
+  auto a = n.reshape(moved->value, spread(len, 1));
+  auto c = n.reshape(moved->value, spread(1, len));
+  auto square = RankedTensorType::get({len, len}, et);
+  auto i = n.indicesAlong(square, 0), j = n.indicesAlong(square, 1);
+  if (failed(a) || failed(c) || failed(i) || failed(j))
+    return failure();
+  auto earlier = n.create<CompareOp>(ComparePredicate::lt, *j, *i);
+  if (failed(earlier))
+    return failure();
+  auto before = topKBefore(n, *c, *a, *earlier, largest);
+  if (failed(before))
+    return failure();
+  Type f32 = n.b.getF32Type();
+  auto counted = n.create<WhereOp>(*before, n.scalar(f32, 1), n.scalar(f32, 0));
+  if (failed(counted))
+    return failure();
+  auto ranks = n.create<ReduceOp>(ReduceKind::sum, *counted,
+                                  ArrayRef<int64_t>{rank}, false);
+  if (failed(ranks))
+    return failure();
+
+  // Output r: the index i whose rank is r, over a [outer..., k, len] mask.
+  auto ranksRow = n.reshape(*ranks, spread(1, len));
+  auto picks = RankedTensorType::get({k, len}, f32);
+  auto r = n.indicesAlong(picks, 0), at = n.indicesAlong(picks, 1);
+  if (failed(ranksRow) || failed(r) || failed(at))
+    return failure();
+  auto rF = n.castTo(*r, f32), atF = n.castTo(*at, f32);
+  if (failed(rF) || failed(atF))
+    return failure();
+  auto hit = n.create<CompareOp>(ComparePredicate::eq, *ranksRow, *rF);
+  if (failed(hit))
+    return failure();
+  auto picked = n.create<WhereOp>(*hit, *atF, n.scalar(f32, 0));
+  if (failed(picked))
+    return failure();
+  auto sum = n.create<ReduceOp>(ReduceKind::sum, *picked,
+                                ArrayRef<int64_t>{rank}, false);
+  if (failed(sum))
+    return failure();
+  auto indices = n.castTo(*sum, n.b.getI64Type());
+  if (failed(indices))
+    return failure();
+  auto values = n.create<GatherElementsOp>(moved->value, *indices,
+                                           static_cast<uint64_t>(rank - 1));
+  if (failed(values))
+    return failure();
+  auto y = moved->restore(n, *values), yi = moved->restore(n, *indices);
+  if (failed(y) || failed(yi))
+    return failure();
+  n.setOutput(0, *y);
+  n.setOutput(1, *yi);
   return success();
 }
 
@@ -294,6 +475,7 @@ void registerReduceImporters(OpTable &t) {
   t["ArgMax"] = {{1, 11, 12, 13}, importArgExtreme<true>};
   t["ArgMin"] = {{1, 11, 12, 13}, importArgExtreme<false>};
   t["Hardmax"] = {{13}, importHardmax};
+  t["TopK"] = {{1, 10, 11}, importTopK};
   t["ReduceL1"] = {{1, 11, 13, 18}, importReduce<sum, Composite::L1>};
   t["ReduceL2"] = {{1, 11, 13, 18}, importReduce<sum, Composite::L2>};
   t["ReduceLogSum"] = {{1, 11, 13, 18}, importReduce<sum, Composite::LogSum>};

@@ -205,6 +205,17 @@ KERNEL_CASES = [
      [("m", I64, [4, 300])], [("y", I64, [4, 300])]),
     ("cumsum_reverse_exclusive_f16", [n("CumSum", ["x", "axis1"], ["y"], exclusive=1, reverse=1)],
      [("x", H, [3, 200, 7])], [("y", H, [3, 200, 7])]),
+    # TopK as rank masks summed by the row kernel: a ragged f16 row, the
+    # smallest along a middle axis over ties and NaNs, a whole int64 sort
+    # over ties, and bf16 along the leading axis.
+    ("topk_rows_f16", [n("TopK", ["x", "k5"], ["v", "i"])],
+     [("x", H, [37, 999])], [("v", H, [37, 5]), ("i", I64, [37, 5])]),
+    ("topk_smallest_nan_ties_f32", [n("TopK", ["x", "k10"], ["v", "i"], axis=1, largest=0)],
+     [("x", F, [4, 300, 7])], [("v", F, [4, 10, 7]), ("i", I64, [4, 10, 7])]),
+    ("topk_sort_ties_i64", [n("TopK", ["x", "k100"], ["v", "i"])],
+     [("x", I64, [16, 100])], [("v", I64, [16, 100]), ("i", I64, [16, 100])]),
+    ("topk_axis0_bf16", [n("TopK", ["x", "k5"], ["v", "i"], axis=0)],
+     [("x", BF, [64, 33])], [("v", BF, [5, 33]), ("i", I64, [5, 33])]),
     # Einsum: attention's scores as one batched f16 product (keys read
     # transposed) and a three-operand bf16 contraction with a broadcast
     # ellipsis.
@@ -561,6 +572,8 @@ CONSTANTS = {
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
     "six16": np.array(6.0, np.float16),
+    "k5": np.array([5], np.int64), "k10": np.array([10], np.int64),
+    "k100": np.array([100], np.int64),
     "chain_reflect": np.array([0, 1, 2, 0, 0, 2, 1, 0], np.int64),
     "chain_starts": np.array([0], np.int64), "chain_ends": np.array([13], np.int64),
     "axis1": np.array(1, np.int64),

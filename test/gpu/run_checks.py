@@ -197,6 +197,16 @@ def torch_inputs(name, gen):
         return [torch.randint(-2**40, 2**40, (9, 13), generator=gen),
                 torch.randint(-13, 13, (7, 4), generator=gen),
                 torch.randint(-2**40, 2**40, (7, 4), generator=gen)]
+    if name == "topk_rows_f16":
+        return [f(37, 999, dt=torch.float16)]
+    if name == "topk_axis0_bf16":
+        return [f(64, 33, dt=torch.bfloat16)]
+    if name == "topk_smallest_nan_ties_f32":
+        x = torch.round(f(4, 300, 7) * 4) / 4
+        x.view(-1)[torch.randint(0, x.numel(), (300,), generator=gen)] = float("nan")
+        return [x]
+    if name == "topk_sort_ties_i64":
+        return [torch.randint(-5, 5, (16, 100), generator=gen)]
     if name == "isnan_isinf_where_f32":
         x = f(5, 301)
         special = torch.tensor([float("nan"), float("inf"), -float("inf")])
@@ -315,6 +325,14 @@ def stem_weights(o, c, k):
     after their rounding to f16."""
     i = torch.arange(o * c * k * k, dtype=torch.float64).reshape(o, c, k, k)
     return (torch.sin(i * 0.37) / 8).half().double()
+
+
+def topk_reference(x, axis, k, largest):
+    """TopK by a stable sort: largest (smallest) first, NaN above every
+    number, equal values in index order."""
+    order = torch.sort(x, dim=axis, descending=largest, stable=True).indices
+    order = order.narrow(axis, 0, k)
+    return [torch.gather(x, axis, order), order]
 
 
 def torch_reference(name, xs):
@@ -446,6 +464,14 @@ def torch_reference(name, xs):
         for r, c, u in zip(rows.flatten(), (xs[1] % 13).flatten(), xs[2].flatten()):
             y[r, c] = torch.maximum(y[r, c], u)
         return [y]
+    if name == "topk_rows_f16":
+        return topk_reference(xs[0], -1, 5, True)
+    if name == "topk_smallest_nan_ties_f32":
+        return topk_reference(xs[0], 1, 10, False)
+    if name == "topk_sort_ties_i64":
+        return topk_reference(xs[0], -1, 100, True)
+    if name == "topk_axis0_bf16":
+        return topk_reference(xs[0], 0, 5, True)
     if name == "isnan_isinf_where_f32":
         return [torch.where(torch.isnan(d[0]), 0.0, d[0]), d[0] == float("inf")]
     if name == "reduce_all_i64_cooperative":

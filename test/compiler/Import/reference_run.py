@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Runs the brrr IR that brrrc imports on numpy, against known outputs.
 
-Importer lowerings (Einsum, ConvTranspose, CumSum) turn one ONNX op into several
-brrr ops. This evaluates the imported IR (`brrrc --emit=brrr`) op by op in
-float64 numpy for the ops such lowerings emit, and compares its outputs
-with the ONNX backend test data's (`--backend NAME ...`, under DATA_DIR)
-and with numpy references for generated cases (`--generated`): Einsum
-equations (ellipses, diagonals, three operands, implicit outputs) in f64,
-f32 and i64, ConvTranspose over groups, strides, dilations, pads and
-output paddings in f64, and CumSum (constant axes, exclusive, reversed) in
-f64, f32 and i64. An op outside the evaluated set is an error.
+Importer lowerings (Einsum, ConvTranspose, TopK, CumSum) turn one ONNX op into
+several brrr ops. This evaluates the imported IR (`brrrc --emit=brrr`) op by
+op in numpy for the ops such lowerings emit, and compares its outputs with
+the ONNX backend test data's (`--backend NAME ...`, under DATA_DIR; with
+`--backend-bound`, integer inputs after the first, which set shapes, become
+constants of their test data's values) and with numpy references for
+generated cases (`--generated`): Einsum equations (ellipses, diagonals,
+three operands, implicit outputs) in f64, f32 and i64, ConvTranspose over
+groups, strides, dilations, pads and output paddings in f64, TopK (ties,
+NaNs, every opset's form) and CumSum (constant axes, exclusive, reversed)
+in f64, f32 and i64. An op outside the evaluated set is an error.
 Prints one line per case; exits non-zero on any mismatch.
-Usage: reference_run.py BRRRC DATA_DIR [--backend NAME ...] [--generated]
+Usage: reference_run.py BRRRC DATA_DIR [--backend NAME ...] [--backend-bound NAME ...]
+                        [--generated]
 """
 
 import argparse
@@ -30,8 +33,9 @@ DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
           "i32": np.int32, "i64": np.int64, "i1": np.bool_}
 
 
-COMPARES = {"eq": np.equal, "lt": np.less, "le": np.less_equal,
+COMPARES = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
             "gt": np.greater, "ge": np.greater_equal}
+LOGICAL = {"and": np.logical_and, "or": np.logical_or}
 
 
 def tensor_type(text):
@@ -87,8 +91,17 @@ def evaluate(ir, inputs):
         v = [env[o] for o in operands]
         if op == "constant":
             text = re.search(r"dense<(.*)> :", line).group(1)
-            text = text.replace("true", "1").replace("false", "0")
-            r = np.broadcast_to(np.array(eval(text), np.float64), dims)
+            if text.startswith('"0x'):
+                # Large constants print as hex bytes; i1 packs 8 to a byte.
+                raw = np.frombuffer(bytes.fromhex(text[3:-1]), np.uint8)
+                if dtype == np.bool_:
+                    raw = np.unpackbits(raw, bitorder="little")[:int(np.prod(dims))]
+                else:
+                    raw = raw.view(dtype)
+                r = raw.reshape(dims)
+            else:
+                text = text.replace("true", "1").replace("false", "0")
+                r = np.broadcast_to(np.array(eval(text), np.float64), dims)
         elif op == "reshape":
             r = v[0].reshape(dims)
         elif op == "expand":
@@ -115,6 +128,15 @@ def evaluate(ir, inputs):
             r = np.matmul(v[0].astype(np.float64), v[1].astype(np.float64))
         elif op == "mul":
             r = v[0] * v[1]
+        elif op in LOGICAL:
+            r = LOGICAL[op](v[0], v[1])
+        elif op == "not":
+            r = np.logical_not(v[0])
+        elif op == "cast":
+            r = v[0]
+        elif op == "gather_elements":
+            axis = int(re.search(r"axis = (-?\d+)", attrs).group(1))
+            r = np.take_along_axis(v[0], v[1].astype(np.int64), axis)
         elif op == "where":
             r = np.where(v[0], v[1], v[2])
         elif op == "compare" and kind in COMPARES:
@@ -148,8 +170,13 @@ def check(brrrc, name, model_path, inputs, expected):
         if g.shape != e.shape:
             ok = False
             continue
-        scale = max(np.abs(e).max(initial=0.0), 1e-30)
-        worst = max(worst, np.abs(g.astype(np.float64) - e).max(initial=0.0) / scale)
+        # NaN matches NaN only.
+        nan = np.isnan(e)
+        diff = np.abs(g.astype(np.float64) - e)
+        diff = np.where(nan & np.isnan(g), 0.0, diff)
+        diff = np.nan_to_num(diff, nan=np.inf)
+        scale = max(np.abs(e[~nan]).max(initial=0.0), 1e-30)
+        worst = max(worst, diff.max(initial=0.0) / scale)
     ok = ok and worst <= 1e-5
     print(f"{'ok  ' if ok else 'FAIL'} {name}: max error {worst:.1e}")
     return ok
@@ -186,6 +213,25 @@ CONV_TRANSPOSES = [
 CUMSUMS = [((7,), 0, 0, 0), ((7,), 0, 1, 0), ((7,), 0, 0, 1), ((7,), 0, 1, 1),
            ((3, 5), 0, 0, 0), ((3, 5), -1, 1, 0), ((2, 4, 3), 1, 0, 1),
            ((2, 4, 3), -2, 1, 1), ((1, 6), 1, 0, 0)]
+
+
+# shape, axis, k, largest, opset
+TOPKS = [((7,), 0, 3, 1, 11), ((7,), 0, 7, 0, 11), ((3, 9), 1, 4, 1, 1),
+         ((3, 9), -2, 2, 1, 10), ((2, 5, 6), 1, 5, 0, 11), ((2, 5, 6), -1, 1, 0, 11),
+         ((4, 1, 33), 2, 6, 1, 11)]
+
+
+def topk(x, axis, k, largest):
+    """TopK by a stable sort: largest (or smallest) first, NaN above every
+    number, equal values in index order."""
+    moved = np.moveaxis(x, axis, -1)
+    nan = np.isnan(moved) if moved.dtype.kind == "f" else np.zeros(moved.shape, bool)
+    value = np.where(nan, 0, moved).astype(np.float64)
+    # lexsort sorts by its last key first; argsort ties keep index order.
+    keys = (-value, ~nan) if largest else (value, nan)
+    order = np.lexsort(keys, axis=-1)[..., :k]
+    values = np.take_along_axis(moved, order, -1)
+    return np.moveaxis(values, -1, axis), np.moveaxis(order, -1, axis)
 
 
 def cumsum(x, axis, exclusive, reverse):
@@ -258,6 +304,32 @@ def generated(tmp):
         yield (name, save(name, node, [x, w, b], 11), [x, w, b],
                [conv_transpose(x, w, b, group, strides, pads, dilations, output_padding)])
     for dtype in (np.float64, np.float32, np.int64):
+        for c, (shape, axis, k, largest, opset) in enumerate(TOPKS):
+            # Few distinct values, so ties are common; floats get NaNs too.
+            x = rng.integers(-3, 4, shape).astype(dtype)
+            if dtype != np.int64:
+                x = x / 2
+                x.flat[rng.choice(x.size, max(1, x.size // 8), replace=False)] = np.nan
+            ins = ["x0"] + (["k"] if opset >= 10 else [])
+            attrs = {"axis": axis} | ({"k": k} if opset < 10 else {}) | (
+                {"largest": largest} if opset >= 11 else {})
+            node = helper.make_node("TopK", ins, ["v", "i"], **attrs)
+            out_shape = list(shape)
+            out_shape[axis] = k
+            graph = helper.make_graph(
+                [node], "topk",
+                [helper.make_tensor_value_info("x0", onnx_types[dtype], shape)],
+                [helper.make_tensor_value_info("v", onnx_types[dtype], out_shape),
+                 helper.make_tensor_value_info("i", TensorProto.INT64, out_shape)],
+                [numpy_helper.from_array(np.array([k], np.int64), "k")] if opset >= 10 else [])
+            model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+            model.ir_version = 8
+            name = f"topk_{c}_{dtype.__name__}"
+            path = os.path.join(tmp, name + ".onnx")
+            onnx.save(model, path)
+            yield (f"{name} {shape} axis {axis} k {k} largest {largest} opset {opset}", path,
+                   [x], list(topk(x, axis, k, largest)))
+    for dtype in (np.float64, np.float32, np.int64):
         for k, (shape, axis, exclusive, reverse) in enumerate(CUMSUMS):
             x = (rng.standard_normal(shape) * 3).astype(dtype)
             node = helper.make_node("CumSum", ["x0", "axis"], ["y"], exclusive=exclusive,
@@ -269,21 +341,48 @@ def generated(tmp):
                    [cumsum(x, axis, exclusive, reverse).astype(dtype).astype(np.float64)])
 
 
+def bind_integer_inputs(model_path, inputs, tmp):
+    """The model with its integer inputs after the first made initializers
+    holding `inputs`' values (brrr binds shapes at compile time, and these
+    inputs set them: TopK's K), and the inputs left."""
+    model = onnx.load(model_path)
+    g = model.graph
+    kept, left = [], [inputs[0]]
+    for i, (vi, value) in enumerate(zip(list(g.input), inputs)):
+        integer = vi.type.tensor_type.elem_type in (TensorProto.INT32, TensorProto.INT64)
+        if i > 0 and integer:
+            g.initializer.append(numpy_helper.from_array(value, vi.name))
+        else:
+            kept.append(vi)
+            if i > 0:
+                left.append(value)
+    del g.input[:]
+    g.input.extend(kept)
+    path = os.path.join(tmp, os.path.basename(os.path.dirname(model_path)) + ".onnx")
+    onnx.save(model, path)
+    return path, left
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("brrrc")
     p.add_argument("data")
     p.add_argument("--backend", nargs="*", default=[])
+    p.add_argument("--backend-bound", nargs="*", default=[],
+                   help="backend tests whose integer inputs after the first are bound as constants")
     p.add_argument("--generated", action="store_true")
     args = p.parse_args()
     ok = True
-    for name in args.backend:
-        d = os.path.join(args.data, "node", name)
-        for ds in sorted(glob.glob(os.path.join(d, "test_data_set_*"))):
-            load = lambda kind: [numpy_helper.to_array(onnx.load_tensor(f))
-                                 for f in sorted(glob.glob(os.path.join(ds, kind + "_*.pb")))]
-            ok &= check(args.brrrc, name, os.path.join(d, "model.onnx"), load("input"),
-                        load("output"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.backend + args.backend_bound:
+            d = os.path.join(args.data, "node", name)
+            for ds in sorted(glob.glob(os.path.join(d, "test_data_set_*"))):
+                load = lambda kind: [numpy_helper.to_array(onnx.load_tensor(f)) for f in
+                                     sorted(glob.glob(os.path.join(ds, kind + "_*.pb")))]
+                path, inputs = os.path.join(d, "model.onnx"), load("input")
+                if name in args.backend_bound:
+                    path, inputs = bind_integer_inputs(path, inputs, tmp)
+                ok &= check(args.brrrc, name, path, inputs, load("output"))
     if args.generated:
         with tempfile.TemporaryDirectory() as tmp:
             for name, path, inputs, expected in generated(tmp):
