@@ -205,6 +205,11 @@ KERNEL_CASES = [
      [("m", I64, [4, 300])], [("y", I64, [4, 300])]),
     ("cumsum_reverse_exclusive_f16", [n("CumSum", ["x", "axis1"], ["y"], exclusive=1, reverse=1)],
      [("x", H, [3, 200, 7])], [("y", H, [3, 200, 7])]),
+    # f16 and bf16 GELUs (Abramowitz & Stegun's tail probability, not
+    # libdevice's erf) over [-10, 10], both tails included.
+    ("gelu_range_f16", [n("Gelu", ["x"], ["y"])], [("x", H, [4, 4096])], [("y", H, [4, 4096])]),
+    ("gelu_range_bf16", [n("Gelu", ["x"], ["y"])], [("x", BF, [4, 4096])],
+     [("y", BF, [4, 4096])]),
     # TopK as rank masks summed by the row kernel: a ragged f16 row, the
     # smallest along a middle axis over ties and NaNs, a whole int64 sort
     # over ties, and bf16 along the leading axis.
@@ -547,10 +552,12 @@ KERNEL_CASES = [
      [("x", H, [1, 3, 7, 7])], [("y", H, [1, 3, 4, 4])]),
 ]
 
-# Cases whose f32 output passes through f16: fused kernels keep 16-bit
-# intermediates in f32 and round only at explicit casts and stores, so the
-# error is f16's, not f32's.
-TOLERANCES = {"cast_chain": 2e-3}
+# Per-case tolerances. cast_chain's f32 output passes through f16: fused
+# kernels keep 16-bit intermediates in f32 and round only at explicit casts
+# and stores, so the error is f16's, not f32's. The GELUs are held tighter
+# than their dtype's default: the correctly rounded f16 (bf16) GELU over
+# [-10, 10] is 4.5e-5 (3.1e-4) from float64.
+TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-4}
 
 def stem_weights(o, c, k):
     """Deterministic conv weights that run_checks.py rebuilds for its reference."""
@@ -590,7 +597,8 @@ TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
-          "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20}
+          "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
+          "gelu_range_f16": 20, "gelu_range_bf16": 20}
 
 
 # Cases compiled with extra brrrc flags.

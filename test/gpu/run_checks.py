@@ -197,6 +197,9 @@ def torch_inputs(name, gen):
         return [torch.randint(-2**40, 2**40, (9, 13), generator=gen),
                 torch.randint(-13, 13, (7, 4), generator=gen),
                 torch.randint(-2**40, 2**40, (7, 4), generator=gen)]
+    if name in ("gelu_range_f16", "gelu_range_bf16"):
+        dt = torch.float16 if name == "gelu_range_f16" else torch.bfloat16
+        return [torch.linspace(-10, 10, 4 * 4096).reshape(4, 4096).to(dt)]
     if name == "topk_rows_f16":
         return [f(37, 999, dt=torch.float16)]
     if name == "topk_axis0_bf16":
@@ -464,6 +467,8 @@ def torch_reference(name, xs):
         for r, c, u in zip(rows.flatten(), (xs[1] % 13).flatten(), xs[2].flatten()):
             y[r, c] = torch.maximum(y[r, c], u)
         return [y]
+    if name in ("gelu_range_f16", "gelu_range_bf16"):
+        return [F.gelu(d[0])]
     if name == "topk_rows_f16":
         return topk_reference(xs[0], -1, 5, True)
     if name == "topk_smallest_nan_ties_f32":

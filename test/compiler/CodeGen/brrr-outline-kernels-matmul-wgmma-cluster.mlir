@@ -34,7 +34,8 @@
 // CHECK: nvvm.mapa %{{.+}}, %c0_i32{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: llvm.load {{.*}} : !llvm.ptr<7> -> vector<4xf32>
 // CHECK-COUNT-7: arith.addf {{.*}} : vector<4xf32>
-// CHECK: math.erf
+// CHECK-NOT: math.erf
+// CHECK: math.exp2 {{.*}} fastmath<afn> : f32
 // CHECK: llvm.store {{.*}} : f16, !llvm.ptr<1>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait

@@ -55,3 +55,31 @@ func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %s = brrr.add %t, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
+
+// -----
+
+// An f32 GELU keeps libdevice's erf; an f16 or bf16 one computes its tail
+// probability by Abramowitz & Stegun 7.1.26 (an approximate reciprocal, a
+// polynomial and exp2; at most one f16 ulp from the correctly rounded
+// GELU) and picks 1 - tail or tail by the sign, without a branch.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: math.erf %{{.+}} : f32
+// CHECK: gpu.func @fusion_1
+// CHECK-NOT: math.erf
+// CHECK: %[[T:.+]] = arith.divf %{{.+}}, %{{.+}} fastmath<afn> : f32
+// CHECK-COUNT-4: math.fma %[[T]]
+// CHECK: math.exp2 %{{.+}} fastmath<afn> : f32
+// CHECK: arith.cmpf oge
+// CHECK: arith.select
+// CHECK-NOT: math.erf
+// CHECK: gpu.func @fusion_2
+// CHECK-NOT: math.erf
+// CHECK: math.exp2 %{{.+}} fastmath<afn> : f32
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+func.func @main(%x: tensor<64xf32>, %h: tensor<64xf16>, %g: tensor<64xbf16>) -> (tensor<64xf32>, tensor<64xf16>, tensor<64xbf16>) {
+  %0 = brrr.gelu none %x : tensor<64xf32>
+  %1 = brrr.gelu none %h : tensor<64xf16>
+  %2 = brrr.gelu none %g : tensor<64xbf16>
+  return %0, %1, %2 : tensor<64xf32>, tensor<64xf16>, tensor<64xbf16>
+}
