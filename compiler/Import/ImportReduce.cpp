@@ -237,6 +237,19 @@ FailureOr<AxisLast> moveAxisLast(NodeImporter &n, Value x, int64_t axis) {
   return moved;
 }
 
+/// The sum over `axis` (dropped) of where(mask, x, 0): what CumSum and TopK
+/// are built from. For floats the row kernel fuses the compare and select
+/// into its reduction, so the mask is never stored.
+FailureOr<Value> maskedSum(NodeImporter &n, Value mask, Value x, int64_t axis) {
+  auto masked = n.create<WhereOp>(
+      mask, x,
+      n.scalar(cast<RankedTensorType>(x.getType()).getElementType(), 0));
+  if (failed(masked))
+    return failure();
+  return n.create<ReduceOp>(ReduceKind::sum, *masked, ArrayRef<int64_t>{axis},
+                            false);
+}
+
 /// The most elements CumSum's masked square may hold (outer x length x
 /// length): floats reduce it in the row kernel without storing it, but
 /// integers store it before their reduction.
@@ -295,12 +308,7 @@ LogicalResult importCumSum(NodeImporter &n) {
   auto keep = n.create<CompareOp>(p, *j, *i);
   if (failed(keep))
     return failure();
-  auto masked =
-      n.create<WhereOp>(*keep, *row, n.scalar(xt.getElementType(), 0));
-  if (failed(masked))
-    return failure();
-  auto sum = n.create<ReduceOp>(ReduceKind::sum, *masked,
-                                ArrayRef<int64_t>{rank}, false);
+  auto sum = maskedSum(n, *keep, *row, rank);
   if (failed(sum))
     return failure();
   auto y = moved->restore(n, *sum);
@@ -425,11 +433,7 @@ LogicalResult importTopK(NodeImporter &n) {
   if (failed(before))
     return failure();
   Type f32 = n.b.getF32Type();
-  auto counted = n.create<WhereOp>(*before, n.scalar(f32, 1), n.scalar(f32, 0));
-  if (failed(counted))
-    return failure();
-  auto ranks = n.create<ReduceOp>(ReduceKind::sum, *counted,
-                                  ArrayRef<int64_t>{rank}, false);
+  auto ranks = maskedSum(n, *before, n.scalar(f32, 1), rank);
   if (failed(ranks))
     return failure();
 
@@ -445,11 +449,7 @@ LogicalResult importTopK(NodeImporter &n) {
   auto hit = n.create<CompareOp>(ComparePredicate::eq, *ranksRow, *rF);
   if (failed(hit))
     return failure();
-  auto picked = n.create<WhereOp>(*hit, *atF, n.scalar(f32, 0));
-  if (failed(picked))
-    return failure();
-  auto sum = n.create<ReduceOp>(ReduceKind::sum, *picked,
-                                ArrayRef<int64_t>{rank}, false);
+  auto sum = maskedSum(n, *hit, *atF, rank);
   if (failed(sum))
     return failure();
   auto indices = n.castTo(*sum, n.b.getI64Type());
