@@ -228,14 +228,33 @@ def compile_model(brrrc, onnx_path, so_path, flags=()):
     """(seconds, peak RSS in GiB, error text or None, kernel families) of one
     brrrc run."""
     import subprocess
+    import threading
     import time
 
     start = time.time()
     proc = subprocess.Popen([brrrc, onnx_path, "-o", so_path, "--report", *flags],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # brrrc's own high-water mark, read while it runs: the rusage of a child
+    # of this process is no use, as Linux keeps the largest RSS across exec
+    # and the child starts as a copy of this (torch-sized) process.
+    peak = [0]
+
+    def watch():
+        while proc.poll() is None:
+            try:
+                with open(f"/proc/{proc.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmHWM:"):
+                            peak[0] = max(peak[0], int(line.split()[1]))
+            except OSError:
+                return
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.wait()
+    watcher.join()
     seconds = time.time() - start
     err = None
     if proc.returncode != 0:
@@ -244,7 +263,7 @@ def compile_model(brrrc, onnx_path, so_path, flags=()):
     # --report: "fusion_N  family  precision  flops  bytes ..." per kernel.
     families = {ln.split()[0]: ln.split()[1] for ln in out.splitlines()
                 if ln.startswith("fusion_") and len(ln.split()) > 2}
-    return seconds, usage.ru_maxrss / 2**20, err, families
+    return seconds, peak[0] / 2**20, err, families
 
 
 def print_profile(ctx, xs, y, families, top=6):
