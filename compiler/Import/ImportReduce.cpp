@@ -366,7 +366,8 @@ FailureOr<Value> topKBefore(NodeImporter &n, Value c, Value a, Value earlier,
 /// sum over a length x length mask that the row kernel reduces without
 /// storing), output r takes the index whose rank is r (a sum over a
 /// k x length mask) and the values are gathered at those indices, so they
-/// are the input's own bits. Ranks and indices are exact in f32 up to 2^24.
+/// are the input's own bits. Ranks and indices are exact in f32 up to 2^24,
+/// far beyond the longest axis the square's limit admits (2^15).
 /// `sorted = 0` allows any order; this order is one of them.
 LogicalResult importTopK(NodeImporter &n) {
   auto x = n.requiredInput(0);
@@ -393,10 +394,6 @@ LogicalResult importTopK(NodeImporter &n) {
   if (k < 1 || k > len)
     return n.emitError() << "k = " << k << " is outside [1, " << len
                          << "], the length of axis " << *axis;
-  if (len > NodeImporter::kMaxIndices)
-    return n.emitError() << "axis " << *axis << " is " << len
-                         << " long; ranks are exact up to "
-                         << NodeImporter::kMaxIndices;
   int64_t products;
   if (llvm::MulOverflow(xt.getNumElements(), len, products) ||
       products > kMaxTopKSquare)
@@ -407,8 +404,16 @@ LogicalResult importTopK(NodeImporter &n) {
   Type et = xt.getElementType();
   if (!isa<FloatType, IntegerType>(et) || et.isInteger(1))
     return n.emitError() << "TopK takes numbers, not " << et;
-  if (xt.getNumElements() == 0)
-    return n.emitError() << "the input is empty: no element to return";
+  if (xt.getNumElements() == 0) {
+    // Another dimension is 0 (k <= len, so not this one): both outputs are
+    // empty as well.
+    SmallVector<int64_t> shape(xt.getShape());
+    shape[*axis] = k;
+    n.setOutput(0, n.constant(RankedTensorType::get(shape, et), {}));
+    n.setOutput(1,
+                n.constant(RankedTensorType::get(shape, n.b.getI64Type()), {}));
+    return success();
+  }
 
   auto moved = moveAxisLast(n, *x, *axis);
   if (failed(moved))
