@@ -494,12 +494,54 @@ LogicalResult importBatchNorm(NodeImporter &n) {
   return success();
 }
 
+/// LayerNormalization's optional outputs, the statistics that training
+/// keeps: Mean and InvStdDev over the normalized axes (kept as 1s), in the
+/// stash type (f32, the only one brrr takes), from the input cast to it:
+/// the mean, then the mean of the squared deviations, then 1 / sqrt(that +
+/// epsilon), as the op's function body computes them. They are separate
+/// reductions; the layer_norm kernel of output 0 does not store them.
+LogicalResult importLayerNormStatistics(NodeImporter &n, Value x, int64_t axis,
+                                        double epsilon) {
+  int64_t stash = n.attrInt("stash_type", onnx::TensorProto::FLOAT);
+  if (stash != onnx::TensorProto::FLOAT)
+    return n.emitError() << "stash_type " << stash
+                         << " is not supported: the mean and inverse "
+                            "standard deviation outputs are FLOAT";
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq(axis, rank));
+  Type f32 = n.b.getF32Type();
+  auto xf = n.castTo(x, f32);
+  if (failed(xf))
+    return failure();
+  auto mean = n.create<ReduceOp>(ReduceKind::mean, *xf, axes, true);
+  if (failed(mean))
+    return failure();
+  auto d = n.create<SubOp>(*xf, *mean);
+  if (failed(d))
+    return failure();
+  auto d2 = n.create<MulOp>(*d, *d);
+  if (failed(d2))
+    return failure();
+  auto var = n.create<ReduceOp>(ReduceKind::mean, *d2, axes, true);
+  if (failed(var))
+    return failure();
+  auto shifted = n.create<AddOp>(*var, n.scalar(f32, epsilon));
+  if (failed(shifted))
+    return failure();
+  auto root = n.create<SqrtOp>(*shifted);
+  if (failed(root))
+    return failure();
+  auto inv = n.create<ReciprocalOp>(*root);
+  if (failed(inv))
+    return failure();
+  n.setOutput(1, *mean);
+  n.setOutput(2, *inv);
+  return success();
+}
+
 LogicalResult importLayerNorm(NodeImporter &n) {
   auto x = n.requiredInput(0), scale = n.requiredInput(1);
   if (failed(x) || failed(scale))
-    return failure();
-  if (failed(n.rejectOutputsFrom(1, "mean and inverse standard deviation "
-                                    "outputs")))
     return failure();
   auto xt = n.inputType(0);
   auto axis = n.normalizeAxis(n.attrInt("axis", -1), xt.getRank());
@@ -542,11 +584,14 @@ LogicalResult importLayerNorm(NodeImporter &n) {
       return failure();
     bias = *bb;
   }
+  double epsilon = n.attrFloat("epsilon", 1e-5);
   auto y = n.create<LayerNormOp>(*x, *s, bias, static_cast<uint64_t>(*axis),
-                                 APFloat(n.attrFloat("epsilon", 1e-5)));
+                                 APFloat(epsilon));
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
+  if (n.wantsOutput(1) || n.wantsOutput(2))
+    return importLayerNormStatistics(n, *x, *axis, epsilon);
   return success();
 }
 

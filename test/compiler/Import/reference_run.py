@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs the brrr IR that brrrc imports on numpy, against known outputs.
 
-Importer lowerings (Einsum, ConvTranspose, TopK, CumSum) turn one ONNX op into
-several brrr ops. This evaluates the imported IR (`brrrc --emit=brrr`) op by
+Importer lowerings (Einsum, ConvTranspose, TopK, CumSum, LayerNormalization's
+statistics) turn one ONNX op into several brrr ops. This evaluates the imported IR (`brrrc --emit=brrr`) op by
 op in numpy for the ops such lowerings emit, and compares its outputs with
 the ONNX backend test data's (`--backend NAME ...`, under DATA_DIR; with
 `--backend-bound`, integer inputs after the first, which set shapes, become
@@ -36,6 +36,7 @@ DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
 COMPARES = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
             "gt": np.greater, "ge": np.greater_equal}
 LOGICAL = {"and": np.logical_and, "or": np.logical_or}
+ARITHMETIC = {"add": np.add, "sub": np.subtract, "mul": np.multiply}
 
 
 def tensor_type(text):
@@ -126,8 +127,20 @@ def evaluate(ir, inputs):
                        ints(attrs, "dilations"), groups)
         elif op == "matmul":
             r = np.matmul(v[0].astype(np.float64), v[1].astype(np.float64))
-        elif op == "mul":
-            r = v[0] * v[1]
+        elif op in ARITHMETIC:
+            r = ARITHMETIC[op](v[0], v[1])
+        elif op == "sqrt":
+            r = np.sqrt(v[0])
+        elif op == "reciprocal":
+            r = 1 / v[0]
+        elif op == "layer_norm":
+            axis = int(re.search(r"axis = (\d+)", attrs).group(1))
+            eps = float(re.search(r"epsilon = ([-+.e\d]+)", attrs).group(1))
+            x = v[0].astype(np.float64)
+            axes = tuple(range(axis, x.ndim))
+            mean = x.mean(axis=axes, keepdims=True)
+            var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+            r = (x - mean) / np.sqrt(var + eps) * v[1] + (v[2] if len(v) > 2 else 0)
         elif op in LOGICAL:
             r = LOGICAL[op](v[0], v[1])
         elif op == "not":
@@ -141,9 +154,9 @@ def evaluate(ir, inputs):
             r = np.where(v[0], v[1], v[2])
         elif op == "compare" and kind in COMPARES:
             r = COMPARES[kind](v[0], v[1])
-        elif op == "reduce" and kind == "sum":
-            r = np.sum(v[0], axis=tuple(ints(attrs, "axes")),
-                       keepdims="keepdims = true" in attrs)
+        elif op == "reduce" and kind in ("sum", "mean"):
+            r = (np.sum if kind == "sum" else np.mean)(
+                v[0], axis=tuple(ints(attrs, "axes")), keepdims="keepdims = true" in attrs)
         else:
             raise ValueError(f"brrr.{op} {kind or ''} is not evaluated here")
         r = np.asarray(r).astype(dtype)
