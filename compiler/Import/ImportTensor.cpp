@@ -1,7 +1,8 @@
 //===- ImportTensor.cpp - data movement and shape ONNX ops -> brrr ------===//
 //
 // Reshape-like ops (Reshape, Flatten, Squeeze, Unsqueeze all become
-// brrr.reshape), Transpose, Expand, Tile, Concat, Slice, Split, Pad,
+// brrr.reshape), Transpose, DepthToSpace and SpaceToDepth (a reshape, a
+// transpose and a reshape), Expand, Tile, Concat, Slice, Split, Pad,
 // Resize, and the identities (Identity, inference-mode Dropout). Shape-
 // valued inputs must be constants after folding: brrr compiles static
 // shapes only. The ops that produce shape data live in ImportGenerators.cpp.
@@ -11,6 +12,7 @@
 #include "compiler/Import/NodeImporter.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -211,6 +213,86 @@ LogicalResult importTranspose(NodeImporter &n) {
     return failure();
   n.setOutput(0, *y);
   return success();
+}
+
+/// reshape(x, split), transpose(perm), reshape(to merged): how DepthToSpace
+/// and SpaceToDepth move blocks of pixels between channels and space.
+LogicalResult importBlockShuffle(NodeImporter &n, Value x,
+                                 ArrayRef<int64_t> split,
+                                 ArrayRef<int64_t> perm,
+                                 ArrayRef<int64_t> merged) {
+  auto r = n.reshape(x, split);
+  if (failed(r))
+    return failure();
+  auto t = n.create<TransposeOp>(*r, perm);
+  if (failed(t))
+    return failure();
+  auto y = n.reshape(*t, merged);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// The NCHW input of DepthToSpace or SpaceToDepth and its block size.
+FailureOr<std::pair<Value, int64_t>> blockInput(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  if (n.inputType(0).getRank() != 4)
+    return n.emitError() << "input must have rank 4 (N, C, H, W), not "
+                         << n.inputType(0).getRank();
+  int64_t b = n.attrInt("blocksize", 0);
+  if (b < 1)
+    return n.emitError() << "blocksize " << b << " is not positive";
+  return std::make_pair(*x, b);
+}
+
+/// DepthToSpace (opsets 1, 11, 13): channel blocks of blocksize^2 become
+/// blocksize x blocksize pixels. DCR (the default, and the only mode before
+/// opset 11) reads the channel as (row in block, column in block, output
+/// channel); CRD as (output channel, row, column).
+LogicalResult importDepthToSpace(NodeImporter &n) {
+  auto in = blockInput(n);
+  if (failed(in))
+    return failure();
+  auto [x, b] = *in;
+  ArrayRef<int64_t> s = n.inputType(0).getShape();
+  int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  int64_t bb;
+  if (llvm::MulOverflow(b, b, bb) || C % bb)
+    return n.emitError() << C << " channels do not split into blocks of " << b
+                         << " x " << b;
+  std::string mode = n.sinceVersion >= 11 ? n.attrString("mode", "DCR") : "DCR";
+  int64_t c = C / bb;
+  SmallVector<int64_t> merged = {N, c, H * b, W * b};
+  if (mode == "DCR")
+    return importBlockShuffle(n, x, {N, b, b, c, H, W}, {0, 3, 4, 1, 5, 2},
+                              merged);
+  if (mode == "CRD")
+    return importBlockShuffle(n, x, {N, c, b, b, H, W}, {0, 1, 4, 2, 5, 3},
+                              merged);
+  return n.emitError() << "mode '" << mode << "' is neither DCR nor CRD";
+}
+
+/// SpaceToDepth (opsets 1, 13): blocksize x blocksize pixels become one
+/// pixel of blocksize^2 times the channels, ordered (row in block, column
+/// in block, input channel).
+LogicalResult importSpaceToDepth(NodeImporter &n) {
+  auto in = blockInput(n);
+  if (failed(in))
+    return failure();
+  auto [x, b] = *in;
+  ArrayRef<int64_t> s = n.inputType(0).getShape();
+  int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  int64_t bb, depth;
+  if (H % b || W % b || llvm::MulOverflow(b, b, bb) ||
+      llvm::MulOverflow(C, bb, depth))
+    return n.emitError() << "a " << H << " x " << W
+                         << " image does not split into blocks of " << b
+                         << " x " << b;
+  return importBlockShuffle(n, x, {N, C, H / b, b, W / b, b},
+                            {0, 3, 5, 1, 2, 4}, {N, depth, H / b, W / b});
 }
 
 LogicalResult importExpand(NodeImporter &n) {
@@ -567,6 +649,7 @@ LogicalResult importResize(NodeImporter &n) {
 
 void registerTensorImporters(OpTable &t) {
   t["Concat"] = {{4, 11, 13}, importConcat};
+  t["DepthToSpace"] = {{1, 11, 13}, importDepthToSpace};
   t["Dropout"] = {{7, 10, 12, 13}, importDropout};
   t["Expand"] = {{8, 13}, importExpand};
   t["Flatten"] = {{1, 9, 11, 13, 21}, importFlatten};
@@ -575,6 +658,7 @@ void registerTensorImporters(OpTable &t) {
   t["Reshape"] = {{1, 5, 13, 14, 19, 21}, importReshape};
   t["Resize"] = {{10, 11, 13, 18, 19}, importResize};
   t["Slice"] = {{1, 10, 11, 13}, importSlice};
+  t["SpaceToDepth"] = {{1, 13}, importSpaceToDepth};
   t["Split"] = {{2, 11, 13, 18}, importSplit};
   t["Squeeze"] = {{1, 11, 13, 21}, importSqueeze};
   t["Tile"] = {{6, 13}, importTile};
