@@ -1,8 +1,9 @@
 //===- ImportGenerators.cpp - tensors made from shapes and constants -----===//
 //
 // The producers of shape subgraphs and masks: Constant, ConstantOfShape,
-// Shape, Size, Range and Trilu. Their results are constants (or, for
-// Trilu, a mask computed where it is used), so the shape arithmetic of
+// Shape, Size, Range, EyeLike and Trilu. Their results are constants (or,
+// for EyeLike and Trilu, masks computed where they are used, folding when
+// small), so the shape arithmetic of
 // exported models folds at import; every size is checked before anything
 // is materialized.
 //
@@ -188,6 +189,45 @@ LogicalResult importRange(NodeImporter &n) {
   return success();
 }
 
+/// EyeLike (opsets 9, 22): ones on the k-th diagonal of a matrix shaped
+/// like the input and zeros elsewhere, in `dtype` (default: the input's
+/// type). As in Trilu, where(j - i == k, 1, 0) over broadcast row and column
+/// indices; the input's values are never read.
+LogicalResult importEyeLike(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  RankedTensorType type = n.inputType(0);
+  if (type.getRank() != 2)
+    return n.emitError() << "input must be a matrix, not " << type;
+  Type et = type.getElementType();
+  if (n.attr("dtype")) {
+    int64_t dt = n.attrInt("dtype", 0);
+    et = convertElementType(n.getContext(), static_cast<int32_t>(dt));
+    if (!et || dt != static_cast<int32_t>(dt))
+      return n.emitError() << "dtype " << dt << " is not a supported type";
+  }
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  auto r = n.indicesAlong(type, 0), c = n.indicesAlong(type, 1);
+  if (failed(r) || failed(c))
+    return failure();
+  auto diag = n.create<SubOp>(*c, *r);
+  if (failed(diag))
+    return failure();
+  // A k beyond the matrix matches nothing either way; clamped, it cannot
+  // overflow the comparison's constant.
+  int64_t k = std::clamp<int64_t>(n.attrInt("k", 0), -rows - 1, cols + 1);
+  auto on = n.create<CompareOp>(ComparePredicate::eq, *diag,
+                                n.scalar(n.b.getI64Type(), k));
+  if (failed(on))
+    return failure();
+  auto y = n.create<WhereOp>(*on, n.scalar(et, 1), n.scalar(et, 0));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 /// Trilu keeps the elements on and above (upper) or on and below the k-th
 /// diagonal of the last two dimensions and zeroes the rest: where(j - i >= k
 /// (upper) or j - i <= k, x, 0), with i and j small row and column constants
@@ -242,6 +282,7 @@ LogicalResult importTrilu(NodeImporter &n) {
 void registerGeneratorImporters(OpTable &t) {
   t["Constant"] = {{9, 11, 12, 13, 19, 21}, importConstant};
   t["ConstantOfShape"] = {{9, 20, 21}, importConstantOfShape};
+  t["EyeLike"] = {{9, 22}, importEyeLike};
   t["Range"] = {{11}, importRange};
   t["Shape"] = {{1, 13, 15, 19, 21}, importShape};
   t["Size"] = {{1, 13, 19, 21}, importSize};
