@@ -37,7 +37,9 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -103,11 +105,13 @@ std::unique_ptr<Pass> createMarkGridConstants() {
 
 /// Lowers a copy of the kernel module and serializes it once: LLVM's NVPTX
 /// back end writes the PTX, which `keepPtx` receives, and with `withCubin`
-/// ptxas turns that same text into the cubin returned. (Serializing to PTX
+/// ptxas (given `ptxasOptions`) turns that same text into the cubin
+/// returned. (Serializing to PTX
 /// and to cubin separately ran the back end twice, a third of the compile
 /// time of a CNN.)
 static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
                                         StringRef cudaPath, bool withCubin,
+                                        StringRef ptxasOptions,
                                         std::string &keepPtx) {
   auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
   if (!kernels)
@@ -142,12 +146,8 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
     return &*symbols;
   };
   auto ptx = [&](StringRef text) { keepPtx = text.str(); };
-  // ptxas optimizes the kernels on every CPU (-split-compile 0): the code
-  // it writes is the same as on one thread (the cubins of ConvNeXt-T
-  // differ only in the note that records ptxas's command line).
   gpu::TargetOptions options(
-      cudaPath, /*librariesToLink=*/{}, /*cmdOptions=*/"-split-compile 0",
-      /*elfSection=*/{},
+      cudaPath, /*librariesToLink=*/{}, ptxasOptions, /*elfSection=*/{},
       withCubin ? gpu::CompilationTarget::Binary
                 : gpu::CompilationTarget::Assembly,
       symbolTable, /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
@@ -161,13 +161,15 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
   return object.getObject().getValue().str();
 }
 
-/// Checks that ptxas can be run: `cudaPath`/bin/ptxas, or ptxas on PATH.
-static LogicalResult checkPtxas(ModuleOp module, StringRef cudaPath) {
+/// The ptxas that MLIR's serializer runs (`cudaPath`/bin/ptxas, else ptxas
+/// on PATH), or an error saying where it looked.
+static FailureOr<std::string> findPtxas(ModuleOp module, StringRef cudaPath) {
   SmallString<256> ptxas(cudaPath);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
-  if (llvm::sys::fs::can_execute(ptxas) ||
-      llvm::sys::findProgramByName("ptxas"))
-    return success();
+  if (llvm::sys::fs::can_execute(ptxas))
+    return std::string(ptxas);
+  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas"))
+    return *onPath;
   return emitError(module.getLoc(), "ptxas was not found at '")
          << ptxas
          << "' nor on PATH: install the CUDA toolkit and point --cuda-path "
@@ -175,14 +177,40 @@ static LogicalResult checkPtxas(ModuleOp module, StringRef cudaPath) {
             "driver to compile when the model is loaded";
 }
 
+/// Whether `ptxas` takes -split-compile (CUDA 12.1 and later list it in
+/// their --help; older ones would reject it).
+static bool splitsCompile(StringRef ptxas) {
+  SmallString<128> help;
+  if (llvm::sys::fs::createTemporaryFile("brrr-ptxas-help", "txt", help))
+    return false;
+  auto remove = llvm::make_scope_exit([&] { llvm::sys::fs::remove(help); });
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(help),
+                                          StringRef(help)};
+  if (llvm::sys::ExecuteAndWait(ptxas, {ptxas, "--help"}, std::nullopt,
+                                redirects) != 0)
+    return false;
+  auto text = llvm::MemoryBuffer::getFile(help);
+  return text && (*text)->getBuffer().contains("--split-compile");
+}
+
 FailureOr<CompiledKernels> mlir::brrr::compileKernels(ModuleOp module,
                                                       const Target &target,
                                                       StringRef cudaPath,
                                                       bool withCubin) {
-  if (withCubin && failed(checkPtxas(module, cudaPath)))
-    return failure();
+  std::string ptxasOptions;
+  if (withCubin) {
+    auto ptxas = findPtxas(module, cudaPath);
+    if (failed(ptxas))
+      return failure();
+    // Every CPU optimizes kernels in parallel: the code is the same as on
+    // one thread (the cubins of ConvNeXt-T differ only in the note that
+    // records ptxas's command line).
+    if (splitsCompile(*ptxas))
+      ptxasOptions = "-split-compile 0";
+  }
   CompiledKernels out;
-  auto object = serialize(module, target, cudaPath, withCubin, out.ptx);
+  auto object =
+      serialize(module, target, cudaPath, withCubin, ptxasOptions, out.ptx);
   if (failed(object))
     return failure();
   if (withCubin)
