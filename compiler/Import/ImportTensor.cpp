@@ -234,8 +234,14 @@ LogicalResult importBlockShuffle(NodeImporter &n, Value x,
   return success();
 }
 
-/// The NCHW input of DepthToSpace or SpaceToDepth and its block size.
-FailureOr<std::pair<Value, int64_t>> blockInput(NodeImporter &n) {
+/// The NCHW input of DepthToSpace or SpaceToDepth, its dimensions and the
+/// block size.
+struct BlockInput {
+  Value x;
+  int64_t b, N, C, H, W;
+};
+
+FailureOr<BlockInput> blockInput(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
@@ -245,7 +251,8 @@ FailureOr<std::pair<Value, int64_t>> blockInput(NodeImporter &n) {
   int64_t b = n.attrInt("blocksize", 0);
   if (b < 1)
     return n.emitError() << "blocksize " << b << " is not positive";
-  return std::make_pair(*x, b);
+  ArrayRef<int64_t> s = n.inputType(0).getShape();
+  return BlockInput{*x, b, s[0], s[1], s[2], s[3]};
 }
 
 /// DepthToSpace (opsets 1, 11, 13): channel blocks of blocksize^2 become
@@ -256,9 +263,7 @@ LogicalResult importDepthToSpace(NodeImporter &n) {
   auto in = blockInput(n);
   if (failed(in))
     return failure();
-  auto [x, b] = *in;
-  ArrayRef<int64_t> s = n.inputType(0).getShape();
-  int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  auto [x, b, N, C, H, W] = *in;
   int64_t bb;
   if (llvm::MulOverflow(b, b, bb) || C % bb)
     return n.emitError() << C << " channels do not split into blocks of " << b
@@ -282,9 +287,7 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
   auto in = blockInput(n);
   if (failed(in))
     return failure();
-  auto [x, b] = *in;
-  ArrayRef<int64_t> s = n.inputType(0).getShape();
-  int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  auto [x, b, N, C, H, W] = *in;
   int64_t bb, depth;
   if (H % b || W % b || llvm::MulOverflow(b, b, bb) ||
       llvm::MulOverflow(C, bb, depth))
