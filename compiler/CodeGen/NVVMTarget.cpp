@@ -106,9 +106,8 @@ std::unique_ptr<Pass> createMarkGridConstants() {
 /// Lowers a copy of the kernel module and serializes it once: LLVM's NVPTX
 /// back end writes the PTX, which `keepPtx` receives, and with `withCubin`
 /// ptxas (given `ptxasOptions`) turns that same text into the cubin
-/// returned. (Serializing to PTX
-/// and to cubin separately ran the back end twice, a third of the compile
-/// time of a CNN.)
+/// returned. Serializing to PTX and to cubin separately ran the back end
+/// twice, a quarter of the compile time of a CNN.
 static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
                                         StringRef cudaPath, bool withCubin,
                                         StringRef ptxasOptions,
@@ -177,8 +176,8 @@ static FailureOr<std::string> findPtxas(ModuleOp module, StringRef cudaPath) {
             "driver to compile when the model is loaded";
 }
 
-/// Whether `ptxas` takes -split-compile (CUDA 12.1 and later list it in
-/// their --help; older ones would reject it).
+/// Whether `ptxas` takes -split-compile: the ptxas versions that have it
+/// list it in their --help, and older ones would reject it.
 static bool splitsCompile(StringRef ptxas) {
   SmallString<128> help;
   if (llvm::sys::fs::createTemporaryFile("brrr-ptxas-help", "txt", help))
