@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Runs the brrr IR that brrrc imports on numpy, against known outputs.
 
-Importer lowerings (Einsum, ConvTranspose, TopK, CumSum, LayerNormalization's
-statistics) turn one ONNX op into several brrr ops. This evaluates the imported IR (`brrrc --emit=brrr`) op by
+Importer lowerings (Einsum, ConvTranspose, TopK, OneHot, CumSum,
+LayerNormalization's statistics) turn one ONNX op into several brrr ops. This evaluates the imported IR (`brrrc --emit=brrr`) op by
 op in numpy for the ops such lowerings emit, and compares its outputs with
 the ONNX backend test data's (`--backend NAME ...`, under DATA_DIR; with
-`--backend-bound`, integer inputs after the first, which set shapes, become
-constants of their test data's values) and with numpy references for
+`--backend-bound`, one-element inputs after the first, which set shapes,
+become constants of their test data's values) and with numpy references for
 generated cases (`--generated`): Einsum equations (ellipses, diagonals,
 three operands, implicit outputs) in f64, f32 and i64, ConvTranspose over
-groups, strides, dilations, pads and output paddings in f64, TopK (ties,
-NaNs, every opset's form) and CumSum (constant axes, exclusive, reversed)
+groups, strides, dilations, pads and output paddings in f64, OneHot (axes,
+negative, out-of-range and non-integral indices), TopK (ties, NaNs, every
+opset's form) and CumSum (constant axes, exclusive, reversed)
 in f64, f32 and i64. An op outside the evaluated set is an error.
 Prints one line per case; exits non-zero on any mismatch.
 Usage: reference_run.py BRRRC DATA_DIR [--backend NAME ...] [--backend-bound NAME ...]
@@ -147,6 +148,9 @@ def evaluate(ir, inputs):
             r = np.logical_not(v[0])
         elif op == "cast":
             r = v[0]
+        elif op == "gather":
+            axis = int(re.search(r"axis = (-?\d+)", attrs).group(1))
+            r = np.take(v[0], v[1].astype(np.int64), axis)
         elif op == "gather_elements":
             axis = int(re.search(r"axis = (-?\d+)", attrs).group(1))
             r = np.take_along_axis(v[0], v[1].astype(np.int64), axis)
@@ -247,6 +251,22 @@ def topk(x, axis, k, largest):
     return np.moveaxis(values, -1, axis), np.moveaxis(order, -1, axis)
 
 
+# indices shape, axis, depth, opset
+ONEHOTS = [((5,), -1, 4, 11), ((2, 3), 0, 5, 11), ((2, 3), 1, 3, 9), ((3, 1, 2), -2, 6, 11)]
+
+
+def one_hot(idx, depth, axis, off, on, opset):
+    """OneHot by its definition: since opset 11 negative indices count from
+    the end; ones outside [-depth, depth) (before 11: [0, depth)) and
+    non-integral ones match nothing."""
+    axis = axis + idx.ndim + 1 if axis < 0 else axis
+    adjusted = np.where(idx < 0, idx + depth, idx) if opset >= 11 else idx
+    adjusted = np.expand_dims(adjusted, axis)
+    shape = [1] * (idx.ndim + 1)
+    shape[axis] = depth
+    return np.where(adjusted == np.arange(depth).reshape(shape), on, off)
+
+
 def cumsum(x, axis, exclusive, reverse):
     """CumSum by its definition, summed sequentially in float64."""
     x = np.flip(x, axis) if reverse else x
@@ -342,6 +362,28 @@ def generated(tmp):
             onnx.save(model, path)
             yield (f"{name} {shape} axis {axis} k {k} largest {largest} opset {opset}", path,
                    [x], list(topk(x, axis, k, largest)))
+    for dtype in (np.float32, np.int64):
+        for c, (shape, axis, depth, opset) in enumerate(ONEHOTS):
+            idx = rng.integers(-depth - 2, depth + 2, shape).astype(dtype)
+            if dtype == np.float32:
+                idx.flat[0] += 0.5  # matches nothing
+            values = np.array([-2.5, 7.0], np.float32)
+            node = helper.make_node("OneHot", ["x0", "depth", "x1"], ["y"], axis=axis)
+            out_shape = list(shape)
+            out_shape.insert(axis + len(shape) + 1 if axis < 0 else axis, depth)
+            graph = helper.make_graph(
+                [node], "onehot",
+                [helper.make_tensor_value_info("x0", onnx_types[dtype], shape),
+                 helper.make_tensor_value_info("x1", TensorProto.FLOAT, [2])],
+                [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)],
+                [numpy_helper.from_array(np.array(depth, np.int64), "depth")])
+            model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+            model.ir_version = 8
+            name = f"onehot_{c}_{dtype.__name__}"
+            path = os.path.join(tmp, name + ".onnx")
+            onnx.save(model, path)
+            yield (f"{name} {shape} axis {axis} depth {depth} opset {opset}", path,
+                   [idx, values], [one_hot(idx, depth, axis, -2.5, 7.0, opset)])
     for dtype in (np.float64, np.float32, np.int64):
         for k, (shape, axis, exclusive, reverse) in enumerate(CUMSUMS):
             x = (rng.standard_normal(shape) * 3).astype(dtype)
@@ -354,16 +396,16 @@ def generated(tmp):
                    [cumsum(x, axis, exclusive, reverse).astype(dtype).astype(np.float64)])
 
 
-def bind_integer_inputs(model_path, inputs, tmp):
-    """The model with its integer inputs after the first made initializers
-    holding `inputs`' values (brrr binds shapes at compile time, and these
-    inputs set them: TopK's K), and the inputs left."""
+def bind_scalar_inputs(model_path, inputs, tmp):
+    """The model with its one-element inputs after the first made
+    initializers holding `inputs`' values (brrr binds shapes at compile
+    time, and such inputs set them: TopK's K, OneHot's depth), and the
+    inputs left."""
     model = onnx.load(model_path)
     g = model.graph
     kept, left = [], [inputs[0]]
     for i, (vi, value) in enumerate(zip(list(g.input), inputs)):
-        integer = vi.type.tensor_type.elem_type in (TensorProto.INT32, TensorProto.INT64)
-        if i > 0 and integer:
+        if i > 0 and value.size == 1:
             g.initializer.append(numpy_helper.from_array(value, vi.name))
         else:
             kept.append(vi)
@@ -382,7 +424,8 @@ def main():
     p.add_argument("data")
     p.add_argument("--backend", nargs="*", default=[])
     p.add_argument("--backend-bound", nargs="*", default=[],
-                   help="backend tests whose integer inputs after the first are bound as constants")
+                   help="backend tests whose one-element inputs after the first are bound as "
+                        "constants")
     p.add_argument("--generated", action="store_true")
     args = p.parse_args()
     ok = True
@@ -394,7 +437,7 @@ def main():
                                      sorted(glob.glob(os.path.join(ds, kind + "_*.pb")))]
                 path, inputs = os.path.join(d, "model.onnx"), load("input")
                 if name in args.backend_bound:
-                    path, inputs = bind_integer_inputs(path, inputs, tmp)
+                    path, inputs = bind_scalar_inputs(path, inputs, tmp)
                 ok &= check(args.brrrc, name, path, inputs, load("output"))
     if args.generated:
         with tempfile.TemporaryDirectory() as tmp:
