@@ -210,6 +210,10 @@ KERNEL_CASES = [
     ("gelu_range_f16", [n("Gelu", ["x"], ["y"])], [("x", H, [4, 4096])], [("y", H, [4, 4096])]),
     ("gelu_range_bf16", [n("Gelu", ["x"], ["y"])], [("x", BF, [4, 4096])],
      [("y", BF, [4, 4096])]),
+    # OneHot with a constant depth at a middle axis: negative and
+    # out-of-range indices, values read at run time.
+    ("onehot_axis1_f16", [n("OneHot", ["i", "depth10", "values"], ["y"], axis=1)],
+     [("i", I64, [37, 5]), ("values", H, [2])], [("y", H, [37, 10, 5])]),
     # TopK as rank masks summed by the row kernel: a ragged f16 row, the
     # smallest along a middle axis over ties and NaNs, a whole int64 sort
     # over ties, and bf16 along the leading axis.
@@ -580,7 +584,7 @@ CONSTANTS = {
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
     "six16": np.array(6.0, np.float16),
     "k5": np.array([5], np.int64), "k10": np.array([10], np.int64),
-    "k100": np.array([100], np.int64),
+    "k100": np.array([100], np.int64), "depth10": np.array(10, np.int64),
     "chain_reflect": np.array([0, 1, 2, 0, 0, 2, 1, 0], np.int64),
     "chain_starts": np.array([0], np.int64), "chain_ends": np.array([13], np.int64),
     "axis1": np.array(1, np.int64),
@@ -598,7 +602,7 @@ TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
-          "gelu_range_f16": 20, "gelu_range_bf16": 20}
+          "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11}
 
 
 # Cases compiled with extra brrrc flags.

@@ -200,6 +200,9 @@ def torch_inputs(name, gen):
     if name in ("gelu_range_f16", "gelu_range_bf16"):
         dt = torch.float16 if name == "gelu_range_f16" else torch.bfloat16
         return [torch.linspace(-10, 10, 4 * 4096).reshape(4, 4096).to(dt)]
+    if name == "onehot_axis1_f16":
+        return [torch.randint(-12, 12, (37, 5), generator=gen),
+                torch.tensor([-0.5, 3.0], dtype=torch.float16)]
     if name == "topk_rows_f16":
         return [f(37, 999, dt=torch.float16)]
     if name == "topk_axis0_bf16":
@@ -469,6 +472,11 @@ def torch_reference(name, xs):
         return [y]
     if name in ("gelu_range_f16", "gelu_range_bf16"):
         return [F.gelu(d[0])]
+    if name == "onehot_axis1_f16":
+        i = xs[0].unsqueeze(1)
+        i = torch.where(i < 0, i + 10, i)
+        hit = i == torch.arange(10).reshape(1, 10, 1)
+        return [torch.where(hit, d[1][1], d[1][0])]
     if name == "topk_rows_f16":
         return topk_reference(xs[0], -1, 5, True)
     if name == "topk_smallest_nan_ties_f32":
