@@ -304,6 +304,13 @@ def generated(tmp):
     onnx_types = {np.float64: TensorProto.DOUBLE, np.float32: TensorProto.FLOAT,
                   np.int64: TensorProto.INT64}
 
+    def save_graph(name, graph, opset):
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        model.ir_version = 8
+        path = os.path.join(tmp, name + ".onnx")
+        onnx.save(model, path)
+        return path
+
     def save(name, node, inputs, opset, initializers=()):
         graph = helper.make_graph(
             [node], name,
@@ -311,11 +318,7 @@ def generated(tmp):
              for i, a in enumerate(inputs)],
             [helper.make_tensor_value_info("y", onnx_types[inputs[0].dtype.type], None)],
             list(initializers))
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-        model.ir_version = 8
-        path = os.path.join(tmp, name + ".onnx")
-        onnx.save(model, path)
-        return path
+        return save_graph(name, graph, opset)
 
     for dtype in (np.float64, np.float32, np.int64):
         for k, (equation, shapes) in enumerate(EINSUMS):
@@ -355,13 +358,9 @@ def generated(tmp):
                 [helper.make_tensor_value_info("v", onnx_types[dtype], out_shape),
                  helper.make_tensor_value_info("i", TensorProto.INT64, out_shape)],
                 [numpy_helper.from_array(np.array([k], np.int64), "k")] if opset >= 10 else [])
-            model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-            model.ir_version = 8
             name = f"topk_{c}_{dtype.__name__}"
-            path = os.path.join(tmp, name + ".onnx")
-            onnx.save(model, path)
-            yield (f"{name} {shape} axis {axis} k {k} largest {largest} opset {opset}", path,
-                   [x], list(topk(x, axis, k, largest)))
+            yield (f"{name} {shape} axis {axis} k {k} largest {largest} opset {opset}",
+                   save_graph(name, graph, opset), [x], list(topk(x, axis, k, largest)))
     for dtype in (np.float32, np.int64):
         for c, (shape, axis, depth, opset) in enumerate(ONEHOTS):
             idx = rng.integers(-depth - 2, depth + 2, shape).astype(dtype)
@@ -377,13 +376,10 @@ def generated(tmp):
                  helper.make_tensor_value_info("x1", TensorProto.FLOAT, [2])],
                 [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)],
                 [numpy_helper.from_array(np.array(depth, np.int64), "depth")])
-            model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-            model.ir_version = 8
             name = f"onehot_{c}_{dtype.__name__}"
-            path = os.path.join(tmp, name + ".onnx")
-            onnx.save(model, path)
-            yield (f"{name} {shape} axis {axis} depth {depth} opset {opset}", path,
-                   [idx, values], [one_hot(idx, depth, axis, -2.5, 7.0, opset)])
+            yield (f"{name} {shape} axis {axis} depth {depth} opset {opset}",
+                   save_graph(name, graph, opset), [idx, values],
+                   [one_hot(idx, depth, axis, -2.5, 7.0, opset)])
     for dtype in (np.float64, np.float32, np.int64):
         for k, (shape, axis, exclusive, reverse) in enumerate(CUMSUMS):
             x = (rng.standard_normal(shape) * 3).astype(dtype)
