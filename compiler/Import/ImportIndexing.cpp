@@ -173,11 +173,8 @@ LogicalResult importOneHot(NodeImporter &n) {
   if (failed(flat))
     return failure();
   auto pick = [&](int64_t i) {
-    return n.create<GatherOp>(
-        *flat,
-        n.constant(RankedTensorType::get({}, n.b.getI64Type()),
-                   {static_cast<double>(i)}),
-        uint64_t{0});
+    return n.create<GatherOp>(*flat, n.scalar(n.b.getI64Type(), i),
+                              uint64_t{0});
   };
   auto off = pick(0), on = pick(1);
   if (failed(off) || failed(on))
