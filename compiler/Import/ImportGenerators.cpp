@@ -189,6 +189,16 @@ LogicalResult importRange(NodeImporter &n) {
   return success();
 }
 
+/// column - row over `matrix` (rank 2), from a [rows, 1] and a [1, cols]
+/// index constant that broadcast: the diagonal each element sits on, for
+/// EyeLike and Trilu.
+FailureOr<Value> diagonalOf(NodeImporter &n, RankedTensorType matrix) {
+  auto r = n.indicesAlong(matrix, 0), c = n.indicesAlong(matrix, 1);
+  if (failed(r) || failed(c))
+    return failure();
+  return n.create<SubOp>(*c, *r);
+}
+
 /// EyeLike (opsets 9, 22): ones on the k-th diagonal of a matrix shaped
 /// like the input and zeros elsewhere, in `dtype` (default: the input's
 /// type). As in Trilu, where(j - i == k, 1, 0) over broadcast row and column
@@ -208,10 +218,7 @@ LogicalResult importEyeLike(NodeImporter &n) {
       return n.emitError() << "dtype " << dt << " is not a supported type";
   }
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  auto r = n.indicesAlong(type, 0), c = n.indicesAlong(type, 1);
-  if (failed(r) || failed(c))
-    return failure();
-  auto diag = n.create<SubOp>(*c, *r);
+  auto diag = diagonalOf(n, type);
   if (failed(diag))
     return failure();
   // A k beyond the matrix matches nothing either way; clamped, it cannot
@@ -244,11 +251,8 @@ LogicalResult importTrilu(NodeImporter &n) {
     return n.emitError() << "k must be a scalar, not " << n.inputType(1);
   int64_t rows = type.getDimSize(type.getRank() - 2);
   int64_t cols = type.getDimSize(type.getRank() - 1);
-  auto matrix = RankedTensorType::get({rows, cols}, type.getElementType());
-  auto r = n.indicesAlong(matrix, 0), c = n.indicesAlong(matrix, 1);
-  if (failed(r) || failed(c))
-    return failure();
-  auto diag = n.create<SubOp>(*c, *r);
+  auto diag =
+      diagonalOf(n, RankedTensorType::get({rows, cols}, type.getElementType()));
   if (failed(diag))
     return failure();
   bool upper = n.attrInt("upper", 1) != 0;
