@@ -154,6 +154,7 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes) {
       w.u32(m.pixelsPerColumn);
       w.u32s(m.elementStrides);
     }
+    w.u8(l.programmatic ? 1 : 0);
   }
   w.u64(a.copies.size());
   for (const Copy &c : a.copies) {
@@ -206,6 +207,19 @@ public:
     return true;
   }
   bool u8(uint8_t &v, const char *field) { return raw(&v, 1, field); }
+  /// A `bool`: one byte, 0 or 1.
+  bool flag(bool &v, const char *field) {
+    uint8_t byte = 0;
+    if (!u8(byte, field))
+      return false;
+    if (byte > 1) {
+      error = "artifact field " + name(field) + " is " + std::to_string(byte) +
+              " at offset " + std::to_string(pos - 1) + ", expected 0 or 1";
+      return false;
+    }
+    v = byte == 1;
+    return true;
+  }
   bool u32(uint32_t &v, const char *field) {
     uint8_t b[4] = {0};
     if (!raw(b, 4, field))
@@ -384,7 +398,7 @@ bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
 
 bool readLaunches(Reader &r, std::vector<Launch> &launches) {
   uint64_t n = 0;
-  // kernel, grid, block, sharedBytes, args count, maps count.
+  // kernel, grid, block, sharedBytes, args count, maps count, programmatic.
   if (!r.count(n, 48, "launches"))
     return false;
   launches.resize(size_t(n));
@@ -400,7 +414,7 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
       if (!r.u32(b, "block"))
         return false;
     if (!r.u32(l.sharedBytes, "sharedBytes") || !r.u32s(l.args, "args") ||
-        !readMaps(r, l.maps))
+        !readMaps(r, l.maps) || !r.flag(l.programmatic, "programmatic"))
       return false;
   }
   r.where.clear();
@@ -469,17 +483,9 @@ bool deserialize(const uint8_t *data, size_t size, Artifact &out,
   if (!readHeader(r, size, data ? data : &empty, error))
     return false;
 
-  uint8_t exact = 0;
   if (!r.blob(out.target, "target") || !r.u32(out.smMajor, "smMajor") ||
-      !r.u32(out.smMinor, "smMinor") || !r.u8(exact, "exactArch"))
+      !r.u32(out.smMinor, "smMinor") || !r.flag(out.exactArch, "exactArch"))
     return false;
-  if (exact > 1) {
-    error = "artifact field exactArch is " + std::to_string(exact) +
-            " at offset " + std::to_string(r.offset() - 1) +
-            ", expected 0 or 1";
-    return false;
-  }
-  out.exactArch = exact;
   if (!r.blob(out.ptx, "ptx") || !r.blob(out.cubin, "cubin") ||
       !readKernels(r, out.kernels) || !readTensors(r, out.tensors) ||
       !r.u32s(out.inputs, "inputs") || !r.u32s(out.outputs, "outputs") ||

@@ -16,7 +16,7 @@
 //
 // Version 2 added the launches' tensor maps (`Launch::maps`, after `args`);
 // version 3 their im2col mode and element strides (the `TensorMap` fields
-// after `swizzle`).
+// after `swizzle`); version 4 `Launch::programmatic` (after `maps`).
 // The runtime reads only its own version: an image of another one is
 // rejected with a message that says which side is older.
 //
@@ -32,7 +32,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 3;
+constexpr uint32_t kFormatVersion = 4;
 
 /// Element types; values equal the C API's brrr_dtype.
 enum class DType : uint32_t {
@@ -126,6 +126,12 @@ struct Launch {
   uint32_t sharedBytes = 0;
   std::vector<uint32_t> args;  ///< indices into `tensors`
   std::vector<TensorMap> maps; ///< tensor-map parameters, passed first
+  /// The kernel waits for the grid before it in the stream itself
+  /// (griddepcontrol.wait, sm_90+) before touching memory and releases its
+  /// own dependents at entry: the runtime launches it as a programmatic
+  /// dependent of that grid, so that its blocks start during that grid's
+  /// last wave instead of after it.
+  bool programmatic = false;
 };
 
 /// A device-to-device copy (an output that aliases an input or a weight).

@@ -121,8 +121,13 @@ std::string stepLabel(const brrr_context &c, size_t step) {
          std::to_string(l.block[1]) + "x" + std::to_string(l.block[2]) + ")";
 }
 
-/// Enqueues step `i` of the plan on `stream`.
-brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream) {
+/// Enqueues step `i` of the plan on `stream`. A programmatic launch
+/// (`Launch::programmatic`) goes through cuLaunchKernelEx as a
+/// programmatic dependent of the kernel before it in the stream, unless
+/// `overlap` is off or the driver lacks that entry point: the kernel waits
+/// for that grid's results itself, so either way it computes the same.
+brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
+                        bool overlap = true) {
   const Artifact &a = c.model->art;
   const CudaDriver &cu = *c.cuda;
   const Step &s = a.steps[i];
@@ -131,11 +136,30 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream) {
     void **params = l.args.empty() && l.maps.empty()
                         ? nullptr
                         : &c.params[c.firstParam[s.index]];
+    CUfunction f = c.model->functions[l.kernel];
+    if (l.programmatic && overlap && cu.cuLaunchKernelEx) {
+      CUlaunchAttribute attribute{};
+      attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attribute.value.programmaticStreamSerializationAllowed = 1;
+      CUlaunchConfig config{};
+      config.gridDimX = l.grid[0];
+      config.gridDimY = l.grid[1];
+      config.gridDimZ = l.grid[2];
+      config.blockDimX = l.block[0];
+      config.blockDimY = l.block[1];
+      config.blockDimZ = l.block[2];
+      config.sharedMemBytes = l.sharedBytes;
+      config.hStream = stream;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      BRRR_CU(cu, cu.cuLaunchKernelEx(&config, f, params, nullptr),
+              stepLabel(c, i));
+      return BRRR_OK;
+    }
     BRRR_CU(cu,
-            cu.cuLaunchKernel(c.model->functions[l.kernel], l.grid[0],
-                              l.grid[1], l.grid[2], l.block[0], l.block[1],
-                              l.block[2], l.sharedBytes, stream, params,
-                              nullptr),
+            cu.cuLaunchKernel(f, l.grid[0], l.grid[1], l.grid[2], l.block[0],
+                              l.block[1], l.block[2], l.sharedBytes, stream,
+                              params, nullptr),
             stepLabel(c, i));
     return BRRR_OK;
   }
@@ -430,8 +454,9 @@ brrr_status profile(brrr_context *c, const void *const *inputs,
   if (brrr_status s = bind(*c, inputs, outputs))
     return s;
   BRRR_CU(cu, cu.cuEventRecord(c->events[0], stream), "recording an event");
+  // Each launch is timed alone: none overlaps the one before.
   for (size_t i = 0; i < a.steps.size(); ++i) {
-    if (brrr_status s = enqueueStep(*c, i, stream))
+    if (brrr_status s = enqueueStep(*c, i, stream, /*overlap=*/false))
       return s;
     BRRR_CU(cu, cu.cuEventRecord(c->events[i + 1], stream),
             "recording an event");

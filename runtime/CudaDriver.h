@@ -72,8 +72,11 @@ namespace brrr::runtime {
 /// only by models whose kernels read through TMA tensor maps of that mode;
 /// opening such a model checks for them.
 /// cuPointerGetAttribute lets brrr_run refuse host pointers.
+/// cuLaunchKernelEx (11.8) launches programmatic kernels as dependents of the
+/// kernel before them; without it they launch like the others.
 #define BRRR_CUDA_OPTIONAL(X)                                                  \
   X(cuGraphExecUpdate_v2, nullptr)                                             \
+  X(cuLaunchKernelEx, nullptr)                                                 \
   X(cuTensorMapEncodeTiled, nullptr)                                           \
   X(cuTensorMapEncodeIm2col, nullptr)                                          \
   X(cuPointerGetAttribute, nullptr)

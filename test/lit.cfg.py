@@ -16,7 +16,8 @@ config.test_exec_root = os.path.join(config.brrr_obj_root, "test")
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["brrr-opt", "brrrc", "brrr-unit-tests"], [config.brrr_tools_dir])
+    ["brrr-opt", "brrrc", "brrr-unit-tests", "brrr-test-artifact"],
+    [config.brrr_tools_dir])
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%onnx_testdata", config.onnx_testdata_dir))
 config.substitutions.append(("%brrr_src", config.brrr_src_root))

@@ -389,6 +389,7 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     }
     if (auto shared = fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes"))
       launch.sharedBytes = shared.getInt();
+    launch.programmatic = fusion->hasAttr("brrr.programmatic");
     if (launch.grid[0] == 0)
       continue; // Empty output: nothing to compute.
     a.steps.push_back(

@@ -14,7 +14,22 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     `brrr.kernel` (the gpu.func name), `brrr.grid` and `brrr.block`
     (x, y, z), and the roofline data `brrr.flops` and `brrr.bytes`.
     A fusion whose family has no generator is an error on that fusion.
+
+    On the module's `brrr.target` sm_90a (with `programmatic-launch`, the
+    default), every kernel overlaps the one before it: it begins with
+    `nvvm.griddepcontrol launch_dependents` (the next kernel may start once
+    every block of this one has) and `nvvm.griddepcontrol wait` (nothing of
+    this kernel touches memory before the grid it depends on has finished
+    and its writes are visible), and its fusion records
+    `brrr.programmatic`, so that the runtime launches it as a programmatic
+    dependent: its blocks are placed during the previous kernel's last wave
+    instead of after it.
   }];
+  let options = [
+    Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
+           "On sm_90a, let each kernel's launch overlap the kernel before it "
+           "(griddepcontrol, programmatic dependent launch)">
+  ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::arith::ArithDialect",

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,8 +28,21 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// Starts kernel `func` with its programmatic-launch prologue: it lets the
+/// next kernel launch at once, then waits for the grid before it to finish
+/// and its writes to be visible, ahead of everything it does.
+void beginWithGridDependency(gpu::GPUFuncOp func) {
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  Location loc = func.getLoc();
+  NVVM::GriddepcontrolOp::create(b, loc,
+                                 NVVM::GridDepActionKind::launch_dependents);
+  NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+}
+
 struct OutlineKernelsPass
     : public mlir::brrr::impl::BrrrOutlineKernelsBase<OutlineKernelsPass> {
+  using BrrrOutlineKernelsBase::BrrrOutlineKernelsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -43,6 +57,8 @@ struct OutlineKernelsPass
     auto kernels =
         gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
     OpBuilder kb = OpBuilder::atBlockBegin(kernels.getBody());
+    // griddepcontrol needs sm_90.
+    bool programmatic = programmaticLaunch && targetOf(main) == "sm_90a";
 
     unsigned index = 0;
     WalkResult walk = main.walk([&](FusionOp fusion) {
@@ -78,6 +94,11 @@ struct OutlineKernelsPass
       fusion->setAttr("brrr.bytes", b.getI64IntegerAttr(info->bytes));
       if (info->tensorMaps)
         fusion->setAttr("brrr.tensor_maps", info->tensorMaps);
+      if (programmatic) {
+        beginWithGridDependency(
+            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name));
+        fusion->setAttr("brrr.programmatic", b.getUnitAttr());
+      }
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

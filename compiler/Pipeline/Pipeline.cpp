@@ -45,6 +45,8 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());
-  codegen.addPass(createBrrrOutlineKernels());
+  BrrrOutlineKernelsOptions outline;
+  outline.programmaticLaunch = options.programmaticLaunch;
+  codegen.addPass(createBrrrOutlineKernels(outline));
   return codegen.run(module);
 }

@@ -28,6 +28,9 @@ struct CompileOptions {
   /// Run wgmma products with more tiles than multiprocessors on a
   /// persistent grid; see brrr-select-kernel-config's `persistent`.
   bool persistent = false;
+  /// On sm_90a, launch each kernel as a programmatic dependent of the one
+  /// before it; see brrr-outline-kernels' `programmatic-launch`.
+  bool programmaticLaunch = true;
 };
 
 /// Runs the graph passes and kernel outlining on an imported module.

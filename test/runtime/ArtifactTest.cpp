@@ -47,6 +47,7 @@ TEST(ArtifactTest, RoundTripKeepsEveryField) {
   a.launches[1].grid[2] = 3;
   a.launches[1].block[1] = 2;
   a.launches[2].sharedBytes = 4096;
+  a.launches[2].programmatic = true;
   std::vector<uint8_t> image = serialize(a);
   Artifact b;
   std::string error;
@@ -87,6 +88,7 @@ TEST(ArtifactTest, RoundTripKeepsEveryField) {
     }
     EXPECT_EQ(y.sharedBytes, x.sharedBytes);
     EXPECT_EQ(y.args, x.args);
+    EXPECT_EQ(y.programmatic, x.programmatic);
   }
   ASSERT_EQ(b.copies.size(), 1u);
   EXPECT_EQ(b.copies[0].src, 4u);
@@ -189,17 +191,20 @@ TEST(ArtifactTest, NewerFormatVersion) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 7;
   EXPECT_EQ(rejection(image), "artifact format version 7, this runtime reads "
-                              "3 (the model was built by a newer brrrc)");
+                              "4 (the model was built by a newer brrrc)");
 }
 
 TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 1; // before tensor maps
   EXPECT_EQ(rejection(image), "artifact format version 1, this runtime reads "
-                              "3 (rebuild the model with this brrrc)");
+                              "4 (rebuild the model with this brrrc)");
   image[8] = 2; // before im2col maps and element strides
   EXPECT_EQ(rejection(image), "artifact format version 2, this runtime reads "
-                              "3 (rebuild the model with this brrrc)");
+                              "4 (rebuild the model with this brrrc)");
+  image[8] = 3; // before programmatic launches
+  EXPECT_EQ(rejection(image), "artifact format version 3, this runtime reads "
+                              "4 (rebuild the model with this brrrc)");
 }
 
 TEST(ArtifactTest, TrailingBytes) {
@@ -229,6 +234,21 @@ TEST(ArtifactTest, ExactArchMustBeABool) {
   image[32] = 2;
   EXPECT_EQ(rejection(image),
             "artifact field exactArch is 2 at offset 32, expected 0 or 1");
+}
+
+TEST(ArtifactTest, ProgrammaticMustBeABool) {
+  Artifact a = makeTestArtifact();
+  a.weights.clear();
+  a.arenaBytes = 0;
+  std::vector<uint8_t> image = serialize(a);
+  // The last launch's flag: before the copies (count, src, dst), the steps
+  // (count, four kind/index pairs), the arena size and the weights' length.
+  size_t at = image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 1;
+  ASSERT_EQ(image[at], 0);
+  image[at] = 3;
+  EXPECT_EQ(rejection(image), "artifact field launches[2].programmatic is 3 "
+                              "at offset " +
+                                  std::to_string(at) + ", expected 0 or 1");
 }
 
 TEST(ArtifactTest, IndexOutOfRange) {
@@ -368,11 +388,11 @@ TEST(ArtifactTest, DtypeSizes) {
 TEST(ArtifactTest, CheckThroughTheCApi) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()), BRRR_OK);
-  image[8] = 4;
+  image[8] = 5;
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()),
             BRRR_ERROR_CORRUPT_ARTIFACT);
-  EXPECT_STREQ(brrr_last_error(), "artifact format version 4, this runtime "
-                                  "reads 3 (the model was built by a newer "
+  EXPECT_STREQ(brrr_last_error(), "artifact format version 5, this runtime "
+                                  "reads 4 (the model was built by a newer "
                                   "brrrc)");
   EXPECT_EQ(brrr_artifact_check(image.data(), 3), BRRR_ERROR_CORRUPT_ARTIFACT);
   EXPECT_EQ(brrr_artifact_check(nullptr, 10), BRRR_ERROR_INVALID_ARGUMENT);

@@ -37,6 +37,7 @@ struct Op {
   std::vector<CUdeviceptr> args;
   CUdeviceptr dst = 0, src = 0;
   size_t bytes = 0;
+  bool programmatic = false; // launched as a programmatic dependent
 };
 
 } // namespace
@@ -156,6 +157,8 @@ CUresult execute(const Op &op) {
       return CUDA_ERROR_ILLEGAL_ADDRESS;
   op.kernel->body(op);
   ++stats.kernelsRun;
+  if (op.programmatic)
+    ++stats.programmaticRun;
   clockMs += 1.0;
   return CUDA_SUCCESS;
 }
@@ -513,10 +516,11 @@ CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attrib,
   return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz,
-                        unsigned sharedBytes, CUstream stream, void **params,
-                        void **) {
+/// cuLaunchKernel and cuLaunchKernelEx.
+static CUresult fakeLaunch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                           unsigned bx, unsigned by, unsigned bz,
+                           unsigned sharedBytes, CUstream stream, void **params,
+                           bool programmatic) {
   FAKE_NEEDS_CONTEXT();
   if (!f || ((f->maps || f->arity) && !params))
     return CUDA_ERROR_INVALID_VALUE;
@@ -527,6 +531,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
   Op op;
   op.kernel = f;
   op.threads = gx * gy * gz * bx * by * bz;
+  op.programmatic = programmatic;
   if (f->maps)
     stats.lastLaunchMapCount = f->maps;
   for (int i = 0; i < f->maps; ++i) {
@@ -537,6 +542,33 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
   for (int i = 0; i < f->arity; ++i)
     op.args.push_back(*static_cast<CUdeviceptr *>(params[f->maps + i]));
   return enqueue(stream, std::move(op));
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz,
+                        unsigned sharedBytes, CUstream stream, void **params,
+                        void **) {
+  return fakeLaunch(f, gx, gy, gz, bx, by, bz, sharedBytes, stream, params,
+                    false);
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                          void **params, void **extra) {
+  if (!config || extra || (config->numAttrs && !config->attrs))
+    return CUDA_ERROR_INVALID_VALUE;
+  bool programmatic = false;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    // The fake knows only the attribute the runtime sets.
+    if (config->attrs[i].id !=
+        CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+      return CUDA_ERROR_INVALID_VALUE;
+    programmatic =
+        config->attrs[i].value.programmaticStreamSerializationAllowed != 0;
+  }
+  return fakeLaunch(f, config->gridDimX, config->gridDimY, config->gridDimZ,
+                    config->blockDimX, config->blockDimY, config->blockDimZ,
+                    config->sharedMemBytes, config->hStream, params,
+                    programmatic);
 }
 
 CUresult cuStreamCreate(CUstream *stream, unsigned int) {

@@ -46,6 +46,8 @@ static_assert(sizeof(FakeTensorMap) <= 128, "must fit a CUtensorMap");
 
 struct FakeCudaStats {
   int64_t kernelsRun;     ///< kernels executed (eagerly or in a graph)
+  int64_t programmaticRun; ///< of those, launched by cuLaunchKernelEx as
+                           ///< programmatic dependents
   int64_t copiesRun;      ///< device-to-device copies executed
   int64_t eagerLaunches;  ///< cuLaunchKernel calls outside a capture
   int64_t captures;       ///< cuStreamBeginCapture calls

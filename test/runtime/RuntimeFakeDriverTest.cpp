@@ -181,6 +181,33 @@ TEST_F(FakeDriverTest, ProfileTimesEveryLaunch) {
             BRRR_ERROR_INVALID_ARGUMENT);
 }
 
+// Programmatic launches go through cuLaunchKernelEx as programmatic
+// dependents, in a graph and eagerly; brrr_profile times each launch alone,
+// so it launches them plainly.
+TEST_F(FakeDriverTest, ProgrammaticLaunchesAreDependents) {
+  brrr::artifact::Artifact a = makeTestArtifact();
+  a.launches[1].programmatic = true;
+  a.launches[2].programmatic = true;
+  openAndCreate(a);
+  Buffers b;
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  b.expectCorrect();
+  EXPECT_EQ(fakeStats().kernelsRun, 6);
+  EXPECT_EQ(fakeStats().programmaticRun, 4) << "launches 1 and 2, twice";
+  ASSERT_EQ(brrr_context_set_cuda_graphs(ctx, 0), BRRR_OK);
+  ASSERT_EQ(run(b), BRRR_OK) << lastError();
+  EXPECT_EQ(fakeStats().eagerLaunches, 3);
+  EXPECT_EQ(fakeStats().programmaticRun, 6);
+  double ms[3] = {-1, -1, -1};
+  ASSERT_EQ(brrr_profile(ctx, b.inputs().data(), b.outputs().data(), ms),
+            BRRR_OK)
+      << lastError();
+  b.expectCorrect();
+  EXPECT_EQ(fakeStats().kernelsRun, 12);
+  EXPECT_EQ(fakeStats().programmaticRun, 6) << "profiled launches are plain";
+}
+
 TEST_F(FakeDriverTest, NullBuffersAreRejected) {
   openAndCreate();
   Buffers b;

@@ -2,7 +2,10 @@
 //
 // Writes the artifact of TestArtifact.h as a raw image (--image), its PTX
 // (--ptx, for building a cubin with ptxas on a GPU machine), or the C++
-// source that brrrc's model.so embeds (--cpp): the two symbols
+// source that brrrc's model.so embeds (--cpp); or reads an image (brrrc
+// --emit=artifact) and prints its launch plan (--launches), one line per
+// step, for lit tests of what brrrc writes. The C++ source holds the two
+// symbols
 // brrr_model_open reads, plus a reference to the runtime's C API, without
 // which the linker would take nothing from libbrrr_runtime.a into the
 // shared library. The build compiles that source into libbrrr-test-model.so,
@@ -15,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -49,12 +53,48 @@ bool writeImage(const std::vector<uint8_t> &image, const char *path) {
   return bool(out);
 }
 
+/// Prints the steps of the image at `path`: "launch KERNEL grid X,Y,Z
+/// block X,Y,Z [programmatic]" or "copy SRC -> DST" (tensor names).
+int printLaunches(const char *tool, const char *path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "%s: cannot read %s\n", tool, path);
+    return 1;
+  }
+  std::vector<uint8_t> image((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  brrr::artifact::Artifact a;
+  std::string error;
+  if (!brrr::artifact::deserialize(image.data(), image.size(), a, error)) {
+    std::fprintf(stderr, "%s: %s: %s\n", tool, path, error.c_str());
+    return 1;
+  }
+  for (const brrr::artifact::Step &s : a.steps) {
+    if (s.kind == brrr::artifact::Step::Kind::Copy) {
+      const brrr::artifact::Copy &c = a.copies[s.index];
+      std::printf("copy %s -> %s\n", a.tensors[c.src].name.c_str(),
+                  a.tensors[c.dst].name.c_str());
+      continue;
+    }
+    const brrr::artifact::Launch &l = a.launches[s.index];
+    std::printf("launch %s grid %u,%u,%u block %u,%u,%u%s\n",
+                a.kernels[l.kernel].name.c_str(), l.grid[0], l.grid[1],
+                l.grid[2], l.block[0], l.block[1], l.block[2],
+                l.programmatic ? " programmatic" : "");
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   std::string mode = argc == 3 ? argv[1] : "";
+  if (mode == "--launches")
+    return printLaunches(argv[0], argv[2]);
   if (mode != "--cpp" && mode != "--image" && mode != "--ptx") {
-    std::fprintf(stderr, "usage: %s --cpp|--image|--ptx OUTPUT\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s --cpp|--image|--ptx OUTPUT | --launches IMAGE\n",
+                 argv[0]);
     return 2;
   }
   brrr::artifact::Artifact a = brrr::test::makeTestArtifact();

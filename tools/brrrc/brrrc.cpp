@@ -120,6 +120,13 @@ cl::opt<bool> persistent(
              "tile)"),
     cl::init(false), cl::cat(category));
 
+cl::opt<bool> serialLaunches(
+    "serial-launches",
+    cl::desc("On sm_90a, start each kernel only after the one before it has "
+             "finished (default: each kernel is a programmatic dependent of "
+             "the one before it, placed during its last wave)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> printWeights(
     "print-weights",
     cl::desc("Print weight blobs in full instead of eliding them (the output "
@@ -207,6 +214,7 @@ int main(int argc, char **argv) {
                  compile.attentionTile))
     return 1;
   compile.persistent = persistent;
+  compile.programmaticLaunch = !serialLaunches;
 
   if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
       precision != "bf16") {
