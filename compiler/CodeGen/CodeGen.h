@@ -48,6 +48,10 @@ struct KernelInfo {
   /// TMA tensor maps the kernel takes by value before its buffers (see
   /// `brrr.tensor_maps`), or null.
   ArrayAttr tensorMaps;
+  /// Each block takes a whole multiprocessor's registers (the wgmma body:
+  /// setmaxnreg moves the producer's registers to the consumers), so no two
+  /// blocks share one.
+  bool wholeMultiprocessor = false;
 };
 
 /// Emits the pointwise kernel of `fusion` as `gpu.func @name` at the

@@ -16,14 +16,18 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     A fusion whose family has no generator is an error on that fusion.
 
     On the module's `brrr.target` sm_90a (with `programmatic-launch`, the
-    default), every kernel overlaps the one before it: it begins with
-    `nvvm.griddepcontrol launch_dependents` (the next kernel may start once
-    every block of this one has) and `nvvm.griddepcontrol wait` (nothing of
-    this kernel touches memory before the grid it depends on has finished
-    and its writes are visible), and its fusion records
-    `brrr.programmatic`, so that the runtime launches it as a programmatic
-    dependent: its blocks are placed during the previous kernel's last wave
-    instead of after it.
+    default), kernels may overlap the kernel ahead of them. Every kernel
+    begins with `nvvm.griddepcontrol launch_dependents`: the next kernel
+    may launch once every block of this one has started. A kernel whose
+    blocks each take a whole multiprocessor (the wgmma body's registers,
+    or over half its shared memory), of one wave, after a kernel of one
+    wave, also waits there, `nvvm.griddepcontrol wait`, until the kernel
+    ahead has finished and its writes are visible, and its fusion records
+    `brrr.programmatic`: the runtime launches it as a programmatic
+    dependent, its blocks placed during the previous kernel's last wave
+    instead of after it. Other kernels launch normally: placed early, a
+    kernel that stacks several blocks on a multiprocessor crowds onto the
+    ones the running kernel leaves idle.
   }];
   let options = [
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",

@@ -630,6 +630,10 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   info.flops = problem.flops;
   info.bytes = fusionBytes(fusion);
   info.tensorMaps = mapsAttr;
+  // Its warpgroups of 128 threads hold 40 (the producer) + 232 m/64 (the
+  // consumers) registers a thread after setmaxnreg, which the block must
+  // own from its launch: at least 34816, over half of the 65536.
+  info.wholeMultiprocessor = true;
   return info;
 }
 

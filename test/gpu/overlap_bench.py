@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Programmatic dependent launches against serial ones, in one run.
 
-BENCH_DIR holds the bench models as brrrc builds them by default (on sm_90a
-each kernel a programmatic dependent of the one before it), SERIAL_DIR the
-same models built with --serial-launches (build_bench.py --flag=...).
-Rounds alternate between the two builds and cuBLAS, so that the card's
-drift falls on all three alike; each figure is the median over rounds of
+Each DIR holds the bench models built one way (build_bench.py, e.g. by
+default: on sm_90a each kernel a programmatic dependent of the one before
+it; or with --flag=--serial-launches), named by the directory's name.
+Rounds alternate between the builds and cuBLAS, so that the card's drift
+falls on all of them alike; each figure is the median over rounds of
 do_bench medians.
 
 - chain50 (50 dependent small kernels): GPU time of one brrr_run (the
@@ -14,11 +14,12 @@ do_bench medians.
 - every GEMM_SHAPES product, 20 calls in a CUDA graph against
   torch.matmul's, as bench.py times them.
 
-Usage: overlap_bench.py BENCH_DIR SERIAL_DIR [ROUNDS]
+Usage: overlap_bench.py [--rounds N] DIR...
 """
 
+import argparse
+import os
 import statistics
-import sys
 
 import torch
 
@@ -28,8 +29,13 @@ from build_bench import GEMM_SHAPES
 
 
 def main():
-    dirs = {"programmatic": sys.argv[1], "serial": sys.argv[2]}
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    p = argparse.ArgumentParser()
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("dirs", nargs="+")
+    args = p.parse_args()
+    dirs = {os.path.basename(os.path.normpath(d)): d for d in args.dirs}
+    rounds = args.rounds
+    first = next(iter(dirs))
     print("device:", torch.cuda.get_device_name())
 
     x = torch.randn(4, 256, device="cuda")
@@ -38,8 +44,9 @@ def main():
     for k, c in chains.items():
         c.run(x, outputs=[y[k]])
     torch.cuda.synchronize()
-    assert torch.equal(y["programmatic"], y["serial"]), "chain50 builds differ"
-    assert not y["programmatic"].isnan().any(), "chain50 left outputs unwritten"
+    for k in dirs:
+        assert torch.equal(y[k], y[first]), f"chain50 builds {k} and {first} differ"
+    assert not y[first].isnan().any(), "chain50 left outputs unwritten"
     chain = {(k, how): [] for k in dirs for how in ("run", "graph")}
     for _ in range(rounds):
         for k, c in chains.items():
@@ -59,7 +66,7 @@ def main():
             ctx[key].run(a, b, outputs=[out[key]])
             torch.cuda.synchronize()
             err[key] = ((out[key].float() - ref).norm() / ref.norm()).item()
-        times = {key: [] for key in ("programmatic", "serial", "cublas")}
+        times = {key: [] for key in [*dirs, "cublas"]}
         for _ in range(rounds):
             for key in dirs:
                 times[key].append(graph_ms(lambda: ctx[key].run(a, b, outputs=[out[key]])))
@@ -68,31 +75,29 @@ def main():
         gemm.append((f"{t} {m}x{nn}x{k}", med, max(err.values())))
         del a, b, ref, ctx, out
 
-    print(f"chain50 per run, ms (median of {rounds} rounds): "
-          f"programmatic / serial")
+    print(f"chain50 per run, ms (median of {rounds} rounds)")
     for how, label in (("run", "brrr_run (its own graph)"),
                        ("graph", "inside a caller's graph")):
-        p = statistics.median(chain[("programmatic", how)])
-        s = statistics.median(chain[("serial", how)])
-        print(f"  {label:26s} {p:.4f} / {s:.4f}  ({1e3 * (s - p) / 50:.2f} us "
-              f"less per kernel, {p / s:.3f}x)")
-    print(f"{'GEMM':20s} {'prog ms':>9s} {'serial ms':>9s} {'cuBLAS ms':>9s} "
-          f"{'prog %':>7s} {'serial %':>8s}  rel err")
-    ratios = {"programmatic": [], "serial": []}
+        print(f"  {label:26s} " + "  ".join(
+            f"{k} {statistics.median(chain[(k, how)]):.4f}" for k in dirs))
+    print(f"{'GEMM':20s} " + " ".join(f"{k[:9]:>9s}" for k in dirs) +
+          f" {'cuBLAS':>9s}  " + " ".join(f"{k[:7] + ' %':>9s}" for k in dirs) +
+          "  rel err")
+    ratios = {k: [] for k in dirs}
     for name, med, err in gemm:
         row = []
-        for key in ratios:
+        for key in dirs:
             r = 100 * med["cublas"] / med[key]
             row.append(r)
             if name.startswith("f16") and not name.endswith(("x4096", "x8192")):
                 ratios[key].append(r)
-        print(f"{name:20s} {med['programmatic']:9.4f} {med['serial']:9.4f} "
-              f"{med['cublas']:9.4f} {row[0]:6.1f}% {row[1]:7.1f}%  {err:.1e}")
+        print(f"{name:20s} " + " ".join(f"{med[k]:9.4f}" for k in dirs) +
+              f" {med['cublas']:9.4f}  " + " ".join(f"{r:8.1f}%" for r in row) +
+              f"  {err:.1e}")
     for key, rs in ratios.items():
         if rs:
             print(f"transformer shapes, {key}: min {min(rs):.1f}% of cuBLAS, "
                   f"geometric mean {statistics.geometric_mean(rs):.1f}%")
-
 
 if __name__ == "__main__":
     main()

@@ -1,22 +1,19 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels{programmatic-launch=false})' | FileCheck %s --check-prefix=SERIAL
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels{programmatic-launch=false})' | FileCheck %s --check-prefix=SERIAL
 
-// On sm_90a every kernel (here a softmax row kernel, then a transpose with
-// its exp) is a programmatic dependent of the one before it:
-// the fusion says so for the launch plan, and the kernel's first two
-// operations release the next kernel and wait for the previous one, before
-// anything touches memory.
+// On sm_90a every kernel first lets the next one launch. Kernels that can
+// stack several blocks on a multiprocessor (a softmax row kernel, then a
+// transpose with its exp) launch normally: they neither wait nor carry
+// brrr.programmatic.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "row"{{.*}}brrr.kernel = "fusion_0"{{.*}}brrr.programmatic
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.kernel = "fusion_1"{{.*}}brrr.programmatic
+// CHECK-NOT: brrr.programmatic
 // CHECK: gpu.func @fusion_0(
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
-// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NOT: nvvm.griddepcontrol wait
 // CHECK: gpu.func @fusion_1(
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
-// CHECK-NEXT: nvvm.griddepcontrol wait
-// CHECK-NOT: nvvm.griddepcontrol
-// With programmatic-launch=false, kernels start after the one before ends.
+// CHECK-NOT: nvvm.griddepcontrol wait
+// With programmatic-launch=false, no kernel has any of it.
 // SERIAL-LABEL: func.func @main
 // SERIAL-NOT: brrr.programmatic
 // SERIAL-NOT: nvvm.griddepcontrol
@@ -26,6 +23,53 @@ module attributes {brrr.target = "sm_90a"} {
     %1 = brrr.transpose %0 {perm = array<i64: 1, 0>} : tensor<8x64xf32> -> tensor<64x8xf32>
     %2 = brrr.exp %1 : tensor<64x8xf32>
     return %2 : tensor<64x8xf32>
+  }
+}
+
+// -----
+
+// A wgmma product (one block per multiprocessor) of one wave after a
+// kernel of one wave launches early: its fusion says so for the launch
+// plan, and the kernel waits for the one before it ahead of everything
+// else. Here BERT's MLP at 128 tokens: 96 blocks (24 tiles split over
+// clusters of 4), then 48 (6 tiles over 8).
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 96, 1, 1>, brrr.kernel = "fusion_0"{{.*}}brrr.programmatic
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 48, 1, 1>, brrr.kernel = "fusion_1"{{.*}}brrr.programmatic
+// CHECK: gpu.func @fusion_0(
+// CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK: gpu.func @fusion_1(
+// CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// SERIAL-LABEL: func.func @main
+// SERIAL-NOT: brrr.programmatic
+// SERIAL-NOT: nvvm.griddepcontrol
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%x: tensor<128x768xf16>, %w1: tensor<768x3072xf16>, %w2: tensor<3072x768xf16>) -> tensor<128x768xf16> {
+    %0 = brrr.matmul %x, %w1 : tensor<128x768xf16>, tensor<768x3072xf16> -> tensor<128x3072xf16>
+    %1 = brrr.relu %0 : tensor<128x3072xf16>
+    %2 = brrr.matmul %1, %w2 : tensor<128x3072xf16>, tensor<3072x768xf16> -> tensor<128x768xf16>
+    return %2 : tensor<128x768xf16>
+  }
+}
+
+// -----
+
+// The same MLP at 4096 tokens: the first product runs 384 blocks (several
+// waves) and the second follows it, so both launch normally.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: brrr.programmatic
+// CHECK: gpu.func @fusion_0(
+// CHECK-NOT: nvvm.griddepcontrol wait
+// CHECK: gpu.func @fusion_1(
+// CHECK-NOT: nvvm.griddepcontrol wait
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%x: tensor<4096x768xf16>, %w1: tensor<768x3072xf16>, %w2: tensor<3072x768xf16>) -> tensor<4096x768xf16> {
+    %0 = brrr.matmul %x, %w1 : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
+    %1 = brrr.relu %0 : tensor<4096x3072xf16>
+    %2 = brrr.matmul %1, %w2 : tensor<4096x3072xf16>, tensor<3072x768xf16> -> tensor<4096x768xf16>
+    return %2 : tensor<4096x768xf16>
   }
 }
 
