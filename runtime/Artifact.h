@@ -127,10 +127,9 @@ struct Launch {
   std::vector<uint32_t> args;  ///< indices into `tensors`
   std::vector<TensorMap> maps; ///< tensor-map parameters, passed first
   /// The kernel waits for the grid before it in the stream itself
-  /// (griddepcontrol.wait, sm_90+) before touching memory and releases its
-  /// own dependents at entry: the runtime launches it as a programmatic
-  /// dependent of that grid, so that its blocks start during that grid's
-  /// last wave instead of after it.
+  /// (griddepcontrol.wait, sm_90+) before touching memory: the runtime
+  /// launches it as a programmatic dependent of that grid, so that its
+  /// blocks are placed during that grid's last wave instead of after it.
   bool programmatic = false;
 };
 

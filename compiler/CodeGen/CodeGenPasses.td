@@ -31,8 +31,8 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
   }];
   let options = [
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
-           "On sm_90a, let each kernel's launch overlap the kernel before it "
-           "(griddepcontrol, programmatic dependent launch)">
+           "On sm_90a, launch kernels as programmatic dependents of the "
+           "kernel before them where that pays (griddepcontrol)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

@@ -28,8 +28,9 @@ struct CompileOptions {
   /// Run wgmma products with more tiles than multiprocessors on a
   /// persistent grid; see brrr-select-kernel-config's `persistent`.
   bool persistent = false;
-  /// On sm_90a, launch each kernel as a programmatic dependent of the one
-  /// before it; see brrr-outline-kernels' `programmatic-launch`.
+  /// On sm_90a, launch kernels as programmatic dependents of the kernel
+  /// before them where that pays; see brrr-outline-kernels'
+  /// `programmatic-launch`.
   bool programmaticLaunch = true;
 };
 

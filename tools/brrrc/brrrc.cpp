@@ -123,8 +123,9 @@ cl::opt<bool> persistent(
 cl::opt<bool> serialLaunches(
     "serial-launches",
     cl::desc("On sm_90a, start each kernel only after the one before it has "
-             "finished (default: each kernel is a programmatic dependent of "
-             "the one before it, placed during its last wave)"),
+             "finished (default: one-wave Hopper products and convolutions "
+             "after one-wave kernels launch as programmatic dependents, "
+             "placed during the previous kernel's last wave)"),
     cl::init(false), cl::cat(category));
 
 cl::opt<bool> printWeights(
