@@ -5,8 +5,10 @@ Runs on the GPU machine. Every case runs from C++ (cpp_run, host buffers,
 outputs poisoned with 0xff bytes; cases whose directory holds a raii_run
 binary, a host linked against that model.so through brrr_runtime.hpp,
 run through it too) and, where the brrr Python package is
-importable, from Python with numpy arrays and with torch CUDA tensors whose
-outputs are poisoned with NaN / a sentinel before the run. References: the
+importable, from Python with numpy arrays and with torch CUDA tensors:
+through the context's CUDA graph, with graphs off (every kernel launched
+from the host), and captured into a torch CUDA graph replayed twice over
+outputs poisoned with NaN / a sentinel before each replay. References: the
 ONNX test data, or torch in float64 on fresh random inputs. Prints a table
 and a summary line; exits non-zero on any failure.
 
@@ -751,6 +753,16 @@ def main():
     return 1 if failures else 0
 
 
+def poisoned(t):
+    """Fills `t` with a value no kernel computes by chance: NaN, or a
+    recognizable integer pattern."""
+    if t.dtype.is_floating_point:
+        return t.fill_(float("nan"))
+    if t.dtype == torch.bool:
+        return t.fill_(True)
+    return t.fill_(0x5A)
+
+
 def run_python(so, ins, refs, out_dtypes, meta):
     import brrr
     res = {}
@@ -770,6 +782,36 @@ def run_python(so, ins, refs, out_dtypes, meta):
         res["py-torch"] = check([to_numpy(o) for o in outs], refs,
                                 [str(o.dtype).replace("torch.", "") for o in outs],
                                 meta["reference"] == "onnx", meta.get("tolerance"))
+        # The two paths that launch each kernel from the host rather than
+        # through the context's own CUDA graph (programmatic launches
+        # included): graphs off, and the kernels captured into the caller's
+        # graph and replayed twice over poisoned outputs.
+        eager = model.context(cuda_graphs=False)
+        outs = eager.run(*dev)
+        res["py-eager"] = check([to_numpy(o) for o in outs], refs,
+                                [str(o.dtype).replace("torch.", "") for o in outs],
+                                meta["reference"] == "onnx", meta.get("tolerance"))
+        eager.close()
+        ctx = model.context()
+        outs = [poisoned(torch.empty(i.shape, dtype=getattr(torch, i.dtype),
+                                     device="cuda")) for i in model.outputs]
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            ctx.run(*dev, outputs=outs)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            ctx.run(*dev, outputs=outs)
+        for _ in range(2):
+            for o in outs:
+                poisoned(o)
+            graph.replay()
+        torch.cuda.synchronize()
+        res["py-captured"] = check([to_numpy(o) for o in outs], refs,
+                                   [str(o.dtype).replace("torch.", "") for o in outs],
+                                   meta["reference"] == "onnx", meta.get("tolerance"))
+        ctx.close()
     except Exception as e:  # noqa: BLE001 - report every failure as a row
         res["py"] = (False, float("inf"), f"{type(e).__name__}: {e}"[:200])
     return res
