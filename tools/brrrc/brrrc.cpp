@@ -374,13 +374,15 @@ static std::pair<const char *, double> precisionOf(mlir::brrr::FusionOp f) {
 }
 
 /// The static half of `brrr-run --profile`: per kernel, the work it does,
-/// the precision it multiplies in, the fewest bytes it must move, and which
-/// ceiling bounds it on an H100 (HBM3 3.35 TB/s; the precision's rate).
+/// the precision it multiplies in, the fewest bytes it must move, whether it
+/// launches early (as a programmatic dependent of the kernel before it), and
+/// which ceiling bounds it on an H100 (HBM3 3.35 TB/s; the precision's
+/// rate).
 static void printReport(mlir::ModuleOp module) {
   constexpr double kBandwidth = 3.35e12;
-  outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s  %s\n", "kernel",
-                         "family", "precision", "flops", "bytes", "flop/B",
-                         "floor us", "bound");
+  outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s %-6s  %s\n",
+                         "kernel", "family", "precision", "flops", "bytes",
+                         "flop/B", "floor us", "launch", "bound");
   module.walk([&](mlir::brrr::FusionOp f) {
     auto flops = f->getAttrOfType<mlir::IntegerAttr>("brrr.flops");
     auto bytes = f->getAttrOfType<mlir::IntegerAttr>("brrr.bytes");
@@ -393,10 +395,11 @@ static void printReport(mlir::ModuleOp module) {
     const char *bound = tMem >= tMath ? "memory" : "compute";
     if (std::max(tMem, tMath) < 2.0)
       bound = "overhead (< 2 us of work: launch-bound without graphs)";
-    outs() << llvm::format("%-14s %-10s %-9s %14.0f %14.0f %8.2f %10.2f  %s\n",
-                           name.str().c_str(), f.getKind().str().c_str(), prec,
-                           fl, by, by ? fl / by : 0.0, std::max(tMem, tMath),
-                           bound);
+    const char *launch = f->hasAttr("brrr.programmatic") ? "early" : "-";
+    outs() << llvm::format(
+        "%-14s %-10s %-9s %14.0f %14.0f %8.2f %10.2f %-6s  %s\n",
+        name.str().c_str(), f.getKind().str().c_str(), prec, fl, by,
+        by ? fl / by : 0.0, std::max(tMem, tMath), launch, bound);
   });
   // Softmaxes that feed a product with values but stayed unfused.
   module.walk([&](mlir::Operation *op) {
