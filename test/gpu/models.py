@@ -17,6 +17,7 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
   models.py run BRRRC DIR [--only ...] [--exporters ...] [--dtypes fp32,fp16]
                 [--batches 1,32] [--peers eager,compile,graphs] [--tiny]
                 [--profile [--profile-top N]] [--brrrc-flag=F ...]
+                [--variant NAME=FLAG[,FLAG...] ...]
       For every model, exporter, dtype and batch: exports there (fp16 models
       are exported in half precision and compiled with --precision=fp16, so
       f32 stretches an exporter leaves in them multiply in f16 as torch
@@ -31,6 +32,12 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
       side: brrr replays its CUDA graph per call, `graphs` is
       torch.compile(mode="reduce-overhead")). Prints one table row per case
       as it goes; exits non-zero if any case fails to compile or match.
+      Each --variant compiles every export once more with extra brrrc
+      flags (e.g. --variant serial=--serial-launches), checks it too, and
+      times it in alternating rounds with the default build (the median of
+      3 rounds' medians each), so that a compile option is compared on one
+      export, one set of inputs and the same peers; its rows show the
+      exporter as EXPORTER+NAME.
 """
 
 import argparse
@@ -326,6 +333,12 @@ def cmd_run(opts):
     os.makedirs(opts.dir, exist_ok=True)
     names = opts.only.split(",") if opts.only else list(MODELS)
     peers = [p for p in opts.peers.split(",") if p]
+    variants = []
+    for v in opts.variant:
+        label, _, flags = v.partition("=")
+        if not label or not flags:
+            sys.exit(f"--variant {v!r}: expected NAME=FLAG[,FLAG...]")
+        variants.append((label, flags.split(",")))
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}", flush=True)
     head = (f"{'model':16s} {'exporter':11s} {'dtype':5s} {'b':>3s} {'compile s':>9s} "
             f"{'RSS GiB':>7s} {'vs torch':>9s} {'brrr/f64':>9s} {'torch/f64':>9s} "
@@ -358,57 +371,75 @@ def cmd_run(opts):
                         print(f"{case} EXPORT FAILED {type(err).__name__}: "
                               f"{msg[0][:160] if msg else ''}", flush=True)
                         continue
-                    so = path[:-5] + ".so"
                     # An f16 model compiles with --precision=fp16: TorchScript's
                     # f16 exports upcast attention to f32 and never cast back,
                     # and without it those f32 products keep f32 accuracy
                     # (3xTF32) where torch multiplies in f16.
                     flags = ["--precision=fp16"] if dtype == "fp16" else []
                     flags += opts.brrrc_flag
-                    seconds, rss, err, families = compile_model(opts.brrrc, path, so, flags)
-                    if err:
-                        failures += 1
-                        print(f"{case} {seconds:9.1f} {rss:7.2f} COMPILE FAILED {err}",
-                              flush=True)
-                        continue
-                    lib = brrr.load(so)
-                    ctx = lib.context()
-                    # The exporter may declare another output type than torch
-                    # returns (TorchScript's f16 layer norms end in f32).
-                    out_dt = getattr(torch, lib.outputs[0].dtype)
-                    y = torch.full(tuple(ref.shape), float("nan"), dtype=out_dt,
-                                   device="cuda")
-                    ctx.run(*xs, outputs=[y])
-                    torch.cuda.synchronize()
-                    e = rel_err(y, same)
-                    e64 = rel_err(y, ref)
-                    # Within the tolerance of torch in the same dtype, or,
-                    # where torch itself misses it against float64 (f16
-                    # MobileNetV2: 1.8e-2), within 25% of torch's own error.
-                    # A zero reference would make any zero output pass.
-                    ok = (e <= TOLERANCE[dtype] or
-                          e64 <= max(TOLERANCE[dtype], 1.25 * torch_err)) and \
-                        bool(same.double().norm() > 0)
-                    failures += not ok
-                    t = median_ms(lambda: ctx.run(*xs, outputs=[y]))
-                    row = (f"{case} {seconds:9.1f} {rss:7.2f} {e:9.2e} {e64:9.2e} "
-                           f"{torch_err:9.2e} {t:8.3f}")
-                    profile = (lambda c=ctx: print_profile(c, xs, y, families,
-                                                           opts.profile_top)) \
-                        if opts.profile else None
-                    ctx = None
+                    builds = []  # (row start, context, output, failure note, profile)
+                    for label, extra in [("", [])] + variants:
+                        vcase = case if not label else (
+                            f"{name:16s} {exporter + '+' + label:11s} {dtype:5s} {batch:3d}")
+                        so = path[:-5] + (f".{label}" if label else "") + ".so"
+                        seconds, rss, err, families = compile_model(
+                            opts.brrrc, path, so, flags + extra)
+                        if err:
+                            failures += 1
+                            print(f"{vcase} {seconds:9.1f} {rss:7.2f} COMPILE FAILED {err}",
+                                  flush=True)
+                            continue
+                        lib = brrr.load(so)
+                        ctx = lib.context()
+                        # The exporter may declare another output type than
+                        # torch returns (TorchScript's f16 layer norms end in
+                        # f32).
+                        out_dt = getattr(torch, lib.outputs[0].dtype)
+                        y = torch.full(tuple(ref.shape), float("nan"), dtype=out_dt,
+                                       device="cuda")
+                        ctx.run(*xs, outputs=[y])
+                        torch.cuda.synchronize()
+                        e = rel_err(y, same)
+                        e64 = rel_err(y, ref)
+                        # Within the tolerance of torch in the same dtype, or,
+                        # where torch itself misses it against float64 (f16
+                        # MobileNetV2: 1.8e-2), within 25% of torch's own
+                        # error. A zero reference would make any zero output
+                        # pass.
+                        ok = (e <= TOLERANCE[dtype] or
+                              e64 <= max(TOLERANCE[dtype], 1.25 * torch_err)) and \
+                            bool(same.double().norm() > 0)
+                        failures += not ok
+                        fail = "" if ok else (
+                            f"  FAIL (norms: brrr {y.double().norm():.3g}, "
+                            f"torch {same.double().norm():.3g}, f64 {ref.norm():.3g})")
+                        profile = (lambda c=ctx, yy=y, fam=families: print_profile(
+                            c, xs, yy, fam, opts.profile_top)) if opts.profile else None
+                        os.remove(so)
+                        builds.append((f"{vcase} {seconds:9.1f} {rss:7.2f} {e:9.2e} "
+                                       f"{e64:9.2e} {torch_err:9.2e}", ctx, y, fail,
+                                       profile))
                     os.remove(path)
-                    os.remove(so)
-                    if not times:  # the peers once per model, dtype and batch
+                    # One build: one timing, as before; several: alternating
+                    # rounds, so that the card's drift falls on all alike.
+                    rounds = 3 if len(builds) > 1 else 1
+                    samples = [[] for _ in builds]
+                    for _ in range(rounds):
+                        for k, (_, c, yy, _, _) in enumerate(builds):
+                            samples[k].append(median_ms(
+                                lambda c=c, yy=yy: c.run(*xs, outputs=[yy])))
+                    if builds and not times:  # the peers once per model, dtype and batch
                         times = peer_times(m, xs, peers)
-                    row += "".join(f" {times[p]:11.3f}" for p in peers)
-                    if "graphs" in times:
-                        row += f" {t / times['graphs']:11.2f}"
-                    print(row + ("" if ok else f"  FAIL (norms: brrr {y.double().norm():.3g}, "
-                                 f"torch {same.double().norm():.3g}, f64 {ref.norm():.3g})"),
-                          flush=True)
-                    if profile:
-                        profile()
+                    for (start, _, _, fail, profile), ts in zip(builds, samples):
+                        t = sorted(ts)[len(ts) // 2]
+                        row = f"{start} {t:8.3f}"
+                        row += "".join(f" {times[p]:11.3f}" for p in peers)
+                        if "graphs" in times:
+                            row += f" {t / times['graphs']:11.2f}"
+                        print(row + fail, flush=True)
+                        if profile:
+                            profile()
+                    builds = None
                 del m
                 torch.cuda.empty_cache()
     sys.exit(1 if failures else 0)
@@ -438,6 +469,10 @@ def main():
     p.add_argument("--brrrc-flag", action="append", default=[],
                    help="an extra brrrc flag for every model (repeatable), "
                         "e.g. --brrrc-flag=--persistent")
+    p.add_argument("--variant", action="append", default=[],
+                   help="also compile every export with these brrrc flags and "
+                        "time it against the default build in alternating "
+                        "rounds (repeatable), e.g. --variant serial=--serial-launches")
     opts = parser.parse_args()
     if opts.cmd == "export":
         cmd_export(opts)
