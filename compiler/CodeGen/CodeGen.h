@@ -18,6 +18,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Support/Timing.h"
 
 #include <string>
 #include <vector>
@@ -131,10 +132,13 @@ struct CompiledKernels {
 /// Lowers the `brrr_kernels` gpu.module of `module` (left unchanged) to PTX
 /// and, with `withCubin`, to a cubin for `target`. `cudaPath` holds
 /// nvvm/libdevice and bin/ptxas (ptxas is also looked for on PATH); without
-/// ptxas, compiling a cubin fails with a diagnostic that says so.
+/// ptxas, compiling a cubin fails with a diagnostic that says so. With
+/// `timing`, its stages are timed under it: the lowering to LLVM, LLVM's
+/// NVPTX back end, ptxas.
 FailureOr<CompiledKernels> compileKernels(ModuleOp module, const Target &target,
                                           StringRef cudaPath,
-                                          bool withCubin = true);
+                                          bool withCubin = true,
+                                          TimingScope *timing = nullptr);
 
 /// Registers the dialects, interfaces and translations code generation uses.
 void registerCodeGenDialects(DialectRegistry &registry);

@@ -111,7 +111,11 @@ std::unique_ptr<Pass> createMarkGridConstants() {
 static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
                                         StringRef cudaPath, bool withCubin,
                                         StringRef ptxasOptions,
-                                        std::string &keepPtx) {
+                                        std::string &keepPtx,
+                                        TimingScope *timing) {
+  TimingScope stage;
+  if (timing)
+    stage = timing->nest("lower to LLVM");
   auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
   if (!kernels)
     return module.emitError("no gpu.module @") << kKernelModuleName;
@@ -137,6 +141,8 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
   gpm.addPass(createReconcileUnrealizedCastsPass());
   if (failed(pm.run(*copy)))
     return failure();
+  if (timing)
+    stage = timing->nest("LLVM NVPTX back end");
 
   std::optional<SymbolTable> symbols;
   auto symbolTable = [&]() -> SymbolTable * {
@@ -144,7 +150,11 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
       symbols.emplace(*copy);
     return &*symbols;
   };
-  auto ptx = [&](StringRef text) { keepPtx = text.str(); };
+  auto ptx = [&](StringRef text) {
+    keepPtx = text.str();
+    if (timing && withCubin)
+      stage = timing->nest("ptxas");
+  };
   gpu::TargetOptions options(
       cudaPath, /*librariesToLink=*/{}, ptxasOptions, /*elfSection=*/{},
       withCubin ? gpu::CompilationTarget::Binary
@@ -153,6 +163,7 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
       /*optimizedLlvmIRCallback=*/{}, ptx);
   if (failed(gpu::transformGpuModulesToBinaries(*copy, nullptr, options)))
     return failure();
+  stage.stop();
   auto binary = copy->lookupSymbol<gpu::BinaryOp>(kKernelModuleName);
   if (!binary || binary.getObjects().size() != 1 || keepPtx.empty())
     return module.emitError("kernel serialization produced no object");
@@ -195,7 +206,8 @@ static bool splitsCompile(StringRef ptxas) {
 FailureOr<CompiledKernels> mlir::brrr::compileKernels(ModuleOp module,
                                                       const Target &target,
                                                       StringRef cudaPath,
-                                                      bool withCubin) {
+                                                      bool withCubin,
+                                                      TimingScope *timing) {
   std::string ptxasOptions;
   if (withCubin) {
     auto ptxas = findPtxas(module, cudaPath);
@@ -208,8 +220,8 @@ FailureOr<CompiledKernels> mlir::brrr::compileKernels(ModuleOp module,
       ptxasOptions = "-split-compile 0";
   }
   CompiledKernels out;
-  auto object =
-      serialize(module, target, cudaPath, withCubin, ptxasOptions, out.ptx);
+  auto object = serialize(module, target, cudaPath, withCubin, ptxasOptions,
+                          out.ptx, timing);
   if (failed(object))
     return failure();
   if (withCubin)

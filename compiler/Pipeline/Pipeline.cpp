@@ -13,8 +13,14 @@
 using namespace mlir;
 
 LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
-                                             const CompileOptions &options) {
+                                             const CompileOptions &options,
+                                             TimingScope *timing) {
   PassManager graph(module.getContext());
+  TimingScope graphTiming, codegenTiming;
+  if (timing) {
+    graphTiming = timing->nest("graph passes");
+    graph.enableTiming(graphTiming);
+  }
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
@@ -35,7 +41,12 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
     return failure();
   if (failed(checkCodeGenSupport(module)))
     return failure();
+  graphTiming.stop();
   PassManager codegen(module.getContext());
+  if (timing) {
+    codegenTiming = timing->nest("kernel passes");
+    codegen.enableTiming(codegenTiming);
+  }
   BrrrSelectKernelConfigOptions config;
   config.matmulTile.assign(options.matmulTile.begin(),
                            options.matmulTile.end());

@@ -12,6 +12,7 @@
 #define BRRR_COMPILER_PIPELINE_PIPELINE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 
 #include <vector>
 
@@ -34,9 +35,12 @@ struct CompileOptions {
   bool programmaticLaunch = true;
 };
 
-/// Runs the graph passes and kernel outlining on an imported module.
+/// Runs the graph passes and kernel outlining on an imported module; with
+/// `timing`, each pass's time is recorded under it ("graph passes" and
+/// "kernel passes").
 LogicalResult runCompilePipeline(ModuleOp module,
-                                 const CompileOptions &options = {});
+                                 const CompileOptions &options = {},
+                                 TimingScope *timing = nullptr);
 
 } // namespace mlir::brrr
 

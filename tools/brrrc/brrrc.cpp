@@ -20,6 +20,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -128,6 +129,13 @@ cl::opt<bool> serialLaunches(
              "placed during the previous kernel's last wave)"),
     cl::init(false), cl::cat(category));
 
+cl::opt<bool> timing(
+    "timing",
+    cl::desc("Print, on stderr, how long each phase of the compile took (read, "
+             "import, each pass, kernel code generation with ptxas, the "
+             "artifact, the link)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> printWeights(
     "print-weights",
     cl::desc("Print weight blobs in full instead of eliding them (the output "
@@ -234,12 +242,20 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  // Printed as a tree when main returns.
+  mlir::DefaultTimingManager timings;
+  timings.setEnabled(timing);
+  timings.setDisplayMode(mlir::DefaultTimingManager::DisplayMode::Tree);
+  mlir::TimingScope total = timings.getRootScope();
+  mlir::TimingScope phase = total.nest("read ONNX");
   std::unique_ptr<onnx::ModelProto> model =
       mlir::brrr::loadOnnxModel(context, inputPath);
   if (!model)
     return 1;
+  phase = total.nest("import");
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::brrr::importOnnxModel(context, *model, inputPath, options);
+  phase.stop();
   if (!module || errors) {
     errs() << "brrrc: " << errors << " error(s); nothing was written\n";
     return 1;
@@ -251,7 +267,8 @@ int main(int argc, char **argv) {
                        mlir::StringAttr::get(&context, target->chip));
     (*module)->setAttr("brrr.precision",
                        mlir::StringAttr::get(&context, precision));
-    if (failed(mlir::brrr::runCompilePipeline(*module, compile)) || errors) {
+    if (failed(mlir::brrr::runCompilePipeline(*module, compile, &total)) ||
+        errors) {
       errs() << "brrrc: " << errors << " error(s); nothing was written\n";
       return 1;
     }
@@ -265,16 +282,20 @@ int main(int argc, char **argv) {
   if (cuda.empty())
     cuda =
         std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
-  auto kernels = mlir::brrr::compileKernels(*module, *target, cuda,
-                                            !noCubin && mode != Emit::Ptx);
+  phase = total.nest("kernel code");
+  auto kernels = mlir::brrr::compileKernels(
+      *module, *target, cuda, !noCubin && mode != Emit::Ptx, &phase);
+  phase.stop();
   if (failed(kernels)) {
     errs() << "brrrc: kernel compilation failed; nothing was written\n";
     return 1;
   }
   if (mode == Emit::Ptx)
     return writeOutput(kernels->ptx);
+  phase = total.nest("artifact");
   auto artifact =
       mlir::brrr::buildArtifact(*module, *target, std::move(*kernels));
+  phase.stop();
   if (failed(artifact)) {
     errs() << "brrrc: " << errors << " error(s); nothing was written\n";
     return 1;
@@ -302,6 +323,7 @@ int main(int argc, char **argv) {
     sys::path::append(path, "lib", "libbrrr_runtime.a");
     lib = path.str().str();
   }
+  phase = total.nest("link (C++ compiler)");
   if (failed(mlir::brrr::linkModelLibrary(
           mlir::FileLineColLoc::get(&context, inputPath, 0, 0), *artifact, lib,
           outputPath)))
