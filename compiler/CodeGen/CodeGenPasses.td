@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
-  let summary = "Generate one gpu.func per brrr.fusion";
+  let summary = "Generate a gpu.func for every distinct brrr.fusion";
   let description = [{
     Creates the `gpu.module @brrr_kernels` of the module and, for every
     `brrr.fusion` of `@main` in program order, a kernel from the fusion's
@@ -14,6 +14,10 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     `brrr.kernel` (the gpu.func name), `brrr.grid` and `brrr.block`
     (x, y, z), and the roofline data `brrr.flops` and `brrr.bytes`.
     A fusion whose family has no generator is an error on that fusion.
+    Kernels that are the same code, attributes included, but for their
+    names (a model's repeated layers) are kept once: the later ones are
+    erased and their fusions' `brrr.kernel` names the first, so that LLVM
+    and ptxas compile each distinct kernel once.
 
     On the module's `brrr.target` sm_90a (with `programmatic-launch`, the
     default), kernels may overlap the kernel ahead of them. Every kernel

@@ -2,8 +2,9 @@
 //
 // The pass that starts code generation (flag brrr-outline-kernels): one
 // kernel per fusion, from the fusion's kernel family, in a single
-// `gpu.module @brrr_kernels`; the launch shape and roofline data are
-// attributes on the fusion for the artifact writer and reports.
+// `gpu.module @brrr_kernels`, then one per distinct code (fusions whose
+// kernels are the same share the first); the launch shape and roofline
+// data are attributes on the fusion for the artifact writer and reports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,43 @@ void beginWithGridDependency(gpu::GPUFuncOp func, bool waits) {
                                  NVVM::GridDepActionKind::launch_dependents);
   if (waits)
     NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+}
+
+/// Compiles each distinct kernel once: a kernel whose code, attributes
+/// included, is the same to the letter as an earlier one's but for its name
+/// (a model's repeated layers: BERT-base's twelve) is erased, and its
+/// fusions launch the earlier kernel. Each launch keeps its own grid,
+/// parameters and tensor maps, so it computes what it did; LLVM's back end
+/// and ptxas then see one copy.
+void shareIdenticalKernels(func::FuncOp main, gpu::GPUModuleOp kernels) {
+  llvm::StringMap<StringAttr> firstWith;
+  DenseMap<StringAttr, StringAttr> sharedWith;
+  SmallVector<gpu::GPUFuncOp> repeats;
+  for (auto func : kernels.getOps<gpu::GPUFuncOp>()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    func->print(os, OpPrintingFlags().useLocalScope());
+    // The name is printed once, as the function's symbol.
+    std::string symbol = ("@" + func.getName() + "(").str();
+    size_t at = text.find(symbol);
+    if (at == std::string::npos)
+      continue;
+    text.erase(at + 1, func.getName().size());
+    auto [first, inserted] = firstWith.try_emplace(text, func.getNameAttr());
+    if (!inserted) {
+      sharedWith[func.getNameAttr()] = first->second;
+      repeats.push_back(func);
+    }
+  }
+  if (repeats.empty())
+    return;
+  main.walk([&](FusionOp fusion) {
+    if (auto kernel = fusion->getAttrOfType<StringAttr>("brrr.kernel"))
+      if (StringAttr first = sharedWith.lookup(kernel))
+        fusion->setAttr("brrr.kernel", first);
+  });
+  for (gpu::GPUFuncOp func : repeats)
+    func.erase();
 }
 
 struct OutlineKernelsPass
@@ -148,6 +186,7 @@ struct OutlineKernelsPass
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    shareIdenticalKernels(main, kernels);
   }
 };
 

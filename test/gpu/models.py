@@ -275,24 +275,28 @@ def compile_model(brrrc, onnx_path, so_path, flags=()):
 
 def print_profile(ctx, xs, y, families, top=6):
     """Where brrr's time goes: each kernel family's share of one run timed
-    launch by launch (no graph), and its `top` busiest kernels."""
+    launch by launch (no graph), and its `top` busiest kernels (a kernel's
+    launches summed: repeated layers launch one kernel many times)."""
     runs = [ctx.profile(*xs, outputs=[y]) for _ in range(5)]
-    per = {}
+    per = {}  # kernel -> [info, ms summed over its launches, launches]
     for launches in zip(*runs):
         info = launches[0][0]
-        per[info.kernel] = (info, sorted(ms for _, ms in launches)[2])
-    total = sum(ms for _, ms in per.values())
+        entry = per.setdefault(info.kernel, [info, 0.0, 0])
+        entry[1] += sorted(ms for _, ms in launches)[2]
+        entry[2] += 1
+    total = sum(ms for _, ms, _ in per.values())
     by_family = collections.defaultdict(lambda: [0, 0.0])
-    for kernel, (_, ms) in per.items():
+    for kernel, (_, ms, n) in per.items():
         fam = by_family[families.get(kernel, "?")]
-        fam[0] += 1
+        fam[0] += n
         fam[1] += ms
-    print(f"    profile: {total:.3f} ms in {len(per)} kernels (launch by launch) " + "  ".join(
+    print(f"    profile: {total:.3f} ms in {sum(n for _, _, n in per.values())} launches "
+          f"of {len(per)} kernels (launch by launch) " + "  ".join(
         f"{f} {n}x {ms:.3f} ms ({100 * ms / total:.0f}%)"
         for f, (n, ms) in sorted(by_family.items(), key=lambda kv: -kv[1][1])))
-    for kernel, (info, ms) in sorted(per.items(), key=lambda kv: -kv[1][1])[:top]:
-        print(f"      {kernel:11s} {families.get(kernel, '?'):9s} {ms:8.4f} ms "
-              f"{info.flops / ms / 1e9:8.1f} TFLOP/s {info.bytes / ms / 1e6:8.1f} GB/s",
+    for kernel, (info, ms, n) in sorted(per.items(), key=lambda kv: -kv[1][1])[:top]:
+        print(f"      {kernel:11s} {families.get(kernel, '?'):9s} {n:3d}x {ms:8.4f} ms "
+              f"{n * info.flops / ms / 1e9:8.1f} TFLOP/s {n * info.bytes / ms / 1e6:8.1f} GB/s",
               flush=True)
 
 

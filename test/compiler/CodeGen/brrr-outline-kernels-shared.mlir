@@ -1,0 +1,22 @@
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// Kernels that are the same code but for their names are compiled once: the
+// two softmaxes over same-shaped rows launch fusion_0 twice, with their own
+// buffers; the softmax over longer rows has a kernel of its own. The
+// erased fusion_1 leaves a gap in the names.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "row"(%arg0){{.*}}brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion "row"(%arg1){{.*}}brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion "row"(%arg2){{.*}}brrr.kernel = "fusion_2"
+// CHECK: gpu.module @brrr_kernels
+// CHECK: gpu.func @fusion_0(
+// CHECK-NOT: gpu.func @fusion_1(
+// CHECK: gpu.func @fusion_2(
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>, %z: tensor<8x128xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>) {
+    %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x64xf32>
+    %1 = brrr.softmax %y {axis = 1 : i64} : tensor<8x64xf32>
+    %2 = brrr.softmax %z {axis = 1 : i64} : tensor<8x128xf32>
+    return %0, %1, %2 : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>
+  }
+}
