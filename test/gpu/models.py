@@ -383,8 +383,8 @@ def cmd_run(opts):
                     flags += opts.brrrc_flag
                     builds = []  # (row start, context, output, failure note, profile)
                     for label, extra in [("", [])] + variants:
-                        vcase = case if not label else (
-                            f"{name:16s} {exporter + '+' + label:11s} {dtype:5s} {batch:3d}")
+                        built = exporter + ("+" + label if label else "")
+                        vcase = f"{name:16s} {built:11s} {dtype:5s} {batch:3d}"
                         so = path[:-5] + (f".{label}" if label else "") + ".so"
                         seconds, rss, err, families = compile_model(
                             opts.brrrc, path, so, flags + extra)

@@ -766,6 +766,13 @@ def poisoned(t):
 def run_python(so, ins, refs, out_dtypes, meta):
     import brrr
     res = {}
+
+    def check_torch(outs):
+        """check() of torch CUDA outputs."""
+        return check([to_numpy(o) for o in outs], refs,
+                     [str(o.dtype).replace("torch.", "") for o in outs],
+                     meta["reference"] == "onnx", meta.get("tolerance"))
+
     try:
         model = brrr.load(so)
         np_ins = [to_numpy(t) if t.dtype != torch.bfloat16 else None for t in ins]
@@ -779,18 +786,14 @@ def run_python(so, ins, refs, out_dtypes, meta):
                else t.cuda() for t, info in zip(ins, model.inputs)]
         outs = model(*dev)
         outs = outs if isinstance(outs, (list, tuple)) else [outs]
-        res["py-torch"] = check([to_numpy(o) for o in outs], refs,
-                                [str(o.dtype).replace("torch.", "") for o in outs],
-                                meta["reference"] == "onnx", meta.get("tolerance"))
+        res["py-torch"] = check_torch(outs)
         # The two paths that launch each kernel from the host rather than
         # through the context's own CUDA graph (programmatic launches
         # included): graphs off, and the kernels captured into the caller's
         # graph and replayed twice over poisoned outputs.
         eager = model.context(cuda_graphs=False)
         outs = eager.run(*dev)
-        res["py-eager"] = check([to_numpy(o) for o in outs], refs,
-                                [str(o.dtype).replace("torch.", "") for o in outs],
-                                meta["reference"] == "onnx", meta.get("tolerance"))
+        res["py-eager"] = check_torch(outs)
         eager.close()
         ctx = model.context()
         outs = [poisoned(torch.empty(i.shape, dtype=getattr(torch, i.dtype),
@@ -808,9 +811,7 @@ def run_python(so, ins, refs, out_dtypes, meta):
                 poisoned(o)
             graph.replay()
         torch.cuda.synchronize()
-        res["py-captured"] = check([to_numpy(o) for o in outs], refs,
-                                   [str(o.dtype).replace("torch.", "") for o in outs],
-                                   meta["reference"] == "onnx", meta.get("tolerance"))
+        res["py-captured"] = check_torch(outs)
         ctx.close()
     except Exception as e:  # noqa: BLE001 - report every failure as a row
         res["py"] = (False, float("inf"), f"{type(e).__name__}: {e}"[:200])
