@@ -266,7 +266,9 @@ class Context:
         Returns the outputs in signature order (a list). `outputs` may give
         the output buffers (CUDA inputs only)."""
         prepared = _prepare(self._model.inputs, args)
-        if prepared.on_device:
+        # A model without inputs runs on the device when it is given CUDA
+        # outputs to fill.
+        if prepared.on_device or (outputs is not None and not prepared.inputs):
             return self._run_device(prepared, outputs)
         if outputs is not None:
             raise ValueError("outputs= is for CUDA inputs; host runs return "
@@ -308,12 +310,15 @@ class Context:
             outs = [cupy.empty(i.shape, dtype=i.dtype) for i in infos]
         return outs, [_device_array(i.name, o) for i, o in zip(infos, outs)]
 
-    def _stream(self, prepared):
-        first = prepared.inputs[0] if prepared.inputs else None
+    def _stream(self, arrays):
+        """The stream of the first array that names one: torch's current
+        stream for a torch tensor, else a __cuda_array_interface__ stream;
+        else the default stream."""
+        first = arrays[0] if arrays else None
         if first is not None and first.torch is not None:
             import torch
             return torch.cuda.current_stream(first.torch.device).cuda_stream
-        for a in prepared.inputs:
+        for a in arrays:
             if a.stream is not None:
                 return int(a.stream)
         return 0
@@ -336,7 +341,7 @@ class Context:
             _capi.check(self._lib, self._lib.brrr_profile(
                 self._live(), ins, out_ptrs, ms))
             return outs, list(ms)[:n]
-        stream = self._stream(prepared)
+        stream = self._stream(list(prepared.inputs) + described)
         _capi.check(self._lib, self._lib.brrr_run(self._live(), ins, out_ptrs,
                                                   stream or None))
         return outs
