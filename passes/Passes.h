@@ -103,6 +103,25 @@ struct MatmulTile {
     return body == KernelBody::wgmma ? 2 * n * k : 2 * k * bPitch();
   }
   int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
+  /// The f32 mma_sync body (tf32 Tensor Cores): a block of (m/64) x (n/32)
+  /// warps, each a 64 x 32 tile.
+  int64_t f32Threads() const { return 32 * (m / 64) * (n / 32); }
+  /// Accumulators per thread of the f32 body: 4 x 4 tiles of 16 x 8.
+  static constexpr int64_t kF32Accumulators = 64;
+  /// Its slices keep their contiguous dimension innermost, padded so that
+  /// neither the copies nor the fragment reads conflict on banks: `rows` x
+  /// (k + 4) f32 where k is contiguous, k x (rows + 8) where rows are.
+  static int64_t f32Pitch(bool alongK, int64_t rows, int64_t k) {
+    return alongK ? k + 4 : rows + 8;
+  }
+  /// Bytes of one f32 slice of `rows` x k, in either layout.
+  static int64_t f32SliceBytes(int64_t rows, int64_t k) {
+    return 4 * std::max(rows * f32Pitch(true, rows, k),
+                        k * f32Pitch(false, rows, k));
+  }
+  int64_t f32StageBytes() const {
+    return f32SliceBytes(m, k) + f32SliceBytes(n, k);
+  }
   /// Shared bytes of the wgmma epilogue's f32 staging: every consumer's 64
   /// rows of `epilogue` columns (or of the whole tile), rows padded by
   /// wgmmaEpiloguePitch.
@@ -116,6 +135,18 @@ struct MatmulTile {
   /// The tile of a config with one (mma_sync, wgmma), or none.
   static std::optional<MatmulTile> of(KernelConfigAttr config);
 };
+
+/// The staged tile of an f32 product (matmul or convolution) of shape `p`
+/// on mma.sync tf32: 128 x 128 where its tiles fill the multiprocessors
+/// (128 x 64 for at most 64 columns), else 128 x 64 or 64 x 64; 32-deep
+/// k-slices (16 where K is at most 16) through up to three stages.
+/// On sm_90a, where even 64 x 64 tiles leave multiprocessors idle, each
+/// tile's k-slices split over a cluster of 2, 4 or 8 blocks (at least two
+/// slices each, no more blocks than multiprocessors), whose partial tiles
+/// are summed through distributed shared memory. None when two stages do
+/// not fit `sharedBudget`.
+std::optional<MatmulTile> f32TileOf(const ProductShape &p, StringRef target,
+                                    int64_t sharedBudget);
 
 /// How the wgmma body reads a matmul operand through a TMA tensor map:
 /// the contiguous dimension (K for A; K or N for B) is the map's innermost,

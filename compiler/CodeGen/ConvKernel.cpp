@@ -49,7 +49,6 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
   spec.batches = groups;
   spec.elem = conv.getInput().getType().getElementType();
   int64_t M = spec.M, K = spec.K;
-  Type et = spec.elem;
   Value input = conv.getInput(), weight = conv.getWeight(),
         bias = conv.getBias();
 
@@ -60,7 +59,11 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
     Value c = last ? e.rem(k, Cg) : e.div(k, KHW);
     return std::make_tuple(c, e.div(q, KW), e.rem(q, KW), q);
   };
-  spec.loadA = [=](GemmBuilder &e, Value row, Value k) {
+  spec.a.source = input;
+  // Channels-last images and every weight layout run along K (channels, or
+  // OIHW rows); NCHW images along the output pixels.
+  spec.a.alongK = last;
+  spec.a.at = [=](GemmBuilder &e, Value row, Value k) {
     Value n = e.div(row, OHW), p = e.rem(row, OHW);
     Value oh = e.div(p, OW), ow = e.rem(p, OW);
     auto [c, kh, kw, q] = tapOf(e, k);
@@ -75,9 +78,10 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
                      channel)
              : e.add(e.mul(e.add(e.mul(e.add(e.mul(n, C), channel), H), ih), W),
                      iw);
-    return e.loadIf(e.arg(input), et, valid, index);
+    return std::make_pair(valid, index);
   };
-  spec.loadB = [=](GemmBuilder &e, Value k, Value col) {
+  spec.b.source = weight;
+  spec.b.at = [=](GemmBuilder &e, Value k, Value col) {
     Value valid = e.both(e.ult(k, K), e.ult(col, Og));
     Value o = e.add(e.mul(e.z, Og), col);
     Value index;
@@ -87,7 +91,7 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
     } else {
       index = e.add(e.mul(o, K), k);
     }
-    return e.loadIf(e.arg(weight), et, valid, index);
+    return std::make_pair(valid, index);
   };
   spec.outIndex = [=](GemmBuilder &e, Value row, Value col) {
     Value o = e.add(e.mul(e.z, Og), col);

@@ -1,9 +1,10 @@
 //===- GemmKernel.cpp - warp-tile Tensor Core GEMM, shared ---------------===//
 //
-// Correct on Tensor Cores, not yet tiled: every warp loads its fragments
-// straight from global memory in the PTX fragment layout, masked at the
-// problem's edges. The shared-memory-staged, pipelined Hopper version
-// replaces this body behind the same fusion kinds.
+// The untiled body: every warp loads its fragments straight from global
+// memory in the PTX fragment layout, masked at the problem's edges. It
+// serves f16/bf16 operands that neither the cp.async tile nor TMA can read
+// (rows that are not whole 16-byte chunks, sm_80 convolutions); f32
+// products run the staged body (StagedGemmKernel.cpp) instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +62,63 @@ Value pack(OpBuilder &b, Location loc, Value lo, Value hi) {
 
 } // namespace
 
+Value mlir::brrr::roundToTf32(OpBuilder &b, Location loc, Value v) {
+  Type i32 = b.getI32Type();
+  Value raw = LLVM::BitcastOp::create(b, loc, i32, v);
+  Value halfUlp =
+      arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1000));
+  return arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, raw, halfUlp),
+      arith::ConstantOp::create(
+          b, loc, i32, b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
+}
+
+std::pair<Value, Value> mlir::brrr::splitTf32(OpBuilder &b, Location loc,
+                                              Value v) {
+  Type i32 = b.getI32Type();
+  Value hi = arith::AndIOp::create(
+      b, loc, LLVM::BitcastOp::create(b, loc, i32, v),
+      arith::ConstantOp::create(
+          b, loc, i32, b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
+  Value big = LLVM::BitcastOp::create(b, loc, b.getF32Type(), hi);
+  Value small = LLVM::BitcastOp::create(b, loc, i32,
+                                        arith::SubFOp::create(b, loc, v, big));
+  return {hi, small};
+}
+
+SmallVector<Value> mlir::brrr::mmaTf32(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                                       ArrayRef<Value> acc) {
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  auto op = NVVM::MmaOp::create(
+      b, loc, resultType, a, bRegs, acc, {16, 8, 8}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32, NVVM::MMATypes::tf32},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
+  return out;
+}
+
+SmallVector<Value>
+mlir::brrr::mma3xTf32(OpBuilder &b, Location loc, ArrayRef<Value> aBig,
+                      ArrayRef<Value> aSmall, ArrayRef<Value> bBig,
+                      ArrayRef<Value> bSmall, ArrayRef<Value> acc) {
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(0));
+  SmallVector<Value> step(4, zero);
+  step = mmaTf32(b, loc, aSmall, bBig, step);
+  step = mmaTf32(b, loc, aBig, bSmall, step);
+  step = mmaTf32(b, loc, aBig, bBig, step);
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i)
+    out.push_back(arith::AddFOp::create(b, loc, acc[i], step[i]));
+  return out;
+}
+
 FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
                                                  const GemmSpec &spec,
                                                  OpBuilder &moduleBuilder,
@@ -73,15 +131,17 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  Type et = spec.elem;
+  if (config->getBody() == KernelBody::mma_sync && et.isF32())
+    return emitStagedGemmKernel(fusion, spec, moduleBuilder, name);
   if (config->getBody() != KernelBody::warp_mma)
     return fusion.emitOpError("the untiled Tensor Core body runs a warp_mma "
                               "config, not ")
            << *config;
-  Type et = spec.elem;
-  bool tf32 = et.isF32();
-  if (!(et.isF16() || et.isBF16() || tf32))
-    return product->emitOpError(
-               "Tensor Core kernels take f16, bf16 or f32 operands, got ")
+  if (!(et.isF16() || et.isBF16()))
+    return product->emitOpError("the untiled Tensor Core body takes f16 or "
+                                "bf16 operands (f32 runs the staged mma_sync "
+                                "body), got ")
            << et;
   int64_t M = spec.M, N = spec.N, K = spec.K;
   if (spec.batches > 65535 || llvm::divideCeil(M, 16) > 65535)
@@ -103,7 +163,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   Value col0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), 8);
   Value row0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), 16);
 
-  int64_t kStep = tf32 ? 8 : 16;
+  constexpr int64_t kStep = 16;
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
   auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(K), e.idx(kStep),
@@ -112,17 +172,19 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value k0 = loop.getInductionVar();
+    auto load = [&](const GemmOperand &o, Value r, Value c) {
+      auto [valid, index] = o.at(e, r, c);
+      return e.loadIf(e.arg(o.source), et, valid, index);
+    };
     auto a = [&](Value r, int64_t dr, Value c, int64_t dc) {
-      return spec.loadA(e, e.add(row0, e.add(r, e.idx(dr))),
-                        e.add(k0, e.add(c, e.idx(dc))));
+      return load(spec.a, e.add(row0, e.add(r, e.idx(dr))),
+                  e.add(k0, e.add(c, e.idx(dc))));
     };
     auto bm = [&](Value r, int64_t dr, Value c) {
-      return spec.loadB(e, e.add(k0, e.add(r, e.idx(dr))), e.add(col0, c));
+      return load(spec.b, e.add(k0, e.add(r, e.idx(dr))), e.add(col0, c));
     };
-    auto i32 = b.getI32Type();
-    NVVM::MMATypes ptxType = tf32          ? NVVM::MMATypes::tf32
-                             : et.isBF16() ? NVVM::MMATypes::bf16
-                                           : NVVM::MMATypes::f16;
+    NVVM::MMATypes ptxType =
+        et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     auto resultType =
         LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     // acc += A x B on one 16x8 tile (A: 4 registers, B: 2).
@@ -140,75 +202,14 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
       return out;
     };
     SmallVector<Value> acc(loop.getRegionIterArgs());
-    SmallVector<Value> next;
-    if (tf32 && config->getPrecision() == KernelPrecision::tf32) {
-      // --precision=tf32: one tf32 product, operands rounded to nearest
-      // (ties away from zero, as cvt.rna.tf32.f32) to tf32's 10 mantissa
-      // bits. Truncating instead biases every product toward zero, and the
-      // bias compounds over a deep network's layers.
-      auto bits = [&](Value v) -> Value {
-        Value raw = LLVM::BitcastOp::create(b, loc, i32, v);
-        Value halfUlp =
-            arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1000));
-        return arith::AndIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, raw, halfUlp),
-            arith::ConstantOp::create(
-                b, loc, i32,
-                b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
-      };
-      SmallVector<Value> aRegs, bRegs;
-      for (Value v :
-           {a(g, 0, t, 0), a(g, 8, t, 0), a(g, 0, t, 4), a(g, 8, t, 4)})
-        aRegs.push_back(bits(v));
-      for (Value v : {bm(t, 0, g), bm(t, 4, g)})
-        bRegs.push_back(bits(v));
-      next = mma(aRegs, bRegs, acc);
-    } else if (tf32) {
-      // f32 operands keep f32 accuracy with three tf32 products (3xTF32):
-      // x = big + small, where big keeps tf32's 10 mantissa bits and small
-      // (exact in f32) the rest; a*b ~ big*big + big*small + small*big.
-      auto bits = [&](Value v) -> Value {
-        return LLVM::BitcastOp::create(b, loc, i32, v);
-      };
-      auto split = [&](Value v, SmallVectorImpl<Value> &big,
-                       SmallVectorImpl<Value> &small) {
-        Value hi = arith::AndIOp::create(
-            b, loc, bits(v),
-            arith::ConstantOp::create(
-                b, loc, i32,
-                b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
-        Value bigF = LLVM::BitcastOp::create(b, loc, f32, hi);
-        big.push_back(hi);
-        small.push_back(bits(arith::SubFOp::create(b, loc, v, bigF)));
-      };
-      SmallVector<Value> aBig, aSmall, bBig, bSmall;
-      for (Value v :
-           {a(g, 0, t, 0), a(g, 8, t, 0), a(g, 0, t, 4), a(g, 8, t, 4)})
-        split(v, aBig, aSmall);
-      for (Value v : {bm(t, 0, g), bm(t, 4, g)})
-        split(v, bBig, bSmall);
-      // The three products of this k-step start from zero and join the
-      // running sum through an f32 add that rounds to nearest: the Tensor
-      // Cores' own accumulation truncates, and over K steps that bias
-      // grew the error with K (1.5e-5 for ResNet-50's K = 2048 classifier
-      // against float64).
-      Value zero = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
-      SmallVector<Value> step(4, zero);
-      step = mma(aSmall, bBig, step);
-      step = mma(aBig, bSmall, step);
-      step = mma(aBig, bBig, step);
-      for (int64_t i = 0; i < 4; ++i)
-        next.push_back(arith::AddFOp::create(b, loc, acc[i], step[i]));
-    } else {
-      Value t2 = e.mul(t, 2);
-      SmallVector<Value> aRegs = {pack(b, loc, a(g, 0, t2, 0), a(g, 0, t2, 1)),
-                                  pack(b, loc, a(g, 8, t2, 0), a(g, 8, t2, 1)),
-                                  pack(b, loc, a(g, 0, t2, 8), a(g, 0, t2, 9)),
-                                  pack(b, loc, a(g, 8, t2, 8), a(g, 8, t2, 9))};
-      SmallVector<Value> bRegs = {pack(b, loc, bm(t2, 0, g), bm(t2, 1, g)),
-                                  pack(b, loc, bm(t2, 8, g), bm(t2, 9, g))};
-      next = mma(aRegs, bRegs, acc);
-    }
+    Value t2 = e.mul(t, 2);
+    SmallVector<Value> aRegs = {pack(b, loc, a(g, 0, t2, 0), a(g, 0, t2, 1)),
+                                pack(b, loc, a(g, 8, t2, 0), a(g, 8, t2, 1)),
+                                pack(b, loc, a(g, 0, t2, 8), a(g, 0, t2, 9)),
+                                pack(b, loc, a(g, 8, t2, 8), a(g, 8, t2, 9))};
+    SmallVector<Value> bRegs = {pack(b, loc, bm(t2, 0, g), bm(t2, 1, g)),
+                                pack(b, loc, bm(t2, 8, g), bm(t2, 9, g))};
+    SmallVector<Value> next = mma(aRegs, bRegs, acc);
     scf::YieldOp::create(b, loc, next);
   }
 

@@ -1,13 +1,15 @@
 //===- GemmKernel.h - warp-tile Tensor Core GEMM, shared --------*- C++ -*-===//
 //
-// The Tensor Core kernel body both the matmul and the convolution families
-// emit: C[z][row, col] = sum_k A(z, row, k) * B(z, k, col) for an M x N x K
-// problem per grid z, one warp per 16x8 output tile with `mma.sync`
-// (m16n8k16 for f16/bf16; three m16n8k8 tf32 products for f32 so results
-// keep f32 accuracy), then the fused pointwise epilogue on the f32
-// accumulators and the only store. A family says where its operands live
-// (a matrix, or an image seen through im2col) and where each output element
-// goes; the tile loop, fragments and epilogue are written once here.
+// The Tensor Core kernel bodies both the matmul and the convolution
+// families emit for operands the TMA and cp.async bodies cannot read:
+// C[z][row, col] = sum_k A(z, row, k) * B(z, k, col) for an M x N x K
+// problem per grid z on `mma.sync` (m16n8k16 for f16/bf16; for f32, three
+// m16n8k8 tf32 products so results keep f32 accuracy, or one with
+// --precision=tf32), then the fused pointwise epilogue on the f32
+// accumulators and the only store. f16/bf16 run untiled, one warp per 16x8
+// output tile; f32 runs staged block tiles. A family says where its operands
+// live (a matrix, or an image seen through im2col) and where each output
+// element goes; the tile loop, fragments and epilogue are written once here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,25 +37,71 @@ struct GemmBuilder : IndexMath {
   Value loadIf(Value base, Type elem, Value valid, Value index);
 };
 
+/// Where a GEMM operand's elements live: A(z, row, k) or B(z, k, col).
+struct GemmOperand {
+  /// The fusion block argument whose buffer holds the operand.
+  Value source;
+  /// (valid, element index in `source`) of one element; `valid` is false
+  /// outside the problem (padding, ragged edges: the indices may lie past
+  /// M, N and K there), and the index is then never used as an address.
+  std::function<std::pair<Value, Value>(GemmBuilder &, Value, Value)> at;
+  /// Whether consecutive k are adjacent in memory (otherwise consecutive
+  /// rows of A, columns of B): the staged body's copies run that way, so
+  /// that a warp's copies read contiguous memory.
+  bool alongK = true;
+};
+
 /// One GEMM-shaped kernel: sizes, operand element type, and callbacks.
 struct GemmSpec {
   /// The op (first in the fusion) whose result the accumulators hold.
   Operation *product = nullptr;
   int64_t M = 0, N = 0, K = 0, batches = 1;
   Type elem;
-  /// A(z, row, k) and B(z, k, col), 0 outside the problem; the indices may
-  /// lie past M, N and K at ragged edges.
-  std::function<Value(GemmBuilder &, Value row, Value k)> loadA, loadB;
+  GemmOperand a, b;
   /// Linear index in the output tensor of C[z][row, col] (row < M, col < N).
   std::function<Value(GemmBuilder &, Value row, Value col)> outIndex;
   /// Optional: the accumulator after a per-column bias (f32).
   std::function<Value(GemmBuilder &, Value col, Value acc)> addBias;
 };
 
+/// f32 `v` rounded to nearest (ties away from zero, as cvt.rna.tf32.f32)
+/// to tf32's 10 mantissa bits, as the i32 register mma.sync takes.
+/// Truncating instead biases every product toward zero, and the bias
+/// compounds over a deep network's layers.
+Value roundToTf32(OpBuilder &b, Location loc, Value v);
+
+/// f32 `v` as big + small, two tf32 registers: big keeps tf32's 10 mantissa
+/// bits and small (exact in f32) the rest, so that a * b ~ big * big +
+/// big * small + small * big keeps f32 accuracy (3xTF32).
+std::pair<Value, Value> splitTf32(OpBuilder &b, Location loc, Value v);
+
+/// acc + a x b by one mma.sync m16n8k8 on tf32 registers (A: 4, B: 2;
+/// A row-major, B column-major) into four f32 accumulators.
+SmallVector<Value> mmaTf32(OpBuilder &b, Location loc, ArrayRef<Value> a,
+                           ArrayRef<Value> bRegs, ArrayRef<Value> acc);
+
+/// acc + a x b for split operands (splitTf32): the three products start
+/// from zero and join `acc` through an f32 add that rounds to nearest. The
+/// Tensor Cores' own accumulation truncates, and over K steps that bias
+/// grew the error with K (1.5e-5 for ResNet-50's K = 2048 classifier
+/// against float64).
+SmallVector<Value> mma3xTf32(OpBuilder &b, Location loc, ArrayRef<Value> aBig,
+                             ArrayRef<Value> aSmall, ArrayRef<Value> bBig,
+                             ArrayRef<Value> bSmall, ArrayRef<Value> acc);
+
 /// Emits `fusion` (spec.product then pointwise epilogue ops) as
-/// `gpu.func @name`.
+/// `gpu.func @name`, on the body its config names: warp_mma (untiled) or,
+/// for f32 operands, mma_sync (emitStagedGemmKernel).
 FailureOr<KernelInfo> emitGemmKernel(FusionOp fusion, const GemmSpec &spec,
                                      OpBuilder &moduleBuilder, StringRef name);
+
+/// The staged f32 body (StagedGemmKernel.cpp): block tiles of 64 x 32 warp
+/// tiles on mma.sync tf32, k-slices copied element by element into shared
+/// memory with cp.async through the config's stages.
+FailureOr<KernelInfo> emitStagedGemmKernel(FusionOp fusion,
+                                           const GemmSpec &spec,
+                                           OpBuilder &moduleBuilder,
+                                           StringRef name);
 
 } // namespace mlir::brrr
 

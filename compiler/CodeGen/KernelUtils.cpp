@@ -84,6 +84,14 @@ void mlir::brrr::StagedMath::copy16(Value dst, Value src, Value valid) {
                           size);
 }
 
+void mlir::brrr::StagedMath::copy4(Value dst, Value src, Value valid) {
+  Value size = arith::SelectOp::create(b, loc, valid, i32(4), i32(0));
+  NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(4),
+                          NVVM::LoadCacheModifierKindAttr::get(
+                              b.getContext(), NVVM::LoadCacheModifierKind::CA),
+                          size);
+}
+
 SmallVector<Value> mlir::brrr::StagedMath::ldmatrix4(Value ptr,
                                                      NVVM::MMALayout layout) {
   Type i32 = b.getI32Type();

@@ -69,6 +69,9 @@ struct StagedMath : IndexMath {
   /// `dst`; when `valid` is false it reads nothing (source size 0) and
   /// leaves zeros, so `src` may be any in-bounds address.
   void copy16(Value dst, Value src, Value valid);
+  /// One 4-byte cp.async (cached in L1 and L2: cp.async copies fewer than
+  /// 16 bytes only that way), zero-filling like copy16.
+  void copy4(Value dst, Value src, Value valid);
   /// The four registers of one ldmatrix.x4 of 8x8 16-bit matrices at `ptr`
   /// (each matrix transposed with layout col).
   SmallVector<Value> ldmatrix4(Value ptr, NVVM::MMALayout layout);

@@ -5,9 +5,10 @@
 // reading its operands through their layouts (fused transposes, reshapes
 // and slices are strides and an offset). The config's body picks the code:
 // the staged mma_sync tile (TiledMatmulKernel.cpp), on Hopper the TMA +
-// wgmma body (WgmmaMatmulKernel.cpp, WgmmaBody.cpp), or for the rest (f32, rows
-// that are not whole 16-byte chunks) the shared untiled warp_mma body
-// (GemmKernel.h).
+// wgmma body (WgmmaMatmulKernel.cpp, WgmmaBody.cpp), or for the rest the
+// bodies shared with convolutions (GemmKernel.h): f32 on staged mma_sync
+// tiles, f16/bf16 rows that are not whole 16-byte chunks on the untiled
+// warp_mma body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +31,11 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
     return failure();
   if (config->getBody() == KernelBody::wgmma)
     return emitWgmmaMatmulKernel(fusion, moduleBuilder, name);
-  if (config->getBody() == KernelBody::mma_sync)
+  Type et = mm.getLhs().getType().getElementType();
+  if (config->getBody() == KernelBody::mma_sync && !et.isF32())
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
-  if (config->getBody() != KernelBody::warp_mma)
+  if (config->getBody() != KernelBody::warp_mma &&
+      config->getBody() != KernelBody::mma_sync)
     return fusion.emitOpError("matmul kernels have no ")
            << stringifyKernelBody(config->getBody()) << " body";
   ProductOperands po = productOperandsOf(mm);
@@ -45,7 +48,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   spec.M = M;
   spec.N = N;
   spec.K = K;
-  spec.elem = mm.getLhs().getType().getElementType();
+  spec.elem = et;
   spec.batches = shape.batches;
   // Element (row, col) of batch z of an operand, through its layout.
   auto offsetOf = [batch](GemmBuilder &e, const OperandLayout &l, Value row,
@@ -56,15 +59,18 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
     return e.add(at, batchOffset(e, l, batch, e.z));
   };
   OperandLayout lhs = po.lhs, rhs = po.rhs;
-  Type et = spec.elem;
-  spec.loadA = [=](GemmBuilder &e, Value row, Value k) {
-    return e.loadIf(e.arg(lhs.source), et, e.both(e.ult(row, M), e.ult(k, K)),
-                    offsetOf(e, lhs, row, k));
+  spec.a.source = lhs.source;
+  spec.a.at = [=](GemmBuilder &e, Value row, Value k) {
+    return std::make_pair(e.both(e.ult(row, M), e.ult(k, K)),
+                          offsetOf(e, lhs, row, k));
   };
-  spec.loadB = [=](GemmBuilder &e, Value k, Value col) {
-    return e.loadIf(e.arg(rhs.source), et, e.both(e.ult(k, K), e.ult(col, N)),
-                    offsetOf(e, rhs, k, col));
+  spec.a.alongK = lhs.strides.back() == 1 || lhs.strides.end()[-2] != 1;
+  spec.b.source = rhs.source;
+  spec.b.at = [=](GemmBuilder &e, Value k, Value col) {
+    return std::make_pair(e.both(e.ult(k, K), e.ult(col, N)),
+                          offsetOf(e, rhs, k, col));
   };
+  spec.b.alongK = rhs.strides.end()[-2] == 1 && rhs.strides.back() != 1;
   spec.outIndex = [=](GemmBuilder &e, Value row, Value col) {
     return e.add(e.mul(e.z, M * N), e.add(e.mul(row, N), col));
   };

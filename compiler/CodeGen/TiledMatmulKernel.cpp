@@ -46,6 +46,10 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     return failure();
   MatmulTile tile = *MatmulTile::of(*config);
   int64_t threads = tile.threads();
+  if (config->getThreads() != threads || tile.cluster != 1)
+    return fusion.emitOpError("a 16-bit mma_sync tile runs one warp per 64x64 "
+                              "in one block, not ")
+           << *config;
   if ((tile.m * tile.k / 8) % threads || (tile.k * tile.n / 8) % threads)
     return fusion.emitOpError("unsupported matmul tile ")
            << *config << " (each thread copies whole 16-byte chunks)";

@@ -42,10 +42,12 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (vector < 1 || cluster < 1 || stages < 0 || grid < 0 || epilogue < 0)
     return emitError() << "vector and cluster must be positive and stages, "
                           "grid and epilogue non-negative";
-  if ((grid || epilogue || cluster > 1) && body != KernelBody::wgmma)
-    return emitError() << "only the wgmma body runs a persistent grid, "
-                          "stages its epilogue in column chunks or splits "
-                          "a tile over a cluster";
+  if ((grid || epilogue) && body != KernelBody::wgmma)
+    return emitError() << "only the wgmma body runs a persistent grid or "
+                          "stages its epilogue in column chunks";
+  if (cluster > 1 && body != KernelBody::wgmma && body != KernelBody::mma_sync)
+    return emitError() << "only the wgmma and mma_sync bodies split a tile "
+                          "over a cluster";
   if (family == KernelFamily::attention) {
     // Each warp takes 1, 2 or 4 tiles of 16 query rows; key blocks of n
     // positions stream through `stages` buffers.
@@ -67,8 +69,8 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "Core "
                           "bodies, not "
                        << stringifyKernelFamily(family);
-  if (precision == KernelPrecision::tf32 && body != KernelBody::warp_mma)
-    return emitError() << "only the warp_mma body multiplies f32 operands, so "
+  if (precision == KernelPrecision::tf32 && body != KernelBody::mma_sync)
+    return emitError() << "only the mma_sync body multiplies f32 operands, so "
                           "only it runs tf32, not "
                        << stringifyKernelBody(body);
   if (family == KernelFamily::reduce && tile.size() == 2) {
@@ -108,12 +110,19 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "stages, got "
                        << stages;
   if (body == KernelBody::mma_sync) {
+    if (!llvm::is_contained({1, 2, 4, 8}, cluster))
+      return emitError() << "an mma_sync tile is split over 1, 2, 4 or 8 "
+                            "blocks of a cluster, not "
+                         << cluster;
     if (k % 16)
       return emitError() << "an mma_sync tile's k must be a multiple of 16";
-    if (threads != 32 * (m / 64) * (n / 64))
+    // One warp per 64 x 64 (16-bit operands) or per 64 x 32 (f32).
+    if (threads != 32 * (m / 64) * (n / 64) &&
+        threads != 32 * (m / 64) * (n / 32))
       return emitError() << "an mma_sync " << m << "x" << n
-                         << " tile runs one warp per 64x64, "
-                         << 32 * (m / 64) * (n / 64) << " threads, not "
+                         << " tile runs one warp per 64x64 or 64x32, "
+                         << 32 * (m / 64) * (n / 64) << " or "
+                         << 32 * (m / 64) * (n / 32) << " threads, not "
                          << threads;
     return success();
   }

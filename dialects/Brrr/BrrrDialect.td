@@ -158,10 +158,11 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     `brrr-select-kernel-config` and only read afterwards (by the
     shared-memory planner and the code generator):
     - `family`: the kernel family (equal to the fusion's kind);
-    - `body`: `simt` (plain threads), `warp_mma` (untiled: one warp per
-      16x8 output tile with mma.sync, operands straight from global
-      memory), `mma_sync` (a block tile of warps on mma.sync, k-slices
-      staged by cp.async) or `wgmma` (Hopper: warpgroups on wgmma fed by
+    - `body`: `simt` (plain threads), `warp_mma` (untiled, 16-bit operands:
+      one warp per 16x8 output tile with mma.sync, operands straight from
+      global memory), `mma_sync` (a block tile of warps on mma.sync, k-slices
+      staged by cp.async: one warp per 64x64 for f16/bf16, per 64x32 on
+      tf32 for f32) or `wgmma` (Hopper: warpgroups on wgmma fed by
       TMA from a producer warpgroup);
     - `threads`: the block size;
     - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`; for a
@@ -173,8 +174,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     - `cluster`: thread blocks per cluster; for the wgmma body, the blocks
       that split one tile's k-slices and sum their accumulators through
       distributed shared memory (2, 4 or 8);
-    - `precision`: for f32 operands on Tensor Cores, `exact` (three tf32
-      products, f32 accuracy) or `tf32` (one product, `--precision=tf32`);
+    - `precision`: for f32 operands (on the mma_sync body), `exact` (three
+      tf32 products, f32 accuracy) or `tf32` (one product,
+      `--precision=tf32`);
     - `grid`: for the wgmma body, the blocks of a persistent kernel, each
       walking the output tiles `grid` apart (absent: one block per tile);
     - `epilogue`: for the wgmma body, the columns of the tile its epilogue

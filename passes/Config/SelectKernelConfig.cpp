@@ -3,7 +3,8 @@
 // Runs after fusion, before memory planning (flag brrr-select-kernel-config).
 // Each `brrr.fusion` gets its kernel's decisions as one typed attribute,
 // `brrr.config = #brrr.kernel<...>`: the body (plain threads, an untiled
-// warp-per-tile mma.sync, a staged mma.sync block tile, or Hopper's TMA +
+// warp-per-tile mma.sync, a staged mma.sync block tile (f16/bf16 through
+// 16-byte copies, f32 through element copies on tf32), or Hopper's TMA +
 // wgmma), the block size, the tile and its stages, the vector width. The
 // shared-memory planner and the code generator only read it, and a lit test
 // can check what was chosen apart from what is produced. A config already on
@@ -81,6 +82,35 @@ KernelConfigAttr attentionConfig(FusionOp fusion, ArrayRef<int64_t> pinned) {
   return tile.config(fusion.getContext());
 }
 
+/// The config of an f32 product (matmul or convolution) on the staged
+/// mma_sync body, multiplying with `precision`; none for other element
+/// types, or where its tile does not fit.
+std::optional<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
+                                          int64_t budget,
+                                          KernelPrecision precision) {
+  Operation *product = tensorCoreProductOf(fusion);
+  if (!product || !cast<RankedTensorType>(product->getOperand(0).getType())
+                       .getElementType()
+                       .isF32())
+    return std::nullopt;
+  ProductShape p;
+  if (auto mm = dyn_cast<MatmulOp>(product))
+    p = productShapeOf(mm);
+  else if (auto conv = dyn_cast<Conv2DOp>(product))
+    p = ConvGemm::shapeOf(conv).product();
+  else
+    return std::nullopt;
+  std::optional<MatmulTile> tile = f32TileOf(p, target, budget);
+  if (!tile)
+    return std::nullopt;
+  KernelFamily family =
+      isa<MatmulOp>(product) ? KernelFamily::matmul : KernelFamily::conv;
+  return KernelConfigAttr::get(fusion.getContext(), family,
+                               KernelBody::mma_sync, tile->f32Threads(),
+                               {tile->m, tile->n, tile->k}, tile->stages, 1,
+                               tile->cluster, precision, 0, 0);
+}
+
 /// The config of `fusion`, null for families whose emitters still size
 /// themselves (movement, pool), or failure with a diagnostic.
 /// `pinnedTile` (m, n, stages), when given, overrides the shape of every
@@ -128,9 +158,12 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
       chooseClusterSplit(*tile, p, target);
       return tile->config(ctx);
     }
+    if (std::optional<KernelConfigAttr> f32 =
+            f32Config(fusion, target, budget, f32Precision))
+      return *f32;
     return KernelConfigAttr::get(ctx, KernelFamily::matmul,
                                  KernelBody::warp_mma, 32, {}, 0, 1, 1,
-                                 f32Precision, 0, 0);
+                                 KernelPrecision::exact, 0, 0);
   }
   if (kind == "reduce")
     return reduceConfig(fusion);
@@ -157,8 +190,11 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         chooseClusterSplit(*tile, g->product(), target);
       return tile->config(ctx, KernelFamily::conv);
     }
+    if (std::optional<KernelConfigAttr> f32 =
+            f32Config(fusion, target, budget, f32Precision))
+      return *f32;
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
-                                 32, {}, 0, 1, 1, f32Precision, 0, 0);
+                                 32, {}, 0, 1, 1, KernelPrecision::exact, 0, 0);
   }
   return KernelConfigAttr();
 }

@@ -278,6 +278,37 @@ std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
   return tile;
 }
 
+std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
+                                                StringRef target,
+                                                int64_t sharedBudget) {
+  MatmulTile tile;
+  // 16-deep slices for products of at most 16 (MobileNet's narrowest 1x1
+  // convolutions), which a 32-deep one would fill half with zeros.
+  tile.k = p.K <= 16 ? 16 : 32;
+  int64_t sms = multiprocessors(target);
+  for (auto [m, n] :
+       {std::pair<int64_t, int64_t>{128, 128}, {128, 64}, {64, 64}}) {
+    // A 128-wide tile would multiply half its columns outside a product of
+    // at most 64 (ResNet's first-stage convolutions).
+    if (n > 64 && p.N <= 64)
+      continue;
+    tile.m = m;
+    tile.n = n;
+    if (tile.tilesOf(p) >= sms)
+      break;
+  }
+  tile.stages = std::min<int64_t>(3, sharedBudget / tile.f32StageBytes());
+  if (tile.stages < 2)
+    return std::nullopt;
+  if (target == "sm_90a" && p.K > 0) {
+    int64_t tiles = tile.tilesOf(p), kTiles = llvm::divideCeil(p.K, tile.k);
+    for (int64_t s : {2, 4, 8})
+      if (tiles * s <= sms && kTiles >= 2 * s)
+        tile.cluster = s;
+  }
+  return tile;
+}
+
 int64_t MatmulTile::epilogueBytes() const {
   return m * wgmmaEpiloguePitch(epilogue ? epilogue : n) * 4;
 }

@@ -87,12 +87,27 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
       return buffers;
     bool wgmma = tile->body == KernelBody::wgmma;
     int64_t align = wgmma ? 1024 : 128;
+    // f32 slices (the staged tf32 body) in whichever layout the operand's
+    // copies run along.
+    Operation *product = tensorCoreProductOf(fusion);
+    bool f32 =
+        product && cast<RankedTensorType>(product->getOperand(0).getType())
+                       .getElementType()
+                       .isF32();
+    int64_t aBytes =
+        f32 ? MatmulTile::f32SliceBytes(tile->m, tile->k) : tile->aStageBytes();
+    int64_t bBytes =
+        f32 ? MatmulTile::f32SliceBytes(tile->n, tile->k) : tile->bStageBytes();
     for (int64_t s = 0; s < tile->stages; ++s) {
-      buffers.push_back(
-          {"a" + std::to_string(s), tile->aStageBytes(), align, 0, 0});
-      buffers.push_back(
-          {"b" + std::to_string(s), tile->bStageBytes(), align, 0, 0});
+      buffers.push_back({"a" + std::to_string(s), aBytes, align, 0, 0});
+      buffers.push_back({"b" + std::to_string(s), bBytes, align, 0, 0});
     }
+    // A tile split over a cluster on the f32 body: each thread's
+    // accumulators, read by the cluster's blocks after the main loop.
+    if (f32 && tile->cluster > 1)
+      buffers.push_back(
+          {"partials", 4 * MatmulTile::kF32Accumulators * config->getThreads(),
+           16, 1, 1});
     if (wgmma) {
       buffers.push_back({"barriers", 16 * tile->stages, 8, 0, 1});
       // A persistent kernel's epilogue has a buffer of its own, alive

@@ -13,6 +13,8 @@ DEST/gemm_<t>_<M>x<N>x<K>.so  plain products (GEMM_SHAPES): 4096^3 and
 DEST/attention_<form>_<B>x<H>x<S>x<D>.so  fused attention (ATTENTION_SHAPES)
 DEST/chain50.so   50 dependent kernels (softmax and cos alternating, so
                   none fuses): the host cost of one run
+DEST/f32_<case>_<precision>.so  f32 models (F32_CASES) compiled with
+                  --precision=fp32 (3xTF32) and tf32, for f32_bench.py
 With --sweep, DEST/sweep/ instead holds every GEMM_SHAPES product and the
 gelu product compiled once per tile of SWEEP_TILES (brrrc --matmul-tile),
 as <case>__<tile>.so, for gemm_sweep.py; with --attention-sweep,
@@ -119,6 +121,37 @@ def attention_sweep(brrrc, dest):
 SWEEP_TILES = ["128x256x4", "128x256x3", "128x192x5", "128x192x4", "128x128x6", "128x128x4", "128x128x3"]
 
 
+# f32 models on the staged tf32 body (f32_bench.py): a square product,
+# BERT-base's MLP product at batch 32, ResNet's first-stage 3x3
+# convolution and a last-stage 1x1 one, NCHW as exported.
+F32_CASES = {"gemm_4096x4096x4096": ("gemm", (4096, 4096, 4096)),
+             "gemm_4096x3072x768": ("gemm", (4096, 3072, 768)),
+             "conv3x3_32x64x56x56": ("conv", (32, 64, 56, 64, 3)),
+             "conv1x1_32x1024x14x14": ("conv", (32, 1024, 14, 256, 1))}
+
+
+def f32_model(kind, shape):
+    F = TensorProto.FLOAT
+    n = helper.make_node
+    if kind == "gemm":
+        m, nn, k = shape
+        g = helper.make_graph(
+            [n("MatMul", ["a", "b"], ["y"])], "gemm",
+            [helper.make_tensor_value_info("a", F, [m, k]),
+             helper.make_tensor_value_info("b", F, [k, nn])],
+            [helper.make_tensor_value_info("y", F, [m, nn])])
+    else:
+        b, c, hw, o, r = shape
+        g = helper.make_graph(
+            [n("Conv", ["x", "w", "bias"], ["c"], pads=[r // 2] * 4),
+             n("Relu", ["c"], ["y"])], "conv",
+            [helper.make_tensor_value_info("x", F, [b, c, hw, hw]),
+             helper.make_tensor_value_info("w", F, [o, c, r, r]),
+             helper.make_tensor_value_info("bias", F, [o])],
+            [helper.make_tensor_value_info("y", F, [b, o, hw, hw])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
 def gemm_model(t, m, nn, k):
     et = TensorProto.FLOAT16 if t == "f16" else TensorProto.BFLOAT16
     g = helper.make_graph(
@@ -212,6 +245,10 @@ def main():
         [helper.make_tensor_value_info("y", H, [32, 64, 56, 56])])
     save_and_compile(brrrc, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
                      dest, "conv")
+    for name, (kind, shape) in F32_CASES.items():
+        for precision in ("fp32", "tf32"):
+            save_and_compile(brrrc, f32_model(kind, shape), dest,
+                             f"f32_{name}_{precision}", [f"--precision={precision}"])
     # Softmax (a row kernel) and Cos (pointwise) alternate, so no two
     # neighbours fuse: 50 kernels in one dependent chain.
     nodes = []

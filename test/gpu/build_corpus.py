@@ -260,6 +260,34 @@ KERNEL_CASES = [
      [("p", H, [2, 4, 72, 64]), ("v", H, [2, 4, 64, 32])], [("y", H, [2, 72, 128])]),
     ("matmul_f32_3xtf32", [n("MatMul", ["a", "b"], ["y"])],
      [("a", F, [128, 96]), ("b", F, [96, 80])], [("y", F, [128, 80])]),
+    # The staged f32 body: 128 x 128 tiles (144 of them) over a ragged last
+    # k-slice; B read along K (Gemm's transB) with a bias; A read along M
+    # through a fused transpose, batched; an NCHW convolution (im2col along
+    # the output pixels) with bias and ReLU on 64 x 64 tiles.
+    ("matmul_staged_wide_f32", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", F, [1500, 100]), ("b", F, [100, 1500])], [("y", F, [1500, 1500])]),
+    ("gemm_staged_transb_bias_f32", [n("Gemm", ["a", "b", "c"], ["y"], transB=1)],
+     [("a", F, [200, 96]), ("b", F, [150, 96]), ("c", F, [150])], [("y", F, [200, 150])]),
+    ("matmul_staged_transposed_a_f32", [n("Transpose", ["x"], ["a"], perm=[0, 2, 1]),
+                                        n("MatMul", ["a", "b"], ["y"])],
+     [("x", F, [3, 45, 70]), ("b", F, [3, 45, 130])], [("y", F, [3, 70, 130])]),
+    ("conv_staged_nchw_bias_relu_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                        n("Relu", ["c"], ["y"])],
+     [("x", F, [4, 64, 28, 28]), ("w", F, [128, 64, 3, 3]), ("b", F, [128])],
+     [("y", F, [4, 128, 28, 28])]),
+    # f32 products too small to fill sm_90a split their k-slices over a
+    # cluster: 8 blocks over 29 slices (the last block gets one) with a
+    # bias, BERT-base's attention output product at batch 1 over 4 blocks,
+    # and ResNet-50's last 3x3 convolution at batch 1 (144 slices over 8
+    # blocks) with bias, residual and ReLU.
+    ("gemm_split_cluster_bias_f32", [n("Gemm", ["a", "b", "c"], ["y"])],
+     [("a", F, [100, 900]), ("b", F, [900, 200]), ("c", F, [200])], [("y", F, [100, 200])]),
+    ("matmul_split_cluster_bert_f32", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", F, [128, 768]), ("b", F, [768, 768])], [("y", F, [128, 768])]),
+    ("conv_split_cluster_residual_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                         n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", F, [1, 512, 7, 7]), ("w", F, [512, 512, 3, 3]), ("b", F, [512]),
+      ("r", F, [1, 512, 7, 7])], [("y", F, [1, 512, 7, 7])]),
     ("reduce_mean_f16_trailing2", [n("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=1)],
      [("x", H, [4, 16, 33, 31])], [("y", H, [4, 16, 1, 1])]),
     ("reduce_max_ragged_f32", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
@@ -363,7 +391,7 @@ KERNEL_CASES = [
     # Products whose B has no batch dimensions fold A's batches into rows:
     # ConvNeXt's Linear over NHWC (4 x 7 x 56 rows, bias and ReLU, on the
     # wgmma body), a ragged bf16 one (3 x 50 rows) and an f32 one on the
-    # untiled body (5 x 9 rows, 17 columns).
+    # staged tf32 body (5 x 9 rows, 17 columns).
     ("matmul_folded_nhwc_bias_relu_f16",
      [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["s"]), n("Relu", ["s"], ["y"])],
      [("x", H, [4, 7, 56, 96]), ("w", H, [96, 384]), ("b", H, [384])],

@@ -94,6 +94,20 @@ def torch_inputs(name, gen):
         return [f(2, 1, 40, 64, dt=torch.bfloat16), f(3, 64, 24, dt=torch.bfloat16)]
     if name == "matmul_f32_3xtf32":
         return [f(128, 96), f(96, 80)]
+    if name == "matmul_staged_wide_f32":
+        return [f(1500, 100), f(100, 1500)]
+    if name == "gemm_staged_transb_bias_f32":
+        return [f(200, 96), f(150, 96), f(150)]
+    if name == "matmul_staged_transposed_a_f32":
+        return [f(3, 45, 70), f(3, 45, 130)]
+    if name == "conv_staged_nchw_bias_relu_f32":
+        return [f(4, 64, 28, 28), f(128, 64, 3, 3) / 8, f(128)]
+    if name == "gemm_split_cluster_bias_f32":
+        return [f(100, 900), f(900, 200), f(200)]
+    if name == "matmul_split_cluster_bert_f32":
+        return [f(128, 768), f(768, 768)]
+    if name == "conv_split_cluster_residual_f32":
+        return [f(1, 512, 7, 7), f(512, 512, 3, 3) / 64, f(512), f(1, 512, 7, 7)]
     if name == "attention_scores_transposed_f32":
         return [f(2, 17, 3, 24), f(2, 19, 3, 24)]
     if name == "attention_values_transposed_f16":
@@ -385,8 +399,19 @@ def torch_reference(name, xs):
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
     if name == "matmul_folded_nhwc_bias_relu_f16":
         return [torch.relu(d[0] @ d[1] + d[2])]
-    if name in ("matmul_folded_ragged_bf16", "matmul_folded_f32"):
+    if name in ("matmul_folded_ragged_bf16", "matmul_folded_f32",
+                "matmul_staged_wide_f32"):
         return [d[0] @ d[1]]
+    if name == "gemm_staged_transb_bias_f32":
+        return [d[0] @ d[1].T + d[2]]
+    if name == "gemm_split_cluster_bias_f32":
+        return [d[0] @ d[1] + d[2]]
+    if name == "conv_split_cluster_residual_f32":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1) + d[3])]
+    if name == "matmul_staged_transposed_a_f32":
+        return [d[0].transpose(1, 2) @ d[1]]
+    if name == "conv_staged_nchw_bias_relu_f32":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1))]
     if name == "reduce_split_rows_nhwc_mean_f16":
         return [torch.sigmoid(d[0].mean(dim=(1, 2), keepdim=True))]
     if name == "reduce_split_rows_ragged_bf16":

@@ -1,18 +1,25 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=VECTORS
 
-// Implicit GEMM per group (grid z): M = N*OH*OW = 2*8*8 = 128 rows (8
-// tiles of 16), N = O/groups = 8 channels (one tile of 8), K = C/groups *
-// KH * KW = 16*3*3; flops = 2 * 128 * 16 * 144. The input is gathered with
-// its padding masked (signed window coordinates), the bias added to the
-// accumulators before the epilogue.
+// Implicit GEMM per group (grid z): M = N*OH*OW = 2*8*8 = 128 rows, N =
+// O/groups = 8 channels, K = C/groups * KH * KW = 16*3*3; flops = 2 * 128 *
+// 16 * 144. f32 runs the staged tf32 body: 64 x 64 tiles (grid 1 x 2 x 2)
+// of two 64 x 32 warps. The input is gathered element by element through
+// im2col with its padding masked (signed window coordinates) into the
+// shared slices by 4-byte cp.async; each k-step multiplies three tf32
+// products (3xTF32) added to the running f32 sum, and the bias is added to
+// the accumulators before the epilogue.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 8, 2>, brrr.kernel = "fusion_0"
-// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 32, 1, 1>}
-// CHECK: scf.for
-// CHECK: arith.cmpi sge
+// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 64, 1, 1>{{.*}}body = mma_sync, threads = 64, tile = [64, 64, 32], stages = 2>, brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 2, 2>, brrr.kernel = "fusion_0"
+// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 64, 1, 1>}
 // CHECK: arith.cmpi slt
+// CHECK: arith.cmpi sge
+// CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache =  ca, %{{.+}}
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: gpu.barrier
 // CHECK-COUNT-3: nvvm.mma.sync {{.+}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
+// CHECK: arith.addf
 // CHECK: scf.if
 // CHECK: arith.addf
 // CHECK: arith.maximumf

@@ -71,3 +71,34 @@ func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x30xf16>, %bias: tensor<30xf
   %2 = brrr.gelu tanh %1 : tensor<32x30xf16>
   return %2 : tensor<32x30xf16>
 }
+
+// -----
+
+// An f32 product too small to fill sm_90a with 64 x 64 tiles (2 x 12 of
+// them) splits each tile's 24 k-slices over a cluster of 4 blocks (6
+// each; grid x = 12 tiles x 4). Each block stages its accumulators in
+// "partials", the cluster synchronizes, and each block sums its quarter of
+// the warp tiles over the 4 blocks' partials (mapa into each peer's shared
+// memory) before the epilogue; a last cluster barrier keeps every block's
+// partials alive until all are read.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "matmul"{{.*}}body = mma_sync, threads = 64, tile = [64, 64, 32], stages = 3, cluster = 4>{{.*}}brrr.grid = array<i64: 48, 2, 1>{{.*}}name = "partials"
+// CHECK: gpu.func @fusion_0({{.+}} kernel attributes {known_block_size = array<i32: 64, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>}
+// CHECK: scf.for
+// CHECK-COUNT-3: nvvm.mma.sync {{.+}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
+// CHECK: gpu.barrier
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: arith.cmpi eq
+// CHECK-NEXT: scf.if
+// CHECK-COUNT-4: nvvm.mapa
+// CHECK: llvm.store
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK-NEXT: gpu.return
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%a: tensor<128x768xf32>, %b: tensor<768x768xf32>) -> tensor<128x768xf32> {
+    %0 = brrr.matmul %a, %b : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
+    return %0 : tensor<128x768xf32>
+  }
+}

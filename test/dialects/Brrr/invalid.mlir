@@ -632,13 +632,18 @@ func.func @kernel_zero_vector() attributes {c = #brrr.kernel<family = pointwise,
 
 // -----
 
-// expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or splits a tile over a cluster}}
+// expected-error @+1 {{only the wgmma body runs a persistent grid or stages its epilogue in column chunks}}
 func.func @kernel_persistent_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = 132, epilogue = 32>} { return }
 
 // -----
 
-// expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or splits a tile over a cluster}}
-func.func @kernel_cluster_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, cluster = 2>} { return }
+// expected-error @+1 {{only the wgmma and mma_sync bodies split a tile over a cluster}}
+func.func @kernel_cluster_untiled() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, cluster = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{an mma_sync tile is split over 1, 2, 4 or 8 blocks of a cluster, not 16}}
+func.func @kernel_cluster_16() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 256, tile = [128, 128, 32], stages = 3, cluster = 16>} { return }
 
 // -----
 
@@ -727,8 +732,8 @@ func.func @kernel_mma_sync_k() attributes {c = #brrr.kernel<family = matmul, bod
 
 // -----
 
-// expected-error @+1 {{an mma_sync 128x128 tile runs one warp per 64x64, 128 threads, not 256}}
-func.func @kernel_mma_sync_threads() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 256, tile = [128, 128, 32], stages = 3>} { return }
+// expected-error @+1 {{an mma_sync 128x128 tile runs one warp per 64x64 or 64x32, 128 or 256 threads, not 64}}
+func.func @kernel_mma_sync_threads() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 64, tile = [128, 128, 32], stages = 3>} { return }
 
 // -----
 
@@ -747,8 +752,8 @@ func.func @kernel_wgmma_rows() attributes {c = #brrr.kernel<family = matmul, bod
 
 // -----
 
-// expected-error @+1 {{only the warp_mma body multiplies f32 operands, so only it runs tf32, not mma_sync}}
-func.func @kernel_tf32_staged() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, precision = tf32>} { return }
+// expected-error @+1 {{only the mma_sync body multiplies f32 operands, so only it runs tf32, not warp_mma}}
+func.func @kernel_tf32_untiled() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, precision = tf32>} { return }
 
 // -----
 

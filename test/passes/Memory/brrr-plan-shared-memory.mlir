@@ -148,10 +148,12 @@ func.func @StagesFitTheBudget(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) ->
 
 // -----
 
-// f32 operands and rows that are not whole 16-byte chunks (N = 30) keep
-// the untiled body: no tile, no staging.
+// f32 operands stage 32-deep slices of f32, each with room for either
+// layout (64 rows x 36 or 32 x 72: 9216 bytes), through two stages without
+// a target. Rows that are not whole 16-byte chunks (N = 30) keep the
+// untiled body: no tile, no staging.
 // CHECK-LABEL: func.func @UnstagedMatmuls
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64}
+// CHECK: brrr.fusion "matmul"{{.*}}tile = [64, 64, 32], stages = 2>, brrr.shared = [{bytes = 9216 : i64, name = "a0", offset = 0 : i64}, {bytes = 9216 : i64, name = "b0", offset = 9216 : i64}, {bytes = 9216 : i64, name = "a1", offset = 18432 : i64}, {bytes = 9216 : i64, name = "b1", offset = 27648 : i64}], brrr.shared_bytes = 36864 : i64}
 // CHECK: brrr.fusion "matmul"{{.*}}brrr.shared = [], brrr.shared_bytes = 0 : i64}
 func.func @UnstagedMatmuls(%a: tensor<64x64xf32>, %h: tensor<64x64xf16>, %w: tensor<64x30xf16>) -> (tensor<64x64xf32>, tensor<64x30xf16>) {
   %0 = brrr.fusion "matmul"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
