@@ -103,11 +103,11 @@ struct MatmulTile {
     return body == KernelBody::wgmma ? 2 * n * k : 2 * k * bPitch();
   }
   int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
-  /// The f32 mma_sync body (tf32 Tensor Cores): a block of (m/64) x (n/32)
-  /// warps, each a 64 x 32 tile.
-  int64_t f32Threads() const { return 32 * (m / 64) * (n / 32); }
-  /// Accumulators per thread of the f32 body: 4 x 4 tiles of 16 x 8.
-  static constexpr int64_t kF32Accumulators = 64;
+  /// The f32 mma_sync body (tf32 Tensor Cores): a block of (m / rows) x
+  /// (n / 32) warps, each a `rows` (64 or 32) x 32 tile.
+  int64_t f32Threads(int64_t rows = 64) const {
+    return 32 * (m / rows) * (n / 32);
+  }
   /// Its slices keep their contiguous dimension innermost, padded so that
   /// neither the copies nor the fragment reads conflict on banks: `rows` x
   /// (k + 4) f32 where k is contiguous, k x (rows + 8) where rows are.

@@ -334,22 +334,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
     SmallVector<Value> o(args.take_front(mTiles * oRegs));
     SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
     SmallVector<Value> l(args.take_back(2 * mTiles));
-    // Block j has landed (at most stages - 2 younger groups pending), and
-    // every warp is done with the buffer the next copy overwrites.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
-    gpu::BarrierOp::create(b, loc);
-    Value next = e.add(j, e.idx(stages - 1));
-    auto ifNext = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, end),
-        false);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-      loadKeys(e.rem(next, stages), next);
-    }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    Value stage = e.rem(j, stages);
+    Value stage = e.pipelineStep(j, stages, end, loadKeys);
     Value kStage = stageAt(kOffsets, stage), vStage = stageAt(vOffsets, stage);
 
     // Scores: warpRows queries x `keys` keys per warp.

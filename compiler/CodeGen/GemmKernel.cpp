@@ -86,21 +86,28 @@ std::pair<Value, Value> mlir::brrr::splitTf32(OpBuilder &b, Location loc,
   return {hi, small};
 }
 
-SmallVector<Value> mlir::brrr::mmaTf32(OpBuilder &b, Location loc,
+SmallVector<Value> mlir::brrr::mmaSync(OpBuilder &b, Location loc,
+                                       NVVM::MMATypes type, int64_t k,
                                        ArrayRef<Value> a, ArrayRef<Value> bRegs,
                                        ArrayRef<Value> acc) {
   Type f32 = b.getF32Type();
   auto resultType =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
   auto op = NVVM::MmaOp::create(
-      b, loc, resultType, a, bRegs, acc, {16, 8, 8}, std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32, NVVM::MMATypes::tf32},
+      b, loc, resultType, a, bRegs, acc, {16, 8, static_cast<int>(k)},
+      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
   SmallVector<Value> out;
   for (int64_t i = 0; i < 4; ++i)
     out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
   return out;
+}
+
+SmallVector<Value> mlir::brrr::mmaTf32(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                                       ArrayRef<Value> acc) {
+  return mmaSync(b, loc, NVVM::MMATypes::tf32, 8, a, bRegs, acc);
 }
 
 SmallVector<Value>
@@ -123,7 +130,6 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
                                                  const GemmSpec &spec,
                                                  OpBuilder &moduleBuilder,
                                                  StringRef name) {
-  MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   Operation *product = spec.product;
   if (failed(checkProductFusion(fusion, product)))
@@ -185,22 +191,6 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
     };
     NVVM::MMATypes ptxType =
         et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-    auto resultType =
-        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    // acc += A x B on one 16x8 tile (A: 4 registers, B: 2).
-    auto mma = [&](ArrayRef<Value> aRegs, ArrayRef<Value> bRegs,
-                   ArrayRef<Value> acc) {
-      auto op = NVVM::MmaOp::create(
-          b, loc, resultType, aRegs, bRegs, acc, {16, 8, kStep},
-          std::nullopt, std::nullopt,
-          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                         NVVM::MMALayout::col});
-      SmallVector<Value> out;
-      for (int64_t i = 0; i < 4; ++i)
-        out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
-      return out;
-    };
     SmallVector<Value> acc(loop.getRegionIterArgs());
     Value t2 = e.mul(t, 2);
     SmallVector<Value> aRegs = {pack(b, loc, a(g, 0, t2, 0), a(g, 0, t2, 1)),
@@ -209,7 +199,8 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
                                 pack(b, loc, a(g, 8, t2, 8), a(g, 8, t2, 9))};
     SmallVector<Value> bRegs = {pack(b, loc, bm(t2, 0, g), bm(t2, 1, g)),
                                 pack(b, loc, bm(t2, 8, g), bm(t2, 9, g))};
-    SmallVector<Value> next = mma(aRegs, bRegs, acc);
+    SmallVector<Value> next =
+        mmaSync(b, loc, ptxType, kStep, aRegs, bRegs, acc);
     scf::YieldOp::create(b, loc, next);
   }
 

@@ -75,6 +75,13 @@ Value roundToTf32(OpBuilder &b, Location loc, Value v);
 /// big * small + small * big keeps f32 accuracy (3xTF32).
 std::pair<Value, Value> splitTf32(OpBuilder &b, Location loc, Value v);
 
+/// acc + a x b by one mma.sync m16n8k`k` on `type` operands (A row-major,
+/// B column-major; registers as the PTX fragments hold them) into four f32
+/// accumulators.
+SmallVector<Value> mmaSync(OpBuilder &b, Location loc, NVVM::MMATypes type,
+                           int64_t k, ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                           ArrayRef<Value> acc);
+
 /// acc + a x b by one mma.sync m16n8k8 on tf32 registers (A: 4, B: 2;
 /// A row-major, B column-major) into four f32 accumulators.
 SmallVector<Value> mmaTf32(OpBuilder &b, Location loc, ArrayRef<Value> a,
@@ -95,9 +102,9 @@ SmallVector<Value> mma3xTf32(OpBuilder &b, Location loc, ArrayRef<Value> aBig,
 FailureOr<KernelInfo> emitGemmKernel(FusionOp fusion, const GemmSpec &spec,
                                      OpBuilder &moduleBuilder, StringRef name);
 
-/// The staged f32 body (StagedGemmKernel.cpp): block tiles of 64 x 32 warp
-/// tiles on mma.sync tf32, k-slices copied element by element into shared
-/// memory with cp.async through the config's stages.
+/// The staged f32 body (StagedGemmKernel.cpp): block tiles of 64 x 32 or 32 x
+/// 32 warp tiles on mma.sync tf32, k-slices copied element by element into
+/// shared memory with cp.async through the config's stages.
 FailureOr<KernelInfo> emitStagedGemmKernel(FusionOp fusion,
                                            const GemmSpec &spec,
                                            OpBuilder &moduleBuilder,

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -77,19 +78,36 @@ Value mlir::brrr::StagedMath::stageOffset(ArrayRef<int64_t> offsets, Value s) {
 }
 
 void mlir::brrr::StagedMath::copy16(Value dst, Value src, Value valid) {
-  Value size = arith::SelectOp::create(b, loc, valid, i32(16), i32(0));
-  NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(16),
-                          NVVM::LoadCacheModifierKindAttr::get(
-                              b.getContext(), NVVM::LoadCacheModifierKind::CG),
-                          size);
+  copy(dst, src, valid, 16);
 }
 
-void mlir::brrr::StagedMath::copy4(Value dst, Value src, Value valid) {
-  Value size = arith::SelectOp::create(b, loc, valid, i32(4), i32(0));
-  NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(4),
-                          NVVM::LoadCacheModifierKindAttr::get(
-                              b.getContext(), NVVM::LoadCacheModifierKind::CA),
-                          size);
+void mlir::brrr::StagedMath::copy(Value dst, Value src, Value valid,
+                                  int64_t bytes) {
+  Value size = arith::SelectOp::create(b, loc, valid, i32(bytes), i32(0));
+  auto cache = bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                           : NVVM::LoadCacheModifierKind::CA;
+  NVVM::CpAsyncOp::create(
+      b, loc, dst, src, b.getI32IntegerAttr(bytes),
+      NVVM::LoadCacheModifierKindAttr::get(b.getContext(), cache), size);
+}
+
+Value mlir::brrr::StagedMath::pipelineStep(
+    Value kt, int64_t stages, Value count,
+    llvm::function_ref<void(Value buffer, Value slice)> load) {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+  gpu::BarrierOp::create(b, loc);
+  Value next = add(kt, idx(stages - 1));
+  auto ifNext = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, count),
+      false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifNext.getThenRegion().front());
+    load(rem(next, stages), next);
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  return rem(kt, stages);
 }
 
 SmallVector<Value> mlir::brrr::StagedMath::ldmatrix4(Value ptr,

@@ -69,9 +69,17 @@ struct StagedMath : IndexMath {
   /// `dst`; when `valid` is false it reads nothing (source size 0) and
   /// leaves zeros, so `src` may be any in-bounds address.
   void copy16(Value dst, Value src, Value valid);
-  /// One 4-byte cp.async (cached in L1 and L2: cp.async copies fewer than
-  /// 16 bytes only that way), zero-filling like copy16.
-  void copy4(Value dst, Value src, Value valid);
+  /// One cp.async of `bytes` (4, 8 or 16; fewer than 16 are cached in L1
+  /// and L2, the only way cp.async copies them), zero-filling like copy16.
+  void copy(Value dst, Value src, Value valid, int64_t bytes);
+  /// The head of iteration `kt` of a cp.async pipeline over `stages`
+  /// buffers: waits until slice kt has landed (at most stages - 2 younger
+  /// groups pending) and every thread is done with the buffer the next copy
+  /// overwrites, has `load` copy slice kt + stages - 1 into its buffer where
+  /// that slice is below `count`, and commits the group. Returns kt's
+  /// buffer.
+  Value pipelineStep(Value kt, int64_t stages, Value count,
+                     llvm::function_ref<void(Value buffer, Value slice)> load);
   /// The four registers of one ldmatrix.x4 of 8x8 16-bit matrices at `ptr`
   /// (each matrix transposed with layout col).
   SmallVector<Value> ldmatrix4(Value ptr, NVVM::MMALayout layout);

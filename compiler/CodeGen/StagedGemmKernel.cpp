@@ -1,8 +1,9 @@
 //===- StagedGemmKernel.cpp - f32 GEMM on staged tf32 tiles --------------===//
 //
 // The f32 body of the matmul and convolution families (GemmKernel.h): each
-// block computes an m x n output tile with (m/64) x (n/32) warps of 64 x 32
-// (4 x 4 mma.sync m16n8k8 tiles of 16 x 8). k-slices of A and B, 32 deep,
+// block computes an m x n output tile with warps of 64 x 32 or 32 x 32
+// (4 or 2 x 4 mma.sync m16n8k8 tiles of 16 x 8; the config's thread count
+// says which). k-slices of A and B, 32 deep,
 // stream from global to shared memory through the config's stages with one
 // 4-byte cp.async per element, addressed through the family's callbacks
 // (a strided matrix, an image seen through im2col), so any layout is
@@ -47,13 +48,18 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
            << *config;
   MatmulTile tile = *maybeTile;
   int64_t threads = config->getThreads();
-  if (threads != tile.f32Threads() || tile.k % 8 ||
-      (tile.m * tile.k) % threads || (tile.n * tile.k) % threads ||
-      (4 * 4) % tile.cluster)
+  // Warps of wm x 32: (m / wm) x (n / 32) of them.
+  int64_t warpsN = tile.n / 32;
+  int64_t wm = threads == tile.f32Threads(64)   ? 64
+               : threads == tile.f32Threads(32) ? 32
+                                                : 0;
+  int64_t kMi = wm / 16, kNj = 4;
+  if (!wm || tile.k % 8 || (tile.m * tile.k) % threads ||
+      (tile.n * tile.k) % threads || (kMi * kNj) % tile.cluster)
     return fusion.emitOpError("unsupported f32 tile ")
            << *config
-           << " (one warp per 64 x 32, k a multiple of 8, a cluster of 1, 2, "
-              "4 or 8 blocks)";
+           << " (one warp per 64 x 32 or 32 x 32, k a multiple of 8, a "
+              "cluster of 1, 2, 4 or 8 blocks)";
   int64_t M = spec.M, N = spec.N, K = spec.K;
   if (spec.batches > 65535 || llvm::divideCeil(M, tile.m) > 65535)
     return spec.product->emitOpError(
@@ -75,7 +81,6 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   Value smem = dynamicShared(moduleBuilder, b, loc);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
-  int64_t warpsN = tile.n / 32;
   Value warpRow = e.div(warp, warpsN), warpCol = e.rem(warp, warpsN);
   // A split tile's blocks are consecutive in x, one cluster: block `rank`
   // streams its run of the k-slices.
@@ -114,8 +119,8 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
       auto [valid, index] = isA ? o.at(e, e.add(row0, major), e.add(k0, kk))
                                 : o.at(e, e.add(k0, kk), e.add(col0, major));
       Value at = arith::SelectOp::create(b, loc, valid, index, e.idx(0));
-      sm.copy4(sm.gep(stage, f32, sharedIndex(o.alongK, pitch, major, kk)),
-               sm.gep(e.arg(o.source), f32, at), valid);
+      sm.copy(sm.gep(stage, f32, sharedIndex(o.alongK, pitch, major, kk)),
+              sm.gep(e.arg(o.source), f32, at), valid, 4);
     }
   };
   auto loadStage = [&](Value stage, Value kt) {
@@ -141,8 +146,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
-  // 4 x 4 tiles of 16 x 8 per warp, 4 accumulators each.
-  constexpr int64_t kMi = 4, kNj = 4;
+  // kMi x 4 tiles of 16 x 8 per warp, 4 accumulators each.
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
   SmallVector<Value> init(kMi * kNj * 4, zero);
   Value g = e.div(lane, 4), t = e.rem(lane, 4);
@@ -151,23 +155,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value kt = loop.getInductionVar();
-    // Slice kt has landed (at most stages - 2 younger groups pending), and
-    // every warp is done with the buffer the next copy overwrites.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, tile.stages - 2);
-    gpu::BarrierOp::create(b, loc);
-    Value next = e.add(kt, e.idx(tile.stages - 1));
-    auto ifNext = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, kCount),
-        false);
-    {
-      OpBuilder::InsertionGuard nextGuard(b);
-      b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-      loadStage(e.rem(next, tile.stages), next);
-    }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-
-    Value stage = e.rem(kt, tile.stages);
+    Value stage = sm.pipelineStep(kt, tile.stages, kCount, loadStage);
     Value aStage = sm.gep(smem, i8, sm.stageOffset(aOffsets, stage));
     Value bStage = sm.gep(smem, i8, sm.stageOffset(bOffsets, stage));
     auto lds = [&](Value base, Value index) -> Value {
@@ -182,7 +170,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
       return lds(bStage, sharedIndex(spec.b.alongK, bPitch, e.add(c, e.idx(dc)),
                                      e.add(r, e.idx(dr))));
     };
-    Value warpR = e.add(e.mul(warpRow, 64), g);
+    Value warpR = e.add(e.mul(warpRow, wm), g);
     Value warpC = e.add(e.mul(warpCol, 32), g);
     bool rounded = config->getPrecision() == KernelPrecision::tf32;
     SmallVector<Value> acc(loop.getRegionIterArgs());
@@ -251,7 +239,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   // 2t (+1 for odd i) of that 16 x 8 tile.
   SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
   Value t2 = e.mul(t, 2);
-  Value warpRow0 = e.add(row0, e.mul(warpRow, 64));
+  Value warpRow0 = e.add(row0, e.mul(warpRow, wm));
   Value warpCol0 = e.add(col0, e.mul(warpCol, 32));
   auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
   for (int64_t mi = 0; mi < kMi; ++mi)

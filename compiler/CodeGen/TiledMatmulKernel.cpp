@@ -137,20 +137,7 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value kt = loop.getInductionVar();
-    // Slice kt has landed (at most stages - 2 younger groups pending), and
-    // every warp is done with the buffer the next copy overwrites.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, tile.stages - 2);
-    gpu::BarrierOp::create(b, loc);
-    Value next = e.add(kt, e.idx(tile.stages - 1));
-    auto ifNext = scf::IfOp::create(b, loc, e.ult(next, kTiles), false);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-      loadStage(e.rem(next, tile.stages), next);
-    }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-
-    Value stage = e.rem(kt, tile.stages);
+    Value stage = e.pipelineStep(kt, tile.stages, e.idx(kTiles), loadStage);
     Value aStage = e.gep(smem, i8, e.stageOffset(aOffsets, stage));
     Value bStage = e.gep(smem, i8, e.stageOffset(bOffsets, stage));
     Value laneRow = e.rem(lane, 16), laneHalf = e.mul(e.div(lane, 16), 8);

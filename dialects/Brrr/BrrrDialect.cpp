@@ -116,13 +116,16 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << cluster;
     if (k % 16)
       return emitError() << "an mma_sync tile's k must be a multiple of 16";
-    // One warp per 64 x 64 (16-bit operands) or per 64 x 32 (f32).
+    // One warp per 64 x 64 (16-bit operands), or per 64 x 32 or 32 x 32
+    // (f32).
     if (threads != 32 * (m / 64) * (n / 64) &&
-        threads != 32 * (m / 64) * (n / 32))
+        threads != 32 * (m / 64) * (n / 32) &&
+        threads != 32 * (m / 32) * (n / 32))
       return emitError() << "an mma_sync " << m << "x" << n
-                         << " tile runs one warp per 64x64 or 64x32, "
-                         << 32 * (m / 64) * (n / 64) << " or "
-                         << 32 * (m / 64) * (n / 32) << " threads, not "
+                         << " tile runs one warp per 64x64, 64x32 or 32x32, "
+                         << 32 * (m / 64) * (n / 64) << ", "
+                         << 32 * (m / 64) * (n / 32) << " or "
+                         << 32 * (m / 32) * (n / 32) << " threads, not "
                          << threads;
     return success();
   }

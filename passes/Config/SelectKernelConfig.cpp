@@ -105,8 +105,13 @@ std::optional<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
     return std::nullopt;
   KernelFamily family =
       isa<MatmulOp>(product) ? KernelFamily::matmul : KernelFamily::conv;
+  // 64 x 64 tiles (small products, latency-bound) run four 32 x 32 warps,
+  // which copy half as many slice elements each as two 64 x 32 warps
+  // would; larger tiles run 64 x 32 warps, which read fewer fragments from
+  // shared memory per product.
+  int64_t warpRows = tile->m == 64 && tile->n == 64 ? 32 : 64;
   return KernelConfigAttr::get(fusion.getContext(), family,
-                               KernelBody::mma_sync, tile->f32Threads(),
+                               KernelBody::mma_sync, tile->f32Threads(warpRows),
                                {tile->m, tile->n, tile->k}, tile->stages, 1,
                                tile->cluster, precision, 0, 0);
 }

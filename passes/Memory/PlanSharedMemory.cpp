@@ -102,12 +102,10 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
       buffers.push_back({"a" + std::to_string(s), aBytes, align, 0, 0});
       buffers.push_back({"b" + std::to_string(s), bBytes, align, 0, 0});
     }
-    // A tile split over a cluster on the f32 body: each thread's
-    // accumulators, read by the cluster's blocks after the main loop.
+    // A tile split over a cluster on the f32 body: its accumulators, read
+    // by the cluster's blocks after the main loop.
     if (f32 && tile->cluster > 1)
-      buffers.push_back(
-          {"partials", 4 * MatmulTile::kF32Accumulators * config->getThreads(),
-           16, 1, 1});
+      buffers.push_back({"partials", 4 * tile->m * tile->n, 16, 1, 1});
     if (wgmma) {
       buffers.push_back({"barriers", 16 * tile->stages, 8, 0, 1});
       // A persistent kernel's epilogue has a buffer of its own, alive

@@ -4,14 +4,14 @@
 // Implicit GEMM per group (grid z): M = N*OH*OW = 2*8*8 = 128 rows, N =
 // O/groups = 8 channels, K = C/groups * KH * KW = 16*3*3; flops = 2 * 128 *
 // 16 * 144. f32 runs the staged tf32 body: 64 x 64 tiles (grid 1 x 2 x 2)
-// of two 64 x 32 warps. The input is gathered element by element through
+// of four 32 x 32 warps. The input is gathered element by element through
 // im2col with its padding masked (signed window coordinates) into the
 // shared slices by 4-byte cp.async; each k-step multiplies three tf32
 // products (3xTF32) added to the running f32 sum, and the bias is added to
 // the accumulators before the epilogue.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 64, 1, 1>{{.*}}body = mma_sync, threads = 64, tile = [64, 64, 32], stages = 2>, brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 2, 2>, brrr.kernel = "fusion_0"
-// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 64, 1, 1>}
+// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2>, brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 2, 2>, brrr.kernel = "fusion_0"
+// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: arith.cmpi slt
 // CHECK: arith.cmpi sge
 // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache =  ca, %{{.+}}

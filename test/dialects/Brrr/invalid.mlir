@@ -732,7 +732,7 @@ func.func @kernel_mma_sync_k() attributes {c = #brrr.kernel<family = matmul, bod
 
 // -----
 
-// expected-error @+1 {{an mma_sync 128x128 tile runs one warp per 64x64 or 64x32, 128 or 256 threads, not 64}}
+// expected-error @+1 {{an mma_sync 128x128 tile runs one warp per 64x64, 64x32 or 32x32, 128, 256 or 512 threads, not 64}}
 func.func @kernel_mma_sync_threads() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 64, tile = [128, 128, 32], stages = 3>} { return }
 
 // -----

@@ -161,24 +161,24 @@ func.func @MmaSyncWithoutTarget(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) 
 
 // -----
 
-// f32 products and convolutions run the staged mma_sync body on tf32
-// (one warp per 64 x 32): 128 x 128 tiles where they fill the
-// multiprocessors (128 x 64 for 64 columns), 64 x 64 where even 128 x 64
-// would not; 16-deep slices for K = 16. f16 rows that are not whole
+// f32 products and convolutions run the staged mma_sync body on tf32:
+// 128 x 128 tiles where they fill the multiprocessors (128 x 64 for 64
+// columns), of 64 x 32 warps; 64 x 64 where even 128 x 64 would not, of
+// four 32 x 32 warps; 16-deep slices for K = 16. f16 rows that are not whole
 // 16-byte chunks run the untiled warp_mma body, even on sm_90a.
 // The pin (16-bit tiles) leaves them all alone.
 // CHECK-LABEL: func.func @UntiledBodies
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 64, tile = [64, 64, 32], stages = 3>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 64, tile = [64, 64, 32], stages = 3>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 256, tile = [128, 128, 32], stages = 3>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 64, tile = [64, 64, 16], stages = 3>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 16], stages = 3>
 // PINNED-LABEL: func.func @UntiledBodies
-// PINNED: body = mma_sync, threads = 64, tile = [64, 64, 32]
+// PINNED: body = mma_sync, threads = 128, tile = [64, 64, 32]
 // PINNED: body = warp_mma, threads = 32>
-// PINNED: body = mma_sync, threads = 64, tile = [64, 64, 32]
+// PINNED: body = mma_sync, threads = 128, tile = [64, 64, 32]
 // PINNED: body = mma_sync, threads = 256, tile = [128, 128, 32]
 module attributes {brrr.target = "sm_90a"} {
   func.func @UntiledBodies(%a: tensor<64x64xf32>, %h: tensor<64x50xf16>, %w: tensor<50x64xf16>, %x: tensor<1x8x10x10xf32>, %k: tensor<8x8x3x3xf32>, %l: tensor<2048x256xf32>, %r: tensor<256x2048xf32>, %m: tensor<4352x256xf32>, %n: tensor<256x256xf32>, %q: tensor<16896x256xf32>, %o: tensor<256x64xf32>, %u: tensor<256x16xf32>, %v: tensor<16x128xf32>) -> (tensor<64x64xf32>, tensor<64x64xf16>, tensor<1x8x8x8xf32>, tensor<2048x2048xf32>, tensor<4352x256xf32>, tensor<16896x64xf32>, tensor<256x128xf32>) {
@@ -305,7 +305,7 @@ func.func @DirectConvs(%x: tensor<1x5x5x24xf16>, %w: tensor<3x3x24x1xf16>, %xb: 
 // Under --precision=tf32 (the module's brrr.precision) f32 products
 // multiply once in tf32; 16-bit products are not affected.
 // CHECK-LABEL: func.func @Tf32Products
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 64, tile = [64, 64, 32], stages = 2, precision = tf32>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2, precision = tf32>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
 module attributes {brrr.precision = "tf32"} {
   func.func @Tf32Products(%a: tensor<64x64xf32>, %h: tensor<64x50xf16>, %w: tensor<50x64xf16>) -> (tensor<64x64xf32>, tensor<64x64xf16>) {
