@@ -26,6 +26,31 @@ def BrrrDecomposeBatchNorm : Pass<"brrr-decompose-batch-norm", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrSplitReductions : Pass<"brrr-split-reductions", "func::FuncOp"> {
+  let summary = "Reduce a huge run of elements to a few outputs in two steps";
+  let description = [{
+    A `brrr.reduce` over a trailing run of axes whose few outputs (at most
+    `max-outputs`) each combine at least `min-count` elements would run on
+    a few blocks while the rest of the GPU idles (T5's f16 export checks a
+    whole activation for infinities after every layer). It becomes a
+    reduction of `parts` equal groups of each output's elements, then one
+    of the parts: `reshape` to `[outer..., parts, count / parts]`, reduce
+    the last axis, reduce the parts, `reshape` to the original result.
+    `parts` is the largest power of two up to 1024 that divides the count
+    and leaves each group at least 2048 elements. `sum`, `max`, `min` and
+    `prod` split as themselves, `mean` as a mean of equal groups' means;
+    16-bit sums, means and products are computed in f32 between two casts,
+    so that the partial results are not rounded to 16 bits.
+  }];
+  let options = [
+    Option<"maxOutputs", "max-outputs", "int64_t", "16",
+           "Split only reductions with at most this many outputs">,
+    Option<"minCount", "min-count", "int64_t", "65536",
+           "Split only reductions of at least this many elements an output">,
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
   let summary = "Lay Tensor Core convolutions and their neighbours out as NHWC";
   let description = [{

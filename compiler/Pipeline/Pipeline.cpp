@@ -26,6 +26,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
   // After precision lowering: f32 convolutions run in f16 by then.
   graph.nest<func::FuncOp>().addPass(createBrrrChannelsLast());
+  graph.nest<func::FuncOp>().addPass(createBrrrSplitReductions());
   // One cast of a value however many products it feeds.
   graph.nest<func::FuncOp>().addPass(createCSEPass());
   // Attention is recognized before the pointwise groups split its chain.

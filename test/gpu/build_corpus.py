@@ -288,6 +288,14 @@ KERNEL_CASES = [
                                          n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
      [("x", F, [1, 512, 7, 7]), ("w", F, [512, 512, 3, 3]), ("b", F, [512]),
       ("r", F, [1, 512, 7, 7])], [("y", F, [1, 512, 7, 7])]),
+    # Reductions to a few outputs of 2M and 256K elements each, split into
+    # two reductions (brrr-split-reductions): a whole-tensor f16 max (T5's
+    # infinity check reduces a whole activation so) and an f16 mean over
+    # two axes with kept dimensions, computed in f32 between the steps.
+    ("reduce_split_whole_max_f16", [n("ReduceMax", ["x"], ["y"], keepdims=0)],
+     [("x", H, [32, 128, 512])], [("y", H, [])]),
+    ("reduce_split_mean_keepdims_f16", [n("ReduceMean", ["x"], ["y"], axes=[1, 2], keepdims=1)],
+     [("x", H, [2, 256, 1024])], [("y", H, [2, 1, 1])]),
     ("reduce_mean_f16_trailing2", [n("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=1)],
      [("x", H, [4, 16, 33, 31])], [("y", H, [4, 16, 1, 1])]),
     ("reduce_max_ragged_f32", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],

@@ -96,6 +96,10 @@ def torch_inputs(name, gen):
         return [f(128, 96), f(96, 80)]
     if name == "matmul_staged_wide_f32":
         return [f(1500, 100), f(100, 1500)]
+    if name == "reduce_split_whole_max_f16":
+        return [f(32, 128, 512, dt=torch.float16)]
+    if name == "reduce_split_mean_keepdims_f16":
+        return [f(2, 256, 1024, dt=torch.float16) + 0.5]
     if name == "gemm_staged_transb_bias_f32":
         return [f(200, 96), f(150, 96), f(150)]
     if name == "matmul_staged_transposed_a_f32":
@@ -404,6 +408,10 @@ def torch_reference(name, xs):
         return [d[0] @ d[1]]
     if name == "gemm_staged_transb_bias_f32":
         return [d[0] @ d[1].T + d[2]]
+    if name == "reduce_split_whole_max_f16":
+        return [d[0].max()]
+    if name == "reduce_split_mean_keepdims_f16":
+        return [d[0].mean(dim=(1, 2), keepdim=True)]
     if name == "gemm_split_cluster_bias_f32":
         return [d[0] @ d[1] + d[2]]
     if name == "conv_split_cluster_residual_f32":

@@ -1,0 +1,105 @@
+//===- SplitReductions.cpp - a huge reduction to few outputs in two steps -===//
+//
+// Runs before fusion (flag brrr-split-reductions). A reduction of a trailing
+// run of axes to a few outputs, each of a huge number of elements, would
+// run on a few blocks (a block per output at most) while the GPU idles:
+// T5's f16 export asks after every layer whether a whole activation holds
+// an infinity, one output of 2M elements at batch 32. It becomes two
+// reductions: of `parts` equal groups of each output's elements (enough
+// outputs to fill the GPU), then of the parts, through reshapes that move
+// no data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRSPLITREDUCTIONS
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Groups up to this many: their partial results fill the GPU several
+/// times over and the second reduction stays one block's work.
+constexpr int64_t kMaxParts = 1024;
+/// Elements a group at least: a block's worth of work for each.
+constexpr int64_t kMinGroup = 2048;
+
+/// The number of equal groups to reduce `count` elements in, or 0.
+int64_t partsOf(int64_t count) {
+  int64_t parts = 0;
+  for (int64_t p = 2; p <= kMaxParts; p *= 2)
+    if (count % p == 0 && count / p >= kMinGroup)
+      parts = p;
+  return parts;
+}
+
+struct SplitReductionsPass
+    : public mlir::brrr::impl::BrrrSplitReductionsBase<SplitReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<ReduceOp> reductions;
+    getOperation().walk([&](ReduceOp r) { reductions.push_back(r); });
+    for (ReduceOp r : reductions)
+      split(r);
+  }
+
+  void split(ReduceOp r) {
+    auto in = cast<RankedTensorType>(r.getInput().getType());
+    if (!in.hasStaticShape())
+      return;
+    ArrayRef<int64_t> axes = r.getAxes();
+    int64_t rank = in.getRank();
+    // A trailing run of axes: each output's elements are contiguous.
+    if (axes.empty() || axes.back() != rank - 1 ||
+        axes.front() != rank - static_cast<int64_t>(axes.size()))
+      return;
+    int64_t first = axes.front();
+    ArrayRef<int64_t> outer = in.getShape().take_front(first);
+    int64_t outputs = 1, count = 1;
+    for (int64_t d : outer)
+      outputs *= d;
+    for (int64_t d : in.getShape().drop_front(first))
+      count *= d;
+    int64_t parts = partsOf(count);
+    if (outputs > maxOutputs || count < minCount || parts == 0)
+      return;
+
+    OpBuilder b(r);
+    Location loc = r.getLoc();
+    Type et = in.getElementType();
+    // 16-bit sums, means and products keep f32 partial results.
+    bool widen = (et.isF16() || et.isBF16()) && r.getKind() != ReduceKind::max &&
+                 r.getKind() != ReduceKind::min;
+    Type work = widen ? b.getF32Type() : et;
+    Value x = r.getInput();
+    if (widen)
+      x = CastOp::create(b, loc, RankedTensorType::get(in.getShape(), work), x);
+    SmallVector<int64_t> grouped(outer);
+    grouped.append({parts, count / parts});
+    x = ReshapeOp::create(b, loc, RankedTensorType::get(grouped, work), x);
+    auto noKeep = b.getBoolAttr(false);
+    SmallVector<int64_t> partShape(outer);
+    partShape.push_back(parts);
+    x = ReduceOp::create(b, loc, RankedTensorType::get(partShape, work),
+                         r.getKindAttr(), x, b.getDenseI64ArrayAttr({first + 1}),
+                         noKeep);
+    x = ReduceOp::create(b, loc, RankedTensorType::get(outer, work),
+                         r.getKindAttr(), x, b.getDenseI64ArrayAttr({first}),
+                         noKeep);
+    auto result = cast<RankedTensorType>(r.getType());
+    if (widen)
+      x = CastOp::create(b, loc, RankedTensorType::get(outer, et), x);
+    if (result.getShape() != ArrayRef<int64_t>(outer))
+      x = ReshapeOp::create(b, loc, result, x);
+    r.replaceAllUsesWith(x);
+    r.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,56 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-split-reductions))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-split-reductions{min-count=1000000000}))' | FileCheck %s --check-prefix=OFF
+
+// One output of 2M elements (T5's check of a whole activation): 1024
+// groups of 2048, then the groups. Max splits as itself, in f16.
+// CHECK-LABEL: func.func @whole
+// CHECK: %[[G:.+]] = brrr.reshape %arg0 : tensor<32x128x512xf16> -> tensor<1024x2048xf16>
+// CHECK: %[[P:.+]] = brrr.reduce max %[[G]] {axes = array<i64: 1>, keepdims = false} : tensor<1024x2048xf16> -> tensor<1024xf16>
+// CHECK: %[[R:.+]] = brrr.reduce max %[[P]] {axes = array<i64: 0>, keepdims = false} : tensor<1024xf16> -> tensor<f16>
+// CHECK: return %[[R]]
+// OFF-LABEL: func.func @whole
+// OFF: brrr.reduce max %arg0 {axes = array<i64: 0, 1, 2>
+func.func @whole(%x: tensor<32x128x512xf16>) -> tensor<f16> {
+  %0 = brrr.reduce max %x {axes = array<i64: 0, 1, 2>, keepdims = false} : tensor<32x128x512xf16> -> tensor<f16>
+  return %0 : tensor<f16>
+}
+
+// -----
+
+// Two outputs of 256K elements each, kept dimensions: 128 groups of 2048
+// per output, and an f16 sum is computed in f32 between two casts.
+// CHECK-LABEL: func.func @sum_keepdims
+// CHECK: %[[W:.+]] = brrr.cast %arg0 : tensor<2x256x1024xf16> -> tensor<2x256x1024xf32>
+// CHECK: %[[G:.+]] = brrr.reshape %[[W]] : tensor<2x256x1024xf32> -> tensor<2x128x2048xf32>
+// CHECK: %[[P:.+]] = brrr.reduce sum %[[G]] {axes = array<i64: 2>, keepdims = false} : tensor<2x128x2048xf32> -> tensor<2x128xf32>
+// CHECK: %[[S:.+]] = brrr.reduce sum %[[P]] {axes = array<i64: 1>, keepdims = false} : tensor<2x128xf32> -> tensor<2xf32>
+// CHECK: %[[N:.+]] = brrr.cast %[[S]] : tensor<2xf32> -> tensor<2xf16>
+// CHECK: %[[K:.+]] = brrr.reshape %[[N]] : tensor<2xf16> -> tensor<2x1x1xf16>
+// CHECK: return %[[K]]
+func.func @sum_keepdims(%x: tensor<2x256x1024xf16>) -> tensor<2x1x1xf16> {
+  %0 = brrr.reduce sum %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x256x1024xf16> -> tensor<2x1x1xf16>
+  return %0 : tensor<2x1x1xf16>
+}
+
+// -----
+
+// A mean splits into means of equal groups (f32 stays f32). Left alone:
+// too many outputs, too few elements, a count with no power-of-two group
+// of 2048 or more, and axes that are not a trailing run.
+// CHECK-LABEL: func.func @others
+// CHECK: brrr.reshape %arg0 : tensor<4x65536xf32> -> tensor<4x32x2048xf32>
+// CHECK: brrr.reduce mean {{.+}} : tensor<4x32x2048xf32> -> tensor<4x32xf32>
+// CHECK: brrr.reduce mean {{.+}} : tensor<4x32xf32> -> tensor<4xf32>
+// CHECK: brrr.reduce sum %arg1 {axes = array<i64: 1>, keepdims = false} : tensor<64x65536xf32> -> tensor<64xf32>
+// CHECK: brrr.reduce sum %arg2 {axes = array<i64: 0>, keepdims = false} : tensor<60000xf32> -> tensor<f32>
+// CHECK: brrr.reduce sum %arg3 {axes = array<i64: 0>, keepdims = false} : tensor<65537xf32> -> tensor<f32>
+// CHECK: brrr.reduce max %arg4 {axes = array<i64: 0>, keepdims = false} : tensor<65536x2xf32> -> tensor<2xf32>
+// CHECK-NOT: brrr.reshape
+func.func @others(%a: tensor<4x65536xf32>, %b: tensor<64x65536xf32>, %c: tensor<60000xf32>, %d: tensor<65537xf32>, %e: tensor<65536x2xf32>) -> (tensor<4xf32>, tensor<64xf32>, tensor<f32>, tensor<f32>, tensor<2xf32>) {
+  %0 = brrr.reduce mean %a {axes = array<i64: 1>, keepdims = false} : tensor<4x65536xf32> -> tensor<4xf32>
+  %1 = brrr.reduce sum %b {axes = array<i64: 1>, keepdims = false} : tensor<64x65536xf32> -> tensor<64xf32>
+  %2 = brrr.reduce sum %c {axes = array<i64: 0>, keepdims = false} : tensor<60000xf32> -> tensor<f32>
+  %3 = brrr.reduce sum %d {axes = array<i64: 0>, keepdims = false} : tensor<65537xf32> -> tensor<f32>
+  %4 = brrr.reduce max %e {axes = array<i64: 0>, keepdims = false} : tensor<65536x2xf32> -> tensor<2xf32>
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<64xf32>, tensor<f32>, tensor<f32>, tensor<2xf32>
+}
