@@ -138,13 +138,15 @@ struct MatmulTile {
 
 /// The staged tile of an f32 product (matmul or convolution) of shape `p`
 /// on mma.sync tf32: 128 x 128 where its tiles fill the multiprocessors
-/// (128 x 64 for at most 64 columns), else 128 x 64 or 64 x 64; 32-deep
-/// k-slices (16 where K is at most 16) through up to three stages.
+/// (128 x 64 for at most 64 columns), else 128 x 64 or 64 x 64, among
+/// those whose two stages fit `sharedBudget`; 32-deep k-slices (16 where K
+/// is at most 16, or where no 32-deep tile fits) through up to three
+/// stages.
 /// On sm_90a, where even 64 x 64 tiles leave multiprocessors idle, each
 /// tile's k-slices split over a cluster of 2, 4 or 8 blocks (at least two
 /// slices each, no more blocks than multiprocessors), whose partial tiles
-/// are summed through distributed shared memory. None when two stages do
-/// not fit `sharedBudget`.
+/// are summed through distributed shared memory. None when no tile fits
+/// two stages in `sharedBudget`.
 std::optional<MatmulTile> f32TileOf(const ProductShape &p, StringRef target,
                                     int64_t sharedBudget);
 

@@ -83,26 +83,33 @@ KernelConfigAttr attentionConfig(FusionOp fusion, ArrayRef<int64_t> pinned) {
 }
 
 /// The config of an f32 product (matmul or convolution) on the staged
-/// mma_sync body, multiplying with `precision`; none for other element
-/// types, or where its tile does not fit.
-std::optional<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
-                                          int64_t budget,
-                                          KernelPrecision precision) {
+/// mma_sync body, multiplying with `precision`; null for other element
+/// types, failure (with a diagnostic) where no tile fits `budget`.
+FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
+                                      int64_t budget,
+                                      KernelPrecision precision) {
   Operation *product = tensorCoreProductOf(fusion);
   if (!product || !cast<RankedTensorType>(product->getOperand(0).getType())
                        .getElementType()
                        .isF32())
-    return std::nullopt;
+    return KernelConfigAttr();
   ProductShape p;
   if (auto mm = dyn_cast<MatmulOp>(product))
     p = productShapeOf(mm);
   else if (auto conv = dyn_cast<Conv2DOp>(product))
     p = ConvGemm::shapeOf(conv).product();
   else
-    return std::nullopt;
+    return KernelConfigAttr();
   std::optional<MatmulTile> tile = f32TileOf(p, target, budget);
-  if (!tile)
-    return std::nullopt;
+  if (!tile) {
+    MatmulTile smallest;
+    smallest.m = smallest.n = 64;
+    smallest.k = 16;
+    return fusion.emitOpError("multiplies f32 on a staged tile, whose two "
+                              "stages need at least ")
+           << 2 * smallest.f32StageBytes()
+           << " bytes of shared memory; the budget is " << budget;
+  }
   KernelFamily family =
       isa<MatmulOp>(product) ? KernelFamily::matmul : KernelFamily::conv;
   // 64 x 64 tiles (small products, latency-bound) run four 32 x 32 warps,
@@ -163,9 +170,10 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
       chooseClusterSplit(*tile, p, target);
       return tile->config(ctx);
     }
-    if (std::optional<KernelConfigAttr> f32 =
-            f32Config(fusion, target, budget, f32Precision))
-      return *f32;
+    FailureOr<KernelConfigAttr> f32 =
+        f32Config(fusion, target, budget, f32Precision);
+    if (failed(f32) || *f32)
+      return f32;
     return KernelConfigAttr::get(ctx, KernelFamily::matmul,
                                  KernelBody::warp_mma, 32, {}, 0, 1, 1,
                                  KernelPrecision::exact, 0, 0);
@@ -195,9 +203,10 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         chooseClusterSplit(*tile, g->product(), target);
       return tile->config(ctx, KernelFamily::conv);
     }
-    if (std::optional<KernelConfigAttr> f32 =
-            f32Config(fusion, target, budget, f32Precision))
-      return *f32;
+    FailureOr<KernelConfigAttr> f32 =
+        f32Config(fusion, target, budget, f32Precision);
+    if (failed(f32) || *f32)
+      return f32;
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
                                  32, {}, 0, 1, 1, KernelPrecision::exact, 0, 0);
   }

@@ -281,25 +281,37 @@ std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
 std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
                                                 StringRef target,
                                                 int64_t sharedBudget) {
-  MatmulTile tile;
   // 16-deep slices for products of at most 16 (MobileNet's narrowest 1x1
-  // convolutions), which a 32-deep one would fill half with zeros.
-  tile.k = p.K <= 16 ? 16 : 32;
+  // convolutions), which a 32-deep one would fill half with zeros, or
+  // where 32-deep ones do not fit the budget twice.
   int64_t sms = multiprocessors(target);
-  for (auto [m, n] :
-       {std::pair<int64_t, int64_t>{128, 128}, {128, 64}, {64, 64}}) {
-    // A 128-wide tile would multiply half its columns outside a product of
-    // at most 64 (ResNet's first-stage convolutions).
-    if (n > 64 && p.N <= 64)
+  std::optional<MatmulTile> chosen;
+  for (int64_t k : {int64_t(32), int64_t(16)}) {
+    if (k == 32 && p.K <= 16)
       continue;
-    tile.m = m;
-    tile.n = n;
-    if (tile.tilesOf(p) >= sms)
+    for (auto [m, n] :
+         {std::pair<int64_t, int64_t>{128, 128}, {128, 64}, {64, 64}}) {
+      // A 128-wide tile would multiply half its columns outside a product
+      // of at most 64 (ResNet's first-stage convolutions).
+      if (n > 64 && p.N <= 64)
+        continue;
+      MatmulTile t;
+      t.m = m;
+      t.n = n;
+      t.k = k;
+      t.stages = std::min<int64_t>(3, sharedBudget / t.f32StageBytes());
+      if (t.stages < 2)
+        continue;
+      chosen = t;
+      if (t.tilesOf(p) >= sms)
+        break;
+    }
+    if (chosen)
       break;
   }
-  tile.stages = std::min<int64_t>(3, sharedBudget / tile.f32StageBytes());
-  if (tile.stages < 2)
+  if (!chosen)
     return std::nullopt;
+  MatmulTile tile = *chosen;
   if (target == "sm_90a" && p.K > 0) {
     int64_t tiles = tile.tilesOf(p), kTiles = llvm::divideCeil(p.K, tile.k);
     for (int64_t s : {2, 4, 8})
