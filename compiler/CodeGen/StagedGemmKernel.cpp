@@ -3,11 +3,11 @@
 // The f32 body of the matmul and convolution families (GemmKernel.h): each
 // block computes an m x n output tile with warps of 64 x 32 or 32 x 32
 // (4 or 2 x 4 mma.sync m16n8k8 tiles of 16 x 8; the config's thread count
-// says which). k-slices of A and B, 32 deep,
-// stream from global to shared memory through the config's stages with one
-// 4-byte cp.async per element, addressed through the family's callbacks
-// (a strided matrix, an image seen through im2col), so any layout is
-// tiled; zero-filled where the callbacks say the element lies outside the
+// says which). k-slices of A and B (the config's k deep) stream from
+// global to shared memory through the config's stages with one 4-byte
+// cp.async per element, addressed through the family's callbacks (a strided
+// matrix, an image seen through im2col), so any layout is tiled;
+// zero-filled where the callbacks say the element lies outside the
 // problem. Each operand's slice keeps its contiguous dimension innermost
 // (MatmulTile::f32Pitch), so a warp's copies read contiguous memory and
 // neither they nor the fragment reads conflict on banks. Fragments are
@@ -101,8 +101,9 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   int64_t aPitch = MatmulTile::f32Pitch(spec.a.alongK, tile.m, tile.k);
   int64_t bPitch = MatmulTile::f32Pitch(spec.b.alongK, tile.n, tile.k);
 
-  /// Shared index of element (major, kk) of a slice with `rows` along its
-  /// major dimension (A's rows, B's columns).
+  /// Shared index of element (major, kk) of a slice laid out with rows of
+  /// `pitch` along K (`alongK`) or along its major dimension (A's rows, B's
+  /// columns).
   auto sharedIndex = [&](bool alongK, int64_t pitch, Value major, Value kk) {
     return alongK ? e.add(e.mul(major, pitch), kk)
                   : e.add(e.mul(kk, pitch), major);
