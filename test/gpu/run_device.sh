@@ -9,7 +9,8 @@
 #   test/gpu/run_device.sh [checks|bench|attention|sanitize|all] [RESULTS_DIR]
 # Builds the C++ harnesses (cpp_run over the C API; a raii_run linked
 # against each bundled example through brrr_runtime.hpp), runs the checks
-# (table in RESULTS_DIR/checks.txt, summary printed) and the benchmark;
+# (table in RESULTS_DIR/checks.txt, summary printed) and the benchmarks
+# (bench.py, f32_bench.py);
 # `sanitize` runs compute-sanitizer over the corpus (test/gpu/sanitize.py).
 set -eu
 what=${1:-all}
@@ -43,6 +44,8 @@ if [ "$what" = sanitize ]; then
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   PYTHONPATH="$root/python" python3 "$root/test/gpu/bench.py" bench ./cpp_run 2>&1 |
+    grep -v Warning
+  PYTHONPATH="$root/python" python3 "$root/test/gpu/f32_bench.py" bench 2>&1 |
     grep -v Warning
 fi
 if [ "$what" != checks ] && [ "$what" != sanitize ]; then
