@@ -86,24 +86,6 @@ std::pair<Value, Value> mlir::brrr::splitTf32(OpBuilder &b, Location loc,
   return {hi, small};
 }
 
-SmallVector<Value> mlir::brrr::mmaSync(OpBuilder &b, Location loc,
-                                       NVVM::MMATypes type, int64_t k,
-                                       ArrayRef<Value> a, ArrayRef<Value> bRegs,
-                                       ArrayRef<Value> acc) {
-  Type f32 = b.getF32Type();
-  auto resultType =
-      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  auto op = NVVM::MmaOp::create(
-      b, loc, resultType, a, bRegs, acc, {16, 8, static_cast<int>(k)},
-      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  SmallVector<Value> out;
-  for (int64_t i = 0; i < 4; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
-  return out;
-}
-
 SmallVector<Value> mlir::brrr::mmaTf32(OpBuilder &b, Location loc,
                                        ArrayRef<Value> a, ArrayRef<Value> bRegs,
                                        ArrayRef<Value> acc) {

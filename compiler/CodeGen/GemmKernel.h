@@ -75,13 +75,6 @@ Value roundToTf32(OpBuilder &b, Location loc, Value v);
 /// big * small + small * big keeps f32 accuracy (3xTF32).
 std::pair<Value, Value> splitTf32(OpBuilder &b, Location loc, Value v);
 
-/// acc + a x b by one mma.sync m16n8k`k` on `type` operands (A row-major,
-/// B column-major; registers as the PTX fragments hold them) into four f32
-/// accumulators.
-SmallVector<Value> mmaSync(OpBuilder &b, Location loc, NVVM::MMATypes type,
-                           int64_t k, ArrayRef<Value> a, ArrayRef<Value> bRegs,
-                           ArrayRef<Value> acc);
-
 /// acc + a x b by one mma.sync m16n8k8 on tf32 registers (A: 4, B: 2;
 /// A row-major, B column-major) into four f32 accumulators.
 SmallVector<Value> mmaTf32(OpBuilder &b, Location loc, ArrayRef<Value> a,

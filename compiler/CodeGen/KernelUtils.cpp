@@ -133,19 +133,47 @@ Value mlir::brrr::StagedMath::mmaOperand(Value reg, Type et) {
 
 void mlir::brrr::StagedMath::mma16816(ArrayRef<Value> a, ArrayRef<Value> bRegs,
                                       MutableArrayRef<Value> c, Type et) {
+  NVVM::MMATypes ptxType =
+      et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  llvm::copy(mmaSync(b, loc, ptxType, 16, a, bRegs, c), c.begin());
+}
+
+SmallVector<Value> mlir::brrr::mmaSync(OpBuilder &b, Location loc,
+                                       NVVM::MMATypes type, int64_t k,
+                                       ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                                       ArrayRef<Value> acc) {
   Type f32 = b.getF32Type();
   auto resultType =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  NVVM::MMATypes ptxType =
-      et.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  auto op =
-      NVVM::MmaOp::create(b, loc, resultType, a, bRegs, SmallVector<Value>(c),
-                          {16, 8, 16}, std::nullopt, std::nullopt,
-                          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-                          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                         NVVM::MMALayout::col});
+  auto op = NVVM::MmaOp::create(
+      b, loc, resultType, a, bRegs, acc, {16, 8, static_cast<int>(k)},
+      std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> out;
   for (int64_t i = 0; i < 4; ++i)
-    c[i] = LLVM::ExtractValueOp::create(b, loc, op.getRes(), i);
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getRes(), i));
+  return out;
+}
+
+void mlir::brrr::clusterBarrier(OpBuilder &b, Location loc) {
+  NVVM::ClusterArriveOp::create(b, loc, nullptr);
+  NVVM::ClusterWaitOp::create(b, loc, nullptr);
+}
+
+Value mlir::brrr::sumOverCluster(OpBuilder &b, Location loc, Value local,
+                                 Type type, int64_t blocks,
+                                 unsigned alignment) {
+  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  Value sum;
+  for (int64_t q = 0; q < blocks; ++q) {
+    Value rank = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                           b.getI32IntegerAttr(q));
+    Value peer = NVVM::MapaOp::create(b, loc, clusterPtr, local, rank);
+    Value part = LLVM::LoadOp::create(b, loc, type, peer, alignment);
+    sum = q ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
+  }
+  return sum;
 }
 
 Value mlir::brrr::IndexMath::idx(int64_t v) {

@@ -92,6 +92,24 @@ struct StagedMath : IndexMath {
                 MutableArrayRef<Value> c, Type et);
 };
 
+/// acc + a x b by one mma.sync m16n8k`k` on `type` operands (A row-major,
+/// B column-major; registers as the PTX fragments hold them) into four f32
+/// accumulators.
+SmallVector<Value> mmaSync(OpBuilder &b, Location loc, NVVM::MMATypes type,
+                           int64_t k, ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                           ArrayRef<Value> acc);
+
+/// Synchronizes the blocks of a thread-block cluster: every block's writes
+/// to its shared memory before the barrier (release) are visible to the
+/// cluster's reads after it (acquire).
+void clusterBarrier(OpBuilder &b, Location loc);
+
+/// The sum, in block order, of the `type` values at shared address `local`
+/// in each of the first `blocks` blocks of the cluster (mapa into each
+/// block's shared memory), loaded with `alignment`.
+Value sumOverCluster(OpBuilder &b, Location loc, Value local, Type type,
+                     int64_t blocks, unsigned alignment);
+
 /// Elements `index` .. `index` + `width` - 1 of `elem` in global buffer
 /// `base`, in compute type: one load, a vector load aligned to its size
 /// when `width` > 1.

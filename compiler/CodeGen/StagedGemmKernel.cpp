@@ -216,10 +216,6 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   // the stores and the cluster's reads coalesce), synchronize the cluster,
   // and each sums every block's partials of its share of the warp tiles, in
   // block order, through distributed shared memory.
-  auto clusterBarrier = [&] {
-    NVVM::ClusterArriveOp::create(b, loc, nullptr);
-    NVVM::ClusterWaitOp::create(b, loc, nullptr);
-  };
   Value partials;
   if (split > 1) {
     FailureOr<int64_t> at = sharedOffset(fusion, "partials");
@@ -232,7 +228,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
       LLVM::StoreOp::create(
           b, loc, loop.getResult(j),
           sm.gep(partials, f32, e.add(tid, e.idx(j * threads))));
-    clusterBarrier();
+    clusterBarrier(b, loc);
   }
   int64_t tilesPerRank = kMi * kNj / split;
 
@@ -242,7 +238,6 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   Value t2 = e.mul(t, 2);
   Value warpRow0 = e.add(row0, e.mul(warpRow, wm));
   Value warpCol0 = e.add(col0, e.mul(warpCol, 32));
-  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
   for (int64_t mi = 0; mi < kMi; ++mi)
     for (int64_t nj = 0; nj < kNj; ++nj) {
       int64_t index = mi * kNj + nj;
@@ -258,16 +253,10 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
       for (int64_t i = 0; i < 4; ++i) {
         int64_t j = index * 4 + i;
         Value acc = loop.getResult(j);
-        if (split > 1) {
-          Value mine = sm.gep(partials, f32, e.add(tid, e.idx(j * threads)));
-          for (int64_t q = 0; q < split; ++q) {
-            Value peer =
-                NVVM::MapaOp::create(b, loc, clusterPtr, mine, sm.i32(q));
-            Value part = LLVM::LoadOp::create(b, loc, f32, peer);
-            acc =
-                q ? arith::AddFOp::create(b, loc, acc, part).getResult() : part;
-          }
-        }
+        if (split > 1)
+          acc = sumOverCluster(
+              b, loc, sm.gep(partials, f32, e.add(tid, e.idx(j * threads))),
+              f32, split, 4);
         Value r = e.add(warpRow0, e.add(g, e.idx(mi * 16 + (i < 2 ? 0 : 8))));
         Value c = e.add(warpCol0, e.add(t2, e.idx(nj * 8 + i % 2)));
         Value valid = e.both(e.ult(r, M), e.ult(c, N));
@@ -283,7 +272,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
     }
   // No block leaves while another still reads its partials.
   if (split > 1)
-    clusterBarrier();
+    clusterBarrier(b, loc);
   gpu::ReturnOp::create(b, loc);
 
   if (split > 1)

@@ -146,10 +146,6 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
            << " blocks";
   int64_t perRank = groups / split;
   int64_t rowsPerStep = std::min(kRowsPerStep, perRank);
-  auto clusterBarrier = [&] {
-    NVVM::ClusterArriveOp::create(b, loc, nullptr);
-    NVVM::ClusterWaitOp::create(b, loc, nullptr);
-  };
   for (int64_t chunk = 0; chunk < tile.n / columns; ++chunk) {
     barrier();
     auto pairType = VectorType::get({2}, f32);
@@ -171,7 +167,7 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
     // A split tile's partials are read across the cluster: every block's
     // staging is written (release) before any is read (acquire).
     if (split > 1)
-      clusterBarrier();
+      clusterBarrier(b, loc);
     else
       barrier();
     auto rows = scf::ForOp::create(b, loc, e.idx(0),
@@ -212,18 +208,10 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
         // One block's staged values, or the sum of the cluster's in block
         // order, read through distributed shared memory.
         Value v;
-        if (split == 1) {
+        if (split == 1)
           v = LLVM::LoadOp::create(b, loc, stagedType, staged, 4 * vec);
-        } else {
-          auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
-          for (int64_t q = 0; q < split; ++q) {
-            Value peer =
-                NVVM::MapaOp::create(b, loc, clusterPtr, staged, e.i32(q));
-            Value part =
-                LLVM::LoadOp::create(b, loc, stagedType, peer, 4 * vec);
-            v = q ? arith::AddFOp::create(b, loc, v, part).getResult() : part;
-          }
-        }
+        else
+          v = sumOverCluster(b, loc, staged, stagedType, split, 4 * vec);
         if (vec == 1) {
           values.push_back(v);
         } else {
@@ -257,7 +245,7 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
   }
   // No block of a split tile leaves while another still reads its staging.
   if (split > 1)
-    clusterBarrier();
+    clusterBarrier(b, loc);
   return success();
 }
 
