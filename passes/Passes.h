@@ -375,6 +375,9 @@ std::optional<SplitRows> splitRowsOf(ReduceOp red);
 /// The matmul, convolution or attention a Tensor Core kernel computes, or
 /// null.
 Operation *tensorCoreProductOf(FusionOp fusion);
+/// Whether `fusion`'s Tensor Core product (matmul, conv or attention)
+/// multiplies f32 operands: the staged tf32 body's products.
+bool isF32Product(FusionOp fusion);
 
 /// The `#brrr.kernel` config of `fusion`, or a diagnostic naming the pass
 /// that records it.

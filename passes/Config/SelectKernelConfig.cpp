@@ -88,11 +88,9 @@ KernelConfigAttr attentionConfig(FusionOp fusion, ArrayRef<int64_t> pinned) {
 FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
                                       int64_t budget,
                                       KernelPrecision precision) {
-  Operation *product = tensorCoreProductOf(fusion);
-  if (!product || !cast<RankedTensorType>(product->getOperand(0).getType())
-                       .getElementType()
-                       .isF32())
+  if (!isF32Product(fusion))
     return KernelConfigAttr();
+  Operation *product = tensorCoreProductOf(fusion);
   ProductShape p;
   if (auto mm = dyn_cast<MatmulOp>(product))
     p = productShapeOf(mm);
@@ -137,12 +135,8 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
   // f32 products multiply exactly (3xTF32) unless the model is compiled
   // with --precision=tf32; other element types multiply as they are.
   KernelPrecision f32Precision = KernelPrecision::exact;
-  if (precision == "tf32")
-    if (Operation *product = tensorCoreProductOf(fusion))
-      if (cast<RankedTensorType>(product->getOperand(0).getType())
-              .getElementType()
-              .isF32())
-        f32Precision = KernelPrecision::tf32;
+  if (precision == "tf32" && isF32Product(fusion))
+    f32Precision = KernelPrecision::tf32;
   MLIRContext *ctx = fusion.getContext();
   StringRef kind = fusion.getKind();
   if (kind == "pointwise")
@@ -313,6 +307,13 @@ std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {
   tile.stages = config.getStages();
   tile.warps = config.getThreads() / 32;
   return tile;
+}
+
+bool mlir::brrr::isF32Product(FusionOp fusion) {
+  Operation *product = tensorCoreProductOf(fusion);
+  return product && cast<RankedTensorType>(product->getOperand(0).getType())
+                        .getElementType()
+                        .isF32();
 }
 
 AttentionOp mlir::brrr::attentionOf(FusionOp fusion) {

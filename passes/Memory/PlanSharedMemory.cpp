@@ -89,11 +89,7 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
     int64_t align = wgmma ? 1024 : 128;
     // f32 slices (the staged tf32 body) in whichever layout the operand's
     // copies run along.
-    Operation *product = tensorCoreProductOf(fusion);
-    bool f32 =
-        product && cast<RankedTensorType>(product->getOperand(0).getType())
-                       .getElementType()
-                       .isF32();
+    bool f32 = isF32Product(fusion);
     int64_t aBytes =
         f32 ? MatmulTile::f32SliceBytes(tile->m, tile->k) : tile->aStageBytes();
     int64_t bBytes =
