@@ -151,7 +151,10 @@ def Brrr_MaxOp : Brrr_BinaryOp<"max", "max(x, y)", Brrr_NumericTensor, [Commutat
 def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_NumericTensor, [Commutative]>;
 def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_NumericTensor, [Commutative]>;
 def Brrr_OrOp : Brrr_BinaryOp<"or", "x or y", Brrr_BoolTensor, [Commutative]>;
-def Brrr_PowOp : Brrr_BinaryOp<"pow", "x ^ y">;
+def Brrr_PowOp : Brrr_BinaryOp<"pow", "x ^ y"> {
+  // pow(x, c) for a small whole constant c becomes multiplications.
+  let hasCanonicalizer = 1;
+}
 def Brrr_RemOp : Brrr_BinaryOp<"rem", "x - y * trunc(x / y)",
                                Brrr_NumericTensor>;
 def Brrr_SubOp : Brrr_BinaryOp<"sub", "x - y">;

@@ -205,6 +205,20 @@ KERNEL_CASES = [
      [("m", I64, [4, 300])], [("y", I64, [4, 300])]),
     ("cumsum_reverse_exclusive_f16", [n("CumSum", ["x", "axis1"], ["y"], exclusive=1, reverse=1)],
      [("x", H, [3, 200, 7])], [("y", H, [3, 200, 7])]),
+    # Pow by a whole constant as multiplications (the canonicalizer): GPT-2's
+    # tanh GELU written out, cubing with Pow, as a product epilogue; f32
+    # squares, cubes and fourth powers summed.
+    ("matmul_gelu_tanh_pow_f16",
+     [n("MatMul", ["a", "b"], ["m"]), n("Add", ["m", "bias"], ["t"]),
+      n("Pow", ["t", "three16"], ["p"]), n("Mul", ["p", "gelu_c16"], ["q"]),
+      n("Add", ["t", "q"], ["r"]), n("Mul", ["r", "gelu_s16"], ["s"]), n("Tanh", ["s"], ["th"]),
+      n("Add", ["th", "one"], ["u"]), n("Mul", ["t", "half"], ["v"]), n("Mul", ["v", "u"], ["y"])],
+     [("a", H, [3, 70, 256]), ("b", H, [256, 200]), ("bias", H, [200])],
+     [("y", H, [3, 70, 200])]),
+    ("pow_whole_exponents_f32",
+     [n("Pow", ["x", "two32"], ["p2"]), n("Pow", ["x", "three32"], ["p3"]),
+      n("Pow", ["x", "four"], ["p4"]), n("Add", ["p2", "p3"], ["s"]), n("Add", ["s", "p4"], ["y"])],
+     [("x", F, [7, 1001])], [("y", F, [7, 1001])]),
     # f16 and bf16 GELUs (Abramowitz & Stegun's tail probability, not
     # libdevice's erf) over [-10, 10], both tails included.
     ("gelu_range_f16", [n("Gelu", ["x"], ["y"])], [("x", H, [4, 4096])], [("y", H, [4, 4096])]),
@@ -618,7 +632,10 @@ CONSTANTS = {
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
-    "six16": np.array(6.0, np.float16),
+    "six16": np.array(6.0, np.float16), "three16": np.array(3.0, np.float16),
+    "gelu_c16": np.array(0.044715, np.float16),
+    "gelu_s16": np.array(np.sqrt(2 / np.pi), np.float16),
+    "two32": np.array(2.0, np.float32), "three32": np.array(3.0, np.float32),
     "k5": np.array([5], np.int64), "k10": np.array([10], np.int64),
     "k100": np.array([100], np.int64), "depth10": np.array(10, np.int64),
     "chain_reflect": np.array([0, 1, 2, 0, 0, 2, 1, 0], np.int64),

@@ -182,6 +182,13 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [f(500, 768, dt=torch.float16), f(768, 1536, dt=torch.float16) / 16,
                 f(1536, dt=torch.float16)]
+    if name == "matmul_gelu_tanh_pow_f16":
+        return [f(3, 70, 256, dt=torch.float16), f(256, 200, dt=torch.float16) / 8,
+                f(200, dt=torch.float16)]
+    if name == "pow_whole_exponents_f32":
+        x = f(7, 1001) * 3
+        x[0, :6] = torch.tensor([float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 1.5])
+        return [x]
     if name == "matmul_wgmma_persistent_odd_n_bf16":
         return [f(4500, 72, dt=torch.bfloat16), f(1001, 72, dt=torch.bfloat16) / 8]
     if name == "matmul_wgmma_persistent_bt_f16":
@@ -462,6 +469,13 @@ def torch_reference(name, xs):
         return [d[0] @ d[1].t()]
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "matmul_gelu_tanh_pow_f16":
+        # The model's f16 constants, exactly.
+        c, s = float(np.float16(0.044715)), float(np.float16(np.sqrt(2 / np.pi)))
+        t = torch.matmul(d[0], d[1]) + d[2]
+        return [t * 0.5 * (1 + torch.tanh(s * (t + c * t ** 3)))]
+    if name == "pow_whole_exponents_f32":
+        return [d[0] ** 2 + d[0] ** 3 + d[0] ** 4]
     if name == "matmul_wgmma_persistent_odd_n_bf16":
         return [torch.sigmoid(d[0] @ d[1].t())]
     if name == "matmul_wgmma_persistent_bt_f16":
