@@ -124,25 +124,52 @@ bool isMatrixLike(Value v, int64_t rows, int64_t cols) {
   return (r == 1 || r == rows) && (c == 1 || c == cols);
 }
 
+/// Whether the constant values of `v`, whose last two dimensions broadcast
+/// to `rows` x `cols`, are one matrix: `v` is matrix-like, or every slice
+/// of its leading dimensions equals the first (an exporter's mask expanded
+/// over the batch and folded so, GPT-2's [batch, 1, s, s] causal mask).
+template <typename T>
+bool isOneMatrix(Value v, ArrayRef<T> values, int64_t rows, int64_t cols) {
+  if (isMatrixLike(v, rows, cols))
+    return true;
+  ArrayRef<int64_t> shape = shapeOf(v);
+  if (shape.size() < 2)
+    return false;
+  int64_t r = shape[shape.size() - 2], c = shape.back();
+  if (!((r == 1 || r == rows) && (c == 1 || c == cols)))
+    return false;
+  size_t slice = r * c;
+  if (slice == 0 || values.size() % slice != 0)
+    return false;
+  for (size_t at = slice; at < values.size(); at += slice)
+    if (values.slice(at, slice) != values.take_front(slice))
+      return false;
+  return true;
+}
+
 /// The element (i, j) of `cond`, a boolean tensor broadcasting to `rows` x
-/// `cols`, as a function, when it is a constant or a comparison of integer
-/// constants (the exporters' `arange(cols) <= arange(rows)[:, None]`).
+/// `cols`, as a function, when it is a constant that is one matrix
+/// (isOneMatrix) or a comparison of integer constants (the exporters'
+/// `arange(cols) <= arange(rows)[:, None]`).
 std::optional<std::function<bool(int64_t, int64_t)>>
 constantCondition(Value cond, int64_t rows, int64_t cols) {
-  if (!isMatrixLike(cond, rows, cols))
-    return std::nullopt;
-  /// Element (i, j) of a constant broadcasting to rows x cols.
+  /// Element (i, j) of a constant broadcasting to rows x cols (of its first
+  /// matrix).
   auto at = [](ArrayRef<int64_t> shape, const SmallVector<int64_t> &values,
                int64_t i, int64_t j) {
     int64_t r = shape[shape.size() - 2], c = shape.back();
     return values[(r == 1 ? 0 : i) * c + (c == 1 ? 0 : j)];
   };
   if (std::optional<SmallVector<int64_t>> values = getConstInts(cond)) {
+    if (!isOneMatrix<int64_t>(cond, *values, rows, cols))
+      return std::nullopt;
     ArrayRef<int64_t> shape = shapeOf(cond);
     return [shape, values = *values, at](int64_t i, int64_t j) {
       return at(shape, values, i, j) != 0;
     };
   }
+  if (!isMatrixLike(cond, rows, cols))
+    return std::nullopt;
   auto cmp = cond.getDefiningOp<CompareOp>();
   if (!cmp || !isMatrixLike(cmp.getLhs(), rows, cols) ||
       !isMatrixLike(cmp.getRhs(), rows, cols) ||
@@ -182,9 +209,10 @@ bool isCausalBias(Value bias, int64_t rows, int64_t cols) {
   if (rows > cols)
     return false;
   // Folded already: a constant of 0 and masked values.
-  if (isMatrixLike(bias, rows, cols) &&
+  if (shapeOf(bias).size() >= 2 &&
       shapeOf(bias).take_back(2) == ArrayRef<int64_t>{rows, cols})
-    if (std::optional<SmallVector<double>> values = getConstFloats(bias)) {
+    if (std::optional<SmallVector<double>> values = getConstFloats(bias);
+        values && isOneMatrix<double>(bias, *values, rows, cols)) {
       for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j) {
           double x = (*values)[i * cols + j];

@@ -459,6 +459,15 @@ KERNEL_CASES = [
       n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
      [("q", H, [1, 2, 200, 32]), ("k", H, [1, 2, 200, 32]), ("v", H, [1, 2, 200, 32])],
      [("y", H, [1, 2, 200, 32])]),
+    # GPT-2's export at a batch above 1: the causal condition expanded over
+    # the batch and folded, one matrix per batch entry (still `causal`).
+    ("attention_causal_expanded_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c16"], ["ss"]), n("Where", ["keep3x150", "zero16", "low16"], ["mask"]),
+      n("Add", ["ss", "mask"], ["sm"]), n("Softmax", ["sm"], ["p"], axis=-1),
+      n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [3, 2, 150, 32]), ("k", H, [3, 2, 150, 32]), ("v", H, [3, 2, 150, 32])],
+     [("y", H, [3, 2, 150, 32])]),
     ("attention_position_bias_bf16",
      [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
       n("Div", ["s", "root128"], ["sd"]), n("Add", ["sd", "bias"], ["sb"]),
@@ -646,6 +655,7 @@ CONSTANTS = {
     "chain_pads": np.array([0, 0, 0, 0, 0, 3], np.int64),
     "chain_shape2": np.array([2, 3, 8], np.int64),
     "chain_pads2": np.array([0, 0, 1, 0, 0, 0], np.int64), "seven": np.array(7.0, np.float32),
+    "keep3x150": np.broadcast_to(np.tril(np.ones((150, 150), bool)), (3, 1, 150, 150)).copy(),
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
     "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
 

@@ -176,6 +176,48 @@ func.func @Unfused(%q: tensor<1x2x8x16xf32>, %kt: tensor<1x2x16x8xf32>, %v: tens
 
 // -----
 
+// At batch 2 the exporter expands the mask over the batch before it folds:
+// a [2, 1, s, s] constant of one causal matrix twice is causal; one whose
+// second matrix differs stays a bias.
+// CHECK-LABEL: func.func @CausalExpandedOverBatch
+// CHECK-NOT: brrr.where
+// CHECK: brrr.attention %arg0, %{{.*}}, %arg2 {causal, scale = 1.000000e+00 : f64}
+// CHECK-SAME: -> tensor<2x2x3x16xf16>
+// CHECK: brrr.where
+// CHECK: brrr.attention {{.*}} bias
+// CHECK-NOT: causal
+func.func @CausalExpandedOverBatch(%q: tensor<2x2x3x16xf16>, %kt: tensor<2x2x16x3xf16>, %v: tensor<2x2x3x16xf16>) -> (tensor<2x2x3x16xf16>, tensor<2x2x3x16xf16>) {
+  %keep = brrr.constant dense<[[[[true, false, false], [true, true, false], [true, true, true]]], [[[true, false, false], [true, true, false], [true, true, true]]]]> : tensor<2x1x3x3xi1>
+  %odd = brrr.constant dense<[[[[true, false, false], [true, true, false], [true, true, true]]], [[[true, false, false], [true, false, false], [true, true, true]]]]> : tensor<2x1x3x3xi1>
+  %z = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<f16>
+  %mask = brrr.where %keep, %z, %low : tensor<2x1x3x3xi1>, tensor<f16>, tensor<f16> -> tensor<2x1x3x3xf16>
+  %s = brrr.matmul %q, %kt : tensor<2x2x3x16xf16>, tensor<2x2x16x3xf16> -> tensor<2x2x3x3xf16>
+  %x = brrr.add %s, %mask : tensor<2x2x3x3xf16>, tensor<2x1x3x3xf16> -> tensor<2x2x3x3xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<2x2x3x3xf16>
+  %o = brrr.matmul %p, %v : tensor<2x2x3x3xf16>, tensor<2x2x3x16xf16> -> tensor<2x2x3x16xf16>
+  %mask1 = brrr.where %odd, %z, %low : tensor<2x1x3x3xi1>, tensor<f16>, tensor<f16> -> tensor<2x1x3x3xf16>
+  %s1 = brrr.matmul %q, %kt : tensor<2x2x3x16xf16>, tensor<2x2x16x3xf16> -> tensor<2x2x3x3xf16>
+  %x1 = brrr.add %s1, %mask1 : tensor<2x2x3x3xf16>, tensor<2x1x3x3xf16> -> tensor<2x2x3x3xf16>
+  %p1 = brrr.softmax %x1 {axis = 3 : i64} : tensor<2x2x3x3xf16>
+  %o1 = brrr.matmul %p1, %v : tensor<2x2x3x3xf16>, tensor<2x2x3x16xf16> -> tensor<2x2x3x16xf16>
+  return %o, %o1 : tensor<2x2x3x16xf16>, tensor<2x2x3x16xf16>
+}
+
+// The folded additive mask, expanded over the batch, is causal too.
+// CHECK-LABEL: func.func @CausalFloatExpandedOverBatch
+// CHECK: brrr.attention %arg0, %{{.*}}, %arg2 {causal, scale = 1.000000e+00 : f64}
+func.func @CausalFloatExpandedOverBatch(%q: tensor<2x1x2x16xf16>, %kt: tensor<2x1x16x2xf16>, %v: tensor<2x1x2x16xf16>) -> tensor<2x1x2x16xf16> {
+  %mask = brrr.constant dense<[[[[0.0, -6.550400e+04], [0.0, 0.0]]], [[[0.0, -6.550400e+04], [0.0, 0.0]]]]> : tensor<2x1x2x2xf16>
+  %s = brrr.matmul %q, %kt : tensor<2x1x2x16xf16>, tensor<2x1x16x2xf16> -> tensor<2x1x2x2xf16>
+  %x = brrr.add %s, %mask : tensor<2x1x2x2xf16>, tensor<2x1x2x2xf16> -> tensor<2x1x2x2xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<2x1x2x2xf16>
+  %o = brrr.matmul %p, %v : tensor<2x1x2x2xf16>, tensor<2x1x2x16xf16> -> tensor<2x1x2x16xf16>
+  return %o : tensor<2x1x2x16xf16>
+}
+
+// -----
+
 // Dynamo folds the causal mask into a boolean weight blob (one byte per
 // element).
 // CHECK-LABEL: func.func @CausalBlob
