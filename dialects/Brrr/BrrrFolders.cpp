@@ -723,6 +723,81 @@ struct CollapseReshapeChain : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// The dimensions of `from` that each dimension of `to` gathers, when a
+/// reshape from `from` to `to` only merges runs of consecutive dimensions
+/// (a dimension of size 1 may also appear or vanish); else nothing.
+std::optional<SmallVector<SmallVector<int64_t>>>
+mergedGroups(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  SmallVector<SmallVector<int64_t>> groups;
+  size_t d = 0;
+  for (int64_t size : to) {
+    SmallVector<int64_t> group;
+    int64_t product = 1;
+    while (d < from.size() && product < size) {
+      product *= from[d];
+      group.push_back(d++);
+    }
+    if (product != size)
+      return std::nullopt;
+    groups.push_back(group);
+  }
+  // Trailing dimensions of size 1 join the last group.
+  for (; d < from.size(); ++d) {
+    if (from[d] != 1 || groups.empty())
+      return std::nullopt;
+    groups.back().push_back(d);
+  }
+  return groups;
+}
+
+/// reshape(transpose(reshape(x))) -> transpose(x) when the inner reshape
+/// merges runs of x's dimensions, the transpose moves the merged
+/// dimensions whole, and the outer reshape splits each back as it was:
+/// the exporters' K^T for [batch, heads, s, d] keys goes through
+/// [batch * heads, s, d] so, and would otherwise be copied in memory (a
+/// merged batch and heads of a transposed tensor have no single stride).
+struct UnmergeTransposedGroups : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
+    auto inner = transpose ? transpose.getInput().getDefiningOp<ReshapeOp>()
+                           : ReshapeOp();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "not reshape(transpose(reshape))");
+    Value x = inner.getInput();
+    ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
+    ArrayRef<int64_t> merged = inner.getType().getShape();
+    ArrayRef<int64_t> moved = transpose.getType().getShape();
+    ArrayRef<int64_t> out = op.getType().getShape();
+    auto in = mergedGroups(xs, merged);
+    auto split = mergedGroups(out, moved);
+    if (!in || !split)
+      return rewriter.notifyMatchFailure(op, "the reshapes are not merges");
+    SmallVector<int64_t> perm;
+    for (auto [i, source] : llvm::enumerate(transpose.getPerm())) {
+      const SmallVector<int64_t> &was = (*in)[source], &now = (*split)[i];
+      if (was.size() != now.size())
+        return rewriter.notifyMatchFailure(op, "a group does not split back");
+      for (auto [a, b] : llvm::zip(was, now))
+        if (xs[a] != out[b])
+          return rewriter.notifyMatchFailure(op, "a group does not split back");
+      perm.append(was.begin(), was.end());
+    }
+    // Size-1 dimensions may have moved between groups: the result must be
+    // exactly the outer reshape's.
+    if (perm.size() != xs.size())
+      return rewriter.notifyMatchFailure(op, "dimensions were added");
+    SmallVector<int64_t> shape;
+    for (int64_t d : perm)
+      shape.push_back(xs[d]);
+    if (ArrayRef<int64_t>(shape) != out)
+      return rewriter.notifyMatchFailure(op, "the shapes differ");
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), x, perm);
+    return success();
+  }
+};
+
 /// transpose(transpose(x, p1), p2) -> transpose(x, p1 o p2).
 struct ComposeTransposeChain : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -806,7 +881,7 @@ void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
-  results.add<CollapseReshapeChain>(context);
+  results.add<CollapseReshapeChain, UnmergeTransposedGroups>(context);
 }
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -153,6 +153,10 @@ bool isOneMatrix(Value v, ArrayRef<T> values, int64_t rows, int64_t cols) {
 /// `arange(cols) <= arange(rows)[:, None]`).
 std::optional<std::function<bool(int64_t, int64_t)>>
 constantCondition(Value cond, int64_t rows, int64_t cols) {
+  // An expansion over the batch (GPT-2's export at a batch above 1, before
+  // the condition is folded) repeats the matrix it expands.
+  while (auto expand = cond.getDefiningOp<ExpandOp>())
+    cond = expand.getInput();
   /// Element (i, j) of a constant broadcasting to rows x cols (of its first
   /// matrix).
   auto at = [](ArrayRef<int64_t> shape, const SmallVector<int64_t> &values,
@@ -208,6 +212,8 @@ bool isCausalCondition(Value cond, int64_t rows, int64_t cols) {
 bool isCausalBias(Value bias, int64_t rows, int64_t cols) {
   if (rows > cols)
     return false;
+  while (auto expand = bias.getDefiningOp<ExpandOp>())
+    bias = expand.getInput();
   // Folded already: a constant of 0 and masked values.
   if (shapeOf(bias).size() >= 2 &&
       shapeOf(bias).take_back(2) == ArrayRef<int64_t>{rows, cols})

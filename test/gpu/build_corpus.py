@@ -468,6 +468,23 @@ KERNEL_CASES = [
       n("MatMul", ["p", "v"], ["y"])],
      [("q", H, [3, 2, 150, 32]), ("k", H, [3, 2, 150, 32]), ("v", H, [3, 2, 150, 32])],
      [("y", H, [3, 2, 150, 32])]),
+    # GPT-2's export at batch 2 as brrrc sees it: K^T through [batch *
+    # heads, s, d] (the canonicalizer undoes the merge, so the kernel reads
+    # the keys in place) and the causal condition expanded over the batch
+    # by an Expand that is not folded.
+    ("attention_gpt2_batched_f16",
+     [n("Reshape", ["q", "gpt_heads"], ["q4"]), n("Transpose", ["q4"], ["qt"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["k", "gpt_heads"], ["k4"]), n("Transpose", ["k4"], ["kh"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["kh", "gpt_merged"], ["k3"]), n("Transpose", ["k3"], ["k3t"], perm=[0, 2, 1]),
+      n("Reshape", ["k3t", "gpt_keys"], ["kt"]),
+      n("Reshape", ["v", "gpt_heads"], ["v4"]), n("Transpose", ["v4"], ["vt"], perm=[0, 2, 1, 3]),
+      n("MatMul", ["qt", "kt"], ["s"]), n("Mul", ["s", "c16"], ["ss"]),
+      n("Expand", ["tril130", "gpt_mask"], ["keep"]),
+      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "vt"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "gpt_out"], ["y"])],
+     [("q", H, [2, 130, 64]), ("k", H, [2, 130, 64]), ("v", H, [2, 130, 64])],
+     [("y", H, [2, 130, 64])]),
     ("attention_position_bias_bf16",
      [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
       n("Div", ["s", "root128"], ["sd"]), n("Add", ["sd", "bias"], ["sb"]),
@@ -656,6 +673,10 @@ CONSTANTS = {
     "chain_shape2": np.array([2, 3, 8], np.int64),
     "chain_pads2": np.array([0, 0, 1, 0, 0, 0], np.int64), "seven": np.array(7.0, np.float32),
     "keep3x150": np.broadcast_to(np.tril(np.ones((150, 150), bool)), (3, 1, 150, 150)).copy(),
+    "tril130": np.tril(np.ones((130, 130), bool)).reshape(1, 1, 130, 130),
+    "gpt_heads": np.array([2, 130, 2, 32], np.int64), "gpt_merged": np.array([4, 130, 32], np.int64),
+    "gpt_keys": np.array([2, 2, 32, 130], np.int64), "gpt_mask": np.array([2, 1, 130, 130], np.int64),
+    "gpt_out": np.array([2, 130, 64], np.int64),
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
     "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
 

@@ -154,6 +154,8 @@ def torch_inputs(name, gen):
         return [f(1, 2, 200, 32, dt=torch.float16) for _ in range(3)]
     if name == "attention_causal_expanded_f16":
         return [f(3, 2, 150, 32, dt=torch.float16) for _ in range(3)]
+    if name == "attention_gpt2_batched_f16":
+        return [f(2, 130, 64, dt=torch.float16) for _ in range(3)]
     if name == "attention_position_bias_bf16":
         return [f(2, 4, 37, 128, dt=torch.bfloat16), f(2, 4, 100, 128, dt=torch.bfloat16),
                 f(2, 4, 100, 64, dt=torch.bfloat16), f(4, 37, 100, dt=torch.bfloat16)]
@@ -454,6 +456,12 @@ def torch_reference(name, xs):
         s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5))
         keep = torch.ones(150, 150, dtype=torch.bool).tril()
         return [torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ d[2]]
+    if name == "attention_gpt2_batched_f16":
+        q, k, v = (x.reshape(2, 130, 2, 32).transpose(1, 2) for x in d)
+        s = q @ k.transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        keep = torch.ones(130, 130, dtype=torch.bool).tril()
+        o = torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ v
+        return [o.transpose(1, 2).reshape(2, 130, 64)]
     if name == "attention_position_bias_bf16":
         s = d[0] @ d[1].transpose(-1, -2) / 11.3125 + d[3]
         return [torch.softmax(s, -1) @ d[2]]

@@ -57,6 +57,45 @@ func.func @transpose_chain_composes(%x: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> 
 
 // -----
 
+// The exporters' K^T through [batch * heads, s, d]: merging batch and
+// heads, swapping the last two dimensions and splitting them back is one
+// transpose of the unmerged keys, and with the transpose after it nothing.
+// CHECK-LABEL: func.func @merged_transpose_split_back
+// CHECK-SAME: (%[[K:.+]]: tensor<2x4x128x16xf16>, %[[X:.+]]: tensor<2x3x5x7xf32>)
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[X]] {perm = array<i64: 3, 0, 1, 2>} : tensor<2x3x5x7xf32> -> tensor<7x2x3x5xf32>
+// CHECK-NEXT: return %[[K]], %[[T]]
+func.func @merged_transpose_split_back(%k: tensor<2x4x128x16xf16>, %x: tensor<2x3x5x7xf32>) -> (tensor<2x4x128x16xf16>, tensor<7x2x3x5xf32>) {
+  %0 = brrr.reshape %k : tensor<2x4x128x16xf16> -> tensor<8x128x16xf16>
+  %1 = brrr.transpose %0 {perm = array<i64: 0, 2, 1>} : tensor<8x128x16xf16> -> tensor<8x16x128xf16>
+  %2 = brrr.reshape %1 : tensor<8x16x128xf16> -> tensor<2x4x16x128xf16>
+  %3 = brrr.transpose %2 {perm = array<i64: 0, 1, 3, 2>} : tensor<2x4x16x128xf16> -> tensor<2x4x128x16xf16>
+  %4 = brrr.reshape %x : tensor<2x3x5x7xf32> -> tensor<30x7xf32>
+  %5 = brrr.transpose %4 {perm = array<i64: 1, 0>} : tensor<30x7xf32> -> tensor<7x30xf32>
+  %6 = brrr.reshape %5 : tensor<7x30xf32> -> tensor<7x2x3x5xf32>
+  return %3, %6 : tensor<2x4x128x16xf16>, tensor<7x2x3x5xf32>
+}
+
+// A split that is not the merge undone, or a first reshape that is not a
+// merge, keeps all three ops.
+// CHECK-LABEL: func.func @other_splits_stay
+// CHECK-NEXT: brrr.reshape
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.reshape
+// CHECK-NEXT: brrr.reshape
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.reshape
+func.func @other_splits_stay(%k: tensor<2x4x128x16xf16>, %y: tensor<6x4xf32>) -> (tensor<4x2x16x128xf16>, tensor<2x3x4xf32>) {
+  %0 = brrr.reshape %k : tensor<2x4x128x16xf16> -> tensor<8x128x16xf16>
+  %1 = brrr.transpose %0 {perm = array<i64: 0, 2, 1>} : tensor<8x128x16xf16> -> tensor<8x16x128xf16>
+  %2 = brrr.reshape %1 : tensor<8x16x128xf16> -> tensor<4x2x16x128xf16>
+  %3 = brrr.reshape %y : tensor<6x4xf32> -> tensor<4x6xf32>
+  %4 = brrr.transpose %3 {perm = array<i64: 1, 0>} : tensor<4x6xf32> -> tensor<6x4xf32>
+  %5 = brrr.reshape %4 : tensor<6x4xf32> -> tensor<2x3x4xf32>
+  return %2, %5 : tensor<4x2x16x128xf16>, tensor<2x3x4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @transpose_of_constant_folds
 // CHECK-NEXT: brrr.constant dense<{{\[\[}}1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
 func.func @transpose_of_constant_folds() -> tensor<3x2xi32> {

@@ -204,6 +204,23 @@ func.func @CausalExpandedOverBatch(%q: tensor<2x2x3x16xf16>, %kt: tensor<2x2x16x
   return %o, %o1 : tensor<2x2x3x16xf16>, tensor<2x2x3x16xf16>
 }
 
+// Before it folds, the expansion is an op of its own: expand(condition).
+// CHECK-LABEL: func.func @CausalConditionExpandOp
+// CHECK: brrr.attention %arg0, %{{.*}}, %arg2 {causal, scale = 1.000000e+00 : f64}
+// CHECK-NOT: brrr.expand
+func.func @CausalConditionExpandOp(%q: tensor<2x2x3x16xf16>, %kt: tensor<2x2x16x3xf16>, %v: tensor<2x2x3x16xf16>) -> tensor<2x2x3x16xf16> {
+  %c = brrr.constant dense<[[[[true, false, false], [true, true, false], [true, true, true]]]]> : tensor<1x1x3x3xi1>
+  %keep = brrr.expand %c : tensor<1x1x3x3xi1> -> tensor<2x1x3x3xi1>
+  %z = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<f16>
+  %mask = brrr.where %keep, %z, %low : tensor<2x1x3x3xi1>, tensor<f16>, tensor<f16> -> tensor<2x1x3x3xf16>
+  %s = brrr.matmul %q, %kt : tensor<2x2x3x16xf16>, tensor<2x2x16x3xf16> -> tensor<2x2x3x3xf16>
+  %x = brrr.add %s, %mask : tensor<2x2x3x3xf16>, tensor<2x1x3x3xf16> -> tensor<2x2x3x3xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<2x2x3x3xf16>
+  %o = brrr.matmul %p, %v : tensor<2x2x3x3xf16>, tensor<2x2x3x16xf16> -> tensor<2x2x3x16xf16>
+  return %o : tensor<2x2x3x16xf16>
+}
+
 // The folded additive mask, expanded over the batch, is causal too.
 // CHECK-LABEL: func.func @CausalFloatExpandedOverBatch
 // CHECK: brrr.attention %arg0, %{{.*}}, %arg2 {causal, scale = 1.000000e+00 : f64}
