@@ -89,6 +89,28 @@ def BrrrFuseConv : Pass<"brrr-fuse-conv", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrMergeProducts : Pass<"brrr-merge-products", "func::FuncOp"> {
+  let summary = "One product for the sibling products of one input";
+  let description = [{
+    `brrr.matmul`s of the same left operand by 2-D constant weights of the
+    same depth and type, each read only as a query, key or value of a
+    `brrr.attention` (through reshapes and transposes), become one product
+    by the weights concatenated along their columns at compile time, with
+    the biases (a constant `[N]` added to each product, all or none of
+    them) concatenated the same way; each former result is a `brrr.slice`
+    of the merged one, which the attention kernel reads in place. One
+    launch and one pass over the input instead of three, and at small
+    batches a product wide enough to fill the GPU. Products read any other
+    way stay apart (a slice would be copied), as do products past
+    `max-columns` columns together. Runs after brrr-fuse-attention.
+  }];
+  let options = [
+    Option<"maxColumns", "max-columns", "int64_t", "16384",
+           "Merge products only up to this many columns together">,
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrFuseAttention : Pass<"brrr-fuse-attention", "func::FuncOp"> {
   let summary = "Recognize decomposed scaled dot-product attention as brrr.attention";
   let description = [{

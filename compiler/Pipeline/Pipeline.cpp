@@ -31,6 +31,9 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.nest<func::FuncOp>().addPass(createCSEPass());
   // Attention is recognized before the pointwise groups split its chain.
   graph.nest<func::FuncOp>().addPass(createBrrrFuseAttention());
+  // After CSE (sibling products share one operand value) and attention
+  // (what reads their slices in place).
+  graph.nest<func::FuncOp>().addPass(createBrrrMergeProducts());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   // Products take their epilogues first: that saves the product's round
   // trip through memory, at least what a row prologue would save.

@@ -205,6 +205,20 @@ KERNEL_CASES = [
      [("m", I64, [4, 300])], [("y", I64, [4, 300])]),
     ("cumsum_reverse_exclusive_f16", [n("CumSum", ["x", "axis1"], ["y"], exclusive=1, reverse=1)],
      [("x", H, [3, 200, 7])], [("y", H, [3, 200, 7])]),
+    # Sibling products of one input as one (brrr-merge-products): query, key
+    # and value projections with biases, read only by attention, over a
+    # ragged number of tokens.
+    ("attention_merged_qkv_f16",
+     [n("MatMul", ["x", "mw_q"], ["q0"]), n("Add", ["q0", "mb_q"], ["q"]),
+      n("MatMul", ["x", "mw_k"], ["k0"]), n("Add", ["mb_k", "k0"], ["k"]),
+      n("MatMul", ["x", "mw_v"], ["v0"]), n("Add", ["v0", "mb_q"], ["v"]),
+      n("Reshape", ["q", "mq_heads"], ["q4"]), n("Transpose", ["q4"], ["qt"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["k", "mq_heads"], ["k4"]), n("Transpose", ["k4"], ["kt"], perm=[0, 2, 3, 1]),
+      n("Reshape", ["v", "mq_heads"], ["v4"]), n("Transpose", ["v4"], ["vt"], perm=[0, 2, 1, 3]),
+      n("MatMul", ["qt", "kt"], ["s"]), n("Mul", ["s", "c16"], ["ss"]),
+      n("Softmax", ["ss"], ["p"], axis=-1), n("MatMul", ["p", "vt"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "mq_merged"], ["y"])],
+     [("x", H, [2, 77, 64])], [("y", H, [2, 77, 64])]),
     # Pow by a whole constant as multiplications (the canonicalizer): GPT-2's
     # tanh GELU written out, cubing with Pow, as a product epilogue; f32
     # squares, cubes and fourth powers summed.
@@ -658,6 +672,11 @@ CONSTANTS = {
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
+    "mw_q": stem_weights(64, 64, 1).reshape(64, 64),
+    "mw_k": stem_weights(64, 64, 1).reshape(64, 64).T.copy(),
+    "mw_v": stem_weights(64, 64, 2).reshape(64, 256)[:, :64].copy(),
+    "mq_heads": np.array([2, 77, 2, 32], np.int64), "mq_merged": np.array([2, 77, 64], np.int64),
+    "mb_q": stem_weights(64, 1, 1).reshape(64), "mb_k": -stem_weights(64, 1, 1).reshape(64),
     "six16": np.array(6.0, np.float16), "three16": np.array(3.0, np.float16),
     "gelu_c16": np.array(0.044715, np.float16),
     "gelu_s16": np.array(np.sqrt(2 / np.pi), np.float16),

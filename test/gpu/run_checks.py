@@ -186,6 +186,8 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [f(500, 768, dt=torch.float16), f(768, 1536, dt=torch.float16) / 16,
                 f(1536, dt=torch.float16)]
+    if name == "attention_merged_qkv_f16":
+        return [f(2, 77, 64, dt=torch.float16)]
     if name == "matmul_gelu_tanh_pow_f16":
         return [f(3, 70, 256, dt=torch.float16), f(256, 200, dt=torch.float16) / 8,
                 f(200, dt=torch.float16)]
@@ -483,6 +485,14 @@ def torch_reference(name, xs):
         return [d[0] @ d[1].t()]
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "attention_merged_qkv_f16":
+        w = stem_weights(64, 64, 1).reshape(64, 64)
+        wv = stem_weights(64, 64, 2).reshape(64, 256)[:, :64]
+        b = stem_weights(64, 1, 1).reshape(64)
+        q, k, v = (t.reshape(2, 77, 2, 32).transpose(1, 2)
+                   for t in (d[0] @ w + b, d[0] @ w.T - b, d[0] @ wv + b))
+        s = q @ k.transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        return [(torch.softmax(s, -1) @ v).transpose(1, 2).reshape(2, 77, 64)]
     if name == "matmul_gelu_tanh_pow_f16":
         # The model's f16 constants, exactly.
         c, s = float(np.float16(0.044715)), float(np.float16(np.sqrt(2 / np.pi)))

@@ -1,0 +1,77 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-merge-products))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-merge-products{max-columns=3}))' | FileCheck %s --check-prefix=NARROW
+
+// Query, key and value projections of one input, each with its bias and
+// read by attention through reshapes and transposes: one product by the
+// weights side by side, one bias, and a slice for each; the old weights go.
+// CHECK-LABEL: func.func @qkv
+// CHECK-NOT: brrr.constant dense<{{\[}}[1.000000e+00, 2.000000e+00]
+// CHECK: %[[W:.+]] = brrr.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 5.000000e+00, 7.000000e+00], [3.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00]]> : tensor<2x4xf16>
+// CHECK: %[[M:.+]] = brrr.matmul %arg0, %[[W]] : tensor<1x4x2xf16>, tensor<2x4xf16> -> tensor<1x4x4xf16>
+// CHECK: %[[B:.+]] = brrr.constant dense<[9.997550e-02, 1.999510e-01, 3.000490e-01, 3.999020e-01]> : tensor<4xf16>
+// CHECK: %[[A:.+]] = brrr.add %[[M]], %[[B]] : tensor<1x4x4xf16>, tensor<4xf16> -> tensor<1x4x4xf16>
+// CHECK: %[[Q:.+]] = brrr.slice %[[A]] {sizes = array<i64: 1, 4, 2>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<1x4x4xf16> -> tensor<1x4x2xf16>
+// CHECK: %[[K:.+]] = brrr.slice %[[A]] {sizes = array<i64: 1, 4, 1>, starts = array<i64: 0, 0, 2>, steps = array<i64: 1, 1, 1>} : tensor<1x4x4xf16> -> tensor<1x4x1xf16>
+// CHECK: %[[V:.+]] = brrr.slice %[[A]] {sizes = array<i64: 1, 4, 1>, starts = array<i64: 0, 0, 3>, steps = array<i64: 1, 1, 1>} : tensor<1x4x4xf16> -> tensor<1x4x1xf16>
+// CHECK-NOT: brrr.matmul
+// CHECK: brrr.reshape %[[Q]]
+// CHECK: brrr.reshape %[[K]]
+// CHECK: brrr.reshape %[[V]]
+// With at most 3 columns a merge, the first two merge and the third stays.
+// NARROW-LABEL: func.func @qkv
+// NARROW: brrr.matmul %arg0, %{{.+}} : tensor<1x4x2xf16>, tensor<2x3xf16> -> tensor<1x4x3xf16>
+// NARROW: brrr.matmul %arg0, %{{.+}} : tensor<1x4x2xf16>, tensor<2x1xf16> -> tensor<1x4x1xf16>
+func.func @qkv(%x: tensor<1x4x2xf16>) -> tensor<1x2x4x1xf16> {
+  %wq = brrr.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf16>
+  %wk = brrr.constant dense<[[5.0], [6.0]]> : tensor<2x1xf16>
+  %wv = brrr.constant dense<[[7.0], [8.0]]> : tensor<2x1xf16>
+  %bq = brrr.constant dense<[0.1, 0.2]> : tensor<2xf16>
+  %bk = brrr.constant dense<[0.3]> : tensor<1xf16>
+  %bv = brrr.constant dense<[0.4]> : tensor<1xf16>
+  %q = brrr.matmul %x, %wq : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %q1 = brrr.add %q, %bq : tensor<1x4x2xf16>, tensor<2xf16> -> tensor<1x4x2xf16>
+  %k = brrr.matmul %x, %wk : tensor<1x4x2xf16>, tensor<2x1xf16> -> tensor<1x4x1xf16>
+  %k1 = brrr.add %bk, %k : tensor<1xf16>, tensor<1x4x1xf16> -> tensor<1x4x1xf16>
+  %v = brrr.matmul %x, %wv : tensor<1x4x2xf16>, tensor<2x1xf16> -> tensor<1x4x1xf16>
+  %v1 = brrr.add %v, %bv : tensor<1x4x1xf16>, tensor<1xf16> -> tensor<1x4x1xf16>
+  %q4 = brrr.reshape %q1 : tensor<1x4x2xf16> -> tensor<1x4x2x1xf16>
+  %qt = brrr.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : tensor<1x4x2x1xf16> -> tensor<1x2x4x1xf16>
+  %k4 = brrr.reshape %k1 : tensor<1x4x1xf16> -> tensor<1x1x4x1xf16>
+  %v4 = brrr.reshape %v1 : tensor<1x4x1xf16> -> tensor<1x1x4x1xf16>
+  %kq = brrr.transpose %k4 {perm = array<i64: 1, 0, 2, 3>} : tensor<1x1x4x1xf16> -> tensor<1x1x4x1xf16>
+  %q1h = brrr.reshape %qt : tensor<1x2x4x1xf16> -> tensor<2x1x4x1xf16>
+  %qh = brrr.transpose %q1h {perm = array<i64: 1, 0, 2, 3>} : tensor<2x1x4x1xf16> -> tensor<1x2x4x1xf16>
+  %o = brrr.attention %qh, %kq, %v4 {scale = 1.0 : f64} : tensor<1x2x4x1xf16>, tensor<1x1x4x1xf16>, tensor<1x1x4x1xf16> -> tensor<1x2x4x1xf16>
+  return %o : tensor<1x2x4x1xf16>
+}
+
+// -----
+
+// Products read other than by attention stay apart (a slice of a merged
+// product would be copied), as do products of other depths, types or
+// inputs, or by weights that are not constants; with and without a bias
+// never merge together.
+// CHECK-LABEL: func.func @only_attention_siblings
+// CHECK-COUNT-6: brrr.matmul
+// CHECK-NOT: brrr.matmul
+// CHECK-NOT: brrr.slice
+func.func @only_attention_siblings(%x: tensor<1x4x2xf16>, %y: tensor<1x4x2xf16>, %w: tensor<2x2xf16>) -> (tensor<1x4x2xf16>, tensor<1x4x2xf16>, tensor<1x1x4x2xf16>) {
+  %w1 = brrr.constant dense<1.0> : tensor<2x2xf16>
+  %w2 = brrr.constant dense<2.0> : tensor<2x2xf16>
+  %w3 = brrr.constant dense<3.0> : tensor<2x2xf16>
+  %b3 = brrr.constant dense<0.5> : tensor<2xf16>
+  %gate = brrr.matmul %x, %w1 : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %up = brrr.matmul %x, %w2 : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %q = brrr.matmul %x, %w3 : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %qb = brrr.add %q, %b3 : tensor<1x4x2xf16>, tensor<2xf16> -> tensor<1x4x2xf16>
+  %k = brrr.matmul %x, %w1 : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %v = brrr.matmul %x, %w : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %k2 = brrr.matmul %y, %w2 : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %q4 = brrr.reshape %qb : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %k4 = brrr.reshape %k : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %v4 = brrr.reshape %v : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %k24 = brrr.reshape %k2 : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %o = brrr.attention %q4, %k4, %v4 {scale = 1.0 : f64} : tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %o2 = brrr.attention %o, %k24, %v4 {scale = 1.0 : f64} : tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16> -> tensor<1x1x4x2xf16>
+  return %gate, %up, %o2 : tensor<1x4x2xf16>, tensor<1x4x2xf16>, tensor<1x1x4x2xf16>
+}
