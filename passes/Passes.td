@@ -95,9 +95,11 @@ def BrrrMergeProducts : Pass<"brrr-merge-products", "func::FuncOp"> {
     `brrr.matmul`s of the same left operand by 2-D constant weights of the
     same depth and type, each read only as a query, key or value of a
     `brrr.attention` (through reshapes and transposes), become one product
-    by the weights concatenated along their columns at compile time, with
-    the biases (a constant `[N]` added to each product, all or none of
-    them) concatenated the same way; each former result is a `brrr.slice`
+    by the weights concatenated along their columns at compile time. The
+    float casts and constant `[N]` bias additions each product goes through
+    alone (the same chain for every product of a group) are applied once to
+    the merged product, the biases concatenated like the weights; each
+    former result is a `brrr.slice`
     of the merged one, which the attention kernel reads in place. One
     launch and one pass over the input instead of three, and at small
     batches a product wide enough to fill the GPU. Products read any other

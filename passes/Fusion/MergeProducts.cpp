@@ -17,6 +17,8 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include <deque>
+
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRMERGEPRODUCTS
 #include "passes/Passes.h.inc"
@@ -27,34 +29,61 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// One product of a group: the matmul, its weights' values, and its bias
-/// add and the bias's values when it has one.
+/// One product of a group: the matmul, its weights' values, and the
+/// chain of ops applied to it alone before anything else reads it: float
+/// casts and additions of a constant bias of its columns (with the bias's
+/// values), as an f16 product of an f32 model is cast, biased and cast
+/// back.
 struct Sibling {
   MatmulOp product;
   SmallVector<double> weights;
-  AddOp biasAdd;
-  SmallVector<double> bias;
+  SmallVector<Operation *> chain;
+  SmallVector<SmallVector<double>> biases; ///< one per add of the chain
+  std::string signature;                   ///< the chain's ops and types
   int64_t columns = 0;
+  Value result() {
+    return chain.empty() ? product->getResult(0) : chain.back()->getResult(0);
+  }
 };
 
-/// The constant bias of `columns` values that `product`'s only user adds
-/// to it (either operand order), if any.
-AddOp biasAddOf(MatmulOp product, int64_t columns, SmallVector<double> &bias) {
-  if (!product->hasOneUse())
-    return AddOp();
-  auto add = dyn_cast<AddOp>(*product->getUsers().begin());
-  if (!add || add.getType() != product.getType())
-    return AddOp();
-  Value other = add.getLhs() == product.getResult() ? add.getRhs() : add.getLhs();
+/// The operand of `add` that is a constant bias of `columns` values of its
+/// element type (the other being `x`), if any, with its values.
+Value biasOf(AddOp add, Value x, int64_t columns, SmallVector<double> &bias) {
+  Value other = add.getLhs() == x ? add.getRhs() : add.getLhs();
   auto type = cast<RankedTensorType>(other.getType());
-  if (type.getRank() != 1 || type.getDimSize(0) != columns ||
-      type.getElementType() != product.getType().getElementType())
-    return AddOp();
+  if (other == x || add.getType() != x.getType() || type.getRank() != 1 ||
+      type.getDimSize(0) != columns ||
+      type.getElementType() != add.getType().getElementType())
+    return Value();
   std::optional<SmallVector<double>> values = getConstFloats(other);
   if (!values)
-    return AddOp();
+    return Value();
   bias = std::move(*values);
-  return add;
+  return other;
+}
+
+/// Follows `s.product` through the casts and bias additions only it reads.
+void followChain(Sibling &s) {
+  Value x = s.product.getResult();
+  llvm::raw_string_ostream signature(s.signature);
+  while (x.hasOneUse()) {
+    Operation *user = *x.getUsers().begin();
+    if (auto cast = dyn_cast<CastOp>(user)) {
+      if (!isa<FloatType>(cast.getType().getElementType()))
+        break;
+      signature << "cast " << cast.getType().getElementType() << ";";
+    } else if (auto add = dyn_cast<AddOp>(user)) {
+      SmallVector<double> bias;
+      if (!biasOf(add, x, s.columns, bias))
+        break;
+      s.biases.push_back(std::move(bias));
+      signature << "bias " << add.getType().getElementType() << ";";
+    } else {
+      break;
+    }
+    s.chain.push_back(user);
+    x = user->getResult(0);
+  }
 }
 
 /// Whether `v` is read only as a query, key or value of `brrr.attention`,
@@ -95,9 +124,10 @@ struct MergeProductsPass
       byInput[mm.getLhs()].push_back(mm);
     });
     for (auto &[input, products] : byInput) {
-      // Products in one block with one weight type; with and without a
-      // bias apart.
-      SmallVector<Sibling> withBias, plain;
+      // Products in one block with one weight type, grouped by the chain
+      // of casts and bias additions each goes through.
+      llvm::MapVector<StringRef, SmallVector<Sibling>> groups;
+      std::deque<std::string> signatures;
       for (MatmulOp mm : products) {
         if (mm->getBlock() != products.front()->getBlock() ||
             mm.getRhs().getType().getElementType() !=
@@ -108,14 +138,14 @@ struct MergeProductsPass
         Sibling s;
         s.product = mm;
         s.columns = mm.getRhs().getType().getDimSize(1);
-        s.biasAdd = biasAddOf(mm, s.columns, s.bias);
-        if (!feedsOnlyAttention(s.biasAdd ? s.biasAdd.getResult()
-                                          : mm.getResult()))
+        followChain(s);
+        if (!feedsOnlyAttention(s.result()))
           continue;
-        (s.biasAdd ? withBias : plain).push_back(std::move(s));
+        signatures.push_back(s.signature);
+        groups[signatures.back()].push_back(std::move(s));
       }
-      merge(withBias);
-      merge(plain);
+      for (auto &[signature, group] : groups)
+        merge(group);
     }
   }
 
@@ -155,14 +185,12 @@ struct MergeProductsPass
     int64_t depth = wType.getDimSize(0), total = 0;
     for (Sibling *s : run)
       total += s->columns;
-    SmallVector<double> weights(depth * total), bias;
+    SmallVector<double> weights(depth * total);
     int64_t at = 0;
     for (Sibling *s : run) {
       for (int64_t k = 0; k < depth; ++k)
         std::copy_n(s->weights.begin() + k * s->columns, s->columns,
                     weights.begin() + k * total + at);
-      if (s->biasAdd)
-        bias.append(s->bias);
       at += s->columns;
     }
     OpBuilder b(first);
@@ -174,16 +202,33 @@ struct MergeProductsPass
     ArrayRef<int64_t> outShape = first.getType().getShape();
     SmallVector<int64_t> shape(outShape);
     shape.back() = total;
-    auto outType =
-        RankedTensorType::get(shape, first.getType().getElementType());
-    Value merged = MatmulOp::create(b, loc, outType, first.getLhs(), w);
-    if (run.front()->biasAdd) {
-      auto bType = RankedTensorType::get({total}, outType.getElementType());
+    auto widen = [&](Type t) {
+      return RankedTensorType::get(shape,
+                                   cast<RankedTensorType>(t).getElementType());
+    };
+    Value merged =
+        MatmulOp::create(b, loc, widen(first.getType()), first.getLhs(), w);
+    // The chain of the first product, on the merged one, with the biases
+    // of every product side by side.
+    ArrayRef<Operation *> chain = run.front()->chain;
+    for (auto [position, op] : llvm::enumerate(chain)) {
+      Type type = widen(op->getResult(0).getType());
+      if (isa<CastOp>(op)) {
+        merged = CastOp::create(b, loc, type, merged);
+        continue;
+      }
+      int64_t add = llvm::count_if(chain.take_front(position),
+                                   [](Operation *o) { return isa<AddOp>(o); });
+      SmallVector<double> bias;
+      for (Sibling *s : run)
+        bias.append(s->biases[add]);
+      auto bType = RankedTensorType::get(
+          {total}, cast<RankedTensorType>(type).getElementType());
       Value c = ConstantOp::create(
           b, loc, makeFloatElements(bType, bias, "merged_bias"));
-      merged = AddOp::create(b, loc, outType, merged, c);
+      merged = AddOp::create(b, loc, type, merged, c);
     }
-    int64_t rank = outType.getRank();
+    int64_t rank = shape.size();
     SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
     at = 0;
     SmallVector<Value> slices;
@@ -192,25 +237,23 @@ struct MergeProductsPass
       sizes.back() = s->columns;
       starts.back() = at;
       at += s->columns;
-      slices.push_back(SliceOp::create(b, loc, first.getType().clone(sizes),
-                                       merged, starts, sizes, steps));
+      slices.push_back(SliceOp::create(b, loc, s->result().getType(), merged,
+                                       starts, sizes, steps));
     }
     // The builder inserts before `first`: erase only once every op exists,
     // then the weights and biases nothing reads any more (they would still
     // be planned into the artifact).
-    SmallVector<Operation *> constants;
+    llvm::SetVector<Operation *> constants;
     for (auto [s, slice] : llvm::zip(run, slices)) {
-      Operation *result =
-          s->biasAdd ? s->biasAdd.getOperation() : s->product.getOperation();
-      result->getResult(0).replaceAllUsesWith(slice);
-      if (s->biasAdd) {
-        Value bias = s->biasAdd.getLhs() == s->product.getResult()
-                         ? s->biasAdd.getRhs()
-                         : s->biasAdd.getLhs();
-        constants.push_back(bias.getDefiningOp());
-        s->biasAdd->erase();
+      s->result().replaceAllUsesWith(slice);
+      for (Operation *op : llvm::reverse(s->chain)) {
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp();
+              isa_and_nonnull<ConstantOp>(def))
+            constants.insert(def);
+        op->erase();
       }
-      constants.push_back(s->product.getRhs().getDefiningOp());
+      constants.insert(s->product.getRhs().getDefiningOp());
       s->product->erase();
     }
     for (Operation *c : constants)

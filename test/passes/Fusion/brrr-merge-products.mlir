@@ -75,3 +75,36 @@ func.func @only_attention_siblings(%x: tensor<1x4x2xf16>, %y: tensor<1x4x2xf16>,
   %o2 = brrr.attention %o, %k24, %v4 {scale = 1.0 : f64} : tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16> -> tensor<1x1x4x2xf16>
   return %gate, %up, %o2 : tensor<1x4x2xf16>, tensor<1x4x2xf16>, tensor<1x1x4x2xf16>
 }
+
+// -----
+
+// An f16 product of an f32 model is cast, biased in f32 and cast back: the
+// merged product goes through the same chain, with the f32 biases side by
+// side.
+// CHECK-LABEL: func.func @cast_bias_chain
+// CHECK: %[[M:.+]] = brrr.matmul %arg0, %{{.+}} : tensor<1x4x2xf16>, tensor<2x4xf16> -> tensor<1x4x4xf16>
+// CHECK: %[[C:.+]] = brrr.cast %[[M]] : tensor<1x4x4xf16> -> tensor<1x4x4xf32>
+// CHECK: %[[B:.+]] = brrr.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK: %[[A:.+]] = brrr.add %[[C]], %[[B]] : tensor<1x4x4xf32>, tensor<4xf32> -> tensor<1x4x4xf32>
+// CHECK: %[[H:.+]] = brrr.cast %[[A]] : tensor<1x4x4xf32> -> tensor<1x4x4xf16>
+// CHECK: brrr.slice %[[H]] {sizes = array<i64: 1, 4, 2>, starts = array<i64: 0, 0, 0>
+// CHECK: brrr.slice %[[H]] {sizes = array<i64: 1, 4, 2>, starts = array<i64: 0, 0, 2>
+// CHECK-NOT: brrr.matmul
+func.func @cast_bias_chain(%x: tensor<1x4x2xf16>, %v: tensor<1x1x4x2xf16>) -> tensor<1x1x4x2xf16> {
+  %wq = brrr.constant dense<1.0> : tensor<2x2xf16>
+  %wk = brrr.constant dense<2.0> : tensor<2x2xf16>
+  %bq = brrr.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %bk = brrr.constant dense<[3.0, 4.0]> : tensor<2xf32>
+  %q = brrr.matmul %x, %wq : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %q32 = brrr.cast %q : tensor<1x4x2xf16> -> tensor<1x4x2xf32>
+  %qb = brrr.add %q32, %bq : tensor<1x4x2xf32>, tensor<2xf32> -> tensor<1x4x2xf32>
+  %q16 = brrr.cast %qb : tensor<1x4x2xf32> -> tensor<1x4x2xf16>
+  %k = brrr.matmul %x, %wk : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %k32 = brrr.cast %k : tensor<1x4x2xf16> -> tensor<1x4x2xf32>
+  %kb = brrr.add %bk, %k32 : tensor<2xf32>, tensor<1x4x2xf32> -> tensor<1x4x2xf32>
+  %k16 = brrr.cast %kb : tensor<1x4x2xf32> -> tensor<1x4x2xf16>
+  %q4 = brrr.reshape %q16 : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %k4 = brrr.reshape %k16 : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %o = brrr.attention %q4, %k4, %v {scale = 1.0 : f64} : tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16> -> tensor<1x1x4x2xf16>
+  return %o : tensor<1x1x4x2xf16>
+}
