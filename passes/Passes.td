@@ -51,6 +51,28 @@ def BrrrSplitReductions : Pass<"brrr-split-reductions", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrPatchifyConvs : Pass<"brrr-patchify-convs", "func::FuncOp"> {
+  let summary = "Patch-embedding convolutions of few channels as one product";
+  let description = [{
+    A `brrr.conv2d` of one group whose stride equals its kernel (at least
+    2 elements), without padding or dilation, over at most `max-channels`
+    input channels whose height and width the kernel divides (a vision
+    transformer's patch embedding: 16 x 16 patches of an RGB image)
+    becomes a reshape and transpose of the input to `[N, Ho * Wo, C * kh *
+    kw]` patches, a `brrr.matmul` by the weights packed at compile time as
+    `[C * kh * kw, O]` plus the bias, and a reshape and transpose back to
+    `[N, O, Ho, Wo]`. No Tensor Core convolution body reads a few channels
+    well; the product runs on the matmul bodies, and the last transpose
+    cancels against the exporters' flatten to tokens. Runs before
+    brrr-channels-last.
+  }];
+  let options = [
+    Option<"maxChannels", "max-channels", "int64_t", "8",
+           "Rewrite only convolutions of at most this many input channels">,
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
   let summary = "Lay Tensor Core convolutions and their neighbours out as NHWC";
   let description = [{

@@ -24,6 +24,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
+  graph.nest<func::FuncOp>().addPass(createBrrrPatchifyConvs());
   // After precision lowering: f32 convolutions run in f16 by then.
   graph.nest<func::FuncOp>().addPass(createBrrrChannelsLast());
   graph.nest<func::FuncOp>().addPass(createBrrrSplitReductions());

@@ -798,6 +798,59 @@ struct UnmergeTransposedGroups : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// reshape(transpose(reshape(x))) -> transpose(x) when the inner reshape
+/// splits x's dimensions into runs, the transpose moves each run whole and
+/// in order, and the outer reshape merges the runs back: a convolution's
+/// [N, O, Ho, Wo] output of a product [N, Ho * Wo, O] flattened back to
+/// [N, O, Ho * Wo] tokens is one transpose of the product.
+struct RegroupTransposedSplit : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
+    auto inner = transpose ? transpose.getInput().getDefiningOp<ReshapeOp>()
+                           : ReshapeOp();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "not reshape(transpose(reshape))");
+    Value x = inner.getInput();
+    ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
+    ArrayRef<int64_t> split = inner.getType().getShape();
+    ArrayRef<int64_t> moved = transpose.getType().getShape();
+    ArrayRef<int64_t> out = op.getType().getShape();
+    // Runs of the split shape per dimension of x, and of the moved shape
+    // per dimension of the result.
+    auto runs = mergedGroups(split, xs);
+    auto merged = mergedGroups(moved, out);
+    if (!runs || !merged)
+      return rewriter.notifyMatchFailure(op, "the reshapes are not splits");
+    ArrayRef<int64_t> p = transpose.getPerm();
+    SmallVector<int64_t> perm;
+    for (const SmallVector<int64_t> &group : *merged) {
+      SmallVector<int64_t> sources;
+      for (int64_t t : group)
+        sources.push_back(p[t]);
+      auto it = llvm::find(*runs, sources);
+      if (sources.empty() || it == runs->end())
+        return rewriter.notifyMatchFailure(op, "a run is not moved whole");
+      perm.push_back(it - runs->begin());
+    }
+    SmallVector<int64_t> sorted(perm);
+    llvm::sort(sorted);
+    if (perm.size() != xs.size() ||
+        llvm::any_of(llvm::enumerate(sorted), [](auto e) {
+          return e.value() != static_cast<int64_t>(e.index());
+        }))
+      return rewriter.notifyMatchFailure(op, "not a permutation of x");
+    SmallVector<int64_t> shape;
+    for (int64_t d : perm)
+      shape.push_back(xs[d]);
+    if (ArrayRef<int64_t>(shape) != out)
+      return rewriter.notifyMatchFailure(op, "the shapes differ");
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), x, perm);
+    return success();
+  }
+};
+
 /// transpose(transpose(x, p1), p2) -> transpose(x, p1 o p2).
 struct ComposeTransposeChain : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -881,7 +934,8 @@ void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
-  results.add<CollapseReshapeChain, UnmergeTransposedGroups>(context);
+  results.add<CollapseReshapeChain, UnmergeTransposedGroups,
+              RegroupTransposedSplit>(context);
 }
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -219,6 +219,16 @@ KERNEL_CASES = [
       n("Softmax", ["ss"], ["p"], axis=-1), n("MatMul", ["p", "vt"], ["o"]),
       n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "mq_merged"], ["y"])],
      [("x", H, [2, 77, 64])], [("y", H, [2, 77, 64])]),
+    # Patch embeddings as products (brrr-patchify-convs): ViT's 16 x 16
+    # patches of an RGB image flattened to tokens (the transposes cancel),
+    # and f32 4 x 4 patches kept as NCHW.
+    ("conv_patchify_tokens_f16",
+     [n("Conv", ["x", "patch_w16", "patch_b16"], ["c"], kernel_shape=[16, 16], strides=[16, 16]),
+      n("Reshape", ["c", "patch_tokens"], ["r"]), n("Transpose", ["r"], ["y"], perm=[0, 2, 1])],
+     [("x", H, [2, 3, 64, 96])], [("y", H, [2, 24, 64])]),
+    ("conv_patchify_nchw_f32",
+     [n("Conv", ["x", "patch_w4"], ["y"], kernel_shape=[4, 4], strides=[4, 4])],
+     [("x", F, [2, 3, 32, 20])], [("y", F, [2, 8, 8, 5])]),
     # Pow by a whole constant as multiplications (the canonicalizer): GPT-2's
     # tanh GELU written out, cubing with Pow, as a product epilogue; f32
     # squares, cubes and fourth powers summed.
@@ -672,6 +682,9 @@ CONSTANTS = {
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
+    "patch_w16": stem_weights(64, 3, 16), "patch_b16": stem_weights(64, 1, 1).reshape(64),
+    "patch_w4": stem_weights(8, 3, 4).astype(np.float32),
+    "patch_tokens": np.array([2, 64, 24], np.int64),
     "mw_q": stem_weights(64, 64, 1).reshape(64, 64),
     "mw_k": stem_weights(64, 64, 1).reshape(64, 64).T.copy(),
     "mw_v": stem_weights(64, 64, 2).reshape(64, 256)[:, :64].copy(),

@@ -188,6 +188,10 @@ def torch_inputs(name, gen):
                 f(1536, dt=torch.float16)]
     if name == "attention_merged_qkv_f16":
         return [f(2, 77, 64, dt=torch.float16)]
+    if name == "conv_patchify_tokens_f16":
+        return [f(2, 3, 64, 96, dt=torch.float16)]
+    if name == "conv_patchify_nchw_f32":
+        return [f(2, 3, 32, 20)]
     if name == "matmul_gelu_tanh_pow_f16":
         return [f(3, 70, 256, dt=torch.float16), f(256, 200, dt=torch.float16) / 8,
                 f(200, dt=torch.float16)]
@@ -485,6 +489,11 @@ def torch_reference(name, xs):
         return [d[0] @ d[1].t()]
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "conv_patchify_tokens_f16":
+        c = F.conv2d(d[0], stem_weights(64, 3, 16), stem_weights(64, 1, 1).reshape(64), stride=16)
+        return [c.reshape(2, 64, 24).transpose(1, 2)]
+    if name == "conv_patchify_nchw_f32":
+        return [F.conv2d(d[0], stem_weights(8, 3, 4), stride=4)]
     if name == "attention_merged_qkv_f16":
         w = stem_weights(64, 64, 1).reshape(64, 64)
         wv = stem_weights(64, 64, 2).reshape(64, 256)[:, :64]

@@ -75,6 +75,34 @@ func.func @merged_transpose_split_back(%k: tensor<2x4x128x16xf16>, %x: tensor<2x
   return %3, %6 : tensor<2x4x128x16xf16>, tensor<7x2x3x5xf32>
 }
 
+// The mirror image: a product's [N, Ho * Wo, O] split to [N, Ho, Wo, O],
+// transposed to [N, O, Ho, Wo] and flattened back to [N, O, Ho * Wo] is
+// one transpose of the product (and with the exporters' transpose to
+// tokens after it, nothing).
+// CHECK-LABEL: func.func @split_transpose_merged_back
+// CHECK-SAME: (%[[Y:.+]]: tensor<2x12x5xf32>)
+// CHECK-NEXT: return %[[Y]]
+func.func @split_transpose_merged_back(%y: tensor<2x12x5xf32>) -> tensor<2x12x5xf32> {
+  %0 = brrr.reshape %y : tensor<2x12x5xf32> -> tensor<2x3x4x5xf32>
+  %1 = brrr.transpose %0 {perm = array<i64: 0, 3, 1, 2>} : tensor<2x3x4x5xf32> -> tensor<2x5x3x4xf32>
+  %2 = brrr.reshape %1 : tensor<2x5x3x4xf32> -> tensor<2x5x12xf32>
+  %3 = brrr.transpose %2 {perm = array<i64: 0, 2, 1>} : tensor<2x5x12xf32> -> tensor<2x12x5xf32>
+  return %3 : tensor<2x12x5xf32>
+}
+
+// A run split and moved apart (3 and 4 swapped) is no transpose of the
+// unsplit tensor: the three ops stay.
+// CHECK-LABEL: func.func @split_runs_reordered_stay
+// CHECK-NEXT: brrr.reshape
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.reshape
+func.func @split_runs_reordered_stay(%y: tensor<2x12x5xf32>) -> tensor<2x5x12xf32> {
+  %0 = brrr.reshape %y : tensor<2x12x5xf32> -> tensor<2x3x4x5xf32>
+  %1 = brrr.transpose %0 {perm = array<i64: 0, 3, 2, 1>} : tensor<2x3x4x5xf32> -> tensor<2x5x4x3xf32>
+  %2 = brrr.reshape %1 : tensor<2x5x4x3xf32> -> tensor<2x5x12xf32>
+  return %2 : tensor<2x5x12xf32>
+}
+
 // A split that is not the merge undone, or a first reshape that is not a
 // merge, keeps all three ops.
 // CHECK-LABEL: func.func @other_splits_stay
