@@ -750,13 +750,18 @@ mergedGroups(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   return groups;
 }
 
-/// reshape(transpose(reshape(x))) -> transpose(x) when the inner reshape
-/// merges runs of x's dimensions, the transpose moves the merged
-/// dimensions whole, and the outer reshape splits each back as it was:
-/// the exporters' K^T for [batch, heads, s, d] keys goes through
-/// [batch * heads, s, d] so, and would otherwise be copied in memory (a
-/// merged batch and heads of a transposed tensor have no single stride).
-struct UnmergeTransposedGroups : OpRewritePattern<ReshapeOp> {
+/// reshape(transpose(reshape(x))) -> transpose(x), in two mirror forms:
+/// - the inner reshape merges runs of x's dimensions, the transpose moves
+///   the merged dimensions whole, and the outer reshape splits each back
+///   as it was: the exporters' K^T for [batch, heads, s, d] keys goes
+///   through [batch * heads, s, d] so, and would otherwise be copied in
+///   memory (a merged batch and heads of a transposed tensor have no
+///   single stride);
+/// - the inner reshape splits x's dimensions into runs, the transpose moves
+///   each run whole and in order, and the outer reshape merges the runs
+///   back: a product [N, Ho * Wo, O] split to [N, Ho, Wo, O], transposed
+///   to NCHW and flattened back to [N, O, Ho * Wo] tokens.
+struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -767,63 +772,61 @@ struct UnmergeTransposedGroups : OpRewritePattern<ReshapeOp> {
       return rewriter.notifyMatchFailure(op, "not reshape(transpose(reshape))");
     Value x = inner.getInput();
     ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
-    ArrayRef<int64_t> merged = inner.getType().getShape();
+    ArrayRef<int64_t> mid = inner.getType().getShape();
     ArrayRef<int64_t> moved = transpose.getType().getShape();
     ArrayRef<int64_t> out = op.getType().getShape();
-    auto in = mergedGroups(xs, merged);
-    auto split = mergedGroups(out, moved);
-    if (!in || !split)
-      return rewriter.notifyMatchFailure(op, "the reshapes are not merges");
-    SmallVector<int64_t> perm;
-    for (auto [i, source] : llvm::enumerate(transpose.getPerm())) {
-      const SmallVector<int64_t> &was = (*in)[source], &now = (*split)[i];
-      if (was.size() != now.size())
-        return rewriter.notifyMatchFailure(op, "a group does not split back");
-      for (auto [a, b] : llvm::zip(was, now))
-        if (xs[a] != out[b])
-          return rewriter.notifyMatchFailure(op, "a group does not split back");
-      perm.append(was.begin(), was.end());
-    }
+    ArrayRef<int64_t> p = transpose.getPerm();
+    std::optional<SmallVector<int64_t>> perm = unmerge(xs, mid, moved, out, p);
+    if (!perm)
+      perm = regroup(xs, mid, moved, out, p);
+    if (!perm)
+      return rewriter.notifyMatchFailure(op, "no transpose of x");
     // Size-1 dimensions may have moved between groups: the result must be
-    // exactly the outer reshape's.
-    if (perm.size() != xs.size())
-      return rewriter.notifyMatchFailure(op, "dimensions were added");
-    SmallVector<int64_t> shape;
-    for (int64_t d : perm)
+    // a permutation of x's dimensions giving exactly the outer shape.
+    if (perm->size() != xs.size())
+      return rewriter.notifyMatchFailure(op, "not a permutation of x");
+    SmallVector<int64_t> sorted(*perm), shape;
+    llvm::sort(sorted);
+    for (auto [i, d] : llvm::enumerate(sorted))
+      if (d != static_cast<int64_t>(i))
+        return rewriter.notifyMatchFailure(op, "not a permutation of x");
+    for (int64_t d : *perm)
       shape.push_back(xs[d]);
     if (ArrayRef<int64_t>(shape) != out)
       return rewriter.notifyMatchFailure(op, "the shapes differ");
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), x, perm);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), x, *perm);
     return success();
   }
-};
 
-/// reshape(transpose(reshape(x))) -> transpose(x) when the inner reshape
-/// splits x's dimensions into runs, the transpose moves each run whole and
-/// in order, and the outer reshape merges the runs back: a convolution's
-/// [N, O, Ho, Wo] output of a product [N, Ho * Wo, O] flattened back to
-/// [N, O, Ho * Wo] tokens is one transpose of the product.
-struct RegroupTransposedSplit : OpRewritePattern<ReshapeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ReshapeOp op,
-                                PatternRewriter &rewriter) const override {
-    auto transpose = op.getInput().getDefiningOp<TransposeOp>();
-    auto inner = transpose ? transpose.getInput().getDefiningOp<ReshapeOp>()
-                           : ReshapeOp();
-    if (!inner)
-      return rewriter.notifyMatchFailure(op, "not reshape(transpose(reshape))");
-    Value x = inner.getInput();
-    ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
-    ArrayRef<int64_t> split = inner.getType().getShape();
-    ArrayRef<int64_t> moved = transpose.getType().getShape();
-    ArrayRef<int64_t> out = op.getType().getShape();
-    // Runs of the split shape per dimension of x, and of the moved shape
-    // per dimension of the result.
+  /// The first form: x's merged groups, moved whole and split back.
+  static std::optional<SmallVector<int64_t>>
+  unmerge(ArrayRef<int64_t> xs, ArrayRef<int64_t> merged,
+          ArrayRef<int64_t> moved, ArrayRef<int64_t> out, ArrayRef<int64_t> p) {
+    auto in = mergedGroups(xs, merged);
+    auto split = mergedGroups(out, moved);
+    if (!in || !split)
+      return std::nullopt;
+    SmallVector<int64_t> perm;
+    for (auto [i, source] : llvm::enumerate(p)) {
+      const SmallVector<int64_t> &was = (*in)[source], &now = (*split)[i];
+      if (was.size() != now.size())
+        return std::nullopt;
+      for (auto [a, b] : llvm::zip(was, now))
+        if (xs[a] != out[b])
+          return std::nullopt;
+      perm.append(was.begin(), was.end());
+    }
+    return perm;
+  }
+
+  /// The second form: x's split runs, moved whole and merged back.
+  static std::optional<SmallVector<int64_t>>
+  regroup(ArrayRef<int64_t> xs, ArrayRef<int64_t> split,
+          ArrayRef<int64_t> moved, ArrayRef<int64_t> out, ArrayRef<int64_t> p) {
     auto runs = mergedGroups(split, xs);
     auto merged = mergedGroups(moved, out);
     if (!runs || !merged)
-      return rewriter.notifyMatchFailure(op, "the reshapes are not splits");
-    ArrayRef<int64_t> p = transpose.getPerm();
+      return std::nullopt;
     SmallVector<int64_t> perm;
     for (const SmallVector<int64_t> &group : *merged) {
       SmallVector<int64_t> sources;
@@ -831,23 +834,10 @@ struct RegroupTransposedSplit : OpRewritePattern<ReshapeOp> {
         sources.push_back(p[t]);
       auto it = llvm::find(*runs, sources);
       if (sources.empty() || it == runs->end())
-        return rewriter.notifyMatchFailure(op, "a run is not moved whole");
+        return std::nullopt;
       perm.push_back(it - runs->begin());
     }
-    SmallVector<int64_t> sorted(perm);
-    llvm::sort(sorted);
-    if (perm.size() != xs.size() ||
-        llvm::any_of(llvm::enumerate(sorted), [](auto e) {
-          return e.value() != static_cast<int64_t>(e.index());
-        }))
-      return rewriter.notifyMatchFailure(op, "not a permutation of x");
-    SmallVector<int64_t> shape;
-    for (int64_t d : perm)
-      shape.push_back(xs[d]);
-    if (ArrayRef<int64_t>(shape) != out)
-      return rewriter.notifyMatchFailure(op, "the shapes differ");
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), x, perm);
-    return success();
+    return perm;
   }
 };
 
@@ -934,8 +924,7 @@ void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
-  results.add<CollapseReshapeChain, UnmergeTransposedGroups,
-              RegroupTransposedSplit>(context);
+  results.add<CollapseReshapeChain, TransposeThroughReshapes>(context);
 }
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
