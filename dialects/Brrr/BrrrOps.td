@@ -225,6 +225,8 @@ def Brrr_MatmulOp : Brrr_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
+  // A transpose of the left operand's rows moves after the product.
+  let hasCanonicalizer = 1;
 }
 
 def Brrr_AttentionOp : Brrr_Op<"attention", [Pure]> {
@@ -517,6 +519,8 @@ def Brrr_GatherOp : Brrr_Op<"gather", [Pure, InferTypeOpAdaptor]> {
     $input `,` $indices attr-dict `:` functional-type(operands, results)
   }];
   let hasFolder = 1;
+  // One constant index: a slice (a view) instead of a gather.
+  let hasCanonicalizer = 1;
 }
 
 def Brrr_GatherElementsOp : Brrr_Op<"gather_elements",

@@ -219,6 +219,13 @@ KERNEL_CASES = [
       n("Softmax", ["ss"], ["p"], axis=-1), n("MatMul", ["p", "vt"], ["o"]),
       n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "mq_merged"], ["y"])],
      [("x", H, [2, 77, 64])], [("y", H, [2, 77, 64])]),
+    # torchvision's MultiheadAttention projection of [s, b, e] tokens
+    # transposed from [b, s, e]: the product reads them in place and the
+    # transpose moves after it (the canonicalizer).
+    ("matmul_transposed_rows_f16",
+     [n("Transpose", ["x"], ["xt"], perm=[1, 0, 2]), n("MatMul", ["xt", "mw_q"], ["m"]),
+      n("Add", ["m", "mb_q"], ["y"])],
+     [("x", H, [3, 77, 64])], [("y", H, [77, 3, 64])]),
     # Patch embeddings as products (brrr-patchify-convs): ViT's 16 x 16
     # patches of an RGB image flattened to tokens (the transposes cancel),
     # and f32 4 x 4 patches kept as NCHW.

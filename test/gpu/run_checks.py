@@ -188,6 +188,8 @@ def torch_inputs(name, gen):
                 f(1536, dt=torch.float16)]
     if name == "attention_merged_qkv_f16":
         return [f(2, 77, 64, dt=torch.float16)]
+    if name == "matmul_transposed_rows_f16":
+        return [f(3, 77, 64, dt=torch.float16)]
     if name == "conv_patchify_tokens_f16":
         return [f(2, 3, 64, 96, dt=torch.float16)]
     if name == "conv_patchify_nchw_f32":
@@ -489,6 +491,9 @@ def torch_reference(name, xs):
         return [d[0] @ d[1].t()]
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "matmul_transposed_rows_f16":
+        w = stem_weights(64, 64, 1).reshape(64, 64)
+        return [d[0].transpose(0, 1) @ w + stem_weights(64, 1, 1).reshape(64)]
     if name == "conv_patchify_tokens_f16":
         c = F.conv2d(d[0], stem_weights(64, 3, 16), stem_weights(64, 1, 1).reshape(64), stride=16)
         return [c.reshape(2, 64, 24).transpose(1, 2)]

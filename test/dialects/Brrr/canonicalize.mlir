@@ -103,6 +103,46 @@ func.func @split_runs_reordered_stay(%y: tensor<2x12x5xf32>) -> tensor<2x5x12xf3
   return %2 : tensor<2x5x12xf32>
 }
 
+// torchvision's MultiheadAttention projects its tokens transposed to
+// [s, b, e]: the product reads them as they are, its bias comes along, and
+// its rows are transposed after it. A transpose that moves the contracted
+// dimension, or a batched right operand, stays before the product.
+// CHECK-LABEL: func.func @transpose_after_product
+// CHECK-SAME: (%[[X:.+]]: tensor<2x5x4xf16>, %[[W:.+]]: tensor<4x6xf16>, %[[B:.+]]: tensor<5x4x6xf16>, %[[W5:.+]]: tensor<5x6xf16>, %[[C:.+]]: tensor<6xf16>)
+// CHECK-NEXT: %[[L:.+]] = brrr.transpose %[[X]] {perm = array<i64: 1, 0, 2>}
+// CHECK-NEXT: %[[M:.+]] = brrr.matmul %[[X]], %[[W]] : tensor<2x5x4xf16>, tensor<4x6xf16> -> tensor<2x5x6xf16>
+// CHECK-NEXT: %[[A:.+]] = brrr.add %[[M]], %[[C]] : tensor<2x5x6xf16>, tensor<6xf16> -> tensor<2x5x6xf16>
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[A]] {perm = array<i64: 1, 0, 2>} : tensor<2x5x6xf16> -> tensor<5x2x6xf16>
+// CHECK-NEXT: %[[K:.+]] = brrr.transpose %[[X]] {perm = array<i64: 0, 2, 1>}
+// CHECK-NEXT: brrr.matmul %[[K]], %[[W5]] : tensor<2x4x5xf16>
+// CHECK-NEXT: brrr.matmul %[[L]], %[[B]] : tensor<5x2x4xf16>, tensor<5x4x6xf16>
+func.func @transpose_after_product(%x: tensor<2x5x4xf16>, %w: tensor<4x6xf16>, %b: tensor<5x4x6xf16>, %w56: tensor<5x6xf16>, %c: tensor<6xf16>) -> (tensor<5x2x6xf16>, tensor<2x4x6xf16>, tensor<5x2x6xf16>) {
+  %0 = brrr.transpose %x {perm = array<i64: 1, 0, 2>} : tensor<2x5x4xf16> -> tensor<5x2x4xf16>
+  %1 = brrr.matmul %0, %w : tensor<5x2x4xf16>, tensor<4x6xf16> -> tensor<5x2x6xf16>
+  %b1 = brrr.add %1, %c : tensor<5x2x6xf16>, tensor<6xf16> -> tensor<5x2x6xf16>
+  %2 = brrr.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<2x5x4xf16> -> tensor<2x4x5xf16>
+  %3 = brrr.matmul %2, %w56 : tensor<2x4x5xf16>, tensor<5x6xf16> -> tensor<2x4x6xf16>
+  %4 = brrr.matmul %0, %b : tensor<5x2x4xf16>, tensor<5x4x6xf16> -> tensor<5x2x6xf16>
+  return %b1, %3, %4 : tensor<5x2x6xf16>, tensor<2x4x6xf16>, tensor<5x2x6xf16>
+}
+
+// One constant index along an axis is a slice of it, reshaped to drop the
+// axis (negative indices count from the end); other gathers stay.
+// CHECK-LABEL: func.func @gather_of_one_index
+// CHECK: %[[S:.+]] = brrr.slice %arg0 {sizes = array<i64: 1, 5, 4>, starts = array<i64: 2, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<3x5x4xf16> -> tensor<1x5x4xf16>
+// CHECK-NEXT: %[[R:.+]] = brrr.reshape %[[S]] : tensor<1x5x4xf16> -> tensor<5x4xf16>
+// CHECK: brrr.gather
+// CHECK: brrr.gather
+// CHECK-NOT: brrr.gather
+func.func @gather_of_one_index(%x: tensor<3x5x4xf16>, %i: tensor<i64>) -> (tensor<5x4xf16>, tensor<5x4xf16>, tensor<3x5x2xf16>) {
+  %last = brrr.constant dense<-1> : tensor<i64>
+  %0 = brrr.gather %x, %last {axis = 0 : i64} : (tensor<3x5x4xf16>, tensor<i64>) -> tensor<5x4xf16>
+  %1 = brrr.gather %x, %i {axis = 0 : i64} : (tensor<3x5x4xf16>, tensor<i64>) -> tensor<5x4xf16>
+  %two = brrr.constant dense<[0, 3]> : tensor<2xi64>
+  %2 = brrr.gather %x, %two {axis = 2 : i64} : (tensor<3x5x4xf16>, tensor<2xi64>) -> tensor<3x5x2xf16>
+  return %0, %1, %2 : tensor<5x4xf16>, tensor<5x4xf16>, tensor<3x5x2xf16>
+}
+
 // A split that is not the merge undone, or a first reshape that is not a
 // merge, keeps all three ops.
 // CHECK-LABEL: func.func @other_splits_stay
