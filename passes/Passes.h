@@ -32,21 +32,31 @@ constexpr int64_t kBufferAlignment = 256;
 /// Bytes a tensor of `type` occupies in device memory (bools take a byte).
 int64_t bufferBytes(RankedTensorType type);
 
-/// How a row kernel lays its rows over thread blocks: one block per row of
-/// `cols` elements, `vec`-wide vector accesses, `perThread` vectors held in
-/// each thread's registers. brrr-select-kernel-config records `threads` and
-/// `vec` in the fusion's config; the planner and the row code generator
-/// follow the recorded values.
+/// How a row kernel lays its rows over thread blocks: rows of `cols`
+/// elements, `lanes` threads a row (the whole block, one row a block, or
+/// for narrow rows a power of two up to 16, `threads / lanes` rows a
+/// block), `vec`-wide vector accesses, `perThread` vectors held in each
+/// thread's registers. brrr-select-kernel-config records `threads`, `vec`
+/// and, for packed rows, `[threads / lanes, lanes]` as the tile in the
+/// fusion's config; the planner and the row code generator follow the
+/// recorded values.
 struct RowGeometry {
   Operation *rowOp = nullptr; ///< the softmax / layer norm / reduce
   int64_t rows = 0, cols = 0, vec = 1, threads = 32, perThread = 1;
+  int64_t lanes = 32;
   /// Block-wide reductions the kernel performs, in order.
   int64_t reductions = 1;
+  int64_t rowsPerBlock() const { return threads / lanes; }
 };
 /// The geometry of `fusion` (kind "row") for `threads` threads per block
-/// (0: the preferred count, which brrr-select-kernel-config records), or a
-/// diagnostic on the fusion.
-FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0);
+/// and `lanes` threads a row (0, 0: the preferred ones, which
+/// brrr-select-kernel-config records; `lanes` 0 alone: one row a block),
+/// or a diagnostic on the fusion.
+FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0,
+                                     int64_t lanes = 0);
+/// The threads a row of a row kernel's config (its tile's second entry
+/// for packed rows, else the block).
+int64_t rowLanesOf(KernelConfigAttr config);
 
 /// Where the elements of a matmul operand live: the value the kernel reads
 /// and, per logical dimension, the element stride in it, from an element

@@ -6,7 +6,9 @@
 // it loads) and epilogue (before the store). One thread block owns one row
 // and keeps it in registers (16-byte vector loads, computed in f32); a
 // block reduction is a warp butterfly of shuffles, then one value per warp
-// through the shared scratch brrr-plan-shared-memory placed. Tail columns
+// through the shared scratch brrr-plan-shared-memory placed. Rows of at
+// most 16 vectors are packed: `lanes` threads a row (a power of two), a
+// butterfly over those lanes alone, 128 / lanes rows a block. Tail columns
 // load a clamped in-bounds address and are masked with the reduction's
 // identity. The block size is the config's (brrr-select-kernel-config).
 //
@@ -38,6 +40,7 @@ struct RowEmitter {
   Location loc;
   Value tid;
   int64_t blockSize;
+  int64_t lanes; ///< threads a row: the block, or a packed row's lanes
   Value smem; ///< !llvm.ptr<3>, the block's dynamic shared memory
   SmallVector<int64_t> scratch; ///< byte offset of each reduction's scratch
 
@@ -69,13 +72,16 @@ struct RowEmitter {
   /// apart from the next reduction's, so successive reductions need no
   /// barrier between them.
   Value blockReduce(Combine c, Value v, int64_t slot) {
-    for (int64_t offset = 16; offset >= 1; offset /= 2) {
+    // Packed rows' lanes are aligned runs of a warp: the butterfly over
+    // offsets below `lanes` stays inside each row.
+    for (int64_t offset = std::min<int64_t>(16, lanes / 2); offset >= 1;
+         offset /= 2) {
       auto shuffle = gpu::ShuffleOp::create(
           b, loc, v, static_cast<int32_t>(offset), 32, gpu::ShuffleMode::XOR);
       v = combine(c, v, shuffle.getShuffleResult());
     }
     int64_t warps = blockSize / 32;
-    if (warps == 1)
+    if (warps == 1 || lanes < blockSize)
       return v;
     Value lane = arith::RemUIOp::create(b, loc, tid, idx(32));
     Value warp = arith::DivUIOp::create(b, loc, tid, idx(32));
@@ -118,7 +124,8 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   if (!shared)
     return fusion.emitOpError("row kernels need a shared-memory plan "
                               "(brrr-plan-shared-memory)");
-  FailureOr<RowGeometry> geometry = rowGeometryOf(fusion, config->getThreads());
+  FailureOr<RowGeometry> geometry =
+      rowGeometryOf(fusion, config->getThreads(), rowLanesOf(*config));
   if (failed(geometry))
     return failure();
   RowGeometry g = *geometry;
@@ -126,9 +133,10 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   auto rowType = cast<RankedTensorType>(rowOp->getOperand(0).getType());
   Type et = rowType.getElementType();
   int64_t cols = g.cols, vec = g.vec, perThread = g.perThread;
-  int64_t blockSize = g.threads;
+  int64_t blockSize = g.threads, lanes = g.lanes;
+  bool packed = lanes < blockSize;
   SmallVector<int64_t> scratch;
-  if (blockSize > 32) {
+  if (blockSize > 32 && !packed) {
     for (int64_t k = 0; k < g.reductions; ++k) {
       FailureOr<int64_t> offset =
           sharedOffset(fusion, "reduce" + std::to_string(k));
@@ -144,16 +152,29 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
                            numInputs + fusion.getNumResults(), blockSize);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  RowEmitter r{b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
-               blockSize,
-               dynamicShared(moduleBuilder, b, loc),
-               scratch};
+  RowEmitter r{
+      b,         loc,   gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
+      blockSize, lanes, dynamicShared(moduleBuilder, b, loc),
+      scratch};
   pointwise::PointwiseEmitter pe(b, loc);
   Block &body = fusion.getBody().front();
   auto argOf = [&](Value v) { return kernelArgument(entry, v); };
+  // The block's row, or with packed rows this thread's row (`lanes`
+  // threads a row), read at a clamped row so that a last block's spare
+  // rows load in bounds and store nothing.
   Value row = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = r.tid, rowValid;
+  if (packed) {
+    row = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, r.idx(blockSize / lanes)),
+        arith::DivUIOp::create(b, loc, r.tid, r.idx(lanes)));
+    lane = arith::RemUIOp::create(b, loc, r.tid, r.idx(lanes));
+    rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                     r.idx(g.rows));
+    row = arith::MinUIOp::create(b, loc, row, r.idx(g.rows - 1));
+  }
   Value rowBase = arith::MulIOp::create(b, loc, row, r.idx(cols));
-  Value threadCol = arith::MulIOp::create(b, loc, r.tid, r.idx(vec));
+  Value threadCol = arith::MulIOp::create(b, loc, lane, r.idx(vec));
   auto toI64 = [&](Value v) -> Value {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
   };
@@ -173,7 +194,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   SmallVector<Value> colOf, clampedOf, validOf;
   for (int64_t k = 0; k < perThread; ++k) {
     Value col =
-        arith::AddIOp::create(b, loc, threadCol, r.idx(k * blockSize * vec));
+        arith::AddIOp::create(b, loc, threadCol, r.idx(k * lanes * vec));
     colOf.push_back(col);
     clampedOf.push_back(
         arith::MinUIOp::create(b, loc, col, r.idx(cols - vec)));
@@ -370,7 +391,9 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     Type mt = pointwise::memoryType(elem);
     if (perRowResult && v == rowOp->getResult(0)) {
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          r.tid, r.idx(0));
+                                          lane, r.idx(0));
+      if (packed)
+        first = arith::AndIOp::create(b, loc, first, rowValid);
       auto ifFirst = scf::IfOp::create(b, loc, first, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
@@ -383,7 +406,10 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       return fusion.emitOpError("row kernels compute every result they store");
     Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
     for (int64_t k = 0; k < perThread; ++k) {
-      auto ifValid = scf::IfOp::create(b, loc, validOf[k], false);
+      Value valid = validOf[k];
+      if (packed)
+        valid = arith::AndIOp::create(b, loc, valid, rowValid);
+      auto ifValid = scf::IfOp::create(b, loc, valid, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifValid.getThenRegion().front());
       Value packed = LLVM::PoisonOp::create(b, loc, vt);
@@ -402,7 +428,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = g.rows;
+  info.grid = llvm::divideCeil(g.rows, g.rowsPerBlock());
   info.block = blockSize;
   info.sharedBytes = fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes")
                          ? fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes")

@@ -83,6 +83,16 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             "warp";
     return success();
   }
+  if (family == KernelFamily::row && !tile.empty()) {
+    // Packed rows: [rows a block, lanes a row].
+    if (body != KernelBody::simt || tile.size() != 2 || tile[0] < 2 ||
+        tile[1] < 1 || tile[1] > 16 || !llvm::isPowerOf2_64(tile[1]) ||
+        tile[0] * tile[1] != threads || stages)
+      return emitError() << "a packed row kernel's tile is [rows a block, "
+                            "lanes a row] with a power of two of lanes up to "
+                            "16 and rows x lanes = threads";
+    return success();
+  }
   if (family == KernelFamily::reduce && !tile.empty()) {
     // A cooperative reduction: the whole block reduces one output.
     if (body != KernelBody::simt || tile.size() != 1 || tile[0] != threads ||

@@ -147,8 +147,11 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
     FailureOr<RowGeometry> g = rowGeometryOf(fusion);
     if (failed(g))
       return failure();
+    SmallVector<int64_t> tile;
+    if (g->lanes != g->threads)
+      tile = {g->rowsPerBlock(), g->lanes};
     return KernelConfigAttr::get(ctx, KernelFamily::row, KernelBody::simt,
-                                 g->threads, {}, 0, g->vec, 1,
+                                 g->threads, tile, 0, g->vec, 1,
                                  KernelPrecision::exact, 0, 0);
   }
   if (kind == "matmul") {

@@ -30,6 +30,10 @@ namespace {
 
 /// Register budget: at most this many vectors of the row per thread.
 constexpr int64_t kMaxVectorsPerThread = 16;
+/// Rows of at most this many vectors are packed several to a block ...
+constexpr int64_t kMaxPackedLanes = 16;
+/// ... of this many threads.
+constexpr int64_t kPackedThreads = 128;
 
 /// Whether `op` reduces over a trailing block of its input.
 bool isRowOp(Operation *op) {
@@ -160,8 +164,13 @@ struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
 
 } // namespace
 
-FailureOr<RowGeometry> mlir::brrr::rowGeometryOf(FusionOp fusion,
-                                                 int64_t threads) {
+int64_t mlir::brrr::rowLanesOf(KernelConfigAttr config) {
+  ArrayRef<int64_t> tile = config.getTile();
+  return tile.size() == 2 ? tile[1] : config.getThreads();
+}
+
+FailureOr<RowGeometry>
+mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   RowGeometry g;
   g.rowOp = rowOpOf(fusion);
   if (!g.rowOp)
@@ -204,20 +213,37 @@ FailureOr<RowGeometry> mlir::brrr::rowGeometryOf(FusionOp fusion,
   g.rows = inType.getNumElements() / g.cols;
 
   // 16-byte vectors where the row length allows; enough threads to cover
-  // the row within the register budget.
+  // the row within the register budget. A row of at most 16 vectors (a
+  // ConvNeXt or Swin layer norm over 96 channels: 12) takes a power of two
+  // of lanes, and a block of 128 threads packs 128 / lanes rows: one block
+  // a row would leave most of each warp idle and schedule a block for a
+  // few hundred bytes.
   g.vec = vectorWidth(elementBytes(et), g.cols);
   int64_t vectors = llvm::divideCeil(g.cols, g.vec);
   if (threads == 0) {
-    threads = 32;
-    while (threads < 256 && threads * 4 < vectors)
-      threads *= 2;
+    if (vectors <= kMaxPackedLanes) {
+      threads = kPackedThreads;
+      lanes = llvm::PowerOf2Ceil(vectors);
+    } else {
+      threads = 32;
+      while (threads < 256 && threads * 4 < vectors)
+        threads *= 2;
+    }
   }
+  if (lanes == 0)
+    lanes = threads;
   if (threads % 32 != 0 || threads > 1024)
     return fusion.emitOpError("row kernels run whole warps, up to 1024 "
                               "threads; got ")
            << threads;
+  if (lanes != threads &&
+      (!llvm::isPowerOf2_64(lanes) || lanes > kMaxPackedLanes))
+    return fusion.emitOpError("packed rows take a power of two of lanes up "
+                              "to ")
+           << kMaxPackedLanes << "; got " << lanes;
   g.threads = threads;
-  g.perThread = llvm::divideCeil(vectors, threads);
+  g.lanes = lanes;
+  g.perThread = llvm::divideCeil(vectors, lanes);
   if (g.perThread > kMaxVectorsPerThread)
     return fusion.emitOpError("rows of ")
            << g.cols << " elements exceed the register-resident row kernel";

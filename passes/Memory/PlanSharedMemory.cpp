@@ -116,11 +116,13 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
   // is reduction k: its scratch is written there and read until every
   // thread reaches the barrier of reduction k + 1, so scratch k and k + 1
   // overlap in time and k + 2 may reuse k's bytes.
-  FailureOr<RowGeometry> g = rowGeometryOf(fusion, config->getThreads());
+  FailureOr<RowGeometry> g =
+      rowGeometryOf(fusion, config->getThreads(), rowLanesOf(*config));
   if (failed(g))
     return failure();
   int64_t warps = g->threads / 32;
-  if (warps > 1)
+  // Packed rows reduce within their lanes, by shuffles alone.
+  if (warps > 1 && g->lanes == g->threads)
     for (int64_t k = 0; k < g->reductions; ++k)
       buffers.push_back(
           {"reduce" + std::to_string(k), warps * 4, 16, k, k + 1});

@@ -236,6 +236,17 @@ KERNEL_CASES = [
     ("conv_patchify_nchw_f32",
      [n("Conv", ["x", "patch_w4"], ["y"], kernel_shape=[4, 4], strides=[4, 4])],
      [("x", F, [2, 3, 32, 20])], [("y", F, [2, 8, 8, 5])]),
+    # Packed rows (at most 16 vectors a row, several rows a block): a
+    # ConvNeXt-style layer norm over 96 f16 channels with a spare row in
+    # the last block, a softmax of 20 f16 columns (5 four-wide vectors, a
+    # masked lane a row), and an f32 row sum stored once a row.
+    ("layernorm_packed_96_f16", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
+                                   epsilon=1e-6)],
+     [("x", H, [3, 1001, 96]), ("g", H, [96]), ("b", H, [96])], [("y", H, [3, 1001, 96])]),
+    ("softmax_packed_20_f16", [n("Softmax", ["x"], ["y"], axis=-1)],
+     [("x", H, [999, 20])], [("y", H, [999, 20])]),
+    ("reduce_packed_sum_f32", [n("ReduceSum", ["x", "ax2"], ["y"], keepdims=0)],
+     [("x", F, [7, 111, 40])], [("y", F, [7, 111])]),
     # Pow by a whole constant as multiplications (the canonicalizer): GPT-2's
     # tanh GELU written out, cubing with Pow, as a product epilogue; f32
     # squares, cubes and fourth powers summed.

@@ -190,6 +190,13 @@ def torch_inputs(name, gen):
         return [f(2, 77, 64, dt=torch.float16)]
     if name == "matmul_transposed_rows_f16":
         return [f(3, 77, 64, dt=torch.float16)]
+    if name == "layernorm_packed_96_f16":
+        return [f(3, 1001, 96, dt=torch.float16), f(96, dt=torch.float16),
+                f(96, dt=torch.float16)]
+    if name == "softmax_packed_20_f16":
+        return [f(999, 20, dt=torch.float16) * 4]
+    if name == "reduce_packed_sum_f32":
+        return [f(7, 111, 40)]
     if name == "conv_patchify_tokens_f16":
         return [f(2, 3, 64, 96, dt=torch.float16)]
     if name == "conv_patchify_nchw_f32":
@@ -491,6 +498,12 @@ def torch_reference(name, xs):
         return [d[0] @ d[1].t()]
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "layernorm_packed_96_f16":
+        return [F.layer_norm(d[0], (96,), d[1], d[2], eps=1e-6)]
+    if name == "softmax_packed_20_f16":
+        return [torch.softmax(d[0], -1)]
+    if name == "reduce_packed_sum_f32":
+        return [d[0].sum(-1)]
     if name == "matmul_transposed_rows_f16":
         w = stem_weights(64, 64, 1).reshape(64, 64)
         return [d[0].transpose(0, 1) @ w + stem_weights(64, 1, 1).reshape(64)]

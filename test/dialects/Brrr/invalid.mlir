@@ -707,6 +707,16 @@ func.func @kernel_reduce_split_rows_idle_warp() attributes {c = #brrr.kernel<fam
 
 // -----
 
+// expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 16 and rows x lanes = threads}}
+func.func @kernel_row_packed_lanes_not_power_of_two() attributes {c = #brrr.kernel<family = row, body = simt, threads = 128, tile = [16, 12]>} { return }
+
+// -----
+
+// expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 16 and rows x lanes = threads}}
+func.func @kernel_row_packed_rows_times_lanes() attributes {c = #brrr.kernel<family = row, body = simt, threads = 128, tile = [4, 16]>} { return }
+
+// -----
+
 // expected-error @+1 {{a warp_mma kernel runs one warp per block, not 64 threads}}
 func.func @kernel_warp_mma_two_warps() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 64>} { return }
 

@@ -36,6 +36,19 @@ func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   return %0 : tensor<2x4096xf32>
 }
 
+// Rows of at most 16 vectors are packed into 128-thread blocks: a ConvNeXt
+// layer norm over 96 f16 channels (12 vectors) takes 16 lanes, 8 rows a
+// block; 17 f32 columns (17 one-wide vectors) stay one row a block of one
+// warp.
+// CHECK-LABEL: func.func @PackedRows
+// CHECK: brrr.fusion "row"{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8>
+// CHECK: brrr.fusion "row"{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32>
+func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96xf16>, %y: tensor<5x17xf32>) -> (tensor<3136x96xf16>, tensor<5x17xf32>) {
+  %0 = brrr.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-6 : f64} : (tensor<3136x96xf16>, tensor<96xf16>, tensor<96xf16>) -> tensor<3136x96xf16>
+  %1 = brrr.softmax %y {axis = 1 : i64} : tensor<5x17xf32>
+  return %0, %1 : tensor<3136x96xf16>, tensor<5x17xf32>
+}
+
 // -----
 
 // On sm_90a, an f16 product TMA can read runs the wgmma body, 4 stages

@@ -13,12 +13,16 @@ func.func @SoftmaxScratchPerReduction(%x: tensor<2x4096xf32>) -> tensor<2x4096xf
 
 // -----
 
-// A row that one warp covers reduces with shuffles alone: no shared memory.
+// A row that one warp covers reduces with shuffles alone: no shared memory;
+// neither do packed rows (8 lanes a row of 64 f16, 16 rows a block), which
+// reduce within their lanes.
 // CHECK-LABEL: func.func @OneWarpRowNeedsNoSharedMemory
 // CHECK: brrr.fusion "row"{{.*}}threads = 32, vector = 8>, brrr.shared = [], brrr.shared_bytes = 0 : i64}
-func.func @OneWarpRowNeedsNoSharedMemory(%x: tensor<2x64xf16>) -> tensor<2x64xf16> {
-  %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x64xf16>
-  return %0 : tensor<2x64xf16>
+// CHECK: brrr.fusion "row"{{.*}}threads = 128, tile = [16, 8], vector = 8>, brrr.shared = [], brrr.shared_bytes = 0 : i64}
+func.func @OneWarpRowNeedsNoSharedMemory(%x: tensor<2x512xf16>, %y: tensor<2x64xf16>) -> (tensor<2x512xf16>, tensor<2x64xf16>) {
+  %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x512xf16>
+  %1 = brrr.softmax %y {axis = 1 : i64} : tensor<2x64xf16>
+  return %0, %1 : tensor<2x512xf16>, tensor<2x64xf16>
 }
 
 // -----
