@@ -891,8 +891,9 @@ struct PowToMultiplications : OpRewritePattern<PowOp> {
         x.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "not a float pow of x's shape");
     SplatElementsAttr exponent;
-    if (!matchPattern(op.getRhs(), m_Constant(&exponent)))
-      return rewriter.notifyMatchFailure(op, "exponent is not a splat");
+    if (!matchPattern(op.getRhs(), m_Constant(&exponent)) ||
+        !isa<FloatType>(exponent.getElementType()))
+      return rewriter.notifyMatchFailure(op, "exponent is not a float splat");
     double c = exponent.getSplatValue<APFloat>().convertToDouble();
     if (c != 1 && c != 2 && c != 3 && c != 4)
       return rewriter.notifyMatchFailure(op, "exponent is not 1, 2, 3 or 4");
