@@ -65,9 +65,24 @@ FailureOr<Value> nllLoss(NodeImporter &n, Value logp, Value target,
       return failure();
     w = *wt;
   }
-  if (const onnx::AttributeProto *ii = n.attr("ignore_index")) {
-    auto kept = n.create<CompareOp>(ComparePredicate::ne, target,
-                                    n.scalar(tt.getElementType(), ii->i()));
+  // An ignore_index the target's integer type cannot hold equals no
+  // target: nothing is ignored.
+  const onnx::AttributeProto *ii = n.attr("ignore_index");
+  auto it = dyn_cast<IntegerType>(tt.getElementType());
+  if (ii && it) {
+    APInt v(64, ii->i(), /*isSigned=*/true);
+    unsigned bits = it.getWidth();
+    if (it.isUnsigned() ? v.isNegative() || !v.isIntN(bits)
+                        : !v.isSignedIntN(bits))
+      ii = nullptr;
+  }
+  if (ii && it) {
+    Value ignored = mlir::brrr::ConstantOp::create(
+        n.b, n.loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({}, it),
+            APInt(it.getWidth(), ii->i(), /*isSigned=*/!it.isUnsigned())));
+    auto kept = n.create<CompareOp>(ComparePredicate::ne, target, ignored);
     if (failed(kept))
       return failure();
     auto masked =

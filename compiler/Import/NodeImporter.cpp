@@ -8,6 +8,8 @@
 
 #include "compiler/Import/NodeImporter.h"
 
+#include "llvm/ADT/APSInt.h"
+
 #include "llvm/ADT/Sequence.h"
 
 #include "mlir/IR/AsmState.h"
@@ -206,10 +208,17 @@ Value NodeImporter::constant(RankedTensorType type, ArrayRef<double> values) {
   SmallVector<Attribute> attrs;
   Type et = type.getElementType();
   for (double v : values) {
-    if (auto ft = dyn_cast<FloatType>(et))
+    if (auto ft = dyn_cast<FloatType>(et)) {
       attrs.push_back(FloatAttr::get(ft, v));
-    else
-      attrs.push_back(IntegerAttr::get(et, static_cast<int64_t>(v)));
+      continue;
+    }
+    // Toward zero and saturating (0 for NaN): defined for any double,
+    // where a cast of one outside int64 would not be.
+    auto it = cast<IntegerType>(et);
+    APSInt i(it.getWidth(), it.isUnsigned() || it.getWidth() == 1);
+    bool exact = false;
+    APFloat(v).convertToInteger(i, APFloat::rmTowardZero, &exact);
+    attrs.push_back(IntegerAttr::get(et, i));
   }
   return mlir::brrr::ConstantOp::create(b, loc,
                                         DenseElementsAttr::get(type, attrs));
