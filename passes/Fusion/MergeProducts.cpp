@@ -17,7 +17,7 @@
 
 #include "mlir/IR/Matchers.h"
 
-#include <deque>
+#include <map>
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRMERGEPRODUCTS
@@ -126,8 +126,7 @@ struct MergeProductsPass
     for (auto &[input, products] : byInput) {
       // Products in one block with one weight type, grouped by the chain
       // of casts and bias additions each goes through.
-      llvm::MapVector<StringRef, SmallVector<Sibling>> groups;
-      std::deque<std::string> signatures;
+      std::map<std::string, SmallVector<Sibling>> groups;
       for (MatmulOp mm : products) {
         if (mm->getBlock() != products.front()->getBlock() ||
             mm.getRhs().getType().getElementType() !=
@@ -141,8 +140,7 @@ struct MergeProductsPass
         followChain(s);
         if (!feedsOnlyAttention(s.result()))
           continue;
-        signatures.push_back(s.signature);
-        groups[signatures.back()].push_back(std::move(s));
+        groups[s.signature].push_back(std::move(s));
       }
       for (auto &[signature, group] : groups)
         merge(group);
