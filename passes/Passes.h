@@ -71,8 +71,9 @@ struct OperandLayout {
   SmallVector<Operation *> views;
 };
 /// The layout of `operand`, looking back through the chain of views that
-/// only it reads (each read once) while strides can express them; the
-/// chain stops at a value that must be materialized.
+/// it reads while strides can express them (each view read once, or only by
+/// other views: the slices of a stacked query, key and value); the chain
+/// stops at a value that must be materialized.
 OperandLayout operandLayoutOf(Value operand);
 /// Whether a product of `et` operands laid out as `lhs` and `rhs` can be
 /// staged through shared memory in 16-byte copies: f16/bf16, the innermost
@@ -319,6 +320,11 @@ bool isTiledTranspose(TransposeOp t);
 /// only operand by index arithmetic alone (transpose, slice, expand, pad of
 /// a non-empty tensor, reshape): a chain of them is one movement kernel.
 bool isIndexMap(Operation *op);
+
+/// Whether `op` can join a movement kernel's tree: an index map of one
+/// operand or a concatenation (of at most 16 operands), each element of
+/// whose result is one element of one operand.
+bool isMovementTreeOp(Operation *op);
 
 /// The attention op an attention kernel computes, or null.
 AttentionOp attentionOf(FusionOp fusion);

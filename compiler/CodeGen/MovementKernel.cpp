@@ -1,7 +1,8 @@
 //===- MovementKernel.cpp - brrr.fusion movement -> gpu.func --------------===//
 //
 // The data-movement kernel family: transpose, slice, expand, concat, pad,
-// chains of those index maps (with reshapes between them), and the
+// trees of those (with reshapes between them: a concatenation picks the
+// operand that holds each element), and the
 // index-driven gather, gather_elements, gather_nd, scatter_elements and
 // scatter_nd. Each thread writes one output element and reads the input
 // element it comes from, found by index arithmetic on static shapes
@@ -174,103 +175,134 @@ SmallVector<std::array<size_t, 4>> reshapeGroups(ArrayRef<int64_t> in,
   return groups;
 }
 
-/// The element of a chain of index maps at output coordinates `coords`:
-/// the walk back from the last op to the first maps the coordinates onto
-/// the input (a reshape through the linear index, a transpose by its
-/// permutation, a slice by its starts and steps, an expand by dropping
-/// broadcast dimensions, a pad by its low sides, clamped into the input:
-/// edge and reflect padding are such clamps, constant padding records
-/// whether the element lies inside), then one load, and each constant
-/// pad's fill where the element lies outside it (the innermost first).
-Value mapChainBack(Emitter &e, ArrayRef<Operation *> chain,
-                   SmallVector<Value> coords, Value input, Type elem) {
+/// The element of `v`, a value of a movement tree (index maps and
+/// concatenations), at coordinates `coords`, walked back to one load from a
+/// kernel input (`argOf`: its kernel argument): a reshape maps the
+/// coordinates through the linear index, a transpose by its permutation, a
+/// slice by its starts and steps, an expand by dropping broadcast
+/// dimensions, a pad by its low sides, clamped into the input (edge and
+/// reflect padding are such clamps; constant padding selects its fill where
+/// the element lies outside), and a concatenation branches to the operand
+/// that holds the element along its axis.
+Value mapBack(Emitter &e, Value v, SmallVector<Value> coords, Type elem,
+              function_ref<Value(Value)> argOf) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   auto shapeOf = [](Value v) {
     return cast<RankedTensorType>(v.getType()).getShape();
   };
-  SmallVector<std::pair<Value, double>> fills;
-  for (Operation *op : llvm::reverse(chain)) {
-    ArrayRef<int64_t> inShape = shapeOf(op->getOperand(0));
-    ArrayRef<int64_t> outShape = shapeOf(op->getResult(0));
-    SmallVector<Value> in(inShape.size());
-    if (isa<ReshapeOp>(op)) {
-      // Group by group: the shortest runs of input and output dimensions
-      // of equal sizes (a split or merge of dimensions), so that the
-      // dimensions a reshape keeps pass through untouched.
-      for (auto [ib, ie, ob, oe] : reshapeGroups(inShape, outShape)) {
-        ArrayRef<int64_t> outGroup = outShape.slice(ob, oe - ob);
-        ArrayRef<int64_t> inGroup = inShape.slice(ib, ie - ib);
-        if (outGroup == inGroup) {
-          for (size_t d = 0; d < inGroup.size(); ++d)
-            in[ib + d] = coords[ob + d];
-          continue;
-        }
-        Value lin =
-            e.linear(ArrayRef<Value>(coords).slice(ob, oe - ob), outGroup);
-        SmallVector<int64_t> strides = rowMajorStrides(inGroup);
-        for (size_t d = 0; d < inGroup.size(); ++d)
-          in[ib + d] = e.rem(e.div(lin, strides[d]), inGroup[d]);
-      }
-    } else if (auto t = dyn_cast<TransposeOp>(op)) {
-      for (auto [i, p] : llvm::enumerate(t.getPerm()))
-        in[p] = coords[i];
-    } else if (auto s = dyn_cast<SliceOp>(op)) {
-      for (size_t d = 0; d < inShape.size(); ++d)
-        in[d] = e.add(
-            e.idx(s.getStarts()[d]),
-            arith::MulIOp::create(b, loc, coords[d], e.idx(s.getSteps()[d])));
-    } else if (auto x = dyn_cast<ExpandOp>(op)) {
-      int64_t offset = outShape.size() - inShape.size();
-      for (size_t d = 0; d < inShape.size(); ++d)
-        in[d] = inShape[d] == 1 ? e.idx(0) : coords[d + offset];
-    } else {
-      auto p = cast<PadOp>(op);
-      Value inside =
-          arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
-      for (size_t d = 0; d < inShape.size(); ++d) {
-        Value c =
-            arith::SubIOp::create(b, loc, coords[d], e.idx(p.getLow()[d]));
-        int64_t n = inShape[d];
-        if (p.getMode() == PadMode::constant) {
-          Value ok = arith::AndIOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
-                                    e.idx(0)),
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                    e.idx(n)));
-          inside = arith::AndIOp::create(b, loc, inside, ok);
-          c = e.clamp(c, 0, n - 1);
-        } else if (p.getMode() == PadMode::edge) {
-          c = e.clamp(c, 0, n - 1);
-        } else {
-          // reflect: ... 2 1 | 0 1 2 ... n-1 | n-2 ...; one bounce suffices
-          // because the verifier bounds the padding by n - 1.
-          Value negC = arith::SubIOp::create(b, loc, e.idx(0), c);
-          c = arith::SelectOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                    e.idx(0)),
-              negC, c);
-          Value over = arith::SubIOp::create(b, loc, e.idx(2 * (n - 1)), c);
-          c = arith::SelectOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
-                                    e.idx(n)),
-              over, c);
-        }
-        in[d] = c;
-      }
-      if (p.getMode() == PadMode::constant)
-        fills.push_back({inside, p.getValue().convertToDouble()});
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return e.load(argOf(v), elem, e.linear(coords, shapeOf(v)));
+  if (auto c = dyn_cast<ConcatOp>(op)) {
+    // Operands empty along the axis hold nothing; of the others, the last
+    // whose start is <= the coordinate holds the element.
+    int64_t axis = c.getAxis();
+    SmallVector<std::pair<Value, int64_t>> parts;
+    int64_t start = 0;
+    for (Value in : c.getInputs()) {
+      if (shapeOf(in)[axis] != 0)
+        parts.push_back({in, start});
+      start += shapeOf(in)[axis];
     }
-    coords = std::move(in);
+    if (parts.empty()) // an empty result: no thread gets here
+      return fillValue(b, loc, elem, 0);
+    std::function<Value(size_t)> pick = [&](size_t k) -> Value {
+      auto [in, first] = parts[k];
+      SmallVector<Value> at(coords);
+      at[axis] = arith::SubIOp::create(b, loc, coords[axis], e.idx(first));
+      if (k + 1 == parts.size())
+        return mapBack(e, in, std::move(at), elem, argOf);
+      Value here =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coords[axis],
+                                e.idx(parts[k + 1].second));
+      auto ifHere = scf::IfOp::create(b, loc, TypeRange{elem}, here, true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifHere.getThenRegion().front());
+      scf::YieldOp::create(b, loc, mapBack(e, in, std::move(at), elem, argOf));
+      b.setInsertionPointToStart(&ifHere.getElseRegion().front());
+      scf::YieldOp::create(b, loc, pick(k + 1));
+      return ifHere.getResult(0);
+    };
+    return pick(0);
   }
-  Value value = e.load(input, elem,
-                       e.linear(coords, shapeOf(chain.front()->getOperand(0))));
-  for (auto [inside, v] : llvm::reverse(fills))
-    value = arith::SelectOp::create(b, loc, inside, value,
-                                    fillValue(b, loc, elem, v));
+  ArrayRef<int64_t> inShape = shapeOf(op->getOperand(0));
+  ArrayRef<int64_t> outShape = shapeOf(op->getResult(0));
+  SmallVector<Value> in(inShape.size());
+  std::optional<std::pair<Value, double>> fill;
+  if (isa<ReshapeOp>(op)) {
+    // Group by group: the shortest runs of input and output dimensions
+    // of equal sizes (a split or merge of dimensions), so that the
+    // dimensions a reshape keeps pass through untouched.
+    for (auto [ib, ie, ob, oe] : reshapeGroups(inShape, outShape)) {
+      ArrayRef<int64_t> outGroup = outShape.slice(ob, oe - ob);
+      ArrayRef<int64_t> inGroup = inShape.slice(ib, ie - ib);
+      if (outGroup == inGroup) {
+        for (size_t d = 0; d < inGroup.size(); ++d)
+          in[ib + d] = coords[ob + d];
+        continue;
+      }
+      Value lin =
+          e.linear(ArrayRef<Value>(coords).slice(ob, oe - ob), outGroup);
+      SmallVector<int64_t> strides = rowMajorStrides(inGroup);
+      for (size_t d = 0; d < inGroup.size(); ++d)
+        in[ib + d] = e.rem(e.div(lin, strides[d]), inGroup[d]);
+    }
+  } else if (auto t = dyn_cast<TransposeOp>(op)) {
+    for (auto [i, p] : llvm::enumerate(t.getPerm()))
+      in[p] = coords[i];
+  } else if (auto s = dyn_cast<SliceOp>(op)) {
+    for (size_t d = 0; d < inShape.size(); ++d)
+      in[d] = e.add(
+          e.idx(s.getStarts()[d]),
+          arith::MulIOp::create(b, loc, coords[d], e.idx(s.getSteps()[d])));
+  } else if (auto x = dyn_cast<ExpandOp>(op)) {
+    int64_t offset = outShape.size() - inShape.size();
+    for (size_t d = 0; d < inShape.size(); ++d)
+      in[d] = inShape[d] == 1 ? e.idx(0) : coords[d + offset];
+  } else {
+    auto p = cast<PadOp>(op);
+    Value inside =
+        arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+    for (size_t d = 0; d < inShape.size(); ++d) {
+      Value c = arith::SubIOp::create(b, loc, coords[d], e.idx(p.getLow()[d]));
+      int64_t n = inShape[d];
+      if (p.getMode() == PadMode::constant) {
+        Value ok = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
+                                  e.idx(0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                  e.idx(n)));
+        inside = arith::AndIOp::create(b, loc, inside, ok);
+        c = e.clamp(c, 0, n - 1);
+      } else if (p.getMode() == PadMode::edge) {
+        c = e.clamp(c, 0, n - 1);
+      } else {
+        // reflect: ... 2 1 | 0 1 2 ... n-1 | n-2 ...; one bounce suffices
+        // because the verifier bounds the padding by n - 1.
+        Value negC = arith::SubIOp::create(b, loc, e.idx(0), c);
+        c = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                  e.idx(0)),
+            negC, c);
+        Value over = arith::SubIOp::create(b, loc, e.idx(2 * (n - 1)), c);
+        c = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
+                                  e.idx(n)),
+            over, c);
+      }
+      in[d] = c;
+    }
+    if (p.getMode() == PadMode::constant)
+      fill = {inside, p.getValue().convertToDouble()};
+  }
+  Value value = mapBack(e, op->getOperand(0), std::move(in), elem, argOf);
+  if (fill)
+    value = arith::SelectOp::create(b, loc, fill->first, value,
+                                    fillValue(b, loc, elem, fill->second));
   return value;
 }
 
@@ -378,18 +410,22 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     chain.push_back(&op);
   if (chain.empty())
     return fusion.emitOpError("movement kernels hold at least one op");
-  // A chain of index maps, each reading the one before (the first the
-  // kernel's input), or one op of any other kind.
-  bool isChain = true;
-  for (auto [i, op] : llvm::enumerate(chain))
-    isChain &= isIndexMap(op) && op->getNumOperands() == 1 &&
-               (i == 0 ? isa<BlockArgument>(op->getOperand(0))
-                       : op->getOperand(0) == chain[i - 1]->getResult(0));
-  isChain &= body.getTerminator()->getOperands() ==
-             ValueRange(chain.back()->getResults());
-  if (!isChain && chain.size() > 1)
-    return fusion.emitOpError(
-        "movement kernels hold one op or a chain of index maps");
+  // A tree of index maps and concatenations, each reading kernel inputs or
+  // ops before it, whose last op is the result; or one op of any other
+  // kind.
+  bool isTree = true;
+  for (auto [i, op] : llvm::enumerate(chain)) {
+    isTree &= isMovementTreeOp(op);
+    for (Value v : op->getOperands())
+      isTree &=
+          isa<BlockArgument>(v) ||
+          llvm::is_contained(ArrayRef(chain).take_front(i), v.getDefiningOp());
+  }
+  isTree &= body.getTerminator()->getOperands() ==
+            ValueRange(chain.back()->getResults());
+  if (!isTree && chain.size() > 1)
+    return fusion.emitOpError("movement kernels hold one op or a tree of "
+                              "index maps and concatenations");
   Operation *op = chain.back();
   // A transpose of two groups of dimensions, each at least a tile's edge
   // long, moves through shared memory (a grid's z is below 2^16).
@@ -430,15 +466,15 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   };
 
   FailureOr<Value> value = failure();
-  if (isChain) {
-    // In 32 bits where every tensor of the chain fits (offsets and the
+  if (isTree) {
+    // In 32 bits where every tensor of the tree fits (offsets and the
     // pads' signed coordinates included).
     bool narrow = llvm::all_of(chain, [](Operation *c) {
-      auto numel = [](Value v) {
-        return cast<RankedTensorType>(v.getType()).getNumElements();
+      auto small = [](Value v) {
+        return cast<RankedTensorType>(v.getType()).getNumElements() <
+               (int64_t(1) << 30);
       };
-      return numel(c->getOperand(0)) < (int64_t(1) << 30) &&
-             numel(c->getResult(0)) < (int64_t(1) << 30);
+      return llvm::all_of(c->getOperands(), small) && small(c->getResult(0));
     });
     Emitter ce{{b, loc, narrow ? b.getI32Type() : Type()}};
     SmallVector<Value> coords = out;
@@ -447,8 +483,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
       for (size_t d = 0; d < shape.size(); ++d)
         coords[d] = ce.rem(ce.div(lin32, outStrides[d]), shape[d]);
     }
-    value = mapChainBack(ce, chain, coords, argOf(chain.front()->getOperand(0)),
-                         elem);
+    value = mapBack(ce, chain.back()->getResult(0), coords, elem, argOf);
   } else if (auto g = dyn_cast<GatherOp>(op)) {
     ArrayRef<int64_t> inShape = shapeOf(g.getInput());
     ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
@@ -540,39 +575,6 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
       return arith::SelectOp::create(
           b, loc, hit, e.combine(s.getReduction(), type, acc, update), acc);
     });
-  } else if (auto c = dyn_cast<ConcatOp>(op)) {
-    // Walk the operands from the last: the first whose start is <= the
-    // coordinate along the axis holds the element.
-    int64_t axis = c.getAxis();
-    SmallVector<int64_t> starts;
-    int64_t start = 0;
-    for (Value in : c.getInputs()) {
-      starts.push_back(start);
-      start += shapeOf(in)[axis];
-    }
-    std::function<Value(size_t)> pick = [&](size_t k) -> Value {
-      Value in = c.getInputs()[k];
-      SmallVector<Value> coords(out);
-      coords[axis] = arith::SubIOp::create(b, loc, out[axis], e.idx(starts[k]));
-      if (k + 1 == c.getInputs().size() || shapeOf(in)[axis] == 0) {
-        if (shapeOf(in)[axis] == 0 && k + 1 < c.getInputs().size())
-          return pick(k + 1);
-        return e.load(argOf(in), elem, e.linear(coords, shapeOf(in)));
-      }
-      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         out[axis], e.idx(starts[k + 1]));
-      auto ifHere = scf::IfOp::create(b, loc, TypeRange{elem}, here, true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(&ifHere.getThenRegion().front());
-        scf::YieldOp::create(
-            b, loc, e.load(argOf(in), elem, e.linear(coords, shapeOf(in))));
-        b.setInsertionPointToStart(&ifHere.getElseRegion().front());
-        scf::YieldOp::create(b, loc, pick(k + 1));
-      }
-      return ifHere.getResult(0);
-    };
-    value = pick(0);
   } else if (auto p = dyn_cast<PadOp>(op);
              p && p.getMode() == PadMode::constant &&
              llvm::is_contained(shapeOf(p.getInput()), 0)) {

@@ -34,44 +34,65 @@ struct CollapseReshapeChain : OpRewritePattern<ReshapeOp> {
   }
 };
 
-/// The dimensions of `from` that each dimension of `to` gathers, when a
-/// reshape from `from` to `to` only merges runs of consecutive dimensions
-/// (a dimension of size 1 may also appear or vanish); else nothing.
-std::optional<SmallVector<SmallVector<int64_t>>>
-mergedGroups(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
-  SmallVector<SmallVector<int64_t>> groups;
-  size_t d = 0;
-  for (int64_t size : to) {
-    SmallVector<int64_t> group;
-    int64_t product = 1;
-    while (d < from.size() && product < size) {
-      product *= from[d];
-      group.push_back(d++);
+/// One factor of a reshape-transpose-reshape: a run of elements that
+/// every shape involved keeps together. `key` orders atoms as x lays them
+/// out (an atom split in two becomes key + {0} and key + {1}).
+struct Atom {
+  int64_t size;
+  SmallVector<int64_t, 4> key;
+};
+
+/// Splits `atoms` (in order, none of size 1) so that each dimension of
+/// `shape` above size 1 is a run of them (a split atom's parts stay in
+/// order); returns, per dimension of `shape`, its atoms, or none when a
+/// dimension ends inside an atom that it does not divide.
+std::optional<SmallVector<SmallVector<Atom>>>
+refineAtoms(ArrayRef<Atom> atoms, ArrayRef<int64_t> shape) {
+  SmallVector<SmallVector<Atom>> runs;
+  SmallVector<Atom> pending(atoms.rbegin(), atoms.rend()); // a stack
+  for (int64_t size : shape) {
+    runs.emplace_back();
+    int64_t left = size;
+    while (left > 1) {
+      if (pending.empty())
+        return std::nullopt;
+      Atom a = pending.pop_back_val();
+      if (left % a.size == 0) {
+        left /= a.size;
+        runs.back().push_back(a);
+        continue;
+      }
+      if (a.size % left != 0)
+        return std::nullopt;
+      Atom first = a, rest = a;
+      first.size = left;
+      first.key.push_back(0);
+      rest.size = a.size / left;
+      rest.key.push_back(1);
+      runs.back().push_back(first);
+      pending.push_back(rest);
+      left = 1;
     }
-    if (product != size)
-      return std::nullopt;
-    groups.push_back(group);
   }
-  // Trailing dimensions of size 1 join the last group.
-  for (; d < from.size(); ++d) {
-    if (from[d] != 1 || groups.empty())
-      return std::nullopt;
-    groups.back().push_back(d);
-  }
-  return groups;
+  if (!pending.empty())
+    return std::nullopt;
+  return runs;
 }
 
-/// reshape(transpose(reshape(x))) -> transpose(x), in two mirror forms:
-/// - the inner reshape merges runs of x's dimensions, the transpose moves
-///   the merged dimensions whole, and the outer reshape splits each back
-///   as it was: the exporters' K^T for [batch, heads, s, d] keys goes
-///   through [batch * heads, s, d] so, and would otherwise be copied in
-///   memory (a merged batch and heads of a transposed tensor have no
-///   single stride);
-/// - the inner reshape splits x's dimensions into runs, the transpose moves
-///   each run whole and in order, and the outer reshape merges the runs
-///   back: a product [N, Ho * Wo, O] split to [N, Ho, Wo, O], transposed
-///   to NCHW and flattened back to [N, O, Ho * Wo] tokens.
+/// reshape(transpose(reshape(x))) -> transpose(reshape(x)) with one
+/// reshape and no merge after the transpose. The two reshapes and the
+/// transpose are cut into atoms, the finest runs of elements each shape
+/// keeps whole; when every dimension of the result is atoms that lie
+/// consecutively and in order in x, x is reshaped to those runs and
+/// permuted once. Three forms the exporters write:
+/// - K^T of [batch, heads, s, d] keys through [batch * heads, s, d]: the
+///   merge is split back after the transpose (a merged batch and heads of
+///   a transposed tensor have no single stride, so the keys were copied);
+/// - a product [N, Ho * Wo, O] split to [N, Ho, Wo, O], transposed to NCHW
+///   and flattened back to [N, O, Ho * Wo] tokens;
+/// - torchvision's attention heads: [1, s, b, e] reshaped to [s, b * h, d],
+///   transposed to [b * h, s, d] and split to [b, h, s, d], which becomes
+///   [s, b, h, d] permuted, a strided view of the stacked projection.
 struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
@@ -84,71 +105,68 @@ struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
     Value x = inner.getInput();
     ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
     ArrayRef<int64_t> mid = inner.getType().getShape();
-    ArrayRef<int64_t> moved = transpose.getType().getShape();
     ArrayRef<int64_t> out = op.getType().getShape();
     ArrayRef<int64_t> p = transpose.getPerm();
-    std::optional<SmallVector<int64_t>> perm = unmerge(xs, mid, moved, out, p);
-    if (!perm)
-      perm = regroup(xs, mid, moved, out, p);
-    if (!perm)
-      return rewriter.notifyMatchFailure(op, "no transpose of x");
-    // Size-1 dimensions may have moved between groups: the result must be
-    // a permutation of x's dimensions giving exactly the outer shape.
-    if (perm->size() != xs.size())
-      return rewriter.notifyMatchFailure(op, "not a permutation of x");
-    SmallVector<int64_t> sorted(*perm), shape;
-    llvm::sort(sorted);
-    for (auto [i, d] : llvm::enumerate(sorted))
-      if (d != static_cast<int64_t>(i))
-        return rewriter.notifyMatchFailure(op, "not a permutation of x");
-    for (int64_t d : *perm)
-      shape.push_back(xs[d]);
-    if (ArrayRef<int64_t>(shape) != out)
-      return rewriter.notifyMatchFailure(op, "the shapes differ");
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), x, *perm);
+    if (llvm::is_contained(xs, 0))
+      return rewriter.notifyMatchFailure(op, "an empty tensor");
+    // Atoms of x's dimensions, cut where the inner reshape's are.
+    SmallVector<Atom> atoms;
+    for (int64_t size : xs)
+      if (size > 1)
+        atoms.push_back({size, {static_cast<int64_t>(atoms.size())}});
+    auto inMid = refineAtoms(atoms, mid);
+    if (!inMid)
+      return rewriter.notifyMatchFailure(op, "the inner reshape cuts atoms");
+    // Moved by the transpose, then cut where the outer reshape's are.
+    SmallVector<Atom> moved;
+    for (int64_t d : p)
+      llvm::append_range(moved, (*inMid)[d]);
+    auto inOut = refineAtoms(moved, out);
+    if (!inOut)
+      return rewriter.notifyMatchFailure(op, "the outer reshape cuts atoms");
+    // Each dimension of the result must be a run of atoms consecutive in x.
+    SmallVector<Atom> all;
+    for (const SmallVector<Atom> &run : *inOut)
+      llvm::append_range(all, run);
+    auto before = [](const Atom &a, const Atom &b) { return a.key < b.key; };
+    SmallVector<Atom> inX(all);
+    llvm::sort(inX, before);
+    auto position = [&](const Atom &a) {
+      return llvm::find_if(inX, [&](const Atom &b) { return b.key == a.key; }) -
+             inX.begin();
+    };
+    // The result's dimensions in x's order: (first atom, dimension).
+    SmallVector<std::pair<int64_t, size_t>> order;
+    for (auto [d, run] : llvm::enumerate(*inOut)) {
+      if (run.empty())
+        continue;
+      int64_t first = position(run.front());
+      for (auto [i, a] : llvm::enumerate(run))
+        if (position(a) != first + static_cast<int64_t>(i))
+          return rewriter.notifyMatchFailure(op, "a dimension is not a run "
+                                                 "of x");
+      order.push_back({first, d});
+    }
+    llvm::sort(order);
+    // x viewed as the result's dimensions in its own order (size-1 ones
+    // last), permuted into the result.
+    SmallVector<int64_t> viewShape, perm(out.size(), -1);
+    for (auto [first, d] : order) {
+      perm[d] = viewShape.size();
+      viewShape.push_back(out[d]);
+    }
+    for (auto [d, size] : llvm::enumerate(out))
+      if (perm[d] < 0) {
+        perm[d] = viewShape.size();
+        viewShape.push_back(1);
+      }
+    Type elem = op.getType().getElementType();
+    Value view = x;
+    if (ArrayRef<int64_t>(viewShape) != xs)
+      view = ReshapeOp::create(rewriter, op.getLoc(),
+                               RankedTensorType::get(viewShape, elem), x);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), view, perm);
     return success();
-  }
-
-  /// The first form: x's merged groups, moved whole and split back.
-  static std::optional<SmallVector<int64_t>>
-  unmerge(ArrayRef<int64_t> xs, ArrayRef<int64_t> merged,
-          ArrayRef<int64_t> moved, ArrayRef<int64_t> out, ArrayRef<int64_t> p) {
-    auto in = mergedGroups(xs, merged);
-    auto split = mergedGroups(out, moved);
-    if (!in || !split)
-      return std::nullopt;
-    SmallVector<int64_t> perm;
-    for (auto [i, source] : llvm::enumerate(p)) {
-      const SmallVector<int64_t> &was = (*in)[source], &now = (*split)[i];
-      if (was.size() != now.size())
-        return std::nullopt;
-      for (auto [a, b] : llvm::zip(was, now))
-        if (xs[a] != out[b])
-          return std::nullopt;
-      perm.append(was.begin(), was.end());
-    }
-    return perm;
-  }
-
-  /// The second form: x's split runs, moved whole and merged back.
-  static std::optional<SmallVector<int64_t>>
-  regroup(ArrayRef<int64_t> xs, ArrayRef<int64_t> split,
-          ArrayRef<int64_t> moved, ArrayRef<int64_t> out, ArrayRef<int64_t> p) {
-    auto runs = mergedGroups(split, xs);
-    auto merged = mergedGroups(moved, out);
-    if (!runs || !merged)
-      return std::nullopt;
-    SmallVector<int64_t> perm;
-    for (const SmallVector<int64_t> &group : *merged) {
-      SmallVector<int64_t> sources;
-      for (int64_t t : group)
-        sources.push_back(p[t]);
-      auto it = llvm::find(*runs, sources);
-      if (sources.empty() || it == runs->end())
-        return std::nullopt;
-      perm.push_back(it - runs->begin());
-    }
-    return perm;
   }
 };
 

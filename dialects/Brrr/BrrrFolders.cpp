@@ -655,6 +655,16 @@ OpFoldResult ScatterNDOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(getType(), values);
 }
 
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  // Padding nothing on any side, in any mode, is the input itself.
+  auto none = [](ArrayRef<int64_t> amounts) {
+    return llvm::all_of(amounts, [](int64_t a) { return a == 0; });
+  };
+  if (none(getLow()) && none(getHigh()) && getInput().getType() == getType())
+    return getInput();
+  return nullptr;
+}
+
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();

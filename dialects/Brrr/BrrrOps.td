@@ -651,6 +651,7 @@ def Brrr_PadOp : Brrr_Op<"pad", [Pure, InferTypeOpAdaptor]> {
                        F64Attr:$value);
   let results = (outs Brrr_Tensor:$result);
   let assemblyFormat = "$mode $input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
 }
 
 def Brrr_ReshapeOp : Brrr_Op<"reshape", [Pure]> {

@@ -127,9 +127,11 @@ void wrapProduct(Operation *product, ArrayRef<OperandLayout> layouts,
   for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))
     map.map(in, arg);
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
-  SmallVector<Operation *> views;
+  // Operands may share views (slices of one stacked tensor): each view is
+  // cloned once, and left outside too while something else reads it.
+  llvm::SetVector<Operation *> views;
   for (const OperandLayout &l : layouts)
-    llvm::append_range(views, l.views);
+    views.insert(l.views.begin(), l.views.end());
   for (Operation *view : views)
     inner.clone(*view, map);
   Operation *clone = inner.clone(*product, map);
@@ -137,7 +139,8 @@ void wrapProduct(Operation *product, ArrayRef<OperandLayout> layouts,
   product->replaceAllUsesWith(fusion.getResults());
   product->erase();
   for (Operation *view : llvm::reverse(views))
-    view->erase();
+    if (view->use_empty())
+      view->erase();
 }
 
 /// Wraps `mm` and the views it reads through in one matmul kernel.
@@ -505,8 +508,15 @@ OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
   auto type = cast<RankedTensorType>(operand.getType());
   OperandLayout plain = materialized(operand);
   Operation *view = operand.getDefiningOp();
-  if (!view || !isa<TransposeOp, ReshapeOp, SliceOp>(view) ||
-      !view->getResult(0).hasOneUse())
+  if (!view || !isa<TransposeOp, ReshapeOp, SliceOp>(view))
+    return plain;
+  // A view read by this operand alone, or one that other views read too
+  // (the stacked query, key and value of a projection, split by slices):
+  // each reader that reads through it needs no copy of it.
+  if (!view->getResult(0).hasOneUse() &&
+      !llvm::all_of(view->getResult(0).getUsers(), [](Operation *u) {
+        return isa<TransposeOp, ReshapeOp, SliceOp>(u);
+      }))
     return plain;
   OperandLayout in = operandLayoutOf(view->getOperand(0));
   OperandLayout out = in;

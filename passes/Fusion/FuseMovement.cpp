@@ -4,12 +4,20 @@
 // expand, gather (plain, elements, nd), concat, pad and scatter (elements,
 // nd) left outside a fusion becomes one `brrr.fusion movement` kernel that
 // copies each element from where the op's index map says. (Reshapes are
-// views and need no kernel.) A chain of index maps (transposes, slices,
-// expands, pads and the reshapes between them, each read only by the
-// next) with two or more copies in it is one kernel: each output element
-// is found by walking the chain back to the input (a stem's input
-// preparation: NCHW to NHWC, pad, space to depth, pad the channels). A
-// chain keeps its copies apart where one of them is a tiled transpose.
+// views and need no kernel.)
+//
+// A tree of index maps (transposes, slices, expands, pads and the reshapes
+// between them) and concatenations, each op read only inside the tree,
+// with two or more copies in it, is one kernel: each output element is
+// found by walking the tree back from its root, choosing at each
+// concatenation the operand that holds it, down to one load from a kernel
+// input. Inside a tree a value may be read more than once: a roll is a
+// concatenation of two slices of one tensor, and a 2-D roll followed by a
+// window partition (torchvision's Swin) is one kernel instead of seven;
+// so are a stem's input preparation (NCHW to NHWC, pad, space to depth)
+// and a patch merge (four strided slices, concatenated). A tree keeps its
+// copies apart where one of them is a tiled transpose, or where an element
+// could come from more than `kMaxPaths` loads (each path is code).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,51 +35,73 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// The most loads a tree may choose between for one element.
+constexpr int64_t kMaxPaths = 16;
+
 /// Whether `op` moves elements (a scatter may also combine them).
 bool isMovementOp(Operation *op) {
   return isa<TransposeOp, SliceOp, ExpandOp, GatherOp, GatherElementsOp,
              GatherNDOp, ConcatOp, PadOp, ScatterElementsOp, ScatterNDOp>(op);
 }
 
-/// The chain of index maps ending at `last`: each op before it read only
-/// by the next, in program order.
-SmallVector<Operation *> chainEndingAt(Operation *last) {
-  SmallVector<Operation *> chain = {last};
-  for (Operation *op = last;;) {
-    Operation *def = op->getOperand(0).getDefiningOp();
-    if (!def || !isIndexMap(def) || def->getBlock() != op->getBlock() ||
-        !def->getResult(0).hasOneUse())
+/// The paths from `op` back to the tree's inputs (`members` are the
+/// tree's ops): the loads an element of `op` may come from.
+int64_t pathsOf(Operation *op,
+                const llvm::SmallPtrSetImpl<Operation *> &members) {
+  int64_t paths = 0;
+  for (Value v : op->getOperands()) {
+    Operation *def = v.getDefiningOp();
+    paths += def && members.contains(def) ? pathsOf(def, members) : 1;
+    if (paths > kMaxPaths)
       break;
-    chain.push_back(def);
-    op = def;
   }
-  std::reverse(chain.begin(), chain.end());
-  return chain;
+  return paths;
 }
 
 struct FuseMovementPass
     : public mlir::brrr::impl::BrrrFuseMovementBase<FuseMovementPass> {
   void runOnOperation() override {
-    // Chains end at an index map not read by exactly one other.
-    SmallVector<SmallVector<Operation *>> chains;
+    // Trees, grown from their roots backwards: an op joins the tree that
+    // every reader of its result belongs to.
+    SmallVector<Operation *> candidates;
     getOperation().walk([&](Operation *op) {
-      if (!isIndexMap(op) || op->getParentOfType<FusionOp>())
-        return;
+      if (isMovementTreeOp(op) && !op->getParentOfType<FusionOp>())
+        candidates.push_back(op);
+    });
+    DenseMap<Operation *, unsigned> treeOf;
+    SmallVector<SmallVector<Operation *>> trees;
+    for (Operation *op : llvm::reverse(candidates)) {
       Value r = op->getResult(0);
-      if (r.hasOneUse() && isIndexMap(*r.getUsers().begin()))
-        return;
-      SmallVector<Operation *> chain = chainEndingAt(op);
-      int64_t copies = llvm::count_if(
-          chain, [](Operation *c) { return !isa<ReshapeOp>(c); });
-      bool tiled = llvm::any_of(chain, [](Operation *c) {
+      std::optional<unsigned> tree;
+      bool joins = !r.use_empty();
+      for (Operation *user : r.getUsers()) {
+        auto it = treeOf.find(user);
+        if (it == treeOf.end() || user->getBlock() != op->getBlock() ||
+            (tree && *tree != it->second)) {
+          joins = false;
+          break;
+        }
+        tree = it->second;
+      }
+      if (!joins) {
+        tree = trees.size();
+        trees.emplace_back();
+      }
+      treeOf[op] = *tree;
+      trees[*tree].push_back(op);
+    }
+    for (SmallVector<Operation *> &tree : trees) {
+      std::reverse(tree.begin(), tree.end()); // program order, root last
+      int64_t copies =
+          llvm::count_if(tree, [](Operation *c) { return !isa<ReshapeOp>(c); });
+      bool tiled = llvm::any_of(tree, [](Operation *c) {
         auto t = dyn_cast<TransposeOp>(c);
         return t && isTiledTranspose(t);
       });
-      if (copies >= 2 && !tiled)
-        chains.push_back(std::move(chain));
-    });
-    for (ArrayRef<Operation *> chain : chains)
-      wrapChainInFusion(chain, "movement");
+      llvm::SmallPtrSet<Operation *, 16> members(tree.begin(), tree.end());
+      if (copies >= 2 && !tiled && pathsOf(tree.back(), members) <= kMaxPaths)
+        wrapChainInFusion(tree, "movement");
+    }
     wrapEachInFusion(getOperation(), "movement", isMovementOp);
   }
 };
@@ -82,6 +112,12 @@ bool mlir::brrr::isIndexMap(Operation *op) {
   if (auto p = dyn_cast<PadOp>(op))
     return !llvm::is_contained(p.getInput().getType().getShape(), 0);
   return isa<TransposeOp, SliceOp, ExpandOp, ReshapeOp>(op);
+}
+
+bool mlir::brrr::isMovementTreeOp(Operation *op) {
+  if (auto c = dyn_cast<ConcatOp>(op))
+    return c.getInputs().size() <= kMaxPaths;
+  return isIndexMap(op) && op->getNumOperands() == 1;
 }
 
 std::optional<std::array<int64_t, 3>>

@@ -138,18 +138,19 @@ void mlir::brrr::wrapEachInFusion(
 FusionOp mlir::brrr::wrapChainInFusion(ArrayRef<Operation *> chain,
                                        StringRef kind) {
   Operation *last = chain.back();
-  // Inputs: the operands not produced inside the chain, in order.
-  SmallVector<Value> inputs;
+  // Inputs: the operands not produced inside the chain, in order, each
+  // once (a tree may read one value in several places).
+  llvm::SetVector<Value> inputs;
   for (Operation *op : chain)
     for (Value v : op->getOperands())
       if (!llvm::is_contained(chain, v.getDefiningOp()))
-        inputs.push_back(v);
+        inputs.insert(v);
   OpBuilder b(last);
-  auto fusion =
-      FusionOp::create(b, last->getLoc(), kind, inputs, last->getResultTypes());
+  auto fusion = FusionOp::create(b, last->getLoc(), kind, inputs.getArrayRef(),
+                                 last->getResultTypes());
   Block &body = fusion.getBody().front();
   IRMapping map;
-  map.map(inputs, body.getArguments());
+  map.map(inputs.getArrayRef(), body.getArguments());
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
   for (Operation *op : chain)
     inner.clone(*op, map);

@@ -22,9 +22,9 @@ void wrapEachInFusion(Operation *root, StringRef kind,
                       llvm::function_ref<bool(Operation *)> select);
 
 /// Replaces `chain` (ops in program order, each before the last read only
-/// inside the chain) by one `brrr.fusion kind` op at the last op's place:
-/// its inputs are the operands produced outside the chain, its results the
-/// last op's.
+/// inside the chain: a chain or a tree) by one `brrr.fusion kind` op at the
+/// last op's place: its inputs are the operands produced outside the chain,
+/// each once, its results the last op's.
 FusionOp wrapChainInFusion(ArrayRef<Operation *> chain, StringRef kind);
 
 /// Whether every op of `fusion` is pointwise (or a constant): such a

@@ -186,6 +186,16 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [f(500, 768, dt=torch.float16), f(768, 1536, dt=torch.float16) / 16,
                 f(1536, dt=torch.float16)]
+    if name in ("movement_roll_windows_f16", "movement_patch_merge_f16"):
+        return [f(2, 14, 14, 16, dt=torch.float16)]
+    if name == "attention_shifted_windows_f16":
+        mask = torch.where(f(4, 49, 49) > 0.5, -100.0, 0.0)
+        return [f(8, 2, 49, 32, dt=torch.float16) for _ in range(3)] + [
+            f(1, 2, 49, 49, dt=torch.float16), mask.half()]
+    if name == "attention_stacked_qkv_f16":
+        return [f(8, 49, 64, dt=torch.float16)]
+    if name == "attention_torchvision_heads_f16":
+        return [f(77, 2, 64, dt=torch.float16)]
     if name == "attention_merged_qkv_f16":
         return [f(2, 77, 64, dt=torch.float16)]
     if name == "matmul_transposed_rows_f16":
@@ -512,6 +522,28 @@ def torch_reference(name, xs):
         return [c.reshape(2, 64, 24).transpose(1, 2)]
     if name == "conv_patchify_nchw_f32":
         return [F.conv2d(d[0], stem_weights(8, 3, 4), stride=4)]
+    if name == "movement_roll_windows_f16":
+        r = torch.roll(d[0], (-3, -3), (1, 2))
+        return [r.reshape(2, 2, 7, 2, 7, 16).permute(0, 1, 3, 2, 4, 5).reshape(8, 49, 16)]
+    if name == "movement_patch_merge_f16":
+        x = d[0]
+        return [torch.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2], x[:, 0::2, 1::2],
+                           x[:, 1::2, 1::2]], -1)]
+    if name == "attention_shifted_windows_f16":
+        s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5)) + d[3]
+        s = (s.reshape(2, 4, 2, 49, 49) + d[4].reshape(1, 4, 1, 49, 49)).reshape(8, 2, 49, 49)
+        return [torch.softmax(s, -1) @ d[2]]
+    if name in ("attention_stacked_qkv_f16", "attention_torchvision_heads_f16"):
+        w = stem_weights(64, 192, 1).reshape(64, 192)
+        qkv = d[0] @ w + stem_weights(192, 1, 1).reshape(192)
+        c = float(np.float16(32 ** -0.5))
+        if name == "attention_stacked_qkv_f16":
+            q, k, v = qkv.reshape(8, 49, 3, 2, 32).permute(2, 0, 3, 1, 4)
+            o = torch.softmax((q * c) @ k.transpose(-1, -2), -1) @ v
+            return [o.transpose(1, 2).reshape(8, 49, 64)]
+        q, k, v = (t.reshape(77, 4, 32).transpose(0, 1).reshape(2, 2, 77, 32)
+                   for t in qkv.reshape(77, 2, 3, 64).permute(2, 0, 1, 3))
+        return [torch.softmax(q @ k.transpose(-1, -2) * c, -1) @ v]
     if name == "attention_merged_qkv_f16":
         w = stem_weights(64, 64, 1).reshape(64, 64)
         wv = stem_weights(64, 64, 2).reshape(64, 256)[:, :64]

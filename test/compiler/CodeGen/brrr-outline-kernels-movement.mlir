@@ -131,3 +131,26 @@ func.func @main(%x: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
   %1 = brrr.pad constant %0 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.0 : f64} : tensor<32768x2x32768xi8> -> tensor<32768x2x32769xi8>
   return %1 : tensor<32768x2x32769xi8>
 }
+
+// -----
+
+// A tree walks back to one load: a concatenation branches (scf.if) to the
+// operand that holds the element along its axis, here the two slices of a
+// roll, each a load from the one input at its start.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
+// CHECK: arith.cmpi ult, %{{.+}}, %{{.+}} : i32
+// CHECK: scf.if %{{.+}} -> (f16)
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: } else {
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
+// CHECK-NOT: gpu.func
+func.func @main(%x: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
+  %0 = brrr.slice %x {sizes = array<i64: 2, 11, 16>, starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x11x16xf16>
+  %1 = brrr.slice %x {sizes = array<i64: 2, 3, 16>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x3x16xf16>
+  %2 = brrr.concat %0, %1 {axis = 1 : i64} : (tensor<2x11x16xf16>, tensor<2x3x16xf16>) -> tensor<2x14x16xf16>
+  %3 = brrr.reshape %2 : tensor<2x14x16xf16> -> tensor<2x2x7x16xf16>
+  %4 = brrr.transpose %3 {perm = array<i64: 0, 2, 1, 3>} : tensor<2x2x7x16xf16> -> tensor<2x7x2x16xf16>
+  return %4 : tensor<2x7x2x16xf16>
+}

@@ -12,6 +12,23 @@ func.func @identity_reshape_folds(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// A pad of nothing on every side (torchvision's Swin pads its windows to a
+// multiple of the window: nothing when the image already is one) is its
+// input, whatever the mode; a pad that crops on one side and pads the
+// other keeps its shape but not its elements, and stays.
+// CHECK-LABEL: func.func @empty_pad_folds
+// CHECK-SAME: (%[[X:.+]]: tensor<2x5xf16>)
+// CHECK-NEXT: %[[P:.+]] = brrr.pad edge %[[X]]
+// CHECK-NEXT: return %[[X]], %[[X]], %[[P]]
+func.func @empty_pad_folds(%x: tensor<2x5xf16>) -> (tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>) {
+  %0 = brrr.pad constant %x {high = array<i64: 0, 0>, low = array<i64: 0, 0>, value = 0.0 : f64} : tensor<2x5xf16> -> tensor<2x5xf16>
+  %1 = brrr.pad reflect %x {high = array<i64: 0, 0>, low = array<i64: 0, 0>, value = 0.0 : f64} : tensor<2x5xf16> -> tensor<2x5xf16>
+  %2 = brrr.pad edge %x {high = array<i64: 0, 1>, low = array<i64: 0, -1>, value = 0.0 : f64} : tensor<2x5xf16> -> tensor<2x5xf16>
+  return %0, %1, %2 : tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reshape_chain_collapses
 // CHECK-SAME: (%[[X:.+]]: tensor<2x3x4xf32>)
 // CHECK-NEXT: %[[R:.+]] = brrr.reshape %[[X]] : tensor<2x3x4xf32> -> tensor<4x6xf32>
@@ -143,13 +160,15 @@ func.func @gather_of_one_index(%x: tensor<3x5x4xf16>, %i: tensor<i64>) -> (tenso
   return %0, %1, %2 : tensor<5x4xf16>, tensor<5x4xf16>, tensor<3x5x2xf16>
 }
 
-// A split that is not the merge undone, or a first reshape that is not a
-// merge, keeps all three ops.
+// A split that is not the merge undone is still a view of x permuted:
+// [2, 4] merged to 8 and split to [4, 2] is x's leading elements read as
+// [4, 2]. Reshapes that cut each other's dimensions ([6, 4] read as
+// [4, 6]) keep all three ops.
 // CHECK-LABEL: func.func @other_splits_stay
-// CHECK-NEXT: brrr.reshape
-// CHECK-NEXT: brrr.transpose
-// CHECK-NEXT: brrr.reshape
-// CHECK-NEXT: brrr.reshape
+// CHECK-SAME: (%[[K:.+]]: tensor<2x4x128x16xf16>, %[[Y:.+]]: tensor<6x4xf32>)
+// CHECK-NEXT: %[[V:.+]] = brrr.reshape %[[K]] : tensor<2x4x128x16xf16> -> tensor<4x2x128x16xf16>
+// CHECK-NEXT: brrr.transpose %[[V]] {perm = array<i64: 0, 1, 3, 2>} : tensor<4x2x128x16xf16> -> tensor<4x2x16x128xf16>
+// CHECK-NEXT: brrr.reshape %[[Y]]
 // CHECK-NEXT: brrr.transpose
 // CHECK-NEXT: brrr.reshape
 func.func @other_splits_stay(%k: tensor<2x4x128x16xf16>, %y: tensor<6x4xf32>) -> (tensor<4x2x16x128xf16>, tensor<2x3x4xf32>) {
@@ -160,6 +179,24 @@ func.func @other_splits_stay(%k: tensor<2x4x128x16xf16>, %y: tensor<6x4xf32>) ->
   %4 = brrr.transpose %3 {perm = array<i64: 1, 0>} : tensor<4x6xf32> -> tensor<6x4xf32>
   %5 = brrr.reshape %4 : tensor<6x4xf32> -> tensor<2x3x4xf32>
   return %2, %5 : tensor<4x2x16x128xf16>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// torchvision's attention heads: the query [1, s, b, e] of a stacked
+// projection is reshaped to [s, b * h, d], transposed to [b * h, s, d] and
+// split to [b, h, s, d]. It is [s, b, h, d] permuted: x split, never
+// merged, so the attention kernel can read it in place.
+// CHECK-LABEL: func.func @torchvision_heads
+// CHECK-SAME: (%[[Q:.+]]: tensor<1x197x2x64xf16>)
+// CHECK-NEXT: %[[V:.+]] = brrr.reshape %[[Q]] : tensor<1x197x2x64xf16> -> tensor<197x2x2x32xf16>
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[V]] {perm = array<i64: 1, 2, 0, 3>} : tensor<197x2x2x32xf16> -> tensor<2x2x197x32xf16>
+// CHECK-NEXT: return %[[T]]
+func.func @torchvision_heads(%q: tensor<1x197x2x64xf16>) -> tensor<2x2x197x32xf16> {
+  %0 = brrr.reshape %q : tensor<1x197x2x64xf16> -> tensor<197x4x32xf16>
+  %1 = brrr.transpose %0 {perm = array<i64: 1, 0, 2>} : tensor<197x4x32xf16> -> tensor<4x197x32xf16>
+  %2 = brrr.reshape %1 : tensor<4x197x32xf16> -> tensor<2x2x197x32xf16>
+  return %2 : tensor<2x2x197x32xf16>
 }
 
 // -----

@@ -202,3 +202,47 @@ func.func @AttentionOperandViews(%qt: tensor<2x3x64x40xf16>, %k: tensor<2x40x192
   %ot = brrr.transpose %o {perm = array<i64: 0, 2, 1, 3>} : tensor<2x3x40x64xf16> -> tensor<2x40x3x64xf16>
   return %ot : tensor<2x40x3x64xf16>
 }
+
+// -----
+
+// A view that only other views read is read through by each of them (the
+// stacked query, key and value of Swin's projection, permuted once and
+// split by slices): the kernel takes the projection itself, clones the
+// shared permutation once, and nothing is left outside. A view also read
+// by something else stays, and that reader keeps it.
+// CHECK-LABEL: func.func @AttentionSharedViews
+// CHECK-SAME: (%[[P:.+]]: tensor<8x49x192xf16>)
+// CHECK: brrr.fusion "attention"(%[[P]]) : (tensor<8x49x192xf16>) -> tensor<8x2x49x32xf16>
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x49x192xf16>):
+// CHECK-NEXT:   %[[R:.+]] = brrr.reshape %[[A]]
+// CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[R]] {perm = array<i64: 2, 0, 3, 1, 4>}
+// CHECK-NEXT:   brrr.slice %[[T]]
+// CHECK-NEXT:   brrr.reshape
+// CHECK-NEXT:   brrr.slice %[[T]]
+// CHECK-NEXT:   brrr.reshape
+// CHECK-NEXT:   brrr.slice %[[T]]
+// CHECK-NEXT:   brrr.reshape
+// CHECK-NEXT:   brrr.attention
+// CHECK-NEXT:   brrr.yield
+// CHECK-NOT: brrr.transpose
+// CHECK: %[[R2:.+]] = brrr.reshape %[[P]]
+// CHECK-NEXT: %[[T2:.+]] = brrr.transpose %[[R2]]
+// CHECK: brrr.fusion "attention"
+// CHECK: return %{{.+}}, %{{.+}}, %[[T2]]
+func.func @AttentionSharedViews(%p: tensor<8x49x192xf16>) -> (tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<3x8x2x49x32xf16>) {
+  %r = brrr.reshape %p : tensor<8x49x192xf16> -> tensor<8x49x3x2x32xf16>
+  %t = brrr.transpose %r {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<8x49x3x2x32xf16> -> tensor<3x8x2x49x32xf16>
+  %q0 = brrr.slice %t {sizes = array<i64: 1, 8, 2, 49, 32>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x8x2x49x32xf16> -> tensor<1x8x2x49x32xf16>
+  %q = brrr.reshape %q0 : tensor<1x8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  %k0 = brrr.slice %t {sizes = array<i64: 1, 8, 2, 49, 32>, starts = array<i64: 1, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x8x2x49x32xf16> -> tensor<1x8x2x49x32xf16>
+  %k = brrr.reshape %k0 : tensor<1x8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  %v0 = brrr.slice %t {sizes = array<i64: 1, 8, 2, 49, 32>, starts = array<i64: 2, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x8x2x49x32xf16> -> tensor<1x8x2x49x32xf16>
+  %v = brrr.reshape %v0 : tensor<1x8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  %o = brrr.attention %q, %k, %v {scale = 0.125 : f64} : tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  %r2 = brrr.reshape %p : tensor<8x49x192xf16> -> tensor<8x49x3x2x32xf16>
+  %t2 = brrr.transpose %r2 {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<8x49x3x2x32xf16> -> tensor<3x8x2x49x32xf16>
+  %a0 = brrr.slice %t2 {sizes = array<i64: 1, 8, 2, 49, 32>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x8x2x49x32xf16> -> tensor<1x8x2x49x32xf16>
+  %a = brrr.reshape %a0 : tensor<1x8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  %o2 = brrr.attention %a, %a, %a {scale = 0.125 : f64} : tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  return %o, %o2, %t2 : tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<3x8x2x49x32xf16>
+}

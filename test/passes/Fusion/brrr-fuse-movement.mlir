@@ -124,3 +124,82 @@ func.func @ChainsKeptApart(%x: tensor<2x64x10x10xf16>, %y: tensor<4x6xf32>) -> (
   %5 = brrr.reshape %4 : tensor<6x4xf32> -> tensor<24xf32>
   return %1, %3, %2, %5 : tensor<2x10x10x72xf16>, tensor<3x6xf32>, tensor<2x6xf32>, tensor<24xf32>
 }
+
+// -----
+
+// A tree of index maps and concatenations, each op read only inside it, is
+// one kernel even where a value is read twice: Swin's cyclic shift (two
+// slices of one tensor concatenated, along H and then W) and its window
+// partition. Its input is one kernel argument.
+// CHECK-LABEL: func.func @RollAndWindowsAreOneKernel
+// CHECK: %[[K:.+]] = brrr.fusion "movement"(%arg0) : (tensor<2x14x14x16xf16>) -> tensor<8x49x16xf16>
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x14x14x16xf16>):
+// CHECK-NEXT: %[[S1:.+]] = brrr.slice %[[A]]
+// CHECK-NEXT: %[[S2:.+]] = brrr.slice %[[A]]
+// CHECK-NEXT: %[[C1:.+]] = brrr.concat %[[S1]], %[[S2]] {axis = 1 : i64}
+// CHECK-NEXT: %[[S3:.+]] = brrr.slice %[[C1]]
+// CHECK-NEXT: %[[S4:.+]] = brrr.slice %[[C1]]
+// CHECK-NEXT: %[[C2:.+]] = brrr.concat %[[S3]], %[[S4]] {axis = 2 : i64}
+// CHECK-NEXT: brrr.reshape %[[C2]]
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.reshape
+// CHECK-NEXT: brrr.yield
+// CHECK-NOT: brrr.fusion
+// CHECK: return %[[K]]
+func.func @RollAndWindowsAreOneKernel(%x: tensor<2x14x14x16xf16>) -> tensor<8x49x16xf16> {
+  %0 = brrr.slice %x {sizes = array<i64: 2, 11, 14, 16>, starts = array<i64: 0, 3, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x16xf16> -> tensor<2x11x14x16xf16>
+  %1 = brrr.slice %x {sizes = array<i64: 2, 3, 14, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x16xf16> -> tensor<2x3x14x16xf16>
+  %2 = brrr.concat %0, %1 {axis = 1 : i64} : (tensor<2x11x14x16xf16>, tensor<2x3x14x16xf16>) -> tensor<2x14x14x16xf16>
+  %3 = brrr.slice %2 {sizes = array<i64: 2, 14, 11, 16>, starts = array<i64: 0, 0, 3, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x16xf16> -> tensor<2x14x11x16xf16>
+  %4 = brrr.slice %2 {sizes = array<i64: 2, 14, 3, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x16xf16> -> tensor<2x14x3x16xf16>
+  %5 = brrr.concat %3, %4 {axis = 2 : i64} : (tensor<2x14x11x16xf16>, tensor<2x14x3x16xf16>) -> tensor<2x14x14x16xf16>
+  %6 = brrr.reshape %5 : tensor<2x14x14x16xf16> -> tensor<2x2x7x2x7x16xf16>
+  %7 = brrr.transpose %6 {perm = array<i64: 0, 1, 3, 2, 4, 5>} : tensor<2x2x7x2x7x16xf16> -> tensor<2x2x2x7x7x16xf16>
+  %8 = brrr.reshape %7 : tensor<2x2x2x7x7x16xf16> -> tensor<8x49x16xf16>
+  return %8 : tensor<8x49x16xf16>
+}
+
+// -----
+
+// A tree stops at a value read outside it (the shifted tensor is also
+// returned, so it is written once and the partition reads it), and at a
+// tree where an element could come from more than 16 loads: five nested
+// pairs of concatenated slices (32 paths) stay kernels of their own.
+// CHECK-LABEL: func.func @TreesStopAtOutsideReaders
+// CHECK: %[[R:.+]] = brrr.fusion "movement"(%arg0)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.concat
+// CHECK-NEXT: brrr.yield
+// CHECK: %[[W:.+]] = brrr.reshape %[[R]]
+// CHECK: brrr.fusion "movement"(%[[W]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.yield
+// CHECK-COUNT-15: brrr.fusion "movement"
+// CHECK-NOT: brrr.fusion "movement"
+// CHECK: return
+func.func @TreesStopAtOutsideReaders(%x: tensor<2x14x14x16xf16>, %y: tensor<64xf32>) -> (tensor<2x14x14x16xf16>, tensor<2x2x2x7x7x16xf16>, tensor<64xf32>) {
+  %0 = brrr.slice %x {sizes = array<i64: 2, 11, 14, 16>, starts = array<i64: 0, 3, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x16xf16> -> tensor<2x11x14x16xf16>
+  %1 = brrr.slice %x {sizes = array<i64: 2, 3, 14, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x16xf16> -> tensor<2x3x14x16xf16>
+  %2 = brrr.concat %0, %1 {axis = 1 : i64} : (tensor<2x11x14x16xf16>, tensor<2x3x14x16xf16>) -> tensor<2x14x14x16xf16>
+  %6 = brrr.reshape %2 : tensor<2x14x14x16xf16> -> tensor<2x2x7x2x7x16xf16>
+  %7 = brrr.transpose %6 {perm = array<i64: 0, 1, 3, 2, 4, 5>} : tensor<2x2x7x2x7x16xf16> -> tensor<2x2x2x7x7x16xf16>
+  %a0 = brrr.slice %y {sizes = array<i64: 32>, starts = array<i64: 32>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %b0 = brrr.slice %y {sizes = array<i64: 32>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %c0 = brrr.concat %a0, %b0 {axis = 0 : i64} : (tensor<32xf32>, tensor<32xf32>) -> tensor<64xf32>
+  %a1 = brrr.slice %c0 {sizes = array<i64: 32>, starts = array<i64: 32>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %b1 = brrr.slice %c0 {sizes = array<i64: 32>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %c1 = brrr.concat %a1, %b1 {axis = 0 : i64} : (tensor<32xf32>, tensor<32xf32>) -> tensor<64xf32>
+  %a2 = brrr.slice %c1 {sizes = array<i64: 32>, starts = array<i64: 32>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %b2 = brrr.slice %c1 {sizes = array<i64: 32>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %c2 = brrr.concat %a2, %b2 {axis = 0 : i64} : (tensor<32xf32>, tensor<32xf32>) -> tensor<64xf32>
+  %a3 = brrr.slice %c2 {sizes = array<i64: 32>, starts = array<i64: 32>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %b3 = brrr.slice %c2 {sizes = array<i64: 32>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %c3 = brrr.concat %a3, %b3 {axis = 0 : i64} : (tensor<32xf32>, tensor<32xf32>) -> tensor<64xf32>
+  %a4 = brrr.slice %c3 {sizes = array<i64: 32>, starts = array<i64: 32>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %b4 = brrr.slice %c3 {sizes = array<i64: 32>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xf32> -> tensor<32xf32>
+  %c4 = brrr.concat %a4, %b4 {axis = 0 : i64} : (tensor<32xf32>, tensor<32xf32>) -> tensor<64xf32>
+  return %2, %7, %c4 : tensor<2x14x14x16xf16>, tensor<2x2x2x7x7x16xf16>, tensor<64xf32>
+}
