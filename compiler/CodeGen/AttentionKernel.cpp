@@ -310,14 +310,24 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   Value scaleLog2 = e.f32(att.getScale().convertToDouble() * log2e);
   Value negInf = e.f32(-INFINITY), zero = e.f32(0);
   Value bias = att.getBias();
-  SmallVector<int64_t> biasStrides(4, 0);
+  // Strides of [batch / period, batch % period, head, row, column] in the
+  // bias (0 where it broadcasts); a bias of rank 5 has a period.
+  SmallVector<int64_t> biasStrides(5, 0);
+  int64_t period = 1;
   if (bias) {
     ArrayRef<int64_t> bs = cast<RankedTensorType>(bias.getType()).getShape();
     SmallVector<int64_t> rm = rowMajorStrides(bs);
     for (size_t i = 0; i < bs.size(); ++i)
-      biasStrides[4 - bs.size() + i] = bs[i] == 1 ? 0 : rm[i];
+      biasStrides[5 - bs.size() + i] = bs[i] == 1 ? 0 : rm[i];
+    if (bs.size() == 5)
+      period = bs[1];
   }
-  Value biasHead = e.add(e.mul(bz, biasStrides[0]), e.mul(h, biasStrides[1]));
+  Value biasHead = e.mul(h, biasStrides[2]);
+  if (period > 1)
+    biasHead = e.add(biasHead, e.add(e.mul(e.div(bz, period), biasStrides[0]),
+                                     e.mul(e.rem(bz, period), biasStrides[1])));
+  else // one stride for the whole batch (at most one of the two is not 0)
+    biasHead = e.add(biasHead, e.mul(bz, biasStrides[0] + biasStrides[1]));
 
   // Loop state: per m-tile the output accumulators, then the two rows'
   // running maxima and sums.
@@ -375,8 +385,8 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
           x = e.fmul(x, scaleLog2);
           if (bias) {
             Value at = e.add(biasHead,
-                             e.add(e.mul(e.minu(row, sq - 1), biasStrides[2]),
-                                   e.mul(e.minu(col, sk - 1), biasStrides[3])));
+                             e.add(e.mul(e.minu(row, sq - 1), biasStrides[3]),
+                                   e.mul(e.minu(col, sk - 1), biasStrides[4])));
             Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
             Value bv =
                 LLVM::LoadOp::create(b, loc, bt, e.gep(arg(bias), bt, at));

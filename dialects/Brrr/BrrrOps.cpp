@@ -91,10 +91,20 @@ LogicalResult AttentionOp::verify() {
   if (Value bias = getBias()) {
     auto bt = cast<RankedTensorType>(bias.getType());
     SmallVector<int64_t> scores = {b, h, sq, sk};
-    if (bt.getRank() > 4)
-      return emitOpError("bias of rank ") << bt.getRank() << " exceeds 4";
+    if (bt.getRank() > 5)
+      return emitOpError("bias of rank ") << bt.getRank() << " exceeds 5";
+    if (bt.getRank() == 5) {
+      // The batch split as (B / P, P).
+      int64_t period = bt.getDimSize(1);
+      if (period < 1 || b % period != 0)
+        return emitOpError("bias ")
+               << bt << " splits the batch of " << b << " by " << period
+               << ", which does not divide it";
+      scores = {b / period, period, h, sq, sk};
+    }
     for (int64_t i = 0; i < bt.getRank(); ++i) {
-      int64_t size = bt.getDimSize(i), want = scores[4 - bt.getRank() + i];
+      int64_t size = bt.getDimSize(i),
+              want = scores[scores.size() - bt.getRank() + i];
       if (size != 1 && size != want)
         return emitOpError("bias ")
                << bt << " does not broadcast to the scores " << b << "x" << h

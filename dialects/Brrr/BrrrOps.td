@@ -241,7 +241,11 @@ def Brrr_AttentionOp : Brrr_Op<"attention", [Pure]> {
     + bias[b, h, i, j])`.
 
     `bias` (optional) broadcasts to `B x H x Sq x Sk` under numpy rules: an
-    additive mask or position bias. With `causal`, key `j` is masked
+    additive mask or position bias. A bias of rank 5, `B/P x P x H x Sq x Sk`
+    under the same rules (`P` dividing `B`), splits the batch as `(B / P,
+    P)`: batch `b` reads `bias[b / P, b % P]` (shifted windows: a mask for
+    each of the `P` windows of an image, the same for every image). With
+    `causal`, key `j` is masked
     (-inf) for query `i` when `j > i + Sk - Sq`. With `zero_nan`, a row
     whose probabilities are undefined (every key masked, or NaN scores)
     gives zeros, as `where(isnan(p), 0, p)` after the softmax does. The

@@ -240,6 +240,9 @@ bool isCausalBias(Value bias, int64_t rows, int64_t cols) {
 /// One matched attention.
 struct Match {
   Value query, keyT, value, bias;
+  /// Shifted windows: a mask broadcasting to [B / P, P, H, Sq, Sk], added
+  /// to the scores (and `bias`) viewed so.
+  Value windowMask;
   double scale = 1;
   bool zeroNan = false, causal = false;
   MatmulOp output; ///< the product with the values, replaced
@@ -308,6 +311,28 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
     auto mm = peelScale(v, scale, /*casts=*/true).getDefiningOp<MatmulOp>();
     return mm && shapeOf(mm) == type.getShape() ? mm : MatmulOp();
   };
+  // Shifted windows (Swin): the scores viewed as [B / P, P, H, Sq, Sk],
+  // plus a mask for each of the P windows, viewed back.
+  if (auto back = x.getDefiningOp<ReshapeOp>()) {
+    auto add = back.getInput().getDefiningOp<AddOp>();
+    ArrayRef<int64_t> s = type.getShape();
+    for (int side = 0; add && side < 2 && !m.windowMask; ++side) {
+      auto split = add->getOperand(side).getDefiningOp<ReshapeOp>();
+      Value mask = add->getOperand(1 - side);
+      ArrayRef<int64_t> w = shapeOf(add.getResult());
+      if (!split || shapeOf(split.getInput()) != s || shapeOf(split) != w ||
+          w.size() != 5 || w[0] * w[1] != s[0] ||
+          w.take_back(3) != s.take_back(3) || shapeOf(mask).size() > 5)
+        continue;
+      // The mask must not vary with the image (its first dimension, once
+      // broadcast to rank 5, is 1).
+      ArrayRef<int64_t> ms = shapeOf(mask);
+      if (ms.size() == 5 && ms[0] != 1)
+        continue;
+      m.windowMask = mask;
+      x = split.getInput();
+    }
+  }
   double scale = 1;
   MatmulOp qk = scoresOf(x, scale);
   if (!qk) {
@@ -320,6 +345,17 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
         if (qk && shapeOf(add->getOperand(side)) != type.getShape())
           qk = MatmulOp();
       }
+  }
+  if (qk && m.windowMask && m.bias) {
+    // A position bias beside the window mask must be the same for every
+    // batch entry, and of the mask's element type.
+    ArrayRef<int64_t> bs = shapeOf(m.bias);
+    if ((bs.size() == 4 && bs[0] != 1) || bs.size() > 4 ||
+        elementOf(m.bias) != elementOf(m.windowMask)) {
+      why = "the scores have a position bias that varies with the batch "
+            "beside a mask for each window";
+      return false;
+    }
   }
   if (!qk) {
     why = "the softmax's input is not a product of queries and keys, "
@@ -352,11 +388,41 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
         << " must be multiples of 16 up to 128 for the attention kernel";
     return false;
   }
-  if (m.bias && isCausalBias(m.bias, q[2], kT[3])) {
+  if (m.bias && !m.windowMask && isCausalBias(m.bias, q[2], kT[3])) {
     m.bias = Value();
     m.causal = true;
   }
   return true;
+}
+
+/// The rank-5 bias of shifted-window attention: `mask`, broadcasting to
+/// [B / P, P, H, Sq, Sk] with a first dimension of 1, plus `bias` (if any,
+/// the same for every batch entry) broadcast to [1, 1, H, Sq, Sk]: one
+/// tensor of P (window) x H (head) matrices, which the kernel indexes by
+/// its batch entry modulo P.
+Value windowBias(OpBuilder &b, Location loc, Value mask, Value bias) {
+  // `v` broadcasting to `rank` dimensions, as rank 5: the mask is already
+  // [B / P, P, H, Sq, Sk]; the bias, [B, H, Sq, Sk] with B = 1, gains the
+  // window dimension after its first.
+  auto rank5 = [&](Value v, int64_t rank) -> Value {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(rank - t.getRank(), 1);
+    llvm::append_range(shape, t.getShape());
+    if (rank == 4)
+      shape.insert(shape.begin() + 1, 1);
+    if (ArrayRef<int64_t>(shape) == t.getShape())
+      return v;
+    return ReshapeOp::create(b, loc, t.clone(shape), v);
+  };
+  Value m = rank5(mask, 5);
+  if (!bias)
+    return m;
+  Value p = rank5(bias, 4);
+  SmallVector<int64_t> shape;
+  for (auto [x, y] : llvm::zip(shapeOf(m), shapeOf(p)))
+    shape.push_back(std::max(x, y));
+  auto type = cast<RankedTensorType>(m.getType()).clone(shape);
+  return AddOp::create(b, loc, type, p, m);
 }
 
 /// Erases `op` and, recursively, the operand producers it leaves unused.
@@ -408,6 +474,8 @@ struct FuseAttentionPass
                                          kT.getElementType());
       Value key = TransposeOp::create(b, loc, kType, m.keyT,
                                       b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+      if (m.windowMask)
+        m.bias = windowBias(b, loc, m.windowMask, m.bias);
       auto attention = AttentionOp::create(
           b, loc, m.output.getType(), m.query, key, m.value, m.bias,
           b.getF64FloatAttr(m.scale), m.causal ? b.getUnitAttr() : UnitAttr(),

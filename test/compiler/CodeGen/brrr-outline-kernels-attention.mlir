@@ -94,3 +94,25 @@ module {
     return %g : tensor<1x2x96x32xf16>
   }
 }
+
+// -----
+
+// A rank-5 bias (a mask for each of 4 windows, 2 heads) splits the batch
+// entry, the grid's z: the kernel reads the bias at (z / 4, z % 4, head).
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_1
+// CHECK: %[[Z:.+]] = gpu.block_id  z
+// CHECK-DAG: arith.divui %[[Z]], %{{.+}} : index
+// CHECK-DAG: arith.remui %[[Z]], %{{.+}} : index
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+func.func @main(%q: tensor<8x2x49x32xf16>, %kt: tensor<8x2x32x49xf16>, %v: tensor<8x2x49x32xf16>, %rel: tensor<1x2x49x49xf16>, %m: tensor<4x49x49xf16>) -> tensor<8x2x49x32xf16> {
+  %s = brrr.matmul %q, %kt : tensor<8x2x49x32xf16>, tensor<8x2x32x49xf16> -> tensor<8x2x49x49xf16>
+  %a = brrr.add %s, %rel : tensor<8x2x49x49xf16>, tensor<1x2x49x49xf16> -> tensor<8x2x49x49xf16>
+  %r = brrr.reshape %a : tensor<8x2x49x49xf16> -> tensor<2x4x2x49x49xf16>
+  %m5 = brrr.reshape %m : tensor<4x49x49xf16> -> tensor<1x4x1x49x49xf16>
+  %a2 = brrr.add %r, %m5 : tensor<2x4x2x49x49xf16>, tensor<1x4x1x49x49xf16> -> tensor<2x4x2x49x49xf16>
+  %x = brrr.reshape %a2 : tensor<2x4x2x49x49xf16> -> tensor<8x2x49x49xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<8x2x49x49xf16>
+  %o = brrr.matmul %p, %v : tensor<8x2x49x49xf16>, tensor<8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  return %o : tensor<8x2x49x32xf16>
+}

@@ -823,6 +823,22 @@ func.func @attention_bias(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x64xf16>, 
 
 // -----
 
+func.func @attention_window_period(%q: tensor<6x4x10x64xf16>, %k: tensor<6x4x12x64xf16>, %v: tensor<6x4x12x64xf16>, %m: tensor<1x4x4x10x12xf16>) {
+  // expected-error @+1 {{bias 'tensor<1x4x4x10x12xf16>' splits the batch of 6 by 4, which does not divide it}}
+  %0 = brrr.attention %q, %k, %v bias %m {scale = 1.0 : f64} : tensor<6x4x10x64xf16>, tensor<6x4x12x64xf16>, tensor<6x4x12x64xf16>, tensor<1x4x4x10x12xf16> -> tensor<6x4x10x64xf16>
+  return
+}
+
+// -----
+
+func.func @attention_window_heads(%q: tensor<8x4x10x64xf16>, %k: tensor<8x4x12x64xf16>, %v: tensor<8x4x12x64xf16>, %m: tensor<1x4x3x10x12xf16>) {
+  // expected-error @+1 {{bias 'tensor<1x4x3x10x12xf16>' does not broadcast to the scores 8x4x10x12}}
+  %0 = brrr.attention %q, %k, %v bias %m {scale = 1.0 : f64} : tensor<8x4x10x64xf16>, tensor<8x4x12x64xf16>, tensor<8x4x12x64xf16>, tensor<1x4x3x10x12xf16> -> tensor<8x4x10x64xf16>
+  return
+}
+
+// -----
+
 func.func @attention_scale(%q: tensor<2x4x10x64xf16>, %k: tensor<2x4x12x64xf16>, %v: tensor<2x4x12x64xf16>) {
   // expected-error @+1 {{scale must be finite}}
   %0 = brrr.attention %q, %k, %v {scale = 0x7FF0000000000000 : f64} : tensor<2x4x10x64xf16>, tensor<2x4x12x64xf16>, tensor<2x4x12x64xf16> -> tensor<2x4x10x64xf16>

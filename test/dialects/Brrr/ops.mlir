@@ -150,6 +150,14 @@ func.func @attention(%q: tensor<2x4x10x64xf16>, %k: tensor<2x2x12x64xf16>, %v: t
   return
 }
 
+// A rank-5 bias splits the batch: a mask for each of 2 windows.
+// CHECK-LABEL: func.func @attention_windows
+// CHECK: brrr.attention {{.+}} bias %{{.+}} {scale = 1.250000e-01 : f64} : {{.+}}, tensor<1x2x4x10x12xf16> -> tensor<2x4x10x32xf16>
+func.func @attention_windows(%q: tensor<2x4x10x64xf16>, %k: tensor<2x2x12x64xf16>, %v: tensor<2x2x12x32xf16>, %m: tensor<1x2x4x10x12xf16>) {
+  %0 = brrr.attention %q, %k, %v bias %m {scale = 0.125 : f64} : tensor<2x4x10x64xf16>, tensor<2x2x12x64xf16>, tensor<2x2x12x32xf16>, tensor<1x2x4x10x12xf16> -> tensor<2x4x10x32xf16>
+  return
+}
+
 // Kernel configs round-trip; defaults (no tile, 0 stages, vector and
 // cluster 1) are not printed.
 // CHECK-LABEL: func.func @kernel_configs

@@ -260,3 +260,38 @@ func.func @CausalBlob(%q: tensor<1x2x3x16xf16>, %kt: tensor<1x2x16x3xf16>, %v: t
     }
   }
 #-}
+
+// -----
+
+// Swin's shifted windows: the scores plus a position bias, viewed as
+// [images, windows, heads, s, s], plus a mask for each window, viewed back.
+// The attention takes one rank-5 bias, the position bias given a window
+// dimension and added to the masks; the kernel reads batch entry b's
+// matrices at window b % 4. A mask that varies with the image stays
+// unfused.
+// CHECK-LABEL: func.func @ShiftedWindows
+// CHECK-SAME: (%[[Q:.+]]: tensor<8x2x49x32xf16>, %[[KT:.+]]: tensor<8x2x32x49xf16>, %[[V:.+]]: tensor<8x2x49x32xf16>, %[[REL:.+]]: tensor<1x2x49x49xf16>, %[[M:.+]]: tensor<4x49x49xf16>
+// CHECK-DAG: %[[M5:.+]] = brrr.reshape %[[M]] : tensor<4x49x49xf16> -> tensor<1x4x1x49x49xf16>
+// CHECK-DAG: %[[R5:.+]] = brrr.reshape %[[REL]] : tensor<1x2x49x49xf16> -> tensor<1x1x2x49x49xf16>
+// CHECK: %[[B:.+]] = brrr.add %[[R5]], %[[M5]] : tensor<1x1x2x49x49xf16>, tensor<1x4x1x49x49xf16> -> tensor<1x4x2x49x49xf16>
+// CHECK: brrr.attention %[[Q]], %{{.+}}, %[[V]] bias %[[B]] {scale = 2.500000e-01 : f64}
+// CHECK: brrr.softmax {{.+}}brrr.attention_unfused
+func.func @ShiftedWindows(%q: tensor<8x2x49x32xf16>, %kt: tensor<8x2x32x49xf16>, %v: tensor<8x2x49x32xf16>, %rel: tensor<1x2x49x49xf16>, %m: tensor<4x49x49xf16>, %mb: tensor<2x4x1x49x49xf16>) -> (tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>) {
+  %c = brrr.constant dense<0.25> : tensor<f16>
+  %s = brrr.matmul %q, %kt : tensor<8x2x49x32xf16>, tensor<8x2x32x49xf16> -> tensor<8x2x49x49xf16>
+  %ss = brrr.mul %s, %c : tensor<8x2x49x49xf16>, tensor<f16> -> tensor<8x2x49x49xf16>
+  %a = brrr.add %ss, %rel : tensor<8x2x49x49xf16>, tensor<1x2x49x49xf16> -> tensor<8x2x49x49xf16>
+  %r = brrr.reshape %a : tensor<8x2x49x49xf16> -> tensor<2x4x2x49x49xf16>
+  %m5 = brrr.reshape %m : tensor<4x49x49xf16> -> tensor<1x4x1x49x49xf16>
+  %a2 = brrr.add %r, %m5 : tensor<2x4x2x49x49xf16>, tensor<1x4x1x49x49xf16> -> tensor<2x4x2x49x49xf16>
+  %x = brrr.reshape %a2 : tensor<2x4x2x49x49xf16> -> tensor<8x2x49x49xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<8x2x49x49xf16>
+  %o = brrr.matmul %p, %v : tensor<8x2x49x49xf16>, tensor<8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  %s2 = brrr.matmul %q, %kt : tensor<8x2x49x32xf16>, tensor<8x2x32x49xf16> -> tensor<8x2x49x49xf16>
+  %r2 = brrr.reshape %s2 : tensor<8x2x49x49xf16> -> tensor<2x4x2x49x49xf16>
+  %b2 = brrr.add %r2, %mb : tensor<2x4x2x49x49xf16>, tensor<2x4x1x49x49xf16> -> tensor<2x4x2x49x49xf16>
+  %x2 = brrr.reshape %b2 : tensor<2x4x2x49x49xf16> -> tensor<8x2x49x49xf16>
+  %p2 = brrr.softmax %x2 {axis = 3 : i64} : tensor<8x2x49x49xf16>
+  %o2 = brrr.matmul %p2, %v : tensor<8x2x49x49xf16>, tensor<8x2x49x32xf16> -> tensor<8x2x49x32xf16>
+  return %o, %o2 : tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>
+}
