@@ -339,14 +339,17 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     auto ln = cast<LayerNormOp>(rowOp);
     SmallVector<Value> x = rowValues(in, 0.0);
     Value invCols = r.f32(1.0 / static_cast<double>(cols));
-    Value mean = arith::MulFOp::create(
-        b, loc, r.blockReduce(Combine::Sum, reduceLocal(Combine::Sum, x), 0),
-        invCols);
+    // An RMS norm is not centred: its "variance" is the mean square.
+    Value mean = r.f32(0.0);
+    if (!ln.getRms())
+      mean = arith::MulFOp::create(
+          b, loc, r.blockReduce(Combine::Sum, reduceLocal(Combine::Sum, x), 0),
+          invCols);
     // Two passes over registers: the variance of centred values, which
     // stays accurate where E[x^2] - E[x]^2 would cancel.
     SmallVector<Value> d, sq;
     for (auto [i, xi] : llvm::enumerate(x)) {
-      Value di = arith::SubFOp::create(b, loc, xi, mean);
+      Value di = ln.getRms() ? xi : arith::SubFOp::create(b, loc, xi, mean);
       di = arith::SelectOp::create(b, loc, validOf[i / vec], di, r.f32(0.0));
       d.push_back(di);
       sq.push_back(arith::MulFOp::create(b, loc, di, di));

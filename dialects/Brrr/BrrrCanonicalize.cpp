@@ -205,6 +205,89 @@ struct TransposeWeights : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// RMSNorm written out, as transformers' LlamaRMSNorm exports it:
+///   xf = cast(x) to f32 (or x itself when f32)
+///   r  = reciprocal(sqrt(mean(xf * xf over the trailing axes) + eps)),
+///        or rsqrt(...)
+///   y  = cast(xf * r) back to x's type (or not) * w
+/// -> layer_norm(x, w) {rms, epsilon = eps}: one row kernel that keeps the
+/// row in registers, instead of a reduction that writes the f32 row and a
+/// pointwise kernel that reads it back. The norm is computed in f32 and
+/// rounded once (the written-out form rounds before the scale too).
+struct RmsNormFromParts : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto shape = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape();
+    };
+    for (int side = 0; side < 2; ++side) {
+      Value normed = op->getOperand(side), w = op->getOperand(1 - side);
+      if (auto c = normed.getDefiningOp<CastOp>())
+        normed = c.getInput();
+      auto scaled = normed.getDefiningOp<MulOp>();
+      if (!scaled)
+        continue;
+      for (int k = 0; k < 2; ++k) {
+        Value xf = scaled->getOperand(k), r = scaled->getOperand(1 - k);
+        // r = 1 / sqrt(mean + eps)
+        Value sum;
+        if (auto rs = r.getDefiningOp<RsqrtOp>()) {
+          sum = rs.getInput();
+        } else if (auto rec = r.getDefiningOp<ReciprocalOp>()) {
+          if (auto sq = rec.getInput().getDefiningOp<SqrtOp>())
+            sum = sq.getInput();
+        }
+        auto add = sum ? sum.getDefiningOp<AddOp>() : AddOp();
+        if (!add)
+          continue;
+        for (int a = 0; a < 2; ++a) {
+          auto mean = add->getOperand(a).getDefiningOp<ReduceOp>();
+          DenseFPElementsAttr eps;
+          if (!mean || mean.getKind() != ReduceKind::mean ||
+              !mean.getKeepdims() ||
+              !matchPattern(add->getOperand(1 - a), m_Constant(&eps)) ||
+              eps.getNumElements() != 1)
+            continue;
+          auto square = mean.getInput().getDefiningOp<MulOp>();
+          if (!square || square.getLhs() != xf || square.getRhs() != xf)
+            continue;
+          // The reduction covers the trailing axes from `axis`.
+          auto xt = cast<RankedTensorType>(xf.getType());
+          ArrayRef<int64_t> axes = mean.getAxes();
+          int64_t rank = xt.getRank(), axis = rank - axes.size();
+          bool trailing = !axes.empty();
+          for (auto [i, ax] : llvm::enumerate(axes))
+            trailing &= ax == axis + static_cast<int64_t>(i);
+          if (!trailing || !isa<Float32Type, Float64Type>(xt.getElementType()))
+            continue;
+          Value x = xf;
+          if (auto c = xf.getDefiningOp<CastOp>();
+              c && widensExactly(c.getInput().getType().getElementType(),
+                                 xt.getElementType()))
+            x = c.getInput();
+          // The result has x's type and shape; the scale has the
+          // normalized shape and x's element type.
+          auto yt = cast<RankedTensorType>(op.getType());
+          auto wt = cast<RankedTensorType>(w.getType());
+          if (yt != x.getType() || wt.getShape() != shape(x).drop_front(axis) ||
+              wt.getElementType() != yt.getElementType() ||
+              op->getOperand(side).getType() != yt)
+            continue;
+          double epsilon = (*eps.value_begin<APFloat>()).convertToDouble();
+          if (!(epsilon >= 0) || !std::isfinite(epsilon))
+            continue;
+          rewriter.replaceOpWithNewOp<LayerNormOp>(
+              op, yt, x, w, Value(), rewriter.getI64IntegerAttr(axis),
+              rewriter.getF64FloatAttr(epsilon), rewriter.getUnitAttr());
+          return success();
+        }
+      }
+    }
+    return rewriter.notifyMatchFailure(op, "not an RMS norm written out");
+  }
+};
+
 /// pow(x, c) -> x * x ... for a float x and a splat constant c of 1, 2, 3
 /// or 4 whose broadcast leaves x's shape: pow's value within the roundings
 /// of at most two multiplications (none for f16 and bf16, carried in f32),
@@ -332,6 +415,11 @@ void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
   results.add<TransposeAfterProduct>(context);
+}
+
+void MulOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<RmsNormFromParts>(context);
 }
 
 void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,

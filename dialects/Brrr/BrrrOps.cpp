@@ -116,6 +116,12 @@ LogicalResult AttentionOp::verify() {
   return success();
 }
 
+LogicalResult LayerNormOp::verify() {
+  if (getRms() && getBias())
+    return emitOpError("an RMS norm takes no bias");
+  return success();
+}
+
 LogicalResult ExpandOp::verify() {
   auto in = getInput().getType();
   auto out = getResult().getType();

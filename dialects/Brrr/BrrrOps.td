@@ -149,7 +149,11 @@ def Brrr_AndOp : Brrr_BinaryOp<"and", "x and y", Brrr_BoolTensor, [Commutative]>
 def Brrr_DivOp : Brrr_BinaryOp<"div", "x / y">;
 def Brrr_MaxOp : Brrr_BinaryOp<"max", "max(x, y)", Brrr_NumericTensor, [Commutative]>;
 def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_NumericTensor, [Commutative]>;
-def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_NumericTensor, [Commutative]>;
+def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_NumericTensor, [Commutative]> {
+  // RMSNorm written out (mean of squares, rsqrt, scale) becomes one
+  // `layer_norm {rms}`.
+  let hasCanonicalizer = 1;
+}
 def Brrr_OrOp : Brrr_BinaryOp<"or", "x or y", Brrr_BoolTensor, [Commutative]>;
 def Brrr_PowOp : Brrr_BinaryOp<"pow", "x ^ y"> {
   // pow(x, c) for a small whole constant c becomes multiplications.
@@ -378,7 +382,9 @@ def Brrr_LayerNormOp : Brrr_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
   let description = [{
     Normalizes over dimensions `[axis, rank)` to zero mean and unit variance
     (`epsilon` added to the variance), then multiplies by `scale` and adds
-    the optional `bias`; both have the normalized shape.
+    the optional `bias`; both have the normalized shape. With `rms`, the
+    root mean square normalization (RMSNorm): `x / sqrt(mean(x^2) +
+    epsilon) * scale`, not centred, with no bias.
 
     Example:
 
@@ -389,11 +395,12 @@ def Brrr_LayerNormOp : Brrr_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
   }];
   let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$scale,
                        Optional<Brrr_FloatTensor>:$bias, I64Attr:$axis,
-                       F64Attr:$epsilon);
+                       F64Attr:$epsilon, UnitAttr:$rms);
   let results = (outs Brrr_FloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 class Brrr_SoftmaxLikeOp<string mnemonic, string formula>

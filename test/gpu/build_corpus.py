@@ -285,6 +285,19 @@ KERNEL_CASES = [
       n("MatMul", ["qh", "kh"], ["s"]), n("Mul", ["s", "c16"], ["ss"]),
       n("Softmax", ["ss"], ["p"], axis=-1), n("MatMul", ["p", "vh"], ["y"])],
      [("x", H, [77, 2, 64])], [("y", H, [2, 2, 77, 32])]),
+    # RMSNorm written out (LlamaRMSNorm's export) as one row kernel: f16
+    # through f32 with a cast back before the scale, and f32.
+    ("rmsnorm_llama_f16",
+     [n("Cast", ["x"], ["xf"], to=F), n("Mul", ["xf", "xf"], ["sq"]),
+      n("ReduceMean", ["sq"], ["m"], axes=[-1], keepdims=1), n("Add", ["m", "eps6"], ["a"]),
+      n("Sqrt", ["a"], ["s"]), n("Reciprocal", ["s"], ["r"]), n("Mul", ["xf", "r"], ["nf"]),
+      n("Cast", ["nf"], ["nh"], to=H), n("Mul", ["g", "nh"], ["y"])],
+     [("x", H, [3, 77, 2048]), ("g", H, [2048])], [("y", H, [3, 77, 2048])]),
+    ("rmsnorm_f32",
+     [n("Mul", ["x", "x"], ["sq"]), n("ReduceMean", ["sq"], ["m"], axes=[-1], keepdims=1),
+      n("Add", ["m", "eps6"], ["a"]), n("Sqrt", ["a"], ["s"]), n("Reciprocal", ["s"], ["r"]),
+      n("Mul", ["x", "r"], ["nf"]), n("Mul", ["nf", "g"], ["y"])],
+     [("x", F, [999, 96]), ("g", F, [96])], [("y", F, [999, 96])]),
     # Patch embeddings as products (brrr-patchify-convs): ViT's 16 x 16
     # patches of an RGB image flattened to tokens (the transposes cancel),
     # and f32 4 x 4 patches kept as NCHW.
@@ -799,6 +812,7 @@ CONSTANTS = {
     "sb_qkv": stem_weights(192, 1, 1).reshape(192),
     "sw_heads": np.array([8, 49, 3, 2, 32], np.int64), "sw_out": np.array([8, 49, 64], np.int64),
     "g0": np.array(0, np.int64), "g1": np.array(1, np.int64), "g2": np.array(2, np.int64),
+    "eps6": np.array(1e-6, np.float32),
     "win_scores": np.array([2, 4, 2, 49, 49], np.int64),
     "win_mask": np.array([1, 4, 1, 49, 49], np.int64),
     "win_back": np.array([8, 2, 49, 49], np.int64),

@@ -130,3 +130,24 @@ func.func @main(%x: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
   %0 = brrr.reduce mean %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x10x10x64xf16> -> tensor<2x1x1x64xf16>
   return %0 : tensor<2x1x1x64xf16>
 }
+
+// -----
+
+// An RMS norm reduces once (the mean square: no mean, no centring), then
+// scales each element by rsqrt and the weight. A layer norm over the same
+// row reduces twice.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: gpu.shuffle  xor
+// CHECK-NOT: arith.subf
+// CHECK: math.rsqrt
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.return
+// CHECK: gpu.func @fusion_1
+// CHECK: arith.subf
+// CHECK: math.rsqrt
+func.func @main(%x: tensor<16x2048xf16>, %g: tensor<2048xf16>) -> (tensor<16x2048xf16>, tensor<16x2048xf16>) {
+  %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-06 : f64, rms} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
+  %1 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-06 : f64} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
+  return %0, %1 : tensor<16x2048xf16>, tensor<16x2048xf16>
+}

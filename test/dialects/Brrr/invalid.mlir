@@ -859,3 +859,11 @@ func.func @kernel_attention_keys() attributes {c = #brrr.kernel<family = attenti
 
 // expected-error @+1 {{an attention kernel runs mma_sync with tile [1, 2 or 4 x 16 query rows per warp, a multiple of 16 up to 128 keys] and 2 or more stages}}
 func.func @kernel_attention_body() attributes {c = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} { return }
+
+// -----
+
+func.func @rms_norm_bias(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+1 {{an RMS norm takes no bias}}
+  %0 = brrr.layer_norm %x, %g, %g {axis = 1 : i64, epsilon = 1.0e-5 : f64, rms} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return
+}
