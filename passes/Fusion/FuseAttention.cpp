@@ -425,6 +425,28 @@ Value windowBias(OpBuilder &b, Location loc, Value mask, Value bias) {
   return AddOp::create(b, loc, type, p, m);
 }
 
+/// `kv`, keys or values of [B, H, S, D], without a repetition of its heads:
+/// for reshape(expand(y)) with y of [B, Hk, 1, S, D] expanded to [B, Hk, G,
+/// S, D] and merged to H = Hk * G heads (grouped-query attention, as
+/// transformers' repeat_kv writes it), y viewed as [B, Hk, S, D]; the
+/// kernel reads head h / G, so the repeated heads are never copied.
+/// Otherwise `kv` itself.
+Value ungroupedHeads(OpBuilder &b, Location loc, Value kv) {
+  auto merge = kv.getDefiningOp<ReshapeOp>();
+  auto expand = merge ? merge.getInput().getDefiningOp<ExpandOp>() : ExpandOp();
+  if (!expand)
+    return kv;
+  ArrayRef<int64_t> y = shapeOf(expand.getInput()), e = shapeOf(expand),
+                    h = shapeOf(kv);
+  if (y.size() != 5 || e.size() != 5 || h.size() != 4 || y[2] != 1 ||
+      y[0] != e[0] || y[1] != e[1] || y.take_back(2) != e.take_back(2) ||
+      e[0] != h[0] || e[1] * e[2] != h[1] || e.take_back(2) != h.take_back(2))
+    return kv;
+  auto type =
+      cast<RankedTensorType>(kv.getType()).clone({y[0], y[1], y[3], y[4]});
+  return ReshapeOp::create(b, loc, type, expand.getInput());
+}
+
 /// Erases `op` and, recursively, the operand producers it leaves unused.
 void eraseDead(Operation *op) {
   SmallVector<Operation *> work = {op};
@@ -472,8 +494,16 @@ struct FuseAttentionPass
       auto kType = RankedTensorType::get({kT.getDimSize(0), kT.getDimSize(1),
                                           kT.getDimSize(3), kT.getDimSize(2)},
                                          kT.getElementType());
-      Value key = TransposeOp::create(b, loc, kType, m.keyT,
-                                      b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+      // K^T as the exporters write it is a transpose of the keys: take them.
+      Value key;
+      if (auto t = m.keyT.getDefiningOp<TransposeOp>();
+          t && t.getPerm() == ArrayRef<int64_t>{0, 1, 3, 2})
+        key = t.getInput();
+      else
+        key = TransposeOp::create(b, loc, kType, m.keyT,
+                                  b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+      key = ungroupedHeads(b, loc, key);
+      m.value = ungroupedHeads(b, loc, m.value);
       if (m.windowMask)
         m.bias = windowBias(b, loc, m.windowMask, m.bias);
       auto attention = AttentionOp::create(

@@ -192,6 +192,9 @@ def torch_inputs(name, gen):
         return [f(3, 77, 2048, dt=torch.float16) * 3, f(2048, dt=torch.float16)]
     if name == "rmsnorm_f32":
         return [f(999, 96) * 3, f(96)]
+    if name == "attention_gqa_repeat_kv_f16":
+        return [f(2, 4, 100, 32, dt=torch.float16), f(2, 2, 100, 32, dt=torch.float16),
+                f(2, 2, 100, 32, dt=torch.float16)]
     if name == "attention_shifted_windows_f16":
         mask = torch.where(f(4, 49, 49) > 0.5, -100.0, 0.0)
         return [f(8, 2, 49, 32, dt=torch.float16) for _ in range(3)] + [
@@ -535,6 +538,10 @@ def torch_reference(name, xs):
                            x[:, 1::2, 1::2]], -1)]
     if name in ("rmsnorm_llama_f16", "rmsnorm_f32"):
         return [d[0] * torch.rsqrt((d[0] * d[0]).mean(-1, keepdim=True) + 1e-6) * d[1]]
+    if name == "attention_gqa_repeat_kv_f16":
+        k, v = (t.repeat_interleave(2, dim=1) for t in d[1:])
+        s = d[0] @ k.transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        return [torch.softmax(s, -1) @ v]
     if name == "attention_shifted_windows_f16":
         s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5)) + d[3]
         s = (s.reshape(2, 4, 2, 49, 49) + d[4].reshape(1, 4, 1, 49, 49)).reshape(8, 2, 49, 49)

@@ -295,3 +295,31 @@ func.func @ShiftedWindows(%q: tensor<8x2x49x32xf16>, %kt: tensor<8x2x32x49xf16>,
   %o2 = brrr.matmul %p2, %v : tensor<8x2x49x49xf16>, tensor<8x2x49x32xf16> -> tensor<8x2x49x32xf16>
   return %o, %o2 : tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>
 }
+
+// -----
+
+// Grouped-query attention as transformers' repeat_kv writes it: 2 key and
+// value heads unsqueezed, expanded to 2 copies each and merged to the 4
+// query heads. The attention reads the 2 heads themselves (query head h
+// reads head h / 2), so no copy of the repeated heads is made; K^T's
+// transpose is undone rather than transposed back.
+// CHECK-LABEL: func.func @RepeatedKeyValueHeads
+// CHECK-SAME: (%[[Q:.+]]: tensor<2x4x64x32xf16>, %[[K:.+]]: tensor<2x2x64x32xf16>, %[[V:.+]]: tensor<2x2x64x32xf16>)
+// CHECK-DAG: %[[KG:.+]] = brrr.reshape %{{.+}} : tensor<2x2x1x64x32xf16> -> tensor<2x2x64x32xf16>
+// CHECK-DAG: %[[VG:.+]] = brrr.reshape %{{.+}} : tensor<2x2x1x64x32xf16> -> tensor<2x2x64x32xf16>
+// CHECK: brrr.attention %[[Q]], %[[KG]], %[[VG]] {scale = 0.1767578125 : f64} : tensor<2x4x64x32xf16>, tensor<2x2x64x32xf16>, tensor<2x2x64x32xf16> -> tensor<2x4x64x32xf16>
+func.func @RepeatedKeyValueHeads(%q: tensor<2x4x64x32xf16>, %k: tensor<2x2x64x32xf16>, %v: tensor<2x2x64x32xf16>) -> tensor<2x4x64x32xf16> {
+  %c = brrr.constant dense<0.1767578> : tensor<f16>
+  %k5 = brrr.reshape %k : tensor<2x2x64x32xf16> -> tensor<2x2x1x64x32xf16>
+  %ke = brrr.expand %k5 : tensor<2x2x1x64x32xf16> -> tensor<2x2x2x64x32xf16>
+  %k4 = brrr.reshape %ke : tensor<2x2x2x64x32xf16> -> tensor<2x4x64x32xf16>
+  %v5 = brrr.reshape %v : tensor<2x2x64x32xf16> -> tensor<2x2x1x64x32xf16>
+  %ve = brrr.expand %v5 : tensor<2x2x1x64x32xf16> -> tensor<2x2x2x64x32xf16>
+  %v4 = brrr.reshape %ve : tensor<2x2x2x64x32xf16> -> tensor<2x4x64x32xf16>
+  %kt = brrr.transpose %k4 {perm = array<i64: 0, 1, 3, 2>} : tensor<2x4x64x32xf16> -> tensor<2x4x32x64xf16>
+  %s = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %ss = brrr.mul %s, %c : tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %p = brrr.softmax %ss {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o = brrr.matmul %p, %v4 : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  return %o : tensor<2x4x64x32xf16>
+}
