@@ -425,26 +425,40 @@ Value windowBias(OpBuilder &b, Location loc, Value mask, Value bias) {
   return AddOp::create(b, loc, type, p, m);
 }
 
-/// `kv`, keys or values of [B, H, S, D], without a repetition of its heads:
-/// for reshape(expand(y)) with y of [B, Hk, 1, S, D] expanded to [B, Hk, G,
-/// S, D] and merged to H = Hk * G heads (grouped-query attention, as
-/// transformers' repeat_kv writes it), y viewed as [B, Hk, S, D]; the
-/// kernel reads head h / G, so the repeated heads are never copied.
-/// Otherwise `kv` itself.
-Value ungroupedHeads(OpBuilder &b, Location loc, Value kv) {
+/// The unrepeated heads of `kv`, keys or values of [B, H, S, D]: for
+/// reshape(expand(y)) with y of [B, Hk, 1, S, D] expanded to [B, Hk, G, S,
+/// D] and merged to H = Hk * G heads (grouped-query attention, as
+/// transformers' repeat_kv writes it), y; otherwise null.
+Value repeatedHeadsOf(Value kv) {
   auto merge = kv.getDefiningOp<ReshapeOp>();
   auto expand = merge ? merge.getInput().getDefiningOp<ExpandOp>() : ExpandOp();
   if (!expand)
-    return kv;
+    return Value();
   ArrayRef<int64_t> y = shapeOf(expand.getInput()), e = shapeOf(expand),
                     h = shapeOf(kv);
   if (y.size() != 5 || e.size() != 5 || h.size() != 4 || y[2] != 1 ||
       y[0] != e[0] || y[1] != e[1] || y.take_back(2) != e.take_back(2) ||
       e[0] != h[0] || e[1] * e[2] != h[1] || e.take_back(2) != h.take_back(2))
-    return kv;
-  auto type =
-      cast<RankedTensorType>(kv.getType()).clone({y[0], y[1], y[3], y[4]});
-  return ReshapeOp::create(b, loc, type, expand.getInput());
+    return Value();
+  return expand.getInput();
+}
+
+/// Keys and values without their repeated heads, when both repeat the same
+/// heads the same way: y viewed as [B, Hk, S, D] each, and the kernel reads
+/// head h / G, so the repeated heads are never copied. Otherwise both as
+/// they are (the op needs as many key heads as value heads).
+void ungroupHeads(OpBuilder &b, Location loc, Value &key, Value &value) {
+  Value k = repeatedHeadsOf(key), v = repeatedHeadsOf(value);
+  if (!k || !v || shapeOf(k)[1] != shapeOf(v)[1])
+    return;
+  auto view = [&](Value y, Value kv) -> Value {
+    ArrayRef<int64_t> s = shapeOf(y);
+    auto type =
+        cast<RankedTensorType>(kv.getType()).clone({s[0], s[1], s[3], s[4]});
+    return ReshapeOp::create(b, loc, type, y);
+  };
+  key = view(k, key);
+  value = view(v, value);
 }
 
 /// Erases `op` and, recursively, the operand producers it leaves unused.
@@ -502,8 +516,7 @@ struct FuseAttentionPass
       else
         key = TransposeOp::create(b, loc, kType, m.keyT,
                                   b.getDenseI64ArrayAttr({0, 1, 3, 2}));
-      key = ungroupedHeads(b, loc, key);
-      m.value = ungroupedHeads(b, loc, m.value);
+      ungroupHeads(b, loc, key, m.value);
       if (m.windowMask)
         m.bias = windowBias(b, loc, m.windowMask, m.bias);
       auto attention = AttentionOp::create(

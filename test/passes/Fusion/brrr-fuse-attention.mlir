@@ -323,3 +323,20 @@ func.func @RepeatedKeyValueHeads(%q: tensor<2x4x64x32xf16>, %k: tensor<2x2x64x32
   %o = brrr.matmul %p, %v4 : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
   return %o : tensor<2x4x64x32xf16>
 }
+
+// -----
+
+// Only the values' heads are a repetition here: the key and value heads
+// must agree, so both stay as they are (the values' repeat is copied).
+// CHECK-LABEL: func.func @OnlyValuesRepeated
+// CHECK: brrr.attention {{.+}} : tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+func.func @OnlyValuesRepeated(%q: tensor<2x4x64x32xf16>, %k: tensor<2x4x64x32xf16>, %v: tensor<2x2x64x32xf16>) -> tensor<2x4x64x32xf16> {
+  %v5 = brrr.reshape %v : tensor<2x2x64x32xf16> -> tensor<2x2x1x64x32xf16>
+  %ve = brrr.expand %v5 : tensor<2x2x1x64x32xf16> -> tensor<2x2x2x64x32xf16>
+  %v4 = brrr.reshape %ve : tensor<2x2x2x64x32xf16> -> tensor<2x4x64x32xf16>
+  %kt = brrr.transpose %k {perm = array<i64: 0, 1, 3, 2>} : tensor<2x4x64x32xf16> -> tensor<2x4x32x64xf16>
+  %s = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %p = brrr.softmax %s {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o = brrr.matmul %p, %v4 : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  return %o : tensor<2x4x64x32xf16>
+}
