@@ -15,6 +15,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -135,8 +137,11 @@ struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
       return llvm::find_if(inX, [&](const Atom &b) { return b.key == a.key; }) -
              inX.begin();
     };
-    // The result's dimensions in x's order: (first atom, dimension).
-    SmallVector<std::pair<int64_t, size_t>> order;
+    // Where each result dimension sits in x: its first atom's position. A
+    // size-1 dimension sits just before the next dimension after it in the
+    // result that has atoms (at the end if none), so that the permutation
+    // moves no more than the atoms do ([1, h, s, d] stays [1, h, s, d]).
+    SmallVector<int64_t> at(out.size(), std::numeric_limits<int64_t>::max());
     for (auto [d, run] : llvm::enumerate(*inOut)) {
       if (run.empty())
         continue;
@@ -145,21 +150,25 @@ struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
         if (position(a) != first + static_cast<int64_t>(i))
           return rewriter.notifyMatchFailure(op, "a dimension is not a run "
                                                  "of x");
-      order.push_back({first, d});
+      at[d] = first;
+    }
+    // (position, 0 for size 1 else 1, dimension), in x's order.
+    SmallVector<std::array<int64_t, 3>> order;
+    for (int64_t d = out.size() - 1, next = std::numeric_limits<int64_t>::max();
+         d >= 0; --d) {
+      bool unit = (*inOut)[d].empty();
+      if (!unit)
+        next = at[d];
+      order.push_back({unit ? next : at[d], unit ? 0 : 1, d});
     }
     llvm::sort(order);
-    // x viewed as the result's dimensions in its own order (size-1 ones
-    // last), permuted into the result.
+    // x viewed as the result's dimensions in its own order, permuted into
+    // the result.
     SmallVector<int64_t> viewShape, perm(out.size(), -1);
-    for (auto [first, d] : order) {
+    for (auto [pos, kind, d] : order) {
       perm[d] = viewShape.size();
       viewShape.push_back(out[d]);
     }
-    for (auto [d, size] : llvm::enumerate(out))
-      if (perm[d] < 0) {
-        perm[d] = viewShape.size();
-        viewShape.push_back(1);
-      }
     Type elem = op.getType().getElementType();
     Value view = x;
     if (ArrayRef<int64_t>(viewShape) != xs)

@@ -201,6 +201,23 @@ func.func @torchvision_heads(%q: tensor<1x197x2x64xf16>) -> tensor<2x2x197x32xf1
 
 // -----
 
+// A batch-1 export's K^T through [heads, s, d] of repeated key heads: the
+// size-1 batch stays in front, so the keys are [1, h, s, d] transposed in
+// their last two dimensions, as attention reads them.
+// CHECK-LABEL: func.func @batch1_keys
+// CHECK-SAME: (%[[K:.+]]: tensor<1x2x2x512x16xf16>)
+// CHECK-NEXT: %[[V:.+]] = brrr.reshape %[[K]] : tensor<1x2x2x512x16xf16> -> tensor<1x4x512x16xf16>
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[V]] {perm = array<i64: 0, 1, 3, 2>} : tensor<1x4x512x16xf16> -> tensor<1x4x16x512xf16>
+// CHECK-NEXT: return %[[T]]
+func.func @batch1_keys(%k: tensor<1x2x2x512x16xf16>) -> tensor<1x4x16x512xf16> {
+  %0 = brrr.reshape %k : tensor<1x2x2x512x16xf16> -> tensor<4x512x16xf16>
+  %1 = brrr.transpose %0 {perm = array<i64: 0, 2, 1>} : tensor<4x512x16xf16> -> tensor<4x16x512xf16>
+  %2 = brrr.reshape %1 : tensor<4x16x512xf16> -> tensor<1x4x16x512xf16>
+  return %2 : tensor<1x4x16x512xf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @transpose_of_constant_folds
 // CHECK-NEXT: brrr.constant dense<{{\[\[}}1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
 func.func @transpose_of_constant_folds() -> tensor<3x2xi32> {
