@@ -1,0 +1,782 @@
+"""The generated kernel cases of the GPU check corpus: their graphs, the
+constant initializers they use, and per-case opsets, brrrc flags and
+tolerances. build_corpus.py compiles them; kernel_references.py (on the GPU
+machine) gives each its inputs and float64 reference.
+
+Run with Debian's /usr/bin/python3 (onnx, numpy).
+"""
+
+import numpy as np
+from onnx import TensorProto, helper
+
+# Generated kernel cases: (name, graph nodes, inputs [(name, dtype, shape)],
+# outputs [(name, dtype, shape)]). References: the torch expression in
+# kernel_references.py keyed by name.
+F, H, BF, I64, B = (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.BFLOAT16,
+                    TensorProto.INT64, TensorProto.BOOL)
+n = helper.make_node
+KERNEL_CASES = [
+    ("cos_cos_ragged", [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])],
+     [("x", F, [1000003])], [("y", F, [1000003])]),
+    ("cos_cos_4m", [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])],
+     [("x", F, [4, 1024, 1024])], [("y", F, [4, 1024, 1024])]),
+    ("bias_gelu_f16", [n("Add", ["x", "b"], ["t"]),
+                       n("Div", ["t", "s2"], ["d"]), n("Erf", ["d"], ["e"]),
+                       n("Add", ["e", "one"], ["p"]), n("Mul", ["t", "p"], ["m"]),
+                       n("Mul", ["m", "half"], ["y"])],
+     [("x", H, [33, 520]), ("b", H, [520])], [("y", H, [33, 520])]),
+    ("broadcast_where_bf16", [n("Greater", ["x", "t"], ["m"]),
+                              n("Where", ["m", "x", "t"], ["y"])],
+     [("x", BF, [3, 1, 257]), ("t", BF, [5, 1])], [("y", BF, [3, 5, 257])]),
+    ("int_mix", [n("Mul", ["a", "b"], ["p"]), n("Sub", ["p", "a"], ["q"]),
+                 n("Abs", ["q"], ["y"])],
+     [("a", I64, [999]), ("b", I64, [999])], [("y", I64, [999])]),
+    ("bool_logic", [n("Greater", ["x", "z"], ["g"]), n("Not", ["g"], ["ng"]),
+                    n("Or", ["ng", "m"], ["y"])],
+     [("x", F, [17, 31]), ("z", F, [31]), ("m", B, [17, 1])], [("y", B, [17, 31])]),
+    ("multi_output_sigmoid_tanh", [n("Sigmoid", ["x"], ["s"]), n("Tanh", ["s"], ["y"]),
+                                   n("Exp", ["s"], ["z"])],
+     [("x", F, [4096])], [("s", F, [4096]), ("y", F, [4096]), ("z", F, [4096])]),
+    ("cast_chain", [n("Cast", ["x"], ["h"], to=H), n("Sqrt", ["h"], ["r"]),
+                    n("Cast", ["r"], ["y"], to=F)],
+     [("x", F, [64, 64])], [("y", F, [64, 64])]),
+    ("softmax_f16", [n("Softmax", ["x"], ["y"], axis=-1)],
+     [("x", H, [64, 4096])], [("y", H, [64, 4096])]),
+    ("softmax_ragged_f32", [n("Softmax", ["x"], ["y"], axis=-1)],
+     [("x", F, [37, 999])], [("y", F, [37, 999])]),
+    ("logsoftmax_f32", [n("LogSoftmax", ["x"], ["y"], axis=1)],
+     [("x", F, [128, 1000])], [("y", F, [128, 1000])]),
+    ("layernorm_f16_two_axes", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-2,
+                                  epsilon=1e-5)],
+     [("x", H, [8, 12, 64]), ("g", H, [12, 64]), ("b", H, [12, 64])], [("y", H, [8, 12, 64])]),
+    ("transpose_f16", [n("Transpose", ["x"], ["y"], perm=[2, 0, 1])],
+     [("x", H, [33, 65, 130])], [("y", H, [130, 33, 65])]),
+    ("gather_rows_negative", [n("Gather", ["t", "i"], ["y"], axis=0)],
+     [("t", F, [50, 64]), ("i", I64, [3, 7])], [("y", F, [3, 7, 64])]),
+    ("matmul_f16_batched_ragged", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [3, 33, 70]), ("b", H, [70, 45])], [("y", H, [3, 33, 45])]),
+    ("matmul_bf16_broadcast", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", BF, [2, 1, 40, 64]), ("b", BF, [3, 64, 24])], [("y", BF, [2, 3, 40, 24])]),
+    # Staged (tiled) Tensor Core bodies: K and N whole 16-byte chunks.
+    ("matmul_f16_tiled_ragged", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [3, 300, 200]), ("b", H, [200, 136])], [("y", H, [3, 300, 136])]),
+    ("matmul_tiled_epilogue_bf16", [n("MatMul", ["a", "b"], ["m"]), n("Add", ["m", "bias"], ["t"]),
+                                    n("Relu", ["t"], ["u"]), n("Add", ["u", "r"], ["y"])],
+     [("a", BF, [2, 130, 64]), ("b", BF, [64, 264]), ("bias", BF, [264]),
+      ("r", BF, [2, 130, 264])], [("y", BF, [2, 130, 264])]),
+    # Hopper TMA + wgmma bodies (sm_90a): ragged M, N and K (TMA zero-fills
+    # past the edges), both tile widths, batched operands on both sides,
+    # boxes larger than the matrix, a K-contiguous B read through a fused
+    # transpose, and fused epilogues.
+    ("matmul_wgmma_ragged_epilogue_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                          n("Add", ["m", "bias"], ["y"])],
+     [("a", H, [2, 333, 200]), ("b", H, [200, 520]), ("bias", H, [520])],
+     [("y", H, [2, 333, 520])]),
+    ("matmul_wgmma_n256_bf16", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", BF, [2304, 328]), ("b", BF, [328, 2304])], [("y", BF, [2304, 2304])]),
+    ("matmul_wgmma_batched_f16", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [3, 130, 72]), ("b", H, [3, 72, 200])], [("y", H, [3, 130, 200])]),
+    ("matmul_wgmma_tiny_f16", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", H, [5, 24]), ("b", H, [24, 16])], [("y", H, [5, 16])]),
+    ("matmul_wgmma_bt_gelu_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                  n("MatMul", ["a", "wt"], ["m"]), n("Sigmoid", ["m"], ["y"])],
+     [("a", H, [2, 100, 136]), ("w", H, [264, 136])], [("y", H, [2, 100, 264])]),
+    # 192-wide wgmma tiles (the wave model's pick where 128 or 256 would
+    # leave a wave mostly idle): ragged M and N (2296 = 11 whole tiles and
+    # 184 columns) with N-major B in three 64-column boxes, bias and ReLU;
+    # an N that is not a multiple of 4 (scalar epilogue) read through a
+    # K-contiguous B.
+    ("matmul_wgmma_n192_ragged_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                      n("Add", ["m", "bias"], ["t"]), n("Relu", ["t"], ["y"])],
+     [("a", H, [4000, 200]), ("b", H, [200, 2296]), ("bias", H, [2296])],
+     [("y", H, [4000, 2296])]),
+    ("matmul_wgmma_n192_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                      n("MatMul", ["a", "wt"], ["m"]),
+                                      n("Sigmoid", ["m"], ["y"])],
+     [("a", BF, [4096, 264]), ("w", BF, [766, 264])], [("y", BF, [4096, 766])]),
+    # wgmma tiles split over a cluster (few tiles, long K): the blocks sum
+    # their partial tiles through distributed shared memory. Eight blocks
+    # per tile over three batches, the last k-slice past K (1000 = 15.6
+    # slices) and a residual; a K-contiguous B with an odd N (scalar
+    # epilogue) over eight; two blocks per tile of a ragged GELU product.
+    ("matmul_wgmma_cluster_batched_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                          n("Add", ["m", "r"], ["y"])],
+     [("a", H, [3, 90, 1000]), ("b", H, [1000, 200]), ("r", H, [3, 90, 200])],
+     [("y", H, [3, 90, 200])]),
+    ("matmul_wgmma_cluster_bt_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                            n("MatMul", ["a", "wt"], ["y"])],
+     [("a", BF, [128, 512]), ("w", BF, [301, 512])], [("y", BF, [128, 301])]),
+    ("matmul_wgmma_cluster2_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                        n("Add", ["m", "bias"], ["t"]), n("Gelu", ["t"], ["y"])],
+     [("a", H, [500, 768]), ("b", H, [768, 1536]), ("bias", H, [1536])],
+     [("y", H, [500, 1536])]),
+    # Persistent wgmma kernels (brrrc --persistent, FLAGS; more tiles than
+    # multiprocessors): blocks
+    # walk tiles across batches, the producer streams the next tile while
+    # the epilogue stages column chunks. Ragged M, N and K with bias,
+    # residual and ReLU over 144 tiles of 256; an odd N (scalar epilogue);
+    # 320 tiles of 128 with a K-contiguous B.
+    ("matmul_wgmma_persistent_ragged_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                            n("Add", ["m", "bias"], ["t"]),
+                                            n("Add", ["t", "r"], ["u"]), n("Relu", ["u"], ["y"])],
+     [("a", H, [6, 700, 136]), ("b", H, [136, 1000]), ("bias", H, [1000]),
+      ("r", H, [6, 700, 1000])], [("y", H, [6, 700, 1000])]),
+    ("matmul_wgmma_persistent_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                            n("MatMul", ["a", "wt"], ["m"]),
+                                            n("Sigmoid", ["m"], ["y"])],
+     [("a", BF, [4500, 72]), ("w", BF, [1001, 72])], [("y", BF, [4500, 1001])]),
+    ("matmul_wgmma_persistent_bt_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                        n("MatMul", ["a", "wt"], ["y"])],
+     [("a", H, [4, 1000, 128]), ("w", H, [1200, 128])], [("y", H, [4, 1000, 1200])]),
+    # CumSum as a masked sum: position ids from an int64 mask (stored
+    # square, general reduction) and a reversed exclusive f16 sum along a
+    # middle axis (the row kernel, nothing stored).
+    ("cumsum_positions_i64", [n("CumSum", ["m", "axis1"], ["y"])],
+     [("m", I64, [4, 300])], [("y", I64, [4, 300])]),
+    ("cumsum_reverse_exclusive_f16", [n("CumSum", ["x", "axis1"], ["y"], exclusive=1, reverse=1)],
+     [("x", H, [3, 200, 7])], [("y", H, [3, 200, 7])]),
+    # Sibling products of one input as one (brrr-merge-products): query, key
+    # and value projections with biases, read only by attention, over a
+    # ragged number of tokens.
+    ("attention_merged_qkv_f16",
+     [n("MatMul", ["x", "mw_q"], ["q0"]), n("Add", ["q0", "mb_q"], ["q"]),
+      n("MatMul", ["x", "mw_k"], ["k0"]), n("Add", ["mb_k", "k0"], ["k"]),
+      n("MatMul", ["x", "mw_v"], ["v0"]), n("Add", ["v0", "mb_q"], ["v"]),
+      n("Reshape", ["q", "mq_heads"], ["q4"]), n("Transpose", ["q4"], ["qt"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["k", "mq_heads"], ["k4"]), n("Transpose", ["k4"], ["kt"], perm=[0, 2, 3, 1]),
+      n("Reshape", ["v", "mq_heads"], ["v4"]), n("Transpose", ["v4"], ["vt"], perm=[0, 2, 1, 3]),
+      n("MatMul", ["qt", "kt"], ["s"]), n("Mul", ["s", "c16"], ["ss"]),
+      n("Softmax", ["ss"], ["p"], axis=-1), n("MatMul", ["p", "vt"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "mq_merged"], ["y"])],
+     [("x", H, [2, 77, 64])], [("y", H, [2, 77, 64])]),
+    # torchvision's MultiheadAttention projection of [s, b, e] tokens
+    # transposed from [b, s, e]: the product reads them in place and the
+    # transpose moves after it (the canonicalizer).
+    ("matmul_transposed_rows_f16",
+     [n("Transpose", ["x"], ["xt"], perm=[1, 0, 2]), n("MatMul", ["xt", "mw_q"], ["m"]),
+      n("Add", ["m", "mb_q"], ["y"])],
+     [("x", H, [3, 77, 64])], [("y", H, [77, 3, 64])]),
+    # Movement trees (brrr-fuse-movement): Swin's cyclic shift (a roll of
+    # two axes, each two slices concatenated) and window partition, one
+    # kernel; its patch merge (four strided slices concatenated), one more.
+    ("movement_roll_windows_f16",
+     [n("Slice", ["x", "roll3", "roll14", "roll_h"], ["a1"]),
+      n("Slice", ["x", "roll0", "roll3", "roll_h"], ["b1"]),
+      n("Concat", ["a1", "b1"], ["x1"], axis=1),
+      n("Slice", ["x1", "roll3", "roll14", "roll_w"], ["a2"]),
+      n("Slice", ["x1", "roll0", "roll3", "roll_w"], ["b2"]),
+      n("Concat", ["a2", "b2"], ["x2"], axis=2),
+      n("Reshape", ["x2", "win_split"], ["w"]), n("Transpose", ["w"], ["wt"], perm=[0, 1, 3, 2, 4, 5]),
+      n("Reshape", ["wt", "win_tokens"], ["y"])],
+     [("x", H, [2, 14, 14, 16])], [("y", H, [8, 49, 16])]),
+    ("movement_patch_merge_f16",
+     [n("Slice", ["x", "pm00", "pm_end", "pm_axes", "pm_steps"], ["x0"]),
+      n("Slice", ["x", "pm10", "pm_end", "pm_axes", "pm_steps"], ["x1"]),
+      n("Slice", ["x", "pm01", "pm_end", "pm_axes", "pm_steps"], ["x2"]),
+      n("Slice", ["x", "pm11", "pm_end", "pm_axes", "pm_steps"], ["x3"]),
+      n("Concat", ["x0", "x1", "x2", "x3"], ["y"], axis=-1)],
+     [("x", H, [2, 14, 14, 16])], [("y", H, [2, 7, 7, 64])]),
+    # Attention reading a stacked query, key and value in place: Swin's
+    # [b, s, 3, h, d] projection permuted to [3, b, h, s, d] and indexed;
+    # torchvision's [s, b, 3 e] unflattened, permuted, indexed and split
+    # into heads through [s, b * h, d].
+    ("attention_stacked_qkv_f16",
+     [n("MatMul", ["x", "sw_qkv"], ["m"]), n("Add", ["m", "sb_qkv"], ["qkv"]),
+      n("Reshape", ["qkv", "sw_heads"], ["r"]), n("Transpose", ["r"], ["t"], perm=[2, 0, 3, 1, 4]),
+      n("Gather", ["t", "g0"], ["q"], axis=0), n("Gather", ["t", "g1"], ["k"], axis=0),
+      n("Gather", ["t", "g2"], ["v"], axis=0), n("Mul", ["q", "c16"], ["qs"]),
+      n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["qs", "kt"], ["s"]),
+      n("Softmax", ["s"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "sw_out"], ["y"])],
+     [("x", H, [8, 49, 64])], [("y", H, [8, 49, 64])]),
+    # Swin's shifted windows: the scores plus a position bias, viewed as
+    # [images, windows, heads, s, s], plus a mask for each window, viewed
+    # back; one attention kernel with a bias indexed by window.
+    ("attention_shifted_windows_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c16"], ["ss"]), n("Add", ["ss", "rel"], ["a"]),
+      n("Reshape", ["a", "win_scores"], ["r"]), n("Reshape", ["mask", "win_mask"], ["m"]),
+      n("Add", ["r", "m"], ["a2"]), n("Reshape", ["a2", "win_back"], ["x"]),
+      n("Softmax", ["x"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [8, 2, 49, 32]), ("k", H, [8, 2, 49, 32]), ("v", H, [8, 2, 49, 32]),
+      ("rel", H, [1, 2, 49, 49]), ("mask", H, [4, 49, 49])], [("y", H, [8, 2, 49, 32])]),
+    # Grouped-query attention as repeat_kv writes it (2 key and value heads
+    # unsqueezed, expanded and merged to 4): the kernel reads the 2 heads.
+    ("attention_gqa_repeat_kv_f16",
+     [n("Reshape", ["k", "gqa_unsq"], ["kx5"]), n("Expand", ["kx5", "gqa_rep"], ["ke"]),
+      n("Reshape", ["ke", "gqa_heads"], ["k4"]),
+      n("Reshape", ["v", "gqa_unsq"], ["vx5"]), n("Expand", ["vx5", "gqa_rep"], ["ve"]),
+      n("Reshape", ["ve", "gqa_heads"], ["v4"]),
+      n("Transpose", ["k4"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c16"], ["ss"]), n("Softmax", ["ss"], ["p"], axis=-1),
+      n("MatMul", ["p", "v4"], ["y"])],
+     [("q", H, [2, 4, 100, 32]), ("k", H, [2, 2, 100, 32]), ("v", H, [2, 2, 100, 32])],
+     [("y", H, [2, 4, 100, 32])]),
+    ("attention_torchvision_heads_f16",
+     [n("MatMul", ["x", "sw_qkv"], ["m"]), n("Add", ["m", "sb_qkv"], ["qkv"]),
+      n("Reshape", ["qkv", "tv_unflat"], ["r"]), n("Transpose", ["r"], ["t"], perm=[3, 1, 2, 0, 4]),
+      n("Reshape", ["t", "tv_stack"], ["st"]),
+      n("Gather", ["st", "g0"], ["q"], axis=0), n("Gather", ["st", "g1"], ["k"], axis=0),
+      n("Gather", ["st", "g2"], ["v"], axis=0),
+      n("Reshape", ["q", "tv_heads"], ["q3"]), n("Transpose", ["q3"], ["q4"], perm=[1, 0, 2]),
+      n("Reshape", ["q4", "tv_bh"], ["qh"]),
+      n("Reshape", ["k", "tv_heads"], ["k3"]), n("Transpose", ["k3"], ["k4"], perm=[1, 2, 0]),
+      n("Reshape", ["k4", "tv_kt"], ["kh"]),
+      n("Reshape", ["v", "tv_heads"], ["v3"]), n("Transpose", ["v3"], ["v4"], perm=[1, 0, 2]),
+      n("Reshape", ["v4", "tv_bh"], ["vh"]),
+      n("MatMul", ["qh", "kh"], ["s"]), n("Mul", ["s", "c16"], ["ss"]),
+      n("Softmax", ["ss"], ["p"], axis=-1), n("MatMul", ["p", "vh"], ["y"])],
+     [("x", H, [77, 2, 64])], [("y", H, [2, 2, 77, 32])]),
+    # RMSNorm written out (LlamaRMSNorm's export) as one row kernel: f16
+    # through f32 with a cast back before the scale, and f32.
+    ("rmsnorm_llama_f16",
+     [n("Cast", ["x"], ["xf"], to=F), n("Mul", ["xf", "xf"], ["sq"]),
+      n("ReduceMean", ["sq"], ["m"], axes=[-1], keepdims=1), n("Add", ["m", "eps6"], ["a"]),
+      n("Sqrt", ["a"], ["s"]), n("Reciprocal", ["s"], ["r"]), n("Mul", ["xf", "r"], ["nf"]),
+      n("Cast", ["nf"], ["nh"], to=H), n("Mul", ["g", "nh"], ["y"])],
+     [("x", H, [3, 77, 2048]), ("g", H, [2048])], [("y", H, [3, 77, 2048])]),
+    ("rmsnorm_f32",
+     [n("Mul", ["x", "x"], ["sq"]), n("ReduceMean", ["sq"], ["m"], axes=[-1], keepdims=1),
+      n("Add", ["m", "eps6"], ["a"]), n("Sqrt", ["a"], ["s"]), n("Reciprocal", ["s"], ["r"]),
+      n("Mul", ["x", "r"], ["nf"]), n("Mul", ["nf", "g"], ["y"])],
+     [("x", F, [999, 96]), ("g", F, [96])], [("y", F, [999, 96])]),
+    # Patch embeddings as products (brrr-patchify-convs): ViT's 16 x 16
+    # patches of an RGB image flattened to tokens (the transposes cancel),
+    # and f32 4 x 4 patches kept as NCHW.
+    ("conv_patchify_tokens_f16",
+     [n("Conv", ["x", "patch_w16", "patch_b16"], ["c"], kernel_shape=[16, 16], strides=[16, 16]),
+      n("Reshape", ["c", "patch_tokens"], ["r"]), n("Transpose", ["r"], ["y"], perm=[0, 2, 1])],
+     [("x", H, [2, 3, 64, 96])], [("y", H, [2, 24, 64])]),
+    ("conv_patchify_nchw_f32",
+     [n("Conv", ["x", "patch_w4"], ["y"], kernel_shape=[4, 4], strides=[4, 4])],
+     [("x", F, [2, 3, 32, 20])], [("y", F, [2, 8, 8, 5])]),
+    # Packed rows (at most 16 vectors a row, several rows a block): a
+    # ConvNeXt-style layer norm over 96 f16 channels with a spare row in
+    # the last block, a softmax of 20 f16 columns (5 four-wide vectors, a
+    # masked lane a row), and an f32 row sum stored once a row.
+    ("layernorm_packed_96_f16", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
+                                   epsilon=1e-6)],
+     [("x", H, [3, 1001, 96]), ("g", H, [96]), ("b", H, [96])], [("y", H, [3, 1001, 96])]),
+    ("softmax_packed_20_f16", [n("Softmax", ["x"], ["y"], axis=-1)],
+     [("x", H, [999, 20])], [("y", H, [999, 20])]),
+    ("reduce_packed_sum_f32", [n("ReduceSum", ["x", "ax2"], ["y"], keepdims=0)],
+     [("x", F, [7, 111, 40])], [("y", F, [7, 111])]),
+    # Pow by a whole constant as multiplications (the canonicalizer): GPT-2's
+    # tanh GELU written out, cubing with Pow, as a product epilogue; f32
+    # squares, cubes and fourth powers summed.
+    ("matmul_gelu_tanh_pow_f16",
+     [n("MatMul", ["a", "b"], ["m"]), n("Add", ["m", "bias"], ["t"]),
+      n("Pow", ["t", "three16"], ["p"]), n("Mul", ["p", "gelu_c16"], ["q"]),
+      n("Add", ["t", "q"], ["r"]), n("Mul", ["r", "gelu_s16"], ["s"]), n("Tanh", ["s"], ["th"]),
+      n("Add", ["th", "one"], ["u"]), n("Mul", ["t", "half"], ["v"]), n("Mul", ["v", "u"], ["y"])],
+     [("a", H, [3, 70, 256]), ("b", H, [256, 200]), ("bias", H, [200])],
+     [("y", H, [3, 70, 200])]),
+    ("pow_whole_exponents_f32",
+     [n("Pow", ["x", "two32"], ["p2"]), n("Pow", ["x", "three32"], ["p3"]),
+      n("Pow", ["x", "four"], ["p4"]), n("Add", ["p2", "p3"], ["s"]), n("Add", ["s", "p4"], ["y"])],
+     [("x", F, [7, 1001])], [("y", F, [7, 1001])]),
+    # f16 and bf16 GELUs (Abramowitz & Stegun's tail probability, not
+    # libdevice's erf) over [-10, 10], both tails included.
+    ("gelu_range_f16", [n("Gelu", ["x"], ["y"])], [("x", H, [4, 4096])], [("y", H, [4, 4096])]),
+    ("gelu_range_bf16", [n("Gelu", ["x"], ["y"])], [("x", BF, [4, 4096])],
+     [("y", BF, [4, 4096])]),
+    # OneHot with a constant depth at a middle axis: negative and
+    # out-of-range indices, values read at run time.
+    ("onehot_axis1_f16", [n("OneHot", ["i", "depth10", "values"], ["y"], axis=1)],
+     [("i", I64, [37, 5]), ("values", H, [2])], [("y", H, [37, 10, 5])]),
+    # TopK as rank masks summed by the row kernel: a ragged f16 row, the
+    # smallest along a middle axis over ties and NaNs, a whole int64 sort
+    # over ties, and bf16 along the leading axis.
+    ("topk_rows_f16", [n("TopK", ["x", "k5"], ["v", "i"])],
+     [("x", H, [37, 999])], [("v", H, [37, 5]), ("i", I64, [37, 5])]),
+    ("topk_smallest_nan_ties_f32", [n("TopK", ["x", "k10"], ["v", "i"], axis=1, largest=0)],
+     [("x", F, [4, 300, 7])], [("v", F, [4, 10, 7]), ("i", I64, [4, 10, 7])]),
+    ("topk_sort_ties_i64", [n("TopK", ["x", "k100"], ["v", "i"])],
+     [("x", I64, [16, 100])], [("v", I64, [16, 100]), ("i", I64, [16, 100])]),
+    ("topk_axis0_bf16", [n("TopK", ["x", "k5"], ["v", "i"], axis=0)],
+     [("x", BF, [64, 33])], [("v", BF, [5, 33]), ("i", I64, [5, 33])]),
+    # Einsum: attention's scores as one batched f16 product (keys read
+    # transposed) and a three-operand bf16 contraction with a broadcast
+    # ellipsis.
+    ("einsum_scores_f16", [n("Einsum", ["q", "k"], ["y"], equation="bhqd,bhkd->bhqk")],
+     [("q", H, [2, 3, 40, 64]), ("k", H, [2, 3, 72, 64])], [("y", H, [2, 3, 40, 72])]),
+    ("einsum_chain_bf16", [n("Einsum", ["a", "b", "c"], ["y"], equation="...ij,jk,...kl->...il")],
+     [("a", BF, [3, 1, 24, 40]), ("b", BF, [40, 32]), ("c", BF, [4, 32, 16])],
+     [("y", BF, [3, 4, 24, 16])]),
+    # Operands read through fused transposes: attention's head layouts.
+    ("attention_scores_transposed_f32", [n("Transpose", ["q"], ["qt"], perm=[0, 2, 1, 3]),
+                                         n("Transpose", ["k"], ["kt"], perm=[0, 2, 3, 1]),
+                                         n("MatMul", ["qt", "kt"], ["y"])],
+     [("q", F, [2, 17, 3, 24]), ("k", F, [2, 19, 3, 24])], [("y", F, [2, 3, 17, 19])]),
+    ("attention_values_transposed_f16", [n("Transpose", ["p"], ["pt"], perm=[0, 2, 1, 3]),
+                                         n("Transpose", ["v"], ["vt"], perm=[0, 2, 1, 3]),
+                                         n("MatMul", ["pt", "vt"], ["y"])],
+     [("p", H, [2, 150, 4, 40]), ("v", H, [2, 40, 4, 72])], [("y", H, [2, 4, 150, 72])]),
+    ("attention_from_qkv_f16", [
+        n("Slice", ["qkv", "s0", "s128", "ax2"], ["q"]),
+        n("Slice", ["qkv", "s128", "s256", "ax2"], ["k"]),
+        n("Slice", ["qkv", "s256", "s384", "ax2"], ["v"]),
+        n("Reshape", ["q", "heads"], ["qh"]), n("Reshape", ["k", "heads"], ["kh"]),
+        n("Reshape", ["v", "heads"], ["vh"]),
+        n("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
+        n("Transpose", ["kh"], ["kt"], perm=[0, 2, 3, 1]),
+        n("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
+        n("MatMul", ["qt", "kt"], ["s"]), n("MatMul", ["p", "vt"], ["o"])],
+     [("qkv", H, [2, 64, 384]), ("p", H, [2, 4, 64, 64])],
+     [("s", H, [2, 4, 64, 64]), ("o", H, [2, 4, 64, 32])]),
+    ("attention_merge_heads_f16", [n("MatMul", ["p", "v"], ["o"]),
+                                   n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+                                   n("Reshape", ["ot", "merged"], ["y"])],
+     [("p", H, [2, 4, 72, 64]), ("v", H, [2, 4, 64, 32])], [("y", H, [2, 72, 128])]),
+    ("matmul_f32_3xtf32", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", F, [128, 96]), ("b", F, [96, 80])], [("y", F, [128, 80])]),
+    # The staged f32 body: 128 x 128 tiles (144 of them) over a ragged last
+    # k-slice; B read along K (Gemm's transB) with a bias; A read along M
+    # through a fused transpose, batched; an NCHW convolution (im2col along
+    # the output pixels) with bias and ReLU on 64 x 64 tiles.
+    ("matmul_staged_wide_f32", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", F, [1500, 100]), ("b", F, [100, 1500])], [("y", F, [1500, 1500])]),
+    ("gemm_staged_transb_bias_f32", [n("Gemm", ["a", "b", "c"], ["y"], transB=1)],
+     [("a", F, [200, 96]), ("b", F, [150, 96]), ("c", F, [150])], [("y", F, [200, 150])]),
+    ("matmul_staged_transposed_a_f32", [n("Transpose", ["x"], ["a"], perm=[0, 2, 1]),
+                                        n("MatMul", ["a", "b"], ["y"])],
+     [("x", F, [3, 45, 70]), ("b", F, [3, 45, 130])], [("y", F, [3, 70, 130])]),
+    ("conv_staged_nchw_bias_relu_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                        n("Relu", ["c"], ["y"])],
+     [("x", F, [4, 64, 28, 28]), ("w", F, [128, 64, 3, 3]), ("b", F, [128])],
+     [("y", F, [4, 128, 28, 28])]),
+    # f32 products too small to fill sm_90a split their k-slices over a
+    # cluster: 8 blocks over 29 slices (the last block gets one) with a
+    # bias, BERT-base's attention output product at batch 1 over 4 blocks,
+    # and ResNet-50's last 3x3 convolution at batch 1 (144 slices over 8
+    # blocks) with bias, residual and ReLU.
+    ("gemm_split_cluster_bias_f32", [n("Gemm", ["a", "b", "c"], ["y"])],
+     [("a", F, [100, 900]), ("b", F, [900, 200]), ("c", F, [200])], [("y", F, [100, 200])]),
+    ("matmul_split_cluster_bert_f32", [n("MatMul", ["a", "b"], ["y"])],
+     [("a", F, [128, 768]), ("b", F, [768, 768])], [("y", F, [128, 768])]),
+    ("conv_split_cluster_residual_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                         n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", F, [1, 512, 7, 7]), ("w", F, [512, 512, 3, 3]), ("b", F, [512]),
+      ("r", F, [1, 512, 7, 7])], [("y", F, [1, 512, 7, 7])]),
+    # Reductions to a few outputs of 2M and 256K elements each, split into
+    # two reductions (brrr-split-reductions): a whole-tensor f16 max (T5's
+    # infinity check reduces a whole activation so) and an f16 mean over
+    # two axes with kept dimensions, computed in f32 between the steps.
+    ("reduce_split_whole_max_f16", [n("ReduceMax", ["x"], ["y"], keepdims=0)],
+     [("x", H, [32, 128, 512])], [("y", H, [])]),
+    ("reduce_split_mean_keepdims_f16", [n("ReduceMean", ["x"], ["y"], axes=[1, 2], keepdims=1)],
+     [("x", H, [2, 256, 1024])], [("y", H, [2, 1, 1])]),
+    ("reduce_mean_f16_trailing2", [n("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=1)],
+     [("x", H, [4, 16, 33, 31])], [("y", H, [4, 16, 1, 1])]),
+    ("reduce_max_ragged_f32", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
+     [("x", F, [9, 1001])], [("y", F, [9])]),
+    ("matmul_epilogue_f16", [n("MatMul", ["a", "b"], ["m"]), n("Add", ["m", "bias"], ["t"]),
+                             n("Relu", ["t"], ["u"]), n("Add", ["u", "r"], ["y"])],
+     [("a", H, [2, 37, 48]), ("b", H, [48, 29]), ("bias", H, [29]), ("r", H, [2, 37, 29])],
+     [("y", H, [2, 37, 29])]),
+    ("layernorm_ragged_f32", [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1,
+                                epsilon=1e-5)],
+     [("x", F, [5, 513]), ("g", F, [513]), ("b", F, [513])], [("y", F, [5, 513])]),
+    # General reductions: leading and interleaved axes, integers.
+    ("leading_mean_f16", [n("ReduceMean", ["x"], ["y"], axes=[0], keepdims=0)],
+     [("x", H, [7, 33, 65])], [("y", H, [33, 65])]),
+    ("interleaved_sum_f32", [n("ReduceSum", ["x", "axes02"], ["y"], keepdims=1)],
+     [("x", F, [4, 9, 5, 3])], [("y", F, [1, 9, 1, 3])]),
+    ("int64_max_rows", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
+     [("x", I64, [17, 40])], [("y", I64, [17])]),
+    # Cooperative reductions: a block per output (a whole int64 tensor to
+    # one value; three f16 outputs over 4096 leading elements each).
+    ("reduce_all_i64_cooperative", [n("ReduceSum", ["x"], ["y"], keepdims=0)],
+     [("x", I64, [3, 1001, 37])], [("y", I64, [])]),
+    ("reduce_max_leading_few_f16", [n("ReduceMax", ["x"], ["y"], axes=[0], keepdims=0)],
+     [("x", H, [4096, 3])], [("y", H, [3])]),
+    # A transpose read through inside a pointwise kernel.
+    # Index-driven movement: negative and duplicate indices, batch dims,
+    # every scatter reduction order-sensitive case, NaN/inf predicates.
+    ("gather_elements_negative_f16", [n("GatherElements", ["x", "i"], ["y"], axis=1)],
+     [("x", H, [33, 70]), ("i", I64, [33, 5])], [("y", H, [33, 5])]),
+    ("gather_nd_batch_f32", [n("GatherND", ["x", "i"], ["y"], batch_dims=1)],
+     [("x", F, [4, 9, 7, 5]), ("i", I64, [4, 3, 2])], [("y", F, [4, 3, 5])]),
+    ("scatter_nd_add_duplicates_f32", [n("ScatterND", ["x", "i", "u"], ["y"],
+                                         reduction="add")],
+     [("x", F, [10, 7, 3]), ("i", I64, [6, 1]), ("u", F, [6, 7, 3])],
+     [("y", F, [10, 7, 3])]),
+    ("scatter_nd_replace_f16", [n("ScatterND", ["x", "i", "u"], ["y"])],
+     [("x", H, [33, 40]), ("i", I64, [5, 2]), ("u", H, [5])], [("y", H, [33, 40])]),
+    ("scatter_elements_max_i64", [n("ScatterElements", ["x", "i", "u"], ["y"], axis=1,
+                                    reduction="max")],
+     [("x", I64, [9, 13]), ("i", I64, [7, 4]), ("u", I64, [7, 4])], [("y", I64, [9, 13])]),
+    ("isnan_isinf_where_f32", [n("IsNaN", ["x"], ["m"]), n("Where", ["m", "zero", "x"], ["y"]),
+                               n("IsInf", ["x"], ["z"], detect_negative=0)],
+     [("x", F, [5, 301])], [("y", F, [5, 301]), ("z", B, [5, 301])]),
+    ("transposed_add_relu_f16", [n("Transpose", ["x"], ["t"], perm=[2, 0, 1]),
+                                 n("Add", ["t", "y"], ["s"]), n("Relu", ["s"], ["z"])],
+     [("x", H, [33, 65, 12]), ("y", H, [12, 33, 65])], [("z", H, [12, 33, 65])]),
+    # Transposes of two groups of dimensions move through shared tiles:
+    # NCHW -> NHWC and back with ragged tiles, and a matrix.
+    ("transpose_tiled_nhwc_f32", [n("Transpose", ["x"], ["y"], perm=[0, 2, 3, 1])],
+     [("x", F, [3, 70, 5, 9])], [("y", F, [3, 5, 9, 70])]),
+    ("transpose_tiled_nchw_i64", [n("Transpose", ["x"], ["y"], perm=[0, 3, 1, 2])],
+     [("x", I64, [2, 33, 35, 40])], [("y", I64, [2, 40, 33, 35])]),
+    ("transpose_tiled_matrix_f16", [n("Transpose", ["x"], ["y"], perm=[1, 0])],
+     [("x", H, [100, 67])], [("y", H, [67, 100])]),
+    # A chain of index maps is one movement kernel: transpose, reflect pad,
+    # strided slice, reshape and a constant pad of 7, each element walked
+    # back to its input.
+    ("movement_chain_f32", [n("Transpose", ["x"], ["t"], perm=[0, 2, 3, 1]),
+                            n("Pad", ["t", "chain_reflect"], ["r"], mode="reflect"),
+                            n("Slice", ["r", "chain_starts", "chain_ends", "chain_axes",
+                                        "chain_steps"], ["s"]),
+                            n("Reshape", ["s", "chain_shape"], ["v"]),
+                            n("Pad", ["v", "chain_pads", "seven"], ["y"])],
+     [("x", F, [2, 3, 10, 12])], [("y", F, [2, 7, 48])]),
+    ("movement_chain_reshape_i64", [n("Transpose", ["x"], ["t"], perm=[0, 2, 1, 3]),
+                                    n("Reshape", ["t", "chain_shape2"], ["v"]),
+                                    n("Transpose", ["v"], ["u"], perm=[0, 2, 1]),
+                                    n("Pad", ["u", "chain_pads2"], ["y"])],
+     [("x", I64, [2, 1, 6, 4])], [("y", I64, [2, 8, 4])]),
+    # Row kernels with fused prologues and epilogues.
+    ("scaled_softmax_cast_f16", [n("Div", ["x", "four"], ["d"]),
+                                       n("Softmax", ["d"], ["s"], axis=-1),
+                                       n("Cast", ["s"], ["y"], to=H)],
+     [("x", F, [33, 777])], [("y", H, [33, 777])]),
+    ("residual_layernorm_relu_f16", [n("Add", ["x", "a"], ["r"]),
+                                     n("LayerNormalization", ["r", "g", "b"], ["n"],
+                                       axis=-1, epsilon=1e-5),
+                                     n("Relu", ["n"], ["y"])],
+     [("x", H, [8, 520]), ("a", H, [8, 520]), ("g", H, [520]), ("b", H, [520])],
+     [("r", H, [8, 520]), ("y", H, [8, 520])]),
+    ("masked_softmax_bias_f32", [n("Add", ["x", "bias"], ["t"]), n("Add", ["t", "m"], ["u"]),
+                               n("Softmax", ["u"], ["y"], axis=-1)],
+     [("x", F, [4, 8, 100]), ("bias", F, [100]), ("m", F, [4, 1, 100])],
+     [("y", F, [4, 8, 100])]),
+    ("sum_of_squares_f32", [n("Mul", ["x", "x"], ["q"]),
+                            n("ReduceSum", ["q", "axis1"], ["y"], keepdims=0)],
+     [("x", F, [9, 1001])], [("y", F, [9])]),
+    # Split K over a cluster (few tiles, long K): a batch-1 MLP product with
+    # its bias and GELU on the f32 sum (8 blocks per tile), and a ragged
+    # bf16 one (200 rows); a leading-axis sum with its pointwise epilogue
+    # in the reduction kernel.
+    ("matmul_split_k_bias_gelu_f16", [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["t"]),
+                                      n("Gelu", ["t"], ["y"])],
+     [("x", H, [1, 128, 3072]), ("w", H, [3072, 768]), ("b", H, [768])],
+     [("y", H, [1, 128, 768])]),
+    ("matmul_split_k_ragged_bf16", [n("MatMul", ["x", "w"], ["y"])],
+     [("x", BF, [200, 2048]), ("w", BF, [2048, 512])], [("y", BF, [200, 512])]),
+    ("leading_sum_relu_f32", [n("ReduceSum", ["x", "axis0"], ["s"], keepdims=0),
+                              n("Relu", ["s"], ["y"])],
+     [("x", F, [6, 33, 65])], [("y", F, [33, 65])]),
+    # Products whose B has no batch dimensions fold A's batches into rows:
+    # ConvNeXt's Linear over NHWC (4 x 7 x 56 rows, bias and ReLU, on the
+    # wgmma body), a ragged bf16 one (3 x 50 rows) and an f32 one on the
+    # staged tf32 body (5 x 9 rows, 17 columns).
+    ("matmul_folded_nhwc_bias_relu_f16",
+     [n("MatMul", ["x", "w"], ["m"]), n("Add", ["m", "b"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [4, 7, 56, 96]), ("w", H, [96, 384]), ("b", H, [384])],
+     [("y", H, [4, 7, 56, 384])]),
+    ("matmul_folded_ragged_bf16", [n("MatMul", ["x", "w"], ["y"])],
+     [("x", BF, [3, 50, 72]), ("w", BF, [72, 40])], [("y", BF, [3, 50, 40])]),
+    ("matmul_folded_f32", [n("MatMul", ["x", "w"], ["y"])],
+     [("x", F, [5, 9, 33]), ("w", F, [33, 17])], [("y", F, [5, 9, 17])]),
+    # Reductions over a run of axes before a kept innermost one split their
+    # rows over a block: EfficientNet's squeeze-excitation mean over H and W
+    # of NHWC at batch 32 (8-channel vectors) with its sigmoid, a ragged
+    # bf16 one (5 vectors a block), a leading sum over 77 columns (3 blocks
+    # of lanes, the last partial) and an integer max over a middle axis.
+    ("reduce_split_rows_nhwc_mean_f16",
+     [n("ReduceMean", ["x"], ["m"], axes=[1, 2]), n("Sigmoid", ["m"], ["y"])],
+     [("x", H, [32, 112, 112, 32])], [("y", H, [32, 1, 1, 32])]),
+    ("reduce_split_rows_ragged_bf16", [n("ReduceMean", ["x"], ["y"], axes=[1, 2])],
+     [("x", BF, [3, 17, 13, 40])], [("y", BF, [3, 1, 1, 40])]),
+    ("reduce_split_rows_leading_f32", [n("ReduceSum", ["x", "axis0"], ["y"], keepdims=0)],
+     [("x", F, [3000, 77])], [("y", F, [77])]),
+    ("reduce_split_rows_max_i64", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],
+     [("x", I64, [5, 300, 12])], [("y", I64, [5, 12])]),
+    # Fused attention (brrr-fuse-attention) in the exporters' forms: heads
+    # split from [B, S, H*D] and merged back, both operands scaled, a padding
+    # mask with fully masked rows and the IsNaN clean-up; a causal mask from
+    # compared ranges, scaled after the product; a bf16 position bias over
+    # fewer queries than keys, a 128-wide head and 64-wide values.
+    ("attention_padding_mask_f16",
+     [n("Reshape", ["q", "bshd"], ["q4"]), n("Transpose", ["q4"], ["qt"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["k", "bshd"], ["k4"]), n("Transpose", ["k4"], ["kt"], perm=[0, 2, 3, 1]),
+      n("Reshape", ["v", "bshd"], ["v4"]), n("Transpose", ["v4"], ["vt"], perm=[0, 2, 1, 3]),
+      n("Mul", ["qt", "qk_scale"], ["qs"]), n("Mul", ["kt", "qk_scale"], ["ks"]),
+      n("MatMul", ["qs", "ks"], ["s"]), n("Add", ["s", "m"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("IsNaN", ["p"], ["nan"]),
+      n("Where", ["nan", "zero16", "p"], ["pc"]), n("MatMul", ["pc", "vt"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "bsm"], ["y"])],
+     [("q", H, [2, 77, 192]), ("k", H, [2, 77, 192]), ("v", H, [2, 77, 192]),
+      ("m", H, [2, 1, 1, 77])], [("y", H, [2, 77, 192])]),
+    ("attention_causal_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c16"], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
+      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [1, 2, 200, 32]), ("k", H, [1, 2, 200, 32]), ("v", H, [1, 2, 200, 32])],
+     [("y", H, [1, 2, 200, 32])]),
+    # GPT-2's export at a batch above 1: the causal condition expanded over
+    # the batch and folded, one matrix per batch entry (still `causal`).
+    ("attention_causal_expanded_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c16"], ["ss"]), n("Where", ["keep3x150", "zero16", "low16"], ["mask"]),
+      n("Add", ["ss", "mask"], ["sm"]), n("Softmax", ["sm"], ["p"], axis=-1),
+      n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [3, 2, 150, 32]), ("k", H, [3, 2, 150, 32]), ("v", H, [3, 2, 150, 32])],
+     [("y", H, [3, 2, 150, 32])]),
+    # GPT-2's export at batch 2 as brrrc sees it: K^T through [batch *
+    # heads, s, d] (the canonicalizer undoes the merge, so the kernel reads
+    # the keys in place) and the causal condition expanded over the batch
+    # by an Expand that is not folded.
+    ("attention_gpt2_batched_f16",
+     [n("Reshape", ["q", "gpt_heads"], ["q4"]), n("Transpose", ["q4"], ["qt"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["k", "gpt_heads"], ["k4"]), n("Transpose", ["k4"], ["kh"], perm=[0, 2, 1, 3]),
+      n("Reshape", ["kh", "gpt_merged"], ["k3"]), n("Transpose", ["k3"], ["k3t"], perm=[0, 2, 1]),
+      n("Reshape", ["k3t", "gpt_keys"], ["kt"]),
+      n("Reshape", ["v", "gpt_heads"], ["v4"]), n("Transpose", ["v4"], ["vt"], perm=[0, 2, 1, 3]),
+      n("MatMul", ["qt", "kt"], ["s"]), n("Mul", ["s", "c16"], ["ss"]),
+      n("Expand", ["tril130", "gpt_mask"], ["keep"]),
+      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "vt"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "gpt_out"], ["y"])],
+     [("q", H, [2, 130, 64]), ("k", H, [2, 130, 64]), ("v", H, [2, 130, 64])],
+     [("y", H, [2, 130, 64])]),
+    ("attention_position_bias_bf16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Div", ["s", "root128"], ["sd"]), n("Add", ["sd", "bias"], ["sb"]),
+      n("Softmax", ["sb"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", BF, [2, 4, 37, 128]), ("k", BF, [2, 4, 100, 128]), ("v", BF, [2, 4, 100, 64]),
+      ("bias", BF, [4, 37, 100])], [("y", BF, [2, 4, 37, 64])]),
+    # Asymmetric pads, stride and dilation per axis, bias, relu epilogue.
+    ("conv_bias_relu_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 2, 0, 1],
+                              strides=[2, 1], dilations=[1, 2]),
+                            n("Relu", ["c"], ["y"])],
+     [("x", F, [2, 5, 13, 11]), ("w", F, [7, 5, 3, 3]), ("b", F, [7])],
+     [("y", F, [2, 7, 6, 10])]),
+    ("conv_group_residual_f16", [n("Conv", ["x", "w"], ["c"], group=4, pads=[1, 1, 1, 1]),
+                                 n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [1, 8, 10, 10]), ("w", H, [8, 2, 3, 3]), ("r", H, [1, 8, 10, 10])],
+     [("y", H, [1, 8, 10, 10])]),
+    ("conv_depthwise_bf16", [n("Conv", ["x", "w"], ["y"], group=6, pads=[1, 1, 1, 1],
+                               strides=[2, 2])],
+     [("x", BF, [1, 6, 9, 9]), ("w", BF, [6, 1, 3, 3])], [("y", BF, [1, 6, 5, 5])]),
+    # Channels-last convolutions on the Hopper body (sm_90a): TMA im2col
+    # copies. A residual block (the layout moves through the ReLU and the
+    # add), strides, dilation and asymmetric pads with ragged channels
+    # (zero-filled k-slices) and output channels, a strided 1x1 over three
+    # channel slices, the 7x7 stem over 8 channels, and 256-wide tiles.
+    ("conv_wgmma_block_f16", [n("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+                              n("Relu", ["c1"], ["r1"]),
+                              n("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1]),
+                              n("Add", ["c2", "r1"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [2, 64, 14, 14]), ("w1", H, [64, 64, 3, 3]), ("b1", H, [64]),
+      ("w2", H, [64, 64, 3, 3])], [("y", H, [2, 64, 14, 14])]),
+    ("conv_wgmma_stride_dilation_ragged_f16",
+     [n("Conv", ["x", "w", "b"], ["y"], pads=[1, 0, 1, 2], strides=[2, 2], dilations=[1, 2])],
+     [("x", H, [3, 40, 15, 13]), ("w", H, [72, 40, 3, 3]), ("b", H, [72])],
+     [("y", H, [3, 72, 8, 6])]),
+    ("conv_wgmma_1x1_stride2_bf16", [n("Conv", ["x", "w"], ["y"], strides=[2, 2])],
+     [("x", BF, [2, 136, 9, 9]), ("w", BF, [96, 136, 1, 1])], [("y", BF, [2, 96, 5, 5])]),
+    ("conv_wgmma_stem_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[3, 3, 3, 3],
+                               strides=[2, 2]), n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 8, 32, 32]), ("w", H, [64, 8, 7, 7]), ("b", H, [64])],
+     [("y", H, [1, 64, 16, 16])]),
+    ("conv_wgmma_stem_pool_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[3, 3, 3, 3],
+                                    strides=[2, 2]), n("Relu", ["c"], ["r"]),
+                                  n("MaxPool", ["r"], ["p"], kernel_shape=[3, 3],
+                                    strides=[2, 2], pads=[1, 1, 1, 1]),
+                                  n("Conv", ["p", "w2"], ["y"], pads=[1, 1, 1, 1])],
+     [("x", H, [2, 3, 30, 30]), ("w", H, [64, 3, 7, 7]), ("b", H, [64]),
+      ("w2", H, [32, 64, 3, 3])], [("y", H, [2, 32, 8, 8])]),
+    # Stems with constant weights run space to depth (2 x 2 pixels into
+    # 4 C channels, a stride-1 window of ceil(K/2)): ragged sizes, and
+    # asymmetric pads with a 3 x 3 window.
+    ("conv_wgmma_stem_s2d_f16", [n("Conv", ["x", "stem_w7", "b"], ["y"], pads=[3, 3, 3, 3],
+                                   strides=[2, 2])],
+     [("x", H, [2, 3, 29, 31]), ("b", H, [24])], [("y", H, [2, 24, 15, 16])]),
+    ("conv_wgmma_stem_s2d_pads_f16", [n("Conv", ["x", "stem_w3"], ["c"], pads=[1, 0, 0, 1],
+                                        strides=[2, 2]), n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 4, 16, 16])], [("y", H, [1, 16, 8, 8])]),
+    ("conv_wgmma_wide_f16", [n("Conv", ["x", "w"], ["y"])],
+     [("x", H, [4, 64, 28, 28]), ("w", H, [256, 64, 1, 1])], [("y", H, [4, 256, 28, 28])]),
+    # A persistent convolution (--persistent): 225 tiles of 128 pixels x 256
+    # channels.
+    ("conv_wgmma_persistent_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                   n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [32, 64, 30, 30]), ("w", H, [256, 64, 3, 3]), ("b", H, [256]),
+      ("r", H, [32, 256, 30, 30])], [("y", H, [32, 256, 30, 30])]),
+    # ConvTranspose as a stride-1 convolution over zero-inserted input: a
+    # UNet-style 2x upsampling (64 channels: the Hopper body after the
+    # zero-inserting movement chain) and a grouped, padded, dilated one with
+    # output_padding and a bias (the untiled body).
+    ("convtranspose_up2_f16", [n("ConvTranspose", ["x", "w", "b"], ["c"], strides=[2, 2]),
+                               n("Relu", ["c"], ["y"])],
+     [("x", H, [2, 64, 13, 14]), ("w", H, [64, 64, 2, 2]), ("b", H, [64])],
+     [("y", H, [2, 64, 26, 28])]),
+    ("convtranspose_grouped_f32", [n("ConvTranspose", ["x", "w", "b"], ["y"], group=2,
+                                     strides=[3, 2], pads=[1, 2, 0, 1], dilations=[1, 2],
+                                     output_padding=[2, 1])],
+     [("x", F, [2, 6, 5, 7]), ("w", F, [6, 4, 3, 3]), ("b", F, [8])],
+     [("y", F, [2, 8, 16, 15])]),
+    # Split K over a cluster: convolutions whose tiles leave most
+    # multiprocessors idle sum their blocks' partial tiles in f32, then
+    # apply the bias, residual and ReLU. ResNet-50's last-stage 3 x 3 at
+    # batch 1 (8 blocks per tile), a ragged one over constant weights (4),
+    # and a strided 1 x 1 shortcut (8).
+    ("conv_wgmma_split_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                              n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [1, 512, 7, 7]), ("w", H, [512, 512, 3, 3]), ("b", H, [512]),
+      ("r", H, [1, 512, 7, 7])], [("y", H, [1, 512, 7, 7])]),
+    ("conv_wgmma_split_const_f16", [n("Conv", ["x", "split_w"], ["c"], pads=[1, 1, 1, 1]),
+                                    n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 256, 9, 11])], [("y", H, [1, 256, 9, 11])]),
+    ("conv_wgmma_split_1x1_stride2_bf16", [n("Conv", ["x", "w"], ["y"], strides=[2, 2])],
+     [("x", BF, [1, 1024, 13, 13]), ("w", BF, [2048, 1024, 1, 1])],
+     [("y", BF, [1, 2048, 7, 7])]),
+    # Grouped convolutions whose groups are whole 64-channel slices and
+    # 128-wide tiles run on the Hopper body too.
+    ("conv_wgmma_grouped_f16", [n("Conv", ["x", "w", "b"], ["c"], group=2, pads=[1, 1, 1, 1]),
+                                n("Relu", ["c"], ["y"])],
+     [("x", H, [2, 128, 10, 12]), ("w", H, [256, 64, 3, 3]), ("b", H, [256])],
+     [("y", H, [2, 256, 10, 12])]),
+    ("conv_wgmma_grouped_1x1_bf16", [n("Conv", ["x", "w"], ["y"], group=4)],
+     [("x", BF, [3, 256, 7, 9]), ("w", BF, [512, 64, 1, 1])], [("y", BF, [3, 512, 7, 9])]),
+    # Depthwise and narrow-group convolutions run the direct body (a thread
+    # per output pixel and vector of channels), channels-last on sm_90a:
+    # MobileNetV2's block (constant depthwise weights, bias, ReLU6 as Clip,
+    # then the 1x1 projection on the Hopper body) over ragged rows, a 5x5
+    # with a residual in bf16, ConvNeXt's 7x7 over 36 channels (4 a
+    # vector), 7 channels dilated with asymmetric pads (one channel a
+    # thread), a channel multiplier of 2, 4-channel groups in f16
+    # (channels-last) and in f32 (NCHW), and a batch-32 depthwise layer.
+    ("conv_direct_mobilenet_block_f16",
+     [n("Conv", ["x", "dw_w", "b"], ["c"], group=96, pads=[1, 1, 1, 1], strides=[2, 2]),
+      n("Clip", ["c", "zero16", "six16"], ["r"]), n("Conv", ["r", "w"], ["y"])],
+     [("x", H, [2, 96, 29, 31]), ("b", H, [96]), ("w", H, [32, 96, 1, 1])],
+     [("y", H, [2, 32, 15, 16])]),
+    ("conv_direct_dw5x5_residual_bf16",
+     [n("Conv", ["x", "w"], ["c"], group=40, pads=[2, 2, 2, 2]), n("Add", ["c", "r"], ["y"])],
+     [("x", BF, [1, 40, 17, 17]), ("w", BF, [40, 1, 5, 5]), ("r", BF, [1, 40, 17, 17])],
+     [("y", BF, [1, 40, 17, 17])]),
+    ("conv_direct_dw7x7_f16", [n("Conv", ["x", "w", "b"], ["y"], group=36, pads=[3, 3, 3, 3])],
+     [("x", H, [2, 36, 14, 14]), ("w", H, [36, 1, 7, 7]), ("b", H, [36])],
+     [("y", H, [2, 36, 14, 14])]),
+    ("conv_direct_dw_c7_dilated_f16",
+     [n("Conv", ["x", "w"], ["y"], group=7, pads=[1, 2, 0, 1], dilations=[2, 2],
+        strides=[1, 2])],
+     [("x", H, [3, 7, 11, 10]), ("w", H, [7, 1, 3, 3])], [("y", H, [3, 7, 8, 5])]),
+    ("conv_direct_multiplier_f16", [n("Conv", ["x", "w"], ["y"], group=8, pads=[1, 1, 1, 1])],
+     [("x", H, [2, 8, 9, 9]), ("w", H, [16, 1, 3, 3])], [("y", H, [2, 16, 9, 9])]),
+    ("conv_direct_grouped_f16", [n("Conv", ["x", "w"], ["y"], group=8, pads=[1, 1, 1, 1])],
+     [("x", H, [1, 32, 10, 10]), ("w", H, [64, 4, 3, 3])], [("y", H, [1, 64, 10, 10])]),
+    ("conv_direct_grouped_relu_f32",
+     [n("Conv", ["x", "w", "b"], ["c"], group=8, pads=[1, 1, 1, 1], strides=[2, 2]),
+      n("Relu", ["c"], ["y"])],
+     [("x", F, [2, 32, 13, 13]), ("w", F, [32, 4, 3, 3]), ("b", F, [32])],
+     [("y", F, [2, 32, 7, 7])]),
+    ("conv_direct_dw_b32_f16", [n("Conv", ["x", "w", "b"], ["y"], group=144, pads=[1, 1, 1, 1])],
+     [("x", H, [32, 144, 56, 56]), ("w", H, [144, 1, 3, 3]), ("b", H, [144])],
+     [("y", H, [32, 144, 56, 56])]),
+    ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                            pads=[1, 1, 1, 1], ceil_mode=1)],
+     [("x", H, [2, 3, 10, 8])], [("y", H, [2, 3, 6, 5])]),
+    ("avgpool_pads_f32", [n("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
+                            pads=[1, 1, 1, 1])],
+     [("x", F, [1, 4, 11, 12])], [("y", F, [1, 4, 6, 6])]),
+    ("avgpool_include_pad_f16", [n("AveragePool", ["x"], ["y"], kernel_shape=[2, 2],
+                                   strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=1)],
+     [("x", H, [1, 3, 7, 7])], [("y", H, [1, 3, 4, 4])]),
+]
+
+# Per-case tolerances. cast_chain's f32 output passes through f16: fused
+# kernels keep 16-bit intermediates in f32 and round only at explicit casts
+# and stores, so the error is f16's, not f32's. The GELUs are held tighter
+# than their dtype's default: the correctly rounded f16 (bf16) GELU over
+# [-10, 10] is 4.5e-5 (3.1e-4) from float64.
+TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-4}
+
+def stem_weights(o, c, k):
+    """Deterministic conv weights that run_checks.py rebuilds for its reference."""
+    i = np.arange(o * c * k * k, dtype=np.float64).reshape(o, c, k, k)
+    return (np.sin(i * 0.37) / 8).astype(np.float16)
+
+
+CONSTANTS = {
+    "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
+    "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
+    "axis0": np.array([0], np.int64), "axes02": np.array([0, 2], np.int64),
+    "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
+    "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
+    "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64),
+    "merged": np.array([2, 72, 128], np.int64), "zero": np.array(0.0, np.float32),
+    "bshd": np.array([2, 77, 3, 64], np.int64), "bsm": np.array([2, 77, 192], np.int64),
+    "qk_scale": np.array(64 ** -0.25, np.float16), "zero16": np.array(0.0, np.float16),
+    "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
+    "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
+    "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
+    "patch_w16": stem_weights(64, 3, 16), "patch_b16": stem_weights(64, 1, 1).reshape(64),
+    "patch_w4": stem_weights(8, 3, 4).astype(np.float32),
+    "patch_tokens": np.array([2, 64, 24], np.int64),
+    "mw_q": stem_weights(64, 64, 1).reshape(64, 64),
+    "mw_k": stem_weights(64, 64, 1).reshape(64, 64).T.copy(),
+    "mw_v": stem_weights(64, 64, 2).reshape(64, 256)[:, :64].copy(),
+    "mq_heads": np.array([2, 77, 2, 32], np.int64), "mq_merged": np.array([2, 77, 64], np.int64),
+    "mb_q": stem_weights(64, 1, 1).reshape(64), "mb_k": -stem_weights(64, 1, 1).reshape(64),
+    "six16": np.array(6.0, np.float16), "three16": np.array(3.0, np.float16),
+    "gelu_c16": np.array(0.044715, np.float16),
+    "gelu_s16": np.array(np.sqrt(2 / np.pi), np.float16),
+    "two32": np.array(2.0, np.float32), "three32": np.array(3.0, np.float32),
+    "k5": np.array([5], np.int64), "k10": np.array([10], np.int64),
+    "k100": np.array([100], np.int64), "depth10": np.array(10, np.int64),
+    "chain_reflect": np.array([0, 1, 2, 0, 0, 2, 1, 0], np.int64),
+    "chain_starts": np.array([0], np.int64), "chain_ends": np.array([13], np.int64),
+    "axis1": np.array(1, np.int64),
+    "chain_axes": np.array([1], np.int64), "chain_steps": np.array([2], np.int64),
+    "chain_shape": np.array([2, 7, 45], np.int64),
+    "chain_pads": np.array([0, 0, 0, 0, 0, 3], np.int64),
+    "chain_shape2": np.array([2, 3, 8], np.int64),
+    "chain_pads2": np.array([0, 0, 1, 0, 0, 0], np.int64), "seven": np.array(7.0, np.float32),
+    "keep3x150": np.broadcast_to(np.tril(np.ones((150, 150), bool)), (3, 1, 150, 150)).copy(),
+    "tril130": np.tril(np.ones((130, 130), bool)).reshape(1, 1, 130, 130),
+    "gpt_heads": np.array([2, 130, 2, 32], np.int64), "gpt_merged": np.array([4, 130, 32], np.int64),
+    "gpt_keys": np.array([2, 2, 32, 130], np.int64), "gpt_mask": np.array([2, 1, 130, 130], np.int64),
+    "gpt_out": np.array([2, 130, 64], np.int64),
+    "roll0": np.array([0], np.int64), "roll_h": np.array([1], np.int64),
+    "roll_w": np.array([2], np.int64), "roll3": np.array([3], np.int64),
+    "roll14": np.array([14], np.int64),
+    "win_split": np.array([2, 2, 7, 2, 7, 16], np.int64),
+    "win_tokens": np.array([8, 49, 16], np.int64),
+    "pm00": np.array([0, 0], np.int64), "pm10": np.array([1, 0], np.int64),
+    "pm01": np.array([0, 1], np.int64), "pm11": np.array([1, 1], np.int64),
+    "pm_end": np.array([14, 14], np.int64), "pm_axes": np.array([1, 2], np.int64),
+    "pm_steps": np.array([2, 2], np.int64),
+    "sw_qkv": stem_weights(64, 192, 1).reshape(64, 192),
+    "sb_qkv": stem_weights(192, 1, 1).reshape(192),
+    "sw_heads": np.array([8, 49, 3, 2, 32], np.int64), "sw_out": np.array([8, 49, 64], np.int64),
+    "g0": np.array(0, np.int64), "g1": np.array(1, np.int64), "g2": np.array(2, np.int64),
+    "eps6": np.array(1e-6, np.float32),
+    "gqa_unsq": np.array([2, 2, 1, 100, 32], np.int64),
+    "gqa_rep": np.array([2, 2, 2, 100, 32], np.int64),
+    "gqa_heads": np.array([2, 4, 100, 32], np.int64),
+    "win_scores": np.array([2, 4, 2, 49, 49], np.int64),
+    "win_mask": np.array([1, 4, 1, 49, 49], np.int64),
+    "win_back": np.array([8, 2, 49, 49], np.int64),
+    "tv_unflat": np.array([1, 77, 2, 3, 64], np.int64),
+    "tv_stack": np.array([3, 77, 2, 64], np.int64), "tv_heads": np.array([77, 4, 32], np.int64),
+    "tv_bh": np.array([2, 2, 77, 32], np.int64), "tv_kt": np.array([2, 2, 32, 77], np.int64),
+    "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
+    "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
+
+# Initializers numpy cannot hold (bfloat16), by name.
+TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}
+
+# Cases that need a newer opset than 17 (scatter max/min since 18).
+OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
+          "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
+          "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11}
+
+
+# Cases compiled with extra brrrc flags.
+FLAGS = {name: ["--persistent"] for name in (
+    "matmul_wgmma_persistent_ragged_f16", "matmul_wgmma_persistent_odd_n_bf16",
+    "matmul_wgmma_persistent_bt_f16", "conv_wgmma_persistent_f16")}

@@ -1,0 +1,698 @@
+"""Inputs and float64 references for the generated kernel cases of the GPU
+check corpus (kernel_cases.py), keyed by case name: fresh random inputs
+from a torch generator, and each case's expression in torch on them.
+
+Runs where torch does (the GPU machine; Debian's python3-torch here).
+"""
+
+import numpy as np
+import torch
+
+
+def torch_inputs(name, gen):
+    """Fresh random inputs for a generated kernel case (torch CPU tensors)."""
+    f = lambda *s, dt=torch.float32: torch.randn(*s, generator=gen).to(dt)
+    if name == "cos_cos_ragged":
+        return [f(1000003) * 10]
+    if name == "cos_cos_4m":
+        return [f(4, 1024, 1024) * 10]
+    if name == "bias_gelu_f16":
+        return [f(33, 520, dt=torch.float16), f(520, dt=torch.float16)]
+    if name == "broadcast_where_bf16":
+        return [f(3, 1, 257, dt=torch.bfloat16), f(5, 1, dt=torch.bfloat16)]
+    if name == "int_mix":
+        return [torch.randint(-2**20, 2**20, (999,), generator=gen),
+                torch.randint(-2**20, 2**20, (999,), generator=gen)]
+    if name == "bool_logic":
+        return [f(17, 31), f(31), torch.rand(17, 1, generator=gen) > 0.5]
+    if name == "multi_output_sigmoid_tanh":
+        return [f(4096) * 4]
+    if name == "cast_chain":
+        return [f(64, 64).abs() * 100]
+    if name == "softmax_f16":
+        return [f(64, 4096, dt=torch.float16) * 4]
+    if name == "softmax_ragged_f32":
+        return [f(37, 999) * 4]
+    if name == "logsoftmax_f32":
+        return [f(128, 1000) * 4]
+    if name == "layernorm_f16_two_axes":
+        return [f(8, 12, 64, dt=torch.float16) * 3 + 1, f(12, 64, dt=torch.float16),
+                f(12, 64, dt=torch.float16)]
+    if name == "layernorm_ragged_f32":
+        return [f(5, 513) * 3 + 1, f(513), f(513)]
+    if name == "transpose_f16":
+        return [f(33, 65, 130, dt=torch.float16)]
+    if name == "reduce_mean_f16_trailing2":
+        return [f(4, 16, 33, 31, dt=torch.float16) + 0.5]
+    if name == "reduce_max_ragged_f32":
+        return [f(9, 1001)]
+    if name == "matmul_epilogue_f16":
+        return [f(2, 37, 48, dt=torch.float16), f(48, 29, dt=torch.float16),
+                f(29, dt=torch.float16), f(2, 37, 29, dt=torch.float16)]
+    if name == "matmul_f16_batched_ragged":
+        return [f(3, 33, 70, dt=torch.float16), f(70, 45, dt=torch.float16)]
+    if name == "matmul_bf16_broadcast":
+        return [f(2, 1, 40, 64, dt=torch.bfloat16), f(3, 64, 24, dt=torch.bfloat16)]
+    if name == "matmul_f32_3xtf32":
+        return [f(128, 96), f(96, 80)]
+    if name == "matmul_staged_wide_f32":
+        return [f(1500, 100), f(100, 1500)]
+    if name == "reduce_split_whole_max_f16":
+        return [f(32, 128, 512, dt=torch.float16)]
+    if name == "reduce_split_mean_keepdims_f16":
+        return [f(2, 256, 1024, dt=torch.float16) + 0.5]
+    if name == "gemm_staged_transb_bias_f32":
+        return [f(200, 96), f(150, 96), f(150)]
+    if name == "matmul_staged_transposed_a_f32":
+        return [f(3, 45, 70), f(3, 45, 130)]
+    if name == "conv_staged_nchw_bias_relu_f32":
+        return [f(4, 64, 28, 28), f(128, 64, 3, 3) / 8, f(128)]
+    if name == "gemm_split_cluster_bias_f32":
+        return [f(100, 900), f(900, 200), f(200)]
+    if name == "matmul_split_cluster_bert_f32":
+        return [f(128, 768), f(768, 768)]
+    if name == "conv_split_cluster_residual_f32":
+        return [f(1, 512, 7, 7), f(512, 512, 3, 3) / 64, f(512), f(1, 512, 7, 7)]
+    if name == "attention_scores_transposed_f32":
+        return [f(2, 17, 3, 24), f(2, 19, 3, 24)]
+    if name == "attention_values_transposed_f16":
+        return [f(2, 150, 4, 40, dt=torch.float16), f(2, 40, 4, 72, dt=torch.float16)]
+    if name == "attention_merge_heads_f16":
+        return [f(2, 4, 72, 64, dt=torch.float16), f(2, 4, 64, 32, dt=torch.float16)]
+    if name == "attention_from_qkv_f16":
+        return [f(2, 64, 384, dt=torch.float16), f(2, 4, 64, 64, dt=torch.float16)]
+    if name == "matmul_split_k_bias_gelu_f16":
+        return [f(1, 128, 3072, dt=torch.float16), f(3072, 768, dt=torch.float16) / 32,
+                f(768, dt=torch.float16)]
+    if name == "matmul_split_k_ragged_bf16":
+        return [f(200, 2048, dt=torch.bfloat16), f(2048, 512, dt=torch.bfloat16) / 32]
+    if name == "leading_sum_relu_f32":
+        return [f(6, 33, 65)]
+    if name == "matmul_folded_nhwc_bias_relu_f16":
+        return [f(4, 7, 56, 96, dt=torch.float16), f(96, 384, dt=torch.float16) / 8,
+                f(384, dt=torch.float16)]
+    if name == "matmul_folded_ragged_bf16":
+        return [f(3, 50, 72, dt=torch.bfloat16), f(72, 40, dt=torch.bfloat16) / 8]
+    if name == "matmul_folded_f32":
+        return [f(5, 9, 33), f(33, 17)]
+    if name == "reduce_split_rows_nhwc_mean_f16":
+        return [f(32, 112, 112, 32, dt=torch.float16) + 0.5]
+    if name == "reduce_split_rows_ragged_bf16":
+        return [f(3, 17, 13, 40, dt=torch.bfloat16) + 0.5]
+    if name == "reduce_split_rows_leading_f32":
+        return [f(3000, 77)]
+    if name == "reduce_split_rows_max_i64":
+        return [torch.randint(-2**40, 2**40, (5, 300, 12), generator=gen)]
+    if name == "attention_padding_mask_f16":
+        # Batch 0 masks its last 10 keys; batch 1 masks every key (rows of
+        # NaN probabilities, cleaned up to zeros).
+        m = torch.zeros(2, 1, 1, 77)
+        m[0, ..., 67:] = -float("inf")
+        m[1] = -float("inf")
+        return [f(2, 77, 192, dt=torch.float16), f(2, 77, 192, dt=torch.float16),
+                f(2, 77, 192, dt=torch.float16), m.half()]
+    if name == "attention_causal_f16":
+        return [f(1, 2, 200, 32, dt=torch.float16) for _ in range(3)]
+    if name == "attention_causal_expanded_f16":
+        return [f(3, 2, 150, 32, dt=torch.float16) for _ in range(3)]
+    if name == "attention_gpt2_batched_f16":
+        return [f(2, 130, 64, dt=torch.float16) for _ in range(3)]
+    if name == "attention_position_bias_bf16":
+        return [f(2, 4, 37, 128, dt=torch.bfloat16), f(2, 4, 100, 128, dt=torch.bfloat16),
+                f(2, 4, 100, 64, dt=torch.bfloat16), f(4, 37, 100, dt=torch.bfloat16)]
+    if name == "matmul_wgmma_ragged_epilogue_f16":
+        return [f(2, 333, 200, dt=torch.float16), f(200, 520, dt=torch.float16) / 8,
+                f(520, dt=torch.float16)]
+    if name == "matmul_wgmma_n256_bf16":
+        return [f(2304, 328, dt=torch.bfloat16), f(328, 2304, dt=torch.bfloat16) / 16]
+    if name == "matmul_wgmma_batched_f16":
+        return [f(3, 130, 72, dt=torch.float16), f(3, 72, 200, dt=torch.float16)]
+    if name == "matmul_wgmma_tiny_f16":
+        return [f(5, 24, dt=torch.float16), f(24, 16, dt=torch.float16)]
+    if name == "matmul_wgmma_bt_gelu_f16":
+        return [f(2, 100, 136, dt=torch.float16), f(264, 136, dt=torch.float16) / 8]
+    if name == "matmul_wgmma_persistent_ragged_f16":
+        return [f(6, 700, 136, dt=torch.float16), f(136, 1000, dt=torch.float16) / 8,
+                f(1000, dt=torch.float16), f(6, 700, 1000, dt=torch.float16)]
+    if name == "matmul_wgmma_n192_ragged_f16":
+        return [f(4000, 200, dt=torch.float16), f(200, 2296, dt=torch.float16) / 8,
+                f(2296, dt=torch.float16)]
+    if name == "matmul_wgmma_n192_odd_n_bf16":
+        return [f(4096, 264, dt=torch.bfloat16), f(766, 264, dt=torch.bfloat16) / 8]
+    if name == "matmul_wgmma_cluster_batched_f16":
+        return [f(3, 90, 1000, dt=torch.float16), f(1000, 200, dt=torch.float16) / 16,
+                f(3, 90, 200, dt=torch.float16)]
+    if name == "matmul_wgmma_cluster_bt_odd_n_bf16":
+        return [f(128, 512, dt=torch.bfloat16), f(301, 512, dt=torch.bfloat16) / 16]
+    if name == "matmul_wgmma_cluster2_gelu_f16":
+        return [f(500, 768, dt=torch.float16), f(768, 1536, dt=torch.float16) / 16,
+                f(1536, dt=torch.float16)]
+    if name in ("movement_roll_windows_f16", "movement_patch_merge_f16"):
+        return [f(2, 14, 14, 16, dt=torch.float16)]
+    if name == "rmsnorm_llama_f16":
+        return [f(3, 77, 2048, dt=torch.float16) * 3, f(2048, dt=torch.float16)]
+    if name == "rmsnorm_f32":
+        return [f(999, 96) * 3, f(96)]
+    if name == "attention_gqa_repeat_kv_f16":
+        return [f(2, 4, 100, 32, dt=torch.float16), f(2, 2, 100, 32, dt=torch.float16),
+                f(2, 2, 100, 32, dt=torch.float16)]
+    if name == "attention_shifted_windows_f16":
+        mask = torch.where(f(4, 49, 49) > 0.5, -100.0, 0.0)
+        return [f(8, 2, 49, 32, dt=torch.float16) for _ in range(3)] + [
+            f(1, 2, 49, 49, dt=torch.float16), mask.half()]
+    if name == "attention_stacked_qkv_f16":
+        return [f(8, 49, 64, dt=torch.float16)]
+    if name == "attention_torchvision_heads_f16":
+        return [f(77, 2, 64, dt=torch.float16)]
+    if name == "attention_merged_qkv_f16":
+        return [f(2, 77, 64, dt=torch.float16)]
+    if name == "matmul_transposed_rows_f16":
+        return [f(3, 77, 64, dt=torch.float16)]
+    if name == "layernorm_packed_96_f16":
+        return [f(3, 1001, 96, dt=torch.float16), f(96, dt=torch.float16),
+                f(96, dt=torch.float16)]
+    if name == "softmax_packed_20_f16":
+        return [f(999, 20, dt=torch.float16) * 4]
+    if name == "reduce_packed_sum_f32":
+        return [f(7, 111, 40)]
+    if name == "conv_patchify_tokens_f16":
+        return [f(2, 3, 64, 96, dt=torch.float16)]
+    if name == "conv_patchify_nchw_f32":
+        return [f(2, 3, 32, 20)]
+    if name == "matmul_gelu_tanh_pow_f16":
+        return [f(3, 70, 256, dt=torch.float16), f(256, 200, dt=torch.float16) / 8,
+                f(200, dt=torch.float16)]
+    if name == "pow_whole_exponents_f32":
+        x = f(7, 1001) * 3
+        x[0, :6] = torch.tensor([float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 1.5])
+        return [x]
+    if name == "matmul_wgmma_persistent_odd_n_bf16":
+        return [f(4500, 72, dt=torch.bfloat16), f(1001, 72, dt=torch.bfloat16) / 8]
+    if name == "matmul_wgmma_persistent_bt_f16":
+        return [f(4, 1000, 128, dt=torch.float16), f(1200, 128, dt=torch.float16) / 8]
+    if name == "einsum_scores_f16":
+        return [f(2, 3, 40, 64, dt=torch.float16), f(2, 3, 72, 64, dt=torch.float16) / 8]
+    if name == "einsum_chain_bf16":
+        return [f(3, 1, 24, 40, dt=torch.bfloat16), f(40, 32, dt=torch.bfloat16) / 8,
+                f(4, 32, 16, dt=torch.bfloat16) / 8]
+    if name == "cumsum_positions_i64":
+        return [torch.randint(0, 2, (4, 300), generator=gen)]
+    if name == "cumsum_reverse_exclusive_f16":
+        return [f(3, 200, 7, dt=torch.float16)]
+    if name == "matmul_f16_tiled_ragged":
+        return [f(3, 300, 200, dt=torch.float16), f(200, 136, dt=torch.float16)]
+    if name == "matmul_tiled_epilogue_bf16":
+        return [f(2, 130, 64, dt=torch.bfloat16), f(64, 264, dt=torch.bfloat16),
+                f(264, dt=torch.bfloat16), f(2, 130, 264, dt=torch.bfloat16)]
+    if name == "gather_rows_negative":
+        return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
+    if name == "gather_elements_negative_f16":
+        return [f(33, 70, dt=torch.float16), torch.randint(-70, 70, (33, 5), generator=gen)]
+    if name == "gather_nd_batch_f32":
+        return [f(4, 9, 7, 5), torch.stack([torch.randint(-9, 9, (4, 3), generator=gen),
+                                            torch.randint(-7, 7, (4, 3), generator=gen)], -1)]
+    if name == "scatter_nd_add_duplicates_f32":
+        return [f(10, 7, 3), torch.randint(-10, 10, (6, 1), generator=gen), f(6, 7, 3)]
+    if name == "scatter_nd_replace_f16":
+        cells = torch.randperm(33 * 40, generator=gen)[:5]
+        return [f(33, 40, dt=torch.float16),
+                torch.stack([cells // 40, cells % 40], -1), f(5, dt=torch.float16)]
+    if name == "scatter_elements_max_i64":
+        return [torch.randint(-2**40, 2**40, (9, 13), generator=gen),
+                torch.randint(-13, 13, (7, 4), generator=gen),
+                torch.randint(-2**40, 2**40, (7, 4), generator=gen)]
+    if name in ("gelu_range_f16", "gelu_range_bf16"):
+        dt = torch.float16 if name == "gelu_range_f16" else torch.bfloat16
+        return [torch.linspace(-10, 10, 4 * 4096).reshape(4, 4096).to(dt)]
+    if name == "onehot_axis1_f16":
+        return [torch.randint(-12, 12, (37, 5), generator=gen),
+                torch.tensor([-0.5, 3.0], dtype=torch.float16)]
+    if name == "topk_rows_f16":
+        return [f(37, 999, dt=torch.float16)]
+    if name == "topk_axis0_bf16":
+        return [f(64, 33, dt=torch.bfloat16)]
+    if name == "topk_smallest_nan_ties_f32":
+        x = torch.round(f(4, 300, 7) * 4) / 4
+        x.view(-1)[torch.randint(0, x.numel(), (300,), generator=gen)] = float("nan")
+        return [x]
+    if name == "topk_sort_ties_i64":
+        return [torch.randint(-5, 5, (16, 100), generator=gen)]
+    if name == "isnan_isinf_where_f32":
+        x = f(5, 301)
+        special = torch.tensor([float("nan"), float("inf"), -float("inf")])
+        picks = torch.randint(0, 5 * 301, (60,), generator=gen)
+        x.view(-1)[picks] = special[torch.arange(60) % 3]
+        return [x]
+    if name == "reduce_all_i64_cooperative":
+        return [torch.randint(-2**40, 2**40, (3, 1001, 37), generator=gen)]
+    if name == "reduce_max_leading_few_f16":
+        return [f(4096, 3, dt=torch.float16)]
+    if name == "transposed_add_relu_f16":
+        return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
+    if name == "movement_chain_f32":
+        return [f(2, 3, 10, 12)]
+    if name == "movement_chain_reshape_i64":
+        return [torch.randint(-2**40, 2**40, (2, 1, 6, 4), generator=gen)]
+    if name == "transpose_tiled_nhwc_f32":
+        return [f(3, 70, 5, 9)]
+    if name == "transpose_tiled_nchw_i64":
+        return [torch.randint(-2**40, 2**40, (2, 33, 35, 40), generator=gen)]
+    if name == "transpose_tiled_matrix_f16":
+        return [f(100, 67, dt=torch.float16)]
+    if name == "leading_mean_f16":
+        return [f(7, 33, 65, dt=torch.float16)]
+    if name == "interleaved_sum_f32":
+        return [f(4, 9, 5, 3)]
+    if name == "int64_max_rows":
+        return [torch.randint(-2**40, 2**40, (17, 40), generator=gen)]
+    if name == "scaled_softmax_cast_f16":
+        return [f(33, 777) * 8]
+    if name == "residual_layernorm_relu_f16":
+        return [f(8, 520, dt=torch.float16) * 2 + 1, f(8, 520, dt=torch.float16),
+                f(520, dt=torch.float16), f(520, dt=torch.float16)]
+    if name == "masked_softmax_bias_f32":
+        return [f(4, 8, 100) * 3, f(100), f(4, 1, 100) * 3]
+    if name == "sum_of_squares_f32":
+        return [f(9, 1001)]
+    if name == "conv_bias_relu_f32":
+        return [f(2, 5, 13, 11), f(7, 5, 3, 3), f(7)]
+    if name == "conv_group_residual_f16":
+        return [f(1, 8, 10, 10, dt=torch.float16), f(8, 2, 3, 3, dt=torch.float16),
+                f(1, 8, 10, 10, dt=torch.float16)]
+    if name == "conv_depthwise_bf16":
+        return [f(1, 6, 9, 9, dt=torch.bfloat16), f(6, 1, 3, 3, dt=torch.bfloat16)]
+    if name == "conv_wgmma_block_f16":
+        return [f(2, 64, 14, 14, dt=torch.float16), f(64, 64, 3, 3, dt=torch.float16) / 8,
+                f(64, dt=torch.float16), f(64, 64, 3, 3, dt=torch.float16) / 8]
+    if name == "conv_wgmma_stride_dilation_ragged_f16":
+        return [f(3, 40, 15, 13, dt=torch.float16), f(72, 40, 3, 3, dt=torch.float16) / 8,
+                f(72, dt=torch.float16)]
+    if name == "conv_wgmma_1x1_stride2_bf16":
+        return [f(2, 136, 9, 9, dt=torch.bfloat16), f(96, 136, 1, 1, dt=torch.bfloat16) / 8]
+    if name == "conv_wgmma_stem_f16":
+        return [f(1, 8, 32, 32, dt=torch.float16), f(64, 8, 7, 7, dt=torch.float16) / 8,
+                f(64, dt=torch.float16)]
+    if name == "conv_wgmma_stem_pool_f16":
+        return [f(2, 3, 30, 30, dt=torch.float16), f(64, 3, 7, 7, dt=torch.float16) / 8,
+                f(64, dt=torch.float16), f(32, 64, 3, 3, dt=torch.float16) / 8]
+    if name == "conv_wgmma_wide_f16":
+        return [f(4, 64, 28, 28, dt=torch.float16), f(256, 64, 1, 1, dt=torch.float16) / 8]
+    if name == "conv_wgmma_persistent_f16":
+        return [f(32, 64, 30, 30, dt=torch.float16), f(256, 64, 3, 3, dt=torch.float16) / 8,
+                f(256, dt=torch.float16), f(32, 256, 30, 30, dt=torch.float16)]
+    if name == "convtranspose_up2_f16":
+        return [f(2, 64, 13, 14, dt=torch.float16), f(64, 64, 2, 2, dt=torch.float16) / 8,
+                f(64, dt=torch.float16)]
+    if name == "convtranspose_grouped_f32":
+        return [f(2, 6, 5, 7), f(6, 4, 3, 3), f(8)]
+    if name == "conv_wgmma_stem_s2d_f16":
+        return [f(2, 3, 29, 31, dt=torch.float16), f(24, dt=torch.float16)]
+    if name == "conv_wgmma_stem_s2d_pads_f16":
+        return [f(1, 4, 16, 16, dt=torch.float16)]
+    if name == "conv_wgmma_split_f16":
+        return [f(1, 512, 7, 7, dt=torch.float16), f(512, 512, 3, 3, dt=torch.float16) / 16,
+                f(512, dt=torch.float16), f(1, 512, 7, 7, dt=torch.float16)]
+    if name == "conv_wgmma_split_const_f16":
+        return [f(1, 256, 9, 11, dt=torch.float16)]
+    if name == "conv_wgmma_split_1x1_stride2_bf16":
+        return [f(1, 1024, 13, 13, dt=torch.bfloat16), f(2048, 1024, 1, 1, dt=torch.bfloat16) / 16]
+    if name == "conv_wgmma_grouped_f16":
+        return [f(2, 128, 10, 12, dt=torch.float16), f(256, 64, 3, 3, dt=torch.float16) / 8,
+                f(256, dt=torch.float16)]
+    if name == "conv_wgmma_grouped_1x1_bf16":
+        return [f(3, 256, 7, 9, dt=torch.bfloat16), f(512, 64, 1, 1, dt=torch.bfloat16) / 8]
+    if name == "conv_direct_mobilenet_block_f16":
+        return [f(2, 96, 29, 31, dt=torch.float16), f(96, dt=torch.float16),
+                f(32, 96, 1, 1, dt=torch.float16) / 8]
+    if name == "conv_direct_dw5x5_residual_bf16":
+        return [f(1, 40, 17, 17, dt=torch.bfloat16), f(40, 1, 5, 5, dt=torch.bfloat16) / 4,
+                f(1, 40, 17, 17, dt=torch.bfloat16)]
+    if name == "conv_direct_dw7x7_f16":
+        return [f(2, 36, 14, 14, dt=torch.float16), f(36, 1, 7, 7, dt=torch.float16) / 6,
+                f(36, dt=torch.float16)]
+    if name == "conv_direct_dw_c7_dilated_f16":
+        return [f(3, 7, 11, 10, dt=torch.float16), f(7, 1, 3, 3, dt=torch.float16)]
+    if name == "conv_direct_multiplier_f16":
+        return [f(2, 8, 9, 9, dt=torch.float16), f(16, 1, 3, 3, dt=torch.float16)]
+    if name == "conv_direct_grouped_f16":
+        return [f(1, 32, 10, 10, dt=torch.float16), f(64, 4, 3, 3, dt=torch.float16) / 4]
+    if name == "conv_direct_grouped_relu_f32":
+        return [f(2, 32, 13, 13), f(32, 4, 3, 3), f(32)]
+    if name == "conv_direct_dw_b32_f16":
+        return [f(32, 144, 56, 56, dt=torch.float16), f(144, 1, 3, 3, dt=torch.float16),
+                f(144, dt=torch.float16)]
+    if name == "maxpool_ceil_f16":
+        return [f(2, 3, 10, 8, dt=torch.float16)]
+    if name == "avgpool_pads_f32":
+        return [f(1, 4, 11, 12)]
+    if name == "avgpool_include_pad_f16":
+        return [f(1, 3, 7, 7, dt=torch.float16)]
+    raise KeyError(name)
+
+
+def stem_weights(o, c, k):
+    """The constant weights build_corpus.py gives the stem cases, in float64
+    after their rounding to f16."""
+    i = torch.arange(o * c * k * k, dtype=torch.float64).reshape(o, c, k, k)
+    return (torch.sin(i * 0.37) / 8).half().double()
+
+
+def topk_reference(x, axis, k, largest):
+    """TopK by a stable sort: largest (smallest) first, NaN above every
+    number, equal values in index order."""
+    order = torch.sort(x, dim=axis, descending=largest, stable=True).indices
+    order = order.narrow(axis, 0, k)
+    return [torch.gather(x, axis, order), order]
+
+
+def torch_reference(name, xs):
+    F = torch.nn.functional
+    d = [x.double() if x.is_floating_point() else x for x in xs]
+    if name.startswith("cos_cos"):
+        return [torch.cos(torch.cos(d[0]))]
+    if name == "bias_gelu_f16":
+        t = d[0] + d[1]
+        return [t * 0.5 * (1 + torch.erf(t / np.sqrt(2.0)))]
+    if name == "broadcast_where_bf16":
+        return [torch.where(d[0] > d[1], d[0], d[1])]
+    if name == "int_mix":
+        return [torch.abs(xs[0] * xs[1] - xs[0])]
+    if name == "bool_logic":
+        return [torch.logical_or(~(d[0] > d[1]), xs[2])]
+    if name == "multi_output_sigmoid_tanh":
+        s = torch.sigmoid(d[0])
+        return [s, torch.tanh(s), torch.exp(s)]
+    if name == "cast_chain":
+        return [torch.sqrt(d[0].half().double()).half().double()]
+    if name.startswith("softmax"):
+        return [torch.softmax(d[0], -1)]
+    if name == "logsoftmax_f32":
+        return [torch.log_softmax(d[0], -1)]
+    if name == "transpose_f16":
+        return [d[0].permute(2, 0, 1)]
+    if name == "reduce_mean_f16_trailing2":
+        return [d[0].mean(dim=(2, 3), keepdim=True)]
+    if name == "reduce_max_ragged_f32":
+        return [d[0].amax(dim=1)]
+    if name == "attention_scores_transposed_f32":
+        return [torch.matmul(d[0].permute(0, 2, 1, 3), d[1].permute(0, 2, 3, 1))]
+    if name == "attention_values_transposed_f16":
+        return [torch.matmul(d[0].permute(0, 2, 1, 3), d[1].permute(0, 2, 1, 3))]
+    if name == "attention_merge_heads_f16":
+        return [(d[0] @ d[1]).permute(0, 2, 1, 3).reshape(2, 72, 128)]
+    if name == "attention_from_qkv_f16":
+        q, k, v = (d[0][..., i * 128:(i + 1) * 128].reshape(2, 64, 4, 32) for i in range(3))
+        return [q.permute(0, 2, 1, 3) @ k.permute(0, 2, 3, 1), d[1] @ v.permute(0, 2, 1, 3)]
+    if name == "matmul_split_k_bias_gelu_f16":
+        return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "matmul_folded_nhwc_bias_relu_f16":
+        return [torch.relu(d[0] @ d[1] + d[2])]
+    if name in ("matmul_folded_ragged_bf16", "matmul_folded_f32",
+                "matmul_staged_wide_f32"):
+        return [d[0] @ d[1]]
+    if name == "gemm_staged_transb_bias_f32":
+        return [d[0] @ d[1].T + d[2]]
+    if name == "reduce_split_whole_max_f16":
+        return [d[0].max()]
+    if name == "reduce_split_mean_keepdims_f16":
+        return [d[0].mean(dim=(1, 2), keepdim=True)]
+    if name == "gemm_split_cluster_bias_f32":
+        return [d[0] @ d[1] + d[2]]
+    if name == "conv_split_cluster_residual_f32":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1) + d[3])]
+    if name == "matmul_staged_transposed_a_f32":
+        return [d[0].transpose(1, 2) @ d[1]]
+    if name == "conv_staged_nchw_bias_relu_f32":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1))]
+    if name == "reduce_split_rows_nhwc_mean_f16":
+        return [torch.sigmoid(d[0].mean(dim=(1, 2), keepdim=True))]
+    if name == "reduce_split_rows_ragged_bf16":
+        return [d[0].mean(dim=(1, 2), keepdim=True)]
+    if name == "reduce_split_rows_leading_f32":
+        return [d[0].sum(0)]
+    if name == "reduce_split_rows_max_i64":
+        return [xs[0].amax(1)]
+    if name == "leading_sum_relu_f32":
+        return [torch.relu(d[0].sum(0))]
+    if name == "attention_padding_mask_f16":
+        q, k, v = (x.reshape(2, 77, 3, 64).permute(0, 2, 1, 3) for x in d[:3])
+        c = float(np.float16(64 ** -0.25))
+        p = torch.softmax((q * c) @ (k * c).transpose(-1, -2) + d[3], -1)
+        p = torch.where(torch.isnan(p), 0.0, p)
+        return [(p @ v).permute(0, 2, 1, 3).reshape(2, 77, 192)]
+    if name == "attention_causal_f16":
+        s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        keep = torch.ones(200, 200, dtype=torch.bool).tril()
+        s = s + torch.where(keep, 0.0, -65504.0)
+        return [torch.softmax(s, -1) @ d[2]]
+    if name == "attention_causal_expanded_f16":
+        s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        keep = torch.ones(150, 150, dtype=torch.bool).tril()
+        return [torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ d[2]]
+    if name == "attention_gpt2_batched_f16":
+        q, k, v = (x.reshape(2, 130, 2, 32).transpose(1, 2) for x in d)
+        s = q @ k.transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        keep = torch.ones(130, 130, dtype=torch.bool).tril()
+        o = torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ v
+        return [o.transpose(1, 2).reshape(2, 130, 64)]
+    if name == "attention_position_bias_bf16":
+        s = d[0] @ d[1].transpose(-1, -2) / 11.3125 + d[3]
+        return [torch.softmax(s, -1) @ d[2]]
+    if name in ("matmul_epilogue_f16", "matmul_tiled_epilogue_bf16"):
+        return [torch.relu(torch.matmul(d[0], d[1]) + d[2]) + d[3]]
+    if name == "matmul_wgmma_ragged_epilogue_f16":
+        return [torch.matmul(d[0], d[1]) + d[2]]
+    if name == "matmul_wgmma_bt_gelu_f16":
+        return [torch.sigmoid(torch.matmul(d[0], d[1].t()))]
+    if name == "matmul_wgmma_persistent_ragged_f16":
+        return [torch.relu(torch.matmul(d[0], d[1]) + d[2] + d[3])]
+    if name == "matmul_wgmma_n192_ragged_f16":
+        return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
+    if name == "matmul_wgmma_n192_odd_n_bf16":
+        return [torch.sigmoid(d[0] @ d[1].t())]
+    if name == "matmul_wgmma_cluster_batched_f16":
+        return [torch.matmul(d[0], d[1]) + d[2]]
+    if name == "matmul_wgmma_cluster_bt_odd_n_bf16":
+        return [d[0] @ d[1].t()]
+    if name == "matmul_wgmma_cluster2_gelu_f16":
+        return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "layernorm_packed_96_f16":
+        return [F.layer_norm(d[0], (96,), d[1], d[2], eps=1e-6)]
+    if name == "softmax_packed_20_f16":
+        return [torch.softmax(d[0], -1)]
+    if name == "reduce_packed_sum_f32":
+        return [d[0].sum(-1)]
+    if name == "matmul_transposed_rows_f16":
+        w = stem_weights(64, 64, 1).reshape(64, 64)
+        return [d[0].transpose(0, 1) @ w + stem_weights(64, 1, 1).reshape(64)]
+    if name == "conv_patchify_tokens_f16":
+        c = F.conv2d(d[0], stem_weights(64, 3, 16), stem_weights(64, 1, 1).reshape(64), stride=16)
+        return [c.reshape(2, 64, 24).transpose(1, 2)]
+    if name == "conv_patchify_nchw_f32":
+        return [F.conv2d(d[0], stem_weights(8, 3, 4), stride=4)]
+    if name == "movement_roll_windows_f16":
+        r = torch.roll(d[0], (-3, -3), (1, 2))
+        return [r.reshape(2, 2, 7, 2, 7, 16).permute(0, 1, 3, 2, 4, 5).reshape(8, 49, 16)]
+    if name == "movement_patch_merge_f16":
+        x = d[0]
+        return [torch.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2], x[:, 0::2, 1::2],
+                           x[:, 1::2, 1::2]], -1)]
+    if name in ("rmsnorm_llama_f16", "rmsnorm_f32"):
+        return [d[0] * torch.rsqrt((d[0] * d[0]).mean(-1, keepdim=True) + 1e-6) * d[1]]
+    if name == "attention_gqa_repeat_kv_f16":
+        k, v = (t.repeat_interleave(2, dim=1) for t in d[1:])
+        s = d[0] @ k.transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        return [torch.softmax(s, -1) @ v]
+    if name == "attention_shifted_windows_f16":
+        s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5)) + d[3]
+        s = (s.reshape(2, 4, 2, 49, 49) + d[4].reshape(1, 4, 1, 49, 49)).reshape(8, 2, 49, 49)
+        return [torch.softmax(s, -1) @ d[2]]
+    if name in ("attention_stacked_qkv_f16", "attention_torchvision_heads_f16"):
+        w = stem_weights(64, 192, 1).reshape(64, 192)
+        qkv = d[0] @ w + stem_weights(192, 1, 1).reshape(192)
+        c = float(np.float16(32 ** -0.5))
+        if name == "attention_stacked_qkv_f16":
+            q, k, v = qkv.reshape(8, 49, 3, 2, 32).permute(2, 0, 3, 1, 4)
+            o = torch.softmax((q * c) @ k.transpose(-1, -2), -1) @ v
+            return [o.transpose(1, 2).reshape(8, 49, 64)]
+        q, k, v = (t.reshape(77, 4, 32).transpose(0, 1).reshape(2, 2, 77, 32)
+                   for t in qkv.reshape(77, 2, 3, 64).permute(2, 0, 1, 3))
+        return [torch.softmax(q @ k.transpose(-1, -2) * c, -1) @ v]
+    if name == "attention_merged_qkv_f16":
+        w = stem_weights(64, 64, 1).reshape(64, 64)
+        wv = stem_weights(64, 64, 2).reshape(64, 256)[:, :64]
+        b = stem_weights(64, 1, 1).reshape(64)
+        q, k, v = (t.reshape(2, 77, 2, 32).transpose(1, 2)
+                   for t in (d[0] @ w + b, d[0] @ w.T - b, d[0] @ wv + b))
+        s = q @ k.transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        return [(torch.softmax(s, -1) @ v).transpose(1, 2).reshape(2, 77, 64)]
+    if name == "matmul_gelu_tanh_pow_f16":
+        # The model's f16 constants, exactly.
+        c, s = float(np.float16(0.044715)), float(np.float16(np.sqrt(2 / np.pi)))
+        t = torch.matmul(d[0], d[1]) + d[2]
+        return [t * 0.5 * (1 + torch.tanh(s * (t + c * t ** 3)))]
+    if name == "pow_whole_exponents_f32":
+        return [d[0] ** 2 + d[0] ** 3 + d[0] ** 4]
+    if name == "matmul_wgmma_persistent_odd_n_bf16":
+        return [torch.sigmoid(d[0] @ d[1].t())]
+    if name == "matmul_wgmma_persistent_bt_f16":
+        return [d[0] @ d[1].t()]
+    if name == "einsum_scores_f16":
+        return [torch.einsum("bhqd,bhkd->bhqk", d[0], d[1])]
+    if name == "einsum_chain_bf16":
+        return [torch.einsum("...ij,jk,...kl->...il", d[0], d[1], d[2])]
+    if name == "cumsum_positions_i64":
+        return [torch.cumsum(xs[0], 1)]
+    if name == "cumsum_reverse_exclusive_f16":
+        return [torch.flip(torch.cumsum(torch.flip(d[0], [1]), 1), [1]) - d[0]]
+    if name == "conv_wgmma_persistent_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1) + d[3])]
+    if name == "convtranspose_up2_f16":
+        return [torch.relu(F.conv_transpose2d(d[0], d[1], d[2], stride=2))]
+    if name == "convtranspose_grouped_f32":
+        # ONNX pads [1, 2, 0, 1] and output_padding [2, 1]: the unpadded
+        # result, zeros after it, then the window cropped.
+        full = F.conv_transpose2d(d[0], d[1], stride=(3, 2), dilation=(1, 2), groups=2)
+        full = F.pad(full, (0, 1, 0, 2))
+        return [full[:, :, 1:17, 2:17] + d[2].reshape(1, -1, 1, 1)]
+    if name.startswith("matmul"):
+        return [torch.matmul(d[0], d[1])]
+    if name == "gather_rows_negative":
+        return [d[0][xs[1] % 50]]
+    if name == "gather_elements_negative_f16":
+        return [torch.gather(d[0], 1, xs[1] % 70)]
+    if name == "gather_nd_batch_f32":
+        b = torch.arange(4)[:, None]
+        return [d[0][b, xs[1][..., 0] % 9, xs[1][..., 1] % 7]]
+    if name == "scatter_nd_add_duplicates_f32":
+        return [d[0].index_add(0, xs[1][:, 0] % 10, d[2])]
+    if name == "scatter_nd_replace_f16":
+        y = d[0].clone()
+        y[xs[1][:, 0], xs[1][:, 1]] = d[2]
+        return [y]
+    if name == "scatter_elements_max_i64":
+        y = xs[0].clone()
+        rows = torch.arange(7)[:, None].expand(7, 4)
+        for r, c, u in zip(rows.flatten(), (xs[1] % 13).flatten(), xs[2].flatten()):
+            y[r, c] = torch.maximum(y[r, c], u)
+        return [y]
+    if name in ("gelu_range_f16", "gelu_range_bf16"):
+        return [F.gelu(d[0])]
+    if name == "onehot_axis1_f16":
+        i = xs[0].unsqueeze(1)
+        i = torch.where(i < 0, i + 10, i)
+        hit = i == torch.arange(10).reshape(1, 10, 1)
+        return [torch.where(hit, d[1][1], d[1][0])]
+    if name == "topk_rows_f16":
+        return topk_reference(xs[0], -1, 5, True)
+    if name == "topk_smallest_nan_ties_f32":
+        return topk_reference(xs[0], 1, 10, False)
+    if name == "topk_sort_ties_i64":
+        return topk_reference(xs[0], -1, 100, True)
+    if name == "topk_axis0_bf16":
+        return topk_reference(xs[0], 0, 5, True)
+    if name == "isnan_isinf_where_f32":
+        return [torch.where(torch.isnan(d[0]), 0.0, d[0]), d[0] == float("inf")]
+    if name == "reduce_all_i64_cooperative":
+        return [xs[0].sum()]
+    if name == "reduce_max_leading_few_f16":
+        return [d[0].amax(0)]
+    if name == "leading_mean_f16":
+        return [d[0].mean(0)]
+    if name == "interleaved_sum_f32":
+        return [d[0].sum(dim=(0, 2), keepdim=True)]
+    if name == "int64_max_rows":
+        return [xs[0].amax(1)]
+    if name == "transposed_add_relu_f16":
+        return [torch.relu(d[0].permute(2, 0, 1) + d[1])]
+    if name == "movement_chain_reshape_i64":
+        u = xs[0].permute(0, 2, 1, 3).reshape(2, 3, 8).permute(0, 2, 1).numpy()
+        return [torch.from_numpy(np.pad(u, [(0, 0), (0, 0), (1, 0)]))]
+    if name == "movement_chain_f32":
+        t = d[0].permute(0, 2, 3, 1).numpy()
+        r = np.pad(t, [(0, 0), (1, 2), (2, 1), (0, 0)], mode="reflect")
+        v = r[:, 0:13:2].reshape(2, 7, 45)
+        return [torch.from_numpy(np.pad(v, [(0, 0), (0, 0), (0, 3)], constant_values=7.0))]
+    if name == "transpose_tiled_nhwc_f32":
+        return [d[0].permute(0, 2, 3, 1)]
+    if name == "transpose_tiled_nchw_i64":
+        return [xs[0].permute(0, 3, 1, 2)]
+    if name == "transpose_tiled_matrix_f16":
+        return [d[0].t()]
+    if name == "scaled_softmax_cast_f16":
+        return [torch.softmax(d[0] / 4, -1).half().double()]
+    if name == "residual_layernorm_relu_f16":
+        r = d[0] + d[1]
+        return [r, torch.relu(F.layer_norm(r, (520,), d[2], d[3], 1e-5))]
+    if name == "masked_softmax_bias_f32":
+        return [torch.softmax(d[0] + d[1] + d[2], -1)]
+    if name == "sum_of_squares_f32":
+        return [(d[0] * d[0]).sum(1)]
+    if name == "conv_bias_relu_f32":
+        # ONNX pads [top, left, bottom, right]; F.pad takes (left, right, top, bottom).
+        x = F.pad(d[0], (2, 1, 1, 0))
+        return [torch.relu(F.conv2d(x, d[1], d[2], stride=(2, 1), dilation=(1, 2)))]
+    if name == "conv_group_residual_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], padding=1, groups=4) + d[2])]
+    if name == "conv_depthwise_bf16":
+        return [F.conv2d(d[0], d[1], padding=1, stride=2, groups=6)]
+    if name == "conv_wgmma_block_f16":
+        r1 = torch.relu(F.conv2d(d[0], d[1], d[2], padding=1))
+        return [torch.relu(F.conv2d(r1, d[3], padding=1) + r1)]
+    if name == "conv_wgmma_stride_dilation_ragged_f16":
+        x = F.pad(d[0], (0, 2, 1, 1))
+        return [F.conv2d(x, d[1], d[2], stride=2, dilation=(1, 2))]
+    if name == "conv_wgmma_1x1_stride2_bf16":
+        return [F.conv2d(d[0], d[1], stride=2)]
+    if name == "conv_wgmma_stem_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], stride=2, padding=3))]
+    if name == "conv_wgmma_stem_pool_f16":
+        c = torch.relu(F.conv2d(d[0], d[1], d[2], stride=2, padding=3))
+        return [F.conv2d(F.max_pool2d(c, 3, 2, padding=1), d[3], padding=1)]
+    if name == "conv_wgmma_wide_f16":
+        return [F.conv2d(d[0], d[1])]
+    if name == "conv_wgmma_stem_s2d_f16":
+        return [F.conv2d(d[0], stem_weights(24, 3, 7), d[1], stride=2, padding=3)]
+    if name == "conv_wgmma_stem_s2d_pads_f16":
+        x = F.pad(d[0], (0, 1, 1, 0))
+        return [torch.relu(F.conv2d(x, stem_weights(16, 4, 3), stride=2))]
+    if name == "conv_wgmma_split_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1) + d[3])]
+    if name == "conv_wgmma_split_const_f16":
+        w = (stem_weights(256, 256, 3).half() / 4).double()
+        return [torch.relu(F.conv2d(d[0], w, padding=1))]
+    if name == "conv_wgmma_split_1x1_stride2_bf16":
+        return [F.conv2d(d[0], d[1], stride=2)]
+    if name == "conv_wgmma_grouped_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1, groups=2))]
+    if name == "conv_direct_mobilenet_block_f16":
+        w = (stem_weights(96, 1, 3).half() * 4).double()
+        c = F.conv2d(d[0], w, d[1], stride=2, padding=1, groups=96)
+        return [F.conv2d(torch.clamp(c, 0, 6), d[2])]
+    if name == "conv_direct_dw5x5_residual_bf16":
+        return [F.conv2d(d[0], d[1], padding=2, groups=40) + d[2]]
+    if name == "conv_direct_dw7x7_f16":
+        return [F.conv2d(d[0], d[1], d[2], padding=3, groups=36)]
+    if name == "conv_direct_dw_c7_dilated_f16":
+        x = F.pad(d[0], (2, 1, 1, 0))
+        return [F.conv2d(x, d[1], stride=(1, 2), dilation=2, groups=7)]
+    if name == "conv_direct_multiplier_f16":
+        return [F.conv2d(d[0], d[1], padding=1, groups=8)]
+    if name == "conv_direct_grouped_f16":
+        return [F.conv2d(d[0], d[1], padding=1, groups=8)]
+    if name == "conv_direct_grouped_relu_f32":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], stride=2, padding=1, groups=8))]
+    if name == "conv_direct_dw_b32_f16":
+        return [F.conv2d(d[0], d[1], d[2], padding=1, groups=144)]
+    if name == "conv_wgmma_grouped_1x1_bf16":
+        return [F.conv2d(d[0], d[1], groups=4)]
+    if name == "maxpool_ceil_f16":
+        return [F.max_pool2d(d[0], 3, 2, padding=1, ceil_mode=True)]
+    if name == "avgpool_pads_f32":
+        return [F.avg_pool2d(d[0], 3, 2, padding=1, count_include_pad=False)]
+    if name == "avgpool_include_pad_f16":
+        return [F.avg_pool2d(d[0], 2, 2, padding=1, count_include_pad=True)]
+    if name.startswith("layernorm"):
+        shape = tuple(xs[1].shape)
+        return [torch.nn.functional.layer_norm(d[0], shape, d[1], d[2], 1e-5)]
+    raise KeyError(name)
