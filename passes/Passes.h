@@ -316,14 +316,10 @@ std::optional<std::array<int64_t, 3>> batchedTransposeOf(TransposeOp t);
 /// B < 2^16): reads and writes then both coalesce.
 bool isTiledTranspose(TransposeOp t);
 
-/// Whether `op` maps each element of its result to one element of its
-/// only operand by index arithmetic alone (transpose, slice, expand, pad of
-/// a non-empty tensor, reshape): a chain of them is one movement kernel.
-bool isIndexMap(Operation *op);
-
-/// Whether `op` can join a movement kernel's tree: an index map of one
-/// operand or a concatenation (of at most 16 operands), each element of
-/// whose result is one element of one operand.
+/// Whether `op` can join a movement kernel's tree: each element of its
+/// result is one element of one operand, found by index arithmetic alone
+/// (transpose, slice, expand, pad of a non-empty tensor, reshape, or a
+/// concatenation of at most 16 operands).
 bool isMovementTreeOp(Operation *op);
 
 /// The attention op an attention kernel computes, or null.

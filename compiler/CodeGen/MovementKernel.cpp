@@ -405,31 +405,31 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
-  SmallVector<Operation *> chain;
+  SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
-    chain.push_back(&op);
-  if (chain.empty())
+    ops.push_back(&op);
+  if (ops.empty())
     return fusion.emitOpError("movement kernels hold at least one op");
   // A tree of index maps and concatenations, each reading kernel inputs or
   // ops before it, whose last op is the result; or one op of any other
   // kind.
   bool isTree = true;
-  for (auto [i, op] : llvm::enumerate(chain)) {
+  for (auto [i, op] : llvm::enumerate(ops)) {
     isTree &= isMovementTreeOp(op);
     for (Value v : op->getOperands())
       isTree &=
           isa<BlockArgument>(v) ||
-          llvm::is_contained(ArrayRef(chain).take_front(i), v.getDefiningOp());
+          llvm::is_contained(ArrayRef(ops).take_front(i), v.getDefiningOp());
   }
   isTree &= body.getTerminator()->getOperands() ==
-            ValueRange(chain.back()->getResults());
-  if (!isTree && chain.size() > 1)
+            ValueRange(ops.back()->getResults());
+  if (!isTree && ops.size() > 1)
     return fusion.emitOpError("movement kernels hold one op or a tree of "
                               "index maps and concatenations");
-  Operation *op = chain.back();
+  Operation *op = ops.back();
   // A transpose of two groups of dimensions, each at least a tile's edge
   // long, moves through shared memory (a grid's z is below 2^16).
-  if (auto t = dyn_cast<TransposeOp>(op); t && chain.size() == 1)
+  if (auto t = dyn_cast<TransposeOp>(op); t && ops.size() == 1)
     if (isTiledTranspose(t) && isa<BlockArgument>(t.getInput()))
       return emitTiledTranspose(fusion, t, *batchedTransposeOf(t),
                                 moduleBuilder, name);
@@ -469,7 +469,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   if (isTree) {
     // In 32 bits where every tensor of the tree fits (offsets and the
     // pads' signed coordinates included).
-    bool narrow = llvm::all_of(chain, [](Operation *c) {
+    bool narrow = llvm::all_of(ops, [](Operation *c) {
       auto small = [](Value v) {
         return cast<RankedTensorType>(v.getType()).getNumElements() <
                (int64_t(1) << 30);
@@ -483,7 +483,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
       for (size_t d = 0; d < shape.size(); ++d)
         coords[d] = ce.rem(ce.div(lin32, outStrides[d]), shape[d]);
     }
-    value = mapBack(ce, chain.back()->getResult(0), coords, elem, argOf);
+    value = mapBack(ce, ops.back()->getResult(0), coords, elem, argOf);
   } else if (auto g = dyn_cast<GatherOp>(op)) {
     ArrayRef<int64_t> inShape = shapeOf(g.getInput());
     ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());

@@ -2,10 +2,11 @@
 //
 // The rewrites `canonicalize` applies beyond the folders (BrrrFolders.cpp):
 // chains of views collapsed or cancelled (reshape chains, composed
-// transposes, reshape(transpose(reshape)) as one transpose), transposed
-// weight blobs permuted once at compile time, a transpose of a product's
-// rows moved after it, a Gather of one constant index as a slice, and a
-// pow by a small whole constant as multiplications.
+// transposes, reshape(transpose(reshape)) as one reshape and one
+// transpose), transposed weight blobs permuted once at compile time, a
+// transpose of a product's rows moved after it, a Gather of one constant
+// index as a slice, a pow by a small whole constant as multiplications,
+// and RMSNorm written out as one layer_norm {rms}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,12 +128,10 @@ struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
     if (!inOut)
       return rewriter.notifyMatchFailure(op, "the outer reshape cuts atoms");
     // Each dimension of the result must be a run of atoms consecutive in x.
-    SmallVector<Atom> all;
+    SmallVector<Atom> inX;
     for (const SmallVector<Atom> &run : *inOut)
-      llvm::append_range(all, run);
-    auto before = [](const Atom &a, const Atom &b) { return a.key < b.key; };
-    SmallVector<Atom> inX(all);
-    llvm::sort(inX, before);
+      llvm::append_range(inX, run);
+    llvm::sort(inX, [](const Atom &a, const Atom &b) { return a.key < b.key; });
     auto position = [&](const Atom &a) {
       return llvm::find_if(inX, [&](const Atom &b) { return b.key == a.key; }) -
              inX.begin();

@@ -504,18 +504,18 @@ struct FuseAttentionPass
         if (elementOf(*v) != et)
           *v = CastOp::create(
               b, loc, cast<RankedTensorType>(v->getType()).clone(et), *v);
-      auto kT = cast<RankedTensorType>(m.keyT.getType());
-      auto kType = RankedTensorType::get({kT.getDimSize(0), kT.getDimSize(1),
-                                          kT.getDimSize(3), kT.getDimSize(2)},
-                                         kT.getElementType());
       // K^T as the exporters write it is a transpose of the keys: take them.
       Value key;
       if (auto t = m.keyT.getDefiningOp<TransposeOp>();
-          t && t.getPerm() == ArrayRef<int64_t>{0, 1, 3, 2})
+          t && t.getPerm() == ArrayRef<int64_t>{0, 1, 3, 2}) {
         key = t.getInput();
-      else
+      } else {
+        auto kT = cast<RankedTensorType>(m.keyT.getType());
+        auto kType = kT.clone({kT.getDimSize(0), kT.getDimSize(1),
+                               kT.getDimSize(3), kT.getDimSize(2)});
         key = TransposeOp::create(b, loc, kType, m.keyT,
                                   b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+      }
       ungroupHeads(b, loc, key, m.value);
       if (m.windowMask)
         m.bias = windowBias(b, loc, m.windowMask, m.bias);

@@ -108,16 +108,13 @@ struct FuseMovementPass
 
 } // namespace
 
-bool mlir::brrr::isIndexMap(Operation *op) {
-  if (auto p = dyn_cast<PadOp>(op))
-    return !llvm::is_contained(p.getInput().getType().getShape(), 0);
-  return isa<TransposeOp, SliceOp, ExpandOp, ReshapeOp>(op);
-}
-
 bool mlir::brrr::isMovementTreeOp(Operation *op) {
   if (auto c = dyn_cast<ConcatOp>(op))
     return c.getInputs().size() <= kMaxPaths;
-  return isIndexMap(op) && op->getNumOperands() == 1;
+  if (auto p = dyn_cast<PadOp>(op))
+    return !llvm::is_contained(p.getInput().getType().getShape(), 0);
+  return isa<TransposeOp, SliceOp, ExpandOp, ReshapeOp>(op) &&
+         op->getNumOperands() == 1;
 }
 
 std::optional<std::array<int64_t, 3>>
