@@ -165,14 +165,25 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
     after the group becomes an extra output of the kernel (multi-output
     fusion): it is still written, but not read back, and one launch goes.
     Splat constants are copied into every group that reads them.
+    The data movement between a group and its inputs (reshapes,
+    transposes, slices, expands, pads, concatenations) joins it when the
+    group alone reads its result: the kernel reads its inputs at the
+    coordinates the movement maps each element to, so no copy is made
+    (rotary embeddings: a product viewed as heads, half of each head
+    negated and swapped, are one kernel reading the product). Pointwise ops
+    behind such movement join only when the group alone reads them. A
+    transpose of two long dimensions joins only with the group's shape
+    (elsewhere its own kernel moves it through shared memory).
     First, so that views do not split a chain of pointwise ops, a tensor
     read only through views that end in casts to one float type (and read
     whole) is cast once before them, and reshapes (and transposes of
     products and pointwise results) move below the pointwise ops that read
     them.
-    A group holds at most `max-ops` ops, so that code size and compile time
-    grow linearly with the model (a chain of 20,000 adds becomes kernels of
-    `max-ops` adds, not one kernel that ptxas takes minutes over).
+    A group holds at most `max-ops` ops, and computes at most `max-ops`
+    values per element (an op behind a roll is computed once per place it
+    is read from), so that code size and compile time grow linearly with
+    the model (a chain of 20,000 adds becomes kernels of `max-ops` adds,
+    not one kernel that ptxas takes minutes over).
   }];
   let options = [
     Option<"maxOps", "max-ops", "int64_t", "256",

@@ -202,6 +202,29 @@ Value mlir::brrr::IndexMath::ult(Value x, int64_t c) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, idx(c));
 }
 
+Value mlir::brrr::IndexMath::clamp(Value x, int64_t lo, int64_t hi) {
+  x = arith::MaxSIOp::create(b, loc, x, idx(lo));
+  return arith::MinSIOp::create(b, loc, x, idx(hi));
+}
+
+Value mlir::brrr::IndexMath::linear(ArrayRef<Value> coords,
+                                    ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = rowMajorStrides(shape);
+  Value l = idx(0);
+  for (auto [c, s] : llvm::zip(coords, strides))
+    l = add(l, mul(c, s));
+  return l;
+}
+
+SmallVector<Value> mlir::brrr::IndexMath::coordsOf(Value linear,
+                                                   ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = rowMajorStrides(shape);
+  SmallVector<Value> coords;
+  for (auto [d, n] : llvm::enumerate(shape))
+    coords.push_back(d == 0 ? div(linear, strides[d]) : rem(div(linear, strides[d]), n));
+  return coords;
+}
+
 Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
                                             ArrayRef<int64_t> outShape,
                                             ArrayRef<int64_t> inShape) {

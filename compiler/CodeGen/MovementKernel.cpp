@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/IndexMaps.h"
 #include "compiler/CodeGen/KernelUtils.h"
 
 #include "passes/Passes.h"
@@ -50,13 +51,6 @@ Type storageType(Type t) {
 }
 
 struct Emitter : IndexMath {
-  Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
-    SmallVector<int64_t> strides = rowMajorStrides(shape);
-    Value l = idx(0);
-    for (auto [c, s] : llvm::zip(coords, strides))
-      l = add(l, mul(c, s));
-    return l;
-  }
   Value load(Value base, Type elem, Value linearIndex) {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
     Value i = linearIndex.getType().isIndex()
@@ -66,11 +60,6 @@ struct Emitter : IndexMath {
                                                  linearIndex));
     Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{i});
     return LLVM::LoadOp::create(b, loc, elem, p);
-  }
-  /// min(max(v, lo), hi) on index values.
-  Value clamp(Value v, int64_t lo, int64_t hi) {
-    v = arith::MaxSIOp::create(b, loc, v, idx(lo));
-    return arith::MinSIOp::create(b, loc, v, idx(hi));
   }
   /// The index stored at `linearIndex` of an index tensor, negative values
   /// counted from the end of a dimension of size `dim`. Not clamped.
@@ -143,166 +132,40 @@ Value fillValue(OpBuilder &b, Location loc, Type elem, double v) {
       b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
 }
 
-/// The runs [ib, ie) of `in`'s dimensions and [ob, oe) of `out`'s that a
-/// reshape maps onto each other: consecutive, each the shortest whose
-/// sizes multiply to the same count (size-1 dimensions join the run
-/// before them; one run covers everything when a size is 0).
-SmallVector<std::array<size_t, 4>> reshapeGroups(ArrayRef<int64_t> in,
-                                                 ArrayRef<int64_t> out) {
-  if (llvm::is_contained(in, 0) || llvm::is_contained(out, 0))
-    return {{0, in.size(), 0, out.size()}};
-  SmallVector<std::array<size_t, 4>> groups;
-  size_t i = 0, o = 0;
-  while (i < in.size() || o < out.size()) {
-    size_t ib = i, ob = o;
-    int64_t pi = i < in.size() ? in[i++] : 1;
-    int64_t po = o < out.size() ? out[o++] : 1;
-    while (pi != po) {
-      if (pi < po && i < in.size())
-        pi *= in[i++];
-      else if (po < pi && o < out.size())
-        po *= out[o++];
-      else
-        return {{0, in.size(), 0, out.size()}};
-    }
-    // Trailing size-1 dimensions join this run.
-    while (i < in.size() && in[i] == 1 && (o >= out.size() || out[o] != 1))
-      ++i;
-    while (o < out.size() && out[o] == 1 && (i >= in.size() || in[i] != 1))
-      ++o;
-    groups.push_back({ib, i, ob, o});
-  }
-  return groups;
-}
-
 /// The element of `v`, a value of a movement tree (index maps and
 /// concatenations), at coordinates `coords`, walked back to one load from a
-/// kernel input (`argOf`: its kernel argument): a reshape maps the
-/// coordinates through the linear index, a transpose by its permutation, a
-/// slice by its starts and steps, an expand by dropping broadcast
-/// dimensions, a pad by its low sides, clamped into the input (edge and
-/// reflect padding are such clamps; constant padding selects its fill where
-/// the element lies outside), and a concatenation branches to the operand
-/// that holds the element along its axis.
+/// kernel input (`argOf`: its kernel argument): each index map by
+/// operandCoords (a constant pad selects its fill where the element lies
+/// outside), each concatenation by branching to the operand that holds the
+/// element along its axis.
 Value mapBack(Emitter &e, Value v, SmallVector<Value> coords, Type elem,
               function_ref<Value(Value)> argOf) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  auto shapeOf = [](Value v) {
-    return cast<RankedTensorType>(v.getType()).getShape();
-  };
   Operation *op = v.getDefiningOp();
   if (!op)
-    return e.load(argOf(v), elem, e.linear(coords, shapeOf(v)));
+    return e.load(argOf(v), elem,
+                  e.linear(coords, cast<RankedTensorType>(v.getType()).getShape()));
   if (auto c = dyn_cast<ConcatOp>(op)) {
-    // Operands empty along the axis hold nothing; of the others, the last
-    // whose start is <= the coordinate holds the element.
-    int64_t axis = c.getAxis();
-    SmallVector<std::pair<Value, int64_t>> parts;
-    int64_t start = 0;
-    for (Value in : c.getInputs()) {
-      if (shapeOf(in)[axis] != 0)
-        parts.push_back({in, start});
-      start += shapeOf(in)[axis];
-    }
+    SmallVector<ConcatPart> parts = concatParts(c);
     if (parts.empty()) // an empty result: no thread gets here
       return fillValue(b, loc, elem, 0);
-    std::function<Value(size_t)> pick = [&](size_t k) -> Value {
-      auto [in, first] = parts[k];
-      SmallVector<Value> at(coords);
-      at[axis] = arith::SubIOp::create(b, loc, coords[axis], e.idx(first));
-      if (k + 1 == parts.size())
-        return mapBack(e, in, std::move(at), elem, argOf);
-      Value here =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coords[axis],
-                                e.idx(parts[k + 1].second));
-      auto ifHere = scf::IfOp::create(b, loc, TypeRange{elem}, here, true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifHere.getThenRegion().front());
-      scf::YieldOp::create(b, loc, mapBack(e, in, std::move(at), elem, argOf));
-      b.setInsertionPointToStart(&ifHere.getElseRegion().front());
-      scf::YieldOp::create(b, loc, pick(k + 1));
-      return ifHere.getResult(0);
-    };
-    return pick(0);
+    int64_t axis = c.getAxis();
+    return selectConcatPart(
+        e, parts, coords[axis], TypeRange{elem},
+        [&](size_t k) -> SmallVector<Value> {
+          SmallVector<Value> at(coords);
+          at[axis] = arith::SubIOp::create(b, loc, coords[axis],
+                                           e.idx(parts[k].start));
+          return {mapBack(e, parts[k].input, std::move(at), elem, argOf)};
+        })[0];
   }
-  ArrayRef<int64_t> inShape = shapeOf(op->getOperand(0));
-  ArrayRef<int64_t> outShape = shapeOf(op->getResult(0));
-  SmallVector<Value> in(inShape.size());
-  std::optional<std::pair<Value, double>> fill;
-  if (isa<ReshapeOp>(op)) {
-    // Group by group: the shortest runs of input and output dimensions
-    // of equal sizes (a split or merge of dimensions), so that the
-    // dimensions a reshape keeps pass through untouched.
-    for (auto [ib, ie, ob, oe] : reshapeGroups(inShape, outShape)) {
-      ArrayRef<int64_t> outGroup = outShape.slice(ob, oe - ob);
-      ArrayRef<int64_t> inGroup = inShape.slice(ib, ie - ib);
-      if (outGroup == inGroup) {
-        for (size_t d = 0; d < inGroup.size(); ++d)
-          in[ib + d] = coords[ob + d];
-        continue;
-      }
-      Value lin =
-          e.linear(ArrayRef<Value>(coords).slice(ob, oe - ob), outGroup);
-      SmallVector<int64_t> strides = rowMajorStrides(inGroup);
-      for (size_t d = 0; d < inGroup.size(); ++d)
-        in[ib + d] = e.rem(e.div(lin, strides[d]), inGroup[d]);
-    }
-  } else if (auto t = dyn_cast<TransposeOp>(op)) {
-    for (auto [i, p] : llvm::enumerate(t.getPerm()))
-      in[p] = coords[i];
-  } else if (auto s = dyn_cast<SliceOp>(op)) {
-    for (size_t d = 0; d < inShape.size(); ++d)
-      in[d] = e.add(
-          e.idx(s.getStarts()[d]),
-          arith::MulIOp::create(b, loc, coords[d], e.idx(s.getSteps()[d])));
-  } else if (auto x = dyn_cast<ExpandOp>(op)) {
-    int64_t offset = outShape.size() - inShape.size();
-    for (size_t d = 0; d < inShape.size(); ++d)
-      in[d] = inShape[d] == 1 ? e.idx(0) : coords[d + offset];
-  } else {
-    auto p = cast<PadOp>(op);
-    Value inside =
-        arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
-    for (size_t d = 0; d < inShape.size(); ++d) {
-      Value c = arith::SubIOp::create(b, loc, coords[d], e.idx(p.getLow()[d]));
-      int64_t n = inShape[d];
-      if (p.getMode() == PadMode::constant) {
-        Value ok = arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
-                                  e.idx(0)),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                  e.idx(n)));
-        inside = arith::AndIOp::create(b, loc, inside, ok);
-        c = e.clamp(c, 0, n - 1);
-      } else if (p.getMode() == PadMode::edge) {
-        c = e.clamp(c, 0, n - 1);
-      } else {
-        // reflect: ... 2 1 | 0 1 2 ... n-1 | n-2 ...; one bounce suffices
-        // because the verifier bounds the padding by n - 1.
-        Value negC = arith::SubIOp::create(b, loc, e.idx(0), c);
-        c = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                  e.idx(0)),
-            negC, c);
-        Value over = arith::SubIOp::create(b, loc, e.idx(2 * (n - 1)), c);
-        c = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, c,
-                                  e.idx(n)),
-            over, c);
-      }
-      in[d] = c;
-    }
-    if (p.getMode() == PadMode::constant)
-      fill = {inside, p.getValue().convertToDouble()};
-  }
-  Value value = mapBack(e, op->getOperand(0), std::move(in), elem, argOf);
-  if (fill)
-    value = arith::SelectOp::create(b, loc, fill->first, value,
-                                    fillValue(b, loc, elem, fill->second));
+  OperandCoords in = operandCoords(e, op, coords);
+  Value value =
+      mapBack(e, op->getOperand(0), std::move(in.coords), elem, argOf);
+  if (in.inside)
+    value = arith::SelectOp::create(b, loc, in.inside, value,
+                                    fillValue(b, loc, elem, in.fill));
   return value;
 }
 

@@ -3,29 +3,26 @@
 // The pointwise kernel family. Each thread owns `vec` consecutive output
 // elements (16 bytes of the widest same-shaped operand): operands with the
 // output's shape are read and written with one 16-byte access, broadcast
-// operands element by element through their strides, transposed inputs
-// element by element through the permutation. The fused ops are
-// re-emitted per element as arith/math scalars; f16 and bf16 are computed in
-// f32 and rounded once at the store. Booleans are one byte in memory.
+// operands element by element through their strides, inputs read through
+// data movement (transposes, slices, concatenations, ...) at the
+// coordinates it maps each element to (PointwiseReads.h), by vectors where
+// a row of lanes stays whole. The fused ops are re-emitted per element as
+// arith/math scalars; f16 and bf16 are computed in f32 and rounded once at
+// the store. Booleans are one byte in memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
+#include "compiler/CodeGen/PointwiseReads.h"
 
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
-#include "llvm/ADT/TypeSwitch.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -88,121 +85,37 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   };
   Block &body = fusion.getBody().front();
   auto yield = cast<YieldOp>(body.getTerminator());
-  // Transposes of inputs (brrr-fuse-elementwise keeps them at the leaves,
-  // with the kernel's shape); inputs read only through them are not loaded
-  // in the kernel's index space.
-  SmallVector<TransposeOp> transposes;
-  SmallVector<bool> readOnlyTransposed(body.getNumArguments(), false);
-  for (Operation &op : body.without_terminator()) {
-    if (isPointwise(&op) || isa<ConstantOp>(op))
-      continue;
-    auto tr = dyn_cast<TransposeOp>(op);
-    if (!tr || !isa<BlockArgument>(tr.getInput()) ||
-        tr.getType().getShape() != shape)
-      return op.emitOpError("cannot be fused into a pointwise kernel");
-    transposes.push_back(tr);
-  }
+  // Coordinates in 32 bits where every tensor of the body fits.
+  bool narrow = true;
+  auto fits = [&](Value v) {
+    narrow &= cast<RankedTensorType>(v.getType()).getNumElements() <
+              (int64_t(1) << 30);
+  };
   for (BlockArgument arg : body.getArguments())
-    readOnlyTransposed[arg.getArgNumber()] =
-        !arg.use_empty() && llvm::all_of(arg.getUsers(), [](Operation *u) {
-          return isa<TransposeOp>(u);
-        });
+    fits(arg);
+  for (Operation &op : body.without_terminator())
+    for (Value r : op.getResults())
+      fits(r);
+  Type indexType = narrow ? b.getI32Type() : Type();
 
-  // Loads, computes and stores the vectors starting at `firsts`.
+  // Computes and stores the vectors starting at `firsts`: every vector's
+  // values first, so that all their loads are in flight at once (a store
+  // could alias a later load, so nothing may be reordered across it).
   auto emitVectors = [&](ArrayRef<Value> firsts) -> LogicalResult {
-    // Every load of every vector first, so they are all in flight at once
-    // (a store could alias a later load, so nothing may be reordered).
-    SmallVector<SmallVector<SmallVector<Value>>> lanesOf;
+    SmallVector<SmallVector<SmallVector<Value>>> resultsOf;
     for (Value first : firsts) {
-      Value firstI64 = toI64(first);
-      // Loads: lanes[input][lane] holds the scalar in its compute type.
-      SmallVector<SmallVector<Value>> lanes;
-      for (auto [k, input] : llvm::enumerate(fusion.getInputs())) {
-        auto t = cast<RankedTensorType>(input.getType());
-        Type et = t.getElementType(), mt = memoryType(et);
-        Value base = entry.getArgument(k);
-        SmallVector<Value> values;
-        auto finish = [&](Value raw) { return e.fromMemory(raw, et); };
-        if (readOnlyTransposed[k]) {
-          // Read through its transposes only (below).
-        } else if (t.getShape() == shape) {
-          Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
-          Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
-                                          ValueRange{firstI64});
-          Value loaded =
-              LLVM::LoadOp::create(b, loc, vt, ptr, vec * elementBytes(et));
-          for (int64_t l = 0; l < vec; ++l) {
-            Value raw = vec > 1 ? Value(LLVM::ExtractElementOp::create(
-                                      b, loc, loaded, e.cst(b.getI32Type(), l)))
-                                : loaded;
-            values.push_back(finish(raw));
-          }
-        } else {
-          // Broadcast operand: per lane, the element that broadcasts to
-          // the lane's output element.
-          IndexMath im{b, loc};
-          for (int64_t l = 0; l < vec; ++l) {
-            Value linear = arith::AddIOp::create(b, loc, first, e.idx(l));
-            Value index = im.broadcastIndex(linear, shape, t.getShape());
-            Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt, base,
-                                            ValueRange{toI64(index)});
-            values.push_back(finish(LLVM::LoadOp::create(b, loc, mt, ptr)));
-          }
-        }
-        lanes.push_back(std::move(values));
-      }
-      // Transposed inputs: per lane, the element at the permuted
-      // coordinates of the lane's output element.
-      for (TransposeOp tr : transposes) {
-        auto arg = cast<BlockArgument>(tr.getInput());
-        auto inType = cast<RankedTensorType>(arg.getType());
-        Type et = inType.getElementType(), mt = memoryType(et);
-        SmallVector<int64_t> inStrides = rowMajorStrides(inType.getShape());
-        SmallVector<int64_t> outStrides = rowMajorStrides(shape);
-        IndexMath im{b, loc};
-        SmallVector<Value> values;
-        for (int64_t l = 0; l < vec; ++l) {
-          Value linear = arith::AddIOp::create(b, loc, first, e.idx(l));
-          Value index = e.idx(0);
-          for (auto [d, p] : llvm::enumerate(tr.getPerm())) {
-            Value coord = arith::RemUIOp::create(
-                b, loc,
-                arith::DivUIOp::create(b, loc, linear, e.idx(outStrides[d])),
-                e.idx(shape[d]));
-            index = im.add(index, im.mul(coord, inStrides[p]));
-          }
-          Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, mt,
-                                          entry.getArgument(arg.getArgNumber()),
-                                          ValueRange{toI64(index)});
-          values.push_back(
-              e.fromMemory(LLVM::LoadOp::create(b, loc, mt, ptr), et));
-        }
-        lanes.push_back(std::move(values));
-      }
-      lanesOf.push_back(std::move(lanes));
-    }
-    for (auto [f, first] : llvm::enumerate(firsts)) {
-      Value firstI64 = toI64(first);
-      auto &lanes = lanesOf[f];
-
-      // Compute every lane.
-      SmallVector<SmallVector<Value>> results(fusion.getNumResults());
-      for (int64_t l = 0; l < vec; ++l) {
-        DenseMap<Value, Value> scalar;
-        for (auto [k, arg] : llvm::enumerate(body.getArguments()))
-          if (!readOnlyTransposed[k])
-            scalar[arg] = lanes[k][l];
-        for (auto [k, tr] : llvm::enumerate(transposes))
-          scalar[tr.getResult()] = lanes[body.getNumArguments() + k][l];
-        // Every input is loaded above: nothing is left to `load`.
-        if (failed(e.emitOps(body.without_terminator(), scalar,
-                             [](Value) { return Value(); })))
+      VectorReads reads(b, loc, entry, body, shape, vec, first, indexType);
+      SmallVector<SmallVector<Value>> results;
+      for (Value v : yield.getValues()) {
+        FailureOr<SmallVector<Value>> lanes = reads.own(v);
+        if (failed(lanes))
           return failure();
-        for (auto [k, v] : llvm::enumerate(yield.getValues()))
-          results[k].push_back(scalar.lookup(v));
+        results.push_back(std::move(*lanes));
       }
-
-      // Stores.
+      resultsOf.push_back(std::move(results));
+    }
+    for (auto [first, results] : llvm::zip(firsts, resultsOf)) {
+      Value firstI64 = toI64(first);
       for (auto [k, r] : llvm::enumerate(fusion.getResults())) {
         Type et = elementOf(r), mt = memoryType(et);
         Value base = entry.getArgument(fusion.getInputs().size() + k);
@@ -261,7 +174,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   info.block = blockSize;
   int64_t ops = 0;
   for (Operation &op : body.without_terminator())
-    if (!isa<ConstantOp>(op))
+    if (isPointwise(&op))
       ++ops;
   info.flops = ops * numel;
   info.bytes = fusionBytes(fusion);

@@ -58,40 +58,92 @@ bool isSplatConstant(Operation *op) {
   return matchPattern(op, m_Constant(&attr)) && attr.isSplat();
 }
 
-/// Whether the transpose `op` can be read through inside the group of
-/// `root`: its result has the kernel's shape (one index space) and only
-/// the group reads it, so neither the transposed copy is written nor read
-/// back (2x its bytes saved; the permuted reads are the ones its own
-/// kernel would make).
-bool isLeafTranspose(Operation *op, Operation *root,
-                     const llvm::SetVector<Operation *> &group) {
+/// Whether `op` moves data and so is not computed at the kernel's own
+/// elements: a group reads through it (PointwiseReads.h).
+bool isReadThrough(Operation *op) {
+  return !isPointwise(op) && isMovementTreeOp(op);
+}
+
+/// How many times the kernel of `group` (rooted at `root`) computes each of
+/// its ops' values, summed: once at the kernel's own elements for the ops
+/// read by pointwise ops, and once more for each movement op that reads it
+/// at other coordinates (a roll reads its input twice). Pointwise readers
+/// read at one access, so only the costliest counts.
+int64_t evaluations(Operation *root,
+                    const llvm::SetVector<Operation *> &group) {
+  SmallVector<Operation *> ops(group.begin(), group.end());
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+  DenseMap<Operation *, int64_t> times;
+  int64_t total = 0;
+  for (Operation *op : ops) {
+    int64_t moved = 0, computed = 0;
+    for (Operation *user : op->getUsers()) {
+      auto it = times.find(user);
+      if (it == times.end())
+        continue;
+      if (isReadThrough(user))
+        moved += it->second;
+      else
+        computed = std::max(computed, it->second);
+    }
+    int64_t n = op == root ? 1 : std::max<int64_t>(moved + computed, 1);
+    times[op] = n;
+    total += n;
+  }
+  return total;
+}
+
+/// Whether movement op `op` can join the group of `root`: the kernel reads
+/// its operand through it, so its result is neither written nor read back
+/// (2x its bytes saved, and a launch). Every reader of its result must be
+/// in the group (the result has no element at the kernel's own index, so
+/// it cannot be an extra output). A transpose of two long dimensions
+/// (isTiledTranspose) reads across rows; it joins only with the kernel's
+/// shape, else its own kernel moves it through shared memory, coalesced.
+bool canReadThrough(Operation *op, Operation *root,
+                    const llvm::SetVector<Operation *> &group) {
+  if (!isReadThrough(op) ||
+      !llvm::all_of(op->getUsers(),
+                    [&](Operation *u) { return group.contains(u); }))
+    return false;
   auto t = dyn_cast<TransposeOp>(op);
-  return t &&
+  return !t || !isTiledTranspose(t) ||
          t.getType().getShape() ==
-             cast<RankedTensorType>(root->getResult(0).getType()).getShape() &&
-         llvm::all_of(t->getUsers(),
-                      [&](Operation *u) { return group.contains(u); });
+             cast<RankedTensorType>(root->getResult(0).getType()).getShape();
 }
 
 /// Grows a group from `root` by absorbing profitable pointwise producers
-/// and transposes of its inputs, nearest first, up to `maxOps` ops: a
-/// kernel's code (and ptxas's time on it, which grows faster than its
-/// size) stays bounded however long a chain of pointwise ops is.
+/// and the data movement between them and their inputs, nearest first, up
+/// to `maxOps` ops and `maxOps` evaluations (see evaluations()): a
+/// kernel's code (and ptxas's time on it, which grows faster than its size)
+/// stays bounded however long a chain of pointwise ops is. Ops computed at
+/// other coordinates than the kernel's own (behind a movement op) join only
+/// when the group reads all of their result.
 llvm::SetVector<Operation *> growGroup(Operation *root,
                                        const DenseSet<Operation *> &taken,
                                        int64_t maxOps) {
   llvm::SetVector<Operation *> group;
+  DenseSet<Operation *> moved; // computed away from the kernel's elements
   group.insert(root);
   bool changed = true;
   auto full = [&] { return static_cast<int64_t>(group.size()) >= maxOps; };
+  auto admit = [&](Operation *producer, bool elsewhere) {
+    group.insert(producer);
+    if (elsewhere && evaluations(root, group) > maxOps) {
+      group.remove(producer);
+      return false;
+    }
+    if (elsewhere)
+      moved.insert(producer);
+    return true;
+  };
   while (changed && !full()) {
     changed = false;
     for (size_t i = 0; i < group.size() && !full(); ++i) {
-      // A transpose is a leaf: the kernel reads its operand through the
-      // permutation, so nothing before it joins.
-      if (isa<TransposeOp>(group[i]))
-        continue;
-      for (Value operand : group[i]->getOperands()) {
+      Operation *member = group[i];
+      bool elsewhere = isReadThrough(member) || moved.contains(member);
+      for (Value operand : member->getOperands()) {
         Operation *producer = operand.getDefiningOp();
         if (!producer || group.contains(producer) ||
             taken.contains(producer) || full())
@@ -99,15 +151,17 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
         if (isSplatConstant(producer)) {
           continue; // Cloned into the region when the fusion is built.
         }
-        if (isLeafTranspose(producer, root, group)) {
-          group.insert(producer);
-          changed = true;
+        if (canReadThrough(producer, root, group)) {
+          changed |= admit(producer, true);
           continue;
         }
         if (!isPointwise(producer) || fusionBenefit(producer, root, group) <= 0)
           continue;
-        group.insert(producer);
-        changed = true;
+        if (elsewhere &&
+            !llvm::all_of(producer->getUsers(),
+                          [&](Operation *u) { return group.contains(u); }))
+          continue;
+        changed |= admit(producer, elsewhere);
       }
     }
   }

@@ -109,17 +109,21 @@ struct PlanGlobalMemoryPass
       auto fusion = dyn_cast<FusionOp>(&op);
       if (!fusion)
         continue;
-      // Arena inputs whose last read is this kernel: a same-shaped one can
-      // take the output in place (each element is read, then written, by
-      // the same thread); the others are released after placement.
+      // Arena inputs whose last read is this kernel: a same-shaped one that
+      // only pointwise ops read can take the output in place (each element
+      // is read, then written, by the same thread; read through data
+      // movement, it would be read by other threads too); the others are
+      // released after placement.
       // (root buffer, type the kernel reads it as) of each candidate.
       SmallVector<std::pair<Value, Type>> inPlace;
-      for (Value in : fusion.getInputs()) {
+      Block &kernel = fusion.getBody().front();
+      for (auto [in, arg] : llvm::zip(fusion.getInputs(), kernel.getArguments())) {
         Value root = rootOf(in);
         bool taken =
             llvm::any_of(inPlace, [&](auto &c) { return c.first == root; });
         if (arenaOffset.count(root) && lastUse.lookup(root) == here && !taken &&
-            fusion.getKind() == "pointwise")
+            fusion.getKind() == "pointwise" &&
+            llvm::all_of(arg.getUsers(), isPointwise))
           inPlace.emplace_back(root, in.getType());
       }
       SmallVector<Attribute> entries;

@@ -196,13 +196,17 @@ func.func @SinkViews(%m: tensor<4x8xf32>, %a: tensor<8x4xf32>) -> (tensor<32xf16
 
 // -----
 
-// A transposed tensor also read elsewhere is materialized once, and a
-// transpose that broadcasts into a larger kernel is not a leaf.
-// CHECK-LABEL: func.func @DoNotFuseSharedOrBroadcastTranspose
-// CHECK: %[[T:.+]] = brrr.transpose
-// CHECK: %[[U:.+]] = brrr.transpose
-// CHECK: brrr.fusion "pointwise"(%[[T]], %[[U]]
-func.func @DoNotFuseSharedOrBroadcastTranspose(%x: tensor<8x4xf32>, %y: tensor<8x1xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// A transposed tensor also read elsewhere is materialized once; a
+// transpose that broadcasts into the kernel is read through, at the
+// coordinates each element broadcasts from.
+// CHECK-LABEL: func.func @DoNotFuseSharedTranspose
+// CHECK-SAME: (%[[X:.+]]: tensor<8x4xf32>, %[[Y:.+]]: tensor<8x1xf32>)
+// CHECK: %[[T:.+]] = brrr.transpose %[[X]]
+// CHECK-NEXT: brrr.fusion "pointwise"(%[[Y]], %[[T]])
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x1xf32>, %[[B:.+]]: tensor<4x8xf32>):
+// CHECK-NEXT:   %[[U:.+]] = brrr.transpose %[[A]] {perm = array<i64: 1, 0>} : tensor<8x1xf32> -> tensor<1x8xf32>
+// CHECK-NEXT:   brrr.add %[[B]], %[[U]]
+func.func @DoNotFuseSharedTranspose(%x: tensor<8x4xf32>, %y: tensor<8x1xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
   %u = brrr.transpose %y {perm = array<i64: 1, 0>} : tensor<8x1xf32> -> tensor<1x8xf32>
   %s = brrr.add %t, %u : tensor<4x8xf32>, tensor<1x8xf32> -> tensor<4x8xf32>
@@ -215,7 +219,8 @@ func.func @DoNotFuseSharedOrBroadcastTranspose(%x: tensor<8x4xf32>, %y: tensor<8
 // one type is cast once, before the views (TorchScript's f16 exports slice
 // an f32 query-key-value product into heads, each cast to f16): one kernel
 // casts it, and the slices read the f16 result. A tensor also read without
-// a cast, or only in part, keeps its casts where they are.
+// a cast, or only in part, keeps its casts where they are: each cast's
+// kernel reads through its slice.
 // CHECK-LABEL: func.func @HoistCastAboveViews
 // CHECK: %[[H:.+]] = brrr.fusion "pointwise"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
 // CHECK-NEXT: ^bb0
@@ -224,9 +229,16 @@ func.func @DoNotFuseSharedOrBroadcastTranspose(%x: tensor<8x4xf32>, %y: tensor<8
 // CHECK: %[[A:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x8xf16> -> tensor<4x4xf16>
 // CHECK: %[[B:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x8xf16> -> tensor<4x4xf16>
 // CHECK: %[[BT:.+]] = brrr.transpose %[[B]] {perm = array<i64: 1, 0>} : tensor<4x4xf16> -> tensor<4x4xf16>
-// CHECK: brrr.slice %arg1
-// CHECK: brrr.fusion "pointwise"
-// CHECK: brrr.slice %arg2 {{.*}} : tensor<4x12xf32> -> tensor<4x4xf32>
+// CHECK: brrr.fusion "pointwise"(%arg1)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.cast
+// CHECK: brrr.fusion "pointwise"(%arg1)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.relu
+// CHECK: brrr.fusion "pointwise"(%arg2)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice %{{.+}} {{.*}} : tensor<4x12xf32> -> tensor<4x4xf32>
 // CHECK: return %[[A]], %[[BT]]
 func.func @HoistCastAboveViews(%qk: tensor<4x8xf32>, %other: tensor<4x12xf32>, %part: tensor<4x12xf32>) -> (tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x12xf32>, tensor<4x4xf16>) {
   %a = brrr.slice %qk {sizes = array<i64: 4, 4>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<4x4xf32>
@@ -240,4 +252,95 @@ func.func @HoistCastAboveViews(%qk: tensor<4x8xf32>, %other: tensor<4x12xf32>, %
   %p = brrr.slice %part {sizes = array<i64: 4, 4>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x12xf32> -> tensor<4x4xf32>
   %p16 = brrr.cast %p : tensor<4x4xf32> -> tensor<4x4xf16>
   return %a16, %b16, %c16, %r, %p16 : tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x4xf16>, tensor<4x12xf32>, tensor<4x4xf16>
+}
+
+// -----
+
+// Rotary embeddings as transformers write them (a product viewed as heads,
+// the heads moved before the rows, half of each head rotated by two slices,
+// a negation and a concatenation): one kernel reads the product itself
+// through every view, and none of the copies is made.
+// CHECK-LABEL: func.func @ReadThroughRotaryEmbedding
+// CHECK-SAME: (%[[P:.+]]: tensor<2x16x64xf16>, %[[COS:.+]]: tensor<16x32xf16>, %[[SIN:.+]]: tensor<16x32xf16>)
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[P]], %[[COS]], %[[SIN]])
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x16x64xf16>, %{{.+}}: tensor<16x32xf16>, %{{.+}}: tensor<16x32xf16>):
+// CHECK-NEXT:   %[[V:.+]] = brrr.reshape %[[A]]
+// CHECK-NEXT:   %[[Q:.+]] = brrr.transpose %[[V]]
+// CHECK-NEXT:   brrr.mul %[[Q]]
+// CHECK-NEXT:   brrr.slice %[[Q]]
+// CHECK-NEXT:   brrr.slice %[[Q]]
+// CHECK-NEXT:   brrr.neg
+// CHECK-NEXT:   brrr.concat
+// CHECK-NEXT:   brrr.mul
+// CHECK-NEXT:   brrr.add
+// CHECK-NEXT:   brrr.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
+func.func @ReadThroughRotaryEmbedding(%p: tensor<2x16x64xf16>, %cos: tensor<16x32xf16>, %sin: tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
+  %v = brrr.reshape %p : tensor<2x16x64xf16> -> tensor<2x16x2x32xf16>
+  %q = brrr.transpose %v {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x2x32xf16> -> tensor<2x2x16x32xf16>
+  %a = brrr.mul %q, %cos : tensor<2x2x16x32xf16>, tensor<16x32xf16> -> tensor<2x2x16x32xf16>
+  %lo = brrr.slice %q {sizes = array<i64: 2, 2, 16, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x2x16x32xf16> -> tensor<2x2x16x16xf16>
+  %hi = brrr.slice %q {sizes = array<i64: 2, 2, 16, 16>, starts = array<i64: 0, 0, 0, 16>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x2x16x32xf16> -> tensor<2x2x16x16xf16>
+  %n = brrr.neg %hi : tensor<2x2x16x16xf16>
+  %r = brrr.concat %n, %lo {axis = 3 : i64} : (tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16>) -> tensor<2x2x16x32xf16>
+  %b = brrr.mul %r, %sin : tensor<2x2x16x32xf16>, tensor<16x32xf16> -> tensor<2x2x16x32xf16>
+  %y = brrr.add %a, %b : tensor<2x2x16x32xf16>, tensor<2x2x16x32xf16> -> tensor<2x2x16x32xf16>
+  return %y : tensor<2x2x16x32xf16>
+}
+
+// -----
+
+// A movement op that something outside the group also reads is not read
+// through: its result has no element at the kernel's own index, so it could
+// not be an extra output, and the other reader needs it made.
+// CHECK-LABEL: func.func @DoNotReadThroughMovementReadElsewhere
+// CHECK: %[[C:.+]] = brrr.concat
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[C]])
+// CHECK: return %[[F]], %[[C]]
+func.func @DoNotReadThroughMovementReadElsewhere(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %c = brrr.concat %x, %y {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+  %r = brrr.relu %c : tensor<4x16xf32>
+  return %r, %c : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// A pointwise op behind a movement op is computed at the coordinates the
+// movement maps the kernel's elements to, not at its own: also read outside
+// the group, it stays a kernel of its own (written once, read by both).
+// CHECK-LABEL: func.func @DoNotFuseMovedProducerReadElsewhere
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[Y:.+]]: tensor<4x4xf32>)
+// CHECK: %[[N:.+]] = brrr.fusion "pointwise"(%[[X]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.neg
+// CHECK-NEXT: brrr.yield
+// CHECK: %[[F:.+]] = brrr.fusion "pointwise"(%[[N]], %[[Y]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.add
+// CHECK: return %[[F]], %[[N]]
+func.func @DoNotFuseMovedProducerReadElsewhere(%x: tensor<4x8xf32>, %y: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x8xf32>) {
+  %n = brrr.neg %x : tensor<4x8xf32>
+  %s = brrr.slice %n {sizes = array<i64: 4, 4>, starts = array<i64: 0, 4>, steps = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  %a = brrr.add %s, %y : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  return %a, %n : tensor<4x4xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A transpose of two long dimensions read through a reshape would read
+// across rows: its own kernel moves it through shared memory, coalesced,
+// and the pointwise kernel reads its result through the reshape.
+// CHECK-LABEL: func.func @DoNotReadThroughTiledTranspose
+// CHECK: %[[T:.+]] = brrr.transpose
+// CHECK-NEXT: brrr.fusion "pointwise"(%[[T]], %{{.+}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.reshape
+// CHECK-NEXT: brrr.add
+func.func @DoNotReadThroughTiledTranspose(%x: tensor<2x64x64xf16>, %y: tensor<2x4096xf16>) -> tensor<2x4096xf16> {
+  %t = brrr.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<2x64x64xf16> -> tensor<2x64x64xf16>
+  %v = brrr.reshape %t : tensor<2x64x64xf16> -> tensor<2x4096xf16>
+  %r = brrr.add %v, %y : tensor<2x4096xf16>, tensor<2x4096xf16> -> tensor<2x4096xf16>
+  return %r : tensor<2x4096xf16>
 }

@@ -1,4 +1,5 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-plan-global-memory))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-plan-global-memory))' | FileCheck %s --check-prefix=KERNELS
 
 // Returned results go to the output buffers; an intermediate that a later
 // kernel reads lives in the arena (here: the second output of a
@@ -45,6 +46,27 @@ func.func @InPlaceAndViews(%x: tensor<256xf32>) -> (tensor<16x16xf32>, tensor<16
   %6 = brrr.reshape %5 : tensor<256xf32> -> tensor<16x16xf32>
   %7 = brrr.matmul %6, %6 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   return %2, %7 : tensor<16x16xf32>, tensor<16x16xf32>
+}
+
+// -----
+
+// An input read through data movement (here a roll: two slices
+// concatenated) is read by other threads than the one writing each element:
+// it never takes the output in place, though it dies there with the
+// output's type.
+// KERNELS-LABEL: func.func @NoInPlaceThroughMovement
+// KERNELS-SAME: brrr.arena_bytes = 2048 : i64
+// KERNELS: %[[A:.+]] = brrr.fusion "matmul"{{.+}}offset = 0 : i64, storage = "arena"
+// KERNELS: %[[B:.+]] = brrr.fusion "pointwise"(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
+// KERNELS: brrr.fusion "matmul"(%[[B]])
+func.func @NoInPlaceThroughMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %1 = brrr.matmul %x, %x : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %2 = brrr.slice %1 {sizes = array<i64: 16, 8>, starts = array<i64: 0, 8>, steps = array<i64: 1, 1>} : tensor<16x16xf32> -> tensor<16x8xf32>
+  %3 = brrr.slice %1 {sizes = array<i64: 16, 8>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<16x16xf32> -> tensor<16x8xf32>
+  %4 = brrr.concat %2, %3 {axis = 1 : i64} : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x16xf32>
+  %5 = brrr.relu %4 : tensor<16x16xf32>
+  %6 = brrr.matmul %5, %5 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  return %6 : tensor<16x16xf32>
 }
 
 // -----

@@ -1,0 +1,350 @@
+//===- PointwiseReads.cpp - a pointwise body on one output vector ---------===//
+
+#include "compiler/CodeGen/PointwiseReads.h"
+
+#include "compiler/CodeGen/IndexMaps.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+using namespace mlir::brrr::pointwise;
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// Whether the innermost dimension of a value of shape `to` broadcasts
+/// along that of `from` (or `to` is a scalar): every lane of a row reads
+/// one element.
+bool innermostBroadcasts(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  return to.empty() || (to.back() == 1 && !from.empty() && from.back() != 1);
+}
+
+} // namespace
+
+VectorReads::VectorReads(OpBuilder &b, Location loc, Block &entry, Block &body,
+                         ArrayRef<int64_t> shape, int64_t vec, Value first,
+                         Type indexType)
+    : b(b), loc(loc), entry(entry), body(body), shape(shape), vec(vec),
+      first(first), im{b, loc, indexType}, pe(b, loc) {
+  bool moves = llvm::any_of(body.without_terminator(), [](Operation &op) {
+    return !isPointwise(&op) && !isa<ConstantOp>(op);
+  });
+  if (!moves || shape.empty())
+    return;
+  Value at = indexType ? Value(arith::IndexCastUIOp::create(b, loc, indexType,
+                                                            first))
+                       : first;
+  ownCoords = im.coordsOf(at, shape);
+  if (shape.back() % vec != 0)
+    for (int64_t l = 0; l < vec; ++l)
+      ownLanes.push_back(im.coordsOf(im.add(at, im.idx(l)), shape));
+}
+
+SmallVector<Value> VectorReads::broadcastCoords(ArrayRef<Value> coords,
+                                                ArrayRef<int64_t> from,
+                                                ArrayRef<int64_t> to) {
+  int64_t offset = from.size() - to.size();
+  SmallVector<Value> r;
+  for (auto [d, n] : llvm::enumerate(to))
+    r.push_back(n == 1 ? im.idx(0) : coords[d + offset]);
+  return r;
+}
+
+LaneAccess VectorReads::coordinatesIn(const LaneAccess &a,
+                                      ArrayRef<int64_t> to) {
+  if (a.kind != LaneAccess::own)
+    return a;
+  LaneAccess r;
+  if (shape.empty() || to.empty()) {
+    r.kind = LaneAccess::uniform;
+    r.coords = {broadcastCoords(ownCoords, shape, to)};
+    return r;
+  }
+  if (!ownLanes.empty()) { // a vector may cross rows
+    r.kind = LaneAccess::perLane;
+    for (ArrayRef<Value> lane : ownLanes)
+      r.coords.push_back(broadcastCoords(lane, shape, to));
+    return r;
+  }
+  r.kind = innermostBroadcasts(shape, to) ? LaneAccess::uniform
+                                          : LaneAccess::contiguous;
+  r.aligned = true;
+  r.coords = {broadcastCoords(ownCoords, shape, to)};
+  return r;
+}
+
+LaneAccess VectorReads::broadcast(const LaneAccess &a, ArrayRef<int64_t> from,
+                                  ArrayRef<int64_t> to) {
+  if (a.kind == LaneAccess::own)
+    return a;
+  LaneAccess r;
+  r.kind = a.kind;
+  r.aligned = a.aligned;
+  if (a.kind == LaneAccess::contiguous && innermostBroadcasts(from, to))
+    r.kind = LaneAccess::uniform;
+  for (ArrayRef<Value> c : a.coords)
+    r.coords.push_back(broadcastCoords(c, from, to));
+  return r;
+}
+
+LaneAccess VectorReads::perLane(const LaneAccess &a) {
+  LaneAccess r;
+  r.kind = LaneAccess::perLane;
+  if (a.kind == LaneAccess::perLane)
+    return a;
+  for (int64_t l = 0; l < vec; ++l) {
+    SmallVector<Value> c(a.coords.front());
+    if (a.kind == LaneAccess::contiguous)
+      c.back() = im.add(c.back(), im.idx(l));
+    r.coords.push_back(std::move(c));
+  }
+  return r;
+}
+
+Value VectorReads::loadScalar(Value base, Type et, Value index) {
+  Type mt = memoryType(et);
+  Value i = index.getType().isIndex()
+                ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                   index))
+                : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), index));
+  Value ptr = LLVM::GEPOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), mt, base,
+      ValueRange{i});
+  return pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, ptr), et);
+}
+
+FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
+                                                const LaneAccess &a) {
+  ArrayRef<int64_t> argShape = shapeOf(arg);
+  Type et = elementOf(arg);
+  Value base = entry.getArgument(arg.getArgNumber());
+  SmallVector<Value> lanes;
+  if (a.kind == LaneAccess::own) {
+    if (argShape == ArrayRef<int64_t>(shape))
+      return loadElements(b, loc, base, et, first, vec);
+    IndexMath ii{b, loc};
+    if (!shape.empty() && shape.back() % vec == 0) {
+      // The lanes lie in one row: a broadcast operand whose rows are the
+      // kernel's is read as a vector from lane 0's element (a multiple of
+      // vec: its other strides are multiples of the row), one broadcast
+      // along the row as one element.
+      Value at = ii.broadcastIndex(first, shape, argShape);
+      if (innermostBroadcasts(shape, argShape))
+        return SmallVector<Value>(vec, loadScalar(base, et, at));
+      return loadElements(b, loc, base, et, at, vec);
+    }
+    // Otherwise per lane, the element that broadcasts to the lane's output
+    // element.
+    for (int64_t l = 0; l < vec; ++l)
+      lanes.push_back(loadScalar(
+          base, et,
+          ii.broadcastIndex(ii.add(first, ii.idx(l)), shape, argShape)));
+    return lanes;
+  }
+  if (a.kind == LaneAccess::uniform)
+    return SmallVector<Value>(vec,
+                              loadScalar(base, et, im.linear(a.coords[0],
+                                                             argShape)));
+  if (a.kind == LaneAccess::perLane) {
+    for (ArrayRef<Value> c : a.coords)
+      lanes.push_back(loadScalar(base, et, im.linear(c, argShape)));
+    return lanes;
+  }
+  Value at = im.linear(a.coords[0], argShape);
+  if (vec > 1 && a.aligned && argShape.back() % vec == 0) {
+    // Whole rows of vectors: lane 0's index is a multiple of vec.
+    Type mt = memoryType(et);
+    Value i = at.getType().isIndex()
+                  ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                     at))
+                  : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), at));
+    Value ptr = LLVM::GEPOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), mt, base,
+        ValueRange{i});
+    Value loaded = LLVM::LoadOp::create(
+        b, loc, VectorType::get({vec}, mt), ptr,
+        std::min<int64_t>(16, vec * elementBytes(et)));
+    for (int64_t l = 0; l < vec; ++l)
+      lanes.push_back(pe.fromMemory(
+          LLVM::ExtractElementOp::create(
+              b, loc, loaded,
+              arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                        b.getI32IntegerAttr(l))),
+          et));
+    return lanes;
+  }
+  for (int64_t l = 0; l < vec; ++l)
+    lanes.push_back(loadScalar(base, et, im.add(at, im.idx(l))));
+  return lanes;
+}
+
+FailureOr<SmallVector<Value>> VectorReads::indexMap(Operation *op,
+                                                    const LaneAccess &access) {
+  Value input = op->getOperand(0);
+  ArrayRef<int64_t> out = shapeOf(op->getResult(0)), in = shapeOf(input);
+  LaneAccess a = coordinatesIn(access, out);
+  // Whether the lanes of a contiguous access stay in one row of the
+  // operand, and where lane 0 lands.
+  std::optional<LaneAccess::Kind> kept;
+  bool aligned = a.aligned;
+  if (a.kind == LaneAccess::contiguous && !in.empty()) {
+    int64_t last = out.size() - 1;
+    if (auto t = dyn_cast<TransposeOp>(op)) {
+      if (t.getPerm()[last] == last)
+        kept = LaneAccess::contiguous;
+    } else if (auto s = dyn_cast<SliceOp>(op)) {
+      if (s.getSteps()[last] == 1) {
+        kept = LaneAccess::contiguous;
+        aligned &= s.getStarts()[last] % vec == 0;
+      }
+    } else if (isa<ReshapeOp>(op)) {
+      if (aligned && out.back() % vec == 0 && in.back() % vec == 0)
+        kept = LaneAccess::contiguous;
+    } else if (isa<ExpandOp>(op)) {
+      kept = innermostBroadcasts(out, in) ? LaneAccess::uniform
+                                          : LaneAccess::contiguous;
+    } else if (auto p = dyn_cast<PadOp>(op)) {
+      if (p.getLow()[last] == 0 && in.back() == out.back())
+        kept = LaneAccess::contiguous;
+    }
+    if (!kept)
+      a = perLane(a);
+  }
+  LaneAccess operand;
+  operand.kind = kept ? *kept : a.kind;
+  operand.aligned = aligned;
+  SmallVector<Value> inside;
+  double fill = 0;
+  for (ArrayRef<Value> c : a.coords) {
+    OperandCoords oc = operandCoords(im, op, c);
+    operand.coords.push_back(std::move(oc.coords));
+    inside.push_back(oc.inside);
+    fill = oc.fill;
+  }
+  if (in.empty()) { // every lane reads the one element
+    operand.kind = LaneAccess::uniform;
+    operand.coords.resize(1);
+    inside.resize(1);
+  }
+  FailureOr<SmallVector<Value>> lanes = eval(input, operand);
+  if (failed(lanes) || !inside.front())
+    return lanes;
+  Value fillValue = pe.cst(computeType(elementOf(input)), fill);
+  for (auto [l, v] : llvm::enumerate(*lanes))
+    v = arith::SelectOp::create(b, loc, inside[inside.size() == 1 ? 0 : l], v,
+                                fillValue);
+  return lanes;
+}
+
+FailureOr<SmallVector<Value>> VectorReads::concat(ConcatOp c,
+                                                  const LaneAccess &access) {
+  ArrayRef<int64_t> out = shapeOf(c.getResult());
+  Type ct = computeType(elementOf(c.getResult()));
+  SmallVector<ConcatPart> parts = concatParts(c);
+  if (parts.empty()) // an empty result: no lane reads it
+    return SmallVector<Value>(vec, pe.cst(ct, 0));
+  int64_t axis = c.getAxis(), last = out.size() - 1;
+  LaneAccess a = coordinatesIn(access, out);
+  // A contiguous vector lies in one part where parts start at whole
+  // vectors (or the parts meet along another dimension).
+  if (a.kind == LaneAccess::contiguous && axis == last &&
+      !(a.aligned && llvm::all_of(parts, [&](const ConcatPart &p) {
+        return p.start % vec == 0;
+      })))
+    a = perLane(a);
+  // Each part's branch computes its own values: what it computes does not
+  // dominate the code after the branch.
+  auto select = [&](ArrayRef<Value> coords, LaneAccess::Kind kind,
+                    int64_t width) {
+    return selectConcatPart(
+        im, parts, coords[axis], SmallVector<Type>(width, ct),
+        [&](size_t k) -> SmallVector<Value> {
+          LaneAccess part;
+          part.kind = kind;
+          part.aligned = a.aligned;
+          part.coords = {SmallVector<Value>(coords)};
+          part.coords[0][axis] =
+              arith::SubIOp::create(b, loc, coords[axis], im.idx(parts[k].start));
+          auto saved = memo;
+          FailureOr<SmallVector<Value>> lanes = eval(parts[k].input, part);
+          memo = std::move(saved);
+          if (failed(lanes)) {
+            broken = true;
+            return SmallVector<Value>(width, pe.cst(ct, 0));
+          }
+          return SmallVector<Value>(ArrayRef<Value>(*lanes).take_front(width));
+        });
+  };
+  SmallVector<Value> lanes;
+  if (a.kind == LaneAccess::contiguous)
+    lanes = select(a.coords[0], LaneAccess::contiguous, vec);
+  else if (a.kind == LaneAccess::uniform)
+    lanes.assign(vec, select(a.coords[0], LaneAccess::uniform, 1)[0]);
+  else
+    for (ArrayRef<Value> lane : a.coords)
+      lanes.push_back(select(lane, LaneAccess::uniform, 1)[0]);
+  if (broken)
+    return failure();
+  return lanes;
+}
+
+FailureOr<SmallVector<Value>> VectorReads::eval(Value v, const LaneAccess &a) {
+  std::vector<const void *> key = {
+      v.getAsOpaquePointer(),
+      reinterpret_cast<const void *>(static_cast<intptr_t>(a.kind) * 2 +
+                                     a.aligned)};
+  for (ArrayRef<Value> c : a.coords)
+    for (Value x : c)
+      key.push_back(x.getAsOpaquePointer());
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  FailureOr<SmallVector<Value>> lanes = failure();
+  Operation *op = v.getDefiningOp();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    lanes = load(arg, a);
+  } else if (auto c = dyn_cast<ConstantOp>(op)) {
+    TypedAttr splat = splatValue(c);
+    if (!splat)
+      return c.emitOpError("non-splat constants must be kernel inputs");
+    lanes = SmallVector<Value>(vec, arith::ConstantOp::create(b, loc, splat));
+  } else if (isPointwise(op)) {
+    SmallVector<SmallVector<Value>> args;
+    for (Value operand : op->getOperands()) {
+      FailureOr<SmallVector<Value>> x =
+          eval(operand, broadcast(a, shapeOf(v), shapeOf(operand)));
+      if (failed(x))
+        return failure();
+      args.push_back(std::move(*x));
+    }
+    // Lanes of a uniform access are one element: computed once.
+    int64_t distinct = a.kind == LaneAccess::uniform ? 1 : vec;
+    SmallVector<Value> computed;
+    for (int64_t l = 0; l < distinct; ++l) {
+      SmallVector<Value> scalars;
+      for (ArrayRef<Value> x : args)
+        scalars.push_back(x[l]);
+      FailureOr<Value> r = pe.emit(op, scalars);
+      if (failed(r))
+        return failure();
+      computed.push_back(*r);
+    }
+    computed.resize(vec, computed.front());
+    lanes = std::move(computed);
+  } else if (auto c = dyn_cast<ConcatOp>(op)) {
+    lanes = concat(c, a);
+  } else if (isa<ReshapeOp, TransposeOp, SliceOp, ExpandOp, PadOp>(op)) {
+    lanes = indexMap(op, a);
+  } else {
+    return op->emitOpError("cannot be fused into a pointwise kernel");
+  }
+  if (succeeded(lanes))
+    memo[key] = *lanes;
+  return lanes;
+}
