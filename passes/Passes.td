@@ -116,16 +116,21 @@ def BrrrMergeProducts : Pass<"brrr-merge-products", "func::FuncOp"> {
   let description = [{
     `brrr.matmul`s of the same left operand by 2-D constant weights of the
     same depth and type, each read only as a query, key or value of a
-    `brrr.attention` (through reshapes and transposes), become one product
-    by the weights concatenated along their columns at compile time. The
+    `brrr.attention` (through reshapes and transposes) or, behind such
+    views, by pointwise ops and data movement (Llama's rotary embeddings of
+    the queries and keys, which brrr-fuse-elementwise reads through), become
+    one product by the weights concatenated along their columns at compile
+    time. The
     float casts and constant `[N]` bias additions each product goes through
     alone (the same chain for every product of a group) are applied once to
     the merged product, the biases concatenated like the weights; each
     former result is a `brrr.slice`
-    of the merged one, which the attention kernel reads in place. One
+    of the merged one, which the attention kernel reads in place and a
+    pointwise kernel reads through. One
     launch and one pass over the input instead of three, and at small
     batches a product wide enough to fill the GPU. Products read any other
-    way stay apart (a slice would be copied), as do products past
+    way stay apart (a slice would be copied, or a product would lose its
+    pointwise epilogue), as do products past
     `max-columns` columns together. Runs after brrr-fuse-attention.
   }];
   let options = [

@@ -6,10 +6,12 @@
 // BERT-base, each a kernel launch that reads the input again, and at
 // batch 1 each too narrow to fill the GPU. Products of one left operand by
 // 2-D constant weights of the same depth and element type, read only by
-// attention, become one product by the weights concatenated along their
-// columns at compile time, plus the concatenated biases when every product
-// of the group adds a constant bias of its columns; each former result is
-// a slice of the merged one, which the attention kernel reads in place.
+// attention or, behind views, by a pointwise kernel (rotary embeddings),
+// become one product by the weights concatenated along their columns at
+// compile time, plus the concatenated biases when every product of the
+// group adds a constant bias of its columns; each former result is a slice
+// of the merged one, which the attention kernel reads in place and a
+// pointwise kernel reads through.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,22 +88,29 @@ void followChain(Sibling &s) {
   }
 }
 
-/// Whether `v` is read only as a query, key or value of `brrr.attention`,
-/// through reshapes and transposes: the attention kernel then reads a
-/// slice of a merged product in place. A slice read any other way would
-/// be copied by a movement kernel, costing more than the merge saves.
-bool feedsOnlyAttention(Value v) {
-  SmallVector<Value> work = {v};
+/// Whether a slice of a merged product could stand for `v` at no cost: `v`
+/// is read only through reshapes and transposes, each reader a query, key
+/// or value of `brrr.attention` (whose kernel reads the slice in place) or,
+/// behind at least one view, a pointwise op or data movement (which a
+/// pointwise kernel reads the slice through: rotary embeddings of the
+/// queries and keys). A product read by a pointwise op directly keeps it as
+/// its epilogue, and a slice read any other way would be copied by a
+/// movement kernel: either costs more than the merge saves.
+bool readsSliceInPlace(Value v) {
+  SmallVector<std::pair<Value, bool>> work = {{v, false}};
   while (!work.empty()) {
-    Value x = work.pop_back_val();
+    auto [x, viewed] = work.pop_back_val();
     for (OpOperand &use : x.getUses()) {
       Operation *user = use.getOwner();
       if (isa<ReshapeOp, TransposeOp>(user)) {
-        work.push_back(user->getResult(0));
+        work.push_back({user->getResult(0), true});
         continue;
       }
-      if (!isa<AttentionOp>(user) || use.getOperandNumber() > 2)
-        return false;
+      if (isa<AttentionOp>(user) && use.getOperandNumber() <= 2)
+        continue;
+      if (viewed && (isPointwise(user) || isMovementTreeOp(user)))
+        continue;
+      return false;
     }
   }
   return true;
@@ -138,7 +147,7 @@ struct MergeProductsPass
         s.product = mm;
         s.columns = mm.getRhs().getType().getDimSize(1);
         followChain(s);
-        if (!feedsOnlyAttention(s.result()))
+        if (!readsSliceInPlace(s.result()))
           continue;
         groups[s.signature].push_back(std::move(s));
       }

@@ -108,3 +108,44 @@ func.func @cast_bias_chain(%x: tensor<1x4x2xf16>, %v: tensor<1x1x4x2xf16>) -> te
   %o = brrr.attention %q4, %k4, %v {scale = 1.0 : f64} : tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16> -> tensor<1x1x4x2xf16>
   return %o : tensor<1x1x4x2xf16>
 }
+
+// -----
+
+// Llama's queries and keys are rotated before attention (rotary
+// embeddings: pointwise ops and slices behind the head views), which a
+// pointwise kernel reads through: the three projections still merge. The
+// gate and up projections of its MLP are read by pointwise ops directly,
+// which stay their epilogues: they do not merge.
+// CHECK-LABEL: func.func @rotary_queries_and_keys
+// CHECK: %[[M:.+]] = brrr.matmul %arg0, %{{.+}} : tensor<1x4x8xf16>, tensor<8x12xf16> -> tensor<1x4x12xf16>
+// CHECK: %[[Q:.+]] = brrr.slice %[[M]] {{.+}} -> tensor<1x4x4xf16>
+// CHECK: %[[K:.+]] = brrr.slice %[[M]] {{.+}} -> tensor<1x4x4xf16>
+// CHECK: %[[V:.+]] = brrr.slice %[[M]] {{.+}} -> tensor<1x4x4xf16>
+// CHECK: brrr.matmul %arg0, %{{.+}} : tensor<1x4x8xf16>, tensor<8x4xf16> -> tensor<1x4x4xf16>
+// CHECK: brrr.matmul %arg0, %{{.+}} : tensor<1x4x8xf16>, tensor<8x4xf16> -> tensor<1x4x4xf16>
+// CHECK: brrr.reshape %[[Q]]
+// CHECK: brrr.reshape %[[K]]
+// CHECK: brrr.reshape %[[V]]
+func.func @rotary_queries_and_keys(%x: tensor<1x4x8xf16>, %cos: tensor<4x4xf16>) -> (tensor<1x1x4x4xf16>, tensor<1x4x4xf16>) {
+  %wq = brrr.constant dense<1.0> : tensor<8x4xf16>
+  %wk = brrr.constant dense<2.0> : tensor<8x4xf16>
+  %wv = brrr.constant dense<3.0> : tensor<8x4xf16>
+  %wg = brrr.constant dense<4.0> : tensor<8x4xf16>
+  %wu = brrr.constant dense<5.0> : tensor<8x4xf16>
+  %q = brrr.matmul %x, %wq : tensor<1x4x8xf16>, tensor<8x4xf16> -> tensor<1x4x4xf16>
+  %k = brrr.matmul %x, %wk : tensor<1x4x8xf16>, tensor<8x4xf16> -> tensor<1x4x4xf16>
+  %v = brrr.matmul %x, %wv : tensor<1x4x8xf16>, tensor<8x4xf16> -> tensor<1x4x4xf16>
+  %g = brrr.matmul %x, %wg : tensor<1x4x8xf16>, tensor<8x4xf16> -> tensor<1x4x4xf16>
+  %u = brrr.matmul %x, %wu : tensor<1x4x8xf16>, tensor<8x4xf16> -> tensor<1x4x4xf16>
+  %q4 = brrr.reshape %q : tensor<1x4x4xf16> -> tensor<1x1x4x4xf16>
+  %k4 = brrr.reshape %k : tensor<1x4x4xf16> -> tensor<1x1x4x4xf16>
+  %v4 = brrr.reshape %v : tensor<1x4x4xf16> -> tensor<1x1x4x4xf16>
+  %qr = brrr.mul %q4, %cos : tensor<1x1x4x4xf16>, tensor<4x4xf16> -> tensor<1x1x4x4xf16>
+  %k0 = brrr.slice %k4 {sizes = array<i64: 1, 1, 4, 2>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x1x4x4xf16> -> tensor<1x1x4x2xf16>
+  %k1 = brrr.slice %k4 {sizes = array<i64: 1, 1, 4, 2>, starts = array<i64: 0, 0, 0, 2>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x1x4x4xf16> -> tensor<1x1x4x2xf16>
+  %kr = brrr.concat %k1, %k0 {axis = 3 : i64} : (tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>) -> tensor<1x1x4x4xf16>
+  %o = brrr.attention %qr, %kr, %v4 {scale = 1.0 : f64} : tensor<1x1x4x4xf16>, tensor<1x1x4x4xf16>, tensor<1x1x4x4xf16> -> tensor<1x1x4x4xf16>
+  %s = brrr.silu %g : tensor<1x4x4xf16>
+  %m = brrr.mul %s, %u : tensor<1x4x4xf16>, tensor<1x4x4xf16> -> tensor<1x4x4xf16>
+  return %o, %m : tensor<1x1x4x4xf16>, tensor<1x4x4xf16>
+}
