@@ -149,6 +149,13 @@ def torch_inputs(name, gen):
                 f(1536, dt=torch.float16)]
     if name in ("movement_roll_windows_f16", "movement_patch_merge_f16"):
         return [f(2, 14, 14, 16, dt=torch.float16)]
+    if name == "rotary_llama_attention_f16":
+        return [f(2, 77, 64, dt=torch.float16), f(77, 32, dt=torch.float16),
+                f(77, 32, dt=torch.float16)]
+    if name == "pointwise_roll_residual_f16":
+        return [f(2, 14, 14, 16, dt=torch.float16) for _ in range(2)]
+    if name == "pointwise_lanes_apart_f32":
+        return [f(999, 6), f(999, 10), f(16, 999), f(999, 12), f(999, 1)]
     if name == "rmsnorm_llama_f16":
         return [f(3, 77, 2048, dt=torch.float16) * 3, f(2048, dt=torch.float16)]
     if name == "rmsnorm_f32":
@@ -493,6 +500,23 @@ def torch_reference(name, xs):
     if name == "movement_roll_windows_f16":
         r = torch.roll(d[0], (-3, -3), (1, 2))
         return [r.reshape(2, 2, 7, 2, 7, 16).permute(0, 1, 3, 2, 4, 5).reshape(8, 49, 16)]
+    if name == "rotary_llama_attention_f16":
+        wq = stem_weights(64, 64, 1).reshape(64, 64)
+        wk = stem_weights(64, 32, 1).reshape(64, 32)
+        cos, sin = d[1], d[2]
+
+        def rope(t):
+            return t * cos + torch.cat([-t[..., 16:], t[..., :16]], -1) * sin
+        q = rope((d[0] @ wq).reshape(2, 77, 2, 32).transpose(1, 2))
+        k = rope((d[0] @ wk).reshape(2, 77, 1, 32).transpose(1, 2)).repeat_interleave(2, 1)
+        v = (d[0] @ -wk).reshape(2, 77, 1, 32).transpose(1, 2).repeat_interleave(2, 1)
+        s = q @ k.transpose(-1, -2) * float(np.float16(32 ** -0.5))
+        return [(torch.softmax(s, -1) @ v).transpose(1, 2).reshape(2, 77, 64)]
+    if name == "pointwise_roll_residual_f16":
+        return [d[0] + torch.roll(d[1], (-3, -3), (1, 2))]
+    if name == "pointwise_lanes_apart_f32":
+        r = torch.relu(torch.cat([d[0], d[1]], -1)) * d[2].t()
+        return [r + torch.exp(F.pad(d[3], (4, 0), value=1.0)) - d[4]]
     if name == "movement_patch_merge_f16":
         x = d[0]
         return [torch.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2], x[:, 0::2, 1::2],
