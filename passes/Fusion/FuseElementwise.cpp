@@ -107,6 +107,18 @@ bool canReadThrough(Operation *op, Operation *root,
       !llvm::all_of(op->getUsers(),
                     [&](Operation *u) { return group.contains(u); }))
     return false;
+  if (isa<ReshapeOp>(op)) {
+    // A reshape of a kernel's result is a view the kernel reads as it is
+    // (same bytes): it joins only on the way to other data movement (a
+    // slice of a merged product viewed as heads). A group of pointwise ops
+    // and views alone stays one that other kernels can take in (a row
+    // kernel's prologue, a product's epilogue).
+    Operation *source = op;
+    while (isa_and_nonnull<ReshapeOp>(source))
+      source = source->getOperand(0).getDefiningOp();
+    if (!source || !isReadThrough(source))
+      return false;
+  }
   auto t = dyn_cast<TransposeOp>(op);
   return !t || !isTiledTranspose(t) ||
          t.getType().getShape() ==

@@ -17,7 +17,7 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
   models.py run BRRRC DIR [--only ...] [--exporters ...] [--dtypes fp32,fp16]
                 [--batches 1,32] [--peers eager,compile,graphs] [--tiny]
                 [--profile [--profile-top N]] [--brrrc-flag=F ...]
-                [--variant NAME=FLAG[,FLAG...] ...]
+                [--variant NAME=FLAG[,FLAG...] ...] [--baseline BRRRC2]
       For every model, exporter, dtype and batch: exports there (fp16 models
       are exported in half precision and compiled with --precision=fp16, so
       f32 stretches an exporter leaves in them multiply in f16 as torch
@@ -37,7 +37,8 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
       times it in alternating rounds with the default build (the median of
       3 rounds' medians each), so that a compile option is compared on one
       export, one set of inputs and the same peers; its rows show the
-      exporter as EXPORTER+NAME.
+      exporter as EXPORTER+NAME. --baseline BRRRC2 does the same with
+      another compiler (an earlier build's bundle), as EXPORTER+base.
 """
 
 import argparse
@@ -337,12 +338,14 @@ def cmd_run(opts):
     os.makedirs(opts.dir, exist_ok=True)
     names = opts.only.split(",") if opts.only else list(MODELS)
     peers = [p for p in opts.peers.split(",") if p]
-    variants = []
+    variants = []  # (label, compiler, extra flags)
+    if opts.baseline:
+        variants.append(("base", opts.baseline, []))
     for v in opts.variant:
         label, _, flags = v.partition("=")
         if not label or not flags:
             sys.exit(f"--variant {v!r}: expected NAME=FLAG[,FLAG...]")
-        variants.append((label, flags.split(",")))
+        variants.append((label, opts.brrrc, flags.split(",")))
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}", flush=True)
     head = (f"{'model':16s} {'exporter':11s} {'dtype':5s} {'b':>3s} {'compile s':>9s} "
             f"{'RSS GiB':>7s} {'vs torch':>9s} {'brrr/f64':>9s} {'torch/f64':>9s} "
@@ -382,12 +385,12 @@ def cmd_run(opts):
                     flags = ["--precision=fp16"] if dtype == "fp16" else []
                     flags += opts.brrrc_flag
                     builds = []  # (row start, context, output, failure note, profile)
-                    for label, extra in [("", [])] + variants:
+                    for label, brrrc, extra in [("", opts.brrrc, [])] + variants:
                         built = exporter + ("+" + label if label else "")
                         vcase = f"{name:16s} {built:11s} {dtype:5s} {batch:3d}"
                         so = path[:-5] + (f".{label}" if label else "") + ".so"
                         seconds, rss, err, families = compile_model(
-                            opts.brrrc, path, so, flags + extra)
+                            brrrc, path, so, flags + extra)
                         if err:
                             failures += 1
                             print(f"{vcase} {seconds:9.1f} {rss:7.2f} COMPILE FAILED {err}",
@@ -473,6 +476,10 @@ def main():
     p.add_argument("--brrrc-flag", action="append", default=[],
                    help="an extra brrrc flag for every model (repeatable), "
                         "e.g. --brrrc-flag=--persistent")
+    p.add_argument("--baseline", metavar="BRRRC",
+                   help="also compile every export with this other brrrc (an "
+                        "earlier build) and time it against BRRRC in "
+                        "alternating rounds; its rows show EXPORTER+base")
     p.add_argument("--variant", action="append", default=[],
                    help="also compile every export with these brrrc flags and "
                         "time it against the default build in alternating "

@@ -258,14 +258,15 @@ func.func @HoistCastAboveViews(%qk: tensor<4x8xf32>, %other: tensor<4x12xf32>, %
 
 // Rotary embeddings as transformers write them (a product viewed as heads,
 // the heads moved before the rows, half of each head rotated by two slices,
-// a negation and a concatenation): one kernel reads the product itself
-// through every view, and none of the copies is made.
+// a negation and a concatenation): one kernel reads the product through
+// every view (the head view outside it: the same bytes), and none of the
+// copies is made.
 // CHECK-LABEL: func.func @ReadThroughRotaryEmbedding
 // CHECK-SAME: (%[[P:.+]]: tensor<2x16x64xf16>, %[[COS:.+]]: tensor<16x32xf16>, %[[SIN:.+]]: tensor<16x32xf16>)
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[P]], %[[COS]], %[[SIN]])
-// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x16x64xf16>, %{{.+}}: tensor<16x32xf16>, %{{.+}}: tensor<16x32xf16>):
-// CHECK-NEXT:   %[[V:.+]] = brrr.reshape %[[A]]
-// CHECK-NEXT:   %[[Q:.+]] = brrr.transpose %[[V]]
+// CHECK-NEXT: %[[H:.+]] = brrr.reshape %[[P]]
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[H]], %[[COS]], %[[SIN]])
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x16x2x32xf16>, %{{.+}}: tensor<16x32xf16>, %{{.+}}: tensor<16x32xf16>):
+// CHECK-NEXT:   %[[Q:.+]] = brrr.transpose %[[A]]
 // CHECK-NEXT:   brrr.mul %[[Q]]
 // CHECK-NEXT:   brrr.slice %[[Q]]
 // CHECK-NEXT:   brrr.slice %[[Q]]
@@ -343,4 +344,34 @@ func.func @DoNotReadThroughTiledTranspose(%x: tensor<2x64x64xf16>, %y: tensor<2x
   %v = brrr.reshape %t : tensor<2x64x64xf16> -> tensor<2x4096xf16>
   %r = brrr.add %v, %y : tensor<2x4096xf16>, tensor<2x4096xf16> -> tensor<2x4096xf16>
   return %r : tensor<2x4096xf16>
+}
+
+// -----
+
+// A reshape of a kernel's result is a view the kernel reads as it is: it
+// stays outside, so the group (pointwise ops alone) can still become a
+// row kernel's prologue or a product's epilogue (GPT-2's residual adds). A
+// reshape between data movement and the group joins (a slice of a merged
+// product viewed as heads), or the slice would be copied.
+// CHECK-LABEL: func.func @ReshapesJoinOnlyBehindMovement
+// CHECK-SAME: (%[[X:.+]]: tensor<512x64xf16>, %[[R:.+]]: tensor<1x512x64xf16>, %[[M:.+]]: tensor<512x128xf16>)
+// CHECK: %[[V:.+]] = brrr.reshape %[[X]]
+// CHECK-NEXT: brrr.fusion "pointwise"(%[[V]], %[[R]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.add
+// CHECK-NEXT: brrr.yield
+// CHECK: brrr.fusion "pointwise"(%[[M]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.reshape
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.neg
+func.func @ReshapesJoinOnlyBehindMovement(%x: tensor<512x64xf16>, %r: tensor<1x512x64xf16>, %m: tensor<512x128xf16>) -> (tensor<1x512x64xf16>, tensor<2x512x32xf16>) {
+  %v = brrr.reshape %x : tensor<512x64xf16> -> tensor<1x512x64xf16>
+  %a = brrr.add %v, %r : tensor<1x512x64xf16>, tensor<1x512x64xf16> -> tensor<1x512x64xf16>
+  %s = brrr.slice %m {sizes = array<i64: 512, 64>, starts = array<i64: 0, 64>, steps = array<i64: 1, 1>} : tensor<512x128xf16> -> tensor<512x64xf16>
+  %h = brrr.reshape %s : tensor<512x64xf16> -> tensor<512x2x32xf16>
+  %t = brrr.transpose %h {perm = array<i64: 1, 0, 2>} : tensor<512x2x32xf16> -> tensor<2x512x32xf16>
+  %n = brrr.neg %t : tensor<2x512x32xf16>
+  return %a, %n : tensor<1x512x64xf16>, tensor<2x512x32xf16>
 }
