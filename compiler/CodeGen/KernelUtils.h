@@ -117,8 +117,9 @@ Value sumOverCluster(OpBuilder &b, Location loc, Value local, Type type,
                      int64_t blocks, unsigned alignment);
 
 /// Elements `index` .. `index` + `width` - 1 of `elem` in global buffer
-/// `base`, in compute type: one load, a vector load aligned to its size
-/// when `width` > 1.
+/// `base`, in compute type: one load, a vector load aligned to its size (at
+/// most 16 bytes) when `width` > 1. `index` is an index or an unsigned
+/// integer.
 SmallVector<Value> loadElements(OpBuilder &b, Location loc, Value base,
                                 Type elem, Value index, int64_t width = 1);
 

@@ -109,15 +109,7 @@ LaneAccess VectorReads::perLane(const LaneAccess &a) {
 }
 
 Value VectorReads::loadScalar(Value base, Type et, Value index) {
-  Type mt = memoryType(et);
-  Value i = index.getType().isIndex()
-                ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                                   index))
-                : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), index));
-  Value ptr = LLVM::GEPOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), mt, base,
-      ValueRange{i});
-  return pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, ptr), et);
+  return loadElements(b, loc, base, et, index)[0];
 }
 
 FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
@@ -158,28 +150,9 @@ FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
     return lanes;
   }
   Value at = im.linear(a.coords[0], argShape);
-  if (vec > 1 && a.aligned && argShape.back() % vec == 0) {
-    // Whole rows of vectors: lane 0's index is a multiple of vec.
-    Type mt = memoryType(et);
-    Value i = at.getType().isIndex()
-                  ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                                     at))
-                  : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), at));
-    Value ptr = LLVM::GEPOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), mt, base,
-        ValueRange{i});
-    Value loaded = LLVM::LoadOp::create(
-        b, loc, VectorType::get({vec}, mt), ptr,
-        std::min<int64_t>(16, vec * elementBytes(et)));
-    for (int64_t l = 0; l < vec; ++l)
-      lanes.push_back(pe.fromMemory(
-          LLVM::ExtractElementOp::create(
-              b, loc, loaded,
-              arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                        b.getI32IntegerAttr(l))),
-          et));
-    return lanes;
-  }
+  // Whole rows of vectors: lane 0's index is a multiple of vec.
+  if (a.aligned && argShape.back() % vec == 0)
+    return loadElements(b, loc, base, et, at, vec);
   for (int64_t l = 0; l < vec; ++l)
     lanes.push_back(loadScalar(base, et, im.add(at, im.idx(l))));
   return lanes;
