@@ -15,6 +15,19 @@ from onnx import TensorProto, helper
 F, H, BF, I64, B = (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.BFLOAT16,
                     TensorProto.INT64, TensorProto.BOOL)
 n = helper.make_node
+
+
+def roll_hw(x, y):
+    """Swin's cyclic shift of [b, 14, 14, c] tensor `x` by -3 along H and W
+    into `y`, as torch.roll exports it: per axis, two slices concatenated."""
+    return [n("Slice", [x, "roll3", "roll14", "roll_h"], ["a1"]),
+            n("Slice", [x, "roll0", "roll3", "roll_h"], ["b1"]),
+            n("Concat", ["a1", "b1"], ["x1"], axis=1),
+            n("Slice", ["x1", "roll3", "roll14", "roll_w"], ["a2"]),
+            n("Slice", ["x1", "roll0", "roll3", "roll_w"], ["b2"]),
+            n("Concat", ["a2", "b2"], [y], axis=2)]
+
+
 KERNEL_CASES = [
     ("cos_cos_ragged", [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])],
      [("x", F, [1000003])], [("y", F, [1000003])]),
@@ -160,12 +173,7 @@ KERNEL_CASES = [
     # two axes, each two slices concatenated) and window partition, one
     # kernel; its patch merge (four strided slices concatenated), one more.
     ("movement_roll_windows_f16",
-     [n("Slice", ["x", "roll3", "roll14", "roll_h"], ["a1"]),
-      n("Slice", ["x", "roll0", "roll3", "roll_h"], ["b1"]),
-      n("Concat", ["a1", "b1"], ["x1"], axis=1),
-      n("Slice", ["x1", "roll3", "roll14", "roll_w"], ["a2"]),
-      n("Slice", ["x1", "roll0", "roll3", "roll_w"], ["b2"]),
-      n("Concat", ["a2", "b2"], ["x2"], axis=2),
+     roll_hw("x", "x2") + [
       n("Reshape", ["x2", "win_split"], ["w"]), n("Transpose", ["w"], ["wt"], perm=[0, 1, 3, 2, 4, 5]),
       n("Reshape", ["wt", "win_tokens"], ["y"])],
      [("x", H, [2, 14, 14, 16])], [("y", H, [8, 49, 16])]),
@@ -204,12 +212,7 @@ KERNEL_CASES = [
      [("x", H, [2, 77, 64]), ("cos", H, [77, 32]), ("sin", H, [77, 32])],
      [("y", H, [2, 77, 64])]),
     ("pointwise_roll_residual_f16",
-     [n("Slice", ["a", "roll3", "roll14", "roll_h"], ["a1"]),
-      n("Slice", ["a", "roll0", "roll3", "roll_h"], ["b1"]),
-      n("Concat", ["a1", "b1"], ["x1"], axis=1),
-      n("Slice", ["x1", "roll3", "roll14", "roll_w"], ["a2"]),
-      n("Slice", ["x1", "roll0", "roll3", "roll_w"], ["b2"]),
-      n("Concat", ["a2", "b2"], ["x2"], axis=2), n("Add", ["x", "x2"], ["y"])],
+     roll_hw("a", "x2") + [n("Add", ["x", "x2"], ["y"])],
      [("x", H, [2, 14, 14, 16]), ("a", H, [2, 14, 14, 16])], [("y", H, [2, 14, 14, 16])]),
     ("pointwise_lanes_apart_f32",
      [n("Concat", ["a", "b"], ["c"], axis=-1), n("Relu", ["c"], ["r"]),
