@@ -33,6 +33,26 @@ Value rootOf(Value v) {
   return v;
 }
 
+/// Whether every element a pointwise kernel computes from its argument
+/// `arg` is computed from arg's element at the same index: nothing that
+/// depends on it is read through data movement (which reads other
+/// elements), only by pointwise ops and the kernel's results.
+bool readAtOwnIndex(BlockArgument arg) {
+  SmallVector<Value> work = {arg};
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<YieldOp>(user) || !seen.insert(user).second)
+        continue;
+      if (!isPointwise(user))
+        return false;
+      work.push_back(user->getResult(0));
+    }
+  }
+  return true;
+}
+
 /// The `brrr.memory` entry of one result.
 DictionaryAttr memoryEntry(Builder &b, StringRef storage, int64_t offset,
                            int64_t bytes) {
@@ -109,11 +129,11 @@ struct PlanGlobalMemoryPass
       auto fusion = dyn_cast<FusionOp>(&op);
       if (!fusion)
         continue;
-      // Arena inputs whose last read is this kernel: a same-shaped one that
-      // only pointwise ops read can take the output in place (each element
-      // is read, then written, by the same thread; read through data
-      // movement, it would be read by other threads too); the others are
-      // released after placement.
+      // Arena inputs whose last read is this kernel: a same-shaped one read
+      // at each element's own index can take the output in place (each
+      // element is read, then written, by the same thread; read through
+      // data movement, it would be read by other threads too); the others
+      // are released after placement.
       // (root buffer, type the kernel reads it as) of each candidate.
       SmallVector<std::pair<Value, Type>> inPlace;
       Block &kernel = fusion.getBody().front();
@@ -122,8 +142,7 @@ struct PlanGlobalMemoryPass
         bool taken =
             llvm::any_of(inPlace, [&](auto &c) { return c.first == root; });
         if (arenaOffset.count(root) && lastUse.lookup(root) == here && !taken &&
-            fusion.getKind() == "pointwise" &&
-            llvm::all_of(arg.getUsers(), isPointwise))
+            fusion.getKind() == "pointwise" && readAtOwnIndex(arg))
           inPlace.emplace_back(root, in.getType());
       }
       SmallVector<Attribute> entries;

@@ -71,6 +71,27 @@ func.func @NoInPlaceThroughMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> 
 
 // -----
 
+// The same where the input is read by a pointwise op whose result is read
+// through data movement: exp of a product, rolled.
+// KERNELS-LABEL: func.func @NoInPlaceBehindMovement
+// KERNELS-SAME: brrr.arena_bytes = 2048 : i64
+// KERNELS: %[[A:.+]] = brrr.fusion "matmul"{{.+}}offset = 0 : i64, storage = "arena"
+// KERNELS: %[[B:.+]] = brrr.fusion "pointwise"(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
+// KERNELS-NEXT: ^bb0
+// KERNELS-NEXT: brrr.exp
+func.func @NoInPlaceBehindMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %1 = brrr.matmul %x, %x : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %e = brrr.exp %1 : tensor<16x16xf32>
+  %2 = brrr.slice %e {sizes = array<i64: 16, 8>, starts = array<i64: 0, 8>, steps = array<i64: 1, 1>} : tensor<16x16xf32> -> tensor<16x8xf32>
+  %3 = brrr.slice %e {sizes = array<i64: 16, 8>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<16x16xf32> -> tensor<16x8xf32>
+  %4 = brrr.concat %2, %3 {axis = 1 : i64} : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x16xf32>
+  %5 = brrr.relu %4 : tensor<16x16xf32>
+  %6 = brrr.matmul %5, %5 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  return %6 : tensor<16x16xf32>
+}
+
+// -----
+
 // A result returned through reshape views is the same bytes: its kernel
 // writes the output buffer itself, and no copy follows.
 // CHECK-LABEL: func.func @ReturnedThroughViewsWritesTheOutput
