@@ -1,4 +1,4 @@
-//===- IndexMaps.cpp - where an element of a view or copy comes from ------===//
+//===- IndexMaps.cpp - coordinates through data movement ------------------===//
 
 #include "compiler/CodeGen/IndexMaps.h"
 

@@ -1,4 +1,4 @@
-//===- IndexMaps.h - where an element of a view or copy comes from -*- C++ -*-===//
+//===- IndexMaps.h - coordinates through data movement ----------*- C++ -*-===//
 //
 // The coordinates, in the operand of a reshape, transpose, slice, expand or
 // pad, of the element at given coordinates of its result, and which operand

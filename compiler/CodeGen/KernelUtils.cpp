@@ -221,7 +221,8 @@ SmallVector<Value> mlir::brrr::IndexMath::coordsOf(Value linear,
   SmallVector<int64_t> strides = rowMajorStrides(shape);
   SmallVector<Value> coords;
   for (auto [d, n] : llvm::enumerate(shape))
-    coords.push_back(d == 0 ? div(linear, strides[d]) : rem(div(linear, strides[d]), n));
+    coords.push_back(d == 0 ? div(linear, strides[d])
+                            : rem(div(linear, strides[d]), n));
   return coords;
 }
 
@@ -267,19 +268,19 @@ SmallVector<Value> mlir::brrr::loadElements(OpBuilder &b, Location loc,
                                             int64_t width) {
   pointwise::PointwiseEmitter pe(b, loc);
   Type mt = pointwise::memoryType(elem);
-  Value i = index.getType().isIndex()
-                ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                                   index))
-                : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), index));
+  Value i =
+      index.getType().isIndex()
+          ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), index))
+          : Value(arith::ExtUIOp::create(b, loc, b.getI64Type(), index));
   Value p =
       LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
                           mt, base, ValueRange{i});
   if (width == 1)
     return {pe.fromMemory(LLVM::LoadOp::create(b, loc, mt, p), elem)};
   // Buffers are 16-byte aligned: a wider vector is split into 16-byte loads.
-  Value vec = LLVM::LoadOp::create(
-      b, loc, VectorType::get({width}, mt), p,
-      std::min<int64_t>(16, elementBytes(elem) * width));
+  Value vec =
+      LLVM::LoadOp::create(b, loc, VectorType::get({width}, mt), p,
+                           std::min<int64_t>(16, elementBytes(elem) * width));
   SmallVector<Value> values;
   for (int64_t t = 0; t < width; ++t)
     values.push_back(

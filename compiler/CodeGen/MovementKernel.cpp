@@ -144,8 +144,9 @@ Value mapBack(Emitter &e, Value v, SmallVector<Value> coords, Type elem,
   Location loc = e.loc;
   Operation *op = v.getDefiningOp();
   if (!op)
-    return e.load(argOf(v), elem,
-                  e.linear(coords, cast<RankedTensorType>(v.getType()).getShape()));
+    return e.load(
+        argOf(v), elem,
+        e.linear(coords, cast<RankedTensorType>(v.getType()).getShape()));
   if (auto c = dyn_cast<ConcatOp>(op)) {
     SmallVector<ConcatPart> parts = concatParts(c);
     if (parts.empty()) // an empty result: no thread gets here

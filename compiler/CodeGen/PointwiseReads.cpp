@@ -38,9 +38,9 @@ VectorReads::VectorReads(OpBuilder &b, Location loc, Block &entry, Block &body,
   });
   if (!moves || shape.empty())
     return;
-  Value at = indexType ? Value(arith::IndexCastUIOp::create(b, loc, indexType,
-                                                            first))
-                       : first;
+  Value at = indexType
+                 ? Value(arith::IndexCastUIOp::create(b, loc, indexType, first))
+                 : first;
   ownCoords = im.coordsOf(at, shape);
   if (shape.back() % vec != 0)
     for (int64_t l = 0; l < vec; ++l)
@@ -141,9 +141,8 @@ FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
     return lanes;
   }
   if (a.kind == LaneAccess::uniform)
-    return SmallVector<Value>(vec,
-                              loadScalar(base, et, im.linear(a.coords[0],
-                                                             argShape)));
+    return SmallVector<Value>(
+        vec, loadScalar(base, et, im.linear(a.coords[0], argShape)));
   if (a.kind == LaneAccess::perLane) {
     for (ArrayRef<Value> c : a.coords)
       lanes.push_back(loadScalar(base, et, im.linear(c, argShape)));
@@ -229,8 +228,8 @@ FailureOr<SmallVector<Value>> VectorReads::concat(ConcatOp c,
   // vectors (or the parts meet along another dimension).
   if (a.kind == LaneAccess::contiguous && axis == last &&
       !(a.aligned && llvm::all_of(parts, [&](const ConcatPart &p) {
-        return p.start % vec == 0;
-      })))
+          return p.start % vec == 0;
+        })))
     a = perLane(a);
   // Each part's branch computes its own values: what it computes does not
   // dominate the code after the branch.
@@ -243,8 +242,8 @@ FailureOr<SmallVector<Value>> VectorReads::concat(ConcatOp c,
           part.kind = kind;
           part.aligned = a.aligned;
           part.coords = {SmallVector<Value>(coords)};
-          part.coords[0][axis] =
-              arith::SubIOp::create(b, loc, coords[axis], im.idx(parts[k].start));
+          part.coords[0][axis] = arith::SubIOp::create(b, loc, coords[axis],
+                                                       im.idx(parts[k].start));
           auto saved = memo;
           FailureOr<SmallVector<Value>> lanes = eval(parts[k].input, part);
           memo = std::move(saved);

@@ -51,9 +51,7 @@ public:
 
   /// The lanes of body value `v` at the kernel's own elements, in compute
   /// type.
-  FailureOr<SmallVector<Value>> own(Value v) {
-    return eval(v, LaneAccess());
-  }
+  FailureOr<SmallVector<Value>> own(Value v) { return eval(v, LaneAccess()); }
 
 private:
   FailureOr<SmallVector<Value>> eval(Value v, const LaneAccess &a);

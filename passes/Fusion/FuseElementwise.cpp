@@ -103,9 +103,9 @@ int64_t evaluations(Operation *root,
 /// shape, else its own kernel moves it through shared memory, coalesced.
 bool canReadThrough(Operation *op, Operation *root,
                     const llvm::SetVector<Operation *> &group) {
-  if (!isReadThrough(op) ||
-      !llvm::all_of(op->getUsers(),
-                    [&](Operation *u) { return group.contains(u); }))
+  if (!isReadThrough(op) || !llvm::all_of(op->getUsers(), [&](Operation *u) {
+        return group.contains(u);
+      }))
     return false;
   if (isa<ReshapeOp>(op)) {
     // A reshape of a kernel's result is a view the kernel reads as it is
@@ -169,9 +169,9 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
         }
         if (!isPointwise(producer) || fusionBenefit(producer, root, group) <= 0)
           continue;
-        if (elsewhere &&
-            !llvm::all_of(producer->getUsers(),
-                          [&](Operation *u) { return group.contains(u); }))
+        if (elsewhere && !llvm::all_of(producer->getUsers(), [&](Operation *u) {
+              return group.contains(u);
+            }))
           continue;
         changed |= admit(producer, elsewhere);
       }

@@ -137,7 +137,8 @@ struct PlanGlobalMemoryPass
       // (root buffer, type the kernel reads it as) of each candidate.
       SmallVector<std::pair<Value, Type>> inPlace;
       Block &kernel = fusion.getBody().front();
-      for (auto [in, arg] : llvm::zip(fusion.getInputs(), kernel.getArguments())) {
+      for (auto [in, arg] :
+           llvm::zip(fusion.getInputs(), kernel.getArguments())) {
         Value root = rootOf(in);
         bool taken =
             llvm::any_of(inPlace, [&](auto &c) { return c.first == root; });
