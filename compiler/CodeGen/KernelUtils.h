@@ -50,7 +50,8 @@ struct IndexMath {
   Value clamp(Value x, int64_t lo, int64_t hi);
   /// The row-major index of `coords` in a tensor of `shape`.
   Value linear(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
-  /// The coordinates of row-major index `linear` in a tensor of `shape`.
+  /// The coordinates of row-major index `linear` (below the element count)
+  /// in a tensor of `shape`.
   SmallVector<Value> coordsOf(Value linear, ArrayRef<int64_t> shape);
   /// The row-major index, in a tensor of `inShape`, of the element that
   /// broadcasts (numpy rules, right-aligned) to element `linear` of a

@@ -97,6 +97,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
     for (Value r : op.getResults())
       fits(r);
   Type indexType = narrow ? b.getI32Type() : Type();
+  bool moves = llvm::any_of(body.without_terminator(), [](Operation &op) {
+    return !isPointwise(&op) && !isa<ConstantOp>(op);
+  });
 
   // Computes and stores the vectors starting at `firsts`: every vector's
   // values first, so that all their loads are in flight at once (a store
@@ -104,7 +107,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   auto emitVectors = [&](ArrayRef<Value> firsts) -> LogicalResult {
     SmallVector<SmallVector<SmallVector<Value>>> resultsOf;
     for (Value first : firsts) {
-      VectorReads reads(b, loc, entry, body, shape, vec, first, indexType);
+      VectorReads reads(b, loc, entry, shape, vec, first, indexType, moves);
       SmallVector<SmallVector<Value>> results;
       for (Value v : yield.getValues()) {
         FailureOr<SmallVector<Value>> lanes = reads.own(v);

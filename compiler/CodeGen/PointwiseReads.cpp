@@ -28,14 +28,11 @@ bool innermostBroadcasts(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
 
 } // namespace
 
-VectorReads::VectorReads(OpBuilder &b, Location loc, Block &entry, Block &body,
+VectorReads::VectorReads(OpBuilder &b, Location loc, Block &entry,
                          ArrayRef<int64_t> shape, int64_t vec, Value first,
-                         Type indexType)
-    : b(b), loc(loc), entry(entry), body(body), shape(shape), vec(vec),
+                         Type indexType, bool moves)
+    : b(b), loc(loc), entry(entry), shape(shape), vec(vec),
       first(first), im{b, loc, indexType}, pe(b, loc) {
-  bool moves = llvm::any_of(body.without_terminator(), [](Operation &op) {
-    return !isPointwise(&op) && !isa<ConstantOp>(op);
-  });
   if (!moves || shape.empty())
     return;
   Value at = indexType

@@ -44,10 +44,10 @@ struct LaneAccess {
 class VectorReads {
 public:
   /// `indexType`: the integer type coordinates are computed in (i32 where
-  /// every tensor of the body fits, else index).
-  VectorReads(OpBuilder &b, Location loc, Block &entry, Block &body,
-              ArrayRef<int64_t> shape, int64_t vec, Value first,
-              Type indexType);
+  /// every tensor of the body fits, else index); `moves`: whether the body
+  /// holds data movement (its reads then need the kernel's coordinates).
+  VectorReads(OpBuilder &b, Location loc, Block &entry, ArrayRef<int64_t> shape,
+              int64_t vec, Value first, Type indexType, bool moves);
 
   /// The lanes of body value `v` at the kernel's own elements, in compute
   /// type.
@@ -79,7 +79,6 @@ private:
   OpBuilder &b;
   Location loc;
   Block &entry;
-  Block &body;
   SmallVector<int64_t> shape;
   int64_t vec;
   Value first;
