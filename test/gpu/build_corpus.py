@@ -25,8 +25,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from kernel_cases import (CONSTANTS, FLAGS, KERNEL_CASES, OPSETS, TENSOR_CONSTANTS,
-                          TOLERANCES)
+from kernel_cases import FLAGS, KERNEL_CASES, OPSETS, TOLERANCES
+from kernel_constants import CONSTANTS, TENSOR_CONSTANTS
 
 
 def compile_case(brrrc, model, dest, flags=()):

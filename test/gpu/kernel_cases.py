@@ -1,12 +1,12 @@
-"""The generated kernel cases of the GPU check corpus: their graphs, the
-constant initializers they use, and per-case opsets, brrrc flags and
-tolerances. build_corpus.py compiles them; kernel_references.py (on the GPU
-machine) gives each its inputs and float64 reference.
+"""The generated kernel cases of the GPU check corpus: their graphs and
+per-case opsets, brrrc flags and tolerances (the constant initializers they
+read are in kernel_constants.py). build_corpus.py compiles them;
+kernel_references.py (on the GPU machine) gives each its inputs and float64
+reference.
 
-Run with Debian's /usr/bin/python3 (onnx, numpy).
+Run with Debian's /usr/bin/python3 (onnx).
 """
 
-import numpy as np
 from onnx import TensorProto, helper
 
 # Generated kernel cases: (name, graph nodes, inputs [(name, dtype, shape)],
@@ -747,92 +747,6 @@ KERNEL_CASES = [
 # than their dtype's default: the correctly rounded f16 (bf16) GELU over
 # [-10, 10] is 4.5e-5 (3.1e-4) from float64.
 TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-4}
-
-def stem_weights(o, c, k):
-    """Deterministic conv weights that run_checks.py rebuilds for its reference."""
-    i = np.arange(o * c * k * k, dtype=np.float64).reshape(o, c, k, k)
-    return (np.sin(i * 0.37) / 8).astype(np.float16)
-
-
-CONSTANTS = {
-    "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
-    "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
-    "axis0": np.array([0], np.int64), "axes02": np.array([0, 2], np.int64),
-    "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
-    "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
-    "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64),
-    "merged": np.array([2, 72, 128], np.int64), "zero": np.array(0.0, np.float32),
-    "bshd": np.array([2, 77, 3, 64], np.int64), "bsm": np.array([2, 77, 192], np.int64),
-    "qk_scale": np.array(64 ** -0.25, np.float16), "zero16": np.array(0.0, np.float16),
-    "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
-    "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
-    "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
-    "patch_w16": stem_weights(64, 3, 16), "patch_b16": stem_weights(64, 1, 1).reshape(64),
-    "patch_w4": stem_weights(8, 3, 4).astype(np.float32),
-    "patch_tokens": np.array([2, 64, 24], np.int64),
-    "mw_q": stem_weights(64, 64, 1).reshape(64, 64),
-    "mw_k": stem_weights(64, 64, 1).reshape(64, 64).T.copy(),
-    "mw_v": stem_weights(64, 64, 2).reshape(64, 256)[:, :64].copy(),
-    "mq_heads": np.array([2, 77, 2, 32], np.int64), "mq_merged": np.array([2, 77, 64], np.int64),
-    "mb_q": stem_weights(64, 1, 1).reshape(64), "mb_k": -stem_weights(64, 1, 1).reshape(64),
-    "six16": np.array(6.0, np.float16), "three16": np.array(3.0, np.float16),
-    "gelu_c16": np.array(0.044715, np.float16),
-    "gelu_s16": np.array(np.sqrt(2 / np.pi), np.float16),
-    "two32": np.array(2.0, np.float32), "three32": np.array(3.0, np.float32),
-    "k5": np.array([5], np.int64), "k10": np.array([10], np.int64),
-    "k100": np.array([100], np.int64), "depth10": np.array(10, np.int64),
-    "chain_reflect": np.array([0, 1, 2, 0, 0, 2, 1, 0], np.int64),
-    "chain_starts": np.array([0], np.int64), "chain_ends": np.array([13], np.int64),
-    "axis1": np.array(1, np.int64),
-    "chain_axes": np.array([1], np.int64), "chain_steps": np.array([2], np.int64),
-    "chain_shape": np.array([2, 7, 45], np.int64),
-    "chain_pads": np.array([0, 0, 0, 0, 0, 3], np.int64),
-    "chain_shape2": np.array([2, 3, 8], np.int64),
-    "chain_pads2": np.array([0, 0, 1, 0, 0, 0], np.int64), "seven": np.array(7.0, np.float32),
-    "keep3x150": np.broadcast_to(np.tril(np.ones((150, 150), bool)), (3, 1, 150, 150)).copy(),
-    "tril130": np.tril(np.ones((130, 130), bool)).reshape(1, 1, 130, 130),
-    "gpt_heads": np.array([2, 130, 2, 32], np.int64), "gpt_merged": np.array([4, 130, 32], np.int64),
-    "gpt_keys": np.array([2, 2, 32, 130], np.int64), "gpt_mask": np.array([2, 1, 130, 130], np.int64),
-    "gpt_out": np.array([2, 130, 64], np.int64),
-    "roll0": np.array([0], np.int64), "roll_h": np.array([1], np.int64),
-    "roll_w": np.array([2], np.int64), "roll3": np.array([3], np.int64),
-    "roll14": np.array([14], np.int64),
-    "win_split": np.array([2, 2, 7, 2, 7, 16], np.int64),
-    "win_tokens": np.array([8, 49, 16], np.int64),
-    "pm00": np.array([0, 0], np.int64), "pm10": np.array([1, 0], np.int64),
-    "pm01": np.array([0, 1], np.int64), "pm11": np.array([1, 1], np.int64),
-    "pm_end": np.array([14, 14], np.int64), "pm_axes": np.array([1, 2], np.int64),
-    "pm_steps": np.array([2, 2], np.int64),
-    "sw_qkv": stem_weights(64, 192, 1).reshape(64, 192),
-    "sb_qkv": stem_weights(192, 1, 1).reshape(192),
-    "sw_heads": np.array([8, 49, 3, 2, 32], np.int64), "sw_out": np.array([8, 49, 64], np.int64),
-    "g0": np.array(0, np.int64), "g1": np.array(1, np.int64), "g2": np.array(2, np.int64),
-    "eps6": np.array(1e-6, np.float32),
-    "gqa_unsq": np.array([2, 2, 1, 100, 32], np.int64),
-    "gqa_rep": np.array([2, 2, 2, 100, 32], np.int64),
-    "gqa_heads": np.array([2, 4, 100, 32], np.int64),
-    "win_scores": np.array([2, 4, 2, 49, 49], np.int64),
-    "win_mask": np.array([1, 4, 1, 49, 49], np.int64),
-    "win_back": np.array([8, 2, 49, 49], np.int64),
-    "tv_unflat": np.array([1, 77, 2, 3, 64], np.int64),
-    "tv_stack": np.array([3, 77, 2, 64], np.int64), "tv_heads": np.array([77, 4, 32], np.int64),
-    "tv_bh": np.array([2, 2, 77, 32], np.int64), "tv_kt": np.array([2, 2, 32, 77], np.int64),
-    "rw_q": stem_weights(64, 64, 1).reshape(64, 64),
-    "rw_k": stem_weights(64, 32, 1).reshape(64, 32),
-    "rw_v": (stem_weights(64, 32, 1).reshape(64, 32) * -1).copy(),
-    "rq_heads": np.array([2, 77, 2, 32], np.int64), "rk_heads": np.array([2, 77, 1, 32], np.int64),
-    "rk_unsq": np.array([2, 1, 1, 77, 32], np.int64),
-    "rk_rep": np.array([2, 1, 2, 77, 32], np.int64),
-    "rq_bhsd": np.array([2, 2, 77, 32], np.int64),
-    "r0": np.array([0], np.int64), "r16": np.array([16], np.int64),
-    "r32": np.array([32], np.int64), "r_last": np.array([-1], np.int64),
-    "lane_pads": np.array([0, 4, 0, 0], np.int64), "one32": np.array(1.0, np.float32),
-    "lane_wide": np.array([999, 16], np.int64),
-    "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
-    "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
-
-# Initializers numpy cannot hold (bfloat16), by name.
-TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
