@@ -95,6 +95,9 @@ struct MatmulTile {
   /// and the columns its epilogue stages at a time (0: the whole tile, over
   /// the stages).
   int64_t grid = 0, epilogue = 0;
+  /// wgmma only, persistent: each consumer warpgroup computes whole tiles,
+  /// taking turns with the other (KernelSchedule::pingpong).
+  bool pingpong = false;
   /// wgmma only: the blocks of a cluster that split the k-slices of one
   /// tile between them and sum their accumulators through distributed
   /// shared memory (1: one block per tile).
@@ -225,9 +228,12 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
 /// staged through a buffer of its own (the widest column chunk that fits
 /// `sharedBudget` beside the stages) so that the producer streams the next
 /// tile's slices while the consumers store this one's. Other tiles keep
-/// one block per tile.
+/// one block per tile. With `pingpong` the tile narrows to at most 128
+/// columns, one consumer warpgroup's accumulators, and the consumers take
+/// turns on whole tiles (KernelSchedule::pingpong).
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
-                       StringRef target, int64_t sharedBudget);
+                       StringRef target, int64_t sharedBudget,
+                       bool pingpong = false);
 
 /// Splits each of a wgmma product's tiles between `tile.cluster` blocks of
 /// a cluster (2, 4 or 8; 1: none) when its tiles leave most

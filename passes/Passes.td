@@ -328,12 +328,17 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     still size themselves. A config already present is kept.
     The `matmul-tile` option pins the m, n and stages of every tiled
     matmul, and `attention-tile` the query rows, keys per block and warps
-    of every attention kernel, for tile sweeps. With `persistent`, wgmma
-    products and convolutions whose tiles outnumber the multiprocessors
-    run a persistent grid (`grid`, one block per multiprocessor walking
-    the tiles) whose epilogue stages column chunks (`epilogue`) in a
-    buffer of its own, so that the producer streams the next tile's
-    slices while the consumers store this one's.
+    of every attention kernel, for tile sweeps. wgmma convolutions whose
+    tiles outnumber the multiprocessors, and with `persistent` such
+    products too, run a persistent grid (`grid`, one block per
+    multiprocessor walking the tiles) whose epilogue stages column chunks
+    (`epilogue`, 64 or more where a ring one stage shorter makes room) in
+    a buffer of its own, so that the producer streams the next tile's
+    slices while the consumers store this one's. With `pingpong`, such a
+    grid's tiles narrow to at most 128 columns and each consumer
+    warpgroup computes whole tiles, every other one of its block's, their
+    main loops taking turns (`schedule = pingpong`), so that one
+    warpgroup's epilogue overlaps the other's products.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",
@@ -342,7 +347,10 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
                "Pin every attention kernel's rows,keys,warps (for tile sweeps)">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "Run wgmma products with more tiles than multiprocessors on a "
-           "persistent grid">
+           "persistent grid">,
+    Option<"pingpong", "pingpong", "bool", /*default=*/"false",
+           "Run them on a persistent grid whose two consumer warpgroups "
+           "take turns on whole tiles of at most 128 x 128">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

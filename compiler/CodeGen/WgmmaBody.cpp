@@ -27,7 +27,11 @@
 // config's `grid`) launches that many blocks, each walking the tiles
 // `grid` apart through one ring (the producer streams the next tile's
 // slices while the consumers run this one's epilogue, whose staging has
-// bytes of its own, `epilogue` columns at a time). A split tile (the
+// bytes of its own, `epilogue` columns at a time). In a ping-pong kernel
+// (the config's `schedule`) each consumer warpgroup instead computes whole
+// tiles of at most 128 x 128 (two 64-row accumulators), every other one of
+// the block's, and the two take turns at their main loops through named
+// barriers: one stores a tile while the other multiplies. A split tile (the
 // config's `cluster`) is computed by that many consecutive blocks of one
 // thread-block cluster, each streaming its run of the k-slices; they stage
 // their partial tiles, synchronize the cluster, and each sums its share of
@@ -97,12 +101,12 @@ struct TileAt {
   Value z, row0, col0;
 };
 
-/// The fused epilogue of the tile `at`: consumer warpgroup `consumer`'s 64
-/// x n accumulators `acc` go through shared memory so that the global
-/// accesses coalesce. Accumulator i of the wgmma fragment (row 16 * warp +
-/// lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
-/// is written as f32 pairs into the consumer's rows of the staging buffer
-/// at `stagingBase`, `columns` of the tile at a time between two
+/// The fused epilogue of the tile `at`: the 64 x n accumulators `acc` of
+/// the tile's rows 64 * `rowBlock` on go through shared memory so that the
+/// global accesses coalesce. Accumulator i of the wgmma fragment (row 16 * warp
+/// + lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
+/// is written as f32 pairs into the warpgroup's staging buffer at
+/// `stagingBase` (64 rows), `columns` of the tile at a time between two
 /// `barrier()`s (the second a cluster barrier when the tile is split). Then
 /// each warp walks whole staged rows, `lanes` lanes per row on consecutive
 /// columns, `vec` at a time (4 when they divide the output's rows and the
@@ -118,7 +122,7 @@ LogicalResult
 emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
                   const MatmulTile &tile, const TileAt &at, Value acc,
                   int64_t columns, Value smem, Value stagingBase,
-                  Value consumer, Value lane, Value warp, Value rank,
+                  Value rowBlock, Value lane, Value warp, Value rank,
                   function_ref<Value(Value)> arg, ValueRange outputs,
                   function_ref<void()> barrier) {
   OpBuilder &b = e.b;
@@ -188,7 +192,7 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
       Value r = e.add(warp, e.mul(group, 4));
       if (rowsPerWarp > 1)
         r = e.add(e.mul(r, rowsPerWarp), rowLane);
-      Value gRow = e.add(at.row0, e.add(e.mul(consumer, 64), r));
+      Value gRow = e.add(at.row0, e.add(e.mul(rowBlock, 64), r));
       Value rowOk = e.ult(gRow, M);
       Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
       Value rowAt = e.add(stagingBase, e.mul(r, pitch * 4));
@@ -349,8 +353,9 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
     return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n)};
   };
-  // Emits `body(tile, first)` for each of the block's tiles, `first` the
-  // ring position (k-slices streamed before it) of its first slice.
+  // Emits `body(tile, first, i, count)` for the block's tiles i = `start`,
+  // `start` + `step`, ... of its `count`, `first` the ring position
+  // (k-slices streamed before it) of tile i's first slice.
   std::optional<TileAt> ownTile;
   Value rank;
   if (!persistent) {
@@ -361,23 +366,25 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     }
     ownTile = tileAt(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z), t);
   }
-  auto forEachTile = [&](const std::function<void(TileAt, Value)> &body) {
-    if (!persistent) {
-      body(*ownTile, e.idx(0));
-      return;
-    }
-    Value count =
-        e.add(e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid),
-                    blocks),
-              e.idx(1));
-    auto loop = scf::ForOp::create(b, loc, e.idx(0), count, e.idx(1));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value i = loop.getInductionVar();
-    Value t = e.add(bid, e.mul(i, blocks));
-    body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
-         e.mul(i, problem.kTiles));
-  };
+  auto forEachTile =
+      [&](Value start, int64_t step,
+          const std::function<void(TileAt, Value, Value, Value)> &body) {
+        if (!persistent) {
+          body(*ownTile, e.idx(0), e.idx(0), e.idx(1));
+          return;
+        }
+        Value count = e.add(
+            e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid),
+                  blocks),
+            e.idx(1));
+        auto loop = scf::ForOp::create(b, loc, start, count, e.idx(step));
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value i = loop.getInductionVar();
+        Value t = e.add(bid, e.mul(i, blocks));
+        body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
+             e.mul(i, problem.kTiles), i, count);
+      };
 
   auto fullBar = [&](Value s) {
     return e.at(smem, e.add(e.idx(*barOffset), e.mul(s, 8)));
@@ -392,8 +399,10 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
 
   // One thread sets up the barriers: a full barrier completes on the
   // producer's arrival plus the copy's bytes, an empty one when every
-  // consumer warp has arrived.
+  // warp of the consumers that read the slice has arrived (both
+  // warpgroups, or in a ping-pong kernel the one whose tile it is).
   int64_t consumers = tile.m / 64;
+  bool pingpong = tile.pingpong;
   {
     auto ifFirst = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
     OpBuilder::InsertionGuard g(b);
@@ -402,7 +411,8 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
       NVVM::MBarrierInitOp::create(b, loc, fullBar(e.idx(s)), e.i32(1),
                                    Value());
       NVVM::MBarrierInitOp::create(b, loc, emptyBar(e.idx(s)),
-                                   e.i32(4 * consumers), Value());
+                                   e.i32(pingpong ? 4 : 4 * consumers),
+                                   Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
   }
@@ -427,7 +437,7 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     for (Value map : {mapA, mapB})
       NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
                                /*tensormap=*/true);
-    forEachTile([&](TileAt at, Value first) {
+    forEachTile(e.idx(0), 1, [&](TileAt at, Value first, Value, Value) {
       auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
       OpBuilder::InsertionGuard g1(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -504,105 +514,161 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
       NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), e.i32(128 * consumers),
                               nullptr, Value());
   };
+  // A consumer warpgroup holds the accumulators of `halves` 64-row blocks
+  // of its tiles: its own block of each tile, or in a ping-pong kernel the
+  // whole tile of every other one of the block's.
+  int64_t halves = pingpong ? consumers : 1;
+  auto rowBlockOf = [&](int64_t h) { return pingpong ? e.idx(h) : consumer; };
+  // Ping-pong turns: a warpgroup starts a tile's main loop once the other
+  // has issued its previous tile's products, waiting on named barrier 3 +
+  // its index for the other's arrival. Beside keeping one main loop on the
+  // Tensor Cores at a time, the turn keeps a warpgroup from waiting on a
+  // stage's full barrier before every slice streamed ahead of its own has
+  // landed (its parity would name an earlier fill).
+  constexpr int64_t kTurnBarrier = 3;
   LogicalResult status = success();
-  forEachTile([&](TileAt at, Value first) {
-    Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
-    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
-                                   ValueRange{zeroAcc});
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value kt = loop.getInductionVar();
-      Value it = persistent ? e.add(first, kt) : kt;
-      Value s = stageOf(it);
-      NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it),
-                                            ticks);
-      Value aAddr = arith::AddIOp::create(
-          b, loc, smemAddr,
-          arith::IndexCastOp::create(
-              b, loc, i64,
-              e.add(e.idx(aOffsets[0]),
-                    e.add(e.mul(s, aStride),
-                          e.mul(consumer, 64 * problem.swizzle)))));
-      Value bAddr = arith::AddIOp::create(
-          b, loc, smemAddr,
-          arith::IndexCastOp::create(
-              b, loc, i64, e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
-      NVVM::WgmmaFenceAlignedOp::create(b, loc);
-      Value acc = loop.getRegionIterArgs()[0];
-      for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
-        // K-major slices advance 16 elements (32 bytes) along a swizzled
-        // row; N-major B advances 16 rows of 128 bytes, its 64-column boxes
-        // 64 * k * 2 bytes apart.
-        Value descA, descB;
-        if (problem.swizzle == 32) {
-          // Chunk kk of A is m rows of 32 bytes after kk chunks, B's n rows.
-          descA = descriptor(
-              e, arith::AddIOp::create(b, loc, aAddr, e.i64(kk * tile.m * 32)),
-              16, 256, 32);
-          descB = descriptor(
-              e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)),
-              16, 256, 32);
-        } else {
-          descA = descriptor(
-              e, arith::AddIOp::create(b, loc, aAddr, e.i64(32 * kk)), 16,
-              1024);
-          descB =
-              problem.bKContiguous
-                  ? descriptor(
-                        e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)),
-                        16, 1024)
-                  : descriptor(
-                        e,
-                        arith::AddIOp::create(b, loc, bAddr,
-                                              e.i64(16 * kSwizzleBytes * kk)),
-                        64 * tile.k * 2, 1024);
+  forEachTile(
+      pingpong ? consumer : e.idx(0), pingpong ? 2 : 1,
+      [&](TileAt at, Value first, Value i, Value count) {
+        if (pingpong) {
+          auto ifTurn = scf::IfOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i,
+                                    e.idx(0)),
+              false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&ifTurn.getThenRegion().front());
+          NVVM::BarrierOp::create(b, loc, Type(),
+                                  e.toI32(e.add(consumer, e.idx(kTurnBarrier))),
+                                  e.i32(256), nullptr, Value());
         }
-        acc = NVVM::WgmmaMmaAsyncOp::create(
-            b, loc, accType, acc, descA, descB,
-            NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
-            NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            NVVM::MMALayout::row,
-            problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-            nullptr);
-      }
-      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-      // The group before this one has retired: its stage is free.
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-      Value release = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
-                                e.idx(0)),
-          e.eq(lane, 0));
-      auto ifRelease = scf::IfOp::create(b, loc, release, false);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-        Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
-        NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
-                                       Value());
-      }
-      scf::YieldOp::create(b, loc, acc);
-    }
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    if (persistent) {
-      // The tile's last slice is read: its stage goes to the next tile.
-      auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifLead.getThenRegion().front());
-      NVVM::MBarrierArriveOp::create(
-          b, loc, Type(), emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))),
-          Value());
-    }
-    Value stagingBase =
-        e.add(e.idx(*epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
-    if (failed(emitWgmmaEpilogue(e, fusion, problem, tile, at,
-                                 loop.getResult(0), columns, smem, stagingBase,
-                                 consumer, lane, warp, rank, arg, outputs,
-                                 consumersBarrier)))
-      status = failure();
-  });
+        Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
+        auto loop =
+            scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
+                               SmallVector<Value>(halves, zeroAcc));
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value kt = loop.getInductionVar();
+          Value it = persistent ? e.add(first, kt) : kt;
+          Value s = stageOf(it);
+          NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it),
+                                                ticks);
+          auto aAddrOf = [&](int64_t h) {
+            return arith::AddIOp::create(
+                b, loc, smemAddr,
+                arith::IndexCastOp::create(
+                    b, loc, i64,
+                    e.add(e.idx(aOffsets[0]),
+                          e.add(e.mul(s, aStride),
+                                e.mul(rowBlockOf(h), 64 * problem.swizzle)))));
+          };
+          SmallVector<Value> aAddrs;
+          for (int64_t h = 0; h < halves; ++h)
+            aAddrs.push_back(aAddrOf(h));
+          Value bAddr = arith::AddIOp::create(
+              b, loc, smemAddr,
+              arith::IndexCastOp::create(
+                  b, loc, i64, e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
+          SmallVector<Value> accs(loop.getRegionIterArgs());
+          for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
+            // K-major slices advance 16 elements (32 bytes) along a swizzled
+            // row; N-major B advances 16 rows of 128 bytes, its 64-column boxes
+            // 64 * k * 2 bytes apart.
+            Value descB;
+            if (problem.swizzle == 32)
+              descB = descriptor(
+                  e,
+                  arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)),
+                  16, 256, 32);
+            else if (problem.bKContiguous)
+              descB = descriptor(
+                  e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)), 16,
+                  1024);
+            else
+              descB =
+                  descriptor(e,
+                             arith::AddIOp::create(
+                                 b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
+                             64 * tile.k * 2, 1024);
+            for (int64_t h = 0; h < halves; ++h) {
+              // Chunk kk of A is m rows of 32 bytes after kk chunks.
+              Value descA =
+                  problem.swizzle == 32
+                      ? descriptor(
+                            e,
+                            arith::AddIOp::create(b, loc, aAddrs[h],
+                                                  e.i64(kk * tile.m * 32)),
+                            16, 256, 32)
+                      : descriptor(e,
+                                   arith::AddIOp::create(b, loc, aAddrs[h],
+                                                         e.i64(32 * kk)),
+                                   16, 1024);
+              accs[h] = NVVM::WgmmaMmaAsyncOp::create(
+                  b, loc, accType, accs[h], descA, descB,
+                  NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
+                  NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+                  NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+                  NVVM::MMALayout::row,
+                  problem.bKContiguous ? NVVM::MMALayout::col
+                                       : NVVM::MMALayout::row,
+                  nullptr);
+            }
+          }
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          // The group before this one has retired: its stage is free.
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+          Value release = arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
+                                    e.idx(0)),
+              e.eq(lane, 0));
+          auto ifRelease = scf::IfOp::create(b, loc, release, false);
+          {
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+            Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
+            NVVM::MBarrierArriveOp::create(b, loc, Type(),
+                                           emptyBar(stageOf(prev)), Value());
+          }
+          scf::YieldOp::create(b, loc, accs);
+        }
+        if (pingpong) {
+          // Every product of the tile is issued: the other warpgroup's turn,
+          // if it has a tile after this one.
+          auto ifNext = scf::IfOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                    e.add(i, e.idx(1)), count),
+              false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&ifNext.getThenRegion().front());
+          NVVM::BarrierArriveOp::create(
+              b, loc,
+              e.toI32(arith::SubIOp::create(b, loc, e.idx(kTurnBarrier + 1),
+                                            consumer)),
+              e.i32(256));
+        }
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+        if (persistent) {
+          // The tile's last slice is read: its stage goes to the next tile.
+          auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+          NVVM::MBarrierArriveOp::create(
+              b, loc, Type(),
+              emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))), Value());
+        }
+        Value stagingBase = e.add(e.idx(*epilogueOffset),
+                                  e.mul(consumer, 64 * epiloguePitch * 4));
+        for (int64_t h = 0; h < halves; ++h)
+          if (failed(emitWgmmaEpilogue(e, fusion, problem, tile, at,
+                                       loop.getResult(h), columns, smem,
+                                       stagingBase, rowBlockOf(h), lane, warp,
+                                       rank, arg, outputs, consumersBarrier)))
+            status = failure();
+      });
   if (failed(status))
     return failure();
   b.setInsertionPointAfter(isProducer);

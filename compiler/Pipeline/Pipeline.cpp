@@ -58,6 +58,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.attentionTile.assign(options.attentionTile.begin(),
                               options.attentionTile.end());
   config.persistent = options.persistent;
+  config.pingpong = options.pingpong;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());

@@ -29,6 +29,9 @@ struct CompileOptions {
   /// Run wgmma products with more tiles than multiprocessors on a
   /// persistent grid; see brrr-select-kernel-config's `persistent`.
   bool persistent = false;
+  /// Run them on a persistent grid whose consumer warpgroups take turns on
+  /// whole tiles; see brrr-select-kernel-config's `pingpong`.
+  bool pingpong = false;
   /// On sm_90a, launch kernels as programmatic dependents of the kernel
   /// before them where that pays; see brrr-outline-kernels'
   /// `programmatic-launch`.

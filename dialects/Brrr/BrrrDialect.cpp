@@ -30,21 +30,22 @@ void BrrrDialect::initialize() {
       >();
 }
 
-LogicalResult
-KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         KernelFamily family, KernelBody body, int64_t threads,
-                         ArrayRef<int64_t> tile, int64_t stages, int64_t vector,
-                         int64_t cluster, KernelPrecision precision,
-                         int64_t grid, int64_t epilogue) {
+LogicalResult KernelConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, KernelFamily family,
+    KernelBody body, int64_t threads, ArrayRef<int64_t> tile, int64_t stages,
+    int64_t vector, int64_t cluster, KernelPrecision precision, int64_t grid,
+    int64_t epilogue, KernelSchedule schedule) {
   if (threads < 32 || threads > 1024 || threads % 32)
     return emitError() << "threads must be a multiple of 32 in [32, 1024], got "
                        << threads;
   if (vector < 1 || cluster < 1 || stages < 0 || grid < 0 || epilogue < 0)
     return emitError() << "vector and cluster must be positive and stages, "
                           "grid and epilogue non-negative";
-  if ((grid || epilogue) && body != KernelBody::wgmma)
-    return emitError() << "only the wgmma body runs a persistent grid or "
-                          "stages its epilogue in column chunks";
+  if ((grid || epilogue || schedule != KernelSchedule::cooperative) &&
+      body != KernelBody::wgmma)
+    return emitError() << "only the wgmma body runs a persistent grid, "
+                          "stages its epilogue in column chunks or runs a "
+                          "ping-pong schedule";
   if (cluster > 1 && body != KernelBody::wgmma && body != KernelBody::mma_sync)
     return emitError() << "only the wgmma and mma_sync bodies split a tile "
                           "over a cluster";
@@ -165,6 +166,13 @@ KernelConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (cluster > 1 && (grid || epilogue))
     return emitError() << "a tile split over a cluster is not persistent and "
                           "stages its whole tile";
+  // A ping-pong consumer warpgroup holds a whole tile's accumulators: at
+  // most 128 f32 registers a thread (m x n / 128 threads).
+  if (schedule == KernelSchedule::pingpong && (!grid || m * n > 128 * 128))
+    return emitError() << "a ping-pong wgmma kernel is persistent and its "
+                          "tile holds at most 128 x 128 outputs (one "
+                          "warpgroup's accumulators), not "
+                       << m << "x" << n;
   return success();
 }
 

@@ -127,6 +127,13 @@ def Brrr_KernelPrecisionAttr : I32EnumAttr<"KernelPrecision",
   let genSpecializedAttr = 0;
 }
 
+def Brrr_KernelScheduleAttr : I32EnumAttr<"KernelSchedule",
+    "how a persistent wgmma kernel's consumer warpgroups share its tiles", [
+      I32EnumAttrCase<"cooperative", 0>, I32EnumAttrCase<"pingpong", 1>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -182,7 +189,12 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     - `epilogue`: for the wgmma body, the columns of the tile its epilogue
       stages through shared memory at a time, in a buffer of its own that
       the next tile's copies do not touch (absent: the whole tile, over the
-      stages).
+      stages);
+    - `schedule`: for a persistent wgmma kernel, `cooperative` (both
+      consumer warpgroups compute each tile, 64 rows each) or `pingpong`
+      (each consumer warpgroup computes whole tiles, every other one of the
+      block's, and their main loops take turns, so that one warpgroup's
+      epilogue runs while the other's products keep the Tensor Cores busy).
 
     Example:
 
@@ -202,7 +214,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     DefaultValuedParameter<"::mlir::brrr::KernelPrecision",
                            "::mlir::brrr::KernelPrecision::exact">:$precision,
     DefaultValuedParameter<"int64_t", "0">:$grid,
-    DefaultValuedParameter<"int64_t", "0">:$epilogue
+    DefaultValuedParameter<"int64_t", "0">:$epilogue,
+    DefaultValuedParameter<"::mlir::brrr::KernelSchedule",
+                           "::mlir::brrr::KernelSchedule::cooperative">:$schedule
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -34,8 +34,11 @@ namespace {
 /// `v` as its own contiguous (row-major) tensor.
 OperandLayout materialized(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
-  OperandLayout l{v, SmallVector<int64_t>(type.getShape()),
-                  SmallVector<int64_t>(type.getRank(), 1), 0, {}};
+  OperandLayout l{v,
+                  SmallVector<int64_t>(type.getShape()),
+                  SmallVector<int64_t>(type.getRank(), 1),
+                  0,
+                  {}};
   for (int64_t d = type.getRank() - 2; d >= 0; --d)
     l.strides[d] = l.strides[d + 1] * type.getDimSize(d + 1);
   return l;
@@ -333,25 +336,56 @@ int64_t MatmulTile::tilesOf(const ProductShape &p) const {
 }
 
 void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
-                                   StringRef target, int64_t sharedBudget) {
+                                   StringRef target, int64_t sharedBudget,
+                                   bool pingpong) {
   tile.grid = tile.epilogue = 0;
-  int64_t sms = multiprocessors(target);
-  int64_t tiles = tile.tilesOf(p);
-  if (tile.body != KernelBody::wgmma || tiles <= sms)
+  tile.pingpong = false;
+  if (tile.body != KernelBody::wgmma)
     return;
-  int64_t free = sharedBudget - tile.stages * tile.stageBytes() -
-                 wgmmaExtraShared(tile.stages);
-  for (int64_t columns : {tile.n, int64_t(128), int64_t(64), int64_t(32)}) {
-    if (columns > tile.n || tile.n % columns)
-      continue;
-    MatmulTile chunked = tile;
-    chunked.epilogue = columns;
-    if (chunked.epilogueBytes() <= free) {
-      tile.grid = sms;
-      tile.epilogue = columns;
-      return;
+  int64_t sms = multiprocessors(target);
+  MatmulTile chosen = tile;
+  if (pingpong && chosen.n > 128) {
+    // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
+    // most, 128 a thread.
+    chosen.n = 128;
+    chosen.stages = std::min<int64_t>(4, (sharedBudget - wgmmaExtraShared(4)) /
+                                             chosen.stageBytes());
+  }
+  if (chosen.tilesOf(p) <= sms)
+    return;
+  // The widest column chunk of the epilogue that fits beside the stages
+  // (0: none).
+  auto widestChunk = [&](const MatmulTile &t) -> int64_t {
+    int64_t free =
+        sharedBudget - t.stages * t.stageBytes() - wgmmaExtraShared(t.stages);
+    for (int64_t columns : {t.n, int64_t(128), int64_t(64), int64_t(32)}) {
+      if (columns > t.n || t.n % columns)
+        continue;
+      MatmulTile chunked = t;
+      chunked.epilogue = columns;
+      if (chunked.epilogueBytes() <= free)
+        return columns;
+    }
+    return 0;
+  };
+  int64_t columns = widestChunk(chosen);
+  // A ring one stage shorter where that lets the epilogue stage 64 columns
+  // or more at a time: four 48 KiB stages of a 256-wide tile leave room for
+  // 32, three for 128.
+  if (columns < 64 && chosen.stages > 3) {
+    MatmulTile shorter = chosen;
+    --shorter.stages;
+    if (int64_t wider = widestChunk(shorter); wider >= 64) {
+      chosen = shorter;
+      columns = wider;
     }
   }
+  if (!columns)
+    return;
+  tile = chosen;
+  tile.epilogue = columns;
+  tile.grid = sms;
+  tile.pingpong = pingpong;
 }
 
 void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
@@ -531,8 +565,7 @@ OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
     out.strides = *strides;
   } else {
     auto s = cast<SliceOp>(view);
-    for (auto [d, start, step] :
-         llvm::enumerate(s.getStarts(), s.getSteps())) {
+    for (auto [d, start, step] : llvm::enumerate(s.getStarts(), s.getSteps())) {
       if (step <= 0)
         return plain;
       out.offset += start * in.strides[d];
@@ -554,8 +587,8 @@ bool mlir::brrr::isStageable(Type et, const OperandLayout &lhs,
     if (l->strides.back() != 1 || l->shape.back() % 8 != 0 ||
         l->offset % 8 != 0)
       return false;
-    for (auto [size, stride] :
-         llvm::zip(ArrayRef(l->shape).drop_back(), ArrayRef(l->strides).drop_back()))
+    for (auto [size, stride] : llvm::zip(ArrayRef(l->shape).drop_back(),
+                                         ArrayRef(l->strides).drop_back()))
       if (size != 1 && stride % 8 != 0)
         return false;
   }

@@ -16,8 +16,8 @@ DEST/chain50.so   50 dependent kernels (softmax and cos alternating, so
 DEST/f32_<case>_<precision>.so  f32 models (F32_CASES) compiled with
                   --precision=fp32 (3xTF32) and tf32, for f32_bench.py
 With --sweep, DEST/sweep/ instead holds every GEMM_SHAPES product and the
-gelu product compiled once per tile of SWEEP_TILES (brrrc --matmul-tile),
-as <case>__<tile>.so, for gemm_sweep.py; with --attention-sweep,
+gelu product compiled once per tile of SWEEP_TILES (brrrc --matmul-tile)
+and schedule of SWEEP_SCHEDULES, as <case>__<tile>.so, for gemm_sweep.py; with --attention-sweep,
 DEST/attention_sweep/ holds every ATTENTION_SHAPES model once per tile of
 ATTENTION_TILES (brrrc --attention-tile), for attention_bench.py --sweep.
 Each --flag=F adds F to every brrrc command line (e.g. --flag=--persistent,
@@ -119,6 +119,9 @@ def attention_sweep(brrrc, dest):
 # Tiles (m x n x stages) the sweep compiles every product with, besides the
 # one brrr-select-kernel-config chooses ("default").
 SWEEP_TILES = ["128x256x4", "128x256x3", "128x192x5", "128x192x4", "128x128x6", "128x128x4", "128x128x3"]
+# Schedules the sweep compiles every product with too (brrrc flags): the
+# persistent grids, cooperative and ping-pong, on their own tiles.
+SWEEP_SCHEDULES = {"persistent": ["--persistent"], "pingpong": ["--pingpong"]}
 
 
 # f32 models on the staged tf32 body (f32_bench.py): a square product,
@@ -185,8 +188,9 @@ def sweep(brrrc, dest):
     jobs = []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         for name, model in cases:
-            for tile in ["default"] + SWEEP_TILES:
-                flags = [] if tile == "default" else [f"--matmul-tile={tile}"]
+            for tile in ["default"] + SWEEP_TILES + list(SWEEP_SCHEDULES):
+                flags = ([] if tile == "default" else SWEEP_SCHEDULES.get(
+                    tile, [f"--matmul-tile={tile}"]))
                 jobs.append(pool.submit(save_and_compile, brrrc, model, dest,
                                         f"{name}__{tile}", flags))
         for j in jobs:

@@ -25,7 +25,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from kernel_cases import FLAGS, KERNEL_CASES, OPSETS, TOLERANCES
+from kernel_cases import FLAGS, GRAPH_OF, KERNEL_CASES, OPSETS, TOLERANCES
 from kernel_constants import CONSTANTS, TENSOR_CONSTANTS
 
 
@@ -101,6 +101,8 @@ def kernel_case(brrrc, case, dest_root):
     if ok:
         os.remove(path)
         meta = {"reference": "torch", "name": name}
+        if name in GRAPH_OF:
+            meta["graph"] = GRAPH_OF[name]
         if name in TOLERANCES:
             meta["tolerance"] = TOLERANCES[name]
         with open(os.path.join(dest, "case.json"), "w") as f:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times every tile variant of build_bench.py --sweep against cuBLAS, in one run.
+"""Times every tile and schedule variant of build_bench.py --sweep against cuBLAS, in one run.
 
 For each product of build_bench.GEMM_SHAPES (f16) and the gelu(x@W+b)
 product, every variant DIR/<case>__<tile>.so is checked against a float32
@@ -8,7 +8,8 @@ Times come from graph_ms: 20 calls back to back inside one CUDA graph (brrr's
 launches join torch's graph), so neither side pays host overhead; the median
 replay over 20.
 
-Usage: gemm_sweep.py SWEEP_DIR
+Usage: gemm_sweep.py SWEEP_DIR [VARIANT,VARIANT,...]
+(the variants to time, default all: "default", a tile, or a schedule)
 """
 
 import os
@@ -18,13 +19,15 @@ import torch
 
 import brrr
 from bench import graph_ms
-from build_bench import GEMM_SHAPES, SWEEP_TILES
+from build_bench import GEMM_SHAPES, SWEEP_SCHEDULES, SWEEP_TILES
 
 
 def main():
     sweep_dir = sys.argv[1]
     print(f"device: {torch.cuda.get_device_name()}")
-    tiles = ["default"] + SWEEP_TILES
+    tiles = ["default"] + SWEEP_TILES + list(SWEEP_SCHEDULES)
+    if len(sys.argv) > 2:
+        tiles = [t for t in sys.argv[2].split(",") if t in tiles]
     header = f"{'case':26s} {'peer ms':>8s}" + "".join(f" {t:>10s}" for t in tiles)
     print("% of the peer's speed (peer time / brrr time) per tile; "
           "gelu: ms (peer: torch.compile)")

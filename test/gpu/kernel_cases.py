@@ -141,6 +141,12 @@ KERNEL_CASES = [
     ("matmul_wgmma_persistent_bt_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
                                         n("MatMul", ["a", "wt"], ["y"])],
      [("a", H, [4, 1000, 128]), ("w", H, [1200, 128])], [("y", H, [4, 1000, 1200])]),
+    # 17 x 16 tiles of 128 (272: 2-3 a block) over 16 k-slices, the last
+    # ragged, with a bias and the erf GELU.
+    ("matmul_wgmma_persistent_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                          n("Add", ["m", "bias"], ["t"]), n("Gelu", ["t"], ["y"])],
+     [("a", H, [2100, 1000]), ("b", H, [1000, 2000]), ("bias", H, [2000])],
+     [("y", H, [2100, 2000])]),
     # CumSum as a masked sum: position ids from an int64 mask (stored
     # square, general reduction) and a reversed exclusive f16 sum along a
     # middle axis (the row kernel, nothing stored).
@@ -751,10 +757,22 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
+          "matmul_wgmma_persistent_gelu_f16": 20,
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11}
 
 
 # Cases compiled with extra brrrc flags.
-FLAGS = {name: ["--persistent"] for name in (
-    "matmul_wgmma_persistent_ragged_f16", "matmul_wgmma_persistent_odd_n_bf16",
-    "matmul_wgmma_persistent_bt_f16", "conv_wgmma_persistent_f16")}
+PERSISTENT_CASES = ("matmul_wgmma_persistent_ragged_f16", "matmul_wgmma_persistent_odd_n_bf16",
+                    "matmul_wgmma_persistent_bt_f16", "matmul_wgmma_persistent_gelu_f16",
+                    "conv_wgmma_persistent_f16")
+FLAGS = {name: ["--persistent"] for name in PERSISTENT_CASES}
+
+# Cases that compile another case's graph with other flags, checked with
+# that case's inputs and reference (GRAPH_OF): the persistent ones again
+# as ping-pong kernels (brrrc --pingpong; 128 x 128 tiles, 2-3 a block,
+# each consumer warpgroup every other one).
+GRAPH_OF = {name.replace("persistent", "pingpong"): name for name in PERSISTENT_CASES}
+FLAGS.update({name: ["--pingpong"] for name in GRAPH_OF})
+KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
+                 for alias, graph in GRAPH_OF.items()]
+OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

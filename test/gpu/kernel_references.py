@@ -134,6 +134,9 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_persistent_ragged_f16":
         return [f(6, 700, 136, dt=torch.float16), f(136, 1000, dt=torch.float16) / 8,
                 f(1000, dt=torch.float16), f(6, 700, 1000, dt=torch.float16)]
+    if name == "matmul_wgmma_persistent_gelu_f16":
+        return [f(2100, 1000, dt=torch.float16), f(1000, 2000, dt=torch.float16) / 16,
+                f(2000, dt=torch.float16)]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [f(4000, 200, dt=torch.float16), f(200, 2296, dt=torch.float16) / 8,
                 f(2296, dt=torch.float16)]
@@ -473,6 +476,8 @@ def torch_reference(name, xs):
         return [torch.sigmoid(torch.matmul(d[0], d[1].t()))]
     if name == "matmul_wgmma_persistent_ragged_f16":
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2] + d[3])]
+    if name == "matmul_wgmma_persistent_gelu_f16":
+        return [F.gelu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_n192_odd_n_bf16":

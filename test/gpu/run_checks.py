@@ -146,8 +146,9 @@ def case_inputs(d, meta, gen):
         refs = sess.run(None, feeds)
         out_dtypes = [str(r.dtype) for r in refs]
     else:
-        ins = torch_inputs(meta["name"], gen)
-        refs = [to_numpy(r) for r in torch_reference(meta["name"], ins)]
+        graph = meta.get("graph", meta["name"])
+        ins = torch_inputs(graph, gen)
+        refs = [to_numpy(r) for r in torch_reference(graph, ins)]
         out_dtypes = None
     return ins, refs, out_dtypes
 

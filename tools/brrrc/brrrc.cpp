@@ -115,10 +115,18 @@ cl::opt<std::string> attentionTile(
 
 cl::opt<bool> persistent(
     "persistent",
+    cl::desc("Run Hopper products whose output tiles outnumber the "
+             "multiprocessors as persistent kernels, as convolutions always "
+             "are (one block per multiprocessor walking the tiles; default: "
+             "one block per tile)"),
+    cl::init(false), cl::cat(category));
+
+cl::opt<bool> pingpong(
+    "pingpong",
     cl::desc("Run Hopper products and convolutions whose output tiles "
-             "outnumber the multiprocessors as persistent kernels (one block "
-             "per multiprocessor walking the tiles; default: one block per "
-             "tile)"),
+             "outnumber the multiprocessors as persistent kernels whose two "
+             "consumer warpgroups take turns on whole tiles of at most 128 x "
+             "128, one storing a tile while the other multiplies"),
     cl::init(false), cl::cat(category));
 
 cl::opt<bool> serialLaunches(
@@ -223,6 +231,7 @@ int main(int argc, char **argv) {
                  compile.attentionTile))
     return 1;
   compile.persistent = persistent;
+  compile.pingpong = pingpong;
   compile.programmaticLaunch = !serialLaunches;
 
   if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&

@@ -632,8 +632,23 @@ func.func @kernel_zero_vector() attributes {c = #brrr.kernel<family = pointwise,
 
 // -----
 
-// expected-error @+1 {{only the wgmma body runs a persistent grid or stages its epilogue in column chunks}}
+// expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or runs a ping-pong schedule}}
 func.func @kernel_persistent_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = 132, epilogue = 32>} { return }
+
+// -----
+
+// expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or runs a ping-pong schedule}}
+func.func @kernel_pingpong_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, schedule = pingpong>} { return }
+
+// -----
+
+// expected-error @+1 {{a ping-pong wgmma kernel is persistent and its tile holds at most 128 x 128 outputs (one warpgroup's accumulators), not 128x256}}
+func.func @kernel_pingpong_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 64, schedule = pingpong>} { return }
+
+// -----
+
+// expected-error @+1 {{a ping-pong wgmma kernel is persistent and its tile holds at most 128 x 128 outputs (one warpgroup's accumulators), not 128x128}}
+func.func @kernel_pingpong_not_persistent() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, schedule = pingpong>} { return }
 
 // -----
 

@@ -2,6 +2,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNED
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true}))' | FileCheck %s --check-prefix=PERSIST
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNEDPERSIST
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{pingpong=true}))' | FileCheck %s --check-prefix=PINGPONG
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{matmul-tile=128,128}))' 2>&1 | FileCheck %s --check-prefix=BADPIN
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config{attention-tile=64,128,2}))' | FileCheck %s --check-prefix=ATTENTIONPIN
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{attention-tile=64,64}))' 2>&1 | FileCheck %s --check-prefix=BADATTENTIONPIN
@@ -57,9 +58,12 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // waves of 0.8-rate tiles); a product of a few tiles takes 128x128.
 // With `persistent`, tiles that outnumber the 132 multiprocessors make the
 // kernel persistent: 132 blocks, the epilogue staged in the widest column
-// chunk that fits beside the stages (32 of 256 beside four 48 KiB stages;
-// the whole 128 beside three 32 KiB ones, pinned). A pinned tile is made
-// persistent or not for its own tile count; 4 tiles never are.
+// chunk that fits beside the stages, with a ring one stage shorter where
+// that makes it 64 or more (128 of 256 beside three 48 KiB stages, where
+// four would leave room for 32; the whole 128 beside three 32 KiB ones,
+// pinned). A pinned tile is made persistent or not for its own tile count;
+// 4 tiles never are. With `pingpong`, the tile narrows to 128 columns (768
+// tiles), four stages, and its consumer warpgroups take turns.
 // CHECK-LABEL: func.func @WgmmaTiles
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
@@ -67,8 +71,11 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
 // PERSIST-LABEL: func.func @WgmmaTiles
-// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
 // PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// PINGPONG-LABEL: func.func @WgmmaTiles
+// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
+// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
 // PINNEDPERSIST-LABEL: func.func @WgmmaTiles
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = 132, epilogue = 128>
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
@@ -214,12 +221,19 @@ module attributes {brrr.target = "sm_90a"} {
 // 64-channel k-slices, four stages. One whose padding leaves its bounding box outside the 8-bit
 // corners of a 4-D im2col map, an NCHW one, and any on sm_80, run warp_mma.
 // CHECK-LABEL: func.func @ConvBodies
+// The 784 tiles of the second walk 132 blocks, persistent with or without
+// the option: a convolution always is where its tiles outnumber the
+// multiprocessors. Its epilogue stages 128 columns at a time beside a ring
+// of three 48 KiB stages (four would leave room for 32). With `pingpong`
+// the tile narrows to 128 columns, four stages, the consumers taking turns.
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
-// With `persistent`, the 784 tiles of the second walk 132 blocks.
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
 // PERSIST-LABEL: func.func @ConvBodies
 // PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
-// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
+// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
+// PINGPONG-LABEL: func.func @ConvBodies
+// PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 module attributes {brrr.target = "sm_90a"} {
@@ -242,12 +256,9 @@ module attributes {brrr.target = "sm_90a"} {
 // groups of 384 take 128). Groups of 32 channels, or of 64 outputs, run
 // warp_mma.
 // CHECK-LABEL: func.func @GroupedConvBodies
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
-// With `persistent`, their tiles (counted over the groups) walk 132 blocks.
-// PERSIST-LABEL: func.func @GroupedConvBodies
-// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
-// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128>
+// Their tiles (counted over the groups) walk 132 blocks.
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 module attributes {brrr.target = "sm_90a"} {

@@ -95,16 +95,17 @@ module attributes {brrr.target = "sm_90a"} {
 // -----
 
 // A 128x256 tile takes 48 KiB a stage (A 16, B 32), and its epilogue
-// staging 128 x (256 + 8) floats. Persistent (384 tiles), its epilogue
-// stages 32 columns at a time, 128 x (32 + 8) floats in bytes of their own
-// (the stages' are busy with the next tile's slices meanwhile).
+// staging 128 x (256 + 8) floats. Persistent (384 tiles), its ring is one
+// stage shorter so that its epilogue stages 128 columns at a time, 128 x
+// (128 + 8) floats in bytes of their own (the stages' are busy with the
+// next tile's slices meanwhile).
 // CHECK-LABEL: func.func @WgmmaWideTile
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK-SAME: {bytes = 135168 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197696 : i64}
 // PERSIST-LABEL: func.func @WgmmaWideTile
-// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 32>
-// PERSIST-SAME: {bytes = 32768 : i64, name = "b3", offset = 98304 : i64}
-// PERSIST-SAME: {bytes = 20480 : i64, name = "epilogue", offset = 131072 : i64}], brrr.shared_bytes = 218176 : i64}
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
+// PERSIST-SAME: {bytes = 32768 : i64, name = "b2", offset = 135168 : i64}
+// PERSIST-SAME: {bytes = 69632 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 218160 : i64}
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaWideTile(%a: tensor<4096x768xf16>, %b: tensor<768x3072xf16>) -> tensor<4096x3072xf16> {
     %0 = brrr.fusion "matmul"(%a, %b) : (tensor<4096x768xf16>, tensor<768x3072xf16>) -> tensor<4096x3072xf16> {
