@@ -312,6 +312,14 @@ bool isDirectConv(Conv2DOp conv);
 /// and one of the weights; otherwise 1.
 int64_t directConvVectorWidth(Conv2DOp conv);
 
+/// The output pixels along a row that one thread of a channels-last
+/// depthwise direct convolution computes (its config's `tile = [pixels]`):
+/// each input vector of the row it loads serves every output whose window
+/// covers it, and each weight vector all of them. 4 (or 2) where that
+/// still leaves a wave of 256-thread blocks on `target`'s
+/// multiprocessors, 1 otherwise and for other direct convolutions.
+int64_t directConvPixels(Conv2DOp conv, StringRef target);
+
 /// A transpose that swaps two groups of dimensions, [B][R][S] ->
 /// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,
 /// or none.

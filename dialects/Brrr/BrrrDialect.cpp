@@ -102,6 +102,15 @@ LogicalResult KernelConfigAttr::verify(
                             "(the block, a power of two, reduces one output)";
     return success();
   }
+  if (family == KernelFamily::conv && body == KernelBody::simt &&
+      !tile.empty()) {
+    // A direct convolution's thread computes [pixels] along a row, each a
+    // vector of channels.
+    if (tile.size() != 1 || tile[0] < 2 || tile[0] > 8 || vector < 2 || stages)
+      return emitError() << "a direct convolution's tile is [2 to 8 output "
+                            "pixels a thread], over vectors of channels";
+    return success();
+  }
   if (body == KernelBody::simt || body == KernelBody::warp_mma) {
     if (!tile.empty() || stages)
       return emitError() << "a " << stringifyKernelBody(body)

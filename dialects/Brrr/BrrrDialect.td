@@ -176,6 +176,8 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       reduction, `[threads]` when the whole block cooperates on one output,
       `[lanes, groups]` when it splits the rows of `lanes` vectors of
       outputs over `groups` threads each (absent: one thread per output);
+      for a direct (depthwise) convolution, `[pixels]`: the outputs along a
+      row one thread computes, each a vector of channels;
     - `stages`: shared-memory buffers the k-slices stream through;
     - `vector`: elements per vector access;
     - `cluster`: thread blocks per cluster; for the wgmma body, the blocks

@@ -189,11 +189,15 @@ chooseConfig(FusionOp fusion, StringRef target, int64_t budget,
     // Depthwise and narrow-group convolutions: a few multiply-adds per
     // output element read, on plain threads.
     auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
-    if (conv && isDirectConv(conv))
+    if (conv && isDirectConv(conv)) {
+      SmallVector<int64_t> pixels;
+      if (int64_t p = directConvPixels(conv, target); p > 1)
+        pixels.push_back(p);
       return KernelConfigAttr::get(
-          ctx, KernelFamily::conv, KernelBody::simt, kPointwiseThreads, {}, 0,
-          directConvVectorWidth(conv), 1, KernelPrecision::exact, 0, 0,
+          ctx, KernelFamily::conv, KernelBody::simt, kPointwiseThreads, pixels,
+          0, directConvVectorWidth(conv), 1, KernelPrecision::exact, 0, 0,
           KernelSchedule::cooperative);
+    }
     if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget)) {
       std::optional<ConvGemm> g = ConvGemm::of(conv);
       // Convolutions whose tiles outnumber the multiprocessors always run

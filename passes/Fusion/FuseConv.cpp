@@ -110,6 +110,22 @@ bool mlir::brrr::isDirectConv(Conv2DOp conv) {
          wt.getDimSize(conv.weightInDim()) <= kDirectConvGroupChannels;
 }
 
+int64_t mlir::brrr::directConvPixels(Conv2DOp conv, StringRef target) {
+  int64_t vec = directConvVectorWidth(conv);
+  if (vec == 1)
+    return 1;
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  // Windows of up to 64 taps: a thread's taps stay unrolled.
+  if (g.KH * g.KW > 64)
+    return 1;
+  int64_t wave = multiprocessors(target) * 256;
+  for (int64_t pixels : {4, 2})
+    if (g.OW >= pixels &&
+        g.N * g.OH * llvm::divideCeil(g.OW, pixels) * (g.O / vec) >= wave)
+      return pixels;
+  return 1;
+}
+
 int64_t mlir::brrr::directConvVectorWidth(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   int64_t C = it.getDimSize(conv.channelDim());

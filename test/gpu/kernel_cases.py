@@ -736,6 +736,23 @@ KERNEL_CASES = [
     ("conv_direct_dw_b32_f16", [n("Conv", ["x", "w", "b"], ["y"], group=144, pads=[1, 1, 1, 1])],
      [("x", H, [32, 144, 56, 56]), ("w", H, [144, 1, 3, 3]), ("b", H, [144])],
      [("y", H, [32, 144, 56, 56])]),
+    # Threads computing several pixels along a row (tile = [pixels]):
+    # ConvNeXt's 7x7 with a bias over a ragged row (30 = 7 x 4 + 2), a
+    # stride-2 3x3 with ReLU6 (29 outputs a row), a dilated bf16 5x5 two
+    # pixels a thread (37 a row) with a residual.
+    ("conv_direct_rows_dw7x7_f16", [n("Conv", ["x", "w", "b"], ["y"], group=96, pads=[3, 3, 3, 3])],
+     [("x", H, [16, 96, 30, 30]), ("w", H, [96, 1, 7, 7]), ("b", H, [96])],
+     [("y", H, [16, 96, 30, 30])]),
+    ("conv_direct_rows_s2_relu6_f16",
+     [n("Conv", ["x", "w", "b"], ["c"], group=96, pads=[1, 1, 1, 1], strides=[2, 2]),
+      n("Clip", ["c", "zero16", "six16"], ["y"])],
+     [("x", H, [32, 96, 57, 57]), ("w", H, [96, 1, 3, 3]), ("b", H, [96])],
+     [("y", H, [32, 96, 29, 29])]),
+    ("conv_direct_rows_dilated_bf16",
+     [n("Conv", ["x", "w"], ["c"], group=64, pads=[4, 4, 4, 4], dilations=[2, 2]),
+      n("Add", ["c", "r"], ["y"])],
+     [("x", BF, [8, 64, 40, 37]), ("w", BF, [64, 1, 5, 5]), ("r", BF, [8, 64, 40, 37])],
+     [("y", BF, [8, 64, 40, 37])]),
     ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
                             pads=[1, 1, 1, 1], ceil_mode=1)],
      [("x", H, [2, 3, 10, 8])], [("y", H, [2, 3, 6, 5])]),

@@ -351,6 +351,15 @@ def torch_inputs(name, gen):
     if name == "conv_direct_dw_b32_f16":
         return [f(32, 144, 56, 56, dt=torch.float16), f(144, 1, 3, 3, dt=torch.float16),
                 f(144, dt=torch.float16)]
+    if name == "conv_direct_rows_dw7x7_f16":
+        return [f(16, 96, 30, 30, dt=torch.float16), f(96, 1, 7, 7, dt=torch.float16) / 4,
+                f(96, dt=torch.float16)]
+    if name == "conv_direct_rows_s2_relu6_f16":
+        return [f(32, 96, 57, 57, dt=torch.float16) * 2, f(96, 1, 3, 3, dt=torch.float16),
+                f(96, dt=torch.float16)]
+    if name == "conv_direct_rows_dilated_bf16":
+        return [f(8, 64, 40, 37, dt=torch.bfloat16), f(64, 1, 5, 5, dt=torch.bfloat16) / 4,
+                f(8, 64, 40, 37, dt=torch.bfloat16)]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -713,6 +722,12 @@ def torch_reference(name, xs):
         return [torch.relu(F.conv2d(d[0], d[1], d[2], stride=2, padding=1, groups=8))]
     if name == "conv_direct_dw_b32_f16":
         return [F.conv2d(d[0], d[1], d[2], padding=1, groups=144)]
+    if name == "conv_direct_rows_dw7x7_f16":
+        return [F.conv2d(d[0], d[1], d[2], padding=3, groups=96)]
+    if name == "conv_direct_rows_s2_relu6_f16":
+        return [torch.clamp(F.conv2d(d[0], d[1], d[2], stride=2, padding=1, groups=96), 0, 6)]
+    if name == "conv_direct_rows_dilated_bf16":
+        return [F.conv2d(d[0], d[1], padding=4, dilation=2, groups=64) + d[2]]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]
     if name == "maxpool_ceil_f16":

@@ -882,3 +882,13 @@ func.func @rms_norm_bias(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
   %0 = brrr.layer_norm %x, %g, %g {axis = 1 : i64, epsilon = 1.0e-5 : f64, rms} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{a direct convolution's tile is [2 to 8 output pixels a thread], over vectors of channels}}
+func.func @kernel_direct_conv_pixels_scalar() attributes {c = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4]>} { return }
+
+// -----
+
+// expected-error @+1 {{a direct convolution's tile is [2 to 8 output pixels a thread], over vectors of channels}}
+func.func @kernel_direct_conv_pixels_many() attributes {c = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [16], vector = 8>} { return }

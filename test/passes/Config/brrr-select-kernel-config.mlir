@@ -398,3 +398,25 @@ func.func @AttentionTile(%q: tensor<1x12x512x64xf16>, %k: tensor<1x12x512x64xf16
   %0 = brrr.attention %q, %k, %v {causal, scale = 0.125 : f64} : tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16> -> tensor<1x12x512x64xf16>
   return %0 : tensor<1x12x512x64xf16>
 }
+
+// -----
+
+// A channels-last depthwise convolution's threads compute 4 pixels along a
+// row where that still leaves a wave of 256-thread blocks (132 x 256 =
+// 33792 threads): 32 x 56 x 14 x 12 = 301056; else 2 (8 x 40 x 19 x 8 =
+// 48640, where 4 would make 25600); else 1 (batch 1 at 14 x 14 x 384: 2688
+// or 4704 threads). A window of more than 64 taps keeps one pixel a thread.
+// CHECK-LABEL: func.func @DirectConvPixels
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [2], vector = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @DirectConvPixels(%a: tensor<32x56x56x96xf16>, %wa: tensor<7x7x96x1xf16>, %b: tensor<8x40x37x64xbf16>, %wb: tensor<5x5x64x1xbf16>, %c: tensor<1x14x14x384xf16>, %wc: tensor<7x7x384x1xf16>, %wd: tensor<9x9x96x1xf16>) -> (tensor<32x56x56x96xf16>, tensor<8x40x37x64xbf16>, tensor<1x14x14x384xf16>, tensor<32x56x56x96xf16>) {
+    %0 = brrr.conv2d %a, %wa {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<32x56x56x96xf16>, tensor<7x7x96x1xf16>) -> tensor<32x56x56x96xf16>
+    %1 = brrr.conv2d %b, %wb {channels_last, dilations = array<i64: 2, 2>, groups = 64 : i64, pads = array<i64: 4, 4, 4, 4>, strides = array<i64: 1, 1>} : (tensor<8x40x37x64xbf16>, tensor<5x5x64x1xbf16>) -> tensor<8x40x37x64xbf16>
+    %2 = brrr.conv2d %c, %wc {channels_last, dilations = array<i64: 1, 1>, groups = 384 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<1x14x14x384xf16>, tensor<7x7x384x1xf16>) -> tensor<1x14x14x384xf16>
+    %3 = brrr.conv2d %a, %wd {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 4, 4, 4, 4>, strides = array<i64: 1, 1>} : (tensor<32x56x56x96xf16>, tensor<9x9x96x1xf16>) -> tensor<32x56x56x96xf16>
+    return %0, %1, %2, %3 : tensor<32x56x56x96xf16>, tensor<8x40x37x64xbf16>, tensor<1x14x14x384xf16>, tensor<32x56x56x96xf16>
+  }
+}
