@@ -103,14 +103,14 @@ struct TileAt {
 
 /// The fused epilogue of the tile `at`: the 64 x n accumulators `acc` of
 /// the tile's rows 64 * `rowBlock` on go through shared memory so that the
-/// global accesses coalesce. Accumulator i of the wgmma fragment (row 16 * warp
-/// + lane / 4, +8 for odd pairs; column 8 * (i / 4) + 2 * (lane % 4) + i % 2)
-/// is written as f32 pairs into the warpgroup's staging buffer at
-/// `stagingBase` (64 rows), `columns` of the tile at a time between two
-/// `barrier()`s (the second a cluster barrier when the tile is split). Then
-/// each warp walks whole staged rows, `lanes` lanes per row on consecutive
-/// columns, `vec` at a time (4 when they divide the output's rows and the
-/// chunk is 32 or at least 128 wide, 2 at 64: one 16- or 8-byte read of
+/// global accesses coalesce. Accumulator i of the wgmma fragment (row
+/// 16 * warp + lane / 4, +8 for odd pairs; column 8 * (i / 4) +
+/// 2 * (lane % 4) + i % 2) is written as f32 pairs into the warpgroup's
+/// staging buffer at `stagingBase` (64 rows), `columns` of the tile at a
+/// time between two `barrier()`s (the second a cluster barrier when the tile is
+/// split). Then each warp walks whole staged rows, `lanes` lanes per row on
+/// consecutive columns, `vec` at a time (4 when they divide the output's rows
+/// and the chunk is 32 or at least 128 wide, 2 at 64: one 16- or 8-byte read of
 /// the staged tile, vector loads of row-wise inputs), 32 / `lanes` rows per
 /// warp: warp w takes row groups w, w + 4, ..., four per step; in a split
 /// tile, block `rank` of the cluster takes its run of them, each value the
