@@ -213,9 +213,11 @@ bool hasLastCopy(Value v) {
 }
 
 /// Runs pointwise op `op` channels-last when every operand is an NCHW view
-/// of a channels-last tensor, a tensor with an NHWC copy, a rank-4
-/// constant, or one element (which broadcasts to any shape), and at least
-/// one is a view. Returns the NCHW view of the new result, or null.
+/// of a channels-last tensor, a tensor with an NHWC copy, a constant (of
+/// rank 4, or fewer dimensions broadcast against the trailing ones, like a
+/// layer scale of [C, 1, 1]), or one element (which broadcasts to any
+/// shape), and at least one is a view. Returns the NCHW view of the new
+/// result, or null.
 TransposeOp sinkIntoChannelsLast(Operation *op) {
   auto rt = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!rt || rt.getRank() != 4 || op->getNumResults() != 1)
@@ -225,9 +227,8 @@ TransposeOp sinkIntoChannelsLast(Operation *op) {
     auto t = cast<RankedTensorType>(v.getType());
     if (isFirstView(v))
       anyView = true;
-    else if (t.getNumElements() != 1 &&
-             !(t.getRank() == 4 &&
-               (matchPattern(v, m_Constant()) || hasLastCopy(v))))
+    else if (t.getNumElements() != 1 && !matchPattern(v, m_Constant()) &&
+             !(t.getRank() == 4 && hasLastCopy(v)))
       return nullptr;
   }
   if (!anyView)
@@ -235,10 +236,40 @@ TransposeOp sinkIntoChannelsLast(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   SmallVector<Value> operands;
-  for (Value v : op->getOperands())
-    operands.push_back(cast<RankedTensorType>(v.getType()).getRank() == 4
-                           ? transpose(b, loc, v, kToLast)
-                           : v);
+  for (Value v : op->getOperands()) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getNumElements() == 1) {
+      operands.push_back(v);
+      continue;
+    }
+    // A constant of fewer dimensions gains leading ones first.
+    if (t.getRank() < 4) {
+      SmallVector<int64_t> shape(4 - t.getRank(), 1);
+      llvm::append_range(shape, t.getShape());
+      t = t.clone(shape);
+      // Float constants are rewritten NHWC at compile time.
+      std::optional<SmallVector<double>> values;
+      if (isa<FloatType>(t.getElementType()))
+        values = getConstFloats(v);
+      if (values) {
+        int64_t N = shape[0], C = shape[1], H = shape[2], W = shape[3];
+        SmallVector<double> last(values->size());
+        for (int64_t n = 0; n < N; ++n)
+          for (int64_t c = 0; c < C; ++c)
+            for (int64_t h = 0; h < H; ++h)
+              for (int64_t w = 0; w < W; ++w)
+                last[((n * H + h) * W + w) * C + c] =
+                    (*values)[((n * C + c) * H + h) * W + w];
+        operands.push_back(
+            ConstantOp::create(b, loc,
+                               makeFloatElements(permuted(t, kToLast), last,
+                                                 "channels_last_constant")));
+        continue;
+      }
+      v = ReshapeOp::create(b, loc, t, v);
+    }
+    operands.push_back(transpose(b, loc, v, kToLast));
+  }
   Operation *clone = b.clone(*op);
   clone->setOperands(operands);
   clone->getResult(0).setType(permuted(rt, kToLast));

@@ -753,6 +753,14 @@ KERNEL_CASES = [
       n("Add", ["c", "r"], ["y"])],
      [("x", BF, [8, 64, 40, 37]), ("w", BF, [64, 1, 5, 5]), ("r", BF, [8, 64, 40, 37])],
      [("y", BF, [8, 64, 40, 37])]),
+    # ConvNeXt's block tail: a layer scale of [C, 1, 1] times the
+    # depthwise convolution, plus the block's input (the residual stream
+    # stays channels-last, the constant rewritten NHWC).
+    ("conv_layer_scale_residual_f16",
+     [n("Conv", ["x", "w", "b"], ["c"], group=64, pads=[3, 3, 3, 3]),
+      n("Mul", ["gamma64", "c"], ["m"]), n("Add", ["m", "x"], ["y"])],
+     [("x", H, [4, 64, 20, 20]), ("w", H, [64, 1, 7, 7]), ("b", H, [64])],
+     [("y", H, [4, 64, 20, 20])]),
     ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
                             pads=[1, 1, 1, 1], ceil_mode=1)],
      [("x", H, [2, 3, 10, 8])], [("y", H, [2, 3, 6, 5])]),

@@ -19,6 +19,8 @@ def stem_weights(o, c, k):
 
 
 CONSTANTS = {
+    # ConvNeXt's layer scale: [C, 1, 1] against an NCHW activation.
+    "gamma64": np.linspace(-1.0, 1.0, 64).reshape(64, 1, 1).astype(np.float16),
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
     "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
     "axis0": np.array([0], np.int64), "axes02": np.array([0, 2], np.int64),

@@ -360,6 +360,9 @@ def torch_inputs(name, gen):
     if name == "conv_direct_rows_dilated_bf16":
         return [f(8, 64, 40, 37, dt=torch.bfloat16), f(64, 1, 5, 5, dt=torch.bfloat16) / 4,
                 f(8, 64, 40, 37, dt=torch.bfloat16)]
+    if name == "conv_layer_scale_residual_f16":
+        return [f(4, 64, 20, 20, dt=torch.float16), f(64, 1, 7, 7, dt=torch.float16) / 4,
+                f(64, dt=torch.float16)]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -728,6 +731,10 @@ def torch_reference(name, xs):
         return [torch.clamp(F.conv2d(d[0], d[1], d[2], stride=2, padding=1, groups=96), 0, 6)]
     if name == "conv_direct_rows_dilated_bf16":
         return [F.conv2d(d[0], d[1], padding=4, dilation=2, groups=64) + d[2]]
+    if name == "conv_layer_scale_residual_f16":
+        gamma = torch.from_numpy(np.linspace(-1.0, 1.0, 64).astype(np.float16))
+        gamma = gamma.double().reshape(64, 1, 1)
+        return [gamma * F.conv2d(d[0], d[1], d[2], padding=3, groups=64) + d[0]]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]
     if name == "maxpool_ceil_f16":

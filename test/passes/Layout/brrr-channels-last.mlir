@@ -56,6 +56,43 @@ func.func @PackAndConstants(%x: tensor<1x16x4x4xf16>) -> tensor<1x2x4x4xf16> {
 
 // -----
 
+// ConvNeXt's block: a depthwise convolution, the NHWC part of the block
+// (here one add), the layer scale as a [C, 1, 1] constant multiplying the
+// NCHW view, and the residual add of the block's input. Constants of
+// fewer dimensions than the view are rewritten NHWC at compile time
+// (gamma[c] at [0, 0, 0, c]; a [C, H, W] one permuted), so the block's
+// output stays NHWC: the residual stream needs one NHWC copy of the input
+// and one transpose back at the end, none between blocks.
+// CHECK-LABEL: func.func @LayerScale
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x2x2xf16>)
+// CHECK-DAG: %[[G:.+]] = brrr.constant dense<{{\[\[\[\[}}5.000000e-01, 2.000000e+00]]]]> : tensor<1x1x1x2xf16>
+// CHECK-DAG: %[[P:.+]] = brrr.constant dense<{{\[\[\[\[}}1.000000e+00, 5.000000e+00], [2.000000e+00, 6.000000e+00]], {{\[\[}}3.000000e+00, 7.000000e+00], [4.000000e+00, 8.000000e+00]]]]> : tensor<1x2x2x2xf16>
+// CHECK: %[[XL:.+]] = brrr.transpose %[[X]] {perm = array<i64: 0, 2, 3, 1>}
+// CHECK: %[[C:.+]] = brrr.conv2d %[[XL]]
+// CHECK: %[[M:.+]] = brrr.mul %[[C]], %[[G]] : tensor<1x2x2x2xf16>, tensor<1x1x1x2xf16>
+// CHECK: %[[Q:.+]] = brrr.mul %[[M]], %[[P]] : tensor<1x2x2x2xf16>, tensor<1x2x2x2xf16>
+// CHECK: %[[A:.+]] = brrr.add %[[Q]], %[[XL]] : tensor<1x2x2x2xf16>, tensor<1x2x2x2xf16>
+// CHECK: %[[C2:.+]] = brrr.conv2d %[[A]]
+// CHECK: %[[A2:.+]] = brrr.add %[[C2]], %[[A]]
+// CHECK: %[[OUT:.+]] = brrr.transpose %[[A2]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK: return %[[OUT]]
+module attributes {brrr.target = "sm_90a"} {
+func.func @LayerScale(%x: tensor<1x2x2x2xf16>) -> tensor<1x2x2x2xf16> {
+  %w = brrr.constant dense<1.0> : tensor<2x1x3x3xf16>
+  %g = brrr.constant dense<[[[0.5]], [[2.0]]]> : tensor<2x1x1xf16>
+  %p = brrr.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]> : tensor<2x2x2xf16>
+  %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x2x2xf16>, tensor<2x1x3x3xf16>) -> tensor<1x2x2x2xf16>
+  %m = brrr.mul %g, %c : tensor<2x1x1xf16>, tensor<1x2x2x2xf16> -> tensor<1x2x2x2xf16>
+  %q = brrr.mul %m, %p : tensor<1x2x2x2xf16>, tensor<2x2x2xf16> -> tensor<1x2x2x2xf16>
+  %a = brrr.add %q, %x : tensor<1x2x2x2xf16>, tensor<1x2x2x2xf16> -> tensor<1x2x2x2xf16>
+  %c2 = brrr.conv2d %a, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x2x2xf16>, tensor<2x1x3x3xf16>) -> tensor<1x2x2x2xf16>
+  %a2 = brrr.add %c2, %a : tensor<1x2x2x2xf16>, tensor<1x2x2x2xf16> -> tensor<1x2x2x2xf16>
+  return %a2 : tensor<1x2x2x2xf16>
+}
+}
+
+// -----
+
 // Left NCHW: f32 products, and grouped convolutions whose groups are
 // neither whole 64-channel slices with 128-wide tiles (the wgmma body) nor
 // narrow enough for the direct body (16 channels a group here).
