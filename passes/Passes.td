@@ -82,9 +82,11 @@ def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
     its input is read as N x H x W x C, its weights are packed at compile
     time to KH x KW x O x I, and it produces N x OH x OW x O, the layout
     the wgmma body's im2col TMA copies and stores want. A pointwise op
-    whose every rank-4 operand is an NCHW view of a channels-last tensor
-    or a constant (and at least one is a view), or that has one-element
-    operands, then runs channels-last too, so the views move past it; so
+    whose every operand is an NCHW view of a channels-last tensor, a
+    tensor with an NHWC copy, a constant (one of fewer dimensions, like
+    ConvNeXt's [C, 1, 1] layer scale, rewritten NHWC at compile time) or
+    one element, at least one a view, then runs channels-last too, so the
+    views move past it; so
     do max and average pooling (`channels_last`) and reductions of such a
     view; two views that meet cancel. Input channels are zero-padded to a
     multiple of 8 and at least 16, in the packed weights at compile time. A
