@@ -223,12 +223,13 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
                                       int64_t sharedBudget);
 
 /// Makes a wgmma `tile` over a product of shape `p` persistent where its
-/// tiles outnumber the multiprocessors (brrr-select-kernel-config's
-/// `persistent`): one block per multiprocessor walks them, its epilogue
-/// staged through a buffer of its own (the widest column chunk that fits
-/// `sharedBudget` beside the stages) so that the producer streams the next
-/// tile's slices while the consumers store this one's. Other tiles keep
-/// one block per tile. With `pingpong` the tile narrows to at most 128
+/// tiles outnumber the multiprocessors (brrr-select-kernel-config: every
+/// convolution, products with `persistent`): one block per multiprocessor
+/// walks them, its epilogue staged through a buffer of its own (the widest
+/// column chunk that fits `sharedBudget` beside the stages, with a ring one
+/// stage shorter where that makes it 64 columns or more) so that the
+/// producer streams the next tile's slices while the consumers store this
+/// one's. Other tiles keep one block per tile. With `pingpong` the tile narrows to at most 128
 /// columns, one consumer warpgroup's accumulators, and the consumers take
 /// turns on whole tiles (KernelSchedule::pingpong).
 void choosePersistence(MatmulTile &tile, const ProductShape &p,

@@ -78,17 +78,16 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
            << vec << " channels only channels-last, one channel per group, "
            << "and a channel count they divide";
   int64_t threads = config->getThreads();
+  // Several pixels a thread only over vectors of channels (the config's
+  // verifier).
   int64_t pixels = config->getTile().empty() ? 1 : config->getTile()[0];
-  if (pixels > 1 && vec == 1)
-    return conv.emitOpError("a direct convolution computes ")
-           << pixels << " pixels a thread only over vectors of channels";
   int64_t rowGroups = llvm::divideCeil(OW, pixels);
   // Vectors of channels (channels-last depthwise) take window rows one at
   // a time, whose loads are in flight together; single channels unroll
   // every tap.
   bool byRows = vec > 1;
-  int64_t total = byRows ? g.N * OH * rowGroups * (O / vec)
-                         : ot.getNumElements() / vec;
+  int64_t total =
+      byRows ? g.N * OH * rowGroups * (O / vec) : ot.getNumElements() / vec;
 
   unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,

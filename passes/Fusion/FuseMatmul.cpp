@@ -265,6 +265,14 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   return tile;
 }
 
+/// The stages of a wgmma `tile`'s ring: four keep three slices in flight
+/// (deeper rings measured no faster; six were slower at 128 wide), fewer
+/// where `sharedBudget` holds fewer.
+static int64_t wgmmaRingStages(const MatmulTile &tile, int64_t sharedBudget) {
+  return std::min<int64_t>(4, (sharedBudget - wgmmaExtraShared(4)) /
+                                  tile.stageBytes());
+}
+
 std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
                                                   StringRef target,
                                                   int64_t sharedBudget) {
@@ -275,10 +283,7 @@ std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
   tile.m = 128;
   tile.k = 64;
   tile.n = wgmmaTileWidth(p, target);
-  // Four stages keep three slices in flight; deeper rings measured no
-  // faster (six were slower at 128 wide).
-  int64_t fit = (sharedBudget - wgmmaExtraShared(4)) / tile.stageBytes();
-  tile.stages = std::min<int64_t>(4, fit);
+  tile.stages = wgmmaRingStages(tile, sharedBudget);
   if (tile.stages < 2)
     return std::nullopt;
   return tile;
@@ -348,8 +353,7 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
     // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
     // most, 128 a thread.
     chosen.n = 128;
-    chosen.stages = std::min<int64_t>(4, (sharedBudget - wgmmaExtraShared(4)) /
-                                             chosen.stageBytes());
+    chosen.stages = wgmmaRingStages(chosen, sharedBudget);
   }
   if (chosen.tilesOf(p) <= sms)
     return;
