@@ -95,9 +95,13 @@ struct MatmulTile {
   /// and the columns its epilogue stages at a time (0: the whole tile, over
   /// the stages).
   int64_t grid = 0, epilogue = 0;
-  /// wgmma only, persistent: each consumer warpgroup computes whole tiles,
-  /// taking turns with the other (KernelSchedule::pingpong).
-  bool pingpong = false;
+  /// wgmma only, persistent: how the consumer warpgroups share the tiles
+  /// (KernelSchedule: both compute each tile; each computes whole tiles,
+  /// taking turns with the other; or both compute each tile and leave its
+  /// epilogue to warps of the producer warpgroup).
+  KernelSchedule schedule = KernelSchedule::cooperative;
+  bool pingpong() const { return schedule == KernelSchedule::pingpong; }
+  bool overlapped() const { return schedule == KernelSchedule::overlapped; }
   /// wgmma only: the blocks of a cluster that split the k-slices of one
   /// tile between them and sum their accumulators through distributed
   /// shared memory (1: one block per tile).
@@ -136,10 +140,15 @@ struct MatmulTile {
   int64_t f32StageBytes() const {
     return f32SliceBytes(m, k) + f32SliceBytes(n, k);
   }
-  /// Shared bytes of the wgmma epilogue's f32 staging: every consumer's 64
+  /// Shared bytes of the wgmma epilogue's staging: every consumer's 64
   /// rows of `epilogue` columns (or of the whole tile), rows padded by
-  /// wgmmaEpiloguePitch.
+  /// wgmmaEpiloguePitch, in f32, or in an overlapped kernel in the
+  /// product's 16-bit type.
   int64_t epilogueBytes() const;
+  /// Shared bytes of the wgmma body's mbarriers: a full and an empty one
+  /// per stage, and in an overlapped kernel a "staged" and a "drained" one
+  /// for its epilogue staging.
+  int64_t barrierBytes() const { return 16 * (stages + overlapped()); }
   /// The output tiles of a product of shape `p`, over all its batches.
   int64_t tilesOf(const ProductShape &p) const;
 
@@ -229,12 +238,15 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
 /// column chunk that fits `sharedBudget` beside the stages, with a ring one
 /// stage shorter where that makes it 64 columns or more) so that the
 /// producer streams the next tile's slices while the consumers store this
-/// one's. Other tiles keep one block per tile. With `pingpong` the tile narrows to at most 128
-/// columns, one consumer warpgroup's accumulators, and the consumers take
-/// turns on whole tiles (KernelSchedule::pingpong).
+/// one's. Other tiles keep one block per tile. With `schedule` pingpong the
+/// tile narrows to at most 128 columns, one consumer warpgroup's
+/// accumulators, and the consumers take turns on whole tiles; overlapped,
+/// the epilogue stages the whole tile in 16 bits beside a ring of at most
+/// four stages (at least two) and warps of the producer warpgroup drain it
+/// (the caller asks for it only for products of a 16-bit result).
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
                        StringRef target, int64_t sharedBudget,
-                       bool pingpong = false);
+                       KernelSchedule schedule = KernelSchedule::cooperative);
 
 /// Splits each of a wgmma product's tiles between `tile.cluster` blocks of
 /// a cluster (2, 4 or 8; 1: none) when its tiles leave most
@@ -415,10 +427,10 @@ FailureOr<KernelConfigAttr> kernelConfigOf(FusionOp fusion);
 /// half-warp) on distinct banks.
 inline int64_t wgmmaEpiloguePitch(int64_t n) { return n + 8; }
 
-/// Shared bytes the wgmma body keeps beside its stages: one full and one
-/// empty mbarrier per stage, and room to align the stages to the 1024 bytes
-/// the 128-byte swizzle repeats over.
-inline int64_t wgmmaExtraShared(int64_t stages) { return 16 * stages + 1024; }
+/// Shared bytes the wgmma body keeps beside its stages: its mbarriers
+/// (MatmulTile::barrierBytes, `barriers` bytes) and room to align the stages
+/// to the 1024 bytes the 128-byte swizzle repeats over.
+inline int64_t wgmmaExtraShared(int64_t barriers) { return barriers + 1024; }
 
 /// One buffer of a kernel's shared memory, alive from phase `firstUse` to
 /// `lastUse` (inclusive): buffers whose phases do not overlap may share

@@ -340,7 +340,11 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     grid's tiles narrow to at most 128 columns and each consumer
     warpgroup computes whole tiles, every other one of its block's, their
     main loops taking turns (`schedule = pingpong`), so that one
-    warpgroup's epilogue overlaps the other's products.
+    warpgroup's epilogue overlaps the other's products. With `overlap`,
+    such a grid's consumers stage each tile's products whole, rounded to
+    the product's 16-bit type (an f32 result keeps the cooperative
+    schedule), and go on to the next tile while warps 1-3 of the producer
+    warpgroup apply the epilogue and store it (`schedule = overlapped`).
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",
@@ -352,7 +356,11 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            "persistent grid">,
     Option<"pingpong", "pingpong", "bool", /*default=*/"false",
            "Run them on a persistent grid whose two consumer warpgroups "
-           "take turns on whole tiles of at most 128 x 128">
+           "take turns on whole tiles of at most 128 x 128">,
+    Option<"overlap", "overlap", "bool", /*default=*/"false",
+           "Run them on a persistent grid whose producer warpgroup's spare "
+           "warps apply each tile's epilogue while the consumers compute "
+           "the next">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -418,15 +418,17 @@ LogicalResult
 mlir::brrr::emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
                                Operation *producer, ArrayRef<Value> produced,
                                Value at, llvm::function_ref<Value(Value)> arg,
-                               ValueRange outputs) {
+                               ValueRange outputs,
+                               ArrayRef<DenseMap<Value, Value>> loaded) {
   int64_t width = produced.size();
   if (width == 1)
     return emitEpilogue(b, loc, fusion, producer, produced[0], at, arg,
-                        outputs);
+                        outputs, loaded.empty() ? nullptr : &loaded[0]);
   IndexMath e{b, loc};
   pointwise::PointwiseEmitter pe(b, loc);
-  SmallVector<DenseMap<Value, Value>> inputs =
-      loadEpilogueInputs(b, loc, fusion, producer, at, arg, width);
+  SmallVector<DenseMap<Value, Value>> inputs(loaded);
+  if (inputs.empty())
+    inputs = loadEpilogueInputs(b, loc, fusion, producer, at, arg, width);
   SmallVector<DenseMap<Value, Value>> scalars(width);
   SmallVector<Value> ats;
   for (int64_t t = 0; t < width; ++t) {

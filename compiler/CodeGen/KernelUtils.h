@@ -163,11 +163,14 @@ LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
 /// + 1, ... of one row of the producer's result (`at` a multiple of their
 /// count, which divides the row): inputs that run along the row are read
 /// with one vector load, and each yielded value is stored with one vector
-/// store (a yielded transpose element by element).
-LogicalResult emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
-                                 Operation *producer, ArrayRef<Value> produced,
-                                 Value at, llvm::function_ref<Value(Value)> arg,
-                                 ValueRange outputs);
+/// store (a yielded transpose element by element). With `inputs` (from
+/// loadEpilogueInputs for the same `at` and width), the fusion inputs are
+/// taken from there instead of loaded.
+LogicalResult
+emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
+                   Operation *producer, ArrayRef<Value> produced, Value at,
+                   llvm::function_ref<Value(Value)> arg, ValueRange outputs,
+                   ArrayRef<DenseMap<Value, Value>> inputs = {});
 
 /// Loads, for elements `at` ... `at` + `width` - 1 of `producer`'s result
 /// (one row's, `at` a multiple of `width`, which divides the row), every

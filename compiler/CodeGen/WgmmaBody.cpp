@@ -54,8 +54,12 @@ using namespace mlir::brrr::wgmma;
 
 namespace {
 
-/// Registers the producer warpgroup keeps, and the consumers take.
+/// Registers the producer warpgroup keeps, and the consumers take: in an
+/// overlapped kernel the producer warpgroup's warps 1-3 run the epilogue
+/// and keep more (136 + 2 x 184 of the 3 x 168 a thread the block
+/// launches with; a residual's epilogue spilled at 104).
 constexpr int64_t kProducerRegisters = 40, kConsumerRegisters = 232;
+constexpr int64_t kDrainRegisters = 136, kOverlappedConsumerRegisters = 184;
 /// Tile rows per group of the L2-friendly block order.
 constexpr int64_t kGroupRows = 8;
 
@@ -178,11 +182,13 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
                                    e.idx(perRank / rowsPerStep), e.idx(1));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(rows.getBody());
-    struct Element {
-      Value inside, at, value;
-      DenseMap<Value, Value> inputs;
+    // `vec` consecutive elements of one row, inside the output together.
+    struct Group {
+      Value inside, at;
+      SmallVector<Value> values;
+      SmallVector<DenseMap<Value, Value>> inputs;
     };
-    SmallVector<Element> elements;
+    SmallVector<Group> groups;
     Value rowLane = rowsPerWarp > 1 ? e.div(lane, lanes) : Value();
     Value colLane = rowsPerWarp > 1 ? e.rem(lane, lanes) : lane;
     for (int64_t k = 0; k < rowsPerStep; ++k) {
@@ -223,33 +229,164 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
             values.push_back(
                 LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
         }
-        SmallVector<DenseMap<Value, Value>> inputs =
+        Group group{inside, out, {}, {}};
+        group.inputs =
             loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
-        for (int64_t t = 0; t < vec; ++t) {
-          Element el;
-          el.inside = inside;
-          el.at = t ? e.add(out, e.idx(t)) : out;
-          el.value = values[t];
-          if (problem.addBias)
-            el.value = problem.addBias(
-                e, t ? e.add(safeCol, e.idx(t)) : safeCol, el.value, arg);
-          el.inputs = std::move(inputs[t]);
-          elements.push_back(std::move(el));
-        }
+        for (int64_t t = 0; t < vec; ++t)
+          group.values.push_back(
+              problem.addBias
+                  ? problem.addBias(e, t ? e.add(safeCol, e.idx(t)) : safeCol,
+                                    values[t], arg)
+                  : values[t]);
+        groups.push_back(std::move(group));
       }
     }
-    for (Element &el : elements) {
-      auto ifInside = scf::IfOp::create(b, loc, el.inside, false);
+    // Each group's outputs go out in one vector store.
+    for (Group &group : groups) {
+      auto ifInside = scf::IfOp::create(b, loc, group.inside, false);
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&ifInside.getThenRegion().front());
-      if (failed(emitEpilogue(b, loc, fusion, problem.product, el.value, el.at,
-                              arg, outputs, &el.inputs)))
+      if (failed(emitEpilogueVector(b, loc, fusion, problem.product,
+                                    group.values, group.at, arg, outputs,
+                                    group.inputs)))
         return failure();
     }
   }
   // No block of a split tile leaves while another still reads its staging.
   if (split > 1)
     clusterBarrier(b, loc);
+  return success();
+}
+
+/// The 16-bit type an overlapped kernel stages its products in: the
+/// product's own result type.
+Type stagedTypeOf(const WgmmaProblem &problem) {
+  return cast<ShapedType>(problem.product->getResult(0).getType())
+      .getElementType();
+}
+
+/// An overlapped kernel's consumers stage their 64 x n accumulators `acc`
+/// (rows 64 * `consumer` on of the tile) rounded to the product's 16-bit
+/// type, f32 pairs as 16-bit pairs at the fragment's positions (see
+/// emitWgmmaEpilogue) in rows of wgmmaEpiloguePitch elements: 16 bytes of
+/// padding put a fragment write's 8 rows on distinct banks.
+void stageOverlapped(WgmmaBuilder &e, const WgmmaProblem &problem,
+                     const MatmulTile &tile, Value acc, Value smem,
+                     Value stagingBase, Value consumer, Value lane,
+                     Value warp) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int64_t pitch = wgmmaEpiloguePitch(tile.n);
+  Type f32 = b.getF32Type();
+  auto pairType = VectorType::get({2}, f32);
+  auto stagedPair = VectorType::get({2}, stagedTypeOf(problem));
+  Value fragRow =
+      e.add(e.mul(consumer, 64), e.add(e.mul(warp, 16), e.div(lane, 4)));
+  Value fragCol = e.mul(e.rem(lane, 4), 2);
+  for (int64_t i = 0; i < tile.n / 2; i += 2) {
+    Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
+    Value c = e.add(fragCol, e.idx(8 * (i / 4)));
+    Value pair = LLVM::UndefOp::create(b, loc, pairType);
+    for (int64_t h = 0; h < 2; ++h)
+      pair = LLVM::InsertElementOp::create(
+          b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
+          e.i32(h));
+    Value rounded = arith::TruncFOp::create(b, loc, stagedPair, pair);
+    Value to =
+        e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 2)));
+    LLVM::StoreOp::create(b, loc, rounded, to, 4);
+  }
+}
+
+/// Warps 1-3 of an overlapped kernel's producer warpgroup (`worker` 0-2)
+/// apply the fusion's epilogue to the tile `at` staged by stageOverlapped
+/// and store it: each warp walks whole staged rows, `lanes` lanes a row on
+/// consecutive columns, `vec` (8, or fewer where the output's rows hold
+/// fewer) at a time, two row groups a step (their staged values and
+/// epilogue inputs loaded before either is computed), the row groups
+/// dealt to the three warps in turn.
+LogicalResult drainOverlapped(WgmmaBuilder &e, FusionOp fusion,
+                              const WgmmaProblem &problem,
+                              const MatmulTile &tile, const TileAt &at,
+                              Value smem, Value stagingBase, Value worker,
+                              Value lane, function_ref<Value(Value)> arg,
+                              ValueRange outputs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  constexpr int64_t kWorkers = 3, kGroupsPerStep = 2;
+  int64_t M = problem.M, N = problem.N, n = tile.n;
+  int64_t pitch = wgmmaEpiloguePitch(n);
+  int64_t vec = 8;
+  while (N % vec)
+    vec /= 2;
+  int64_t lanes = 32;
+  while (n % (lanes * vec))
+    lanes /= 2;
+  int64_t rowsPerGroup = 32 / lanes, groups = tile.m / rowsPerGroup;
+  int64_t perStep = kWorkers * kGroupsPerStep;
+  Type f32 = b.getF32Type(), staged = stagedTypeOf(problem);
+  Type stagedVec = vec == 1 ? staged : VectorType::get({vec}, staged);
+  Value rowLane = e.div(lane, lanes), colLane = e.rem(lane, lanes);
+  auto steps = scf::ForOp::create(b, loc, e.idx(0),
+                                  e.idx(llvm::divideCeil(groups, perStep)),
+                                  e.idx(1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(steps.getBody());
+  struct Group {
+    Value inside, at;
+    SmallVector<Value> values;
+    SmallVector<DenseMap<Value, Value>> inputs;
+  };
+  SmallVector<Group> pending;
+  for (int64_t u = 0; u < kGroupsPerStep; ++u) {
+    // Row group (step * 2 + u) * 3 + worker: rows past the tile (the last
+    // step's) are clamped to row 0 and stored nowhere.
+    Value group =
+        e.add(e.mul(e.add(e.mul(steps.getInductionVar(), kGroupsPerStep),
+                          e.idx(u)),
+                    kWorkers),
+              worker);
+    Value r = e.add(e.mul(group, rowsPerGroup), rowLane);
+    Value inTile = e.ult(r, tile.m);
+    Value safeR = arith::SelectOp::create(b, loc, inTile, r, e.idx(0));
+    Value gRow = e.add(at.row0, safeR);
+    Value rowOk = arith::AndIOp::create(b, loc, inTile, e.ult(gRow, M));
+    Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
+    Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
+    Value rowAt = e.add(stagingBase, e.mul(safeR, pitch * 2));
+    for (int64_t jj = 0; jj < n / (lanes * vec); ++jj) {
+      Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
+      Value gCol = e.add(at.col0, c);
+      Value colOk = e.ult(gCol, N);
+      Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
+      Value out = e.add(outRow, safeCol);
+      Value v = LLVM::LoadOp::create(b, loc, stagedVec,
+                                     e.at(smem, e.add(rowAt, e.mul(c, 2))),
+                                     2 * vec);
+      Group grp{arith::AndIOp::create(b, loc, rowOk, colOk), out, {}, {}};
+      for (int64_t t = 0; t < vec; ++t) {
+        Value x = vec == 1 ? v
+                           : LLVM::ExtractElementOp::create(b, loc, v,
+                                                            e.i32(t));
+        x = arith::ExtFOp::create(b, loc, f32, x);
+        if (problem.addBias)
+          x = problem.addBias(e, t ? e.add(safeCol, e.idx(t)) : safeCol, x,
+                              arg);
+        grp.values.push_back(x);
+      }
+      grp.inputs =
+          loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
+      pending.push_back(std::move(grp));
+    }
+  }
+  for (Group &grp : pending) {
+    auto ifInside = scf::IfOp::create(b, loc, grp.inside, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    if (failed(emitEpilogueVector(b, loc, fusion, problem.product, grp.values,
+                                  grp.at, arg, outputs, grp.inputs)))
+      return failure();
+  }
   return success();
 }
 
@@ -320,6 +457,12 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     return entry.getArgument(2 + cast<BlockArgument>(v).getArgNumber());
   };
   Type i64 = b.getI64Type();
+  auto outputsOf = [&](Block &entry) {
+    SmallVector<Value> outputs;
+    for (unsigned r = 0; r < fusion.getNumResults(); ++r)
+      outputs.push_back(entry.getArgument(2 + numInputs + r));
+    return outputs;
+  };
 
   // The shared base rounded up to the swizzle's 1024 bytes.
   Value raw = dynamicShared(moduleBuilder, b, loc);
@@ -401,8 +544,14 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   // producer's arrival plus the copy's bytes, an empty one when every
   // warp of the consumers that read the slice has arrived (both
   // warpgroups, or in a ping-pong kernel the one whose tile it is).
+  // An overlapped kernel's staging completes a "staged" barrier when every
+  // consumer thread has written its share of a tile, and a "drained" one
+  // when every epilogue thread has read it.
   int64_t consumers = tile.m / 64;
-  bool pingpong = tile.pingpong;
+  bool pingpong = tile.pingpong(), overlapped = tile.overlapped();
+  constexpr int64_t kDrainThreads = 96;
+  Value stagedBar = e.at(smem, e.idx(*barOffset + 16 * tile.stages));
+  Value drainedBar = e.at(smem, e.idx(*barOffset + 16 * tile.stages + 8));
   {
     auto ifFirst = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
     OpBuilder::InsertionGuard g(b);
@@ -412,6 +561,12 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
                                    Value());
       NVVM::MBarrierInitOp::create(b, loc, emptyBar(e.idx(s)),
                                    e.i32(pingpong ? 4 : 4 * consumers),
+                                   Value());
+    }
+    if (overlapped) {
+      NVVM::MBarrierInitOp::create(b, loc, stagedBar, e.i32(128 * consumers),
+                                   Value());
+      NVVM::MBarrierInitOp::create(b, loc, drainedBar, e.i32(kDrainThreads),
                                    Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
@@ -429,8 +584,33 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&isProducer.getThenRegion().front());
-    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
-                                   NVVM::SetMaxRegisterAction::decrease);
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, overlapped ? kDrainRegisters : kProducerRegisters,
+        NVVM::SetMaxRegisterAction::decrease);
+    if (overlapped) {
+      // Warps 1-3: each tile's epilogue, once the consumers have staged it.
+      auto ifDrain = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, inGroup,
+                                e.idx(32)),
+          false);
+      OpBuilder::InsertionGuard g1(b);
+      b.setInsertionPointToStart(&ifDrain.getThenRegion().front());
+      Value worker = arith::SubIOp::create(b, loc, e.div(inGroup, 32),
+                                           e.idx(1));
+      LogicalResult drained = success();
+      forEachTile(e.idx(0), 1, [&](TileAt at, Value, Value i, Value) {
+        NVVM::MBarrierTryWaitParityOp::create(b, loc, stagedBar,
+                                              e.toI32(e.rem(i, 2)), ticks);
+        if (failed(drainOverlapped(e, fusion, problem, tile, at, smem,
+                                   e.idx(*epilogueOffset), worker,
+                                   e.rem(inGroup, 32), arg, outputsOf(entry))))
+          drained = failure();
+        NVVM::MBarrierArriveOp::create(b, loc, Type(), drainedBar, Value());
+      });
+      if (failed(drained))
+        return failure();
+    }
     auto ifLeader = scf::IfOp::create(b, loc, e.eq(inGroup, 0), false);
     b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
     // The maps' lines, fetched before the first copy needs them.
@@ -487,8 +667,9 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
 
   // Consumers.
   b.setInsertionPointToStart(&isProducer.getElseRegion().front());
-  NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
-                                 NVVM::SetMaxRegisterAction::increase);
+  NVVM::SetMaxRegisterOp::create(
+      b, loc, overlapped ? kOverlappedConsumerRegisters : kConsumerRegisters,
+      NVVM::SetMaxRegisterAction::increase);
   Value consumer = arith::SubIOp::create(b, loc, warpgroup, e.idx(1));
   Value lane = e.rem(inGroup, 32), warp = e.div(inGroup, 32);
   int64_t accCount = tile.n / 2;
@@ -496,9 +677,7 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   auto accType =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accCount, f32));
   auto wgType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  SmallVector<Value> outputs;
-  for (unsigned r = 0; r < fusion.getNumResults(); ++r)
-    outputs.push_back(entry.getArgument(2 + numInputs + r));
+  SmallVector<Value> outputs = outputsOf(entry);
   // The epilogue stages `columns` of the tile at a time: a persistent
   // kernel's chunks in a buffer of their own, guarded by the consumer
   // warpgroup's own barrier; otherwise the whole tile over the stages,
@@ -659,6 +838,27 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
           NVVM::MBarrierArriveOp::create(
               b, loc, Type(),
               emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))), Value());
+        }
+        if (overlapped) {
+          // The epilogue warps have drained the block's previous tile:
+          // stage this one and go on.
+          auto ifAfterFirst = scf::IfOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i,
+                                    e.idx(0)),
+              false);
+          {
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPointToStart(&ifAfterFirst.getThenRegion().front());
+            NVVM::MBarrierTryWaitParityOp::create(
+                b, loc, drainedBar,
+                e.toI32(e.rem(arith::SubIOp::create(b, loc, i, e.idx(1)), 2)),
+                ticks);
+          }
+          stageOverlapped(e, problem, tile, loop.getResult(0), smem,
+                          e.idx(*epilogueOffset), consumer, lane, warp);
+          NVVM::MBarrierArriveOp::create(b, loc, Type(), stagedBar, Value());
+          return;
         }
         Value stagingBase = e.add(e.idx(*epilogueOffset),
                                   e.mul(consumer, 64 * epiloguePitch * 4));

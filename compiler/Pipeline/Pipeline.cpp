@@ -59,6 +59,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
                               options.attentionTile.end());
   config.persistent = options.persistent;
   config.pingpong = options.pingpong;
+  config.overlap = options.overlap;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());

@@ -32,6 +32,9 @@ struct CompileOptions {
   /// Run them on a persistent grid whose consumer warpgroups take turns on
   /// whole tiles; see brrr-select-kernel-config's `pingpong`.
   bool pingpong = false;
+  /// Run them on a persistent grid whose epilogue overlaps the next tile's
+  /// products; see brrr-select-kernel-config's `overlap`.
+  bool overlap = false;
   /// On sm_90a, launch kernels as programmatic dependents of the kernel
   /// before them where that pays; see brrr-outline-kernels'
   /// `programmatic-launch`.

@@ -182,6 +182,12 @@ LogicalResult KernelConfigAttr::verify(
                           "tile holds at most 128 x 128 outputs (one "
                           "warpgroup's accumulators), not "
                        << m << "x" << n;
+  // An overlapped kernel's epilogue warps drain a whole staged tile while
+  // the consumers compute the next one.
+  if (schedule == KernelSchedule::overlapped && (!grid || epilogue != n))
+    return emitError() << "an overlapped wgmma kernel is persistent and "
+                          "stages its whole tile (epilogue = "
+                       << n << "), not " << epilogue << " columns";
   return success();
 }
 

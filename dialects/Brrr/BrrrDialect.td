@@ -129,7 +129,8 @@ def Brrr_KernelPrecisionAttr : I32EnumAttr<"KernelPrecision",
 
 def Brrr_KernelScheduleAttr : I32EnumAttr<"KernelSchedule",
     "how a persistent wgmma kernel's consumer warpgroups share its tiles", [
-      I32EnumAttrCase<"cooperative", 0>, I32EnumAttrCase<"pingpong", 1>]> {
+      I32EnumAttrCase<"cooperative", 0>, I32EnumAttrCase<"pingpong", 1>,
+      I32EnumAttrCase<"overlapped", 2>]> {
   let cppNamespace = "::mlir::brrr";
   let genSpecializedAttr = 0;
 }
@@ -196,7 +197,12 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       consumer warpgroups compute each tile, 64 rows each) or `pingpong`
       (each consumer warpgroup computes whole tiles, every other one of the
       block's, and their main loops take turns, so that one warpgroup's
-      epilogue runs while the other's products keep the Tensor Cores busy).
+      epilogue runs while the other's products keep the Tensor Cores busy)
+      or `overlapped` (both consumer warpgroups compute each tile, stage
+      its products rounded to the product's 16-bit type in a buffer of the
+      whole tile, `epilogue` = the tile's columns, and go on to the next
+      tile, while warps 1-3 of the producer warpgroup apply the epilogue
+      and store it).
 
     Example:
 

@@ -129,11 +129,23 @@ FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
 /// attention kernel. wgmma convolutions whose tiles outnumber the
 /// multiprocessors run a persistent grid, and with `persistent` products
 /// too; with `pingpong`, both run a persistent grid whose consumer
-/// warpgroups take turns on whole tiles.
+/// warpgroups take turns on whole tiles; with `overlap`, one whose
+/// epilogue warps drain each tile staged in its 16-bit type (products of
+/// an f32 result stay cooperative).
 FailureOr<KernelConfigAttr>
 chooseConfig(FusionOp fusion, StringRef target, int64_t budget,
              ArrayRef<int64_t> pinnedTile, ArrayRef<int64_t> pinnedAttention,
-             StringRef precision, bool persistent, bool pingpong) {
+             StringRef precision, bool persistent, bool pingpong,
+             bool overlap) {
+  auto scheduleOf = [&](Operation *product) {
+    if (pingpong)
+      return KernelSchedule::pingpong;
+    Type result =
+        cast<ShapedType>(product->getResult(0).getType()).getElementType();
+    if (overlap && (result.isF16() || result.isBF16()))
+      return KernelSchedule::overlapped;
+    return KernelSchedule::cooperative;
+  };
   // f32 products multiply exactly (3xTF32) unless the model is compiled
   // with --precision=tf32; other element types multiply as they are.
   KernelPrecision f32Precision = KernelPrecision::exact;
@@ -165,8 +177,9 @@ chooseConfig(FusionOp fusion, StringRef target, int64_t budget,
         tile->stages = pinnedTile[2];
       }
       ProductShape p = productShapeOf(matmulOf(fusion));
-      if (persistent || pingpong)
-        choosePersistence(*tile, p, target, budget, pingpong);
+      if (persistent || pingpong || overlap)
+        choosePersistence(*tile, p, target, budget,
+                          scheduleOf(matmulOf(fusion)));
       chooseClusterSplit(*tile, p, target);
       return tile->config(ctx);
     }
@@ -203,7 +216,8 @@ chooseConfig(FusionOp fusion, StringRef target, int64_t budget,
       // Convolutions whose tiles outnumber the multiprocessors always run
       // persistent (measured: ResNet-50, MobileNetV2 and EfficientNet-B0
       // 5-11% faster at batch 32, test/gpu/NOTES.md).
-      choosePersistence(*tile, g->product(), target, budget, pingpong);
+      choosePersistence(*tile, g->product(), target, budget,
+                        scheduleOf(conv));
       // One group of whole 64-channel slices: every k-slice is one tap's
       // channel block, so the slices split evenly between blocks.
       if (g->G == 1 && g->C % 64 == 0)
@@ -253,7 +267,7 @@ struct SelectKernelConfigPass
         return WalkResult::advance();
       FailureOr<KernelConfigAttr> config =
           chooseConfig(fusion, target, budget, pinned, pinnedAttention,
-                       precision, persistent, pingpong);
+                       precision, persistent, pingpong, overlap);
       if (failed(config))
         return WalkResult::interrupt();
       if (*config) {
@@ -287,8 +301,7 @@ KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
   return KernelConfigAttr::get(
       ctx, family, body, threads(), {m, n, k}, stages, 1, cluster,
-      KernelPrecision::exact, grid, epilogue,
-      pingpong ? KernelSchedule::pingpong : KernelSchedule::cooperative);
+      KernelPrecision::exact, grid, epilogue, schedule);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
@@ -302,7 +315,7 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
   tile.stages = config.getStages();
   tile.grid = config.getGrid();
   tile.epilogue = config.getEpilogue();
-  tile.pingpong = config.getSchedule() == KernelSchedule::pingpong;
+  tile.schedule = config.getSchedule();
   tile.cluster = config.getCluster();
   return tile;
 }

@@ -269,7 +269,7 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
 /// (deeper rings measured no faster; six were slower at 128 wide), fewer
 /// where `sharedBudget` holds fewer.
 static int64_t wgmmaRingStages(const MatmulTile &tile, int64_t sharedBudget) {
-  return std::min<int64_t>(4, (sharedBudget - wgmmaExtraShared(4)) /
+  return std::min<int64_t>(4, (sharedBudget - wgmmaExtraShared(16 * 4)) /
                                   tile.stageBytes());
 }
 
@@ -333,7 +333,8 @@ std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
 }
 
 int64_t MatmulTile::epilogueBytes() const {
-  return m * wgmmaEpiloguePitch(epilogue ? epilogue : n) * 4;
+  return m * wgmmaEpiloguePitch(epilogue ? epilogue : n) *
+         (overlapped() ? 2 : 4);
 }
 
 int64_t MatmulTile::tilesOf(const ProductShape &p) const {
@@ -342,14 +343,15 @@ int64_t MatmulTile::tilesOf(const ProductShape &p) const {
 
 void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
                                    StringRef target, int64_t sharedBudget,
-                                   bool pingpong) {
+                                   KernelSchedule schedule) {
   tile.grid = tile.epilogue = 0;
-  tile.pingpong = false;
+  tile.schedule = KernelSchedule::cooperative;
   if (tile.body != KernelBody::wgmma)
     return;
   int64_t sms = multiprocessors(target);
   MatmulTile chosen = tile;
-  if (pingpong && chosen.n > 128) {
+  chosen.schedule = schedule;
+  if (chosen.pingpong() && chosen.n > 128) {
     // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
     // most, 128 a thread.
     chosen.n = 128;
@@ -357,11 +359,27 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   }
   if (chosen.tilesOf(p) <= sms)
     return;
+  if (chosen.overlapped()) {
+    // The whole tile staged in 16 bits (67.5 KiB at 128 x 256) beside as
+    // many stages as fit, up to four: three at 256 columns.
+    chosen.epilogue = chosen.n;
+    chosen.stages = 4;
+    while (chosen.stages >= 2 &&
+           chosen.stages * chosen.stageBytes() + chosen.epilogueBytes() +
+                   wgmmaExtraShared(chosen.barrierBytes()) >
+               sharedBudget)
+      --chosen.stages;
+    if (chosen.stages < 2)
+      return;
+    tile = chosen;
+    tile.grid = sms;
+    return;
+  }
   // The widest column chunk of the epilogue that fits beside the stages
   // (0: none).
   auto widestChunk = [&](const MatmulTile &t) -> int64_t {
-    int64_t free =
-        sharedBudget - t.stages * t.stageBytes() - wgmmaExtraShared(t.stages);
+    int64_t free = sharedBudget - t.stages * t.stageBytes() -
+                   wgmmaExtraShared(t.barrierBytes());
     for (int64_t columns : {t.n, int64_t(128), int64_t(64), int64_t(32)}) {
       if (columns > t.n || t.n % columns)
         continue;
@@ -389,7 +407,6 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   tile = chosen;
   tile.epilogue = columns;
   tile.grid = sms;
-  tile.pingpong = pingpong;
 }
 
 void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,

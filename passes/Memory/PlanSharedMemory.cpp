@@ -103,12 +103,12 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
     if (f32 && tile->cluster > 1)
       buffers.push_back({"partials", 4 * tile->m * tile->n, 16, 1, 1});
     if (wgmma) {
-      buffers.push_back({"barriers", 16 * tile->stages, 8, 0, 1});
+      buffers.push_back({"barriers", tile->barrierBytes(), 8, 0, 1});
       // A persistent kernel's epilogue has a buffer of its own, alive
       // while the next tile's slices stream in.
       int64_t first = tile->epilogue ? 0 : 1;
       buffers.push_back({"epilogue", tile->epilogueBytes(), 16, first, 1});
-      slack = wgmmaExtraShared(tile->stages) - 16 * tile->stages;
+      slack = wgmmaExtraShared(tile->barrierBytes()) - tile->barrierBytes();
     }
     return buffers;
   }

@@ -120,8 +120,10 @@ def attention_sweep(brrrc, dest):
 # one brrr-select-kernel-config chooses ("default").
 SWEEP_TILES = ["128x256x4", "128x256x3", "128x192x5", "128x192x4", "128x128x6", "128x128x4", "128x128x3"]
 # Schedules the sweep compiles every product with too (brrrc flags): the
-# persistent grids, cooperative and ping-pong, on their own tiles.
-SWEEP_SCHEDULES = {"persistent": ["--persistent"], "pingpong": ["--pingpong"]}
+# persistent grids, cooperative, ping-pong and overlapped, on their own
+# tiles.
+SWEEP_SCHEDULES = {"persistent": ["--persistent"], "pingpong": ["--pingpong"],
+                   "overlapped": ["--overlap-epilogue"]}
 
 
 # f32 models on the staged tf32 body (f32_bench.py): a square product,

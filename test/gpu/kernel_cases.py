@@ -795,9 +795,14 @@ FLAGS = {name: ["--persistent"] for name in PERSISTENT_CASES}
 # Cases that compile another case's graph with other flags, checked with
 # that case's inputs and reference (GRAPH_OF): the persistent ones again
 # as ping-pong kernels (brrrc --pingpong; 128 x 128 tiles, 2-3 a block,
-# each consumer warpgroup every other one).
+# each consumer warpgroup every other one) and as overlapped ones (brrrc
+# --overlap-epilogue; whole tiles staged in 16 bits, the epilogue by the
+# producer warpgroup's spare warps: odd N stores one element at a time).
 GRAPH_OF = {name.replace("persistent", "pingpong"): name for name in PERSISTENT_CASES}
 FLAGS.update({name: ["--pingpong"] for name in GRAPH_OF})
+OVERLAPPED = {name.replace("persistent", "overlapped"): name for name in PERSISTENT_CASES}
+FLAGS.update({name: ["--overlap-epilogue"] for name in OVERLAPPED})
+GRAPH_OF.update(OVERLAPPED)
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

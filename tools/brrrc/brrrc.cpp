@@ -129,6 +129,14 @@ cl::opt<bool> pingpong(
              "128, one storing a tile while the other multiplies"),
     cl::init(false), cl::cat(category));
 
+cl::opt<bool> overlapEpilogue(
+    "overlap-epilogue",
+    cl::desc("Run Hopper products and convolutions whose output tiles "
+             "outnumber the multiprocessors as persistent kernels whose "
+             "consumers stage each tile's 16-bit products and go on to the "
+             "next tile while spare producer warps apply the epilogue"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> serialLaunches(
     "serial-launches",
     cl::desc("On sm_90a, start each kernel only after the one before it has "
@@ -232,6 +240,7 @@ int main(int argc, char **argv) {
     return 1;
   compile.persistent = persistent;
   compile.pingpong = pingpong;
+  compile.overlap = overlapEpilogue;
   compile.programmaticLaunch = !serialLaunches;
 
   if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&

@@ -36,7 +36,7 @@
 // CHECK-COUNT-7: arith.addf {{.*}} : vector<4xf32>
 // CHECK-NOT: math.erf
 // CHECK: math.exp2 {{.*}} fastmath<afn> : f32
-// CHECK: llvm.store {{.*}} : f16, !llvm.ptr<1>
+// CHECK: llvm.store {{.*}} : vector<4xf16>, !llvm.ptr<1>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK: gpu.return

@@ -34,14 +34,14 @@
 // The epilogue stages 128 of the 256 columns at a time (32 f32 pairs per
 // thread) in its own buffer, between barriers of the consumer warpgroup
 // alone (128 threads), then adds the bias and residual and stores 4
-// columns per thread access.
+// columns per thread access, in one vector store.
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK-COUNT-32: llvm.store {{.+}} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK: llvm.load {{.+}} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: llvm.load {{.+}} : !llvm.ptr<1> -> vector<4xf16>
 // CHECK: arith.addf
-// CHECK: llvm.store {{.+}} : f16, !llvm.ptr<1>
+// CHECK: llvm.store {{.+}} : vector<4xf16>, !llvm.ptr<1>
 // One more chunk, two barriers.
 // CHECK-COUNT-2: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK-NOT: nvvm.barrier

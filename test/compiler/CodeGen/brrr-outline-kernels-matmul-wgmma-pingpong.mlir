@@ -44,7 +44,7 @@
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK-COUNT-32: llvm.store {{.+}} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
-// CHECK: llvm.store {{.+}} : f16, !llvm.ptr<1>
+// CHECK: llvm.store {{.+}} : vector<4xf16>, !llvm.ptr<1>
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32
 // CHECK-COUNT-32: llvm.store {{.+}} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %c128_i32

@@ -652,6 +652,16 @@ func.func @kernel_pingpong_not_persistent() attributes {c = #brrr.kernel<family 
 
 // -----
 
+// expected-error @+1 {{an overlapped wgmma kernel is persistent and stages its whole tile (epilogue = 256), not 128 columns}}
+func.func @kernel_overlapped_chunked() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128, schedule = overlapped>} { return }
+
+// -----
+
+// expected-error @+1 {{an overlapped wgmma kernel is persistent and stages its whole tile (epilogue = 128), not 0 columns}}
+func.func @kernel_overlapped_not_persistent() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, schedule = overlapped>} { return }
+
+// -----
+
 // expected-error @+1 {{only the wgmma and mma_sync bodies split a tile over a cluster}}
 func.func @kernel_cluster_untiled() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, cluster = 2>} { return }
 

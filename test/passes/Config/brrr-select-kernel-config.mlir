@@ -3,6 +3,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true}))' | FileCheck %s --check-prefix=PERSIST
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNEDPERSIST
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{pingpong=true}))' | FileCheck %s --check-prefix=PINGPONG
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{overlap=true}))' | FileCheck %s --check-prefix=OVERLAP
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{matmul-tile=128,128}))' 2>&1 | FileCheck %s --check-prefix=BADPIN
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config{attention-tile=64,128,2}))' | FileCheck %s --check-prefix=ATTENTIONPIN
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{attention-tile=64,64}))' 2>&1 | FileCheck %s --check-prefix=BADATTENTIONPIN
@@ -63,7 +64,9 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // four would leave room for 32; the whole 128 beside three 32 KiB ones,
 // pinned). A pinned tile is made persistent or not for its own tile count;
 // 4 tiles never are. With `pingpong`, the tile narrows to 128 columns (768
-// tiles), four stages, and its consumer warpgroups take turns.
+// tiles), four stages, and its consumer warpgroups take turns. With
+// `overlap`, the whole 256-column tile is staged (in f16: 66 KiB beside
+// three 48 KiB stages) for the producer warpgroup's epilogue warps.
 // CHECK-LABEL: func.func @WgmmaTiles
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
@@ -76,6 +79,9 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // PINGPONG-LABEL: func.func @WgmmaTiles
 // PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
 // PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// OVERLAP-LABEL: func.func @WgmmaTiles
+// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
+// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
 // PINNEDPERSIST-LABEL: func.func @WgmmaTiles
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = 132, epilogue = 128>
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
@@ -225,7 +231,8 @@ module attributes {brrr.target = "sm_90a"} {
 // the option: a convolution always is where its tiles outnumber the
 // multiprocessors. Its epilogue stages 128 columns at a time beside a ring
 // of three 48 KiB stages (four would leave room for 32). With `pingpong`
-// the tile narrows to 128 columns, four stages, the consumers taking turns.
+// the tile narrows to 128 columns, four stages, the consumers taking turns;
+// with `overlap` the whole tile is staged beside three stages.
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
 // PERSIST-LABEL: func.func @ConvBodies
@@ -234,6 +241,9 @@ module attributes {brrr.target = "sm_90a"} {
 // PINGPONG-LABEL: func.func @ConvBodies
 // PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
 // PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
+// OVERLAP-LABEL: func.func @ConvBodies
+// OVERLAP: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// OVERLAP: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 module attributes {brrr.target = "sm_90a"} {

@@ -1,0 +1,51 @@
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{overlap=true matmul-tile=128,256,4},brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+
+// An overlapped wgmma kernel: the persistent walk of
+// brrr-outline-kernels-matmul-wgmma-persistent.mlir (144 tiles of 128x256,
+// 132 blocks), its whole tile staged in f16 (128 rows of 264, 67584
+// bytes) beside three stages; two more mbarriers ("staged", 256 consumer
+// arrivals, and "drained", 96 epilogue ones) follow each stage's pair.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
+// CHECK-SAME: {bytes = 64 : i64, name = "barriers"
+// CHECK-SAME: {bytes = 67584 : i64, name = "epilogue"
+// CHECK: gpu.func @fusion_0
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.+}}, %c8_i32
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c256_i32
+// CHECK: nvvm.mbarrier.init %{{.+}}, %c96_i32
+// CHECK-NEXT: nvvm.fence.mbarrier.init
+// The producer warpgroup keeps 136 registers: warps 1-3 walk the block's
+// tiles, wait for each to be staged, and store it with the bias and
+// residual, 8 columns a lane (16-byte reads of the staging, the residual
+// and bias, 16-byte stores), two rows a step, then report it drained.
+// CHECK: nvvm.setmaxregister  decrease 136
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: scf.for
+// CHECK: llvm.load {{.+}} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK: llvm.load {{.+}} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: llvm.load {{.+}} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: llvm.load {{.+}} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK: llvm.store {{.+}} : vector<8xf16>, !llvm.ptr<1>
+// CHECK: llvm.store {{.+}} : vector<8xf16>, !llvm.ptr<1>
+// CHECK: nvvm.mbarrier.arrive
+// Warp 0's thread 0 streams the k-slices as in a cooperative kernel.
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// The consumers (184 registers) wait for the previous tile to be drained,
+// stage their accumulators as 64 f16 pairs a thread, and arrive.
+// CHECK: nvvm.setmaxregister  increase 184
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-COUNT-64: llvm.store {{.+}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.mbarrier.arrive
+// CHECK-NOT: nvvm.barrier
+// CHECK: gpu.return
+module attributes {brrr.target = "sm_90a"} {
+  func.func @main(%a: tensor<6x700x136xf16>, %b: tensor<6x136x1024xf16>, %bias: tensor<1024xf16>, %r: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
+    %0 = brrr.matmul %a, %b : tensor<6x700x136xf16>, tensor<6x136x1024xf16> -> tensor<6x700x1024xf16>
+    %1 = brrr.add %0, %bias : tensor<6x700x1024xf16>, tensor<1024xf16> -> tensor<6x700x1024xf16>
+    %2 = brrr.add %1, %r : tensor<6x700x1024xf16>, tensor<6x700x1024xf16> -> tensor<6x700x1024xf16>
+    return %2 : tensor<6x700x1024xf16>
+  }
+}
