@@ -345,6 +345,10 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     the product's 16-bit type (an f32 result keeps the cooperative
     schedule), and go on to the next tile while warps 1-3 of the producer
     warpgroup apply the epilogue and store it (`schedule = overlapped`).
+    Without options, products whose tiles outnumber the multiprocessors run
+    that schedule where they are at least 768 deep and their epilogue is
+    light (adds, multiplies, clamps, selects, casts and data movement):
+    the epilogue warps keep up with the consumers there.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",

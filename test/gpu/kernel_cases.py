@@ -147,6 +147,14 @@ KERNEL_CASES = [
                                           n("Add", ["m", "bias"], ["t"]), n("Gelu", ["t"], ["y"])],
      [("a", H, [2100, 1000]), ("b", H, [1000, 2000]), ("bias", H, [2000])],
      [("y", H, [2100, 2000])]),
+    # The default schedule of a product whose tiles outnumber the
+    # multiprocessors, at least 768 deep with a light epilogue: overlapped
+    # (ragged M, N and K; bias and residual).
+    ("matmul_wgmma_overlapped_default_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                             n("Add", ["m", "bias"], ["t"]),
+                                             n("Add", ["t", "r"], ["y"])],
+     [("a", H, [2000, 800]), ("b", H, [800, 2296]), ("bias", H, [2296]),
+      ("r", H, [2000, 2296])], [("y", H, [2000, 2296])]),
     # CumSum as a masked sum: position ids from an int64 mask (stored
     # square, general reduction) and a reversed exclusive f16 sum along a
     # middle axis (the row kernel, nothing stored).

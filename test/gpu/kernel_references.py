@@ -137,6 +137,9 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_persistent_gelu_f16":
         return [f(2100, 1000, dt=torch.float16), f(1000, 2000, dt=torch.float16) / 16,
                 f(2000, dt=torch.float16)]
+    if name == "matmul_wgmma_overlapped_default_f16":
+        return [f(2000, 800, dt=torch.float16), f(800, 2296, dt=torch.float16) / 16,
+                f(2296, dt=torch.float16), f(2000, 2296, dt=torch.float16)]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [f(4000, 200, dt=torch.float16), f(200, 2296, dt=torch.float16) / 8,
                 f(2296, dt=torch.float16)]
@@ -490,6 +493,8 @@ def torch_reference(name, xs):
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2] + d[3])]
     if name == "matmul_wgmma_persistent_gelu_f16":
         return [F.gelu(torch.matmul(d[0], d[1]) + d[2])]
+    if name == "matmul_wgmma_overlapped_default_f16":
+        return [torch.matmul(d[0], d[1]) + d[2] + d[3]]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_n192_odd_n_bf16":

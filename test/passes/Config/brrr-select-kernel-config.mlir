@@ -66,9 +66,11 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // 4 tiles never are. With `pingpong`, the tile narrows to 128 columns (768
 // tiles), four stages, and its consumer warpgroups take turns. With
 // `overlap`, the whole 256-column tile is staged (in f16: 66 KiB beside
-// three 48 KiB stages) for the producer warpgroup's epilogue warps.
+// three 48 KiB stages) for the producer warpgroup's epilogue warps, as it
+// is by default for this product (768 deep, no epilogue; see
+// @OverlapByDefault).
 // CHECK-LABEL: func.func @WgmmaTiles
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
 // PINNED-LABEL: func.func @WgmmaTiles
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
@@ -98,13 +100,14 @@ module attributes {brrr.target = "sm_90a"} {
 // 192-wide tiles where they save a wave: 4096 x 768 makes 128 of them (one
 // wave of 132; 96 of 256 would leave 36 multiprocessors idle), 4096 x 2304
 // three full waves of 384 (288 of 256 also take three, the last a sixth
-// full); 4096 x 3072 stays at 256 (384 tiles, three full waves).
+// full); 4096 x 3072 stays at 256 (384 tiles, three full waves). The last
+// two outnumber the multiprocessors and run overlapped.
 // CHECK-LABEL: func.func @WgmmaTileWidths
 // CHECK: tile = [128, 192, 64], stages = 4>
 // CHECK-SAME: -> tensor<4096x768xf16>
-// CHECK: tile = [128, 192, 64], stages = 4>
+// CHECK: tile = [128, 192, 64], stages = 4, grid = 132, epilogue = 192, schedule = overlapped>
 // CHECK-SAME: -> tensor<4096x2304xf16>
-// CHECK: tile = [128, 256, 64], stages = 4>
+// CHECK: tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
 // CHECK-SAME: -> tensor<4096x3072xf16>
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaTileWidths(%a: tensor<4096x768xf16>, %b: tensor<768x768xf16>, %c: tensor<768x2304xf16>, %d: tensor<768x3072xf16>) -> (tensor<4096x768xf16>, tensor<4096x2304xf16>, tensor<4096x3072xf16>) {
@@ -112,6 +115,31 @@ module attributes {brrr.target = "sm_90a"} {
     %1 = brrr.matmul %a, %c : tensor<4096x768xf16>, tensor<768x2304xf16> -> tensor<4096x2304xf16>
     %2 = brrr.matmul %a, %d : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
     return %0, %1, %2 : tensor<4096x768xf16>, tensor<4096x2304xf16>, tensor<4096x3072xf16>
+  }
+}
+
+// -----
+
+// Products whose tiles outnumber the multiprocessors run overlapped by
+// default where each tile's main loop is 768 deep or more and the epilogue
+// light (a bias and a residual: adds); a GELU epilogue (the epilogue warps
+// would fall behind the consumers) and a 512-deep product keep one block
+// per tile.
+// CHECK-LABEL: func.func @OverlapByDefault
+// CHECK: tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
+// CHECK: tile = [128, 256, 64], stages = 4>
+// CHECK: brrr.erf
+// CHECK: tile = [128, 256, 64], stages = 4>
+// CHECK-SAME: -> tensor<4096x3072xf16>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @OverlapByDefault(%a: tensor<4096x768xf16>, %w: tensor<768x3072xf16>, %bias: tensor<3072xf16>, %r: tensor<4096x3072xf16>, %a2: tensor<4096x512xf16>, %w2: tensor<512x3072xf16>) -> (tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>) {
+    %0 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
+    %1 = brrr.add %0, %bias : tensor<4096x3072xf16>, tensor<3072xf16> -> tensor<4096x3072xf16>
+    %2 = brrr.add %1, %r : tensor<4096x3072xf16>, tensor<4096x3072xf16> -> tensor<4096x3072xf16>
+    %3 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
+    %4 = brrr.erf %3 : tensor<4096x3072xf16>
+    %5 = brrr.matmul %a2, %w2 : tensor<4096x512xf16>, tensor<512x3072xf16> -> tensor<4096x3072xf16>
+    return %2, %4, %5 : tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>
   }
 }
 

@@ -94,14 +94,17 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
-// A 128x256 tile takes 48 KiB a stage (A 16, B 32), and its epilogue
-// staging 128 x (256 + 8) floats. Persistent (384 tiles), its ring is one
-// stage shorter so that its epilogue stages 128 columns at a time, 128 x
-// (128 + 8) floats in bytes of their own (the stages' are busy with the
-// next tile's slices meanwhile).
+// A 128x256 tile takes 48 KiB a stage (A 16, B 32). Its 384 tiles, 768
+// deep with no epilogue, run overlapped by default: three stages beside
+// the whole tile staged in f16, 128 x (256 + 8) halves in bytes of their
+// own, and two more mbarriers (64 bytes for three stages). Persistent
+// (cooperative), its ring is one stage shorter so that its epilogue
+// stages 128 columns at a time, 128 x (128 + 8) floats in bytes of their
+// own (the stages' are busy with the next tile's slices meanwhile).
 // CHECK-LABEL: func.func @WgmmaWideTile
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
-// CHECK-SAME: {bytes = 135168 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 197696 : i64}
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
+// CHECK-SAME: {bytes = 64 : i64, name = "barriers", offset = 215040 : i64}
+// CHECK-SAME: {bytes = 67584 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 216128 : i64}
 // PERSIST-LABEL: func.func @WgmmaWideTile
 // PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
 // PERSIST-SAME: {bytes = 32768 : i64, name = "b2", offset = 135168 : i64}
