@@ -31,7 +31,11 @@
 // (the config's `schedule`) each consumer warpgroup instead computes whole
 // tiles of at most 128 x 128 (two 64-row accumulators), every other one of
 // the block's, and the two take turns at their main loops through named
-// barriers: one stores a tile while the other multiplies. A split tile (the
+// barriers: one stores a tile while the other multiplies. In an overlapped
+// kernel both consumer warpgroups compute each tile, stage it whole in the
+// product's 16-bit type and go on to the next, while warps 1-3 of the
+// producer warpgroup apply its epilogue and store it (two mbarriers,
+// "staged" and "drained", hand the staging over). A split tile (the
 // config's `cluster`) is computed by that many consecutive blocks of one
 // thread-block cluster, each streaming its run of the k-slices; they stage
 // their partial tiles, synchronize the cluster, and each sums its share of
@@ -104,6 +108,33 @@ Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
 struct TileAt {
   Value z, row0, col0;
 };
+
+/// `vec` consecutive elements of one output row, inside the output
+/// together: their products (bias added), their epilogue inputs, and the
+/// first one's row-major position.
+struct EpilogueGroup {
+  Value inside, at;
+  SmallVector<Value> values;
+  SmallVector<DenseMap<Value, Value>> inputs;
+};
+
+/// The epilogue of every group inside the output, each group's outputs in
+/// one vector store (after all their inputs were loaded).
+LogicalResult storeGroups(OpBuilder &b, Location loc, FusionOp fusion,
+                          const WgmmaProblem &problem,
+                          MutableArrayRef<EpilogueGroup> groups,
+                          function_ref<Value(Value)> arg, ValueRange outputs) {
+  for (EpilogueGroup &group : groups) {
+    auto ifInside = scf::IfOp::create(b, loc, group.inside, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    if (failed(emitEpilogueVector(b, loc, fusion, problem.product,
+                                  group.values, group.at, arg, outputs,
+                                  group.inputs)))
+      return failure();
+  }
+  return success();
+}
 
 /// The fused epilogue of the tile `at`: the 64 x n accumulators `acc` of
 /// the tile's rows 64 * `rowBlock` on go through shared memory so that the
@@ -182,13 +213,7 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
                                    e.idx(perRank / rowsPerStep), e.idx(1));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(rows.getBody());
-    // `vec` consecutive elements of one row, inside the output together.
-    struct Group {
-      Value inside, at;
-      SmallVector<Value> values;
-      SmallVector<DenseMap<Value, Value>> inputs;
-    };
-    SmallVector<Group> groups;
+    SmallVector<EpilogueGroup> groups;
     Value rowLane = rowsPerWarp > 1 ? e.div(lane, lanes) : Value();
     Value colLane = rowsPerWarp > 1 ? e.rem(lane, lanes) : lane;
     for (int64_t k = 0; k < rowsPerStep; ++k) {
@@ -229,7 +254,7 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
             values.push_back(
                 LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
         }
-        Group group{inside, out, {}, {}};
+        EpilogueGroup group{inside, out, {}, {}};
         group.inputs =
             loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
         for (int64_t t = 0; t < vec; ++t)
@@ -241,16 +266,8 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
         groups.push_back(std::move(group));
       }
     }
-    // Each group's outputs go out in one vector store.
-    for (Group &group : groups) {
-      auto ifInside = scf::IfOp::create(b, loc, group.inside, false);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifInside.getThenRegion().front());
-      if (failed(emitEpilogueVector(b, loc, fusion, problem.product,
-                                    group.values, group.at, arg, outputs,
-                                    group.inputs)))
-        return failure();
-    }
+    if (failed(storeGroups(b, loc, fusion, problem, groups, arg, outputs)))
+      return failure();
   }
   // No block of a split tile leaves while another still reads its staging.
   if (split > 1)
@@ -332,12 +349,7 @@ LogicalResult drainOverlapped(WgmmaBuilder &e, FusionOp fusion,
                                   e.idx(1));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(steps.getBody());
-  struct Group {
-    Value inside, at;
-    SmallVector<Value> values;
-    SmallVector<DenseMap<Value, Value>> inputs;
-  };
-  SmallVector<Group> pending;
+  SmallVector<EpilogueGroup> pending;
   for (int64_t u = 0; u < kGroupsPerStep; ++u) {
     // Row group (step * 2 + u) * 3 + worker: rows past the tile (the last
     // step's) are clamped to row 0 and stored nowhere.
@@ -363,7 +375,8 @@ LogicalResult drainOverlapped(WgmmaBuilder &e, FusionOp fusion,
       Value v = LLVM::LoadOp::create(b, loc, stagedVec,
                                      e.at(smem, e.add(rowAt, e.mul(c, 2))),
                                      2 * vec);
-      Group grp{arith::AndIOp::create(b, loc, rowOk, colOk), out, {}, {}};
+      EpilogueGroup grp{arith::AndIOp::create(b, loc, rowOk, colOk), out, {},
+                        {}};
       for (int64_t t = 0; t < vec; ++t) {
         Value x = vec == 1 ? v
                            : LLVM::ExtractElementOp::create(b, loc, v,
@@ -379,15 +392,7 @@ LogicalResult drainOverlapped(WgmmaBuilder &e, FusionOp fusion,
       pending.push_back(std::move(grp));
     }
   }
-  for (Group &grp : pending) {
-    auto ifInside = scf::IfOp::create(b, loc, grp.inside, false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(&ifInside.getThenRegion().front());
-    if (failed(emitEpilogueVector(b, loc, fusion, problem.product, grp.values,
-                                  grp.at, arg, outputs, grp.inputs)))
-      return failure();
-  }
-  return success();
+  return storeGroups(b, loc, fusion, problem, pending, arg, outputs);
 }
 
 } // namespace
@@ -705,22 +710,26 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   // stage's full barrier before every slice streamed ahead of its own has
   // landed (its parity would name an earlier fill).
   constexpr int64_t kTurnBarrier = 3;
+  // Emits `body` for every tile of the block's but its first (i > 0).
+  auto afterFirstTile = [&](Value i, function_ref<void()> body) {
+    auto ifLater = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, e.idx(0)),
+        false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifLater.getThenRegion().front());
+    body();
+  };
   LogicalResult status = success();
   forEachTile(
       pingpong ? consumer : e.idx(0), pingpong ? 2 : 1,
       [&](TileAt at, Value first, Value i, Value count) {
-        if (pingpong) {
-          auto ifTurn = scf::IfOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i,
-                                    e.idx(0)),
-              false);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(&ifTurn.getThenRegion().front());
-          NVVM::BarrierOp::create(b, loc, Type(),
-                                  e.toI32(e.add(consumer, e.idx(kTurnBarrier))),
-                                  e.i32(256), nullptr, Value());
-        }
+        if (pingpong)
+          afterFirstTile(i, [&] {
+            NVVM::BarrierOp::create(
+                b, loc, Type(), e.toI32(e.add(consumer, e.idx(kTurnBarrier))),
+                e.i32(256), nullptr, Value());
+          });
         Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
         auto loop =
             scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
@@ -842,19 +851,12 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
         if (overlapped) {
           // The epilogue warps have drained the block's previous tile:
           // stage this one and go on.
-          auto ifAfterFirst = scf::IfOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i,
-                                    e.idx(0)),
-              false);
-          {
-            OpBuilder::InsertionGuard g2(b);
-            b.setInsertionPointToStart(&ifAfterFirst.getThenRegion().front());
+          afterFirstTile(i, [&] {
             NVVM::MBarrierTryWaitParityOp::create(
                 b, loc, drainedBar,
                 e.toI32(e.rem(arith::SubIOp::create(b, loc, i, e.idx(1)), 2)),
                 ticks);
-          }
+          });
           stageOverlapped(e, problem, tile, loop.getResult(0), smem,
                           e.idx(*epilogueOffset), consumer, lane, warp);
           NVVM::MBarrierArriveOp::create(b, loc, Type(), stagedBar, Value());
