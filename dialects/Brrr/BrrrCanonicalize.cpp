@@ -195,6 +195,27 @@ struct ComposeTransposeChain : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// transpose(x) -> reshape(x) where the permutation moves only size-1
+/// dimensions: the other dimensions keep their order, so every element
+/// keeps its place in memory and the transpose is a view (no kernel). A
+/// global pool's [N, C, 1, 1] result read channels-last as [N, 1, 1, C]
+/// (every squeeze-and-excitation block) is one.
+struct TransposeOfUnitDims : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> in = op.getInput().getType().getShape();
+    SmallVector<int64_t> moved;
+    for (int64_t p : op.getPerm())
+      if (in[p] != 1)
+        moved.push_back(p);
+    if (!llvm::is_sorted(moved))
+      return rewriter.notifyMatchFailure(op, "moves a dimension of size > 1");
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
+    return success();
+  }
+};
+
 /// transpose(weights) -> weights': a transposed weight blob (Gemm with
 /// transB, exported Linear layers) is permuted once, at compile time, so
 /// no kernel moves it on every run. Small constants fold in fold().
@@ -442,5 +463,6 @@ void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<ComposeTransposeChain, TransposeWeights>(context);
+  results.add<ComposeTransposeChain, TransposeWeights, TransposeOfUnitDims>(
+      context);
 }

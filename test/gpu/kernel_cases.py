@@ -769,6 +769,21 @@ KERNEL_CASES = [
       n("Mul", ["gamma64", "c"], ["m"]), n("Add", ["m", "x"], ["y"])],
      [("x", H, [4, 64, 20, 20]), ("w", H, [64, 1, 7, 7]), ("b", H, [64])],
      [("y", H, [4, 64, 20, 20])]),
+    # EfficientNet's squeeze and excitation after a channels-last
+    # depthwise convolution: the pooled [N, C, 1, 1] read channels-last is
+    # a view (its transpose moves only size-1 dimensions), 96 channels
+    # squeezed to 4 (padded to 16 for the second product) with SiLU, the
+    # sigmoid gate scaling the convolution.
+    ("conv_squeeze_excite_f16",
+     [n("Conv", ["x", "w"], ["c"], group=96, pads=[1, 1, 1, 1]),
+      n("GlobalAveragePool", ["c"], ["p"]),
+      n("Conv", ["p", "w1", "b1"], ["q1"]), n("Sigmoid", ["q1"], ["h1"]),
+      n("Mul", ["q1", "h1"], ["m1"]),
+      n("Conv", ["m1", "w2", "b2"], ["q2"]), n("Sigmoid", ["q2"], ["gate"]),
+      n("Mul", ["c", "gate"], ["y"])],
+     [("x", H, [2, 96, 14, 14]), ("w", H, [96, 1, 3, 3]), ("w1", H, [4, 96, 1, 1]),
+      ("b1", H, [4]), ("w2", H, [96, 4, 1, 1]), ("b2", H, [96])],
+     [("y", H, [2, 96, 14, 14])]),
     ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
                             pads=[1, 1, 1, 1], ceil_mode=1)],
      [("x", H, [2, 3, 10, 8])], [("y", H, [2, 3, 6, 5])]),

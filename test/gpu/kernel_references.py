@@ -366,6 +366,10 @@ def torch_inputs(name, gen):
     if name == "conv_layer_scale_residual_f16":
         return [f(4, 64, 20, 20, dt=torch.float16), f(64, 1, 7, 7, dt=torch.float16) / 4,
                 f(64, dt=torch.float16)]
+    if name == "conv_squeeze_excite_f16":
+        return [f(2, 96, 14, 14, dt=torch.float16), f(96, 1, 3, 3, dt=torch.float16) / 3,
+                f(4, 96, 1, 1, dt=torch.float16) / 8, f(4, dt=torch.float16),
+                f(96, 4, 1, 1, dt=torch.float16) / 2, f(96, dt=torch.float16)]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -740,6 +744,11 @@ def torch_reference(name, xs):
         gamma = torch.from_numpy(np.linspace(-1.0, 1.0, 64).astype(np.float16))
         gamma = gamma.double().reshape(64, 1, 1)
         return [gamma * F.conv2d(d[0], d[1], d[2], padding=3, groups=64) + d[0]]
+    if name == "conv_squeeze_excite_f16":
+        c = F.conv2d(d[0], d[1], padding=1, groups=96)
+        s1 = F.conv2d(c.mean(dim=(2, 3), keepdim=True), d[2], d[3])
+        g = torch.sigmoid(F.conv2d(s1 * torch.sigmoid(s1), d[4], d[5]))
+        return [c * g]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]
     if name == "maxpool_ceil_f16":

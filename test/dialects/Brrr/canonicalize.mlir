@@ -74,6 +74,22 @@ func.func @transpose_chain_composes(%x: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> 
 
 // -----
 
+// A transpose that moves only size-1 dimensions keeps every element in
+// place: a reshape (a view, no kernel), as a pooled [N, C, 1, 1] read
+// channels-last is. One that reorders larger dimensions stays.
+// CHECK-LABEL: func.func @unit_dims_transpose_is_a_reshape
+// CHECK-SAME: (%[[X:.+]]: tensor<32x96x1x1xf16>, %[[Y:.+]]: tensor<1x4x1x8xf32>)
+// CHECK-NEXT: %[[R:.+]] = brrr.reshape %[[X]] : tensor<32x96x1x1xf16> -> tensor<32x1x1x96xf16>
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[Y]] {perm = array<i64: 0, 3, 2, 1>} : tensor<1x4x1x8xf32> -> tensor<1x8x1x4xf32>
+// CHECK-NEXT: return %[[R]], %[[T]]
+func.func @unit_dims_transpose_is_a_reshape(%x: tensor<32x96x1x1xf16>, %y: tensor<1x4x1x8xf32>) -> (tensor<32x1x1x96xf16>, tensor<1x8x1x4xf32>) {
+  %0 = brrr.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<32x96x1x1xf16> -> tensor<32x1x1x96xf16>
+  %1 = brrr.transpose %y {perm = array<i64: 0, 3, 2, 1>} : tensor<1x4x1x8xf32> -> tensor<1x8x1x4xf32>
+  return %0, %1 : tensor<32x1x1x96xf16>, tensor<1x8x1x4xf32>
+}
+
+// -----
+
 // The exporters' K^T through [batch * heads, s, d]: merging batch and
 // heads, swapping the last two dimensions and splitting them back is one
 // transpose of the unmerged keys, and with the transpose after it nothing.
