@@ -414,16 +414,14 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
   return success();
 }
 
-LogicalResult
-mlir::brrr::emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
-                               Operation *producer, ArrayRef<Value> produced,
-                               Value at, llvm::function_ref<Value(Value)> arg,
-                               ValueRange outputs,
-                               ArrayRef<DenseMap<Value, Value>> loaded) {
+LogicalResult mlir::brrr::emitEpilogueVector(
+    OpBuilder &b, Location loc, FusionOp fusion, Operation *producer,
+    ArrayRef<Value> produced, Value at, llvm::function_ref<Value(Value)> arg,
+    ValueRange outputs, ArrayRef<DenseMap<Value, Value>> loaded) {
   int64_t width = produced.size();
   if (width == 1)
-    return emitEpilogue(b, loc, fusion, producer, produced[0], at, arg,
-                        outputs, loaded.empty() ? nullptr : &loaded[0]);
+    return emitEpilogue(b, loc, fusion, producer, produced[0], at, arg, outputs,
+                        loaded.empty() ? nullptr : &loaded[0]);
   IndexMath e{b, loc};
   pointwise::PointwiseEmitter pe(b, loc);
   SmallVector<DenseMap<Value, Value>> inputs(loaded);

@@ -136,8 +136,8 @@ constexpr int64_t kOverlapMinK = 768;
 /// on.
 bool lightEpilogue(FusionOp fusion, Operation *product) {
   Block &body = fusion.getBody().front();
-  for (Operation &op : llvm::make_range(std::next(product->getIterator()),
-                                        body.end()))
+  for (Operation &op :
+       llvm::make_range(std::next(product->getIterator()), body.end()))
     if (!isa<AddOp, SubOp, MulOp, MaxOp, MinOp, ReluOp, ClipOp, NegOp, AbsOp,
              CastOp, CompareOp, WhereOp, TransposeOp, ReshapeOp, YieldOp>(op))
       return false;
@@ -155,11 +155,12 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 /// epilogue warps drain each tile staged in its 16-bit type (products of
 /// an f32 result stay cooperative). Without them, products run that
 /// overlapped grid where it pays (kOverlapMinK, lightEpilogue).
-FailureOr<KernelConfigAttr>
-chooseConfig(FusionOp fusion, StringRef target, int64_t budget,
-             ArrayRef<int64_t> pinnedTile, ArrayRef<int64_t> pinnedAttention,
-             StringRef precision, bool persistent, bool pingpong,
-             bool overlap) {
+FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
+                                         int64_t budget,
+                                         ArrayRef<int64_t> pinnedTile,
+                                         ArrayRef<int64_t> pinnedAttention,
+                                         StringRef precision, bool persistent,
+                                         bool pingpong, bool overlap) {
   auto scheduleOf = [&](Operation *product, bool overlapped = false) {
     if (pingpong)
       return KernelSchedule::pingpong;
@@ -204,10 +205,9 @@ chooseConfig(FusionOp fusion, StringRef target, int64_t budget,
       if (persistent || pingpong || overlap)
         choosePersistence(*tile, p, target, budget, scheduleOf(product));
       else if (p.K >= kOverlapMinK && lightEpilogue(fusion, product) &&
-               scheduleOf(product, /*overlap=*/true) ==
+               scheduleOf(product, /*overlapped=*/true) ==
                    KernelSchedule::overlapped)
-        choosePersistence(*tile, p, target, budget,
-                          KernelSchedule::overlapped);
+        choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
       chooseClusterSplit(*tile, p, target);
       return tile->config(ctx);
     }
@@ -244,8 +244,7 @@ chooseConfig(FusionOp fusion, StringRef target, int64_t budget,
       // Convolutions whose tiles outnumber the multiprocessors always run
       // persistent (measured: ResNet-50, MobileNetV2 and EfficientNet-B0
       // 5-11% faster at batch 32, test/gpu/NOTES.md).
-      choosePersistence(*tile, g->product(), target, budget,
-                        scheduleOf(conv));
+      choosePersistence(*tile, g->product(), target, budget, scheduleOf(conv));
       // One group of whole 64-channel slices: every k-slice is one tap's
       // channel block, so the slices split evenly between blocks.
       if (g->G == 1 && g->C % 64 == 0)
@@ -327,9 +326,9 @@ Operation *mlir::brrr::tensorCoreProductOf(FusionOp fusion) {
 
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
-  return KernelConfigAttr::get(
-      ctx, family, body, threads(), {m, n, k}, stages, 1, cluster,
-      KernelPrecision::exact, grid, epilogue, schedule);
+  return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
+                               1, cluster, KernelPrecision::exact, grid,
+                               epilogue, schedule);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {

@@ -1,0 +1,275 @@
+//===- WgmmaEpilogue.cpp - the Hopper body's fused epilogues --------------===//
+//
+// The epilogues of the wgmma body (WgmmaBody.cpp): the cooperative one,
+// staged in f32 between the consumers' barriers (summed over a cluster's
+// blocks when the tile is split), and the overlapped one, staged whole in
+// 16 bits by the consumers and drained by the producer warpgroup's spare
+// warps. Both store each lane's run of columns with one vector store.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/WgmmaEpilogue.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+using namespace mlir::brrr::wgmma;
+
+namespace {
+
+/// `vec` consecutive elements of one output row, inside the output
+/// together: their products (bias added), their epilogue inputs, and the
+/// first one's row-major position.
+struct EpilogueGroup {
+  Value inside, at;
+  SmallVector<Value> values;
+  SmallVector<DenseMap<Value, Value>> inputs;
+};
+
+/// The epilogue of every group inside the output, each group's outputs in
+/// one vector store (after all their inputs were loaded).
+LogicalResult storeGroups(OpBuilder &b, Location loc, FusionOp fusion,
+                          const WgmmaProblem &problem,
+                          MutableArrayRef<EpilogueGroup> groups,
+                          function_ref<Value(Value)> arg, ValueRange outputs) {
+  for (EpilogueGroup &group : groups) {
+    auto ifInside = scf::IfOp::create(b, loc, group.inside, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+    if (failed(emitEpilogueVector(b, loc, fusion, problem.product, group.values,
+                                  group.at, arg, outputs, group.inputs)))
+      return failure();
+  }
+  return success();
+}
+
+/// The 16-bit type an overlapped kernel stages its products in: the
+/// product's own result type.
+Type stagedTypeOf(const WgmmaProblem &problem) {
+  return cast<ShapedType>(problem.product->getResult(0).getType())
+      .getElementType();
+}
+
+} // namespace
+
+LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
+    WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
+    const MatmulTile &tile, const TileAt &at, Value acc, int64_t columns,
+    Value smem, Value stagingBase, Value rowBlock, Value lane, Value warp,
+    Value rank, function_ref<Value(Value)> arg, ValueRange outputs,
+    function_ref<void()> barrier) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type f32 = b.getF32Type();
+  int64_t M = problem.M, N = problem.N;
+  int64_t pitch = wgmmaEpiloguePitch(columns);
+  constexpr int64_t kRowsPerStep = 4;
+  int64_t vec = N % 4 != 0     ? 1
+                : columns < 64 ? 4
+                               : std::min<int64_t>(4, columns / 32);
+  // Lanes a row: a power of two whose vectors tile the chunk (16 of 4 at
+  // 192 columns, three passes of 64).
+  int64_t lanes = 32;
+  while (columns % (lanes * vec) != 0)
+    lanes /= 2;
+  int64_t rowsPerWarp = 32 / lanes;
+  // Each warp's 16 / rowsPerWarp row groups, shared among the cluster's
+  // blocks when they split the tile: block `rank` takes a run of them,
+  // summing every block's staged partial tile.
+  int64_t split = tile.cluster, groups = 16 / rowsPerWarp;
+  if (groups % split != 0)
+    return problem.product->emitOpError("a wgmma epilogue of ")
+           << columns << " columns cannot share its rows between " << split
+           << " blocks";
+  int64_t perRank = groups / split;
+  int64_t rowsPerStep = std::min(kRowsPerStep, perRank);
+  for (int64_t chunk = 0; chunk < tile.n / columns; ++chunk) {
+    barrier();
+    auto pairType = VectorType::get({2}, f32);
+    Value fragRow = e.add(e.mul(warp, 16), e.div(lane, 4));
+    Value fragCol = e.mul(e.rem(lane, 4), 2);
+    for (int64_t i = chunk * columns / 2; i < (chunk + 1) * columns / 2;
+         i += 2) {
+      Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
+      Value c = e.add(fragCol, e.idx(8 * (i / 4) - chunk * columns));
+      Value pair = LLVM::UndefOp::create(b, loc, pairType);
+      for (int64_t h = 0; h < 2; ++h)
+        pair = LLVM::InsertElementOp::create(
+            b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
+            e.i32(h));
+      Value to =
+          e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
+      LLVM::StoreOp::create(b, loc, pair, to, 8);
+    }
+    // A split tile's partials are read across the cluster: every block's
+    // staging is written (release) before any is read (acquire).
+    if (split > 1)
+      clusterBarrier(b, loc);
+    else
+      barrier();
+    auto rows = scf::ForOp::create(b, loc, e.idx(0),
+                                   e.idx(perRank / rowsPerStep), e.idx(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rows.getBody());
+    SmallVector<EpilogueGroup> groups;
+    Value rowLane = rowsPerWarp > 1 ? e.div(lane, lanes) : Value();
+    Value colLane = rowsPerWarp > 1 ? e.rem(lane, lanes) : lane;
+    for (int64_t k = 0; k < rowsPerStep; ++k) {
+      Value group = e.add(e.mul(rows.getInductionVar(), rowsPerStep), e.idx(k));
+      if (split > 1)
+        group = e.add(group, e.mul(rank, perRank));
+      Value r = e.add(warp, e.mul(group, 4));
+      if (rowsPerWarp > 1)
+        r = e.add(e.mul(r, rowsPerWarp), rowLane);
+      Value gRow = e.add(at.row0, e.add(e.mul(rowBlock, 64), r));
+      Value rowOk = e.ult(gRow, M);
+      Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
+      Value rowAt = e.add(stagingBase, e.mul(r, pitch * 4));
+      Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
+      for (int64_t jj = 0; jj < columns / (lanes * vec); ++jj) {
+        // Columns c .. c + vec - 1, inside the output together (vec | N).
+        Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
+        Value gCol =
+            e.add(at.col0, chunk ? e.add(c, e.idx(chunk * columns)) : c);
+        Value colOk = e.ult(gCol, N);
+        Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
+        Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
+        Value out = e.add(outRow, safeCol);
+        Value staged = e.at(smem, e.add(rowAt, e.mul(c, 4)));
+        SmallVector<Value> values;
+        Type stagedType = vec == 1 ? f32 : VectorType::get({vec}, f32);
+        // One block's staged values, or the sum of the cluster's in block
+        // order, read through distributed shared memory.
+        Value v;
+        if (split == 1)
+          v = LLVM::LoadOp::create(b, loc, stagedType, staged, 4 * vec);
+        else
+          v = sumOverCluster(b, loc, staged, stagedType, split, 4 * vec);
+        if (vec == 1) {
+          values.push_back(v);
+        } else {
+          for (int64_t t = 0; t < vec; ++t)
+            values.push_back(
+                LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
+        }
+        EpilogueGroup group{inside, out, {}, {}};
+        group.inputs =
+            loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
+        for (int64_t t = 0; t < vec; ++t)
+          group.values.push_back(
+              problem.addBias
+                  ? problem.addBias(e, t ? e.add(safeCol, e.idx(t)) : safeCol,
+                                    values[t], arg)
+                  : values[t]);
+        groups.push_back(std::move(group));
+      }
+    }
+    if (failed(storeGroups(b, loc, fusion, problem, groups, arg, outputs)))
+      return failure();
+  }
+  // No block of a split tile leaves while another still reads its staging.
+  if (split > 1)
+    clusterBarrier(b, loc);
+  return success();
+}
+
+void mlir::brrr::wgmma::stageOverlapped(WgmmaBuilder &e,
+                                        const WgmmaProblem &problem,
+                                        const MatmulTile &tile, Value acc,
+                                        Value smem, Value stagingBase,
+                                        Value consumer, Value lane,
+                                        Value warp) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int64_t pitch = wgmmaEpiloguePitch(tile.n);
+  Type f32 = b.getF32Type();
+  auto pairType = VectorType::get({2}, f32);
+  auto stagedPair = VectorType::get({2}, stagedTypeOf(problem));
+  Value fragRow =
+      e.add(e.mul(consumer, 64), e.add(e.mul(warp, 16), e.div(lane, 4)));
+  Value fragCol = e.mul(e.rem(lane, 4), 2);
+  for (int64_t i = 0; i < tile.n / 2; i += 2) {
+    Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
+    Value c = e.add(fragCol, e.idx(8 * (i / 4)));
+    Value pair = LLVM::UndefOp::create(b, loc, pairType);
+    for (int64_t h = 0; h < 2; ++h)
+      pair = LLVM::InsertElementOp::create(
+          b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
+          e.i32(h));
+    Value rounded = arith::TruncFOp::create(b, loc, stagedPair, pair);
+    Value to =
+        e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 2)));
+    LLVM::StoreOp::create(b, loc, rounded, to, 4);
+  }
+}
+
+LogicalResult mlir::brrr::wgmma::drainOverlapped(
+    WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
+    const MatmulTile &tile, const TileAt &at, Value smem, Value stagingBase,
+    Value worker, Value lane, function_ref<Value(Value)> arg,
+    ValueRange outputs) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  constexpr int64_t kWorkers = 3, kGroupsPerStep = 2;
+  int64_t M = problem.M, N = problem.N, n = tile.n;
+  int64_t pitch = wgmmaEpiloguePitch(n);
+  int64_t vec = 8;
+  while (N % vec)
+    vec /= 2;
+  int64_t lanes = 32;
+  while (n % (lanes * vec))
+    lanes /= 2;
+  int64_t rowsPerGroup = 32 / lanes, groups = tile.m / rowsPerGroup;
+  int64_t perStep = kWorkers * kGroupsPerStep;
+  Type f32 = b.getF32Type(), staged = stagedTypeOf(problem);
+  Type stagedVec = vec == 1 ? staged : VectorType::get({vec}, staged);
+  Value rowLane = e.div(lane, lanes), colLane = e.rem(lane, lanes);
+  auto steps = scf::ForOp::create(
+      b, loc, e.idx(0), e.idx(llvm::divideCeil(groups, perStep)), e.idx(1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(steps.getBody());
+  SmallVector<EpilogueGroup> pending;
+  for (int64_t u = 0; u < kGroupsPerStep; ++u) {
+    // Row group (step * 2 + u) * 3 + worker: rows past the tile (the last
+    // step's) are clamped to row 0 and stored nowhere.
+    Value group = e.add(
+        e.mul(e.add(e.mul(steps.getInductionVar(), kGroupsPerStep), e.idx(u)),
+              kWorkers),
+        worker);
+    Value r = e.add(e.mul(group, rowsPerGroup), rowLane);
+    Value inTile = e.ult(r, tile.m);
+    Value safeR = arith::SelectOp::create(b, loc, inTile, r, e.idx(0));
+    Value gRow = e.add(at.row0, safeR);
+    Value rowOk = arith::AndIOp::create(b, loc, inTile, e.ult(gRow, M));
+    Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
+    Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
+    Value rowAt = e.add(stagingBase, e.mul(safeR, pitch * 2));
+    for (int64_t jj = 0; jj < n / (lanes * vec); ++jj) {
+      Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
+      Value gCol = e.add(at.col0, c);
+      Value colOk = e.ult(gCol, N);
+      Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
+      Value out = e.add(outRow, safeCol);
+      Value v = LLVM::LoadOp::create(
+          b, loc, stagedVec, e.at(smem, e.add(rowAt, e.mul(c, 2))), 2 * vec);
+      EpilogueGroup grp{
+          arith::AndIOp::create(b, loc, rowOk, colOk), out, {}, {}};
+      for (int64_t t = 0; t < vec; ++t) {
+        Value x =
+            vec == 1 ? v : LLVM::ExtractElementOp::create(b, loc, v, e.i32(t));
+        x = arith::ExtFOp::create(b, loc, f32, x);
+        if (problem.addBias)
+          x = problem.addBias(e, t ? e.add(safeCol, e.idx(t)) : safeCol, x,
+                              arg);
+        grp.values.push_back(x);
+      }
+      grp.inputs =
+          loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
+      pending.push_back(std::move(grp));
+    }
+  }
+  return storeGroups(b, loc, fusion, problem, pending, arg, outputs);
+}

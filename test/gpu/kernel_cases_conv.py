@@ -1,0 +1,186 @@
+"""The convolution kernel cases of the GPU check corpus (kernel_cases.py
+lists them among the others): the untiled, Hopper (wgmma) and direct
+bodies, transposed convolutions, cluster splits, channels-last chains.
+
+Run with Debian's /usr/bin/python3 (onnx).
+"""
+
+from onnx import TensorProto, helper
+
+F, H, BF = TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.BFLOAT16
+n = helper.make_node
+
+# (name, graph nodes, inputs [(name, dtype, shape)], outputs), as in
+# kernel_cases.py.
+CONV_CASES = [
+    # Asymmetric pads, stride and dilation per axis, bias, relu epilogue.
+    ("conv_bias_relu_f32", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 2, 0, 1],
+                              strides=[2, 1], dilations=[1, 2]),
+                            n("Relu", ["c"], ["y"])],
+     [("x", F, [2, 5, 13, 11]), ("w", F, [7, 5, 3, 3]), ("b", F, [7])],
+     [("y", F, [2, 7, 6, 10])]),
+    ("conv_group_residual_f16", [n("Conv", ["x", "w"], ["c"], group=4, pads=[1, 1, 1, 1]),
+                                 n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [1, 8, 10, 10]), ("w", H, [8, 2, 3, 3]), ("r", H, [1, 8, 10, 10])],
+     [("y", H, [1, 8, 10, 10])]),
+    ("conv_depthwise_bf16", [n("Conv", ["x", "w"], ["y"], group=6, pads=[1, 1, 1, 1],
+                               strides=[2, 2])],
+     [("x", BF, [1, 6, 9, 9]), ("w", BF, [6, 1, 3, 3])], [("y", BF, [1, 6, 5, 5])]),
+    # Channels-last convolutions on the Hopper body (sm_90a): TMA im2col
+    # copies. A residual block (the layout moves through the ReLU and the
+    # add), strides, dilation and asymmetric pads with ragged channels
+    # (zero-filled k-slices) and output channels, a strided 1x1 over three
+    # channel slices, the 7x7 stem over 8 channels, and 256-wide tiles.
+    ("conv_wgmma_block_f16", [n("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+                              n("Relu", ["c1"], ["r1"]),
+                              n("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1]),
+                              n("Add", ["c2", "r1"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [2, 64, 14, 14]), ("w1", H, [64, 64, 3, 3]), ("b1", H, [64]),
+      ("w2", H, [64, 64, 3, 3])], [("y", H, [2, 64, 14, 14])]),
+    ("conv_wgmma_stride_dilation_ragged_f16",
+     [n("Conv", ["x", "w", "b"], ["y"], pads=[1, 0, 1, 2], strides=[2, 2], dilations=[1, 2])],
+     [("x", H, [3, 40, 15, 13]), ("w", H, [72, 40, 3, 3]), ("b", H, [72])],
+     [("y", H, [3, 72, 8, 6])]),
+    ("conv_wgmma_1x1_stride2_bf16", [n("Conv", ["x", "w"], ["y"], strides=[2, 2])],
+     [("x", BF, [2, 136, 9, 9]), ("w", BF, [96, 136, 1, 1])], [("y", BF, [2, 96, 5, 5])]),
+    ("conv_wgmma_stem_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[3, 3, 3, 3],
+                               strides=[2, 2]), n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 8, 32, 32]), ("w", H, [64, 8, 7, 7]), ("b", H, [64])],
+     [("y", H, [1, 64, 16, 16])]),
+    ("conv_wgmma_stem_pool_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[3, 3, 3, 3],
+                                    strides=[2, 2]), n("Relu", ["c"], ["r"]),
+                                  n("MaxPool", ["r"], ["p"], kernel_shape=[3, 3],
+                                    strides=[2, 2], pads=[1, 1, 1, 1]),
+                                  n("Conv", ["p", "w2"], ["y"], pads=[1, 1, 1, 1])],
+     [("x", H, [2, 3, 30, 30]), ("w", H, [64, 3, 7, 7]), ("b", H, [64]),
+      ("w2", H, [32, 64, 3, 3])], [("y", H, [2, 32, 8, 8])]),
+    # Stems with constant weights run space to depth (2 x 2 pixels into
+    # 4 C channels, a stride-1 window of ceil(K/2)): ragged sizes, and
+    # asymmetric pads with a 3 x 3 window.
+    ("conv_wgmma_stem_s2d_f16", [n("Conv", ["x", "stem_w7", "b"], ["y"], pads=[3, 3, 3, 3],
+                                   strides=[2, 2])],
+     [("x", H, [2, 3, 29, 31]), ("b", H, [24])], [("y", H, [2, 24, 15, 16])]),
+    ("conv_wgmma_stem_s2d_pads_f16", [n("Conv", ["x", "stem_w3"], ["c"], pads=[1, 0, 0, 1],
+                                        strides=[2, 2]), n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 4, 16, 16])], [("y", H, [1, 16, 8, 8])]),
+    ("conv_wgmma_wide_f16", [n("Conv", ["x", "w"], ["y"])],
+     [("x", H, [4, 64, 28, 28]), ("w", H, [256, 64, 1, 1])], [("y", H, [4, 256, 28, 28])]),
+    # A persistent convolution (--persistent): 225 tiles of 128 pixels x 256
+    # channels.
+    ("conv_wgmma_persistent_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                   n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [32, 64, 30, 30]), ("w", H, [256, 64, 3, 3]), ("b", H, [256]),
+      ("r", H, [32, 256, 30, 30])], [("y", H, [32, 256, 30, 30])]),
+    # ConvTranspose as a stride-1 convolution over zero-inserted input: a
+    # UNet-style 2x upsampling (64 channels: the Hopper body after the
+    # zero-inserting movement chain) and a grouped, padded, dilated one with
+    # output_padding and a bias (the untiled body).
+    ("convtranspose_up2_f16", [n("ConvTranspose", ["x", "w", "b"], ["c"], strides=[2, 2]),
+                               n("Relu", ["c"], ["y"])],
+     [("x", H, [2, 64, 13, 14]), ("w", H, [64, 64, 2, 2]), ("b", H, [64])],
+     [("y", H, [2, 64, 26, 28])]),
+    ("convtranspose_grouped_f32", [n("ConvTranspose", ["x", "w", "b"], ["y"], group=2,
+                                     strides=[3, 2], pads=[1, 2, 0, 1], dilations=[1, 2],
+                                     output_padding=[2, 1])],
+     [("x", F, [2, 6, 5, 7]), ("w", F, [6, 4, 3, 3]), ("b", F, [8])],
+     [("y", F, [2, 8, 16, 15])]),
+    # Split K over a cluster: convolutions whose tiles leave most
+    # multiprocessors idle sum their blocks' partial tiles in f32, then
+    # apply the bias, residual and ReLU. ResNet-50's last-stage 3 x 3 at
+    # batch 1 (8 blocks per tile), a ragged one over constant weights (4),
+    # and a strided 1 x 1 shortcut (8).
+    ("conv_wgmma_split_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                              n("Add", ["c", "r"], ["s"]), n("Relu", ["s"], ["y"])],
+     [("x", H, [1, 512, 7, 7]), ("w", H, [512, 512, 3, 3]), ("b", H, [512]),
+      ("r", H, [1, 512, 7, 7])], [("y", H, [1, 512, 7, 7])]),
+    ("conv_wgmma_split_const_f16", [n("Conv", ["x", "split_w"], ["c"], pads=[1, 1, 1, 1]),
+                                    n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 256, 9, 11])], [("y", H, [1, 256, 9, 11])]),
+    ("conv_wgmma_split_1x1_stride2_bf16", [n("Conv", ["x", "w"], ["y"], strides=[2, 2])],
+     [("x", BF, [1, 1024, 13, 13]), ("w", BF, [2048, 1024, 1, 1])],
+     [("y", BF, [1, 2048, 7, 7])]),
+    # Grouped convolutions whose groups are whole 64-channel slices and
+    # 128-wide tiles run on the Hopper body too.
+    ("conv_wgmma_grouped_f16", [n("Conv", ["x", "w", "b"], ["c"], group=2, pads=[1, 1, 1, 1]),
+                                n("Relu", ["c"], ["y"])],
+     [("x", H, [2, 128, 10, 12]), ("w", H, [256, 64, 3, 3]), ("b", H, [256])],
+     [("y", H, [2, 256, 10, 12])]),
+    ("conv_wgmma_grouped_1x1_bf16", [n("Conv", ["x", "w"], ["y"], group=4)],
+     [("x", BF, [3, 256, 7, 9]), ("w", BF, [512, 64, 1, 1])], [("y", BF, [3, 512, 7, 9])]),
+    # Depthwise and narrow-group convolutions run the direct body (a thread
+    # per output pixel and vector of channels), channels-last on sm_90a:
+    # MobileNetV2's block (constant depthwise weights, bias, ReLU6 as Clip,
+    # then the 1x1 projection on the Hopper body) over ragged rows, a 5x5
+    # with a residual in bf16, ConvNeXt's 7x7 over 36 channels (4 a
+    # vector), 7 channels dilated with asymmetric pads (one channel a
+    # thread), a channel multiplier of 2, 4-channel groups in f16
+    # (channels-last) and in f32 (NCHW), and a batch-32 depthwise layer.
+    ("conv_direct_mobilenet_block_f16",
+     [n("Conv", ["x", "dw_w", "b"], ["c"], group=96, pads=[1, 1, 1, 1], strides=[2, 2]),
+      n("Clip", ["c", "zero16", "six16"], ["r"]), n("Conv", ["r", "w"], ["y"])],
+     [("x", H, [2, 96, 29, 31]), ("b", H, [96]), ("w", H, [32, 96, 1, 1])],
+     [("y", H, [2, 32, 15, 16])]),
+    ("conv_direct_dw5x5_residual_bf16",
+     [n("Conv", ["x", "w"], ["c"], group=40, pads=[2, 2, 2, 2]), n("Add", ["c", "r"], ["y"])],
+     [("x", BF, [1, 40, 17, 17]), ("w", BF, [40, 1, 5, 5]), ("r", BF, [1, 40, 17, 17])],
+     [("y", BF, [1, 40, 17, 17])]),
+    ("conv_direct_dw7x7_f16", [n("Conv", ["x", "w", "b"], ["y"], group=36, pads=[3, 3, 3, 3])],
+     [("x", H, [2, 36, 14, 14]), ("w", H, [36, 1, 7, 7]), ("b", H, [36])],
+     [("y", H, [2, 36, 14, 14])]),
+    ("conv_direct_dw_c7_dilated_f16",
+     [n("Conv", ["x", "w"], ["y"], group=7, pads=[1, 2, 0, 1], dilations=[2, 2],
+        strides=[1, 2])],
+     [("x", H, [3, 7, 11, 10]), ("w", H, [7, 1, 3, 3])], [("y", H, [3, 7, 8, 5])]),
+    ("conv_direct_multiplier_f16", [n("Conv", ["x", "w"], ["y"], group=8, pads=[1, 1, 1, 1])],
+     [("x", H, [2, 8, 9, 9]), ("w", H, [16, 1, 3, 3])], [("y", H, [2, 16, 9, 9])]),
+    ("conv_direct_grouped_f16", [n("Conv", ["x", "w"], ["y"], group=8, pads=[1, 1, 1, 1])],
+     [("x", H, [1, 32, 10, 10]), ("w", H, [64, 4, 3, 3])], [("y", H, [1, 64, 10, 10])]),
+    ("conv_direct_grouped_relu_f32",
+     [n("Conv", ["x", "w", "b"], ["c"], group=8, pads=[1, 1, 1, 1], strides=[2, 2]),
+      n("Relu", ["c"], ["y"])],
+     [("x", F, [2, 32, 13, 13]), ("w", F, [32, 4, 3, 3]), ("b", F, [32])],
+     [("y", F, [2, 32, 7, 7])]),
+    ("conv_direct_dw_b32_f16", [n("Conv", ["x", "w", "b"], ["y"], group=144, pads=[1, 1, 1, 1])],
+     [("x", H, [32, 144, 56, 56]), ("w", H, [144, 1, 3, 3]), ("b", H, [144])],
+     [("y", H, [32, 144, 56, 56])]),
+    # Threads computing several pixels along a row (tile = [pixels]):
+    # ConvNeXt's 7x7 with a bias over a ragged row (30 = 7 x 4 + 2), a
+    # stride-2 3x3 with ReLU6 (29 outputs a row), a dilated bf16 5x5 two
+    # pixels a thread (37 a row) with a residual.
+    ("conv_direct_rows_dw7x7_f16", [n("Conv", ["x", "w", "b"], ["y"], group=96, pads=[3, 3, 3, 3])],
+     [("x", H, [16, 96, 30, 30]), ("w", H, [96, 1, 7, 7]), ("b", H, [96])],
+     [("y", H, [16, 96, 30, 30])]),
+    ("conv_direct_rows_s2_relu6_f16",
+     [n("Conv", ["x", "w", "b"], ["c"], group=96, pads=[1, 1, 1, 1], strides=[2, 2]),
+      n("Clip", ["c", "zero16", "six16"], ["y"])],
+     [("x", H, [32, 96, 57, 57]), ("w", H, [96, 1, 3, 3]), ("b", H, [96])],
+     [("y", H, [32, 96, 29, 29])]),
+    ("conv_direct_rows_dilated_bf16",
+     [n("Conv", ["x", "w"], ["c"], group=64, pads=[4, 4, 4, 4], dilations=[2, 2]),
+      n("Add", ["c", "r"], ["y"])],
+     [("x", BF, [8, 64, 40, 37]), ("w", BF, [64, 1, 5, 5]), ("r", BF, [8, 64, 40, 37])],
+     [("y", BF, [8, 64, 40, 37])]),
+    # ConvNeXt's block tail: a layer scale of [C, 1, 1] times the
+    # depthwise convolution, plus the block's input (the residual stream
+    # stays channels-last, the constant rewritten NHWC).
+    ("conv_layer_scale_residual_f16",
+     [n("Conv", ["x", "w", "b"], ["c"], group=64, pads=[3, 3, 3, 3]),
+      n("Mul", ["gamma64", "c"], ["m"]), n("Add", ["m", "x"], ["y"])],
+     [("x", H, [4, 64, 20, 20]), ("w", H, [64, 1, 7, 7]), ("b", H, [64])],
+     [("y", H, [4, 64, 20, 20])]),
+    # EfficientNet's squeeze and excitation after a channels-last
+    # depthwise convolution: the pooled [N, C, 1, 1] read channels-last is
+    # a view (its transpose moves only size-1 dimensions), 96 channels
+    # squeezed to 4 (padded to 16 for the second product) with SiLU, the
+    # sigmoid gate scaling the convolution.
+    ("conv_squeeze_excite_f16",
+     [n("Conv", ["x", "w"], ["c"], group=96, pads=[1, 1, 1, 1]),
+      n("GlobalAveragePool", ["c"], ["p"]),
+      n("Conv", ["p", "w1", "b1"], ["q1"]), n("Sigmoid", ["q1"], ["h1"]),
+      n("Mul", ["q1", "h1"], ["m1"]),
+      n("Conv", ["m1", "w2", "b2"], ["q2"]), n("Sigmoid", ["q2"], ["gate"]),
+      n("Mul", ["c", "gate"], ["y"])],
+     [("x", H, [2, 96, 14, 14]), ("w", H, [96, 1, 3, 3]), ("w1", H, [4, 96, 1, 1]),
+      ("b1", H, [4]), ("w2", H, [96, 4, 1, 1]), ("b2", H, [96])],
+     [("y", H, [2, 96, 14, 14])]),
+]
