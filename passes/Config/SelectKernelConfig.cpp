@@ -200,8 +200,8 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         tile->n = pinnedTile[1];
         tile->stages = pinnedTile[2];
       }
-      ProductShape p = productShapeOf(matmulOf(fusion));
-      Operation *product = matmulOf(fusion);
+      MatmulOp product = matmulOf(fusion);
+      ProductShape p = productShapeOf(product);
       if (persistent || pingpong || overlap)
         choosePersistence(*tile, p, target, budget, scheduleOf(product));
       else if (p.K >= kOverlapMinK && lightEpilogue(fusion, product) &&
