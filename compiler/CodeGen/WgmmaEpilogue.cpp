@@ -46,6 +46,35 @@ LogicalResult storeGroups(OpBuilder &b, Location loc, FusionOp fusion,
   return success();
 }
 
+/// Calls `store(r, c, pair)` for each f32 pair of the warpgroup's wgmma
+/// accumulators `acc` in the tile's columns [`first`, `last`): accumulator
+/// i sits at row 16 * warp + lane / 4 (+8 for odd pairs), column
+/// 8 * (i / 4) + 2 * (lane % 4) + i % 2. `r` counts from row 64 *
+/// `rowBlock` of the tile (null: the warpgroup's first row), `c` from
+/// column `first`.
+void forEachFragmentPair(
+    WgmmaBuilder &e, Value acc, int64_t first, int64_t last, Value rowBlock,
+    Value lane, Value warp,
+    function_ref<void(Value r, Value c, Value pair)> store) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto pairType = VectorType::get({2}, b.getF32Type());
+  Value fragRow = e.add(e.mul(warp, 16), e.div(lane, 4));
+  if (rowBlock)
+    fragRow = e.add(e.mul(rowBlock, 64), fragRow);
+  Value fragCol = e.mul(e.rem(lane, 4), 2);
+  for (int64_t i = first / 2; i < last / 2; i += 2) {
+    Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
+    Value c = e.add(fragCol, e.idx(8 * (i / 4) - first));
+    Value pair = LLVM::UndefOp::create(b, loc, pairType);
+    for (int64_t h = 0; h < 2; ++h)
+      pair = LLVM::InsertElementOp::create(
+          b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
+          e.i32(h));
+    store(r, c, pair);
+  }
+}
+
 /// The 16-bit type an overlapped kernel stages its products in: the
 /// product's own result type.
 Type stagedTypeOf(const WgmmaProblem &problem) {
@@ -88,22 +117,13 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
   int64_t rowsPerStep = std::min(kRowsPerStep, perRank);
   for (int64_t chunk = 0; chunk < tile.n / columns; ++chunk) {
     barrier();
-    auto pairType = VectorType::get({2}, f32);
-    Value fragRow = e.add(e.mul(warp, 16), e.div(lane, 4));
-    Value fragCol = e.mul(e.rem(lane, 4), 2);
-    for (int64_t i = chunk * columns / 2; i < (chunk + 1) * columns / 2;
-         i += 2) {
-      Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
-      Value c = e.add(fragCol, e.idx(8 * (i / 4) - chunk * columns));
-      Value pair = LLVM::UndefOp::create(b, loc, pairType);
-      for (int64_t h = 0; h < 2; ++h)
-        pair = LLVM::InsertElementOp::create(
-            b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
-            e.i32(h));
-      Value to =
-          e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
-      LLVM::StoreOp::create(b, loc, pair, to, 8);
-    }
+    forEachFragmentPair(
+        e, acc, chunk * columns, (chunk + 1) * columns, Value(), lane, warp,
+        [&](Value r, Value c, Value pair) {
+          Value to = e.at(
+              smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
+          LLVM::StoreOp::create(b, loc, pair, to, 8);
+        });
     // A split tile's partials are read across the cluster: every block's
     // staging is written (release) before any is read (acquire).
     if (split > 1)
@@ -185,25 +205,15 @@ void mlir::brrr::wgmma::stageOverlapped(WgmmaBuilder &e,
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int64_t pitch = wgmmaEpiloguePitch(tile.n);
-  Type f32 = b.getF32Type();
-  auto pairType = VectorType::get({2}, f32);
   auto stagedPair = VectorType::get({2}, stagedTypeOf(problem));
-  Value fragRow =
-      e.add(e.mul(consumer, 64), e.add(e.mul(warp, 16), e.div(lane, 4)));
-  Value fragCol = e.mul(e.rem(lane, 4), 2);
-  for (int64_t i = 0; i < tile.n / 2; i += 2) {
-    Value r = e.add(fragRow, e.idx(8 * ((i / 2) % 2)));
-    Value c = e.add(fragCol, e.idx(8 * (i / 4)));
-    Value pair = LLVM::UndefOp::create(b, loc, pairType);
-    for (int64_t h = 0; h < 2; ++h)
-      pair = LLVM::InsertElementOp::create(
-          b, loc, pair, LLVM::ExtractValueOp::create(b, loc, acc, i + h),
-          e.i32(h));
-    Value rounded = arith::TruncFOp::create(b, loc, stagedPair, pair);
-    Value to =
-        e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 2)));
-    LLVM::StoreOp::create(b, loc, rounded, to, 4);
-  }
+  forEachFragmentPair(
+      e, acc, 0, tile.n, consumer, lane, warp,
+      [&](Value r, Value c, Value pair) {
+        Value rounded = arith::TruncFOp::create(b, loc, stagedPair, pair);
+        Value to =
+            e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 2)));
+        LLVM::StoreOp::create(b, loc, rounded, to, 4);
+      });
 }
 
 LogicalResult mlir::brrr::wgmma::drainOverlapped(
