@@ -161,12 +161,16 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
                                          ArrayRef<int64_t> pinnedAttention,
                                          StringRef precision, bool persistent,
                                          bool pingpong, bool overlap) {
-  auto scheduleOf = [&](Operation *product, bool overlapped = false) {
-    if (pingpong)
-      return KernelSchedule::pingpong;
+  // The overlapped schedule stages a product in its own 16-bit type.
+  auto halfResult = [](Operation *product) {
     Type result =
         cast<ShapedType>(product->getResult(0).getType()).getElementType();
-    if ((overlap || overlapped) && (result.isF16() || result.isBF16()))
+    return result.isF16() || result.isBF16();
+  };
+  auto scheduleOf = [&](Operation *product) {
+    if (pingpong)
+      return KernelSchedule::pingpong;
+    if (overlap && halfResult(product))
       return KernelSchedule::overlapped;
     return KernelSchedule::cooperative;
   };
@@ -205,8 +209,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
       if (persistent || pingpong || overlap)
         choosePersistence(*tile, p, target, budget, scheduleOf(product));
       else if (p.K >= kOverlapMinK && lightEpilogue(fusion, product) &&
-               scheduleOf(product, /*overlapped=*/true) ==
-                   KernelSchedule::overlapped)
+               halfResult(product))
         choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
       chooseClusterSplit(*tile, p, target);
       return tile->config(ctx);
