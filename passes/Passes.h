@@ -258,6 +258,16 @@ void choosePersistence(MatmulTile &tile, const ProductShape &p,
 void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
                         StringRef target);
 
+/// Narrows a wgmma product's 128 x n `tile` (one block per tile, split by
+/// chooseClusterSplit) to 128 x 64 where those tiles still make at most
+/// one wave and, split as chooseClusterSplit would split them, finish
+/// sooner by its estimate: the 128- and 512-row products of a transformer
+/// at small batches, which 128-wide tiles leave on a few dozen
+/// multiprocessors. The narrow ring holds a block's whole run of slices:
+/// two to six stages.
+void chooseNarrowTile(MatmulTile &tile, const ProductShape &p, StringRef target,
+                      int64_t sharedBudget);
+
 /// The module's `brrr.target` (empty without one) around `op`.
 StringRef targetOf(Operation *op);
 /// The shared memory a block may use around `op`: the target's budget,

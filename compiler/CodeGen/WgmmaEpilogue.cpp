@@ -96,11 +96,11 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
   int64_t M = problem.M, N = problem.N;
   int64_t pitch = wgmmaEpiloguePitch(columns);
   constexpr int64_t kRowsPerStep = 4;
-  int64_t vec = N % 4 != 0     ? 1
-                : columns < 64 ? 4
-                               : std::min<int64_t>(4, columns / 32);
+  // Four columns a lane where the output's rows keep them 16-byte aligned
+  // in the staging and together in the output.
+  int64_t vec = N % 4 != 0 ? 1 : 4;
   // Lanes a row: a power of two whose vectors tile the chunk (16 of 4 at
-  // 192 columns, three passes of 64).
+  // 192 columns, three passes of 64; 16 at 64 columns, two rows a warp).
   int64_t lanes = 32;
   while (columns % (lanes * vec) != 0)
     lanes /= 2;

@@ -212,6 +212,8 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
                halfResult(product))
         choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
       chooseClusterSplit(*tile, p, target);
+      if (pinnedTile.empty())
+        chooseNarrowTile(*tile, p, target, budget);
       return tile->config(ctx);
     }
     FailureOr<KernelConfigAttr> f32 =

@@ -409,30 +409,79 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   tile.grid = sms;
 }
 
+namespace {
+/// Estimates in microseconds, fitted to the 128- and 512-row products of
+/// the transformer shapes on an H200 (test/gpu/NOTES.md, "Narrow tiles"):
+/// a block starts, fills its pipeline and stores its tile in 1.7 us; a
+/// 64-deep slice of a 128 x 128 tile takes 0.405 us, of a 128 x n tile
+/// (64 + 3n/4) / 160 of that (wgmmaTileWidth's law: 0.28 us at 64 wide);
+/// summing a split tile's partials through distributed shared memory
+/// costs 0.85 us per 64 columns plus 0.165 us per block of the cluster.
+/// The time of `tile`'s grid over `p` with each tile split between `s`
+/// blocks: waves of blocks, each streaming its slices after the start,
+/// plus the exchange.
+double splitMicroseconds(const MatmulTile &tile, const ProductShape &p,
+                         int64_t sms, int64_t s) {
+  constexpr double kStart = 1.7, kSlice128 = 0.405,
+                   kExchangePer64Columns = 0.85, kExchangePerBlock = 0.165;
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  double slice = kSlice128 * (tile.m / 128.0) * (64 + 0.75 * tile.n) / 160 *
+                 (tile.k / 64.0);
+  double exchange =
+      s > 1 ? kExchangePer64Columns * tile.n / 64 + kExchangePerBlock * s : 0;
+  return llvm::divideCeil(tile.tilesOf(p) * s, sms) *
+             (kStart + kTiles / s * slice) +
+         exchange;
+}
+
+/// Sets `tile.cluster` to the split (1, 2, 4 or 8) of least estimated time
+/// among those that divide the k-slices evenly and keep one wave; returns
+/// that time.
+double bestClusterSplit(MatmulTile &tile, const ProductShape &p, int64_t sms) {
+  tile.cluster = 1;
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  int64_t tiles = tile.tilesOf(p);
+  double best = splitMicroseconds(tile, p, sms, 1);
+  for (int64_t s : {2, 4, 8}) {
+    double t = splitMicroseconds(tile, p, sms, s);
+    if (kTiles % s == 0 && tiles * s <= sms && t < best) {
+      tile.cluster = s;
+      best = t;
+    }
+  }
+  return best;
+}
+} // namespace
+
 void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
                                     StringRef target) {
   tile.cluster = 1;
   if (tile.body != KernelBody::wgmma || tile.grid || p.K <= 0)
     return;
-  // Estimates in microseconds, from the M = 128 and 512 products of the
-  // transformer shapes (test/gpu/NOTES.md): a 128-row tile runs at about
-  // 4.5 TFLOP/s on its multiprocessor, a block takes 1 us to fill its
-  // pipeline and store its tile, and each block of a cluster adds 0.1 us
-  // to the exchange.
-  constexpr double kTileFlopsPerMicrosecond = 4.5e6, kStartMicroseconds = 1.0,
-                   kExchangeMicroseconds = 0.1;
+  bestClusterSplit(tile, p, multiprocessors(target));
+}
+
+void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
+                                  StringRef target, int64_t sharedBudget) {
+  if (tile.body != KernelBody::wgmma || tile.grid || tile.n <= 64 || p.K <= 0 ||
+      p.wholeColumns)
+    return;
   int64_t sms = multiprocessors(target);
-  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
-  int64_t tiles = tile.tilesOf(p);
-  double slice = 2.0 * tile.m * tile.n * tile.k / kTileFlopsPerMicrosecond;
-  auto time = [&](int64_t s) {
-    return llvm::divideCeil(tiles * s, sms) *
-               (kTiles / s * slice + kStartMicroseconds) +
-           (s > 1 ? kExchangeMicroseconds * s : 0.0);
-  };
-  for (int64_t s : {2, 4, 8})
-    if (kTiles % s == 0 && tiles * s <= sms && time(s) < time(tile.cluster))
-      tile.cluster = s;
+  MatmulTile narrow = tile;
+  narrow.n = 64;
+  if (narrow.tilesOf(p) > sms)
+    return;
+  // Up to six 24 KiB stages, and no more than a block's run of slices:
+  // that whole run in flight (measured 1-3% faster than four stages on the
+  // 128- and 512-row products of six slices a block).
+  int64_t fit = (sharedBudget - wgmmaExtraShared(16 * 6)) / narrow.stageBytes();
+  if (fit < 2)
+    return;
+  double time = bestClusterSplit(narrow, p, sms);
+  int64_t run = llvm::divideCeil(p.K, narrow.k) / narrow.cluster;
+  narrow.stages = std::clamp<int64_t>(run, 2, std::min<int64_t>(6, fit));
+  if (time < splitMicroseconds(tile, p, sms, tile.cluster))
+    tile = narrow;
 }
 
 int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {

@@ -125,6 +125,21 @@ KERNEL_CASES = [
                                         n("Add", ["m", "bias"], ["t"]), n("Gelu", ["t"], ["y"])],
      [("a", H, [500, 768]), ("b", H, [768, 1536]), ("bias", H, [1536])],
      [("y", H, [500, 1536])]),
+    # Narrow 128 x 64 tiles for products of less than a wave (a transformer
+    # at batch 1), split over clusters: ragged rows and columns (120 x 760,
+    # 12 tiles over 4 blocks, 3 slices each) with bias and residual; BERT's
+    # second MLP product with an N of 744 (12 tiles over 8, 6 slices each)
+    # and GELU.
+    ("matmul_wgmma_narrow_residual_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                          n("Add", ["m", "bias"], ["t"]),
+                                          n("Add", ["t", "r"], ["y"])],
+     [("a", H, [1, 120, 768]), ("b", H, [768, 760]), ("bias", H, [760]),
+      ("r", H, [1, 120, 760])], [("y", H, [1, 120, 760])]),
+    ("matmul_wgmma_narrow_split8_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                             n("Add", ["m", "bias"], ["t"]),
+                                             n("Gelu", ["t"], ["y"])],
+     [("a", H, [128, 3072]), ("b", H, [3072, 744]), ("bias", H, [744])],
+     [("y", H, [128, 744])]),
     # Persistent wgmma kernels (brrrc --persistent, FLAGS; more tiles than
     # multiprocessors): blocks
     # walk tiles across batches, the producer streams the next tile while
@@ -639,6 +654,7 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
+          "matmul_wgmma_narrow_split8_gelu_f16": 20,
           "matmul_wgmma_persistent_gelu_f16": 20,
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11}
 

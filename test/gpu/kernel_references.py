@@ -153,6 +153,12 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_cluster2_gelu_f16":
         return [f(500, 768, dt=torch.float16), f(768, 1536, dt=torch.float16) / 16,
                 f(1536, dt=torch.float16)]
+    if name == "matmul_wgmma_narrow_residual_f16":
+        return [f(1, 120, 768, dt=torch.float16), f(768, 760, dt=torch.float16) / 16,
+                f(760, dt=torch.float16), f(1, 120, 760, dt=torch.float16)]
+    if name == "matmul_wgmma_narrow_split8_gelu_f16":
+        return [f(128, 3072, dt=torch.float16), f(3072, 744, dt=torch.float16) / 32,
+                f(744, dt=torch.float16)]
     if name in ("movement_roll_windows_f16", "movement_patch_merge_f16"):
         return [f(2, 14, 14, 16, dt=torch.float16)]
     if name == "rotary_llama_attention_f16":
@@ -508,6 +514,10 @@ def torch_reference(name, xs):
     if name == "matmul_wgmma_cluster_bt_odd_n_bf16":
         return [d[0] @ d[1].t()]
     if name == "matmul_wgmma_cluster2_gelu_f16":
+        return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
+    if name == "matmul_wgmma_narrow_residual_f16":
+        return [torch.matmul(d[0], d[1]) + d[2] + d[3]]
+    if name == "matmul_wgmma_narrow_split8_gelu_f16":
         return [torch.nn.functional.gelu(d[0] @ d[1] + d[2])]
     if name == "layernorm_packed_96_f16":
         return [F.layer_norm(d[0], (96,), d[1], d[2], eps=1e-6)]

@@ -2,15 +2,15 @@
 
 // On sm_90a, a batched f16 product with a bias epilogue runs the TMA +
 // wgmma body. The fusion records the operands' tensor maps for the runtime:
-// A (2 x 300 rows of 64 halves, 128 bytes apart, batches 38400 bytes
-// apart) in 64 x 128 boxes, and B (2 x 64 rows of 256 halves, batches
+// A (12 x 300 rows of 64 halves, 128 bytes apart, batches 38400 bytes
+// apart) in 64 x 128 boxes, and B (12 x 64 rows of 256 halves, batches
 // 32768 bytes apart) in 64 x 64 boxes, both with the 128-byte swizzle. The
 // kernel takes both maps by value before its buffers; 384 threads (a
 // producer and two consumer warpgroups), one block per 128x128 tile (grid:
-// 3 row tiles x 2 column tiles, 2 batches).
+// 3 row tiles x 2 column tiles, 12 batches: too many to narrow).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>{{.*}}brrr.grid = array<i64: 6, 1, 2>
-// CHECK-SAME: brrr.tensor_maps = [{box = array<i64: 64, 128, 1>, dims = array<i64: 64, 300, 2>, input = 0 : i64, offset = 0 : i64, strides = array<i64: 128, 38400>, swizzle = 128 : i64}, {box = array<i64: 64, 64, 1>, dims = array<i64: 256, 64, 2>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 512, 32768>, swizzle = 128 : i64}]
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>{{.*}}brrr.grid = array<i64: 6, 1, 12>
+// CHECK-SAME: brrr.tensor_maps = [{box = array<i64: 64, 128, 1>, dims = array<i64: 64, 300, 12>, input = 0 : i64, offset = 0 : i64, strides = array<i64: 128, 38400>, swizzle = 128 : i64}, {box = array<i64: 64, 64, 1>, dims = array<i64: 256, 64, 12>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 512, 32768>, swizzle = 128 : i64}]
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
 // CHECK-SAME: brrr.by_value = array<i32: 0, 1>
 // CHECK-SAME: nvvm.maxntid = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32
@@ -43,21 +43,21 @@
 // CHECK: arith.addf
 // CHECK: llvm.store
 module attributes {brrr.target = "sm_90a"} {
-  func.func @main(%a: tensor<2x300x64xf16>, %b: tensor<2x64x256xf16>, %bias: tensor<256xf16>) -> tensor<2x300x256xf16> {
-    %0 = brrr.matmul %a, %b : tensor<2x300x64xf16>, tensor<2x64x256xf16> -> tensor<2x300x256xf16>
-    %1 = brrr.add %0, %bias : tensor<2x300x256xf16>, tensor<256xf16> -> tensor<2x300x256xf16>
-    return %1 : tensor<2x300x256xf16>
+  func.func @main(%a: tensor<12x300x64xf16>, %b: tensor<12x64x256xf16>, %bias: tensor<256xf16>) -> tensor<12x300x256xf16> {
+    %0 = brrr.matmul %a, %b : tensor<12x300x64xf16>, tensor<12x64x256xf16> -> tensor<12x300x256xf16>
+    %1 = brrr.add %0, %bias : tensor<12x300x256xf16>, tensor<256xf16> -> tensor<12x300x256xf16>
+    return %1 : tensor<12x300x256xf16>
   }
 }
 
 // -----
 
 // A Linear layer over a 4-d activation: B has no batch dimensions, so A's
-// 4 x 7 x 56 rows fold into one product of 1568 rows (13 row tiles, each
-// split over a cluster of 2: grid 26; one 2-d map), not 28 products of 56
+// 4 x 7 x 56 rows fold into one product of 1568 rows (13 row tiles, whole:
+// two slices are too few to split; one 2-d map), not 28 products of 56
 // rows each padded to a 128-row tile.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 26, 1, 1>
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 13, 1, 1>
 // CHECK-SAME: brrr.tensor_maps = [{box = array<i64: 64, 128>, dims = array<i64: 96, 1568>, input = 0 : i64, offset = 0 : i64, strides = array<i64: 192>, swizzle = 128 : i64}
 // CHECK: gpu.func @fusion_0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[{{.+}}, {{.+}}]

@@ -31,11 +31,11 @@ module attributes {brrr.target = "sm_90a"} {
 // A wgmma product (one block per multiprocessor) of one wave after a
 // kernel of one wave launches early: its fusion says so for the launch
 // plan, and the kernel waits for the one before it ahead of everything
-// else. Here BERT's MLP at 128 tokens: 96 blocks (24 tiles split over
-// clusters of 4), then 48 (6 tiles over 8).
+// else. Here BERT's MLP at 128 tokens: 96 blocks (48 tiles of 128 x 64
+// split over clusters of 2), then 96 (12 tiles over 8).
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 96, 1, 1>, brrr.kernel = "fusion_0"{{.*}}brrr.programmatic
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 48, 1, 1>, brrr.kernel = "fusion_1"{{.*}}brrr.programmatic
+// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 96, 1, 1>, brrr.kernel = "fusion_1"{{.*}}brrr.programmatic
 // CHECK: gpu.func @fusion_0(
 // CHECK: nvvm.griddepcontrol launch_dependents
 // CHECK-NEXT: nvvm.griddepcontrol wait

@@ -56,7 +56,9 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // On sm_90a, an f16 product TMA can read runs the wgmma body, 4 stages
 // deep. The tile width minimizes waves x time per tile: BERT's 4096x3072
 // MLP product takes 128x256 (384 tiles, 3 waves; 128x128 would need 6
-// waves of 0.8-rate tiles); a product of a few tiles takes 128x128.
+// waves of 0.8-rate tiles); a product of a few tiles takes 128x128, then
+// narrows to 128x64 with a ring as deep as its one slice (two stages):
+// eight blocks instead of four (@ClusterSplits shows the estimate).
 // With `persistent`, tiles that outnumber the 132 multiprocessors make the
 // kernel persistent: 132 blocks, the epilogue staged in the widest column
 // chunk that fits beside the stages, with a ring one stage shorter where
@@ -71,19 +73,19 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // @OverlapByDefault).
 // CHECK-LABEL: func.func @WgmmaTiles
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
 // PINNED-LABEL: func.func @WgmmaTiles
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
 // PERSIST-LABEL: func.func @WgmmaTiles
 // PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
-// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
 // PINGPONG-LABEL: func.func @WgmmaTiles
 // PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
-// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
 // OVERLAP-LABEL: func.func @WgmmaTiles
 // OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
-// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
 // PINNEDPERSIST-LABEL: func.func @WgmmaTiles
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = 132, epilogue = 128>
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
@@ -148,22 +150,26 @@ module attributes {brrr.target = "sm_90a"} {
 // Products whose tiles leave most multiprocessors idle split each tile's
 // k-slices over the blocks of a cluster, as many as the estimate favours
 // among 2, 4 and 8 that divide the slices and keep the blocks within one
-// wave: 128 x 3072 -> 768 (6 tiles, 48 slices) over 8; 512 x 768 -> 768
-// (24 tiles, 12 slices) over 4; 500 x 768 -> 1536 (48 tiles) over 2;
-// 512 x 768 -> 2304 (72 tiles: two would need a second wave) and 4096
-// rows stay whole. A pinned or persistent choice keeps the split.
+// wave, and narrow to 128 x 64 tiles where those still make one wave and,
+// split the same way, finish sooner by that estimate: 128 x 3072 -> 768
+// (12 tiles of 64, 48 slices) over 8; 512 x 768 -> 768 (48 tiles, 12
+// slices) over 2; 500 x 768 -> 1536 (96 tiles) whole; each ring as deep as
+// its block's run of slices, at most six stages. 512 x 768 -> 2304 (144
+// tiles of 64 would need a second wave, its 72 of 128 cannot split within
+// one) and 4096 rows keep their wide tiles, whole. A pinned tile keeps its
+// width and is split all the same; `persistent` changes nothing here.
 // CHECK-LABEL: func.func @ClusterSplits
-// CHECK: tile = [128, 128, 64], stages = 4, cluster = 8>
-// CHECK: tile = [128, 128, 64], stages = 4, cluster = 4>
-// CHECK: tile = [128, 128, 64], stages = 4, cluster = 2>
+// CHECK: tile = [128, 64, 64], stages = 6, cluster = 8>
+// CHECK: tile = [128, 64, 64], stages = 6, cluster = 2>
+// CHECK: tile = [128, 64, 64], stages = 6>
 // CHECK: tile = [128, 128, 64], stages = 4>
 // CHECK: tile = [128, 192, 64], stages = 4>
 // PINNED-LABEL: func.func @ClusterSplits
 // PINNED: tile = [128, 128, 64], stages = 3, cluster = 8>
 // PERSIST-LABEL: func.func @ClusterSplits
-// PERSIST: tile = [128, 128, 64], stages = 4, cluster = 8>
-// PERSIST: tile = [128, 128, 64], stages = 4, cluster = 4>
-// PERSIST: tile = [128, 128, 64], stages = 4, cluster = 2>
+// PERSIST: tile = [128, 64, 64], stages = 6, cluster = 8>
+// PERSIST: tile = [128, 64, 64], stages = 6, cluster = 2>
+// PERSIST: tile = [128, 64, 64], stages = 6>
 // PERSIST: tile = [128, 128, 64], stages = 4>
 // PERSIST: tile = [128, 192, 64], stages = 4>
 module attributes {brrr.target = "sm_90a"} {
@@ -181,13 +187,13 @@ module attributes {brrr.target = "sm_90a"} {
 // -----
 
 // A tighter shared-memory limit leaves fewer wgmma stages: (100000 - 1088)
-// / 32768 = 3.
+// / 32768 = 3 (128 tiles of 128 x 128: 64 columns would take two waves).
 // CHECK-LABEL: func.func @WgmmaStagesFitTheLimit
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
 module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 100000 : i64} {
-  func.func @WgmmaStagesFitTheLimit(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> tensor<256x256xf16> {
-    %0 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
-    return %0 : tensor<256x256xf16>
+  func.func @WgmmaStagesFitTheLimit(%c: tensor<8192x64xf16>, %d: tensor<64x256xf16>) -> tensor<8192x256xf16> {
+    %0 = brrr.matmul %c, %d : tensor<8192x64xf16>, tensor<64x256xf16> -> tensor<8192x256xf16>
+    return %0 : tensor<8192x256xf16>
   }
 }
 

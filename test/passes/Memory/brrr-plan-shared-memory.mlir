@@ -73,8 +73,9 @@ module attributes {brrr.target = "sm_80"} {
 // -----
 
 // On sm_90a the same product runs the TMA + wgmma body: a producer and two
-// consumer warpgroups (384 threads) over a 128x128 tile, 64-deep slices of
-// 16 KiB each for A and B, 1024-byte aligned for the 128-byte swizzle, in
+// consumer warpgroups (384 threads) over a 128x128 tile (the config given
+// here, as a tile sweep pins it), 64-deep slices of 16 KiB each for A and
+// B, 1024-byte aligned for the 128-byte swizzle, in
 // 4 stages, with 8 mbarriers (alive through the epilogue) after them and
 // 1024 bytes to align the base. The f32 epilogue staging (128 rows of 128
 // + 8 floats) lives after the main loop, over the slices.
@@ -83,7 +84,7 @@ module attributes {brrr.target = "sm_80"} {
 // CHECK-SAME: {bytes = 16384 : i64, name = "b3", offset = 114688 : i64}, {bytes = 64 : i64, name = "barriers", offset = 131072 : i64}, {bytes = 69632 : i64, name = "epilogue", offset = 0 : i64}], brrr.shared_bytes = 132160 : i64}
 module attributes {brrr.target = "sm_90a"} {
   func.func @WgmmaMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
-    %0 = brrr.fusion "matmul"(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
+    %0 = brrr.fusion "matmul"(%a, %b) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
     ^bb0(%x: tensor<256x64xf16>, %y: tensor<64x256xf16>):
       %1 = brrr.matmul %x, %y : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
       brrr.yield %1 : tensor<256x256xf16>
