@@ -254,15 +254,17 @@ void choosePersistence(MatmulTile &tile, const ProductShape &p,
 /// sum their f32 accumulators through distributed shared memory, each
 /// applying the epilogue to its share of the rows. Chosen by estimated
 /// time: waves of blocks, each streaming its slices after a fixed start,
-/// plus the exchange. A persistent tile is never split.
+/// plus the exchange; a wave holds 120 blocks of clusters of 4 or 8 (a
+/// cluster stays within a GPC). A persistent tile is never split.
 void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
                         StringRef target);
 
-/// Narrows a wgmma product's 128 x n `tile` (one block per tile, split by
-/// chooseClusterSplit) to 128 x 64 where those tiles still make at most
-/// one wave and, split as chooseClusterSplit would split them, finish
-/// sooner by its estimate: the 128- and 512-row products of a transformer
-/// at small batches, which 128-wide tiles leave on a few dozen
+/// Narrows a wgmma product's (or a one-group convolution's) 128 x n
+/// `tile` (one block per tile, split by chooseClusterSplit) to 128 x 64
+/// where those tiles still make at most one wave and, split as
+/// chooseClusterSplit would split them, finish sooner by its estimate: the
+/// 128- and 512-row products of a transformer at small batches, and CNNs'
+/// convolutions at batch 1, which 128-wide tiles leave on a few dozen
 /// multiprocessors. The narrow ring holds a block's whole run of slices:
 /// two to six stages.
 void chooseNarrowTile(MatmulTile &tile, const ProductShape &p, StringRef target,

@@ -417,6 +417,15 @@ namespace {
 /// (64 + 3n/4) / 160 of that (wgmmaTileWidth's law: 0.28 us at 64 wide);
 /// summing a split tile's partials through distributed shared memory
 /// costs 0.85 us per 64 columns plus 0.165 us per block of the cluster.
+/// The blocks of `s`-block clusters that one wave of `sms` multiprocessors
+/// holds, a block each: a cluster stays within one GPC, and the H100's and
+/// H200's GPCs hold 66 clusters of 2 but only 30 of 4 and 15 of 8
+/// (cudaOccupancyMaxActiveClusters on an H200, test/gpu/NOTES.md): 120
+/// blocks.
+int64_t clusterWave(int64_t sms, int64_t s) {
+  return s <= 2 ? sms : std::min<int64_t>(sms, 120);
+}
+
 /// The time of `tile`'s grid over `p` with each tile split between `s`
 /// blocks: waves of blocks, each streaming its slices after the start,
 /// plus the exchange.
@@ -429,7 +438,7 @@ double splitMicroseconds(const MatmulTile &tile, const ProductShape &p,
                  (tile.k / 64.0);
   double exchange =
       s > 1 ? kExchangePer64Columns * tile.n / 64 + kExchangePerBlock * s : 0;
-  return llvm::divideCeil(tile.tilesOf(p) * s, sms) *
+  return llvm::divideCeil(tile.tilesOf(p) * s, clusterWave(sms, s)) *
              (kStart + kTiles / s * slice) +
          exchange;
 }
@@ -444,7 +453,7 @@ double bestClusterSplit(MatmulTile &tile, const ProductShape &p, int64_t sms) {
   double best = splitMicroseconds(tile, p, sms, 1);
   for (int64_t s : {2, 4, 8}) {
     double t = splitMicroseconds(tile, p, sms, s);
-    if (kTiles % s == 0 && tiles * s <= sms && t < best) {
+    if (kTiles % s == 0 && tiles * s <= clusterWave(sms, s) && t < best) {
       tile.cluster = s;
       best = t;
     }

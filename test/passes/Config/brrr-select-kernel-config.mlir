@@ -186,6 +186,23 @@ module attributes {brrr.target = "sm_90a"} {
 
 // -----
 
+// Clusters of 4 or 8 blocks stay within a GPC, and one wave holds 120 of
+// their blocks, not 132: 128 x 3072 -> 1920 (30 tiles of 64) splits over 4
+// (120 blocks); 128 x 3072 -> 2048 (32 tiles of 64) cannot, nor its 16
+// tiles of 128 over 8, so it keeps 128-wide tiles over 4 (64 blocks).
+// CHECK-LABEL: func.func @ClusterWave
+// CHECK: tile = [128, 64, 64], stages = 6, cluster = 4>
+// CHECK: tile = [128, 128, 64], stages = 4, cluster = 4>
+module attributes {brrr.target = "sm_90a"} {
+  func.func @ClusterWave(%x: tensor<128x3072xf16>, %w: tensor<3072x1920xf16>, %v: tensor<3072x2048xf16>) -> (tensor<128x1920xf16>, tensor<128x2048xf16>) {
+    %0 = brrr.matmul %x, %w : tensor<128x3072xf16>, tensor<3072x1920xf16> -> tensor<128x1920xf16>
+    %1 = brrr.matmul %x, %v : tensor<128x3072xf16>, tensor<3072x2048xf16> -> tensor<128x2048xf16>
+    return %0, %1 : tensor<128x1920xf16>, tensor<128x2048xf16>
+  }
+}
+
+// -----
+
 // A tighter shared-memory limit leaves fewer wgmma stages: (100000 - 1088)
 // / 32768 = 3 (128 tiles of 128 x 128: 64 columns would take two waves).
 // CHECK-LABEL: func.func @WgmmaStagesFitTheLimit
@@ -318,12 +335,13 @@ module attributes {brrr.target = "sm_90a"} {
 // -----
 
 // A convolution of one group whose tiles leave most multiprocessors idle
-// splits its k-slices over a cluster like a product: ResNet-50's last 3 x 3
-// at batch 1 (4 tiles over 72 slices) over 8 blocks. A grouped one (its
-// slices would straddle groups) and one with enough tiles (batch 32 at
-// 14 x 14: 98 tiles of 256) stay whole.
+// splits its k-slices over a cluster and narrows its tile like a product:
+// ResNet-50's last 3 x 3 at batch 1 (8 tiles of 128 x 64 over 72 slices)
+// over 8 blocks, 9 slices each. A grouped one (its slices would straddle
+// groups) and one with enough tiles (batch 32 at 14 x 14: 98 tiles of 256)
+// stay whole and wide.
 // CHECK-LABEL: func.func @ConvClusterSplits
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
 // CHECK-SAME: -> tensor<1x7x7x512xf16>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
