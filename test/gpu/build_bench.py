@@ -185,7 +185,7 @@ def sweep(brrrc, dest):
     dest = os.path.join(dest, "sweep")
     os.makedirs(dest, exist_ok=True)
     cases = [(f"gemm_{t}_{m}x{nn}x{k}", gemm_model(t, m, nn, k))
-             for t, m, nn, k in GEMM_SHAPES if t == "f16"]
+             for t, m, nn, k in GEMM_SHAPES]
     cases.append(("gelu_mm", gelu_model()))
     jobs = []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Times every tile and schedule variant of build_bench.py --sweep against cuBLAS, in one run.
 
-For each product of build_bench.GEMM_SHAPES (f16) and the gelu(x@W+b)
+For each product of build_bench.GEMM_SHAPES (f16 and bf16) and the gelu(x@W+b)
 product, every variant DIR/<case>__<tile>.so is checked against a float32
 product and timed; plain products are compared with torch.matmul (cuBLAS).
 Times come from graph_ms: 20 calls back to back inside one CUDA graph (brrr's
 launches join torch's graph), so neither side pays host overhead; the median
-replay over 20.
+replay over 20. The last row is each variant's geometric mean over the
+transformer shapes (every product but the square ones).
 
 Usage: gemm_sweep.py SWEEP_DIR [VARIANT,VARIANT,...]
 (the variants to time, default all: "default", a tile, or a schedule)
 """
 
+import math
 import os
 import sys
 
@@ -32,15 +34,19 @@ def main():
     print("% of the peer's speed (peer time / brrr time) per tile; "
           "gelu: ms (peer: torch.compile)")
     print(header)
-    cases = [(f"gemm_f16_{m}x{n}x{k}", m, n, k) for t, m, n, k in GEMM_SHAPES if t == "f16"]
-    cases.append(("gelu_mm", 8192, 16384, 4096))
-    for name, m, n, k in cases:
-        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
-        b = torch.randn(k, n, device="cuda", dtype=torch.float16) / k ** 0.5
-        y = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    cases = [(f"gemm_{t}_{m}x{n}x{k}", t, m, n, k) for t, m, n, k in GEMM_SHAPES]
+    cases.append(("gelu_mm", "f16", 8192, 16384, 4096))
+    # Per variant, the speed ratios of the transformer shapes (every
+    # product but the square ones), for their geometric mean.
+    ratios = {tile: [] for tile in tiles}
+    for name, t, m, n, k in cases:
+        dt = torch.float16 if t == "f16" else torch.bfloat16
+        a = torch.randn(m, k, device="cuda", dtype=dt)
+        b = torch.randn(k, n, device="cuda", dtype=dt) / k ** 0.5
+        y = torch.empty(m, n, device="cuda", dtype=dt)
         args = [a, b]
         if name == "gelu_mm":
-            bias = torch.randn(n, device="cuda", dtype=torch.float16)
+            bias = torch.randn(n, device="cuda", dtype=dt)
             args.append(bias)
             ref_fn = lambda: torch.nn.functional.gelu(a @ b + bias)
             compiled = torch.compile(ref_fn)
@@ -60,10 +66,16 @@ def main():
             if not err < 2e-2:
                 cells.append(f"{'BAD ' + format(err, '.0e'):>10s}")
                 continue
-            t = graph_ms(lambda: ctx.run(*args, outputs=[y]))
-            cells.append(f"{t:10.3f}" if name == "gelu_mm" else f"{100 * peer / t:9.1f}%")
+            ms = graph_ms(lambda: ctx.run(*args, outputs=[y]))
+            cells.append(f"{ms:10.3f}" if name == "gelu_mm" else f"{100 * peer / ms:9.1f}%")
+            if name != "gelu_mm" and not m == n == k:
+                ratios[tile].append(peer / ms)
         print(f"{name:26s} {peer:8.4f}" + "".join(f" {c}" for c in cells))
         del a, b, y, ref
+    transformer = sum(1 for c in cases if c[0] != "gelu_mm" and not c[2] == c[3] == c[4])
+    cells = [f"{100 * math.exp(sum(map(math.log, r)) / len(r)):9.1f}%"
+             if len(r) == transformer else f"{'(BAD)':>10s}" for r in ratios.values()]
+    print(f"{'transformer geomean':26s} {'':8s}" + "".join(f" {c}" for c in cells))
 
 
 if __name__ == "__main__":
