@@ -410,25 +410,25 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
 }
 
 namespace {
-/// Estimates in microseconds, fitted to the 128- and 512-row products of
-/// the transformer shapes on an H200 (test/gpu/NOTES.md, "Narrow tiles"):
-/// a block starts, fills its pipeline and stores its tile in 1.7 us; a
-/// 64-deep slice of a 128 x 128 tile takes 0.405 us, of a 128 x n tile
-/// (64 + 3n/4) / 160 of that (wgmmaTileWidth's law: 0.28 us at 64 wide);
-/// summing a split tile's partials through distributed shared memory
-/// costs 0.85 us per 64 columns plus 0.165 us per block of the cluster.
 /// The blocks of `s`-block clusters that one wave of `sms` multiprocessors
-/// holds, a block each: a cluster stays within one GPC, and the H100's and
-/// H200's GPCs hold 66 clusters of 2 but only 30 of 4 and 15 of 8
-/// (cudaOccupancyMaxActiveClusters on an H200, test/gpu/NOTES.md): 120
-/// blocks.
+/// holds, a block each: a cluster stays within one GPC, and an H200's GPCs
+/// hold 66 clusters of 2 but only 30 of 4 and 15 of 8, 120 blocks
+/// (cudaOccupancyMaxActiveClusters, test/gpu/NOTES.md), taken for every
+/// sm_90a chip.
 int64_t clusterWave(int64_t sms, int64_t s) {
   return s <= 2 ? sms : std::min<int64_t>(sms, 120);
 }
 
-/// The time of `tile`'s grid over `p` with each tile split between `s`
-/// blocks: waves of blocks, each streaming its slices after the start,
-/// plus the exchange.
+/// The estimated time in microseconds of `tile`'s grid over `p` with each
+/// tile split between `s` blocks: waves of blocks, each streaming its
+/// slices after the start, plus the exchange. Fitted to the 128- and
+/// 512-row products of the transformer shapes on an H200
+/// (test/gpu/NOTES.md, "Narrow tiles"): a block starts, fills its pipeline
+/// and stores its tile in 1.7 us; a 64-deep slice of a 128 x 128 tile
+/// takes 0.405 us, of a 128 x n tile (64 + 3n/4) / 160 of that
+/// (wgmmaTileWidth's law: 0.28 us at 64 wide); summing a split tile's
+/// partials through distributed shared memory costs 0.85 us per 64
+/// columns plus 0.165 us per block of the cluster.
 double splitMicroseconds(const MatmulTile &tile, const ProductShape &p,
                          int64_t sms, int64_t s) {
   constexpr double kStart = 1.7, kSlice128 = 0.405,

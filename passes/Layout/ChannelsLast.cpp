@@ -19,10 +19,15 @@
 
 #include "passes/Passes.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cmath>
+#include <functional>
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRCHANNELSLAST
@@ -365,6 +370,164 @@ Value reduceChannelsLast(ReduceOp op) {
   return transpose(b, loc, r, kToFirst);
 }
 
+/// Pointwise ops that map finite values to finite values (with finite
+/// one-element operands): what they make of a zero channel stays finite, so
+/// a zero weight still cancels it.
+bool keepsFinite(Operation *op) {
+  if (auto cast = dyn_cast<CastOp>(op))
+    return isa<FloatType>(getElementTypeOrSelf(cast.getInput().getType())) &&
+           isa<FloatType>(getElementTypeOrSelf(cast.getType()));
+  return isa<AbsOp, NegOp, ReluOp, SigmoidOp, SiluOp, TanhOp, GeluOp, ClipOp,
+             ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, MaxOp, MinOp>(op);
+}
+
+/// Whether channels-last convolution `conv` multiplies its input channels
+/// from `from` on by zeros only: packed constant weights zero there, or
+/// weights zero-padded there by a pad.
+bool zeroWeightsFrom(Conv2DOp conv, int64_t from) {
+  auto t = cast<RankedTensorType>(conv.getWeight().getType());
+  int64_t I = t.getDimSize(3);
+  if (auto pad = conv.getWeight().getDefiningOp<PadOp>())
+    return pad.getMode() == PadMode::constant &&
+           pad.getValue().convertToDouble() == 0.0 &&
+           I - pad.getHigh()[3] <= from;
+  std::optional<SmallVector<double>> w = getConstFloats(conv.getWeight());
+  if (!w)
+    return false;
+  for (int64_t at = 0; at < t.getNumElements(); ++at)
+    if (at % I >= from && (*w)[at] != 0.0)
+      return false;
+  return true;
+}
+
+/// `v`, a constant, zero-padded to `size` along dimension `dim` at compile
+/// time; null if `v` is not a float constant.
+Value padConstant(OpBuilder &b, Location loc, Value v, int64_t dim,
+                  int64_t size) {
+  std::optional<SmallVector<double>> values = getConstFloats(v);
+  if (!values)
+    return nullptr;
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < t.getRank(); ++d)
+    inner *= shape[d];
+  int64_t old = shape[dim];
+  shape[dim] = size;
+  SmallVector<double> out(t.getNumElements() / old * size, 0.0);
+  for (int64_t at = 0; at < t.getNumElements(); ++at) {
+    int64_t outer = at / (old * inner), i = at / inner % old;
+    out[(outer * size + i) * inner + at % inner] = (*values)[at];
+  }
+  return ConstantOp::create(
+      b, loc, makeFloatElements(t.clone(shape), out, "channels_last_widened"));
+}
+
+/// A zero pad of a channels-last tensor's channels that only convolutions
+/// read, multiplying the padding by zero weights, of a channels-last
+/// convolution with constant weights through pointwise ops that keep zeros
+/// finite: the convolution computes the padded channels itself, with zero
+/// weights and bias, and the pad goes. EfficientNet-B0's squeeze-and-
+/// excitation blocks padded their 4 to 28 squeezed channels to 16 to 32
+/// (TMA reads 16-byte rows) in a data-movement kernel each.
+void widenIntoPad(PadOp pad) {
+  auto pt = cast<RankedTensorType>(pad.getType());
+  if (pt.getRank() != 4 || pad.getMode() != PadMode::constant ||
+      pad.getValue().convertToDouble() != 0.0 ||
+      pad.getLow() != ArrayRef<int64_t>({0, 0, 0, 0}) ||
+      pad.getHigh().take_front(3) != ArrayRef<int64_t>({0, 0, 0}) ||
+      pad.getHigh()[3] <= 0)
+    return;
+  int64_t C = pt.getDimSize(3) - pad.getHigh()[3];
+  for (Operation *user : pad->getUsers()) {
+    auto conv = dyn_cast<Conv2DOp>(user);
+    if (!conv || !conv.getChannelsLast() ||
+        conv.getInput() != pad.getResult() || conv.getGroups() != 1 ||
+        !zeroWeightsFrom(conv, C))
+      return;
+  }
+  // The pointwise ops between the convolution and the pad, producers
+  // first.
+  SetVector<Operation *> chain;
+  Conv2DOp root;
+  std::function<bool(Value)> visit = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (auto conv = dyn_cast_or_null<Conv2DOp>(def)) {
+      if (root && root != conv)
+        return false;
+      root = conv;
+      return true;
+    }
+    if (!def || chain.contains(def))
+      return def != nullptr;
+    if (def->getNumResults() != 1 || !keepsFinite(def))
+      return false;
+    for (Value operand : def->getOperands()) {
+      auto t = cast<RankedTensorType>(operand.getType());
+      if (t.getNumElements() == 1) {
+        std::optional<SmallVector<double>> c = getConstFloats(operand);
+        if (!c || !std::isfinite((*c)[0]))
+          return false;
+        continue;
+      }
+      if (t.getShape() != cast<RankedTensorType>(v.getType()).getShape() ||
+          !visit(operand))
+        return false;
+    }
+    chain.insert(def);
+    return true;
+  };
+  if (!visit(pad.getInput()) || !root || !root.getChannelsLast() ||
+      root.getGroups() != 1)
+    return;
+  // Nothing outside reads the convolution or the ops after it.
+  auto inside = [&](Operation *user) {
+    return user == pad.getOperation() || chain.contains(user);
+  };
+  if (!llvm::all_of(root->getUsers(), inside))
+    return;
+  for (Operation *op : chain)
+    if (!llvm::all_of(op->getUsers(), inside))
+      return;
+  OpBuilder b(root);
+  Location loc = root.getLoc();
+  int64_t channels = pt.getDimSize(3);
+  Value w = padConstant(b, loc, root.getWeight(), 2, channels);
+  Value bias = root.getBias();
+  if (bias)
+    bias = padConstant(b, loc, bias, 0, channels);
+  if (!w || (root.getBias() && !bias))
+    return;
+  auto widen = [&](Type t) {
+    auto rt = cast<RankedTensorType>(t);
+    SmallVector<int64_t> shape(rt.getShape());
+    shape[3] = channels;
+    return rt.clone(shape);
+  };
+  IRMapping map;
+  auto conv = Conv2DOp::create(
+      b, loc, widen(root.getType()), root.getInput(), w, bias,
+      root.getStridesAttr(), root.getPadsAttr(), root.getDilationsAttr(),
+      root.getGroupsAttr(), root.getChannelsLastAttr());
+  map.map(root.getResult(), conv.getResult());
+  for (Operation *op : chain) {
+    b.setInsertionPoint(op);
+    Operation *clone = b.clone(*op, map);
+    clone->getResult(0).setType(widen(op->getResult(0).getType()));
+  }
+  pad.replaceAllUsesWith(map.lookup(pad.getInput()));
+  pad.erase();
+  for (Operation *op : llvm::reverse(chain))
+    op->erase();
+  Value oldWeight = root.getWeight(), oldBias = root.getBias();
+  root.erase();
+  // The narrow weights and bias, unless something else reads them.
+  for (Value v : {oldWeight, oldBias})
+    if (v && v.use_empty())
+      if (auto c = v.getDefiningOp<ConstantOp>())
+        c.erase();
+}
+
 struct ChannelsLastPass
     : public mlir::brrr::impl::BrrrChannelsLastBase<ChannelsLastPass> {
   void runOnOperation() override {
@@ -418,6 +581,13 @@ struct ChannelsLastPass
     TransposeOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       signalPassFailure();
+    SmallVector<PadOp> pads;
+    func.walk([&](PadOp pad) {
+      if (!pad->getParentOfType<FusionOp>())
+        pads.push_back(pad);
+    });
+    for (PadOp pad : pads)
+      widenIntoPad(pad);
   }
 };
 

@@ -183,4 +183,15 @@ CONV_CASES = [
      [("x", H, [2, 96, 14, 14]), ("w", H, [96, 1, 3, 3]), ("w1", H, [4, 96, 1, 1]),
       ("b1", H, [4]), ("w2", H, [96, 4, 1, 1]), ("b2", H, [96])],
      [("y", H, [2, 96, 14, 14])]),
+    # The same block with constant weights: the first 1x1 computes its 4
+    # squeezed channels padded to 16 itself (zero weights and bias), so no
+    # kernel pads them for the second's TMA reads.
+    ("conv_squeeze_excite_const_f16",
+     [n("Conv", ["x", "w"], ["c"], group=96, pads=[1, 1, 1, 1]),
+      n("GlobalAveragePool", ["c"], ["p"]),
+      n("Conv", ["p", "se_w1", "se_b1"], ["q1"]), n("Sigmoid", ["q1"], ["h1"]),
+      n("Mul", ["q1", "h1"], ["m1"]),
+      n("Conv", ["m1", "se_w2", "se_b2"], ["q2"]), n("Sigmoid", ["q2"], ["gate"]),
+      n("Mul", ["c", "gate"], ["y"])],
+     [("x", H, [2, 96, 14, 14]), ("w", H, [96, 1, 3, 3])], [("y", H, [2, 96, 14, 14])]),
 ]

@@ -95,7 +95,10 @@ CONSTANTS = {
     "lane_pads": np.array([0, 4, 0, 0], np.int64), "one32": np.array(1.0, np.float32),
     "lane_wide": np.array([999, 16], np.int64),
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
-    "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1)}
+    "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1),
+    # A squeeze-and-excitation block's constant weights (96 -> 4 -> 96).
+    "se_w1": stem_weights(4, 96, 1) * 2, "se_b1": stem_weights(4, 1, 1).reshape(4),
+    "se_w2": stem_weights(96, 4, 1) * 4, "se_b2": stem_weights(96, 1, 1).reshape(96)}
 
 # Initializers numpy cannot hold (bfloat16), by name.
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125])}

@@ -376,6 +376,8 @@ def torch_inputs(name, gen):
         return [f(2, 96, 14, 14, dt=torch.float16), f(96, 1, 3, 3, dt=torch.float16) / 3,
                 f(4, 96, 1, 1, dt=torch.float16) / 8, f(4, dt=torch.float16),
                 f(96, 4, 1, 1, dt=torch.float16) / 2, f(96, dt=torch.float16)]
+    if name == "conv_squeeze_excite_const_f16":
+        return [f(2, 96, 14, 14, dt=torch.float16), f(96, 1, 3, 3, dt=torch.float16) / 3]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -758,6 +760,13 @@ def torch_reference(name, xs):
         c = F.conv2d(d[0], d[1], padding=1, groups=96)
         s1 = F.conv2d(c.mean(dim=(2, 3), keepdim=True), d[2], d[3])
         g = torch.sigmoid(F.conv2d(s1 * torch.sigmoid(s1), d[4], d[5]))
+        return [c * g]
+    if name == "conv_squeeze_excite_const_f16":
+        c = F.conv2d(d[0], d[1], padding=1, groups=96)
+        s1 = F.conv2d(c.mean(dim=(2, 3), keepdim=True), stem_weights(4, 96, 1) * 2,
+                      stem_weights(4, 1, 1).reshape(4))
+        g = torch.sigmoid(F.conv2d(s1 * torch.sigmoid(s1), stem_weights(96, 4, 1) * 4,
+                                   stem_weights(96, 1, 1).reshape(96)))
         return [c * g]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]

@@ -238,3 +238,68 @@ func.func @SpaceToDepthStem(%x: tensor<1x3x9x9xf16>) -> tensor<1x2x5x5xf16> {
   return %c : tensor<1x2x5x5xf16>
 }
 }
+
+// -----
+
+// A squeeze-and-excitation block: the second convolution reads 4 channels
+// padded to 16 (TMA's 16-byte rows). The first computes the 12 padded
+// channels itself instead, with zero weights and bias (its weights widen
+// to O = 16, the first 4 x 16 of them its own), the SiLU runs on all 16,
+// and the pad goes: the second convolution's weights are zero there, and
+// SiLU keeps a zero finite. x * sigmoid(x) is a SiLU too.
+// CHECK-LABEL: func.func @SqueezeExcite
+// CHECK-NOT: brrr.pad
+// CHECK: %[[B1:.+]] = brrr.constant dense<[2.500000e-01, 2.500000e-01, 2.500000e-01, 2.500000e-01, 0.000000e+00, {{.+}}]> : tensor<16xf16>
+// CHECK: %[[C1:.+]] = brrr.conv2d %{{.+}}, %{{.+}}, %[[B1]] {channels_last{{.+}} : (tensor<1x1x1x16xf16>, tensor<1x1x16x16xf16>, tensor<16xf16>) -> tensor<1x1x1x16xf16>
+// CHECK: %[[S:.+]] = brrr.silu %[[C1]] : tensor<1x1x1x16xf16>
+// CHECK: brrr.conv2d %[[S]], %{{.+}}, %{{.+}} {channels_last{{.+}} : (tensor<1x1x1x16xf16>, tensor<1x1x16x16xf16>, tensor<16xf16>) -> tensor<1x1x1x16xf16>
+// CHECK: %[[D1:.+]] = brrr.conv2d {{.+}} -> tensor<1x1x1x16xf16>
+// CHECK: %[[G:.+]] = brrr.sigmoid %[[D1]] : tensor<1x1x1x16xf16>
+// CHECK: %[[M:.+]] = brrr.mul %[[D1]], %[[G]] : tensor<1x1x1x16xf16>, tensor<1x1x1x16xf16> -> tensor<1x1x1x16xf16>
+// CHECK: brrr.conv2d %[[M]], {{.+}} : (tensor<1x1x1x16xf16>, tensor<1x1x16x16xf16>, tensor<16xf16>) -> tensor<1x1x1x16xf16>
+// CHECK-NOT: brrr.pad
+module attributes {brrr.target = "sm_90a"} {
+func.func @SqueezeExcite(%x: tensor<1x16x3x3xf16>) -> (tensor<1x16x3x3xf16>, tensor<1x16x1x1xf16>) {
+  %w1 = brrr.constant dense<0.5> : tensor<4x16x1x1xf16>
+  %b1 = brrr.constant dense<0.25> : tensor<4xf16>
+  %w2 = brrr.constant dense<2.0> : tensor<16x4x1x1xf16>
+  %b2 = brrr.constant dense<1.0> : tensor<16xf16>
+  %m = brrr.reduce mean %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<1x16x3x3xf16> -> tensor<1x16x1x1xf16>
+  %c1 = brrr.conv2d %m, %w1, %b1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x1x1xf16>, tensor<4x16x1x1xf16>, tensor<4xf16>) -> tensor<1x4x1x1xf16>
+  %s = brrr.silu %c1 : tensor<1x4x1x1xf16>
+  %c2 = brrr.conv2d %s, %w2, %b2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x1x1xf16>, tensor<16x4x1x1xf16>, tensor<16xf16>) -> tensor<1x16x1x1xf16>
+  %g = brrr.sigmoid %c2 : tensor<1x16x1x1xf16>
+  %y = brrr.mul %x, %g : tensor<1x16x3x3xf16>, tensor<1x16x1x1xf16> -> tensor<1x16x3x3xf16>
+  %d1 = brrr.conv2d %m, %w1, %b1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x1x1xf16>, tensor<4x16x1x1xf16>, tensor<4xf16>) -> tensor<1x4x1x1xf16>
+  %dg = brrr.sigmoid %d1 : tensor<1x4x1x1xf16>
+  %ds = brrr.mul %d1, %dg : tensor<1x4x1x1xf16>, tensor<1x4x1x1xf16> -> tensor<1x4x1x1xf16>
+  %d2 = brrr.conv2d %ds, %w2, %b2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x1x1xf16>, tensor<16x4x1x1xf16>, tensor<16xf16>) -> tensor<1x16x1x1xf16>
+  return %y, %d2 : tensor<1x16x3x3xf16>, tensor<1x16x1x1xf16>
+}
+}
+
+// -----
+
+// The pad stays where the padded channels could not cancel, a reciprocal
+// making 1 / 0 of a zero channel, and where the narrow tensor has other
+// readers: the ReLU's 4 channels are also a result.
+// CHECK-LABEL: func.func @PadsThatStay
+// CHECK: brrr.conv2d {{.+}} -> tensor<1x1x1x4xf16>
+// CHECK: brrr.reciprocal
+// CHECK: brrr.pad constant {{.+}} : tensor<1x1x1x4xf16> -> tensor<1x1x1x16xf16>
+// CHECK: brrr.conv2d {{.+}} -> tensor<1x1x1x4xf16>
+// CHECK: brrr.relu
+// CHECK: brrr.pad constant {{.+}} : tensor<1x1x1x4xf16> -> tensor<1x1x1x16xf16>
+module attributes {brrr.target = "sm_90a"} {
+func.func @PadsThatStay(%m: tensor<1x16x1x1xf16>) -> (tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>) {
+  %w1 = brrr.constant dense<0.5> : tensor<4x16x1x1xf16>
+  %w2 = brrr.constant dense<2.0> : tensor<16x4x1x1xf16>
+  %c1 = brrr.conv2d %m, %w1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x1x1xf16>, tensor<4x16x1x1xf16>) -> tensor<1x4x1x1xf16>
+  %r = brrr.reciprocal %c1 : tensor<1x4x1x1xf16>
+  %c2 = brrr.conv2d %r, %w2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x1x1xf16>, tensor<16x4x1x1xf16>) -> tensor<1x16x1x1xf16>
+  %d1 = brrr.conv2d %m, %w1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x1x1xf16>, tensor<4x16x1x1xf16>) -> tensor<1x4x1x1xf16>
+  %dr = brrr.relu %d1 : tensor<1x4x1x1xf16>
+  %d2 = brrr.conv2d %dr, %w2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x1x1xf16>, tensor<16x4x1x1xf16>) -> tensor<1x16x1x1xf16>
+  return %c2, %d2, %dr : tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>
+}
+}
