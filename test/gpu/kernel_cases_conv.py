@@ -10,6 +10,19 @@ from onnx import TensorProto, helper
 F, H, BF = TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.BFLOAT16
 n = helper.make_node
 
+
+def squeeze_excite(w1, b1, w2, b2):
+    """A depthwise 3x3 over x (weights w), then a squeeze-and-excitation
+    block gating it: global pool, 1x1 (w1, b1), SiLU, 1x1 (w2, b2),
+    sigmoid."""
+    return [n("Conv", ["x", "w"], ["c"], group=96, pads=[1, 1, 1, 1]),
+            n("GlobalAveragePool", ["c"], ["p"]),
+            n("Conv", ["p", w1, b1], ["q1"]), n("Sigmoid", ["q1"], ["h1"]),
+            n("Mul", ["q1", "h1"], ["m1"]),
+            n("Conv", ["m1", w2, b2], ["q2"]), n("Sigmoid", ["q2"], ["gate"]),
+            n("Mul", ["c", "gate"], ["y"])]
+
+
 # (name, graph nodes, inputs [(name, dtype, shape)], outputs), as in
 # kernel_cases.py.
 CONV_CASES = [
@@ -173,25 +186,13 @@ CONV_CASES = [
     # a view (its transpose moves only size-1 dimensions), 96 channels
     # squeezed to 4 (padded to 16 for the second product) with SiLU, the
     # sigmoid gate scaling the convolution.
-    ("conv_squeeze_excite_f16",
-     [n("Conv", ["x", "w"], ["c"], group=96, pads=[1, 1, 1, 1]),
-      n("GlobalAveragePool", ["c"], ["p"]),
-      n("Conv", ["p", "w1", "b1"], ["q1"]), n("Sigmoid", ["q1"], ["h1"]),
-      n("Mul", ["q1", "h1"], ["m1"]),
-      n("Conv", ["m1", "w2", "b2"], ["q2"]), n("Sigmoid", ["q2"], ["gate"]),
-      n("Mul", ["c", "gate"], ["y"])],
+    ("conv_squeeze_excite_f16", squeeze_excite("w1", "b1", "w2", "b2"),
      [("x", H, [2, 96, 14, 14]), ("w", H, [96, 1, 3, 3]), ("w1", H, [4, 96, 1, 1]),
       ("b1", H, [4]), ("w2", H, [96, 4, 1, 1]), ("b2", H, [96])],
      [("y", H, [2, 96, 14, 14])]),
     # The same block with constant weights: the first 1x1 computes its 4
     # squeezed channels padded to 16 itself (zero weights and bias), so no
     # kernel pads them for the second's TMA reads.
-    ("conv_squeeze_excite_const_f16",
-     [n("Conv", ["x", "w"], ["c"], group=96, pads=[1, 1, 1, 1]),
-      n("GlobalAveragePool", ["c"], ["p"]),
-      n("Conv", ["p", "se_w1", "se_b1"], ["q1"]), n("Sigmoid", ["q1"], ["h1"]),
-      n("Mul", ["q1", "h1"], ["m1"]),
-      n("Conv", ["m1", "se_w2", "se_b2"], ["q2"]), n("Sigmoid", ["q2"], ["gate"]),
-      n("Mul", ["c", "gate"], ["y"])],
+    ("conv_squeeze_excite_const_f16", squeeze_excite("se_w1", "se_b1", "se_w2", "se_b2"),
      [("x", H, [2, 96, 14, 14]), ("w", H, [96, 1, 3, 3])], [("y", H, [2, 96, 14, 14])]),
 ]

@@ -387,6 +387,14 @@ def torch_inputs(name, gen):
     raise KeyError(name)
 
 
+def squeeze_excite(x, w, w1, b1, w2, b2):
+    """kernel_cases_conv.squeeze_excite's graph in torch."""
+    F = torch.nn.functional
+    c = F.conv2d(x, w, padding=1, groups=96)
+    s1 = F.conv2d(c.mean(dim=(2, 3), keepdim=True), w1, b1)
+    return c * torch.sigmoid(F.conv2d(s1 * torch.sigmoid(s1), w2, b2))
+
+
 def stem_weights(o, c, k):
     """The constant weights build_corpus.py gives the stem cases, in float64
     after their rounding to f16."""
@@ -757,17 +765,11 @@ def torch_reference(name, xs):
         gamma = gamma.double().reshape(64, 1, 1)
         return [gamma * F.conv2d(d[0], d[1], d[2], padding=3, groups=64) + d[0]]
     if name == "conv_squeeze_excite_f16":
-        c = F.conv2d(d[0], d[1], padding=1, groups=96)
-        s1 = F.conv2d(c.mean(dim=(2, 3), keepdim=True), d[2], d[3])
-        g = torch.sigmoid(F.conv2d(s1 * torch.sigmoid(s1), d[4], d[5]))
-        return [c * g]
+        return [squeeze_excite(*d)]
     if name == "conv_squeeze_excite_const_f16":
-        c = F.conv2d(d[0], d[1], padding=1, groups=96)
-        s1 = F.conv2d(c.mean(dim=(2, 3), keepdim=True), stem_weights(4, 96, 1) * 2,
-                      stem_weights(4, 1, 1).reshape(4))
-        g = torch.sigmoid(F.conv2d(s1 * torch.sigmoid(s1), stem_weights(96, 4, 1) * 4,
-                                   stem_weights(96, 1, 1).reshape(96)))
-        return [c * g]
+        return [squeeze_excite(d[0], d[1], stem_weights(4, 96, 1) * 2,
+                               stem_weights(4, 1, 1).reshape(4), stem_weights(96, 4, 1) * 4,
+                               stem_weights(96, 1, 1).reshape(96))]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]
     if name == "maxpool_ceil_f16":
