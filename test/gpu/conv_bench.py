@@ -4,7 +4,7 @@
 Runs on the GPU machine (torch, torchvision, onnx) with a brrrc there (the
 relocatable bundle, scripts/package.sh):
 
-  conv_bench.py BRRRC DIR [--batches 1,32] [--model resnet50]
+  conv_bench.py BRRRC DIR [--batches 1,32] [--model resnet50] [--profile]
 
 For each batch, the model's convolutions are found by running torchvision's
 model (random weights) with forward hooks; each distinct one (input shape,
@@ -19,7 +19,9 @@ warm-up). The output is checked against torch's (relative L2 error).
 Prints one row per convolution (how many the model has, brrr and cuDNN in
 microseconds, cuDNN / brrr, brrr's TFLOP/s) and the sums weighted by count.
 The stem's row includes brrr's input preparation (space to depth: pad and
-rearrange the 3-channel image), which cuDNN's time does not.
+rearrange the 3-channel image), which cuDNN's time does not. With
+--profile, a row whose library launches more than one kernel is followed
+by each launch's time, launch by launch (median of 5 runs without graphs).
 """
 
 import argparse
@@ -86,6 +88,7 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--batches", default="32")
     ap.add_argument("--model", default="resnet50")
+    ap.add_argument("--profile", action="store_true")
     opts = ap.parse_args()
     os.makedirs(opts.dir, exist_ok=True)
     torch.backends.cudnn.benchmark = True
@@ -133,6 +136,12 @@ def main():
             print(f"{label:34s} {count:5d} {tb:8.1f} {tc:8.1f} {tc / tb:10.2f} "
                   f"{flops / tb / 1e6:8.1f} {err:8.1e}{'' if ok else '  MISMATCH'}",
                   flush=True)
+            if opts.profile:
+                runs = [ctx.profile(x, outputs=[y]) for _ in range(5)]
+                if len(runs[0]) > 1:
+                    print("    launches: " + ", ".join(
+                        f"{launches[0][0].kernel} {sorted(ms for _, ms in launches)[2] * 1e3:.1f} us"
+                        for launches in zip(*runs)), flush=True)
         print(f"{'all, weighted by count':34s} {'':5s} {sums[0]:8.1f} {sums[1]:8.1f} "
               f"{sums[1] / sums[0]:10.2f}", flush=True)
     sys.exit(1 if failures else 0)
