@@ -281,8 +281,9 @@ func.func @SqueezeExcite(%x: tensor<1x16x3x3xf16>) -> (tensor<1x16x3x3xf16>, ten
 // -----
 
 // The pad stays where the padded channels could not cancel, a reciprocal
-// making 1 / 0 of a zero channel, and where the narrow tensor has other
-// readers: the ReLU's 4 channels are also a result.
+// making 1 / 0 of a zero channel; where the narrow tensor has other
+// readers, the ReLU's 4 channels also being a result; and where the
+// convolution's weights are no constant to widen.
 // CHECK-LABEL: func.func @PadsThatStay
 // CHECK: brrr.conv2d {{.+}} -> tensor<1x1x1x4xf16>
 // CHECK: brrr.reciprocal
@@ -290,8 +291,11 @@ func.func @SqueezeExcite(%x: tensor<1x16x3x3xf16>) -> (tensor<1x16x3x3xf16>, ten
 // CHECK: brrr.conv2d {{.+}} -> tensor<1x1x1x4xf16>
 // CHECK: brrr.relu
 // CHECK: brrr.pad constant {{.+}} : tensor<1x1x1x4xf16> -> tensor<1x1x1x16xf16>
+// CHECK: brrr.conv2d {{.+}} -> tensor<1x1x1x4xf16>
+// CHECK: brrr.silu
+// CHECK: brrr.pad constant {{.+}} : tensor<1x1x1x4xf16> -> tensor<1x1x1x16xf16>
 module attributes {brrr.target = "sm_90a"} {
-func.func @PadsThatStay(%m: tensor<1x16x1x1xf16>) -> (tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>) {
+func.func @PadsThatStay(%m: tensor<1x16x1x1xf16>, %wv: tensor<4x16x1x1xf16>) -> (tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>, tensor<1x16x1x1xf16>) {
   %w1 = brrr.constant dense<0.5> : tensor<4x16x1x1xf16>
   %w2 = brrr.constant dense<2.0> : tensor<16x4x1x1xf16>
   %c1 = brrr.conv2d %m, %w1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x1x1xf16>, tensor<4x16x1x1xf16>) -> tensor<1x4x1x1xf16>
@@ -300,6 +304,9 @@ func.func @PadsThatStay(%m: tensor<1x16x1x1xf16>) -> (tensor<1x16x1x1xf16>, tens
   %d1 = brrr.conv2d %m, %w1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x1x1xf16>, tensor<4x16x1x1xf16>) -> tensor<1x4x1x1xf16>
   %dr = brrr.relu %d1 : tensor<1x4x1x1xf16>
   %d2 = brrr.conv2d %dr, %w2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x1x1xf16>, tensor<16x4x1x1xf16>) -> tensor<1x16x1x1xf16>
-  return %c2, %d2, %dr : tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>
+  %e1 = brrr.conv2d %m, %wv {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x1x1xf16>, tensor<4x16x1x1xf16>) -> tensor<1x4x1x1xf16>
+  %es = brrr.silu %e1 : tensor<1x4x1x1xf16>
+  %e2 = brrr.conv2d %es, %w2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x1x1xf16>, tensor<16x4x1x1xf16>) -> tensor<1x16x1x1xf16>
+  return %c2, %d2, %dr, %e2 : tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>, tensor<1x16x1x1xf16>
 }
 }
