@@ -32,6 +32,14 @@ def graph_ms(fn, reps=20):
     return median_ms(g.replay) / reps
 
 
+def launch_ms(ctx, *args, outputs=None, runs=5):
+    """Each launch of a brrr context's plan with its median time over `runs`
+    runs timed launch by launch (Context.profile): [(LaunchInfo, ms)]."""
+    samples = [ctx.profile(*args, outputs=outputs) for _ in range(runs)]
+    return [(launches[0][0], sorted(ms for _, ms in launches)[runs // 2])
+            for launches in zip(*samples)]
+
+
 def median_ms(fn, *args):
     if args:  # a torch.compile'd function: compile outside the timing
         fn(*args)

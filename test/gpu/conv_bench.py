@@ -38,7 +38,7 @@ import torchvision
 from onnx import TensorProto, helper, numpy_helper
 
 import brrr
-from bench import graph_ms
+from bench import graph_ms, launch_ms
 
 Conv = collections.namedtuple("Conv", "n c h w o k s p")
 
@@ -137,11 +137,10 @@ def main():
                   f"{flops / tb / 1e6:8.1f} {err:8.1e}{'' if ok else '  MISMATCH'}",
                   flush=True)
             if opts.profile:
-                runs = [ctx.profile(x, outputs=[y]) for _ in range(5)]
-                if len(runs[0]) > 1:
+                launches = launch_ms(ctx, x, outputs=[y])
+                if len(launches) > 1:
                     print("    launches: " + ", ".join(
-                        f"{launches[0][0].kernel} {sorted(ms for _, ms in launches)[2] * 1e3:.1f} us"
-                        for launches in zip(*runs)), flush=True)
+                        f"{info.kernel} {ms * 1e3:.1f} us" for info, ms in launches), flush=True)
         print(f"{'all, weighted by count':34s} {'':5s} {sums[0]:8.1f} {sums[1]:8.1f} "
               f"{sums[1] / sums[0]:10.2f}", flush=True)
     sys.exit(1 if failures else 0)

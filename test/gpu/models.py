@@ -278,12 +278,11 @@ def print_profile(ctx, xs, y, families, top=6):
     """Where brrr's time goes: each kernel family's share of one run timed
     launch by launch (no graph), and its `top` busiest kernels (a kernel's
     launches summed: repeated layers launch one kernel many times)."""
-    runs = [ctx.profile(*xs, outputs=[y]) for _ in range(5)]
+    from bench import launch_ms
     per = {}  # kernel -> [info, ms summed over its launches, launches]
-    for launches in zip(*runs):
-        info = launches[0][0]
+    for info, ms in launch_ms(ctx, *xs, outputs=[y]):
         entry = per.setdefault(info.kernel, [info, 0.0, 0])
-        entry[1] += sorted(ms for _, ms in launches)[2]
+        entry[1] += ms
         entry[2] += 1
     total = sum(ms for _, ms, _ in per.values())
     by_family = collections.defaultdict(lambda: [0, 0.0])
