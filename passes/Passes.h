@@ -361,6 +361,15 @@ bool isTiledTranspose(TransposeOp t);
 /// concatenation of at most 16 operands).
 bool isMovementTreeOp(Operation *op);
 
+/// The vector width (elements per access) of a movement kernel that copies
+/// a tree of index maps and concatenations: each thread writes that many
+/// consecutive output elements with one store (16 bytes where they divide
+/// the output), reading each through the tree as a pointwise kernel reads
+/// through data movement. 0 for the kernels that keep one thread per
+/// element: a tiled transpose, gathers, scatters, and element types other
+/// than 16/32/64-bit floats and integers.
+int64_t movementVectorWidth(FusionOp fusion);
+
 /// The attention op an attention kernel computes, or null.
 AttentionOp attentionOf(FusionOp fusion);
 

@@ -4,12 +4,16 @@
 // trees of those (with reshapes between them: a concatenation picks the
 // operand that holds each element), and the
 // index-driven gather, gather_elements, gather_nd, scatter_elements and
-// scatter_nd. Each thread writes one output element and reads the input
-// element it comes from, found by index arithmetic on static shapes
-// (constant divisors). Elements move as raw bits; only a scatter's
-// reduction computes. Gather indices are normalized (negative counts from
-// the end) and clamped into range so that a bad index can never read
-// outside the input.
+// scatter_nd. A tree's kernel (its config chosen by
+// brrr-select-kernel-config) is emitted as a pointwise kernel without
+// arithmetic: each thread stores a vector of consecutive output elements
+// and reads each through the tree (PointwiseReads.h; 16-bit floats pass
+// through f32, exactly but for a NaN's payload). Otherwise each thread writes
+// one output element and reads the input element it comes from, found by index
+// arithmetic on static shapes (constant divisors). Elements move as raw
+// bits; only a scatter's reduction computes. Gather indices are normalized
+// (negative counts from the end) and clamped into range so that a bad index can
+// never read outside the input.
 //
 // A scatter is computed from the output's side too, so that no two threads
 // write one element and the result is deterministic: the thread of element
@@ -290,6 +294,15 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   if (!isTree && ops.size() > 1)
     return fusion.emitOpError("movement kernels hold one op or a tree of "
                               "index maps and concatenations");
+  // A tree with a config (movementVectorWidth) writes vectors of
+  // consecutive elements, read through the tree as a pointwise kernel
+  // reads through data movement.
+  if (fusion->hasAttr(kKernelConfigAttrName)) {
+    if (!movementVectorWidth(fusion))
+      return fusion.emitOpError("only a tree of index maps and "
+                                "concatenations takes a movement config");
+    return emitPointwiseKernel(fusion, moduleBuilder, name);
+  }
   Operation *op = ops.back();
   // A transpose of two groups of dimensions, each at least a tile's edge
   // long, moves through shared memory (a grid's z is below 2^16).

@@ -144,8 +144,9 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
   return true;
 }
 
-/// The config of `fusion`, null for families whose emitters still size
-/// themselves (movement, pool), or failure with a diagnostic.
+/// The config of `fusion`, null for kernels whose emitters still size
+/// themselves (pool; movement other than trees), or failure with a
+/// diagnostic.
 /// `pinnedTile` (m, n, stages), when given, overrides the shape of every
 /// tiled matmul, `pinnedAttention` (rows, keys, warps) that of every
 /// attention kernel. wgmma convolutions whose tiles outnumber the
@@ -223,6 +224,14 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
     return KernelConfigAttr::get(
         ctx, KernelFamily::matmul, KernelBody::warp_mma, 32, {}, 0, 1, 1,
         KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+  }
+  if (kind == "movement") {
+    if (int64_t vector = movementVectorWidth(fusion))
+      return KernelConfigAttr::get(ctx, KernelFamily::movement,
+                                   KernelBody::simt, kPointwiseThreads, {}, 0,
+                                   vector, 1, KernelPrecision::exact, 0, 0,
+                                   KernelSchedule::cooperative);
+    return KernelConfigAttr();
   }
   if (kind == "reduce")
     return reduceConfig(fusion);

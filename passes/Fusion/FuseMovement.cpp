@@ -145,3 +145,29 @@ bool mlir::brrr::isTiledTranspose(TransposeOp t) {
   std::optional<std::array<int64_t, 3>> brs = batchedTransposeOf(t);
   return brs && (*brs)[0] < 65536 && (*brs)[1] >= 32 && (*brs)[2] >= 32;
 }
+
+int64_t mlir::brrr::movementVectorWidth(FusionOp fusion) {
+  Block &body = fusion.getBody().front();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator()) {
+    if (!isMovementTreeOp(&op))
+      return 0;
+    for (Value v : op.getOperands())
+      if (!isa<BlockArgument>(v) && !llvm::is_contained(ops, v.getDefiningOp()))
+        return 0;
+    ops.push_back(&op);
+  }
+  if (ops.empty() || fusion.getNumResults() != 1 ||
+      body.getTerminator()->getOperands() !=
+          ValueRange(ops.back()->getResults()))
+    return 0;
+  if (auto t = dyn_cast<TransposeOp>(ops.back());
+      t && ops.size() == 1 && isTiledTranspose(t))
+    return 0;
+  auto out = cast<RankedTensorType>(fusion.getResult(0).getType());
+  Type et = out.getElementType();
+  if (!isa<IntegerType>(et) && !et.isF16() && !et.isBF16() && !et.isF32() &&
+      !et.isF64())
+    return 0;
+  return vectorWidth(elementBytes(et), out.getNumElements());
+}

@@ -519,6 +519,15 @@ KERNEL_CASES = [
                                     n("Transpose", ["v"], ["u"], perm=[0, 2, 1]),
                                     n("Pad", ["u", "chain_pads2"], ["y"])],
      [("x", I64, [2, 1, 6, 4])], [("y", I64, [2, 8, 4])]),
+    # Movement vectors that leave a row: 4-lane vectors over rows of 7
+    # (a transpose, then a pad of one column in front), and 8-lane vectors
+    # over a roll of 3 along rows of 16 (the parts start off a vector).
+    ("movement_ragged_vectors_f16", [n("Transpose", ["x"], ["t"], perm=[1, 2, 0]),
+                                     n("Pad", ["t", "ragged_pads"], ["y"]),
+                                     n("Slice", ["z", "roll3", "roll16", "last"], ["a"]),
+                                     n("Slice", ["z", "roll0", "roll3", "last"], ["b"]),
+                                     n("Concat", ["a", "b"], ["w"], axis=-1)],
+     [("x", H, [6, 5, 4]), ("z", H, [2, 5, 16])], [("y", H, [5, 4, 7]), ("w", H, [2, 5, 16])]),
     # Row kernels with fused prologues and epilogues.
     ("scaled_softmax_cast_f16", [n("Div", ["x", "four"], ["d"]),
                                        n("Softmax", ["d"], ["s"], axis=-1),

@@ -270,6 +270,8 @@ def torch_inputs(name, gen):
         return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
     if name == "movement_chain_f32":
         return [f(2, 3, 10, 12)]
+    if name == "movement_ragged_vectors_f16":
+        return [f(6, 5, 4, dt=torch.float16), f(2, 5, 16, dt=torch.float16)]
     if name == "movement_chain_reshape_i64":
         return [torch.randint(-2**40, 2**40, (2, 1, 6, 4), generator=gen)]
     if name == "transpose_tiled_nhwc_f32":
@@ -543,6 +545,8 @@ def torch_reference(name, xs):
         return [c.reshape(2, 64, 24).transpose(1, 2)]
     if name == "conv_patchify_nchw_f32":
         return [F.conv2d(d[0], stem_weights(8, 3, 4), stride=4)]
+    if name == "movement_ragged_vectors_f16":
+        return [F.pad(d[0].permute(1, 2, 0), (1, 0)), torch.roll(d[1], -3, 2)]
     if name == "movement_roll_windows_f16":
         r = torch.roll(d[0], (-3, -3), (1, 2))
         return [r.reshape(2, 2, 7, 2, 7, 16).permute(0, 1, 3, 2, 4, 5).reshape(8, 49, 16)]

@@ -1,13 +1,17 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-movement,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
 
-// A transpose reads the element whose permuted coordinates it writes.
+// A transpose reads the element whose permuted coordinates it writes. Each
+// thread writes a vector of 4 consecutive elements (16 bytes) with one
+// store; the innermost dimension does not stay innermost, so each lane
+// loads its element alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "movement"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion "movement"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.divui
 // CHECK: arith.remui
-// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
-// CHECK: llvm.store %{{.+}}, %{{.+}} : f32, !llvm.ptr<1>
+// CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: llvm.load
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
   return %0 : tensor<4x2x3xf32>
@@ -91,8 +95,9 @@ func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>,
 // lies in the constant padding. The tensors fit 32 bits, so the index
 // arithmetic is i32 (a 64-bit division by a constant costs several times
 // more), widened for the address.
+// The 54 elements make vectors of 2, whose two lanes walk back alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "movement"{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion "movement"{{.*}}vector = 2>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.index_castui %{{.+}} : index to i32
 // CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : i32
@@ -104,11 +109,13 @@ func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>,
 // CHECK: arith.select
 // CHECK: arith.select
 // CHECK: arith.extui %{{.+}} : i32 to i64
-// CHECK: %[[V:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK: %[[V0:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK: %[[V1:.+]] = llvm.load %{{.+}} : !llvm.ptr<1> -> f32
 // CHECK-NOT: llvm.load
 // CHECK: %[[FILL:.+]] = arith.constant 7.000000e+00 : f32
-// CHECK: %[[W:.+]] = arith.select %{{.+}}, %[[V]], %[[FILL]] : f32
-// CHECK: llvm.store %[[W]], %{{.+}} : f32, !llvm.ptr<1>
+// CHECK: arith.select %{{.+}}, %[[V0]], %[[FILL]] : f32
+// CHECK: arith.select %{{.+}}, %[[V1]], %[[FILL]] : f32
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
 func.func @main(%x: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
   %0 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
@@ -136,15 +143,18 @@ func.func @main(%x: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
 
 // A tree walks back to one load: a concatenation branches (scf.if) to the
 // operand that holds the element along its axis, here the two slices of a
-// roll, each a load from the one input at its start.
+// roll, each a load from the one input at its start. The concatenation is
+// along rows of 16, so a vector of 8 lanes (16 bytes) lies in one part and
+// is loaded whole.
 // CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "movement"{{.*}}vector = 8>
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.cmpi ult, %{{.+}}, %{{.+}} : i32
-// CHECK: scf.if %{{.+}} -> (f16)
-// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK: scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK: } else {
-// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
-// CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
+// CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
 func.func @main(%x: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
   %0 = brrr.slice %x {sizes = array<i64: 2, 11, 16>, starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x11x16xf16>

@@ -4,6 +4,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNEDPERSIST
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{pingpong=true}))' | FileCheck %s --check-prefix=PINGPONG
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{overlap=true}))' | FileCheck %s --check-prefix=OVERLAP
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-movement,brrr-select-kernel-config))' | FileCheck %s --check-prefix=MOVE
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{matmul-tile=128,128}))' 2>&1 | FileCheck %s --check-prefix=BADPIN
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config{attention-tile=64,128,2}))' | FileCheck %s --check-prefix=ATTENTIONPIN
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{attention-tile=64,64}))' 2>&1 | FileCheck %s --check-prefix=BADATTENTIONPIN
@@ -481,4 +482,32 @@ module attributes {brrr.target = "sm_90a"} {
     %3 = brrr.conv2d %a, %wd {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 4, 4, 4, 4>, strides = array<i64: 1, 1>} : (tensor<32x56x56x96xf16>, tensor<9x9x96x1xf16>) -> tensor<32x56x56x96xf16>
     return %0, %1, %2, %3 : tensor<32x56x56x96xf16>, tensor<8x40x37x64xbf16>, tensor<1x14x14x384xf16>, tensor<32x56x56x96xf16>
   }
+}
+
+// -----
+
+// Movement kernels that copy a tree of index maps write 16-byte vectors
+// where they divide the output: a ResNet stem's input preparation (NHWC
+// pad, space to depth, channels padded to 16) writes 8 f16 a store, 9 f32
+// elements one. A transpose through shared tiles, and a gather, keep one
+// thread per element and no config.
+// MOVE-LABEL: func.func @MovementVectors
+// MOVE: brrr.fusion "movement"{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8>
+// MOVE: brrr.fusion "movement"{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256>
+// MOVE: brrr.fusion "movement"
+// MOVE-NOT: brrr.config
+// MOVE-SAME: tensor<2x10x10x64xf16>
+// MOVE: brrr.fusion "movement"
+// MOVE-NOT: brrr.config
+// MOVE-SAME: tensor<3xf32>
+func.func @MovementVectors(%x: tensor<2x8x8x3xf16>, %y: tensor<6xf32>, %z: tensor<2x64x10x10xf16>, %i: tensor<3xi64>) -> (tensor<2x7x7x16xf16>, tensor<9xf32>, tensor<2x10x10x64xf16>, tensor<3xf32>) {
+  %0 = brrr.pad constant %x {high = array<i64: 0, 3, 3, 0>, low = array<i64: 0, 3, 3, 0>, value = 0.0 : f64} : tensor<2x8x8x3xf16> -> tensor<2x14x14x3xf16>
+  %1 = brrr.reshape %0 : tensor<2x14x14x3xf16> -> tensor<2x7x2x7x2x3xf16>
+  %2 = brrr.transpose %1 {perm = array<i64: 0, 1, 3, 2, 4, 5>} : tensor<2x7x2x7x2x3xf16> -> tensor<2x7x7x2x2x3xf16>
+  %3 = brrr.reshape %2 : tensor<2x7x7x2x2x3xf16> -> tensor<2x7x7x12xf16>
+  %4 = brrr.pad constant %3 {high = array<i64: 0, 0, 0, 4>, low = array<i64: 0, 0, 0, 0>, value = 0.0 : f64} : tensor<2x7x7x12xf16> -> tensor<2x7x7x16xf16>
+  %5 = brrr.pad constant %y {high = array<i64: 2>, low = array<i64: 1>, value = 1.5 : f64} : tensor<6xf32> -> tensor<9xf32>
+  %6 = brrr.transpose %z {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x10x10xf16> -> tensor<2x10x10x64xf16>
+  %7 = brrr.gather %y, %i {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return %4, %5, %6, %7 : tensor<2x7x7x16xf16>, tensor<9xf32>, tensor<2x10x10x64xf16>, tensor<3xf32>
 }
