@@ -17,7 +17,10 @@
 // so are a stem's input preparation (NCHW to NHWC, pad, space to depth)
 // and a patch merge (four strided slices, concatenated). A tree keeps its
 // copies apart where one of them is a tiled transpose, or where an element
-// could come from more than `kMaxPaths` loads (each path is code).
+// could come from more than `kMaxPaths` loads (each path is code). A copy
+// whose readers read each of its elements twice or more (a stem's window
+// columns unfolded into channels) ends a tree: it is written once by a
+// kernel of its own instead of being walked again for every read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +61,23 @@ int64_t pathsOf(Operation *op,
   return paths;
 }
 
+/// Whether the readers of copy `op` read its elements twice or more on
+/// average (overlapping slices: a stem's windows unfolded into channels).
+/// A tree walks an element's whole path for each element it writes, so the
+/// ops below `op` would be walked once per read instead of once per
+/// element.
+bool readRepeatedly(Operation *op) {
+  if (isa<ReshapeOp>(op) || op->hasOneUse())
+    return false;
+  auto count = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getNumElements();
+  };
+  int64_t reads = 0;
+  for (Operation *user : op->getUsers())
+    reads += count(user->getResult(0));
+  return reads >= 2 * count(op->getResult(0));
+}
+
 struct FuseMovementPass
     : public mlir::brrr::impl::BrrrFuseMovementBase<FuseMovementPass> {
   void runOnOperation() override {
@@ -83,6 +103,8 @@ struct FuseMovementPass
         }
         tree = it->second;
       }
+      if (joins && readRepeatedly(op)) // materialized: a tree of its own
+        joins = false;
       if (!joins) {
         tree = trees.size();
         trees.emplace_back();

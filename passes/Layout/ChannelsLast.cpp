@@ -116,11 +116,16 @@ Value packWeights(OpBuilder &b, Location loc, Value w, int64_t channels) {
 
 /// A stem (stride 2 over at most 4 channels, constant weights) as a
 /// stride-1 convolution over its input rearranged space to depth: each 2 x 2
-/// block of pixels becomes one pixel of 4 C channels, and the K x K window a
-/// ceil(K/2) x ceil(K/2) one whose weights are w'[kh'][kw'][o][(dy * 2 + dx)
-/// * C + c] = w[o][c][2 kh' + dy][2 kw' + dx] (0 past the window). The
-/// body's copies fetch one pixel per tap: ResNet's 7 x 7 stem reads 16 taps
-/// of 12 channels instead of 49 of 3. Returns false when it does not apply.
+/// block of pixels becomes one cell of 4 C channels (padded to 16), and the
+/// K x K window a ceil(K/2) x ceil(K/2) window of cells. A window row's
+/// cells then lie side by side in the channels (KW2 = ceil(K/2) slices of
+/// the cell tensor, one per horizontal tap, concatenated), so the
+/// convolution is KH2 x 1 over 16 KW2 channels, with weights
+/// w'[kh'][0][o][16 kw' + (dy * 2 + dx) * C + c] = w[o][c][2 kh' + dy][2 kw'
+/// + dx] (0 past the window). TMA's im2col mode fetches a pixel row per tap
+/// at a rate of rows, not bytes: ResNet's 7 x 7 stem reads 4 taps of 128
+/// bytes instead of 16 of 32 (or 49 of 6). Returns false when it does not
+/// apply.
 bool stemToChannelsLast(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   auto ot = cast<RankedTensorType>(conv.getType());
@@ -159,20 +164,29 @@ bool stemToChannelsLast(Conv2DOp conv) {
   x = ReshapeOp::create(b, loc,
                         RankedTensorType::get({N, Hp / 2, Wp / 2, C4}, et), x);
   x = padLast(b, loc, x, channels);
-  SmallVector<double> packed(KH2 * KW2 * O * channels, 0.0);
+  SmallVector<Value> taps;
+  for (int64_t k = 0; k < KW2; ++k)
+    taps.push_back(SliceOp::create(
+        b, loc, RankedTensorType::get({N, Hp / 2, OW, channels}, et), x,
+        ArrayRef<int64_t>{0, 0, k, 0},
+        ArrayRef<int64_t>{N, Hp / 2, OW, channels},
+        ArrayRef<int64_t>{1, 1, 1, 1}));
+  int64_t row = KW2 * channels;
+  x = ConcatOp::create(b, loc, RankedTensorType::get({N, Hp / 2, OW, row}, et),
+                       taps, 3);
+  SmallVector<double> packed(KH2 * O * row, 0.0);
   for (int64_t o = 0; o < O; ++o)
     for (int64_t c = 0; c < C; ++c)
       for (int64_t kh = 0; kh < KH; ++kh)
         for (int64_t kw = 0; kw < KW; ++kw) {
-          int64_t tap = (kh / 2) * KW2 + kw / 2;
-          int64_t ch = ((kh % 2) * 2 + kw % 2) * C + c;
-          packed[(tap * O + o) * channels + ch] =
+          int64_t ch = (kw / 2) * channels + ((kh % 2) * 2 + kw % 2) * C + c;
+          packed[((kh / 2) * O + o) * row + ch] =
               (*wv)[((o * C + c) * KH + kh) * KW + kw];
         }
   Value w = ConstantOp::create(
       b, loc,
-      makeFloatElements(RankedTensorType::get({KH2, KW2, O, channels}, et),
-                        packed, "space_to_depth_weight"));
+      makeFloatElements(RankedTensorType::get({KH2, 1, O, row}, et), packed,
+                        "space_to_depth_weight"));
   auto y = Conv2DOp::create(
       b, loc, permuted(ot, kToLast), x, w, conv.getBias(),
       b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({0, 0, 0, 0}),

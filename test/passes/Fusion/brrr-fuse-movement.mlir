@@ -203,3 +203,34 @@ func.func @TreesStopAtOutsideReaders(%x: tensor<2x14x14x16xf16>, %y: tensor<64xf
   %c4 = brrr.concat %a4, %b4 {axis = 0 : i64} : (tensor<32xf32>, tensor<32xf32>) -> tensor<64xf32>
   return %2, %7, %c4 : tensor<2x14x14x16xf16>, tensor<2x2x2x7x7x16xf16>, tensor<64xf32>
 }
+
+// -----
+
+// A stem's window columns unfolded into channels: four overlapping slices
+// read each element of the space-to-depth cells about four times, so the
+// cells (pad, reshape, transpose, reshape, pad) are one kernel and the
+// slices and their concatenation another, which walks each row back to
+// one vector of cells instead of through the whole chain.
+// CHECK-LABEL: func.func @RepeatedReadsEndATree
+// CHECK: %[[CELLS:.+]] = brrr.fusion "movement"(%arg0) : (tensor<2x14x14x3xf16>) -> tensor<2x7x7x16xf16>
+// CHECK: brrr.pad
+// CHECK: brrr.transpose
+// CHECK: brrr.pad
+// CHECK-NOT: brrr.slice
+// CHECK: brrr.yield
+// CHECK: brrr.fusion "movement"(%[[CELLS]]) : (tensor<2x7x7x16xf16>) -> tensor<2x7x4x64xf16>
+// CHECK-COUNT-4: brrr.slice
+// CHECK: brrr.concat
+func.func @RepeatedReadsEndATree(%x: tensor<2x14x14x3xf16>) -> tensor<2x7x4x64xf16> {
+  %0 = brrr.pad constant %x {high = array<i64: 0, 0, 0, 0>, low = array<i64: 0, 0, 0, 0>, value = 0.0 : f64} : tensor<2x14x14x3xf16> -> tensor<2x14x14x3xf16>
+  %1 = brrr.reshape %0 : tensor<2x14x14x3xf16> -> tensor<2x7x2x7x2x3xf16>
+  %2 = brrr.transpose %1 {perm = array<i64: 0, 1, 3, 2, 4, 5>} : tensor<2x7x2x7x2x3xf16> -> tensor<2x7x7x2x2x3xf16>
+  %3 = brrr.reshape %2 : tensor<2x7x7x2x2x3xf16> -> tensor<2x7x7x12xf16>
+  %4 = brrr.pad constant %3 {high = array<i64: 0, 0, 0, 4>, low = array<i64: 0, 0, 0, 0>, value = 0.0 : f64} : tensor<2x7x7x12xf16> -> tensor<2x7x7x16xf16>
+  %s0 = brrr.slice %4 {sizes = array<i64: 2, 7, 4, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x7x7x16xf16> -> tensor<2x7x4x16xf16>
+  %s1 = brrr.slice %4 {sizes = array<i64: 2, 7, 4, 16>, starts = array<i64: 0, 0, 1, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x7x7x16xf16> -> tensor<2x7x4x16xf16>
+  %s2 = brrr.slice %4 {sizes = array<i64: 2, 7, 4, 16>, starts = array<i64: 0, 0, 2, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x7x7x16xf16> -> tensor<2x7x4x16xf16>
+  %s3 = brrr.slice %4 {sizes = array<i64: 2, 7, 4, 16>, starts = array<i64: 0, 0, 3, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x7x7x16xf16> -> tensor<2x7x4x16xf16>
+  %c = brrr.concat %s0, %s1, %s2, %s3 {axis = 3 : i64} : (tensor<2x7x4x16xf16>, tensor<2x7x4x16xf16>, tensor<2x7x4x16xf16>, tensor<2x7x4x16xf16>) -> tensor<2x7x4x64xf16>
+  return %c : tensor<2x7x4x64xf16>
+}

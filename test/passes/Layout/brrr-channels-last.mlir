@@ -214,23 +214,31 @@ func.func @GlobalPool(%x: tensor<2x16x6x6xf16>) -> tensor<2x2x1x1xf16> {
 
 // A stem with constant weights (stride 2 over 3 channels) runs space to
 // depth: the input is padded to 2 (OH - 1 + ceil(K/2)) = 12 rows and
-// columns, each 2 x 2 block of pixels becomes one pixel of 12 channels
-// (padded to 16), and the 3 x 3 window a 2 x 2 one at stride 1 without
-// padding, its weights w'[kh'][kw'][o][(dy * 2 + dx) * 3 + c] =
-// w[o][c][2 kh' + dy][2 kw' + dx].
+// columns, each 2 x 2 block of pixels becomes one cell of 12 channels
+// (padded to 16), and the 3 x 3 window a 2 x 2 window of cells. The two
+// cells of a window row lie side by side in the channels (two slices of
+// the cells, one column apart, concatenated), so the convolution is 2 x 1
+// over 32 channels at stride 1 without padding, its weights
+// w'[kh'][0][o][16 kw' + (dy * 2 + dx) * 3 + c] = w[o][c][2 kh' + dy][2 kw'
+// + dx].
 // CHECK-LABEL: func.func @SpaceToDepthStem
-// CHECK: %[[W:.+]] = brrr.constant dense_resource<space_to_depth_weight> : tensor<2x2x2x16xf16>
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<space_to_depth_weight> : tensor<2x1x2x32xf16>
 // CHECK: %[[XT:.+]] = brrr.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : tensor<1x3x9x9xf16> -> tensor<1x9x9x3xf16>
 // CHECK: %[[XP:.+]] = brrr.pad constant %[[XT]] {high = array<i64: 0, 2, 2, 0>, low = array<i64: 0, 1, 1, 0>, value = 0.000000e+00 : f64} : tensor<1x9x9x3xf16> -> tensor<1x12x12x3xf16>
 // CHECK: %[[R6:.+]] = brrr.reshape %[[XP]] : tensor<1x12x12x3xf16> -> tensor<1x6x2x6x2x3xf16>
 // CHECK: %[[T6:.+]] = brrr.transpose %[[R6]] {perm = array<i64: 0, 1, 3, 2, 4, 5>} : tensor<1x6x2x6x2x3xf16> -> tensor<1x6x6x2x2x3xf16>
 // CHECK: %[[S:.+]] = brrr.reshape %[[T6]] : tensor<1x6x6x2x2x3xf16> -> tensor<1x6x6x12xf16>
 // CHECK: %[[SP:.+]] = brrr.pad constant %[[S]] {high = array<i64: 0, 0, 0, 4>, {{.+}}} : tensor<1x6x6x12xf16> -> tensor<1x6x6x16xf16>
-// CHECK: brrr.conv2d %[[SP]], %[[W]] {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x6x6x16xf16>, tensor<2x2x2x16xf16>) -> tensor<1x5x5x2xf16>
-// The packed weights: tap (0, 0) of output channel 0 holds w[0][c][dy][dx]
-// = 1 + c + 10 dy + 20 dx at channel (dy * 2 + dx) * 3 + c (f16 bytes:
-// 1, 2, 3, 21, 22, 23, 11, 12, 13, 31, 32, 33, then zeros).
-// CHECK: space_to_depth_weight: "0x08000000003C00400042404D804DC04D8049004A804AC04F0050205000000000000000000000
+// CHECK: %[[L:.+]] = brrr.slice %[[SP]] {sizes = array<i64: 1, 6, 5, 16>, starts = array<i64: 0, 0, 0, 0>, {{.+}}} : tensor<1x6x6x16xf16> -> tensor<1x6x5x16xf16>
+// CHECK: %[[R:.+]] = brrr.slice %[[SP]] {sizes = array<i64: 1, 6, 5, 16>, starts = array<i64: 0, 0, 1, 0>, {{.+}}} : tensor<1x6x6x16xf16> -> tensor<1x6x5x16xf16>
+// CHECK: %[[ROW:.+]] = brrr.concat %[[L]], %[[R]] {axis = 3 : i64} : (tensor<1x6x5x16xf16>, tensor<1x6x5x16xf16>) -> tensor<1x6x5x32xf16>
+// CHECK: brrr.conv2d %[[ROW]], %[[W]] {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x6x5x32xf16>, tensor<2x1x2x32xf16>) -> tensor<1x5x5x2xf16>
+// The packed weights: row 0 of output channel 0 holds w[0][c][dy][dx] =
+// 1 + c + 10 dy + 20 dx at channel (dy * 2 + dx) * 3 + c of the first cell
+// (f16 bytes: 1, 2, 3, 21, 22, 23, 11, 12, 13, 31, 32, 33, then 4 zeros),
+// and the window's third column (dx = 0 of the second cell) at 16 + dy * 6
+// + c (41, 42, 43, three zeros, 51, 52, 53, then zeros).
+// CHECK: space_to_depth_weight: "0x08000000003C00400042404D804DC04D8049004A804AC04F00502050000000000000000020514051605100000000000060528052A052000000000000000000000000
 module attributes {brrr.target = "sm_90a"} {
 func.func @SpaceToDepthStem(%x: tensor<1x3x9x9xf16>) -> tensor<1x2x5x5xf16> {
   %w = brrr.constant dense<[[[[1.0, 21.0, 41.0], [11.0, 31.0, 51.0], [21.0, 41.0, 61.0]], [[2.0, 22.0, 42.0], [12.0, 32.0, 52.0], [22.0, 42.0, 62.0]], [[3.0, 23.0, 43.0], [13.0, 33.0, 53.0], [23.0, 43.0, 63.0]]], [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]]> : tensor<2x3x3x3xf16>
