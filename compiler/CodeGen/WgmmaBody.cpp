@@ -60,10 +60,11 @@ namespace {
 
 /// Registers the producer warpgroup keeps, and the consumers take: in an
 /// overlapped kernel the producer warpgroup's warps 1-3 run the epilogue
-/// and keep more (136 + 2 x 184 of the 3 x 168 a thread the block
-/// launches with; a residual's epilogue spilled at 104).
+/// and keep more (152 + 2 x 176 of the 3 x 168 a thread the block
+/// launches with; a residual's epilogue spilled at 104, and a bias, a
+/// layer scale and a residual over 192 columns at 136).
 constexpr int64_t kProducerRegisters = 40, kConsumerRegisters = 232;
-constexpr int64_t kDrainRegisters = 136, kOverlappedConsumerRegisters = 184;
+constexpr int64_t kDrainRegisters = 152, kOverlappedConsumerRegisters = 176;
 /// Tile rows per group of the L2-friendly block order.
 constexpr int64_t kGroupRows = 8;
 

@@ -14,11 +14,11 @@
 // CHECK: nvvm.mbarrier.init %{{.+}}, %c256_i32
 // CHECK: nvvm.mbarrier.init %{{.+}}, %c96_i32
 // CHECK-NEXT: nvvm.fence.mbarrier.init
-// The producer warpgroup keeps 136 registers: warps 1-3 walk the block's
+// The producer warpgroup keeps 152 registers: warps 1-3 walk the block's
 // tiles, wait for each to be staged, and store it with the bias and
 // residual, 8 columns a lane (16-byte reads of the staging, the residual
 // and bias, 16-byte stores), two rows a step, then report it drained.
-// CHECK: nvvm.setmaxregister  decrease 136
+// CHECK: nvvm.setmaxregister  decrease 152
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: scf.for
@@ -31,9 +31,9 @@
 // CHECK: nvvm.mbarrier.arrive
 // Warp 0's thread 0 streams the k-slices as in a cooperative kernel.
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// The consumers (184 registers) wait for the previous tile to be drained,
+// The consumers (176 registers) wait for the previous tile to be drained,
 // stage their accumulators as 64 f16 pairs a thread, and arrive.
-// CHECK: nvvm.setmaxregister  increase 184
+// CHECK: nvvm.setmaxregister  increase 176
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.mbarrier.arrive
 // CHECK: nvvm.mbarrier.try_wait.parity
