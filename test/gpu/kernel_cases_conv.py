@@ -76,6 +76,10 @@ CONV_CASES = [
     ("conv_wgmma_stem_s2d_pads_f16", [n("Conv", ["x", "stem_w3"], ["c"], pads=[1, 0, 0, 1],
                                         strides=[2, 2]), n("Relu", ["c"], ["y"])],
      [("x", H, [1, 4, 16, 16])], [("y", H, [1, 16, 8, 8])]),
+    # A 5 x 5 window: three cells a window row, 48 channels.
+    ("conv_wgmma_stem_s2d_k5_f16", [n("Conv", ["x", "stem_w5"], ["y"], pads=[2, 2, 2, 2],
+                                      strides=[2, 2])],
+     [("x", H, [2, 2, 23, 21])], [("y", H, [2, 32, 12, 11])]),
     ("conv_wgmma_wide_f16", [n("Conv", ["x", "w"], ["y"])],
      [("x", H, [4, 64, 28, 28]), ("w", H, [256, 64, 1, 1])], [("y", H, [4, 256, 28, 28])]),
     # A persistent convolution (--persistent): 225 tiles of 128 pixels x 256

@@ -32,6 +32,7 @@ CONSTANTS = {
     "qk_scale": np.array(64 ** -0.25, np.float16), "zero16": np.array(0.0, np.float16),
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
+    "stem_w5": stem_weights(32, 2, 5),
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
     "patch_w16": stem_weights(64, 3, 16), "patch_b16": stem_weights(64, 1, 1).reshape(64),
     "patch_w4": stem_weights(8, 3, 4).astype(np.float32),
