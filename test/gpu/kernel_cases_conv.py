@@ -76,6 +76,11 @@ CONV_CASES = [
     ("conv_wgmma_stem_s2d_pads_f16", [n("Conv", ["x", "stem_w3"], ["c"], pads=[1, 0, 0, 1],
                                         strides=[2, 2]), n("Relu", ["c"], ["y"])],
      [("x", H, [1, 4, 16, 16])], [("y", H, [1, 16, 8, 8])]),
+    # A channels-last average pool of vectors of 8 channels, ragged.
+    ("conv_avgpool_nhwc_f16", [n("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                               n("AveragePool", ["c"], ["y"], kernel_shape=[3, 3],
+                                 strides=[2, 2], pads=[1, 1, 1, 1])],
+     [("x", H, [2, 16, 9, 11]), ("w", H, [32, 16, 3, 3])], [("y", H, [2, 32, 5, 6])]),
     # A 5 x 5 window: three cells a window row, 48 channels.
     ("conv_wgmma_stem_s2d_k5_f16", [n("Conv", ["x", "stem_w5"], ["y"], pads=[2, 2, 2, 2],
                                       strides=[2, 2])],

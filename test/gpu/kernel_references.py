@@ -332,6 +332,8 @@ def torch_inputs(name, gen):
         return [f(1, 4, 16, 16, dt=torch.float16)]
     if name == "conv_wgmma_stem_s2d_k5_f16":
         return [f(2, 2, 23, 21, dt=torch.float16)]
+    if name == "conv_avgpool_nhwc_f16":
+        return [f(2, 16, 9, 11, dt=torch.float16), f(32, 16, 3, 3, dt=torch.float16) / 8]
     if name == "conv_wgmma_split_f16":
         return [f(1, 512, 7, 7, dt=torch.float16), f(512, 512, 3, 3, dt=torch.float16) / 16,
                 f(512, dt=torch.float16), f(1, 512, 7, 7, dt=torch.float16)]
@@ -731,6 +733,9 @@ def torch_reference(name, xs):
         return [F.conv2d(d[0], stem_weights(24, 3, 7), d[1], stride=2, padding=3)]
     if name == "conv_wgmma_stem_s2d_k5_f16":
         return [F.conv2d(d[0], stem_weights(32, 2, 5), stride=2, padding=2)]
+    if name == "conv_avgpool_nhwc_f16":
+        c = F.conv2d(d[0], d[1], padding=1)
+        return [F.avg_pool2d(c, 3, 2, 1, count_include_pad=False)]
     if name == "conv_wgmma_stem_s2d_pads_f16":
         x = F.pad(d[0], (0, 1, 1, 0))
         return [torch.relu(F.conv2d(x, stem_weights(16, 4, 3), stride=2))]
