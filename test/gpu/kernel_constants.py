@@ -1,6 +1,6 @@
 """The constant initializers of the generated kernel cases
 (kernel_cases.py), by the names their graphs read: shapes, axes, scalars
-and deterministic weights (stem_weights, which kernel_references.py
+and deterministic weights (stem_weights, which kernel_references_conv.py
 rebuilds in float64 for its references).
 
 Run with Debian's /usr/bin/python3 (onnx, numpy).
