@@ -361,6 +361,11 @@ bool isTiledTranspose(TransposeOp t);
 /// concatenation of at most 16 operands).
 bool isMovementTreeOp(Operation *op);
 
+/// Whether movement fusion `fusion` holds a tree of index maps and
+/// concatenations (isMovementTreeOp), each reading kernel inputs or ops
+/// before it, whose last op is the result.
+bool isMovementTree(FusionOp fusion);
+
 /// The vector width (elements per access) of a movement kernel that copies
 /// a tree of index maps and concatenations: each thread writes that many
 /// consecutive output elements with one store (16 bytes where they divide

@@ -278,19 +278,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     ops.push_back(&op);
   if (ops.empty())
     return fusion.emitOpError("movement kernels hold at least one op");
-  // A tree of index maps and concatenations, each reading kernel inputs or
-  // ops before it, whose last op is the result; or one op of any other
-  // kind.
-  bool isTree = true;
-  for (auto [i, op] : llvm::enumerate(ops)) {
-    isTree &= isMovementTreeOp(op);
-    for (Value v : op->getOperands())
-      isTree &=
-          isa<BlockArgument>(v) ||
-          llvm::is_contained(ArrayRef(ops).take_front(i), v.getDefiningOp());
-  }
-  isTree &= body.getTerminator()->getOperands() ==
-            ValueRange(ops.back()->getResults());
+  // A tree of index maps and concatenations, or one op of any other kind.
+  bool isTree = isMovementTree(fusion);
   if (!isTree && ops.size() > 1)
     return fusion.emitOpError("movement kernels hold one op or a tree of "
                               "index maps and concatenations");

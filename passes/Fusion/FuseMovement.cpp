@@ -168,23 +168,28 @@ bool mlir::brrr::isTiledTranspose(TransposeOp t) {
   return brs && (*brs)[0] < 65536 && (*brs)[1] >= 32 && (*brs)[2] >= 32;
 }
 
-int64_t mlir::brrr::movementVectorWidth(FusionOp fusion) {
+bool mlir::brrr::isMovementTree(FusionOp fusion) {
   Block &body = fusion.getBody().front();
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator()) {
     if (!isMovementTreeOp(&op))
-      return 0;
+      return false;
     for (Value v : op.getOperands())
       if (!isa<BlockArgument>(v) && !llvm::is_contained(ops, v.getDefiningOp()))
-        return 0;
+        return false;
     ops.push_back(&op);
   }
-  if (ops.empty() || fusion.getNumResults() != 1 ||
-      body.getTerminator()->getOperands() !=
-          ValueRange(ops.back()->getResults()))
+  return !ops.empty() && body.getTerminator()->getOperands() ==
+                             ValueRange(ops.back()->getResults());
+}
+
+int64_t mlir::brrr::movementVectorWidth(FusionOp fusion) {
+  if (!isMovementTree(fusion) || fusion.getNumResults() != 1)
     return 0;
-  if (auto t = dyn_cast<TransposeOp>(ops.back());
-      t && ops.size() == 1 && isTiledTranspose(t))
+  Block &body = fusion.getBody().front();
+  if (auto t = dyn_cast<TransposeOp>(body.front());
+      t && std::next(body.begin()) == body.without_terminator().end() &&
+      isTiledTranspose(t))
     return 0;
   auto out = cast<RankedTensorType>(fusion.getResult(0).getType());
   Type et = out.getElementType();
