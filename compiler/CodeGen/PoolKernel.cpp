@@ -1,11 +1,13 @@
 //===- PoolKernel.cpp - brrr.fusion pool -> gpu.func ----------------------===//
 //
-// The windowed pooling family: max and average pooling over NCHW, one
-// thread per output element walking its window (strides, dilations,
+// The windowed pooling family: max and average pooling over NCHW or NHWC,
+// one thread per output vector walking its window (strides, dilations,
 // padding, ceil mode, count_include_pad as ONNX defines them), then the
-// fused pointwise epilogue. Pooling reads each input element
-// KH*KW/(sh*sw) times from L1/L2; it is memory-bound and small beside the
-// convolutions around it.
+// fused pointwise epilogue. Channels-last pools whose config has a vector
+// width (16 bytes of channels, brrr-select-kernel-config) load each window
+// cell's channels with one vector load and store them with one vector
+// store; the others take one element a thread. Pooling reads each input
+// element KH*KW/(sh*sw) times from L1/L2; it is memory-bound.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +71,12 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   int64_t OH = ot.getDimSize(sd), OW = ot.getDimSize(sd + 1);
   int64_t cStride = last ? 1 : H * W, pixelStride = last ? C : 1;
   int64_t total = ot.getNumElements();
+  // Channels a thread pools: a vector of them channels-last.
+  auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
+  int64_t vec = config ? config.getVector() : 1;
+  if (vec > 1 && (!last || C % vec != 0))
+    return fusion.emitOpError("a pool of vectors of ")
+           << vec << " reads whole vectors of channels-last channels";
 
   unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
@@ -94,13 +102,15 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
       e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlock),
             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   auto inBounds = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::ult, tid, total), false);
+      b, loc, cmp(arith::CmpIPredicate::ult, tid, total / vec), false);
   b.setInsertionPointToStart(&inBounds.getThenRegion().front());
-  // Output element tid is (n, c, oh, ow), or (n, oh, ow, c) channels-last;
-  // window cell (ih, iw) is at base + (ih * W + iw) * pixelStride.
-  Value inner = last ? e.div(tid, C) : tid;
-  Value n = last ? e.div(inner, OH * OW) : e.div(tid, C * OH * OW);
-  Value c = last ? e.rem(tid, C) : e.rem(e.div(tid, OH * OW), C);
+  // Output element `first` is (n, c, oh, ow), or (n, oh, ow, c)
+  // channels-last (with the vec - 1 channels after it); window cell
+  // (ih, iw) is at base + (ih * W + iw) * pixelStride.
+  Value first = vec > 1 ? e.mul(tid, vec) : tid;
+  Value inner = last ? e.div(first, C) : first;
+  Value n = last ? e.div(inner, OH * OW) : e.div(first, C * OH * OW);
+  Value c = last ? e.rem(first, C) : e.rem(e.div(first, OH * OW), C);
   Value p = e.rem(inner, OH * OW);
   Value oh = arith::DivUIOp::create(b, loc, p, e.idx(OW));
   Value ow = arith::RemUIOp::create(b, loc, p, e.idx(OW));
@@ -109,32 +119,27 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   Value w0 = e.add(e.mul(ow, w->strides[1]), e.idx(-w->pads[1]));
 
   Type ct = pointwise::computeType(et);
-  Type mt = pointwise::memoryType(et);
   // The identity of the combination: -inf / the type's minimum, or 0.
   Value init = w->isMax ? pe.extreme(et, /*lowest=*/true) : pe.cst(ct, 0);
   Type f32 = b.getF32Type();
-  Value acc = init;
+  SmallVector<Value> acc(vec, init);
   Value count = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(0));
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   /// Folds the window cell (ih, iw) into (acc, count).
-  auto step = [&](Value ih, Value iw, Value &acc, Value &count) {
+  auto step = [&](Value ih, Value iw, MutableArrayRef<Value> acc,
+                  Value &count) {
     Value valid = both(within(ih, 0, H), within(iw, 0, W));
     Value index = arith::SelectOp::create(
         b, loc, valid, e.add(base, e.mul(e.add(e.mul(ih, W), iw), pixelStride)),
         e.idx(0));
-    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-    Value v = pe.fromMemory(
-        LLVM::LoadOp::create(b, loc, mt,
-                             LLVM::GEPOp::create(b, loc, ptr, mt,
-                                                 arg(pool->getOperand(0)),
-                                                 ValueRange{i})),
-        et);
-    v = arith::SelectOp::create(b, loc, valid, v, init);
-    if (w->isMax) {
-      acc = pe.max(acc, v, et);
-      return;
+    SmallVector<Value> lanes =
+        loadElements(b, loc, arg(pool->getOperand(0)), et, index, vec);
+    for (auto [a, v] : llvm::zip(acc, lanes)) {
+      v = arith::SelectOp::create(b, loc, valid, v, init);
+      a = w->isMax ? pe.max(a, v, et)
+                   : Value(arith::AddFOp::create(b, loc, a, v));
     }
-    acc = arith::AddFOp::create(b, loc, acc, v);
+    if (w->isMax)
+      return;
     // ONNX counts padding cells with count_include_pad, never the cells
     // past the padding that ceil mode adds.
     Value counted = w->countIncludePad
@@ -155,8 +160,11 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
       for (int64_t kw = 0; kw < KW; ++kw)
         step(e.add(h0, e.idx(kh * dh)), e.add(w0, e.idx(kw * dw)), acc, count);
   } else {
-    auto rows = scf::ForOp::create(b, loc, e.idx(0), e.idx(KH), e.idx(1),
-                                   ValueRange{acc, count});
+    // Iteration arguments: the accumulators, then the count.
+    SmallVector<Value> carried(acc);
+    carried.push_back(count);
+    auto rows =
+        scf::ForOp::create(b, loc, e.idx(0), e.idx(KH), e.idx(1), carried);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(rows.getBody());
@@ -164,29 +172,35 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
       auto cols = scf::ForOp::create(b, loc, e.idx(0), e.idx(KW), e.idx(1),
                                      rows.getRegionIterArgs());
       b.setInsertionPointToStart(cols.getBody());
-      Value a = cols.getRegionIterArgs()[0], c = cols.getRegionIterArgs()[1];
-      step(ih, e.add(w0, e.mul(cols.getInductionVar(), dw)), a, c);
-      scf::YieldOp::create(b, loc, ValueRange{a, c});
+      SmallVector<Value> args(cols.getRegionIterArgs());
+      step(ih, e.add(w0, e.mul(cols.getInductionVar(), dw)),
+           MutableArrayRef<Value>(args).drop_back(), args.back());
+      scf::YieldOp::create(b, loc, args);
       b.setInsertionPointAfter(cols);
       scf::YieldOp::create(b, loc, cols.getResults());
     }
-    acc = rows.getResult(0);
-    count = rows.getResult(1);
+    ValueRange results = rows.getResults();
+    acc.assign(results.begin(), std::prev(results.end()));
+    count = rows.getResults().back();
   }
   if (!w->isMax) {
     Value c =
         ct == f32 ? count : Value(arith::ExtFOp::create(b, loc, ct, count));
-    acc = arith::DivFOp::create(b, loc, acc, c);
+    for (Value &a : acc)
+      a = arith::DivFOp::create(b, loc, a, c);
   }
   SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
-  if (failed(emitEpilogue(b, loc, fusion, pool, acc, tid, arg, outputs)))
+  if (failed(vec > 1 ? emitEpilogueVector(b, loc, fusion, pool, acc, first, arg,
+                                          outputs)
+                     : emitEpilogue(b, loc, fusion, pool, acc[0], first, arg,
+                                    outputs)))
     return failure();
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(total, kBlock);
+  info.grid = llvm::divideCeil(total / vec, kBlock);
   info.block = kBlock;
   info.flops = total * KH * KW;
   info.bytes = fusionBytes(fusion);

@@ -145,8 +145,8 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 }
 
 /// The config of `fusion`, null for kernels whose emitters still size
-/// themselves (pool; movement other than trees), or failure with a
-/// diagnostic.
+/// themselves (pools other than channels-last vectors; movement other
+/// than trees), or failure with a diagnostic.
 /// `pinnedTile` (m, n, stages), when given, overrides the shape of every
 /// tiled matmul, `pinnedAttention` (rows, keys, warps) that of every
 /// attention kernel. wgmma convolutions whose tiles outnumber the
@@ -224,6 +224,22 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
     return KernelConfigAttr::get(
         ctx, KernelFamily::matmul, KernelBody::warp_mma, 32, {}, 0, 1, 1,
         KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+  }
+  if (kind == "pool") {
+    // Channels-last pools read and write 16-byte vectors of channels.
+    Operation *pool = &fusion.getBody().front().front();
+    auto in = dyn_cast<RankedTensorType>(
+        pool->getNumOperands() ? pool->getOperand(0).getType() : Type());
+    if (!isa<MaxPool2DOp, AvgPool2DOp>(pool) ||
+        !pool->hasAttr("channels_last") || !in || in.getRank() != 4)
+      return KernelConfigAttr();
+    int64_t vector =
+        vectorWidth(elementBytes(in.getElementType()), in.getDimSize(3));
+    if (vector == 1)
+      return KernelConfigAttr();
+    return KernelConfigAttr::get(
+        ctx, KernelFamily::pool, KernelBody::simt, kPointwiseThreads, {}, 0,
+        vector, 1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
   }
   if (kind == "movement") {
     if (int64_t vector = movementVectorWidth(fusion))

@@ -120,3 +120,37 @@ func.func @main(%x: tensor<1x4x5x7xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x
   %1 = brrr.relu %0 : tensor<1x6x5x7xf32>
   return %1 : tensor<1x6x5x7xf32>
 }
+
+// -----
+
+// A channels-last max pool (ResNet's, after the stem) reads each window
+// cell's channels with one 16-byte load: 4 f32 channels a thread
+// (2*4*4*8 / 4 = 64 threads), 9 vector loads and 9 x 4 maxima, one vector
+// store.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion "pool"{{.*}}brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4>{{.*}}brrr.grid = array<i64: 1, 1, 1>
+// CHECK: gpu.func @fusion_0
+// CHECK-COUNT-9: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+// CHECK: llvm.store {{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+func.func @main(%x: tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32> {
+  %0 = brrr.max_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x8x8x8xf32> -> tensor<2x4x4x8xf32>
+  return %0 : tensor<2x4x4x8xf32>
+}
+
+// -----
+
+// A channels-last average over a window of 256 cells loops with the
+// vector's 4 sums and the count as its iteration arguments, and divides
+// each sum by the count.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: scf.for {{.+}} -> (f32, f32, f32, f32, f32)
+// CHECK: scf.for {{.+}} -> (f32, f32, f32, f32, f32)
+// CHECK: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-COUNT-4: arith.divf
+// CHECK: llvm.store {{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+func.func @main(%x: tensor<1x16x16x4xf32>) -> tensor<1x1x1x4xf32> {
+  %0 = brrr.avg_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x16x16x4xf32> -> tensor<1x1x1x4xf32>
+  return %0 : tensor<1x1x1x4xf32>
+}
