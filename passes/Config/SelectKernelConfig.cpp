@@ -228,10 +228,10 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
   if (kind == "pool") {
     // Channels-last pools read and write 16-byte vectors of channels.
     Operation *pool = &fusion.getBody().front().front();
-    auto in = dyn_cast<RankedTensorType>(
-        pool->getNumOperands() ? pool->getOperand(0).getType() : Type());
-    if (!isa<MaxPool2DOp, AvgPool2DOp>(pool) ||
-        !pool->hasAttr("channels_last") || !in || in.getRank() != 4)
+    if (!isa<MaxPool2DOp, AvgPool2DOp>(pool) || !pool->hasAttr("channels_last"))
+      return KernelConfigAttr();
+    auto in = dyn_cast<RankedTensorType>(pool->getOperand(0).getType());
+    if (!in || in.getRank() != 4)
       return KernelConfigAttr();
     int64_t vector =
         vectorWidth(elementBytes(in.getElementType()), in.getDimSize(3));
