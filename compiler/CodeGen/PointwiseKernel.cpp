@@ -24,6 +24,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <memory>
+
 using namespace mlir;
 using namespace mlir::brrr;
 using namespace mlir::brrr::pointwise;
@@ -102,15 +104,22 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   });
 
   // Computes and stores the vectors starting at `firsts`: every vector's
-  // values first, so that all their loads are in flight at once (a store
-  // could alias a later load, so nothing may be reordered across it).
+  // inputs are loaded first, then every vector's values computed, so that
+  // all the loads are in flight at once (a store could alias a later load,
+  // so nothing may be reordered across it).
   auto emitVectors = [&](ArrayRef<Value> firsts) -> LogicalResult {
     SmallVector<SmallVector<SmallVector<Value>>> resultsOf;
+    std::vector<std::unique_ptr<VectorReads>> readsOf;
     for (Value first : firsts) {
-      VectorReads reads(b, loc, entry, shape, vec, first, indexType, moves);
+      readsOf.push_back(std::make_unique<VectorReads>(b, loc, entry, shape, vec,
+                                                      first, indexType, moves));
+      if (firsts.size() > 1 && failed(readsOf.back()->loadInputs(body)))
+        return failure();
+    }
+    for (auto &reads : readsOf) {
       SmallVector<SmallVector<Value>> results;
       for (Value v : yield.getValues()) {
-        FailureOr<SmallVector<Value>> lanes = reads.own(v);
+        FailureOr<SmallVector<Value>> lanes = reads->own(v);
         if (failed(lanes))
           return failure();
         results.push_back(std::move(*lanes));

@@ -154,6 +154,17 @@ FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
   return lanes;
 }
 
+LogicalResult VectorReads::loadInputs(Block &body) {
+  for (BlockArgument arg : body.getArguments()) {
+    bool readInPlace = llvm::any_of(arg.getUsers(), [](Operation *user) {
+      return isPointwise(user) || isa<YieldOp>(user);
+    });
+    if (readInPlace && failed(eval(arg, LaneAccess())))
+      return failure();
+  }
+  return success();
+}
+
 FailureOr<SmallVector<Value>> VectorReads::indexMap(Operation *op,
                                                     const LaneAccess &access) {
   Value input = op->getOperand(0);
