@@ -30,14 +30,6 @@ using namespace mlir;
 using namespace mlir::brrr;
 using namespace mlir::brrr::pointwise;
 
-namespace {
-
-/// Vectors per thread go from 1 to 4 once the grid would still have this
-/// many blocks (about 2 waves of 4 blocks on a 132-SM GPU).
-constexpr int64_t kUnrollMinBlocks = 1056;
-
-} // namespace
-
 FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
                                                       OpBuilder &moduleBuilder,
                                                       StringRef name) {
@@ -68,12 +60,13 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   PointwiseEmitter e(b, loc);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // Each block covers `unroll` consecutive chunks of blockSize vectors;
-  // a thread issues all its 16-byte loads before computing, so more bytes
-  // are in flight per thread. Blocks wholly inside the tensor take the
-  // unguarded path; the last one checks every vector.
+  // Each block covers `unroll` (the config's tile: vectors a thread)
+  // consecutive chunks of blockSize vectors; a thread issues all its
+  // 16-byte loads before computing, so more bytes are in flight per thread.
+  // Blocks wholly inside the tensor take the unguarded path; the last one
+  // checks every vector.
   int64_t numVectors = numel / vec;
-  int64_t unroll = numVectors >= 4 * blockSize * kUnrollMinBlocks ? 4 : 1;
+  int64_t unroll = config->getTile().empty() ? 1 : config->getTile()[0];
   int64_t chunk = blockSize * vec;
   OpBuilder end = OpBuilder::atBlockEnd(&entry);
   gpu::ReturnOp::create(end, loc);

@@ -111,6 +111,15 @@ LogicalResult KernelConfigAttr::verify(
                             "pixels a thread], over vectors of channels";
     return success();
   }
+  if ((family == KernelFamily::pointwise || family == KernelFamily::movement) &&
+      !tile.empty()) {
+    // A thread computes [vectors] consecutive chunks' vectors.
+    if (body != KernelBody::simt || tile.size() != 1 ||
+        !llvm::is_contained({2, 4}, tile[0]) || stages)
+      return emitError() << "a " << stringifyKernelFamily(family)
+                         << " kernel's tile is [2 or 4 vectors a thread]";
+    return success();
+  }
   if (body == KernelBody::simt || body == KernelBody::warp_mma) {
     if (!tile.empty() || stages)
       return emitError() << "a " << stringifyKernelBody(body)

@@ -35,6 +35,12 @@ KERNEL_CASES = [
      [("x", F, [1000003])], [("y", F, [1000003])]),
     ("cos_cos_4m", [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])],
      [("x", F, [4, 1024, 1024])], [("y", F, [4, 1024, 1024])]),
+    # 1083425 vectors of 4: two a thread (tile [2]: cos and sin), every
+    # load first; a ragged last block, and a row operand read per lane
+    # (rows of 1057 are no whole vectors).
+    ("trig_two_vectors_f32", [n("Cos", ["x"], ["c"]), n("Sin", ["r"], ["s"]),
+                              n("Mul", ["c", "s"], ["y"])],
+     [("x", F, [4100, 1057]), ("r", F, [1057])], [("y", F, [4100, 1057])]),
     ("bias_gelu_f16", [n("Add", ["x", "b"], ["t"]),
                        n("Div", ["t", "s2"], ["d"]), n("Erf", ["d"], ["e"]),
                        n("Add", ["e", "one"], ["p"]), n("Mul", ["t", "p"], ["m"]),

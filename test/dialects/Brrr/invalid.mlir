@@ -708,7 +708,17 @@ func.func @kernel_row_on_tensor_cores() attributes {c = #brrr.kernel<family = ro
 // -----
 
 // expected-error @+1 {{a simt kernel has no tile or stages}}
-func.func @kernel_simt_with_tile() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [128, 128, 64]>} { return }
+func.func @kernel_simt_with_tile() attributes {c = #brrr.kernel<family = row, body = simt, threads = 256, stages = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{a pointwise kernel's tile is [2 or 4 vectors a thread]}}
+func.func @kernel_pointwise_matmul_tile() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [128, 128, 64]>} { return }
+
+// -----
+
+// expected-error @+1 {{a movement kernel's tile is [2 or 4 vectors a thread]}}
+func.func @kernel_movement_three_vectors() attributes {c = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [3], vector = 8>} { return }
 
 // -----
 

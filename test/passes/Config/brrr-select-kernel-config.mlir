@@ -30,6 +30,22 @@ func.func @PointwiseVectorWidths(%x: tensor<1024xf32>, %h: tensor<1024xf16>, %o:
 
 // -----
 
+// A thread computes four vectors, all loaded first, once the grid still
+// holds 1056 blocks (4M f32 elements; 8M f16); two where the body calls sin
+// or cos (their slow path's registers).
+// CHECK-LABEL: func.func @VectorsPerThread
+// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [4], vector = 4>
+// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [2], vector = 8>
+// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+func.func @VectorsPerThread(%x: tensor<4096x1056xf32>, %h: tensor<8192x1056xf16>, %s: tensor<4096x1055xf32>) -> (tensor<4096x1056xf32>, tensor<8192x1056xf16>, tensor<4096x1055xf32>) {
+  %0 = brrr.exp %x : tensor<4096x1056xf32>
+  %1 = brrr.cos %h : tensor<8192x1056xf16>
+  %2 = brrr.exp %s : tensor<4096x1055xf32>
+  return %0, %1, %2 : tensor<4096x1056xf32>, tensor<8192x1056xf16>, tensor<4096x1055xf32>
+}
+
+// -----
+
 // Row kernels: the block size and vector width of the register-resident
 // row (4096 f32: 256 threads of 4-wide vectors).
 // CHECK-LABEL: func.func @RowGeometry
