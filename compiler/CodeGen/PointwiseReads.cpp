@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -155,13 +156,18 @@ FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
 }
 
 LogicalResult VectorReads::loadInputs(Block &body) {
-  for (BlockArgument arg : body.getArguments()) {
-    bool readInPlace = llvm::any_of(arg.getUsers(), [](Operation *user) {
-      return isPointwise(user) || isa<YieldOp>(user);
-    });
-    if (readInPlace && failed(eval(arg, LaneAccess())))
+  // The values `own` computes at the kernel's own elements: the yielded
+  // ones and, through pointwise ops (whose operands take the same access),
+  // their operands. Movement ops read their operands elsewhere.
+  llvm::SetVector<Value> owned;
+  for (Value v : body.getTerminator()->getOperands())
+    owned.insert(v);
+  for (size_t i = 0; i < owned.size(); ++i)
+    if (Operation *op = owned[i].getDefiningOp(); op && isPointwise(op))
+      owned.insert(op->operand_begin(), op->operand_end());
+  for (Value v : owned)
+    if (isa<BlockArgument>(v) && failed(eval(v, LaneAccess())))
       return failure();
-  }
   return success();
 }
 

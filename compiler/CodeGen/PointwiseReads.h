@@ -53,13 +53,12 @@ public:
   /// type.
   FailureOr<SmallVector<Value>> own(Value v) { return eval(v, LaneAccess()); }
 
-  /// Loads, at the kernel's own elements, every argument of `body` that a
-  /// pointwise op or the yield reads: `own` then finds them loaded. A
-  /// kernel that computes several vectors calls this for each before
-  /// computing any, so that all their loads are issued ahead of the math
-  /// (a math function's slow path is a branch that the loads of later
-  /// vectors would otherwise wait behind). A load no value ends up using
-  /// is dead code.
+  /// Loads every argument of `body` that `own` reads at the kernel's own
+  /// elements (through pointwise ops only), so that `own` finds them
+  /// loaded. A kernel that computes several vectors calls this for each
+  /// before computing any, so that all their loads are issued ahead of the
+  /// math (a math function's slow path is a branch that the loads of later
+  /// vectors would otherwise wait behind).
   LogicalResult loadInputs(Block &body);
 
 private:
