@@ -27,6 +27,7 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// Threads per block of a pool without a config (one element a thread).
 constexpr int64_t kBlock = 256;
 /// Larger windows loop instead of unrolling.
 constexpr int64_t kMaxUnrolledWindow = 64;
@@ -74,13 +75,14 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   // Channels a thread pools: a vector of them channels-last.
   auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
   int64_t vec = config ? config.getVector() : 1;
+  int64_t block = config ? config.getThreads() : kBlock;
   if (vec > 1 && (!last || C % vec != 0))
     return fusion.emitOpError("a pool of vectors of ")
            << vec << " reads whole vectors of channels-last channels";
 
   unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), kBlock);
+                           numInputs + fusion.getNumResults(), block);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -99,7 +101,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   };
 
   Value tid =
-      e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), kBlock),
+      e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), block),
             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   auto inBounds = scf::IfOp::create(
       b, loc, cmp(arith::CmpIPredicate::ult, tid, total / vec), false);
@@ -200,8 +202,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(total / vec, kBlock);
-  info.block = kBlock;
+  info.grid = llvm::divideCeil(total / vec, block);
+  info.block = block;
   info.flops = total * KH * KW;
   info.bytes = fusionBytes(fusion);
   return info;
