@@ -41,6 +41,10 @@ KERNEL_CASES = [
     ("trig_two_vectors_f32", [n("Cos", ["x"], ["c"]), n("Sin", ["r"], ["s"]),
                               n("Mul", ["c", "s"], ["y"])],
      [("x", F, [4100, 1057]), ("r", F, [1057])], [("y", F, [4100, 1057])]),
+    # SiLU over every finite f16 value: the 16-bit sigmoid's approximate
+    # exp and reciprocal.
+    ("silu_every_f16", [n("Sigmoid", ["x"], ["s"]), n("Mul", ["x", "s"], ["y"])],
+     [("x", H, [62, 1024])], [("y", H, [62, 1024])]),
     ("bias_gelu_f16", [n("Add", ["x", "b"], ["t"]),
                        n("Div", ["t", "s2"], ["d"]), n("Erf", ["d"], ["e"]),
                        n("Add", ["e", "one"], ["p"]), n("Mul", ["t", "p"], ["m"]),

@@ -23,6 +23,10 @@ def torch_inputs(name, gen):
         x = f(4100, 1057) * 10
         x.view(-1)[::97] *= 1e5  # beyond 105615: the range reduction's slow path
         return [x, f(1057) * 10]
+    if name == "silu_every_f16":
+        every = torch.arange(-2**15, 2**15, dtype=torch.int32).to(torch.int16)
+        h = every.view(torch.float16)
+        return [h[torch.isfinite(h)].reshape(62, 1024)]
     if name == "bias_gelu_f16":
         return [f(33, 520, dt=torch.float16), f(520, dt=torch.float16)]
     if name == "broadcast_where_bf16":
@@ -329,6 +333,8 @@ def torch_reference(name, xs):
         return [torch.cos(torch.cos(d[0]))]
     if name == "trig_two_vectors_f32":
         return [torch.cos(d[0]) * torch.sin(d[1])]
+    if name == "silu_every_f16":
+        return [d[0] * torch.sigmoid(d[0])]
     if name == "bias_gelu_f16":
         t = d[0] + d[1]
         return [t * 0.5 * (1 + torch.erf(t / np.sqrt(2.0)))]
