@@ -347,8 +347,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     warpgroup apply the epilogue and store it (`schedule = overlapped`).
     Without options, products whose tiles outnumber the multiprocessors run
     that schedule where they are at least 768 deep and their epilogue is
-    light (adds, multiplies, clamps, selects, casts and data movement):
-    the epilogue warps keep up with the consumers there.
+    light (adds, multiplies, clamps, selects, casts and data movement), or
+    at least 1536 deep with any epilogue (a GELU, a SiLU): the epilogue
+    warps keep up with the consumers there.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",

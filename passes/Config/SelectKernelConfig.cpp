@@ -150,6 +150,12 @@ FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
 /// slower than eight, and the consumers must not catch up with them.
 constexpr int64_t kOverlapMinK = 768;
 
+/// A heavier epilogue (GELU, SiLU: a transcendental or a division per
+/// element) runs overlapped from this depth on: measured (test/gpu/notes/
+/// 2026-11-28-b.md) GELU and SiLU products 768 deep 10% slower overlapped,
+/// 1536 to 4096 deep 5-8% faster.
+constexpr int64_t kOverlapHeavyMinK = 1536;
+
 /// Whether the epilogue after `product` in `fusion` is light: adds,
 /// multiplies, clamps, comparisons, selects, casts and data movement, no
 /// transcendental or division for the epilogue warps to spend their time
@@ -175,7 +181,8 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 /// warpgroups take turns on whole tiles; with `overlap`, one whose
 /// epilogue warps drain each tile staged in its 16-bit type (products of
 /// an f32 result stay cooperative). Without them, products run that
-/// overlapped grid where it pays (kOverlapMinK, lightEpilogue).
+/// overlapped grid where it pays (kOverlapMinK, kOverlapHeavyMinK,
+/// lightEpilogue).
 FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
                                          int64_t budget,
                                          ArrayRef<int64_t> pinnedTile,
@@ -231,8 +238,9 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
       ProductShape p = productShapeOf(product);
       if (persistent || pingpong || overlap)
         choosePersistence(*tile, p, target, budget, scheduleOf(product));
-      else if (p.K >= kOverlapMinK && lightEpilogue(fusion, product) &&
-               halfResult(product))
+      else if (halfResult(product) &&
+               p.K >= (lightEpilogue(fusion, product) ? kOverlapMinK
+                                                      : kOverlapHeavyMinK))
         choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
       chooseClusterSplit(*tile, p, target);
       if (pinnedTile.empty())

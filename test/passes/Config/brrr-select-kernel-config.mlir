@@ -141,24 +141,29 @@ module attributes {brrr.target = "sm_90a"} {
 
 // Products whose tiles outnumber the multiprocessors run overlapped by
 // default where each tile's main loop is 768 deep or more and the epilogue
-// light (a bias and a residual: adds); a GELU epilogue (the epilogue warps
-// would fall behind the consumers) and a 512-deep product keep one block
-// per tile.
+// light (a bias and a residual: adds), or 1536 deep or more with a heavier
+// epilogue; a GELU epilogue 768 deep (the epilogue warps would fall behind
+// the consumers) and a 512-deep product keep one block per tile.
 // CHECK-LABEL: func.func @OverlapByDefault
 // CHECK: tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
 // CHECK: tile = [128, 256, 64], stages = 4>
 // CHECK: brrr.erf
 // CHECK: tile = [128, 256, 64], stages = 4>
 // CHECK-SAME: -> tensor<4096x3072xf16>
+// CHECK: schedule = overlapped>
+// CHECK: brrr.erf
+// CHECK-SAME: tensor<4096x3072xf16>
 module attributes {brrr.target = "sm_90a"} {
-  func.func @OverlapByDefault(%a: tensor<4096x768xf16>, %w: tensor<768x3072xf16>, %bias: tensor<3072xf16>, %r: tensor<4096x3072xf16>, %a2: tensor<4096x512xf16>, %w2: tensor<512x3072xf16>) -> (tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>) {
+  func.func @OverlapByDefault(%a: tensor<4096x768xf16>, %w: tensor<768x3072xf16>, %bias: tensor<3072xf16>, %r: tensor<4096x3072xf16>, %a2: tensor<4096x512xf16>, %w2: tensor<512x3072xf16>, %a3: tensor<4096x1536xf16>, %w3: tensor<1536x3072xf16>) -> (tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>) {
     %0 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
     %1 = brrr.add %0, %bias : tensor<4096x3072xf16>, tensor<3072xf16> -> tensor<4096x3072xf16>
     %2 = brrr.add %1, %r : tensor<4096x3072xf16>, tensor<4096x3072xf16> -> tensor<4096x3072xf16>
     %3 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
     %4 = brrr.erf %3 : tensor<4096x3072xf16>
     %5 = brrr.matmul %a2, %w2 : tensor<4096x512xf16>, tensor<512x3072xf16> -> tensor<4096x3072xf16>
-    return %2, %4, %5 : tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>
+    %6 = brrr.matmul %a3, %w3 : tensor<4096x1536xf16>, tensor<1536x3072xf16> -> tensor<4096x3072xf16>
+    %7 = brrr.erf %6 : tensor<4096x3072xf16>
+    return %2, %4, %5, %7 : tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>
   }
 }
 
