@@ -71,6 +71,11 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
                            numInputs + fusion.getNumResults(), threads);
+  // The config takes 64 x 64 tiles where larger ones leave multiprocessors
+  // idle, so that at most two of their blocks share one (f32TileOf): state
+  // two, or ptxas caps the registers for three blocks (168) and spills.
+  if (tile.m == 64 && tile.n == 64)
+    func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(2));
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   GemmBuilder e{{b, loc}};

@@ -11,7 +11,7 @@
 // the accumulators before the epilogue.
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2>, brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 2, 2>, brrr.kernel = "fusion_0"
-// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK: arith.cmpi slt
 // CHECK: arith.cmpi sge
 // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 4, cache =  ca, %{{.+}}
