@@ -164,7 +164,8 @@ struct MatmulTile {
 /// (128 x 64 for at most 64 columns), else 128 x 64 or 64 x 64, among
 /// those whose two stages fit `sharedBudget`; 32-deep k-slices (16 where K
 /// is at most 16, or where no 32-deep tile fits) through up to three
-/// stages.
+/// stages, one more (or one fewer) where a tile's k-slices are exactly as
+/// many as its stages.
 /// On sm_90a, where even 64 x 64 tiles leave multiprocessors idle, each
 /// tile's k-slices split over a cluster of 2, 4 or 8 blocks (at least two
 /// slices each, no more blocks than multiprocessors), whose partial tiles

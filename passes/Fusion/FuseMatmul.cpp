@@ -329,6 +329,20 @@ std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
       if (tiles * s <= sms && kTiles >= 2 * s)
         tile.cluster = s;
   }
+  // With as many k-slices as stages, the main loop copies one slice, in its
+  // first iteration only: LLVM makes that copy's addresses loop-invariant
+  // and keeps them all live through the loop, and the kernel spills (a
+  // 3136 x 96 x 384 product, ConvNeXt-T's first MLP: 160 bytes at 255
+  // registers). One more stage, where it fits, copies every slice before
+  // the loop; else one fewer copies two in it. A split tile's blocks count
+  // their slices at run time.
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  if (tile.cluster == 1 && kTiles == tile.stages) {
+    if ((tile.stages + 1) * tile.f32StageBytes() <= sharedBudget)
+      ++tile.stages;
+    else if (tile.stages > 2)
+      --tile.stages;
+  }
   return tile;
 }
 

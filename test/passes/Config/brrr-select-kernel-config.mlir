@@ -263,13 +263,15 @@ func.func @MmaSyncWithoutTarget(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) 
 // f32 products and convolutions run the staged mma_sync body on tf32:
 // 128 x 128 tiles where they fill the multiprocessors (128 x 64 for 64
 // columns), of 64 x 32 warps; 64 x 64 where even 128 x 64 would not, of
-// four 32 x 32 warps; 16-deep slices for K = 16. f16 rows that are not whole
+// four 32 x 32 warps; 16-deep slices for K = 16; a fourth stage where a
+// tile has exactly three slices (the 72-deep convolution), so that the main
+// loop copies none of them. f16 rows that are not whole
 // 16-byte chunks run the untiled warp_mma body, even on sm_90a.
 // The pin (16-bit tiles) leaves them all alone.
 // CHECK-LABEL: func.func @UntiledBodies
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 4>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 256, tile = [128, 128, 32], stages = 3>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3>
