@@ -44,8 +44,21 @@ LogicalResult importDropout(NodeImporter &n) {
     return failure();
   if (n.sinceVersion >= 12 && n.hasInput(2)) {
     auto training = getConstInts(n.input(2));
-    if (!training || llvm::any_of(*training, [](int64_t v) { return v; }))
-      return n.emitError() << "training_mode must be a constant false";
+    if (!training)
+      return n.emitError() << "training_mode must be a constant";
+    // Training with ratio 0 (torchvision's Swin attention dropout, exported
+    // with training left on) keeps every element and scales by 1: the
+    // identity. Any other ratio drops elements at random.
+    if (llvm::any_of(*training, [](int64_t v) { return v; })) {
+      std::optional<SmallVector<double>> ratio =
+          n.hasInput(1)
+              ? getConstFloats(n.input(1))
+              : std::optional<SmallVector<double>>(SmallVector<double>{0.5});
+      if (!ratio || llvm::any_of(*ratio, [](double r) { return r != 0.0; }))
+        return n.emitError() << "training_mode = true drops elements at "
+                                "random: only training_mode false or a "
+                                "constant ratio of 0 compiles";
+    }
   }
   n.setOutput(0, *x);
   if (n.wantsOutput(1)) {
