@@ -128,8 +128,11 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
     // tile: 255 registers and a spill; 179 this way).
     int64_t inner = o.alongK ? tile.k : rows;
     bool affine = threads % inner == 0;
-    Value tidMajor = o.alongK ? e.div(tid, tile.k) : e.rem(tid, rows);
-    Value tidK = o.alongK ? e.rem(tid, tile.k) : e.div(tid, rows);
+    Value tidMajor, tidK;
+    if (affine) {
+      tidMajor = o.alongK ? e.div(tid, tile.k) : e.rem(tid, rows);
+      tidK = o.alongK ? e.rem(tid, tile.k) : e.div(tid, rows);
+    }
     for (int64_t i = 0; i < rows * tile.k / threads; ++i) {
       Value major, kk;
       if (affine) {

@@ -48,12 +48,10 @@ LogicalResult importDropout(NodeImporter &n) {
       return n.emitError() << "training_mode must be a constant";
     // Training with ratio 0 (torchvision's Swin attention dropout, exported
     // with training left on) keeps every element and scales by 1: the
-    // identity. Any other ratio drops elements at random.
+    // identity. Any other ratio (an absent one is 0.5) drops elements at
+    // random.
     if (llvm::any_of(*training, [](int64_t v) { return v; })) {
-      std::optional<SmallVector<double>> ratio =
-          n.hasInput(1)
-              ? getConstFloats(n.input(1))
-              : std::optional<SmallVector<double>>(SmallVector<double>{0.5});
+      auto ratio = n.hasInput(1) ? getConstFloats(n.input(1)) : std::nullopt;
       if (!ratio || llvm::any_of(*ratio, [](double r) { return r != 0.0; }))
         return n.emitError() << "training_mode = true drops elements at "
                                 "random: only training_mode false or a "

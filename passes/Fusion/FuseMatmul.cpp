@@ -323,8 +323,9 @@ std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
   if (!chosen)
     return std::nullopt;
   MatmulTile tile = *chosen;
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
   if (target == "sm_90a" && p.K > 0) {
-    int64_t tiles = tile.tilesOf(p), kTiles = llvm::divideCeil(p.K, tile.k);
+    int64_t tiles = tile.tilesOf(p);
     for (int64_t s : {2, 4, 8})
       if (tiles * s <= sms && kTiles >= 2 * s)
         tile.cluster = s;
@@ -336,7 +337,6 @@ std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
   // registers). One more stage, where it fits, copies every slice before
   // the loop; else one fewer copies two in it. A split tile's blocks count
   // their slices at run time.
-  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
   if (tile.cluster == 1 && kTiles == tile.stages) {
     if ((tile.stages + 1) * tile.f32StageBytes() <= sharedBudget)
       ++tile.stages;
