@@ -171,7 +171,7 @@ struct MatmulTile {
 /// slices each, no more blocks than multiprocessors), whose partial tiles
 /// are summed through distributed shared memory. None when no tile fits
 /// two stages in `sharedBudget`.
-std::optional<MatmulTile> f32TileOf(const ProductShape &p, StringRef target,
+std::optional<MatmulTile> f32TileOf(const ProductShape &p, TargetAttr target,
                                     int64_t sharedBudget);
 
 /// How the wgmma body reads a matmul operand through a TMA tensor map:
@@ -213,10 +213,6 @@ struct ProductOperands {
 };
 ProductOperands productOperandsOf(MatmulOp mm);
 
-/// Streaming multiprocessors of the chips `target` runs on (H100 and H200
-/// SXM for sm_90a): grids smaller than a wave leave them idle.
-int64_t multiprocessors(StringRef target);
-
 /// The width (64, 128, 192 or 256) of the wgmma body's 128-row tiles for
 /// a product of shape `p`: 64 for at most 64 columns, else the one that
 /// minimizes waves x time per tile (a wave of 128 x n tiles takes 64 +
@@ -224,12 +220,12 @@ int64_t multiprocessors(StringRef target);
 /// of its rate, measured on an H100, test/gpu/NOTES.md), so a narrower
 /// tile wins when it saves a wave. With `wholeColumns`, 256 where it
 /// divides N, else 128.
-int64_t wgmmaTileWidth(const ProductShape &p, StringRef target);
+int64_t wgmmaTileWidth(const ProductShape &p, TargetAttr target);
 
 /// The wgmma body's tile for a product of shape `p` on sm_90a: 128 x n
 /// (wgmmaTileWidth) over 64-deep slices, as many stages (up to 4) as
 /// `sharedBudget` holds, or none when fewer than 2 fit.
-std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
+std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
                                       int64_t sharedBudget);
 
 /// Makes a wgmma `tile` over a product of shape `p` persistent where its
@@ -246,7 +242,7 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, StringRef target,
 /// four stages (at least two) and warps of the producer warpgroup drain it
 /// (the caller asks for it only for products of a 16-bit result).
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
-                       StringRef target, int64_t sharedBudget,
+                       TargetAttr target, int64_t sharedBudget,
                        KernelSchedule schedule = KernelSchedule::cooperative);
 
 /// Splits each of a wgmma product's tiles between `tile.cluster` blocks of
@@ -258,7 +254,7 @@ void choosePersistence(MatmulTile &tile, const ProductShape &p,
 /// plus the exchange; a wave holds 120 blocks of clusters of 4 or 8 (a
 /// cluster stays within a GPC). A persistent tile is never split.
 void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
-                        StringRef target);
+                        TargetAttr target);
 
 /// Narrows a wgmma product's (or a one-group convolution's) 128 x n
 /// `tile` (one block per tile, split by chooseClusterSplit) to 128 x 64
@@ -268,11 +264,9 @@ void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
 /// convolutions at batch 1, which 128-wide tiles leave on a few dozen
 /// multiprocessors. The narrow ring holds a block's whole run of slices:
 /// two to six stages.
-void chooseNarrowTile(MatmulTile &tile, const ProductShape &p, StringRef target,
-                      int64_t sharedBudget);
+void chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
+                      TargetAttr target, int64_t sharedBudget);
 
-/// The module's `brrr.target` (empty without one) around `op`.
-StringRef targetOf(Operation *op);
 /// The shared memory a block may use around `op`: the target's budget,
 /// lowered by a `brrr.shared_memory_limit` module attribute.
 int64_t sharedMemoryBudgetOf(Operation *op);
@@ -281,13 +275,13 @@ int64_t sharedMemoryBudgetOf(Operation *op);
 /// or null.
 MatmulOp matmulOf(FusionOp fusion);
 
-/// The tile a matmul kernel runs with on `target` (a `brrr.target` value),
+/// The tile a matmul kernel runs with on `target`,
 /// or none (the untiled body): f16 and bf16 operands whose rows are whole
-/// 16-byte chunks (K and N multiples of 8). On sm_90a, products whose
+/// 16-byte chunks (K and N multiples of 8). On a wgmma target, products whose
 /// operands TMA can read run the wgmma body. Stages: as many as
 /// `sharedBudget` bytes hold, up to the body's useful depth.
 /// brrr-select-kernel-config records it in the fusion's config.
-std::optional<MatmulTile> matmulTileOf(FusionOp fusion, StringRef target,
+std::optional<MatmulTile> matmulTileOf(FusionOp fusion, TargetAttr target,
                                        int64_t sharedBudget);
 
 /// A channels-last convolution as the implicit GEMM the wgmma body runs:
@@ -317,7 +311,7 @@ struct ConvGemm {
 /// body): on sm_90a, a convolution ConvGemm describes runs the wgmma body
 /// with 128 x n tiles (n by the same wave cost model as matmuls) over
 /// 64-channel k-slices.
-std::optional<MatmulTile> convTileOf(FusionOp fusion, StringRef target,
+std::optional<MatmulTile> convTileOf(FusionOp fusion, TargetAttr target,
                                      int64_t sharedBudget);
 
 /// Input channels per group up to which a grouped convolution runs the
@@ -344,7 +338,7 @@ int64_t directConvVectorWidth(Conv2DOp conv);
 /// covers it, and each weight vector all of them. 4 (or 2) where that
 /// still leaves a wave of 256-thread blocks on `target`'s
 /// multiprocessors, 1 otherwise and for other direct convolutions.
-int64_t directConvPixels(Conv2DOp conv, StringRef target);
+int64_t directConvPixels(Conv2DOp conv, TargetAttr target);
 
 /// A transpose that swaps two groups of dimensions, [B][R][S] ->
 /// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,
@@ -471,11 +465,6 @@ struct SharedBuffer {
 /// apart from every buffer alive at the same time); returns the bytes the
 /// kernel needs.
 int64_t placeSharedBuffers(MutableArrayRef<SharedBuffer> buffers);
-
-/// Shared memory one thread block may use on `target` (a `brrr.target`
-/// module attribute value: "sm_90a", "sm_80"); without a target, the 48 KiB
-/// every CUDA device grants without opting in.
-int64_t sharedMemoryBudget(StringRef target);
 
 } // namespace mlir::brrr
 

@@ -76,7 +76,7 @@ def BrrrPatchifyConvs : Pass<"brrr-patchify-convs", "func::FuncOp"> {
 def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
   let summary = "Lay Tensor Core convolutions and their neighbours out as NHWC";
   let description = [{
-    On the module's `brrr.target` sm_90a, every f16/bf16 `brrr.conv2d` of
+    On a module whose `#brrr.target` has wgmma Tensor Cores, every f16/bf16 `brrr.conv2d` of
     one group, or of groups of whole 64-channel slices and 128-wide tiles
     of outputs, becomes a `channels_last` convolution between two transposes:
     its input is read as N x H x W x C, its weights are packed at compile
@@ -212,7 +212,7 @@ def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
     reads the source directly (attention's split, head reshape and
     transposes), unless that would cost the product its tiled body (an
     f16/bf16 operand whose rows would no longer be aligned, contiguous
-    16-byte chunks; on the module's `brrr.target` sm_90a, TMA also reads
+    16-byte chunks; on a wgmma `#brrr.target`, TMA also reads
     a B whose K is contiguous, and batches that advance by one stride).
     Runs after brrr-fuse-elementwise: a
     pointwise kernel that is the only reader of the product, with outputs
@@ -294,8 +294,8 @@ def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
     same time: buffers of disjoint phases share bytes. Records
     `brrr.shared` (name, offset, bytes per buffer) and `brrr.shared_bytes`
     on the fusion. The budget is the
-    module's `brrr.target` (sm_90a: 227 KiB per block, sm_80: 163 KiB,
-    none: 48 KiB), lowered by a `brrr.shared_memory_limit` module
+    `shared_per_block` of the module's `#brrr.target` (sm_90a: 227 KiB,
+    sm_80: 163 KiB, none: 48 KiB), lowered by a `brrr.shared_memory_limit` module
     attribute; a plan over it is an error on the fusion.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
@@ -309,8 +309,8 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     vector, cluster>`; the shared-memory planner and the code generator
     only read it. Pointwise kernels: 256 threads, vectors of 16 bytes of
     the widest element. Row kernels: the block size and vector width of
-    their register-resident row. Matmuls: on the module's `brrr.target`
-    sm_90a, f16/bf16 products whose operands TMA can read run the `wgmma`
+    their register-resident row. Matmuls: on a wgmma `#brrr.target`
+    (sm_90a), f16/bf16 products whose operands TMA can read run the `wgmma`
     body (128 rows by 128, 192 or 256 columns, whichever wastes the least
     of the last wave; 64-deep slices; up to 4 stages, as many as the
     shared budget holds), each tile split over 2, 4 or 8 blocks of a

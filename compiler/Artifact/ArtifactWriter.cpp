@@ -248,17 +248,17 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
 }
 
 FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
-                                                const Target &target,
+                                                TargetAttr target,
                                                 CompiledKernels kernels) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main)
     return module.emitError("no func.func @main");
   ModelImage image;
   art::Artifact &a = image.artifact;
-  a.target = target.chip;
-  a.smMajor = target.smMajor;
-  a.smMinor = target.smMinor;
-  a.exactArch = target.exactArch;
+  a.target = target.getChip().str();
+  a.smMajor = target.getCapability() / 10;
+  a.smMinor = target.getCapability() % 10;
+  a.exactArch = target.has(TargetFeature::arch_specific);
   a.ptx = std::move(kernels.ptx);
   a.cubin = std::move(kernels.cubin);
   if (auto arena = main->getAttrOfType<IntegerAttr>("brrr.arena_bytes"))

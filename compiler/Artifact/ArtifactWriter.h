@@ -50,7 +50,7 @@ struct ModelImage {
 
 /// Builds the image of a module that went through fusion, memory planning
 /// and kernel outlining, with `kernels` compiled for `target`.
-FailureOr<ModelImage> buildArtifact(ModuleOp module, const Target &target,
+FailureOr<ModelImage> buildArtifact(ModuleOp module, TargetAttr target,
                                     CompiledKernels kernels);
 
 /// Links `image` and the runtime archive `runtimeLib` into the shared

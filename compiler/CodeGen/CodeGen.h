@@ -115,15 +115,6 @@ FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
 FailureOr<KernelInfo> emitPoolKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                                      StringRef name);
 
-/// A supported GPU target.
-struct Target {
-  std::string chip;     ///< "sm_90a" or "sm_80"
-  int smMajor, smMinor; ///< the compute capability it needs
-  bool exactArch;       ///< "a" targets run only on that exact chip
-};
-/// The target named `name`, or failure for an unknown one.
-FailureOr<Target> lookupTarget(StringRef name);
-
 /// PTX and cubin of the kernel module of `module`.
 struct CompiledKernels {
   std::string ptx;
@@ -135,7 +126,7 @@ struct CompiledKernels {
 /// ptxas, compiling a cubin fails with a diagnostic that says so. With
 /// `timing`, its stages are timed under it: the lowering to LLVM, LLVM's
 /// NVPTX back end, ptxas.
-FailureOr<CompiledKernels> compileKernels(ModuleOp module, const Target &target,
+FailureOr<CompiledKernels> compileKernels(ModuleOp module, TargetAttr target,
                                           StringRef cudaPath,
                                           bool withCubin = true,
                                           TimingScope *timing = nullptr);

@@ -19,8 +19,9 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     erased and their fusions' `brrr.kernel` names the first, so that LLVM
     and ptxas compile each distinct kernel once.
 
-    On the module's `brrr.target` sm_90a (with `programmatic-launch`, the
-    default), kernels may overlap the kernel ahead of them. Every kernel
+    On a module whose `#brrr.target` has `grid_dependency` (sm_90a; with
+    `programmatic-launch`, the default), kernels may overlap the kernel
+    ahead of them. Every kernel
     begins with `nvvm.griddepcontrol launch_dependents`: the next kernel
     may launch once every block of this one has started. A kernel whose
     blocks each take a whole multiprocessor (the wgmma body's registers,

@@ -4,7 +4,7 @@
 // kernel module (scf -> cf, gpu/arith/math -> NVVM + LLVM, libdevice for
 // math functions) and serializes it with LLVM's NVPTX back end to PTX, and
 // that PTX with ptxas to cubin. The target chip and PTX version come from
-// `Target`.
+// the `#brrr.target` it is given.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,14 +45,6 @@
 
 using namespace mlir;
 using namespace mlir::brrr;
-
-FailureOr<Target> mlir::brrr::lookupTarget(StringRef name) {
-  if (name == "sm_90a")
-    return Target{"sm_90a", 9, 0, true};
-  if (name == "sm_80")
-    return Target{"sm_80", 8, 0, false};
-  return failure();
-}
 
 void mlir::brrr::registerCodeGenDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, cf::ControlFlowDialect,
@@ -108,7 +100,7 @@ std::unique_ptr<Pass> createMarkGridConstants() {
 /// ptxas (given `ptxasOptions`) turns that same text into the cubin
 /// returned. Serializing to PTX and to cubin separately ran the back end
 /// twice, a quarter of the compile time of a CNN.
-static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
+static FailureOr<std::string> serialize(ModuleOp module, TargetAttr target,
                                         StringRef cudaPath, bool withCubin,
                                         StringRef ptxasOptions,
                                         std::string &keepPtx,
@@ -126,7 +118,7 @@ static FailureOr<std::string> serialize(ModuleOp module, const Target &target,
 
   PassManager pm(module.getContext());
   GpuNVVMAttachTargetOptions attach;
-  attach.chip = target.chip;
+  attach.chip = target.getChip().str();
   attach.features = "+ptx80";
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
@@ -204,7 +196,7 @@ static bool splitsCompile(StringRef ptxas) {
 }
 
 FailureOr<CompiledKernels> mlir::brrr::compileKernels(ModuleOp module,
-                                                      const Target &target,
+                                                      TargetAttr target,
                                                       StringRef cudaPath,
                                                       bool withCubin,
                                                       TimingScope *timing) {

@@ -29,9 +29,7 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// Shared memory of one sm_90 multiprocessor, and what the hardware
-/// reserves for each resident block.
-constexpr int64_t kSharedPerMultiprocessor = 228 * 1024;
+/// Shared memory the hardware reserves for each resident block.
 constexpr int64_t kSharedReservedPerBlock = 1024;
 
 /// Blocks of a launch.
@@ -55,10 +53,11 @@ int64_t blocksOf(const KernelInfo &info) {
 ///   waves, ran 3-5% slower with its products placed early, while at batch
 ///   1 (one wave each) it ran 4% faster.
 bool launchesEarly(const KernelInfo &info, const KernelInfo *previous,
-                   int64_t multiprocessors) {
+                   TargetAttr target) {
+  int64_t multiprocessors = target.getMultiprocessors();
   bool whole = info.wholeMultiprocessor ||
                2 * (info.sharedBytes + kSharedReservedPerBlock) >
-                   kSharedPerMultiprocessor;
+                   target.getSharedPerMultiprocessor();
   return whole && blocksOf(info) <= multiprocessors &&
          (!previous || blocksOf(*previous) <= multiprocessors);
 }
@@ -75,6 +74,30 @@ void beginWithGridDependency(gpu::GPUFuncOp func, bool waits) {
                                  NVVM::GridDepActionKind::launch_dependents);
   if (waits)
     NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+}
+
+/// The kernel of `fusion`, from its family's emitter.
+FailureOr<KernelInfo> emitKernel(FusionOp fusion, OpBuilder &kb,
+                                 const std::string &name) {
+  switch (fusion.getKind()) {
+  case KernelFamily::pointwise:
+    return emitPointwiseKernel(fusion, kb, name);
+  case KernelFamily::row:
+    return emitRowKernel(fusion, kb, name);
+  case KernelFamily::reduce:
+    return emitReduceKernel(fusion, kb, name);
+  case KernelFamily::movement:
+    return emitMovementKernel(fusion, kb, name);
+  case KernelFamily::matmul:
+    return emitMatmulKernel(fusion, kb, name);
+  case KernelFamily::attention:
+    return emitAttentionKernel(fusion, kb, name);
+  case KernelFamily::conv:
+    return emitConvKernel(fusion, kb, name);
+  case KernelFamily::pool:
+    return emitPoolKernel(fusion, kb, name);
+  }
+  llvm_unreachable("every kernel family has an emitter");
 }
 
 /// Compiles each distinct kernel once: a kernel whose code, attributes
@@ -132,34 +155,15 @@ struct OutlineKernelsPass
     auto kernels =
         gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
     OpBuilder kb = OpBuilder::atBlockBegin(kernels.getBody());
-    // griddepcontrol needs sm_90.
-    StringRef target = targetOf(main);
-    bool programmatic = programmaticLaunch && target == "sm_90a";
+    TargetAttr target = targetOf(main);
+    bool programmatic =
+        programmaticLaunch && target.has(TargetFeature::grid_dependency);
     std::optional<KernelInfo> previous;
 
     unsigned index = 0;
     WalkResult walk = main.walk([&](FusionOp fusion) {
       std::string name = "fusion_" + std::to_string(index++);
-      FailureOr<KernelInfo> info = failure();
-      if (fusion.getKind() == "pointwise")
-        info = emitPointwiseKernel(fusion, kb, name);
-      else if (fusion.getKind() == "row")
-        info = emitRowKernel(fusion, kb, name);
-      else if (fusion.getKind() == "reduce")
-        info = emitReduceKernel(fusion, kb, name);
-      else if (fusion.getKind() == "movement")
-        info = emitMovementKernel(fusion, kb, name);
-      else if (fusion.getKind() == "matmul")
-        info = emitMatmulKernel(fusion, kb, name);
-      else if (fusion.getKind() == "attention")
-        info = emitAttentionKernel(fusion, kb, name);
-      else if (fusion.getKind() == "conv")
-        info = emitConvKernel(fusion, kb, name);
-      else if (fusion.getKind() == "pool")
-        info = emitPoolKernel(fusion, kb, name);
-      else
-        return WalkResult(fusion.emitOpError("kernel family '")
-                          << fusion.getKind() << "' has no code generator");
+      FailureOr<KernelInfo> info = emitKernel(fusion, kb, name);
       if (failed(info))
         return WalkResult::interrupt();
       fusion->setAttr("brrr.kernel", b.getStringAttr(info->name));
@@ -172,8 +176,8 @@ struct OutlineKernelsPass
       if (info->tensorMaps)
         fusion->setAttr("brrr.tensor_maps", info->tensorMaps);
       if (programmatic) {
-        bool early = launchesEarly(*info, previous ? &*previous : nullptr,
-                                   multiprocessors(target));
+        bool early =
+            launchesEarly(*info, previous ? &*previous : nullptr, target);
         beginWithGridDependency(
             kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), early);
         if (early)

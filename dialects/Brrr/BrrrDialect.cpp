@@ -13,6 +13,7 @@ using namespace mlir::brrr;
 #include "dialects/Brrr/BrrrDialect.cpp.inc"
 #include "dialects/Brrr/BrrrEnums.cpp.inc"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -206,4 +207,75 @@ Operation *BrrrDialect::materializeConstant(OpBuilder &builder, Attribute value,
   if (!elements || elements.getType() != type)
     return nullptr;
   return ConstantOp::create(builder, loc, elements);
+}
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One known chip: the facts passes and the code generator read.
+struct KnownTarget {
+  StringLiteral chip;
+  int64_t capability, multiprocessors, sharedPerBlock, sharedPerMultiprocessor;
+  TensorCores tensorCores;
+  ArrayRef<TargetFeature> features;
+};
+
+constexpr TargetFeature kHopperFeatures[] = {
+    TargetFeature::arch_specific, TargetFeature::tma, TargetFeature::clusters,
+    TargetFeature::grid_dependency};
+
+/// The chips `brrrc --target` knows. sm_90a: an H100/H200 SXM, 132
+/// multiprocessors of 228 KiB shared memory, 227 KiB of it for one block;
+/// its PTX runs on no other chip. sm_80: an A100, 108 multiprocessors of
+/// 164 KiB, 163 KiB a block; its PTX also JIT-compiles for newer chips.
+constexpr KnownTarget kKnownTargets[] = {
+    {"sm_90a", 90, 132, 227 * 1024, 228 * 1024, TensorCores::wgmma,
+     kHopperFeatures},
+    {"sm_80", 80, 108, 163 * 1024, 164 * 1024, TensorCores::mma_sync, {}},
+};
+
+} // namespace
+
+FailureOr<TargetAttr> TargetAttr::known(MLIRContext *context, StringRef chip) {
+  for (const KnownTarget &t : kKnownTargets)
+    if (t.chip == chip)
+      return TargetAttr::get(context, t.chip, t.capability, t.multiprocessors,
+                             t.sharedPerBlock, t.sharedPerMultiprocessor,
+                             t.tensorCores, t.features);
+  return failure();
+}
+
+StringRef TargetAttr::knownNames() { return "sm_90a, sm_80"; }
+
+TargetAttr TargetAttr::untargeted(MLIRContext *context) {
+  return TargetAttr::get(context, "", 0, 108, 48 * 1024, 48 * 1024,
+                         TensorCores::mma_sync, {});
+}
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef chip,
+                   int64_t capability, int64_t multiprocessors,
+                   int64_t sharedPerBlock, int64_t sharedPerMultiprocessor,
+                   TensorCores tensorCores, ArrayRef<TargetFeature> features) {
+  if (capability < 0 || multiprocessors < 1 || sharedPerBlock < 1 ||
+      sharedPerBlock > sharedPerMultiprocessor)
+    return emitError() << "a target needs a non-negative capability, at least "
+                          "one multiprocessor and 1 to shared_per_"
+                          "multiprocessor bytes of shared memory per block";
+  if (tensorCores == TensorCores::wgmma && capability < 90)
+    return emitError() << "wgmma Tensor Cores need capability 90 or more, got "
+                       << capability;
+  return success();
+}
+
+TargetAttr mlir::brrr::targetOf(Operation *op) {
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto target = module->getAttrOfType<TargetAttr>(kTargetAttrName))
+      return target;
+  return TargetAttr::untargeted(op->getContext());
 }

@@ -135,9 +135,32 @@ def Brrr_KernelScheduleAttr : I32EnumAttr<"KernelSchedule",
   let genSpecializedAttr = 0;
 }
 
+def Brrr_TensorCoresAttr : I32EnumAttr<"TensorCores",
+    "the Tensor Core instructions a chip has", [
+      I32EnumAttrCase<"mma_sync", 0>, I32EnumAttrCase<"wgmma", 1>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
+def Brrr_TargetFeatureAttr : I32EnumAttr<"TargetFeature",
+    "a capability of a target beyond its Tensor Cores", [
+      I32EnumAttrCase<"arch_specific", 0>, I32EnumAttrCase<"tma", 1>,
+      I32EnumAttrCase<"clusters", 2>, I32EnumAttrCase<"grid_dependency", 3>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
+
+/// A kernel family as an attribute of its own (`#brrr.family<row>`):
+/// `brrr.fusion`'s kind, which the op prints as the bare keyword
+/// (`brrr.fusion row(...)`).
+def Brrr_KernelFamilyEnumAttr : EnumAttr<Brrr_Dialect, Brrr_KernelFamilyAttr,
+                                         "family"> {
+  let assemblyFormat = "`<` $value `>`";
+}
 
 /// A block tile, printed and parsed as `[m, n, k]`.
 def Brrr_TileParameter : OptionalArrayRefParameter<"int64_t", "block tile"> {
@@ -230,6 +253,105 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+}
+
+/// A target's features, printed and parsed as `[tma, clusters]`.
+def Brrr_FeaturesParameter
+    : OptionalArrayRefParameter<"::mlir::brrr::TargetFeature",
+                                "target features"> {
+  let printer = [{
+    $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer, [&](auto f) {
+      $_printer << ::mlir::brrr::stringifyTargetFeature(f);
+    });
+    $_printer << ']';
+  }];
+  let parser = [{
+    [&]() -> ::mlir::FailureOr<::llvm::SmallVector<::mlir::brrr::TargetFeature>> {
+      ::llvm::SmallVector<::mlir::brrr::TargetFeature> values;
+      if ($_parser.parseCommaSeparatedList(
+              ::mlir::AsmParser::Delimiter::Square, [&]() -> ::mlir::ParseResult {
+                ::llvm::SMLoc loc = $_parser.getCurrentLocation();
+                ::llvm::StringRef word;
+                if ($_parser.parseKeyword(&word))
+                  return ::mlir::failure();
+                auto f = ::mlir::brrr::symbolizeTargetFeature(word);
+                if (!f)
+                  return $_parser.emitError(loc, "unknown target feature '")
+                         << word << "'";
+                values.push_back(*f);
+                return ::mlir::success();
+              }))
+        return ::mlir::failure();
+      return values;
+    }()
+  }];
+}
+
+def Brrr_TargetAttr : AttrDef<Brrr_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the GPU a module is compiled for, and the facts of it that "
+                "passes read";
+  let description = [{
+    Set once on the module (`brrr.target`) from `brrrc --target`, resolved
+    from the table of known chips (`TargetAttr::known`); every pass that
+    depends on the GPU reads it here, and a test pins it in the IR:
+    - `chip`: the name ptxas assembles for (`sm_90a`, `sm_80`);
+    - `capability`: the compute capability the code needs, major * 10 +
+      minor;
+    - `multiprocessors`: the streaming multiprocessors one wave of blocks
+      fills;
+    - `shared_per_block`: the bytes of shared memory one block may use;
+    - `shared_per_multiprocessor`: the bytes of shared memory of one
+      multiprocessor, shared by its resident blocks;
+    - `tensor_cores`: `mma_sync` (warp-level, sm_80) or `wgmma`
+      (warpgroup-level, fed from shared memory, sm_90a);
+    - `features`: `arch_specific` (the code runs only on that exact chip,
+      from its cubin), `tma` (tensor-memory-accelerator copies),
+      `clusters` (thread-block clusters and distributed shared memory),
+      `grid_dependency` (programmatic dependent launches).
+
+    Without the attribute, passes assume a GPU of 108 multiprocessors that
+    grants 48 KiB of shared memory per block, with mma_sync Tensor Cores
+    and no features (`TargetAttr::untargeted`).
+
+    Example:
+
+    ```mlir
+    module attributes {brrr.target = #brrr.target<chip = "sm_90a",
+        capability = 90, multiprocessors = 132, shared_per_block = 232448,
+        shared_per_multiprocessor = 233472, tensor_cores = wgmma,
+        features = [arch_specific, tma, clusters, grid_dependency]>} {}
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the chip ptxas assembles for">:$chip,
+    "int64_t":$capability,
+    "int64_t":$multiprocessors,
+    "int64_t":$shared_per_block,
+    "int64_t":$shared_per_multiprocessor,
+    EnumParameter<Brrr_TensorCoresAttr>:$tensor_cores,
+    Brrr_FeaturesParameter:$features
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The known chip `chip` (`brrrc --target`), or failure.
+    static ::mlir::FailureOr<TargetAttr> known(::mlir::MLIRContext *context,
+                                               ::llvm::StringRef chip);
+    /// The names of the known chips, for diagnostics.
+    static ::llvm::StringRef knownNames();
+    /// What passes assume of a module compiled for no target.
+    static TargetAttr untargeted(::mlir::MLIRContext *context);
+    /// Whether the target has feature `f`.
+    bool has(TargetFeature f) const {
+      return ::llvm::is_contained(getFeatures(), f);
+    }
+    /// Whether it runs the Hopper body: wgmma fed by TMA.
+    bool hasWgmma() const {
+      return getTensorCores() == TensorCores::wgmma && has(TargetFeature::tma);
+    }
+  }];
 }
 
 #endif // BRRR_DIALECT_TD

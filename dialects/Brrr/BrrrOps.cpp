@@ -18,6 +18,28 @@
 using namespace mlir;
 using namespace mlir::brrr;
 
+/// A fusion's kind, as the bare family keyword: `brrr.fusion row(...)`.
+static ParseResult parseKernelFamily(OpAsmParser &parser,
+                                     KernelFamilyAttr &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseKeyword(&word))
+    return failure();
+  std::optional<KernelFamily> family = symbolizeKernelFamily(word);
+  if (!family)
+    return parser.emitError(loc, "unknown kernel family '")
+           << word
+           << "' (pointwise, row, reduce, movement, matmul, conv, pool or "
+              "attention)";
+  kind = KernelFamilyAttr::get(parser.getContext(), *family);
+  return success();
+}
+
+static void printKernelFamily(OpAsmPrinter &printer, Operation *,
+                              KernelFamilyAttr kind) {
+  printer << stringifyKernelFamily(kind.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Brrr/BrrrOps.cpp.inc"
 
@@ -170,9 +192,11 @@ LogicalResult ResizeOp::verify() {
   return success();
 }
 
-void FusionOp::build(OpBuilder &builder, OperationState &state, StringRef kind,
-                     ValueRange inputs, TypeRange resultTypes) {
-  state.addAttribute(getKindAttrName(state.name), builder.getStringAttr(kind));
+void FusionOp::build(OpBuilder &builder, OperationState &state,
+                     KernelFamily kind, ValueRange inputs,
+                     TypeRange resultTypes) {
+  state.addAttribute(getKindAttrName(state.name),
+                     KernelFamilyAttr::get(builder.getContext(), kind));
   state.addOperands(inputs);
   state.addTypes(resultTypes);
   Region *body = state.addRegion();
@@ -202,10 +226,11 @@ LogicalResult FusionOp::verify() {
     if (!kernel)
       return emitOpError(kKernelConfigAttrName)
              << " must be a #brrr.kernel, got " << config;
-    if (stringifyKernelFamily(kernel.getFamily()) != getKind())
+    if (kernel.getFamily() != getKind())
       return emitOpError("has a ")
              << stringifyKernelFamily(kernel.getFamily())
-             << " kernel config but is a '" << getKind() << "' fusion";
+             << " kernel config but is a '" << stringifyKernelFamily(getKind())
+             << "' fusion";
   }
   return success();
 }

@@ -34,6 +34,13 @@ constexpr int64_t kMaxFoldElements = 16384;
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.kernel` config.
 constexpr llvm::StringLiteral kKernelConfigAttrName = "brrr.config";
 
+/// The module attribute holding the `#brrr.target` it is compiled for.
+constexpr llvm::StringLiteral kTargetAttrName = "brrr.target";
+
+/// The target of the module that holds `op` (or is `op`): its
+/// `brrr.target`, or TargetAttr::untargeted without one.
+TargetAttr targetOf(Operation *op);
+
 /// The numpy broadcast of two shapes, or failure if some dimension pair is
 /// neither equal nor 1.
 FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> lhs,

@@ -759,8 +759,9 @@ def Brrr_FusionOp : Brrr_Op<"fusion", [IsolatedFromAbove,
   let description = [{
     The fusion passes wrap the ops that one kernel computes in a region: the
     operands are the tensors the kernel reads from memory, the results the
-    tensors it writes; every value inside lives in registers. `kind` names
-    the kernel family that generates code for it (`pointwise`, ...).
+    tensors it writes; every value inside lives in registers. `kind` is the
+    kernel family that generates code for it (`pointwise`, `row`, `reduce`,
+    `movement`, `matmul`, `conv`, `pool` or `attention`).
 
     Example:
 
@@ -773,16 +774,18 @@ def Brrr_FusionOp : Brrr_Op<"fusion", [IsolatedFromAbove,
     }
     ```
   }];
-  let arguments = (ins StrAttr:$kind, Variadic<Brrr_Tensor>:$inputs);
+  let arguments = (ins Brrr_KernelFamilyEnumAttr:$kind,
+                       Variadic<Brrr_Tensor>:$inputs);
   let results = (outs Variadic<Brrr_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, results) $body
+    custom<KernelFamily>($kind) `(` $inputs `)` attr-dict `:`
+    functional-type($inputs, results) $body
   }];
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
-    OpBuilder<(ins "::llvm::StringRef":$kind, "::mlir::ValueRange":$inputs,
+    OpBuilder<(ins "::mlir::brrr::KernelFamily":$kind, "::mlir::ValueRange":$inputs,
                    "::mlir::TypeRange":$resultTypes)>
   ];
 }

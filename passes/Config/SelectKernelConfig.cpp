@@ -106,7 +106,7 @@ KernelConfigAttr attentionConfig(FusionOp fusion, ArrayRef<int64_t> pinned) {
 /// The config of an f32 product (matmul or convolution) on the staged
 /// mma_sync body, multiplying with `precision`; null for other element
 /// types, failure (with a diagnostic) where no tile fits `budget`.
-FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, StringRef target,
+FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, TargetAttr target,
                                       int64_t budget,
                                       KernelPrecision precision) {
   if (!isF32Product(fusion))
@@ -183,7 +183,7 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 /// an f32 result stay cooperative). Without them, products run that
 /// overlapped grid where it pays (kOverlapMinK, kOverlapHeavyMinK,
 /// lightEpilogue).
-FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
+FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
                                          int64_t budget,
                                          ArrayRef<int64_t> pinnedTile,
                                          ArrayRef<int64_t> pinnedAttention,
@@ -208,15 +208,15 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
   if (precision == "tf32" && isF32Product(fusion))
     f32Precision = KernelPrecision::tf32;
   MLIRContext *ctx = fusion.getContext();
-  StringRef kind = fusion.getKind();
-  if (kind == "pointwise") {
+  KernelFamily kind = fusion.getKind();
+  if (kind == KernelFamily::pointwise) {
     int64_t vector = pointwiseVectorWidth(fusion);
     return KernelConfigAttr::get(
         ctx, KernelFamily::pointwise, KernelBody::simt, kPointwiseThreads,
         vectorsPerThread(fusion, vector), 0, vector, 1, KernelPrecision::exact,
         0, 0, KernelSchedule::cooperative);
   }
-  if (kind == "row") {
+  if (kind == KernelFamily::row) {
     FailureOr<RowGeometry> g = rowGeometryOf(fusion);
     if (failed(g))
       return failure();
@@ -227,7 +227,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         ctx, KernelFamily::row, KernelBody::simt, g->threads, tile, 0, g->vec,
         1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
   }
-  if (kind == "matmul") {
+  if (kind == KernelFamily::matmul) {
     if (std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget)) {
       if (!pinnedTile.empty()) {
         tile->m = pinnedTile[0];
@@ -255,7 +255,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         ctx, KernelFamily::matmul, KernelBody::warp_mma, 32, {}, 0, 1, 1,
         KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
   }
-  if (kind == "pool") {
+  if (kind == KernelFamily::pool) {
     // Channels-last pools read and write 16-byte vectors of channels.
     Operation *pool = &fusion.getBody().front().front();
     if (!isa<MaxPool2DOp, AvgPool2DOp>(pool) || !pool->hasAttr("channels_last"))
@@ -271,7 +271,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
         ctx, KernelFamily::pool, KernelBody::simt, kPointwiseThreads, {}, 0,
         vector, 1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
   }
-  if (kind == "movement") {
+  if (kind == KernelFamily::movement) {
     if (int64_t vector = movementVectorWidth(fusion))
       return KernelConfigAttr::get(
           ctx, KernelFamily::movement, KernelBody::simt, kPointwiseThreads,
@@ -279,14 +279,14 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, StringRef target,
           KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
     return KernelConfigAttr();
   }
-  if (kind == "reduce")
+  if (kind == KernelFamily::reduce)
     return reduceConfig(fusion);
-  if (kind == "attention") {
+  if (kind == KernelFamily::attention) {
     if (!attentionOf(fusion))
       return fusion.emitOpError("attention kernels hold a brrr.attention");
     return attentionConfig(fusion, pinnedAttention);
   }
-  if (kind == "conv") {
+  if (kind == KernelFamily::conv) {
     // Depthwise and narrow-group convolutions: a few multiply-adds per
     // output element read, on plain threads.
     auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
@@ -338,7 +338,7 @@ struct SelectKernelConfigPass
       return signalPassFailure();
     }
     auto module = getOperation()->getParentOfType<ModuleOp>();
-    StringRef target = targetOf(getOperation());
+    TargetAttr target = targetOf(getOperation());
     int64_t budget = sharedMemoryBudgetOf(getOperation());
 
     if (!attentionTile.empty() && attentionTile.size() != 3) {

@@ -26,13 +26,13 @@ namespace {
 
 struct FuseConvPass : public mlir::brrr::impl::BrrrFuseConvBase<FuseConvPass> {
   void runOnOperation() override {
-    wrapEachInFusion(getOperation(), "conv",
+    wrapEachInFusion(getOperation(), KernelFamily::conv,
                      [](Operation *op) { return isa<Conv2DOp>(op); });
-    wrapEachInFusion(getOperation(), "pool", [](Operation *op) {
+    wrapEachInFusion(getOperation(), KernelFamily::pool, [](Operation *op) {
       return isa<MaxPool2DOp, AvgPool2DOp>(op);
     });
-    mergeEpilogues(getOperation(), "conv");
-    mergeEpilogues(getOperation(), "pool");
+    mergeEpilogues(getOperation(), KernelFamily::conv);
+    mergeEpilogues(getOperation(), KernelFamily::pool);
   }
 };
 
@@ -81,9 +81,9 @@ std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
 }
 
 std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,
-                                                 StringRef target,
+                                                 TargetAttr target,
                                                  int64_t sharedBudget) {
-  if (target != "sm_90a" || fusion.getKind() != "conv")
+  if (!target.hasWgmma() || fusion.getKind() != KernelFamily::conv)
     return std::nullopt;
   auto conv = dyn_cast<Conv2DOp>(&fusion.getBody().front().front());
   std::optional<ConvGemm> g = conv ? ConvGemm::of(conv) : std::nullopt;
@@ -110,7 +110,7 @@ bool mlir::brrr::isDirectConv(Conv2DOp conv) {
          wt.getDimSize(conv.weightInDim()) <= kDirectConvGroupChannels;
 }
 
-int64_t mlir::brrr::directConvPixels(Conv2DOp conv, StringRef target) {
+int64_t mlir::brrr::directConvPixels(Conv2DOp conv, TargetAttr target) {
   int64_t vec = directConvVectorWidth(conv);
   if (vec == 1)
     return 1;
@@ -118,7 +118,7 @@ int64_t mlir::brrr::directConvPixels(Conv2DOp conv, StringRef target) {
   // Windows of up to 64 taps: a thread's taps stay unrolled.
   if (g.KH * g.KW > 64)
     return 1;
-  int64_t wave = multiprocessors(target) * 256;
+  int64_t wave = target.getMultiprocessors() * 256;
   for (int64_t pixels : {4, 2})
     if (g.OW >= pixels &&
         g.N * g.OH * llvm::divideCeil(g.OW, pixels) * (g.O / vec) >= wave)

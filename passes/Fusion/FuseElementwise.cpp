@@ -214,8 +214,8 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
 
   OpBuilder b(root);
   auto fusion =
-      FusionOp::create(b, root->getLoc(), "pointwise", inputs.getArrayRef(),
-                       ValueRange(results).getTypes());
+      FusionOp::create(b, root->getLoc(), KernelFamily::pointwise,
+                       inputs.getArrayRef(), ValueRange(results).getTypes());
   Block &body = fusion.getBody().front();
   IRMapping map;
   for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))

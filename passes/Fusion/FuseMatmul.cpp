@@ -80,12 +80,12 @@ std::optional<SmallVector<int64_t>> viewStrides(ArrayRef<int64_t> oldShape,
 
 /// Whether a product of `et` operands laid out as `lhs` and `rhs` over
 /// `batch` runs a tiled Tensor Core body on `target`: staged by cp.async,
-/// or on sm_90a read by TMA.
-bool isTiled(StringRef target, Type et, const OperandLayout &lhs,
+/// or, on a target with the wgmma body, read by TMA.
+bool isTiled(TargetAttr target, Type et, const OperandLayout &lhs,
              const OperandLayout &rhs, ArrayRef<int64_t> batch) {
   if (isStageable(et, lhs, rhs))
     return true;
-  return target == "sm_90a" && (et.isF16() || et.isBF16()) &&
+  return target.hasWgmma() && (et.isF16() || et.isBF16()) &&
          tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
          tmaOperandOf(rhs, batch, /*isLhs=*/false);
 }
@@ -96,7 +96,7 @@ bool isTiled(StringRef target, Type et, const OperandLayout &lhs,
 /// body on `target`. Each saves writing and re-reading a copy, and a
 /// launch.
 std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm,
-                                                       StringRef target) {
+                                                       TargetAttr target) {
   Type et = mm.getLhs().getType().getElementType();
   OperandLayout lhs = materialized(mm.getLhs()),
                 rhs = materialized(mm.getRhs());
@@ -117,7 +117,7 @@ std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm,
 /// Wraps `product` and the views its operands are read through (one layout
 /// per operand, in order) in one `kind` kernel.
 void wrapProduct(Operation *product, ArrayRef<OperandLayout> layouts,
-                 StringRef kind) {
+                 KernelFamily kind) {
   llvm::SetVector<Value> inputs;
   for (const OperandLayout &l : layouts)
     inputs.insert(l.source);
@@ -147,9 +147,9 @@ void wrapProduct(Operation *product, ArrayRef<OperandLayout> layouts,
 }
 
 /// Wraps `mm` and the views it reads through in one matmul kernel.
-void wrapMatmul(MatmulOp mm, StringRef target) {
+void wrapMatmul(MatmulOp mm, TargetAttr target) {
   auto [lhs, rhs] = operandsToRead(mm, target);
-  wrapProduct(mm, {lhs, rhs}, "matmul");
+  wrapProduct(mm, {lhs, rhs}, KernelFamily::matmul);
 }
 
 /// Wraps `att` in one attention kernel, reading queries, keys and values
@@ -166,7 +166,7 @@ void wrapAttention(AttentionOp att) {
   }
   if (Value bias = att.getBias())
     layouts.push_back(materialized(bias));
-  wrapProduct(att, layouts, "attention");
+  wrapProduct(att, layouts, KernelFamily::attention);
 }
 
 /// Writes the matmul or attention kernel `f`'s only result through the
@@ -207,7 +207,7 @@ struct FuseMatmulPass
       if (!mm->getParentOfType<FusionOp>())
         matmuls.push_back(mm);
     });
-    StringRef target = targetOf(getOperation());
+    TargetAttr target = targetOf(getOperation());
     for (MatmulOp mm : matmuls)
       wrapMatmul(mm, target);
     SmallVector<AttentionOp> attentions;
@@ -217,11 +217,12 @@ struct FuseMatmulPass
     });
     for (AttentionOp att : attentions)
       wrapAttention(att);
-    mergeEpilogues(getOperation(), "matmul");
-    mergeEpilogues(getOperation(), "attention");
+    mergeEpilogues(getOperation(), KernelFamily::matmul);
+    mergeEpilogues(getOperation(), KernelFamily::attention);
     SmallVector<FusionOp> kernels;
     getOperation().walk([&](FusionOp f) {
-      if (f.getKind() == "matmul" || f.getKind() == "attention")
+      if (f.getKind() == KernelFamily::matmul ||
+          f.getKind() == KernelFamily::attention)
         kernels.push_back(f);
     });
     for (FusionOp f : kernels)
@@ -231,14 +232,10 @@ struct FuseMatmulPass
 
 } // namespace
 
-int64_t mlir::brrr::multiprocessors(StringRef target) {
-  return target == "sm_90a" ? 132 : 108;
-}
-
 std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
-                                                   StringRef target,
+                                                   TargetAttr target,
                                                    int64_t sharedBudget) {
-  if (fusion.getKind() != "matmul")
+  if (fusion.getKind() != KernelFamily::matmul)
     return std::nullopt;
   MatmulOp mm = matmulOf(fusion);
   if (!mm)
@@ -249,7 +246,7 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   const ProductShape &p = po.shape;
   ArrayRef<int64_t> batch = p.batch;
 
-  if (target == "sm_90a" && (et.isF16() || et.isBF16()) &&
+  if (target.hasWgmma() && (et.isF16() || et.isBF16()) &&
       tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
       tmaOperandOf(rhs, batch, /*isLhs=*/false))
     if (std::optional<MatmulTile> tile = wgmmaTileOf(p, target, sharedBudget))
@@ -274,7 +271,7 @@ static int64_t wgmmaRingStages(const MatmulTile &tile, int64_t sharedBudget) {
 }
 
 std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
-                                                  StringRef target,
+                                                  TargetAttr target,
                                                   int64_t sharedBudget) {
   // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
   // 128-byte swizzled row each), n by the wave cost model.
@@ -290,12 +287,12 @@ std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
 }
 
 std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
-                                                StringRef target,
+                                                TargetAttr target,
                                                 int64_t sharedBudget) {
   // 16-deep slices for products of at most 16 (MobileNet's narrowest 1x1
   // convolutions), which a 32-deep one would fill half with zeros, or
   // where 32-deep ones do not fit the budget twice.
-  int64_t sms = multiprocessors(target);
+  int64_t sms = target.getMultiprocessors();
   std::optional<MatmulTile> chosen;
   for (int64_t k : {int64_t(32), int64_t(16)}) {
     if (k == 32 && p.K <= 16)
@@ -324,7 +321,7 @@ std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
     return std::nullopt;
   MatmulTile tile = *chosen;
   int64_t kTiles = llvm::divideCeil(p.K, tile.k);
-  if (target == "sm_90a" && p.K > 0) {
+  if (target.has(TargetFeature::clusters) && p.K > 0) {
     int64_t tiles = tile.tilesOf(p);
     for (int64_t s : {2, 4, 8})
       if (tiles * s <= sms && kTiles >= 2 * s)
@@ -356,13 +353,13 @@ int64_t MatmulTile::tilesOf(const ProductShape &p) const {
 }
 
 void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
-                                   StringRef target, int64_t sharedBudget,
+                                   TargetAttr target, int64_t sharedBudget,
                                    KernelSchedule schedule) {
   tile.grid = tile.epilogue = 0;
   tile.schedule = KernelSchedule::cooperative;
   if (tile.body != KernelBody::wgmma)
     return;
-  int64_t sms = multiprocessors(target);
+  int64_t sms = target.getMultiprocessors();
   MatmulTile chosen = tile;
   chosen.schedule = schedule;
   if (chosen.pingpong() && chosen.n > 128) {
@@ -477,19 +474,19 @@ double bestClusterSplit(MatmulTile &tile, const ProductShape &p, int64_t sms) {
 } // namespace
 
 void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
-                                    StringRef target) {
+                                    TargetAttr target) {
   tile.cluster = 1;
   if (tile.body != KernelBody::wgmma || tile.grid || p.K <= 0)
     return;
-  bestClusterSplit(tile, p, multiprocessors(target));
+  bestClusterSplit(tile, p, target.getMultiprocessors());
 }
 
 void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
-                                  StringRef target, int64_t sharedBudget) {
+                                  TargetAttr target, int64_t sharedBudget) {
   if (tile.body != KernelBody::wgmma || tile.grid || tile.n <= 64 || p.K <= 0 ||
       p.wholeColumns)
     return;
-  int64_t sms = multiprocessors(target);
+  int64_t sms = target.getMultiprocessors();
   MatmulTile narrow = tile;
   narrow.n = 64;
   if (narrow.tilesOf(p) > sms)
@@ -507,8 +504,8 @@ void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
     tile = narrow;
 }
 
-int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, StringRef target) {
-  int64_t sms = multiprocessors(target);
+int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target) {
+  int64_t sms = target.getMultiprocessors();
   // A wave of 128 x n tiles takes 64 + 3n/4 units: 160 at 128 wide, 256 at
   // 256 (measured: a 128-wide tile runs at 80% of a 256-wide one's rate).
   auto cost = [&](int64_t n) {

@@ -122,9 +122,9 @@ struct FuseMovementPass
       });
       llvm::SmallPtrSet<Operation *, 16> members(tree.begin(), tree.end());
       if (copies >= 2 && !tiled && pathsOf(tree.back(), members) <= kMaxPaths)
-        wrapChainInFusion(tree, "movement");
+        wrapChainInFusion(tree, KernelFamily::movement);
     }
-    wrapEachInFusion(getOperation(), "movement", isMovementOp);
+    wrapEachInFusion(getOperation(), KernelFamily::movement, isMovementOp);
   }
 };
 

@@ -70,7 +70,7 @@ Operation *rowOpOf(FusionOp fusion) {
 /// Whether every result of the pointwise kernel `f` is a float tensor of
 /// `type`'s shape, so the row kernel can compute and store it per element.
 bool rowShaped(FusionOp f, RankedTensorType type) {
-  return f.getKind() == "pointwise" && isElementwiseOnly(f) &&
+  return f.getKind() == KernelFamily::pointwise && isElementwiseOnly(f) &&
          llvm::all_of(f.getResultTypes(), [&](Type t) {
            auto rt = cast<RankedTensorType>(t);
            return rt.getShape() == type.getShape() &&
@@ -139,25 +139,25 @@ FusionOp epilogueOf(FusionOp row) {
 
 struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
-    wrapEachInFusion(getOperation(), "row", isRowOp);
+    wrapEachInFusion(getOperation(), KernelFamily::row, isRowOp);
     // Every other reduction (leading or interleaved axes, integers) is a
     // general reduction kernel.
-    wrapEachInFusion(getOperation(), "reduce",
+    wrapEachInFusion(getOperation(), KernelFamily::reduce,
                      [](Operation *op) { return isa<ReduceOp>(op); });
     // The pointwise kernel that alone reads a reduction's result (of its
     // shape) runs on it before the store.
-    mergeEpilogues(getOperation(), "reduce");
+    mergeEpilogues(getOperation(), KernelFamily::reduce);
     SmallVector<FusionOp> rows;
     getOperation().walk([&](FusionOp f) {
-      if (f.getKind() == "row")
+      if (f.getKind() == KernelFamily::row)
         rows.push_back(f);
     });
     for (FusionOp row : rows) {
       if (FusionOp producer = prologueOf(row))
-        if (FusionOp merged = mergeFusions(producer, row, "row"))
+        if (FusionOp merged = mergeFusions(producer, row, KernelFamily::row))
           row = merged;
       if (FusionOp consumer = epilogueOf(row))
-        (void)mergeFusions(row, consumer, "row");
+        (void)mergeFusions(row, consumer, KernelFamily::row);
     }
   }
 };

@@ -18,7 +18,7 @@ bool mlir::brrr::isElementwiseOnly(FusionOp fusion) {
 }
 
 FusionOp mlir::brrr::mergeFusions(FusionOp first, FusionOp second,
-                                  StringRef kind) {
+                                  KernelFamily kind) {
   auto fromFirst = [&](Value v) { return v.getDefiningOp() == first; };
   // Where the merged kernel can go: at `second`, unless something between
   // the two reads `first`; else at `first`, if `second` reads nothing
@@ -100,8 +100,8 @@ FusionOp epilogueOf(FusionOp producer) {
   if (!product.hasOneUse())
     return nullptr;
   auto user = dyn_cast<FusionOp>(*product.getUsers().begin());
-  if (!user || user.getKind() != "pointwise" || !isElementwiseOnly(user) ||
-      llvm::count(user.getInputs(), product) != 1)
+  if (!user || user.getKind() != KernelFamily::pointwise ||
+      !isElementwiseOnly(user) || llvm::count(user.getInputs(), product) != 1)
     return nullptr;
   auto shape = cast<RankedTensorType>(product.getType()).getShape();
   for (Type t : user.getResultTypes())
@@ -112,7 +112,7 @@ FusionOp epilogueOf(FusionOp producer) {
 
 } // namespace
 
-void mlir::brrr::mergeEpilogues(Operation *root, StringRef kind) {
+void mlir::brrr::mergeEpilogues(Operation *root, KernelFamily kind) {
   SmallVector<FusionOp> producers;
   root->walk([&](FusionOp f) {
     if (f.getKind() == kind)
@@ -124,7 +124,7 @@ void mlir::brrr::mergeEpilogues(Operation *root, StringRef kind) {
 }
 
 void mlir::brrr::wrapEachInFusion(
-    Operation *root, StringRef kind,
+    Operation *root, KernelFamily kind,
     llvm::function_ref<bool(Operation *)> select) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
@@ -136,7 +136,7 @@ void mlir::brrr::wrapEachInFusion(
 }
 
 FusionOp mlir::brrr::wrapChainInFusion(ArrayRef<Operation *> chain,
-                                       StringRef kind) {
+                                       KernelFamily kind) {
   Operation *last = chain.back();
   // Inputs: the operands not produced inside the chain, in order, each
   // once (a tree may read one value in several places).

@@ -18,14 +18,14 @@ namespace mlir::brrr {
 /// Wraps every op under `root` that is not yet in a fusion and satisfies
 /// `select` in its own `brrr.fusion kind` op; the op's operands become the
 /// fusion's inputs.
-void wrapEachInFusion(Operation *root, StringRef kind,
+void wrapEachInFusion(Operation *root, KernelFamily kind,
                       llvm::function_ref<bool(Operation *)> select);
 
 /// Replaces `chain` (ops in program order, each before the last read only
 /// inside the chain: a chain or a tree) by one `brrr.fusion kind` op at the
 /// last op's place: its inputs are the operands produced outside the chain,
 /// each once, its results the last op's.
-FusionOp wrapChainInFusion(ArrayRef<Operation *> chain, StringRef kind);
+FusionOp wrapChainInFusion(ArrayRef<Operation *> chain, KernelFamily kind);
 
 /// Whether every op of `fusion` is pointwise (or a constant): such a
 /// kernel can run per element inside another family's kernel.
@@ -37,14 +37,14 @@ bool isElementwiseOnly(FusionOp fusion);
 /// Results of `first` that other ops read stay results of the merged kernel
 /// (before second's). Returns null, changing nothing, when no position
 /// keeps every value defined before its use.
-FusionOp mergeFusions(FusionOp first, FusionOp second, StringRef kind);
+FusionOp mergeFusions(FusionOp first, FusionOp second, KernelFamily kind);
 
 /// For every `brrr.fusion kind` under `root` (a kernel whose first op
 /// produces its only result): merges in the pointwise kernel that is the
 /// only reader of that result, when its outputs have the result's shape, as
 /// the kernel's epilogue. The producer's result then never goes to memory
 /// and a launch disappears.
-void mergeEpilogues(Operation *root, StringRef kind);
+void mergeEpilogues(Operation *root, KernelFamily kind);
 
 } // namespace mlir::brrr
 

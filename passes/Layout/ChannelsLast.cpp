@@ -546,7 +546,7 @@ struct ChannelsLastPass
     : public mlir::brrr::impl::BrrrChannelsLastBase<ChannelsLastPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (targetOf(func) != "sm_90a")
+    if (!targetOf(func).hasWgmma())
       return;
     SmallVector<Conv2DOp> convs;
     func.walk([&](Conv2DOp conv) {

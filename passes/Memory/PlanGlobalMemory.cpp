@@ -143,7 +143,7 @@ struct PlanGlobalMemoryPass
         bool taken =
             llvm::any_of(inPlace, [&](auto &c) { return c.first == root; });
         if (arenaOffset.count(root) && lastUse.lookup(root) == here && !taken &&
-            fusion.getKind() == "pointwise" && readAtOwnIndex(arg))
+            fusion.getKind() == KernelFamily::pointwise && readAtOwnIndex(arg))
           inPlace.emplace_back(root, in.getType());
       }
       SmallVector<Attribute> entries;

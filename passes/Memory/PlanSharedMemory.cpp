@@ -37,14 +37,14 @@ namespace {
 FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
                                                int64_t &slack) {
   SmallVector<SharedBuffer> buffers;
-  if (fusion.getKind() != "matmul" && fusion.getKind() != "row" &&
-      fusion.getKind() != "reduce" && fusion.getKind() != "attention" &&
-      fusion.getKind() != "conv")
+  KernelFamily family = fusion.getKind();
+  if (family == KernelFamily::pointwise || family == KernelFamily::movement ||
+      family == KernelFamily::pool)
     return buffers;
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  if (fusion.getKind() == "attention") {
+  if (family == KernelFamily::attention) {
     // The block's queries, and `stages` key and value blocks, all alive
     // for the main loop (16-bit elements, padded rows); the output staged
     // for 16-byte stores after it, over them.
@@ -65,7 +65,7 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
     buffers.push_back({"o", tile->stagingBytes(dv), 128, 1, 1});
     return buffers;
   }
-  if (fusion.getKind() == "reduce") {
+  if (family == KernelFamily::reduce) {
     // A cooperative reduction combines the block's partial results in a
     // tree over one 8-byte slot per thread (f32, i32 or i64); a split-rows
     // one over a vector per thread, of at most 16 bytes of elements held
@@ -76,7 +76,7 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
       buffers.push_back({"partials", config->getThreads() * 8, 16, 0, 0});
     return buffers;
   }
-  if (fusion.getKind() == "matmul" || fusion.getKind() == "conv") {
+  if (family == KernelFamily::matmul || family == KernelFamily::conv) {
     // A staged matmul (or implicit-GEMM convolution) streams k-slices of A and
     // B through `stages` buffer pairs, all alive for the whole main loop (phase
     // 0); the wgmma body's slices start on 1024-byte swizzle boundaries, with
@@ -132,7 +132,7 @@ FailureOr<SmallVector<SharedBuffer>> buffersOf(FusionOp fusion,
 struct PlanSharedMemoryPass
     : public mlir::brrr::impl::BrrrPlanSharedMemoryBase<PlanSharedMemoryPass> {
   void runOnOperation() override {
-    StringRef target = targetOf(getOperation());
+    TargetAttr target = targetOf(getOperation());
     int64_t budget = sharedMemoryBudgetOf(getOperation());
 
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
@@ -145,10 +145,10 @@ struct PlanSharedMemoryPass
         InFlightDiagnostic d = fusion.emitOpError("needs ")
                                << total
                                << " bytes of shared memory per block; ";
-        if (target.empty())
+        if (target.getChip().empty())
           d << "the budget without a target is " << budget;
         else
-          d << "the target " << target << " allows " << budget;
+          d << "the target " << target.getChip() << " allows " << budget;
         return WalkResult::interrupt();
       }
       Builder b(fusion);
@@ -201,23 +201,8 @@ int64_t mlir::brrr::placeSharedBuffers(MutableArrayRef<SharedBuffer> buffers) {
   return llvm::alignTo(total, 16);
 }
 
-int64_t mlir::brrr::sharedMemoryBudget(StringRef target) {
-  if (target == "sm_90a")
-    return 227 * 1024;
-  if (target == "sm_80")
-    return 163 * 1024;
-  return 48 * 1024;
-}
-
-StringRef mlir::brrr::targetOf(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  auto target =
-      module ? module->getAttrOfType<StringAttr>("brrr.target") : StringAttr();
-  return target ? target.getValue() : StringRef();
-}
-
 int64_t mlir::brrr::sharedMemoryBudgetOf(Operation *op) {
-  int64_t budget = sharedMemoryBudget(targetOf(op));
+  int64_t budget = targetOf(op).getSharedPerBlock();
   // A tighter cap, e.g. to keep more blocks resident per SM.
   auto module = op->getParentOfType<ModuleOp>();
   if (auto cap = module ? module->getAttrOfType<IntegerAttr>(

@@ -69,10 +69,4 @@ TEST(SharedMemoryPlanTest, EmptyPlanNeedsNothing) {
   EXPECT_EQ(placeSharedBuffers({}), 0);
 }
 
-TEST(SharedMemoryPlanTest, BudgetsPerTarget) {
-  EXPECT_EQ(mlir::brrr::sharedMemoryBudget("sm_90a"), 227 * 1024);
-  EXPECT_EQ(mlir::brrr::sharedMemoryBudget("sm_80"), 163 * 1024);
-  EXPECT_EQ(mlir::brrr::sharedMemoryBudget(""), 48 * 1024);
-}
-
 } // namespace

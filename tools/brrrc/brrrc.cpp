@@ -253,10 +253,11 @@ int main(int argc, char **argv) {
   Emit mode = emit;
   if (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"))
     mode = Emit::Library;
-  auto target = mlir::brrr::lookupTarget(targetName);
+  context.getOrLoadDialect<mlir::brrr::BrrrDialect>();
+  auto target = mlir::brrr::TargetAttr::known(&context, targetName);
   if (failed(target)) {
     errs() << "brrrc: error: unknown --target '" << targetName
-           << "' (supported: sm_90a, sm_80)\n";
+           << "' (supported: " << mlir::brrr::TargetAttr::knownNames() << ")\n";
     return 1;
   }
 
@@ -281,8 +282,7 @@ int main(int argc, char **argv) {
   if (mode != Emit::Brrr || report) {
     // Passes read the target (shared-memory budget, bodies) and the
     // precision from the IR.
-    (*module)->setAttr("brrr.target",
-                       mlir::StringAttr::get(&context, target->chip));
+    (*module)->setAttr(mlir::brrr::kTargetAttrName, *target);
     (*module)->setAttr("brrr.precision",
                        mlir::StringAttr::get(&context, precision));
     if (failed(mlir::brrr::runCompilePipeline(*module, compile, &total)) ||
@@ -438,8 +438,9 @@ static void printReport(mlir::ModuleOp module) {
     const char *launch = f->hasAttr("brrr.programmatic") ? "early" : "-";
     outs() << llvm::format(
         "%-14s %-10s %-9s %14.0f %14.0f %8.2f %10.2f %-6s  %s\n",
-        name.str().c_str(), f.getKind().str().c_str(), prec, fl, by,
-        by ? fl / by : 0.0, std::max(tMem, tMath), launch, bound);
+        name.str().c_str(),
+        mlir::brrr::stringifyKernelFamily(f.getKind()).str().c_str(), prec, fl,
+        by, by ? fl / by : 0.0, std::max(tMem, tMath), launch, bound);
   });
   // Softmaxes that feed a product with values but stayed unfused.
   module.walk([&](mlir::Operation *op) {

@@ -9,7 +9,7 @@
 // block (4 + 4); the loop waits for its block, copies the next, and runs
 // 4 x 4 x 2 products for the scores and as many with the values.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "attention"(%arg0, %arg1, %arg2, %arg3)
+// CHECK: brrr.fusion attention(%arg0, %arg1, %arg2, %arg3)
 // CHECK-SAME: brrr.block = array<i64: 128, 1, 1>
 // CHECK-SAME: brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
 // CHECK-SAME: brrr.grid = array<i64: 2, 3, 2>
@@ -65,7 +65,7 @@ func.func @main(%q: tensor<2x77x192xf16>, %k: tensor<2x77x192xf16>, %v: tensor<2
 // as the epilogue, so each element is stored on its own. The loop ends at
 // the last key block a query block's last query sees.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "attention"
+// CHECK: brrr.fusion attention
 // CHECK: brrr.attention {{.*}} {causal, scale = 1.000000e+00 : f64}
 // CHECK-NEXT: brrr.gelu
 // CHECK: gpu.func @fusion_0

@@ -35,7 +35,7 @@
 // CHECK: llvm.store
 // CHECK-NOT: llvm.store
 // CHECK: gpu.return
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @main(%x: tensor<16x30x30x96xf16>, %w: tensor<7x7x96x1xf16>, %b: tensor<96xf16>) -> tensor<16x30x30x96xf16> {
   %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16>
   return %0 : tensor<16x30x30x96xf16>
@@ -58,7 +58,7 @@ func.func @main(%x: tensor<16x30x30x96xf16>, %w: tensor<7x7x96x1xf16>, %b: tenso
 // FMAS: gpu.func @fusion_0
 // FMAS-COUNT-96: math.fma
 // FMAS-NOT: math.fma
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @main(%x: tensor<32x57x57x96xf16>, %w: tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
   %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16>
   return %0 : tensor<32x29x29x96xf16>

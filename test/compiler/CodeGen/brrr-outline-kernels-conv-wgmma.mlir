@@ -11,7 +11,7 @@
 // KH x KW x O x I weights as a tiled 3-D map, one tap's 64 x 64 box at a
 // time.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// CHECK: brrr.fusion conv{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
 // CHECK-SAME: brrr.grid = array<i64: 4, 1, 1>
 // CHECK-SAME: brrr.tensor_maps = [{channels = 64 : i64, dims = array<i64: 64, 14, 28, 2>, element_strides = array<i64: 1, 1, 2, 1>, input = 0 : i64, lower = array<i64: -1, -1>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 128, 1792, 50176>, swizzle = 128 : i64, upper = array<i64: -1, -1>}, {box = array<i64: 64, 64, 1>, dims = array<i64: 64, 64, 9>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 128, 8192>, swizzle = 128 : i64}]
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
@@ -30,7 +30,7 @@
 // CHECK: arith.addf
 // CHECK: arith.maximumf
 // CHECK: llvm.store
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<2x28x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>) -> tensor<2x14x14x64xf16> {
     %c = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
     %r = brrr.relu %c : tensor<2x14x14x64xf16>
@@ -46,14 +46,14 @@ module attributes {brrr.target = "sm_90a"} {
 // 16-channel weight box, both with the 32-byte swizzle, four copies of
 // each per slice (49 taps: 13 slices), and descriptors in swizzle mode 3.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.tensor_maps = [{channels = 16 : i64, dims = array<i64: 8, 30, 30, 2>, element_strides = array<i64: 1, 2, 2, 1>, input = 0 : i64, lower = array<i64: -3, -3>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 16, 480, 14400>, swizzle = 32 : i64, upper = array<i64: -3, -3>}, {box = array<i64: 16, 64, 1>, dims = array<i64: 8, 64, 49>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 16, 1024>, swizzle = 32 : i64}]
+// CHECK: brrr.fusion conv{{.*}}brrr.tensor_maps = [{channels = 16 : i64, dims = array<i64: 8, 30, 30, 2>, element_strides = array<i64: 1, 2, 2, 1>, input = 0 : i64, lower = array<i64: -3, -3>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 16, 480, 14400>, swizzle = 32 : i64, upper = array<i64: -3, -3>}, {box = array<i64: 16, 64, 1>, dims = array<i64: 8, 64, 49>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 16, 1024>, swizzle = 32 : i64}]
 // CHECK: nvvm.setmaxregister  decrease 40
 // CHECK: scf.for %{{.+}} = %{{.+}} to %[[SLICES:.+]] step
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} im2col[
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: arith.constant -4611685949707845632 : i64
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<2x30x30x8xf16>, %w: tensor<7x7x64x8xf16>, %b: tensor<64xf16>) -> tensor<2x15x15x64xf16> {
     %c = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16>
     return %c : tensor<2x15x15x64xf16>
@@ -68,7 +68,7 @@ module attributes {brrr.target = "sm_90a"} {
 // at its group's channels, (col0 / 128) * 64, added to the slice's
 // channel block before the im2col copy.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
 // CHECK-SAME: brrr.grid = array<i64: 2, 1, 1>
 // CHECK-SAME: brrr.tensor_maps = [{channels = 64 : i64, dims = array<i64: 128, 7, 7, 1>, {{.+}}mode = "im2col"{{.+}}}, {box = array<i64: 64, 128, 1>, dims = array<i64: 64, 256, 9>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 128, 32768>, swizzle = 128 : i64}]
 // CHECK: nvvm.setmaxregister  decrease 40
@@ -80,7 +80,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK: %[[C32:.+]] = arith.index_castui %[[C0]] : index to i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[%[[C32]], {{.+}}] im2col[
 // CHECK: nvvm.setmaxregister  increase 232
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<1x7x7x128xf16>, %w: tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
     %c = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16>
     return %c : tensor<1x7x7x256xf16>

@@ -10,7 +10,7 @@
 // products (3xTF32) added to the running f32 sum, and the bias is added to
 // the accumulators before the epilogue.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2>, brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 2, 2>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion conv{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2>, brrr.flops = 589824 : i64, brrr.grid = array<i64: 1, 2, 2>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK: arith.cmpi slt
 // CHECK: arith.cmpi sge
@@ -46,7 +46,7 @@ func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<8x16x1x1xf16>) -> tensor<1x
 // Max pooling: one thread per output element (2*4*4*4 = 128: one block of
 // 256), the 3x3 window unrolled, cells outside the input are -inf.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "pool"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
+// CHECK: brrr.fusion pool{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK-COUNT-9: arith.maximumf
@@ -84,7 +84,7 @@ func.func @main(%x: tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
 // VECTORS-COUNT-8: llvm.load {{.+}} : !llvm.ptr<1> -> vector<8xf16>
 // VECTORS-NOT: -> vector<8xf16>
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>, brrr.flops = 5184 : i64, brrr.grid = array<i64: 1, 1, 1>
+// CHECK: brrr.fusion conv{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>, brrr.flops = 5184 : i64, brrr.grid = array<i64: 1, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
@@ -108,7 +108,7 @@ func.func @main(%x: tensor<2x6x6x16xf16>, %w: tensor<3x3x16x1xf16>, %b: tensor<1
 // output a thread, 2 channels x 9 taps of scalar loads and fmas, then the
 // fused relu and one scalar store. flops = 2 * 210 outputs * 18.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "conv"{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>, brrr.flops = 7560 : i64, brrr.grid = array<i64: 1, 1, 1>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>, brrr.flops = 7560 : i64, brrr.grid = array<i64: 1, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK-COUNT-18: math.fma
 // CHECK-NOT: math.fma
@@ -128,7 +128,7 @@ func.func @main(%x: tensor<1x4x5x7xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x
 // (2*4*4*8 / 4 = 64 threads), 9 vector loads and 9 x 4 maxima, one vector
 // store.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "pool"{{.*}}brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4>{{.*}}brrr.grid = array<i64: 1, 1, 1>
+// CHECK: brrr.fusion pool{{.*}}brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4>{{.*}}brrr.grid = array<i64: 1, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK-COUNT-9: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK-NOT: llvm.load

@@ -8,7 +8,7 @@
 // loop waits for the oldest slice, copies the next, and runs 2 x 32
 // mma.sync on fragments from ldmatrix (B transposed).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 2, 5, 1>
+// CHECK: brrr.fusion matmul{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 2, 5, 1>
 // CHECK: gpu.func @fusion_0({{.+}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK-COUNT-8: nvvm.cp.async.shared.global {{.+}}, 16, cache = cg
 // CHECK: nvvm.cp.async.commit.group
@@ -21,7 +21,7 @@
 // CHECK: scf.yield
 // CHECK: arith.addf
 // CHECK: llvm.store
-module attributes {brrr.target = "sm_80"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @main(%a: tensor<2x300x64xf16>, %b: tensor<64x256xf16>, %bias: tensor<256xf16>) -> tensor<2x300x256xf16> {
     %0 = brrr.matmul %a, %b : tensor<2x300x64xf16>, tensor<64x256xf16> -> tensor<2x300x256xf16>
     %1 = brrr.add %0, %bias : tensor<2x300x256xf16>, tensor<256xf16> -> tensor<2x300x256xf16>

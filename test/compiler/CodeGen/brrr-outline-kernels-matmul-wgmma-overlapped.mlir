@@ -41,7 +41,7 @@
 // CHECK-NEXT: nvvm.mbarrier.arrive
 // CHECK-NOT: nvvm.barrier
 // CHECK: gpu.return
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%a: tensor<6x700x136xf16>, %b: tensor<6x136x1024xf16>, %bias: tensor<1024xf16>, %r: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
     %0 = brrr.matmul %a, %b : tensor<6x700x136xf16>, tensor<6x136x1024xf16> -> tensor<6x700x1024xf16>
     %1 = brrr.add %0, %bias : tensor<6x700x1024xf16>, tensor<1024xf16> -> tensor<6x700x1024xf16>

@@ -4,7 +4,7 @@
 // warp_mma body: one warp per 16x8 output tile (grid: N/8, M/16, batch), K
 // in steps of 16 through mma.sync m16n8k16 with f32 accumulators.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>, brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion matmul{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>, brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 32, 1, 1>}
 // CHECK: scf.for
 // CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
@@ -20,7 +20,7 @@ func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<3x64x30xf16>) -> tensor<3x32
 // rows fold into one product of 96 rows: grid 4 x 6 x 1, each row's
 // operand and output offsets plain row-major.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 6, 1>
+// CHECK: brrr.fusion matmul{{.*}}brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 6, 1>
 func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x30xf16>) -> tensor<3x32x30xf16> {
   %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<64x30xf16> -> tensor<3x32x30xf16>
   return %0 : tensor<3x32x30xf16>
@@ -32,7 +32,7 @@ func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x30xf16>) -> tensor<3x32x3
 // transposed view they do not (batches 64 elements apart, rows 256), and the
 // product keeps its 4 batches.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 4, 2, 4>
+// CHECK: brrr.fusion matmul{{.*}}brrr.grid = array<i64: 4, 2, 4>
 func.func @main(%a: tensor<32x4x64xf16>, %b: tensor<64x30xf16>) -> tensor<4x32x30xf16> {
   %t = brrr.transpose %a {perm = array<i64: 1, 0, 2>} : tensor<32x4x64xf16> -> tensor<4x32x64xf16>
   %0 = brrr.matmul %t, %b : tensor<4x32x64xf16>, tensor<64x30xf16> -> tensor<4x32x30xf16>
@@ -82,7 +82,7 @@ func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x30xf16>, %bias: tensor<30xf
 // memory) before the epilogue; a last cluster barrier keeps every block's
 // partials alive until all are read.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4>{{.*}}brrr.grid = array<i64: 48, 2, 1>{{.*}}name = "partials"
+// CHECK: brrr.fusion matmul{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4>{{.*}}brrr.grid = array<i64: 48, 2, 1>{{.*}}name = "partials"
 // CHECK: gpu.func @fusion_0({{.+}} kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK: scf.for
 // CHECK-COUNT-3: nvvm.mma.sync {{.+}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
@@ -96,7 +96,7 @@ func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x30xf16>, %bias: tensor<30xf
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: gpu.return
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%a: tensor<128x768xf32>, %b: tensor<768x768xf32>) -> tensor<128x768xf32> {
     %0 = brrr.matmul %a, %b : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
     return %0 : tensor<128x768xf32>

@@ -5,7 +5,7 @@
 // store; the innermost dimension does not stay innermost, so each lane
 // loads its element alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "movement"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion movement{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.divui
 // CHECK: arith.remui
@@ -24,13 +24,13 @@ func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 // that reads and writes are both coalesced: a block of 32 x 8 threads per
 // tile, 2 x 4 tiles per image, an image per grid z.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "movement"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 8, 1, 2>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion movement{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 8, 1, 2>, brrr.kernel = "fusion_0"
 // CHECK: llvm.mlir.global internal @fusion_0_tile() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x f16>
 // CHECK: gpu.func @fusion_0
 // CHECK-COUNT-4: llvm.store {{.+}} !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: llvm.load {{.+}} !llvm.ptr<3>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
     %t = brrr.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x10x10xf16> -> tensor<2x10x10x64xf16>
     return %t : tensor<2x10x10x64xf16>
@@ -97,7 +97,7 @@ func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>,
 // more), widened for the address.
 // The 54 elements make vectors of 2, whose two lanes walk back alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "movement"{{.*}}vector = 2>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion movement{{.*}}vector = 2>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.index_castui %{{.+}} : index to i32
 // CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : i32
@@ -147,7 +147,7 @@ func.func @main(%x: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
 // along rows of 16, so a vector of 8 lanes (16 bytes) lies in one part and
 // is loaded whole.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "movement"{{.*}}vector = 8>
+// CHECK: brrr.fusion movement{{.*}}vector = 8>
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.cmpi ult, %{{.+}}, %{{.+}} : i32
 // CHECK: scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32)

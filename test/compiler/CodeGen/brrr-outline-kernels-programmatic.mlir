@@ -17,7 +17,7 @@
 // SERIAL-LABEL: func.func @main
 // SERIAL-NOT: brrr.programmatic
 // SERIAL-NOT: nvvm.griddepcontrol
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<8x64xf32>) -> tensor<64x8xf32> {
     %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x64xf32>
     %1 = brrr.transpose %0 {perm = array<i64: 1, 0>} : tensor<8x64xf32> -> tensor<64x8xf32>
@@ -34,8 +34,8 @@ module attributes {brrr.target = "sm_90a"} {
 // else. Here BERT's MLP at 128 tokens: 96 blocks (48 tiles of 128 x 64
 // split over clusters of 2), then 96 (12 tiles over 8).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 96, 1, 1>, brrr.kernel = "fusion_0"{{.*}}brrr.programmatic
-// CHECK: brrr.fusion "matmul"{{.*}}brrr.grid = array<i64: 96, 1, 1>, brrr.kernel = "fusion_1"{{.*}}brrr.programmatic
+// CHECK: brrr.fusion matmul{{.*}}brrr.grid = array<i64: 96, 1, 1>, brrr.kernel = "fusion_0"{{.*}}brrr.programmatic
+// CHECK: brrr.fusion matmul{{.*}}brrr.grid = array<i64: 96, 1, 1>, brrr.kernel = "fusion_1"{{.*}}brrr.programmatic
 // CHECK: gpu.func @fusion_0(
 // CHECK: nvvm.griddepcontrol launch_dependents
 // CHECK-NEXT: nvvm.griddepcontrol wait
@@ -45,7 +45,7 @@ module attributes {brrr.target = "sm_90a"} {
 // SERIAL-LABEL: func.func @main
 // SERIAL-NOT: brrr.programmatic
 // SERIAL-NOT: nvvm.griddepcontrol
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<128x768xf16>, %w1: tensor<768x3072xf16>, %w2: tensor<3072x768xf16>) -> tensor<128x768xf16> {
     %0 = brrr.matmul %x, %w1 : tensor<128x768xf16>, tensor<768x3072xf16> -> tensor<128x3072xf16>
     %1 = brrr.relu %0 : tensor<128x3072xf16>
@@ -65,7 +65,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK-NOT: nvvm.griddepcontrol wait
 // CHECK: gpu.func @fusion_1(
 // CHECK-NOT: nvvm.griddepcontrol wait
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<4096x512xf16>, %w1: tensor<512x3072xf16>, %w2: tensor<3072x512xf16>) -> tensor<4096x512xf16> {
     %0 = brrr.matmul %x, %w1 : tensor<4096x512xf16>, tensor<512x3072xf16> -> tensor<4096x3072xf16>
     %1 = brrr.relu %0 : tensor<4096x3072xf16>
@@ -84,7 +84,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: brrr.programmatic
 // CHECK-NOT: nvvm.griddepcontrol
-module attributes {brrr.target = "sm_80"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     %0 = brrr.cos %x : tensor<1024xf32>
     return %0 : tensor<1024xf32>

@@ -5,7 +5,7 @@
 // warp shuffles and the planned scratch in dynamic shared memory (4 warps:
 // 16 bytes each; the sum's scratch at byte 16, float 4).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "row"{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 64, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion row{{.*}}brrr.block = array<i64: 128, 1, 1>{{.*}}brrr.grid = array<i64: 64, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.module @brrr_kernels
 // CHECK: llvm.mlir.global external @brrr_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @fusion_0({{.+}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
@@ -40,7 +40,7 @@ func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32>
 
 // A trailing reduction writes one value per row from thread 0.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "row"{{.*}}brrr.grid = array<i64: 16, 1, 1>
+// CHECK: brrr.fusion row{{.*}}brrr.grid = array<i64: 16, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK: gpu.shuffle  xor
 // CHECK: arith.maximumf
@@ -56,7 +56,7 @@ func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
 // A reduction over a leading axis: one thread per output element (8*7 = 56
 // of a 256-thread block) walks the 2 reduced elements, 56 apart.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
+// CHECK: brrr.fusion reduce{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel
 // CHECK: scf.for
 // CHECK: arith.constant 56 : index
@@ -73,7 +73,7 @@ func.func @main(%x: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
 
 // Integer reductions take the signed combiner of their element type.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "reduce"
+// CHECK: brrr.fusion reduce
 // CHECK: gpu.func @fusion_0
 // CHECK: arith.constant -9223372036854775808 : i64
 // CHECK: arith.maxsi
@@ -89,7 +89,7 @@ func.func @main(%x: tensor<5x6xi64>) -> tensor<5xi64> {
 // tree through the shared slots (widths 128 down to 1, a barrier after
 // each) and thread 0 stores the sum.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
+// CHECK: brrr.fusion reduce{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.grid = array<i64: 1, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK: %[[T:.+]] = gpu.thread_id  x
 // CHECK: scf.for %{{.+}} = %[[T]] to %{{.+}} step %{{.+}} iter_args
@@ -116,7 +116,7 @@ func.func @main(%x: tensor<3x1001xi32>) -> tensor<i32> {
 // first stores' one) and the 8 threads of group 0 divide and store their
 // vectors.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.block = array<i64: 800, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8>{{.*}}brrr.grid = array<i64: 2, 1, 1>
+// CHECK: brrr.fusion reduce{{.*}}brrr.block = array<i64: 800, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8>{{.*}}brrr.grid = array<i64: 2, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK: scf.for {{.+}} step %{{.+}} iter_args
 // CHECK-COUNT-4: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>

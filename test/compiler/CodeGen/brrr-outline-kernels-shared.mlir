@@ -5,14 +5,14 @@
 // buffers; the softmax over longer rows has a kernel of its own. The
 // erased fusion_1 leaves a gap in the names.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "row"(%arg0){{.*}}brrr.kernel = "fusion_0"
-// CHECK: brrr.fusion "row"(%arg1){{.*}}brrr.kernel = "fusion_0"
-// CHECK: brrr.fusion "row"(%arg2){{.*}}brrr.kernel = "fusion_2"
+// CHECK: brrr.fusion row(%arg0){{.*}}brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion row(%arg1){{.*}}brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion row(%arg2){{.*}}brrr.kernel = "fusion_2"
 // CHECK: gpu.module @brrr_kernels
 // CHECK: gpu.func @fusion_0(
 // CHECK-NOT: gpu.func @fusion_1(
 // CHECK: gpu.func @fusion_2(
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>, %z: tensor<8x128xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>) {
     %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x64xf32>
     %1 = brrr.softmax %y {axis = 1 : i64} : tensor<8x64xf32>

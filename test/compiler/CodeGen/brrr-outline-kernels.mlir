@@ -3,7 +3,7 @@
 // One gpu.func per fusion; the fusion records its kernel and launch shape.
 // Same-shaped f32 operands move as 16-byte vectors (4 lanes per thread).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.block = array<i64: 256, 1, 1>, brrr.bytes = 8192 : i64, brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>, brrr.flops = 2048 : i64, brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion pointwise{{.*}}brrr.block = array<i64: 256, 1, 1>, brrr.bytes = 8192 : i64, brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>, brrr.flops = 2048 : i64, brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.module @brrr_kernels
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>

@@ -598,9 +598,20 @@ func.func @transpose_not_a_permutation(%a: tensor<2x3xf32>) {
 
 // -----
 
+func.func @fusion_of_unknown_family(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unknown kernel family 'reduction' (pointwise, row, reduce, movement, matmul, conv, pool or attention)}}
+  %0 = brrr.fusion reduction(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    brrr.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 func.func @fusion_config_of_another_family(%x: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{has a row kernel config but is a 'pointwise' fusion}}
-  %0 = brrr.fusion "pointwise"(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128>} : (tensor<8xf32>) -> tensor<8xf32> {
+  %0 = brrr.fusion pointwise(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128>} : (tensor<8xf32>) -> tensor<8xf32> {
   ^bb0(%a: tensor<8xf32>):
     %1 = brrr.exp %a : tensor<8xf32>
     brrr.yield %1 : tensor<8xf32>
@@ -612,7 +623,7 @@ func.func @fusion_config_of_another_family(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 func.func @fusion_config_not_a_kernel(%x: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{brrr.config must be a #brrr.kernel, got 3 : i64}}
-  %0 = brrr.fusion "pointwise"(%x) {brrr.config = 3} : (tensor<8xf32>) -> tensor<8xf32> {
+  %0 = brrr.fusion pointwise(%x) {brrr.config = 3} : (tensor<8xf32>) -> tensor<8xf32> {
   ^bb0(%a: tensor<8xf32>):
     %1 = brrr.exp %a : tensor<8xf32>
     brrr.yield %1 : tensor<8xf32>
@@ -912,3 +923,24 @@ func.func @kernel_direct_conv_pixels_scalar() attributes {c = #brrr.kernel<famil
 
 // expected-error @+1 {{a direct convolution's tile is [2 to 8 output pixels a thread], over vectors of channels}}
 func.func @kernel_direct_conv_pixels_many() attributes {c = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [16], vector = 8>} { return }
+
+// -----
+
+// expected-error @+1 {{wgmma Tensor Cores need capability 90 or more, got 80}}
+func.func @target_wgmma_before_hopper() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = wgmma>} { return }
+
+// -----
+
+// expected-error @+1 {{a target needs a non-negative capability, at least one multiprocessor and 1 to shared_per_multiprocessor bytes of shared memory per block}}
+func.func @target_block_shares_more_than_multiprocessor() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 200000, shared_per_multiprocessor = 167936, tensor_cores = mma_sync>} { return }
+
+// -----
+
+// expected-error @+1 {{a target needs a non-negative capability, at least one multiprocessor and 1 to shared_per_multiprocessor bytes of shared memory per block}}
+func.func @target_without_multiprocessors() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 0, shared_per_block = 1024, shared_per_multiprocessor = 167936, tensor_cores = mma_sync>} { return }
+
+// -----
+
+// expected-error @+2 {{unknown target feature 'warp_shuffle'}}
+// expected-error @+1 {{failed to parse Brrr_TargetAttr parameter 'features'}}
+func.func @target_unknown_feature() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 1024, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = [warp_shuffle]>} { return }

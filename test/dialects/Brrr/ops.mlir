@@ -169,6 +169,25 @@ func.func @kernel_configs() attributes {a = #brrr.kernel<family = matmul, body =
   return
 }
 
+// Targets round-trip; no features are not printed.
+// CHECK-LABEL: func.func @targets
+// CHECK-SAME: a = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>
+// CHECK-SAME: b = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync>
+func.func @targets() attributes {a = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>, b = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
+  return
+}
+
+// Fusions print their kernel family as a keyword.
+// CHECK-LABEL: func.func @fusion_family
+// CHECK: brrr.fusion row(%{{.+}}) : (tensor<8xf32>) -> tensor<8xf32>
+func.func @fusion_family(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = brrr.fusion row(%x) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: tensor<8xf32>):
+    brrr.yield %a : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
 // -----
 
 // CHECK-LABEL: func.func @indexing

@@ -14,7 +14,7 @@ func.func @no_target(%a: tensor<4096x256xf32>, %b: tensor<256x4096xf32>) -> tens
 
 // CHECK-LABEL: func.func @capped
 // CHECK: body = mma_sync, threads = 128, tile = [64, 64, 16], stages = 2>
-module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 24000 : i64} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>, brrr.shared_memory_limit = 24000 : i64} {
   func.func @capped(%a: tensor<4096x256xf32>, %b: tensor<256x4096xf32>) -> tensor<4096x4096xf32> {
     %0 = brrr.matmul %a, %b : tensor<4096x256xf32>, tensor<256x4096xf32> -> tensor<4096x4096xf32>
     return %0 : tensor<4096x4096xf32>
@@ -25,7 +25,7 @@ module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 24000 : i6
 
 // Below two 64 x 64 x 16 stages no f32 tile fits: a clear error, not a
 // body that cannot run f32.
-module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 16000 : i64} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>, brrr.shared_memory_limit = 16000 : i64} {
   func.func @too_tight(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
     // expected-error @+1 {{multiplies f32 on a staged tile, whose two stages need at least 20480 bytes of shared memory; the budget is 16000}}
     %0 = brrr.matmul %a, %a : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>

@@ -17,9 +17,9 @@
 // (4 f32, 8 f16), narrowed until they divide the element count (999 f16
 // elements: 1).
 // CHECK-LABEL: func.func @PointwiseVectorWidths
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>
 // BADPIN: matmul-tile takes m,n,stages; got 2 values
 func.func @PointwiseVectorWidths(%x: tensor<1024xf32>, %h: tensor<1024xf16>, %o: tensor<999xf16>) -> (tensor<1024xf32>, tensor<1024xf16>, tensor<999xf16>) {
   %0 = brrr.exp %x : tensor<1024xf32>
@@ -34,9 +34,9 @@ func.func @PointwiseVectorWidths(%x: tensor<1024xf32>, %h: tensor<1024xf16>, %o:
 // holds 1056 blocks (4M f32 elements; 8M f16); two where the body calls sin
 // or cos (their slow path's registers).
 // CHECK-LABEL: func.func @VectorsPerThread
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [4], vector = 4>
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [2], vector = 8>
-// CHECK: brrr.fusion "pointwise"{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [4], vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [2], vector = 8>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
 func.func @VectorsPerThread(%x: tensor<4096x1056xf32>, %h: tensor<8192x1056xf16>, %s: tensor<4096x1055xf32>) -> (tensor<4096x1056xf32>, tensor<8192x1056xf16>, tensor<4096x1055xf32>) {
   %0 = brrr.exp %x : tensor<4096x1056xf32>
   %1 = brrr.cos %h : tensor<8192x1056xf16>
@@ -49,7 +49,7 @@ func.func @VectorsPerThread(%x: tensor<4096x1056xf32>, %h: tensor<8192x1056xf16>
 // Row kernels: the block size and vector width of the register-resident
 // row (4096 f32: 256 threads of 4-wide vectors).
 // CHECK-LABEL: func.func @RowGeometry
-// CHECK: brrr.fusion "row"{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4>
 func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x4096xf32>
   return %0 : tensor<2x4096xf32>
@@ -60,8 +60,8 @@ func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // block; 17 f32 columns (17 one-wide vectors) stay one row a block of one
 // warp.
 // CHECK-LABEL: func.func @PackedRows
-// CHECK: brrr.fusion "row"{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8>
-// CHECK: brrr.fusion "row"{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32>
 func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96xf16>, %y: tensor<5x17xf32>) -> (tensor<3136x96xf16>, tensor<5x17xf32>) {
   %0 = brrr.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-6 : f64} : (tensor<3136x96xf16>, tensor<96xf16>, tensor<96xf16>) -> tensor<3136x96xf16>
   %1 = brrr.softmax %y {axis = 1 : i64} : tensor<5x17xf32>
@@ -106,7 +106,7 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // PINNEDPERSIST-LABEL: func.func @WgmmaTiles
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = 132, epilogue = 128>
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @WgmmaTiles(%a: tensor<4096x768xf16>, %b: tensor<768x3072xf16>, %c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> (tensor<4096x3072xf16>, tensor<256x256xf16>) {
     %0 = brrr.matmul %a, %b : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
     %1 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
@@ -128,7 +128,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK-SAME: -> tensor<4096x2304xf16>
 // CHECK: tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
 // CHECK-SAME: -> tensor<4096x3072xf16>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @WgmmaTileWidths(%a: tensor<4096x768xf16>, %b: tensor<768x768xf16>, %c: tensor<768x2304xf16>, %d: tensor<768x3072xf16>) -> (tensor<4096x768xf16>, tensor<4096x2304xf16>, tensor<4096x3072xf16>) {
     %0 = brrr.matmul %a, %b : tensor<4096x768xf16>, tensor<768x768xf16> -> tensor<4096x768xf16>
     %1 = brrr.matmul %a, %c : tensor<4096x768xf16>, tensor<768x2304xf16> -> tensor<4096x2304xf16>
@@ -153,7 +153,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK: schedule = overlapped>
 // CHECK: brrr.erf
 // CHECK-SAME: tensor<4096x3072xf16>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @OverlapByDefault(%a: tensor<4096x768xf16>, %w: tensor<768x3072xf16>, %bias: tensor<3072xf16>, %r: tensor<4096x3072xf16>, %a2: tensor<4096x512xf16>, %w2: tensor<512x3072xf16>, %a3: tensor<4096x1536xf16>, %w3: tensor<1536x3072xf16>) -> (tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>) {
     %0 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
     %1 = brrr.add %0, %bias : tensor<4096x3072xf16>, tensor<3072xf16> -> tensor<4096x3072xf16>
@@ -194,7 +194,7 @@ module attributes {brrr.target = "sm_90a"} {
 // PERSIST: tile = [128, 64, 64], stages = 6>
 // PERSIST: tile = [128, 128, 64], stages = 4>
 // PERSIST: tile = [128, 192, 64], stages = 4>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ClusterSplits(%x: tensor<128x3072xf16>, %w: tensor<3072x768xf16>, %m: tensor<512x768xf16>, %w2: tensor<768x768xf16>, %h: tensor<500x768xf16>, %w3: tensor<768x1536xf16>, %w4: tensor<768x2304xf16>, %big: tensor<4096x768xf16>)
       -> (tensor<128x768xf16>, tensor<512x768xf16>, tensor<500x1536xf16>, tensor<512x2304xf16>, tensor<4096x768xf16>) {
     %0 = brrr.matmul %x, %w : tensor<128x3072xf16>, tensor<3072x768xf16> -> tensor<128x768xf16>
@@ -215,7 +215,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK-LABEL: func.func @ClusterWave
 // CHECK: tile = [128, 64, 64], stages = 6, cluster = 4>
 // CHECK: tile = [128, 128, 64], stages = 4, cluster = 4>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ClusterWave(%x: tensor<128x3072xf16>, %w: tensor<3072x1920xf16>, %v: tensor<3072x2048xf16>) -> (tensor<128x1920xf16>, tensor<128x2048xf16>) {
     %0 = brrr.matmul %x, %w : tensor<128x3072xf16>, tensor<3072x1920xf16> -> tensor<128x1920xf16>
     %1 = brrr.matmul %x, %v : tensor<128x3072xf16>, tensor<3072x2048xf16> -> tensor<128x2048xf16>
@@ -229,7 +229,7 @@ module attributes {brrr.target = "sm_90a"} {
 // / 32768 = 3 (128 tiles of 128 x 128: 64 columns would take two waves).
 // CHECK-LABEL: func.func @WgmmaStagesFitTheLimit
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
-module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 100000 : i64} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>, brrr.shared_memory_limit = 100000 : i64} {
   func.func @WgmmaStagesFitTheLimit(%c: tensor<8192x64xf16>, %d: tensor<64x256xf16>) -> tensor<8192x256xf16> {
     %0 = brrr.matmul %c, %d : tensor<8192x64xf16>, tensor<64x256xf16> -> tensor<8192x256xf16>
     return %0 : tensor<8192x256xf16>
@@ -242,7 +242,7 @@ module attributes {brrr.target = "sm_90a", brrr.shared_memory_limit = 100000 : i
 // without a target too, in the 2 stages 48 KiB hold.
 // CHECK-LABEL: func.func @MmaSyncOnAmpere
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3>
-module attributes {brrr.target = "sm_80"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @MmaSyncOnAmpere(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> tensor<256x256xf16> {
     %0 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
     return %0 : tensor<256x256xf16>
@@ -281,7 +281,7 @@ func.func @MmaSyncWithoutTarget(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) 
 // PINNED: body = warp_mma, threads = 32>
 // PINNED: body = mma_sync, threads = 128, tile = [64, 64, 32]
 // PINNED: body = mma_sync, threads = 256, tile = [128, 128, 32]
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @UntiledBodies(%a: tensor<64x64xf32>, %h: tensor<64x50xf16>, %w: tensor<50x64xf16>, %x: tensor<1x8x10x10xf32>, %k: tensor<8x8x3x3xf32>, %l: tensor<2048x256xf32>, %r: tensor<256x2048xf32>, %m: tensor<4352x256xf32>, %n: tensor<256x256xf32>, %q: tensor<16896x256xf32>, %o: tensor<256x64xf32>, %u: tensor<256x16xf32>, %v: tensor<16x128xf32>) -> (tensor<64x64xf32>, tensor<64x64xf16>, tensor<1x8x8x8xf32>, tensor<2048x2048xf32>, tensor<4352x256xf32>, tensor<16896x64xf32>, tensor<256x128xf32>) {
     %0 = brrr.matmul %a, %a : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
     %1 = brrr.matmul %h, %w : tensor<64x50xf16>, tensor<50x64xf16> -> tensor<64x64xf16>
@@ -321,7 +321,7 @@ module attributes {brrr.target = "sm_90a"} {
 // OVERLAP: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ConvBodies(%x: tensor<2x14x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>, %y: tensor<32x56x56x64xf16>, %w2: tensor<1x1x256x64xf16>, %xn: tensor<1x8x10x10xf16>, %kn: tensor<8x8x3x3xf16>) -> (tensor<2x14x14x64xf16>, tensor<32x56x56x256xf16>, tensor<2x272x14x64xf16>, tensor<1x8x8x8xf16>) {
     %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x14x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
     %1 = brrr.conv2d %y, %w2 {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<32x56x56x64xf16>, tensor<1x1x256x64xf16>) -> tensor<32x56x56x256xf16>
@@ -346,7 +346,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @GroupedConvBodies(%x: tensor<32x14x14x512xf16>, %w: tensor<3x3x4096x64xf16>, %w3: tensor<3x3x3072x64xf16>, %w32: tensor<3x3x512x32xf16>, %w64: tensor<3x3x512x64xf16>) -> (tensor<32x14x14x4096xf16>, tensor<32x14x14x3072xf16>, tensor<32x14x14x512xf16>, tensor<32x14x14x512xf16>) {
     %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x4096x64xf16>) -> tensor<32x14x14x4096xf16>
     %1 = brrr.conv2d %x, %w3 {channels_last, dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x3072x64xf16>) -> tensor<32x14x14x3072xf16>
@@ -370,7 +370,7 @@ module attributes {brrr.target = "sm_90a"} {
 // CHECK-SAME: -> tensor<1x7x7x512xf16>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
 // CHECK-SAME: -> tensor<32x14x14x512xf16>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ConvClusterSplits(%x: tensor<1x7x7x512xf16>, %w: tensor<3x3x512x512xf16>, %wg: tensor<3x3x512x256xf16>, %xb: tensor<32x14x14x512xf16>) -> (tensor<1x7x7x512xf16>, tensor<1x7x7x512xf16>, tensor<32x14x14x512xf16>) {
     %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x512xf16>, tensor<3x3x512x512xf16>) -> tensor<1x7x7x512xf16>
     %1 = brrr.conv2d %x, %wg {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x512xf16>, tensor<3x3x512x256xf16>) -> tensor<1x7x7x512xf16>
@@ -431,7 +431,7 @@ module attributes {brrr.precision = "tf32"} {
 // CHECK-LABEL: func.func @ExistingConfigIsKept
 // CHECK: brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>
 func.func @ExistingConfigIsKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
-  %0 = brrr.fusion "row"(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
+  %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   ^bb0(%a: tensor<2x4096xf32>):
     %1 = brrr.softmax %a {axis = 1 : i64} : tensor<2x4096xf32>
     brrr.yield %1 : tensor<2x4096xf32>
@@ -450,15 +450,15 @@ func.func @ExistingConfigIsKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // 8), up to 32 lanes of them, and as many groups as fill 1024 threads but
 // not the rows. Few rows (8), or 65536 outputs, stay one thread each.
 // CHECK-LABEL: func.func @ReduceCooperation
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [3, 341]>
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [32, 32], vector = 4>
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 704, tile = [7, 100]>
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [8, 128], vector = 8>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [3, 341]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [32, 32], vector = 4>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 704, tile = [7, 100]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [8, 128], vector = 8>
 // CHECK-SAME: tensor<32x1x1x64xf16>
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
-// CHECK: brrr.fusion "reduce"{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
 func.func @ReduceCooperation(%a: tensor<128x512xi64>, %r: tensor<4096x3x2xf32>, %b: tensor<4096x3xf32>, %c: tensor<512x4096xf32>, %d: tensor<100x7xi32>, %n: tensor<32x56x56x64xf16>, %few: tensor<8x64xf32>, %many: tensor<128x65536xf32>)
     -> (tensor<i64>, tensor<3xf32>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>, tensor<32x1x1x64xf16>, tensor<64xf32>, tensor<65536xf32>) {
   %0 = brrr.reduce max %a {axes = array<i64: 0, 1>, keepdims = false} : tensor<128x512xi64> -> tensor<i64>
@@ -478,8 +478,8 @@ func.func @ReduceCooperation(%a: tensor<128x512xi64>, %r: tensor<4096x3x2xf32>, 
 // through two buffers, whatever the shape (test/gpu/NOTES.md has the
 // sweep); the pinned tile replaces it.
 // CHECK-LABEL: func.func @AttentionTile
-// CHECK: brrr.fusion "attention"{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
-// ATTENTIONPIN: brrr.fusion "attention"{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 64, tile = [64, 128], stages = 2>
+// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
+// ATTENTIONPIN: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 64, tile = [64, 128], stages = 2>
 func.func @AttentionTile(%q: tensor<1x12x512x64xf16>, %k: tensor<1x12x512x64xf16>, %v: tensor<1x12x512x64xf16>) -> tensor<1x12x512x64xf16> {
   %0 = brrr.attention %q, %k, %v {causal, scale = 0.125 : f64} : tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16> -> tensor<1x12x512x64xf16>
   return %0 : tensor<1x12x512x64xf16>
@@ -497,7 +497,7 @@ func.func @AttentionTile(%q: tensor<1x12x512x64xf16>, %k: tensor<1x12x512x64xf16
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [2], vector = 8>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @DirectConvPixels(%a: tensor<32x56x56x96xf16>, %wa: tensor<7x7x96x1xf16>, %b: tensor<8x40x37x64xbf16>, %wb: tensor<5x5x64x1xbf16>, %c: tensor<1x14x14x384xf16>, %wc: tensor<7x7x384x1xf16>, %wd: tensor<9x9x96x1xf16>) -> (tensor<32x56x56x96xf16>, tensor<8x40x37x64xbf16>, tensor<1x14x14x384xf16>, tensor<32x56x56x96xf16>) {
     %0 = brrr.conv2d %a, %wa {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<32x56x56x96xf16>, tensor<7x7x96x1xf16>) -> tensor<32x56x56x96xf16>
     %1 = brrr.conv2d %b, %wb {channels_last, dilations = array<i64: 2, 2>, groups = 64 : i64, pads = array<i64: 4, 4, 4, 4>, strides = array<i64: 1, 1>} : (tensor<8x40x37x64xbf16>, tensor<5x5x64x1xbf16>) -> tensor<8x40x37x64xbf16>
@@ -515,12 +515,12 @@ module attributes {brrr.target = "sm_90a"} {
 // elements one. A transpose through shared tiles, and a gather, keep one
 // thread per element and no config.
 // MOVE-LABEL: func.func @MovementVectors
-// MOVE: brrr.fusion "movement"{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8>
-// MOVE: brrr.fusion "movement"{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256>
-// MOVE: brrr.fusion "movement"
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8>
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256>
+// MOVE: brrr.fusion movement
 // MOVE-NOT: brrr.config
 // MOVE-SAME: tensor<2x10x10x64xf16>
-// MOVE: brrr.fusion "movement"
+// MOVE: brrr.fusion movement
 // MOVE-NOT: brrr.config
 // MOVE-SAME: tensor<3xf32>
 func.func @MovementVectors(%x: tensor<2x8x8x3xf16>, %y: tensor<6xf32>, %z: tensor<2x64x10x10xf16>, %i: tensor<3xi64>) -> (tensor<2x7x7x16xf16>, tensor<9xf32>, tensor<2x10x10x64xf16>, tensor<3xf32>) {

@@ -6,14 +6,14 @@
 // (last to first: 2, 2, 1), each reading the previous kernel's result.
 // CHECK-LABEL: func.func @LongChainSplitsAtMaxOps
 // CHECK-SAME: (%[[X:.+]]: tensor<16xf32>)
-// CHECK:      %[[F0:.+]] = brrr.fusion "pointwise"(%[[X]]) : (tensor<16xf32>) -> tensor<16xf32> {
+// CHECK:      %[[F0:.+]] = brrr.fusion pointwise(%[[X]]) : (tensor<16xf32>) -> tensor<16xf32> {
 // CHECK:        brrr.exp
 // CHECK-NEXT:   brrr.yield
-// CHECK:      %[[F1:.+]] = brrr.fusion "pointwise"(%[[F0]], %[[X]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32> {
+// CHECK:      %[[F1:.+]] = brrr.fusion pointwise(%[[F0]], %[[X]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32> {
 // CHECK:        brrr.neg
 // CHECK-NEXT:   brrr.add
 // CHECK-NEXT:   brrr.yield
-// CHECK:      %[[F2:.+]] = brrr.fusion "pointwise"(%[[F1]], %[[X]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32> {
+// CHECK:      %[[F2:.+]] = brrr.fusion pointwise(%[[F1]], %[[X]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32> {
 // CHECK:        brrr.tanh
 // CHECK-NEXT:   brrr.mul
 // CHECK-NEXT:   brrr.yield
@@ -34,11 +34,11 @@ func.func @LongChainSplitsAtMaxOps(%x: tensor<16xf32>) -> tensor<16xf32> {
 // exp stays a kernel of its own and the roll (4 loads a element) joins the
 // relu.
 // EVAL-LABEL: func.func @EvaluationsBoundTheGroup
-// EVAL: %[[E:.+]] = brrr.fusion "pointwise"(%{{.+}})
+// EVAL: %[[E:.+]] = brrr.fusion pointwise(%{{.+}})
 // EVAL-NEXT: ^bb0
 // EVAL-NEXT: brrr.exp
 // EVAL-NEXT: brrr.yield
-// EVAL: brrr.fusion "pointwise"(%[[E]])
+// EVAL: brrr.fusion pointwise(%[[E]])
 // EVAL-COUNT-2: brrr.slice
 // EVAL-NEXT: brrr.concat
 // EVAL-COUNT-2: brrr.slice

@@ -4,7 +4,7 @@
 // constant is copied into the region, the bias stays an input.
 // CHECK-LABEL: func.func @FuseChainWithBroadcastAndSplat
 // CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[B:.+]]: tensor<8xf32>)
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[X]], %[[B]]) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion pointwise(%[[X]], %[[B]]) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
 // CHECK-NEXT: ^bb0(%[[A0:.+]]: tensor<4x8xf32>, %[[A1:.+]]: tensor<8xf32>):
 // CHECK-NEXT:   %[[C:.+]] = brrr.constant dense<5.000000e-01> : tensor<f32>
 // CHECK-NEXT:   %[[ADD:.+]] = brrr.add %[[A0]], %[[A1]]
@@ -25,7 +25,7 @@ func.func @FuseChainWithBroadcastAndSplat(%x: tensor<4x8xf32>, %b: tensor<8xf32>
 
 // A DAG (x feeds two branches that meet again) is one kernel reading x once.
 // CHECK-LABEL: func.func @FuseDiamond
-// CHECK: brrr.fusion "pointwise"(%{{[^,]+}}) : (tensor<16xf32>) -> tensor<16xf32>
+// CHECK: brrr.fusion pointwise(%{{[^,]+}}) : (tensor<16xf32>) -> tensor<16xf32>
 // CHECK: brrr.exp
 // CHECK: brrr.neg
 // CHECK: brrr.add
@@ -43,7 +43,7 @@ func.func @FuseDiamond(%x: tensor<16xf32>) -> tensor<16xf32> {
 // second output of the consumer's kernel (multi-output fusion), which
 // saves reading it back and one launch.
 // CHECK-LABEL: func.func @MultiOutputWhenProducerIsAlsoReturned
-// CHECK: %[[F:.+]]:2 = brrr.fusion "pointwise"(%{{.+}}) : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+// CHECK: %[[F:.+]]:2 = brrr.fusion pointwise(%{{.+}}) : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<16xf32>):
 // CHECK-NEXT:   %[[C:.+]] = brrr.cos %[[A]]
 // CHECK-NEXT:   %[[S:.+]] = brrr.sin %[[C]]
@@ -60,11 +60,11 @@ func.func @MultiOutputWhenProducerIsAlsoReturned(%x: tensor<16xf32>) -> (tensor<
 // A producer read by an op before the consumer cannot move into the
 // consumer's kernel: it stays a kernel of its own.
 // CHECK-LABEL: func.func @DoNotFuseProducerReadBeforeTheGroup
-// CHECK: %[[E:.+]] = brrr.fusion "pointwise"
+// CHECK: %[[E:.+]] = brrr.fusion pointwise
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.exp
 // CHECK: brrr.matmul %[[E]], %[[E]]
-// CHECK: brrr.fusion "pointwise"(%[[E]], %{{.+}})
+// CHECK: brrr.fusion pointwise(%[[E]], %{{.+}})
 func.func @DoNotFuseProducerReadBeforeTheGroup(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = brrr.exp %x : tensor<4x4xf32>
   %1 = brrr.matmul %0, %0 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
@@ -77,8 +77,8 @@ func.func @DoNotFuseProducerReadBeforeTheGroup(%x: tensor<4x4xf32>) -> tensor<4x
 // A broadcast producer that is also returned has another shape than the
 // kernel's: no index map covers both, so it is not fused.
 // CHECK-LABEL: func.func @DoNotFuseBroadcastProducerWithOutsideUser
-// CHECK: %[[P:.+]] = brrr.fusion "pointwise"(%{{.+}}) : (tensor<8xf32>) -> tensor<8xf32>
-// CHECK: brrr.fusion "pointwise"(%{{.+}}, %[[P]]) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK: %[[P:.+]] = brrr.fusion pointwise(%{{.+}}) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK: brrr.fusion pointwise(%{{.+}}, %[[P]]) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
 func.func @DoNotFuseBroadcastProducerWithOutsideUser(%x: tensor<8xf32>, %y: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<4x8xf32>) {
   %0 = brrr.exp %x : tensor<8xf32>
   %1 = brrr.add %y, %0 : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
@@ -89,9 +89,9 @@ func.func @DoNotFuseBroadcastProducerWithOutsideUser(%x: tensor<8xf32>, %y: tens
 
 // Non-pointwise ops split the graph into separate kernels around them.
 // CHECK-LABEL: func.func @DoNotFuseAcrossMatmul
-// CHECK: brrr.fusion "pointwise"
+// CHECK: brrr.fusion pointwise
 // CHECK: brrr.matmul
-// CHECK: brrr.fusion "pointwise"
+// CHECK: brrr.fusion pointwise
 func.func @DoNotFuseAcrossMatmul(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = brrr.relu %x : tensor<4x4xf32>
   %1 = brrr.matmul %0, %0 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
@@ -104,7 +104,7 @@ func.func @DoNotFuseAcrossMatmul(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // Comparisons, where and casts fuse too; a non-splat constant is an input.
 // CHECK-LABEL: func.func @FuseMaskingChain
 // CHECK: %[[T:.+]] = brrr.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
-// CHECK: brrr.fusion "pointwise"(%{{.+}}, %[[T]])
+// CHECK: brrr.fusion pointwise(%{{.+}}, %[[T]])
 // CHECK: brrr.compare gt
 // CHECK: brrr.where
 // CHECK: brrr.cast
@@ -123,7 +123,7 @@ func.func @FuseMaskingChain(%x: tensor<4xf32>) -> tensor<4xf16> {
 // reads x through the permutation, so the transposed copy never exists.
 // CHECK-LABEL: func.func @TransposeIsReadThrough
 // CHECK-SAME: (%[[X:.+]]: tensor<8x4xf32>, %[[Y:.+]]: tensor<4x8xf32>)
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[X]], %[[Y]])
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion pointwise(%[[X]], %[[Y]])
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x4xf32>, %[[B:.+]]: tensor<4x8xf32>):
 // CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[A]] {perm = array<i64: 1, 0>}
 // CHECK-NEXT:   %[[S:.+]] = brrr.add %[[T]], %[[B]]
@@ -143,7 +143,7 @@ func.func @TransposeIsReadThrough(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> t
 // the neg that reads it instead (views sink below pointwise ops), so exp and
 // neg are one kernel and the transpose permutes its result.
 // CHECK-LABEL: func.func @DoNotFuseThroughTranspose
-// CHECK: %[[E:.+]] = brrr.fusion "pointwise"
+// CHECK: %[[E:.+]] = brrr.fusion pointwise
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.exp
 // CHECK-NEXT: brrr.neg
@@ -165,7 +165,7 @@ func.func @DoNotFuseThroughTranspose(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
 // are the same reshape, which sinks once. A transpose of an argument stays
 // a strided input of the kernel (below it, it would be a copy).
 // CHECK-LABEL: func.func @SinkViews
-// CHECK: %[[P:.+]] = brrr.fusion "pointwise"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK: %[[P:.+]] = brrr.fusion pointwise(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
 // CHECK-NEXT: ^bb0
 // CHECK-NOT: brrr.reshape
 // CHECK: brrr.erf
@@ -173,7 +173,7 @@ func.func @DoNotFuseThroughTranspose(%x: tensor<8x4xf32>) -> tensor<4x8xf32> {
 // CHECK: brrr.cast
 // CHECK-NEXT: brrr.yield
 // CHECK: %[[R:.+]] = brrr.reshape %[[P]] : tensor<4x8xf16> -> tensor<32xf16>
-// CHECK: brrr.fusion "pointwise"(%arg1)
+// CHECK: brrr.fusion pointwise(%arg1)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.transpose
 // CHECK-NEXT: brrr.relu
@@ -202,7 +202,7 @@ func.func @SinkViews(%m: tensor<4x8xf32>, %a: tensor<8x4xf32>) -> (tensor<32xf16
 // CHECK-LABEL: func.func @DoNotFuseSharedTranspose
 // CHECK-SAME: (%[[X:.+]]: tensor<8x4xf32>, %[[Y:.+]]: tensor<8x1xf32>)
 // CHECK: %[[T:.+]] = brrr.transpose %[[X]]
-// CHECK-NEXT: brrr.fusion "pointwise"(%[[Y]], %[[T]])
+// CHECK-NEXT: brrr.fusion pointwise(%[[Y]], %[[T]])
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x1xf32>, %[[B:.+]]: tensor<4x8xf32>):
 // CHECK-NEXT:   %[[U:.+]] = brrr.transpose %[[A]] {perm = array<i64: 1, 0>} : tensor<8x1xf32> -> tensor<1x8xf32>
 // CHECK-NEXT:   brrr.add %[[B]], %[[U]]
@@ -222,21 +222,21 @@ func.func @DoNotFuseSharedTranspose(%x: tensor<8x4xf32>, %y: tensor<8x1xf32>) ->
 // a cast, or only in part, keeps its casts where they are: each cast's
 // kernel reads through its slice.
 // CHECK-LABEL: func.func @HoistCastAboveViews
-// CHECK: %[[H:.+]] = brrr.fusion "pointwise"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK: %[[H:.+]] = brrr.fusion pointwise(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf16>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.cast
 // CHECK-NEXT: brrr.yield
 // CHECK: %[[A:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x8xf16> -> tensor<4x4xf16>
 // CHECK: %[[B:.+]] = brrr.slice %[[H]] {{.*}} : tensor<4x8xf16> -> tensor<4x4xf16>
 // CHECK: %[[BT:.+]] = brrr.transpose %[[B]] {perm = array<i64: 1, 0>} : tensor<4x4xf16> -> tensor<4x4xf16>
-// CHECK: brrr.fusion "pointwise"(%arg1)
+// CHECK: brrr.fusion pointwise(%arg1)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.slice
 // CHECK-NEXT: brrr.cast
-// CHECK: brrr.fusion "pointwise"(%arg1)
+// CHECK: brrr.fusion pointwise(%arg1)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.relu
-// CHECK: brrr.fusion "pointwise"(%arg2)
+// CHECK: brrr.fusion pointwise(%arg2)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.slice %{{.+}} {{.*}} : tensor<4x12xf32> -> tensor<4x4xf32>
 // CHECK: return %[[A]], %[[BT]]
@@ -264,7 +264,7 @@ func.func @HoistCastAboveViews(%qk: tensor<4x8xf32>, %other: tensor<4x12xf32>, %
 // CHECK-LABEL: func.func @ReadThroughRotaryEmbedding
 // CHECK-SAME: (%[[P:.+]]: tensor<2x16x64xf16>, %[[COS:.+]]: tensor<16x32xf16>, %[[SIN:.+]]: tensor<16x32xf16>)
 // CHECK-NEXT: %[[H:.+]] = brrr.reshape %[[P]]
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[H]], %[[COS]], %[[SIN]])
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion pointwise(%[[H]], %[[COS]], %[[SIN]])
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x16x2x32xf16>, %{{.+}}: tensor<16x32xf16>, %{{.+}}: tensor<16x32xf16>):
 // CHECK-NEXT:   %[[Q:.+]] = brrr.transpose %[[A]]
 // CHECK-NEXT:   brrr.mul %[[Q]]
@@ -297,7 +297,7 @@ func.func @ReadThroughRotaryEmbedding(%p: tensor<2x16x64xf16>, %cos: tensor<16x3
 // not be an extra output, and the other reader needs it made.
 // CHECK-LABEL: func.func @DoNotReadThroughMovementReadElsewhere
 // CHECK: %[[C:.+]] = brrr.concat
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "pointwise"(%[[C]])
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion pointwise(%[[C]])
 // CHECK: return %[[F]], %[[C]]
 func.func @DoNotReadThroughMovementReadElsewhere(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
   %c = brrr.concat %x, %y {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
@@ -312,11 +312,11 @@ func.func @DoNotReadThroughMovementReadElsewhere(%x: tensor<4x8xf32>, %y: tensor
 // the group, it stays a kernel of its own (written once, read by both).
 // CHECK-LABEL: func.func @DoNotFuseMovedProducerReadElsewhere
 // CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[Y:.+]]: tensor<4x4xf32>)
-// CHECK: %[[N:.+]] = brrr.fusion "pointwise"(%[[X]])
+// CHECK: %[[N:.+]] = brrr.fusion pointwise(%[[X]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.neg
 // CHECK-NEXT: brrr.yield
-// CHECK: %[[F:.+]] = brrr.fusion "pointwise"(%[[N]], %[[Y]])
+// CHECK: %[[F:.+]] = brrr.fusion pointwise(%[[N]], %[[Y]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.slice
 // CHECK-NEXT: brrr.add
@@ -335,7 +335,7 @@ func.func @DoNotFuseMovedProducerReadElsewhere(%x: tensor<4x8xf32>, %y: tensor<4
 // and the pointwise kernel reads its result through the reshape.
 // CHECK-LABEL: func.func @DoNotReadThroughTiledTranspose
 // CHECK: %[[T:.+]] = brrr.transpose
-// CHECK-NEXT: brrr.fusion "pointwise"(%[[T]], %{{.+}})
+// CHECK-NEXT: brrr.fusion pointwise(%[[T]], %{{.+}})
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.reshape
 // CHECK-NEXT: brrr.add
@@ -356,11 +356,11 @@ func.func @DoNotReadThroughTiledTranspose(%x: tensor<2x64x64xf16>, %y: tensor<2x
 // CHECK-LABEL: func.func @ReshapesJoinOnlyBehindMovement
 // CHECK-SAME: (%[[X:.+]]: tensor<512x64xf16>, %[[R:.+]]: tensor<1x512x64xf16>, %[[M:.+]]: tensor<512x128xf16>)
 // CHECK: %[[V:.+]] = brrr.reshape %[[X]]
-// CHECK-NEXT: brrr.fusion "pointwise"(%[[V]], %[[R]])
+// CHECK-NEXT: brrr.fusion pointwise(%[[V]], %[[R]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.add
 // CHECK-NEXT: brrr.yield
-// CHECK: brrr.fusion "pointwise"(%[[M]])
+// CHECK: brrr.fusion pointwise(%[[M]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.slice
 // CHECK-NEXT: brrr.reshape

@@ -4,7 +4,7 @@
 // epilogue: bias, activation and residual on the accumulators.
 // CHECK-LABEL: func.func @MergeBiasActivationResidualEpilogue
 // CHECK-SAME: (%[[X:.+]]: tensor<2x16x64xf16>, %[[W:.+]]: tensor<64x32xf16>, %[[B:.+]]: tensor<32xf16>, %[[R:.+]]: tensor<2x16x32xf16>)
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "matmul"(%[[X]], %[[W]], %[[B]], %[[R]]) : (tensor<2x16x64xf16>, tensor<64x32xf16>, tensor<32xf16>, tensor<2x16x32xf16>) -> tensor<2x16x32xf16> {
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion matmul(%[[X]], %[[W]], %[[B]], %[[R]]) : (tensor<2x16x64xf16>, tensor<64x32xf16>, tensor<32xf16>, tensor<2x16x32xf16>) -> tensor<2x16x32xf16> {
 // CHECK-NEXT: ^bb0(%[[A0:.+]]: tensor<2x16x64xf16>, %[[A1:.+]]: tensor<64x32xf16>, %[[A2:.+]]: tensor<32xf16>, %[[A3:.+]]: tensor<2x16x32xf16>):
 // CHECK-NEXT:   %[[M:.+]] = brrr.matmul %[[A0]], %[[A1]]
 // CHECK-NEXT:   %[[S:.+]] = brrr.add %[[M]], %[[A2]]
@@ -25,11 +25,11 @@ func.func @MergeBiasActivationResidualEpilogue(%x: tensor<2x16x64xf16>, %w: tens
 
 // A product that is also returned must be written: no epilogue merge.
 // CHECK-LABEL: func.func @DoNotMergeWhenProductIsReadElsewhere
-// CHECK: %[[M:.+]] = brrr.fusion "matmul"
+// CHECK: %[[M:.+]] = brrr.fusion matmul
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.matmul
 // CHECK-NEXT: brrr.yield
-// CHECK: brrr.fusion "pointwise"(%[[M]])
+// CHECK: brrr.fusion pointwise(%[[M]])
 func.func @DoNotMergeWhenProductIsReadElsewhere(%x: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
   %0 = brrr.matmul %x, %x : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   %1 = brrr.relu %0 : tensor<16x16xf32>
@@ -41,8 +41,8 @@ func.func @DoNotMergeWhenProductIsReadElsewhere(%x: tensor<16x16xf32>) -> (tenso
 // An epilogue that changes the shape (here a broadcast to a larger output)
 // stays a kernel of its own.
 // CHECK-LABEL: func.func @DoNotMergeShapeChangingEpilogue
-// CHECK: brrr.fusion "matmul"
-// CHECK: brrr.fusion "pointwise"
+// CHECK: brrr.fusion matmul
+// CHECK: brrr.fusion pointwise
 func.func @DoNotMergeShapeChangingEpilogue(%x: tensor<16x16xf32>, %y: tensor<4x16x16xf32>) -> tensor<4x16x16xf32> {
   %0 = brrr.matmul %x, %x : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   %1 = brrr.add %y, %0 : tensor<4x16x16xf32>, tensor<16x16xf32> -> tensor<4x16x16xf32>
@@ -56,7 +56,7 @@ func.func @DoNotMergeShapeChangingEpilogue(%x: tensor<16x16xf32>, %y: tensor<4x1
 // never written.
 // CHECK-LABEL: func.func @TransposedOperandsAreReadThrough
 // CHECK-SAME: (%[[Q:.+]]: tensor<2x16x4x8xf32>, %[[K:.+]]: tensor<2x16x4x8xf32>)
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "matmul"(%[[Q]], %[[K]])
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion matmul(%[[Q]], %[[K]])
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x16x4x8xf32>, %[[B:.+]]: tensor<2x16x4x8xf32>):
 // CHECK-NEXT:   %[[QT:.+]] = brrr.transpose %[[A]] {perm = array<i64: 0, 2, 1, 3>}
 // CHECK-NEXT:   %[[KT:.+]] = brrr.transpose %[[B]] {perm = array<i64: 0, 2, 3, 1>}
@@ -78,7 +78,7 @@ func.func @TransposedOperandsAreReadThrough(%q: tensor<2x16x4x8xf32>, %k: tensor
 // and joins.
 // CHECK-LABEL: func.func @KeepTheStagedBody
 // CHECK: %[[BT:.+]] = brrr.transpose %{{.+}} {perm = array<i64: 0, 1, 3, 2>}
-// CHECK: brrr.fusion "matmul"(%{{.+}}, %[[BT]])
+// CHECK: brrr.fusion matmul(%{{.+}}, %[[BT]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 1, 3>}
 // CHECK-NEXT:   brrr.matmul
@@ -96,11 +96,11 @@ func.func @KeepTheStagedBody(%q: tensor<2x16x4x32xf16>, %w: tensor<2x4x64x32xf16
 // it stays a kernel, as for the staged body.
 // CHECK-LABEL: func.func @TmaReadsTransposedWeights
 // CHECK-NOT: brrr.transpose
-// CHECK: brrr.fusion "matmul"(%{{.+}}, %{{.+}})
+// CHECK: brrr.fusion matmul(%{{.+}}, %{{.+}})
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   brrr.transpose %{{.+}} {perm = array<i64: 1, 0>}
 // CHECK-NEXT:   brrr.matmul
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @TmaReadsTransposedWeights(%x: tensor<64x32xf16>, %w: tensor<128x32xf16>) -> tensor<64x128xf16> {
     %wt = brrr.transpose %w {perm = array<i64: 1, 0>} : tensor<128x32xf16> -> tensor<32x128xf16>
     %y = brrr.matmul %x, %wt : tensor<64x32xf16>, tensor<32x128xf16> -> tensor<64x128xf16>
@@ -112,7 +112,7 @@ module attributes {brrr.target = "sm_90a"} {
 
 // CHECK-LABEL: func.func @StagingKeepsWeightTranspose
 // CHECK: %[[WT:.+]] = brrr.transpose %{{.+}} {perm = array<i64: 1, 0>}
-// CHECK: brrr.fusion "matmul"(%{{.+}}, %[[WT]])
+// CHECK: brrr.fusion matmul(%{{.+}}, %[[WT]])
 func.func @StagingKeepsWeightTranspose(%x: tensor<64x32xf16>, %w: tensor<128x32xf16>) -> tensor<64x128xf16> {
   %wt = brrr.transpose %w {perm = array<i64: 1, 0>} : tensor<128x32xf16> -> tensor<32x128xf16>
   %y = brrr.matmul %x, %wt : tensor<64x32xf16>, tensor<32x128xf16> -> tensor<64x128xf16>
@@ -125,7 +125,7 @@ func.func @StagingKeepsWeightTranspose(%x: tensor<64x32xf16>, %w: tensor<128x32x
 // the kernel reads the product at an offset (64 elements) through strides.
 // CHECK-LABEL: func.func @SliceReshapeTransposeAreReadThrough
 // CHECK-SAME: (%[[QKV:.+]]: tensor<2x16x192xf32>, %[[P:.+]]: tensor<2x4x16x16xf32>)
-// CHECK-NEXT: brrr.fusion "matmul"(%[[P]], %[[QKV]])
+// CHECK-NEXT: brrr.fusion matmul(%[[P]], %[[QKV]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   brrr.slice
 // CHECK-NEXT:   brrr.reshape
@@ -147,7 +147,7 @@ func.func @SliceReshapeTransposeAreReadThrough(%qkv: tensor<2x16x192xf32>, %p: t
 // CHECK-LABEL: func.func @ReshapeThatNeedsACopyStops
 // CHECK: %[[T:.+]] = brrr.transpose
 // CHECK: %[[R:.+]] = brrr.reshape %[[T]]
-// CHECK: brrr.fusion "matmul"(%[[R]], %{{.+}})
+// CHECK: brrr.fusion matmul(%[[R]], %{{.+}})
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   brrr.matmul
 func.func @ReshapeThatNeedsACopyStops(%x: tensor<2x4x16x16xf32>, %w: tensor<64x8xf32>) -> tensor<2x16x8xf32> {
@@ -163,7 +163,7 @@ func.func @ReshapeThatNeedsACopyStops(%x: tensor<2x4x16x16xf32>, %w: tensor<64x8
 // is applied as the kernel stores: the kernel yields the transposed
 // result, no copy is made.
 // CHECK-LABEL: func.func @ProductStoredThroughTranspose
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "matmul"{{.+}} -> tensor<2x16x4x8xf32>
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion matmul{{.+}} -> tensor<2x16x4x8xf32>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   %[[M:.+]] = brrr.matmul
 // CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[M]] {perm = array<i64: 0, 2, 1, 3>}
@@ -187,7 +187,7 @@ func.func @ProductStoredThroughTranspose(%p: tensor<2x4x16x16xf32>, %v: tensor<2
 // CHECK-LABEL: func.func @AttentionOperandViews
 // CHECK-SAME: (%[[QT:.+]]: tensor<2x3x64x40xf16>, %[[K:.+]]: tensor<2x40x192xf16>, %[[V:.+]]: tensor<2x3x40x64xf16>, %[[M:.+]]: tensor<2x1x1x40xf32>)
 // CHECK: %[[Q:.+]] = brrr.transpose %[[QT]] {perm = array<i64: 0, 1, 3, 2>}
-// CHECK: brrr.fusion "attention"(%[[Q]], %[[K]], %[[V]], %[[M]]) : (tensor<2x3x40x64xf16>, tensor<2x40x192xf16>, tensor<2x3x40x64xf16>, tensor<2x1x1x40xf32>) -> tensor<2x40x3x64xf16>
+// CHECK: brrr.fusion attention(%[[Q]], %[[K]], %[[V]], %[[M]]) : (tensor<2x3x40x64xf16>, tensor<2x40x192xf16>, tensor<2x3x40x64xf16>, tensor<2x1x1x40xf32>) -> tensor<2x40x3x64xf16>
 // CHECK-NEXT: ^bb0(%[[A0:.+]]: tensor<2x3x40x64xf16>, %[[A1:.+]]: tensor<2x40x192xf16>, %[[A2:.+]]: tensor<2x3x40x64xf16>, %[[A3:.+]]: tensor<2x1x1x40xf32>):
 // CHECK-NEXT:   %[[R:.+]] = brrr.reshape %[[A1]]
 // CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[R]] {perm = array<i64: 0, 2, 1, 3>}
@@ -212,7 +212,7 @@ func.func @AttentionOperandViews(%qt: tensor<2x3x64x40xf16>, %k: tensor<2x40x192
 // by something else stays, and that reader keeps it.
 // CHECK-LABEL: func.func @AttentionSharedViews
 // CHECK-SAME: (%[[P:.+]]: tensor<8x49x192xf16>)
-// CHECK: brrr.fusion "attention"(%[[P]]) : (tensor<8x49x192xf16>) -> tensor<8x2x49x32xf16>
+// CHECK: brrr.fusion attention(%[[P]]) : (tensor<8x49x192xf16>) -> tensor<8x2x49x32xf16>
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x49x192xf16>):
 // CHECK-NEXT:   %[[R:.+]] = brrr.reshape %[[A]]
 // CHECK-NEXT:   %[[T:.+]] = brrr.transpose %[[R]] {perm = array<i64: 2, 0, 3, 1, 4>}
@@ -227,7 +227,7 @@ func.func @AttentionOperandViews(%qt: tensor<2x3x64x40xf16>, %k: tensor<2x40x192
 // CHECK-NOT: brrr.transpose
 // CHECK: %[[R2:.+]] = brrr.reshape %[[P]]
 // CHECK-NEXT: %[[T2:.+]] = brrr.transpose %[[R2]]
-// CHECK: brrr.fusion "attention"
+// CHECK: brrr.fusion attention
 // CHECK: return %{{.+}}, %{{.+}}, %[[T2]]
 func.func @AttentionSharedViews(%p: tensor<8x49x192xf16>) -> (tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<3x8x2x49x32xf16>) {
   %r = brrr.reshape %p : tensor<8x49x192xf16> -> tensor<8x49x3x2x32xf16>

@@ -2,13 +2,13 @@
 
 // Each data-movement op is a kernel of its own; a reshape stays a view.
 // CHECK-LABEL: func.func @MovementOpsBecomeKernels
-// CHECK: %[[T:.+]] = brrr.fusion "movement"(%{{.+}}) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: %[[T:.+]] = brrr.fusion movement(%{{.+}}) : (tensor<2x3xf32>) -> tensor<3x2xf32>
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x3xf32>):
 // CHECK-NEXT:   brrr.transpose %[[A]] {perm = array<i64: 1, 0>}
 // CHECK: %[[R:.+]] = brrr.reshape %[[T]] : tensor<3x2xf32> -> tensor<6xf32>
-// CHECK: brrr.fusion "movement"(%[[R]], %{{.+}}) : (tensor<6xf32>, tensor<4xi64>) -> tensor<4xf32>
+// CHECK: brrr.fusion movement(%[[R]], %{{.+}}) : (tensor<6xf32>, tensor<4xi64>) -> tensor<4xf32>
 // CHECK: brrr.gather
-// CHECK: brrr.fusion "movement"
+// CHECK: brrr.fusion movement
 // CHECK: brrr.concat
 func.func @MovementOpsBecomeKernels(%x: tensor<2x3xf32>, %i: tensor<4xi64>) -> tensor<8xf32> {
   %0 = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>
@@ -22,10 +22,10 @@ func.func @MovementOpsBecomeKernels(%x: tensor<2x3xf32>, %i: tensor<4xi64>) -> t
 
 // Ops already in a kernel are left alone.
 // CHECK-LABEL: func.func @LeaveFusedOpsAlone
-// CHECK: brrr.fusion "pointwise"
-// CHECK-NOT: brrr.fusion "movement"
+// CHECK: brrr.fusion pointwise
+// CHECK-NOT: brrr.fusion movement
 func.func @LeaveFusedOpsAlone(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = brrr.fusion "pointwise"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  %0 = brrr.fusion pointwise(%x) : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     %1 = brrr.relu %a : tensor<4xf32>
     brrr.yield %1 : tensor<4xf32>
@@ -38,16 +38,16 @@ func.func @LeaveFusedOpsAlone(%x: tensor<4xf32>) -> tensor<4xf32> {
 // Index-driven ops are movement kernels too: gathers by element and by
 // tuple, and scatters (which combine as they move).
 // CHECK-LABEL: func.func @IndexDrivenOpsBecomeMovementKernels
-// CHECK: brrr.fusion "movement"
+// CHECK: brrr.fusion movement
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.gather_elements
-// CHECK: brrr.fusion "movement"
+// CHECK: brrr.fusion movement
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.gather_nd
-// CHECK: brrr.fusion "movement"
+// CHECK: brrr.fusion movement
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.scatter_elements
-// CHECK: brrr.fusion "movement"
+// CHECK: brrr.fusion movement
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.scatter_nd
 func.func @IndexDrivenOpsBecomeMovementKernels(%x: tensor<4x6xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf32>, %t: tensor<3x1xi64>, %v: tensor<3x6xf32>)
@@ -66,7 +66,7 @@ func.func @IndexDrivenOpsBecomeMovementKernels(%x: tensor<4x6xf32>, %i: tensor<4
 // pad, space to depth, pad the channels), the reshapes between them
 // inside it.
 // CHECK-LABEL: func.func @ChainIsOneKernel
-// CHECK: %[[K:.+]] = brrr.fusion "movement"(%arg0) : (tensor<2x3x8x8xf16>) -> tensor<2x5x5x16xf16>
+// CHECK: %[[K:.+]] = brrr.fusion movement(%arg0) : (tensor<2x3x8x8xf16>) -> tensor<2x5x5x16xf16>
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x3x8x8xf16>):
 // CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[A]]
 // CHECK-NEXT: %[[P:.+]] = brrr.pad constant %[[T]]
@@ -94,23 +94,23 @@ func.func @ChainIsOneKernel(%x: tensor<2x3x8x8xf16>) -> tensor<2x5x5x16xf16> {
 // intermediate has another reader, and where the chain holds one copy
 // (a reshape after a transpose stays a view).
 // CHECK-LABEL: func.func @ChainsKeptApart
-// CHECK: %[[T:.+]] = brrr.fusion "movement"(%arg0)
+// CHECK: %[[T:.+]] = brrr.fusion movement(%arg0)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.transpose
 // CHECK-NEXT: brrr.yield
-// CHECK: brrr.fusion "movement"(%[[T]])
+// CHECK: brrr.fusion movement(%[[T]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.pad
 // CHECK-NEXT: brrr.yield
-// CHECK: %[[S:.+]] = brrr.fusion "movement"(%arg1)
+// CHECK: %[[S:.+]] = brrr.fusion movement(%arg1)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.slice
 // CHECK-NEXT: brrr.yield
-// CHECK: brrr.fusion "movement"(%[[S]])
+// CHECK: brrr.fusion movement(%[[S]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.pad
 // CHECK-NEXT: brrr.yield
-// CHECK: %[[U:.+]] = brrr.fusion "movement"(%arg1)
+// CHECK: %[[U:.+]] = brrr.fusion movement(%arg1)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.transpose
 // CHECK-NEXT: brrr.yield
@@ -132,7 +132,7 @@ func.func @ChainsKeptApart(%x: tensor<2x64x10x10xf16>, %y: tensor<4x6xf32>) -> (
 // slices of one tensor concatenated, along H and then W) and its window
 // partition. Its input is one kernel argument.
 // CHECK-LABEL: func.func @RollAndWindowsAreOneKernel
-// CHECK: %[[K:.+]] = brrr.fusion "movement"(%arg0) : (tensor<2x14x14x16xf16>) -> tensor<8x49x16xf16>
+// CHECK: %[[K:.+]] = brrr.fusion movement(%arg0) : (tensor<2x14x14x16xf16>) -> tensor<8x49x16xf16>
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<2x14x14x16xf16>):
 // CHECK-NEXT: %[[S1:.+]] = brrr.slice %[[A]]
 // CHECK-NEXT: %[[S2:.+]] = brrr.slice %[[A]]
@@ -166,19 +166,19 @@ func.func @RollAndWindowsAreOneKernel(%x: tensor<2x14x14x16xf16>) -> tensor<8x49
 // tree where an element could come from more than 16 loads: five nested
 // pairs of concatenated slices (32 paths) stay kernels of their own.
 // CHECK-LABEL: func.func @TreesStopAtOutsideReaders
-// CHECK: %[[R:.+]] = brrr.fusion "movement"(%arg0)
+// CHECK: %[[R:.+]] = brrr.fusion movement(%arg0)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.slice
 // CHECK-NEXT: brrr.slice
 // CHECK-NEXT: brrr.concat
 // CHECK-NEXT: brrr.yield
 // CHECK: %[[W:.+]] = brrr.reshape %[[R]]
-// CHECK: brrr.fusion "movement"(%[[W]])
+// CHECK: brrr.fusion movement(%[[W]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.transpose
 // CHECK-NEXT: brrr.yield
-// CHECK-COUNT-15: brrr.fusion "movement"
-// CHECK-NOT: brrr.fusion "movement"
+// CHECK-COUNT-15: brrr.fusion movement
+// CHECK-NOT: brrr.fusion movement
 // CHECK: return
 func.func @TreesStopAtOutsideReaders(%x: tensor<2x14x14x16xf16>, %y: tensor<64xf32>) -> (tensor<2x14x14x16xf16>, tensor<2x2x2x7x7x16xf16>, tensor<64xf32>) {
   %0 = brrr.slice %x {sizes = array<i64: 2, 11, 14, 16>, starts = array<i64: 0, 3, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x16xf16> -> tensor<2x11x14x16xf16>
@@ -212,13 +212,13 @@ func.func @TreesStopAtOutsideReaders(%x: tensor<2x14x14x16xf16>, %y: tensor<64xf
 // slices and their concatenation another, which walks each row back to
 // one vector of cells instead of through the whole chain.
 // CHECK-LABEL: func.func @RepeatedReadsEndATree
-// CHECK: %[[CELLS:.+]] = brrr.fusion "movement"(%arg0) : (tensor<2x14x14x3xf16>) -> tensor<2x7x7x16xf16>
+// CHECK: %[[CELLS:.+]] = brrr.fusion movement(%arg0) : (tensor<2x14x14x3xf16>) -> tensor<2x7x7x16xf16>
 // CHECK: brrr.pad
 // CHECK: brrr.transpose
 // CHECK: brrr.pad
 // CHECK-NOT: brrr.slice
 // CHECK: brrr.yield
-// CHECK: brrr.fusion "movement"(%[[CELLS]]) : (tensor<2x7x7x16xf16>) -> tensor<2x7x4x64xf16>
+// CHECK: brrr.fusion movement(%[[CELLS]]) : (tensor<2x7x7x16xf16>) -> tensor<2x7x4x64xf16>
 // CHECK-COUNT-4: brrr.slice
 // CHECK: brrr.concat
 func.func @RepeatedReadsEndATree(%x: tensor<2x14x14x3xf16>) -> tensor<2x7x4x64xf16> {

@@ -5,7 +5,7 @@
 // registers before the store: one kernel reads x and a once and writes y.
 // CHECK-LABEL: func.func @ResidualAddAndProductAroundLayerNorm
 // CHECK-SAME: (%[[X:.+]]: tensor<4x64xf32>, %[[A:.+]]: tensor<4x64xf32>, %[[G:.+]]: tensor<64xf32>)
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "row"(%[[X]], %[[A]], %[[G]]) : (tensor<4x64xf32>, tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32> {
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row(%[[X]], %[[A]], %[[G]]) : (tensor<4x64xf32>, tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32> {
 // CHECK-NEXT: ^bb0(%[[X1:.+]]: tensor<4x64xf32>, %[[A1:.+]]: tensor<4x64xf32>, %[[G1:.+]]: tensor<64xf32>):
 // CHECK-NEXT:   %[[R:.+]] = brrr.add %[[X1]], %[[A1]]
 // CHECK-NEXT:   %[[N:.+]] = brrr.layer_norm %[[R]], %[[G1]]
@@ -25,7 +25,7 @@ func.func @ResidualAddAndProductAroundLayerNorm(%x: tensor<4x64xf32>, %a: tensor
 // Attention's scaling before the softmax is its prologue, the cast after
 // it its epilogue: one kernel, one read and one write of the scores.
 // CHECK-LABEL: func.func @ScaleAndCastAroundSoftmax
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "row"
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   brrr.constant
 // CHECK-NEXT:   %[[D:.+]] = brrr.div
@@ -47,12 +47,12 @@ func.func @ScaleAndCastAroundSoftmax(%x: tensor<2x8x8xf32>) -> tensor<2x8x8xf16>
 // A reduction takes its producer as prologue (a sum of squares reads x
 // once); its per-row result gets no epilogue.
 // CHECK-LABEL: func.func @SquareBecomesReductionPrologue
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "row"
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   brrr.mul
 // CHECK-NEXT:   brrr.reduce sum
 // CHECK-NEXT:   brrr.yield
-// CHECK: brrr.fusion "pointwise"(%[[F]])
+// CHECK: brrr.fusion pointwise(%[[F]])
 func.func @SquareBecomesReductionPrologue(%x: tensor<16x100xf32>) -> tensor<16xf32> {
   %q = brrr.mul %x, %x : tensor<16x100xf32>, tensor<16x100xf32> -> tensor<16x100xf32>
   %s = brrr.reduce sum %q {axes = array<i64: 1>, keepdims = false} : tensor<16x100xf32> -> tensor<16xf32>
@@ -66,12 +66,12 @@ func.func @SquareBecomesReductionPrologue(%x: tensor<16x100xf32>) -> tensor<16xf
 // residual stream) becomes a second output of the row kernel: written
 // once, never read back by the row.
 // CHECK-LABEL: func.func @PrologueReadElsewhereIsASecondOutput
-// CHECK: %[[F:.+]]:2 = brrr.fusion "row"
+// CHECK: %[[F:.+]]:2 = brrr.fusion row
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   %[[E:.+]] = brrr.exp
 // CHECK-NEXT:   %[[S:.+]] = brrr.softmax %[[E]]
 // CHECK-NEXT:   brrr.yield %[[E]], %[[S]]
-// CHECK: brrr.fusion "pointwise"(%{{.+}}, %[[F]]#0)
+// CHECK: brrr.fusion pointwise(%{{.+}}, %[[F]]#0)
 // CHECK: return %[[F]]#1
 func.func @PrologueReadElsewhereIsASecondOutput(%x: tensor<4x64xf32>, %b: tensor<3x4x64xf32>) -> (tensor<4x64xf32>, tensor<3x4x64xf32>) {
   %e = brrr.exp %x : tensor<4x64xf32>
@@ -84,8 +84,8 @@ func.func @PrologueReadElsewhereIsASecondOutput(%x: tensor<4x64xf32>, %b: tensor
 
 // A softmax result read by two kernels is written once, unfused.
 // CHECK-LABEL: func.func @DoNotMergeEpilogueOfSharedResult
-// CHECK: %[[S:.+]] = brrr.fusion "row"
-// CHECK: brrr.fusion "pointwise"(%[[S]])
+// CHECK: %[[S:.+]] = brrr.fusion row
+// CHECK: brrr.fusion pointwise(%[[S]])
 func.func @DoNotMergeEpilogueOfSharedResult(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
   %s = brrr.softmax %x {axis = 1 : i64} : tensor<4x64xf32>
   %l = brrr.log %s : tensor<4x64xf32>
@@ -97,7 +97,7 @@ func.func @DoNotMergeEpilogueOfSharedResult(%x: tensor<4x64xf32>) -> (tensor<4x6
 // A leading-axis reduction is a reduce kernel; the pointwise kernel that
 // alone reads its result (relu and a cast) runs on it before the store.
 // CHECK-LABEL: func.func @ReduceEpilogue
-// CHECK: brrr.fusion "reduce"(%arg0) : (tensor<6x33xf32>) -> tensor<33xf16>
+// CHECK: brrr.fusion reduce(%arg0) : (tensor<6x33xf32>) -> tensor<33xf16>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.reduce sum
 // CHECK-NEXT: brrr.relu

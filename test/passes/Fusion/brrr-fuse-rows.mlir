@@ -3,7 +3,7 @@
 // Softmax over the last axis is one row kernel.
 // CHECK-LABEL: func.func @SoftmaxIsOneRowKernel
 // CHECK-SAME: (%[[X:.+]]: tensor<8x128xf16>)
-// CHECK-NEXT: %[[F:.+]] = brrr.fusion "row"(%[[X]]) : (tensor<8x128xf16>) -> tensor<8x128xf16> {
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row(%[[X]]) : (tensor<8x128xf16>) -> tensor<8x128xf16> {
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<8x128xf16>):
 // CHECK-NEXT:   %[[S:.+]] = brrr.softmax %[[A]] {axis = 1 : i64}
 // CHECK-NEXT:   brrr.yield %[[S]]
@@ -18,7 +18,7 @@ func.func @SoftmaxIsOneRowKernel(%x: tensor<8x128xf16>) -> tensor<8x128xf16> {
 // Layer norm keeps scale and bias (even splat constants) as kernel inputs.
 // CHECK-LABEL: func.func @LayerNormKeepsParametersAsInputs
 // CHECK: %[[ONE:.+]] = brrr.constant dense<1.000000e+00> : tensor<4x16xf32>
-// CHECK: brrr.fusion "row"(%{{.+}}, %[[ONE]], %{{.+}}) : (tensor<2x4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<2x4x16xf32>
+// CHECK: brrr.fusion row(%{{.+}}, %[[ONE]], %{{.+}}) : (tensor<2x4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<2x4x16xf32>
 // CHECK: brrr.layer_norm
 func.func @LayerNormKeepsParametersAsInputs(%x: tensor<2x4x16xf32>, %b: tensor<4x16xf32>) -> tensor<2x4x16xf32> {
   %one = brrr.constant dense<1.0> : tensor<4x16xf32>
@@ -43,9 +43,9 @@ func.func @DoNotFuseSoftmaxOverLeadingAxis(%x: tensor<8x128xf32>) -> tensor<8x12
 // A float reduction over trailing axes (global average pooling) is a row
 // kernel; one over a leading axis is a general reduction kernel.
 // CHECK-LABEL: func.func @TrailingReductionIsARowKernel
-// CHECK: brrr.fusion "row"(%{{.+}}) : (tensor<2x8x7x7xf32>) -> tensor<2x8x1x1xf32>
+// CHECK: brrr.fusion row(%{{.+}}) : (tensor<2x8x7x7xf32>) -> tensor<2x8x1x1xf32>
 // CHECK: brrr.reduce mean
-// CHECK: brrr.fusion "reduce"(%{{.+}}) : (tensor<2x8x7x7xf32>) -> tensor<8x7x7xf32>
+// CHECK: brrr.fusion reduce(%{{.+}}) : (tensor<2x8x7x7xf32>) -> tensor<8x7x7xf32>
 // CHECK: brrr.reduce sum
 func.func @TrailingReductionIsARowKernel(%x: tensor<2x8x7x7xf32>) -> (tensor<2x8x1x1xf32>, tensor<8x7x7xf32>) {
   %0 = brrr.reduce mean %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf32> -> tensor<2x8x1x1xf32>

@@ -16,7 +16,7 @@
 // CHECK: %[[Y:.+]] = brrr.transpose %[[R2]] {perm = array<i64: 0, 3, 1, 2>} : tensor<2x14x14x64xf16> -> tensor<2x64x14x14xf16>
 // CHECK: return %[[Y]]
 // CHECK-NOT: brrr.transpose
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @BasicBlock(%x: tensor<2x64x14x14xf16>) -> tensor<2x64x14x14xf16> {
   %w1 = brrr.constant dense<1.0> : tensor<64x64x3x3xf16>
   %b1 = brrr.constant dense<0.5> : tensor<64xf16>
@@ -42,7 +42,7 @@ func.func @BasicBlock(%x: tensor<2x64x14x14xf16>) -> tensor<2x64x14x14xf16> {
 // CHECK: %[[M:.+]] = brrr.mul %[[C]], %[[K]] : tensor<1x4x4x2xf16>, tensor<1x1x1x2xf16>
 // CHECK: %[[A:.+]] = brrr.add %[[M]], %{{.+}} : tensor<1x4x4x2xf16>, tensor<f16>
 // CHECK: brrr.transpose %[[A]] {perm = array<i64: 0, 3, 1, 2>}
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @PackAndConstants(%x: tensor<1x16x4x4xf16>) -> tensor<1x2x4x4xf16> {
   %w = brrr.constant dense<[[[[0.0, 1.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]]], [[[2.0, 3.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]], [[0.0, 0.0]]]]> : tensor<2x16x1x2xf16>
   %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 1>, strides = array<i64: 1, 1>} : (tensor<1x16x4x4xf16>, tensor<2x16x1x2xf16>) -> tensor<1x2x4x4xf16>
@@ -76,7 +76,7 @@ func.func @PackAndConstants(%x: tensor<1x16x4x4xf16>) -> tensor<1x2x4x4xf16> {
 // CHECK: %[[A2:.+]] = brrr.add %[[C2]], %[[A]]
 // CHECK: %[[OUT:.+]] = brrr.transpose %[[A2]] {perm = array<i64: 0, 3, 1, 2>}
 // CHECK: return %[[OUT]]
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @LayerScale(%x: tensor<1x2x2x2xf16>) -> tensor<1x2x2x2xf16> {
   %w = brrr.constant dense<1.0> : tensor<2x1x3x3xf16>
   %g = brrr.constant dense<[[[0.5]], [[2.0]]]> : tensor<2x1x1xf16>
@@ -100,7 +100,7 @@ func.func @LayerScale(%x: tensor<1x2x2x2xf16>) -> tensor<1x2x2x2xf16> {
 // CHECK-NOT: channels_last
 // CHECK-NOT: brrr.transpose
 // CHECK: return
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x32x4x4xf16>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>) {
   %w = brrr.constant dense<1.0> : tensor<8x8x1x1xf32>
   %a = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x4x4xf32>
@@ -124,7 +124,7 @@ func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x32x4x4xf16>) -> (tensor<1x
 // CHECK: %[[G:.+]] = brrr.conv2d %[[R]], %{{.+}} {channels_last{{.+}}groups = 6{{.+}} : (tensor<1x5x5x24xf16>, tensor<1x1x12x4xf16>) -> tensor<1x5x5x12xf16>
 // CHECK: brrr.transpose %[[G]] {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NOT: brrr.transpose
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @Direct(%x: tensor<1x24x5x5xf16>) -> tensor<1x12x5x5xf16> {
   %wd = brrr.constant dense<0.5> : tensor<24x1x3x3xf16>
   %d = brrr.conv2d %x, %wd {dilations = array<i64: 1, 1>, groups = 24 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x24x5x5xf16>, tensor<24x1x3x3xf16>) -> tensor<1x24x5x5xf16>
@@ -144,7 +144,7 @@ func.func @Direct(%x: tensor<1x24x5x5xf16>) -> tensor<1x12x5x5xf16> {
 // CHECK: %[[XL:.+]] = brrr.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : tensor<1x128x8x8xf16> -> tensor<1x8x8x128xf16>
 // CHECK: %[[WL:.+]] = brrr.transpose %arg1 {perm = array<i64: 2, 3, 0, 1>} : tensor<256x64x3x3xf16> -> tensor<3x3x256x64xf16>
 // CHECK: brrr.conv2d %[[XL]], %[[WL]] {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x8x8x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x8x8x256xf16>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @Grouped(%x: tensor<1x128x8x8xf16>, %w: tensor<256x64x3x3xf16>) -> tensor<1x256x8x8xf16> {
   %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<256x64x3x3xf16>) -> tensor<1x256x8x8xf16>
   return %c : tensor<1x256x8x8xf16>
@@ -168,7 +168,7 @@ func.func @Grouped(%x: tensor<1x128x8x8xf16>, %w: tensor<256x64x3x3xf16>) -> ten
 // CHECK: %[[P:.+]] = brrr.max_pool2d %[[R]] {ceil_mode = false, channels_last, count_include_pad = false, {{.+}}} : tensor<2x6x6x1xf16> -> tensor<2x3x3x1xf16>
 // CHECK: %[[M:.+]] = brrr.reduce mean %[[P]] {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x3x3x1xf16> -> tensor<2x1x1x1xf16>
 // CHECK: return %[[M]]
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @StemAndPool(%x: tensor<2x3x6x6xf16>) -> tensor<2x1x1x1xf16> {
   %w = brrr.constant dense<[[[[1.0]], [[2.0]], [[3.0]]]]> : tensor<1x3x1x1xf16>
   %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x3x6x6xf16>, tensor<1x3x1x1xf16>) -> tensor<2x1x6x6xf16>
@@ -183,7 +183,7 @@ func.func @StemAndPool(%x: tensor<2x3x6x6xf16>) -> tensor<2x1x1x1xf16> {
 
 // CHECK-LABEL: func.func @OtherTarget
 // CHECK-NOT: channels_last
-module attributes {brrr.target = "sm_80"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
 func.func @OtherTarget(%y: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
   %w = brrr.constant dense<1.0> : tensor<8x8x1x1xf16>
   %b = brrr.conv2d %y, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf16>, tensor<8x8x1x1xf16>) -> tensor<1x8x4x4xf16>
@@ -201,7 +201,7 @@ func.func @OtherTarget(%y: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
 // CHECK: %[[M:.+]] = brrr.reduce mean %[[C]] {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x6x6x2xf16> -> tensor<2x1x1x2xf16>
 // CHECK: %[[Y:.+]] = brrr.reshape %[[M]] : tensor<2x1x1x2xf16> -> tensor<2x2x1x1xf16>
 // CHECK: return %[[Y]]
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @GlobalPool(%x: tensor<2x16x6x6xf16>) -> tensor<2x2x1x1xf16> {
   %w = brrr.constant dense<0.5> : tensor<2x16x1x1xf16>
   %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x16x6x6xf16>, tensor<2x16x1x1xf16>) -> tensor<2x2x6x6xf16>
@@ -239,7 +239,7 @@ func.func @GlobalPool(%x: tensor<2x16x6x6xf16>) -> tensor<2x2x1x1xf16> {
 // and the window's third column (dx = 0 of the second cell) at 16 + dy * 6
 // + c (41, 42, 43, three zeros, 51, 52, 53, then zeros).
 // CHECK: space_to_depth_weight: "0x08000000003C00400042404D804DC04D8049004A804AC04F00502050000000000000000020514051605100000000000060528052A052000000000000000000000000
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @SpaceToDepthStem(%x: tensor<1x3x9x9xf16>) -> tensor<1x2x5x5xf16> {
   %w = brrr.constant dense<[[[[1.0, 21.0, 41.0], [11.0, 31.0, 51.0], [21.0, 41.0, 61.0]], [[2.0, 22.0, 42.0], [12.0, 32.0, 52.0], [22.0, 42.0, 62.0]], [[3.0, 23.0, 43.0], [13.0, 33.0, 53.0], [23.0, 43.0, 63.0]]], [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]]> : tensor<2x3x3x3xf16>
   %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x9x9xf16>, tensor<2x3x3x3xf16>) -> tensor<1x2x5x5xf16>
@@ -266,7 +266,7 @@ func.func @SpaceToDepthStem(%x: tensor<1x3x9x9xf16>) -> tensor<1x2x5x5xf16> {
 // CHECK: %[[M:.+]] = brrr.mul %[[D1]], %[[G]] : tensor<1x1x1x16xf16>, tensor<1x1x1x16xf16> -> tensor<1x1x1x16xf16>
 // CHECK: brrr.conv2d %[[M]], {{.+}} : (tensor<1x1x1x16xf16>, tensor<1x1x16x16xf16>, tensor<16xf16>) -> tensor<1x1x1x16xf16>
 // CHECK-NOT: brrr.pad
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @SqueezeExcite(%x: tensor<1x16x3x3xf16>) -> (tensor<1x16x3x3xf16>, tensor<1x16x1x1xf16>) {
   %w1 = brrr.constant dense<0.5> : tensor<4x16x1x1xf16>
   %b1 = brrr.constant dense<0.25> : tensor<4xf16>
@@ -302,7 +302,7 @@ func.func @SqueezeExcite(%x: tensor<1x16x3x3xf16>) -> (tensor<1x16x3x3xf16>, ten
 // CHECK: brrr.conv2d {{.+}} -> tensor<1x1x1x4xf16>
 // CHECK: brrr.silu
 // CHECK: brrr.pad constant {{.+}} : tensor<1x1x1x4xf16> -> tensor<1x1x1x16xf16>
-module attributes {brrr.target = "sm_90a"} {
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @PadsThatStay(%m: tensor<1x16x1x1xf16>, %wv: tensor<4x16x1x1xf16>) -> (tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>, tensor<1x16x1x1xf16>) {
   %w1 = brrr.constant dense<0.5> : tensor<4x16x1x1xf16>
   %w2 = brrr.constant dense<2.0> : tensor<16x4x1x1xf16>

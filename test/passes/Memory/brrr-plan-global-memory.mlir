@@ -7,8 +7,8 @@
 // CHECK-LABEL: func.func @OutputsArenaAndWeights
 // CHECK-SAME: brrr.arena_bytes = 1024 : i64, brrr.weight_bytes = 1024 : i64
 // CHECK: brrr.constant {brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "weight"}]}
-// CHECK: %[[F:.+]]:2 = brrr.fusion "pointwise"{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}, {bytes = 1024 : i64, offset = 0 : i64, storage = "arena"}]
-// CHECK: brrr.fusion "pointwise"(%[[F]]#1){{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: %[[F:.+]]:2 = brrr.fusion pointwise{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}, {bytes = 1024 : i64, offset = 0 : i64, storage = "arena"}]
+// CHECK: brrr.fusion pointwise(%[[F]]#1){{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
 func.func @OutputsArenaAndWeights(%x: tensor<256xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
   %w = brrr.constant dense_resource<w> : tensor<256xf32>
   %0 = brrr.add %x, %w : tensor<256xf32>, tensor<256xf32> -> tensor<256xf32>
@@ -56,9 +56,9 @@ func.func @InPlaceAndViews(%x: tensor<256xf32>) -> (tensor<16x16xf32>, tensor<16
 // output's type.
 // KERNELS-LABEL: func.func @NoInPlaceThroughMovement
 // KERNELS-SAME: brrr.arena_bytes = 2048 : i64
-// KERNELS: %[[A:.+]] = brrr.fusion "matmul"{{.+}}offset = 0 : i64, storage = "arena"
-// KERNELS: %[[B:.+]] = brrr.fusion "pointwise"(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
-// KERNELS: brrr.fusion "matmul"(%[[B]])
+// KERNELS: %[[A:.+]] = brrr.fusion matmul{{.+}}offset = 0 : i64, storage = "arena"
+// KERNELS: %[[B:.+]] = brrr.fusion pointwise(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
+// KERNELS: brrr.fusion matmul(%[[B]])
 func.func @NoInPlaceThroughMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %1 = brrr.matmul %x, %x : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   %2 = brrr.slice %1 {sizes = array<i64: 16, 8>, starts = array<i64: 0, 8>, steps = array<i64: 1, 1>} : tensor<16x16xf32> -> tensor<16x8xf32>
@@ -75,8 +75,8 @@ func.func @NoInPlaceThroughMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> 
 // through data movement: exp of a product, rolled.
 // KERNELS-LABEL: func.func @NoInPlaceBehindMovement
 // KERNELS-SAME: brrr.arena_bytes = 2048 : i64
-// KERNELS: %[[A:.+]] = brrr.fusion "matmul"{{.+}}offset = 0 : i64, storage = "arena"
-// KERNELS: %[[B:.+]] = brrr.fusion "pointwise"(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
+// KERNELS: %[[A:.+]] = brrr.fusion matmul{{.+}}offset = 0 : i64, storage = "arena"
+// KERNELS: %[[B:.+]] = brrr.fusion pointwise(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
 // KERNELS-NEXT: ^bb0
 // KERNELS-NEXT: brrr.exp
 func.func @NoInPlaceBehindMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
