@@ -453,14 +453,22 @@ inline int64_t wgmmaEpiloguePitch(int64_t n) { return n + 8; }
 /// to the 1024 bytes the 128-byte swizzle repeats over.
 inline int64_t wgmmaExtraShared(int64_t barriers) { return barriers + 1024; }
 
-/// One buffer of a kernel's shared memory, alive from phase `firstUse` to
+/// One buffer of a kernel's shared memory (what it holds: `role`, and
+/// which of that role's buffers: `index`), alive from phase `firstUse` to
 /// `lastUse` (inclusive): buffers whose phases do not overlap may share
 /// bytes.
 struct SharedBuffer {
-  std::string name;
+  SharedRole role = SharedRole::a;
+  int64_t index = 0;
   int64_t bytes = 0, align = 16, firstUse = 0, lastUse = 0;
   int64_t offset = -1; ///< set by placeSharedBuffers
 };
+/// The shared buffers `fusion`'s kernel needs as its config has it, in the
+/// order the plan records them, or failure with a diagnostic. `slack`:
+/// bytes the kernel adds to align its own base beyond the 16 bytes the
+/// block's dynamic shared memory is declared with.
+FailureOr<SmallVector<SharedBuffer>> sharedBuffersOf(FusionOp fusion,
+                                                     int64_t &slack);
 /// Places `buffers` (largest first, first fit at each buffer's alignment,
 /// apart from every buffer alive at the same time); returns the bytes the
 /// kernel needs.

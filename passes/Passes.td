@@ -280,23 +280,26 @@ def BrrrPlanGlobalMemory : Pass<"brrr-plan-global-memory", "func::FuncOp"> {
 def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
   let summary = "Place every kernel's shared-memory buffers, within the target's budget";
   let description = [{
-    For every `brrr.fusion`, takes the shared buffers its kernel family
-    needs for the fusion's `#brrr.kernel` config (brrr-select-kernel-config
-    runs first): row kernels, one f32 per warp for each block reduction;
-    cooperative reductions, one 8-byte slot per thread, and split-rows
-    ones 32 bytes per thread (a vector in its compute type);
-    mma_sync matmuls, the padded k-slices of A and B per stage; wgmma
-    matmuls, 128-byte-swizzled slices 1024-byte aligned, their mbarriers,
-    and the f32 epilogue staging that reuses the slices' bytes after the
-    main loop. It takes them with
-    the phases in which each is alive, and places them largest first,
-    first fit at their alignment, apart from every buffer alive at the
-    same time: buffers of disjoint phases share bytes. Records
-    `brrr.shared` (name, offset, bytes per buffer) and `brrr.shared_bytes`
-    on the fusion. The budget is the
-    `shared_per_block` of the module's `#brrr.target` (sm_90a: 227 KiB,
-    sm_80: 163 KiB, none: 48 KiB), lowered by a `brrr.shared_memory_limit` module
-    attribute; a plan over it is an error on the fusion.
+    For every `brrr.fusion`, takes the typed shared buffers (a role such
+    as `a`, `b`, `barriers`, `key` or `reduction`, and an index) that its
+    `#brrr.kernel` config declares (brrr-select-kernel-config runs first;
+    the declarations live with the configs, `sharedBuffersOf`): row
+    kernels, one f32 per warp for each block reduction; cooperative
+    reductions, one 8-byte slot per thread, and split-rows ones 32 bytes
+    per thread (a vector in its compute type); mma_sync matmuls, the
+    padded k-slices of A and B per stage; wgmma matmuls, 128-byte-swizzled
+    slices 1024-byte aligned, their mbarriers, and the f32 epilogue staging
+    that reuses the slices' bytes after the main loop; attention, its
+    query, key, value and output blocks. It knows no kernel family: it
+    places the buffers, with the phases in which each is alive, largest
+    first, first fit at their alignment, apart from every buffer alive at
+    the same time, so buffers of disjoint phases share bytes. Records a
+    `#brrr.shared` plan (`brrr.shared`: each `#brrr.buffer`'s role, index,
+    offset and bytes, and the kernel's total) on the fusion. The budget is
+    the `shared_per_block` of the module's `#brrr.target` (sm_90a:
+    227 KiB, sm_80: 163 KiB, none: 48 KiB), lowered by a
+    `brrr.shared_memory_limit` module attribute; a plan over it is an error
+    on the fusion.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

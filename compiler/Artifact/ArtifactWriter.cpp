@@ -387,8 +387,9 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
       launch.grid[d] = grid[d];
       launch.block[d] = block[d];
     }
-    if (auto shared = fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes"))
-      launch.sharedBytes = shared.getInt();
+    if (auto shared =
+            fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName))
+      launch.sharedBytes = shared.getBytes();
     launch.programmatic = fusion->hasAttr("brrr.programmatic");
     if (launch.grid[0] == 0)
       continue; // Empty output: nothing to compute.

@@ -176,10 +176,11 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
              << " into whole 16-byte copies per thread";
   if (heads > 65535 || batch > 65535 || sk == 0 || sq == 0)
     return att.emitOpError("attention grid exceeds the launch limits");
-  FailureOr<int64_t> qOffset = sharedOffset(fusion, "q");
+  FailureOr<int64_t> qOffset = sharedOffset(fusion, SharedRole::query);
   SmallVector<int64_t> kOffsets, vOffsets;
   if (failed(qOffset) ||
-      failed(stageOffsets(fusion, stages, kOffsets, vOffsets, "k", "v")))
+      failed(stageOffsets(fusion, stages, kOffsets, vOffsets, SharedRole::key,
+                          SharedRole::value)))
     return failure();
 
   unsigned numInputs = fusion.getInputs().size();
@@ -510,7 +511,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
     // Rounded through the kernel's casts into the warp's rows of the
     // staging buffer (over the key and value buffers: every warp must be
     // done with them), then stored as 16-byte chunks along the head.
-    FailureOr<int64_t> stagingAt = sharedOffset(fusion, "o");
+    FailureOr<int64_t> stagingAt = sharedOffset(fusion, SharedRole::output);
     if (failed(stagingAt))
       return failure();
     gpu::BarrierOp::create(b, loc);
@@ -573,8 +574,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   info.gridY = heads;
   info.gridZ = batch;
   info.block = threads;
-  info.sharedBytes =
-      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  info.sharedBytes = sharedBytesOf(fusion);
   // Two products over every (query, key) pair; half of them when causal.
   int64_t pairs = batch * heads * sq * sk;
   if (att.getCausal())

@@ -479,20 +479,28 @@ Value mlir::brrr::dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b,
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), name);
 }
 
-FailureOr<int64_t> mlir::brrr::sharedOffset(FusionOp fusion, StringRef name) {
-  auto plan = fusion->getAttrOfType<ArrayAttr>("brrr.shared");
+FailureOr<SharedPlanAttr> mlir::brrr::sharedPlanOf(FusionOp fusion) {
+  auto plan = fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName);
   if (!plan)
     return fusion.emitOpError("has no shared-memory plan "
                               "(brrr-plan-shared-memory)");
-  for (Attribute a : plan) {
-    auto entry = cast<DictionaryAttr>(a);
-    auto n = entry.getAs<StringAttr>("name");
-    auto offset = entry.getAs<IntegerAttr>("offset");
-    if (n && offset && n.getValue() == name)
-      return offset.getInt();
-  }
-  return fusion.emitOpError("the shared-memory plan has no '")
-         << name << "' buffer";
+  return plan;
+}
+
+int64_t mlir::brrr::sharedBytesOf(FusionOp fusion) {
+  auto plan = fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName);
+  return plan ? plan.getBytes() : 0;
+}
+
+FailureOr<int64_t> mlir::brrr::sharedOffset(FusionOp fusion, SharedRole role,
+                                            int64_t index) {
+  FailureOr<SharedPlanAttr> plan = sharedPlanOf(fusion);
+  if (failed(plan))
+    return failure();
+  if (SharedBufferAttr buffer = plan->find(role, index))
+    return buffer.getOffset();
+  return fusion.emitOpError("the shared-memory plan has no ")
+         << stringifySharedRole(role) << " buffer " << index;
 }
 
 bool mlir::brrr::storedThrough(Operation &op) {
@@ -545,12 +553,10 @@ Value mlir::brrr::batchOffset(IndexMath &e, const OperandLayout &layout,
 LogicalResult mlir::brrr::stageOffsets(FusionOp fusion, int64_t stages,
                                        SmallVectorImpl<int64_t> &a,
                                        SmallVectorImpl<int64_t> &b,
-                                       StringRef first, StringRef second) {
+                                       SharedRole first, SharedRole second) {
   for (int64_t s = 0; s < stages; ++s) {
-    FailureOr<int64_t> aAt =
-        sharedOffset(fusion, (first + std::to_string(s)).str());
-    FailureOr<int64_t> bAt =
-        sharedOffset(fusion, (second + std::to_string(s)).str());
+    FailureOr<int64_t> aAt = sharedOffset(fusion, first, s);
+    FailureOr<int64_t> bAt = sharedOffset(fusion, second, s);
     if (failed(aAt) || failed(bAt))
       return failure();
     a.push_back(*aAt);

@@ -189,17 +189,27 @@ loadEpilogueInputs(OpBuilder &b, Location loc, FusionOp fusion,
 /// `moduleBuilder` once.
 Value dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b, Location loc);
 
-/// Byte offset of buffer `name` in the fusion's shared-memory plan
-/// (`brrr.shared`), or a diagnostic.
-FailureOr<int64_t> sharedOffset(FusionOp fusion, StringRef name);
+/// The fusion's `#brrr.shared` plan, or a diagnostic naming the pass that
+/// records it.
+FailureOr<SharedPlanAttr> sharedPlanOf(FusionOp fusion);
 
-/// Byte offsets of the `stages` buffer pairs ("<first><s>", "<second><s>":
-/// a matmul's k-slices "a" and "b", attention's keys "k" and values "v") in
-/// the fusion's shared-memory plan, or a diagnostic.
+/// The bytes of dynamic shared memory the fusion's plan launches its
+/// kernel with (0 without a plan).
+int64_t sharedBytesOf(FusionOp fusion);
+
+/// Byte offset of the buffer of `role` and `index` in the fusion's
+/// shared-memory plan, or a diagnostic.
+FailureOr<int64_t> sharedOffset(FusionOp fusion, SharedRole role,
+                                int64_t index = 0);
+
+/// Byte offsets of the `stages` buffer pairs of roles `first` and `second`
+/// (a product's k-slices `a` and `b`, attention's `key` and `value`
+/// blocks) in the fusion's shared-memory plan, or a diagnostic.
 LogicalResult stageOffsets(FusionOp fusion, int64_t stages,
                            SmallVectorImpl<int64_t> &a,
-                           SmallVectorImpl<int64_t> &b, StringRef first = "a",
-                           StringRef second = "b");
+                           SmallVectorImpl<int64_t> &b,
+                           SharedRole first = SharedRole::a,
+                           SharedRole second = SharedRole::b);
 
 /// Whether `op` is a transpose the kernel applies by where it stores its
 /// result (it is yielded, nothing in the kernel reads it).

@@ -103,7 +103,7 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   int64_t rows = shape->rows, inner = shape->inner;
   int64_t chunks = inner / vec;
   int64_t chunkBlocks = llvm::divideCeil(chunks, lanes);
-  FailureOr<int64_t> partials = sharedOffset(fusion, "partials");
+  FailureOr<int64_t> partials = sharedOffset(fusion, SharedRole::partials);
   if (failed(partials))
     return failure();
   Type et = how.et, ct = pointwise::computeType(et);
@@ -277,7 +277,7 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   int64_t block = config ? config.getThreads() : kBlock;
   int64_t partials = 0;
   if (cooperative) {
-    FailureOr<int64_t> offset = sharedOffset(fusion, "partials");
+    FailureOr<int64_t> offset = sharedOffset(fusion, SharedRole::partials);
     if (failed(offset))
       return failure();
     partials = *offset;

@@ -120,10 +120,9 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  auto shared = fusion->getAttrOfType<ArrayAttr>("brrr.shared");
-  if (!shared)
-    return fusion.emitOpError("row kernels need a shared-memory plan "
-                              "(brrr-plan-shared-memory)");
+  FailureOr<SharedPlanAttr> shared = sharedPlanOf(fusion);
+  if (failed(shared))
+    return failure();
   FailureOr<RowGeometry> geometry =
       rowGeometryOf(fusion, config->getThreads(), rowLanesOf(*config));
   if (failed(geometry))
@@ -139,7 +138,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   if (blockSize > 32 && !packed) {
     for (int64_t k = 0; k < g.reductions; ++k) {
       FailureOr<int64_t> offset =
-          sharedOffset(fusion, "reduce" + std::to_string(k));
+          sharedOffset(fusion, SharedRole::reduction, k);
       if (failed(offset))
         return failure();
       scratch.push_back(*offset);
@@ -433,10 +432,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   info.name = name.str();
   info.grid = llvm::divideCeil(g.rows, g.rowsPerBlock());
   info.block = blockSize;
-  info.sharedBytes = fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes")
-                         ? fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes")
-                               .getInt()
-                         : 0;
+  info.sharedBytes = shared->getBytes();
   int64_t numel = rowType.getNumElements();
   int64_t fused = std::distance(prologue.begin(), prologue.end()) +
                   std::distance(epilogue.begin(), epilogue.end());

@@ -245,7 +245,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   // block order, through distributed shared memory.
   Value partials;
   if (split > 1) {
-    FailureOr<int64_t> at = sharedOffset(fusion, "partials");
+    FailureOr<int64_t> at = sharedOffset(fusion, SharedRole::partials);
     if (failed(at))
       return failure();
     partials = sm.gep(smem, i8, e.idx(*at));
@@ -312,8 +312,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   info.gridY = llvm::divideCeil(M, tile.m);
   info.gridZ = spec.batches;
   info.block = threads;
-  info.sharedBytes =
-      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  info.sharedBytes = sharedBytesOf(fusion);
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
   return info;

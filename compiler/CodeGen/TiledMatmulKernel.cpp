@@ -209,8 +209,7 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   info.gridY = llvm::divideCeil(M, tile.m);
   info.gridZ = batches;
   info.block = threads;
-  info.sharedBytes =
-      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  info.sharedBytes = sharedBytesOf(fusion);
   info.flops = 2 * batches * M * N * K;
   info.bytes = fusionBytes(fusion);
   return info;

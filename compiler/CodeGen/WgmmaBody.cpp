@@ -130,8 +130,9 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   SmallVector<int64_t> aOffsets, bOffsets;
   if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
     return failure();
-  FailureOr<int64_t> barOffset = sharedOffset(fusion, "barriers");
-  FailureOr<int64_t> epilogueOffset = sharedOffset(fusion, "epilogue");
+  FailureOr<int64_t> barOffset = sharedOffset(fusion, SharedRole::barriers);
+  FailureOr<int64_t> epilogueOffset =
+      sharedOffset(fusion, SharedRole::epilogue);
   if (failed(barOffset) || failed(epilogueOffset))
     return failure();
   // Stages sit at equal strides (the planner places equal buffers in
@@ -591,8 +592,7 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   info.grid = persistent ? blocks : tilesPerBatch * split;
   info.gridZ = persistent ? 1 : batches;
   info.block = threads;
-  info.sharedBytes =
-      fusion->getAttrOfType<IntegerAttr>("brrr.shared_bytes").getInt();
+  info.sharedBytes = sharedBytesOf(fusion);
   info.flops = problem.flops;
   info.bytes = fusionBytes(fusion);
   info.tensorMaps = mapsAttr;

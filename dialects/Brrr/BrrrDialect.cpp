@@ -279,3 +279,51 @@ TargetAttr mlir::brrr::targetOf(Operation *op) {
       return target;
   return TargetAttr::untargeted(op->getContext());
 }
+
+//===----------------------------------------------------------------------===//
+// Shared-memory plans
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SharedBufferAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         SharedRole role, int64_t index, int64_t offset,
+                         int64_t bytes) {
+  if (index < 0 || offset < 0 || bytes < 1)
+    return emitError() << "a shared buffer needs a non-negative index and "
+                          "offset and at least one byte";
+  return success();
+}
+
+LogicalResult
+SharedPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ArrayAttr buffers, int64_t bytes) {
+  for (auto [i, a] : llvm::enumerate(buffers)) {
+    auto buffer = dyn_cast<SharedBufferAttr>(a);
+    if (!buffer)
+      return emitError() << "a shared plan holds #brrr.buffer attributes, got "
+                         << a;
+    if (buffer.getOffset() + buffer.getBytes() > bytes)
+      return emitError() << "buffer " << stringifySharedRole(buffer.getRole())
+                         << " " << buffer.getIndex() << " ends at byte "
+                         << buffer.getOffset() + buffer.getBytes()
+                         << ", past the plan's " << bytes;
+    for (Attribute b : buffers.getValue().take_front(i)) {
+      auto earlier = cast<SharedBufferAttr>(b);
+      if (earlier.getRole() == buffer.getRole() &&
+          earlier.getIndex() == buffer.getIndex())
+        return emitError() << "two buffers are "
+                           << stringifySharedRole(buffer.getRole()) << " "
+                           << buffer.getIndex();
+    }
+  }
+  return success();
+}
+
+SharedBufferAttr SharedPlanAttr::find(SharedRole role, int64_t index) const {
+  for (Attribute a : getBuffers()) {
+    auto buffer = cast<SharedBufferAttr>(a);
+    if (buffer.getRole() == role && buffer.getIndex() == index)
+      return buffer;
+  }
+  return nullptr;
+}

@@ -150,6 +150,17 @@ def Brrr_TargetFeatureAttr : I32EnumAttr<"TargetFeature",
   let genSpecializedAttr = 0;
 }
 
+def Brrr_SharedRoleAttr : I32EnumAttr<"SharedRole",
+    "what a buffer of a kernel's shared memory holds", [
+      I32EnumAttrCase<"a", 0>, I32EnumAttrCase<"b", 1>,
+      I32EnumAttrCase<"partials", 2>, I32EnumAttrCase<"barriers", 3>,
+      I32EnumAttrCase<"epilogue", 4>, I32EnumAttrCase<"query", 5>,
+      I32EnumAttrCase<"key", 6>, I32EnumAttrCase<"value", 7>,
+      I32EnumAttrCase<"output", 8>, I32EnumAttrCase<"reduction", 9>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -351,6 +362,63 @@ def Brrr_TargetAttr : AttrDef<Brrr_Dialect, "Target"> {
     bool hasWgmma() const {
       return getTensorCores() == TensorCores::wgmma && has(TargetFeature::tma);
     }
+  }];
+}
+
+def Brrr_SharedBufferAttr : AttrDef<Brrr_Dialect, "SharedBuffer"> {
+  let mnemonic = "buffer";
+  let summary = "one placed buffer of a kernel's shared memory";
+  let description = [{
+    A buffer of the block's dynamic shared memory, as
+    `brrr-plan-shared-memory` placed it: what it holds (`role`), which of
+    that role's buffers it is (`index`: the stage of a staged operand
+    slice, key or value block, the reduction of a row kernel's scratch),
+    its byte `offset` and its `bytes`. The roles: `a`, `b` (a product's
+    k-slices of A and B, one per stage), `partials` (a reduction's or a
+    cluster split's partial results), `barriers` (the wgmma body's
+    mbarriers), `epilogue` (its output staging), `query`, `key`, `value`,
+    `output` (attention's blocks), `reduction` (a row kernel's
+    per-warp scratch).
+
+    Example:
+
+    ```mlir
+    #brrr.buffer<role = b, index = 2, offset = 48128, bytes = 8704>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Brrr_SharedRoleAttr>:$role,
+    DefaultValuedParameter<"int64_t", "0">:$index,
+    "int64_t":$offset,
+    "int64_t":$bytes
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Brrr_SharedPlanAttr : AttrDef<Brrr_Dialect, "SharedPlan"> {
+  let mnemonic = "shared";
+  let summary = "a kernel's shared-memory plan";
+  let description = [{
+    Recorded on each `brrr.fusion` (`brrr.shared`) by
+    `brrr-plan-shared-memory` and only read afterwards: the placed
+    `buffers` (`#brrr.buffer`, at most one per role and index) and the
+    `bytes` of dynamic shared memory the kernel is launched with.
+
+    Example:
+
+    ```mlir
+    #brrr.shared<buffers = [#brrr.buffer<role = reduction, offset = 0, bytes = 32>,
+                            #brrr.buffer<role = reduction, index = 1, offset = 32, bytes = 32>],
+                 bytes = 64>
+    ```
+  }];
+  let parameters = (ins "::mlir::ArrayAttr":$buffers, "int64_t":$bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The buffer of `role` and `index`, or null.
+    SharedBufferAttr find(SharedRole role, int64_t index = 0) const;
   }];
 }
 

@@ -34,6 +34,9 @@ constexpr int64_t kMaxFoldElements = 16384;
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.kernel` config.
 constexpr llvm::StringLiteral kKernelConfigAttrName = "brrr.config";
 
+/// The `brrr.fusion` attribute holding its kernel's `#brrr.shared` plan.
+constexpr llvm::StringLiteral kSharedPlanAttrName = "brrr.shared";
+
 /// The module attribute holding the `#brrr.target` it is compiled for.
 constexpr llvm::StringLiteral kTargetAttrName = "brrr.target";
 

@@ -15,10 +15,9 @@ using mlir::brrr::SharedBuffer;
 
 namespace {
 
-SharedBuffer buffer(const char *name, int64_t bytes, int64_t first,
-                    int64_t last, int64_t align = 16) {
+SharedBuffer buffer(int64_t bytes, int64_t first, int64_t last,
+                    int64_t align = 16) {
   SharedBuffer b;
-  b.name = name;
   b.bytes = bytes;
   b.align = align;
   b.firstUse = first;
@@ -28,8 +27,7 @@ SharedBuffer buffer(const char *name, int64_t bytes, int64_t first,
 
 TEST(SharedMemoryPlanTest, DisjointPhasesShareBytes) {
   // Three reductions' scratch: k overlaps k + 1, k + 2 reuses k.
-  SharedBuffer bufs[] = {buffer("r0", 32, 0, 1), buffer("r1", 32, 1, 2),
-                         buffer("r2", 32, 2, 3)};
+  SharedBuffer bufs[] = {buffer(32, 0, 1), buffer(32, 1, 2), buffer(32, 2, 3)};
   EXPECT_EQ(placeSharedBuffers(bufs), 64);
   EXPECT_EQ(bufs[0].offset, 0);
   EXPECT_EQ(bufs[1].offset, 32);
@@ -37,8 +35,7 @@ TEST(SharedMemoryPlanTest, DisjointPhasesShareBytes) {
 }
 
 TEST(SharedMemoryPlanTest, BuffersAliveTogetherNeverOverlap) {
-  SharedBuffer bufs[] = {buffer("a", 100, 0, 5), buffer("b", 40, 2, 3),
-                         buffer("c", 40, 3, 4)};
+  SharedBuffer bufs[] = {buffer(100, 0, 5), buffer(40, 2, 3), buffer(40, 3, 4)};
   int64_t total = placeSharedBuffers(bufs);
   for (int i = 0; i < 3; ++i)
     for (int j = i + 1; j < 3; ++j) {
@@ -46,7 +43,7 @@ TEST(SharedMemoryPlanTest, BuffersAliveTogetherNeverOverlap) {
                       bufs[j].firstUse <= bufs[i].lastUse;
       bool overlap = bufs[i].offset < bufs[j].offset + bufs[j].bytes &&
                      bufs[j].offset < bufs[i].offset + bufs[i].bytes;
-      EXPECT_FALSE(together && overlap) << bufs[i].name << " " << bufs[j].name;
+      EXPECT_FALSE(together && overlap) << "buffers " << i << " and " << j;
     }
   EXPECT_GE(total, 100 + 40 + 40);
   EXPECT_EQ(total % 16, 0);
@@ -55,9 +52,8 @@ TEST(SharedMemoryPlanTest, BuffersAliveTogetherNeverOverlap) {
 TEST(SharedMemoryPlanTest, OffsetsHonourAlignment) {
   // The 1024-byte-aligned tiles go first (largest): the second skips to
   // 1024; the small buffer fits first in the gap the alignment left.
-  SharedBuffer bufs[] = {buffer("small", 8, 0, 0, 4),
-                         buffer("tileA", 1000, 0, 0, 1024),
-                         buffer("tileB", 1000, 0, 0, 1024)};
+  SharedBuffer bufs[] = {buffer(8, 0, 0, 4), buffer(1000, 0, 0, 1024),
+                         buffer(1000, 0, 0, 1024)};
   int64_t total = placeSharedBuffers(bufs);
   EXPECT_EQ(bufs[1].offset, 0);
   EXPECT_EQ(bufs[2].offset, 1024);

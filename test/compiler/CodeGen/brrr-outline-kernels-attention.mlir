@@ -13,7 +13,7 @@
 // CHECK-SAME: brrr.block = array<i64: 128, 1, 1>
 // CHECK-SAME: brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
 // CHECK-SAME: brrr.grid = array<i64: 2, 3, 2>
-// CHECK-SAME: brrr.shared = [{bytes = 9216 : i64, name = "q", offset = 0 : i64}, {bytes = 9216 : i64, name = "k0", offset = 9216 : i64}, {bytes = 9216 : i64, name = "v0", offset = 18432 : i64}, {bytes = 9216 : i64, name = "k1", offset = 27648 : i64}, {bytes = 9216 : i64, name = "v1", offset = 36864 : i64}, {bytes = 17408 : i64, name = "o", offset = 0 : i64}], brrr.shared_bytes = 46080 : i64
+// CHECK-SAME: brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = query, offset = 0, bytes = 9216>, #brrr.buffer<role = key, offset = 9216, bytes = 9216>, #brrr.buffer<role = value, offset = 18432, bytes = 9216>, #brrr.buffer<role = key, index = 1, offset = 27648, bytes = 9216>, #brrr.buffer<role = value, index = 1, offset = 36864, bytes = 9216>, #brrr.buffer<role = output, offset = 0, bytes = 17408>], bytes = 46080>
 // CHECK-SAME: (tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x1x1x77xf16>) -> tensor<2x77x3x64xf16>
 // CHECK: brrr.attention {{.*}} {scale = 2.500000e-01 : f64, zero_nan}
 // CHECK: brrr.transpose {{.*}} {perm = array<i64: 0, 2, 1, 3>} : tensor<2x3x77x64xf16> -> tensor<2x77x3x64xf16>

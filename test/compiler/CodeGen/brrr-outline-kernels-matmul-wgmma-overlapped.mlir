@@ -7,8 +7,8 @@
 // arrivals, and "drained", 96 epilogue ones) follow each stage's pair.
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
-// CHECK-SAME: {bytes = 64 : i64, name = "barriers"
-// CHECK-SAME: {bytes = 67584 : i64, name = "epilogue"
+// CHECK-SAME: #brrr.buffer<role = barriers, offset = {{[0-9]+}}, bytes = 64>
+// CHECK-SAME: #brrr.buffer<role = epilogue, offset = {{[0-9]+}}, bytes = 67584>
 // CHECK: gpu.func @fusion_0
 // CHECK-COUNT-3: nvvm.mbarrier.init %{{.+}}, %c8_i32
 // CHECK: nvvm.mbarrier.init %{{.+}}, %c256_i32

@@ -82,7 +82,7 @@ func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x30xf16>, %bias: tensor<30xf
 // memory) before the epilogue; a last cluster barrier keeps every block's
 // partials alive until all are read.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4>{{.*}}brrr.grid = array<i64: 48, 2, 1>{{.*}}name = "partials"
+// CHECK: brrr.fusion matmul{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4>{{.*}}brrr.grid = array<i64: 48, 2, 1>{{.*}}#brrr.buffer<role = partials
 // CHECK: gpu.func @fusion_0({{.+}} kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK: scf.for
 // CHECK-COUNT-3: nvvm.mma.sync {{.+}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}

@@ -944,3 +944,23 @@ func.func @target_without_multiprocessors() attributes {t = #brrr.target<chip = 
 // expected-error @+2 {{unknown target feature 'warp_shuffle'}}
 // expected-error @+1 {{failed to parse Brrr_TargetAttr parameter 'features'}}
 func.func @target_unknown_feature() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 1024, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = [warp_shuffle]>} { return }
+
+// -----
+
+// expected-error @+1 {{a shared buffer needs a non-negative index and offset and at least one byte}}
+func.func @shared_buffer_empty() attributes {s = #brrr.buffer<role = a, offset = 0, bytes = 0>} { return }
+
+// -----
+
+// expected-error @+1 {{a shared plan holds #brrr.buffer attributes, got 3 : i64}}
+func.func @shared_plan_of_integers() attributes {s = #brrr.shared<buffers = [3], bytes = 16>} { return }
+
+// -----
+
+// expected-error @+1 {{buffer key 1 ends at byte 96, past the plan's 64}}
+func.func @shared_buffer_past_the_plan() attributes {s = #brrr.shared<buffers = [#brrr.buffer<role = key, index = 1, offset = 32, bytes = 64>], bytes = 64>} { return }
+
+// -----
+
+// expected-error @+1 {{two buffers are a 0}}
+func.func @shared_buffer_twice() attributes {s = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 16>, #brrr.buffer<role = a, offset = 16, bytes = 16>], bytes = 32>} { return }

@@ -177,6 +177,14 @@ func.func @targets() attributes {a = #brrr.target<chip = "sm_90a", capability = 
   return
 }
 
+// Shared-memory plans round-trip; index 0 is not printed.
+// CHECK-LABEL: func.func @shared_plans
+// CHECK-SAME: a = #brrr.shared<buffers = [#brrr.buffer<role = reduction, offset = 0, bytes = 32>, #brrr.buffer<role = reduction, index = 1, offset = 32, bytes = 32>], bytes = 64>
+// CHECK-SAME: b = #brrr.shared<buffers = [], bytes = 0>
+func.func @shared_plans() attributes {a = #brrr.shared<buffers = [#brrr.buffer<role = reduction, index = 0, offset = 0, bytes = 32>, #brrr.buffer<role = reduction, index = 1, offset = 32, bytes = 32>], bytes = 64>, b = #brrr.shared<buffers = [], bytes = 0>} {
+  return
+}
+
 // Fusions print their kernel family as a keyword.
 // CHECK-LABEL: func.func @fusion_family
 // CHECK: brrr.fusion row(%{{.+}}) : (tensor<8xf32>) -> tensor<8xf32>

@@ -1,0 +1,27 @@
+// RUN: brrr-opt %s -split-input-file --brrr-outline-kernels -verify-diagnostics
+
+// A row kernel whose block reduces through shared memory finds its scratch
+// by role and index in the pinned plan: a plan without it is an error on the
+// fusion, not a kernel that reads elsewhere.
+func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  // expected-error @+1 {{the shared-memory plan has no reduction buffer 1}}
+  %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = reduction, offset = 0, bytes = 16>], bytes = 16>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  ^bb0(%a: tensor<64x4096xf16>):
+    %1 = brrr.softmax %a {axis = 1 : i64} : tensor<64x4096xf16>
+    brrr.yield %1 : tensor<64x4096xf16>
+  }
+  return %0 : tensor<64x4096xf16>
+}
+
+// -----
+
+// A row kernel without a plan names the pass that records one.
+func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  // expected-error @+1 {{has no shared-memory plan (brrr-plan-shared-memory)}}
+  %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  ^bb0(%a: tensor<64x4096xf16>):
+    %1 = brrr.softmax %a {axis = 1 : i64} : tensor<64x4096xf16>
+    brrr.yield %1 : tensor<64x4096xf16>
+  }
+  return %0 : tensor<64x4096xf16>
+}
