@@ -107,19 +107,140 @@ Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
 
 } // namespace
 
-FailureOr<KernelInfo>
-mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
-                                 const WgmmaProblem &problem,
-                                 OpBuilder &moduleBuilder, StringRef name) {
-  MLIRContext *ctx = fusion.getContext();
-  Location loc = fusion.getLoc();
-  Type et = problem.elem;
+namespace {
+
+/// Per-tile work of the block: `body(tile, first, i, count)` for the
+/// block's tiles i = start, start + step, ... of its `count`, `first` the
+/// ring position (k-slices streamed before it) of tile i's first slice.
+using TileBody = std::function<void(TileAt, Value, Value, Value)>;
+
+/// One wgmma kernel being emitted. The state its parts share lives here,
+/// and each part is a function of its own, as
+/// mlir/test/Examples/NVGPU/Ch5.py writes the same design: the barriers'
+/// set-up, the producer loop (and an overlapped kernel's drain loop), the
+/// consumers' main loop, and the end each schedule gives a tile
+/// (cooperative and ping-pong: the fused epilogue; overlapped: the hand-off
+/// to the drain warps). The parts create their IR in the order the kernel
+/// runs it.
+class WgmmaKernel {
+public:
+  WgmmaKernel(FusionOp fusion, const MatmulTile &tile,
+              const WgmmaProblem &problem, OpBuilder &moduleBuilder)
+      : fusion(fusion), tile(tile), problem(problem),
+        moduleBuilder(moduleBuilder), ctx(fusion.getContext()),
+        loc(fusion.getLoc()), b(ctx), e{{b, loc}} {}
+
+  FailureOr<KernelInfo> emit(StringRef name);
+
+private:
+  /// Checks the config against the problem and the shared plan, and reads
+  /// the plan's offsets.
+  LogicalResult readPlan();
+  /// The kernel function, its attributes, and the values every part uses:
+  /// the shared base, thread and block ids, a non-persistent block's tile.
+  void createFunction(StringRef name);
+  /// One thread sets up the ring's barriers (and an overlapped kernel's
+  /// staging barriers); the block waits for it.
+  void initBarriers();
+  /// Warpgroup 0: gives up registers; an overlapped kernel's warps 1-3
+  /// drain staged tiles; one thread streams the k-slices.
+  LogicalResult producerWarpgroup();
+  LogicalResult drainLoop();
+  void producerLoop();
+  /// Warpgroups 1 and up: the main loop of each of their tiles, then the
+  /// schedule's end of the tile.
+  LogicalResult consumerWarpgroups();
+  /// The consumer's k-slice loop over tile positions from `first`; its
+  /// results are the `halves` accumulators.
+  scf::ForOp mainLoop(Value first);
+  /// A ping-pong warpgroup waits for its turn before a later tile's main
+  /// loop, and hands the turn on after issuing its products.
+  void waitForTurn(Value i);
+  void passTurn(Value i, Value count);
+  /// The overlapped schedule's end of a tile: stage it for the drain warps.
+  void handOffToDrain(Value i, Value acc);
+  /// The cooperative and ping-pong schedules' end of a tile: the fused
+  /// epilogue of each accumulator block.
+  LogicalResult storeEpilogue(const TileAt &at, scf::ForOp loop);
+
+  TileAt tileAt(Value z, Value id);
+  void forEachTile(Value start, int64_t step, const TileBody &body);
+  void afterFirstTile(Value i, function_ref<void()> body);
+  Value arg(Value v) {
+    return entry->getArgument(2 + cast<BlockArgument>(v).getArgNumber());
+  }
+  SmallVector<Value> outputs() {
+    SmallVector<Value> values;
+    for (unsigned r = 0; r < fusion.getNumResults(); ++r)
+      values.push_back(entry->getArgument(2 + numInputs + r));
+    return values;
+  }
+  Value fullBar(Value s) {
+    return e.at(smem, e.add(e.idx(barOffset), e.mul(s, 8)));
+  }
+  Value emptyBar(Value s) {
+    return e.at(smem, e.add(e.idx(barOffset + 8 * tile.stages), e.mul(s, 8)));
+  }
+  Value stageOf(Value it) { return e.rem(it, tile.stages); }
+  Value phaseOf(Value it) { return e.toI32(e.rem(e.div(it, tile.stages), 2)); }
+  /// The slice of the whole tile's that this block's k-slice `kt` is: all,
+  /// or its run of a split tile's.
+  Value sliceOf(Value kt) {
+    return split > 1 ? e.add(e.mul(rank, kTiles), kt) : kt;
+  }
+  Value rowBlockOf(int64_t h) { return pingpong ? e.idx(h) : consumer; }
+
+  FusionOp fusion;
+  const MatmulTile &tile;
+  const WgmmaProblem &problem;
+  OpBuilder &moduleBuilder;
+  MLIRContext *ctx;
+  Location loc;
+  OpBuilder b;
+  WgmmaBuilder e;
+
+  // The geometry, from the config and the problem.
+  int64_t tilesM = 0, tilesN = 0, split = 1, tilesPerBatch = 0, totalTiles = 0;
+  int64_t blocks = 0, kTiles = 0, consumers = 0, threads = 0;
+  unsigned numInputs = 0;
+  bool persistent = false, pingpong = false, overlapped = false;
+  /// A consumer warpgroup holds the accumulators of `halves` 64-row blocks
+  /// of its tiles: its own block of each tile, or in a ping-pong kernel the
+  /// whole tile of every other one of the block's.
+  int64_t halves = 1;
+  // The shared plan: stage s of A is at aOffsets[0] + s * aStride.
+  SmallVector<int64_t> aOffsets, bOffsets;
+  int64_t aStride = 0, bStride = 0, barOffset = 0, epilogueOffset = 0;
+
+  // Values of the kernel being built.
+  gpu::GPUFuncOp func;
+  Block *entry = nullptr;
+  Value mapA, mapB, smem, smemAddr, tid, warpgroup, inGroup, bid;
+  Value rank, stagedBar, drainedBar, ticks;
+  Value consumer, lane, warp;
+  std::optional<TileAt> ownTile;
+};
+
+/// Threads of an overlapped kernel's producer warpgroup that drain staged
+/// tiles: warps 1-3.
+constexpr int64_t kDrainThreads = 96;
+/// Ping-pong turns: a warpgroup starts a tile's main loop once the other
+/// has issued its previous tile's products, waiting on named barrier 3 +
+/// its index for the other's arrival. Beside keeping one main loop on the
+/// Tensor Cores at a time, the turn keeps a warpgroup from waiting on a
+/// stage's full barrier before every slice streamed ahead of its own has
+/// landed (its parity would name an earlier fill).
+constexpr int64_t kTurnBarrier = 3;
+/// Spins of an mbarrier wait before it suspends the thread.
+constexpr int64_t kWaitTicks = 0x989680;
+
+LogicalResult WgmmaKernel::readPlan() {
   int64_t M = problem.M, N = problem.N, batches = problem.batches;
-  int64_t tilesM = llvm::divideCeil(M, tile.m),
-          tilesN = llvm::divideCeil(N, tile.n);
+  tilesM = llvm::divideCeil(M, tile.m);
+  tilesN = llvm::divideCeil(N, tile.n);
   // A split tile's blocks are consecutive in x, one cluster, each taking
   // kTiles / split of the k-slices.
-  int64_t split = tile.cluster;
+  split = tile.cluster;
   if (problem.kTiles % split != 0)
     return problem.product->emitOpError("cannot split ")
            << problem.kTiles << " k-slices evenly between " << split
@@ -127,36 +248,46 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   if (batches > 65535 || tilesM * tilesN * split > (int64_t(1) << 31) - 1)
     return problem.product->emitOpError(
         "Tensor Core grid exceeds the launch limits");
-  SmallVector<int64_t> aOffsets, bOffsets;
   if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
     return failure();
-  FailureOr<int64_t> barOffset = sharedOffset(fusion, SharedRole::barriers);
-  FailureOr<int64_t> epilogueOffset =
-      sharedOffset(fusion, SharedRole::epilogue);
-  if (failed(barOffset) || failed(epilogueOffset))
+  FailureOr<int64_t> bars = sharedOffset(fusion, SharedRole::barriers);
+  FailureOr<int64_t> staging = sharedOffset(fusion, SharedRole::epilogue);
+  if (failed(bars) || failed(staging))
     return failure();
+  barOffset = *bars;
+  epilogueOffset = *staging;
   // Stages sit at equal strides (the planner places equal buffers in
   // order), so stage s is base + s * stride.
-  int64_t aStride = tile.stages > 1 ? aOffsets[1] - aOffsets[0] : 0;
-  int64_t bStride = tile.stages > 1 ? bOffsets[1] - bOffsets[0] : 0;
+  aStride = tile.stages > 1 ? aOffsets[1] - aOffsets[0] : 0;
+  bStride = tile.stages > 1 ? bOffsets[1] - bOffsets[0] : 0;
   for (int64_t s = 0; s < tile.stages; ++s)
     if (aOffsets[s] != aOffsets[0] + s * aStride ||
         bOffsets[s] != bOffsets[0] + s * bStride || aOffsets[s] % 1024 ||
         bOffsets[s] % 1024)
       return fusion.emitOpError("wgmma stages must be evenly spaced and "
                                 "1024-byte aligned in the shared plan");
+  // A persistent block walks the tiles `blocks` apart from its own (the
+  // grid never exceeds the tiles); otherwise block (x, z) computes tile x of
+  // batch z.
+  tilesPerBatch = tilesM * tilesN;
+  totalTiles = tilesPerBatch * batches;
+  persistent = tile.grid > 0;
+  blocks = persistent ? std::min(tile.grid, totalTiles) : 0;
+  consumers = tile.m / 64;
+  pingpong = tile.pingpong();
+  overlapped = tile.overlapped();
+  halves = pingpong ? consumers : 1;
+  kTiles = problem.kTiles / split;
+  numInputs = fusion.getInputs().size();
+  threads = tile.threads();
+  return success();
+}
 
-  const MapSpec &aMap = problem.aMap, &bMap = problem.bMap;
-  Builder attrs(ctx);
-  ArrayAttr mapsAttr =
-      attrs.getArrayAttr({mapAttr(attrs, aMap), mapAttr(attrs, bMap)});
-
+void WgmmaKernel::createFunction(StringRef name) {
   // Parameters: the two tensor maps by value, then one pointer per buffer.
-  unsigned numInputs = fusion.getInputs().size();
-  int64_t threads = tile.threads();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), threads,
-                           /*numByValue=*/2);
+  func = createKernel(moduleBuilder, loc, name,
+                      numInputs + fusion.getNumResults(), threads,
+                      /*numByValue=*/2);
   // setmaxnreg needs the block size and one block per SM stated at entry.
   func->setAttr("nvvm.maxntid", moduleBuilder.getDenseI32ArrayAttr(
                                     {static_cast<int32_t>(threads), 1, 1}));
@@ -165,58 +296,25 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     func->setAttr("nvvm.cluster_dim", moduleBuilder.getDenseI32ArrayAttr(
                                           {static_cast<int32_t>(split), 1, 1}));
 
-  Block &entry = func.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  WgmmaBuilder e{{b, loc}};
-  Value mapA = entry.getArgument(0), mapB = entry.getArgument(1);
-  auto arg = [&](Value v) {
-    return entry.getArgument(2 + cast<BlockArgument>(v).getArgNumber());
-  };
-  Type i64 = b.getI64Type();
-  auto outputsOf = [&](Block &entry) {
-    SmallVector<Value> outputs;
-    for (unsigned r = 0; r < fusion.getNumResults(); ++r)
-      outputs.push_back(entry.getArgument(2 + numInputs + r));
-    return outputs;
-  };
+  entry = &func.getBody().front();
+  b.setInsertionPointToStart(entry);
+  mapA = entry->getArgument(0);
+  mapB = entry->getArgument(1);
 
   // The shared base rounded up to the swizzle's 1024 bytes.
+  Type i64 = b.getI64Type();
   Value raw = dynamicShared(moduleBuilder, b, loc);
   Value rawAddr = LLVM::PtrToIntOp::create(b, loc, i64, raw);
   Value pad = arith::AndIOp::create(
       b, loc, arith::SubIOp::create(b, loc, e.i64(0), rawAddr), e.i64(1023));
-  Value smem = LLVM::GEPOp::create(b, loc, raw.getType(), b.getIntegerType(8),
-                                   raw, ValueRange{pad});
-  Value smemAddr = arith::AddIOp::create(b, loc, rawAddr, pad);
+  smem = LLVM::GEPOp::create(b, loc, raw.getType(), b.getIntegerType(8), raw,
+                             ValueRange{pad});
+  smemAddr = arith::AddIOp::create(b, loc, rawAddr, pad);
 
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value warpgroup = e.div(tid, 128), inGroup = e.rem(tid, 128);
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  // A persistent block walks the tiles `blocks` apart from its own (the
-  // grid never exceeds the tiles); otherwise block (x, z) computes tile x of
-  // batch z.
-  int64_t tilesPerBatch = tilesM * tilesN, totalTiles = tilesPerBatch * batches;
-  bool persistent = tile.grid > 0;
-  int64_t blocks = persistent ? std::min(tile.grid, totalTiles) : 0;
-  // Tile t: batch t / tilesPerBatch, and within it (tm, tn), walking groups
-  // of kGroupRows tile rows column by column.
-  auto tileAt = [&](Value z, Value id) {
-    int64_t perGroup = kGroupRows * tilesN;
-    Value group = e.div(id, perGroup), inPlace = e.rem(id, perGroup);
-    Value firstM = e.mul(group, kGroupRows);
-    Value rowsInGroup = arith::MinUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
-        e.idx(kGroupRows));
-    Value tm =
-        e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
-    Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
-    return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n)};
-  };
-  // Emits `body(tile, first, i, count)` for the block's tiles i = `start`,
-  // `start` + `step`, ... of its `count`, `first` the ring position
-  // (k-slices streamed before it) of tile i's first slice.
-  std::optional<TileAt> ownTile;
-  Value rank;
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  warpgroup = e.div(tid, 128);
+  inGroup = e.rem(tid, 128);
+  bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   if (!persistent) {
     Value t = bid;
     if (split > 1) {
@@ -225,49 +323,60 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     }
     ownTile = tileAt(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z), t);
   }
-  auto forEachTile =
-      [&](Value start, int64_t step,
-          const std::function<void(TileAt, Value, Value, Value)> &body) {
-        if (!persistent) {
-          body(*ownTile, e.idx(0), e.idx(0), e.idx(1));
-          return;
-        }
-        Value count = e.add(
-            e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid),
-                  blocks),
-            e.idx(1));
-        auto loop = scf::ForOp::create(b, loc, start, count, e.idx(step));
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(loop.getBody());
-        Value i = loop.getInductionVar();
-        Value t = e.add(bid, e.mul(i, blocks));
-        body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
-             e.mul(i, problem.kTiles), i, count);
-      };
+}
 
-  auto fullBar = [&](Value s) {
-    return e.at(smem, e.add(e.idx(*barOffset), e.mul(s, 8)));
-  };
-  auto emptyBar = [&](Value s) {
-    return e.at(smem, e.add(e.idx(*barOffset + 8 * tile.stages), e.mul(s, 8)));
-  };
-  auto stageOf = [&](Value it) { return e.rem(it, tile.stages); };
-  auto phaseOf = [&](Value it) {
-    return e.toI32(e.rem(e.div(it, tile.stages), 2));
-  };
+/// Tile t: batch t / tilesPerBatch, and within it (tm, tn), walking groups
+/// of kGroupRows tile rows column by column.
+TileAt WgmmaKernel::tileAt(Value z, Value id) {
+  int64_t perGroup = kGroupRows * tilesN;
+  Value group = e.div(id, perGroup), inPlace = e.rem(id, perGroup);
+  Value firstM = e.mul(group, kGroupRows);
+  Value rowsInGroup = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
+      e.idx(kGroupRows));
+  Value tm =
+      e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
+  Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
+  return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n)};
+}
 
-  // One thread sets up the barriers: a full barrier completes on the
-  // producer's arrival plus the copy's bytes, an empty one when every
-  // warp of the consumers that read the slice has arrived (both
-  // warpgroups, or in a ping-pong kernel the one whose tile it is).
-  // An overlapped kernel's staging completes a "staged" barrier when every
-  // consumer thread has written its share of a tile, and a "drained" one
-  // when every epilogue thread has read it.
-  int64_t consumers = tile.m / 64;
-  bool pingpong = tile.pingpong(), overlapped = tile.overlapped();
-  constexpr int64_t kDrainThreads = 96;
-  Value stagedBar = e.at(smem, e.idx(*barOffset + 16 * tile.stages));
-  Value drainedBar = e.at(smem, e.idx(*barOffset + 16 * tile.stages + 8));
+void WgmmaKernel::forEachTile(Value start, int64_t step, const TileBody &body) {
+  if (!persistent) {
+    body(*ownTile, e.idx(0), e.idx(0), e.idx(1));
+    return;
+  }
+  Value count = e.add(
+      e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid), blocks),
+      e.idx(1));
+  auto loop = scf::ForOp::create(b, loc, start, count, e.idx(step));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value t = e.add(bid, e.mul(i, blocks));
+  body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
+       e.mul(i, problem.kTiles), i, count);
+}
+
+/// Emits `body` for every tile of the block's but its first (i > 0).
+void WgmmaKernel::afterFirstTile(Value i, function_ref<void()> body) {
+  auto ifLater = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, e.idx(0)),
+      false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifLater.getThenRegion().front());
+  body();
+}
+
+/// A full barrier completes on the producer's arrival plus the copy's
+/// bytes, an empty one when every warp of the consumers that read the slice
+/// has arrived (both warpgroups, or in a ping-pong kernel the one whose
+/// tile it is). An overlapped kernel's staging completes a "staged" barrier
+/// when every consumer thread has written its share of a tile, and a
+/// "drained" one when every epilogue thread has read it.
+void WgmmaKernel::initBarriers() {
+  stagedBar = e.at(smem, e.idx(barOffset + 16 * tile.stages));
+  drainedBar = e.at(smem, e.idx(barOffset + 16 * tile.stages + 8));
   {
     auto ifFirst = scf::IfOp::create(b, loc, e.eq(tid, 0), false);
     OpBuilder::InsertionGuard g(b);
@@ -288,116 +397,266 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
     NVVM::FenceMbarrierInitOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);
+}
 
-  // The k-slices this block streams: all, or its run of a split tile's.
-  int64_t kTiles = problem.kTiles / split;
-  auto sliceOf = [&](Value kt) {
-    return split > 1 ? e.add(e.mul(rank, kTiles), kt) : kt;
-  };
+LogicalResult WgmmaKernel::producerWarpgroup() {
+  NVVM::SetMaxRegisterOp::create(
+      b, loc, overlapped ? kDrainRegisters : kProducerRegisters,
+      NVVM::SetMaxRegisterAction::decrease);
+  if (overlapped && failed(drainLoop()))
+    return failure();
+  producerLoop();
+  return success();
+}
+
+/// Warps 1-3: each tile's epilogue, once the consumers have staged it.
+LogicalResult WgmmaKernel::drainLoop() {
+  auto ifDrain =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                              inGroup, e.idx(32)),
+                        false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifDrain.getThenRegion().front());
+  Value worker = arith::SubIOp::create(b, loc, e.div(inGroup, 32), e.idx(1));
+  LogicalResult drained = success();
+  forEachTile(e.idx(0), 1, [&](TileAt at, Value, Value i, Value) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, stagedBar,
+                                          e.toI32(e.rem(i, 2)), ticks);
+    if (failed(drainOverlapped(
+            e, fusion, problem, tile, at, smem, e.idx(epilogueOffset), worker,
+            e.rem(inGroup, 32), [&](Value v) { return arg(v); }, outputs())))
+      drained = failure();
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), drainedBar, Value());
+  });
+  return drained;
+}
+
+/// One thread streams every tile's k-slices through the ring: a slot is
+/// refilled once the consumers released its previous slice.
+void WgmmaKernel::producerLoop() {
+  auto ifLeader = scf::IfOp::create(b, loc, e.eq(inGroup, 0), false);
+  b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
+  // The maps' lines, fetched before the first copy needs them.
+  for (Value map : {mapA, mapB})
+    NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
+                             /*tensormap=*/true);
   int64_t stageBytes = tile.stageBytes();
-  Value ticks = e.i32(0x989680);
-  auto isProducer = scf::IfOp::create(b, loc, e.eq(warpgroup, 0), true);
-  {
+  forEachTile(e.idx(0), 1, [&](TileAt at, Value first, Value, Value) {
+    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&isProducer.getThenRegion().front());
-    NVVM::SetMaxRegisterOp::create(
-        b, loc, overlapped ? kDrainRegisters : kProducerRegisters,
-        NVVM::SetMaxRegisterAction::decrease);
-    if (overlapped) {
-      // Warps 1-3: each tile's epilogue, once the consumers have staged it.
-      auto ifDrain = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, inGroup,
-                                e.idx(32)),
-          false);
-      OpBuilder::InsertionGuard g1(b);
-      b.setInsertionPointToStart(&ifDrain.getThenRegion().front());
-      Value worker =
-          arith::SubIOp::create(b, loc, e.div(inGroup, 32), e.idx(1));
-      LogicalResult drained = success();
-      forEachTile(e.idx(0), 1, [&](TileAt at, Value, Value i, Value) {
-        NVVM::MBarrierTryWaitParityOp::create(b, loc, stagedBar,
-                                              e.toI32(e.rem(i, 2)), ticks);
-        if (failed(drainOverlapped(e, fusion, problem, tile, at, smem,
-                                   e.idx(*epilogueOffset), worker,
-                                   e.rem(inGroup, 32), arg, outputsOf(entry))))
-          drained = failure();
-        NVVM::MBarrierArriveOp::create(b, loc, Type(), drainedBar, Value());
-      });
-      if (failed(drained))
-        return failure();
+    b.setInsertionPointToStart(loop.getBody());
+    Value kt = loop.getInductionVar();
+    Value it = persistent ? e.add(first, kt) : kt;
+    Value s = stageOf(it);
+    auto ifReuse = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
+                              e.idx(tile.stages)),
+        false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
+      Value previous = arith::XOrIOp::create(b, loc, phaseOf(it), e.i32(1));
+      NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
+                                            ticks);
     }
-    auto ifLeader = scf::IfOp::create(b, loc, e.eq(inGroup, 0), false);
-    b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
-    // The maps' lines, fetched before the first copy needs them.
-    for (Value map : {mapA, mapB})
-      NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
-                               /*tensormap=*/true);
-    forEachTile(e.idx(0), 1, [&](TileAt at, Value first, Value, Value) {
-      auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
-      OpBuilder::InsertionGuard g1(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value kt = loop.getInductionVar();
-      Value it = persistent ? e.add(first, kt) : kt;
-      Value s = stageOf(it);
-      // The slot is free once the consumers released its previous slice.
-      auto ifReuse = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
-                                e.idx(tile.stages)),
-          false);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
-        Value previous = arith::XOrIOp::create(b, loc, phaseOf(it), e.i32(1));
-        NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
-                                              ticks);
-      }
-      Value full = fullBar(s);
-      NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA,
-          false, Value());
-      Value zi = e.toI32(at.z);
-      std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
-          copy = [&](Value dst, bool isA, SmallVector<Value> coords,
-                     SmallVector<Value> offsets) {
-            const MapSpec &spec = isA ? aMap : bMap;
-            if (spec.batched)
-              coords.push_back(zi);
-            // The block's own shared memory, addressed as the (one-block)
-            // cluster's, as the PTX 8.0 form of the copy wants.
-            Value clusterDst = LLVM::AddrSpaceCastOp::create(
-                b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
-            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
-                Value(), Value(),
-                spec.im2col ? NVVM::TMALoadMode::IM2COL
-                            : NVVM::TMALoadMode::TILE,
-                false, nullptr, Value());
-          };
-      Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
-      Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
-      problem.copies(e, sliceOf(kt), aDst, bDst, copy, at.row0, at.col0);
-    });
-  }
+    Value full = fullBar(s);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA, false,
+        Value());
+    Value zi = e.toI32(at.z);
+    std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
+        copy = [&](Value dst, bool isA, SmallVector<Value> coords,
+                   SmallVector<Value> offsets) {
+          const MapSpec &spec = isA ? problem.aMap : problem.bMap;
+          if (spec.batched)
+            coords.push_back(zi);
+          // The block's own shared memory, addressed as the (one-block)
+          // cluster's, as the PTX 8.0 form of the copy wants.
+          Value clusterDst = LLVM::AddrSpaceCastOp::create(
+              b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
+              Value(), Value(),
+              spec.im2col ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE,
+              false, nullptr, Value());
+        };
+    Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
+    Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
+    problem.copies(e, sliceOf(kt), aDst, bDst, copy, at.row0, at.col0);
+  });
+}
 
-  // Consumers.
-  b.setInsertionPointToStart(&isProducer.getElseRegion().front());
+LogicalResult WgmmaKernel::consumerWarpgroups() {
   NVVM::SetMaxRegisterOp::create(
       b, loc, overlapped ? kOverlappedConsumerRegisters : kConsumerRegisters,
       NVVM::SetMaxRegisterAction::increase);
-  Value consumer = arith::SubIOp::create(b, loc, warpgroup, e.idx(1));
-  Value lane = e.rem(inGroup, 32), warp = e.div(inGroup, 32);
-  int64_t accCount = tile.n / 2;
-  Type f32 = b.getF32Type();
-  auto accType =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(accCount, f32));
-  auto wgType = et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  SmallVector<Value> outputs = outputsOf(entry);
-  // The epilogue stages `columns` of the tile at a time: a persistent
-  // kernel's chunks in a buffer of their own, guarded by the consumer
-  // warpgroup's own barrier; otherwise the whole tile over the stages,
-  // which every consumer has finished reading at the first barrier.
+  consumer = arith::SubIOp::create(b, loc, warpgroup, e.idx(1));
+  lane = e.rem(inGroup, 32);
+  warp = e.div(inGroup, 32);
+  LogicalResult status = success();
+  forEachTile(pingpong ? consumer : e.idx(0), pingpong ? 2 : 1,
+              [&](TileAt at, Value first, Value i, Value count) {
+                if (pingpong)
+                  waitForTurn(i);
+                scf::ForOp loop = mainLoop(first);
+                if (pingpong)
+                  passTurn(i, count);
+                NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+                if (persistent) {
+                  // The tile's last slice is read: its stage goes to the
+                  // next tile.
+                  auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
+                  OpBuilder::InsertionGuard g(b);
+                  b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+                  NVVM::MBarrierArriveOp::create(
+                      b, loc, Type(),
+                      emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))),
+                      Value());
+                }
+                if (overlapped) {
+                  handOffToDrain(i, loop.getResult(0));
+                  return;
+                }
+                if (failed(storeEpilogue(at, loop)))
+                  status = failure();
+              });
+  return status;
+}
+
+void WgmmaKernel::waitForTurn(Value i) {
+  afterFirstTile(i, [&] {
+    NVVM::BarrierOp::create(b, loc, Type(),
+                            e.toI32(e.add(consumer, e.idx(kTurnBarrier))),
+                            e.i32(256), nullptr, Value());
+  });
+}
+
+/// Every product of the tile is issued: the other warpgroup's turn, if it
+/// has a tile after this one.
+void WgmmaKernel::passTurn(Value i, Value count) {
+  auto ifNext =
+      scf::IfOp::create(b, loc,
+                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              e.add(i, e.idx(1)), count),
+                        false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifNext.getThenRegion().front());
+  NVVM::BarrierArriveOp::create(
+      b, loc,
+      e.toI32(arith::SubIOp::create(b, loc, e.idx(kTurnBarrier + 1), consumer)),
+      e.i32(256));
+}
+
+scf::ForOp WgmmaKernel::mainLoop(Value first) {
+  Type i64 = b.getI64Type();
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(tile.n / 2, b.getF32Type()));
+  auto wgType =
+      problem.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
+  auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
+                                 SmallVector<Value>(halves, zeroAcc));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value kt = loop.getInductionVar();
+  Value it = persistent ? e.add(first, kt) : kt;
+  Value s = stageOf(it);
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it), ticks);
+  auto aAddrOf = [&](int64_t h) {
+    return arith::AddIOp::create(
+        b, loc, smemAddr,
+        arith::IndexCastOp::create(
+            b, loc, i64,
+            e.add(e.idx(aOffsets[0]),
+                  e.add(e.mul(s, aStride),
+                        e.mul(rowBlockOf(h), 64 * problem.swizzle)))));
+  };
+  SmallVector<Value> aAddrs;
+  for (int64_t h = 0; h < halves; ++h)
+    aAddrs.push_back(aAddrOf(h));
+  Value bAddr = arith::AddIOp::create(
+      b, loc, smemAddr,
+      arith::IndexCastOp::create(b, loc, i64,
+                                 e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  SmallVector<Value> accs(loop.getRegionIterArgs());
+  for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
+    // K-major slices advance 16 elements (32 bytes) along a swizzled row;
+    // N-major B advances 16 rows of 128 bytes, its 64-column boxes
+    // 64 * k * 2 bytes apart.
+    Value descB;
+    if (problem.swizzle == 32)
+      descB = descriptor(
+          e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)), 16,
+          256, 32);
+    else if (problem.bKContiguous)
+      descB = descriptor(
+          e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)), 16, 1024);
+    else
+      descB = descriptor(
+          e,
+          arith::AddIOp::create(b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
+          64 * tile.k * 2, 1024);
+    for (int64_t h = 0; h < halves; ++h) {
+      // Chunk kk of A is m rows of 32 bytes after kk chunks.
+      Value descA =
+          problem.swizzle == 32
+              ? descriptor(e,
+                           arith::AddIOp::create(b, loc, aAddrs[h],
+                                                 e.i64(kk * tile.m * 32)),
+                           16, 256, 32)
+              : descriptor(
+                    e, arith::AddIOp::create(b, loc, aAddrs[h], e.i64(32 * kk)),
+                    16, 1024);
+      accs[h] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, accs[h], descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row,
+          problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          nullptr);
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  // The group before this one has retired: its stage is free.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+  Value release = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, e.idx(0)),
+      e.eq(lane, 0));
+  auto ifRelease = scf::IfOp::create(b, loc, release, false);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+    Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
+                                   Value());
+  }
+  scf::YieldOp::create(b, loc, accs);
+  return loop;
+}
+
+/// The epilogue warps have drained the block's previous tile: stage this
+/// one and go on.
+void WgmmaKernel::handOffToDrain(Value i, Value acc) {
+  afterFirstTile(i, [&] {
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, loc, drainedBar,
+        e.toI32(e.rem(arith::SubIOp::create(b, loc, i, e.idx(1)), 2)), ticks);
+  });
+  stageOverlapped(e, problem, tile, acc, smem, e.idx(epilogueOffset), consumer,
+                  lane, warp);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), stagedBar, Value());
+}
+
+/// The epilogue stages `columns` of the tile at a time: a persistent
+/// kernel's chunks in a buffer of their own, guarded by the consumer
+/// warpgroup's own barrier; otherwise the whole tile over the stages, which
+/// every consumer has finished reading at the first barrier.
+LogicalResult WgmmaKernel::storeEpilogue(const TileAt &at, scf::ForOp loop) {
   int64_t columns = tile.epilogue ? tile.epilogue : tile.n;
   int64_t epiloguePitch = wgmmaEpiloguePitch(columns);
   auto consumersBarrier = [&] {
@@ -409,180 +668,36 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
       NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), e.i32(128 * consumers),
                               nullptr, Value());
   };
-  // A consumer warpgroup holds the accumulators of `halves` 64-row blocks
-  // of its tiles: its own block of each tile, or in a ping-pong kernel the
-  // whole tile of every other one of the block's.
-  int64_t halves = pingpong ? consumers : 1;
-  auto rowBlockOf = [&](int64_t h) { return pingpong ? e.idx(h) : consumer; };
-  // Ping-pong turns: a warpgroup starts a tile's main loop once the other
-  // has issued its previous tile's products, waiting on named barrier 3 +
-  // its index for the other's arrival. Beside keeping one main loop on the
-  // Tensor Cores at a time, the turn keeps a warpgroup from waiting on a
-  // stage's full barrier before every slice streamed ahead of its own has
-  // landed (its parity would name an earlier fill).
-  constexpr int64_t kTurnBarrier = 3;
-  // Emits `body` for every tile of the block's but its first (i > 0).
-  auto afterFirstTile = [&](Value i, function_ref<void()> body) {
-    auto ifLater = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, i, e.idx(0)),
-        false);
+  Value stagingBase =
+      e.add(e.idx(epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
+  SmallVector<Value> outs = outputs();
+  for (int64_t h = 0; h < halves; ++h)
+    if (failed(emitWgmmaEpilogue(
+            e, fusion, problem, tile, at, loop.getResult(h), columns, smem,
+            stagingBase, rowBlockOf(h), lane, warp, rank,
+            [&](Value v) { return arg(v); }, outs, consumersBarrier)))
+      return failure();
+  return success();
+}
+
+FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
+  if (failed(readPlan()))
+    return failure();
+  Builder attrs(ctx);
+  ArrayAttr mapsAttr = attrs.getArrayAttr(
+      {mapAttr(attrs, problem.aMap), mapAttr(attrs, problem.bMap)});
+  createFunction(name);
+  initBarriers();
+  ticks = e.i32(kWaitTicks);
+  auto isProducer = scf::IfOp::create(b, loc, e.eq(warpgroup, 0), true);
+  {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifLater.getThenRegion().front());
-    body();
-  };
-  LogicalResult status = success();
-  forEachTile(
-      pingpong ? consumer : e.idx(0), pingpong ? 2 : 1,
-      [&](TileAt at, Value first, Value i, Value count) {
-        if (pingpong)
-          afterFirstTile(i, [&] {
-            NVVM::BarrierOp::create(
-                b, loc, Type(), e.toI32(e.add(consumer, e.idx(kTurnBarrier))),
-                e.i32(256), nullptr, Value());
-          });
-        Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
-        auto loop =
-            scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
-                               SmallVector<Value>(halves, zeroAcc));
-        {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(loop.getBody());
-          Value kt = loop.getInductionVar();
-          Value it = persistent ? e.add(first, kt) : kt;
-          Value s = stageOf(it);
-          NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it),
-                                                ticks);
-          auto aAddrOf = [&](int64_t h) {
-            return arith::AddIOp::create(
-                b, loc, smemAddr,
-                arith::IndexCastOp::create(
-                    b, loc, i64,
-                    e.add(e.idx(aOffsets[0]),
-                          e.add(e.mul(s, aStride),
-                                e.mul(rowBlockOf(h), 64 * problem.swizzle)))));
-          };
-          SmallVector<Value> aAddrs;
-          for (int64_t h = 0; h < halves; ++h)
-            aAddrs.push_back(aAddrOf(h));
-          Value bAddr = arith::AddIOp::create(
-              b, loc, smemAddr,
-              arith::IndexCastOp::create(
-                  b, loc, i64, e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
-          NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          SmallVector<Value> accs(loop.getRegionIterArgs());
-          for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
-            // K-major slices advance 16 elements (32 bytes) along a swizzled
-            // row; N-major B advances 16 rows of 128 bytes, its 64-column boxes
-            // 64 * k * 2 bytes apart.
-            Value descB;
-            if (problem.swizzle == 32)
-              descB = descriptor(
-                  e,
-                  arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)),
-                  16, 256, 32);
-            else if (problem.bKContiguous)
-              descB = descriptor(
-                  e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)), 16,
-                  1024);
-            else
-              descB =
-                  descriptor(e,
-                             arith::AddIOp::create(
-                                 b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
-                             64 * tile.k * 2, 1024);
-            for (int64_t h = 0; h < halves; ++h) {
-              // Chunk kk of A is m rows of 32 bytes after kk chunks.
-              Value descA =
-                  problem.swizzle == 32
-                      ? descriptor(
-                            e,
-                            arith::AddIOp::create(b, loc, aAddrs[h],
-                                                  e.i64(kk * tile.m * 32)),
-                            16, 256, 32)
-                      : descriptor(e,
-                                   arith::AddIOp::create(b, loc, aAddrs[h],
-                                                         e.i64(32 * kk)),
-                                   16, 1024);
-              accs[h] = NVVM::WgmmaMmaAsyncOp::create(
-                  b, loc, accType, accs[h], descA, descB,
-                  NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
-                  NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-                  NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-                  NVVM::MMALayout::row,
-                  problem.bKContiguous ? NVVM::MMALayout::col
-                                       : NVVM::MMALayout::row,
-                  nullptr);
-            }
-          }
-          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-          // The group before this one has retired: its stage is free.
-          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-          Value release = arith::AndIOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt,
-                                    e.idx(0)),
-              e.eq(lane, 0));
-          auto ifRelease = scf::IfOp::create(b, loc, release, false);
-          {
-            OpBuilder::InsertionGuard g2(b);
-            b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-            Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
-            NVVM::MBarrierArriveOp::create(b, loc, Type(),
-                                           emptyBar(stageOf(prev)), Value());
-          }
-          scf::YieldOp::create(b, loc, accs);
-        }
-        if (pingpong) {
-          // Every product of the tile is issued: the other warpgroup's turn,
-          // if it has a tile after this one.
-          auto ifNext = scf::IfOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                    e.add(i, e.idx(1)), count),
-              false);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-          NVVM::BarrierArriveOp::create(
-              b, loc,
-              e.toI32(arith::SubIOp::create(b, loc, e.idx(kTurnBarrier + 1),
-                                            consumer)),
-              e.i32(256));
-        }
-        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-        if (persistent) {
-          // The tile's last slice is read: its stage goes to the next tile.
-          auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPointToStart(&ifLead.getThenRegion().front());
-          NVVM::MBarrierArriveOp::create(
-              b, loc, Type(),
-              emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))), Value());
-        }
-        if (overlapped) {
-          // The epilogue warps have drained the block's previous tile:
-          // stage this one and go on.
-          afterFirstTile(i, [&] {
-            NVVM::MBarrierTryWaitParityOp::create(
-                b, loc, drainedBar,
-                e.toI32(e.rem(arith::SubIOp::create(b, loc, i, e.idx(1)), 2)),
-                ticks);
-          });
-          stageOverlapped(e, problem, tile, loop.getResult(0), smem,
-                          e.idx(*epilogueOffset), consumer, lane, warp);
-          NVVM::MBarrierArriveOp::create(b, loc, Type(), stagedBar, Value());
-          return;
-        }
-        Value stagingBase = e.add(e.idx(*epilogueOffset),
-                                  e.mul(consumer, 64 * epiloguePitch * 4));
-        for (int64_t h = 0; h < halves; ++h)
-          if (failed(emitWgmmaEpilogue(e, fusion, problem, tile, at,
-                                       loop.getResult(h), columns, smem,
-                                       stagingBase, rowBlockOf(h), lane, warp,
-                                       rank, arg, outputs, consumersBarrier)))
-            status = failure();
-      });
-  if (failed(status))
+    b.setInsertionPointToStart(&isProducer.getThenRegion().front());
+    if (failed(producerWarpgroup()))
+      return failure();
+  }
+  b.setInsertionPointToStart(&isProducer.getElseRegion().front());
+  if (failed(consumerWarpgroups()))
     return failure();
   b.setInsertionPointAfter(isProducer);
   gpu::ReturnOp::create(b, loc);
@@ -590,7 +705,7 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   KernelInfo info;
   info.name = name.str();
   info.grid = persistent ? blocks : tilesPerBatch * split;
-  info.gridZ = persistent ? 1 : batches;
+  info.gridZ = persistent ? 1 : problem.batches;
   info.block = threads;
   info.sharedBytes = sharedBytesOf(fusion);
   info.flops = problem.flops;
@@ -601,6 +716,15 @@ mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
   // own from its launch: at least 34816, over half of the 65536.
   info.wholeMultiprocessor = true;
   return info;
+}
+
+} // namespace
+
+FailureOr<KernelInfo>
+mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
+                                 const WgmmaProblem &problem,
+                                 OpBuilder &moduleBuilder, StringRef name) {
+  return WgmmaKernel(fusion, tile, problem, moduleBuilder).emit(name);
 }
 
 FailureOr<MatmulTile> mlir::brrr::wgmma::productTileOf(FusionOp fusion,
