@@ -80,19 +80,6 @@ std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
   return fits ? std::optional<ConvGemm>(g) : std::nullopt;
 }
 
-std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,
-                                                 TargetAttr target,
-                                                 int64_t sharedBudget) {
-  if (!target.hasWgmma() || fusion.getKind() != KernelFamily::conv)
-    return std::nullopt;
-  auto conv = dyn_cast<Conv2DOp>(&fusion.getBody().front().front());
-  std::optional<ConvGemm> g = conv ? ConvGemm::of(conv) : std::nullopt;
-  if (!g || !isa<BlockArgument>(conv.getInput()) ||
-      !isa<BlockArgument>(conv.getWeight()))
-    return std::nullopt;
-  return wgmmaTileOf(g->product(), target, sharedBudget);
-}
-
 ProductShape ConvGemm::product() const {
   ProductShape p;
   p.M = N * OH * OW;
@@ -108,30 +95,4 @@ bool mlir::brrr::isDirectConv(Conv2DOp conv) {
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   return conv.getGroups() > 1 &&
          wt.getDimSize(conv.weightInDim()) <= kDirectConvGroupChannels;
-}
-
-int64_t mlir::brrr::directConvPixels(Conv2DOp conv, TargetAttr target) {
-  int64_t vec = directConvVectorWidth(conv);
-  if (vec == 1)
-    return 1;
-  ConvGemm g = ConvGemm::shapeOf(conv);
-  // Windows of up to 64 taps: a thread's taps stay unrolled.
-  if (g.KH * g.KW > 64)
-    return 1;
-  int64_t wave = target.getMultiprocessors() * 256;
-  for (int64_t pixels : {4, 2})
-    if (g.OW >= pixels &&
-        g.N * g.OH * llvm::divideCeil(g.OW, pixels) * (g.O / vec) >= wave)
-      return pixels;
-  return 1;
-}
-
-int64_t mlir::brrr::directConvVectorWidth(Conv2DOp conv) {
-  auto it = cast<RankedTensorType>(conv.getInput().getType());
-  int64_t C = it.getDimSize(conv.channelDim());
-  if (!conv.getChannelsLast() || !isDirectConv(conv) ||
-      static_cast<int64_t>(conv.getGroups()) != C ||
-      conv.getType().getDimSize(3) != C)
-    return 1;
-  return vectorWidth(elementBytes(it.getElementType()), C);
 }

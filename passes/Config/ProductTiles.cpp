@@ -1,0 +1,354 @@
+//===- ProductTiles.cpp - the tiles of matmul and conv kernels -----------===//
+//
+// The heuristics brrr-select-kernel-config chooses product kernels' tiles
+// with, for matmuls and convolutions alike (both are products of a
+// ProductShape): which body runs (the Hopper wgmma body where TMA can read
+// the operands, the staged mma_sync body, the f32 3xTF32 body), its tile
+// and ring depth within the shared budget, persistence and its schedule,
+// cluster splits of the k-slices, narrow tiles for short products, and the
+// direct convolutions' pixels per thread. Each is a pure function of the
+// product's shape and the `#brrr.target`; the config pass records what
+// they choose.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
+                                                   TargetAttr target,
+                                                   int64_t sharedBudget) {
+  if (fusion.getKind() != KernelFamily::matmul)
+    return std::nullopt;
+  MatmulOp mm = matmulOf(fusion);
+  if (!mm)
+    return std::nullopt;
+  Type et = mm.getLhs().getType().getElementType();
+  ProductOperands po = productOperandsOf(mm);
+  const OperandLayout &lhs = po.lhs, &rhs = po.rhs;
+  const ProductShape &p = po.shape;
+  ArrayRef<int64_t> batch = p.batch;
+
+  if (target.hasWgmma() && (et.isF16() || et.isBF16()) &&
+      tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
+      tmaOperandOf(rhs, batch, /*isLhs=*/false))
+    if (std::optional<MatmulTile> tile = wgmmaTileOf(p, target, sharedBudget))
+      return tile;
+  if (!isStageable(et, lhs, rhs))
+    return std::nullopt;
+  MatmulTile tile;
+  // Three stages keep two slices in flight while one is computed; two
+  // still overlap one copy with the math.
+  tile.stages = std::min<int64_t>(3, sharedBudget / tile.stageBytes());
+  if (tile.stages < 2)
+    return std::nullopt;
+  return tile;
+}
+
+/// The stages of a wgmma `tile`'s ring: four keep three slices in flight
+/// (deeper rings measured no faster; six were slower at 128 wide), fewer
+/// where `sharedBudget` holds fewer.
+static int64_t wgmmaRingStages(const MatmulTile &tile, int64_t sharedBudget) {
+  return std::min<int64_t>(4, (sharedBudget - wgmmaExtraShared(16 * 4)) /
+                                  tile.stageBytes());
+}
+
+std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
+                                                  TargetAttr target,
+                                                  int64_t sharedBudget) {
+  // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
+  // 128-byte swizzled row each), n by the wave cost model.
+  MatmulTile tile;
+  tile.body = KernelBody::wgmma;
+  tile.m = 128;
+  tile.k = 64;
+  tile.n = wgmmaTileWidth(p, target);
+  tile.stages = wgmmaRingStages(tile, sharedBudget);
+  if (tile.stages < 2)
+    return std::nullopt;
+  return tile;
+}
+
+std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
+                                                TargetAttr target,
+                                                int64_t sharedBudget) {
+  // 16-deep slices for products of at most 16 (MobileNet's narrowest 1x1
+  // convolutions), which a 32-deep one would fill half with zeros, or
+  // where 32-deep ones do not fit the budget twice.
+  int64_t sms = target.getMultiprocessors();
+  std::optional<MatmulTile> chosen;
+  for (int64_t k : {int64_t(32), int64_t(16)}) {
+    if (k == 32 && p.K <= 16)
+      continue;
+    for (auto [m, n] :
+         {std::pair<int64_t, int64_t>{128, 128}, {128, 64}, {64, 64}}) {
+      // A 128-wide tile would multiply half its columns outside a product
+      // of at most 64 (ResNet's first-stage convolutions).
+      if (n > 64 && p.N <= 64)
+        continue;
+      MatmulTile t;
+      t.m = m;
+      t.n = n;
+      t.k = k;
+      t.stages = std::min<int64_t>(3, sharedBudget / t.f32StageBytes());
+      if (t.stages < 2)
+        continue;
+      chosen = t;
+      if (t.tilesOf(p) >= sms)
+        break;
+    }
+    if (chosen)
+      break;
+  }
+  if (!chosen)
+    return std::nullopt;
+  MatmulTile tile = *chosen;
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  if (target.has(TargetFeature::clusters) && p.K > 0) {
+    int64_t tiles = tile.tilesOf(p);
+    for (int64_t s : {2, 4, 8})
+      if (tiles * s <= sms && kTiles >= 2 * s)
+        tile.cluster = s;
+  }
+  // With as many k-slices as stages, the main loop copies one slice, in its
+  // first iteration only: LLVM makes that copy's addresses loop-invariant
+  // and keeps them all live through the loop, and the kernel spills (a
+  // 3136 x 96 x 384 product, ConvNeXt-T's first MLP: 160 bytes at 255
+  // registers). One more stage, where it fits, copies every slice before
+  // the loop; else one fewer copies two in it. A split tile's blocks count
+  // their slices at run time.
+  if (tile.cluster == 1 && kTiles == tile.stages) {
+    if ((tile.stages + 1) * tile.f32StageBytes() <= sharedBudget)
+      ++tile.stages;
+    else if (tile.stages > 2)
+      --tile.stages;
+  }
+  return tile;
+}
+
+int64_t MatmulTile::epilogueBytes() const {
+  return m * wgmmaEpiloguePitch(epilogue ? epilogue : n) *
+         (overlapped() ? 2 : 4);
+}
+
+int64_t MatmulTile::tilesOf(const ProductShape &p) const {
+  return llvm::divideCeil(p.M, m) * llvm::divideCeil(p.N, n) * p.batches;
+}
+
+void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
+                                   TargetAttr target, int64_t sharedBudget,
+                                   KernelSchedule schedule) {
+  tile.grid = tile.epilogue = 0;
+  tile.schedule = KernelSchedule::cooperative;
+  if (tile.body != KernelBody::wgmma)
+    return;
+  int64_t sms = target.getMultiprocessors();
+  MatmulTile chosen = tile;
+  chosen.schedule = schedule;
+  if (chosen.pingpong() && chosen.n > 128) {
+    // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
+    // most, 128 a thread.
+    chosen.n = 128;
+    chosen.stages = wgmmaRingStages(chosen, sharedBudget);
+  }
+  if (chosen.tilesOf(p) <= sms)
+    return;
+  if (chosen.overlapped()) {
+    // The whole tile staged in 16 bits (67.5 KiB at 128 x 256) beside as
+    // many stages as fit, up to four: three at 256 columns.
+    chosen.epilogue = chosen.n;
+    chosen.stages = 4;
+    while (chosen.stages >= 2 &&
+           chosen.stages * chosen.stageBytes() + chosen.epilogueBytes() +
+                   wgmmaExtraShared(chosen.barrierBytes()) >
+               sharedBudget)
+      --chosen.stages;
+    if (chosen.stages < 2)
+      return;
+    tile = chosen;
+    tile.grid = sms;
+    return;
+  }
+  // The widest column chunk of the epilogue that fits beside the stages
+  // (0: none).
+  auto widestChunk = [&](const MatmulTile &t) -> int64_t {
+    int64_t free = sharedBudget - t.stages * t.stageBytes() -
+                   wgmmaExtraShared(t.barrierBytes());
+    for (int64_t columns : {t.n, int64_t(128), int64_t(64), int64_t(32)}) {
+      if (columns > t.n || t.n % columns)
+        continue;
+      MatmulTile chunked = t;
+      chunked.epilogue = columns;
+      if (chunked.epilogueBytes() <= free)
+        return columns;
+    }
+    return 0;
+  };
+  int64_t columns = widestChunk(chosen);
+  // A ring one stage shorter where that lets the epilogue stage 64 columns
+  // or more at a time: four 48 KiB stages of a 256-wide tile leave room for
+  // 32, three for 128.
+  if (columns < 64 && chosen.stages > 3) {
+    MatmulTile shorter = chosen;
+    --shorter.stages;
+    if (int64_t wider = widestChunk(shorter); wider >= 64) {
+      chosen = shorter;
+      columns = wider;
+    }
+  }
+  if (!columns)
+    return;
+  tile = chosen;
+  tile.epilogue = columns;
+  tile.grid = sms;
+}
+
+namespace {
+/// The blocks of `s`-block clusters that one wave of `sms` multiprocessors
+/// holds, a block each: a cluster stays within one GPC, and an H200's GPCs
+/// hold 66 clusters of 2 but only 30 of 4 and 15 of 8, 120 blocks
+/// (cudaOccupancyMaxActiveClusters, test/gpu/NOTES.md), taken for every
+/// sm_90a chip.
+int64_t clusterWave(int64_t sms, int64_t s) {
+  return s <= 2 ? sms : std::min<int64_t>(sms, 120);
+}
+
+/// The estimated time in microseconds of `tile`'s grid over `p` with each
+/// tile split between `s` blocks: waves of blocks, each streaming its
+/// slices after the start, plus the exchange. Fitted to the 128- and
+/// 512-row products of the transformer shapes on an H200
+/// (test/gpu/NOTES.md, "Narrow tiles"): a block starts, fills its pipeline
+/// and stores its tile in 1.7 us; a 64-deep slice of a 128 x 128 tile
+/// takes 0.405 us, of a 128 x n tile (64 + 3n/4) / 160 of that
+/// (wgmmaTileWidth's law: 0.28 us at 64 wide); summing a split tile's
+/// partials through distributed shared memory costs 0.85 us per 64
+/// columns plus 0.165 us per block of the cluster.
+double splitMicroseconds(const MatmulTile &tile, const ProductShape &p,
+                         int64_t sms, int64_t s) {
+  constexpr double kStart = 1.7, kSlice128 = 0.405,
+                   kExchangePer64Columns = 0.85, kExchangePerBlock = 0.165;
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  double slice = kSlice128 * (tile.m / 128.0) * (64 + 0.75 * tile.n) / 160 *
+                 (tile.k / 64.0);
+  double exchange =
+      s > 1 ? kExchangePer64Columns * tile.n / 64 + kExchangePerBlock * s : 0;
+  return llvm::divideCeil(tile.tilesOf(p) * s, clusterWave(sms, s)) *
+             (kStart + kTiles / s * slice) +
+         exchange;
+}
+
+/// Sets `tile.cluster` to the split (1, 2, 4 or 8) of least estimated time
+/// among those that divide the k-slices evenly and keep one wave; returns
+/// that time.
+double bestClusterSplit(MatmulTile &tile, const ProductShape &p, int64_t sms) {
+  tile.cluster = 1;
+  int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  int64_t tiles = tile.tilesOf(p);
+  double best = splitMicroseconds(tile, p, sms, 1);
+  for (int64_t s : {2, 4, 8}) {
+    double t = splitMicroseconds(tile, p, sms, s);
+    if (kTiles % s == 0 && tiles * s <= clusterWave(sms, s) && t < best) {
+      tile.cluster = s;
+      best = t;
+    }
+  }
+  return best;
+}
+} // namespace
+
+void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
+                                    TargetAttr target) {
+  tile.cluster = 1;
+  if (tile.body != KernelBody::wgmma || tile.grid || p.K <= 0)
+    return;
+  bestClusterSplit(tile, p, target.getMultiprocessors());
+}
+
+void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
+                                  TargetAttr target, int64_t sharedBudget) {
+  if (tile.body != KernelBody::wgmma || tile.grid || tile.n <= 64 || p.K <= 0 ||
+      p.wholeColumns)
+    return;
+  int64_t sms = target.getMultiprocessors();
+  MatmulTile narrow = tile;
+  narrow.n = 64;
+  if (narrow.tilesOf(p) > sms)
+    return;
+  // Up to six 24 KiB stages, and no more than a block's run of slices:
+  // that whole run in flight (measured 1-3% faster than four stages on the
+  // 128- and 512-row products of six slices a block).
+  int64_t fit = (sharedBudget - wgmmaExtraShared(16 * 6)) / narrow.stageBytes();
+  if (fit < 2)
+    return;
+  double time = bestClusterSplit(narrow, p, sms);
+  int64_t run = llvm::divideCeil(p.K, narrow.k) / narrow.cluster;
+  narrow.stages = std::clamp<int64_t>(run, 2, std::min<int64_t>(6, fit));
+  if (time < splitMicroseconds(tile, p, sms, tile.cluster))
+    tile = narrow;
+}
+
+int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target) {
+  int64_t sms = target.getMultiprocessors();
+  // A wave of 128 x n tiles takes 64 + 3n/4 units: 160 at 128 wide, 256 at
+  // 256 (measured: a 128-wide tile runs at 80% of a 256-wide one's rate).
+  auto cost = [&](int64_t n) {
+    int64_t tiles =
+        llvm::divideCeil(p.M, 128) * llvm::divideCeil(p.N, n) * p.batches;
+    return llvm::divideCeil(tiles, sms) * (64 + 3 * n / 4);
+  };
+  // At most 64 columns: a 64-wide tile, where a 128-wide one would spend
+  // half its Tensor Core work on columns outside the product.
+  if (p.N <= 64)
+    return 64;
+  if (p.wholeColumns && p.N % 256 != 0)
+    return 128;
+  // 192 wide where it saves a wave: 4096 x 768 makes 128 tiles of 192 (one
+  // wave of 132), 96 of 256 or 192 of 128; 4096 x 2304 makes 384 (three
+  // full waves), not 288 of 256 (three, the last a sixth full).
+  int64_t best = 256;
+  for (int64_t n : {int64_t(192), int64_t(128)})
+    if (cost(n) < cost(best))
+      best = n;
+  return best;
+}
+
+std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,
+                                                 TargetAttr target,
+                                                 int64_t sharedBudget) {
+  if (!target.hasWgmma() || fusion.getKind() != KernelFamily::conv)
+    return std::nullopt;
+  auto conv = dyn_cast<Conv2DOp>(&fusion.getBody().front().front());
+  std::optional<ConvGemm> g = conv ? ConvGemm::of(conv) : std::nullopt;
+  if (!g || !isa<BlockArgument>(conv.getInput()) ||
+      !isa<BlockArgument>(conv.getWeight()))
+    return std::nullopt;
+  return wgmmaTileOf(g->product(), target, sharedBudget);
+}
+
+int64_t mlir::brrr::directConvPixels(Conv2DOp conv, TargetAttr target) {
+  int64_t vec = directConvVectorWidth(conv);
+  if (vec == 1)
+    return 1;
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  // Windows of up to 64 taps: a thread's taps stay unrolled.
+  if (g.KH * g.KW > 64)
+    return 1;
+  int64_t wave = target.getMultiprocessors() * 256;
+  for (int64_t pixels : {4, 2})
+    if (g.OW >= pixels &&
+        g.N * g.OH * llvm::divideCeil(g.OW, pixels) * (g.O / vec) >= wave)
+      return pixels;
+  return 1;
+}
+
+int64_t mlir::brrr::directConvVectorWidth(Conv2DOp conv) {
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  int64_t C = it.getDimSize(conv.channelDim());
+  if (!conv.getChannelsLast() || !isDirectConv(conv) ||
+      static_cast<int64_t>(conv.getGroups()) != C ||
+      conv.getType().getDimSize(3) != C)
+    return 1;
+  return vectorWidth(elementBytes(it.getElementType()), C);
+}
