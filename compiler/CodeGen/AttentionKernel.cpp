@@ -126,45 +126,164 @@ std::optional<PlainStore> plainStoreOf(FusionOp fusion, AttentionOp att) {
   return plain;
 }
 
-} // namespace
+/// One attention kernel being emitted. The state its parts share lives
+/// here, and each part is a function of its own, in the order the kernel
+/// runs them: the queries' and first key blocks' copies, the key-block
+/// loop (scores, masks, the online softmax, the product with the values)
+/// and the store of the normalized rows. The parts create their IR in that
+/// order too.
+class AttentionKernel {
+public:
+  AttentionKernel(FusionOp fusion, AttentionOp att, OpBuilder &moduleBuilder)
+      : fusion(fusion), att(att), moduleBuilder(moduleBuilder),
+        loc(fusion.getLoc()), b(fusion.getContext()), e{{b, loc}} {}
 
-FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
-                                                      OpBuilder &moduleBuilder,
-                                                      StringRef name) {
-  Location loc = fusion.getLoc();
-  AttentionOp att = attentionOf(fusion);
-  if (!att)
-    return fusion.emitOpError("attention kernels hold a brrr.attention");
+  FailureOr<KernelInfo> emit(StringRef name);
+
+private:
+  /// Checks the fusion, its config and plan against what the kernel
+  /// supports, and reads the geometry.
+  LogicalResult readConfig();
+  /// The kernel function and the values every part uses: thread, block and
+  /// head ids, and the heads' bases in global memory.
+  void createFunction(StringRef name);
+  /// One past the last key block this query block visits: all, or with
+  /// `causal` those holding a key j <= i + sk - sq for its last query i.
+  Value keyBlocksEnd();
+  /// The queries' copy and the first `stages` - 1 key and value blocks'.
+  void copyFirstBlocks();
+  /// One 16-byte cp.async per chunk; chunks past the sequence read nothing
+  /// (source size 0) and leave zeros, from a clamped in-bounds address.
+  void copyRows(Value dst, Value base, int64_t count, int64_t width, Value r0,
+                int64_t limit, int64_t rowStride);
+  void loadKeys(Value stage, Value block);
+  Value stageAt(ArrayRef<int64_t> offsets, Value s) {
+    return e.gep(smem, i8, e.stageOffset(offsets, s));
+  }
+  /// Query fragments of m-tile `mi`, k-step `ks`.
+  SmallVector<Value> loadQuery(int64_t mi, int64_t ks);
+  /// Strides of the bias and its offset for the block's (batch, head).
+  void readBias();
+  /// The loop over key blocks `[0, end)`; its results are the output
+  /// accumulators, then the rows' maxima and sums.
+  scf::ForOp keyBlockLoop(Value end);
+  /// The scores of the warp's queries against the key block in `kStage`.
+  void scores(Value kStage, SmallVectorImpl<Value> &s);
+  /// Into the log2 domain, with the bias and the masks.
+  void scaleAndMask(Value j, SmallVectorImpl<Value> &s);
+  /// Online softmax: each row's new maximum (over the quad of lanes that
+  /// share it), the factor that rescales what came before, and the
+  /// probabilities.
+  void onlineSoftmax(SmallVectorImpl<Value> &s, SmallVectorImpl<Value> &o,
+                     SmallVectorImpl<Value> &m, SmallVectorImpl<Value> &l);
+  /// Output += P V: score tiles 2kk and 2kk + 1 are the A fragment of keys
+  /// kk*16 .. kk*16 + 15.
+  void accumulateValues(Value vStage, SmallVectorImpl<Value> &s,
+                        SmallVectorImpl<Value> &o);
+  /// Each row divided by its sum, through the fusion's epilogue.
+  LogicalResult storeRows(scf::ForOp loop);
+  /// The general epilogue, one element at a time.
+  LogicalResult
+  storeElements(function_ref<Value(int64_t, int64_t, int64_t)> finalValue);
+  /// A plain store: rounded through the kernel's casts into the warp's rows
+  /// of the staging buffer (over the key and value buffers: every warp must
+  /// be done with them), then stored as 16-byte chunks along the head.
+  LogicalResult
+  storeStaged(const PlainStore &plain,
+              function_ref<Value(int64_t, int64_t, int64_t)> finalValue);
+
+  MutableArrayRef<Value> sTile(SmallVectorImpl<Value> &s, int64_t mi,
+                               int64_t nt) {
+    return MutableArrayRef<Value>(s.data() + (mi * nTiles + nt) * 4, 4);
+  }
+  Value operand(Value reg) { return e.mmaOperand(reg, et); }
+  /// Two probabilities rounded to a register as mma.sync takes it.
+  Value pack(Value lo, Value hi);
+  void mma(ArrayRef<Value> a, ArrayRef<Value> bRegs, MutableArrayRef<Value> c) {
+    e.mma16816(a, bRegs, c, et);
+  }
+  /// Accumulator i of a 16 x 8 tile sits at row g (+8 for i >= 2), column
+  /// 2t (+1 for odd i): the thread's rows in m-tile mi are g and g + 8.
+  Value rowOf(int64_t mi, int64_t r) {
+    return e.add(q0, e.add(warpRow0, e.add(g, e.idx(mi * 16 + r * 8))));
+  }
+  Value arg(Value v) { return kernelArgument(*entry, v); }
+
+  FusionOp fusion;
+  AttentionOp att;
+  OpBuilder &moduleBuilder;
+  Location loc;
+  OpBuilder b;
+  AttentionBuilder e;
+
+  // The geometry, from the config and the attention's shapes.
+  std::optional<AttentionTile> tile;
+  Type et;
+  OperandLayout ql, kl, vl;
+  int64_t batch = 0, heads = 0, sq = 0, d = 0, kvHeads = 0, sk = 0, dv = 0;
+  int64_t rows = 0, keys = 0, stages = 0, threads = 0;
+  /// Each warp takes `mTiles` tiles of 16 queries, so that one key or value
+  /// fragment read from shared memory feeds mTiles products.
+  int64_t mTiles = 0, warpRows = 0;
+  int64_t nTiles = 0, oTiles = 0, oRegs = 0;
+  /// Query fragments stay in registers when they take at most 32 of them,
+  /// else they are read again at each use.
+  bool queryInRegisters = false;
+  unsigned numInputs = 0;
+  int64_t qOffset = 0;
+  SmallVector<int64_t> kOffsets, vOffsets;
+  /// Strides of [batch / period, batch % period, head, row, column] in the
+  /// bias (0 where it broadcasts); a bias of rank 5 has a period.
+  SmallVector<int64_t> biasStrides;
+  int64_t period = 1;
+
+  // Values of the kernel being built.
+  Block *entry = nullptr;
+  Type i8, i32, f32;
+  Value smem, tid, lane, warp, g, t2, q0, h, bz, hk, qBase, kBase, vBase;
+  Value qSmem;
+  Value laneRow, laneHalf, warpRow0;
+  Value scaleLog2, negInf, zero, biasHead;
+  SmallVector<SmallVector<SmallVector<Value>>> qFrag;
+};
+
+constexpr double kLog2e = 1.4426950408889634;
+
+LogicalResult AttentionKernel::readConfig() {
   if (failed(checkProductFusion(fusion, att)))
     return failure();
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  std::optional<AttentionTile> tile = AttentionTile::of(*config);
+  tile = AttentionTile::of(*config);
   if (!tile)
     return fusion.emitOpError("an attention kernel needs an attention "
                               "config, got ")
            << *config;
-  Type et = att.getQuery().getType().getElementType();
+  et = att.getQuery().getType().getElementType();
   if (!(et.isF16() || et.isBF16()))
     return att.emitOpError("the attention kernel multiplies f16 or bf16, "
                            "not ")
            << et;
-  OperandLayout ql = operandLayoutOf(att.getQuery()),
-                kl = operandLayoutOf(att.getKey()),
-                vl = operandLayoutOf(att.getValue());
+  ql = operandLayoutOf(att.getQuery());
+  kl = operandLayoutOf(att.getKey());
+  vl = operandLayoutOf(att.getValue());
   for (const OperandLayout *l : {&ql, &kl, &vl})
     if (!isStageable(et, *l, *l))
       return att.emitOpError("reads an operand whose rows are not aligned, "
                              "contiguous 16-byte chunks");
   auto qt = att.getQuery().getType();
-  int64_t batch = qt.getDimSize(0), heads = qt.getDimSize(1),
-          sq = qt.getDimSize(2), d = qt.getDimSize(3);
-  int64_t kvHeads = att.getKey().getType().getDimSize(1),
-          sk = att.getKey().getType().getDimSize(2),
-          dv = att.getValue().getType().getDimSize(3);
-  int64_t rows = tile->rows, keys = tile->keys, stages = tile->stages;
-  int64_t threads = tile->threads();
+  batch = qt.getDimSize(0);
+  heads = qt.getDimSize(1);
+  sq = qt.getDimSize(2);
+  d = qt.getDimSize(3);
+  kvHeads = att.getKey().getType().getDimSize(1);
+  sk = att.getKey().getType().getDimSize(2);
+  dv = att.getValue().getType().getDimSize(3);
+  rows = tile->rows;
+  keys = tile->keys;
+  stages = tile->stages;
+  threads = tile->threads();
   if (d % 16 || dv % 16 || d > 128 || dv > 128)
     return att.emitOpError("the attention kernel takes head sizes that are "
                            "multiples of 16 up to 128, got ")
@@ -176,69 +295,77 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
              << " into whole 16-byte copies per thread";
   if (heads > 65535 || batch > 65535 || sk == 0 || sq == 0)
     return att.emitOpError("attention grid exceeds the launch limits");
-  FailureOr<int64_t> qOffset = sharedOffset(fusion, SharedRole::query);
-  SmallVector<int64_t> kOffsets, vOffsets;
-  if (failed(qOffset) ||
+  FailureOr<int64_t> queries = sharedOffset(fusion, SharedRole::query);
+  if (failed(queries) ||
       failed(stageOffsets(fusion, stages, kOffsets, vOffsets, SharedRole::key,
                           SharedRole::value)))
     return failure();
+  qOffset = *queries;
+  mTiles = tile->mTiles();
+  warpRows = 16 * mTiles;
+  nTiles = keys / 8;
+  oTiles = dv / 8;
+  oRegs = oTiles * 4;
+  queryInRegisters = mTiles * d <= 128;
+  numInputs = fusion.getInputs().size();
+  return success();
+}
 
-  unsigned numInputs = fusion.getInputs().size();
+void AttentionKernel::createFunction(StringRef name) {
   auto func = createKernel(moduleBuilder, loc, name,
                            numInputs + fusion.getNumResults(), threads);
   // Accumulators, query fragments and probabilities live in registers:
   // state one block per SM, or ptxas caps them at 128 and spills.
   func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
-  Block &entry = func.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  AttentionBuilder e{{b, loc}};
-  auto arg = [&](Value v) { return kernelArgument(entry, v); };
-  Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
-  Value smem = dynamicShared(moduleBuilder, b, loc);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
-  Value g = e.div(lane, 4), t2 = e.mul(e.rem(lane, 4), 2);
-  Value q0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), rows);
-  Value h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value hk = e.div(h, heads / kvHeads);
+  entry = &func.getBody().front();
+  b.setInsertionPointToStart(entry);
+  i8 = b.getIntegerType(8);
+  i32 = b.getI32Type();
+  f32 = b.getF32Type();
+  smem = dynamicShared(moduleBuilder, b, loc);
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = e.rem(tid, 32);
+  warp = e.div(tid, 32);
+  g = e.div(lane, 4);
+  t2 = e.mul(e.rem(lane, 4), 2);
+  q0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), rows);
+  h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  hk = e.div(h, heads / kvHeads);
   auto headBase = [&](const OperandLayout &l, Value head) {
     Value at = e.add(e.idx(l.offset), e.mul(head, l.strides[1]));
     return e.gep(arg(l.source), et, e.add(at, e.mul(bz, l.strides[0])));
   };
-  Value qBase = headBase(ql, h), kBase = headBase(kl, hk),
-        vBase = headBase(vl, hk);
+  qBase = headBase(ql, h);
+  kBase = headBase(kl, hk);
+  vBase = headBase(vl, hk);
+}
 
-  // One 16-byte cp.async per chunk; chunks past the sequence read nothing
-  // (source size 0) and leave zeros, from a clamped in-bounds address.
-  auto copyRows = [&](Value dst, Value base, int64_t count, int64_t width,
-                      Value r0, int64_t limit, int64_t rowStride) {
-    int64_t chunks = width / 8;
-    for (int64_t i = 0; i < count * chunks / threads; ++i) {
-      Value c = e.add(tid, e.idx(i * threads));
-      Value row = e.div(c, chunks), ch = e.rem(c, chunks);
-      Value gRow = e.add(r0, row);
-      Value valid = e.ult(gRow, limit);
-      Value src =
-          e.gep(base, et,
-                e.add(e.mul(e.minu(gRow, limit - 1), rowStride), e.mul(ch, 8)));
-      Value to =
-          e.gep(dst, et,
-                e.add(e.mul(row, AttentionTile::pitch(width)), e.mul(ch, 8)));
-      e.copy16(to, src, valid);
-    }
-  };
-  auto stageAt = [&](ArrayRef<int64_t> offsets, Value s) {
-    return e.gep(smem, i8, e.stageOffset(offsets, s));
-  };
-  auto loadKeys = [&](Value stage, Value block) {
-    Value k0 = e.mul(block, keys);
-    copyRows(stageAt(kOffsets, stage), kBase, keys, d, k0, sk, kl.strides[2]);
-    copyRows(stageAt(vOffsets, stage), vBase, keys, dv, k0, sk, vl.strides[2]);
-  };
+void AttentionKernel::copyRows(Value dst, Value base, int64_t count,
+                               int64_t width, Value r0, int64_t limit,
+                               int64_t rowStride) {
+  int64_t chunks = width / 8;
+  for (int64_t i = 0; i < count * chunks / threads; ++i) {
+    Value c = e.add(tid, e.idx(i * threads));
+    Value row = e.div(c, chunks), ch = e.rem(c, chunks);
+    Value gRow = e.add(r0, row);
+    Value valid = e.ult(gRow, limit);
+    Value src =
+        e.gep(base, et,
+              e.add(e.mul(e.minu(gRow, limit - 1), rowStride), e.mul(ch, 8)));
+    Value to = e.gep(
+        dst, et, e.add(e.mul(row, AttentionTile::pitch(width)), e.mul(ch, 8)));
+    e.copy16(to, src, valid);
+  }
+}
 
-  // The key blocks this query block visits: all, or with `causal` those
-  // holding a key j <= i + sk - sq for its last query i.
+void AttentionKernel::loadKeys(Value stage, Value block) {
+  Value k0 = e.mul(block, keys);
+  copyRows(stageAt(kOffsets, stage), kBase, keys, d, k0, sk, kl.strides[2]);
+  copyRows(stageAt(vOffsets, stage), vBase, keys, dv, k0, sk, vl.strides[2]);
+}
+
+Value AttentionKernel::keyBlocksEnd() {
   int64_t blocks = llvm::divideCeil(sk, keys);
   Value end = e.idx(blocks);
   if (att.getCausal()) {
@@ -249,8 +376,11 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
                  arith::SubIOp::create(b, loc, reach, e.idx(sq)), e.idx(0));
     end = e.minu(end, e.div(e.add(over, e.idx(keys - 1)), keys));
   }
+  return end;
+}
 
-  Value qSmem = e.gep(smem, i8, e.idx(*qOffset));
+void AttentionKernel::copyFirstBlocks() {
+  int64_t blocks = llvm::divideCeil(sk, keys);
   copyRows(qSmem, qBase, rows, d, q0, sq, ql.strides[2]);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   for (int64_t s = 0; s < stages - 1; ++s) {
@@ -264,57 +394,31 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   }
   NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 1);
   gpu::BarrierOp::create(b, loc);
+}
 
-  auto operand = [&](Value reg) { return e.mmaOperand(reg, et); };
-  // Two probabilities rounded to a register as mma.sync takes it.
+Value AttentionKernel::pack(Value lo, Value hi) {
   auto pairType = VectorType::get({2}, et);
-  auto pack = [&](Value lo, Value hi) -> Value {
-    Value v = LLVM::PoisonOp::create(b, loc, pairType);
-    v = LLVM::InsertElementOp::create(
-        b, loc, v, arith::TruncFOp::create(b, loc, et, lo), e.i32(0));
-    v = LLVM::InsertElementOp::create(
-        b, loc, v, arith::TruncFOp::create(b, loc, et, hi), e.i32(1));
-    return et.isF16() ? v : LLVM::BitcastOp::create(b, loc, i32, v);
-  };
-  auto mma = [&](ArrayRef<Value> a, ArrayRef<Value> bRegs,
-                 MutableArrayRef<Value> c) { e.mma16816(a, bRegs, c, et); };
+  Value v = LLVM::PoisonOp::create(b, loc, pairType);
+  v = LLVM::InsertElementOp::create(
+      b, loc, v, arith::TruncFOp::create(b, loc, et, lo), e.i32(0));
+  v = LLVM::InsertElementOp::create(
+      b, loc, v, arith::TruncFOp::create(b, loc, et, hi), e.i32(1));
+  return et.isF16() ? v : LLVM::BitcastOp::create(b, loc, i32, v);
+}
 
-  // Each warp takes `mTiles` tiles of 16 queries, so that one key or value
-  // fragment read from shared memory feeds mTiles products. Query
-  // fragments stay in registers when they take at most 32 of them, else
-  // they are read again at each use.
-  int64_t mTiles = tile->mTiles(), warpRows = 16 * mTiles;
-  Value laneRow = e.rem(lane, 16), laneHalf = e.mul(e.div(lane, 16), 8);
-  Value warpRow0 = e.mul(warp, warpRows);
-  auto loadQuery = [&](int64_t mi, int64_t ks) {
-    Value at = e.add(e.mul(e.add(warpRow0, e.add(e.idx(mi * 16), laneRow)),
-                           AttentionTile::pitch(d)),
-                     e.add(e.idx(ks * 16), laneHalf));
-    SmallVector<Value> regs;
-    for (Value r : e.ldmatrix4(e.gep(qSmem, et, at), NVVM::MMALayout::row))
-      regs.push_back(operand(r));
-    return regs;
-  };
-  bool queryInRegisters = mTiles * d <= 128;
-  SmallVector<SmallVector<SmallVector<Value>>> qFrag(mTiles);
-  if (queryInRegisters)
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ks = 0; ks < d / 16; ++ks)
-        qFrag[mi].push_back(loadQuery(mi, ks));
+SmallVector<Value> AttentionKernel::loadQuery(int64_t mi, int64_t ks) {
+  Value at = e.add(e.mul(e.add(warpRow0, e.add(e.idx(mi * 16), laneRow)),
+                         AttentionTile::pitch(d)),
+                   e.add(e.idx(ks * 16), laneHalf));
+  SmallVector<Value> regs;
+  for (Value r : e.ldmatrix4(e.gep(qSmem, et, at), NVVM::MMALayout::row))
+    regs.push_back(operand(r));
+  return regs;
+}
 
-  // Accumulator i of a 16 x 8 tile sits at row g (+8 for i >= 2), column
-  // 2t (+1 for odd i): the thread's rows in m-tile mi are g and g + 8.
-  auto rowOf = [&](int64_t mi, int64_t r) {
-    return e.add(q0, e.add(warpRow0, e.add(g, e.idx(mi * 16 + r * 8))));
-  };
-  const double log2e = 1.4426950408889634;
-  Value scaleLog2 = e.f32(att.getScale().convertToDouble() * log2e);
-  Value negInf = e.f32(-INFINITY), zero = e.f32(0);
+void AttentionKernel::readBias() {
   Value bias = att.getBias();
-  // Strides of [batch / period, batch % period, head, row, column] in the
-  // bias (0 where it broadcasts); a bias of rank 5 has a period.
-  SmallVector<int64_t> biasStrides(5, 0);
-  int64_t period = 1;
+  biasStrides.assign(5, 0);
   if (bias) {
     ArrayRef<int64_t> bs = cast<RankedTensorType>(bias.getType()).getShape();
     SmallVector<int64_t> rm = rowMajorStrides(bs);
@@ -323,153 +427,162 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
     if (bs.size() == 5)
       period = bs[1];
   }
-  Value biasHead = e.mul(h, biasStrides[2]);
+  biasHead = e.mul(h, biasStrides[2]);
   if (period > 1)
     biasHead = e.add(biasHead, e.add(e.mul(e.div(bz, period), biasStrides[0]),
                                      e.mul(e.rem(bz, period), biasStrides[1])));
   else // one stride for the whole batch (at most one of the two is not 0)
     biasHead = e.add(biasHead, e.mul(bz, biasStrides[0] + biasStrides[1]));
+}
 
+void AttentionKernel::scores(Value kStage, SmallVectorImpl<Value> &s) {
+  for (int64_t ks = 0; ks < d / 16; ++ks) {
+    SmallVector<SmallVector<Value>> qk;
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      qk.push_back(queryInRegisters ? qFrag[mi][ks] : loadQuery(mi, ks));
+    for (int64_t pair = 0; pair < nTiles / 2; ++pair) {
+      // Lanes 0-7 and 8-15 address keys pair*16 + 0..7 at head columns
+      // ks*16 and +8 (one n8 tile's two k halves), lanes 16-31 the next 8
+      // keys.
+      Value key = e.add(e.idx(pair * 16),
+                        e.add(e.rem(lane, 8), e.mul(e.div(lane, 16), 8)));
+      Value col = e.add(e.idx(ks * 16), e.mul(e.rem(e.div(lane, 8), 2), 8));
+      SmallVector<Value> r = e.ldmatrix4(
+          e.gep(kStage, et, e.add(e.mul(key, AttentionTile::pitch(d)), col)),
+          NVVM::MMALayout::row);
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        mma(qk[mi], {operand(r[0]), operand(r[1])}, sTile(s, mi, 2 * pair));
+        mma(qk[mi], {operand(r[2]), operand(r[3])}, sTile(s, mi, 2 * pair + 1));
+      }
+    }
+  }
+}
+
+void AttentionKernel::scaleAndMask(Value j, SmallVectorImpl<Value> &s) {
+  Value bias = att.getBias();
+  Value k0 = e.mul(j, keys);
+  bool ragged = sk % keys != 0;
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t nt = 0; nt < nTiles; ++nt)
+      for (int64_t i = 0; i < 4; ++i) {
+        Value row = rowOf(mi, i / 2);
+        Value col = e.add(k0, e.add(t2, e.idx(nt * 8 + i % 2)));
+        Value &x = sTile(s, mi, nt)[i];
+        x = e.fmul(x, scaleLog2);
+        if (bias) {
+          Value at = e.add(biasHead,
+                           e.add(e.mul(e.minu(row, sq - 1), biasStrides[3]),
+                                 e.mul(e.minu(col, sk - 1), biasStrides[4])));
+          Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
+          Value bv = LLVM::LoadOp::create(b, loc, bt, e.gep(arg(bias), bt, at));
+          if (!bt.isF32())
+            bv = arith::ExtFOp::create(b, loc, f32, bv);
+          x = math::FmaOp::create(b, loc, bv, e.f32(kLog2e), x);
+        }
+        Value masked;
+        if (ragged)
+          masked = e.uge(col, sk);
+        if (att.getCausal()) {
+          Value past = e.ugt(e.add(col, e.idx(sq)), e.add(row, e.idx(sk)));
+          masked = masked ? arith::OrIOp::create(b, loc, masked, past) : past;
+        }
+        if (masked)
+          x = e.select(masked, negInf, x);
+      }
+}
+
+void AttentionKernel::onlineSoftmax(SmallVectorImpl<Value> &s,
+                                    SmallVectorImpl<Value> &o,
+                                    SmallVectorImpl<Value> &m,
+                                    SmallVectorImpl<Value> &l) {
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t r = 0; r < 2; ++r) {
+      Value mx = negInf;
+      for (int64_t nt = 0; nt < nTiles; ++nt)
+        for (int64_t i = 2 * r; i < 2 * r + 2; ++i)
+          mx = e.fmax(mx, sTile(s, mi, nt)[i]);
+      mx = e.fmax(mx, e.shuffleXor(mx, 1));
+      mx = e.fmax(mx, e.shuffleXor(mx, 2));
+      Value &mr = m[2 * mi + r], &lr = l[2 * mi + r];
+      Value mNew = e.fmax(mr, mx);
+      // A row with no key yet keeps exp2(-inf - 0) = 0 everywhere.
+      Value mUse = e.select(e.feq(mNew, negInf), zero, mNew);
+      Value alpha = e.exp2(e.fsub(mr, mUse));
+      Value sum = zero;
+      for (int64_t nt = 0; nt < nTiles; ++nt)
+        for (int64_t i = 2 * r; i < 2 * r + 2; ++i) {
+          Value &x = sTile(s, mi, nt)[i];
+          x = e.exp2(e.fsub(x, mUse));
+          sum = e.fadd(sum, x);
+        }
+      lr = e.fadd(e.fmul(lr, alpha), sum);
+      mr = mNew;
+      for (int64_t ot = 0; ot < oTiles; ++ot)
+        for (int64_t i = 2 * r; i < 2 * r + 2; ++i) {
+          Value &acc = o[mi * oRegs + ot * 4 + i];
+          acc = e.fmul(acc, alpha);
+        }
+    }
+}
+
+void AttentionKernel::accumulateValues(Value vStage, SmallVectorImpl<Value> &s,
+                                       SmallVectorImpl<Value> &o) {
+  for (int64_t kk = 0; kk < keys / 16; ++kk) {
+    SmallVector<SmallVector<Value>> a;
+    for (int64_t mi = 0; mi < mTiles; ++mi) {
+      MutableArrayRef<Value> lo = sTile(s, mi, 2 * kk),
+                             hi = sTile(s, mi, 2 * kk + 1);
+      a.push_back({pack(lo[0], lo[1]), pack(lo[2], lo[3]), pack(hi[0], hi[1]),
+                   pack(hi[2], hi[3])});
+    }
+    for (int64_t pair = 0; pair < oTiles / 2; ++pair) {
+      Value row = e.add(e.idx(kk * 16), laneRow);
+      Value col = e.add(e.idx(pair * 16), laneHalf);
+      SmallVector<Value> r = e.ldmatrix4(
+          e.gep(vStage, et, e.add(e.mul(row, AttentionTile::pitch(dv)), col)),
+          NVVM::MMALayout::col);
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        mma(a[mi], {operand(r[0]), operand(r[1])},
+            MutableArrayRef<Value>(o.data() + mi * oRegs + 2 * pair * 4, 4));
+        mma(a[mi], {operand(r[2]), operand(r[3])},
+            MutableArrayRef<Value>(o.data() + mi * oRegs + (2 * pair + 1) * 4,
+                                   4));
+      }
+    }
+  }
+}
+
+scf::ForOp AttentionKernel::keyBlockLoop(Value end) {
   // Loop state: per m-tile the output accumulators, then the two rows'
   // running maxima and sums.
-  int64_t nTiles = keys / 8, oTiles = dv / 8, oRegs = oTiles * 4;
   SmallVector<Value> init(mTiles * oRegs, zero);
   init.append(2 * mTiles, negInf);
   init.append(2 * mTiles, zero);
   auto loop = scf::ForOp::create(b, loc, e.idx(0), end, e.idx(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value j = loop.getInductionVar();
-    ValueRange args = loop.getRegionIterArgs();
-    SmallVector<Value> o(args.take_front(mTiles * oRegs));
-    SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
-    SmallVector<Value> l(args.take_back(2 * mTiles));
-    Value stage = e.pipelineStep(j, stages, end, loadKeys);
-    Value kStage = stageAt(kOffsets, stage), vStage = stageAt(vOffsets, stage);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value j = loop.getInductionVar();
+  ValueRange args = loop.getRegionIterArgs();
+  SmallVector<Value> o(args.take_front(mTiles * oRegs));
+  SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
+  SmallVector<Value> l(args.take_back(2 * mTiles));
+  Value stage = e.pipelineStep(
+      j, stages, end, [&](Value st, Value block) { loadKeys(st, block); });
+  Value kStage = stageAt(kOffsets, stage), vStage = stageAt(vOffsets, stage);
+  // Scores: warpRows queries x `keys` keys per warp.
+  SmallVector<Value> s(mTiles * nTiles * 4, zero);
+  scores(kStage, s);
+  scaleAndMask(j, s);
+  onlineSoftmax(s, o, m, l);
+  accumulateValues(vStage, s, o);
+  SmallVector<Value> yield(o);
+  llvm::append_range(yield, m);
+  llvm::append_range(yield, l);
+  scf::YieldOp::create(b, loc, yield);
+  return loop;
+}
 
-    // Scores: warpRows queries x `keys` keys per warp.
-    SmallVector<Value> s(mTiles * nTiles * 4, zero);
-    auto sTile = [&](int64_t mi, int64_t nt) {
-      return MutableArrayRef<Value>(s.data() + (mi * nTiles + nt) * 4, 4);
-    };
-    for (int64_t ks = 0; ks < d / 16; ++ks) {
-      SmallVector<SmallVector<Value>> qk;
-      for (int64_t mi = 0; mi < mTiles; ++mi)
-        qk.push_back(queryInRegisters ? qFrag[mi][ks] : loadQuery(mi, ks));
-      for (int64_t pair = 0; pair < nTiles / 2; ++pair) {
-        // Lanes 0-7 and 8-15 address keys pair*16 + 0..7 at head columns
-        // ks*16 and +8 (one n8 tile's two k halves), lanes 16-31 the next 8
-        // keys.
-        Value key = e.add(e.idx(pair * 16),
-                          e.add(e.rem(lane, 8), e.mul(e.div(lane, 16), 8)));
-        Value col = e.add(e.idx(ks * 16), e.mul(e.rem(e.div(lane, 8), 2), 8));
-        SmallVector<Value> r = e.ldmatrix4(
-            e.gep(kStage, et, e.add(e.mul(key, AttentionTile::pitch(d)), col)),
-            NVVM::MMALayout::row);
-        for (int64_t mi = 0; mi < mTiles; ++mi) {
-          mma(qk[mi], {operand(r[0]), operand(r[1])}, sTile(mi, 2 * pair));
-          mma(qk[mi], {operand(r[2]), operand(r[3])}, sTile(mi, 2 * pair + 1));
-        }
-      }
-    }
-
-    // Into the log2 domain, with the bias and the masks.
-    Value k0 = e.mul(j, keys);
-    bool ragged = sk % keys != 0;
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t nt = 0; nt < nTiles; ++nt)
-        for (int64_t i = 0; i < 4; ++i) {
-          Value row = rowOf(mi, i / 2);
-          Value col = e.add(k0, e.add(t2, e.idx(nt * 8 + i % 2)));
-          Value &x = sTile(mi, nt)[i];
-          x = e.fmul(x, scaleLog2);
-          if (bias) {
-            Value at = e.add(biasHead,
-                             e.add(e.mul(e.minu(row, sq - 1), biasStrides[3]),
-                                   e.mul(e.minu(col, sk - 1), biasStrides[4])));
-            Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
-            Value bv =
-                LLVM::LoadOp::create(b, loc, bt, e.gep(arg(bias), bt, at));
-            if (!bt.isF32())
-              bv = arith::ExtFOp::create(b, loc, f32, bv);
-            x = math::FmaOp::create(b, loc, bv, e.f32(log2e), x);
-          }
-          Value masked;
-          if (ragged)
-            masked = e.uge(col, sk);
-          if (att.getCausal()) {
-            Value past = e.ugt(e.add(col, e.idx(sq)), e.add(row, e.idx(sk)));
-            masked = masked ? arith::OrIOp::create(b, loc, masked, past) : past;
-          }
-          if (masked)
-            x = e.select(masked, negInf, x);
-        }
-
-    // Online softmax: each row's new maximum (over the quad of lanes that
-    // share it), the factor that rescales what came before, and the
-    // probabilities.
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t r = 0; r < 2; ++r) {
-        Value mx = negInf;
-        for (int64_t nt = 0; nt < nTiles; ++nt)
-          for (int64_t i = 2 * r; i < 2 * r + 2; ++i)
-            mx = e.fmax(mx, sTile(mi, nt)[i]);
-        mx = e.fmax(mx, e.shuffleXor(mx, 1));
-        mx = e.fmax(mx, e.shuffleXor(mx, 2));
-        Value &mr = m[2 * mi + r], &lr = l[2 * mi + r];
-        Value mNew = e.fmax(mr, mx);
-        // A row with no key yet keeps exp2(-inf - 0) = 0 everywhere.
-        Value mUse = e.select(e.feq(mNew, negInf), zero, mNew);
-        Value alpha = e.exp2(e.fsub(mr, mUse));
-        Value sum = zero;
-        for (int64_t nt = 0; nt < nTiles; ++nt)
-          for (int64_t i = 2 * r; i < 2 * r + 2; ++i) {
-            Value &x = sTile(mi, nt)[i];
-            x = e.exp2(e.fsub(x, mUse));
-            sum = e.fadd(sum, x);
-          }
-        lr = e.fadd(e.fmul(lr, alpha), sum);
-        mr = mNew;
-        for (int64_t ot = 0; ot < oTiles; ++ot)
-          for (int64_t i = 2 * r; i < 2 * r + 2; ++i) {
-            Value &acc = o[mi * oRegs + ot * 4 + i];
-            acc = e.fmul(acc, alpha);
-          }
-      }
-
-    // Output += P V: score tiles 2kk and 2kk + 1 are the A fragment of keys
-    // kk*16 .. kk*16 + 15.
-    for (int64_t kk = 0; kk < keys / 16; ++kk) {
-      SmallVector<SmallVector<Value>> a;
-      for (int64_t mi = 0; mi < mTiles; ++mi) {
-        MutableArrayRef<Value> lo = sTile(mi, 2 * kk),
-                               hi = sTile(mi, 2 * kk + 1);
-        a.push_back({pack(lo[0], lo[1]), pack(lo[2], lo[3]), pack(hi[0], hi[1]),
-                     pack(hi[2], hi[3])});
-      }
-      for (int64_t pair = 0; pair < oTiles / 2; ++pair) {
-        Value row = e.add(e.idx(kk * 16), laneRow);
-        Value col = e.add(e.idx(pair * 16), laneHalf);
-        SmallVector<Value> r = e.ldmatrix4(
-            e.gep(vStage, et, e.add(e.mul(row, AttentionTile::pitch(dv)), col)),
-            NVVM::MMALayout::col);
-        for (int64_t mi = 0; mi < mTiles; ++mi) {
-          mma(a[mi], {operand(r[0]), operand(r[1])},
-              MutableArrayRef<Value>(o.data() + mi * oRegs + 2 * pair * 4, 4));
-          mma(a[mi], {operand(r[2]), operand(r[3])},
-              MutableArrayRef<Value>(o.data() + mi * oRegs + (2 * pair + 1) * 4,
-                                     4));
-        }
-      }
-    }
-    SmallVector<Value> yield(o);
-    llvm::append_range(yield, m);
-    llvm::append_range(yield, l);
-    scf::YieldOp::create(b, loc, yield);
-  }
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-
+LogicalResult AttentionKernel::storeRows(scf::ForOp loop) {
   // Each row's sum over its quad; rows without a probability (every key
   // masked: 0 / 0) are NaN, as the softmax gives them, or zero with
   // `zero_nan`.
@@ -488,84 +601,117 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
     return att.getZeroNan() ? e.select(keep[2 * mi + i / 2], value, zero)
                             : value;
   };
-  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
   std::optional<PlainStore> plain = plainStoreOf(fusion, att);
-  if (!plain) {
-    // The general epilogue, one element at a time.
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ot = 0; ot < oTiles; ++ot)
-        for (int64_t i = 0; i < 4; ++i) {
-          Value row = rowOf(mi, i / 2);
-          Value col = e.add(t2, e.idx(ot * 8 + i % 2));
-          auto ifValid = scf::IfOp::create(b, loc, e.ult(row, sq), false);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-          Value at = e.add(
-              e.mul(e.add(e.mul(e.add(e.mul(bz, heads), h), sq), row), dv),
-              col);
-          if (failed(emitEpilogue(b, loc, fusion, att, finalValue(mi, ot, i),
-                                  at, arg, outputs)))
-            return failure();
-        }
-  } else {
-    // Rounded through the kernel's casts into the warp's rows of the
-    // staging buffer (over the key and value buffers: every warp must be
-    // done with them), then stored as 16-byte chunks along the head.
-    FailureOr<int64_t> stagingAt = sharedOffset(fusion, SharedRole::output);
-    if (failed(stagingAt))
-      return failure();
-    gpu::BarrierOp::create(b, loc);
-    Type st = plain->casts.empty() ? att.getType().getElementType()
-                                   : plain->casts.back();
-    int64_t bytes = st.getIntOrFloatBitWidth() / 8;
-    int64_t pitchBytes = dv * bytes + 16;
-    Value staging = e.gep(smem, i8, e.idx(*stagingAt));
-    auto round = [&](Value v) {
-      Type from = f32;
-      SmallVector<Type> chain = {att.getType().getElementType()};
-      llvm::append_range(chain, plain->casts);
-      for (Type t : chain) {
-        if (t != from)
-          v = t.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth()
-                  ? Value(arith::TruncFOp::create(b, loc, t, v))
-                  : Value(arith::ExtFOp::create(b, loc, t, v));
-        from = t;
+  if (!plain)
+    return storeElements(finalValue);
+  return storeStaged(*plain, finalValue);
+}
+
+LogicalResult AttentionKernel::storeElements(
+    function_ref<Value(int64_t, int64_t, int64_t)> finalValue) {
+  SmallVector<Value> outputs(entry->getArguments().drop_front(numInputs));
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ot = 0; ot < oTiles; ++ot)
+      for (int64_t i = 0; i < 4; ++i) {
+        Value row = rowOf(mi, i / 2);
+        Value col = e.add(t2, e.idx(ot * 8 + i % 2));
+        auto ifValid = scf::IfOp::create(b, loc, e.ult(row, sq), false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+        Value at = e.add(
+            e.mul(e.add(e.mul(e.add(e.mul(bz, heads), h), sq), row), dv), col);
+        if (failed(emitEpilogue(
+                b, loc, fusion, att, finalValue(mi, ot, i), at,
+                [&](Value v) { return arg(v); }, outputs)))
+          return failure();
       }
-      return v;
-    };
-    auto pairOf = VectorType::get({2}, st);
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ot = 0; ot < oTiles; ++ot)
-        for (int64_t r = 0; r < 2; ++r) {
-          Value v = LLVM::PoisonOp::create(b, loc, pairOf);
-          for (int64_t c = 0; c < 2; ++c)
-            v = LLVM::InsertElementOp::create(
-                b, loc, v, round(finalValue(mi, ot, 2 * r + c)), e.i32(c));
-          Value row = e.add(warpRow0, e.add(g, e.idx(mi * 16 + r * 8)));
-          Value at = e.add(e.mul(row, pitchBytes),
-                           e.mul(e.add(t2, e.idx(ot * 8)), bytes));
-          LLVM::StoreOp::create(b, loc, v, e.gep(staging, i8, at));
-        }
-    gpu::BarrierOp::create(b, loc);
-    int64_t chunksPerRow = dv * bytes / 16;
-    auto chunk = VectorType::get({4}, i32);
-    for (int64_t i = 0; i < rows * chunksPerRow / threads; ++i) {
-      Value c = e.add(tid, e.idx(i * threads));
-      Value row = e.div(c, chunksPerRow), ch = e.rem(c, chunksPerRow);
-      Value qRow = e.add(q0, row);
-      auto ifValid = scf::IfOp::create(b, loc, e.ult(qRow, sq), false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-      Value v = LLVM::LoadOp::create(
-          b, loc, chunk,
-          e.gep(staging, i8, e.add(e.mul(row, pitchBytes), e.mul(ch, 16))));
-      const SmallVector<int64_t> &os = plain->strides;
-      Value at = e.add(e.add(e.mul(bz, os[0]), e.mul(h, os[1])),
-                       e.add(e.mul(qRow, os[2]), e.mul(ch, 16 / bytes)));
-      LLVM::StoreOp::create(b, loc, v, e.gep(outputs[0], st, at),
-                            /*alignment=*/16);
+  return success();
+}
+
+LogicalResult AttentionKernel::storeStaged(
+    const PlainStore &plain,
+    function_ref<Value(int64_t, int64_t, int64_t)> finalValue) {
+  SmallVector<Value> outputs(entry->getArguments().drop_front(numInputs));
+  FailureOr<int64_t> stagingAt = sharedOffset(fusion, SharedRole::output);
+  if (failed(stagingAt))
+    return failure();
+  gpu::BarrierOp::create(b, loc);
+  Type st =
+      plain.casts.empty() ? att.getType().getElementType() : plain.casts.back();
+  int64_t bytes = st.getIntOrFloatBitWidth() / 8;
+  int64_t pitchBytes = dv * bytes + 16;
+  Value staging = e.gep(smem, i8, e.idx(*stagingAt));
+  auto round = [&](Value v) {
+    Type from = f32;
+    SmallVector<Type> chain = {att.getType().getElementType()};
+    llvm::append_range(chain, plain.casts);
+    for (Type t : chain) {
+      if (t != from)
+        v = t.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth()
+                ? Value(arith::TruncFOp::create(b, loc, t, v))
+                : Value(arith::ExtFOp::create(b, loc, t, v));
+      from = t;
     }
+    return v;
+  };
+  auto pairOf = VectorType::get({2}, st);
+  for (int64_t mi = 0; mi < mTiles; ++mi)
+    for (int64_t ot = 0; ot < oTiles; ++ot)
+      for (int64_t r = 0; r < 2; ++r) {
+        Value v = LLVM::PoisonOp::create(b, loc, pairOf);
+        for (int64_t c = 0; c < 2; ++c)
+          v = LLVM::InsertElementOp::create(
+              b, loc, v, round(finalValue(mi, ot, 2 * r + c)), e.i32(c));
+        Value row = e.add(warpRow0, e.add(g, e.idx(mi * 16 + r * 8)));
+        Value at = e.add(e.mul(row, pitchBytes),
+                         e.mul(e.add(t2, e.idx(ot * 8)), bytes));
+        LLVM::StoreOp::create(b, loc, v, e.gep(staging, i8, at));
+      }
+  gpu::BarrierOp::create(b, loc);
+  int64_t chunksPerRow = dv * bytes / 16;
+  auto chunk = VectorType::get({4}, i32);
+  for (int64_t i = 0; i < rows * chunksPerRow / threads; ++i) {
+    Value c = e.add(tid, e.idx(i * threads));
+    Value row = e.div(c, chunksPerRow), ch = e.rem(c, chunksPerRow);
+    Value qRow = e.add(q0, row);
+    auto ifValid = scf::IfOp::create(b, loc, e.ult(qRow, sq), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+    Value v = LLVM::LoadOp::create(
+        b, loc, chunk,
+        e.gep(staging, i8, e.add(e.mul(row, pitchBytes), e.mul(ch, 16))));
+    const SmallVector<int64_t> &os = plain.strides;
+    Value at = e.add(e.add(e.mul(bz, os[0]), e.mul(h, os[1])),
+                     e.add(e.mul(qRow, os[2]), e.mul(ch, 16 / bytes)));
+    LLVM::StoreOp::create(b, loc, v, e.gep(outputs[0], st, at),
+                          /*alignment=*/16);
   }
+  return success();
+}
+
+FailureOr<KernelInfo> AttentionKernel::emit(StringRef name) {
+  if (failed(readConfig()))
+    return failure();
+  createFunction(name);
+  Value end = keyBlocksEnd();
+  qSmem = e.gep(smem, i8, e.idx(qOffset));
+  copyFirstBlocks();
+  laneRow = e.rem(lane, 16);
+  laneHalf = e.mul(e.div(lane, 16), 8);
+  warpRow0 = e.mul(warp, warpRows);
+  qFrag.resize(mTiles);
+  if (queryInRegisters)
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t ks = 0; ks < d / 16; ++ks)
+        qFrag[mi].push_back(loadQuery(mi, ks));
+  scaleLog2 = e.f32(att.getScale().convertToDouble() * kLog2e);
+  negInf = e.f32(-INFINITY);
+  zero = e.f32(0);
+  readBias();
+  scf::ForOp loop = keyBlockLoop(end);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  if (failed(storeRows(loop)))
+    return failure();
   gpu::ReturnOp::create(b, loc);
 
   KernelInfo info;
@@ -582,4 +728,15 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   info.flops = 2 * pairs * (d + dv);
   info.bytes = fusionBytes(fusion);
   return info;
+}
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
+                                                      OpBuilder &moduleBuilder,
+                                                      StringRef name) {
+  AttentionOp att = attentionOf(fusion);
+  if (!att)
+    return fusion.emitOpError("attention kernels hold a brrr.attention");
+  return AttentionKernel(fusion, att, moduleBuilder).emit(name);
 }
