@@ -1,6 +1,8 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=LOADS
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=FMAS
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=LOADS
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=FMAS
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-conv-direct-rows.mlir.
 
 // A channels-last depthwise 7x7 over 16 x 30 x 30 x 96 f16 (ConvNeXt's,
 // ragged rows): each thread computes 8 channels of 4 pixels along a row
@@ -36,10 +38,14 @@
 // CHECK-NOT: llvm.store
 // CHECK: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-func.func @main(%x: tensor<16x30x30x96xf16>, %w: tensor<7x7x96x1xf16>, %b: tensor<96xf16>) -> tensor<16x30x30x96xf16> {
-  %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16>
-  return %0 : tensor<16x30x30x96xf16>
-}
+  func.func @main(%arg0: tensor<16x30x30x96xf16>, %arg1: tensor<7x7x96x1xf16>, %arg2: tensor<96xf16>) -> tensor<16x30x30x96xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16> {
+    ^bb0(%arg3: tensor<16x30x30x96xf16>, %arg4: tensor<7x7x96x1xf16>, %arg5: tensor<96xf16>):
+      %1 = brrr.conv2d %arg3, %arg4, %arg5 {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16>
+      brrr.yield %1 : tensor<16x30x30x96xf16>
+    }
+    return %0 : tensor<16x30x30x96xf16>
+  }
 }
 
 // -----
@@ -59,8 +65,12 @@ func.func @main(%x: tensor<16x30x30x96xf16>, %w: tensor<7x7x96x1xf16>, %b: tenso
 // FMAS-COUNT-96: math.fma
 // FMAS-NOT: math.fma
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-func.func @main(%x: tensor<32x57x57x96xf16>, %w: tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
-  %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16>
-  return %0 : tensor<32x29x29x96xf16>
-}
+  func.func @main(%arg0: tensor<32x57x57x96xf16>, %arg1: tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
+    ^bb0(%arg2: tensor<32x57x57x96xf16>, %arg3: tensor<3x3x96x1xf16>):
+      %1 = brrr.conv2d %arg2, %arg3 {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16>
+      brrr.yield %1 : tensor<32x29x29x96xf16>
+    }
+    return %0 : tensor<32x29x29x96xf16>
+  }
 }

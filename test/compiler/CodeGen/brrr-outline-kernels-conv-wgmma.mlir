@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-conv-wgmma.mlir.
 
 // On sm_90a a channels-last f16 convolution with a bias and a ReLU runs
 // the TMA + wgmma body as an implicit GEMM: 2 x 14 x 14 = 392 output
@@ -31,10 +33,14 @@
 // CHECK: arith.maximumf
 // CHECK: llvm.store
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%x: tensor<2x28x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>) -> tensor<2x14x14x64xf16> {
-    %c = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
-    %r = brrr.relu %c : tensor<2x14x14x64xf16>
-    return %r : tensor<2x14x14x64xf16>
+  func.func @main(%arg0: tensor<2x28x14x64xf16>, %arg1: tensor<3x3x64x64xf16>, %arg2: tensor<64xf16>) -> tensor<2x14x14x64xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16> {
+    ^bb0(%arg3: tensor<2x28x14x64xf16>, %arg4: tensor<3x3x64x64xf16>, %arg5: tensor<64xf16>):
+      %1 = brrr.conv2d %arg3, %arg4, %arg5 {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
+      %2 = brrr.relu %1 : tensor<2x14x14x64xf16>
+      brrr.yield %2 : tensor<2x14x14x64xf16>
+    }
+    return %0 : tensor<2x14x14x64xf16>
   }
 }
 
@@ -54,9 +60,13 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: arith.constant -4611685949707845632 : i64
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%x: tensor<2x30x30x8xf16>, %w: tensor<7x7x64x8xf16>, %b: tensor<64xf16>) -> tensor<2x15x15x64xf16> {
-    %c = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16>
-    return %c : tensor<2x15x15x64xf16>
+  func.func @main(%arg0: tensor<2x30x30x8xf16>, %arg1: tensor<7x7x64x8xf16>, %arg2: tensor<64xf16>) -> tensor<2x15x15x64xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16> {
+    ^bb0(%arg3: tensor<2x30x30x8xf16>, %arg4: tensor<7x7x64x8xf16>, %arg5: tensor<64xf16>):
+      %1 = brrr.conv2d %arg3, %arg4, %arg5 {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16>
+      brrr.yield %1 : tensor<2x15x15x64xf16>
+    }
+    return %0 : tensor<2x15x15x64xf16>
   }
 }
 
@@ -81,8 +91,12 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[%[[C32]], {{.+}}] im2col[
 // CHECK: nvvm.setmaxregister  increase 232
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%x: tensor<1x7x7x128xf16>, %w: tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
-    %c = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16>
-    return %c : tensor<1x7x7x256xf16>
+  func.func @main(%arg0: tensor<1x7x7x128xf16>, %arg1: tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
+    ^bb0(%arg2: tensor<1x7x7x128xf16>, %arg3: tensor<3x3x256x64xf16>):
+      %1 = brrr.conv2d %arg2, %arg3 {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16>
+      brrr.yield %1 : tensor<1x7x7x256xf16>
+    }
+    return %0 : tensor<1x7x7x256xf16>
   }
 }

@@ -1,5 +1,7 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=VECTORS
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=VECTORS
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-conv.mlir.
 
 // Implicit GEMM per group (grid z): M = N*OH*OW = 2*8*8 = 128 rows, N =
 // O/groups = 8 channels, K = C/groups * KH * KW = 16*3*3; flops = 2 * 128 *
@@ -24,10 +26,14 @@
 // CHECK: arith.addf
 // CHECK: arith.maximumf
 // CHECK: llvm.store
-func.func @main(%x: tensor<2x32x8x8xf32>, %w: tensor<16x16x3x3xf32>, %b: tensor<16xf32>) -> tensor<2x16x8x8xf32> {
-  %0 = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x32x8x8xf32>, tensor<16x16x3x3xf32>, tensor<16xf32>) -> tensor<2x16x8x8xf32>
-  %1 = brrr.relu %0 : tensor<2x16x8x8xf32>
-  return %1 : tensor<2x16x8x8xf32>
+func.func @main(%arg0: tensor<2x32x8x8xf32>, %arg1: tensor<16x16x3x3xf32>, %arg2: tensor<16xf32>) -> tensor<2x16x8x8xf32> {
+  %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2>} : (tensor<2x32x8x8xf32>, tensor<16x16x3x3xf32>, tensor<16xf32>) -> tensor<2x16x8x8xf32> {
+  ^bb0(%arg3: tensor<2x32x8x8xf32>, %arg4: tensor<16x16x3x3xf32>, %arg5: tensor<16xf32>):
+    %1 = brrr.conv2d %arg3, %arg4, %arg5 {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x32x8x8xf32>, tensor<16x16x3x3xf32>, tensor<16xf32>) -> tensor<2x16x8x8xf32>
+    %2 = brrr.relu %1 : tensor<2x16x8x8xf32>
+    brrr.yield %2 : tensor<2x16x8x8xf32>
+  }
+  return %0 : tensor<2x16x8x8xf32>
 }
 
 // -----
@@ -36,8 +42,12 @@ func.func @main(%x: tensor<2x32x8x8xf32>, %w: tensor<16x16x3x3xf32>, %b: tensor<
 // CHECK-LABEL: func.func @main
 // CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: arith.truncf %{{.+}} : f32 to f16
-func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16> {
-  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x8x8xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16>
+func.func @main(%arg0: tensor<1x16x8x8xf16>, %arg1: tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16> {
+  %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>} : (tensor<1x16x8x8xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16> {
+  ^bb0(%arg2: tensor<1x16x8x8xf16>, %arg3: tensor<8x16x1x1xf16>):
+    %1 = brrr.conv2d %arg2, %arg3 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x8x8xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16>
+    brrr.yield %1 : tensor<1x8x8x8xf16>
+  }
   return %0 : tensor<1x8x8x8xf16>
 }
 
@@ -52,8 +62,12 @@ func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<8x16x1x1xf16>) -> tensor<1x
 // CHECK-COUNT-9: arith.maximumf
 // CHECK-NOT: arith.maximumf
 // CHECK: llvm.store
-func.func @main(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
-  %0 = brrr.max_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x4x8x8xf32> -> tensor<2x4x4x4xf32>
+func.func @main(%arg0: tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
+  %0 = brrr.fusion pool(%arg0) : (tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
+  ^bb0(%arg1: tensor<2x4x8x8xf32>):
+    %1 = brrr.max_pool2d %arg1 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x4x8x8xf32> -> tensor<2x4x4x4xf32>
+    brrr.yield %1 : tensor<2x4x4x4xf32>
+  }
   return %0 : tensor<2x4x4x4xf32>
 }
 
@@ -67,8 +81,12 @@ func.func @main(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
 // CHECK: scf.for
 // CHECK: arith.uitofp
 // CHECK: arith.divf
-func.func @main(%x: tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
-  %0 = brrr.avg_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x2x16x16xf16> -> tensor<1x2x1x1xf16>
+func.func @main(%arg0: tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
+  %0 = brrr.fusion pool(%arg0) : (tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
+  ^bb0(%arg1: tensor<1x2x16x16xf16>):
+    %1 = brrr.avg_pool2d %arg1 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x2x16x16xf16> -> tensor<1x2x1x1xf16>
+    brrr.yield %1 : tensor<1x2x1x1xf16>
+  }
   return %0 : tensor<1x2x1x1xf16>
 }
 
@@ -96,10 +114,14 @@ func.func @main(%x: tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
 // CHECK-COUNT-8: arith.addf
 // CHECK: llvm.store {{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK-NOT: llvm.store
-func.func @main(%x: tensor<2x6x6x16xf16>, %w: tensor<3x3x16x1xf16>, %b: tensor<16xf16>, %r: tensor<2x3x3x16xf16>) -> tensor<2x3x3x16xf16> {
-  %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x6x6x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16>) -> tensor<2x3x3x16xf16>
-  %1 = brrr.add %0, %r : tensor<2x3x3x16xf16>, tensor<2x3x3x16xf16> -> tensor<2x3x3x16xf16>
-  return %1 : tensor<2x3x3x16xf16>
+func.func @main(%arg0: tensor<2x6x6x16xf16>, %arg1: tensor<3x3x16x1xf16>, %arg2: tensor<16xf16>, %arg3: tensor<2x3x3x16xf16>) -> tensor<2x3x3x16xf16> {
+  %0 = brrr.fusion conv(%arg0, %arg1, %arg2, %arg3) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>} : (tensor<2x6x6x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16>, tensor<2x3x3x16xf16>) -> tensor<2x3x3x16xf16> {
+  ^bb0(%arg4: tensor<2x6x6x16xf16>, %arg5: tensor<3x3x16x1xf16>, %arg6: tensor<16xf16>, %arg7: tensor<2x3x3x16xf16>):
+    %1 = brrr.conv2d %arg4, %arg5, %arg6 {channels_last, dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x6x6x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16>) -> tensor<2x3x3x16xf16>
+    %2 = brrr.add %1, %arg7 : tensor<2x3x3x16xf16>, tensor<2x3x3x16xf16> -> tensor<2x3x3x16xf16>
+    brrr.yield %2 : tensor<2x3x3x16xf16>
+  }
+  return %0 : tensor<2x3x3x16xf16>
 }
 
 // -----
@@ -115,10 +137,14 @@ func.func @main(%x: tensor<2x6x6x16xf16>, %w: tensor<3x3x16x1xf16>, %b: tensor<1
 // CHECK: arith.maximumf
 // CHECK: llvm.store {{.+}} : f32, !llvm.ptr<1>
 // CHECK-NOT: llvm.store
-func.func @main(%x: tensor<1x4x5x7xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32> {
-  %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x5x7xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32>
-  %1 = brrr.relu %0 : tensor<1x6x5x7xf32>
-  return %1 : tensor<1x6x5x7xf32>
+func.func @main(%arg0: tensor<1x4x5x7xf32>, %arg1: tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32> {
+  %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>} : (tensor<1x4x5x7xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32> {
+  ^bb0(%arg2: tensor<1x4x5x7xf32>, %arg3: tensor<6x2x3x3xf32>):
+    %1 = brrr.conv2d %arg2, %arg3 {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x5x7xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32>
+    %2 = brrr.relu %1 : tensor<1x6x5x7xf32>
+    brrr.yield %2 : tensor<1x6x5x7xf32>
+  }
+  return %0 : tensor<1x6x5x7xf32>
 }
 
 // -----
@@ -133,8 +159,12 @@ func.func @main(%x: tensor<1x4x5x7xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x
 // CHECK-COUNT-9: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK-NOT: llvm.load
 // CHECK: llvm.store {{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
-func.func @main(%x: tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32> {
-  %0 = brrr.max_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x8x8x8xf32> -> tensor<2x4x4x8xf32>
+func.func @main(%arg0: tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32> {
+  %0 = brrr.fusion pool(%arg0) {brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4>} : (tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32> {
+  ^bb0(%arg1: tensor<2x8x8x8xf32>):
+    %1 = brrr.max_pool2d %arg1 {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x8x8x8xf32> -> tensor<2x4x4x8xf32>
+    brrr.yield %1 : tensor<2x4x4x8xf32>
+  }
   return %0 : tensor<2x4x4x8xf32>
 }
 
@@ -150,7 +180,11 @@ func.func @main(%x: tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32> {
 // CHECK: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK-COUNT-4: arith.divf
 // CHECK: llvm.store {{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
-func.func @main(%x: tensor<1x16x16x4xf32>) -> tensor<1x1x1x4xf32> {
-  %0 = brrr.avg_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x16x16x4xf32> -> tensor<1x1x1x4xf32>
+func.func @main(%arg0: tensor<1x16x16x4xf32>) -> tensor<1x1x1x4xf32> {
+  %0 = brrr.fusion pool(%arg0) {brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4>} : (tensor<1x16x16x4xf32>) -> tensor<1x1x1x4xf32> {
+  ^bb0(%arg1: tensor<1x16x16x4xf32>):
+    %1 = brrr.avg_pool2d %arg1 {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x16x16x4xf32> -> tensor<1x1x1x4xf32>
+    brrr.yield %1 : tensor<1x1x1x4xf32>
+  }
   return %0 : tensor<1x1x1x4xf32>
 }

@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-matmul-wgmma-cluster.mlir.
 
 // BERT's second MLP product at batch 1 (128 x 3072 -> 768, 12 tiles of
 // 128x64) as one kernel whose tiles are each split over a cluster of 8
@@ -41,10 +43,14 @@
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%a: tensor<1x128x3072xf16>, %w: tensor<3072x768xf16>, %b: tensor<768xf16>) -> tensor<1x128x768xf16> {
-    %0 = brrr.matmul %a, %w : tensor<1x128x3072xf16>, tensor<3072x768xf16> -> tensor<1x128x768xf16>
-    %1 = brrr.add %0, %b : tensor<1x128x768xf16>, tensor<768xf16> -> tensor<1x128x768xf16>
-    %2 = brrr.gelu none %1 : tensor<1x128x768xf16>
-    return %2 : tensor<1x128x768xf16>
+  func.func @main(%arg0: tensor<1x128x3072xf16>, %arg1: tensor<3072x768xf16>, %arg2: tensor<768xf16>) -> tensor<1x128x768xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8>} : (tensor<1x128x3072xf16>, tensor<3072x768xf16>, tensor<768xf16>) -> tensor<1x128x768xf16> {
+    ^bb0(%arg3: tensor<1x128x3072xf16>, %arg4: tensor<3072x768xf16>, %arg5: tensor<768xf16>):
+      %1 = brrr.matmul %arg3, %arg4 : tensor<1x128x3072xf16>, tensor<3072x768xf16> -> tensor<1x128x768xf16>
+      %2 = brrr.add %1, %arg5 : tensor<1x128x768xf16>, tensor<768xf16> -> tensor<1x128x768xf16>
+      %3 = brrr.gelu none %2 : tensor<1x128x768xf16>
+      brrr.yield %3 : tensor<1x128x768xf16>
+    }
+    return %0 : tensor<1x128x768xf16>
   }
 }

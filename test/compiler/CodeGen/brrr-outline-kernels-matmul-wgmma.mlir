@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-matmul-wgmma.mlir.
 
 // On sm_90a, a batched f16 product with a bias epilogue runs the TMA +
 // wgmma body. The fusion records the operands' tensor maps for the runtime:
@@ -43,10 +45,14 @@
 // CHECK: arith.addf
 // CHECK: llvm.store
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%a: tensor<12x300x64xf16>, %b: tensor<12x64x256xf16>, %bias: tensor<256xf16>) -> tensor<12x300x256xf16> {
-    %0 = brrr.matmul %a, %b : tensor<12x300x64xf16>, tensor<12x64x256xf16> -> tensor<12x300x256xf16>
-    %1 = brrr.add %0, %bias : tensor<12x300x256xf16>, tensor<256xf16> -> tensor<12x300x256xf16>
-    return %1 : tensor<12x300x256xf16>
+  func.func @main(%arg0: tensor<12x300x64xf16>, %arg1: tensor<12x64x256xf16>, %arg2: tensor<256xf16>) -> tensor<12x300x256xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} : (tensor<12x300x64xf16>, tensor<12x64x256xf16>, tensor<256xf16>) -> tensor<12x300x256xf16> {
+    ^bb0(%arg3: tensor<12x300x64xf16>, %arg4: tensor<12x64x256xf16>, %arg5: tensor<256xf16>):
+      %1 = brrr.matmul %arg3, %arg4 : tensor<12x300x64xf16>, tensor<12x64x256xf16> -> tensor<12x300x256xf16>
+      %2 = brrr.add %1, %arg5 : tensor<12x300x256xf16>, tensor<256xf16> -> tensor<12x300x256xf16>
+      brrr.yield %2 : tensor<12x300x256xf16>
+    }
+    return %0 : tensor<12x300x256xf16>
   }
 }
 
@@ -62,8 +68,12 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: gpu.func @fusion_0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[{{.+}}, {{.+}}]
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%a: tensor<4x7x56x96xf16>, %b: tensor<96x64xf16>) -> tensor<4x7x56x64xf16> {
-    %0 = brrr.matmul %a, %b : tensor<4x7x56x96xf16>, tensor<96x64xf16> -> tensor<4x7x56x64xf16>
+  func.func @main(%arg0: tensor<4x7x56x96xf16>, %arg1: tensor<96x64xf16>) -> tensor<4x7x56x64xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>} : (tensor<4x7x56x96xf16>, tensor<96x64xf16>) -> tensor<4x7x56x64xf16> {
+    ^bb0(%arg2: tensor<4x7x56x96xf16>, %arg3: tensor<96x64xf16>):
+      %1 = brrr.matmul %arg2, %arg3 : tensor<4x7x56x96xf16>, tensor<96x64xf16> -> tensor<4x7x56x64xf16>
+      brrr.yield %1 : tensor<4x7x56x64xf16>
+    }
     return %0 : tensor<4x7x56x64xf16>
   }
 }

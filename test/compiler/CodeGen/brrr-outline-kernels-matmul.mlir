@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-matmul.mlir.
 
 // Rows that are not whole 16-byte chunks (N = 30) take the untiled
 // warp_mma body: one warp per 16x8 output tile (grid: N/8, M/16, batch), K
@@ -9,8 +11,12 @@
 // CHECK: scf.for
 // CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: arith.truncf %{{.+}} : f32 to f16
-func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<3x64x30xf16>) -> tensor<3x32x30xf16> {
-  %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<3x64x30xf16> -> tensor<3x32x30xf16>
+func.func @main(%arg0: tensor<3x32x64xf16>, %arg1: tensor<3x64x30xf16>) -> tensor<3x32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<3x32x64xf16>, tensor<3x64x30xf16>) -> tensor<3x32x30xf16> {
+  ^bb0(%arg2: tensor<3x32x64xf16>, %arg3: tensor<3x64x30xf16>):
+    %1 = brrr.matmul %arg2, %arg3 : tensor<3x32x64xf16>, tensor<3x64x30xf16> -> tensor<3x32x30xf16>
+    brrr.yield %1 : tensor<3x32x30xf16>
+  }
   return %0 : tensor<3x32x30xf16>
 }
 
@@ -21,8 +27,12 @@ func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<3x64x30xf16>) -> tensor<3x32
 // operand and output offsets plain row-major.
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion matmul{{.*}}brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 6, 1>
-func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x30xf16>) -> tensor<3x32x30xf16> {
-  %0 = brrr.matmul %a, %b : tensor<3x32x64xf16>, tensor<64x30xf16> -> tensor<3x32x30xf16>
+func.func @main(%arg0: tensor<3x32x64xf16>, %arg1: tensor<64x30xf16>) -> tensor<3x32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<3x32x64xf16>, tensor<64x30xf16>) -> tensor<3x32x30xf16> {
+  ^bb0(%arg2: tensor<3x32x64xf16>, %arg3: tensor<64x30xf16>):
+    %1 = brrr.matmul %arg2, %arg3 : tensor<3x32x64xf16>, tensor<64x30xf16> -> tensor<3x32x30xf16>
+    brrr.yield %1 : tensor<3x32x30xf16>
+  }
   return %0 : tensor<3x32x30xf16>
 }
 
@@ -33,9 +43,13 @@ func.func @main(%a: tensor<3x32x64xf16>, %b: tensor<64x30xf16>) -> tensor<3x32x3
 // product keeps its 4 batches.
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion matmul{{.*}}brrr.grid = array<i64: 4, 2, 4>
-func.func @main(%a: tensor<32x4x64xf16>, %b: tensor<64x30xf16>) -> tensor<4x32x30xf16> {
-  %t = brrr.transpose %a {perm = array<i64: 1, 0, 2>} : tensor<32x4x64xf16> -> tensor<4x32x64xf16>
-  %0 = brrr.matmul %t, %b : tensor<4x32x64xf16>, tensor<64x30xf16> -> tensor<4x32x30xf16>
+func.func @main(%arg0: tensor<32x4x64xf16>, %arg1: tensor<64x30xf16>) -> tensor<4x32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<32x4x64xf16>, tensor<64x30xf16>) -> tensor<4x32x30xf16> {
+  ^bb0(%arg2: tensor<32x4x64xf16>, %arg3: tensor<64x30xf16>):
+    %1 = brrr.transpose %arg2 {perm = array<i64: 1, 0, 2>} : tensor<32x4x64xf16> -> tensor<4x32x64xf16>
+    %2 = brrr.matmul %1, %arg3 : tensor<4x32x64xf16>, tensor<64x30xf16> -> tensor<4x32x30xf16>
+    brrr.yield %2 : tensor<4x32x30xf16>
+  }
   return %0 : tensor<4x32x30xf16>
 }
 
@@ -46,8 +60,12 @@ func.func @main(%a: tensor<32x4x64xf16>, %b: tensor<64x30xf16>) -> tensor<4x32x3
 // CHECK: gpu.func @fusion_0
 // CHECK: arith.constant -8192 : i32
 // CHECK-COUNT-3: nvvm.mma.sync {{.+}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
-func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>) -> tensor<16x8xf32> {
-  %0 = brrr.matmul %a, %b : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+func.func @main(%arg0: tensor<16x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<16x8xf32> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 16], stages = 3>} : (tensor<16x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32> {
+  ^bb0(%arg2: tensor<16x8xf32>, %arg3: tensor<8x8xf32>):
+    %1 = brrr.matmul %arg2, %arg3 : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+    brrr.yield %1 : tensor<16x8xf32>
+  }
   return %0 : tensor<16x8xf32>
 }
 
@@ -65,11 +83,15 @@ func.func @main(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>) -> tensor<16x8xf32> {
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 // CHECK: llvm.store
 // CHECK-NOT: gpu.func @fusion_1
-func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x30xf16>, %bias: tensor<30xf16>) -> tensor<32x30xf16> {
-  %0 = brrr.matmul %a, %b : tensor<32x64xf16>, tensor<64x30xf16> -> tensor<32x30xf16>
-  %1 = brrr.add %0, %bias : tensor<32x30xf16>, tensor<30xf16> -> tensor<32x30xf16>
-  %2 = brrr.gelu tanh %1 : tensor<32x30xf16>
-  return %2 : tensor<32x30xf16>
+func.func @main(%arg0: tensor<32x64xf16>, %arg1: tensor<64x30xf16>, %arg2: tensor<30xf16>) -> tensor<32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<32x64xf16>, tensor<64x30xf16>, tensor<30xf16>) -> tensor<32x30xf16> {
+  ^bb0(%arg3: tensor<32x64xf16>, %arg4: tensor<64x30xf16>, %arg5: tensor<30xf16>):
+    %1 = brrr.matmul %arg3, %arg4 : tensor<32x64xf16>, tensor<64x30xf16> -> tensor<32x30xf16>
+    %2 = brrr.add %1, %arg5 : tensor<32x30xf16>, tensor<30xf16> -> tensor<32x30xf16>
+    %3 = brrr.gelu tanh %2 : tensor<32x30xf16>
+    brrr.yield %3 : tensor<32x30xf16>
+  }
+  return %0 : tensor<32x30xf16>
 }
 
 // -----
@@ -97,8 +119,12 @@ func.func @main(%a: tensor<32x64xf16>, %b: tensor<64x30xf16>, %bias: tensor<30xf
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%a: tensor<128x768xf32>, %b: tensor<768x768xf32>) -> tensor<128x768xf32> {
-    %0 = brrr.matmul %a, %b : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
+  func.func @main(%arg0: tensor<128x768xf32>, %arg1: tensor<768x768xf32>) -> tensor<128x768xf32> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4>} : (tensor<128x768xf32>, tensor<768x768xf32>) -> tensor<128x768xf32> {
+    ^bb0(%arg2: tensor<128x768xf32>, %arg3: tensor<768x768xf32>):
+      %1 = brrr.matmul %arg2, %arg3 : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
+      brrr.yield %1 : tensor<128x768xf32>
+    }
     return %0 : tensor<128x768xf32>
   }
 }

@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-movement,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-movement.mlir.
 
 // A transpose reads the element whose permuted coordinates it writes. Each
 // thread writes a vector of 4 consecutive elements (16 bytes) with one
@@ -12,8 +14,12 @@
 // CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
 // CHECK-NOT: llvm.load
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
-func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
-  %0 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  ^bb0(%arg1: tensor<2x3x4xf32>):
+    %1 = brrr.transpose %arg1 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+    brrr.yield %1 : tensor<4x2x3xf32>
+  }
   return %0 : tensor<4x2x3xf32>
 }
 
@@ -31,9 +37,13 @@ func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: llvm.load {{.+}} !llvm.ptr<3>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%x: tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
-    %t = brrr.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x10x10xf16> -> tensor<2x10x10x64xf16>
-    return %t : tensor<2x10x10x64xf16>
+  func.func @main(%arg0: tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
+    %0 = brrr.fusion movement(%arg0) : (tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
+    ^bb0(%arg1: tensor<2x64x10x10xf16>):
+      %1 = brrr.transpose %arg1 {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x10x10xf16> -> tensor<2x10x10x64xf16>
+      brrr.yield %1 : tensor<2x10x10x64xf16>
+    }
+    return %0 : tensor<2x10x10x64xf16>
   }
 }
 
@@ -51,9 +61,17 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: gpu.func @fusion_1
 // CHECK: arith.constant 1.500000e+00 : f32
 // CHECK: arith.select
-func.func @main(%x: tensor<6xf32>, %i: tensor<3xi64>) -> (tensor<3xf32>, tensor<9xf32>) {
-  %0 = brrr.gather %x, %i {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32>
-  %1 = brrr.pad constant %x {high = array<i64: 2>, low = array<i64: 1>, value = 1.5 : f64} : tensor<6xf32> -> tensor<9xf32>
+func.func @main(%arg0: tensor<6xf32>, %arg1: tensor<3xi64>) -> (tensor<3xf32>, tensor<9xf32>) {
+  %0 = brrr.fusion movement(%arg0, %arg1) : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32> {
+  ^bb0(%arg2: tensor<6xf32>, %arg3: tensor<3xi64>):
+    %2 = brrr.gather %arg2, %arg3 {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32>
+    brrr.yield %2 : tensor<3xf32>
+  }
+  %1 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256>} : (tensor<6xf32>) -> tensor<9xf32> {
+  ^bb0(%arg2: tensor<6xf32>):
+    %2 = brrr.pad constant %arg2 {high = array<i64: 2>, low = array<i64: 1>, value = 1.500000e+00 : f64} : tensor<6xf32> -> tensor<9xf32>
+    brrr.yield %2 : tensor<9xf32>
+  }
   return %0, %1 : tensor<3xf32>, tensor<9xf32>
 }
 
@@ -78,11 +96,22 @@ func.func @main(%x: tensor<6xf32>, %i: tensor<3xi64>) -> (tensor<3xf32>, tensor<
 // CHECK: gpu.func @fusion_2
 // CHECK: scf.for
 // CHECK: arith.maxsi %{{.+}}, %{{.+}} : i64
-func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>, %t: tensor<4x1xi64>,
-                %u: tensor<4x3xf32>, %z: tensor<3x5xi64>, %ze: tensor<2x5xi64>) -> (tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>) {
-  %0 = brrr.gather_nd %x, %i {batch_dims = 0 : i64} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16>
-  %1 = brrr.scatter_nd add %y, %t, %u : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32>
-  %2 = brrr.scatter_elements max %z, %ze, %ze {axis = 0 : i64} : (tensor<3x5xi64>, tensor<2x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64>
+func.func @main(%arg0: tensor<4x5x6xf16>, %arg1: tensor<3x2xi32>, %arg2: tensor<7x3xf32>, %arg3: tensor<4x1xi64>, %arg4: tensor<4x3xf32>, %arg5: tensor<3x5xi64>, %arg6: tensor<2x5xi64>) -> (tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>) {
+  %0 = brrr.fusion movement(%arg0, %arg1) : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16> {
+  ^bb0(%arg7: tensor<4x5x6xf16>, %arg8: tensor<3x2xi32>):
+    %3 = brrr.gather_nd %arg7, %arg8 {batch_dims = 0 : i64} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16>
+    brrr.yield %3 : tensor<3x6xf16>
+  }
+  %1 = brrr.fusion movement(%arg2, %arg3, %arg4) : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32> {
+  ^bb0(%arg7: tensor<7x3xf32>, %arg8: tensor<4x1xi64>, %arg9: tensor<4x3xf32>):
+    %3 = brrr.scatter_nd add %arg7, %arg8, %arg9 : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32>
+    brrr.yield %3 : tensor<7x3xf32>
+  }
+  %2 = brrr.fusion movement(%arg5, %arg6) : (tensor<3x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64> {
+  ^bb0(%arg7: tensor<3x5xi64>, %arg8: tensor<2x5xi64>):
+    %3 = brrr.scatter_elements max %arg7, %arg8, %arg8 {axis = 0 : i64} : (tensor<3x5xi64>, tensor<2x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64>
+    brrr.yield %3 : tensor<3x5xi64>
+  }
   return %0, %1, %2 : tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>
 }
 
@@ -117,12 +146,16 @@ func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>,
 // CHECK: arith.select %{{.+}}, %[[V1]], %[[FILL]] : f32
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
-func.func @main(%x: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
-  %0 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
-  %1 = brrr.pad reflect %0 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.0 : f64} : tensor<4x2x3xf32> -> tensor<4x2x4xf32>
-  %2 = brrr.reshape %1 : tensor<4x2x4xf32> -> tensor<2x8x2xf32>
-  %3 = brrr.pad constant %2 {high = array<i64: 1, 0, 0>, low = array<i64: 0, 1, 0>, value = 7.0 : f64} : tensor<2x8x2xf32> -> tensor<3x9x2xf32>
-  return %3 : tensor<3x9x2xf32>
+func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 2>} : (tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
+  ^bb0(%arg1: tensor<2x3x4xf32>):
+    %1 = brrr.transpose %arg1 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+    %2 = brrr.pad reflect %1 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<4x2x3xf32> -> tensor<4x2x4xf32>
+    %3 = brrr.reshape %2 : tensor<4x2x4xf32> -> tensor<2x8x2xf32>
+    %4 = brrr.pad constant %3 {high = array<i64: 1, 0, 0>, low = array<i64: 0, 1, 0>, value = 7.000000e+00 : f64} : tensor<2x8x2xf32> -> tensor<3x9x2xf32>
+    brrr.yield %4 : tensor<3x9x2xf32>
+  }
+  return %0 : tensor<3x9x2xf32>
 }
 
 // -----
@@ -133,10 +166,14 @@ func.func @main(%x: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
 // CHECK-NOT: : i32
 // CHECK: arith.divui %{{.+}}, %{{.+}} : index
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> i8
-func.func @main(%x: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
-  %0 = brrr.transpose %x {perm = array<i64: 1, 0, 2>} : tensor<2x32768x32768xi8> -> tensor<32768x2x32768xi8>
-  %1 = brrr.pad constant %0 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.0 : f64} : tensor<32768x2x32768xi8> -> tensor<32768x2x32769xi8>
-  return %1 : tensor<32768x2x32769xi8>
+func.func @main(%arg0: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [4], vector = 16>} : (tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
+  ^bb0(%arg1: tensor<2x32768x32768xi8>):
+    %1 = brrr.transpose %arg1 {perm = array<i64: 1, 0, 2>} : tensor<2x32768x32768xi8> -> tensor<32768x2x32768xi8>
+    %2 = brrr.pad constant %1 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<32768x2x32768xi8> -> tensor<32768x2x32769xi8>
+    brrr.yield %2 : tensor<32768x2x32769xi8>
+  }
+  return %0 : tensor<32768x2x32769xi8>
 }
 
 // -----
@@ -156,11 +193,15 @@ func.func @main(%x: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
-func.func @main(%x: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
-  %0 = brrr.slice %x {sizes = array<i64: 2, 11, 16>, starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x11x16xf16>
-  %1 = brrr.slice %x {sizes = array<i64: 2, 3, 16>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x3x16xf16>
-  %2 = brrr.concat %0, %1 {axis = 1 : i64} : (tensor<2x11x16xf16>, tensor<2x3x16xf16>) -> tensor<2x14x16xf16>
-  %3 = brrr.reshape %2 : tensor<2x14x16xf16> -> tensor<2x2x7x16xf16>
-  %4 = brrr.transpose %3 {perm = array<i64: 0, 2, 1, 3>} : tensor<2x2x7x16xf16> -> tensor<2x7x2x16xf16>
-  return %4 : tensor<2x7x2x16xf16>
+func.func @main(%arg0: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8>} : (tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
+  ^bb0(%arg1: tensor<2x14x16xf16>):
+    %1 = brrr.slice %arg1 {sizes = array<i64: 2, 11, 16>, starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x11x16xf16>
+    %2 = brrr.slice %arg1 {sizes = array<i64: 2, 3, 16>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x3x16xf16>
+    %3 = brrr.concat %1, %2 {axis = 1 : i64} : (tensor<2x11x16xf16>, tensor<2x3x16xf16>) -> tensor<2x14x16xf16>
+    %4 = brrr.reshape %3 : tensor<2x14x16xf16> -> tensor<2x2x7x16xf16>
+    %5 = brrr.transpose %4 {perm = array<i64: 0, 2, 1, 3>} : tensor<2x2x7x16xf16> -> tensor<2x7x2x16xf16>
+    brrr.yield %5 : tensor<2x7x2x16xf16>
+  }
+  return %0 : tensor<2x7x2x16xf16>
 }

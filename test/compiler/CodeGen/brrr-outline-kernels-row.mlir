@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-row.mlir.
 
 // One block per row: 4096 f16 columns are 512 16-byte vectors, so 128
 // threads hold 4 each; the max and the sum are block reductions through
@@ -17,8 +19,12 @@
 // CHECK: arith.constant 4 : index
 // CHECK: gpu.barrier
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
-func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
-  %0 = brrr.softmax %x {axis = 1 : i64} : tensor<64x4096xf16>
+func.func @main(%arg0: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  ^bb0(%arg1: tensor<64x4096xf16>):
+    %1 = brrr.softmax %arg1 {axis = 1 : i64} : tensor<64x4096xf16>
+    brrr.yield %1 : tensor<64x4096xf16>
+  }
   return %0 : tensor<64x4096xf16>
 }
 
@@ -31,8 +37,12 @@ func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
 // CHECK: llvm.load %{{.+}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK: arith.select
 // CHECK: math.rsqrt
-func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32> {
-  %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32>
+func.func @main(%arg0: tensor<3x999xf32>, %arg1: tensor<999xf32>) -> tensor<3x999xf32> {
+  %0 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 256>} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32> {
+  ^bb0(%arg2: tensor<3x999xf32>, %arg3: tensor<999xf32>):
+    %1 = brrr.layer_norm %arg2, %arg3 {axis = 1 : i64, epsilon = 1.000000e-05 : f64} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32>
+    brrr.yield %1 : tensor<3x999xf32>
+  }
   return %0 : tensor<3x999xf32>
 }
 
@@ -46,8 +56,12 @@ func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32>
 // CHECK: arith.maximumf
 // CHECK: arith.cmpi eq
 // CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
-func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
-  %0 = brrr.reduce max %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf16> -> tensor<2x8x1x1xf16>
+func.func @main(%arg0: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
+  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 32>} : (tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
+  ^bb0(%arg1: tensor<2x8x7x7xf16>):
+    %1 = brrr.reduce max %arg1 {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf16> -> tensor<2x8x1x1xf16>
+    brrr.yield %1 : tensor<2x8x1x1xf16>
+  }
   return %0 : tensor<2x8x1x1xf16>
 }
 
@@ -64,8 +78,12 @@ func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
 // CHECK: arith.addf
 // CHECK: arith.divf
 // CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
-func.func @main(%x: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
-  %0 = brrr.reduce mean %x {axes = array<i64: 0>, keepdims = false} : tensor<2x8x7xf16> -> tensor<8x7xf16>
+func.func @main(%arg0: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>} : (tensor<2x8x7xf16>) -> tensor<8x7xf16> {
+  ^bb0(%arg1: tensor<2x8x7xf16>):
+    %1 = brrr.reduce mean %arg1 {axes = array<i64: 0>, keepdims = false} : tensor<2x8x7xf16> -> tensor<8x7xf16>
+    brrr.yield %1 : tensor<8x7xf16>
+  }
   return %0 : tensor<8x7xf16>
 }
 
@@ -77,8 +95,12 @@ func.func @main(%x: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
 // CHECK: gpu.func @fusion_0
 // CHECK: arith.constant -9223372036854775808 : i64
 // CHECK: arith.maxsi
-func.func @main(%x: tensor<5x6xi64>) -> tensor<5xi64> {
-  %0 = brrr.reduce max %x {axes = array<i64: 1>, keepdims = false} : tensor<5x6xi64> -> tensor<5xi64>
+func.func @main(%arg0: tensor<5x6xi64>) -> tensor<5xi64> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>} : (tensor<5x6xi64>) -> tensor<5xi64> {
+  ^bb0(%arg1: tensor<5x6xi64>):
+    %1 = brrr.reduce max %arg1 {axes = array<i64: 1>, keepdims = false} : tensor<5x6xi64> -> tensor<5xi64>
+    brrr.yield %1 : tensor<5xi64>
+  }
   return %0 : tensor<5xi64>
 }
 
@@ -101,8 +123,12 @@ func.func @main(%x: tensor<5x6xi64>) -> tensor<5xi64> {
 // CHECK-COUNT-8: gpu.barrier
 // CHECK: arith.cmpi eq
 // CHECK: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<1>
-func.func @main(%x: tensor<3x1001xi32>) -> tensor<i32> {
-  %0 = brrr.reduce sum %x {axes = array<i64: 0, 1>, keepdims = false} : tensor<3x1001xi32> -> tensor<i32>
+func.func @main(%arg0: tensor<3x1001xi32>) -> tensor<i32> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>} : (tensor<3x1001xi32>) -> tensor<i32> {
+  ^bb0(%arg1: tensor<3x1001xi32>):
+    %1 = brrr.reduce sum %arg1 {axes = array<i64: 0, 1>, keepdims = false} : tensor<3x1001xi32> -> tensor<i32>
+    brrr.yield %1 : tensor<i32>
+  }
   return %0 : tensor<i32>
 }
 
@@ -126,8 +152,12 @@ func.func @main(%x: tensor<3x1001xi32>) -> tensor<i32> {
 // CHECK-NOT: gpu.barrier
 // CHECK-COUNT-8: arith.divf
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
-func.func @main(%x: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
-  %0 = brrr.reduce mean %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x10x10x64xf16> -> tensor<2x1x1x64xf16>
+func.func @main(%arg0: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8>} : (tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
+  ^bb0(%arg1: tensor<2x10x10x64xf16>):
+    %1 = brrr.reduce mean %arg1 {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x10x10x64xf16> -> tensor<2x1x1x64xf16>
+    brrr.yield %1 : tensor<2x1x1x64xf16>
+  }
   return %0 : tensor<2x1x1x64xf16>
 }
 
@@ -146,8 +176,16 @@ func.func @main(%x: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
 // CHECK: gpu.func @fusion_1
 // CHECK: arith.subf
 // CHECK: math.rsqrt
-func.func @main(%x: tensor<16x2048xf16>, %g: tensor<2048xf16>) -> (tensor<16x2048xf16>, tensor<16x2048xf16>) {
-  %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-06 : f64, rms} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
-  %1 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-06 : f64} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
+func.func @main(%arg0: tensor<16x2048xf16>, %arg1: tensor<2048xf16>) -> (tensor<16x2048xf16>, tensor<16x2048xf16>) {
+  %0 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8>} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16> {
+  ^bb0(%arg2: tensor<16x2048xf16>, %arg3: tensor<2048xf16>):
+    %2 = brrr.layer_norm %arg2, %arg3 {axis = 1 : i64, epsilon = 9.9999999999999995E-7 : f64, rms} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
+    brrr.yield %2 : tensor<16x2048xf16>
+  }
+  %1 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8>} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16> {
+  ^bb0(%arg2: tensor<16x2048xf16>, %arg3: tensor<2048xf16>):
+    %2 = brrr.layer_norm %arg2, %arg3 {axis = 1 : i64, epsilon = 9.9999999999999995E-7 : f64} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
+    brrr.yield %2 : tensor<16x2048xf16>
+  }
   return %0, %1 : tensor<16x2048xf16>, tensor<16x2048xf16>
 }

@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-shared.mlir.
 
 // Kernels that are the same code but for their names are compiled once: the
 // two softmaxes over same-shaped rows launch fusion_0 twice, with their own
@@ -13,10 +15,22 @@
 // CHECK-NOT: gpu.func @fusion_1(
 // CHECK: gpu.func @fusion_2(
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>, %z: tensor<8x128xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>) {
-    %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x64xf32>
-    %1 = brrr.softmax %y {axis = 1 : i64} : tensor<8x64xf32>
-    %2 = brrr.softmax %z {axis = 1 : i64} : tensor<8x128xf32>
+  func.func @main(%arg0: tensor<8x64xf32>, %arg1: tensor<8x64xf32>, %arg2: tensor<8x128xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>) {
+    %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
+    ^bb0(%arg3: tensor<8x64xf32>):
+      %3 = brrr.softmax %arg3 {axis = 1 : i64} : tensor<8x64xf32>
+      brrr.yield %3 : tensor<8x64xf32>
+    }
+    %1 = brrr.fusion row(%arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
+    ^bb0(%arg3: tensor<8x64xf32>):
+      %3 = brrr.softmax %arg3 {axis = 1 : i64} : tensor<8x64xf32>
+      brrr.yield %3 : tensor<8x64xf32>
+    }
+    %2 = brrr.fusion row(%arg2) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, vector = 4>} : (tensor<8x128xf32>) -> tensor<8x128xf32> {
+    ^bb0(%arg3: tensor<8x128xf32>):
+      %3 = brrr.softmax %arg3 {axis = 1 : i64} : tensor<8x128xf32>
+      brrr.yield %3 : tensor<8x128xf32>
+    }
     return %0, %1, %2 : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>
   }
 }

@@ -1,4 +1,6 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// The kernel configs are pinned in the input: what brrr-select-kernel-config
+// chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels.mlir.
 
 // One gpu.func per fusion; the fusion records its kernel and launch shape.
 // Same-shaped f32 operands move as 16-byte vectors (4 lanes per thread).
@@ -9,10 +11,14 @@
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK-COUNT-8: {{math.cos|math.sin}}
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
-func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
-  %0 = brrr.cos %x : tensor<1024xf32>
-  %1 = brrr.sin %0 : tensor<1024xf32>
-  return %1 : tensor<1024xf32>
+func.func @main(%arg0: tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<1024xf32>) -> tensor<1024xf32> {
+  ^bb0(%arg1: tensor<1024xf32>):
+    %1 = brrr.cos %arg1 : tensor<1024xf32>
+    %2 = brrr.sin %1 : tensor<1024xf32>
+    brrr.yield %2 : tensor<1024xf32>
+  }
+  return %0 : tensor<1024xf32>
 }
 
 // -----
@@ -35,13 +41,20 @@ func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // CHECK: gpu.func @fusion_1
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
 // CHECK-NOT: vector
-func.func @main(%x: tensor<4x64xf16>, %b: tensor<64xf16>, %c: tensor<4x1xf16>, %r: tensor<7xf32>) -> (tensor<4x64xf16>, tensor<7xf32>) {
-  %0 = brrr.add %x, %b : tensor<4x64xf16>, tensor<64xf16> -> tensor<4x64xf16>
-  %1 = brrr.mul %0, %c : tensor<4x64xf16>, tensor<4x1xf16> -> tensor<4x64xf16>
-  %2 = brrr.relu %r : tensor<7xf32>
-  return %1, %2 : tensor<4x64xf16>, tensor<7xf32>
+func.func @main(%arg0: tensor<4x64xf16>, %arg1: tensor<64xf16>, %arg2: tensor<4x1xf16>, %arg3: tensor<7xf32>) -> (tensor<4x64xf16>, tensor<7xf32>) {
+  %0 = brrr.fusion pointwise(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<4x64xf16>, tensor<64xf16>, tensor<4x1xf16>) -> tensor<4x64xf16> {
+  ^bb0(%arg4: tensor<4x64xf16>, %arg5: tensor<64xf16>, %arg6: tensor<4x1xf16>):
+    %2 = brrr.add %arg4, %arg5 : tensor<4x64xf16>, tensor<64xf16> -> tensor<4x64xf16>
+    %3 = brrr.mul %2, %arg6 : tensor<4x64xf16>, tensor<4x1xf16> -> tensor<4x64xf16>
+    brrr.yield %3 : tensor<4x64xf16>
+  }
+  %1 = brrr.fusion pointwise(%arg3) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>} : (tensor<7xf32>) -> tensor<7xf32> {
+  ^bb0(%arg4: tensor<7xf32>):
+    %2 = brrr.relu %arg4 : tensor<7xf32>
+    brrr.yield %2 : tensor<7xf32>
+  }
+  return %0, %1 : tensor<4x64xf16>, tensor<7xf32>
 }
-
 
 // -----
 
@@ -57,10 +70,14 @@ func.func @main(%x: tensor<4x64xf16>, %b: tensor<64xf16>, %c: tensor<4x1xf16>, %
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK-COUNT-4: arith.addf
 // CHECK-NOT: gpu.func @fusion_1
-func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
-  %s = brrr.add %t, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
-  return %s : tensor<4x8xf32>
+func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = brrr.fusion pointwise(%arg0, %arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%arg2: tensor<8x4xf32>, %arg3: tensor<4x8xf32>):
+    %1 = brrr.transpose %arg2 {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
+    %2 = brrr.add %1, %arg3 : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    brrr.yield %2 : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
 }
 
 // -----
@@ -85,17 +102,21 @@ func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK: llvm.store %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func @fusion_1
-func.func @main(%p: tensor<2x16x64xf16>, %cos: tensor<16x32xf16>, %sin: tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
-  %v = brrr.reshape %p : tensor<2x16x64xf16> -> tensor<2x16x2x32xf16>
-  %q = brrr.transpose %v {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x2x32xf16> -> tensor<2x2x16x32xf16>
-  %a = brrr.mul %q, %cos : tensor<2x2x16x32xf16>, tensor<16x32xf16> -> tensor<2x2x16x32xf16>
-  %lo = brrr.slice %q {sizes = array<i64: 2, 2, 16, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x2x16x32xf16> -> tensor<2x2x16x16xf16>
-  %hi = brrr.slice %q {sizes = array<i64: 2, 2, 16, 16>, starts = array<i64: 0, 0, 0, 16>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x2x16x32xf16> -> tensor<2x2x16x16xf16>
-  %n = brrr.neg %hi : tensor<2x2x16x16xf16>
-  %r = brrr.concat %n, %lo {axis = 3 : i64} : (tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16>) -> tensor<2x2x16x32xf16>
-  %b = brrr.mul %r, %sin : tensor<2x2x16x32xf16>, tensor<16x32xf16> -> tensor<2x2x16x32xf16>
-  %y = brrr.add %a, %b : tensor<2x2x16x32xf16>, tensor<2x2x16x32xf16> -> tensor<2x2x16x32xf16>
-  return %y : tensor<2x2x16x32xf16>
+func.func @main(%arg0: tensor<2x16x64xf16>, %arg1: tensor<16x32xf16>, %arg2: tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
+  %0 = brrr.reshape %arg0 : tensor<2x16x64xf16> -> tensor<2x16x2x32xf16>
+  %1 = brrr.fusion pointwise(%0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<2x16x2x32xf16>, tensor<16x32xf16>, tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
+  ^bb0(%arg3: tensor<2x16x2x32xf16>, %arg4: tensor<16x32xf16>, %arg5: tensor<16x32xf16>):
+    %2 = brrr.transpose %arg3 {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x2x32xf16> -> tensor<2x2x16x32xf16>
+    %3 = brrr.mul %2, %arg4 : tensor<2x2x16x32xf16>, tensor<16x32xf16> -> tensor<2x2x16x32xf16>
+    %4 = brrr.slice %2 {sizes = array<i64: 2, 2, 16, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x2x16x32xf16> -> tensor<2x2x16x16xf16>
+    %5 = brrr.slice %2 {sizes = array<i64: 2, 2, 16, 16>, starts = array<i64: 0, 0, 0, 16>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x2x16x32xf16> -> tensor<2x2x16x16xf16>
+    %6 = brrr.neg %5 : tensor<2x2x16x16xf16>
+    %7 = brrr.concat %6, %4 {axis = 3 : i64} : (tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16>) -> tensor<2x2x16x32xf16>
+    %8 = brrr.mul %7, %arg5 : tensor<2x2x16x32xf16>, tensor<16x32xf16> -> tensor<2x2x16x32xf16>
+    %9 = brrr.add %3, %8 : tensor<2x2x16x32xf16>, tensor<2x2x16x32xf16> -> tensor<2x2x16x32xf16>
+    brrr.yield %9 : tensor<2x2x16x32xf16>
+  }
+  return %1 : tensor<2x2x16x32xf16>
 }
 
 // -----
@@ -111,12 +132,20 @@ func.func @main(%p: tensor<2x16x64xf16>, %cos: tensor<16x32xf16>, %sin: tensor<1
 // CHECK: arith.cmpi sge
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
 // CHECK: arith.select %{{.+}}, %{{.+}}, %[[FILL:.+]] : f32
-func.func @main(%x: tensor<4x12xf16>, %y: tensor<4x20xf16>, %z: tensor<4x28xf16>) -> (tensor<4x32xf16>, tensor<4x32xf16>) {
-  %c = brrr.concat %x, %y {axis = 1 : i64} : (tensor<4x12xf16>, tensor<4x20xf16>) -> tensor<4x32xf16>
-  %r = brrr.relu %c : tensor<4x32xf16>
-  %p = brrr.pad constant %z {high = array<i64: 0, 0>, low = array<i64: 0, 4>, value = 1.0 : f64} : tensor<4x28xf16> -> tensor<4x32xf16>
-  %e = brrr.exp %p : tensor<4x32xf16>
-  return %r, %e : tensor<4x32xf16>, tensor<4x32xf16>
+func.func @main(%arg0: tensor<4x12xf16>, %arg1: tensor<4x20xf16>, %arg2: tensor<4x28xf16>) -> (tensor<4x32xf16>, tensor<4x32xf16>) {
+  %0 = brrr.fusion pointwise(%arg0, %arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<4x12xf16>, tensor<4x20xf16>) -> tensor<4x32xf16> {
+  ^bb0(%arg3: tensor<4x12xf16>, %arg4: tensor<4x20xf16>):
+    %2 = brrr.concat %arg3, %arg4 {axis = 1 : i64} : (tensor<4x12xf16>, tensor<4x20xf16>) -> tensor<4x32xf16>
+    %3 = brrr.relu %2 : tensor<4x32xf16>
+    brrr.yield %3 : tensor<4x32xf16>
+  }
+  %1 = brrr.fusion pointwise(%arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<4x28xf16>) -> tensor<4x32xf16> {
+  ^bb0(%arg3: tensor<4x28xf16>):
+    %2 = brrr.pad constant %arg3 {high = array<i64: 0, 0>, low = array<i64: 0, 4>, value = 1.000000e+00 : f64} : tensor<4x28xf16> -> tensor<4x32xf16>
+    %3 = brrr.exp %2 : tensor<4x32xf16>
+    brrr.yield %3 : tensor<4x32xf16>
+  }
+  return %0, %1 : tensor<4x32xf16>, tensor<4x32xf16>
 }
 
 // -----
@@ -140,9 +169,21 @@ func.func @main(%x: tensor<4x12xf16>, %y: tensor<4x20xf16>, %z: tensor<4x28xf16>
 // CHECK-NOT: math.erf
 // CHECK: math.exp2 %{{.+}} fastmath<afn> : f32
 // CHECK: arith.truncf %{{.+}} : f32 to bf16
-func.func @main(%x: tensor<64xf32>, %h: tensor<64xf16>, %g: tensor<64xbf16>) -> (tensor<64xf32>, tensor<64xf16>, tensor<64xbf16>) {
-  %0 = brrr.gelu none %x : tensor<64xf32>
-  %1 = brrr.gelu none %h : tensor<64xf16>
-  %2 = brrr.gelu none %g : tensor<64xbf16>
+func.func @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf16>, %arg2: tensor<64xbf16>) -> (tensor<64xf32>, tensor<64xf16>, tensor<64xbf16>) {
+  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<64xf32>) -> tensor<64xf32> {
+  ^bb0(%arg3: tensor<64xf32>):
+    %3 = brrr.gelu none %arg3 : tensor<64xf32>
+    brrr.yield %3 : tensor<64xf32>
+  }
+  %1 = brrr.fusion pointwise(%arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<64xf16>) -> tensor<64xf16> {
+  ^bb0(%arg3: tensor<64xf16>):
+    %3 = brrr.gelu none %arg3 : tensor<64xf16>
+    brrr.yield %3 : tensor<64xf16>
+  }
+  %2 = brrr.fusion pointwise(%arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<64xbf16>) -> tensor<64xbf16> {
+  ^bb0(%arg3: tensor<64xbf16>):
+    %3 = brrr.gelu none %arg3 : tensor<64xbf16>
+    brrr.yield %3 : tensor<64xbf16>
+  }
   return %0, %1, %2 : tensor<64xf32>, tensor<64xf16>, tensor<64xbf16>
 }
