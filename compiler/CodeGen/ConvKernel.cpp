@@ -25,10 +25,6 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  if (config->getBody() == KernelBody::wgmma)
-    return emitWgmmaConvKernel(fusion, moduleBuilder, name);
-  if (config->getBody() == KernelBody::simt)
-    return emitDirectConvKernel(fusion, moduleBuilder, name);
   Block &body = fusion.getBody().front();
   auto conv = dyn_cast<Conv2DOp>(&body.front());
   if (!conv)

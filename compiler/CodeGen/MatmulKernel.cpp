@@ -29,8 +29,6 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  if (config->getBody() == KernelBody::wgmma)
-    return emitWgmmaMatmulKernel(fusion, moduleBuilder, name);
   Type et = mm.getLhs().getType().getElementType();
   if (config->getBody() == KernelBody::mma_sync && !et.isF32())
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);

@@ -76,28 +76,52 @@ void beginWithGridDependency(gpu::GPUFuncOp func, bool waits) {
     NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
 }
 
-/// The kernel of `fusion`, from its family's emitter.
+using EmitFn = FailureOr<KernelInfo> (*)(FusionOp, OpBuilder &, StringRef);
+
+/// The emitter of each kernel family and body: one table in place of a
+/// dispatch per family. A row without a body serves all of its family's
+/// kernels, configured or not.
+struct Emitter {
+  KernelFamily family;
+  std::optional<KernelBody> body;
+  EmitFn emit;
+};
+const Emitter kEmitters[] = {
+    {KernelFamily::pointwise, std::nullopt, emitPointwiseKernel},
+    {KernelFamily::row, std::nullopt, emitRowKernel},
+    {KernelFamily::reduce, std::nullopt, emitReduceKernel},
+    {KernelFamily::movement, std::nullopt, emitMovementKernel},
+    {KernelFamily::pool, std::nullopt, emitPoolKernel},
+    {KernelFamily::attention, KernelBody::mma_sync, emitAttentionKernel},
+    {KernelFamily::matmul, KernelBody::wgmma, emitWgmmaMatmulKernel},
+    // 16-bit operands run the tiled body, f32 ones the staged 3xTF32 body.
+    {KernelFamily::matmul, KernelBody::mma_sync, emitMatmulKernel},
+    {KernelFamily::matmul, KernelBody::warp_mma, emitMatmulKernel},
+    {KernelFamily::conv, KernelBody::wgmma, emitWgmmaConvKernel},
+    {KernelFamily::conv, KernelBody::simt, emitDirectConvKernel},
+    {KernelFamily::conv, KernelBody::mma_sync, emitConvKernel},
+    {KernelFamily::conv, KernelBody::warp_mma, emitConvKernel},
+};
+
+/// The kernel of `fusion`, from the emitter of its family and body.
 FailureOr<KernelInfo> emitKernel(FusionOp fusion, OpBuilder &kb,
                                  const std::string &name) {
-  switch (fusion.getKind()) {
-  case KernelFamily::pointwise:
-    return emitPointwiseKernel(fusion, kb, name);
-  case KernelFamily::row:
-    return emitRowKernel(fusion, kb, name);
-  case KernelFamily::reduce:
-    return emitReduceKernel(fusion, kb, name);
-  case KernelFamily::movement:
-    return emitMovementKernel(fusion, kb, name);
-  case KernelFamily::matmul:
-    return emitMatmulKernel(fusion, kb, name);
-  case KernelFamily::attention:
-    return emitAttentionKernel(fusion, kb, name);
-  case KernelFamily::conv:
-    return emitConvKernel(fusion, kb, name);
-  case KernelFamily::pool:
-    return emitPoolKernel(fusion, kb, name);
+  auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
+  std::optional<KernelBody> body;
+  if (config)
+    body = config.getBody();
+  for (const Emitter &row : kEmitters)
+    if (row.family == fusion.getKind() && (!row.body || row.body == body))
+      return row.emit(fusion, kb, name);
+  // Every family with bodies needs a config: the diagnostic names the pass
+  // that records it.
+  if (!config) {
+    (void)kernelConfigOf(fusion);
+    return failure();
   }
-  llvm_unreachable("every kernel family has an emitter");
+  return fusion.emitOpError("no code generator builds a ")
+         << stringifyKernelFamily(fusion.getKind()) << " kernel on the "
+         << stringifyKernelBody(*body) << " body";
 }
 
 /// Compiles each distinct kernel once: a kernel whose code, attributes
