@@ -75,7 +75,8 @@ emitReduceKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 FailureOr<KernelInfo>
 emitMovementKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
-/// Emits the Tensor Core matmul kernel of `fusion` as `gpu.func @name`.
+/// Emits the Tensor Core matmul kernel of `fusion` as `gpu.func @name` on
+/// the mma_sync or warp_mma body its config names.
 FailureOr<KernelInfo>
 emitMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
@@ -106,8 +107,8 @@ emitWgmmaConvKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 FailureOr<KernelInfo>
 emitDirectConvKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
-/// Emits the convolution kernel of `fusion`: the implicit GEMM on Tensor
-/// Cores, or the direct body its config names.
+/// Emits the convolution kernel of `fusion` as an implicit GEMM on the
+/// mma_sync or warp_mma body its config names.
 FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                                      StringRef name);
 

@@ -22,9 +22,6 @@ using namespace mlir::brrr;
 FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
                                                  OpBuilder &moduleBuilder,
                                                  StringRef name) {
-  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
-  if (failed(config))
-    return failure();
   Block &body = fusion.getBody().front();
   auto conv = dyn_cast<Conv2DOp>(&body.front());
   if (!conv)

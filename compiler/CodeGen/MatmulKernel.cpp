@@ -3,12 +3,12 @@
 // The matmul kernel family: a batched brrr.matmul (batch dimensions
 // broadcast, one batch per grid z) with its fused pointwise epilogue,
 // reading its operands through their layouts (fused transposes, reshapes
-// and slices are strides and an offset). The config's body picks the code:
-// the staged mma_sync tile (TiledMatmulKernel.cpp), on Hopper the TMA +
-// wgmma body (WgmmaMatmulKernel.cpp, WgmmaBody.cpp), or for the rest the
-// bodies shared with convolutions (GemmKernel.h): f32 on staged mma_sync
-// tiles, f16/bf16 rows that are not whole 16-byte chunks on the untiled
-// warp_mma body.
+// and slices are strides and an offset). The config's body picks the code
+// (the code generator's table of emitters sends the Hopper TMA + wgmma body
+// to WgmmaMatmulKernel.cpp, WgmmaBody.cpp): here, the staged mma_sync tile
+// for f16/bf16 (TiledMatmulKernel.cpp), or the bodies shared with
+// convolutions (GemmKernel.h): f32 on staged mma_sync tiles, f16/bf16 rows
+// that are not whole 16-byte chunks on the untiled warp_mma body.
 //
 //===----------------------------------------------------------------------===//
 

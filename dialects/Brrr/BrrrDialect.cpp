@@ -248,7 +248,13 @@ FailureOr<TargetAttr> TargetAttr::known(MLIRContext *context, StringRef chip) {
   return failure();
 }
 
-StringRef TargetAttr::knownNames() { return "sm_90a, sm_80"; }
+std::string TargetAttr::knownNames() {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  llvm::interleaveComma(kKnownTargets, os,
+                        [&](const KnownTarget &t) { os << t.chip; });
+  return names;
+}
 
 TargetAttr TargetAttr::untargeted(MLIRContext *context) {
   return TargetAttr::get(context, "", 0, 108, 48 * 1024, 48 * 1024,

@@ -350,8 +350,8 @@ def Brrr_TargetAttr : AttrDef<Brrr_Dialect, "Target"> {
     /// The known chip `chip` (`brrrc --target`), or failure.
     static ::mlir::FailureOr<TargetAttr> known(::mlir::MLIRContext *context,
                                                ::llvm::StringRef chip);
-    /// The names of the known chips, for diagnostics.
-    static ::llvm::StringRef knownNames();
+    /// The names of the known chips, for diagnostics: "sm_90a, sm_80".
+    static std::string knownNames();
     /// What passes assume of a module compiled for no target.
     static TargetAttr untargeted(::mlir::MLIRContext *context);
     /// Whether the target has feature `f`.

@@ -53,6 +53,10 @@ TEST_F(TargetTest, UnknownChipIsRefused) {
   EXPECT_TRUE(failed(TargetAttr::known(&context, "")));
 }
 
+TEST_F(TargetTest, KnownNamesListTheTable) {
+  EXPECT_EQ(TargetAttr::knownNames(), "sm_90a, sm_80");
+}
+
 TEST_F(TargetTest, ModuleWithoutTargetIsUntargeted) {
   OpBuilder b(&context);
   OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
