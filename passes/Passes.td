@@ -304,6 +304,21 @@ def BrrrPlanSharedMemory : Pass<"brrr-plan-shared-memory", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrCheckIndices : Pass<"brrr-check-indices", "func::FuncOp"> {
+  let summary = "Make index-driven kernels report out-of-range indices";
+  let description = [{
+    Records on every `brrr.fusion movement` that reads indices (gather,
+    gather_elements, gather_nd, scatter_elements, scatter_nd) a
+    `brrr.index_check = #brrr.index_check<id, node, op>`: its kernel checks
+    each index against its axis's extent and writes the first one out of
+    range into the run's error record, which the runtime reports as an
+    error naming the ONNX node (from the op's location), the value and the
+    extent. Ids count from 0 in program order. brrrc runs this pass unless
+    `--unchecked-indices` is given.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
   let summary = "Choose every kernel's geometry once, as a #brrr.kernel config";
   let description = [{

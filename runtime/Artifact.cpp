@@ -155,6 +155,7 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes) {
       w.u32s(m.elementStrides);
     }
     w.u8(l.programmatic ? 1 : 0);
+    w.u8(l.errorRecord ? 1 : 0);
   }
   w.u64(a.copies.size());
   for (const Copy &c : a.copies) {
@@ -165,6 +166,11 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes) {
   for (const Step &s : a.steps) {
     w.u32(uint32_t(s.kind));
     w.u32(s.index);
+  }
+  w.u64(a.checks.size());
+  for (const IndexCheck &c : a.checks) {
+    w.str(c.node);
+    w.str(c.op);
   }
   w.u64(a.arenaBytes);
   w.u64(weightBytes); // the weights themselves follow, last
@@ -398,8 +404,9 @@ bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
 
 bool readLaunches(Reader &r, std::vector<Launch> &launches) {
   uint64_t n = 0;
-  // kernel, grid, block, sharedBytes, args count, maps count, programmatic.
-  if (!r.count(n, 48, "launches"))
+  // kernel, grid, block, sharedBytes, args count, maps count, programmatic,
+  // errorRecord.
+  if (!r.count(n, 49, "launches"))
     return false;
   launches.resize(size_t(n));
   for (size_t i = 0; i < launches.size(); ++i) {
@@ -414,7 +421,8 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
       if (!r.u32(b, "block"))
         return false;
     if (!r.u32(l.sharedBytes, "sharedBytes") || !r.u32s(l.args, "args") ||
-        !readMaps(r, l.maps) || !r.flag(l.programmatic, "programmatic"))
+        !readMaps(r, l.maps) || !r.flag(l.programmatic, "programmatic") ||
+        !r.flag(l.errorRecord, "errorRecord"))
       return false;
   }
   r.where.clear();
@@ -441,6 +449,15 @@ bool readPlan(Reader &r, Artifact &a) {
     if (!r.u32(kind, "kind") || !r.u32(a.steps[i].index, "index"))
       return false;
     a.steps[i].kind = Step::Kind(kind);
+  }
+  r.where.clear();
+  if (!r.count(n, 16, "checks"))
+    return false;
+  a.checks.resize(size_t(n));
+  for (size_t i = 0; i < a.checks.size(); ++i) {
+    r.where = indexed("checks", i);
+    if (!r.blob(a.checks[i].node, "node") || !r.blob(a.checks[i].op, "op"))
+      return false;
   }
   r.where.clear();
   return true;

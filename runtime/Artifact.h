@@ -16,7 +16,9 @@
 //
 // Version 2 added the launches' tensor maps (`Launch::maps`, after `args`);
 // version 3 their im2col mode and element strides (the `TensorMap` fields
-// after `swizzle`); version 4 `Launch::programmatic` (after `maps`).
+// after `swizzle`); version 4 `Launch::programmatic` (after `maps`);
+// version 5 `Launch::errorRecord` (after `programmatic`) and the index
+// checks (`Artifact::checks`, after `steps`).
 // The runtime reads only its own version: an image of another one is
 // rejected with a message that says which side is older.
 //
@@ -32,7 +34,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 4;
+constexpr uint32_t kFormatVersion = 5;
 
 /// Element types; values equal the C API's brrr_dtype.
 enum class DType : uint32_t {
@@ -131,6 +133,9 @@ struct Launch {
   /// launches it as a programmatic dependent of that grid, so that its
   /// blocks are placed during that grid's last wave instead of after it.
   bool programmatic = false;
+  /// The kernel checks the indices it reads and takes the context's
+  /// `ErrorRecord` as its last parameter, after `args`.
+  bool errorRecord = false;
 };
 
 /// A device-to-device copy (an output that aliases an input or a weight).
@@ -143,6 +148,29 @@ struct Step {
   enum class Kind : uint32_t { Launch = 0, Copy = 1 } kind = Kind::Launch;
   uint32_t index = 0; ///< into `launches` or `copies`
 };
+
+/// An index check of a kernel (brrr-check-indices): what the runtime's
+/// message names when the check fails.
+struct IndexCheck {
+  std::string node; ///< the ONNX node ("" when the model names none)
+  std::string op;   ///< its op type: "Gather", "ScatterND", ...
+};
+
+/// What a checking kernel writes when an index it reads lies outside
+/// [-extent, extent): one record per context, in host memory the device
+/// writes to, cleared by the runtime once it has reported it. The first
+/// thread to move `state` from kRecordClear to kRecordWriting (an atomic
+/// compare-and-swap) fills the record and then stores kRecordWritten with
+/// release semantics; every later failure leaves it alone.
+struct ErrorRecord {
+  uint32_t state;
+  uint32_t check; ///< index into `Artifact::checks`
+  uint32_t axis;  ///< the dimension of the indexed tensor
+  uint32_t reserved;
+  int64_t value;  ///< the index as the model gave it
+  int64_t extent; ///< that dimension's size
+};
+constexpr uint32_t kRecordClear = 0, kRecordWriting = 1, kRecordWritten = 2;
 
 struct Artifact {
   std::string target;    ///< "sm_90a", "sm_80"
@@ -158,6 +186,7 @@ struct Artifact {
   std::vector<Launch> launches;
   std::vector<Copy> copies;
   std::vector<Step> steps;
+  std::vector<IndexCheck> checks; ///< by the id the kernels record
   uint64_t arenaBytes = 0;
   std::vector<uint8_t> weights;
 };

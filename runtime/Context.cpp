@@ -20,6 +20,7 @@
 #include "runtime/TensorMaps.h"
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace brrr::runtime {
@@ -75,9 +76,12 @@ void resolve(brrr_context &c) {
       break;
     }
   };
-  for (const artifact::Launch &l : a.launches)
+  for (const artifact::Launch &l : a.launches) {
     for (uint32_t arg : l.args)
       add(arg);
+    if (l.errorRecord)
+      c.values.push_back(c.recordDevice);
+  }
   c.copyBase = c.values.size();
   for (const artifact::Copy &cp : a.copies) {
     add(cp.src);
@@ -92,7 +96,7 @@ void resolve(brrr_context &c) {
     c.firstParam.push_back(c.params.size());
     for (size_t k = 0; k < l.maps.size(); ++k)
       c.params.push_back(&c.maps[c.firstMap[i] + k]);
-    for (size_t k = 0; k < l.args.size(); ++k)
+    for (size_t k = 0; k < l.args.size() + (l.errorRecord ? 1 : 0); ++k)
       c.params.push_back(&c.values[value++]);
   }
 }
@@ -133,7 +137,7 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
   const Step &s = a.steps[i];
   if (s.kind == Step::Kind::Launch) {
     const artifact::Launch &l = a.launches[s.index];
-    void **params = l.args.empty() && l.maps.empty()
+    void **params = l.args.empty() && l.maps.empty() && !l.errorRecord
                         ? nullptr
                         : &c.params[c.firstParam[s.index]];
     CUfunction f = c.model->functions[l.kernel];
@@ -269,6 +273,20 @@ brrr_status createContext(brrr_model *model, brrr_context **out) {
       return s;
   BRRR_CU(cu, cu.cuStreamCreate(&c->stream, CU_STREAM_NON_BLOCKING),
           "creating the context's stream");
+  bool checks = false;
+  for (const artifact::Launch &l : a.launches)
+    checks |= l.errorRecord;
+  if (checks) {
+    void *host = nullptr;
+    BRRR_CU(cu,
+            cu.cuMemHostAlloc(&host, sizeof(artifact::ErrorRecord),
+                              CU_MEMHOSTALLOC_DEVICEMAP),
+            "allocating the context's error record in pinned host memory");
+    c->record = static_cast<artifact::ErrorRecord *>(host);
+    std::memset(host, 0, sizeof(artifact::ErrorRecord));
+    BRRR_CU(cu, cu.cuMemHostGetDevicePointer_v2(&c->recordDevice, host, 0),
+            "mapping the context's error record into the device");
+  }
   resolve(*c);
   if (brrr_status s = encodeFixedTensorMaps(*c))
     return s;
@@ -436,6 +454,39 @@ brrr_status runHost(brrr_context *c, const void *const *inputs,
   return BRRR_OK;
 }
 
+brrr_status takeIndexError(brrr_context *c, const char *fn, bool earlier) {
+  artifact::ErrorRecord *r = c->record;
+  if (!r ||
+      __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != artifact::kRecordWritten)
+    return BRRR_OK;
+  uint32_t check = r->check, axis = r->axis;
+  int64_t value = r->value, extent = r->extent;
+  r->check = r->axis = 0;
+  r->value = r->extent = 0;
+  __atomic_store_n(&r->state, artifact::kRecordClear, __ATOMIC_RELEASE);
+
+  const std::vector<artifact::IndexCheck> &checks = c->model->art.checks;
+  std::string where =
+      check < checks.size()
+          ? "node '" + checks[check].node + "' (" + checks[check].op + ")"
+          : "index check " + std::to_string(check) +
+                " (not in the model's table of " +
+                std::to_string(checks.size()) + ")";
+  std::string range = extent > 0
+                          ? "valid indices are " + std::to_string(-extent) +
+                                " to " + std::to_string(extent - 1)
+                          : "the dimension is empty";
+  std::string message = std::string(fn) + ": ";
+  if (earlier)
+    message += "a run queued earlier on this context read an out-of-range "
+               "index, so its outputs are undefined; this call queued "
+               "nothing: ";
+  message += where + ": index " + std::to_string(value) +
+             " is out of range for dimension " + std::to_string(axis) +
+             " of extent " + std::to_string(extent) + " (" + range + ")";
+  return fail(BRRR_ERROR_INVALID_INPUT, std::move(message));
+}
+
 brrr_status profile(brrr_context *c, const void *const *inputs,
                     void *const *outputs, double *launchMs) {
   const CudaDriver &cu = *c->cuda;
@@ -496,6 +547,8 @@ brrr_context::~brrr_context() {
       cuda->cuMemFree_v2(staging);
     if (arena)
       cuda->cuMemFree_v2(arena);
+    if (record)
+      cuda->cuMemFreeHost(record);
   }
   brrr::runtime::releaseModel(model);
 }

@@ -45,6 +45,9 @@ namespace brrr::runtime {
   X(cuMemAlloc_v2, nullptr)                                                    \
   X(cuMemFree_v2, nullptr)                                                     \
   X(cuMemGetInfo_v2, nullptr)                                                  \
+  X(cuMemHostAlloc, nullptr)                                                   \
+  X(cuMemHostGetDevicePointer_v2, nullptr)                                     \
+  X(cuMemFreeHost, nullptr)                                                    \
   X(cuMemcpyHtoDAsync_v2, nullptr)                                             \
   X(cuMemcpyDtoHAsync_v2, nullptr)                                             \
   X(cuMemcpyDtoDAsync_v2, nullptr)                                             \

@@ -302,6 +302,8 @@ BRRR_API brrr_status brrr_run(brrr_context *context, const void *const *inputs,
     if (brrr_status s =
             checkDeviceBuffers(context, inputs, outputs, "brrr_run"))
       return s;
+    if (brrr_status s = takeIndexError(context, "brrr_run", /*earlier=*/true))
+      return s;
     return run(context, inputs, outputs, static_cast<CUstream>(stream));
   });
 }
@@ -312,7 +314,11 @@ BRRR_API brrr_status brrr_run_host(brrr_context *context,
   return guarded([&] {
     if (brrr_status s = checkRun("brrr_run_host", context, inputs, outputs))
       return s;
-    return runHost(context, inputs, outputs);
+    if (brrr_status s = takeIndexError(context, "brrr_run_host", true))
+      return s;
+    if (brrr_status s = runHost(context, inputs, outputs))
+      return s;
+    return takeIndexError(context, "brrr_run_host", false);
   });
 }
 
@@ -327,6 +333,18 @@ BRRR_API brrr_status brrr_profile(brrr_context *context,
     if (brrr_status s =
             checkDeviceBuffers(context, inputs, outputs, "brrr_profile"))
       return s;
-    return profile(context, inputs, outputs, launch_ms);
+    if (brrr_status s = takeIndexError(context, "brrr_profile", true))
+      return s;
+    if (brrr_status s = profile(context, inputs, outputs, launch_ms))
+      return s;
+    return takeIndexError(context, "brrr_profile", false);
+  });
+}
+
+BRRR_API brrr_status brrr_context_check(brrr_context *context) {
+  return guarded([&] {
+    if (!context)
+      return invalid("brrr_context_check", "context is null");
+    return takeIndexError(context, "brrr_context_check", false);
   });
 }

@@ -138,6 +138,13 @@ struct brrr_context {
   /// brrr_profile's events, one between each pair of steps.
   std::vector<CUevent> events;
 
+  /// The record index-checking kernels write their first bad index to
+  /// (`Launch::errorRecord`): pinned host memory mapped into the device, so
+  /// that reading it costs the host a load and no driver call. Null when no
+  /// kernel of the model checks.
+  brrr::artifact::ErrorRecord *record = nullptr;
+  CUdeviceptr recordDevice = 0;
+
   ~brrr_context();
 };
 
@@ -165,6 +172,11 @@ brrr_status runHost(brrr_context *ctx, const void *const *inputs,
                     void *const *outputs);
 brrr_status profile(brrr_context *ctx, const void *const *inputs,
                     void *const *outputs, double *launchMs);
+
+/// Reports (BRRR_ERROR_INVALID_INPUT, message prefixed by `fn`) and clears
+/// an out-of-range index a kernel recorded; BRRR_OK when none is. `earlier`:
+/// the index was read by a run before the current call, which does nothing.
+brrr_status takeIndexError(brrr_context *ctx, const char *fn, bool earlier);
 
 } // namespace brrr::runtime
 

@@ -34,7 +34,8 @@ typedef enum {
   BRRR_ERROR_UNSUPPORTED_DEVICE = 4, /* the artifact was not built for it */
   BRRR_ERROR_CORRUPT_ARTIFACT = 5,   /* bad magic, version, truncation */
   BRRR_ERROR_OUT_OF_MEMORY = 6,
-  BRRR_ERROR_CUDA = 7 /* any other driver error */
+  BRRR_ERROR_CUDA = 7,         /* any other driver error */
+  BRRR_ERROR_INVALID_INPUT = 8 /* a run read an out-of-range index */
 } brrr_status;
 
 typedef enum {
@@ -115,7 +116,18 @@ brrr_status brrr_context_set_cuda_graphs(brrr_context *context, int enabled);
 
 /* Runs on `stream` (a CUstream; NULL is the legacy default stream) with
  * device pointers (16-byte aligned), in input/output order. Returns once the
- * work is queued. */
+ * work is queued.
+ *
+ * Index checks: Gather, GatherElements, GatherND, ScatterElements and
+ * ScatterND kernels check their indices (unless compiled with brrrc
+ * --unchecked-indices) and record the first one outside [-extent, extent).
+ * Such a run's outputs are undefined; memory stays safe. The run that read
+ * the index reports it as BRRR_ERROR_INVALID_INPUT, with a message naming the
+ * ONNX node, the value and the extent: brrr_run_host and brrr_profile
+ * themselves, since they synchronize. brrr_run returns before the kernels
+ * run, so after synchronizing its stream call brrr_context_check; otherwise
+ * the context's next brrr_run, brrr_run_host or brrr_profile reports it and
+ * queues nothing. Reporting clears the error: the context stays usable. */
 brrr_status brrr_run(brrr_context *context, const void *const *inputs,
                      void *const *outputs, void *stream);
 
@@ -127,6 +139,12 @@ brrr_status brrr_run_host(brrr_context *context, const void *const *inputs,
  * brrr_model_num_launches() milliseconds into `launch_ms`. Synchronizes. */
 brrr_status brrr_profile(brrr_context *context, const void *const *inputs,
                          void *const *outputs, double *launch_ms);
+
+/* BRRR_ERROR_INVALID_INPUT if a run on `context` read an out-of-range index
+ * (see brrr_run) and that was not yet reported, else BRRR_OK. It does not
+ * wait for queued work: synchronize the runs' stream first. Costs a load
+ * from host memory. */
+brrr_status brrr_context_check(brrr_context *context);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,9 @@ public:
                 const std::vector<void *> &outputs) {
     return runHost(inputs.data(), outputs.data());
   }
+  /// Reports an out-of-range index read by a run not yet reported (see
+  /// brrr_run); call it after synchronizing the runs' stream.
+  Error check() { return Error::from(brrr_context_check(c_)); }
   /// Milliseconds per launch, in plan order.
   Result<std::vector<double>> profile(const std::vector<const void *> &inputs,
                                       const std::vector<void *> &outputs) {

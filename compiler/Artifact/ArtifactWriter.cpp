@@ -391,6 +391,18 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
             fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName))
       launch.sharedBytes = shared.getBytes();
     launch.programmatic = fusion->hasAttr("brrr.programmatic");
+    if (auto check =
+            fusion->getAttrOfType<IndexCheckAttr>(kIndexCheckAttrName)) {
+      // The kernel writes the check's id into the record; the table maps it
+      // back to the node.
+      launch.errorRecord = true;
+      size_t id = size_t(check.getId());
+      if (a.checks.size() <= id)
+        a.checks.resize(id + 1);
+      if (!a.checks[id].op.empty())
+        return fusion.emitOpError("repeats index check ") << id;
+      a.checks[id] = {check.getNode().str(), check.getOp().str()};
+    }
     if (launch.grid[0] == 0)
       continue; // Empty output: nothing to compute.
     a.steps.push_back(

@@ -13,7 +13,9 @@
 // arithmetic on static shapes (constant divisors). Elements move as raw
 // bits; only a scatter's reduction computes. Gather indices are normalized
 // (negative counts from the end) and clamped into range so that a bad index can
-// never read outside the input.
+// never read outside the input. A kernel with a `#brrr.index_check` also
+// reports the first index outside [-extent, extent) it reads into the run's
+// error record (runtime/Artifact.h's ErrorRecord), its last parameter.
 //
 // A scatter is computed from the output's side too, so that no two threads
 // write one element and the result is deterministic: the thread of element
@@ -29,6 +31,7 @@
 #include "compiler/CodeGen/KernelUtils.h"
 
 #include "passes/Passes.h"
+#include "runtime/Artifact.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,6 +39,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <array>
+#include <cstddef>
 #include <functional>
 
 using namespace mlir;
@@ -55,6 +59,11 @@ Type storageType(Type t) {
 }
 
 struct Emitter : IndexMath {
+  /// The run's error record (a kernel parameter) and the kernel's check id,
+  /// or null: the kernel does not check its indices.
+  Value record = nullptr;
+  int64_t checkId = 0;
+
   Value load(Value base, Type elem, Value linearIndex) {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
     Value i = linearIndex.getType().isIndex()
@@ -65,16 +74,74 @@ struct Emitter : IndexMath {
     Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{i});
     return LLVM::LoadOp::create(b, loc, elem, p);
   }
-  /// The index stored at `linearIndex` of an index tensor, negative values
-  /// counted from the end of a dimension of size `dim`. Not clamped.
-  Value loadIndex(Value base, Value indices, Value linearIndex, int64_t dim) {
+  /// The index stored at `linearIndex` of an index tensor, for dimension
+  /// `axis` (of size `dim`) of the tensor it indexes; negative values
+  /// counted from the end. Not clamped; reported when out of range and the
+  /// kernel checks its indices.
+  Value loadIndex(Value base, Value indices, Value linearIndex, int64_t dim,
+                  int64_t axis) {
     Type t =
         storageType(cast<RankedTensorType>(indices.getType()).getElementType());
-    Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                         load(base, t, linearIndex));
+    Value raw = load(base, t, linearIndex);
+    Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
     Value neg =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, idx(0));
-    return arith::SelectOp::create(b, loc, neg, add(k, idx(dim)), k);
+    Value normal = arith::SelectOp::create(b, loc, neg, add(k, idx(dim)), k);
+    if (record) {
+      // Below -dim the normalized index is still negative: unsigned, it is
+      // past the end as well.
+      Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        normal, idx(dim));
+      auto ifBad = scf::IfOp::create(b, loc, bad, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifBad.getThenRegion().front());
+      report(raw, dim, axis);
+    }
+    return normal;
+  }
+  /// Claims the error record for this thread's bad index `raw` (an i32 or
+  /// i64) of dimension `axis` of size `dim`, unless another thread has.
+  void report(Value raw, int64_t dim, int64_t axis) {
+    namespace art = ::brrr::artifact;
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+    Type i8 = b.getI8Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto field = [&](size_t offset) -> Value {
+      Value at = arith::ConstantOp::create(
+          b, loc, i64, b.getI64IntegerAttr(static_cast<int64_t>(offset)));
+      return LLVM::GEPOp::create(b, loc, ptr, i8, record, ValueRange{at});
+    };
+    auto i32c = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+    };
+    auto i64c = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+    };
+    auto claim = LLVM::AtomicCmpXchgOp::create(
+        b, loc, field(offsetof(art::ErrorRecord, state)),
+        i32c(art::kRecordClear), i32c(art::kRecordWriting),
+        LLVM::AtomicOrdering::monotonic, LLVM::AtomicOrdering::monotonic);
+    Value won = LLVM::ExtractValueOp::create(b, loc, claim, 1);
+    auto ifWon = scf::IfOp::create(b, loc, won, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifWon.getThenRegion().front());
+    Value value = raw.getType() == i64
+                      ? raw
+                      : Value(arith::ExtSIOp::create(b, loc, i64, raw));
+    LLVM::StoreOp::create(b, loc, i32c(checkId),
+                          field(offsetof(art::ErrorRecord, check)));
+    LLVM::StoreOp::create(b, loc, i32c(axis),
+                          field(offsetof(art::ErrorRecord, axis)));
+    LLVM::StoreOp::create(b, loc, value,
+                          field(offsetof(art::ErrorRecord, value)));
+    LLVM::StoreOp::create(b, loc, i64c(dim),
+                          field(offsetof(art::ErrorRecord, extent)));
+    // The host may read the record while the run goes on: the fields
+    // before the state that says they are there.
+    LLVM::StoreOp::create(b, loc, i32c(art::kRecordWritten),
+                          field(offsetof(art::ErrorRecord, state)),
+                          /*alignment=*/4, /*isVolatile=*/false,
+                          /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
+                          LLVM::AtomicOrdering::release);
   }
   Value eq(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
@@ -305,11 +372,17 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   Type elem = storageType(outType.getElementType());
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
+  auto check = fusion->getAttrOfType<IndexCheckAttr>(kIndexCheckAttrName);
+  unsigned numInputs = fusion.getInputs().size();
   auto func = createKernel(moduleBuilder, loc, name,
-                           fusion.getInputs().size() + 1, kBlockSize);
+                           numInputs + 1 + (check ? 1 : 0), kBlockSize);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Emitter e{{b, loc}};
+  if (check) {
+    e.record = entry.getArgument(numInputs + 1);
+    e.checkId = check.getId();
+  }
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value lin = e.add(e.mul(bid, kBlockSize), tid);
@@ -357,7 +430,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     SmallVector<Value> idxCoords(out.begin() + axis, out.begin() + axis + r);
     int64_t dim = inShape[axis];
     Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
-                          e.linear(idxCoords, idxShape), dim);
+                          e.linear(idxCoords, idxShape), dim, axis);
     k = e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
     SmallVector<Value> in(out.begin(), out.begin() + axis);
     in.push_back(k);
@@ -367,8 +440,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     // The output has the indices' shape.
     int64_t axis = g.getAxis();
     ArrayRef<int64_t> inShape = shapeOf(g.getInput());
-    Value k =
-        e.loadIndex(argOf(g.getIndices()), g.getIndices(), lin, inShape[axis]);
+    Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(), lin,
+                          inShape[axis], axis);
     SmallVector<Value> in(out);
     in[axis] = e.clamp(k, 0, std::max<int64_t>(inShape[axis] - 1, 0));
     value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
@@ -383,7 +456,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     for (int64_t j = 0; j < k; ++j) {
       int64_t dim = inShape[batch + j];
       Value c = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
-                            e.add(tuple, e.idx(j)), dim);
+                            e.add(tuple, e.idx(j)), dim, batch + j);
       in.push_back(e.clamp(c, 0, std::max<int64_t>(dim - 1, 0)));
     }
     in.append(out.begin() + q - 1, out.end());
@@ -404,7 +477,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
           arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
       for (int64_t j = 0; j < k; ++j) {
         Value c = e.loadIndex(argOf(s.getIndices()), s.getIndices(),
-                              e.add(e.mul(u, k), e.idx(j)), shape[j]);
+                              e.add(e.mul(u, k), e.idx(j)), shape[j], j);
         hit = arith::AndIOp::create(b, loc, hit, e.eq(c, out[j]));
       }
       Value update =
@@ -434,8 +507,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
       SmallVector<Value> pos(at);
       pos[axis] = t;
       Value p = e.linear(pos, idxShape);
-      Value c =
-          e.loadIndex(argOf(s.getIndices()), s.getIndices(), p, shape[axis]);
+      Value c = e.loadIndex(argOf(s.getIndices()), s.getIndices(), p,
+                            shape[axis], axis);
       Value hit = arith::AndIOp::create(b, loc, covered, e.eq(c, out[axis]));
       Value update = e.load(argOf(s.getUpdates()), elem, p);
       return arith::SelectOp::create(
@@ -450,7 +523,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     return op->emitOpError("has no data-movement code generation");
   }
 
-  Value outBase = entry.getArgument(fusion.getInputs().size());
+  Value outBase = entry.getArgument(numInputs);
   Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), lin);
   Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, elem, outBase, ValueRange{i});
   LLVM::StoreOp::create(b, loc, *value, ptr);

@@ -63,6 +63,8 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());
+  if (options.indexChecks)
+    codegen.nest<func::FuncOp>().addPass(createBrrrCheckIndices());
   BrrrOutlineKernelsOptions outline;
   outline.programmaticLaunch = options.programmaticLaunch;
   codegen.addPass(createBrrrOutlineKernels(outline));

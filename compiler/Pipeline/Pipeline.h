@@ -39,6 +39,9 @@ struct CompileOptions {
   /// before them where that pays; see brrr-outline-kernels'
   /// `programmatic-launch`.
   bool programmaticLaunch = true;
+  /// Index-driven kernels report out-of-range indices to the runtime; see
+  /// brrr-check-indices (brrrc --unchecked-indices turns it off).
+  bool indexChecks = true;
 };
 
 /// Runs the graph passes and kernel outlining on an imported module; with

@@ -16,6 +16,7 @@ using namespace mlir::brrr;
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include <limits>
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Brrr/BrrrAttrs.cpp.inc"
@@ -332,4 +333,20 @@ SharedBufferAttr SharedPlanAttr::find(SharedRole role, int64_t index) const {
       return buffer;
   }
   return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Index checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+IndexCheckAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t id,
+                       StringAttr node, StringAttr op) {
+  // The id is a u32 in the artifact and in the kernel's error record.
+  if (id < 0 || id > std::numeric_limits<int32_t>::max())
+    return emitError() << "an index check's id must lie in [0, 2^31), got "
+                       << id;
+  if (!node || !op || op.getValue().empty())
+    return emitError() << "an index check names its node and op";
+  return success();
 }

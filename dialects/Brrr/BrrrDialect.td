@@ -422,4 +422,33 @@ def Brrr_SharedPlanAttr : AttrDef<Brrr_Dialect, "SharedPlan"> {
   }];
 }
 
+def Brrr_IndexCheckAttr : AttrDef<Brrr_Dialect, "IndexCheck"> {
+  let mnemonic = "index_check";
+  let summary = "a kernel's run-time check of the indices it reads";
+  let description = [{
+    Recorded on each index-driven `brrr.fusion` (`brrr.index_check`) by
+    `brrr-check-indices`: the kernel checks every index it reads against
+    the extent of the axis it indexes (valid from -extent to extent - 1)
+    and, on the first one out of range, writes check `id`, the axis, the
+    extent and the value into the run's error record (its last
+    parameter). The artifact's check table maps `id` back to the ONNX
+    `node` and its `op` type for the runtime's message. A kernel without
+    the attribute does not check; it clamps every read into range and
+    never writes outside its output either way.
+
+    Example:
+
+    ```mlir
+    #brrr.index_check<id = 0, node = "/embeddings/word_embeddings/Gather", op = "Gather">
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$id,
+    "::mlir::StringAttr":$node,
+    "::mlir::StringAttr":$op
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // BRRR_DIALECT_TD

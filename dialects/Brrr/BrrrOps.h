@@ -37,6 +37,9 @@ constexpr llvm::StringLiteral kKernelConfigAttrName = "brrr.config";
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.shared` plan.
 constexpr llvm::StringLiteral kSharedPlanAttrName = "brrr.shared";
 
+/// The `brrr.fusion` attribute holding its kernel's `#brrr.index_check`.
+constexpr llvm::StringLiteral kIndexCheckAttrName = "brrr.index_check";
+
 /// The module attribute holding the `#brrr.target` it is compiled for.
 constexpr llvm::StringLiteral kTargetAttrName = "brrr.target";
 

@@ -17,6 +17,7 @@ STATUS_NAMES = {
     5: "BRRR_ERROR_CORRUPT_ARTIFACT",
     6: "BRRR_ERROR_OUT_OF_MEMORY",
     7: "BRRR_ERROR_CUDA",
+    8: "BRRR_ERROR_INVALID_INPUT",
 }
 
 # brrr_dtype -> (numpy dtype name, bytes per element).
@@ -101,6 +102,11 @@ _SIGNATURES = {
                                ctypes.POINTER(ctypes.c_double)]),
 }
 
+# Entry points a library built by an older brrrc may lack.
+_OPTIONAL = {
+    "brrr_context_check": (_STATUS, [_P]),
+}
+
 _libraries = {}
 
 
@@ -153,7 +159,8 @@ def library(path):
     if version != 1:
         raise BrrrError(5, "%s has runtime API version %d; this brrr package "
                         "reads version 1" % (path, version))
-    for name, (restype, argtypes) in _SIGNATURES.items():
+    for name, (restype, argtypes) in list(_SIGNATURES.items()) + [
+            item for item in _OPTIONAL.items() if hasattr(lib, item[0])]:
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes

@@ -346,6 +346,16 @@ class Context:
                                                   stream or None))
         return outs
 
+    def check(self):
+        """Raises BrrrError (BRRR_ERROR_INVALID_INPUT) if a run on CUDA
+        arrays read an out-of-range index that was not reported yet. Such
+        runs return before their kernels run: synchronize their stream
+        first (e.g. torch.cuda.synchronize()). Host runs check themselves."""
+        if not hasattr(self._lib, "brrr_context_check"):
+            raise BrrrError(1, "this model library predates "
+                            "brrr_context_check; rebuild it with brrrc")
+        _capi.check(self._lib, self._lib.brrr_context_check(self._live()))
+
     def profile(self, *args, outputs=None):
         """Runs once without graphs on CUDA inputs, timing each launch;
         returns [(LaunchInfo, milliseconds)]."""

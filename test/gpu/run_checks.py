@@ -12,6 +12,11 @@ outputs poisoned with NaN / a sentinel before each replay. References: the
 ONNX test data, or torch in float64 on fresh random inputs. Prints a table
 and a summary line; exits non-zero on any failure.
 
+Index-driven kernel cases (BAD_INDEX) also run with one index out of range
+from C++, numpy and torch: each run must fail with BRRR_ERROR_INVALID_INPUT
+and a message naming the node, the value and the extent, and the same
+context must then run valid inputs correctly.
+
 Usage: run_checks.py CORPUS CPP_RUN [--out DIR]
 """
 
@@ -207,6 +212,8 @@ def main():
                                        meta.get("tolerance"))
         if have_py:
             results.update(run_python(so, ins, refs, out_dtypes, meta))
+            if meta.get("name") in BAD_INDEX:
+                results.update(run_bad_indices(so, ins, refs, meta, args.cpp_run))
         ok = all(passed for passed, _, _ in results.values())
         failures += not ok
         rows.append((case, ok, results))
@@ -215,6 +222,86 @@ def main():
         print(f"{'PASS' if ok else 'FAIL'}  {case:55s} {detail}")
     print(f"gpu checks: {len(rows) - failures} passed, {failures} failed")
     return 1 if failures else 0
+
+
+# Kernel cases that read indices: (input holding them, flat position of the
+# index to corrupt, extent of the dimension it indexes, node name).
+BAD_INDEX = {
+    "gather_rows_negative": (1, 0, 50, "Gather_0"),
+    "gather_elements_negative_f16": (1, 4, 70, "GatherElements_0"),
+    "gather_nd_batch_f32": (1, 2, 9, "GatherND_0"),
+    "scatter_nd_add_duplicates_f32": (1, 3, 10, "ScatterND_0"),
+    "scatter_nd_replace_f16": (1, 0, 33, "ScatterND_0"),
+    "scatter_elements_max_i64": (1, 5, 13, "ScatterElements_0"),
+}
+
+
+def run_bad_indices(so, ins, refs, meta, cpp_run):
+    """Runs `so` with one index out of range from C++ (brrr_run_host), numpy
+    (brrr_run_host) and torch (brrr_run, then Context.check after a
+    synchronize), each expecting the error; then valid inputs on the same
+    context. Values: past the end, below -extent, 5000 and 2^40."""
+    import brrr
+    which, pos, extent, node = BAD_INDEX[meta["name"]]
+    res = {}
+
+    def bad(value):
+        out = [t.clone() for t in ins]
+        out[which].view(-1)[pos] = value
+        return out
+
+    def expect(label, message, value):
+        want = [f"node '{node}'", f"index {value} is out of range",
+                f"of extent {extent}"]
+        missing = [w for w in want if w not in message]
+        res[label] = (not missing, 0.0 if not missing else float("inf"),
+                      "reported" if not missing else
+                      f"missing {missing} in: {message[-200:]}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = write_inputs(tmp, bad(5000))
+        proc = subprocess.run([cpp_run, so, tmp] + paths, capture_output=True,
+                              text=True)
+        if proc.returncode == 0:
+            res["bad-cpp"] = (False, float("inf"), "the run succeeded")
+        else:
+            expect("bad-cpp", proc.stderr, 5000)
+    try:
+        model = brrr.load(so)
+        np_bad = [to_numpy(t) for t in bad(2**40)]
+        try:
+            model(*np_bad)
+            res["bad-numpy"] = (False, float("inf"), "the run succeeded")
+        except brrr.BrrrError as e:
+            if e.status_name != "BRRR_ERROR_INVALID_INPUT":
+                res["bad-numpy"] = (False, float("inf"), str(e)[-200:])
+            else:
+                expect("bad-numpy", str(e), 2**40)
+        outs = model(*[to_numpy(t) for t in ins])
+        outs = outs if isinstance(outs, (list, tuple)) else [outs]
+        res["bad-then-good-numpy"] = check(outs, refs, [str(o.dtype) for o in outs],
+                                           False, meta.get("tolerance"))
+        ctx = model.context()
+        for label, value in (("bad-torch-past-end", extent),
+                             ("bad-torch-below", -extent - 1)):
+            ctx.run(*[t.cuda() for t in bad(value)])
+            torch.cuda.synchronize()
+            try:
+                ctx.check()
+                res[label] = (False, float("inf"), "no error reported")
+            except brrr.BrrrError as e:
+                expect(label, str(e), value)
+        outs = ctx.run(*[t.cuda() for t in ins])
+        torch.cuda.synchronize()
+        ctx.check()
+        res["bad-then-good-torch"] = check(
+            [to_numpy(o) for o in outs], refs,
+            [str(o.dtype).replace("torch.", "") for o in outs], False,
+            meta.get("tolerance"))
+        ctx.close()
+    except Exception as e:  # noqa: BLE001 - report every failure as a row
+        res["bad-py"] = (False, float("inf"), f"{type(e).__name__}: {e}"[:200])
+    return res
 
 
 def poisoned(t):

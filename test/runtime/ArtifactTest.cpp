@@ -15,6 +15,7 @@
 #include <set>
 
 using namespace brrr::artifact;
+using brrr::test::makeGatherArtifact;
 using brrr::test::makeIm2colArtifact;
 using brrr::test::makeTensorMapArtifact;
 using brrr::test::makeTestArtifact;
@@ -48,6 +49,8 @@ TEST(ArtifactTest, RoundTripKeepsEveryField) {
   a.launches[1].block[1] = 2;
   a.launches[2].sharedBytes = 4096;
   a.launches[2].programmatic = true;
+  a.launches[0].errorRecord = true;
+  a.checks = {{"/embeddings/Gather", "Gather"}, {"", "ScatterND"}};
   std::vector<uint8_t> image = serialize(a);
   Artifact b;
   std::string error;
@@ -89,7 +92,13 @@ TEST(ArtifactTest, RoundTripKeepsEveryField) {
     EXPECT_EQ(y.sharedBytes, x.sharedBytes);
     EXPECT_EQ(y.args, x.args);
     EXPECT_EQ(y.programmatic, x.programmatic);
+    EXPECT_EQ(y.errorRecord, x.errorRecord);
   }
+  ASSERT_EQ(b.checks.size(), 2u);
+  EXPECT_EQ(b.checks[0].node, "/embeddings/Gather");
+  EXPECT_EQ(b.checks[0].op, "Gather");
+  EXPECT_EQ(b.checks[1].node, "");
+  EXPECT_EQ(b.checks[1].op, "ScatterND");
   ASSERT_EQ(b.copies.size(), 1u);
   EXPECT_EQ(b.copies[0].src, 4u);
   EXPECT_EQ(b.copies[0].dst, 6u);
@@ -178,6 +187,28 @@ TEST(ArtifactTest, CorruptIm2colMapBytesAreRejectedOrConsistent) {
   corruptEveryByte(serialize(makeIm2colArtifact()));
 }
 
+TEST(ArtifactTest, CorruptIndexCheckBytesAreRejectedOrConsistent) {
+  corruptEveryByte(serialize(makeGatherArtifact()));
+}
+
+TEST(ArtifactTest, ErrorRecordMustBeABool) {
+  Artifact a = makeGatherArtifact();
+  a.weights.clear();
+  a.tensors[1].storage = Storage::Arena;
+  a.arenaBytes = 256;
+  std::vector<uint8_t> image = serialize(a);
+  // The launch's errorRecord flag: before the copies' count, the steps
+  // (count, one kind/index pair), the check table (count, node, op), the
+  // arena size and the weights' length.
+  size_t checks = 8 + (8 + a.checks[0].node.size()) + (8 + 6);
+  size_t at = image.size() - 8 - (8 + 8) - checks - 8 - 8 - 1;
+  ASSERT_EQ(image[at], 1);
+  image[at] = 2;
+  EXPECT_EQ(rejection(image), "artifact field launches[0].errorRecord is 2 "
+                              "at offset " +
+                                  std::to_string(at) + ", expected 0 or 1");
+}
+
 TEST(ArtifactTest, BadMagic) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[1] = 'X';
@@ -191,20 +222,23 @@ TEST(ArtifactTest, NewerFormatVersion) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 7;
   EXPECT_EQ(rejection(image), "artifact format version 7, this runtime reads "
-                              "4 (the model was built by a newer brrrc)");
+                              "5 (the model was built by a newer brrrc)");
 }
 
 TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 1; // before tensor maps
   EXPECT_EQ(rejection(image), "artifact format version 1, this runtime reads "
-                              "4 (rebuild the model with this brrrc)");
+                              "5 (rebuild the model with this brrrc)");
   image[8] = 2; // before im2col maps and element strides
   EXPECT_EQ(rejection(image), "artifact format version 2, this runtime reads "
-                              "4 (rebuild the model with this brrrc)");
+                              "5 (rebuild the model with this brrrc)");
   image[8] = 3; // before programmatic launches
   EXPECT_EQ(rejection(image), "artifact format version 3, this runtime reads "
-                              "4 (rebuild the model with this brrrc)");
+                              "5 (rebuild the model with this brrrc)");
+  image[8] = 4; // before index checks
+  EXPECT_EQ(rejection(image), "artifact format version 4, this runtime reads "
+                              "5 (rebuild the model with this brrrc)");
 }
 
 TEST(ArtifactTest, TrailingBytes) {
@@ -241,9 +275,10 @@ TEST(ArtifactTest, ProgrammaticMustBeABool) {
   a.weights.clear();
   a.arenaBytes = 0;
   std::vector<uint8_t> image = serialize(a);
-  // The last launch's flag: before the copies (count, src, dst), the steps
-  // (count, four kind/index pairs), the arena size and the weights' length.
-  size_t at = image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 1;
+  // The last launch's flag: before its errorRecord flag, the copies (count,
+  // src, dst), the steps (count, four kind/index pairs), the checks'
+  // count, the arena size and the weights' length.
+  size_t at = image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 8 - 1 - 1;
   ASSERT_EQ(image[at], 0);
   image[at] = 3;
   EXPECT_EQ(rejection(image), "artifact field launches[2].programmatic is 3 "
@@ -388,11 +423,11 @@ TEST(ArtifactTest, DtypeSizes) {
 TEST(ArtifactTest, CheckThroughTheCApi) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()), BRRR_OK);
-  image[8] = 5;
+  image[8] = 6;
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()),
             BRRR_ERROR_CORRUPT_ARTIFACT);
-  EXPECT_STREQ(brrr_last_error(), "artifact format version 5, this runtime "
-                                  "reads 4 (the model was built by a newer "
+  EXPECT_STREQ(brrr_last_error(), "artifact format version 6, this runtime "
+                                  "reads 5 (the model was built by a newer "
                                   "brrrc)");
   EXPECT_EQ(brrr_artifact_check(image.data(), 3), BRRR_ERROR_CORRUPT_ARTIFACT);
   EXPECT_EQ(brrr_artifact_check(nullptr, 10), BRRR_ERROR_INVALID_ARGUMENT);

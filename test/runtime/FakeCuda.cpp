@@ -18,6 +18,8 @@
 
 #include "FakeCuda.h"
 
+#include "runtime/Artifact.h"
+
 #include <cuda.h>
 
 #include <algorithm>
@@ -25,6 +27,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -109,16 +112,47 @@ void tmaAddBody(const Op &op) {
     f32(op.args[0])[i] = load(op.maps[0], i) + load(op.maps[1], i);
 }
 
-// The kernels of test/runtime/TestArtifact.cpp's PTX, and the TMA kernel of
-// its fake-only model.
+/// out[i] = table[ids[i]] over an f32 table of 4 (args: table, ids (i64),
+/// out, error record), checking each index as brrr's gather kernels do:
+/// the first outside [-4, 4) is claimed into the record, reads are clamped.
+void gatherBody(const Op &op) {
+  const float *table = f32(op.args[0]);
+  const auto *ids = reinterpret_cast<const int64_t *>(uintptr_t(op.args[1]));
+  auto *record =
+      reinterpret_cast<brrr::artifact::ErrorRecord *>(uintptr_t(op.args[3]));
+  const int64_t extent = 4;
+  for (unsigned i = 0; i < op.threads; ++i) {
+    int64_t k = ids[i] < 0 ? ids[i] + extent : ids[i];
+    if (k < 0 || k >= extent) {
+      uint32_t clear = brrr::artifact::kRecordClear;
+      if (__atomic_compare_exchange_n(&record->state, &clear,
+                                      brrr::artifact::kRecordWriting, false,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        record->check = 0;
+        record->axis = 0;
+        record->value = ids[i];
+        record->extent = extent;
+        __atomic_store_n(&record->state, brrr::artifact::kRecordWritten,
+                         __ATOMIC_RELEASE);
+      }
+      k = std::clamp<int64_t>(k, 0, extent - 1);
+    }
+    f32(op.args[2])[i] = table[k];
+  }
+}
+
+// The kernels of test/runtime/TestArtifact.cpp's PTX, and the kernels of
+// its fake-only models.
 CUfunc_st kernels[] = {{"brrr_test_add", 0, 3, addBody, 0},
                        {"brrr_test_relu", 0, 2, reluBody, 0},
-                       {"brrr_test_tma_add", 2, 1, tmaAddBody, 0}};
+                       {"brrr_test_tma_add", 2, 1, tmaAddBody, 0},
+                       {"brrr_test_gather", 0, 4, gatherBody, 0}};
 
 std::recursive_mutex mu;
 bool initialized = false;
 FakeCudaStats stats = {};
 std::map<uintptr_t, size_t> allocations;
+std::set<uintptr_t> hostAllocations; ///< cuMemHostAlloc's
 CUctx_st primary[16];
 double clockMs = 0;
 thread_local CUcontext current = nullptr;
@@ -472,6 +506,40 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
   }
   return std::getenv("FAKE_CUDA_STRICT_POINTERS") ? CUDA_ERROR_INVALID_VALUE
                                                   : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/// Pinned host memory: host memory, its device address the same pointer.
+/// Counted with the device allocations, so that tests see it released.
+CUresult cuMemHostAlloc(void **pp, size_t bytes, unsigned int flags) {
+  FAKE_NEEDS_CONTEXT();
+  if (!pp || !bytes || !(flags & CU_MEMHOSTALLOC_DEVICEMAP))
+    return CUDA_ERROR_INVALID_VALUE;
+  void *p = std::malloc(bytes);
+  if (!p)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  std::memset(p, 0xff, bytes);
+  hostAllocations.insert(uintptr_t(p));
+  ++stats.liveAllocations;
+  *pp = p;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p,
+                                      unsigned int flags) {
+  FAKE_NEEDS_CONTEXT();
+  if (!dptr || flags || !hostAllocations.count(uintptr_t(p)))
+    return CUDA_ERROR_INVALID_VALUE;
+  *dptr = CUdeviceptr(uintptr_t(p));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  FAKE_NEEDS_CONTEXT();
+  if (!hostAllocations.erase(uintptr_t(p)))
+    return CUDA_ERROR_INVALID_VALUE;
+  --stats.liveAllocations;
+  std::free(p);
+  return CUDA_SUCCESS;
 }
 
 CUresult cuMemGetInfo_v2(size_t *freeBytes, size_t *total) {

@@ -667,3 +667,126 @@ TEST(TensorMapTest, DtypesMapToTheDriversElementTypes) {
 }
 
 } // namespace
+
+// Index checks: the gather model's kernel records the first index outside
+// [-4, 4) into the context's error record, and the runtime reports it on
+// every API path, then clears it.
+class IndexCheckTest : public FakeDriverTest {
+protected:
+  void SetUp() override {
+    FakeDriverTest::SetUp();
+    openAndCreate(makeGatherArtifact());
+  }
+  /// Runs ids through `fn` (0: brrr_run_host, 1: brrr_run, 2: brrr_profile)
+  /// into rows.
+  brrr_status gather(std::vector<int64_t> ids, int fn = 0) {
+    ids.resize(kGatherIds, 0);
+    input = ids;
+    rows.assign(kGatherIds, -1.0f);
+    const void *in[] = {input.data()};
+    void *out[] = {rows.data()};
+    double ms[1];
+    if (fn == 1)
+      return brrr_run(ctx, in, out, nullptr);
+    if (fn == 2)
+      return brrr_profile(ctx, in, out, ms);
+    return brrr_run_host(ctx, in, out);
+  }
+  std::vector<int64_t> input;
+  std::vector<float> rows;
+};
+
+TEST_F(IndexCheckTest, ValidIdsIncludingNegativeOnesRun) {
+  ASSERT_EQ(gather({0, 1, 2, 3, -1, -4}), BRRR_OK) << lastError();
+  std::vector<float> want = {gatherRow(0), gatherRow(1), gatherRow(2),
+                             gatherRow(3), gatherRow(3), gatherRow(0)};
+  EXPECT_EQ(rows, want);
+  EXPECT_EQ(brrr_context_check(ctx), BRRR_OK);
+}
+
+TEST_F(IndexCheckTest, RunHostReportsTheNodeValueAndExtent) {
+  ASSERT_EQ(gather({1, 5000, 2}), BRRR_ERROR_INVALID_INPUT);
+  std::string e = lastError();
+  EXPECT_TRUE(contains(e, "brrr_run_host: node "
+                          "'/embeddings/word_embeddings/Gather' (Gather): "
+                          "index 5000 is out of range for dimension 0 of "
+                          "extent 4 (valid indices are -4 to 3)"))
+      << e;
+  // Reads stay in range (clamped), and the context stays usable.
+  EXPECT_EQ(rows[1], gatherRow(3));
+  ASSERT_EQ(gather({3, 2}), BRRR_OK) << lastError();
+  EXPECT_EQ(rows[0], gatherRow(3));
+  EXPECT_EQ(brrr_context_check(ctx), BRRR_OK);
+}
+
+TEST_F(IndexCheckTest, HugeAndTooNegativeIdsAreReported) {
+  ASSERT_EQ(gather({int64_t(1) << 40}), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "index 1099511627776 is out of range"))
+      << lastError();
+  ASSERT_EQ(gather({-5}), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "index -5 is out of range")) << lastError();
+  // The first bad index wins the record; the later ones leave it alone.
+  ASSERT_EQ(gather({7, 8, 9}), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "index 7 is")) << lastError();
+}
+
+TEST_F(IndexCheckTest, AsyncRunIsReportedByContextCheck) {
+  ASSERT_EQ(gather({4}, /*brrr_run*/ 1), BRRR_OK) << lastError();
+  ASSERT_EQ(brrr_context_check(ctx), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "brrr_context_check: node "
+                                    "'/embeddings/word_embeddings/Gather'"))
+      << lastError();
+  EXPECT_EQ(brrr_context_check(ctx), BRRR_OK) << "reported once";
+  ASSERT_EQ(gather({1}, 1), BRRR_OK) << lastError();
+  EXPECT_EQ(brrr_context_check(ctx), BRRR_OK);
+}
+
+TEST_F(IndexCheckTest, UnreportedErrorFailsTheNextCallWhichQueuesNothing) {
+  ASSERT_EQ(gather({4}, 1), BRRR_OK) << lastError();
+  int64_t kernels = fakeStats().kernelsRun;
+  ASSERT_EQ(gather({1}, 1), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "brrr_run: a run queued earlier on this "
+                                    "context read an out-of-range index"))
+      << lastError();
+  EXPECT_TRUE(contains(lastError(), "index 4 is out of range")) << lastError();
+  EXPECT_EQ(fakeStats().kernelsRun, kernels) << "nothing was queued";
+  EXPECT_EQ(rows[0], -1.0f);
+  // Reported and cleared: the retry runs.
+  ASSERT_EQ(gather({1}, 1), BRRR_OK) << lastError();
+  EXPECT_EQ(rows[0], gatherRow(1));
+  // brrr_run_host reports an earlier run's error the same way.
+  ASSERT_EQ(gather({-9}, 1), BRRR_OK) << lastError();
+  ASSERT_EQ(gather({1}, 0), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "brrr_run_host: a run queued earlier"))
+      << lastError();
+}
+
+TEST_F(IndexCheckTest, ProfileAndUngraphedRunsReport) {
+  ASSERT_EQ(gather({6}, 2), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "brrr_profile: node")) << lastError();
+  ASSERT_EQ(brrr_context_set_cuda_graphs(ctx, 0), BRRR_OK);
+  ASSERT_EQ(gather({0, 0, -7}), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "index -7")) << lastError();
+  ASSERT_EQ(gather({0}), BRRR_OK) << lastError();
+}
+
+TEST_F(IndexCheckTest, EveryContextHasItsOwnRecord) {
+  brrr_context *other = nullptr;
+  ASSERT_EQ(brrr_context_create(model, &other), BRRR_OK) << lastError();
+  ASSERT_EQ(gather({4}, 1), BRRR_OK) << lastError();
+  EXPECT_EQ(brrr_context_check(other), BRRR_OK);
+  EXPECT_EQ(brrr_context_check(ctx), BRRR_ERROR_INVALID_INPUT);
+  brrr_context_destroy(other);
+}
+
+TEST_F(IndexCheckTest, RecordWithAnUnknownCheckIsStillReported) {
+  // A record naming no check of the table (a kernel and artifact that
+  // disagree) is reported without reading past the table.
+  ASSERT_EQ(gather({4}, 1), BRRR_OK) << lastError();
+  ASSERT_NE(ctx->record, nullptr);
+  ctx->record->check = 99;
+  ASSERT_EQ(brrr_context_check(ctx), BRRR_ERROR_INVALID_INPUT);
+  EXPECT_TRUE(contains(lastError(), "index check 99 (not in the model's "
+                                    "table of 1): index 4 is out of range"))
+      << lastError();
+}

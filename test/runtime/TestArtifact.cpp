@@ -189,4 +189,32 @@ Artifact makeIm2colArtifact() {
   return a;
 }
 
+Artifact makeGatherArtifact() {
+  Artifact a;
+  a.target = "sm_80";
+  a.smMajor = 8;
+  a.smMinor = 0;
+  a.exactArch = false;
+  a.ptx = kPtx; // brrr_test_gather exists in the fake driver only
+  a.kernels = {{"brrr_test_gather", 0, 6 * 12}};
+  a.tensors = {
+      tensor("ids", DType::I64, {kGatherIds}, Storage::Input, 0),      // 0
+      tensor("table", DType::F32, {kGatherTable}, Storage::Weight, 0), // 1
+      tensor("rows", DType::F32, {kGatherIds}, Storage::Output, 0),    // 2
+  };
+  a.inputs = {0};
+  a.outputs = {2};
+  Launch l = launch(0, 1, kGatherIds, {1, 0, 2});
+  l.errorRecord = true;
+  a.launches = {l};
+  a.steps = {{Step::Kind::Launch, 0}};
+  a.checks = {{"/embeddings/word_embeddings/Gather", "Gather"}};
+  a.weights.resize(4 * kGatherTable);
+  for (int i = 0; i < kGatherTable; ++i) {
+    float w = gatherRow(i);
+    std::memcpy(&a.weights[4 * size_t(i)], &w, 4);
+  }
+  return a;
+}
+
 } // namespace brrr::test

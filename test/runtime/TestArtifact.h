@@ -42,6 +42,18 @@ artifact::Artifact makeTensorMapArtifact();
 /// model computes what the others do.
 artifact::Artifact makeIm2colArtifact();
 
+/// Ids and table entries of the gather model.
+constexpr int kGatherIds = 6, kGatherTable = 4;
+
+/// rows = table[ids] (Gather, axis 0) with ids: i64[6] an input and table:
+/// f32[4] a weight, by brrr_test_gather, which checks its indices and takes
+/// the context's error record (`Launch::errorRecord`); one index check,
+/// node "/embeddings/word_embeddings/Gather". Fake driver only.
+artifact::Artifact makeGatherArtifact();
+
+/// Entry i of the gather model's table.
+inline float gatherRow(int i) { return 10.0f * float(i + 1); }
+
 /// The weight w[i] of the test model.
 inline float testWeight(int i) { return 0.5f * float(i); }
 

@@ -54,7 +54,8 @@ bool writeImage(const std::vector<uint8_t> &image, const char *path) {
 }
 
 /// Prints the steps of the image at `path`: "launch KERNEL grid X,Y,Z
-/// block X,Y,Z [programmatic]" or "copy SRC -> DST" (tensor names).
+/// block X,Y,Z [programmatic] [error-record]" or "copy SRC -> DST" (tensor
+/// names), then the index checks, "check ID node 'NODE' op OP".
 int printLaunches(const char *tool, const char *path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -77,11 +78,15 @@ int printLaunches(const char *tool, const char *path) {
       continue;
     }
     const brrr::artifact::Launch &l = a.launches[s.index];
-    std::printf("launch %s grid %u,%u,%u block %u,%u,%u%s\n",
+    std::printf("launch %s grid %u,%u,%u block %u,%u,%u%s%s\n",
                 a.kernels[l.kernel].name.c_str(), l.grid[0], l.grid[1],
                 l.grid[2], l.block[0], l.block[1], l.block[2],
-                l.programmatic ? " programmatic" : "");
+                l.programmatic ? " programmatic" : "",
+                l.errorRecord ? " error-record" : "");
   }
+  for (size_t i = 0; i < a.checks.size(); ++i)
+    std::printf("check %zu node '%s' op %s\n", i, a.checks[i].node.c_str(),
+                a.checks[i].op.c_str());
   return 0;
 }
 

@@ -145,6 +145,15 @@ cl::opt<bool> serialLaunches(
              "placed during the previous kernel's last wave)"),
     cl::init(false), cl::cat(category));
 
+cl::opt<bool> uncheckedIndices(
+    "unchecked-indices",
+    cl::desc("Do not check the indices of Gather, GatherElements, GatherND, "
+             "ScatterElements and ScatterND at run time (default: the first "
+             "out-of-range index fails the run with an error naming the node, "
+             "the value and the extent). Unchecked kernels still never read "
+             "or write out of bounds: they clamp bad indices"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> timing(
     "timing",
     cl::desc("Print, on stderr, how long each phase of the compile took (read, "
@@ -242,6 +251,7 @@ int main(int argc, char **argv) {
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
   compile.programmaticLaunch = !serialLaunches;
+  compile.indexChecks = !uncheckedIndices;
 
   if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
       precision != "bf16") {

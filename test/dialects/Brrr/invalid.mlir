@@ -964,3 +964,13 @@ func.func @shared_buffer_past_the_plan() attributes {s = #brrr.shared<buffers = 
 
 // expected-error @+1 {{two buffers are a 0}}
 func.func @shared_buffer_twice() attributes {s = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 16>, #brrr.buffer<role = a, offset = 16, bytes = 16>], bytes = 32>} { return }
+
+// -----
+
+// expected-error @+1 {{an index check's id must lie in [0, 2^31), got -1}}
+func.func @index_check_negative_id() attributes {c = #brrr.index_check<id = -1, node = "n", op = "Gather">} { return }
+
+// -----
+
+// expected-error @+1 {{an index check names its node and op}}
+func.func @index_check_without_op() attributes {c = #brrr.index_check<id = 0, node = "n", op = "">} { return }
