@@ -153,7 +153,8 @@ struct Step {
 /// message names when the check fails.
 struct IndexCheck {
   std::string node; ///< the ONNX node ("" when the model names none)
-  std::string op;   ///< its op type: "Gather", "ScatterND", ...
+  std::string op;   ///< the index op, by its ONNX name: "Gather",
+                    ///< "ScatterND", ... (the node may be larger: a loss)
 };
 
 /// What a checking kernel writes when an index it reads lies outside

@@ -468,10 +468,10 @@ brrr_status takeIndexError(brrr_context *c, const char *fn, bool earlier) {
   const std::vector<artifact::IndexCheck> &checks = c->model->art.checks;
   std::string where =
       check < checks.size()
-          ? "node '" + checks[check].node + "' (" + checks[check].op + ")"
+          ? "node '" + checks[check].node + "': " + checks[check].op
           : "index check " + std::to_string(check) +
                 " (not in the model's table of " +
-                std::to_string(checks.size()) + ")";
+                std::to_string(checks.size()) + "):";
   std::string range = extent > 0
                           ? "valid indices are " + std::to_string(-extent) +
                                 " to " + std::to_string(extent - 1)
@@ -481,7 +481,7 @@ brrr_status takeIndexError(brrr_context *c, const char *fn, bool earlier) {
     message += "a run queued earlier on this context read an out-of-range "
                "index, so its outputs are undefined; this call queued "
                "nothing: ";
-  message += where + ": index " + std::to_string(value) +
+  message += where + " index " + std::to_string(value) +
              " is out of range for dimension " + std::to_string(axis) +
              " of extent " + std::to_string(extent) + " (" + range + ")";
   return fail(BRRR_ERROR_INVALID_INPUT, std::move(message));

@@ -3,7 +3,8 @@
 // NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss, decomposed onto the
 // index-driven and reduction ops: the per-element loss is the negated input
 // at the target class (gather_elements along the class axis 1), scaled by
-// the class weight (gather), zero where the target is ignore_index; "sum"
+// the class weight (gather), zero where the target is ignore_index (read as
+// class 0, so that the gathers never index outside the classes); "sum"
 // and "mean" reduce it to a scalar, "mean" dividing by the sum of the
 // weights that were not ignored, as ONNX defines.
 //
@@ -39,6 +40,37 @@ FailureOr<Value> nllLoss(NodeImporter &n, Value logp, Value target,
   if (reduction != "none" && reduction != "sum" && reduction != "mean")
     return n.emitError() << "unknown reduction '" << reduction << "'";
 
+  // An ignore_index the target's integer type cannot hold equals no
+  // target: nothing is ignored. Ignored targets may lie outside the
+  // classes (ONNX's tests use ignore_index = C); they are read as class 0
+  // and weigh 0, so that every index the gathers read is in range and the
+  // kernels' index checks report only real errors.
+  const onnx::AttributeProto *ii = n.attr("ignore_index");
+  auto it = dyn_cast<IntegerType>(tt.getElementType());
+  if (ii && it) {
+    APInt v(64, ii->i(), /*isSigned=*/true);
+    unsigned bits = it.getWidth();
+    if (it.isUnsigned() ? v.isNegative() || !v.isIntN(bits)
+                        : !v.isSignedIntN(bits))
+      ii = nullptr;
+  }
+  Value kept;
+  if (ii && it) {
+    Value ignored = mlir::brrr::ConstantOp::create(
+        n.b, n.loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({}, it),
+            APInt(it.getWidth(), ii->i(), /*isSigned=*/!it.isUnsigned())));
+    auto ne = n.create<CompareOp>(ComparePredicate::ne, target, ignored);
+    if (failed(ne))
+      return failure();
+    kept = *ne;
+    auto safe = n.create<WhereOp>(kept, target, n.scalar(it, 0));
+    if (failed(safe))
+      return failure();
+    target = *safe;
+  }
+
   // The input at each target's class: gather along axis 1 with the target
   // as a [N, 1, d...] index, then drop that axis.
   SmallVector<int64_t> oneClass(tt.getShape());
@@ -65,28 +97,9 @@ FailureOr<Value> nllLoss(NodeImporter &n, Value logp, Value target,
       return failure();
     w = *wt;
   }
-  // An ignore_index the target's integer type cannot hold equals no
-  // target: nothing is ignored.
-  const onnx::AttributeProto *ii = n.attr("ignore_index");
-  auto it = dyn_cast<IntegerType>(tt.getElementType());
-  if (ii && it) {
-    APInt v(64, ii->i(), /*isSigned=*/true);
-    unsigned bits = it.getWidth();
-    if (it.isUnsigned() ? v.isNegative() || !v.isIntN(bits)
-                        : !v.isSignedIntN(bits))
-      ii = nullptr;
-  }
-  if (ii && it) {
-    Value ignored = mlir::brrr::ConstantOp::create(
-        n.b, n.loc,
-        DenseElementsAttr::get(
-            RankedTensorType::get({}, it),
-            APInt(it.getWidth(), ii->i(), /*isSigned=*/!it.isUnsigned())));
-    auto kept = n.create<CompareOp>(ComparePredicate::ne, target, ignored);
-    if (failed(kept))
-      return failure();
+  if (kept) {
     auto masked =
-        n.create<WhereOp>(*kept, w ? w : n.scalar(et, 1), n.scalar(et, 0));
+        n.create<WhereOp>(kept, w ? w : n.scalar(et, 1), n.scalar(et, 0));
     if (failed(masked))
       return failure();
     w = *masked;

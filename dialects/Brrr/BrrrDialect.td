@@ -432,9 +432,10 @@ def Brrr_IndexCheckAttr : AttrDef<Brrr_Dialect, "IndexCheck"> {
     and, on the first one out of range, writes check `id`, the axis, the
     extent and the value into the run's error record (its last
     parameter). The artifact's check table maps `id` back to the ONNX
-    `node` and its `op` type for the runtime's message. A kernel without
-    the attribute does not check; it clamps every read into range and
-    never writes outside its output either way.
+    `node` and the index `op` by its ONNX name (the node may be larger: a
+    loss reads its targets through a GatherElements) for the runtime's
+    message. A kernel without the attribute does not check; it clamps
+    every read into range and never writes outside its output either way.
 
     Example:
 

@@ -22,8 +22,9 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The ONNX op type an index-driven op was imported from, or null for an
-/// op that reads no indices.
+/// The ONNX name of an index-driven op (the op type it is imported from,
+/// or that a larger node's decomposition uses), or null for an op that
+/// reads no indices.
 const char *onnxOpOf(Operation *op) {
   if (isa<GatherOp>(op))
     return "Gather";

@@ -708,7 +708,7 @@ TEST_F(IndexCheckTest, RunHostReportsTheNodeValueAndExtent) {
   ASSERT_EQ(gather({1, 5000, 2}), BRRR_ERROR_INVALID_INPUT);
   std::string e = lastError();
   EXPECT_TRUE(contains(e, "brrr_run_host: node "
-                          "'/embeddings/word_embeddings/Gather' (Gather): "
+                          "'/embeddings/word_embeddings/Gather': Gather "
                           "index 5000 is out of range for dimension 0 of "
                           "extent 4 (valid indices are -4 to 3)"))
       << e;
