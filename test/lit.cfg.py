@@ -29,6 +29,9 @@ config.substitutions.append(
     ("%brrr_test_model",
      os.path.join(config.brrr_obj_root, "lib", "libbrrr-test-model.so")))
 config.substitutions.append(
+    ("%brrr_test_gather_model",
+     os.path.join(config.brrr_obj_root, "lib", "libbrrr-test-gather-model.so")))
+config.substitutions.append(
     ("%brrr_fake_cuda",
      os.path.join(config.brrr_obj_root, "lib", "libbrrr-fake-cuda.so")))
 

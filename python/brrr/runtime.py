@@ -450,6 +450,11 @@ class Model:
         """See Context.profile."""
         return self._default_context().profile(*args, outputs=outputs)
 
+    def check(self):
+        """Context.check on this thread's default context: raises BrrrError
+        if one of its runs on CUDA arrays read an out-of-range index."""
+        self._default_context().check()
+
     def close(self):
         """Releases the model; contexts still alive keep it until they go."""
         ctx = getattr(getattr(self, "_local", None), "context", None)

@@ -2,7 +2,8 @@
 //
 // Writes the artifact of TestArtifact.h as a raw image (--image), its PTX
 // (--ptx, for building a cubin with ptxas on a GPU machine), or the C++
-// source that brrrc's model.so embeds (--cpp); or reads an image (brrrc
+// source that brrrc's model.so embeds (--cpp; --cpp-gather for the gather
+// model); or reads an image (brrrc
 // --emit=artifact) and prints its launch plan (--launches), one line per
 // step, for lit tests of what brrrc writes. The C++ source holds the two
 // symbols
@@ -96,15 +97,20 @@ int main(int argc, char **argv) {
   std::string mode = argc == 3 ? argv[1] : "";
   if (mode == "--launches")
     return printLaunches(argv[0], argv[2]);
-  if (mode != "--cpp" && mode != "--image" && mode != "--ptx") {
+  if (mode != "--cpp" && mode != "--cpp-gather" && mode != "--image" &&
+      mode != "--ptx") {
     std::fprintf(stderr,
-                 "usage: %s --cpp|--image|--ptx OUTPUT | --launches IMAGE\n",
+                 "usage: %s --cpp|--cpp-gather|--image|--ptx OUTPUT | "
+                 "--launches IMAGE\n",
                  argv[0]);
     return 2;
   }
-  brrr::artifact::Artifact a = brrr::test::makeTestArtifact();
+  brrr::artifact::Artifact a = mode == "--cpp-gather"
+                                   ? brrr::test::makeGatherArtifact()
+                                   : brrr::test::makeTestArtifact();
   std::vector<uint8_t> image = brrr::artifact::serialize(a);
-  bool ok = mode == "--cpp" ? writeCpp(image, argv[2])
+  bool ok = mode == "--cpp" || mode == "--cpp-gather"
+                ? writeCpp(image, argv[2])
             : mode == "--image"
                 ? writeImage(image, argv[2])
                 : writeImage(std::vector<uint8_t>(a.ptx.begin(), a.ptx.end()),
