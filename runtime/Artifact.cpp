@@ -14,6 +14,8 @@
 #include "runtime/Artifact.h"
 #include "runtime/ArtifactValidate.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace brrr::artifact {
@@ -94,16 +96,82 @@ public:
 } // namespace
 
 std::vector<uint8_t> serialize(const Artifact &a) {
-  std::vector<uint8_t> image = serializeHead(a, a.weights.size());
-  image.insert(image.end(), a.weights.begin(), a.weights.end());
+  std::vector<uint8_t> image = serializeHead(a, a.weightCount());
+  image.insert(image.end(), a.weightBytes(), a.weightBytes() + a.weightCount());
   return image;
 }
 
-std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes) {
+std::vector<uint8_t> encodeTrailer(const WeightsTrailer &t) {
+  Writer w;
+  w.raw(kWeightsMagic, sizeof(kWeightsMagic));
+  w.u64(t.offset);
+  w.u64(t.size);
+  w.u64(t.id);
+  return std::move(w.out);
+}
+
+bool decodeTrailer(const uint8_t *bytes, WeightsTrailer &out) {
+  if (std::memcmp(bytes, kWeightsMagic, sizeof(kWeightsMagic)) != 0)
+    return false;
+  auto u64 = [&](size_t at) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+      v |= uint64_t(bytes[at + i]) << (8 * i);
+    return v;
+  };
+  out.offset = u64(8);
+  out.size = u64(16);
+  out.id = u64(24);
+  return true;
+}
+
+uint64_t
+weightsId(uint64_t size,
+          const std::function<void(uint64_t, uint64_t, uint8_t *)> &read) {
+  uint64_t h = 0xcbf29ce484222325ull; // FNV-1a
+  auto mix = [&](const uint8_t *p, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i)
+      h = (h ^ p[i]) * 0x100000001b3ull;
+  };
+  uint8_t sizeBytes[8];
+  for (int i = 0; i < 8; ++i)
+    sizeBytes[i] = uint8_t(size >> (8 * i));
+  mix(sizeBytes, 8);
+  constexpr uint64_t kEnd = 1 << 20, kBlock = 4096, kBlocks = 64;
+  std::vector<uint8_t> buffer(kEnd);
+  auto sample = [&](uint64_t offset, uint64_t n) {
+    n = std::min(n, size - std::min(offset, size));
+    if (!n)
+      return;
+    read(offset, n, buffer.data());
+    mix(buffer.data(), n);
+  };
+  sample(0, kEnd);
+  sample(size > kEnd ? size - kEnd : 0, kEnd);
+  for (uint64_t k = 0; k < kBlocks; ++k)
+    sample(size / kBlocks * k, kBlock);
+  return h;
+}
+
+uint64_t weightsId(const uint8_t *data, uint64_t size) {
+  return weightsId(size, [&](uint64_t offset, uint64_t n, uint8_t *out) {
+    std::memcpy(out, data + offset, n);
+  });
+}
+
+uint32_t imageFlags(const uint8_t *data, size_t size) {
+  if (!data || size < 16 || std::memcmp(data, kMagic, sizeof(kMagic)) != 0)
+    return 0;
+  return uint32_t(data[12]) | uint32_t(data[13]) << 8 |
+         uint32_t(data[14]) << 16 | uint32_t(data[15]) << 24;
+}
+
+std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
+                                   std::optional<uint64_t> apartId) {
   Writer w;
   w.raw(kMagic, sizeof(kMagic));
   w.u32(kFormatVersion);
-  w.u32(0); // reserved
+  w.u32(apartId ? kFlagWeightsApart : 0);
   w.str(a.target);
   w.u32(a.smMajor);
   w.u32(a.smMinor);
@@ -174,6 +242,8 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes) {
   }
   w.u64(a.arenaBytes);
   w.u64(weightBytes); // the weights themselves follow, last
+  if (apartId)
+    w.u64(*apartId); // instead
   return std::move(w.out);
 }
 
@@ -212,6 +282,8 @@ public:
     pos += n;
     return true;
   }
+  /// Moves past `n` bytes that the caller checked are there.
+  void skip(size_t n) { pos += n; }
   bool u8(uint8_t &v, const char *field) { return raw(&v, 1, field); }
   /// A `bool`: one byte, 0 or 1.
   bool flag(bool &v, const char *field) {
@@ -463,7 +535,7 @@ bool readPlan(Reader &r, Artifact &a) {
   return true;
 }
 
-bool readHeader(Reader &r, size_t size, const uint8_t *data,
+bool readHeader(Reader &r, size_t size, const uint8_t *data, uint32_t &flags,
                 std::string &error) {
   size_t n = size < sizeof(kMagic) ? size : sizeof(kMagic);
   if (std::memcmp(data, kMagic, n) != 0) {
@@ -471,7 +543,7 @@ bool readHeader(Reader &r, size_t size, const uint8_t *data,
     return false;
   }
   char magic[8];
-  uint32_t version = 0, reserved = 0;
+  uint32_t version = 0;
   if (!r.raw(magic, sizeof(magic), "magic") || !r.u32(version, "formatVersion"))
     return false;
   if (version != kFormatVersion) {
@@ -482,14 +554,22 @@ bool readHeader(Reader &r, size_t size, const uint8_t *data,
                                   : " (rebuild the model with this brrrc)");
     return false;
   }
-  // The reserved word is for a future minor revision; readers ignore it.
-  return r.u32(reserved, "reserved");
+  if (!r.u32(flags, "flags"))
+    return false;
+  if (flags & ~kKnownFlags) {
+    char hex[16];
+    std::snprintf(hex, sizeof(hex), "%x", unsigned(flags & ~kKnownFlags));
+    error = std::string("artifact has unknown flags 0x") + hex +
+            " (the model was built by a newer brrrc)";
+    return false;
+  }
+  return true;
 }
 
 } // namespace
 
 bool deserialize(const uint8_t *data, size_t size, Artifact &out,
-                 std::string &error) {
+                 std::string &error, const ApartWeights *apart) {
   out = Artifact();
   if (!data && size) {
     error = "artifact image is a null pointer";
@@ -497,7 +577,8 @@ bool deserialize(const uint8_t *data, size_t size, Artifact &out,
   }
   static const uint8_t empty = 0;
   Reader r(data ? data : &empty, size, error);
-  if (!readHeader(r, size, data ? data : &empty, error))
+  uint32_t flags = 0;
+  if (!readHeader(r, size, data ? data : &empty, flags, error))
     return false;
 
   if (!r.blob(out.target, "target") || !r.u32(out.smMajor, "smMajor") ||
@@ -507,8 +588,35 @@ bool deserialize(const uint8_t *data, size_t size, Artifact &out,
       !readKernels(r, out.kernels) || !readTensors(r, out.tensors) ||
       !r.u32s(out.inputs, "inputs") || !r.u32s(out.outputs, "outputs") ||
       !readLaunches(r, out.launches) || !readPlan(r, out) ||
-      !r.u64(out.arenaBytes, "arenaBytes") || !r.blob(out.weights, "weights"))
+      !r.u64(out.arenaBytes, "arenaBytes"))
     return false;
+  if (flags & kFlagWeightsApart) {
+    uint64_t id = 0;
+    if (!r.u64(out.weightSize, "weights") || !r.u64(id, "weightsId"))
+      return false;
+    if (!apart) {
+      error = "artifact's " + std::to_string(out.weightSize) +
+              " bytes of weights are stored apart from it (appended to the "
+              "model.so it is embedded in); open that library";
+      return false;
+    }
+    if (apart->size != out.weightSize ||
+        weightsId(apart->data, apart->size) != id) {
+      error = "the weights found (" + std::to_string(apart->size) +
+              " bytes) are not this artifact's (" +
+              std::to_string(out.weightSize) +
+              " bytes): they come from another compile, or were changed";
+      return false;
+    }
+    out.weightData = apart->data;
+  } else {
+    // The length is checked against what is left before it becomes a
+    // pointer; the weights stay where they are.
+    if (!r.count(out.weightSize, 1, "weights"))
+      return false;
+    out.weightData = (data ? data : &empty) + r.offset();
+    r.skip(size_t(out.weightSize));
+  }
   if (r.left()) {
     error = "artifact has " + std::to_string(r.left()) +
             " trailing bytes after the weights (image is " +

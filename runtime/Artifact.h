@@ -8,7 +8,7 @@
 // C++17 with no dependencies, so both sides share this file.
 //
 // Image layout (all integers little-endian, signed ones two's complement):
-//   "BRRRART\0" | u32 formatVersion | u32 reserved | payload
+//   "BRRRART\0" | u32 formatVersion | u32 flags | payload
 // The payload is the fields of `Artifact` in declaration order: strings and
 // byte arrays as u64 length + bytes, vectors as u64 count + elements, enums
 // as u32, `bool` as one byte (0 or 1), fixed arrays (grid, block) as their
@@ -18,7 +18,15 @@
 // version 3 their im2col mode and element strides (the `TensorMap` fields
 // after `swizzle`); version 4 `Launch::programmatic` (after `maps`);
 // version 5 `Launch::errorRecord` (after `programmatic`) and the index
-// checks (`Artifact::checks`, after `steps`).
+// checks (`Artifact::checks`, after `steps`); version 6 the flags word
+// (reserved before) and images whose weights are stored apart.
+//
+// Weights apart (kFlagWeightsApart): the image ends after the weight
+// block's length with a u64 weights id (weightsId()) instead of the bytes.
+// brrrc writes model.so this way when its weights are large: the image is
+// embedded in the library and the weight block appended to the library's
+// file, page-aligned and followed by a WeightsTrailer, so that no weight
+// byte passes through the linker or the small code model's 2 GiB reach.
 // The runtime reads only its own version: an image of another one is
 // rejected with a message that says which side is older.
 //
@@ -28,13 +36,19 @@
 #define BRRR_RUNTIME_ARTIFACT_H
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 5;
+constexpr uint32_t kFormatVersion = 6;
+
+/// Bits of the header's flags word.
+constexpr uint32_t kFlagWeightsApart = 1u; ///< see "Weights apart" above
+constexpr uint32_t kKnownFlags = kFlagWeightsApart;
 
 /// Element types; values equal the C API's brrr_dtype.
 enum class DType : uint32_t {
@@ -189,8 +203,49 @@ struct Artifact {
   std::vector<Step> steps;
   std::vector<IndexCheck> checks; ///< by the id the kernels record
   uint64_t arenaBytes = 0;
+  /// The weight block. The compiler and tests fill `weights`; deserialize()
+  /// leaves it empty and points `weightData` into the image instead, or at
+  /// the weights it is given for an image whose weights are stored apart.
   std::vector<uint8_t> weights;
+  const uint8_t *weightData = nullptr;
+  uint64_t weightSize = 0;
+
+  /// The weight block, wherever it is.
+  const uint8_t *weightBytes() const {
+    return weights.empty() ? weightData : weights.data();
+  }
+  uint64_t weightCount() const {
+    return weights.empty() ? weightSize : weights.size();
+  }
 };
+
+/// The last bytes of a model.so whose weights are appended to it: the
+/// weight block lies at [offset, offset + size) of the file, `offset` a
+/// multiple of kWeightsAlignment, and this trailer follows it directly, at
+/// the file's end. Little-endian, kWeightsTrailerBytes bytes.
+struct WeightsTrailer {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint64_t id = 0; ///< weightsId() of the block
+};
+constexpr char kWeightsMagic[8] = {'B', 'R', 'R', 'R', 'W', 'T', 'S', '\0'};
+constexpr uint64_t kWeightsAlignment = 4096;
+constexpr size_t kWeightsTrailerBytes = 8 + 3 * 8;
+
+/// Encodes and decodes a trailer (magic, offset, size, id); decode returns
+/// false for bytes without the magic.
+std::vector<uint8_t> encodeTrailer(const WeightsTrailer &t);
+bool decodeTrailer(const uint8_t *bytes, WeightsTrailer &out);
+
+/// Identifies a weight block of `size` bytes cheaply, from its size and a
+/// sample of its bytes (the first and last MiB and 64 blocks of 4 KiB spread
+/// over it, FNV-1a): what tells a model's own weights from another
+/// compile's, or from a file cut short, at open without reading gigabytes.
+/// `read(offset, length, out)` copies bytes of the block.
+uint64_t
+weightsId(uint64_t size,
+          const std::function<void(uint64_t, uint64_t, uint8_t *)> &read);
+uint64_t weightsId(const uint8_t *data, uint64_t size);
 
 /// Serializes `a` into an image.
 std::vector<uint8_t> serialize(const Artifact &a);
@@ -198,14 +253,28 @@ std::vector<uint8_t> serialize(const Artifact &a);
 /// The image of `a` up to its weights, which come last: appending
 /// `weightBytes` bytes of weights (ignoring `a.weights`) completes it. The
 /// compiler streams multi-gigabyte weights this way instead of copying them.
-std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes);
+/// With `apartId`, the image of `a` with its weights stored apart
+/// (kFlagWeightsApart), complete as it is.
+std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
+                                   std::optional<uint64_t> apartId = {});
 
 /// Parses and validates an image: magic, version, lengths, every index in
 /// range, every Weight/Arena tensor inside its block, tensor sizes equal to
 /// dims x dtype, every tensor map encodable and inside its tensor. On
 /// failure returns false with a message in `error`.
+///
+/// The weights are not copied: `out.weightData` points into `data`. An
+/// image whose weights are stored apart needs `apart`, the block it names
+/// (its size and weightsId() are checked); without it, it is refused.
+struct ApartWeights {
+  const uint8_t *data = nullptr;
+  uint64_t size = 0;
+};
 bool deserialize(const uint8_t *data, size_t size, Artifact &out,
-                 std::string &error);
+                 std::string &error, const ApartWeights *apart = nullptr);
+
+/// The header's flags of an image (0 when it is too short to have them).
+uint32_t imageFlags(const uint8_t *data, size_t size);
 
 } // namespace brrr::artifact
 

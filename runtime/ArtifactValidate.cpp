@@ -180,7 +180,7 @@ private:
         break;
       }
       case Storage::Weight:
-        if (!inBlock(i, a.weights.size(), "weight block"))
+        if (!inBlock(i, a.weightCount(), "weight block"))
           return false;
         break;
       case Storage::Arena:

@@ -12,8 +12,17 @@
 #include "runtime/TensorMaps.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace brrr::runtime {
 
@@ -73,7 +82,7 @@ void describe(brrr_model &m) {
     const artifact::Kernel &k = m.art.kernels[l.kernel];
     m.launches.push_back({k.name.c_str(), k.flops, k.bytes});
   }
-  m.weightBytes = m.art.weights.size();
+  m.weightBytes = m.art.weightCount();
 }
 
 std::string deviceLabel(const brrr_model &m, int major, int minor) {
@@ -201,11 +210,61 @@ brrr_status loadKernels(brrr_model &m, Code code) {
   return BRRR_OK;
 }
 
+/// Bytes of each pinned staging buffer, and the weights at or below which
+/// one plain copy does (the driver stages pageable memory itself).
+constexpr uint64_t kStagingBytes = 64ull << 20;
+
+/// Copies `bytes` bytes from host memory at `src` (pageable: the image, or
+/// the model.so's pages mapped from disk) to `dst` through two pinned
+/// staging buffers: the host fills one while the device copies the other.
+brrr_status uploadStaged(brrr_model &m, CUdeviceptr dst, const uint8_t *src,
+                         uint64_t bytes) {
+  const CudaDriver &cu = *m.cuda;
+  struct Staging {
+    const CudaDriver &cu;
+    void *host = nullptr;
+    CUstream stream = nullptr;
+    CUevent done[2] = {nullptr, nullptr};
+    ~Staging() {
+      if (stream)
+        cu.cuStreamSynchronize(stream);
+      for (CUevent e : done)
+        if (e)
+          cu.cuEventDestroy_v2(e);
+      if (stream)
+        cu.cuStreamDestroy_v2(stream);
+      if (host)
+        cu.cuMemFreeHost(host);
+    }
+  } s{cu};
+  const std::string what = "uploading the model's weights";
+  BRRR_CU(cu, cu.cuMemHostAlloc(&s.host, 2 * kStagingBytes, 0),
+          what + " (allocating " + formatBytes(2 * kStagingBytes) +
+              " of pinned staging memory)");
+  BRRR_CU(cu, cu.cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING), what);
+  for (CUevent &e : s.done)
+    BRRR_CU(cu, cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), what);
+  auto *staging = static_cast<uint8_t *>(s.host);
+  for (uint64_t at = 0, chunk = 0; at < bytes; at += kStagingBytes, ++chunk) {
+    uint64_t n = std::min(kStagingBytes, bytes - at);
+    int k = int(chunk % 2);
+    uint8_t *buffer = staging + k * kStagingBytes;
+    if (chunk >= 2)
+      BRRR_CU(cu, cu.cuEventSynchronize(s.done[k]), what);
+    std::memcpy(buffer, src + at, n);
+    BRRR_CU(cu, cu.cuMemcpyHtoDAsync_v2(dst + at, buffer, n, s.stream), what);
+    BRRR_CU(cu, cu.cuEventRecord(s.done[k], s.stream), what);
+  }
+  BRRR_CU(cu, cu.cuStreamSynchronize(s.stream), what);
+  return BRRR_OK;
+}
+
 brrr_status uploadWeights(brrr_model &m) {
-  if (m.art.weights.empty())
+  uint64_t bytes = m.art.weightCount();
+  if (!bytes)
     return BRRR_OK;
   const CudaDriver &cu = *m.cuda;
-  CUresult r = cu.cuMemAlloc_v2(&m.weights, m.art.weights.size());
+  CUresult r = cu.cuMemAlloc_v2(&m.weights, bytes);
   if (r != CUDA_SUCCESS) {
     size_t freeBytes = 0, total = 0;
     std::string avail;
@@ -213,14 +272,16 @@ brrr_status uploadWeights(brrr_model &m) {
       avail = " (" + formatBytes(freeBytes) + " free of " + formatBytes(total) +
               ")";
     return cudaFail(cu, r,
-                    "allocating " + formatBytes(m.art.weights.size()) +
+                    "allocating " + formatBytes(bytes) +
                         " for the model's weights on device " +
                         std::to_string(m.device) + avail);
   }
-  BRRR_CU(cu,
-          cu.cuMemcpyHtoDAsync_v2(m.weights, m.art.weights.data(),
-                                  m.art.weights.size(), nullptr),
-          "uploading the model's weights");
+  if (bytes > kStagingBytes)
+    return uploadStaged(m, m.weights, m.art.weightBytes(), bytes);
+  BRRR_CU(
+      cu,
+      cu.cuMemcpyHtoDAsync_v2(m.weights, m.art.weightBytes(), bytes, nullptr),
+      "uploading the model's weights");
   BRRR_CU(cu, cu.cuStreamSynchronize(nullptr), "uploading the model's weights");
   return BRRR_OK;
 }
@@ -256,6 +317,7 @@ brrr_status openOnDevice(brrr_model &m) {
     return s;
   // The device holds the only copies needed from here on.
   std::vector<uint8_t>().swap(m.art.weights);
+  m.art.weightData = nullptr;
   std::vector<uint8_t>().swap(m.art.cubin);
   std::string().swap(m.art.ptx);
   return BRRR_OK;
@@ -264,7 +326,7 @@ brrr_status openOnDevice(brrr_model &m) {
 } // namespace
 
 brrr_status openModel(const void *data, size_t size, int device,
-                      brrr_model **out) {
+                      brrr_model **out, const artifact::ApartWeights *apart) {
   if (device < -1)
     return fail(BRRR_ERROR_INVALID_ARGUMENT,
                 "device " + std::to_string(device) +
@@ -272,15 +334,124 @@ brrr_status openModel(const void *data, size_t size, int device,
   auto m = std::make_unique<brrr_model>();
   std::string error;
   if (!artifact::deserialize(static_cast<const uint8_t *>(data), size, m->art,
-                             error))
+                             error, apart))
     return fail(BRRR_ERROR_CORRUPT_ARTIFACT, error);
   describe(*m);
   m->device = device;
   if (device >= 0)
     if (brrr_status s = openOnDevice(*m))
       return s;
+  // The weights are the caller's (or a mapping closed after this call).
+  m->art.weightData = nullptr;
   *out = m.release();
   return BRRR_OK;
+}
+
+namespace {
+
+/// The file this library was loaded from, resolved when it was loaded
+/// (before the caller could change directory), or "" when unknown.
+char libraryPath[PATH_MAX];
+
+__attribute__((constructor)) void rememberLibraryPath() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&rememberLibraryPath), &info) ||
+      !info.dli_fname)
+    return;
+  if (!realpath(info.dli_fname, libraryPath))
+    std::snprintf(libraryPath, sizeof(libraryPath), "%s", info.dli_fname);
+}
+
+/// A read-only mapping of the weights appended to a model.so.
+struct MappedWeights {
+  void *base = nullptr;
+  size_t length = 0;
+  ~MappedWeights() {
+    if (base)
+      munmap(base, length);
+  }
+};
+
+brrr_status mapAppendedWeights(uint64_t size, MappedWeights &map,
+                               artifact::ApartWeights &out) {
+  std::string path = libraryPath;
+  auto corrupt = [&](const std::string &why) {
+    return fail(BRRR_ERROR_CORRUPT_ARTIFACT,
+                "brrr_model_open: the model's " + std::to_string(size) +
+                    " bytes of weights are appended to its library, " + why);
+  };
+  if (path.empty())
+    return corrupt("whose file could not be found (dladdr gave no path)");
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return corrupt("'" + path +
+                   "', which cannot be opened: " + std::strerror(errno));
+  struct stat st;
+  uint8_t tail[artifact::kWeightsTrailerBytes];
+  artifact::WeightsTrailer trailer;
+  bool ok = fstat(fd, &st) == 0 &&
+            uint64_t(st.st_size) >= artifact::kWeightsTrailerBytes &&
+            pread(fd, tail, sizeof(tail),
+                  off_t(uint64_t(st.st_size) - sizeof(tail))) ==
+                ssize_t(sizeof(tail)) &&
+            artifact::decodeTrailer(tail, trailer);
+  uint64_t fileSize = ok ? uint64_t(st.st_size) : 0;
+  if (!ok) {
+    close(fd);
+    return corrupt("'" + path +
+                   "', which does not end with them (was it stripped or "
+                   "truncated? Tools that rewrite a library from its sections "
+                   "drop them; brrrc --weights=embedded keeps weights up to "
+                   "about 2 GiB inside)");
+  }
+  if (trailer.size != size || trailer.offset % artifact::kWeightsAlignment ||
+      trailer.offset > fileSize ||
+      fileSize - trailer.offset != size + artifact::kWeightsTrailerBytes) {
+    close(fd);
+    return corrupt("'" + path + "', whose file of " + std::to_string(fileSize) +
+                   " bytes holds " + std::to_string(trailer.size) +
+                   " bytes at offset " + std::to_string(trailer.offset) +
+                   " instead (truncated, or another model's)");
+  }
+  if (size) {
+    map.length = size_t(size);
+    map.base = mmap(nullptr, map.length, PROT_READ, MAP_PRIVATE, fd,
+                    off_t(trailer.offset));
+    if (map.base == MAP_FAILED) {
+      map.base = nullptr;
+      int e = errno;
+      close(fd);
+      return corrupt("'" + path +
+                     "', which cannot be mapped: " + std::strerror(e));
+    }
+    madvise(map.base, map.length, MADV_SEQUENTIAL);
+  }
+  close(fd);
+  out.data = static_cast<const uint8_t *>(map.base);
+  out.size = size;
+  return BRRR_OK;
+}
+
+} // namespace
+
+brrr_status openEmbedded(const uint8_t *image, size_t size, int device,
+                         brrr_model **out) {
+  if (!(artifact::imageFlags(image, size) & artifact::kFlagWeightsApart))
+    return openModel(image, size, device, out);
+  // Such an image ends with the weights' size and id (deserialize checks
+  // both, and everything before them, against what is mapped).
+  if (size < 16 + 16)
+    return fail(BRRR_ERROR_CORRUPT_ARTIFACT,
+                "brrr_model_open: the embedded artifact is truncated (" +
+                    std::to_string(size) + " bytes)");
+  uint64_t weightSize = 0;
+  for (int i = 0; i < 8; ++i)
+    weightSize |= uint64_t(image[size - 16 + i]) << (8 * i);
+  MappedWeights map;
+  artifact::ApartWeights apart;
+  if (brrr_status s = mapAppendedWeights(weightSize, map, apart))
+    return s;
+  return openModel(image, size, device, out, &apart);
 }
 
 void releaseModel(brrr_model *model) {

@@ -158,8 +158,8 @@ BRRR_API brrr_status brrr_model_open(int device, brrr_model **out) {
                   "brrr_model_open: this library has no embedded model "
                   "(brrr_embedded_artifact is not defined); open an image "
                   "with brrr_model_open_artifact");
-    return openModel(brrr_embedded_artifact,
-                     size_t(brrr_embedded_artifact_size), device, out);
+    return openEmbedded(brrr_embedded_artifact,
+                        size_t(brrr_embedded_artifact_size), device, out);
   });
 }
 

@@ -67,7 +67,7 @@ struct brrr_model {
   brrr::artifact::Artifact art;
   std::vector<brrr_tensor_info> inputs, outputs;
   std::vector<brrr_launch_info> launches;
-  uint64_t weightBytes = 0; ///< art.weights is dropped once uploaded
+  uint64_t weightBytes = 0; ///< the weights are dropped once uploaded
 
   int device = -1; ///< -1: inspection only
   const brrr::runtime::CudaDriver *cuda = nullptr;
@@ -150,8 +150,18 @@ struct brrr_context {
 
 namespace brrr::runtime {
 
+/// Opens the image at `data`; `apart`: its weights, where the image says
+/// they are stored apart (see artifact::deserialize).
 brrr_status openModel(const void *data, size_t size, int device,
-                      brrr_model **out);
+                      brrr_model **out,
+                      const artifact::ApartWeights *apart = nullptr);
+
+/// openModel for the image embedded in this library; an image whose weights
+/// are stored apart finds them appended to the library's file (the one it
+/// was loaded from), checks them against the image and maps them for the
+/// open.
+brrr_status openEmbedded(const uint8_t *image, size_t size, int device,
+                         brrr_model **out);
 void releaseModel(brrr_model *model);
 
 /// brrr_run's and brrr_profile's (`fn`) check of the caller's buffers: one

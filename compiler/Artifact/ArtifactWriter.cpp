@@ -446,6 +446,33 @@ uint64_t ModelImage::size() const {
 void ModelImage::write(llvm::raw_ostream &os) const {
   std::vector<uint8_t> head = art::serializeHead(artifact, weightBytes);
   os.write(reinterpret_cast<const char *>(head.data()), head.size());
+  writeWeights(os);
+}
+
+void ModelImage::readWeights(uint64_t offset, uint64_t length,
+                             uint8_t *out) const {
+  std::memset(out, 0, length);
+  // The first weight that ends past `offset`, then each that overlaps.
+  auto it = llvm::partition_point(weights, [&](const WeightSlice &w) {
+    return w.offset + w.bytes().size() <= offset;
+  });
+  for (; it != weights.end() && it->offset < offset + length; ++it) {
+    llvm::ArrayRef<uint8_t> bytes = it->bytes();
+    uint64_t from = std::max(offset, it->offset);
+    uint64_t to = std::min(offset + length, it->offset + bytes.size());
+    std::memcpy(out + (from - offset), bytes.data() + (from - it->offset),
+                to - from);
+  }
+}
+
+uint64_t ModelImage::weightsId() const {
+  return art::weightsId(weightBytes,
+                        [&](uint64_t offset, uint64_t n, uint8_t *out) {
+                          readWeights(offset, n, out);
+                        });
+}
+
+void ModelImage::writeWeights(llvm::raw_ostream &os) const {
   // Weights in offset order (buildArtifact sorted and checked them), the
   // planner's gaps zero-filled.
   uint64_t at = 0;
@@ -466,7 +493,8 @@ void ModelImage::write(llvm::raw_ostream &os) const {
 LogicalResult mlir::brrr::linkModelLibrary(Location loc,
                                            const ModelImage &image,
                                            StringRef runtimeLib,
-                                           StringRef outputPath) {
+                                           StringRef outputPath,
+                                           WeightsLayout layout) {
   if (!llvm::sys::fs::exists(runtimeLib))
     return emitError(loc) << "runtime library '" << runtimeLib
                           << "' not found (pass --runtime-lib)";
@@ -483,7 +511,16 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
     if (ec)
       return emitError(loc)
              << "cannot write " << blobPath << ": " << ec.message();
-    image.write(blob);
+    std::optional<uint64_t> apartId;
+    if (layout == WeightsLayout::Appended)
+      apartId = image.weightsId();
+    if (apartId) {
+      std::vector<uint8_t> head =
+          art::serializeHead(image.artifact, image.weightBytes, apartId);
+      blob.write(reinterpret_cast<const char *>(head.data()), head.size());
+    } else {
+      image.write(blob);
+    }
     uint64_t imageSize = blob.tell();
     blob.close();
     if (blob.has_error())
@@ -543,5 +580,30 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
   if (rc != 0)
     return emitError(loc) << "linking " << outputPath << " failed (exit " << rc
                           << ") " << message;
+  if (layout == WeightsLayout::Embedded)
+    return success();
+  // The weights, page-aligned after everything the linker wrote, then the
+  // trailer that says where they are.
+  uint64_t end = 0;
+  std::error_code ec = llvm::sys::fs::file_size(outputPath, end);
+  if (ec)
+    return emitError(loc) << "cannot read the size of " << outputPath << ": "
+                          << ec.message();
+  llvm::raw_fd_ostream out(outputPath, ec, llvm::sys::fs::OF_Append);
+  if (ec)
+    return emitError(loc) << "cannot append the weights to " << outputPath
+                          << ": " << ec.message();
+  art::WeightsTrailer trailer;
+  trailer.offset = llvm::alignTo(end, art::kWeightsAlignment);
+  trailer.size = image.weightBytes;
+  trailer.id = image.weightsId();
+  out.write_zeros(trailer.offset - end);
+  image.writeWeights(out);
+  std::vector<uint8_t> bytes = art::encodeTrailer(trailer);
+  out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  out.close();
+  if (out.has_error())
+    return emitError(loc) << "cannot append the weights to " << outputPath
+                          << ": " << out.error().message();
   return success();
 }

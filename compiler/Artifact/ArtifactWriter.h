@@ -46,7 +46,31 @@ struct ModelImage {
   /// Writes the image (what ::brrr::artifact::deserialize reads), weights
   /// copied from their blobs straight into `os`.
   void write(llvm::raw_ostream &os) const;
+  /// The weight block alone, zero-filled between weights.
+  void writeWeights(llvm::raw_ostream &os) const;
+  /// Copies bytes [offset, offset + length) of the weight block to `out`.
+  void readWeights(uint64_t offset, uint64_t length, uint8_t *out) const;
+  /// ::brrr::artifact::weightsId() of the weight block.
+  uint64_t weightsId() const;
 };
+
+/// Where model.so keeps its weights.
+enum class WeightsLayout {
+  /// In the library's read-only data, like its code: one self-contained
+  /// file that any tool (strip, patchelf) may rewrite.
+  Embedded,
+  /// Appended to the library's file after it is linked, page-aligned, with
+  /// a trailer; the runtime maps them from the file it was loaded from. No
+  /// weight byte passes through the assembler or the linker, and the
+  /// library's code and data stay within the small code model's 2 GiB
+  /// whatever the weights' size. Tools that rewrite the file from its
+  /// sections (strip) drop them, which the runtime reports at open.
+  Appended,
+};
+
+/// Weights at or above this many bytes are appended by default: well
+/// below the 2 GiB that the linker's 32-bit relocations reach.
+constexpr uint64_t kAppendWeightsFrom = 1ull << 30;
 
 /// Builds the image of a module that went through fusion, memory planning
 /// and kernel outlining, with `kernels` compiled for `target`.
@@ -54,9 +78,11 @@ FailureOr<ModelImage> buildArtifact(ModuleOp module, TargetAttr target,
                                     CompiledKernels kernels);
 
 /// Links `image` and the runtime archive `runtimeLib` into the shared
-/// library `outputPath` with the system C++ compiler ($CXX or c++).
+/// library `outputPath` with the system C++ compiler ($CXX or c++), its
+/// weights laid out as `layout` says.
 LogicalResult linkModelLibrary(Location loc, const ModelImage &image,
-                               StringRef runtimeLib, StringRef outputPath);
+                               StringRef runtimeLib, StringRef outputPath,
+                               WeightsLayout layout);
 
 } // namespace mlir::brrr
 

@@ -108,7 +108,9 @@ TEST(ArtifactTest, RoundTripKeepsEveryField) {
     EXPECT_EQ(b.steps[i].index, a.steps[i].index);
   }
   EXPECT_EQ(b.arenaBytes, a.arenaBytes);
-  EXPECT_EQ(b.weights, a.weights);
+  EXPECT_EQ(
+      std::vector<uint8_t>(b.weightBytes(), b.weightBytes() + b.weightCount()),
+      a.weights);
   EXPECT_EQ(serialize(b), image);
 }
 
@@ -222,23 +224,113 @@ TEST(ArtifactTest, NewerFormatVersion) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 7;
   EXPECT_EQ(rejection(image), "artifact format version 7, this runtime reads "
-                              "5 (the model was built by a newer brrrc)");
+                              "6 (the model was built by a newer brrrc)");
 }
 
 TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   image[8] = 1; // before tensor maps
   EXPECT_EQ(rejection(image), "artifact format version 1, this runtime reads "
-                              "5 (rebuild the model with this brrrc)");
+                              "6 (rebuild the model with this brrrc)");
   image[8] = 2; // before im2col maps and element strides
   EXPECT_EQ(rejection(image), "artifact format version 2, this runtime reads "
-                              "5 (rebuild the model with this brrrc)");
+                              "6 (rebuild the model with this brrrc)");
   image[8] = 3; // before programmatic launches
   EXPECT_EQ(rejection(image), "artifact format version 3, this runtime reads "
-                              "5 (rebuild the model with this brrrc)");
+                              "6 (rebuild the model with this brrrc)");
   image[8] = 4; // before index checks
   EXPECT_EQ(rejection(image), "artifact format version 4, this runtime reads "
-                              "5 (rebuild the model with this brrrc)");
+                              "6 (rebuild the model with this brrrc)");
+  image[8] = 5; // before the flags word
+  EXPECT_EQ(rejection(image), "artifact format version 5, this runtime reads "
+                              "6 (rebuild the model with this brrrc)");
+}
+
+TEST(ArtifactTest, UnknownFlagsAreRefused) {
+  std::vector<uint8_t> image = serialize(makeTestArtifact());
+  image[13] = 0x80;
+  EXPECT_EQ(rejection(image), "artifact has unknown flags 0x8000 (the model "
+                              "was built by a newer brrrc)");
+}
+
+TEST(ArtifactTest, ReadingKeepsTheWeightsInTheImage) {
+  Artifact a = makeTestArtifact();
+  std::vector<uint8_t> image = serialize(a);
+  Artifact b;
+  std::string error;
+  ASSERT_TRUE(deserialize(image.data(), image.size(), b, error)) << error;
+  EXPECT_TRUE(b.weights.empty());
+  EXPECT_EQ(b.weightSize, a.weights.size());
+  ASSERT_GE(b.weightData, image.data());
+  EXPECT_EQ(b.weightData + b.weightSize, image.data() + image.size())
+      << "the weights are the image's last bytes";
+  EXPECT_EQ(std::vector<uint8_t>(b.weightData, b.weightData + b.weightSize),
+            a.weights);
+}
+
+TEST(ArtifactTest, WeightsStoredApart) {
+  Artifact a = makeTestArtifact();
+  uint64_t id = weightsId(a.weights.data(), a.weights.size());
+  std::vector<uint8_t> head = serializeHead(a, a.weights.size(), id);
+  EXPECT_EQ(imageFlags(head.data(), head.size()), kFlagWeightsApart);
+  EXPECT_EQ(imageFlags(serialize(a).data(), 16), 0u);
+  // Without its weights the image is refused, saying where they are.
+  EXPECT_EQ(rejection(head), "artifact's 520 bytes of weights are stored "
+                             "apart from it (appended to the model.so it is "
+                             "embedded in); open that library");
+  Artifact b;
+  std::string error;
+  ApartWeights apart{a.weights.data(), a.weights.size()};
+  ASSERT_TRUE(deserialize(head.data(), head.size(), b, error, &apart)) << error;
+  EXPECT_EQ(b.weightData, a.weights.data());
+  EXPECT_EQ(b.weightCount(), a.weights.size());
+  // Another block of the same size (one byte changed where the id samples
+  // it), or of another size, is not this image's.
+  std::vector<uint8_t> other = a.weights;
+  other[0] ^= 1;
+  ApartWeights changed{other.data(), other.size()};
+  EXPECT_FALSE(deserialize(head.data(), head.size(), b, error, &changed));
+  EXPECT_EQ(error, "the weights found (520 bytes) are not this artifact's "
+                   "(520 bytes): they come from another compile, or were "
+                   "changed");
+  ApartWeights shorter{a.weights.data(), a.weights.size() - 8};
+  EXPECT_FALSE(deserialize(head.data(), head.size(), b, error, &shorter));
+  // Every truncation of the head is refused cleanly.
+  for (size_t n = 0; n < head.size(); ++n) {
+    std::vector<uint8_t> cut(head.begin(), head.begin() + n);
+    EXPECT_FALSE(deserialize(cut.data(), cut.size(), b, error, &apart)) << n;
+  }
+}
+
+TEST(ArtifactTest, WeightsTrailerRoundTrips) {
+  WeightsTrailer t;
+  t.offset = 3 * kWeightsAlignment;
+  t.size = (uint64_t(5) << 32) + 7;
+  t.id = 0x0123456789abcdefull;
+  std::vector<uint8_t> bytes = encodeTrailer(t);
+  ASSERT_EQ(bytes.size(), kWeightsTrailerBytes);
+  EXPECT_EQ(std::string(reinterpret_cast<char *>(bytes.data()), 8),
+            std::string("BRRRWTS\0", 8));
+  WeightsTrailer u;
+  ASSERT_TRUE(decodeTrailer(bytes.data(), u));
+  EXPECT_EQ(u.offset, t.offset);
+  EXPECT_EQ(u.size, t.size);
+  EXPECT_EQ(u.id, t.id);
+  bytes[3] = 'X';
+  EXPECT_FALSE(decodeTrailer(bytes.data(), u));
+}
+
+TEST(ArtifactTest, WeightsIdSamplesLargeBlocks) {
+  // 8 MiB: the first and last MiB and 64 spread blocks are read, the rest
+  // is not; the size always counts.
+  std::vector<uint8_t> block(8 << 20, 7);
+  uint64_t id = weightsId(block.data(), block.size());
+  block[(1 << 20) + 5000] ^= 1; // between samples
+  EXPECT_EQ(weightsId(block.data(), block.size()), id);
+  block[block.size() / 64 * 9 + 5] ^= 1; // in the tenth sampled block
+  EXPECT_NE(weightsId(block.data(), block.size()), id);
+  EXPECT_NE(weightsId(block.data(), block.size() - 1),
+            weightsId(block.data(), block.size()));
 }
 
 TEST(ArtifactTest, TrailingBytes) {
@@ -423,11 +515,11 @@ TEST(ArtifactTest, DtypeSizes) {
 TEST(ArtifactTest, CheckThroughTheCApi) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()), BRRR_OK);
-  image[8] = 6;
+  image[8] = 7;
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()),
             BRRR_ERROR_CORRUPT_ARTIFACT);
-  EXPECT_STREQ(brrr_last_error(), "artifact format version 6, this runtime "
-                                  "reads 5 (the model was built by a newer "
+  EXPECT_STREQ(brrr_last_error(), "artifact format version 7, this runtime "
+                                  "reads 6 (the model was built by a newer "
                                   "brrrc)");
   EXPECT_EQ(brrr_artifact_check(image.data(), 3), BRRR_ERROR_CORRUPT_ARTIFACT);
   EXPECT_EQ(brrr_artifact_check(nullptr, 10), BRRR_ERROR_INVALID_ARGUMENT);

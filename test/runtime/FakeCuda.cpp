@@ -27,7 +27,6 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -152,7 +151,8 @@ std::recursive_mutex mu;
 bool initialized = false;
 FakeCudaStats stats = {};
 std::map<uintptr_t, size_t> allocations;
-std::set<uintptr_t> hostAllocations; ///< cuMemHostAlloc's
+/// cuMemHostAlloc's, and whether each is mapped into the device.
+std::map<uintptr_t, bool> hostAllocations;
 CUctx_st primary[16];
 double clockMs = 0;
 thread_local CUcontext current = nullptr;
@@ -508,18 +508,20 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
                                                   : CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/// Pinned host memory: host memory, its device address the same pointer.
-/// Counted with the device allocations, so that tests see it released.
+/// Pinned host memory: host memory, its device address (when mapped) the
+/// same pointer. Counted with the device allocations, so that tests see it
+/// released.
 CUresult cuMemHostAlloc(void **pp, size_t bytes, unsigned int flags) {
   FAKE_NEEDS_CONTEXT();
-  if (!pp || !bytes || !(flags & CU_MEMHOSTALLOC_DEVICEMAP))
+  if (!pp || !bytes || (flags & ~unsigned(CU_MEMHOSTALLOC_DEVICEMAP)))
     return CUDA_ERROR_INVALID_VALUE;
   void *p = std::malloc(bytes);
   if (!p)
     return CUDA_ERROR_OUT_OF_MEMORY;
   std::memset(p, 0xff, bytes);
-  hostAllocations.insert(uintptr_t(p));
+  hostAllocations[uintptr_t(p)] = (flags & CU_MEMHOSTALLOC_DEVICEMAP) != 0;
   ++stats.liveAllocations;
+  ++stats.pinnedAllocations;
   *pp = p;
   return CUDA_SUCCESS;
 }
@@ -527,7 +529,8 @@ CUresult cuMemHostAlloc(void **pp, size_t bytes, unsigned int flags) {
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p,
                                       unsigned int flags) {
   FAKE_NEEDS_CONTEXT();
-  if (!dptr || flags || !hostAllocations.count(uintptr_t(p)))
+  auto it = hostAllocations.find(uintptr_t(p));
+  if (!dptr || flags || it == hostAllocations.end() || !it->second)
     return CUDA_ERROR_INVALID_VALUE;
   *dptr = CUdeviceptr(uintptr_t(p));
   return CUDA_SUCCESS;

@@ -63,6 +63,7 @@ struct FakeCudaStats {
   int64_t sharedOptIns;     ///< cuFuncSetAttribute(MAX_DYNAMIC_SHARED) calls
   int64_t tensorMapEncodes; ///< cuTensorMapEncode{Tiled,Im2col} calls
   int64_t pointerQueries;   ///< cuPointerGetAttribute calls
+  int64_t pinnedAllocations; ///< cuMemHostAlloc calls that succeeded
   /// The tensor maps of the last cuLaunchKernel that passed any, as the
   /// kernel got them.
   int32_t lastLaunchMapCount;

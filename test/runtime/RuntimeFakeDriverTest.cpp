@@ -12,6 +12,7 @@
 #include "TestUtil.h"
 #include "runtime/TensorMaps.h"
 
+#include <cstring>
 #include <cuda.h>
 #include <gtest/gtest.h>
 
@@ -789,4 +790,25 @@ TEST_F(IndexCheckTest, RecordWithAnUnknownCheckIsStillReported) {
   EXPECT_TRUE(contains(lastError(), "index check 99 (not in the model's "
                                     "table of 1): index 4 is out of range"))
       << lastError();
+}
+
+// Weights larger than a staging buffer go up through two pinned buffers in
+// turn, and arrive whole.
+TEST_F(FakeDriverTest, LargeWeightsUploadThroughPinnedStaging) {
+  brrr::artifact::Artifact a = makeTestArtifact();
+  size_t used = a.weights.size();
+  a.weights.resize((150 << 20) + 12345);
+  for (size_t i = used; i < a.weights.size(); ++i)
+    a.weights[i] = uint8_t(i * 2654435761u >> 24);
+  openAndCreate(a);
+  EXPECT_EQ(fakeStats().pinnedAllocations - baseline.pinnedAllocations, 1);
+  ASSERT_NE(model->weights, 0u);
+  EXPECT_EQ(
+      std::memcmp(reinterpret_cast<const void *>(uintptr_t(model->weights)),
+                  a.weights.data(), a.weights.size()),
+      0);
+  EXPECT_EQ(brrr_model_weight_bytes(model), a.weights.size());
+  Buffers b;
+  ASSERT_EQ(runHost(b), BRRR_OK) << lastError();
+  b.expectCorrect();
 }

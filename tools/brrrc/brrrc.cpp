@@ -145,6 +145,21 @@ cl::opt<bool> serialLaunches(
              "placed during the previous kernel's last wave)"),
     cl::init(false), cl::cat(category));
 
+enum class Weights { Auto, Embedded, Appended };
+cl::opt<Weights> weightsLayout(
+    "weights",
+    cl::desc("Where model.so keeps the weights (default: auto, appended from "
+             "1 GiB of weights)"),
+    cl::values(
+        clEnumValN(Weights::Auto, "auto",
+                   "embedded below 1 GiB of weights, appended from there"),
+        clEnumValN(Weights::Embedded, "embedded",
+                   "in the library's read-only data (up to about 2 GiB)"),
+        clEnumValN(Weights::Appended, "appended",
+                   "appended to the library's file, any size; the runtime "
+                   "maps them from the file at open")),
+    cl::init(Weights::Auto), cl::cat(category));
+
 cl::opt<bool> uncheckedIndices(
     "unchecked-indices",
     cl::desc("Do not check the indices of Gather, GatherElements, GatherND, "
@@ -351,10 +366,24 @@ int main(int argc, char **argv) {
     sys::path::append(path, "lib", "libbrrr_runtime.a");
     lib = path.str().str();
   }
+  auto layout =
+      weightsLayout == Weights::Appended ||
+              (weightsLayout == Weights::Auto &&
+               artifact->weightBytes >= mlir::brrr::kAppendWeightsFrom)
+          ? mlir::brrr::WeightsLayout::Appended
+          : mlir::brrr::WeightsLayout::Embedded;
+  if (layout == mlir::brrr::WeightsLayout::Embedded &&
+      artifact->weightBytes >= (uint64_t(2) << 30)) {
+    errs() << inputPath << ": error: --weights=embedded cannot hold "
+           << artifact->weightBytes
+           << " bytes of weights: the linker's 32-bit relocations reach about "
+              "2 GiB (use --weights=appended or auto)\n";
+    return 1;
+  }
   phase = total.nest("link (C++ compiler)");
   if (failed(mlir::brrr::linkModelLibrary(
           mlir::FileLineColLoc::get(&context, inputPath, 0, 0), *artifact, lib,
-          outputPath)))
+          outputPath, layout)))
     return 1;
   return 0;
 }
