@@ -501,38 +501,40 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
   return true;
 }
 
-bool readPlan(Reader &r, Artifact &a) {
+/// Reads a count and that many records with `read`, each named
+/// "name[i]" in errors; `minBytes` is the least a record takes.
+template <typename T, typename ReadFn>
+bool readRecords(Reader &r, std::vector<T> &out, uint64_t minBytes,
+                 const char *name, ReadFn read) {
   uint64_t n = 0;
-  if (!r.count(n, 8, "copies"))
+  if (!r.count(n, minBytes, name))
     return false;
-  a.copies.resize(size_t(n));
-  for (size_t i = 0; i < a.copies.size(); ++i) {
-    r.where = indexed("copies", i);
-    if (!r.u32(a.copies[i].src, "src") || !r.u32(a.copies[i].dst, "dst"))
-      return false;
-  }
-  r.where.clear();
-  if (!r.count(n, 8, "steps"))
-    return false;
-  a.steps.resize(size_t(n));
-  for (size_t i = 0; i < a.steps.size(); ++i) {
-    r.where = indexed("steps", i);
-    uint32_t kind = 0;
-    if (!r.u32(kind, "kind") || !r.u32(a.steps[i].index, "index"))
-      return false;
-    a.steps[i].kind = Step::Kind(kind);
-  }
-  r.where.clear();
-  if (!r.count(n, 16, "checks"))
-    return false;
-  a.checks.resize(size_t(n));
-  for (size_t i = 0; i < a.checks.size(); ++i) {
-    r.where = indexed("checks", i);
-    if (!r.blob(a.checks[i].node, "node") || !r.blob(a.checks[i].op, "op"))
+  out.resize(size_t(n));
+  for (size_t i = 0; i < out.size(); ++i) {
+    r.where = indexed(name, i);
+    if (!read(out[i]))
       return false;
   }
   r.where.clear();
   return true;
+}
+
+bool readPlan(Reader &r, Artifact &a) {
+  return readRecords(r, a.copies, 8, "copies",
+                     [&](Copy &c) {
+                       return r.u32(c.src, "src") && r.u32(c.dst, "dst");
+                     }) &&
+         readRecords(r, a.steps, 8, "steps",
+                     [&](Step &s) {
+                       uint32_t kind = 0;
+                       if (!r.u32(kind, "kind") || !r.u32(s.index, "index"))
+                         return false;
+                       s.kind = Step::Kind(kind);
+                       return true;
+                     }) &&
+         readRecords(r, a.checks, 16, "checks", [&](IndexCheck &c) {
+           return r.blob(c.node, "node") && r.blob(c.op, "op");
+         });
 }
 
 bool readHeader(Reader &r, size_t size, const uint8_t *data, uint32_t &flags,

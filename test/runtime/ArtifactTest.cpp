@@ -229,21 +229,16 @@ TEST(ArtifactTest, NewerFormatVersion) {
 
 TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
-  image[8] = 1; // before tensor maps
-  EXPECT_EQ(rejection(image), "artifact format version 1, this runtime reads "
-                              "6 (rebuild the model with this brrrc)");
-  image[8] = 2; // before im2col maps and element strides
-  EXPECT_EQ(rejection(image), "artifact format version 2, this runtime reads "
-                              "6 (rebuild the model with this brrrc)");
-  image[8] = 3; // before programmatic launches
-  EXPECT_EQ(rejection(image), "artifact format version 3, this runtime reads "
-                              "6 (rebuild the model with this brrrc)");
-  image[8] = 4; // before index checks
-  EXPECT_EQ(rejection(image), "artifact format version 4, this runtime reads "
-                              "6 (rebuild the model with this brrrc)");
-  image[8] = 5; // before the flags word
-  EXPECT_EQ(rejection(image), "artifact format version 5, this runtime reads "
-                              "6 (rebuild the model with this brrrc)");
+  // 1: before tensor maps; 2: before im2col maps and element strides; 3:
+  // before programmatic launches; 4: before index checks; 5: before the
+  // flags word.
+  for (uint8_t version = 1; version < kFormatVersion; ++version) {
+    image[8] = version;
+    EXPECT_EQ(rejection(image), "artifact format version " +
+                                    std::to_string(version) +
+                                    ", this runtime reads 6 (rebuild the "
+                                    "model with this brrrc)");
+  }
 }
 
 TEST(ArtifactTest, UnknownFlagsAreRefused) {

@@ -108,15 +108,21 @@ Launch launch(uint32_t kernel, uint32_t gridX, uint32_t blockX,
   return l;
 }
 
-} // namespace
-
-Artifact makeTestArtifact() {
+/// An artifact for sm_80 with the test kernels' PTX, and nothing else.
+Artifact sm80Artifact() {
   Artifact a;
   a.target = "sm_80";
   a.smMajor = 8;
   a.smMinor = 0;
   a.exactArch = false;
   a.ptx = kPtx;
+  return a;
+}
+
+} // namespace
+
+Artifact makeTestArtifact() {
+  Artifact a = sm80Artifact();
   a.kernels = {{"brrr_test_add", 128, 3 * 512}, {"brrr_test_relu", 0, 1024}};
   a.tensors = {
       tensor("x", DType::F32, {2, 64}, Storage::Input, 0),       // 0
@@ -190,12 +196,7 @@ Artifact makeIm2colArtifact() {
 }
 
 Artifact makeGatherArtifact() {
-  Artifact a;
-  a.target = "sm_80";
-  a.smMajor = 8;
-  a.smMinor = 0;
-  a.exactArch = false;
-  a.ptx = kPtx; // brrr_test_gather exists in the fake driver only
+  Artifact a = sm80Artifact(); // brrr_test_gather is in the fake driver only
   a.kernels = {{"brrr_test_gather", 0, 6 * 12}};
   a.tensors = {
       tensor("ids", DType::I64, {kGatherIds}, Storage::Input, 0),      // 0

@@ -4,21 +4,10 @@ import sys
 import numpy as np
 
 import brrr
+from fake_device_array import DeviceArray
 
 lib, fake_cuda = sys.argv[1], sys.argv[2]
 os.environ["BRRR_CUDA_LIBRARY"] = fake_cuda
-
-
-class DeviceArray:
-    """A host array posing as device memory: the fake driver's device
-    memory is host memory."""
-
-    def __init__(self, array):
-        self.array = array
-        self.__cuda_array_interface__ = {
-            "shape": array.shape, "typestr": array.dtype.str,
-            "data": (array.ctypes.data, False), "version": 3, "strides": None,
-        }
 
 
 def error(fn):

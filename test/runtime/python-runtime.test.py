@@ -5,6 +5,7 @@ import threading
 import numpy as np
 
 import brrr
+from fake_device_array import DeviceArray
 
 lib, fake_cuda = sys.argv[1], sys.argv[2]
 
@@ -35,19 +36,6 @@ show("dtype", lambda: m.check_inputs(x, y.astype(np.float64), ids))
 show("count", lambda: m.check_inputs(x, y))
 show("unknown", lambda: m.check_inputs({"x": x, "y": y, "ids": ids, "z": x}))
 show("missing", lambda: m.check_inputs({"x": x, "y": y}))
-
-
-class DeviceArray:
-    """A host array posing as device memory: the fake driver's device
-    memory is host memory."""
-
-    def __init__(self, array):
-        self.array = array
-        self.__cuda_array_interface__ = {
-            "shape": array.shape, "typestr": array.dtype.str,
-            "data": (array.ctypes.data, False), "version": 3,
-            "strides": None if array.flags.c_contiguous else array.strides,
-        }
 
 
 show("mixed", lambda: m.check_inputs(DeviceArray(x), y, ids))
