@@ -439,8 +439,9 @@ brrr_status mapAppendedWeights(uint64_t size, MappedWeights &map,
                    "drop them; brrrc --weights=embedded keeps weights up to "
                    "about 2 GiB inside)");
   }
+  // In this order, so that no sum of the file's numbers can wrap.
   if (trailer.size != size || trailer.offset % artifact::kWeightsAlignment ||
-      trailer.offset > fileSize ||
+      trailer.offset > fileSize || size > fileSize ||
       fileSize - trailer.offset != size + artifact::kWeightsTrailerBytes) {
     close(fd);
     return corrupt("'" + path + "', whose file of " + std::to_string(fileSize) +

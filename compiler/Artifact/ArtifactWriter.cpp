@@ -502,6 +502,11 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
   if (llvm::sys::fs::createUniqueDirectory("brrrc", dir))
     return emitError(loc) << "cannot create a temporary directory";
   llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(dir); });
+  // Appended weights: the embedded head names them by their id, and so
+  // does the trailer after them.
+  std::optional<uint64_t> apartId;
+  if (layout == WeightsLayout::Appended)
+    apartId = image.weightsId();
   SmallString<128> blobPath(dir), srcPath(dir);
   llvm::sys::path::append(blobPath, "artifact.bin");
   llvm::sys::path::append(srcPath, "model.cpp");
@@ -511,9 +516,6 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
     if (ec)
       return emitError(loc)
              << "cannot write " << blobPath << ": " << ec.message();
-    std::optional<uint64_t> apartId;
-    if (layout == WeightsLayout::Appended)
-      apartId = image.weightsId();
     if (apartId) {
       std::vector<uint8_t> head =
           art::serializeHead(image.artifact, image.weightBytes, apartId);
@@ -596,7 +598,7 @@ LogicalResult mlir::brrr::linkModelLibrary(Location loc,
   art::WeightsTrailer trailer;
   trailer.offset = llvm::alignTo(end, art::kWeightsAlignment);
   trailer.size = image.weightBytes;
-  trailer.id = image.weightsId();
+  trailer.id = *apartId;
   out.write_zeros(trailer.offset - end);
   image.writeWeights(out);
   std::vector<uint8_t> bytes = art::encodeTrailer(trailer);
