@@ -141,7 +141,27 @@ SmallVector<Value> mlir::brrr::selectConcatPart(
     llvm::function_ref<SmallVector<Value>(size_t)> emitPart) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  // Of the parts, the last whose start is <= the coordinate holds it.
+  // Of the parts, the last whose start is <= the coordinate holds it: past
+  // kLinearParts parts found by halving the range, below it by testing
+  // each in turn.
+  if (parts.size() > kLinearParts) {
+    std::function<SmallVector<Value>(size_t, size_t)> search =
+        [&](size_t lo, size_t hi) -> SmallVector<Value> {
+      if (lo == hi)
+        return emitPart(lo);
+      size_t mid = (lo + hi + 1) / 2;
+      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
+                                          e.idx(parts[mid].start));
+      auto ifBelow = scf::IfOp::create(b, loc, types, below, true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifBelow.getThenRegion().front());
+      scf::YieldOp::create(b, loc, search(lo, mid - 1));
+      b.setInsertionPointToStart(&ifBelow.getElseRegion().front());
+      scf::YieldOp::create(b, loc, search(mid, hi));
+      return SmallVector<Value>(ifBelow.getResults());
+    };
+    return search(0, parts.size() - 1);
+  }
   std::function<SmallVector<Value>(size_t)> pick =
       [&](size_t k) -> SmallVector<Value> {
     if (k + 1 == parts.size())

@@ -55,10 +55,14 @@ struct ConcatPart {
 /// The operands of `c` that are not empty along its axis, in order.
 SmallVector<ConcatPart> concatParts(ConcatOp c);
 
+/// Parts up to which selectConcatPart tests each part in turn; it halves
+/// the range beyond.
+constexpr size_t kLinearParts = 16;
+
 /// Values of the part of a concatenation that holds the element whose
-/// coordinate along the axis is `at`: a chain of scf.if on `at`, each
-/// branch built by `emitPart(k)` for part k (nonempty `parts`), returning
-/// values of `types`.
+/// coordinate along the axis is `at`: scf.if on `at` (a chain, or a binary
+/// search past kLinearParts parts), each branch built by `emitPart(k)` for
+/// part k (nonempty `parts`), returning values of `types`.
 SmallVector<Value>
 selectConcatPart(IndexMath &e, ArrayRef<ConcatPart> parts, Value at,
                  TypeRange types,

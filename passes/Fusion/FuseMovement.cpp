@@ -170,9 +170,14 @@ bool mlir::brrr::isTiledTranspose(TransposeOp t) {
 
 bool mlir::brrr::isMovementTree(FusionOp fusion) {
   Block &body = fusion.getBody().front();
+  // A concatenation alone is a tree of any width: each element is one load
+  // from one of its inputs, found in a binary search over the parts
+  // (DenseNet concatenates up to 49 feature maps).
+  bool loneConcat = llvm::hasSingleElement(body.without_terminator()) &&
+                    isa<ConcatOp>(body.front());
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator()) {
-    if (!isMovementTreeOp(&op))
+    if (!isMovementTreeOp(&op) && !loneConcat)
       return false;
     for (Value v : op.getOperands())
       if (!isa<BlockArgument>(v) && !llvm::is_contained(ops, v.getDefiningOp()))

@@ -485,6 +485,13 @@ KERNEL_CASES = [
     ("reduce_max_leading_few_f16", [n("ReduceMax", ["x"], ["y"], axes=[0], keepdims=0)],
      [("x", H, [4096, 3])], [("y", H, [3])]),
     # A transpose read through inside a pointwise kernel.
+    # A concatenation wider than a movement tree's 16 parts (DenseNet's
+    # feature maps): a binary search over 25 parts of ragged widths, in
+    # 16-byte vectors that straddle parts.
+    ("concat_25_ragged_f16",
+     [n("Concat", [f"part{k}" for k in range(25)], ["y"], axis=1)],
+     [(f"part{k}", H, [3, 5 + k, 7]) for k in range(25)],
+     [("y", H, [3, sum(5 + k for k in range(25)), 7])]),
     # Index-driven movement: negative and duplicate indices, batch dims,
     # every scatter reduction order-sensitive case, NaN/inf predicates.
     ("gather_elements_negative_f16", [n("GatherElements", ["x", "i"], ["y"], axis=1)],

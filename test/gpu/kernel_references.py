@@ -236,6 +236,8 @@ def torch_inputs(name, gen):
                 f(264, dt=torch.bfloat16), f(2, 130, 264, dt=torch.bfloat16)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
+    if name == "concat_25_ragged_f16":
+        return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
     if name == "gather_elements_negative_f16":
         return [f(33, 70, dt=torch.float16), torch.randint(-70, 70, (33, 5), generator=gen)]
     if name == "gather_nd_batch_f32":
@@ -355,6 +357,8 @@ def torch_reference(name, xs):
         return [torch.log_softmax(d[0], -1)]
     if name == "transpose_f16":
         return [d[0].permute(2, 0, 1)]
+    if name == "concat_25_ragged_f16":
+        return [torch.cat(d, 1)]
     if name == "reduce_mean_f16_trailing2":
         return [d[0].mean(dim=(2, 3), keepdim=True)]
     if name == "reduce_max_ragged_f32":
