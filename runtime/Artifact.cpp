@@ -159,6 +159,16 @@ uint64_t weightsId(const uint8_t *data, uint64_t size) {
   });
 }
 
+std::optional<uint64_t> apartWeightSize(const uint8_t *data, size_t size) {
+  // The header, then at least the size and the id that end such an image.
+  if (!(imageFlags(data, size) & kFlagWeightsApart) || size < 16 + 16)
+    return std::nullopt;
+  uint64_t weightSize = 0;
+  for (int i = 0; i < 8; ++i)
+    weightSize |= uint64_t(data[size - 16 + i]) << (8 * i);
+  return weightSize;
+}
+
 uint32_t imageFlags(const uint8_t *data, size_t size) {
   if (!data || size < 16 || std::memcmp(data, kMagic, sizeof(kMagic)) != 0)
     return 0;

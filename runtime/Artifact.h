@@ -276,6 +276,11 @@ bool deserialize(const uint8_t *data, size_t size, Artifact &out,
 /// The header's flags of an image (0 when it is too short to have them).
 uint32_t imageFlags(const uint8_t *data, size_t size);
 
+/// For an image whose weights are stored apart, the weight block's size as
+/// the image states it (its last fields but the id), to find the block by;
+/// nullopt for any other image. deserialize() checks it with the rest.
+std::optional<uint64_t> apartWeightSize(const uint8_t *data, size_t size);
+
 } // namespace brrr::artifact
 
 #endif // BRRR_RUNTIME_ARTIFACT_H

@@ -352,7 +352,6 @@ brrr_status openOnDevice(brrr_model &m) {
     return s;
   // The device holds the only copies needed from here on.
   std::vector<uint8_t>().swap(m.art.weights);
-  m.art.weightData = nullptr;
   std::vector<uint8_t>().swap(m.art.cubin);
   std::string().swap(m.art.ptx);
   return BRRR_OK;
@@ -472,20 +471,14 @@ brrr_status mapAppendedWeights(uint64_t size, MappedWeights &map,
 
 brrr_status openEmbedded(const uint8_t *image, size_t size, int device,
                          brrr_model **out) {
-  if (!(artifact::imageFlags(image, size) & artifact::kFlagWeightsApart))
+  std::optional<uint64_t> weightSize = artifact::apartWeightSize(image, size);
+  // Other images (and one too short to say) are parsed, and refused, as
+  // they are.
+  if (!weightSize)
     return openModel(image, size, device, out);
-  // Such an image ends with the weights' size and id (deserialize checks
-  // both, and everything before them, against what is mapped).
-  if (size < 16 + 16)
-    return fail(BRRR_ERROR_CORRUPT_ARTIFACT,
-                "brrr_model_open: the embedded artifact is truncated (" +
-                    std::to_string(size) + " bytes)");
-  uint64_t weightSize = 0;
-  for (int i = 0; i < 8; ++i)
-    weightSize |= uint64_t(image[size - 16 + i]) << (8 * i);
   MappedWeights map;
   artifact::ApartWeights apart;
-  if (brrr_status s = mapAppendedWeights(weightSize, map, apart))
+  if (brrr_status s = mapAppendedWeights(*weightSize, map, apart))
     return s;
   return openModel(image, size, device, out, &apart);
 }

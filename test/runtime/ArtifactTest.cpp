@@ -269,6 +269,10 @@ TEST(ArtifactTest, WeightsStoredApart) {
   std::vector<uint8_t> head = serializeHead(a, a.weights.size(), id);
   EXPECT_EQ(imageFlags(head.data(), head.size()), kFlagWeightsApart);
   EXPECT_EQ(imageFlags(serialize(a).data(), 16), 0u);
+  EXPECT_EQ(apartWeightSize(head.data(), head.size()), a.weights.size());
+  std::vector<uint8_t> whole = serialize(a);
+  EXPECT_EQ(apartWeightSize(whole.data(), whole.size()), std::nullopt);
+  EXPECT_EQ(apartWeightSize(head.data(), 24), std::nullopt);
   // Without its weights the image is refused, saying where they are.
   EXPECT_EQ(rejection(head), "artifact's 520 bytes of weights are stored "
                              "apart from it (appended to the model.so it is "
