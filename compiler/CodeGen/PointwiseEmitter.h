@@ -1,9 +1,10 @@
 //===- PointwiseEmitter.h - scalar code for fused pointwise ops -*- C++ -*-===//
 //
 // Emits the arith/math scalar code of one brrr pointwise op per element, with
-// the type rules every kernel family that runs pointwise ops shares: f16 and
-// bf16 are computed in f32, integers as signless with their signedness
-// picking the operations, booleans as i1 (one byte in memory). Used by the
+// the type rules every kernel family that runs pointwise ops shares: f16,
+// bf16 and float8 (E4M3FN) are computed in f32, integers as signless with
+// their signedness picking the operations, booleans as i1 (one byte in
+// memory), float8 as its bits in an i8. Used by the
 // pointwise kernels and by the matmul kernels' fused epilogues.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +15,7 @@
 #include "dialects/Brrr/BrrrOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -41,16 +43,21 @@ inline Type signless(Type t) {
   return t;
 }
 
-/// Type arithmetic happens in: f32 for 16-bit floats, signless integers.
+inline bool isFloat8(Type t) { return isa<Float8E4M3FNType>(t); }
+
+/// Type arithmetic happens in: f32 for 16-bit floats and float8, signless
+/// integers.
 inline Type computeType(Type t) {
-  if (t.isF16() || t.isBF16())
+  if (t.isF16() || t.isBF16() || isFloat8(t))
     return Float32Type::get(t.getContext());
   return signless(t);
 }
 
-/// Type an element has in memory: i8 for i1, else the signless type.
+/// Type an element has in memory: i8 for i1 and float8, else the signless
+/// type.
 inline Type memoryType(Type t) {
-  return t.isInteger(1) ? IntegerType::get(t.getContext(), 8) : signless(t);
+  return t.isInteger(1) || isFloat8(t) ? IntegerType::get(t.getContext(), 8)
+                                       : signless(t);
 }
 
 class PointwiseEmitter {
@@ -70,9 +77,18 @@ public:
   /// A cast to f16/bf16 rounds to that type even though the value is then
   /// carried in f32: an explicit Cast is a request for that precision.
   Value convert(Value x, Type from, Type to) {
-    Type cf = computeType(from), ct = computeType(to);
     if (from == to)
       return x;
+    // A float8 value is held exactly in f32: convert from there. A cast to
+    // float8 rounds (saturating, as ONNX Cast does by default) and holds
+    // the float8 value in f32 again.
+    Type f32 = Float32Type::get(b.getContext());
+    if (isFloat8(from))
+      return convert(x, f32, to);
+    if (isFloat8(to))
+      return decodeFloat8(encodeFloat8(convert(x, from, f32),
+                                       /*saturate=*/true));
+    Type cf = computeType(from), ct = computeType(to);
     if (to.isInteger(1)) {
       if (isa<FloatType>(cf))
         return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
@@ -109,6 +125,59 @@ public:
       return arith::TruncIOp::create(b, loc, ct, x);
     return fromUnsigned ? Value(arith::ExtUIOp::create(b, loc, ct, x))
                         : Value(arith::ExtSIOp::create(b, loc, ct, x));
+  }
+
+  /// The float8 E4M3FN bits (an i8) of f32 `x`, rounded to nearest even by
+  /// cvt.rn.satfinite (sm_89 and later). With `saturate` magnitudes beyond
+  /// 448 become 448, else they (and infinities) become NaN, as ONNX's
+  /// saturate = 0 asks: everything above 464 rounds past the largest
+  /// finite value. NaN stays NaN.
+  Value encodeFloat8(Value x, bool saturate) {
+    Type i8 = b.getI8Type(), i16 = b.getI16Type();
+    Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, i16, cst(x.getType(), 0.0), x, NVVM::FPRoundingMode::RN,
+        NVVM::SaturationMode::SATFINITE, /*relu=*/false,
+        Float8E4M3FNType::get(b.getContext()));
+    // `x` converts into the low byte.
+    Value bits = arith::TruncIOp::create(b, loc, i8, pair);
+    if (saturate)
+      return bits;
+    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                      math::AbsFOp::create(b, loc, x),
+                                      cst(x.getType(), 464.0));
+    // 0x7f with the sign bit the conversion kept.
+    Value nan = arith::OrIOp::create(b, loc, bits, cst(i8, 0x7f));
+    return arith::SelectOp::create(b, loc, big, nan, bits);
+  }
+
+  /// The f32 value of float8 E4M3FN bits `bits` (an i8), exact: a normal
+  /// number's exponent and mantissa move into an f32's fields (bias 7 to
+  /// 127), a subnormal is its mantissa times 2^-9, and 0x7f is NaN; the
+  /// sign bit is or-ed in last so that -0 stays -0.
+  Value decodeFloat8(Value bits) {
+    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    Value w = arith::ExtUIOp::create(b, loc, i32, bits);
+    Value mag = arith::AndIOp::create(b, loc, w, cst(i32, 0x7f));
+    Value normal = arith::BitcastOp::create(
+        b, loc, f32,
+        arith::AddIOp::create(b, loc,
+                              arith::ShLIOp::create(b, loc, mag, cst(i32, 20)),
+                              cst(i32, 120 << 23)));
+    Value subnormal =
+        arith::MulFOp::create(b, loc, arith::UIToFPOp::create(b, loc, f32, mag),
+                              cst(f32, std::ldexp(1.0, -9)));
+    Value isSub = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, mag,
+                                        cst(i32, 8));
+    Value v = arith::SelectOp::create(b, loc, isSub, subnormal, normal);
+    Value isNan = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mag,
+                                        cst(i32, 0x7f));
+    v = arith::SelectOp::create(b, loc, isNan, cst(f32, NAN), v);
+    Value sign = arith::ShLIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, w, cst(i32, 0x80)), cst(i32, 24));
+    return arith::BitcastOp::create(
+        b, loc, f32,
+        arith::OrIOp::create(b, loc, arith::BitcastOp::create(b, loc, i32, v),
+                             sign));
   }
 
   /// gelu(x) = x * Phi(x) for an f16 or bf16 gelu, computed in f32 without
@@ -262,6 +331,49 @@ public:
         .Case([&](CastOp c) -> Value {
           return convert(x, elementOf(c.getInput()), et);
         })
+        .Case([&](QuantizeOp q) -> Value {
+          Type f32 = b.getF32Type();
+          Value v = arith::DivFOp::create(b, loc, x, args[1]);
+          if (isFloat8(et)) {
+            v = arith::AddFOp::create(b, loc, v, args[2]);
+            return decodeFloat8(encodeFloat8(v, q.getSaturate()));
+          }
+          v = math::RoundEvenOp::create(b, loc, v);
+          v = arith::AddFOp::create(b, loc, v, convert(args[2], et, f32));
+          bool u = isUnsigned(et);
+          unsigned w = et.getIntOrFloatBitWidth();
+          double lo = u ? 0.0 : -std::ldexp(1.0, w - 1),
+                 hi = u ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1;
+          v = arith::MinimumFOp::create(
+              b, loc, arith::MaximumFOp::create(b, loc, v, cst(f32, lo)),
+              cst(f32, hi));
+          return u ? Value(arith::FPToUIOp::create(b, loc, ct, v))
+                   : Value(arith::FPToSIOp::create(b, loc, ct, v));
+        })
+        .Case([&](DequantizeOp d) -> Value {
+          Type in = elementOf(d.getInput());
+          Value diff;
+          if (isFloat8(in)) {
+            diff = arith::SubFOp::create(b, loc, x, args[2]);
+          } else {
+            // The exact difference, in i32, then one rounding to f32.
+            Type i32 = b.getI32Type();
+            auto widen = [&](Value v) -> Value {
+              if (v.getType() == i32)
+                return v;
+              return isUnsigned(in)
+                         ? Value(arith::ExtUIOp::create(b, loc, i32, v))
+                         : Value(arith::ExtSIOp::create(b, loc, i32, v));
+            };
+            diff = arith::SIToFPOp::create(
+                b, loc, b.getF32Type(),
+                arith::SubIOp::create(b, loc, widen(x), widen(args[2])));
+          }
+          Value s = args[1];
+          if (s.getType() != diff.getType())
+            diff = convert(diff, diff.getType(), s.getType());
+          return arith::MulFOp::create(b, loc, diff, s);
+        })
         .Case([&](AddOp) -> Value {
           return isFloat ? Value(arith::AddFOp::create(b, loc, x, args[1]))
                          : Value(arith::AddIOp::create(b, loc, x, args[1]));
@@ -392,6 +504,8 @@ public:
   /// A value of element type `elem` as loaded (memoryType) in its compute
   /// type: i8 -> i1, f16/bf16 -> f32.
   Value fromMemory(Value raw, Type elem) {
+    if (isFloat8(elem))
+      return decodeFloat8(raw);
     if (elem.isInteger(1))
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, raw,
                                    cst(raw.getType(), 0));
@@ -402,6 +516,8 @@ public:
 
   /// A computed value of element type `elem` in the type it is stored as.
   Value toMemory(Value v, Type elem) {
+    if (isFloat8(elem))
+      return encodeFloat8(v, /*saturate=*/true);
     if (elem.isInteger(1))
       return arith::ExtUIOp::create(b, loc, memoryType(elem), v);
     if (elem.isF16() || elem.isBF16())

@@ -130,6 +130,21 @@ LogicalResult importCast(NodeImporter &n) {
   if (!et)
     return n.emitError() << "cast to unsupported data type "
                          << dataTypeName(to->i());
+  if (isa<Float8E4M3FNType>(et) && n.sinceVersion >= 19 &&
+      n.attrInt("saturate", 1) == 0) {
+    // Out of range becomes NaN: a quantize by 1 that does not saturate.
+    Type f32 = n.b.getF32Type();
+    auto v = n.castTo(*x, f32);
+    if (failed(v))
+      return failure();
+    auto y = n.createTyped<QuantizeOp>(n.inputType(0).clone(et), *v,
+                                       n.scalar(f32, 1.0), n.scalar(et, 0.0),
+                                       n.b.getBoolAttr(false));
+    if (failed(y))
+      return failure();
+    n.setOutput(0, *y);
+    return success();
+  }
   auto y = n.castTo(*x, et);
   if (failed(y))
     return failure();

@@ -302,12 +302,20 @@ Type convertElementType(MLIRContext *context, int32_t onnxType) {
     return b.getIntegerType(64, false);
   case onnx::TensorProto::BOOL:
     return b.getI1Type();
+  case kFloat8E4M3FN:
+    return Float8E4M3FNType::get(context);
   default:
     return nullptr;
   }
 }
 
 std::string dataTypeName(int32_t t) {
+  // The types of ONNX 1.14 and later, which the protobuf enum predates.
+  static const char *const later[] = {
+      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
+      "UINT4",        "INT4",           "FLOAT4E2M1"};
+  if (t >= kFloat8E4M3FN && t < kFloat8E4M3FN + 7)
+    return later[t - kFloat8E4M3FN];
   if (onnx::TensorProto::DataType_IsValid(t))
     return onnx::TensorProto::DataType_Name(
         static_cast<onnx::TensorProto::DataType>(t));

@@ -44,6 +44,7 @@ void registerGeneratorImporters(OpTable &table);
 void registerIndexingImporters(OpTable &table);
 void registerLossImporters(OpTable &table);
 void registerNNImporters(OpTable &table);
+void registerQuantizeImporters(OpTable &table);
 void registerReduceImporters(OpTable &table);
 void registerTensorImporters(OpTable &table);
 
@@ -187,6 +188,9 @@ private:
   llvm::SmallVector<mlir::Value> inputs;
   llvm::SmallVector<mlir::Value> outputs;
 };
+
+/// TensorProto's FLOAT8E4M3FN (ONNX 1.14), beyond the enum of libonnx 1.12.
+constexpr int32_t kFloat8E4M3FN = 17;
 
 /// The MLIR element type of an ONNX TensorProto data type, or null.
 mlir::Type convertElementType(mlir::MLIRContext *context, int32_t onnxType);

@@ -111,6 +111,7 @@ public:
     registerIndexingImporters(table);
     registerLossImporters(table);
     registerNNImporters(table);
+    registerQuantizeImporters(table);
     registerReduceImporters(table);
     registerTensorImporters(table);
   }

@@ -230,6 +230,8 @@ Attribute evalCast(Attribute value, Type to, bool fromUnsigned,
   auto toInt = dyn_cast<IntegerType>(to);
   if (auto f = dyn_cast<FloatAttr>(value)) {
     const APFloat &a = f.getValue();
+    if (isa<Float8E4M3FNType>(to))
+      return FloatAttr::get(to, roundToFloat8(a, /*saturate=*/true));
     if (auto ft = dyn_cast<FloatType>(to)) {
       APFloat v = a;
       bool lost;
@@ -251,6 +253,11 @@ Attribute evalCast(Attribute value, Type to, bool fromUnsigned,
     return IntegerAttr::get(toInt, v);
   }
   const APInt &a = cast<IntegerAttr>(value).getValue();
+  if (isa<Float8E4M3FNType>(to)) {
+    APFloat v(APFloat::IEEEdouble());
+    v.convertFromAPInt(a, /*IsSigned=*/!fromUnsigned, kNearest);
+    return FloatAttr::get(to, roundToFloat8(v, /*saturate=*/true));
+  }
   if (auto ft = dyn_cast<FloatType>(to)) {
     APFloat v(ft.getFloatSemantics());
     v.convertFromAPInt(a, /*IsSigned=*/!fromUnsigned, kNearest);
@@ -356,6 +363,19 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   });
 }
 
+APFloat mlir::brrr::roundToFloat8(APFloat v, bool saturate) {
+  const llvm::fltSemantics &f8 = APFloat::Float8E4M3FN();
+  bool negative = v.isNegative();
+  if (v.isNaN())
+    return APFloat::getNaN(f8, negative);
+  bool lost;
+  APFloat::opStatus status = v.convert(f8, kNearest, &lost);
+  if ((status & APFloat::opOverflow) || v.isNaN())
+    return saturate ? APFloat::getLargest(f8, negative)
+                    : APFloat::getNaN(f8, negative);
+  return v;
+}
+
 bool mlir::brrr::widensExactly(Type from, Type to) {
   if (auto f = dyn_cast<FloatType>(from))
     if (auto t = dyn_cast<FloatType>(to))
@@ -376,6 +396,7 @@ static OpFoldResult foldBlobCast(CastOp cast, Attribute input) {
   RankedTensorType type = cast.getType();
   if (!blob || !isa<FloatType>(blob.getElementType()) ||
       !isa<FloatType>(type.getElementType()) ||
+      isa<Float8E4M3FNType>(type.getElementType()) ||
       type.getNumElements() > kMaxFoldElements)
     return nullptr;
   std::optional<SmallVector<double>> values = getConstFloats(cast.getInput());

@@ -134,6 +134,11 @@ bool comparePredicateHolds(ComparePredicate pred, T lhs, T rhs) {
   return false;
 }
 
+/// `v` rounded to float8 E4M3FN, to nearest even: beyond the largest finite
+/// value (448) it saturates to it with `saturate` (ONNX's default; an
+/// infinity too) and becomes NaN without. NaN stays NaN.
+APFloat roundToFloat8(APFloat v, bool saturate);
+
 /// Whether every value of element type `from` survives a cast to `to`
 /// exactly (a float to a float with at least its exponent range and
 /// precision, an integer to a wider one of the same signedness).

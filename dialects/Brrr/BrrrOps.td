@@ -207,6 +207,65 @@ def Brrr_WhereOp : Brrr_Op<"where", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
+def Brrr_QuantizedTensor : StaticShapeTensorOf<[I8, UI8, F8E4M3FN]>;
+
+def Brrr_QuantizeOp : Brrr_Op<"quantize", [Pure, InferTypeOpAdaptor]> {
+  let summary = "quantization to 8-bit integers or float8 by a scale and "
+                "zero point";
+  let description = [{
+    ONNX QuantizeLinear: `y = saturate(round(x / scale) + zero_point)`,
+    rounding half to even, for an `i8` or `ui8` result;
+    `y = float8(x / scale + zero_point)`, rounding to nearest even, for an
+    `f8E4M3FN` result. With `saturate` (the default) a float8 result
+    clamps to its largest finite magnitude (448); without, values beyond
+    it become NaN. Integer results always saturate. `scale` and
+    `zero_point` broadcast to `input`'s shape under numpy rules (a scalar
+    per tensor, a size-C vector reshaped onto the quantized axis per
+    channel); the result has `input`'s shape and `zero_point`'s element
+    type, and `scale` has `input`'s float type.
+
+    Example:
+
+    ```mlir
+    %q = brrr.quantize %x, %s, %z : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
+    ```
+  }];
+  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$scale,
+                       Brrr_QuantizedTensor:$zero_point,
+                       DefaultValuedAttr<BoolAttr, "true">:$saturate);
+  let results = (outs Brrr_QuantizedTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $zero_point attr-dict `:` type($input) `,`
+    type($scale) `,` type($zero_point) `->` type($result)
+  }];
+}
+
+def Brrr_DequantizeOp : Brrr_Op<"dequantize", [Pure, InferTypeOpAdaptor]> {
+  let summary = "8-bit integers, float8 or i32 back to float by a scale and "
+                "zero point";
+  let description = [{
+    ONNX DequantizeLinear: `y = (x - zero_point) * scale`, the difference
+    taken exactly (in i32 for integers) and the product rounded once to
+    `scale`'s float type, which the result has. `scale` and `zero_point`
+    (of `input`'s element type) broadcast to `input`'s shape under numpy
+    rules; the result has `input`'s shape.
+
+    Example:
+
+    ```mlir
+    %y = brrr.dequantize %q, %s, %z : tensor<4x8xi8>, tensor<1x8xf32>, tensor<1x8xi8> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I8, UI8, I32, F8E4M3FN]>:$input,
+                       Brrr_FloatTensor:$scale,
+                       StaticShapeTensorOf<[I8, UI8, I32, F8E4M3FN]>:$zero_point);
+  let results = (outs Brrr_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $zero_point attr-dict `:` type($input) `,`
+    type($scale) `,` type($zero_point) `->` type($result)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Linear algebra and neural network ops
 //===----------------------------------------------------------------------===//

@@ -174,6 +174,53 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// The result type of a quantize or dequantize of `input` by `scale` and
+/// `zeroPoint`: `input`'s shape with `elementType`, if the parameters
+/// broadcast to that shape and `scale` is a float type fitting `input`.
+static LogicalResult inferQuantizationResult(std::optional<Location> loc,
+                                             Value input, Value scale,
+                                             Value zeroPoint, Type elementType,
+                                             SmallVectorImpl<Type> &types) {
+  auto x = tensorType(input), s = tensorType(scale), z = tensorType(zeroPoint);
+  for (RankedTensorType p : {s, z}) {
+    auto shape = broadcastShapes(x.getShape(), p.getShape());
+    if (failed(shape) || ArrayRef<int64_t>(*shape) != x.getShape())
+      return emitOptionalError(loc, "parameter ", p,
+                               " does not broadcast to the quantized tensor ",
+                               x);
+  }
+  types.push_back(RankedTensorType::get(x.getShape(), elementType));
+  return success();
+}
+
+LogicalResult QuantizeOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  Type xt = tensorType(adaptor.getInput()).getElementType();
+  if (tensorType(adaptor.getScale()).getElementType() != xt)
+    return emitOptionalError(loc, "scale element type ",
+                             tensorType(adaptor.getScale()).getElementType(),
+                             " differs from the input's ", xt);
+  return inferQuantizationResult(
+      loc, adaptor.getInput(), adaptor.getScale(), adaptor.getZeroPoint(),
+      tensorType(adaptor.getZeroPoint()).getElementType(), types);
+}
+
+LogicalResult DequantizeOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  Type xt = tensorType(adaptor.getInput()).getElementType();
+  Type zt = tensorType(adaptor.getZeroPoint()).getElementType();
+  if (zt != xt)
+    return emitOptionalError(loc, "zero point element type ", zt,
+                             " differs from the input's ", xt);
+  return inferQuantizationResult(
+      loc, adaptor.getInput(), adaptor.getScale(), adaptor.getZeroPoint(),
+      tensorType(adaptor.getScale()).getElementType(), types);
+}
+
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,

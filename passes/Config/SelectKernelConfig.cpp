@@ -156,6 +156,23 @@ constexpr int64_t kOverlapMinK = 768;
 /// 1536 to 4096 deep 5-8% faster.
 constexpr int64_t kOverlapHeavyMinK = 1536;
 
+/// The first compute capability that converts to float8 (Ada, sm_89).
+constexpr int64_t kFloat8Capability = 89;
+
+/// Whether a kernel reads, computes or writes float8 values.
+bool usesFloat8(FusionOp fusion) {
+  auto isF8 = [](Type t) {
+    return isa<Float8E4M3FNType>(getElementTypeOrSelf(t));
+  };
+  WalkResult r = fusion.walk([&](Operation *op) {
+    if (llvm::any_of(op->getOperandTypes(), isF8) ||
+        llvm::any_of(op->getResultTypes(), isF8))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
 /// Whether the epilogue after `product` in `fusion` is light: adds,
 /// multiplies, clamps, comparisons, selects, casts and data movement, no
 /// transcendental or division for the epilogue warps to spend their time
@@ -356,6 +373,15 @@ struct SelectKernelConfigPass
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       if (fusion->hasAttr(kKernelConfigAttrName))
         return WalkResult::advance();
+      if (target.getCapability() < kFloat8Capability && usesFloat8(fusion)) {
+        mlir::emitError(fusion.getLoc(),
+                        "float8 (E4M3FN) tensors need compute capability ")
+            << kFloat8Capability / 10 << "." << kFloat8Capability % 10
+            << " or later (cvt to e4m3); target " << target.getChip() << " has "
+            << target.getCapability() / 10 << "."
+            << target.getCapability() % 10;
+        return WalkResult::interrupt();
+      }
       FailureOr<KernelConfigAttr> config =
           chooseConfig(fusion, target, budget, pinned, pinnedAttention,
                        precision, persistent, pingpong, overlap);

@@ -440,7 +440,8 @@ bool mlir::brrr::isPointwise(Operation *op) {
   return isa<AbsOp, CeilOp, CosOp, ErfOp, ExpOp, FloorOp, LogOp, NegOp, NotOp,
              ReciprocalOp, ReluOp, RsqrtOp, SigmoidOp, SiluOp, SinOp, SqrtOp,
              TanhOp, GeluOp, ClipOp, CastOp, AddOp, AndOp, DivOp, MaxOp, MinOp,
-             MulOp, OrOp, PowOp, RemOp, SubOp, XorOp, CompareOp, WhereOp>(op);
+             MulOp, OrOp, PowOp, RemOp, SubOp, XorOp, CompareOp, WhereOp,
+             QuantizeOp, DequantizeOp>(op);
 }
 
 int64_t mlir::brrr::bufferBytes(RankedTensorType type) {

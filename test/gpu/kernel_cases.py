@@ -668,6 +668,26 @@ KERNEL_CASES = [
     ("avgpool_include_pad_f16", [n("AveragePool", ["x"], ["y"], kernel_shape=[2, 2],
                                    strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=1)],
      [("x", H, [1, 3, 7, 7])], [("y", H, [1, 3, 4, 4])]),
+    # Quantization in pointwise kernels: per-channel INT8 (ragged rows of
+    # 301), per-tensor UINT8 of f16, float8 saturating through a transpose
+    # of the float8 values, float8 not saturating (NaN beyond 464), and
+    # Cast to and from float8.
+    ("qdq_int8_per_channel_ragged", [n("QuantizeLinear", ["x", "qs301", "qz301"], ["q"], axis=1),
+                                     n("DequantizeLinear", ["q", "qs301", "qz301"], ["y"],
+                                       axis=1)],
+     [("x", F, [37, 301])], [("y", F, [37, 301])]),
+    ("qdq_uint8_f16", [n("QuantizeLinear", ["x", "qs_h", "qz_u8"], ["q"]),
+                       n("DequantizeLinear", ["q", "qs_h", "qz_u8"], ["y"])],
+     [("x", H, [5, 999])], [("y", H, [5, 999])]),
+    ("qdq_fp8_transpose_f32", [n("QuantizeLinear", ["x", "qs_f8", "qz_f8"], ["q"]),
+                               n("Transpose", ["q"], ["t"], perm=[1, 0]),
+                               n("DequantizeLinear", ["t", "qs_f8", "qz_f8"], ["y"])],
+     [("x", F, [33, 65])], [("y", F, [65, 33])]),
+    ("qdq_fp8_no_saturate", [n("QuantizeLinear", ["x", "qs_f8", "qz_f8"], ["q"], saturate=0),
+                             n("DequantizeLinear", ["q", "qs_f8", "qz_f8"], ["y"])],
+     [("x", F, [7, 513])], [("y", F, [7, 513])]),
+    ("cast_fp8_f16", [n("Cast", ["x"], ["q"], to=17), n("Cast", ["q"], ["y"], to=H)],
+     [("x", H, [3, 1001])], [("y", H, [3, 1001])]),
 ]
 
 # Per-case tolerances. cast_chain's f32 output passes through f16: fused
@@ -682,7 +702,9 @@ OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
           "matmul_wgmma_narrow_split8_gelu_f16": 20,
           "matmul_wgmma_persistent_gelu_f16": 20,
-          "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11}
+          "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11,
+          "qdq_uint8_f16": 19, "qdq_fp8_transpose_f32": 19, "qdq_fp8_no_saturate": 19,
+          "cast_fp8_f16": 19}
 
 
 # Cases compiled with extra brrrc flags.

@@ -236,6 +236,16 @@ def torch_inputs(name, gen):
                 f(264, dt=torch.bfloat16), f(2, 130, 264, dt=torch.bfloat16)]
     if name == "gather_rows_negative":
         return [f(50, 64), torch.randint(-50, 50, (3, 7), generator=gen)]
+    if name == "qdq_int8_per_channel_ragged":
+        return [f(37, 301) * 2]
+    if name == "qdq_uint8_f16":
+        return [f(5, 999, dt=torch.float16)]
+    if name == "qdq_fp8_transpose_f32":
+        return [f(33, 65)]
+    if name == "qdq_fp8_no_saturate":
+        return [f(7, 513)]
+    if name == "cast_fp8_f16":
+        return [(f(3, 1001) * 200).to(torch.float16)]
     if name == "concat_25_ragged_f16":
         return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
     if name == "gather_elements_negative_f16":
@@ -328,6 +338,35 @@ def topk_reference(x, axis, k, largest):
     return [torch.gather(x, axis, order), order]
 
 
+def quantize_reference(name, xs):
+    """QuantizeLinear then DequantizeLinear as ONNX defines them, in f32
+    like the kernels (x / scale rounded once to f32; the dequantized
+    product too): any difference is a bug, not rounding."""
+    from kernel_constants import CONSTANTS
+    c = {k: torch.from_numpy(np.asarray(v)) for k, v in CONSTANTS.items()
+         if k.startswith("q")}
+    x = xs[0].float()
+    f8 = torch.float8_e4m3fn
+    if name == "qdq_int8_per_channel_ragged":
+        s, z = c["qs301"], c["qz301"].float()
+        q = torch.clamp(torch.round(x / s) + z, -128, 127)
+        return [((q - z) * s).double()]
+    if name == "qdq_uint8_f16":
+        s, z = c["qs_h"].float(), c["qz_u8"].float()
+        q = torch.clamp(torch.round(x / s) + z, 0, 255)
+        return [((q - z) * s).half().double()]
+    s = c["qs_f8"]
+    if name == "qdq_fp8_transpose_f32":
+        q = torch.clamp(x / s, -448, 448).to(f8)
+        return [(q.float() * s).t().double()]
+    if name == "qdq_fp8_no_saturate":
+        # torch's conversion does not saturate: beyond 464 it is NaN.
+        return [((x / s).to(f8).float() * s).double()]
+    if name == "cast_fp8_f16":
+        return [torch.clamp(x, -448, 448).to(f8).half().double()]
+    raise KeyError(name)
+
+
 def torch_reference(name, xs):
     F = torch.nn.functional
     d = [x.double() if x.is_floating_point() else x for x in xs]
@@ -357,6 +396,8 @@ def torch_reference(name, xs):
         return [torch.log_softmax(d[0], -1)]
     if name == "transpose_f16":
         return [d[0].permute(2, 0, 1)]
+    if name.startswith("qdq_") or name == "cast_fp8_f16":
+        return quantize_reference(name, xs)
     if name == "concat_25_ragged_f16":
         return [torch.cat(d, 1)]
     if name == "reduce_mean_f16_trailing2":

@@ -974,3 +974,38 @@ func.func @index_check_negative_id() attributes {c = #brrr.index_check<id = -1, 
 
 // expected-error @+1 {{an index check names its node and op}}
 func.func @index_check_without_op() attributes {c = #brrr.index_check<id = 0, node = "n", op = "">} { return }
+
+// -----
+
+func.func @quantize_scale_type_differs(%x: tensor<4x8xf16>, %s: tensor<f32>, %z: tensor<i8>) {
+  // expected-error @+2 {{scale element type 'f32' differs from the input's 'f16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.quantize %x, %s, %z : tensor<4x8xf16>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_scale_does_not_broadcast(%x: tensor<4x8xf32>, %s: tensor<4x1x8xf32>, %z: tensor<i8>) {
+  // expected-error @+2 {{parameter 'tensor<4x1x8xf32>' does not broadcast to the quantized tensor 'tensor<4x8xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.quantize %x, %s, %z : tensor<4x8xf32>, tensor<4x1x8xf32>, tensor<i8> -> tensor<4x8xi8>
+  return
+}
+
+// -----
+
+func.func @quantize_to_i16(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<i16>) {
+  // expected-error @+1 {{operand #2 must be statically shaped tensor of 8-bit signless integer or 8-bit unsigned integer or f8E4M3FN type values}}
+  %0 = brrr.quantize %x, %s, %z : tensor<4xf32>, tensor<f32>, tensor<i16> -> tensor<4xi16>
+  return
+}
+
+// -----
+
+func.func @dequantize_zero_point_type_differs(%x: tensor<4x8xi8>, %s: tensor<1x8xf32>, %z: tensor<1x8xui8>) {
+  // expected-error @+2 {{zero point element type 'ui8' differs from the input's 'i8'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.dequantize %x, %s, %z : tensor<4x8xi8>, tensor<1x8xf32>, tensor<1x8xui8> -> tensor<4x8xf32>
+  return
+}

@@ -211,3 +211,20 @@ func.func @indexing(%x: tensor<4x5x6xf32>, %i2: tensor<3x2xi64>, %ie: tensor<4x5
   %3 = brrr.scatter_nd min %x, %i2, %u : (tensor<4x5x6xf32>, tensor<3x2xi64>, tensor<3x6xf32>) -> tensor<4x5x6xf32>
   return
 }
+
+// CHECK-LABEL: func.func @quantization
+func.func @quantization(%x: tensor<4x8xf32>, %s: tensor<1x8xf32>, %z: tensor<1x8xi8>,
+                        %h: tensor<4x8xf16>, %hs: tensor<f16>, %f8z: tensor<f8E4M3FN>,
+                        %b: tensor<8xi32>, %bs: tensor<8xf32>, %bz: tensor<i32>) {
+  // CHECK: brrr.quantize %{{.+}}, %{{.+}}, %{{.+}} : tensor<4x8xf32>, tensor<1x8xf32>, tensor<1x8xi8> -> tensor<4x8xi8>
+  %0 = brrr.quantize %x, %s, %z : tensor<4x8xf32>, tensor<1x8xf32>, tensor<1x8xi8> -> tensor<4x8xi8>
+  // CHECK: brrr.dequantize %{{.+}}, %{{.+}}, %{{.+}} : tensor<4x8xi8>, tensor<1x8xf32>, tensor<1x8xi8> -> tensor<4x8xf32>
+  %1 = brrr.dequantize %0, %s, %z : tensor<4x8xi8>, tensor<1x8xf32>, tensor<1x8xi8> -> tensor<4x8xf32>
+  // CHECK: brrr.quantize %{{.+}}, %{{.+}}, %{{.+}} {saturate = false} : tensor<4x8xf16>, tensor<f16>, tensor<f8E4M3FN> -> tensor<4x8xf8E4M3FN>
+  %2 = brrr.quantize %h, %hs, %f8z {saturate = false} : tensor<4x8xf16>, tensor<f16>, tensor<f8E4M3FN> -> tensor<4x8xf8E4M3FN>
+  // CHECK: brrr.dequantize %{{.+}}, %{{.+}}, %{{.+}} : tensor<4x8xf8E4M3FN>, tensor<f16>, tensor<f8E4M3FN> -> tensor<4x8xf16>
+  %3 = brrr.dequantize %2, %hs, %f8z : tensor<4x8xf8E4M3FN>, tensor<f16>, tensor<f8E4M3FN> -> tensor<4x8xf16>
+  // CHECK: brrr.dequantize %{{.+}}, %{{.+}}, %{{.+}} : tensor<8xi32>, tensor<8xf32>, tensor<i32> -> tensor<8xf32>
+  %4 = brrr.dequantize %b, %bs, %bz : tensor<8xi32>, tensor<8xf32>, tensor<i32> -> tensor<8xf32>
+  return
+}
