@@ -1,8 +1,13 @@
-"""`brrr.compile`: run the brrrc compiler from Python."""
+"""`brrr.compile`: run the brrrc compiler from Python, with a cache of the
+libraries it builds."""
 
+import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
+
+_CACHE_FORMAT = b"brrr compile cache 1\0"
 
 
 class CompileError(RuntimeError):
@@ -33,24 +38,159 @@ def find_brrrc():
         "brrrc not found: set BRRRC, install brrr, or put brrrc on PATH")
 
 
-def compile(model, output=None, input_shapes=None, emit=None, brrrc=None):
-    """Compiles the ONNX model at `model`.
+def cache_dir():
+    """Where compiled libraries are cached: $BRRR_CACHE_DIR, else
+    $XDG_CACHE_HOME/brrr, else ~/.cache/brrr."""
+    if os.environ.get("BRRR_CACHE_DIR"):
+        return os.environ["BRRR_CACHE_DIR"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "brrr")
 
-    input_shapes: {input name: [dims]} binding dynamic dimensions.
-    emit: "brrr" for the imported IR (the default without `output`).
-    Returns the compiler's output text when `output` is None, else `output`.
-    Raises CompileError with every diagnostic if the model is rejected.
-    """
-    cmd = [brrrc or find_brrrc(), os.fspath(model)]
-    for name, dims in (input_shapes or {}).items():
-        cmd += ["--input-shape", f"{name}=" + "x".join(str(int(d)) for d in dims)]
-    if emit is not None:
-        cmd.append(f"--emit={emit}")
-    if output is not None:
-        cmd += ["-o", os.fspath(output)]
+
+def cache_enabled():
+    """False when $BRRR_CACHE is 0, off or no."""
+    return os.environ.get("BRRR_CACHE", "1").lower() not in ("0", "off", "no")
+
+
+def cache_clear():
+    """Deletes every library in the cache; returns how many."""
+    d = cache_dir()
+    if not os.path.isdir(d):
+        return 0
+    removed = 0
+    for name in os.listdir(d):
+        if name.endswith(".so") or ".tmp-" in name:
+            try:
+                os.remove(os.path.join(d, name))
+                removed += name.endswith(".so")
+            except FileNotFoundError:
+                pass
+    return removed
+
+
+_versions = {}
+
+
+def _version(brrrc):
+    """`brrrc --version`, once per compiler path and modification time."""
+    st = os.stat(brrrc)
+    key = (brrrc, st.st_mtime_ns, st.st_size)
+    if key not in _versions:
+        proc = subprocess.run([brrrc, "--version"], capture_output=True, text=True)
+        _versions[key] = proc.stdout + proc.stderr
+    return _versions[key]
+
+
+def _cache_key(brrrc, model, args):
+    """What a cached library depends on: the format, the compiler's version,
+    the model's bytes, the external data files the model names (name, size,
+    modification time) and the compiler's arguments."""
+    h = hashlib.sha256(_CACHE_FORMAT)
+    h.update(_version(brrrc).encode())
+    with open(model, "rb") as f:
+        data = f.read()
+    h.update(len(data).to_bytes(8, "little"))
+    h.update(data)
+    directory = os.path.dirname(os.path.abspath(model))
+    try:
+        neighbours = sorted(os.listdir(directory))
+    except OSError:
+        neighbours = []
+    for name in neighbours:
+        path = os.path.join(directory, name)
+        if path == os.path.abspath(model) or not os.path.isfile(path):
+            continue
+        if name.encode() in data:  # an external data location
+            st = os.stat(path)
+            h.update(f"\0{name}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    for a in args:
+        h.update(b"\0" + a.encode())
+    return h.hexdigest()
+
+
+def _run(cmd, model):
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         diagnostics = [line for line in proc.stderr.splitlines() if line]
         raise CompileError(
             f"brrrc failed on {model}:\n" + "\n".join(diagnostics), diagnostics)
-    return proc.stdout if output is None else output
+    return proc.stdout
+
+
+_scratch = None
+
+
+def _scratch_dir():
+    """A directory for uncached libraries, removed when the process ends."""
+    global _scratch
+    if _scratch is None:
+        import atexit
+        _scratch = tempfile.mkdtemp(prefix="brrr-")
+        atexit.register(shutil.rmtree, _scratch, True)
+    return _scratch
+
+
+def compile(model, output=None, input_shapes=None, precision=None, target=None,
+            flags=(), emit=None, brrrc=None, cache=None, device=0):
+    """Compiles the ONNX model at `model` with brrrc.
+
+    Without `emit`, builds a model.so and returns it loaded, as
+    `brrr.load(path, device)` does (`device=None`: inspection only, no GPU
+    needed). The library is `output` when given; otherwise it comes from
+    the compile cache (see `cache_dir`), keyed by the model's bytes, its
+    external data files, the arguments and brrrc's version: a hit loads
+    without compiling. `cache=False` (or $BRRR_CACHE=0) compiles into a
+    temporary directory instead.
+
+    With `emit` ("brrr", "kernels", "ptx", ...), returns brrrc's output
+    text, or writes it to `output` and returns `output`.
+
+    input_shapes: {input name: [dims]} binding dynamic dimensions.
+    precision: "fp32", "tf32", "fp16" or "bf16" (--precision).
+    target: "sm_90a" or "sm_80" (--target).
+    flags: further brrrc arguments, e.g. ["--weights=appended"].
+    Raises CompileError with every diagnostic if the model is rejected.
+    """
+    brrrc = brrrc or find_brrrc()
+    model = os.fspath(model)
+    args = []
+    for name, dims in (input_shapes or {}).items():
+        args += ["--input-shape", f"{name}=" + "x".join(str(int(d)) for d in dims)]
+    if precision is not None:
+        args.append(f"--precision={precision}")
+    if target is not None:
+        args.append(f"--target={target}")
+    args += [str(f) for f in flags]
+
+    if emit is not None:
+        cmd = [brrrc, model, *args, f"--emit={emit}"]
+        if output is not None:
+            cmd += ["-o", os.fspath(output)]
+        text = _run(cmd, model)
+        return text if output is None else output
+
+    from .runtime import load
+    if output is not None:
+        _run([brrrc, model, *args, "-o", os.fspath(output)], model)
+        return load(output, device)
+    if cache is None:
+        cache = cache_enabled()
+    if not cache:
+        path = os.path.join(_scratch_dir(), f"model-{len(os.listdir(_scratch_dir()))}.so")
+        _run([brrrc, model, *args, "-o", path], model)
+        return load(path, device)
+    directory = cache_dir()
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, _cache_key(brrrc, model, args) + ".so")
+    if not os.path.isfile(path):
+        # Written under a name of its own and renamed: a reader never sees a
+        # partial library, and two processes compiling it at once are fine.
+        tmp = f"{path}.tmp-{os.getpid()}.so"
+        try:
+            _run([brrrc, model, *args, "-o", tmp], model)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+    return load(path, device)
