@@ -269,6 +269,11 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
 struct ApartWeights {
   const uint8_t *data = nullptr;
   uint64_t size = 0;
+  /// The open file `data` maps, and where in it they begin, for reading
+  /// them with pread rather than through the mapping's page faults; -1 when
+  /// there is none. Only the upload reads them; deserialize ignores them.
+  int fd = -1;
+  uint64_t fileOffset = 0;
 };
 bool deserialize(const uint8_t *data, size_t size, Artifact &out,
                  std::string &error, const ApartWeights *apart = nullptr);

@@ -218,11 +218,30 @@ constexpr uint64_t kStagingBytes = 64ull << 20;
 
 /// Copies `n` bytes from `src` to `dst` on up to kCopyThreads threads: one
 /// thread moves a few GB/s out of a file mapping (each page a fault), well
-/// below what the bus takes. Copies on the calling thread alone where no
+/// below what the bus takes. With a file (`fd` >= 0, `src`'s bytes at
+/// `offset` in it) each thread reads its part with pread instead, which
+/// copies from the page cache without a fault per page, and falls back to
+/// the mapping if a read fails. Copies on the calling thread alone where no
 /// thread can be started.
 constexpr unsigned kCopyThreads = 8;
 
-void parallelCopy(uint8_t *dst, const uint8_t *src, uint64_t n) {
+void copyPart(uint8_t *dst, const uint8_t *src, uint64_t n, int fd,
+              uint64_t offset) {
+  uint64_t done = 0;
+  while (fd >= 0 && done < n) {
+    size_t want = size_t(std::min<uint64_t>(n - done, 1ull << 30));
+    ssize_t got = pread(fd, dst + done, want, off_t(offset + done));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
+    done += uint64_t(got);
+  }
+  std::memcpy(dst + done, src + done, n - done);
+}
+
+void parallelCopy(uint8_t *dst, const uint8_t *src, uint64_t n, int fd = -1,
+                  uint64_t offset = 0) {
   unsigned threads =
       std::max(1u, std::min(kCopyThreads, std::thread::hardware_concurrency()));
   uint64_t part = (n + threads - 1) / threads;
@@ -231,8 +250,8 @@ void parallelCopy(uint8_t *dst, const uint8_t *src, uint64_t n) {
   for (unsigned t = 1; t < threads && at < n; ++t, at += part) {
     uint8_t *d = dst + at;
     const uint8_t *s = src + at;
-    uint64_t len = std::min(part, n - at);
-    auto copy = [d, s, len] { std::memcpy(d, s, len); };
+    uint64_t len = std::min(part, n - at), o = offset + at;
+    auto copy = [d, s, len, fd, o] { copyPart(d, s, len, fd, o); };
 #if defined(__cpp_exceptions)
     try {
       workers.emplace_back(copy);
@@ -243,7 +262,7 @@ void parallelCopy(uint8_t *dst, const uint8_t *src, uint64_t n) {
     workers.emplace_back(copy);
 #endif
   }
-  std::memcpy(dst, src, std::min(part, n));
+  copyPart(dst, src, std::min(part, n), fd, offset);
   for (std::thread &w : workers)
     w.join();
 }
@@ -286,7 +305,7 @@ brrr_status uploadStaged(brrr_model &m, CUdeviceptr dst, const uint8_t *src,
     uint8_t *buffer = staging + k * kStagingBytes;
     if (chunk >= 2)
       BRRR_CU(cu, cu.cuEventSynchronize(s.done[k]), what);
-    parallelCopy(buffer, src + at, n);
+    parallelCopy(buffer, src + at, n, m.weightsFile, m.weightsFileOffset + at);
     BRRR_CU(cu, cu.cuMemcpyHtoDAsync_v2(dst + at, buffer, n, s.stream), what);
     BRRR_CU(cu, cu.cuEventRecord(s.done[k], s.stream), what);
   }
@@ -366,6 +385,10 @@ brrr_status openModel(const void *data, size_t size, int device,
                 "device " + std::to_string(device) +
                     " is not a device ordinal (use -1 for inspection only)");
   auto m = std::make_unique<brrr_model>();
+  if (apart) {
+    m->weightsFile = apart->fd;
+    m->weightsFileOffset = apart->fileOffset;
+  }
   std::string error;
   if (!artifact::deserialize(static_cast<const uint8_t *>(data), size, m->art,
                              error, apart))
@@ -377,6 +400,7 @@ brrr_status openModel(const void *data, size_t size, int device,
       return s;
   // The weights are the caller's (or a mapping closed after this call).
   m->art.weightData = nullptr;
+  m->weightsFile = -1;
   *out = m.release();
   return BRRR_OK;
 }
@@ -400,9 +424,12 @@ __attribute__((constructor)) void rememberLibraryPath() {
 struct MappedWeights {
   void *base = nullptr;
   size_t length = 0;
+  int fd = -1; ///< kept open for the upload's reads
   ~MappedWeights() {
     if (base)
       munmap(base, length);
+    if (fd >= 0)
+      close(fd);
   }
 };
 
@@ -461,9 +488,11 @@ brrr_status mapAppendedWeights(uint64_t size, MappedWeights &map,
     }
     madvise(map.base, map.length, MADV_SEQUENTIAL);
   }
-  close(fd);
+  map.fd = fd;
   out.data = static_cast<const uint8_t *>(map.base);
   out.size = size;
+  out.fd = fd;
+  out.fileOffset = trailer.offset;
   return BRRR_OK;
 }
 

@@ -76,6 +76,10 @@ struct brrr_model {
   CUmodule module = nullptr;
   std::vector<CUfunction> functions; ///< by kernel index
   CUdeviceptr weights = 0;
+  /// While the model opens: the file its weights are read from (see
+  /// artifact::ApartWeights::fd), or -1.
+  int weightsFile = -1;
+  uint64_t weightsFileOffset = 0;
 
   ~brrr_model();
 };
