@@ -9,7 +9,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libgtest-dev
-  python3 python3-onnx python3-numpy zlib1g-dev
+  python3 python3-onnx python3-numpy python3-venv zlib1g-dev
   clang-22 libclang-rt-22-dev
 )
 

@@ -7,16 +7,23 @@
 # target machine's ptxas (CUDA toolkit) and C++ compiler; brrrc says so when
 # either is missing (--no-cubin needs no ptxas).
 #
-# Usage: scripts/package.sh [--build DIR] [--out DIR] [--version V]
+# With --wheel, also writes the pip-installable wheel
+# dist/brrr-VERSION-py3-none-manylinux_2_36_x86_64.whl (scripts/make_wheel.py:
+# the same files, the Python package on top, console scripts brrrc and
+# brrr-run; VERSION is brrrc --version's).
+#
+# Usage: scripts/package.sh [--build DIR] [--out DIR] [--version V] [--wheel]
 #   --build  an existing build tree (default: build/, configured if absent)
-#   --out    where the .tar.xz goes (default: dist/)
+#   --out    where the .tar.xz (and .whl) go (default: dist/)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build"
 out="$root/dist"
 version=""
+wheel=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --wheel) wheel=1; shift ;;
     --build) build="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --version) version="$2"; shift 2 ;;
@@ -64,3 +71,7 @@ fi
 mkdir -p "$out"
 tar -C "$stage" -cf - "$name" | xz -T0 -6 > "$out/$name.tar.xz"
 echo "$out/$name.tar.xz ($(du -h "$out/$name.tar.xz" | cut -f1))"
+if [ "$wheel" = 1 ]; then
+  whl="$("${PYTHON:-python3}" "$root/scripts/make_wheel.py" "$dest" "$out")"
+  echo "$whl ($(du -h "$whl" | cut -f1))"
+fi

@@ -8,9 +8,10 @@ running models on host arrays needs numpy, and torch or cupy are used when
 given CUDA arrays.
 """
 
+from ._version import __version__
 from ._compile import CompileError, cache_clear, cache_dir, compile, find_brrrc
 from .runtime import BrrrError, Context, LaunchInfo, Model, TensorInfo, load
 
-__all__ = ["BrrrError", "CompileError", "Context", "LaunchInfo", "Model",
+__all__ = ["__version__", "BrrrError", "CompileError", "Context", "LaunchInfo", "Model",
            "TensorInfo", "cache_clear", "cache_dir", "compile", "find_brrrc",
            "load"]

@@ -19,14 +19,16 @@ class CompileError(RuntimeError):
 
 
 def find_brrrc():
-    """Locates brrrc: $BRRRC, then PREFIX/bin next to an installed package,
-    then the build tree this package sits in, then $PATH."""
+    """Locates brrrc: $BRRRC, then the one a wheel installs inside the
+    package, then PREFIX/bin next to an installed package, then the build
+    tree this package sits in, then $PATH."""
     candidates = []
     if os.environ.get("BRRRC"):
         candidates.append(os.environ["BRRRC"])
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
-    candidates += [os.path.join(root, "bin", "brrrc"),
+    candidates += [os.path.join(here, "_bundle", "bin", "brrrc"),
+                   os.path.join(root, "bin", "brrrc"),
                    os.path.join(root, "build", "bin", "brrrc")]
     for path in candidates:
         if os.path.isfile(path) and os.access(path, os.X_OK):

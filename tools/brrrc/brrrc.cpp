@@ -21,6 +21,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -200,6 +201,10 @@ static void printReport(mlir::ModuleOp module);
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "brrr " << BRRR_VERSION << "\n  LLVM/MLIR " << LLVM_VERSION_STRING
+       << "\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "brrrc: compile an ONNX model for NVIDIA GPUs\n\n"
