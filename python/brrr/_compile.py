@@ -56,10 +56,12 @@ def cache_enabled():
 
 
 def cache_clear():
-    """Deletes every library in the cache; returns how many."""
+    """Deletes every library in the cache (and the model digests it keeps);
+    returns how many libraries."""
     d = cache_dir()
     if not os.path.isdir(d):
         return 0
+    shutil.rmtree(os.path.join(d, "digests"), ignore_errors=True)
     removed = 0
     for name in os.listdir(d):
         if name.endswith(".so") or ".tmp-" in name:
@@ -84,28 +86,68 @@ def _version(brrrc):
     return _versions[key]
 
 
-def _cache_key(brrrc, model, args):
-    """What a cached library depends on: the format, the compiler's version,
-    the model's bytes, the external data files the model names (name, size,
-    modification time) and the compiler's arguments."""
-    h = hashlib.sha256(_CACHE_FORMAT)
-    h.update(_version(brrrc).encode())
+def _model_digest(model, directory):
+    """SHA-256 of the model file's bytes and of the external data files it
+    names (name, size, modification time). A model file whose path, size,
+    modification time and inode were digested before is not read again:
+    the digest is kept in `directory`/digests, as ccache's direct mode does."""
+    st = os.stat(model)
+    memo_key = hashlib.sha256(
+        f"{os.path.abspath(model)}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+        .encode()).hexdigest()
+    memo = os.path.join(directory, "digests", memo_key)
+    try:
+        with open(memo) as f:
+            digest, *files = f.read().split("\n")
+        if all(_same_file(line) for line in files if line):
+            return digest
+    except (OSError, ValueError):
+        pass
+    h = hashlib.sha256()
     with open(model, "rb") as f:
         data = f.read()
     h.update(len(data).to_bytes(8, "little"))
     h.update(data)
-    directory = os.path.dirname(os.path.abspath(model))
+    model_dir = os.path.dirname(os.path.abspath(model))
     try:
-        neighbours = sorted(os.listdir(directory))
+        neighbours = sorted(os.listdir(model_dir))
     except OSError:
         neighbours = []
+    files = []
     for name in neighbours:
-        path = os.path.join(directory, name)
+        path = os.path.join(model_dir, name)
         if path == os.path.abspath(model) or not os.path.isfile(path):
             continue
         if name.encode() in data:  # an external data location
-            st = os.stat(path)
-            h.update(f"\0{name}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+            s = os.stat(path)
+            h.update(f"\0{name}\0{s.st_size}\0{s.st_mtime_ns}".encode())
+            files.append(f"{path}\0{s.st_size}\0{s.st_mtime_ns}")
+    digest = h.hexdigest()
+    try:
+        os.makedirs(os.path.dirname(memo), exist_ok=True)
+        tmp = f"{memo}.tmp-{os.getpid()}"
+        with open(tmp, "w") as f:
+            f.write("\n".join([digest] + files))
+        os.replace(tmp, memo)
+    except OSError:
+        pass
+    return digest
+
+
+def _same_file(line):
+    """Whether an external data file recorded as PATH\0SIZE\0MTIME is
+    unchanged."""
+    path, size, mtime = line.split("\0")
+    s = os.stat(path)
+    return s.st_size == int(size) and s.st_mtime_ns == int(mtime)
+
+
+def _cache_key(brrrc, model, args, directory):
+    """What a cached library depends on: the format, the compiler's version,
+    the model (_model_digest) and the compiler's arguments."""
+    h = hashlib.sha256(_CACHE_FORMAT)
+    h.update(_version(brrrc).encode())
+    h.update(_model_digest(model, directory).encode())
     for a in args:
         h.update(b"\0" + a.encode())
     return h.hexdigest()
@@ -184,7 +226,7 @@ def compile(model, output=None, input_shapes=None, precision=None, target=None,
         return load(path, device)
     directory = cache_dir()
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, _cache_key(brrrc, model, args) + ".so")
+    path = os.path.join(directory, _cache_key(brrrc, model, args, directory) + ".so")
     if not os.path.isfile(path):
         # Written under a name of its own and renamed: a reader never sees a
         # partial library, and two processes compiling it at once are fine.

@@ -37,6 +37,11 @@ m2 = brrr.compile(relu, brrrc=wrapper, device=None)
 print("second:", compiles(), "compile(s)")
 print("same library:", m1.path == m2.path)
 
+# A model file rewritten with the same bytes: hashed again, same entry.
+model(relu, "Relu")
+brrr.compile(relu, brrrc=wrapper, device=None)
+print("same bytes rewritten:", compiles(), "compile(s)")
+
 # Other flags, other bytes: new entries.
 brrr.compile(relu, brrrc=wrapper, device=None, precision="tf32")
 print("other flags:", compiles(), "compile(s)")
