@@ -17,6 +17,7 @@ a wrong count, name, shape or dtype raises ValueError naming the input, what
 it expects and what it got. Runtime failures raise BrrrError.
 """
 
+import ctypes
 import threading
 from typing import NamedTuple
 
@@ -89,9 +90,73 @@ def _c_strides(shape, itemsize):
     return tuple(reversed(strides))
 
 
+# DLPack (dlpack.h, v0.8+): the device types and dtype codes brrr reads.
+_DL_CUDA, _DL_CUDA_MANAGED = 2, 13
+_DL_DTYPES = {(0, 8): "int8", (0, 16): "int16", (0, 32): "int32", (0, 64): "int64",
+              (1, 8): "uint8", (1, 16): "uint16", (1, 32): "uint32", (1, 64): "uint64",
+              (2, 16): "float16", (2, 32): "float32", (2, 64): "float64",
+              (4, 16): "bfloat16", (6, 8): "bool"}
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice),
+                ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+def _is_dlpack_cuda(x):
+    """Whether `x` is a DLPack producer of CUDA memory."""
+    if not (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
+        return False
+    try:
+        return int(x.__dlpack_device__()[0]) in (_DL_CUDA, _DL_CUDA_MANAGED)
+    except Exception:  # noqa: BLE001 (a producer that cannot say)
+        return False
+
+
+def _dlpack_array(name, x):
+    """Describes a CUDA DLPack producer (jax, cupy, ...). It is asked for a
+    tensor usable on the legacy default stream (stream=1 in the protocol),
+    which is where the run goes unless another array names a stream; the
+    capsule is read, not consumed, so the producer keeps owning the memory
+    (and `x` stays alive for the call in _Prepared.keep)."""
+    capsule = x.__dlpack__(stream=1)
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    t = _DLTensor.from_address(get(capsule, b"dltensor"))
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    dtype = _DL_DTYPES.get((t.dtype.code, t.dtype.bits)) if t.dtype.lanes == 1 else None
+    if dtype is None:
+        raise ValueError("%s: DLPack dtype (code %d, %d bits, %d lanes) has no "
+                         "brrr type" % (name, t.dtype.code, t.dtype.bits, t.dtype.lanes))
+    if t.strides:
+        strides = tuple(t.strides[i] for i in range(t.ndim))
+        if any(d > 1 and s != c for d, s, c in
+               zip(shape, strides, _c_strides(shape, 1))):
+            raise ValueError("%s: the DLPack tensor is not C-contiguous "
+                             "(strides %s elements)" % (name, strides))
+    return _DeviceArray(int(t.data or 0) + int(t.byte_offset), dtype, shape,
+                        int(t.device.device_id), None, None)
+
+
 def _device_array(name, x):
     """Describes a CUDA array; raises ValueError if it cannot be used in
     place (wrong device type, not C-contiguous)."""
+    if not _is_torch(x) and not hasattr(x, "__cuda_array_interface__") \
+            and _is_dlpack_cuda(x):
+        return _dlpack_array(name, x)
     if _is_torch(x):
         if not x.is_cuda:
             raise ValueError("%s: a torch tensor on %s; device inputs must be "
@@ -150,7 +215,7 @@ def _ordered(kind, infos, args):
 
 def _is_device(x):
     return ((_is_torch(x) and x.is_cuda)
-            or hasattr(x, "__cuda_array_interface__"))
+            or hasattr(x, "__cuda_array_interface__") or _is_dlpack_cuda(x))
 
 
 def _numpy():

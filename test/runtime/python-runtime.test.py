@@ -5,7 +5,7 @@ import threading
 import numpy as np
 
 import brrr
-from fake_device_array import DeviceArray
+from fake_device_array import DeviceArray, DLPackArray
 
 lib, fake_cuda = sys.argv[1], sys.argv[2]
 
@@ -98,3 +98,15 @@ print("profile:", " ".join("%s=%.1f" % (launch.kernel, ms)
                                                        outputs=dev_out)))
 show("wrong output", lambda: m(*dev_in, outputs=dev_out[:2] + [
     DeviceArray(np.empty((2, 64), np.float32))]))
+
+# DLPack producers of CUDA memory (jax, cupy, ...): read in place, asked
+# for the legacy default stream; outputs may be DLPack producers too.
+dl_in = [DLPackArray(a) for a in (x, y, ids)]
+dl_out = [DLPackArray(np.empty(o.shape, np.float32)) for o in m.outputs]
+m(*dl_in, outputs=dl_out)
+print("dlpack run:", verdict("relu", dl_out[2].array), "streams",
+      sorted({s for a in dl_in + dl_out for s in a.streams}))
+show("dlpack strided", lambda: m(DLPackArray(np.asfortranarray(x)), *dl_in[1:],
+                                 outputs=dl_out))
+show("dlpack dtype", lambda: m(DLPackArray(x.astype(np.float64)), *dl_in[1:],
+                               outputs=dl_out))
