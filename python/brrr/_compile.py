@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from typing import Any, Dict, Optional, Sequence, Union
 
 _CACHE_FORMAT = b"brrr compile cache 1\0"
 
@@ -18,7 +19,7 @@ class CompileError(RuntimeError):
         self.diagnostics = diagnostics
 
 
-def find_brrrc():
+def find_brrrc() -> str:
     """Locates brrrc: $BRRRC, then the one a wheel installs inside the
     package, then PREFIX/bin next to an installed package, then the build
     tree this package sits in, then $PATH."""
@@ -40,7 +41,7 @@ def find_brrrc():
         "brrrc not found: set BRRRC, install brrr, or put brrrc on PATH")
 
 
-def cache_dir():
+def cache_dir() -> str:
     """Where compiled libraries are cached: $BRRR_CACHE_DIR, else
     $XDG_CACHE_HOME/brrr, else ~/.cache/brrr."""
     if os.environ.get("BRRR_CACHE_DIR"):
@@ -50,12 +51,12 @@ def cache_dir():
     return os.path.join(base, "brrr")
 
 
-def cache_enabled():
+def cache_enabled() -> bool:
     """False when $BRRR_CACHE is 0, off or no."""
     return os.environ.get("BRRR_CACHE", "1").lower() not in ("0", "off", "no")
 
 
-def cache_clear():
+def cache_clear() -> int:
     """Deletes every library in the cache (and the model digests it keeps);
     returns how many libraries."""
     d = cache_dir()
@@ -175,8 +176,13 @@ def _scratch_dir():
     return _scratch
 
 
-def compile(model, output=None, input_shapes=None, precision=None, target=None,
-            flags=(), emit=None, brrrc=None, cache=None, device=0):
+def compile(model: Union[str, "os.PathLike[str]"],
+            output: Optional[Union[str, "os.PathLike[str]"]] = None,
+            input_shapes: Optional[Dict[str, Sequence[int]]] = None,
+            precision: Optional[str] = None, target: Optional[str] = None,
+            flags: Sequence[str] = (), emit: Optional[str] = None,
+            brrrc: Optional[str] = None, cache: Optional[bool] = None,
+            device: Optional[int] = 0) -> Any:
     """Compiles the ONNX model at `model` with brrrc.
 
     Without `emit`, builds a model.so and returns it loaded, as

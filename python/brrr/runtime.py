@@ -19,7 +19,7 @@ it expects and what it got. Runtime failures raise BrrrError.
 
 import ctypes
 import threading
-from typing import NamedTuple
+from typing import Any, Dict, List, NamedTuple, Optional
 
 from . import _capi
 from ._capi import BrrrError
@@ -284,7 +284,7 @@ class Context:
     """An execution context: its own intermediate memory and CUDA graph. Use
     one per thread (Model's calls do, through a per-thread default)."""
 
-    def __init__(self, model, cuda_graphs=True):
+    def __init__(self, model: "Model", cuda_graphs: bool = True) -> None:
         # The signature, not the Model: a Model keeps its per-thread default
         # contexts, and a reference back would make a cycle that delays
         # freeing GPU memory until the garbage collector runs. The runtime
@@ -326,7 +326,7 @@ class Context:
         except Exception:
             pass
 
-    def run(self, *args, outputs=None):
+    def run(self, *args: Any, outputs: Optional[Any] = None) -> List[Any]:
         """Runs the model: positional inputs or one {name: array} dict.
         Returns the outputs in signature order (a list). `outputs` may give
         the output buffers (CUDA inputs only)."""
@@ -411,7 +411,7 @@ class Context:
                                                   stream or None))
         return outs
 
-    def check(self):
+    def check(self) -> None:
         """Raises BrrrError (BRRR_ERROR_INVALID_INPUT) if a run on CUDA
         arrays read an out-of-range index that was not reported yet. Such
         runs return before their kernels run: synchronize their stream
@@ -421,7 +421,7 @@ class Context:
                             "brrr_context_check; rebuild it with brrrc")
         _capi.check(self._lib, self._lib.brrr_context_check(self._live()))
 
-    def profile(self, *args, outputs=None):
+    def profile(self, *args: Any, outputs: Optional[Any] = None) -> Any:
         """Runs once without graphs on CUDA inputs, timing each launch;
         returns [(LaunchInfo, milliseconds)]."""
         prepared = _prepare(self._model.inputs, args)
@@ -435,7 +435,7 @@ class Context:
 class Model:
     """A compiled model.so, open on a GPU or for inspection (device None)."""
 
-    def __init__(self, path, device=0):
+    def __init__(self, path: str, device: Optional[int] = 0) -> None:
         self.path = path
         self._lib = _capi.library(path)
         self.device = device
@@ -483,13 +483,13 @@ class Model:
             self.path, where, ", ".join(map(str, self.inputs)),
             ", ".join(map(str, self.outputs)))
 
-    def check_inputs(self, *args):
+    def check_inputs(self, *args: Any) -> None:
         """Checks inputs (positional or one dict) against the signature
         without running anything; works on inspection models. Raises
         ValueError on a mismatch."""
         _prepare(self.inputs, args)
 
-    def context(self, cuda_graphs=True):
+    def context(self, cuda_graphs: bool = True) -> "Context":
         """A new execution context (see Context)."""
         return Context(self, cuda_graphs)
 
@@ -500,22 +500,22 @@ class Model:
             self._local.context = ctx
         return ctx
 
-    def __call__(self, *args, outputs=None):
+    def __call__(self, *args: Any, outputs: Optional[Any] = None) -> Any:
         """Runs on this thread's default context. Returns the output, or a
         tuple of outputs for a model with several."""
         outs = self._default_context().run(*args, outputs=outputs)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    def run(self, feeds, outputs=None):
+    def run(self, feeds: Dict[str, Any], outputs: Optional[Any] = None) -> Dict[str, Any]:
         """Runs with {input name: array}; returns {output name: array}."""
         outs = self._default_context().run(feeds, outputs=outputs)
         return {i.name: o for i, o in zip(self.outputs, outs)}
 
-    def profile(self, *args, outputs=None):
+    def profile(self, *args: Any, outputs: Optional[Any] = None) -> Any:
         """See Context.profile."""
         return self._default_context().profile(*args, outputs=outputs)
 
-    def check(self):
+    def check(self) -> None:
         """Context.check on this thread's default context: raises BrrrError
         if one of its runs on CUDA arrays read an out-of-range index."""
         self._default_context().check()
@@ -543,7 +543,7 @@ class Model:
             pass
 
 
-def load(path, device=0):
+def load(path: str, device: Optional[int] = 0) -> Model:
     """Opens a compiled model.so on CUDA device `device` (an ordinal), or
     for inspection only with device=None: then the signature, target and
     plan can be read but nothing runs, and no GPU or driver is needed."""
