@@ -133,6 +133,10 @@ MODELS = {
     "convnext_tiny": (_vision, "image", None),
     "vit_b_16": (_vision, "image", None),
     "swin_t": (_vision, "image", None),
+    # Architectures a new user found failing or slow (full size only).
+    "densenet121": (_vision, "image", None),
+    "resnext50_32x4d": (_vision, "image", None),
+    "regnet_y_1_6gf": (_vision, "image", None),
     "bert": (_text, "tokens+mask", 128),
     "distilbert": (_text, "tokens+mask", 128),
     "gpt2": (_text, "tokens", 512),
