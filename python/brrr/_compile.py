@@ -110,19 +110,12 @@ def _model_digest(model, directory):
     h.update(len(data).to_bytes(8, "little"))
     h.update(data)
     model_dir = os.path.dirname(os.path.abspath(model))
-    try:
-        neighbours = sorted(os.listdir(model_dir))
-    except OSError:
-        neighbours = []
     files = []
-    for name in neighbours:
+    for name in _external_files(model_dir, data, os.path.abspath(model)):
         path = os.path.join(model_dir, name)
-        if path == os.path.abspath(model) or not os.path.isfile(path):
-            continue
-        if name.encode() in data:  # an external data location
-            s = os.stat(path)
-            h.update(f"\0{name}\0{s.st_size}\0{s.st_mtime_ns}".encode())
-            files.append(f"{path}\0{s.st_size}\0{s.st_mtime_ns}")
+        s = os.stat(path)
+        h.update(f"\0{name}\0{s.st_size}\0{s.st_mtime_ns}".encode())
+        files.append(f"{path}\0{s.st_size}\0{s.st_mtime_ns}")
     digest = h.hexdigest()
     try:
         os.makedirs(os.path.dirname(memo), exist_ok=True)
@@ -133,6 +126,32 @@ def _model_digest(model, directory):
     except OSError:
         pass
     return digest
+
+
+def _external_files(model_dir, data, model_path, depth=3):
+    """The files under `model_dir` (relative paths, sorted) whose path
+    appears in the model's bytes: its external data locations, which may
+    lie in subdirectories. Only directories whose names appear are
+    entered, `depth` levels at most."""
+    found = []
+
+    def walk(rel, level):
+        try:
+            names = sorted(os.listdir(os.path.join(model_dir, rel)))
+        except OSError:
+            return
+        for name in names:
+            sub = os.path.join(rel, name) if rel else name
+            path = os.path.join(model_dir, sub)
+            if sub.encode() not in data or path == model_path:
+                continue
+            if os.path.isfile(path):
+                found.append(sub)
+            elif os.path.isdir(path) and level < depth:
+                walk(sub, level + 1)
+
+    walk("", 1)
+    return found
 
 
 def _same_file(line):

@@ -51,6 +51,23 @@ print("other bytes:", compiles(), "compile(s)")
 libs = sorted(n for n in os.listdir(brrr.cache_dir()) if n.endswith(".so"))
 print("entries:", len(libs))
 
+# External data: a file the model names, here in a subdirectory, is part of
+# the key (its size and modification time).
+ext_dir = os.path.join(tmp, "ext")
+os.makedirs(os.path.join(ext_dir, "weights"), exist_ok=True)
+ext_model = os.path.join(ext_dir, "m.onnxtext")
+model(ext_model, "Relu")
+with open(ext_model, "a") as f:
+    f.write("# weights/w.bin\n")
+with open(os.path.join(ext_dir, "weights", "w.bin"), "wb") as f:
+    f.write(b"1234")
+brrr.compile(ext_model, brrrc=wrapper, device=None)
+brrr.compile(ext_model, brrrc=wrapper, device=None)
+with open(os.path.join(ext_dir, "weights", "w.bin"), "wb") as f:
+    f.write(b"123456")
+brrr.compile(ext_model, brrrc=wrapper, device=None)
+print("external data changed:", compiles(), "compile(s)")
+
 # Disabled: compiles every time and adds nothing to the cache.
 os.environ["BRRR_CACHE"] = "0"
 brrr.compile(relu, brrrc=wrapper, device=None)
