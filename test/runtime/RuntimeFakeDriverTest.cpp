@@ -12,9 +12,11 @@
 #include "TestUtil.h"
 #include "runtime/TensorMaps.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <cuda.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 using namespace brrr::test;
 
@@ -811,4 +813,58 @@ TEST_F(FakeDriverTest, LargeWeightsUploadThroughPinnedStaging) {
   Buffers b;
   ASSERT_EQ(runHost(b), BRRR_OK) << lastError();
   b.expectCorrect();
+}
+
+// Weights appended to a model.so are read from its file with pread, not
+// out of the mapping: here the mapping differs from the file in one byte
+// that the weights id does not sample, and the device gets the file's
+// byte. A file that cannot be read falls back to the mapping.
+TEST_F(FakeDriverTest, AppendedWeightsUploadReadTheirFile) {
+  using namespace brrr::artifact;
+  Artifact a = makeTestArtifact();
+  size_t used = a.weights.size();
+  a.weights.resize((150 << 20) + 777);
+  for (size_t i = used; i < a.weights.size(); ++i)
+    a.weights[i] = uint8_t(i * 2654435761u >> 24);
+  uint64_t id = weightsId(a.weights.data(), a.weights.size());
+  std::vector<uint8_t> head = serializeHead(a, a.weights.size(), id);
+  // A byte the id does not sample, beyond the first staging slice.
+  std::vector<uint8_t> mapped = a.weights;
+  size_t at = (100 << 20) + 3;
+  for (;; ++at) {
+    mapped[at] ^= 0x5a;
+    if (weightsId(mapped.data(), mapped.size()) == id)
+      break;
+    mapped[at] ^= 0x5a;
+  }
+  char path[] = "/tmp/brrr-weights-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  unlink(path);
+  std::vector<uint8_t> prefix(4096, 0xee);
+  ASSERT_EQ(write(fd, prefix.data(), prefix.size()), ssize_t(prefix.size()));
+  ASSERT_EQ(write(fd, a.weights.data(), a.weights.size()),
+            ssize_t(a.weights.size()));
+
+  auto upload = [&](int file) -> uint8_t {
+    ApartWeights apart{mapped.data(), mapped.size(), file, prefix.size()};
+    brrr_model *m = nullptr;
+    EXPECT_EQ(brrr::runtime::openModel(head.data(), head.size(), 0, &m, &apart),
+              BRRR_OK)
+        << lastError();
+    if (!m)
+      return 0;
+    const auto *device =
+        reinterpret_cast<const uint8_t *>(uintptr_t(m->weights));
+    EXPECT_EQ(std::memcmp(device, mapped.data(), at), 0);
+    EXPECT_EQ(std::memcmp(device + at + 1, mapped.data() + at + 1,
+                          mapped.size() - at - 1),
+              0);
+    uint8_t byte = device[at];
+    brrr_model_close(m);
+    return byte;
+  };
+  EXPECT_EQ(upload(fd), a.weights[at]) << "read from the file";
+  close(fd);
+  EXPECT_EQ(upload(fd), mapped[at]) << "a closed file: read from the mapping";
 }
