@@ -40,6 +40,8 @@ std::string typeName(Type t) {
     return "UINT16";
   if (t.isInteger(16))
     return "INT16";
+  if (t.isUnsignedInteger(32))
+    return "UINT32";
   if (t.isInteger(32))
     return "INT32";
   std::string s;
