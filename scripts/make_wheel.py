@@ -17,8 +17,13 @@ import os
 import stat
 import subprocess
 import sys
-import tomllib
 import zipfile
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    sys.exit("make_wheel: building the wheel needs Python 3.11 or newer "
+             "(tomllib, to read python/pyproject.toml); set PYTHON=python3.11")
 
 TAG = "py3-none-manylinux_2_36_x86_64"
 
