@@ -688,6 +688,17 @@ KERNEL_CASES = [
      [("x", F, [7, 513])], [("y", F, [7, 513])]),
     ("cast_fp8_f16", [n("Cast", ["x"], ["q"], to=17), n("Cast", ["q"], ["y"], to=H)],
      [("x", H, [3, 1001])], [("y", H, [3, 1001])]),
+    # Quantize-dequantize pairs in product epilogues: INT8 after a wgmma
+    # product of f16 (then a Relu), float8 after an f32 product.
+    ("matmul_wgmma_qdq_int8_relu_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                        n("QuantizeLinear", ["m", "qs_h16", "qz_i8"], ["q"]),
+                                        n("DequantizeLinear", ["q", "qs_h16", "qz_i8"], ["d"]),
+                                        n("Relu", ["d"], ["y"])],
+     [("a", H, [2, 200, 256]), ("b", H, [256, 192])], [("y", H, [2, 200, 192])]),
+    ("matmul_qdq_fp8_f32", [n("MatMul", ["a", "b"], ["m"]),
+                            n("QuantizeLinear", ["m", "qs_f8", "qz_f8"], ["q"]),
+                            n("DequantizeLinear", ["q", "qs_f8", "qz_f8"], ["y"])],
+     [("a", F, [33, 70]), ("b", F, [70, 50])], [("y", F, [33, 50])]),
 ]
 
 # Per-case tolerances. cast_chain's f32 output passes through f16: fused
@@ -695,7 +706,11 @@ KERNEL_CASES = [
 # and stores, so the error is f16's, not f32's. The GELUs are held tighter
 # than their dtype's default: the correctly rounded f16 (bf16) GELU over
 # [-10, 10] is 4.5e-5 (3.1e-4) from float64.
-TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-4}
+TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-4,
+              # A product's rounding order differs from torch's: a value on a
+              # quantization boundary may round to the next step (a few of
+              # thousands); a wrong scale, zero point or clamp is far off.
+              "matmul_wgmma_qdq_int8_relu_f16": 1e-2, "matmul_qdq_fp8_f32": 1e-2}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
@@ -704,7 +719,8 @@ OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_wgmma_persistent_gelu_f16": 20,
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11,
           "qdq_uint8_f16": 19, "qdq_fp8_transpose_f32": 19, "qdq_fp8_no_saturate": 19,
-          "cast_fp8_f16": 19}
+          "cast_fp8_f16": 19, "matmul_wgmma_qdq_int8_relu_f16": 19,
+          "matmul_qdq_fp8_f32": 19}
 
 
 # Cases compiled with extra brrrc flags.

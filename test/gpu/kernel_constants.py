@@ -109,7 +109,8 @@ CONSTANTS = {
     "qs301": np.linspace(0.01, 0.05, 301).astype(np.float32),
     "qz301": (np.arange(301) % 21 - 10).astype(np.int8),
     "qs_h": np.array(0.0125, np.float16), "qz_u8": np.array(128, np.uint8),
-    "qs_f8": np.array(0.004, np.float32)}
+    "qs_f8": np.array(0.004, np.float32),
+    "qs_h16": np.array(0.0625, np.float16), "qz_i8": np.array(3, np.int8)}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.

@@ -246,6 +246,10 @@ def torch_inputs(name, gen):
         return [f(7, 513)]
     if name == "cast_fp8_f16":
         return [(f(3, 1001) * 200).to(torch.float16)]
+    if name == "matmul_wgmma_qdq_int8_relu_f16":
+        return [f(2, 200, 256, dt=torch.float16) / 4, f(256, 192, dt=torch.float16) / 16]
+    if name == "matmul_qdq_fp8_f32":
+        return [f(33, 70), f(70, 50)]
     if name == "concat_25_ragged_f16":
         return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
     if name == "gather_elements_negative_f16":
@@ -364,6 +368,16 @@ def quantize_reference(name, xs):
         return [((x / s).to(f8).float() * s).double()]
     if name == "cast_fp8_f16":
         return [torch.clamp(x, -448, 448).to(f8).half().double()]
+    if name == "matmul_wgmma_qdq_int8_relu_f16":
+        # The product in f32 (the kernel accumulates f16 products in f32).
+        m = xs[0].float() @ xs[1].float()
+        s, z = c["qs_h16"].float(), c["qz_i8"].float()
+        q = torch.clamp(torch.round(m / s) + z, -128, 127)
+        return [torch.relu((q - z) * s).half().double()]
+    if name == "matmul_qdq_fp8_f32":
+        m = (xs[0].double() @ xs[1].double()).float()
+        q = torch.clamp(m / s, -448, 448).to(f8)
+        return [(q.float() * s).double()]
     raise KeyError(name)
 
 
@@ -396,7 +410,7 @@ def torch_reference(name, xs):
         return [torch.log_softmax(d[0], -1)]
     if name == "transpose_f16":
         return [d[0].permute(2, 0, 1)]
-    if name.startswith("qdq_") or name == "cast_fp8_f16":
+    if name.startswith("qdq_") or name == "cast_fp8_f16" or "_qdq_" in name:
         return quantize_reference(name, xs)
     if name == "concat_25_ragged_f16":
         return [torch.cat(d, 1)]
