@@ -165,6 +165,70 @@ FailureOr<Value> broadcastable(NodeImporter &n, Value p, const Layout &layout,
 /// one runs in a kernel.
 bool foldable(int64_t elements) { return elements <= (int64_t(1) << 26); }
 
+/// A quantize's or dequantize's scale and zero point, checked.
+struct Parameters {
+  Layout layout;
+  Value scale;
+  /// The node's zero point, or a zero constant of `quantized`'s type.
+  Value zero;
+};
+
+/// The parameters of node `n` (input 0 quantized to or from `quantized`,
+/// scale input 1, optional zero point input 2): their layout (layoutOf),
+/// positive finite constant scales, a zero float8 zero point.
+FailureOr<Parameters> parametersOf(NodeImporter &n, Type quantized) {
+  Value scale = n.input(1), zero = n.input(2);
+  auto st = n.inputType(1);
+  std::optional<RankedTensorType> zt;
+  if (zero)
+    zt = n.inputType(2);
+  auto layout = layoutOf(n, n.inputType(0), st, zt);
+  if (failed(layout) || failed(checkScale(n, scale)))
+    return failure();
+  if (isa<Float8E4M3FNType>(quantized) && failed(checkFloat8Zero(n, zero)))
+    return failure();
+  if (!zero)
+    zero = n.constant(st.clone(quantized),
+                      SmallVector<double>(st.getNumElements(), 0.0));
+  return Parameters{*layout, scale, zero};
+}
+
+/// The values of `x` and of `p`'s scale and zero point, when all are
+/// constants small enough to evaluate now (foldable; checked first, so
+/// that a large weight is not read into doubles for nothing).
+struct Folded {
+  SmallVector<double> x, scale, zero;
+};
+std::optional<Folded> foldedOf(Value x, const Parameters &p) {
+  if (!foldable(cast<RankedTensorType>(x.getType()).getNumElements()))
+    return std::nullopt;
+  std::optional<SmallVector<double>> xs = getConstFloats(x),
+                                     ss = getConstFloats(p.scale),
+                                     zs = getConstFloats(p.zero);
+  if (!xs || !ss || !zs)
+    return std::nullopt;
+  return Folded{std::move(*xs), std::move(*ss), std::move(*zs)};
+}
+
+/// `p`'s scale and zero point reshaped to broadcast against a tensor of
+/// rank `rank` for a kernel, or an error on blocked quantization, which
+/// only constants (evaluated at import) may use; `what` is
+/// "quantization" or "dequantization".
+FailureOr<std::pair<Value, Value>> kernelOperands(NodeImporter &n,
+                                                  const Parameters &p,
+                                                  int64_t rank,
+                                                  StringRef what) {
+  if (p.layout.kind == Layout::blocked)
+    return n.emitError() << "blocked " << what
+                         << " of a computed tensor is not supported; only of "
+                            "constant weights";
+  auto s = broadcastable(n, p.scale, p.layout, rank);
+  auto z = broadcastable(n, p.zero, p.layout, rank);
+  if (failed(s) || failed(z))
+    return failure();
+  return std::make_pair(*s, *z);
+}
+
 /// `v` rounded to float8 E4M3FN: to nearest even, saturating at 448 or
 /// becoming NaN beyond it.
 APFloat toFloat8(float v, bool saturate) {
@@ -205,38 +269,27 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
                          << " is not supported; brrr quantizes to INT8, "
                             "UINT8 and FLOAT8E4M3FN";
   bool saturate = n.sinceVersion >= 19 ? n.attrInt("saturate", 1) != 0 : true;
-  std::optional<RankedTensorType> zt;
-  if (zero)
-    zt = n.inputType(2);
-  auto layout = layoutOf(n, xt, st, zt);
-  if (failed(layout) || failed(checkScale(n, *scale)))
+  auto params = parametersOf(n, qe);
+  if (failed(params))
     return failure();
-  bool isFloat8 = isa<Float8E4M3FNType>(qe);
-  if (isFloat8 && failed(checkFloat8Zero(n, zero)))
-    return failure();
-  if (!zero)
-    zero =
-        n.constant(st.clone(qe), SmallVector<double>(st.getNumElements(), 0.0));
 
   auto resultType = xt.clone(qe);
-  std::optional<SmallVector<double>> xs = getConstFloats(*x),
-                                     ss = getConstFloats(*scale),
-                                     zs = getConstFloats(zero);
-  if (xs && ss && zs && foldable(xt.getNumElements())) {
+  if (std::optional<Folded> f = foldedOf(*x, *params)) {
     // The kernel's arithmetic: x / scale in f32, then round and clamp.
     SmallVector<Attribute> values;
     auto it = dyn_cast<IntegerType>(qe);
     for (int64_t at = 0, e = xt.getNumElements(); at < e; ++at) {
-      int64_t k = scaleIndex(*layout, xt, at);
-      float v = static_cast<float>((*xs)[at]) / static_cast<float>((*ss)[k]);
+      int64_t k = scaleIndex(params->layout, xt, at);
+      float v = static_cast<float>(f->x[at]) / static_cast<float>(f->scale[k]);
       if (!it) {
         values.push_back(FloatAttr::get(qe, toFloat8(v, saturate)));
         continue;
       }
       double lo = it.isUnsigned() ? 0 : -128, hi = it.isUnsigned() ? 255 : 127;
-      double q = std::isnan(v)
-                     ? 0.0
-                     : std::clamp(std::nearbyint(double(v)) + (*zs)[k], lo, hi);
+      double q =
+          std::isnan(v)
+              ? 0.0
+              : std::clamp(std::nearbyint(double(v)) + f->zero[k], lo, hi);
       values.push_back(IntegerAttr::get(
           qe, APInt(8, static_cast<uint64_t>(static_cast<int64_t>(q)),
                     /*isSigned=*/!it.isUnsigned())));
@@ -246,15 +299,12 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
     n.setOutput(0, c);
     return success();
   }
-  if (layout->kind == Layout::blocked)
-    return n.emitError() << "blocked quantization of a computed tensor is "
-                            "not supported; only of constant weights";
-  auto s = broadcastable(n, *scale, *layout, xt.getRank());
-  auto z = broadcastable(n, zero, *layout, xt.getRank());
-  if (failed(s) || failed(z))
+  auto operands = kernelOperands(n, *params, xt.getRank(), "quantization");
+  if (failed(operands))
     return failure();
-  auto y = n.createTyped<QuantizeOp>(resultType, *x, *s, *z,
-                                     n.b.getBoolAttr(saturate));
+  auto y =
+      n.createTyped<QuantizeOp>(resultType, *x, operands->first,
+                                operands->second, n.b.getBoolAttr(saturate));
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
@@ -281,47 +331,33 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
     return n.emitError() << "zero point of element type "
                          << typeName(n.inputType(2).getElementType())
                          << " differs from the input's " << typeName(xe);
-  std::optional<RankedTensorType> zt;
-  if (zero)
-    zt = n.inputType(2);
-  auto layout = layoutOf(n, xt, st, zt);
-  if (failed(layout) || failed(checkScale(n, *scale)))
+  auto params = parametersOf(n, xe);
+  if (failed(params))
     return failure();
-  bool isFloat8 = isa<Float8E4M3FNType>(xe);
-  if (isFloat8 && failed(checkFloat8Zero(n, zero)))
-    return failure();
-  if (!zero)
-    zero =
-        n.constant(st.clone(xe), SmallVector<double>(st.getNumElements(), 0.0));
 
   auto resultType = xt.clone(fe);
-  std::optional<SmallVector<double>> xs = getConstFloats(*x),
-                                     ss = getConstFloats(*scale),
-                                     zs = getConstFloats(zero);
-  if (xs && ss && zs && foldable(xt.getNumElements())) {
+  if (std::optional<Folded> f = foldedOf(*x, *params)) {
     // The kernel's arithmetic: the exact difference, times the scale in f32.
+    bool isFloat8 = isa<Float8E4M3FNType>(xe);
     SmallVector<double> values(xt.getNumElements());
     for (int64_t at = 0, e = xt.getNumElements(); at < e; ++at) {
-      int64_t k = scaleIndex(*layout, xt, at);
+      int64_t k = scaleIndex(params->layout, xt, at);
       float diff =
           isFloat8
-              ? static_cast<float>((*xs)[at] - (*zs)[k])
-              : static_cast<float>(static_cast<int64_t>((*xs)[at] - (*zs)[k]));
-      values[at] = diff * static_cast<float>((*ss)[k]);
+              ? static_cast<float>(f->x[at] - f->zero[k])
+              : static_cast<float>(static_cast<int64_t>(f->x[at] - f->zero[k]));
+      values[at] = diff * static_cast<float>(f->scale[k]);
     }
     n.setOutput(0, ConstantOp::create(
                        n.b, n.loc,
                        makeFloatElements(resultType, values, "dequantized")));
     return success();
   }
-  if (layout->kind == Layout::blocked)
-    return n.emitError() << "blocked dequantization of a computed tensor is "
-                            "not supported; only of constant weights";
-  auto s = broadcastable(n, *scale, *layout, xt.getRank());
-  auto z = broadcastable(n, zero, *layout, xt.getRank());
-  if (failed(s) || failed(z))
+  auto operands = kernelOperands(n, *params, xt.getRank(), "dequantization");
+  if (failed(operands))
     return failure();
-  auto y = n.createTyped<DequantizeOp>(resultType, *x, *s, *z);
+  auto y = n.createTyped<DequantizeOp>(resultType, *x, operands->first,
+                                       operands->second);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
