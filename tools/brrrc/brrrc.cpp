@@ -474,16 +474,27 @@ static std::pair<const char *, double> precisionOf(mlir::brrr::FusionOp f) {
   return {"f32", 165e12};
 }
 
-/// The static half of `brrr-run --profile`: per kernel, the work it does,
-/// the precision it multiplies in, the fewest bytes it must move, whether it
-/// launches early (as a programmatic dependent of the kernel before it), and
-/// which ceiling bounds it on an H100 (HBM3 3.35 TB/s; the precision's
-/// rate).
-static void printReport(mlir::ModuleOp module) {
-  constexpr double kBandwidth = 3.35e12;
-  outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s %-6s  %s\n",
-                         "kernel", "family", "precision", "flops", "bytes",
-                         "flop/B", "floor us", "launch", "bound");
+/// HBM3's 3.35 TB/s on an H100 SXM: the memory ceiling of the report.
+constexpr double kReportBandwidth = 3.35e12;
+
+/// A kernel of the report: its fusion, name, work, traffic and the
+/// precision (and rate) it multiplies in.
+struct ReportKernel {
+  mlir::brrr::FusionOp fusion;
+  StringRef name;
+  double flops, bytes;
+  const char *precision;
+  double peak;
+
+  /// The longer of its memory and arithmetic floors, in seconds.
+  double floorSeconds() const {
+    return std::max(bytes / kReportBandwidth, flops / peak);
+  }
+};
+
+/// Every kernel of `module` that says its work and traffic, in order.
+static SmallVector<ReportKernel> reportKernels(mlir::ModuleOp module) {
+  SmallVector<ReportKernel> kernels;
   module.walk([&](mlir::brrr::FusionOp f) {
     auto flops = f->getAttrOfType<mlir::IntegerAttr>("brrr.flops");
     auto bytes = f->getAttrOfType<mlir::IntegerAttr>("brrr.bytes");
@@ -491,18 +502,43 @@ static void printReport(mlir::ModuleOp module) {
     if (!flops || !bytes || !name)
       return;
     auto [prec, peak] = precisionOf(f);
-    double fl = flops.getInt(), by = bytes.getInt();
-    double tMem = by / kBandwidth * 1e6, tMath = fl / peak * 1e6;
-    const char *bound = tMem >= tMath ? "memory" : "compute";
-    if (std::max(tMem, tMath) < 2.0)
+    kernels.push_back({f, name.getValue(), double(flops.getInt()),
+                       double(bytes.getInt()), prec, peak});
+  });
+  return kernels;
+}
+
+/// The ceiling that bounds `flops` of work and `bytes` of traffic at
+/// `peak` flop/s: "overhead" when both floors are under 2 us (launch-bound
+/// without graphs), else "memory" or "compute", whichever floor is longer.
+static const char *boundOf(double flops, double bytes, double peak) {
+  double tMem = bytes / kReportBandwidth, tMath = flops / peak;
+  if (std::max(tMem, tMath) * 1e6 < 2.0)
+    return "overhead";
+  return tMem >= tMath ? "memory" : "compute";
+}
+
+/// The static half of `brrr-run --profile`: per kernel, the work it does,
+/// the precision it multiplies in, the fewest bytes it must move, whether it
+/// launches early (as a programmatic dependent of the kernel before it), and
+/// which ceiling bounds it on an H100 (HBM3 3.35 TB/s; the precision's
+/// rate).
+static void printReport(mlir::ModuleOp module) {
+  outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s %-6s  %s\n",
+                         "kernel", "family", "precision", "flops", "bytes",
+                         "flop/B", "floor us", "launch", "bound");
+  for (ReportKernel &k : reportKernels(module)) {
+    StringRef bound = boundOf(k.flops, k.bytes, k.peak);
+    if (bound == "overhead")
       bound = "overhead (< 2 us of work: launch-bound without graphs)";
-    const char *launch = f->hasAttr("brrr.programmatic") ? "early" : "-";
+    const char *launch = k.fusion->hasAttr("brrr.programmatic") ? "early" : "-";
     outs() << llvm::format(
         "%-14s %-10s %-9s %14.0f %14.0f %8.2f %10.2f %-6s  %s\n",
-        name.str().c_str(),
-        mlir::brrr::stringifyKernelFamily(f.getKind()).str().c_str(), prec, fl,
-        by, by ? fl / by : 0.0, std::max(tMem, tMath), launch, bound);
-  });
+        k.name.str().c_str(),
+        mlir::brrr::stringifyKernelFamily(k.fusion.getKind()).str().c_str(),
+        k.precision, k.flops, k.bytes, k.bytes ? k.flops / k.bytes : 0.0,
+        k.floorSeconds() * 1e6, launch, bound.str().c_str());
+  }
   // Softmaxes that feed a product with values but stayed unfused.
   module.walk([&](mlir::Operation *op) {
     auto why = op->getAttrOfType<mlir::StringAttr>("brrr.attention_unfused");
@@ -574,35 +610,25 @@ std::string xmlEscape(StringRef s) {
 /// precision's dense rate). Kernels that do no arithmetic sit at the left
 /// edge at their byte rate times that intensity.
 static bool writeRoofline(mlir::ModuleOp module, StringRef path) {
-  constexpr double kBandwidth = 3.35e12, kMinIntensity = 1.0 / 16;
+  constexpr double kBandwidth = kReportBandwidth, kMinIntensity = 1.0 / 16;
   std::vector<PlotKernel> kernels;
   llvm::StringMap<size_t> index;
   std::map<std::string, double> peaks;
-  module.walk([&](mlir::brrr::FusionOp f) {
-    auto flops = f->getAttrOfType<mlir::IntegerAttr>("brrr.flops");
-    auto bytes = f->getAttrOfType<mlir::IntegerAttr>("brrr.bytes");
-    auto name = f->getAttrOfType<mlir::StringAttr>("brrr.kernel");
-    if (!flops || !bytes || !name)
-      return;
-    auto [prec, peak] = precisionOf(f);
-    auto [it, fresh] = index.try_emplace(name.getValue(), kernels.size());
+  for (const ReportKernel &r : reportKernels(module)) {
+    auto [it, fresh] = index.try_emplace(r.name, kernels.size());
     if (fresh)
-      kernels.push_back({name.str(), 0, 0, 0, peak, prec, ""});
+      kernels.push_back({r.name.str(), 0, 0, 0, r.peak, r.precision, ""});
     PlotKernel &k = kernels[it->second];
-    double fl = flops.getInt(), by = bytes.getInt();
-    k.flops += fl;
-    k.bytes += by;
-    k.floorSeconds += std::max(by / kBandwidth, fl / peak);
-    peaks[std::string(prec) == "-"     ? "f32 SIMT"
-          : std::string(prec) == "f32" ? "f32 (3 tf32 products)"
-                                       : prec] = peak;
-  });
-  for (PlotKernel &k : kernels) {
-    double tMem = k.bytes / kBandwidth, tMath = k.flops / k.peak;
-    k.regime = std::max(tMem, tMath) * 1e6 < 2.0 ? "overhead"
-               : tMem >= tMath                   ? "memory"
-                                                 : "compute";
+    k.flops += r.flops;
+    k.bytes += r.bytes;
+    k.floorSeconds += r.floorSeconds();
+    StringRef prec = r.precision;
+    peaks[prec == "-"     ? "f32 SIMT"
+          : prec == "f32" ? "f32 (3 tf32 products)"
+                          : prec.str()] = r.peak;
   }
+  for (PlotKernel &k : kernels)
+    k.regime = boundOf(k.flops, k.bytes, k.peak);
   double topPeak = 0;
   for (auto &[n, p] : peaks)
     topPeak = std::max(topPeak, p);
