@@ -79,6 +79,11 @@ OperandLayout operandLayoutOf(Value operand);
 /// staged through shared memory in 16-byte copies: f16/bf16, the innermost
 /// logical dimension contiguous, every other stride a whole 16 bytes.
 bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
+/// Whether the wgmma body multiplies operands of `et`: f16, bf16, and the
+/// 8-bit float8 E4M3FN and INT8 (isEightBitProductType).
+inline bool isWgmmaOperandType(Type et) {
+  return et.isF16() || et.isBF16() || isEightBitProductType(et);
+}
 
 struct ProductShape;
 
@@ -110,15 +115,20 @@ struct MatmulTile {
     return body == KernelBody::wgmma ? 128 * (1 + m / 64)
                                      : 32 * (m / 64) * (n / 64);
   }
+  /// Bytes of an operand element: 2 (f16, bf16), or 1 on the wgmma body's
+  /// 8-bit products (float8, INT8), whose 128-byte rows hold k = 128. Not
+  /// part of the config: the product's operand type (elementBytesOf).
+  int64_t elementBytes = 2;
   /// Padded shared-memory row pitch (elements) of the A and B slices: 16
   /// bytes of padding keep ldmatrix rows on distinct banks. The wgmma body
   /// reads 128-byte swizzled rows instead: k elements, no padding.
   int64_t aPitch() const { return body == KernelBody::wgmma ? k : k + 8; }
   int64_t bPitch() const { return body == KernelBody::wgmma ? k : n + 8; }
-  /// Shared bytes of one stage's A and B slice (16-bit elements).
-  int64_t aStageBytes() const { return 2 * m * aPitch(); }
+  /// Shared bytes of one stage's A and B slice.
+  int64_t aStageBytes() const { return elementBytes * m * aPitch(); }
   int64_t bStageBytes() const {
-    return body == KernelBody::wgmma ? 2 * n * k : 2 * k * bPitch();
+    return body == KernelBody::wgmma ? elementBytes * n * k
+                                     : elementBytes * k * bPitch();
   }
   int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
   /// The f32 mma_sync body (tf32 Tensor Cores): a block of (m / rows) x
@@ -155,8 +165,13 @@ struct MatmulTile {
   /// The config of a matmul (or conv) kernel with this tile.
   KernelConfigAttr config(MLIRContext *ctx,
                           KernelFamily family = KernelFamily::matmul) const;
-  /// The tile of a config with one (mma_sync, wgmma), or none.
-  static std::optional<MatmulTile> of(KernelConfigAttr config);
+  /// The tile of a config with one (mma_sync, wgmma), or none, for
+  /// operands of `elementBytes`.
+  static std::optional<MatmulTile> of(KernelConfigAttr config,
+                                      int64_t elementBytes = 2);
+  /// The operand element bytes of the product `fusion` holds (a matmul or
+  /// convolution): 1 for 8-bit operands, else 2.
+  static int64_t elementBytesOf(FusionOp fusion);
 };
 
 /// The staged tile of an f32 product (matmul or convolution) of shape `p`
@@ -222,11 +237,13 @@ ProductOperands productOperandsOf(MatmulOp mm);
 /// divides N, else 128.
 int64_t wgmmaTileWidth(const ProductShape &p, TargetAttr target);
 
-/// The wgmma body's tile for a product of shape `p` on sm_90a: 128 x n
-/// (wgmmaTileWidth) over 64-deep slices, as many stages (up to 4) as
-/// `sharedBudget` holds, or none when fewer than 2 fit.
+/// The wgmma body's tile for a product of shape `p` on sm_90a over
+/// operands of `elementBytes`: 128 x n (wgmmaTileWidth) over slices one
+/// 128-byte row deep (64 16-bit elements, 128 8-bit ones), as many stages
+/// (up to 4) as `sharedBudget` holds, or none when fewer than 2 fit.
 std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
-                                      int64_t sharedBudget);
+                                      int64_t sharedBudget,
+                                      int64_t elementBytes = 2);
 
 /// Makes a wgmma `tile` over a product of shape `p` persistent where its
 /// tiles outnumber the multiprocessors (brrr-select-kernel-config: every

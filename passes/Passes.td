@@ -388,6 +388,33 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrQuantizedProducts : Pass<"brrr-quantized-products", "func::FuncOp"> {
+  let summary = "Make products of dequantized 8-bit operands multiply them in 8 bits";
+  let description = [{
+    Runs first, on the graph as imported. A matmul of a dequantized 8-bit
+    activation (float8 E4M3FN or INT8, one scale, zero point zero) and a
+    dequantized 8-bit constant matrix of the same type (one scale or one
+    per output column, zero point zero; read directly or transposed), on a
+    target with the 8-bit wgmma, becomes a matmul of the 8-bit values
+    (exact products summed in f32, or in 32-bit integers for INT8) times
+    one f32 constant of the combined scales, cast to the product's type.
+    The weight is stored K-major (N x K) as an 8-bit blob and read through
+    a transpose. A product that does not match keeps its float operands.
+    Every dequantization of constants left is then evaluated to a float
+    constant (up to 2^26 elements).
+
+    INT8 products sum exactly. Float8 ones sum in the Tensor Cores' float8
+    accumulation, whose mantissa is shorter than f32's (relative errors
+    near 2e-4 measured on an H200, where f32 sums reach 1e-7): they are
+    claimed only with `float8` (brrrc --fp8-fast-accumulation).
+  }];
+  let options = [
+    Option<"float8", "float8", "bool", /*default=*/"false",
+           "Also claim float8 products (their fast, shorter accumulation)">
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrLowerPrecision : Pass<"brrr-lower-precision", "func::FuncOp"> {
   let summary = "Run f32 matmuls and convolutions in f16 or bf16 when the module asks";
   let description = [{

@@ -42,6 +42,10 @@ FailureOr<art::DType> dtypeOf(Location loc, Type t) {
     return art::DType::F64;
   if (t.isInteger(1))
     return art::DType::Bool;
+  // Float8 values are bytes to the runtime: the weights and intermediates
+  // of 8-bit products (a model's inputs and outputs cannot be float8).
+  if (isa<Float8E4M3FNType>(t))
+    return art::DType::U8;
   if (auto it = dyn_cast<IntegerType>(t)) {
     bool u = it.isUnsigned();
     switch (it.getWidth()) {
@@ -270,6 +274,14 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
   auto addTensor = [&](Value v, std::string name, art::Storage storage,
                        uint64_t index, uint64_t offset) -> FailureOr<uint32_t> {
     auto type = cast<RankedTensorType>(v.getType());
+    if (isa<Float8E4M3FNType>(type.getElementType()) &&
+        (storage == art::Storage::Input || storage == art::Storage::Output))
+      return emitError(v.getLoc())
+             << "model "
+             << (storage == art::Storage::Input ? "input" : "output") << " '"
+             << name
+             << "' is float8 (E4M3FN), which the runtime does not take or "
+                "return; cast it to or from float16 in the model";
     auto dtype = dtypeOf(v.getLoc(), type.getElementType());
     if (failed(dtype))
       return failure();

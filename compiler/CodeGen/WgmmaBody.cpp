@@ -189,6 +189,14 @@ private:
     return split > 1 ? e.add(e.mul(rank, kTiles), kt) : kt;
   }
   Value rowBlockOf(int64_t h) { return pingpong ? e.idx(h) : consumer; }
+  /// The accumulators' type: s32 for INT8 products, else f32.
+  Type accElementType() {
+    return problem.elem.isSignlessInteger(8) ? Type(b.getI32Type())
+                                             : Type(b.getF32Type());
+  }
+  /// The accumulators `acc` as the f32 values the epilogue reads: INT8
+  /// sums converted (exact up to 2^24).
+  Value asF32(Value acc);
 
   FusionOp fusion;
   const MatmulTile &tile;
@@ -516,7 +524,7 @@ LogicalResult WgmmaKernel::consumerWarpgroups() {
                       Value());
                 }
                 if (overlapped) {
-                  handOffToDrain(i, loop.getResult(0));
+                  handOffToDrain(i, asF32(loop.getResult(0)));
                   return;
                 }
                 if (failed(storeEpilogue(at, loop)))
@@ -552,9 +560,16 @@ void WgmmaKernel::passTurn(Value i, Value count) {
 scf::ForOp WgmmaKernel::mainLoop(Value first) {
   Type i64 = b.getI64Type();
   auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(tile.n / 2, b.getF32Type()));
-  auto wgType =
-      problem.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+      ctx, SmallVector<Type>(tile.n / 2, accElementType()));
+  NVVM::WGMMATypes wgType = NVVM::WGMMATypes::f16;
+  if (problem.elem.isBF16())
+    wgType = NVVM::WGMMATypes::bf16;
+  else if (isa<Float8E4M3FNType>(problem.elem))
+    wgType = NVVM::WGMMATypes::e4m3;
+  else if (problem.elem.isSignlessInteger(8))
+    wgType = NVVM::WGMMATypes::s8;
+  // Each wgmma reads 32 bytes of K: 16 16-bit elements, 32 8-bit ones.
+  int64_t kStep = 32 / tile.elementBytes;
   Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
   auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1),
                                  SmallVector<Value>(halves, zeroAcc));
@@ -582,9 +597,9 @@ scf::ForOp WgmmaKernel::mainLoop(Value first) {
                                  e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> accs(loop.getRegionIterArgs());
-  for (int64_t kk = 0; kk < tile.k / 16; ++kk) {
-    // K-major slices advance 16 elements (32 bytes) along a swizzled row;
-    // N-major B advances 16 rows of 128 bytes, its 64-column boxes
+  for (int64_t kk = 0; kk < tile.k / kStep; ++kk) {
+    // K-major slices advance 32 bytes along a swizzled row; N-major B
+    // (16-bit only) advances 16 rows of 128 bytes, its 64-column boxes
     // 64 * k * 2 bytes apart.
     Value descB;
     if (problem.swizzle == 32)
@@ -612,10 +627,11 @@ scf::ForOp WgmmaKernel::mainLoop(Value first) {
                     16, 1024);
       accs[h] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accType, accs[h], descA, descB,
-          NVVM::MMAShapeAttr::get(ctx, 64, tile.n, 16), wgType, wgType,
-          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row,
+          NVVM::MMAShapeAttr::get(ctx, 64, tile.n, kStep), wgType, wgType,
+          wgType == NVVM::WGMMATypes::s8 ? NVVM::WGMMATypes::s32
+                                         : NVVM::WGMMATypes::f32,
+          NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
           problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           nullptr);
     }
@@ -637,6 +653,21 @@ scf::ForOp WgmmaKernel::mainLoop(Value first) {
   }
   scf::YieldOp::create(b, loc, accs);
   return loop;
+}
+
+Value WgmmaKernel::asF32(Value acc) {
+  if (accElementType().isF32())
+    return acc;
+  Type f32 = b.getF32Type();
+  auto type =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(tile.n / 2, f32));
+  Value out = LLVM::UndefOp::create(b, loc, type);
+  for (int64_t i = 0; i < tile.n / 2; ++i) {
+    Value v = LLVM::ExtractValueOp::create(b, loc, acc, i);
+    out = LLVM::InsertValueOp::create(
+        b, loc, out, arith::SIToFPOp::create(b, loc, f32, v), i);
+  }
+  return out;
 }
 
 /// The epilogue warps have drained the block's previous tile: stage this
@@ -673,8 +704,8 @@ LogicalResult WgmmaKernel::storeEpilogue(const TileAt &at, scf::ForOp loop) {
   SmallVector<Value> outs = outputs();
   for (int64_t h = 0; h < halves; ++h)
     if (failed(emitWgmmaEpilogue(
-            e, fusion, problem, tile, at, loop.getResult(h), columns, smem,
-            stagingBase, rowBlockOf(h), lane, warp, rank,
+            e, fusion, problem, tile, at, asF32(loop.getResult(h)), columns,
+            smem, stagingBase, rowBlockOf(h), lane, warp, rank,
             [&](Value v) { return arg(v); }, outs, consumersBarrier)))
       return failure();
   return success();
@@ -734,5 +765,12 @@ FailureOr<MatmulTile> mlir::brrr::wgmma::productTileOf(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  return *MatmulTile::of(*config);
+  MatmulTile tile =
+      *MatmulTile::of(*config, MatmulTile::elementBytesOf(fusion));
+  if (tile.k * tile.elementBytes != kSwizzleBytes)
+    return product->emitOpError("has operands of ")
+           << tile.elementBytes << " bytes, whose 128-byte slices are "
+           << kSwizzleBytes / tile.elementBytes
+           << " deep, but a tile of k = " << tile.k;
+  return tile;
 }

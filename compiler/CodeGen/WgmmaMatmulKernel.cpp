@@ -24,21 +24,22 @@ namespace {
 /// The tensor map of an operand laid out as `l` read as `t`: rows x cols of
 /// the map (innermost: the contiguous dimension) and its box.
 MapSpec mapOf(const OperandLayout &l, const TmaOperand &t,
-              bool contiguousIsLast, int64_t boxOuter, int64_t batches) {
+              bool contiguousIsLast, int64_t boxOuter, int64_t batches,
+              int64_t eb) {
   int64_t rank = l.shape.size();
   MapSpec m;
   m.input = cast<BlockArgument>(l.source).getArgNumber();
-  m.offsetBytes = 2 * l.offset;
+  m.offsetBytes = eb * l.offset;
   int64_t inner = contiguousIsLast ? rank - 1 : rank - 2;
   int64_t outer = contiguousIsLast ? rank - 2 : rank - 1;
   // A dimension of size 1 may carry any stride; TMA wants a real one.
-  int64_t outerStride = l.shape[outer] == 1 ? 8 : l.strides[outer];
+  int64_t outerStride = l.shape[outer] == 1 ? 16 / eb : l.strides[outer];
   m.dims = {l.shape[inner], l.shape[outer]};
-  m.strides = {2 * outerStride};
-  m.box = {kSwizzleBytes / 2, boxOuter};
+  m.strides = {eb * outerStride};
+  m.box = {kSwizzleBytes / eb, boxOuter};
   if (t.batchStride != 0 && batches > 1) {
     m.dims.push_back(batches);
-    m.strides.push_back(2 * t.batchStride);
+    m.strides.push_back(eb * t.batchStride);
     m.box.push_back(1);
     m.batched = true;
   }
@@ -74,10 +75,13 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   p.kTiles = llvm::divideCeil(shape.K, tile.k);
   p.flops = 2 * shape.batches * shape.M * shape.N * shape.K;
   p.bKContiguous = tb->kContiguous;
-  // Tensor maps: A is rows of K; B is rows of K (B^T stored) or of N.
-  p.aMap = mapOf(lhs, *ta, /*contiguousIsLast=*/true, tile.m, shape.batches);
-  p.bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, shape.batches)
-                           : mapOf(rhs, *tb, true, tile.k, shape.batches);
+  int64_t eb = tile.elementBytes;
+  // Tensor maps: A is rows of K; B is rows of K (B^T stored) or of N (only
+  // 16-bit operands: tmaOperandOf).
+  p.aMap =
+      mapOf(lhs, *ta, /*contiguousIsLast=*/true, tile.m, shape.batches, eb);
+  p.bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, shape.batches, eb)
+                           : mapOf(rhs, *tb, true, tile.k, shape.batches, eb);
   bool kContiguous = tb->kContiguous;
   p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
                  const auto &copy, Value row0, Value col0) {

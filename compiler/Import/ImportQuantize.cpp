@@ -14,6 +14,7 @@
 #include "NodeImporter.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -336,17 +337,22 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
     return failure();
 
   auto resultType = xt.clone(fe);
-  if (std::optional<Folded> f = foldedOf(*x, *params)) {
+  // An 8-bit matrix of weights (per tensor or per axis) stays 8 bits:
+  // brrr-quantized-products makes the product that reads it multiply 8-bit
+  // operands, and evaluates the dequantization where none does.
+  bool productWeight = isEightBitProductType(xe) && xt.getRank() == 2 &&
+                       params->layout.kind != Layout::blocked &&
+                       matchPattern(*x, m_Constant());
+  std::optional<Folded> f;
+  if (!productWeight)
+    f = foldedOf(*x, *params);
+  if (f) {
     // The kernel's arithmetic: the exact difference, times the scale in f32.
     bool isFloat8 = isa<Float8E4M3FNType>(xe);
     SmallVector<double> values(xt.getNumElements());
     for (int64_t at = 0, e = xt.getNumElements(); at < e; ++at) {
       int64_t k = scaleIndex(params->layout, xt, at);
-      float diff =
-          isFloat8
-              ? static_cast<float>(f->x[at] - f->zero[k])
-              : static_cast<float>(static_cast<int64_t>(f->x[at] - f->zero[k]));
-      values[at] = diff * static_cast<float>(f->scale[k]);
+      values[at] = dequantizeValue(f->x[at], f->zero[k], f->scale[k], isFloat8);
     }
     n.setOutput(0, ConstantOp::create(
                        n.b, n.loc,

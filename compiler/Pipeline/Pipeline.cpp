@@ -21,6 +21,11 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
     graphTiming = timing->nest("graph passes");
     graph.enableTiming(graphTiming);
   }
+  // Products of dequantized operands first, as the importer wrote them;
+  // the dequantizations no product claims become constants there.
+  BrrrQuantizedProductsOptions quantized;
+  quantized.float8 = options.float8Products;
+  graph.nest<func::FuncOp>().addPass(createBrrrQuantizedProducts(quantized));
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());

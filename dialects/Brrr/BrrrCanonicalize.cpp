@@ -226,6 +226,12 @@ struct TransposeWeights : OpRewritePattern<TransposeOp> {
     ElementsAttr attr;
     if (!matchPattern(op.getInput(), m_Constant(&attr)))
       return rewriter.notifyMatchFailure(op, "operand is not a constant");
+    // The 8-bit Tensor Cores read B only K-major: an 8-bit product's
+    // weight stays stored so (brrr-quantized-products).
+    if (isEightBitProductType(attr.getElementType()) &&
+        llvm::any_of(op->getUsers(),
+                     [](Operation *user) { return isa<MatmulOp>(user); }))
+      return rewriter.notifyMatchFailure(op, "weight of an 8-bit product");
     ElementsAttr permuted = transposeWeights(attr, op.getType(), op.getPerm());
     if (!permuted)
       return rewriter.notifyMatchFailure(op, "operand is not a weight blob");

@@ -160,9 +160,9 @@ LogicalResult KernelConfigAttr::verify(
                          << threads;
     return success();
   }
-  if (k != 64)
-    return emitError() << "a wgmma tile's k is 64 (one 128-byte swizzled "
-                          "row of 16-bit elements), got "
+  if (k != 64 && k != 128)
+    return emitError() << "a wgmma tile's k is one 128-byte swizzled row: "
+                          "64 (16-bit operands) or 128 (8-bit), got "
                        << k;
   if (m != 128)
     return emitError() << "a wgmma tile has 128 rows (two consumer "

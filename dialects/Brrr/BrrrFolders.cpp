@@ -376,6 +376,13 @@ APFloat mlir::brrr::roundToFloat8(APFloat v, bool saturate) {
   return v;
 }
 
+double mlir::brrr::dequantizeValue(double x, double zero, double scale,
+                                   bool isFloat8) {
+  float diff = isFloat8 ? static_cast<float>(x - zero)
+                        : static_cast<float>(static_cast<int64_t>(x - zero));
+  return diff * static_cast<float>(scale);
+}
+
 bool mlir::brrr::widensExactly(Type from, Type to) {
   if (auto f = dyn_cast<FloatType>(from))
     if (auto t = dyn_cast<FloatType>(to))

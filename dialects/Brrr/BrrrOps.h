@@ -134,6 +134,16 @@ bool comparePredicateHolds(ComparePredicate pred, T lhs, T rhs) {
   return false;
 }
 
+/// Whether `t` is an operand type of 8-bit products: float8 E4M3FN or
+/// (signless) INT8.
+inline bool isEightBitProductType(Type t) {
+  return isa<Float8E4M3FNType>(t) || t.isSignlessInteger(8);
+}
+
+/// ONNX's DequantizeLinear of one value in f32: the exact difference of
+/// `x` and `zero` (integers, or float8 values), times `scale`.
+double dequantizeValue(double x, double zero, double scale, bool isFloat8);
+
 /// `v` rounded to float8 E4M3FN, to nearest even: beyond the largest finite
 /// value (448) it saturates to it with `saturate` (ONNX's default; an
 /// infinity too) and becomes NaN without. NaN stays NaN.

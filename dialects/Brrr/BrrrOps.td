@@ -277,10 +277,16 @@ def Brrr_MatmulOp : Brrr_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
     `matmul` semantics for operands of rank >= 2: leading (batch) dimensions
     broadcast. Rank-1 ONNX operands are reshaped at import.
 
+    Operands of 8-bit types (float8 E4M3FN or INT8, from
+    `brrr-quantized-products`) multiply exactly and sum in f32 (INT8: in
+    32-bit integers), and the result is f32; otherwise it has the
+    operands' element type.
+
     Example:
 
     ```mlir
     %c = brrr.matmul %a, %b : tensor<8x128x64xf16>, tensor<64x32xf16> -> tensor<8x128x32xf16>
+    %q = brrr.matmul %x, %w : tensor<128x64xf8E4M3FN>, tensor<64x32xf8E4M3FN> -> tensor<128x32xf32>
     ```
   }];
   let arguments = (ins Brrr_NumericTensor:$lhs, Brrr_NumericTensor:$rhs);

@@ -242,7 +242,11 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                              " are not broadcast-compatible");
   batch->push_back(l.getDimSize(l.getRank() - 2));
   batch->push_back(r.getDimSize(r.getRank() - 1));
-  types.push_back(RankedTensorType::get(*batch, l.getElementType()));
+  // 8-bit operands (brrr-quantized-products) yield their f32 sums.
+  Type et = l.getElementType();
+  if (isEightBitProductType(et))
+    et = Float32Type::get(et.getContext());
+  types.push_back(RankedTensorType::get(*batch, et));
   return success();
 }
 

@@ -31,10 +31,11 @@ std::optional<MatmulTile> mlir::brrr::matmulTileOf(FusionOp fusion,
   const ProductShape &p = po.shape;
   ArrayRef<int64_t> batch = p.batch;
 
-  if (target.hasWgmma() && (et.isF16() || et.isBF16()) &&
+  if (target.hasWgmma() && isWgmmaOperandType(et) &&
       tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
       tmaOperandOf(rhs, batch, /*isLhs=*/false))
-    if (std::optional<MatmulTile> tile = wgmmaTileOf(p, target, sharedBudget))
+    if (std::optional<MatmulTile> tile =
+            wgmmaTileOf(p, target, sharedBudget, elementBytes(et)))
       return tile;
   if (!isStageable(et, lhs, rhs))
     return std::nullopt;
@@ -57,13 +58,16 @@ static int64_t wgmmaRingStages(const MatmulTile &tile, int64_t sharedBudget) {
 
 std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
                                                   TargetAttr target,
-                                                  int64_t sharedBudget) {
-  // 128 x n tiles of two consumer warpgroups over 64-deep slices (one
-  // 128-byte swizzled row each), n by the wave cost model.
+                                                  int64_t sharedBudget,
+                                                  int64_t elementBytes) {
+  // 128 x n tiles of two consumer warpgroups over slices one 128-byte
+  // swizzled row deep (64 16-bit elements, 128 8-bit ones), n by the wave
+  // cost model.
   MatmulTile tile;
   tile.body = KernelBody::wgmma;
+  tile.elementBytes = elementBytes;
   tile.m = 128;
-  tile.k = 64;
+  tile.k = 128 / elementBytes;
   tile.n = wgmmaTileWidth(p, target);
   tile.stages = wgmmaRingStages(tile, sharedBudget);
   if (tile.stages < 2)
@@ -230,8 +234,9 @@ double splitMicroseconds(const MatmulTile &tile, const ProductShape &p,
   constexpr double kStart = 1.7, kSlice128 = 0.405,
                    kExchangePer64Columns = 0.85, kExchangePerBlock = 0.165;
   int64_t kTiles = llvm::divideCeil(p.K, tile.k);
+  // A slice of 8-bit operands is twice as deep at twice the rate.
   double slice = kSlice128 * (tile.m / 128.0) * (64 + 0.75 * tile.n) / 160 *
-                 (tile.k / 64.0);
+                 (tile.k * tile.elementBytes / 128.0);
   double exchange =
       s > 1 ? kExchangePer64Columns * tile.n / 64 + kExchangePerBlock * s : 0;
   return llvm::divideCeil(tile.tilesOf(p) * s, clusterWave(sms, s)) *

@@ -264,6 +264,10 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
         chooseNarrowTile(*tile, p, target, budget);
       return tile->config(ctx);
     }
+    if (MatmulTile::elementBytesOf(fusion) == 1)
+      return matmulOf(fusion).emitOpError(
+                 "has 8-bit operands but no 8-bit Tensor Core tile on ")
+             << target << "; only the wgmma body multiplies 8-bit operands";
     FailureOr<KernelConfigAttr> f32 =
         f32Config(fusion, target, budget, f32Precision);
     if (failed(f32) || *f32)
@@ -332,6 +336,10 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       }
       return tile->config(ctx, KernelFamily::conv);
     }
+    if (MatmulTile::elementBytesOf(fusion) == 1)
+      return matmulOf(fusion).emitOpError(
+                 "has 8-bit operands but no 8-bit Tensor Core tile on ")
+             << target << "; only the wgmma body multiplies 8-bit operands";
     FailureOr<KernelConfigAttr> f32 =
         f32Config(fusion, target, budget, f32Precision);
     if (failed(f32) || *f32)
@@ -421,10 +429,12 @@ KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                epilogue, schedule);
 }
 
-std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
+std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
+                                         int64_t elementBytes) {
   if (!config || config.getTile().size() != 3)
     return std::nullopt;
   MatmulTile tile;
+  tile.elementBytes = elementBytes;
   tile.body = config.getBody();
   tile.m = config.getTile()[0];
   tile.n = config.getTile()[1];
@@ -435,6 +445,17 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config) {
   tile.schedule = config.getSchedule();
   tile.cluster = config.getCluster();
   return tile;
+}
+
+int64_t MatmulTile::elementBytesOf(FusionOp fusion) {
+  Block &body = fusion.getBody().front();
+  for (Operation &op : body)
+    if (isa<MatmulOp, Conv2DOp>(op))
+      return isEightBitProductType(
+                 getElementTypeOrSelf(op.getOperand(0).getType()))
+                 ? 1
+                 : 2;
+  return 2;
 }
 
 KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {

@@ -62,7 +62,8 @@ void reduceBuffers(KernelConfigAttr config,
 /// over the slices, or column chunks of it beside them.
 void productBuffers(FusionOp fusion, KernelConfigAttr config,
                     SmallVectorImpl<SharedBuffer> &buffers, int64_t &slack) {
-  std::optional<MatmulTile> tile = MatmulTile::of(config);
+  std::optional<MatmulTile> tile =
+      MatmulTile::of(config, MatmulTile::elementBytesOf(fusion));
   if (!tile)
     return;
   bool wgmma = tile->body == KernelBody::wgmma;

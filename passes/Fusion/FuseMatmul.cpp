@@ -86,7 +86,7 @@ bool isTiled(TargetAttr target, Type et, const OperandLayout &lhs,
              const OperandLayout &rhs, ArrayRef<int64_t> batch) {
   if (isStageable(et, lhs, rhs))
     return true;
-  return target.hasWgmma() && (et.isF16() || et.isBF16()) &&
+  return target.hasWgmma() && isWgmmaOperandType(et) &&
          tmaOperandOf(lhs, batch, /*isLhs=*/true) &&
          tmaOperandOf(rhs, batch, /*isLhs=*/false);
 }
@@ -237,11 +237,14 @@ std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,
                                                    ArrayRef<int64_t> batch,
                                                    bool isLhs) {
   int64_t rank = l.shape.size();
-  if (rank < 2 || l.offset % 8 != 0)
+  // 16 bytes of elements (8 of 16 bits, 16 of 8): TMA's alignment of
+  // addresses and strides.
+  int64_t per16 =
+      16 / elementBytes(cast<ShapedType>(l.source.getType()).getElementType());
+  if (rank < 2 || per16 < 1 || l.offset % per16 != 0)
     return std::nullopt;
-  // 16 bytes of 16-bit elements: TMA's alignment of addresses and strides.
-  auto aligned = [](int64_t size, int64_t stride) {
-    return size == 1 || (stride > 0 && stride % 8 == 0);
+  auto aligned = [&](int64_t size, int64_t stride) {
+    return size == 1 || (stride > 0 && stride % per16 == 0);
   };
   TmaOperand t;
   int64_t rowStride = l.strides[rank - 2], colStride = l.strides[rank - 1];
@@ -250,6 +253,9 @@ std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,
   else if (!isLhs && rowStride == 1 && aligned(l.shape[rank - 1], colStride))
     t.kContiguous = true;
   else
+    return std::nullopt;
+  // The 8-bit wgmma reads B only K-major.
+  if (per16 == 16 && !t.kContiguous)
     return std::nullopt;
   // Batch dimensions (right-aligned to the product's) must advance by one
   // stride per flattened batch index, or not at all.
@@ -271,7 +277,7 @@ std::optional<TmaOperand> mlir::brrr::tmaOperandOf(const OperandLayout &l,
     per = unit;
   }
   t.batchStride = per.value_or(0);
-  if (t.batchStride < 0 || t.batchStride % 8 != 0)
+  if (t.batchStride < 0 || t.batchStride % per16 != 0)
     return std::nullopt;
   return t;
 }

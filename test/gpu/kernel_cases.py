@@ -699,6 +699,23 @@ KERNEL_CASES = [
                             n("QuantizeLinear", ["m", "qs_f8", "qz_f8"], ["q"]),
                             n("DequantizeLinear", ["q", "qs_f8", "qz_f8"], ["y"])],
      [("a", F, [33, 70]), ("b", F, [70, 50])], [("y", F, [33, 50])]),
+    # 8-bit products (brrr-quantized-products): an INT8 activation of
+    # batched rows times an INT8 weight with a scale per column, a bias
+    # after (s8 x s8 into s32); a float8 Gemm of ragged rows and columns,
+    # its weight transposed (K-major already), 96 deep (a partial slice),
+    # with a bias (e4m3 x e4m3 into f32).
+    ("qmatmul_int8_per_column_f16",
+     [n("QuantizeLinear", ["x", "qa_h", "qz0_i8"], ["q"]),
+      n("DequantizeLinear", ["q", "qa_h", "qz0_i8"], ["a"]),
+      n("DequantizeLinear", ["qw_i8", "qw_s200", "qw_z200"], ["w"], axis=1),
+      n("MatMul", ["a", "w"], ["m"]), n("Add", ["m", "qb200"], ["y"])],
+     [("x", H, [2, 77, 256])], [("y", H, [2, 77, 200])]),
+    ("qmatmul_fp8_gemm_ragged_f32",
+     [n("QuantizeLinear", ["x", "qa_f8", "qz_f8"], ["q"]),
+      n("DequantizeLinear", ["q", "qa_f8", "qz_f8"], ["a"]),
+      n("DequantizeLinear", ["qw_f8", "qw_f8s", "qz_f8"], ["w"]),
+      n("Gemm", ["a", "w", "qb130"], ["y"], transB=1)],
+     [("x", F, [70, 96])], [("y", F, [70, 130])]),
 ]
 
 # Per-case tolerances. cast_chain's f32 output passes through f16: fused
@@ -710,7 +727,11 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
               # A product's rounding order differs from torch's: a value on a
               # quantization boundary may round to the next step (a few of
               # thousands); a wrong scale, zero point or clamp is far off.
-              "matmul_wgmma_qdq_int8_relu_f16": 1e-2, "matmul_qdq_fp8_f32": 1e-2}
+              "matmul_wgmma_qdq_int8_relu_f16": 1e-2, "matmul_qdq_fp8_f32": 1e-2,
+              # 8-bit products: the same 8-bit operands as the reference,
+              # INT8 summed exactly (the f16 output's rounding), float8 in
+              # the Tensor Cores' shorter accumulation (1.96e-4 measured).
+              "qmatmul_int8_per_column_f16": 2e-3, "qmatmul_fp8_gemm_ragged_f32": 1e-3}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
@@ -720,7 +741,8 @@ OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11,
           "qdq_uint8_f16": 19, "qdq_fp8_transpose_f32": 19, "qdq_fp8_no_saturate": 19,
           "cast_fp8_f16": 19, "matmul_wgmma_qdq_int8_relu_f16": 19,
-          "matmul_qdq_fp8_f32": 19}
+          "matmul_qdq_fp8_f32": 19, "qmatmul_int8_per_column_f16": 19,
+          "qmatmul_fp8_gemm_ragged_f32": 19}
 
 
 # Cases compiled with extra brrrc flags.
@@ -728,6 +750,7 @@ PERSISTENT_CASES = ("matmul_wgmma_persistent_ragged_f16", "matmul_wgmma_persiste
                     "matmul_wgmma_persistent_bt_f16", "matmul_wgmma_persistent_gelu_f16",
                     "conv_wgmma_persistent_f16")
 FLAGS = {name: ["--persistent"] for name in PERSISTENT_CASES}
+FLAGS["qmatmul_fp8_gemm_ragged_f32"] = ["--fp8-fast-accumulation"]
 
 # Cases that compile another case's graph with other flags, checked with
 # that case's inputs and reference (GRAPH_OF): the persistent ones again

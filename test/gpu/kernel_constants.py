@@ -110,7 +110,17 @@ CONSTANTS = {
     "qz301": (np.arange(301) % 21 - 10).astype(np.int8),
     "qs_h": np.array(0.0125, np.float16), "qz_u8": np.array(128, np.uint8),
     "qs_f8": np.array(0.004, np.float32),
-    "qs_h16": np.array(0.0625, np.float16), "qz_i8": np.array(3, np.int8)}
+    "qs_h16": np.array(0.0625, np.float16), "qz_i8": np.array(3, np.int8),
+    # 8-bit products: an INT8 activation scale for f16 and zero point, an
+    # INT8 weight 256 x 200 with a scale per column, its bias; a float8
+    # activation scale, the float8 weight's (FLOAT8_WEIGHT) and its bias.
+    "qa_h": np.array(0.03125, np.float16), "qz0_i8": np.array(0, np.int8),
+    "qw_i8": np.random.default_rng(8).integers(-127, 128, (256, 200)).astype(np.int8),
+    "qw_s200": np.random.default_rng(9).uniform(0.5, 2, 200).astype(np.float16) / 64,
+    "qw_z200": np.zeros(200, np.int8),
+    "qb200": np.random.default_rng(10).standard_normal(200).astype(np.float16),
+    "qa_f8": np.array(0.01, np.float32), "qw_f8s": np.array(0.02, np.float32),
+    "qb130": np.random.default_rng(11).standard_normal(130).astype(np.float32)}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.
@@ -120,5 +130,22 @@ def float8_zero(name):
     return t
 
 
+def float8_bytes(shape, seed):
+    """Random FLOAT8E4M3FN bytes of `shape`: every finite value (not the
+    NaNs 0x7f and 0xff) equally likely."""
+    b = np.random.default_rng(seed).integers(0, 254, shape).astype(np.uint8)
+    return np.where(b >= 0x7f, b + 1, b).astype(np.uint8)
+
+
+def float8_tensor(name, values):
+    t = TensorProto(name=name, data_type=17, dims=list(values.shape))
+    t.raw_data = values.tobytes()
+    return t
+
+
+# The float8 weight of an 8-bit product, 130 x 96 (a Gemm's transposed B).
+FLOAT8_WEIGHT = float8_bytes((130, 96), 12)
+
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125]),
-                    "qz_f8": float8_zero("qz_f8")}
+                    "qz_f8": float8_zero("qz_f8"),
+                    "qw_f8": float8_tensor("qw_f8", FLOAT8_WEIGHT)}

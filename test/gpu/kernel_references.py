@@ -250,6 +250,10 @@ def torch_inputs(name, gen):
         return [f(2, 200, 256, dt=torch.float16) / 4, f(256, 192, dt=torch.float16) / 16]
     if name == "matmul_qdq_fp8_f32":
         return [f(33, 70), f(70, 50)]
+    if name == "qmatmul_int8_per_column_f16":
+        return [f(2, 77, 256, dt=torch.float16)]
+    if name == "qmatmul_fp8_gemm_ragged_f32":
+        return [f(70, 96)]
     if name == "concat_25_ragged_f16":
         return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
     if name == "gather_elements_negative_f16":
@@ -378,6 +382,18 @@ def quantize_reference(name, xs):
         m = (xs[0].double() @ xs[1].double()).float()
         q = torch.clamp(m / s, -448, 448).to(f8)
         return [(q.float() * s).double()]
+    if name == "qmatmul_int8_per_column_f16":
+        sa = c["qa_h"].float()
+        q = torch.clamp(torch.round(x / sa), -128, 127)
+        w = c["qw_i8"].double() * c["qw_s200"].double()
+        return [((q.double() * sa.double()) @ w + c["qb200"].double()).half().double()]
+    if name == "qmatmul_fp8_gemm_ragged_f32":
+        from kernel_constants import FLOAT8_WEIGHT
+        sa = c["qa_f8"]
+        q = torch.clamp(x / sa, -448, 448).to(f8)
+        w8 = torch.from_numpy(FLOAT8_WEIGHT.copy()).view(f8).double()
+        w = w8 * c["qw_f8s"].double()
+        return [(q.double() * sa.double()) @ w.t() + c["qb130"].double()]
     raise KeyError(name)
 
 
@@ -410,7 +426,7 @@ def torch_reference(name, xs):
         return [torch.log_softmax(d[0], -1)]
     if name == "transpose_f16":
         return [d[0].permute(2, 0, 1)]
-    if name.startswith("qdq_") or name == "cast_fp8_f16" or "_qdq_" in name:
+    if name.startswith(("qdq_", "qmatmul_")) or name == "cast_fp8_f16" or "_qdq_" in name:
         return quantize_reference(name, xs)
     if name == "concat_25_ragged_f16":
         return [torch.cat(d, 1)]

@@ -132,6 +132,14 @@ cl::opt<bool> persistent(
              "one block per tile)"),
     cl::init(false), cl::cat(category));
 
+cl::opt<bool> fp8FastAccumulation(
+    "fp8-fast-accumulation",
+    cl::desc("Multiply float8 QDQ products on the 8-bit Tensor Cores too, "
+             "summing in their float8 accumulation (relative error about "
+             "2e-4 per product; default: only INT8 products, which sum "
+             "exactly, run in 8 bits)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> pingpong(
     "pingpong",
     cl::desc("Run Hopper products and convolutions whose output tiles "
@@ -279,6 +287,7 @@ int main(int argc, char **argv) {
                  compile.attentionTile))
     return 1;
   compile.persistent = persistent;
+  compile.float8Products = fp8FastAccumulation;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
   compile.programmaticLaunch = !serialLaunches;

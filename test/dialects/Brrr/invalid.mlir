@@ -793,7 +793,7 @@ func.func @kernel_mma_sync_threads() attributes {c = #brrr.kernel<family = matmu
 
 // -----
 
-// expected-error @+1 {{a wgmma tile's k is 64 (one 128-byte swizzled row of 16-bit elements), got 32}}
+// expected-error @+1 {{a wgmma tile's k is one 128-byte swizzled row: 64 (16-bit operands) or 128 (8-bit), got 32}}
 func.func @kernel_wgmma_k() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 32], stages = 4>} { return }
 
 // -----

@@ -66,6 +66,28 @@ def fp8_weight_matmul(opset):
     return model(nodes, [vi("x", FLOAT, [3, 2])], [vi("y", FLOAT, [3, 4])], inits, opset)
 
 
+def fp8_qdq_matmul():
+    """y = DQ(Q(x)) @ DQ(w8): a float8 activation of 300 rows times a float8
+    256 x 200 weight (every finite byte but NaN, in a fixed pattern), one
+    scale each: an 8-bit product on the wgmma body."""
+    k, n = 256, 200
+    w = (np.arange(k * n) * 37 % 254).astype(np.uint8)
+    w = np.where(w >= 0x7F, w + 1, w).astype(np.uint8)
+    inits = [tensor("w", F8E4M3FN, [k, n], raw=w.tobytes()),
+             tensor("ws", FLOAT, [], [0.01]), tensor("xs", FLOAT, [], [0.05]),
+             tensor("z", F8E4M3FN, [], raw=[0])]
+    nodes = [helper.make_node("QuantizeLinear", ["x", "xs", "z"], ["q"], name="quant"),
+             helper.make_node("DequantizeLinear", ["q", "xs", "z"], ["a"], name="dq_x"),
+             helper.make_node("DequantizeLinear", ["w", "ws", "z"], ["b"], name="dq_w"),
+             helper.make_node("MatMul", ["a", "b"], ["y"], name="mm")]
+    return model(nodes, [vi("x", FLOAT, [300, k])], [vi("y", FLOAT, [300, n])], inits, 19)
+
+
+def fp8_input():
+    nodes = [helper.make_node("Cast", ["x"], ["y"], name="up", to=FLOAT)]
+    return model(nodes, [vi("x", F8E4M3FN, [4])], [vi("y", FLOAT, [4])], [], 19)
+
+
 def cast_fp8(saturate):
     nodes = [helper.make_node("Cast", ["x"], ["h"], name="to_f8", to=F8E4M3FN,
                               saturate=saturate),
@@ -112,6 +134,7 @@ CASES = {
     "fp8_qdq_no_saturate": lambda: qdq_activation([0.5], [0], F8E4M3FN, 19, saturate=0),
     "fp8_weight_opset19": lambda: fp8_weight_matmul(19),
     "fp8_weight_opset21": lambda: fp8_weight_matmul(21),
+    "fp8_qdq_matmul": fp8_qdq_matmul,
     "cast_fp8_saturate": lambda: cast_fp8(1),
     "cast_fp8_no_saturate": lambda: cast_fp8(0),
     "cast_fp8_fold": cast_fp8_fold,
@@ -125,6 +148,7 @@ CASES = {
     "error_blocked_activation": blocked_activation,
     "error_e5m2": e5m2_weight,
     "error_int16": int16_output,
+    "error_fp8_input": fp8_input,
 }
 
 if __name__ == "__main__":

@@ -1,0 +1,254 @@
+//===- QuantizedProducts.cpp - 8-bit products from QDQ models ------------===//
+//
+// Runs first on the imported graph (flag brrr-quantized-products). A QDQ
+// model multiplies dequantized operands:
+//
+//   y = matmul(dequantize(qa, sa, 0), dequantize(W, sw, 0))
+//
+// with `qa` an 8-bit activation (the quantize before it), `W` an 8-bit
+// constant matrix (read directly, or transposed: Gemm's transB), `sa` one
+// scale and `sw` one scale or one per output column. On a target with the
+// 8-bit Tensor Cores (wgmma) that product becomes
+//
+//   y = cast(matmul(qa, transpose(W')) * (sa * sw))
+//
+// where the matmul multiplies the 8-bit values exactly and sums them in
+// 32-bit integers (INT8) or in the Tensor Cores' float8 accumulation,
+// shorter than f32 (FLOAT8E4M3FN, only with the pass's `float8`), the
+// scales are one f32 constant applied
+// in the product's epilogue, and W' is W stored K-major (rows of the
+// contraction: the layout the 8-bit wgmma reads B in), an 8-bit blob in
+// the artifact. What the rewrite needs and does not find (a zero point
+// other than zero, an activation scale computed at run time, a contraction
+// not a multiple of 16 bytes, a target without wgmma, mixed types) leaves
+// the product in float, as the model wrote it.
+//
+// Every dequantize of constants that no product claimed is then evaluated
+// (up to 2^26 elements; a larger one stays a kernel), as the importer
+// evaluates other constant dequantizations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRQUANTIZEDPRODUCTS
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Elements a dequantization of constants may have to be evaluated here:
+/// the importer's limit.
+constexpr int64_t kMaxEvaluated = int64_t(1) << 26;
+
+/// The bytes of an 8-bit constant, one per element (a splat expanded).
+std::optional<std::vector<char>> bytesOf(ElementsAttr attr) {
+  int64_t n = attr.getNumElements();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || static_cast<int64_t>(blob->getData().size()) != n)
+      return std::nullopt;
+    return std::vector<char>(blob->getData().begin(), blob->getData().end());
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (!dense)
+    return std::nullopt;
+  ArrayRef<char> raw = dense.getRawData();
+  if (dense.isSplat() && !raw.empty())
+    return std::vector<char>(n, raw.front());
+  if (static_cast<int64_t>(raw.size()) != n)
+    return std::nullopt;
+  return std::vector<char>(raw.begin(), raw.end());
+}
+
+/// The values of a constant, seen through reshapes (the importer reshapes
+/// per-axis scales, weight blobs it does not fold, onto their axis).
+std::optional<SmallVector<double>> constantValues(Value v) {
+  while (auto reshape = v.getDefiningOp<ReshapeOp>())
+    v = reshape.getInput();
+  return getConstFloats(v);
+}
+
+bool allZero(Value v) {
+  std::optional<SmallVector<double>> values = constantValues(v);
+  return values && llvm::all_of(*values, [](double x) { return x == 0; });
+}
+
+/// The per-column scales of a weight dequantization over a `K x N` matrix
+/// stored as `shape` (N x K when `transposed`): one value, or one per
+/// column; none if the scale is not a constant or varies along K.
+std::optional<SmallVector<double>> columnScales(Value scale, int64_t N,
+                                                bool transposed) {
+  std::optional<SmallVector<double>> values = constantValues(scale);
+  if (!values || values->empty())
+    return std::nullopt;
+  if (values->size() == 1)
+    return SmallVector<double>(N, values->front());
+  // A per-axis scale broadcasts along the axis of N: shape [1, N] or [N]
+  // over K x N, [N, 1] over N x K.
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(scale.getType()).getShape();
+  int64_t numel = values->size();
+  bool alongN = transposed
+                    ? (shape.size() == 2 && shape[0] == N && shape[1] == 1)
+                    : (numel == N && !shape.empty() && shape.back() == N);
+  if (!alongN)
+    return std::nullopt;
+  return values;
+}
+
+/// Rewrites `mm` to multiply 8-bit operands if it is a product of
+/// dequantized ones the 8-bit body can run (float8 ones with `float8`).
+void claim(MatmulOp mm, TargetAttr target, bool float8) {
+  auto adq = mm.getLhs().getDefiningOp<DequantizeOp>();
+  if (!adq)
+    return;
+  Value rhs = mm.getRhs();
+  bool transposed = false;
+  TransposeOp t = rhs.getDefiningOp<TransposeOp>();
+  if (t) {
+    if (t.getPerm() != ArrayRef<int64_t>{1, 0})
+      return;
+    rhs = t.getInput();
+    transposed = true;
+  }
+  auto wdq = rhs.getDefiningOp<DequantizeOp>();
+  ElementsAttr weights;
+  if (!wdq || !matchPattern(wdq.getInput(), m_Constant(&weights)))
+    return;
+  auto qa = cast<RankedTensorType>(adq.getInput().getType());
+  auto wt = cast<RankedTensorType>(wdq.getInput().getType());
+  Type q = qa.getElementType();
+  if (!isEightBitProductType(q) || wt.getElementType() != q ||
+      wt.getRank() != 2 || (isa<Float8E4M3FNType>(q) && !float8))
+    return;
+  int64_t K = wt.getDimSize(transposed ? 1 : 0);
+  int64_t N = wt.getDimSize(transposed ? 0 : 1);
+  // The 8-bit body reads rows of K bytes through TMA: whole 16 bytes.
+  if (!target.hasWgmma() || K % 16 != 0 || K == 0 || N == 0)
+    return;
+  if (!allZero(adq.getZeroPoint()) || !allZero(wdq.getZeroPoint()))
+    return;
+  std::optional<SmallVector<double>> sa = constantValues(adq.getScale());
+  std::optional<SmallVector<double>> sw =
+      columnScales(wdq.getScale(), N, transposed);
+  if (!sa || sa->size() != 1 || !sw)
+    return;
+  std::optional<std::vector<char>> bytes = bytesOf(weights);
+  if (!bytes)
+    return;
+
+  // W' (N x K): W's rows of K as stored, or W transposed.
+  std::vector<char> kMajor(N * K);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t k = 0; k < K; ++k)
+      kMajor[n * K + k] =
+          transposed ? (*bytes)[n * K + k] : (*bytes)[k * N + n];
+  OpBuilder b(mm);
+  Location loc = mm.getLoc();
+  auto kMajorType = RankedTensorType::get({N, K}, q);
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      ArrayRef<char>(kMajor.data(), kMajor.size()), alignof(uint64_t));
+  Value w =
+      ConstantOp::create(b, loc,
+                         cast<ElementsAttr>(DenseResourceElementsAttr::get(
+                             kMajorType, "weight_k_major", std::move(blob))));
+  Value wView = TransposeOp::create(b, loc, RankedTensorType::get({K, N}, q), w,
+                                    b.getDenseI64ArrayAttr({1, 0}));
+  Value product = MatmulOp::create(b, loc, adq.getInput(), wView);
+  // The scales, once: sa * sw[n] in f32.
+  SmallVector<double> scales;
+  for (double s : *sw)
+    scales.push_back(static_cast<float>(static_cast<float>(sa->front()) *
+                                        static_cast<float>(s)));
+  bool uniform = llvm::all_equal(scales);
+  auto scaleType = uniform ? RankedTensorType::get({}, b.getF32Type())
+                           : RankedTensorType::get({N}, b.getF32Type());
+  Value s = ConstantOp::create(
+      b, loc,
+      makeFloatElements(scaleType,
+                        uniform ? ArrayRef<double>(scales).take_front()
+                                : ArrayRef<double>(scales),
+                        "product_scale"));
+  Value y = MulOp::create(b, loc, product, s);
+  if (mm.getType() != y.getType())
+    y = CastOp::create(b, loc, mm.getType(), y);
+  mm.replaceAllUsesWith(y);
+  mm.erase();
+  // The float view of W, unless something else reads it.
+  if (t && t->use_empty())
+    t->erase();
+}
+
+/// The value of a dequantization of constants, or null.
+ElementsAttr evaluated(DequantizeOp dq) {
+  auto type = cast<RankedTensorType>(dq.getType());
+  if (type.getNumElements() > kMaxEvaluated)
+    return nullptr;
+  std::optional<SmallVector<double>> x = getConstFloats(dq.getInput()),
+                                     scale = constantValues(dq.getScale()),
+                                     zero = constantValues(dq.getZeroPoint());
+  if (!x || !scale || !zero)
+    return nullptr;
+  auto st = cast<RankedTensorType>(dq.getScale().getType());
+  auto zt = cast<RankedTensorType>(dq.getZeroPoint().getType());
+  bool isFloat8 =
+      isa<Float8E4M3FNType>(dq.getInput().getType().getElementType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size();
+  // The element of a broadcast operand of `operand`'s shape that index
+  // `idx` of the result reads (right-aligned, size-1 dimensions repeat).
+  auto source = [&](ArrayRef<int64_t> idx, ArrayRef<int64_t> operand) {
+    int64_t at = 0, skip = rank - static_cast<int64_t>(operand.size());
+    for (int64_t d = 0; d < static_cast<int64_t>(operand.size()); ++d)
+      at = at * operand[d] + (operand[d] == 1 ? 0 : idx[d + skip]);
+    return at;
+  };
+  SmallVector<double> values(type.getNumElements());
+  SmallVector<int64_t> idx(rank, 0);
+  for (int64_t i = 0, e = values.size(); i < e; ++i) {
+    values[i] = dequantizeValue((*x)[i], (*zero)[source(idx, zt.getShape())],
+                                (*scale)[source(idx, st.getShape())], isFloat8);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++idx[d] < shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return makeFloatElements(type, values, "dequantized");
+}
+
+struct QuantizedProductsPass
+    : brrr::impl::BrrrQuantizedProductsBase<QuantizedProductsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    TargetAttr target = targetOf(func);
+    SmallVector<MatmulOp> products;
+    func.walk([&](MatmulOp mm) { products.push_back(mm); });
+    for (MatmulOp mm : products)
+      claim(mm, target, float8);
+    SmallVector<DequantizeOp> left;
+    func.walk([&](DequantizeOp dq) { left.push_back(dq); });
+    for (DequantizeOp dq : left) {
+      if (dq->use_empty()) {
+        dq->erase();
+        continue;
+      }
+      if (ElementsAttr value = evaluated(dq)) {
+        OpBuilder b(dq);
+        dq.replaceAllUsesWith(
+            ConstantOp::create(b, dq.getLoc(), value).getResult());
+        dq->erase();
+      }
+    }
+  }
+};
+
+} // namespace

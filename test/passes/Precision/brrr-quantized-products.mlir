@@ -1,0 +1,122 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantized-products{float8=true}))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantized-products))' | FileCheck %s --check-prefix=DEFAULT
+
+// INT8, one scale per output column: the product multiplies the 8-bit
+// activation by the weight stored K-major (2 x 32: column 0's 32 values,
+// then column 1's) and read through a transpose, sums in f32, and one f32
+// constant of the combined scales (0.125 * 0.5, 0.125 * 0.25) rescales it
+// before the cast back to f16. No dequantize is left.
+// CHECK-LABEL: func.func @Int8PerColumn
+// CHECK-NOT: brrr.dequantize
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<weight_k_major> : tensor<2x32xi8>
+// CHECK: %[[T:.+]] = brrr.transpose %[[W]] {{.*}}perm = array<i64: 1, 0>{{.*}} -> tensor<32x2xi8>
+// CHECK: %[[P:.+]] = brrr.matmul %[[Q:.+]], %[[T]] : tensor<4x32xi8>, tensor<32x2xi8> -> tensor<4x2xf32>
+// CHECK: %[[S:.+]] = brrr.constant dense<[6.250000e-02, 3.125000e-02]> : tensor<2xf32>
+// CHECK: %[[M:.+]] = brrr.mul %[[P]], %[[S]]
+// CHECK: brrr.cast %[[M]] : tensor<4x2xf32> -> tensor<4x2xf16>
+// CHECK: weight_k_major: "0x08000000000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F00FFFEFDFCFBFAF9F8F7F6F5F4F3F2F1F0EFEEEDECEBEAE9E8E7E6E5E4E3E2E1"
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @Int8PerColumn(%x: tensor<4x32xf16>) -> tensor<4x2xf16> {
+    %sa = brrr.constant dense<0.125> : tensor<f16>
+    %z = brrr.constant dense<0> : tensor<i8>
+    %q = brrr.quantize %x, %sa, %z : tensor<4x32xf16>, tensor<f16>, tensor<i8> -> tensor<4x32xi8>
+    %a = brrr.dequantize %q, %sa, %z : tensor<4x32xi8>, tensor<f16>, tensor<i8> -> tensor<4x32xf16>
+    %wq = brrr.constant dense<[[0, 0], [1, -1], [2, -2], [3, -3], [4, -4], [5, -5], [6, -6], [7, -7], [8, -8], [9, -9], [10, -10], [11, -11], [12, -12], [13, -13], [14, -14], [15, -15], [16, -16], [17, -17], [18, -18], [19, -19], [20, -20], [21, -21], [22, -22], [23, -23], [24, -24], [25, -25], [26, -26], [27, -27], [28, -28], [29, -29], [30, -30], [31, -31]]> : tensor<32x2xi8>
+    %sw = brrr.constant dense<[[0.5, 0.25]]> : tensor<1x2xf16>
+    %zw = brrr.constant dense<0> : tensor<1x2xi8>
+    %w = brrr.dequantize %wq, %sw, %zw : tensor<32x2xi8>, tensor<1x2xf16>, tensor<1x2xi8> -> tensor<32x2xf16>
+    %y = brrr.matmul %a, %w : tensor<4x32xf16>, tensor<32x2xf16> -> tensor<4x2xf16>
+    return %y : tensor<4x2xf16>
+  }
+}
+
+// -----
+
+// Float8, a Gemm's transposed weight (already K-major: its 2 x 16 bytes
+// stay in order) and one scale each: a scalar rescale, no cast (the
+// product is f32). Only with `float8`: by default the weight's
+// dequantization is evaluated and the product stays in f32.
+// DEFAULT-LABEL: func.func @Float8Transposed
+// DEFAULT: brrr.matmul %{{.+}}, %{{.+}} : tensor<3x16xf32>, tensor<16x2xf32> -> tensor<3x2xf32>
+// CHECK-LABEL: func.func @Float8Transposed
+// CHECK-NOT: brrr.dequantize
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<weight_k_major> : tensor<2x16xf8E4M3FN>
+// CHECK: %[[T:.+]] = brrr.transpose %[[W]]
+// CHECK: %[[P:.+]] = brrr.matmul %{{.+}}, %[[T]] : tensor<3x16xf8E4M3FN>, tensor<16x2xf8E4M3FN> -> tensor<3x2xf32>
+// CHECK: %[[S:.+]] = brrr.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[M:.+]] = brrr.mul %[[P]], %[[S]] : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xf32>
+// CHECK-NEXT: return %[[M]]
+// The bytes of 1.0, -2.0, 0.5 and 448.0 in E4M3FN.
+// CHECK: weight_k_major: "0x0800000038C0307E38C0307E38C0307E38C0307E38C0307E38C0307E38C0307E38C0307E"
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @Float8Transposed(%x: tensor<3x16xf32>) -> tensor<3x2xf32> {
+    %sa = brrr.constant dense<0.5> : tensor<f32>
+    %z = brrr.constant dense<0.0> : tensor<f8E4M3FN>
+    %q = brrr.quantize %x, %sa, %z {saturate = true} : tensor<3x16xf32>, tensor<f32>, tensor<f8E4M3FN> -> tensor<3x16xf8E4M3FN>
+    %a = brrr.dequantize %q, %sa, %z : tensor<3x16xf8E4M3FN>, tensor<f32>, tensor<f8E4M3FN> -> tensor<3x16xf32>
+    %wr = brrr.constant dense<[[1.0, -2.0, 0.5, 448.0, 1.0, -2.0, 0.5, 448.0, 1.0, -2.0, 0.5, 448.0, 1.0, -2.0, 0.5, 448.0], [1.0, -2.0, 0.5, 448.0, 1.0, -2.0, 0.5, 448.0, 1.0, -2.0, 0.5, 448.0, 1.0, -2.0, 0.5, 448.0]]> : tensor<2x16xf8E4M3FN>
+    %sw = brrr.constant dense<2.0> : tensor<f32>
+    %w = brrr.dequantize %wr, %sw, %z : tensor<2x16xf8E4M3FN>, tensor<f32>, tensor<f8E4M3FN> -> tensor<2x16xf32>
+    %wt = brrr.transpose %w {perm = array<i64: 1, 0>} : tensor<2x16xf32> -> tensor<16x2xf32>
+    %y = brrr.matmul %a, %wt : tensor<3x16xf32>, tensor<16x2xf32> -> tensor<3x2xf32>
+    return %y : tensor<3x2xf32>
+  }
+}
+
+// -----
+
+// An activation zero point other than zero: the product stays in float,
+// its weight's dequantization evaluated ((q - 0) * 0.5); the activation's
+// stays a kernel.
+// CHECK-LABEL: func.func @ActivationZeroPoint
+// CHECK: brrr.dequantize %{{.+}} : tensor<4x16xi8>
+// CHECK: %[[W:.+]] = brrr.constant dense<{{\[}}[-4.000000e+00], [-3.500000e+00]{{.*}}[3.500000e+00]]> : tensor<16x1xf32>
+// CHECK: brrr.matmul %{{.+}}, %[[W]] : tensor<4x16xf32>, tensor<16x1xf32> -> tensor<4x1xf32>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @ActivationZeroPoint(%q: tensor<4x16xi8>) -> tensor<4x1xf32> {
+    %sa = brrr.constant dense<0.125> : tensor<f32>
+    %za = brrr.constant dense<3> : tensor<i8>
+    %z = brrr.constant dense<0> : tensor<i8>
+    %a = brrr.dequantize %q, %sa, %za : tensor<4x16xi8>, tensor<f32>, tensor<i8> -> tensor<4x16xf32>
+    %wq = brrr.constant dense<[[-8], [-7], [-6], [-5], [-4], [-3], [-2], [-1], [0], [1], [2], [3], [4], [5], [6], [7]]> : tensor<16x1xi8>
+    %sw = brrr.constant dense<0.5> : tensor<f32>
+    %w = brrr.dequantize %wq, %sw, %z : tensor<16x1xi8>, tensor<f32>, tensor<i8> -> tensor<16x1xf32>
+    %y = brrr.matmul %a, %w : tensor<4x16xf32>, tensor<16x1xf32> -> tensor<4x1xf32>
+    return %y : tensor<4x1xf32>
+  }
+}
+
+// -----
+
+// A contraction of 8 bytes (TMA reads rows of whole 16 bytes), and any
+// product on a target without the 8-bit wgmma: float products.
+// CHECK-LABEL: func.func @ShortContraction
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @ShortContraction(%q: tensor<4x8xi8>) -> tensor<4x2xf32> {
+    %s = brrr.constant dense<0.125> : tensor<f32>
+    %z = brrr.constant dense<0> : tensor<i8>
+    %a = brrr.dequantize %q, %s, %z : tensor<4x8xi8>, tensor<f32>, tensor<i8> -> tensor<4x8xf32>
+    %wq = brrr.constant dense<1> : tensor<8x2xi8>
+    %w = brrr.dequantize %wq, %s, %z : tensor<8x2xi8>, tensor<f32>, tensor<i8> -> tensor<8x2xf32>
+    %y = brrr.matmul %a, %w : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    return %y : tensor<4x2xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @NoEightBitTensorCores
+// CHECK-NOT: weight_k_major
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
+  func.func @NoEightBitTensorCores(%q: tensor<4x16xi8>) -> tensor<4x2xf32> {
+    %s = brrr.constant dense<0.125> : tensor<f32>
+    %z = brrr.constant dense<0> : tensor<i8>
+    %a = brrr.dequantize %q, %s, %z : tensor<4x16xi8>, tensor<f32>, tensor<i8> -> tensor<4x16xf32>
+    %wq = brrr.constant dense<1> : tensor<16x2xi8>
+    %w = brrr.dequantize %wq, %s, %z : tensor<16x2xi8>, tensor<f32>, tensor<i8> -> tensor<16x2xf32>
+    %y = brrr.matmul %a, %w : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+    return %y : tensor<4x2xf32>
+  }
+}
