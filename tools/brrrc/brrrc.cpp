@@ -460,9 +460,10 @@ static int printModule(mlir::ModuleOp module) {
 }
 
 /// The precision a kernel multiplies in and the rate that bounds its
-/// arithmetic on an H100 SXM (datasheet, dense): Tensor Cores at 990
-/// TFLOP/s for f16/bf16, 495 for tf32 and a third of that for f32 kept
-/// exact by three tf32 products; 67 TFLOP/s of plain f32 otherwise.
+/// arithmetic on an H100 SXM (datasheet, dense): Tensor Cores at 1979
+/// TFLOP/s (TOPS) for 8-bit operands (fp8, int8), 990 for f16/bf16, 495
+/// for tf32 and a third of that for f32 kept exact by three tf32 products;
+/// 67 TFLOP/s of plain f32 otherwise.
 static std::pair<const char *, double> precisionOf(mlir::brrr::FusionOp f) {
   auto config = f->getAttrOfType<mlir::brrr::KernelConfigAttr>(
       mlir::brrr::kKernelConfigAttrName);
@@ -474,6 +475,10 @@ static std::pair<const char *, double> precisionOf(mlir::brrr::FusionOp f) {
   mlir::Type et =
       mlir::cast<mlir::RankedTensorType>(product->getOperand(0).getType())
           .getElementType();
+  if (mlir::isa<mlir::Float8E4M3FNType>(et))
+    return {"fp8", 1979e12};
+  if (et.isSignlessInteger(8))
+    return {"int8", 1979e12};
   if (et.isF16())
     return {"f16", 990e12};
   if (et.isBF16())
