@@ -407,6 +407,9 @@ def BrrrQuantizedProducts : Pass<"brrr-quantized-products", "func::FuncOp"> {
     accumulation, whose mantissa is shorter than f32's (relative errors
     near 2e-4 measured on an H200, where f32 sums reach 1e-7): they are
     claimed only with `float8` (brrrc --fp8-fast-accumulation).
+
+    A product of two dequantized operands that stays in float says why in
+    `brrr.quantized_unfused` (printed by `brrrc --report`).
   }];
   let options = [
     Option<"float8", "float8", "bool", /*default=*/"false",

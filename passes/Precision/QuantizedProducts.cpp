@@ -103,8 +103,24 @@ std::optional<SmallVector<double>> columnScales(Value scale, int64_t N,
   return values;
 }
 
+/// The ONNX name of a quantized element type.
+std::string quantizedTypeName(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return "FLOAT8E4M3FN";
+  if (t.isUnsignedInteger(8))
+    return "UINT8";
+  if (t.isSignlessInteger(8))
+    return "INT8";
+  std::string s;
+  llvm::raw_string_ostream(s) << t;
+  return s;
+}
+
 /// Rewrites `mm` to multiply 8-bit operands if it is a product of
 /// dequantized ones the 8-bit body can run (float8 ones with `float8`).
+/// A product of two dequantized operands that stays in float is told why
+/// (`brrr.quantized_unfused`, printed by brrrc --report); other products
+/// are left alone.
 void claim(MatmulOp mm, TargetAttr target, bool float8) {
   auto adq = mm.getLhs().getDefiningOp<DequantizeOp>();
   if (!adq)
@@ -112,37 +128,58 @@ void claim(MatmulOp mm, TargetAttr target, bool float8) {
   Value rhs = mm.getRhs();
   bool transposed = false;
   TransposeOp t = rhs.getDefiningOp<TransposeOp>();
-  if (t) {
-    if (t.getPerm() != ArrayRef<int64_t>{1, 0})
-      return;
+  if (t && t.getPerm() == ArrayRef<int64_t>{1, 0}) {
     rhs = t.getInput();
     transposed = true;
   }
   auto wdq = rhs.getDefiningOp<DequantizeOp>();
-  ElementsAttr weights;
-  if (!wdq || !matchPattern(wdq.getInput(), m_Constant(&weights)))
+  if (!wdq)
     return;
+  auto unfused = [&](const Twine &why) {
+    mm->setAttr("brrr.quantized_unfused",
+                StringAttr::get(mm.getContext(), why.str()));
+  };
+  ElementsAttr weights;
+  if (!matchPattern(wdq.getInput(), m_Constant(&weights)))
+    return unfused("it multiplies two computed tensors; 8-bit products "
+                   "take a constant weight");
   auto qa = cast<RankedTensorType>(adq.getInput().getType());
   auto wt = cast<RankedTensorType>(wdq.getInput().getType());
   Type q = qa.getElementType();
-  if (!isEightBitProductType(q) || wt.getElementType() != q ||
-      wt.getRank() != 2 || (isa<Float8E4M3FNType>(q) && !float8))
-    return;
+  if (!isEightBitProductType(q))
+    return unfused("its activation is " + quantizedTypeName(q) +
+                   "; 8-bit products take INT8 or FLOAT8E4M3FN");
+  if (wt.getElementType() != q)
+    return unfused("its activation is " + quantizedTypeName(q) +
+                   " and its weight " + quantizedTypeName(wt.getElementType()));
+  if (wt.getRank() != 2)
+    return unfused("its weight is not a matrix");
+  if (isa<Float8E4M3FNType>(q) && !float8)
+    return unfused("float8 products multiply in 8 bits only with "
+                   "--fp8-fast-accumulation");
   int64_t K = wt.getDimSize(transposed ? 1 : 0);
   int64_t N = wt.getDimSize(transposed ? 0 : 1);
+  if (!target.hasWgmma())
+    return unfused("target " + target.getChip() + " has no 8-bit wgmma");
   // The 8-bit body reads rows of K bytes through TMA: whole 16 bytes.
-  if (!target.hasWgmma() || K % 16 != 0 || K == 0 || N == 0)
-    return;
-  if (!allZero(adq.getZeroPoint()) || !allZero(wdq.getZeroPoint()))
-    return;
+  if (K % 16 != 0 || K == 0 || N == 0)
+    return unfused("its contraction of " + Twine(K) +
+                   " is not a positive multiple of 16");
+  if (!allZero(adq.getZeroPoint()))
+    return unfused("its activation's zero point is not 0");
+  if (!allZero(wdq.getZeroPoint()))
+    return unfused("its weight's zero point is not 0");
   std::optional<SmallVector<double>> sa = constantValues(adq.getScale());
+  if (!sa || sa->size() != 1)
+    return unfused("its activation's scale is not one constant");
   std::optional<SmallVector<double>> sw =
       columnScales(wdq.getScale(), N, transposed);
-  if (!sa || sa->size() != 1 || !sw)
-    return;
+  if (!sw)
+    return unfused("its weight's scale is not one constant, or one per "
+                   "output column");
   std::optional<std::vector<char>> bytes = bytesOf(weights);
   if (!bytes)
-    return;
+    return unfused("its weight's bytes cannot be read");
 
   // W' (N x K): W's rows of K as stored, or W transposed.
   std::vector<char> kMajor(N * K);

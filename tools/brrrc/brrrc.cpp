@@ -553,6 +553,20 @@ static void printReport(mlir::ModuleOp module) {
         k.precision, k.flops, k.bytes, k.bytes ? k.flops / k.bytes : 0.0,
         k.floorSeconds() * 1e6, launch, bound.str().c_str());
   }
+  // Products of dequantized 8-bit operands that multiply in float.
+  module.walk([&](mlir::Operation *op) {
+    auto why = op->getAttrOfType<mlir::StringAttr>("brrr.quantized_unfused");
+    if (!why)
+      return;
+    auto kernel = op->getParentOfType<mlir::brrr::FusionOp>();
+    auto name = kernel ? kernel->getAttrOfType<mlir::StringAttr>("brrr.kernel")
+                       : mlir::StringAttr();
+    std::string where;
+    llvm::raw_string_ostream(where) << op->getLoc();
+    outs() << "8-bit product not used ("
+           << (name ? name.getValue() : "no kernel") << ", " << where
+           << "): " << why.getValue() << "; it multiplies in float\n";
+  });
   // Softmaxes that feed a product with values but stayed unfused.
   module.walk([&](mlir::Operation *op) {
     auto why = op->getAttrOfType<mlir::StringAttr>("brrr.attention_unfused");

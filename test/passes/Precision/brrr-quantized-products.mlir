@@ -37,7 +37,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // product is f32). Only with `float8`: by default the weight's
 // dequantization is evaluated and the product stays in f32.
 // DEFAULT-LABEL: func.func @Float8Transposed
-// DEFAULT: brrr.matmul %{{.+}}, %{{.+}} : tensor<3x16xf32>, tensor<16x2xf32> -> tensor<3x2xf32>
+// DEFAULT: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "float8 products multiply in 8 bits only with --fp8-fast-accumulation"} : tensor<3x16xf32>, tensor<16x2xf32> -> tensor<3x2xf32>
 // CHECK-LABEL: func.func @Float8Transposed
 // CHECK-NOT: brrr.dequantize
 // CHECK: %[[W:.+]] = brrr.constant dense_resource<weight_k_major> : tensor<2x16xf8E4M3FN>
@@ -71,7 +71,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK-LABEL: func.func @ActivationZeroPoint
 // CHECK: brrr.dequantize %{{.+}} : tensor<4x16xi8>
 // CHECK: %[[W:.+]] = brrr.constant dense<{{\[}}[-4.000000e+00], [-3.500000e+00]{{.*}}[3.500000e+00]]> : tensor<16x1xf32>
-// CHECK: brrr.matmul %{{.+}}, %[[W]] : tensor<4x16xf32>, tensor<16x1xf32> -> tensor<4x1xf32>
+// CHECK: brrr.matmul %{{.+}}, %[[W]] {brrr.quantized_unfused = "its activation's zero point is not 0"} : tensor<4x16xf32>, tensor<16x1xf32> -> tensor<4x1xf32>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ActivationZeroPoint(%q: tensor<4x16xi8>) -> tensor<4x1xf32> {
     %sa = brrr.constant dense<0.125> : tensor<f32>
@@ -91,7 +91,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // A contraction of 8 bytes (TMA reads rows of whole 16 bytes), and any
 // product on a target without the 8-bit wgmma: float products.
 // CHECK-LABEL: func.func @ShortContraction
-// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "its contraction of 8 is not a positive multiple of 16"} : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ShortContraction(%q: tensor<4x8xi8>) -> tensor<4x2xf32> {
     %s = brrr.constant dense<0.125> : tensor<f32>
@@ -108,7 +108,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 // CHECK-LABEL: func.func @NoEightBitTensorCores
 // CHECK-NOT: weight_k_major
-// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "target sm_80 has no 8-bit wgmma"} : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @NoEightBitTensorCores(%q: tensor<4x16xi8>) -> tensor<4x2xf32> {
     %s = brrr.constant dense<0.125> : tensor<f32>
@@ -118,5 +118,39 @@ module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, m
     %w = brrr.dequantize %wq, %s, %z : tensor<16x2xi8>, tensor<f32>, tensor<i8> -> tensor<16x2xf32>
     %y = brrr.matmul %a, %w : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
     return %y : tensor<4x2xf32>
+  }
+}
+
+// -----
+
+// UINT8 activations (onnxruntime's default) stay in float, and say why.
+// CHECK-LABEL: func.func @Uint8Activation
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "its activation is UINT8; 8-bit products take INT8 or FLOAT8E4M3FN"} : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @Uint8Activation(%q: tensor<4x16xui8>) -> tensor<4x2xf32> {
+    %s = brrr.constant dense<0.125> : tensor<f32>
+    %za = brrr.constant dense<128> : tensor<ui8>
+    %z = brrr.constant dense<0> : tensor<i8>
+    %a = brrr.dequantize %q, %s, %za : tensor<4x16xui8>, tensor<f32>, tensor<ui8> -> tensor<4x16xf32>
+    %wq = brrr.constant dense<1> : tensor<16x2xi8>
+    %w = brrr.dequantize %wq, %s, %z : tensor<16x2xi8>, tensor<f32>, tensor<i8> -> tensor<16x2xf32>
+    %y = brrr.matmul %a, %w : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+    return %y : tensor<4x2xf32>
+  }
+}
+
+// -----
+
+// Two computed operands (attention's scores): float, and why.
+// CHECK-LABEL: func.func @TwoActivations
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "it multiplies two computed tensors; 8-bit products take a constant weight"}
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @TwoActivations(%q: tensor<4x16xi8>, %k: tensor<16x4xi8>) -> tensor<4x4xf32> {
+    %s = brrr.constant dense<0.125> : tensor<f32>
+    %z = brrr.constant dense<0> : tensor<i8>
+    %a = brrr.dequantize %q, %s, %z : tensor<4x16xi8>, tensor<f32>, tensor<i8> -> tensor<4x16xf32>
+    %b = brrr.dequantize %k, %s, %z : tensor<16x4xi8>, tensor<f32>, tensor<i8> -> tensor<16x4xf32>
+    %y = brrr.matmul %a, %b : tensor<4x16xf32>, tensor<16x4xf32> -> tensor<4x4xf32>
+    return %y : tensor<4x4xf32>
   }
 }
