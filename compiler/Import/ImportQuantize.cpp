@@ -29,27 +29,6 @@ struct Layout {
   int64_t blockSize = 0;
 };
 
-/// The ONNX name of an element type brrr quantizes to or from.
-std::string typeName(Type t) {
-  if (isa<Float8E4M3FNType>(t))
-    return "FLOAT8E4M3FN";
-  if (t.isUnsignedInteger(8))
-    return "UINT8";
-  if (t.isInteger(8))
-    return "INT8";
-  if (t.isUnsignedInteger(16))
-    return "UINT16";
-  if (t.isInteger(16))
-    return "INT16";
-  if (t.isUnsignedInteger(32))
-    return "UINT32";
-  if (t.isInteger(32))
-    return "INT32";
-  std::string s;
-  llvm::raw_string_ostream(s) << t;
-  return s;
-}
-
 /// The blocks of `size` (>= 0) elements `block` (> 0) long, without the
 /// overflow of size + block - 1 for a hostile block size.
 int64_t blocksOf(int64_t size, int64_t block) {
@@ -266,7 +245,7 @@ LogicalResult importQuantizeLinear(NodeImporter &n) {
               : IntegerType::get(n.getContext(), 8, IntegerType::Unsigned);
   }
   if (!qe.isInteger(8) && !isa<Float8E4M3FNType>(qe))
-    return n.emitError() << "quantization to " << typeName(qe)
+    return n.emitError() << "quantization to " << quantizedTypeName(qe)
                          << " is not supported; brrr quantizes to INT8, "
                             "UINT8 and FLOAT8E4M3FN";
   bool saturate = n.sinceVersion >= 19 ? n.attrInt("saturate", 1) != 0 : true;
@@ -321,7 +300,7 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
   Type xe = xt.getElementType();
   if (!xe.isInteger(8) && !xe.isSignlessInteger(32) &&
       !isa<Float8E4M3FNType>(xe))
-    return n.emitError() << "dequantizes " << typeName(xe)
+    return n.emitError() << "dequantizes " << quantizedTypeName(xe)
                          << "; brrr dequantizes INT8, UINT8, INT32 and "
                             "FLOAT8E4M3FN";
   Type fe = st.getElementType();
@@ -330,8 +309,9 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
                          << "; brrr takes float, float16 and bfloat16 scales";
   if (zero && n.inputType(2).getElementType() != xe)
     return n.emitError() << "zero point of element type "
-                         << typeName(n.inputType(2).getElementType())
-                         << " differs from the input's " << typeName(xe);
+                         << quantizedTypeName(n.inputType(2).getElementType())
+                         << " differs from the input's "
+                         << quantizedTypeName(xe);
   auto params = parametersOf(n, xe);
   if (failed(params))
     return failure();

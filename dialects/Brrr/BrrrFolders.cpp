@@ -376,6 +376,26 @@ APFloat mlir::brrr::roundToFloat8(APFloat v, bool saturate) {
   return v;
 }
 
+std::string mlir::brrr::quantizedTypeName(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return "FLOAT8E4M3FN";
+  if (t.isUnsignedInteger(8))
+    return "UINT8";
+  if (t.isInteger(8))
+    return "INT8";
+  if (t.isUnsignedInteger(16))
+    return "UINT16";
+  if (t.isInteger(16))
+    return "INT16";
+  if (t.isUnsignedInteger(32))
+    return "UINT32";
+  if (t.isInteger(32))
+    return "INT32";
+  std::string s;
+  llvm::raw_string_ostream(s) << t;
+  return s;
+}
+
 double mlir::brrr::dequantizeValue(double x, double zero, double scale,
                                    bool isFloat8) {
   float diff = isFloat8 ? static_cast<float>(x - zero)

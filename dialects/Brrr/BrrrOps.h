@@ -140,6 +140,10 @@ inline bool isEightBitProductType(Type t) {
   return isa<Float8E4M3FNType>(t) || t.isSignlessInteger(8);
 }
 
+/// The ONNX name of an element type brrr quantizes to or from (INT8,
+/// UINT8, FLOAT8E4M3FN, ...), or the MLIR spelling of any other.
+std::string quantizedTypeName(Type t);
+
 /// ONNX's DequantizeLinear of one value in f32: the exact difference of
 /// `x` and `zero` (integers, or float8 values), times `scale`.
 double dequantizeValue(double x, double zero, double scale, bool isFloat8);

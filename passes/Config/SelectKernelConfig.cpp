@@ -448,14 +448,11 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
 }
 
 int64_t MatmulTile::elementBytesOf(FusionOp fusion) {
-  Block &body = fusion.getBody().front();
-  for (Operation &op : body)
-    if (isa<MatmulOp, Conv2DOp>(op))
-      return isEightBitProductType(
-                 getElementTypeOrSelf(op.getOperand(0).getType()))
-                 ? 1
-                 : 2;
-  return 2;
+  Operation *product = tensorCoreProductOf(fusion);
+  return product && isEightBitProductType(
+                        getElementTypeOrSelf(product->getOperand(0).getType()))
+             ? 1
+             : 2;
 }
 
 KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {

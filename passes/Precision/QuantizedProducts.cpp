@@ -103,19 +103,6 @@ std::optional<SmallVector<double>> columnScales(Value scale, int64_t N,
   return values;
 }
 
-/// The ONNX name of a quantized element type.
-std::string quantizedTypeName(Type t) {
-  if (isa<Float8E4M3FNType>(t))
-    return "FLOAT8E4M3FN";
-  if (t.isUnsignedInteger(8))
-    return "UINT8";
-  if (t.isSignlessInteger(8))
-    return "INT8";
-  std::string s;
-  llvm::raw_string_ostream(s) << t;
-  return s;
-}
-
 /// Rewrites `mm` to multiply 8-bit operands if it is a product of
 /// dequantized ones the 8-bit body can run (float8 ones with `float8`).
 /// A product of two dequantized operands that stays in float is told why

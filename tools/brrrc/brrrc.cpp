@@ -532,6 +532,25 @@ static const char *boundOf(double flops, double bytes, double peak) {
   return tMem >= tMath ? "memory" : "compute";
 }
 
+/// A line per op of `module` that says in `attr` why something did not
+/// happen to it: `lead` + its kernel and location + "): " + the reason +
+/// `tail`.
+static void printWhyNot(mlir::ModuleOp module, StringRef attr, StringRef lead,
+                        StringRef tail) {
+  module.walk([&](mlir::Operation *op) {
+    auto why = op->getAttrOfType<mlir::StringAttr>(attr);
+    if (!why)
+      return;
+    auto kernel = op->getParentOfType<mlir::brrr::FusionOp>();
+    auto name = kernel ? kernel->getAttrOfType<mlir::StringAttr>("brrr.kernel")
+                       : mlir::StringAttr();
+    std::string where;
+    llvm::raw_string_ostream(where) << op->getLoc();
+    outs() << lead << (name ? name.getValue() : "no kernel") << ", " << where
+           << "): " << why.getValue() << tail << "\n";
+  });
+}
+
 /// The static half of `brrr-run --profile`: per kernel, the work it does,
 /// the precision it multiplies in, the fewest bytes it must move, whether it
 /// launches early (as a programmatic dependent of the kernel before it), and
@@ -554,33 +573,11 @@ static void printReport(mlir::ModuleOp module) {
         k.floorSeconds() * 1e6, launch, bound.str().c_str());
   }
   // Products of dequantized 8-bit operands that multiply in float.
-  module.walk([&](mlir::Operation *op) {
-    auto why = op->getAttrOfType<mlir::StringAttr>("brrr.quantized_unfused");
-    if (!why)
-      return;
-    auto kernel = op->getParentOfType<mlir::brrr::FusionOp>();
-    auto name = kernel ? kernel->getAttrOfType<mlir::StringAttr>("brrr.kernel")
-                       : mlir::StringAttr();
-    std::string where;
-    llvm::raw_string_ostream(where) << op->getLoc();
-    outs() << "8-bit product not used ("
-           << (name ? name.getValue() : "no kernel") << ", " << where
-           << "): " << why.getValue() << "; it multiplies in float\n";
-  });
+  printWhyNot(module, "brrr.quantized_unfused", "8-bit product not used (",
+              "; it multiplies in float");
   // Softmaxes that feed a product with values but stayed unfused.
-  module.walk([&](mlir::Operation *op) {
-    auto why = op->getAttrOfType<mlir::StringAttr>("brrr.attention_unfused");
-    if (!why)
-      return;
-    auto kernel = op->getParentOfType<mlir::brrr::FusionOp>();
-    auto name = kernel ? kernel->getAttrOfType<mlir::StringAttr>("brrr.kernel")
-                       : mlir::StringAttr();
-    std::string where;
-    llvm::raw_string_ostream(where) << op->getLoc();
-    outs() << "attention not fused (softmax in "
-           << (name ? name.getValue() : "no kernel") << ", " << where
-           << "): " << why.getValue() << "\n";
-  });
+  printWhyNot(module, "brrr.attention_unfused",
+              "attention not fused (softmax in ", "");
 }
 
 namespace {
