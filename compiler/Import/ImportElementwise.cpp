@@ -173,7 +173,7 @@ LogicalResult importClipWithRuntimeBounds(NodeImporter &n) {
     if (!n.hasInput(i))
       continue;
     RankedTensorType t = n.inputType(i);
-    if (t.getNumElements() != 1)
+    if (!t.hasStaticShape() || t.getNumElements() != 1)
       return n.emitError() << "clip bounds must be scalars, not " << t;
     auto bound = n.reshape(n.input(i), {});
     if (failed(bound))

@@ -180,14 +180,15 @@ FailureOr<Window> resolveWindow(NodeImporter &n, ArrayRef<int64_t> inHW,
 
 /// Lifts a rank-3 (N, C, L) value to (N, C, 1, L) for the 2-D ops.
 FailureOr<Value> liftTo2D(NodeImporter &n, Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return n.reshape(v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
+  SmallVector<AffineExpr> e = extentsOf(cast<RankedTensorType>(v.getType()));
+  return n.reshapeTo(
+      v, {e[0], e[1], getAffineConstantExpr(1, n.getContext()), e[2]});
 }
 
 /// Undoes liftTo2D on a result.
 FailureOr<Value> lowerFrom2D(NodeImporter &n, Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return n.reshape(v, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)});
+  SmallVector<AffineExpr> e = extentsOf(cast<RankedTensorType>(v.getType()));
+  return n.reshapeTo(v, {e[0], e[1], e[3]});
 }
 
 /// Sets output 0 to `y`, dropping the H dimension a 1-D op was lifted with.
@@ -213,6 +214,9 @@ struct ConvOperands {
 FailureOr<ConvOperands> convOperands(NodeImporter &n, StringRef what) {
   auto x = n.requiredInput(0), w = n.requiredInput(1);
   if (failed(x) || failed(w))
+    return failure();
+  if (failed(n.requireStaticBeyondBatch(0, what)) ||
+      failed(n.requireStaticBeyondBatch(1, what)))
     return failure();
   int64_t rank = n.inputType(0).getRank();
   if (rank != 3 && rank != 4)
@@ -413,7 +417,8 @@ template <typename OpTy> LogicalResult importPool(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
-  if (failed(n.rejectOutputsFrom(1, "max pooling indices")))
+  if (failed(n.rejectOutputsFrom(1, "max pooling indices")) ||
+      failed(n.requireStaticBeyondBatch(0, "pooling windows")))
     return failure();
   int64_t rank = n.inputType(0).getRank();
   if (rank != 3 && rank != 4)
@@ -614,6 +619,10 @@ template <typename OpTy> LogicalResult importSoftmax(NodeImporter &n) {
     n.setOutput(0, *y);
     return success();
   }
+  if (isSymbolic(xt))
+    return n.emitError() << "softmax before opset 13 over axis " << *axis
+                         << " of a tensor with symbolic extents is not "
+                            "supported";
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < rank; ++d)
     (d < *axis ? outer : inner) *= xt.getDimSize(d);

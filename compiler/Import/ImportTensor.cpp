@@ -85,6 +85,71 @@ LogicalResult setReshaped(NodeImporter &n, Value x, ArrayRef<int64_t> shape) {
   return success();
 }
 
+/// Reshape of a tensor with symbolic extents to the constant `shape`: a 0
+/// copies the input's extent (symbolic or not), and -1 is what is left of
+/// the element count once the other extents divide it out, symbol by
+/// symbol.
+LogicalResult importSymbolicReshape(NodeImporter &n, Value x,
+                                    ArrayRef<int64_t> shape, bool allowZero) {
+  auto in = cast<RankedTensorType>(x.getType());
+  auto dims = dimsOf(x.getParentRegion()->getParentOp());
+  SmallVector<AffineExpr> inExtents = extentsOf(in), extents;
+  int64_t inferred = -1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == 0 && !allowZero) {
+      if (static_cast<int64_t>(i) >= in.getRank())
+        return n.emitError() << "shape copies dim " << i << " of a rank-"
+                             << in.getRank() << " input";
+      extents.push_back(inExtents[i]);
+      continue;
+    }
+    if (d == -1) {
+      if (inferred >= 0)
+        return n.emitError() << "shape has more than one -1";
+      inferred = i;
+      extents.push_back(AffineExpr());
+      continue;
+    }
+    if (d < 0)
+      return n.emitError() << "invalid dimension " << d << " in shape";
+    extents.push_back(getAffineConstantExpr(d, n.getContext()));
+  }
+  if (inferred >= 0) {
+    SmallVector<AffineExpr> known;
+    for (AffineExpr e : extents)
+      if (e)
+        known.push_back(e);
+    auto total = productOf(inExtents), part = productOf(known);
+    // What is left: the coefficient divides, and every symbol of the known
+    // extents is a factor of the element count.
+    bool divides = total && part && part->coefficient != 0 &&
+                   total->coefficient % part->coefficient == 0;
+    SmallVector<unsigned> left =
+        divides ? total->symbols : SmallVector<unsigned>();
+    for (unsigned s : divides ? part->symbols : SmallVector<unsigned>()) {
+      auto it = llvm::find(left, s);
+      if (it == left.end()) {
+        divides = false;
+        break;
+      }
+      left.erase(it);
+    }
+    if (!divides)
+      return n.emitError() << "cannot infer the -1 dimension: the element "
+                              "count of "
+                           << symbolicShapeName(in, dims)
+                           << " does not divide by the other extents";
+    extents[inferred] =
+        extentOf(ExtentProduct{total->coefficient / part->coefficient, left},
+                 n.getContext());
+  }
+  auto y = n.reshapeTo(x, extents);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 LogicalResult importReshape(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
@@ -103,6 +168,8 @@ LogicalResult importReshape(NodeImporter &n) {
   }
   auto in = n.inputType(0);
   bool allowZero = n.attrInt("allowzero", 0) != 0;
+  if (isSymbolic(in))
+    return importSymbolicReshape(n, *x, shape, allowZero);
   int64_t known = 1, inferred = -1;
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (d == 0 && !allowZero) {
@@ -143,6 +210,23 @@ LogicalResult importFlatten(NodeImporter &n) {
   if (axis < 0 || axis > in.getRank())
     return n.emitError() << "axis " << n.attrInt("axis", 1)
                          << " is out of range for rank " << in.getRank();
+  if (isSymbolic(in)) {
+    SmallVector<AffineExpr> e = extentsOf(in);
+    auto outer = productOf(ArrayRef(e).take_front(axis));
+    auto inner = productOf(ArrayRef(e).drop_front(axis));
+    if (!outer || !inner)
+      return n.emitError() << "cannot flatten the symbolic extents "
+                           << symbolicShapeName(
+                                  in,
+                                  dimsOf(x->getParentRegion()->getParentOp()))
+                           << " at axis " << axis;
+    auto y = n.reshapeTo(*x, {extentOf(*outer, n.getContext()),
+                              extentOf(*inner, n.getContext())});
+    if (failed(y))
+      return failure();
+    n.setOutput(0, *y);
+    return success();
+  }
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < in.getRank(); ++d)
     (d < axis ? outer : inner) *= in.getDimSize(d);

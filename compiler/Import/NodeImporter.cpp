@@ -166,7 +166,8 @@ FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
         break;
       if (!shaped)
         continue;
-      std::string invalid = mlir::brrr::invalidTensorType(shaped);
+      std::string invalid =
+          mlir::brrr::invalidTensorType(shaped, mlir::brrr::dimsOf(op));
       if (!invalid.empty()) {
         op->emitError() << "result type " << t << " is invalid: " << invalid;
         built = failure();
@@ -239,6 +240,29 @@ FailureOr<Value> NodeImporter::reshape(Value v, ArrayRef<int64_t> shape) {
   auto type = RankedTensorType::get(
       shape, cast<RankedTensorType>(v.getType()).getElementType());
   return createTyped<mlir::brrr::ReshapeOp>(type, v);
+}
+
+FailureOr<Value> NodeImporter::reshapeTo(Value v,
+                                         ArrayRef<AffineExpr> extents) {
+  auto type = mlir::brrr::tensorTypeOf(
+      getContext(), extents,
+      cast<RankedTensorType>(v.getType()).getElementType());
+  return createTyped<mlir::brrr::ReshapeOp>(type, v);
+}
+
+LogicalResult NodeImporter::requireStaticBeyondBatch(unsigned i,
+                                                     StringRef what) {
+  RankedTensorType t = inputType(i);
+  for (auto [d, extent] : llvm::enumerate(t.getShape()))
+    if (ShapedType::isDynamic(extent) && d != 0)
+      return emitError() << "input '" << node.input(i)
+                         << "' has symbolic extents "
+                         << mlir::brrr::symbolicShapeName(
+                                t, mlir::brrr::dimsOf(
+                                       b.getInsertionBlock()->getParentOp()))
+                         << "; " << what
+                         << " take a symbolic batch (dimension 0) only";
+  return success();
 }
 
 FailureOr<Value> NodeImporter::expandTo(Value v, ArrayRef<int64_t> shape) {

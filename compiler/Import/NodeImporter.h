@@ -161,6 +161,14 @@ public:
   /// `brrr.reshape` of `v` to `shape`.
   mlir::FailureOr<mlir::Value> reshape(mlir::Value v,
                                        llvm::ArrayRef<int64_t> shape);
+  /// `brrr.reshape` of `v` to `extents` (constants, or expressions of the
+  /// module's symbolic dimensions).
+  mlir::FailureOr<mlir::Value>
+  reshapeTo(mlir::Value v, llvm::ArrayRef<mlir::AffineExpr> extents);
+  /// Fails with a diagnostic unless input `i` is static in every dimension
+  /// but its batch (0): `what` takes symbolic batches only.
+  mlir::LogicalResult requireStaticBeyondBatch(unsigned i,
+                                               llvm::StringRef what);
   /// Expands `v` to `shape` with `brrr.expand` (no-op if already there).
   mlir::FailureOr<mlir::Value> expandTo(mlir::Value v,
                                         llvm::ArrayRef<int64_t> shape);

@@ -34,13 +34,23 @@ bool parseInputShape(StringRef text, ImportOptions &options,
     error = "expected NAME=D0xD1x..., got '" + text.str() + "'";
     return false;
   }
-  SmallVector<int64_t> shape;
+  SmallVector<InputDim> shape;
   SmallVector<StringRef> parts;
   dims.split(parts, 'x');
   for (StringRef p : parts) {
-    int64_t d;
-    if (p.getAsInteger(10, d) || d < 0) {
+    auto [lo, hi] = p.split("..");
+    InputDim d;
+    bool range = p.contains("..");
+    if (lo.getAsInteger(10, d.min) || d.min < 0 ||
+        (range && (hi.getAsInteger(10, d.max) || d.max < 0))) {
       error = "bad dimension '" + p.str() + "' in '" + text.str() + "'";
+      return false;
+    }
+    if (!range)
+      d.max = d.min;
+    if (range && (d.min < 1 || d.max < d.min)) {
+      error = "range '" + p.str() + "' in '" + text.str() +
+              "' must start at 1 or more and not decrease";
       return false;
     }
     shape.push_back(d);
@@ -140,6 +150,14 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringSet<> poisoned;
   bool hadError = false;
+  /// The symbolic dimensions, in the order the inputs first name them: the
+  /// module's `brrr.dims`.
+  SmallVector<DimAttr> dims;
+  /// --input-shape's bindings of named dimensions (`dim_param`), which
+  /// hold for every input that names them.
+  llvm::StringMap<InputDim> namedBindings;
+  LogicalResult bindNamedDims();
+  FailureOr<AffineExpr> symbol(StringRef name, InputDim range);
   SmallVector<Type> resultTypes;
   SmallVector<Value> resultValues;
 };
@@ -167,6 +185,52 @@ LogicalResult GraphImporter::resolveOpsets() {
   return success();
 }
 
+/// An --input-shape dimension as written: "8" or "1..64".
+static std::string spellDim(InputDim d) {
+  return d.fixed() ? std::to_string(d.min)
+                   : std::to_string(d.min) + ".." + std::to_string(d.max);
+}
+
+/// Records the extent or range --input-shape gives each named dimension of
+/// the inputs it binds; one name given two values is an error.
+LogicalResult GraphImporter::bindNamedDims() {
+  for (const auto &in : model.graph().input()) {
+    auto bound = options.inputShapes.find(in.name());
+    if (bound == options.inputShapes.end() || !in.has_type() ||
+        !in.type().has_tensor_type() || !in.type().tensor_type().has_shape())
+      continue;
+    const auto &ds = in.type().tensor_type().shape().dim();
+    for (int i = 0; i < ds.size() && i < (int)bound->second.size(); ++i) {
+      if (ds[i].has_dim_value() || ds[i].dim_param().empty())
+        continue;
+      InputDim d = bound->second[i];
+      auto [it, inserted] = namedBindings.try_emplace(ds[i].dim_param(), d);
+      if (!inserted && (it->second.min != d.min || it->second.max != d.max))
+        return emitError(fileLoc())
+               << "--input-shape gives dimension '" << ds[i].dim_param()
+               << "' two values: " << spellDim(it->second) << " and "
+               << spellDim(d) << " (for input '" << in.name() << "')";
+    }
+  }
+  return success();
+}
+
+/// The symbol of the dimension `name` ranging over `range`, declared on
+/// first use.
+FailureOr<AffineExpr> GraphImporter::symbol(StringRef name, InputDim range) {
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (d.getName() == name) {
+      if (d.getMin() != range.min || d.getMax() != range.max)
+        return emitError(fileLoc())
+               << "dimension '" << name << "' is given the ranges "
+               << d.getMin() << ".." << d.getMax() << " and " << range.min
+               << ".." << range.max;
+      return getAffineSymbolExpr(i, &context);
+    }
+  dims.push_back(DimAttr::get(&context, name, range.min, range.max));
+  return getAffineSymbolExpr(dims.size() - 1, &context);
+}
+
 FailureOr<RankedTensorType>
 GraphImporter::valueType(const onnx::ValueInfoProto &info,
                          SmallVectorImpl<std::string> &unresolved) {
@@ -181,14 +245,24 @@ GraphImporter::valueType(const onnx::ValueInfoProto &info,
            << "graph input '" << name << "' has unsupported element type "
            << dataTypeName(tt.elem_type());
   auto bound = options.inputShapes.find(name);
-  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> extents;
   if (!tt.has_shape()) {
     if (bound == options.inputShapes.end()) {
       unresolved.push_back("input '" + name +
                            "': rank and all dimensions unknown");
       return RankedTensorType();
     }
-    return RankedTensorType::get(bound->second, et);
+    for (auto [i, d] : llvm::enumerate(bound->second)) {
+      if (d.fixed()) {
+        extents.push_back(getAffineConstantExpr(d.min, &context));
+        continue;
+      }
+      auto s = symbol(name + "." + std::to_string(i), d);
+      if (failed(s))
+        return failure();
+      extents.push_back(*s);
+    }
+    return tensorTypeOf(&context, extents, et);
   }
   const auto &dims = tt.shape().dim();
   if (bound != options.inputShapes.end() &&
@@ -204,25 +278,37 @@ GraphImporter::valueType(const onnx::ValueInfoProto &info,
              << "graph input '" << name << "' declares dim " << i << " as "
              << dim.dim_value() << "; dimensions are never negative";
     bool known = dim.has_dim_value();
-    if (bound != options.inputShapes.end()) {
-      int64_t want = bound->second[i];
-      if (known && dim.dim_value() != want)
+    bool named = !known && !dim.dim_param().empty();
+    std::optional<InputDim> want;
+    if (bound != options.inputShapes.end())
+      want = bound->second[i];
+    else if (auto it = namedBindings.find(named ? dim.dim_param() : "");
+             named && it != namedBindings.end())
+      want = it->second;
+    if (known) {
+      if (want && (!want->fixed() || want->min != dim.dim_value()))
         return emitError(fileLoc())
                << "--input-shape for '" << name << "' sets dim " << i << " to "
-               << want << " but the model fixes it to " << dim.dim_value();
-      shape.push_back(want);
-    } else if (known) {
-      shape.push_back(dim.dim_value());
+               << (want->fixed() ? "" : "the range ") << spellDim(*want)
+               << " but the model fixes it to " << dim.dim_value();
+      extents.push_back(getAffineConstantExpr(dim.dim_value(), &context));
+    } else if (want && want->fixed()) {
+      extents.push_back(getAffineConstantExpr(want->min, &context));
+    } else if (want) {
+      auto s = symbol(named ? dim.dim_param() : name + "." + std::to_string(i),
+                      *want);
+      if (failed(s))
+        return failure();
+      extents.push_back(*s);
     } else {
-      std::string what = dim.has_dim_param() && !dim.dim_param().empty()
-                             ? "'" + dim.dim_param() + "'"
-                             : std::string("unknown");
+      std::string what =
+          named ? "'" + dim.dim_param() + "'" : std::string("unknown");
       unresolved.push_back("input '" + name + "' dim " + std::to_string(i) +
                            " (" + what + ")");
-      shape.push_back(ShapedType::kDynamic);
+      extents.push_back(getAffineConstantExpr(0, &context));
     }
   }
-  return RankedTensorType::get(shape, et);
+  return tensorTypeOf(&context, extents, et);
 }
 
 LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
@@ -231,6 +317,8 @@ LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
   for (const auto &init : graph.initializer())
     initializers.insert(init.name());
 
+  if (failed(bindNamedDims()))
+    return failure();
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames, unresolved;
   llvm::StringSet<> inputNames;
@@ -255,20 +343,25 @@ LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
     auto diag = emitError(fileLoc())
                 << "the model has " << unresolved.size()
                 << " dynamic input dimension(s); bind them with "
-                   "--input-shape NAME=D0xD1x...:";
+                   "--input-shape NAME=D0xD1x... (each D an extent or a "
+                   "range MIN..MAX):";
     for (const auto &u : unresolved)
       diag << "\n  " << u;
     return failure();
   }
 
   for (auto [type, name] : llvm::zip(argTypes, argNames)) {
-    std::string invalid = invalidTensorType(cast<RankedTensorType>(type));
+    std::string invalid = invalidTensorType(cast<RankedTensorType>(type), dims);
     if (!invalid.empty())
       return emitError(fileLoc()) << "graph input '" << name << "' of type "
                                   << type << " is invalid: " << invalid;
   }
 
-  builder.setInsertionPointToEnd(cast<ModuleOp>(func->getParentOp()).getBody());
+  auto module = cast<ModuleOp>(func->getParentOp());
+  if (!dims.empty())
+    module->setAttr(kDimsAttrName, builder.getArrayAttr(SmallVector<Attribute>(
+                                       dims.begin(), dims.end())));
+  builder.setInsertionPointToEnd(module.getBody());
   func.setFunctionType(builder.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
@@ -299,6 +392,21 @@ LogicalResult GraphImporter::importInitializers() {
   }
   return success(ok);
 }
+
+/// The ops whose import carries symbolic extents (`brrrc --input-shape
+/// NAME=MIN..MAX`) from their inputs to their outputs; a node of another
+/// op with a symbolic input is an error.
+const llvm::StringSet<> kSymbolicOps = {
+    // Elementwise.
+    "Abs", "Add", "And", "AveragePool", "BatchNormalization", "Cast", "Ceil",
+    "Clip", "Cos", "Div", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
+    "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Log", "Max", "Min",
+    "Mul", "Neg", "Not", "Or", "Reciprocal", "Relu", "Sigmoid", "Sin", "Sqrt",
+    "Sub", "Sum", "Tanh", "Where", "Xor",
+    // Products, windows, rows and reductions.
+    "Conv", "Flatten", "Gemm", "GlobalAveragePool", "GlobalMaxPool",
+    "LayerNormalization", "MatMul", "MaxPool", "ReduceMax", "ReduceMean",
+    "ReduceMin", "ReduceSum", "Reshape", "Softmax", "Transpose"};
 
 void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   std::string name = node.name().empty()
@@ -368,6 +476,18 @@ void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
     }
     inputs.push_back(it->second);
   }
+
+  // Symbolic extents flow only through the ops whose import carries them.
+  if (!kSymbolicOps.contains(node.op_type()))
+    for (auto [i, v] : llvm::enumerate(inputs))
+      if (v && isSymbolic(v.getType())) {
+        fail() << "input '" << node.input(i) << "' has symbolic extents "
+               << symbolicShapeName(cast<RankedTensorType>(v.getType()), dims)
+               << ", and " << node.op_type()
+               << " imports with static shapes only; give its dimensions "
+                  "single extents with --input-shape";
+        return;
+      }
 
   OpBuilder::InsertionGuard guard(builder);
   NodeImporter ni(builder, loc, node, name, opset, sinceVersion, inputs);

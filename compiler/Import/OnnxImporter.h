@@ -31,18 +31,28 @@ constexpr int64_t kMaxSupportedOpset = 21;
 /// Oldest opset the project supports (older models may still import).
 constexpr int64_t kMinSupportedOpset = 13;
 
+/// One dimension of `--input-shape`: one extent (min == max), or the range
+/// MIN..MAX of a symbolic dimension.
+struct InputDim {
+  int64_t min = 0;
+  int64_t max = 0;
+  bool fixed() const { return min == max; }
+};
+
 struct ImportOptions {
-  /// Static shapes for graph inputs, by input name: binds dynamic dims and
-  /// must agree with the dims the model fixes.
-  llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
+  /// Shapes for graph inputs, by input name: bind dynamic dims to one
+  /// extent or to a range (a symbolic dimension), and must agree with the
+  /// dims the model fixes. A named dimension (`dim_param`) bound for one
+  /// input is bound for every input that names it.
+  llvm::StringMap<llvm::SmallVector<InputDim>> inputShapes;
   /// Float initializers with at most this many elements stay inline `dense`
   /// constants; larger ones become `dense_resource` blobs. Integer tensors
   /// (shape data) stay inline up to kMaxFoldElements so that they fold.
   int64_t maxInlineElements = 8;
 };
 
-/// Parses `text` of the form NAME=D0xD1x... into `options`; false with a
-/// message in `error` if malformed.
+/// Parses `text` of the form NAME=D0xD1x..., each D an extent or a range
+/// MIN..MAX, into `options`; false with a message in `error` if malformed.
 bool parseInputShape(llvm::StringRef text, ImportOptions &options,
                      std::string &error);
 

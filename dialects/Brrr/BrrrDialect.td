@@ -1,9 +1,10 @@
 //===- BrrrDialect.td - the brrr tensor graph dialect -------*- tablegen -*-===//
 //
 // The `brrr` dialect is the tensor-level graph IR that the ONNX importer
-// produces and that every brrr pass consumes. Values are statically shaped
-// ranked tensors of builtin element types; ops follow ONNX/numpy semantics
-// (numpy broadcasting, NCHW convolutions) with every attribute normalized at
+// produces and that every brrr pass consumes. Values are ranked tensors of
+// builtin element types, statically or symbolically shaped; ops follow
+// ONNX/numpy semantics (numpy broadcasting, NCHW convolutions) with every
+// attribute normalized at
 // import (non-negative axes, explicit pads, full-rank slice parameters), so
 // later passes never re-derive ONNX defaults.
 //
@@ -14,20 +15,24 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/IR/TensorEncoding.td"
 
 def Brrr_Dialect : Dialect {
   let name = "brrr";
   let cppNamespace = "::mlir::brrr";
-  let summary = "Statically shaped tensor graph IR for the brrr compiler";
+  let summary = "Tensor graph IR for the brrr compiler";
   let description = [{
-    The `brrr` dialect models a neural network as a graph of tensor ops with
-    static shapes, between ONNX import and kernel generation. Composite ops
+    The `brrr` dialect models a neural network as a graph of tensor ops,
+    between ONNX import and kernel generation. Shapes are static, or symbolic
+    where a dimension is fixed only at run time: `?` with a `#brrr.extents`
+    encoding over the module's `brrr.dims`. Composite ops
     (softmax, layer norm, GELU, batch norm) stay named so that decomposition
     and fusion passes decide how to lower them; weights are builtin
     `dense_resource` constants so they never bloat printed IR.
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -41,6 +46,21 @@ def Brrr_Int : AnyTypeOf<[SignlessIntOfWidths<[8, 16, 32, 64]>,
 def Brrr_NumericTensor : StaticShapeTensorOf<[AnyFloat, Brrr_Int]>;
 def Brrr_ComparableTensor : StaticShapeTensorOf<[AnyFloat, AnyInteger]>;
 def Brrr_BoolTensor : StaticShapeTensorOf<[I1]>;
+
+// Operands and results of the ops whose type inference carries symbolic
+// dimensions: each dimension is static or, where it is `?`, an extent of the
+// module's symbolic dimensions that a `#brrr.extents` encoding names. The
+// other ops take static shapes only.
+def Brrr_HasStaticOrSymbolicShapePred
+    : CPred<"::mlir::brrr::isStaticOrSymbolic($_self)">;
+class Brrr_SymTensorOf<list<Type> allowedTypes>
+  : RankedTensorOf<allowedTypes, [Brrr_HasStaticOrSymbolicShapePred],
+                   "statically or symbolically shaped tensor">;
+def Brrr_SymTensor : Brrr_SymTensorOf<[AnyType]>;
+def Brrr_SymFloatTensor : Brrr_SymTensorOf<[AnyFloat]>;
+def Brrr_SymNumericTensor : Brrr_SymTensorOf<[AnyFloat, Brrr_Int]>;
+def Brrr_SymComparableTensor : Brrr_SymTensorOf<[AnyFloat, AnyInteger]>;
+def Brrr_SymBoolTensor : Brrr_SymTensorOf<[I1]>;
 def Brrr_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
 
 //===----------------------------------------------------------------------===//
@@ -363,6 +383,56 @@ def Brrr_TargetAttr : AttrDef<Brrr_Dialect, "Target"> {
       return getTensorCores() == TensorCores::wgmma && has(TargetFeature::tma);
     }
   }];
+}
+
+def Brrr_DimAttr : AttrDef<Brrr_Dialect, "Dim"> {
+  let mnemonic = "dim";
+  let summary = "a symbolic dimension and the range of extents it takes";
+  let description = [{
+    One entry of the module's `brrr.dims` list: a dimension of the graph
+    inputs that is fixed only at run time, by its `name` (the ONNX
+    `dim_param`, or `INPUT.AXIS` for an unnamed one) and the inclusive range
+    `min` to `max` that `brrrc --input-shape NAME=MIN..MAX` declared for it.
+    Every input dimension of the same name is the same symbol. A
+    `#brrr.extents` encoding refers to entry `i` of the list as `s<i>`.
+
+    Example:
+
+    ```mlir
+    module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>,
+                                    #brrr.dim<"sequence", 1, 512>]} {}
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the dimension's name">:$name,
+    "int64_t":$min,
+    "int64_t":$max
+  );
+  let assemblyFormat = "`<` $name `,` $min `,` $max `>`";
+  let genVerifyDecl = 1;
+}
+
+def Brrr_ExtentsAttr : AttrDef<Brrr_Dialect, "Extents",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let mnemonic = "extents";
+  let summary = "the extents of a tensor with symbolic dimensions";
+  let description = [{
+    The encoding of a ranked tensor type with `?` dimensions: one result of
+    `map` per dimension, a constant where the dimension is static and an
+    expression of the module's symbolic dimensions (`brrr.dims`, as the
+    map's symbols s0, s1, ...) where it is `?`. Shape inference carries
+    the expressions: a batch that stays a batch keeps `s0`, a flattened
+    batch and sequence is `s0 * s1`, a two-by-two pooling of a symbolic
+    height `s0 floordiv 2`. Tensors of equal extents have equal types.
+
+    Example, BERT's activations for a batch and a sequence of tokens:
+
+    ```mlir
+    tensor<?x?x768xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 768)>>
+    ```
+  }];
+  let parameters = (ins "::mlir::AffineMap":$map);
+  let assemblyFormat = "`<` $map `>`";
 }
 
 def Brrr_SharedBufferAttr : AttrDef<Brrr_Dialect, "SharedBuffer"> {

@@ -70,6 +70,21 @@ std::string mlir::brrr::invalidTensorType(ShapedType type) {
   return "";
 }
 
+std::string mlir::brrr::invalidTensorType(RankedTensorType type,
+                                          ArrayRef<DimAttr> dims) {
+  if (!isSymbolic(type))
+    return invalidTensorType(type);
+  std::optional<SmallVector<int64_t>> largest = largestShape(type, dims);
+  if (!largest)
+    return "an extent names an undeclared dimension or overflows a 64-bit "
+           "integer";
+  for (int64_t d : *largest)
+    if (d < 0)
+      return "an extent can be negative";
+  return invalidTensorType(
+      RankedTensorType::get(*largest, type.getElementType()));
+}
+
 LogicalResult ClipOp::verify() {
   if (getMin() && getMax() &&
       getMin()->convertToDouble() > getMax()->convertToDouble())
@@ -170,10 +185,24 @@ LogicalResult ReshapeOp::verify() {
   if (in.getElementType() != out.getElementType())
     return emitOpError("element type changes from ")
            << in.getElementType() << " to " << out.getElementType();
+  if (isSymbolic(in) || isSymbolic(out)) {
+    auto from = productOf(extentsOf(in)), to = productOf(extentsOf(out));
+    if (!from || !to || *from != *to)
+      return emitOpError("the element counts of ")
+             << in << " and " << out << " are not provably equal";
+    return success();
+  }
   if (in.getNumElements() != out.getNumElements())
     return emitOpError("operand has ")
            << in.getNumElements() << " elements but the result has "
            << out.getNumElements();
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  if (extentsOf(getInput().getType()) != extentsOf(getResult().getType()))
+    return emitOpError("extents change from ")
+           << getInput().getType() << " to " << getResult().getType();
   return success();
 }
 

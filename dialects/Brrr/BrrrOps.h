@@ -10,11 +10,13 @@
 #define BRRR_DIALECTS_BRRR_BRRROPS_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -46,6 +48,83 @@ constexpr llvm::StringLiteral kTargetAttrName = "brrr.target";
 /// The target of the module that holds `op` (or is `op`): its
 /// `brrr.target`, or TargetAttr::untargeted without one.
 TargetAttr targetOf(Operation *op);
+
+//===----------------------------------------------------------------------===//
+// Symbolic dimensions
+//===----------------------------------------------------------------------===//
+
+/// The module attribute listing the symbolic dimensions (`#brrr.dim`) that
+/// `#brrr.extents` encodings name s0, s1, ...
+constexpr llvm::StringLiteral kDimsAttrName = "brrr.dims";
+
+/// Whether `t` is a ranked tensor type each of whose dimensions is static
+/// or, where it is `?`, given by a `#brrr.extents` encoding.
+bool isStaticOrSymbolic(Type t);
+
+/// Whether `t` is a tensor type with symbolic (`?`) dimensions.
+bool isSymbolic(Type t);
+
+/// The extent of each dimension of `t`: a constant where it is static, the
+/// `#brrr.extents` expression where it is symbolic (null if it has none).
+SmallVector<AffineExpr> extentsOf(RankedTensorType t);
+
+/// The tensor type of `extents` and `elementType`: static where every
+/// extent is a constant (not negative), else `?` where an extent is not
+/// and a `#brrr.extents` encoding.
+RankedTensorType tensorTypeOf(MLIRContext *context,
+                              ArrayRef<AffineExpr> extents, Type elementType);
+
+/// The symbolic dimensions of the module that holds `op` (or is `op`):
+/// its `brrr.dims`, empty without one.
+SmallVector<DimAttr> dimsOf(Operation *op);
+
+/// The smallest and largest value `extent` takes over `dims`' ranges, or
+/// nullopt if it names a symbol `dims` lacks, divides by a non-positive
+/// constant or overflows int64.
+std::optional<std::pair<int64_t, int64_t>> rangeOf(AffineExpr extent,
+                                                   ArrayRef<DimAttr> dims);
+
+/// `t`'s shape with every symbolic extent at its largest value over
+/// `dims`, or nullopt if rangeOf fails for one.
+std::optional<SmallVector<int64_t>> largestShape(RankedTensorType t,
+                                                 ArrayRef<DimAttr> dims);
+
+/// `extent` spelled with `dims`' names for diagnostics: "batch * 128".
+std::string extentName(AffineExpr extent, ArrayRef<DimAttr> dims);
+
+/// `t`'s extents spelled with `dims`' names and the ranges of the symbols
+/// they use, for diagnostics: "[batch, 3, 64, 64] (batch in 1..128)".
+std::string symbolicShapeName(RankedTensorType t, ArrayRef<DimAttr> dims);
+
+/// An extent that is a product: a constant times symbols (positions into
+/// the module's `brrr.dims`, sorted, a symbol once per factor).
+struct ExtentProduct {
+  int64_t coefficient = 1;
+  SmallVector<unsigned> symbols;
+  bool operator==(const ExtentProduct &other) const {
+    return coefficient == other.coefficient && symbols == other.symbols;
+  }
+  bool operator!=(const ExtentProduct &other) const {
+    return !(*this == other);
+  }
+};
+
+/// `extent` as a product, or nullopt if it is none (a sum, a quotient) or
+/// its coefficient overflows int64.
+std::optional<ExtentProduct> productOf(AffineExpr extent);
+
+/// The product of `extents` (an element count), or nullopt if one is not
+/// a product or the coefficient overflows.
+std::optional<ExtentProduct> productOf(ArrayRef<AffineExpr> extents);
+
+/// `p` as an extent expression.
+AffineExpr extentOf(const ExtentProduct &p, MLIRContext *context);
+
+/// The numpy broadcast of two shapes given as extents, or failure with the
+/// reason in `why`: a pair of dimensions that are neither equal nor 1 (a
+/// symbolic extent broadcasts only against 1 or an equal extent).
+FailureOr<SmallVector<AffineExpr>> broadcastExtents(ArrayRef<AffineExpr> lhs,
+                                                    ArrayRef<AffineExpr> rhs);
 
 /// The numpy broadcast of two shapes, or failure if some dimension pair is
 /// neither equal nor 1.
@@ -85,6 +164,9 @@ constexpr int64_t kMaxTensorBytes = 141'000'000'000;
 /// dimension, a size that overflows int64 or exceeds kMaxTensorBytes), or
 /// an empty string if it can.
 std::string invalidTensorType(ShapedType type);
+/// The same for a tensor type that may be symbolic, at its largest extents
+/// over `dims`.
+std::string invalidTensorType(RankedTensorType type, ArrayRef<DimAttr> dims);
 
 /// The values of an integer constant (dense or dense_resource), if `v` is
 /// produced by one.

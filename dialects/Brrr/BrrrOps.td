@@ -21,7 +21,7 @@ class Brrr_Op<string mnemonic, list<Trait> traits = []>
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//
 
-class Brrr_UnaryOp<string mnemonic, string formula, Type T = Brrr_FloatTensor,
+class Brrr_UnaryOp<string mnemonic, string formula, Type T = Brrr_SymFloatTensor,
                    list<Trait> traits = []>
     : Brrr_Op<mnemonic, traits # [Pure, Elementwise, SameOperandsAndResultType,
         DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
@@ -34,17 +34,17 @@ class Brrr_UnaryOp<string mnemonic, string formula, Type T = Brrr_FloatTensor,
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Brrr_AbsOp : Brrr_UnaryOp<"abs", "|x|", Brrr_NumericTensor>;
+def Brrr_AbsOp : Brrr_UnaryOp<"abs", "|x|", Brrr_SymNumericTensor>;
 def Brrr_CeilOp : Brrr_UnaryOp<"ceil", "ceil(x)">;
 def Brrr_CosOp : Brrr_UnaryOp<"cos", "cos(x)">;
 def Brrr_ErfOp : Brrr_UnaryOp<"erf", "erf(x)">;
 def Brrr_ExpOp : Brrr_UnaryOp<"exp", "exp(x)">;
 def Brrr_FloorOp : Brrr_UnaryOp<"floor", "floor(x)">;
 def Brrr_LogOp : Brrr_UnaryOp<"log", "log(x)">;
-def Brrr_NegOp : Brrr_UnaryOp<"neg", "-x", Brrr_NumericTensor>;
-def Brrr_NotOp : Brrr_UnaryOp<"not", "logical not x", Brrr_BoolTensor>;
+def Brrr_NegOp : Brrr_UnaryOp<"neg", "-x", Brrr_SymNumericTensor>;
+def Brrr_NotOp : Brrr_UnaryOp<"not", "logical not x", Brrr_SymBoolTensor>;
 def Brrr_ReciprocalOp : Brrr_UnaryOp<"reciprocal", "1 / x">;
-def Brrr_ReluOp : Brrr_UnaryOp<"relu", "max(x, 0)", Brrr_NumericTensor>;
+def Brrr_ReluOp : Brrr_UnaryOp<"relu", "max(x, 0)", Brrr_SymNumericTensor>;
 def Brrr_RsqrtOp : Brrr_UnaryOp<"rsqrt", "1 / sqrt(x)">;
 def Brrr_SigmoidOp : Brrr_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
 def Brrr_SiluOp : Brrr_UnaryOp<"silu", "x * sigmoid(x)">;
@@ -66,9 +66,9 @@ def Brrr_GeluOp : Brrr_Op<"gelu", [Pure, Elementwise, SameOperandsAndResultType,
     %y = brrr.gelu tanh %x : tensor<4x64xf16>
     ```
   }];
-  let arguments = (ins Brrr_FloatTensor:$input,
+  let arguments = (ins Brrr_SymFloatTensor:$input,
                        Brrr_GeluApproximationAttr:$approximate);
-  let results = (outs Brrr_FloatTensor:$result);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = "$approximate $input attr-dict `:` type($input)";
 }
 
@@ -86,9 +86,9 @@ def Brrr_ClipOp : Brrr_Op<"clip", [Pure, Elementwise, SameOperandsAndResultType,
     %y = brrr.clip %x {max = 6.0 : f64, min = 0.0 : f64} : tensor<8xf32>
     ```
   }];
-  let arguments = (ins Brrr_NumericTensor:$input, OptionalAttr<F64Attr>:$min,
+  let arguments = (ins Brrr_SymNumericTensor:$input, OptionalAttr<F64Attr>:$min,
                        OptionalAttr<F64Attr>:$max);
-  let results = (outs Brrr_NumericTensor:$result);
+  let results = (outs Brrr_SymNumericTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let hasVerifier = 1;
 }
@@ -105,10 +105,11 @@ def Brrr_CastOp : Brrr_Op<"cast", [Pure, Elementwise, SameOperandsAndResultShape
     %y = brrr.cast %x : tensor<4xf32> -> tensor<4xf16>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input);
-  let results = (outs Brrr_Tensor:$result);
+  let arguments = (ins Brrr_SymTensor:$input);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -116,7 +117,7 @@ def Brrr_CastOp : Brrr_Op<"cast", [Pure, Elementwise, SameOperandsAndResultShape
 //===----------------------------------------------------------------------===//
 
 class Brrr_BinaryOp<string mnemonic, string formula,
-                    Type T = Brrr_NumericTensor, list<Trait> traits = []>
+                    Type T = Brrr_SymNumericTensor, list<Trait> traits = []>
     : Brrr_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
   let summary = "elementwise " # formula # " with numpy broadcasting";
   let description = "Computes `" # formula # "` elementwise. Operands have "
@@ -144,25 +145,25 @@ class Brrr_BinaryOp<string mnemonic, string formula,
   }];
 }
 
-def Brrr_AddOp : Brrr_BinaryOp<"add", "x + y", Brrr_NumericTensor, [Commutative]>;
-def Brrr_AndOp : Brrr_BinaryOp<"and", "x and y", Brrr_BoolTensor, [Commutative]>;
+def Brrr_AddOp : Brrr_BinaryOp<"add", "x + y", Brrr_SymNumericTensor, [Commutative]>;
+def Brrr_AndOp : Brrr_BinaryOp<"and", "x and y", Brrr_SymBoolTensor, [Commutative]>;
 def Brrr_DivOp : Brrr_BinaryOp<"div", "x / y">;
-def Brrr_MaxOp : Brrr_BinaryOp<"max", "max(x, y)", Brrr_NumericTensor, [Commutative]>;
-def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_NumericTensor, [Commutative]>;
-def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_NumericTensor, [Commutative]> {
+def Brrr_MaxOp : Brrr_BinaryOp<"max", "max(x, y)", Brrr_SymNumericTensor, [Commutative]>;
+def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_SymNumericTensor, [Commutative]>;
+def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_SymNumericTensor, [Commutative]> {
   // RMSNorm written out (mean of squares, rsqrt, scale) becomes one
   // `layer_norm {rms}`.
   let hasCanonicalizer = 1;
 }
-def Brrr_OrOp : Brrr_BinaryOp<"or", "x or y", Brrr_BoolTensor, [Commutative]>;
+def Brrr_OrOp : Brrr_BinaryOp<"or", "x or y", Brrr_SymBoolTensor, [Commutative]>;
 def Brrr_PowOp : Brrr_BinaryOp<"pow", "x ^ y"> {
   // pow(x, c) for a small whole constant c becomes multiplications.
   let hasCanonicalizer = 1;
 }
 def Brrr_RemOp : Brrr_BinaryOp<"rem", "x - y * trunc(x / y)",
-                               Brrr_NumericTensor>;
+                               Brrr_SymNumericTensor>;
 def Brrr_SubOp : Brrr_BinaryOp<"sub", "x - y">;
-def Brrr_XorOp : Brrr_BinaryOp<"xor", "x xor y", Brrr_BoolTensor, [Commutative]>;
+def Brrr_XorOp : Brrr_BinaryOp<"xor", "x xor y", Brrr_SymBoolTensor, [Commutative]>;
 
 def Brrr_CompareOp : Brrr_Op<"compare", [Pure, InferTypeOpAdaptor]> {
   let summary = "elementwise comparison with numpy broadcasting";
@@ -177,8 +178,8 @@ def Brrr_CompareOp : Brrr_Op<"compare", [Pure, InferTypeOpAdaptor]> {
     ```
   }];
   let arguments = (ins Brrr_ComparePredicateAttr:$predicate,
-                       Brrr_ComparableTensor:$lhs, Brrr_ComparableTensor:$rhs);
-  let results = (outs Brrr_BoolTensor:$result);
+                       Brrr_SymComparableTensor:$lhs, Brrr_SymComparableTensor:$rhs);
+  let results = (outs Brrr_SymBoolTensor:$result);
   let assemblyFormat = [{
     $predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
@@ -197,9 +198,9 @@ def Brrr_WhereOp : Brrr_Op<"where", [Pure, InferTypeOpAdaptor]> {
     %y = brrr.where %c, %a, %b : tensor<1x8xi1>, tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins Brrr_BoolTensor:$condition, Brrr_Tensor:$lhs,
-                       Brrr_Tensor:$rhs);
-  let results = (outs Brrr_Tensor:$result);
+  let arguments = (ins Brrr_SymBoolTensor:$condition, Brrr_SymTensor:$lhs,
+                       Brrr_SymTensor:$rhs);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = [{
     $condition `,` $lhs `,` $rhs attr-dict `:` type($condition) `,` type($lhs)
     `,` type($rhs) `->` type($result)
@@ -289,8 +290,8 @@ def Brrr_MatmulOp : Brrr_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
     %q = brrr.matmul %x, %w : tensor<128x64xf8E4M3FN>, tensor<64x32xf8E4M3FN> -> tensor<128x32xf32>
     ```
   }];
-  let arguments = (ins Brrr_NumericTensor:$lhs, Brrr_NumericTensor:$rhs);
-  let results = (outs Brrr_NumericTensor:$result);
+  let arguments = (ins Brrr_SymNumericTensor:$lhs, Brrr_SymNumericTensor:$rhs);
+  let results = (outs Brrr_SymNumericTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
@@ -363,12 +364,12 @@ def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
          : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x32x32xf32>
     ```
   }];
-  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$weight,
-                       Optional<Brrr_FloatTensor>:$bias,
+  let arguments = (ins Brrr_SymFloatTensor:$input, Brrr_SymFloatTensor:$weight,
+                       Optional<Brrr_SymFloatTensor>:$bias,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        DenseI64ArrayAttr:$dilations, I64Attr:$groups,
                        UnitAttr:$channels_last);
-  let results = (outs Brrr_FloatTensor:$result);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
@@ -384,7 +385,7 @@ def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-class Brrr_Pool2DOp<string mnemonic, string what, Type T = Brrr_FloatTensor>
+class Brrr_Pool2DOp<string mnemonic, string what, Type T = Brrr_SymFloatTensor>
     : Brrr_Op<mnemonic,
     [Pure, InferTypeOpAdaptor]> {
   let summary = "2-D " # what # " pooling over NCHW";
@@ -416,7 +417,7 @@ class Brrr_Pool2DOp<string mnemonic, string what, Type T = Brrr_FloatTensor>
 
 def Brrr_AvgPool2DOp : Brrr_Pool2DOp<"avg_pool2d", "average">;
 def Brrr_MaxPool2DOp : Brrr_Pool2DOp<"max_pool2d", "maximum",
-                                     Brrr_NumericTensor>;
+                                     Brrr_SymNumericTensor>;
 
 def Brrr_BatchNormOp : Brrr_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
   let summary = "inference batch normalization over dimension 1";
@@ -432,10 +433,10 @@ def Brrr_BatchNormOp : Brrr_Op<"batch_norm", [Pure, InferTypeOpAdaptor]> {
          : (tensor<1x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
     ```
   }];
-  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$scale,
-                       Brrr_FloatTensor:$bias, Brrr_FloatTensor:$mean,
-                       Brrr_FloatTensor:$variance, F64Attr:$epsilon);
-  let results = (outs Brrr_FloatTensor:$result);
+  let arguments = (ins Brrr_SymFloatTensor:$input, Brrr_SymFloatTensor:$scale,
+                       Brrr_SymFloatTensor:$bias, Brrr_SymFloatTensor:$mean,
+                       Brrr_SymFloatTensor:$variance, F64Attr:$epsilon);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:`
     functional-type(operands, results)
@@ -458,10 +459,10 @@ def Brrr_LayerNormOp : Brrr_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
          : (tensor<2x16x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
     ```
   }];
-  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$scale,
-                       Optional<Brrr_FloatTensor>:$bias, I64Attr:$axis,
+  let arguments = (ins Brrr_SymFloatTensor:$input, Brrr_SymFloatTensor:$scale,
+                       Optional<Brrr_SymFloatTensor>:$bias, I64Attr:$axis,
                        F64Attr:$epsilon, UnitAttr:$rms);
-  let results = (outs Brrr_FloatTensor:$result);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
@@ -475,8 +476,8 @@ class Brrr_SoftmaxLikeOp<string mnemonic, string formula>
   let description = "Computes `" # formula # "` along `axis` (non-negative).\n\n"
     # "Example:\n\n```mlir\n%y = brrr." # mnemonic
     # " %x {axis = 1 : i64} : tensor<4x128xf32>\n```";
-  let arguments = (ins Brrr_FloatTensor:$input, I64Attr:$axis);
-  let results = (outs Brrr_FloatTensor:$result);
+  let arguments = (ins Brrr_SymFloatTensor:$input, I64Attr:$axis);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
@@ -507,9 +508,9 @@ def Brrr_ReduceOp : Brrr_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
          : tensor<1x64x7x7xf32> -> tensor<1x64x1x1xf32>
     ```
   }];
-  let arguments = (ins Brrr_ReduceKindAttr:$kind, Brrr_NumericTensor:$input,
+  let arguments = (ins Brrr_ReduceKindAttr:$kind, Brrr_SymNumericTensor:$input,
                        DenseI64ArrayAttr:$axes, BoolAttr:$keepdims);
-  let results = (outs Brrr_NumericTensor:$result);
+  let results = (outs Brrr_SymNumericTensor:$result);
   let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
 }
 
@@ -742,8 +743,8 @@ def Brrr_ReshapeOp : Brrr_Op<"reshape", [Pure]> {
     %y = brrr.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input);
-  let results = (outs Brrr_Tensor:$result);
+  let arguments = (ins Brrr_SymTensor:$input);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -807,8 +808,8 @@ def Brrr_TransposeOp : Brrr_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
     %y = brrr.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<2x3x4xf32> -> tensor<2x4x3xf32>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs Brrr_Tensor:$result);
+  let arguments = (ins Brrr_SymTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;

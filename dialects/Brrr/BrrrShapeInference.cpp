@@ -41,6 +41,31 @@ LogicalResult checkSize(std::optional<Location> loc, StringRef name,
   return success();
 }
 
+/// Checks that a windowed op's input (or weight) is symbolic in its batch
+/// dimension (0) at most; the windows need static spatial extents.
+LogicalResult checkBatchOnlySymbolic(std::optional<Location> loc,
+                                     RankedTensorType t, StringRef what) {
+  for (auto [i, d] : llvm::enumerate(t.getShape()))
+    if (ShapedType::isDynamic(d) && (i != 0 || what != "input"))
+      return emitOptionalError(loc, "the ", what, " ", t,
+                               " is symbolic in dimension ", i,
+                               "; only its batch dimension may be");
+  return success();
+}
+
+/// `shape` (with `in`'s batch dimension 0 in place) as a tensor type whose
+/// batch extent is `in`'s, symbolic or not.
+RankedTensorType withBatchOf(RankedTensorType in, ArrayRef<int64_t> shape,
+                             Type elementType) {
+  if (!isSymbolic(in))
+    return RankedTensorType::get(shape, elementType);
+  SmallVector<AffineExpr> extents;
+  for (int64_t d : shape)
+    extents.push_back(getAffineConstantExpr(d, in.getContext()));
+  extents[0] = extentsOf(in)[0];
+  return tensorTypeOf(in.getContext(), extents, elementType);
+}
+
 } // namespace
 
 FailureOr<SmallVector<int64_t>>
@@ -65,12 +90,21 @@ LogicalResult mlir::brrr::inferBroadcastResult(std::optional<Location> loc,
   if (l.getElementType() != r.getElementType())
     return emitOptionalError(loc, "operand element types differ: ",
                              l.getElementType(), " vs ", r.getElementType());
+  Type et = resultElementType ? resultElementType : l.getElementType();
+  if (isSymbolic(l) || isSymbolic(r)) {
+    auto extents = broadcastExtents(extentsOf(l), extentsOf(r));
+    if (failed(extents))
+      return emitOptionalError(loc, "operand shapes ", l, " and ", r,
+                               " are not broadcast-compatible (a symbolic "
+                               "extent broadcasts only against 1 or itself)");
+    types.push_back(tensorTypeOf(l.getContext(), *extents, et));
+    return success();
+  }
   auto shape = broadcastShapes(l.getShape(), r.getShape());
   if (failed(shape))
     return emitOptionalError(loc, "operand shapes ", l, " and ", r,
                              " are not broadcast-compatible");
-  types.push_back(RankedTensorType::get(
-      *shape, resultElementType ? resultElementType : l.getElementType()));
+  types.push_back(RankedTensorType::get(*shape, et));
   return success();
 }
 
@@ -109,6 +143,8 @@ mlir::brrr::inferPool2DResult(std::optional<Location> loc, Value input,
     return emitOptionalError(
         loc, channelsLast ? "expected an NHWC input" : "expected an NCHW input",
         " of rank 4, got ", in);
+  if (failed(checkBatchOnlySymbolic(loc, in, "input")))
+    return failure();
   // The first spatial dimension.
   int64_t sd = channelsLast ? 1 : 2;
   if (failed(checkSize(loc, "kernel", kernel, 2)) ||
@@ -143,7 +179,7 @@ mlir::brrr::inferPool2DResult(std::optional<Location> loc, Value input,
       --out;
     shape[sd + i] = out;
   }
-  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  types.push_back(withBatchOf(in, shape, in.getElementType()));
   return success();
 }
 
@@ -164,6 +200,17 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
   if (l.getElementType() != r.getElementType())
     return emitOptionalError(loc, "branch element types differ: ",
                              l.getElementType(), " vs ", r.getElementType());
+  if (isSymbolic(c) || isSymbolic(l) || isSymbolic(r)) {
+    auto extents = broadcastExtents(extentsOf(l), extentsOf(r));
+    if (succeeded(extents))
+      extents = broadcastExtents(*extents, extentsOf(c));
+    if (failed(extents))
+      return emitOptionalError(loc, "operand shapes ", c, ", ", l, " and ", r,
+                               " are not broadcast-compatible (a symbolic "
+                               "extent broadcasts only against 1 or itself)");
+    types.push_back(tensorTypeOf(l.getContext(), *extents, l.getElementType()));
+    return success();
+  }
   auto shape = broadcastShapes(l.getShape(), r.getShape());
   if (succeeded(shape))
     shape = broadcastShapes(*shape, c.getShape());
@@ -232,6 +279,25 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   if (l.getRank() < 2 || r.getRank() < 2)
     return emitOptionalError(loc, "operands must have rank >= 2, got ", l,
                              " and ", r);
+  // 8-bit operands (brrr-quantized-products) yield their f32 sums.
+  Type et = l.getElementType();
+  if (isEightBitProductType(et))
+    et = Float32Type::get(et.getContext());
+  if (isSymbolic(l) || isSymbolic(r)) {
+    SmallVector<AffineExpr> le = extentsOf(l), re = extentsOf(r);
+    if (le.back() != re[re.size() - 2])
+      return emitOptionalError(loc, "contraction sizes differ: ", l, " and ",
+                               r);
+    auto batch =
+        broadcastExtents(ArrayRef(le).drop_back(2), ArrayRef(re).drop_back(2));
+    if (failed(batch))
+      return emitOptionalError(loc, "batch dimensions of ", l, " and ", r,
+                               " are not broadcast-compatible");
+    batch->push_back(le[le.size() - 2]);
+    batch->push_back(re.back());
+    types.push_back(tensorTypeOf(l.getContext(), *batch, et));
+    return success();
+  }
   int64_t k = l.getDimSize(l.getRank() - 1);
   if (k != r.getDimSize(r.getRank() - 2))
     return emitOptionalError(loc, "contraction sizes differ: ", l, " and ", r);
@@ -242,10 +308,6 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
                              " are not broadcast-compatible");
   batch->push_back(l.getDimSize(l.getRank() - 2));
   batch->push_back(r.getDimSize(r.getRank() - 1));
-  // 8-bit operands (brrr-quantized-products) yield their f32 sums.
-  Type et = l.getElementType();
-  if (isEightBitProductType(et))
-    et = Float32Type::get(et.getContext());
   types.push_back(RankedTensorType::get(*batch, et));
   return success();
 }
@@ -264,6 +326,9 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
         in, " and ", w);
   if (in.getElementType() != w.getElementType())
     return emitOptionalError(loc, "input and weight element types differ");
+  if (failed(checkBatchOnlySymbolic(loc, in, "input")) ||
+      failed(checkBatchOnlySymbolic(loc, w, "weight")))
+    return failure();
   if (failed(checkSize(loc, "strides", adaptor.getStrides(), 2)) ||
       failed(checkSize(loc, "pads", adaptor.getPads(), 4)) ||
       failed(checkSize(loc, "dilations", adaptor.getDilations(), 2)))
@@ -310,7 +375,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                " does not fit padded dimension ", sDim + i);
     shape[sDim + i] = *span / stride + 1;
   }
-  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  types.push_back(withBatchOf(in, shape, in.getElementType()));
   return success();
 }
 
@@ -372,14 +437,14 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
     if (i > 0 && axes[i - 1] >= axis)
       return emitOptionalError(loc, "axes must be sorted and unique");
   }
-  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> inExtents = extentsOf(in), extents;
   for (int64_t d = 0; d < in.getRank(); ++d) {
     if (!llvm::is_contained(axes, d))
-      shape.push_back(in.getDimSize(d));
+      extents.push_back(inExtents[d]);
     else if (adaptor.getKeepdims())
-      shape.push_back(1);
+      extents.push_back(getAffineConstantExpr(1, in.getContext()));
   }
-  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  types.push_back(tensorTypeOf(in.getContext(), extents, in.getElementType()));
   return success();
 }
 
@@ -616,14 +681,14 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   if (failed(checkSize(loc, "perm", perm, in.getRank())))
     return failure();
   SmallVector<bool> seen(perm.size(), false);
-  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> inExtents = extentsOf(in), extents;
   for (int64_t p : perm) {
     if (p < 0 || p >= in.getRank() || seen[p])
       return emitOptionalError(loc, "perm is not a permutation of [0, ",
                                in.getRank(), ")");
     seen[p] = true;
-    shape.push_back(in.getDimSize(p));
+    extents.push_back(inExtents[p]);
   }
-  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  types.push_back(tensorTypeOf(in.getContext(), extents, in.getElementType()));
   return success();
 }

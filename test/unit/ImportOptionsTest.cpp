@@ -17,23 +17,44 @@ using namespace mlir;
 
 namespace {
 
+/// The parsed dims of `name` as [min, max] pairs.
+std::vector<std::pair<int64_t, int64_t>> dimsOf(const brrr::ImportOptions &o,
+                                                llvm::StringRef name) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (brrr::InputDim d : o.inputShapes.lookup(name))
+    out.emplace_back(d.min, d.max);
+  return out;
+}
+
+using Dims = std::vector<std::pair<int64_t, int64_t>>;
+
 TEST(ParseInputShape, AcceptsNameAndDims) {
   brrr::ImportOptions options;
   std::string error;
   ASSERT_TRUE(brrr::parseInputShape("input_ids=32x128", options, error));
-  EXPECT_EQ(options.inputShapes["input_ids"],
-            (llvm::SmallVector<int64_t>{32, 128}));
+  EXPECT_EQ(dimsOf(options, "input_ids"), (Dims{{32, 32}, {128, 128}}));
+}
+
+TEST(ParseInputShape, AcceptsRanges) {
+  brrr::ImportOptions options;
+  std::string error;
+  ASSERT_TRUE(brrr::parseInputShape("ids=1..64x128x3..3", options, error));
+  EXPECT_EQ(dimsOf(options, "ids"), (Dims{{1, 64}, {128, 128}, {3, 3}}));
+  EXPECT_FALSE(options.inputShapes["ids"][0].fixed());
+  EXPECT_TRUE(options.inputShapes["ids"][2].fixed());
 }
 
 TEST(ParseInputShape, NameMayContainEquals) {
   brrr::ImportOptions options;
   std::string error;
   ASSERT_TRUE(brrr::parseInputShape("a=b=4", options, error));
-  EXPECT_EQ(options.inputShapes["a=b"], (llvm::SmallVector<int64_t>{4}));
+  EXPECT_EQ(dimsOf(options, "a=b"), (Dims{{4, 4}}));
 }
 
 TEST(ParseInputShape, RejectsMalformedSpecs) {
-  for (const char *bad : {"x", "x=", "=4", "x=4xy", "x=-1", "x=4x"}) {
+  for (const char *bad :
+       {"x", "x=", "=4", "x=4xy", "x=-1", "x=4x", "x=1..", "x=..4", "x=4..2",
+        "x=0..4", "x=1..2..3", "x=1...4"}) {
     brrr::ImportOptions options;
     std::string error;
     EXPECT_FALSE(brrr::parseInputShape(bad, options, error)) << bad;

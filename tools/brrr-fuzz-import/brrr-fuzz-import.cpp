@@ -39,9 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (const auto &in : model->graph().input()) {
     if (!in.type().tensor_type().has_shape())
       continue;
-    llvm::SmallVector<int64_t> dims;
-    for (const auto &d : in.type().tensor_type().shape().dim())
-      dims.push_back(d.has_dim_value() ? d.dim_value() : 2);
+    llvm::SmallVector<mlir::brrr::InputDim> dims;
+    for (const auto &d : in.type().tensor_type().shape().dim()) {
+      int64_t extent = d.has_dim_value() ? d.dim_value() : 2;
+      dims.push_back({extent, extent});
+    }
     options.inputShapes[in.name()] = dims;
   }
   // External data resolves against a directory that does not exist.

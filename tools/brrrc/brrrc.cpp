@@ -13,9 +13,11 @@
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/Import/OnnxImporter.h"
 #include "compiler/Pipeline/Pipeline.h"
+#include "dialects/Brrr/BrrrOps.h"
 #include "passes/Passes.h"
 #include "tools/brrrc/Report.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -96,7 +98,7 @@ cl::opt<std::string>
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Bind a graph input's shape, e.g. --input-shape x=1x3x224x224 "
-             "(repeatable)"),
+             "(repeatable); a dimension MIN..MAX is symbolic"),
     cl::value_desc("NAME=D0xD1x..."), cl::cat(category));
 
 cl::opt<std::string> precision(
@@ -209,6 +211,31 @@ std::string fileOf(mlir::Location loc) {
 
 static int writeOutput(StringRef bytes);
 static int printModule(mlir::ModuleOp module);
+
+/// Symbolic dimensions (--input-shape NAME=MIN..MAX) import, and
+/// --emit=brrr prints them; the passes after import take static shapes.
+/// False, after an error naming the first symbolic input, if they reach
+/// them.
+static bool checkStaticShapes(mlir::ModuleOp module) {
+  auto dims = mlir::brrr::dimsOf(module);
+  if (dims.empty())
+    return true;
+  for (auto func : module.getOps<mlir::func::FuncOp>())
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      if (!mlir::brrr::isSymbolic(type))
+        continue;
+      auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "brrr.name");
+      errs() << "brrrc: error: input '" << (name ? name.getValue() : "?")
+             << "' has symbolic extents "
+             << mlir::brrr::symbolicShapeName(
+                    llvm::cast<mlir::RankedTensorType>(type), dims)
+             << ", which import (see --emit=brrr) but do not compile: the "
+                "fusion, kernel and memory passes take static shapes; give "
+                "each dimension one extent\n";
+      return false;
+    }
+  return true;
+}
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -326,6 +353,8 @@ int main(int argc, char **argv) {
     errs() << "brrrc: " << errors << " error(s); nothing was written\n";
     return 1;
   }
+  if ((mode != Emit::Brrr || report) && !checkStaticShapes(*module))
+    return 1;
   if (mode != Emit::Brrr || report) {
     // Passes read the target (shared-memory budget, bodies) and the
     // precision from the IR.

@@ -29,7 +29,7 @@ func.func @binary_wrong_result_type(%a: tensor<4x3xf32>, %b: tensor<3xf32>) {
 // -----
 
 func.func @float_op_on_integers(%a: tensor<4xi32>) {
-  // expected-error @+1 {{must be statically shaped tensor of floating-point values}}
+  // expected-error @+1 {{must be statically or symbolically shaped tensor of floating-point values}}
   %0 = brrr.exp %a : tensor<4xi32>
   return
 }
@@ -37,7 +37,7 @@ func.func @float_op_on_integers(%a: tensor<4xi32>) {
 // -----
 
 func.func @dynamic_shapes_are_rejected(%a: tensor<?xf32>) {
-  // expected-error @+1 {{must be statically shaped tensor}}
+  // expected-error @+1 {{must be statically or symbolically shaped tensor}}
   %0 = brrr.relu %a : tensor<?xf32>
   return
 }
@@ -45,7 +45,7 @@ func.func @dynamic_shapes_are_rejected(%a: tensor<?xf32>) {
 // -----
 
 func.func @logic_on_floats(%a: tensor<4xf32>) {
-  // expected-error @+1 {{must be statically shaped tensor of 1-bit signless integer values}}
+  // expected-error @+1 {{must be statically or symbolically shaped tensor of 1-bit signless integer values}}
   %0 = brrr.and %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return
 }

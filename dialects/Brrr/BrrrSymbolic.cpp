@@ -1,0 +1,365 @@
+//===- BrrrSymbolic.cpp - symbolic dimensions and their extents ----------===//
+//
+// A dimension fixed only at run time is `?` in its tensor type, and the
+// type's `#brrr.extents` encoding says which extent it is: an affine
+// expression of the module's symbolic dimensions (`brrr.dims`). This file
+// holds the helpers that build, compare, bound and print those extents, and
+// the verifiers of the two attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+LogicalResult DimAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              StringRef name, int64_t min, int64_t max) {
+  if (name.empty())
+    return emitError() << "a symbolic dimension needs a name";
+  if (min < 1 || max < min)
+    return emitError() << "symbolic dimension '" << name << "' has range "
+                       << min << ".." << max
+                       << "; a range starts at 1 or more and does not "
+                          "decrease";
+  return success();
+}
+
+LogicalResult ExtentsAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  AffineMap map = getMap();
+  if (map.getNumDims() != 0 || map.getNumResults() != shape.size())
+    return emitError() << "#brrr.extents needs a map of no dimensions and one "
+                          "result per tensor dimension ("
+                       << shape.size() << "), got " << AffineMapAttr::get(map);
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    AffineExpr e = map.getResult(i);
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (ShapedType::isDynamic(d) ? bool(c) : !c || c.getValue() != d)
+      return emitError() << "dimension " << i << " of the tensor is "
+                         << (ShapedType::isDynamic(d) ? std::string("?")
+                                                      : std::to_string(d))
+                         << " but its #brrr.extents says " << extentName(e, {})
+                         << "; static dimensions are constants, symbolic "
+                            "ones are not";
+  }
+  return success();
+}
+
+bool mlir::brrr::isStaticOrSymbolic(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt)
+    return false;
+  if (rt.hasStaticShape())
+    return !rt.getEncoding();
+  return isa_and_nonnull<ExtentsAttr>(rt.getEncoding());
+}
+
+bool mlir::brrr::isSymbolic(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  return rt && !rt.hasStaticShape() &&
+         isa_and_nonnull<ExtentsAttr>(rt.getEncoding());
+}
+
+SmallVector<AffineExpr> mlir::brrr::extentsOf(RankedTensorType t) {
+  MLIRContext *context = t.getContext();
+  auto encoding = dyn_cast_or_null<ExtentsAttr>(t.getEncoding());
+  SmallVector<AffineExpr> extents;
+  for (auto [i, d] : llvm::enumerate(t.getShape())) {
+    if (!ShapedType::isDynamic(d))
+      extents.push_back(getAffineConstantExpr(d, context));
+    else
+      extents.push_back(encoding ? encoding.getMap().getResult(i)
+                                 : AffineExpr());
+  }
+  return extents;
+}
+
+RankedTensorType mlir::brrr::tensorTypeOf(MLIRContext *context,
+                                          ArrayRef<AffineExpr> extents,
+                                          Type elementType) {
+  SmallVector<int64_t> shape;
+  unsigned symbols = 0;
+  bool symbolic = false;
+  for (AffineExpr e : extents) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (c && c.getValue() >= 0) {
+      shape.push_back(c.getValue());
+      continue;
+    }
+    symbolic = true;
+    shape.push_back(ShapedType::kDynamic);
+    e.walk([&](AffineExpr sub) {
+      if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+        symbols = std::max(symbols, s.getPosition() + 1);
+    });
+  }
+  if (!symbolic)
+    return RankedTensorType::get(shape, elementType);
+  auto map = AffineMap::get(0, symbols, extents, context);
+  return RankedTensorType::get(shape, elementType,
+                               ExtentsAttr::get(context, map));
+}
+
+SmallVector<DimAttr> mlir::brrr::dimsOf(Operation *op) {
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  SmallVector<DimAttr> dims;
+  if (!module)
+    return dims;
+  if (auto list = module->getAttrOfType<ArrayAttr>(kDimsAttrName))
+    for (Attribute a : list)
+      if (auto d = dyn_cast<DimAttr>(a))
+        dims.push_back(d);
+  return dims;
+}
+
+namespace {
+using Range = std::pair<int64_t, int64_t>;
+
+std::optional<Range> rangeOfImpl(AffineExpr e, ArrayRef<DimAttr> dims) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return Range{c.getValue(), c.getValue()};
+  if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
+    if (s.getPosition() >= dims.size())
+      return std::nullopt;
+    return Range{dims[s.getPosition()].getMin(),
+                 dims[s.getPosition()].getMax()};
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt; // a dimension expression: never an extent
+  auto l = rangeOfImpl(bin.getLHS(), dims);
+  auto r = rangeOfImpl(bin.getRHS(), dims);
+  if (!l || !r)
+    return std::nullopt;
+  int64_t a, b;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    if (llvm::AddOverflow(l->first, r->first, a) ||
+        llvm::AddOverflow(l->second, r->second, b))
+      return std::nullopt;
+    return Range{a, b};
+  case AffineExprKind::Mul: {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int64_t x : {l->first, l->second})
+      for (int64_t y : {r->first, r->second}) {
+        int64_t p;
+        if (llvm::MulOverflow(x, y, p))
+          return std::nullopt;
+        lo = std::min(lo, p);
+        hi = std::max(hi, p);
+      }
+    return Range{lo, hi};
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    // Affine division is by a positive constant, so it is monotone.
+    if (r->first != r->second || r->first <= 0)
+      return std::nullopt;
+    bool ceil = e.getKind() == AffineExprKind::CeilDiv;
+    auto div = [&](int64_t x) {
+      return ceil ? llvm::divideCeilSigned(x, r->first)
+                  : llvm::divideFloorSigned(x, r->first);
+    };
+    return Range{div(l->first), div(l->second)};
+  }
+  case AffineExprKind::Mod:
+    if (r->first != r->second || r->first <= 0)
+      return std::nullopt;
+    return Range{0, r->first - 1};
+  default:
+    return std::nullopt;
+  }
+}
+} // namespace
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::brrr::rangeOf(AffineExpr extent, ArrayRef<DimAttr> dims) {
+  if (!extent)
+    return std::nullopt;
+  return rangeOfImpl(extent, dims);
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::brrr::largestShape(RankedTensorType t, ArrayRef<DimAttr> dims) {
+  SmallVector<int64_t> shape;
+  for (AffineExpr e : extentsOf(t)) {
+    auto range = rangeOf(e, dims);
+    if (!range)
+      return std::nullopt;
+    shape.push_back(range->second);
+  }
+  return shape;
+}
+
+std::string mlir::brrr::extentName(AffineExpr extent, ArrayRef<DimAttr> dims) {
+  if (!extent)
+    return "?";
+  if (auto c = dyn_cast<AffineConstantExpr>(extent))
+    return std::to_string(c.getValue());
+  if (auto s = dyn_cast<AffineSymbolExpr>(extent))
+    return s.getPosition() < dims.size()
+               ? dims[s.getPosition()].getName().str()
+               : "s" + std::to_string(s.getPosition());
+  auto bin = dyn_cast<AffineBinaryOpExpr>(extent);
+  if (!bin)
+    return "?";
+  bool sum = extent.getKind() == AffineExprKind::Add;
+  // Operands of a product or quotient that are sums get parentheses.
+  auto operand = [&](AffineExpr e) {
+    std::string text = extentName(e, dims);
+    return !sum && e.getKind() == AffineExprKind::Add ? "(" + text + ")" : text;
+  };
+  const char *op = " + ";
+  switch (extent.getKind()) {
+  case AffineExprKind::Mul:
+    op = " * ";
+    break;
+  case AffineExprKind::FloorDiv:
+    op = " floordiv ";
+    break;
+  case AffineExprKind::CeilDiv:
+    op = " ceildiv ";
+    break;
+  case AffineExprKind::Mod:
+    op = " mod ";
+    break;
+  default:
+    break;
+  }
+  return operand(bin.getLHS()) + op + operand(bin.getRHS());
+}
+
+std::string mlir::brrr::symbolicShapeName(RankedTensorType t,
+                                          ArrayRef<DimAttr> dims) {
+  std::string text = "[";
+  llvm::SmallSetVector<unsigned, 4> used;
+  for (auto [i, e] : llvm::enumerate(extentsOf(t))) {
+    text += (i ? ", " : "") + extentName(e, dims);
+    if (e)
+      e.walk([&](AffineExpr sub) {
+        if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+          used.insert(s.getPosition());
+      });
+  }
+  text += "]";
+  std::string ranges;
+  for (unsigned s : used)
+    if (s < dims.size())
+      ranges += (ranges.empty() ? "" : ", ") + dims[s].getName().str() +
+                " in " + std::to_string(dims[s].getMin()) + ".." +
+                std::to_string(dims[s].getMax());
+  return ranges.empty() ? text : text + " (" + ranges + ")";
+}
+
+std::optional<ExtentProduct> mlir::brrr::productOf(AffineExpr extent) {
+  if (!extent)
+    return std::nullopt;
+  if (auto c = dyn_cast<AffineConstantExpr>(extent))
+    return ExtentProduct{c.getValue(), {}};
+  if (auto s = dyn_cast<AffineSymbolExpr>(extent))
+    return ExtentProduct{1, {s.getPosition()}};
+  if (extent.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto bin = cast<AffineBinaryOpExpr>(extent);
+  return productOf(ArrayRef<AffineExpr>{bin.getLHS(), bin.getRHS()});
+}
+
+std::optional<ExtentProduct>
+mlir::brrr::productOf(ArrayRef<AffineExpr> extents) {
+  ExtentProduct product;
+  for (AffineExpr e : extents) {
+    auto p = productOf(e);
+    if (!p || llvm::MulOverflow(product.coefficient, p->coefficient,
+                                product.coefficient))
+      return std::nullopt;
+    product.symbols.append(p->symbols);
+  }
+  llvm::sort(product.symbols);
+  if (product.coefficient == 0)
+    product.symbols.clear(); // empty, whatever the symbols
+  return product;
+}
+
+AffineExpr mlir::brrr::extentOf(const ExtentProduct &p, MLIRContext *context) {
+  AffineExpr e = getAffineConstantExpr(p.coefficient, context);
+  for (unsigned s : llvm::reverse(p.symbols))
+    e = getAffineSymbolExpr(s, context) * e;
+  return e;
+}
+
+FailureOr<SmallVector<AffineExpr>>
+mlir::brrr::broadcastExtents(ArrayRef<AffineExpr> lhs,
+                             ArrayRef<AffineExpr> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<AffineExpr> out(rank);
+  auto isOne = [](AffineExpr e) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    return c && c.getValue() == 1;
+  };
+  for (size_t i = 0; i < rank; ++i) {
+    AffineExpr l =
+        i < rank - lhs.size() ? AffineExpr() : lhs[i - (rank - lhs.size())];
+    AffineExpr r =
+        i < rank - rhs.size() ? AffineExpr() : rhs[i - (rank - rhs.size())];
+    if (!l || isOne(l)) {
+      out[i] = r ? r : l;
+    } else if (!r || isOne(r) || l == r) {
+      out[i] = l;
+    } else {
+      return failure();
+    }
+    if (!out[i])
+      return failure();
+  }
+  return out;
+}
+
+LogicalResult BrrrDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != kDimsAttrName)
+    return success();
+  auto list = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!isa<ModuleOp>(op) || !list ||
+      !llvm::all_of(list, [](Attribute a) { return isa<DimAttr>(a); }))
+    return op->emitError() << "'" << kDimsAttrName
+                           << "' is a module's list of #brrr.dim";
+  llvm::StringSet<> names;
+  for (Attribute a : list)
+    if (!names.insert(cast<DimAttr>(a).getName()).second)
+      return op->emitError()
+             << "symbolic dimension '" << cast<DimAttr>(a).getName()
+             << "' is declared twice";
+  // Every extent names a declared dimension.
+  WalkResult walk = op->walk([&](Operation *inner) {
+    auto check = [&](Type t) {
+      auto rt = dyn_cast<RankedTensorType>(t);
+      auto encoding =
+          rt ? dyn_cast_or_null<ExtentsAttr>(rt.getEncoding()) : ExtentsAttr();
+      if (!encoding || encoding.getMap().getNumSymbols() <= list.size())
+        return true;
+      inner->emitError() << "type " << t << " names symbol s"
+                         << encoding.getMap().getNumSymbols() - 1 << " but '"
+                         << kDimsAttrName << "' declares " << list.size();
+      return false;
+    };
+    for (Type t : inner->getResultTypes())
+      if (!check(t))
+        return WalkResult::interrupt();
+    for (Region &region : inner->getRegions())
+      for (Block &block : region)
+        for (Type t : block.getArgumentTypes())
+          if (!check(t))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}

@@ -1,0 +1,110 @@
+// RUN: brrr-opt %s -split-input-file -verify-diagnostics
+// Every way a symbolic extent can be malformed or misused is a diagnostic:
+// the encoding against its type, the module's list of dimensions, extents
+// that cannot broadcast or contract, and ops that take static shapes only.
+
+// expected-error @+1 {{one result per tensor dimension (2)}}
+func.func @extents_rank(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0)>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{dimension 1 of the tensor is 16 but its #brrr.extents says s0}}
+func.func @static_dim_symbolic_extent(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, s0)>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{dimension 0 of the tensor is ? but its #brrr.extents says 4}}
+func.func @symbolic_dim_constant_extent(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (4, 16)>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{symbolic dimension 'batch' has range 0..8}}
+module attributes {brrr.dims = [#brrr.dim<"batch", 0, 8>]} {}
+
+// -----
+
+// expected-error @+1 {{symbolic dimension 'batch' is declared twice}}
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"batch", 1, 8>]} {}
+
+// -----
+
+// expected-error @+1 {{'brrr.dims' is a module's list of #brrr.dim}}
+module attributes {brrr.dims = ["batch"]} {}
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>]} {
+  // expected-error @+1 {{names symbol s1 but 'brrr.dims' declares 1}}
+  func.func @undeclared_symbol(%x: tensor<?x16xf32, #brrr.extents<()[s0, s1] -> (s1, 16)>>) {
+    return
+  }
+}
+
+// -----
+
+// A symbolic extent broadcasts against 1 or itself only.
+func.func @symbolic_not_broadcastable(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, %y: tensor<4x16xf32>) {
+  // expected-error @+2 {{a symbolic extent broadcasts only against 1 or itself}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.add %x, %y : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<4x16xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @contraction_differs(%x: tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>, %w: tensor<16x8xf32>) {
+  // expected-error @+2 {{contraction sizes differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.matmul %x, %w : tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>, tensor<16x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// A window needs static spatial extents.
+func.func @conv_symbolic_height(%x: tensor<1x4x?x9xf32, #brrr.extents<()[s0] -> (1, 4, s0, 9)>>, %k: tensor<8x4x3x3xf32>) {
+  // expected-error @+2 {{is symbolic in dimension 2; only its batch dimension may be}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.conv2d %x, %k {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x?x9xf32, #brrr.extents<()[s0] -> (1, 4, s0, 9)>>, tensor<8x4x3x3xf32>) -> tensor<1x8x?x7xf32, #brrr.extents<()[s0] -> (1, 8, s0 - 2, 7)>>
+  return
+}
+
+// -----
+
+func.func @reshape_counts_differ(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) {
+  // expected-error @+1 {{are not provably equal}}
+  %0 = brrr.reshape %x : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>>
+  return
+}
+
+// -----
+
+func.func @cast_changes_extents(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) {
+  // expected-error @+1 {{extents change from}}
+  %0 = brrr.cast %x : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> -> tensor<?x16xf16, #brrr.extents<()[s0] -> (s0 * 2, 16)>>
+  return
+}
+
+// -----
+
+// Ops whose type inference does not carry symbolic extents refuse them.
+func.func @static_only_op(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) {
+  // expected-error @+1 {{must be variadic of statically shaped tensor}}
+  %0 = brrr.concat %x, %x {axis = 1 : i64} : (tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) -> tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>
+  return
+}
+
+// -----
+
+// A `?` dimension needs its extent.
+func.func @dynamic_without_extents(%x: tensor<?x16xf32>) {
+  // expected-error @+1 {{must be statically or symbolically shaped tensor}}
+  %0 = brrr.relu %x : tensor<?x16xf32>
+  return
+}

@@ -1,0 +1,35 @@
+// RUN: brrr-opt %s -split-input-file | brrr-opt -split-input-file | FileCheck %s
+// Symbolic dimensions: `?` dims whose #brrr.extents encoding names the
+// module's `brrr.dims`. Type inference carries the extents through the ops
+// that take them, and the IR round-trips.
+
+#b = #brrr.extents<()[s0] -> (s0, 16)>
+#bs = #brrr.extents<()[s0, s1] -> (s0, s1, 16)>
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"sequence", 1, 512>]} {
+  // CHECK-LABEL: module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"sequence", 1, 512>]}
+  // CHECK-LABEL: func.func @carried
+  // CHECK-SAME: (%[[X:[^:]+]]: tensor<?x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, %[[W:[^:]+]]: tensor<16x8xf16>,
+  func.func @carried(%x: tensor<?x?x16xf16, #bs>, %w: tensor<16x8xf16>,
+                     %bias: tensor<16xf16>) -> tensor<?x8xf32, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>> {
+    // CHECK: brrr.add %[[X]], %{{.+}} : tensor<?x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<16xf16> -> tensor<?x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+    %a = brrr.add %x, %bias : tensor<?x?x16xf16, #bs>, tensor<16xf16> -> tensor<?x?x16xf16, #bs>
+    // CHECK: brrr.reshape %{{.+}} : tensor<?x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>> -> tensor<?x16xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 16)>>
+    %f = brrr.reshape %a : tensor<?x?x16xf16, #bs> -> tensor<?x16xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 16)>>
+    // CHECK: brrr.matmul %{{.+}}, %[[W]] : tensor<?x16xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 16)>>, tensor<16x8xf16> -> tensor<?x8xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>>
+    %m = brrr.matmul %f, %w : tensor<?x16xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 16)>>, tensor<16x8xf16> -> tensor<?x8xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>>
+    // CHECK: brrr.cast %{{.+}} : tensor<?x8xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>> -> tensor<?x8xf32, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>>
+    %c = brrr.cast %m : tensor<?x8xf16, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>> -> tensor<?x8xf32, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>>
+    return %c : tensor<?x8xf32, #brrr.extents<()[s0, s1] -> (s0 * s1, 8)>>
+  }
+
+  // A reduction over the symbolic axis makes the extent static; a
+  // transpose moves it.
+  // CHECK-LABEL: func.func @reduced
+  // CHECK: brrr.transpose %{{.+}} {perm = array<i64: 1, 0>} : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> -> tensor<16x?xf32, #brrr.extents<()[s0] -> (16, s0)>>
+  // CHECK: brrr.reduce sum %{{.+}} {axes = array<i64: 1>, keepdims = true} : tensor<16x?xf32, #brrr.extents<()[s0] -> (16, s0)>> -> tensor<16x1xf32>
+  func.func @reduced(%x: tensor<?x16xf32, #b>) -> tensor<16x1xf32> {
+    %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<?x16xf32, #b> -> tensor<16x?xf32, #brrr.extents<()[s0] -> (16, s0)>>
+    %r = brrr.reduce sum %t {axes = array<i64: 1>, keepdims = true} : tensor<16x?xf32, #brrr.extents<()[s0] -> (16, s0)>> -> tensor<16x1xf32>
+    return %r : tensor<16x1xf32>
+  }
+}
