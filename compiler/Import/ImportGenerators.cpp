@@ -60,9 +60,14 @@ LogicalResult importConstant(NodeImporter &n) {
 }
 
 LogicalResult importConstantOfShape(NodeImporter &n) {
-  auto shape = n.constInts(0, "shape");
-  if (failed(shape))
+  auto extents = n.extentInts(0, "shape");
+  if (failed(extents))
     return failure();
+  bool symbolic = llvm::any_of(
+      *extents, [](AffineExpr e) { return !isa<AffineConstantExpr>(e); });
+  SmallVector<int64_t> shape;
+  for (AffineExpr e : *extents)
+    shape.push_back(symbolic ? 1 : cast<AffineConstantExpr>(e).getValue());
   Attribute element = n.b.getF32FloatAttr(0.0f);
   Type et = n.b.getF32Type();
   if (const auto *a = n.attr("value")) {
@@ -74,10 +79,22 @@ LogicalResult importConstantOfShape(NodeImporter &n) {
     element = *t->getValues<Attribute>().begin();
     et = t->getElementType();
   }
-  auto type = RankedTensorType::get(*shape, et);
+  if (symbolic) {
+    // A splat of a symbolic shape: the element, expanded.
+    auto scalar = ConstantOp::create(
+        n.b, n.loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, et), element));
+    auto y = n.createTyped<ExpandOp>(tensorTypeOf(n.getContext(), *extents, et),
+                                     scalar);
+    if (failed(y))
+      return failure();
+    n.setOutput(0, *y);
+    return success();
+  }
+  auto type = RankedTensorType::get(shape, et);
   std::string invalid = invalidTensorType(type);
   if (!invalid.empty())
-    return n.emitError() << "shape [" << llvm::interleaved(*shape)
+    return n.emitError() << "shape [" << llvm::interleaved(shape)
                          << "] is invalid: " << invalid;
   // A splat: one element in memory however large the tensor.
   n.setOutput(
@@ -98,6 +115,25 @@ LogicalResult importShape(NodeImporter &n) {
   };
   int64_t start = clampIndex(n.attrInt("start", 0));
   int64_t end = clampIndex(n.attrInt("end", rank));
+  auto in = n.inputType(0);
+  if (isSymbolic(in) &&
+      llvm::any_of(ArrayRef(extentsOf(in))
+                       .slice(start, std::max<int64_t>(0, end - start)),
+                   [](AffineExpr e) { return !isa<AffineConstantExpr>(e); })) {
+    // The extents, fixed at run time: a symbolic constant.
+    SmallVector<AffineExpr> extents = extentsOf(in);
+    auto value = n.b.getAttr<ExtentsAttr>(AffineMap::get(
+        0, cast<ExtentsAttr>(in.getEncoding()).getMap().getNumSymbols(),
+        ArrayRef(extents).slice(start, std::max<int64_t>(0, end - start)),
+        n.getContext()));
+    n.setOutput(0,
+                SymbolicConstantOp::create(
+                    n.b, n.loc,
+                    RankedTensorType::get({std::max<int64_t>(0, end - start)},
+                                          n.b.getI64Type()),
+                    value));
+    return success();
+  }
   SmallVector<int64_t> dims;
   for (int64_t i = start; i < end; ++i)
     dims.push_back(shape[i]);
@@ -149,12 +185,54 @@ LogicalResult importIntegerRange(NodeImporter &n, IntegerType et, int64_t s,
   return success();
 }
 
+/// Range(start, limit, delta) of integers whose limit is an extent fixed
+/// at run time: the first ceil((limit - start) / delta) elements of the
+/// range up to the limit's largest value, a slice of that constant.
+LogicalResult importSymbolicRange(NodeImporter &n, IntegerType et) {
+  auto start = n.constInts(0, "start"), delta = n.constInts(2, "delta");
+  auto limit = n.extentInts(1, "limit");
+  if (failed(start) || failed(delta) || failed(limit))
+    return failure();
+  int64_t s = start->front(), d = delta->front();
+  auto dims = dimsOf(n.b.getInsertionBlock()->getParentOp());
+  AffineExpr count = (limit->front() - s).ceilDiv(std::max<int64_t>(d, 1));
+  auto range = rangeOf(count, dims);
+  if (d < 1 || !range || range->first < 0)
+    return n.emitError() << "a range up to the extent "
+                         << extentName(limit->front(), dims)
+                         << " needs a positive delta and a limit of at least "
+                            "its start at every value";
+  if (failed(importIntegerRange(n, et, s, s + range->second * d, d)))
+    return failure();
+  Value all = n.getOutputs()[0];
+  int64_t size = isa<AffineConstantExpr>(count)
+                     ? cast<AffineConstantExpr>(count).getValue()
+                     : ShapedType::kDynamic;
+  auto y = n.createTyped<SliceOp>(
+      tensorTypeOf(n.getContext(), {count}, et), all, ArrayRef<int64_t>{0},
+      ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1},
+      n.b.getAttr<ExtentsAttr>(AffineMap::get(
+          0,
+          cast<ExtentsAttr>(
+              n.input(1).getDefiningOp<SymbolicConstantOp>().getValue())
+              .getMap()
+              .getNumSymbols(),
+          count)));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 LogicalResult importRange(NodeImporter &n) {
   for (unsigned i = 0; i < 3; ++i)
     if (!n.hasInput(i) || n.inputType(i).getNumElements() != 1)
       return n.emitError() << "start, limit and delta must be scalars";
   Type et = n.inputType(0).getElementType();
-  if (auto it = dyn_cast<IntegerType>(et)) {
+  auto it = dyn_cast<IntegerType>(et);
+  if (it && n.input(1).getDefiningOp<SymbolicConstantOp>())
+    return importSymbolicRange(n, it);
+  if (it) {
     auto start = n.constInts(0, "start"), limit = n.constInts(1, "limit"),
          delta = n.constInts(2, "delta");
     if (failed(start) || failed(limit) || failed(delta))

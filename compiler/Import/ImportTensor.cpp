@@ -90,12 +90,19 @@ LogicalResult setReshaped(NodeImporter &n, Value x, ArrayRef<int64_t> shape) {
 /// the element count once the other extents divide it out, symbol by
 /// symbol.
 LogicalResult importSymbolicReshape(NodeImporter &n, Value x,
-                                    ArrayRef<int64_t> shape, bool allowZero) {
+                                    ArrayRef<AffineExpr> shape,
+                                    bool allowZero) {
   auto in = cast<RankedTensorType>(x.getType());
   auto dims = dimsOf(x.getParentRegion()->getParentOp());
   SmallVector<AffineExpr> inExtents = extentsOf(in), extents;
   int64_t inferred = -1;
-  for (auto [i, d] : llvm::enumerate(shape)) {
+  for (auto [i, e] : llvm::enumerate(shape)) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c) {
+      extents.push_back(e);
+      continue;
+    }
+    int64_t d = c.getValue();
     if (d == 0 && !allowZero) {
       if (static_cast<int64_t>(i) >= in.getRank())
         return n.emitError() << "shape copies dim " << i << " of a rank-"
@@ -155,21 +162,30 @@ LogicalResult importReshape(NodeImporter &n) {
   if (failed(x))
     return failure();
   SmallVector<int64_t> shape;
+  auto in = n.inputType(0);
+  bool allowZero = n.attrInt("allowzero", 0) != 0;
   if (n.sinceVersion < 5) {
     auto a = n.attrInts("shape");
     if (!a)
       return n.emitError() << "missing attribute 'shape'";
     shape = *a;
   } else {
-    auto v = n.constInts(1, "shape");
+    auto v = n.extentInts(1, "shape");
     if (failed(v))
       return failure();
-    shape = *v;
+    if (isSymbolic(in) || llvm::any_of(*v, [](AffineExpr e) {
+          return !isa<AffineConstantExpr>(e);
+        }))
+      return importSymbolicReshape(n, *x, *v, allowZero);
+    for (AffineExpr e : *v)
+      shape.push_back(cast<AffineConstantExpr>(e).getValue());
   }
-  auto in = n.inputType(0);
-  bool allowZero = n.attrInt("allowzero", 0) != 0;
-  if (isSymbolic(in))
-    return importSymbolicReshape(n, *x, shape, allowZero);
+  if (isSymbolic(in)) {
+    SmallVector<AffineExpr> target;
+    for (int64_t d : shape)
+      target.push_back(getAffineConstantExpr(d, n.getContext()));
+    return importSymbolicReshape(n, *x, target, allowZero);
+  }
   int64_t known = 1, inferred = -1;
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (d == 0 && !allowZero) {
@@ -262,11 +278,15 @@ LogicalResult importSqueeze(NodeImporter &n) {
                            << in.getDimSize(*d);
     drop[*d] = true;
   }
-  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> inExtents = extentsOf(in), extents;
   for (int64_t d = 0; d < in.getRank(); ++d)
     if (!drop[d])
-      shape.push_back(in.getDimSize(d));
-  return setReshaped(n, *x, shape);
+      extents.push_back(inExtents[d]);
+  auto y = n.reshapeTo(*x, extents);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
 }
 
 LogicalResult importUnsqueeze(NodeImporter &n) {
@@ -285,11 +305,16 @@ LogicalResult importUnsqueeze(NodeImporter &n) {
       return n.emitError() << "axes repeat dim " << *d;
     inserted[*d] = true;
   }
-  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> inExtents = extentsOf(in), extents;
   int64_t src = 0;
   for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(inserted[d] ? 1 : in.getDimSize(src++));
-  return setReshaped(n, *x, shape);
+    extents.push_back(inserted[d] ? getAffineConstantExpr(1, n.getContext())
+                                  : inExtents[src++]);
+  auto y = n.reshapeTo(*x, extents);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
 }
 
 LogicalResult importTranspose(NodeImporter &n) {
@@ -395,12 +420,37 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
 
 LogicalResult importExpand(NodeImporter &n) {
   auto x = n.requiredInput(0);
-  auto shape = n.constInts(1, "shape");
-  if (failed(x) || failed(shape))
+  auto target = n.extentInts(1, "shape");
+  if (failed(x) || failed(target))
     return failure();
+  if (isSymbolic(n.inputType(0)) || llvm::any_of(*target, [](AffineExpr e) {
+        return !isa<AffineConstantExpr>(e);
+      })) {
+    auto out = broadcastExtents(extentsOf(n.inputType(0)), *target);
+    if (failed(out))
+      return n.emitError() << "cannot broadcast "
+                           << symbolicShapeName(
+                                  n.inputType(0),
+                                  dimsOf((*x).getParentRegion()->getParentOp()))
+                           << " to the requested shape";
+    auto type =
+        tensorTypeOf(n.getContext(), *out, n.inputType(0).getElementType());
+    if (type == n.inputType(0)) {
+      n.setOutput(0, *x);
+      return success();
+    }
+    auto y = n.createTyped<ExpandOp>(type, *x);
+    if (failed(y))
+      return failure();
+    n.setOutput(0, *y);
+    return success();
+  }
+  SmallVector<int64_t> shape;
+  for (AffineExpr e : *target)
+    shape.push_back(cast<AffineConstantExpr>(e).getValue());
   // ONNX Expand broadcasts both ways: the target may hold 1 where the input
   // does not.
-  auto out = broadcastShapes(n.inputType(0).getShape(), *shape);
+  auto out = broadcastShapes(n.inputType(0).getShape(), shape);
   if (failed(out))
     return n.emitError() << "cannot broadcast " << n.inputType(0)
                          << " to the requested shape";
@@ -495,12 +545,118 @@ SliceDim clampSlice(int64_t start, int64_t end, int64_t step, int64_t dim) {
   return {size ? start : 0, size};
 }
 
+/// Slice where the input or the ends are symbolic: each start a constant
+/// (from the end of the dimension when negative, for a static one), each
+/// step positive, each end a constant or an extent; the slice must stay
+/// inside the input and be no shorter than empty at every value in range.
+LogicalResult importSymbolicSlice(NodeImporter &n, Value x,
+                                  ArrayRef<AffineExpr> starts,
+                                  ArrayRef<AffineExpr> ends,
+                                  ArrayRef<int64_t> axes,
+                                  ArrayRef<int64_t> steps) {
+  auto in = cast<RankedTensorType>(x.getType());
+  auto dims = dimsOf(x.getParentRegion()->getParentOp());
+  int64_t rank = in.getRank();
+  SmallVector<AffineExpr> inExtents = extentsOf(in), extents = inExtents;
+  SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1);
+  // Beyond any extent: ONNX's "to the end" (INT64_MAX and the like).
+  constexpr int64_t kToTheEnd = int64_t(1) << 62;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    auto axis = n.normalizeAxis(axes[i], rank);
+    if (failed(axis))
+      return failure();
+    AffineExpr dim = inExtents[*axis];
+    auto dimRange = rangeOf(dim, dims);
+    auto start = dyn_cast<AffineConstantExpr>(starts[i]);
+    if (!start || steps[i] < 1 || !dimRange)
+      return n.emitError() << "a slice of " << symbolicShapeName(in, dims)
+                           << " along axis " << *axis
+                           << " needs a constant start and a positive step";
+    int64_t s0 = start.getValue();
+    if (s0 < 0) {
+      if (dimRange->first != dimRange->second)
+        return n.emitError() << "a negative start along the symbolic axis "
+                             << *axis << " is not supported";
+      s0 = std::max<int64_t>(0, s0 + dimRange->first);
+    }
+    AffineExpr end = ends[i];
+    if (auto c = dyn_cast<AffineConstantExpr>(end)) {
+      if (c.getValue() >= kToTheEnd || c.getValue() >= dimRange->second)
+        end = dim;
+      else if (c.getValue() < 0)
+        end = dim + c.getValue();
+    }
+    // min(end, dim): the end must not pass the dimension at any value.
+    auto beyond = rangeOf(dim - end, dims);
+    AffineExpr size = (end - s0).ceilDiv(steps[i]);
+    auto sizeRange = rangeOf(size, dims);
+    if (!beyond || beyond->first < 0 || !sizeRange || sizeRange->first < 0 ||
+        s0 > dimRange->first)
+      return n.emitError() << "the slice [" << s0 << ", "
+                           << extentName(end, dims) << ") of axis " << *axis
+                           << " of " << symbolicShapeName(in, dims)
+                           << " is not inside it at every extent in range";
+    outStarts[*axis] = s0;
+    outSteps[*axis] = steps[i];
+    extents[*axis] = size;
+  }
+  SmallVector<int64_t> sizes;
+  for (AffineExpr e : extents) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    sizes.push_back(c ? c.getValue() : ShapedType::kDynamic);
+  }
+  auto type = tensorTypeOf(n.getContext(), extents, in.getElementType());
+  unsigned symbols = 0;
+  for (AffineExpr e : extents)
+    e.walk([&](AffineExpr sub) {
+      if (auto sym = dyn_cast<AffineSymbolExpr>(sub))
+        symbols = std::max(symbols, sym.getPosition() + 1);
+    });
+  auto y = n.createTyped<SliceOp>(type, x, outStarts, sizes, outSteps,
+                                  n.b.getAttr<ExtentsAttr>(AffineMap::get(
+                                      0, symbols, extents, n.getContext())));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 LogicalResult importSlice(NodeImporter &n) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
   auto in = n.inputType(0);
   SmallVector<int64_t> starts, ends, axes, steps;
+  if (n.sinceVersion >= 10) {
+    auto s = n.extentInts(1, "starts"), e = n.extentInts(2, "ends");
+    if (failed(s) || failed(e))
+      return failure();
+    auto constant = [](AffineExpr v) { return isa<AffineConstantExpr>(v); };
+    if (isSymbolic(in) || !llvm::all_of(*s, constant) ||
+        !llvm::all_of(*e, constant)) {
+      if (n.hasInput(3)) {
+        auto a = n.constInts(3, "axes");
+        if (failed(a))
+          return failure();
+        axes = *a;
+      }
+      if (n.hasInput(4)) {
+        auto st = n.constInts(4, "steps");
+        if (failed(st))
+          return failure();
+        steps = *st;
+      }
+      if (axes.empty())
+        for (size_t i = 0; i < s->size(); ++i)
+          axes.push_back(i);
+      if (steps.empty())
+        steps.assign(s->size(), 1);
+      if (e->size() != s->size() || axes.size() != s->size() ||
+          steps.size() != s->size())
+        return n.emitError() << "starts, ends, axes and steps differ in length";
+      return importSymbolicSlice(n, *x, *s, *e, axes, steps);
+    }
+  }
   if (n.sinceVersion < 10) {
     starts = n.attrInts("starts").value_or(SmallVector<int64_t>());
     ends = n.attrInts("ends").value_or(SmallVector<int64_t>());
@@ -563,6 +719,8 @@ LogicalResult importSplit(NodeImporter &n) {
   auto axis = n.normalizeAxis(n.attrInt("axis", 0), in.getRank());
   if (failed(axis))
     return failure();
+  if (in.isDynamicDim(*axis))
+    return n.emitError() << "cannot split the symbolic dimension " << *axis;
   int64_t dim = in.getDimSize(*axis);
   int64_t parts = n.numOutputs();
   SmallVector<int64_t> sizes;
@@ -604,7 +762,19 @@ LogicalResult importSplit(NodeImporter &n) {
         steps(in.getRank(), 1);
     starts[*axis] = size ? offset : 0;
     shape[*axis] = size;
-    auto y = n.create<SliceOp>(*x, starts, shape, steps);
+    FailureOr<Value> y;
+    if (isSymbolic(in)) {
+      // The other dimensions keep their extents.
+      SmallVector<AffineExpr> extents = extentsOf(in);
+      extents[*axis] = getAffineConstantExpr(size, n.getContext());
+      auto type = tensorTypeOf(n.getContext(), extents, in.getElementType());
+      y = n.createTyped<SliceOp>(
+          type, *x, starts, shape, steps,
+          n.b.getAttr<ExtentsAttr>(
+              cast<ExtentsAttr>(type.getEncoding()).getMap()));
+    } else {
+      y = n.create<SliceOp>(*x, starts, shape, steps);
+    }
     if (failed(y))
       return failure();
     n.setOutput(i, *y);

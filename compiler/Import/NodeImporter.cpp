@@ -57,6 +57,21 @@ FailureOr<SmallVector<int64_t>> NodeImporter::constInts(unsigned i,
   return *values;
 }
 
+FailureOr<SmallVector<AffineExpr>> NodeImporter::extentInts(unsigned i,
+                                                            StringRef what) {
+  if (hasInput(i))
+    if (auto symbolic =
+            input(i).getDefiningOp<mlir::brrr::SymbolicConstantOp>())
+      return llvm::to_vector(symbolic.getValue().getMap().getResults());
+  auto values = constInts(i, what);
+  if (failed(values))
+    return failure();
+  SmallVector<AffineExpr> extents;
+  for (int64_t v : *values)
+    extents.push_back(getAffineConstantExpr(v, getContext()));
+  return extents;
+}
+
 FailureOr<SmallVector<double>> NodeImporter::constFloats(unsigned i,
                                                          StringRef what) {
   if (!hasInput(i))
@@ -184,14 +199,18 @@ FailureOr<Value> NodeImporter::finish(Operation *op, Type resultType) {
   // Fold constants and identities as they are built: ONNX shape subgraphs
   // become constants here, before any node needs them as static values.
   SmallVector<OpFoldResult> folded;
-  if (!isa<mlir::brrr::ConstantOp>(op) && succeeded(op->fold(folded)) &&
-      folded.size() == 1) {
+  if (!isa<mlir::brrr::ConstantOp, mlir::brrr::SymbolicConstantOp>(op) &&
+      succeeded(op->fold(folded)) && folded.size() == 1) {
     Value result;
     if (auto v = dyn_cast<Value>(folded.front()))
       result = v;
     else if (auto attr =
                  dyn_cast<ElementsAttr>(cast<Attribute>(folded.front())))
       result = mlir::brrr::ConstantOp::create(b, loc, attr);
+    else if (auto extents = dyn_cast<mlir::brrr::ExtentsAttr>(
+                 cast<Attribute>(folded.front())))
+      result = mlir::brrr::SymbolicConstantOp::create(
+          b, loc, op->getResult(0).getType(), extents);
     if (result) {
       op->erase();
       return result;

@@ -161,6 +161,10 @@ public:
   /// `brrr.reshape` of `v` to `shape`.
   mlir::FailureOr<mlir::Value> reshape(mlir::Value v,
                                        llvm::ArrayRef<int64_t> shape);
+  /// The values of input `i` (named `what` in errors), a constant or a
+  /// symbolic constant integer tensor, as extents.
+  mlir::FailureOr<llvm::SmallVector<mlir::AffineExpr>>
+  extentInts(unsigned i, llvm::StringRef what);
   /// `brrr.reshape` of `v` to `extents` (constants, or expressions of the
   /// module's symbolic dimensions).
   mlir::FailureOr<mlir::Value>

@@ -395,18 +395,23 @@ LogicalResult GraphImporter::importInitializers() {
 
 /// The ops whose import carries symbolic extents (`brrrc --input-shape
 /// NAME=MIN..MAX`) from their inputs to their outputs; a node of another
-/// op with a symbolic input is an error.
+/// op with a symbolic input is an error. (Shape values, the symbolic
+/// constants that Shape yields, are static tensors and fold through the
+/// shape arithmetic of any op.)
 const llvm::StringSet<> kSymbolicOps = {
     // Elementwise.
     "Abs", "Add", "And", "AveragePool", "BatchNormalization", "Cast", "Ceil",
     "Clip", "Cos", "Div", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
     "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Log", "Max", "Min",
     "Mul", "Neg", "Not", "Or", "Reciprocal", "Relu", "Sigmoid", "Sin", "Sqrt",
-    "Sub", "Sum", "Tanh", "Where", "Xor",
+    "Sub", "Sum", "Tanh", "Where", "Xor", "IsNaN",
     // Products, windows, rows and reductions.
-    "Conv", "Flatten", "Gemm", "GlobalAveragePool", "GlobalMaxPool",
-    "LayerNormalization", "MatMul", "MaxPool", "ReduceMax", "ReduceMean",
-    "ReduceMin", "ReduceSum", "Reshape", "Softmax", "Transpose"};
+    "Conv", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "LayerNormalization",
+    "MatMul", "MaxPool", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum",
+    "Softmax",
+    // Data movement and indexing; Shape yields a symbolic constant.
+    "Concat", "Expand", "Flatten", "Gather", "GatherElements", "Reshape",
+    "Shape", "Slice", "Split", "Squeeze", "Transpose", "Unsqueeze"};
 
 void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   std::string name = node.name().empty()

@@ -204,6 +204,14 @@ LogicalResult KernelConfigAttr::verify(
 
 Operation *BrrrDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
+  if (auto extents = dyn_cast<ExtentsAttr>(value)) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        !tensor.getElementType().isSignlessInteger() ||
+        extents.getMap().getNumResults() != tensor.getNumElements())
+      return nullptr;
+    return SymbolicConstantOp::create(builder, loc, type, extents);
+  }
   auto elements = dyn_cast<ElementsAttr>(value);
   if (!elements || elements.getType() != type)
     return nullptr;

@@ -61,6 +61,7 @@ def Brrr_SymFloatTensor : Brrr_SymTensorOf<[AnyFloat]>;
 def Brrr_SymNumericTensor : Brrr_SymTensorOf<[AnyFloat, Brrr_Int]>;
 def Brrr_SymComparableTensor : Brrr_SymTensorOf<[AnyFloat, AnyInteger]>;
 def Brrr_SymBoolTensor : Brrr_SymTensorOf<[I1]>;
+def Brrr_SymIndexTensor : Brrr_SymTensorOf<[I32, I64]>;
 def Brrr_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
 
 //===----------------------------------------------------------------------===//

@@ -103,11 +103,47 @@ SmallVector<Attribute> elementsOf(DenseElementsAttr attr) {
   return SmallVector<Attribute>(attr.getValues<Attribute>());
 }
 
+/// A symbolic element of a folded integer tensor: its extent as a map of
+/// one result.
+AffineMapAttr symbolicElement(AffineExpr e) {
+  return AffineMapAttr::get(AffineMap::get(0, 0, e));
+}
+
+/// Packs element attributes into a constant of `resultType`: dense, or a
+/// symbolic constant (#brrr.extents) where some are symbolic elements.
+Attribute packElements(RankedTensorType resultType,
+                       ArrayRef<Attribute> values) {
+  if (!llvm::any_of(values, [](Attribute a) { return isa<AffineMapAttr>(a); }))
+    return DenseElementsAttr::get(resultType, values);
+  if (!resultType.getElementType().isSignlessInteger())
+    return nullptr;
+  SmallVector<AffineExpr> exprs;
+  unsigned symbols = 0;
+  for (Attribute a : values) {
+    AffineExpr e;
+    if (auto m = dyn_cast<AffineMapAttr>(a))
+      e = m.getValue().getResult(0);
+    else if (auto i = dyn_cast<IntegerAttr>(a))
+      e = getAffineConstantExpr(i.getInt(), a.getContext());
+    else
+      return nullptr;
+    e.walk([&](AffineExpr sub) {
+      if (auto sym = dyn_cast<AffineSymbolExpr>(sub))
+        symbols = std::max(symbols, sym.getPosition() + 1);
+    });
+    exprs.push_back(e);
+  }
+  return ExtentsAttr::get(
+      resultType.getContext(),
+      AffineMap::get(0, symbols, exprs, resultType.getContext()));
+}
+
 /// Applies `fn(outIndex)` to every element of `resultType` and packs the
 /// attributes it returns; null if any element is null.
 template <typename Fn>
 Attribute buildElements(RankedTensorType resultType, Fn fn) {
-  if (resultType.getNumElements() > kMaxFoldElements)
+  if (!resultType.hasStaticShape() ||
+      resultType.getNumElements() > kMaxFoldElements)
     return nullptr;
   SmallVector<Attribute> values;
   values.reserve(resultType.getNumElements());
@@ -117,7 +153,30 @@ Attribute buildElements(RankedTensorType resultType, Fn fn) {
       return nullptr;
     values.push_back(v);
   }
-  return DenseElementsAttr::get(resultType, values);
+  return packElements(resultType, values);
+}
+
+/// The elements of a small constant operand `v` whose folded value is
+/// `attr`: a dense constant's, or a symbolic constant's (#brrr.extents:
+/// IntegerAttr where an element is constant, a symbolic element where it
+/// is not); nullopt for anything else.
+std::optional<SmallVector<Attribute>> smallElements(Attribute attr, Value v) {
+  if (DenseElementsAttr d = smallDense(attr))
+    return elementsOf(d);
+  auto extents = dyn_cast_or_null<ExtentsAttr>(attr);
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!extents || !type || !type.hasStaticShape() ||
+      !type.getElementType().isSignlessInteger() ||
+      extents.getMap().getNumResults() != type.getNumElements())
+    return std::nullopt;
+  SmallVector<Attribute> values;
+  for (AffineExpr e : extents.getMap().getResults()) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      values.push_back(IntegerAttr::get(type.getElementType(), c.getValue()));
+    else
+      values.push_back(symbolicElement(e));
+  }
+  return values;
 }
 
 /// Whether `t`'s integers read as unsigned (booleans and unsigned types),
@@ -272,11 +331,131 @@ Attribute evalCast(Attribute value, Type to, bool fromUnsigned,
                                      : a.sextOrTrunc(toInt.getWidth()));
 }
 
+/// An elementwise op over small integer constants some of which are
+/// symbolic (#brrr.extents): sums, differences and products of extents,
+/// quotients of non-negative extents by positive constants, casts to an
+/// integer type that holds every value, and max, min and comparisons that
+/// the extents' ranges decide. Null for anything else: the op stays.
+Attribute foldSymbolicElementwise(Operation *op, ArrayRef<Attribute> operands) {
+  SmallVector<SmallVector<Attribute>> values;
+  for (auto [a, v] : llvm::zip(operands, op->getOperands())) {
+    auto elements = smallElements(a, v);
+    if (!elements)
+      return nullptr;
+    values.push_back(std::move(*elements));
+  }
+  SmallVector<DimAttr> dims = dimsOf(op);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type resultElement = resultType.getElementType();
+  auto exprOf = [](Attribute a) -> AffineExpr {
+    if (auto m = dyn_cast<AffineMapAttr>(a))
+      return m.getValue().getResult(0);
+    auto i = dyn_cast<IntegerAttr>(a);
+    if (!i || i.getType().isInteger(1))
+      return AffineExpr();
+    return getAffineConstantExpr(i.getInt(), a.getContext());
+  };
+  // `e` as an element of the result, if its range fits the result type.
+  auto element = [&](AffineExpr e) -> Attribute {
+    auto range = rangeOf(e, dims);
+    unsigned width = resultElement.getIntOrFloatBitWidth();
+    if (!range || !resultElement.isSignlessInteger() || width < 2 ||
+        (width < 64 && (range->first < -(int64_t(1) << (width - 1)) ||
+                        range->second >= (int64_t(1) << (width - 1)))))
+      return nullptr;
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return IntegerAttr::get(resultElement, c.getValue());
+    return symbolicElement(e);
+  };
+  auto at = [&](unsigned k, ArrayRef<int64_t> idx) {
+    return exprOf(values[k][broadcastSource(
+        idx, cast<ShapedType>(op->getOperand(k).getType()).getShape())]);
+  };
+  if (isa<CastOp>(op))
+    return buildElements(resultType, [&](ArrayRef<int64_t> idx) {
+      AffineExpr e = at(0, idx);
+      return e ? element(e) : Attribute();
+    });
+  StringRef name = op->getName().getStringRef();
+  return buildElements(resultType, [&](ArrayRef<int64_t> idx) -> Attribute {
+    AffineExpr l = at(0, idx), r = at(1, idx);
+    if (!l || !r)
+      return nullptr;
+    auto difference = rangeOf(l - r, dims);
+    if (auto compare = dyn_cast<CompareOp>(op)) {
+      if (!difference)
+        return nullptr;
+      auto [lo, hi] = *difference;
+      std::optional<bool> holds;
+      switch (compare.getPredicate()) {
+      case ComparePredicate::eq:
+      case ComparePredicate::ne:
+        if (lo == 0 && hi == 0)
+          holds = true;
+        else if (lo > 0 || hi < 0)
+          holds = false;
+        if (holds && compare.getPredicate() == ComparePredicate::ne)
+          holds = !*holds;
+        break;
+      case ComparePredicate::lt:
+        holds = hi < 0    ? std::optional<bool>(true)
+                : lo >= 0 ? std::optional<bool>(false)
+                          : std::nullopt;
+        break;
+      case ComparePredicate::le:
+        holds = hi <= 0  ? std::optional<bool>(true)
+                : lo > 0 ? std::optional<bool>(false)
+                         : std::nullopt;
+        break;
+      case ComparePredicate::gt:
+        holds = lo > 0    ? std::optional<bool>(true)
+                : hi <= 0 ? std::optional<bool>(false)
+                          : std::nullopt;
+        break;
+      case ComparePredicate::ge:
+        holds = lo >= 0  ? std::optional<bool>(true)
+                : hi < 0 ? std::optional<bool>(false)
+                         : std::nullopt;
+        break;
+      }
+      if (!holds)
+        return nullptr;
+      return IntegerAttr::get(resultElement, *holds);
+    }
+    if (name == AddOp::getOperationName())
+      return element(l + r);
+    if (name == SubOp::getOperationName())
+      return element(l - r);
+    if (name == MulOp::getOperationName())
+      return element(l * r);
+    if (name == DivOp::getOperationName()) {
+      auto c = dyn_cast<AffineConstantExpr>(r);
+      auto range = rangeOf(l, dims);
+      // Integer division truncates; it floors where the dividend is not
+      // negative.
+      if (!c || c.getValue() <= 0 || !range || range->first < 0)
+        return nullptr;
+      return element(l.floorDiv(c.getValue()));
+    }
+    if (name == MaxOp::getOperationName() ||
+        name == MinOp::getOperationName()) {
+      if (!difference || (difference->first < 0 && difference->second > 0))
+        return nullptr;
+      bool lhsLarger = difference->first >= 0;
+      return element((name == MaxOp::getOperationName()) == lhsLarger ? l : r);
+    }
+    return nullptr;
+  });
+}
+
 /// An elementwise binary op, comparison or cast whose operands are small
 /// dense constants, evaluated; null if an operand is not one, or if some
 /// element has no defined value (then `why`, when given, says why).
 Attribute foldElementwise(Operation *op, ArrayRef<Attribute> operands,
                           std::string *why) {
+  if (llvm::any_of(operands,
+                   [](Attribute a) { return isa_and_nonnull<ExtentsAttr>(a); }))
+    return foldSymbolicElementwise(op, operands);
   SmallVector<DenseElementsAttr> dense;
   SmallVector<SmallVector<Attribute>> values;
   for (Attribute a : operands) {
@@ -346,20 +525,19 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
-  DenseElementsAttr c = smallDense(adaptor.getCondition()),
-                    l = smallDense(adaptor.getLhs()),
-                    r = smallDense(adaptor.getRhs());
+  DenseElementsAttr c = smallDense(adaptor.getCondition());
+  auto l = smallElements(adaptor.getLhs(), getLhs());
+  auto r = smallElements(adaptor.getRhs(), getRhs());
   if (!c || !l || !r)
     return nullptr;
-  SmallVector<Attribute> cv = elementsOf(c), lv = elementsOf(l),
-                         rv = elementsOf(r);
+  SmallVector<Attribute> cv = elementsOf(c);
   return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
     bool take =
         cast<IntegerAttr>(cv[broadcastSource(idx, c.getType().getShape())])
             .getValue()
             .getBoolValue();
-    return take ? lv[broadcastSource(idx, l.getType().getShape())]
-                : rv[broadcastSource(idx, r.getType().getShape())];
+    return take ? (*l)[broadcastSource(idx, getLhs().getType().getShape())]
+                : (*r)[broadcastSource(idx, getRhs().getType().getShape())];
   });
 }
 
@@ -452,26 +630,24 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1)
     return getInputs().front();
-  SmallVector<DenseElementsAttr> inputs;
-  for (Attribute a : adaptor.getInputs()) {
-    if (!smallDense(a))
-      return nullptr;
-    inputs.push_back(cast<DenseElementsAttr>(a));
-  }
   SmallVector<SmallVector<Attribute>> values;
   SmallVector<int64_t> starts;
   int64_t start = 0;
-  for (DenseElementsAttr a : inputs) {
-    values.push_back(elementsOf(a));
+  for (auto [a, v] : llvm::zip(adaptor.getInputs(), getInputs())) {
+    auto elements = smallElements(a, v);
+    if (!elements)
+      return nullptr;
+    values.push_back(std::move(*elements));
     starts.push_back(start);
-    start += a.getType().getDimSize(getAxis());
+    start += cast<RankedTensorType>(v.getType()).getDimSize(getAxis());
   }
   int64_t axis = getAxis();
   return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
     size_t k = llvm::upper_bound(starts, idx[axis]) - starts.begin() - 1;
     SmallVector<int64_t> src(idx);
     src[axis] -= starts[k];
-    return values[k][broadcastSource(src, inputs[k].getType().getShape())];
+    return values[k][broadcastSource(
+        src, cast<RankedTensorType>(getInputs()[k].getType()).getShape())];
   });
 }
 
@@ -481,27 +657,28 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
-    if (dense.isSplat())
+    if (dense.isSplat() && getType().hasStaticShape())
       return dense.resizeSplat(getType());
-  DenseElementsAttr in = smallDense(adaptor.getInput());
+  auto in = smallElements(adaptor.getInput(), getInput());
   if (!in)
     return nullptr;
-  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<Attribute> &values = *in;
   return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
-    return values[broadcastSource(idx, in.getType().getShape())];
+    return values[broadcastSource(idx, getInput().getType().getShape())];
   });
 }
 
 OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
-  DenseElementsAttr in = smallDense(adaptor.getInput()),
-                    indices = smallDense(adaptor.getIndices());
+  auto in = smallElements(adaptor.getInput(), getInput());
+  DenseElementsAttr indices = smallDense(adaptor.getIndices());
   if (!in || !indices)
     return nullptr;
-  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<Attribute> &values = *in;
+  auto inType = getInput().getType();
   SmallVector<APInt> idxValues = indexValues(indices);
-  int64_t axis = getAxis(), dim = in.getType().getDimSize(axis);
+  int64_t axis = getAxis(), dim = inType.getDimSize(axis);
   int64_t idxRank = indices.getType().getRank();
-  SmallVector<int64_t> inStrides = stridesOf(in.getType().getShape());
+  SmallVector<int64_t> inStrides = stridesOf(inType.getShape());
   SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
   return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
     int64_t idxLinear = 0;
@@ -511,7 +688,7 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
     if (k < 0)
       return nullptr;
     int64_t linear = 0;
-    for (int64_t d = 0; d < in.getType().getRank(); ++d) {
+    for (int64_t d = 0; d < inType.getRank(); ++d) {
       int64_t coord = d < axis ? out[d] : d == axis ? k : out[d + idxRank - 1];
       linear += coord * inStrides[d];
     }
@@ -716,8 +893,13 @@ OpFoldResult PadOp::fold(FoldAdaptor) {
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput());
+      dense && getType().hasStaticShape())
     return dense.reshape(getType());
+  // A symbolic constant keeps its elements in order.
+  if (isa_and_nonnull<ExtentsAttr>(adaptor.getInput()) &&
+      getType().hasStaticShape())
+    return adaptor.getInput();
   return nullptr;
 }
 
@@ -728,10 +910,10 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
     identity &= start == 0 && step == 1;
   if (identity)
     return getInput();
-  DenseElementsAttr in = smallDense(adaptor.getInput());
+  auto in = smallElements(adaptor.getInput(), getInput());
   if (!in)
     return nullptr;
-  SmallVector<Attribute> values = elementsOf(in);
+  SmallVector<Attribute> &values = *in;
   SmallVector<int64_t> strides = stridesOf(inType.getShape());
   return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
     int64_t linear = 0;
@@ -750,7 +932,7 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
     return getInput();
   // A splat of any size stays one value.
   auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getInput());
-  if (splat)
+  if (splat && getType().hasStaticShape())
     return splat.resizeSplat(getType());
   DenseElementsAttr in = smallDense(adaptor.getInput());
   if (!in)

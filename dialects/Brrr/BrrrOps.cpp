@@ -169,6 +169,16 @@ LogicalResult ExpandOp::verify() {
     return emitOpError("cannot broadcast rank ")
            << in.getRank() << " to the lower rank " << out.getRank();
   int64_t offset = out.getRank() - in.getRank();
+  if (isSymbolic(in) || isSymbolic(out)) {
+    SmallVector<AffineExpr> ie = extentsOf(in), oe = extentsOf(out);
+    for (int64_t i = 0; i < in.getRank(); ++i) {
+      auto one = dyn_cast<AffineConstantExpr>(ie[i]);
+      if ((!one || one.getValue() != 1) && ie[i] != oe[i + offset])
+        return emitOpError("operand dimension ")
+               << i << " cannot broadcast to the result's";
+    }
+    return success();
+  }
   for (int64_t i = 0; i < in.getRank(); ++i) {
     int64_t d = in.getDimSize(i);
     if (d != 1 && d != out.getDimSize(i + offset))

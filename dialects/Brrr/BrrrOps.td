@@ -530,8 +530,8 @@ def Brrr_ConcatOp : Brrr_Op<"concat", [Pure, InferTypeOpAdaptor]> {
     %y = brrr.concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
     ```
   }];
-  let arguments = (ins Variadic<Brrr_Tensor>:$inputs, I64Attr:$axis);
-  let results = (outs Brrr_Tensor:$result);
+  let arguments = (ins Variadic<Brrr_SymTensor>:$inputs, I64Attr:$axis);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
   let hasFolder = 1;
 }
@@ -556,6 +556,31 @@ def Brrr_ConstantOp : Brrr_Op<"constant", [ConstantLike, Pure,
   let hasFolder = 1;
 }
 
+def Brrr_SymbolicConstantOp : Brrr_Op<"symbolic_constant",
+                                       [ConstantLike, Pure]> {
+  let summary = "an integer tensor of symbolic extents";
+  let description = [{
+    The values of extents that are fixed only at run time, in row-major
+    order: `value`'s results are expressions of the module's symbolic
+    dimensions (`brrr.dims`) or constants. It is what a Shape of a tensor
+    with symbolic dimensions imports as, and the folders carry it through
+    shape arithmetic (Gather, Concat, Slice, reshapes, sums, products and
+    the comparisons that the extents' ranges decide) into the shapes of
+    Reshape, Expand and Slice.
+
+    Example, the batch and sequence of `x`:
+
+    ```mlir
+    %s = brrr.symbolic_constant <()[s0, s1] -> (s0, s1)> -> tensor<2xi64>
+    ```
+  }];
+  let arguments = (ins Brrr_ExtentsAttr:$value);
+  let results = (outs StaticShapeTensorOf<[I32, I64]>:$result);
+  let assemblyFormat = "$value attr-dict `->` type($result)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
 def Brrr_ExpandOp : Brrr_Op<"expand", [Pure]> {
   let summary = "numpy broadcast to the result shape";
   let description = [{
@@ -569,8 +594,8 @@ def Brrr_ExpandOp : Brrr_Op<"expand", [Pure]> {
     %y = brrr.expand %x : tensor<1x8xf32> -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input);
-  let results = (outs Brrr_Tensor:$result);
+  let arguments = (ins Brrr_SymTensor:$input);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -589,9 +614,9 @@ def Brrr_GatherOp : Brrr_Op<"gather", [Pure, InferTypeOpAdaptor]> {
          : (tensor<1000x64xf32>, tensor<2x16xi64>) -> tensor<2x16x64xf32>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+  let arguments = (ins Brrr_SymTensor:$input, Brrr_SymIndexTensor:$indices,
                        I64Attr:$axis);
-  let results = (outs Brrr_Tensor:$result);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = [{
     $input `,` $indices attr-dict `:` functional-type(operands, results)
   }];
@@ -617,12 +642,13 @@ def Brrr_GatherElementsOp : Brrr_Op<"gather_elements",
          : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+  let arguments = (ins Brrr_SymTensor:$input, Brrr_SymIndexTensor:$indices,
                        I64Attr:$axis);
-  let results = (outs Brrr_Tensor:$result);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = [{
     $input `,` $indices attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -781,7 +807,9 @@ def Brrr_SliceOp : Brrr_Op<"slice", [Pure, InferTypeOpAdaptor]> {
   let description = [{
     `result[i0, i1, ...] = input[starts[0] + i0 * steps[0], ...]` with the
     result shape `sizes`. Steps may be negative (reversal); every index read
-    must lie inside the input.
+    must lie inside the input. A size fixed only at run time is -1 in
+    `sizes` and its extent is in `extents` (one per dimension), for every
+    value of which the slice stays inside the input.
 
     Example:
 
@@ -790,10 +818,22 @@ def Brrr_SliceOp : Brrr_Op<"slice", [Pure, InferTypeOpAdaptor]> {
          : tensor<4x9xf32> -> tensor<2x4xf32>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input, DenseI64ArrayAttr:$starts,
-                       DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$steps);
-  let results = (outs Brrr_Tensor:$result);
+  let arguments = (ins Brrr_SymTensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$steps,
+                       OptionalAttr<Brrr_ExtentsAttr>:$extents);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let builders = [
+    // A static slice: no symbolic extents.
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$input,
+                   "::llvm::ArrayRef<int64_t>":$starts,
+                   "::llvm::ArrayRef<int64_t>":$sizes,
+                   "::llvm::ArrayRef<int64_t>":$steps), [{
+      build($_builder, $_state, result, input, starts, sizes, steps,
+            ExtentsAttr());
+    }]>
+  ];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 

@@ -458,6 +458,29 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   int64_t axis = adaptor.getAxis();
   if (failed(checkAxis(loc, axis, first.getRank())))
     return failure();
+  if (llvm::any_of(adaptor.getInputs(),
+                   [](Value v) { return isSymbolic(v.getType()); })) {
+    SmallVector<AffineExpr> extents = extentsOf(first);
+    extents[axis] = getAffineConstantExpr(0, first.getContext());
+    for (Value v : adaptor.getInputs()) {
+      auto t = tensorType(v);
+      if (t.getRank() != first.getRank() ||
+          t.getElementType() != first.getElementType())
+        return emitOptionalError(loc,
+                                 "operands must share rank and element "
+                                 "type: ",
+                                 first, " vs ", t);
+      SmallVector<AffineExpr> e = extentsOf(t);
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (d != axis && e[d] != extents[d])
+          return emitOptionalError(loc, "operand shapes ", first, " and ", t,
+                                   " differ outside axis ", axis);
+      extents[axis] = extents[axis] + e[axis];
+    }
+    types.push_back(
+        tensorTypeOf(first.getContext(), extents, first.getElementType()));
+    return success();
+  }
   SmallVector<int64_t> shape(first.getShape());
   shape[axis] = 0;
   for (Value v : adaptor.getInputs()) {
@@ -496,10 +519,13 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   int64_t axis = adaptor.getAxis();
   if (failed(checkAxis(loc, axis, in.getRank())))
     return failure();
-  SmallVector<int64_t> shape(in.getShape().take_front(axis));
-  llvm::append_range(shape, idx.getShape());
-  llvm::append_range(shape, in.getShape().drop_front(axis + 1));
-  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  SmallVector<AffineExpr> inExtents = extentsOf(in),
+                          idxExtents = extentsOf(idx);
+  SmallVector<AffineExpr> extents(
+      ArrayRef<AffineExpr>(inExtents).take_front(axis));
+  llvm::append_range(extents, idxExtents);
+  llvm::append_range(extents, ArrayRef(inExtents).drop_front(axis + 1));
+  types.push_back(tensorTypeOf(in.getContext(), extents, in.getElementType()));
   return success();
 }
 
@@ -514,8 +540,10 @@ LogicalResult checkAlongAxis(std::optional<Location> loc, RankedTensorType in,
   if (idx.getRank() != in.getRank())
     return emitOptionalError(loc, "indices have rank ", idx.getRank(),
                              " but the input has rank ", in.getRank());
+  // Symbolic extents are checked against their ranges by the verifier.
   for (int64_t d = 0; d < in.getRank(); ++d)
-    if (d != axis && idx.getDimSize(d) > in.getDimSize(d))
+    if (d != axis && !in.isDynamicDim(d) && !idx.isDynamicDim(d) &&
+        idx.getDimSize(d) > in.getDimSize(d))
       return emitOptionalError(loc, "indices dimension ", d, " of size ",
                                idx.getDimSize(d), " exceeds the input's ",
                                in.getDimSize(d));
@@ -555,7 +583,7 @@ LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *,
   auto idx = tensorType(adaptor.getIndices());
   if (failed(checkAlongAxis(loc, in, idx, adaptor.getAxis())))
     return failure();
-  types.push_back(RankedTensorType::get(idx.getShape(), in.getElementType()));
+  types.push_back(idx.clone(in.getElementType()));
   return success();
 }
 
@@ -643,7 +671,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &types) {
@@ -653,11 +681,26 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       failed(checkSize(loc, "sizes", adaptor.getSizes(), rank)) ||
       failed(checkSize(loc, "steps", adaptor.getSteps(), rank)))
     return failure();
+  ExtentsAttr symbolic = adaptor.getExtentsAttr();
+  if (symbolic && symbolic.getMap().getNumResults() != rank)
+    return emitOptionalError(loc, "'extents' needs one extent per dimension");
   for (size_t d = 0; d < rank; ++d) {
     int64_t start = adaptor.getStarts()[d], size = adaptor.getSizes()[d],
             step = adaptor.getSteps()[d], dim = in.getDimSize(d);
     if (step == 0)
       return emitOptionalError(loc, "step of dimension ", d, " is zero");
+    if (symbolic) {
+      auto c = dyn_cast<AffineConstantExpr>(symbolic.getMap().getResult(d));
+      if (c ? c.getValue() != size : !ShapedType::isDynamic(size))
+        return emitOptionalError(loc, "size ", size, " of dimension ", d,
+                                 " disagrees with its extent");
+    } else if (ShapedType::isDynamic(size)) {
+      return emitOptionalError(loc, "dimension ", d,
+                               " has a symbolic size without 'extents'");
+    }
+    // Symbolic sizes and inputs: the verifier checks their ranges.
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(dim))
+      continue;
     if (size < 0)
       return emitOptionalError(loc, "size of dimension ", d, " is negative");
     if (size == 0)
@@ -666,6 +709,11 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
     if (start < 0 || start >= dim || last < 0 || last >= dim)
       return emitOptionalError(loc, "slice of dimension ", d, " reads [", start,
                                ", ", last, "] outside [0, ", dim, ")");
+  }
+  if (symbolic) {
+    types.push_back(tensorTypeOf(context, symbolic.getMap().getResults(),
+                                 in.getElementType()));
+    return success();
   }
   types.push_back(
       RankedTensorType::get(adaptor.getSizes(), in.getElementType()));

@@ -185,7 +185,14 @@ std::optional<std::pair<int64_t, int64_t>>
 mlir::brrr::rangeOf(AffineExpr extent, ArrayRef<DimAttr> dims) {
   if (!extent)
     return std::nullopt;
-  return rangeOfImpl(extent, dims);
+  // Terms that cancel (s0 - (s0 - 1)) must cancel before the interval
+  // arithmetic widens them.
+  unsigned symbols = dims.size();
+  extent.walk([&](AffineExpr sub) {
+    if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+      symbols = std::max(symbols, s.getPosition() + 1);
+  });
+  return rangeOfImpl(simplifyAffineExpr(extent, 0, symbols), dims);
 }
 
 std::optional<SmallVector<int64_t>>
@@ -354,6 +361,16 @@ LogicalResult BrrrDialect::verifyOperationAttribute(Operation *op,
     for (Type t : inner->getResultTypes())
       if (!check(t))
         return WalkResult::interrupt();
+    // Symbolic constants and slices hold extents as attributes.
+    for (NamedAttribute a : inner->getAttrs())
+      if (auto extents = dyn_cast<ExtentsAttr>(a.getValue());
+          extents && extents.getMap().getNumSymbols() > list.size()) {
+        inner->emitError() << "'" << a.getName().getValue()
+                           << "' names symbol s"
+                           << extents.getMap().getNumSymbols() - 1 << " but '"
+                           << kDimsAttrName << "' declares " << list.size();
+        return WalkResult::interrupt();
+      }
     for (Region &region : inner->getRegions())
       for (Block &block : region)
         for (Type t : block.getArgumentTypes())
@@ -362,4 +379,64 @@ LogicalResult BrrrDialect::verifyOperationAttribute(Operation *op,
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+OpFoldResult SymbolicConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult SymbolicConstantOp::verify() {
+  AffineMap map = getValue().getMap();
+  if (map.getNumDims() != 0 ||
+      map.getNumResults() != getResult().getType().getNumElements())
+    return emitOpError("needs one extent per element of ")
+           << getResult().getType() << ", got " << map.getNumResults();
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  // Static slices were checked by type inference; a symbolic size or
+  // input dimension must keep every index read inside the input at every
+  // value in range.
+  auto in = getInput().getType();
+  SmallVector<AffineExpr> inExtents = extentsOf(in);
+  SmallVector<AffineExpr> sizes = extentsOf(getType());
+  SmallVector<DimAttr> dims = dimsOf(*this);
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    if (!in.isDynamicDim(d) && !getType().isDynamicDim(d))
+      continue;
+    int64_t start = getStarts()[d], step = getSteps()[d];
+    // Inside when start >= 0, start < dim, and start + (size - 1) * step in
+    // [0, dim) over every value: dim - start - (size - 1) * step >= 1 for
+    // a positive step, start + (size - 1) * step >= 0 for a negative one.
+    AffineExpr last = sizes[d] * step + (start - step);
+    auto lastRange = rangeOf(last, dims);
+    auto room = rangeOf(inExtents[d] - last, dims);
+    auto size = rangeOf(sizes[d], dims);
+    if (!lastRange || !room || !size || start < 0 || step < 1 ||
+        (size->second > 0 && (lastRange->first < 0 || room->first < 1)))
+      return emitOpError("slice of dimension ")
+             << d << " (start " << start << ", size "
+             << extentName(sizes[d], dims) << ", step " << step
+             << ") may read outside the input's extent "
+             << extentName(inExtents[d], dims);
+  }
+  return success();
+}
+
+LogicalResult GatherElementsOp::verify() {
+  auto in = getInput().getType();
+  auto idx = getIndices().getType();
+  SmallVector<AffineExpr> inExtents = extentsOf(in),
+                          idxExtents = extentsOf(idx);
+  SmallVector<DimAttr> dims = dimsOf(*this);
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    if (d == static_cast<int64_t>(getAxis()) ||
+        (!in.isDynamicDim(d) && !idx.isDynamicDim(d)))
+      continue;
+    auto room = rangeOf(inExtents[d] - idxExtents[d], dims);
+    if (!room || room->first < 0)
+      return emitOpError("indices dimension ")
+             << d << " (" << extentName(idxExtents[d], dims)
+             << ") may exceed the input's " << extentName(inExtents[d], dims);
+  }
+  return success();
 }

@@ -380,7 +380,7 @@ func.func @gather_axis(%a: tensor<2x3xf32>, %i: tensor<4xi64>) {
 // -----
 
 func.func @gather_float_indices(%a: tensor<2x3xf32>, %i: tensor<4xf32>) {
-  // expected-error @+1 {{must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values}}
+  // expected-error @+1 {{must be statically or symbolically shaped tensor of 32-bit signless integer or 64-bit signless integer values}}
   %0 = brrr.gather %a, %i {axis = 0 : i64} : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
   return
 }

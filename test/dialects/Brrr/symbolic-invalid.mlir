@@ -95,8 +95,8 @@ func.func @cast_changes_extents(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0
 
 // Ops whose type inference does not carry symbolic extents refuse them.
 func.func @static_only_op(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) {
-  // expected-error @+1 {{must be variadic of statically shaped tensor}}
-  %0 = brrr.concat %x, %x {axis = 1 : i64} : (tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) -> tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>
+  // expected-error @+1 {{must be statically shaped tensor}}
+  %0 = brrr.pad reflect %x {high = array<i64: 0, 1>, low = array<i64: 0, 1>, value = 0.0 : f64} : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> -> tensor<?x18xf32, #brrr.extents<()[s0] -> (s0, 18)>>
   return
 }
 
@@ -107,4 +107,33 @@ func.func @dynamic_without_extents(%x: tensor<?x16xf32>) {
   // expected-error @+1 {{must be statically or symbolically shaped tensor}}
   %0 = brrr.relu %x : tensor<?x16xf32>
   return
+}
+
+// -----
+
+func.func @symbolic_constant_count() {
+  // expected-error @+1 {{needs one extent per element of 'tensor<3xi64>', got 2}}
+  %0 = brrr.symbolic_constant <()[s0, s1] -> (s0, s1)> -> tensor<3xi64>
+  return
+}
+
+// -----
+
+// A slice must stay inside its input at every extent in range.
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
+  func.func @slice_past_the_end(%x: tensor<1x16xf32>) {
+    // expected-error @+1 {{slice of dimension 1 (start 0, size seq, step 1) may read outside the input's extent 16}}
+    %0 = brrr.slice %x {extents = #brrr.extents<()[s0] -> (1, s0)>, sizes = array<i64: 1, -9223372036854775808>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<1x16xf32> -> tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0)>>
+    return
+  }
+}
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
+  func.func @gather_elements_past_the_end(%x: tensor<4x16xf32>, %i: tensor<4x?xi64, #brrr.extents<()[s0] -> (4, s0)>>) {
+    // expected-error @+1 {{indices dimension 1 (seq) may exceed the input's 16}}
+    %0 = brrr.gather_elements %x, %i {axis = 0 : i64} : (tensor<4x16xf32>, tensor<4x?xi64, #brrr.extents<()[s0] -> (4, s0)>>) -> tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>
+    return
+  }
 }

@@ -1,0 +1,47 @@
+// RUN: brrr-opt %s --canonicalize | FileCheck %s
+// Shape arithmetic folds over symbolic constants: gathers, concatenations,
+// slices and reshapes move their extents; sums, products and quotients by
+// positive constants compute new ones; comparisons and max/min fold where
+// the ranges decide them (batch >= 1, so batch == -1 is false), and stay
+// where they do not. A fold that ends in constants is a dense constant.
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"seq", 1, 512>]} {
+  // CHECK-LABEL: func.func @arithmetic
+  // CHECK-DAG: brrr.symbolic_constant <()[s0, s1] -> (s0, s1 * 2, 12)> -> tensor<3xi64>
+  // CHECK-DAG: brrr.symbolic_constant <()[s0, s1] -> (s1 floordiv 2)> -> tensor<1xi64>
+  // CHECK-DAG: brrr.constant dense<false> : tensor<1xi1>
+  // CHECK-DAG: brrr.symbolic_constant <()[s0] -> (s0)> -> tensor<1xi64>
+  // CHECK-NOT: brrr.concat
+  // CHECK-NOT: brrr.gather
+  // CHECK-NOT: brrr.div
+  // CHECK-NOT: brrr.where
+  func.func @arithmetic() -> (tensor<3xi64>, tensor<1xi64>, tensor<1xi1>, tensor<1xi64>) {
+    %shape = brrr.symbolic_constant #brrr.extents<()[s0, s1] -> (s0, s1)> -> tensor<2xi64>
+    %i1 = brrr.constant dense<1> : tensor<1xi64>
+    %two = brrr.constant dense<2> : tensor<1xi64>
+    %twelve = brrr.constant dense<12> : tensor<1xi64>
+    %minus = brrr.constant dense<-1> : tensor<1xi64>
+    %b = brrr.slice %shape {sizes = array<i64: 1>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<2xi64> -> tensor<1xi64>
+    %s = brrr.gather %shape, %i1 {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>) -> tensor<1xi64>
+    %s2 = brrr.mul %s, %two : tensor<1xi64>, tensor<1xi64> -> tensor<1xi64>
+    %cat = brrr.concat %b, %s2, %twelve {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xi64>
+    %half = brrr.div %s, %two : tensor<1xi64>, tensor<1xi64> -> tensor<1xi64>
+    %neg = brrr.compare eq %b, %minus : tensor<1xi64>, tensor<1xi64> -> tensor<1xi1>
+    %pick = brrr.where %neg, %i1, %b : tensor<1xi1>, tensor<1xi64>, tensor<1xi64> -> tensor<1xi64>
+    return %cat, %half, %neg, %pick : tensor<3xi64>, tensor<1xi64>, tensor<1xi1>, tensor<1xi64>
+  }
+
+  // batch < seq is undecided over the ranges, and the extents' difference
+  // is all that decides it: the comparison stays. seq - seq + 1 is 1.
+  // CHECK-LABEL: func.func @undecided
+  // CHECK-DAG: brrr.compare lt
+  // CHECK-DAG: brrr.constant dense<1> : tensor<1xi64>
+  func.func @undecided() -> (tensor<1xi1>, tensor<1xi64>) {
+    %b = brrr.symbolic_constant #brrr.extents<()[s0, s1] -> (s0)> -> tensor<1xi64>
+    %s = brrr.symbolic_constant #brrr.extents<()[s0, s1] -> (s1)> -> tensor<1xi64>
+    %sp1 = brrr.symbolic_constant #brrr.extents<()[s0, s1] -> (s1 + 1)> -> tensor<1xi64>
+    %lt = brrr.compare lt %b, %s : tensor<1xi64>, tensor<1xi64> -> tensor<1xi1>
+    %one = brrr.sub %sp1, %s : tensor<1xi64>, tensor<1xi64> -> tensor<1xi64>
+    return %lt, %one : tensor<1xi1>, tensor<1xi64>
+  }
+}
