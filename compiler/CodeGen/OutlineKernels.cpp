@@ -166,6 +166,8 @@ struct OutlineKernelsPass
   using BrrrOutlineKernelsBase::BrrrOutlineKernelsBase;
 
   void runOnOperation() override {
+    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
     if (!main) {

@@ -96,6 +96,11 @@ std::string extentName(AffineExpr extent, ArrayRef<DimAttr> dims);
 /// they use, for diagnostics: "[batch, 3, 64, 64] (batch in 1..128)".
 std::string symbolicShapeName(RankedTensorType t, ArrayRef<DimAttr> dims);
 
+/// Fails with an error naming `pass` and the first value under `root`
+/// with symbolic extents, if there is one: the gate of every pass that
+/// takes static shapes only.
+LogicalResult requireStaticShapes(Operation *root, StringRef pass);
+
 /// An extent that is a product: a constant times symbols (positions into
 /// the module's `brrr.dims`, sorted, a symbol once per factor).
 struct ExtentProduct {

@@ -267,6 +267,28 @@ std::string mlir::brrr::symbolicShapeName(RankedTensorType t,
   return ranges.empty() ? text : text + " (" + ranges + ")";
 }
 
+LogicalResult mlir::brrr::requireStaticShapes(Operation *root, StringRef pass) {
+  SmallVector<DimAttr> dims = dimsOf(root);
+  auto report = [&](Operation *at, Type t) {
+    at->emitError() << "'" << pass
+                    << "' takes static shapes; this value has symbolic extents "
+                    << symbolicShapeName(cast<RankedTensorType>(t), dims);
+    return WalkResult::interrupt();
+  };
+  WalkResult walk = root->walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (isSymbolic(t))
+        return report(op, t);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type t : block.getArgumentTypes())
+          if (isSymbolic(t))
+            return report(op, t);
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 std::optional<ExtentProduct> mlir::brrr::productOf(AffineExpr extent) {
   if (!extent)
     return std::nullopt;

@@ -357,6 +357,8 @@ struct SelectKernelConfigPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+      return signalPassFailure();
     if (!matmulTile.empty() && matmulTile.size() != 3) {
       getOperation().emitError("matmul-tile takes m,n,stages; got ")
           << matmulTile.size() << " values";

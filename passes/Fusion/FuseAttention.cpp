@@ -482,6 +482,8 @@ void eraseDead(Operation *op) {
 struct FuseAttentionPass
     : public mlir::brrr::impl::BrrrFuseAttentionBase<FuseAttentionPass> {
   void runOnOperation() override {
+    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+      return signalPassFailure();
     SmallVector<SoftmaxOp> softmaxes;
     getOperation().walk([&](SoftmaxOp sm) {
       if (!sm->getParentOfType<FusionOp>())

@@ -404,6 +404,8 @@ struct FuseElementwisePass
     : public mlir::brrr::impl::BrrrFuseElementwiseBase<FuseElementwisePass> {
   using Base::Base;
   void runOnOperation() override {
+    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+      return signalPassFailure();
     func::FuncOp func = getOperation();
     hoistCastsAboveViews(func);
     sinkViews(func);

@@ -139,6 +139,8 @@ FusionOp epilogueOf(FusionOp row) {
 
 struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
+    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+      return signalPassFailure();
     wrapEachInFusion(getOperation(), KernelFamily::row, isRowOp);
     // Every other reduction (leading or interleaved axes, integers) is a
     // general reduction kernel.

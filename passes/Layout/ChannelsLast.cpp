@@ -545,6 +545,8 @@ void widenIntoPad(PadOp pad) {
 struct ChannelsLastPass
     : public mlir::brrr::impl::BrrrChannelsLastBase<ChannelsLastPass> {
   void runOnOperation() override {
+    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+      return signalPassFailure();
     func::FuncOp func = getOperation();
     if (!targetOf(func).hasWgmma())
       return;

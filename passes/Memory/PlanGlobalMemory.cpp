@@ -87,6 +87,8 @@ private:
 struct PlanGlobalMemoryPass
     : public mlir::brrr::impl::BrrrPlanGlobalMemoryBase<PlanGlobalMemoryPass> {
   void runOnOperation() override {
+    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+      return signalPassFailure();
     func::FuncOp func = getOperation();
     Builder b(&getContext());
     Block &body = func.getBody().front();
