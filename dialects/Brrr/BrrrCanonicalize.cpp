@@ -105,6 +105,10 @@ struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
                            : ReshapeOp();
     if (!inner)
       return rewriter.notifyMatchFailure(op, "not reshape(transpose(reshape))");
+    // The atoms are static sizes.
+    if (isSymbolic(inner.getInput().getType()) || isSymbolic(op.getType()) ||
+        isSymbolic(inner.getType()))
+      return rewriter.notifyMatchFailure(op, "symbolic extents");
     Value x = inner.getInput();
     ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
     ArrayRef<int64_t> mid = inner.getType().getShape();
@@ -378,6 +382,8 @@ struct TransposeAfterProduct : OpRewritePattern<MatmulOp> {
     auto rhs = cast<RankedTensorType>(op.getRhs().getType());
     if (!transpose || rhs.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "not a transposed lhs by 2-D");
+    if (isSymbolic(transpose.getInput().getType()))
+      return rewriter.notifyMatchFailure(op, "symbolic extents");
     ArrayRef<int64_t> perm = transpose.getPerm();
     int64_t rank = perm.size();
     if (rank < 3 || perm.back() != rank - 1)

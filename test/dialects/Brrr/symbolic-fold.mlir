@@ -31,6 +31,19 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"seq", 1, 5
     return %cat, %half, %neg, %pick : tensor<3xi64>, tensor<1xi64>, tensor<1xi1>, tensor<1xi64>
   }
 
+  // Reshapes and transposes of symbolic extents keep them: the patterns
+  // that reason about static sizes leave them alone.
+  // CHECK-LABEL: func.func @heads
+  // CHECK: brrr.reshape {{.+}} -> tensor<?x?x2x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 2, 4)>>
+  // CHECK: brrr.transpose {{.+}} -> tensor<?x2x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 4)>>
+  // CHECK: brrr.reshape {{.+}} -> tensor<?x4xf32, #brrr.extents<()[s0, s1] -> ((s0 * s1) * 2, 4)>>
+  func.func @heads(%x: tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 8)>>) -> tensor<?x4xf32, #brrr.extents<()[s0, s1] -> ((s0 * s1) * 2, 4)>> {
+    %r = brrr.reshape %x : tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 8)>> -> tensor<?x?x2x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 2, 4)>>
+    %t = brrr.transpose %r {perm = array<i64: 0, 2, 1, 3>} : tensor<?x?x2x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 2, 4)>> -> tensor<?x2x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 4)>>
+    %o = brrr.reshape %t : tensor<?x2x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 4)>> -> tensor<?x4xf32, #brrr.extents<()[s0, s1] -> ((s0 * s1) * 2, 4)>>
+    return %o : tensor<?x4xf32, #brrr.extents<()[s0, s1] -> ((s0 * s1) * 2, 4)>>
+  }
+
   // batch < seq is undecided over the ranges, and the extents' difference
   // is all that decides it: the comparison stays. seq - seq + 1 is 1.
   // CHECK-LABEL: func.func @undecided
