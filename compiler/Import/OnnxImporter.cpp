@@ -152,7 +152,7 @@ private:
   bool hadError = false;
   /// The symbolic dimensions, in the order the inputs first name them: the
   /// module's `brrr.dims`.
-  SmallVector<DimAttr> dims;
+  SmallVector<DimAttr> symbolDims;
   /// --input-shape's bindings of named dimensions (`dim_param`), which
   /// hold for every input that names them.
   llvm::StringMap<InputDim> namedBindings;
@@ -218,7 +218,7 @@ LogicalResult GraphImporter::bindNamedDims() {
 /// The symbol of the dimension `name` ranging over `range`, declared on
 /// first use.
 FailureOr<AffineExpr> GraphImporter::symbol(StringRef name, InputDim range) {
-  for (auto [i, d] : llvm::enumerate(dims))
+  for (auto [i, d] : llvm::enumerate(symbolDims))
     if (d.getName() == name) {
       if (d.getMin() != range.min || d.getMax() != range.max)
         return emitError(fileLoc())
@@ -227,8 +227,8 @@ FailureOr<AffineExpr> GraphImporter::symbol(StringRef name, InputDim range) {
                << ".." << range.max;
       return getAffineSymbolExpr(i, &context);
     }
-  dims.push_back(DimAttr::get(&context, name, range.min, range.max));
-  return getAffineSymbolExpr(dims.size() - 1, &context);
+  symbolDims.push_back(DimAttr::get(&context, name, range.min, range.max));
+  return getAffineSymbolExpr(symbolDims.size() - 1, &context);
 }
 
 FailureOr<RankedTensorType>
@@ -351,16 +351,17 @@ LogicalResult GraphImporter::importSignature(func::FuncOp &func) {
   }
 
   for (auto [type, name] : llvm::zip(argTypes, argNames)) {
-    std::string invalid = invalidTensorType(cast<RankedTensorType>(type), dims);
+    std::string invalid =
+        invalidTensorType(cast<RankedTensorType>(type), symbolDims);
     if (!invalid.empty())
       return emitError(fileLoc()) << "graph input '" << name << "' of type "
                                   << type << " is invalid: " << invalid;
   }
 
   auto module = cast<ModuleOp>(func->getParentOp());
-  if (!dims.empty())
+  if (!symbolDims.empty())
     module->setAttr(kDimsAttrName, builder.getArrayAttr(SmallVector<Attribute>(
-                                       dims.begin(), dims.end())));
+                                       symbolDims.begin(), symbolDims.end())));
   builder.setInsertionPointToEnd(module.getBody());
   func.setFunctionType(builder.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
@@ -487,7 +488,8 @@ void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
     for (auto [i, v] : llvm::enumerate(inputs))
       if (v && isSymbolic(v.getType())) {
         fail() << "input '" << node.input(i) << "' has symbolic extents "
-               << symbolicShapeName(cast<RankedTensorType>(v.getType()), dims)
+               << symbolicShapeName(cast<RankedTensorType>(v.getType()),
+                                    symbolDims)
                << ", and " << node.op_type()
                << " imports with static shapes only; give its dimensions "
                   "single extents with --input-shape";
