@@ -115,17 +115,13 @@ LogicalResult importShape(NodeImporter &n) {
   };
   int64_t start = clampIndex(n.attrInt("start", 0));
   int64_t end = clampIndex(n.attrInt("end", rank));
-  auto in = n.inputType(0);
-  if (isSymbolic(in) &&
-      llvm::any_of(ArrayRef(extentsOf(in))
-                       .slice(start, std::max<int64_t>(0, end - start)),
+  SmallVector<AffineExpr> all = extentsOf(n.inputType(0));
+  ArrayRef<AffineExpr> extents =
+      ArrayRef(all).slice(start, std::max<int64_t>(0, end - start));
+  if (llvm::any_of(extents,
                    [](AffineExpr e) { return !isa<AffineConstantExpr>(e); })) {
     // The extents, fixed at run time: a symbolic constant.
-    SmallVector<AffineExpr> extents = extentsOf(in);
-    auto value = n.b.getAttr<ExtentsAttr>(AffineMap::get(
-        0, cast<ExtentsAttr>(in.getEncoding()).getMap().getNumSymbols(),
-        ArrayRef(extents).slice(start, std::max<int64_t>(0, end - start)),
-        n.getContext()));
+    ExtentsAttr value = extentsAttrOf(n.getContext(), extents);
     n.setOutput(0,
                 SymbolicConstantOp::create(
                     n.b, n.loc,
@@ -208,16 +204,10 @@ LogicalResult importSymbolicRange(NodeImporter &n, IntegerType et) {
   int64_t size = isa<AffineConstantExpr>(count)
                      ? cast<AffineConstantExpr>(count).getValue()
                      : ShapedType::kDynamic;
-  auto y = n.createTyped<SliceOp>(
-      tensorTypeOf(n.getContext(), {count}, et), all, ArrayRef<int64_t>{0},
-      ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1},
-      n.b.getAttr<ExtentsAttr>(AffineMap::get(
-          0,
-          cast<ExtentsAttr>(
-              n.input(1).getDefiningOp<SymbolicConstantOp>().getValue())
-              .getMap()
-              .getNumSymbols(),
-          count)));
+  auto y = n.createTyped<SliceOp>(tensorTypeOf(n.getContext(), {count}, et),
+                                  all, ArrayRef<int64_t>{0},
+                                  ArrayRef<int64_t>{size}, ArrayRef<int64_t>{1},
+                                  extentsAttrOf(n.getContext(), count));
   if (failed(y))
     return failure();
   n.setOutput(0, *y);

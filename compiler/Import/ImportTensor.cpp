@@ -605,16 +605,9 @@ LogicalResult importSymbolicSlice(NodeImporter &n, Value x,
     auto c = dyn_cast<AffineConstantExpr>(e);
     sizes.push_back(c ? c.getValue() : ShapedType::kDynamic);
   }
-  auto type = tensorTypeOf(n.getContext(), extents, in.getElementType());
-  unsigned symbols = 0;
-  for (AffineExpr e : extents)
-    e.walk([&](AffineExpr sub) {
-      if (auto sym = dyn_cast<AffineSymbolExpr>(sub))
-        symbols = std::max(symbols, sym.getPosition() + 1);
-    });
-  auto y = n.createTyped<SliceOp>(type, x, outStarts, sizes, outSteps,
-                                  n.b.getAttr<ExtentsAttr>(AffineMap::get(
-                                      0, symbols, extents, n.getContext())));
+  auto y = n.createTyped<SliceOp>(
+      tensorTypeOf(n.getContext(), extents, in.getElementType()), x, outStarts,
+      sizes, outSteps, extentsAttrOf(n.getContext(), extents));
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
@@ -626,47 +619,26 @@ LogicalResult importSlice(NodeImporter &n) {
   if (failed(x))
     return failure();
   auto in = n.inputType(0);
-  SmallVector<int64_t> starts, ends, axes, steps;
-  if (n.sinceVersion >= 10) {
+  // Starts and ends as extents: constants, or symbolic constants where
+  // they are inputs (opset 10 on).
+  SmallVector<AffineExpr> startExtents, endExtents;
+  SmallVector<int64_t> axes, steps;
+  if (n.sinceVersion < 10) {
+    auto asExtents = [&](StringRef name) {
+      SmallVector<AffineExpr> extents;
+      for (int64_t v : n.attrInts(name).value_or(SmallVector<int64_t>()))
+        extents.push_back(getAffineConstantExpr(v, n.getContext()));
+      return extents;
+    };
+    startExtents = asExtents("starts");
+    endExtents = asExtents("ends");
+    axes = n.attrInts("axes").value_or(SmallVector<int64_t>());
+  } else {
     auto s = n.extentInts(1, "starts"), e = n.extentInts(2, "ends");
     if (failed(s) || failed(e))
       return failure();
-    auto constant = [](AffineExpr v) { return isa<AffineConstantExpr>(v); };
-    if (isSymbolic(in) || !llvm::all_of(*s, constant) ||
-        !llvm::all_of(*e, constant)) {
-      if (n.hasInput(3)) {
-        auto a = n.constInts(3, "axes");
-        if (failed(a))
-          return failure();
-        axes = *a;
-      }
-      if (n.hasInput(4)) {
-        auto st = n.constInts(4, "steps");
-        if (failed(st))
-          return failure();
-        steps = *st;
-      }
-      if (axes.empty())
-        for (size_t i = 0; i < s->size(); ++i)
-          axes.push_back(i);
-      if (steps.empty())
-        steps.assign(s->size(), 1);
-      if (e->size() != s->size() || axes.size() != s->size() ||
-          steps.size() != s->size())
-        return n.emitError() << "starts, ends, axes and steps differ in length";
-      return importSymbolicSlice(n, *x, *s, *e, axes, steps);
-    }
-  }
-  if (n.sinceVersion < 10) {
-    starts = n.attrInts("starts").value_or(SmallVector<int64_t>());
-    ends = n.attrInts("ends").value_or(SmallVector<int64_t>());
-    axes = n.attrInts("axes").value_or(SmallVector<int64_t>());
-  } else {
-    auto s = n.constInts(1, "starts"), e = n.constInts(2, "ends");
-    if (failed(s) || failed(e))
-      return failure();
-    starts = *s;
-    ends = *e;
+    startExtents = *s;
+    endExtents = *e;
     if (n.hasInput(3)) {
       auto a = n.constInts(3, "axes");
       if (failed(a))
@@ -680,14 +652,24 @@ LogicalResult importSlice(NodeImporter &n) {
       steps = *st;
     }
   }
+  size_t count = startExtents.size();
   if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i)
+    for (size_t i = 0; i < count; ++i)
       axes.push_back(i);
   if (steps.empty())
-    steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() ||
-      steps.size() != starts.size())
+    steps.assign(count, 1);
+  if (endExtents.size() != count || axes.size() != count ||
+      steps.size() != count)
     return n.emitError() << "starts, ends, axes and steps differ in length";
+  auto constant = [](AffineExpr v) { return isa<AffineConstantExpr>(v); };
+  if (isSymbolic(in) || !llvm::all_of(startExtents, constant) ||
+      !llvm::all_of(endExtents, constant))
+    return importSymbolicSlice(n, *x, startExtents, endExtents, axes, steps);
+  SmallVector<int64_t> starts, ends;
+  for (auto [start, end] : llvm::zip(startExtents, endExtents)) {
+    starts.push_back(cast<AffineConstantExpr>(start).getValue());
+    ends.push_back(cast<AffineConstantExpr>(end).getValue());
+  }
   int64_t rank = in.getRank();
   SmallVector<int64_t> outStarts(rank, 0), sizes(in.getShape()),
       outSteps(rank, 1);
@@ -768,10 +750,8 @@ LogicalResult importSplit(NodeImporter &n) {
       SmallVector<AffineExpr> extents = extentsOf(in);
       extents[*axis] = getAffineConstantExpr(size, n.getContext());
       auto type = tensorTypeOf(n.getContext(), extents, in.getElementType());
-      y = n.createTyped<SliceOp>(
-          type, *x, starts, shape, steps,
-          n.b.getAttr<ExtentsAttr>(
-              cast<ExtentsAttr>(type.getEncoding()).getMap()));
+      y = n.createTyped<SliceOp>(type, *x, starts, shape, steps,
+                                 extentsAttrOf(n.getContext(), extents));
     } else {
       y = n.create<SliceOp>(*x, starts, shape, steps);
     }

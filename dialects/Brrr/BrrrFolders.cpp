@@ -106,7 +106,7 @@ SmallVector<Attribute> elementsOf(DenseElementsAttr attr) {
 /// A symbolic element of a folded integer tensor: its extent as a map of
 /// one result.
 AffineMapAttr symbolicElement(AffineExpr e) {
-  return AffineMapAttr::get(AffineMap::get(0, 0, e));
+  return AffineMapAttr::get(AffineMap::get(0, symbolCountOf(e), e));
 }
 
 /// Packs element attributes into a constant of `resultType`: dense, or a
@@ -118,24 +118,15 @@ Attribute packElements(RankedTensorType resultType,
   if (!resultType.getElementType().isSignlessInteger())
     return nullptr;
   SmallVector<AffineExpr> exprs;
-  unsigned symbols = 0;
   for (Attribute a : values) {
-    AffineExpr e;
     if (auto m = dyn_cast<AffineMapAttr>(a))
-      e = m.getValue().getResult(0);
+      exprs.push_back(m.getValue().getResult(0));
     else if (auto i = dyn_cast<IntegerAttr>(a))
-      e = getAffineConstantExpr(i.getInt(), a.getContext());
+      exprs.push_back(getAffineConstantExpr(i.getInt(), a.getContext()));
     else
       return nullptr;
-    e.walk([&](AffineExpr sub) {
-      if (auto sym = dyn_cast<AffineSymbolExpr>(sub))
-        symbols = std::max(symbols, sym.getPosition() + 1);
-    });
-    exprs.push_back(e);
   }
-  return ExtentsAttr::get(
-      resultType.getContext(),
-      AffineMap::get(0, symbols, exprs, resultType.getContext()));
+  return extentsAttrOf(resultType.getContext(), exprs);
 }
 
 /// Applies `fn(outIndex)` to every element of `resultType` and packs the

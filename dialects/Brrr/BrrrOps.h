@@ -74,6 +74,12 @@ SmallVector<AffineExpr> extentsOf(RankedTensorType t);
 RankedTensorType tensorTypeOf(MLIRContext *context,
                               ArrayRef<AffineExpr> extents, Type elementType);
 
+/// How many symbols `extents` name: one past the largest position.
+unsigned symbolCountOf(ArrayRef<AffineExpr> extents);
+
+/// The `#brrr.extents` of `extents`, over symbolCountOf(extents) symbols.
+ExtentsAttr extentsAttrOf(MLIRContext *context, ArrayRef<AffineExpr> extents);
+
 /// The symbolic dimensions of the module that holds `op` (or is `op`):
 /// its `brrr.dims`, empty without one.
 SmallVector<DimAttr> dimsOf(Operation *op);

@@ -458,31 +458,10 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   int64_t axis = adaptor.getAxis();
   if (failed(checkAxis(loc, axis, first.getRank())))
     return failure();
-  if (llvm::any_of(adaptor.getInputs(),
-                   [](Value v) { return isSymbolic(v.getType()); })) {
-    SmallVector<AffineExpr> extents = extentsOf(first);
-    extents[axis] = getAffineConstantExpr(0, first.getContext());
-    for (Value v : adaptor.getInputs()) {
-      auto t = tensorType(v);
-      if (t.getRank() != first.getRank() ||
-          t.getElementType() != first.getElementType())
-        return emitOptionalError(loc,
-                                 "operands must share rank and element "
-                                 "type: ",
-                                 first, " vs ", t);
-      SmallVector<AffineExpr> e = extentsOf(t);
-      for (int64_t d = 0; d < t.getRank(); ++d)
-        if (d != axis && e[d] != extents[d])
-          return emitOptionalError(loc, "operand shapes ", first, " and ", t,
-                                   " differ outside axis ", axis);
-      extents[axis] = extents[axis] + e[axis];
-    }
-    types.push_back(
-        tensorTypeOf(first.getContext(), extents, first.getElementType()));
-    return success();
-  }
-  SmallVector<int64_t> shape(first.getShape());
-  shape[axis] = 0;
+  // Extents, constant or symbolic: the other dimensions agree, the axis
+  // sums.
+  SmallVector<AffineExpr> extents = extentsOf(first);
+  extents[axis] = getAffineConstantExpr(0, first.getContext());
   for (Value v : adaptor.getInputs()) {
     auto t = tensorType(v);
     if (t.getRank() != first.getRank() ||
@@ -491,13 +470,15 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
                                "operands must share rank and element "
                                "type: ",
                                first, " vs ", t);
+    SmallVector<AffineExpr> e = extentsOf(t);
     for (int64_t d = 0; d < t.getRank(); ++d)
-      if (d != axis && t.getDimSize(d) != first.getDimSize(d))
+      if (d != axis && e[d] != extents[d])
         return emitOptionalError(loc, "operand shapes ", first, " and ", t,
                                  " differ outside axis ", axis);
-    shape[axis] += t.getDimSize(axis);
+    extents[axis] = extents[axis] + e[axis];
   }
-  types.push_back(RankedTensorType::get(shape, first.getElementType()));
+  types.push_back(
+      tensorTypeOf(first.getContext(), extents, first.getElementType()));
   return success();
 }
 

@@ -82,30 +82,38 @@ SmallVector<AffineExpr> mlir::brrr::extentsOf(RankedTensorType t) {
   return extents;
 }
 
+unsigned mlir::brrr::symbolCountOf(ArrayRef<AffineExpr> extents) {
+  unsigned symbols = 0;
+  for (AffineExpr e : extents)
+    if (e)
+      e.walk([&](AffineExpr sub) {
+        if (auto s = dyn_cast<AffineSymbolExpr>(sub))
+          symbols = std::max(symbols, s.getPosition() + 1);
+      });
+  return symbols;
+}
+
+ExtentsAttr mlir::brrr::extentsAttrOf(MLIRContext *context,
+                                      ArrayRef<AffineExpr> extents) {
+  return ExtentsAttr::get(
+      context, AffineMap::get(0, symbolCountOf(extents), extents, context));
+}
+
 RankedTensorType mlir::brrr::tensorTypeOf(MLIRContext *context,
                                           ArrayRef<AffineExpr> extents,
                                           Type elementType) {
   SmallVector<int64_t> shape;
-  unsigned symbols = 0;
   bool symbolic = false;
   for (AffineExpr e : extents) {
     auto c = dyn_cast<AffineConstantExpr>(e);
-    if (c && c.getValue() >= 0) {
-      shape.push_back(c.getValue());
-      continue;
-    }
-    symbolic = true;
-    shape.push_back(ShapedType::kDynamic);
-    e.walk([&](AffineExpr sub) {
-      if (auto s = dyn_cast<AffineSymbolExpr>(sub))
-        symbols = std::max(symbols, s.getPosition() + 1);
-    });
+    symbolic |= !c || c.getValue() < 0;
+    shape.push_back(c && c.getValue() >= 0 ? c.getValue()
+                                           : ShapedType::kDynamic);
   }
   if (!symbolic)
     return RankedTensorType::get(shape, elementType);
-  auto map = AffineMap::get(0, symbols, extents, context);
   return RankedTensorType::get(shape, elementType,
-                               ExtentsAttr::get(context, map));
+                               extentsAttrOf(context, extents));
 }
 
 SmallVector<DimAttr> mlir::brrr::dimsOf(Operation *op) {
@@ -187,11 +195,7 @@ mlir::brrr::rangeOf(AffineExpr extent, ArrayRef<DimAttr> dims) {
     return std::nullopt;
   // Terms that cancel (s0 - (s0 - 1)) must cancel before the interval
   // arithmetic widens them.
-  unsigned symbols = dims.size();
-  extent.walk([&](AffineExpr sub) {
-    if (auto s = dyn_cast<AffineSymbolExpr>(sub))
-      symbols = std::max(symbols, s.getPosition() + 1);
-  });
+  unsigned symbols = std::max<unsigned>(dims.size(), symbolCountOf(extent));
   return rangeOfImpl(simplifyAffineExpr(extent, 0, symbols), dims);
 }
 
