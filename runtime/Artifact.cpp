@@ -43,6 +43,76 @@ uint32_t dtypeSize(DType t) {
   return 0;
 }
 
+bool evaluate(const Expr &e, const int64_t *values, size_t count, int64_t &out,
+              std::string &error) {
+  // Expressions are short (an extent, a grid dimension): a fixed stack keeps
+  // evaluation free of allocations.
+  constexpr size_t kDepth = 32;
+  int64_t stack[kDepth];
+  size_t depth = 0;
+  for (const ExprTerm &t : e.terms) {
+    switch (t.op) {
+    case ExprOp::Constant:
+    case ExprOp::Symbol:
+      if (depth == kDepth) {
+        error = "it needs a stack deeper than " + std::to_string(kDepth);
+        return false;
+      }
+      if (t.op == ExprOp::Symbol &&
+          (t.value < 0 || uint64_t(t.value) >= count)) {
+        error = "it reads symbol " + std::to_string(t.value) + " of " +
+                std::to_string(count);
+        return false;
+      }
+      stack[depth++] = t.op == ExprOp::Constant ? t.value : values[t.value];
+      continue;
+    case ExprOp::Add:
+    case ExprOp::Mul:
+    case ExprOp::FloorDiv:
+    case ExprOp::CeilDiv:
+    case ExprOp::Mod:
+      break;
+    default:
+      error = "it has unknown operation " + std::to_string(uint32_t(t.op));
+      return false;
+    }
+    if (depth < 2) {
+      error = "an operation lacks operands";
+      return false;
+    }
+    int64_t b = stack[--depth], a = stack[depth - 1], r = 0;
+    bool overflow = false;
+    if (t.op == ExprOp::Add) {
+      overflow = __builtin_add_overflow(a, b, &r);
+    } else if (t.op == ExprOp::Mul) {
+      overflow = __builtin_mul_overflow(a, b, &r);
+    } else {
+      if (b <= 0) {
+        error = "it divides by " + std::to_string(b);
+        return false;
+      }
+      // Floor semantics for negative dividends, like MLIR's affine maps.
+      int64_t q = a / b, m = a % b;
+      if (m < 0) {
+        m += b;
+        --q;
+      }
+      r = t.op == ExprOp::FloorDiv ? q : t.op == ExprOp::Mod ? m : q + (m != 0);
+    }
+    if (overflow) {
+      error = "it overflows 64 bits";
+      return false;
+    }
+    stack[depth - 1] = r;
+  }
+  if (depth != 1) {
+    error = "it leaves " + std::to_string(depth) + " values, not one";
+    return false;
+  }
+  out = stack[0];
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // Writing
 //===----------------------------------------------------------------------===//
@@ -205,6 +275,7 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
     w.u64(t.index);
     w.u64(t.offset);
     w.u64(t.bytes);
+    w.i32s(t.dimExprs);
   }
   w.u32s(a.inputs);
   w.u32s(a.outputs);
@@ -234,6 +305,9 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
     }
     w.u8(l.programmatic ? 1 : 0);
     w.u8(l.errorRecord ? 1 : 0);
+    for (int32_t g : l.gridExprs)
+      w.u32(uint32_t(g));
+    w.u32s(l.scalars);
   }
   w.u64(a.copies.size());
   for (const Copy &c : a.copies) {
@@ -249,6 +323,20 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
   for (const IndexCheck &c : a.checks) {
     w.str(c.node);
     w.str(c.op);
+  }
+  w.u64(a.symbols.size());
+  for (const Symbol &s : a.symbols) {
+    w.str(s.name);
+    w.u64(uint64_t(s.min));
+    w.u64(uint64_t(s.max));
+  }
+  w.u64(a.exprs.size());
+  for (const Expr &e : a.exprs) {
+    w.u64(e.terms.size());
+    for (const ExprTerm &t : e.terms) {
+      w.u32(uint32_t(t.op));
+      w.u64(uint64_t(t.value));
+    }
   }
   w.u64(a.arenaBytes);
   w.u64(weightBytes); // the weights themselves follow, last
@@ -423,8 +511,9 @@ bool readKernels(Reader &r, std::vector<Kernel> &kernels) {
 
 bool readTensors(Reader &r, std::vector<Tensor> &tensors) {
   uint64_t n = 0;
-  // name length, dtype, dims count, storage, index, offset, bytes.
-  if (!r.count(n, 48, "tensors"))
+  // name length, dtype, dims count, storage, index, offset, bytes,
+  // dimExprs count.
+  if (!r.count(n, 56, "tensors"))
     return false;
   tensors.resize(size_t(n));
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -443,7 +532,8 @@ bool readTensors(Reader &r, std::vector<Tensor> &tensors) {
       d = int64_t(v);
     }
     if (!r.u32(storage, "storage") || !r.u64(t.index, "index") ||
-        !r.u64(t.offset, "offset") || !r.u64(t.bytes, "bytes"))
+        !r.u64(t.offset, "offset") || !r.u64(t.bytes, "bytes") ||
+        !r.i32s(t.dimExprs, "dimExprs"))
       return false;
     // Range-checked in validate(); the casts keep the raw value for the
     // message.
@@ -487,8 +577,8 @@ bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
 bool readLaunches(Reader &r, std::vector<Launch> &launches) {
   uint64_t n = 0;
   // kernel, grid, block, sharedBytes, args count, maps count, programmatic,
-  // errorRecord.
-  if (!r.count(n, 49, "launches"))
+  // errorRecord, gridExprs, scalars count.
+  if (!r.count(n, 69, "launches"))
     return false;
   launches.resize(size_t(n));
   for (size_t i = 0; i < launches.size(); ++i) {
@@ -506,26 +596,36 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
         !readMaps(r, l.maps) || !r.flag(l.programmatic, "programmatic") ||
         !r.flag(l.errorRecord, "errorRecord"))
       return false;
+    for (int32_t &g : l.gridExprs) {
+      uint32_t bits = 0;
+      if (!r.u32(bits, "gridExprs"))
+        return false;
+      g = int32_t(bits);
+    }
+    if (!r.u32s(l.scalars, "scalars"))
+      return false;
   }
   r.where.clear();
   return true;
 }
 
 /// Reads a count and that many records with `read`, each named
-/// "name[i]" in errors; `minBytes` is the least a record takes.
+/// "name[i]" in errors (inside the record being read, if any: records of
+/// records are "outer[j].name[i]"); `minBytes` is the least a record takes.
 template <typename T, typename ReadFn>
 bool readRecords(Reader &r, std::vector<T> &out, uint64_t minBytes,
                  const char *name, ReadFn read) {
+  std::string outer = r.where;
   uint64_t n = 0;
   if (!r.count(n, minBytes, name))
     return false;
   out.resize(size_t(n));
   for (size_t i = 0; i < out.size(); ++i) {
-    r.where = indexed(name, i);
+    r.where = outer.empty() ? indexed(name, i) : outer + "." + indexed(name, i);
     if (!read(out[i]))
       return false;
   }
-  r.where.clear();
+  r.where = outer;
   return true;
 }
 
@@ -542,8 +642,31 @@ bool readPlan(Reader &r, Artifact &a) {
                        s.kind = Step::Kind(kind);
                        return true;
                      }) &&
-         readRecords(r, a.checks, 16, "checks", [&](IndexCheck &c) {
-           return r.blob(c.node, "node") && r.blob(c.op, "op");
+         readRecords(r, a.checks, 16, "checks",
+                     [&](IndexCheck &c) {
+                       return r.blob(c.node, "node") && r.blob(c.op, "op");
+                     }) &&
+         readRecords(r, a.symbols, 24, "symbols",
+                     [&](Symbol &s) {
+                       uint64_t lo = 0, hi = 0;
+                       if (!r.blob(s.name, "name") || !r.u64(lo, "min") ||
+                           !r.u64(hi, "max"))
+                         return false;
+                       s.min = int64_t(lo);
+                       s.max = int64_t(hi);
+                       return true;
+                     }) &&
+         readRecords(r, a.exprs, 8, "exprs", [&](Expr &e) {
+           return readRecords(r, e.terms, 12, "terms", [&](ExprTerm &t) {
+             uint32_t op = 0;
+             uint64_t value = 0;
+             if (!r.u32(op, "op") || !r.u64(value, "value"))
+               return false;
+             // Range-checked in validate().
+             t.op = ExprOp(op);
+             t.value = int64_t(value);
+             return true;
+           });
          });
 }
 

@@ -19,7 +19,11 @@
 // after `swizzle`); version 4 `Launch::programmatic` (after `maps`);
 // version 5 `Launch::errorRecord` (after `programmatic`) and the index
 // checks (`Artifact::checks`, after `steps`); version 6 the flags word
-// (reserved before) and images whose weights are stored apart.
+// (reserved before) and images whose weights are stored apart; version 7
+// symbolic shapes: `Tensor::dimExprs` (after `bytes`), `Launch::gridExprs`
+// and `Launch::scalars` (after `errorRecord`), `Artifact::symbols` and
+// `Artifact::exprs` (after `checks`). An expression is a u64 count of terms,
+// each a u32 op and a u64 value.
 //
 // Weights apart (kFlagWeightsApart): the image ends after the weight
 // block's length with a u64 weights id (weightsId()) instead of the bytes.
@@ -44,7 +48,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 6;
+constexpr uint32_t kFormatVersion = 7;
 
 /// Bits of the header's flags word.
 constexpr uint32_t kFlagWeightsApart = 1u; ///< see "Weights apart" above
@@ -78,14 +82,55 @@ enum class Storage : uint32_t {
   Arena = 3,  ///< `offset` into the context's intermediate arena
 };
 
+/// A symbolic dimension (`brrrc --input-shape NAME=MIN..MAX`): each run
+/// binds it to a value in [min, max] read from its inputs' shapes.
+struct Symbol {
+  std::string name;
+  int64_t min = 1, max = 1;
+};
+
+/// The operations of an expression over the symbols (`Expr`).
+enum class ExprOp : uint32_t {
+  Constant = 0, ///< pushes `value`
+  Symbol = 1,   ///< pushes symbol `value`'s value
+  Add = 2,      ///< pops b, a; pushes a + b
+  Mul = 3,      ///< a * b
+  FloorDiv = 4, ///< floor(a / b), b > 0
+  CeilDiv = 5,  ///< ceil(a / b), b > 0
+  Mod = 6,      ///< a mod b in [0, b), b > 0
+};
+
+struct ExprTerm {
+  ExprOp op = ExprOp::Constant;
+  int64_t value = 0; ///< Constant: the value; Symbol: its index; else 0
+};
+
+/// An integer expression over the symbols, in postfix: what an extent, a
+/// grid dimension or a kernel's scalar parameter is at the symbols' values
+/// of a run (the compiler's affine expressions, e.g. ceildiv(s0 * 768, 1024)).
+struct Expr {
+  std::vector<ExprTerm> terms;
+};
+
+/// Evaluates `e` at `values` (one per symbol); false, with the reason in
+/// `error`, for a malformed expression, a symbol out of range, a divisor
+/// that is not positive, or a result or step outside int64.
+bool evaluate(const Expr &e, const int64_t *values, size_t count, int64_t &out,
+              std::string &error);
+
 struct Tensor {
   std::string name;
   DType dtype = DType::F32;
+  /// The largest shape (every symbol at its maximum); `bytes` is its size,
+  /// which the memory plan reserves.
   std::vector<int64_t> dims;
   Storage storage = Storage::Arena;
   uint64_t index = 0;  ///< input/output position for Input/Output
   uint64_t offset = 0; ///< byte offset for Weight/Arena (256-byte aligned)
   uint64_t bytes = 0;
+  /// Empty for a fixed shape; else one entry per dimension: -1 where it is
+  /// fixed, or the index into `Artifact::exprs` of its extent.
+  std::vector<int32_t> dimExprs;
 };
 
 /// A kernel in the cubin/PTX module.
@@ -134,7 +179,8 @@ struct TensorMap {
 };
 
 /// One launch: the kernel's parameters are its tensor maps (128-byte
-/// CUtensorMap values), then one device address per tensor of `args`.
+/// CUtensorMap values), then one device address per tensor of `args`, then
+/// one i64 per expression of `scalars`, then the error record's address.
 struct Launch {
   uint32_t kernel = 0; ///< index into `kernels`
   uint32_t grid[3] = {1, 1, 1};
@@ -148,8 +194,14 @@ struct Launch {
   /// blocks are placed during that grid's last wave instead of after it.
   bool programmatic = false;
   /// The kernel checks the indices it reads and takes the context's
-  /// `ErrorRecord` as its last parameter, after `args`.
+  /// `ErrorRecord` as its last parameter, after `args` and `scalars`.
   bool errorRecord = false;
+  /// Per grid dimension: -1 where `grid` holds it, else the index into
+  /// `Artifact::exprs` of its extent (`grid` then holds the largest).
+  int32_t gridExprs[3] = {-1, -1, -1};
+  /// Indices into `Artifact::exprs` of the kernel's i64 parameters that
+  /// follow `args`: the extents it reads at run time.
+  std::vector<uint32_t> scalars;
 };
 
 /// A device-to-device copy (an output that aliases an input or a weight).
@@ -202,6 +254,8 @@ struct Artifact {
   std::vector<Copy> copies;
   std::vector<Step> steps;
   std::vector<IndexCheck> checks; ///< by the id the kernels record
+  std::vector<Symbol> symbols;    ///< the dimensions a run binds
+  std::vector<Expr> exprs;        ///< extents over `symbols`
   uint64_t arenaBytes = 0;
   /// The weight block. The compiler and tests fill `weights`; deserialize()
   /// leaves it empty and points `weightData` into the image instead, or at

@@ -18,6 +18,9 @@ namespace brrr::artifact {
 namespace {
 
 constexpr uint64_t kAlignment = 256;
+/// Symbols are below 2^31, so that extents of a few of them multiplied stay
+/// far inside int64.
+constexpr int64_t kMaxSymbol = (int64_t(1) << 31) - 1;
 
 /// cuTensorMapEncodeTiled's and cuTensorMapEncodeIm2col's limits.
 constexpr size_t kMaxMapRank = 5;
@@ -97,9 +100,9 @@ public:
   Validator(const Artifact &a, std::string &error) : a(a), error(error) {}
 
   bool run() {
-    return checkCode() && checkTensors() && checkSignature(true) &&
-           checkSignature(false) && checkViews() && checkLaunches() &&
-           checkCopies() && checkSteps();
+    return checkCode() && checkSymbols() && checkTensors() &&
+           checkSignature(true) && checkSignature(false) && checkBindings() &&
+           checkViews() && checkLaunches() && checkCopies() && checkSteps();
   }
 
 private:
@@ -110,6 +113,105 @@ private:
 
   std::string tensorName(size_t i) const {
     return "tensors[" + std::to_string(i) + "] '" + a.tensors[i].name + "'";
+  }
+
+  /// Symbols have distinct names and ranges within [1, 2^31); expressions
+  /// are well formed and evaluate, at the smallest and at the largest value
+  /// of every symbol, to at least 0. The runtime evaluates them again at
+  /// each shape a run binds, and refuses what fails there.
+  bool checkSymbols() {
+    std::set<std::string> names;
+    for (size_t i = 0; i < a.symbols.size(); ++i) {
+      const Symbol &s = a.symbols[i];
+      std::string at = "symbols[" + std::to_string(i) + "] '" + s.name + "'";
+      if (s.name.empty() || !names.insert(s.name).second)
+        return fail(at + " has an empty or repeated name");
+      if (s.min < 1 || s.min > s.max || s.max > kMaxSymbol)
+        return fail(at + " has range " + std::to_string(s.min) + ".." +
+                    std::to_string(s.max) +
+                    "; expected 1 <= min <= max < 2^31");
+      lowest.push_back(s.min);
+      highest.push_back(s.max);
+    }
+    for (size_t i = 0; i < a.exprs.size(); ++i) {
+      for (bool top : {false, true}) {
+        int64_t v = 0;
+        std::string reason;
+        const std::vector<int64_t> &at = top ? highest : lowest;
+        if (!evaluate(a.exprs[i], at.data(), at.size(), v, reason))
+          return fail("exprs[" + std::to_string(i) + "] is invalid: " + reason);
+        if (v < 0)
+          return fail("exprs[" + std::to_string(i) + "] is " +
+                      std::to_string(v) + " at every symbol's " +
+                      (top ? "maximum" : "minimum") + "; extents are >= 0");
+      }
+    }
+    return true;
+  }
+
+  /// Expression `e`'s value at every symbol's maximum (checked to exist).
+  int64_t largest(size_t e) const {
+    int64_t v = 0;
+    std::string reason;
+    evaluate(a.exprs[e], highest.data(), highest.size(), v, reason);
+    return v;
+  }
+
+  bool checkExprIndex(int64_t e, const std::string &at) {
+    if (e < 0 || uint64_t(e) >= a.exprs.size())
+      return fail(at + " is expression " + std::to_string(e) +
+                  ", out of range (" + std::to_string(a.exprs.size()) +
+                  " expressions)");
+    return true;
+  }
+
+  /// A symbolic tensor's dims are its extents at every symbol's maximum.
+  bool checkDimExprs(const Tensor &t, size_t i) {
+    if (t.dimExprs.empty())
+      return true;
+    if (t.dimExprs.size() != t.dims.size())
+      return fail(tensorName(i) + " has " + std::to_string(t.dimExprs.size()) +
+                  " dimension expressions for rank " +
+                  std::to_string(t.dims.size()));
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      int32_t e = t.dimExprs[d];
+      if (e == -1)
+        continue;
+      std::string at = tensorName(i) + " dimension " + std::to_string(d);
+      if (!checkExprIndex(e, at))
+        return false;
+      if (largest(size_t(e)) != t.dims[d])
+        return fail(at + " is " + std::to_string(t.dims[d]) +
+                    " but its extent is " + std::to_string(largest(size_t(e))) +
+                    " at every symbol's maximum");
+    }
+    return true;
+  }
+
+  /// Every symbol is some input's dimension, where a run reads its value;
+  /// an input's dimension is fixed or one symbol.
+  bool checkBindings() {
+    std::vector<bool> bound(a.symbols.size(), false);
+    for (size_t i = 0; i < a.inputs.size(); ++i) {
+      const Tensor &t = a.tensors[a.inputs[i]];
+      for (size_t d = 0; d < t.dimExprs.size(); ++d) {
+        int32_t e = t.dimExprs[d];
+        if (e == -1)
+          continue;
+        const std::vector<ExprTerm> &terms = a.exprs[size_t(e)].terms;
+        if (terms.size() != 1 || terms[0].op != ExprOp::Symbol)
+          return fail("inputs[" + std::to_string(i) + "] '" + t.name +
+                      "' dimension " + std::to_string(d) +
+                      " is an expression; an input's dimension is fixed or "
+                      "one symbol");
+        bound[size_t(terms[0].value)] = true;
+      }
+    }
+    for (size_t s = 0; s < bound.size(); ++s)
+      if (!bound[s])
+        return fail("symbols[" + std::to_string(s) + "] '" + a.symbols[s].name +
+                    "' is no input's dimension");
+    return true;
   }
 
   bool checkCode() {
@@ -163,7 +265,7 @@ private:
         return fail(tensorName(i) + " has unknown dtype " +
                     std::to_string(uint32_t(t.dtype)));
       uint64_t bytes = 0;
-      if (!byteSize(t, i, bytes))
+      if (!byteSize(t, i, bytes) || !checkDimExprs(t, i))
         return false;
       if (bytes != t.bytes)
         return fail(tensorName(i) + " has bytes = " + std::to_string(t.bytes) +
@@ -265,8 +367,30 @@ private:
           return fail(at + ".args[" + std::to_string(j) + "] is tensor " +
                       std::to_string(l.args[j]) + ", out of range (" +
                       std::to_string(a.tensors.size()) + " tensors)");
+      for (int d = 0; d < 3; ++d) {
+        int32_t e = l.gridExprs[d];
+        if (e == -1)
+          continue;
+        std::string gat = at + ".gridExprs[" + std::to_string(d) + "]";
+        if (!checkExprIndex(e, gat))
+          return false;
+        if (largest(size_t(e)) != int64_t(l.grid[d]))
+          return fail(gat + " is " + std::to_string(largest(size_t(e))) +
+                      " at every symbol's maximum, but grid[" +
+                      std::to_string(d) + "] is " + std::to_string(l.grid[d]));
+      }
+      for (size_t j = 0; j < l.scalars.size(); ++j)
+        if (!checkExprIndex(l.scalars[j],
+                            at + ".scalars[" + std::to_string(j) + "]"))
+          return false;
       for (size_t j = 0; j < l.maps.size(); ++j) {
         std::string reason;
+        if (l.maps[j].tensor < a.tensors.size() &&
+            !a.tensors[l.maps[j].tensor].dimExprs.empty())
+          return fail(at + ".maps[" + std::to_string(j) + "] is over " +
+                      tensorName(l.maps[j].tensor) +
+                      ", whose shape is symbolic; this runtime encodes tensor "
+                      "maps over fixed shapes only");
         if (!validateTensorMap(a, l.maps[j],
                                at + ".maps[" + std::to_string(j) +
                                    "] (kernel '" + a.kernels[l.kernel].name +
@@ -327,6 +451,8 @@ private:
 
   const Artifact &a;
   std::string &error;
+  /// Every symbol's smallest and largest value.
+  std::vector<int64_t> lowest, highest;
 };
 
 } // namespace

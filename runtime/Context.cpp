@@ -6,7 +6,9 @@
 // allocates nothing: kernel parameters are resolved once when the context is
 // created and only the addresses of the caller's buffers (and the tensor
 // maps over them) are rewritten on each run, and a run with the same buffers
-// as the captured graph is a single cuGraphLaunch.
+// as the captured graph is a single cuGraphLaunch. A model with symbolic
+// shapes keeps one graph per shape (Shapes.cpp binds them), up to a
+// capacity the caller sets, evicting the least recently run.
 //
 // Graphs are captured on the context's own stream and launched on the
 // caller's: capturing the caller's stream would fail on the legacy default
@@ -79,6 +81,11 @@ void resolve(brrr_context &c) {
   for (const artifact::Launch &l : a.launches) {
     for (uint32_t arg : l.args)
       add(arg);
+    // Filled by bindShapes() at each shape.
+    for (uint32_t e : l.scalars) {
+      c.scalarSlots.push_back({c.values.size(), e});
+      c.values.push_back(0);
+    }
     if (l.errorRecord)
       c.values.push_back(c.recordDevice);
   }
@@ -96,7 +103,8 @@ void resolve(brrr_context &c) {
     c.firstParam.push_back(c.params.size());
     for (size_t k = 0; k < l.maps.size(); ++k)
       c.params.push_back(&c.maps[c.firstMap[i] + k]);
-    for (size_t k = 0; k < l.args.size() + (l.errorRecord ? 1 : 0); ++k)
+    for (size_t k = 0;
+         k < l.args.size() + l.scalars.size() + (l.errorRecord ? 1 : 0); ++k)
       c.params.push_back(&c.values[value++]);
   }
 }
@@ -111,6 +119,11 @@ brrr_status bind(brrr_context &c, const void *const *inputs,
   return bindTensorMaps(c, inputs, outputs);
 }
 
+/// Launch `i`'s grid at the bound shapes.
+const uint32_t *gridOf(const brrr_context &c, size_t i) {
+  return c.grids.empty() ? c.model->art.launches[i].grid : c.grids[i].data();
+}
+
 std::string stepLabel(const brrr_context &c, size_t step) {
   const Artifact &a = c.model->art;
   const Step &s = a.steps[step];
@@ -118,11 +131,12 @@ std::string stepLabel(const brrr_context &c, size_t step) {
     return "copy " + std::to_string(s.index) + " (step " +
            std::to_string(step) + ")";
   const artifact::Launch &l = a.launches[s.index];
+  const uint32_t *grid = gridOf(c, s.index);
   return "launching kernel '" + a.kernels[l.kernel].name + "' (step " +
-         std::to_string(step) + ", grid " + std::to_string(l.grid[0]) + "x" +
-         std::to_string(l.grid[1]) + "x" + std::to_string(l.grid[2]) +
-         ", block " + std::to_string(l.block[0]) + "x" +
-         std::to_string(l.block[1]) + "x" + std::to_string(l.block[2]) + ")";
+         std::to_string(step) + ", grid " + std::to_string(grid[0]) + "x" +
+         std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + ", block " +
+         std::to_string(l.block[0]) + "x" + std::to_string(l.block[1]) + "x" +
+         std::to_string(l.block[2]) + ")";
 }
 
 /// Enqueues step `i` of the plan on `stream`. A programmatic launch
@@ -137,18 +151,23 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
   const Step &s = a.steps[i];
   if (s.kind == Step::Kind::Launch) {
     const artifact::Launch &l = a.launches[s.index];
-    void **params = l.args.empty() && l.maps.empty() && !l.errorRecord
-                        ? nullptr
-                        : &c.params[c.firstParam[s.index]];
+    const uint32_t *grid = gridOf(c, s.index);
+    // A symbolic launch with nothing to do at these shapes.
+    if (!grid[0] || !grid[1] || !grid[2])
+      return BRRR_OK;
+    void **params =
+        l.args.empty() && l.maps.empty() && l.scalars.empty() && !l.errorRecord
+            ? nullptr
+            : &c.params[c.firstParam[s.index]];
     CUfunction f = c.model->functions[l.kernel];
     if (l.programmatic && overlap && cu.cuLaunchKernelEx) {
       CUlaunchAttribute attribute{};
       attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
       attribute.value.programmaticStreamSerializationAllowed = 1;
       CUlaunchConfig config{};
-      config.gridDimX = l.grid[0];
-      config.gridDimY = l.grid[1];
-      config.gridDimZ = l.grid[2];
+      config.gridDimX = grid[0];
+      config.gridDimY = grid[1];
+      config.gridDimZ = grid[2];
       config.blockDimX = l.block[0];
       config.blockDimY = l.block[1];
       config.blockDimZ = l.block[2];
@@ -161,13 +180,13 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
       return BRRR_OK;
     }
     BRRR_CU(cu,
-            cu.cuLaunchKernel(f, l.grid[0], l.grid[1], l.grid[2], l.block[0],
+            cu.cuLaunchKernel(f, grid[0], grid[1], grid[2], l.block[0],
                               l.block[1], l.block[2], l.sharedBytes, stream,
                               params, nullptr),
             stepLabel(c, i));
     return BRRR_OK;
   }
-  uint64_t bytes = a.tensors[a.copies[s.index].dst].bytes;
+  uint64_t bytes = tensorBytes(c, a.copies[s.index].dst);
   if (!bytes)
     return BRRR_OK;
   size_t slot = c.copyBase + 2 * size_t(s.index);
@@ -185,27 +204,50 @@ brrr_status enqueuePlan(brrr_context &c, CUstream stream) {
   return BRRR_OK;
 }
 
-bool sameBuffers(const brrr_context &c, const void *const *inputs,
+bool sameBuffers(const brrr_context::Graph &g, const void *const *inputs,
                  void *const *outputs) {
-  for (size_t i = 0; i < c.graphInputs.size(); ++i)
-    if (c.graphInputs[i] != inputs[i])
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    if (g.inputs[i] != inputs[i])
       return false;
-  for (size_t i = 0; i < c.graphOutputs.size(); ++i)
-    if (c.graphOutputs[i] != outputs[i])
+  for (size_t i = 0; i < g.outputs.size(); ++i)
+    if (g.outputs[i] != outputs[i])
       return false;
   return true;
 }
 
-void dropGraph(brrr_context &c) {
-  if (c.exec)
-    c.cuda->cuGraphExecDestroy(c.exec);
-  c.exec = nullptr;
+void dropGraph(brrr_context &c, brrr_context::Graph &g) {
+  if (g.exec)
+    c.cuda->cuGraphExecDestroy(g.exec);
+  g.exec = nullptr;
 }
 
-/// Captures the plan, bound to the current buffers, on the context's stream
-/// and makes `c.exec` run it: updated in place when the driver can, else
-/// instantiated anew.
-brrr_status capture(brrr_context &c) {
+/// The cached graph of the bound shapes, or a new empty entry for them (in
+/// place of the least recently run when the cache is full).
+brrr_context::Graph &graphFor(brrr_context &c) {
+  for (brrr_context::Graph &g : c.graphs)
+    if (g.symbols == c.symbols)
+      return g;
+  brrr_context::Graph *slot = nullptr;
+  if (c.graphs.size() < c.graphCapacity) {
+    c.graphs.emplace_back();
+    slot = &c.graphs.back();
+  } else {
+    slot = &c.graphs.front();
+    for (brrr_context::Graph &g : c.graphs)
+      if (g.lastRun < slot->lastRun)
+        slot = &g;
+    dropGraph(c, *slot);
+  }
+  slot->symbols = c.symbols;
+  slot->inputs.assign(c.model->inputs.size(), nullptr);
+  slot->outputs.assign(c.model->outputs.size(), nullptr);
+  return *slot;
+}
+
+/// Captures the plan, bound to the current buffers and shapes, on the
+/// context's stream and makes `g.exec` run it: updated in place when the
+/// driver can, else instantiated anew.
+brrr_status capture(brrr_context &c, brrr_context::Graph &g) {
   const CudaDriver &cu = *c.cuda;
   BRRR_CU(
       cu,
@@ -221,13 +263,13 @@ brrr_status capture(brrr_context &c) {
     return planStatus;
   BRRR_CU(cu, r, "ending the CUDA graph capture of the model's plan");
 
-  if (c.exec && cu.cuGraphExecUpdate_v2) {
+  if (g.exec && cu.cuGraphExecUpdate_v2) {
     CUgraphExecUpdateResultInfo info{};
-    if (cu.cuGraphExecUpdate_v2(c.exec, graph, &info) == CUDA_SUCCESS)
+    if (cu.cuGraphExecUpdate_v2(g.exec, graph, &info) == CUDA_SUCCESS)
       return BRRR_OK;
   }
-  dropGraph(c);
-  BRRR_CU(cu, cu.cuGraphInstantiateWithFlags(&c.exec, graph, 0),
+  dropGraph(c, g);
+  BRRR_CU(cu, cu.cuGraphInstantiateWithFlags(&g.exec, graph, 0),
           "instantiating the CUDA graph of the model's plan");
   return BRRR_OK;
 }
@@ -235,20 +277,22 @@ brrr_status capture(brrr_context &c) {
 brrr_status runGraph(brrr_context &c, const void *const *inputs,
                      void *const *outputs, CUstream stream) {
   const CudaDriver &cu = *c.cuda;
-  if (!c.exec || !sameBuffers(c, inputs, outputs)) {
+  brrr_context::Graph &g = graphFor(c);
+  g.lastRun = ++c.runs;
+  if (!g.exec || !sameBuffers(g, inputs, outputs)) {
     // The capture copies the parameters, re-encoded maps included.
     if (brrr_status s = bind(c, inputs, outputs))
       return s;
-    if (brrr_status s = capture(c)) {
-      dropGraph(c);
+    if (brrr_status s = capture(c, g)) {
+      dropGraph(c, g);
       return s;
     }
-    for (size_t i = 0; i < c.graphInputs.size(); ++i)
-      c.graphInputs[i] = inputs[i];
-    for (size_t i = 0; i < c.graphOutputs.size(); ++i)
-      c.graphOutputs[i] = outputs[i];
+    for (size_t i = 0; i < g.inputs.size(); ++i)
+      g.inputs[i] = inputs[i];
+    for (size_t i = 0; i < g.outputs.size(); ++i)
+      g.outputs[i] = outputs[i];
   }
-  BRRR_CU(cu, cu.cuGraphLaunch(c.exec, stream),
+  BRRR_CU(cu, cu.cuGraphLaunch(g.exec, stream),
           "launching the CUDA graph of the model's plan");
   return BRRR_OK;
 }
@@ -290,8 +334,7 @@ brrr_status createContext(brrr_model *model, brrr_context **out) {
   resolve(*c);
   if (brrr_status s = encodeFixedTensorMaps(*c))
     return s;
-  c->graphInputs.assign(a.inputs.size(), nullptr);
-  c->graphOutputs.assign(a.outputs.size(), nullptr);
+  c->inputShapes.resize(a.inputs.size());
   c->checkedInputs.assign(a.inputs.size(), nullptr);
   c->checkedOutputs.assign(a.outputs.size(), nullptr);
   c->stagingInputs.assign(a.inputs.size(), nullptr);
@@ -302,9 +345,11 @@ brrr_status createContext(brrr_model *model, brrr_context **out) {
 
 brrr_status setCudaGraphs(brrr_context *c, bool enabled) {
   c->graphsEnabled = enabled;
-  if (!enabled && c->exec) {
+  if (!enabled && !c->graphs.empty()) {
     CurrentContext current(*c->cuda, c->model->ctx);
-    dropGraph(*c);
+    for (brrr_context::Graph &g : c->graphs)
+      dropGraph(*c, g);
+    c->graphs.clear();
   }
   return BRRR_OK;
 }
@@ -314,6 +359,8 @@ brrr_status run(brrr_context *c, const void *const *inputs,
   const CudaDriver &cu = *c->cuda;
   CurrentContext current(cu, c->model->ctx);
   BRRR_CU(cu, current.result, "making the model's CUDA context current");
+  if (brrr_status s = bindShapes(*c, "brrr_run"))
+    return s;
   if (c->model->art.steps.empty())
     return BRRR_OK;
   if (c->graphsEnabled) {
@@ -430,23 +477,26 @@ brrr_status runHost(brrr_context *c, const void *const *inputs,
       at += alignUp(m.outputs[i].size_bytes);
     }
   }
+  if (brrr_status s = bindShapes(*c, "brrr_run_host"))
+    return s;
+  const Artifact &a = m.art;
   for (size_t i = 0; i < m.inputs.size(); ++i)
-    if (m.inputs[i].size_bytes)
+    if (uint64_t bytes = tensorBytes(*c, a.inputs[i]))
       BRRR_CU(
           cu,
           cu.cuMemcpyHtoDAsync_v2(CUdeviceptr(uintptr_t(c->stagingInputs[i])),
-                                  inputs[i], m.inputs[i].size_bytes, c->stream),
+                                  inputs[i], bytes, c->stream),
           "copying input '" + std::string(m.inputs[i].name) +
               "' to the device");
   if (brrr_status s =
           run(c, c->stagingInputs.data(), c->stagingOutputs.data(), c->stream))
     return s;
   for (size_t i = 0; i < m.outputs.size(); ++i)
-    if (m.outputs[i].size_bytes)
+    if (uint64_t bytes = tensorBytes(*c, a.outputs[i]))
       BRRR_CU(cu,
               cu.cuMemcpyDtoHAsync_v2(
                   outputs[i], CUdeviceptr(uintptr_t(c->stagingOutputs[i])),
-                  m.outputs[i].size_bytes, c->stream),
+                  bytes, c->stream),
               "copying output '" + std::string(m.outputs[i].name) +
                   "' to the host");
   BRRR_CU(cu, cu.cuStreamSynchronize(c->stream),
@@ -502,6 +552,8 @@ brrr_status profile(brrr_context *c, const void *const *inputs,
   // The legacy default stream orders the profile after the caller's work on
   // any blocking stream, since the caller names none.
   CUstream stream = nullptr;
+  if (brrr_status s = bindShapes(*c, "brrr_profile"))
+    return s;
   if (brrr_status s = bind(*c, inputs, outputs))
     return s;
   BRRR_CU(cu, cu.cuEventRecord(c->events[0], stream), "recording an event");
@@ -534,8 +586,9 @@ brrr_context::~brrr_context() {
     return;
   {
     brrr::runtime::CurrentContext current(*cuda, model->ctx);
-    if (exec)
-      cuda->cuGraphExecDestroy(exec);
+    for (Graph &g : graphs)
+      if (g.exec)
+        cuda->cuGraphExecDestroy(g.exec);
     for (CUevent e : events)
       cuda->cuEventDestroy_v2(e);
     if (stream) {

@@ -66,16 +66,33 @@ using artifact::Artifact;
 /// Fills the tensor and launch descriptions the C API hands out; they point
 /// into `art`, which is not modified afterwards.
 void describe(brrr_model &m) {
+  // Sized first: the descriptions point into these vectors.
+  m.signatureDims.resize(m.art.inputs.size() + m.art.outputs.size());
+  size_t next = 0;
   auto info = [&](uint32_t t) {
     const artifact::Tensor &x = m.art.tensors[t];
+    std::vector<int64_t> &dims = m.signatureDims[next++];
+    dims = x.dims;
+    for (size_t d = 0; d < x.dimExprs.size(); ++d)
+      if (x.dimExprs[d] != -1)
+        dims[d] = -1;
     brrr_tensor_info i;
     i.name = x.name.c_str();
     i.dtype = brrr_dtype(x.dtype);
     i.rank = int32_t(x.dims.size());
-    i.dims = x.dims.data();
+    i.dims = dims.data();
     i.size_bytes = x.bytes;
     return i;
   };
+  // validate() checked that an input's symbolic dimension is one symbol.
+  for (uint32_t t : m.art.inputs) {
+    const artifact::Tensor &x = m.art.tensors[t];
+    std::vector<int32_t> symbols(x.dims.size(), -1);
+    for (size_t d = 0; d < x.dimExprs.size(); ++d)
+      if (x.dimExprs[d] != -1)
+        symbols[d] = int32_t(m.art.exprs[size_t(x.dimExprs[d])].terms[0].value);
+    m.inputSymbols.push_back(std::move(symbols));
+  }
   for (uint32_t t : m.art.inputs)
     m.inputs.push_back(info(t));
   for (uint32_t t : m.art.outputs)

@@ -251,6 +251,56 @@ BRRR_API brrr_status brrr_model_launch(const brrr_model *model, int32_t index,
   });
 }
 
+BRRR_API int32_t brrr_model_num_symbols(const brrr_model *model) {
+  return guarded(int32_t(-1), [&] {
+    if (!model)
+      return invalid("brrr_model_num_symbols", "model is null"), int32_t(-1);
+    return int32_t(model->art.symbols.size());
+  });
+}
+
+BRRR_API brrr_status brrr_model_symbol(const brrr_model *model, int32_t index,
+                                       brrr_symbol_info *out) {
+  return guarded([&] {
+    const char *fn = "brrr_model_symbol";
+    if (!model)
+      return invalid(fn, "model is null");
+    if (!out)
+      return invalid(fn, "out is null");
+    const auto &symbols = model->art.symbols;
+    if (index < 0 || size_t(index) >= symbols.size())
+      return invalid(fn, "symbol index " + std::to_string(index) +
+                             " is out of range (the model has " +
+                             std::to_string(symbols.size()) + ")");
+    const brrr::artifact::Symbol &s = symbols[size_t(index)];
+    *out = {s.name.c_str(), s.min, s.max};
+    return BRRR_OK;
+  });
+}
+
+BRRR_API brrr_status brrr_model_input_symbol(const brrr_model *model,
+                                             int32_t index, int32_t axis,
+                                             int32_t *symbol) {
+  return guarded([&] {
+    const char *fn = "brrr_model_input_symbol";
+    if (!model)
+      return invalid(fn, "model is null");
+    if (!symbol)
+      return invalid(fn, "symbol is null");
+    if (index < 0 || size_t(index) >= model->inputs.size())
+      return invalid(fn, "input index " + std::to_string(index) +
+                             " is out of range (the model has " +
+                             std::to_string(model->inputs.size()) + ")");
+    const std::vector<int32_t> &dims = model->inputSymbols[size_t(index)];
+    if (axis < 0 || size_t(axis) >= dims.size())
+      return invalid(fn, "axis " + std::to_string(axis) + " of input " +
+                             std::to_string(index) + " is out of range (rank " +
+                             std::to_string(dims.size()) + ")");
+    *symbol = dims[size_t(axis)];
+    return BRRR_OK;
+  });
+}
+
 BRRR_API uint64_t brrr_model_arena_bytes(const brrr_model *model) {
   return guarded(uint64_t(0), [&] {
     if (!model)
@@ -291,6 +341,63 @@ BRRR_API brrr_status brrr_context_set_cuda_graphs(brrr_context *context,
     if (!context)
       return invalid("brrr_context_set_cuda_graphs", "context is null");
     return setCudaGraphs(context, enabled != 0);
+  });
+}
+
+BRRR_API brrr_status brrr_context_set_input_shape(brrr_context *context,
+                                                  int32_t index,
+                                                  const int64_t *dims,
+                                                  int32_t rank) {
+  return guarded([&] {
+    const char *fn = "brrr_context_set_input_shape";
+    if (!context)
+      return invalid(fn, "context is null");
+    if (index < 0 || size_t(index) >= context->model->inputs.size())
+      return invalid(fn, "input index " + std::to_string(index) +
+                             " is out of range (the model has " +
+                             std::to_string(context->model->inputs.size()) +
+                             ")");
+    if (rank < 0 || (rank > 0 && !dims))
+      return invalid(fn, "dims is null or rank " + std::to_string(rank) +
+                             " is negative");
+    return setInputShape(context, index, dims, rank);
+  });
+}
+
+BRRR_API brrr_status brrr_context_output_shape(brrr_context *context,
+                                               int32_t index, int64_t *dims,
+                                               uint64_t *size_bytes) {
+  return guarded([&] {
+    const char *fn = "brrr_context_output_shape";
+    if (!context)
+      return invalid(fn, "context is null");
+    const brrr_model &m = *context->model;
+    if (index < 0 || size_t(index) >= m.outputs.size())
+      return invalid(fn, "output index " + std::to_string(index) +
+                             " is out of range (the model has " +
+                             std::to_string(m.outputs.size()) + ")");
+    if (brrr_status s = bindShapes(*context, fn))
+      return s;
+    uint32_t t = m.art.outputs[size_t(index)];
+    if (dims)
+      tensorDims(*context, t, dims);
+    if (size_bytes)
+      *size_bytes = tensorBytes(*context, t);
+    return BRRR_OK;
+  });
+}
+
+BRRR_API brrr_status brrr_context_set_graph_cache(brrr_context *context,
+                                                  int32_t capacity) {
+  return guarded([&] {
+    const char *fn = "brrr_context_set_graph_cache";
+    if (!context)
+      return invalid(fn, "context is null");
+    if (capacity < 1)
+      return invalid(fn, "capacity " + std::to_string(capacity) +
+                             " is below 1 (brrr_context_set_cuda_graphs "
+                             "turns graphs off)");
+    return setGraphCache(context, size_t(capacity));
   });
 }
 

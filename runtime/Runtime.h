@@ -16,6 +16,7 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/brrr_runtime.h"
 
+#include <array>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -66,6 +67,11 @@ struct brrr_model {
   std::atomic<int> refs{1};
   brrr::artifact::Artifact art;
   std::vector<brrr_tensor_info> inputs, outputs;
+  /// What `inputs` and `outputs` point their dims at: the artifact's, with
+  /// -1 where a dimension is symbolic (their size_bytes is the largest).
+  std::vector<std::vector<int64_t>> signatureDims;
+  /// Per input, per dimension: the symbol it binds, or -1 where it is fixed.
+  std::vector<std::vector<int32_t>> inputSymbols;
   std::vector<brrr_launch_info> launches;
   uint64_t weightBytes = 0; ///< the weights are dropped once uploaded
 
@@ -127,11 +133,36 @@ struct brrr_context {
   std::vector<const void *> checkedInputs;
   std::vector<void *> checkedOutputs;
 
-  /// The captured graph and the buffers it was captured with.
+  /// Symbolic shapes (Shapes.cpp). `inputShapes`: what the caller set per
+  /// input (empty until set); `symbols`: the values they bind, and
+  /// `exprValues` every expression at them, current while `shapesBound`.
+  /// A symbolic launch's grid is `grids[launch]`; its scalar parameters live
+  /// in `values` at the slots of `scalarSlots`.
+  std::vector<std::vector<int64_t>> inputShapes;
+  bool shapesBound = false;
+  std::vector<int64_t> symbols;
+  std::vector<int64_t> exprValues;
+  std::vector<std::array<uint32_t, 3>> grids;
+  struct ScalarSlot {
+    size_t slot;
+    uint32_t expr;
+  };
+  std::vector<ScalarSlot> scalarSlots;
+
+  /// Captured graphs, one per shape (the symbols' values; one entry for a
+  /// fixed-shape model), each with the buffers it was captured with; at
+  /// most `graphCapacity`, the least recently run evicted first.
   bool graphsEnabled = true;
-  CUgraphExec exec = nullptr;
-  std::vector<const void *> graphInputs;
-  std::vector<void *> graphOutputs;
+  struct Graph {
+    std::vector<int64_t> symbols;
+    CUgraphExec exec = nullptr;
+    std::vector<const void *> inputs;
+    std::vector<void *> outputs;
+    uint64_t lastRun = 0;
+  };
+  std::vector<Graph> graphs;
+  size_t graphCapacity = 8;
+  uint64_t runs = 0;
 
   /// brrr_run_host's device copies of the caller's buffers (one
   /// allocation), made on first use.
@@ -186,6 +217,20 @@ brrr_status runHost(brrr_context *ctx, const void *const *inputs,
                     void *const *outputs);
 brrr_status profile(brrr_context *ctx, const void *const *inputs,
                     void *const *outputs, double *launchMs);
+
+/// Symbolic shapes (Shapes.cpp).
+/// Records input `index`'s shape for the context's next runs after checking
+/// it against the model: rank, fixed dimensions, symbols' ranges.
+brrr_status setInputShape(brrr_context *ctx, int32_t index, const int64_t *dims,
+                          int32_t rank);
+/// Binds the symbols from the inputs' shapes and evaluates the plan's
+/// extents, grids and scalar parameters at them, unless they are current;
+/// a no-op for a fixed-shape model. `fn` prefixes messages.
+brrr_status bindShapes(brrr_context &ctx, const char *fn);
+/// Tensor `t`'s dims and bytes at the bound shapes (bindShapes first).
+uint64_t tensorBytes(const brrr_context &ctx, uint32_t t);
+void tensorDims(const brrr_context &ctx, uint32_t t, int64_t *dims);
+brrr_status setGraphCache(brrr_context *ctx, size_t capacity);
 
 /// Reports (BRRR_ERROR_INVALID_INPUT, message prefixed by `fn`) and clears
 /// an out-of-range index a kernel recorded; BRRR_OK when none is. `earlier`:

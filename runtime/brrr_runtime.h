@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define BRRR_API_VERSION 1
+#define BRRR_API_VERSION 2
 
 typedef struct brrr_model brrr_model;
 typedef struct brrr_context brrr_context;
@@ -34,8 +34,10 @@ typedef enum {
   BRRR_ERROR_UNSUPPORTED_DEVICE = 4, /* the artifact was not built for it */
   BRRR_ERROR_CORRUPT_ARTIFACT = 5,   /* bad magic, version, truncation */
   BRRR_ERROR_OUT_OF_MEMORY = 6,
-  BRRR_ERROR_CUDA = 7,         /* any other driver error */
-  BRRR_ERROR_INVALID_INPUT = 8 /* a run read an out-of-range index */
+  BRRR_ERROR_CUDA = 7,          /* any other driver error */
+  BRRR_ERROR_INVALID_INPUT = 8, /* a run read an out-of-range index */
+  BRRR_ERROR_INVALID_SHAPE = 9  /* a shape the model does not accept
+                                   (API version 2) */
 } brrr_status;
 
 typedef enum {
@@ -54,7 +56,10 @@ typedef enum {
   BRRR_DTYPE_BOOL = 13
 } brrr_dtype;
 
-/* A graph input or output. Pointers stay valid while the model is open. */
+/* A graph input or output. Pointers stay valid while the model is open.
+ * In a model compiled with ranges (brrrc --input-shape x=1..64x128), a
+ * symbolic dimension is -1 in `dims` and `size_bytes` is the size at the
+ * largest shape; brrr_context_output_shape gives a run's actual shape. */
 typedef struct {
   const char *name;
   brrr_dtype dtype;
@@ -103,7 +108,25 @@ typedef struct {
 int32_t brrr_model_num_launches(const brrr_model *model);
 brrr_status brrr_model_launch(const brrr_model *model, int32_t index,
                               brrr_launch_info *out);
-/* Bytes of the per-context intermediate arena, and of the weights. */
+/* Symbolic dimensions (API version 2). A model compiled with ranges has
+ * symbols, each a named dimension with an inclusive range; the same symbol
+ * may size several inputs (batch of input_ids and attention_mask). A model
+ * compiled for fixed shapes has none. */
+typedef struct {
+  const char *name;
+  int64_t min;
+  int64_t max;
+} brrr_symbol_info;
+int32_t brrr_model_num_symbols(const brrr_model *model);
+brrr_status brrr_model_symbol(const brrr_model *model, int32_t index,
+                              brrr_symbol_info *out);
+/* The symbol that dimension `axis` of input `index` is, or -1 where the
+ * dimension is fixed. */
+brrr_status brrr_model_input_symbol(const brrr_model *model, int32_t index,
+                                    int32_t axis, int32_t *symbol);
+
+/* Bytes of the per-context intermediate arena, planned for the largest
+ * shape, and of the weights. */
 uint64_t brrr_model_arena_bytes(const brrr_model *model);
 uint64_t brrr_model_weight_bytes(const brrr_model *model);
 
@@ -113,6 +136,27 @@ void brrr_context_destroy(brrr_context *context);
 /* CUDA graphs are on by default: the first run captures, later runs
  * replay. Turning them off launches every kernel on every run. */
 brrr_status brrr_context_set_cuda_graphs(brrr_context *context, int enabled);
+
+/* Shapes (API version 2). Sets input `index`'s shape for the context's next
+ * runs (`rank` entries of `dims`). Fixed dimensions must match; a symbolic
+ * one must lie in its symbol's range, and inputs sharing a symbol must
+ * agree when the context next runs. A shape the model does not accept is
+ * BRRR_ERROR_INVALID_SHAPE with a message naming the input, the dimension
+ * and the range, and the context keeps its previous shapes. Inputs with a
+ * symbolic dimension must be set before the first run; fixed ones need not
+ * be. Setting the shape a context already has costs a comparison. */
+brrr_status brrr_context_set_input_shape(brrr_context *context, int32_t index,
+                                         const int64_t *dims, int32_t rank);
+/* Output `index`'s shape at the context's input shapes: its rank's entries
+ * into `dims` and its bytes into `size_bytes` (either may be NULL). */
+brrr_status brrr_context_output_shape(brrr_context *context, int32_t index,
+                                      int64_t *dims, uint64_t *size_bytes);
+/* With CUDA graphs on, the first run at a shape captures a graph and later
+ * runs at that shape replay it. A context keeps the graphs of at most
+ * `capacity` shapes (8 by default; at least 1), evicting the least recently
+ * run. */
+brrr_status brrr_context_set_graph_cache(brrr_context *context,
+                                         int32_t capacity);
 
 /* Runs on `stream` (a CUstream; NULL is the legacy default stream) with
  * device pointers (16-byte aligned), in input/output order. Returns once the
@@ -131,7 +175,8 @@ brrr_status brrr_context_set_cuda_graphs(brrr_context *context, int enabled);
 brrr_status brrr_run(brrr_context *context, const void *const *inputs,
                      void *const *outputs, void *stream);
 
-/* Runs with host buffers: copies in, runs, copies out, synchronizes. */
+/* Runs with host buffers: copies in, runs, copies out, synchronizes. The
+ * buffers hold the tensors at the context's shapes. */
 brrr_status brrr_run_host(brrr_context *context, const void *const *inputs,
                           void *const *outputs);
 

@@ -111,6 +111,29 @@ public:
   Error setCudaGraphs(bool enabled) {
     return Error::from(brrr_context_set_cuda_graphs(c_, enabled ? 1 : 0));
   }
+
+  /// Input `index`'s shape for the next runs (brrr_context_set_input_shape).
+  Error setInputShape(int32_t index, const std::vector<int64_t> &dims) {
+    return Error::from(brrr_context_set_input_shape(c_, index, dims.data(),
+                                                    int32_t(dims.size())));
+  }
+
+  /// Output `index`'s shape at the context's input shapes.
+  Result<std::vector<int64_t>> outputShape(int32_t index) const {
+    brrr_tensor_info info;
+    if (Error e = Error::from(brrr_model_output(model_, index, &info)))
+      return e;
+    std::vector<int64_t> dims(size_t(info.rank > 0 ? info.rank : 0));
+    if (Error e = Error::from(
+            brrr_context_output_shape(c_, index, dims.data(), nullptr)))
+      return e;
+    return dims;
+  }
+
+  /// Graphs kept, one per shape (brrr_context_set_graph_cache).
+  Error setGraphCache(int32_t capacity) {
+    return Error::from(brrr_context_set_graph_cache(c_, capacity));
+  }
   /// Device buffers, queued on `stream` (a CUstream; nullptr = legacy).
   Error run(const void *const *inputs, void *const *outputs,
             void *stream = nullptr) {
@@ -193,6 +216,13 @@ public:
     std::vector<brrr_launch_info> v(size_t(count(brrr_model_num_launches(m_))));
     for (size_t i = 0; i < v.size(); ++i)
       brrr_model_launch(m_, int32_t(i), &v[i]);
+    return v;
+  }
+  /// The symbolic dimensions of a model compiled with ranges.
+  std::vector<brrr_symbol_info> symbols() const {
+    std::vector<brrr_symbol_info> v(size_t(count(brrr_model_num_symbols(m_))));
+    for (size_t i = 0; i < v.size(); ++i)
+      brrr_model_symbol(m_, int32_t(i), &v[i]);
     return v;
   }
   std::string target() const { return brrr_model_target(m_); }

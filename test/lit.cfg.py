@@ -32,6 +32,10 @@ config.substitutions.append(
     ("%brrr_test_gather_model",
      os.path.join(config.brrr_obj_root, "lib", "libbrrr-test-gather-model.so")))
 config.substitutions.append(
+    ("%brrr_test_symbolic_model",
+     os.path.join(config.brrr_obj_root, "lib",
+                  "libbrrr-test-symbolic-model.so")))
+config.substitutions.append(
     ("%brrr_fake_cuda",
      os.path.join(config.brrr_obj_root, "lib", "libbrrr-fake-cuda.so")))
 

@@ -10,8 +10,9 @@ given CUDA arrays.
 
 from ._version import __version__
 from ._compile import CompileError, cache_clear, cache_dir, compile, find_brrrc
-from .runtime import BrrrError, Context, LaunchInfo, Model, TensorInfo, load
+from .runtime import (BrrrError, Context, LaunchInfo, Model, Symbol, TensorInfo,
+                      load)
 
 __all__ = ["__version__", "BrrrError", "CompileError", "Context", "LaunchInfo", "Model",
-           "TensorInfo", "cache_clear", "cache_dir", "compile", "find_brrrc",
+           "Symbol", "TensorInfo", "cache_clear", "cache_dir", "compile", "find_brrrc",
            "load"]

@@ -18,6 +18,7 @@ STATUS_NAMES = {
     6: "BRRR_ERROR_OUT_OF_MEMORY",
     7: "BRRR_ERROR_CUDA",
     8: "BRRR_ERROR_INVALID_INPUT",
+    9: "BRRR_ERROR_INVALID_SHAPE",
 }
 
 # brrr_dtype -> (numpy dtype name, bytes per element).
@@ -57,6 +58,14 @@ class TensorInfoC(ctypes.Structure):
         ("rank", ctypes.c_int32),
         ("dims", ctypes.POINTER(ctypes.c_int64)),
         ("size_bytes", ctypes.c_uint64),
+    ]
+
+
+class SymbolInfoC(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("min", ctypes.c_int64),
+        ("max", ctypes.c_int64),
     ]
 
 
@@ -102,9 +111,22 @@ _SIGNATURES = {
                                ctypes.POINTER(ctypes.c_double)]),
 }
 
-# Entry points a library built by an older brrrc may lack.
+_I64P = ctypes.POINTER(ctypes.c_int64)
+
+# Entry points a library built by an older brrrc may lack (symbolic shapes:
+# API version 2).
 _OPTIONAL = {
     "brrr_context_check": (_STATUS, [_P]),
+    "brrr_model_num_symbols": (ctypes.c_int32, [_P]),
+    "brrr_model_symbol": (_STATUS, [_P, ctypes.c_int32,
+                                    ctypes.POINTER(SymbolInfoC)]),
+    "brrr_model_input_symbol": (_STATUS, [_P, ctypes.c_int32, ctypes.c_int32,
+                                          ctypes.POINTER(ctypes.c_int32)]),
+    "brrr_context_set_input_shape": (_STATUS, [_P, ctypes.c_int32, _I64P,
+                                               ctypes.c_int32]),
+    "brrr_context_output_shape": (_STATUS, [_P, ctypes.c_int32, _I64P,
+                                            ctypes.POINTER(ctypes.c_uint64)]),
+    "brrr_context_set_graph_cache": (_STATUS, [_P, ctypes.c_int32]),
 }
 
 _libraries = {}
@@ -156,9 +178,9 @@ def library(path):
         raise BrrrError(5, "%s is not a brrr model library: it lacks %s"
                         % (path, ", ".join(missing)))
     version = lib.brrr_api_version()
-    if version != 1:
+    if version not in (1, 2):
         raise BrrrError(5, "%s has runtime API version %d; this brrr package "
-                        "reads version 1" % (path, version))
+                        "reads versions 1 and 2" % (path, version))
     for name, (restype, argtypes) in list(_SIGNATURES.items()) + [
             item for item in _OPTIONAL.items() if hasattr(lib, item[0])]:
         fn = getattr(lib, name)

@@ -26,7 +26,10 @@ from ._capi import BrrrError
 
 
 class TensorInfo(NamedTuple):
-    """A graph input or output: dtype is a numpy dtype name ("float32")."""
+    """A graph input or output: dtype is a numpy dtype name ("float32").
+    In a model compiled with ranges, a symbolic dimension of an input is its
+    symbol's name ("batch") and one of an output is None: a run takes any
+    shape in range and returns outputs of the shape it computes."""
 
     name: str
     dtype: str
@@ -34,13 +37,25 @@ class TensorInfo(NamedTuple):
 
     @property
     def nbytes(self):
+        """Bytes of the tensor; None where its shape is symbolic."""
         size = dict(_capi.DTYPES.values())[self.dtype]
         for d in self.shape:
+            if not isinstance(d, int):
+                return None
             size *= d
         return size
 
     def __str__(self):
         return "%s: %s" % (self.name, _describe(self.dtype, self.shape))
+
+
+class Symbol(NamedTuple):
+    """A symbolic dimension of a model compiled with ranges: a run accepts
+    any value in [min, max]."""
+
+    name: str
+    min: int
+    max: int
 
 
 class LaunchInfo(NamedTuple):
@@ -52,7 +67,8 @@ class LaunchInfo(NamedTuple):
 
 
 def _describe(dtype, shape):
-    return "%s[%s]" % (dtype, ", ".join(str(d) for d in shape))
+    return "%s[%s]" % (dtype, ", ".join("?" if d is None else str(d)
+                                        for d in shape))
 
 
 # Interface typestrs (and torch dtypes) -> numpy dtype names.
@@ -184,8 +200,16 @@ def _device_array(name, x):
                         None)
 
 
+def _fits(expected, shape):
+    """Whether `shape` has the rank and the fixed dimensions of `expected`
+    (symbolic ones, names or None, take any size: the runtime checks their
+    ranges)."""
+    return len(shape) == len(expected) and all(
+        not isinstance(e, int) or e == d for e, d in zip(expected, shape))
+
+
 def _check_tensor(kind, info, dtype, shape):
-    if dtype != info.dtype or tuple(shape) != info.shape:
+    if dtype != info.dtype or not _fits(info.shape, tuple(shape)):
         raise ValueError("%s '%s': expected %s, got %s"
                          % (kind, info.name, _describe(info.dtype, info.shape),
                             _describe(dtype, shape)))
@@ -226,15 +250,15 @@ def _numpy():
     return numpy
 
 
-def _host_empty(np, info):
+def _host_empty(np, info, shape):
     if info.dtype == "bfloat16":
         try:
             import ml_dtypes
-            return np.empty(info.shape, dtype=ml_dtypes.bfloat16)
+            return np.empty(shape, dtype=ml_dtypes.bfloat16)
         except ImportError:
             # Same bits, viewable with ml_dtypes or torch later.
-            return np.empty(info.shape, dtype=np.uint16)
-    return np.empty(info.shape, dtype=info.dtype)
+            return np.empty(shape, dtype=np.uint16)
+    return np.empty(shape, dtype=info.dtype)
 
 
 class _Prepared(NamedTuple):
@@ -278,6 +302,7 @@ class _Signature(NamedTuple):
     outputs: list
     launches: list
     device: object
+    symbols: list
 
 
 class Context:
@@ -290,7 +315,7 @@ class Context:
         # freeing GPU memory until the garbage collector runs. The runtime
         # keeps the native model alive while a context exists.
         self._model = _Signature(model.inputs, model.outputs, model.launches,
-                                 model.device)
+                                 model.device, model.symbols)
         self._lib = model._lib
         handle = _capi.ctypes.c_void_p()
         _capi.check(self._lib, self._lib.brrr_context_create(
@@ -331,6 +356,7 @@ class Context:
         Returns the outputs in signature order (a list). `outputs` may give
         the output buffers (CUDA inputs only)."""
         prepared = _prepare(self._model.inputs, args)
+        self._set_shapes(prepared)
         # A model without inputs runs on the device when it is given CUDA
         # outputs to fill.
         if prepared.on_device or (outputs is not None and not prepared.inputs):
@@ -340,9 +366,43 @@ class Context:
                              "new arrays")
         return self._run_host(prepared)
 
+    def _set_shapes(self, prepared):
+        """Gives a model compiled with ranges its inputs' shapes, which the
+        runtime checks against the ranges (BrrrError otherwise)."""
+        if not self._model.symbols:
+            return
+        for i, a in enumerate(prepared.inputs):
+            shape = tuple(a.shape)
+            dims = (_capi.ctypes.c_int64 * max(len(shape), 1))(*shape)
+            _capi.check(self._lib, self._lib.brrr_context_set_input_shape(
+                self._live(), i, dims, len(shape)))
+
+    def output_shapes(self) -> List[tuple]:
+        """The outputs' shapes at the shapes of the inputs last run."""
+        shapes = []
+        for i, info in enumerate(self._model.outputs):
+            if all(isinstance(d, int) for d in info.shape):
+                shapes.append(info.shape)
+                continue
+            dims = (_capi.ctypes.c_int64 * max(len(info.shape), 1))()
+            _capi.check(self._lib, self._lib.brrr_context_output_shape(
+                self._live(), i, dims, None))
+            shapes.append(tuple(dims[d] for d in range(len(info.shape))))
+        return shapes
+
+    def set_graph_cache(self, capacity: int) -> None:
+        """Keeps the CUDA graphs of at most `capacity` shapes (8 by
+        default), evicting the least recently run."""
+        if not hasattr(self._lib, "brrr_context_set_graph_cache"):
+            raise BrrrError(1, "this model library predates graph caches; "
+                            "rebuild it with brrrc")
+        _capi.check(self._lib, self._lib.brrr_context_set_graph_cache(
+            self._live(), int(capacity)))
+
     def _run_host(self, prepared):
         np = _numpy()
-        outs = [_host_empty(np, i) for i in self._model.outputs]
+        outs = [_host_empty(np, i, s)
+                for i, s in zip(self._model.outputs, self.output_shapes())]
         ins = _capi.pointer_array([a.ctypes.data for a in prepared.inputs])
         out_ptrs = _capi.pointer_array([a.ctypes.data for a in outs])
         _capi.check(self._lib, self._lib.brrr_run_host(self._live(), ins,
@@ -351,20 +411,23 @@ class Context:
 
     def _device_outputs(self, prepared, outputs):
         infos = self._model.outputs
+        shapes = self.output_shapes()
         if outputs is not None:
             outputs = _ordered("output", infos, (outputs,)
                                if isinstance(outputs, dict) else outputs)
             described = []
-            for info, o in zip(infos, outputs):
+            for info, shape, o in zip(infos, shapes, outputs):
                 d = _device_array("output '%s'" % info.name, o)
-                _check_tensor("output", info, d.dtype, d.shape)
+                _check_tensor("output", info._replace(shape=shape), d.dtype,
+                              d.shape)
                 described.append(d)
             return outputs, described
         first = prepared.inputs[0] if prepared.inputs else None
         if first is not None and first.torch is not None:
             import torch
-            outs = [torch.empty(i.shape, dtype=getattr(torch, i.dtype),
-                                device=first.torch.device) for i in infos]
+            outs = [torch.empty(s, dtype=getattr(torch, i.dtype),
+                                device=first.torch.device)
+                    for i, s in zip(infos, shapes)]
         else:
             try:
                 import cupy
@@ -372,7 +435,8 @@ class Context:
                 raise ValueError("cannot allocate outputs for CUDA inputs "
                                  "that are not torch tensors without cupy; "
                                  "install cupy or pass outputs=")
-            outs = [cupy.empty(i.shape, dtype=i.dtype) for i in infos]
+            outs = [cupy.empty(s, dtype=i.dtype)
+                    for i, s in zip(infos, shapes)]
         return outs, [_device_array(i.name, o) for i, o in zip(infos, outs)]
 
     def _stream(self, arrays):
@@ -428,6 +492,7 @@ class Context:
         if not prepared.on_device:
             raise ValueError("profile() takes CUDA arrays (torch tensors or "
                              "__cuda_array_interface__ objects)")
+        self._set_shapes(prepared)
         _, ms = self._run_device(prepared, outputs, profile=True)
         return list(zip(self._model.launches, ms))
 
@@ -445,8 +510,15 @@ class Model:
             ordinal, _capi.ctypes.byref(handle)))
         self._handle = handle
         self._local = threading.local()
+        self.symbols = []
+        if hasattr(self._lib, "brrr_model_num_symbols"):
+            for i in range(self._lib.brrr_model_num_symbols(handle)):
+                c = _capi.SymbolInfoC()
+                _capi.check(self._lib, self._lib.brrr_model_symbol(
+                    handle, i, _capi.ctypes.byref(c)))
+                self.symbols.append(Symbol(c.name.decode(), c.min, c.max))
         self.inputs = self._infos(self._lib.brrr_model_num_inputs,
-                                  self._lib.brrr_model_input)
+                                  self._lib.brrr_model_input, inputs=True)
         self.outputs = self._infos(self._lib.brrr_model_num_outputs,
                                    self._lib.brrr_model_output)
         self.target = self._lib.brrr_model_target(handle).decode()
@@ -460,15 +532,26 @@ class Model:
         self.arena_bytes = self._lib.brrr_model_arena_bytes(handle)
         self.weight_bytes = self._lib.brrr_model_weight_bytes(handle)
 
-    def _infos(self, count, get):
+    def _infos(self, count, get, inputs=False):
         infos = []
         for i in range(count(self._handle)):
             c = _capi.TensorInfoC()
             _capi.check(self._lib, get(self._handle, i,
                                        _capi.ctypes.byref(c)))
             dtype = _capi.DTYPES[c.dtype][0]
-            infos.append(TensorInfo(c.name.decode(), dtype,
-                                    tuple(c.dims[d] for d in range(c.rank))))
+            shape = []
+            for d in range(c.rank):
+                size = c.dims[d]
+                if size == -1 and inputs:
+                    # A symbolic input dimension: its symbol's name.
+                    s = _capi.ctypes.c_int32(-1)
+                    _capi.check(self._lib, self._lib.brrr_model_input_symbol(
+                        self._handle, i, d, _capi.ctypes.byref(s)))
+                    size = self.symbols[s.value].name
+                elif size == -1:
+                    size = None
+                shape.append(size)
+            infos.append(TensorInfo(c.name.decode(), dtype, tuple(shape)))
         return infos
 
     def _handle_or_raise(self):

@@ -199,11 +199,12 @@ TEST(ArtifactTest, ErrorRecordMustBeABool) {
   a.tensors[1].storage = Storage::Arena;
   a.arenaBytes = 256;
   std::vector<uint8_t> image = serialize(a);
-  // The launch's errorRecord flag: before the copies' count, the steps
-  // (count, one kind/index pair), the check table (count, node, op), the
+  // The launch's errorRecord flag: before its grid expressions and scalars'
+  // count, the copies' count, the steps (count, one kind/index pair), the
+  // check table (count, node, op), the symbols' and expressions' counts, the
   // arena size and the weights' length.
   size_t checks = 8 + (8 + a.checks[0].node.size()) + (8 + 6);
-  size_t at = image.size() - 8 - (8 + 8) - checks - 8 - 8 - 1;
+  size_t at = image.size() - 8 - (8 + 8) - checks - 8 - 8 - 8 - 8 - 12 - 8 - 1;
   ASSERT_EQ(image[at], 1);
   image[at] = 2;
   EXPECT_EQ(rejection(image), "artifact field launches[0].errorRecord is 2 "
@@ -222,22 +223,24 @@ TEST(ArtifactTest, BadMagic) {
 
 TEST(ArtifactTest, NewerFormatVersion) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
-  image[8] = 7;
-  EXPECT_EQ(rejection(image), "artifact format version 7, this runtime reads "
-                              "6 (the model was built by a newer brrrc)");
+  image[8] = kFormatVersion + 1;
+  EXPECT_EQ(rejection(image),
+            "artifact format version " + std::to_string(kFormatVersion + 1) +
+                ", this runtime reads " + std::to_string(kFormatVersion) +
+                " (the model was built by a newer brrrc)");
 }
 
 TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   // 1: before tensor maps; 2: before im2col maps and element strides; 3:
   // before programmatic launches; 4: before index checks; 5: before the
-  // flags word.
+  // flags word; 6: before symbolic shapes.
   for (uint8_t version = 1; version < kFormatVersion; ++version) {
     image[8] = version;
-    EXPECT_EQ(rejection(image), "artifact format version " +
-                                    std::to_string(version) +
-                                    ", this runtime reads 6 (rebuild the "
-                                    "model with this brrrc)");
+    EXPECT_EQ(rejection(image),
+              "artifact format version " + std::to_string(version) +
+                  ", this runtime reads " + std::to_string(kFormatVersion) +
+                  " (rebuild the model with this brrrc)");
   }
 }
 
@@ -366,10 +369,12 @@ TEST(ArtifactTest, ProgrammaticMustBeABool) {
   a.weights.clear();
   a.arenaBytes = 0;
   std::vector<uint8_t> image = serialize(a);
-  // The last launch's flag: before its errorRecord flag, the copies (count,
-  // src, dst), the steps (count, four kind/index pairs), the checks'
-  // count, the arena size and the weights' length.
-  size_t at = image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 8 - 1 - 1;
+  // The last launch's flag: before its errorRecord flag, grid expressions
+  // and scalars' count, the copies (count, src, dst), the steps (count, four
+  // kind/index pairs), the counts of checks, symbols and expressions, the
+  // arena size and the weights' length.
+  size_t at =
+      image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 8 - 8 - 8 - 1 - 12 - 8 - 1;
   ASSERT_EQ(image[at], 0);
   image[at] = 3;
   EXPECT_EQ(rejection(image), "artifact field launches[2].programmatic is 3 "
@@ -514,12 +519,13 @@ TEST(ArtifactTest, DtypeSizes) {
 TEST(ArtifactTest, CheckThroughTheCApi) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()), BRRR_OK);
-  image[8] = 7;
+  image[8] = kFormatVersion + 1;
   EXPECT_EQ(brrr_artifact_check(image.data(), image.size()),
             BRRR_ERROR_CORRUPT_ARTIFACT);
-  EXPECT_STREQ(brrr_last_error(), "artifact format version 7, this runtime "
-                                  "reads 6 (the model was built by a newer "
-                                  "brrrc)");
+  EXPECT_EQ(std::string(brrr_last_error()),
+            "artifact format version " + std::to_string(kFormatVersion + 1) +
+                ", this runtime reads " + std::to_string(kFormatVersion) +
+                " (the model was built by a newer brrrc)");
   EXPECT_EQ(brrr_artifact_check(image.data(), 3), BRRR_ERROR_CORRUPT_ARTIFACT);
   EXPECT_EQ(brrr_artifact_check(nullptr, 10), BRRR_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(brrr_last_error(), "brrr_artifact_check: data is null");

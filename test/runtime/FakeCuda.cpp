@@ -37,6 +37,7 @@ struct Op {
   unsigned threads = 0;
   std::vector<CUtensorMap> maps; // copied at launch, like the driver does
   std::vector<CUdeviceptr> args;
+  std::vector<int64_t> scalars; // the i64 parameters after the pointers
   CUdeviceptr dst = 0, src = 0;
   size_t bytes = 0;
   bool programmatic = false; // launched as a programmatic dependent
@@ -56,6 +57,7 @@ struct CUfunc_st {
   int arity; ///< pointer parameters
   void (*body)(const Op &);
   int maxDynamicShared; ///< opted-in dynamic shared memory, 0: the default
+  int scalars;          ///< i64 parameters, after the pointers
 };
 struct CUstream_st {
   bool capturing = false;
@@ -140,12 +142,24 @@ void gatherBody(const Op &op) {
   }
 }
 
+/// brrr_test_add_n: the first n elements (its scalar), which the launch's
+/// threads must cover; an element past them is left as it was.
+void addNBody(const Op &op) {
+  const std::vector<CUdeviceptr> &a = op.args;
+  int64_t n = op.scalars[0];
+  if (n > int64_t(op.threads))
+    std::abort(); // a grid too small for its count: a runtime bug
+  for (int64_t i = 0; i < n; ++i)
+    f32(a[2])[i] = f32(a[0])[i] + f32(a[1])[i];
+}
+
 // The kernels of test/runtime/TestArtifact.cpp's PTX, and the kernels of
 // its fake-only models.
-CUfunc_st kernels[] = {{"brrr_test_add", 0, 3, addBody, 0},
-                       {"brrr_test_relu", 0, 2, reluBody, 0},
-                       {"brrr_test_tma_add", 2, 1, tmaAddBody, 0},
-                       {"brrr_test_gather", 0, 4, gatherBody, 0}};
+CUfunc_st kernels[] = {{"brrr_test_add", 0, 3, addBody, 0, 0},
+                       {"brrr_test_relu", 0, 2, reluBody, 0, 0},
+                       {"brrr_test_tma_add", 2, 1, tmaAddBody, 0, 0},
+                       {"brrr_test_gather", 0, 4, gatherBody, 0, 0},
+                       {"brrr_test_add_n", 0, 3, addNBody, 0, 1}};
 
 std::recursive_mutex mu;
 bool initialized = false;
@@ -593,7 +607,7 @@ static CUresult fakeLaunch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                            unsigned sharedBytes, CUstream stream, void **params,
                            bool programmatic) {
   FAKE_NEEDS_CONTEXT();
-  if (!f || ((f->maps || f->arity) && !params))
+  if (!f || ((f->maps || f->arity || f->scalars) && !params))
     return CUDA_ERROR_INVALID_VALUE;
   // Like the driver: over 48 KiB needs the kernel's opt-in.
   if (sharedBytes > 48 * 1024 &&
@@ -612,6 +626,13 @@ static CUresult fakeLaunch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
   }
   for (int i = 0; i < f->arity; ++i)
     op.args.push_back(*static_cast<CUdeviceptr *>(params[f->maps + i]));
+  for (int i = 0; i < f->scalars; ++i)
+    op.scalars.push_back(
+        *static_cast<int64_t *>(params[f->maps + f->arity + i]));
+  ++stats.launches;
+  stats.lastGrid[0] = gx;
+  stats.lastGrid[1] = gy;
+  stats.lastGrid[2] = gz;
   return enqueue(stream, std::move(op));
 }
 

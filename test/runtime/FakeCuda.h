@@ -68,6 +68,8 @@ struct FakeCudaStats {
   /// kernel got them.
   int32_t lastLaunchMapCount;
   FakeTensorMap lastLaunchMaps[2];
+  int64_t launches;     ///< cuLaunchKernel{,Ex} calls, captured or not
+  uint32_t lastGrid[3]; ///< the grid of the last of them
 };
 
 typedef void (*FakeCudaStatsFn)(FakeCudaStats *);

@@ -218,4 +218,48 @@ Artifact makeGatherArtifact() {
   return a;
 }
 
+Artifact makeSymbolicArtifact() {
+  Artifact a = sm80Artifact(); // brrr_test_add_n is in the fake driver only
+  a.kernels = {{"brrr_test_add_n", 0, 0}};
+  a.symbols = {{"batch", 1, kSymbolicBatch}};
+  auto sym = [](int64_t s) { return Expr{{{ExprOp::Symbol, s}}}; };
+  auto cst = [](int64_t v) { return ExprTerm{ExprOp::Constant, v}; };
+  a.exprs = {
+      sym(0),                                                           // batch
+      Expr{{{ExprOp::Symbol, 0}, cst(kSymbolicRow), {ExprOp::Mul, 0}}}, // n
+      // ceildiv(batch * 64, 32): the grid of 32-thread blocks.
+      Expr{{{ExprOp::Symbol, 0},
+            cst(kSymbolicRow),
+            {ExprOp::Mul, 0},
+            cst(32),
+            {ExprOp::CeilDiv, 0}}},
+  };
+  auto symbolic = [&](Tensor t) {
+    t.dimExprs = {0, -1};
+    return t;
+  };
+  const int64_t rows = kSymbolicBatch, cols = kSymbolicRow;
+  a.tensors = {
+      symbolic(tensor("x", DType::F32, {rows, cols}, Storage::Input, 0)),  // 0
+      symbolic(tensor("y", DType::F32, {rows, cols}, Storage::Input, 1)),  // 1
+      symbolic(tensor("t0", DType::F32, {rows, cols}, Storage::Arena, 0)), // 2
+      symbolic(tensor("sum", DType::F32, {rows, cols}, Storage::Output, 0)),
+      symbolic(tensor("xy", DType::F32, {rows, cols}, Storage::Output, 1)),
+  };
+  a.inputs = {0, 1};
+  a.outputs = {3, 4};
+  a.arenaBytes = a.tensors[2].bytes;
+  auto addN = [&](std::vector<uint32_t> args) {
+    Launch l = launch(0, uint32_t(rows * cols / 32), 32, std::move(args));
+    l.gridExprs[0] = 2;
+    l.scalars = {1};
+    return l;
+  };
+  a.launches = {addN({0, 1, 2}), addN({2, 1, 3})};
+  a.copies = {{2, 4}};
+  a.steps = {
+      {Step::Kind::Launch, 0}, {Step::Kind::Launch, 1}, {Step::Kind::Copy, 0}};
+  return a;
+}
+
 } // namespace brrr::test

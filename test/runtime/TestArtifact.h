@@ -54,6 +54,16 @@ artifact::Artifact makeGatherArtifact();
 /// Entry i of the gather model's table.
 inline float gatherRow(int i) { return 10.0f * float(i + 1); }
 
+/// The symbolic model's largest batch and its rows' length.
+constexpr int64_t kSymbolicBatch = 4, kSymbolicRow = 64;
+
+/// A model compiled with a range: symbol batch in 1..4, inputs x and y:
+/// f32[batch, 64]; t0 = x + y (arena), sum = t0 + y (output 0), xy = copy
+/// of t0 (output 1). Both additions are brrr_test_add_n, which takes the
+/// element count batch * 64 as an i64 after its three pointers and runs on
+/// ceildiv(batch * 64, 32) blocks of 32 threads. Fake driver only.
+artifact::Artifact makeSymbolicArtifact();
+
 /// The weight w[i] of the test model.
 inline float testWeight(int i) { return 0.5f * float(i); }
 

@@ -57,6 +57,45 @@ bool writeImage(const std::vector<uint8_t> &image, const char *path) {
 /// Prints the steps of the image at `path`: "launch KERNEL grid X,Y,Z
 /// block X,Y,Z [programmatic] [error-record]" or "copy SRC -> DST" (tensor
 /// names), then the index checks, "check ID node 'NODE' op OP".
+/// Expression `e` of `a` in infix, with the symbols' names.
+std::string exprText(const brrr::artifact::Artifact &a, size_t e) {
+  using brrr::artifact::ExprOp;
+  std::vector<std::string> stack;
+  for (const brrr::artifact::ExprTerm &t : a.exprs[e].terms) {
+    if (t.op == ExprOp::Constant) {
+      stack.push_back(std::to_string(t.value));
+      continue;
+    }
+    if (t.op == ExprOp::Symbol) {
+      stack.push_back(a.symbols[size_t(t.value)].name);
+      continue;
+    }
+    std::string rhs = stack.back();
+    stack.pop_back();
+    std::string lhs = stack.back();
+    const char *op = t.op == ExprOp::Add        ? " + "
+                     : t.op == ExprOp::Mul      ? " * "
+                     : t.op == ExprOp::FloorDiv ? " floordiv "
+                     : t.op == ExprOp::CeilDiv  ? " ceildiv "
+                                                : " mod ";
+    stack.back() = "(" + lhs + op + rhs + ")";
+  }
+  return stack.back();
+}
+
+/// A tensor's shape, its symbolic dimensions as expressions.
+std::string shapeText(const brrr::artifact::Artifact &a,
+                      const brrr::artifact::Tensor &t) {
+  std::string s = "[";
+  for (size_t d = 0; d < t.dims.size(); ++d) {
+    s += d ? ", " : "";
+    s += t.dimExprs.empty() || t.dimExprs[d] == -1
+             ? std::to_string(t.dims[d])
+             : exprText(a, size_t(t.dimExprs[d]));
+  }
+  return s + "]";
+}
+
 int printLaunches(const char *tool, const char *path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -71,6 +110,15 @@ int printLaunches(const char *tool, const char *path) {
     std::fprintf(stderr, "%s: %s: %s\n", tool, path, error.c_str());
     return 1;
   }
+  for (const brrr::artifact::Symbol &s : a.symbols)
+    std::printf("symbol %s %lld..%lld\n", s.name.c_str(), (long long)s.min,
+                (long long)s.max);
+  for (uint32_t i : a.inputs)
+    std::printf("input %s %s\n", a.tensors[i].name.c_str(),
+                shapeText(a, a.tensors[i]).c_str());
+  for (uint32_t i : a.outputs)
+    std::printf("output %s %s\n", a.tensors[i].name.c_str(),
+                shapeText(a, a.tensors[i]).c_str());
   for (const brrr::artifact::Step &s : a.steps) {
     if (s.kind == brrr::artifact::Step::Kind::Copy) {
       const brrr::artifact::Copy &c = a.copies[s.index];
@@ -84,6 +132,14 @@ int printLaunches(const char *tool, const char *path) {
                 l.grid[2], l.block[0], l.block[1], l.block[2],
                 l.programmatic ? " programmatic" : "",
                 l.errorRecord ? " error-record" : "");
+    if (l.gridExprs[0] != -1) {
+      std::printf("  grid");
+      for (int32_t e : l.gridExprs)
+        std::printf(" %s", e == -1 ? "-" : exprText(a, size_t(e)).c_str());
+      std::printf("\n");
+    }
+    for (uint32_t e : l.scalars)
+      std::printf("  scalar %s\n", exprText(a, e).c_str());
   }
   for (size_t i = 0; i < a.checks.size(); ++i)
     std::printf("check %zu node '%s' op %s\n", i, a.checks[i].node.c_str(),
@@ -97,24 +153,26 @@ int main(int argc, char **argv) {
   std::string mode = argc == 3 ? argv[1] : "";
   if (mode == "--launches")
     return printLaunches(argv[0], argv[2]);
-  if (mode != "--cpp" && mode != "--cpp-gather" && mode != "--image" &&
-      mode != "--ptx") {
+  if (mode != "--cpp" && mode != "--cpp-gather" && mode != "--cpp-symbolic" &&
+      mode != "--image" && mode != "--ptx") {
     std::fprintf(stderr,
-                 "usage: %s --cpp|--cpp-gather|--image|--ptx OUTPUT | "
-                 "--launches IMAGE\n",
+                 "usage: %s --cpp|--cpp-gather|--cpp-symbolic|--image|--ptx "
+                 "OUTPUT | --launches IMAGE\n",
                  argv[0]);
     return 2;
   }
-  brrr::artifact::Artifact a = mode == "--cpp-gather"
-                                   ? brrr::test::makeGatherArtifact()
-                                   : brrr::test::makeTestArtifact();
+  brrr::artifact::Artifact a =
+      mode == "--cpp-gather"     ? brrr::test::makeGatherArtifact()
+      : mode == "--cpp-symbolic" ? brrr::test::makeSymbolicArtifact()
+                                 : brrr::test::makeTestArtifact();
   std::vector<uint8_t> image = brrr::artifact::serialize(a);
-  bool ok = mode == "--cpp" || mode == "--cpp-gather"
-                ? writeCpp(image, argv[2])
-            : mode == "--image"
-                ? writeImage(image, argv[2])
-                : writeImage(std::vector<uint8_t>(a.ptx.begin(), a.ptx.end()),
-                             argv[2]);
+  bool ok =
+      mode == "--cpp" || mode == "--cpp-gather" || mode == "--cpp-symbolic"
+          ? writeCpp(image, argv[2])
+      : mode == "--image"
+          ? writeImage(image, argv[2])
+          : writeImage(std::vector<uint8_t>(a.ptx.begin(), a.ptx.end()),
+                       argv[2]);
   if (!ok) {
     std::fprintf(stderr, "%s: cannot write %s\n", argv[0], argv[2]);
     return 1;
