@@ -29,8 +29,29 @@ bool isPointwise(Operation *op);
 /// Alignment of every buffer the memory plan places.
 constexpr int64_t kBufferAlignment = 256;
 
-/// Bytes a tensor of `type` occupies in device memory (bools take a byte).
+/// Bytes a tensor of static `type` occupies in device memory (bools take a
+/// byte).
 int64_t bufferBytes(RankedTensorType type);
+/// Bytes value `v` occupies at its largest shape (every symbol at its
+/// maximum): what the memory plan reserves for it.
+int64_t bufferBytes(Value v);
+
+/// A number that divides `t`'s element count at every shape in range: the
+/// static dimensions' product times each symbolic extent's constant factor
+/// (1 for an extent that is not a product); the count itself for a static
+/// type.
+int64_t elementCountDivisor(RankedTensorType t);
+
+/// Whether the compiler handles the symbolic extents of `op` (see
+/// passes/Symbolic/SymbolicShapes.cpp): pointwise ops and pointwise
+/// kernels whose tensors share one outer run of symbolic extents, or
+/// broadcast across it; the function, its return and yields.
+bool compilesSymbolically(Operation *op);
+
+/// The gate of every pass: an error naming `pass`, the op and the value for
+/// the first symbolic extents under `root` that compilesSymbolically
+/// rejects.
+LogicalResult requireSupportedShapes(Operation *root, StringRef pass);
 
 /// How a row kernel lays its rows over thread blocks: rows of `cols`
 /// elements, `lanes` threads a row (the whole block, one row a block, or

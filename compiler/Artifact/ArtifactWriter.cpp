@@ -229,6 +229,99 @@ LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
   return success();
 }
 
+std::string exprText(AffineExpr e) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << e;
+  return text;
+}
+
+/// The artifact's expression table: each distinct extent once, in postfix.
+class Expressions {
+public:
+  explicit Expressions(art::Artifact &a) : a(a) {}
+
+  /// The index of `e` (an affine expression of the module's symbols) in the
+  /// table, adding it the first time.
+  FailureOr<uint32_t> indexOf(AffineExpr e, Location loc) {
+    auto [it, inserted] = index.try_emplace(e, uint32_t(a.exprs.size()));
+    if (!inserted)
+      return it->second;
+    art::Expr out;
+    if (failed(append(e, out, loc))) {
+      index.erase(e);
+      return failure();
+    }
+    a.exprs.push_back(std::move(out));
+    return it->second;
+  }
+
+private:
+  LogicalResult append(AffineExpr e, art::Expr &out, Location loc) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      out.terms.push_back({art::ExprOp::Constant, c.getValue()});
+      return success();
+    }
+    if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
+      if (s.getPosition() >= a.symbols.size())
+        return emitError(loc) << "extent " << exprText(e) << " names symbol s"
+                              << s.getPosition() << " of " << a.symbols.size();
+      out.terms.push_back({art::ExprOp::Symbol, int64_t(s.getPosition())});
+      return success();
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return emitError(loc)
+             << "extent " << exprText(e) << " is not an expression of symbols";
+    art::ExprOp op;
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      op = art::ExprOp::Add;
+      break;
+    case AffineExprKind::Mul:
+      op = art::ExprOp::Mul;
+      break;
+    case AffineExprKind::FloorDiv:
+      op = art::ExprOp::FloorDiv;
+      break;
+    case AffineExprKind::CeilDiv:
+      op = art::ExprOp::CeilDiv;
+      break;
+    case AffineExprKind::Mod:
+      op = art::ExprOp::Mod;
+      break;
+    default:
+      return emitError(loc)
+             << "extent " << exprText(e) << " is not an expression of symbols";
+    }
+    if (failed(append(bin.getLHS(), out, loc)) ||
+        failed(append(bin.getRHS(), out, loc)))
+      return failure();
+    out.terms.push_back({op, 0});
+    return success();
+  }
+
+  art::Artifact &a;
+  DenseMap<AffineExpr, uint32_t> index;
+};
+
+/// The expressions of map attribute `name` on `fusion` (one per result),
+/// as indices into the table; none when it is absent.
+FailureOr<SmallVector<uint32_t>> mapExprs(FusionOp fusion, StringRef name,
+                                          Expressions &exprs) {
+  SmallVector<uint32_t> out;
+  auto map = fusion->getAttrOfType<AffineMapAttr>(name);
+  if (!map)
+    return out;
+  for (AffineExpr e : map.getValue().getResults()) {
+    FailureOr<uint32_t> i = exprs.indexOf(e, fusion.getLoc());
+    if (failed(i))
+      return failure();
+    out.push_back(*i);
+  }
+  return out;
+}
+
 } // namespace
 
 LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
@@ -269,6 +362,10 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     a.arenaBytes = arena.getInt();
   if (auto w = main->getAttrOfType<IntegerAttr>("brrr.weight_bytes"))
     image.weightBytes = w.getInt();
+  SmallVector<DimAttr> dims = dimsOf(module);
+  for (DimAttr d : dims)
+    a.symbols.push_back({d.getName().str(), d.getMin(), d.getMax()});
+  Expressions exprs(a);
 
   DenseMap<Value, uint32_t> tensorOf;
   auto addTensor = [&](Value v, std::string name, art::Storage storage,
@@ -288,11 +385,28 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     art::Tensor t;
     t.name = std::move(name);
     t.dtype = *dtype;
-    t.dims.assign(type.getShape().begin(), type.getShape().end());
+    // A symbolic tensor: its largest shape, and an expression per symbolic
+    // dimension.
+    RankedTensorType largest = largestTypeOf(type, dims);
+    if (!largest)
+      return emitError(v.getLoc())
+             << "the extents of " << type << " have no largest value";
+    t.dims.assign(largest.getShape().begin(), largest.getShape().end());
+    if (isSymbolic(type))
+      for (auto [d, e] : llvm::enumerate(extentsOf(type))) {
+        if (!type.isDynamicDim(d)) {
+          t.dimExprs.push_back(-1);
+          continue;
+        }
+        FailureOr<uint32_t> i = exprs.indexOf(e, v.getLoc());
+        if (failed(i))
+          return failure();
+        t.dimExprs.push_back(int32_t(*i));
+      }
     t.storage = storage;
     t.index = index;
     t.offset = offset;
-    t.bytes = bufferBytes(type);
+    t.bytes = bufferBytes(largest);
     a.tensors.push_back(std::move(t));
     return a.tensors.size() - 1;
   };
@@ -399,6 +513,18 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
       launch.grid[d] = grid[d];
       launch.block[d] = block[d];
     }
+    FailureOr<SmallVector<uint32_t>> gridExprs =
+        mapExprs(fusion, kGridExtentsAttrName, exprs);
+    FailureOr<SmallVector<uint32_t>> scalars =
+        mapExprs(fusion, kScalarsAttrName, exprs);
+    if (failed(gridExprs) || failed(scalars))
+      return failure();
+    if (!gridExprs->empty() && gridExprs->size() != 3)
+      return fusion.emitOpError("brrr.grid_extents has ")
+             << gridExprs->size() << " results, not 3";
+    for (auto [d, e] : llvm::enumerate(*gridExprs))
+      launch.gridExprs[d] = int32_t(e);
+    launch.scalars.assign(scalars->begin(), scalars->end());
     if (auto shared =
             fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName))
       launch.sharedBytes = shared.getBytes();

@@ -53,6 +53,12 @@ struct KernelInfo {
   /// setmaxnreg moves the producer's registers to the consumers), so no two
   /// blocks share one.
   bool wholeMultiprocessor = false;
+  /// A kernel over symbolic extents: its grid (x, y, z) as expressions over
+  /// the module's symbols, whose values at the largest shape are `grid`,
+  /// `gridY` and `gridZ` (null for a static grid), and the extents it takes
+  /// as i64 parameters after its buffers, in order.
+  SmallVector<AffineExpr, 3> gridExtents;
+  SmallVector<AffineExpr> scalars;
 };
 
 /// Emits the pointwise kernel of `fusion` as `gpu.func @name` at the

@@ -12,11 +12,12 @@ using namespace mlir;
 
 gpu::GPUFuncOp mlir::brrr::createKernel(OpBuilder &moduleBuilder, Location loc,
                                         StringRef name, unsigned numBuffers,
-                                        int64_t blockSize,
-                                        unsigned numByValue) {
+                                        int64_t blockSize, unsigned numByValue,
+                                        unsigned numScalars) {
   MLIRContext *ctx = moduleBuilder.getContext();
   SmallVector<Type> args(numByValue, LLVM::LLVMPointerType::get(ctx));
   args.append(numBuffers, LLVM::LLVMPointerType::get(ctx, 1));
+  args.append(numScalars, moduleBuilder.getI64Type());
   auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
                                      moduleBuilder.getFunctionType(args, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
@@ -33,6 +34,42 @@ gpu::GPUFuncOp mlir::brrr::createKernel(OpBuilder &moduleBuilder, Location loc,
                   moduleBuilder.getDenseI32ArrayAttr(byValue));
   }
   return func;
+}
+
+mlir::brrr::LargestShapeView::LargestShapeView(FusionOp fusion) {
+  SmallVector<DimAttr> dims = dimsOf(fusion);
+  auto narrow = [&](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !isSymbolic(t))
+      return;
+    // compilesSymbolically admitted the fusion, so its ranges evaluate.
+    RankedTensorType largest = largestTypeOf(t, dims);
+    if (!largest)
+      return;
+    saved.emplace_back(v, t);
+    v.setType(largest);
+  };
+  for (Value r : fusion.getResults())
+    narrow(r);
+  fusion.getBody().walk([&](Block *block) {
+    for (BlockArgument a : block->getArguments())
+      narrow(a);
+    for (Operation &op : *block)
+      for (Value r : op.getResults())
+        narrow(r);
+  });
+}
+
+mlir::brrr::LargestShapeView::~LargestShapeView() {
+  for (auto &[v, t] : saved)
+    v.setType(t);
+}
+
+AffineExpr mlir::brrr::elementCountOf(RankedTensorType t) {
+  AffineExpr count = getAffineConstantExpr(1, t.getContext());
+  for (AffineExpr e : extentsOf(t))
+    count = count * e;
+  return count;
 }
 
 FailureOr<Operation *> mlir::brrr::singleOp(FusionOp fusion, StringRef family) {
@@ -516,9 +553,9 @@ Value mlir::brrr::kernelArgument(Block &entry, Value v) {
 int64_t mlir::brrr::fusionBytes(FusionOp fusion) {
   int64_t bytes = 0;
   for (Value v : fusion.getInputs())
-    bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+    bytes += bufferBytes(v);
   for (Value v : fusion.getResults())
-    bytes += bufferBytes(cast<RankedTensorType>(v.getType()));
+    bytes += bufferBytes(v);
   return bytes;
 }
 

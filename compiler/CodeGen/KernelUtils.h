@@ -19,12 +19,35 @@ namespace mlir::brrr {
 
 /// A `gpu.func @name` kernel taking `numByValue` 128-byte parameters passed
 /// by value (TMA tensor maps: generic pointers, 64-byte aligned, listed in
-/// `brrr.by_value` for NVVMTarget) and then `numBuffers` !llvm.ptr<1>
-/// arguments, launched with `blockSize` threads, at the builder's insertion
-/// point.
+/// `brrr.by_value` for NVVMTarget), then `numBuffers` !llvm.ptr<1>
+/// arguments, then `numScalars` i64 arguments (extents read at run time,
+/// KernelInfo::scalars), launched with `blockSize` threads, at the
+/// builder's insertion point.
 gpu::GPUFuncOp createKernel(OpBuilder &moduleBuilder, Location loc,
                             StringRef name, unsigned numBuffers,
-                            int64_t blockSize, unsigned numByValue = 0);
+                            int64_t blockSize, unsigned numByValue = 0,
+                            unsigned numScalars = 0);
+
+/// While it lives, `fusion`'s results, body arguments and body values have
+/// their largest static types (largestTypeOf over the module's symbolic
+/// dimensions), so that a family's code generator builds the kernel of the
+/// largest shape; its destructor gives them back their symbolic types. A
+/// kernel built this way is exact at every shape in range where only the
+/// element (or row) count changes with the shape (compilesSymbolically),
+/// which it then reads at run time.
+class LargestShapeView {
+public:
+  explicit LargestShapeView(FusionOp fusion);
+  ~LargestShapeView();
+  LargestShapeView(const LargestShapeView &) = delete;
+  LargestShapeView &operator=(const LargestShapeView &) = delete;
+
+private:
+  SmallVector<std::pair<Value, Type>> saved;
+};
+
+/// The element count of `t`: the product of its extents.
+AffineExpr elementCountOf(RankedTensorType t);
 
 /// The one op of a fusion whose family takes exactly one, or an error.
 FailureOr<Operation *> singleOp(FusionOp fusion, StringRef family);

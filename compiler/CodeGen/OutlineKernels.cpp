@@ -166,7 +166,8 @@ struct OutlineKernelsPass
   using BrrrOutlineKernelsBase::BrrrOutlineKernelsBase;
 
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     ModuleOp module = getOperation();
     auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -197,6 +198,16 @@ struct OutlineKernelsPass
                                        {info->grid, info->gridY, info->gridZ}));
       fusion->setAttr("brrr.block",
                       b.getDenseI64ArrayAttr({info->block, 1, 1}));
+      if (!info->gridExtents.empty() || !info->scalars.empty()) {
+        unsigned symbols = dimsOf(module).size();
+        auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
+          return AffineMapAttr::get(
+              AffineMap::get(0, symbols, exprs, module.getContext()));
+        };
+        if (!info->gridExtents.empty())
+          fusion->setAttr(kGridExtentsAttrName, mapOf(info->gridExtents));
+        fusion->setAttr(kScalarsAttrName, mapOf(info->scalars));
+      }
       fusion->setAttr("brrr.flops", b.getI64IntegerAttr(info->flops));
       fusion->setAttr("brrr.bytes", b.getI64IntegerAttr(info->bytes));
       if (info->tensorMaps)

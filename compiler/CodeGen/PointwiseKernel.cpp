@@ -10,6 +10,11 @@
 // arith/math scalars; f16 and bf16 are computed in f32 and rounded once at
 // the store. Booleans are one byte in memory.
 //
+// Over symbolic extents (compilesSymbolically), the kernel is the one of the
+// largest shape, with its element count an i64 parameter and its grid an
+// expression of the symbols: an element's index, and a broadcast operand's,
+// are the same at every shape in range.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
@@ -35,6 +40,11 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
                                                       StringRef name) {
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
+  auto symbolicType = cast<RankedTensorType>(fusion.getResult(0).getType());
+  bool symbolic = isSymbolic(symbolicType);
+  std::optional<LargestShapeView> largest;
+  if (symbolic)
+    largest.emplace(fusion);
   auto outType = cast<RankedTensorType>(fusion.getResult(0).getType());
   for (Value r : fusion.getResults())
     if (cast<RankedTensorType>(r.getType()).getShape() != outType.getShape())
@@ -46,14 +56,15 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   if (failed(config))
     return failure();
   int64_t vec = config->getVector(), blockSize = config->getThreads();
-  if (numel % vec != 0)
+  int64_t divisor = symbolic ? elementCountDivisor(symbolicType) : numel;
+  if (divisor % vec != 0)
     return fusion.emitOpError("vector width ")
-           << vec << " does not divide the " << numel << " elements";
+           << vec << " does not divide the " << divisor << " elements";
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
-  auto func = createKernel(moduleBuilder, loc, name,
-                           fusion.getInputs().size() + fusion.getNumResults(),
-                           blockSize);
+  unsigned numBuffers = fusion.getInputs().size() + fusion.getNumResults();
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
+                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
 
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -73,6 +84,13 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   b.setInsertionPoint(entry.getTerminator());
   Value blockStart = arith::MulIOp::create(b, loc, bid, e.idx(unroll * chunk));
   Value threadOffset = arith::MulIOp::create(b, loc, tid, e.idx(vec));
+  // The elements this launch computes: the count it is passed, or a
+  // constant (built where it is used, as the static kernel always was).
+  Value passed;
+  if (symbolic)
+    passed = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                        entry.getArgument(numBuffers));
+  auto count = [&]() { return symbolic ? passed : e.idx(numel); };
 
   auto i64 = b.getI64Type();
   auto toI64 = [&](Value v) -> Value {
@@ -148,7 +166,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
     Value full = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ule,
         arith::AddIOp::create(b, loc, blockStart, e.idx(unroll * chunk)),
-        e.idx(numel));
+        count());
     auto ifFull = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
     b.setInsertionPointToStart(&ifFull.getThenRegion().front());
     SmallVector<Value> firsts;
@@ -165,7 +183,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         b, loc, blockStart,
         arith::AddIOp::create(b, loc, e.idx(k * chunk), threadOffset));
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          first, e.idx(numel));
+                                          first, count());
     auto ifIn = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifIn.getThenRegion().front());
@@ -177,6 +195,14 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   info.name = name.str();
   info.grid = llvm::divideCeil(numVectors, blockSize * unroll);
   info.block = blockSize;
+  if (symbolic) {
+    AffineExpr elements = elementCountOf(symbolicType);
+    info.scalars = {elements};
+    MLIRContext *c = fusion.getContext();
+    info.gridExtents = {elements.ceilDiv(vec * blockSize * unroll),
+                        getAffineConstantExpr(1, c),
+                        getAffineConstantExpr(1, c)};
+  }
   int64_t ops = 0;
   for (Operation &op : body.without_terminator())
     if (isPointwise(&op))

@@ -57,6 +57,13 @@ TargetAttr targetOf(Operation *op);
 /// `#brrr.extents` encodings name s0, s1, ...
 constexpr llvm::StringLiteral kDimsAttrName = "brrr.dims";
 
+/// The `brrr.fusion` attributes of a kernel over symbolic extents, set by
+/// code generation: its grid as a map of the module's symbols to (x, y, z),
+/// and the extents it takes as i64 parameters after its buffers (a map to
+/// one result per parameter).
+constexpr llvm::StringLiteral kGridExtentsAttrName = "brrr.grid_extents";
+constexpr llvm::StringLiteral kScalarsAttrName = "brrr.scalars";
+
 /// Whether `t` is a ranked tensor type each of whose dimensions is static
 /// or, where it is `?`, given by a `#brrr.extents` encoding.
 bool isStaticOrSymbolic(Type t);
@@ -103,9 +110,23 @@ std::string extentName(AffineExpr extent, ArrayRef<DimAttr> dims);
 std::string symbolicShapeName(RankedTensorType t, ArrayRef<DimAttr> dims);
 
 /// Fails with an error naming `pass` and the first value under `root`
-/// with symbolic extents, if there is one: the gate of every pass that
-/// takes static shapes only.
-LogicalResult requireStaticShapes(Operation *root, StringRef pass);
+/// with symbolic extents that `compiles` does not accept (all, without
+/// it): results of ops it rejects, and block arguments of regions of ops
+/// it rejects. The gate of every pass, which passes through what the
+/// compiler handles symbolically (see passes/Passes.h's
+/// requireSupportedShapes).
+LogicalResult
+requireStaticShapes(Operation *root, StringRef pass,
+                    llvm::function_ref<bool(Operation *)> compiles = nullptr);
+
+/// How many leading dimensions of `t` hold its symbolic extents: one past
+/// the last symbolic dimension (0 for a static type). A kernel reads that
+/// outer run at run time and everything after it is static.
+unsigned outerRunOf(RankedTensorType t);
+
+/// `t` at its largest shape over `dims`, static and without encoding; `t`
+/// itself when it is static; null when rangeOf fails for an extent.
+RankedTensorType largestTypeOf(RankedTensorType t, ArrayRef<DimAttr> dims);
 
 /// An extent that is a product: a constant times symbols (positions into
 /// the module's `brrr.dims`, sorted, a symbol once per factor).

@@ -867,7 +867,9 @@ def Brrr_FusionOp : Brrr_Op<"fusion", [IsolatedFromAbove,
     operands are the tensors the kernel reads from memory, the results the
     tensors it writes; every value inside lives in registers. `kind` is the
     kernel family that generates code for it (`pointwise`, `row`, `reduce`,
-    `movement`, `matmul`, `conv`, `pool` or `attention`).
+    `movement`, `matmul`, `conv`, `pool` or `attention`). Its tensors may
+    have symbolic extents where the compiler handles them (see
+    `compilesSymbolically`); every pass refuses the others.
 
     Example:
 
@@ -881,8 +883,8 @@ def Brrr_FusionOp : Brrr_Op<"fusion", [IsolatedFromAbove,
     ```
   }];
   let arguments = (ins Brrr_KernelFamilyEnumAttr:$kind,
-                       Variadic<Brrr_Tensor>:$inputs);
-  let results = (outs Variadic<Brrr_Tensor>:$results);
+                       Variadic<Brrr_SymTensor>:$inputs);
+  let results = (outs Variadic<Brrr_SymTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     custom<KernelFamily>($kind) `(` $inputs `)` attr-dict `:`
@@ -909,7 +911,7 @@ def Brrr_YieldOp : Brrr_Op<"yield", [Pure, Terminator,
     brrr.yield %1 : tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins Variadic<Brrr_Tensor>:$values);
+  let arguments = (ins Variadic<Brrr_SymTensor>:$values);
   let assemblyFormat = "$values attr-dict `:` type($values)";
   let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
 }

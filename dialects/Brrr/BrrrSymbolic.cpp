@@ -271,16 +271,24 @@ std::string mlir::brrr::symbolicShapeName(RankedTensorType t,
   return ranges.empty() ? text : text + " (" + ranges + ")";
 }
 
-LogicalResult mlir::brrr::requireStaticShapes(Operation *root, StringRef pass) {
+LogicalResult mlir::brrr::requireStaticShapes(
+    Operation *root, StringRef pass,
+    llvm::function_ref<bool(Operation *)> compiles) {
   SmallVector<DimAttr> dims = dimsOf(root);
   auto report = [&](Operation *at, Type t) {
-    at->emitError() << "'" << pass
-                    << "' takes static shapes; this value has symbolic extents "
+    at->emitError() << "'" << pass << "': '" << at->getName()
+                    << "' with symbolic extents does not compile yet; this "
+                       "value has extents "
                     << symbolicShapeName(cast<RankedTensorType>(t), dims);
     return WalkResult::interrupt();
   };
   WalkResult walk = root->walk([&](Operation *op) {
+    if (compiles && compiles(op))
+      return WalkResult::advance();
     for (Type t : op->getResultTypes())
+      if (isSymbolic(t))
+        return report(op, t);
+    for (Type t : op->getOperandTypes())
       if (isSymbolic(t))
         return report(op, t);
     for (Region &region : op->getRegions())
@@ -291,6 +299,24 @@ LogicalResult mlir::brrr::requireStaticShapes(Operation *root, StringRef pass) {
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+unsigned mlir::brrr::outerRunOf(RankedTensorType t) {
+  unsigned run = 0;
+  for (auto [d, size] : llvm::enumerate(t.getShape()))
+    if (ShapedType::isDynamic(size))
+      run = unsigned(d) + 1;
+  return run;
+}
+
+RankedTensorType mlir::brrr::largestTypeOf(RankedTensorType t,
+                                           ArrayRef<DimAttr> dims) {
+  if (!isSymbolic(t))
+    return t;
+  std::optional<SmallVector<int64_t>> shape = largestShape(t, dims);
+  if (!shape)
+    return {};
+  return RankedTensorType::get(*shape, t.getElementType());
 }
 
 std::optional<ExtentProduct> mlir::brrr::productOf(AffineExpr extent) {

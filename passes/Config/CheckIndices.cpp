@@ -54,7 +54,8 @@ StringRef nodeNameOf(Location loc) {
 struct CheckIndicesPass
     : public mlir::brrr::impl::BrrrCheckIndicesBase<CheckIndicesPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     MLIRContext *ctx = &getContext();
     int64_t id = 0;

@@ -38,8 +38,11 @@ constexpr int64_t kPointwiseThreads = 256;
 constexpr int64_t kUnrollMinBlocks = 1056;
 
 SmallVector<int64_t> vectorsPerThread(FusionOp fusion, int64_t vector) {
+  // At a symbolic count, for the largest shape in range.
+  Value out = fusion.getResult(0);
   int64_t numel =
-      cast<RankedTensorType>(fusion.getResult(0).getType()).getNumElements();
+      bufferBytes(out) /
+      elementBytes(cast<RankedTensorType>(out.getType()).getElementType());
   if (numel / vector < 4 * kPointwiseThreads * kUnrollMinBlocks)
     return {};
   bool trig = false;
@@ -357,7 +360,8 @@ struct SelectKernelConfigPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     if (!matmulTile.empty() && matmulTile.size() != 3) {
       getOperation().emitError("matmul-tile takes m,n,stages; got ")

@@ -173,7 +173,8 @@ struct DecomposeBatchNormPass
     : public mlir::brrr::impl::BrrrDecomposeBatchNormBase<
           DecomposeBatchNormPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeBatchNorm, FoldBatchNormIntoConv,

@@ -482,7 +482,8 @@ void eraseDead(Operation *op) {
 struct FuseAttentionPass
     : public mlir::brrr::impl::BrrrFuseAttentionBase<FuseAttentionPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     SmallVector<SoftmaxOp> softmaxes;
     getOperation().walk([&](SoftmaxOp sm) {

@@ -26,7 +26,8 @@ namespace {
 
 struct FuseConvPass : public mlir::brrr::impl::BrrrFuseConvBase<FuseConvPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     wrapEachInFusion(getOperation(), KernelFamily::conv,
                      [](Operation *op) { return isa<Conv2DOp>(op); });

@@ -36,7 +36,7 @@ int64_t fusionBenefit(Operation *producer, Operation *root,
                       const llvm::SetVector<Operation *> &group) {
   int64_t bytes = 0;
   for (Value r : producer->getResults())
-    bytes += bufferBytes(cast<RankedTensorType>(r.getType()));
+    bytes += bufferBytes(r);
   bool outsideUsers = false;
   for (Operation *user : producer->getUsers()) {
     if (group.contains(user))
@@ -359,7 +359,7 @@ void sinkViews(func::FuncOp func) {
       if (Operation *w = viewOf(v)) {
         ok &= !view || sameView(view, w);
         view = view ? view : w;
-      } else if (t.getNumElements() != 1) {
+      } else if (isSymbolic(t) || t.getNumElements() != 1) {
         ok = false;
       }
     }
@@ -404,7 +404,8 @@ struct FuseElementwisePass
     : public mlir::brrr::impl::BrrrFuseElementwiseBase<FuseElementwisePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     func::FuncOp func = getOperation();
     hoistCastsAboveViews(func);
@@ -453,18 +454,19 @@ int64_t mlir::brrr::bufferBytes(RankedTensorType type) {
 
 int64_t mlir::brrr::pointwiseVectorWidth(FusionOp fusion) {
   auto outType = cast<RankedTensorType>(fusion.getResult(0).getType());
-  ArrayRef<int64_t> shape = outType.getShape();
+  SmallVector<AffineExpr> extents = extentsOf(outType);
   int64_t widest = 1;
   auto consider = [&](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (t.getShape() == shape)
+    if (extentsOf(t) == extents)
       widest = std::max(widest, elementBytes(t.getElementType()));
   };
   for (Value v : fusion.getInputs())
     consider(v);
   for (Value v : fusion.getResults())
     consider(v);
-  return vectorWidth(widest, outType.getNumElements());
+  // A symbolic count: the width divides it at every shape in range.
+  return vectorWidth(widest, elementCountDivisor(outType));
 }
 
 int64_t mlir::brrr::vectorWidth(int64_t bytes, int64_t count) {

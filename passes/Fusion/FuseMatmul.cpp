@@ -203,7 +203,8 @@ void storeThroughTranspose(FusionOp f) {
 struct FuseMatmulPass
     : public mlir::brrr::impl::BrrrFuseMatmulBase<FuseMatmulPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     SmallVector<MatmulOp> matmuls;
     getOperation().walk([&](MatmulOp mm) {

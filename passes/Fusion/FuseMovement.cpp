@@ -81,7 +81,8 @@ bool readRepeatedly(Operation *op) {
 struct FuseMovementPass
     : public mlir::brrr::impl::BrrrFuseMovementBase<FuseMovementPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     // Trees, grown from their roots backwards: an op joins the tree that
     // every reader of its result belongs to.

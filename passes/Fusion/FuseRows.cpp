@@ -86,7 +86,7 @@ int64_t prologueBenefit(FusionOp p, FusionOp row) {
   for (Value r : p->getResults()) {
     if (!llvm::is_contained(row.getInputs(), r))
       continue;
-    int64_t size = bufferBytes(cast<RankedTensorType>(r.getType()));
+    int64_t size = bufferBytes(r);
     bytes += size;
     if (llvm::all_of(r.getUsers(), [&](Operation *u) { return u == row; }))
       bytes += size;
@@ -139,7 +139,8 @@ FusionOp epilogueOf(FusionOp row) {
 
 struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     wrapEachInFusion(getOperation(), KernelFamily::row, isRowOp);
     // Every other reduction (leading or interleaved axes, integers) is a

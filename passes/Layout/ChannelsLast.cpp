@@ -545,7 +545,8 @@ void widenIntoPad(PadOp pad) {
 struct ChannelsLastPass
     : public mlir::brrr::impl::BrrrChannelsLastBase<ChannelsLastPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     func::FuncOp func = getOperation();
     if (!targetOf(func).hasWgmma())

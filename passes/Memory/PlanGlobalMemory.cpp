@@ -87,7 +87,8 @@ private:
 struct PlanGlobalMemoryPass
     : public mlir::brrr::impl::BrrrPlanGlobalMemoryBase<PlanGlobalMemoryPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     func::FuncOp func = getOperation();
     Builder b(&getContext());
@@ -151,7 +152,7 @@ struct PlanGlobalMemoryPass
       SmallVector<Attribute> entries;
       for (Value r : fusion.getResults()) {
         auto type = cast<RankedTensorType>(r.getType());
-        int64_t bytes = bufferBytes(type);
+        int64_t bytes = bufferBytes(r);
         if (outputIndex.count(r)) {
           entries.push_back(memoryEntry(b, "output", 0, bytes));
           continue;

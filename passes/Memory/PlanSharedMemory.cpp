@@ -33,7 +33,8 @@ namespace {
 struct PlanSharedMemoryPass
     : public mlir::brrr::impl::BrrrPlanSharedMemoryBase<PlanSharedMemoryPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     TargetAttr target = targetOf(getOperation());
     int64_t budget = sharedMemoryBudgetOf(getOperation());

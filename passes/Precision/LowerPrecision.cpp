@@ -63,7 +63,8 @@ void lowerProduct(Operation *op, Type low) {
 struct LowerPrecisionPass
     : public mlir::brrr::impl::BrrrLowerPrecisionBase<LowerPrecisionPass> {
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     auto module = getOperation()->getParentOfType<ModuleOp>();
     auto precision = module

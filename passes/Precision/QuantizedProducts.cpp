@@ -252,7 +252,8 @@ struct QuantizedProductsPass
     : brrr::impl::BrrrQuantizedProductsBase<QuantizedProductsPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(mlir::brrr::requireStaticShapes(getOperation(), getArgument())))
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     func::FuncOp func = getOperation();
     TargetAttr target = targetOf(func);

@@ -195,9 +195,20 @@ def _scratch_dir():
     return _scratch
 
 
+def _dim_text(d: Any) -> str:
+    """--input-shape's text for one dimension: 8, (1, 64) or "1..64"."""
+    if isinstance(d, str):
+        return d
+    if isinstance(d, (tuple, list)):
+        if len(d) != 2:
+            raise ValueError("a dimension range is (min, max), got %r" % (d,))
+        return "%d..%d" % (int(d[0]), int(d[1]))
+    return str(int(d))
+
+
 def compile(model: Union[str, "os.PathLike[str]"],
             output: Optional[Union[str, "os.PathLike[str]"]] = None,
-            input_shapes: Optional[Dict[str, Sequence[int]]] = None,
+            input_shapes: Optional[Dict[str, Sequence[Any]]] = None,
             precision: Optional[str] = None, target: Optional[str] = None,
             flags: Sequence[str] = (), emit: Optional[str] = None,
             brrrc: Optional[str] = None, cache: Optional[bool] = None,
@@ -215,7 +226,9 @@ def compile(model: Union[str, "os.PathLike[str]"],
     With `emit` ("brrr", "kernels", "ptx", ...), returns brrrc's output
     text, or writes it to `output` and returns `output`.
 
-    input_shapes: {input name: [dims]} binding dynamic dimensions.
+    input_shapes: {input name: [dims]} binding dynamic dimensions; a dim is
+        an int, or a range (min, max) (or "min..max") that one library
+        serves at every size in (--input-shape x=1..64x128).
     precision: "fp32", "tf32", "fp16" or "bf16" (--precision).
     target: "sm_90a" or "sm_80" (--target).
     flags: further brrrc arguments, e.g. ["--weights=appended"].
@@ -225,7 +238,7 @@ def compile(model: Union[str, "os.PathLike[str]"],
     model = os.fspath(model)
     args = []
     for name, dims in (input_shapes or {}).items():
-        args += ["--input-shape", f"{name}=" + "x".join(str(int(d)) for d in dims)]
+        args += ["--input-shape", f"{name}=" + "x".join(_dim_text(d) for d in dims)]
     if precision is not None:
         args.append(f"--precision={precision}")
     if target is not None:

@@ -212,31 +212,6 @@ std::string fileOf(mlir::Location loc) {
 static int writeOutput(StringRef bytes);
 static int printModule(mlir::ModuleOp module);
 
-/// Symbolic dimensions (--input-shape NAME=MIN..MAX) import, and
-/// --emit=brrr prints them; the passes after import take static shapes.
-/// False, after an error naming the first symbolic input, if they reach
-/// them.
-static bool checkStaticShapes(mlir::ModuleOp module) {
-  auto dims = mlir::brrr::dimsOf(module);
-  if (dims.empty())
-    return true;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
-      if (!mlir::brrr::isSymbolic(type))
-        continue;
-      auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "brrr.name");
-      errs() << "brrrc: error: input '" << (name ? name.getValue() : "?")
-             << "' has symbolic extents "
-             << mlir::brrr::symbolicShapeName(
-                    llvm::cast<mlir::RankedTensorType>(type), dims)
-             << ", which import (see --emit=brrr) but do not compile: the "
-                "fusion, kernel and memory passes take static shapes; give "
-                "each dimension one extent\n";
-      return false;
-    }
-  return true;
-}
-
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -353,8 +328,6 @@ int main(int argc, char **argv) {
     errs() << "brrrc: " << errors << " error(s); nothing was written\n";
     return 1;
   }
-  if ((mode != Emit::Brrr || report) && !checkStaticShapes(*module))
-    return 1;
   if (mode != Emit::Brrr || report) {
     // Passes read the target (shared-memory budget, bodies) and the
     // precision from the IR.

@@ -1,0 +1,38 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --canonicalize 2>&1 | FileCheck %s --check-prefix=CANON
+// Pointwise kernels compile over symbolic extents: the fusion keeps them,
+// the vector width divides the element count at every shape in range (the
+// static factor of s0 * 16 is 16, of s0 * s1 * 3 only 3), and the memory
+// plan reserves the largest shape (64 x 16 f32: 4096 bytes). What the other
+// ops do is in symbolic-shapes-gate.mlir.
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
+  func.func @main(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, %b: tensor<16xf32>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> {
+    %0 = brrr.add %x, %b : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16xf32> -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+    %1 = brrr.relu %0 : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+    %2 = brrr.exp %1 : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+    return %2 : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: %[[F:.+]] = brrr.fusion pointwise(%{{.+}}, %{{.+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>, brrr.memory = [{bytes = 4096 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK-SAME: (tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16xf32>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+// CHECK: brrr.add
+// CHECK: brrr.relu
+// CHECK: brrr.exp
+// CHECK: return %[[F]]
+// CANON: brrr.exp {{.+}} : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"seq", 1, 128>]} {
+  func.func @main(%x: tensor<?x?x3xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 3)>>) -> (tensor<?x?x3xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 3)>>, tensor<?x?x3xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 3)>>) {
+    %0 = brrr.tanh %x : tensor<?x?x3xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 3)>>
+    %1 = brrr.neg %0 : tensor<?x?x3xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 3)>>
+    return %0, %1 : tensor<?x?x3xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 3)>>, tensor<?x?x3xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 3)>>
+  }
+}
+// Two outputs of 64 x 128 x 3 f16 (49152 bytes each) from one kernel whose
+// vectors are single elements.
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion pointwise(%{{.+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.memory = [{bytes = 49152 : i64, offset = 0 : i64, storage = "output"}, {bytes = 49152 : i64, offset = 0 : i64, storage = "output"}]
