@@ -280,7 +280,10 @@ brrr_status runGraph(brrr_context &c, const void *const *inputs,
   brrr_context::Graph &g = graphFor(c);
   g.lastRun = ++c.runs;
   if (!g.exec || !sameBuffers(g, inputs, outputs)) {
-    // The capture copies the parameters, re-encoded maps included.
+    // The capture copies the parameters, re-encoded maps included, and the
+    // grids and scalars of the shape.
+    if (brrr_status s = bindShapes(c, "brrr_run"))
+      return s;
     if (brrr_status s = bind(c, inputs, outputs))
       return s;
     if (brrr_status s = capture(c, g)) {
@@ -359,7 +362,9 @@ brrr_status run(brrr_context *c, const void *const *inputs,
   const CudaDriver &cu = *c->cuda;
   CurrentContext current(cu, c->model->ctx);
   BRRR_CU(cu, current.result, "making the model's CUDA context current");
-  if (brrr_status s = bindShapes(*c, "brrr_run"))
+  // A replay of a cached shape's graph needs only the symbols; anything
+  // else evaluates the plan at them too.
+  if (brrr_status s = bindSymbols(*c, "brrr_run"))
     return s;
   if (c->model->art.steps.empty())
     return BRRR_OK;
@@ -371,6 +376,8 @@ brrr_status run(brrr_context *c, const void *const *inputs,
         capturing == CU_STREAM_CAPTURE_STATUS_NONE)
       return runGraph(*c, inputs, outputs, stream);
   }
+  if (brrr_status s = bindShapes(*c, "brrr_run"))
+    return s;
   if (brrr_status s = bind(*c, inputs, outputs))
     return s;
   return enqueuePlan(*c, stream);

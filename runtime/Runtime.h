@@ -134,12 +134,15 @@ struct brrr_context {
   std::vector<void *> checkedOutputs;
 
   /// Symbolic shapes (Shapes.cpp). `inputShapes`: what the caller set per
-  /// input (empty until set); `symbols`: the values they bind, and
-  /// `exprValues` every expression at them, current while `shapesBound`.
+  /// input (empty until set); `symbols`: the values they bind, current
+  /// while `symbolsBound`; `exprValues`: every expression at those values,
+  /// current (with `grids` and the scalar slots) while `planBound`. A
+  /// replay of a cached shape's graph needs the symbols only.
   /// A symbolic launch's grid is `grids[launch]`; its scalar parameters live
   /// in `values` at the slots of `scalarSlots`.
   std::vector<std::vector<int64_t>> inputShapes;
-  bool shapesBound = false;
+  bool symbolsBound = false;
+  bool planBound = false;
   std::vector<int64_t> symbols;
   std::vector<int64_t> exprValues;
   std::vector<std::array<uint32_t, 3>> grids;
@@ -223,9 +226,12 @@ brrr_status profile(brrr_context *ctx, const void *const *inputs,
 /// it against the model: rank, fixed dimensions, symbols' ranges.
 brrr_status setInputShape(brrr_context *ctx, int32_t index, const int64_t *dims,
                           int32_t rank);
-/// Binds the symbols from the inputs' shapes and evaluates the plan's
-/// extents, grids and scalar parameters at them, unless they are current;
-/// a no-op for a fixed-shape model. `fn` prefixes messages.
+/// Binds the symbols from the inputs' shapes (checking that inputs sharing
+/// one agree), unless they are current; a no-op for a fixed-shape model.
+/// `fn` prefixes messages.
+brrr_status bindSymbols(brrr_context &ctx, const char *fn);
+/// bindSymbols, then evaluates the plan's extents, grids and scalar
+/// parameters at the symbols, unless they are current.
 brrr_status bindShapes(brrr_context &ctx, const char *fn);
 /// Tensor `t`'s dims and bytes at the bound shapes (bindShapes first).
 uint64_t tensorBytes(const brrr_context &ctx, uint32_t t);

@@ -78,14 +78,14 @@ brrr_status setInputShape(brrr_context *c, int32_t index, const int64_t *dims,
       std::equal(shape.begin(), shape.end(), dims))
     return BRRR_OK;
   shape.assign(dims, dims + rank);
-  c->shapesBound = false;
+  c->symbolsBound = false;
   return BRRR_OK;
 }
 
-brrr_status bindShapes(brrr_context &c, const char *fn) {
+brrr_status bindSymbols(brrr_context &c, const char *fn) {
   const brrr_model &m = *c.model;
   const Artifact &a = m.art;
-  if (c.shapesBound || a.symbols.empty())
+  if (c.symbolsBound || a.symbols.empty())
     return BRRR_OK;
   // Each symbol's value and the input it came from.
   std::vector<int64_t> values(a.symbols.size(), -1);
@@ -128,6 +128,23 @@ brrr_status bindShapes(brrr_context &c, const char *fn) {
       }
     }
   }
+  if (values != c.symbols) {
+    c.symbols = std::move(values);
+    c.planBound = false;
+  }
+  c.symbolsBound = true;
+  return BRRR_OK;
+}
+
+brrr_status bindShapes(brrr_context &c, const char *fn) {
+  const Artifact &a = c.model->art;
+  if (a.symbols.empty())
+    return BRRR_OK;
+  if (brrr_status s = bindSymbols(c, fn))
+    return s;
+  if (c.planBound)
+    return BRRR_OK;
+  const std::vector<int64_t> &values = c.symbols;
   // The plan at those values: every expression, then what it feeds. What
   // fails here is the artifact's fault (validate() checked the extremes).
   std::vector<int64_t> exprs(a.exprs.size());
@@ -165,14 +182,12 @@ brrr_status bindShapes(brrr_context &c, const char *fn) {
                            " bytes at these shapes, more than the " +
                            std::to_string(a.tensors[t].bytes) +
                            " the model reserves for it";
-      c.shapesBound = false;
       return fail(BRRR_ERROR_CORRUPT_ARTIFACT, std::move(reason));
     }
   c.grids = std::move(grids);
-  c.symbols = std::move(values);
   for (const brrr_context::ScalarSlot &s : c.scalarSlots)
     c.values[s.slot] = CUdeviceptr(uint64_t(c.exprValues[s.expr]));
-  c.shapesBound = true;
+  c.planBound = true;
   return BRRR_OK;
 }
 

@@ -83,7 +83,7 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
   // A fusion's body is checked op by op, against its own results.
   if (fusion)
     for (Operation &inner : fusion.getBody().front())
-      if (!isa<YieldOp>(inner) && !compilesSymbolically(&inner))
+      if (!isa<YieldOp, ConstantOp>(inner) && !compilesSymbolically(&inner))
         return false;
   return true;
 }

@@ -322,6 +322,10 @@ class Context:
             model._handle_or_raise(), _capi.ctypes.byref(handle)))
         self._handle = handle
         self._graphs = True
+        # The input shapes last given to the runtime, and the output shapes
+        # they make: a run at the same shapes makes no call for them.
+        self._shapes = None
+        self._out_shapes = None
         if not cuda_graphs:
             self.cuda_graphs = False
 
@@ -371,14 +375,20 @@ class Context:
         runtime checks against the ranges (BrrrError otherwise)."""
         if not self._model.symbols:
             return
-        for i, a in enumerate(prepared.inputs):
-            shape = tuple(a.shape)
+        shapes = tuple(tuple(a.shape) for a in prepared.inputs)
+        if shapes == self._shapes:
+            return
+        self._shapes = self._out_shapes = None
+        for i, shape in enumerate(shapes):
             dims = (_capi.ctypes.c_int64 * max(len(shape), 1))(*shape)
             _capi.check(self._lib, self._lib.brrr_context_set_input_shape(
                 self._live(), i, dims, len(shape)))
+        self._shapes = shapes
 
     def output_shapes(self) -> List[tuple]:
         """The outputs' shapes at the shapes of the inputs last run."""
+        if self._out_shapes is not None:
+            return self._out_shapes
         shapes = []
         for i, info in enumerate(self._model.outputs):
             if all(isinstance(d, int) for d in info.shape):
@@ -388,6 +398,8 @@ class Context:
             _capi.check(self._lib, self._lib.brrr_context_output_shape(
                 self._live(), i, dims, None))
             shapes.append(tuple(dims[d] for d in range(len(info.shape))))
+        if self._shapes is not None:
+            self._out_shapes = shapes
         return shapes
 
     def set_graph_cache(self, capacity: int) -> None:

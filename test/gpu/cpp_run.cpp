@@ -3,11 +3,14 @@
 // The C++ half of the GPU checks: dlopens a model.so, reads inputs from
 // .npy files, runs through the C API (host buffers), writes outputs as
 // .npy for run_checks.py to compare. With --host-overhead N it instead
-// measures the host time of one brrr_run (CUDA graph replay) over N runs.
+// measures the host time of one brrr_run (CUDA graph replay) over N runs;
+// for a model compiled with ranges, SHAPES ("1x1x64;8x512x64", given to
+// every input) are set in turn before each run, the call timed with it, so
+// that each run replays another shape's cached graph.
 //
 // Build: g++ -O2 -std=c++17 -I runtime cpp_run.cpp -ldl -o cpp_run
 // Usage: cpp_run MODEL.so OUT_DIR IN_0.npy ...      (writes OUT_DIR/out_K.npy)
-//        cpp_run MODEL.so --host-overhead N
+//        cpp_run MODEL.so --host-overhead N [SHAPES]
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,8 +115,35 @@ int main(int argc, char **argv) {
       outs[i] = reinterpret_cast<void *>(p);
     }
     int n = std::atoi(argv[3]);
+    std::vector<std::vector<int64_t>> shapes;
+    if (argc > 4)
+      for (const char *p = argv[4]; *p;) {
+        std::vector<int64_t> dims;
+        char *end = nullptr;
+        do {
+          dims.push_back(std::strtoll(p, &end, 10));
+          p = *end == 'x' ? end + 1 : end;
+        } while (*end == 'x');
+        shapes.push_back(dims);
+        p = *p == ';' ? p + 1 : p;
+      }
+    auto setShape = reinterpret_cast<decltype(&brrr_context_set_input_shape)>(
+        dlsym(lib, "brrr_context_set_input_shape"));
+    if (!shapes.empty() && !setShape) {
+      std::fprintf(stderr, "the library has no brrr_context_set_input_shape\n");
+      return 1;
+    }
+    auto run = [&](int i) {
+      if (!shapes.empty()) {
+        const std::vector<int64_t> &s = shapes[size_t(i) % shapes.size()];
+        for (int k = 0; k < nin; ++k)
+          if (setShape(ctx, k, s.data(), int32_t(s.size())) != BRRR_OK)
+            return BRRR_ERROR_INVALID_SHAPE;
+      }
+      return api.brrr_run(ctx, ins.data(), outs.data(), stream);
+    };
     for (int i = 0; i < 20; ++i) // capture + warm-up
-      if (api.brrr_run(ctx, ins.data(), outs.data(), stream) != BRRR_OK) {
+      if (run(i) != BRRR_OK) {
         std::fprintf(stderr, "run: %s\n", api.brrr_last_error());
         return 1;
       }
@@ -124,7 +154,7 @@ int main(int argc, char **argv) {
     std::vector<double> us;
     for (int i = 0; i < n; ++i) {
       auto t0 = std::chrono::steady_clock::now();
-      api.brrr_run(ctx, ins.data(), outs.data(), stream);
+      run(i);
       auto t1 = std::chrono::steady_clock::now();
       sync();
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());

@@ -1,4 +1,4 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-fuse-rows,brrr-select-kernel-config,brrr-plan-shared-memory,brrr-plan-global-memory))' | FileCheck %s
 // RUN: brrr-opt %s -split-input-file --canonicalize 2>&1 | FileCheck %s --check-prefix=CANON
 // Pointwise kernels compile over symbolic extents: the fusion keeps them,
 // the vector width divides the element count at every shape in range (the
@@ -36,3 +36,19 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"seq", 1, 1
 // vectors are single elements.
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion pointwise(%{{.+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.memory = [{bytes = 49152 : i64, offset = 0 : i64, storage = "output"}, {bytes = 49152 : i64, offset = 0 : i64, storage = "output"}]
+
+// -----
+
+// A scalar constant inside the kernel (x * sigmoid(x) + 1).
+module attributes {brrr.dims = [#brrr.dim<"n", 1, 100000>]} {
+  func.func @main(%x: tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>) -> tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>> {
+    %one = brrr.constant dense<1.0> : tensor<f32>
+    %0 = brrr.sigmoid %x : tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>
+    %1 = brrr.mul %x, %0 : tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>, tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>> -> tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>
+    %2 = brrr.add %1, %one : tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>, tensor<f32> -> tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>
+    return %2 : tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion pointwise(%{{[^)]+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.memory = [{bytes = 1200000 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.constant dense<1.000000e+00> : tensor<f32>

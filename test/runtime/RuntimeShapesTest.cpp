@@ -310,6 +310,29 @@ TEST_F(ShapesTest, EachShapeCapturesOnceThenReplays) {
   EXPECT_EQ(s.liveExecs - baseline.liveExecs, 2);
 }
 
+TEST_F(ShapesTest, ReplaysAtCachedShapesWithTheSameBuffers) {
+  size_t largest = size_t(kSymbolicBatch * kSymbolicRow);
+  std::vector<float> x(largest), y(largest), sum(largest), xy(largest);
+  const void *in[2] = {x.data(), y.data()};
+  void *out[2] = {sum.data(), xy.data()};
+  for (int64_t batch : {1, 3, 1, 3, 3, 1}) {
+    for (size_t i = 0; i < largest; ++i) {
+      x[i] = float(i % 11) + float(batch);
+      y[i] = float(i % 5);
+    }
+    std::fill(sum.begin(), sum.end(), -7.0f);
+    ASSERT_EQ(setBatch(batch), BRRR_OK);
+    ASSERT_EQ(brrr_run(ctx, in, out, nullptr), BRRR_OK) << brrr_last_error();
+    size_t n = size_t(batch * kSymbolicRow);
+    for (size_t i = 0; i < largest; ++i)
+      ASSERT_EQ(sum[i], i < n ? x[i] + 2 * y[i] : -7) << i << " at " << batch;
+  }
+  FakeCudaStats s = fakeStats();
+  EXPECT_EQ(s.captures, 2);
+  EXPECT_EQ(s.instantiations, 2);
+  EXPECT_EQ(s.graphLaunches, 6);
+}
+
 TEST_F(ShapesTest, TheCacheKeepsTheMostRecentShapes) {
   ASSERT_EQ(brrr_context_set_graph_cache(ctx, 0), BRRR_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(brrr_context_set_graph_cache(ctx, 2), BRRR_OK);

@@ -1,0 +1,296 @@
+"""Models compiled for a range of shapes, checked and timed on the GPU.
+
+Runs on the GPU machine with the relocatable bundle's brrrc and Python
+package. Builds small ONNX models of the kernel families that compile over
+symbolic extents (so far: pointwise), compiles each once with ranges
+(`--input-shape x=1..8x1..512x64`), and at each of several shapes, ragged
+ones included:
+- runs it on fresh random inputs from numpy (brrr_run_host) and from torch
+  CUDA tensors into NaN-poisoned outputs, and compares both with float64
+  numpy;
+- checks that a shape outside the range raises BRRR_ERROR_INVALID_SHAPE and
+  the model runs on;
+- with --time, times the dynamic library against a static compile of the
+  same shape: the kernels alone (brrr_profile's CUDA events, median of 30
+  profiles) and whole calls from Python (CUDA events around each call,
+  median of 200 after warm-up), with torch eager's call beside them; with
+  --cpp-run, the host cost of one brrr_run replaying a cached shape's graph
+  (cpp_run --host-overhead: shapes alternating, or one shape) against a
+  static model's.
+
+    python3 test/gpu/dynamic_shapes.py BRRRC WORKDIR [--time] [--only NAMES]
+    python3 test/gpu/dynamic_shapes.py BRRRC WORKDIR --sanitize-child NAME
+
+Prints one line per model and shape, and exits 1 on any mismatch.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import torch
+from onnx import TensorProto, helper, numpy_helper
+
+import brrr
+
+F16, F32 = TensorProto.FLOAT16, TensorProto.FLOAT
+
+
+def graph(name, nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m
+
+
+def bias_add(elem, dims, width):
+    """z = relu((x + b) * y), w = tanh(x + b): two outputs, a broadcast."""
+    np_t = np.float16 if elem == F16 else np.float32
+    b = numpy_helper.from_array(
+        (np.linspace(-2, 2, width)).astype(np_t), "b")
+    shape = dims + [width]
+    m = graph("bias_add", [
+        helper.make_node("Add", ["x", "b"], ["a"]),
+        helper.make_node("Mul", ["a", "y"], ["m"]),
+        helper.make_node("Relu", ["m"], ["z"]),
+        helper.make_node("Tanh", ["a"], ["w"]),
+    ], [helper.make_tensor_value_info("x", elem, shape),
+        helper.make_tensor_value_info("y", elem, shape)],
+        [helper.make_tensor_value_info("z", elem, shape),
+         helper.make_tensor_value_info("w", elem, shape)], [b])
+
+    def ref(x, y):
+        bb = np.linspace(-2, 2, width).astype(np_t).astype(np.float64)
+        a = x + bb
+        return [np.maximum(a * y, 0), np.tanh(a)]
+    return m, ref
+
+
+def silu_row(elem, dims, width):
+    """z = x * sigmoid(x) + 1 over a ragged row (vector width 1)."""
+    shape = dims + [width]
+    one = numpy_helper.from_array(np.array(1.0, np.float32), "one")
+    nodes = [helper.make_node("Sigmoid", ["x"], ["s"]),
+             helper.make_node("Mul", ["x", "s"], ["m"])]
+    if elem == F16:
+        nodes += [helper.make_node("Cast", ["one"], ["one16"], to=F16),
+                  helper.make_node("Add", ["m", "one16"], ["z"])]
+    else:
+        nodes += [helper.make_node("Add", ["m", "one"], ["z"])]
+    m = graph("silu_row", nodes,
+              [helper.make_tensor_value_info("x", elem, shape)],
+              [helper.make_tensor_value_info("z", elem, shape)], [one])
+    return m, lambda x: [x / (1 + np.exp(-x)) + 1]
+
+
+def models():
+    """name -> (model, reference, symbolic dims {input: shape text},
+    shapes to run [(per-input shapes)], dtype)."""
+    out = {}
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = bias_add(elem, ["batch", "seq"], 64)
+        out["bias_add_" + tag] = (
+            m, ref, {"x": "1..8x1..512x64"},
+            [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
+        m, ref = silu_row(elem, ["n"], 3)
+        out["silu_row3_" + tag] = (
+            m, ref, {"x": "1..100000x3"},
+            [(1,), (17,), (77,), (511,), (99999,), (100000,)], tag)
+    # Large enough at its largest shape that the kernel takes four vectors a
+    # thread; checked where the grid has a partial block.
+    m, ref = bias_add(F16, ["batch", "seq"], 768)
+    out["bias_add_768_f16"] = (
+        m, ref, {"x": "1..64x1..512x768"},
+        [(1, 1), (1, 17), (3, 77), (64, 512), (7, 511), (32, 128)], "f16")
+    return out
+
+
+def inputs_for(model, dims, dtype, rng):
+    arrays = []
+    for inp in model.graph.input:
+        shape = list(dims) + [d.dim_value for d in
+                              inp.type.tensor_type.shape.dim[len(dims):]]
+        a = rng.standard_normal(shape).astype(
+            np.float16 if dtype == "f16" else np.float32)
+        arrays.append(a)
+    return arrays
+
+
+def tolerance(dtype):
+    return (2e-2, 2e-2) if dtype == "f16" else (2e-5, 2e-5)
+
+
+def compare(got, want, dtype):
+    rtol, atol = tolerance(dtype)
+    got = np.asarray(got, np.float64)
+    if got.shape != want.shape:
+        return "shape %s, expected %s" % (got.shape, want.shape)
+    bad = ~np.isclose(got, want, rtol=rtol, atol=atol)
+    if bad.any():
+        i = np.unravel_index(np.argmax(bad), bad.shape)
+        return "%d mismatches, first at %s: %r vs %r" % (
+            bad.sum(), i, got[i], want[i])
+    return None
+
+
+def compile_model(brrrc, path, so, shapes):
+    cmd = [brrrc, path, "-o", so]
+    for name, text in shapes.items():
+        cmd += ["--input-shape", "%s=%s" % (name, text)]
+    subprocess.run(cmd, check=True)
+
+
+def check(name, spec, brrrc, work):
+    model, ref, ranges, shapes, dtype = spec
+    path = os.path.join(work, name + ".onnx")
+    onnx.save(model, path)
+    so = os.path.join(work, name + ".so")
+    compile_model(brrrc, path, so, ranges)
+    m = brrr.load(so)
+    ok = True
+    rng = np.random.default_rng(len(name))
+    for dims in shapes:
+        ins = inputs_for(model, dims, dtype, rng)
+        want = ref(*[a.astype(np.float64) for a in ins])
+        # numpy through brrr_run_host
+        errs = [compare(g, w, dtype) for g, w in zip(
+            m(*ins) if len(want) > 1 else [m(*ins)], want)]
+        # torch CUDA tensors into NaN-poisoned outputs of the actual shape
+        tins = [torch.from_numpy(a).cuda() for a in ins]
+        touts = [torch.full(w.shape, float("nan"),
+                            dtype=tins[0].dtype, device="cuda") for w in want]
+        m._default_context().run(*tins, outputs=touts)
+        torch.cuda.synchronize()
+        errs += [compare(t.cpu().numpy(), w, dtype)
+                 for t, w in zip(touts, want)]
+        bad = [e for e in errs if e]
+        ok &= not bad
+        print("%-18s %-14s %s" % (name, "x".join(map(str, dims)),
+                                  "ok" if not bad else "MISMATCH " + bad[0]),
+              flush=True)
+    # Outside the range: refused, and the model runs on.
+    top = [int(t.split("..")[-1]) for t in
+           ranges["x"].split("x")[:len(shapes[0])]]
+    big = inputs_for(model, [top[0] + 1] + top[1:], dtype, rng)
+    try:
+        m(*big)
+        print("%-18s out of range: NOT REFUSED" % name)
+        ok = False
+    except brrr.BrrrError as e:
+        print("%-18s out of range: %s: %s" % (name, e.status_name,
+                                              e.message[:110]))
+        ok &= e.status_name == "BRRR_ERROR_INVALID_SHAPE"
+    ins = inputs_for(model, shapes[0], dtype, rng)
+    want = ref(*[a.astype(np.float64) for a in ins])
+    again = m(*ins) if len(want) > 1 else [m(*ins)]
+    ok &= all(compare(g, w, dtype) is None for g, w in zip(again, want))
+    return ok
+
+
+args_cpp_run = ""
+
+
+def median_ms(fn, reps=200):
+    for _ in range(20):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        s, e = torch.cuda.Event(True), torch.cuda.Event(True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def time_model(name, spec, brrrc, work):
+    """Dynamic vs static compile vs torch eager at each shape."""
+    model, ref, ranges, shapes, dtype = spec
+    dyn = brrr.load(os.path.join(work, name + ".so"))
+    path = os.path.join(work, name + ".onnx")
+    rng = np.random.default_rng(0)
+    for dims in shapes:
+        ins = inputs_for(model, dims, dtype, rng)
+        tins = [torch.from_numpy(a).cuda() for a in ins]
+        static_so = os.path.join(work, "%s_%s.so" % (
+            name, "x".join(map(str, dims))))
+        full = ranges["x"].split("x")
+        fixed = "x".join([str(d) for d in dims] + full[len(dims):])
+        compile_model(brrrc, path, static_so, {"x": fixed})
+        st = brrr.load(static_so)
+        outs_d = [torch.empty(w.shape, dtype=tins[0].dtype, device="cuda")
+                  for w in ref(*[a.astype(np.float64) for a in ins])]
+        outs_s = [torch.empty_like(o) for o in outs_d]
+        cd, cs = dyn.context(), st.context()
+        t_dyn = median_ms(lambda: cd.run(*tins, outputs=outs_d))
+        t_static = median_ms(lambda: cs.run(*tins, outputs=outs_s))
+        k_dyn = statistics.median(
+            sum(ms for _, ms in cd.profile(*tins, outputs=outs_d))
+            for _ in range(30))
+        k_static = statistics.median(
+            sum(ms for _, ms in cs.profile(*tins, outputs=outs_s))
+            for _ in range(30))
+        if name.startswith("bias_add"):
+            w = max(model.graph.input[0].type.tensor_type.shape.dim[-1]
+                    .dim_value, 1)
+            bt = torch.linspace(-2, 2, w, device="cuda").to(tins[0].dtype)
+
+            def eager():
+                a = tins[0] + bt
+                return torch.relu(a * tins[1]), torch.tanh(a)
+        else:
+            def eager():
+                return tins[0] * torch.sigmoid(tins[0]) + 1
+        t_eager = median_ms(eager)
+        print("time %-18s %-10s kernels: dynamic %.4f ms static %.4f ms "
+              "(%.2fx) | calls: dynamic %.4f static %.4f torch eager %.4f ms"
+              % (name, "x".join(map(str, dims)), k_dyn, k_static,
+                 k_dyn / k_static, t_dyn, t_static, t_eager), flush=True)
+        if args_cpp_run and dims == shapes[2]:
+            shape_list = ";".join(
+                "x".join(map(str, list(d) + [int(t) for t in full[len(d):]]))
+                for d in shapes)
+            dyn_so = os.path.join(work, name + ".so")
+            for label, so, extra in (
+                    ("dynamic, shapes alternating", dyn_so, [shape_list]),
+                    ("dynamic, one shape", dyn_so, [fixed]),
+                    ("static", static_so, [])):
+                out = subprocess.run([args_cpp_run, so, "--host-overhead",
+                                      "2000"] + extra, capture_output=True,
+                                     text=True)
+                print("host %-18s %s brrr_run: %s" % (
+                    name, label, (out.stdout + out.stderr).strip()),
+                    flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("brrrc")
+    p.add_argument("work")
+    p.add_argument("--time", action="store_true")
+    p.add_argument("--only", default="")
+    p.add_argument("--cpp-run", default="")
+    args = p.parse_args()
+    global args_cpp_run
+    args_cpp_run = args.cpp_run
+    os.makedirs(args.work, exist_ok=True)
+    specs = models()
+    names = [n for n in specs if not args.only or n in args.only.split(",")]
+    ok = True
+    for n in names:
+        ok &= check(n, specs[n], args.brrrc, args.work)
+    if args.time:
+        for n in names:
+            time_model(n, specs[n], args.brrrc, args.work)
+    print("all ok" if ok else "FAILURES")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
