@@ -63,7 +63,11 @@ LogicalResult requireSupportedShapes(Operation *root, StringRef pass);
 /// recorded values.
 struct RowGeometry {
   Operation *rowOp = nullptr; ///< the softmax / layer norm / reduce
+  /// Over symbolic extents (compilesSymbolically), `rows` is the largest
+  /// row count and `rowsExtent` the count as an expression of the symbols;
+  /// null for a static kernel.
   int64_t rows = 0, cols = 0, vec = 1, threads = 32, perThread = 1;
+  AffineExpr rowsExtent;
   int64_t lanes = 32;
   /// Block-wide reductions the kernel performs, in order.
   int64_t reductions = 1;

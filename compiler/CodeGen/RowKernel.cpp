@@ -128,6 +128,12 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   if (failed(geometry))
     return failure();
   RowGeometry g = *geometry;
+  // Over symbolic extents: the largest shape's kernel, with its row count
+  // an i64 parameter (the geometry holds the largest rows).
+  bool symbolic = bool(g.rowsExtent);
+  std::optional<LargestShapeView> largest;
+  if (symbolic)
+    largest.emplace(fusion);
   Operation *rowOp = g.rowOp;
   auto rowType = cast<RankedTensorType>(rowOp->getOperand(0).getType());
   Type et = rowType.getElementType();
@@ -147,8 +153,9 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
 
   auto ptr1 = LLVM::LLVMPointerType::get(ctx, 1);
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), blockSize);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
+                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   RowEmitter r{
@@ -168,9 +175,17 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
         b, loc, arith::MulIOp::create(b, loc, row, r.idx(blockSize / lanes)),
         arith::DivUIOp::create(b, loc, r.tid, r.idx(lanes)));
     lane = arith::RemUIOp::create(b, loc, r.tid, r.idx(lanes));
-    rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                     r.idx(g.rows));
-    row = arith::MinUIOp::create(b, loc, row, r.idx(g.rows - 1));
+    // The rows: a constant, or the count the launch is passed.
+    Value rows =
+        symbolic ? Value(arith::IndexCastOp::create(
+                       b, loc, b.getIndexType(), entry.getArgument(numBuffers)))
+                 : r.idx(g.rows);
+    rowValid =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+    Value lastRow = symbolic
+                        ? Value(arith::SubIOp::create(b, loc, rows, r.idx(1)))
+                        : r.idx(g.rows - 1);
+    row = arith::MinUIOp::create(b, loc, row, lastRow);
   }
   Value rowBase = arith::MulIOp::create(b, loc, row, r.idx(cols));
   Value threadCol = arith::MulIOp::create(b, loc, lane, r.idx(vec));
@@ -432,6 +447,13 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   info.name = name.str();
   info.grid = llvm::divideCeil(g.rows, g.rowsPerBlock());
   info.block = blockSize;
+  if (symbolic) {
+    // One block a row, or rowsPerBlock packed rows a block.
+    info.scalars = {g.rowsExtent};
+    info.gridExtents = {g.rowsExtent.ceilDiv(g.rowsPerBlock()),
+                        getAffineConstantExpr(1, ctx),
+                        getAffineConstantExpr(1, ctx)};
+  }
   info.sharedBytes = shared->getBytes();
   int64_t numel = rowType.getNumElements();
   int64_t fused = std::distance(prologue.begin(), prologue.end()) +

@@ -73,7 +73,7 @@ bool rowShaped(FusionOp f, RankedTensorType type) {
   return f.getKind() == KernelFamily::pointwise && isElementwiseOnly(f) &&
          llvm::all_of(f.getResultTypes(), [&](Type t) {
            auto rt = cast<RankedTensorType>(t);
-           return rt.getShape() == type.getShape() &&
+           return extentsOf(rt) == extentsOf(type) &&
                   isa<FloatType>(rt.getElementType());
          });
 }
@@ -208,12 +208,28 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
     return rowOp->emitOpError("row kernels reduce the last axis only");
   if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp>(rowOp))
     g.reductions = 2; // max then sum; mean then variance
+  // Over symbolic extents, the rows of the largest shape, and their count
+  // as an expression: the extents hold the rows apart, never a row's
+  // elements (compilesSymbolically).
+  RankedTensorType sized = inType;
+  if (isSymbolic(inType)) {
+    if (axis < static_cast<int64_t>(outerRunOf(inType)))
+      return rowOp->emitOpError("row kernels take symbolic extents before "
+                                "the reduced axes only");
+    sized = largestTypeOf(inType, dimsOf(fusion));
+    if (!sized)
+      return rowOp->emitOpError("has extents without a largest value");
+    SmallVector<AffineExpr> extents = extentsOf(inType);
+    g.rowsExtent = getAffineConstantExpr(1, fusion.getContext());
+    for (int64_t d = 0; d < axis; ++d)
+      g.rowsExtent = g.rowsExtent * extents[d];
+  }
   g.cols = 1;
-  for (int64_t d = axis; d < inType.getRank(); ++d)
-    g.cols *= inType.getDimSize(d);
+  for (int64_t d = axis; d < sized.getRank(); ++d)
+    g.cols *= sized.getDimSize(d);
   if (g.cols == 0)
     return rowOp->emitOpError("reductions over empty rows have no kernel yet");
-  g.rows = inType.getNumElements() / g.cols;
+  g.rows = sized.getNumElements() / g.cols;
 
   // 16-byte vectors where the row length allows; enough threads to cover
   // the row within the register budget. A row of at most 16 vectors (a

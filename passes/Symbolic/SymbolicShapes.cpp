@@ -5,13 +5,15 @@
 // refuses its symbolic values with an error naming the pass, the op and the
 // value (requireSupportedShapes), so that no pass reads a `?` as a size.
 //
-// What compiles symbolically so far: pointwise ops and the pointwise
-// kernels made of them, where every tensor keeps its symbolic extents in
-// one outer run of leading dimensions (outerRunOf) that is the same for
-// all of them, or broadcasts across the whole run. Such a kernel is the
-// kernel of the largest shape with its element count read at run time: an
-// element's linear index, and a broadcast operand's index (which depends on
-// the static dimensions only), are the same at every shape in range.
+// What compiles symbolically so far: pointwise ops, softmax, log-softmax
+// and layer norm, and the pointwise and row kernels made of them, where
+// every tensor keeps its symbolic extents in one outer run of leading
+// dimensions (outerRunOf) that is the same for all of them, or broadcasts
+// across the whole run, and a row op normalizes dimensions after the run.
+// Such a kernel is the kernel of the largest shape with its element or row
+// count read at run time: an element's linear index, and a broadcast
+// operand's index (which depends on the static dimensions only), are the
+// same at every shape in range, and so is every row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,12 +57,56 @@ bool sharesOuterRun(Type u, RankedTensorType out) {
   return broadcast || same;
 }
 
-bool isPointwiseBody(FusionOp fusion) {
-  for (Operation &op : fusion.getBody().front())
-    if (!isa<YieldOp, ConstantOp>(op) &&
-        !(isPointwise(&op) && !isa<QuantizeOp, DequantizeOp>(op)))
-      return false;
-  return true;
+bool isSymbolicPointwise(Operation *op) {
+  return isPointwise(op) && !isa<QuantizeOp, DequantizeOp>(op);
+}
+
+/// A softmax, log-softmax or layer norm of floats whose normalized
+/// dimensions all follow its input's outer run; null otherwise.
+Operation *symbolicRowOp(Operation *op) {
+  int64_t axis;
+  if (auto s = dyn_cast<SoftmaxOp>(op))
+    axis = s.getAxis();
+  else if (auto s = dyn_cast<LogSoftmaxOp>(op))
+    axis = s.getAxis();
+  else if (auto l = dyn_cast<LayerNormOp>(op))
+    axis = l.getAxis();
+  else
+    return nullptr;
+  auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!isa<FloatType>(in.getElementType()) ||
+      axis < static_cast<int64_t>(outerRunOf(in)))
+    return nullptr;
+  return op;
+}
+
+/// The tensor type every tensor of `op`'s kernel shares its outer run with
+/// (compilesSymbolically): a row op's input, a pointwise op's result, a
+/// fusion's row op's input or first result; null where `op` is none of
+/// those or its body holds another op.
+RankedTensorType outerTypeOf(Operation *op) {
+  if (symbolicRowOp(op))
+    return cast<RankedTensorType>(op->getOperand(0).getType());
+  if (isSymbolicPointwise(op))
+    return cast<RankedTensorType>(op->getResult(0).getType());
+  auto fusion = dyn_cast<FusionOp>(op);
+  if (!fusion || fusion.getNumResults() == 0)
+    return {};
+  KernelFamily kind = fusion.getKind();
+  if (kind != KernelFamily::pointwise && kind != KernelFamily::row)
+    return {};
+  Operation *rowOp = nullptr;
+  for (Operation &inner : fusion.getBody().front()) {
+    if (isa<YieldOp, ConstantOp>(inner) || isSymbolicPointwise(&inner))
+      continue;
+    if (kind != KernelFamily::row || rowOp || !symbolicRowOp(&inner))
+      return {};
+    rowOp = &inner;
+  }
+  if (kind == KernelFamily::row && !rowOp)
+    return {};
+  return cast<RankedTensorType>(rowOp ? rowOp->getOperand(0).getType()
+                                      : fusion.getResult(0).getType());
 }
 
 } // namespace
@@ -68,23 +114,23 @@ bool isPointwiseBody(FusionOp fusion) {
 bool mlir::brrr::compilesSymbolically(Operation *op) {
   if (isa<func::FuncOp, func::ReturnOp, YieldOp>(op))
     return true;
-  auto fusion = dyn_cast<FusionOp>(op);
-  bool pointwise = isPointwise(op) && !isa<QuantizeOp, DequantizeOp>(op);
-  if (fusion)
-    pointwise =
-        fusion.getKind() == KernelFamily::pointwise && isPointwiseBody(fusion);
-  if (!pointwise || op->getNumResults() == 0)
+  RankedTensorType out = outerTypeOf(op);
+  if (!out)
     return false;
-  auto out = cast<RankedTensorType>(op->getResult(0).getType());
   auto shares = [&](Type t) { return sharesOuterRun(t, out); };
   if (!llvm::all_of(op->getOperandTypes(), shares) ||
       !llvm::all_of(op->getResultTypes(), shares))
     return false;
-  // A fusion's body is checked op by op, against its own results.
-  if (fusion)
-    for (Operation &inner : fusion.getBody().front())
-      if (!isa<YieldOp, ConstantOp>(inner) && !compilesSymbolically(&inner))
+  // A fusion's body is checked op by op, each against its own kernel type,
+  // and every value against the fusion's.
+  if (auto fusion = dyn_cast<FusionOp>(op))
+    for (Operation &inner : fusion.getBody().front()) {
+      if (isa<YieldOp, ConstantOp>(inner))
+        continue;
+      if (!compilesSymbolically(&inner) ||
+          !llvm::all_of(inner.getResultTypes(), shares))
         return false;
+    }
   return true;
 }
 

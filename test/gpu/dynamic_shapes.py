@@ -2,7 +2,8 @@
 
 Runs on the GPU machine with the relocatable bundle's brrrc and Python
 package. Builds small ONNX models of the kernel families that compile over
-symbolic extents (so far: pointwise), compiles each once with ranges
+symbolic extents (so far: pointwise and row kernels: layer norm and
+softmax with their prologues and epilogues), compiles each once with ranges
 (`--input-shape x=1..8x1..512x64`), and at each of several shapes, ragged
 ones included:
 - runs it on fresh random inputs from numpy (brrr_run_host) and from torch
@@ -87,6 +88,37 @@ def silu_row(elem, dims, width):
     return m, lambda x: [x / (1 + np.exp(-x)) + 1]
 
 
+def norm_rows(elem, dims, width):
+    """n = LayerNorm(x + r), z = relu(softmax(n)): two row kernels with a
+    prologue and an epilogue."""
+    np_t = np.float16 if elem == F16 else np.float32
+    scale = np.linspace(0.5, 1.5, width).astype(np_t)
+    bias = np.linspace(-1, 1, width).astype(np_t)
+    shape = dims + [width]
+    m = graph("norm_rows", [
+        helper.make_node("Add", ["x", "r"], ["h"]),
+        helper.make_node("LayerNormalization", ["h", "scale", "bias"], ["n"],
+                         axis=-1, epsilon=1e-5),
+        helper.make_node("Softmax", ["n"], ["s"], axis=-1),
+        helper.make_node("Relu", ["s"], ["z"]),
+    ], [helper.make_tensor_value_info("x", elem, shape),
+        helper.make_tensor_value_info("r", elem, shape)],
+        [helper.make_tensor_value_info("z", elem, shape),
+         helper.make_tensor_value_info("n", elem, shape)],
+        [numpy_helper.from_array(scale, "scale"),
+         numpy_helper.from_array(bias, "bias")])
+
+    def ref(x, r):
+        h = x + r
+        mu = h.mean(-1, keepdims=True)
+        var = ((h - mu) ** 2).mean(-1, keepdims=True)
+        n = (h - mu) / np.sqrt(var + 1e-5) * scale.astype(np.float64) + \
+            bias.astype(np.float64)
+        e = np.exp(n - n.max(-1, keepdims=True))
+        return [np.maximum(e / e.sum(-1, keepdims=True), 0), n]
+    return m, ref
+
+
 def models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -100,6 +132,14 @@ def models():
         out["silu_row3_" + tag] = (
             m, ref, {"x": "1..100000x3"},
             [(1,), (17,), (77,), (511,), (99999,), (100000,)], tag)
+    # Rows a block (768), packed rows (96 f16: 12 vectors, 8 rows a block)
+    # and a ragged row (77).
+    for elem, tag, width in ((F32, "f32", 768), (F16, "f16", 96),
+                             (F32, "f32", 77), (F16, "f16", 768)):
+        m, ref = norm_rows(elem, ["batch", "seq"], width)
+        out["norm_rows%d_%s" % (width, tag)] = (
+            m, ref, {"x": "1..8x1..512x%d" % width},
+            [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
     # Large enough at its largest shape that the kernel takes four vectors a
     # thread; checked where the grid has a partial block.
     m, ref = bias_add(F16, ["batch", "seq"], 768)
@@ -236,7 +276,16 @@ def time_model(name, spec, brrrc, work):
         k_static = statistics.median(
             sum(ms for _, ms in cs.profile(*tins, outputs=outs_s))
             for _ in range(30))
-        if name.startswith("bias_add"):
+        if name.startswith("norm_rows"):
+            w = model.graph.input[0].type.tensor_type.shape.dim[-1].dim_value
+            sc = torch.linspace(0.5, 1.5, w, device="cuda").to(tins[0].dtype)
+            bi = torch.linspace(-1, 1, w, device="cuda").to(tins[0].dtype)
+
+            def eager():
+                n = torch.nn.functional.layer_norm(tins[0] + tins[1], (w,),
+                                                   sc, bi, 1e-5)
+                return torch.relu(torch.softmax(n, -1)), n
+        elif name.startswith("bias_add"):
             w = max(model.graph.input[0].type.tensor_type.shape.dim[-1]
                     .dim_value, 1)
             bt = torch.linspace(-2, 2, w, device="cuda").to(tins[0].dtype)

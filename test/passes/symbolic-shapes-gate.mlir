@@ -6,15 +6,27 @@
 // so is a pointwise op whose operands do not share one outer run of
 // symbolic extents (a broadcast along part of it).
 
-module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
-  func.func @main(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> {
-    %0 = brrr.relu %x : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
-    %1 = brrr.softmax %0 {axis = 1 : i64} : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
-    return %1 : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 64>]} {
+  func.func @main(%x: tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>) -> tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>> {
+    %0 = brrr.relu %x : tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>
+    %1 = brrr.softmax %0 {axis = 1 : i64} : tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>
+    return %1 : tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>
   }
 }
-// FUSE: error: 'brrr-fuse-elementwise': 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [batch, 16] (batch in 1..64)
-// LAYOUT: error: 'brrr-channels-last': 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [batch, 16] (batch in 1..64)
+// A softmax over a symbolic extent (a row of run-time length).
+// FUSE: error: 'brrr-fuse-elementwise': 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [4, seq] (seq in 1..64)
+// LAYOUT: error: 'brrr-channels-last': 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [4, seq] (seq in 1..64)
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
+  func.func @main(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, %w: tensor<16x8xf32>) -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>> {
+    %0 = brrr.matmul %x, %w : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16x8xf32> -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>>
+    return %0 : tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>>
+  }
+}
+// Products do not compile over symbolic extents yet.
+// FUSE: error: 'brrr-fuse-elementwise': 'brrr.matmul' with symbolic extents does not compile yet; this value has extents [batch, 8] (batch in 1..64)
 
 // -----
 
