@@ -302,6 +302,7 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
       w.u32(m.channelsPerPixel);
       w.u32(m.pixelsPerColumn);
       w.u32s(m.elementStrides);
+      w.i32s(m.dimExprs);
     }
     w.u8(l.programmatic ? 1 : 0);
     w.u8(l.errorRecord ? 1 : 0);
@@ -550,8 +551,9 @@ bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
   std::string launch = r.where;
   uint64_t n = 0;
   // tensor, offset, dims count, strides count, box count, swizzle, mode,
-  // corner counts, channelsPerPixel, pixelsPerColumn, elementStrides count.
-  if (!r.count(n, 76, "maps"))
+  // corner counts, channelsPerPixel, pixelsPerColumn, elementStrides count,
+  // dimExprs count.
+  if (!r.count(n, 84, "maps"))
     return false;
   maps.resize(size_t(n));
   for (size_t i = 0; i < maps.size(); ++i) {
@@ -565,7 +567,8 @@ bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
         !r.i32s(m.upperCorner, "upperCorner") ||
         !r.u32(m.channelsPerPixel, "channelsPerPixel") ||
         !r.u32(m.pixelsPerColumn, "pixelsPerColumn") ||
-        !r.u32s(m.elementStrides, "elementStrides"))
+        !r.u32s(m.elementStrides, "elementStrides") ||
+        !r.i32s(m.dimExprs, "dimExprs"))
       return false;
     // Range-checked in validate().
     m.mode = TensorMapMode(mode);

@@ -20,8 +20,9 @@
 // version 5 `Launch::errorRecord` (after `programmatic`) and the index
 // checks (`Artifact::checks`, after `steps`); version 6 the flags word
 // (reserved before) and images whose weights are stored apart; version 7
-// symbolic shapes: `Tensor::dimExprs` (after `bytes`), `Launch::gridExprs`
-// and `Launch::scalars` (after `errorRecord`), `Artifact::symbols` and
+// symbolic shapes: `Tensor::dimExprs` (after `bytes`),
+// `TensorMap::dimExprs` (after `elementStrides`), `Launch::gridExprs` and
+// `Launch::scalars` (after `errorRecord`), `Artifact::symbols` and
 // `Artifact::exprs` (after `checks`). An expression is a u64 count of terms,
 // each a u32 op and a u64 value.
 //
@@ -176,6 +177,11 @@ struct TensorMap {
   uint32_t pixelsPerColumn = 0;     ///< im2col: 1..1024; tiled: 0
   /// Traversal step per dimension (1..8): `rank` entries, or none for all 1.
   std::vector<uint32_t> elementStrides;
+  /// Empty for fixed extents; else one entry per dimension, innermost
+  /// first: -1 where `dims` holds it, or the index into `Artifact::exprs`
+  /// of its extent (`dims` then holds the largest). The runtime encodes
+  /// the map again at each shape.
+  std::vector<int32_t> dimExprs;
 };
 
 /// One launch: the kernel's parameters are its tensor maps (128-byte

@@ -385,12 +385,26 @@ private:
           return false;
       for (size_t j = 0; j < l.maps.size(); ++j) {
         std::string reason;
-        if (l.maps[j].tensor < a.tensors.size() &&
-            !a.tensors[l.maps[j].tensor].dimExprs.empty())
-          return fail(at + ".maps[" + std::to_string(j) + "] is over " +
-                      tensorName(l.maps[j].tensor) +
-                      ", whose shape is symbolic; this runtime encodes tensor "
-                      "maps over fixed shapes only");
+        // A symbolic map is checked at its largest extents below, and at
+        // each shape's when the runtime encodes it.
+        const TensorMap &m = l.maps[j];
+        std::string mat = at + ".maps[" + std::to_string(j) + "]";
+        if (!m.dimExprs.empty() && m.dimExprs.size() != m.dims.size())
+          return fail(mat + " has " + std::to_string(m.dimExprs.size()) +
+                      " dimension expressions for rank " +
+                      std::to_string(m.dims.size()));
+        for (size_t d = 0; d < m.dimExprs.size(); ++d) {
+          if (m.dimExprs[d] == -1)
+            continue;
+          std::string dat = mat + ".dimExprs[" + std::to_string(d) + "]";
+          if (!checkExprIndex(m.dimExprs[d], dat))
+            return false;
+          if (largest(size_t(m.dimExprs[d])) != int64_t(m.dims[d]))
+            return fail(
+                dat + " is " + std::to_string(largest(size_t(m.dimExprs[d]))) +
+                " at every symbol's maximum, but dims[" + std::to_string(d) +
+                "] is " + std::to_string(m.dims[d]));
+        }
         if (!validateTensorMap(a, l.maps[j],
                                at + ".maps[" + std::to_string(j) +
                                    "] (kernel '" + a.kernels[l.kernel].name +

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/Runtime.h"
+#include "runtime/TensorMaps.h"
 
 #include <algorithm>
 
@@ -187,6 +188,8 @@ brrr_status bindShapes(brrr_context &c, const char *fn) {
   c.grids = std::move(grids);
   for (const brrr_context::ScalarSlot &s : c.scalarSlots)
     c.values[s.slot] = CUdeviceptr(uint64_t(c.exprValues[s.expr]));
+  if (brrr_status s = encodeShapedTensorMaps(c, fn))
+    return s;
   c.planBound = true;
   return BRRR_OK;
 }

@@ -53,7 +53,11 @@ brrr_status encode(brrr_context &c, size_t launch, size_t index,
   cuuint32_t box[kMaxRank], elementStrides[kMaxRank];
   cuuint32_t rank = cuuint32_t(m.dims.size());
   for (cuuint32_t d = 0; d < rank; ++d) {
-    dims[d] = m.dims[d];
+    // A symbolic extent at the bound shapes (encodeShapedTensorMaps checked
+    // it).
+    dims[d] = m.dimExprs.empty() || m.dimExprs[d] == -1
+                  ? m.dims[d]
+                  : uint64_t(c.exprValues[size_t(m.dimExprs[d])]);
     elementStrides[d] = m.elementStrides.empty() ? 1 : m.elementStrides[d];
     if (d + 1 < rank)
       strides[d] = m.strides[d];
@@ -173,6 +177,8 @@ brrr_status encodeFixedTensorMaps(brrr_context &c) {
       const artifact::TensorMap &m = a.launches[i].maps[k];
       const artifact::Tensor &t = a.tensors[m.tensor];
       CUdeviceptr base;
+      if (!m.dimExprs.empty())
+        continue; // encoded at each shape
       if (t.storage == Storage::Weight)
         base = c.model->weights;
       else if (t.storage == Storage::Arena)
@@ -181,6 +187,42 @@ brrr_status encodeFixedTensorMaps(brrr_context &c) {
         continue;
       if (brrr_status s = encode(c, i, k, base + t.offset + m.offset))
         return s;
+    }
+  return BRRR_OK;
+}
+
+brrr_status encodeShapedTensorMaps(brrr_context &c, const char *fn) {
+  const Artifact &a = c.model->art;
+  for (size_t i = 0; i < a.launches.size(); ++i)
+    for (size_t k = 0; k < a.launches[i].maps.size(); ++k) {
+      const artifact::TensorMap &m = a.launches[i].maps[k];
+      if (m.dimExprs.empty())
+        continue;
+      // validate() checked the largest extents; a shape's lie between 1
+      // and them, or the artifact is wrong.
+      for (size_t d = 0; d < m.dimExprs.size(); ++d) {
+        if (m.dimExprs[d] == -1)
+          continue;
+        int64_t v = c.exprValues[size_t(m.dimExprs[d])];
+        if (v < 1 || uint64_t(v) > m.dims[d])
+          return fail(BRRR_ERROR_CORRUPT_ARTIFACT,
+                      std::string(fn) + ": " + mapLabel(a, i, k) + " has " +
+                          std::to_string(v) + " elements in dimension " +
+                          std::to_string(d) + " at these shapes, outside 1.." +
+                          std::to_string(m.dims[d]));
+      }
+      const artifact::Tensor &t = a.tensors[m.tensor];
+      if (t.storage == Storage::Weight || t.storage == Storage::Arena) {
+        CUdeviceptr base =
+            t.storage == Storage::Weight ? c.model->weights : c.arena;
+        if (brrr_status s = encode(c, i, k, base + t.offset + m.offset))
+          return s;
+        continue;
+      }
+      // Over a caller's buffer: encoded by the next bindTensorMaps.
+      for (brrr_context::MapPatch &p : c.mapPatches)
+        if (p.launch == i && p.index == k)
+          p.encodedFor = 0;
     }
   return BRRR_OK;
 }

@@ -40,6 +40,12 @@ void resolveTensorMaps(brrr_context &c);
 /// for the life of the context.
 brrr_status encodeFixedTensorMaps(brrr_context &c);
 
+/// Encodes the maps with symbolic extents (`TensorMap::dimExprs`) at the
+/// context's bound shapes (`c.exprValues`): those over weights and the
+/// arena at once, those over the caller's buffers at the next
+/// bindTensorMaps. `fn` prefixes messages.
+brrr_status encodeShapedTensorMaps(brrr_context &c, const char *fn);
+
 /// Re-encodes the maps over the caller's buffers whose address changed
 /// since they were last encoded.
 brrr_status bindTensorMaps(brrr_context &c, const void *const *inputs,

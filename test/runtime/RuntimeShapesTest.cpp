@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 
 using namespace brrr::artifact;
 using namespace brrr::test;
@@ -118,28 +119,31 @@ TEST(SymbolicArtifactTest, TruncationsNameTheSymbolicFields) {
 }
 
 TEST(SymbolicArtifactTest, CorruptBytesAreRejectedOrConsistent) {
-  std::vector<uint8_t> image = serialize(makeSymbolicArtifact());
-  int accepted = 0;
-  for (size_t i = 0; i < image.size(); ++i)
-    for (uint8_t v : {0x00, 0x01, 0x7f, 0x80, 0xff}) {
-      std::vector<uint8_t> bad = image;
-      bad[i] = v;
-      Artifact out;
-      std::string error;
-      if (!deserialize(bad.data(), bad.size(), out, error)) {
-        ASSERT_FALSE(error.empty()) << "byte " << i;
-        continue;
+  for (const Artifact &a :
+       {makeSymbolicArtifact(), makeSymbolicTensorMapArtifact()}) {
+    std::vector<uint8_t> image = serialize(a);
+    int accepted = 0;
+    for (size_t i = 0; i < image.size(); ++i)
+      for (uint8_t v : {0x00, 0x01, 0x7f, 0x80, 0xff}) {
+        std::vector<uint8_t> bad = image;
+        bad[i] = v;
+        Artifact out;
+        std::string error;
+        if (!deserialize(bad.data(), bad.size(), out, error)) {
+          ASSERT_FALSE(error.empty()) << "byte " << i;
+          continue;
+        }
+        ++accepted;
+        brrr_model *m = nullptr;
+        ASSERT_EQ(brrr_model_open_artifact(bad.data(), bad.size(), -1, &m),
+                  BRRR_OK);
+        brrr_tensor_info info;
+        for (int32_t k = 0; k < brrr_model_num_inputs(m); ++k)
+          ASSERT_EQ(brrr_model_input(m, k, &info), BRRR_OK);
+        brrr_model_close(m);
       }
-      ++accepted;
-      brrr_model *m = nullptr;
-      ASSERT_EQ(brrr_model_open_artifact(bad.data(), bad.size(), -1, &m),
-                BRRR_OK);
-      brrr_tensor_info info;
-      for (int32_t k = 0; k < brrr_model_num_inputs(m); ++k)
-        ASSERT_EQ(brrr_model_input(m, k, &info), BRRR_OK);
-      brrr_model_close(m);
-    }
-  EXPECT_GT(accepted, 0);
+    EXPECT_GT(accepted, 0);
+  }
 }
 
 TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {
@@ -188,24 +192,39 @@ TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {
           "gridExprs[1] is 8 at every symbol's maximum, but grid[1] is 1");
   refuses([](Artifact &a) { a.launches[0].scalars = {3}; },
           "scalars[0] is expression 3, out of range");
-  refuses(
+  auto refusesMap = [](void (*edit)(Artifact &), const std::string &part) {
+    Artifact a = makeSymbolicTensorMapArtifact();
+    edit(a);
+    std::string why = rejection(a);
+    EXPECT_TRUE(contains(why, part)) << why;
+  };
+  refusesMap([](Artifact &a) { a.launches[0].maps[1].dimExprs = {0}; },
+             "maps[1] has 1 dimension expressions for rank 2");
+  refusesMap(
       [](Artifact &a) {
-        TensorMap m;
-        m.tensor = 0;
-        m.dims = {64, 4};
-        m.strides = {256};
-        m.box = {32, 1};
-        a.launches[0].maps = {m};
+        a.launches[0].maps[0].dimExprs = {-1, 9};
       },
-      "whose shape is symbolic");
+      "maps[0].dimExprs[1] is expression 9, out of range");
+  refusesMap([](Artifact &a) { a.launches[0].maps[0].dims[1] = 3; },
+             "maps[0].dimExprs[1] is 4 at every symbol's maximum, but "
+             "dims[1] is 3");
+  // The largest map must stay inside its tensor, as a fixed one does.
+  refusesMap(
+      [](Artifact &a) {
+        a.exprs.push_back(Expr{{sym(0), cst(2), op(ExprOp::Mul)}});
+        a.launches[0].maps[0].dimExprs = {-1, 3};
+        a.launches[0].maps[0].dims[1] = 8;
+      },
+      "reaches 2048 bytes into tensors[0] 'x', which has 1024");
 }
 
 class ShapesTest : public ::testing::Test {
 protected:
+  virtual Artifact artifact() { return makeSymbolicArtifact(); }
   void SetUp() override {
     resetFakeStats();
     baseline = fakeStats();
-    image = serialize(makeSymbolicArtifact());
+    image = serialize(artifact());
     ASSERT_EQ(brrr_model_open_artifact(image.data(), image.size(), 0, &model),
               BRRR_OK)
         << brrr_last_error();
@@ -425,6 +444,42 @@ TEST_F(ShapesTest, ProfileRunsAtTheContextsShape) {
   EXPECT_EQ(sum[3 * 64 - 1], 5);
   EXPECT_EQ(sum[3 * 64], -7);
   EXPECT_GE(ms[0], 0);
+}
+
+class ShapedTensorMapsTest : public ShapesTest {
+protected:
+  Artifact artifact() override { return makeSymbolicTensorMapArtifact(); }
+};
+
+TEST_F(ShapedTensorMapsTest, MapsAreEncodedAtEachShape) {
+  // The same buffers throughout: the maps over them move only with the
+  // shape, and each shape's graph holds its own.
+  size_t largest = size_t(kSymbolicBatch * kSymbolicRow);
+  std::vector<float> x(largest), y(largest), sum(largest), xy(largest);
+  const void *in[2] = {x.data(), y.data()};
+  void *out[2] = {sum.data(), xy.data()};
+  std::set<int64_t> seen;
+  for (int64_t batch : {3, 1, 4, 1, 3}) {
+    for (size_t i = 0; i < largest; ++i) {
+      x[i] = float(i % 13) - float(batch);
+      y[i] = float(i % 7);
+    }
+    std::fill(xy.begin(), xy.end(), -7.0f);
+    ASSERT_EQ(setBatch(batch), BRRR_OK);
+    ASSERT_EQ(brrr_run(ctx, in, out, nullptr), BRRR_OK) << brrr_last_error();
+    size_t n = size_t(batch * kSymbolicRow);
+    for (size_t i = 0; i < largest; ++i)
+      ASSERT_EQ(xy[i], i < n ? x[i] + y[i] : -7) << i << " at " << batch;
+    // A new shape's capture launched the maps it encoded (a replay
+    // launches nothing the fake records).
+    if (seen.insert(batch).second) {
+      FakeCudaStats s = fakeStats();
+      EXPECT_EQ(s.lastLaunchMaps[0].dims[0], uint64_t(kSymbolicRow));
+      EXPECT_EQ(s.lastLaunchMaps[0].dims[1], uint64_t(batch));
+      EXPECT_EQ(s.lastLaunchMaps[1].dims[1], uint64_t(batch));
+    }
+  }
+  EXPECT_EQ(fakeStats().instantiations, 3);
 }
 
 } // namespace

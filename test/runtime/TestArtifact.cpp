@@ -262,4 +262,23 @@ Artifact makeSymbolicArtifact() {
   return a;
 }
 
+Artifact makeSymbolicTensorMapArtifact() {
+  Artifact a = makeSymbolicArtifact();
+  a.kernels.push_back({"brrr_test_tma_add", 0, 0});
+  Launch &l = a.launches[0];
+  l.kernel = 1;
+  l.args = {2}; // t0; x and y come through the maps
+  l.scalars.clear();
+  for (uint32_t tensor : {0u, 1u}) {
+    TensorMap m;
+    m.tensor = tensor;
+    m.dims = {uint64_t(kSymbolicRow), uint64_t(kSymbolicBatch)};
+    m.dimExprs = {-1, 0};
+    m.strides = {uint64_t(4 * kSymbolicRow)};
+    m.box = {32, 1};
+    l.maps.push_back(m);
+  }
+  return a;
+}
+
 } // namespace brrr::test

@@ -64,6 +64,13 @@ constexpr int64_t kSymbolicBatch = 4, kSymbolicRow = 64;
 /// ceildiv(batch * 64, 32) blocks of 32 threads. Fake driver only.
 artifact::Artifact makeSymbolicArtifact();
 
+/// The symbolic model with t0 = x + y computed by brrr_test_tma_add, which
+/// reads x and y through tensor maps of dims {64, batch} (innermost first;
+/// the batch an expression, so the runtime encodes them at each shape) and
+/// 32x1 boxes, on the same ceildiv(batch * 64, 32) blocks of 32 threads.
+/// Fake driver only.
+artifact::Artifact makeSymbolicTensorMapArtifact();
+
 /// The weight w[i] of the test model.
 inline float testWeight(int i) { return 0.5f * float(i); }
 
