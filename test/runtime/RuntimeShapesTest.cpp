@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
+#include "runtime/brrr_runtime.hpp"
 
 #include <gtest/gtest.h>
 
@@ -480,6 +481,35 @@ TEST_F(ShapedTensorMapsTest, MapsAreEncodedAtEachShape) {
     }
   }
   EXPECT_EQ(fakeStats().instantiations, 3);
+}
+
+// The C++ wrapper over the same calls: symbols, shapes, refusals.
+TEST(ShapesCppTest, WrapperSetsShapesAndReportsRefusals) {
+  ScopedEnv library("BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_PATH);
+  std::vector<uint8_t> image = serialize(makeSymbolicArtifact());
+  auto model = brrr::Model::openArtifact(image.data(), image.size(), 0);
+  ASSERT_TRUE(model) << model.error().message;
+  std::vector<brrr_symbol_info> symbols = model->symbols();
+  ASSERT_EQ(symbols.size(), 1u);
+  EXPECT_STREQ(symbols[0].name, "batch");
+  EXPECT_EQ(symbols[0].max, kSymbolicBatch);
+  auto ctx = model->createContext();
+  ASSERT_TRUE(ctx) << ctx.error().message;
+  EXPECT_FALSE(ctx->setGraphCache(2));
+  brrr::Error e = ctx->setInputShape(0, {kSymbolicBatch + 3, kSymbolicRow});
+  EXPECT_EQ(e.status, BRRR_ERROR_INVALID_SHAPE);
+  EXPECT_TRUE(contains(e.message, "outside the range of symbol 'batch', 1..4"))
+      << e.message;
+  ASSERT_FALSE(ctx->setInputShape(0, {2, kSymbolicRow}));
+  ASSERT_FALSE(ctx->setInputShape(1, {2, kSymbolicRow}));
+  auto shape = ctx->outputShape(1);
+  ASSERT_TRUE(shape) << shape.error().message;
+  EXPECT_EQ(*shape, (std::vector<int64_t>{2, kSymbolicRow}));
+  std::vector<float> x(2 * kSymbolicRow, 1), y(2 * kSymbolicRow, 2),
+      sum(2 * kSymbolicRow), xy(2 * kSymbolicRow);
+  ASSERT_FALSE(ctx->runHost({x.data(), y.data()}, {sum.data(), xy.data()}));
+  EXPECT_EQ(sum[2 * kSymbolicRow - 1], 5);
+  EXPECT_EQ(xy[0], 3);
 }
 
 } // namespace

@@ -138,6 +138,23 @@ void brrrc::printReport(mlir::ModuleOp module) {
         k.precision, k.flops, k.bytes, k.bytes ? k.flops / k.bytes : 0.0,
         k.floorSeconds() * 1e6, launch, bound.str().c_str());
   }
+  // A model compiled with ranges: the table and the memory plan are the
+  // largest shape's.
+  SmallVector<mlir::brrr::DimAttr> dims = mlir::brrr::dimsOf(module);
+  if (!dims.empty()) {
+    std::string ranges;
+    for (mlir::brrr::DimAttr d : dims)
+      ranges += (ranges.empty() ? "" : ", ") + d.getName().str() + " in " +
+                std::to_string(d.getMin()) + ".." + std::to_string(d.getMax());
+    int64_t arena = 0;
+    if (auto main = module.lookupSymbol<mlir::func::FuncOp>("main"))
+      if (auto a = main->getAttrOfType<mlir::IntegerAttr>("brrr.arena_bytes"))
+        arena = a.getInt();
+    outs() << "symbolic shapes (" << ranges
+           << "): flops, bytes and floors are the largest shape's; the "
+              "arena ("
+           << arena << " bytes) is planned for the largest shape\n";
+  }
   // Products of dequantized 8-bit operands that multiply in float.
   printWhyNot(module, "brrr.quantized_unfused", "8-bit product not used (",
               "; it multiplies in float");
