@@ -42,6 +42,10 @@ int64_t bufferBytes(Value v);
 /// type.
 int64_t elementCountDivisor(RankedTensorType t);
 
+/// `v`'s shape, its symbolic extents at their largest (the shape the
+/// kernels over it are built for).
+SmallVector<int64_t> largestShapeOf(Value v);
+
 /// Whether the compiler handles the symbolic extents of `op` (see
 /// passes/Symbolic/SymbolicShapes.cpp): pointwise ops and pointwise
 /// kernels whose tensors share one outer run of symbolic extents, or
@@ -230,7 +234,11 @@ std::optional<TmaOperand> tmaOperandOf(const OperandLayout &layout,
 
 /// The sizes of a batched matmul: C[batch][M, N] = A[.., M, K] x B[.., K, N].
 struct ProductShape {
+  /// At the largest shape over symbolic extents (compilesSymbolically),
+  /// with `rowsExtent` the rows M as an expression of the symbols (null for
+  /// a static product).
   int64_t M = 0, N = 0, K = 0;
+  AffineExpr rowsExtent;
   SmallVector<int64_t> batch; ///< the result's batch dimensions
   int64_t batches = 1;        ///< their product
   /// Whether a tile must not straddle two batches' columns: a grouped

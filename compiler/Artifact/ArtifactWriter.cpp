@@ -101,6 +101,82 @@ FailureOr<WeightSlice> weightSlice(ConstantOp c, uint64_t offset) {
   return slice;
 }
 
+std::string exprText(AffineExpr e) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << e;
+  return text;
+}
+
+/// The artifact's expression table: each distinct extent once, in postfix.
+class Expressions {
+public:
+  explicit Expressions(art::Artifact &a) : a(a) {}
+
+  /// The index of `e` (an affine expression of the module's symbols) in the
+  /// table, adding it the first time.
+  FailureOr<uint32_t> indexOf(AffineExpr e, Location loc) {
+    auto [it, inserted] = index.try_emplace(e, uint32_t(a.exprs.size()));
+    if (!inserted)
+      return it->second;
+    art::Expr out;
+    if (failed(append(e, out, loc))) {
+      index.erase(e);
+      return failure();
+    }
+    a.exprs.push_back(std::move(out));
+    return it->second;
+  }
+
+private:
+  LogicalResult append(AffineExpr e, art::Expr &out, Location loc) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      out.terms.push_back({art::ExprOp::Constant, c.getValue()});
+      return success();
+    }
+    if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
+      if (s.getPosition() >= a.symbols.size())
+        return emitError(loc) << "extent " << exprText(e) << " names symbol s"
+                              << s.getPosition() << " of " << a.symbols.size();
+      out.terms.push_back({art::ExprOp::Symbol, int64_t(s.getPosition())});
+      return success();
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return emitError(loc)
+             << "extent " << exprText(e) << " is not an expression of symbols";
+    art::ExprOp op;
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      op = art::ExprOp::Add;
+      break;
+    case AffineExprKind::Mul:
+      op = art::ExprOp::Mul;
+      break;
+    case AffineExprKind::FloorDiv:
+      op = art::ExprOp::FloorDiv;
+      break;
+    case AffineExprKind::CeilDiv:
+      op = art::ExprOp::CeilDiv;
+      break;
+    case AffineExprKind::Mod:
+      op = art::ExprOp::Mod;
+      break;
+    default:
+      return emitError(loc)
+             << "extent " << exprText(e) << " is not an expression of symbols";
+    }
+    if (failed(append(bin.getLHS(), out, loc)) ||
+        failed(append(bin.getRHS(), out, loc)))
+      return failure();
+    out.terms.push_back({op, 0});
+    return success();
+  }
+
+  art::Artifact &a;
+  DenseMap<AffineExpr, uint32_t> index;
+};
+
 /// Reads the TMA tensor maps the code generator recorded on `fusion`
 /// (`brrr.tensor_maps`) into `launch.maps`: an array of dictionaries
 ///   {input = i64 (into the fusion's inputs), offset = i64 (bytes),
@@ -112,12 +188,15 @@ FailureOr<WeightSlice> weightSlice(ConstantOp c, uint64_t offset) {
 ///    for an im2col map: lower = array<i64>, upper = array<i64> (the
 ///    corners, one per spatial dim innermost first, may be negative),
 ///    channels = i64 (channels per pixel), pixels = i64 (pixels per
-///    column)}
+///    column),
+///    extents = affine map of the module's symbols (optional: one result
+///    per dim, innermost first, a constant where fixed; `dims` holds the
+///    largest)}
 /// Each map is checked against the rules the runtime checks when it loads
 /// the model, so that a map the driver cannot encode is a compile error.
 LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
                              const DenseMap<Value, uint32_t> &tensorOf,
-                             art::Launch &launch) {
+                             Expressions &exprs, art::Launch &launch) {
   Attribute attr = fusion->getAttr("brrr.tensor_maps");
   if (!attr)
     return success();
@@ -221,6 +300,25 @@ LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
     m.channelsPerPixel = channels;
     m.pixelsPerColumn = pixels;
     m.elementStrides.assign(elementStrides.begin(), elementStrides.end());
+    // Symbolic extents (one per dimension, innermost first), the largest of
+    // which `dims` holds.
+    if (Attribute e = dict.get("extents")) {
+      auto map = dyn_cast<AffineMapAttr>(e);
+      if (!map || map.getValue().getNumResults() != dims.size())
+        return fusion.emitOpError(at)
+               << " has extents " << e << "; expected a map with one result "
+               << "per dimension";
+      for (AffineExpr d : map.getValue().getResults()) {
+        if (isa<AffineConstantExpr>(d)) {
+          m.dimExprs.push_back(-1);
+          continue;
+        }
+        FailureOr<uint32_t> i = exprs.indexOf(d, fusion.getLoc());
+        if (failed(i))
+          return failure();
+        m.dimExprs.push_back(int32_t(*i));
+      }
+    }
     std::string error;
     if (!art::validateTensorMap(a, m, at, error))
       return fusion.emitOpError(error);
@@ -228,82 +326,6 @@ LogicalResult readTensorMaps(FusionOp fusion, const art::Artifact &a,
   }
   return success();
 }
-
-std::string exprText(AffineExpr e) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << e;
-  return text;
-}
-
-/// The artifact's expression table: each distinct extent once, in postfix.
-class Expressions {
-public:
-  explicit Expressions(art::Artifact &a) : a(a) {}
-
-  /// The index of `e` (an affine expression of the module's symbols) in the
-  /// table, adding it the first time.
-  FailureOr<uint32_t> indexOf(AffineExpr e, Location loc) {
-    auto [it, inserted] = index.try_emplace(e, uint32_t(a.exprs.size()));
-    if (!inserted)
-      return it->second;
-    art::Expr out;
-    if (failed(append(e, out, loc))) {
-      index.erase(e);
-      return failure();
-    }
-    a.exprs.push_back(std::move(out));
-    return it->second;
-  }
-
-private:
-  LogicalResult append(AffineExpr e, art::Expr &out, Location loc) {
-    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-      out.terms.push_back({art::ExprOp::Constant, c.getValue()});
-      return success();
-    }
-    if (auto s = dyn_cast<AffineSymbolExpr>(e)) {
-      if (s.getPosition() >= a.symbols.size())
-        return emitError(loc) << "extent " << exprText(e) << " names symbol s"
-                              << s.getPosition() << " of " << a.symbols.size();
-      out.terms.push_back({art::ExprOp::Symbol, int64_t(s.getPosition())});
-      return success();
-    }
-    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-    if (!bin)
-      return emitError(loc)
-             << "extent " << exprText(e) << " is not an expression of symbols";
-    art::ExprOp op;
-    switch (e.getKind()) {
-    case AffineExprKind::Add:
-      op = art::ExprOp::Add;
-      break;
-    case AffineExprKind::Mul:
-      op = art::ExprOp::Mul;
-      break;
-    case AffineExprKind::FloorDiv:
-      op = art::ExprOp::FloorDiv;
-      break;
-    case AffineExprKind::CeilDiv:
-      op = art::ExprOp::CeilDiv;
-      break;
-    case AffineExprKind::Mod:
-      op = art::ExprOp::Mod;
-      break;
-    default:
-      return emitError(loc)
-             << "extent " << exprText(e) << " is not an expression of symbols";
-    }
-    if (failed(append(bin.getLHS(), out, loc)) ||
-        failed(append(bin.getRHS(), out, loc)))
-      return failure();
-    out.terms.push_back({op, 0});
-    return success();
-  }
-
-  art::Artifact &a;
-  DenseMap<AffineExpr, uint32_t> index;
-};
 
 /// The expressions of map attribute `name` on `fusion` (one per result),
 /// as indices into the table; none when it is absent.
@@ -476,7 +498,7 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     if (!mem || !kernel)
       return fusion.emitOpError("has no memory plan or kernel");
     art::Launch launch;
-    if (failed(readTensorMaps(fusion, a, tensorOf, launch)))
+    if (failed(readTensorMaps(fusion, a, tensorOf, exprs, launch)))
       return failure();
     for (Value in : fusion.getInputs())
       launch.args.push_back(tensorOf.lookup(in));

@@ -87,6 +87,11 @@ DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
   } else {
     entries.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)));
   }
+  if (!m.extents.empty())
+    entries.push_back(b.getNamedAttr(
+        "extents",
+        AffineMapAttr::get(AffineMap::get(0, symbolCountOf(m.extents),
+                                          m.extents, b.getContext()))));
   return b.getDictionaryAttr(entries);
 }
 
@@ -225,6 +230,8 @@ private:
   Block *entry = nullptr;
   Value mapA, mapB, smem, smemAddr, tid, warpgroup, inGroup, bid;
   Value rank, stagedBar, drainedBar, ticks;
+  /// Symbolic rows: the count the kernel is passed, and its row tiles.
+  Value rowsValue, tilesMValue;
   Value consumer, lane, warp;
   std::optional<TileAt> ownTile;
 };
@@ -280,6 +287,9 @@ LogicalResult WgmmaKernel::readPlan() {
   tilesPerBatch = tilesM * tilesN;
   totalTiles = tilesPerBatch * batches;
   persistent = tile.grid > 0;
+  if (problem.rowsExtent && (persistent || batches != 1))
+    return problem.product->emitOpError(
+        "symbolic rows take one block a tile of one batch");
   blocks = persistent ? std::min(tile.grid, totalTiles) : 0;
   consumers = tile.m / 64;
   pingpong = tile.pingpong();
@@ -292,10 +302,12 @@ LogicalResult WgmmaKernel::readPlan() {
 }
 
 void WgmmaKernel::createFunction(StringRef name) {
-  // Parameters: the two tensor maps by value, then one pointer per buffer.
-  func = createKernel(moduleBuilder, loc, name,
-                      numInputs + fusion.getNumResults(), threads,
-                      /*numByValue=*/2);
+  // Parameters: the two tensor maps by value, then one pointer per buffer,
+  // then the rows where they are symbolic.
+  bool symbolic = bool(problem.rowsExtent);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
+                      /*numByValue=*/2, /*numScalars=*/symbolic ? 1 : 0);
   // setmaxnreg needs the block size and one block per SM stated at entry.
   func->setAttr("nvvm.maxntid", moduleBuilder.getDenseI32ArrayAttr(
                                     {static_cast<int32_t>(threads), 1, 1}));
@@ -319,6 +331,12 @@ void WgmmaKernel::createFunction(StringRef name) {
                              ValueRange{pad});
   smemAddr = arith::AddIOp::create(b, loc, rawAddr, pad);
 
+  if (symbolic) {
+    rowsValue = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                           entry->getArgument(2 + numBuffers));
+    tilesMValue = arith::DivUIOp::create(
+        b, loc, e.add(rowsValue, e.idx(tile.m - 1)), e.idx(tile.m));
+  }
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   warpgroup = e.div(tid, 128);
   inGroup = e.rem(tid, 128);
@@ -339,13 +357,17 @@ TileAt WgmmaKernel::tileAt(Value z, Value id) {
   int64_t perGroup = kGroupRows * tilesN;
   Value group = e.div(id, perGroup), inPlace = e.rem(id, perGroup);
   Value firstM = e.mul(group, kGroupRows);
+  // The row tiles of the actual rows, where they are symbolic: the grid
+  // holds that many groups' tiles.
   Value rowsInGroup = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, e.idx(tilesM), firstM),
+      b, loc,
+      arith::SubIOp::create(b, loc, tilesMValue ? tilesMValue : e.idx(tilesM),
+                            firstM),
       e.idx(kGroupRows));
   Value tm =
       e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
   Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
-  return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n)};
+  return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n), rowsValue};
 }
 
 void WgmmaKernel::forEachTile(Value start, int64_t step, const TileBody &body) {
@@ -742,6 +764,14 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   info.flops = problem.flops;
   info.bytes = fusionBytes(fusion);
   info.tensorMaps = mapsAttr;
+  if (problem.rowsExtent) {
+    // One block a tile (tiles of the same rows in groups of kGroupRows row
+    // tiles, each split over a cluster): the actual rows' tiles.
+    info.scalars = {problem.rowsExtent};
+    info.gridExtents = {problem.rowsExtent.ceilDiv(tile.m) * (tilesN * split),
+                        getAffineConstantExpr(1, ctx),
+                        getAffineConstantExpr(problem.batches, ctx)};
+  }
   // Its warpgroups of 128 threads hold 40 (the producer) + 232 m/64 (the
   // consumers) registers a thread after setmaxnreg, which the block must
   // own from its launch: at least 34816, over half of the 65536.

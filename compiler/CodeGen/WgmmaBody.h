@@ -66,6 +66,10 @@ struct MapSpec {
   /// Whether the block's batch (grid z) is the map's last coordinate: a
   /// matmul operand that advances over the batch.
   bool batched = false;
+  /// Over symbolic extents: each dimension's extent, innermost first, as an
+  /// expression of the module's symbols (`dims` then holds the largest);
+  /// empty for a fixed map.
+  SmallVector<AffineExpr> extents;
 };
 
 /// What the body computes: C[z][M, N] = sum over kTiles 64-deep k-slices
@@ -75,6 +79,10 @@ struct WgmmaProblem {
   Operation *product = nullptr;
   Type elem;
   int64_t M = 0, N = 0, batches = 1, kTiles = 0, flops = 0;
+  /// Over symbolic extents: the rows as an expression of the symbols, the
+  /// kernel taking them as an i64 after its buffers (M is then the
+  /// largest); null for static rows.
+  AffineExpr rowsExtent;
   bool bKContiguous = true;
   /// 32: each k-slice is four 16-deep chunks of A (m x 32 bytes) and B
   /// (n x 32 bytes, K-contiguous), each swizzled over 32 bytes and stored

@@ -145,7 +145,10 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
       if (rowsPerWarp > 1)
         r = e.add(e.mul(r, rowsPerWarp), rowLane);
       Value gRow = e.add(at.row0, e.add(e.mul(rowBlock, 64), r));
-      Value rowOk = e.ult(gRow, M);
+      Value rowOk = at.rows
+                        ? Value(arith::CmpIOp::create(
+                              b, loc, arith::CmpIPredicate::ult, gRow, at.rows))
+                        : e.ult(gRow, M);
       Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
       Value rowAt = e.add(stagingBase, e.mul(r, pitch * 4));
       Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
@@ -253,7 +256,11 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
     Value inTile = e.ult(r, tile.m);
     Value safeR = arith::SelectOp::create(b, loc, inTile, r, e.idx(0));
     Value gRow = e.add(at.row0, safeR);
-    Value rowOk = arith::AndIOp::create(b, loc, inTile, e.ult(gRow, M));
+    Value rowOk = arith::AndIOp::create(
+        b, loc, inTile,
+        at.rows ? Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              gRow, at.rows))
+                : e.ult(gRow, M));
     Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
     Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
     Value rowAt = e.add(stagingBase, e.mul(safeR, pitch * 2));

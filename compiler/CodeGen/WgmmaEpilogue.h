@@ -15,6 +15,9 @@ namespace mlir::brrr::wgmma {
 /// One output tile of a block: its batch and first row and column.
 struct TileAt {
   Value z, row0, col0;
+  /// The product's rows, where they are read at run time (symbolic
+  /// extents); null where the problem's M is the count.
+  Value rows = {};
 };
 
 /// The fused epilogue of the tile `at`: the 64 x n accumulators `acc` of

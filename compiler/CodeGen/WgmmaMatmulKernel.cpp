@@ -61,6 +61,15 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
 
   ProductOperands po = productOperandsOf(mm);
   const ProductShape &shape = po.shape;
+  // Over symbolic extents: the largest shape's kernel (the epilogue reads
+  // its inputs at the largest types), its rows read at run time.
+  bool symbolic = isSymbolic(mm.getType());
+  if (symbolic && !shape.rowsExtent)
+    return mm.emitOpError("symbolic extents compile where they are the "
+                          "product's rows only");
+  std::optional<LargestShapeView> largest;
+  if (symbolic)
+    largest.emplace(fusion);
   const OperandLayout &lhs = po.lhs, &rhs = po.rhs;
   std::optional<TmaOperand> ta = tmaOperandOf(lhs, shape.batch, true),
                             tb = tmaOperandOf(rhs, shape.batch, false);
@@ -70,6 +79,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   p.product = mm;
   p.elem = mm.getLhs().getType().getElementType();
   p.M = shape.M;
+  p.rowsExtent = shape.rowsExtent;
   p.N = shape.N;
   p.batches = shape.batches;
   p.kTiles = llvm::divideCeil(shape.K, tile.k);
@@ -80,6 +90,14 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   // 16-bit operands: tmaOperandOf).
   p.aMap =
       mapOf(lhs, *ta, /*contiguousIsLast=*/true, tile.m, shape.batches, eb);
+  if (symbolic) {
+    // A's rows (its outer map dimension) are the symbolic ones: the runtime
+    // encodes the map at each shape.
+    if (p.aMap.dims.size() != 2)
+      return mm.emitOpError("a symbolic product's A is one matrix");
+    p.aMap.extents = {getAffineConstantExpr(p.aMap.dims[0], mm.getContext()),
+                      shape.rowsExtent};
+  }
   p.bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, shape.batches, eb)
                            : mapOf(rhs, *tb, true, tile.k, shape.batches, eb);
   bool kContiguous = tb->kContiguous;

@@ -256,9 +256,18 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       }
       MatmulOp product = matmulOf(fusion);
       ProductShape p = productShapeOf(product);
-      if (persistent || pingpong || overlap)
+      // Over symbolic rows, one block a tile of the largest shape's tiling,
+      // its grid the actual rows' (persistent blocks walk a tile count
+      // fixed at compile time).
+      bool symbolic = bool(p.rowsExtent);
+      if (symbolic && tile->body != KernelBody::wgmma)
+        return product.emitOpError(
+                   "symbolic rows compile on the TMA + wgmma body only (16-bit "
+                   "operands on sm_90a) so far; this product takes the ")
+               << stringifyKernelBody(tile->body) << " body";
+      if (!symbolic && (persistent || pingpong || overlap))
         choosePersistence(*tile, p, target, budget, scheduleOf(product));
-      else if (halfResult(product) &&
+      else if (!symbolic && halfResult(product) &&
                p.K >= (lightEpilogue(fusion, product) ? kOverlapMinK
                                                       : kOverlapHeavyMinK))
         choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
@@ -271,6 +280,11 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       return matmulOf(fusion).emitOpError(
                  "has 8-bit operands but no 8-bit Tensor Core tile on ")
              << target << "; only the wgmma body multiplies 8-bit operands";
+    if (MatmulOp product = matmulOf(fusion);
+        product && isSymbolic(product.getType()))
+      return product.emitOpError(
+          "symbolic rows compile on the TMA + wgmma body only (16-bit "
+          "operands on sm_90a) so far");
     FailureOr<KernelConfigAttr> f32 =
         f32Config(fusion, target, budget, f32Precision);
     if (failed(f32) || *f32)
@@ -343,6 +357,11 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       return matmulOf(fusion).emitOpError(
                  "has 8-bit operands but no 8-bit Tensor Core tile on ")
              << target << "; only the wgmma body multiplies 8-bit operands";
+    if (MatmulOp product = matmulOf(fusion);
+        product && isSymbolic(product.getType()))
+      return product.emitOpError(
+          "symbolic rows compile on the TMA + wgmma body only (16-bit "
+          "operands on sm_90a) so far");
     FailureOr<KernelConfigAttr> f32 =
         f32Config(fusion, target, budget, f32Precision);
     if (failed(f32) || *f32)

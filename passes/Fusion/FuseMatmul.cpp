@@ -34,14 +34,13 @@ namespace {
 
 /// `v` as its own contiguous (row-major) tensor.
 OperandLayout materialized(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  OperandLayout l{v,
-                  SmallVector<int64_t>(type.getShape()),
-                  SmallVector<int64_t>(type.getRank(), 1),
-                  0,
-                  {}};
-  for (int64_t d = type.getRank() - 2; d >= 0; --d)
-    l.strides[d] = l.strides[d + 1] * type.getDimSize(d + 1);
+  // Symbolic extents at their largest: the layout of a prefix of the
+  // largest tensor, which is the actual one (the outer run).
+  SmallVector<int64_t> shape = largestShapeOf(v);
+  int64_t rank = shape.size();
+  OperandLayout l{v, shape, SmallVector<int64_t>(rank, 1), 0, {}};
+  for (int64_t d = rank - 2; d >= 0; --d)
+    l.strides[d] = l.strides[d + 1] * shape[d + 1];
   return l;
 }
 
@@ -103,8 +102,8 @@ std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm,
                 rhs = materialized(mm.getRhs());
   if (mm.getLhs() == mm.getRhs())
     return {lhs, rhs};
-  auto ot = cast<RankedTensorType>(mm.getType());
-  ArrayRef<int64_t> batch = ot.getShape().drop_back(2);
+  SmallVector<int64_t> outShape = largestShapeOf(mm.getResult());
+  ArrayRef<int64_t> batch = ArrayRef<int64_t>(outShape).drop_back(2);
   bool tiledAsIs = isTiled(target, et, lhs, rhs, batch);
   OperandLayout viewedLhs = operandLayoutOf(mm.getLhs());
   if (isTiled(target, et, viewedLhs, rhs, batch) || !tiledAsIs)
@@ -294,25 +293,38 @@ ProductShape mlir::brrr::productShapeOf(MatmulOp mm) {
 constexpr int64_t kMaxFoldedRows = 65535 * 16;
 
 ProductOperands mlir::brrr::productOperandsOf(MatmulOp mm) {
-  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
-  auto ot = cast<RankedTensorType>(mm.getType());
+  SmallVector<int64_t> lt = largestShapeOf(mm.getLhs());
+  SmallVector<int64_t> ot = largestShapeOf(mm.getResult());
+  int64_t rank = ot.size();
   ProductOperands po;
   ProductShape &p = po.shape;
-  p.M = ot.getDimSize(ot.getRank() - 2);
-  p.N = ot.getDimSize(ot.getRank() - 1);
-  p.K = lt.getDimSize(lt.getRank() - 1);
-  p.batch.assign(ot.getShape().drop_back(2).begin(),
-                 ot.getShape().drop_back(2).end());
+  p.M = ot[rank - 2];
+  p.N = ot[rank - 1];
+  p.K = lt.back();
+  p.batch.assign(ot.begin(), ot.end() - 2);
   for (int64_t d : p.batch)
     p.batches *= d;
+  // Symbolic rows: the product of the result's extents but the last, once
+  // its batch dimensions fold into M (compilesSymbolically admits no other
+  // symbolic product).
+  auto resultType = cast<RankedTensorType>(mm.getType());
+  auto rowsOf = [&](ProductShape &shape) {
+    if (!isSymbolic(resultType) || shape.batches != 1)
+      return;
+    shape.rowsExtent = getAffineConstantExpr(1, mm.getContext());
+    for (AffineExpr e : ArrayRef(extentsOf(resultType)).drop_back())
+      shape.rowsExtent = shape.rowsExtent * e;
+  };
   po.lhs = operandLayoutOf(mm.getLhs());
   po.rhs = operandLayoutOf(mm.getRhs());
   OperandLayout &a = po.lhs, &b = po.rhs;
   int64_t ar = a.shape.size(), br = b.shape.size();
   if (p.batches == 1 || p.batches * p.M > kMaxFoldedRows ||
       !llvm::all_of(ArrayRef<int64_t>(b.shape).drop_back(2),
-                    [](int64_t d) { return d == 1; }))
+                    [](int64_t d) { return d == 1; })) {
+    rowsOf(p);
     return po;
+  }
   // A's rows (its batch dimensions and M, size-1 ones aside) must be one
   // stride apart throughout.
   std::optional<int64_t> rowStride;
@@ -333,6 +345,7 @@ ProductOperands mlir::brrr::productOperandsOf(MatmulOp mm) {
   p.M *= p.batches;
   p.batch.clear();
   p.batches = 1;
+  rowsOf(p);
   return po;
 }
 
@@ -357,7 +370,7 @@ OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
     return plain;
   OperandLayout in = operandLayoutOf(view->getOperand(0));
   OperandLayout out = in;
-  out.shape.assign(type.getShape().begin(), type.getShape().end());
+  out.shape = largestShapeOf(operand);
   if (auto t = dyn_cast<TransposeOp>(view)) {
     for (auto [d, p] : llvm::enumerate(t.getPerm()))
       out.strides[d] = in.strides[p];

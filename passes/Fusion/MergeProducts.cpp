@@ -129,7 +129,9 @@ struct MergeProductsPass
     getOperation().walk([&](MatmulOp mm) {
       auto w = dyn_cast<RankedTensorType>(mm.getRhs().getType());
       auto x = dyn_cast<RankedTensorType>(mm.getLhs().getType());
-      if (!w || !x || w.getRank() != 2 || x.getRank() < 2 ||
+      // Symbolic products are not merged: their slices would be data
+      // movement over symbolic extents.
+      if (!w || !x || w.getRank() != 2 || x.getRank() < 2 || isSymbolic(x) ||
           !isa<FloatType>(w.getElementType()) ||
           !matchPattern(mm.getRhs(), m_Constant()))
         return;

@@ -36,6 +36,10 @@ bool sharesOuterRun(Type u, RankedTensorType out) {
     return true;
   if (!isSymbolic(out))
     return !isSymbolic(t);
+  // A static tensor broadcasts across the run (the verifiers admit no
+  // other pairing with a symbolic extent), or is a product's weights.
+  if (!isSymbolic(t))
+    return true;
   SmallVector<AffineExpr> ue = extentsOf(t), oe = extentsOf(out);
   size_t rank = oe.size(), run = outerRunOf(out);
   if (ue.size() > rank)
@@ -80,33 +84,59 @@ Operation *symbolicRowOp(Operation *op) {
   return op;
 }
 
+/// A matmul of a symbolic left operand by a static one of no batch
+/// dimensions (a Linear layer's weights), whose result's symbolic extents
+/// all precede its last two dimensions' columns: the batch dimensions fold
+/// into the rows, and the rows are the outer run; null otherwise.
+Operation *symbolicProduct(Operation *op) {
+  auto mm = dyn_cast<MatmulOp>(op);
+  if (!mm)
+    return nullptr;
+  auto lhs = cast<RankedTensorType>(mm.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(mm.getRhs().getType());
+  auto out = cast<RankedTensorType>(mm.getType());
+  if (isSymbolic(rhs) || rhs.getRank() != 2 || lhs.getRank() < 2 ||
+      outerRunOf(lhs) >= static_cast<unsigned>(lhs.getRank()) ||
+      outerRunOf(out) >= static_cast<unsigned>(out.getRank()))
+    return nullptr;
+  return op;
+}
+
 /// The tensor type every tensor of `op`'s kernel shares its outer run with
-/// (compilesSymbolically): a row op's input, a pointwise op's result, a
-/// fusion's row op's input or first result; null where `op` is none of
-/// those or its body holds another op.
+/// (compilesSymbolically): a row op's input, a pointwise op's or a
+/// product's result, a fusion's row op's input or first result; null where
+/// `op` is none of those or its body holds another op.
 RankedTensorType outerTypeOf(Operation *op) {
   if (symbolicRowOp(op))
     return cast<RankedTensorType>(op->getOperand(0).getType());
-  if (isSymbolicPointwise(op))
+  if (isSymbolicPointwise(op) || symbolicProduct(op))
     return cast<RankedTensorType>(op->getResult(0).getType());
   auto fusion = dyn_cast<FusionOp>(op);
   if (!fusion || fusion.getNumResults() == 0)
     return {};
   KernelFamily kind = fusion.getKind();
-  if (kind != KernelFamily::pointwise && kind != KernelFamily::row)
+  if (kind != KernelFamily::pointwise && kind != KernelFamily::row &&
+      kind != KernelFamily::matmul)
     return {};
-  Operation *rowOp = nullptr;
+  Operation *rowOp = nullptr, *product = nullptr;
   for (Operation &inner : fusion.getBody().front()) {
     if (isa<YieldOp, ConstantOp>(inner) || isSymbolicPointwise(&inner))
       continue;
+    if (kind == KernelFamily::matmul && !product && symbolicProduct(&inner)) {
+      product = &inner;
+      continue;
+    }
     if (kind != KernelFamily::row || rowOp || !symbolicRowOp(&inner))
       return {};
     rowOp = &inner;
   }
-  if (kind == KernelFamily::row && !rowOp)
+  if ((kind == KernelFamily::row && !rowOp) ||
+      (kind == KernelFamily::matmul && !product))
     return {};
-  return cast<RankedTensorType>(rowOp ? rowOp->getOperand(0).getType()
-                                      : fusion.getResult(0).getType());
+  if (rowOp)
+    return cast<RankedTensorType>(rowOp->getOperand(0).getType());
+  return cast<RankedTensorType>(product ? product->getResult(0).getType()
+                                        : fusion.getResult(0).getType());
 }
 
 } // namespace
@@ -137,6 +167,18 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
 LogicalResult mlir::brrr::requireSupportedShapes(Operation *root,
                                                  StringRef pass) {
   return requireStaticShapes(root, pass, compilesSymbolically);
+}
+
+SmallVector<int64_t> mlir::brrr::largestShapeOf(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!isSymbolic(type))
+    return SmallVector<int64_t>(type.getShape());
+  Operation *at = v.getDefiningOp();
+  if (!at)
+    at = cast<BlockArgument>(v).getOwner()->getParentOp();
+  std::optional<SmallVector<int64_t>> shape = largestShape(type, dimsOf(at));
+  // The verifier checked that every extent has a largest value.
+  return shape ? *shape : SmallVector<int64_t>(type.getRank(), 0);
 }
 
 int64_t mlir::brrr::bufferBytes(Value v) {

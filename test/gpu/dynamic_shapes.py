@@ -2,8 +2,9 @@
 
 Runs on the GPU machine with the relocatable bundle's brrrc and Python
 package. Builds small ONNX models of the kernel families that compile over
-symbolic extents (so far: pointwise and row kernels: layer norm and
-softmax with their prologues and epilogues), compiles each once with ranges
+symbolic extents (so far: pointwise and row kernels, layer norm and
+softmax with their prologues and epilogues, and f16 products whose rows
+are symbolic, on the TMA + wgmma body), compiles each once with ranges
 (`--input-shape x=1..8x1..512x64`), and at each of several shapes, ragged
 ones included:
 - runs it on fresh random inputs from numpy (brrr_run_host) and from torch
@@ -119,6 +120,33 @@ def norm_rows(elem, dims, width):
     return m, ref
 
 
+def mlp(dims, d, h, seed):
+    """y = relu(x W1 + b1) W2 + x, f16: two products (TMA + wgmma) over
+    symbolic rows, with bias, activation and residual epilogues."""
+    rng = np.random.default_rng(seed)
+    w1 = (rng.standard_normal((d, h)) / np.sqrt(d)).astype(np.float16)
+    b1 = rng.standard_normal(h).astype(np.float16)
+    w2 = (rng.standard_normal((h, d)) / np.sqrt(h)).astype(np.float16)
+    shape = dims + [d]
+    m = graph("mlp", [
+        helper.make_node("MatMul", ["x", "w1"], ["m1"]),
+        helper.make_node("Add", ["m1", "b1"], ["a1"]),
+        helper.make_node("Relu", ["a1"], ["r1"]),
+        helper.make_node("MatMul", ["r1", "w2"], ["m2"]),
+        helper.make_node("Add", ["m2", "x"], ["y"]),
+    ], [helper.make_tensor_value_info("x", F16, shape)],
+        [helper.make_tensor_value_info("y", F16, shape)],
+        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(b1, "b1"),
+         numpy_helper.from_array(w2, "w2")])
+
+    def ref(x):
+        # The hidden activation is stored in f16 between the products.
+        r1 = np.maximum(x @ w1.astype(np.float64) + b1.astype(np.float64), 0)
+        r1 = r1.astype(np.float16).astype(np.float64)
+        return [r1 @ w2.astype(np.float64) + x]
+    return m, ref
+
+
 def models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -140,6 +168,14 @@ def models():
         out["norm_rows%d_%s" % (width, tag)] = (
             m, ref, {"x": "1..8x1..512x%d" % width},
             [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
+    m, ref = mlp(["batch", "seq"], 64, 256, 1)
+    out["mlp64_f16"] = (m, ref, {"x": "1..8x1..512x64"},
+                        [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
+                         (2, 128)], "f16")
+    m, ref = mlp(["batch", "seq"], 768, 3072, 2)
+    out["mlp768_f16"] = (m, ref, {"x": "1..64x1..512x768"},
+                         [(1, 1), (1, 16), (3, 77), (8, 384), (32, 128),
+                          (64, 512)], "f16")
     # Large enough at its largest shape that the kernel takes four vectors a
     # thread; checked where the grid has a partial block.
     m, ref = bias_add(F16, ["batch", "seq"], 768)
@@ -276,7 +312,17 @@ def time_model(name, spec, brrrc, work):
         k_static = statistics.median(
             sum(ms for _, ms in cs.profile(*tins, outputs=outs_s))
             for _ in range(30))
-        if name.startswith("norm_rows"):
+        if name.startswith("mlp"):
+            w1 = torch.from_numpy(numpy_helper.to_array(
+                model.graph.initializer[0])).cuda()
+            b1 = torch.from_numpy(numpy_helper.to_array(
+                model.graph.initializer[1])).cuda()
+            w2 = torch.from_numpy(numpy_helper.to_array(
+                model.graph.initializer[2])).cuda()
+
+            def eager():
+                return torch.relu(tins[0] @ w1 + b1) @ w2 + tins[0]
+        elif name.startswith("norm_rows"):
             w = model.graph.input[0].type.tensor_type.shape.dim[-1].dim_value
             sc = torch.linspace(0.5, 1.5, w, device="cuda").to(tins[0].dtype)
             bi = torch.linspace(-1, 1, w, device="cuda").to(tins[0].dtype)

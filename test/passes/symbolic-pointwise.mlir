@@ -52,3 +52,21 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 100000>]} {
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion pointwise(%{{[^)]+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.memory = [{bytes = 1200000 : i64, offset = 0 : i64, storage = "output"}]
 // CHECK: brrr.constant dense<1.000000e+00> : tensor<f32>
+
+// -----
+
+// A product over symbolic rows (a Linear layer over [batch, 16]) is a
+// matmul kernel with its bias epilogue on the TMA + wgmma body, never
+// persistent, planned at the largest shape.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>], brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @main(%x: tensor<?x16xf16, #brrr.extents<()[s0] -> (s0, 16)>>, %w: tensor<16x32xf16>, %b: tensor<32xf16>) -> tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>> {
+    %0 = brrr.matmul %x, %w : tensor<?x16xf16, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16x32xf16> -> tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>>
+    %1 = brrr.add %0, %b : tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>>, tensor<32xf16> -> tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>>
+    return %1 : tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion matmul({{.+}}) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, {{.*}}>, brrr.memory = [{bytes = 4096 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK-NOT: grid =
+// CHECK: brrr.matmul
+// CHECK: brrr.add

@@ -1,5 +1,6 @@
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise))' 2>&1 | FileCheck %s --check-prefix=FUSE
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-channels-last))' 2>&1 | FileCheck %s --check-prefix=LAYOUT
+// RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config))' 2>&1 | FileCheck %s --check-prefix=CONFIG
 // Ops whose kernel family does not compile symbolic extents yet are refused
 // by every pass, naming the pass, the op and the value, instead of reading
 // their `?` dimensions as sizes (symbolic-pointwise.mlir has what compiles);
@@ -20,13 +21,14 @@ module attributes {brrr.dims = [#brrr.dim<"seq", 1, 64>]} {
 // -----
 
 module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
-  func.func @main(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, %w: tensor<16x8xf32>) -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>> {
-    %0 = brrr.matmul %x, %w : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16x8xf32> -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>>
-    return %0 : tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>>
+  func.func @main(%x: tensor<?x16xf16, #brrr.extents<()[s0] -> (s0, 16)>>, %w: tensor<16x?xf16, #brrr.extents<()[s0] -> (16, s0)>>) -> tensor<?x?xf16, #brrr.extents<()[s0] -> (s0, s0)>> {
+    %0 = brrr.matmul %x, %w : tensor<?x16xf16, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16x?xf16, #brrr.extents<()[s0] -> (16, s0)>> -> tensor<?x?xf16, #brrr.extents<()[s0] -> (s0, s0)>>
+    return %0 : tensor<?x?xf16, #brrr.extents<()[s0] -> (s0, s0)>>
   }
 }
-// Products do not compile over symbolic extents yet.
-// FUSE: error: 'brrr-fuse-elementwise': 'brrr.matmul' with symbolic extents does not compile yet; this value has extents [batch, 8] (batch in 1..64)
+// Products compile over symbolic rows only, not symbolic columns or a
+// symbolic right operand.
+// FUSE: error: 'brrr-fuse-elementwise': 'brrr.matmul' with symbolic extents does not compile yet; this value has extents [batch, batch] (batch in 1..64)
 
 // -----
 
@@ -37,3 +39,15 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 12
   }
 }
 // FUSE: error: 'brrr-fuse-elementwise': 'brrr.mul' with symbolic extents does not compile yet; this value has extents [batch, seq, 16] (batch in 1..8, seq in 1..128)
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
+  func.func @main(%x: tensor<?x16xf16, #brrr.extents<()[s0] -> (s0, 16)>>, %w: tensor<16x32xf16>) -> tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>> {
+    %0 = brrr.matmul %x, %w : tensor<?x16xf16, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16x32xf16> -> tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>>
+    return %0 : tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>>
+  }
+}
+// Symbolic rows compile on the TMA + wgmma body only: without a Hopper
+// target the product takes another body, and the config says so.
+// CONFIG: error: 'brrr.matmul' op symbolic rows compile on the TMA + wgmma body only (16-bit operands on sm_90a) so far; this product takes the mma_sync body

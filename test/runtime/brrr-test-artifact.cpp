@@ -140,6 +140,16 @@ int printLaunches(const char *tool, const char *path) {
     }
     for (uint32_t e : l.scalars)
       std::printf("  scalar %s\n", exprText(a, e).c_str());
+    for (const brrr::artifact::TensorMap &m : l.maps) {
+      if (m.dimExprs.empty())
+        continue;
+      std::printf("  map over %s dims", a.tensors[m.tensor].name.c_str());
+      for (size_t d = 0; d < m.dims.size(); ++d)
+        std::printf(" %s", m.dimExprs[d] == -1
+                               ? std::to_string(m.dims[d]).c_str()
+                               : exprText(a, size_t(m.dimExprs[d])).c_str());
+      std::printf("\n");
+    }
   }
   for (size_t i = 0; i < a.checks.size(); ++i)
     std::printf("check %zu node '%s' op %s\n", i, a.checks[i].node.c_str(),
