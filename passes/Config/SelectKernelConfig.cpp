@@ -264,7 +264,8 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
         return product.emitOpError(
                    "symbolic rows compile on the TMA + wgmma body only (16-bit "
                    "operands on sm_90a) so far; this product takes the ")
-               << stringifyKernelBody(tile->body) << " body";
+               << stringifyKernelBody(tile->body)
+               << " body (give its rows a fixed extent)";
       if (!symbolic && (persistent || pingpong || overlap))
         choosePersistence(*tile, p, target, budget, scheduleOf(product));
       else if (!symbolic && halfResult(product) &&
@@ -284,7 +285,8 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
         product && isSymbolic(product.getType()))
       return product.emitOpError(
           "symbolic rows compile on the TMA + wgmma body only (16-bit "
-          "operands on sm_90a) so far");
+          "operands on sm_90a) so far; multiply in 16 bits (brrrc "
+          "--precision=fp16 or bf16) or give its rows a fixed extent");
     FailureOr<KernelConfigAttr> f32 =
         f32Config(fusion, target, budget, f32Precision);
     if (failed(f32) || *f32)
@@ -357,11 +359,6 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       return matmulOf(fusion).emitOpError(
                  "has 8-bit operands but no 8-bit Tensor Core tile on ")
              << target << "; only the wgmma body multiplies 8-bit operands";
-    if (MatmulOp product = matmulOf(fusion);
-        product && isSymbolic(product.getType()))
-      return product.emitOpError(
-          "symbolic rows compile on the TMA + wgmma body only (16-bit "
-          "operands on sm_90a) so far");
     FailureOr<KernelConfigAttr> f32 =
         f32Config(fusion, target, budget, f32Precision);
     if (failed(f32) || *f32)
