@@ -58,26 +58,31 @@ brrr_status setInputShape(brrr_context *c, int32_t index, const int64_t *dims,
                                               inputLabel(m, i) + " has rank " +
                                               std::to_string(info.rank) +
                                               ", not " + std::to_string(rank));
-  const artifact::Tensor &t = m.art.tensors[m.art.inputs[i]];
-  for (size_t d = 0; d < size_t(rank); ++d) {
-    int32_t s = m.inputSymbols[i][d];
-    std::string at = std::string(fn) + ": " + inputLabel(m, i) + " dimension " +
-                     std::to_string(d) + " is " + std::to_string(dims[d]) +
-                     " in shape " + shapeText(dims, size_t(rank)) + ", ";
-    if (s == -1 && dims[d] != t.dims[d])
-      return fail(BRRR_ERROR_INVALID_SHAPE, at + "but the model fixes it at " +
-                                                std::to_string(t.dims[d]));
-    if (s != -1 && (dims[d] < m.art.symbols[size_t(s)].min ||
-                    dims[d] > m.art.symbols[size_t(s)].max))
-      return fail(BRRR_ERROR_INVALID_SHAPE, at +
-                                                "outside the range of symbol " +
-                                                symbolLabel(m.art, size_t(s)) +
-                                                ", the model was compiled for");
-  }
+  // The shape the context has was checked when it was set: a comparison,
+  // and nothing is built, on the path of every run.
   std::vector<int64_t> &shape = c->inputShapes[i];
   if (shape.size() == size_t(rank) &&
       std::equal(shape.begin(), shape.end(), dims))
     return BRRR_OK;
+  const artifact::Tensor &t = m.art.tensors[m.art.inputs[i]];
+  for (size_t d = 0; d < size_t(rank); ++d) {
+    int32_t s = m.inputSymbols[i][d];
+    auto at = [&] {
+      return std::string(fn) + ": " + inputLabel(m, i) + " dimension " +
+             std::to_string(d) + " is " + std::to_string(dims[d]) +
+             " in shape " + shapeText(dims, size_t(rank)) + ", ";
+    };
+    if (s == -1 && dims[d] != t.dims[d])
+      return fail(BRRR_ERROR_INVALID_SHAPE, at() +
+                                                "but the model fixes it at " +
+                                                std::to_string(t.dims[d]));
+    if (s != -1 && (dims[d] < m.art.symbols[size_t(s)].min ||
+                    dims[d] > m.art.symbols[size_t(s)].max))
+      return fail(BRRR_ERROR_INVALID_SHAPE, at() +
+                                                "outside the range of symbol " +
+                                                symbolLabel(m.art, size_t(s)) +
+                                                ", the model was compiled for");
+  }
   shape.assign(dims, dims + rank);
   c->symbolsBound = false;
   return BRRR_OK;
