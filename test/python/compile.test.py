@@ -25,6 +25,15 @@ so = os.path.join(tmp, "relu.so")
 m = brrr.compile(model, output=so, input_shapes={"x": [3, 4]}, device=None)
 print("loaded:", type(m).__name__, m.inputs[0].shape, os.path.isfile(so))
 
+# A range: one library for every N in 1..64, its signature naming the
+# symbol; "1..64" is the same range as (1, 64).
+so = os.path.join(tmp, "relu-range.so")
+m = brrr.compile(model, output=so, input_shapes={"x": [(1, 64), 4]},
+                 device=None)
+print("range:", m.symbols, m.inputs[0].shape, m.outputs[0].shape)
+ir = brrr.compile(model, input_shapes={"x": ["1..64", 4]}, emit="brrr")
+print("range ir:", '#brrr.dim<"N", 1, 64>' in ir)
+
 try:
     brrr.compile(model, emit="brrr")
 except brrr.CompileError as e:
