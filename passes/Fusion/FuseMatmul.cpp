@@ -34,8 +34,10 @@ namespace {
 
 /// `v` as its own contiguous (row-major) tensor.
 OperandLayout materialized(Value v) {
-  // Symbolic extents at their largest: the layout of a prefix of the
-  // largest tensor, which is the actual one (the outer run).
+  // Symbolic extents at their largest. The strides of the dimensions after
+  // the outer run hold at every shape; those within it are the largest
+  // shape's, which is why a symbolic product folds the run into its rows
+  // (productOperandsOf) and reads nothing else through them.
   SmallVector<int64_t> shape = largestShapeOf(v);
   int64_t rank = shape.size();
   OperandLayout l{v, shape, SmallVector<int64_t>(rank, 1), 0, {}};
