@@ -83,6 +83,9 @@ struct RowGeometry {
 /// or a diagnostic on the fusion.
 FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0,
                                      int64_t lanes = 0);
+/// The first of the trailing dimensions a softmax, log-softmax or layer
+/// norm normalizes over; nullopt for any other op.
+std::optional<int64_t> normalizedAxisOf(Operation *op);
 /// The threads a row of a row kernel's config (its tile's second entry
 /// for packed rows, else the block).
 int64_t rowLanesOf(KernelConfigAttr config);

@@ -167,6 +167,16 @@ struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
 
 } // namespace
 
+std::optional<int64_t> mlir::brrr::normalizedAxisOf(Operation *op) {
+  if (auto s = dyn_cast<SoftmaxOp>(op))
+    return s.getAxis();
+  if (auto s = dyn_cast<LogSoftmaxOp>(op))
+    return s.getAxis();
+  if (auto l = dyn_cast<LayerNormOp>(op))
+    return l.getAxis();
+  return std::nullopt;
+}
+
 int64_t mlir::brrr::rowLanesOf(KernelConfigAttr config) {
   ArrayRef<int64_t> tile = config.getTile();
   return tile.size() == 2 ? tile[1] : config.getThreads();
@@ -188,12 +198,8 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   if (!isa<FloatType>(et))
     return rowOp->emitOpError("row kernels need a floating-point input");
   int64_t axis;
-  if (auto s = dyn_cast<SoftmaxOp>(rowOp))
-    axis = s.getAxis();
-  else if (auto s = dyn_cast<LogSoftmaxOp>(rowOp))
-    axis = s.getAxis();
-  else if (auto l = dyn_cast<LayerNormOp>(rowOp))
-    axis = l.getAxis();
+  if (std::optional<int64_t> normalized = normalizedAxisOf(rowOp))
+    axis = *normalized;
   else {
     // Trailing, contiguous axes only: a row is then contiguous memory.
     ArrayRef<int64_t> axes = cast<ReduceOp>(rowOp).getAxes();

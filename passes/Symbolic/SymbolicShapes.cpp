@@ -68,18 +68,12 @@ bool isSymbolicPointwise(Operation *op) {
 /// A softmax, log-softmax or layer norm of floats whose normalized
 /// dimensions all follow its input's outer run; null otherwise.
 Operation *symbolicRowOp(Operation *op) {
-  int64_t axis;
-  if (auto s = dyn_cast<SoftmaxOp>(op))
-    axis = s.getAxis();
-  else if (auto s = dyn_cast<LogSoftmaxOp>(op))
-    axis = s.getAxis();
-  else if (auto l = dyn_cast<LayerNormOp>(op))
-    axis = l.getAxis();
-  else
+  std::optional<int64_t> axis = normalizedAxisOf(op);
+  if (!axis)
     return nullptr;
   auto in = cast<RankedTensorType>(op->getOperand(0).getType());
   if (!isa<FloatType>(in.getElementType()) ||
-      axis < static_cast<int64_t>(outerRunOf(in)))
+      *axis < static_cast<int64_t>(outerRunOf(in)))
     return nullptr;
   return op;
 }
@@ -183,17 +177,8 @@ SmallVector<int64_t> mlir::brrr::largestShapeOf(Value v) {
 
 int64_t mlir::brrr::bufferBytes(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
-  if (isSymbolic(type)) {
-    Operation *at = v.getDefiningOp();
-    if (!at)
-      at = cast<BlockArgument>(v).getOwner()->getParentOp();
-    // Unsupported symbolic values never reach a pass that sizes them (the
-    // gate); rangeOf can only fail on a module the verifier rejects.
-    type = largestTypeOf(type, dimsOf(at));
-    if (!type)
-      return 0;
-  }
-  return bufferBytes(type);
+  return bufferBytes(
+      RankedTensorType::get(largestShapeOf(v), type.getElementType()));
 }
 
 int64_t mlir::brrr::elementCountDivisor(RankedTensorType t) {
