@@ -12,6 +12,7 @@
 #include "runtime/TensorMaps.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace brrr::runtime {
 namespace {
@@ -91,6 +92,19 @@ brrr_status encode(brrr_context &c, size_t launch, size_t index,
               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
           "encoding " + mapLabel(a, launch, index));
   return BRRR_OK;
+}
+
+/// The address of element 0 of map `m` where it lies in the weights or the
+/// arena, fixed for the context's life; nullopt for a map over a caller's
+/// buffer.
+std::optional<CUdeviceptr> fixedAddress(const brrr_context &c,
+                                        const artifact::TensorMap &m) {
+  const artifact::Tensor &t = c.model->art.tensors[m.tensor];
+  if (t.storage == Storage::Weight)
+    return c.model->weights + t.offset + m.offset;
+  if (t.storage == Storage::Arena)
+    return c.arena + t.offset + m.offset;
+  return std::nullopt;
 }
 
 std::string hexAddress(const void *p) {
@@ -175,17 +189,11 @@ brrr_status encodeFixedTensorMaps(brrr_context &c) {
   for (size_t i = 0; i < a.launches.size(); ++i)
     for (size_t k = 0; k < a.launches[i].maps.size(); ++k) {
       const artifact::TensorMap &m = a.launches[i].maps[k];
-      const artifact::Tensor &t = a.tensors[m.tensor];
-      CUdeviceptr base;
-      if (!m.dimExprs.empty())
-        continue; // encoded at each shape
-      if (t.storage == Storage::Weight)
-        base = c.model->weights;
-      else if (t.storage == Storage::Arena)
-        base = c.arena;
-      else
+      std::optional<CUdeviceptr> address = fixedAddress(c, m);
+      // A symbolic map is encoded at each shape.
+      if (!m.dimExprs.empty() || !address)
         continue;
-      if (brrr_status s = encode(c, i, k, base + t.offset + m.offset))
+      if (brrr_status s = encode(c, i, k, *address))
         return s;
     }
   return BRRR_OK;
@@ -211,11 +219,8 @@ brrr_status encodeShapedTensorMaps(brrr_context &c, const char *fn) {
                           std::to_string(d) + " at these shapes, outside 1.." +
                           std::to_string(m.dims[d]));
       }
-      const artifact::Tensor &t = a.tensors[m.tensor];
-      if (t.storage == Storage::Weight || t.storage == Storage::Arena) {
-        CUdeviceptr base =
-            t.storage == Storage::Weight ? c.model->weights : c.arena;
-        if (brrr_status s = encode(c, i, k, base + t.offset + m.offset))
+      if (std::optional<CUdeviceptr> address = fixedAddress(c, m)) {
+        if (brrr_status s = encode(c, i, k, *address))
           return s;
         continue;
       }
