@@ -15,6 +15,7 @@
 #include <set>
 
 using namespace brrr::artifact;
+using brrr::test::corruptEveryByte;
 using brrr::test::makeGatherArtifact;
 using brrr::test::makeIm2colArtifact;
 using brrr::test::makeTensorMapArtifact;
@@ -146,35 +147,6 @@ TEST(ArtifactTest, EveryTruncatedPrefixIsRejectedCleanly) {
         "launches", "launches[2].args", "copies", "steps", "arenaBytes",
         "weights"})
     EXPECT_TRUE(fields.count(f)) << "no truncation reported in " << f;
-}
-
-/// Every byte of `image` set to a few values: rejected with a message, or
-/// accepted as a model whose description can be read.
-void corruptEveryByte(const std::vector<uint8_t> &image) {
-  int accepted = 0;
-  for (size_t i = 0; i < image.size(); ++i) {
-    for (uint8_t v : {0x00, 0x07, 0x80, 0xff}) {
-      std::vector<uint8_t> bad = image;
-      bad[i] = v;
-      Artifact out;
-      std::string error;
-      if (!deserialize(bad.data(), bad.size(), out, error)) {
-        ASSERT_FALSE(error.empty()) << "byte " << i;
-        continue;
-      }
-      // Whatever is accepted (a changed name, weight or PTX byte) must
-      // still describe a consistent model.
-      ++accepted;
-      brrr_model *m = nullptr;
-      ASSERT_EQ(brrr_model_open_artifact(bad.data(), bad.size(), -1, &m),
-                BRRR_OK);
-      brrr_tensor_info info;
-      for (int32_t k = 0; k < brrr_model_num_outputs(m); ++k)
-        ASSERT_EQ(brrr_model_output(m, k, &info), BRRR_OK);
-      brrr_model_close(m);
-    }
-  }
-  EXPECT_GT(accepted, 0);
 }
 
 TEST(ArtifactTest, CorruptBytesAreRejectedOrConsistent) {

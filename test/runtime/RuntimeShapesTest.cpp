@@ -120,31 +120,11 @@ TEST(SymbolicArtifactTest, TruncationsNameTheSymbolicFields) {
 }
 
 TEST(SymbolicArtifactTest, CorruptBytesAreRejectedOrConsistent) {
-  for (const Artifact &a :
-       {makeSymbolicArtifact(), makeSymbolicTensorMapArtifact()}) {
-    std::vector<uint8_t> image = serialize(a);
-    int accepted = 0;
-    for (size_t i = 0; i < image.size(); ++i)
-      for (uint8_t v : {0x00, 0x01, 0x7f, 0x80, 0xff}) {
-        std::vector<uint8_t> bad = image;
-        bad[i] = v;
-        Artifact out;
-        std::string error;
-        if (!deserialize(bad.data(), bad.size(), out, error)) {
-          ASSERT_FALSE(error.empty()) << "byte " << i;
-          continue;
-        }
-        ++accepted;
-        brrr_model *m = nullptr;
-        ASSERT_EQ(brrr_model_open_artifact(bad.data(), bad.size(), -1, &m),
-                  BRRR_OK);
-        brrr_tensor_info info;
-        for (int32_t k = 0; k < brrr_model_num_inputs(m); ++k)
-          ASSERT_EQ(brrr_model_input(m, k, &info), BRRR_OK);
-        brrr_model_close(m);
-      }
-    EXPECT_GT(accepted, 0);
-  }
+  corruptEveryByte(serialize(makeSymbolicArtifact()));
+}
+
+TEST(SymbolicArtifactTest, CorruptTensorMapBytesAreRejectedOrConsistent) {
+  corruptEveryByte(serialize(makeSymbolicTensorMapArtifact()));
 }
 
 TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {

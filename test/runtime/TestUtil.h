@@ -112,6 +112,37 @@ inline std::string rejection(const artifact::Artifact &a) {
   return rejection(artifact::serialize(a));
 }
 
+/// Every byte of `image` set to a few values: rejected with a message, or
+/// accepted as a model whose signature can be read.
+inline void corruptEveryByte(const std::vector<uint8_t> &image) {
+  int accepted = 0;
+  for (size_t i = 0; i < image.size(); ++i) {
+    for (uint8_t v : {0x00, 0x01, 0x07, 0x7f, 0x80, 0xff}) {
+      std::vector<uint8_t> bad = image;
+      bad[i] = v;
+      artifact::Artifact out;
+      std::string error;
+      if (!artifact::deserialize(bad.data(), bad.size(), out, error)) {
+        ASSERT_FALSE(error.empty()) << "byte " << i;
+        continue;
+      }
+      // Whatever is accepted (a changed name, weight or PTX byte) must
+      // still describe a consistent model.
+      ++accepted;
+      brrr_model *m = nullptr;
+      ASSERT_EQ(brrr_model_open_artifact(bad.data(), bad.size(), -1, &m),
+                BRRR_OK);
+      brrr_tensor_info info;
+      for (int32_t k = 0; k < brrr_model_num_inputs(m); ++k)
+        ASSERT_EQ(brrr_model_input(m, k, &info), BRRR_OK);
+      for (int32_t k = 0; k < brrr_model_num_outputs(m); ++k)
+        ASSERT_EQ(brrr_model_output(m, k, &info), BRRR_OK);
+      brrr_model_close(m);
+    }
+  }
+  EXPECT_GT(accepted, 0);
+}
+
 /// The serialized test model.
 inline std::vector<uint8_t> testImage() {
   return artifact::serialize(makeTestArtifact());
