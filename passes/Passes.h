@@ -47,9 +47,10 @@ int64_t elementCountDivisor(RankedTensorType t);
 SmallVector<int64_t> largestShapeOf(Value v);
 
 /// Whether the compiler handles the symbolic extents of `op` (see
-/// passes/Symbolic/SymbolicShapes.cpp): pointwise ops and pointwise
-/// kernels whose tensors share one outer run of symbolic extents, or
-/// broadcast across it; the function, its return and yields.
+/// passes/Symbolic/SymbolicShapes.cpp): ops and kernels whose tensors
+/// share one outer run of leading symbolic extents, which each op carries
+/// through unchanged (or, pointwise, broadcasts across); the function, its
+/// return and yields.
 bool compilesSymbolically(Operation *op);
 
 /// The gate of every pass: an error naming `pass`, the op and the value for
@@ -342,6 +343,9 @@ std::optional<MatmulTile> matmulTileOf(FusionOp fusion, TargetAttr target,
 /// K the KH x KW taps of C channels each.
 struct ConvGemm {
   int64_t N = 0, H = 0, W = 0, C = 0, O = 0, OH = 0, OW = 0, KH = 0, KW = 0;
+  /// A symbolic batch's extent (N is then its largest value); null for a
+  /// static batch.
+  AffineExpr batchExtent;
   int64_t sh = 1, sw = 1, pt = 0, pl = 0, pb = 0, pr = 0, dh = 1, dw = 1;
   /// Groups: group g reads input channels [g C/G, (g + 1) C/G) and writes
   /// output channels [g O/G, (g + 1) O/G). C and O count all groups.
@@ -356,7 +360,8 @@ struct ConvGemm {
   /// whole 128-wide tiles, so that no copy or tile straddles two groups.
   static std::optional<ConvGemm> of(Conv2DOp conv);
   /// The product the body computes: N x OH x OW rows, O / G columns in
-  /// each of G groups side by side, K = KH x KW x C / G.
+  /// each of G groups side by side, K = KH x KW x C / G; over a symbolic
+  /// batch, the largest rows, and their extent in `rowsExtent`.
   ProductShape product() const;
 };
 

@@ -28,6 +28,11 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
     return fusion.emitOpError("conv kernels start with a brrr.conv2d");
   bool last = conv.getChannelsLast();
   ConvGemm g = ConvGemm::shapeOf(conv);
+  // Over a symbolic batch: the largest shape's kernel, its rows read at
+  // run time.
+  std::optional<LargestShapeView> largest;
+  if (g.batchExtent)
+    largest.emplace(fusion);
   int64_t C = g.C, H = g.H, W = g.W, O = g.O, OH = g.OH, OW = g.OW;
   int64_t KH = g.KH, KW = g.KW, Cg = C / g.G, Og = O / g.G;
   int64_t sh = g.sh, sw = g.sw, pt = g.pt, pl = g.pl, dh = g.dh, dw = g.dw;
@@ -37,6 +42,7 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
   GemmSpec spec;
   spec.product = conv;
   spec.M = g.N * OHW;
+  spec.rowsExtent = g.product().rowsExtent;
   spec.N = Og;
   spec.K = Cg * KHW;
   spec.batches = groups;
@@ -63,7 +69,7 @@ FailureOr<KernelInfo> mlir::brrr::emitConvKernel(FusionOp fusion,
     // ih = oh * sh - pt + kh * dh (may fall in the padding, below 0).
     Value ih = e.add(e.add(e.mul(oh, sh), e.mul(kh, dh)), e.idx(-pt));
     Value iw = e.add(e.add(e.mul(ow, sw), e.mul(kw, dw)), e.idx(-pl));
-    Value valid = e.both(e.both(e.ult(row, M), e.ult(k, K)),
+    Value valid = e.both(e.both(e.belowRows(row, M), e.ult(k, K)),
                          e.both(e.inRange(ih, H), e.inRange(iw, W)));
     Value channel = e.add(e.mul(e.z, Cg), c);
     Value index =

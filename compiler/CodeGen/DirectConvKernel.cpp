@@ -59,6 +59,12 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
     return fusion.emitOpError("conv kernels start with a brrr.conv2d");
   if (failed(checkProductFusion(fusion, conv)))
     return failure();
+  // Over a symbolic batch: the largest shape's kernel, its thread count
+  // (a whole number of threads an image) read at run time.
+  AffineExpr batch = ConvGemm::shapeOf(conv).batchExtent;
+  std::optional<LargestShapeView> largest;
+  if (batch)
+    largest.emplace(fusion);
   auto ot = cast<RankedTensorType>(conv.getType());
   Type et = conv.getInput().getType().getElementType();
   Type ct = pointwise::computeType(et);
@@ -90,8 +96,9 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
       byRows ? g.N * OH * rowGroups * (O / vec) : ot.getNumElements() / vec;
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), threads);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
+                           /*numByValue=*/0, /*numScalars=*/batch ? 1 : 0);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -105,9 +112,17 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
   Value tid =
       e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), threads),
             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
-  auto inBounds = scf::IfOp::create(b, loc, e.ult(tid, total), false);
+  Value inRange =
+      batch ? arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::ult, tid,
+                  arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                             entry.getArgument(numBuffers)))
+                  .getResult()
+            : e.ult(tid, total);
+  auto inBounds = scf::IfOp::create(b, loc, inRange, false);
   b.setInsertionPointToStart(&inBounds.getThenRegion().front());
-  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  SmallVector<Value> outputs(
+      entry.getArguments().slice(numInputs, fusion.getNumResults()));
   if (byRows) {
     // Thread tid: channels o .. o + vec - 1 (fastest) of the pixels ow0 ..
     // ow0 + pixels - 1 of row oh of image n.
@@ -265,5 +280,12 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
   info.block = threads;
   info.flops = 2 * ot.getNumElements() * Cg * KH * KW;
   info.bytes = fusionBytes(fusion);
+  if (batch) {
+    MLIRContext *ctx = fusion.getContext();
+    AffineExpr count = batch * (total / g.N);
+    info.scalars = {count};
+    info.gridExtents = {count.ceilDiv(threads), getAffineConstantExpr(1, ctx),
+                        getAffineConstantExpr(1, ctx)};
+  }
   return info;
 }

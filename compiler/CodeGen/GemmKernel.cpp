@@ -27,6 +27,12 @@ Value GemmBuilder::inRange(Value x, int64_t c) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, idx(c)));
 }
 
+Value GemmBuilder::belowRows(Value row, int64_t M) {
+  if (!rows)
+    return ult(row, M);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+}
+
 Value GemmBuilder::both(Value p, Value q) {
   return arith::AndIOp::create(b, loc, p, q);
 }
@@ -120,6 +126,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   if (failed(config))
     return failure();
   Type et = spec.elem;
+  bool symbolic = bool(spec.rowsExtent);
   if (config->getBody() == KernelBody::mma_sync && et.isF32())
     return emitStagedGemmKernel(fusion, spec, moduleBuilder, name);
   if (config->getBody() != KernelBody::warp_mma)
@@ -136,13 +143,17 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
     return product->emitOpError("Tensor Core grid exceeds the launch limits");
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func =
-      createKernel(moduleBuilder, loc, name, numInputs + fusion.getNumResults(),
-                   config->getThreads());
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers,
+                           config->getThreads(), /*numByValue=*/0,
+                           /*numScalars=*/symbolic ? 1 : 0);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   GemmBuilder e{{b, loc}};
   e.arg = [&](Value v) { return kernelArgument(entry, v); };
+  if (symbolic)
+    e.rows = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                        entry.getArgument(numBuffers));
   e.z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
 
   Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -188,12 +199,13 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
 
   // d0..d3 sit at (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1); each goes
   // through the epilogue and is stored.
-  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  SmallVector<Value> outputs(
+      entry.getArguments().slice(numInputs, fusion.getNumResults()));
   Value t2 = e.mul(t, 2);
   for (int64_t i = 0; i < 4; ++i) {
     Value r = e.add(row0, e.add(g, e.idx(i < 2 ? 0 : 8)));
     Value c = e.add(col0, e.add(t2, e.idx(i % 2)));
-    Value valid = e.both(e.ult(r, M), e.ult(c, N));
+    Value valid = e.both(e.belowRows(r, M), e.ult(c, N));
     auto ifValid = scf::IfOp::create(b, loc, valid, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifValid.getThenRegion().front());
@@ -214,5 +226,12 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   info.block = config->getThreads();
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
+  if (symbolic) {
+    MLIRContext *ctx = b.getContext();
+    info.scalars = {spec.rowsExtent};
+    info.gridExtents = {getAffineConstantExpr(info.grid, ctx),
+                        spec.rowsExtent.ceilDiv(16),
+                        getAffineConstantExpr(info.gridZ, ctx)};
+  }
   return info;
 }

@@ -28,6 +28,11 @@ namespace mlir::brrr {
 struct GemmBuilder : IndexMath {
   Value z;
   std::function<Value(Value)> arg;
+  /// The rows at run time (an index) where they are symbolic
+  /// (GemmSpec::rowsExtent); null otherwise.
+  Value rows;
+  /// row < the rows: `rows` where they are read at run time, else `M`.
+  Value belowRows(Value row, int64_t M);
 
   /// 0 <= x < c on signed index values.
   Value inRange(Value x, int64_t c);
@@ -56,6 +61,10 @@ struct GemmSpec {
   /// The op (first in the fusion) whose result the accumulators hold.
   Operation *product = nullptr;
   int64_t M = 0, N = 0, K = 0, batches = 1;
+  /// Where the rows are symbolic: their extent, read at run time as the
+  /// kernel's i64 parameter after its buffers (M is then the largest
+  /// rows, and the operand callbacks bound rows with belowRows).
+  AffineExpr rowsExtent;
   Type elem;
   GemmOperand a, b;
   /// Linear index in the output tensor of C[z][row, col] (row < M, col < N).

@@ -30,14 +30,27 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   if (failed(config))
     return failure();
   Type et = mm.getLhs().getType().getElementType();
-  if (config->getBody() == KernelBody::mma_sync && !et.isF32())
+  if (config->getBody() == KernelBody::mma_sync && !et.isF32()) {
+    if (isSymbolic(mm.getType()))
+      return mm.emitOpError("symbolic rows compile on the untiled and wgmma "
+                            "Tensor Core bodies only");
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
+  }
   if (config->getBody() != KernelBody::warp_mma &&
       config->getBody() != KernelBody::mma_sync)
     return fusion.emitOpError("matmul kernels have no ")
            << stringifyKernelBody(config->getBody()) << " body";
   ProductOperands po = productOperandsOf(mm);
   const ProductShape &shape = po.shape;
+  // Over symbolic rows: the largest shape's kernel, its rows read at run
+  // time (the untiled body only).
+  std::optional<LargestShapeView> largest;
+  if (isSymbolic(mm.getType())) {
+    if (!shape.rowsExtent)
+      return mm.emitOpError("symbolic extents compile where they are the "
+                            "product's rows only");
+    largest.emplace(fusion);
+  }
   int64_t M = shape.M, N = shape.N, K = shape.K;
   SmallVector<int64_t> batch = shape.batch;
 
@@ -46,6 +59,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   spec.M = M;
   spec.N = N;
   spec.K = K;
+  spec.rowsExtent = shape.rowsExtent;
   spec.elem = et;
   spec.batches = shape.batches;
   // Element (row, col) of batch z of an operand, through its layout.
@@ -59,7 +73,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   OperandLayout lhs = po.lhs, rhs = po.rhs;
   spec.a.source = lhs.source;
   spec.a.at = [=](GemmBuilder &e, Value row, Value k) {
-    return std::make_pair(e.both(e.ult(row, M), e.ult(k, K)),
+    return std::make_pair(e.both(e.belowRows(row, M), e.ult(k, K)),
                           offsetOf(e, lhs, row, k));
   };
   spec.a.alongK = lhs.strides.back() == 1 || lhs.strides.end()[-2] != 1;

@@ -251,6 +251,14 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
                                          std::array<int64_t, 3> brs,
                                          OpBuilder &moduleBuilder,
                                          StringRef name) {
+  // Over a symbolic outer run, which lies in B (compilesSymbolically): the
+  // largest shape's kernel over the actual batches, one grid z each.
+  AffineExpr batches;
+  if (auto in = cast<RankedTensorType>(t.getInput().getType()); isSymbolic(in))
+    batches = elementCountOf(in).floorDiv(brs[1] * brs[2]);
+  std::optional<LargestShapeView> largest;
+  if (batches)
+    largest.emplace(fusion);
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   auto [B, R, S] = brs;
@@ -329,6 +337,9 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
   info.block = kTile * kTileRows;
   info.bytes = 2 * t.getType().getNumElements() *
                elementBytes(t.getType().getElementType());
+  if (batches)
+    info.gridExtents = {getAffineConstantExpr(info.grid, ctx),
+                        getAffineConstantExpr(1, ctx), batches};
   return info;
 }
 
@@ -367,6 +378,10 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
       return emitTiledTranspose(fusion, t, *batchedTransposeOf(t),
                                 moduleBuilder, name);
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (isSymbolic(outType))
+    return op->emitOpError("symbolic extents compile in data-movement "
+                           "kernels of index maps and concatenations, and "
+                           "tiled transposes, only");
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t numel = outType.getNumElements();
   Type elem = storageType(outType.getElementType());

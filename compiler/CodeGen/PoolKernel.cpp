@@ -61,6 +61,14 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
     return fusion.emitOpError("pool kernels start with a 2-D pooling op");
   if (failed(checkProductFusion(fusion, pool)))
     return failure();
+  // Over a symbolic batch (the outer run): the largest shape's kernel, its
+  // output count read at run time.
+  auto symbolicOut = cast<RankedTensorType>(pool->getResult(0).getType());
+  bool symbolic = isSymbolic(symbolicOut);
+  AffineExpr outCount = symbolic ? elementCountOf(symbolicOut) : AffineExpr();
+  std::optional<LargestShapeView> largest;
+  if (symbolic)
+    largest.emplace(fusion);
   auto it = cast<RankedTensorType>(pool->getOperand(0).getType());
   auto ot = cast<RankedTensorType>(pool->getResult(0).getType());
   Type et = it.getElementType();
@@ -81,8 +89,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
            << vec << " reads whole vectors of channels-last channels";
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), block);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, block,
+                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -103,8 +112,17 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   Value tid =
       e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), block),
             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  // The threads: one per vector of outputs (a vector never straddles two
+  // pixels, so the count divides at every shape).
+  Value threads =
+      symbolic ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                            entry.getArgument(numBuffers))
+                     .getResult()
+               : e.idx(total / vec);
   auto inBounds = scf::IfOp::create(
-      b, loc, cmp(arith::CmpIPredicate::ult, tid, total / vec), false);
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, threads),
+      false);
   b.setInsertionPointToStart(&inBounds.getThenRegion().front());
   // Output element `first` is (n, c, oh, ow), or (n, oh, ow, c)
   // channels-last (with the vec - 1 channels after it); window cell
@@ -191,7 +209,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
     for (Value &a : acc)
       a = arith::DivFOp::create(b, loc, a, c);
   }
-  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  SmallVector<Value> outputs(
+      entry.getArguments().slice(numInputs, fusion.getNumResults()));
   if (failed(vec > 1 ? emitEpilogueVector(b, loc, fusion, pool, acc, first, arg,
                                           outputs)
                      : emitEpilogue(b, loc, fusion, pool, acc[0], first, arg,
@@ -206,5 +225,13 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   info.block = block;
   info.flops = total * KH * KW;
   info.bytes = fusionBytes(fusion);
+  if (symbolic) {
+    AffineExpr threadCount = outCount.floorDiv(vec);
+    MLIRContext *ctx = fusion.getContext();
+    info.scalars = {threadCount};
+    info.gridExtents = {threadCount.ceilDiv(block),
+                        getAffineConstantExpr(1, ctx),
+                        getAffineConstantExpr(1, ctx)};
+  }
   return info;
 }

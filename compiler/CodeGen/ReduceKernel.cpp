@@ -90,6 +90,7 @@ struct Combination {
 FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
                                     KernelConfigAttr config,
                                     const Combination &how,
+                                    AffineExpr outerExtent,
                                     OpBuilder &moduleBuilder, StringRef name) {
   Location loc = fusion.getLoc();
   std::optional<SplitRows> shape = SplitRows::shapeOf(red);
@@ -230,6 +231,13 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   info.flops =
       cast<RankedTensorType>(red.getInput().getType()).getNumElements();
   info.bytes = fusionBytes(fusion);
+  // Over a symbolic outer run: the actual outer indices' blocks.
+  if (outerExtent) {
+    MLIRContext *ctx = fusion.getContext();
+    info.gridExtents = {outerExtent * chunkBlocks,
+                        getAffineConstantExpr(1, ctx),
+                        getAffineConstantExpr(1, ctx)};
+  }
   return info;
 }
 
@@ -248,6 +256,25 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   for (Operation &op : llvm::drop_begin(body.without_terminator()))
     if (!isPointwise(&op) && !isa<ConstantOp>(op))
       return op.emitOpError("cannot be fused after a reduction");
+  // Over a symbolic outer run (dimensions before every reduced axis,
+  // compilesSymbolically): the largest shape's kernel over the actual
+  // outputs, or the actual outer indices' blocks. Its outer extent is the
+  // run's extents' product; its outputs that times the other kept extents.
+  AffineExpr outerExtent, outputsExtent;
+  std::optional<LargestShapeView> largest;
+  if (auto symbolicIn = cast<RankedTensorType>(red.getInput().getType());
+      isSymbolic(symbolicIn)) {
+    SmallVector<AffineExpr> extents = extentsOf(symbolicIn);
+    outerExtent = outputsExtent = getAffineConstantExpr(1, red.getContext());
+    for (auto [d, extent] : llvm::enumerate(extents)) {
+      if (llvm::is_contained(red.getAxes(), int64_t(d)))
+        continue;
+      outputsExtent = outputsExtent * extent;
+      if (int64_t(d) < red.getAxes().front())
+        outerExtent = outerExtent * extent;
+    }
+    largest.emplace(fusion);
+  }
   auto inType = cast<RankedTensorType>(red.getInput().getType());
   Type et = inType.getElementType();
   if (et.isInteger(1))
@@ -272,7 +299,8 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
   Combination how{red.getKind(), et};
   if (config && config.getTile().size() == 2)
-    return emitSplitRows(fusion, red, config, how, moduleBuilder, name);
+    return emitSplitRows(fusion, red, config, how, outerExtent, moduleBuilder,
+                         name);
   bool cooperative = config && !config.getTile().empty();
   int64_t block = config ? config.getThreads() : kBlock;
   int64_t partials = 0;
@@ -284,8 +312,12 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   }
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), block);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  // A thread per output bounds its threads by the actual outputs.
+  bool boundAtRunTime = outputsExtent && !cooperative;
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, block,
+                           /*numByValue=*/0,
+                           /*numScalars=*/boundAtRunTime ? 1 : 0);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -312,10 +344,15 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   Value tid = cooperative ? blockId : e.add(e.mul(blockId, block), thread);
   scf::IfOp inBounds;
   if (!cooperative) {
+    Value bound =
+        boundAtRunTime
+            ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                         entry.getArgument(numBuffers))
+                  .getResult()
+            : e.idx(outputs);
     inBounds = scf::IfOp::create(
         b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
-                              e.idx(outputs)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, bound),
         false);
     b.setInsertionPointToStart(&inBounds.getThenRegion().front());
   }
@@ -389,7 +426,7 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   if (failed(emitEpilogue(
           b, loc, fusion, red, acc, tid,
           [&](Value v) { return kernelArgument(entry, v); },
-          entry.getArguments().drop_front(numInputs))))
+          entry.getArguments().slice(numInputs, fusion.getNumResults()))))
     return failure();
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
@@ -402,5 +439,13 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   info.block = block;
   info.flops = inType.getNumElements();
   info.bytes = fusionBytes(fusion);
+  if (outputsExtent) {
+    MLIRContext *ctx = fusion.getContext();
+    AffineExpr one = getAffineConstantExpr(1, ctx);
+    if (boundAtRunTime)
+      info.scalars = {outputsExtent};
+    info.gridExtents = {
+        cooperative ? outputsExtent : outputsExtent.ceilDiv(block), one, one};
+  }
   return info;
 }

@@ -69,8 +69,11 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
     return failure();
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), threads);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  // Over symbolic rows, the rows are an i64 parameter after the buffers.
+  bool symbolic = bool(spec.rowsExtent);
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
+                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
   // The config takes 64 x 64 tiles where larger ones leave multiprocessors
   // idle, so that at most two of their blocks share one (f32TileOf): state
   // two, or ptxas sizes the registers for more blocks than the grid has (a
@@ -83,6 +86,9 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   GemmBuilder e{{b, loc}};
   e.arg = [&](Value v) { return kernelArgument(entry, v); };
   e.z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  if (symbolic)
+    e.rows = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                        entry.getArgument(numBuffers));
   StagedMath sm{{b, loc}};
   Type i8 = b.getIntegerType(8), f32 = b.getF32Type();
   Value smem = dynamicShared(moduleBuilder, b, loc);
@@ -261,7 +267,8 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
 
   // Accumulator i of tile (mi, nj) sits at row g (+8 for i >= 2), column
   // 2t (+1 for odd i) of that 16 x 8 tile.
-  SmallVector<Value> outputs(entry.getArguments().drop_front(numInputs));
+  SmallVector<Value> outputs(
+      entry.getArguments().slice(numInputs, fusion.getNumResults()));
   Value t2 = e.mul(t, 2);
   Value warpRow0 = e.add(row0, e.mul(warpRow, wm));
   Value warpCol0 = e.add(col0, e.mul(warpCol, 32));
@@ -286,7 +293,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
               f32, split, 4);
         Value r = e.add(warpRow0, e.add(g, e.idx(mi * 16 + (i < 2 ? 0 : 8))));
         Value c = e.add(warpCol0, e.add(t2, e.idx(nj * 8 + i % 2)));
-        Value valid = e.both(e.ult(r, M), e.ult(c, N));
+        Value valid = e.both(e.belowRows(r, M), e.ult(c, N));
         auto ifValid = scf::IfOp::create(b, loc, valid, false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&ifValid.getThenRegion().front());
@@ -315,5 +322,12 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   info.sharedBytes = sharedBytesOf(fusion);
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
+  if (symbolic) {
+    MLIRContext *ctx = b.getContext();
+    info.scalars = {spec.rowsExtent};
+    info.gridExtents = {getAffineConstantExpr(info.grid, ctx),
+                        spec.rowsExtent.ceilDiv(tile.m),
+                        getAffineConstantExpr(info.gridZ, ctx)};
+  }
   return info;
 }

@@ -134,11 +134,17 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   if (!g || !input || !weight)
     return fusion.emitOpError("has a wgmma tile but a convolution that TMA's "
                               "im2col mode cannot read");
+  // Over a symbolic batch: the largest shape's kernel (the epilogue reads
+  // its inputs at the largest types), its rows read at run time.
+  std::optional<LargestShapeView> largest;
+  if (g->batchExtent)
+    largest.emplace(fusion);
 
   WgmmaProblem p;
   p.product = conv;
   p.elem = conv.getInput().getType().getElementType();
   p.M = g->N * g->OH * g->OW;
+  p.rowsExtent = g->product().rowsExtent;
   p.N = g->O;
   // A slice is 64 channels of one tap, or with at most 16 channels (the
   // stem's 3, padded to 8), 16 channels of four taps, each swizzled over
@@ -168,6 +174,14 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   a.pixels = tile.m;
   a.swizzle = p.swizzle;
   a.elementStrides = {1, g->sw, g->sh, 1};
+  // The batch, the outermost dimension, is the symbolic one: the runtime
+  // encodes the map at each shape.
+  if (g->batchExtent) {
+    MLIRContext *ctx = conv.getContext();
+    a.extents = {getAffineConstantExpr(g->C, ctx),
+                 getAffineConstantExpr(g->W, ctx),
+                 getAffineConstantExpr(g->H, ctx), g->batchExtent};
+  }
   // B: the KH x KW x O x I weights, a tap's O x I matrix at a time (B^T
   // stored: rows of K).
   MapSpec &w = p.bMap;

@@ -102,6 +102,14 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(AffineExpr extent,
 std::optional<SmallVector<int64_t>> largestShape(RankedTensorType t,
                                                  ArrayRef<DimAttr> dims);
 
+/// The tensor type of `shape` and `elementType` whose `?` dimensions take
+/// `like`'s symbolic extents, in order (the k-th `?` of `shape` the k-th
+/// symbolic extent of `like`), for a pass that rebuilds a type around
+/// symbolic dimensions it carries through unchanged (a batch through a
+/// layout change); static if `like` is. Asserts that the counts agree.
+RankedTensorType shapedLike(RankedTensorType like, ArrayRef<int64_t> shape,
+                            Type elementType);
+
 /// `extent` spelled with `dims`' names for diagnostics: "batch * 128".
 std::string extentName(AffineExpr extent, ArrayRef<DimAttr> dims);
 

@@ -740,7 +740,8 @@ def Brrr_PadOp : Brrr_Op<"pad", [Pure, InferTypeOpAdaptor]> {
   let description = [{
     Adds `low[i]` elements before and `high[i]` after dimension `i`, filled
     per `mode`: `value` for `constant`, mirrored for `reflect`, repeated edge
-    for `edge`. Negative amounts crop.
+    for `edge`. Negative amounts crop. A symbolic dimension is neither
+    padded nor cropped.
 
     Example:
 
@@ -749,10 +750,10 @@ def Brrr_PadOp : Brrr_Op<"pad", [Pure, InferTypeOpAdaptor]> {
          : tensor<4x4xf32> -> tensor<4x7xf32>
     ```
   }];
-  let arguments = (ins Brrr_PadModeAttr:$mode, Brrr_Tensor:$input,
+  let arguments = (ins Brrr_PadModeAttr:$mode, Brrr_SymTensor:$input,
                        DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
                        F64Attr:$value);
-  let results = (outs Brrr_Tensor:$result);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = "$mode $input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
 }

@@ -631,9 +631,18 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   if (failed(checkSize(loc, "low", adaptor.getLow(), rank)) ||
       failed(checkSize(loc, "high", adaptor.getHigh(), rank)))
     return failure();
+  SmallVector<AffineExpr> inExtents = extentsOf(in);
   SmallVector<int64_t> shape;
   for (size_t d = 0; d < rank; ++d) {
     int64_t lo = adaptor.getLow()[d], hi = adaptor.getHigh()[d];
+    // A symbolic dimension passes through unpadded.
+    if (in.isDynamicDim(d)) {
+      if (lo || hi)
+        return emitOptionalError(loc, "dimension ", d,
+                                 " is symbolic and cannot be padded");
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     int64_t size = in.getDimSize(d) + lo + hi;
     if (size < 0)
       return emitOptionalError(loc, "padding dimension ", d, " by (", lo, ", ",
@@ -648,7 +657,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(loc, "edge padding of empty dimension ", d);
     shape.push_back(size);
   }
-  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  types.push_back(shapedLike(in, shape, in.getElementType()));
   return success();
 }
 

@@ -116,6 +116,27 @@ RankedTensorType mlir::brrr::tensorTypeOf(MLIRContext *context,
                                extentsAttrOf(context, extents));
 }
 
+RankedTensorType mlir::brrr::shapedLike(RankedTensorType like,
+                                        ArrayRef<int64_t> shape,
+                                        Type elementType) {
+  SmallVector<AffineExpr> symbolic;
+  for (AffineExpr e : extentsOf(like))
+    if (!isa<AffineConstantExpr>(e))
+      symbolic.push_back(e);
+  SmallVector<AffineExpr> extents;
+  size_t next = 0;
+  for (int64_t d : shape) {
+    if (!ShapedType::isDynamic(d)) {
+      extents.push_back(getAffineConstantExpr(d, like.getContext()));
+      continue;
+    }
+    assert(next < symbolic.size() && "more ? dimensions than symbolic extents");
+    extents.push_back(symbolic[next++]);
+  }
+  assert(next == symbolic.size() && "fewer ? dimensions than symbolic extents");
+  return tensorTypeOf(like.getContext(), extents, elementType);
+}
+
 SmallVector<DimAttr> mlir::brrr::dimsOf(Operation *op) {
   auto module =
       isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();

@@ -68,11 +68,15 @@ KernelConfigAttr reduceConfig(FusionOp fusion) {
   fusion.getBody().walk([&](ReduceOp r) { red = r; });
   if (!red)
     return perThread;
+  // The largest shape's config over a symbolic outer run.
   auto in = cast<RankedTensorType>(red.getInput().getType());
-  int64_t count = 1;
+  SmallVector<int64_t> shape = largestShapeOf(red.getInput());
+  int64_t count = 1, elements = 1;
   for (int64_t d : red.getAxes())
-    count *= in.getDimSize(d);
-  int64_t outputs = count ? in.getNumElements() / count : 0;
+    count *= shape[d];
+  for (int64_t d : shape)
+    elements *= d;
+  int64_t outputs = count ? elements / count : 0;
   bool innermost = llvm::is_contained(red.getAxes(), in.getRank() - 1);
   if (std::optional<SplitRows> split = splitRowsOf(red))
     return KernelConfigAttr::get(
@@ -262,8 +266,9 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       bool symbolic = bool(p.rowsExtent);
       if (symbolic && tile->body != KernelBody::wgmma)
         return product.emitOpError(
-                   "symbolic rows compile on the TMA + wgmma body only (16-bit "
-                   "operands on sm_90a) so far; this product takes the ")
+                   "symbolic rows of 16-bit operands compile on the TMA + "
+                   "wgmma body (sm_90a) and the untiled body only so far; "
+                   "this product takes the ")
                << stringifyKernelBody(tile->body)
                << " body (give its rows a fixed extent)";
       if (!symbolic && (persistent || pingpong || overlap))
@@ -281,12 +286,9 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       return matmulOf(fusion).emitOpError(
                  "has 8-bit operands but no 8-bit Tensor Core tile on ")
              << target << "; only the wgmma body multiplies 8-bit operands";
-    if (MatmulOp product = matmulOf(fusion);
-        product && isSymbolic(product.getType()))
-      return product.emitOpError(
-          "symbolic rows compile on the TMA + wgmma body only (16-bit "
-          "operands on sm_90a) so far; multiply in 16 bits (brrrc "
-          "--precision=fp16 or bf16) or give its rows a fixed extent");
+    // Over symbolic rows, f32 operands run the staged body and 16-bit ones
+    // the tiled bodies cannot read the untiled body, their row tiles the
+    // actual rows'.
     FailureOr<KernelConfigAttr> f32 =
         f32Config(fusion, target, budget, f32Precision);
     if (failed(f32) || *f32)
@@ -330,6 +332,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
     // Depthwise and narrow-group convolutions: a few multiply-adds per
     // output element read, on plain threads.
     auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
+    bool symbolic = conv && isSymbolic(conv.getType());
     if (conv && isDirectConv(conv)) {
       SmallVector<int64_t> pixels;
       if (int64_t p = directConvPixels(conv, target); p > 1)
@@ -343,8 +346,12 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       std::optional<ConvGemm> g = ConvGemm::of(conv);
       // Convolutions whose tiles outnumber the multiprocessors always run
       // persistent (measured: ResNet-50, MobileNetV2 and EfficientNet-B0
-      // 5-11% faster at batch 32, test/gpu/NOTES.md).
-      choosePersistence(*tile, g->product(), target, budget, scheduleOf(conv));
+      // 5-11% faster at batch 32, test/gpu/NOTES.md). Over a symbolic
+      // batch, one block a tile of the largest shape's tiling, its grid the
+      // actual rows'.
+      if (!symbolic)
+        choosePersistence(*tile, g->product(), target, budget,
+                          scheduleOf(conv));
       // One group of whole 64-channel slices: every k-slice is one tap's
       // channel block, so the slices split evenly between blocks; such
       // convolutions narrow their tiles as products do (measured: ResNet-50

@@ -46,7 +46,9 @@ ConvGemm ConvGemm::shapeOf(Conv2DOp conv) {
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   auto ot = cast<RankedTensorType>(conv.getType());
   ConvGemm g;
-  g.N = it.getDimSize(0);
+  g.N = largestShapeOf(conv.getInput())[0];
+  if (it.isDynamicDim(0))
+    g.batchExtent = extentsOf(it)[0];
   g.H = it.getDimSize(conv.spatialDim());
   g.W = it.getDimSize(conv.spatialDim() + 1);
   g.C = it.getDimSize(conv.channelDim());
@@ -86,6 +88,8 @@ std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
 ProductShape ConvGemm::product() const {
   ProductShape p;
   p.M = N * OH * OW;
+  if (batchExtent)
+    p.rowsExtent = batchExtent * (OH * OW);
   p.N = O / G;
   p.K = KH * KW * C / G;
   p.batch = {G};

@@ -69,8 +69,13 @@ int64_t pathsOf(Operation *op,
 bool readRepeatedly(Operation *op) {
   if (isa<ReshapeOp>(op) || op->hasOneUse())
     return false;
+  // At the largest shape over a symbolic outer run, which every tensor
+  // here shares: the ratio is the same at every shape.
   auto count = [](Value v) {
-    return cast<RankedTensorType>(v.getType()).getNumElements();
+    int64_t n = 1;
+    for (int64_t d : largestShapeOf(v))
+      n *= d;
+    return n;
   };
   int64_t reads = 0;
   for (Operation *user : op->getUsers())
@@ -145,7 +150,8 @@ bool mlir::brrr::isMovementTreeOp(Operation *op) {
 std::optional<std::array<int64_t, 3>>
 mlir::brrr::batchedTransposeOf(TransposeOp t) {
   ArrayRef<int64_t> perm = t.getPerm();
-  ArrayRef<int64_t> in = t.getInput().getType().getShape();
+  // At the largest shape over a symbolic outer run (in the batch).
+  SmallVector<int64_t> in = largestShapeOf(t.getInput());
   int64_t n = perm.size(), k = 0;
   while (k < n && perm[k] == k)
     ++k;
@@ -204,5 +210,6 @@ int64_t mlir::brrr::movementVectorWidth(FusionOp fusion) {
   if (!isa<IntegerType>(et) && !et.isF16() && !et.isBF16() && !et.isF32() &&
       !et.isF64())
     return 0;
-  return vectorWidth(elementBytes(et), out.getNumElements());
+  // A symbolic count: the width divides it at every shape in range.
+  return vectorWidth(elementBytes(et), elementCountDivisor(out));
 }

@@ -283,11 +283,13 @@ std::optional<SplitRows> SplitRows::shapeOf(ReduceOp red) {
   if (axes.empty() || axes.back() >= rank - 1 ||
       axes.back() - axes.front() + 1 != static_cast<int64_t>(axes.size()))
     return std::nullopt;
+  // At the largest shape over a symbolic outer run (before every axis).
+  SmallVector<int64_t> shape = largestShapeOf(red.getInput());
   SplitRows s;
   for (int64_t d = 0; d < rank; ++d)
     (d < axes.front()   ? s.outer
      : d <= axes.back() ? s.rows
-                        : s.inner) *= in.getDimSize(d);
+                        : s.inner) *= shape[d];
   return s;
 }
 

@@ -44,10 +44,10 @@ constexpr int64_t kToLast[] = {0, 2, 3, 1};
 constexpr int64_t kToFirst[] = {0, 3, 1, 2};
 
 RankedTensorType permuted(RankedTensorType t, ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> extents = extentsOf(t), moved;
   for (int64_t p : perm)
-    shape.push_back(t.getDimSize(p));
-  return t.clone(shape);
+    moved.push_back(extents[p]);
+  return tensorTypeOf(t.getContext(), moved, t.getElementType());
 }
 
 Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
@@ -86,8 +86,8 @@ Value padLast(OpBuilder &b, Location loc, Value v, int64_t size) {
   SmallVector<int64_t> shape(t.getShape()), low(rank, 0), high(rank, 0);
   high[rank - 1] = size - shape[rank - 1];
   shape[rank - 1] = size;
-  return PadOp::create(b, loc, t.clone(shape), PadMode::constant, v, low, high,
-                       APFloat(0.0));
+  return PadOp::create(b, loc, shapedLike(t, shape, t.getElementType()),
+                       PadMode::constant, v, low, high, APFloat(0.0));
 }
 
 /// The OIHW weights `w` packed to (KH, KW, O, I) with I zero-padded to
@@ -151,29 +151,32 @@ bool stemToChannelsLast(Conv2DOp conv) {
   OpBuilder b(conv);
   Location loc = conv.getLoc();
   Type et = it.getElementType();
+  // N may be symbolic (a `?`): the types keep the input's batch.
+  auto typeOf = [&](ArrayRef<int64_t> shape) {
+    return shapedLike(it, shape, et);
+  };
   Value x = transpose(b, loc, conv.getInput(), kToLast);
-  x = PadOp::create(b, loc, RankedTensorType::get({N, Hp, Wp, C}, et),
-                    PadMode::constant, x, ArrayRef<int64_t>{0, pt, pl, 0},
+  x = PadOp::create(b, loc, typeOf({N, Hp, Wp, C}), PadMode::constant, x,
+                    ArrayRef<int64_t>{0, pt, pl, 0},
                     ArrayRef<int64_t>{0, Hp - pt - H, Wp - pl - W, 0},
                     APFloat(0.0));
-  x = ReshapeOp::create(
-      b, loc, RankedTensorType::get({N, Hp / 2, 2, Wp / 2, 2, C}, et), x);
-  x = TransposeOp::create(
-      b, loc, RankedTensorType::get({N, Hp / 2, Wp / 2, 2, 2, C}, et), x,
-      ArrayRef<int64_t>{0, 1, 3, 2, 4, 5});
-  x = ReshapeOp::create(b, loc,
-                        RankedTensorType::get({N, Hp / 2, Wp / 2, C4}, et), x);
+  x = ReshapeOp::create(b, loc, typeOf({N, Hp / 2, 2, Wp / 2, 2, C}), x);
+  x = TransposeOp::create(b, loc, typeOf({N, Hp / 2, Wp / 2, 2, 2, C}), x,
+                          ArrayRef<int64_t>{0, 1, 3, 2, 4, 5});
+  x = ReshapeOp::create(b, loc, typeOf({N, Hp / 2, Wp / 2, C4}), x);
   x = padLast(b, loc, x, channels);
   SmallVector<Value> taps;
+  RankedTensorType tapType = typeOf({N, Hp / 2, OW, channels});
+  ExtentsAttr tapExtents =
+      isSymbolic(tapType) ? extentsAttrOf(b.getContext(), extentsOf(tapType))
+                          : ExtentsAttr();
   for (int64_t k = 0; k < KW2; ++k)
-    taps.push_back(SliceOp::create(
-        b, loc, RankedTensorType::get({N, Hp / 2, OW, channels}, et), x,
-        ArrayRef<int64_t>{0, 0, k, 0},
-        ArrayRef<int64_t>{N, Hp / 2, OW, channels},
-        ArrayRef<int64_t>{1, 1, 1, 1}));
+    taps.push_back(SliceOp::create(b, loc, tapType, x,
+                                   ArrayRef<int64_t>{0, 0, k, 0},
+                                   ArrayRef<int64_t>{N, Hp / 2, OW, channels},
+                                   ArrayRef<int64_t>{1, 1, 1, 1}, tapExtents));
   int64_t row = KW2 * channels;
-  x = ConcatOp::create(b, loc, RankedTensorType::get({N, Hp / 2, OW, row}, et),
-                       taps, 3);
+  x = ConcatOp::create(b, loc, typeOf({N, Hp / 2, OW, row}), taps, 3);
   SmallVector<double> packed(KH2 * O * row, 0.0);
   for (int64_t o = 0; o < O; ++o)
     for (int64_t c = 0; c < C; ++c)
@@ -231,6 +234,11 @@ bool hasLastCopy(Value v) {
   });
 }
 
+/// Whether `t` holds one element at every shape.
+bool isOneElement(RankedTensorType t) {
+  return t.hasStaticShape() && t.getNumElements() == 1;
+}
+
 /// Runs pointwise op `op` channels-last when every operand is an NCHW view
 /// of a channels-last tensor, a tensor with an NHWC copy, a constant (of
 /// rank 4, or fewer dimensions broadcast against the trailing ones, like a
@@ -246,7 +254,7 @@ TransposeOp sinkIntoChannelsLast(Operation *op) {
     auto t = cast<RankedTensorType>(v.getType());
     if (isFirstView(v))
       anyView = true;
-    else if (t.getNumElements() != 1 && !matchPattern(v, m_Constant()) &&
+    else if (!isOneElement(t) && !matchPattern(v, m_Constant()) &&
              !(t.getRank() == 4 && hasLastCopy(v)))
       return nullptr;
   }
@@ -257,7 +265,7 @@ TransposeOp sinkIntoChannelsLast(Operation *op) {
   SmallVector<Value> operands;
   for (Value v : op->getOperands()) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (t.getNumElements() == 1) {
+    if (isOneElement(t)) {
       operands.push_back(v);
       continue;
     }
@@ -478,7 +486,7 @@ void widenIntoPad(PadOp pad) {
       return false;
     for (Value operand : def->getOperands()) {
       auto t = cast<RankedTensorType>(operand.getType());
-      if (t.getNumElements() == 1) {
+      if (isOneElement(t)) {
         std::optional<SmallVector<double>> c = getConstFloats(operand);
         if (!c || !std::isfinite((*c)[0]))
           return false;
@@ -516,7 +524,7 @@ void widenIntoPad(PadOp pad) {
     auto rt = cast<RankedTensorType>(t);
     SmallVector<int64_t> shape(rt.getShape());
     shape[3] = channels;
-    return rt.clone(shape);
+    return shapedLike(rt, shape, rt.getElementType());
   };
   IRMapping map;
   auto conv = Conv2DOp::create(

@@ -5,21 +5,27 @@
 // refuses its symbolic values with an error naming the pass, the op and the
 // value (requireSupportedShapes), so that no pass reads a `?` as a size.
 //
-// What compiles symbolically so far: pointwise ops, softmax, log-softmax
-// and layer norm, and the pointwise and row kernels made of them, where
-// every tensor keeps its symbolic extents in one outer run of leading
-// dimensions (outerRunOf) that is the same for all of them, or broadcasts
-// across the whole run, and a row op normalizes dimensions after the run.
-// Such a kernel is the kernel of the largest shape with its element or row
-// count read at run time: an element's linear index, and a broadcast
-// operand's index (which depends on the static dimensions only), are the
-// same at every shape in range, and so is every row.
+// What compiles symbolically so far: pointwise ops, softmax, log-softmax,
+// layer norm, products of a symbolic left operand by static weights, and
+// the structural ops (structuralTypeOf) that work on the dimensions after
+// the outer run and carry it through unchanged: data movement (transposes,
+// pads and slices that leave the run alone, concatenations along other
+// axes, reshapes that keep it), reductions of later axes, and over a
+// symbolic batch only, convolutions, pooling and batch norm. Every tensor
+// keeps its symbolic extents in one outer run of leading dimensions
+// (outerRunOf) that is the same for all of them (pointwise ops: or
+// broadcasts across the whole run). Such a kernel is the kernel of the
+// largest shape with its element, row or product-row count, or its grid,
+// read at run time: an element's linear index, and the index of every
+// element it reads (which moves only the static dimensions), are the same
+// at every shape in range, and so is every row.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -61,14 +67,94 @@ bool sharesOuterRun(Type u, RankedTensorType out) {
   return broadcast || same;
 }
 
+/// Whether `u` is static (weights, a bias, a broadcast constant) or holds
+/// its symbolic extents in the same leading dimensions as `ref`, with the
+/// same extents: the run lines up from the left, whatever the ranks.
+bool sharesLeadingRun(Type u, RankedTensorType ref) {
+  auto t = dyn_cast<RankedTensorType>(u);
+  if (!t || !isSymbolic(t))
+    return true;
+  unsigned run = outerRunOf(ref);
+  if (outerRunOf(t) != run)
+    return false;
+  SmallVector<AffineExpr> te = extentsOf(t), re = extentsOf(ref);
+  for (unsigned d = 0; d < run; ++d)
+    if (te[d] != re[d])
+      return false;
+  return true;
+}
+
+/// Whether `values` has `value` at each of its first `run` positions.
+bool leadingAre(ArrayRef<int64_t> values, unsigned run, int64_t value) {
+  return values.size() >= run &&
+         llvm::all_of(values.take_front(run),
+                      [&](int64_t v) { return v == value; });
+}
+
+/// A data-movement, convolution, pooling, batch-norm or reduction op that
+/// works on the dimensions after its outer run and carries the run through
+/// unchanged, as the leading dimensions of each of its tensors: the type
+/// they all share that run with (sharesLeadingRun); null otherwise. A
+/// kernel of such ops maps an element at run index n to elements at run
+/// index n, at the offsets of the largest shape.
+RankedTensorType structuralTypeOf(Operation *op) {
+  auto typeOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  return llvm::TypeSwitch<Operation *, RankedTensorType>(op)
+      .Case([&](TransposeOp t) -> RankedTensorType {
+        unsigned run = outerRunOf(t.getType());
+        for (unsigned d = 0; d < run; ++d)
+          if (t.getPerm()[d] != int64_t(d))
+            return {};
+        return t.getType();
+      })
+      .Case([&](PadOp p) -> RankedTensorType {
+        unsigned run = outerRunOf(p.getType());
+        if (!leadingAre(p.getLow(), run, 0) || !leadingAre(p.getHigh(), run, 0))
+          return {};
+        return p.getType();
+      })
+      .Case([&](SliceOp s) -> RankedTensorType {
+        unsigned run = outerRunOf(typeOf(s.getInput()));
+        if (!leadingAre(s.getStarts(), run, 0) ||
+            !leadingAre(s.getSteps(), run, 1))
+          return {};
+        return s.getType();
+      })
+      .Case([&](ConcatOp c) -> RankedTensorType {
+        if (c.getAxis() < int64_t(outerRunOf(c.getType())))
+          return {};
+        return c.getType();
+      })
+      .Case([&](ReshapeOp r) { return r.getType(); })
+      .Case([&](ReduceOp r) -> RankedTensorType {
+        RankedTensorType in = typeOf(r.getInput());
+        if (r.getAxes().empty() ||
+            r.getAxes().front() < int64_t(outerRunOf(in)))
+          return {};
+        return in;
+      })
+      // Images of a symbolic batch only: the run is N.
+      .Case<Conv2DOp, MaxPool2DOp, AvgPool2DOp, BatchNormOp>(
+          [&](Operation *o) -> RankedTensorType {
+            RankedTensorType in = typeOf(o->getOperand(0));
+            if (outerRunOf(in) > 1)
+              return {};
+            return in;
+          })
+      .Default([](Operation *) { return RankedTensorType(); });
+}
+
 bool isSymbolicPointwise(Operation *op) {
   return isPointwise(op) && !isa<QuantizeOp, DequantizeOp>(op);
 }
 
-/// A softmax, log-softmax or layer norm of floats whose normalized
-/// dimensions all follow its input's outer run; null otherwise.
+/// A softmax, log-softmax, layer norm or reduction of floats whose
+/// normalized (reduced) dimensions all follow its input's outer run; null
+/// otherwise.
 Operation *symbolicRowOp(Operation *op) {
   std::optional<int64_t> axis = normalizedAxisOf(op);
+  if (auto r = dyn_cast<ReduceOp>(op); r && !r.getAxes().empty())
+    axis = r.getAxes().front();
   if (!axis)
     return nullptr;
   auto in = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -105,16 +191,29 @@ RankedTensorType outerTypeOf(Operation *op) {
     return cast<RankedTensorType>(op->getOperand(0).getType());
   if (isSymbolicPointwise(op) || symbolicProduct(op))
     return cast<RankedTensorType>(op->getResult(0).getType());
+  if (RankedTensorType t = structuralTypeOf(op))
+    return t;
   auto fusion = dyn_cast<FusionOp>(op);
   if (!fusion || fusion.getNumResults() == 0)
     return {};
   KernelFamily kind = fusion.getKind();
+  // Kernels of structural ops (and their pointwise prologues and
+  // epilogues) share the run of their first result; compilesSymbolically
+  // checks each op against its own type.
+  if (kind == KernelFamily::movement || kind == KernelFamily::conv ||
+      kind == KernelFamily::pool || kind == KernelFamily::reduce)
+    return cast<RankedTensorType>(fusion.getResult(0).getType());
   if (kind != KernelFamily::pointwise && kind != KernelFamily::row &&
       kind != KernelFamily::matmul)
     return {};
   Operation *rowOp = nullptr, *product = nullptr;
   for (Operation &inner : fusion.getBody().front()) {
     if (isa<YieldOp, ConstantOp>(inner) || isSymbolicPointwise(&inner))
+      continue;
+    // A pointwise kernel reads through data movement, a product through
+    // the views of its operands (a flatten before a classifier).
+    if ((kind == KernelFamily::pointwise || kind == KernelFamily::matmul) &&
+        structuralTypeOf(&inner))
       continue;
     if (kind == KernelFamily::matmul && !product && symbolicProduct(&inner)) {
       product = &inner;
@@ -141,13 +240,20 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
   RankedTensorType out = outerTypeOf(op);
   if (!out)
     return false;
-  auto shares = [&](Type t) { return sharesOuterRun(t, out); };
+  // Pointwise ops broadcast from the right; structural ops, and the
+  // kernels that hold them (a row kernel's reduction, a product's views
+  // too), carry the run from the left.
+  auto fusion = dyn_cast<FusionOp>(op);
+  bool structural = structuralTypeOf(op) || fusion;
+  auto shares = [&](Type t) {
+    return sharesOuterRun(t, out) || (structural && sharesLeadingRun(t, out));
+  };
   if (!llvm::all_of(op->getOperandTypes(), shares) ||
       !llvm::all_of(op->getResultTypes(), shares))
     return false;
   // A fusion's body is checked op by op, each against its own kernel type,
   // and every value against the fusion's.
-  if (auto fusion = dyn_cast<FusionOp>(op))
+  if (fusion)
     for (Operation &inner : fusion.getBody().front()) {
       if (isa<YieldOp, ConstantOp>(inner))
         continue;

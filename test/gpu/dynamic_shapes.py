@@ -3,8 +3,9 @@
 Runs on the GPU machine with the relocatable bundle's brrrc and Python
 package. Builds small ONNX models of the kernel families that compile over
 symbolic extents (so far: pointwise and row kernels, layer norm and
-softmax with their prologues and epilogues, and f16 products whose rows
-are symbolic, on the TMA + wgmma body), compiles each once with ranges
+softmax with their prologues and epilogues, products whose rows are
+symbolic, and over a symbolic batch of images: convolutions, data movement,
+pooling and reductions), compiles each once with ranges
 (`--input-shape x=1..8x1..512x64`), and at each of several shapes, ragged
 ones included:
 - runs it on fresh random inputs from numpy (brrr_run_host) and from torch
@@ -147,6 +148,62 @@ def mlp(dims, d, h, seed):
     return m, ref
 
 
+def image_net(elem, seed):
+    """A ResNet-like net over a symbolic batch: a 7x7 stride-2 stem (3
+    channels), max pool, a 3x3 block with a residual add, a depthwise 3x3
+    convolution, a strided 1x1 projection, a global mean and a linear head;
+    its second output is the block's feature map (NCHW, read back from
+    channels-last in f16)."""
+    rng = np.random.default_rng(seed)
+    np_t = np.float16 if elem == F16 else np.float32
+
+    def w(*shape):
+        fan = int(np.prod(shape[1:]))
+        return (rng.standard_normal(shape) / np.sqrt(fan)).astype(np_t)
+    ws = {"w0": w(64, 3, 7, 7), "b0": w(64, 1)[:, 0] * 8,
+          "w1": w(64, 64, 3, 3), "b1": w(64, 1)[:, 0] * 8,
+          "wd": w(64, 1, 3, 3), "w2": w(128, 64, 1, 1), "wh": w(10, 128).T.copy(),
+          "bh": w(10, 1)[:, 0]}
+    m = graph("image_net", [
+        helper.make_node("Conv", ["x", "w0", "b0"], ["c0"], kernel_shape=[7, 7],
+                         strides=[2, 2], pads=[3, 3, 3, 3]),
+        helper.make_node("Relu", ["c0"], ["r0"]),
+        helper.make_node("MaxPool", ["r0"], ["p0"], kernel_shape=[3, 3],
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["p0", "w1", "b1"], ["c1"],
+                         kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("Add", ["c1", "p0"], ["a1"]),
+        helper.make_node("Relu", ["a1"], ["f"]),
+        helper.make_node("Conv", ["f", "wd"], ["cd"], kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1], group=64),
+        helper.make_node("Relu", ["cd"], ["d"]),
+        helper.make_node("Conv", ["d", "w2"], ["c2"], kernel_shape=[1, 1],
+                         strides=[2, 2]),
+        helper.make_node("ReduceMean", ["c2"], ["g"], axes=[2, 3],
+                         keepdims=0),
+        helper.make_node("MatMul", ["g", "wh"], ["h"]),
+        helper.make_node("Add", ["h", "bh"], ["y"]),
+    ], [helper.make_tensor_value_info("x", elem, ["n", 3, 32, 32])],
+        [helper.make_tensor_value_info("y", elem, ["n", 10]),
+         helper.make_tensor_value_info("f", elem, ["n", 64, 8, 8])],
+        [numpy_helper.from_array(v, k) for k, v in ws.items()])
+
+    def ref(x):
+        F = torch.nn.functional
+        t = {k: torch.from_numpy(v.astype(np.float64)) for k, v in ws.items()}
+        xt = torch.from_numpy(x)
+        # The 16-bit kernels store activations in 16 bits between them.
+        rnd = (lambda v: v.to(torch.float16).to(torch.float64)) \
+            if elem == F16 else (lambda v: v)
+        r0 = rnd(F.relu(F.conv2d(xt, t["w0"], t["b0"], 2, 3)))
+        p0 = F.max_pool2d(r0, 3, 2, 1)
+        f = rnd(F.relu(F.conv2d(p0, t["w1"], t["b1"], 1, 1) + p0))
+        d = rnd(F.relu(F.conv2d(f, t["wd"], None, 1, 1, groups=64)))
+        g = rnd(F.conv2d(d, t["w2"], None, 2).mean((2, 3)))
+        return [(g @ t["wh"] + t["bh"]).numpy(), f.numpy()]
+    return m, ref
+
+
 def models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -182,6 +239,11 @@ def models():
     out["bias_add_768_f16"] = (
         m, ref, {"x": "1..64x1..512x768"},
         [(1, 1), (1, 17), (3, 77), (64, 512), (7, 511), (32, 128)], "f16")
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = image_net(elem, 3)
+        out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},
+                                   [(1,), (2,), (17,), (77,), (128,), (5,)],
+                                   tag)
     return out
 
 
@@ -267,6 +329,39 @@ def check(name, spec, brrrc, work):
     return ok
 
 
+def check_exports(brrrc, work, exports):
+    """The torch exports in `exports` (NAME_{dynamo,ts}.onnx with NAME.npz:
+    inputs in{k}_0 and torch's outputs y{k} at several shapes) whose
+    dimensions the compiler takes symbolically so far (the CNN's batch),
+    compiled once for the range at fp32 and at fp16, against torch's
+    outputs at every shape (relative L2 error: 1e-3 fp32, 2e-2 fp16)."""
+    ok = True
+    for model, ranges in (("cnn", "x=1..128x3x64x64"),):
+        data = np.load(os.path.join(exports, model + ".npz"))
+        for exporter in ("dynamo", "ts"):
+            path = os.path.join(exports, "%s_%s.onnx" % (model, exporter))
+            for precision, tol in (("fp32", 1e-3), ("fp16", 2e-2)):
+                so = os.path.join(work, "%s_%s_%s.so" % (model, exporter,
+                                                         precision))
+                subprocess.run([brrrc, path, "-o", so, "--input-shape",
+                                ranges, "--precision=" + precision],
+                               check=True)
+                m = brrr.load(so)
+                k = 0
+                while "in%d_0" % k in data:
+                    x, want = data["in%d_0" % k], data["y%d" % k]
+                    got = np.asarray(m(x), np.float64)
+                    err = np.linalg.norm(got - want) / np.linalg.norm(want)
+                    good = got.shape == want.shape and err <= tol
+                    ok &= bool(good)
+                    print("%-18s %-14s rel err %.2e %s" % (
+                        "%s_%s_%s" % (model, exporter, precision),
+                        "x".join(map(str, x.shape)), err,
+                        "ok" if good else "MISMATCH"), flush=True)
+                    k += 1
+    return ok
+
+
 args_cpp_run = ""
 
 
@@ -339,6 +434,18 @@ def time_model(name, spec, brrrc, work):
             def eager():
                 a = tins[0] + bt
                 return torch.relu(a * tins[1]), torch.tanh(a)
+        elif name.startswith("image_net"):
+            t = {i.name: torch.from_numpy(numpy_helper.to_array(i)).cuda()
+                 for i in model.graph.initializer}
+            F = torch.nn.functional
+
+            def eager():
+                r0 = F.relu(F.conv2d(tins[0], t["w0"], t["b0"], 2, 3))
+                p0 = F.max_pool2d(r0, 3, 2, 1)
+                f = F.relu(F.conv2d(p0, t["w1"], t["b1"], 1, 1) + p0)
+                d = F.relu(F.conv2d(f, t["wd"], None, 1, 1, groups=64))
+                g = F.conv2d(d, t["w2"], None, 2).mean((2, 3))
+                return g @ t["wh"] + t["bh"], f
         else:
             def eager():
                 return tins[0] * torch.sigmoid(tins[0]) + 1
@@ -371,6 +478,9 @@ def main():
     p.add_argument("--time", action="store_true")
     p.add_argument("--only", default="")
     p.add_argument("--cpp-run", default="")
+    p.add_argument("--exports", default="",
+                   help="a folder of torch exports with dynamic dimensions "
+                   "and their outputs (check_exports)")
     args = p.parse_args()
     global args_cpp_run
     args_cpp_run = args.cpp_run
@@ -380,6 +490,8 @@ def main():
     ok = True
     for n in names:
         ok &= check(n, specs[n], args.brrrc, args.work)
+    if args.exports:
+        ok &= check_exports(args.brrrc, args.work, args.exports)
     if args.time:
         for n in names:
             time_model(n, specs[n], args.brrrc, args.work)

@@ -48,18 +48,7 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
     return %0 : tensor<?x32xf16, #brrr.extents<()[s0] -> (s0, 32)>>
   }
 }
-// Symbolic rows compile on the TMA + wgmma body only: without a Hopper
-// target the product takes another body, and the config says so.
-// CONFIG: error: 'brrr.matmul' op symbolic rows compile on the TMA + wgmma body only (16-bit operands on sm_90a) so far; this product takes the mma_sync body (give its rows a fixed extent)
-
-// -----
-
-module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>], brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @main(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, %w: tensor<16x32xf32>) -> tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>> {
-    %0 = brrr.matmul %x, %w : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16x32xf32> -> tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>
-    return %0 : tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>
-  }
-}
-// An f32 product on sm_90a takes the staged 3xTF32 body: refused, with
-// what to do.
-// CONFIG: error: 'brrr.matmul' op symbolic rows compile on the TMA + wgmma body only (16-bit operands on sm_90a) so far; multiply in 16 bits (brrrc --precision=fp16 or bf16) or give its rows a fixed extent
+// Symbolic rows of 16-bit operands compile on the TMA + wgmma and untiled
+// bodies only: without a Hopper target the product takes the tiled
+// mma_sync body, and the config says so.
+// CONFIG: error: 'brrr.matmul' op symbolic rows of 16-bit operands compile on the TMA + wgmma body (sm_90a) and the untiled body only so far; this product takes the mma_sync body (give its rows a fixed extent)

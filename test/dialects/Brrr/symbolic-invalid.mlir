@@ -94,9 +94,19 @@ func.func @cast_changes_extents(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0
 // -----
 
 // Ops whose type inference does not carry symbolic extents refuse them.
-func.func @static_only_op(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) {
+func.func @static_only_op(%x: tensor<?x2x4x4xf32, #brrr.extents<()[s0] -> (s0, 2, 4, 4)>>) {
   // expected-error @+1 {{must be statically shaped tensor}}
-  %0 = brrr.pad reflect %x {high = array<i64: 0, 1>, low = array<i64: 0, 1>, value = 0.0 : f64} : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> -> tensor<?x18xf32, #brrr.extents<()[s0] -> (s0, 18)>>
+  %0 = brrr.resize nearest %x asymmetric floor : tensor<?x2x4x4xf32, #brrr.extents<()[s0] -> (s0, 2, 4, 4)>> -> tensor<?x2x8x8xf32, #brrr.extents<()[s0] -> (s0, 2, 8, 8)>>
+  return
+}
+
+// -----
+
+// A pad carries a symbolic dimension through but never pads it.
+func.func @pad_symbolic(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>) {
+  // expected-error @+2 {{dimension 0 is symbolic and cannot be padded}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.pad reflect %x {high = array<i64: 1, 1>, low = array<i64: 0, 1>, value = 0.0 : f64} : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> -> tensor<?x18xf32, #brrr.extents<()[s0] -> (s0, 18)>>
   return
 }
 

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Real models exported with a dynamic batch, one compile for a range.
+
+Runs on the GPU machine (torch, torchvision, the relocatable bundle's brrrc
+and Python package). For each model (models.py's builders, random weights,
+eval mode) in fp16 and each exporter, exports it once with its batch
+dynamic (dynamo: `dynamic_shapes`; TorchScript: `dynamic_axes`), compiles
+it once for the batch range (`--input-shape NAME=1..MAXx...`), and also
+compiles the same export at each batch on its own (`--input-shape
+NAME=Bx...`: a static compile), the compiles in parallel. At each batch:
+- checks the dynamic library's output, into a NaN-poisoned buffer, against
+  torch in fp16 (relative L2 error <= 2e-2, as models.py) and shows both
+  against float64;
+- times the dynamic and the static library and torch.compile(dynamic=True,
+  mode="reduce-overhead") (CUDA events, median after warm-up, host overhead
+  included on every side), and prints the ratios.
+Prints the compile times (dynamic, and the static ones' median), one row per
+batch, and exits non-zero on a failed compile or a mismatch.
+
+    dynamic_models.py BRRRC WORKDIR [--only resnet50] [--batches 1,7,32,128]
+                      [--max-batch 128] [--exporters dynamo,torchscript]
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import brrr  # noqa: E402
+from bench import median_ms  # noqa: E402
+from models import EXPORTERS, build, rel_err  # noqa: E402
+
+TOLERANCE = 2e-2
+
+
+def export(model, xs, name, path, exporter, max_batch):
+    with torch.no_grad():
+        if exporter == "dynamo":
+            batch = torch.export.Dim("batch", min=1, max=max_batch)
+            torch.onnx.export(model, xs, path, input_names=[name],
+                              output_names=["y"], dynamo=True,
+                              opset_version=EXPORTERS[exporter],
+                              external_data=False,
+                              dynamic_shapes=({0: batch},))
+        else:
+            torch.onnx.export(model, xs, path, input_names=[name],
+                              output_names=["y"], dynamo=False,
+                              opset_version=EXPORTERS[exporter],
+                              dynamic_axes={name: {0: "batch"}})
+
+
+def compile_so(brrrc, onnx_path, so, shape):
+    start = time.time()
+    out = subprocess.run([brrrc, onnx_path, "-o", so, "--precision=fp16",
+                          "--input-shape", shape], capture_output=True,
+                         text=True)
+    seconds = time.time() - start
+    err = None
+    if out.returncode:
+        lines = (out.stdout + out.stderr).strip().splitlines()
+        err = next((ln for ln in lines if "error" in ln), lines[-1:] or "?")
+    return seconds, err
+
+
+def run(opts):
+    batches = [int(b) for b in opts.batches.split(",")]
+    failures = 0
+    print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}",
+          flush=True)
+    for name in opts.only.split(","):
+        model, args, inputs = build(name, batch=2)
+        rest = "x".join(str(d) for d in args[0].shape[1:])
+        m = model.half().cuda().eval()
+        example = tuple(a.half().cuda() for a in args)
+        for exporter in opts.exporters.split(","):
+            path = os.path.join(opts.work, f"{name}.{exporter}.dyn.onnx")
+            try:
+                export(m, example, inputs[0], path, exporter, opts.max_batch)
+            except Exception as err:  # torch could not export it
+                print(f"{name} {exporter}: EXPORT FAILED {type(err).__name__}: "
+                      f"{str(err).strip().splitlines()[0][:200]}", flush=True)
+                failures += 1
+                continue
+            jobs = {"dyn": f"{inputs[0]}=1..{opts.max_batch}x{rest}"}
+            for b in batches:
+                jobs[b] = f"{inputs[0]}={b}x{rest}"
+            sos = {k: path[:-5] + f".{k}.so" for k in jobs}
+            with ThreadPoolExecutor(len(jobs)) as pool:
+                done = dict(zip(jobs, pool.map(
+                    lambda k: compile_so(opts.brrrc, path, sos[k], jobs[k]),
+                    jobs)))
+            for k, (_, err) in done.items():
+                if err:
+                    print(f"{name} {exporter} {jobs[k]}: COMPILE FAILED {err}",
+                          flush=True)
+                    failures += 1
+            if done["dyn"][1]:
+                continue
+            static_s = statistics.median(done[b][0] for b in batches)
+            print(f"{name} {exporter}: compile dynamic {done['dyn'][0]:.1f} s, "
+                  f"static (median of {len(batches)}, in parallel) "
+                  f"{static_s:.1f} s ({done['dyn'][0] / static_s:.2f}x)",
+                  flush=True)
+            dyn = brrr.load(sos["dyn"])
+            torch._dynamo.reset()
+            peer = torch.compile(m, dynamic=True, mode="reduce-overhead")
+            print(f"{'model':10s} {'exporter':11s} {'b':>4s} {'vs torch':>9s} "
+                  f"{'brrr/f64':>9s} {'torch/f64':>9s} {'dyn ms':>8s} "
+                  f"{'static ms':>9s} {'dyn/st':>7s} {'peer ms':>8s} "
+                  f"{'dyn/peer':>8s}", flush=True)
+            for b in batches:
+                x = torch.randn(b, *args[0].shape[1:], device="cuda")
+                with torch.no_grad():
+                    same = m(x.half())
+                    ref = m.double()(x.double())
+                    m.half()
+                xs = [x.half()]
+                torch_err = rel_err(same, ref)
+                ctx = dyn.context()
+                y = torch.full(tuple(same.shape), float("nan"),
+                               dtype=same.dtype, device="cuda")
+                ctx.run(*xs, outputs=[y])
+                torch.cuda.synchronize()
+                e, e64 = rel_err(y, same), rel_err(y, ref)
+                ok = e <= TOLERANCE or e64 <= max(TOLERANCE, 1.25 * torch_err)
+                failures += not ok
+                t_dyn = median_ms(lambda: ctx.run(*xs, outputs=[y]))
+                t_st = float("nan")
+                if not done[b][1]:
+                    st = brrr.load(sos[b]).context()
+                    ys = torch.empty_like(y)
+                    t_st = median_ms(lambda: st.run(*xs, outputs=[ys]))
+                with torch.no_grad():
+                    for _ in range(3):
+                        peer(*xs)
+                    t_peer = median_ms(lambda: peer(*xs))
+                print(f"{name:10s} {exporter:11s} {b:4d} {e:9.2e} {e64:9.2e} "
+                      f"{torch_err:9.2e} {t_dyn:8.3f} {t_st:9.3f} "
+                      f"{t_dyn / t_st:7.2f} {t_peer:8.3f} "
+                      f"{t_dyn / t_peer:8.2f}" + ("" if ok else "  MISMATCH"),
+                      flush=True)
+            torch._dynamo.reset()
+    return failures
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("brrrc")
+    p.add_argument("work")
+    p.add_argument("--only", default="resnet50")
+    p.add_argument("--batches", default="1,7,32,128")
+    p.add_argument("--max-batch", type=int, default=128)
+    p.add_argument("--exporters", default="dynamo,torchscript")
+    opts = p.parse_args()
+    os.makedirs(opts.work, exist_ok=True)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    sys.exit(1 if run(opts) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-channels-last,canonicalize,brrr-fuse-elementwise,brrr-fuse-matmul,brrr-fuse-conv,brrr-fuse-rows,brrr-fuse-movement,brrr-select-kernel-config))' | FileCheck %s
+// Images over a symbolic batch: the channels-last layout carries the
+// batch's extent through its transposes and pads, and every kernel family
+// an image network needs takes it (symbolic-shapes-gate.mlir has what is
+// refused). Configs are the largest shape's; convolutions keep one block a
+// tile (persistent blocks walk a tile count fixed at compile time).
+
+module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @main(%x: tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>>, %w: tensor<64x64x3x3xf16>, %b: tensor<64xf16>) -> tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>> {
+    %0 = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>>, tensor<64x64x3x3xf16>, tensor<64xf16>) -> tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>>
+    %1 = brrr.relu %0 : tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>>
+    %2 = brrr.max_pool2d %1 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>> -> tensor<?x64x8x8xf16, #brrr.extents<()[s0] -> (s0, 64, 8, 8)>>
+    %3 = brrr.reduce mean %2 {axes = array<i64: 2, 3>, keepdims = false} : tensor<?x64x8x8xf16, #brrr.extents<()[s0] -> (s0, 64, 8, 8)>> -> tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>
+    return %3 : tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// The NHWC copy of the input keeps the batch's extent.
+// CHECK: brrr.fusion movement
+// CHECK: brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 3, 1>} : tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>> -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
+// 256 tiles of 128 rows at the largest batch (a static compile runs them
+// persistent, `grid = 132`): one block a tile.
+// CHECK: brrr.fusion conv
+// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>}
+// CHECK: brrr.conv2d {{.+}} {channels_last,
+// CHECK-SAME: -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
+// CHECK: brrr.fusion pool
+// CHECK: brrr.max_pool2d {{.+}} -> tensor<?x8x8x64xf16, #brrr.extents<()[s0] -> (s0, 8, 8, 64)>>
+// The global mean reads the channels-last map in split rows ([n][64][64]:
+// 8 lanes of 8-element vectors, 64 groups of rows), whose grid follows n.
+// CHECK: brrr.fusion reduce
+// CHECK-SAME: brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 512, tile = [8, 64], vector = 8>
+// CHECK: brrr.reduce mean %{{.+}} {axes = array<i64: 1, 2>, keepdims = false} : tensor<?x8x8x64xf16, #brrr.extents<()[s0] -> (s0, 8, 8, 64)>> -> tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>
+
+// -----
+
+// An f32 product over symbolic rows runs the staged 3xTF32 body, and 16-bit
+// rows TMA cannot read (10 columns: 20-byte rows) the untiled one.
+module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @main(%x: tensor<?x64xf32, #brrr.extents<()[s0] -> (s0, 64)>>, %w: tensor<64x32xf32>, %h: tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>, %v: tensor<64x10xf16>) -> (tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>, tensor<?x10xf16, #brrr.extents<()[s0] -> (s0, 10)>>) {
+    %0 = brrr.matmul %x, %w : tensor<?x64xf32, #brrr.extents<()[s0] -> (s0, 64)>>, tensor<64x32xf32> -> tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>
+    %1 = brrr.matmul %h, %v : tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>, tensor<64x10xf16> -> tensor<?x10xf16, #brrr.extents<()[s0] -> (s0, 10)>>
+    return %0, %1 : tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>, tensor<?x10xf16, #brrr.extents<()[s0] -> (s0, 10)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion matmul
+// CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = mma_sync,
+// CHECK: brrr.fusion matmul
+// CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
