@@ -13,11 +13,13 @@ using namespace mlir;
 gpu::GPUFuncOp mlir::brrr::createKernel(OpBuilder &moduleBuilder, Location loc,
                                         StringRef name, unsigned numBuffers,
                                         int64_t blockSize, unsigned numByValue,
-                                        unsigned numScalars) {
+                                        unsigned numScalars, bool errorRecord) {
   MLIRContext *ctx = moduleBuilder.getContext();
   SmallVector<Type> args(numByValue, LLVM::LLVMPointerType::get(ctx));
   args.append(numBuffers, LLVM::LLVMPointerType::get(ctx, 1));
   args.append(numScalars, moduleBuilder.getI64Type());
+  if (errorRecord)
+    args.push_back(LLVM::LLVMPointerType::get(ctx, 1));
   auto func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
                                      moduleBuilder.getFunctionType(args, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),

@@ -21,12 +21,13 @@ namespace mlir::brrr {
 /// by value (TMA tensor maps: generic pointers, 64-byte aligned, listed in
 /// `brrr.by_value` for NVVMTarget), then `numBuffers` !llvm.ptr<1>
 /// arguments, then `numScalars` i64 arguments (extents read at run time,
-/// KernelInfo::scalars), launched with `blockSize` threads, at the
-/// builder's insertion point.
+/// KernelInfo::scalars), then, with `errorRecord`, the !llvm.ptr<1> of the
+/// error record (the order the runtime passes them in), launched with
+/// `blockSize` threads, at the builder's insertion point.
 gpu::GPUFuncOp createKernel(OpBuilder &moduleBuilder, Location loc,
                             StringRef name, unsigned numBuffers,
                             int64_t blockSize, unsigned numByValue = 0,
-                            unsigned numScalars = 0);
+                            unsigned numScalars = 0, bool errorRecord = false);
 
 /// While it lives, `fusion`'s results, body arguments and body values have
 /// their largest static types (largestTypeOf over the module's symbolic

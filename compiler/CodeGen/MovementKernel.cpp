@@ -377,11 +377,16 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     if (isTiledTranspose(t) && isa<BlockArgument>(t.getInput()))
       return emitTiledTranspose(fusion, t, *batchedTransposeOf(t),
                                 moduleBuilder, name);
+  // Over a symbolic outer run (a tree or a gather that carries it through,
+  // compilesSymbolically): the largest shape's kernel, its element count
+  // read at run time.
+  auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
+  AffineExpr count =
+      isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
+  std::optional<LargestShapeView> largest;
+  if (count)
+    largest.emplace(fusion);
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  if (isSymbolic(outType))
-    return op->emitOpError("symbolic extents compile in data-movement "
-                           "kernels of index maps and concatenations, and "
-                           "tiled transposes, only");
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t numel = outType.getNumElements();
   Type elem = storageType(outType.getElementType());
@@ -389,20 +394,28 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
   auto check = fusion->getAttrOfType<IndexCheckAttr>(kIndexCheckAttrName);
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + 1 + (check ? 1 : 0), kBlockSize);
+  // The inputs and the output, the element count over symbolic extents,
+  // then the error record where indices are checked.
+  unsigned numBuffers = numInputs + 1;
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, kBlockSize,
+                           /*numByValue=*/0, /*numScalars=*/count ? 1 : 0,
+                           /*errorRecord=*/bool(check));
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Emitter e{{b, loc}};
   if (check) {
-    e.record = entry.getArgument(numInputs + 1);
+    e.record = entry.getArguments().back();
     e.checkId = check.getId();
   }
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value lin = e.add(e.mul(bid, kBlockSize), tid);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin,
-                                        e.idx(numel));
+  Value end = count ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                 entry.getArgument(numBuffers))
+                          .getResult()
+                    : e.idx(numel);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, end);
   auto ifIn = scf::IfOp::create(b, loc, inRange, false);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&ifIn.getThenRegion().front());
@@ -550,5 +563,11 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   info.flops = 0;
   int64_t width = elementBytes(outType.getElementType());
   info.bytes = 2 * numel * width;
+  if (count) {
+    info.scalars = {count};
+    info.gridExtents = {count.ceilDiv(kBlockSize),
+                        getAffineConstantExpr(1, ctx),
+                        getAffineConstantExpr(1, ctx)};
+  }
   return info;
 }

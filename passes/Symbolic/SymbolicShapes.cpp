@@ -10,8 +10,10 @@
 // the structural ops (structuralTypeOf) that work on the dimensions after
 // the outer run and carry it through unchanged: data movement (transposes,
 // pads and slices that leave the run alone, concatenations along other
-// axes, reshapes that keep it), reductions of later axes, and over a
-// symbolic batch only, convolutions, pooling and batch norm. Every tensor
+// axes, expands, lookups in a static table by indices that hold the run),
+// reductions of later axes, and over a symbolic batch only, convolutions,
+// pooling and batch norm; and reshapes, which keep every element's linear
+// index whatever their run becomes. Every tensor
 // keeps its symbolic extents in one outer run of leading dimensions
 // (outerRunOf) that is the same for all of them (pointwise ops: or
 // broadcasts across the whole run). Such a kernel is the kernel of the
@@ -126,6 +128,19 @@ RankedTensorType structuralTypeOf(Operation *op) {
         return c.getType();
       })
       .Case([&](ReshapeOp r) { return r.getType(); })
+      // A lookup in a static table (an embedding) by indices that hold the
+      // run: the run leads the result too.
+      .Case([&](GatherOp g) -> RankedTensorType {
+        if (isSymbolic(g.getInput().getType()) || g.getAxis() != 0)
+          return {};
+        return g.getType();
+      })
+      // Its input broadcasts from the right, as a pointwise operand does.
+      .Case([&](ExpandOp e) -> RankedTensorType {
+        if (!sharesOuterRun(e.getInput().getType(), e.getType()))
+          return {};
+        return e.getType();
+      })
       .Case([&](ReduceOp r) -> RankedTensorType {
         RankedTensorType in = typeOf(r.getInput());
         if (r.getAxes().empty() ||
@@ -248,8 +263,15 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
   auto shares = [&](Type t) {
     return sharesOuterRun(t, out) || (structural && sharesLeadingRun(t, out));
   };
-  if (!llvm::all_of(op->getOperandTypes(), shares) ||
-      !llvm::all_of(op->getResultTypes(), shares))
+  // A reshape keeps every element's linear index, whatever its run becomes
+  // ([batch, 4, 77, 32] as [batch * 4, 77, 32]); so does a kernel of one
+  // element a thread, reading through ops that each carry their own run
+  // (checked one by one below).
+  bool elementKernel = fusion && (fusion.getKind() == KernelFamily::pointwise ||
+                                  fusion.getKind() == KernelFamily::movement);
+  bool anyRun = isa<ReshapeOp>(op) || elementKernel;
+  if (!anyRun && (!llvm::all_of(op->getOperandTypes(), shares) ||
+                  !llvm::all_of(op->getResultTypes(), shares)))
     return false;
   // A fusion's body is checked op by op, each against its own kernel type,
   // and every value against the fusion's.
@@ -258,7 +280,7 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
       if (isa<YieldOp, ConstantOp>(inner))
         continue;
       if (!compilesSymbolically(&inner) ||
-          !llvm::all_of(inner.getResultTypes(), shares))
+          (!anyRun && !llvm::all_of(inner.getResultTypes(), shares)))
         return false;
     }
   return true;

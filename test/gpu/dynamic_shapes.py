@@ -148,6 +148,42 @@ def mlp(dims, d, h, seed):
     return m, ref
 
 
+def embed_heads(seed):
+    """Token ids [batch, seq] -> an embedding lookup (Gather), layer norm,
+    a split into heads and back ([batch, seq, 4, 8] transposed to [batch,
+    seq, 8, 4] and flattened), and a Linear layer: data movement that
+    carries the symbolic run through, its extents merged and split by
+    reshapes."""
+    rng = np.random.default_rng(seed)
+    table = rng.standard_normal((64, 32)).astype(np.float32)
+    w = (rng.standard_normal((32, 16)) / np.sqrt(32)).astype(np.float32)
+    shape4 = numpy_helper.from_array(np.array([0, 0, 4, 8], np.int64), "s4")
+    shape3 = numpy_helper.from_array(np.array([0, 0, 32], np.int64), "s3")
+    m = graph("embed_heads", [
+        helper.make_node("Gather", ["table", "x"], ["e"], axis=0),
+        helper.make_node("LayerNormalization", ["e", "g", "b"], ["n"],
+                         axis=-1),
+        helper.make_node("Reshape", ["n", "s4"], ["h"]),
+        helper.make_node("Transpose", ["h"], ["t"], perm=[0, 1, 3, 2]),
+        helper.make_node("Reshape", ["t", "s3"], ["f"]),
+        helper.make_node("MatMul", ["f", "w"], ["y"]),
+    ], [helper.make_tensor_value_info("x", TensorProto.INT64,
+                                      ["batch", "seq"])],
+        [helper.make_tensor_value_info("y", F32, ["batch", "seq", 16])],
+        [numpy_helper.from_array(table, "table"),
+         numpy_helper.from_array(np.ones(32, np.float32), "g"),
+         numpy_helper.from_array(np.zeros(32, np.float32), "b"),
+         numpy_helper.from_array(w, "w"), shape4, shape3])
+
+    def ref(x):
+        e = table.astype(np.float64)[x.astype(np.int64)]
+        n = (e - e.mean(-1, keepdims=True)) / np.sqrt(
+            e.var(-1, keepdims=True) + 1e-5)
+        t = n.reshape(x.shape + (4, 8)).swapaxes(-1, -2)
+        return [t.reshape(x.shape + (32,)) @ w.astype(np.float64)]
+    return m, ref
+
+
 def image_net(elem, seed):
     """A ResNet-like net over a symbolic batch: a 7x7 stride-2 stem (3
     channels), max pool, a 3x3 block with a residual add, a depthwise 3x3
@@ -239,6 +275,10 @@ def models():
     out["bias_add_768_f16"] = (
         m, ref, {"x": "1..64x1..512x768"},
         [(1, 1), (1, 17), (3, 77), (64, 512), (7, 511), (32, 128)], "f16")
+    m, ref = embed_heads(4)
+    out["embed_heads_f32"] = (m, ref, {"x": "1..8x1..512"},
+                              [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
+                               (2, 128)], "f32")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = image_net(elem, 3)
         out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},
@@ -252,8 +292,11 @@ def inputs_for(model, dims, dtype, rng):
     for inp in model.graph.input:
         shape = list(dims) + [d.dim_value for d in
                               inp.type.tensor_type.shape.dim[len(dims):]]
-        a = rng.standard_normal(shape).astype(
-            np.float16 if dtype == "f16" else np.float32)
+        if inp.type.tensor_type.elem_type == TensorProto.INT64:
+            a = rng.integers(0, 64, shape).astype(np.int64)
+        else:
+            a = rng.standard_normal(shape).astype(
+                np.float16 if dtype == "f16" else np.float32)
         arrays.append(a)
     return arrays
 
@@ -299,8 +342,9 @@ def check(name, spec, brrrc, work):
             m(*ins) if len(want) > 1 else [m(*ins)], want)]
         # torch CUDA tensors into NaN-poisoned outputs of the actual shape
         tins = [torch.from_numpy(a).cuda() for a in ins]
+        out_dtype = torch.float16 if dtype == "f16" else torch.float32
         touts = [torch.full(w.shape, float("nan"),
-                            dtype=tins[0].dtype, device="cuda") for w in want]
+                            dtype=out_dtype, device="cuda") for w in want]
         m._default_context().run(*tins, outputs=touts)
         torch.cuda.synchronize()
         errs += [compare(t.cpu().numpy(), w, dtype)
@@ -395,7 +439,8 @@ def time_model(name, spec, brrrc, work):
         fixed = "x".join([str(d) for d in dims] + full[len(dims):])
         compile_model(brrrc, path, static_so, {"x": fixed})
         st = brrr.load(static_so)
-        outs_d = [torch.empty(w.shape, dtype=tins[0].dtype, device="cuda")
+        out_dtype = torch.float16 if dtype == "f16" else torch.float32
+        outs_d = [torch.empty(w.shape, dtype=out_dtype, device="cuda")
                   for w in ref(*[a.astype(np.float64) for a in ins])]
         outs_s = [torch.empty_like(o) for o in outs_d]
         cd, cs = dyn.context(), st.context()
@@ -434,6 +479,15 @@ def time_model(name, spec, brrrc, work):
             def eager():
                 a = tins[0] + bt
                 return torch.relu(a * tins[1]), torch.tanh(a)
+        elif name.startswith("embed_heads"):
+            t = {i.name: torch.from_numpy(numpy_helper.to_array(i)).cuda()
+                 for i in model.graph.initializer}
+            ids = tins[0]
+
+            def eager():
+                n = torch.nn.functional.layer_norm(t["table"][ids], (32,))
+                h = n.view(*ids.shape, 4, 8).transpose(-1, -2)
+                return h.reshape(*ids.shape, 32) @ t["w"]
         elif name.startswith("image_net"):
             t = {i.name: torch.from_numpy(numpy_helper.to_array(i)).cuda()
                  for i in model.graph.initializer}
