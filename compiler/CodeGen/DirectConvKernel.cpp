@@ -113,10 +113,8 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
       e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), threads),
             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value inRange =
-      batch ? arith::CmpIOp::create(
-                  b, loc, arith::CmpIPredicate::ult, tid,
-                  arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                             entry.getArgument(numBuffers)))
+      batch ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                    indexArgument(b, loc, entry, numBuffers))
                   .getResult()
             : e.ult(tid, total);
   auto inBounds = scf::IfOp::create(b, loc, inRange, false);

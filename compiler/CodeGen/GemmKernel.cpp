@@ -152,8 +152,7 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   GemmBuilder e{{b, loc}};
   e.arg = [&](Value v) { return kernelArgument(entry, v); };
   if (symbolic)
-    e.rows = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                        entry.getArgument(numBuffers));
+    e.rows = indexArgument(b, loc, entry, numBuffers);
   e.z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
 
   Value lane = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);

@@ -38,6 +38,12 @@ gpu::GPUFuncOp mlir::brrr::createKernel(OpBuilder &moduleBuilder, Location loc,
   return func;
 }
 
+Value mlir::brrr::indexArgument(OpBuilder &b, Location loc, Block &entry,
+                                unsigned i) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                    entry.getArgument(i));
+}
+
 mlir::brrr::LargestShapeView::LargestShapeView(FusionOp fusion) {
   SmallVector<DimAttr> dims = dimsOf(fusion);
   auto narrow = [&](Value v) {

@@ -29,6 +29,10 @@ gpu::GPUFuncOp createKernel(OpBuilder &moduleBuilder, Location loc,
                             int64_t blockSize, unsigned numByValue = 0,
                             unsigned numScalars = 0, bool errorRecord = false);
 
+/// Argument `i` of kernel entry block `entry`, an i64 extent read at run
+/// time (a scalar after the buffers), as an index at `b`'s insertion point.
+Value indexArgument(OpBuilder &b, Location loc, Block &entry, unsigned i);
+
 /// While it lives, `fusion`'s results, body arguments and body values have
 /// their largest static types (largestTypeOf over the module's symbolic
 /// dimensions), so that a family's code generator builds the kernel of the

@@ -410,10 +410,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value lin = e.add(e.mul(bid, kBlockSize), tid);
-  Value end = count ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                 entry.getArgument(numBuffers))
-                          .getResult()
-                    : e.idx(numel);
+  Value end = count ? indexArgument(b, loc, entry, numBuffers) : e.idx(numel);
   Value inRange =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, end);
   auto ifIn = scf::IfOp::create(b, loc, inRange, false);

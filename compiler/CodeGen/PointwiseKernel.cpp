@@ -88,8 +88,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   // constant (built where it is used, as the static kernel always was).
   Value passed;
   if (symbolic)
-    passed = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                        entry.getArgument(numBuffers));
+    passed = indexArgument(b, loc, entry, numBuffers);
   auto count = [&]() { return symbolic ? passed : e.idx(numel); };
 
   auto i64 = b.getI64Type();

@@ -115,10 +115,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   // The threads: one per vector of outputs (a vector never straddles two
   // pixels, so the count divides at every shape).
   Value threads =
-      symbolic ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                            entry.getArgument(numBuffers))
-                     .getResult()
-               : e.idx(total / vec);
+      symbolic ? indexArgument(b, loc, entry, numBuffers) : e.idx(total / vec);
   auto inBounds = scf::IfOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, threads),

@@ -344,12 +344,8 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   Value tid = cooperative ? blockId : e.add(e.mul(blockId, block), thread);
   scf::IfOp inBounds;
   if (!cooperative) {
-    Value bound =
-        boundAtRunTime
-            ? arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                         entry.getArgument(numBuffers))
-                  .getResult()
-            : e.idx(outputs);
+    Value bound = boundAtRunTime ? indexArgument(b, loc, entry, numBuffers)
+                                 : e.idx(outputs);
     inBounds = scf::IfOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, bound),

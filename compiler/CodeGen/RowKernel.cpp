@@ -177,9 +177,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
     lane = arith::RemUIOp::create(b, loc, r.tid, r.idx(lanes));
     // The rows: a constant, or the count the launch is passed.
     Value rows =
-        symbolic ? Value(arith::IndexCastOp::create(
-                       b, loc, b.getIndexType(), entry.getArgument(numBuffers)))
-                 : r.idx(g.rows);
+        symbolic ? indexArgument(b, loc, entry, numBuffers) : r.idx(g.rows);
     rowValid =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
     Value lastRow = symbolic

@@ -87,8 +87,7 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   e.arg = [&](Value v) { return kernelArgument(entry, v); };
   e.z = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   if (symbolic)
-    e.rows = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                        entry.getArgument(numBuffers));
+    e.rows = indexArgument(b, loc, entry, numBuffers);
   StagedMath sm{{b, loc}};
   Type i8 = b.getIntegerType(8), f32 = b.getF32Type();
   Value smem = dynamicShared(moduleBuilder, b, loc);

@@ -332,8 +332,7 @@ void WgmmaKernel::createFunction(StringRef name) {
   smemAddr = arith::AddIOp::create(b, loc, rawAddr, pad);
 
   if (symbolic) {
-    rowsValue = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                           entry->getArgument(2 + numBuffers));
+    rowsValue = indexArgument(b, loc, *entry, 2 + numBuffers);
     tilesMValue = arith::DivUIOp::create(
         b, loc, e.add(rowsValue, e.idx(tile.m - 1)), e.idx(tile.m));
   }
