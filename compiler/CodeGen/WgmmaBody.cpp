@@ -287,13 +287,13 @@ LogicalResult WgmmaKernel::readPlan() {
   tilesPerBatch = tilesM * tilesN;
   totalTiles = tilesPerBatch * batches;
   persistent = tile.grid > 0;
-  if (problem.rowsExtent && (persistent || batches != 1))
-    return problem.product->emitOpError(
-        "symbolic rows take one block a tile of one batch");
   blocks = persistent ? std::min(tile.grid, totalTiles) : 0;
   consumers = tile.m / 64;
   pingpong = tile.pingpong();
   overlapped = tile.overlapped();
+  if (problem.rowsExtent && (batches != 1 || pingpong || overlapped))
+    return problem.product->emitOpError(
+        "symbolic rows take one batch and the cooperative schedule");
   halves = pingpong ? consumers : 1;
   kTiles = problem.kTiles / split;
   numInputs = fusion.getInputs().size();
@@ -374,9 +374,29 @@ void WgmmaKernel::forEachTile(Value start, int64_t step, const TileBody &body) {
     body(*ownTile, e.idx(0), e.idx(0), e.idx(1));
     return;
   }
-  Value count = e.add(
-      e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid), blocks),
-      e.idx(1));
+  Value count;
+  if (tilesMValue) {
+    // Over symbolic rows, the actual rows' tiles; a block past them has
+    // none (the grid is the largest shape's).
+    Value total = e.mul(tilesMValue, tilesN);
+    Value ahead =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, bid, total);
+    Value safe =
+        arith::SelectOp::create(b, loc, ahead, total, e.add(bid, e.idx(1)));
+    count = arith::SelectOp::create(
+        b, loc, ahead,
+        e.add(e.div(arith::SubIOp::create(
+                        b, loc, arith::SubIOp::create(b, loc, safe, e.idx(1)),
+                        bid),
+                    blocks),
+              e.idx(1)),
+        e.idx(0));
+  } else {
+    count =
+        e.add(e.div(arith::SubIOp::create(b, loc, e.idx(totalTiles - 1), bid),
+                    blocks),
+              e.idx(1));
+  }
   auto loop = scf::ForOp::create(b, loc, start, count, e.idx(step));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -765,11 +785,13 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   info.tensorMaps = mapsAttr;
   if (problem.rowsExtent) {
     // One block a tile (tiles of the same rows in groups of kGroupRows row
-    // tiles, each split over a cluster): the actual rows' tiles.
+    // tiles, each split over a cluster): the actual rows' tiles; persistent
+    // blocks, as many as at the largest shape, walk the actual rows' tiles.
     info.scalars = {problem.rowsExtent};
-    info.gridExtents = {problem.rowsExtent.ceilDiv(tile.m) * (tilesN * split),
-                        getAffineConstantExpr(1, ctx),
-                        getAffineConstantExpr(problem.batches, ctx)};
+    info.gridExtents = {
+        persistent ? getAffineConstantExpr(blocks, ctx)
+                   : problem.rowsExtent.ceilDiv(tile.m) * (tilesN * split),
+        getAffineConstantExpr(1, ctx), getAffineConstantExpr(info.gridZ, ctx)};
   }
   // Its warpgroups of 128 threads hold 40 (the producer) + 232 m/64 (the
   // consumers) registers a thread after setmaxnreg, which the block must

@@ -347,11 +347,11 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       // Convolutions whose tiles outnumber the multiprocessors always run
       // persistent (measured: ResNet-50, MobileNetV2 and EfficientNet-B0
       // 5-11% faster at batch 32, test/gpu/NOTES.md). Over a symbolic
-      // batch, one block a tile of the largest shape's tiling, its grid the
-      // actual rows'.
-      if (!symbolic)
-        choosePersistence(*tile, g->product(), target, budget,
-                          scheduleOf(conv));
+      // batch, the largest batch's choice on the cooperative schedule: its
+      // blocks walk the actual rows' tiles (those past them have none).
+      choosePersistence(*tile, g->product(), target, budget,
+                        symbolic ? KernelSchedule::cooperative
+                                 : scheduleOf(conv));
       // One group of whole 64-channel slices: every k-slice is one tap's
       // channel block, so the slices split evenly between blocks; such
       // convolutions narrow their tiles as products do (measured: ResNet-50

@@ -2,8 +2,7 @@
 // Images over a symbolic batch: the channels-last layout carries the
 // batch's extent through its transposes and pads, and every kernel family
 // an image network needs takes it (symbolic-shapes-gate.mlir has what is
-// refused). Configs are the largest shape's; convolutions keep one block a
-// tile (persistent blocks walk a tile count fixed at compile time).
+// refused). Configs are the largest shape's.
 
 module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>>, %w: tensor<64x64x3x3xf16>, %b: tensor<64xf16>) -> tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>> {
@@ -18,10 +17,11 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.tar
 // The NHWC copy of the input keeps the batch's extent.
 // CHECK: brrr.fusion movement
 // CHECK: brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 3, 1>} : tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>> -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
-// 256 tiles of 128 rows at the largest batch (a static compile runs them
-// persistent, `grid = 132`): one block a tile.
+// 256 tiles of 128 rows at the largest batch: persistent, as a static
+// compile of that batch runs them, 132 blocks walking the actual rows'
+// tiles.
 // CHECK: brrr.fusion conv
-// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>}
+// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = 132, epilogue = 64>}
 // CHECK: brrr.conv2d {{.+}} {channels_last,
 // CHECK-SAME: -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
 // CHECK: brrr.fusion pool
