@@ -271,13 +271,19 @@ void hoistCastsAboveViews(func::FuncOp func) {
       reads.push_back({chain, c});
     }
     // Only when the views read all of it (q, k and v cover the product):
-    // casting elements nobody reads would cost more than it saves.
+    // casting elements nobody reads would cost more than it saves. Counted
+    // at the largest shape over symbolic extents (views keep the outer run,
+    // so the ratio is the same at every shape).
+    auto count = [](Value v) {
+      int64_t n = 1;
+      for (int64_t d : largestShapeOf(v))
+        n *= d;
+      return n;
+    };
     int64_t read = 0;
     for (auto &[chain, c] : reads)
-      read += cast<RankedTensorType>(chain.front()->getResult(0).getType())
-                  .getNumElements();
-    if (!ok || reads.empty() ||
-        read < cast<RankedTensorType>(source.getType()).getNumElements())
+      read += count(chain.front()->getResult(0));
+    if (!ok || reads.empty() || read < count(source))
       continue;
     OpBuilder b(func.getContext());
     b.setInsertionPointAfterValue(source);
