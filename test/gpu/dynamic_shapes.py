@@ -354,6 +354,21 @@ def check(name, spec, brrrc, work):
         print("%-18s %-14s %s" % (name, "x".join(map(str, dims)),
                                   "ok" if not bad else "MISMATCH " + bad[0]),
               flush=True)
+    # Token ids out of the table's range, at a shape below the largest: the
+    # run reports the lookup's node (its error record, read back through
+    # the same launch's parameters as the element count), and the model
+    # runs on.
+    if model.graph.input[0].type.tensor_type.elem_type == TensorProto.INT64:
+        ids = inputs_for(model, (3, 77), dtype, rng)[0]
+        ids[2, 40] = 5000
+        try:
+            m(ids)
+            print("%-18s id 5000: NOT REPORTED" % name)
+            ok = False
+        except brrr.BrrrError as e:
+            print("%-18s id 5000: %s: %s" % (name, e.status_name,
+                                             e.message[:110]))
+            ok &= "Gather" in e.message
     # Outside the range: refused, and the model runs on.
     top = [int(t.split("..")[-1]) for t in
            ranges["x"].split("x")[:len(shapes[0])]]
