@@ -46,6 +46,19 @@ int64_t elementCountDivisor(RankedTensorType t);
 /// kernels over it are built for).
 SmallVector<int64_t> largestShapeOf(Value v);
 
+/// Over symbolic rows, a Tensor Core kernel's config for each range of
+/// rows whose best config differs from the next range's
+/// (brrr-select-kernel-config): `brrr.variants`, ascending, each a
+/// dictionary {rows: the range's largest rows (i64), config: its
+/// #brrr.kernel}, the rows of the fusion's own `brrr.config` above the
+/// last; `brrr.variant_rows` the rows as a map of the symbols. Code
+/// generation emits a kernel per variant (`brrr.launch_variants`: the
+/// launch attributes of each, and its `rows`), and the runtime launches the
+/// one whose range holds the actual rows.
+constexpr llvm::StringLiteral kVariantsAttrName = "brrr.variants";
+constexpr llvm::StringLiteral kVariantRowsAttrName = "brrr.variant_rows";
+constexpr llvm::StringLiteral kLaunchVariantsAttrName = "brrr.launch_variants";
+
 /// Whether the compiler handles the symbolic extents of `op` (see
 /// passes/Symbolic/SymbolicShapes.cpp): ops and kernels whose tensors
 /// share one outer run of leading symbolic extents, which each op carries
@@ -531,6 +544,9 @@ FailureOr<SmallVector<SharedBuffer>> sharedBuffersOf(FusionOp fusion,
 /// apart from every buffer alive at the same time); returns the bytes the
 /// kernel needs.
 int64_t placeSharedBuffers(MutableArrayRef<SharedBuffer> buffers);
+/// `fusion`'s shared memory plan under its config (sharedBuffersOf,
+/// placeSharedBuffers), or an error naming the budget it exceeds.
+FailureOr<SharedPlanAttr> planSharedMemory(FusionOp fusion);
 
 } // namespace mlir::brrr
 

@@ -309,6 +309,9 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
     for (int32_t g : l.gridExprs)
       w.u32(uint32_t(g));
     w.u32s(l.scalars);
+    w.u32(uint32_t(l.guardExpr));
+    w.u64(l.guardMin);
+    w.u64(l.guardMax);
   }
   w.u64(a.copies.size());
   for (const Copy &c : a.copies) {
@@ -580,8 +583,8 @@ bool readMaps(Reader &r, std::vector<TensorMap> &maps) {
 bool readLaunches(Reader &r, std::vector<Launch> &launches) {
   uint64_t n = 0;
   // kernel, grid, block, sharedBytes, args count, maps count, programmatic,
-  // errorRecord, gridExprs, scalars count.
-  if (!r.count(n, 69, "launches"))
+  // errorRecord, gridExprs, scalars count, guard.
+  if (!r.count(n, 89, "launches"))
     return false;
   launches.resize(size_t(n));
   for (size_t i = 0; i < launches.size(); ++i) {
@@ -605,8 +608,11 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
         return false;
       g = int32_t(bits);
     }
-    if (!r.u32s(l.scalars, "scalars"))
+    uint32_t guard = 0;
+    if (!r.u32s(l.scalars, "scalars") || !r.u32(guard, "guardExpr") ||
+        !r.u64(l.guardMin, "guardMin") || !r.u64(l.guardMax, "guardMax"))
       return false;
+    l.guardExpr = int32_t(guard);
   }
   r.where.clear();
   return true;

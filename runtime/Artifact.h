@@ -24,7 +24,8 @@
 // `TensorMap::dimExprs` (after `elementStrides`), `Launch::gridExprs` and
 // `Launch::scalars` (after `errorRecord`), `Artifact::symbols` and
 // `Artifact::exprs` (after `checks`). An expression is a u64 count of terms,
-// each a u32 op and a u64 value.
+// each a u32 op and a u64 value. Version 8 the launches' guards
+// (`Launch::guardExpr`, `guardMin`, `guardMax`, after `scalars`).
 //
 // Weights apart (kFlagWeightsApart): the image ends after the weight
 // block's length with a u64 weights id (weightsId()) instead of the bytes.
@@ -49,7 +50,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 7;
+constexpr uint32_t kFormatVersion = 8;
 
 /// Bits of the header's flags word.
 constexpr uint32_t kFlagWeightsApart = 1u; ///< see "Weights apart" above
@@ -208,6 +209,12 @@ struct Launch {
   /// Indices into `Artifact::exprs` of the kernel's i64 parameters that
   /// follow `args`: the extents it reads at run time.
   std::vector<uint32_t> scalars;
+  /// -1, or the index into `Artifact::exprs` of the extent that picks this
+  /// launch: it runs at the shapes where that extent lies in [guardMin,
+  /// guardMax], and not at the others (one kernel of several, each for a
+  /// range of a product's rows).
+  int32_t guardExpr = -1;
+  uint64_t guardMin = 0, guardMax = 0;
 };
 
 /// A device-to-device copy (an output that aliases an input or a weight).

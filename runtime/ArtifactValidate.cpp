@@ -383,6 +383,14 @@ private:
         if (!checkExprIndex(l.scalars[j],
                             at + ".scalars[" + std::to_string(j) + "]"))
           return false;
+      if (l.guardExpr != -1) {
+        if (!checkExprIndex(l.guardExpr, at + ".guardExpr"))
+          return false;
+        if (l.guardMin > l.guardMax)
+          return fail(at + " is guarded by the empty range [" +
+                      std::to_string(l.guardMin) + ", " +
+                      std::to_string(l.guardMax) + "]");
+      }
       for (size_t j = 0; j < l.maps.size(); ++j) {
         std::string reason;
         // A symbolic map is checked at its largest extents below, and at

@@ -179,6 +179,16 @@ brrr_status bindShapes(brrr_context &c, const char *fn) {
                         std::to_string(launch.grid[d]));
       grids[l][size_t(d)] = uint32_t(g);
     }
+  // A guarded launch runs where its extent lies in its range; elsewhere
+  // its grid is empty, which every enqueue skips.
+  for (size_t l = 0; l < a.launches.size(); ++l) {
+    const artifact::Launch &launch = a.launches[l];
+    if (launch.guardExpr == -1)
+      continue;
+    uint64_t v = uint64_t(exprs[size_t(launch.guardExpr)]);
+    if (v < launch.guardMin || v > launch.guardMax)
+      grids[l] = {0, 0, 0};
+  }
   c.exprValues = std::move(exprs);
   // Every tensor fits what the plan reserved for it.
   for (uint32_t t = 0; t < a.tensors.size(); ++t)

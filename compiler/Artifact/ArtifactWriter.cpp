@@ -498,8 +498,6 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     if (!mem || !kernel)
       return fusion.emitOpError("has no memory plan or kernel");
     art::Launch launch;
-    if (failed(readTensorMaps(fusion, a, tensorOf, exprs, launch)))
-      return failure();
     for (Value in : fusion.getInputs())
       launch.args.push_back(tensorOf.lookup(in));
     for (auto [k, r] : llvm::enumerate(fusion.getResults())) {
@@ -517,40 +515,95 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
       tensorOf[r] = *t;
       launch.args.push_back(*t);
     }
-    auto [it, inserted] =
-        kernelIndex.try_emplace(kernel.str(), a.kernels.size());
-    if (inserted) {
-      art::Kernel k;
-      k.name = kernel.str();
-      if (auto f = fusion->getAttrOfType<IntegerAttr>("brrr.flops"))
-        k.flops = f.getInt();
-      if (auto b = fusion->getAttrOfType<IntegerAttr>("brrr.bytes"))
-        k.bytes = b.getInt();
-      a.kernels.push_back(k);
+    // The kernel, its launch shape and its parameters, from the fusion's
+    // attributes (those of its kernels for ranges of rows are set in turn).
+    auto describe = [&](art::Launch &launch) -> LogicalResult {
+      if (failed(readTensorMaps(fusion, a, tensorOf, exprs, launch)))
+        return failure();
+      auto kernel = fusion->getAttrOfType<StringAttr>("brrr.kernel");
+      auto [it, inserted] =
+          kernelIndex.try_emplace(kernel.str(), a.kernels.size());
+      if (inserted) {
+        art::Kernel k;
+        k.name = kernel.str();
+        if (auto f = fusion->getAttrOfType<IntegerAttr>("brrr.flops"))
+          k.flops = f.getInt();
+        if (auto b = fusion->getAttrOfType<IntegerAttr>("brrr.bytes"))
+          k.bytes = b.getInt();
+        a.kernels.push_back(k);
+      }
+      launch.kernel = it->second;
+      auto grid = fusion->getAttrOfType<DenseI64ArrayAttr>("brrr.grid");
+      auto block = fusion->getAttrOfType<DenseI64ArrayAttr>("brrr.block");
+      for (int d = 0; d < 3; ++d) {
+        launch.grid[d] = grid[d];
+        launch.block[d] = block[d];
+      }
+      FailureOr<SmallVector<uint32_t>> gridExprs =
+          mapExprs(fusion, kGridExtentsAttrName, exprs);
+      FailureOr<SmallVector<uint32_t>> scalars =
+          mapExprs(fusion, kScalarsAttrName, exprs);
+      if (failed(gridExprs) || failed(scalars))
+        return failure();
+      if (!gridExprs->empty() && gridExprs->size() != 3)
+        return fusion.emitOpError("brrr.grid_extents has ")
+               << gridExprs->size() << " results, not 3";
+      for (auto [d, e] : llvm::enumerate(*gridExprs))
+        launch.gridExprs[d] = int32_t(e);
+      launch.scalars.assign(scalars->begin(), scalars->end());
+      if (auto shared =
+              fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName))
+        launch.sharedBytes = shared.getBytes();
+      launch.programmatic = fusion->hasAttr("brrr.programmatic");
+      return success();
+    };
+    // Kernels for ranges of a product's rows (kLaunchVariantsAttrName), in
+    // ascending order, each guarded by its range; the fusion's own kernel
+    // takes the rows above the last.
+    SmallVector<art::Launch> variants;
+    uint64_t rowsFrom = 0;
+    int32_t rowsExpr = -1;
+    if (auto launches =
+            fusion->getAttrOfType<ArrayAttr>(kLaunchVariantsAttrName)) {
+      auto rows = fusion->getAttrOfType<AffineMapAttr>(kVariantRowsAttrName);
+      if (!rows || rows.getValue().getNumResults() != 1)
+        return fusion.emitOpError("has kernels for ranges of rows but no ")
+               << kVariantRowsAttrName;
+      FailureOr<uint32_t> e =
+          exprs.indexOf(rows.getValue().getResult(0), fusion.getLoc());
+      if (failed(e))
+        return failure();
+      rowsExpr = int32_t(*e);
+      NamedAttrList own(fusion->getAttrDictionary());
+      for (Attribute attr : launches) {
+        auto entries = cast<DictionaryAttr>(attr);
+        for (NamedAttribute entry : entries)
+          if (entry.getName() != "rows")
+            fusion->setAttr(entry.getName(), entry.getValue());
+        for (StringRef name : {"brrr.programmatic", "brrr.tensor_maps",
+                               kGridExtentsAttrName.data()})
+          if (!entries.get(name))
+            fusion->removeAttr(name);
+        art::Launch variant = launch;
+        LogicalResult described = describe(variant);
+        fusion->setAttrs(own);
+        if (failed(described))
+          return failure();
+        auto upto = cast<IntegerAttr>(entries.get("rows")).getInt();
+        variant.guardExpr = rowsExpr;
+        variant.guardMin = rowsFrom;
+        variant.guardMax = uint64_t(upto);
+        rowsFrom = uint64_t(upto) + 1;
+        variants.push_back(std::move(variant));
+      }
     }
-    launch.kernel = it->second;
-    auto grid = fusion->getAttrOfType<DenseI64ArrayAttr>("brrr.grid");
-    auto block = fusion->getAttrOfType<DenseI64ArrayAttr>("brrr.block");
-    for (int d = 0; d < 3; ++d) {
-      launch.grid[d] = grid[d];
-      launch.block[d] = block[d];
-    }
-    FailureOr<SmallVector<uint32_t>> gridExprs =
-        mapExprs(fusion, kGridExtentsAttrName, exprs);
-    FailureOr<SmallVector<uint32_t>> scalars =
-        mapExprs(fusion, kScalarsAttrName, exprs);
-    if (failed(gridExprs) || failed(scalars))
+    if (failed(describe(launch)))
       return failure();
-    if (!gridExprs->empty() && gridExprs->size() != 3)
-      return fusion.emitOpError("brrr.grid_extents has ")
-             << gridExprs->size() << " results, not 3";
-    for (auto [d, e] : llvm::enumerate(*gridExprs))
-      launch.gridExprs[d] = int32_t(e);
-    launch.scalars.assign(scalars->begin(), scalars->end());
-    if (auto shared =
-            fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName))
-      launch.sharedBytes = shared.getBytes();
-    launch.programmatic = fusion->hasAttr("brrr.programmatic");
+    if (rowsExpr != -1) {
+      launch.guardExpr = rowsExpr;
+      launch.guardMin = rowsFrom;
+      launch.guardMax = UINT64_MAX;
+    }
     if (auto check =
             fusion->getAttrOfType<IndexCheckAttr>(kIndexCheckAttrName)) {
       // The kernel writes the check's id into the record; the table maps it
@@ -565,9 +618,12 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     }
     if (launch.grid[0] == 0)
       continue; // Empty output: nothing to compute.
-    a.steps.push_back(
-        {art::Step::Kind::Launch, static_cast<uint32_t>(a.launches.size())});
-    a.launches.push_back(std::move(launch));
+    variants.push_back(std::move(launch));
+    for (art::Launch &l : variants) {
+      a.steps.push_back(
+          {art::Step::Kind::Launch, static_cast<uint32_t>(a.launches.size())});
+      a.launches.push_back(std::move(l));
+    }
   }
 
   // Outputs: written by their kernel (a view of the buffer it wrote is the

@@ -156,6 +156,20 @@ void shareIdenticalKernels(func::FuncOp main, gpu::GPUModuleOp kernels) {
     if (auto kernel = fusion->getAttrOfType<StringAttr>("brrr.kernel"))
       if (StringAttr first = sharedWith.lookup(kernel))
         fusion->setAttr("brrr.kernel", first);
+    // The kernels of its ranges of rows too.
+    auto variants = fusion->getAttrOfType<ArrayAttr>(kLaunchVariantsAttrName);
+    if (!variants)
+      return;
+    SmallVector<Attribute> renamed;
+    for (Attribute v : variants) {
+      NamedAttrList entries(cast<DictionaryAttr>(v));
+      auto kernel = cast<StringAttr>(entries.get("brrr.kernel"));
+      if (StringAttr first = sharedWith.lookup(kernel))
+        entries.set("brrr.kernel", first);
+      renamed.push_back(entries.getDictionary(fusion.getContext()));
+    }
+    fusion->setAttr(kLaunchVariantsAttrName,
+                    ArrayAttr::get(fusion.getContext(), renamed));
   });
   for (gpu::GPUFuncOp func : repeats)
     func.erase();
@@ -188,8 +202,59 @@ struct OutlineKernelsPass
     std::optional<KernelInfo> previous;
 
     unsigned index = 0;
+    unsigned symbols = dimsOf(module).size();
+    auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
+      return AffineMapAttr::get(
+          AffineMap::get(0, symbols, exprs, module.getContext()));
+    };
     WalkResult walk = main.walk([&](FusionOp fusion) {
       std::string name = "fusion_" + std::to_string(index++);
+      // A kernel for each range of rows with a config of its own, under
+      // that config and its shared plan (the fusion keeps its own).
+      if (auto variants = fusion->getAttrOfType<ArrayAttr>(kVariantsAttrName)) {
+        Attribute config = fusion->getAttr(kKernelConfigAttrName);
+        Attribute shared = fusion->getAttr(kSharedPlanAttrName);
+        SmallVector<Attribute> launches;
+        for (auto [k, v] : llvm::enumerate(variants)) {
+          auto variant = cast<DictionaryAttr>(v);
+          fusion->setAttr(kKernelConfigAttrName, variant.get("config"));
+          FailureOr<SharedPlanAttr> plan = planSharedMemory(fusion);
+          if (failed(plan))
+            return WalkResult::interrupt();
+          fusion->setAttr(kSharedPlanAttrName, *plan);
+          FailureOr<KernelInfo> vinfo =
+              emitKernel(fusion, kb, name + "_r" + std::to_string(k));
+          fusion->setAttr(kKernelConfigAttrName, config);
+          fusion->setAttr(kSharedPlanAttrName, shared);
+          if (failed(vinfo))
+            return WalkResult::interrupt();
+          // Launched in stream order: it lets the next kernel launch early
+          // but waits for nothing itself.
+          if (programmatic)
+            beginWithGridDependency(
+                kernels.lookupSymbol<gpu::GPUFuncOp>(vinfo->name), false);
+          SmallVector<NamedAttribute> entries = {
+              b.getNamedAttr("rows", variant.get("rows")),
+              b.getNamedAttr("brrr.kernel", b.getStringAttr(vinfo->name)),
+              b.getNamedAttr("brrr.grid",
+                             b.getDenseI64ArrayAttr(
+                                 {vinfo->grid, vinfo->gridY, vinfo->gridZ})),
+              b.getNamedAttr("brrr.block",
+                             b.getDenseI64ArrayAttr({vinfo->block, 1, 1})),
+              b.getNamedAttr(kSharedPlanAttrName, *plan),
+              b.getNamedAttr("brrr.flops", b.getI64IntegerAttr(vinfo->flops)),
+              b.getNamedAttr("brrr.bytes", b.getI64IntegerAttr(vinfo->bytes)),
+              b.getNamedAttr(kScalarsAttrName, mapOf(vinfo->scalars))};
+          if (!vinfo->gridExtents.empty())
+            entries.push_back(b.getNamedAttr(kGridExtentsAttrName,
+                                             mapOf(vinfo->gridExtents)));
+          if (vinfo->tensorMaps)
+            entries.push_back(
+                b.getNamedAttr("brrr.tensor_maps", vinfo->tensorMaps));
+          launches.push_back(b.getDictionaryAttr(entries));
+        }
+        fusion->setAttr(kLaunchVariantsAttrName, b.getArrayAttr(launches));
+      }
       FailureOr<KernelInfo> info = emitKernel(fusion, kb, name);
       if (failed(info))
         return WalkResult::interrupt();
@@ -199,11 +264,6 @@ struct OutlineKernelsPass
       fusion->setAttr("brrr.block",
                       b.getDenseI64ArrayAttr({info->block, 1, 1}));
       if (!info->gridExtents.empty() || !info->scalars.empty()) {
-        unsigned symbols = dimsOf(module).size();
-        auto mapOf = [&](ArrayRef<AffineExpr> exprs) {
-          return AffineMapAttr::get(
-              AffineMap::get(0, symbols, exprs, module.getContext()));
-        };
         if (!info->gridExtents.empty())
           fusion->setAttr(kGridExtentsAttrName, mapOf(info->gridExtents));
         fusion->setAttr(kScalarsAttrName, mapOf(info->scalars));

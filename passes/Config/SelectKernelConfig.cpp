@@ -92,6 +92,47 @@ KernelConfigAttr reduceConfig(FusionOp fusion) {
                                KernelSchedule::cooperative);
 }
 
+/// Over symbolic rows `p.rowsExtent` (from the smallest to the largest
+/// rows, `p.M`): records on `fusion` the configs `configAt` chooses at the
+/// largest rows of each power-of-two range of rows (smallest x 2^k) where
+/// it differs from the next range's (kVariantsAttrName); `main` is the
+/// largest range's. A range's kernel then runs between half the rows its
+/// config was chosen for and those rows, where a static compile of each
+/// shape would choose at the shape's own rows.
+void recordRowVariants(
+    FusionOp fusion, const ProductShape &p, KernelConfigAttr main,
+    function_ref<KernelConfigAttr(const ProductShape &)> configAt) {
+  std::optional<std::pair<int64_t, int64_t>> range =
+      rangeOf(p.rowsExtent, dimsOf(fusion));
+  if (!range || range->first < 1)
+    return;
+  SmallVector<std::pair<int64_t, KernelConfigAttr>> buckets;
+  for (int64_t rows = range->first; rows < range->second; rows *= 2) {
+    ProductShape q = p;
+    q.M = rows;
+    buckets.push_back({rows, configAt(q)});
+  }
+  buckets.push_back({range->second, main});
+  MLIRContext *ctx = fusion.getContext();
+  SmallVector<Attribute> variants;
+  for (size_t i = 0; i + 1 < buckets.size(); ++i) {
+    if (!buckets[i].second || buckets[i].second == buckets[i + 1].second)
+      continue;
+    NamedAttribute entries[] = {
+        NamedAttribute(StringAttr::get(ctx, "config"), buckets[i].second),
+        NamedAttribute(
+            StringAttr::get(ctx, "rows"),
+            IntegerAttr::get(IntegerType::get(ctx, 64), buckets[i].first))};
+    variants.push_back(DictionaryAttr::get(ctx, entries));
+  }
+  if (variants.empty())
+    return;
+  fusion->setAttr(kVariantsAttrName, ArrayAttr::get(ctx, variants));
+  unsigned symbols = dimsOf(fusion).size();
+  fusion->setAttr(kVariantRowsAttrName, AffineMapAttr::get(AffineMap::get(
+                                            0, symbols, p.rowsExtent, ctx)));
+}
+
 /// The config of an attention kernel: 64 queries per block over 4 warps
 /// (a tile of 16 each), key blocks of 64 through two buffers. Measured on
 /// an H100 against the other tiles (test/gpu/NOTES.md), it is within 10%
@@ -277,10 +318,24 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
                p.K >= (lightEpilogue(fusion, product) ? kOverlapMinK
                                                       : kOverlapHeavyMinK))
         choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
+      MatmulTile largest = *tile;
       chooseClusterSplit(*tile, p, target);
       if (pinnedTile.empty())
         chooseNarrowTile(*tile, p, target, budget);
-      return tile->config(ctx);
+      KernelConfigAttr config = tile->config(ctx);
+      // Over symbolic rows on the wgmma body, each range of rows takes the
+      // tile a static compile of its largest rows would.
+      if (symbolic && pinnedTile.empty())
+        recordRowVariants(fusion, p, config, [&](const ProductShape &q) {
+          std::optional<MatmulTile> t =
+              wgmmaTileOf(q, target, budget, largest.elementBytes);
+          if (!t)
+            return KernelConfigAttr();
+          chooseClusterSplit(*t, q, target);
+          chooseNarrowTile(*t, q, target, budget);
+          return t->config(ctx);
+        });
+      return config;
     }
     if (MatmulTile::elementBytesOf(fusion) == 1)
       return matmulOf(fusion).emitOpError(
@@ -356,11 +411,28 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       // channel block, so the slices split evenly between blocks; such
       // convolutions narrow their tiles as products do (measured: ResNet-50
       // at batch 1 0.344 -> 0.274 ms, test/gpu/NOTES.md).
-      if (g->G == 1 && g->C % 64 == 0) {
-        chooseClusterSplit(*tile, g->product(), target);
-        chooseNarrowTile(*tile, g->product(), target, budget);
-      }
-      return tile->config(ctx, KernelFamily::conv);
+      auto narrow = [&](MatmulTile &t, const ProductShape &q) {
+        if (g->G == 1 && g->C % 64 == 0) {
+          chooseClusterSplit(t, q, target);
+          chooseNarrowTile(t, q, target, budget);
+        }
+      };
+      narrow(*tile, g->product());
+      KernelConfigAttr config = tile->config(ctx, KernelFamily::conv);
+      // Over a symbolic batch, each range of rows takes the tile a static
+      // compile of its largest rows would.
+      if (symbolic)
+        recordRowVariants(
+            fusion, g->product(), config, [&](const ProductShape &q) {
+              std::optional<MatmulTile> t = wgmmaTileOf(q, target, budget);
+              if (!t)
+                return KernelConfigAttr();
+              choosePersistence(*t, q, target, budget,
+                                KernelSchedule::cooperative);
+              narrow(*t, q);
+              return t->config(ctx, KernelFamily::conv);
+            });
+      return config;
     }
     if (MatmulTile::elementBytesOf(fusion) == 1)
       return matmulOf(fusion).emitOpError(

@@ -15,6 +15,7 @@
 
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -36,34 +37,11 @@ struct PlanSharedMemoryPass
     if (failed(
             mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
-    TargetAttr target = targetOf(getOperation());
-    int64_t budget = sharedMemoryBudgetOf(getOperation());
-
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
-      int64_t slack = 0;
-      FailureOr<SmallVector<SharedBuffer>> buffers =
-          sharedBuffersOf(fusion, slack);
-      if (failed(buffers))
+      FailureOr<SharedPlanAttr> plan = planSharedMemory(fusion);
+      if (failed(plan))
         return WalkResult::interrupt();
-      int64_t total = placeSharedBuffers(*buffers) + slack;
-      if (total > budget) {
-        InFlightDiagnostic d = fusion.emitOpError("needs ")
-                               << total
-                               << " bytes of shared memory per block; ";
-        if (target.getChip().empty())
-          d << "the budget without a target is " << budget;
-        else
-          d << "the target " << target.getChip() << " allows " << budget;
-        return WalkResult::interrupt();
-      }
-      MLIRContext *ctx = fusion.getContext();
-      SmallVector<Attribute> entries;
-      for (const SharedBuffer &buf : *buffers)
-        entries.push_back(SharedBufferAttr::get(ctx, buf.role, buf.index,
-                                                buf.offset, buf.bytes));
-      fusion->setAttr(
-          kSharedPlanAttrName,
-          SharedPlanAttr::get(ctx, ArrayAttr::get(ctx, entries), total));
+      fusion->setAttr(kSharedPlanAttrName, *plan);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
@@ -72,6 +50,32 @@ struct PlanSharedMemoryPass
 };
 
 } // namespace
+
+FailureOr<SharedPlanAttr> mlir::brrr::planSharedMemory(FusionOp fusion) {
+  auto func = fusion->getParentOfType<func::FuncOp>();
+  TargetAttr target = targetOf(func);
+  int64_t budget = sharedMemoryBudgetOf(func);
+  int64_t slack = 0;
+  FailureOr<SmallVector<SharedBuffer>> buffers = sharedBuffersOf(fusion, slack);
+  if (failed(buffers))
+    return failure();
+  int64_t total = placeSharedBuffers(*buffers) + slack;
+  if (total > budget) {
+    InFlightDiagnostic d = fusion.emitOpError("needs ")
+                           << total << " bytes of shared memory per block; ";
+    if (target.getChip().empty())
+      d << "the budget without a target is " << budget;
+    else
+      d << "the target " << target.getChip() << " allows " << budget;
+    return failure();
+  }
+  MLIRContext *ctx = fusion.getContext();
+  SmallVector<Attribute> entries;
+  for (const SharedBuffer &buf : *buffers)
+    entries.push_back(
+        SharedBufferAttr::get(ctx, buf.role, buf.index, buf.offset, buf.bytes));
+  return SharedPlanAttr::get(ctx, ArrayAttr::get(ctx, entries), total);
+}
 
 int64_t mlir::brrr::placeSharedBuffers(MutableArrayRef<SharedBuffer> buffers) {
   SmallVector<size_t> order(buffers.size());

@@ -13,15 +13,17 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.tar
     return %3 : tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>
   }
 }
+// CHECK: #[[PIXELS:map[0-9]*]] = affine_map<()[s0] -> (s0 * 256)>
 // CHECK-LABEL: func.func @main
 // The NHWC copy of the input keeps the batch's extent.
 // CHECK: brrr.fusion movement
 // CHECK: brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 3, 1>} : tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>> -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
 // 256 tiles of 128 rows at the largest batch: persistent, as a static
 // compile of that batch runs them, 132 blocks walking the actual rows'
-// tiles.
+// tiles; up to 16384 rows (64 images, 128 tiles), one block a tile, as a
+// static compile of 64 images would.
 // CHECK: brrr.fusion conv
-// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = 132, epilogue = 64>}
+// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = 132, epilogue = 64>, brrr.variant_rows = #[[PIXELS]], brrr.variants = [{config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>, rows = 16384 : i64}]}
 // CHECK: brrr.conv2d {{.+}} {channels_last,
 // CHECK-SAME: -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
 // CHECK: brrr.fusion pool

@@ -144,8 +144,8 @@ TEST(ArtifactTest, EveryTruncatedPrefixIsRejectedCleanly) {
   for (const char *f :
        {"magic", "formatVersion", "target", "ptx", "kernels", "kernels[1].name",
         "tensors", "tensors[9].dims", "tensors[9].bytes", "inputs", "outputs",
-        "launches", "launches[2].args", "copies", "steps", "arenaBytes",
-        "weights"})
+        "launches", "launches[2].gridExprs", "launches[2].guardMax", "copies",
+        "steps", "arenaBytes", "weights"})
     EXPECT_TRUE(fields.count(f)) << "no truncation reported in " << f;
 }
 
@@ -171,12 +171,13 @@ TEST(ArtifactTest, ErrorRecordMustBeABool) {
   a.tensors[1].storage = Storage::Arena;
   a.arenaBytes = 256;
   std::vector<uint8_t> image = serialize(a);
-  // The launch's errorRecord flag: before its grid expressions and scalars'
-  // count, the copies' count, the steps (count, one kind/index pair), the
-  // check table (count, node, op), the symbols' and expressions' counts, the
-  // arena size and the weights' length.
+  // The launch's errorRecord flag: before its grid expressions, scalars'
+  // count and guard, the copies' count, the steps (count, one kind/index
+  // pair), the check table (count, node, op), the symbols' and expressions'
+  // counts, the arena size and the weights' length.
   size_t checks = 8 + (8 + a.checks[0].node.size()) + (8 + 6);
-  size_t at = image.size() - 8 - (8 + 8) - checks - 8 - 8 - 8 - 8 - 12 - 8 - 1;
+  size_t at =
+      image.size() - 8 - (8 + 8) - checks - 8 - 8 - 8 - 8 - 12 - 8 - 20 - 1;
   ASSERT_EQ(image[at], 1);
   image[at] = 2;
   EXPECT_EQ(rejection(image), "artifact field launches[0].errorRecord is 2 "
@@ -341,12 +342,12 @@ TEST(ArtifactTest, ProgrammaticMustBeABool) {
   a.weights.clear();
   a.arenaBytes = 0;
   std::vector<uint8_t> image = serialize(a);
-  // The last launch's flag: before its errorRecord flag, grid expressions
-  // and scalars' count, the copies (count, src, dst), the steps (count, four
-  // kind/index pairs), the counts of checks, symbols and expressions, the
-  // arena size and the weights' length.
-  size_t at =
-      image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 8 - 8 - 8 - 1 - 12 - 8 - 1;
+  // The last launch's flag: before its errorRecord flag, grid expressions,
+  // scalars' count and guard, the copies (count, src, dst), the steps
+  // (count, four kind/index pairs), the counts of checks, symbols and
+  // expressions, the arena size and the weights' length.
+  size_t at = image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 8 - 8 - 8 - 1 -
+              12 - 8 - 20 - 1;
   ASSERT_EQ(image[at], 0);
   image[at] = 3;
   EXPECT_EQ(rejection(image), "artifact field launches[2].programmatic is 3 "

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <set>
 
@@ -101,6 +102,22 @@ TEST(SymbolicArtifactTest, RoundTripKeepsSymbolsAndExpressions) {
   EXPECT_EQ(serialize(b), image);
 }
 
+TEST(SymbolicArtifactTest, RoundTripKeepsGuards) {
+  Artifact a = makeSymbolicArtifact();
+  a.launches[1].guardExpr = 0;
+  a.launches[1].guardMin = 2;
+  a.launches[1].guardMax = 3;
+  std::vector<uint8_t> image = serialize(a);
+  Artifact b;
+  std::string error;
+  ASSERT_TRUE(deserialize(image.data(), image.size(), b, error)) << error;
+  EXPECT_EQ(b.launches[0].guardExpr, -1);
+  EXPECT_EQ(b.launches[1].guardExpr, 0);
+  EXPECT_EQ(b.launches[1].guardMin, 2u);
+  EXPECT_EQ(b.launches[1].guardMax, 3u);
+  EXPECT_EQ(serialize(b), image);
+}
+
 TEST(SymbolicArtifactTest, TruncationsNameTheSymbolicFields) {
   std::vector<uint8_t> image = serialize(makeSymbolicArtifact());
   std::set<std::string> fields;
@@ -115,7 +132,8 @@ TEST(SymbolicArtifactTest, TruncationsNameTheSymbolicFields) {
   // Truncations early in a table are reported at its count.
   for (const char *f :
        {"tensors[4].dimExprs", "launches[1].gridExprs", "launches[1].scalars",
-        "symbols", "symbols[0].max", "exprs", "exprs[2].terms"})
+        "launches[1].guardExpr", "launches[1].guardMax", "symbols",
+        "symbols[0].max", "exprs", "exprs[2].terms"})
     EXPECT_TRUE(fields.count(f)) << "no truncation reported in " << f;
 }
 
@@ -138,6 +156,16 @@ TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {
   refuses([](Artifact &a) { a.symbols[0].min = 5; }, "range 5..4");
   refuses([](Artifact &a) { a.symbols.push_back(a.symbols[0]); },
           "repeated name");
+  refuses([](Artifact &a) { a.launches[1].guardExpr = 3; },
+          "launches[1].guardExpr is expression 3, out of range (3 "
+          "expressions)");
+  refuses(
+      [](Artifact &a) {
+        a.launches[1].guardExpr = 0;
+        a.launches[1].guardMin = 3;
+        a.launches[1].guardMax = 2;
+      },
+      "launches[1] is guarded by the empty range [3, 2]");
   refuses([](Artifact &a) { a.exprs[2].terms[1] = cst(32); },
           "gridExprs[0] is 4 at every symbol's maximum, but grid[0] is 8");
   refuses([](Artifact &a) { a.exprs[2].terms[3] = cst(0); },
@@ -294,6 +322,46 @@ TEST_F(ShapesTest, RunsAtEveryBatchInRange) {
     runAndCheck(batch, /*host=*/true, float(batch));
     // ceildiv(batch * 64, 32) blocks: the fake aborts on a grid too small.
     EXPECT_EQ(fakeStats().lastGrid[0], uint32_t(2 * batch));
+  }
+}
+
+/// The symbolic model with its first kernel in two versions, each guarded
+/// by a range of the batch: t0 = x + y up to 2 images, t0 = x + x from 3.
+class GuardedShapesTest : public ShapesTest {
+protected:
+  Artifact artifact() override {
+    Artifact a = makeSymbolicArtifact();
+    Launch twice = a.launches[0];
+    twice.args = {0, 0, 2};
+    a.launches[0].guardExpr = twice.guardExpr = 0; // the batch
+    a.launches[0].guardMin = 1;
+    a.launches[0].guardMax = 2;
+    twice.guardMin = 3;
+    twice.guardMax = UINT64_MAX;
+    a.launches.push_back(twice);
+    a.steps.insert(a.steps.begin() + 1,
+                   {Step::Kind::Launch, uint32_t(a.launches.size() - 1)});
+    return a;
+  }
+};
+
+TEST_F(GuardedShapesTest, EachShapeRunsTheLaunchItsGuardPicks) {
+  for (int64_t batch : {3, 1, 4, 2, 3}) {
+    ASSERT_EQ(setBatch(batch), BRRR_OK) << brrr_last_error();
+    size_t n = size_t(batch * kSymbolicRow);
+    std::vector<float> x(n), y(n), sum(n, -7), xy(n, -7);
+    for (size_t i = 0; i < n; ++i) {
+      x[i] = float(i % 13) - 5;
+      y[i] = float(i % 3) + 1;
+    }
+    const void *in[2] = {x.data(), y.data()};
+    void *out[2] = {sum.data(), xy.data()};
+    ASSERT_EQ(brrr_run_host(ctx, in, out), BRRR_OK) << brrr_last_error();
+    for (size_t i = 0; i < n; ++i) {
+      float t0 = batch <= 2 ? x[i] + y[i] : x[i] + x[i];
+      ASSERT_EQ(xy[i], t0) << "xy[" << i << "] at batch " << batch;
+      ASSERT_EQ(sum[i], t0 + y[i]) << "sum[" << i << "] at batch " << batch;
+    }
   }
 }
 

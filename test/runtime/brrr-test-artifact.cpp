@@ -140,6 +140,10 @@ int printLaunches(const char *tool, const char *path) {
     }
     for (uint32_t e : l.scalars)
       std::printf("  scalar %s\n", exprText(a, e).c_str());
+    if (l.guardExpr != -1)
+      std::printf(
+          "  when %s in %llu..%llu\n", exprText(a, size_t(l.guardExpr)).c_str(),
+          (unsigned long long)l.guardMin, (unsigned long long)l.guardMax);
     for (const brrr::artifact::TensorMap &m : l.maps) {
       if (m.dimExprs.empty())
         continue;
