@@ -253,11 +253,14 @@ std::optional<TmaOperand> tmaOperandOf(const OperandLayout &layout,
 struct ProductShape {
   /// At the largest shape over symbolic extents (compilesSymbolically),
   /// with `rowsExtent` the rows M as an expression of the symbols (null for
-  /// a static product).
+  /// a static product), or `batchesExtent` the batches (the symbolic
+  /// extents are batch dimensions of both operands: attention's products).
   int64_t M = 0, N = 0, K = 0;
-  AffineExpr rowsExtent;
+  AffineExpr rowsExtent, batchesExtent;
   SmallVector<int64_t> batch; ///< the result's batch dimensions
   int64_t batches = 1;        ///< their product
+  /// Whether the rows or the batches are symbolic.
+  bool symbolic() const { return rowsExtent || batchesExtent; }
   /// Whether a tile must not straddle two batches' columns: a grouped
   /// convolution's groups are batches side by side along N.
   bool wholeColumns = false;

@@ -738,5 +738,20 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   AttentionOp att = attentionOf(fusion);
   if (!att)
     return fusion.emitOpError("attention kernels hold a brrr.attention");
-  return AttentionKernel(fusion, att, moduleBuilder).emit(name);
+  // Over a symbolic batch: the largest batch's kernel, its grid z the
+  // actual batch's.
+  AffineExpr batchExtent;
+  std::optional<LargestShapeView> largest;
+  if (isSymbolic(att.getType())) {
+    if (outerRunOf(att.getType()) > 1)
+      return att.emitOpError("symbolic extents compile in the attention's "
+                             "batch only");
+    batchExtent = extentsOf(att.getType()).front();
+    largest.emplace(fusion);
+  }
+  FailureOr<KernelInfo> info =
+      AttentionKernel(fusion, att, moduleBuilder).emit(name);
+  if (succeeded(info))
+    info->readGridAtRunTime(fusion.getContext(), {}, {}, batchExtent);
+  return info;
 }

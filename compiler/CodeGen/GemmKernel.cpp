@@ -225,12 +225,10 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
   info.block = config->getThreads();
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
-  if (symbolic) {
-    MLIRContext *ctx = b.getContext();
+  if (symbolic)
     info.scalars = {spec.rowsExtent};
-    info.gridExtents = {getAffineConstantExpr(info.grid, ctx),
-                        spec.rowsExtent.ceilDiv(16),
-                        getAffineConstantExpr(info.gridZ, ctx)};
-  }
+  info.readGridAtRunTime(b.getContext(), {},
+                         symbolic ? spec.rowsExtent.ceilDiv(16) : AffineExpr(),
+                         spec.batchesExtent);
   return info;
 }

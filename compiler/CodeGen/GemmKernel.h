@@ -65,6 +65,9 @@ struct GemmSpec {
   /// kernel's i64 parameter after its buffers (M is then the largest
   /// rows, and the operand callbacks bound rows with belowRows).
   AffineExpr rowsExtent;
+  /// Where the batches are symbolic: their count, the grid z read at run
+  /// time (batches is then the largest count).
+  AffineExpr batchesExtent;
   Type elem;
   GemmOperand a, b;
   /// Linear index in the output tensor of C[z][row, col] (row < M, col < N).

@@ -30,25 +30,21 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   if (failed(config))
     return failure();
   Type et = mm.getLhs().getType().getElementType();
-  if (config->getBody() == KernelBody::mma_sync && !et.isF32()) {
-    if (isSymbolic(mm.getType()))
-      return mm.emitOpError("symbolic rows compile on the untiled and wgmma "
-                            "Tensor Core bodies only");
+  if (config->getBody() == KernelBody::mma_sync && !et.isF32())
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
-  }
   if (config->getBody() != KernelBody::warp_mma &&
       config->getBody() != KernelBody::mma_sync)
     return fusion.emitOpError("matmul kernels have no ")
            << stringifyKernelBody(config->getBody()) << " body";
   ProductOperands po = productOperandsOf(mm);
   const ProductShape &shape = po.shape;
-  // Over symbolic rows: the largest shape's kernel, its rows read at run
-  // time (the untiled body only).
+  // Over symbolic rows or batches: the largest shape's kernel, its rows or
+  // batches read at run time.
   std::optional<LargestShapeView> largest;
   if (isSymbolic(mm.getType())) {
-    if (!shape.rowsExtent)
+    if (!shape.symbolic())
       return mm.emitOpError("symbolic extents compile where they are the "
-                            "product's rows only");
+                            "product's rows or batches only");
     largest.emplace(fusion);
   }
   int64_t M = shape.M, N = shape.N, K = shape.K;
@@ -60,6 +56,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   spec.N = N;
   spec.K = K;
   spec.rowsExtent = shape.rowsExtent;
+  spec.batchesExtent = shape.batchesExtent;
   spec.elem = et;
   spec.batches = shape.batches;
   // Element (row, col) of batch z of an operand, through its layout.

@@ -58,6 +58,14 @@ Type storageType(Type t) {
   return t;
 }
 
+/// A dimension's size: fixed, or read at run time (an index value).
+struct Extent {
+  Extent(int64_t fixed) : fixed(fixed) {}
+  Extent(Value value) : value(value) {}
+  int64_t fixed = 0;
+  Value value;
+};
+
 struct Emitter : IndexMath {
   /// The run's error record (a kernel parameter) and the kernel's check id,
   /// or null: the kernel does not check its indices.
@@ -74,11 +82,12 @@ struct Emitter : IndexMath {
     Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{i});
     return LLVM::LoadOp::create(b, loc, elem, p);
   }
+  Value sizeOf(Extent d) { return d.value ? d.value : idx(d.fixed); }
   /// The index stored at `linearIndex` of an index tensor, for dimension
   /// `axis` (of size `dim`) of the tensor it indexes; negative values
   /// counted from the end. Not clamped; reported when out of range and the
   /// kernel checks its indices.
-  Value loadIndex(Value base, Value indices, Value linearIndex, int64_t dim,
+  Value loadIndex(Value base, Value indices, Value linearIndex, Extent dim,
                   int64_t axis) {
     Type t =
         storageType(cast<RankedTensorType>(indices.getType()).getElementType());
@@ -86,12 +95,12 @@ struct Emitter : IndexMath {
     Value k = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
     Value neg =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k, idx(0));
-    Value normal = arith::SelectOp::create(b, loc, neg, add(k, idx(dim)), k);
+    Value normal = arith::SelectOp::create(b, loc, neg, add(k, sizeOf(dim)), k);
     if (record) {
       // Below -dim the normalized index is still negative: unsigned, it is
       // past the end as well.
       Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                        normal, idx(dim));
+                                        normal, sizeOf(dim));
       auto ifBad = scf::IfOp::create(b, loc, bad, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifBad.getThenRegion().front());
@@ -101,7 +110,7 @@ struct Emitter : IndexMath {
   }
   /// Claims the error record for this thread's bad index `raw` (an i32 or
   /// i64) of dimension `axis` of size `dim`, unless another thread has.
-  void report(Value raw, int64_t dim, int64_t axis) {
+  void report(Value raw, Extent dim, int64_t axis) {
     namespace art = ::brrr::artifact;
     auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
     Type i8 = b.getI8Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -133,8 +142,11 @@ struct Emitter : IndexMath {
                           field(offsetof(art::ErrorRecord, axis)));
     LLVM::StoreOp::create(b, loc, value,
                           field(offsetof(art::ErrorRecord, value)));
-    LLVM::StoreOp::create(b, loc, i64c(dim),
-                          field(offsetof(art::ErrorRecord, extent)));
+    Value extentField = field(offsetof(art::ErrorRecord, extent));
+    Value extent = dim.value
+                       ? arith::IndexCastOp::create(b, loc, i64, dim.value)
+                       : i64c(dim.fixed);
+    LLVM::StoreOp::create(b, loc, extent, extentField);
     // The host may read the record while the run goes on: the fields
     // before the state that says they are there.
     LLVM::StoreOp::create(b, loc, i32c(art::kRecordWritten),
@@ -383,6 +395,13 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
   AffineExpr count =
       isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
+  // A lookup by index tuples in a table symbolic in its first dimension
+  // (compilesSymbolically) bounds the tuples by that extent, read at run
+  // time after the count.
+  AffineExpr tableExtent;
+  if (auto g = dyn_cast<GatherNDOp>(op);
+      g && count && isSymbolic(g.getInput().getType()))
+    tableExtent = extentsOf(g.getInput().getType()).front();
   std::optional<LargestShapeView> largest;
   if (count)
     largest.emplace(fusion);
@@ -397,9 +416,11 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   // The inputs and the output, the element count over symbolic extents,
   // then the error record where indices are checked.
   unsigned numBuffers = numInputs + 1;
-  auto func = createKernel(moduleBuilder, loc, name, numBuffers, kBlockSize,
-                           /*numByValue=*/0, /*numScalars=*/count ? 1 : 0,
-                           /*errorRecord=*/bool(check));
+  auto func =
+      createKernel(moduleBuilder, loc, name, numBuffers, kBlockSize,
+                   /*numByValue=*/0,
+                   /*numScalars=*/(count ? 1 : 0) + (tableExtent ? 1 : 0),
+                   /*errorRecord=*/bool(check));
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Emitter e{{b, loc}};
@@ -479,10 +500,21 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
         k);
     SmallVector<Value> in(out.begin(), out.begin() + batch);
     for (int64_t j = 0; j < k; ++j) {
-      int64_t dim = inShape[batch + j];
+      // The first dimension's actual extent where it is symbolic.
+      int64_t fixed = inShape[batch + j];
+      Extent dim = tableExtent && batch + j == 0
+                       ? Extent(indexArgument(b, loc, entry, numBuffers + 1))
+                       : Extent(fixed);
       Value c = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
                             e.add(tuple, e.idx(j)), dim, batch + j);
-      in.push_back(e.clamp(c, 0, std::max<int64_t>(dim - 1, 0)));
+      if (!dim.value) {
+        in.push_back(e.clamp(c, 0, std::max<int64_t>(fixed - 1, 0)));
+        continue;
+      }
+      Value last = arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, dim.value, e.idx(1)), e.idx(0));
+      in.push_back(arith::MinSIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, c, e.idx(0)), last));
     }
     in.append(out.begin() + q - 1, out.end());
     value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
@@ -562,6 +594,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   info.bytes = 2 * numel * width;
   if (count) {
     info.scalars = {count};
+    if (tableExtent)
+      info.scalars.push_back(tableExtent);
     info.gridExtents = {count.ceilDiv(kBlockSize),
                         getAffineConstantExpr(1, ctx),
                         getAffineConstantExpr(1, ctx)};

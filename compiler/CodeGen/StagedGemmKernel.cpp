@@ -321,12 +321,11 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   info.sharedBytes = sharedBytesOf(fusion);
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
-  if (symbolic) {
-    MLIRContext *ctx = b.getContext();
+  if (symbolic)
     info.scalars = {spec.rowsExtent};
-    info.gridExtents = {getAffineConstantExpr(info.grid, ctx),
-                        spec.rowsExtent.ceilDiv(tile.m),
-                        getAffineConstantExpr(info.gridZ, ctx)};
-  }
+  info.readGridAtRunTime(b.getContext(), {},
+                         symbolic ? spec.rowsExtent.ceilDiv(tile.m)
+                                  : AffineExpr(),
+                         spec.batchesExtent);
   return info;
 }

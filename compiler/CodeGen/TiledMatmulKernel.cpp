@@ -56,6 +56,15 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
 
   Type et = mm.getLhs().getType().getElementType();
   const ProductShape &shape = po.shape;
+  // Over symbolic batches: the largest shape's kernel, its grid z the
+  // actual batches'.
+  std::optional<LargestShapeView> largest;
+  if (isSymbolic(mm.getType())) {
+    if (!shape.batchesExtent)
+      return mm.emitOpError("symbolic rows of 16-bit operands compile on the "
+                            "TMA + wgmma and untiled bodies only");
+    largest.emplace(fusion);
+  }
   int64_t M = shape.M, N = shape.N, K = shape.K, batches = shape.batches;
   ArrayRef<int64_t> batch = shape.batch;
   if (batches > 65535 || llvm::divideCeil(M, tile.m) > 65535)
@@ -212,5 +221,6 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   info.sharedBytes = sharedBytesOf(fusion);
   info.flops = 2 * batches * M * N * K;
   info.bytes = fusionBytes(fusion);
+  info.readGridAtRunTime(b.getContext(), {}, {}, shape.batchesExtent);
   return info;
 }

@@ -294,6 +294,9 @@ LogicalResult WgmmaKernel::readPlan() {
   if (problem.rowsExtent && (batches != 1 || pingpong || overlapped))
     return problem.product->emitOpError(
         "symbolic rows take one batch and the cooperative schedule");
+  if (problem.batchesExtent && persistent)
+    return problem.product->emitOpError(
+        "symbolic batches take one block a tile");
   halves = pingpong ? consumers : 1;
   kTiles = problem.kTiles / split;
   numInputs = fusion.getInputs().size();
@@ -783,16 +786,18 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   info.flops = problem.flops;
   info.bytes = fusionBytes(fusion);
   info.tensorMaps = mapsAttr;
-  if (problem.rowsExtent) {
-    // One block a tile (tiles of the same rows in groups of kGroupRows row
-    // tiles, each split over a cluster): the actual rows' tiles; persistent
-    // blocks, as many as at the largest shape, walk the actual rows' tiles.
+  // One block a tile (tiles of the same rows in groups of kGroupRows row
+  // tiles, each split over a cluster): the actual rows' tiles; persistent
+  // blocks, as many as at the largest shape, walk the actual rows' tiles.
+  // Over symbolic batches, the actual batches' blocks.
+  if (problem.rowsExtent)
     info.scalars = {problem.rowsExtent};
-    info.gridExtents = {
-        persistent ? getAffineConstantExpr(blocks, ctx)
-                   : problem.rowsExtent.ceilDiv(tile.m) * (tilesN * split),
-        getAffineConstantExpr(1, ctx), getAffineConstantExpr(info.gridZ, ctx)};
-  }
+  info.readGridAtRunTime(ctx,
+                         !problem.rowsExtent ? AffineExpr()
+                         : persistent ? getAffineConstantExpr(blocks, ctx)
+                                      : problem.rowsExtent.ceilDiv(tile.m) *
+                                            (tilesN * split),
+                         {}, problem.batchesExtent);
   // Its warpgroups of 128 threads hold 40 (the producer) + 232 m/64 (the
   // consumers) registers a thread after setmaxnreg, which the block must
   // own from its launch: at least 34816, over half of the 65536.

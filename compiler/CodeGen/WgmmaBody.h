@@ -83,6 +83,9 @@ struct WgmmaProblem {
   /// kernel taking them as an i64 after its buffers (M is then the
   /// largest); null for static rows.
   AffineExpr rowsExtent;
+  /// Over symbolic batches: their count, the grid z read at run time
+  /// (batches is then the largest count; one block a tile only).
+  AffineExpr batchesExtent;
   bool bKContiguous = true;
   /// 32: each k-slice is four 16-deep chunks of A (m x 32 bytes) and B
   /// (n x 32 bytes, K-contiguous), each swizzled over 32 bytes and stored

@@ -62,11 +62,11 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   ProductOperands po = productOperandsOf(mm);
   const ProductShape &shape = po.shape;
   // Over symbolic extents: the largest shape's kernel (the epilogue reads
-  // its inputs at the largest types), its rows read at run time.
+  // its inputs at the largest types), its rows or batches read at run time.
   bool symbolic = isSymbolic(mm.getType());
-  if (symbolic && !shape.rowsExtent)
+  if (symbolic && !shape.symbolic())
     return mm.emitOpError("symbolic extents compile where they are the "
-                          "product's rows only");
+                          "product's rows or batches only");
   std::optional<LargestShapeView> largest;
   if (symbolic)
     largest.emplace(fusion);
@@ -80,6 +80,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   p.elem = mm.getLhs().getType().getElementType();
   p.M = shape.M;
   p.rowsExtent = shape.rowsExtent;
+  p.batchesExtent = shape.batchesExtent;
   p.N = shape.N;
   p.batches = shape.batches;
   p.kTiles = llvm::divideCeil(shape.K, tile.k);
@@ -90,7 +91,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   // 16-bit operands: tmaOperandOf).
   p.aMap =
       mapOf(lhs, *ta, /*contiguousIsLast=*/true, tile.m, shape.batches, eb);
-  if (symbolic) {
+  if (shape.rowsExtent) {
     // A's rows (its outer map dimension) are the symbolic ones: the runtime
     // encodes the map at each shape.
     if (p.aMap.dims.size() != 2)
@@ -100,6 +101,15 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   }
   p.bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, shape.batches, eb)
                            : mapOf(rhs, *tb, true, tile.k, shape.batches, eb);
+  // Over symbolic batches, a batched map's outer dimension is the batch:
+  // the runtime encodes it at each shape, so that no copy reaches past the
+  // actual batches.
+  if (shape.batchesExtent)
+    for (MapSpec *m : {&p.aMap, &p.bMap})
+      if (m->batched)
+        m->extents = {getAffineConstantExpr(m->dims[0], mm.getContext()),
+                      getAffineConstantExpr(m->dims[1], mm.getContext()),
+                      shape.batchesExtent};
   bool kContiguous = tb->kContiguous;
   p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
                  const auto &copy, Value row0, Value col0) {

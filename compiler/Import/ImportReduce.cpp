@@ -276,15 +276,30 @@ LogicalResult importCumSum(NodeImporter &n) {
   auto axis = n.normalizeAxis(axisValues->front(), xt.getRank());
   if (failed(axis))
     return failure();
-  int64_t len = xt.getDimSize(*axis), rank = xt.getRank();
-  int64_t products;
-  if (len && (llvm::MulOverflow(xt.getNumElements(), len, products) ||
+  // Over symbolic extents (the other dimensions), the largest shape's
+  // square bounds the products.
+  int64_t rank = xt.getRank();
+  SmallVector<int64_t> largest(xt.getShape());
+  if (isSymbolic(xt)) {
+    if (ShapedType::isDynamic(xt.getDimSize(*axis)))
+      return n.emitError() << "the axis of a cumulative sum must have a fixed "
+                              "extent; this one is symbolic";
+    std::optional<SmallVector<int64_t>> shape =
+        largestShape(xt, dimsOf(x->getParentRegion()->getParentOp()));
+    if (!shape)
+      return n.emitError() << "input has no largest shape";
+    largest = *shape;
+  }
+  int64_t len = largest[*axis], elements = 1, products;
+  for (int64_t d : largest)
+    elements *= d;
+  if (len && (llvm::MulOverflow(elements, len, products) ||
               products > kMaxCumSumSquare))
-    return n.emitError() << "a cumulative sum of " << xt.getNumElements()
+    return n.emitError() << "a cumulative sum of " << elements
                          << " elements along " << len
                          << " is more than its masked sum supports ("
                          << kMaxCumSumSquare << " products)";
-  if (len == 0 || xt.getNumElements() == 0) {
+  if (len == 0 || elements == 0) {
     n.setOutput(0, *x);
     return success();
   }
@@ -292,10 +307,11 @@ LogicalResult importCumSum(NodeImporter &n) {
   auto moved = moveAxisLast(n, *x, *axis);
   if (failed(moved))
     return failure();
-  SmallVector<int64_t> spread(moved->outer);
-  spread.push_back(1);
-  spread.push_back(len);
-  auto row = n.reshape(moved->value, spread);
+  SmallVector<AffineExpr> spread = extentsOf(xt);
+  spread.erase(spread.begin() + *axis);
+  spread.push_back(getAffineConstantExpr(1, xt.getContext()));
+  spread.push_back(getAffineConstantExpr(len, xt.getContext()));
+  auto row = n.reshapeTo(moved->value, spread);
   auto square = RankedTensorType::get({len, len}, xt.getElementType());
   auto i = n.indicesAlong(square, 0), j = n.indicesAlong(square, 1);
   if (failed(row) || failed(i) || failed(j))

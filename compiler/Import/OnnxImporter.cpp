@@ -404,15 +404,15 @@ const llvm::StringSet<> kSymbolicOps = {
     "Abs", "Add", "And", "AveragePool", "BatchNormalization", "Cast", "Ceil",
     "Clip", "Cos", "Div", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
     "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Log", "Max", "Min",
-    "Mul", "Neg", "Not", "Or", "Reciprocal", "Relu", "Sigmoid", "Sin", "Sqrt",
-    "Sub", "Sum", "Tanh", "Where", "Xor", "IsNaN",
+    "Mul", "Neg", "Not", "Or", "Pow", "Reciprocal", "Relu", "Sigmoid", "Sin",
+    "Sqrt", "Sub", "Sum", "Tanh", "Where", "Xor", "IsNaN",
     // Products, windows, rows and reductions.
-    "Conv", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "LayerNormalization",
-    "MatMul", "MaxPool", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceSum",
-    "Softmax",
+    "Conv", "CumSum", "Gemm", "GlobalAveragePool", "GlobalMaxPool",
+    "LayerNormalization", "MatMul", "MaxPool", "ReduceMax", "ReduceMean",
+    "ReduceMin", "ReduceSum", "Softmax",
     // Data movement and indexing; Shape yields a symbolic constant.
-    "Concat", "Expand", "Flatten", "Gather", "GatherElements", "Reshape",
-    "Shape", "Slice", "Split", "Squeeze", "Transpose", "Unsqueeze"};
+    "Concat", "Expand", "Flatten", "Gather", "GatherElements", "GatherND",
+    "Reshape", "Shape", "Slice", "Split", "Squeeze", "Transpose", "Unsqueeze"};
 
 void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   std::string name = node.name().empty()

@@ -82,6 +82,68 @@ refineAtoms(ArrayRef<Atom> atoms, ArrayRef<int64_t> shape) {
   return runs;
 }
 
+/// Sizes that stand for tensor types' extents, each a constant or a
+/// constant times one symbol: symbol i stands for the prime kPrimes[i],
+/// above every static size a tensor has here, so that dividing and
+/// multiplying the stand-ins treats each symbol as a factor no constant
+/// shares.
+struct SymbolStandIns {
+  static constexpr int64_t kPrimes[] = {1000000007, 1000000009, 1000000021,
+                                        1000000033};
+  SmallVector<SmallVector<int64_t>> sizes;
+  bool symbolic = false;
+
+  /// Stand-ins for `types` (their shapes where all are static), or none
+  /// where an extent is not a constant or a constant times one of the first
+  /// few symbols, a constant is not below every prime, or a product would
+  /// overflow.
+  static std::optional<SymbolStandIns> of(ArrayRef<RankedTensorType> types) {
+    SymbolStandIns s;
+    s.symbolic = llvm::any_of(types, [](Type t) { return isSymbolic(t); });
+    if (!s.symbolic) {
+      for (RankedTensorType t : types)
+        s.sizes.emplace_back(t.getShape());
+      return s;
+    }
+    for (RankedTensorType t : types) {
+      s.sizes.emplace_back();
+      for (AffineExpr e : extentsOf(t)) {
+        std::optional<ExtentProduct> p = e ? productOf(e) : std::nullopt;
+        if (!p || p->symbols.size() > 1 || p->coefficient < 0 ||
+            p->coefficient >= kPrimes[0])
+          return std::nullopt;
+        int64_t size = p->coefficient;
+        if (!p->symbols.empty() &&
+            (p->symbols[0] >= std::size(kPrimes) ||
+             llvm::MulOverflow(size, kPrimes[p->symbols[0]], size)))
+          return std::nullopt;
+        s.sizes.back().push_back(size);
+      }
+    }
+    return s;
+  }
+
+  /// The tensor type whose extents `shape`'s stand-ins stand for, or none
+  /// where one holds two symbols.
+  std::optional<RankedTensorType> typeOf(ArrayRef<int64_t> shape, Type elem,
+                                         MLIRContext *ctx) const {
+    if (!symbolic)
+      return RankedTensorType::get(shape, elem);
+    SmallVector<AffineExpr> extents;
+    for (int64_t size : shape) {
+      AffineExpr e = getAffineConstantExpr(size, ctx);
+      for (auto [i, prime] : llvm::enumerate(kPrimes))
+        if (size % prime == 0) {
+          if ((size / prime) % prime == 0 || !isa<AffineConstantExpr>(e))
+            return std::nullopt;
+          e = getAffineSymbolExpr(i, ctx) * (size / prime);
+        }
+      extents.push_back(e);
+    }
+    return tensorTypeOf(ctx, extents, elem);
+  }
+};
+
 /// reshape(transpose(reshape(x))) -> transpose(reshape(x)) with one
 /// reshape and no merge after the transpose. The two reshapes and the
 /// transpose are cut into atoms, the finest runs of elements each shape
@@ -105,14 +167,18 @@ struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
                            : ReshapeOp();
     if (!inner)
       return rewriter.notifyMatchFailure(op, "not reshape(transpose(reshape))");
-    // The atoms are static sizes.
-    if (isSymbolic(inner.getInput().getType()) || isSymbolic(op.getType()) ||
-        isSymbolic(inner.getType()))
-      return rewriter.notifyMatchFailure(op, "symbolic extents");
     Value x = inner.getInput();
-    ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
-    ArrayRef<int64_t> mid = inner.getType().getShape();
-    ArrayRef<int64_t> out = op.getType().getShape();
+    // Over symbolic extents, each symbol stands for a prime larger than
+    // any static size: an atom that holds it is never cut (that would take
+    // a size it divides), so the rewrite the stand-ins allow holds at every
+    // value of the symbols.
+    std::optional<SymbolStandIns> standIns = SymbolStandIns::of(
+        {cast<RankedTensorType>(x.getType()), inner.getType(), op.getType()});
+    if (!standIns)
+      return rewriter.notifyMatchFailure(op, "extents that are not products "
+                                             "of one symbol");
+    SmallVector<int64_t> xs = standIns->sizes[0], mid = standIns->sizes[1],
+                         out = standIns->sizes[2];
     ArrayRef<int64_t> p = transpose.getPerm();
     if (llvm::is_contained(xs, 0))
       return rewriter.notifyMatchFailure(op, "an empty tensor");
@@ -174,9 +240,14 @@ struct TransposeThroughReshapes : OpRewritePattern<ReshapeOp> {
     }
     Type elem = op.getType().getElementType();
     Value view = x;
-    if (ArrayRef<int64_t>(viewShape) != xs)
-      view = ReshapeOp::create(rewriter, op.getLoc(),
-                               RankedTensorType::get(viewShape, elem), x);
+    if (viewShape != xs) {
+      std::optional<RankedTensorType> viewType =
+          standIns->typeOf(viewShape, elem, op.getContext());
+      if (!viewType)
+        return rewriter.notifyMatchFailure(op, "a view dimension holds two "
+                                               "symbols");
+      view = ReshapeOp::create(rewriter, op.getLoc(), *viewType, x);
+    }
     rewriter.replaceOpWithNewOp<TransposeOp>(op, op.getType(), view, perm);
     return success();
   }

@@ -107,10 +107,21 @@ LogicalResult AttentionOp::verify() {
   if (k.getElementType() != q.getElementType() ||
       v.getElementType() != q.getElementType())
     return emitOpError("query, key and value must have one element type");
-  int64_t b = q.getDimSize(0), h = q.getDimSize(1), sq = q.getDimSize(2),
-          d = q.getDimSize(3), hk = k.getDimSize(1), sk = k.getDimSize(2);
-  if (k.getDimSize(0) != b || v.getDimSize(0) != b)
-    return emitOpError("key and value must have the query's batch ") << b;
+  // Batch and sequences may be symbolic (compared as extents); heads and
+  // head sizes are fixed.
+  for (auto [what, t] :
+       {std::pair{"query", q}, {"key", k}, {"value", v}, {"result", out}})
+    if (t.isDynamicDim(1) || t.isDynamicDim(3))
+      return emitOpError(what)
+             << " heads and head size must be fixed, got " << t;
+  SmallVector<AffineExpr> qe = extentsOf(q), ke = extentsOf(k),
+                          ve = extentsOf(v), oe = extentsOf(out);
+  SmallVector<DimAttr> dims = dimsOf(*this);
+  auto text = [&](AffineExpr e) { return extentName(e, dims); };
+  AffineExpr b = qe[0], sq = qe[2], sk = ke[2];
+  int64_t h = q.getDimSize(1), d = q.getDimSize(3), hk = k.getDimSize(1);
+  if (ke[0] != b || ve[0] != b)
+    return emitOpError("key and value must have the query's batch ") << text(b);
   if (hk == 0 || h % hk || v.getDimSize(1) != hk)
     return emitOpError("key and value heads (")
            << hk << ", " << v.getDimSize(1)
@@ -118,34 +129,39 @@ LogicalResult AttentionOp::verify() {
   if (k.getDimSize(3) != d)
     return emitOpError("key head size ")
            << k.getDimSize(3) << " differs from the query's " << d;
-  if (v.getDimSize(2) != sk)
+  if (ve[2] != sk)
     return emitOpError("value has ")
-           << v.getDimSize(2) << " positions, key has " << sk;
-  if (ArrayRef<int64_t>(out.getShape()) !=
-      ArrayRef<int64_t>{b, h, sq, v.getDimSize(3)})
-    return emitOpError("result must be ") << b << "x" << h << "x" << sq << "x"
-                                          << v.getDimSize(3) << ", got " << out;
+           << text(ve[2]) << " positions, key has " << text(sk);
+  if (oe[0] != b || oe[1] != qe[1] || oe[2] != sq || oe[3] != ve[3])
+    return emitOpError("result must be ")
+           << text(b) << "x" << h << "x" << text(sq) << "x" << v.getDimSize(3)
+           << ", got " << out;
   if (Value bias = getBias()) {
     auto bt = cast<RankedTensorType>(bias.getType());
-    SmallVector<int64_t> scores = {b, h, sq, sk};
+    SmallVector<AffineExpr> scores = {b, qe[1], sq, sk};
     if (bt.getRank() > 5)
       return emitOpError("bias of rank ") << bt.getRank() << " exceeds 5";
     if (bt.getRank() == 5) {
       // The batch split as (B / P, P).
       int64_t period = bt.getDimSize(1);
-      if (period < 1 || b % period != 0)
+      auto batch = dyn_cast<AffineConstantExpr>(b);
+      if (!batch)
         return emitOpError("bias ")
-               << bt << " splits the batch of " << b << " by " << period
-               << ", which does not divide it";
-      scores = {b / period, period, h, sq, sk};
+               << bt << " splits a batch of symbolic extent " << text(b);
+      if (period < 1 || batch.getValue() % period != 0)
+        return emitOpError("bias ")
+               << bt << " splits the batch of " << batch.getValue() << " by "
+               << period << ", which does not divide it";
+      scores = {getAffineConstantExpr(batch.getValue() / period, getContext()),
+                getAffineConstantExpr(period, getContext()), qe[1], sq, sk};
     }
+    SmallVector<AffineExpr> be = extentsOf(bt);
     for (int64_t i = 0; i < bt.getRank(); ++i) {
-      int64_t size = bt.getDimSize(i),
-              want = scores[scores.size() - bt.getRank() + i];
-      if (size != 1 && size != want)
+      AffineExpr want = scores[scores.size() - bt.getRank() + i];
+      if (bt.getDimSize(i) != 1 && be[i] != want)
         return emitOpError("bias ")
-               << bt << " does not broadcast to the scores " << b << "x" << h
-               << "x" << sq << "x" << sk;
+               << bt << " does not broadcast to the scores " << text(b) << "x"
+               << h << "x" << text(sq) << "x" << text(sk);
     }
   }
   if (!std::isfinite(getScale().convertToDouble()))

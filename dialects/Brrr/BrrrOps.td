@@ -332,11 +332,11 @@ def Brrr_AttentionOp : Brrr_Op<"attention", [Pure]> {
            -> tensor<1x12x128x64xf16>
     ```
   }];
-  let arguments = (ins Brrr_FloatTensor:$query, Brrr_FloatTensor:$key,
-                       Brrr_FloatTensor:$value,
-                       Optional<Brrr_FloatTensor>:$bias, F64Attr:$scale,
+  let arguments = (ins Brrr_SymFloatTensor:$query, Brrr_SymFloatTensor:$key,
+                       Brrr_SymFloatTensor:$value,
+                       Optional<Brrr_SymFloatTensor>:$bias, F64Attr:$scale,
                        UnitAttr:$causal, UnitAttr:$zero_nan);
-  let results = (outs Brrr_FloatTensor:$result);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`bias` $bias^)? attr-dict `:` type($query) `,`
     type($key) `,` type($value) (`,` type($bias)^)? `->` type($result)
@@ -668,9 +668,9 @@ def Brrr_GatherNDOp : Brrr_Op<"gather_nd", [Pure, InferTypeOpAdaptor]> {
          : (tensor<4x5x6xf32>, tensor<2x2xi64>) -> tensor<2x6xf32>
     ```
   }];
-  let arguments = (ins Brrr_Tensor:$input, Brrr_IndexTensor:$indices,
+  let arguments = (ins Brrr_SymTensor:$input, Brrr_SymIndexTensor:$indices,
                        I64Attr:$batch_dims);
-  let results = (outs Brrr_Tensor:$result);
+  let results = (outs Brrr_SymTensor:$result);
   let assemblyFormat = [{
     $input `,` $indices attr-dict `:` functional-type(operands, results)
   }];

@@ -537,6 +537,8 @@ FailureOr<int64_t> tupleLength(std::optional<Location> loc, RankedTensorType in,
                                RankedTensorType idx, int64_t batch) {
   if (idx.getRank() < 1)
     return emitOptionalError(loc, "indices must have rank >= 1");
+  if (idx.isDynamicDim(idx.getRank() - 1))
+    return emitOptionalError(loc, "index tuples must have a fixed length");
   int64_t k = idx.getShape().back();
   if (batch < 0 || batch >= std::min(in.getRank(), idx.getRank()))
     return emitOptionalError(loc, "batch_dims ", batch,
@@ -546,11 +548,12 @@ FailureOr<int64_t> tupleLength(std::optional<Location> loc, RankedTensorType in,
     return emitOptionalError(loc, "index tuples of length ", k,
                              " do not fit an input of rank ", in.getRank(),
                              " with ", batch, " batch dimensions");
+  SmallVector<AffineExpr> ie = extentsOf(in), xe = extentsOf(idx);
   for (int64_t d = 0; d < batch; ++d)
-    if (idx.getDimSize(d) != in.getDimSize(d))
+    if (xe[d] != ie[d])
       return emitOptionalError(loc, "batch dimension ", d,
-                               " differs: ", idx.getDimSize(d), " vs ",
-                               in.getDimSize(d));
+                               " differs: ", extentName(xe[d], {}), " vs ",
+                               extentName(ie[d], {}));
   return k;
 }
 
@@ -578,9 +581,10 @@ LogicalResult GatherNDOp::inferReturnTypes(MLIRContext *,
   FailureOr<int64_t> k = tupleLength(loc, in, idx, batch);
   if (failed(k))
     return failure();
-  SmallVector<int64_t> shape(idx.getShape().drop_back());
-  llvm::append_range(shape, in.getShape().drop_front(batch + *k));
-  types.push_back(RankedTensorType::get(shape, in.getElementType()));
+  SmallVector<AffineExpr> ie = extentsOf(in), xe = extentsOf(idx);
+  SmallVector<AffineExpr> extents(ArrayRef<AffineExpr>(xe).drop_back());
+  llvm::append_range(extents, ArrayRef(ie).drop_front(batch + *k));
+  types.push_back(tensorTypeOf(in.getContext(), extents, in.getElementType()));
   return success();
 }
 

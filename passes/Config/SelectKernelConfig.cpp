@@ -301,11 +301,11 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       }
       MatmulOp product = matmulOf(fusion);
       ProductShape p = productShapeOf(product);
-      // Over symbolic rows, one block a tile of the largest shape's tiling,
-      // its grid the actual rows' (persistent blocks walk a tile count
-      // fixed at compile time).
-      bool symbolic = bool(p.rowsExtent);
-      if (symbolic && tile->body != KernelBody::wgmma)
+      // Over symbolic rows or batches, one block a tile of the largest
+      // shape's tiling, its grid the actual rows' or batches' (persistent
+      // blocks walk a tile count fixed at compile time).
+      bool symbolic = p.symbolic();
+      if (p.rowsExtent && tile->body != KernelBody::wgmma)
         return product.emitOpError(
                    "symbolic rows of 16-bit operands compile on the TMA + "
                    "wgmma body (sm_90a) and the untiled body only so far; "
@@ -325,7 +325,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       KernelConfigAttr config = tile->config(ctx);
       // Over symbolic rows on the wgmma body, each range of rows takes the
       // tile a static compile of its largest rows would.
-      if (symbolic && pinnedTile.empty())
+      if (p.rowsExtent && pinnedTile.empty())
         recordRowVariants(fusion, p, config, [&](const ProductShape &q) {
           std::optional<MatmulTile> t =
               wgmmaTileOf(q, target, budget, largest.elementBytes);

@@ -395,6 +395,35 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   return true;
 }
 
+/// Whether the attention `m` around `sm` is static, or symbolic in its
+/// batch alone: queries, keys, values, scores and result symbolic in their
+/// first dimension only, all of one extent there, and a bias that either
+/// shares it or is the same for every batch entry (the kernel's grid z is
+/// the actual batch). Otherwise says why not in `why`.
+bool batchOnlySymbolic(SoftmaxOp sm, const Match &m, std::string &why) {
+  auto scores = cast<RankedTensorType>(sm.getType());
+  if (!isSymbolic(scores))
+    return true;
+  AffineExpr batch = extentsOf(scores).front();
+  auto sameBatch = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return t.getRank() == 4 && outerRunOf(t) <= 1 &&
+           extentsOf(t).front() == batch;
+  };
+  MatmulOp output = m.output;
+  bool ok = !m.windowMask && sameBatch(m.query) && sameBatch(m.keyT) &&
+            sameBatch(m.value) && sameBatch(output.getResult());
+  if (ok && m.bias) {
+    auto bt = cast<RankedTensorType>(m.bias.getType());
+    ok = bt.getRank() < 4 || (!isSymbolic(bt) && bt.getDimSize(0) == 1) ||
+         sameBatch(m.bias);
+  }
+  if (!ok)
+    why = "over symbolic extents, attention fuses where only its batch is "
+          "symbolic";
+  return ok;
+}
+
 /// The rank-5 bias of shifted-window attention: `mask`, broadcasting to
 /// [B / P, P, H, Sq, Sk] with a first dimension of 1, plus `bias` (if any,
 /// the same for every batch entry) broadcast to [1, 1, H, Sq, Sk]: one
@@ -453,8 +482,9 @@ void ungroupHeads(OpBuilder &b, Location loc, Value &key, Value &value) {
     return;
   auto view = [&](Value y, Value kv) -> Value {
     ArrayRef<int64_t> s = shapeOf(y);
-    auto type =
-        cast<RankedTensorType>(kv.getType()).clone({s[0], s[1], s[3], s[4]});
+    auto kt = cast<RankedTensorType>(kv.getType());
+    auto type = shapedLike(cast<RankedTensorType>(y.getType()),
+                           {s[0], s[1], s[3], s[4]}, kt.getElementType());
     return ReshapeOp::create(b, loc, type, y);
   };
   key = view(k, key);
@@ -487,14 +517,14 @@ struct FuseAttentionPass
       return signalPassFailure();
     SmallVector<SoftmaxOp> softmaxes;
     getOperation().walk([&](SoftmaxOp sm) {
-      // Attention does not compile over symbolic extents yet.
-      if (!sm->getParentOfType<FusionOp>() && !isSymbolic(sm.getType()))
+      // Over symbolic extents, attention compiles over a symbolic batch.
+      if (!sm->getParentOfType<FusionOp>() && outerRunOf(sm.getType()) <= 1)
         softmaxes.push_back(sm);
     });
     for (SoftmaxOp sm : softmaxes) {
       Match m;
       std::string why;
-      if (!matchAttention(sm, m, why)) {
+      if (!matchAttention(sm, m, why) || !batchOnlySymbolic(sm, m, why)) {
         if (!why.empty())
           sm->setAttr("brrr.attention_unfused",
                       StringAttr::get(sm.getContext(), why));
@@ -515,8 +545,10 @@ struct FuseAttentionPass
         key = t.getInput();
       } else {
         auto kT = cast<RankedTensorType>(m.keyT.getType());
-        auto kType = kT.clone({kT.getDimSize(0), kT.getDimSize(1),
-                               kT.getDimSize(3), kT.getDimSize(2)});
+        auto kType = shapedLike(kT,
+                                {kT.getDimSize(0), kT.getDimSize(1),
+                                 kT.getDimSize(3), kT.getDimSize(2)},
+                                kT.getElementType());
         key = TransposeOp::create(b, loc, kType, m.keyT,
                                   b.getDenseI64ArrayAttr({0, 1, 3, 2}));
       }

@@ -307,15 +307,24 @@ ProductOperands mlir::brrr::productOperandsOf(MatmulOp mm) {
   for (int64_t d : p.batch)
     p.batches *= d;
   // Symbolic rows: the product of the result's extents but the last, once
-  // its batch dimensions fold into M (compilesSymbolically admits no other
-  // symbolic product).
+  // its batch dimensions fold into M. Symbolic batches: the product of the
+  // batch dimensions' extents, where the symbolic ones all lie there
+  // (compilesSymbolically admits no other symbolic product).
   auto resultType = cast<RankedTensorType>(mm.getType());
   auto rowsOf = [&](ProductShape &shape) {
-    if (!isSymbolic(resultType) || shape.batches != 1)
+    if (!isSymbolic(resultType))
       return;
-    shape.rowsExtent = getAffineConstantExpr(1, mm.getContext());
-    for (AffineExpr e : ArrayRef(extentsOf(resultType)).drop_back())
-      shape.rowsExtent = shape.rowsExtent * e;
+    SmallVector<AffineExpr> extents = extentsOf(resultType);
+    AffineExpr count = getAffineConstantExpr(1, mm.getContext());
+    if (shape.batches == 1) {
+      for (AffineExpr e : ArrayRef(extents).drop_back())
+        count = count * e;
+      shape.rowsExtent = count;
+    } else if (outerRunOf(resultType) + 2 <= extents.size()) {
+      for (AffineExpr e : ArrayRef(extents).drop_back(2))
+        count = count * e;
+      shape.batchesExtent = count;
+    }
   };
   po.lhs = operandLayoutOf(mm.getLhs());
   po.rhs = operandLayoutOf(mm.getRhs());
@@ -334,8 +343,10 @@ ProductOperands mlir::brrr::productOperandsOf(MatmulOp mm) {
   for (int64_t d = ar - 2; d >= 0; --d) {
     if (a.shape[d] == 1)
       continue;
-    if (rowStride && a.strides[d] != expect)
+    if (rowStride && a.strides[d] != expect) {
+      rowsOf(p);
       return po;
+    }
     if (!rowStride)
       rowStride = a.strides[d];
     expect = a.strides[d] * a.shape[d];

@@ -129,9 +129,9 @@ struct MergeProductsPass
     getOperation().walk([&](MatmulOp mm) {
       auto w = dyn_cast<RankedTensorType>(mm.getRhs().getType());
       auto x = dyn_cast<RankedTensorType>(mm.getLhs().getType());
-      // Symbolic products are not merged: their slices would be data
-      // movement over symbolic extents.
-      if (!w || !x || w.getRank() != 2 || x.getRank() < 2 || isSymbolic(x) ||
+      // Over symbolic extents, the slices of the merged product keep its
+      // symbolic rows whole (the attention kernel reads them in place).
+      if (!w || !x || w.getRank() != 2 || x.getRank() < 2 ||
           !isa<FloatType>(w.getElementType()) ||
           !matchPattern(mm.getRhs(), m_Constant()))
         return;
@@ -214,9 +214,10 @@ struct MergeProductsPass
     ArrayRef<int64_t> outShape = first.getType().getShape();
     SmallVector<int64_t> shape(outShape);
     shape.back() = total;
+    // The product's shape (and symbolic extents) with all the columns.
     auto widen = [&](Type t) {
-      return RankedTensorType::get(shape,
-                                   cast<RankedTensorType>(t).getElementType());
+      return shapedLike(first.getType(), shape,
+                        cast<RankedTensorType>(t).getElementType());
     };
     Value merged =
         MatmulOp::create(b, loc, widen(first.getType()), first.getLhs(), w);
@@ -249,8 +250,11 @@ struct MergeProductsPass
       sizes.back() = s->columns;
       starts.back() = at;
       at += s->columns;
-      slices.push_back(SliceOp::create(b, loc, s->result().getType(), merged,
-                                       starts, sizes, steps));
+      auto type = cast<RankedTensorType>(s->result().getType());
+      slices.push_back(SliceOp::create(
+          b, loc, type, merged, starts, sizes, steps,
+          isSymbolic(type) ? extentsAttrOf(b.getContext(), extentsOf(type))
+                           : ExtentsAttr()));
     }
     // The builder inserts before `first`: erase only once every op exists,
     // then the weights and biases nothing reads any more (they would still

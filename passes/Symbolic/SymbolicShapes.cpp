@@ -6,11 +6,13 @@
 // value (requireSupportedShapes), so that no pass reads a `?` as a size.
 //
 // What compiles symbolically so far: pointwise ops, softmax, log-softmax,
-// layer norm, products of a symbolic left operand by static weights, and
+// layer norm, products of a symbolic left operand by static weights,
+// batched products and attention over a symbolic batch, and
 // the structural ops (structuralTypeOf) that work on the dimensions after
 // the outer run and carry it through unchanged: data movement (transposes,
 // pads and slices that leave the run alone, concatenations along other
-// axes, expands, lookups in a static table by indices that hold the run),
+// axes, expands, lookups in a static table by indices that hold the run,
+// lookups by index tuples in a table symbolic in its first dimension),
 // reductions of later axes, and over a symbolic batch only, convolutions,
 // pooling and batch norm; and reshapes, which keep every element's linear
 // index whatever their run becomes. Every tensor
@@ -135,6 +137,15 @@ RankedTensorType structuralTypeOf(Operation *op) {
           return {};
         return g.getType();
       })
+      // A lookup by index tuples (no batch dimensions) in a table whose
+      // only symbolic extent is its first (the tuples index it, its
+      // strides are the same at every shape; the kernel bounds the tuples
+      // by the actual extent): the indices' run leads the result.
+      .Case([&](GatherNDOp g) -> RankedTensorType {
+        if (g.getBatchDims() != 0 || outerRunOf(typeOf(g.getInput())) > 1)
+          return {};
+        return g.getType();
+      })
       // Its input broadcasts from the right, as a pointwise operand does.
       .Case([&](ExpandOp e) -> RankedTensorType {
         if (!sharesOuterRun(e.getInput().getType(), e.getType()))
@@ -182,7 +193,11 @@ Operation *symbolicRowOp(Operation *op) {
 /// A matmul of a symbolic left operand by a static one of no batch
 /// dimensions (a Linear layer's weights), whose result's symbolic extents
 /// all precede its last two dimensions' columns: the batch dimensions fold
-/// into the rows, and the rows are the outer run; null otherwise.
+/// into the rows, and the rows are the outer run. Or a batched matmul of
+/// two symbolic operands of the result's rank whose outer run (the same in
+/// all three) lies in the batch dimensions (attention's products): a
+/// kernel of the largest shape's batches, its grid the actual batches'.
+/// Null otherwise.
 Operation *symbolicProduct(Operation *op) {
   auto mm = dyn_cast<MatmulOp>(op);
   if (!mm)
@@ -190,9 +205,14 @@ Operation *symbolicProduct(Operation *op) {
   auto lhs = cast<RankedTensorType>(mm.getLhs().getType());
   auto rhs = cast<RankedTensorType>(mm.getRhs().getType());
   auto out = cast<RankedTensorType>(mm.getType());
-  if (isSymbolic(rhs) || rhs.getRank() != 2 || lhs.getRank() < 2 ||
-      outerRunOf(lhs) >= static_cast<unsigned>(lhs.getRank()) ||
-      outerRunOf(out) >= static_cast<unsigned>(out.getRank()))
+  unsigned rank = out.getRank(), run = outerRunOf(out);
+  if (isSymbolic(rhs))
+    return lhs.getRank() == rank && rhs.getRank() == rank && run + 2 <= rank &&
+                   sharesLeadingRun(lhs, out) && sharesLeadingRun(rhs, out)
+               ? op
+               : nullptr;
+  if (rhs.getRank() != 2 || lhs.getRank() < 2 ||
+      outerRunOf(lhs) >= static_cast<unsigned>(lhs.getRank()) || run >= rank)
     return nullptr;
   return op;
 }
@@ -202,6 +222,10 @@ Operation *symbolicProduct(Operation *op) {
 /// product's result, a fusion's row op's input or first result; null where
 /// `op` is none of those or its body holds another op.
 RankedTensorType outerTypeOf(Operation *op) {
+  // Attention over a symbolic batch (its verifier checks that the
+  // operands share it): one block row of the grid's z per batch entry.
+  if (auto att = dyn_cast<AttentionOp>(op))
+    return outerRunOf(att.getType()) <= 1 ? att.getType() : RankedTensorType();
   if (symbolicRowOp(op))
     return cast<RankedTensorType>(op->getOperand(0).getType());
   if (isSymbolicPointwise(op) || symbolicProduct(op))
@@ -218,6 +242,18 @@ RankedTensorType outerTypeOf(Operation *op) {
   if (kind == KernelFamily::movement || kind == KernelFamily::conv ||
       kind == KernelFamily::pool || kind == KernelFamily::reduce)
     return cast<RankedTensorType>(fusion.getResult(0).getType());
+  if (kind == KernelFamily::attention) {
+    // The attention op and the views and pointwise ops around it.
+    AttentionOp att;
+    for (Operation &inner : fusion.getBody().front()) {
+      if (auto a = dyn_cast<AttentionOp>(inner))
+        att = a;
+      else if (!isa<YieldOp, ConstantOp>(inner) &&
+               !isSymbolicPointwise(&inner) && !structuralTypeOf(&inner))
+        return {};
+    }
+    return att ? outerTypeOf(att) : RankedTensorType();
+  }
   if (kind != KernelFamily::pointwise && kind != KernelFamily::row &&
       kind != KernelFamily::matmul)
     return {};
@@ -270,17 +306,37 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
   bool elementKernel = fusion && (fusion.getKind() == KernelFamily::pointwise ||
                                   fusion.getKind() == KernelFamily::movement);
   bool anyRun = isa<ReshapeOp>(op) || elementKernel;
-  if (!anyRun && (!llvm::all_of(op->getOperandTypes(), shares) ||
-                  !llvm::all_of(op->getResultTypes(), shares)))
+  // A product or attention reads its operands through views, each of
+  // which carries its own run (checked one by one below), and so do their
+  // operands ([batch * 4, 32, 77] read as [batch, 4, 32, 77]): their
+  // strides are the same at every shape in range. Other kernels read an
+  // input that only reshapes read as the reshapes' results.
+  bool throughViews = fusion && (fusion.getKind() == KernelFamily::matmul ||
+                                 fusion.getKind() == KernelFamily::attention);
+  auto readAsIs = [&](unsigned i) {
+    return !fusion ||
+           (!throughViews &&
+            llvm::any_of(fusion.getBody().getArgument(i).getUsers(),
+                         [](Operation *u) { return !isa<ReshapeOp>(u); }));
+  };
+  if (!anyRun)
+    for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+      if (readAsIs(i) && !shares(t))
+        return false;
+  if (!anyRun && !llvm::all_of(op->getResultTypes(), shares))
     return false;
   // A fusion's body is checked op by op, each against its own kernel type,
-  // and every value against the fusion's.
+  // and every value against the fusion's but a view's (a reshape, or any
+  // structural op a product or attention reads through): its readers check
+  // their operands against their own runs.
   if (fusion)
     for (Operation &inner : fusion.getBody().front()) {
       if (isa<YieldOp, ConstantOp>(inner))
         continue;
+      bool view =
+          isa<ReshapeOp>(inner) || (throughViews && structuralTypeOf(&inner));
       if (!compilesSymbolically(&inner) ||
-          (!anyRun && !llvm::all_of(inner.getResultTypes(), shares)))
+          (!anyRun && !view && !llvm::all_of(inner.getResultTypes(), shares)))
         return false;
     }
   return true;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Real models exported with a dynamic batch, one compile for a range.
 
-Runs on the GPU machine (torch, torchvision, the relocatable bundle's brrrc
-and Python package). For each model (models.py's builders, random weights,
-eval mode) in fp16 and each exporter, exports it once with its batch
+Runs on the GPU machine (torch, torchvision, transformers, the relocatable
+bundle's brrrc and Python package). For each model (models.py's builders,
+random weights, eval mode; images or token ids and attention masks) in fp16
+and each exporter, exports it once with the batch of every input
 dynamic (dynamo: `dynamic_shapes`; TorchScript: `dynamic_axes`), compiles
 it once for the batch range (`--input-shape NAME=1..MAXx...`), and also
 compiles the same export at each batch on its own (`--input-shape
@@ -23,6 +24,7 @@ batch, and exits non-zero on a failed compile or a mismatch.
 """
 
 import argparse
+import inspect
 import os
 import statistics
 import subprocess
@@ -42,27 +44,58 @@ from models import EXPORTERS, build, rel_err  # noqa: E402
 TOLERANCE = 2e-2
 
 
-def export(model, xs, name, path, exporter, max_batch):
+def batch_dims(model, xs, batch):
+    """torch.export's dynamic_shapes for `model`'s forward over `xs`: the
+    first dimension of each input is `batch`, whether forward names its
+    inputs or takes them as *args (the transformers wrapper)."""
+    params = list(inspect.signature(model.forward).parameters.values())
+    if params and params[0].kind == inspect.Parameter.VAR_POSITIONAL:
+        return (tuple({0: batch} for _ in xs),)
+    return tuple({0: batch} for _ in xs)
+
+
+def export(model, xs, names, path, exporter, max_batch):
+    """Exports `model` with the batch of every input dynamic."""
     with torch.no_grad():
         if exporter == "dynamo":
             batch = torch.export.Dim("batch", min=1, max=max_batch)
-            torch.onnx.export(model, xs, path, input_names=[name],
+            torch.onnx.export(model, xs, path, input_names=names,
                               output_names=["y"], dynamo=True,
                               opset_version=EXPORTERS[exporter],
                               external_data=False,
-                              dynamic_shapes=({0: batch},))
+                              dynamic_shapes=batch_dims(model, xs, batch))
         else:
-            torch.onnx.export(model, xs, path, input_names=[name],
+            torch.onnx.export(model, xs, path, input_names=names,
                               output_names=["y"], dynamo=False,
                               opset_version=EXPORTERS[exporter],
-                              dynamic_axes={name: {0: "batch"}})
+                              dynamic_axes={n: {0: "batch"} for n in names})
 
 
-def compile_so(brrrc, onnx_path, so, shape):
+def inputs_at(args, b):
+    """Fresh inputs like the example `args` at batch `b`: random images
+    (fp16), token ids below 1000, and attention masks (the example's int64
+    inputs of 0s and 1s) whose last quarter is padding."""
+    xs = []
+    for a in args:
+        rest = tuple(a.shape[1:])
+        if a.is_floating_point():
+            xs.append(torch.randn(b, *rest, device="cuda").half())
+        elif a.max() <= 1:
+            mask = torch.ones(b, *rest, dtype=a.dtype, device="cuda")
+            mask[:, rest[0] * 3 // 4:] = 0
+            xs.append(mask)
+        else:
+            xs.append(torch.randint(0, 1000, (b, *rest), dtype=a.dtype,
+                                    device="cuda"))
+    return xs
+
+
+def compile_so(brrrc, onnx_path, so, shapes):
     start = time.time()
-    out = subprocess.run([brrrc, onnx_path, "-o", so, "--precision=fp16",
-                          "--input-shape", shape], capture_output=True,
-                         text=True)
+    cmd = [brrrc, onnx_path, "-o", so, "--precision=fp16"]
+    for shape in shapes:
+        cmd += ["--input-shape", shape]
+    out = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.time() - start
     err = None
     if out.returncode:
@@ -78,21 +111,25 @@ def run(opts):
           flush=True)
     for name in opts.only.split(","):
         model, args, inputs = build(name, batch=2)
-        rest = "x".join(str(d) for d in args[0].shape[1:])
+        rests = ["x".join(str(d) for d in a.shape[1:]) for a in args]
         m = model.half().cuda().eval()
-        example = tuple(a.half().cuda() for a in args)
+        example = tuple((a.half() if a.is_floating_point() else a).cuda()
+                        for a in args)
+
+        def shapes(batch):
+            return [f"{n}={batch}x{r}" for n, r in zip(inputs, rests)]
         for exporter in opts.exporters.split(","):
             path = os.path.join(opts.work, f"{name}.{exporter}.dyn.onnx")
             try:
-                export(m, example, inputs[0], path, exporter, opts.max_batch)
+                export(m, example, inputs, path, exporter, opts.max_batch)
             except Exception as err:  # torch could not export it
                 print(f"{name} {exporter}: EXPORT FAILED {type(err).__name__}: "
                       f"{str(err).strip().splitlines()[0][:200]}", flush=True)
                 failures += 1
                 continue
-            jobs = {"dyn": f"{inputs[0]}=1..{opts.max_batch}x{rest}"}
+            jobs = {"dyn": shapes(f"1..{opts.max_batch}")}
             for b in batches:
-                jobs[b] = f"{inputs[0]}={b}x{rest}"
+                jobs[b] = shapes(b)
             sos = {k: path[:-5] + f".{k}.so" for k in jobs}
             with ThreadPoolExecutor(len(jobs)) as pool:
                 done = dict(zip(jobs, pool.map(
@@ -100,7 +137,8 @@ def run(opts):
                     jobs)))
             for k, (_, err) in done.items():
                 if err:
-                    print(f"{name} {exporter} {jobs[k]}: COMPILE FAILED {err}",
+                    print(f"{name} {exporter} {' '.join(jobs[k])}: "
+                          f"COMPILE FAILED {err}",
                           flush=True)
                     failures += 1
             if done["dyn"][1]:
@@ -119,12 +157,12 @@ def run(opts):
                   f"{'static ms':>9s} {'dyn/st':>7s} {'peer ms':>8s} "
                   f"{'dyn/peer':>8s}", flush=True)
             for b in batches:
-                x = torch.randn(b, *args[0].shape[1:], device="cuda")
+                xs = inputs_at(args, b)
                 with torch.no_grad():
-                    same = m(x.half())
-                    ref = m.double()(x.double())
+                    same = m(*xs)
+                    ref = m.double()(*[x.double() if x.is_floating_point()
+                                       else x for x in xs])
                     m.half()
-                xs = [x.half()]
                 torch_err = rel_err(same, ref)
                 ctx = dyn.context()
                 y = torch.full(tuple(same.shape), float("nan"),

@@ -44,6 +44,27 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"seq", 1, 5
     return %o : tensor<?x4xf32, #brrr.extents<()[s0, s1] -> ((s0 * s1) * 2, 4)>>
   }
 
+  // K^T through [batch * heads, s, d] over a symbolic batch: the batch
+  // stands for a prime no static size shares, so no reshape cuts it and
+  // the chain is one transpose of the unmerged keys, as attention reads
+  // them. A product split around a symbol ([batch * 3, 2] of [batch, 6])
+  // is a view of the input and one transpose.
+  // CHECK-LABEL: func.func @merged_keys
+  // CHECK-SAME: (%[[K:[a-z0-9]+]]: tensor<?x4x128x16xf16{{.+}}, %[[X:[a-z0-9]+]]: tensor<?x6xf32
+  // CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[K]] {perm = array<i64: 0, 1, 3, 2>} : tensor<?x4x128x16xf16, #brrr.extents<()[s0] -> (s0, 4, 128, 16)>> -> tensor<?x4x16x128xf16, #brrr.extents<()[s0] -> (s0, 4, 16, 128)>>
+  // CHECK-NEXT: %[[V:.+]] = brrr.reshape %[[X]] : tensor<?x6xf32, #brrr.extents<()[s0] -> (s0, 6)>> -> tensor<?x3x2xf32, #brrr.extents<()[s0] -> (s0, 3, 2)>>
+  // CHECK-NEXT: %[[U:.+]] = brrr.transpose %[[V]] {perm = array<i64: 2, 0, 1>} : tensor<?x3x2xf32, #brrr.extents<()[s0] -> (s0, 3, 2)>> -> tensor<2x?x3xf32, #brrr.extents<()[s0] -> (2, s0, 3)>>
+  // CHECK-NEXT: return %[[T]], %[[U]]
+  func.func @merged_keys(%k: tensor<?x4x128x16xf16, #brrr.extents<()[s0] -> (s0, 4, 128, 16)>>, %x: tensor<?x6xf32, #brrr.extents<()[s0] -> (s0, 6)>>) -> (tensor<?x4x16x128xf16, #brrr.extents<()[s0] -> (s0, 4, 16, 128)>>, tensor<2x?x3xf32, #brrr.extents<()[s0] -> (2, s0, 3)>>) {
+    %0 = brrr.reshape %k : tensor<?x4x128x16xf16, #brrr.extents<()[s0] -> (s0, 4, 128, 16)>> -> tensor<?x128x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 128, 16)>>
+    %1 = brrr.transpose %0 {perm = array<i64: 0, 2, 1>} : tensor<?x128x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 128, 16)>> -> tensor<?x16x128xf16, #brrr.extents<()[s0] -> (s0 * 4, 16, 128)>>
+    %2 = brrr.reshape %1 : tensor<?x16x128xf16, #brrr.extents<()[s0] -> (s0 * 4, 16, 128)>> -> tensor<?x4x16x128xf16, #brrr.extents<()[s0] -> (s0, 4, 16, 128)>>
+    %3 = brrr.reshape %x : tensor<?x6xf32, #brrr.extents<()[s0] -> (s0, 6)>> -> tensor<?x2xf32, #brrr.extents<()[s0] -> (s0 * 3, 2)>>
+    %4 = brrr.transpose %3 {perm = array<i64: 1, 0>} : tensor<?x2xf32, #brrr.extents<()[s0] -> (s0 * 3, 2)>> -> tensor<2x?xf32, #brrr.extents<()[s0] -> (2, s0 * 3)>>
+    %5 = brrr.reshape %4 : tensor<2x?xf32, #brrr.extents<()[s0] -> (2, s0 * 3)>> -> tensor<2x?x3xf32, #brrr.extents<()[s0] -> (2, s0, 3)>>
+    return %2, %5 : tensor<?x4x16x128xf16, #brrr.extents<()[s0] -> (s0, 4, 16, 128)>>, tensor<2x?x3xf32, #brrr.extents<()[s0] -> (2, s0, 3)>>
+  }
+
   // batch < seq is undecided over the ranges, and the extents' difference
   // is all that decides it: the comparison stays. seq - seq + 1 is 1.
   // CHECK-LABEL: func.func @undecided

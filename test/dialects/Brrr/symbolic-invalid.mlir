@@ -147,3 +147,36 @@ module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
     return
   }
 }
+
+// -----
+
+// Attention's batch may be symbolic; the operands must share it.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>]} {
+  func.func @attention_batches_differ(%q: tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>, %k: tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0 * 2, 2, 16, 16)>>) {
+    // expected-error @+1 {{key and value must have the query's batch batch}}
+    %0 = brrr.attention %q, %k, %k {scale = 1.0 : f64} : tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>, tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0 * 2, 2, 16, 16)>>, tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0 * 2, 2, 16, 16)>> -> tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>
+    return
+  }
+}
+
+// -----
+
+// Heads and head sizes are fixed.
+module attributes {brrr.dims = [#brrr.dim<"heads", 1, 8>]} {
+  func.func @attention_symbolic_heads(%q: tensor<1x?x16x16xf16, #brrr.extents<()[s0] -> (1, s0, 16, 16)>>) {
+    // expected-error @+1 {{query heads and head size must be fixed}}
+    %0 = brrr.attention %q, %q, %q {scale = 1.0 : f64} : tensor<1x?x16x16xf16, #brrr.extents<()[s0] -> (1, s0, 16, 16)>>, tensor<1x?x16x16xf16, #brrr.extents<()[s0] -> (1, s0, 16, 16)>>, tensor<1x?x16x16xf16, #brrr.extents<()[s0] -> (1, s0, 16, 16)>> -> tensor<1x?x16x16xf16, #brrr.extents<()[s0] -> (1, s0, 16, 16)>>
+    return
+  }
+}
+
+// -----
+
+// A bias must broadcast to the scores, batch included.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>]} {
+  func.func @attention_bias_batch(%q: tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>, %m: tensor<8x1x16x16xf32>) {
+    // expected-error @+1 {{does not broadcast to the scores batchx2x16x16}}
+    %0 = brrr.attention %q, %q, %q bias %m {scale = 1.0 : f64} : tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>, tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>, tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>, tensor<8x1x16x16xf32> -> tensor<?x2x16x16xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 16)>>
+    return
+  }
+}
