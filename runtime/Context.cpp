@@ -578,6 +578,13 @@ brrr_status profile(brrr_context *c, const void *const *inputs,
   for (size_t i = 0; i < a.steps.size(); ++i) {
     if (a.steps[i].kind != Step::Kind::Launch)
       continue;
+    // A launch with nothing to do at these shapes (a per-range variant
+    // outside its range) was not made.
+    const uint32_t *grid = gridOf(*c, a.steps[i].index);
+    if (!grid[0] || !grid[1] || !grid[2]) {
+      launchMs[a.steps[i].index] = -1;
+      continue;
+    }
     float ms = 0;
     BRRR_CU(cu, cu.cuEventElapsedTime_v2(&ms, c->events[i], c->events[i + 1]),
             "reading the time of " + stepLabel(*c, i));

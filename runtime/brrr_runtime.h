@@ -181,7 +181,9 @@ brrr_status brrr_run_host(brrr_context *context, const void *const *inputs,
                           void *const *outputs);
 
 /* Runs once without graphs, timing every launch with CUDA events; writes
- * brrr_model_num_launches() milliseconds into `launch_ms`. Synchronizes. */
+ * brrr_model_num_launches() milliseconds into `launch_ms`, -1 for a launch
+ * not made at the bound shapes (a kernel for another range of rows, or
+ * one with nothing to do). Synchronizes. */
 brrr_status brrr_profile(brrr_context *context, const void *const *inputs,
                          void *const *outputs, double *launch_ms);
 

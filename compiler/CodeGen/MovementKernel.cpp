@@ -83,6 +83,13 @@ struct Emitter : IndexMath {
     return LLVM::LoadOp::create(b, loc, elem, p);
   }
   Value sizeOf(Extent d) { return d.value ? d.value : idx(d.fixed); }
+  /// `x` clamped into [0, max(size - 1, 0)] for a size read at run time.
+  Value clampBelow(Value x, Value size) {
+    Value last = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, size, idx(1)), idx(0));
+    return arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, x, idx(0)), last);
+  }
   /// The index stored at `linearIndex` of an index tensor, for dimension
   /// `axis` (of size `dim`) of the tensor it indexes; negative values
   /// counted from the end. Not clamped; reported when out of range and the
@@ -395,13 +402,14 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
   AffineExpr count =
       isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
-  // A lookup by index tuples in a table symbolic in its first dimension
-  // (compilesSymbolically) bounds the tuples by that extent, read at run
-  // time after the count.
+  // A lookup (by indices along its first axis, or by index tuples) in a
+  // table symbolic in its first dimension (compilesSymbolically) bounds
+  // the indices by that extent, read at run time after the count.
   AffineExpr tableExtent;
-  if (auto g = dyn_cast<GatherNDOp>(op);
-      g && count && isSymbolic(g.getInput().getType()))
-    tableExtent = extentsOf(g.getInput().getType()).front();
+  if (count && isa<GatherOp, GatherNDOp>(op) &&
+      isSymbolic(op->getOperand(0).getType()))
+    tableExtent =
+        extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())).front();
   std::optional<LargestShapeView> largest;
   if (count)
     largest.emplace(fusion);
@@ -475,9 +483,14 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     int64_t axis = g.getAxis(), r = idxShape.size();
     SmallVector<Value> idxCoords(out.begin() + axis, out.begin() + axis + r);
     int64_t dim = inShape[axis];
+    // The table's actual rows where they are symbolic (axis 0).
+    Extent rows = tableExtent
+                      ? Extent(indexArgument(b, loc, entry, numBuffers + 1))
+                      : Extent(dim);
     Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
-                          e.linear(idxCoords, idxShape), dim, axis);
-    k = e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
+                          e.linear(idxCoords, idxShape), rows, axis);
+    k = rows.value ? e.clampBelow(k, rows.value)
+                   : e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
     SmallVector<Value> in(out.begin(), out.begin() + axis);
     in.push_back(k);
     in.append(out.begin() + axis + r, out.end());
@@ -507,14 +520,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
                        : Extent(fixed);
       Value c = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
                             e.add(tuple, e.idx(j)), dim, batch + j);
-      if (!dim.value) {
-        in.push_back(e.clamp(c, 0, std::max<int64_t>(fixed - 1, 0)));
-        continue;
-      }
-      Value last = arith::MaxSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, dim.value, e.idx(1)), e.idx(0));
-      in.push_back(arith::MinSIOp::create(
-          b, loc, arith::MaxSIOp::create(b, loc, c, e.idx(0)), last));
+      in.push_back(dim.value ? e.clampBelow(c, dim.value)
+                             : e.clamp(c, 0, std::max<int64_t>(fixed - 1, 0)));
     }
     in.append(out.begin() + q - 1, out.end());
     value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));

@@ -11,8 +11,8 @@
 // the structural ops (structuralTypeOf) that work on the dimensions after
 // the outer run and carry it through unchanged: data movement (transposes,
 // pads and slices that leave the run alone, concatenations along other
-// axes, expands, lookups in a static table by indices that hold the run,
-// lookups by index tuples in a table symbolic in its first dimension),
+// axes, expands, lookups by indices that hold the run, or by index tuples,
+// in a table that is static or symbolic in its first dimension only),
 // reductions of later axes, and over a symbolic batch only, convolutions,
 // pooling and batch norm; and reshapes, which keep every element's linear
 // index whatever their run becomes. Every tensor
@@ -130,10 +130,13 @@ RankedTensorType structuralTypeOf(Operation *op) {
         return c.getType();
       })
       .Case([&](ReshapeOp r) { return r.getType(); })
-      // A lookup in a static table (an embedding) by indices that hold the
+      // A lookup along the first axis of a static table (an embedding) or
+      // of one symbolic in that axis only (a mask flattened to [batch *
+      // seq, 1]: its strides are the same at every shape, and the kernel
+      // bounds the indices by its actual extent) by indices that hold the
       // run: the run leads the result too.
       .Case([&](GatherOp g) -> RankedTensorType {
-        if (isSymbolic(g.getInput().getType()) || g.getAxis() != 0)
+        if (g.getAxis() != 0 || outerRunOf(typeOf(g.getInput())) > 1)
           return {};
         return g.getType();
       })
@@ -319,9 +322,11 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
             llvm::any_of(fusion.getBody().getArgument(i).getUsers(),
                          [](Operation *u) { return !isa<ReshapeOp>(u); }));
   };
+  // A lookup's table is read anywhere, within its actual extent.
+  bool lookup = isa<GatherOp, GatherNDOp>(op);
   if (!anyRun)
     for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
-      if (readAsIs(i) && !shares(t))
+      if (readAsIs(i) && !(lookup && i == 0) && !shares(t))
         return false;
   if (!anyRun && !llvm::all_of(op->getResultTypes(), shares))
     return false;

@@ -499,14 +499,16 @@ class Context:
 
     def profile(self, *args: Any, outputs: Optional[Any] = None) -> Any:
         """Runs once without graphs on CUDA inputs, timing each launch;
-        returns [(LaunchInfo, milliseconds)]."""
+        returns [(LaunchInfo, milliseconds)], None for a launch not made at
+        these shapes (a kernel for another range of rows)."""
         prepared = _prepare(self._model.inputs, args)
         if not prepared.on_device:
             raise ValueError("profile() takes CUDA arrays (torch tensors or "
                              "__cuda_array_interface__ objects)")
         self._set_shapes(prepared)
         _, ms = self._run_device(prepared, outputs, profile=True)
-        return list(zip(self._model.launches, ms))
+        return [(launch, None if t < 0 else t)
+                for launch, t in zip(self._model.launches, ms)]
 
 
 class Model:

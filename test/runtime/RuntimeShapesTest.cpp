@@ -365,6 +365,32 @@ TEST_F(GuardedShapesTest, EachShapeRunsTheLaunchItsGuardPicks) {
   }
 }
 
+TEST_F(GuardedShapesTest, ProfileTimesOnlyTheLaunchesMadeAtTheShapes) {
+  size_t largest = size_t(kSymbolicBatch * kSymbolicRow);
+  std::vector<float> x(largest, 1), y(largest, 2), sum(largest), xy(largest);
+  const void *in[2] = {x.data(), y.data()};
+  void *out[2] = {sum.data(), xy.data()};
+  int32_t launches = brrr_model_num_launches(model);
+  ASSERT_GE(launches, 2);
+  for (int64_t batch : {1, 3, 2}) {
+    ASSERT_EQ(setBatch(batch), BRRR_OK);
+    std::vector<double> ms(size_t(launches), -7);
+    ASSERT_EQ(brrr_profile(ctx, in, out, ms.data()), BRRR_OK)
+        << brrr_last_error();
+    // Launch 0 runs up to 2 images, its twin (the last) from 3; the others
+    // always.
+    if (batch <= 2) {
+      EXPECT_GE(ms[0], 0) << batch;
+      EXPECT_EQ(ms.back(), -1) << batch;
+    } else {
+      EXPECT_EQ(ms[0], -1) << batch;
+      EXPECT_GE(ms.back(), 0) << batch;
+    }
+    for (int32_t i = 1; i + 1 < launches; ++i)
+      EXPECT_GE(ms[size_t(i)], 0) << "launch " << i << " at " << batch;
+  }
+}
+
 TEST_F(ShapesTest, EachShapeCapturesOnceThenReplays) {
   for (int64_t batch : {1, 2, 1, 2, 2, 1}) {
     ASSERT_EQ(setBatch(batch), BRRR_OK);
