@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -38,10 +39,12 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -95,14 +98,229 @@ std::unique_ptr<Pass> createMarkGridConstants() {
 }
 } // namespace
 
+/// The PTX that LLVM's NVPTX back end writes for a whole module, from the
+/// PTX it wrote for `parts`, copies of the module that each define a run of
+/// its kernels (in order; `firstIndex[i]` is the module index of part i's
+/// first kernel): the header, every part's module-scope declarations once
+/// in the module's order of its globals (`globals`), then the kernels,
+/// their block labels and local depots renumbered by module index. Nothing
+/// if the parts do not have that form (a header that differs, one name
+/// declared two ways, a declaration of no global): the caller then writes
+/// the module whole.
+static std::optional<std::string> mergePtx(ArrayRef<std::string> parts,
+                                           ArrayRef<unsigned> firstIndex,
+                                           ArrayRef<StringRef> globals) {
+  static const llvm::Regex numbered("(\\$L__BB|__local_depot)([0-9]+)");
+  std::string header, bodies;
+  bool blankAfterDecls = false;
+  llvm::StringMap<std::string> declared;
+  for (auto [i, text] : llvm::enumerate(parts)) {
+    SmallVector<StringRef> lines;
+    StringRef(text).split(lines, '\n');
+    size_t globl = 0;
+    while (globl < lines.size() && !lines[globl].starts_with("\t// .globl\t"))
+      ++globl;
+    size_t entry = globl;
+    while (entry < lines.size() && !lines[entry].starts_with(".visible .entry"))
+      ++entry;
+    if (entry == lines.size())
+      return std::nullopt;
+    std::string partHeader;
+    for (StringRef l : ArrayRef(lines).take_front(globl))
+      partHeader += (l + "\n").str();
+    if (i == 0)
+      header = partHeader + (lines[globl] + "\n").str();
+    else if (partHeader != header.substr(0, partHeader.size()))
+      return std::nullopt;
+    for (StringRef line : ArrayRef(lines).slice(globl + 1, entry - globl - 1)) {
+      StringRef l = line;
+      if (l.empty()) {
+        blankAfterDecls |= i == 0;
+        continue;
+      }
+      // The global a line declares (the last word before any [size] or
+      // initializer) or says was demoted, declared the same way by every
+      // part that declares it.
+      StringRef name;
+      if (l.consume_front("// ") && l.consume_back(" has been demoted"))
+        name = l;
+      else if (l.starts_with("."))
+        name =
+            l.split('=').first.rtrim(" ;").rsplit(' ').second.split('[').first;
+      else
+        return std::nullopt;
+      auto [it, fresh] = declared.try_emplace(name, line.str());
+      if (!fresh && it->second != line)
+        return std::nullopt;
+    }
+    if (i > 0)
+      bodies += (lines[globl] + "\n").str();
+    ArrayRef<StringRef> body = ArrayRef(lines).drop_front(entry);
+    if (i + 1 < parts.size())
+      while (!body.empty() && body.back().empty())
+        body = body.drop_back();
+    for (StringRef l : body) {
+      std::string line = l.str();
+      SmallVector<StringRef> m;
+      std::string renumbered;
+      StringRef rest = line;
+      while (numbered.match(rest, &m)) {
+        size_t at = m[0].data() - rest.data();
+        unsigned k = 0;
+        m[2].getAsInteger(10, k);
+        renumbered += rest.take_front(at).str() + m[1].str() +
+                      std::to_string(k + firstIndex[i]);
+        rest = rest.drop_front(at + m[0].size());
+      }
+      bodies += renumbered + rest.str() + "\n";
+    }
+  }
+  // The last part's final newline was a line of its own.
+  if (!bodies.empty())
+    bodies.pop_back();
+  std::string decls;
+  for (StringRef name : globals)
+    if (auto it = declared.find(name); it != declared.end()) {
+      decls += it->second + "\n";
+      declared.erase(it);
+    }
+  if (!declared.empty())
+    return std::nullopt;
+  if (blankAfterDecls)
+    decls += "\n";
+  return header + decls + bodies;
+}
+
+/// Runs ptxas as MLIR's NVPTX serializer does (-arch, --opt-level 3 and
+/// `options`) on `ptx`, returning the cubin.
+static FailureOr<std::string> runPtxas(ModuleOp module, StringRef ptxas,
+                                       StringRef chip, StringRef ptx,
+                                       StringRef options) {
+  SmallString<128> ptxFile, cubinFile, logFile;
+  for (auto [path, suffix] :
+       {std::pair{&ptxFile, "ptx"}, {&cubinFile, "cubin"}, {&logFile, "log"}})
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("brrr-kernels", suffix, *path))
+      return module.emitError("cannot create a temporary file: ")
+             << ec.message();
+  auto remove = llvm::make_scope_exit([&] {
+    for (StringRef path : {ptxFile.str(), cubinFile.str(), logFile.str()})
+      llvm::sys::fs::remove(path);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(ptxFile, ec);
+    if (ec)
+      return module.emitError("cannot write ")
+             << ptxFile << ": " << ec.message();
+    out << ptx;
+  }
+  SmallVector<StringRef> args = {"ptxas", "-arch",   chip,          ptxFile,
+                                 "-o",    cubinFile, "--opt-level", "3"};
+  SmallVector<StringRef> extra;
+  options.split(extra, ' ', -1, /*KeepEmpty=*/false);
+  llvm::append_range(args, extra);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logFile),
+                                          StringRef(logFile)};
+  std::string message;
+  if (llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
+                                &message)) {
+    auto log = llvm::MemoryBuffer::getFile(logFile);
+    return module.emitError("ptxas failed: ")
+           << (log ? (*log)->getBuffer() : StringRef(message));
+  }
+  auto cubin = llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false);
+  if (!cubin)
+    return module.emitError("ptxas wrote no cubin at ") << cubinFile;
+  return (*cubin)->getBuffer().str();
+}
+
+/// Writes the PTX of `lowered` (a module holding the lowered kernel
+/// gpu.module) with LLVM's NVPTX back end on every thread of the context:
+/// the kernels, in order, in runs of about equal size, each run's copy of
+/// the module written on its own, and the texts merged into the one the
+/// module whole would give (mergePtx). A module with a function that is
+/// not a kernel, or too few kernels, is written whole. Nothing on failure.
+static std::optional<std::string> parallelPtx(ModuleOp lowered,
+                                              const gpu::TargetOptions &base) {
+  MLIRContext *ctx = lowered.getContext();
+  auto kernels = lowered.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
+  SmallVector<LLVM::LLVMFuncOp> defined;
+  SmallVector<int64_t> sizes;
+  int64_t total = 0;
+  for (auto f : kernels.getOps<LLVM::LLVMFuncOp>()) {
+    if (f.isExternal())
+      continue;
+    if (!f->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+      return std::nullopt;
+    defined.push_back(f);
+    int64_t n = 0;
+    f.walk([&](Operation *) { ++n; });
+    sizes.push_back(n);
+    total += n;
+  }
+  unsigned threads = ctx->isMultithreadingEnabled() ? ctx->getNumThreads() : 1;
+  unsigned partCount = std::min<size_t>(threads, defined.size() / 2);
+  if (partCount < 2)
+    return std::nullopt;
+  // Runs of consecutive kernels, each about total / partCount ops.
+  SmallVector<unsigned> firstIndex = {0};
+  int64_t acc = 0;
+  for (auto [k, n] : llvm::enumerate(sizes)) {
+    if (acc >= total * int64_t(firstIndex.size()) / partCount &&
+        firstIndex.size() < partCount && k > firstIndex.back())
+      firstIndex.push_back(k);
+    acc += n;
+  }
+  SmallVector<OwningOpRef<ModuleOp>> parts;
+  for (auto [i, first] : llvm::enumerate(firstIndex)) {
+    unsigned end =
+        i + 1 < firstIndex.size() ? firstIndex[i + 1] : defined.size();
+    llvm::StringSet<> keep;
+    for (unsigned k = first; k < end; ++k)
+      keep.insert(defined[k].getSymName());
+    parts.push_back(cast<ModuleOp>(lowered->clone()));
+    auto partKernels =
+        (*parts.back()).lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
+    for (auto f :
+         llvm::make_early_inc_range(partKernels.getOps<LLVM::LLVMFuncOp>()))
+      if (!f.isExternal() && !keep.contains(f.getSymName()))
+        f.erase();
+  }
+  SmallVector<std::string> texts(parts.size());
+  LogicalResult written = failableParallelForEach(
+      ctx, llvm::seq<size_t>(0, parts.size()), [&](size_t i) {
+        std::optional<SymbolTable> symbols;
+        auto symbolTable = [&]() -> SymbolTable * {
+          if (!symbols)
+            symbols.emplace(*parts[i]);
+          return &*symbols;
+        };
+        gpu::TargetOptions options(
+            base.getToolkitPath(), /*librariesToLink=*/{}, /*cmdOptions=*/{},
+            /*elfSection=*/{}, gpu::CompilationTarget::Assembly, symbolTable,
+            /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
+            /*optimizedLlvmIRCallback=*/{},
+            [&](StringRef text) { texts[i] = text.str(); });
+        return gpu::transformGpuModulesToBinaries(*parts[i], nullptr, options);
+      });
+  if (failed(written))
+    return std::nullopt;
+  SmallVector<StringRef> globals;
+  for (auto g : kernels.getOps<LLVM::GlobalOp>())
+    globals.push_back(g.getSymName());
+  return mergePtx(texts, firstIndex, globals);
+}
+
 /// Lowers a copy of the kernel module and serializes it once: LLVM's NVPTX
-/// back end writes the PTX, which `keepPtx` receives, and with `withCubin`
-/// ptxas (given `ptxasOptions`) turns that same text into the cubin
-/// returned. Serializing to PTX and to cubin separately ran the back end
-/// twice, a quarter of the compile time of a CNN.
+/// back end writes the PTX (on every thread, parallelPtx), which `keepPtx`
+/// receives, and with `withCubin` ptxas (given `ptxasOptions`) turns that
+/// same text into the cubin returned. Serializing to PTX and to cubin
+/// separately ran the back end twice, a quarter of the compile time of a
+/// CNN.
 static FailureOr<std::string> serialize(ModuleOp module, TargetAttr target,
                                         StringRef cudaPath, bool withCubin,
-                                        StringRef ptxasOptions,
+                                        StringRef ptxasOptions, StringRef ptxas,
                                         std::string &keepPtx,
                                         TimingScope *timing) {
   TimingScope stage;
@@ -135,6 +353,16 @@ static FailureOr<std::string> serialize(ModuleOp module, TargetAttr target,
     return failure();
   if (timing)
     stage = timing->nest("LLVM NVPTX back end");
+
+  gpu::TargetOptions base(cudaPath);
+  if (std::optional<std::string> ptx = parallelPtx(*copy, base)) {
+    keepPtx = std::move(*ptx);
+    if (!withCubin)
+      return std::string();
+    if (timing)
+      stage = timing->nest("ptxas");
+    return runPtxas(module, ptxas, target.getChip(), keepPtx, ptxasOptions);
+  }
 
   std::optional<SymbolTable> symbols;
   auto symbolTable = [&]() -> SymbolTable * {
@@ -200,20 +428,21 @@ FailureOr<CompiledKernels> mlir::brrr::compileKernels(ModuleOp module,
                                                       StringRef cudaPath,
                                                       bool withCubin,
                                                       TimingScope *timing) {
-  std::string ptxasOptions;
+  std::string ptxasOptions, ptxas;
   if (withCubin) {
-    auto ptxas = findPtxas(module, cudaPath);
-    if (failed(ptxas))
+    auto found = findPtxas(module, cudaPath);
+    if (failed(found))
       return failure();
+    ptxas = *found;
     // Every CPU optimizes kernels in parallel: the code is the same as on
     // one thread (the cubins of ConvNeXt-T differ only in the note that
     // records ptxas's command line).
-    if (splitsCompile(*ptxas))
+    if (splitsCompile(ptxas))
       ptxasOptions = "-split-compile 0";
   }
   CompiledKernels out;
   auto object = serialize(module, target, cudaPath, withCubin, ptxasOptions,
-                          out.ptx, timing);
+                          ptxas, out.ptx, timing);
   if (failed(object))
     return failure();
   if (withCubin)
