@@ -318,7 +318,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
                p.K >= (lightEpilogue(fusion, product) ? kOverlapMinK
                                                       : kOverlapHeavyMinK))
         choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
-      MatmulTile largest = *tile;
+      int64_t elementBytes = tile->elementBytes;
       chooseClusterSplit(*tile, p, target);
       if (pinnedTile.empty())
         chooseNarrowTile(*tile, p, target, budget);
@@ -328,7 +328,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
       if (p.rowsExtent && pinnedTile.empty())
         recordRowVariants(fusion, p, config, [&](const ProductShape &q) {
           std::optional<MatmulTile> t =
-              wgmmaTileOf(q, target, budget, largest.elementBytes);
+              wgmmaTileOf(q, target, budget, elementBytes);
           if (!t)
             return KernelConfigAttr();
           chooseClusterSplit(*t, q, target);
