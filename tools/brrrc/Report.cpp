@@ -11,6 +11,8 @@
 
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -72,8 +74,133 @@ struct ReportKernel {
   }
 };
 
-/// Every kernel of `module` that says its work and traffic, in order.
-static SmallVector<ReportKernel> reportKernels(mlir::ModuleOp module) {
+namespace {
+/// The symbols' values a report is printed at: each input `--shape` names
+/// binds the symbols its dimensions are; the others take their largest.
+struct ReportShape {
+  SmallVector<mlir::brrr::DimAttr> dims; ///< the module's symbols
+  SmallVector<mlir::brrr::DimAttr> at;   ///< each pinned to its value
+  std::string text;                      ///< "batch = 3, ..." for the header
+
+  /// `e` at the bound values.
+  int64_t eval(mlir::AffineExpr e) const {
+    std::optional<std::pair<int64_t, int64_t>> r = mlir::brrr::rangeOf(e, at);
+    return r ? r->first : 0;
+  }
+  /// The bytes of a tensor of `type` at the bound values.
+  int64_t bytesOf(mlir::Type type) const {
+    auto t = mlir::cast<mlir::RankedTensorType>(type);
+    if (!mlir::brrr::isSymbolic(t))
+      return mlir::brrr::bufferBytes(t);
+    SmallVector<int64_t> shape;
+    for (mlir::AffineExpr e : mlir::brrr::extentsOf(t))
+      shape.push_back(eval(e));
+    return mlir::brrr::bufferBytes(
+        mlir::RankedTensorType::get(shape, t.getElementType()));
+  }
+  /// The elements of `type`'s outer run at the bound values, or at the
+  /// largest shape: every kernel's work is linear in its first result's.
+  std::pair<double, double> runOf(mlir::Type type) const {
+    auto t = mlir::cast<mlir::RankedTensorType>(type);
+    double here = 1, largest = 1;
+    SmallVector<mlir::AffineExpr> extents = mlir::brrr::extentsOf(t);
+    for (unsigned d = 0; d < mlir::brrr::outerRunOf(t); ++d) {
+      here *= double(eval(extents[d]));
+      if (auto r = mlir::brrr::rangeOf(extents[d], dims))
+        largest *= double(r->second);
+    }
+    return {here, largest};
+  }
+};
+
+/// The shape `specs` (NAME=D0xD1x..., one per input) name for `module`'s
+/// symbols, or an error message.
+std::optional<ReportShape> parseReportShape(mlir::ModuleOp module,
+                                            ArrayRef<std::string> specs,
+                                            std::string &error) {
+  ReportShape shape;
+  shape.dims = mlir::brrr::dimsOf(module);
+  if (shape.dims.empty()) {
+    error = "the model has no symbolic dimensions; --shape picks a shape of "
+            "a model compiled for ranges (--input-shape NAME=MIN..MAX)";
+    return std::nullopt;
+  }
+  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+  SmallVector<std::optional<int64_t>> values(shape.dims.size());
+  for (const std::string &spec : specs) {
+    auto [name, dimsText] = StringRef(spec).split('=');
+    mlir::RankedTensorType type;
+    for (unsigned i = 0; main && i < main.getNumArguments(); ++i)
+      if (auto n = main.getArgAttrOfType<mlir::StringAttr>(i, "brrr.name");
+          n && n.getValue() == name)
+        type = mlir::dyn_cast<mlir::RankedTensorType>(
+            main.getArgument(i).getType());
+    if (!type) {
+      error = "no input named '" + name.str() + "'";
+      return std::nullopt;
+    }
+    SmallVector<StringRef> parts;
+    dimsText.split(parts, 'x');
+    if (parts.size() != size_t(type.getRank())) {
+      error = "input '" + name.str() + "' has rank " +
+              std::to_string(type.getRank()) + ", not " +
+              std::to_string(parts.size());
+      return std::nullopt;
+    }
+    SmallVector<mlir::AffineExpr> extents = mlir::brrr::extentsOf(type);
+    for (auto [d, part] : llvm::enumerate(parts)) {
+      int64_t v = 0;
+      std::string where =
+          "dimension " + std::to_string(d) + " of input '" + name.str() + "'";
+      if (part.getAsInteger(10, v) || v < 0) {
+        error = where + " is '" + part.str() + "', not a size";
+        return std::nullopt;
+      }
+      if (auto c = mlir::dyn_cast<mlir::AffineConstantExpr>(extents[d])) {
+        if (c.getValue() != v) {
+          error = where + " is fixed at " + std::to_string(c.getValue());
+          return std::nullopt;
+        }
+        continue;
+      }
+      auto sym = mlir::dyn_cast<mlir::AffineSymbolExpr>(extents[d]);
+      if (!sym || sym.getPosition() >= shape.dims.size()) {
+        error = where + " is not one symbolic dimension";
+        return std::nullopt;
+      }
+      mlir::brrr::DimAttr dim = shape.dims[sym.getPosition()];
+      if (v < dim.getMin() || v > dim.getMax()) {
+        error = where + " (" + dim.getName().str() + ") is " +
+                std::to_string(v) + ", outside " +
+                std::to_string(dim.getMin()) + ".." +
+                std::to_string(dim.getMax());
+        return std::nullopt;
+      }
+      std::optional<int64_t> &bound = values[sym.getPosition()];
+      if (bound && *bound != v) {
+        error = dim.getName().str() + " is given as " + std::to_string(*bound) +
+                " and as " + std::to_string(v);
+        return std::nullopt;
+      }
+      bound = v;
+    }
+  }
+  for (auto [dim, value] : llvm::zip(shape.dims, values)) {
+    int64_t v = value.value_or(dim.getMax());
+    shape.at.push_back(
+        mlir::brrr::DimAttr::get(module.getContext(), dim.getName(), v, v));
+    shape.text += (shape.text.empty() ? "" : ", ") + dim.getName().str() +
+                  " = " + std::to_string(v) + (value ? "" : " (its largest)");
+  }
+  return shape;
+}
+} // namespace
+
+/// Every kernel of `module` that says its work and traffic, in order, at
+/// the largest shape or at `shape`: there, the traffic of its tensors and
+/// its work scaled with its first result's outer run.
+static SmallVector<ReportKernel>
+reportKernels(mlir::ModuleOp module, const ReportShape *shape = nullptr) {
   SmallVector<ReportKernel> kernels;
   module.walk([&](mlir::brrr::FusionOp f) {
     auto flops = f->getAttrOfType<mlir::IntegerAttr>("brrr.flops");
@@ -82,8 +209,24 @@ static SmallVector<ReportKernel> reportKernels(mlir::ModuleOp module) {
     if (!flops || !bytes || !name)
       return;
     auto [prec, peak] = precisionOf(f);
-    kernels.push_back({f, name.getValue(), double(flops.getInt()),
-                       double(bytes.getInt()), prec, peak});
+    ReportKernel k{f,
+                   name.getValue(),
+                   double(flops.getInt()),
+                   double(bytes.getInt()),
+                   prec,
+                   peak};
+    if (shape) {
+      k.bytes = 0;
+      for (mlir::Value v : f.getInputs())
+        k.bytes += double(shape->bytesOf(v.getType()));
+      for (mlir::Value v : f.getResults())
+        k.bytes += double(shape->bytesOf(v.getType()));
+      if (f.getNumResults()) {
+        auto [here, largest] = shape->runOf(f.getResult(0).getType());
+        k.flops *= largest > 0 ? here / largest : 1;
+      }
+    }
+    kernels.push_back(k);
   });
   return kernels;
 }
@@ -122,11 +265,21 @@ static void printWhyNot(mlir::ModuleOp module, StringRef attr, StringRef lead,
 /// launches early (as a programmatic dependent of the kernel before it), and
 /// which ceiling bounds it on an H100 (HBM3 3.35 TB/s; the precision's
 /// rate).
-void brrrc::printReport(mlir::ModuleOp module) {
+bool brrrc::printReport(mlir::ModuleOp module,
+                        ArrayRef<std::string> shapeSpecs) {
+  std::optional<ReportShape> shape;
+  if (!shapeSpecs.empty()) {
+    std::string error;
+    shape = parseReportShape(module, shapeSpecs, error);
+    if (!shape) {
+      errs() << "brrrc: error: --shape: " << error << "\n";
+      return false;
+    }
+  }
   outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s %-6s  %s\n",
                          "kernel", "family", "precision", "flops", "bytes",
                          "flop/B", "floor us", "launch", "bound");
-  for (ReportKernel &k : reportKernels(module)) {
+  for (ReportKernel &k : reportKernels(module, shape ? &*shape : nullptr)) {
     StringRef bound = boundOf(k.flops, k.bytes, k.peak);
     if (bound == "overhead")
       bound = "overhead (< 2 us of work: launch-bound without graphs)";
@@ -150,10 +303,15 @@ void brrrc::printReport(mlir::ModuleOp module) {
     if (auto main = module.lookupSymbol<mlir::func::FuncOp>("main"))
       if (auto a = main->getAttrOfType<mlir::IntegerAttr>("brrr.arena_bytes"))
         arena = a.getInt();
-    outs() << "symbolic shapes (" << ranges
-           << "): flops, bytes and floors are the largest shape's; the "
-              "arena ("
-           << arena << " bytes) is planned for the largest shape\n";
+    if (shape)
+      outs() << "symbolic shapes (" << ranges << ") at " << shape->text
+             << ": flops, bytes and floors at that shape; the arena (" << arena
+             << " bytes) is planned for the largest shape\n";
+    else
+      outs() << "symbolic shapes (" << ranges
+             << "): flops, bytes and floors are the largest shape's (--shape "
+                "picks another); the arena ("
+             << arena << " bytes) is planned for the largest shape\n";
   }
   // Products of dequantized 8-bit operands that multiply in float.
   printWhyNot(module, "brrr.quantized_unfused", "8-bit product not used (",
@@ -161,6 +319,7 @@ void brrrc::printReport(mlir::ModuleOp module) {
   // Softmaxes that feed a product with values but stayed unfused.
   printWhyNot(module, "brrr.attention_unfused",
               "attention not fused (softmax in ", "");
+  return true;
 }
 
 namespace {
@@ -218,12 +377,23 @@ std::string xmlEscape(StringRef s) {
 /// precision's dense rate). Kernels that do no arithmetic sit at the left
 /// edge at their byte rate times that intensity.
 bool brrrc::writeRoofline(mlir::ModuleOp module, StringRef path,
-                          StringRef modelPath) {
+                          StringRef modelPath,
+                          ArrayRef<std::string> shapeSpecs) {
   constexpr double kBandwidth = kReportBandwidth, kMinIntensity = 1.0 / 16;
+  std::optional<ReportShape> shape;
+  if (!shapeSpecs.empty()) {
+    std::string error;
+    shape = parseReportShape(module, shapeSpecs, error);
+    if (!shape) {
+      errs() << "brrrc: error: --shape: " << error << "\n";
+      return false;
+    }
+  }
   std::vector<PlotKernel> kernels;
   llvm::StringMap<size_t> index;
   std::map<std::string, double> peaks;
-  for (const ReportKernel &r : reportKernels(module)) {
+  for (const ReportKernel &r :
+       reportKernels(module, shape ? &*shape : nullptr)) {
     auto [it, fresh] = index.try_emplace(r.name, kernels.size());
     if (fresh)
       kernels.push_back({r.name.str(), 0, 0, 0, r.peak, r.precision, ""});

@@ -95,6 +95,13 @@ cl::opt<std::string>
                   "floors to this SVG file"),
          cl::value_desc("FILE.svg"), cl::init(""), cl::cat(category));
 
+cl::list<std::string> reportShapes(
+    "shape",
+    cl::desc("With --report on a model compiled for ranges: report at this "
+             "input shape, e.g. --shape x=3x128 (repeatable; a symbol no "
+             "input given here sizes takes its largest value)"),
+    cl::value_desc("NAME=D0xD1x..."), cl::cat(category));
+
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Bind a graph input's shape, e.g. --input-shape x=1x3x224x224 "
@@ -292,6 +299,10 @@ int main(int argc, char **argv) {
     errs() << "brrrc: error: --plot draws the report; add --report\n";
     return 1;
   }
+  if (!reportShapes.empty() && !report) {
+    errs() << "brrrc: error: --shape picks the report's shape; add --report\n";
+    return 1;
+  }
   if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
       precision != "bf16") {
     errs() << "brrrc: error: unknown --precision '" << precision
@@ -339,9 +350,10 @@ int main(int argc, char **argv) {
       errs() << "brrrc: " << errors << " error(s); nothing was written\n";
       return 1;
     }
-    if (report)
-      brrrc::printReport(*module);
-    if (!plot.empty() && !brrrc::writeRoofline(*module, plot, inputPath))
+    if (report && !brrrc::printReport(*module, reportShapes))
+      return 1;
+    if (!plot.empty() &&
+        !brrrc::writeRoofline(*module, plot, inputPath, reportShapes))
       return 1;
   }
   if (mode == Emit::Brrr || mode == Emit::Kernels)
