@@ -291,8 +291,13 @@ LogicalResult importCumSum(NodeImporter &n) {
     largest = *shape;
   }
   int64_t len = largest[*axis], elements = 1, products;
+  bool overflow = false;
   for (int64_t d : largest)
-    elements *= d;
+    overflow |= llvm::MulOverflow(elements, d, elements);
+  if (overflow)
+    return n.emitError() << "a cumulative sum of more than 2^63 elements is "
+                            "more than its masked sum supports ("
+                         << kMaxCumSumSquare << " products)";
   if (len && (llvm::MulOverflow(elements, len, products) ||
               products > kMaxCumSumSquare))
     return n.emitError() << "a cumulative sum of " << elements
