@@ -279,11 +279,9 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
   info.flops = 2 * ot.getNumElements() * Cg * KH * KW;
   info.bytes = fusionBytes(fusion);
   if (batch) {
-    MLIRContext *ctx = fusion.getContext();
     AffineExpr count = batch * (total / g.N);
     info.scalars = {count};
-    info.gridExtents = {count.ceilDiv(threads), getAffineConstantExpr(1, ctx),
-                        getAffineConstantExpr(1, ctx)};
+    info.readGridAtRunTime(fusion.getContext(), count.ceilDiv(threads), {}, {});
   }
   return info;
 }

@@ -356,9 +356,7 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
   info.block = kTile * kTileRows;
   info.bytes = 2 * t.getType().getNumElements() *
                elementBytes(t.getType().getElementType());
-  if (batches)
-    info.gridExtents = {getAffineConstantExpr(info.grid, ctx),
-                        getAffineConstantExpr(1, ctx), batches};
+  info.readGridAtRunTime(ctx, {}, {}, batches);
   return info;
 }
 
@@ -603,9 +601,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     info.scalars = {count};
     if (tableExtent)
       info.scalars.push_back(tableExtent);
-    info.gridExtents = {count.ceilDiv(kBlockSize),
-                        getAffineConstantExpr(1, ctx),
-                        getAffineConstantExpr(1, ctx)};
+    info.readGridAtRunTime(ctx, count.ceilDiv(kBlockSize), {}, {});
   }
   return info;
 }

@@ -242,7 +242,7 @@ static FailureOr<std::string> runPtxas(ModuleOp module, StringRef ptxas,
 /// module whole would give (mergePtx). A module with a function that is
 /// not a kernel, or too few kernels, is written whole. Nothing on failure.
 static std::optional<std::string> parallelPtx(ModuleOp lowered,
-                                              const gpu::TargetOptions &base) {
+                                              StringRef cudaPath) {
   MLIRContext *ctx = lowered.getContext();
   auto kernels = lowered.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
   SmallVector<LLVM::LLVMFuncOp> defined;
@@ -297,7 +297,7 @@ static std::optional<std::string> parallelPtx(ModuleOp lowered,
           return &*symbols;
         };
         gpu::TargetOptions options(
-            base.getToolkitPath(), /*librariesToLink=*/{}, /*cmdOptions=*/{},
+            cudaPath, /*librariesToLink=*/{}, /*cmdOptions=*/{},
             /*elfSection=*/{}, gpu::CompilationTarget::Assembly, symbolTable,
             /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
             /*optimizedLlvmIRCallback=*/{},
@@ -354,8 +354,7 @@ static FailureOr<std::string> serialize(ModuleOp module, TargetAttr target,
   if (timing)
     stage = timing->nest("LLVM NVPTX back end");
 
-  gpu::TargetOptions base(cudaPath);
-  if (std::optional<std::string> ptx = parallelPtx(*copy, base)) {
+  if (std::optional<std::string> ptx = parallelPtx(*copy, cudaPath)) {
     keepPtx = std::move(*ptx);
     if (!withCubin)
       return std::string();

@@ -197,10 +197,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   if (symbolic) {
     AffineExpr elements = elementCountOf(symbolicType);
     info.scalars = {elements};
-    MLIRContext *c = fusion.getContext();
-    info.gridExtents = {elements.ceilDiv(vec * blockSize * unroll),
-                        getAffineConstantExpr(1, c),
-                        getAffineConstantExpr(1, c)};
+    info.readGridAtRunTime(fusion.getContext(),
+                           elements.ceilDiv(vec * blockSize * unroll), {}, {});
   }
   int64_t ops = 0;
   for (Operation &op : body.without_terminator())

@@ -224,11 +224,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   info.bytes = fusionBytes(fusion);
   if (symbolic) {
     AffineExpr threadCount = outCount.floorDiv(vec);
-    MLIRContext *ctx = fusion.getContext();
     info.scalars = {threadCount};
-    info.gridExtents = {threadCount.ceilDiv(block),
-                        getAffineConstantExpr(1, ctx),
-                        getAffineConstantExpr(1, ctx)};
+    info.readGridAtRunTime(fusion.getContext(), threadCount.ceilDiv(block), {},
+                           {});
   }
   return info;
 }

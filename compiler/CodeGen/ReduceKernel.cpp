@@ -232,12 +232,9 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
       cast<RankedTensorType>(red.getInput().getType()).getNumElements();
   info.bytes = fusionBytes(fusion);
   // Over a symbolic outer run: the actual outer indices' blocks.
-  if (outerExtent) {
-    MLIRContext *ctx = fusion.getContext();
-    info.gridExtents = {outerExtent * chunkBlocks,
-                        getAffineConstantExpr(1, ctx),
-                        getAffineConstantExpr(1, ctx)};
-  }
+  if (outerExtent)
+    info.readGridAtRunTime(fusion.getContext(), outerExtent * chunkBlocks, {},
+                           {});
   return info;
 }
 
@@ -436,12 +433,11 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   info.flops = inType.getNumElements();
   info.bytes = fusionBytes(fusion);
   if (outputsExtent) {
-    MLIRContext *ctx = fusion.getContext();
-    AffineExpr one = getAffineConstantExpr(1, ctx);
     if (boundAtRunTime)
       info.scalars = {outputsExtent};
-    info.gridExtents = {
-        cooperative ? outputsExtent : outputsExtent.ceilDiv(block), one, one};
+    info.readGridAtRunTime(
+        fusion.getContext(),
+        cooperative ? outputsExtent : outputsExtent.ceilDiv(block), {}, {});
   }
   return info;
 }

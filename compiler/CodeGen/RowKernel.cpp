@@ -448,9 +448,7 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
   if (symbolic) {
     // One block a row, or rowsPerBlock packed rows a block.
     info.scalars = {g.rowsExtent};
-    info.gridExtents = {g.rowsExtent.ceilDiv(g.rowsPerBlock()),
-                        getAffineConstantExpr(1, ctx),
-                        getAffineConstantExpr(1, ctx)};
+    info.readGridAtRunTime(ctx, g.rowsExtent.ceilDiv(g.rowsPerBlock()), {}, {});
   }
   info.sharedBytes = shared->getBytes();
   int64_t numel = rowType.getNumElements();

@@ -194,6 +194,19 @@ std::optional<ReportShape> parseReportShape(mlir::ModuleOp module,
   }
   return shape;
 }
+/// `shape` set to the shape `specs` name for `module` (left empty without
+/// specs: the largest); false, after an error message, when they do not
+/// fit the model.
+bool reportShapeOf(mlir::ModuleOp module, ArrayRef<std::string> specs,
+                   std::optional<ReportShape> &shape) {
+  if (specs.empty())
+    return true;
+  std::string error;
+  shape = parseReportShape(module, specs, error);
+  if (!shape)
+    errs() << "brrrc: error: --shape: " << error << "\n";
+  return shape.has_value();
+}
 } // namespace
 
 /// Every kernel of `module` that says its work and traffic, in order, at
@@ -268,14 +281,8 @@ static void printWhyNot(mlir::ModuleOp module, StringRef attr, StringRef lead,
 bool brrrc::printReport(mlir::ModuleOp module,
                         ArrayRef<std::string> shapeSpecs) {
   std::optional<ReportShape> shape;
-  if (!shapeSpecs.empty()) {
-    std::string error;
-    shape = parseReportShape(module, shapeSpecs, error);
-    if (!shape) {
-      errs() << "brrrc: error: --shape: " << error << "\n";
-      return false;
-    }
-  }
+  if (!reportShapeOf(module, shapeSpecs, shape))
+    return false;
   outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s %-6s  %s\n",
                          "kernel", "family", "precision", "flops", "bytes",
                          "flop/B", "floor us", "launch", "bound");
@@ -381,14 +388,8 @@ bool brrrc::writeRoofline(mlir::ModuleOp module, StringRef path,
                           ArrayRef<std::string> shapeSpecs) {
   constexpr double kBandwidth = kReportBandwidth, kMinIntensity = 1.0 / 16;
   std::optional<ReportShape> shape;
-  if (!shapeSpecs.empty()) {
-    std::string error;
-    shape = parseReportShape(module, shapeSpecs, error);
-    if (!shape) {
-      errs() << "brrrc: error: --shape: " << error << "\n";
-      return false;
-    }
-  }
+  if (!reportShapeOf(module, shapeSpecs, shape))
+    return false;
   std::vector<PlotKernel> kernels;
   llvm::StringMap<size_t> index;
   std::map<std::string, double> peaks;
