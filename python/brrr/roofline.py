@@ -10,15 +10,72 @@ their byte rate gives at that intensity, so their distance below the
 memory roof is still their fraction of the copy rate. The largest kernels
 by time are labelled.
 
-`brrr-run model.so --profile --plot FILE.svg` draws measured kernels;
-`brrrc --report --plot FILE.svg` draws the compiler's floors.
+`brrr-run model.so --profile --plot FILE.svg` draws measured kernels
+against measured roofs: the copy rate, and each Tensor Core precision's rate
+as brrr's own 8192^3 product reaches it on the card (`PROBES`);
+`brrrc --report --plot FILE.svg` draws the compiler's floors against the
+chip's datasheet rates (`datasheet_peaks`).
 """
 
 import math
+import os
 from typing import Dict, List, NamedTuple, Optional
 from xml.sax.saxutils import escape
 
 COLOURS = {"compute": "#c0392b", "memory": "#2471a3", "overhead": "#7f8c8d"}
+
+
+class Probe(NamedTuple):
+    """A product that measures one Tensor Core precision's ceiling: an
+    n x n x n matmul, compiled with `flags`. The 16- and 32-bit ones multiply
+    two inputs; the 8-bit one multiplies an input by a constant weight
+    (8-bit products take one), made by ConstantOfShape so that the model
+    file stays small."""
+    roof: str  # the datasheet_peaks key it replaces
+    path: str  # an .onnxtext model in this package
+    flags: List[str]
+    hopper_only: bool = False  # 8-bit products run on the wgmma body only
+    n: int = 8192
+
+    @property
+    def flops(self) -> int:
+        return 2 * self.n ** 3
+
+
+_PROBE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probes")
+
+#: The products whose measured rates are the Tensor Core roofs of a
+#: profile's chart: f16 (f32 accumulation), f32 inputs as one tf32 product,
+#: and int8 QDQ (s8 x s8 into s32) for the 8-bit rate.
+PROBES = [
+    Probe("f16/bf16 Tensor Cores", os.path.join(_PROBE_DIR, "gemm-f16.onnxtext"), []),
+    Probe("tf32 Tensor Cores", os.path.join(_PROBE_DIR, "gemm-f32.onnxtext"),
+          ["--precision=tf32"]),
+    Probe("8-bit Tensor Cores", os.path.join(_PROBE_DIR, "gemm-int8.onnxtext"), [],
+          hopper_only=True),
+]
+
+
+def datasheet_peaks(target: str) -> Dict[str, float]:
+    """Dense datasheet rates (flop/s) of the chip a target runs on: H100 and
+    H200 SXM for sm_90a, A100 SXM for sm_80."""
+    if target.startswith("sm_90"):
+        return {"8-bit Tensor Cores": 1979e12, "f16/bf16 Tensor Cores": 989e12,
+                "tf32 Tensor Cores": 495e12, "f32": 67e12}
+    return {"8-bit Tensor Cores": 624e12, "f16/bf16 Tensor Cores": 312e12,
+            "tf32 Tensor Cores": 156e12, "f32": 19.5e12}
+
+
+def roof_labels(measured: Dict[str, float], target: str) -> Dict[str, float]:
+    """The chart's compute roofs: each measured rate under its name with
+    "(measured)", every other datasheet rate with "(datasheet)"."""
+    roofs = {}
+    for name, rate in datasheet_peaks(target).items():
+        if name in measured:
+            roofs[f"{name} (measured)"] = measured[name]
+        else:
+            roofs[f"{name} (datasheet)"] = rate
+    return roofs
 
 
 class Kernel(NamedTuple):

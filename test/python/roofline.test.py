@@ -31,3 +31,15 @@ gemm = next(p for p in points if p.find("s:title", ns).text.startswith("gemm"))
 soft = next(p for p in points if p.find("s:title", ns).text.startswith("softmax"))
 print("gemm right of softmax:", float(gemm.get("cx")) > float(soft.get("cx")))
 print("gemm above softmax:", float(gemm.get("cy")) < float(soft.get("cy")))
+# The chart's roofs: measured rates replace their datasheet entries by
+# name, the rest stay marked as datasheet figures; each probe is a
+# model in the package.
+import os  # noqa: E402
+labels = roofline.roof_labels({"f16/bf16 Tensor Cores": 700e12}, "sm_90a")
+print("roof labels:", sorted(labels))
+print("measured f16:", labels["f16/bf16 Tensor Cores (measured)"] / 1e12)
+print("sm_80 8-bit:", roofline.roof_labels({}, "sm_80")["8-bit Tensor Cores (datasheet)"] / 1e12)
+print("probes:", [(p.roof, os.path.basename(p.path), os.path.isfile(p.path), p.flops)
+                  for p in roofline.PROBES])
+print("probe roofs are datasheet roofs:",
+      all(p.roof in roofline.datasheet_peaks("sm_90a") for p in roofline.PROBES))
