@@ -613,6 +613,13 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
         widensExactly(getType().getElementType(),
                       inner.getType().getElementType()))
       return inner.getInput();
+  // A splat of any size is one value to cast (ConstantOfShape's weights).
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getInput())) {
+    Attribute v =
+        evalCast(splat.getSplatValue<Attribute>(), getType().getElementType(),
+                 isUnsignedElement(getInput().getType()), /*why=*/nullptr);
+    return v ? DenseElementsAttr::get(getType(), v) : nullptr;
+  }
   if (!smallDense(adaptor.getInput()))
     return foldBlobCast(*this, adaptor.getInput());
   return foldElementwise(*this, {adaptor.getInput()}, /*why=*/nullptr);

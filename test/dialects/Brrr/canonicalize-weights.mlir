@@ -28,6 +28,22 @@ func.func @cast_weight_blob_folds() -> (tensor<17xf32>, tensor<2xf32>) {
   return %0, %1 : tensor<17xf32>, tensor<2xf32>
 }
 
+// A splat of any size casts as its one value (ConstantOfShape's weights,
+// cast to f16): 1e-2 rounds to the nearest half; 300 does not fit an i8,
+// so that cast is left to the kernel.
+// CHECK-LABEL: func.func @cast_large_splat_folds
+// CHECK-DAG: %[[H:.+]] = brrr.constant dense<1.000210e-02> : tensor<512x16x3x3xf16>
+// CHECK-DAG: %[[F:.+]] = brrr.constant dense<3.000000e+02> : tensor<100000xf32>
+// CHECK: %[[I:.+]] = brrr.cast %[[F]] : tensor<100000xf32> -> tensor<100000xi8>
+// CHECK-NEXT: return %[[H]], %[[I]]
+func.func @cast_large_splat_folds() -> (tensor<512x16x3x3xf16>, tensor<100000xi8>) {
+  %w = brrr.constant dense<1.000000e-02> : tensor<512x16x3x3xf32>
+  %0 = brrr.cast %w : tensor<512x16x3x3xf32> -> tensor<512x16x3x3xf16>
+  %f = brrr.constant dense<3.000000e+02> : tensor<100000xf32>
+  %1 = brrr.cast %f : tensor<100000xf32> -> tensor<100000xi8>
+  return %0, %1 : tensor<512x16x3x3xf16>, tensor<100000xi8>
+}
+
 // CHECK: w_t: "0x080000000000803F00008040000000400000A040000040400000C040"
 // CHECK: h.f32: "0x080000000000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F000000C0"
 {-#
