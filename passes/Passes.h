@@ -399,6 +399,10 @@ constexpr int64_t kDirectConvGroupChannels = 8;
 /// kDirectConvGroupChannels input channels each.
 bool isDirectConv(Conv2DOp conv);
 
+/// How many neighbouring groups of `conv` brrr-pack-conv-groups packs into
+/// one (at most `maxGroups`), or 1.
+int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups);
+
 /// Output channels each thread of a direct convolution computes: for a
 /// channels-last depthwise convolution (one input and one output channel
 /// per group), 16 bytes of consecutive channels, halved until it divides

@@ -73,6 +73,49 @@ def BrrrPatchifyConvs : Pass<"brrr-patchify-convs", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrPackConvGroups : Pass<"brrr-pack-conv-groups", "func::FuncOp"> {
+  let summary = "Pack narrow convolution groups into Tensor Core tiles";
+  let description = [{
+    On a module whose `#brrr.target` has wgmma Tensor Cores, an f16/bf16
+    `brrr.conv2d` of groups too narrow for the wgmma convolution body
+    (fewer than whole 64-channel input slices or 128-wide output tiles,
+    ResNeXt's 32 groups of 4 to 32 channels) with constant weights takes
+    the fewest `k` neighbouring groups, at most `max-groups`, whose union
+    the body takes and that divide the groups. Its weights become block
+    diagonal at compile time, `O x k*C/groups x KH x KW`: each output
+    channel's group reads its own input channels, the others are zero
+    weights. The convolution then has `groups / k` groups: k times the
+    multiply-adds on the wgmma body, the same input read and output
+    written. Exact for finite inputs; an infinite or NaN input reaches the
+    outputs of the other groups of its pack as NaN. Runs before
+    brrr-channels-last, which then lays it out for the body.
+  }];
+  let options = [
+    Option<"maxGroups", "max-groups", "int64_t", "32",
+           "Pack at most this many groups into one (1: pack none)">,
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+def BrrrAlignProducts : Pass<"brrr-align-products", "func::FuncOp"> {
+  let summary = "Lay constant-weight products out for the tiled Tensor Core bodies";
+  let description = [{
+    The tiled bodies read A along K and B along its rows in 16-byte chunks.
+    A 16-bit `brrr.matmul` by a constant 2-D weight `[K, N]` whose K is not
+    a multiple of 8 (MLP-Mixer's 196 tokens) takes K zero-padded to the
+    next multiple: the weight's rows at compile time, A by a `brrr.pad`
+    (a copy). On a wgmma target, one whose N is not a multiple of 8 stores
+    the weight K-major, `[N, K]` read through a `brrr.transpose`, which TMA
+    reads as B. Both only for products of at least `min-work`
+    multiply-adds and a static A. Runs before brrr-fuse-matmul.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", "33554432",
+           "Align only products of at least this many multiply-adds">,
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrChannelsLast : Pass<"brrr-channels-last", "func::FuncOp"> {
   let summary = "Lay Tensor Core convolutions and their neighbours out as NHWC";
   let description = [{

@@ -31,6 +31,9 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
   graph.nest<func::FuncOp>().addPass(createBrrrPatchifyConvs());
   // After precision lowering: f32 convolutions run in f16 by then.
+  BrrrPackConvGroupsOptions packGroups;
+  packGroups.maxGroups = options.maxPackedGroups;
+  graph.nest<func::FuncOp>().addPass(createBrrrPackConvGroups(packGroups));
   graph.nest<func::FuncOp>().addPass(createBrrrChannelsLast());
   graph.nest<func::FuncOp>().addPass(createBrrrSplitReductions());
   // One cast of a value however many products it feeds.
@@ -40,6 +43,9 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   // After CSE (sibling products share one operand value) and attention
   // (what reads their slices in place).
   graph.nest<func::FuncOp>().addPass(createBrrrMergeProducts());
+  // After MergeProducts (which stacks weights as they are stored) and
+  // before the pointwise groups, which then see the pads it adds.
+  graph.nest<func::FuncOp>().addPass(createBrrrAlignProducts());
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   // Products take their epilogues first: that saves the product's round
   // trip through memory, at least what a row prologue would save.

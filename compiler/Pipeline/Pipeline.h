@@ -38,6 +38,9 @@ struct CompileOptions {
   /// Run them on a persistent grid whose epilogue overlaps the next tile's
   /// products; see brrr-select-kernel-config's `overlap`.
   bool overlap = false;
+  /// Narrow convolution groups packed into one; see
+  /// brrr-pack-conv-groups' `max-groups`.
+  int64_t maxPackedGroups = 32;
   /// On sm_90a, launch kernels as programmatic dependents of the kernel
   /// before them where that pays; see brrr-outline-kernels'
   /// `programmatic-launch`.

@@ -203,6 +203,15 @@ KERNEL_CASES = [
       n("Softmax", ["ss"], ["p"], axis=-1), n("MatMul", ["p", "vt"], ["o"]),
       n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "mq_merged"], ["y"])],
      [("x", H, [2, 77, 64])], [("y", H, [2, 77, 64])]),
+    # MLP-Mixer's token mixing (brrr-align-products): 196 tokens contracted
+    # (K padded to 200: a pad of the transposed input, zero weight rows),
+    # GELU, then 196 output columns from a K-major weight, transposed back
+    # and added to the input.
+    ("matmul_token_mixing_f16",
+     [n("Transpose", ["x"], ["xt"], perm=[0, 2, 1]), n("MatMul", ["xt", "tok_w1"], ["h"]),
+      n("Gelu", ["h"], ["g"]), n("MatMul", ["g", "tok_w2"], ["o"]),
+      n("Transpose", ["o"], ["ot"], perm=[0, 2, 1]), n("Add", ["x", "ot"], ["y"])],
+     [("x", H, [16, 196, 520])], [("y", H, [16, 196, 520])]),
     # torchvision's MultiheadAttention projection of [s, b, e] tokens
     # transposed from [b, s, e]: the product reads them in place and the
     # transpose moves after it (the canonicalizer).
@@ -734,7 +743,7 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
               "qmatmul_int8_per_column_f16": 2e-3, "qmatmul_fp8_gemm_ragged_f32": 1e-3}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
-OPSETS = {"scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
+OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
           "matmul_wgmma_narrow_split8_gelu_f16": 20,
           "matmul_wgmma_persistent_gelu_f16": 20,

@@ -129,6 +129,16 @@ CONV_CASES = [
      [("y", H, [2, 256, 10, 12])]),
     ("conv_wgmma_grouped_1x1_bf16", [n("Conv", ["x", "w"], ["y"], group=4)],
      [("x", BF, [3, 256, 7, 9]), ("w", BF, [512, 64, 1, 1])], [("y", BF, [3, 512, 7, 9])]),
+    # Narrow groups with constant weights are packed into block-diagonal
+    # groups the Hopper body takes (brrr-pack-conv-groups): 16 groups of
+    # 16 channels 8 a pack over ragged rows, with a bias and ReLU, and
+    # ResNeXt's stride-2 block, 4 groups of 32 channels 4 a pack.
+    ("conv_packed_groups_f16", [n("Conv", ["x", "pg_w16", "b"], ["c"], group=16,
+                                  pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
+     [("x", H, [3, 256, 13, 11]), ("b", H, [256])], [("y", H, [3, 256, 13, 11])]),
+    ("conv_packed_groups_stride2_f16", [n("Conv", ["x", "pg_w32"], ["y"], group=4,
+                                          pads=[1, 1, 1, 1], strides=[2, 2])],
+     [("x", H, [2, 128, 15, 15])], [("y", H, [2, 128, 8, 8])]),
     # Depthwise and narrow-group convolutions run the direct body (a thread
     # per output pixel and vector of channels), channels-last on sm_90a:
     # MobileNetV2's block (constant depthwise weights, bias, ReLU6 as Clip,

@@ -198,6 +198,8 @@ def torch_inputs(name, gen):
         return [f(2, 77, 64, dt=torch.float16)]
     if name == "matmul_transposed_rows_f16":
         return [f(3, 77, 64, dt=torch.float16)]
+    if name == "matmul_token_mixing_f16":
+        return [f(16, 196, 520, dt=torch.float16)]
     if name == "layernorm_packed_96_f16":
         return [f(3, 1001, 96, dt=torch.float16), f(96, dt=torch.float16),
                 f(96, dt=torch.float16)]
@@ -585,6 +587,11 @@ def torch_reference(name, xs):
         q, k, v = (t.reshape(77, 4, 32).transpose(0, 1).reshape(2, 2, 77, 32)
                    for t in qkv.reshape(77, 2, 3, 64).permute(2, 0, 1, 3))
         return [torch.softmax(q @ k.transpose(-1, -2) * c, -1) @ v]
+    if name == "matmul_token_mixing_f16":
+        w1 = (stem_weights(196, 384, 1).reshape(196, 384).half() / 4).double()
+        w2 = (stem_weights(384, 196, 1).reshape(384, 196).half() / 4).double()
+        g = torch.nn.functional.gelu(d[0].transpose(1, 2) @ w1)
+        return [d[0] + (g @ w2).transpose(1, 2)]
     if name == "attention_merged_qkv_f16":
         w = stem_weights(64, 64, 1).reshape(64, 64)
         wv = stem_weights(64, 64, 2).reshape(64, 256)[:, :64]

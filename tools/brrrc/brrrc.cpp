@@ -160,6 +160,13 @@ cl::opt<bool> overlapEpilogue(
              "next tile while spare producer warps apply the epilogue"),
     cl::init(false), cl::cat(category));
 
+cl::opt<int64_t> maxPackedGroups(
+    "max-packed-groups",
+    cl::desc("Pack at most N neighbouring groups of a narrow-group f16/bf16 "
+             "convolution into one, its weights block diagonal, so that the "
+             "Hopper convolution body runs it (1: pack none)"),
+    cl::value_desc("N"), cl::init(32), cl::cat(category));
+
 cl::opt<bool> serialLaunches(
     "serial-launches",
     cl::desc("On sm_90a, start each kernel only after the one before it has "
@@ -292,6 +299,7 @@ int main(int argc, char **argv) {
   compile.float8Products = fp8FastAccumulation;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
+  compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;
   compile.indexChecks = !uncheckedIndices;
 

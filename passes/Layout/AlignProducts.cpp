@@ -1,0 +1,108 @@
+//===- AlignProducts.cpp - constant-weight products laid out for tiles ---===//
+//
+// Runs before brrr-fuse-matmul (flag brrr-align-products). The tiled Tensor
+// Core bodies read operands in 16-byte chunks: the contraction K of A and
+// the rows of B must be whole chunks (8 16-bit elements), or the product
+// falls back to the untiled body, about ten times slower. MLP-Mixer's
+// token mixing contracts its 196 tokens, and multiplies by weights of 196
+// columns. For a 16-bit product by a constant 2-D weight W [K, N]:
+//  - K not a multiple of 8: K is zero-padded to the next multiple, in W's
+//    rows at compile time and in A by a pad that runs as its own copy (a
+//    memory-bound kernel, a small fraction of such a product's time);
+//  - N not a multiple of 8 on a wgmma target: W is stored K-major, as
+//    [N, K] read through a transpose, which the TMA body reads as B;
+// both where the product is large enough to pay for the pad's launch
+// (`min-work` multiply-adds); small products run the untiled body well.
+// Padding contributes products of zeros, so the sums are those of the
+// unpadded product.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRALIGNPRODUCTS
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// 16-bit elements per 16-byte chunk.
+constexpr int64_t kChunk = 8;
+
+struct AlignProductsPass
+    : public mlir::brrr::impl::BrrrAlignProductsBase<AlignProductsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (failed(
+            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+      return signalPassFailure();
+    bool wgmma = targetOf(getOperation()).hasWgmma();
+    SmallVector<MatmulOp> products;
+    getOperation().walk([&](MatmulOp mm) {
+      if (!mm->getParentOfType<FusionOp>())
+        products.push_back(mm);
+    });
+    for (MatmulOp mm : products)
+      align(mm, wgmma);
+  }
+
+  void align(MatmulOp mm, bool wgmma) {
+    auto lt = cast<RankedTensorType>(mm.getLhs().getType());
+    auto wt = cast<RankedTensorType>(mm.getRhs().getType());
+    Type et = lt.getElementType();
+    if (!(et.isF16() || et.isBF16()) || wt.getRank() != 2 ||
+        !wt.hasStaticShape() || mm.getLhs() == mm.getRhs() ||
+        !mm.getRhs().getDefiningOp<ConstantOp>())
+      return;
+    int64_t K = wt.getDimSize(0), N = wt.getDimSize(1);
+    // Both only for products large enough that the tiled body pays for a
+    // pad's launch; small ones run the untiled body well.
+    if (!lt.hasStaticShape() || lt.getNumElements() / K * N * K < minWork)
+      return;
+    int64_t paddedK = llvm::alignTo(K, kChunk);
+    bool padK = K % kChunk != 0;
+    bool kMajor = wgmma && N % kChunk != 0;
+    if (!padK && !kMajor)
+      return;
+    std::optional<SmallVector<double>> w = getConstFloats(mm.getRhs());
+    if (!w)
+      return;
+    int64_t rows = padK ? paddedK : K;
+    // Stored [rows, N], or [N, rows] to be read through a transpose.
+    SmallVector<double> stored(rows * N, 0.0);
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t n = 0; n < N; ++n)
+        stored[kMajor ? n * rows + k : k * N + n] = (*w)[k * N + n];
+    OpBuilder b(mm);
+    Location loc = mm.getLoc();
+    Type wet = wt.getElementType();
+    Value lhs = mm.getLhs();
+    if (padK) {
+      int64_t rank = lt.getRank();
+      SmallVector<int64_t> shape(lt.getShape()), low(rank, 0), high(rank, 0);
+      shape.back() = paddedK;
+      high.back() = paddedK - K;
+      lhs = PadOp::create(b, loc, RankedTensorType::get(shape, et),
+                          PadMode::constant, lhs, low, high, APFloat(0.0));
+    }
+    auto storedType = RankedTensorType::get(
+        kMajor ? ArrayRef<int64_t>{N, rows} : ArrayRef<int64_t>{rows, N}, wet);
+    Value rhs = ConstantOp::create(
+        b, loc, makeFloatElements(storedType, stored, "aligned_weight"));
+    if (kMajor)
+      rhs = TransposeOp::create(b, loc, RankedTensorType::get({rows, N}, wet),
+                                rhs, ArrayRef<int64_t>{1, 0});
+    Operation *old = mm.getRhs().getDefiningOp();
+    mm.getLhsMutable().assign(lhs);
+    mm.getRhsMutable().assign(rhs);
+    if (old->use_empty())
+      old->erase();
+  }
+};
+
+} // namespace

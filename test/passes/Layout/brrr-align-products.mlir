@@ -1,0 +1,80 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=4000000000}))' | FileCheck %s --check-prefix=BIG
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=0}))' | FileCheck %s --check-prefix=VALUES
+
+// MLP-Mixer's token mixing: 196 tokens contracted (K = 196, padded to 200:
+// A by a pad, the weight's rows at compile time), then 196 columns (N =
+// 196: the weight stored K-major, [196, 384], read through a transpose).
+// CHECK-LABEL: func.func @TokenMixing
+// CHECK: %[[P:.+]] = brrr.pad constant %{{.+}} {high = array<i64: 0, 0, 4>, low = array<i64: 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<32x768x196xf16> -> tensor<32x768x200xf16>
+// CHECK: %[[W1:.+]] = brrr.constant dense_resource<aligned_weight> : tensor<200x384xf16>
+// CHECK: brrr.matmul %[[P]], %[[W1]] : tensor<32x768x200xf16>, tensor<200x384xf16> -> tensor<32x768x384xf16>
+// CHECK: %[[W2:.+]] = brrr.constant dense_resource<aligned_weight_1> : tensor<196x384xf16>
+// CHECK: %[[T:.+]] = brrr.transpose %[[W2]] {perm = array<i64: 1, 0>} : tensor<196x384xf16> -> tensor<384x196xf16>
+// CHECK: brrr.matmul %{{.+}}, %[[T]] : tensor<32x768x384xf16>, tensor<384x196xf16> -> tensor<32x768x196xf16>
+// Under the work threshold, neither.
+// BIG-LABEL: func.func @TokenMixing
+// BIG-NOT: brrr.pad
+// BIG-NOT: brrr.transpose
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @TokenMixing(%t: tensor<32x768x196xf16>, %g: tensor<32x768x384xf16>) -> (tensor<32x768x384xf16>, tensor<32x768x196xf16>) {
+  %w1 = brrr.constant dense<0.5> : tensor<196x384xf16>
+  %h = brrr.matmul %t, %w1 : tensor<32x768x196xf16>, tensor<196x384xf16> -> tensor<32x768x384xf16>
+  %w2 = brrr.constant dense<0.25> : tensor<384x196xf16>
+  %o = brrr.matmul %g, %w2 : tensor<32x768x384xf16>, tensor<384x196xf16> -> tensor<32x768x196xf16>
+  return %h, %o : tensor<32x768x384xf16>, tensor<32x768x196xf16>
+}
+}
+
+// -----
+
+// Left alone: aligned products, f32, a computed weight, a small product
+// with K = 196 (under the default threshold), and, without wgmma, N = 196.
+// CHECK-LABEL: func.func @LeftAlone
+// CHECK-NOT: brrr.pad
+// CHECK-NOT: brrr.transpose
+// CHECK-NOT: aligned_weight
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @LeftAlone(%a: tensor<64x256xf16>, %b: tensor<4096x196xf32>, %c: tensor<4096x196xf16>, %w: tensor<196x256xf16>, %d: tensor<8x196xf16>) -> (tensor<64x128xf16>, tensor<4096x256xf32>, tensor<4096x256xf16>, tensor<8x256xf16>) {
+  %w0 = brrr.constant dense<1.0> : tensor<256x128xf16>
+  %y0 = brrr.matmul %a, %w0 : tensor<64x256xf16>, tensor<256x128xf16> -> tensor<64x128xf16>
+  %wf = brrr.constant dense<1.0> : tensor<196x256xf32>
+  %y1 = brrr.matmul %b, %wf : tensor<4096x196xf32>, tensor<196x256xf32> -> tensor<4096x256xf32>
+  %y2 = brrr.matmul %c, %w : tensor<4096x196xf16>, tensor<196x256xf16> -> tensor<4096x256xf16>
+  %ws = brrr.constant dense<1.0> : tensor<196x256xf16>
+  %y3 = brrr.matmul %d, %ws : tensor<8x196xf16>, tensor<196x256xf16> -> tensor<8x256xf16>
+  return %y0, %y1, %y2, %y3 : tensor<64x128xf16>, tensor<4096x256xf32>, tensor<4096x256xf16>, tensor<8x256xf16>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @NoWgmma
+// CHECK-NOT: brrr.transpose
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
+func.func @NoWgmma(%g: tensor<4096x384xf16>) -> tensor<4096x196xf16> {
+  %w2 = brrr.constant dense<0.25> : tensor<384x196xf16>
+  %o = brrr.matmul %g, %w2 : tensor<4096x384xf16>, tensor<384x196xf16> -> tensor<4096x196xf16>
+  return %o : tensor<4096x196xf16>
+}
+}
+
+// -----
+
+// The values, on a product small enough to read them (min-work=0): K = 3
+// padded to 8 with zero rows, and N = 3 stored K-major, [3, 8], its
+// padded columns zeros. One weight serves both: a 1 x 3 x 3 product.
+// VALUES-LABEL: func.func @Values
+// VALUES: brrr.pad constant %{{.+}} {high = array<i64: 0, 0, 5>, low = array<i64: 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<2x4x3xf16> -> tensor<2x4x8xf16>
+// VALUES: %[[W:.+]] = brrr.constant dense_resource<aligned_weight> : tensor<3x8xf16>
+// VALUES: brrr.transpose %[[W]] {perm = array<i64: 1, 0>} : tensor<3x8xf16> -> tensor<8x3xf16>
+// 1, 4, 7 then five zeros; 2, 5, 8; 3, 6, 9 (little-endian halves: 1.0 is
+// 003C, 9.0 is 8048).
+// VALUES: aligned_weight: "0x08000000003C00440047000000000000000000000040004500480000000000000000000000420046804800000000000000000000"
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @Values(%a: tensor<2x4x3xf16>) -> tensor<2x4x3xf16> {
+  %w = brrr.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]> : tensor<3x3xf16>
+  %y = brrr.matmul %a, %w : tensor<2x4x3xf16>, tensor<3x3xf16> -> tensor<2x4x3xf16>
+  return %y : tensor<2x4x3xf16>
+}
+}

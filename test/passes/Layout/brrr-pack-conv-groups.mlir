@@ -1,0 +1,102 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-pack-conv-groups))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-pack-conv-groups{max-groups=4}))' | FileCheck %s --check-prefix=MAX4
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-pack-conv-groups,brrr-channels-last))' | FileCheck %s --check-prefix=LAST
+
+// 16 groups of 16 channels, 1 x 1: 8 groups a pack make 128 input and
+// output channels, so the convolution has 2 groups and block-diagonal
+// weights [256, 128, 1, 1]: output channels 0-15 (group 0) read input
+// channels 0-15 of their pack, 16-31 (group 1) channels 16-31, and so on.
+// Every weight is 1.0 (0x3C00), so each of the first 16 rows is 16 ones
+// then 112 zeros, each of the next 16 rows 16 zeros, 16 ones, 96 zeros.
+// CHECK-LABEL: func.func @Narrow
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<packed_groups> : tensor<256x128x1x1xf16>
+// CHECK: brrr.conv2d %{{.+}}, %[[W]], %{{.+}} {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x256x7x7xf16>, tensor<256x128x1x1xf16>, tensor<256xf16>) -> tensor<2x256x7x7xf16>
+// CHECK: packed_groups: "0x08000000{{((003C){16}(0000){112}){16}((0000){16}(003C){16}(0000){96}){16}((0000){32}(003C){16}(0000){80})}}
+// At most 4 groups a pack: no pack of 4 makes a 128-wide tile.
+// MAX4-LABEL: func.func @Narrow
+// MAX4: groups = 16 : i64
+// The packed convolution runs channels-last, its weights KH x KW x O x I.
+// LAST-LABEL: func.func @Narrow
+// LAST: brrr.conv2d {{.+}} {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, {{.+}} : (tensor<2x7x7x256xf16>, tensor<1x1x256x128xf16>, tensor<256xf16>) -> tensor<2x7x7x256xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @Narrow(%x: tensor<2x256x7x7xf16>) -> tensor<2x256x7x7xf16> {
+  %w = brrr.constant dense<1.0> : tensor<256x16x1x1xf16>
+  %b = brrr.constant dense<0.5> : tensor<256xf16>
+  %y = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x256x7x7xf16>, tensor<256x16x1x1xf16>, tensor<256xf16>) -> tensor<2x256x7x7xf16>
+  return %y : tensor<2x256x7x7xf16>
+}
+}
+
+// -----
+
+// ResNeXt's last stage: 32 groups of 32 channels, 3 x 3, take 4 a pack
+// (128 channels, 8 groups).
+// CHECK-LABEL: func.func @ResNeXtStage4
+// CHECK: brrr.conv2d {{.+}}groups = 8 : i64{{.+}} : (tensor<1x1024x7x7xf16>, tensor<1024x128x3x3xf16>) -> tensor<1x1024x7x7xf16>
+// MAX4-LABEL: func.func @ResNeXtStage4
+// MAX4: groups = 8 : i64
+// LAST-LABEL: func.func @ResNeXtStage4
+// LAST: brrr.conv2d {{.+}}channels_last{{.+}}groups = 8 : i64{{.+}} : (tensor<1x7x7x1024xf16>, tensor<3x3x1024x128xf16>) -> tensor<1x7x7x1024xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @ResNeXtStage4(%x: tensor<1x1024x7x7xf16>) -> tensor<1x1024x7x7xf16> {
+  %w = brrr.constant dense<1.0> : tensor<1024x32x3x3xf16>
+  %y = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x1024x7x7xf16>, tensor<1024x32x3x3xf16>) -> tensor<1x1024x7x7xf16>
+  return %y : tensor<1x1024x7x7xf16>
+}
+}
+
+// -----
+
+// ResNeXt's first stage: 32 groups of 4 channels, all 32 a pack: one group
+// of 128, 32 times the multiply-adds on the Tensor Cores (the direct body
+// ran these at 3 TFLOP/s). With at most 4 a pack, left alone.
+// CHECK-LABEL: func.func @ResNeXtStage1
+// CHECK: brrr.conv2d {{.+}}groups = 1 : i64{{.+}} : (tensor<1x128x56x56xf16>, tensor<128x128x3x3xf16>) -> tensor<1x128x56x56xf16>
+// MAX4-LABEL: func.func @ResNeXtStage1
+// MAX4: groups = 32 : i64
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @ResNeXtStage1(%x: tensor<1x128x56x56xf16>) -> tensor<1x128x56x56xf16> {
+  %w = brrr.constant dense<1.0> : tensor<128x4x3x3xf16>
+  %y = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 32 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x56x56xf16>, tensor<128x4x3x3xf16>) -> tensor<1x128x56x56xf16>
+  return %y : tensor<1x128x56x56xf16>
+}
+}
+
+// -----
+
+// Left alone: groups of 2 channels (a pack of 64, more than 32),
+// 6 groups of 16 (no pack of 2, 3 or 6 makes whole tiles), f32, computed
+// weights, groups the body takes already, and a target without wgmma.
+// CHECK-LABEL: func.func @LeftAlone
+// CHECK: groups = 64 : i64
+// CHECK: groups = 6 : i64
+// CHECK: groups = 8 : i64{{.+}}tensor<128x16x3x3xf32>
+// CHECK: groups = 8 : i64{{.+}}tensor<128x16x3x3xf16>
+// CHECK: groups = 2 : i64{{.+}}tensor<256x64x1x1xf16>
+// CHECK-NOT: packed_groups
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @LeftAlone(%a: tensor<1x128x8x8xf16>, %b: tensor<1x96x8x8xf16>, %c: tensor<1x128x8x8xf32>, %wc: tensor<128x16x3x3xf16>, %d: tensor<1x128x8x8xf16>) -> (tensor<1x128x8x8xf16>, tensor<1x96x8x8xf16>, tensor<1x128x8x8xf32>, tensor<1x128x8x8xf16>, tensor<1x256x8x8xf16>) {
+  %w2c = brrr.constant dense<1.0> : tensor<128x2x3x3xf16>
+  %y0 = brrr.conv2d %a, %w2c {dilations = array<i64: 1, 1>, groups = 64 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<128x2x3x3xf16>) -> tensor<1x128x8x8xf16>
+  %w6 = brrr.constant dense<1.0> : tensor<96x16x3x3xf16>
+  %y1 = brrr.conv2d %b, %w6 {dilations = array<i64: 1, 1>, groups = 6 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x96x8x8xf16>, tensor<96x16x3x3xf16>) -> tensor<1x96x8x8xf16>
+  %wf = brrr.constant dense<1.0> : tensor<128x16x3x3xf32>
+  %y2 = brrr.conv2d %c, %wf {dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf32>, tensor<128x16x3x3xf32>) -> tensor<1x128x8x8xf32>
+  %y3 = brrr.conv2d %a, %wc {dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<128x16x3x3xf16>) -> tensor<1x128x8x8xf16>
+  %w2 = brrr.constant dense<1.0> : tensor<256x64x1x1xf16>
+  %y4 = brrr.conv2d %d, %w2 {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<256x64x1x1xf16>) -> tensor<1x256x8x8xf16>
+  return %y0, %y1, %y2, %y3, %y4 : tensor<1x128x8x8xf16>, tensor<1x96x8x8xf16>, tensor<1x128x8x8xf32>, tensor<1x128x8x8xf16>, tensor<1x256x8x8xf16>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @NoWgmma
+// CHECK: groups = 16 : i64
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
+func.func @NoWgmma(%x: tensor<2x256x7x7xf16>) -> tensor<2x256x7x7xf16> {
+  %w = brrr.constant dense<1.0> : tensor<256x16x1x1xf16>
+  %y = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x256x7x7xf16>, tensor<256x16x1x1xf16>) -> tensor<2x256x7x7xf16>
+  return %y : tensor<2x256x7x7xf16>
+}
+}
