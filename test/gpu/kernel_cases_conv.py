@@ -132,13 +132,17 @@ CONV_CASES = [
     # Narrow groups with constant weights are packed into block-diagonal
     # groups the Hopper body takes (brrr-pack-conv-groups): 16 groups of
     # 16 channels 8 a pack over ragged rows, with a bias and ReLU, and
-    # ResNeXt's stride-2 block, 4 groups of 32 channels 4 a pack.
+    # ResNeXt's stride-2 block, 4 groups of 32 channels 4 a pack, and its
+    # first stage, 32 groups of 4 channels all in one pack.
     ("conv_packed_groups_f16", [n("Conv", ["x", "pg_w16", "b"], ["c"], group=16,
                                   pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
      [("x", H, [3, 256, 13, 11]), ("b", H, [256])], [("y", H, [3, 256, 13, 11])]),
     ("conv_packed_groups_stride2_f16", [n("Conv", ["x", "pg_w32"], ["y"], group=4,
                                           pads=[1, 1, 1, 1], strides=[2, 2])],
      [("x", H, [2, 128, 15, 15])], [("y", H, [2, 128, 8, 8])]),
+    ("conv_packed_groups_32_f16", [n("Conv", ["x", "pg_w4", "b"], ["c"], group=32,
+                                     pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
+     [("x", H, [2, 128, 13, 15]), ("b", H, [128])], [("y", H, [2, 128, 13, 15])]),
     # Depthwise and narrow-group convolutions run the direct body (a thread
     # per output pixel and vector of channels), channels-last on sm_90a:
     # MobileNetV2's block (constant depthwise weights, bias, ReLU6 as Clip,
