@@ -125,14 +125,20 @@ def _text(name, tiny):
 
 
 class _Outputs(torch.nn.Module):
-    """A transformers model returning its first output as a plain tensor."""
+    """A model returning its first output as a plain tensor: a transformers
+    model's first field, a segmentation model's "out"."""
 
     def __init__(self, model):
         super().__init__()
         self.model = model
 
     def forward(self, *args):
-        return self.model(*args)[0]
+        out = self.model(*args)
+        if isinstance(out, torch.Tensor):
+            return out
+        if isinstance(out, dict) and "out" in out:
+            return out["out"]
+        return out[0]
 
 
 # name: (builder, input kind, sequence length)
@@ -159,11 +165,20 @@ MODELS = {
 EXPORTERS = {"torchscript": 17, "dynamo": 20}
 
 
+def _image_size(kind):
+    """The side of an "image" or "image@N" input (224 unless named)."""
+    return int(kind.partition("@")[2] or 224)
+
+
 def build(name, tiny=False, batch=1, seed=0):
-    """(module in eval mode, example inputs, input names) for one model."""
+    """(module in eval mode, example inputs, input names) for one model.
+    Input kinds: "image" (3 x 224 x 224) or "image@N" (3 x N x N),
+    "tokens" and "tokens+mask" (`seq` of them), "features@C,T" (C x T, an
+    audio encoder's spectrogram) and "waveform@T"."""
     builder, kind, seq = MODELS[name]
     torch.manual_seed(seed)
     model = builder(name, tiny)
+    side = _image_size(kind) if kind.startswith("image") else 0
     with torch.no_grad():
         # Batch norm statistics from random images: with the initial ones
         # (mean 0, variance 1) MobileNetV2's activations vanish, its output
@@ -175,7 +190,7 @@ def build(name, tiny=False, batch=1, seed=0):
                     mod.momentum = None  # cumulative average
             model.train()
             for _ in range(4):
-                model(torch.randn(8, 3, 224, 224))
+                model(torch.randn(8, 3, side or 224, side or 224))
     model.eval()
     with torch.no_grad():
         # Zero-initialized heads (torchvision's ViT) would make every output
@@ -183,10 +198,15 @@ def build(name, tiny=False, batch=1, seed=0):
         for param in model.parameters():
             if param.dim() >= 2 and not param.any():
                 param.normal_(0, 0.02)
-    if builder is _text:
+    if builder is not _vision:
         model = _Outputs(model).eval()
-    if kind == "image":
-        return model, (torch.randn(batch, 3, 224, 224),), ["pixels"]
+    if kind.startswith("image"):
+        return model, (torch.randn(batch, 3, side, side),), ["pixels"]
+    if kind.startswith("features@"):
+        c, t = (int(v) for v in kind.partition("@")[2].split(","))
+        return model, (torch.randn(batch, c, t),), ["features"]
+    if kind.startswith("waveform@"):
+        return model, (torch.randn(batch, int(kind.partition("@")[2])),), ["waveform"]
     vocab = 1000 if tiny else 30000
     ids = torch.randint(0, vocab, (batch, seq))
     if kind == "tokens":

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""The model zoo: many real models tried as a new user would, on the GPU
+machine. Every torchvision classification and segmentation model, Hugging
+Face architectures (encoders, decoders, the encoders of encoder-decoder
+models, vision and audio towers) and timm families, with random weights:
+each is exported by both of torch's exporters where torch can, compiled with
+the given brrrc, checked against torch and timed against torch.compile
+with CUDA graphs in the same run (test/gpu/models.py's `run`, whose rules
+and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
+
+  zoo.py list [--suite S,...]
+      The zoo's models, one per line, with their suite and input kind.
+  zoo.py run BRRRC OUT [--shard K/N] [--only NAME,...] [--suite S,...]
+             [--exporters ...] [--timeout SECONDS] [--quick]
+      Runs shard K of N (models dealt round-robin in list order) one model
+      per subprocess, each under --timeout (default 240 s, so that a shard of
+      a few models fits one device call), and appends every table row, and
+      a TIMEOUT or CRASH row for a model that did not finish, to
+      OUT/zoo.txt. --quick runs fp16 at batch 1 from dynamo only.
+  zoo.py table FILE...
+      One table of every row in the result files, failures listed, and the
+      geometric mean of brrr / torch.compile + CUDA graphs over the rows
+      that matched, overall and per suite.
+
+The results of full runs are kept under test/gpu/notes/.
+"""
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# torchvision: every classification model (torchvision.models.list_models
+# at run time) and every segmentation model; their input side.
+TV_SIDE = {"inception_v3": 299}
+TV_SKIP = {
+    # 518 x 518 input and 632M parameters: minutes of float64 reference.
+    "vit_h_14",
+}
+
+# Hugging Face: (zoo name, config class, model class, config keywords,
+# input kind, sequence length). Default configs are the base sizes; the
+# decoders are cut to a few layers of their real width.
+HF = [
+    ("hf_bert", "BertConfig", "BertModel", {}, "tokens+mask", 128),
+    ("hf_roberta", "RobertaConfig", "RobertaModel", {}, "tokens+mask", 128),
+    ("hf_distilbert", "DistilBertConfig", "DistilBertModel", {}, "tokens+mask", 128),
+    ("hf_albert", "AlbertConfig", "AlbertModel", {}, "tokens+mask", 128),
+    ("hf_electra", "ElectraConfig", "ElectraModel", {}, "tokens+mask", 128),
+    ("hf_deberta_v2", "DebertaV2Config", "DebertaV2Model", {}, "tokens+mask", 128),
+    ("hf_mpnet", "MPNetConfig", "MPNetModel", {}, "tokens+mask", 128),
+    ("hf_xlm_roberta", "XLMRobertaConfig", "XLMRobertaModel", {}, "tokens+mask", 128),
+    ("hf_gpt2", "GPT2Config", "GPT2Model", {}, "tokens", 512),
+    ("hf_gpt_neo", "GPTNeoConfig", "GPTNeoModel",
+     dict(hidden_size=768, num_layers=4, num_heads=12,
+          attention_types=[[["global", "local"], 2]]), "tokens", 512),
+    ("hf_opt", "OPTConfig", "OPTModel", {}, "tokens", 512),
+    ("hf_llama", "LlamaConfig", "LlamaModel",
+     dict(hidden_size=2048, num_hidden_layers=4, num_attention_heads=32,
+          num_key_value_heads=4, intermediate_size=5632), "tokens", 512),
+    ("hf_mistral", "MistralConfig", "MistralModel",
+     dict(hidden_size=2048, num_hidden_layers=4, num_attention_heads=16,
+          num_key_value_heads=8, intermediate_size=5632), "tokens", 512),
+    ("hf_qwen2", "Qwen2Config", "Qwen2Model",
+     dict(hidden_size=1536, num_hidden_layers=6, num_attention_heads=12,
+          num_key_value_heads=2, intermediate_size=8960), "tokens", 512),
+    ("hf_phi", "PhiConfig", "PhiModel",
+     dict(hidden_size=2048, num_hidden_layers=4, num_attention_heads=32,
+          intermediate_size=8192), "tokens", 512),
+    ("hf_t5_encoder", "T5Config", "T5EncoderModel", {}, "tokens", 128),
+    ("hf_bart_encoder", "BartConfig", "BartModel", {}, "tokens", 128),
+    ("hf_whisper_encoder", "WhisperConfig", "WhisperModel",
+     dict(d_model=768, encoder_layers=12, encoder_attention_heads=12,
+          encoder_ffn_dim=3072), "features@80,3000", None),
+    ("hf_wav2vec2", "Wav2Vec2Config", "Wav2Vec2Model", {}, "waveform@16000", None),
+    ("hf_vit", "ViTConfig", "ViTModel", {}, "image", None),
+    ("hf_deit", "DeiTConfig", "DeiTModel", {}, "image", None),
+    ("hf_beit", "BeitConfig", "BeitModel", {}, "image", None),
+    ("hf_swin", "SwinConfig", "SwinModel", {}, "image", None),
+    ("hf_convnext", "ConvNextConfig", "ConvNextModel", {}, "image", None),
+    ("hf_clip_vision", "CLIPVisionConfig", "CLIPVisionModel",
+     dict(patch_size=16), "image", None),
+    ("hf_segformer", "SegformerConfig", "SegformerModel", {}, "image", None),
+]
+
+# timm families beyond torchvision's, one model each, pooled features.
+TIMM = [
+    "resnet50d", "seresnext50_32x4d", "regnety_016", "efficientnet_b0",
+    "mobilenetv3_large_100", "ghostnet_100", "rexnet_100", "cspdarknet53",
+    "dpn68", "xception41", "inception_v4", "res2net50_26w_4s",
+    "mixer_b16_224", "resmlp_12_224", "poolformer_s12", "convnext_tiny",
+    "vit_small_patch16_224", "deit_small_patch16_224", "swin_tiny_patch4_window7_224",
+    "levit_128", "coat_lite_tiny", "efficientformer_l1", "fastvit_t8",
+]
+
+
+def _hf_builder(entry):
+    def build(name, tiny):
+        import transformers as tf
+        _, config, cls, kwargs, _, _ = entry
+        model = getattr(tf, cls)(getattr(tf, config)(**kwargs))
+        # Encoder-decoder models: their encoder alone.
+        return model.get_encoder() if hasattr(model, "get_encoder") and \
+            cls in ("BartModel", "WhisperModel") else model
+    return build
+
+
+def _tv_builder(segmentation):
+    def build(name, tiny):
+        import torchvision
+        if segmentation:
+            return torchvision.models.get_model(name, weights=None, weights_backbone=None)
+        return torchvision.models.get_model(name, weights=None)
+    return build
+
+
+def zoo():
+    """[(name, suite, (builder, kind, seq))] in list order."""
+    import torchvision
+
+    from models import _timm
+
+    cases = []
+    for name in torchvision.models.list_models(module=torchvision.models):
+        if name not in TV_SKIP:
+            side = TV_SIDE.get(name)
+            cases.append((name, "torchvision", (
+                _tv_builder(False), f"image@{side}" if side else "image", None)))
+    for name in torchvision.models.list_models(module=torchvision.models.segmentation):
+        cases.append((name, "segmentation", (_tv_builder(True), "image@520", None)))
+    for entry in HF:
+        cases.append((entry[0], "huggingface", (_hf_builder(entry), entry[4], entry[5])))
+    for name in TIMM:
+        cases.append((f"timm_{name}", "timm", (
+            lambda n, tiny, m=name: _timm(m, tiny), "image", None)))
+    return cases
+
+
+def select(opts):
+    cases = zoo()
+    if opts.suite:
+        suites = set(opts.suite.split(","))
+        cases = [c for c in cases if c[1] in suites]
+    if opts.only:
+        only = set(opts.only.split(","))
+        cases = [c for c in cases if c[0] in only]
+    if getattr(opts, "shard", None):
+        k, n = (int(v) for v in opts.shard.split("/"))
+        if not 0 <= k < n:
+            sys.exit(f"--shard {opts.shard}: expected K/N with 0 <= K < N")
+        cases = cases[k::n]
+    return cases
+
+
+def cmd_list(opts):
+    for name, suite, (_, kind, seq) in select(opts):
+        print(f"{name:40s} {suite:13s} {kind}{f' x {seq}' if seq else ''}")
+
+
+def cmd_one(opts):
+    """One model, in this process: models.py's run with the zoo's entry."""
+    import models
+    entry = {name: spec for name, _, spec in zoo()}[opts.name]
+    models.MODELS[opts.name] = entry
+    run = argparse.Namespace(
+        brrrc=opts.brrrc, dir=opts.dir, only=opts.name, exporters=opts.exporters,
+        dtypes=opts.dtypes, batches=opts.batches, peers="graphs", tiny=False,
+        profile=False, profile_top=0, brrrc_flag=[], baseline=None, variant=[])
+    models.cmd_run(run)
+
+
+def cmd_run(opts):
+    os.makedirs(opts.out, exist_ok=True)
+    results = os.path.join(opts.out, "zoo.txt")
+    passes = [("fp16", "1" if opts.quick else "1,32"), ("fp32", "1")]
+    if opts.quick:
+        passes = passes[:1]
+    exporters = "dynamo" if opts.quick else opts.exporters
+    for name, suite, _ in select(opts):
+        for dtypes, batches in passes:
+            cmd = [sys.executable, os.path.abspath(__file__), "one", opts.brrrc,
+                   os.path.join(opts.out, "work"), name, "--dtypes", dtypes,
+                   "--batches", batches, "--exporters", exporters]
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True,
+                                      timeout=opts.timeout, cwd=HERE)
+                out, code = proc.stdout, proc.returncode
+            except subprocess.TimeoutExpired as e:
+                out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+                code = "TIMEOUT"
+            rows = [ln for ln in out.splitlines() if ln.startswith(name + " ")]
+            with open(results, "a") as f:
+                for row in rows:
+                    f.write(f"{suite} {row}\n")
+                if code == "TIMEOUT" or (code != 0 and not rows):
+                    why = "TIMEOUT" if code == "TIMEOUT" else "CRASH"
+                    tail = (proc.stderr.strip().splitlines()[-1:] if code != "TIMEOUT"
+                            else [f"{opts.timeout} s"])
+                    f.write(f"{suite} {name} {dtypes} {why} {tail[0][:200] if tail else ''}\n")
+            print("\n".join(rows) or f"{name} {dtypes}: no rows ({code})", flush=True)
+
+
+def parse_rows(paths):
+    """(ok rows [(suite, name, exporter, dtype, batch, brrr ms, graphs ms)],
+    failed lines)."""
+    ok, failed = [], []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 13 and parts[-1].replace(".", "", 1).isdigit() and \
+                        "FAIL" not in line:
+                    suite, name, exporter, dtype, batch = parts[:5]
+                    ok.append((suite, name, exporter, dtype, int(batch),
+                               float(parts[-3]), float(parts[-2])))
+                elif line.strip():
+                    failed.append(line.rstrip())
+    return ok, failed
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def cmd_table(opts):
+    ok, failed = parse_rows(opts.files)
+    print(f"| model | suite | exporter | dtype | batch | brrr ms | torch.compile + graphs ms "
+          f"| brrr / graphs |\n|---|---|---|---|---|---|---|---|")
+    for suite, name, exporter, dtype, batch, ms, graphs in sorted(ok, key=lambda r: r[:5]):
+        print(f"| {name} | {suite} | {exporter} | {dtype} | {batch} | {ms:.3f} | "
+              f"{graphs:.3f} | {ms / graphs:.2f}x |")
+    print()
+    for suite in sorted({r[0] for r in ok}):
+        ratios = [r[5] / r[6] for r in ok if r[0] == suite]
+        print(f"{suite}: geometric mean {geomean(ratios):.3f}x over {len(ratios)} runs")
+    print(f"all: geometric mean {geomean([r[5] / r[6] for r in ok]):.3f}x over {len(ok)} "
+          f"runs; {len(failed)} failed")
+    for line in failed:
+        print("  " + line)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("list")
+    s.add_argument("--suite")
+    s.add_argument("--only")
+    s = sub.add_parser("run")
+    s.add_argument("brrrc")
+    s.add_argument("out")
+    s.add_argument("--shard")
+    s.add_argument("--suite")
+    s.add_argument("--only")
+    s.add_argument("--exporters", default="dynamo,torchscript")
+    s.add_argument("--timeout", type=int, default=240)
+    s.add_argument("--quick", action="store_true")
+    s = sub.add_parser("one")
+    s.add_argument("brrrc")
+    s.add_argument("dir")
+    s.add_argument("name")
+    s.add_argument("--dtypes", default="fp16")
+    s.add_argument("--batches", default="1")
+    s.add_argument("--exporters", default="dynamo")
+    s = sub.add_parser("table")
+    s.add_argument("files", nargs="+")
+    opts = p.parse_args()
+    sys.path.insert(0, HERE)
+    {"list": cmd_list, "run": cmd_run, "one": cmd_one, "table": cmd_table}[opts.cmd](opts)
+
+
+if __name__ == "__main__":
+    main()
