@@ -33,6 +33,17 @@ namespace {
 /// 16-bit elements per 16-byte chunk.
 constexpr int64_t kChunk = 8;
 
+/// The [K, N] weight `w` stored as `type`: [rows, N] with rows past K zero,
+/// or K-major, [N, rows].
+ElementsAttr storedValues(ArrayRef<double> w, int64_t K, int64_t N,
+                          int64_t rows, bool kMajor, RankedTensorType type) {
+  SmallVector<double> stored(rows * N, 0.0);
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t n = 0; n < N; ++n)
+      stored[kMajor ? n * rows + k : k * N + n] = w[k * N + n];
+  return makeFloatElements(type, stored, "aligned_weight");
+}
+
 struct AlignProductsPass
     : public mlir::brrr::impl::BrrrAlignProductsBase<AlignProductsPass> {
   using Base::Base;
@@ -62,22 +73,31 @@ struct AlignProductsPass
     int64_t K = wt.getDimSize(0), N = wt.getDimSize(1);
     // Both only for products large enough that the tiled body pays for a
     // pad's launch; small ones run the untiled body well.
-    if (!lt.hasStaticShape() || lt.getNumElements() / K * N * K < minWork)
+    if (K == 0 || N == 0 || !lt.hasStaticShape() ||
+        lt.getNumElements() / K * N * K < minWork)
       return;
     int64_t paddedK = llvm::alignTo(K, kChunk);
     bool padK = K % kChunk != 0;
     bool kMajor = wgmma && N % kChunk != 0;
     if (!padK && !kMajor)
       return;
-    std::optional<SmallVector<double>> w = getConstFloats(mm.getRhs());
-    if (!w)
-      return;
     int64_t rows = padK ? paddedK : K;
-    // Stored [rows, N], or [N, rows] to be read through a transpose.
-    SmallVector<double> stored(rows * N, 0.0);
-    for (int64_t k = 0; k < K; ++k)
-      for (int64_t n = 0; n < N; ++n)
-        stored[kMajor ? n * rows + k : k * N + n] = (*w)[k * N + n];
+    auto storedType = RankedTensorType::get(kMajor ? ArrayRef<int64_t>{N, rows}
+                                                   : ArrayRef<int64_t>{rows, N},
+                                            wt.getElementType());
+    // A weight blob only transposed is permuted as bytes (a language
+    // model's head: tens of millions of elements); otherwise the values.
+    ElementsAttr weights =
+        padK ? nullptr
+             : transposeWeights(
+                   mm.getRhs().getDefiningOp<ConstantOp>().getValue(),
+                   storedType, ArrayRef<int64_t>{1, 0});
+    if (!weights) {
+      std::optional<SmallVector<double>> w = getConstFloats(mm.getRhs());
+      if (!w)
+        return;
+      weights = storedValues(*w, K, N, rows, kMajor, storedType);
+    }
     OpBuilder b(mm);
     Location loc = mm.getLoc();
     Type wet = wt.getElementType();
@@ -90,10 +110,7 @@ struct AlignProductsPass
       lhs = PadOp::create(b, loc, RankedTensorType::get(shape, et),
                           PadMode::constant, lhs, low, high, APFloat(0.0));
     }
-    auto storedType = RankedTensorType::get(
-        kMajor ? ArrayRef<int64_t>{N, rows} : ArrayRef<int64_t>{rows, N}, wet);
-    Value rhs = ConstantOp::create(
-        b, loc, makeFloatElements(storedType, stored, "aligned_weight"));
+    Value rhs = ConstantOp::create(b, loc, weights);
     if (kMajor)
       rhs = TransposeOp::create(b, loc, RankedTensorType::get({rows, N}, wet),
                                 rhs, ArrayRef<int64_t>{1, 0});

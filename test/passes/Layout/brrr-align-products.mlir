@@ -78,3 +78,28 @@ func.func @Values(%a: tensor<2x4x3xf16>) -> tensor<2x4x3xf16> {
   return %y : tensor<2x4x3xf16>
 }
 }
+
+// -----
+
+// A weight blob that is only stored K-major is permuted as bytes (a
+// language model's head): [8, 3] holding 0..23 becomes [3, 8], column n
+// of the original as row n.
+// VALUES-LABEL: func.func @BlobKMajor
+// VALUES: %[[W:.+]] = brrr.constant dense_resource<w_t> : tensor<3x8xf16>
+// VALUES: brrr.transpose %[[W]] {perm = array<i64: 1, 0>} : tensor<3x8xf16> -> tensor<8x3xf16>
+// VALUES: w_t: "0x080000000000004200468048004A804B804C404D003C004400470049804A004CC04C804D0040004500488049004B404C004DC04D"
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @BlobKMajor(%a: tensor<2x4x8xf16>) -> tensor<2x4x3xf16> {
+  %w = brrr.constant dense_resource<w> : tensor<8x3xf16>
+  %y = brrr.matmul %a, %w : tensor<2x4x8xf16>, tensor<8x3xf16> -> tensor<2x4x3xf16>
+  return %y : tensor<2x4x3xf16>
+}
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x020000000000003C0040004200440045004600470048804800498049004A804A004B804B004C404C804CC04C004D404D804DC04D"
+    }
+  }
+#-}
+
