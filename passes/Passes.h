@@ -399,6 +399,13 @@ constexpr int64_t kDirectConvGroupChannels = 8;
 /// kDirectConvGroupChannels input channels each.
 bool isDirectConv(Conv2DOp conv);
 
+/// The precision that `brrrc --precision=auto` (the default) gives `module`
+/// as imported: "fp16" or "bf16" when more of its products' constant
+/// operand bytes (the weights as stored, under any casts) are of that type
+/// than of f32 (or, with no such weights, when every float input is), else
+/// "fp32"; `why` gets the counts it decided by, for --report.
+std::string autoPrecision(ModuleOp module, std::string &why);
+
 /// How many neighbouring groups of `conv` brrr-pack-conv-groups packs into
 /// one (at most `maxGroups`), or 1.
 int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups);

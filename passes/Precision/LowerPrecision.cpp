@@ -16,6 +16,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/Format.h"
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRLOWERPRECISION
@@ -99,3 +100,70 @@ struct LowerPrecisionPass
 };
 
 } // namespace
+
+std::string mlir::brrr::autoPrecision(ModuleOp module, std::string &why) {
+  // Bytes of the products' constant operands (the weights, as stored: seen
+  // through the casts an exporter wraps them in) by element type. Scalars
+  // elsewhere (a softmax scale, a mask's fill) do not count.
+  uint64_t f16 = 0, bf16 = 0, f32 = 0;
+  DenseSet<Operation *> counted;
+  module.walk([&](Operation *op) {
+    if (!isa<MatmulOp, Conv2DOp>(op))
+      return;
+    for (Value v : op->getOperands()) {
+      while (auto cast = v.getDefiningOp<CastOp>())
+        v = cast.getInput();
+      auto c = v.getDefiningOp<ConstantOp>();
+      auto type = c ? dyn_cast<RankedTensorType>(c.getType()) : nullptr;
+      if (!type || !type.hasStaticShape() || !counted.insert(c).second)
+        continue;
+      Type et = type.getElementType();
+      uint64_t n = type.getNumElements();
+      if (et.isF16())
+        f16 += 2 * n;
+      else if (et.isBF16())
+        bf16 += 2 * n;
+      else if (et.isF32())
+        f32 += 4 * n;
+    }
+  });
+  auto size = [](uint64_t bytes) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (bytes < (1u << 20))
+      os << llvm::format("%.1f KiB", bytes / 1024.0);
+    else
+      os << llvm::format("%.1f MiB", bytes / 1048576.0);
+    return s;
+  };
+  if (f16 + bf16 + f32 > 0) {
+    why = "product weights: " + size(f16) + " f16, " + size(bf16) + " bf16, " +
+          size(f32) + " f32";
+    if (f16 > f32 && f16 >= bf16)
+      return "fp16";
+    return bf16 > f32 ? "bf16" : "fp32";
+  }
+  // No product weights: the float inputs decide, when they agree.
+  std::string input;
+  bool mixed = false;
+  module.walk([&](func::FuncOp f) {
+    for (Type t : f.getArgumentTypes()) {
+      auto type = dyn_cast<RankedTensorType>(t);
+      if (!type || !isa<FloatType>(type.getElementType()))
+        continue;
+      Type et = type.getElementType();
+      std::string name = et.isF16() ? "fp16" : et.isBF16() ? "bf16" : "fp32";
+      mixed |= !input.empty() && input != name;
+      input = name;
+    }
+  });
+  if (input.empty() || mixed) {
+    why = "no product weights, and no one float type of the inputs";
+    return "fp32";
+  }
+  why = "no product weights; every float input is " +
+        std::string(input == "fp32"   ? "f32"
+                    : input == "fp16" ? "f16"
+                                      : "bf16");
+  return input;
+}

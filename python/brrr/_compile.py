@@ -229,7 +229,8 @@ def compile(model: Union[str, "os.PathLike[str]"],
     input_shapes: {input name: [dims]} binding dynamic dimensions; a dim is
         an int, or a range (min, max) (or "min..max") that one library
         serves at every size in (--input-shape x=1..64x128).
-    precision: "fp32", "tf32", "fp16" or "bf16" (--precision).
+    precision: "auto", "fp32", "tf32", "fp16" or "bf16" (--precision;
+        default brrrc's "auto": a 16-bit model's f32 products in its type).
     target: "sm_90a" or "sm_80" (--target).
     flags: further brrrc arguments, e.g. ["--weights=appended"].
     Raises CompileError with every diagnostic if the model is rejected.

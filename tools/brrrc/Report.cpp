@@ -320,6 +320,14 @@ bool brrrc::printReport(mlir::ModuleOp module,
                 "picks another); the arena ("
              << arena << " bytes) is planned for the largest shape\n";
   }
+  // What --precision=auto chose, and why.
+  if (auto why = module->getAttrOfType<mlir::StringAttr>("brrr.precision_auto"))
+    if (auto p = module->getAttrOfType<mlir::StringAttr>("brrr.precision"))
+      outs() << "precision: " << p.getValue()
+             << ", chosen by --precision=auto (" << why.getValue() << ")"
+             << (p.getValue() == "fp32"
+                     ? "\n"
+                     : "; --precision=fp32 keeps f32 products in f32\n");
   // Products of dequantized 8-bit operands that multiply in float.
   printWhyNot(module, "brrr.quantized_unfused", "8-bit product not used (",
               "; it multiplies in float");

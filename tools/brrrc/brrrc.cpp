@@ -110,11 +110,12 @@ cl::list<std::string> inputShapes(
 
 cl::opt<std::string> precision(
     "precision",
-    cl::desc("How f32 matmuls and convolutions multiply: fp32 (default, f32 "
-             "accuracy), tf32 (one tf32 product), fp16 or bf16 (weights "
-             "converted at compile time, f32 accumulation; outputs keep "
-             "their types)"),
-    cl::init("fp32"), cl::cat(category));
+    cl::desc("How f32 matmuls and convolutions multiply: auto (default: "
+             "fp16 or bf16 for a model whose weights are mostly of that "
+             "type, else fp32; --report says which), fp32 (f32 accuracy), "
+             "tf32 (one tf32 product), fp16 or bf16 (weights converted at "
+             "compile time, f32 accumulation; outputs keep their types)"),
+    cl::init("auto"), cl::cat(category));
 
 cl::opt<std::string> matmulTile(
     "matmul-tile",
@@ -311,10 +312,10 @@ int main(int argc, char **argv) {
     errs() << "brrrc: error: --shape picks the report's shape; add --report\n";
     return 1;
   }
-  if (precision != "fp32" && precision != "tf32" && precision != "fp16" &&
-      precision != "bf16") {
+  if (precision != "auto" && precision != "fp32" && precision != "tf32" &&
+      precision != "fp16" && precision != "bf16") {
     errs() << "brrrc: error: unknown --precision '" << precision
-           << "' (supported: fp32, tf32, fp16, bf16)\n";
+           << "' (supported: auto, fp32, tf32, fp16, bf16)\n";
     return 1;
   }
 
@@ -351,8 +352,16 @@ int main(int argc, char **argv) {
     // Passes read the target (shared-memory budget, bodies) and the
     // precision from the IR.
     (*module)->setAttr(mlir::brrr::kTargetAttrName, *target);
+    // --precision=auto: 16-bit models multiply their f32 stretches (the
+    // TorchScript exporter's upcast attention) in their own type.
+    std::string chosen = precision, why;
+    if (precision == "auto") {
+      chosen = mlir::brrr::autoPrecision(*module, why);
+      (*module)->setAttr("brrr.precision_auto",
+                         mlir::StringAttr::get(&context, why));
+    }
     (*module)->setAttr("brrr.precision",
-                       mlir::StringAttr::get(&context, precision));
+                       mlir::StringAttr::get(&context, chosen));
     if (failed(mlir::brrr::runCompilePipeline(*module, compile, &total)) ||
         errors) {
       errs() << "brrrc: " << errors << " error(s); nothing was written\n";

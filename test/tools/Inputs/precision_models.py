@@ -1,0 +1,65 @@
+"""Small models for brrrc's --precision=auto, made at test time (Debian's
+python3: onnx, numpy).
+
+  precision_models.py DIR
+      DIR/ts_f16.onnx: TorchScript's shape of an f16 model: an f16 weight
+        product, then the result upcast to f32 and multiplied by itself in
+        f32 (the exporter's attention scores), cast back to f16.
+      DIR/f32.onnx: the same graph with f32 weights and input.
+      DIR/bf16.onnx: bf16 weights and input.
+      DIR/inputs_f16.onnx: no weights; two f16 inputs upcast and
+        multiplied in f32.
+      DIR/mixed.onnx: no weights; an f16 and an f32 input.
+"""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def upcast_product(dtype, weight):
+    t = {"f16": TensorProto.FLOAT16, "f32": TensorProto.FLOAT,
+         "bf16": TensorProto.BFLOAT16}[dtype]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["q"]),
+             helper.make_node("Cast", ["q"], ["qf"], to=TensorProto.FLOAT),
+             helper.make_node("Transpose", ["qf"], ["qt"], perm=[1, 0]),
+             helper.make_node("MatMul", ["qf", "qt"], ["s"]),
+             helper.make_node("Cast", ["s"], ["y"], to=t)]
+    return helper.make_graph(
+        nodes, "upcast", [helper.make_tensor_value_info("x", t, [32, 64])],
+        [helper.make_tensor_value_info("y", t, [32, 32])], [weight])
+
+
+def save(graph, path):
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    w = (np.arange(64 * 64).reshape(64, 64) % 7 - 3) / 8.0
+    save(upcast_product("f16", numpy_helper.from_array(w.astype(np.float16), "w")),
+         os.path.join(out, "ts_f16.onnx"))
+    save(upcast_product("f32", numpy_helper.from_array(w.astype(np.float32), "w")),
+         os.path.join(out, "f32.onnx"))
+    bits = (w.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    bf = helper.make_tensor("w", TensorProto.BFLOAT16, [64, 64], bits.tobytes(), raw=True)
+    save(upcast_product("bf16", bf), os.path.join(out, "bf16.onnx"))
+    for name, types in (("inputs_f16", (TensorProto.FLOAT16, TensorProto.FLOAT16)),
+                        ("mixed", (TensorProto.FLOAT16, TensorProto.FLOAT))):
+        nodes = [helper.make_node("Cast", ["a"], ["af"], to=TensorProto.FLOAT),
+                 helper.make_node("Cast", ["b"], ["bf"], to=TensorProto.FLOAT),
+                 helper.make_node("MatMul", ["af", "bf"], ["y"])]
+        graph = helper.make_graph(
+            nodes, name, [helper.make_tensor_value_info("a", types[0], [32, 64]),
+                          helper.make_tensor_value_info("b", types[1], [64, 32])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [32, 32])])
+        save(graph, os.path.join(out, name + ".onnx"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
