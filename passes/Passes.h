@@ -406,9 +406,12 @@ bool isDirectConv(Conv2DOp conv);
 /// "fp32"; `why` gets the counts it decided by, for --report.
 std::string autoPrecision(ModuleOp module, std::string &why);
 
-/// How many neighbouring groups of `conv` brrr-pack-conv-groups packs into
-/// one (at most `maxGroups`), or 1.
-int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups);
+/// Whether the wgmma convolution body takes groups of `inChannels` input
+/// and `outChannels` output channels each: whole 64-channel slices and
+/// 128-wide tiles (brrr-channels-last, brrr-pack-conv-groups).
+inline bool wgmmaTakesConvGroups(int64_t inChannels, int64_t outChannels) {
+  return inChannels % 64 == 0 && outChannels % 128 == 0;
+}
 
 /// Output channels each thread of a direct convolution computes: for a
 /// channels-last depthwise convolution (one input and one output channel

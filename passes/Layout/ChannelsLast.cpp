@@ -70,8 +70,8 @@ bool wantsChannelsLast(Conv2DOp conv) {
   int64_t groups = conv.getGroups();
   if (conv.getChannelsLast() ||
       (groups != 1 && !isDirectConv(conv) &&
-       ((it.getDimSize(1) / groups) % 64 != 0 ||
-        (conv.getType().getDimSize(1) / groups) % 128 != 0)))
+       !wgmmaTakesConvGroups(it.getDimSize(1) / groups,
+                             conv.getType().getDimSize(1) / groups)))
     return false;
   Type et = it.getElementType();
   return et.isF16() || et.isBF16();

@@ -31,11 +31,12 @@ namespace mlir::brrr {
 using namespace mlir;
 using namespace mlir::brrr;
 
+namespace {
+
 /// The fewest neighbouring groups of `conv` whose union the wgmma
-/// convolution body takes (whole 64-channel input slices, 128-wide output
-/// tiles, as brrr-channels-last requires), dividing the groups, at most
-/// `maxGroups`; 1 when none is.
-int64_t mlir::brrr::convGroupsPerPack(Conv2DOp conv, int64_t maxGroups) {
+/// convolution body takes (wgmmaTakesConvGroups), dividing the groups, at
+/// most `maxGroups`; 1 when none is.
+int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups) {
   auto in = cast<RankedTensorType>(conv.getInput().getType());
   auto out = cast<RankedTensorType>(conv.getType());
   int64_t groups = conv.getGroups();
@@ -44,15 +45,13 @@ int64_t mlir::brrr::convGroupsPerPack(Conv2DOp conv, int64_t maxGroups) {
     return 1;
   int64_t cg = in.getDimSize(1) / groups, og = out.getDimSize(1) / groups;
   // Already what the body takes.
-  if (cg % 64 == 0 && og % 128 == 0)
+  if (wgmmaTakesConvGroups(cg, og))
     return 1;
   for (int64_t k = 2; k <= std::min(groups, maxGroups); ++k)
-    if (groups % k == 0 && (k * cg) % 64 == 0 && (k * og) % 128 == 0)
+    if (groups % k == 0 && wgmmaTakesConvGroups(k * cg, k * og))
       return k;
   return 1;
 }
-
-namespace {
 
 struct PackConvGroupsPass
     : public mlir::brrr::impl::BrrrPackConvGroupsBase<PackConvGroupsPass> {
