@@ -66,10 +66,19 @@ constexpr llvm::StringLiteral kLaunchVariantsAttrName = "brrr.launch_variants";
 /// return and yields.
 bool compilesSymbolically(Operation *op);
 
+/// What of an attention over symbolic sequences a pass admits before it is
+/// one kernel: its ops (passes up to brrr-fuse-attention, which makes them
+/// one brrr.attention), the views it reads and writes through (passes up to
+/// brrr-fuse-matmul, which takes them into its kernel), or nothing.
+enum class PendingAttention { ops, views, none };
+
 /// The gate of every pass: an error naming `pass`, the op and the value for
 /// the first symbolic extents under `root` that compilesSymbolically
-/// rejects.
-LogicalResult requireSupportedShapes(Operation *root, StringRef pass);
+/// rejects, besides the `pending` parts of attention over symbolic
+/// sequences; the passes after refuse whatever did not become one.
+LogicalResult
+requireSupportedShapes(Operation *root, StringRef pass,
+                       PendingAttention pending = PendingAttention::none);
 
 /// How a row kernel lays its rows over thread blocks: rows of `cols`
 /// elements, `lanes` threads a row (the whole block, one row a block, or
@@ -121,6 +130,18 @@ struct OperandLayout {
 /// other views: the slices of a stacked query, key and value); the chain
 /// stops at a value that must be materialized.
 OperandLayout operandLayoutOf(Value operand);
+/// An OperandLayout over symbolic extents: the operand's extents, and each
+/// stride and the offset, as products of a constant and symbols.
+struct SymbolicLayout {
+  SmallVector<ExtentProduct> shape, strides;
+  ExtentProduct offset;
+};
+/// `l`'s layout over the symbolic extents of its source and views (read
+/// before the types are narrowed to the largest shape), or none where an
+/// extent, stride or offset is not such a product.
+std::optional<SymbolicLayout> symbolicLayoutOf(const OperandLayout &l);
+/// isStageable for a symbolic layout, at every value of the symbols.
+bool isStageable(Type et, const SymbolicLayout &l);
 /// Whether a product of `et` operands laid out as `lhs` and `rhs` can be
 /// staged through shared memory in 16-byte copies: f16/bf16, the innermost
 /// logical dimension contiguous, every other stride a whole 16 bytes.

@@ -77,6 +77,28 @@ struct AttentionBuilder : StagedMath {
   }
 };
 
+/// A size or stride of the kernel: a constant, or over symbolic sequences
+/// one of the kernel's i64 parameters (`scalar`, an index into
+/// KernelInfo::scalars), which the runtime evaluates at each shape.
+struct Extent {
+  int64_t value = 0;
+  int scalar = -1;
+  bool isStatic() const { return scalar < 0; }
+};
+
+/// The geometry of an attention over symbolic sequences, read from the
+/// symbolic types before they are narrowed to the largest shape: the
+/// extents, and the strides and offsets the operands are read and the
+/// output written through.
+struct SymbolicGeometry {
+  AffineExpr batch, sq, sk;
+  SymbolicLayout q, k, v;
+  /// The bias's strides as biasStrides orders them (0 where it broadcasts).
+  SmallVector<ExtentProduct> bias;
+  /// The output's strides per attention dimension (PlainStore::strides).
+  SmallVector<ExtentProduct> out;
+};
+
 /// How an attention kernel whose epilogue only rounds and permutes its
 /// output stores it: the float types it casts through, in order, and the
 /// element strides of its one output per attention dimension (the head
@@ -134,9 +156,11 @@ std::optional<PlainStore> plainStoreOf(FusionOp fusion, AttentionOp att) {
 /// order too.
 class AttentionKernel {
 public:
-  AttentionKernel(FusionOp fusion, AttentionOp att, OpBuilder &moduleBuilder)
+  AttentionKernel(FusionOp fusion, AttentionOp att, OpBuilder &moduleBuilder,
+                  const SymbolicGeometry *symbolic)
       : fusion(fusion), att(att), moduleBuilder(moduleBuilder),
-        loc(fusion.getLoc()), b(fusion.getContext()), e{{b, loc}} {}
+        loc(fusion.getLoc()), b(fusion.getContext()), e{{b, loc}},
+        symbolic(symbolic) {}
 
   FailureOr<KernelInfo> emit(StringRef name);
 
@@ -150,19 +174,47 @@ private:
   /// One past the last key block this query block visits: all, or with
   /// `causal` those holding a key j <= i + sk - sq for its last query i.
   Value keyBlocksEnd();
-  /// The queries' copy and the first `stages` - 1 key and value blocks'.
-  void copyFirstBlocks();
+  /// The queries' copy and the first `stages` - 1 key and value blocks' (of
+  /// `blocks` over the whole sequence).
+  void copyFirstBlocks(Value blocks);
   /// One 16-byte cp.async per chunk; chunks past the sequence read nothing
   /// (source size 0) and leave zeros, from a clamped in-bounds address.
   void copyRows(Value dst, Value base, int64_t count, int64_t width, Value r0,
-                int64_t limit, int64_t rowStride);
+                Extent limit, Extent rowStride);
+  /// `p` as an Extent: its value, or the kernel parameter that holds it.
+  Extent extentOf(const ExtentProduct &p);
+  /// The value of `x` in the kernel.
+  Value valueOf(Extent x) {
+    return x.isStatic() ? e.idx(x.value) : params[x.scalar];
+  }
+  /// v * x (v itself for a static 1).
+  Value mul(Value v, Extent x) {
+    return x.isStatic() ? e.mul(v, x.value)
+                        : Value(arith::MulIOp::create(b, loc, v, valueOf(x)));
+  }
+  /// v < x, unsigned.
+  Value ult(Value v, Extent x) {
+    return x.isStatic()
+               ? e.ult(v, x.value)
+               : Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             v, valueOf(x)));
+  }
+  /// min(v, x - 1), unsigned.
+  Value below(Value v, Extent x) {
+    return x.isStatic()
+               ? e.minu(v, x.value - 1)
+               : e.minu(v, arith::SubIOp::create(b, loc, valueOf(x), e.idx(1)));
+  }
   void loadKeys(Value stage, Value block);
   Value stageAt(ArrayRef<int64_t> offsets, Value s) {
     return e.gep(smem, i8, e.stageOffset(offsets, s));
   }
   /// Query fragments of m-tile `mi`, k-step `ks`.
   SmallVector<Value> loadQuery(int64_t mi, int64_t ks);
-  /// Strides of the bias and its offset for the block's (batch, head).
+  /// Strides of the bias (before the function is made: they may be
+  /// parameters).
+  void readBiasStrides();
+  /// The bias's offset for the block's (batch, head).
   void readBias();
   /// The loop over key blocks `[0, end)`; its results are the output
   /// accumulators, then the rows' maxima and sums.
@@ -220,7 +272,18 @@ private:
   std::optional<AttentionTile> tile;
   Type et;
   OperandLayout ql, kl, vl;
-  int64_t batch = 0, heads = 0, sq = 0, d = 0, kvHeads = 0, sk = 0, dv = 0;
+  /// Each operand's offset and strides (batch, head, row), and the output's
+  /// strides per dimension, as Extents.
+  struct Read {
+    Extent offset;
+    SmallVector<Extent, 3> strides;
+  } qr, kr, vr;
+  SmallVector<Extent> outStrides;
+  int64_t batch = 0, heads = 0, d = 0, kvHeads = 0, dv = 0;
+  /// The sequences: the largest shape's, with their extents (equal to them
+  /// when static).
+  int64_t sqMax = 0, skMax = 0;
+  Extent sq, sk;
   int64_t rows = 0, keys = 0, stages = 0, threads = 0;
   /// Each warp takes `mTiles` tiles of 16 queries, so that one key or value
   /// fragment read from shared memory feeds mTiles products.
@@ -234,8 +297,13 @@ private:
   SmallVector<int64_t> kOffsets, vOffsets;
   /// Strides of [batch / period, batch % period, head, row, column] in the
   /// bias (0 where it broadcasts); a bias of rank 5 has a period.
-  SmallVector<int64_t> biasStrides;
+  SmallVector<Extent> biasStrides;
   int64_t period = 1;
+  const SymbolicGeometry *symbolic;
+  /// The expressions of the kernel's i64 parameters, in order, and their
+  /// values in the kernel.
+  SmallVector<AffineExpr> scalars;
+  SmallVector<Value> params;
 
   // Values of the kernel being built.
   Block *entry = nullptr;
@@ -275,11 +343,37 @@ LogicalResult AttentionKernel::readConfig() {
   auto qt = att.getQuery().getType();
   batch = qt.getDimSize(0);
   heads = qt.getDimSize(1);
-  sq = qt.getDimSize(2);
+  sqMax = qt.getDimSize(2);
   d = qt.getDimSize(3);
   kvHeads = att.getKey().getType().getDimSize(1);
-  sk = att.getKey().getType().getDimSize(2);
+  skMax = att.getKey().getType().getDimSize(2);
   dv = att.getValue().getType().getDimSize(3);
+  auto readOf = [&](const OperandLayout &l) {
+    return Read{
+        Extent{l.offset},
+        {Extent{l.strides[0]}, Extent{l.strides[1]}, Extent{l.strides[2]}}};
+  };
+  if (!symbolic) {
+    sq = Extent{sqMax};
+    sk = Extent{skMax};
+    qr = readOf(ql);
+    kr = readOf(kl);
+    vr = readOf(vl);
+  } else {
+    auto product = [&](AffineExpr x) { return extentOf(*productOf(x)); };
+    sq = product(symbolic->sq);
+    sk = product(symbolic->sk);
+    auto readOfSymbolic = [&](const SymbolicLayout &l) {
+      return Read{extentOf(l.offset),
+                  {extentOf(l.strides[0]), extentOf(l.strides[1]),
+                   extentOf(l.strides[2])}};
+    };
+    qr = readOfSymbolic(symbolic->q);
+    kr = readOfSymbolic(symbolic->k);
+    vr = readOfSymbolic(symbolic->v);
+    for (const ExtentProduct &p : symbolic->out)
+      outStrides.push_back(extentOf(p));
+  }
   rows = tile->rows;
   keys = tile->keys;
   stages = tile->stages;
@@ -293,7 +387,7 @@ LogicalResult AttentionKernel::readConfig() {
       return fusion.emitOpError("attention tile ")
              << *config << " does not split " << count << " rows of " << width
              << " into whole 16-byte copies per thread";
-  if (heads > 65535 || batch > 65535 || sk == 0 || sq == 0)
+  if (heads > 65535 || batch > 65535 || skMax == 0 || sqMax == 0)
     return att.emitOpError("attention grid exceeds the launch limits");
   FailureOr<int64_t> queries = sharedOffset(fusion, SharedRole::query);
   if (failed(queries) ||
@@ -312,8 +406,9 @@ LogicalResult AttentionKernel::readConfig() {
 }
 
 void AttentionKernel::createFunction(StringRef name) {
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), threads);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
+                           /*numByValue=*/0, scalars.size());
   // Accumulators, query fragments and probabilities live in registers:
   // state one block per SM, or ptxas caps them at 128 and spills.
   func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
@@ -322,6 +417,8 @@ void AttentionKernel::createFunction(StringRef name) {
   i8 = b.getIntegerType(8);
   i32 = b.getI32Type();
   f32 = b.getF32Type();
+  for (unsigned i = 0; i < scalars.size(); ++i)
+    params.push_back(indexArgument(b, loc, *entry, numBuffers + i));
   smem = dynamicShared(moduleBuilder, b, loc);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   lane = e.rem(tid, 32);
@@ -332,27 +429,38 @@ void AttentionKernel::createFunction(StringRef name) {
   h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
   hk = e.div(h, heads / kvHeads);
-  auto headBase = [&](const OperandLayout &l, Value head) {
-    Value at = e.add(e.idx(l.offset), e.mul(head, l.strides[1]));
-    return e.gep(arg(l.source), et, e.add(at, e.mul(bz, l.strides[0])));
+  auto headBase = [&](const OperandLayout &l, const Read &r, Value head) {
+    Value at = e.add(valueOf(r.offset), mul(head, r.strides[1]));
+    return e.gep(arg(l.source), et, e.add(at, mul(bz, r.strides[0])));
   };
-  qBase = headBase(ql, h);
-  kBase = headBase(kl, hk);
-  vBase = headBase(vl, hk);
+  qBase = headBase(ql, qr, h);
+  kBase = headBase(kl, kr, hk);
+  vBase = headBase(vl, vr, hk);
+}
+
+Extent AttentionKernel::extentOf(const ExtentProduct &p) {
+  if (p.symbols.empty())
+    return Extent{p.coefficient};
+  AffineExpr x = mlir::brrr::extentOf(p, fusion.getContext());
+  auto it = llvm::find(scalars, x);
+  if (it == scalars.end()) {
+    scalars.push_back(x);
+    it = std::prev(scalars.end());
+  }
+  return Extent{0, int(it - scalars.begin())};
 }
 
 void AttentionKernel::copyRows(Value dst, Value base, int64_t count,
-                               int64_t width, Value r0, int64_t limit,
-                               int64_t rowStride) {
+                               int64_t width, Value r0, Extent limit,
+                               Extent rowStride) {
   int64_t chunks = width / 8;
   for (int64_t i = 0; i < count * chunks / threads; ++i) {
     Value c = e.add(tid, e.idx(i * threads));
     Value row = e.div(c, chunks), ch = e.rem(c, chunks);
     Value gRow = e.add(r0, row);
-    Value valid = e.ult(gRow, limit);
-    Value src =
-        e.gep(base, et,
-              e.add(e.mul(e.minu(gRow, limit - 1), rowStride), e.mul(ch, 8)));
+    Value valid = ult(gRow, limit);
+    Value src = e.gep(base, et,
+                      e.add(mul(below(gRow, limit), rowStride), e.mul(ch, 8)));
     Value to = e.gep(
         dst, et, e.add(e.mul(row, AttentionTile::pitch(width)), e.mul(ch, 8)));
     e.copy16(to, src, valid);
@@ -361,30 +469,35 @@ void AttentionKernel::copyRows(Value dst, Value base, int64_t count,
 
 void AttentionKernel::loadKeys(Value stage, Value block) {
   Value k0 = e.mul(block, keys);
-  copyRows(stageAt(kOffsets, stage), kBase, keys, d, k0, sk, kl.strides[2]);
-  copyRows(stageAt(vOffsets, stage), vBase, keys, dv, k0, sk, vl.strides[2]);
+  copyRows(stageAt(kOffsets, stage), kBase, keys, d, k0, sk, kr.strides[2]);
+  copyRows(stageAt(vOffsets, stage), vBase, keys, dv, k0, sk, vr.strides[2]);
 }
 
 Value AttentionKernel::keyBlocksEnd() {
-  int64_t blocks = llvm::divideCeil(sk, keys);
-  Value end = e.idx(blocks);
+  Value end = sk.isStatic() ? e.idx(llvm::divideCeil(sk.value, keys))
+                            : e.div(e.add(valueOf(sk), e.idx(keys - 1)), keys);
   if (att.getCausal()) {
     // Keys below q0 + rows + sk - sq (none when that is not positive).
-    Value reach = e.add(q0, e.idx(rows + sk));
+    Value reach = sk.isStatic() ? e.add(q0, e.idx(rows + sk.value))
+                                : e.add(q0, e.add(e.idx(rows), valueOf(sk)));
     Value over =
-        e.select(e.ugt(reach, e.idx(sq)),
-                 arith::SubIOp::create(b, loc, reach, e.idx(sq)), e.idx(0));
+        e.select(e.ugt(reach, valueOf(sq)),
+                 arith::SubIOp::create(b, loc, reach, valueOf(sq)), e.idx(0));
     end = e.minu(end, e.div(e.add(over, e.idx(keys - 1)), keys));
   }
   return end;
 }
 
-void AttentionKernel::copyFirstBlocks() {
-  int64_t blocks = llvm::divideCeil(sk, keys);
-  copyRows(qSmem, qBase, rows, d, q0, sq, ql.strides[2]);
+void AttentionKernel::copyFirstBlocks(Value blocks) {
+  copyRows(qSmem, qBase, rows, d, q0, sq, qr.strides[2]);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   for (int64_t s = 0; s < stages - 1; ++s) {
-    auto ifBlock = scf::IfOp::create(b, loc, e.ult(e.idx(s), blocks), false);
+    Value first =
+        sk.isStatic()
+            ? e.ult(e.idx(s), llvm::divideCeil(sk.value, keys))
+            : Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          e.idx(s), blocks));
+    auto ifBlock = scf::IfOp::create(b, loc, first, false);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifBlock.getThenRegion().front());
@@ -416,23 +529,35 @@ SmallVector<Value> AttentionKernel::loadQuery(int64_t mi, int64_t ks) {
   return regs;
 }
 
-void AttentionKernel::readBias() {
+void AttentionKernel::readBiasStrides() {
   Value bias = att.getBias();
-  biasStrides.assign(5, 0);
-  if (bias) {
+  biasStrides.assign(5, Extent{0});
+  if (bias && symbolic) {
+    for (auto [i, p] : llvm::enumerate(symbolic->bias))
+      biasStrides[i] = extentOf(p);
+  } else if (bias) {
     ArrayRef<int64_t> bs = cast<RankedTensorType>(bias.getType()).getShape();
     SmallVector<int64_t> rm = rowMajorStrides(bs);
     for (size_t i = 0; i < bs.size(); ++i)
-      biasStrides[5 - bs.size() + i] = bs[i] == 1 ? 0 : rm[i];
+      biasStrides[5 - bs.size() + i] = Extent{bs[i] == 1 ? 0 : rm[i]};
     if (bs.size() == 5)
       period = bs[1];
   }
-  biasHead = e.mul(h, biasStrides[2]);
+}
+
+void AttentionKernel::readBias() {
+  biasHead = mul(h, biasStrides[2]);
   if (period > 1)
-    biasHead = e.add(biasHead, e.add(e.mul(e.div(bz, period), biasStrides[0]),
-                                     e.mul(e.rem(bz, period), biasStrides[1])));
-  else // one stride for the whole batch (at most one of the two is not 0)
-    biasHead = e.add(biasHead, e.mul(bz, biasStrides[0] + biasStrides[1]));
+    biasHead = e.add(biasHead, e.add(mul(e.div(bz, period), biasStrides[0]),
+                                     mul(e.rem(bz, period), biasStrides[1])));
+  else if (biasStrides[0].isStatic() && biasStrides[1].isStatic())
+    // One stride for the whole batch (at most one of the two is not 0).
+    biasHead =
+        e.add(biasHead, e.mul(bz, biasStrides[0].value + biasStrides[1].value));
+  else // the symbolic one of the two (a rank-4 bias's is the second)
+    biasHead =
+        e.add(biasHead, mul(bz, biasStrides[0].isStatic() ? biasStrides[1]
+                                                          : biasStrides[0]));
 }
 
 void AttentionKernel::scores(Value kStage, SmallVectorImpl<Value> &s) {
@@ -461,7 +586,7 @@ void AttentionKernel::scores(Value kStage, SmallVectorImpl<Value> &s) {
 void AttentionKernel::scaleAndMask(Value j, SmallVectorImpl<Value> &s) {
   Value bias = att.getBias();
   Value k0 = e.mul(j, keys);
-  bool ragged = sk % keys != 0;
+  bool ragged = !sk.isStatic() || sk.value % keys != 0;
   for (int64_t mi = 0; mi < mTiles; ++mi)
     for (int64_t nt = 0; nt < nTiles; ++nt)
       for (int64_t i = 0; i < 4; ++i) {
@@ -470,9 +595,9 @@ void AttentionKernel::scaleAndMask(Value j, SmallVectorImpl<Value> &s) {
         Value &x = sTile(s, mi, nt)[i];
         x = e.fmul(x, scaleLog2);
         if (bias) {
-          Value at = e.add(biasHead,
-                           e.add(e.mul(e.minu(row, sq - 1), biasStrides[3]),
-                                 e.mul(e.minu(col, sk - 1), biasStrides[4])));
+          Value at =
+              e.add(biasHead, e.add(mul(below(row, sq), biasStrides[3]),
+                                    mul(below(col, sk), biasStrides[4])));
           Type bt = cast<RankedTensorType>(bias.getType()).getElementType();
           Value bv = LLVM::LoadOp::create(b, loc, bt, e.gep(arg(bias), bt, at));
           if (!bt.isF32())
@@ -481,9 +606,13 @@ void AttentionKernel::scaleAndMask(Value j, SmallVectorImpl<Value> &s) {
         }
         Value masked;
         if (ragged)
-          masked = e.uge(col, sk);
+          masked =
+              sk.isStatic()
+                  ? e.uge(col, sk.value)
+                  : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                          col, valueOf(sk));
         if (att.getCausal()) {
-          Value past = e.ugt(e.add(col, e.idx(sq)), e.add(row, e.idx(sk)));
+          Value past = e.ugt(e.add(col, valueOf(sq)), e.add(row, valueOf(sk)));
           masked = masked ? arith::OrIOp::create(b, loc, masked, past) : past;
         }
         if (masked)
@@ -609,17 +738,23 @@ LogicalResult AttentionKernel::storeRows(scf::ForOp loop) {
 
 LogicalResult AttentionKernel::storeElements(
     function_ref<Value(int64_t, int64_t, int64_t)> finalValue) {
-  SmallVector<Value> outputs(entry->getArguments().drop_front(numInputs));
+  if (symbolic)
+    return att.emitOpError("over symbolic sequences, the attention kernel "
+                           "stores its rows only rounded and permuted");
+  SmallVector<Value> outputs(
+      entry->getArguments().drop_front(numInputs).take_front(
+          fusion.getNumResults()));
   for (int64_t mi = 0; mi < mTiles; ++mi)
     for (int64_t ot = 0; ot < oTiles; ++ot)
       for (int64_t i = 0; i < 4; ++i) {
         Value row = rowOf(mi, i / 2);
         Value col = e.add(t2, e.idx(ot * 8 + i % 2));
-        auto ifValid = scf::IfOp::create(b, loc, e.ult(row, sq), false);
+        auto ifValid = scf::IfOp::create(b, loc, e.ult(row, sq.value), false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(&ifValid.getThenRegion().front());
         Value at = e.add(
-            e.mul(e.add(e.mul(e.add(e.mul(bz, heads), h), sq), row), dv), col);
+            e.mul(e.add(e.mul(e.add(e.mul(bz, heads), h), sq.value), row), dv),
+            col);
         if (failed(emitEpilogue(
                 b, loc, fusion, att, finalValue(mi, ot, i), at,
                 [&](Value v) { return arg(v); }, outputs)))
@@ -631,7 +766,9 @@ LogicalResult AttentionKernel::storeElements(
 LogicalResult AttentionKernel::storeStaged(
     const PlainStore &plain,
     function_ref<Value(int64_t, int64_t, int64_t)> finalValue) {
-  SmallVector<Value> outputs(entry->getArguments().drop_front(numInputs));
+  SmallVector<Value> outputs(
+      entry->getArguments().drop_front(numInputs).take_front(
+          fusion.getNumResults()));
   FailureOr<int64_t> stagingAt = sharedOffset(fusion, SharedRole::output);
   if (failed(stagingAt))
     return failure();
@@ -668,21 +805,24 @@ LogicalResult AttentionKernel::storeStaged(
         LLVM::StoreOp::create(b, loc, v, e.gep(staging, i8, at));
       }
   gpu::BarrierOp::create(b, loc);
+  SmallVector<Extent> os = outStrides;
+  if (!symbolic)
+    for (int64_t stride : plain.strides)
+      os.push_back(Extent{stride});
   int64_t chunksPerRow = dv * bytes / 16;
   auto chunk = VectorType::get({4}, i32);
   for (int64_t i = 0; i < rows * chunksPerRow / threads; ++i) {
     Value c = e.add(tid, e.idx(i * threads));
     Value row = e.div(c, chunksPerRow), ch = e.rem(c, chunksPerRow);
     Value qRow = e.add(q0, row);
-    auto ifValid = scf::IfOp::create(b, loc, e.ult(qRow, sq), false);
+    auto ifValid = scf::IfOp::create(b, loc, ult(qRow, sq), false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifValid.getThenRegion().front());
     Value v = LLVM::LoadOp::create(
         b, loc, chunk,
         e.gep(staging, i8, e.add(e.mul(row, pitchBytes), e.mul(ch, 16))));
-    const SmallVector<int64_t> &os = plain.strides;
-    Value at = e.add(e.add(e.mul(bz, os[0]), e.mul(h, os[1])),
-                     e.add(e.mul(qRow, os[2]), e.mul(ch, 16 / bytes)));
+    Value at = e.add(e.add(mul(bz, os[0]), mul(h, os[1])),
+                     e.add(mul(qRow, os[2]), e.mul(ch, 16 / bytes)));
     LLVM::StoreOp::create(b, loc, v, e.gep(outputs[0], st, at),
                           /*alignment=*/16);
   }
@@ -692,10 +832,21 @@ LogicalResult AttentionKernel::storeStaged(
 FailureOr<KernelInfo> AttentionKernel::emit(StringRef name) {
   if (failed(readConfig()))
     return failure();
+  // Every symbolic extent and stride becomes a parameter before the
+  // function is made.
+  readBiasStrides();
+  if (symbolic) {
+    if (!plainStoreOf(fusion, att))
+      return att.emitOpError("over symbolic sequences, the attention kernel "
+                             "stores its rows only rounded and permuted");
+  }
   createFunction(name);
   Value end = keyBlocksEnd();
+  Value blocks = end;
+  if (att.getCausal() && !sk.isStatic())
+    blocks = e.div(e.add(valueOf(sk), e.idx(keys - 1)), keys);
   qSmem = e.gep(smem, i8, e.idx(qOffset));
-  copyFirstBlocks();
+  copyFirstBlocks(blocks);
   laneRow = e.rem(lane, 16);
   laneHalf = e.mul(e.div(lane, 16), 8);
   warpRow0 = e.mul(warp, warpRows);
@@ -716,18 +867,95 @@ FailureOr<KernelInfo> AttentionKernel::emit(StringRef name) {
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(sq, rows);
+  info.grid = llvm::divideCeil(sqMax, rows);
   info.gridY = heads;
   info.gridZ = batch;
   info.block = threads;
   info.sharedBytes = sharedBytesOf(fusion);
+  info.scalars = scalars;
+  if (symbolic)
+    info.readGridAtRunTime(fusion.getContext(), symbolic->sq.ceilDiv(rows), {},
+                           symbolic->batch);
   // Two products over every (query, key) pair; half of them when causal.
-  int64_t pairs = batch * heads * sq * sk;
+  int64_t pairs = batch * heads * sqMax * skMax;
   if (att.getCausal())
-    pairs = batch * heads * (sq * sk - sq * (sq - 1) / 2);
+    pairs = batch * heads * (sqMax * skMax - sqMax * (sqMax - 1) / 2);
   info.flops = 2 * pairs * (d + dv);
   info.bytes = fusionBytes(fusion);
   return info;
+}
+
+} // namespace
+
+namespace {
+
+/// The geometry of `att` over symbolic sequences, from `fusion`'s symbolic
+/// types: an error where an operand's view or the output is not a layout
+/// of products of symbols.
+FailureOr<SymbolicGeometry> symbolicGeometryOf(FusionOp fusion,
+                                               AttentionOp att) {
+  SymbolicGeometry g;
+  SmallVector<AffineExpr> q = extentsOf(att.getQuery().getType());
+  g.batch = q[0];
+  g.sq = q[2];
+  g.sk = extentsOf(att.getKey().getType())[2];
+  for (AffineExpr x : {g.sq, g.sk})
+    if (!productOf(x))
+      return att.emitOpError("a sequence's extent is not a product of "
+                             "symbols");
+  SymbolicLayout *layouts[] = {&g.q, &g.k, &g.v};
+  Value operands[] = {att.getQuery(), att.getKey(), att.getValue()};
+  Type et = att.getQuery().getType().getElementType();
+  for (auto [l, v] : llvm::zip(layouts, operands)) {
+    std::optional<SymbolicLayout> layout = symbolicLayoutOf(operandLayoutOf(v));
+    if (!layout || !isStageable(et, *layout))
+      return att.emitOpError("over symbolic sequences, reads an operand "
+                             "whose rows are not aligned, contiguous 16-byte "
+                             "chunks at every shape");
+    *l = *layout;
+  }
+  auto rowMajor = [](ArrayRef<AffineExpr> extents)
+      -> std::optional<SmallVector<ExtentProduct>> {
+    SmallVector<ExtentProduct> strides(extents.size(), ExtentProduct{1, {}});
+    for (int64_t d = int64_t(extents.size()) - 2; d >= 0; --d) {
+      std::optional<ExtentProduct> s = productOf(ArrayRef<AffineExpr>{
+          extentOf(strides[d + 1], extents[d].getContext()), extents[d + 1]});
+      if (!s)
+        return std::nullopt;
+      strides[d] = *s;
+    }
+    return strides;
+  };
+  if (Value bias = att.getBias()) {
+    SmallVector<AffineExpr> be =
+        extentsOf(cast<RankedTensorType>(bias.getType()));
+    std::optional<SmallVector<ExtentProduct>> rm = rowMajor(be);
+    if (!rm || be.size() > 4)
+      return att.emitOpError("over symbolic sequences, the bias is not a "
+                             "tensor of rank 4 at most of products of "
+                             "symbols");
+    g.bias.assign(5, ExtentProduct{0, {}});
+    for (size_t i = 0; i < be.size(); ++i) {
+      auto one = dyn_cast<AffineConstantExpr>(be[i]);
+      if (!(one && one.getValue() == 1))
+        g.bias[5 - be.size() + i] = (*rm)[i];
+    }
+  }
+  // The output, through the transpose that merges the heads back, if any.
+  auto yield = cast<YieldOp>(fusion.getBody().front().getTerminator());
+  Value out = yield.getValues().front();
+  SmallVector<int64_t> perm = {0, 1, 2, 3};
+  if (auto t = out.getDefiningOp<TransposeOp>())
+    perm.assign(t.getPerm().begin(), t.getPerm().end());
+  std::optional<SmallVector<ExtentProduct>> os =
+      rowMajor(extentsOf(cast<RankedTensorType>(out.getType())));
+  if (!os || os->size() != 4)
+    return att.emitOpError("over symbolic sequences, the output is not a "
+                           "rank-4 tensor of products of symbols");
+  g.out.assign(4, ExtentProduct{0, {}});
+  for (int64_t d = 0; d < 4; ++d)
+    g.out[perm[d]] = (*os)[d];
+  return g;
 }
 
 } // namespace
@@ -739,19 +967,25 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   if (!att)
     return fusion.emitOpError("attention kernels hold a brrr.attention");
   // Over a symbolic batch: the largest batch's kernel, its grid z the
-  // actual batch's.
+  // actual batch's. Over symbolic sequences too: the actual sequences, and
+  // the strides that follow from them, are parameters.
   AffineExpr batchExtent;
   std::optional<LargestShapeView> largest;
+  std::optional<SymbolicGeometry> geometry;
   if (isSymbolic(att.getType())) {
-    if (outerRunOf(att.getType()) > 1)
-      return att.emitOpError("symbolic extents compile in the attention's "
-                             "batch only");
     batchExtent = extentsOf(att.getType()).front();
+    if (outerRunOf(att.getType()) > 1) {
+      FailureOr<SymbolicGeometry> g = symbolicGeometryOf(fusion, att);
+      if (failed(g))
+        return failure();
+      geometry = *g;
+    }
     largest.emplace(fusion);
   }
-  FailureOr<KernelInfo> info =
-      AttentionKernel(fusion, att, moduleBuilder).emit(name);
-  if (succeeded(info))
+  FailureOr<KernelInfo> info = AttentionKernel(fusion, att, moduleBuilder,
+                                               geometry ? &*geometry : nullptr)
+                                   .emit(name);
+  if (succeeded(info) && !geometry)
     info->readGridAtRunTime(fusion.getContext(), {}, {}, batchExtent);
   return info;
 }

@@ -173,8 +173,8 @@ struct DecomposeBatchNormPass
     : public mlir::brrr::impl::BrrrDecomposeBatchNormBase<
           DecomposeBatchNormPass> {
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeBatchNorm, FoldBatchNormIntoConv,

@@ -36,8 +36,8 @@ struct PatchifyConvsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     SmallVector<Conv2DOp> convs;
     getOperation().walk([&](Conv2DOp c) { convs.push_back(c); });

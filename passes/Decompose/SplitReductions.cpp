@@ -43,8 +43,8 @@ struct SplitReductionsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     SmallVector<ReduceOp> reductions;
     getOperation().walk([&](ReduceOp r) { reductions.push_back(r); });

@@ -388,22 +388,36 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
         << " must be multiples of 16 up to 128 for the attention kernel";
     return false;
   }
-  if (m.bias && !m.windowMask && isCausalBias(m.bias, q[2], kT[3])) {
+  // A causal mask is recognized from constants of the scores' extents.
+  if (m.bias && !m.windowMask && !ShapedType::isDynamic(q[2]) &&
+      !ShapedType::isDynamic(kT[3]) && isCausalBias(m.bias, q[2], kT[3])) {
     m.bias = Value();
     m.causal = true;
   }
   return true;
 }
 
-/// Whether the attention `m` around `sm` is static, or symbolic in its
-/// batch alone: queries, keys, values, scores and result symbolic in their
-/// first dimension only, all of one extent there, and a bias that either
-/// shares it or is the same for every batch entry (the kernel's grid z is
-/// the actual batch). Otherwise says why not in `why`.
-bool batchOnlySymbolic(SoftmaxOp sm, const Match &m, std::string &why) {
+/// Whether the attention `m` around `sm` compiles over its symbolic
+/// extents: static; symbolic in its batch alone (queries, keys, values,
+/// scores and result symbolic in their first dimension only, all of one
+/// extent there, and a bias that either shares it or is the same for every
+/// batch entry: the kernel's grid z is the actual batch); or symbolic in
+/// its sequences too, without a window mask (brrr.attention's verifier
+/// checks the extents; the kernel reads the actual sequences and the
+/// strides that follow from them). Otherwise says why not in `why`.
+bool fusesOverSymbolicExtents(SoftmaxOp sm, const Match &m, std::string &why) {
   auto scores = cast<RankedTensorType>(sm.getType());
   if (!isSymbolic(scores))
     return true;
+  if (outerRunOf(scores) > 1) {
+    bool ok = !m.windowMask;
+    if (m.bias)
+      ok &= cast<RankedTensorType>(m.bias.getType()).getRank() <= 4;
+    if (!ok)
+      why = "over symbolic sequences, attention fuses without a window mask "
+            "and with a bias of rank 4 at most";
+    return ok;
+  }
   AffineExpr batch = extentsOf(scores).front();
   auto sameBatch = [&](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
@@ -512,19 +526,19 @@ void eraseDead(Operation *op) {
 struct FuseAttentionPass
     : public mlir::brrr::impl::BrrrFuseAttentionBase<FuseAttentionPass> {
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     SmallVector<SoftmaxOp> softmaxes;
     getOperation().walk([&](SoftmaxOp sm) {
-      // Over symbolic extents, attention compiles over a symbolic batch.
-      if (!sm->getParentOfType<FusionOp>() && outerRunOf(sm.getType()) <= 1)
+      if (!sm->getParentOfType<FusionOp>())
         softmaxes.push_back(sm);
     });
     for (SoftmaxOp sm : softmaxes) {
       Match m;
       std::string why;
-      if (!matchAttention(sm, m, why) || !batchOnlySymbolic(sm, m, why)) {
+      if (!matchAttention(sm, m, why) ||
+          !fusesOverSymbolicExtents(sm, m, why)) {
         if (!why.empty())
           sm->setAttr("brrr.attention_unfused",
                       StringAttr::get(sm.getContext(), why));
@@ -563,6 +577,22 @@ struct FuseAttentionPass
       old.getResult().replaceAllUsesWith(attention.getResult());
       eraseDead(old);
     }
+    // Over symbolic sequences, attention compiles as one kernel only: say
+    // why one did not become it.
+    WalkResult walk = getOperation().walk([&](SoftmaxOp sm) {
+      if (sm->getParentOfType<FusionOp>() || compilesSymbolically(sm))
+        return WalkResult::advance();
+      auto why = sm->getAttrOfType<StringAttr>("brrr.attention_unfused");
+      InFlightDiagnostic d = sm.emitError()
+                             << "'" << getArgument()
+                             << "': a softmax over a symbolic sequence "
+                                "compiles only within fused attention";
+      if (why)
+        d << ", and this attention does not fuse: " << why.getValue();
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
   }
 };
 

@@ -410,8 +410,8 @@ struct FuseElementwisePass
     : public mlir::brrr::impl::BrrrFuseElementwiseBase<FuseElementwisePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::views)))
       return signalPassFailure();
     func::FuncOp func = getOperation();
     hoistCastsAboveViews(func);

@@ -92,6 +92,18 @@ bool isTiled(TargetAttr target, Type et, const OperandLayout &lhs,
          tmaOperandOf(rhs, batch, /*isLhs=*/false);
 }
 
+/// Whether each of `l`'s views keeps its symbolic extents in its outer run
+/// (compilesSymbolically), so that the largest shape's strides hold at
+/// every shape; a view that moves them (attention's head transposes over a
+/// symbolic sequence) is read only by the attention kernel, which computes
+/// its strides from the actual extents.
+bool keepsOuterRuns(const OperandLayout &l) {
+  return llvm::all_of(l.views, [](Operation *view) {
+    return !isSymbolic(view->getResult(0).getType()) ||
+           compilesSymbolically(view);
+  });
+}
+
 /// The layouts `mm`'s kernel reads its operands through: each operand's
 /// chain of views (transposes, reshapes, slices) that only the product
 /// reads joins the kernel, unless that would cost the product its tiled
@@ -108,10 +120,12 @@ std::pair<OperandLayout, OperandLayout> operandsToRead(MatmulOp mm,
   ArrayRef<int64_t> batch = ArrayRef<int64_t>(outShape).drop_back(2);
   bool tiledAsIs = isTiled(target, et, lhs, rhs, batch);
   OperandLayout viewedLhs = operandLayoutOf(mm.getLhs());
-  if (isTiled(target, et, viewedLhs, rhs, batch) || !tiledAsIs)
+  if (keepsOuterRuns(viewedLhs) &&
+      (isTiled(target, et, viewedLhs, rhs, batch) || !tiledAsIs))
     lhs = viewedLhs;
   OperandLayout viewedRhs = operandLayoutOf(mm.getRhs());
-  if (isTiled(target, et, lhs, viewedRhs, batch) || !tiledAsIs)
+  if (keepsOuterRuns(viewedRhs) &&
+      (isTiled(target, et, lhs, viewedRhs, batch) || !tiledAsIs))
     rhs = viewedRhs;
   return {lhs, rhs};
 }
@@ -161,10 +175,17 @@ void wrapMatmul(MatmulOp mm, TargetAttr target) {
 void wrapAttention(AttentionOp att) {
   SmallVector<OperandLayout> layouts;
   Type et = att.getQuery().getType().getElementType();
+  // Over symbolic sequences the rows must stay aligned at every shape.
+  bool symbolic = outerRunOf(att.getType()) > 1;
+  auto stageable = [&](const OperandLayout &l) {
+    if (!symbolic)
+      return isStageable(et, l, l);
+    std::optional<SymbolicLayout> s = symbolicLayoutOf(l);
+    return s && isStageable(et, *s);
+  };
   for (Value v : {att.getQuery(), att.getKey(), att.getValue()}) {
     OperandLayout viewed = operandLayoutOf(v);
-    layouts.push_back(isStageable(et, viewed, viewed) ? viewed
-                                                      : materialized(v));
+    layouts.push_back(stageable(viewed) ? viewed : materialized(v));
   }
   if (Value bias = att.getBias())
     layouts.push_back(materialized(bias));
@@ -179,7 +200,10 @@ void storeThroughTranspose(FusionOp f) {
   if (f.getNumResults() != 1 || !f.getResult(0).hasOneUse())
     return;
   auto t = dyn_cast<TransposeOp>(*f.getResult(0).getUsers().begin());
-  if (!t)
+  // Over symbolic extents a product stores through a transpose that keeps
+  // them in place; attention through any.
+  if (!t || (f.getKind() != KernelFamily::attention &&
+             isSymbolic(t.getType()) && !compilesSymbolically(t)))
     return;
   OpBuilder b(t);
   auto fused = FusionOp::create(b, f.getLoc(), f.getKind(), f.getInputs(),
@@ -204,8 +228,8 @@ void storeThroughTranspose(FusionOp f) {
 struct FuseMatmulPass
     : public mlir::brrr::impl::BrrrFuseMatmulBase<FuseMatmulPass> {
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::views)))
       return signalPassFailure();
     SmallVector<MatmulOp> matmuls;
     getOperation().walk([&](MatmulOp mm) {
@@ -403,6 +427,165 @@ OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
   }
   out.views.push_back(view);
   return out;
+}
+
+namespace {
+
+/// a * b, or none on overflow.
+std::optional<ExtentProduct> times(const ExtentProduct &a,
+                                   const ExtentProduct &b, MLIRContext *ctx) {
+  return productOf(ArrayRef<AffineExpr>{extentOf(a, ctx), extentOf(b, ctx)});
+}
+
+/// Whether b is a multiple of a (a product of its symbols times an integer).
+bool divides(const ExtentProduct &a, const ExtentProduct &b) {
+  if (a.coefficient == 0 || b.coefficient % a.coefficient != 0)
+    return false;
+  SmallVector<unsigned> rest(b.symbols);
+  for (unsigned s : a.symbols) {
+    auto it = llvm::find(rest, s);
+    if (it == rest.end())
+      return false;
+    rest.erase(it);
+  }
+  return true;
+}
+
+/// viewStrides over extents that are products of symbols: the same rule,
+/// with "fewer elements" read as "a proper divisor" (each product of
+/// positive extents only grows as dimensions join it).
+std::optional<SmallVector<ExtentProduct>>
+symbolicViewStrides(ArrayRef<ExtentProduct> oldShape,
+                    ArrayRef<ExtentProduct> oldStrides,
+                    ArrayRef<ExtentProduct> newShape, MLIRContext *ctx) {
+  ExtentProduct one{1, {}};
+  SmallVector<ExtentProduct> strides(newShape.size(), one);
+  if (oldShape.empty())
+    return strides;
+  auto isOne = [&](const ExtentProduct &p) { return p == one; };
+  int64_t viewD = static_cast<int64_t>(newShape.size()) - 1;
+  ExtentProduct chunkStride = oldStrides.back(), tensorNumel = one,
+                viewNumel = one;
+  for (int64_t d = static_cast<int64_t>(oldShape.size()) - 1; d >= 0; --d) {
+    auto t = times(tensorNumel, oldShape[d], ctx);
+    if (!t)
+      return std::nullopt;
+    tensorNumel = *t;
+    std::optional<ExtentProduct> contiguous =
+        times(tensorNumel, chunkStride, ctx);
+    if (!contiguous)
+      return std::nullopt;
+    if (d == 0 ||
+        (!isOne(oldShape[d - 1]) && oldStrides[d - 1] != *contiguous)) {
+      while (viewD >= 0 &&
+             (viewNumel != tensorNumel || isOne(newShape[viewD]))) {
+        if (!divides(viewNumel, tensorNumel))
+          return std::nullopt;
+        auto stride = times(viewNumel, chunkStride, ctx);
+        auto numel = times(viewNumel, newShape[viewD], ctx);
+        if (!stride || !numel)
+          return std::nullopt;
+        strides[viewD] = *stride;
+        viewNumel = *numel;
+        --viewD;
+      }
+      if (viewNumel != tensorNumel)
+        return std::nullopt;
+      if (d > 0) {
+        chunkStride = oldStrides[d - 1];
+        tensorNumel = viewNumel = one;
+      }
+    }
+  }
+  if (viewD != -1)
+    return std::nullopt;
+  return strides;
+}
+
+std::optional<SmallVector<ExtentProduct>> productsOf(Value v) {
+  SmallVector<ExtentProduct> shape;
+  for (AffineExpr e : extentsOf(cast<RankedTensorType>(v.getType()))) {
+    std::optional<ExtentProduct> p = productOf(e);
+    if (!p || p->coefficient <= 0)
+      return std::nullopt;
+    shape.push_back(*p);
+  }
+  return shape;
+}
+
+} // namespace
+
+std::optional<SymbolicLayout>
+mlir::brrr::symbolicLayoutOf(const OperandLayout &l) {
+  MLIRContext *ctx = l.source.getContext();
+  std::optional<SmallVector<ExtentProduct>> shape = productsOf(l.source);
+  if (!shape)
+    return std::nullopt;
+  SymbolicLayout out;
+  out.shape = *shape;
+  out.strides.assign(shape->size(), ExtentProduct{1, {}});
+  for (int64_t d = int64_t(shape->size()) - 2; d >= 0; --d) {
+    auto stride = times(out.strides[d + 1], (*shape)[d + 1], ctx);
+    if (!stride)
+      return std::nullopt;
+    out.strides[d] = *stride;
+  }
+  out.offset = ExtentProduct{0, {}};
+  for (Operation *view : l.views) {
+    std::optional<SmallVector<ExtentProduct>> viewShape =
+        productsOf(view->getResult(0));
+    if (!viewShape)
+      return std::nullopt;
+    if (auto t = dyn_cast<TransposeOp>(view)) {
+      SmallVector<ExtentProduct> strides;
+      for (int64_t p : t.getPerm())
+        strides.push_back(out.strides[p]);
+      out.strides = strides;
+    } else if (isa<ReshapeOp>(view)) {
+      auto strides =
+          symbolicViewStrides(out.shape, out.strides, *viewShape, ctx);
+      if (!strides)
+        return std::nullopt;
+      out.strides = *strides;
+    } else {
+      auto s = cast<SliceOp>(view);
+      for (auto [d, start, step] :
+           llvm::enumerate(s.getStarts(), s.getSteps())) {
+        auto at = times(ExtentProduct{start, {}}, out.strides[d], ctx);
+        auto stride = times(ExtentProduct{step, {}}, out.strides[d], ctx);
+        if (step <= 0 || !at || !stride)
+          return std::nullopt;
+        // Offsets add: one symbolic term at most.
+        if (at->coefficient != 0) {
+          if (out.offset.coefficient != 0 && out.offset.symbols != at->symbols)
+            return std::nullopt;
+          if (llvm::AddOverflow(out.offset.coefficient, at->coefficient,
+                                out.offset.coefficient))
+            return std::nullopt;
+          out.offset.symbols = at->symbols;
+        }
+        out.strides[d] = *stride;
+      }
+    }
+    out.shape = *viewShape;
+  }
+  return out;
+}
+
+bool mlir::brrr::isStageable(Type et, const SymbolicLayout &l) {
+  if (!(et.isF16() || et.isBF16()))
+    return false;
+  // As for a static layout, at every value of the symbols: each stride's
+  // and the offset's coefficient a multiple of 8 elements.
+  ExtentProduct one{1, {}};
+  if (l.strides.back() != one || !l.shape.back().symbols.empty() ||
+      l.shape.back().coefficient % 8 != 0 || l.offset.coefficient % 8 != 0)
+    return false;
+  for (auto [size, stride] : llvm::zip(ArrayRef(l.shape).drop_back(),
+                                       ArrayRef(l.strides).drop_back()))
+    if (size != one && stride.coefficient % 8 != 0)
+      return false;
+  return true;
 }
 
 bool mlir::brrr::isStageable(Type et, const OperandLayout &lhs,

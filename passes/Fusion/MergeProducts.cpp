@@ -121,8 +121,8 @@ struct MergeProductsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::views)))
       return signalPassFailure();
     // Candidates by left operand, in block order.
     llvm::MapVector<Value, SmallVector<MatmulOp>> byInput;

@@ -49,8 +49,8 @@ struct AlignProductsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::views)))
       return signalPassFailure();
     bool wgmma = targetOf(getOperation()).hasWgmma();
     SmallVector<MatmulOp> products;

@@ -553,8 +553,8 @@ void widenIntoPad(PadOp pad) {
 struct ChannelsLastPass
     : public mlir::brrr::impl::BrrrChannelsLastBase<ChannelsLastPass> {
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     func::FuncOp func = getOperation();
     if (!targetOf(func).hasWgmma())

@@ -58,8 +58,8 @@ struct PackConvGroupsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     if (!targetOf(getOperation()).hasWgmma())
       return;

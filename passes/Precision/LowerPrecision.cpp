@@ -64,8 +64,8 @@ void lowerProduct(Operation *op, Type low) {
 struct LowerPrecisionPass
     : public mlir::brrr::impl::BrrrLowerPrecisionBase<LowerPrecisionPass> {
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     auto module = getOperation()->getParentOfType<ModuleOp>();
     auto precision = module

@@ -252,8 +252,8 @@ struct QuantizedProductsPass
     : brrr::impl::BrrrQuantizedProductsBase<QuantizedProductsPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(
-            mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
+    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
+                                                  PendingAttention::ops)))
       return signalPassFailure();
     func::FuncOp func = getOperation();
     TargetAttr target = targetOf(func);

@@ -286,11 +286,111 @@ RankedTensorType outerTypeOf(Operation *op) {
                                         : fusion.getResult(0).getType());
 }
 
+/// Whether `op` is a view (transpose, reshape, slice) that only attention
+/// reads, directly or through other such views, or the transpose of an
+/// attention's result (its heads merged back, which the attention kernel
+/// stores through): brrr-fuse-matmul takes it into the attention's kernel,
+/// which reads and writes through it with strides computed from the
+/// actual extents.
+bool isAttentionView(Operation *op) {
+  // Through float casts, which move to the other side of views (a product's
+  // f16 result read as f32 and rounded back).
+  // Or through a kernel of casts alone, which brrr-fuse-matmul takes into
+  // the attention's as its epilogue.
+  auto readsAttention = [](Value v) {
+    while (true) {
+      if (auto c = v.getDefiningOp<CastOp>()) {
+        v = c.getInput();
+        continue;
+      }
+      auto f = v.getDefiningOp<FusionOp>();
+      if (!f || f.getKind() != KernelFamily::pointwise ||
+          f.getInputs().size() != 1 ||
+          !llvm::all_of(f.getBody().front(),
+                        [](Operation &o) { return isa<CastOp, YieldOp>(o); }))
+        break;
+      v = f.getInputs().front();
+    }
+    return bool(v.getDefiningOp<AttentionOp>());
+  };
+  if (auto t = dyn_cast<TransposeOp>(op); t && readsAttention(t.getInput()))
+    return true;
+  if (!isa<TransposeOp, ReshapeOp, SliceOp, CastOp>(op) || op->use_empty())
+    return false;
+  return llvm::all_of(op->getUsers(), [](Operation *u) {
+    return isa<AttentionOp>(u) || isAttentionView(u);
+  });
+}
+
+/// Attention whose sequences are symbolic (its verifier admits symbolic
+/// batch and sequences, and fixes heads and head sizes): the kernel reads
+/// the actual sequence lengths and the strides that depend on them at run
+/// time. A bias must broadcast to the scores from the right.
+bool isSymbolicSequenceAttention(AttentionOp att) {
+  auto bias = att.getBias() ? cast<RankedTensorType>(att.getBias().getType())
+                            : RankedTensorType();
+  return !bias || bias.getRank() <= 4;
+}
+
+/// An attention kernel over symbolic sequences: the attention, the views
+/// it reads its operands through, and after it float casts and at most the
+/// transpose that merges its heads back.
+bool isSymbolicSequenceAttentionKernel(FusionOp fusion) {
+  AttentionOp att;
+  for (Operation &inner : fusion.getBody().front()) {
+    if (auto a = dyn_cast<AttentionOp>(inner)) {
+      if (att || !isSymbolicSequenceAttention(a))
+        return false;
+      att = a;
+    } else if (!isa<YieldOp, ConstantOp, TransposeOp, ReshapeOp, SliceOp,
+                    CastOp>(inner)) {
+      return false;
+    }
+  }
+  return bool(att);
+}
+
+/// What passes before brrr-fuse-attention admit besides what compiles: the
+/// ops of an attention over symbolic sequences, before they become one
+/// brrr.attention (rank-4 batched products of two symbolic operands, the
+/// softmax over their last axis, the pointwise ops that scale and mask the
+/// scores, and the views of queries, keys and values). Whatever does not
+/// fuse is refused by the passes after it.
+bool mayBecomeAttention(Operation *op) {
+  auto rank4 = [](Type t) {
+    auto r = dyn_cast<RankedTensorType>(t);
+    return r && r.getRank() == 4;
+  };
+  if (isa<TransposeOp, ReshapeOp>(op))
+    return true;
+  if (auto mm = dyn_cast<MatmulOp>(op))
+    return rank4(mm.getType()) && isSymbolic(mm.getLhs().getType()) &&
+           isSymbolic(mm.getRhs().getType());
+  if (auto sm = dyn_cast<SoftmaxOp>(op))
+    return rank4(sm.getType()) && sm.getAxis() == 3;
+  return isSymbolicPointwise(op) && llvm::all_of(op->getResultTypes(), rank4);
+}
+
 } // namespace
 
 bool mlir::brrr::compilesSymbolically(Operation *op) {
   if (isa<func::FuncOp, func::ReturnOp, YieldOp>(op))
     return true;
+  // Attention over symbolic sequences, and what it reads and writes
+  // through before brrr-fuse-matmul makes them one kernel.
+  if (auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
+      parent && parent.getKind() == KernelFamily::attention)
+    if (AttentionOp att = attentionOf(parent);
+        att && outerRunOf(att.getType()) > 1)
+      return isSymbolicSequenceAttentionKernel(parent);
+  if (auto att = dyn_cast<AttentionOp>(op);
+      att && outerRunOf(att.getType()) > 1)
+    return isSymbolicSequenceAttention(att);
+  if (auto fusion = dyn_cast<FusionOp>(op);
+      fusion && fusion.getKind() == KernelFamily::attention)
+    if (AttentionOp att = attentionOf(fusion);
+        att && outerRunOf(att.getType()) > 1)
+      return isSymbolicSequenceAttentionKernel(fusion);
   RankedTensorType out = outerTypeOf(op);
   if (!out)
     return false;
@@ -348,8 +448,18 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
 }
 
 LogicalResult mlir::brrr::requireSupportedShapes(Operation *root,
-                                                 StringRef pass) {
-  return requireStaticShapes(root, pass, compilesSymbolically);
+                                                 StringRef pass,
+                                                 PendingAttention pending) {
+  if (pending == PendingAttention::none)
+    return requireStaticShapes(root, pass, compilesSymbolically);
+  return requireStaticShapes(root, pass, [pending](Operation *op) {
+    if (compilesSymbolically(op))
+      return true;
+    if (op->getParentOfType<FusionOp>())
+      return false;
+    return pending == PendingAttention::ops ? mayBecomeAttention(op)
+                                            : isAttentionView(op);
+  });
 }
 
 SmallVector<int64_t> mlir::brrr::largestShapeOf(Value v) {

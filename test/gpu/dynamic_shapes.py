@@ -184,6 +184,81 @@ def embed_heads(seed):
     return m, ref
 
 
+def seq_attention(seed, masked, heads=4, d=16):
+    """f16 self-attention over a symbolic batch and sequence: the query, key
+    and value projections of x [batch, seq, heads * d], the heads split and
+    transposed (keys to [batch, heads, d, seq]), scaled scores, with
+    `masked` a padding mask from an int64 input [batch, seq] (BERT's
+    (1 - mask) * -10000, unsqueezed to [batch, 1, 1, seq]), the softmax,
+    the product with the values, the heads merged back and an output
+    projection: one attention kernel that reads the actual sequence."""
+    rng = np.random.default_rng(seed)
+    e = heads * d
+
+    def w():
+        return (rng.standard_normal((e, e)) / np.sqrt(e)).astype(np.float16)
+    ws = {"wq": w(), "wk": w(), "wv": w(), "wo": w()}
+    consts = [numpy_helper.from_array(v, k) for k, v in ws.items()] + [
+        numpy_helper.from_array(np.array([0, 0, heads, d], np.int64), "split"),
+        numpy_helper.from_array(np.array([0, 0, e], np.int64), "merge"),
+        numpy_helper.from_array(np.array(d ** -0.5, np.float16), "scale"),
+        numpy_helper.from_array(np.array(1, np.float16), "one"),
+        numpy_helper.from_array(np.array(-10000, np.float16), "low"),
+        numpy_helper.from_array(np.array([1, 2], np.int64), "axes")]
+    nodes = [
+        helper.make_node("MatMul", ["x", "wq"], ["q"]),
+        helper.make_node("MatMul", ["x", "wk"], ["k"]),
+        helper.make_node("MatMul", ["x", "wv"], ["v"]),
+        helper.make_node("Reshape", ["q", "split"], ["qh"]),
+        helper.make_node("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["k", "split"], ["kh"]),
+        helper.make_node("Transpose", ["kh"], ["kt"], perm=[0, 2, 3, 1]),
+        helper.make_node("Reshape", ["v", "split"], ["vh"]),
+        helper.make_node("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
+        helper.make_node("MatMul", ["qt", "kt"], ["s0"]),
+        helper.make_node("Mul", ["s0", "scale"], ["s"])]
+    inputs = [helper.make_tensor_value_info("x", F16, ["batch", "seq", e])]
+    scores = "s"
+    if masked:
+        inputs.append(helper.make_tensor_value_info(
+            "mask", TensorProto.INT64, ["batch", "seq"]))
+        nodes += [
+            helper.make_node("Cast", ["mask"], ["mf"], to=F16),
+            helper.make_node("Sub", ["one", "mf"], ["inv"]),
+            helper.make_node("Mul", ["inv", "low"], ["bias2"]),
+            helper.make_node("Unsqueeze", ["bias2", "axes"], ["bias"]),
+            helper.make_node("Add", ["s", "bias"], ["sm"])]
+        scores = "sm"
+    nodes += [
+        helper.make_node("Softmax", [scores], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "vt"], ["o"]),
+        helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["ot", "merge"], ["om"]),
+        helper.make_node("MatMul", ["om", "wo"], ["y"])]
+    m = graph("seq_attention", nodes, inputs,
+              [helper.make_tensor_value_info("y", F16, ["batch", "seq", e])],
+              consts)
+
+    def ref(x, mask=None):
+        t = {k: v.astype(np.float64) for k, v in ws.items()}
+        x = x.astype(np.float64)
+        b, n, _ = x.shape
+        # The projections are stored in f16 between kernels.
+        rnd = lambda a: a.astype(np.float16).astype(np.float64)  # noqa: E731
+
+        def heads_of(a):
+            return rnd(a).reshape(b, n, heads, d).transpose(0, 2, 1, 3)
+        q, k, v = (heads_of(x @ t[w]) for w in ("wq", "wk", "wv"))
+        s = q @ k.transpose(0, 1, 3, 2) * d ** -0.5
+        if mask is not None:
+            s = s + ((1 - mask) * -10000.0)[:, None, None, :]
+        p = np.exp(s - s.max(-1, keepdims=True))
+        p /= p.sum(-1, keepdims=True)
+        o = rnd((p @ v).transpose(0, 2, 1, 3).reshape(b, n, e))
+        return [o @ t["wo"]]
+    return m, ref
+
+
 def image_net(elem, seed):
     """A ResNet-like net over a symbolic batch: a 7x7 stride-2 stem (3
     channels), max pool, a 3x3 block with a residual add, a depthwise 3x3
@@ -279,6 +354,21 @@ def models():
     out["embed_heads_f32"] = (m, ref, {"x": "1..8x1..512"},
                               [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
                                (2, 128)], "f32")
+    # Attention over a symbolic sequence: ragged sequences (1, 17, 77,
+    # 511), a padding mask, and the largest shape.
+    seq_shapes = [(1, 1), (1, 17), (3, 77), (2, 511), (4, 512), (2, 128),
+                  (5, 64)]
+    m, ref = seq_attention(5, masked=False)
+    out["seq_attention_f16"] = (m, ref, {"x": "1..8x1..512x64"},
+                                seq_shapes, "f16")
+    m, ref = seq_attention(6, masked=True)
+    out["seq_attention_mask_f16"] = (
+        m, ref, {"x": "1..8x1..512x64", "mask": "1..8x1..512"},
+        seq_shapes, "f16")
+    m, ref = seq_attention(7, masked=True, heads=2, d=64)
+    out["seq_attention_d64_f16"] = (
+        m, ref, {"x": "1..8x1..512x128", "mask": "1..8x1..512"},
+        seq_shapes, "f16")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = image_net(elem, 3)
         out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},
@@ -292,7 +382,11 @@ def inputs_for(model, dims, dtype, rng):
     for inp in model.graph.input:
         shape = list(dims) + [d.dim_value for d in
                               inp.type.tensor_type.shape.dim[len(dims):]]
-        if inp.type.tensor_type.elem_type == TensorProto.INT64:
+        if inp.name == "mask":
+            # A padding mask: each row keeps its first position.
+            a = rng.integers(0, 2, shape).astype(np.int64)
+            a[..., 0] = 1
+        elif inp.type.tensor_type.elem_type == TensorProto.INT64:
             a = rng.integers(0, 64, shape).astype(np.int64)
         else:
             a = rng.standard_normal(shape).astype(
@@ -483,7 +577,9 @@ def time_model(name, spec, brrrc, work):
             name, "x".join(map(str, dims))))
         full = ranges["x"].split("x")
         fixed = "x".join([str(d) for d in dims] + full[len(dims):])
-        compile_model(brrrc, path, static_so, {"x": fixed})
+        compile_model(brrrc, path, static_so, {
+            n: "x".join([str(d) for d in dims] + r.split("x")[len(dims):])
+            for n, r in ranges.items()})
         st = brrr.load(static_so)
         out_dtype = torch.float16 if dtype == "f16" else torch.float32
         outs_d = [torch.empty(w.shape, dtype=out_dtype, device="cuda")
@@ -493,10 +589,10 @@ def time_model(name, spec, brrrc, work):
         t_dyn = median_ms(lambda: cd.run(*tins, outputs=outs_d))
         t_static = median_ms(lambda: cs.run(*tins, outputs=outs_s))
         k_dyn = statistics.median(
-            sum(ms for _, ms in cd.profile(*tins, outputs=outs_d))
+            sum(ms for _, ms in cd.profile(*tins, outputs=outs_d) if ms)
             for _ in range(30))
         k_static = statistics.median(
-            sum(ms for _, ms in cs.profile(*tins, outputs=outs_s))
+            sum(ms for _, ms in cs.profile(*tins, outputs=outs_s) if ms)
             for _ in range(30))
         if name.startswith("mlp"):
             w1 = torch.from_numpy(numpy_helper.to_array(
@@ -546,6 +642,25 @@ def time_model(name, spec, brrrc, work):
                 d = F.relu(F.conv2d(f, t["wd"], None, 1, 1, groups=64))
                 g = F.conv2d(d, t["w2"], None, 2).mean((2, 3))
                 return g @ t["wh"] + t["bh"], f
+        elif name.startswith("seq_attention"):
+            t = {i.name: torch.from_numpy(numpy_helper.to_array(i)).cuda()
+                 for i in model.graph.initializer}
+            heads, d = (int(v) for v in numpy_helper.to_array(
+                next(i for i in model.graph.initializer
+                     if i.name == "split"))[2:])
+            x = tins[0]
+            bias = None
+            if len(tins) > 1:
+                bias = ((1 - tins[1].to(x.dtype)) * -10000)[:, None, None, :]
+
+            def eager():
+                b, n, e = x.shape
+
+                def split(w):
+                    return (x @ t[w]).view(b, n, heads, d).transpose(1, 2)
+                o = torch.nn.functional.scaled_dot_product_attention(
+                    split("wq"), split("wk"), split("wv"), attn_mask=bias)
+                return o.transpose(1, 2).reshape(b, n, e) @ t["wo"]
         else:
             def eager():
                 return tins[0] * torch.sigmoid(tins[0]) + 1

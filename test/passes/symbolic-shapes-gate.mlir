@@ -52,3 +52,16 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
 // bodies only: without a Hopper target the product takes the tiled
 // mma_sync body, and the config says so.
 // CONFIG: error: 'brrr.matmul' op symbolic rows of 16-bit operands compile on the TMA + wgmma body (sm_90a) and the untiled body only so far; this product takes the mma_sync body (give its rows a fixed extent)
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64>]} {
+  func.func @main(%x: tensor<?x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 4)>>) -> tensor<?x4x?xf32, #brrr.extents<()[s0, s1] -> (s0, 4, s1)>> {
+    %0 = brrr.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<?x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 4)>> -> tensor<?x4x?xf32, #brrr.extents<()[s0, s1] -> (s0, 4, s1)>>
+    return %0 : tensor<?x4x?xf32, #brrr.extents<()[s0, s1] -> (s0, 4, s1)>>
+  }
+}
+// A transpose that moves a symbolic extent behind a fixed one compiles only
+// as a view that fused attention reads or writes through (passes before
+// brrr-fuse-attention admit it as what may become one).
+// FUSE: error: 'brrr-fuse-elementwise': 'brrr.transpose' with symbolic extents does not compile yet; this value has extents [batch, 4, seq] (batch in 1..8, seq in 1..64)

@@ -234,7 +234,19 @@ reportKernels(mlir::ModuleOp module, const ReportShape *shape = nullptr) {
         k.bytes += double(shape->bytesOf(v.getType()));
       for (mlir::Value v : f.getResults())
         k.bytes += double(shape->bytesOf(v.getType()));
-      if (f.getNumResults()) {
+      if (mlir::brrr::AttentionOp att = mlir::brrr::attentionOf(f)) {
+        // Attention's work is its batch times both sequences.
+        SmallVector<mlir::AffineExpr> q =
+            mlir::brrr::extentsOf(att.getQuery().getType());
+        mlir::AffineExpr sk = mlir::brrr::extentsOf(att.getKey().getType())[2];
+        double here = 1, largest = 1;
+        for (mlir::AffineExpr e : {q[0], q[2], sk}) {
+          here *= double(shape->eval(e));
+          if (auto r = mlir::brrr::rangeOf(e, shape->dims))
+            largest *= double(r->second);
+        }
+        k.flops *= largest > 0 ? here / largest : 1;
+      } else if (f.getNumResults()) {
         auto [here, largest] = shape->runOf(f.getResult(0).getType());
         k.flops *= largest > 0 ? here / largest : 1;
       }
