@@ -66,6 +66,16 @@ constexpr llvm::StringLiteral kLaunchVariantsAttrName = "brrr.launch_variants";
 /// return and yields.
 bool compilesSymbolically(Operation *op);
 
+/// Whether `op` (a pointwise op, or a fusion holding one) reads an operand
+/// that broadcasts along part of its symbolic extents, such as [1, seq, C]
+/// into [batch, seq, C]: only a pointwise kernel without data movement
+/// computes that operand's index from the actual extents, so no other
+/// kernel takes it in.
+bool broadcastsAtRunTime(Operation *op);
+/// Whether an operand of type `operand` of a pointwise op computing `out`
+/// broadcasts along part of `out`'s symbolic extents.
+bool broadcastsAtRunTime(Type operand, RankedTensorType out);
+
 /// What of an attention over symbolic sequences a pass admits before it is
 /// one kernel: its ops (passes up to brrr-fuse-attention, which makes them
 /// one brrr.attention), the views it reads and writes through (passes up to

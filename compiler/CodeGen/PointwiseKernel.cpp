@@ -42,6 +42,54 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   Location loc = fusion.getLoc();
   auto symbolicType = cast<RankedTensorType>(fusion.getResult(0).getType());
   bool symbolic = isSymbolic(symbolicType);
+  // Arguments that broadcast along part of the symbolic extents, read
+  // before the types narrow to the largest shape: per dimension of such an
+  // argument that does not broadcast, the output's stride and extent there
+  // and the argument's stride (an element's coordinate there wraps at the
+  // extent but in the first dimension), each a constant or a parameter.
+  struct Term {
+    AffineExpr outStride, outExtent, inStride;
+    bool wrap;
+  };
+  DenseMap<unsigned, SmallVector<Term>> broadcastTerms;
+  SmallVector<AffineExpr> extraScalars;
+  bool wholeRows = true;
+  if (symbolic) {
+    SmallVector<AffineExpr> oe = extentsOf(symbolicType);
+    wholeRows = oe.empty() || isa<AffineConstantExpr>(oe.back());
+    auto productFrom = [&](ArrayRef<AffineExpr> extents) {
+      AffineExpr p = getAffineConstantExpr(1, ctx);
+      for (AffineExpr e : extents)
+        p = p * e;
+      return p;
+    };
+    auto intern = [&](AffineExpr e) {
+      if (!isa<AffineConstantExpr>(e) && !llvm::is_contained(extraScalars, e))
+        extraScalars.push_back(e);
+    };
+    for (BlockArgument arg : fusion.getBody().getArguments()) {
+      auto t = cast<RankedTensorType>(arg.getType());
+      if (!isSymbolic(t) || !broadcastsAtRunTime(t, symbolicType))
+        continue;
+      SmallVector<AffineExpr> ue = extentsOf(t);
+      size_t offset = oe.size() - ue.size();
+      SmallVector<Term> terms;
+      for (size_t d = 0; d < ue.size(); ++d) {
+        auto one = dyn_cast<AffineConstantExpr>(ue[d]);
+        if (one && one.getValue() == 1)
+          continue;
+        size_t od = d + offset;
+        Term term{productFrom(ArrayRef(oe).drop_front(od + 1)), oe[od],
+                  productFrom(ArrayRef(ue).drop_front(d + 1)), od > 0};
+        intern(term.outStride);
+        if (term.wrap)
+          intern(term.outExtent);
+        intern(term.inStride);
+        terms.push_back(term);
+      }
+      broadcastTerms[arg.getArgNumber()] = std::move(terms);
+    }
+  }
   std::optional<LargestShapeView> largest;
   if (symbolic)
     largest.emplace(fusion);
@@ -63,8 +111,10 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   unsigned numBuffers = fusion.getInputs().size() + fusion.getNumResults();
-  auto func = createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
-                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
+  auto func = createKernel(
+      moduleBuilder, loc, name, numBuffers, blockSize,
+      /*numByValue=*/0,
+      /*numScalars=*/symbolic ? 1 + unsigned(extraScalars.size()) : 0);
 
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -87,9 +137,41 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   // The elements this launch computes: the count it is passed, or a
   // constant (built where it is used, as the static kernel always was).
   Value passed;
-  if (symbolic)
+  SmallVector<Value> params;
+  if (symbolic) {
     passed = indexArgument(b, loc, entry, numBuffers);
+    for (unsigned i = 0; i < extraScalars.size(); ++i)
+      params.push_back(indexArgument(b, loc, entry, numBuffers + 1 + i));
+  }
   auto count = [&]() { return symbolic ? passed : e.idx(numel); };
+  // The index, from the actual extents, of the element of a broadcast
+  // argument that output element `linear` reads.
+  auto valueOf = [&](AffineExpr x) -> Value {
+    if (auto c = dyn_cast<AffineConstantExpr>(x))
+      return e.idx(c.getValue());
+    return params[llvm::find(extraScalars, x) - extraScalars.begin()];
+  };
+  auto isOne = [](AffineExpr x) {
+    auto c = dyn_cast<AffineConstantExpr>(x);
+    return c && c.getValue() == 1;
+  };
+  auto runtimeIndex = [&](BlockArgument arg, Value linear) -> Value {
+    auto it = broadcastTerms.find(arg.getArgNumber());
+    if (it == broadcastTerms.end())
+      return Value();
+    Value index = e.idx(0);
+    for (const Term &t : it->second) {
+      Value c = isOne(t.outStride) ? linear
+                                   : Value(arith::DivUIOp::create(
+                                         b, loc, linear, valueOf(t.outStride)));
+      if (t.wrap)
+        c = arith::RemUIOp::create(b, loc, c, valueOf(t.outExtent));
+      if (!isOne(t.inStride))
+        c = arith::MulIOp::create(b, loc, c, valueOf(t.inStride));
+      index = arith::AddIOp::create(b, loc, index, c);
+    }
+    return index;
+  };
 
   auto i64 = b.getI64Type();
   auto toI64 = [&](Value v) -> Value {
@@ -121,8 +203,12 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
     SmallVector<SmallVector<SmallVector<Value>>> resultsOf;
     std::vector<std::unique_ptr<VectorReads>> readsOf;
     for (Value first : firsts) {
-      readsOf.push_back(std::make_unique<VectorReads>(b, loc, entry, shape, vec,
-                                                      first, indexType, moves));
+      readsOf.push_back(std::make_unique<VectorReads>(
+          b, loc, entry, shape, vec, first, indexType, moves,
+          broadcastTerms.empty()
+              ? llvm::function_ref<Value(BlockArgument, Value)>()
+              : llvm::function_ref<Value(BlockArgument, Value)>(runtimeIndex),
+          wholeRows));
       if (firsts.size() > 1 && failed(readsOf.back()->loadInputs(body)))
         return failure();
     }
@@ -197,6 +283,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   if (symbolic) {
     AffineExpr elements = elementCountOf(symbolicType);
     info.scalars = {elements};
+    llvm::append_range(info.scalars, extraScalars);
     info.readGridAtRunTime(fusion.getContext(),
                            elements.ceilDiv(vec * blockSize * unroll), {}, {});
   }

@@ -29,11 +29,14 @@ bool innermostBroadcasts(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
 
 } // namespace
 
-VectorReads::VectorReads(OpBuilder &b, Location loc, Block &entry,
-                         ArrayRef<int64_t> shape, int64_t vec, Value first,
-                         Type indexType, bool moves)
-    : b(b), loc(loc), entry(entry), shape(shape), vec(vec),
-      first(first), im{b, loc, indexType}, pe(b, loc) {
+VectorReads::VectorReads(
+    OpBuilder &b, Location loc, Block &entry, ArrayRef<int64_t> shape,
+    int64_t vec, Value first, Type indexType, bool moves,
+    llvm::function_ref<Value(BlockArgument, Value)> runtimeIndex,
+    bool wholeRows)
+    : b(b), loc(loc), entry(entry), shape(shape), vec(vec), first(first),
+      runtimeIndex(runtimeIndex), wholeRows(wholeRows), im{b, loc, indexType},
+      pe(b, loc) {
   if (!moves || shape.empty())
     return;
   Value at = indexType
@@ -120,6 +123,20 @@ FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
     if (argShape == ArrayRef<int64_t>(shape))
       return loadElements(b, loc, base, et, first, vec);
     IndexMath ii{b, loc};
+    if (Value at = runtimeIndex ? runtimeIndex(arg, first) : Value()) {
+      // Broadcast along part of the symbolic extents: the index from the
+      // actual extents; a vector where the lanes stay in one row.
+      if (!shape.empty() && wholeRows && shape.back() % vec == 0) {
+        if (innermostBroadcasts(shape, argShape))
+          return SmallVector<Value>(vec, loadScalar(base, et, at));
+        return loadElements(b, loc, base, et, at, vec);
+      }
+      for (int64_t l = 0; l < vec; ++l)
+        lanes.push_back(loadScalar(
+            base, et,
+            l == 0 ? at : runtimeIndex(arg, ii.add(first, ii.idx(l)))));
+      return lanes;
+    }
     if (!shape.empty() && shape.back() % vec == 0) {
       // The lanes lie in one row: a broadcast operand whose rows are the
       // kernel's is read as a vector from lane 0's element (a multiple of

@@ -46,8 +46,16 @@ public:
   /// `indexType`: the integer type coordinates are computed in (i32 where
   /// every tensor of the body fits, else index); `moves`: whether the body
   /// holds data movement (its reads then need the kernel's coordinates).
-  VectorReads(OpBuilder &b, Location loc, Block &entry, ArrayRef<int64_t> shape,
-              int64_t vec, Value first, Type indexType, bool moves);
+  /// `runtimeIndex`, where given, is the index in an argument that
+  /// broadcasts along part of the kernel's symbolic extents of the element
+  /// that broadcasts to output element `linear` (computed from the actual
+  /// extents), or null for any other argument; `wholeRows` says whether a
+  /// vector of lanes stays in one row of the output at every shape.
+  VectorReads(
+      OpBuilder &b, Location loc, Block &entry, ArrayRef<int64_t> shape,
+      int64_t vec, Value first, Type indexType, bool moves,
+      llvm::function_ref<Value(BlockArgument, Value)> runtimeIndex = nullptr,
+      bool wholeRows = true);
 
   /// The lanes of body value `v` at the kernel's own elements, in compute
   /// type.
@@ -90,6 +98,8 @@ private:
   SmallVector<int64_t> shape;
   int64_t vec;
   Value first;
+  llvm::function_ref<Value(BlockArgument, Value)> runtimeIndex;
+  bool wholeRows;
   IndexMath im;
   pointwise::PointwiseEmitter pe;
   /// The kernel's own coordinates: of lane 0, and of each lane (when a

@@ -517,11 +517,264 @@ struct GatherOfOneIndex : OpRewritePattern<GatherOp> {
   }
 };
 
+/// The constant whose elements `v` picks, repeats or reorders (through
+/// slices, reshapes, expands and transposes): every element of `v` is one
+/// of its elements. Null otherwise.
+DenseElementsAttr selectedConstant(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (!isa<SliceOp, ReshapeOp, ExpandOp, TransposeOp>(op))
+      break;
+    v = op->getOperand(0);
+  }
+  DenseElementsAttr a;
+  if (!matchPattern(v, m_Constant(&a)))
+    return {};
+  return a;
+}
+
+/// `type` filled with `value`: a splat constant where the type is static,
+/// else a splat of ones in every dimension expanded to it.
+Value splatOf(PatternRewriter &rewriter, Location loc, RankedTensorType type,
+              Attribute value) {
+  if (!isSymbolic(type))
+    return ConstantOp::create(rewriter, loc,
+                              DenseElementsAttr::get(type, value));
+  auto ones = RankedTensorType::get(SmallVector<int64_t>(type.getRank(), 1),
+                                    type.getElementType());
+  Value c =
+      ConstantOp::create(rewriter, loc, DenseElementsAttr::get(ones, value));
+  return ExpandOp::create(rewriter, loc, type, c);
+}
+
+/// The one value of `v` when it is a splat constant, or one expanded.
+std::optional<Attribute> splatValueOf(Value v) {
+  if (auto e = v.getDefiningOp<ExpandOp>())
+    v = e.getInput();
+  DenseElementsAttr a;
+  if (!matchPattern(v, m_Constant(&a)) || !a.isSplat())
+    return std::nullopt;
+  return a.getSplatValue<Attribute>();
+}
+
+/// Whether every index of `indices` (an integer tensor) lies in [-dim,
+/// dim): it picks from a constant whose every element does.
+bool indicesWithin(Value indices, int64_t dim) {
+  DenseElementsAttr c = selectedConstant(indices);
+  if (!c || !isa<IntegerType>(c.getElementType()))
+    return false;
+  return llvm::all_of(c.getValues<APInt>(), [&](const APInt &v) {
+    int64_t x = v.getSExtValue();
+    return x >= -dim && x < dim;
+  });
+}
+
+/// compare(x, c) whose outcome is the same for every element x may take (x
+/// picks from a constant, c a splat): that outcome, filled. Exporters
+/// write `arange(seq) >= 0` for a mask that keeps every position; over a
+/// symbolic sequence it is a slice of a constant range.
+struct UniformCompare : OpRewritePattern<CompareOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CompareOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr lhs = selectedConstant(op.getLhs());
+    DenseElementsAttr rhs = selectedConstant(op.getRhs());
+    if (!lhs || !rhs || !isa<IntegerType>(lhs.getElementType()) ||
+        (!lhs.isSplat() && !rhs.isSplat()) ||
+        (lhs.isSplat() && rhs.isSplat() && !isSymbolic(op.getType())))
+      return rewriter.notifyMatchFailure(op, "not a compare with a splat");
+    bool isUnsigned = lhs.getElementType().isUnsignedInteger();
+    auto value = [&](const APInt &v) {
+      return isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
+    };
+    std::optional<bool> outcome;
+    for (const APInt &l : lhs.getValues<APInt>())
+      for (const APInt &r : rhs.getValues<APInt>()) {
+        bool holds =
+            comparePredicateHolds(op.getPredicate(), value(l), value(r));
+        if (outcome && *outcome != holds)
+          return rewriter.notifyMatchFailure(op, "not one outcome");
+        outcome = holds;
+      }
+    if (!outcome)
+      return rewriter.notifyMatchFailure(op, "no elements");
+    rewriter.replaceOp(op, splatOf(rewriter, op.getLoc(), op.getType(),
+                                   rewriter.getBoolAttr(*outcome)));
+    return success();
+  }
+};
+
+/// where(c, x, y) with c one value (filled): x or y, broadcast to the
+/// result.
+struct WhereOfUniform : OpRewritePattern<WhereOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WhereOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Attribute> c = splatValueOf(op.getCondition());
+    if (!c)
+      return rewriter.notifyMatchFailure(op, "condition varies");
+    Value picked = cast<IntegerAttr>(*c).getValue().getBoolValue()
+                       ? op.getLhs()
+                       : op.getRhs();
+    if (picked.getType() == op.getType()) {
+      rewriter.replaceOp(op, picked);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<ExpandOp>(op, op.getType(), picked);
+    return success();
+  }
+};
+
+/// A lookup in a splat table by indices that are all in range: the splat,
+/// filled (transformers' token type ids, a buffer of zeros).
+template <typename GatherLike>
+struct GatherOfSplat : OpRewritePattern<GatherLike> {
+  using OpRewritePattern<GatherLike>::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherLike op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Attribute> value = splatValueOf(op.getInput());
+    auto in = cast<RankedTensorType>(op.getInput().getType());
+    int64_t axis = op.getAxis();
+    if (!value || axis < 0 || axis >= in.getRank() || in.isDynamicDim(axis) ||
+        !indicesWithin(op.getIndices(), in.getDimSize(axis)))
+      return rewriter.notifyMatchFailure(op, "not a splat table");
+    if (!isSymbolic(op.getType()) && op.getType().hasStaticShape() &&
+        matchPattern(op.getIndices(), m_Constant()))
+      return rewriter.notifyMatchFailure(op, "the folder's");
+    rewriter.replaceOp(op,
+                       splatOf(rewriter, op.getLoc(), op.getType(), *value));
+    return success();
+  }
+};
+
+/// expand(expand(x)) -> expand(x): broadcasting twice is broadcasting
+/// once to the final shape.
+struct ComposeExpands : OpRewritePattern<ExpandOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ExpandOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<ExpandOp>();
+    if (!inner)
+      return rewriter.notifyMatchFailure(op, "not an expand of an expand");
+    rewriter.replaceOpWithNewOp<ExpandOp>(op, op.getType(), inner.getInput());
+    return success();
+  }
+};
+
+/// gather(T, expand(i)) along T's first axis -> expand(gather(T, i)): the
+/// lookup of the few indices, broadcast (a token type id of 0 for every
+/// position).
+struct GatherOfExpanded : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto expand = op.getIndices().getDefiningOp<ExpandOp>();
+    auto table = cast<RankedTensorType>(op.getInput().getType());
+    if (!expand || op.getAxis() != 0 || isSymbolic(table))
+      return rewriter.notifyMatchFailure(op, "not a lookup of an expand");
+    auto small = cast<RankedTensorType>(expand.getInput().getType());
+    auto big = cast<RankedTensorType>(expand.getType());
+    if (small.getRank() != big.getRank() || isSymbolic(small))
+      return rewriter.notifyMatchFailure(op, "the expand adds dimensions");
+    SmallVector<int64_t> shape(small.getShape());
+    llvm::append_range(shape, table.getShape().drop_front());
+    auto type = RankedTensorType::get(shape, table.getElementType());
+    Value few = GatherOp::create(rewriter, op.getLoc(), type, op.getInput(),
+                                 expand.getInput(), op.getAxisAttr());
+    rewriter.replaceOpWithNewOp<ExpandOp>(op, op.getType(), few);
+    return success();
+  }
+};
+
+/// gather(T, i) along T's first axis, with i a slice of one run of
+/// consecutive constants c0, c0 + 1, ... (the other dimensions of i of
+/// extent 1): reshape(T[c0 : c0 + n]). Exporters index position
+/// embeddings by `arange(max)[:seq]`; over a symbolic sequence, a slice
+/// reads the table in place where a lookup would copy it.
+struct GatherOfConsecutive : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto slice = op.getIndices().getDefiningOp<SliceOp>();
+    auto table = cast<RankedTensorType>(op.getInput().getType());
+    DenseElementsAttr c;
+    if (op.getAxis() != 0 || !slice || isSymbolic(table) ||
+        !matchPattern(slice.getInput(), m_Constant(&c)) ||
+        !isa<IntegerType>(c.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not a slice of constants");
+    auto idx = cast<RankedTensorType>(slice.getType());
+    auto src = cast<RankedTensorType>(slice.getInput().getType());
+    // The one dimension the slice runs along; every other is 1.
+    std::optional<SmallVector<int64_t>> largestOr =
+        largestShape(idx, dimsOf(op));
+    if (!largestOr)
+      return rewriter.notifyMatchFailure(op, "no largest shape");
+    SmallVector<int64_t> &largest = *largestOr;
+    std::optional<int64_t> along;
+    for (int64_t d = 0; d < idx.getRank(); ++d) {
+      if (src.getDimSize(d) == 1 && largest[d] == 1)
+        continue;
+      if (along)
+        return rewriter.notifyMatchFailure(op, "indices of two dimensions");
+      along = d;
+    }
+    if (!along || slice.getSteps()[*along] != 1)
+      return rewriter.notifyMatchFailure(op, "not one run");
+    int64_t start = slice.getStarts()[*along], n = largest[*along];
+    SmallVector<int64_t> values;
+    for (const APInt &v : c.getValues<APInt>())
+      values.push_back(v.getSExtValue());
+    if (start < 0 || start + n > int64_t(values.size()) || n < 1)
+      return rewriter.notifyMatchFailure(op, "outside the constants");
+    int64_t c0 = values[start], rows = table.getDimSize(0);
+    for (int64_t i = 0; i < n; ++i)
+      if (values[start + i] != c0 + i)
+        return rewriter.notifyMatchFailure(op, "not consecutive");
+    if (c0 < 0 || c0 + n > rows)
+      return rewriter.notifyMatchFailure(op, "outside the table");
+    // T[c0 : c0 + n] with the slice's extent, then the lookup's shape.
+    SmallVector<AffineExpr> extents = extentsOf(table);
+    extents[0] = extentsOf(idx)[*along];
+    auto sliced =
+        tensorTypeOf(op.getContext(), extents, table.getElementType());
+    SmallVector<int64_t> starts(table.getRank(), 0), steps(table.getRank(), 1);
+    starts[0] = c0;
+    SmallVector<int64_t> sizes(sliced.getShape());
+    ExtentsAttr extentsAttr = isSymbolic(sliced)
+                                  ? extentsAttrOf(op.getContext(), extents)
+                                  : ExtentsAttr();
+    Value rowsOf = SliceOp::create(rewriter, op.getLoc(), sliced, op.getInput(),
+                                   starts, sizes, steps, extentsAttr);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), rowsOf);
+    return success();
+  }
+};
+
 } // namespace
 
 void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<GatherOfOneIndex>(context);
+  results.add<GatherOfOneIndex, GatherOfSplat<GatherOp>, GatherOfConsecutive,
+              GatherOfExpanded>(context);
+}
+
+void ExpandOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<ComposeExpands>(context);
+}
+
+void GatherElementsOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                   MLIRContext *context) {
+  results.add<GatherOfSplat<GatherElementsOp>>(context);
+}
+
+void CompareOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<UniformCompare>(context);
+}
+
+void WhereOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<WhereOfUniform>(context);
 }
 
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -184,6 +184,8 @@ def Brrr_CompareOp : Brrr_Op<"compare", [Pure, InferTypeOpAdaptor]> {
     $predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasFolder = 1;
+  // A comparison of picks from a constant with one outcome: that outcome.
+  let hasCanonicalizer = 1;
 }
 
 def Brrr_WhereOp : Brrr_Op<"where", [Pure, InferTypeOpAdaptor]> {
@@ -206,6 +208,8 @@ def Brrr_WhereOp : Brrr_Op<"where", [Pure, InferTypeOpAdaptor]> {
     `,` type($rhs) `->` type($result)
   }];
   let hasFolder = 1;
+  // A condition of one value picks one side.
+  let hasCanonicalizer = 1;
 }
 
 def Brrr_QuantizedTensor : StaticShapeTensorOf<[I8, UI8, F8E4M3FN]>;
@@ -599,6 +603,8 @@ def Brrr_ExpandOp : Brrr_Op<"expand", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  // expand(expand(x)) is one expand.
+  let hasCanonicalizer = 1;
 }
 
 def Brrr_GatherOp : Brrr_Op<"gather", [Pure, InferTypeOpAdaptor]> {
@@ -650,6 +656,8 @@ def Brrr_GatherElementsOp : Brrr_Op<"gather_elements",
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  // A splat table looked up by indices in range: the splat.
+  let hasCanonicalizer = 1;
 }
 
 def Brrr_GatherNDOp : Brrr_Op<"gather_nd", [Pure, InferTypeOpAdaptor]> {

@@ -27,6 +27,8 @@
 
 #include "passes/Passes.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "mlir/IR/Builders.h"
 
 #include <functional>
@@ -111,6 +113,18 @@ Value skipRoundTrip(Value v) {
       widensExactly(elementOf(v), elementOf(inner)))
     return inner.getInput();
   return v;
+}
+
+/// Whether `v` is zero everywhere: a splat constant of zero, or one
+/// expanded.
+bool isZeroSplat(Value v) {
+  while (auto e = v.getDefiningOp<ExpandOp>())
+    v = e.getInput();
+  DenseElementsAttr a;
+  if (!matchPattern(v, m_Constant(&a)) || !a.isSplat() ||
+      !isa<FloatType>(a.getElementType()))
+    return false;
+  return a.getSplatValue<APFloat>().isZero();
 }
 
 /// Whether `v` has size-1 dimensions but for its last two, which broadcast
@@ -362,6 +376,10 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
           "scaled by constants, plus at most one mask";
     return false;
   }
+  // A mask of zeros (an exporter's mask that keeps every key, folded)
+  // changes no score.
+  if (m.bias && !m.windowMask && isZeroSplat(m.bias))
+    m.bias = Value();
   m.query = peelScale(qk.getLhs(), scale, /*casts=*/false);
   m.keyT = peelScale(qk.getRhs(), scale, /*casts=*/false);
   m.scale = scale;

@@ -150,6 +150,16 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
       moved.insert(producer);
     return true;
   };
+  // A pointwise op that broadcasts along part of the symbolic extents
+  // reads at the kernel's actual elements: no data movement joins its
+  // group (broadcastsAtRunTime).
+  auto runtimeBroadcast = [&] {
+    return llvm::any_of(group,
+                        [](Operation *op) { return broadcastsAtRunTime(op); });
+  };
+  auto moves = [&] {
+    return llvm::any_of(group, [](Operation *op) { return isReadThrough(op); });
+  };
   while (changed && !full()) {
     changed = false;
     for (size_t i = 0; i < group.size() && !full(); ++i) {
@@ -164,10 +174,13 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
           continue; // Cloned into the region when the fusion is built.
         }
         if (canReadThrough(producer, root, group)) {
-          changed |= admit(producer, true);
+          if (!runtimeBroadcast())
+            changed |= admit(producer, true);
           continue;
         }
         if (!isPointwise(producer) || fusionBenefit(producer, root, group) <= 0)
+          continue;
+        if (broadcastsAtRunTime(producer) && moves())
           continue;
         if (elsewhere && !llvm::all_of(producer->getUsers(), [&](Operation *u) {
               return group.contains(u);

@@ -107,7 +107,7 @@ FusionOp prologueOf(FusionOp row) {
   auto producer = in.getDefiningOp<FusionOp>();
   auto rowType = cast<RankedTensorType>(in.getType());
   if (!producer || !rowShaped(producer, rowType) ||
-      prologueBenefit(producer, row) <= 0)
+      broadcastsAtRunTime(producer) || prologueBenefit(producer, row) <= 0)
     return nullptr;
   for (auto [input, a] : llvm::zip(row.getInputs(), body.getArguments()))
     if (input.getDefiningOp() == producer &&
@@ -132,7 +132,8 @@ FusionOp epilogueOf(FusionOp row) {
     return nullptr;
   auto consumer = dyn_cast<FusionOp>(*result.getUsers().begin());
   auto rowType = cast<RankedTensorType>(rowOp->getResult(0).getType());
-  if (!consumer || !rowShaped(consumer, rowType))
+  if (!consumer || !rowShaped(consumer, rowType) ||
+      broadcastsAtRunTime(consumer))
     return nullptr;
   return consumer;
 }

@@ -101,7 +101,8 @@ FusionOp epilogueOf(FusionOp producer) {
     return nullptr;
   auto user = dyn_cast<FusionOp>(*product.getUsers().begin());
   if (!user || user.getKind() != KernelFamily::pointwise ||
-      !isElementwiseOnly(user) || llvm::count(user.getInputs(), product) != 1)
+      !isElementwiseOnly(user) || llvm::count(user.getInputs(), product) != 1 ||
+      broadcastsAtRunTime(user))
     return nullptr;
   auto shape = cast<RankedTensorType>(product.getType()).getShape();
   for (Type t : user.getResultTypes())

@@ -252,10 +252,17 @@ struct QuantizedProductsPass
     : brrr::impl::BrrrQuantizedProductsBase<QuantizedProductsPass> {
   using Base::Base;
   void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    // Nothing to claim without quantization: the canonicalizer after this
+    // pass folds what the exporters write before any pass reads a shape.
+    bool quantized = false;
+    func.walk(
+        [&](Operation *op) { quantized |= isa<QuantizeOp, DequantizeOp>(op); });
+    if (!quantized)
+      return;
     if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
                                                   PendingAttention::ops)))
       return signalPassFailure();
-    func::FuncOp func = getOperation();
     TargetAttr target = targetOf(func);
     SmallVector<MatmulOp> products;
     func.walk([&](MatmulOp mm) { products.push_back(mm); });

@@ -371,11 +371,45 @@ bool mayBecomeAttention(Operation *op) {
   return isSymbolicPointwise(op) && llvm::all_of(op->getResultTypes(), rank4);
 }
 
+/// Whether `fusion` is a pointwise kernel of pointwise ops alone (no data
+/// movement, whose coordinates are the largest shape's).
+bool isPointwiseOnly(FusionOp fusion) {
+  return fusion.getKind() == KernelFamily::pointwise &&
+         llvm::all_of(fusion.getBody().front(), [](Operation &op) {
+           return isa<YieldOp, ConstantOp>(op) || isSymbolicPointwise(&op);
+         });
+}
+
 } // namespace
+
+bool mlir::brrr::broadcastsAtRunTime(Type operand, RankedTensorType out) {
+  return !sharesOuterRun(operand, out);
+}
+
+bool mlir::brrr::broadcastsAtRunTime(Operation *op) {
+  if (auto fusion = dyn_cast<FusionOp>(op))
+    return llvm::any_of(fusion.getBody().front(), [](Operation &inner) {
+      return broadcastsAtRunTime(&inner);
+    });
+  if (!isSymbolicPointwise(op) || op->getNumResults() != 1)
+    return false;
+  auto out = cast<RankedTensorType>(op->getResult(0).getType());
+  return llvm::any_of(op->getOperandTypes(),
+                      [&](Type t) { return !sharesOuterRun(t, out); });
+}
 
 bool mlir::brrr::compilesSymbolically(Operation *op) {
   if (isa<func::FuncOp, func::ReturnOp, YieldOp>(op))
     return true;
+  // A pointwise op whose operand broadcasts along part of its symbolic
+  // extents ([1, seq, 768] added to [batch, seq, 768]: position
+  // embeddings): the pointwise kernel computes that operand's index from
+  // the actual extents, where no data movement reads at the largest
+  // shape's coordinates. Other kernels do not take it in.
+  if (broadcastsAtRunTime(op) && !isa<FusionOp>(op)) {
+    auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
+    return !parent || isPointwiseOnly(parent);
+  }
   // Attention over symbolic sequences, and what it reads and writes
   // through before brrr-fuse-matmul makes them one kernel.
   if (auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());

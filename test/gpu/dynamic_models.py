@@ -21,6 +21,11 @@ batch, and exits non-zero on a failed compile or a mismatch.
 
     dynamic_models.py BRRRC WORKDIR [--only resnet50] [--batches 1,7,32,128]
                       [--max-batch 128] [--exporters dynamo,torchscript]
+    dynamic_models.py BRRRC WORKDIR --only bert --max-batch 64 --max-seq 512
+                      --batches 1x16,3x77,64x512
+      Transformers with their token inputs' sequence dynamic too: one
+      compile for 1..64 x 1..512, checked and timed at each BxS shape
+      against a static compile of it and torch.compile(dynamic=True).
 """
 
 import argparse
@@ -44,40 +49,56 @@ from models import EXPORTERS, build, rel_err  # noqa: E402
 TOLERANCE = 2e-2
 
 
-def batch_dims(model, xs, batch):
+def is_tokens(x):
+    """Token ids or an attention mask: integers of [batch, sequence]."""
+    return not x.is_floating_point() and x.dim() == 2
+
+
+def batch_dims(model, xs, batch, seq=None):
     """torch.export's dynamic_shapes for `model`'s forward over `xs`: the
-    first dimension of each input is `batch`, whether forward names its
-    inputs or takes them as *args (the transformers wrapper)."""
+    first dimension of each input is `batch` (and with `seq` the second of
+    token inputs), whether forward names its inputs or takes them as *args
+    (the transformers wrapper)."""
+    dims = tuple({0: batch, 1: seq} if seq is not None and is_tokens(x)
+                 else {0: batch} for x in xs)
     params = list(inspect.signature(model.forward).parameters.values())
     if params and params[0].kind == inspect.Parameter.VAR_POSITIONAL:
-        return (tuple({0: batch} for _ in xs),)
-    return tuple({0: batch} for _ in xs)
+        return (dims,)
+    return dims
 
 
-def export(model, xs, names, path, exporter, max_batch):
-    """Exports `model` with the batch of every input dynamic."""
+def export(model, xs, names, path, exporter, max_batch, max_seq=0):
+    """Exports `model` with the batch of every input dynamic, and with
+    `max_seq` the sequence of its token inputs."""
     with torch.no_grad():
         if exporter == "dynamo":
             batch = torch.export.Dim("batch", min=1, max=max_batch)
+            seq = torch.export.Dim("sequence", min=1, max=max_seq) \
+                if max_seq else None
             torch.onnx.export(model, xs, path, input_names=names,
                               output_names=["y"], dynamo=True,
                               opset_version=EXPORTERS[exporter],
                               external_data=False,
-                              dynamic_shapes=batch_dims(model, xs, batch))
+                              dynamic_shapes=batch_dims(model, xs, batch, seq))
         else:
-            torch.onnx.export(model, xs, path, input_names=names,
-                              output_names=["y"], dynamo=False,
-                              opset_version=EXPORTERS[exporter],
-                              dynamic_axes={n: {0: "batch"} for n in names})
+            torch.onnx.export(
+                model, xs, path, input_names=names, output_names=["y"],
+                dynamo=False, opset_version=EXPORTERS[exporter],
+                dynamic_axes={n: ({0: "batch", 1: "sequence"}
+                                  if max_seq and is_tokens(x) else {0: "batch"})
+                              for n, x in zip(names, xs)})
 
 
-def inputs_at(args, b):
-    """Fresh inputs like the example `args` at batch `b`: random images
-    (fp16), token ids below 1000, and attention masks (the example's int64
-    inputs of 0s and 1s) whose last quarter is padding."""
+def inputs_at(args, b, seq=None):
+    """Fresh inputs like the example `args` at batch `b` (and sequence
+    `seq` for token inputs): random images (fp16), token ids below 1000,
+    and attention masks (the example's int64 inputs of 0s and 1s) whose
+    last quarter is padding."""
     xs = []
     for a in args:
         rest = tuple(a.shape[1:])
+        if seq is not None and is_tokens(a):
+            rest = (seq,)
         if a.is_floating_point():
             xs.append(torch.randn(b, *rest, device="cuda").half())
         elif a.max() <= 1:
@@ -105,7 +126,9 @@ def compile_so(brrrc, onnx_path, so, shapes):
 
 
 def run(opts):
-    batches = [int(b) for b in opts.batches.split(",")]
+    # Shapes: batches, or with --max-seq BxS pairs.
+    batches = [tuple(int(d) for d in b.split("x")) if "x" in b else int(b)
+               for b in opts.batches.split(",")]
     failures = 0
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}",
           flush=True)
@@ -116,21 +139,30 @@ def run(opts):
         example = tuple((a.half() if a.is_floating_point() else a).cuda()
                         for a in args)
 
-        def shapes(batch):
-            return [f"{n}={batch}x{r}" for n, r in zip(inputs, rests)]
+        def shapes(batch, seq=None):
+            return [f"{n}={batch}x{seq if seq is not None and is_tokens(a) else r}"
+                    for n, r, a in zip(inputs, rests, args)]
+
+        def shapes_at(k):
+            return shapes(*k) if isinstance(k, tuple) else shapes(k)
         for exporter in opts.exporters.split(","):
             path = os.path.join(opts.work, f"{name}.{exporter}.dyn.onnx")
             try:
-                export(m, example, inputs, path, exporter, opts.max_batch)
+                export(m, example, inputs, path, exporter, opts.max_batch,
+                       opts.max_seq)
             except Exception as err:  # torch could not export it
                 print(f"{name} {exporter}: EXPORT FAILED {type(err).__name__}: "
                       f"{str(err).strip().splitlines()[0][:200]}", flush=True)
                 failures += 1
                 continue
-            jobs = {"dyn": shapes(f"1..{opts.max_batch}")}
+            jobs = {"dyn": shapes(f"1..{opts.max_batch}",
+                                  f"1..{opts.max_seq}" if opts.max_seq
+                                  else None)}
             for b in batches:
-                jobs[b] = shapes(b)
-            sos = {k: path[:-5] + f".{k}.so" for k in jobs}
+                jobs[b] = shapes_at(b)
+            sos = {k: path[:-5] + ".%s.so" % (
+                "x".join(map(str, k)) if isinstance(k, tuple) else k)
+                for k in jobs}
             with ThreadPoolExecutor(len(jobs)) as pool:
                 done = dict(zip(jobs, pool.map(
                     lambda k: compile_so(opts.brrrc, path, sos[k], jobs[k]),
@@ -151,13 +183,14 @@ def run(opts):
             dyn = brrr.load(sos["dyn"])
             torch._dynamo.reset()
             peer = torch.compile(m, dynamic=True, mode="reduce-overhead")
-            print(f"{'model':10s} {'exporter':11s} {'b':>4s} {'vs torch':>9s} "
+            print(f"{'model':10s} {'exporter':11s} {'shape':>7s} {'vs torch':>9s} "
                   f"{'brrr/f64':>9s} {'static/f64':>10s} {'torch/f64':>9s} "
                   f"{'dyn ms':>8s} "
                   f"{'static ms':>9s} {'dyn/st':>7s} {'peer ms':>8s} "
                   f"{'dyn/peer':>8s}", flush=True)
             for b in batches:
-                xs = inputs_at(args, b)
+                xs = inputs_at(args, *b) if isinstance(b, tuple) \
+                    else inputs_at(args, b)
                 with torch.no_grad():
                     same = m(*xs)
                     ref = m.double()(*[x.double() if x.is_floating_point()
@@ -188,7 +221,8 @@ def run(opts):
                     for _ in range(3):
                         peer(*xs)
                     t_peer = median_ms(lambda: peer(*xs))
-                print(f"{name:10s} {exporter:11s} {b:4d} {e:9.2e} {e64:9.2e} "
+                shape = "x".join(map(str, b)) if isinstance(b, tuple) else b
+                print(f"{name:10s} {exporter:11s} {shape:>7} {e:9.2e} {e64:9.2e} "
                       f"{e_st:10.2e} {torch_err:9.2e} {t_dyn:8.3f} {t_st:9.3f} "
                       f"{t_dyn / t_st:7.2f} {t_peer:8.3f} "
                       f"{t_dyn / t_peer:8.2f}" + ("" if ok else "  MISMATCH"),
@@ -204,6 +238,9 @@ def main():
     p.add_argument("--only", default="resnet50")
     p.add_argument("--batches", default="1,7,32,128")
     p.add_argument("--max-batch", type=int, default=128)
+    p.add_argument("--max-seq", type=int, default=0,
+                   help="make token inputs' sequence dynamic too, up to this "
+                   "length; --batches then lists BxS shapes")
     p.add_argument("--exporters", default="dynamo,torchscript")
     opts = p.parse_args()
     os.makedirs(opts.work, exist_ok=True)

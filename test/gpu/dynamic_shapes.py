@@ -259,6 +259,28 @@ def seq_attention(seed, masked, heads=4, d=16):
     return m, ref
 
 
+def broadcast_parts(elem, width):
+    """Operands that broadcast along part of the symbolic extents: y =
+    softmax((x + p) * m) with x [batch, seq, width], a position embedding
+    p [1, seq, width] and a per-sample scale m [batch, 1, width]."""
+    m = graph("broadcast_parts", [
+        helper.make_node("Add", ["x", "p"], ["a"]),
+        helper.make_node("Mul", ["a", "m"], ["b"]),
+        helper.make_node("Softmax", ["b"], ["y"], axis=-1),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", width]),
+        helper.make_tensor_value_info("p", elem, [1, "seq", width]),
+        helper.make_tensor_value_info("m", elem, ["batch", 1, width])],
+        [helper.make_tensor_value_info("y", elem, ["batch", "seq", width])])
+
+    def ref(x, p, s):
+        b = (x + p) * s
+        if elem == F16:  # the product is stored in f16 for the softmax
+            b = b.astype(np.float16).astype(np.float64)
+        e = np.exp(b - b.max(-1, keepdims=True))
+        return [e / e.sum(-1, keepdims=True)]
+    return m, ref
+
+
 def image_net(elem, seed):
     """A ResNet-like net over a symbolic batch: a 7x7 stride-2 stem (3
     channels), max pool, a 3x3 block with a residual add, a depthwise 3x3
@@ -354,6 +376,14 @@ def models():
     out["embed_heads_f32"] = (m, ref, {"x": "1..8x1..512"},
                               [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
                                (2, 128)], "f32")
+    for elem, tag, width in ((F32, "f32", 64), (F16, "f16", 768),
+                             (F32, "f32", 5)):
+        m, ref = broadcast_parts(elem, width)
+        out["broadcast_parts%d_%s" % (width, tag)] = (
+            m, ref, {"x": "1..8x1..512x%d" % width,
+                     "p": "1x1..512x%d" % width,
+                     "m": "1..8x1x%d" % width},
+            [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
     # Attention over a symbolic sequence: ragged sequences (1, 17, 77,
     # 511), a padding mask, and the largest shape.
     seq_shapes = [(1, 1), (1, 17), (3, 77), (2, 511), (4, 512), (2, 128),
@@ -380,8 +410,11 @@ def models():
 def inputs_for(model, dims, dtype, rng):
     arrays = []
     for inp in model.graph.input:
-        shape = list(dims) + [d.dim_value for d in
-                              inp.type.tensor_type.shape.dim[len(dims):]]
+        fixed = [d.dim_value for d in inp.type.tensor_type.shape.dim]
+        # A leading dimension the model fixes (a broadcast operand's 1)
+        # keeps its extent.
+        shape = [f if f else d for f, d in zip(fixed, dims)] + \
+            fixed[len(dims):]
         if inp.name == "mask":
             # A padding mask: each row keeps its first position.
             a = rng.integers(0, 2, shape).astype(np.int64)
@@ -492,7 +525,8 @@ def check_exports(brrrc, work, exports):
     (relative L2 error: 1e-3 fp32, 2e-2 fp16):
     - the CNN over a batch of 1..128;
     - BERT and GPT-2 over a batch of 1..64, once for each sequence
-      length."""
+      length, and at fp16 over a batch of 1..64 and a sequence of
+      1..512 at once."""
     import onnxruntime as ort
 
     ok = True
@@ -531,18 +565,42 @@ def check_exports(brrrc, work, exports):
                         x = rng.integers(0, 1024, (b, *rest)).astype(np.int64)
                         checks.append(("onnxruntime", x,
                                        session.run(None, {"x": x})[0]))
-                    for peer, x, want in checks:
-                        got = np.asarray(m(x), np.float64)
-                        want = np.asarray(want, np.float64)
-                        err = (np.linalg.norm(got - want) /
-                               np.linalg.norm(want)
-                               if got.shape == want.shape else np.inf)
-                        good = err <= tol
-                        ok &= bool(good)
-                        print("%-20s %-10s vs %-11s rel err %.2e %s" % (
-                            "%s_%s_%s" % (model, exporter, precision),
-                            "x".join(map(str, x.shape)), peer, err,
-                            "ok" if good else "MISMATCH"), flush=True)
+                    ok &= compare_checks(m, checks, tol, "%s_%s_%s" % (
+                        model, exporter, precision))
+    # BERT over a symbolic batch and sequence, one compile for every shape
+    # (16-bit: attention over a symbolic sequence compiles fused).
+    data = np.load(os.path.join(exports, "bert.npz"))
+    for exporter in ("dynamo", "ts"):
+        path = os.path.join(exports, "bert_%s.onnx" % exporter)
+        session = ort.InferenceSession(path,
+                                       providers=["CPUExecutionProvider"])
+        so = os.path.join(work, "bert_%s_fp16_seq.so" % exporter)
+        subprocess.run([brrrc, path, "-o", so, "--input-shape",
+                        "x=1..64x1..512", "--precision=fp16"], check=True)
+        m = brrr.load(so)
+        checks = [("torch", data["in%d_0" % k], data["y%d" % k])
+                  for k in range(len(data.files) // 2)]
+        for b, n in ((1, 2), (3, 77), (5, 300), (64, 512), (2, 511)):
+            x = rng.integers(0, 1024, (b, n)).astype(np.int64)
+            checks.append(("onnxruntime", x, session.run(None, {"x": x})[0]))
+        ok &= compare_checks(m, checks, 2e-2, "bert_%s_fp16_seq" % exporter)
+    return ok
+
+
+def compare_checks(m, checks, tol, label):
+    """Runs `m` on each (peer, input, expected output) of `checks` and
+    prints the relative L2 error against the peer's output."""
+    ok = True
+    for peer, x, want in checks:
+        got = np.asarray(m(x), np.float64)
+        want = np.asarray(want, np.float64)
+        err = (np.linalg.norm(got - want) / np.linalg.norm(want)
+               if got.shape == want.shape else np.inf)
+        good = err <= tol
+        ok &= bool(good)
+        print("%-20s %-10s vs %-11s rel err %.2e %s" % (
+            label, "x".join(map(str, x.shape)), peer, err,
+            "ok" if good else "MISMATCH"), flush=True)
     return ok
 
 
@@ -577,9 +635,13 @@ def time_model(name, spec, brrrc, work):
             name, "x".join(map(str, dims))))
         full = ranges["x"].split("x")
         fixed = "x".join([str(d) for d in dims] + full[len(dims):])
-        compile_model(brrrc, path, static_so, {
-            n: "x".join([str(d) for d in dims] + r.split("x")[len(dims):])
-            for n, r in ranges.items()})
+        def at(r):
+            parts = r.split("x")
+            return "x".join([p if ".." not in p else str(d)
+                             for p, d in zip(parts, dims)] +
+                            parts[len(dims):])
+        compile_model(brrrc, path, static_so,
+                      {n: at(r) for n, r in ranges.items()})
         st = brrr.load(static_so)
         out_dtype = torch.float16 if dtype == "f16" else torch.float32
         outs_d = [torch.empty(w.shape, dtype=out_dtype, device="cuda")

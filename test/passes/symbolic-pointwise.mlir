@@ -70,3 +70,23 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>], brrr.target = #brrr.
 // CHECK-NOT: grid =
 // CHECK: brrr.matmul
 // CHECK: brrr.add
+
+// -----
+
+// An operand that broadcasts along part of the symbolic extents ([batch, 1,
+// 16] into [batch, seq, 16]) compiles in a pointwise kernel, which indexes
+// it from the actual extents; no row kernel takes that op in as its
+// prologue, so the softmax reads the product from memory.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 128>]} {
+  func.func @main(%x: tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, %m: tensor<?x1x16xf32, #brrr.extents<()[s0] -> (s0, 1, 16)>>) -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>> {
+    %0 = brrr.mul %x, %m : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<?x1x16xf32, #brrr.extents<()[s0] -> (s0, 1, 16)>> -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+    %1 = brrr.softmax %0 {axis = 2 : i64} : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+    return %1 : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: %[[P:.+]] = brrr.fusion pointwise(%{{.+}}, %{{.+}})
+// CHECK: brrr.mul
+// CHECK: brrr.fusion row(%[[P]])
+// CHECK-NOT: brrr.mul
+// CHECK: brrr.softmax

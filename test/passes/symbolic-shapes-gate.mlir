@@ -3,9 +3,7 @@
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config))' 2>&1 | FileCheck %s --check-prefix=CONFIG
 // Ops whose kernel family does not compile symbolic extents yet are refused
 // by every pass, naming the pass, the op and the value, instead of reading
-// their `?` dimensions as sizes (symbolic-pointwise.mlir has what compiles);
-// so is a pointwise op whose operands do not share one outer run of
-// symbolic extents (a broadcast along part of it).
+// their `?` dimensions as sizes (symbolic-pointwise.mlir has what compiles).
 
 module attributes {brrr.dims = [#brrr.dim<"seq", 1, 64>]} {
   func.func @main(%x: tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>) -> tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>> {
@@ -29,16 +27,6 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
 // Products compile over symbolic rows only, not symbolic columns or a
 // symbolic right operand.
 // FUSE: error: 'brrr-fuse-elementwise': 'brrr.matmul' with symbolic extents does not compile yet; this value has extents [batch, batch] (batch in 1..64)
-
-// -----
-
-module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 128>]} {
-  func.func @main(%x: tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, %m: tensor<?x1x16xf32, #brrr.extents<()[s0] -> (s0, 1, 16)>>) -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>> {
-    %0 = brrr.mul %x, %m : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<?x1x16xf32, #brrr.extents<()[s0] -> (s0, 1, 16)>> -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
-    return %0 : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
-  }
-}
-// FUSE: error: 'brrr-fuse-elementwise': 'brrr.mul' with symbolic extents does not compile yet; this value has extents [batch, seq, 16] (batch in 1..8, seq in 1..128)
 
 // -----
 

@@ -340,3 +340,27 @@ func.func @OnlyValuesRepeated(%q: tensor<2x4x64x32xf16>, %k: tensor<2x4x64x32xf1
   %o = brrr.matmul %p, %v4 : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
   return %o : tensor<2x4x64x32xf16>
 }
+
+// -----
+
+// Over a symbolic batch and sequence: a mask of zeros everywhere (an
+// exporter's `arange(seq) >= 0` mask, folded) changes no score and is
+// dropped; the attention keeps the symbolic extents.
+// CHECK-LABEL: func.func @SymbolicSequenceZeroMask
+// CHECK: brrr.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.250000e-01 : f64}
+// CHECK-SAME: -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+// CHECK-NOT: bias
+// CHECK-NOT: brrr.softmax
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+func.func @SymbolicSequenceZeroMask(%q: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, %kt: tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>>, %v: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>) -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f16>
+  %zero = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %m = brrr.expand %zero : tensor<f16> -> tensor<?x1x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>>
+  %s = brrr.matmul %q, %kt : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %ss = brrr.mul %s, %c : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<f16> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %x = brrr.add %ss, %m : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x1x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %o = brrr.matmul %p, %v : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+  return %o : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+}
+}

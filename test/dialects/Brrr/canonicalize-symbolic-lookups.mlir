@@ -1,0 +1,81 @@
+// RUN: brrr-opt %s -split-input-file --canonicalize | FileCheck %s
+// What the exporters write for a transformer's embeddings and mask over a
+// symbolic sequence, made views and broadcasts: token type ids gathered
+// from a buffer of zeros are that zero, filled; position embeddings looked
+// up by `arange(max)[:seq]` are the table's first rows, sliced in place;
+// `arange(seq) >= 0` is true everywhere, and a where on it picks its first
+// side; two expands are one.
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32>]} {
+  // CHECK-LABEL: func.func @embeddings
+  // CHECK-SAME: (%[[IDS:.+]]: tensor<?x?xi64
+  func.func @embeddings(%ids: tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>>, %words: tensor<64x16xf32>, %types: tensor<2x16xf32>, %positions: tensor<32x16xf32>) -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>> {
+    %range = brrr.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]]> : tensor<1x32xi64>
+    %zeros = brrr.constant dense<0> : tensor<1x32xi64>
+    %pos = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (1, s1)>, sizes = array<i64: 1, -9223372036854775808>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<1x32xi64> -> tensor<1x?xi64, #brrr.extents<()[s0, s1] -> (1, s1)>>
+    %tt = brrr.gather_elements %zeros, %pos {axis = 1 : i64} : (tensor<1x32xi64>, tensor<1x?xi64, #brrr.extents<()[s0, s1] -> (1, s1)>>) -> tensor<1x?xi64, #brrr.extents<()[s0, s1] -> (1, s1)>>
+    %ttb = brrr.expand %tt : tensor<1x?xi64, #brrr.extents<()[s0, s1] -> (1, s1)>> -> tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>>
+    %w = brrr.gather %words, %ids {axis = 0 : i64} : (tensor<64x16xf32>, tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>>) -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+    %t = brrr.gather %types, %ttb {axis = 0 : i64} : (tensor<2x16xf32>, tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>>) -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+    %p = brrr.gather %positions, %pos {axis = 0 : i64} : (tensor<32x16xf32>, tensor<1x?xi64, #brrr.extents<()[s0, s1] -> (1, s1)>>) -> tensor<1x?x16xf32, #brrr.extents<()[s0, s1] -> (1, s1, 16)>>
+    %a = brrr.add %w, %t : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>> -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+    %y = brrr.add %a, %p : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<1x?x16xf32, #brrr.extents<()[s0, s1] -> (1, s1, 16)>> -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+    return %y : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
+  }
+  // The token types: row 0 of the table, broadcast.
+  // CHECK: %[[ROW:.+]] = brrr.slice %{{.+}} {sizes = array<i64: 1, 16>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<2x16xf32> -> tensor<1x16xf32>
+  // CHECK: brrr.reshape %[[ROW]] : tensor<1x16xf32> -> tensor<1x1x16xf32>
+  // CHECK: brrr.expand %{{.+}} : tensor<1x1x16xf32> -> tensor<?x?x16xf32
+  // The positions: the table's first seq rows, in place.
+  // CHECK: %[[ROWS:.+]] = brrr.slice %{{.+}} {extents = #brrr.extents<()[s0, s1] -> (s1, 16)>, sizes = array<i64: -9223372036854775808, 16>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<32x16xf32> -> tensor<?x16xf32
+  // CHECK: brrr.reshape %[[ROWS]] : {{.+}} -> tensor<1x?x16xf32
+  // CHECK-NOT: brrr.gather_elements
+  // CHECK-NOT: brrr.gather %{{.+}}, %{{.+}} {axis = 0 : i64} : (tensor<32x16xf32>
+}
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32>]} {
+  // CHECK-LABEL: func.func @mask
+  // CHECK-SAME: (%[[S:.+]]: tensor<?x2x?x?xf32
+  // CHECK-NOT: brrr.compare
+  // CHECK-NOT: brrr.where
+  // CHECK: %[[Z:.+]] = brrr.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK: %[[ZB:.+]] = brrr.expand %[[Z]] : tensor<f32> -> tensor<?x1x?x?xf32
+  // CHECK: brrr.add %[[S]], %[[ZB]]
+  func.func @mask(%scores: tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>) -> tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>> {
+    %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : tensor<32xi64>
+    %zero = brrr.constant dense<0> : tensor<i64>
+    %keep = brrr.constant dense<0.0> : tensor<f32>
+    %drop = brrr.constant dense<-3.40282347E+38> : tensor<f32>
+    %s = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<32xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+    %r = brrr.reshape %s : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>
+    %c = brrr.compare ge %r, %zero : tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>, tensor<i64> -> tensor<1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>
+    %e = brrr.expand %c : tensor<1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>> -> tensor<?x1x?x?xi1, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>>
+    %m = brrr.where %e, %keep, %drop : tensor<?x1x?x?xi1, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>>, tensor<f32>, tensor<f32> -> tensor<?x1x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>>
+    %y = brrr.add %scores, %m : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x1x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>> -> tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+    return %y : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  }
+}
+
+// -----
+
+// Neither fold where it would not hold: a comparison with two outcomes
+// stays, and so does a lookup of a splat by an index outside the table
+// (the kernel reports it).
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 4>]} {
+  // CHECK-LABEL: func.func @kept
+  // CHECK: brrr.compare ge
+  // CHECK: brrr.gather_elements
+  func.func @kept() -> (tensor<?xi1, #brrr.extents<()[s0] -> (s0)>>, tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>) {
+    %range = brrr.constant dense<[0, 1, 2, 3]> : tensor<4xi64>
+    %two = brrr.constant dense<2> : tensor<i64>
+    %s = brrr.slice %range {extents = #brrr.extents<()[s0] -> (s0)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<4xi64> -> tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>
+    %c = brrr.compare ge %s, %two : tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>, tensor<i64> -> tensor<?xi1, #brrr.extents<()[s0] -> (s0)>>
+    %bad = brrr.constant dense<[[0, 7, 1, 2]]> : tensor<1x4xi64>
+    %zeros = brrr.constant dense<0> : tensor<1x4xi64>
+    %i = brrr.slice %bad {extents = #brrr.extents<()[s0] -> (1, s0)>, sizes = array<i64: 1, -9223372036854775808>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<1x4xi64> -> tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>
+    %g = brrr.gather_elements %zeros, %i {axis = 1 : i64} : (tensor<1x4xi64>, tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>) -> tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>
+    return %c, %g : tensor<?xi1, #brrr.extents<()[s0] -> (s0)>>, tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>
+  }
+}
