@@ -342,6 +342,11 @@ FailureOr<SmallVector<Value>> VectorReads::eval(Value v, const LaneAccess &a) {
     lanes = std::move(computed);
   } else if (auto c = dyn_cast<ConcatOp>(op)) {
     lanes = concat(c, a);
+  } else if (isa<ExpandOp>(op) && a.kind == LaneAccess::own && runtimeIndex) {
+    // Over symbolic extents that an operand broadcasts along in part, an
+    // expand is the broadcast a pointwise operand makes: its input read at
+    // the kernel's own elements (runtimeIndex indexes the arguments).
+    lanes = eval(op->getOperand(0), a);
   } else if (isa<ReshapeOp, TransposeOp, SliceOp, ExpandOp, PadOp>(op)) {
     lanes = indexMap(op, a);
   } else {

@@ -157,14 +157,22 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
     return llvm::any_of(group,
                         [](Operation *op) { return broadcastsAtRunTime(op); });
   };
+  // An expand that broadcasts along part of the symbolic extents is read
+  // like a pointwise op: at the kernel's own elements.
+  auto runtimeExpand = [](Operation *op) {
+    return isa<ExpandOp>(op) && broadcastsAtRunTime(op);
+  };
   auto moves = [&] {
-    return llvm::any_of(group, [](Operation *op) { return isReadThrough(op); });
+    return llvm::any_of(group, [&](Operation *op) {
+      return isReadThrough(op) && !runtimeExpand(op);
+    });
   };
   while (changed && !full()) {
     changed = false;
     for (size_t i = 0; i < group.size() && !full(); ++i) {
       Operation *member = group[i];
-      bool elsewhere = isReadThrough(member) || moved.contains(member);
+      bool elsewhere = (isReadThrough(member) && !runtimeExpand(member)) ||
+                       moved.contains(member);
       for (Value operand : member->getOperands()) {
         Operation *producer = operand.getDefiningOp();
         if (!producer || group.contains(producer) ||
@@ -172,6 +180,13 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
           continue;
         if (isSplatConstant(producer)) {
           continue; // Cloned into the region when the fusion is built.
+        }
+        if (runtimeExpand(producer)) {
+          if (!moves() && !elsewhere &&
+              llvm::all_of(producer->getUsers(),
+                           [&](Operation *u) { return group.contains(u); }))
+            changed |= admit(producer, false);
+          continue;
         }
         if (canReadThrough(producer, root, group)) {
           if (!runtimeBroadcast())

@@ -262,7 +262,8 @@ RankedTensorType outerTypeOf(Operation *op) {
     return {};
   Operation *rowOp = nullptr, *product = nullptr;
   for (Operation &inner : fusion.getBody().front()) {
-    if (isa<YieldOp, ConstantOp>(inner) || isSymbolicPointwise(&inner))
+    if (isa<YieldOp, ConstantOp>(inner) || isSymbolicPointwise(&inner) ||
+        (isa<ExpandOp>(inner) && broadcastsAtRunTime(&inner)))
       continue;
     // A pointwise kernel reads through data movement, a product through
     // the views of its operands (a flatten before a classifier).
@@ -376,7 +377,8 @@ bool mayBecomeAttention(Operation *op) {
 bool isPointwiseOnly(FusionOp fusion) {
   return fusion.getKind() == KernelFamily::pointwise &&
          llvm::all_of(fusion.getBody().front(), [](Operation &op) {
-           return isa<YieldOp, ConstantOp>(op) || isSymbolicPointwise(&op);
+           return isa<YieldOp, ConstantOp>(op) || isSymbolicPointwise(&op) ||
+                  (isa<ExpandOp>(op) && broadcastsAtRunTime(&op));
          });
 }
 
@@ -391,7 +393,10 @@ bool mlir::brrr::broadcastsAtRunTime(Operation *op) {
     return llvm::any_of(fusion.getBody().front(), [](Operation &inner) {
       return broadcastsAtRunTime(&inner);
     });
-  if (!isSymbolicPointwise(op) || op->getNumResults() != 1)
+  // An expand is the identity broadcast (a pointwise kernel reads its
+  // input at its own elements).
+  if ((!isSymbolicPointwise(op) && !isa<ExpandOp>(op)) ||
+      op->getNumResults() != 1)
     return false;
   auto out = cast<RankedTensorType>(op->getResult(0).getType());
   return llvm::any_of(op->getOperandTypes(),

@@ -281,6 +281,26 @@ def broadcast_parts(elem, width):
     return m, ref
 
 
+def expand_mask(elem):
+    """An Expand along part of the symbolic extents, as exporters write a
+    padding mask: y = (1 - expand(m, shape(x))) * x with m [1, 1, 1, seq]
+    and x [batch, 1, 1, seq]."""
+    m = graph("expand_mask", [
+        helper.make_node("Shape", ["x"], ["sh"]),
+        helper.make_node("Expand", ["m", "sh"], ["e"]),
+        helper.make_node("Sub", ["one", "e"], ["d"]),
+        helper.make_node("Mul", ["d", "x"], ["y"]),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", 1, 1, "seq"]),
+        helper.make_tensor_value_info("m", elem, [1, 1, 1, "seq"])],
+        [helper.make_tensor_value_info("y", elem, ["batch", 1, 1, "seq"])],
+        [numpy_helper.from_array(np.array(
+            1, np.float16 if elem == F16 else np.float32), "one")])
+
+    def ref(x, mask):
+        return [(1 - mask) * x]
+    return m, ref
+
+
 def image_net(elem, seed):
     """A ResNet-like net over a symbolic batch: a 7x7 stride-2 stem (3
     channels), max pool, a 3x3 block with a residual add, a depthwise 3x3
@@ -384,6 +404,12 @@ def models():
                      "p": "1x1..512x%d" % width,
                      "m": "1..8x1x%d" % width},
             [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = expand_mask(elem)
+        out["expand_mask_" + tag] = (
+            m, ref, {"x": "1..8x1x1x1..512", "m": "1x1x1x1..512"},
+            [(1, 1, 1, 1), (1, 1, 1, 17), (3, 1, 1, 77), (8, 1, 1, 511),
+             (8, 1, 1, 512), (2, 1, 1, 128)], tag)
     # Attention over a symbolic sequence: ragged sequences (1, 17, 77,
     # 511), a padding mask, and the largest shape.
     seq_shapes = [(1, 1), (1, 17), (3, 77), (2, 511), (4, 512), (2, 128),
