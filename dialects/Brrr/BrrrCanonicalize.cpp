@@ -685,6 +685,182 @@ struct GatherOfExpanded : OpRewritePattern<GatherOp> {
   }
 };
 
+/// x and y with y true everywhere (a splat, or one filled): x, broadcast to
+/// the result.
+struct AndOfTrue : OpRewritePattern<AndOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AndOp op,
+                                PatternRewriter &rewriter) const override {
+    for (int side = 0; side < 2; ++side) {
+      std::optional<Attribute> c = splatValueOf(op->getOperand(side));
+      if (!c || !cast<IntegerAttr>(*c).getValue().getBoolValue())
+        continue;
+      Value x = op->getOperand(1 - side);
+      if (x.getType() == op.getType())
+        rewriter.replaceOp(op, x);
+      else
+        rewriter.replaceOpWithNewOp<ExpandOp>(op, op.getType(), x);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no operand true everywhere");
+  }
+};
+
+/// The numpy broadcast of `types`' extents as a tensor type of `element`,
+/// or null where they do not broadcast.
+RankedTensorType broadcastTypeOf(ArrayRef<Type> types, Type element,
+                                 MLIRContext *ctx) {
+  SmallVector<AffineExpr> extents;
+  for (Type t : types) {
+    FailureOr<SmallVector<AffineExpr>> b =
+        broadcastExtents(extents, extentsOf(cast<RankedTensorType>(t)));
+    if (failed(b))
+      return {};
+    extents = *b;
+  }
+  return tensorTypeOf(ctx, extents, element);
+}
+
+/// where(expand(c), x, y) -> expand(where(c, x, y)) where x and y broadcast
+/// to c's smaller shape: the select runs over the mask's own elements
+/// (transformers' padding mask [batch, 1, 1, seq] expanded over the
+/// queries), and the expand can meet the op that broadcasts it anyway.
+struct WhereBeforeExpand : OpRewritePattern<WhereOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WhereOp op,
+                                PatternRewriter &rewriter) const override {
+    auto expand = op.getCondition().getDefiningOp<ExpandOp>();
+    if (!expand)
+      return rewriter.notifyMatchFailure(op, "condition not expanded");
+    RankedTensorType small =
+        broadcastTypeOf({expand.getInput().getType(), op.getLhs().getType(),
+                         op.getRhs().getType()},
+                        op.getType().getElementType(), op.getContext());
+    if (!small || small == op.getType())
+      return rewriter.notifyMatchFailure(op, "nothing smaller");
+    Value picked = WhereOp::create(rewriter, op.getLoc(), small,
+                                   expand.getInput(), op.getLhs(), op.getRhs());
+    rewriter.replaceOpWithNewOp<ExpandOp>(op, op.getType(), picked);
+    return success();
+  }
+};
+
+/// x + expand(y) -> x + y where y broadcasts to the same result: the sum
+/// broadcasts y itself (a mask then reaches attention as [batch, 1, 1,
+/// seq], not filled to [batch, 1, seq, seq]).
+struct AddOfExpand : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    for (int side = 0; side < 2; ++side) {
+      auto expand = op->getOperand(side).getDefiningOp<ExpandOp>();
+      if (!expand)
+        continue;
+      Value other = op->getOperand(1 - side);
+      RankedTensorType t =
+          broadcastTypeOf({other.getType(), expand.getInput().getType()},
+                          op.getType().getElementType(), op.getContext());
+      if (t != op.getType())
+        continue;
+      Value lhs = side == 0 ? expand.getInput() : other;
+      Value rhs = side == 0 ? other : expand.getInput();
+      rewriter.replaceOpWithNewOp<AddOp>(op, op.getType(), lhs, rhs);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no expand the sum makes");
+  }
+};
+
+/// The grid dimension along which `v` (the indices of one component of a
+/// GatherND's tuples, [G..., 1]) counts 0, 1, 2, ... and is constant along
+/// every other: `v` is a range (a slice from 0 of a constant 0, 1, 2, ...)
+/// reshaped so that only that dimension exceeds 1, then expanded. None
+/// otherwise.
+std::optional<int64_t> rangeDimensionOf(Value v) {
+  // [G..., 1] viewed from the grid [G...].
+  if (auto r = v.getDefiningOp<ReshapeOp>()) {
+    SmallVector<AffineExpr> in = extentsOf(r.getInput().getType()),
+                            out =
+                                extentsOf(cast<RankedTensorType>(v.getType()));
+    if (out.size() == in.size() + 1 &&
+        ArrayRef<AffineExpr>(out).drop_back() == ArrayRef<AffineExpr>(in))
+      v = r.getInput();
+  }
+  auto expand = v.getDefiningOp<ExpandOp>();
+  Value x = expand ? expand.getInput() : v;
+  if (auto r = x.getDefiningOp<ReshapeOp>())
+    x = r.getInput();
+  auto pre = expand ? cast<RankedTensorType>(expand.getInput().getType())
+                    : cast<RankedTensorType>(v.getType());
+  // Before the expand: one dimension above 1 (or none, a range of one).
+  std::optional<int64_t> along;
+  for (auto [d, e] : llvm::enumerate(extentsOf(pre))) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (c && c.getValue() == 1)
+      continue;
+    if (along)
+      return std::nullopt;
+    along = d;
+  }
+  Value source = x;
+  if (auto slice = x.getDefiningOp<SliceOp>()) {
+    if (slice.getStarts().size() != 1 || slice.getStarts()[0] != 0 ||
+        slice.getSteps()[0] != 1)
+      return std::nullopt;
+    source = slice.getInput();
+  }
+  DenseElementsAttr c;
+  if (!along || !matchPattern(source, m_Constant(&c)) ||
+      !isa<IntegerType>(c.getElementType()) || c.getType().getRank() != 1)
+    return std::nullopt;
+  int64_t i = 0;
+  for (const APInt &value : c.getValues<APInt>())
+    if (value.getSExtValue() != i++)
+      return std::nullopt;
+  return along;
+}
+
+/// gather_nd(T, tuples) whose tuple component k counts along grid
+/// dimension g_k (g_0 < g_1 < ...) over T's whole dimension k, the other
+/// grid dimensions of extent 1: every element of T's leading dimensions in
+/// order, so the lookup is a reshape of T. transformers' masks index a
+/// padding mask [batch, seq] so, by `(arange(batch), arange(seq))` over a
+/// [batch, 1, 1, seq] grid.
+struct GatherNDOfRanges : OpRewritePattern<GatherNDOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherNDOp op,
+                                PatternRewriter &rewriter) const override {
+    auto concat = op.getIndices().getDefiningOp<ConcatOp>();
+    auto idx = cast<RankedTensorType>(op.getIndices().getType());
+    auto table = cast<RankedTensorType>(op.getInput().getType());
+    int64_t rank = idx.getRank();
+    if (op.getBatchDims() != 0 || !concat || concat.getAxis() != rank - 1 ||
+        int64_t(concat.getInputs().size()) != idx.getDimSize(rank - 1))
+      return rewriter.notifyMatchFailure(op, "not a tuple of parts");
+    SmallVector<AffineExpr> grid = extentsOf(idx), te = extentsOf(table);
+    grid.pop_back();
+    int64_t k = concat.getInputs().size();
+    if (k > table.getRank())
+      return rewriter.notifyMatchFailure(op, "tuples too long");
+    int64_t previous = -1;
+    llvm::SmallDenseSet<int64_t> used;
+    for (auto [i, part] : llvm::enumerate(concat.getInputs())) {
+      std::optional<int64_t> along = rangeDimensionOf(part);
+      if (!along || *along <= previous || grid[*along] != te[i])
+        return rewriter.notifyMatchFailure(op, "not ranges in order");
+      previous = *along;
+      used.insert(*along);
+    }
+    for (auto [g, e] : llvm::enumerate(grid)) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!used.contains(g) && !(c && c.getValue() == 1))
+        return rewriter.notifyMatchFailure(op, "a grid dimension repeats");
+    }
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
+    return success();
+  }
+};
+
 /// gather(T, i) along T's first axis, with i a slice of one run of
 /// consecutive constants c0, c0 + 1, ... (the other dimensions of i of
 /// extent 1): reshape(T[c0 : c0 + n]). Exporters index position
@@ -762,6 +938,16 @@ void ExpandOp::getCanonicalizationPatterns(RewritePatternSet &results,
   results.add<ComposeExpands>(context);
 }
 
+void AndOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<AndOfTrue>(context);
+}
+
+void GatherNDOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<GatherNDOfRanges>(context);
+}
+
 void GatherElementsOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                    MLIRContext *context) {
   results.add<GatherOfSplat<GatherElementsOp>>(context);
@@ -774,7 +960,12 @@ void CompareOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void WhereOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                           MLIRContext *context) {
-  results.add<WhereOfUniform>(context);
+  results.add<WhereOfUniform, WhereBeforeExpand>(context);
+}
+
+void AddOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<AddOfExpand>(context);
 }
 
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -145,8 +145,14 @@ class Brrr_BinaryOp<string mnemonic, string formula,
   }];
 }
 
-def Brrr_AddOp : Brrr_BinaryOp<"add", "x + y", Brrr_SymNumericTensor, [Commutative]>;
-def Brrr_AndOp : Brrr_BinaryOp<"and", "x and y", Brrr_SymBoolTensor, [Commutative]>;
+def Brrr_AddOp : Brrr_BinaryOp<"add", "x + y", Brrr_SymNumericTensor, [Commutative]> {
+  // x + expand(y) is x + y where y broadcasts to the same result.
+  let hasCanonicalizer = 1;
+}
+def Brrr_AndOp : Brrr_BinaryOp<"and", "x and y", Brrr_SymBoolTensor, [Commutative]> {
+  // x and (true, filled) is x, broadcast.
+  let hasCanonicalizer = 1;
+}
 def Brrr_DivOp : Brrr_BinaryOp<"div", "x / y">;
 def Brrr_MaxOp : Brrr_BinaryOp<"max", "max(x, y)", Brrr_SymNumericTensor, [Commutative]>;
 def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_SymNumericTensor, [Commutative]>;
@@ -683,6 +689,8 @@ def Brrr_GatherNDOp : Brrr_Op<"gather_nd", [Pure, InferTypeOpAdaptor]> {
     $input `,` $indices attr-dict `:` functional-type(operands, results)
   }];
   let hasFolder = 1;
+  // A lookup at every (i, j, ...) of a grid of ranges is a view.
+  let hasCanonicalizer = 1;
 }
 
 def Brrr_ScatterElementsOp : Brrr_Op<"scatter_elements",

@@ -4,7 +4,7 @@
 // from a buffer of zeros are that zero, filled; position embeddings looked
 // up by `arange(max)[:seq]` are the table's first rows, sliced in place;
 // `arange(seq) >= 0` is true everywhere, and a where on it picks its first
-// side; two expands are one.
+// side; two expands are one, and a sum broadcasts what an expand would.
 
 module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32>]} {
   // CHECK-LABEL: func.func @embeddings
@@ -22,13 +22,15 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32
     %y = brrr.add %a, %p : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<1x?x16xf32, #brrr.extents<()[s0, s1] -> (1, s1, 16)>> -> tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
     return %y : tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>
   }
-  // The token types: row 0 of the table, broadcast.
+  // The token types: row 0 of the table, which the sum broadcasts.
   // CHECK: %[[ROW:.+]] = brrr.slice %{{.+}} {sizes = array<i64: 1, 16>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<2x16xf32> -> tensor<1x16xf32>
-  // CHECK: brrr.reshape %[[ROW]] : tensor<1x16xf32> -> tensor<1x1x16xf32>
-  // CHECK: brrr.expand %{{.+}} : tensor<1x1x16xf32> -> tensor<?x?x16xf32
+  // CHECK: %[[TYPES:.+]] = brrr.reshape %[[ROW]] : tensor<1x16xf32> -> tensor<1x1x16xf32>
   // The positions: the table's first seq rows, in place.
   // CHECK: %[[ROWS:.+]] = brrr.slice %{{.+}} {extents = #brrr.extents<()[s0, s1] -> (s1, 16)>, sizes = array<i64: -9223372036854775808, 16>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<32x16xf32> -> tensor<?x16xf32
-  // CHECK: brrr.reshape %[[ROWS]] : {{.+}} -> tensor<1x?x16xf32
+  // CHECK: %[[POS:.+]] = brrr.reshape %[[ROWS]] : {{.+}} -> tensor<1x?x16xf32
+  // CHECK: %[[SUM:.+]] = brrr.add %{{.+}}, %[[TYPES]] : {{.+}}, tensor<1x1x16xf32>
+  // CHECK: brrr.add %[[SUM]], %[[POS]]
+  // CHECK-NOT: brrr.expand
   // CHECK-NOT: brrr.gather_elements
   // CHECK-NOT: brrr.gather %{{.+}}, %{{.+}} {axis = 0 : i64} : (tensor<32x16xf32>
 }
@@ -41,8 +43,8 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32
   // CHECK-NOT: brrr.compare
   // CHECK-NOT: brrr.where
   // CHECK: %[[Z:.+]] = brrr.constant dense<0.000000e+00> : tensor<f32>
-  // CHECK: %[[ZB:.+]] = brrr.expand %[[Z]] : tensor<f32> -> tensor<?x1x?x?xf32
-  // CHECK: brrr.add %[[S]], %[[ZB]]
+  // CHECK: brrr.add %[[S]], %[[Z]]
+  // CHECK-NOT: brrr.expand
   func.func @mask(%scores: tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>) -> tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>> {
     %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : tensor<32xi64>
     %zero = brrr.constant dense<0> : tensor<i64>
@@ -77,5 +79,47 @@ module attributes {brrr.dims = [#brrr.dim<"seq", 1, 4>]} {
     %i = brrr.slice %bad {extents = #brrr.extents<()[s0] -> (1, s0)>, sizes = array<i64: 1, -9223372036854775808>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<1x4xi64> -> tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>
     %g = brrr.gather_elements %zeros, %i {axis = 1 : i64} : (tensor<1x4xi64>, tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>) -> tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>
     return %c, %g : tensor<?xi1, #brrr.extents<()[s0] -> (s0)>>, tensor<1x?xi64, #brrr.extents<()[s0] -> (1, s0)>>
+  }
+}
+
+// -----
+
+// transformers' padding mask as the dynamo exporter writes it: the mask
+// [batch, seq] looked up at (arange(batch), arange(seq)) over a [batch, 1,
+// 1, seq] grid is a view of it; `and` with a filled true is the other
+// side; the select runs over the mask's own [batch, 1, 1, seq] elements
+// and the scores broadcast it, so nothing is filled to [batch, 1, seq,
+// seq].
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32>]} {
+  // CHECK-LABEL: func.func @padding
+  // CHECK-SAME: (%[[S:.+]]: tensor<?x2x?x?xf32{{.+}}, %[[M:.+]]: tensor<?x?xi64
+  // CHECK: %[[B:.+]] = brrr.cast %[[M]]
+  // CHECK: %[[V:.+]] = brrr.reshape %[[B]] : {{.+}} -> tensor<?x1x1x?xi1
+  // CHECK: %[[W:.+]] = brrr.where %[[V]], %{{.+}}, %{{.+}} : tensor<?x1x1x?xi1, {{.+}} -> tensor<?x1x1x?xf32
+  // CHECK: brrr.add %[[S]], %[[W]] : tensor<?x2x?x?xf32, {{.+}}, tensor<?x1x1x?xf32
+  // CHECK-NOT: brrr.gather_nd
+  // CHECK-NOT: brrr.and
+  func.func @padding(%scores: tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, %mask: tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>>) -> tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>> {
+    %true = brrr.constant dense<true> : tensor<1x1x1x1xi1>
+    %rb = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi64>
+    %rs = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : tensor<32xi64>
+    %keep = brrr.constant dense<0.0> : tensor<f32>
+    %drop = brrr.constant dense<-3.40282347E+38> : tensor<f32>
+    %m = brrr.cast %mask : tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>> -> tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s0, s1)>>
+    %b = brrr.slice %rb {extents = #brrr.extents<()[s0] -> (s0)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<8xi64> -> tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>
+    %s = brrr.slice %rs {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<32xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+    %b4 = brrr.reshape %b : tensor<?xi64, #brrr.extents<()[s0] -> (s0)>> -> tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>>
+    %s4 = brrr.reshape %s : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>
+    %bg = brrr.expand %b4 : tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>> -> tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>>
+    %sg = brrr.expand %s4 : tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>> -> tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>>
+    %b5 = brrr.reshape %bg : tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>> -> tensor<?x1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>
+    %s5 = brrr.reshape %sg : tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>> -> tensor<?x1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>
+    %tuples = brrr.concat %b5, %s5 {axis = 4 : i64} : (tensor<?x1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>, tensor<?x1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>) -> tensor<?x1x1x?x2xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 2)>>
+    %pad = brrr.gather_nd %m, %tuples {batch_dims = 0 : i64} : (tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s0, s1)>>, tensor<?x1x1x?x2xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 2)>>) -> tensor<?x1x1x?xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>>
+    %t = brrr.expand %true : tensor<1x1x1x1xi1> -> tensor<1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>
+    %both = brrr.and %t, %pad : tensor<1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>, tensor<?x1x1x?xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>> -> tensor<?x1x?x?xi1, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>>
+    %bias = brrr.where %both, %keep, %drop : tensor<?x1x?x?xi1, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>>, tensor<f32>, tensor<f32> -> tensor<?x1x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>>
+    %y = brrr.add %scores, %bias : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x1x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 1, s1, s1)>> -> tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+    return %y : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
   }
 }
