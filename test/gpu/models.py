@@ -343,6 +343,12 @@ def rel_err(y, ref):
     return ((y - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
+def phase(what):
+    """Says on stderr what a case is doing, so that a driver that stops it
+    (zoo.py's --timeout) can tell where it was."""
+    print(f"phase: {what}", file=sys.stderr, flush=True)
+
+
 def peer_times(m, xs, peers):
     """Median ms of torch eager, torch.compile and torch.compile with CUDA
     graphs on the same inputs."""
@@ -393,6 +399,7 @@ def cmd_run(opts):
         for batch in [int(b) for b in opts.batches.split(",")]:
             model, args, inputs = build(name, tiny=opts.tiny, batch=batch)
             with torch.no_grad():
+                phase(f"{name} float64 reference")
                 ref = model.double().cuda()(*[a.double() if a.is_floating_point() else a
                                               for a in (x.cuda() for x in args)])
             for dtype in opts.dtypes.split(","):
@@ -407,6 +414,7 @@ def cmd_run(opts):
                     case = f"{name:16s} {exporter:11s} {dtype:5s} {batch:3d}"
                     path = os.path.join(opts.dir, f"{name}.{exporter}.{dtype}.b{batch}.onnx")
                     try:
+                        phase(f"{name} {exporter} {dtype} export")
                         export(m, tuple(xs), inputs, path, exporter)
                     except Exception as err:  # torch could not export it
                         msg = str(err).strip().splitlines()
@@ -424,6 +432,7 @@ def cmd_run(opts):
                         built = exporter + ("+" + label if label else "")
                         vcase = f"{name:16s} {built:11s} {dtype:5s} {batch:3d}"
                         so = path[:-5] + (f".{label}" if label else "") + ".so"
+                        phase(f"{name} {exporter} {dtype} compile")
                         seconds, rss, err, families = compile_model(
                             brrrc, path, so, flags + extra)
                         if err:
@@ -464,6 +473,7 @@ def cmd_run(opts):
                     os.remove(path)
                     # One build: one timing, as before; several: alternating
                     # rounds, so that the card's drift falls on all alike.
+                    phase(f"{name} {exporter} {dtype} time")
                     rounds = 3 if len(builds) > 1 else 1
                     samples = [[] for _ in builds]
                     for _ in range(rounds):
@@ -471,6 +481,7 @@ def cmd_run(opts):
                             samples[k].append(median_ms(
                                 lambda c=c, yy=yy: c.run(*xs, outputs=[yy])))
                     if builds and not times:  # the peers once per model, dtype and batch
+                        phase(f"{name} {dtype} peers {','.join(peers)}")
                         times = peer_times(m, xs, peers)
                     for (start, _, _, fail, profile), ts in zip(builds, samples):
                         t = sorted(ts)[len(ts) // 2]

@@ -15,8 +15,12 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       Runs shard K of N (models dealt round-robin in list order) one model
       per subprocess, each under --timeout (default 240 s, so that a shard of
       a few models fits one device call), and appends every table row, and
-      a TIMEOUT or CRASH row for a model that did not finish, to
-      OUT/zoo.txt. --quick runs fp16 at batch 1 from dynamo only.
+      a TIMEOUT row (with the phase the model was in: its float64
+      reference, an export, a compile, brrr's timing or the peers') or a
+      CRASH row for a model that did not finish, to OUT/zoo.txt. --quick
+      runs fp16 at batch 1 from dynamo only. Shards time their peers: run
+      them one after another, not side by side (six shards side by side
+      stopped every DenseNet and EfficientNet at 200 s).
   zoo.py table FILE...
       One table of every row in the result files, failures listed, and the
       geometric mean of brrr / torch.compile + CUDA graphs over the rows
@@ -190,6 +194,10 @@ def cmd_run(opts):
                 out, code = proc.stdout, proc.returncode
             except subprocess.TimeoutExpired as e:
                 out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+                err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+                # Where it was stopped: the case's last phase (models.py).
+                phases = [ln for ln in err.splitlines() if ln.startswith("phase: ")]
+                stopped_in = phases[-1][len("phase: "):] if phases else "start"
                 code = "TIMEOUT"
             rows = [ln for ln in out.splitlines() if ln.startswith(name + " ")]
             with open(results, "a") as f:
@@ -198,7 +206,7 @@ def cmd_run(opts):
                 if code == "TIMEOUT" or (code != 0 and not rows):
                     why = "TIMEOUT" if code == "TIMEOUT" else "CRASH"
                     tail = (proc.stderr.strip().splitlines()[-1:] if code != "TIMEOUT"
-                            else [f"{opts.timeout} s"])
+                            else [f"{opts.timeout} s, in {stopped_in}"])
                     f.write(f"{suite} {name} {dtypes} {why} {tail[0][:200] if tail else ''}\n")
             print("\n".join(rows) or f"{name} {dtypes}: no rows ({code})", flush=True)
 
