@@ -316,6 +316,10 @@ private:
 };
 
 constexpr double kLog2e = 1.4426950408889634;
+/// The lowest score, in the log2 domain, that a finite bias leaves: far
+/// below any score (exp2 of its difference from one is 0), far above f32's
+/// overflow.
+constexpr double kMaskFloor = -1e30;
 
 LogicalResult AttentionKernel::readConfig() {
   if (failed(checkProductFusion(fusion, att)))
@@ -602,7 +606,15 @@ void AttentionKernel::scaleAndMask(Value j, SmallVectorImpl<Value> &s) {
           Value bv = LLVM::LoadOp::create(b, loc, bt, e.gep(arg(bias), bt, at));
           if (!bt.isF32())
             bv = arith::ExtFOp::create(b, loc, f32, bv);
-          x = math::FmaOp::create(b, loc, bv, e.f32(kLog2e), x);
+          // A finite bias as low as the type's lowest (transformers' masks)
+          // would overflow to -inf in the log2 domain; it stays finite, at
+          // kMaskFloor, as torch's min + score stays finite: a key so
+          // masked gets probability 0 beside any unmasked key, and a row
+          // whose keys are all masked averages them, as torch does. An
+          // infinite bias stays -inf (its row is NaN, as torch's).
+          Value biased = math::FmaOp::create(b, loc, bv, e.f32(kLog2e), x);
+          x = e.select(e.feq(bv, negInf), negInf,
+                       e.fmax(biased, e.f32(kMaskFloor)));
         }
         Value masked;
         if (ragged)
