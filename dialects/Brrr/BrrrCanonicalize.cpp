@@ -16,6 +16,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -745,6 +746,111 @@ struct WhereBeforeExpand : OpRewritePattern<WhereOp> {
   }
 };
 
+std::optional<int64_t> rangeDimensionOf(Value v);
+
+/// The one value of `v` as an extent: a one-element integer constant, or a
+/// symbolic constant of one extent. Null otherwise.
+AffineExpr extentValueOf(Value v, MLIRContext *ctx) {
+  if (auto sc = v.getDefiningOp<SymbolicConstantOp>()) {
+    AffineMap map = sc.getValue().getMap();
+    return map.getNumResults() == 1 ? map.getResult(0) : AffineExpr();
+  }
+  DenseElementsAttr c;
+  if (!matchPattern(v, m_Constant(&c)) || c.getNumElements() != 1 ||
+      !isa<IntegerType>(c.getElementType()))
+    return {};
+  return getAffineConstantExpr((*c.getValues<APInt>().begin()).getSExtValue(),
+                               ctx);
+}
+
+/// gather(reshape(T), i) along the first axis, where the reshape merges T's
+/// leading dimensions d_0 .. d_{k-1} into one and i = sum of range_j *
+/// stride_j, each range counting along its own grid dimension g_j (g_0 <
+/// g_1 < ...) over T's whole dimension j and stride_j the extent of the
+/// merged dimensions after j, the other grid dimensions 1: every element
+/// of T in order, so the lookup is a reshape of T. The TorchScript
+/// exporter writes transformers' padding mask so: flattened to [batch *
+/// seq, 1] and gathered at arange(batch) * seq + arange(seq).
+struct GatherOfLinearRanges : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto flat = op.getInput().getDefiningOp<ReshapeOp>();
+    if (op.getAxis() != 0 || !flat)
+      return rewriter.notifyMatchFailure(op, "not a lookup in a reshape");
+    MLIRContext *ctx = op.getContext();
+    SmallVector<AffineExpr> te = extentsOf(flat.getInput().getType());
+    SmallVector<AffineExpr> fe = extentsOf(flat.getType());
+    // The terms of the index: (range, stride).
+    SmallVector<std::pair<Value, AffineExpr>> terms;
+    std::function<bool(Value)> collect = [&](Value v) -> bool {
+      if (auto add = v.getDefiningOp<AddOp>())
+        return collect(add.getLhs()) && collect(add.getRhs());
+      if (auto mul = v.getDefiningOp<MulOp>()) {
+        for (int side = 0; side < 2; ++side)
+          if (AffineExpr k = extentValueOf(mul->getOperand(side), ctx)) {
+            terms.push_back({mul->getOperand(1 - side), k});
+            return true;
+          }
+        return false;
+      }
+      terms.push_back({v, getAffineConstantExpr(1, ctx)});
+      return true;
+    };
+    if (!collect(op.getIndices()) || terms.empty() || terms.size() > te.size())
+      return rewriter.notifyMatchFailure(op, "not a sum of scaled ranges");
+    size_t k = terms.size();
+    // The reshape merges T's first k dimensions into its first.
+    AffineExpr merged = getAffineConstantExpr(1, ctx);
+    for (size_t d = 0; d < k; ++d)
+      merged = merged * te[d];
+    SmallVector<AffineExpr> rest(te.begin() + k, te.end());
+    SmallVector<AffineExpr> flatRest(fe.begin() + 1, fe.end());
+    auto product = [](ArrayRef<AffineExpr> es) {
+      std::optional<ExtentProduct> p = productOf(es);
+      return p ? std::optional<ExtentProduct>(*p) : std::nullopt;
+    };
+    if (product({fe[0]}) != product({merged}) ||
+        product(rest) != product(flatRest))
+      return rewriter.notifyMatchFailure(op, "not a merge of leading dims");
+    // Order the terms by stride, largest (T's first dimension) first: term
+    // j's stride is the product of T's dimensions j+1 .. k-1.
+    SmallVector<int64_t> grid;
+    auto idx = cast<RankedTensorType>(op.getIndices().getType());
+    SmallVector<AffineExpr> ge = extentsOf(idx);
+    SmallVector<bool> taken(k, false);
+    int64_t previous = -1;
+    llvm::SmallDenseSet<int64_t> used;
+    for (size_t j = 0; j < k; ++j) {
+      AffineExpr stride = getAffineConstantExpr(1, ctx);
+      for (size_t d = j + 1; d < k; ++d)
+        stride = stride * te[d];
+      bool found = false;
+      for (size_t t = 0; t < k && !found; ++t) {
+        if (taken[t] || product({terms[t].second}) != product({stride}))
+          continue;
+        std::optional<int64_t> along = rangeDimensionOf(terms[t].first);
+        auto rt = cast<RankedTensorType>(terms[t].first.getType());
+        if (!along || rt.getRank() != idx.getRank() || *along <= previous ||
+            ge[*along] != te[j])
+          continue;
+        taken[t] = found = true;
+        previous = *along;
+        used.insert(*along);
+      }
+      if (!found)
+        return rewriter.notifyMatchFailure(op, "not ranges in order");
+    }
+    for (auto [g, e] : llvm::enumerate(ge)) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!used.contains(g) && !(c && c.getValue() == 1))
+        return rewriter.notifyMatchFailure(op, "a grid dimension repeats");
+    }
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), flat.getInput());
+    return success();
+  }
+};
+
 /// x + expand(y) -> x + y where y broadcasts to the same result: the sum
 /// broadcasts y itself (a mask then reaches attention as [batch, 1, 1,
 /// seq], not filled to [batch, 1, seq, seq]).
@@ -930,7 +1036,7 @@ struct GatherOfConsecutive : OpRewritePattern<GatherOp> {
 void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
   results.add<GatherOfOneIndex, GatherOfSplat<GatherOp>, GatherOfConsecutive,
-              GatherOfExpanded>(context);
+              GatherOfExpanded, GatherOfLinearRanges>(context);
 }
 
 void ExpandOp::getCanonicalizationPatterns(RewritePatternSet &results,

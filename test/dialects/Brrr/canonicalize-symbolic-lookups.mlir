@@ -123,3 +123,52 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32
     return %y : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
   }
 }
+
+// -----
+
+// The TorchScript exporter's padding mask: [batch, seq] flattened to [batch
+// * seq, 1] and gathered at arange(batch) * seq + arange(seq) over a
+// [batch, 1, 1, seq] grid: every element in order, a view of the mask.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32>]} {
+  // CHECK-LABEL: func.func @flattened
+  // CHECK-SAME: (%[[M:.+]]: tensor<?x?xi1
+  // CHECK: %[[V:.+]] = brrr.reshape %[[M]] : {{.+}} -> tensor<?x1x1x?x1xi1
+  // CHECK-NEXT: return %[[V]]
+  func.func @flattened(%mask: tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s0, s1)>>) -> tensor<?x1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>> {
+    %rb = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi64>
+    %rs = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : tensor<32xi64>
+    %seq = brrr.symbolic_constant <()[s0, s1] -> (s1)> -> tensor<1xi64>
+    %flat = brrr.reshape %mask : tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s0, s1)>> -> tensor<?x1xi1, #brrr.extents<()[s0, s1] -> (s0 * s1, 1)>>
+    %b = brrr.slice %rb {extents = #brrr.extents<()[s0] -> (s0)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<8xi64> -> tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>
+    %s = brrr.slice %rs {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<32xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+    %b4 = brrr.reshape %b : tensor<?xi64, #brrr.extents<()[s0] -> (s0)>> -> tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>>
+    %s4 = brrr.reshape %s : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>
+    %row = brrr.mul %b4, %seq : tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>>, tensor<1xi64> -> tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>>
+    %at = brrr.add %s4, %row : tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>, tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>> -> tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>>
+    %g = brrr.gather %flat, %at {axis = 0 : i64} : (tensor<?x1xi1, #brrr.extents<()[s0, s1] -> (s0 * s1, 1)>>, tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>>) -> tensor<?x1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>
+    return %g : tensor<?x1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>
+  }
+}
+
+// -----
+
+// Not a view where the stride is not the next dimension's extent: the
+// lookup stays.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32>]} {
+  // CHECK-LABEL: func.func @strided
+  // CHECK: brrr.gather
+  func.func @strided(%mask: tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s0, s1)>>) -> tensor<?x1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>> {
+    %rb = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi64>
+    %rs = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : tensor<32xi64>
+    %two = brrr.constant dense<2> : tensor<1xi64>
+    %flat = brrr.reshape %mask : tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s0, s1)>> -> tensor<?x1xi1, #brrr.extents<()[s0, s1] -> (s0 * s1, 1)>>
+    %b = brrr.slice %rb {extents = #brrr.extents<()[s0] -> (s0)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<8xi64> -> tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>
+    %s = brrr.slice %rs {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<32xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+    %b4 = brrr.reshape %b : tensor<?xi64, #brrr.extents<()[s0] -> (s0)>> -> tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>>
+    %s4 = brrr.reshape %s : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>
+    %row = brrr.mul %b4, %two : tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>>, tensor<1xi64> -> tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>>
+    %at = brrr.add %s4, %row : tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>, tensor<?x1x1x1xi64, #brrr.extents<()[s0] -> (s0, 1, 1, 1)>> -> tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>>
+    %g = brrr.gather %flat, %at {axis = 0 : i64} : (tensor<?x1xi1, #brrr.extents<()[s0, s1] -> (s0 * s1, 1)>>, tensor<?x1x1x?xi64, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1)>>) -> tensor<?x1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>
+    return %g : tensor<?x1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>
+  }
+}
