@@ -22,6 +22,12 @@
 // the heads merge back). With `causal`, key blocks past a block's last
 // query are never visited.
 //
+// Over symbolic sequences the kernel is the largest shape's config with the
+// actual query and key sequences, and every stride that follows from them
+// (SymbolicGeometry: the operands' batch and head strides through their
+// views, the bias's, the output's), as i64 parameters; keys past the actual
+// sequence are masked as a ragged static sequence's are.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"

@@ -13,7 +13,9 @@
 // Over symbolic extents (compilesSymbolically), the kernel is the one of the
 // largest shape, with its element count an i64 parameter and its grid an
 // expression of the symbols: an element's index, and a broadcast operand's,
-// are the same at every shape in range.
+// are the same at every shape in range. An operand that broadcasts along
+// part of the symbolic extents is the exception: its index is computed from
+// the actual extents, further i64 parameters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,6 +92,14 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
       broadcastTerms[arg.getArgNumber()] = std::move(terms);
     }
   }
+  // An expand along part of the extents reads its input at the kernel's
+  // own elements, which needs an argument indexed so.
+  if (broadcastTerms.empty() &&
+      llvm::any_of(fusion.getBody().front(), [](Operation &op) {
+        return isa<ExpandOp>(op) && broadcastsAtRunTime(&op);
+      }))
+    return fusion.emitOpError("an expand along part of the symbolic extents "
+                              "reads no argument that broadcasts so");
   std::optional<LargestShapeView> largest;
   if (symbolic)
     largest.emplace(fusion);

@@ -940,7 +940,8 @@ struct GatherNDOfRanges : OpRewritePattern<GatherNDOp> {
     auto idx = cast<RankedTensorType>(op.getIndices().getType());
     auto table = cast<RankedTensorType>(op.getInput().getType());
     int64_t rank = idx.getRank();
-    if (op.getBatchDims() != 0 || !concat || concat.getAxis() != rank - 1 ||
+    if (op.getBatchDims() != 0 || !concat ||
+        int64_t(concat.getAxis()) != rank - 1 ||
         int64_t(concat.getInputs().size()) != idx.getDimSize(rank - 1))
       return rewriter.notifyMatchFailure(op, "not a tuple of parts");
     SmallVector<AffineExpr> grid = extentsOf(idx), te = extentsOf(table);

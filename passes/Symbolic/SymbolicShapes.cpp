@@ -24,6 +24,15 @@
 // element it reads (which moves only the static dimensions), are the same
 // at every shape in range, and so is every row.
 //
+// Two kinds of kernel read the actual extents instead: attention over
+// symbolic sequences (16-bit, fused), whose kernel takes the sequences and
+// the strides of the views it reads and writes through as parameters; and
+// a pointwise kernel without data movement whose operand broadcasts along
+// part of the symbolic extents (broadcastsAtRunTime), which indexes that
+// operand from the actual extents. Until attention is fused, the passes
+// before brrr-fuse-attention admit its pieces and those up to
+// brrr-fuse-matmul its views (PendingAttention).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
