@@ -72,6 +72,10 @@ bool compilesSymbolically(Operation *op);
 /// computes that operand's index from the actual extents, so no other
 /// kernel takes it in.
 bool broadcastsAtRunTime(Operation *op);
+/// Whether `op` is an expand that broadcasts along part of its symbolic
+/// extents, which a pointwise kernel reads as a broadcast operand (its
+/// input at the kernel's own elements).
+bool isPartialBroadcastExpand(Operation *op);
 /// Whether an operand of type `operand` of a pointwise op computing `out`
 /// broadcasts along part of `out`'s symbolic extents.
 bool broadcastsAtRunTime(Type operand, RankedTensorType out);
@@ -150,6 +154,10 @@ struct SymbolicLayout {
 /// before the types are narrowed to the largest shape), or none where an
 /// extent, stride or offset is not such a product.
 std::optional<SymbolicLayout> symbolicLayoutOf(const OperandLayout &l);
+/// The row-major strides of a tensor of `extents`, as products of symbols,
+/// or none where one is not such a product.
+std::optional<SmallVector<ExtentProduct>>
+rowMajorProducts(ArrayRef<AffineExpr> extents);
 /// isStageable for a symbolic layout, at every value of the symbols.
 bool isStageable(Type et, const SymbolicLayout &l);
 /// Whether a product of `et` operands laid out as `lhs` and `rhs` can be

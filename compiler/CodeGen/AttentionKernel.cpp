@@ -932,30 +932,17 @@ FailureOr<SymbolicGeometry> symbolicGeometryOf(FusionOp fusion,
                              "chunks at every shape");
     *l = *layout;
   }
-  auto rowMajor = [](ArrayRef<AffineExpr> extents)
-      -> std::optional<SmallVector<ExtentProduct>> {
-    SmallVector<ExtentProduct> strides(extents.size(), ExtentProduct{1, {}});
-    for (int64_t d = int64_t(extents.size()) - 2; d >= 0; --d) {
-      std::optional<ExtentProduct> s = productOf(ArrayRef<AffineExpr>{
-          extentOf(strides[d + 1], extents[d].getContext()), extents[d + 1]});
-      if (!s)
-        return std::nullopt;
-      strides[d] = *s;
-    }
-    return strides;
-  };
   if (Value bias = att.getBias()) {
     SmallVector<AffineExpr> be =
         extentsOf(cast<RankedTensorType>(bias.getType()));
-    std::optional<SmallVector<ExtentProduct>> rm = rowMajor(be);
+    std::optional<SmallVector<ExtentProduct>> rm = rowMajorProducts(be);
     if (!rm || be.size() > 4)
       return att.emitOpError("over symbolic sequences, the bias is not a "
                              "tensor of rank 4 at most of products of "
                              "symbols");
     g.bias.assign(5, ExtentProduct{0, {}});
     for (size_t i = 0; i < be.size(); ++i) {
-      auto one = dyn_cast<AffineConstantExpr>(be[i]);
-      if (!(one && one.getValue() == 1))
+      if (!isUnitExtent(be[i]))
         g.bias[5 - be.size() + i] = (*rm)[i];
     }
   }
@@ -966,7 +953,7 @@ FailureOr<SymbolicGeometry> symbolicGeometryOf(FusionOp fusion,
   if (auto t = out.getDefiningOp<TransposeOp>())
     perm.assign(t.getPerm().begin(), t.getPerm().end());
   std::optional<SmallVector<ExtentProduct>> os =
-      rowMajor(extentsOf(cast<RankedTensorType>(out.getType())));
+      rowMajorProducts(extentsOf(cast<RankedTensorType>(out.getType())));
   if (!os || os->size() != 4)
     return att.emitOpError("over symbolic sequences, the output is not a "
                            "rank-4 tensor of products of symbols");

@@ -77,8 +77,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
       size_t offset = oe.size() - ue.size();
       SmallVector<Term> terms;
       for (size_t d = 0; d < ue.size(); ++d) {
-        auto one = dyn_cast<AffineConstantExpr>(ue[d]);
-        if (one && one.getValue() == 1)
+        if (isUnitExtent(ue[d]))
           continue;
         size_t od = d + offset;
         Term term{productFrom(ArrayRef(oe).drop_front(od + 1)), oe[od],
@@ -95,9 +94,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   // An expand along part of the extents reads its input at the kernel's
   // own elements, which needs an argument indexed so.
   if (broadcastTerms.empty() &&
-      llvm::any_of(fusion.getBody().front(), [](Operation &op) {
-        return isa<ExpandOp>(op) && broadcastsAtRunTime(&op);
-      }))
+      llvm::any_of(fusion.getBody().front(),
+                   [](Operation &op) { return isPartialBroadcastExpand(&op); }))
     return fusion.emitOpError("an expand along part of the symbolic extents "
                               "reads no argument that broadcasts so");
   std::optional<LargestShapeView> largest;
@@ -161,22 +159,19 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
       return e.idx(c.getValue());
     return params[llvm::find(extraScalars, x) - extraScalars.begin()];
   };
-  auto isOne = [](AffineExpr x) {
-    auto c = dyn_cast<AffineConstantExpr>(x);
-    return c && c.getValue() == 1;
-  };
   auto runtimeIndex = [&](BlockArgument arg, Value linear) -> Value {
     auto it = broadcastTerms.find(arg.getArgNumber());
     if (it == broadcastTerms.end())
       return Value();
     Value index = e.idx(0);
     for (const Term &t : it->second) {
-      Value c = isOne(t.outStride) ? linear
-                                   : Value(arith::DivUIOp::create(
-                                         b, loc, linear, valueOf(t.outStride)));
+      Value c = isUnitExtent(t.outStride)
+                    ? linear
+                    : Value(arith::DivUIOp::create(b, loc, linear,
+                                                   valueOf(t.outStride)));
       if (t.wrap)
         c = arith::RemUIOp::create(b, loc, c, valueOf(t.outExtent));
-      if (!isOne(t.inStride))
+      if (!isUnitExtent(t.inStride))
         c = arith::MulIOp::create(b, loc, c, valueOf(t.inStride));
       index = arith::AddIOp::create(b, loc, index, c);
     }
@@ -218,7 +213,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
           broadcastTerms.empty()
               ? llvm::function_ref<Value(BlockArgument, Value)>()
               : llvm::function_ref<Value(BlockArgument, Value)>(runtimeIndex),
-          wholeRows));
+          // Only an argument indexed from the actual extents can see a
+          // vector cross rows; any other is the same at every row.
+          broadcastTerms.empty() || wholeRows));
       if (firsts.size() > 1 && failed(readsOf.back()->loadInputs(body)))
         return failure();
     }

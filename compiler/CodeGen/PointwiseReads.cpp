@@ -123,26 +123,19 @@ FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
     if (argShape == ArrayRef<int64_t>(shape))
       return loadElements(b, loc, base, et, first, vec);
     IndexMath ii{b, loc};
-    if (Value at = runtimeIndex ? runtimeIndex(arg, first) : Value()) {
-      // Broadcast along part of the symbolic extents: the index from the
-      // actual extents; a vector where the lanes stay in one row.
-      if (!shape.empty() && wholeRows && shape.back() % vec == 0) {
-        if (innermostBroadcasts(shape, argShape))
-          return SmallVector<Value>(vec, loadScalar(base, et, at));
-        return loadElements(b, loc, base, et, at, vec);
-      }
-      for (int64_t l = 0; l < vec; ++l)
-        lanes.push_back(loadScalar(
-            base, et,
-            l == 0 ? at : runtimeIndex(arg, ii.add(first, ii.idx(l)))));
-      return lanes;
-    }
-    if (!shape.empty() && shape.back() % vec == 0) {
+    // The index of the element that broadcasts to output element `linear`:
+    // from the actual extents for an argument that broadcasts along part
+    // of the symbolic ones (runtimeIndex), else from the shapes.
+    auto indexOf = [&](Value linear) {
+      Value at = runtimeIndex ? runtimeIndex(arg, linear) : Value();
+      return at ? at : ii.broadcastIndex(linear, shape, argShape);
+    };
+    if (!shape.empty() && wholeRows && shape.back() % vec == 0) {
       // The lanes lie in one row: a broadcast operand whose rows are the
       // kernel's is read as a vector from lane 0's element (a multiple of
       // vec: its other strides are multiples of the row), one broadcast
       // along the row as one element.
-      Value at = ii.broadcastIndex(first, shape, argShape);
+      Value at = indexOf(first);
       if (innermostBroadcasts(shape, argShape))
         return SmallVector<Value>(vec, loadScalar(base, et, at));
       return loadElements(b, loc, base, et, at, vec);
@@ -150,9 +143,7 @@ FailureOr<SmallVector<Value>> VectorReads::load(BlockArgument arg,
     // Otherwise per lane, the element that broadcasts to the lane's output
     // element.
     for (int64_t l = 0; l < vec; ++l)
-      lanes.push_back(loadScalar(
-          base, et,
-          ii.broadcastIndex(ii.add(first, ii.idx(l)), shape, argShape)));
+      lanes.push_back(loadScalar(base, et, indexOf(ii.add(first, ii.idx(l)))));
     return lanes;
   }
   if (a.kind == LaneAccess::uniform)

@@ -748,6 +748,16 @@ struct WhereBeforeExpand : OpRewritePattern<WhereOp> {
 
 std::optional<int64_t> rangeDimensionOf(Value v);
 
+/// Whether every dimension of `grid` but those in `used` has extent 1: a
+/// grid of ranges that covers each element once.
+bool othersAreUnit(ArrayRef<AffineExpr> grid,
+                   const llvm::SmallDenseSet<int64_t> &used) {
+  for (auto [g, e] : llvm::enumerate(grid))
+    if (!used.contains(g) && !isUnitExtent(e))
+      return false;
+  return true;
+}
+
 /// The one value of `v` as an extent: a one-element integer constant, or a
 /// symbolic constant of one extent. Null otherwise.
 AffineExpr extentValueOf(Value v, MLIRContext *ctx) {
@@ -841,11 +851,8 @@ struct GatherOfLinearRanges : OpRewritePattern<GatherOp> {
       if (!found)
         return rewriter.notifyMatchFailure(op, "not ranges in order");
     }
-    for (auto [g, e] : llvm::enumerate(ge)) {
-      auto c = dyn_cast<AffineConstantExpr>(e);
-      if (!used.contains(g) && !(c && c.getValue() == 1))
-        return rewriter.notifyMatchFailure(op, "a grid dimension repeats");
-    }
+    if (!othersAreUnit(ge, used))
+      return rewriter.notifyMatchFailure(op, "a grid dimension repeats");
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), flat.getInput());
     return success();
   }
@@ -901,8 +908,7 @@ std::optional<int64_t> rangeDimensionOf(Value v) {
   // Before the expand: one dimension above 1 (or none, a range of one).
   std::optional<int64_t> along;
   for (auto [d, e] : llvm::enumerate(extentsOf(pre))) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    if (c && c.getValue() == 1)
+    if (isUnitExtent(e))
       continue;
     if (along)
       return std::nullopt;
@@ -958,11 +964,8 @@ struct GatherNDOfRanges : OpRewritePattern<GatherNDOp> {
       previous = *along;
       used.insert(*along);
     }
-    for (auto [g, e] : llvm::enumerate(grid)) {
-      auto c = dyn_cast<AffineConstantExpr>(e);
-      if (!used.contains(g) && !(c && c.getValue() == 1))
-        return rewriter.notifyMatchFailure(op, "a grid dimension repeats");
-    }
+    if (!othersAreUnit(grid, used))
+      return rewriter.notifyMatchFailure(op, "a grid dimension repeats");
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
     return success();
   }

@@ -160,6 +160,9 @@ std::optional<ExtentProduct> productOf(ArrayRef<AffineExpr> extents);
 /// `p` as an extent expression.
 AffineExpr extentOf(const ExtentProduct &p, MLIRContext *context);
 
+/// Whether `e` is the constant extent 1 (a dimension that broadcasts).
+bool isUnitExtent(AffineExpr e);
+
 /// The numpy broadcast of two shapes given as extents, or failure with the
 /// reason in `why`: a pair of dimensions that are neither equal nor 1 (a
 /// symbolic extent broadcasts only against 1 or an equal extent).

@@ -376,23 +376,24 @@ AffineExpr mlir::brrr::extentOf(const ExtentProduct &p, MLIRContext *context) {
   return e;
 }
 
+bool mlir::brrr::isUnitExtent(AffineExpr e) {
+  auto c = dyn_cast_or_null<AffineConstantExpr>(e);
+  return c && c.getValue() == 1;
+}
+
 FailureOr<SmallVector<AffineExpr>>
 mlir::brrr::broadcastExtents(ArrayRef<AffineExpr> lhs,
                              ArrayRef<AffineExpr> rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());
   SmallVector<AffineExpr> out(rank);
-  auto isOne = [](AffineExpr e) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    return c && c.getValue() == 1;
-  };
   for (size_t i = 0; i < rank; ++i) {
     AffineExpr l =
         i < rank - lhs.size() ? AffineExpr() : lhs[i - (rank - lhs.size())];
     AffineExpr r =
         i < rank - rhs.size() ? AffineExpr() : rhs[i - (rank - rhs.size())];
-    if (!l || isOne(l)) {
+    if (!l || isUnitExtent(l)) {
       out[i] = r ? r : l;
-    } else if (!r || isOne(r) || l == r) {
+    } else if (!r || isUnitExtent(r) || l == r) {
       out[i] = l;
     } else {
       return failure();

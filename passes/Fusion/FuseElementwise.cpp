@@ -159,9 +159,7 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
   };
   // An expand that broadcasts along part of the symbolic extents is read
   // like a pointwise op: at the kernel's own elements.
-  auto runtimeExpand = [](Operation *op) {
-    return isa<ExpandOp>(op) && broadcastsAtRunTime(op);
-  };
+  auto runtimeExpand = isPartialBroadcastExpand;
   auto moves = [&] {
     return llvm::any_of(group, [&](Operation *op) {
       return isReadThrough(op) && !runtimeExpand(op);

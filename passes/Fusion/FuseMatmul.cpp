@@ -515,21 +515,30 @@ std::optional<SmallVector<ExtentProduct>> productsOf(Value v) {
 
 } // namespace
 
+std::optional<SmallVector<ExtentProduct>>
+mlir::brrr::rowMajorProducts(ArrayRef<AffineExpr> extents) {
+  SmallVector<ExtentProduct> strides(extents.size(), ExtentProduct{1, {}});
+  for (int64_t d = int64_t(extents.size()) - 2; d >= 0; --d) {
+    std::optional<ExtentProduct> s = productOf(ArrayRef<AffineExpr>{
+        extentOf(strides[d + 1], extents[d].getContext()), extents[d + 1]});
+    if (!s)
+      return std::nullopt;
+    strides[d] = *s;
+  }
+  return strides;
+}
+
 std::optional<SymbolicLayout>
 mlir::brrr::symbolicLayoutOf(const OperandLayout &l) {
   MLIRContext *ctx = l.source.getContext();
   std::optional<SmallVector<ExtentProduct>> shape = productsOf(l.source);
-  if (!shape)
+  std::optional<SmallVector<ExtentProduct>> strides =
+      rowMajorProducts(extentsOf(cast<RankedTensorType>(l.source.getType())));
+  if (!shape || !strides)
     return std::nullopt;
   SymbolicLayout out;
   out.shape = *shape;
-  out.strides.assign(shape->size(), ExtentProduct{1, {}});
-  for (int64_t d = int64_t(shape->size()) - 2; d >= 0; --d) {
-    auto stride = times(out.strides[d + 1], (*shape)[d + 1], ctx);
-    if (!stride)
-      return std::nullopt;
-    out.strides[d] = *stride;
-  }
+  out.strides = *strides;
   out.offset = ExtentProduct{0, {}};
   for (Operation *view : l.views) {
     std::optional<SmallVector<ExtentProduct>> viewShape =

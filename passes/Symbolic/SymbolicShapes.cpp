@@ -73,8 +73,7 @@ bool sharesOuterRun(Type u, RankedTensorType out) {
         return false;
       continue;
     }
-    auto c = dyn_cast<AffineConstantExpr>(ue[i]);
-    broadcast &= c && c.getValue() == 1;
+    broadcast &= isUnitExtent(ue[i]);
     same &= ue[i] == oe[j];
   }
   return broadcast || same;
@@ -272,7 +271,7 @@ RankedTensorType outerTypeOf(Operation *op) {
   Operation *rowOp = nullptr, *product = nullptr;
   for (Operation &inner : fusion.getBody().front()) {
     if (isa<YieldOp, ConstantOp>(inner) || isSymbolicPointwise(&inner) ||
-        (isa<ExpandOp>(inner) && broadcastsAtRunTime(&inner)))
+        isPartialBroadcastExpand(&inner))
       continue;
     // A pointwise kernel reads through data movement, a product through
     // the views of its operands (a flatten before a classifier).
@@ -387,11 +386,15 @@ bool isPointwiseOnly(FusionOp fusion) {
   return fusion.getKind() == KernelFamily::pointwise &&
          llvm::all_of(fusion.getBody().front(), [](Operation &op) {
            return isa<YieldOp, ConstantOp>(op) || isSymbolicPointwise(&op) ||
-                  (isa<ExpandOp>(op) && broadcastsAtRunTime(&op));
+                  isPartialBroadcastExpand(&op);
          });
 }
 
 } // namespace
+
+bool mlir::brrr::isPartialBroadcastExpand(Operation *op) {
+  return isa<ExpandOp>(op) && broadcastsAtRunTime(op);
+}
 
 bool mlir::brrr::broadcastsAtRunTime(Type operand, RankedTensorType out) {
   return !sharesOuterRun(operand, out);
