@@ -281,9 +281,6 @@ LogicalResult importCumSum(NodeImporter &n) {
   int64_t rank = xt.getRank();
   SmallVector<int64_t> largest(xt.getShape());
   if (isSymbolic(xt)) {
-    if (ShapedType::isDynamic(xt.getDimSize(*axis)))
-      return n.emitError() << "the axis of a cumulative sum must have a fixed "
-                              "extent; this one is symbolic";
     std::optional<SmallVector<int64_t>> shape =
         largestShape(xt, dimsOf(x->getParentRegion()->getParentOp()));
     if (!shape)
@@ -314,10 +311,12 @@ LogicalResult importCumSum(NodeImporter &n) {
     return failure();
   SmallVector<AffineExpr> spread = extentsOf(xt);
   spread.erase(spread.begin() + *axis);
+  AffineExpr along = extentsOf(xt)[*axis];
   spread.push_back(getAffineConstantExpr(1, xt.getContext()));
-  spread.push_back(getAffineConstantExpr(len, xt.getContext()));
+  spread.push_back(along);
   auto row = n.reshapeTo(moved->value, spread);
-  auto square = RankedTensorType::get({len, len}, xt.getElementType());
+  RankedTensorType square =
+      tensorTypeOf(xt.getContext(), {along, along}, xt.getElementType());
   auto i = n.indicesAlong(square, 0), j = n.indicesAlong(square, 1);
   if (failed(row) || failed(i) || failed(j))
     return failure();

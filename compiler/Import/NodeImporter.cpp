@@ -300,16 +300,34 @@ FailureOr<Value> NodeImporter::castTo(Value v, Type et) {
 }
 
 FailureOr<Value> NodeImporter::indicesAlong(RankedTensorType t, int64_t axis) {
-  if (t.getDimSize(axis) > kMaxIndices)
+  // A symbolic extent counts up to its largest value, a slice of which is
+  // the actual extent's indices.
+  AffineExpr extent = mlir::brrr::extentsOf(t)[axis];
+  auto dims = mlir::brrr::dimsOf(b.getInsertionBlock()->getParentOp());
+  std::optional<std::pair<int64_t, int64_t>> range =
+      extent ? mlir::brrr::rangeOf(extent, dims) : std::nullopt;
+  if (!range || range->first < 0)
+    return emitError() << "dimension " << axis << " of " << t
+                       << " has no range to index";
+  if (range->second > kMaxIndices)
     return emitError() << "dimension " << axis << " of " << t << " has "
-                       << t.getDimSize(axis)
+                       << range->second
                        << " positions; at most 2^24 index constants are "
                           "built at compile time";
-  SmallVector<int64_t> along(t.getRank(), 1);
-  along[axis] = t.getDimSize(axis);
-  return reshape(
-      constI64(llvm::to_vector(llvm::seq<int64_t>(0, t.getDimSize(axis)))),
-      along);
+  Value all = constI64(llvm::to_vector(llvm::seq<int64_t>(0, range->second)));
+  if (range->first != range->second) {
+    auto sliced = createTyped<mlir::brrr::SliceOp>(
+        mlir::brrr::tensorTypeOf(getContext(), {extent}, b.getI64Type()), all,
+        ArrayRef<int64_t>{0}, ArrayRef<int64_t>{ShapedType::kDynamic},
+        ArrayRef<int64_t>{1},
+        mlir::brrr::extentsAttrOf(getContext(), {extent}));
+    if (failed(sliced))
+      return failure();
+    all = *sliced;
+  }
+  SmallVector<AffineExpr> along(t.getRank(), b.getAffineConstantExpr(1));
+  along[axis] = extent;
+  return reshapeTo(all, along);
 }
 
 //===----------------------------------------------------------------------===//

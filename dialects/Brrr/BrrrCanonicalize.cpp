@@ -971,55 +971,39 @@ struct GatherNDOfRanges : OpRewritePattern<GatherNDOp> {
   }
 };
 
-/// gather(T, i) along T's first axis, with i a slice of one run of
-/// consecutive constants c0, c0 + 1, ... (the other dimensions of i of
-/// extent 1): reshape(T[c0 : c0 + n]). Exporters index position
-/// embeddings by `arange(max)[:seq]`; over a symbolic sequence, a slice
-/// reads the table in place where a lookup would copy it.
+/// gather(T, i) along T's first axis, with i = c0, c0 + 1, ... along one
+/// dimension of a symbolic extent n (every other of extent 1), in range:
+/// reshape(T[c0 : c0 + n]). Exporters index position embeddings by
+/// `arange(max)[:seq]`; over a symbolic sequence, a slice reads the table
+/// in place where a lookup would copy it.
 struct GatherOfConsecutive : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GatherOp op,
                                 PatternRewriter &rewriter) const override {
-    auto slice = op.getIndices().getDefiningOp<SliceOp>();
     auto table = cast<RankedTensorType>(op.getInput().getType());
-    DenseElementsAttr c;
-    if (op.getAxis() != 0 || !slice || isSymbolic(table) ||
-        !matchPattern(slice.getInput(), m_Constant(&c)) ||
-        !isa<IntegerType>(c.getElementType()))
-      return rewriter.notifyMatchFailure(op, "not a slice of constants");
-    auto idx = cast<RankedTensorType>(slice.getType());
-    auto src = cast<RankedTensorType>(slice.getInput().getType());
-    // The one dimension the slice runs along; every other is 1.
-    std::optional<SmallVector<int64_t>> largestOr =
-        largestShape(idx, dimsOf(op));
-    if (!largestOr)
-      return rewriter.notifyMatchFailure(op, "no largest shape");
-    SmallVector<int64_t> &largest = *largestOr;
+    auto idx = cast<RankedTensorType>(op.getIndices().getType());
+    if (op.getAxis() != 0 || isSymbolic(table) || !isSymbolic(idx))
+      return rewriter.notifyMatchFailure(op, "not a symbolic lookup");
+    SmallVector<AffineExpr> ie = extentsOf(idx);
     std::optional<int64_t> along;
-    for (int64_t d = 0; d < idx.getRank(); ++d) {
-      if (src.getDimSize(d) == 1 && largest[d] == 1)
+    for (auto [d, e] : llvm::enumerate(ie)) {
+      if (isUnitExtent(e))
         continue;
       if (along)
         return rewriter.notifyMatchFailure(op, "indices of two dimensions");
       along = d;
     }
-    if (!along || slice.getSteps()[*along] != 1)
+    std::optional<IndexValues> iv = indexValuesOf(op.getIndices());
+    if (!along || !iv || iv->coefficients[*along] != 1)
       return rewriter.notifyMatchFailure(op, "not one run");
-    int64_t start = slice.getStarts()[*along], n = largest[*along];
-    SmallVector<int64_t> values;
-    for (const APInt &v : c.getValues<APInt>())
-      values.push_back(v.getSExtValue());
-    if (start < 0 || start + n > int64_t(values.size()) || n < 1)
-      return rewriter.notifyMatchFailure(op, "outside the constants");
-    int64_t c0 = values[start], rows = table.getDimSize(0);
-    for (int64_t i = 0; i < n; ++i)
-      if (values[start + i] != c0 + i)
-        return rewriter.notifyMatchFailure(op, "not consecutive");
-    if (c0 < 0 || c0 + n > rows)
+    std::optional<std::pair<int64_t, int64_t>> n =
+        rangeOf(ie[*along], dimsOf(op));
+    int64_t c0 = iv->offset, rows = table.getDimSize(0);
+    if (!n || c0 < 0 || c0 > rows || n->second > rows - c0)
       return rewriter.notifyMatchFailure(op, "outside the table");
-    // T[c0 : c0 + n] with the slice's extent, then the lookup's shape.
+    // T[c0 : c0 + n] with the indices' extent, then the lookup's shape.
     SmallVector<AffineExpr> extents = extentsOf(table);
-    extents[0] = extentsOf(idx)[*along];
+    extents[0] = ie[*along];
     auto sliced =
         tensorTypeOf(op.getContext(), extents, table.getElementType());
     SmallVector<int64_t> starts(table.getRank(), 0), steps(table.getRank(), 1);

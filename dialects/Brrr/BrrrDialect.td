@@ -31,6 +31,7 @@ def Brrr_Dialect : Dialect {
     `dense_resource` constants so they never bloat printed IR.
   }];
   let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
 }

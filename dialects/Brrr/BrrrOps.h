@@ -194,6 +194,23 @@ LogicalResult inferPool2DResult(std::optional<Location> loc, Value input,
                                 bool channelsLast,
                                 SmallVectorImpl<Type> &types);
 
+/// What is known of an integer (or boolean) tensor whose every element is
+/// offset + sum_d coefficients[d] * i_d at its index (i_0, i_1, ...), at
+/// every value of the module's symbols: positions and masks that exporters
+/// build from ranges. A coefficient of a dimension of extent 1 is 0.
+struct IndexValues {
+  int64_t offset = 0;
+  SmallVector<int64_t> coefficients;
+  /// Whether every element is `offset`.
+  bool isUniform() const;
+};
+
+/// The IndexValues of `v` when they can be derived through the ops that
+/// keep them (constants, views, slices, concatenations, sums, comparisons,
+/// in-range lookups; see BrrrIndexValues.cpp), each value fitting its
+/// element type; nullopt otherwise.
+std::optional<IndexValues> indexValuesOf(Value v);
+
 /// Bytes one element of type `t` takes in memory (i1: one byte).
 inline int64_t elementBytes(Type t) {
   return t.isInteger(1) ? 1 : (t.getIntOrFloatBitWidth() + 7) / 8;

@@ -218,16 +218,96 @@ bool isCausalCondition(Value cond, int64_t rows, int64_t cols) {
   return true;
 }
 
+/// Whether `cond`, a boolean tensor whose last two dimensions span queries
+/// i and keys j, compares index arithmetic so that it is true exactly where
+/// j <= i at every value of the symbols (exporters' `arange(s)[None, :] <=
+/// arange(s)[:, None]` over a symbolic sequence s, the queries' and keys'
+/// alike).
+bool isSymbolicCausalCondition(Value cond) {
+  // Through broadcasts and reshapes that keep the last two extents and add
+  // or drop only units before them.
+  auto keepsMatrix = [](ReshapeOp r) {
+    SmallVector<AffineExpr> in = extentsOf(r.getInput().getType()),
+                            out = extentsOf(r.getType());
+    auto unitsBefore = [](ArrayRef<AffineExpr> es) {
+      return llvm::all_of(es.drop_back(2), isUnitExtent);
+    };
+    return in.size() >= 2 && out.size() >= 2 &&
+           ArrayRef<AffineExpr>(in).take_back(2) ==
+               ArrayRef<AffineExpr>(out).take_back(2) &&
+           unitsBefore(in) && unitsBefore(out);
+  };
+  while (true) {
+    if (auto expand = cond.getDefiningOp<ExpandOp>())
+      cond = expand.getInput();
+    else if (auto r = cond.getDefiningOp<ReshapeOp>(); r && keepsMatrix(r))
+      cond = r.getInput();
+    else
+      break;
+  }
+  auto cmp = cond.getDefiningOp<CompareOp>();
+  int64_t rank = cast<RankedTensorType>(cond.getType()).getRank();
+  if (!cmp || rank < 2)
+    return false;
+  std::optional<IndexValues> l = indexValuesOf(cmp.getLhs()),
+                             r = indexValuesOf(cmp.getRhs());
+  if (!l || !r)
+    return false;
+  // Both broadcast to the condition's rank; the key is kept where
+  // d = sign * (lhs - rhs) + shift >= 0.
+  int64_t sign = 1, shift = 0;
+  switch (cmp.getPredicate()) {
+  case ComparePredicate::le:
+    sign = -1;
+    break;
+  case ComparePredicate::lt:
+    sign = -1, shift = -1;
+    break;
+  case ComparePredicate::ge:
+    break;
+  case ComparePredicate::gt:
+    shift = -1;
+    break;
+  default:
+    return false;
+  }
+  auto coefficient = [&](const IndexValues &iv, int64_t d) -> int64_t {
+    int64_t lead = rank - int64_t(iv.coefficients.size());
+    return d < lead ? 0 : iv.coefficients[d - lead];
+  };
+  if (sign * (l->offset - r->offset) + shift != 0)
+    return false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t want = d == rank - 2 ? 1 : d == rank - 1 ? -1 : 0;
+    if (sign * (coefficient(*l, d) - coefficient(*r, d)) != want)
+      return false;
+  }
+  return true;
+}
+
 /// Whether `bias` is where(causal, 0, masked) for the scores' last two
 /// dimensions `rows` x `cols` (or that, folded to a constant), with
 /// `masked` -inf or low enough that its probability is exactly zero. With more
 /// queries than keys, the first rows would mask every key, and the two maskings
-/// differ there.
-bool isCausalBias(Value bias, int64_t rows, int64_t cols) {
-  if (rows > cols)
-    return false;
+/// differ there. Over symbolic sequences, queries and keys are one extent.
+bool isCausalBias(Value bias, AffineExpr rowsExtent, AffineExpr colsExtent) {
+  auto staticRows = dyn_cast<AffineConstantExpr>(rowsExtent);
+  auto staticCols = dyn_cast<AffineConstantExpr>(colsExtent);
   while (auto expand = bias.getDefiningOp<ExpandOp>())
     bias = expand.getInput();
+  if (!staticRows || !staticCols) {
+    auto where = bias.getDefiningOp<WhereOp>();
+    std::optional<double> keep =
+        where ? scalarConstant(where.getOperand(1)) : std::nullopt;
+    std::optional<double> drop =
+        where ? scalarConstant(where.getOperand(2)) : std::nullopt;
+    return rowsExtent == colsExtent && keep && *keep == 0 && drop &&
+           *drop <= kMaskedScore &&
+           isSymbolicCausalCondition(where.getOperand(0));
+  }
+  int64_t rows = staticRows.getValue(), cols = staticCols.getValue();
+  if (rows > cols)
+    return false;
   // Folded already: a constant of 0 and masked values.
   if (shapeOf(bias).size() >= 2 &&
       shapeOf(bias).take_back(2) == ArrayRef<int64_t>{rows, cols})
@@ -406,9 +486,12 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
         << " must be multiples of 16 up to 128 for the attention kernel";
     return false;
   }
-  // A causal mask is recognized from constants of the scores' extents.
-  if (m.bias && !m.windowMask && !ShapedType::isDynamic(q[2]) &&
-      !ShapedType::isDynamic(kT[3]) && isCausalBias(m.bias, q[2], kT[3])) {
+  // A causal mask is recognized from constants of the scores' extents, or
+  // from index arithmetic over symbolic sequences.
+  if (m.bias && !m.windowMask &&
+      isCausalBias(m.bias,
+                   extentsOf(cast<RankedTensorType>(m.query.getType()))[2],
+                   extentsOf(cast<RankedTensorType>(m.keyT.getType()))[3])) {
     m.bias = Value();
     m.causal = true;
   }

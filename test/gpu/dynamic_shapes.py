@@ -184,14 +184,17 @@ def embed_heads(seed):
     return m, ref
 
 
-def seq_attention(seed, masked, heads=4, d=16):
+def seq_attention(seed, masked, heads=4, d=16, causal=False):
     """f16 self-attention over a symbolic batch and sequence: the query, key
     and value projections of x [batch, seq, heads * d], the heads split and
     transposed (keys to [batch, heads, d, seq]), scaled scores, with
     `masked` a padding mask from an int64 input [batch, seq] (BERT's
-    (1 - mask) * -10000, unsqueezed to [batch, 1, 1, seq]), the softmax,
-    the product with the values, the heads merged back and an output
-    projection: one attention kernel that reads the actual sequence."""
+    (1 - mask) * -10000, unsqueezed to [batch, 1, 1, seq]), or with
+    `causal` a decoder's mask built from the sequence's extent
+    (where(arange(seq)[None, :] <= arange(seq)[:, None], 0, -inf)), the
+    softmax, the product with the values, the heads merged back and an
+    output projection: one attention kernel that reads the actual
+    sequence."""
     rng = np.random.default_rng(seed)
     e = heads * d
 
@@ -204,7 +207,13 @@ def seq_attention(seed, masked, heads=4, d=16):
         numpy_helper.from_array(np.array(d ** -0.5, np.float16), "scale"),
         numpy_helper.from_array(np.array(1, np.float16), "one"),
         numpy_helper.from_array(np.array(-10000, np.float16), "low"),
-        numpy_helper.from_array(np.array([1, 2], np.int64), "axes")]
+        numpy_helper.from_array(np.array([1, 2], np.int64), "axes"),
+        numpy_helper.from_array(np.array(0, np.int64), "i0"),
+        numpy_helper.from_array(np.array(1, np.int64), "i1"),
+        numpy_helper.from_array(np.array([0], np.int64), "ax0"),
+        numpy_helper.from_array(np.array([1], np.int64), "ax1"),
+        numpy_helper.from_array(np.array(0, np.float16), "keep"),
+        numpy_helper.from_array(np.array(-np.inf, np.float16), "drop")]
     nodes = [
         helper.make_node("MatMul", ["x", "wq"], ["q"]),
         helper.make_node("MatMul", ["x", "wk"], ["k"]),
@@ -229,6 +238,17 @@ def seq_attention(seed, masked, heads=4, d=16):
             helper.make_node("Unsqueeze", ["bias2", "axes"], ["bias"]),
             helper.make_node("Add", ["s", "bias"], ["sm"])]
         scores = "sm"
+    if causal:
+        nodes += [
+            helper.make_node("Shape", ["x"], ["seqv"], start=1, end=2),
+            helper.make_node("Squeeze", ["seqv"], ["seqlen"]),
+            helper.make_node("Range", ["i0", "seqlen", "i1"], ["pos"]),
+            helper.make_node("Unsqueeze", ["pos", "ax1"], ["qi"]),
+            helper.make_node("Unsqueeze", ["pos", "ax0"], ["kj"]),
+            helper.make_node("LessOrEqual", ["kj", "qi"], ["upto"]),
+            helper.make_node("Where", ["upto", "keep", "drop"], ["cbias"]),
+            helper.make_node("Add", [scores, "cbias"], ["sc"])]
+        scores = "sc"
     nodes += [
         helper.make_node("Softmax", [scores], ["p"], axis=-1),
         helper.make_node("MatMul", ["p", "vt"], ["o"]),
@@ -252,6 +272,8 @@ def seq_attention(seed, masked, heads=4, d=16):
         s = q @ k.transpose(0, 1, 3, 2) * d ** -0.5
         if mask is not None:
             s = s + ((1 - mask) * -10000.0)[:, None, None, :]
+        if causal:
+            s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
         p = np.exp(s - s.max(-1, keepdims=True))
         p /= p.sum(-1, keepdims=True)
         o = rnd((p @ v).transpose(0, 2, 1, 3).reshape(b, n, e))
@@ -425,6 +447,12 @@ def models():
     out["seq_attention_d64_f16"] = (
         m, ref, {"x": "1..8x1..512x128", "mask": "1..8x1..512"},
         seq_shapes, "f16")
+    m, ref = seq_attention(8, masked=False, causal=True)
+    out["seq_attention_causal_f16"] = (m, ref, {"x": "1..8x1..512x64"},
+                                       seq_shapes, "f16")
+    m, ref = seq_attention(9, masked=False, heads=2, d=64, causal=True)
+    out["seq_attention_causal_d64_f16"] = (
+        m, ref, {"x": "1..8x1..512x128"}, seq_shapes, "f16")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = image_net(elem, 3)
         out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},
@@ -552,7 +580,7 @@ def check_exports(brrrc, work, exports):
     - the CNN over a batch of 1..128;
     - BERT and GPT-2 over a batch of 1..64, once for each sequence
       length, and at fp16 over a batch of 1..64 and a sequence of
-      1..512 at once."""
+      1..512 at once (GPT-2's causal mask over the symbolic sequence)."""
     import onnxruntime as ort
 
     ok = True
@@ -593,14 +621,16 @@ def check_exports(brrrc, work, exports):
                                        session.run(None, {"x": x})[0]))
                     ok &= compare_checks(m, checks, tol, "%s_%s_%s" % (
                         model, exporter, precision))
-    # BERT over a symbolic batch and sequence, one compile for every shape
-    # (16-bit: attention over a symbolic sequence compiles fused).
-    data = np.load(os.path.join(exports, "bert.npz"))
-    for exporter in ("dynamo", "ts"):
-        path = os.path.join(exports, "bert_%s.onnx" % exporter)
+    # BERT and GPT-2 over a symbolic batch and sequence, one compile for
+    # every shape (16-bit: attention over a symbolic sequence compiles
+    # fused).
+    for model, exporter in (("bert", "dynamo"), ("bert", "ts"),
+                            ("gpt2", "dynamo")):
+        data = np.load(os.path.join(exports, model + ".npz"))
+        path = os.path.join(exports, "%s_%s.onnx" % (model, exporter))
         session = ort.InferenceSession(path,
                                        providers=["CPUExecutionProvider"])
-        so = os.path.join(work, "bert_%s_fp16_seq.so" % exporter)
+        so = os.path.join(work, "%s_%s_fp16_seq.so" % (model, exporter))
         subprocess.run([brrrc, path, "-o", so, "--input-shape",
                         "x=1..64x1..512", "--precision=fp16"], check=True)
         m = brrr.load(so)
@@ -609,7 +639,8 @@ def check_exports(brrrc, work, exports):
         for b, n in ((1, 2), (3, 77), (5, 300), (64, 512), (2, 511)):
             x = rng.integers(0, 1024, (b, n)).astype(np.int64)
             checks.append(("onnxruntime", x, session.run(None, {"x": x})[0]))
-        ok &= compare_checks(m, checks, 2e-2, "bert_%s_fp16_seq" % exporter)
+        ok &= compare_checks(m, checks, 2e-2,
+                             "%s_%s_fp16_seq" % (model, exporter))
     return ok
 
 
@@ -747,7 +778,8 @@ def time_model(name, spec, brrrc, work):
                 def split(w):
                     return (x @ t[w]).view(b, n, heads, d).transpose(1, 2)
                 o = torch.nn.functional.scaled_dot_product_attention(
-                    split("wq"), split("wk"), split("wv"), attn_mask=bias)
+                    split("wq"), split("wk"), split("wv"), attn_mask=bias,
+                    is_causal="causal" in name)
                 return o.transpose(1, 2).reshape(b, n, e) @ t["wo"]
         else:
             def eager():

@@ -235,16 +235,22 @@ reportKernels(mlir::ModuleOp module, const ReportShape *shape = nullptr) {
       for (mlir::Value v : f.getResults())
         k.bytes += double(shape->bytesOf(v.getType()));
       if (mlir::brrr::AttentionOp att = mlir::brrr::attentionOf(f)) {
-        // Attention's work is its batch times both sequences.
+        // Attention's work is its batch times its (query, key) pairs:
+        // when causal, those of keys up to each query's.
         SmallVector<mlir::AffineExpr> q =
             mlir::brrr::extentsOf(att.getQuery().getType());
         mlir::AffineExpr sk = mlir::brrr::extentsOf(att.getKey().getType())[2];
-        double here = 1, largest = 1;
-        for (mlir::AffineExpr e : {q[0], q[2], sk}) {
-          here *= double(shape->eval(e));
-          if (auto r = mlir::brrr::rangeOf(e, shape->dims))
-            largest *= double(r->second);
-        }
+        auto pairs = [&](double batch, double sq, double sk) {
+          return batch *
+                 (att.getCausal() ? sq * sk - sq * (sq - 1) / 2 : sq * sk);
+        };
+        auto largestOf = [&](mlir::AffineExpr e) {
+          auto r = mlir::brrr::rangeOf(e, shape->dims);
+          return r ? double(r->second) : 0.0;
+        };
+        double here = pairs(double(shape->eval(q[0])),
+                            double(shape->eval(q[2])), double(shape->eval(sk)));
+        double largest = pairs(largestOf(q[0]), largestOf(q[2]), largestOf(sk));
         k.flops *= largest > 0 ? here / largest : 1;
       } else if (f.getNumResults()) {
         auto [here, largest] = shape->runOf(f.getResult(0).getType());

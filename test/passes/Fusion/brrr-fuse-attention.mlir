@@ -364,3 +364,108 @@ func.func @SymbolicSequenceZeroMask(%q: tensor<?x2x?x64xf16, #brrr.extents<()[s0
   return %o : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
 }
 }
+
+// -----
+
+// Over a symbolic sequence: a decoder's `arange(s)[None, :] <=
+// arange(s)[:, None]` mask (index arithmetic, no constant) is the causal
+// flag. So is `i >= j`, the same comparison turned around.
+// CHECK-LABEL: func.func @SymbolicCausal
+// CHECK: brrr.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, scale = 1.250000e-01 : f64}
+// CHECK-NOT: bias
+// CHECK-NOT: brrr.softmax
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64>]} {
+func.func @SymbolicCausal(%q: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, %kt: tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>>, %v: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>) -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f16>
+  %keep = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %drop = brrr.constant dense<0xFC00> : tensor<f16>
+  %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]> : tensor<64xi64>
+  %r = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+  %i = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>
+  %j = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>
+  %cond = brrr.compare le %j, %i : tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>, tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>> -> tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %m = brrr.where %cond, %keep, %drop : tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>, tensor<f16>, tensor<f16> -> tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %s = brrr.matmul %q, %kt : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %ss = brrr.mul %s, %c : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<f16> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %x = brrr.add %ss, %m : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %o = brrr.matmul %p, %v : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+  return %o : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+}
+}
+
+// -----
+
+// The same mask written `i >= j`.
+// CHECK-LABEL: func.func @SymbolicCausalTurned
+// CHECK: brrr.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, scale = 1.250000e-01 : f64}
+// CHECK-NOT: brrr.softmax
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64>]} {
+func.func @SymbolicCausalTurned(%q: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, %kt: tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>>, %v: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>) -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f16>
+  %keep = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %drop = brrr.constant dense<0xFC00> : tensor<f16>
+  %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]> : tensor<64xi64>
+  %r = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+  %i = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>
+  %j = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>
+  %cond = brrr.compare ge %i, %j : tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>, tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>> -> tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %m = brrr.where %cond, %keep, %drop : tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>, tensor<f16>, tensor<f16> -> tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %s = brrr.matmul %q, %kt : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %ss = brrr.mul %s, %c : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<f16> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %x = brrr.add %ss, %m : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %o = brrr.matmul %p, %v : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+  return %o : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+}
+}
+
+// -----
+
+// `j < i` masks the diagonal too: not causal, the mask stays a bias.
+// CHECK-LABEL: func.func @SymbolicStrictlyBelow
+// CHECK: brrr.attention %{{.*}}, %{{.*}}, %{{.*}} bias %{{.*}} {scale = 1.250000e-01 : f64}
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64>]} {
+func.func @SymbolicStrictlyBelow(%q: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, %kt: tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>>, %v: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>) -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f16>
+  %keep = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %drop = brrr.constant dense<0xFC00> : tensor<f16>
+  %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]> : tensor<64xi64>
+  %r = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+  %i = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>
+  %j = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>
+  %cond = brrr.compare lt %j, %i : tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>, tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>> -> tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %m = brrr.where %cond, %keep, %drop : tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>, tensor<f16>, tensor<f16> -> tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %s = brrr.matmul %q, %kt : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %ss = brrr.mul %s, %c : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<f16> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %x = brrr.add %ss, %m : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %o = brrr.matmul %p, %v : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+  return %o : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+}
+}
+
+// -----
+
+// `j >= i` keeps the keys after the query: not causal either.
+// CHECK-LABEL: func.func @SymbolicAnticausal
+// CHECK: brrr.attention %{{.*}}, %{{.*}}, %{{.*}} bias %{{.*}} {scale = 1.250000e-01 : f64}
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64>]} {
+func.func @SymbolicAnticausal(%q: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, %kt: tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>>, %v: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>) -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f16>
+  %keep = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %drop = brrr.constant dense<0xFC00> : tensor<f16>
+  %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]> : tensor<64xi64>
+  %r = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+  %i = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>>
+  %j = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>
+  %cond = brrr.compare ge %j, %i : tensor<1x1x1x?xi64, #brrr.extents<()[s0, s1] -> (1, 1, 1, s1)>>, tensor<1x1x?x1xi64, #brrr.extents<()[s0, s1] -> (1, 1, s1, 1)>> -> tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %m = brrr.where %cond, %keep, %drop : tensor<1x1x?x?xi1, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>, tensor<f16>, tensor<f16> -> tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>>
+  %s = brrr.matmul %q, %kt : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, tensor<?x2x64x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %ss = brrr.mul %s, %c : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<f16> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %x = brrr.add %ss, %m : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<1x1x?x?xf16, #brrr.extents<()[s0, s1] -> (1, 1, s1, s1)>> -> tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %o = brrr.matmul %p, %v : tensor<?x2x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> -> tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+  return %o : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+}
+}
