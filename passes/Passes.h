@@ -59,6 +59,15 @@ constexpr llvm::StringLiteral kVariantsAttrName = "brrr.variants";
 constexpr llvm::StringLiteral kVariantRowsAttrName = "brrr.variant_rows";
 constexpr llvm::StringLiteral kLaunchVariantsAttrName = "brrr.launch_variants";
 
+/// A launch (a fusion, or an entry of `brrr.launch_variants`) whose grid is
+/// read at run time and whose kernel waits for the kernel before it
+/// (brrr-outline-kernels): the runtime launches it as a programmatic
+/// dependent at the shapes where its grid and the grid launched before it
+/// each fit one wave of the device's multiprocessors. A static grid's
+/// launch is decided at compile time instead: `brrr.programmatic`.
+constexpr llvm::StringLiteral kProgrammaticInOneWaveAttrName =
+    "brrr.programmatic_in_one_wave";
+
 /// Whether the compiler handles the symbolic extents of `op` (see
 /// passes/Symbolic/SymbolicShapes.cpp): ops and kernels whose tensors
 /// share one outer run of leading symbolic extents, which each op carries

@@ -304,7 +304,7 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
       w.u32s(m.elementStrides);
       w.i32s(m.dimExprs);
     }
-    w.u8(l.programmatic ? 1 : 0);
+    w.u8(uint8_t(l.programmatic));
     w.u8(l.errorRecord ? 1 : 0);
     for (int32_t g : l.gridExprs)
       w.u32(uint32_t(g));
@@ -388,15 +388,25 @@ public:
   void skip(size_t n) { pos += n; }
   bool u8(uint8_t &v, const char *field) { return raw(&v, 1, field); }
   /// A `bool`: one byte, 0 or 1.
-  bool flag(bool &v, const char *field) {
-    uint8_t byte = 0;
-    if (!u8(byte, field))
+  /// A byte of at most `max` (a bool, or a small enum).
+  bool byteUpTo(uint8_t &v, uint8_t max, const char *field) {
+    if (!u8(v, field))
       return false;
-    if (byte > 1) {
-      error = "artifact field " + name(field) + " is " + std::to_string(byte) +
-              " at offset " + std::to_string(pos - 1) + ", expected 0 or 1";
+    if (v > max) {
+      std::string expected = "0";
+      for (unsigned k = 1; k <= max; ++k)
+        expected += (k == max ? " or " : ", ") + std::to_string(k);
+      error = "artifact field " + name(field) + " is " + std::to_string(v) +
+              " at offset " + std::to_string(pos - 1) + ", expected " +
+              expected;
       return false;
     }
+    return true;
+  }
+  bool flag(bool &v, const char *field) {
+    uint8_t byte = 0;
+    if (!byteUpTo(byte, 1, field))
+      return false;
     v = byte == 1;
     return true;
   }
@@ -599,8 +609,14 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
       if (!r.u32(b, "block"))
         return false;
     if (!r.u32(l.sharedBytes, "sharedBytes") || !r.u32s(l.args, "args") ||
-        !readMaps(r, l.maps) || !r.flag(l.programmatic, "programmatic") ||
-        !r.flag(l.errorRecord, "errorRecord"))
+        !readMaps(r, l.maps))
+      return false;
+    uint8_t programmatic = 0;
+    if (!r.byteUpTo(programmatic, uint8_t(Programmatic::inOneWave),
+                    "programmatic"))
+      return false;
+    l.programmatic = Programmatic(programmatic);
+    if (!r.flag(l.errorRecord, "errorRecord"))
       return false;
     for (int32_t &g : l.gridExprs) {
       uint32_t bits = 0;

@@ -25,7 +25,8 @@
 // `Launch::scalars` (after `errorRecord`), `Artifact::symbols` and
 // `Artifact::exprs` (after `checks`). An expression is a u64 count of terms,
 // each a u32 op and a u64 value. Version 8 the launches' guards
-// (`Launch::guardExpr`, `guardMin`, `guardMax`, after `scalars`).
+// (`Launch::guardExpr`, `guardMin`, `guardMax`, after `scalars`). Version
+// 9 `Launch::programmatic` as a byte of `Programmatic` (2: in one wave).
 //
 // Weights apart (kFlagWeightsApart): the image ends after the weight
 // block's length with a u64 weights id (weightsId()) instead of the bytes.
@@ -50,7 +51,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 8;
+constexpr uint32_t kFormatVersion = 9;
 
 /// Bits of the header's flags word.
 constexpr uint32_t kFlagWeightsApart = 1u; ///< see "Weights apart" above
@@ -185,6 +186,15 @@ struct TensorMap {
   std::vector<int32_t> dimExprs;
 };
 
+/// When a launch goes as a programmatic dependent of the one before it.
+enum class Programmatic : uint8_t {
+  never = 0,
+  always = 1,
+  /// At the shapes where its grid and that of the kernel launched before it
+  /// each have at most as many blocks as the device has multiprocessors.
+  inOneWave = 2,
+};
+
 /// One launch: the kernel's parameters are its tensor maps (128-byte
 /// CUtensorMap values), then one device address per tensor of `args`, then
 /// one i64 per expression of `scalars`, then the error record's address.
@@ -195,11 +205,11 @@ struct Launch {
   uint32_t sharedBytes = 0;
   std::vector<uint32_t> args;  ///< indices into `tensors`
   std::vector<TensorMap> maps; ///< tensor-map parameters, passed first
-  /// The kernel waits for the grid before it in the stream itself
-  /// (griddepcontrol.wait, sm_90+) before touching memory: the runtime
-  /// launches it as a programmatic dependent of that grid, so that its
-  /// blocks are placed during that grid's last wave instead of after it.
-  bool programmatic = false;
+  /// Whether the runtime launches it as a programmatic dependent of the
+  /// grid before it in the stream, so that its blocks are placed during
+  /// that grid's last wave instead of after it. The kernel waits for that
+  /// grid itself (griddepcontrol.wait, sm_90+) before touching memory.
+  Programmatic programmatic = Programmatic::never;
   /// The kernel checks the indices it reads and takes the context's
   /// `ErrorRecord` as its last parameter, after `args` and `scalars`.
   bool errorRecord = false;

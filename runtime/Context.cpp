@@ -21,6 +21,7 @@
 #include "runtime/Runtime.h"
 #include "runtime/TensorMaps.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -139,13 +140,21 @@ std::string stepLabel(const brrr_context &c, size_t step) {
          std::to_string(l.block[2]) + ")";
 }
 
+/// Blocks of a grid.
+uint64_t blocksOf(const uint32_t *grid) {
+  return uint64_t(grid[0]) * grid[1] * grid[2];
+}
+
 /// Enqueues step `i` of the plan on `stream`. A programmatic launch
 /// (`Launch::programmatic`) goes through cuLaunchKernelEx as a
 /// programmatic dependent of the kernel before it in the stream, unless
 /// `overlap` is off or the driver lacks that entry point: the kernel waits
-/// for that grid's results itself, so either way it computes the same.
+/// for that grid's results itself, so either way it computes the same. One
+/// programmatic in one wave is so where its grid and `previousBlocks`, the
+/// blocks of the grid launched before it (0: none), are each at most the
+/// device's multiprocessors.
 brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
-                        bool overlap = true) {
+                        bool overlap = true, uint64_t previousBlocks = 0) {
   const Artifact &a = c.model->art;
   const CudaDriver &cu = *c.cuda;
   const Step &s = a.steps[i];
@@ -160,7 +169,11 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
             ? nullptr
             : &c.params[c.firstParam[s.index]];
     CUfunction f = c.model->functions[l.kernel];
-    if (l.programmatic && overlap && cu.cuLaunchKernelEx) {
+    uint64_t wave = uint64_t(std::max(c.model->multiprocessors, 0));
+    bool programmatic = l.programmatic == artifact::Programmatic::always ||
+                        (l.programmatic == artifact::Programmatic::inOneWave &&
+                         blocksOf(grid) <= wave && previousBlocks <= wave);
+    if (programmatic && overlap && cu.cuLaunchKernelEx) {
       CUlaunchAttribute attribute{};
       attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
       attribute.value.programmaticStreamSerializationAllowed = 1;
@@ -198,9 +211,15 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
 }
 
 brrr_status enqueuePlan(brrr_context &c, CUstream stream) {
-  for (size_t i = 0; i < c.model->art.steps.size(); ++i)
-    if (brrr_status s = enqueueStep(c, i, stream))
+  const Artifact &a = c.model->art;
+  uint64_t previousBlocks = 0;
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    if (brrr_status s = enqueueStep(c, i, stream, true, previousBlocks))
       return s;
+    if (a.steps[i].kind == Step::Kind::Launch)
+      if (uint64_t blocks = blocksOf(gridOf(c, a.steps[i].index)))
+        previousBlocks = blocks;
+  }
   return BRRR_OK;
 }
 

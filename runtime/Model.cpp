@@ -376,6 +376,11 @@ brrr_status openOnDevice(brrr_model &m) {
   Code code;
   if (brrr_status s = chooseCode(m, code))
     return s;
+  BRRR_CU(cu,
+          cu.cuDeviceGetAttribute(&m.multiprocessors,
+                                  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                  m.dev),
+          "querying the multiprocessors of device " + std::to_string(m.device));
   BRRR_CU(cu, cu.cuDevicePrimaryCtxRetain(&m.ctx, m.dev),
           "retaining the primary context of device " +
               std::to_string(m.device));

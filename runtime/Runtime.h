@@ -78,6 +78,10 @@ struct brrr_model {
   int device = -1; ///< -1: inspection only
   const brrr::runtime::CudaDriver *cuda = nullptr;
   CUdevice dev = 0;
+  /// The device's multiprocessors: a launch that is programmatic in one
+  /// wave (artifact::Programmatic::inOneWave) is so where its grid and the
+  /// one before it each have at most this many blocks.
+  int multiprocessors = 0;
   CUcontext ctx = nullptr; ///< the device's retained primary context
   CUmodule module = nullptr;
   std::vector<CUfunction> functions; ///< by kernel index

@@ -554,7 +554,11 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
       if (auto shared =
               fusion->getAttrOfType<SharedPlanAttr>(kSharedPlanAttrName))
         launch.sharedBytes = shared.getBytes();
-      launch.programmatic = fusion->hasAttr("brrr.programmatic");
+      launch.programmatic = fusion->hasAttr("brrr.programmatic")
+                                ? art::Programmatic::always
+                            : fusion->hasAttr(kProgrammaticInOneWaveAttrName)
+                                ? art::Programmatic::inOneWave
+                                : art::Programmatic::never;
       return success();
     };
     // Kernels for ranges of a product's rows (kLaunchVariantsAttrName), in
@@ -580,8 +584,9 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
         for (NamedAttribute entry : entries)
           if (entry.getName() != "rows")
             fusion->setAttr(entry.getName(), entry.getValue());
-        for (StringRef name : {"brrr.programmatic", "brrr.tensor_maps",
-                               kGridExtentsAttrName.data()})
+        for (StringRef name :
+             {"brrr.programmatic", kProgrammaticInOneWaveAttrName.data(),
+              "brrr.tensor_maps", kGridExtentsAttrName.data()})
           if (!entries.get(name))
             fusion->removeAttr(name);
         art::Launch variant = launch;

@@ -52,13 +52,21 @@ int64_t blocksOf(const KernelInfo &info) {
 ///   multiprocessors): BERT-base at batch 32, whose products run several
 ///   waves, ran 3-5% slower with its products placed early, while at batch
 ///   1 (one wave each) it ran 4% faster.
+/// A kernel whose grid is read at run time meets the second condition at
+/// some shapes and not at others: where it takes a whole multiprocessor,
+/// it waits for the kernel before it, and the runtime launches it early at
+/// the shapes where both grids are one wave (`brrr.programmatic_in_one_wave`).
+bool takesWholeMultiprocessor(const KernelInfo &info, TargetAttr target) {
+  return info.wholeMultiprocessor ||
+         2 * (info.sharedBytes + kSharedReservedPerBlock) >
+             target.getSharedPerMultiprocessor();
+}
+
 bool launchesEarly(const KernelInfo &info, const KernelInfo *previous,
                    TargetAttr target) {
   int64_t multiprocessors = target.getMultiprocessors();
-  bool whole = info.wholeMultiprocessor ||
-               2 * (info.sharedBytes + kSharedReservedPerBlock) >
-                   target.getSharedPerMultiprocessor();
-  return whole && blocksOf(info) <= multiprocessors &&
+  return takesWholeMultiprocessor(info, target) &&
+         blocksOf(info) <= multiprocessors &&
          (!previous || blocksOf(*previous) <= multiprocessors);
 }
 
@@ -228,11 +236,14 @@ struct OutlineKernelsPass
           fusion->setAttr(kSharedPlanAttrName, shared);
           if (failed(vinfo))
             return WalkResult::interrupt();
-          // Launched in stream order: it lets the next kernel launch early
-          // but waits for nothing itself.
+          // Its grid is read at run time: where it takes a whole
+          // multiprocessor, the runtime launches it early at the shapes
+          // where that pays.
+          bool inOneWave =
+              programmatic && takesWholeMultiprocessor(*vinfo, target);
           if (programmatic)
             beginWithGridDependency(
-                kernels.lookupSymbol<gpu::GPUFuncOp>(vinfo->name), false);
+                kernels.lookupSymbol<gpu::GPUFuncOp>(vinfo->name), inOneWave);
           SmallVector<NamedAttribute> entries = {
               b.getNamedAttr("rows", variant.get("rows")),
               b.getNamedAttr("brrr.kernel", b.getStringAttr(vinfo->name)),
@@ -251,6 +262,9 @@ struct OutlineKernelsPass
           if (vinfo->tensorMaps)
             entries.push_back(
                 b.getNamedAttr("brrr.tensor_maps", vinfo->tensorMaps));
+          if (inOneWave)
+            entries.push_back(b.getNamedAttr(kProgrammaticInOneWaveAttrName,
+                                             b.getUnitAttr()));
           launches.push_back(b.getDictionaryAttr(entries));
         }
         fusion->setAttr(kLaunchVariantsAttrName, b.getArrayAttr(launches));
@@ -272,7 +286,13 @@ struct OutlineKernelsPass
       fusion->setAttr("brrr.bytes", b.getI64IntegerAttr(info->bytes));
       if (info->tensorMaps)
         fusion->setAttr("brrr.tensor_maps", info->tensorMaps);
-      if (programmatic) {
+      if (programmatic && !info->gridExtents.empty()) {
+        bool inOneWave = takesWholeMultiprocessor(*info, target);
+        beginWithGridDependency(
+            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), inOneWave);
+        if (inOneWave)
+          fusion->setAttr(kProgrammaticInOneWaveAttrName, b.getUnitAttr());
+      } else if (programmatic) {
         bool early =
             launchesEarly(*info, previous ? &*previous : nullptr, target);
         beginWithGridDependency(

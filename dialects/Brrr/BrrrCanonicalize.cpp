@@ -292,6 +292,58 @@ struct TransposeOfUnitDims : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// transpose(f(x, y, ...)) -> f(x', y', ...) for an elementwise f over
+/// symbolic extents, where each operand, broadcast to f's rank, moves only
+/// dimensions of extent 1 under the permutation (x' a reshape of x): f
+/// computes in the transposed order and no kernel moves its result.
+/// Llama's rotary frequencies, inv_freq [1, d/2, 1] * positions [1, 1,
+/// seq] read as [1, seq, d/2], are one.
+struct TransposeOfElementwise : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *f = op.getInput().getDefiningOp();
+    if (!f ||
+        !(f->hasTrait<OpTrait::Elementwise>() ||
+          isa<AddOp, AndOp, DivOp, MaxOp, MinOp, MulOp, OrOp, PowOp, RemOp,
+              SubOp, XorOp, CompareOp, WhereOp>(f)) ||
+        f->getNumResults() != 1 || f->getNumRegions() != 0 ||
+        !isSymbolic(op.getType()) || !f->getResult(0).hasOneUse())
+      return rewriter.notifyMatchFailure(op,
+                                         "not of a symbolic elementwise op");
+    ArrayRef<int64_t> perm = op.getPerm();
+    size_t rank = perm.size();
+    SmallVector<Value> operands;
+    for (Value x : f->getOperands()) {
+      auto t = dyn_cast<RankedTensorType>(x.getType());
+      if (!t || size_t(t.getRank()) > rank)
+        return rewriter.notifyMatchFailure(f, "an operand of another rank");
+      // x at f's rank (broadcast's leading units), then permuted.
+      SmallVector<AffineExpr> extents(rank - t.getRank(),
+                                      getAffineConstantExpr(1, getContext()));
+      llvm::append_range(extents, extentsOf(t));
+      SmallVector<int64_t> moved;
+      SmallVector<AffineExpr> permuted;
+      for (int64_t p : perm) {
+        permuted.push_back(extents[p]);
+        if (!isUnitExtent(extents[p]))
+          moved.push_back(p);
+      }
+      if (!llvm::is_sorted(moved))
+        return rewriter.notifyMatchFailure(f, "an operand would move");
+      auto type = tensorTypeOf(getContext(), permuted, t.getElementType());
+      operands.push_back(
+          type == t ? x
+                    : Value(ReshapeOp::create(rewriter, op.getLoc(), type, x)));
+    }
+    OperationState state(f->getLoc(), f->getName(), operands,
+                         TypeRange{op.getType()}, f->getAttrs());
+    Operation *g = rewriter.create(state);
+    rewriter.replaceOp(op, g->getResult(0));
+    return success();
+  }
+};
+
 /// transpose(weights) -> weights': a transposed weight blob (Gemm with
 /// transB, exported Linear layers) is permuted once, at compile time, so
 /// no kernel moves it on every run. Small constants fold in fold().
@@ -435,6 +487,36 @@ struct PowToMultiplications : OpRewritePattern<PowOp> {
       y = mul(square, square);
     }
     rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+RankedTensorType broadcastTypeOf(ArrayRef<Type> types, Type element,
+                                 MLIRContext *ctx);
+
+/// matmul(A [..., M, 1], B [..., 1, N]) over symbolic extents -> A * B:
+/// a contraction of one term is one product per element, broadcast as the
+/// product broadcasts its batch. Llama's rotary frequencies are
+/// inv_freq [1, d/2, 1] @ positions [1, 1, seq], an outer product over the
+/// sequence.
+struct OuterProductAsMultiply : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto a = cast<RankedTensorType>(op.getLhs().getType());
+    auto b = cast<RankedTensorType>(op.getRhs().getType());
+    if (a.getRank() < 2 || b.getRank() < 2 || !isSymbolic(op.getType()) ||
+        a.getDimSize(a.getRank() - 1) != 1 ||
+        b.getDimSize(b.getRank() - 2) != 1 ||
+        a.getElementType() != op.getType().getElementType() ||
+        b.getElementType() != op.getType().getElementType())
+      return rewriter.notifyMatchFailure(op, "not a symbolic outer product");
+    RankedTensorType t =
+        broadcastTypeOf({a, b}, a.getElementType(), op.getContext());
+    if (t != op.getType())
+      return rewriter.notifyMatchFailure(op, "broadcasts otherwise");
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getType(), op.getLhs(),
+                                       op.getRhs());
     return success();
   }
 };
@@ -1064,7 +1146,7 @@ void AddOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<TransposeAfterProduct>(context);
+  results.add<TransposeAfterProduct, OuterProductAsMultiply>(context);
 }
 
 void MulOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -1084,6 +1166,6 @@ void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<ComposeTransposeChain, TransposeWeights, TransposeOfUnitDims>(
-      context);
+  results.add<ComposeTransposeChain, TransposeWeights, TransposeOfUnitDims,
+              TransposeOfElementwise>(context);
 }

@@ -49,7 +49,7 @@ TEST(ArtifactTest, RoundTripKeepsEveryField) {
   a.launches[1].grid[2] = 3;
   a.launches[1].block[1] = 2;
   a.launches[2].sharedBytes = 4096;
-  a.launches[2].programmatic = true;
+  a.launches[2].programmatic = brrr::artifact::Programmatic::inOneWave;
   a.launches[0].errorRecord = true;
   a.checks = {{"/embeddings/Gather", "Gather"}, {"", "ScatterND"}};
   std::vector<uint8_t> image = serialize(a);
@@ -207,7 +207,8 @@ TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   std::vector<uint8_t> image = serialize(makeTestArtifact());
   // 1: before tensor maps; 2: before im2col maps and element strides; 3:
   // before programmatic launches; 4: before index checks; 5: before the
-  // flags word; 6: before symbolic shapes.
+  // flags word; 6: before symbolic shapes; 7: before guards; 8: before
+  // programmatic launches in one wave.
   for (uint8_t version = 1; version < kFormatVersion; ++version) {
     image[8] = version;
     EXPECT_EQ(rejection(image),
@@ -337,7 +338,7 @@ TEST(ArtifactTest, ExactArchMustBeABool) {
             "artifact field exactArch is 2 at offset 32, expected 0 or 1");
 }
 
-TEST(ArtifactTest, ProgrammaticMustBeABool) {
+TEST(ArtifactTest, ProgrammaticMustBeOneOfItsValues) {
   Artifact a = makeTestArtifact();
   a.weights.clear();
   a.arenaBytes = 0;
@@ -352,7 +353,7 @@ TEST(ArtifactTest, ProgrammaticMustBeABool) {
   image[at] = 3;
   EXPECT_EQ(rejection(image), "artifact field launches[2].programmatic is 3 "
                               "at offset " +
-                                  std::to_string(at) + ", expected 0 or 1");
+                                  std::to_string(at) + ", expected 0, 1 or 2");
 }
 
 TEST(ArtifactTest, IndexOutOfRange) {

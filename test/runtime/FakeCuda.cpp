@@ -387,7 +387,9 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
   computeCapability(major, minor);
   *value = attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR   ? major
            : attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ? minor
-                                                                  : 0;
+           : attr == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+               ? int(env("FAKE_CUDA_MULTIPROCESSORS", 132))
+               : 0;
   return CUDA_SUCCESS;
 }
 

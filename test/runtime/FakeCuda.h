@@ -10,6 +10,7 @@
 //   FAKE_CUDA_DEVICE_COUNT      visible devices (default 1)
 //   FAKE_CUDA_CC                compute capability "major.minor" (9.0)
 //   FAKE_CUDA_MEMORY            device memory in bytes (1 GiB)
+//   FAKE_CUDA_MULTIPROCESSORS   multiprocessors (132)
 //   FAKE_CUDA_INIT_ERROR        a CUresult for cuInit to return (0)
 //   FAKE_CUDA_EXEC_UPDATE_FAILS nonzero: cuGraphExecUpdate_v2 always fails
 //   FAKE_CUDA_TENSOR_MAP_ERROR  a CUresult for cuTensorMapEncodeTiled and

@@ -189,8 +189,8 @@ TEST_F(FakeDriverTest, ProfileTimesEveryLaunch) {
 // so it launches them plainly.
 TEST_F(FakeDriverTest, ProgrammaticLaunchesAreDependents) {
   brrr::artifact::Artifact a = makeTestArtifact();
-  a.launches[1].programmatic = true;
-  a.launches[2].programmatic = true;
+  a.launches[1].programmatic = brrr::artifact::Programmatic::always;
+  a.launches[2].programmatic = brrr::artifact::Programmatic::always;
   openAndCreate(a);
   Buffers b;
   ASSERT_EQ(run(b), BRRR_OK) << lastError();

@@ -391,6 +391,34 @@ TEST_F(GuardedShapesTest, ProfileTimesOnlyTheLaunchesMadeAtTheShapes) {
   }
 }
 
+/// The symbolic model with both kernels programmatic in one wave, on a
+/// device of 4 multiprocessors: each grid is 2 * batch blocks.
+class OneWaveShapesTest : public ShapesTest {
+protected:
+  Artifact artifact() override {
+    Artifact a = makeSymbolicArtifact();
+    for (Launch &l : a.launches)
+      l.programmatic = brrr::artifact::Programmatic::inOneWave;
+    return a;
+  }
+  ScopedEnv multiprocessors{"FAKE_CUDA_MULTIPROCESSORS", "4"};
+};
+
+// Up to 2 images both grids fit one wave and both kernels launch as
+// programmatic dependents; from 3 neither does (the first's grid is above
+// one wave, and the second follows it). Each shape's graph keeps its own.
+TEST_F(OneWaveShapesTest, LaunchesEarlyWhereTheGridsAreOneWave) {
+  int64_t launches = int64_t(makeSymbolicArtifact().launches.size());
+  ASSERT_EQ(launches, 2);
+  for (int64_t batch : {1, 3, 2, 4, 1, 3}) {
+    ASSERT_EQ(setBatch(batch), BRRR_OK) << brrr_last_error();
+    int64_t before = fakeStats().programmaticRun;
+    runAndCheck(batch, /*host=*/true);
+    EXPECT_EQ(fakeStats().programmaticRun - before, batch <= 2 ? launches : 0)
+        << "at batch " << batch;
+  }
+}
+
 TEST_F(ShapesTest, EachShapeCapturesOnceThenReplays) {
   for (int64_t batch : {1, 2, 1, 2, 2, 1}) {
     ASSERT_EQ(setBatch(batch), BRRR_OK);

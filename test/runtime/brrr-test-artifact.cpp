@@ -130,7 +130,11 @@ int printLaunches(const char *tool, const char *path) {
     std::printf("launch %s grid %u,%u,%u block %u,%u,%u%s%s\n",
                 a.kernels[l.kernel].name.c_str(), l.grid[0], l.grid[1],
                 l.grid[2], l.block[0], l.block[1], l.block[2],
-                l.programmatic ? " programmatic" : "",
+                l.programmatic == brrr::artifact::Programmatic::always
+                    ? " programmatic"
+                : l.programmatic == brrr::artifact::Programmatic::inOneWave
+                    ? " programmatic-in-one-wave"
+                    : "",
                 l.errorRecord ? " error-record" : "");
     if (l.gridExprs[0] != -1) {
       std::printf("  grid");
