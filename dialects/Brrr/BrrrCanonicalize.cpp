@@ -344,6 +344,119 @@ struct TransposeOfElementwise : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// f(transpose(x), y, ...) -> transpose(f(x, y', ...)) over symbolic
+/// extents, for f elementwise, a slice or a concatenation, where some
+/// operand is a transpose that moves extents above 1 and every other is a
+/// transpose of the same permutation or, read in x's order, moves only
+/// units (y' a view of y): f computes in x's order, and the transpose
+/// moves on toward what reads it. Llama's rotary embedding rotates the
+/// heads' queries and keys after their transposes to [batch, heads, seq,
+/// d]; so it runs over [batch, seq, heads, d], and attention reads the
+/// result through the transpose as it reads any head.
+struct SinkTranspose : RewritePattern {
+  SinkTranspose(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  /// Whether `perm` keeps the order of the dimensions of `extents` above 1.
+  static bool movesOnlyUnits(ArrayRef<AffineExpr> extents,
+                             ArrayRef<int64_t> perm) {
+    SmallVector<int64_t> moved;
+    for (int64_t p : perm)
+      if (!isUnitExtent(extents[p]))
+        moved.push_back(p);
+    return llvm::is_sorted(moved);
+  }
+
+  LogicalResult matchAndRewrite(Operation *f,
+                                PatternRewriter &rewriter) const override {
+    bool elementwise = f->hasTrait<OpTrait::Elementwise>() ||
+                       isa<AddOp, AndOp, DivOp, MaxOp, MinOp, MulOp, OrOp,
+                           PowOp, RemOp, SubOp, XorOp, CompareOp, WhereOp>(f);
+    if (!(elementwise || isa<SliceOp, ConcatOp>(f)) ||
+        f->getNumResults() != 1 || f->getNumRegions() != 0 ||
+        !isa_and_nonnull<BrrrDialect>(f->getDialect()))
+      return failure();
+    auto type = cast<RankedTensorType>(f->getResult(0).getType());
+    if (!isSymbolic(type))
+      return failure();
+    // A scale by one value stays after the transpose, where attention and
+    // the products read it as their scale.
+    if (elementwise && f->getNumOperands() == 2 &&
+        llvm::any_of(f->getOperands(), [](Value x) {
+          auto t = cast<RankedTensorType>(x.getType());
+          return t.hasStaticShape() && t.getNumElements() == 1;
+        }))
+      return rewriter.notifyMatchFailure(f, "a scale by one value");
+    size_t rank = type.getRank();
+    // The permutation of the first operand's transpose that moves extents
+    // above 1.
+    SmallVector<int64_t> perm;
+    for (Value x : f->getOperands())
+      if (auto t = x.getDefiningOp<TransposeOp>())
+        if (!movesOnlyUnits(extentsOf(t.getInput().getType()), t.getPerm())) {
+          perm.assign(t.getPerm().begin(), t.getPerm().end());
+          break;
+        }
+    if (perm.size() != rank)
+      return rewriter.notifyMatchFailure(f, "no transpose to sink");
+    // f's operands in x's order: inverse[perm[i]] = i.
+    SmallVector<int64_t> inverse(rank);
+    for (auto [i, p] : llvm::enumerate(perm))
+      inverse[p] = int64_t(i);
+    auto back = [&](ArrayRef<AffineExpr> extents) {
+      SmallVector<AffineExpr> out(rank);
+      for (auto [i, p] : llvm::enumerate(perm))
+        out[p] = extents[i];
+      return out;
+    };
+    SmallVector<Value> operands;
+    for (Value y : f->getOperands()) {
+      auto t = cast<RankedTensorType>(y.getType());
+      if (auto tr = y.getDefiningOp<TransposeOp>();
+          tr && tr.getPerm() == ArrayRef<int64_t>(perm)) {
+        operands.push_back(tr.getInput());
+        continue;
+      }
+      if (size_t(t.getRank()) > rank)
+        return rewriter.notifyMatchFailure(f, "an operand of higher rank");
+      SmallVector<AffineExpr> extents(rank - t.getRank(),
+                                      getAffineConstantExpr(1, getContext()));
+      llvm::append_range(extents, extentsOf(t));
+      if (!movesOnlyUnits(extents, inverse))
+        return rewriter.notifyMatchFailure(f, "an operand would move");
+      auto viewed =
+          tensorTypeOf(getContext(), back(extents), t.getElementType());
+      operands.push_back(viewed == t ? y
+                                     : Value(ReshapeOp::create(
+                                           rewriter, f->getLoc(), viewed, y)));
+    }
+    SmallVector<AffineExpr> resultExtents = back(extentsOf(type));
+    auto inner =
+        tensorTypeOf(getContext(), resultExtents, type.getElementType());
+    Value computed;
+    if (auto slice = dyn_cast<SliceOp>(f)) {
+      SmallVector<int64_t> starts(rank), sizes(rank), steps(rank);
+      for (auto [i, p] : llvm::enumerate(perm)) {
+        starts[p] = slice.getStarts()[i];
+        sizes[p] = slice.getSizes()[i];
+        steps[p] = slice.getSteps()[i];
+      }
+      computed = SliceOp::create(rewriter, f->getLoc(), inner, operands[0],
+                                 starts, sizes, steps,
+                                 extentsAttrOf(getContext(), resultExtents));
+    } else if (auto concat = dyn_cast<ConcatOp>(f)) {
+      computed = ConcatOp::create(rewriter, f->getLoc(), inner, operands,
+                                  perm[concat.getAxis()]);
+    } else {
+      OperationState state(f->getLoc(), f->getName(), operands,
+                           TypeRange{inner}, f->getAttrs());
+      computed = rewriter.create(state)->getResult(0);
+    }
+    rewriter.replaceOpWithNewOp<TransposeOp>(f, type, computed, perm);
+    return success();
+  }
+};
+
 /// transpose(weights) -> weights': a transposed weight blob (Gemm with
 /// transB, exported Linear layers) is permuted once, at compile time, so
 /// no kernel moves it on every run. Small constants fold in fold().
@@ -1168,4 +1281,7 @@ void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
   results.add<ComposeTransposeChain, TransposeWeights, TransposeOfUnitDims,
               TransposeOfElementwise>(context);
+  // Registered with the transposes it moves: it matches the ops that read
+  // them.
+  results.add<SinkTranspose>(context);
 }
