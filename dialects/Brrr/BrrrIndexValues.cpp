@@ -74,10 +74,11 @@ public:
     return {lo, hi};
   }
 
-  /// Whether every value of `indices` lies in [0, extent) at every value
-  /// of the symbols.
-  bool within(Value indices, const IndexValues &iv, AffineExpr extent) {
-    auto [lo, hi] = bounds(iv, extentsOf(typeOf(indices)), extent.getContext());
+  /// Whether every value of `iv` over `extents` lies in [0, extent) at
+  /// every value of the symbols.
+  bool within(const IndexValues &iv, ArrayRef<AffineExpr> extents,
+              AffineExpr extent) {
+    auto [lo, hi] = bounds(iv, extents, extent.getContext());
     auto low = rangeOf(lo, dims), room = rangeOf(extent - 1 - hi, dims);
     return low && room && low->first >= 0 && room->first >= 0;
   }
@@ -509,7 +510,7 @@ private:
     auto idx = sub(gather.getIndices());
     int64_t axis = gather.getAxis();
     if (!table || !idx ||
-        !within(gather.getIndices(), *idx,
+        !within(*idx, extentsOf(typeOf(gather.getIndices())),
                 extentsOf(typeOf(gather.getInput()))[axis]))
       return std::nullopt;
     int64_t a = table->coefficients[axis];
@@ -538,29 +539,47 @@ private:
     if (gather.getBatchDims() != 0)
       return std::nullopt;
     auto table = sub(gather.getInput());
-    auto idx = sub(gather.getIndices());
-    if (!table || !idx)
+    if (!table)
       return std::nullopt;
     RankedTensorType it = typeOf(gather.getIndices());
     int64_t k = it.getDimSize(it.getRank() - 1);
     SmallVector<AffineExpr> te = extentsOf(typeOf(gather.getInput()));
     if (ShapedType::isDynamic(k) || k > int64_t(te.size()))
       return std::nullopt;
-    MLIRContext *ctx = gather.getContext();
-    IndexValues out{table->offset, {}};
-    size_t grid = it.getRank() - 1;
-    out.coefficients.assign(grid, 0);
-    for (int64_t c = 0; c < k; ++c) {
-      // Component c over the grid.
-      IndexValues comp{0, SmallVector<int64_t>(idx->coefficients.begin(),
-                                               idx->coefficients.end() - 1)};
-      auto o = mulAdd(idx->coefficients.back(), c, idx->offset);
-      if (!o)
+    SmallVector<AffineExpr> gridExtents = extentsOf(it);
+    gridExtents.pop_back();
+    size_t grid = gridExtents.size();
+    // Each tuple component's function of the grid index: of its own piece
+    // where the tuples concatenate one piece a component (exporters join
+    // (arange(batch), arange(seq)) so), else of the tuples' function.
+    SmallVector<IndexValues> comps;
+    auto concat = gather.getIndices().getDefiningOp<ConcatOp>();
+    if (concat && int64_t(concat.getAxis()) == it.getRank() - 1 &&
+        int64_t(concat.getInputs().size()) == k) {
+      for (Value piece : concat.getInputs()) {
+        auto iv = sub(piece);
+        if (!iv)
+          return std::nullopt;
+        iv->coefficients.pop_back();
+        comps.push_back(*iv);
+      }
+    } else {
+      auto idx = sub(gather.getIndices());
+      if (!idx)
         return std::nullopt;
-      comp.offset = *o;
-      auto [lo, hi] = bounds(comp, extentsOf(it), ctx);
-      auto low = rangeOf(lo, dims), room = rangeOf(te[c] - 1 - hi, dims);
-      if (!low || !room || low->first < 0 || room->first < 0)
+      for (int64_t c = 0; c < k; ++c) {
+        auto o = mulAdd(idx->coefficients.back(), c, idx->offset);
+        if (!o)
+          return std::nullopt;
+        comps.push_back(
+            {*o, SmallVector<int64_t>(idx->coefficients.begin(),
+                                      idx->coefficients.end() - 1)});
+      }
+    }
+    IndexValues out{table->offset, SmallVector<int64_t>(grid, 0)};
+    for (int64_t c = 0; c < k; ++c) {
+      const IndexValues &comp = comps[c];
+      if (!within(comp, gridExtents, te[c]))
         return std::nullopt;
       int64_t a = table->coefficients[c];
       auto shifted = mulAdd(a, comp.offset, out.offset);

@@ -109,3 +109,33 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 16
     return %wraps, %past, %cz : tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>, tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>, tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1 + 1)>>
   }
 }
+
+// -----
+
+// A lookup by index tuples (0, p) into a table whose element is its column:
+// position p, at every shape, when the tuples stay inside the table (16
+// columns for positions up to 15); a table of 12 columns may be read past
+// its end, and the lookup stays.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 16>]} {
+  // CHECK-LABEL: func.func @tuples
+  // CHECK: %[[T:.+]] = brrr.constant dense<true> : tensor<1xi1>
+  // CHECK: %[[E:.+]] = brrr.expand %[[T]]
+  // CHECK: %[[G:.+]] = brrr.gather_nd
+  // CHECK: %[[C:.+]] = brrr.compare eq %[[G]]
+  // CHECK: return %[[E]], %[[C]]
+  func.func @tuples() -> (tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>, tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>) {
+    %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : tensor<16xi64>
+    %cols = brrr.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]> : tensor<2x16xi64>
+    %short = brrr.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]> : tensor<2x12xi64>
+    %zero = brrr.constant dense<0> : tensor<1x1xi64>
+    %r = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<16xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+    %col = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<?x1xi64, #brrr.extents<()[s0, s1] -> (s1, 1)>>
+    %row = brrr.expand %zero : tensor<1x1xi64> -> tensor<?x1xi64, #brrr.extents<()[s0, s1] -> (s1, 1)>>
+    %tuples = brrr.concat %row, %col {axis = 1 : i64} : (tensor<?x1xi64, #brrr.extents<()[s0, s1] -> (s1, 1)>>, tensor<?x1xi64, #brrr.extents<()[s0, s1] -> (s1, 1)>>) -> tensor<?x2xi64, #brrr.extents<()[s0, s1] -> (s1, 2)>>
+    %g = brrr.gather_nd %cols, %tuples {batch_dims = 0 : i64} : (tensor<2x16xi64>, tensor<?x2xi64, #brrr.extents<()[s0, s1] -> (s1, 2)>>) -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+    %same = brrr.compare eq %g, %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>, tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>
+    %h = brrr.gather_nd %short, %tuples {batch_dims = 0 : i64} : (tensor<2x12xi64>, tensor<?x2xi64, #brrr.extents<()[s0, s1] -> (s1, 2)>>) -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+    %past = brrr.compare eq %h, %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>, tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>
+    return %same, %past : tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>, tensor<?xi1, #brrr.extents<()[s0, s1] -> (s1)>>
+  }
+}
