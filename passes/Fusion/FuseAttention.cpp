@@ -587,20 +587,63 @@ Value repeatedHeadsOf(Value kv) {
   return expand.getInput();
 }
 
+/// `v` = cast(views(x)) over symbolic extents, views being reshapes,
+/// transposes and expands: views(cast(x)), so that the cast rounds x where
+/// it is computed (a projection's epilogue) and attention reads the views
+/// in place, as it reads a 16-bit model's (an f32 model's grouped keys and
+/// values, rounded after their heads were ungrouped). `v` itself otherwise.
+Value castBeforeViews(OpBuilder &b, Location loc, Value v) {
+  auto c = v.getDefiningOp<CastOp>();
+  if (!c || !isSymbolic(c.getType()))
+    return v;
+  SmallVector<Operation *> views;
+  Value x = c.getInput();
+  while (Operation *op = x.getDefiningOp()) {
+    if (!isa<ReshapeOp, TransposeOp, ExpandOp>(op))
+      break;
+    views.push_back(op);
+    x = op->getOperand(0);
+  }
+  if (views.empty())
+    return v;
+  Type et = elementOf(v);
+  Value y =
+      CastOp::create(b, loc, cast<RankedTensorType>(x.getType()).clone(et), x);
+  for (Operation *view : llvm::reverse(views)) {
+    OperationState state(
+        loc, view->getName(), ValueRange{y},
+        TypeRange{
+            cast<RankedTensorType>(view->getResult(0).getType()).clone(et)},
+        view->getAttrs());
+    y = b.create(state)->getResult(0);
+  }
+  return y;
+}
+
 /// Keys and values without their repeated heads, when both repeat the same
 /// heads the same way: y viewed as [B, Hk, S, D] each, and the kernel reads
 /// head h / G, so the repeated heads are never copied. Otherwise both as
-/// they are (the op needs as many key heads as value heads).
+/// they are (the op needs as many key heads as value heads). A cast of the
+/// repeated heads (an f32 model's keys rounded for 16-bit products) is a
+/// cast of y's view.
 void ungroupHeads(OpBuilder &b, Location loc, Value &key, Value &value) {
-  Value k = repeatedHeadsOf(key), v = repeatedHeadsOf(value);
+  auto uncast = [](Value kv) {
+    auto c = kv.getDefiningOp<CastOp>();
+    return c ? c.getInput() : kv;
+  };
+  Value k = repeatedHeadsOf(uncast(key)), v = repeatedHeadsOf(uncast(value));
   if (!k || !v || shapeOf(k)[1] != shapeOf(v)[1])
     return;
   auto view = [&](Value y, Value kv) -> Value {
     ArrayRef<int64_t> s = shapeOf(y);
-    auto kt = cast<RankedTensorType>(kv.getType());
-    auto type = shapedLike(cast<RankedTensorType>(y.getType()),
-                           {s[0], s[1], s[3], s[4]}, kt.getElementType());
-    return ReshapeOp::create(b, loc, type, y);
+    auto yt = cast<RankedTensorType>(y.getType());
+    auto type = shapedLike(yt, {s[0], s[1], s[3], s[4]}, yt.getElementType());
+    Value viewed = ReshapeOp::create(b, loc, type, y);
+    Type et = cast<RankedTensorType>(kv.getType()).getElementType();
+    return et == yt.getElementType()
+               ? viewed
+               : castBeforeViews(
+                     b, loc, CastOp::create(b, loc, type.clone(et), viewed));
   };
   key = view(k, key);
   value = view(v, value);
@@ -653,11 +696,22 @@ struct FuseAttentionPass
         if (elementOf(*v) != et)
           *v = CastOp::create(
               b, loc, cast<RankedTensorType>(v->getType()).clone(et), *v);
-      // K^T as the exporters write it is a transpose of the keys: take them.
+      // K^T as the exporters write it is a transpose of the keys: take them
+      // (rounded, where the transpose was).
       Value key;
+      Operation *made = nullptr;
+      auto rounded = m.keyT.getDefiningOp<CastOp>();
       if (auto t = m.keyT.getDefiningOp<TransposeOp>();
           t && t.getPerm() == ArrayRef<int64_t>{0, 1, 3, 2}) {
         key = t.getInput();
+      } else if (auto t = rounded
+                              ? rounded.getInput().getDefiningOp<TransposeOp>()
+                              : TransposeOp();
+                 t && t.getPerm() == ArrayRef<int64_t>{0, 1, 3, 2}) {
+        auto kType = cast<RankedTensorType>(t.getInput().getType());
+        key = CastOp::create(b, loc, kType.clone(elementOf(m.keyT)),
+                             t.getInput());
+        made = key.getDefiningOp();
       } else {
         auto kT = cast<RankedTensorType>(m.keyT.getType());
         auto kType = shapedLike(kT,
@@ -666,8 +720,13 @@ struct FuseAttentionPass
                                 kT.getElementType());
         key = TransposeOp::create(b, loc, kType, m.keyT,
                                   b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+        made = key.getDefiningOp();
       }
       ungroupHeads(b, loc, key, m.value);
+      // What was made above for the keys, where their ungrouped view took
+      // its place.
+      if (made && key != made->getResult(0) && made->use_empty())
+        made->erase();
       if (m.windowMask)
         m.bias = windowBias(b, loc, m.windowMask, m.bias);
       auto attention = AttentionOp::create(
@@ -678,6 +737,19 @@ struct FuseAttentionPass
       old.getResult().replaceAllUsesWith(attention.getResult());
       eraseDead(old);
     }
+    // What the attentions left unread over symbolic extents (an f32
+    // model's keys rounded for the products they no longer feed): gone
+    // before the gate of the next pass sees it. Last to first, so that a
+    // chain goes at once.
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (!op->getParentOfType<FusionOp>())
+        ops.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(ops))
+      if (op->getNumResults() && op->use_empty() && isPure(op) &&
+          llvm::any_of(op->getResultTypes(), isSymbolic))
+        op->erase();
     // Over symbolic sequences, attention compiles as one kernel only: say
     // why one did not become it.
     WalkResult walk = getOperation().walk([&](SoftmaxOp sm) {

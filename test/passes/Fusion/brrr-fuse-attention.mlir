@@ -469,3 +469,51 @@ func.func @SymbolicAnticausal(%q: tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] 
   return %o : tensor<?x2x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
 }
 }
+
+// -----
+
+// An f32 model's grouped-query attention with 16-bit products, over a
+// symbolic sequence: keys and values of 2 heads repeated to 4 (repeat_kv's
+// expand), rounded after the repeat and K^T's transpose. The attention
+// takes the 2 heads (the kernel reads head h / 2) and the rounding moves
+// before the views, onto the projections' outputs, so attention reads
+// the keys and values through their head transposes in place; nothing is
+// expanded and no rounding is left after a transpose.
+// CHECK-LABEL: func.func @SymbolicGroupedRounded
+// CHECK-DAG: %[[KR:.+]] = brrr.cast %arg1 : tensor<?x?x2x16xf32{{.+}} -> tensor<?x?x2x16xf16
+// CHECK-DAG: %[[VR:.+]] = brrr.cast %arg2 : tensor<?x?x2x16xf32{{.+}} -> tensor<?x?x2x16xf16
+// CHECK-DAG: brrr.transpose %[[KR]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-DAG: brrr.transpose %[[VR]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK: brrr.attention %arg0, %{{.+}}, %{{.+}} {causal, scale = 2.500000e-01 : f64} : tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>, tensor<?x2x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 16)>>, tensor<?x2x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 16)>>
+// CHECK-NOT: brrr.expand
+// CHECK-NOT: brrr.softmax
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64>]} {
+func.func @SymbolicGroupedRounded(%q: tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>, %k: tensor<?x?x2x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 2, 16)>>, %v: tensor<?x?x2x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 2, 16)>>) -> tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>> {
+  %c = brrr.constant dense<2.500000e-01> : tensor<f16>
+  %keep = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %drop = brrr.constant dense<0xFC00> : tensor<f16>
+  %range = brrr.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]> : tensor<64xi64>
+  %r = brrr.slice %range {extents = #brrr.extents<()[s0, s1] -> (s1)>, sizes = array<i64: -9223372036854775808>, starts = array<i64: 0>, steps = array<i64: 1>} : tensor<64xi64> -> tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>>
+  %i = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<?x1xi64, #brrr.extents<()[s0, s1] -> (s1, 1)>>
+  %j = brrr.reshape %r : tensor<?xi64, #brrr.extents<()[s0, s1] -> (s1)>> -> tensor<1x?xi64, #brrr.extents<()[s0, s1] -> (1, s1)>>
+  %cond = brrr.compare le %j, %i : tensor<1x?xi64, #brrr.extents<()[s0, s1] -> (1, s1)>>, tensor<?x1xi64, #brrr.extents<()[s0, s1] -> (s1, 1)>> -> tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s1, s1)>>
+  %m = brrr.where %cond, %keep, %drop : tensor<?x?xi1, #brrr.extents<()[s0, s1] -> (s1, s1)>>, tensor<f16>, tensor<f16> -> tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s1, s1)>>
+  %kt = brrr.transpose %k {perm = array<i64: 0, 2, 1, 3>} : tensor<?x?x2x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 2, 16)>> -> tensor<?x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 16)>>
+  %k5 = brrr.reshape %kt : tensor<?x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 16)>> -> tensor<?x2x1x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 1, s1, 16)>>
+  %ke = brrr.expand %k5 : tensor<?x2x1x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 1, s1, 16)>> -> tensor<?x2x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 2, s1, 16)>>
+  %k4 = brrr.reshape %ke : tensor<?x2x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 2, s1, 16)>> -> tensor<?x4x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>
+  %kT = brrr.transpose %k4 {perm = array<i64: 0, 1, 3, 2>} : tensor<?x4x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>> -> tensor<?x4x16x?xf32, #brrr.extents<()[s0, s1] -> (s0, 4, 16, s1)>>
+  %kT16 = brrr.cast %kT : tensor<?x4x16x?xf32, #brrr.extents<()[s0, s1] -> (s0, 4, 16, s1)>> -> tensor<?x4x16x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, 16, s1)>>
+  %vt = brrr.transpose %v {perm = array<i64: 0, 2, 1, 3>} : tensor<?x?x2x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 2, 16)>> -> tensor<?x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 16)>>
+  %v5 = brrr.reshape %vt : tensor<?x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 16)>> -> tensor<?x2x1x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 1, s1, 16)>>
+  %ve = brrr.expand %v5 : tensor<?x2x1x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 1, s1, 16)>> -> tensor<?x2x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 2, s1, 16)>>
+  %v4 = brrr.reshape %ve : tensor<?x2x2x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 2, s1, 16)>> -> tensor<?x4x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>
+  %v16 = brrr.cast %v4 : tensor<?x4x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>> -> tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>
+  %s = brrr.matmul %q, %kT16 : tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>, tensor<?x4x16x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, 16, s1)>> -> tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>
+  %ss = brrr.mul %s, %c : tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>, tensor<f16> -> tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>
+  %x = brrr.add %ss, %m : tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>, tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s1, s1)>> -> tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>
+  %o = brrr.matmul %p, %v16 : tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>, tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>> -> tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>
+  return %o : tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>
+}
+}
