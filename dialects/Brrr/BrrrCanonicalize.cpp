@@ -272,6 +272,24 @@ struct ComposeTransposeChain : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// Whether `op` computes each element of its result from the elements of
+/// its operands at the same index (after numpy broadcasting).
+bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         isa<AddOp, AndOp, DivOp, MaxOp, MinOp, MulOp, OrOp, PowOp, RemOp,
+             SubOp, XorOp, CompareOp, WhereOp>(op);
+}
+
+/// Whether `perm` keeps the order of the dimensions of `extents` above 1:
+/// a transpose by it moves only units, and is a view.
+bool movesOnlyUnits(ArrayRef<AffineExpr> extents, ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> moved;
+  for (int64_t p : perm)
+    if (!isUnitExtent(extents[p]))
+      moved.push_back(p);
+  return llvm::is_sorted(moved);
+}
+
 /// transpose(x) -> reshape(x) where the permutation moves only size-1
 /// dimensions: the other dimensions keep their order, so every element
 /// keeps its place in memory and the transpose is a view (no kernel). A
@@ -281,12 +299,7 @@ struct TransposeOfUnitDims : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> in = op.getInput().getType().getShape();
-    SmallVector<int64_t> moved;
-    for (int64_t p : op.getPerm())
-      if (in[p] != 1)
-        moved.push_back(p);
-    if (!llvm::is_sorted(moved))
+    if (!movesOnlyUnits(extentsOf(op.getInput().getType()), op.getPerm()))
       return rewriter.notifyMatchFailure(op, "moves a dimension of size > 1");
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
     return success();
@@ -304,12 +317,9 @@ struct TransposeOfElementwise : OpRewritePattern<TransposeOp> {
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
     Operation *f = op.getInput().getDefiningOp();
-    if (!f ||
-        !(f->hasTrait<OpTrait::Elementwise>() ||
-          isa<AddOp, AndOp, DivOp, MaxOp, MinOp, MulOp, OrOp, PowOp, RemOp,
-              SubOp, XorOp, CompareOp, WhereOp>(f)) ||
-        f->getNumResults() != 1 || f->getNumRegions() != 0 ||
-        !isSymbolic(op.getType()) || !f->getResult(0).hasOneUse())
+    if (!f || !isElementwise(f) || f->getNumResults() != 1 ||
+        f->getNumRegions() != 0 || !isSymbolic(op.getType()) ||
+        !f->getResult(0).hasOneUse())
       return rewriter.notifyMatchFailure(op,
                                          "not of a symbolic elementwise op");
     ArrayRef<int64_t> perm = op.getPerm();
@@ -323,15 +333,11 @@ struct TransposeOfElementwise : OpRewritePattern<TransposeOp> {
       SmallVector<AffineExpr> extents(rank - t.getRank(),
                                       getAffineConstantExpr(1, getContext()));
       llvm::append_range(extents, extentsOf(t));
-      SmallVector<int64_t> moved;
-      SmallVector<AffineExpr> permuted;
-      for (int64_t p : perm) {
-        permuted.push_back(extents[p]);
-        if (!isUnitExtent(extents[p]))
-          moved.push_back(p);
-      }
-      if (!llvm::is_sorted(moved))
+      if (!movesOnlyUnits(extents, perm))
         return rewriter.notifyMatchFailure(f, "an operand would move");
+      SmallVector<AffineExpr> permuted;
+      for (int64_t p : perm)
+        permuted.push_back(extents[p]);
       auto type = tensorTypeOf(getContext(), permuted, t.getElementType());
       operands.push_back(
           type == t ? x
@@ -358,21 +364,9 @@ struct SinkTranspose : RewritePattern {
   SinkTranspose(MLIRContext *ctx)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
 
-  /// Whether `perm` keeps the order of the dimensions of `extents` above 1.
-  static bool movesOnlyUnits(ArrayRef<AffineExpr> extents,
-                             ArrayRef<int64_t> perm) {
-    SmallVector<int64_t> moved;
-    for (int64_t p : perm)
-      if (!isUnitExtent(extents[p]))
-        moved.push_back(p);
-    return llvm::is_sorted(moved);
-  }
-
   LogicalResult matchAndRewrite(Operation *f,
                                 PatternRewriter &rewriter) const override {
-    bool elementwise = f->hasTrait<OpTrait::Elementwise>() ||
-                       isa<AddOp, AndOp, DivOp, MaxOp, MinOp, MulOp, OrOp,
-                           PowOp, RemOp, SubOp, XorOp, CompareOp, WhereOp>(f);
+    bool elementwise = isElementwise(f);
     if (!(elementwise || isa<SliceOp, ConcatOp>(f)) ||
         f->getNumResults() != 1 || f->getNumRegions() != 0 ||
         !isa_and_nonnull<BrrrDialect>(f->getDialect()))
