@@ -290,6 +290,34 @@ bool movesOnlyUnits(ArrayRef<AffineExpr> extents, ArrayRef<int64_t> perm) {
   return llvm::is_sorted(moved);
 }
 
+/// `values` in the order `perm`: element i is values[perm[i]].
+template <typename T>
+SmallVector<T> permuted(ArrayRef<T> values, ArrayRef<int64_t> perm) {
+  SmallVector<T> out;
+  for (int64_t p : perm)
+    out.push_back(values[p]);
+  return out;
+}
+
+/// `x` at rank perm.size() (numpy's leading units) with its dimensions in
+/// the order `perm`, as a view: a reshape of x, or x itself where that
+/// changes nothing. Null where `perm` moves an extent above 1 or x's rank
+/// is higher.
+Value permutedView(PatternRewriter &rewriter, Location loc, Value x,
+                   ArrayRef<int64_t> perm) {
+  auto t = dyn_cast<RankedTensorType>(x.getType());
+  if (!t || size_t(t.getRank()) > perm.size())
+    return Value();
+  SmallVector<AffineExpr> extents(perm.size() - t.getRank(),
+                                  getAffineConstantExpr(1, x.getContext()));
+  llvm::append_range(extents, extentsOf(t));
+  if (!movesOnlyUnits(extents, perm))
+    return Value();
+  auto type = tensorTypeOf(x.getContext(), permuted<AffineExpr>(extents, perm),
+                           t.getElementType());
+  return type == t ? x : Value(ReshapeOp::create(rewriter, loc, type, x));
+}
+
 /// transpose(x) -> reshape(x) where the permutation moves only size-1
 /// dimensions: the other dimensions keep their order, so every element
 /// keeps its place in memory and the transpose is a view (no kernel). A
@@ -323,25 +351,12 @@ struct TransposeOfElementwise : OpRewritePattern<TransposeOp> {
       return rewriter.notifyMatchFailure(op,
                                          "not of a symbolic elementwise op");
     ArrayRef<int64_t> perm = op.getPerm();
-    size_t rank = perm.size();
     SmallVector<Value> operands;
     for (Value x : f->getOperands()) {
-      auto t = dyn_cast<RankedTensorType>(x.getType());
-      if (!t || size_t(t.getRank()) > rank)
-        return rewriter.notifyMatchFailure(f, "an operand of another rank");
-      // x at f's rank (broadcast's leading units), then permuted.
-      SmallVector<AffineExpr> extents(rank - t.getRank(),
-                                      getAffineConstantExpr(1, getContext()));
-      llvm::append_range(extents, extentsOf(t));
-      if (!movesOnlyUnits(extents, perm))
+      Value viewed = permutedView(rewriter, op.getLoc(), x, perm);
+      if (!viewed)
         return rewriter.notifyMatchFailure(f, "an operand would move");
-      SmallVector<AffineExpr> permuted;
-      for (int64_t p : perm)
-        permuted.push_back(extents[p]);
-      auto type = tensorTypeOf(getContext(), permuted, t.getElementType());
-      operands.push_back(
-          type == t ? x
-                    : Value(ReshapeOp::create(rewriter, op.getLoc(), type, x)));
+      operands.push_back(viewed);
     }
     OperationState state(f->getLoc(), f->getName(), operands,
                          TypeRange{op.getType()}, f->getAttrs());
@@ -398,46 +413,28 @@ struct SinkTranspose : RewritePattern {
     SmallVector<int64_t> inverse(rank);
     for (auto [i, p] : llvm::enumerate(perm))
       inverse[p] = int64_t(i);
-    auto back = [&](ArrayRef<AffineExpr> extents) {
-      SmallVector<AffineExpr> out(rank);
-      for (auto [i, p] : llvm::enumerate(perm))
-        out[p] = extents[i];
-      return out;
-    };
     SmallVector<Value> operands;
     for (Value y : f->getOperands()) {
-      auto t = cast<RankedTensorType>(y.getType());
       if (auto tr = y.getDefiningOp<TransposeOp>();
           tr && tr.getPerm() == ArrayRef<int64_t>(perm)) {
         operands.push_back(tr.getInput());
         continue;
       }
-      if (size_t(t.getRank()) > rank)
-        return rewriter.notifyMatchFailure(f, "an operand of higher rank");
-      SmallVector<AffineExpr> extents(rank - t.getRank(),
-                                      getAffineConstantExpr(1, getContext()));
-      llvm::append_range(extents, extentsOf(t));
-      if (!movesOnlyUnits(extents, inverse))
+      Value viewed = permutedView(rewriter, f->getLoc(), y, inverse);
+      if (!viewed)
         return rewriter.notifyMatchFailure(f, "an operand would move");
-      auto viewed =
-          tensorTypeOf(getContext(), back(extents), t.getElementType());
-      operands.push_back(viewed == t ? y
-                                     : Value(ReshapeOp::create(
-                                           rewriter, f->getLoc(), viewed, y)));
+      operands.push_back(viewed);
     }
-    SmallVector<AffineExpr> resultExtents = back(extentsOf(type));
+    SmallVector<AffineExpr> resultExtents =
+        permuted<AffineExpr>(extentsOf(type), inverse);
     auto inner =
         tensorTypeOf(getContext(), resultExtents, type.getElementType());
     Value computed;
     if (auto slice = dyn_cast<SliceOp>(f)) {
-      SmallVector<int64_t> starts(rank), sizes(rank), steps(rank);
-      for (auto [i, p] : llvm::enumerate(perm)) {
-        starts[p] = slice.getStarts()[i];
-        sizes[p] = slice.getSizes()[i];
-        steps[p] = slice.getSteps()[i];
-      }
       computed = SliceOp::create(rewriter, f->getLoc(), inner, operands[0],
-                                 starts, sizes, steps,
+                                 permuted(slice.getStarts(), inverse),
+                                 permuted(slice.getSizes(), inverse),
+                                 permuted(slice.getSteps(), inverse),
                                  extentsAttrOf(getContext(), resultExtents));
     } else if (auto concat = dyn_cast<ConcatOp>(f)) {
       computed = ConcatOp::create(rewriter, f->getLoc(), inner, operands,

@@ -377,38 +377,8 @@ Attribute foldSymbolicElementwise(Operation *op, ArrayRef<Attribute> operands) {
       if (!difference)
         return nullptr;
       auto [lo, hi] = *difference;
-      std::optional<bool> holds;
-      switch (compare.getPredicate()) {
-      case ComparePredicate::eq:
-      case ComparePredicate::ne:
-        if (lo == 0 && hi == 0)
-          holds = true;
-        else if (lo > 0 || hi < 0)
-          holds = false;
-        if (holds && compare.getPredicate() == ComparePredicate::ne)
-          holds = !*holds;
-        break;
-      case ComparePredicate::lt:
-        holds = hi < 0    ? std::optional<bool>(true)
-                : lo >= 0 ? std::optional<bool>(false)
-                          : std::nullopt;
-        break;
-      case ComparePredicate::le:
-        holds = hi <= 0  ? std::optional<bool>(true)
-                : lo > 0 ? std::optional<bool>(false)
-                         : std::nullopt;
-        break;
-      case ComparePredicate::gt:
-        holds = lo > 0    ? std::optional<bool>(true)
-                : hi <= 0 ? std::optional<bool>(false)
-                          : std::nullopt;
-        break;
-      case ComparePredicate::ge:
-        holds = lo >= 0  ? std::optional<bool>(true)
-                : hi < 0 ? std::optional<bool>(false)
-                         : std::nullopt;
-        break;
-      }
+      std::optional<bool> holds =
+          comparePredicateOver(compare.getPredicate(), lo, hi);
       if (!holds)
         return nullptr;
       return IntegerAttr::get(resultElement, *holds);
@@ -943,4 +913,34 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
       linear += idx[d] * strides[perm[d]];
     return values[linear];
   });
+}
+
+std::optional<bool> mlir::brrr::comparePredicateOver(ComparePredicate pred,
+                                                     int64_t lo, int64_t hi) {
+  switch (pred) {
+  case ComparePredicate::eq:
+  case ComparePredicate::ne:
+    if (lo == 0 && hi == 0)
+      return pred == ComparePredicate::eq;
+    if (lo > 0 || hi < 0)
+      return pred == ComparePredicate::ne;
+    return std::nullopt;
+  case ComparePredicate::lt:
+    return hi < 0    ? std::optional<bool>(true)
+           : lo >= 0 ? std::optional<bool>(false)
+                     : std::nullopt;
+  case ComparePredicate::le:
+    return hi <= 0  ? std::optional<bool>(true)
+           : lo > 0 ? std::optional<bool>(false)
+                    : std::nullopt;
+  case ComparePredicate::gt:
+    return lo > 0    ? std::optional<bool>(true)
+           : hi <= 0 ? std::optional<bool>(false)
+                     : std::nullopt;
+  case ComparePredicate::ge:
+    return lo >= 0  ? std::optional<bool>(true)
+           : hi < 0 ? std::optional<bool>(false)
+                    : std::nullopt;
+  }
+  return std::nullopt;
 }

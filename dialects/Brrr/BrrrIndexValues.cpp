@@ -256,39 +256,8 @@ private:
       auto lo = rangeOf(loExpr, dims), hi = rangeOf(hiExpr, dims);
       if (!lo || !hi)
         return std::nullopt;
-      std::optional<bool> outcome;
-      int64_t low = lo->first, high = hi->second;
-      switch (cmp.getPredicate()) {
-      case ComparePredicate::eq:
-      case ComparePredicate::ne:
-        if (low == 0 && high == 0)
-          outcome = true;
-        else if (low > 0 || high < 0)
-          outcome = false;
-        if (outcome && cmp.getPredicate() == ComparePredicate::ne)
-          outcome = !*outcome;
-        break;
-      case ComparePredicate::lt:
-        outcome = high < 0   ? std::optional<bool>(true)
-                  : low >= 0 ? std::optional<bool>(false)
-                             : std::nullopt;
-        break;
-      case ComparePredicate::le:
-        outcome = high <= 0 ? std::optional<bool>(true)
-                  : low > 0 ? std::optional<bool>(false)
-                            : std::nullopt;
-        break;
-      case ComparePredicate::gt:
-        outcome = low > 0     ? std::optional<bool>(true)
-                  : high <= 0 ? std::optional<bool>(false)
-                              : std::nullopt;
-        break;
-      case ComparePredicate::ge:
-        outcome = low >= 0   ? std::optional<bool>(true)
-                  : high < 0 ? std::optional<bool>(false)
-                             : std::nullopt;
-        break;
-      }
+      std::optional<bool> outcome =
+          comparePredicateOver(cmp.getPredicate(), lo->first, hi->second);
       if (!outcome)
         return std::nullopt;
       return IndexValues{*outcome, SmallVector<int64_t>(rank, 0)};

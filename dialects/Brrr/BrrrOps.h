@@ -256,6 +256,12 @@ OpFoldResult foldBinaryOp(Operation *op, Attribute lhs, Attribute rhs);
 /// folds or is not such an op.
 std::string undefinedFoldReason(Operation *op);
 
+/// Whether `x pred 0` holds for every x in [lo, hi] (true) or for none
+/// (false): the outcome of comparing two values whose difference lies
+/// there; nullopt where it depends on x.
+std::optional<bool> comparePredicateOver(ComparePredicate pred, int64_t lo,
+                                         int64_t hi);
+
 /// Whether `lhs pred rhs` holds.
 template <typename T>
 bool comparePredicateHolds(ComparePredicate pred, T lhs, T rhs) {
