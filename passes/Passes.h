@@ -205,6 +205,10 @@ struct MatmulTile {
   /// tile between them and sum their accumulators through distributed
   /// shared memory (1: one block per tile).
   int64_t cluster = 1;
+  /// wgmma with float8 operands: `promoted` (each slice summed apart, then
+  /// added in f32) or `fast` (the Tensor Cores' float8 accumulation);
+  /// `exact` otherwise.
+  KernelPrecision precision = KernelPrecision::exact;
   int64_t threads() const {
     return body == KernelBody::wgmma ? 128 * (1 + m / 64)
                                      : 32 * (m / 64) * (n / 64);
@@ -336,7 +340,18 @@ ProductOperands productOperandsOf(MatmulOp mm);
 /// of its rate, measured on an H100, test/gpu/NOTES.md), so a narrower
 /// tile wins when it saves a wave. With `wholeColumns`, 256 where it
 /// divides N, else 128.
-int64_t wgmmaTileWidth(const ProductShape &p, TargetAttr target);
+int64_t wgmmaTileWidth(const ProductShape &p, TargetAttr target,
+                       int64_t widest = 256);
+
+/// How a wgmma `tile` over `operand`s of a product of shape `p` sums:
+/// float8 ones `fast` (the Tensor Cores' own float8 accumulation) with
+/// `fastFloat8`, else `promoted` (each slice apart, added in f32), which
+/// narrows a wider tile to at most kPromotedWidth columns (wgmmaTileWidth
+/// up to that): the slice's sums and the accumulators are both held in
+/// registers. Other tiles keep `exact`.
+void chooseFloat8Sums(MatmulTile &tile, Type operand, bool fastFloat8,
+                      const ProductShape &p, TargetAttr target,
+                      int64_t sharedBudget);
 
 /// The wgmma body's tile for a product of shape `p` on sm_90a over
 /// operands of `elementBytes`: 128 x n (wgmmaTileWidth) over slices one
@@ -358,7 +373,8 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
 /// accumulators, and the consumers take turns on whole tiles; overlapped,
 /// the epilogue stages the whole tile in 16 bits beside a ring of at most
 /// four stages (at least two) and warps of the producer warpgroup drain it
-/// (the caller asks for it only for products of a 16-bit result).
+/// (the caller asks for it only for products of a 16-bit result). A tile
+/// that promotes float8 sums stays cooperative.
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
                        TargetAttr target, int64_t sharedBudget,
                        KernelSchedule schedule = KernelSchedule::cooperative);

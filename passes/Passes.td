@@ -387,8 +387,13 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     body. General reductions: one thread per output, a block per output
     where that leaves the GPU idle, or split rows (`tile = [lanes,
     groups]`, `vector`) for a run of 64 or more rows before a kept
-    innermost axis and fewer than 65536 outputs. Data movement and pooling
-    still size themselves. A config already present is kept.
+    innermost axis and fewer than 65536 outputs. Float8 products on the
+    wgmma body sum each slice apart and add it in f32 (`precision =
+    promoted`: tiles at most 192 wide, on a persistent cooperative grid
+    where they outnumber the multiprocessors), or with
+    `fp8-fast-accumulation` in the Tensor Cores' own accumulation
+    (`precision = fast`). Data movement and pooling still size themselves.
+    A config already present is kept.
     The `matmul-tile` option pins the m, n and stages of every tiled
     matmul, and `attention-tile` the query rows, keys per block and warps
     of every attention kernel, for tile sweeps. wgmma convolutions whose
@@ -426,7 +431,11 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     Option<"overlap", "overlap", "bool", /*default=*/"false",
            "Run them on a persistent grid whose producer warpgroup's spare "
            "warps apply each tile's epilogue while the consumers compute "
-           "the next">
+           "the next">,
+    Option<"fp8FastAccumulation", "fp8-fast-accumulation", "bool",
+           /*default=*/"false",
+           "Sum float8 products in the Tensor Cores' float8 accumulation "
+           "(precision = fast) instead of promoting each slice's sums to f32">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
@@ -446,18 +455,14 @@ def BrrrQuantizedProducts : Pass<"brrr-quantized-products", "func::FuncOp"> {
     Every dequantization of constants left is then evaluated to a float
     constant (up to 2^26 elements).
 
-    INT8 products sum exactly. Float8 ones sum in the Tensor Cores' float8
-    accumulation, whose mantissa is shorter than f32's (relative errors
-    near 2e-4 measured on an H200, where f32 sums reach 1e-7): they are
-    claimed only with `float8` (brrrc --fp8-fast-accumulation).
+    INT8 products sum exactly in 32-bit integers. Float8 ones sum in f32:
+    brrr-select-kernel-config has each k-slice's products summed apart and
+    added to f32 accumulators (`precision = promoted`), or with
+    `fp8-fast-accumulation` the Tensor Cores' own float8 accumulation.
 
     A product of two dequantized operands that stays in float says why in
     `brrr.quantized_unfused` (printed by `brrrc --report`).
   }];
-  let options = [
-    Option<"float8", "float8", "bool", /*default=*/"false",
-           "Also claim float8 products (their fast, shorter accumulation)">
-  ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 

@@ -23,9 +23,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   }
   // Products of dequantized operands first, as the importer wrote them;
   // the dequantizations no product claims become constants there.
-  BrrrQuantizedProductsOptions quantized;
-  quantized.float8 = options.float8Products;
-  graph.nest<func::FuncOp>().addPass(createBrrrQuantizedProducts(quantized));
+  graph.nest<func::FuncOp>().addPass(createBrrrQuantizedProducts());
   graph.addPass(createCanonicalizerPass());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
@@ -71,6 +69,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.persistent = options.persistent;
   config.pingpong = options.pingpong;
   config.overlap = options.overlap;
+  config.fp8FastAccumulation = options.fp8FastAccumulation;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());

@@ -29,9 +29,9 @@ struct CompileOptions {
   /// Run wgmma products with more tiles than multiprocessors on a
   /// persistent grid; see brrr-select-kernel-config's `persistent`.
   bool persistent = false;
-  /// Also multiply float8 QDQ products in 8 bits, in the Tensor Cores' own
-  /// float8 accumulation; see brrr-quantized-products' `float8`.
-  bool float8Products = false;
+  /// Sum float8 products in the Tensor Cores' own float8 accumulation;
+  /// see brrr-select-kernel-config's `fp8-fast-accumulation`.
+  bool fp8FastAccumulation = false;
   /// Run them on a persistent grid whose consumer warpgroups take turns on
   /// whole tiles; see brrr-select-kernel-config's `pingpong`.
   bool pingpong = false;

@@ -76,6 +76,13 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "only the mma_sync body multiplies f32 operands, so "
                           "only it runs tf32, not "
                        << stringifyKernelBody(body);
+  if ((precision == KernelPrecision::promoted ||
+       precision == KernelPrecision::fast) &&
+      body != KernelBody::wgmma)
+    return emitError() << "only the wgmma body multiplies float8 operands, so "
+                          "only it sums them "
+                       << stringifyKernelPrecision(precision) << ", not "
+                       << stringifyKernelBody(body);
   if (family == KernelFamily::reduce && tile.size() == 2) {
     // Split rows: `lanes` vectors of outputs, `groups` threads each.
     if (body != KernelBody::simt || tile[0] < 1 || tile[1] < 1 ||
@@ -193,6 +200,15 @@ LogicalResult KernelConfigAttr::verify(
                           "tile holds at most 128 x 128 outputs (one "
                           "warpgroup's accumulators), not "
                        << m << "x" << n;
+  // Promoted sums hold each slice's products in registers beside the
+  // accumulators: twice a consumer's 64 x n / 128 f32 a thread.
+  if (precision == KernelPrecision::promoted &&
+      (n > kPromotedWidth || schedule != KernelSchedule::cooperative))
+    return emitError() << "a wgmma tile that promotes its float8 sums holds "
+                          "them beside its accumulators: at most "
+                       << kPromotedWidth
+                       << " columns and the cooperative schedule, not " << m
+                       << "x" << n << " " << stringifyKernelSchedule(schedule);
   // An overlapped kernel's epilogue warps drain a whole staged tile while
   // the consumers compute the next one.
   if (schedule == KernelSchedule::overlapped && (!grid || epilogue != n))

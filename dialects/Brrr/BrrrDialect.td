@@ -143,8 +143,9 @@ def Brrr_KernelBodyAttr : I32EnumAttr<"KernelBody",
 }
 
 def Brrr_KernelPrecisionAttr : I32EnumAttr<"KernelPrecision",
-    "how a Tensor Core body multiplies f32 operands", [
-      I32EnumAttrCase<"exact", 0>, I32EnumAttrCase<"tf32", 1>]> {
+    "how a Tensor Core body multiplies f32 operands and sums float8 ones", [
+      I32EnumAttrCase<"exact", 0>, I32EnumAttrCase<"tf32", 1>,
+      I32EnumAttrCase<"promoted", 2>, I32EnumAttrCase<"fast", 3>]> {
   let cppNamespace = "::mlir::brrr";
   let genSpecializedAttr = 0;
 }
@@ -244,7 +245,13 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       distributed shared memory (2, 4 or 8);
     - `precision`: for f32 operands (on the mma_sync body), `exact` (three
       tf32 products, f32 accuracy) or `tf32` (one product,
-      `--precision=tf32`);
+      `--precision=tf32`); for float8 operands (on the wgmma body),
+      `promoted` (each k-slice's products summed by the Tensor Cores into
+      fresh registers, then added to f32 accumulators: the error of one
+      slice's sum at any depth, twice the accumulator registers, so at most
+      192 columns and the cooperative schedule) or `fast` (the whole contraction in the Tensor Cores'
+      float8 accumulation, whose mantissa is shorter than f32's:
+      `--fp8-fast-accumulation`);
     - `grid`: for the wgmma body, the blocks of a persistent kernel, each
       walking the output tiles `grid` apart (absent: one block per tile);
     - `epilogue`: for the wgmma body, the columns of the tile its epilogue

@@ -45,6 +45,11 @@ constexpr llvm::StringLiteral kIndexCheckAttrName = "brrr.index_check";
 /// The module attribute holding the `#brrr.target` it is compiled for.
 constexpr llvm::StringLiteral kTargetAttrName = "brrr.target";
 
+/// The widest wgmma tile whose float8 sums are promoted (`precision =
+/// promoted`): a consumer holds 64 x 192 accumulators and as many sums of
+/// the slice in flight, 96 + 96 f32 registers a thread.
+constexpr int64_t kPromotedWidth = 192;
+
 /// The target of the module that holds `op` (or is `op`): its
 /// `brrr.target`, or TargetAttr::untargeted without one.
 TargetAttr targetOf(Operation *op);

@@ -75,6 +75,22 @@ std::optional<MatmulTile> mlir::brrr::wgmmaTileOf(const ProductShape &p,
   return tile;
 }
 
+void mlir::brrr::chooseFloat8Sums(MatmulTile &tile, Type operand,
+                                  bool fastFloat8, const ProductShape &p,
+                                  TargetAttr target, int64_t sharedBudget) {
+  if (tile.body != KernelBody::wgmma || !isa<Float8E4M3FNType>(operand))
+    return;
+  if (fastFloat8) {
+    tile.precision = KernelPrecision::fast;
+    return;
+  }
+  tile.precision = KernelPrecision::promoted;
+  if (tile.n > kPromotedWidth) {
+    tile.n = wgmmaTileWidth(p, target, kPromotedWidth);
+    tile.stages = wgmmaRingStages(tile, sharedBudget);
+  }
+}
+
 std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
                                                 TargetAttr target,
                                                 int64_t sharedBudget) {
@@ -150,7 +166,9 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
     return;
   int64_t sms = target.getMultiprocessors();
   MatmulTile chosen = tile;
-  chosen.schedule = schedule;
+  chosen.schedule = tile.precision == KernelPrecision::promoted
+                        ? KernelSchedule::cooperative
+                        : schedule;
   if (chosen.pingpong() && chosen.n > 128) {
     // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
     // most, 128 a thread.
@@ -294,7 +312,8 @@ void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
     tile = narrow;
 }
 
-int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target) {
+int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target,
+                                   int64_t widest) {
   int64_t sms = target.getMultiprocessors();
   // A wave of 128 x n tiles takes 64 + 3n/4 units: 160 at 128 wide, 256 at
   // 256 (measured: a 128-wide tile runs at 80% of a 256-wide one's rate).
@@ -307,14 +326,14 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target) {
   // half its Tensor Core work on columns outside the product.
   if (p.N <= 64)
     return 64;
-  if (p.wholeColumns && p.N % 256 != 0)
+  if (p.wholeColumns && (widest < 256 || p.N % 256 != 0))
     return 128;
   // 192 wide where it saves a wave: 4096 x 768 makes 128 tiles of 192 (one
   // wave of 132), 96 of 256 or 192 of 128; 4096 x 2304 makes 384 (three
   // full waves), not 288 of 256 (three, the last a sixth full).
-  int64_t best = 256;
+  int64_t best = widest;
   for (int64_t n : {int64_t(192), int64_t(128)})
-    if (cost(n) < cost(best))
+    if (n < widest && cost(n) < cost(best))
       best = n;
   return best;
 }

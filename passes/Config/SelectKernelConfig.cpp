@@ -248,12 +248,11 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 /// an f32 result stay cooperative). Without them, products run that
 /// overlapped grid where it pays (kOverlapMinK, kOverlapHeavyMinK,
 /// lightEpilogue).
-FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
-                                         int64_t budget,
-                                         ArrayRef<int64_t> pinnedTile,
-                                         ArrayRef<int64_t> pinnedAttention,
-                                         StringRef precision, bool persistent,
-                                         bool pingpong, bool overlap) {
+FailureOr<KernelConfigAttr>
+chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
+             ArrayRef<int64_t> pinnedTile, ArrayRef<int64_t> pinnedAttention,
+             StringRef precision, bool persistent, bool pingpong, bool overlap,
+             bool fastFloat8) {
   // The overlapped schedule stages a product in its own 16-bit type.
   auto halfResult = [](Operation *product) {
     Type result =
@@ -294,6 +293,9 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
   }
   if (kind == KernelFamily::matmul) {
     if (std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget)) {
+      Type operand = matmulOf(fusion).getLhs().getType().getElementType();
+      chooseFloat8Sums(*tile, operand, fastFloat8,
+                       productShapeOf(matmulOf(fusion)), target, budget);
       if (!pinnedTile.empty()) {
         tile->m = pinnedTile[0];
         tile->n = pinnedTile[1];
@@ -318,6 +320,13 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
                p.K >= (lightEpilogue(fusion, product) ? kOverlapMinK
                                                       : kOverlapHeavyMinK))
         choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
+      // Promoted float8 sums wait for each slice's products: a persistent
+      // grid hides the start and the epilogue of each tile behind the
+      // next tile's copies (measured at 128 x 192: 4096^3 88.6% -> 92.2%
+      // of cuBLAS's promoted FP8 GEMM, 8192^3 91.7% -> 97.4%).
+      else if (!symbolic && tile->precision == KernelPrecision::promoted)
+        choosePersistence(*tile, p, target, budget,
+                          KernelSchedule::cooperative);
       int64_t elementBytes = tile->elementBytes;
       chooseClusterSplit(*tile, p, target);
       if (pinnedTile.empty())
@@ -331,6 +340,7 @@ FailureOr<KernelConfigAttr> chooseConfig(FusionOp fusion, TargetAttr target,
               wgmmaTileOf(q, target, budget, elementBytes);
           if (!t)
             return KernelConfigAttr();
+          chooseFloat8Sums(*t, operand, fastFloat8, q, target, budget);
           chooseClusterSplit(*t, q, target);
           chooseNarrowTile(*t, q, target, budget);
           return t->config(ctx);
@@ -491,9 +501,9 @@ struct SelectKernelConfigPass
             << target.getCapability() % 10;
         return WalkResult::interrupt();
       }
-      FailureOr<KernelConfigAttr> config =
-          chooseConfig(fusion, target, budget, pinned, pinnedAttention,
-                       precision, persistent, pingpong, overlap);
+      FailureOr<KernelConfigAttr> config = chooseConfig(
+          fusion, target, budget, pinned, pinnedAttention, precision,
+          persistent, pingpong, overlap, fp8FastAccumulation);
       if (failed(config))
         return WalkResult::interrupt();
       if (*config) {
@@ -526,8 +536,7 @@ Operation *mlir::brrr::tensorCoreProductOf(FusionOp fusion) {
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
   return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
-                               1, cluster, KernelPrecision::exact, grid,
-                               epilogue, schedule);
+                               1, cluster, precision, grid, epilogue, schedule);
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
@@ -545,6 +554,7 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
   tile.epilogue = config.getEpilogue();
   tile.schedule = config.getSchedule();
   tile.cluster = config.getCluster();
+  tile.precision = config.getPrecision();
   return tile;
 }
 

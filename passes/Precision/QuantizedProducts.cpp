@@ -104,11 +104,11 @@ std::optional<SmallVector<double>> columnScales(Value scale, int64_t N,
 }
 
 /// Rewrites `mm` to multiply 8-bit operands if it is a product of
-/// dequantized ones the 8-bit body can run (float8 ones with `float8`).
+/// dequantized ones the 8-bit body can run.
 /// A product of two dequantized operands that stays in float is told why
 /// (`brrr.quantized_unfused`, printed by brrrc --report); other products
 /// are left alone.
-void claim(MatmulOp mm, TargetAttr target, bool float8) {
+void claim(MatmulOp mm, TargetAttr target) {
   auto adq = mm.getLhs().getDefiningOp<DequantizeOp>();
   if (!adq)
     return;
@@ -141,9 +141,6 @@ void claim(MatmulOp mm, TargetAttr target, bool float8) {
                    " and its weight " + quantizedTypeName(wt.getElementType()));
   if (wt.getRank() != 2)
     return unfused("its weight is not a matrix");
-  if (isa<Float8E4M3FNType>(q) && !float8)
-    return unfused("float8 products multiply in 8 bits only with "
-                   "--fp8-fast-accumulation");
   int64_t K = wt.getDimSize(transposed ? 1 : 0);
   int64_t N = wt.getDimSize(transposed ? 0 : 1);
   if (!target.hasWgmma())
@@ -267,7 +264,7 @@ struct QuantizedProductsPass
     SmallVector<MatmulOp> products;
     func.walk([&](MatmulOp mm) { products.push_back(mm); });
     for (MatmulOp mm : products)
-      claim(mm, target, float8);
+      claim(mm, target);
     SmallVector<DequantizeOp> left;
     func.walk([&](DequantizeOp dq) { left.push_back(dq); });
     for (DequantizeOp dq : left) {

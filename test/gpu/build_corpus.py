@@ -9,7 +9,9 @@ Writes DEST/<case>/model.so plus inputs and reference outputs as .npy:
     references run_checks.py computes on the device in float64 with torch
     (kernel_references.py).
 
-Usage: build_corpus.py BRRRC DEST [--onnx-data DIR] [--jobs N]
+Usage: build_corpus.py BRRRC DEST [--onnx-data DIR] [--jobs N] [--only WORDS]
+(--only: just the kernel cases whose names contain one of the
+comma-separated WORDS, for a check of one change.)
 Run it with Debian's /usr/bin/python3 (onnx, numpy).
 """
 
@@ -136,33 +138,36 @@ def main():
     p.add_argument("dest")
     p.add_argument("--onnx-data", default="/usr/share/libonnx-testdata/data/node")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    p.add_argument("--only", default="")
     args = p.parse_args()
+    only = [w for w in args.only.split(",") if w]
+    cases = [c for c in KERNEL_CASES if not only or any(w in c[0] for w in only)]
     shutil.rmtree(args.dest, ignore_errors=True)
     os.makedirs(args.dest)
     jobs = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for case in KERNEL_CASES:
+        for case in cases:
             jobs.append((case[0], pool.submit(kernel_case, args.brrrc, case, args.dest)))
         examples = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "examples")
-        for ex in sorted(os.listdir(examples)):
+        for ex in [] if only else sorted(os.listdir(examples)):
             if ex.endswith(".onnx"):
                 jobs.append(("example_" + ex[:-5], pool.submit(
                     example_case, args.brrrc, os.path.join(examples, ex),
                     os.path.join(args.dest, "example_" + ex[:-5]))))
         # The f32 examples in every lower precision.
-        for ex in ("cnn_block", "transformer_block"):
+        for ex in () if only else ("cnn_block", "transformer_block"):
             for precision in PRECISION_TOLERANCE:
                 name = f"example_{ex}_{precision}"
                 jobs.append((name, pool.submit(
                     example_case, args.brrrc, os.path.join(examples, ex + ".onnx"),
                     os.path.join(args.dest, name), precision)))
-        for d in sorted(os.listdir(args.onnx_data)):
+        for d in [] if only else sorted(os.listdir(args.onnx_data)):
             jobs.append((d, pool.submit(backend_case, args.brrrc,
                                         os.path.join(args.onnx_data, d),
                                         os.path.join(args.dest, "onnx_" + d))))
         compiled = [name for name, j in jobs if j.result()[0]]
-    kernel_names = {c[0] for c in KERNEL_CASES}
+    kernel_names = {c[0] for c in cases}
     missing = kernel_names - set(compiled)
     for name, j in jobs:
         if name in missing:

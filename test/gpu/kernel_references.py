@@ -256,6 +256,8 @@ def torch_inputs(name, gen):
         return [f(2, 77, 256, dt=torch.float16)]
     if name == "qmatmul_fp8_gemm_ragged_f32":
         return [f(70, 96)]
+    if name == "qmatmul_fp8_deep_f32":
+        return [f(2100, 1024)]
     if name == "concat_25_ragged_f16":
         return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
     if name == "gather_elements_negative_f16":
@@ -389,13 +391,15 @@ def quantize_reference(name, xs):
         q = torch.clamp(torch.round(x / sa), -128, 127)
         w = c["qw_i8"].double() * c["qw_s200"].double()
         return [((q.double() * sa.double()) @ w + c["qb200"].double()).half().double()]
-    if name == "qmatmul_fp8_gemm_ragged_f32":
-        from kernel_constants import FLOAT8_WEIGHT
+    if name in ("qmatmul_fp8_gemm_ragged_f32", "qmatmul_fp8_deep_f32"):
+        from kernel_constants import FLOAT8_DEEP_WEIGHT, FLOAT8_WEIGHT
+        deep = name == "qmatmul_fp8_deep_f32"
         sa = c["qa_f8"]
         q = torch.clamp(x / sa, -448, 448).to(f8)
-        w8 = torch.from_numpy(FLOAT8_WEIGHT.copy()).view(f8).double()
-        w = w8 * c["qw_f8s"].double()
-        return [(q.double() * sa.double()) @ w.t() + c["qb130"].double()]
+        w8 = torch.from_numpy((FLOAT8_DEEP_WEIGHT if deep else FLOAT8_WEIGHT).copy())
+        w = w8.view(f8).double() * c["qw_f8s"].double()
+        bias = c["qb1100" if deep else "qb130"].double()
+        return [(q.double() * sa.double()) @ w.t() + bias]
     raise KeyError(name)
 
 

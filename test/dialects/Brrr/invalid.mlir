@@ -813,6 +813,21 @@ func.func @kernel_tf32_untiled() attributes {c = #brrr.kernel<family = matmul, b
 
 // -----
 
+// expected-error @+1 {{only the wgmma body multiplies float8 operands, so only it sums them promoted, not mma_sync}}
+func.func @kernel_promoted_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, precision = promoted>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 192 columns and the cooperative schedule, not 128x256 cooperative}}
+func.func @kernel_promoted_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 128], stages = 4, precision = promoted>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 192 columns and the cooperative schedule, not 128x128 pingpong}}
+func.func @kernel_promoted_pingpong() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, precision = promoted, grid = 132, epilogue = 128, schedule = pingpong>} { return }
+
+// -----
+
 func.func @attention_rank(%q: tensor<4x10x64xf16>, %k: tensor<2x4x12x64xf16>, %v: tensor<2x4x12x64xf16>) {
   // expected-error @+1 {{query must have rank 4 (batch, heads, sequence, head size), got 'tensor<4x10x64xf16>'}}
   %0 = brrr.attention %q, %k, %v {scale = 1.0 : f64} : tensor<4x10x64xf16>, tensor<2x4x12x64xf16>, tensor<2x4x12x64xf16> -> tensor<2x4x10x64xf16>

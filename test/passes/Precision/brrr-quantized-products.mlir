@@ -1,5 +1,4 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantized-products{float8=true}))' | FileCheck %s
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantized-products))' | FileCheck %s --check-prefix=DEFAULT
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantized-products))' | FileCheck %s
 
 // INT8, one scale per output column: the product multiplies the 8-bit
 // activation by the weight stored K-major (2 x 32: column 0's 32 values,
@@ -34,10 +33,8 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 // Float8, a Gemm's transposed weight (already K-major: its 2 x 16 bytes
 // stay in order) and one scale each: a scalar rescale, no cast (the
-// product is f32). Only with `float8`: by default the weight's
-// dequantization is evaluated and the product stays in f32.
-// DEFAULT-LABEL: func.func @Float8Transposed
-// DEFAULT: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "float8 products multiply in 8 bits only with --fp8-fast-accumulation"} : tensor<3x16xf32>, tensor<16x2xf32> -> tensor<3x2xf32>
+// product is f32). How its sums are kept is the kernel config's choice
+// (brrr-select-kernel-config-float8.mlir).
 // CHECK-LABEL: func.func @Float8Transposed
 // CHECK-NOT: brrr.dequantize
 // CHECK: %[[W:.+]] = brrr.constant dense_resource<weight_k_major> : tensor<2x16xf8E4M3FN>
