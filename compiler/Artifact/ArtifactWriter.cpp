@@ -11,7 +11,7 @@
 
 #include "compiler/Artifact/ArtifactWriter.h"
 
-#include "passes/Passes.h"
+#include "passes/Analysis.h"
 #include "runtime/ArtifactValidate.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -25,7 +25,7 @@
 #include "compiler/CodeGen/KernelUtils.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
 
-#include "passes/Passes.h"
+#include "passes/Config/Products.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

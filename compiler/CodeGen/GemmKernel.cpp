@@ -10,7 +10,7 @@
 
 #include "compiler/CodeGen/GemmKernel.h"
 
-#include "passes/Passes.h"
+#include "passes/Analysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -10,7 +10,7 @@
 #define BRRR_COMPILER_CODEGEN_KERNELUTILS_H
 
 #include "dialects/Brrr/BrrrOps.h"
-#include "passes/Passes.h"
+#include "passes/Config/Products.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

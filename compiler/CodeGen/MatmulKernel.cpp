@@ -14,7 +14,7 @@
 
 #include "compiler/CodeGen/GemmKernel.h"
 
-#include "passes/Passes.h"
+#include "passes/Config/Products.h"
 
 using namespace mlir;
 using namespace mlir::brrr;

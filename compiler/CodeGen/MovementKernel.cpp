@@ -30,7 +30,7 @@
 #include "compiler/CodeGen/IndexMaps.h"
 #include "compiler/CodeGen/KernelUtils.h"
 
-#include "passes/Passes.h"
+#include "passes/Config/Movement.h"
 #include "runtime/Artifact.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

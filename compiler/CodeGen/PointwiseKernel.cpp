@@ -24,7 +24,7 @@
 #include "compiler/CodeGen/PointwiseEmitter.h"
 #include "compiler/CodeGen/PointwiseReads.h"
 
-#include "passes/Passes.h"
+#include "passes/Analysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

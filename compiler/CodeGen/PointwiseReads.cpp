@@ -4,7 +4,7 @@
 
 #include "compiler/CodeGen/IndexMaps.h"
 
-#include "passes/Passes.h"
+#include "passes/Analysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

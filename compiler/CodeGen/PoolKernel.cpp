@@ -15,8 +15,6 @@
 #include "compiler/CodeGen/KernelUtils.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
 
-#include "passes/Passes.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

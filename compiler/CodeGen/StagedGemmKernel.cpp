@@ -22,7 +22,7 @@
 
 #include "compiler/CodeGen/GemmKernel.h"
 
-#include "passes/Passes.h"
+#include "passes/Config/Products.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis.h"
 #include "passes/Passes.h"
 
 namespace mlir::brrr {

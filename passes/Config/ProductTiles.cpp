@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Passes.h"
+#include "passes/Config/Products.h"
 
 using namespace mlir;
 using namespace mlir::brrr;

@@ -12,6 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Attention.h"
+#include "passes/Config/Movement.h"
+#include "passes/Config/Products.h"
+#include "passes/Config/Rows.h"
 #include "passes/Passes.h"
 
 namespace mlir::brrr {

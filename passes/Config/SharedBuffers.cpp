@@ -11,7 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Passes.h"
+#include "passes/Config/SharedBuffers.h"
+#include "passes/Config/Attention.h"
+#include "passes/Config/Products.h"
+#include "passes/Config/Rows.h"
 
 using namespace mlir;
 using namespace mlir::brrr;

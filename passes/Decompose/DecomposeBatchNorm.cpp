@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"

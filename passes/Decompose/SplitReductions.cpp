@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis.h"
 #include "passes/Passes.h"
 
 namespace mlir::brrr {

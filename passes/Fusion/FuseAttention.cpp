@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/Matchers.h"

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
 #include "passes/Fusion/WrapInFusion.h"

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Movement.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
 #include "passes/Fusion/WrapInFusion.h"

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Movement.h"
 #include "passes/Passes.h"
 
 #include "passes/Fusion/WrapInFusion.h"

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Rows.h"
 #include "passes/Passes.h"
 
 #include "passes/Fusion/WrapInFusion.h"

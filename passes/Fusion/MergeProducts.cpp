@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Movement.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/Matchers.h"

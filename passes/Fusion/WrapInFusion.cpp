@@ -2,7 +2,7 @@
 
 #include "passes/Fusion/WrapInFusion.h"
 
-#include "passes/Passes.h"
+#include "passes/Analysis.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"

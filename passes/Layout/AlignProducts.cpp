@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis.h"
 #include "passes/Passes.h"
 
 namespace mlir::brrr {

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
 namespace mlir::brrr {

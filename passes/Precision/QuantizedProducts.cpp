@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Analysis.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"

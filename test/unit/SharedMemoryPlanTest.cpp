@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Passes.h"
+#include "passes/Config/SharedBuffers.h"
 
 #include <gtest/gtest.h>
 

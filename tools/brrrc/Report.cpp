@@ -9,7 +9,8 @@
 
 #include "tools/brrrc/Report.h"
 
-#include "passes/Passes.h"
+#include "passes/Config/Attention.h"
+#include "passes/Config/Products.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

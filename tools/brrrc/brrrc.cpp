@@ -14,7 +14,7 @@
 #include "compiler/Import/OnnxImporter.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "dialects/Brrr/BrrrOps.h"
-#include "passes/Passes.h"
+#include "passes/Analysis.h"
 #include "tools/brrrc/Report.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

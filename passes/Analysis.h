@@ -1,0 +1,124 @@
+//===- Analysis.h - analyses the passes share -------------------*- C++ -*-===//
+//
+// What the passes ask of tensors and ops beyond their own family: pointwise
+// ops, buffer sizes, symbolic extents and the gate every pass applies to
+// them, run-time variants, vector widths, the shared-memory budget, the
+// precision --precision=auto picks, and a fusion's kernel config.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_PASSES_ANALYSIS_H
+#define BRRR_PASSES_ANALYSIS_H
+
+#include "dialects/Brrr/BrrrOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::brrr {
+
+/// Whether `op` is computed one element at a time (with broadcasting), so it
+/// can join a pointwise kernel.
+bool isPointwise(Operation *op);
+
+/// Alignment of every buffer the memory plan places.
+constexpr int64_t kBufferAlignment = 256;
+
+/// Bytes a tensor of static `type` occupies in device memory (bools take a
+/// byte).
+int64_t bufferBytes(RankedTensorType type);
+/// Bytes value `v` occupies at its largest shape (every symbol at its
+/// maximum): what the memory plan reserves for it.
+int64_t bufferBytes(Value v);
+
+/// A number that divides `t`'s element count at every shape in range: the
+/// static dimensions' product times each symbolic extent's constant factor
+/// (1 for an extent that is not a product); the count itself for a static
+/// type.
+int64_t elementCountDivisor(RankedTensorType t);
+
+/// `v`'s shape, its symbolic extents at their largest (the shape the
+/// kernels over it are built for).
+SmallVector<int64_t> largestShapeOf(Value v);
+
+/// Over symbolic rows, a Tensor Core kernel's config for each range of
+/// rows whose best config differs from the next range's
+/// (brrr-select-kernel-config): `brrr.variants`, ascending, each a
+/// dictionary {rows: the range's largest rows (i64), config: its
+/// #brrr.kernel}, the rows of the fusion's own `brrr.config` above the
+/// last; `brrr.variant_rows` the rows as a map of the symbols. Code
+/// generation emits a kernel per variant (`brrr.launch_variants`: the
+/// launch attributes of each, and its `rows`), and the runtime launches the
+/// one whose range holds the actual rows.
+constexpr llvm::StringLiteral kVariantsAttrName = "brrr.variants";
+constexpr llvm::StringLiteral kVariantRowsAttrName = "brrr.variant_rows";
+constexpr llvm::StringLiteral kLaunchVariantsAttrName = "brrr.launch_variants";
+
+/// A launch (a fusion, or an entry of `brrr.launch_variants`) whose grid is
+/// read at run time and whose kernel waits for the kernel before it
+/// (brrr-outline-kernels): the runtime launches it as a programmatic
+/// dependent at the shapes where its grid and the grid launched before it
+/// each fit one wave of the device's multiprocessors. A static grid's
+/// launch is decided at compile time instead: `brrr.programmatic`.
+constexpr llvm::StringLiteral kProgrammaticInOneWaveAttrName =
+    "brrr.programmatic_in_one_wave";
+
+/// Whether the compiler handles the symbolic extents of `op` (see
+/// passes/Symbolic/SymbolicShapes.cpp): ops and kernels whose tensors
+/// share one outer run of leading symbolic extents, which each op carries
+/// through unchanged (or, pointwise, broadcasts across); the function, its
+/// return and yields.
+bool compilesSymbolically(Operation *op);
+
+/// Whether `op` (a pointwise op, or a fusion holding one) reads an operand
+/// that broadcasts along part of its symbolic extents, such as [1, seq, C]
+/// into [batch, seq, C]: only a pointwise kernel without data movement
+/// computes that operand's index from the actual extents, so no other
+/// kernel takes it in.
+bool broadcastsAtRunTime(Operation *op);
+/// Whether `op` is an expand that broadcasts along part of its symbolic
+/// extents, which a pointwise kernel reads as a broadcast operand (its
+/// input at the kernel's own elements).
+bool isPartialBroadcastExpand(Operation *op);
+/// Whether an operand of type `operand` of a pointwise op computing `out`
+/// broadcasts along part of `out`'s symbolic extents.
+bool broadcastsAtRunTime(Type operand, RankedTensorType out);
+
+/// What of an attention over symbolic sequences a pass admits before it is
+/// one kernel: its ops (passes up to brrr-fuse-attention, which makes them
+/// one brrr.attention), the views it reads and writes through (passes up to
+/// brrr-fuse-matmul, which takes them into its kernel), or nothing.
+enum class PendingAttention { ops, views, none };
+
+/// The gate of every pass: an error naming `pass`, the op and the value for
+/// the first symbolic extents under `root` that compilesSymbolically
+/// rejects, besides the `pending` parts of attention over symbolic
+/// sequences; the passes after refuse whatever did not become one.
+LogicalResult
+requireSupportedShapes(Operation *root, StringRef pass,
+                       PendingAttention pending = PendingAttention::none);
+
+/// The shared memory a block may use around `op`: the target's budget,
+/// lowered by a `brrr.shared_memory_limit` module attribute.
+int64_t sharedMemoryBudgetOf(Operation *op);
+
+/// The precision that `brrrc --precision=auto` (the default) gives `module`
+/// as imported: "fp16" or "bf16" when more of its products' constant
+/// operand bytes (the weights as stored, under any casts) are of that type
+/// than of f32 (or, with no such weights, when every float input is), else
+/// "fp32"; `why` gets the counts it decided by, for --report.
+std::string autoPrecision(ModuleOp module, std::string &why);
+
+/// Elements of `bytes` bytes each in one 16-byte access, halved until they
+/// divide `count`: the vector width of every kernel that reads runs of
+/// `count` consecutive elements.
+int64_t vectorWidth(int64_t bytes, int64_t count);
+
+/// The `#brrr.kernel` config of `fusion`, or a diagnostic naming the pass
+/// that records it.
+FailureOr<KernelConfigAttr> kernelConfigOf(FusionOp fusion);
+
+} // namespace mlir::brrr
+
+#endif // BRRR_PASSES_ANALYSIS_H

@@ -1,0 +1,40 @@
+//===- Attention.h - attention kernels' tiles -------------------*- C++ -*-===//
+//
+// The fused attention kernel's tile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_PASSES_CONFIG_ATTENTION_H
+#define BRRR_PASSES_CONFIG_ATTENTION_H
+
+#include "passes/Analysis.h"
+
+namespace mlir::brrr {
+
+/// The attention op an attention kernel computes, or null.
+AttentionOp attentionOf(FusionOp fusion);
+
+/// The geometry of an attention kernel, the C++ view of its `#brrr.kernel`
+/// config: blocks of `rows` queries over `warps` warps (each taking
+/// rows / warps, in tiles of 16), key blocks of `keys` positions streamed
+/// through `stages` shared buffers of keys and values, beside the block's
+/// queries.
+struct AttentionTile {
+  int64_t rows = 64, keys = 64, stages = 2, warps = 4;
+  int64_t threads() const { return 32 * warps; }
+  /// Tiles of 16 queries per warp.
+  int64_t mTiles() const { return rows / (16 * warps); }
+  /// Padded shared-memory row pitch (elements) of a head of `d`: 16 bytes
+  /// of padding keep ldmatrix rows on distinct banks.
+  static int64_t pitch(int64_t d) { return d + 8; }
+  /// Bytes of the output staging buffer for heads of `dv` (up to 4-byte
+  /// elements, rows padded by 16 bytes).
+  int64_t stagingBytes(int64_t dv) const { return rows * (4 * dv + 16); }
+  KernelConfigAttr config(MLIRContext *ctx) const;
+  /// The tile of an attention config, or none.
+  static std::optional<AttentionTile> of(KernelConfigAttr config);
+};
+
+} // namespace mlir::brrr
+
+#endif // BRRR_PASSES_CONFIG_ATTENTION_H

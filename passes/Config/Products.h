@@ -1,0 +1,384 @@
+//===- Products.h - product kernels' shapes and tiles -----------*- C++ -*-===//
+//
+// Matmul and convolution kernels (the Tensor Core families): their
+// operands' layouts, shapes and TMA views, the tile each body takes, and
+// the heuristics brrr-select-kernel-config chooses them with
+// (ProductTiles.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_PASSES_CONFIG_PRODUCTS_H
+#define BRRR_PASSES_CONFIG_PRODUCTS_H
+
+#include "passes/Analysis.h"
+
+#include <array>
+#include <optional>
+
+namespace mlir::brrr {
+
+/// Where the elements of a matmul operand live: the value the kernel reads
+/// and, per logical dimension, the element stride in it, from an element
+/// offset. Views fused into the matmul kernel (transpose, reshape, slice
+/// with positive steps) only change these numbers.
+struct OperandLayout {
+  Value source;                 ///< the tensor in memory
+  SmallVector<int64_t> shape;   ///< the operand's logical shape
+  SmallVector<int64_t> strides; ///< element strides of the logical dims
+  int64_t offset = 0;           ///< element offset of element 0
+  /// The view ops between `source` and the operand, in program order.
+  SmallVector<Operation *> views;
+};
+/// The layout of `operand`, looking back through the chain of views that
+/// it reads while strides can express them (each view read once, or only by
+/// other views: the slices of a stacked query, key and value); the chain
+/// stops at a value that must be materialized.
+OperandLayout operandLayoutOf(Value operand);
+/// An OperandLayout over symbolic extents: the operand's extents, and each
+/// stride and the offset, as products of a constant and symbols.
+struct SymbolicLayout {
+  SmallVector<ExtentProduct> shape, strides;
+  ExtentProduct offset;
+};
+/// `l`'s layout over the symbolic extents of its source and views (read
+/// before the types are narrowed to the largest shape), or none where an
+/// extent, stride or offset is not such a product.
+std::optional<SymbolicLayout> symbolicLayoutOf(const OperandLayout &l);
+/// The row-major strides of a tensor of `extents`, as products of symbols,
+/// or none where one is not such a product.
+std::optional<SmallVector<ExtentProduct>>
+rowMajorProducts(ArrayRef<AffineExpr> extents);
+/// isStageable for a symbolic layout, at every value of the symbols.
+bool isStageable(Type et, const SymbolicLayout &l);
+/// Whether a product of `et` operands laid out as `lhs` and `rhs` can be
+/// staged through shared memory in 16-byte copies: f16/bf16, the innermost
+/// logical dimension contiguous, every other stride a whole 16 bytes.
+bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
+/// Whether the wgmma body multiplies operands of `et`: f16, bf16, and the
+/// 8-bit float8 E4M3FN and INT8 (isEightBitProductType).
+inline bool isWgmmaOperandType(Type et) {
+  return et.isF16() || et.isBF16() || isEightBitProductType(et);
+}
+
+struct ProductShape;
+
+/// The block tile of a Tensor Core matmul staged through shared memory:
+/// the C++ view of a matmul's `#brrr.kernel` config with a tile.
+/// mma_sync: an m x n output tile per block of (m/64) x (n/64) warps, each
+/// warp a 64 x 64 tile. wgmma: one producer warpgroup issuing TMA copies
+/// and m/64 consumer warpgroups, each computing 64 rows x n. Either way
+/// k-deep slices of A and B stream through `stages` buffers.
+struct MatmulTile {
+  KernelBody body = KernelBody::mma_sync;
+  int64_t m = 128, n = 128, k = 32, stages = 3;
+  /// wgmma only: the blocks of a persistent grid (0: one block per tile)
+  /// and the columns its epilogue stages at a time (0: the whole tile, over
+  /// the stages).
+  int64_t grid = 0, epilogue = 0;
+  /// wgmma only, persistent: how the consumer warpgroups share the tiles
+  /// (KernelSchedule: both compute each tile; each computes whole tiles,
+  /// taking turns with the other; or both compute each tile and leave its
+  /// epilogue to warps of the producer warpgroup).
+  KernelSchedule schedule = KernelSchedule::cooperative;
+  bool pingpong() const { return schedule == KernelSchedule::pingpong; }
+  bool overlapped() const { return schedule == KernelSchedule::overlapped; }
+  /// wgmma only: the blocks of a cluster that split the k-slices of one
+  /// tile between them and sum their accumulators through distributed
+  /// shared memory (1: one block per tile).
+  int64_t cluster = 1;
+  /// wgmma with float8 operands: `promoted` (each slice summed apart, then
+  /// added in f32) or `fast` (the Tensor Cores' float8 accumulation);
+  /// `exact` otherwise.
+  KernelPrecision precision = KernelPrecision::exact;
+  int64_t threads() const {
+    return body == KernelBody::wgmma ? 128 * (1 + m / 64)
+                                     : 32 * (m / 64) * (n / 64);
+  }
+  /// Bytes of an operand element: 2 (f16, bf16), or 1 on the wgmma body's
+  /// 8-bit products (float8, INT8), whose 128-byte rows hold k = 128. Not
+  /// part of the config: the product's operand type (elementBytesOf).
+  int64_t elementBytes = 2;
+  /// Padded shared-memory row pitch (elements) of the A and B slices: 16
+  /// bytes of padding keep ldmatrix rows on distinct banks. The wgmma body
+  /// reads 128-byte swizzled rows instead: k elements, no padding.
+  int64_t aPitch() const { return body == KernelBody::wgmma ? k : k + 8; }
+  int64_t bPitch() const { return body == KernelBody::wgmma ? k : n + 8; }
+  /// Shared bytes of one stage's A and B slice.
+  int64_t aStageBytes() const { return elementBytes * m * aPitch(); }
+  int64_t bStageBytes() const {
+    return body == KernelBody::wgmma ? elementBytes * n * k
+                                     : elementBytes * k * bPitch();
+  }
+  int64_t stageBytes() const { return aStageBytes() + bStageBytes(); }
+  /// The f32 mma_sync body (tf32 Tensor Cores): a block of (m / rows) x
+  /// (n / 32) warps, each a `rows` (64 or 32) x 32 tile.
+  int64_t f32Threads(int64_t rows = 64) const {
+    return 32 * (m / rows) * (n / 32);
+  }
+  /// Its slices keep their contiguous dimension innermost, padded so that
+  /// neither the copies nor the fragment reads conflict on banks: `rows` x
+  /// (k + 4) f32 where k is contiguous, k x (rows + 8) where rows are.
+  static int64_t f32Pitch(bool alongK, int64_t rows, int64_t k) {
+    return alongK ? k + 4 : rows + 8;
+  }
+  /// Bytes of one f32 slice of `rows` x k, in either layout.
+  static int64_t f32SliceBytes(int64_t rows, int64_t k) {
+    return 4 * std::max(rows * f32Pitch(true, rows, k),
+                        k * f32Pitch(false, rows, k));
+  }
+  int64_t f32StageBytes() const {
+    return f32SliceBytes(m, k) + f32SliceBytes(n, k);
+  }
+  /// Shared bytes of the wgmma epilogue's staging: every consumer's 64
+  /// rows of `epilogue` columns (or of the whole tile), rows padded by
+  /// wgmmaEpiloguePitch, in f32, or in an overlapped kernel in the
+  /// product's 16-bit type.
+  int64_t epilogueBytes() const;
+  /// Shared bytes of the wgmma body's mbarriers: a full and an empty one
+  /// per stage, and in an overlapped kernel a "staged" and a "drained" one
+  /// for its epilogue staging.
+  int64_t barrierBytes() const { return 16 * (stages + overlapped()); }
+  /// The output tiles of a product of shape `p`, over all its batches.
+  int64_t tilesOf(const ProductShape &p) const;
+
+  /// The config of a matmul (or conv) kernel with this tile.
+  KernelConfigAttr config(MLIRContext *ctx,
+                          KernelFamily family = KernelFamily::matmul) const;
+  /// The tile of a config with one (mma_sync, wgmma), or none, for
+  /// operands of `elementBytes`.
+  static std::optional<MatmulTile> of(KernelConfigAttr config,
+                                      int64_t elementBytes = 2);
+  /// The operand element bytes of the product `fusion` holds (a matmul or
+  /// convolution): 1 for 8-bit operands, else 2.
+  static int64_t elementBytesOf(FusionOp fusion);
+};
+
+/// The staged tile of an f32 product (matmul or convolution) of shape `p`
+/// on mma.sync tf32: 128 x 128 where its tiles fill the multiprocessors
+/// (128 x 64 for at most 64 columns), else 128 x 64 or 64 x 64, among
+/// those whose two stages fit `sharedBudget`; 32-deep k-slices (16 where K
+/// is at most 16, or where no 32-deep tile fits) through up to three
+/// stages, one more (or one fewer) where a tile's k-slices are exactly as
+/// many as its stages.
+/// On sm_90a, where even 64 x 64 tiles leave multiprocessors idle, each
+/// tile's k-slices split over a cluster of 2, 4 or 8 blocks (at least two
+/// slices each, no more blocks than multiprocessors), whose partial tiles
+/// are summed through distributed shared memory. None when no tile fits
+/// two stages in `sharedBudget`.
+std::optional<MatmulTile> f32TileOf(const ProductShape &p, TargetAttr target,
+                                    int64_t sharedBudget);
+
+/// How the wgmma body reads a matmul operand through a TMA tensor map:
+/// the contiguous dimension (K for A; K or N for B) is the map's innermost,
+/// the other matrix dimension the next, and the batch, flattened, a third
+/// with one stride (0: the operand is broadcast over the batch).
+struct TmaOperand {
+  bool kContiguous = true;
+  int64_t batchStride = 0; ///< elements between consecutive flattened batches
+};
+/// The TMA reading of `layout` (the lhs when `isLhs`) in a product over
+/// `batch`, or none: 16-bit elements, 16-byte aligned start and strides,
+/// and batch dimensions that flatten to a single stride.
+std::optional<TmaOperand> tmaOperandOf(const OperandLayout &layout,
+                                       ArrayRef<int64_t> batch, bool isLhs);
+
+/// The sizes of a batched matmul: C[batch][M, N] = A[.., M, K] x B[.., K, N].
+struct ProductShape {
+  /// At the largest shape over symbolic extents (compilesSymbolically),
+  /// with `rowsExtent` the rows M as an expression of the symbols (null for
+  /// a static product), or `batchesExtent` the batches (the symbolic
+  /// extents are batch dimensions of both operands: attention's products).
+  int64_t M = 0, N = 0, K = 0;
+  AffineExpr rowsExtent, batchesExtent;
+  SmallVector<int64_t> batch; ///< the result's batch dimensions
+  int64_t batches = 1;        ///< their product
+  /// Whether the rows or the batches are symbolic.
+  bool symbolic() const { return rowsExtent || batchesExtent; }
+  /// Whether a tile must not straddle two batches' columns: a grouped
+  /// convolution's groups are batches side by side along N.
+  bool wholeColumns = false;
+};
+/// The product `mm`'s kernel computes (productOperandsOf's shape).
+ProductShape productShapeOf(MatmulOp mm);
+
+/// A matmul's product and the layouts its kernel reads its operands
+/// through (operandLayoutOf). Where B has no batch dimensions of its own
+/// (a Linear layer's [K, N] weights) and A's rows are evenly spaced across
+/// its batch dimensions, those fold into the rows: a Linear over an
+/// [N, H, W, C] activation is one product of N x H x W rows, whose tiles
+/// span batch boundaries, not N x H products of W rows each. The result's
+/// element order is the same either way.
+struct ProductOperands {
+  ProductShape shape;
+  OperandLayout lhs, rhs;
+};
+ProductOperands productOperandsOf(MatmulOp mm);
+
+/// The width (64, 128, 192 or 256) of the wgmma body's 128-row tiles for
+/// a product of shape `p`: 64 for at most 64 columns, else the one that
+/// minimizes waves x time per tile (a wave of 128 x n tiles takes 64 +
+/// 3n/4 units: a 128-wide tile does half a 256-wide one's work at about 0.8
+/// of its rate, measured on an H100, test/gpu/NOTES.md), so a narrower
+/// tile wins when it saves a wave. With `wholeColumns`, 256 where it
+/// divides N, else 128.
+int64_t wgmmaTileWidth(const ProductShape &p, TargetAttr target,
+                       int64_t widest = 256);
+
+/// How a wgmma `tile` over `operand`s of a product of shape `p` sums:
+/// float8 ones `fast` (the Tensor Cores' own float8 accumulation) with
+/// `fastFloat8`, else `promoted` (each slice apart, added in f32), which
+/// narrows a wider tile to at most kPromotedWidth columns (wgmmaTileWidth
+/// up to that): the slice's sums and the accumulators are both held in
+/// registers. Other tiles keep `exact`.
+void chooseFloat8Sums(MatmulTile &tile, Type operand, bool fastFloat8,
+                      const ProductShape &p, TargetAttr target,
+                      int64_t sharedBudget);
+
+/// The wgmma body's tile for a product of shape `p` on sm_90a over
+/// operands of `elementBytes`: 128 x n (wgmmaTileWidth) over slices one
+/// 128-byte row deep (64 16-bit elements, 128 8-bit ones), as many stages
+/// (up to 4) as `sharedBudget` holds, or none when fewer than 2 fit.
+std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
+                                      int64_t sharedBudget,
+                                      int64_t elementBytes = 2);
+
+/// Makes a wgmma `tile` over a product of shape `p` persistent where its
+/// tiles outnumber the multiprocessors (brrr-select-kernel-config: every
+/// convolution, products with `persistent`): one block per multiprocessor
+/// walks them, its epilogue staged through a buffer of its own (the widest
+/// column chunk that fits `sharedBudget` beside the stages, with a ring one
+/// stage shorter where that makes it 64 columns or more) so that the
+/// producer streams the next tile's slices while the consumers store this
+/// one's. Other tiles keep one block per tile. With `schedule` pingpong the
+/// tile narrows to at most 128 columns, one consumer warpgroup's
+/// accumulators, and the consumers take turns on whole tiles; overlapped,
+/// the epilogue stages the whole tile in 16 bits beside a ring of at most
+/// four stages (at least two) and warps of the producer warpgroup drain it
+/// (the caller asks for it only for products of a 16-bit result). A tile
+/// that promotes float8 sums stays cooperative.
+void choosePersistence(MatmulTile &tile, const ProductShape &p,
+                       TargetAttr target, int64_t sharedBudget,
+                       KernelSchedule schedule = KernelSchedule::cooperative);
+
+/// Splits each of a wgmma product's tiles between `tile.cluster` blocks of
+/// a cluster (2, 4 or 8; 1: none) when its tiles leave most
+/// multiprocessors idle: the blocks take equal runs of the k-slices and
+/// sum their f32 accumulators through distributed shared memory, each
+/// applying the epilogue to its share of the rows. Chosen by estimated
+/// time: waves of blocks, each streaming its slices after a fixed start,
+/// plus the exchange; a wave holds 120 blocks of clusters of 4 or 8 (a
+/// cluster stays within a GPC). A persistent tile is never split.
+void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
+                        TargetAttr target);
+
+/// Narrows a wgmma product's (or a one-group convolution's) 128 x n
+/// `tile` (one block per tile, split by chooseClusterSplit) to 128 x 64
+/// where those tiles still make at most one wave and, split as
+/// chooseClusterSplit would split them, finish sooner by its estimate: the
+/// 128- and 512-row products of a transformer at small batches, and CNNs'
+/// convolutions at batch 1, which 128-wide tiles leave on a few dozen
+/// multiprocessors. The narrow ring holds a block's whole run of slices:
+/// two to six stages.
+void chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
+                      TargetAttr target, int64_t sharedBudget);
+
+/// The matmul a matmul kernel computes (after the views it reads through),
+/// or null.
+MatmulOp matmulOf(FusionOp fusion);
+
+/// The tile a matmul kernel runs with on `target`,
+/// or none (the untiled body): f16 and bf16 operands whose rows are whole
+/// 16-byte chunks (K and N multiples of 8). On a wgmma target, products whose
+/// operands TMA can read run the wgmma body. Stages: as many as
+/// `sharedBudget` bytes hold, up to the body's useful depth.
+/// brrr-select-kernel-config records it in the fusion's config.
+std::optional<MatmulTile> matmulTileOf(FusionOp fusion, TargetAttr target,
+                                       int64_t sharedBudget);
+
+/// A channels-last convolution as the implicit GEMM the wgmma body runs:
+/// rows are the N x OH x OW output pixels, columns the O output channels,
+/// K the KH x KW taps of C channels each.
+struct ConvGemm {
+  int64_t N = 0, H = 0, W = 0, C = 0, O = 0, OH = 0, OW = 0, KH = 0, KW = 0;
+  /// A symbolic batch's extent (N is then its largest value); null for a
+  /// static batch.
+  AffineExpr batchExtent;
+  int64_t sh = 1, sw = 1, pt = 0, pl = 0, pb = 0, pr = 0, dh = 1, dw = 1;
+  /// Groups: group g reads input channels [g C/G, (g + 1) C/G) and writes
+  /// output channels [g O/G, (g + 1) O/G). C and O count all groups.
+  int64_t G = 1;
+  /// The geometry of `conv`, in either layout.
+  static ConvGemm shapeOf(Conv2DOp conv);
+  /// The geometry of `conv`, or none when TMA's im2col mode cannot read
+  /// it: channels-last, f16/bf16, rows of input channels in whole 16-byte
+  /// chunks, a bounding box whose corners fit the 8 signed bits of a 4-D
+  /// map, tap offsets up to 255 and strides up to 8. With several groups,
+  /// each group's channels are whole 64-channel slices and its outputs
+  /// whole 128-wide tiles, so that no copy or tile straddles two groups.
+  static std::optional<ConvGemm> of(Conv2DOp conv);
+  /// The product the body computes: N x OH x OW rows, O / G columns in
+  /// each of G groups side by side, K = KH x KW x C / G; over a symbolic
+  /// batch, the largest rows, and their extent in `rowsExtent`.
+  ProductShape product() const;
+};
+
+/// The tile a conv kernel runs with on `target`, or none (the untiled
+/// body): on sm_90a, a convolution ConvGemm describes runs the wgmma body
+/// with 128 x n tiles (n by the same wave cost model as matmuls) over
+/// 64-channel k-slices.
+std::optional<MatmulTile> convTileOf(FusionOp fusion, TargetAttr target,
+                                     int64_t sharedBudget);
+
+/// Input channels per group up to which a grouped convolution runs the
+/// direct body instead of a Tensor Core product: depthwise convolutions
+/// (one channel per group) and narrow groups are products of a few columns
+/// and a short K, memory-bound, so each output walks its window on plain
+/// threads.
+constexpr int64_t kDirectConvGroupChannels = 8;
+
+/// Whether `conv` runs the direct body: more than one group, of at most
+/// kDirectConvGroupChannels input channels each.
+bool isDirectConv(Conv2DOp conv);
+
+/// Whether the wgmma convolution body takes groups of `inChannels` input
+/// and `outChannels` output channels each: whole 64-channel slices and
+/// 128-wide tiles (brrr-channels-last, brrr-pack-conv-groups).
+inline bool wgmmaTakesConvGroups(int64_t inChannels, int64_t outChannels) {
+  return inChannels % 64 == 0 && outChannels % 128 == 0;
+}
+
+/// Output channels each thread of a direct convolution computes: for a
+/// channels-last depthwise convolution (one input and one output channel
+/// per group), 16 bytes of consecutive channels, halved until it divides
+/// the channel count, so that every tap is one vector load of the input
+/// and one of the weights; otherwise 1.
+int64_t directConvVectorWidth(Conv2DOp conv);
+
+/// The output pixels along a row that one thread of a channels-last
+/// depthwise direct convolution computes (its config's `tile = [pixels]`):
+/// each input vector of the row it loads serves every output whose window
+/// covers it, and each weight vector all of them. 4 (or 2) where that
+/// still leaves a wave of 256-thread blocks on `target`'s
+/// multiprocessors, 1 otherwise and for other direct convolutions.
+int64_t directConvPixels(Conv2DOp conv, TargetAttr target);
+
+/// The matmul, convolution or attention a Tensor Core kernel computes, or
+/// null.
+Operation *tensorCoreProductOf(FusionOp fusion);
+/// Whether `fusion`'s Tensor Core product (matmul, conv or attention)
+/// multiplies f32 operands: the staged tf32 body's products.
+bool isF32Product(FusionOp fusion);
+
+/// Row pitch (f32 elements) of the wgmma body's epilogue staging: n plus 8
+/// words keeps the fragment writes (8 rows of 4 lanes x 8 bytes per
+/// half-warp) on distinct banks.
+inline int64_t wgmmaEpiloguePitch(int64_t n) { return n + 8; }
+
+/// Shared bytes the wgmma body keeps beside its stages: its mbarriers
+/// (MatmulTile::barrierBytes, `barriers` bytes) and room to align the stages
+/// to the 1024 bytes the 128-byte swizzle repeats over.
+inline int64_t wgmmaExtraShared(int64_t barriers) { return barriers + 1024; }
+
+} // namespace mlir::brrr
+
+#endif // BRRR_PASSES_CONFIG_PRODUCTS_H
