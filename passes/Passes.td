@@ -444,12 +444,16 @@ def BrrrQuantizedProducts : Pass<"brrr-quantized-products", "func::FuncOp"> {
   let summary = "Make products of dequantized 8-bit operands multiply them in 8 bits";
   let description = [{
     Runs first, on the graph as imported. A matmul of a dequantized 8-bit
-    activation (float8 E4M3FN or INT8, one scale, zero point zero) and a
-    dequantized 8-bit constant matrix of the same type (one scale or one
-    per output column, zero point zero; read directly or transposed), on a
+    activation (float8 E4M3FN with a float8 weight; INT8 or UINT8 with an
+    INT8 weight; one scale and one zero point) and a dequantized 8-bit
+    constant matrix (one scale or one per output column, zero point zero;
+    read directly or transposed), on a
     target with the 8-bit wgmma, becomes a matmul of the 8-bit values
     (exact products summed in f32, or in 32-bit integers for INT8) times
     one f32 constant of the combined scales, cast to the product's type.
+    An activation zero point z subtracts z times each column's sum of the
+    weight first. A UINT8 activation is read as INT8, 128 less: its
+    quantize is repeated to INT8 with a zero point 128 lower.
     The weight is stored K-major (N x K) as an 8-bit blob and read through
     a transpose. A product that does not match keeps its float operands.
     Every dequantization of constants left is then evaluated to a float

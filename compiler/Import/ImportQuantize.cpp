@@ -40,10 +40,16 @@ FailureOr<Layout> layoutOf(NodeImporter &n, RankedTensorType x,
                            RankedTensorType scale,
                            std::optional<RankedTensorType> zero) {
   Layout l;
-  if (zero && zero->getShape() != scale.getShape())
+  // One scale and one zero point, each a scalar or of one element, are per
+  // tensor however they are shaped (onnxruntime writes a bias's scale of
+  // [1] beside a scalar zero point).
+  int64_t blockSize = n.sinceVersion >= 21 ? n.attrInt("block_size", 0) : 0;
+  bool oneEach = zero && scale.getNumElements() == 1 &&
+                 zero->getNumElements() == 1 && scale.getRank() <= 1 &&
+                 zero->getRank() <= 1 && blockSize == 0;
+  if (zero && zero->getShape() != scale.getShape() && !oneEach)
     return n.emitError() << "zero point of shape " << *zero
                          << " differs from the scale's " << scale;
-  int64_t blockSize = n.sinceVersion >= 21 ? n.attrInt("block_size", 0) : 0;
   if (blockSize < 0)
     return n.emitError() << "block_size " << blockSize << " is negative";
   bool scalar =

@@ -134,12 +134,28 @@ void claim(MatmulOp mm, TargetAttr target) {
   auto qa = cast<RankedTensorType>(adq.getInput().getType());
   auto wt = cast<RankedTensorType>(wdq.getInput().getType());
   Type q = qa.getElementType();
-  if (!isEightBitProductType(q))
+  // A UINT8 activation (ONNX Runtime's default) is read as INT8, 128
+  // less: its quantize writes INT8 with a zero point 128 lower, which
+  // clamps alike, and the zero point correction takes z - 128.
+  QuantizeOp unsignedQuantize;
+  if (q.isUnsignedInteger(8)) {
+    unsignedQuantize = adq.getInput().getDefiningOp<QuantizeOp>();
+    std::optional<SmallVector<double>> zq =
+        unsignedQuantize ? constantValues(unsignedQuantize.getZeroPoint())
+                         : std::nullopt;
+    if (!zq || zq->size() != 1)
+      return unfused("its UINT8 activation is not quantized in the model by "
+                     "one zero point");
+  } else if (!isEightBitProductType(q)) {
     return unfused("its activation is " + quantizedTypeName(q) +
-                   "; 8-bit products take INT8 or FLOAT8E4M3FN");
-  if (wt.getElementType() != q)
+                   "; 8-bit products take INT8, UINT8 or FLOAT8E4M3FN");
+  }
+  // A float8 activation takes a float8 weight; an INT8 or UINT8 one an
+  // INT8 weight (ONNX Runtime's default: UINT8 activations, INT8 weights).
+  Type wq = wt.getElementType();
+  if (isa<Float8E4M3FNType>(q) ? wq != q : !wq.isSignlessInteger(8))
     return unfused("its activation is " + quantizedTypeName(q) +
-                   " and its weight " + quantizedTypeName(wt.getElementType()));
+                   " and its weight " + quantizedTypeName(wq));
   if (wt.getRank() != 2)
     return unfused("its weight is not a matrix");
   int64_t K = wt.getDimSize(transposed ? 1 : 0);
@@ -150,8 +166,11 @@ void claim(MatmulOp mm, TargetAttr target) {
   if (K % 16 != 0 || K == 0 || N == 0)
     return unfused("its contraction of " + Twine(K) +
                    " is not a positive multiple of 16");
-  if (!allZero(adq.getZeroPoint()))
-    return unfused("its activation's zero point is not 0");
+  // An integer activation's zero point z: sum (qa - z) w = sum qa w - z
+  // sum w, the second term a constant per output column.
+  std::optional<SmallVector<double>> za = constantValues(adq.getZeroPoint());
+  if (!za || za->size() != 1)
+    return unfused("its activation's zero point is not one constant");
   if (!allZero(wdq.getZeroPoint()))
     return unfused("its weight's zero point is not 0");
   std::optional<SmallVector<double>> sa = constantValues(adq.getScale());
@@ -174,16 +193,49 @@ void claim(MatmulOp mm, TargetAttr target) {
           transposed ? (*bytes)[n * K + k] : (*bytes)[k * N + n];
   OpBuilder b(mm);
   Location loc = mm.getLoc();
-  auto kMajorType = RankedTensorType::get({N, K}, q);
+  auto kMajorType = RankedTensorType::get({N, K}, wq);
   AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
       ArrayRef<char>(kMajor.data(), kMajor.size()), alignof(uint64_t));
   Value w =
       ConstantOp::create(b, loc,
                          cast<ElementsAttr>(DenseResourceElementsAttr::get(
                              kMajorType, "weight_k_major", std::move(blob))));
-  Value wView = TransposeOp::create(b, loc, RankedTensorType::get({K, N}, q), w,
-                                    b.getDenseI64ArrayAttr({1, 0}));
-  Value product = MatmulOp::create(b, loc, adq.getInput(), wView);
+  Value wView = TransposeOp::create(b, loc, RankedTensorType::get({K, N}, wq),
+                                    w, b.getDenseI64ArrayAttr({1, 0}));
+  Value activation = adq.getInput();
+  double z = za->front();
+  if (unsignedQuantize) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointAfter(unsignedQuantize);
+    Location at = unsignedQuantize.getLoc();
+    double zq = constantValues(unsignedQuantize.getZeroPoint())->front();
+    auto signedZero = RankedTensorType::get({}, b.getI8Type());
+    Value shifted = ConstantOp::create(
+        b, at,
+        DenseElementsAttr::get(
+            signedZero,
+            b.getIntegerAttr(b.getI8Type(), static_cast<int64_t>(zq) - 128)));
+    activation = QuantizeOp::create(b, at, unsignedQuantize.getInput(),
+                                    unsignedQuantize.getScale(), shifted,
+                                    unsignedQuantize.getSaturate());
+    z -= 128;
+  }
+  Value product = MatmulOp::create(b, loc, activation, wView);
+  if (z != 0) {
+    // z * (the column's sum of W), exact in f32 up to 2^24.
+    SmallVector<double> offsets(N, 0.0);
+    for (int64_t n = 0; n < N; ++n) {
+      int64_t sum = 0;
+      for (int64_t k = 0; k < K; ++k)
+        sum += static_cast<int8_t>(kMajor[n * K + k]);
+      offsets[n] = z * static_cast<double>(sum);
+    }
+    Value offset = ConstantOp::create(
+        b, loc,
+        makeFloatElements(RankedTensorType::get({N}, b.getF32Type()), offsets,
+                          "zero_point_offset"));
+    product = SubOp::create(b, loc, product, offset);
+  }
   // The scales, once: sa * sw[n] in f32.
   SmallVector<double> scales;
   for (double s : *sw)

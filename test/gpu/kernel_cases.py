@@ -725,6 +725,15 @@ KERNEL_CASES = [
       n("DequantizeLinear", ["qw_f8", "qw_f8s", "qz_f8"], ["w"]),
       n("Gemm", ["a", "w", "qb130"], ["y"], transB=1)],
      [("x", F, [70, 96])], [("y", F, [70, 130])]),
+    # A UINT8 activation with a zero point (onnxruntime's default), an INT8
+    # weight with a scale per column: read as INT8 128 less, the zero
+    # point's column sums subtracted in the epilogue.
+    ("qmatmul_uint8_zero_point_f16",
+     [n("QuantizeLinear", ["x", "qa_h", "qz_u8_117"], ["q"]),
+      n("DequantizeLinear", ["q", "qa_h", "qz_u8_117"], ["a"]),
+      n("DequantizeLinear", ["qw_i8", "qw_s200", "qw_z200"], ["w"], axis=1),
+      n("MatMul", ["a", "w"], ["m"]), n("Add", ["m", "qb200"], ["y"])],
+     [("x", H, [3, 77, 256])], [("y", H, [3, 77, 200])]),
     # A float8 Gemm eight slices deep, of 17 x 9 tiles of 128 x 128: more
     # than the multiprocessors, so --persistent walks them (aliases below:
     # promoted sums on a persistent grid, and fast sums).
@@ -752,6 +761,7 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
               # slice (1.96e-4 measured at 96 deep), the slices' sums added
               # in f32; fast sums run that accumulation over all 1024.
               "qmatmul_int8_per_column_f16": 2e-3, "qmatmul_fp8_gemm_ragged_f32": 1e-3,
+              "qmatmul_uint8_zero_point_f16": 2e-3,
               "qmatmul_fp8_deep_f32": 5e-4, "qmatmul_fp8_deep_persistent_f32": 5e-4,
               "qmatmul_fp8_deep_fast_f32": 5e-3}
 
@@ -764,7 +774,8 @@ OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "s
           "qdq_uint8_f16": 19, "qdq_fp8_transpose_f32": 19, "qdq_fp8_no_saturate": 19,
           "cast_fp8_f16": 19, "matmul_wgmma_qdq_int8_relu_f16": 19,
           "matmul_qdq_fp8_f32": 19, "qmatmul_int8_per_column_f16": 19,
-          "qmatmul_fp8_gemm_ragged_f32": 19, "qmatmul_fp8_deep_f32": 19}
+          "qmatmul_fp8_gemm_ragged_f32": 19, "qmatmul_fp8_deep_f32": 19,
+          "qmatmul_uint8_zero_point_f16": 19}
 
 
 # Cases compiled with extra brrrc flags.

@@ -121,7 +121,7 @@ CONSTANTS = {
     "qa_h": np.array(0.03125, np.float16), "qz0_i8": np.array(0, np.int8),
     "qw_i8": np.random.default_rng(8).integers(-127, 128, (256, 200)).astype(np.int8),
     "qw_s200": np.random.default_rng(9).uniform(0.5, 2, 200).astype(np.float16) / 64,
-    "qw_z200": np.zeros(200, np.int8),
+    "qw_z200": np.zeros(200, np.int8), "qz_u8_117": np.array(117, np.uint8),
     "qb200": np.random.default_rng(10).standard_normal(200).astype(np.float16),
     "qa_f8": np.array(0.01, np.float32), "qw_f8s": np.array(0.02, np.float32),
     "qb130": np.random.default_rng(11).standard_normal(130).astype(np.float32),

@@ -256,6 +256,8 @@ def torch_inputs(name, gen):
         return [f(2, 77, 256, dt=torch.float16)]
     if name == "qmatmul_fp8_gemm_ragged_f32":
         return [f(70, 96)]
+    if name == "qmatmul_uint8_zero_point_f16":
+        return [f(3, 77, 256, dt=torch.float16)]
     if name == "qmatmul_fp8_deep_f32":
         return [f(2100, 1024)]
     if name == "concat_25_ragged_f16":
@@ -386,6 +388,11 @@ def quantize_reference(name, xs):
         m = (xs[0].double() @ xs[1].double()).float()
         q = torch.clamp(m / s, -448, 448).to(f8)
         return [(q.float() * s).double()]
+    if name == "qmatmul_uint8_zero_point_f16":
+        sa, z = c["qa_h"].float(), 117.0
+        q = torch.clamp(torch.round(x / sa) + z, 0, 255)
+        w = c["qw_i8"].double() * c["qw_s200"].double()
+        return [(((q - z).double() * sa.double()) @ w + c["qb200"].double()).half().double()]
     if name == "qmatmul_int8_per_column_f16":
         sa = c["qa_h"].float()
         q = torch.clamp(torch.round(x / sa), -128, 127)

@@ -62,13 +62,16 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 // -----
 
-// An activation zero point other than zero: the product stays in float,
-// its weight's dequantization evaluated ((q - 0) * 0.5); the activation's
-// stays a kernel.
+// An activation zero point z other than zero: sum (q - z) w is the 8-bit
+// product less z times each column's sum of W (3 * -8), an f32 constant
+// subtracted in the epilogue before the scales (0.125 * 0.5).
 // CHECK-LABEL: func.func @ActivationZeroPoint
-// CHECK: brrr.dequantize %{{.+}} : tensor<4x16xi8>
-// CHECK: %[[W:.+]] = brrr.constant dense<{{\[}}[-4.000000e+00], [-3.500000e+00]{{.*}}[3.500000e+00]]> : tensor<16x1xf32>
-// CHECK: brrr.matmul %{{.+}}, %[[W]] {brrr.quantized_unfused = "its activation's zero point is not 0"} : tensor<4x16xf32>, tensor<16x1xf32> -> tensor<4x1xf32>
+// CHECK-NOT: brrr.dequantize
+// CHECK: %[[P:.+]] = brrr.matmul %{{.+}}, %{{.+}} : tensor<4x16xi8>, tensor<16x1xi8> -> tensor<4x1xf32>
+// CHECK: %[[O:.+]] = brrr.constant dense<-2.400000e+01> : tensor<1xf32>
+// CHECK: %[[D:.+]] = brrr.sub %[[P]], %[[O]] : tensor<4x1xf32>, tensor<1xf32> -> tensor<4x1xf32>
+// CHECK: %[[S:.+]] = brrr.constant dense<6.250000e-02> : tensor<f32>
+// CHECK: brrr.mul %[[D]], %[[S]]
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ActivationZeroPoint(%q: tensor<4x16xi8>) -> tensor<4x1xf32> {
     %sa = brrr.constant dense<0.125> : tensor<f32>
@@ -120,19 +123,31 @@ module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, m
 
 // -----
 
-// UINT8 activations (onnxruntime's default) stay in float, and say why.
+// A UINT8 activation (onnxruntime's default) quantized in the model is
+// read as INT8, 128 less: a second quantize of the same input writes INT8
+// with the zero point 128 lower (100 - 128), and the product subtracts
+// (100 - 128) times each column's sum of W (16). One the model does not
+// quantize (an input) stays in float, and says why.
 // CHECK-LABEL: func.func @Uint8Activation
-// CHECK: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "its activation is UINT8; 8-bit products take INT8 or FLOAT8E4M3FN"} : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+// CHECK: %[[Z:.+]] = brrr.constant dense<-28> : tensor<i8>
+// CHECK: %[[Q:.+]] = brrr.quantize %arg0, %{{.+}}, %[[Z]] : tensor<4x16xf32>, tensor<f32>, tensor<i8> -> tensor<4x16xi8>
+// CHECK: %[[P:.+]] = brrr.matmul %[[Q]], %{{.+}} : tensor<4x16xi8>, tensor<16x2xi8> -> tensor<4x2xf32>
+// CHECK: %[[O:.+]] = brrr.constant dense<-4.480000e+02> : tensor<2xf32>
+// CHECK: brrr.sub %[[P]], %[[O]]
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} {brrr.quantized_unfused = "its UINT8 activation is not quantized in the model by one zero point"} : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @Uint8Activation(%q: tensor<4x16xui8>) -> tensor<4x2xf32> {
+  func.func @Uint8Activation(%x: tensor<4x16xf32>, %q: tensor<4x16xui8>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
     %s = brrr.constant dense<0.125> : tensor<f32>
-    %za = brrr.constant dense<128> : tensor<ui8>
+    %za = brrr.constant dense<100> : tensor<ui8>
     %z = brrr.constant dense<0> : tensor<i8>
+    %qx = brrr.quantize %x, %s, %za : tensor<4x16xf32>, tensor<f32>, tensor<ui8> -> tensor<4x16xui8>
+    %ax = brrr.dequantize %qx, %s, %za : tensor<4x16xui8>, tensor<f32>, tensor<ui8> -> tensor<4x16xf32>
     %a = brrr.dequantize %q, %s, %za : tensor<4x16xui8>, tensor<f32>, tensor<ui8> -> tensor<4x16xf32>
     %wq = brrr.constant dense<1> : tensor<16x2xi8>
     %w = brrr.dequantize %wq, %s, %z : tensor<16x2xi8>, tensor<f32>, tensor<i8> -> tensor<16x2xf32>
-    %y = brrr.matmul %a, %w : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
-    return %y : tensor<4x2xf32>
+    %y = brrr.matmul %ax, %w : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+    %y2 = brrr.matmul %a, %w : tensor<4x16xf32>, tensor<16x2xf32> -> tensor<4x2xf32>
+    return %y, %y2 : tensor<4x2xf32>, tensor<4x2xf32>
   }
 }
 
