@@ -30,6 +30,18 @@ def roll_hw(x, y):
             n("Concat", ["a2", "b2"], [y], axis=2)]
 
 
+def qdq_product(scale, zero, weight, w_scale, w_zero, bias, transposed=False):
+    """A product of a quantized-dequantized activation `x` and a dequantized
+    8-bit constant weight into `y`, with a bias: a MatMul whose weight has
+    a scale per column (axis 1), or a Gemm of a transposed weight."""
+    dq_axis = {} if transposed else {"axis": 1}
+    product = ([n("Gemm", ["a", "w", bias], ["y"], transB=1)] if transposed else
+               [n("MatMul", ["a", "w"], ["m"]), n("Add", ["m", bias], ["y"])])
+    return [n("QuantizeLinear", ["x", scale, zero], ["q"]),
+            n("DequantizeLinear", ["q", scale, zero], ["a"]),
+            n("DequantizeLinear", [weight, w_scale, w_zero], ["w"], **dq_axis)] + product
+
+
 KERNEL_CASES = [
     ("cos_cos_ragged", [n("Cos", ["x"], ["c"]), n("Cos", ["c"], ["y"])],
      [("x", F, [1000003])], [("y", F, [1000003])]),
@@ -714,35 +726,26 @@ KERNEL_CASES = [
     # its weight transposed (K-major already), 96 deep (a partial slice),
     # with a bias (e4m3 x e4m3 into f32).
     ("qmatmul_int8_per_column_f16",
-     [n("QuantizeLinear", ["x", "qa_h", "qz0_i8"], ["q"]),
-      n("DequantizeLinear", ["q", "qa_h", "qz0_i8"], ["a"]),
-      n("DequantizeLinear", ["qw_i8", "qw_s200", "qw_z200"], ["w"], axis=1),
-      n("MatMul", ["a", "w"], ["m"]), n("Add", ["m", "qb200"], ["y"])],
+     qdq_product("qa_h", "qz0_i8", "qw_i8", "qw_s200", "qw_z200", "qb200"),
      [("x", H, [2, 77, 256])], [("y", H, [2, 77, 200])]),
     ("qmatmul_fp8_gemm_ragged_f32",
-     [n("QuantizeLinear", ["x", "qa_f8", "qz_f8"], ["q"]),
-      n("DequantizeLinear", ["q", "qa_f8", "qz_f8"], ["a"]),
-      n("DequantizeLinear", ["qw_f8", "qw_f8s", "qz_f8"], ["w"]),
-      n("Gemm", ["a", "w", "qb130"], ["y"], transB=1)],
+     qdq_product("qa_f8", "qz_f8", "qw_f8", "qw_f8s", "qz_f8", "qb130", transposed=True),
      [("x", F, [70, 96])], [("y", F, [70, 130])]),
     # A UINT8 activation with a zero point (onnxruntime's default), an INT8
     # weight with a scale per column: read as INT8 128 less, the zero
     # point's column sums subtracted in the epilogue.
     ("qmatmul_uint8_zero_point_f16",
-     [n("QuantizeLinear", ["x", "qa_h", "qz_u8_117"], ["q"]),
-      n("DequantizeLinear", ["q", "qa_h", "qz_u8_117"], ["a"]),
-      n("DequantizeLinear", ["qw_i8", "qw_s200", "qw_z200"], ["w"], axis=1),
-      n("MatMul", ["a", "w"], ["m"]), n("Add", ["m", "qb200"], ["y"])],
+     qdq_product("qa_h", "qz_u8_117", "qw_i8", "qw_s200", "qw_z200", "qb200"),
      [("x", H, [3, 77, 256])], [("y", H, [3, 77, 200])]),
-    # A float8 Gemm eight slices deep, of 17 x 9 tiles of 128 x 128: more
-    # than the multiprocessors, so --persistent walks them (aliases below:
-    # promoted sums on a persistent grid, and fast sums).
+    # Float8 Gemms eight slices deep: 17 x 6 tiles of 128 x 192, one block
+    # each (and an alias below with fast sums), and 17 x 12, more than the
+    # multiprocessors: a persistent grid walks them.
     ("qmatmul_fp8_deep_f32",
-     [n("QuantizeLinear", ["x", "qa_f8", "qz_f8"], ["q"]),
-      n("DequantizeLinear", ["q", "qa_f8", "qz_f8"], ["a"]),
-      n("DequantizeLinear", ["qw_f8d", "qw_f8s", "qz_f8"], ["w"]),
-      n("Gemm", ["a", "w", "qb1100"], ["y"], transB=1)],
+     qdq_product("qa_f8", "qz_f8", "qw_f8d", "qw_f8s", "qz_f8", "qb1100", transposed=True),
      [("x", F, [2100, 1024])], [("y", F, [2100, 1100])]),
+    ("qmatmul_fp8_deep_persistent_f32",
+     qdq_product("qa_f8", "qz_f8", "qw_f8p", "qw_f8s", "qz_f8", "qb2200", transposed=True),
+     [("x", F, [2100, 1024])], [("y", F, [2100, 2200])]),
 ]
 
 # Per-case tolerances. cast_chain's f32 output passes through f16: fused
@@ -775,6 +778,7 @@ OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "s
           "cast_fp8_f16": 19, "matmul_wgmma_qdq_int8_relu_f16": 19,
           "matmul_qdq_fp8_f32": 19, "qmatmul_int8_per_column_f16": 19,
           "qmatmul_fp8_gemm_ragged_f32": 19, "qmatmul_fp8_deep_f32": 19,
+          "qmatmul_fp8_deep_persistent_f32": 19,
           "qmatmul_uint8_zero_point_f16": 19}
 
 
@@ -795,10 +799,8 @@ FLAGS.update({name: ["--pingpong"] for name in GRAPH_OF})
 OVERLAPPED = {name.replace("persistent", "overlapped"): name for name in PERSISTENT_CASES}
 FLAGS.update({name: ["--overlap-epilogue"] for name in OVERLAPPED})
 GRAPH_OF.update(OVERLAPPED)
-GRAPH_OF.update({"qmatmul_fp8_deep_persistent_f32": "qmatmul_fp8_deep_f32",
-                 "qmatmul_fp8_deep_fast_f32": "qmatmul_fp8_deep_f32"})
-FLAGS.update({"qmatmul_fp8_deep_persistent_f32": ["--persistent"],
-              "qmatmul_fp8_deep_fast_f32": ["--fp8-fast-accumulation"]})
+GRAPH_OF["qmatmul_fp8_deep_fast_f32"] = "qmatmul_fp8_deep_f32"
+FLAGS["qmatmul_fp8_deep_fast_f32"] = ["--fp8-fast-accumulation"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

@@ -125,7 +125,8 @@ CONSTANTS = {
     "qb200": np.random.default_rng(10).standard_normal(200).astype(np.float16),
     "qa_f8": np.array(0.01, np.float32), "qw_f8s": np.array(0.02, np.float32),
     "qb130": np.random.default_rng(11).standard_normal(130).astype(np.float32),
-    "qb1100": np.random.default_rng(14).standard_normal(1100).astype(np.float32)}
+    "qb1100": np.random.default_rng(14).standard_normal(1100).astype(np.float32),
+    "qb2200": np.random.default_rng(16).standard_normal(2200).astype(np.float32)}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.
@@ -149,11 +150,13 @@ def float8_tensor(name, values):
 
 
 # The float8 weights of 8-bit products (a Gemm's transposed B): 130 x 96,
-# and 1100 x 1024 (eight 128-deep slices).
+# and 1100 x 1024 and 2200 x 1024 (eight 128-deep slices).
 FLOAT8_WEIGHT = float8_bytes((130, 96), 12)
 FLOAT8_DEEP_WEIGHT = float8_bytes((1100, 1024), 13)
+FLOAT8_WIDE_WEIGHT = float8_bytes((2200, 1024), 15)
 
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125]),
                     "qz_f8": float8_zero("qz_f8"),
                     "qw_f8": float8_tensor("qw_f8", FLOAT8_WEIGHT),
-                    "qw_f8d": float8_tensor("qw_f8d", FLOAT8_DEEP_WEIGHT)}
+                    "qw_f8d": float8_tensor("qw_f8d", FLOAT8_DEEP_WEIGHT),
+                    "qw_f8p": float8_tensor("qw_f8p", FLOAT8_WIDE_WEIGHT)}

@@ -258,7 +258,7 @@ def torch_inputs(name, gen):
         return [f(70, 96)]
     if name == "qmatmul_uint8_zero_point_f16":
         return [f(3, 77, 256, dt=torch.float16)]
-    if name == "qmatmul_fp8_deep_f32":
+    if name in ("qmatmul_fp8_deep_f32", "qmatmul_fp8_deep_persistent_f32"):
         return [f(2100, 1024)]
     if name == "concat_25_ragged_f16":
         return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
@@ -398,14 +398,15 @@ def quantize_reference(name, xs):
         q = torch.clamp(torch.round(x / sa), -128, 127)
         w = c["qw_i8"].double() * c["qw_s200"].double()
         return [((q.double() * sa.double()) @ w + c["qb200"].double()).half().double()]
-    if name in ("qmatmul_fp8_gemm_ragged_f32", "qmatmul_fp8_deep_f32"):
-        from kernel_constants import FLOAT8_DEEP_WEIGHT, FLOAT8_WEIGHT
-        deep = name == "qmatmul_fp8_deep_f32"
+    if name.startswith("qmatmul_fp8_"):
+        from kernel_constants import FLOAT8_DEEP_WEIGHT, FLOAT8_WEIGHT, FLOAT8_WIDE_WEIGHT
+        weight, bias = {"qmatmul_fp8_gemm_ragged_f32": (FLOAT8_WEIGHT, "qb130"),
+                        "qmatmul_fp8_deep_f32": (FLOAT8_DEEP_WEIGHT, "qb1100"),
+                        "qmatmul_fp8_deep_persistent_f32": (FLOAT8_WIDE_WEIGHT, "qb2200")}[name]
         sa = c["qa_f8"]
         q = torch.clamp(x / sa, -448, 448).to(f8)
-        w8 = torch.from_numpy((FLOAT8_DEEP_WEIGHT if deep else FLOAT8_WEIGHT).copy())
-        w = w8.view(f8).double() * c["qw_f8s"].double()
-        bias = c["qb1100" if deep else "qb130"].double()
+        w = torch.from_numpy(weight.copy()).view(f8).double() * c["qw_f8s"].double()
+        bias = c[bias].double()
         return [(q.double() * sa.double()) @ w.t() + bias]
     raise KeyError(name)
 

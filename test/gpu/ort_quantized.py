@@ -28,7 +28,7 @@ import torch
 from onnxruntime.quantization import CalibrationDataReader, quantize_static
 
 import brrr
-from qdq_models import last_step, ort_run
+from qdq_models import ort_run, within_one_step
 
 
 class Batches(CalibrationDataReader):
@@ -71,11 +71,7 @@ def main():
         ref = ort_run(path, {"x": feed}).astype(np.float64)
         flt = ort_run(fp32, {"x": feed}).astype(np.float64)
         y = np.asarray(brrr.load(so)(feed)).astype(np.float64)
-        scale, gain = last_step(path)
-        bound = scale * gain
-        err = float(np.max(np.abs(y - ref)))
-        # One step, and f32 rounding of it.
-        ok = np.all(np.isfinite(y)) and err <= bound * (1 + 1e-5)
+        err, bound, ok = within_one_step(path, y, ref)
         failures += not ok
         print(f"{name:<14} {eight:>6} {err:>14.4g} {bound:>10.4g} "
               f"{np.mean(np.abs(y - ref)):>10.3g} {np.mean(np.abs(ref - flt)):>10.3g} "
