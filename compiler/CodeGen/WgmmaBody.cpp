@@ -41,7 +41,11 @@
 // their partial tiles, synchronize the cluster, and each sums its share of
 // the rows from every block's staging through distributed shared memory
 // (mapa, ld.shared::cluster) before the epilogue, with no second kernel and
-// no partial products in global memory.
+// no partial products in global memory. 8-bit products read 128-deep
+// slices; float8 ones whose config says `precision = promoted` sum each
+// slice in registers of its own, wait for it and add it to the f32
+// accumulators (the Tensor Cores' float8 accumulation is shorter than
+// f32's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,8 +159,9 @@ private:
   /// Warpgroups 1 and up: the main loop of each of their tiles, then the
   /// schedule's end of the tile.
   LogicalResult consumerWarpgroups();
-  /// The consumer's k-slice loop over tile positions from `first`; its
-  /// results are the `halves` accumulators.
+  /// The consumer's k-slice loop over tile positions from `first`; returns
+  /// the `halves` accumulators it leaves (promoted sums all added, chained
+  /// products perhaps still in flight).
   SmallVector<Value> mainLoop(Value first);
   /// Issues k-slice `kt`'s products into the accumulators `into` (with
   /// `fresh`, ignoring what they hold) and frees the slice before it once

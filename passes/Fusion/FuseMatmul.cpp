@@ -393,7 +393,6 @@ MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {
 }
 
 OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
-  auto type = cast<RankedTensorType>(operand.getType());
   OperandLayout plain = materialized(operand);
   Operation *view = operand.getDefiningOp();
   if (!view || !isa<TransposeOp, ReshapeOp, SliceOp>(view))
