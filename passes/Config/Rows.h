@@ -34,7 +34,7 @@ struct RowGeometry {
   int64_t reductions = 1;
   int64_t rowsPerBlock() const { return threads / lanes; }
 };
-/// The geometry of `fusion` (kind "row") for `threads` threads per block
+/// The geometry of the row-family `fusion` for `threads` threads per block
 /// and `lanes` threads a row (0, 0: the preferred ones, which
 /// brrr-select-kernel-config records; `lanes` 0 alone: one row a block),
 /// or a diagnostic on the fusion.

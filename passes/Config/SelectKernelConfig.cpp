@@ -297,16 +297,15 @@ chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
   }
   if (kind == KernelFamily::matmul) {
     if (std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget)) {
-      Type operand = matmulOf(fusion).getLhs().getType().getElementType();
-      chooseFloat8Sums(*tile, operand, fastFloat8,
-                       productShapeOf(matmulOf(fusion)), target, budget);
+      MatmulOp product = matmulOf(fusion);
+      ProductShape p = productShapeOf(product);
+      Type operand = product.getLhs().getType().getElementType();
+      chooseFloat8Sums(*tile, operand, fastFloat8, p, target, budget);
       if (!pinnedTile.empty()) {
         tile->m = pinnedTile[0];
         tile->n = pinnedTile[1];
         tile->stages = pinnedTile[2];
       }
-      MatmulOp product = matmulOf(fusion);
-      ProductShape p = productShapeOf(product);
       // Over symbolic rows or batches, one block a tile of the largest
       // shape's tiling, its grid the actual rows' or batches' (persistent
       // blocks walk a tile count fixed at compile time).

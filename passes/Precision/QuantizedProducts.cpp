@@ -138,6 +138,7 @@ void claim(MatmulOp mm, TargetAttr target) {
   // less: its quantize writes INT8 with a zero point 128 lower, which
   // clamps alike, and the zero point correction takes z - 128.
   QuantizeOp unsignedQuantize;
+  double unsignedZero = 0;
   if (q.isUnsignedInteger(8)) {
     unsignedQuantize = adq.getInput().getDefiningOp<QuantizeOp>();
     std::optional<SmallVector<double>> zq =
@@ -146,6 +147,7 @@ void claim(MatmulOp mm, TargetAttr target) {
     if (!zq || zq->size() != 1)
       return unfused("its UINT8 activation is not quantized in the model by "
                      "one zero point");
+    unsignedZero = zq->front();
   } else if (!isEightBitProductType(q)) {
     return unfused("its activation is " + quantizedTypeName(q) +
                    "; 8-bit products take INT8, UINT8 or FLOAT8E4M3FN");
@@ -208,13 +210,13 @@ void claim(MatmulOp mm, TargetAttr target) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointAfter(unsignedQuantize);
     Location at = unsignedQuantize.getLoc();
-    double zq = constantValues(unsignedQuantize.getZeroPoint())->front();
     auto signedZero = RankedTensorType::get({}, b.getI8Type());
     Value shifted = ConstantOp::create(
         b, at,
         DenseElementsAttr::get(
             signedZero,
-            b.getIntegerAttr(b.getI8Type(), static_cast<int64_t>(zq) - 128)));
+            b.getIntegerAttr(b.getI8Type(),
+                             static_cast<int64_t>(unsignedZero) - 128)));
     activation = QuantizeOp::create(b, at, unsignedQuantize.getInput(),
                                     unsignedQuantize.getScale(), shifted,
                                     unsignedQuantize.getSaturate());
