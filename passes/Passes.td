@@ -470,6 +470,51 @@ def BrrrQuantizedProducts : Pass<"brrr-quantized-products", "func::FuncOp"> {
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
 
+def BrrrCalibrationOutputs
+    : Pass<"brrr-calibration-outputs", "func::FuncOp"> {
+  let summary = "Return every activation brrr-quantize-calibrated would quantize";
+  let description = [{
+    Builds the model that calibration runs (brrrc `--calibrate`). Every
+    activation that brrr-quantize-calibrated would quantize (the float
+    left operand of a matmul by a constant matrix whose contraction is a
+    positive multiple of 16) becomes one more result of the function,
+    named `brrr.calibration:KEY`, KEY the name of the first product that
+    reads it (its ONNX node). Calibration takes each such output's largest
+    magnitude over the calibration inputs into the table that
+    brrr-quantize-calibrated reads, under KEY.
+  }];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
+def BrrrQuantizeCalibrated
+    : Pass<"brrr-quantize-calibrated", "func::FuncOp"> {
+  let summary = "Multiply a float model's products in 8 bits with calibrated scales";
+  let description = [{
+    Post-training quantization (brrrc `--precision=fp8|int8`). Runs first,
+    on the imported graph. The module attribute `brrr.calibration` maps
+    each key of brrr-calibration-outputs to its activation's largest
+    magnitude `a` over the calibration inputs. Each such activation is
+    quantized once, by the scale `a / 448` (FLOAT8E4M3FN) or `a / 127`
+    (INT8) rounded to its float type, zero point 0; each matmul reading it
+    multiplies it by its constant weight quantized per output column (the
+    column's largest magnitude over 448 or 127, rounded to nearest even)
+    and stored K-major, the scales applied in the epilogue: the form
+    brrr-quantized-products gives a QDQ model's products.
+
+    Softmax, normalizations, reductions and products of two computed
+    tensors stay in float. A key the table lacks, or a maximum that is
+    negative, NaN or infinite, is an error naming the node; an activation
+    that was 0 on every input stays in float and says so in
+    `brrr.quantized_unfused`. On a target without the 8-bit wgmma every
+    product stays in float, with a warning.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", "\"fp8\"",
+           "The 8-bit type: fp8 (FLOAT8E4M3FN) or int8">,
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrLowerPrecision : Pass<"brrr-lower-precision", "func::FuncOp"> {
   let summary = "Run f32 matmuls and convolutions in f16 or bf16 when the module asks";
   let description = [{

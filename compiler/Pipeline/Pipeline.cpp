@@ -21,6 +21,15 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
     graphTiming = timing->nest("graph passes");
     graph.enableTiming(graphTiming);
   }
+  // A float model's products quantized by calibration, or its activations
+  // returned to be measured, on the graph as imported.
+  if (options.calibrationOutputs)
+    graph.nest<func::FuncOp>().addPass(createBrrrCalibrationOutputs());
+  if (!options.quantize.empty()) {
+    BrrrQuantizeCalibratedOptions quantize;
+    quantize.precision = options.quantize;
+    graph.nest<func::FuncOp>().addPass(createBrrrQuantizeCalibrated(quantize));
+  }
   // Products of dequantized operands first, as the importer wrote them;
   // the dequantizations no product claims become constants there.
   graph.nest<func::FuncOp>().addPass(createBrrrQuantizedProducts());

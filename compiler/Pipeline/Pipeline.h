@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
 
+#include <string>
 #include <vector>
 
 namespace mlir::brrr {
@@ -48,6 +49,13 @@ struct CompileOptions {
   /// Index-driven kernels report out-of-range indices to the runtime; see
   /// brrr-check-indices (brrrc --unchecked-indices turns it off).
   bool indexChecks = true;
+  /// "fp8" or "int8": multiply the products of float activations by
+  /// constant matrices in that 8-bit type, by the module's calibration
+  /// table; see brrr-quantize-calibrated. Empty: as the model says.
+  std::string quantize;
+  /// Return every activation that `quantize` would quantize, for a
+  /// calibration run; see brrr-calibration-outputs.
+  bool calibrationOutputs = false;
 };
 
 /// Runs the graph passes and kernel outlining on an imported module; with

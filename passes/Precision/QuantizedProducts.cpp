@@ -13,15 +13,16 @@
 //   y = cast(matmul(qa, transpose(W')) * (sa * sw))
 //
 // where the matmul multiplies the 8-bit values exactly and sums them in
-// 32-bit integers (INT8) or in the Tensor Cores' float8 accumulation,
-// shorter than f32 (FLOAT8E4M3FN, only with the pass's `float8`), the
-// scales are one f32 constant applied
-// in the product's epilogue, and W' is W stored K-major (rows of the
-// contraction: the layout the 8-bit wgmma reads B in), an 8-bit blob in
-// the artifact. What the rewrite needs and does not find (a zero point
-// other than zero, an activation scale computed at run time, a contraction
-// not a multiple of 16 bytes, a target without wgmma, mixed types) leaves
-// the product in float, as the model wrote it.
+// 32-bit integers (INT8) or in f32 (FLOAT8E4M3FN: each k-slice's sums
+// promoted, see brrr-select-kernel-config), the scales are one f32
+// constant applied in the product's epilogue, and W' is W stored K-major
+// (rows of the contraction: the layout the 8-bit wgmma reads B in), an
+// 8-bit blob in the artifact (EightBitProducts.h). An INT8 activation's
+// zero point is subtracted as z times each column's sum of W. What the
+// rewrite needs and does not find (a weight zero point other than zero,
+// an activation scale computed at run time, a contraction not a multiple
+// of 16 bytes, a target without wgmma, mixed types) leaves the product in
+// float, as the model wrote it.
 //
 // Every dequantize of constants that no product claimed is then evaluated
 // (up to 2^26 elements; a larger one stays a kernel), as the importer
@@ -31,6 +32,7 @@
 
 #include "passes/Analysis.h"
 #include "passes/Passes.h"
+#include "passes/Precision/EightBitProducts.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -42,6 +44,59 @@ namespace mlir::brrr {
 
 using namespace mlir;
 using namespace mlir::brrr;
+
+void mlir::brrr::replaceWithEightBitProduct(
+    MatmulOp mm, Value activation, double zeroPoint, double activationScale,
+    ArrayRef<double> weightScales, Type weightType, ArrayRef<char> kMajor,
+    int64_t N, int64_t K) {
+  OpBuilder b(mm);
+  Location loc = mm.getLoc();
+  auto kMajorType = RankedTensorType::get({N, K}, weightType);
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(kMajor, alignof(uint64_t));
+  Value w =
+      ConstantOp::create(b, loc,
+                         cast<ElementsAttr>(DenseResourceElementsAttr::get(
+                             kMajorType, "weight_k_major", std::move(blob))));
+  Value wView =
+      TransposeOp::create(b, loc, RankedTensorType::get({K, N}, weightType), w,
+                          b.getDenseI64ArrayAttr({1, 0}));
+  Value product = MatmulOp::create(b, loc, activation, wView);
+  if (zeroPoint != 0) {
+    // z * (the column's sum of W), exact in f32 up to 2^24.
+    SmallVector<double> offsets(N, 0.0);
+    for (int64_t n = 0; n < N; ++n) {
+      int64_t sum = 0;
+      for (int64_t k = 0; k < K; ++k)
+        sum += static_cast<int8_t>(kMajor[n * K + k]);
+      offsets[n] = zeroPoint * static_cast<double>(sum);
+    }
+    Value offset = ConstantOp::create(
+        b, loc,
+        makeFloatElements(RankedTensorType::get({N}, b.getF32Type()), offsets,
+                          "zero_point_offset"));
+    product = SubOp::create(b, loc, product, offset);
+  }
+  // The scales, once: sa * sw[n] in f32.
+  SmallVector<double> scales;
+  for (double s : weightScales)
+    scales.push_back(static_cast<float>(static_cast<float>(activationScale) *
+                                        static_cast<float>(s)));
+  bool uniform = llvm::all_equal(scales);
+  auto scaleType = uniform ? RankedTensorType::get({}, b.getF32Type())
+                           : RankedTensorType::get({N}, b.getF32Type());
+  Value s = ConstantOp::create(
+      b, loc,
+      makeFloatElements(scaleType,
+                        uniform ? ArrayRef<double>(scales).take_front()
+                                : ArrayRef<double>(scales),
+                        "product_scale"));
+  Value y = MulOp::create(b, loc, product, s);
+  if (mm.getType() != y.getType())
+    y = CastOp::create(b, loc, mm.getType(), y);
+  mm.replaceAllUsesWith(y);
+  mm.erase();
+}
 
 namespace {
 
@@ -193,21 +248,10 @@ void claim(MatmulOp mm, TargetAttr target) {
     for (int64_t k = 0; k < K; ++k)
       kMajor[n * K + k] =
           transposed ? (*bytes)[n * K + k] : (*bytes)[k * N + n];
-  OpBuilder b(mm);
-  Location loc = mm.getLoc();
-  auto kMajorType = RankedTensorType::get({N, K}, wq);
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      ArrayRef<char>(kMajor.data(), kMajor.size()), alignof(uint64_t));
-  Value w =
-      ConstantOp::create(b, loc,
-                         cast<ElementsAttr>(DenseResourceElementsAttr::get(
-                             kMajorType, "weight_k_major", std::move(blob))));
-  Value wView = TransposeOp::create(b, loc, RankedTensorType::get({K, N}, wq),
-                                    w, b.getDenseI64ArrayAttr({1, 0}));
   Value activation = adq.getInput();
   double z = za->front();
   if (unsignedQuantize) {
-    OpBuilder::InsertionGuard g(b);
+    OpBuilder b(unsignedQuantize);
     b.setInsertionPointAfter(unsignedQuantize);
     Location at = unsignedQuantize.getLoc();
     auto signedZero = RankedTensorType::get({}, b.getI8Type());
@@ -222,41 +266,8 @@ void claim(MatmulOp mm, TargetAttr target) {
                                     unsignedQuantize.getSaturate());
     z -= 128;
   }
-  Value product = MatmulOp::create(b, loc, activation, wView);
-  if (z != 0) {
-    // z * (the column's sum of W), exact in f32 up to 2^24.
-    SmallVector<double> offsets(N, 0.0);
-    for (int64_t n = 0; n < N; ++n) {
-      int64_t sum = 0;
-      for (int64_t k = 0; k < K; ++k)
-        sum += static_cast<int8_t>(kMajor[n * K + k]);
-      offsets[n] = z * static_cast<double>(sum);
-    }
-    Value offset = ConstantOp::create(
-        b, loc,
-        makeFloatElements(RankedTensorType::get({N}, b.getF32Type()), offsets,
-                          "zero_point_offset"));
-    product = SubOp::create(b, loc, product, offset);
-  }
-  // The scales, once: sa * sw[n] in f32.
-  SmallVector<double> scales;
-  for (double s : *sw)
-    scales.push_back(static_cast<float>(static_cast<float>(sa->front()) *
-                                        static_cast<float>(s)));
-  bool uniform = llvm::all_equal(scales);
-  auto scaleType = uniform ? RankedTensorType::get({}, b.getF32Type())
-                           : RankedTensorType::get({N}, b.getF32Type());
-  Value s = ConstantOp::create(
-      b, loc,
-      makeFloatElements(scaleType,
-                        uniform ? ArrayRef<double>(scales).take_front()
-                                : ArrayRef<double>(scales),
-                        "product_scale"));
-  Value y = MulOp::create(b, loc, product, s);
-  if (mm.getType() != y.getType())
-    y = CastOp::create(b, loc, mm.getType(), y);
-  mm.replaceAllUsesWith(y);
-  mm.erase();
+  replaceWithEightBitProduct(mm, activation, z, sa->front(), *sw, wq, kMajor, N,
+                             K);
   // The float view of W, unless something else reads it.
   if (t && t->use_empty())
     t->erase();

@@ -11,6 +11,7 @@
 
 #include "passes/Config/Attention.h"
 #include "passes/Config/Products.h"
+#include "passes/Precision/Calibration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -305,7 +306,10 @@ bool brrrc::printReport(mlir::ModuleOp module,
   outs() << llvm::format("%-14s %-10s %-9s %14s %14s %8s %10s %-6s  %s\n",
                          "kernel", "family", "precision", "flops", "bytes",
                          "flop/B", "floor us", "launch", "bound");
+  int64_t eightBit = 0;
   for (ReportKernel &k : reportKernels(module, shape ? &*shape : nullptr)) {
+    eightBit +=
+        StringRef(k.precision) == "fp8" || StringRef(k.precision) == "int8";
     StringRef bound = boundOf(k.flops, k.bytes, k.peak);
     if (bound == "overhead")
       bound = "overhead (< 2 us of work: launch-bound without graphs)";
@@ -338,6 +342,13 @@ bool brrrc::printReport(mlir::ModuleOp module,
              << "): flops, bytes and floors are the largest shape's (--shape "
                 "picks another); the arena ("
              << arena << " bytes) is planned for the largest shape\n";
+  }
+  // --precision=fp8|int8: how many products calibration made 8-bit.
+  if (auto table = module->getAttrOfType<mlir::DictionaryAttr>(
+          mlir::brrr::kCalibrationAttrName)) {
+    outs() << "post-training quantization: " << eightBit
+           << " kernel(s) multiply in 8 bits, by the ranges of " << table.size()
+           << " calibrated activation(s); the rest as --precision=auto:\n";
   }
   // What --precision=auto chose, and why.
   if (auto why = module->getAttrOfType<mlir::StringAttr>("brrr.precision_auto"))

@@ -15,6 +15,8 @@
 #include "compiler/Pipeline/Pipeline.h"
 #include "dialects/Brrr/BrrrOps.h"
 #include "passes/Analysis.h"
+#include "passes/Precision/Calibration.h"
+#include "tools/brrrc/Calibrate.h"
 #include "tools/brrrc/Report.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -114,8 +116,32 @@ cl::opt<std::string> precision(
              "fp16 or bf16 for a model whose weights are mostly of that "
              "type, else fp32; --report says which), fp32 (f32 accuracy), "
              "tf32 (one tf32 product), fp16 or bf16 (weights converted at "
-             "compile time, f32 accumulation; outputs keep their types)"),
+             "compile time, f32 accumulation; outputs keep their types); "
+             "fp8 or int8: post-training quantization, every product of an "
+             "activation by a constant matrix in 8 bits by scales from "
+             "--calibrate or --calibration-cache, the rest as auto"),
     cl::init("auto"), cl::cat(category));
+
+cl::opt<std::string> calibrate(
+    "calibrate",
+    cl::desc("With --precision=fp8|int8: the calibration inputs, a .npz "
+             "(arrays named after the inputs), .npy or .pb (ONNX "
+             "TensorProto) file, or a directory of them or of ONNX "
+             "test-data sets (input_<i>.pb); each is one run on the GPU"),
+    cl::value_desc("FILE|DIR"), cl::init(""), cl::cat(category));
+
+cl::opt<std::string> calibrationCache(
+    "calibration-cache",
+    cl::desc("With --precision=fp8|int8: the calibration cache, written "
+             "after a --calibrate run, else read instead of running (no GPU "
+             "needed)"),
+    cl::value_desc("FILE"), cl::init(""), cl::cat(category));
+
+cl::opt<double> calibrationPercentile(
+    "calibration-percentile",
+    cl::desc("With --calibrate: quantize each activation by this percentile "
+             "of its magnitudes (e.g. 99.99) instead of the largest"),
+    cl::value_desc("P"), cl::init(0), cl::cat(category));
 
 cl::opt<std::string> matmulTile(
     "matmul-tile",
@@ -222,6 +248,14 @@ std::string fileOf(mlir::Location loc) {
   return inputPath;
 }
 
+/// --cuda-path, $CUDA_HOME, or /usr/local/cuda.
+std::string cudaDir() {
+  if (!cudaPath.empty())
+    return cudaPath;
+  const char *home = std::getenv("CUDA_HOME");
+  return home ? home : "/usr/local/cuda";
+}
+
 } // namespace
 
 static int writeOutput(StringRef bytes);
@@ -313,11 +347,40 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (precision != "auto" && precision != "fp32" && precision != "tf32" &&
-      precision != "fp16" && precision != "bf16") {
+      precision != "fp16" && precision != "bf16" && precision != "fp8" &&
+      precision != "int8") {
     errs() << "brrrc: error: unknown --precision '" << precision
-           << "' (supported: auto, fp32, tf32, fp16, bf16)\n";
+           << "' (supported: auto, fp32, tf32, fp16, bf16, fp8, int8)\n";
     return 1;
   }
+  bool quantize = precision == "fp8" || precision == "int8";
+  if (quantize && calibrate.empty() && calibrationCache.empty()) {
+    errs() << "brrrc: error: --precision=" << precision
+           << " needs the activations' ranges: --calibrate FILE|DIR, or "
+              "--calibration-cache FILE\n";
+    return 1;
+  }
+  if (!quantize && (!calibrate.empty() || !calibrationCache.empty())) {
+    errs() << "brrrc: error: --calibrate and --calibration-cache go with "
+              "--precision=fp8 or int8\n";
+    return 1;
+  }
+  if (calibrationPercentile.getNumOccurrences() &&
+      (calibrate.empty() || !(calibrationPercentile > 0) ||
+       !(calibrationPercentile < 100))) {
+    errs() << "brrrc: error: --calibration-percentile takes a percentile "
+              "in (0, 100), with --calibrate\n";
+    return 1;
+  }
+  if (quantize)
+    for (const auto &entry : options.inputShapes)
+      for (const mlir::brrr::InputDim &d : entry.getValue())
+        if (!d.fixed()) {
+          errs() << "brrrc: error: --precision=" << precision
+                 << " compiles fixed shapes; input '" << entry.getKey()
+                 << "' has a range\n";
+          return 1;
+        }
 
   Emit mode = emit;
   if (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"))
@@ -354,14 +417,31 @@ int main(int argc, char **argv) {
     (*module)->setAttr(mlir::brrr::kTargetAttrName, *target);
     // --precision=auto: 16-bit models multiply their f32 stretches (the
     // TorchScript exporter's upcast attention) in their own type.
+    // --precision=fp8|int8: the products it quantizes are 8-bit, the rest
+    // as auto.
     std::string chosen = precision, why;
-    if (precision == "auto") {
+    if (precision == "auto" || quantize) {
       chosen = mlir::brrr::autoPrecision(*module, why);
       (*module)->setAttr("brrr.precision_auto",
                          mlir::StringAttr::get(&context, why));
     }
     (*module)->setAttr("brrr.precision",
                        mlir::StringAttr::get(&context, chosen));
+    if (quantize) {
+      brrrc::CalibrationFlags flags;
+      flags.inputs = calibrate;
+      flags.cache = calibrationCache;
+      flags.percentile = calibrationPercentile;
+      phase = total.nest("calibration");
+      mlir::DictionaryAttr table =
+          brrrc::calibrationTable(context, *model, inputPath, flags, compile,
+                                  *target, chosen, cudaDir());
+      phase.stop();
+      if (!table)
+        return 1;
+      (*module)->setAttr(mlir::brrr::kCalibrationAttrName, table);
+      compile.quantize = precision;
+    }
     if (failed(mlir::brrr::runCompilePipeline(*module, compile, &total)) ||
         errors) {
       errs() << "brrrc: " << errors << " error(s); nothing was written\n";
@@ -376,10 +456,7 @@ int main(int argc, char **argv) {
   if (mode == Emit::Brrr || mode == Emit::Kernels)
     return printModule(*module);
 
-  std::string cuda = cudaPath;
-  if (cuda.empty())
-    cuda =
-        std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
+  std::string cuda = cudaDir();
   phase = total.nest("kernel code");
   auto kernels = mlir::brrr::compileKernels(
       *module, *target, cuda, !noCubin && mode != Emit::Ptx, &phase);

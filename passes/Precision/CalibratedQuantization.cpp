@@ -1,0 +1,320 @@
+//===- CalibratedQuantization.cpp - 8-bit products from calibration ------===//
+//
+// Post-training quantization of a float model's products (brrrc
+// --precision=fp8|int8 with --calibrate). Two passes share what they
+// quantize:
+//
+// - brrr-calibration-outputs returns each activation to quantize, so that
+//   a build of the model run on the calibration inputs measures its range;
+// - brrr-quantize-calibrated takes the measured ranges (the module's
+//   `brrr.calibration` table) and writes each product in 8 bits, in the
+//   form brrr-quantized-products gives a QDQ model's (EightBitProducts.h).
+//
+// A product is quantized when it is a matmul of a float activation by a
+// constant float matrix (directly, or transposed: Gemm's transB) whose
+// contraction is a positive multiple of 16: the 8-bit body reads rows of K
+// bytes through TMA. Its key is the name of its ONNX node; products that
+// read one activation share it, under the key of the first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Analysis.h"
+#include "passes/Passes.h"
+#include "passes/Precision/Calibration.h"
+#include "passes/Precision/EightBitProducts.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace mlir::brrr {
+#define GEN_PASS_DEF_BRRRCALIBRATIONOUTPUTS
+#define GEN_PASS_DEF_BRRRQUANTIZECALIBRATED
+#include "passes/Passes.h.inc"
+} // namespace mlir::brrr
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// A product to quantize: its weight, read as a K x N matrix.
+struct Product {
+  MatmulOp mm;
+  Value weight; // the constant (N x K when transposed)
+  TransposeOp transpose;
+  int64_t K = 0, N = 0;
+};
+
+/// The activations to quantize, in program order, each with its key and
+/// the products that read it.
+struct Activation {
+  std::string key;
+  SmallVector<Product> products;
+};
+
+/// The name of the ONNX node behind `loc`, if it has one.
+std::string nodeName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string name = nodeName(inner); !name.empty())
+        return name;
+  return "";
+}
+
+/// `mm` as a product to quantize, if it is one.
+std::optional<Product> productOf(MatmulOp mm) {
+  auto at = dyn_cast<RankedTensorType>(mm.getLhs().getType());
+  if (!at || !at.hasStaticShape() || at.getRank() < 2 ||
+      !isa<Float16Type, BFloat16Type, Float32Type>(at.getElementType()))
+    return std::nullopt;
+  // Already quantized by the model (brrr-quantized-products' business), or
+  // a constant: nothing to measure.
+  if (mm.getLhs().getDefiningOp<DequantizeOp>() ||
+      matchPattern(mm.getLhs(), m_Constant()))
+    return std::nullopt;
+  Product p{mm, mm.getRhs(), nullptr};
+  if (auto t = p.weight.getDefiningOp<TransposeOp>();
+      t && t.getPerm() == ArrayRef<int64_t>{1, 0}) {
+    p.transpose = t;
+    p.weight = t.getInput();
+  }
+  auto wt = dyn_cast<RankedTensorType>(p.weight.getType());
+  if (!wt || wt.getRank() != 2 || wt.getElementType() != at.getElementType() ||
+      !matchPattern(p.weight, m_Constant()))
+    return std::nullopt;
+  p.K = wt.getDimSize(p.transpose ? 1 : 0);
+  p.N = wt.getDimSize(p.transpose ? 0 : 1);
+  if (p.K <= 0 || p.K % 16 != 0 || p.N <= 0)
+    return std::nullopt;
+  return p;
+}
+
+/// The activations `func` quantizes, keyed as brrr-calibration-outputs
+/// names them. A node name that two activations would share gets `#2`,
+/// `#3`, ... after it, in program order.
+llvm::MapVector<Value, Activation> activationsOf(func::FuncOp func) {
+  llvm::MapVector<Value, Activation> out;
+  llvm::StringSet<> keys;
+  unsigned unnamed = 0;
+  func.walk([&](MatmulOp mm) {
+    std::optional<Product> p = productOf(mm);
+    if (!p)
+      return;
+    Activation &a = out[mm.getLhs()];
+    if (a.key.empty()) {
+      std::string base = nodeName(mm.getLoc());
+      if (base.empty())
+        base = "matmul_" + std::to_string(unnamed++);
+      std::string key = base;
+      for (int i = 2; keys.contains(key); ++i)
+        key = base + "#" + std::to_string(i);
+      keys.insert(key);
+      a.key = key;
+    }
+    a.products.push_back(*p);
+  });
+  return out;
+}
+
+struct CalibrationOutputsPass
+    : brrr::impl::BrrrCalibrationOutputsBase<CalibrationOutputsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    llvm::MapVector<Value, Activation> activations = activationsOf(func);
+    if (activations.empty())
+      return;
+    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    SmallVector<Value> results(ret.getOperands());
+    SmallVector<Type> types(func.getFunctionType().getResults());
+    unsigned first = results.size();
+    for (auto &[value, activation] : activations) {
+      results.push_back(value);
+      types.push_back(value.getType());
+    }
+    ret->setOperands(results);
+    func.setType(FunctionType::get(func.getContext(),
+                                   func.getFunctionType().getInputs(), types));
+    unsigned i = first;
+    for (auto &[value, activation] : activations)
+      func.setResultAttr(
+          i++, "brrr.name",
+          StringAttr::get(func.getContext(),
+                          kCalibrationOutputPrefix.str() + activation.key));
+  }
+};
+
+/// `x` rounded to the nearest value of `type`, no smaller than its
+/// smallest normal magnitude.
+double roundToType(double x, FloatType type) {
+  const llvm::fltSemantics &sem = type.getFloatSemantics();
+  APFloat v(x);
+  bool lost;
+  v.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+  APFloat smallest = APFloat::getSmallestNormalized(sem);
+  if (v < smallest)
+    v = smallest;
+  v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return v.convertToDouble();
+}
+
+/// The 8-bit code of `x` (already divided by its scale) in `type`: INT8
+/// rounds half to even and clamps to [-127, 127]; FLOAT8E4M3FN rounds to
+/// nearest even and saturates at 448.
+char quantizeWeight(double x, bool float8) {
+  if (float8) {
+    APFloat v = roundToFloat8(APFloat(x), /*saturate=*/true);
+    return static_cast<char>(v.bitcastToAPInt().getZExtValue());
+  }
+  double r = std::nearbyint(std::clamp(x, -127.0, 127.0));
+  return static_cast<char>(static_cast<int8_t>(r));
+}
+
+struct QuantizeCalibratedPass
+    : brrr::impl::BrrrQuantizeCalibratedBase<QuantizeCalibratedPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (precision != "fp8" && precision != "int8") {
+      func.emitError() << "brrr-quantize-calibrated: unknown precision '"
+                       << precision << "' (supported: fp8, int8)";
+      return signalPassFailure();
+    }
+    llvm::MapVector<Value, Activation> activations = activationsOf(func);
+    if (activations.empty())
+      return;
+    auto module = func->getParentOfType<ModuleOp>();
+    auto table =
+        module ? module->getAttrOfType<DictionaryAttr>(kCalibrationAttrName)
+               : nullptr;
+    if (!table) {
+      func.emitError() << "8-bit products need the calibration table (module "
+                          "attribute '"
+                       << kCalibrationAttrName
+                       << "'; brrrc --calibrate or --calibration-cache)";
+      return signalPassFailure();
+    }
+    TargetAttr target = targetOf(func);
+    if (!target.hasWgmma()) {
+      func.emitWarning() << "target " << target.getChip()
+                         << " has no 8-bit wgmma: every product stays in "
+                            "float";
+      return;
+    }
+    bool float8 = precision == "fp8";
+    double qmax = float8 ? 448.0 : 127.0;
+    bool failed = false;
+    for (auto &[x, activation] : activations) {
+      MatmulOp first = activation.products.front().mm;
+      auto entry = table.getAs<FloatAttr>(activation.key);
+      if (!entry) {
+        first.emitError() << "product '" << activation.key
+                          << "' has no entry in the calibration table: it was "
+                             "measured on another model";
+        failed = true;
+        continue;
+      }
+      double amax = entry.getValueAsDouble();
+      if (!std::isfinite(amax) || amax < 0) {
+        char range[32];
+        std::snprintf(range, sizeof(range), "%g", amax);
+        if (std::isnan(amax))
+          std::snprintf(range, sizeof(range), "NaN");
+        else if (std::isinf(amax))
+          std::snprintf(range, sizeof(range), "%sinfinity",
+                        amax < 0 ? "-" : "");
+        first.emitError() << "calibration gives product '" << activation.key
+                          << "' an activation range of " << range
+                          << "; it needs a finite largest magnitude >= 0";
+        failed = true;
+        continue;
+      }
+      if (amax == 0) {
+        for (Product &p : activation.products)
+          p.mm->setAttr("brrr.quantized_unfused",
+                        StringAttr::get(&getContext(),
+                                        "its activation was 0 on every "
+                                        "calibration input"));
+        continue;
+      }
+      quantize(x, amax / qmax, activation.products, float8, qmax);
+    }
+    if (failed)
+      signalPassFailure();
+  }
+
+  /// Quantizes activation `x` by `scale` (rounded to its type) and
+  /// rewrites each product reading it.
+  void quantize(Value x, double scale, MutableArrayRef<Product> products,
+                bool float8, double qmax) {
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto ft = cast<FloatType>(xt.getElementType());
+    scale = roundToType(scale, ft);
+    MLIRContext *ctx = &getContext();
+    Type q = float8 ? Type(Float8E4M3FNType::get(ctx))
+                    : Type(IntegerType::get(ctx, 8));
+    OpBuilder b(products.front().mm);
+    if (Operation *def = x.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(x.getParentBlock());
+    Location loc = products.front().mm.getLoc();
+    auto scalar = [&](Type t) { return RankedTensorType::get({}, t); };
+    Value s = ConstantOp::create(
+        b, loc, makeFloatElements(scalar(ft), {scale}, "activation_scale"));
+    Value zero = ConstantOp::create(
+        b, loc,
+        float8
+            ? DenseElementsAttr::get(
+                  scalar(q),
+                  FloatAttr::get(q, APFloat::getZero(APFloat::Float8E4M3FN())))
+            : DenseElementsAttr::get(scalar(q), b.getIntegerAttr(q, 0)));
+    Value qx = QuantizeOp::create(b, loc, x, s, zero, /*saturate=*/true);
+    for (Product &p : products) {
+      std::optional<SmallVector<double>> w = getConstFloats(p.weight);
+      if (!w || static_cast<int64_t>(w->size()) != p.K * p.N) {
+        p.mm->setAttr("brrr.quantized_unfused",
+                      StringAttr::get(ctx, "its weight's values cannot be "
+                                           "read"));
+        continue;
+      }
+      // W[k][n], stored K x N, or N x K under a transpose.
+      auto at = [&](int64_t k, int64_t n) {
+        return p.transpose ? (*w)[n * p.K + k] : (*w)[k * p.N + n];
+      };
+      if (!llvm::all_of(*w, [](double v) { return std::isfinite(v); })) {
+        p.mm->setAttr("brrr.quantized_unfused",
+                      StringAttr::get(ctx, "its weight holds a NaN or an "
+                                           "infinity"));
+        continue;
+      }
+      SmallVector<double> columnScales(p.N, 1.0);
+      std::vector<char> kMajor(p.N * p.K);
+      for (int64_t n = 0; n < p.N; ++n) {
+        double wmax = 0;
+        for (int64_t k = 0; k < p.K; ++k)
+          wmax = std::max(wmax, std::fabs(at(k, n)));
+        // A column of zeros quantizes to zeros by any scale.
+        if (wmax > 0)
+          columnScales[n] = wmax / qmax;
+        for (int64_t k = 0; k < p.K; ++k)
+          kMajor[n * p.K + k] =
+              quantizeWeight(at(k, n) / columnScales[n], float8);
+      }
+      TransposeOp t = p.transpose;
+      replaceWithEightBitProduct(p.mm, qx, 0, scale, columnScales, q, kMajor,
+                                 p.N, p.K);
+      if (t && t->use_empty())
+        t->erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,79 @@
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantize-calibrated))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantize-calibrated{precision=int8}))' | FileCheck %s --check-prefix=INT8
+
+// Float8: the activation's range 4 (the table's entry under the node's
+// name) gives the scale 4 / 448, rounded to f16 (8.926e-3); each weight
+// column is scaled by its largest magnitude over 448 (2 / 448, 0.5 / 448),
+// so 2, -1, 0.5 become 448, -224, 112 (E4M3FN 0x7E, 0xF6, 0x6E) and
+// 0.5, 0.25, -0.125 the same codes' 448, 224, -112 (0x7E, 0x76, 0xEE).
+// The epilogue's scales are the products: 8.926e-3 * 2 / 448 = 3.985e-5
+// and 8.926e-3 * 0.5 / 448 = 9.962e-6.
+// CHECK-LABEL: func.func @Float8
+// CHECK: %[[S:.+]] = brrr.constant dense<8.926390e-03> : tensor<f16>
+// CHECK: %[[Z:.+]] = brrr.constant dense<0.000000e+00> : tensor<f8E4M3FN>
+// CHECK: %[[Q:.+]] = brrr.quantize %arg0, %[[S]], %[[Z]] : tensor<4x16xf16>, tensor<f16>, tensor<f8E4M3FN> -> tensor<4x16xf8E4M3FN>
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<weight_k_major> : tensor<2x16xf8E4M3FN>
+// CHECK: %[[T:.+]] = brrr.transpose %[[W]]
+// CHECK: %[[P:.+]] = brrr.matmul %[[Q]], %[[T]] : tensor<4x16xf8E4M3FN>, tensor<16x2xf8E4M3FN> -> tensor<4x2xf32>
+// CHECK: %[[E:.+]] = brrr.constant dense<[3.98499651E-5, 9.96249127E-6]> : tensor<2xf32>
+// CHECK: %[[M:.+]] = brrr.mul %[[P]], %[[E]]
+// CHECK: brrr.cast %[[M]] : tensor<4x2xf32> -> tensor<4x2xf16>
+// CHECK: weight_k_major: "0x080000007EF66E000000000000000000000000007E76EE00000000000000000000000000"
+// With precision=int8, the same over 127: 2, -1, 0.5 become 127, -63.5
+// -> -64 (half to even), 31.75 -> 32 (0x7F, 0xC0, 0x20); 0.5, 0.25,
+// -0.125 the same (0x7F, 0x40, 0xE0); the activation's scale is 4 / 127.
+// INT8-LABEL: func.func @Float8
+// INT8: brrr.constant dense<3.149410e-02> : tensor<f16>
+// INT8: brrr.quantize %arg0, %{{.+}}, %{{.+}} : tensor<4x16xf16>, tensor<f16>, tensor<i8> -> tensor<4x16xi8>
+// INT8: brrr.matmul %{{.+}}, %{{.+}} : tensor<4x16xi8>, tensor<16x2xi8> -> tensor<4x2xf32>
+// INT8: weight_k_major: "0x080000007FC020000000000000000000000000007F40E000000000000000000000000000"
+module attributes {brrr.calibration = {fc1 = 4.0 : f64}, brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @Float8(%x: tensor<4x16xf16>) -> tensor<4x2xf16> {
+    %w = brrr.constant dense<[[2.0, 0.5], [-1.0, 0.25], [0.5, -0.125], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]> : tensor<16x2xf16>
+    %y = brrr.matmul %x, %w : tensor<4x16xf16>, tensor<16x2xf16> -> tensor<4x2xf16> loc("fc1")
+    return %y : tensor<4x2xf16>
+  }
+}
+
+// -----
+
+// Two products of one activation (a Gemm's transposed weight, and a plain
+// one) share one quantize, under the first one's key; the second name is
+// not looked up. A contraction of 24 (not a multiple of 16) and a product
+// of two computed tensors stay in f32.
+// CHECK-LABEL: func.func @SharedActivation
+// CHECK: brrr.quantize %arg0
+// CHECK-NOT: brrr.quantize
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<2x32xf8E4M3FN>, tensor<32x16xf8E4M3FN> -> tensor<2x16xf32>
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<2x32xf8E4M3FN>, tensor<32x16xf8E4M3FN> -> tensor<2x16xf32>
+// CHECK: brrr.matmul %arg1, %{{.+}} : tensor<2x24xf32>, tensor<24x16xf32> -> tensor<2x16xf32>
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<2x16xf32>, tensor<16x2xf32> -> tensor<2x2xf32>
+module attributes {brrr.calibration = {q = 1.0 : f64}, brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @SharedActivation(%x: tensor<2x32xf32>, %z: tensor<2x24xf32>) -> (tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x2xf32>) {
+    %wq = brrr.constant dense<0.5> : tensor<16x32xf32>
+    %wqt = brrr.transpose %wq {perm = array<i64: 1, 0>} : tensor<16x32xf32> -> tensor<32x16xf32>
+    %q = brrr.matmul %x, %wqt : tensor<2x32xf32>, tensor<32x16xf32> -> tensor<2x16xf32> loc("q")
+    %wk = brrr.constant dense<0.25> : tensor<32x16xf32>
+    %k = brrr.matmul %x, %wk : tensor<2x32xf32>, tensor<32x16xf32> -> tensor<2x16xf32> loc("k")
+    %wo = brrr.constant dense<1.0> : tensor<24x16xf32>
+    %o = brrr.matmul %z, %wo : tensor<2x24xf32>, tensor<24x16xf32> -> tensor<2x16xf32> loc("odd")
+    %kt = brrr.transpose %k {perm = array<i64: 1, 0>} : tensor<2x16xf32> -> tensor<16x2xf32>
+    %s = brrr.matmul %q, %kt : tensor<2x16xf32>, tensor<16x2xf32> -> tensor<2x2xf32> loc("scores")
+    return %o, %q, %s : tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x2xf32>
+  }
+}
+
+// -----
+
+// An activation that was 0 on every calibration input keeps its product
+// in float, and says why.
+// CHECK-LABEL: func.func @ZeroRange
+// CHECK-NOT: brrr.quantize
+// CHECK: brrr.matmul {{.+}} {brrr.quantized_unfused = "its activation was 0 on every calibration input"} : tensor<2x16xf32>, tensor<16x16xf32>
+module attributes {brrr.calibration = {fc = 0.0 : f64}, brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @ZeroRange(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
+    %w = brrr.constant dense<0.5> : tensor<16x16xf32>
+    %y = brrr.matmul %x, %w : tensor<2x16xf32>, tensor<16x16xf32> -> tensor<2x16xf32> loc("fc")
+    return %y : tensor<2x16xf32>
+  }
+}

@@ -1,0 +1,66 @@
+"""A small f16 model for brrrc --precision=fp8|int8, its calibration
+caches and inputs, made at test time (Debian's python3: onnx, numpy).
+
+  calibration_models.py DIR
+      DIR/mlp.onnx: x: f16[8, 64], z: f16[8, 24] ->
+          y = Gemm(relu(x @ W1), W2, transB=1) + b   (nodes fc1, fc2)
+          o = z @ W3                                  (node odd: a
+              contraction of 24, not a multiple of 16, stays f16)
+      DIR/mlp.calibration: the cache of ranges fc1 = 3, fc2 = 2.5
+      DIR/missing.calibration: fc1 only
+      DIR/nan.calibration: fc1 = nan
+      DIR/bad.calibration: no header
+      DIR/sample.npz: x and z, one calibration sample
+      DIR/wrong.npz: x and q (no input q)
+"""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(0)
+    w1 = (rng.standard_normal((64, 64)) * 0.1).astype(np.float16)
+    w2 = (rng.standard_normal((32, 64)) * 0.1).astype(np.float16)
+    b = (rng.standard_normal(32) * 0.1).astype(np.float16)
+    w3 = (rng.standard_normal((24, 8)) * 0.1).astype(np.float16)
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+        helper.make_node("Relu", ["h"], ["r"], name="relu"),
+        helper.make_node("Gemm", ["r", "w2", "b"], ["y"], name="fc2",
+                         transB=1),
+        helper.make_node("MatMul", ["z", "w3"], ["o"], name="odd"),
+    ]
+    graph = helper.make_graph(
+        nodes, "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [8, 64]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT16, [8, 24])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [8, 32]),
+         helper.make_tensor_value_info("o", TensorProto.FLOAT16, [8, 8])],
+        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2"),
+         numpy_helper.from_array(b, "b"), numpy_helper.from_array(w3, "w3")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "mlp.onnx"))
+
+    def cache(name, lines, header="brrr calibration 1\nmethod max\nsamples 1\n"):
+        with open(os.path.join(out, name), "w") as f:
+            f.write(header + "".join(l + "\n" for l in lines))
+
+    cache("mlp.calibration", ["3 fc1", "2.5 fc2"])
+    cache("missing.calibration", ["3 fc1"])
+    cache("nan.calibration", ["nan fc1", "2.5 fc2"])
+    cache("bad.calibration", ["3 fc1"], header="")
+    x = rng.standard_normal((8, 64)).astype(np.float32)
+    z = rng.standard_normal((8, 24)).astype(np.float32)
+    np.savez(os.path.join(out, "sample.npz"), x=x, z=z)
+    np.savez(os.path.join(out, "wrong.npz"), x=x, q=z)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
