@@ -494,8 +494,11 @@ def BrrrQuantizeCalibrated
     on the imported graph. The module attribute `brrr.calibration` maps
     each key of brrr-calibration-outputs to its activation's largest
     magnitude `a` over the calibration inputs. Each such activation is
-    quantized once, by the scale `a / 448` (FLOAT8E4M3FN) or `a / 127`
-    (INT8) rounded to its float type, zero point 0; each matmul reading it
+    quantized once, zero point 0, by the scale `a / 127` (INT8) rounded to
+    its float type, or (FLOAT8E4M3FN) the power of two at or above
+    `a / 448`, which costs a float format precision only at its subnormal
+    end and lets the quantizing kernel multiply instead of divide; each
+    matmul reading it
     multiplies it by its constant weight quantized per output column (the
     column's largest magnitude over 448 or 127, rounded to nearest even)
     and stored K-major, the scales applied in the epilogue: the form

@@ -87,13 +87,13 @@ bool mlir::brrr::calibration::measureRanges(StringRef artifact,
             "can)";
     return false;
   }
-  auto closeModel = make_scope_exit([&] { brrr_model_close(model); });
+  scope_exit closeModel([&] { brrr_model_close(model); });
   brrr_context *context = nullptr;
   if (brrr_context_create(model, &context) != BRRR_OK) {
     error = std::string("calibration: ") + brrr_last_error();
     return false;
   }
-  auto closeContext = make_scope_exit([&] { brrr_context_destroy(context); });
+  scope_exit closeContext([&] { brrr_context_destroy(context); });
   // Each run once: no graph to capture.
   brrr_context_set_cuda_graphs(context, 0);
 

@@ -11,16 +11,23 @@
 // compile time, plus the concatenated biases when every product of the
 // group adds a constant bias of its columns; each former result is a slice
 // of the merged one, which the attention kernel reads in place and a
-// pointwise kernel reads through.
+// pointwise kernel reads through. 8-bit products (brrr-quantized-products,
+// brrr-quantize-calibrated) merge alike: their K-major weights stacked
+// row after row, and the scales each applies to its columns concatenated
+// like the biases.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Config/Movement.h"
 #include "passes/Passes.h"
+#include "passes/Precision/EightBitProducts.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include "mlir/IR/Matchers.h"
 
 #include <map>
+#include <vector>
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRMERGEPRODUCTS
@@ -32,16 +39,20 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// One product of a group: the matmul, its weights' values, and the
-/// chain of ops applied to it alone before anything else reads it: float
-/// casts and additions of a constant bias of its columns (with the bias's
-/// values), as an f16 product of an f32 model is cast, biased and cast
-/// back.
+/// One product of a group: the matmul, its weights' values (an 8-bit
+/// product's: its K-major bytes), and the chain of ops applied to it alone
+/// before anything else reads it: float casts and additions of a constant
+/// bias of its columns (with the bias's values), as an f16 product of an
+/// f32 model is cast, biased and cast back; for an 8-bit product also the
+/// multiplication by its scales, one per column or one for all (expanded
+/// to its columns).
 struct Sibling {
   MatmulOp product;
   SmallVector<double> weights;
+  std::vector<char> eightBit;
   SmallVector<Operation *> chain;
-  SmallVector<SmallVector<double>> biases; ///< one per add of the chain
+  /// One per add or multiply of the chain: the values of its columns.
+  SmallVector<SmallVector<double>> biases;
   std::string signature;                   ///< the chain's ops and types
   int64_t columns = 0;
   Value result() {
@@ -65,13 +76,41 @@ Value biasOf(AddOp add, Value x, int64_t columns, SmallVector<double> &bias) {
   return other;
 }
 
-/// Follows `s.product` through the casts and bias additions only it reads.
+/// The constant operand of `mul` (the other being `x`) that scales its
+/// `columns` columns, one value each or one for all, if any, with its
+/// values expanded to the columns.
+Value scaleOf(MulOp mul, Value x, int64_t columns, SmallVector<double> &scale) {
+  Value other = mul.getLhs() == x ? mul.getRhs() : mul.getLhs();
+  auto type = cast<RankedTensorType>(other.getType());
+  if (other == x || mul.getType() != x.getType() ||
+      type.getElementType() != mul.getType().getElementType() ||
+      !(type.getRank() == 0 ||
+        (type.getRank() == 1 && type.getDimSize(0) == columns)))
+    return Value();
+  std::optional<SmallVector<double>> values = getConstFloats(other);
+  if (!values || values->empty())
+    return Value();
+  scale = type.getRank() == 0 ? SmallVector<double>(columns, values->front())
+                              : std::move(*values);
+  return other;
+}
+
+/// Follows `s.product` through the casts, bias additions and (8-bit
+/// products) scales only it reads.
 void followChain(Sibling &s) {
   Value x = s.product.getResult();
+  bool eightBit =
+      isEightBitProductType(s.product.getRhs().getType().getElementType());
   llvm::raw_string_ostream signature(s.signature);
   while (x.hasOneUse()) {
     Operation *user = *x.getUsers().begin();
-    if (auto cast = dyn_cast<CastOp>(user)) {
+    if (auto mul = dyn_cast<MulOp>(user); mul && eightBit) {
+      SmallVector<double> scale;
+      if (!scaleOf(mul, x, s.columns, scale))
+        break;
+      s.biases.push_back(std::move(scale));
+      signature << "scale " << mul.getType().getElementType() << ";";
+    } else if (auto cast = dyn_cast<CastOp>(user)) {
       if (!isa<FloatType>(cast.getType().getElementType()))
         break;
       signature << "cast " << cast.getType().getElementType() << ";";
@@ -132,16 +171,22 @@ struct MergeProductsPass
       auto x = dyn_cast<RankedTensorType>(mm.getLhs().getType());
       // Over symbolic extents, the slices of the merged product keep its
       // symbolic rows whole (the attention kernel reads them in place).
-      if (!w || !x || w.getRank() != 2 || x.getRank() < 2 ||
-          !isa<FloatType>(w.getElementType()) ||
-          !matchPattern(mm.getRhs(), m_Constant()))
+      if (!w || !x || w.getRank() != 2 || x.getRank() < 2)
+        return;
+      bool floatWeight = isa<FloatType>(w.getElementType()) &&
+                         matchPattern(mm.getRhs(), m_Constant());
+      auto t = mm.getRhs().getDefiningOp<TransposeOp>();
+      bool eightBitWeight = isEightBitProductType(w.getElementType()) && t &&
+                            t.getPerm() == ArrayRef<int64_t>{1, 0} &&
+                            matchPattern(t.getInput(), m_Constant());
+      if (!floatWeight && !eightBitWeight)
         return;
       byInput[mm.getLhs()].push_back(mm);
     });
     for (auto &[input, products] : byInput) {
       // Products in one block with one weight type, grouped by the chain
       // of casts and bias additions each goes through.
-      std::map<std::string, SmallVector<Sibling>> groups;
+      std::map<std::string, std::vector<Sibling>> groups;
       for (MatmulOp mm : products) {
         if (mm->getBlock() != products.front()->getBlock() ||
             mm.getRhs().getType().getElementType() !=
@@ -163,7 +208,7 @@ struct MergeProductsPass
   }
 
   /// Merges `group` in runs of at most maxColumns columns.
-  void merge(SmallVector<Sibling> &group) {
+  void merge(std::vector<Sibling> &group) {
     SmallVector<Sibling *> run;
     int64_t columns = 0;
     auto flush = [&] {
@@ -186,32 +231,59 @@ struct MergeProductsPass
     for (Sibling *s : run)
       if (s->product->isBeforeInBlock(first))
         first = s->product;
+    auto wType = first.getRhs().getType();
+    Type elem = wType.getElementType();
+    bool eightBit = isEightBitProductType(elem);
     // Weights' values (read only now: most groups are never merged).
     for (Sibling *s : run) {
+      if (eightBit) {
+        std::optional<std::vector<char>> bytes = eightBitWeightOf(s->product);
+        if (!bytes)
+          return;
+        s->eightBit = std::move(*bytes);
+        continue;
+      }
       std::optional<SmallVector<double>> values =
           getConstFloats(s->product.getRhs());
       if (!values)
         return;
       s->weights = std::move(*values);
     }
-    auto wType = first.getRhs().getType();
     int64_t depth = wType.getDimSize(0), total = 0;
     for (Sibling *s : run)
       total += s->columns;
-    SmallVector<double> weights(depth * total);
-    int64_t at = 0;
-    for (Sibling *s : run) {
-      for (int64_t k = 0; k < depth; ++k)
-        std::copy_n(s->weights.begin() + k * s->columns, s->columns,
-                    weights.begin() + k * total + at);
-      at += s->columns;
-    }
     OpBuilder b(first);
     Location loc = first.getLoc();
-    Type elem = wType.getElementType();
-    auto mergedWType = RankedTensorType::get({depth, total}, elem);
-    Value w = ConstantOp::create(
-        b, loc, makeFloatElements(mergedWType, weights, "merged_weight"));
+    Value w;
+    int64_t at = 0;
+    if (eightBit) {
+      // K-major: each product's rows of K bytes, one product after the
+      // other, read through one transpose.
+      std::vector<char> rows;
+      for (Sibling *s : run)
+        rows.insert(rows.end(), s->eightBit.begin(), s->eightBit.end());
+      AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+          ArrayRef<char>(rows), alignof(uint64_t));
+      Value kMajor =
+          ConstantOp::create(b, loc,
+                             cast<ElementsAttr>(DenseResourceElementsAttr::get(
+                                 RankedTensorType::get({total, depth}, elem),
+                                 "merged_weight", std::move(blob))));
+      w = TransposeOp::create(b, loc,
+                              RankedTensorType::get({depth, total}, elem),
+                              kMajor, b.getDenseI64ArrayAttr({1, 0}));
+    } else {
+      SmallVector<double> weights(depth * total);
+      for (Sibling *s : run) {
+        for (int64_t k = 0; k < depth; ++k)
+          std::copy_n(s->weights.begin() + k * s->columns, s->columns,
+                      weights.begin() + k * total + at);
+        at += s->columns;
+      }
+      auto mergedWType = RankedTensorType::get({depth, total}, elem);
+      w = ConstantOp::create(
+          b, loc, makeFloatElements(mergedWType, weights, "merged_weight"));
+    }
     ArrayRef<int64_t> outShape = first.getType().getShape();
     SmallVector<int64_t> shape(outShape);
     shape.back() = total;
@@ -231,16 +303,21 @@ struct MergeProductsPass
         merged = CastOp::create(b, loc, type, merged);
         continue;
       }
-      int64_t add = llvm::count_if(chain.take_front(position),
-                                   [](Operation *o) { return isa<AddOp>(o); });
+      int64_t add =
+          llvm::count_if(chain.take_front(position),
+                         [](Operation *o) { return isa<AddOp, MulOp>(o); });
       SmallVector<double> bias;
       for (Sibling *s : run)
         bias.append(s->biases[add]);
       auto bType = RankedTensorType::get(
           {total}, cast<RankedTensorType>(type).getElementType());
+      bool scale = isa<MulOp>(op);
       Value c = ConstantOp::create(
-          b, loc, makeFloatElements(bType, bias, "merged_bias"));
-      merged = AddOp::create(b, loc, type, merged, c);
+          b, loc,
+          makeFloatElements(bType, bias,
+                            scale ? "merged_scale" : "merged_bias"));
+      merged = scale ? MulOp::create(b, loc, type, merged, c).getResult()
+                     : AddOp::create(b, loc, type, merged, c).getResult();
     }
     int64_t rank = shape.size();
     SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
@@ -270,8 +347,15 @@ struct MergeProductsPass
             constants.insert(def);
         op->erase();
       }
-      constants.insert(s->product.getRhs().getDefiningOp());
+      Operation *weight = s->product.getRhs().getDefiningOp();
       s->product->erase();
+      // An 8-bit weight's transpose, then its bytes.
+      if (auto t = dyn_cast_or_null<TransposeOp>(weight)) {
+        weight = t.getInput().getDefiningOp();
+        if (t->use_empty())
+          t->erase();
+      }
+      constants.insert(weight);
     }
     for (Operation *c : constants)
       if (c && c->use_empty())

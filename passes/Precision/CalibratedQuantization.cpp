@@ -256,6 +256,14 @@ struct QuantizeCalibratedPass
                 bool float8, double qmax) {
     auto xt = cast<RankedTensorType>(x.getType());
     auto ft = cast<FloatType>(xt.getElementType());
+    // A float8 scale is a power of two (the next at or above range / 448):
+    // E4M3FN is a float, so that only moves the range down at most one
+    // binade (to 224..448; precision is lost only at the subnormal end),
+    // and the quantizing kernel multiplies by the reciprocal exactly
+    // instead of dividing (a division's SASS sequence per element, in
+    // the epilogue of every product whose output is quantized).
+    if (float8)
+      scale = std::exp2(std::ceil(std::log2(scale)));
     scale = roundToType(scale, ft);
     MLIRContext *ctx = &getContext();
     Type q = float8 ? Type(Float8E4M3FNType::get(ctx))

@@ -12,6 +12,9 @@
 
 #include "dialects/Brrr/BrrrOps.h"
 
+#include <optional>
+#include <vector>
+
 namespace mlir::brrr {
 
 /// Replaces `mm` (erased) by
@@ -27,6 +30,14 @@ void replaceWithEightBitProduct(MatmulOp mm, Value activation, double zeroPoint,
                                 double activationScale,
                                 ArrayRef<double> weightScales, Type weightType,
                                 ArrayRef<char> kMajor, int64_t N, int64_t K);
+
+/// The bytes of an 8-bit constant, one per element (a splat expanded).
+std::optional<std::vector<char>> eightBitBytes(ElementsAttr attr);
+
+/// The K-major 8-bit weight W' (N x K) of a product
+/// replaceWithEightBitProduct wrote, read through its transpose, if `mm`
+/// is one.
+std::optional<std::vector<char>> eightBitWeightOf(MatmulOp mm);
 
 } // namespace mlir::brrr
 

@@ -98,14 +98,8 @@ void mlir::brrr::replaceWithEightBitProduct(
   mm.erase();
 }
 
-namespace {
-
-/// Elements a dequantization of constants may have to be evaluated here:
-/// the importer's limit.
-constexpr int64_t kMaxEvaluated = int64_t(1) << 26;
-
 /// The bytes of an 8-bit constant, one per element (a splat expanded).
-std::optional<std::vector<char>> bytesOf(ElementsAttr attr) {
+std::optional<std::vector<char>> mlir::brrr::eightBitBytes(ElementsAttr attr) {
   int64_t n = attr.getNumElements();
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
@@ -123,6 +117,22 @@ std::optional<std::vector<char>> bytesOf(ElementsAttr attr) {
     return std::nullopt;
   return std::vector<char>(raw.begin(), raw.end());
 }
+
+std::optional<std::vector<char>> mlir::brrr::eightBitWeightOf(MatmulOp mm) {
+  auto t = mm.getRhs().getDefiningOp<TransposeOp>();
+  ElementsAttr w;
+  if (!t || t.getPerm() != ArrayRef<int64_t>{1, 0} ||
+      !isEightBitProductType(mm.getRhs().getType().getElementType()) ||
+      !matchPattern(t.getInput(), m_Constant(&w)))
+    return std::nullopt;
+  return eightBitBytes(w);
+}
+
+namespace {
+
+/// Elements a dequantization of constants may have to be evaluated here:
+/// the importer's limit.
+constexpr int64_t kMaxEvaluated = int64_t(1) << 26;
 
 /// The values of a constant, seen through reshapes (the importer reshapes
 /// per-axis scales, weight blobs it does not fold, onto their axis).
@@ -238,7 +248,7 @@ void claim(MatmulOp mm, TargetAttr target) {
   if (!sw)
     return unfused("its weight's scale is not one constant, or one per "
                    "output column");
-  std::optional<std::vector<char>> bytes = bytesOf(weights);
+  std::optional<std::vector<char>> bytes = eightBitBytes(weights);
   if (!bytes)
     return unfused("its weight's bytes cannot be read");
 

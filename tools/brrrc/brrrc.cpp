@@ -119,7 +119,8 @@ cl::opt<std::string> precision(
              "compile time, f32 accumulation; outputs keep their types); "
              "fp8 or int8: post-training quantization, every product of an "
              "activation by a constant matrix in 8 bits by scales from "
-             "--calibrate or --calibration-cache, the rest as auto"),
+             "--calibrate or --calibration-cache, the rest as auto but "
+             "16-bit (fp16 for an f32 model)"),
     cl::init("auto"), cl::cat(category));
 
 cl::opt<std::string> calibrate(
@@ -418,10 +419,15 @@ int main(int argc, char **argv) {
     // --precision=auto: 16-bit models multiply their f32 stretches (the
     // TorchScript exporter's upcast attention) in their own type.
     // --precision=fp8|int8: the products it quantizes are 8-bit, the rest
-    // as auto.
+    // 16-bit: as auto, and fp16 where auto would keep f32 (attention of an
+    // f32 model then fuses, as with --precision=fp16).
     std::string chosen = precision, why;
     if (precision == "auto" || quantize) {
       chosen = mlir::brrr::autoPrecision(*module, why);
+      if (quantize && chosen == "fp32") {
+        chosen = "fp16";
+        why += "; fp16 with --precision=" + precision.getValue();
+      }
       (*module)->setAttr("brrr.precision_auto",
                          mlir::StringAttr::get(&context, why));
     }

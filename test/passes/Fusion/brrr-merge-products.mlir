@@ -149,3 +149,54 @@ func.func @rotary_queries_and_keys(%x: tensor<1x4x8xf16>, %cos: tensor<4x4xf16>)
   %m = brrr.mul %s, %u : tensor<1x4x4xf16>, tensor<1x4x4xf16> -> tensor<1x4x4xf16>
   return %o, %m : tensor<1x1x4x4xf16>, tensor<1x4x4xf16>
 }
+
+// -----
+
+// 8-bit products (brrr-quantized-products' form: K-major weights read
+// through a transpose, the scales multiplied in f32, a cast, a bias) merge
+// too: the K-major rows stacked (Q's two rows of 1.0, K's of 2.0, V's of
+// -1.0: E4M3FN 0x38, 0x40, 0xB8), the scales side by side (K's and V's one
+// scale each, expanded to their columns), then the cast and the biases.
+// CHECK-LABEL: func.func @qkv_float8
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<merged_weight> : tensor<4x16xf8E4M3FN>
+// CHECK: %[[T:.+]] = brrr.transpose %[[W]] {perm = array<i64: 1, 0>} : tensor<4x16xf8E4M3FN> -> tensor<16x4xf8E4M3FN>
+// CHECK: %[[M:.+]] = brrr.matmul %arg0, %[[T]] : tensor<1x4x16xf8E4M3FN>, tensor<16x4xf8E4M3FN> -> tensor<1x4x4xf32>
+// CHECK: %[[S:.+]] = brrr.constant dense<[5.000000e-01, 2.500000e-01, 2.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK: %[[MS:.+]] = brrr.mul %[[M]], %[[S]] : tensor<1x4x4xf32>, tensor<4xf32> -> tensor<1x4x4xf32>
+// CHECK: %[[C:.+]] = brrr.cast %[[MS]] : tensor<1x4x4xf32> -> tensor<1x4x4xf16>
+// CHECK: brrr.add %[[C]], %{{.+}} : tensor<1x4x4xf16>, tensor<4xf16> -> tensor<1x4x4xf16>
+// CHECK-COUNT-3: brrr.slice
+// CHECK-NOT: brrr.matmul
+// CHECK: merged_weight: "0x08000000383838383838383838383838383838383838383838383838383838383838383840404040404040404040404040404040B8B8B8B8B8B8B8B8B8B8B8B8B8B8B8B8"
+func.func @qkv_float8(%x: tensor<1x4x16xf8E4M3FN>) -> tensor<1x2x4x1xf16> {
+  %wq = brrr.constant dense<1.0> : tensor<2x16xf8E4M3FN>
+  %wk = brrr.constant dense<2.0> : tensor<1x16xf8E4M3FN>
+  %wv = brrr.constant dense<-1.0> : tensor<1x16xf8E4M3FN>
+  %tq = brrr.transpose %wq {perm = array<i64: 1, 0>} : tensor<2x16xf8E4M3FN> -> tensor<16x2xf8E4M3FN>
+  %tk = brrr.transpose %wk {perm = array<i64: 1, 0>} : tensor<1x16xf8E4M3FN> -> tensor<16x1xf8E4M3FN>
+  %tv = brrr.transpose %wv {perm = array<i64: 1, 0>} : tensor<1x16xf8E4M3FN> -> tensor<16x1xf8E4M3FN>
+  %sq = brrr.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %sk = brrr.constant dense<2.0> : tensor<f32>
+  %sv = brrr.constant dense<4.0> : tensor<f32>
+  %bq = brrr.constant dense<[0.1, 0.2]> : tensor<2xf16>
+  %bk = brrr.constant dense<[0.3]> : tensor<1xf16>
+  %bv = brrr.constant dense<[0.4]> : tensor<1xf16>
+  %q = brrr.matmul %x, %tq : tensor<1x4x16xf8E4M3FN>, tensor<16x2xf8E4M3FN> -> tensor<1x4x2xf32>
+  %q1 = brrr.mul %q, %sq : tensor<1x4x2xf32>, tensor<2xf32> -> tensor<1x4x2xf32>
+  %q2 = brrr.cast %q1 : tensor<1x4x2xf32> -> tensor<1x4x2xf16>
+  %q3 = brrr.add %q2, %bq : tensor<1x4x2xf16>, tensor<2xf16> -> tensor<1x4x2xf16>
+  %k = brrr.matmul %x, %tk : tensor<1x4x16xf8E4M3FN>, tensor<16x1xf8E4M3FN> -> tensor<1x4x1xf32>
+  %k1 = brrr.mul %k, %sk : tensor<1x4x1xf32>, tensor<f32> -> tensor<1x4x1xf32>
+  %k2 = brrr.cast %k1 : tensor<1x4x1xf32> -> tensor<1x4x1xf16>
+  %k3 = brrr.add %k2, %bk : tensor<1x4x1xf16>, tensor<1xf16> -> tensor<1x4x1xf16>
+  %v = brrr.matmul %x, %tv : tensor<1x4x16xf8E4M3FN>, tensor<16x1xf8E4M3FN> -> tensor<1x4x1xf32>
+  %v1 = brrr.mul %v, %sv : tensor<1x4x1xf32>, tensor<f32> -> tensor<1x4x1xf32>
+  %v2 = brrr.cast %v1 : tensor<1x4x1xf32> -> tensor<1x4x1xf16>
+  %v3 = brrr.add %v2, %bv : tensor<1x4x1xf16>, tensor<1xf16> -> tensor<1x4x1xf16>
+  %q4 = brrr.reshape %q3 : tensor<1x4x2xf16> -> tensor<1x4x2x1xf16>
+  %qh = brrr.transpose %q4 {perm = array<i64: 0, 2, 1, 3>} : tensor<1x4x2x1xf16> -> tensor<1x2x4x1xf16>
+  %k4 = brrr.reshape %k3 : tensor<1x4x1xf16> -> tensor<1x1x4x1xf16>
+  %v4 = brrr.reshape %v3 : tensor<1x4x1xf16> -> tensor<1x1x4x1xf16>
+  %o = brrr.attention %qh, %k4, %v4 {scale = 1.0 : f64} : tensor<1x2x4x1xf16>, tensor<1x1x4x1xf16>, tensor<1x1x4x1xf16> -> tensor<1x2x4x1xf16>
+  return %o : tensor<1x2x4x1xf16>
+}

@@ -2,26 +2,27 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantize-calibrated{precision=int8}))' | FileCheck %s --check-prefix=INT8
 
 // Float8: the activation's range 4 (the table's entry under the node's
-// name) gives the scale 4 / 448, rounded to f16 (8.926e-3); each weight
-// column is scaled by its largest magnitude over 448 (2 / 448, 0.5 / 448),
-// so 2, -1, 0.5 become 448, -224, 112 (E4M3FN 0x7E, 0xF6, 0x6E) and
-// 0.5, 0.25, -0.125 the same codes' 448, 224, -112 (0x7E, 0x76, 0xEE).
-// The epilogue's scales are the products: 8.926e-3 * 2 / 448 = 3.985e-5
-// and 8.926e-3 * 0.5 / 448 = 9.962e-6.
+// name) gives the scale 2^-6, the power of two at or above 4 / 448
+// (8.9e-3); each weight column is scaled by its largest magnitude over 448
+// (2 / 448, 0.5 / 448), so 2, -1, 0.5 become 448, -224, 112 (E4M3FN 0x7E,
+// 0xF6, 0x6E) and 0.5, 0.25, -0.125 the same codes' 448, 224, -112 (0x7E,
+// 0x76, 0xEE). The epilogue's scales are the products: 2^-6 * 2 / 448 =
+// 6.975e-5 and 2^-6 * 0.5 / 448 = 1.744e-5.
 // CHECK-LABEL: func.func @Float8
-// CHECK: %[[S:.+]] = brrr.constant dense<8.926390e-03> : tensor<f16>
+// CHECK: %[[S:.+]] = brrr.constant dense<1.562500e-02> : tensor<f16>
 // CHECK: %[[Z:.+]] = brrr.constant dense<0.000000e+00> : tensor<f8E4M3FN>
 // CHECK: %[[Q:.+]] = brrr.quantize %arg0, %[[S]], %[[Z]] : tensor<4x16xf16>, tensor<f16>, tensor<f8E4M3FN> -> tensor<4x16xf8E4M3FN>
 // CHECK: %[[W:.+]] = brrr.constant dense_resource<weight_k_major> : tensor<2x16xf8E4M3FN>
 // CHECK: %[[T:.+]] = brrr.transpose %[[W]]
 // CHECK: %[[P:.+]] = brrr.matmul %[[Q]], %[[T]] : tensor<4x16xf8E4M3FN>, tensor<16x2xf8E4M3FN> -> tensor<4x2xf32>
-// CHECK: %[[E:.+]] = brrr.constant dense<[3.98499651E-5, 9.96249127E-6]> : tensor<2xf32>
+// CHECK: %[[E:.+]] = brrr.constant dense<[6.97544674E-5, 1.74386169E-5]> : tensor<2xf32>
 // CHECK: %[[M:.+]] = brrr.mul %[[P]], %[[E]]
 // CHECK: brrr.cast %[[M]] : tensor<4x2xf32> -> tensor<4x2xf16>
 // CHECK: weight_k_major: "0x080000007EF66E000000000000000000000000007E76EE00000000000000000000000000"
 // With precision=int8, the same over 127: 2, -1, 0.5 become 127, -63.5
 // -> -64 (half to even), 31.75 -> 32 (0x7F, 0xC0, 0x20); 0.5, 0.25,
-// -0.125 the same (0x7F, 0x40, 0xE0); the activation's scale is 4 / 127.
+// -0.125 the same (0x7F, 0x40, 0xE0); the activation's scale is 4 / 127,
+// not a power of two (that would cost INT8 up to a bit).
 // INT8-LABEL: func.func @Float8
 // INT8: brrr.constant dense<3.149410e-02> : tensor<f16>
 // INT8: brrr.quantize %arg0, %{{.+}}, %{{.+}} : tensor<4x16xf16>, tensor<f16>, tensor<i8> -> tensor<4x16xi8>
