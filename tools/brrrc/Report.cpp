@@ -343,19 +343,21 @@ bool brrrc::printReport(mlir::ModuleOp module,
                 "picks another); the arena ("
              << arena << " bytes) is planned for the largest shape\n";
   }
-  // --precision=fp8|int8: how many products calibration made 8-bit.
-  if (auto table = module->getAttrOfType<mlir::DictionaryAttr>(
-          mlir::brrr::kCalibrationAttrName)) {
+  // --precision=fp8|int8: how many products calibration made 8-bit; what
+  // is not 8-bit takes auto's 16-bit precision.
+  auto table = module->getAttrOfType<mlir::DictionaryAttr>(
+      mlir::brrr::kCalibrationAttrName);
+  if (table)
     outs() << "post-training quantization: " << eightBit
-           << " kernel(s) multiply in 8 bits, by the ranges of " << table.size()
-           << " calibrated activation(s); the rest as --precision=auto:\n";
-  }
+           << " kernel(s) multiply in 8 bits; the calibration table holds "
+           << table.size() << " activation range(s)\n";
   // What --precision=auto chose, and why.
   if (auto why = module->getAttrOfType<mlir::StringAttr>("brrr.precision_auto"))
     if (auto p = module->getAttrOfType<mlir::StringAttr>("brrr.precision"))
       outs() << "precision: " << p.getValue()
+             << (table ? " for what is not 8-bit" : "")
              << ", chosen by --precision=auto (" << why.getValue() << ")"
-             << (p.getValue() == "fp32"
+             << (p.getValue() == "fp32" || table
                      ? "\n"
                      : "; --precision=fp32 keeps f32 products in f32\n");
   // Products of dequantized 8-bit operands that multiply in float.
