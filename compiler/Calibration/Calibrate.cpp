@@ -209,7 +209,7 @@ std::string mlir::brrr::calibration::printCache(const Table &table) {
   std::string text = kCacheHeader.str() + "\n";
   char number[64];
   if (table.method.percentile > 0) {
-    std::snprintf(number, sizeof(number), "%.17g", table.method.percentile);
+    std::snprintf(number, sizeof(number), "%.15g", table.method.percentile);
     text += "method percentile " + std::string(number) + "\n";
   } else {
     text += "method max\n";
