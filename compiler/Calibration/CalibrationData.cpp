@@ -453,6 +453,11 @@ bool mlir::brrr::calibration::parseNpz(StringRef bytes,
         return truncated("stored member '" + name + "' changes size");
       raw.assign(data.begin(), data.end());
     } else if (method == 8) {
+      // Deflate expands at most 1032:1: a larger claim is corrupt, and is
+      // refused before anything that size is allocated.
+      if (size / 1032 > packed + 1)
+        return truncated("member '" + name + "' claims " + Twine(size) +
+                         " bytes from " + Twine(packed) + " deflated");
       if (!inflateRaw(data, size, raw))
         return truncated("member '" + name + "' does not inflate");
     } else {
@@ -504,61 +509,63 @@ bool mlir::brrr::calibration::parseTensorProto(StringRef bytes, HostTensor &out,
             "' has a negative dimension or more than 4 GiB";
     return false;
   }
+  // The elements the data holds, checked against the shape before the
+  // shape's bytes are allocated.
+  int64_t given;
+  if (proto.has_raw_data())
+    given = proto.raw_data().size() % eb ? -1 : proto.raw_data().size() / eb;
+  else if (type == DT::TensorProto_DataType_FLOAT)
+    given = proto.float_data_size();
+  else if (type == DT::TensorProto_DataType_DOUBLE)
+    given = proto.double_data_size();
+  else if (type == DT::TensorProto_DataType_INT64)
+    given = proto.int64_data_size();
+  else if (type == DT::TensorProto_DataType_UINT32 ||
+           type == DT::TensorProto_DataType_UINT64)
+    given = proto.uint64_data_size();
+  else // the narrower integers, booleans, and float16 and bfloat16 bits
+    given = proto.int32_data_size();
+  if (given != count) {
+    error = "tensor '" + proto.name() + "' holds " +
+            (given < 0 ? std::string("a partial element")
+                       : std::to_string(given) + " elements") +
+            " where its shape needs " + std::to_string(count);
+    return false;
+  }
   out.name = proto.name();
   out.onnxType = type;
   out.shape = shape;
   out.bytes.assign(count * eb, 0);
-  auto wrongCount = [&](int64_t given) {
-    error = "tensor '" + proto.name() + "' holds " + std::to_string(given) +
-            " elements where its shape needs " + std::to_string(count);
-    return false;
-  };
-  if (proto.has_raw_data()) {
-    if (static_cast<int64_t>(proto.raw_data().size()) != count * eb)
-      return wrongCount(proto.raw_data().size() / eb);
-    std::memcpy(out.bytes.data(), proto.raw_data().data(), count * eb);
-    return true;
-  }
   char *p = out.bytes.data();
-  switch (type) {
-  case DT::TensorProto_DataType_FLOAT:
-    if (proto.float_data_size() != count)
-      return wrongCount(proto.float_data_size());
-    for (int64_t i = 0; i < count; ++i)
-      store<float>(p + 4 * i, proto.float_data(i));
-    return true;
-  case DT::TensorProto_DataType_DOUBLE:
-    if (proto.double_data_size() != count)
-      return wrongCount(proto.double_data_size());
-    for (int64_t i = 0; i < count; ++i)
-      store<double>(p + 8 * i, proto.double_data(i));
-    return true;
-  case DT::TensorProto_DataType_INT64:
-    if (proto.int64_data_size() != count)
-      return wrongCount(proto.int64_data_size());
-    for (int64_t i = 0; i < count; ++i)
-      store<int64_t>(p + 8 * i, proto.int64_data(i));
-    return true;
-  case DT::TensorProto_DataType_UINT32:
-  case DT::TensorProto_DataType_UINT64:
-    if (proto.uint64_data_size() != count)
-      return wrongCount(proto.uint64_data_size());
-    for (int64_t i = 0; i < count; ++i) {
-      uint64_t v = proto.uint64_data(i);
-      std::memcpy(p + eb * i, &v, eb);
+  for (int64_t i = 0; i < count; ++i) {
+    if (proto.has_raw_data()) {
+      std::memcpy(p, proto.raw_data().data(), count * eb);
+      break;
     }
-    return true;
-  default:
-    // int32_data carries the narrower integers, booleans, and the bits of
-    // float16 and bfloat16.
-    if (proto.int32_data_size() != count)
-      return wrongCount(proto.int32_data_size());
-    for (int64_t i = 0; i < count; ++i) {
+    switch (type) {
+    case DT::TensorProto_DataType_FLOAT:
+      store<float>(p + 4 * i, proto.float_data(i));
+      break;
+    case DT::TensorProto_DataType_DOUBLE:
+      store<double>(p + 8 * i, proto.double_data(i));
+      break;
+    case DT::TensorProto_DataType_INT64:
+      store<int64_t>(p + 8 * i, proto.int64_data(i));
+      break;
+    case DT::TensorProto_DataType_UINT32:
+    case DT::TensorProto_DataType_UINT64: {
+      uint64_t v = proto.uint64_data(i);
+      std::memcpy(p + eb * i, &v, eb); // little-endian: the low bytes
+      break;
+    }
+    default: {
       uint32_t v = static_cast<uint32_t>(proto.int32_data(i));
       std::memcpy(p + eb * i, &v, eb);
+      break;
     }
-    return true;
+    }
   }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

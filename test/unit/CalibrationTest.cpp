@@ -212,6 +212,15 @@ TEST(CalibrationNpz, RefusesCorruptArchives) {
   out.clear();
   EXPECT_FALSE(parseNpz(far, out, error));
   EXPECT_EQ(error, "corrupt .npz: member 'x.npy' lies outside the file");
+  // A member that claims far more bytes than its deflated ones can hold.
+  std::string bomb = good;
+  size_t member = bomb.find("PK\1\2");
+  uint32_t claim = 0x7fffffffu;
+  std::memcpy(&bomb[member + 24], &claim, 4);
+  out.clear();
+  EXPECT_FALSE(parseNpz(bomb, out, error));
+  EXPECT_NE(error.find("claims 2147483647 bytes from"), std::string::npos)
+      << error;
   // A corrupted deflate stream.
   std::string flipped = good;
   flipped[40] ^= 0x5a;
@@ -247,6 +256,22 @@ TEST(CalibrationTensorProto, ReadsRawAndTypedData) {
   p.add_dims(3); // 2 x 3 needs 6 elements
   EXPECT_FALSE(parseTensorProto(p.SerializeAsString(), t, error));
   EXPECT_EQ(error, "tensor 'x' holds 2 elements where its shape needs 6");
+  // A shape of 2^30 floats and no data: refused before 4 GiB are allocated.
+  onnx::TensorProto huge;
+  huge.set_name("h");
+  huge.set_data_type(DT::FLOAT);
+  huge.add_dims(int64_t(1) << 28);
+  huge.add_dims(3);
+  EXPECT_FALSE(parseTensorProto(huge.SerializeAsString(), t, error));
+  EXPECT_EQ(error,
+            "tensor 'h' holds 0 elements where its shape needs 805306368");
+  onnx::TensorProto partial = h;
+  partial.clear_int32_data();
+  partial.set_raw_data(std::string(3, '\0')); // one and a half float16s
+  partial.set_name("f");
+  EXPECT_FALSE(parseTensorProto(partial.SerializeAsString(), t, error));
+  EXPECT_EQ(error,
+            "tensor 'f' holds a partial element where its shape needs 1");
   p.set_data_location(DT::EXTERNAL);
   EXPECT_FALSE(parseTensorProto(p.SerializeAsString(), t, error));
   EXPECT_NE(error.find("external file"), std::string::npos) << error;
