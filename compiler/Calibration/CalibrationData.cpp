@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Calibration/Calibration.h"
+#include "compiler/Import/OnnxImporter.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
@@ -509,62 +510,23 @@ bool mlir::brrr::calibration::parseTensorProto(StringRef bytes, HostTensor &out,
             "' has a negative dimension or more than 4 GiB";
     return false;
   }
-  // The elements the data holds, checked against the shape before the
-  // shape's bytes are allocated.
-  int64_t given;
-  if (proto.has_raw_data())
-    given = proto.raw_data().size() % eb ? -1 : proto.raw_data().size() / eb;
-  else if (type == DT::TensorProto_DataType_FLOAT)
-    given = proto.float_data_size();
-  else if (type == DT::TensorProto_DataType_DOUBLE)
-    given = proto.double_data_size();
-  else if (type == DT::TensorProto_DataType_INT64)
-    given = proto.int64_data_size();
-  else if (type == DT::TensorProto_DataType_UINT32 ||
-           type == DT::TensorProto_DataType_UINT64)
-    given = proto.uint64_data_size();
-  else // the narrower integers, booleans, and float16 and bfloat16 bits
-    given = proto.int32_data_size();
-  if (given != count) {
-    error = "tensor '" + proto.name() + "' holds " +
-            (given < 0 ? std::string("a partial element")
-                       : std::to_string(given) + " elements") +
-            " where its shape needs " + std::to_string(count);
+  // The data as the importer reads an initializer's; only as much is
+  // copied as the file holds, and it is checked against the shape before
+  // anything the shape's size is allocated.
+  std::vector<char> storage;
+  ArrayRef<char> data = inlineTensorData(proto, eb, storage);
+  if (data.size() != static_cast<uint64_t>(count * eb)) {
+    error =
+        "tensor '" + proto.name() + "' holds " +
+        (data.size() % eb ? std::string("a partial element")
+                          : std::to_string(data.size() / eb) + " elements") +
+        " where its shape needs " + std::to_string(count);
     return false;
   }
   out.name = proto.name();
   out.onnxType = type;
   out.shape = shape;
-  out.bytes.assign(count * eb, 0);
-  char *p = out.bytes.data();
-  for (int64_t i = 0; i < count; ++i) {
-    if (proto.has_raw_data()) {
-      std::memcpy(p, proto.raw_data().data(), count * eb);
-      break;
-    }
-    switch (type) {
-    case DT::TensorProto_DataType_FLOAT:
-      store<float>(p + 4 * i, proto.float_data(i));
-      break;
-    case DT::TensorProto_DataType_DOUBLE:
-      store<double>(p + 8 * i, proto.double_data(i));
-      break;
-    case DT::TensorProto_DataType_INT64:
-      store<int64_t>(p + 8 * i, proto.int64_data(i));
-      break;
-    case DT::TensorProto_DataType_UINT32:
-    case DT::TensorProto_DataType_UINT64: {
-      uint64_t v = proto.uint64_data(i);
-      std::memcpy(p + eb * i, &v, eb); // little-endian: the low bytes
-      break;
-    }
-    default: {
-      uint32_t v = static_cast<uint32_t>(proto.int32_data(i));
-      std::memcpy(p + eb * i, &v, eb);
-      break;
-    }
-    }
-  }
+  out.bytes.assign(data.begin(), data.end());
   return true;
 }
 

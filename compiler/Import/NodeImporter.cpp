@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Import/NodeImporter.h"
+#include "compiler/Import/OnnxImporter.h"
 
 #include "llvm/ADT/APSInt.h"
 
@@ -390,6 +391,36 @@ static void appendBytes(std::vector<char> &out, uint64_t value,
     out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
+ArrayRef<char> inlineTensorData(const onnx::TensorProto &t, unsigned width,
+                                std::vector<char> &storage) {
+  if (t.has_raw_data())
+    return ArrayRef<char>(t.raw_data().data(), t.raw_data().size());
+  storage.clear();
+  if (t.float_data_size()) {
+    for (float f : t.float_data()) {
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      appendBytes(storage, bits, 4);
+    }
+  } else if (t.double_data_size()) {
+    for (double d : t.double_data()) {
+      uint64_t bits;
+      std::memcpy(&bits, &d, 8);
+      appendBytes(storage, bits, 8);
+    }
+  } else if (t.int64_data_size()) {
+    for (int64_t v : t.int64_data())
+      appendBytes(storage, static_cast<uint64_t>(v), width);
+  } else if (t.uint64_data_size()) {
+    for (uint64_t v : t.uint64_data())
+      appendBytes(storage, v, width);
+  } else if (t.int32_data_size()) {
+    for (int32_t v : t.int32_data())
+      appendBytes(storage, static_cast<uint32_t>(v), width);
+  }
+  return ArrayRef<char>(storage.data(), storage.size());
+}
+
 /// Reads the bytes of a tensor stored in an external file. Only a regular
 /// file whose resolved path (symbolic links followed) lies inside the
 /// model's directory is read, and only within its size: a model cannot pull
@@ -496,33 +527,9 @@ FailureOr<ElementsAttr> convertTensor(MLIRContext *context, Location loc,
       return failure();
     mapped = std::move(*ext);
     data = ArrayRef<char>(mapped->getBufferStart(), mapped->getBufferSize());
-  } else if (t.has_raw_data()) {
-    data = ArrayRef<char>(t.raw_data().data(), t.raw_data().size());
-  } else if (t.float_data_size()) {
-    for (float f : t.float_data()) {
-      uint32_t bits;
-      std::memcpy(&bits, &f, 4);
-      appendBytes(bytes, bits, 4);
-    }
-  } else if (t.double_data_size()) {
-    for (double d : t.double_data()) {
-      uint64_t bits;
-      std::memcpy(&bits, &d, 8);
-      appendBytes(bytes, bits, 8);
-    }
-  } else if (t.int64_data_size()) {
-    for (int64_t v : t.int64_data())
-      appendBytes(bytes, static_cast<uint64_t>(v), width);
-  } else if (t.uint64_data_size()) {
-    for (uint64_t v : t.uint64_data())
-      appendBytes(bytes, v, width);
-  } else if (t.int32_data_size()) {
-    // int32_data holds every type narrower than 32 bits, fp16/bf16 as bits.
-    for (int32_t v : t.int32_data())
-      appendBytes(bytes, static_cast<uint32_t>(v), width);
+  } else {
+    data = inlineTensorData(t, width, bytes);
   }
-  if (!mapped && !t.has_raw_data())
-    data = ArrayRef<char>(bytes.data(), bytes.size());
   if (data.size() != static_cast<size_t>(numel) * width)
     return emitError(loc) << "tensor '" << t.name() << "' of shape " << type
                           << " needs " << numel * width << " bytes of data, "

@@ -19,9 +19,11 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace onnx {
 class ModelProto;
+class TensorProto;
 } // namespace onnx
 
 namespace mlir::brrr {
@@ -76,6 +78,14 @@ mlir::OwningOpRef<mlir::ModuleOp> importOnnxModel(mlir::MLIRContext &context,
                                                   const ImportOptions &options);
 
 /// Registers every dialect the importer produces.
+/// The little-endian element bytes of `t`'s inline data, `width` bytes
+/// each: its raw_data, or the typed field that holds them (int32_data
+/// holds every type narrower than 32 bits, float16 and bfloat16 as bits),
+/// copied into `storage`. Data in an external file is not read here.
+llvm::ArrayRef<char> inlineTensorData(const onnx::TensorProto &t,
+                                      unsigned width,
+                                      std::vector<char> &storage);
+
 void registerImportDialects(mlir::MLIRContext &context);
 
 } // namespace mlir::brrr
