@@ -22,8 +22,6 @@
 #include "passes/Passes.h"
 #include "passes/Precision/EightBitProducts.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
-
 #include "mlir/IR/Matchers.h"
 
 #include <map>
@@ -52,7 +50,7 @@ struct Sibling {
   std::vector<char> eightBit;
   SmallVector<Operation *> chain;
   /// One per add or multiply of the chain: the values of its columns.
-  SmallVector<SmallVector<double>> biases;
+  SmallVector<SmallVector<double>> columnValues;
   std::string signature;                   ///< the chain's ops and types
   int64_t columns = 0;
   Value result() {
@@ -108,7 +106,7 @@ void followChain(Sibling &s) {
       SmallVector<double> scale;
       if (!scaleOf(mul, x, s.columns, scale))
         break;
-      s.biases.push_back(std::move(scale));
+      s.columnValues.push_back(std::move(scale));
       signature << "scale " << mul.getType().getElementType() << ";";
     } else if (auto cast = dyn_cast<CastOp>(user)) {
       if (!isa<FloatType>(cast.getType().getElementType()))
@@ -118,7 +116,7 @@ void followChain(Sibling &s) {
       SmallVector<double> bias;
       if (!biasOf(add, x, s.columns, bias))
         break;
-      s.biases.push_back(std::move(bias));
+      s.columnValues.push_back(std::move(bias));
       signature << "bias " << add.getType().getElementType() << ";";
     } else {
       break;
@@ -175,11 +173,7 @@ struct MergeProductsPass
         return;
       bool floatWeight = isa<FloatType>(w.getElementType()) &&
                          matchPattern(mm.getRhs(), m_Constant());
-      auto t = mm.getRhs().getDefiningOp<TransposeOp>();
-      bool eightBitWeight = isEightBitProductType(w.getElementType()) && t &&
-                            t.getPerm() == ArrayRef<int64_t>{1, 0} &&
-                            matchPattern(t.getInput(), m_Constant());
-      if (!floatWeight && !eightBitWeight)
+      if (!floatWeight && !eightBitWeightOf(mm))
         return;
       byInput[mm.getLhs()].push_back(mm);
     });
@@ -237,7 +231,9 @@ struct MergeProductsPass
     // Weights' values (read only now: most groups are never merged).
     for (Sibling *s : run) {
       if (eightBit) {
-        std::optional<std::vector<char>> bytes = eightBitWeightOf(s->product);
+        ElementsAttr weight = eightBitWeightOf(s->product);
+        std::optional<std::vector<char>> bytes =
+            weight ? eightBitBytes(weight) : std::nullopt;
         if (!bytes)
           return;
         s->eightBit = std::move(*bytes);
@@ -262,16 +258,7 @@ struct MergeProductsPass
       std::vector<char> rows;
       for (Sibling *s : run)
         rows.insert(rows.end(), s->eightBit.begin(), s->eightBit.end());
-      AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-          ArrayRef<char>(rows), alignof(uint64_t));
-      Value kMajor =
-          ConstantOp::create(b, loc,
-                             cast<ElementsAttr>(DenseResourceElementsAttr::get(
-                                 RankedTensorType::get({total, depth}, elem),
-                                 "merged_weight", std::move(blob))));
-      w = TransposeOp::create(b, loc,
-                              RankedTensorType::get({depth, total}, elem),
-                              kMajor, b.getDenseI64ArrayAttr({1, 0}));
+      w = kMajorWeightView(b, loc, rows, total, depth, elem, "merged_weight");
     } else {
       SmallVector<double> weights(depth * total);
       for (Sibling *s : run) {
@@ -308,7 +295,7 @@ struct MergeProductsPass
                          [](Operation *o) { return isa<AddOp, MulOp>(o); });
       SmallVector<double> bias;
       for (Sibling *s : run)
-        bias.append(s->biases[add]);
+        bias.append(s->columnValues[add]);
       auto bType = RankedTensorType::get(
           {total}, cast<RankedTensorType>(type).getElementType());
       bool scale = isa<MulOp>(op);

@@ -165,8 +165,8 @@ double roundToType(double x, FloatType type) {
   return v.convertToDouble();
 }
 
-/// The 8-bit code of `x` (already divided by its scale) in `type`: INT8
-/// rounds half to even and clamps to [-127, 127]; FLOAT8E4M3FN rounds to
+/// The 8-bit code of `x` (already divided by its scale): INT8 rounds half
+/// to even and clamps to [-127, 127]; FLOAT8E4M3FN (`float8`) rounds to
 /// nearest even and saturates at 448.
 char quantizeWeight(double x, bool float8) {
   if (float8) {
@@ -209,7 +209,6 @@ struct QuantizeCalibratedPass
       return;
     }
     bool float8 = precision == "fp8";
-    double qmax = float8 ? 448.0 : 127.0;
     bool failed = false;
     for (auto &[x, activation] : activations) {
       MatmulOp first = activation.products.front().mm;
@@ -223,13 +222,12 @@ struct QuantizeCalibratedPass
       }
       double amax = entry.getValueAsDouble();
       if (!std::isfinite(amax) || amax < 0) {
-        char range[32];
-        std::snprintf(range, sizeof(range), "%g", amax);
-        if (std::isnan(amax))
-          std::snprintf(range, sizeof(range), "NaN");
-        else if (std::isinf(amax))
-          std::snprintf(range, sizeof(range), "%sinfinity",
-                        amax < 0 ? "-" : "");
+        char number[32];
+        std::snprintf(number, sizeof(number), "%g", amax);
+        StringRef range = std::isnan(amax) ? "NaN"
+                          : std::isinf(amax)
+                              ? (amax < 0 ? "-infinity" : "infinity")
+                              : number;
         first.emitError() << "calibration gives product '" << activation.key
                           << "' an activation range of " << range
                           << "; it needs a finite largest magnitude >= 0";
@@ -244,16 +242,18 @@ struct QuantizeCalibratedPass
                                         "calibration input"));
         continue;
       }
-      quantize(x, amax / qmax, activation.products, float8, qmax);
+      quantize(x, amax, activation.products, float8);
     }
     if (failed)
       signalPassFailure();
   }
 
-  /// Quantizes activation `x` by `scale` (rounded to its type) and
-  /// rewrites each product reading it.
-  void quantize(Value x, double scale, MutableArrayRef<Product> products,
-                bool float8, double qmax) {
+  /// Quantizes activation `x` of largest magnitude `amax` and rewrites
+  /// each product reading it.
+  void quantize(Value x, double amax, MutableArrayRef<Product> products,
+                bool float8) {
+    double qmax = float8 ? 448.0 : 127.0;
+    double scale = amax / qmax;
     auto xt = cast<RankedTensorType>(x.getType());
     auto ft = cast<FloatType>(xt.getElementType());
     // A float8 scale is a power of two (the next at or above range / 448):

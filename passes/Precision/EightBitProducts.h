@@ -34,10 +34,16 @@ void replaceWithEightBitProduct(MatmulOp mm, Value activation, double zeroPoint,
 /// The bytes of an 8-bit constant, one per element (a splat expanded).
 std::optional<std::vector<char>> eightBitBytes(ElementsAttr attr);
 
-/// The K-major 8-bit weight W' (N x K) of a product
-/// replaceWithEightBitProduct wrote, read through its transpose, if `mm`
-/// is one.
-std::optional<std::vector<char>> eightBitWeightOf(MatmulOp mm);
+/// The constant K-major 8-bit weight W' (N x K) of a product
+/// replaceWithEightBitProduct wrote, read through its transpose, or null if
+/// `mm` is not one.
+ElementsAttr eightBitWeightOf(MatmulOp mm);
+
+/// The N x K 8-bit matrix `kMajor` of `type` as a constant blob named
+/// after `name`, viewed K x N through a transpose: how an 8-bit product
+/// reads its weight.
+Value kMajorWeightView(OpBuilder &b, Location loc, ArrayRef<char> kMajor,
+                       int64_t N, int64_t K, Type type, StringRef name);
 
 } // namespace mlir::brrr
 

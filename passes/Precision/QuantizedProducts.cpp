@@ -51,16 +51,8 @@ void mlir::brrr::replaceWithEightBitProduct(
     int64_t N, int64_t K) {
   OpBuilder b(mm);
   Location loc = mm.getLoc();
-  auto kMajorType = RankedTensorType::get({N, K}, weightType);
-  AsmResourceBlob blob =
-      HeapAsmResourceBlob::allocateAndCopyWithAlign(kMajor, alignof(uint64_t));
-  Value w =
-      ConstantOp::create(b, loc,
-                         cast<ElementsAttr>(DenseResourceElementsAttr::get(
-                             kMajorType, "weight_k_major", std::move(blob))));
   Value wView =
-      TransposeOp::create(b, loc, RankedTensorType::get({K, N}, weightType), w,
-                          b.getDenseI64ArrayAttr({1, 0}));
+      kMajorWeightView(b, loc, kMajor, N, K, weightType, "weight_k_major");
   Value product = MatmulOp::create(b, loc, activation, wView);
   if (zeroPoint != 0) {
     // z * (the column's sum of W), exact in f32 up to 2^24.
@@ -118,14 +110,27 @@ std::optional<std::vector<char>> mlir::brrr::eightBitBytes(ElementsAttr attr) {
   return std::vector<char>(raw.begin(), raw.end());
 }
 
-std::optional<std::vector<char>> mlir::brrr::eightBitWeightOf(MatmulOp mm) {
+ElementsAttr mlir::brrr::eightBitWeightOf(MatmulOp mm) {
   auto t = mm.getRhs().getDefiningOp<TransposeOp>();
   ElementsAttr w;
   if (!t || t.getPerm() != ArrayRef<int64_t>{1, 0} ||
       !isEightBitProductType(mm.getRhs().getType().getElementType()) ||
       !matchPattern(t.getInput(), m_Constant(&w)))
-    return std::nullopt;
-  return eightBitBytes(w);
+    return nullptr;
+  return w;
+}
+
+Value mlir::brrr::kMajorWeightView(OpBuilder &b, Location loc,
+                                   ArrayRef<char> kMajor, int64_t N, int64_t K,
+                                   Type type, StringRef name) {
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(kMajor, alignof(uint64_t));
+  Value w = ConstantOp::create(
+      b, loc,
+      cast<ElementsAttr>(DenseResourceElementsAttr::get(
+          RankedTensorType::get({N, K}, type), name, std::move(blob))));
+  return TransposeOp::create(b, loc, RankedTensorType::get({K, N}, type), w,
+                             b.getDenseI64ArrayAttr({1, 0}));
 }
 
 namespace {
