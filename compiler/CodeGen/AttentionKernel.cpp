@@ -32,6 +32,7 @@
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "passes/Config/Attention.h"
 #include "passes/Config/Products.h"
@@ -107,17 +108,20 @@ struct SymbolicGeometry {
 };
 
 /// How an attention kernel whose epilogue only rounds and permutes its
-/// output stores it: the float types it casts through, in order, and the
-/// element strides of its one output per attention dimension (the head
-/// kept contiguous).
+/// output stores it: the float types it casts through, in order, the
+/// quantize to 8 bits by constants it ends with, if any, and the element
+/// strides of its one output per attention dimension (the head kept
+/// contiguous).
 struct PlainStore {
   SmallVector<Type> casts;
+  QuantizeOp quantize;
   SmallVector<int64_t> strides;
 };
 
 /// The plain store of `fusion` around `att`, or none: after the attention
-/// only float casts, then at most a yielded transpose that keeps the head
-/// innermost, and one output.
+/// only float casts, then at most a quantize by a constant scale and zero
+/// point (a product's 8-bit input), then at most a yielded transpose that
+/// keeps the head innermost, and one output.
 std::optional<PlainStore> plainStoreOf(FusionOp fusion, AttentionOp att) {
   Block &body = fusion.getBody().front();
   auto yield = cast<YieldOp>(body.getTerminator());
@@ -128,14 +132,25 @@ std::optional<PlainStore> plainStoreOf(FusionOp fusion, AttentionOp att) {
   SmallVector<int64_t> perm = {0, 1, 2, 3};
   for (Operation *op = att->getNextNode(); op != yield;
        op = op->getNextNode()) {
+    if (isa<ConstantOp>(op))
+      continue; // a quantize's scale or zero point
     if (op->getNumOperands() < 1 || op->getOperand(0) != v || !v.hasOneUse())
       return std::nullopt;
     if (auto c = dyn_cast<CastOp>(op)) {
       Type t = c.getType().getElementType();
-      if (!isa<FloatType>(t) || t.getIntOrFloatBitWidth() > 32 ||
-          t.getIntOrFloatBitWidth() < 16)
+      if (plain.quantize || !isa<FloatType>(t) ||
+          t.getIntOrFloatBitWidth() > 32 || t.getIntOrFloatBitWidth() < 16)
         return std::nullopt;
       plain.casts.push_back(t);
+    } else if (auto q = dyn_cast<QuantizeOp>(op)) {
+      auto one = [&](Value c) {
+        auto k = c.getDefiningOp<ConstantOp>();
+        return k && k->getBlock() == &body &&
+               cast<RankedTensorType>(c.getType()).getNumElements() == 1;
+      };
+      if (plain.quantize || !one(q.getScale()) || !one(q.getZeroPoint()))
+        return std::nullopt;
+      plain.quantize = q;
     } else if (auto t = dyn_cast<TransposeOp>(op)) {
       if (t->getNextNode() != yield.getOperation() || t.getPerm().back() != 3)
         return std::nullopt;
@@ -750,7 +765,10 @@ LogicalResult AttentionKernel::storeRows(scf::ForOp loop) {
                             : value;
   };
   std::optional<PlainStore> plain = plainStoreOf(fusion, att);
-  if (!plain)
+  // The staged copy moves 16 bytes a thread: 8-bit rows of whole 16
+  // bytes, as many chunks as a round of threads.
+  if (!plain || (plain->quantize && !symbolic &&
+                 (dv % 16 != 0 || (rows * dv / 16) % threads != 0)))
     return storeElements(finalValue);
   return storeStaged(*plain, finalValue);
 }
@@ -792,8 +810,11 @@ LogicalResult AttentionKernel::storeStaged(
   if (failed(stagingAt))
     return failure();
   gpu::BarrierOp::create(b, loc);
-  Type st =
-      plain.casts.empty() ? att.getType().getElementType() : plain.casts.back();
+  QuantizeOp quantize = plain.quantize;
+  Type st = quantize              ? quantize.getType().getElementType()
+            : plain.casts.empty() ? att.getType().getElementType()
+                                  : plain.casts.back();
+  Type mt = pointwise::memoryType(st);
   int64_t bytes = st.getIntOrFloatBitWidth() / 8;
   int64_t pitchBytes = dv * bytes + 16;
   Value staging = e.gep(smem, i8, e.idx(*stagingAt));
@@ -810,14 +831,35 @@ LogicalResult AttentionKernel::storeStaged(
     }
     return v;
   };
-  auto pairOf = VectorType::get({2}, st);
+  // With a quantize: the value rounded to the attention's type, then the
+  // epilogue's casts and quantize as every kernel computes them, in the
+  // 8-bit type's memory form.
+  auto stored = [&](Value v) -> Value {
+    if (!quantize)
+      return round(v);
+    Type attType = att.getType().getElementType();
+    if (attType != f32)
+      v = arith::ExtFOp::create(
+          b, loc, f32, arith::TruncFOp::create(b, loc, attType, v).getResult());
+    DenseMap<Value, Value> scalar;
+    if (failed(computeEpilogue(
+            b, loc, fusion, att, v, e.idx(0), [&](Value x) { return arg(x); },
+            nullptr, scalar)))
+      return Value();
+    pointwise::PointwiseEmitter pe(b, loc);
+    return pe.toMemory(scalar.lookup(quantize.getResult()), st);
+  };
+  auto pairOf = VectorType::get({2}, mt);
   for (int64_t mi = 0; mi < mTiles; ++mi)
     for (int64_t ot = 0; ot < oTiles; ++ot)
       for (int64_t r = 0; r < 2; ++r) {
         Value v = LLVM::PoisonOp::create(b, loc, pairOf);
-        for (int64_t c = 0; c < 2; ++c)
-          v = LLVM::InsertElementOp::create(
-              b, loc, v, round(finalValue(mi, ot, 2 * r + c)), e.i32(c));
+        for (int64_t c = 0; c < 2; ++c) {
+          Value x = stored(finalValue(mi, ot, 2 * r + c));
+          if (!x)
+            return failure();
+          v = LLVM::InsertElementOp::create(b, loc, v, x, e.i32(c));
+        }
         Value row = e.add(warpRow0, e.add(g, e.idx(mi * 16 + r * 8)));
         Value at = e.add(e.mul(row, pitchBytes),
                          e.mul(e.add(t2, e.idx(ot * 8)), bytes));
@@ -842,7 +884,7 @@ LogicalResult AttentionKernel::storeStaged(
         e.gep(staging, i8, e.add(e.mul(row, pitchBytes), e.mul(ch, 16))));
     Value at = e.add(e.add(mul(bz, os[0]), mul(h, os[1])),
                      e.add(mul(qRow, os[2]), e.mul(ch, 16 / bytes)));
-    LLVM::StoreOp::create(b, loc, v, e.gep(outputs[0], st, at),
+    LLVM::StoreOp::create(b, loc, v, e.gep(outputs[0], mt, at),
                           /*alignment=*/16);
   }
   return success();

@@ -374,34 +374,6 @@ namespace {
 
 using namespace mlir::brrr;
 
-/// The fusion's pointwise ops after `producer` on the scalars of one
-/// element (`produced`, at row-major index `at` of the producer's result),
-/// into `scalar`, which maps every value computed to its scalar. Inputs are
-/// taken from `inputs` when given, else loaded. A yielded transpose maps to
-/// a null value: it is applied by where the value is stored.
-LogicalResult computeEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
-                              Operation *producer, Value produced, Value at,
-                              llvm::function_ref<Value(Value)> arg,
-                              const DenseMap<Value, Value> *inputs,
-                              DenseMap<Value, Value> &scalar) {
-  Block &body = fusion.getBody().front();
-  SmallVector<int64_t> outShape(
-      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
-  pointwise::PointwiseEmitter pe(b, loc);
-  if (inputs)
-    scalar = *inputs;
-  scalar[producer->getResult(0)] = produced;
-  for (Value y : cast<YieldOp>(body.getTerminator()).getValues())
-    if (y.getDefiningOp<TransposeOp>())
-      scalar[y] = Value();
-  auto load = [&](Value operand) -> Value {
-    return loadEpilogueInput(b, loc, operand, at, outShape, arg)[0];
-  };
-  return pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
-                                     Block::iterator(body.getTerminator())),
-                    scalar, load);
-}
-
 /// Stores yielded transpose `t`'s value for element `at` of its input at
 /// the element's permuted position in `out`.
 void storeTransposed(OpBuilder &b, Location loc, TransposeOp t, Value value,
@@ -430,6 +402,30 @@ void storeTransposed(OpBuilder &b, Location loc, TransposeOp t, Value value,
 }
 
 } // namespace
+
+LogicalResult mlir::brrr::computeEpilogue(OpBuilder &b, Location loc,
+                                          FusionOp fusion, Operation *producer,
+                                          Value produced, Value at,
+                                          llvm::function_ref<Value(Value)> arg,
+                                          const DenseMap<Value, Value> *inputs,
+                                          DenseMap<Value, Value> &scalar) {
+  Block &body = fusion.getBody().front();
+  SmallVector<int64_t> outShape(
+      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
+  pointwise::PointwiseEmitter pe(b, loc);
+  if (inputs)
+    scalar = *inputs;
+  scalar[producer->getResult(0)] = produced;
+  for (Value y : cast<YieldOp>(body.getTerminator()).getValues())
+    if (y.getDefiningOp<TransposeOp>())
+      scalar[y] = Value();
+  auto load = [&](Value operand) -> Value {
+    return loadEpilogueInput(b, loc, operand, at, outShape, arg)[0];
+  };
+  return pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
+                                     Block::iterator(body.getTerminator())),
+                    scalar, load);
+}
 
 LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
                                        FusionOp fusion, Operation *producer,

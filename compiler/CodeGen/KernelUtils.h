@@ -171,6 +171,18 @@ LogicalResult checkProductFusion(FusionOp fusion, Operation *product);
 Value batchOffset(IndexMath &e, const OperandLayout &layout,
                   ArrayRef<int64_t> batch, Value z);
 
+/// The fusion's pointwise ops after `producer` on the scalars of one
+/// element (`produced`, in compute type, at row-major index `at` of the
+/// producer's result), into `scalar`, which maps every value computed to
+/// its scalar. Inputs are taken from `inputs` when given, else loaded
+/// through `arg`. A yielded transpose maps to a null value: it is applied
+/// by where the value is stored.
+LogicalResult computeEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
+                              Operation *producer, Value produced, Value at,
+                              llvm::function_ref<Value(Value)> arg,
+                              const DenseMap<Value, Value> *inputs,
+                              DenseMap<Value, Value> &scalar);
+
 /// The epilogue of a fusion whose `producer` (a matmul, conv or pool) has
 /// been computed for one output element: `produced` is its value in compute
 /// type, `at` the element's row-major index in the producer's result. Runs

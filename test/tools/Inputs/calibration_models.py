@@ -12,6 +12,9 @@ caches and inputs, made at test time (Debian's python3: onnx, numpy).
       DIR/bad.calibration: no header
       DIR/sample.npz: x and z, one calibration sample
       DIR/wrong.npz: x and q (no input q)
+      DIR/attention.onnx: q, k, v: f16[1, 2, 64, 64] ->
+          y = (softmax(q k^T / 8) v, heads joined: [1, 64, 128]) @ W
+          (node proj), and its cache attention.calibration
 """
 
 import os
@@ -60,6 +63,32 @@ def main(out):
     z = rng.standard_normal((8, 24)).astype(np.float32)
     np.savez(os.path.join(out, "sample.npz"), x=x, z=z)
     np.savez(os.path.join(out, "wrong.npz"), x=x, q=z)
+
+    # Attention whose output a product reads: the attention kernel stores
+    # it quantized.
+    w = (rng.standard_normal((128, 128)) * 0.1).astype(np.float16)
+    heads = [helper.make_tensor_value_info(n, TensorProto.FLOAT16,
+                                           [1, 2, 64, 64]) for n in "qkv"]
+    nodes = [
+        helper.make_node("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["q", "kt"], ["s"]),
+        helper.make_node("Mul", ["s", "scale"], ["ss"]),
+        helper.make_node("Softmax", ["ss"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "v"], ["o"]),
+        helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["ot", "shape"], ["oj"]),
+        helper.make_node("MatMul", ["oj", "w"], ["y"], name="proj"),
+    ]
+    graph = helper.make_graph(
+        nodes, "attention", heads,
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [1, 64, 128])],
+        [numpy_helper.from_array(np.array(0.125, np.float16), "scale"),
+         numpy_helper.from_array(np.array([1, 64, 128], np.int64), "shape"),
+         numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "attention.onnx"))
+    cache("attention.calibration", ["1.5 proj"])
 
 
 if __name__ == "__main__":
