@@ -18,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -150,34 +151,40 @@ public:
     return arith::SelectOp::create(b, loc, big, nan, bits);
   }
 
-  /// The f32 value of float8 E4M3FN bits `bits` (an i8), exact: a normal
-  /// number's exponent and mantissa move into an f32's fields (bias 7 to
-  /// 127), a subnormal is its mantissa times 2^-9, and 0x7f is NaN; the
-  /// sign bit is or-ed in last so that -0 stays -0.
+  /// The f32 value of float8 E4M3FN bits `bits` (an i8), exact: one
+  /// cvt.rn.f16x2.e4m3x2 (sm_89 and later, as the encoding is) into f16,
+  /// which holds every E4M3FN value (subnormals, -0 and NaN included), then
+  /// a widening to f32. float8BitsOf recognizes the result.
   Value decodeFloat8(Value bits) {
-    Type i32 = b.getI32Type(), f32 = b.getF32Type();
-    Value w = arith::ExtUIOp::create(b, loc, i32, bits);
-    Value mag = arith::AndIOp::create(b, loc, w, cst(i32, 0x7f));
-    Value normal = arith::BitcastOp::create(
-        b, loc, f32,
-        arith::AddIOp::create(b, loc,
-                              arith::ShLIOp::create(b, loc, mag, cst(i32, 20)),
-                              cst(i32, 120 << 23)));
-    Value subnormal =
-        arith::MulFOp::create(b, loc, arith::UIToFPOp::create(b, loc, f32, mag),
-                              cst(f32, std::ldexp(1.0, -9)));
-    Value isSub = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, mag,
-                                        cst(i32, 8));
-    Value v = arith::SelectOp::create(b, loc, isSub, subnormal, normal);
-    Value isNan = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mag,
-                                        cst(i32, 0x7f));
-    v = arith::SelectOp::create(b, loc, isNan, cst(f32, NAN), v);
-    Value sign = arith::ShLIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, w, cst(i32, 0x80)), cst(i32, 24));
-    return arith::BitcastOp::create(
-        b, loc, f32,
-        arith::OrIOp::create(b, loc, arith::BitcastOp::create(b, loc, i32, v),
-                             sign));
+    auto pairType = VectorType::get({2}, b.getI8Type());
+    Value pair = LLVM::InsertElementOp::create(
+        b, loc, LLVM::UndefOp::create(b, loc, pairType), bits,
+        cst(b.getI32Type(), 0));
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), pair,
+        /*relu=*/false, Float8E4M3FNType::get(b.getContext()));
+    Value half =
+        LLVM::ExtractElementOp::create(b, loc, halves, cst(b.getI32Type(), 0));
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), half);
+  }
+
+  /// The float8 bits `v` was decoded from (decodeFloat8), or null: a
+  /// quantized value stored as float8 is stored as the bits its
+  /// quantization produced, not decoded and encoded again.
+  static Value float8BitsOf(Value v) {
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    auto half = ext ? ext.getIn().getDefiningOp<LLVM::ExtractElementOp>()
+                    : LLVM::ExtractElementOp();
+    auto cvt =
+        half ? half.getVector().getDefiningOp<NVVM::ConvertF8x2ToF16x2Op>()
+             : NVVM::ConvertF8x2ToF16x2Op();
+    auto pair = cvt ? cvt.getSrc().getDefiningOp<LLVM::InsertElementOp>()
+                    : LLVM::InsertElementOp();
+    if (!pair || !isa<Float8E4M3FNType>(cvt.getSrcType()) ||
+        !matchPattern(half.getPosition(), m_Zero()) ||
+        !matchPattern(pair.getPosition(), m_Zero()))
+      return Value();
+    return pair.getValue();
   }
 
   /// gelu(x) = x * Phi(x) for an f16 or bf16 gelu, computed in f32 without
@@ -516,8 +523,11 @@ public:
 
   /// A computed value of element type `elem` in the type it is stored as.
   Value toMemory(Value v, Type elem) {
-    if (isFloat8(elem))
+    if (isFloat8(elem)) {
+      if (Value bits = float8BitsOf(v))
+        return bits;
       return encodeFloat8(v, /*saturate=*/true);
+    }
     if (elem.isInteger(1))
       return arith::ExtUIOp::create(b, loc, memoryType(elem), v);
     if (elem.isF16() || elem.isBF16())
