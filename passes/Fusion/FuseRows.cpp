@@ -69,14 +69,18 @@ Operation *rowOpOf(FusionOp fusion) {
 }
 
 /// Whether every result of the pointwise kernel `f` is a float tensor of
-/// `type`'s shape, so the row kernel can compute and store it per element.
-bool rowShaped(FusionOp f, RankedTensorType type) {
-  return f.getKind() == KernelFamily::pointwise && isElementwiseOnly(f) &&
-         llvm::all_of(f.getResultTypes(), [&](Type t) {
-           auto rt = cast<RankedTensorType>(t);
-           return extentsOf(rt) == extentsOf(type) &&
-                  isa<FloatType>(rt.getElementType());
-         });
+/// `type`'s shape (or, with `quantized`, a quantization's 8-bit integers),
+/// so the row kernel can compute and store it per element.
+bool rowShaped(FusionOp f, RankedTensorType type, bool quantized = false) {
+  if (f.getKind() != KernelFamily::pointwise || !isElementwiseOnly(f))
+    return false;
+  auto yield = cast<YieldOp>(f.getBody().front().getTerminator());
+  return llvm::all_of(yield.getValues(), [&](Value v) {
+    auto rt = cast<RankedTensorType>(v.getType());
+    return extentsOf(rt) == extentsOf(type) &&
+           (isa<FloatType>(rt.getElementType()) ||
+            (quantized && v.getDefiningOp<QuantizeOp>()));
+  });
 }
 
 /// DRAM bytes saved by computing the pointwise kernel `p` inside the row
@@ -118,8 +122,12 @@ FusionOp prologueOf(FusionOp row) {
   return producer;
 }
 
-/// The pointwise kernel that alone reads the row op's result, if it can be
-/// the row kernel's epilogue (softmax and layer norm: row-shaped results).
+/// The pointwise kernel that reads the row op's result, if it can be the
+/// row kernel's epilogue (softmax and layer norm: row-shaped results): the
+/// result's only reader, or one of several (a layer norm's output that a
+/// residual add reads, and a product reads quantized): the row kernel then
+/// stores both, and the pointwise kernel no longer reads the result back
+/// (BERT-base fp8 at batch 128: 24 kernels of 10.5 us, 37.5 MB moved each).
 FusionOp epilogueOf(FusionOp row) {
   Operation *rowOp = rowOpOf(row);
   if (isa<ReduceOp>(rowOp))
@@ -129,14 +137,22 @@ FusionOp epilogueOf(FusionOp row) {
   for (auto [i, v] : llvm::enumerate(yield.getValues()))
     if (v == rowOp->getResult(0))
       result = row.getResult(i);
-  if (!result || !result.hasOneUse())
+  if (!result)
     return nullptr;
-  auto consumer = dyn_cast<FusionOp>(*result.getUsers().begin());
   auto rowType = cast<RankedTensorType>(rowOp->getResult(0).getType());
-  if (!consumer || !rowShaped(consumer, rowType) ||
-      broadcastsAtRunTime(consumer))
-    return nullptr;
-  return consumer;
+  auto fits = [&](Operation *user) -> FusionOp {
+    auto consumer = dyn_cast<FusionOp>(user);
+    if (!consumer || !rowShaped(consumer, rowType, /*quantized=*/true) ||
+        broadcastsAtRunTime(consumer))
+      return nullptr;
+    return consumer;
+  };
+  // Where several kernels read the result, the first that fits: merging
+  // it saves reading the result back, whatever else reads it.
+  for (Operation *user : result.getUsers())
+    if (FusionOp consumer = fits(user))
+      return consumer;
+  return nullptr;
 }
 
 struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
@@ -161,8 +177,14 @@ struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
       if (FusionOp producer = prologueOf(row))
         if (FusionOp merged = mergeFusions(producer, row, KernelFamily::row))
           row = merged;
-      if (FusionOp consumer = epilogueOf(row))
-        (void)mergeFusions(row, consumer, KernelFamily::row);
+      // Each pointwise reader of the result in turn (a float8 and an int8
+      // copy), while one can join.
+      while (FusionOp consumer = epilogueOf(row)) {
+        FusionOp merged = mergeFusions(row, consumer, KernelFamily::row);
+        if (!merged)
+          break;
+        row = merged;
+      }
     }
   }
 };

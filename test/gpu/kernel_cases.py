@@ -707,6 +707,16 @@ KERNEL_CASES = [
     ("qdq_fp8_no_saturate", [n("QuantizeLinear", ["x", "qs_f8", "qz_f8"], ["q"], saturate=0),
                              n("DequantizeLinear", ["q", "qs_f8", "qz_f8"], ["y"])],
      [("x", F, [7, 513])], [("y", F, [7, 513])]),
+    # A layer norm's output returned and quantized twice, to float8 and to
+    # UINT8 (each then dequantized): one row kernel stores all three.
+    ("layernorm_qdq_fp8_uint8_f16",
+     [n("LayerNormalization", ["x", "g", "b"], ["y"], axis=-1, epsilon=1e-5),
+      n("QuantizeLinear", ["y", "qs_h", "qz_f8"], ["q8"]),
+      n("DequantizeLinear", ["q8", "qs_h", "qz_f8"], ["yf"]),
+      n("QuantizeLinear", ["y", "qs_h", "qz_u8"], ["qu"]),
+      n("DequantizeLinear", ["qu", "qs_h", "qz_u8"], ["yu"])],
+     [("x", H, [37, 520]), ("g", H, [520]), ("b", H, [520])],
+     [("y", H, [37, 520]), ("yf", H, [37, 520]), ("yu", H, [37, 520])]),
     ("cast_fp8_f16", [n("Cast", ["x"], ["q"], to=17), n("Cast", ["q"], ["y"], to=H)],
      [("x", H, [3, 1001])], [("y", H, [3, 1001])]),
     # Quantize-dequantize pairs in product epilogues: INT8 after a wgmma
@@ -776,6 +786,7 @@ OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "s
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11,
           "qdq_uint8_f16": 19, "qdq_fp8_transpose_f32": 19, "qdq_fp8_no_saturate": 19,
           "cast_fp8_f16": 19, "matmul_wgmma_qdq_int8_relu_f16": 19,
+          "layernorm_qdq_fp8_uint8_f16": 19,
           "matmul_qdq_fp8_f32": 19, "qmatmul_int8_per_column_f16": 19,
           "qmatmul_fp8_gemm_ragged_f32": 19, "qmatmul_fp8_deep_f32": 19,
           "qmatmul_fp8_deep_persistent_f32": 19,

@@ -248,6 +248,9 @@ def torch_inputs(name, gen):
         return [f(7, 513)]
     if name == "cast_fp8_f16":
         return [(f(3, 1001) * 200).to(torch.float16)]
+    if name == "layernorm_qdq_fp8_uint8_f16":
+        return [f(37, 520, dt=torch.float16), f(520, dt=torch.float16),
+                f(520, dt=torch.float16)]
     if name == "matmul_wgmma_qdq_int8_relu_f16":
         return [f(2, 200, 256, dt=torch.float16) / 4, f(256, 192, dt=torch.float16) / 16]
     if name == "matmul_qdq_fp8_f32":
@@ -378,6 +381,16 @@ def quantize_reference(name, xs):
         return [((x / s).to(f8).float() * s).double()]
     if name == "cast_fp8_f16":
         return [torch.clamp(x, -448, 448).to(f8).half().double()]
+    if name == "layernorm_qdq_fp8_uint8_f16":
+        # The kernel quantizes the norm as it holds it, in f32 (a fused f16
+        # value is rounded where it is stored), and stores it in f16.
+        y = torch.nn.functional.layer_norm(xs[0].double(), (520,), xs[1].double(),
+                                           xs[2].double(), 1e-5).float()
+        s8, z = c["qs_h"].float(), c["qz_u8"].float()
+        qf = torch.clamp(y / s8, -448, 448).to(f8)
+        qu = torch.clamp(torch.round(y / s8) + z, 0, 255)
+        return [y.half().double(), (qf.float() * s8).half().double(),
+                ((qu - z) * s8).half().double()]
     if name == "matmul_wgmma_qdq_int8_relu_f16":
         # The product in f32 (the kernel accumulates f16 products in f32).
         m = xs[0].float() @ xs[1].float()

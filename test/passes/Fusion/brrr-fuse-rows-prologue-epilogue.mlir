@@ -82,14 +82,44 @@ func.func @PrologueReadElsewhereIsASecondOutput(%x: tensor<4x64xf32>, %b: tensor
 
 // -----
 
-// A softmax result read by two kernels is written once, unfused.
-// CHECK-LABEL: func.func @DoNotMergeEpilogueOfSharedResult
-// CHECK: %[[S:.+]] = brrr.fusion row
-// CHECK: brrr.fusion pointwise(%[[S]])
-func.func @DoNotMergeEpilogueOfSharedResult(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+// A softmax result read by two kernels: the pointwise one runs on the
+// registers before the store, and the row kernel stores both (one read of
+// x, two writes, one launch).
+// CHECK-LABEL: func.func @EpilogueOfSharedResultIsASecondOutput
+// CHECK-NEXT: %[[F:.+]]:2 = brrr.fusion row(%{{.+}}) : (tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[S:.+]] = brrr.softmax
+// CHECK-NEXT:   %[[L:.+]] = brrr.log %[[S]]
+// CHECK-NEXT:   brrr.yield %[[S]], %[[L]]
+// CHECK-NOT: brrr.fusion
+// CHECK: return %[[F]]#0, %[[F]]#1
+func.func @EpilogueOfSharedResultIsASecondOutput(%x: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
   %s = brrr.softmax %x {axis = 1 : i64} : tensor<4x64xf32>
   %l = brrr.log %s : tensor<4x64xf32>
   return %s, %l : tensor<4x64xf32>, tensor<4x64xf32>
+}
+
+// -----
+
+// A layer norm's output that the graph returns (or a residual add in a
+// product's epilogue reads) and products read quantized, to float8 and to
+// int8: the row kernel stores it and both quantized copies.
+// CHECK-LABEL: func.func @LayerNormStoresItsQuantizedCopies
+// CHECK: %[[F:.+]]:3 = brrr.fusion row({{.+}}) : ({{.+}}) -> (tensor<4x64xf16>, tensor<4x64xi8>, tensor<4x64xf8E4M3FN>) {
+// CHECK:   %[[N:.+]] = brrr.layer_norm
+// CHECK:   %[[QI:.+]] = brrr.quantize %[[N]], {{.+}} -> tensor<4x64xi8>
+// CHECK:   %[[Q:.+]] = brrr.quantize %[[N]], {{.+}} -> tensor<4x64xf8E4M3FN>
+// CHECK-NEXT:   brrr.yield %[[N]], %[[QI]], %[[Q]]
+// CHECK-NOT: brrr.fusion
+// CHECK: return %[[F]]#0, %[[F]]#2, %[[F]]#1
+func.func @LayerNormStoresItsQuantizedCopies(%x: tensor<4x64xf16>, %g: tensor<64xf16>) -> (tensor<4x64xf16>, tensor<4x64xf8E4M3FN>, tensor<4x64xi8>) {
+  %n = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<4x64xf16>, tensor<64xf16>) -> tensor<4x64xf16>
+  %s = brrr.constant dense<0.125> : tensor<f16>
+  %z = brrr.constant dense<0.0> : tensor<f8E4M3FN>
+  %q = brrr.quantize %n, %s, %z : tensor<4x64xf16>, tensor<f16>, tensor<f8E4M3FN> -> tensor<4x64xf8E4M3FN>
+  %zi = brrr.constant dense<0> : tensor<i8>
+  %qi = brrr.quantize %n, %s, %zi : tensor<4x64xf16>, tensor<f16>, tensor<i8> -> tensor<4x64xi8>
+  return %n, %q, %qi : tensor<4x64xf16>, tensor<4x64xf8E4M3FN>, tensor<4x64xi8>
 }
 
 // -----
