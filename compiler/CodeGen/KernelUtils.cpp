@@ -488,10 +488,13 @@ LogicalResult mlir::brrr::emitEpilogueVector(
     Type elem = cast<RankedTensorType>(y.getType()).getElementType();
     Type mt = pointwise::memoryType(elem);
     auto vt = VectorType::get({width}, mt);
-    Value v = LLVM::PoisonOp::create(b, loc, vt);
+    SmallVector<Value> values;
     for (int64_t k = 0; k < width; ++k)
+      values.push_back(scalars[k].lookup(y));
+    Value v = LLVM::PoisonOp::create(b, loc, vt);
+    for (auto [k, x] : llvm::enumerate(pe.toMemoryAll(values, elem)))
       v = LLVM::InsertElementOp::create(
-          b, loc, v, pe.toMemory(scalars[k].lookup(y), elem),
+          b, loc, v, x,
           arith::ConstantOp::create(b, loc, b.getI32Type(),
                                     b.getI32IntegerAttr(k)));
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);

@@ -427,13 +427,14 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
       auto ifValid = scf::IfOp::create(b, loc, valid, false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+      SmallVector<Value> values;
+      for (int64_t l = 0; l < vec; ++l)
+        values.push_back(env[k * vec + l].lookup(v));
       Value packed = LLVM::PoisonOp::create(b, loc, vt);
-      for (int64_t l = 0; l < vec; ++l) {
-        Value x = pe.toMemory(env[k * vec + l].lookup(v), elem);
+      for (auto [l, x] : llvm::enumerate(pe.toMemoryAll(values, elem)))
         packed = vec > 1 ? Value(LLVM::InsertElementOp::create(b, loc, packed,
                                                                x, r.i32(l)))
                          : x;
-      }
       Value at = arith::AddIOp::create(b, loc, rowBase, colOf[k]);
       Value p = LLVM::GEPOp::create(b, loc, ptr1, mt, out, ValueRange{toI64(at)});
       LLVM::StoreOp::create(b, loc, packed, p, vec * elementBytes(elem));

@@ -741,6 +741,16 @@ KERNEL_CASES = [
     ("qmatmul_fp8_gemm_ragged_f32",
      qdq_product("qa_f8", "qz_f8", "qw_f8", "qw_f8s", "qz_f8", "qb130", transposed=True),
      [("x", F, [70, 96])], [("y", F, [70, 130])]),
+    # Two float8 products in a row: the first quantizes its output (bias
+    # added) for the second in its epilogue and stores the bytes, two a
+    # conversion.
+    ("qmatmul_fp8_chain_f32",
+     qdq_product("qa_f8", "qz_f8", "qw_f8q", "qw_f8s", "qz_f8", "qb96", transposed=True)
+     + [n("QuantizeLinear", ["y", "qa2_f8", "qz_f8"], ["q2"]),
+        n("DequantizeLinear", ["q2", "qa2_f8", "qz_f8"], ["a2"]),
+        n("DequantizeLinear", ["qw_f8", "qw_f8s", "qz_f8"], ["w2"]),
+        n("Gemm", ["a2", "w2", "qb130"], ["y2"], transB=1)],
+     [("x", F, [70, 96])], [("y2", F, [70, 130])]),
     # A UINT8 activation with a zero point (onnxruntime's default), an INT8
     # weight with a scale per column: read as INT8 128 less, the zero
     # point's column sums subtracted in the epilogue.
@@ -768,6 +778,7 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
               # quantization boundary may round to the next step (a few of
               # thousands); a wrong scale, zero point or clamp is far off.
               "matmul_wgmma_qdq_int8_relu_f16": 1e-2, "matmul_qdq_fp8_f32": 1e-2,
+              "qmatmul_fp8_chain_f32": 1e-2,
               # 8-bit products: the same 8-bit operands as the reference,
               # INT8 summed exactly (the f16 output's rounding), float8 in
               # the Tensor Cores' shorter accumulation within a 128-deep
@@ -789,6 +800,7 @@ OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "s
           "layernorm_qdq_fp8_uint8_f16": 19,
           "matmul_qdq_fp8_f32": 19, "qmatmul_int8_per_column_f16": 19,
           "qmatmul_fp8_gemm_ragged_f32": 19, "qmatmul_fp8_deep_f32": 19,
+          "qmatmul_fp8_chain_f32": 19,
           "qmatmul_fp8_deep_persistent_f32": 19,
           "qmatmul_uint8_zero_point_f16": 19}
 

@@ -125,6 +125,11 @@ CONSTANTS = {
     "qb200": np.random.default_rng(10).standard_normal(200).astype(np.float16),
     "qa_f8": np.array(0.01, np.float32), "qw_f8s": np.array(0.02, np.float32),
     "qb130": np.random.default_rng(11).standard_normal(130).astype(np.float32),
+    # A float8 product whose output a second one reads quantized (the
+    # square weight FLOAT8_SQUARE_WEIGHT): its bias and the scale of its
+    # quantized output.
+    "qb96": np.random.default_rng(17).standard_normal(96).astype(np.float32),
+    "qa2_f8": np.array(0.25, np.float32),
     "qb1100": np.random.default_rng(14).standard_normal(1100).astype(np.float32),
     "qb2200": np.random.default_rng(16).standard_normal(2200).astype(np.float32)}
 
@@ -154,9 +159,11 @@ def float8_tensor(name, values):
 FLOAT8_WEIGHT = float8_bytes((130, 96), 12)
 FLOAT8_DEEP_WEIGHT = float8_bytes((1100, 1024), 13)
 FLOAT8_WIDE_WEIGHT = float8_bytes((2200, 1024), 15)
+FLOAT8_SQUARE_WEIGHT = float8_bytes((96, 96), 16)
 
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125]),
                     "qz_f8": float8_zero("qz_f8"),
                     "qw_f8": float8_tensor("qw_f8", FLOAT8_WEIGHT),
                     "qw_f8d": float8_tensor("qw_f8d", FLOAT8_DEEP_WEIGHT),
-                    "qw_f8p": float8_tensor("qw_f8p", FLOAT8_WIDE_WEIGHT)}
+                    "qw_f8p": float8_tensor("qw_f8p", FLOAT8_WIDE_WEIGHT),
+                    "qw_f8q": float8_tensor("qw_f8q", FLOAT8_SQUARE_WEIGHT)}

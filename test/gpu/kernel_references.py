@@ -257,7 +257,7 @@ def torch_inputs(name, gen):
         return [f(33, 70), f(70, 50)]
     if name == "qmatmul_int8_per_column_f16":
         return [f(2, 77, 256, dt=torch.float16)]
-    if name == "qmatmul_fp8_gemm_ragged_f32":
+    if name in ("qmatmul_fp8_gemm_ragged_f32", "qmatmul_fp8_chain_f32"):
         return [f(70, 96)]
     if name == "qmatmul_uint8_zero_point_f16":
         return [f(3, 77, 256, dt=torch.float16)]
@@ -411,6 +411,19 @@ def quantize_reference(name, xs):
         q = torch.clamp(torch.round(x / sa), -128, 127)
         w = c["qw_i8"].double() * c["qw_s200"].double()
         return [((q.double() * sa.double()) @ w + c["qb200"].double()).half().double()]
+    if name == "qmatmul_fp8_chain_f32":
+        # The first product in f32, as its kernel sums it, then quantized.
+        from kernel_constants import FLOAT8_SQUARE_WEIGHT, FLOAT8_WEIGHT
+        sa, sa2, sw = c["qa_f8"], c["qa2_f8"], c["qw_f8s"].double()
+
+        def weight(w):
+            return torch.from_numpy(w.copy()).view(f8).double() * sw
+        q = torch.clamp(x / sa, -448, 448).to(f8)
+        y1 = ((q.double() * sa.double()) @ weight(FLOAT8_SQUARE_WEIGHT).t()
+              + c["qb96"].double()).float()
+        q2 = torch.clamp(y1 / sa2, -448, 448).to(f8)
+        return [(q2.double() * sa2.double()) @ weight(FLOAT8_WEIGHT).t()
+                + c["qb130"].double()]
     if name.startswith("qmatmul_fp8_"):
         from kernel_constants import FLOAT8_DEEP_WEIGHT, FLOAT8_WEIGHT, FLOAT8_WIDE_WEIGHT
         weight, bias = {"qmatmul_fp8_gemm_ragged_f32": (FLOAT8_WEIGHT, "qb130"),
