@@ -119,6 +119,27 @@ int64_t vectorWidth(int64_t bytes, int64_t count);
 /// that records it.
 FailureOr<KernelConfigAttr> kernelConfigOf(FusionOp fusion);
 
+/// While it lives, `fusion`'s results, body arguments and body values have
+/// their largest static types (largestTypeOf over the module's symbolic
+/// dimensions), so that a family's code generator builds the kernel of the
+/// largest shape; its destructor gives them back their symbolic types. A
+/// kernel built this way is exact at every shape in range where only the
+/// element (or row) count changes with the shape (compilesSymbolically),
+/// which it then reads at run time.
+class LargestShapeView {
+public:
+  explicit LargestShapeView(FusionOp fusion);
+  ~LargestShapeView();
+  LargestShapeView(const LargestShapeView &) = delete;
+  LargestShapeView &operator=(const LargestShapeView &) = delete;
+
+private:
+  SmallVector<std::pair<Value, Type>> saved;
+};
+
+/// The element count of `t`: the product of its extents.
+AffineExpr elementCountOf(RankedTensorType t);
+
 } // namespace mlir::brrr
 
 #endif // BRRR_PASSES_ANALYSIS_H

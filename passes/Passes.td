@@ -392,13 +392,19 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     promoted`: tiles at most 192 wide, on a persistent cooperative grid
     where they outnumber the multiprocessors), or with
     `fp8-fast-accumulation` in the Tensor Cores' own accumulation
-    (`precision = fast`). Data movement and pooling still size themselves.
-    A config already present is kept.
+    (`precision = fast`). Pools: 256 threads, an element a thread, or a
+    16-byte vector of channels-last channels. Data movement other than
+    trees of vectors still sizes itself. Every config records the launch
+    grid its decisions give (`grid = [x, y, z]` at the largest shape; over
+    symbolic extents, `grid_extents`, a map of the module's symbols),
+    derived in `passes/Config/Launch.cpp`; code generation launches it and
+    refuses a config whose grid is not the derived one. A config already
+    present is kept, and given its grid if it has none.
     The `matmul-tile` option pins the m, n and stages of every tiled
     matmul, and `attention-tile` the query rows, keys per block and warps
     of every attention kernel, for tile sweeps. wgmma convolutions whose
     tiles outnumber the multiprocessors, and with `persistent` such
-    products too, run a persistent grid (`grid`, one block per
+    products too, run a persistent grid (`persistent`, one block per
     multiprocessor walking the tiles) whose epilogue stages column chunks
     (`epilogue`, 64 or more where a ring one stage shorter makes room) in
     a buffer of its own, so that the producer streams the next tile's

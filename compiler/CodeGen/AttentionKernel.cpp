@@ -928,15 +928,9 @@ FailureOr<KernelInfo> AttentionKernel::emit(StringRef name) {
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(sqMax, rows);
-  info.gridY = heads;
-  info.gridZ = batch;
   info.block = threads;
   info.sharedBytes = sharedBytesOf(fusion);
   info.scalars = scalars;
-  if (symbolic)
-    info.readGridAtRunTime(fusion.getContext(), symbolic->sq.ceilDiv(rows), {},
-                           symbolic->batch);
   // Two products over every (query, key) pair; half of them when causal.
   int64_t pairs = batch * heads * sqMax * skMax;
   if (att.getCausal())
@@ -1014,14 +1008,13 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
   AttentionOp att = attentionOf(fusion);
   if (!att)
     return fusion.emitOpError("attention kernels hold a brrr.attention");
-  // Over a symbolic batch: the largest batch's kernel, its grid z the
-  // actual batch's. Over symbolic sequences too: the actual sequences, and
-  // the strides that follow from them, are parameters.
-  AffineExpr batchExtent;
+  // Over a symbolic batch: the largest batch's kernel (its grid, the
+  // config's, reads the actual batch). Over symbolic sequences too: the
+  // actual sequences, and the strides that follow from them, are
+  // parameters.
   std::optional<LargestShapeView> largest;
   std::optional<SymbolicGeometry> geometry;
   if (isSymbolic(att.getType())) {
-    batchExtent = extentsOf(att.getType()).front();
     if (outerRunOf(att.getType()) > 1) {
       FailureOr<SymbolicGeometry> g = symbolicGeometryOf(fusion, att);
       if (failed(g))
@@ -1030,10 +1023,7 @@ FailureOr<KernelInfo> mlir::brrr::emitAttentionKernel(FusionOp fusion,
     }
     largest.emplace(fusion);
   }
-  FailureOr<KernelInfo> info = AttentionKernel(fusion, att, moduleBuilder,
-                                               geometry ? &*geometry : nullptr)
-                                   .emit(name);
-  if (succeeded(info) && !geometry)
-    info->readGridAtRunTime(fusion.getContext(), {}, {}, batchExtent);
-  return info;
+  return AttentionKernel(fusion, att, moduleBuilder,
+                         geometry ? &*geometry : nullptr)
+      .emit(name);
 }

@@ -274,14 +274,12 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(total, threads);
   info.block = threads;
   info.flops = 2 * ot.getNumElements() * Cg * KH * KW;
   info.bytes = fusionBytes(fusion);
   if (batch) {
     AffineExpr count = batch * (total / g.N);
     info.scalars = {count};
-    info.readGridAtRunTime(fusion.getContext(), count.ceilDiv(threads), {}, {});
   }
   return info;
 }

@@ -219,16 +219,10 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(N, 8);
-  info.gridY = llvm::divideCeil(M, 16);
-  info.gridZ = spec.batches;
   info.block = config->getThreads();
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
   if (symbolic)
     info.scalars = {spec.rowsExtent};
-  info.readGridAtRunTime(b.getContext(), {},
-                         symbolic ? spec.rowsExtent.ceilDiv(16) : AffineExpr(),
-                         spec.batchesExtent);
   return info;
 }

@@ -33,27 +33,6 @@ gpu::GPUFuncOp createKernel(OpBuilder &moduleBuilder, Location loc,
 /// time (a scalar after the buffers), as an index at `b`'s insertion point.
 Value indexArgument(OpBuilder &b, Location loc, Block &entry, unsigned i);
 
-/// While it lives, `fusion`'s results, body arguments and body values have
-/// their largest static types (largestTypeOf over the module's symbolic
-/// dimensions), so that a family's code generator builds the kernel of the
-/// largest shape; its destructor gives them back their symbolic types. A
-/// kernel built this way is exact at every shape in range where only the
-/// element (or row) count changes with the shape (compilesSymbolically),
-/// which it then reads at run time.
-class LargestShapeView {
-public:
-  explicit LargestShapeView(FusionOp fusion);
-  ~LargestShapeView();
-  LargestShapeView(const LargestShapeView &) = delete;
-  LargestShapeView &operator=(const LargestShapeView &) = delete;
-
-private:
-  SmallVector<std::pair<Value, Type>> saved;
-};
-
-/// The element count of `t`: the product of its extents.
-AffineExpr elementCountOf(RankedTensorType t);
-
 /// The one op of a fusion whose family takes exactly one, or an error.
 FailureOr<Operation *> singleOp(FusionOp fusion, StringRef family);
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "passes/Config/Launch.h"
 #include "passes/Config/SharedBuffers.h"
 #include "passes/Passes.h"
 
@@ -112,16 +113,37 @@ const Emitter kEmitters[] = {
     {KernelFamily::conv, KernelBody::warp_mma, emitConvKernel},
 };
 
-/// The kernel of `fusion`, from the emitter of its family and body.
+/// The kernel of `fusion`, from the emitter of its family and body,
+/// launched over the grid its config records (checked against the config's
+/// decisions first).
 FailureOr<KernelInfo> emitKernel(FusionOp fusion, OpBuilder &kb,
                                  const std::string &name) {
   auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
   std::optional<KernelBody> body;
   if (config)
     body = config.getBody();
-  for (const Emitter &row : kEmitters)
-    if (row.family == fusion.getKind() && (!row.body || row.body == body))
-      return row.emit(fusion, kb, name);
+  for (const Emitter &row : kEmitters) {
+    if (row.family != fusion.getKind() || (row.body && row.body != body))
+      continue;
+    if (config && config.getGrid().empty())
+      return fusion.emitOpError("kernel config ")
+             << config << " records no launch grid; run "
+             << "brrr-select-kernel-config first";
+    if (config && failed(verifyLaunchGrid(fusion, config)))
+      return failure();
+    FailureOr<KernelInfo> info = row.emit(fusion, kb, name);
+    if (failed(info) || !config)
+      return info;
+    ArrayRef<int64_t> grid = config.getGrid();
+    SmallVector<AffineExpr, 3> extents;
+    if (AffineMapAttr map = config.getGridExtents())
+      llvm::append_range(extents, map.getValue().getResults());
+    info->grid = grid[0];
+    info->gridY = grid[1];
+    info->gridZ = grid[2];
+    info->gridExtents = std::move(extents);
+    return info;
+  }
   // Every family with bodies needs a config: the diagnostic names the pass
   // that records it.
   if (!config) {

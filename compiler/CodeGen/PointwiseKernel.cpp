@@ -134,7 +134,6 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   // 16-byte loads before computing, so more bytes are in flight per thread.
   // Blocks wholly inside the tensor take the unguarded path; the last one
   // checks every vector.
-  int64_t numVectors = numel / vec;
   int64_t unroll = config->getTile().empty() ? 1 : config->getTile()[0];
   int64_t chunk = blockSize * vec;
   OpBuilder end = OpBuilder::atBlockEnd(&entry);
@@ -285,14 +284,11 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(numVectors, blockSize * unroll);
   info.block = blockSize;
   if (symbolic) {
     AffineExpr elements = elementCountOf(symbolicType);
     info.scalars = {elements};
     llvm::append_range(info.scalars, extraScalars);
-    info.readGridAtRunTime(fusion.getContext(),
-                           elements.ceilDiv(vec * blockSize * unroll), {}, {});
   }
   int64_t ops = 0;
   for (Operation &op : body.without_terminator())

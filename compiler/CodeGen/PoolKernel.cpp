@@ -216,15 +216,10 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(total / vec, block);
   info.block = block;
   info.flops = total * KH * KW;
   info.bytes = fusionBytes(fusion);
-  if (symbolic) {
-    AffineExpr threadCount = outCount.floorDiv(vec);
-    info.scalars = {threadCount};
-    info.readGridAtRunTime(fusion.getContext(), threadCount.ceilDiv(block), {},
-                           {});
-  }
+  if (symbolic)
+    info.scalars = {outCount.floorDiv(vec)};
   return info;
 }

@@ -90,7 +90,6 @@ struct Combination {
 FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
                                     KernelConfigAttr config,
                                     const Combination &how,
-                                    AffineExpr outerExtent,
                                     OpBuilder &moduleBuilder, StringRef name) {
   Location loc = fusion.getLoc();
   std::optional<SplitRows> shape = SplitRows::shapeOf(red);
@@ -226,15 +225,10 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = std::max<int64_t>(shape->outer * chunkBlocks, 1);
   info.block = threads;
   info.flops =
       cast<RankedTensorType>(red.getInput().getType()).getNumElements();
   info.bytes = fusionBytes(fusion);
-  // Over a symbolic outer run: the actual outer indices' blocks.
-  if (outerExtent)
-    info.readGridAtRunTime(fusion.getContext(), outerExtent * chunkBlocks, {},
-                           {});
   return info;
 }
 
@@ -254,24 +248,12 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     if (!isPointwise(&op) && !isa<ConstantOp>(op))
       return op.emitOpError("cannot be fused after a reduction");
   // Over a symbolic outer run (dimensions before every reduced axis,
-  // compilesSymbolically): the largest shape's kernel over the actual
-  // outputs, or the actual outer indices' blocks. Its outer extent is the
-  // run's extents' product; its outputs that times the other kept extents.
-  AffineExpr outerExtent, outputsExtent;
+  // compilesSymbolically): the largest shape's kernel, over the actual
+  // outputs where a thread computes each (its grid is the config's).
+  AffineExpr outputsExtent = symbolicExtentsOf(red).outputs;
   std::optional<LargestShapeView> largest;
-  if (auto symbolicIn = cast<RankedTensorType>(red.getInput().getType());
-      isSymbolic(symbolicIn)) {
-    SmallVector<AffineExpr> extents = extentsOf(symbolicIn);
-    outerExtent = outputsExtent = getAffineConstantExpr(1, red.getContext());
-    for (auto [d, extent] : llvm::enumerate(extents)) {
-      if (llvm::is_contained(red.getAxes(), int64_t(d)))
-        continue;
-      outputsExtent = outputsExtent * extent;
-      if (int64_t(d) < red.getAxes().front())
-        outerExtent = outerExtent * extent;
-    }
+  if (outputsExtent)
     largest.emplace(fusion);
-  }
   auto inType = cast<RankedTensorType>(red.getInput().getType());
   Type et = inType.getElementType();
   if (et.isInteger(1))
@@ -296,8 +278,7 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
   Combination how{red.getKind(), et};
   if (config && config.getTile().size() == 2)
-    return emitSplitRows(fusion, red, config, how, outerExtent, moduleBuilder,
-                         name);
+    return emitSplitRows(fusion, red, config, how, moduleBuilder, name);
   bool cooperative = config && !config.getTile().empty();
   int64_t block = config ? config.getThreads() : kBlock;
   int64_t partials = 0;
@@ -426,18 +407,10 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = cooperative
-                  ? std::max<int64_t>(outputs, 1)
-                  : std::max<int64_t>(llvm::divideCeil(outputs, block), 1);
   info.block = block;
   info.flops = inType.getNumElements();
   info.bytes = fusionBytes(fusion);
-  if (outputsExtent) {
-    if (boundAtRunTime)
-      info.scalars = {outputsExtent};
-    info.readGridAtRunTime(
-        fusion.getContext(),
-        cooperative ? outputsExtent : outputsExtent.ceilDiv(block), {}, {});
-  }
+  if (boundAtRunTime)
+    info.scalars = {outputsExtent};
   return info;
 }

@@ -444,13 +444,9 @@ FailureOr<KernelInfo> mlir::brrr::emitRowKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(g.rows, g.rowsPerBlock());
   info.block = blockSize;
-  if (symbolic) {
-    // One block a row, or rowsPerBlock packed rows a block.
+  if (symbolic)
     info.scalars = {g.rowsExtent};
-    info.readGridAtRunTime(ctx, g.rowsExtent.ceilDiv(g.rowsPerBlock()), {}, {});
-  }
   info.sharedBytes = shared->getBytes();
   int64_t numel = rowType.getNumElements();
   int64_t fused = std::distance(prologue.begin(), prologue.end()) +

@@ -314,18 +314,11 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(N, tile.n) * split;
-  info.gridY = llvm::divideCeil(M, tile.m);
-  info.gridZ = spec.batches;
   info.block = threads;
   info.sharedBytes = sharedBytesOf(fusion);
   info.flops = 2 * spec.batches * M * N * K;
   info.bytes = fusionBytes(fusion);
   if (symbolic)
     info.scalars = {spec.rowsExtent};
-  info.readGridAtRunTime(b.getContext(), {},
-                         symbolic ? spec.rowsExtent.ceilDiv(tile.m)
-                                  : AffineExpr(),
-                         spec.batchesExtent);
   return info;
 }

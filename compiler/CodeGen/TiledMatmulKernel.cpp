@@ -214,13 +214,9 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(N, tile.n);
-  info.gridY = llvm::divideCeil(M, tile.m);
-  info.gridZ = batches;
   info.block = threads;
   info.sharedBytes = sharedBytesOf(fusion);
   info.flops = 2 * batches * M * N * K;
   info.bytes = fusionBytes(fusion);
-  info.readGridAtRunTime(b.getContext(), {}, {}, shape.batchesExtent);
   return info;
 }

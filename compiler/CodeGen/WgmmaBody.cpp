@@ -301,8 +301,8 @@ LogicalResult WgmmaKernel::readPlan() {
   // batch z.
   tilesPerBatch = tilesM * tilesN;
   totalTiles = tilesPerBatch * batches;
-  persistent = tile.grid > 0;
-  blocks = persistent ? std::min(tile.grid, totalTiles) : 0;
+  persistent = tile.persistent > 0;
+  blocks = persistent ? std::min(tile.persistent, totalTiles) : 0;
   consumers = tile.m / 64;
   pingpong = tile.pingpong();
   overlapped = tile.overlapped();
@@ -834,25 +834,14 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = persistent ? blocks : tilesPerBatch * split;
-  info.gridZ = persistent ? 1 : problem.batches;
   info.block = threads;
   info.sharedBytes = sharedBytesOf(fusion);
   info.flops = problem.flops;
   info.bytes = fusionBytes(fusion);
   info.tensorMaps = mapsAttr;
-  // One block a tile (tiles of the same rows in groups of kGroupRows row
-  // tiles, each split over a cluster): the actual rows' tiles; persistent
-  // blocks, as many as at the largest shape, walk the actual rows' tiles.
-  // Over symbolic batches, the actual batches' blocks.
+  // Over symbolic rows, the actual rows, which bound the tiles it walks.
   if (problem.rowsExtent)
     info.scalars = {problem.rowsExtent};
-  info.readGridAtRunTime(ctx,
-                         !problem.rowsExtent ? AffineExpr()
-                         : persistent ? getAffineConstantExpr(blocks, ctx)
-                                      : problem.rowsExtent.ceilDiv(tile.m) *
-                                            (tilesN * split),
-                         {}, problem.batchesExtent);
   // Its warpgroups of 128 threads hold 40 (the producer) + 232 m/64 (the
   // consumers) registers a thread after setmaxnreg, which the block must
   // own from its launch: at least 34816, over half of the 65536.

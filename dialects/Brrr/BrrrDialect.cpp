@@ -35,15 +35,29 @@ void BrrrDialect::initialize() {
 LogicalResult KernelConfigAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, KernelFamily family,
     KernelBody body, int64_t threads, ArrayRef<int64_t> tile, int64_t stages,
-    int64_t vector, int64_t cluster, KernelPrecision precision, int64_t grid,
-    int64_t epilogue, KernelSchedule schedule) {
+    int64_t vector, int64_t cluster, KernelPrecision precision,
+    int64_t persistent, int64_t epilogue, KernelSchedule schedule,
+    ArrayRef<int64_t> launchGrid, AffineMapAttr gridExtents) {
   if (threads < 32 || threads > 1024 || threads % 32)
     return emitError() << "threads must be a multiple of 32 in [32, 1024], got "
                        << threads;
-  if (vector < 1 || cluster < 1 || stages < 0 || grid < 0 || epilogue < 0)
+  // The launch grid: x below 2^31, y and z below 2^16 (CUDA's limits).
+  if (!launchGrid.empty() &&
+      (launchGrid.size() != 3 || launchGrid[0] < 0 ||
+       launchGrid[0] >= (int64_t(1) << 31) || launchGrid[1] < 0 ||
+       launchGrid[1] >= 65536 || launchGrid[2] < 0 || launchGrid[2] >= 65536))
+    return emitError() << "a launch grid is [x, y, z] blocks, x below 2^31 "
+                          "and y and z below 2^16";
+  if (gridExtents &&
+      (launchGrid.empty() || gridExtents.getValue().getNumDims() != 0 ||
+       gridExtents.getValue().getNumResults() != 3))
+    return emitError() << "grid_extents maps the module's symbols to the "
+                          "grid's (x, y, z), beside the grid at the largest "
+                          "shape";
+  if (vector < 1 || cluster < 1 || stages < 0 || persistent < 0 || epilogue < 0)
     return emitError() << "vector and cluster must be positive and stages, "
-                          "grid and epilogue non-negative";
-  if ((grid || epilogue || schedule != KernelSchedule::cooperative) &&
+                          "persistent and epilogue non-negative";
+  if ((persistent || epilogue || schedule != KernelSchedule::cooperative) &&
       body != KernelBody::wgmma)
     return emitError() << "only the wgmma body runs a persistent grid, "
                           "stages its epilogue in column chunks or runs a "
@@ -183,19 +197,20 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "a wgmma epilogue stages a multiple of 32 columns "
                           "that divides the tile's "
                        << n << ", not " << epilogue;
-  if (grid && !epilogue)
+  if (persistent && !epilogue)
     return emitError() << "a persistent wgmma kernel stages its epilogue in "
                           "a buffer of its own (epilogue = columns)";
   if (!llvm::is_contained({1, 2, 4, 8}, cluster))
     return emitError() << "a wgmma tile is split over 1, 2, 4 or 8 blocks of "
                           "a cluster, not "
                        << cluster;
-  if (cluster > 1 && (grid || epilogue))
+  if (cluster > 1 && (persistent || epilogue))
     return emitError() << "a tile split over a cluster is not persistent and "
                           "stages its whole tile";
   // A ping-pong consumer warpgroup holds a whole tile's accumulators: at
   // most 128 f32 registers a thread (m x n / 128 threads).
-  if (schedule == KernelSchedule::pingpong && (!grid || m * n > 128 * 128))
+  if (schedule == KernelSchedule::pingpong &&
+      (!persistent || m * n > 128 * 128))
     return emitError() << "a ping-pong wgmma kernel is persistent and its "
                           "tile holds at most 128 x 128 outputs (one "
                           "warpgroup's accumulators), not "
@@ -211,7 +226,7 @@ LogicalResult KernelConfigAttr::verify(
                        << "x" << n << " " << stringifyKernelSchedule(schedule);
   // An overlapped kernel's epilogue warps drain a whole staged tile while
   // the consumers compute the next one.
-  if (schedule == KernelSchedule::overlapped && (!grid || epilogue != n))
+  if (schedule == KernelSchedule::overlapped && (!persistent || epilogue != n))
     return emitError() << "an overlapped wgmma kernel is persistent and "
                           "stages its whole tile (epilogue = "
                        << n << "), not " << epilogue << " columns";
@@ -263,6 +278,13 @@ constexpr KnownTarget kKnownTargets[] = {
 };
 
 } // namespace
+
+KernelConfigAttr KernelConfigAttr::withGrid(ArrayRef<int64_t> grid,
+                                            AffineMapAttr extents) const {
+  return get(getContext(), getFamily(), getBody(), getThreads(), getTile(),
+             getStages(), getVector(), getCluster(), getPrecision(),
+             getPersistent(), getEpilogue(), getSchedule(), grid, extents);
+}
 
 FailureOr<TargetAttr> TargetAttr::known(MLIRContext *context, StringRef chip) {
   for (const KnownTarget &t : kKnownTargets)

@@ -252,8 +252,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       192 columns and the cooperative schedule) or `fast` (the whole contraction in the Tensor Cores'
       float8 accumulation, whose mantissa is shorter than f32's:
       `--fp8-fast-accumulation`);
-    - `grid`: for the wgmma body, the blocks of a persistent kernel, each
-      walking the output tiles `grid` apart (absent: one block per tile);
+    - `persistent`: for the wgmma body, the blocks of a persistent kernel,
+      each walking the output tiles `persistent` apart (absent: one block
+      per tile);
     - `epilogue`: for the wgmma body, the columns of the tile its epilogue
       stages through shared memory at a time, in a buffer of its own that
       the next tile's copies do not touch (absent: the whole tile, over the
@@ -267,13 +268,20 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       its products rounded to the product's 16-bit type in a buffer of the
       whole tile, `epilogue` = the tile's columns, and go on to the next
       tile, while warps 1-3 of the producer warpgroup apply the epilogue
-      and store it).
+      and store it);
+    - `grid`: the launch grid `[x, y, z]` in blocks, at the largest shape
+      in range, derived for the kernel from its fusion and the decisions
+      above (`passes/Config/Launch.cpp`) and checked against them before
+      code generation;
+    - `grid_extents`: over symbolic extents, the grid's `(x, y, z)` as an
+      affine map of the module's symbols, read at launch (absent: the
+      grid is fixed).
 
     Example:
 
     ```mlir
     #brrr.kernel<family = matmul, body = wgmma, threads = 384,
-                 tile = [128, 256, 64], stages = 4>
+                 tile = [128, 256, 64], stages = 4, grid = [16, 32, 1]>
     ```
   }];
   let parameters = (ins
@@ -286,13 +294,21 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     DefaultValuedParameter<"int64_t", "1">:$cluster,
     DefaultValuedParameter<"::mlir::brrr::KernelPrecision",
                            "::mlir::brrr::KernelPrecision::exact">:$precision,
-    DefaultValuedParameter<"int64_t", "0">:$grid,
+    DefaultValuedParameter<"int64_t", "0">:$persistent,
     DefaultValuedParameter<"int64_t", "0">:$epilogue,
     DefaultValuedParameter<"::mlir::brrr::KernelSchedule",
-                           "::mlir::brrr::KernelSchedule::cooperative">:$schedule
+                           "::mlir::brrr::KernelSchedule::cooperative">:$schedule,
+    Brrr_TileParameter:$grid,
+    OptionalParameter<"::mlir::AffineMapAttr">:$grid_extents
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// This config with launch grid `grid` ([x, y, z]) and, over symbolic
+    /// extents, `extents` (null: a fixed grid).
+    KernelConfigAttr withGrid(::llvm::ArrayRef<int64_t> grid,
+                              ::mlir::AffineMapAttr extents) const;
+  }];
 }
 
 /// A target's features, printed and parsed as `[tma, clusters]`.

@@ -160,7 +160,7 @@ int64_t MatmulTile::tilesOf(const ProductShape &p) const {
 void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
                                    TargetAttr target, int64_t sharedBudget,
                                    KernelSchedule schedule) {
-  tile.grid = tile.epilogue = 0;
+  tile.persistent = tile.epilogue = 0;
   tile.schedule = KernelSchedule::cooperative;
   if (tile.body != KernelBody::wgmma)
     return;
@@ -190,7 +190,7 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
     if (chosen.stages < 2)
       return;
     tile = chosen;
-    tile.grid = sms;
+    tile.persistent = sms;
     return;
   }
   // The widest column chunk of the epilogue that fits beside the stages
@@ -224,7 +224,7 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
     return;
   tile = chosen;
   tile.epilogue = columns;
-  tile.grid = sms;
+  tile.persistent = sms;
 }
 
 namespace {
@@ -284,15 +284,15 @@ double bestClusterSplit(MatmulTile &tile, const ProductShape &p, int64_t sms) {
 void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
                                     TargetAttr target) {
   tile.cluster = 1;
-  if (tile.body != KernelBody::wgmma || tile.grid || p.K <= 0)
+  if (tile.body != KernelBody::wgmma || tile.persistent || p.K <= 0)
     return;
   bestClusterSplit(tile, p, target.getMultiprocessors());
 }
 
 void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
                                   TargetAttr target, int64_t sharedBudget) {
-  if (tile.body != KernelBody::wgmma || tile.grid || tile.n <= 64 || p.K <= 0 ||
-      p.wholeColumns)
+  if (tile.body != KernelBody::wgmma || tile.persistent || tile.n <= 64 ||
+      p.K <= 0 || p.wholeColumns)
     return;
   int64_t sms = target.getMultiprocessors();
   MatmulTile narrow = tile;

@@ -74,7 +74,7 @@ struct MatmulTile {
   /// wgmma only: the blocks of a persistent grid (0: one block per tile)
   /// and the columns its epilogue stages at a time (0: the whole tile, over
   /// the stages).
-  int64_t grid = 0, epilogue = 0;
+  int64_t persistent = 0, epilogue = 0;
   /// wgmma only, persistent: how the consumer warpgroups share the tiles
   /// (KernelSchedule: both compute each tile; each computes whole tiles,
   /// taking turns with the other; or both compute each tile and leave its

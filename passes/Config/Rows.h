@@ -65,6 +65,15 @@ struct SplitRows {
   static std::optional<SplitRows> shapeOf(ReduceOp red);
 };
 
+/// Over a symbolic input (its kept dimensions before every reduced axis
+/// symbolic, compilesSymbolically), the extents of `red`'s outer run (the
+/// kept dimensions before the first reduced axis) and of its outputs, as
+/// expressions of the symbols; both null for a static input.
+struct ReduceExtents {
+  AffineExpr outer, outputs;
+};
+ReduceExtents symbolicExtentsOf(ReduceOp red);
+
 /// Most threads of a split-rows reduction block.
 constexpr int64_t kSplitRowsThreads = 1024;
 

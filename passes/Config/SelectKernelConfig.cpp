@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Config/Attention.h"
+#include "passes/Config/Launch.h"
 #include "passes/Config/Movement.h"
 #include "passes/Config/Products.h"
 #include "passes/Config/Rows.h"
@@ -67,7 +68,7 @@ KernelConfigAttr reduceConfig(FusionOp fusion) {
   MLIRContext *ctx = fusion.getContext();
   KernelConfigAttr perThread = KernelConfigAttr::get(
       ctx, KernelFamily::reduce, KernelBody::simt, kReduceThreads, {}, 0, 1, 1,
-      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
   ReduceOp red;
   fusion.getBody().walk([&](ReduceOp r) { red = r; });
   if (!red)
@@ -86,14 +87,14 @@ KernelConfigAttr reduceConfig(FusionOp fusion) {
     return KernelConfigAttr::get(
         ctx, KernelFamily::reduce, KernelBody::simt, split->threads(),
         {split->lanes, split->groups}, 0, split->vector, 1,
-        KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+        KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
   if (count < kReduceThreads || outputs == 0 || outputs > 65536 ||
       (!innermost && outputs >= 1024))
     return perThread;
   return KernelConfigAttr::get(ctx, KernelFamily::reduce, KernelBody::simt,
                                kReduceThreads, {kReduceThreads}, 0, 1, 1,
                                KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative);
+                               KernelSchedule::cooperative, {}, {});
 }
 
 /// Over symbolic rows `p.rowsExtent` (from the smallest to the largest
@@ -191,7 +192,7 @@ FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, TargetAttr target,
   return KernelConfigAttr::get(
       fusion.getContext(), family, KernelBody::mma_sync,
       tile->f32Threads(warpRows), {tile->m, tile->n, tile->k}, tile->stages, 1,
-      tile->cluster, precision, 0, 0, KernelSchedule::cooperative);
+      tile->cluster, precision, 0, 0, KernelSchedule::cooperative, {}, {});
 }
 
 /// Products whose tiles outnumber the multiprocessors run the overlapped
@@ -240,8 +241,8 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 }
 
 /// The config of `fusion`, null for kernels whose emitters still size
-/// themselves (pools other than channels-last vectors; movement other
-/// than trees), or failure with a diagnostic.
+/// themselves (movement other than trees of vectors), or failure with a
+/// diagnostic.
 /// `pinnedTile` (m, n, stages), when given, overrides the shape of every
 /// tiled matmul, `pinnedAttention` (rows, keys, warps) that of every
 /// attention kernel. wgmma convolutions whose tiles outnumber the
@@ -282,7 +283,7 @@ chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
     return KernelConfigAttr::get(
         ctx, KernelFamily::pointwise, KernelBody::simt, kPointwiseThreads,
         vectorsPerThread(fusion, vector), 0, vector, 1, KernelPrecision::exact,
-        0, 0, KernelSchedule::cooperative);
+        0, 0, KernelSchedule::cooperative, {}, {});
   }
   if (kind == KernelFamily::row) {
     FailureOr<RowGeometry> g = rowGeometryOf(fusion);
@@ -293,7 +294,7 @@ chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
       tile = {g->rowsPerBlock(), g->lanes};
     return KernelConfigAttr::get(
         ctx, KernelFamily::row, KernelBody::simt, g->threads, tile, 0, g->vec,
-        1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+        1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
   }
   if (kind == KernelFamily::matmul) {
     if (std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget)) {
@@ -363,30 +364,29 @@ chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
       return f32;
     return KernelConfigAttr::get(
         ctx, KernelFamily::matmul, KernelBody::warp_mma, 32, {}, 0, 1, 1,
-        KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+        KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
   }
   if (kind == KernelFamily::pool) {
-    // Channels-last pools read and write 16-byte vectors of channels.
+    // Channels-last pools read and write 16-byte vectors of channels;
+    // other pools an element a thread.
     Operation *pool = &fusion.getBody().front().front();
-    if (!isa<MaxPool2DOp, AvgPool2DOp>(pool) || !pool->hasAttr("channels_last"))
-      return KernelConfigAttr();
-    auto in = dyn_cast<RankedTensorType>(pool->getOperand(0).getType());
-    if (!in || in.getRank() != 4)
-      return KernelConfigAttr();
-    int64_t vector =
-        vectorWidth(elementBytes(in.getElementType()), in.getDimSize(3));
-    if (vector == 1)
-      return KernelConfigAttr();
-    return KernelConfigAttr::get(
-        ctx, KernelFamily::pool, KernelBody::simt, kPointwiseThreads, {}, 0,
-        vector, 1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+    int64_t vector = 1;
+    if (isa<MaxPool2DOp, AvgPool2DOp>(pool) && pool->hasAttr("channels_last"))
+      if (auto in = dyn_cast<RankedTensorType>(pool->getOperand(0).getType());
+          in && in.getRank() == 4)
+        vector =
+            vectorWidth(elementBytes(in.getElementType()), in.getDimSize(3));
+    return KernelConfigAttr::get(ctx, KernelFamily::pool, KernelBody::simt,
+                                 kPointwiseThreads, {}, 0, vector, 1,
+                                 KernelPrecision::exact, 0, 0,
+                                 KernelSchedule::cooperative, {}, {});
   }
   if (kind == KernelFamily::movement) {
     if (int64_t vector = movementVectorWidth(fusion))
       return KernelConfigAttr::get(
           ctx, KernelFamily::movement, KernelBody::simt, kPointwiseThreads,
           vectorsPerThread(fusion, vector), 0, vector, 1,
-          KernelPrecision::exact, 0, 0, KernelSchedule::cooperative);
+          KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
     return KernelConfigAttr();
   }
   if (kind == KernelFamily::reduce)
@@ -408,7 +408,7 @@ chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
       return KernelConfigAttr::get(
           ctx, KernelFamily::conv, KernelBody::simt, kPointwiseThreads, pixels,
           0, directConvVectorWidth(conv), 1, KernelPrecision::exact, 0, 0,
-          KernelSchedule::cooperative);
+          KernelSchedule::cooperative, {}, {});
     }
     if (std::optional<MatmulTile> tile = convTileOf(fusion, target, budget)) {
       std::optional<ConvGemm> g = ConvGemm::of(conv);
@@ -457,9 +457,34 @@ chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
       return f32;
     return KernelConfigAttr::get(ctx, KernelFamily::conv, KernelBody::warp_mma,
                                  32, {}, 0, 1, 1, KernelPrecision::exact, 0, 0,
-                                 KernelSchedule::cooperative);
+                                 KernelSchedule::cooperative, {}, {});
   }
   return KernelConfigAttr();
+}
+
+/// Records `config` on `fusion` with its launch grid, and the grids of its
+/// ranges' configs (kVariantsAttrName).
+LogicalResult recordLaunchGrids(FusionOp fusion, KernelConfigAttr config) {
+  FailureOr<KernelConfigAttr> main = withLaunchGrid(fusion, config);
+  if (failed(main))
+    return failure();
+  fusion->setAttr(kKernelConfigAttrName, *main);
+  auto variants = fusion->getAttrOfType<ArrayAttr>(kVariantsAttrName);
+  if (!variants)
+    return success();
+  SmallVector<Attribute> gridded;
+  for (Attribute v : variants) {
+    NamedAttrList entries(cast<DictionaryAttr>(v));
+    FailureOr<KernelConfigAttr> c =
+        withLaunchGrid(fusion, cast<KernelConfigAttr>(entries.get("config")));
+    if (failed(c))
+      return failure();
+    entries.set("config", *c);
+    gridded.push_back(entries.getDictionary(fusion.getContext()));
+  }
+  fusion->setAttr(kVariantsAttrName,
+                  ArrayAttr::get(fusion.getContext(), gridded));
+  return success();
 }
 
 struct SelectKernelConfigPass
@@ -493,8 +518,14 @@ struct SelectKernelConfigPass
                         : StringAttr())
       precision = p.getValue();
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
-      if (fusion->hasAttr(kKernelConfigAttrName))
+      // A config pinned without its grid gets the one its decisions give.
+      if (auto pinnedConfig =
+              fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName)) {
+        if (pinnedConfig.getGrid().empty() &&
+            failed(recordLaunchGrids(fusion, pinnedConfig)))
+          return WalkResult::interrupt();
         return WalkResult::advance();
+      }
       if (target.getCapability() < kFloat8Capability && usesFloat8(fusion)) {
         mlir::emitError(fusion.getLoc(),
                         "float8 (E4M3FN) tensors need compute capability ")
@@ -515,10 +546,10 @@ struct SelectKernelConfigPass
                 diag, config->getFamily(), config->getBody(),
                 config->getThreads(), config->getTile(), config->getStages(),
                 config->getVector(), config->getCluster(),
-                config->getPrecision(), config->getGrid(),
-                config->getEpilogue(), config->getSchedule())))
+                config->getPrecision(), config->getPersistent(),
+                config->getEpilogue(), config->getSchedule(), {}, {})) ||
+            failed(recordLaunchGrids(fusion, *config)))
           return WalkResult::interrupt();
-        fusion->setAttr(kKernelConfigAttrName, *config);
       }
       return WalkResult::advance();
     });
@@ -539,7 +570,8 @@ Operation *mlir::brrr::tensorCoreProductOf(FusionOp fusion) {
 KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
   return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
-                               1, cluster, precision, grid, epilogue, schedule);
+                               1, cluster, precision, persistent, epilogue,
+                               schedule, {}, {});
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
@@ -553,7 +585,7 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
   tile.n = config.getTile()[1];
   tile.k = config.getTile()[2];
   tile.stages = config.getStages();
-  tile.grid = config.getGrid();
+  tile.persistent = config.getPersistent();
   tile.epilogue = config.getEpilogue();
   tile.schedule = config.getSchedule();
   tile.cluster = config.getCluster();
@@ -573,7 +605,7 @@ KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {
   return KernelConfigAttr::get(ctx, KernelFamily::attention,
                                KernelBody::mma_sync, threads(), {rows, keys},
                                stages, 1, 1, KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative);
+                               KernelSchedule::cooperative, {}, {});
 }
 
 std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {

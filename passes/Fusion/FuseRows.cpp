@@ -299,6 +299,22 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   return g;
 }
 
+ReduceExtents mlir::brrr::symbolicExtentsOf(ReduceOp red) {
+  ReduceExtents r;
+  auto in = cast<RankedTensorType>(red.getInput().getType());
+  if (!isSymbolic(in))
+    return r;
+  r.outer = r.outputs = getAffineConstantExpr(1, red.getContext());
+  for (auto [d, extent] : llvm::enumerate(extentsOf(in))) {
+    if (llvm::is_contained(red.getAxes(), int64_t(d)))
+      continue;
+    r.outputs = r.outputs * extent;
+    if (int64_t(d) < red.getAxes().front())
+      r.outer = r.outer * extent;
+  }
+  return r;
+}
+
 std::optional<SplitRows> SplitRows::shapeOf(ReduceOp red) {
   auto in = cast<RankedTensorType>(red.getInput().getType());
   SmallVector<int64_t> axes(red.getAxes());

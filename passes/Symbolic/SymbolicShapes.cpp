@@ -545,3 +545,39 @@ int64_t mlir::brrr::elementCountDivisor(RankedTensorType t) {
   }
   return n;
 }
+
+mlir::brrr::LargestShapeView::LargestShapeView(FusionOp fusion) {
+  SmallVector<DimAttr> dims = dimsOf(fusion);
+  auto narrow = [&](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !isSymbolic(t))
+      return;
+    // compilesSymbolically admitted the fusion, so its ranges evaluate.
+    RankedTensorType largest = largestTypeOf(t, dims);
+    if (!largest)
+      return;
+    saved.emplace_back(v, t);
+    v.setType(largest);
+  };
+  for (Value r : fusion.getResults())
+    narrow(r);
+  fusion.getBody().walk([&](Block *block) {
+    for (BlockArgument a : block->getArguments())
+      narrow(a);
+    for (Operation &op : *block)
+      for (Value r : op.getResults())
+        narrow(r);
+  });
+}
+
+mlir::brrr::LargestShapeView::~LargestShapeView() {
+  for (auto &[v, t] : saved)
+    v.setType(t);
+}
+
+AffineExpr mlir::brrr::elementCountOf(RankedTensorType t) {
+  AffineExpr count = getAffineConstantExpr(1, t.getContext());
+  for (AffineExpr e : extentsOf(t))
+    count = count * e;
+  return count;
+}

@@ -13,7 +13,13 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.tar
     return %3 : tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>
   }
 }
+// Launch grids read at run time: 132 persistent blocks at any batch; two
+// blocks an image (of 128-row tiles, and of the pool's 256 threads, 8
+// channels each, over 8 x 8 x 64 outputs); one block an image.
+// CHECK: #[[PERSISTENT:map]] = affine_map<()[s0] -> (132, 1, 1)>
 // CHECK: #[[PIXELS:map[0-9]*]] = affine_map<()[s0] -> (s0 * 256)>
+// CHECK: #[[TWO_A_IMAGE:map[0-9]*]] = affine_map<()[s0] -> (s0 * 2, 1, 1)>
+// CHECK: #[[ONE_AN_IMAGE:map[0-9]*]] = affine_map<()[s0] -> (s0, 1, 1)>
 // CHECK-LABEL: func.func @main
 // The NHWC copy of the input keeps the batch's extent.
 // CHECK: brrr.fusion movement
@@ -23,15 +29,16 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.tar
 // tiles; up to 16384 rows (64 images, 128 tiles), one block a tile, as a
 // static compile of 64 images would.
 // CHECK: brrr.fusion conv
-// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = 132, epilogue = 64>, brrr.variant_rows = #[[PIXELS]], brrr.variants = [{config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>, rows = 16384 : i64}]}
+// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, persistent = 132, epilogue = 64, grid = [132, 1, 1], grid_extents = #[[PERSISTENT]]>, brrr.variant_rows = #[[PIXELS]], brrr.variants = [{config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [256, 1, 1], grid_extents = #[[TWO_A_IMAGE]]>, rows = 16384 : i64}]}
 // CHECK: brrr.conv2d {{.+}} {channels_last,
 // CHECK-SAME: -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
 // CHECK: brrr.fusion pool
+// CHECK-SAME: brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 8, grid = [256, 1, 1], grid_extents = #[[TWO_A_IMAGE]]>
 // CHECK: brrr.max_pool2d {{.+}} -> tensor<?x8x8x64xf16, #brrr.extents<()[s0] -> (s0, 8, 8, 64)>>
 // The global mean reads the channels-last map in split rows ([n][64][64]:
 // 8 lanes of 8-element vectors, 64 groups of rows), whose grid follows n.
 // CHECK: brrr.fusion reduce
-// CHECK-SAME: brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 512, tile = [8, 64], vector = 8>
+// CHECK-SAME: brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 512, tile = [8, 64], vector = 8, grid = [128, 1, 1], grid_extents = #[[ONE_AN_IMAGE]]>
 // CHECK: brrr.reduce mean %{{.+}} {axes = array<i64: 1, 2>, keepdims = false} : tensor<?x8x8x64xf16, #brrr.extents<()[s0] -> (s0, 8, 8, 64)>> -> tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>
 
 // -----
@@ -45,8 +52,11 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.tar
     return %0, %1 : tensor<?x32xf32, #brrr.extents<()[s0] -> (s0, 32)>>, tensor<?x10xf16, #brrr.extents<()[s0] -> (s0, 10)>>
   }
 }
+// Their grids' rows: tiles of 64 rows, and warps of 16 rows.
+// CHECK: #[[TILES:map]] = affine_map<()[s0] -> (1, s0 ceildiv 64, 1)>
+// CHECK: #[[WARPS:map[0-9]*]] = affine_map<()[s0] -> (2, s0 ceildiv 16, 1)>
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion matmul
-// CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = mma_sync,
+// CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, grid = [1, 2, 1], grid_extents = #[[TILES]]>
 // CHECK: brrr.fusion matmul
-// CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
+// CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [2, 8, 1], grid_extents = #[[WARPS]]>

@@ -13,7 +13,7 @@
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion attention(%arg0, %arg1, %arg2, %arg3)
 // CHECK-SAME: brrr.block = array<i64: 128, 1, 1>
-// CHECK-SAME: brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
+// CHECK-SAME: brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [2, 3, 2]>
 // CHECK-SAME: brrr.grid = array<i64: 2, 3, 2>
 // CHECK-SAME: brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = query, offset = 0, bytes = 9216>, #brrr.buffer<role = key, offset = 9216, bytes = 9216>, #brrr.buffer<role = value, offset = 18432, bytes = 9216>, #brrr.buffer<role = key, index = 1, offset = 27648, bytes = 9216>, #brrr.buffer<role = value, index = 1, offset = 36864, bytes = 9216>, #brrr.buffer<role = output, offset = 0, bytes = 17408>], bytes = 46080>
 // CHECK-SAME: (tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x1x1x77xf16>) -> tensor<2x77x3x64xf16>
@@ -40,7 +40,7 @@
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 func.func @main(%arg0: tensor<2x77x192xf16>, %arg1: tensor<2x77x192xf16>, %arg2: tensor<2x77x192xf16>, %arg3: tensor<2x1x1x77xf16>) -> tensor<2x77x192xf16> {
-  %0 = brrr.fusion attention(%arg0, %arg1, %arg2, %arg3) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>} : (tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x1x1x77xf16>) -> tensor<2x77x3x64xf16> {
+  %0 = brrr.fusion attention(%arg0, %arg1, %arg2, %arg3) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [2, 3, 2]>} : (tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x77x192xf16>, tensor<2x1x1x77xf16>) -> tensor<2x77x3x64xf16> {
   ^bb0(%arg4: tensor<2x77x192xf16>, %arg5: tensor<2x77x192xf16>, %arg6: tensor<2x77x192xf16>, %arg7: tensor<2x1x1x77xf16>):
     %2 = brrr.reshape %arg4 : tensor<2x77x192xf16> -> tensor<2x77x3x64xf16>
     %3 = brrr.transpose %2 {perm = array<i64: 0, 2, 1, 3>} : tensor<2x77x3x64xf16> -> tensor<2x3x77x64xf16>
@@ -78,7 +78,7 @@ func.func @main(%arg0: tensor<2x77x192xf16>, %arg1: tensor<2x77x192xf16>, %arg2:
 // CHECK: llvm.store {{.*}} : f16, !llvm.ptr<1>
 func.func @main(%arg0: tensor<1x2x96x32xf16>, %arg1: tensor<1x2x32x96xf16>, %arg2: tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
   %0 = brrr.transpose %arg1 {perm = array<i64: 0, 1, 3, 2>} : tensor<1x2x32x96xf16> -> tensor<1x2x96x32xf16>
-  %1 = brrr.fusion attention(%arg0, %0, %arg2) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
+  %1 = brrr.fusion attention(%arg0, %0, %arg2) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [2, 2, 1]>} : (tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
   ^bb0(%arg3: tensor<1x2x96x32xf16>, %arg4: tensor<1x2x96x32xf16>, %arg5: tensor<1x2x96x32xf16>):
     %2 = brrr.attention %arg3, %arg4, %arg5 {causal, scale = 1.000000e+00 : f64} : tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16>, tensor<1x2x96x32xf16> -> tensor<1x2x96x32xf16>
     %3 = brrr.gelu none %2 : tensor<1x2x96x32xf16>
@@ -101,12 +101,12 @@ func.func @main(%arg0: tensor<8x2x49x32xf16>, %arg1: tensor<8x2x32x49xf16>, %arg
   %0 = brrr.reshape %arg4 : tensor<4x49x49xf16> -> tensor<1x4x1x49x49xf16>
   %1 = brrr.transpose %arg1 {perm = array<i64: 0, 1, 3, 2>} : tensor<8x2x32x49xf16> -> tensor<8x2x49x32xf16>
   %2 = brrr.reshape %arg3 : tensor<1x2x49x49xf16> -> tensor<1x1x2x49x49xf16>
-  %3 = brrr.fusion pointwise(%2, %0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<1x1x2x49x49xf16>, tensor<1x4x1x49x49xf16>) -> tensor<1x4x2x49x49xf16> {
+  %3 = brrr.fusion pointwise(%2, %0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [10, 1, 1]>} : (tensor<1x1x2x49x49xf16>, tensor<1x4x1x49x49xf16>) -> tensor<1x4x2x49x49xf16> {
   ^bb0(%arg5: tensor<1x1x2x49x49xf16>, %arg6: tensor<1x4x1x49x49xf16>):
     %5 = brrr.add %arg5, %arg6 : tensor<1x1x2x49x49xf16>, tensor<1x4x1x49x49xf16> -> tensor<1x4x2x49x49xf16>
     brrr.yield %5 : tensor<1x4x2x49x49xf16>
   }
-  %4 = brrr.fusion attention(%arg0, %1, %arg2, %3) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>} : (tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<1x4x2x49x49xf16>) -> tensor<8x2x49x32xf16> {
+  %4 = brrr.fusion attention(%arg0, %1, %arg2, %3) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [1, 2, 8]>} : (tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<1x4x2x49x49xf16>) -> tensor<8x2x49x32xf16> {
   ^bb0(%arg5: tensor<8x2x49x32xf16>, %arg6: tensor<8x2x49x32xf16>, %arg7: tensor<8x2x49x32xf16>, %arg8: tensor<1x4x2x49x49xf16>):
     %5 = brrr.attention %arg5, %arg6, %arg7 bias %arg8 {scale = 1.000000e+00 : f64} : tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<8x2x49x32xf16>, tensor<1x4x2x49x49xf16> -> tensor<8x2x49x32xf16>
     brrr.yield %5 : tensor<8x2x49x32xf16>

@@ -13,7 +13,7 @@
 // x 8 fmas. Then the bias, and 4 vector stores, those of pixels 1 to 3
 // inside the row only (30 = 7 x 4 + 2).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>, brrr.flops = 135475200 : i64, brrr.grid = array<i64: 180, 1, 1>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8, grid = [180, 1, 1]>, brrr.flops = 135475200 : i64, brrr.grid = array<i64: 180, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK: %{{.+}}:32 = scf.for %{{.+}} = %c0 to %c7 step %c1 iter_args(
 // LOADS: gpu.func @fusion_0
@@ -39,7 +39,7 @@
 // CHECK: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<16x30x30x96xf16>, %arg1: tensor<7x7x96x1xf16>, %arg2: tensor<96xf16>) -> tensor<16x30x30x96xf16> {
-    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8, grid = [180, 1, 1]>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16> {
     ^bb0(%arg3: tensor<16x30x30x96xf16>, %arg4: tensor<7x7x96x1xf16>, %arg5: tensor<96xf16>):
       %1 = brrr.conv2d %arg3, %arg4, %arg5 {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16>
       brrr.yield %1 : tensor<16x30x30x96xf16>
@@ -54,7 +54,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // kw reads column 2r + kw, so 4 pixels read 9 input columns; 3 weight
 // vectors, 3 x 4 x 8 fmas a window row.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8, grid = [348, 1, 1]>
 // CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
 // CHECK: scf.yield
 // LOADS: gpu.func @fusion_0
@@ -66,7 +66,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // FMAS-NOT: math.fma
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<32x57x57x96xf16>, %arg1: tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
-    %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8, grid = [348, 1, 1]>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
     ^bb0(%arg2: tensor<32x57x57x96xf16>, %arg3: tensor<3x3x96x1xf16>):
       %1 = brrr.conv2d %arg2, %arg3 {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16>
       brrr.yield %1 : tensor<32x29x29x96xf16>

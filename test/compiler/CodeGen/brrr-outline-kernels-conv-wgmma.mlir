@@ -13,7 +13,7 @@
 // KH x KW x O x I weights as a tiled 3-D map, one tap's 64 x 64 box at a
 // time.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// CHECK: brrr.fusion conv{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>
 // CHECK-SAME: brrr.grid = array<i64: 4, 1, 1>
 // CHECK-SAME: brrr.tensor_maps = [{channels = 64 : i64, dims = array<i64: 64, 14, 28, 2>, element_strides = array<i64: 1, 1, 2, 1>, input = 0 : i64, lower = array<i64: -1, -1>, mode = "im2col", offset = 0 : i64, pixels = 128 : i64, strides = array<i64: 128, 1792, 50176>, swizzle = 128 : i64, upper = array<i64: -1, -1>}, {box = array<i64: 64, 64, 1>, dims = array<i64: 64, 64, 9>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 128, 8192>, swizzle = 128 : i64}]
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
@@ -34,7 +34,7 @@
 // CHECK: llvm.store
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<2x28x14x64xf16>, %arg1: tensor<3x3x64x64xf16>, %arg2: tensor<64xf16>) -> tensor<2x14x14x64xf16> {
-    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16> {
     ^bb0(%arg3: tensor<2x28x14x64xf16>, %arg4: tensor<3x3x64x64xf16>, %arg5: tensor<64xf16>):
       %1 = brrr.conv2d %arg3, %arg4, %arg5 {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
       %2 = brrr.relu %1 : tensor<2x14x14x64xf16>
@@ -61,7 +61,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK-COUNT-4: nvvm.wgmma.mma_async
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<2x30x30x8xf16>, %arg1: tensor<7x7x64x8xf16>, %arg2: tensor<64xf16>) -> tensor<2x15x15x64xf16> {
-    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16> {
     ^bb0(%arg3: tensor<2x30x30x8xf16>, %arg4: tensor<7x7x64x8xf16>, %arg5: tensor<64xf16>):
       %1 = brrr.conv2d %arg3, %arg4, %arg5 {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16>
       brrr.yield %1 : tensor<2x15x15x64xf16>
@@ -78,7 +78,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // at its group's channels, (col0 / 128) * 64, added to the slice's
 // channel block before the im2col copy.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [2, 1, 1]>
 // CHECK-SAME: brrr.grid = array<i64: 2, 1, 1>
 // CHECK-SAME: brrr.tensor_maps = [{channels = 64 : i64, dims = array<i64: 128, 7, 7, 1>, {{.+}}mode = "im2col"{{.+}}}, {box = array<i64: 64, 128, 1>, dims = array<i64: 64, 256, 9>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 128, 32768>, swizzle = 128 : i64}]
 // CHECK: nvvm.setmaxregister  decrease 40
@@ -92,7 +92,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: nvvm.setmaxregister  increase 232
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<1x7x7x128xf16>, %arg1: tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
-    %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
+    %0 = brrr.fusion conv(%arg0, %arg1) {brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [2, 1, 1]>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
     ^bb0(%arg2: tensor<1x7x7x128xf16>, %arg3: tensor<3x3x256x64xf16>):
       %1 = brrr.conv2d %arg2, %arg3 {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16>
       brrr.yield %1 : tensor<1x7x7x256xf16>

@@ -5,7 +5,7 @@
 // fusion, not a kernel that reads elsewhere.
 func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
   // expected-error @+1 {{the shared-memory plan has no reduction buffer 1}}
-  %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = reduction, offset = 0, bytes = 16>], bytes = 16>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8, grid = [64, 1, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = reduction, offset = 0, bytes = 16>], bytes = 16>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
   ^bb0(%a: tensor<64x4096xf16>):
     %1 = brrr.softmax %a {axis = 1 : i64} : tensor<64x4096xf16>
     brrr.yield %1 : tensor<64x4096xf16>
@@ -18,7 +18,7 @@ func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
 // A row kernel without a plan names the pass that records one.
 func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
   // expected-error @+1 {{has no shared-memory plan (brrr-plan-shared-memory)}}
-  %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8, grid = [64, 1, 1]>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
   ^bb0(%a: tensor<64x4096xf16>):
     %1 = brrr.softmax %a {axis = 1 : i64} : tensor<64x4096xf16>
     brrr.yield %1 : tensor<64x4096xf16>
@@ -51,4 +51,31 @@ func.func @main(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>) -> tensor<16x16xf1
     brrr.yield %1 : tensor<16x16xf16>
   }
   return %0 : tensor<16x16xf16>
+}
+
+// -----
+
+// A config pinned without its launch grid names the pass that derives it.
+func.func @main(%arg0: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  // expected-error @+1 {{records no launch grid; run brrr-select-kernel-config first}}
+  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  ^bb0(%arg1: tensor<64x4096xf16>):
+    %1 = brrr.softmax %arg1 {axis = 1 : i64} : tensor<64x4096xf16>
+    brrr.yield %1 : tensor<64x4096xf16>
+  }
+  return %0 : tensor<64x4096xf16>
+}
+
+// -----
+
+// A pinned grid other than the one the config's decisions give (a block a
+// row: 64 blocks) is refused, naming both.
+func.func @main(%arg0: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  // expected-error @+1 {{kernel config #brrr.kernel<family = row, body = simt, threads = 128, vector = 8, grid = [32, 1, 1]> does not record the launch grid its decisions give: #brrr.kernel<family = row, body = simt, threads = 128, vector = 8, grid = [64, 1, 1]>}}
+  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8, grid = [32, 1, 1]>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  ^bb0(%arg1: tensor<64x4096xf16>):
+    %1 = brrr.softmax %arg1 {axis = 1 : i64} : tensor<64x4096xf16>
+    brrr.yield %1 : tensor<64x4096xf16>
+  }
+  return %0 : tensor<64x4096xf16>
 }

@@ -25,7 +25,7 @@
 // CHECK: llvm.store
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync>} {
   func.func @main(%arg0: tensor<2x300x64xf16>, %arg1: tensor<64x256xf16>, %arg2: tensor<256xf16>) -> tensor<2x300x256xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3>} : (tensor<2x300x64xf16>, tensor<64x256xf16>, tensor<256xf16>) -> tensor<2x300x256xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = [2, 5, 1]>} : (tensor<2x300x64xf16>, tensor<64x256xf16>, tensor<256xf16>) -> tensor<2x300x256xf16> {
     ^bb0(%arg3: tensor<2x300x64xf16>, %arg4: tensor<64x256xf16>, %arg5: tensor<256xf16>):
       %1 = brrr.matmul %arg3, %arg4 : tensor<2x300x64xf16>, tensor<64x256xf16> -> tensor<2x300x256xf16>
       %2 = brrr.add %1, %arg5 : tensor<2x300x256xf16>, tensor<256xf16> -> tensor<2x300x256xf16>

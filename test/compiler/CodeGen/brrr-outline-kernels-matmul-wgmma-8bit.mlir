@@ -24,7 +24,7 @@
 // CHECK-NEXT: scf.yield
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<4096x1024xf8E4M3FN>, %arg1: tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 128], stages = 4, precision = promoted>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 128], stages = 4, precision = promoted, grid = [352, 1, 1]>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
     ^bb0(%arg2: tensor<4096x1024xf8E4M3FN>, %arg3: tensor<2048x1024xf8E4M3FN>):
       %1 = brrr.transpose %arg3 {perm = array<i64: 1, 0>} : tensor<2048x1024xf8E4M3FN> -> tensor<1024x2048xf8E4M3FN>
       %2 = brrr.matmul %arg2, %1 : tensor<4096x1024xf8E4M3FN>, tensor<1024x2048xf8E4M3FN> -> tensor<4096x2048xf32>
@@ -53,7 +53,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: nvvm.barrier id
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<4096x1024xf8E4M3FN>, %arg1: tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, precision = promoted, grid = 132, epilogue = 128>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, precision = promoted, persistent = 132, epilogue = 128, grid = [132, 1, 1]>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
     ^bb0(%arg2: tensor<4096x1024xf8E4M3FN>, %arg3: tensor<2048x1024xf8E4M3FN>):
       %1 = brrr.transpose %arg3 {perm = array<i64: 1, 0>} : tensor<2048x1024xf8E4M3FN> -> tensor<1024x2048xf8E4M3FN>
       %2 = brrr.matmul %arg2, %1 : tensor<4096x1024xf8E4M3FN>, tensor<1024x2048xf8E4M3FN> -> tensor<4096x2048xf32>
@@ -80,7 +80,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: scf.yield
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<4096x1024xf8E4M3FN>, %arg1: tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 128], stages = 4, precision = fast>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 128], stages = 4, precision = fast, grid = [256, 1, 1]>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
     ^bb0(%arg2: tensor<4096x1024xf8E4M3FN>, %arg3: tensor<2048x1024xf8E4M3FN>):
       %1 = brrr.transpose %arg3 {perm = array<i64: 1, 0>} : tensor<2048x1024xf8E4M3FN> -> tensor<1024x2048xf8E4M3FN>
       %2 = brrr.matmul %arg2, %1 : tensor<4096x1024xf8E4M3FN>, tensor<1024x2048xf8E4M3FN> -> tensor<4096x2048xf32>
@@ -99,7 +99,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // 16-bit one's would) is refused, and so is an INT8 one that says `fast`.
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<4096x1024xf8E4M3FN>, %arg1: tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf32> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf32> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, grid = [512, 1, 1]>} : (tensor<4096x1024xf8E4M3FN>, tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf32> {
     ^bb0(%arg2: tensor<4096x1024xf8E4M3FN>, %arg3: tensor<2048x1024xf8E4M3FN>):
       %1 = brrr.transpose %arg3 {perm = array<i64: 1, 0>} : tensor<2048x1024xf8E4M3FN> -> tensor<1024x2048xf8E4M3FN>
       // expected-error @+1 {{'brrr.matmul' op the wgmma body sums float8 products promoted or fast, but its config says exact}}
@@ -114,7 +114,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<4096x1024xi8>, %arg1: tensor<2048x1024xi8>) -> tensor<4096x2048xf32> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 128], stages = 4, precision = fast>} : (tensor<4096x1024xi8>, tensor<2048x1024xi8>) -> tensor<4096x2048xf32> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 128], stages = 4, precision = fast, grid = [256, 1, 1]>} : (tensor<4096x1024xi8>, tensor<2048x1024xi8>) -> tensor<4096x2048xf32> {
     ^bb0(%arg2: tensor<4096x1024xi8>, %arg3: tensor<2048x1024xi8>):
       %1 = brrr.transpose %arg3 {perm = array<i64: 1, 0>} : tensor<2048x1024xi8> -> tensor<1024x2048xi8>
       // expected-error @+1 {{'brrr.matmul' op the wgmma body sums 16-bit and INT8 products exactly, but its config says fast}}

@@ -12,7 +12,7 @@
 // through distributed shared memory (mapa), in block order, and applies the bias and GELU. A last cluster barrier
 // keeps every block alive until the others have read its staging.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8, grid = [96, 1, 1]>
 // CHECK-SAME: brrr.grid = array<i64: 96, 1, 1>
 // CHECK-NOT: brrr.fusion reduce
 // CHECK: gpu.func @fusion_0
@@ -44,7 +44,7 @@
 // CHECK: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<1x128x3072xf16>, %arg1: tensor<3072x768xf16>, %arg2: tensor<768xf16>) -> tensor<1x128x768xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8>} : (tensor<1x128x3072xf16>, tensor<3072x768xf16>, tensor<768xf16>) -> tensor<1x128x768xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8, grid = [96, 1, 1]>} : (tensor<1x128x3072xf16>, tensor<3072x768xf16>, tensor<768xf16>) -> tensor<1x128x768xf16> {
     ^bb0(%arg3: tensor<1x128x3072xf16>, %arg4: tensor<3072x768xf16>, %arg5: tensor<768xf16>):
       %1 = brrr.matmul %arg3, %arg4 : tensor<1x128x3072xf16>, tensor<3072x768xf16> -> tensor<1x128x768xf16>
       %2 = brrr.add %1, %arg5 : tensor<1x128x768xf16>, tensor<768xf16> -> tensor<1x128x768xf16>

@@ -8,7 +8,7 @@
 // bytes) beside three stages; two more mbarriers ("staged", 256 consumer
 // arrivals, and "drained", 96 epilogue ones) follow each stage's pair.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK-SAME: #brrr.buffer<role = barriers, offset = {{[0-9]+}}, bytes = 64>
 // CHECK-SAME: #brrr.buffer<role = epilogue, offset = {{[0-9]+}}, bytes = 67584>
 // CHECK: gpu.func @fusion_0
@@ -45,7 +45,7 @@
 // CHECK: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<6x700x136xf16>, %arg1: tensor<6x136x1024xf16>, %arg2: tensor<1024xf16>, %arg3: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2, %arg3) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>} : (tensor<6x700x136xf16>, tensor<6x136x1024xf16>, tensor<1024xf16>, tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2, %arg3) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>} : (tensor<6x700x136xf16>, tensor<6x136x1024xf16>, tensor<1024xf16>, tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
     ^bb0(%arg4: tensor<6x700x136xf16>, %arg5: tensor<6x136x1024xf16>, %arg6: tensor<1024xf16>, %arg7: tensor<6x700x1024xf16>):
       %1 = brrr.matmul %arg4, %arg5 : tensor<6x700x136xf16>, tensor<6x136x1024xf16> -> tensor<6x700x1024xf16>
       %2 = brrr.add %1, %arg6 : tensor<6x700x1024xf16>, tensor<1024xf16> -> tensor<6x700x1024xf16>

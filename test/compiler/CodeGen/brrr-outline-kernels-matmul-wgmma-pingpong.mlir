@@ -6,7 +6,7 @@
 // 128x128 (288) walked by 132 blocks, each consumer warpgroup computing
 // whole tiles, every other one of its block's.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>{{.*}}brrr.grid = array<i64: 132, 1, 1>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, schedule = pingpong, grid = [132, 1, 1]>{{.*}}brrr.grid = array<i64: 132, 1, 1>
 // CHECK: gpu.func @fusion_0
 // A stage is released by the four warps of the one warpgroup that reads
 // it.
@@ -54,7 +54,7 @@
 // CHECK: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<6x700x136xf16>, %arg1: tensor<6x136x1024xf16>, %arg2: tensor<1024xf16>, %arg3: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2, %arg3) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>} : (tensor<6x700x136xf16>, tensor<6x136x1024xf16>, tensor<1024xf16>, tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2, %arg3) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, schedule = pingpong, grid = [132, 1, 1]>} : (tensor<6x700x136xf16>, tensor<6x136x1024xf16>, tensor<1024xf16>, tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
     ^bb0(%arg4: tensor<6x700x136xf16>, %arg5: tensor<6x136x1024xf16>, %arg6: tensor<1024xf16>, %arg7: tensor<6x700x1024xf16>):
       %1 = brrr.matmul %arg4, %arg5 : tensor<6x700x136xf16>, tensor<6x136x1024xf16> -> tensor<6x700x1024xf16>
       %2 = brrr.add %1, %arg6 : tensor<6x700x1024xf16>, tensor<1024xf16> -> tensor<6x700x1024xf16>

@@ -11,7 +11,7 @@
 // producer and two consumer warpgroups), one block per 128x128 tile (grid:
 // 3 row tiles x 2 column tiles, 12 batches: too many to narrow).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>{{.*}}brrr.grid = array<i64: 6, 1, 12>
+// CHECK: brrr.fusion matmul{{.*}}brrr.block = array<i64: 384, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [6, 1, 12]>{{.*}}brrr.grid = array<i64: 6, 1, 12>
 // CHECK-SAME: brrr.tensor_maps = [{box = array<i64: 64, 128, 1>, dims = array<i64: 64, 300, 12>, input = 0 : i64, offset = 0 : i64, strides = array<i64: 128, 38400>, swizzle = 128 : i64}, {box = array<i64: 64, 64, 1>, dims = array<i64: 256, 64, 12>, input = 1 : i64, offset = 0 : i64, strides = array<i64: 512, 32768>, swizzle = 128 : i64}]
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr {llvm.align = 64 : i64}, %{{.+}}: !llvm.ptr<1>
 // CHECK-SAME: brrr.by_value = array<i32: 0, 1>
@@ -46,7 +46,7 @@
 // CHECK: llvm.store
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<12x300x64xf16>, %arg1: tensor<12x64x256xf16>, %arg2: tensor<256xf16>) -> tensor<12x300x256xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} : (tensor<12x300x64xf16>, tensor<12x64x256xf16>, tensor<256xf16>) -> tensor<12x300x256xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [6, 1, 12]>} : (tensor<12x300x64xf16>, tensor<12x64x256xf16>, tensor<256xf16>) -> tensor<12x300x256xf16> {
     ^bb0(%arg3: tensor<12x300x64xf16>, %arg4: tensor<12x64x256xf16>, %arg5: tensor<256xf16>):
       %1 = brrr.matmul %arg3, %arg4 : tensor<12x300x64xf16>, tensor<12x64x256xf16> -> tensor<12x300x256xf16>
       %2 = brrr.add %1, %arg5 : tensor<12x300x256xf16>, tensor<256xf16> -> tensor<12x300x256xf16>
@@ -69,7 +69,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.+}} box[{{.+}}, {{.+}}]
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<4x7x56x96xf16>, %arg1: tensor<96x64xf16>) -> tensor<4x7x56x64xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>} : (tensor<4x7x56x96xf16>, tensor<96x64xf16>) -> tensor<4x7x56x64xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [13, 1, 1]>} : (tensor<4x7x56x96xf16>, tensor<96x64xf16>) -> tensor<4x7x56x64xf16> {
     ^bb0(%arg2: tensor<4x7x56x96xf16>, %arg3: tensor<96x64xf16>):
       %1 = brrr.matmul %arg2, %arg3 : tensor<4x7x56x96xf16>, tensor<96x64xf16> -> tensor<4x7x56x64xf16>
       brrr.yield %1 : tensor<4x7x56x64xf16>

@@ -6,13 +6,13 @@
 // warp_mma body: one warp per 16x8 output tile (grid: N/8, M/16, batch), K
 // in steps of 16 through mma.sync m16n8k16 with f32 accumulators.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>, brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion matmul{{.*}}brrr.block = array<i64: 32, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [4, 2, 3]>, brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 2, 3>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 32, 1, 1>}
 // CHECK: scf.for
 // CHECK: nvvm.mma.sync {{.+}} shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 func.func @main(%arg0: tensor<3x32x64xf16>, %arg1: tensor<3x64x30xf16>) -> tensor<3x32x30xf16> {
-  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<3x32x64xf16>, tensor<3x64x30xf16>) -> tensor<3x32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [4, 2, 3]>} : (tensor<3x32x64xf16>, tensor<3x64x30xf16>) -> tensor<3x32x30xf16> {
   ^bb0(%arg2: tensor<3x32x64xf16>, %arg3: tensor<3x64x30xf16>):
     %1 = brrr.matmul %arg2, %arg3 : tensor<3x32x64xf16>, tensor<3x64x30xf16> -> tensor<3x32x30xf16>
     brrr.yield %1 : tensor<3x32x30xf16>
@@ -28,7 +28,7 @@ func.func @main(%arg0: tensor<3x32x64xf16>, %arg1: tensor<3x64x30xf16>) -> tenso
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion matmul{{.*}}brrr.flops = 368640 : i64, brrr.grid = array<i64: 4, 6, 1>
 func.func @main(%arg0: tensor<3x32x64xf16>, %arg1: tensor<64x30xf16>) -> tensor<3x32x30xf16> {
-  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<3x32x64xf16>, tensor<64x30xf16>) -> tensor<3x32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [4, 6, 1]>} : (tensor<3x32x64xf16>, tensor<64x30xf16>) -> tensor<3x32x30xf16> {
   ^bb0(%arg2: tensor<3x32x64xf16>, %arg3: tensor<64x30xf16>):
     %1 = brrr.matmul %arg2, %arg3 : tensor<3x32x64xf16>, tensor<64x30xf16> -> tensor<3x32x30xf16>
     brrr.yield %1 : tensor<3x32x30xf16>
@@ -44,7 +44,7 @@ func.func @main(%arg0: tensor<3x32x64xf16>, %arg1: tensor<64x30xf16>) -> tensor<
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion matmul{{.*}}brrr.grid = array<i64: 4, 2, 4>
 func.func @main(%arg0: tensor<32x4x64xf16>, %arg1: tensor<64x30xf16>) -> tensor<4x32x30xf16> {
-  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<32x4x64xf16>, tensor<64x30xf16>) -> tensor<4x32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [4, 2, 4]>} : (tensor<32x4x64xf16>, tensor<64x30xf16>) -> tensor<4x32x30xf16> {
   ^bb0(%arg2: tensor<32x4x64xf16>, %arg3: tensor<64x30xf16>):
     %1 = brrr.transpose %arg2 {perm = array<i64: 1, 0, 2>} : tensor<32x4x64xf16> -> tensor<4x32x64xf16>
     %2 = brrr.matmul %1, %arg3 : tensor<4x32x64xf16>, tensor<64x30xf16> -> tensor<4x32x30xf16>
@@ -61,7 +61,7 @@ func.func @main(%arg0: tensor<32x4x64xf16>, %arg1: tensor<64x30xf16>) -> tensor<
 // CHECK: arith.constant -8192 : i32
 // CHECK-COUNT-3: nvvm.mma.sync {{.+}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 func.func @main(%arg0: tensor<16x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<16x8xf32> {
-  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 16], stages = 3>} : (tensor<16x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32> {
+  %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 16], stages = 3, grid = [1, 1, 1]>} : (tensor<16x8xf32>, tensor<8x8xf32>) -> tensor<16x8xf32> {
   ^bb0(%arg2: tensor<16x8xf32>, %arg3: tensor<8x8xf32>):
     %1 = brrr.matmul %arg2, %arg3 : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
     brrr.yield %1 : tensor<16x8xf32>
@@ -84,7 +84,7 @@ func.func @main(%arg0: tensor<16x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<16x8x
 // CHECK: llvm.store
 // CHECK-NOT: gpu.func @fusion_1
 func.func @main(%arg0: tensor<32x64xf16>, %arg1: tensor<64x30xf16>, %arg2: tensor<30xf16>) -> tensor<32x30xf16> {
-  %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<32x64xf16>, tensor<64x30xf16>, tensor<30xf16>) -> tensor<32x30xf16> {
+  %0 = brrr.fusion matmul(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [4, 2, 1]>} : (tensor<32x64xf16>, tensor<64x30xf16>, tensor<30xf16>) -> tensor<32x30xf16> {
   ^bb0(%arg3: tensor<32x64xf16>, %arg4: tensor<64x30xf16>, %arg5: tensor<30xf16>):
     %1 = brrr.matmul %arg3, %arg4 : tensor<32x64xf16>, tensor<64x30xf16> -> tensor<32x30xf16>
     %2 = brrr.add %1, %arg5 : tensor<32x30xf16>, tensor<30xf16> -> tensor<32x30xf16>
@@ -104,7 +104,7 @@ func.func @main(%arg0: tensor<32x64xf16>, %arg1: tensor<64x30xf16>, %arg2: tenso
 // memory) before the epilogue; a last cluster barrier keeps every block's
 // partials alive until all are read.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4>{{.*}}brrr.grid = array<i64: 48, 2, 1>{{.*}}#brrr.buffer<role = partials
+// CHECK: brrr.fusion matmul{{.*}}body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4, grid = [48, 2, 1]>{{.*}}brrr.grid = array<i64: 48, 2, 1>{{.*}}#brrr.buffer<role = partials
 // CHECK: gpu.func @fusion_0({{.+}} kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.cluster_dim = array<i32: 4, 1, 1>, nvvm.minctasm = 2 : i32}
 // CHECK: scf.for
 // CHECK-COUNT-3: nvvm.mma.sync {{.+}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
@@ -120,7 +120,7 @@ func.func @main(%arg0: tensor<32x64xf16>, %arg1: tensor<64x30xf16>, %arg2: tenso
 // CHECK-NEXT: gpu.return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<128x768xf32>, %arg1: tensor<768x768xf32>) -> tensor<128x768xf32> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4>} : (tensor<128x768xf32>, tensor<768x768xf32>) -> tensor<128x768xf32> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, cluster = 4, grid = [48, 2, 1]>} : (tensor<128x768xf32>, tensor<768x768xf32>) -> tensor<128x768xf32> {
     ^bb0(%arg2: tensor<128x768xf32>, %arg3: tensor<768x768xf32>):
       %1 = brrr.matmul %arg2, %arg3 : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
       brrr.yield %1 : tensor<128x768xf32>

@@ -7,7 +7,7 @@
 // store; the innermost dimension does not stay innermost, so each lane
 // loads its element alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion movement{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion movement{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.divui
 // CHECK: arith.remui
@@ -15,7 +15,7 @@
 // CHECK-NOT: llvm.load
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
-  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   ^bb0(%arg1: tensor<2x3x4xf32>):
     %1 = brrr.transpose %arg1 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
     brrr.yield %1 : tensor<4x2x3xf32>
@@ -67,7 +67,7 @@ func.func @main(%arg0: tensor<6xf32>, %arg1: tensor<3xi64>) -> (tensor<3xf32>, t
     %2 = brrr.gather %arg2, %arg3 {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32>
     brrr.yield %2 : tensor<3xf32>
   }
-  %1 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256>} : (tensor<6xf32>) -> tensor<9xf32> {
+  %1 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<6xf32>) -> tensor<9xf32> {
   ^bb0(%arg2: tensor<6xf32>):
     %2 = brrr.pad constant %arg2 {high = array<i64: 2>, low = array<i64: 1>, value = 1.500000e+00 : f64} : tensor<6xf32> -> tensor<9xf32>
     brrr.yield %2 : tensor<9xf32>
@@ -126,7 +126,7 @@ func.func @main(%arg0: tensor<4x5x6xf16>, %arg1: tensor<3x2xi32>, %arg2: tensor<
 // more), widened for the address.
 // The 54 elements make vectors of 2, whose two lanes walk back alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion movement{{.*}}vector = 2>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion movement{{.*}}vector = 2, grid = [1, 1, 1]>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.index_castui %{{.+}} : index to i32
 // CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : i32
@@ -147,7 +147,7 @@ func.func @main(%arg0: tensor<4x5x6xf16>, %arg1: tensor<3x2xi32>, %arg2: tensor<
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
 func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
-  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 2>} : (tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 2, grid = [1, 1, 1]>} : (tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
   ^bb0(%arg1: tensor<2x3x4xf32>):
     %1 = brrr.transpose %arg1 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
     %2 = brrr.pad reflect %1 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<4x2x3xf32> -> tensor<4x2x4xf32>
@@ -167,7 +167,7 @@ func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
 // CHECK: arith.divui %{{.+}}, %{{.+}} : index
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> i8
 func.func @main(%arg0: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
-  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [4], vector = 16>} : (tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [4], vector = 16, grid = [131076, 1, 1]>} : (tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
   ^bb0(%arg1: tensor<2x32768x32768xi8>):
     %1 = brrr.transpose %arg1 {perm = array<i64: 1, 0, 2>} : tensor<2x32768x32768xi8> -> tensor<32768x2x32768xi8>
     %2 = brrr.pad constant %1 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<32768x2x32768xi8> -> tensor<32768x2x32769xi8>
@@ -184,7 +184,7 @@ func.func @main(%arg0: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
 // along rows of 16, so a vector of 8 lanes (16 bytes) lies in one part and
 // is loaded whole.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion movement{{.*}}vector = 8>
+// CHECK: brrr.fusion movement{{.*}}vector = 8, grid = [1, 1, 1]>
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.cmpi ult, %{{.+}}, %{{.+}} : i32
 // CHECK: scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
@@ -194,7 +194,7 @@ func.func @main(%arg0: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
 func.func @main(%arg0: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
-  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8>} : (tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
   ^bb0(%arg1: tensor<2x14x16xf16>):
     %1 = brrr.slice %arg1 {sizes = array<i64: 2, 11, 16>, starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x11x16xf16>
     %2 = brrr.slice %arg1 {sizes = array<i64: 2, 3, 16>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x3x16xf16>

@@ -21,12 +21,12 @@
 // SERIAL-NOT: nvvm.griddepcontrol
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<8x64xf32>) -> tensor<64x8xf32> {
-    %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4, grid = [1, 1, 1]>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
     ^bb0(%arg1: tensor<8x64xf32>):
       %2 = brrr.softmax %arg1 {axis = 1 : i64} : tensor<8x64xf32>
       brrr.yield %2 : tensor<8x64xf32>
     }
-    %1 = brrr.fusion pointwise(%0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<8x64xf32>) -> tensor<64x8xf32> {
+    %1 = brrr.fusion pointwise(%0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<8x64xf32>) -> tensor<64x8xf32> {
     ^bb0(%arg1: tensor<8x64xf32>):
       %2 = brrr.transpose %arg1 {perm = array<i64: 1, 0>} : tensor<8x64xf32> -> tensor<64x8xf32>
       %3 = brrr.exp %2 : tensor<64x8xf32>
@@ -57,13 +57,13 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // SERIAL-NOT: nvvm.griddepcontrol
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<128x768xf16>, %arg1: tensor<768x3072xf16>, %arg2: tensor<3072x768xf16>) -> tensor<128x768xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 2>} : (tensor<128x768xf16>, tensor<768x3072xf16>) -> tensor<128x3072xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 2, grid = [96, 1, 1]>} : (tensor<128x768xf16>, tensor<768x3072xf16>) -> tensor<128x3072xf16> {
     ^bb0(%arg3: tensor<128x768xf16>, %arg4: tensor<768x3072xf16>):
       %2 = brrr.matmul %arg3, %arg4 : tensor<128x768xf16>, tensor<768x3072xf16> -> tensor<128x3072xf16>
       %3 = brrr.relu %2 : tensor<128x3072xf16>
       brrr.yield %3 : tensor<128x3072xf16>
     }
-    %1 = brrr.fusion matmul(%0, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8>} : (tensor<128x3072xf16>, tensor<3072x768xf16>) -> tensor<128x768xf16> {
+    %1 = brrr.fusion matmul(%0, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8, grid = [96, 1, 1]>} : (tensor<128x3072xf16>, tensor<3072x768xf16>) -> tensor<128x768xf16> {
     ^bb0(%arg3: tensor<128x3072xf16>, %arg4: tensor<3072x768xf16>):
       %2 = brrr.matmul %arg3, %arg4 : tensor<128x3072xf16>, tensor<3072x768xf16> -> tensor<128x768xf16>
       brrr.yield %2 : tensor<128x768xf16>
@@ -85,13 +85,13 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK-NOT: nvvm.griddepcontrol wait
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<4096x512xf16>, %arg1: tensor<512x3072xf16>, %arg2: tensor<3072x512xf16>) -> tensor<4096x512xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>} : (tensor<4096x512xf16>, tensor<512x3072xf16>) -> tensor<4096x3072xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>} : (tensor<4096x512xf16>, tensor<512x3072xf16>) -> tensor<4096x3072xf16> {
     ^bb0(%arg3: tensor<4096x512xf16>, %arg4: tensor<512x3072xf16>):
       %2 = brrr.matmul %arg3, %arg4 : tensor<4096x512xf16>, tensor<512x3072xf16> -> tensor<4096x3072xf16>
       %3 = brrr.relu %2 : tensor<4096x3072xf16>
       brrr.yield %3 : tensor<4096x3072xf16>
     }
-    %1 = brrr.fusion matmul(%0, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>} : (tensor<4096x3072xf16>, tensor<3072x512xf16>) -> tensor<4096x512xf16> {
+    %1 = brrr.fusion matmul(%0, %arg2) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [128, 1, 1]>} : (tensor<4096x3072xf16>, tensor<3072x512xf16>) -> tensor<4096x512xf16> {
     ^bb0(%arg3: tensor<4096x3072xf16>, %arg4: tensor<3072x512xf16>):
       %2 = brrr.matmul %arg3, %arg4 : tensor<4096x3072xf16>, tensor<3072x512xf16> -> tensor<4096x512xf16>
       brrr.yield %2 : tensor<4096x512xf16>
@@ -112,7 +112,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK-NOT: nvvm.griddepcontrol
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync>} {
   func.func @main(%arg0: tensor<1024xf32>) -> tensor<1024xf32> {
-    %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<1024xf32>) -> tensor<1024xf32> {
+    %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<1024xf32>) -> tensor<1024xf32> {
     ^bb0(%arg1: tensor<1024xf32>):
       %1 = brrr.cos %arg1 : tensor<1024xf32>
       brrr.yield %1 : tensor<1024xf32>
@@ -124,7 +124,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, m
 // -----
 
 func.func @main(%arg0: tensor<1024xf32>) -> tensor<1024xf32> {
-  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<1024xf32>) -> tensor<1024xf32> {
   ^bb0(%arg1: tensor<1024xf32>):
     %1 = brrr.cos %arg1 : tensor<1024xf32>
     brrr.yield %1 : tensor<1024xf32>

@@ -20,7 +20,7 @@
 // CHECK: gpu.barrier
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 func.func @main(%arg0: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
-  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8, grid = [64, 1, 1]>} : (tensor<64x4096xf16>) -> tensor<64x4096xf16> {
   ^bb0(%arg1: tensor<64x4096xf16>):
     %1 = brrr.softmax %arg1 {axis = 1 : i64} : tensor<64x4096xf16>
     brrr.yield %1 : tensor<64x4096xf16>
@@ -38,7 +38,7 @@ func.func @main(%arg0: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
 // CHECK: arith.select
 // CHECK: math.rsqrt
 func.func @main(%arg0: tensor<3x999xf32>, %arg1: tensor<999xf32>) -> tensor<3x999xf32> {
-  %0 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 256>} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32> {
+  %0 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, grid = [3, 1, 1]>} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32> {
   ^bb0(%arg2: tensor<3x999xf32>, %arg3: tensor<999xf32>):
     %1 = brrr.layer_norm %arg2, %arg3 {axis = 1 : i64, epsilon = 1.000000e-05 : f64} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32>
     brrr.yield %1 : tensor<3x999xf32>
@@ -57,7 +57,7 @@ func.func @main(%arg0: tensor<3x999xf32>, %arg1: tensor<999xf32>) -> tensor<3x99
 // CHECK: arith.cmpi eq
 // CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
 func.func @main(%arg0: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
-  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 32>} : (tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
+  %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, grid = [16, 1, 1]>} : (tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
   ^bb0(%arg1: tensor<2x8x7x7xf16>):
     %1 = brrr.reduce max %arg1 {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf16> -> tensor<2x8x1x1xf16>
     brrr.yield %1 : tensor<2x8x1x1xf16>
@@ -79,7 +79,7 @@ func.func @main(%arg0: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
 // CHECK: arith.divf
 // CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
 func.func @main(%arg0: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
-  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>} : (tensor<2x8x7xf16>) -> tensor<8x7xf16> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<2x8x7xf16>) -> tensor<8x7xf16> {
   ^bb0(%arg1: tensor<2x8x7xf16>):
     %1 = brrr.reduce mean %arg1 {axes = array<i64: 0>, keepdims = false} : tensor<2x8x7xf16> -> tensor<8x7xf16>
     brrr.yield %1 : tensor<8x7xf16>
@@ -96,7 +96,7 @@ func.func @main(%arg0: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
 // CHECK: arith.constant -9223372036854775808 : i64
 // CHECK: arith.maxsi
 func.func @main(%arg0: tensor<5x6xi64>) -> tensor<5xi64> {
-  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>} : (tensor<5x6xi64>) -> tensor<5xi64> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<5x6xi64>) -> tensor<5xi64> {
   ^bb0(%arg1: tensor<5x6xi64>):
     %1 = brrr.reduce max %arg1 {axes = array<i64: 1>, keepdims = false} : tensor<5x6xi64> -> tensor<5xi64>
     brrr.yield %1 : tensor<5xi64>
@@ -124,7 +124,7 @@ func.func @main(%arg0: tensor<5x6xi64>) -> tensor<5xi64> {
 // CHECK: arith.cmpi eq
 // CHECK: llvm.store %{{.+}}, %{{.+}} : i32, !llvm.ptr<1>
 func.func @main(%arg0: tensor<3x1001xi32>) -> tensor<i32> {
-  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>} : (tensor<3x1001xi32>) -> tensor<i32> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256], grid = [1, 1, 1]>} : (tensor<3x1001xi32>) -> tensor<i32> {
   ^bb0(%arg1: tensor<3x1001xi32>):
     %1 = brrr.reduce sum %arg1 {axes = array<i64: 0, 1>, keepdims = false} : tensor<3x1001xi32> -> tensor<i32>
     brrr.yield %1 : tensor<i32>
@@ -142,7 +142,7 @@ func.func @main(%arg0: tensor<3x1001xi32>) -> tensor<i32> {
 // first stores' one) and the 8 threads of group 0 divide and store their
 // vectors.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion reduce{{.*}}brrr.block = array<i64: 800, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8>{{.*}}brrr.grid = array<i64: 2, 1, 1>
+// CHECK: brrr.fusion reduce{{.*}}brrr.block = array<i64: 800, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8, grid = [2, 1, 1]>{{.*}}brrr.grid = array<i64: 2, 1, 1>
 // CHECK: gpu.func @fusion_0
 // CHECK: scf.for {{.+}} step %{{.+}} iter_args
 // CHECK-COUNT-4: llvm.load {{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
@@ -153,7 +153,7 @@ func.func @main(%arg0: tensor<3x1001xi32>) -> tensor<i32> {
 // CHECK-COUNT-8: arith.divf
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 func.func @main(%arg0: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
-  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8>} : (tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
+  %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8, grid = [2, 1, 1]>} : (tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
   ^bb0(%arg1: tensor<2x10x10x64xf16>):
     %1 = brrr.reduce mean %arg1 {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x10x10x64xf16> -> tensor<2x1x1x64xf16>
     brrr.yield %1 : tensor<2x1x1x64xf16>
@@ -177,12 +177,12 @@ func.func @main(%arg0: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
 // CHECK: arith.subf
 // CHECK: math.rsqrt
 func.func @main(%arg0: tensor<16x2048xf16>, %arg1: tensor<2048xf16>) -> (tensor<16x2048xf16>, tensor<16x2048xf16>) {
-  %0 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8>} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16> {
+  %0 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8, grid = [16, 1, 1]>} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16> {
   ^bb0(%arg2: tensor<16x2048xf16>, %arg3: tensor<2048xf16>):
     %2 = brrr.layer_norm %arg2, %arg3 {axis = 1 : i64, epsilon = 9.9999999999999995E-7 : f64, rms} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
     brrr.yield %2 : tensor<16x2048xf16>
   }
-  %1 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8>} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16> {
+  %1 = brrr.fusion row(%arg0, %arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8, grid = [16, 1, 1]>} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16> {
   ^bb0(%arg2: tensor<16x2048xf16>, %arg3: tensor<2048xf16>):
     %2 = brrr.layer_norm %arg2, %arg3 {axis = 1 : i64, epsilon = 9.9999999999999995E-7 : f64} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
     brrr.yield %2 : tensor<16x2048xf16>

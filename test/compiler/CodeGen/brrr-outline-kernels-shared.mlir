@@ -16,17 +16,17 @@
 // CHECK: gpu.func @fusion_2(
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<8x64xf32>, %arg1: tensor<8x64xf32>, %arg2: tensor<8x128xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>) {
-    %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %0 = brrr.fusion row(%arg0) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4, grid = [1, 1, 1]>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
     ^bb0(%arg3: tensor<8x64xf32>):
       %3 = brrr.softmax %arg3 {axis = 1 : i64} : tensor<8x64xf32>
       brrr.yield %3 : tensor<8x64xf32>
     }
-    %1 = brrr.fusion row(%arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
+    %1 = brrr.fusion row(%arg1) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4, grid = [1, 1, 1]>} : (tensor<8x64xf32>) -> tensor<8x64xf32> {
     ^bb0(%arg3: tensor<8x64xf32>):
       %3 = brrr.softmax %arg3 {axis = 1 : i64} : tensor<8x64xf32>
       brrr.yield %3 : tensor<8x64xf32>
     }
-    %2 = brrr.fusion row(%arg2) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, vector = 4>} : (tensor<8x128xf32>) -> tensor<8x128xf32> {
+    %2 = brrr.fusion row(%arg2) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, vector = 4, grid = [8, 1, 1]>} : (tensor<8x128xf32>) -> tensor<8x128xf32> {
     ^bb0(%arg3: tensor<8x128xf32>):
       %3 = brrr.softmax %arg3 {axis = 1 : i64} : tensor<8x128xf32>
       brrr.yield %3 : tensor<8x128xf32>

@@ -5,14 +5,14 @@
 // One gpu.func per fusion; the fusion records its kernel and launch shape.
 // Same-shaped f32 operands move as 16-byte vectors (4 lanes per thread).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.block = array<i64: 256, 1, 1>, brrr.bytes = 8192 : i64, brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>, brrr.flops = 2048 : i64, brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion pointwise{{.*}}brrr.block = array<i64: 256, 1, 1>, brrr.bytes = 8192 : i64, brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>, brrr.flops = 2048 : i64, brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.module @brrr_kernels
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK-COUNT-8: {{math.cos|math.sin}}
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 func.func @main(%arg0: tensor<1024xf32>) -> tensor<1024xf32> {
-  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<1024xf32>) -> tensor<1024xf32> {
+  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<1024xf32>) -> tensor<1024xf32> {
   ^bb0(%arg1: tensor<1024xf32>):
     %1 = brrr.cos %arg1 : tensor<1024xf32>
     %2 = brrr.sin %1 : tensor<1024xf32>
@@ -42,13 +42,13 @@ func.func @main(%arg0: tensor<1024xf32>) -> tensor<1024xf32> {
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
 // CHECK-NOT: vector
 func.func @main(%arg0: tensor<4x64xf16>, %arg1: tensor<64xf16>, %arg2: tensor<4x1xf16>, %arg3: tensor<7xf32>) -> (tensor<4x64xf16>, tensor<7xf32>) {
-  %0 = brrr.fusion pointwise(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<4x64xf16>, tensor<64xf16>, tensor<4x1xf16>) -> tensor<4x64xf16> {
+  %0 = brrr.fusion pointwise(%arg0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<4x64xf16>, tensor<64xf16>, tensor<4x1xf16>) -> tensor<4x64xf16> {
   ^bb0(%arg4: tensor<4x64xf16>, %arg5: tensor<64xf16>, %arg6: tensor<4x1xf16>):
     %2 = brrr.add %arg4, %arg5 : tensor<4x64xf16>, tensor<64xf16> -> tensor<4x64xf16>
     %3 = brrr.mul %2, %arg6 : tensor<4x64xf16>, tensor<4x1xf16> -> tensor<4x64xf16>
     brrr.yield %3 : tensor<4x64xf16>
   }
-  %1 = brrr.fusion pointwise(%arg3) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>} : (tensor<7xf32>) -> tensor<7xf32> {
+  %1 = brrr.fusion pointwise(%arg3) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<7xf32>) -> tensor<7xf32> {
   ^bb0(%arg4: tensor<7xf32>):
     %2 = brrr.relu %arg4 : tensor<7xf32>
     brrr.yield %2 : tensor<7xf32>
@@ -71,7 +71,7 @@ func.func @main(%arg0: tensor<4x64xf16>, %arg1: tensor<64xf16>, %arg2: tensor<4x
 // CHECK-COUNT-4: arith.addf
 // CHECK-NOT: gpu.func @fusion_1
 func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %0 = brrr.fusion pointwise(%arg0, %arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = brrr.fusion pointwise(%arg0, %arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
   ^bb0(%arg2: tensor<8x4xf32>, %arg3: tensor<4x8xf32>):
     %1 = brrr.transpose %arg2 {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
     %2 = brrr.add %1, %arg3 : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
@@ -104,7 +104,7 @@ func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf3
 // CHECK-NOT: gpu.func @fusion_1
 func.func @main(%arg0: tensor<2x16x64xf16>, %arg1: tensor<16x32xf16>, %arg2: tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
   %0 = brrr.reshape %arg0 : tensor<2x16x64xf16> -> tensor<2x16x2x32xf16>
-  %1 = brrr.fusion pointwise(%0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<2x16x2x32xf16>, tensor<16x32xf16>, tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
+  %1 = brrr.fusion pointwise(%0, %arg1, %arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<2x16x2x32xf16>, tensor<16x32xf16>, tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
   ^bb0(%arg3: tensor<2x16x2x32xf16>, %arg4: tensor<16x32xf16>, %arg5: tensor<16x32xf16>):
     %2 = brrr.transpose %arg3 {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x2x32xf16> -> tensor<2x2x16x32xf16>
     %3 = brrr.mul %2, %arg4 : tensor<2x2x16x32xf16>, tensor<16x32xf16> -> tensor<2x2x16x32xf16>
@@ -133,13 +133,13 @@ func.func @main(%arg0: tensor<2x16x64xf16>, %arg1: tensor<16x32xf16>, %arg2: ten
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
 // CHECK: arith.select %{{.+}}, %{{.+}}, %[[FILL:.+]] : f32
 func.func @main(%arg0: tensor<4x12xf16>, %arg1: tensor<4x20xf16>, %arg2: tensor<4x28xf16>) -> (tensor<4x32xf16>, tensor<4x32xf16>) {
-  %0 = brrr.fusion pointwise(%arg0, %arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<4x12xf16>, tensor<4x20xf16>) -> tensor<4x32xf16> {
+  %0 = brrr.fusion pointwise(%arg0, %arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<4x12xf16>, tensor<4x20xf16>) -> tensor<4x32xf16> {
   ^bb0(%arg3: tensor<4x12xf16>, %arg4: tensor<4x20xf16>):
     %2 = brrr.concat %arg3, %arg4 {axis = 1 : i64} : (tensor<4x12xf16>, tensor<4x20xf16>) -> tensor<4x32xf16>
     %3 = brrr.relu %2 : tensor<4x32xf16>
     brrr.yield %3 : tensor<4x32xf16>
   }
-  %1 = brrr.fusion pointwise(%arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<4x28xf16>) -> tensor<4x32xf16> {
+  %1 = brrr.fusion pointwise(%arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<4x28xf16>) -> tensor<4x32xf16> {
   ^bb0(%arg3: tensor<4x28xf16>):
     %2 = brrr.pad constant %arg3 {high = array<i64: 0, 0>, low = array<i64: 0, 4>, value = 1.000000e+00 : f64} : tensor<4x28xf16> -> tensor<4x32xf16>
     %3 = brrr.exp %2 : tensor<4x32xf16>
@@ -170,17 +170,17 @@ func.func @main(%arg0: tensor<4x12xf16>, %arg1: tensor<4x20xf16>, %arg2: tensor<
 // CHECK: math.exp2 %{{.+}} fastmath<afn> : f32
 // CHECK: arith.truncf %{{.+}} : f32 to bf16
 func.func @main(%arg0: tensor<64xf32>, %arg1: tensor<64xf16>, %arg2: tensor<64xbf16>) -> (tensor<64xf32>, tensor<64xf16>, tensor<64xbf16>) {
-  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>} : (tensor<64xf32>) -> tensor<64xf32> {
+  %0 = brrr.fusion pointwise(%arg0) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<64xf32>) -> tensor<64xf32> {
   ^bb0(%arg3: tensor<64xf32>):
     %3 = brrr.gelu none %arg3 : tensor<64xf32>
     brrr.yield %3 : tensor<64xf32>
   }
-  %1 = brrr.fusion pointwise(%arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<64xf16>) -> tensor<64xf16> {
+  %1 = brrr.fusion pointwise(%arg1) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<64xf16>) -> tensor<64xf16> {
   ^bb0(%arg3: tensor<64xf16>):
     %3 = brrr.gelu none %arg3 : tensor<64xf16>
     brrr.yield %3 : tensor<64xf16>
   }
-  %2 = brrr.fusion pointwise(%arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>} : (tensor<64xbf16>) -> tensor<64xbf16> {
+  %2 = brrr.fusion pointwise(%arg2) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<64xbf16>) -> tensor<64xbf16> {
   ^bb0(%arg3: tensor<64xbf16>):
     %3 = brrr.gelu none %arg3 : tensor<64xbf16>
     brrr.yield %3 : tensor<64xbf16>

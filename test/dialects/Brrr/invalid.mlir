@@ -638,13 +638,13 @@ func.func @kernel_threads_not_whole_warps() attributes {c = #brrr.kernel<family 
 
 // -----
 
-// expected-error @+1 {{vector and cluster must be positive and stages, grid and epilogue non-negative}}
+// expected-error @+1 {{vector and cluster must be positive and stages, persistent and epilogue non-negative}}
 func.func @kernel_zero_vector() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 0>} { return }
 
 // -----
 
 // expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or runs a ping-pong schedule}}
-func.func @kernel_persistent_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = 132, epilogue = 32>} { return }
+func.func @kernel_persistent_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, persistent = 132, epilogue = 32>} { return }
 
 // -----
 
@@ -654,7 +654,7 @@ func.func @kernel_pingpong_mma_sync() attributes {c = #brrr.kernel<family = matm
 // -----
 
 // expected-error @+1 {{a ping-pong wgmma kernel is persistent and its tile holds at most 128 x 128 outputs (one warpgroup's accumulators), not 128x256}}
-func.func @kernel_pingpong_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 64, schedule = pingpong>} { return }
+func.func @kernel_pingpong_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, persistent = 132, epilogue = 64, schedule = pingpong>} { return }
 
 // -----
 
@@ -664,7 +664,7 @@ func.func @kernel_pingpong_not_persistent() attributes {c = #brrr.kernel<family 
 // -----
 
 // expected-error @+1 {{an overlapped wgmma kernel is persistent and stages its whole tile (epilogue = 256), not 128 columns}}
-func.func @kernel_overlapped_chunked() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128, schedule = overlapped>} { return }
+func.func @kernel_overlapped_chunked() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, schedule = overlapped>} { return }
 
 // -----
 
@@ -694,22 +694,22 @@ func.func @kernel_cluster_of_sixteen() attributes {c = #brrr.kernel<family = mat
 // -----
 
 // expected-error @+1 {{a tile split over a cluster is not persistent and stages its whole tile}}
-func.func @kernel_cluster_persistent() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 2, grid = 132, epilogue = 64>} { return }
+func.func @kernel_cluster_persistent() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 2, persistent = 132, epilogue = 64>} { return }
 
 // -----
 
 // expected-error @+1 {{a wgmma epilogue stages a multiple of 32 columns that divides the tile's 256, not 96}}
-func.func @kernel_epilogue_chunk_ragged() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132, epilogue = 96>} { return }
+func.func @kernel_epilogue_chunk_ragged() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, persistent = 132, epilogue = 96>} { return }
 
 // -----
 
 // expected-error @+1 {{a persistent wgmma kernel stages its epilogue in a buffer of its own (epilogue = columns)}}
-func.func @kernel_persistent_epilogue_over_stages() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = 132>} { return }
+func.func @kernel_persistent_epilogue_over_stages() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, persistent = 132>} { return }
 
 // -----
 
-// expected-error @+1 {{vector and cluster must be positive and stages, grid and epilogue non-negative}}
-func.func @kernel_negative_grid() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = -1, epilogue = 32>} { return }
+// expected-error @+1 {{vector and cluster must be positive and stages, persistent and epilogue non-negative}}
+func.func @kernel_negative_persistent() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, persistent = -1, epilogue = 32>} { return }
 
 // -----
 
@@ -824,7 +824,7 @@ func.func @kernel_promoted_wide() attributes {c = #brrr.kernel<family = matmul, 
 // -----
 
 // expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 192 columns and the cooperative schedule, not 128x128 pingpong}}
-func.func @kernel_promoted_pingpong() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, precision = promoted, grid = 132, epilogue = 128, schedule = pingpong>} { return }
+func.func @kernel_promoted_pingpong() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, precision = promoted, persistent = 132, epilogue = 128, schedule = pingpong>} { return }
 
 // -----
 
@@ -1024,3 +1024,18 @@ func.func @dequantize_zero_point_type_differs(%x: tensor<4x8xi8>, %s: tensor<1x8
   %0 = brrr.dequantize %x, %s, %z : tensor<4x8xi8>, tensor<1x8xf32>, tensor<1x8xui8> -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{a launch grid is [x, y, z] blocks, x below 2^31 and y and z below 2^16}}
+func.func @kernel_grid_of_two() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [4, 1]>} { return }
+
+// -----
+
+// expected-error @+1 {{a launch grid is [x, y, z] blocks, x below 2^31 and y and z below 2^16}}
+func.func @kernel_grid_y_too_large() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [4, 65536, 1]>} { return }
+
+// -----
+
+// expected-error @+1 {{grid_extents maps the module's symbols to the grid's (x, y, z), beside the grid at the largest shape}}
+func.func @kernel_extents_without_grid() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid_extents = affine_map<()[s0] -> (s0, 1, 1)>>} { return }

@@ -12,7 +12,7 @@
 // block (4 + 4); the loop waits for its block, copies the next, and runs
 // 4 x 4 x 2 products for the scores and as many with the values.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
+// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [2, 3, 2]>
 func.func @main(%q: tensor<2x77x192xf16>, %k: tensor<2x77x192xf16>, %v: tensor<2x77x192xf16>, %m: tensor<2x1x1x77xf16>) -> tensor<2x77x192xf16> {
   %c = brrr.constant dense<0.5> : tensor<f16>
   %z = brrr.constant dense<0.0> : tensor<f16>
@@ -41,7 +41,7 @@ func.func @main(%q: tensor<2x77x192xf16>, %k: tensor<2x77x192xf16>, %v: tensor<2
 // as the epilogue, so each element is stored on its own. The loop ends at
 // the last key block a query block's last query sees.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
+// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [2, 2, 1]>
 module {
   func.func @main(%q: tensor<1x2x96x32xf16>, %kt: tensor<1x2x32x96xf16>, %v: tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
     %cols = brrr.constant dense<[[[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95]]]]> : tensor<1x1x1x96xi64>
@@ -64,8 +64,8 @@ module {
 // A rank-5 bias (a mask for each of 4 windows, 2 heads) splits the batch
 // entry, the grid's z: the kernel reads the bias at (z / 4, z % 4, head).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [10, 1, 1]>
+// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [1, 2, 8]>
 func.func @main(%q: tensor<8x2x49x32xf16>, %kt: tensor<8x2x32x49xf16>, %v: tensor<8x2x49x32xf16>, %rel: tensor<1x2x49x49xf16>, %m: tensor<4x49x49xf16>) -> tensor<8x2x49x32xf16> {
   %s = brrr.matmul %q, %kt : tensor<8x2x49x32xf16>, tensor<8x2x32x49xf16> -> tensor<8x2x49x49xf16>
   %a = brrr.add %s, %rel : tensor<8x2x49x49xf16>, tensor<1x2x49x49xf16> -> tensor<8x2x49x49xf16>

@@ -12,7 +12,7 @@
 // x 8 fmas. Then the bias, and 4 vector stores, those of pixels 1 to 3
 // inside the row only (30 = 7 x 4 + 2).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8, grid = [180, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @main(%x: tensor<16x30x30x96xf16>, %w: tensor<7x7x96x1xf16>, %b: tensor<96xf16>) -> tensor<16x30x30x96xf16> {
   %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<16x30x30x96xf16>, tensor<7x7x96x1xf16>, tensor<96xf16>) -> tensor<16x30x30x96xf16>
@@ -26,7 +26,7 @@ func.func @main(%x: tensor<16x30x30x96xf16>, %w: tensor<7x7x96x1xf16>, %b: tenso
 // kw reads column 2r + kw, so 4 pixels read 9 input columns; 3 weight
 // vectors, 3 x 4 x 8 fmas a window row.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8, grid = [348, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
 func.func @main(%x: tensor<32x57x57x96xf16>, %w: tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16> {
   %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<32x57x57x96xf16>, tensor<3x3x96x1xf16>) -> tensor<32x29x29x96xf16>

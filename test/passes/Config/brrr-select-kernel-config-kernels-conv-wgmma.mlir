@@ -14,7 +14,7 @@
 // KH x KW x O x I weights as a tiled 3-D map, one tap's 64 x 64 box at a
 // time.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<2x28x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>) -> tensor<2x14x14x64xf16> {
     %c = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<2x28x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
@@ -31,7 +31,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // 16-channel weight box, both with the 32-byte swizzle, four copies of
 // each per slice (49 taps: 13 slices), and descriptors in swizzle mode 3.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<2x30x30x8xf16>, %w: tensor<7x7x64x8xf16>, %b: tensor<64xf16>) -> tensor<2x15x15x64xf16> {
     %c = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>} : (tensor<2x30x30x8xf16>, tensor<7x7x64x8xf16>, tensor<64xf16>) -> tensor<2x15x15x64xf16>
@@ -47,7 +47,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // at its group's channels, (col0 / 128) * 64, added to the slice's
 // channel block before the im2col copy.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [2, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<1x7x7x128xf16>, %w: tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16> {
     %c = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x128xf16>, tensor<3x3x256x64xf16>) -> tensor<1x7x7x256xf16>

@@ -12,7 +12,7 @@
 // products (3xTF32) added to the running f32 sum, and the bias is added to
 // the accumulators before the epilogue.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2, grid = [1, 2, 2]>
 func.func @main(%x: tensor<2x32x8x8xf32>, %w: tensor<16x16x3x3xf32>, %b: tensor<16xf32>) -> tensor<2x16x8x8xf32> {
   %0 = brrr.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x32x8x8xf32>, tensor<16x16x3x3xf32>, tensor<16xf32>) -> tensor<2x16x8x8xf32>
   %1 = brrr.relu %0 : tensor<2x16x8x8xf32>
@@ -23,7 +23,7 @@ func.func @main(%x: tensor<2x32x8x8xf32>, %w: tensor<16x16x3x3xf32>, %b: tensor<
 
 // f16 convolutions use m16n8k16 and store f16.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [1, 4, 1]>
 func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16> {
   %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x16x8x8xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x8x8xf16>
   return %0 : tensor<1x8x8x8xf16>
@@ -34,6 +34,7 @@ func.func @main(%x: tensor<1x16x8x8xf16>, %w: tensor<8x16x1x1xf16>) -> tensor<1x
 // Max pooling: one thread per output element (2*4*4*4 = 128: one block of
 // 256), the 3x3 window unrolled, cells outside the input are -inf.
 // CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion pool(%{{.+}}) {brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, grid = [1, 1, 1]>}
 func.func @main(%x: tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
   %0 = brrr.max_pool2d %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x4x8x8xf32> -> tensor<2x4x4x4xf32>
   return %0 : tensor<2x4x4x4xf32>
@@ -59,7 +60,7 @@ func.func @main(%x: tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
 // (Only this case loads vectors: 3 + 3 in the loop, the bias and the
 // residual.)
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
 func.func @main(%x: tensor<2x6x6x16xf16>, %w: tensor<3x3x16x1xf16>, %b: tensor<16xf16>, %r: tensor<2x3x3x16xf16>) -> tensor<2x3x3x16xf16> {
   %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x6x6x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16>) -> tensor<2x3x3x16xf16>
   %1 = brrr.add %0, %r : tensor<2x3x3x16xf16>, tensor<2x3x3x16xf16> -> tensor<2x3x3x16xf16>
@@ -72,7 +73,7 @@ func.func @main(%x: tensor<2x6x6x16xf16>, %w: tensor<3x3x16x1xf16>, %b: tensor<1
 // output a thread, 2 channels x 9 taps of scalar loads and fmas, then the
 // fused relu and one scalar store. flops = 2 * 210 outputs * 18.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>
+// CHECK: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, grid = [1, 1, 1]>
 func.func @main(%x: tensor<1x4x5x7xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32> {
   %0 = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x5x7xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x7xf32>
   %1 = brrr.relu %0 : tensor<1x6x5x7xf32>
@@ -86,7 +87,7 @@ func.func @main(%x: tensor<1x4x5x7xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x
 // (2*4*4*8 / 4 = 64 threads), 9 vector loads and 9 x 4 maxima, one vector
 // store.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pool{{.*}}brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pool{{.*}}brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 func.func @main(%x: tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32> {
   %0 = brrr.max_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x8x8x8xf32> -> tensor<2x4x4x8xf32>
   return %0 : tensor<2x4x4x8xf32>
@@ -98,7 +99,7 @@ func.func @main(%x: tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32> {
 // vector's 4 sums and the count as its iteration arguments, and divides
 // each sum by the count.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pool{{.*}}brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pool{{.*}}brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 func.func @main(%x: tensor<1x16x16x4xf32>) -> tensor<1x1x1x4xf32> {
   %0 = brrr.avg_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x16x16x4xf32> -> tensor<1x1x1x4xf32>
   return %0 : tensor<1x1x1x4xf32>

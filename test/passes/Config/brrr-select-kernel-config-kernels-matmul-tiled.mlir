@@ -11,7 +11,7 @@
 // loop waits for the oldest slice, copies the next, and runs 2 x 32
 // mma.sync on fragments from ldmatrix (B transposed).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = [2, 5, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @main(%a: tensor<2x300x64xf16>, %b: tensor<64x256xf16>, %bias: tensor<256xf16>) -> tensor<2x300x256xf16> {
     %0 = brrr.matmul %a, %b : tensor<2x300x64xf16>, tensor<64x256xf16> -> tensor<2x300x256xf16>

@@ -7,7 +7,7 @@
 // 128x128 (288) walked by 132 blocks, each consumer warpgroup computing
 // whole tiles, every other one of its block's.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, schedule = pingpong, grid = [132, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%a: tensor<6x700x136xf16>, %b: tensor<6x136x1024xf16>, %bias: tensor<1024xf16>, %r: tensor<6x700x1024xf16>) -> tensor<6x700x1024xf16> {
     %0 = brrr.matmul %a, %b : tensor<6x700x136xf16>, tensor<6x136x1024xf16> -> tensor<6x700x1024xf16>

@@ -12,7 +12,7 @@
 // producer and two consumer warpgroups), one block per 128x128 tile (grid:
 // 3 row tiles x 2 column tiles, 12 batches: too many to narrow).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [6, 1, 12]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%a: tensor<12x300x64xf16>, %b: tensor<12x64x256xf16>, %bias: tensor<256xf16>) -> tensor<12x300x256xf16> {
     %0 = brrr.matmul %a, %b : tensor<12x300x64xf16>, tensor<12x64x256xf16> -> tensor<12x300x256xf16>
@@ -28,7 +28,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // two slices are too few to split; one 2-d map), not 28 products of 56
 // rows each padded to a 128-row tile.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [13, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%a: tensor<4x7x56x96xf16>, %b: tensor<96x64xf16>) -> tensor<4x7x56x64xf16> {
     %0 = brrr.matmul %a, %b : tensor<4x7x56x96xf16>, tensor<96x64xf16> -> tensor<4x7x56x64xf16>

@@ -8,8 +8,8 @@
 // transpose with its exp) launch normally: they neither wait nor carry
 // brrr.programmatic.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4, grid = [1, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<8x64xf32>) -> tensor<64x8xf32> {
     %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x64xf32>
@@ -27,8 +27,8 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // else. Here BERT's MLP at 128 tokens: 96 blocks (48 tiles of 128 x 64
 // split over clusters of 2), then 96 (12 tiles over 8).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 2>
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 2, grid = [96, 1, 1]>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8, grid = [96, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<128x768xf16>, %w1: tensor<768x3072xf16>, %w2: tensor<3072x768xf16>) -> tensor<128x768xf16> {
     %0 = brrr.matmul %x, %w1 : tensor<128x768xf16>, tensor<768x3072xf16> -> tensor<128x3072xf16>
@@ -44,8 +44,8 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // (several waves; 512 deep, too shallow to overlap its epilogue) and the
 // second follows it, so both launch normally.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [128, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<4096x512xf16>, %w1: tensor<512x3072xf16>, %w2: tensor<3072x512xf16>) -> tensor<4096x512xf16> {
     %0 = brrr.matmul %x, %w1 : tensor<4096x512xf16>, tensor<512x3072xf16> -> tensor<4096x3072xf16>
@@ -60,7 +60,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // griddepcontrol needs sm_90: an sm_80 module, or one without a target,
 // launches plainly.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
     %0 = brrr.cos %x : tensor<1024xf32>
@@ -71,7 +71,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, m
 // -----
 
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = brrr.cos %x : tensor<1024xf32>
   return %0 : tensor<1024xf32>

@@ -8,7 +8,7 @@
 // warp shuffles and the planned scratch in dynamic shared memory (4 warps:
 // 16 bytes each; the sum's scratch at byte 16, float 4).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, vector = 8, grid = [64, 1, 1]>
 func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<64x4096xf16>
   return %0 : tensor<64x4096xf16>
@@ -18,7 +18,7 @@ func.func @main(%x: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
 
 // A ragged row (999 columns) uses scalar lanes masked past the end.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, grid = [3, 1, 1]>
 func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32> {
   %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<3x999xf32>, tensor<999xf32>) -> tensor<3x999xf32>
   return %0 : tensor<3x999xf32>
@@ -28,7 +28,7 @@ func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32>
 
 // A trailing reduction writes one value per row from thread 0.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, grid = [16, 1, 1]>
 func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
   %0 = brrr.reduce max %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf16> -> tensor<2x8x1x1xf16>
   return %0 : tensor<2x8x1x1xf16>
@@ -39,7 +39,7 @@ func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
 // A reduction over a leading axis: one thread per output element (8*7 = 56
 // of a 256-thread block) walks the 2 reduced elements, 56 apart.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, grid = [1, 1, 1]>
 func.func @main(%x: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
   %0 = brrr.reduce mean %x {axes = array<i64: 0>, keepdims = false} : tensor<2x8x7xf16> -> tensor<8x7xf16>
   return %0 : tensor<8x7xf16>
@@ -49,7 +49,7 @@ func.func @main(%x: tensor<2x8x7xf16>) -> tensor<8x7xf16> {
 
 // Integer reductions take the signed combiner of their element type.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, grid = [1, 1, 1]>
 func.func @main(%x: tensor<5x6xi64>) -> tensor<5xi64> {
   %0 = brrr.reduce max %x {axes = array<i64: 1>, keepdims = false} : tensor<5x6xi64> -> tensor<5xi64>
   return %0 : tensor<5xi64>
@@ -62,7 +62,7 @@ func.func @main(%x: tensor<5x6xi64>) -> tensor<5xi64> {
 // tree through the shared slots (widths 128 down to 1, a barrier after
 // each) and thread 0 stores the sum.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256], grid = [1, 1, 1]>
 func.func @main(%x: tensor<3x1001xi32>) -> tensor<i32> {
   %0 = brrr.reduce sum %x {axes = array<i64: 0, 1>, keepdims = false} : tensor<3x1001xi32> -> tensor<i32>
   return %0 : tensor<i32>
@@ -78,7 +78,7 @@ func.func @main(%x: tensor<3x1001xi32>) -> tensor<i32> {
 // first stores' one) and the 8 threads of group 0 divide and store their
 // vectors.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 800, tile = [8, 100], vector = 8, grid = [2, 1, 1]>
 func.func @main(%x: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
   %0 = brrr.reduce mean %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<2x10x10x64xf16> -> tensor<2x1x1x64xf16>
   return %0 : tensor<2x1x1x64xf16>
@@ -90,8 +90,8 @@ func.func @main(%x: tensor<2x10x10x64xf16>) -> tensor<2x1x1x64xf16> {
 // scales each element by rsqrt and the weight. A layer norm over the same
 // row reduces twice.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8>
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8, grid = [16, 1, 1]>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8, grid = [16, 1, 1]>
 func.func @main(%x: tensor<16x2048xf16>, %g: tensor<2048xf16>) -> (tensor<16x2048xf16>, tensor<16x2048xf16>) {
   %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-06 : f64, rms} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
   %1 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-06 : f64} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>

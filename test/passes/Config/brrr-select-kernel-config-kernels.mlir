@@ -6,7 +6,7 @@
 // One gpu.func per fusion; the fusion records its kernel and launch shape.
 // Same-shaped f32 operands move as 16-byte vectors (4 lanes per thread).
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = brrr.cos %x : tensor<1024xf32>
   %1 = brrr.sin %0 : tensor<1024xf32>
@@ -20,8 +20,8 @@ func.func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // one that broadcasts along the row as one element for all lanes; a ragged
 // size falls back to 1 lane.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [1, 1, 1]>
 func.func @main(%x: tensor<4x64xf16>, %b: tensor<64xf16>, %c: tensor<4x1xf16>, %r: tensor<7xf32>) -> (tensor<4x64xf16>, tensor<7xf32>) {
   %0 = brrr.add %x, %b : tensor<4x64xf16>, tensor<64xf16> -> tensor<4x64xf16>
   %1 = brrr.mul %0, %c : tensor<4x64xf16>, tensor<4x1xf16> -> tensor<4x64xf16>
@@ -35,7 +35,7 @@ func.func @main(%x: tensor<4x64xf16>, %b: tensor<64xf16>, %c: tensor<4x1xf16>, %
 // kernel's in 32 bits, as every tensor fits; input strides 4 and 1,
 // swapped), the same-shaped input by one vector.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<8x4xf32> -> tensor<4x8xf32>
   %s = brrr.add %t, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
@@ -52,7 +52,7 @@ func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // the concatenation (its halves are whole vectors), so both reads are one
 // 16-byte load, the rotated one in a branch per half.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
 func.func @main(%p: tensor<2x16x64xf16>, %cos: tensor<16x32xf16>, %sin: tensor<16x32xf16>) -> tensor<2x2x16x32xf16> {
   %v = brrr.reshape %p : tensor<2x16x64xf16> -> tensor<2x16x2x32xf16>
   %q = brrr.transpose %v {perm = array<i64: 0, 2, 1, 3>} : tensor<2x16x2x32xf16> -> tensor<2x2x16x32xf16>
@@ -72,8 +72,8 @@ func.func @main(%p: tensor<2x16x64xf16>, %cos: tensor<16x32xf16>, %sin: tensor<1
 // picks its part alone, and a constant pad selects its fill for the lanes
 // outside its input.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
 func.func @main(%x: tensor<4x12xf16>, %y: tensor<4x20xf16>, %z: tensor<4x28xf16>) -> (tensor<4x32xf16>, tensor<4x32xf16>) {
   %c = brrr.concat %x, %y {axis = 1 : i64} : (tensor<4x12xf16>, tensor<4x20xf16>) -> tensor<4x32xf16>
   %r = brrr.relu %c : tensor<4x32xf16>
@@ -89,9 +89,9 @@ func.func @main(%x: tensor<4x12xf16>, %y: tensor<4x20xf16>, %z: tensor<4x28xf16>
 // polynomial and exp2; at most one f16 ulp from the correctly rounded
 // GELU) and picks 1 - tail or tail by the sign, without a branch.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
 func.func @main(%x: tensor<64xf32>, %h: tensor<64xf16>, %g: tensor<64xbf16>) -> (tensor<64xf32>, tensor<64xf16>, tensor<64xbf16>) {
   %0 = brrr.gelu none %x : tensor<64xf32>
   %1 = brrr.gelu none %h : tensor<64xf16>

@@ -17,9 +17,9 @@
 // (4 f32, 8 f16), narrowed until they divide the element count (999 f16
 // elements: 1).
 // CHECK-LABEL: func.func @PointwiseVectorWidths
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [4, 1, 1]>
 // BADPIN: matmul-tile takes m,n,stages; got 2 values
 func.func @PointwiseVectorWidths(%x: tensor<1024xf32>, %h: tensor<1024xf16>, %o: tensor<999xf16>) -> (tensor<1024xf32>, tensor<1024xf16>, tensor<999xf16>) {
   %0 = brrr.exp %x : tensor<1024xf32>
@@ -34,9 +34,9 @@ func.func @PointwiseVectorWidths(%x: tensor<1024xf32>, %h: tensor<1024xf16>, %o:
 // holds 1056 blocks (4M f32 elements; 8M f16); two where the body calls sin
 // or cos (their slow path's registers).
 // CHECK-LABEL: func.func @VectorsPerThread
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [4], vector = 4>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [2], vector = 8>
-// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [4], vector = 4, grid = [1056, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, tile = [2], vector = 8, grid = [2112, 1, 1]>
+// CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [4220, 1, 1]>
 func.func @VectorsPerThread(%x: tensor<4096x1056xf32>, %h: tensor<8192x1056xf16>, %s: tensor<4096x1055xf32>) -> (tensor<4096x1056xf32>, tensor<8192x1056xf16>, tensor<4096x1055xf32>) {
   %0 = brrr.exp %x : tensor<4096x1056xf32>
   %1 = brrr.cos %h : tensor<8192x1056xf16>
@@ -49,7 +49,7 @@ func.func @VectorsPerThread(%x: tensor<4096x1056xf32>, %h: tensor<8192x1056xf16>
 // Row kernels: the block size and vector width of the register-resident
 // row (4096 f32: 256 threads of 4-wide vectors).
 // CHECK-LABEL: func.func @RowGeometry
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4, grid = [2, 1, 1]>
 func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x4096xf32>
   return %0 : tensor<2x4096xf32>
@@ -60,8 +60,8 @@ func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // block; 17 f32 columns (17 one-wide vectors) stay one row a block of one
 // warp.
 // CHECK-LABEL: func.func @PackedRows
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8>
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8, grid = [392, 1, 1]>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, grid = [5, 1, 1]>
 func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96xf16>, %y: tensor<5x17xf32>) -> (tensor<3136x96xf16>, tensor<5x17xf32>) {
   %0 = brrr.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-6 : f64} : (tensor<3136x96xf16>, tensor<96xf16>, tensor<96xf16>) -> tensor<3136x96xf16>
   %1 = brrr.softmax %y {axis = 1 : i64} : tensor<5x17xf32>
@@ -89,23 +89,23 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // is by default for this product (768 deep, no epilogue; see
 // @OverlapByDefault).
 // CHECK-LABEL: func.func @WgmmaTiles
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2, grid = [8, 1, 1]>
 // PINNED-LABEL: func.func @WgmmaTiles
-// PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
-// PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
+// PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = [4, 1, 1]>
+// PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = [768, 1, 1]>
 // PERSIST-LABEL: func.func @WgmmaTiles
-// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
-// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2, grid = [8, 1, 1]>
 // PINGPONG-LABEL: func.func @WgmmaTiles
-// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
-// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
+// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, schedule = pingpong, grid = [132, 1, 1]>
+// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2, grid = [8, 1, 1]>
 // OVERLAP-LABEL: func.func @WgmmaTiles
-// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
-// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2>
+// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2, grid = [8, 1, 1]>
 // PINNEDPERSIST-LABEL: func.func @WgmmaTiles
-// PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = 132, epilogue = 128>
-// PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
+// PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
+// PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = [4, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @WgmmaTiles(%a: tensor<4096x768xf16>, %b: tensor<768x3072xf16>, %c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> (tensor<4096x3072xf16>, tensor<256x256xf16>) {
     %0 = brrr.matmul %a, %b : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
@@ -122,11 +122,11 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // full); 4096 x 3072 stays at 256 (384 tiles, three full waves). The last
 // two outnumber the multiprocessors and run overlapped.
 // CHECK-LABEL: func.func @WgmmaTileWidths
-// CHECK: tile = [128, 192, 64], stages = 4>
+// CHECK: tile = [128, 192, 64], stages = 4, grid = [128, 1, 1]>
 // CHECK-SAME: -> tensor<4096x768xf16>
-// CHECK: tile = [128, 192, 64], stages = 4, grid = 132, epilogue = 192, schedule = overlapped>
+// CHECK: tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK-SAME: -> tensor<4096x2304xf16>
-// CHECK: tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
+// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK-SAME: -> tensor<4096x3072xf16>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @WgmmaTileWidths(%a: tensor<4096x768xf16>, %b: tensor<768x768xf16>, %c: tensor<768x2304xf16>, %d: tensor<768x3072xf16>) -> (tensor<4096x768xf16>, tensor<4096x2304xf16>, tensor<4096x3072xf16>) {
@@ -145,12 +145,12 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // epilogue; a GELU epilogue 768 deep (the epilogue warps would fall behind
 // the consumers) and a 512-deep product keep one block per tile.
 // CHECK-LABEL: func.func @OverlapByDefault
-// CHECK: tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
-// CHECK: tile = [128, 256, 64], stages = 4>
+// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK: tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
 // CHECK: brrr.erf
-// CHECK: tile = [128, 256, 64], stages = 4>
+// CHECK: tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
 // CHECK-SAME: -> tensor<4096x3072xf16>
-// CHECK: schedule = overlapped>
+// CHECK: schedule = overlapped, grid = [132, 1, 1]>
 // CHECK: brrr.erf
 // CHECK-SAME: tensor<4096x3072xf16>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
@@ -181,19 +181,19 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // one) and 4096 rows keep their wide tiles, whole. A pinned tile keeps its
 // width and is split all the same; `persistent` changes nothing here.
 // CHECK-LABEL: func.func @ClusterSplits
-// CHECK: tile = [128, 64, 64], stages = 6, cluster = 8>
-// CHECK: tile = [128, 64, 64], stages = 6, cluster = 2>
-// CHECK: tile = [128, 64, 64], stages = 6>
-// CHECK: tile = [128, 128, 64], stages = 4>
-// CHECK: tile = [128, 192, 64], stages = 4>
+// CHECK: tile = [128, 64, 64], stages = 6, cluster = 8, grid = [96, 1, 1]>
+// CHECK: tile = [128, 64, 64], stages = 6, cluster = 2, grid = [96, 1, 1]>
+// CHECK: tile = [128, 64, 64], stages = 6, grid = [96, 1, 1]>
+// CHECK: tile = [128, 128, 64], stages = 4, grid = [72, 1, 1]>
+// CHECK: tile = [128, 192, 64], stages = 4, grid = [128, 1, 1]>
 // PINNED-LABEL: func.func @ClusterSplits
-// PINNED: tile = [128, 128, 64], stages = 3, cluster = 8>
+// PINNED: tile = [128, 128, 64], stages = 3, cluster = 8, grid = [48, 1, 1]>
 // PERSIST-LABEL: func.func @ClusterSplits
-// PERSIST: tile = [128, 64, 64], stages = 6, cluster = 8>
-// PERSIST: tile = [128, 64, 64], stages = 6, cluster = 2>
-// PERSIST: tile = [128, 64, 64], stages = 6>
-// PERSIST: tile = [128, 128, 64], stages = 4>
-// PERSIST: tile = [128, 192, 64], stages = 4>
+// PERSIST: tile = [128, 64, 64], stages = 6, cluster = 8, grid = [96, 1, 1]>
+// PERSIST: tile = [128, 64, 64], stages = 6, cluster = 2, grid = [96, 1, 1]>
+// PERSIST: tile = [128, 64, 64], stages = 6, grid = [96, 1, 1]>
+// PERSIST: tile = [128, 128, 64], stages = 4, grid = [72, 1, 1]>
+// PERSIST: tile = [128, 192, 64], stages = 4, grid = [128, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ClusterSplits(%x: tensor<128x3072xf16>, %w: tensor<3072x768xf16>, %m: tensor<512x768xf16>, %w2: tensor<768x768xf16>, %h: tensor<500x768xf16>, %w3: tensor<768x1536xf16>, %w4: tensor<768x2304xf16>, %big: tensor<4096x768xf16>)
       -> (tensor<128x768xf16>, tensor<512x768xf16>, tensor<500x1536xf16>, tensor<512x2304xf16>, tensor<4096x768xf16>) {
@@ -213,8 +213,8 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // (120 blocks); 128 x 3072 -> 2048 (32 tiles of 64) cannot, nor its 16
 // tiles of 128 over 8, so it keeps 128-wide tiles over 4 (64 blocks).
 // CHECK-LABEL: func.func @ClusterWave
-// CHECK: tile = [128, 64, 64], stages = 6, cluster = 4>
-// CHECK: tile = [128, 128, 64], stages = 4, cluster = 4>
+// CHECK: tile = [128, 64, 64], stages = 6, cluster = 4, grid = [120, 1, 1]>
+// CHECK: tile = [128, 128, 64], stages = 4, cluster = 4, grid = [64, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ClusterWave(%x: tensor<128x3072xf16>, %w: tensor<3072x1920xf16>, %v: tensor<3072x2048xf16>) -> (tensor<128x1920xf16>, tensor<128x2048xf16>) {
     %0 = brrr.matmul %x, %w : tensor<128x3072xf16>, tensor<3072x1920xf16> -> tensor<128x1920xf16>
@@ -228,7 +228,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // A tighter shared-memory limit leaves fewer wgmma stages: (100000 - 1088)
 // / 32768 = 3 (128 tiles of 128 x 128: 64 columns would take two waves).
 // CHECK-LABEL: func.func @WgmmaStagesFitTheLimit
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = [128, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>, brrr.shared_memory_limit = 100000 : i64} {
   func.func @WgmmaStagesFitTheLimit(%c: tensor<8192x64xf16>, %d: tensor<64x256xf16>) -> tensor<8192x256xf16> {
     %0 = brrr.matmul %c, %d : tensor<8192x64xf16>, tensor<64x256xf16> -> tensor<8192x256xf16>
@@ -241,7 +241,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // On sm_80 the same product runs the staged mma_sync tile (3 stages);
 // without a target too, in the 2 stages 48 KiB hold.
 // CHECK-LABEL: func.func @MmaSyncOnAmpere
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = [2, 2, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @MmaSyncOnAmpere(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> tensor<256x256xf16> {
     %0 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
@@ -252,7 +252,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, m
 // -----
 
 // CHECK-LABEL: func.func @MmaSyncWithoutTarget
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 2>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 2, grid = [2, 2, 1]>
 func.func @MmaSyncWithoutTarget(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) -> tensor<256x256xf16> {
   %0 = brrr.matmul %c, %d : tensor<256x64xf16>, tensor<64x256xf16> -> tensor<256x256xf16>
   return %0 : tensor<256x256xf16>
@@ -269,16 +269,16 @@ func.func @MmaSyncWithoutTarget(%c: tensor<256x64xf16>, %d: tensor<64x256xf16>) 
 // 16-byte chunks run the untiled warp_mma body, even on sm_90a.
 // The pin (16-bit tiles) leaves them all alone.
 // CHECK-LABEL: func.func @UntiledBodies
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 4>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 256, tile = [128, 128, 32], stages = 3>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 16], stages = 3>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, grid = [1, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [8, 4, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 4, grid = [1, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 256, tile = [128, 128, 32], stages = 3, grid = [16, 16, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3, grid = [4, 34, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 64, 32], stages = 3, grid = [1, 132, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 16], stages = 3, grid = [2, 4, 1]>
 // PINNED-LABEL: func.func @UntiledBodies
 // PINNED: body = mma_sync, threads = 128, tile = [64, 64, 32]
-// PINNED: body = warp_mma, threads = 32>
+// PINNED: body = warp_mma, threads = 32, grid = [8, 4, 1]>
 // PINNED: body = mma_sync, threads = 128, tile = [64, 64, 32]
 // PINNED: body = mma_sync, threads = 256, tile = [128, 128, 32]
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
@@ -308,19 +308,19 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // of three 48 KiB stages (four would leave room for 32). With `pingpong`
 // the tile narrows to 128 columns, four stages, the consumers taking turns;
 // with `overlap` the whole tile is staged beside three stages.
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
 // PERSIST-LABEL: func.func @ConvBodies
-// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
-// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
+// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>
+// PERSIST: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
 // PINGPONG-LABEL: func.func @ConvBodies
-// PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
-// PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128, schedule = pingpong>
+// PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>
+// PINGPONG: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, schedule = pingpong, grid = [132, 1, 1]>
 // OVERLAP-LABEL: func.func @ConvBodies
-// OVERLAP: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4>
-// OVERLAP: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// OVERLAP: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [4, 1, 1]>
+// OVERLAP: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [8, 476, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [1, 4, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ConvBodies(%x: tensor<2x14x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>, %y: tensor<32x56x56x64xf16>, %w2: tensor<1x1x256x64xf16>, %xn: tensor<1x8x10x10xf16>, %kn: tensor<8x8x3x3xf16>) -> (tensor<2x14x14x64xf16>, tensor<32x56x56x256xf16>, tensor<2x272x14x64xf16>, tensor<1x8x8x8xf16>) {
     %0 = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x14x14x64xf16>, tensor<3x3x64x64xf16>, tensor<64xf16>) -> tensor<2x14x14x64xf16>
@@ -342,10 +342,10 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // warp_mma.
 // CHECK-LABEL: func.func @GroupedConvBodies
 // Their tiles (counted over the groups) walk 132 blocks.
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = 132, epilogue = 128>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [4, 392, 16]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [8, 392, 8]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @GroupedConvBodies(%x: tensor<32x14x14x512xf16>, %w: tensor<3x3x4096x64xf16>, %w3: tensor<3x3x3072x64xf16>, %w32: tensor<3x3x512x32xf16>, %w64: tensor<3x3x512x64xf16>) -> (tensor<32x14x14x4096xf16>, tensor<32x14x14x3072xf16>, tensor<32x14x14x512xf16>, tensor<32x14x14x512xf16>) {
     %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x4096x64xf16>) -> tensor<32x14x14x4096xf16>
@@ -365,10 +365,10 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // groups) and one with enough tiles (batch 32 at 14 x 14: 98 tiles of 256)
 // stay whole and wide.
 // CHECK-LABEL: func.func @ConvClusterSplits
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8, grid = [64, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [4, 1, 1]>
 // CHECK-SAME: -> tensor<1x7x7x512xf16>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = [98, 1, 1]>
 // CHECK-SAME: -> tensor<32x14x14x512xf16>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @ConvClusterSplits(%x: tensor<1x7x7x512xf16>, %w: tensor<3x3x512x512xf16>, %wg: tensor<3x3x512x256xf16>, %xb: tensor<32x14x14x512xf16>) -> (tensor<1x7x7x512xf16>, tensor<1x7x7x512xf16>, tensor<32x14x14x512xf16>) {
@@ -388,16 +388,16 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // group) or 8-channel groups read one channel a thread. 16-channel groups
 // are a product again (the untiled Tensor Core body).
 // CHECK-LABEL: func.func @DirectConvs
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 4>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 2>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 2, grid = [1, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, grid = [3, 1, 1]>
 // CHECK-SAME: -> tensor<1x24x5x5xf32>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, grid = [5, 1, 1]>
 // CHECK-SAME: -> tensor<1x5x5x48xf16>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, grid = [2, 1, 1]>
 // CHECK-SAME: -> tensor<1x5x5x16xf16>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [1, 2, 2]>
 // CHECK-SAME: -> tensor<1x5x5x16xf16>
 func.func @DirectConvs(%x: tensor<1x5x5x24xf16>, %w: tensor<3x3x24x1xf16>, %xb: tensor<1x5x5x12xbf16>, %wb: tensor<3x3x12x1xbf16>, %x6: tensor<1x5x5x6xf16>, %w6: tensor<3x3x6x1xf16>, %xf: tensor<1x24x5x5xf32>, %wf: tensor<24x1x3x3xf32>, %wm: tensor<3x3x48x1xf16>, %x32: tensor<1x5x5x32xf16>, %w8: tensor<1x1x16x8xf16>, %w16: tensor<1x1x16x16xf16>) -> (tensor<1x5x5x24xf16>, tensor<1x5x5x12xbf16>, tensor<1x5x5x6xf16>, tensor<1x24x5x5xf32>, tensor<1x5x5x48xf16>, tensor<1x5x5x16xf16>, tensor<1x5x5x16xf16>) {
   %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 24 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x5x5x24xf16>, tensor<3x3x24x1xf16>) -> tensor<1x5x5x24xf16>
@@ -415,8 +415,8 @@ func.func @DirectConvs(%x: tensor<1x5x5x24xf16>, %w: tensor<3x3x24x1xf16>, %xb: 
 // Under --precision=tf32 (the module's brrr.precision) f32 products
 // multiply once in tf32; 16-bit products are not affected.
 // CHECK-LABEL: func.func @Tf32Products
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2, precision = tf32>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 2, precision = tf32, grid = [1, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [8, 4, 1]>
 module attributes {brrr.precision = "tf32"} {
   func.func @Tf32Products(%a: tensor<64x64xf32>, %h: tensor<64x50xf16>, %w: tensor<50x64xf16>) -> (tensor<64x64xf32>, tensor<64x64xf16>) {
     %0 = brrr.matmul %a, %a : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
@@ -429,7 +429,7 @@ module attributes {brrr.precision = "tf32"} {
 
 // A config already on a fusion is kept.
 // CHECK-LABEL: func.func @ExistingConfigIsKept
-// CHECK: brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>
+// CHECK: brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4, grid = [2, 1, 1]>
 func.func @ExistingConfigIsKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   %0 = brrr.fusion row(%x) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 1024, vector = 4>} : (tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   ^bb0(%a: tensor<2x4096xf32>):
@@ -450,15 +450,15 @@ func.func @ExistingConfigIsKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // 8), up to 32 lanes of them, and as many groups as fill 1024 threads but
 // not the rows. Few rows (8), or 65536 outputs, stay one thread each.
 // CHECK-LABEL: func.func @ReduceCooperation
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256]>
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [3, 341]>
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [32, 32], vector = 4>
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 704, tile = [7, 100]>
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [8, 128], vector = 8>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256], grid = [1, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256], grid = [3, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [3, 341], grid = [1, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [32, 32], vector = 4, grid = [32, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 704, tile = [7, 100], grid = [1, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [8, 128], vector = 8, grid = [32, 1, 1]>
 // CHECK-SAME: tensor<32x1x1x64xf16>
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
-// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, grid = [1, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256, grid = [256, 1, 1]>
 func.func @ReduceCooperation(%a: tensor<128x512xi64>, %r: tensor<4096x3x2xf32>, %b: tensor<4096x3xf32>, %c: tensor<512x4096xf32>, %d: tensor<100x7xi32>, %n: tensor<32x56x56x64xf16>, %few: tensor<8x64xf32>, %many: tensor<128x65536xf32>)
     -> (tensor<i64>, tensor<3xf32>, tensor<3xf32>, tensor<4096xf32>, tensor<7xi32>, tensor<32x1x1x64xf16>, tensor<64xf32>, tensor<65536xf32>) {
   %0 = brrr.reduce max %a {axes = array<i64: 0, 1>, keepdims = false} : tensor<128x512xi64> -> tensor<i64>
@@ -478,8 +478,8 @@ func.func @ReduceCooperation(%a: tensor<128x512xi64>, %r: tensor<4096x3x2xf32>, 
 // through two buffers, whatever the shape (test/gpu/NOTES.md has the
 // sweep); the pinned tile replaces it.
 // CHECK-LABEL: func.func @AttentionTile
-// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>
-// ATTENTIONPIN: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 64, tile = [64, 128], stages = 2>
+// CHECK: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2, grid = [8, 12, 1]>
+// ATTENTIONPIN: brrr.fusion attention{{.*}}brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 64, tile = [64, 128], stages = 2, grid = [8, 12, 1]>
 func.func @AttentionTile(%q: tensor<1x12x512x64xf16>, %k: tensor<1x12x512x64xf16>, %v: tensor<1x12x512x64xf16>) -> tensor<1x12x512x64xf16> {
   %0 = brrr.attention %q, %k, %v {causal, scale = 0.125 : f64} : tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16>, tensor<1x12x512x64xf16> -> tensor<1x12x512x64xf16>
   return %0 : tensor<1x12x512x64xf16>
@@ -493,10 +493,10 @@ func.func @AttentionTile(%q: tensor<1x12x512x64xf16>, %k: tensor<1x12x512x64xf16
 // 48640, where 4 would make 25600); else 1 (batch 1 at 14 x 14 x 384: 2688
 // or 4704 threads). A window of more than 64 taps keeps one pixel a thread.
 // CHECK-LABEL: func.func @DirectConvPixels
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [2], vector = 8>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4], vector = 8, grid = [1176, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [2], vector = 8, grid = [190, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8, grid = [37, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, vector = 8, grid = [4704, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @DirectConvPixels(%a: tensor<32x56x56x96xf16>, %wa: tensor<7x7x96x1xf16>, %b: tensor<8x40x37x64xbf16>, %wb: tensor<5x5x64x1xbf16>, %c: tensor<1x14x14x384xf16>, %wc: tensor<7x7x384x1xf16>, %wd: tensor<9x9x96x1xf16>) -> (tensor<32x56x56x96xf16>, tensor<8x40x37x64xbf16>, tensor<1x14x14x384xf16>, tensor<32x56x56x96xf16>) {
     %0 = brrr.conv2d %a, %wa {channels_last, dilations = array<i64: 1, 1>, groups = 96 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<32x56x56x96xf16>, tensor<7x7x96x1xf16>) -> tensor<32x56x56x96xf16>
@@ -515,8 +515,8 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // elements one. A transpose through shared tiles, and a gather, keep one
 // thread per element and no config.
 // MOVE-LABEL: func.func @MovementVectors
-// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8>
-// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256>
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>
 // MOVE: brrr.fusion movement
 // MOVE-NOT: brrr.config
 // MOVE-SAME: tensor<2x10x10x64xf16>

@@ -5,7 +5,7 @@
 // the sum each need 8 floats of scratch, alive in overlapping phases, so
 // they get separate bytes: 64 in all.
 // CHECK-LABEL: func.func @SoftmaxScratchPerReduction
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = reduction, offset = 0, bytes = 32>, #brrr.buffer<role = reduction, index = 1, offset = 32, bytes = 32>], bytes = 64>}
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 256, vector = 4, grid = [2, 1, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = reduction, offset = 0, bytes = 32>, #brrr.buffer<role = reduction, index = 1, offset = 32, bytes = 32>], bytes = 64>}
 func.func @SoftmaxScratchPerReduction(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x4096xf32>
   return %0 : tensor<2x4096xf32>
@@ -17,8 +17,8 @@ func.func @SoftmaxScratchPerReduction(%x: tensor<2x4096xf32>) -> tensor<2x4096xf
 // neither do packed rows (8 lanes a row of 64 f16, 16 rows a block), which
 // reduce within their lanes.
 // CHECK-LABEL: func.func @OneWarpRowNeedsNoSharedMemory
-// CHECK: brrr.fusion row{{.*}}threads = 32, vector = 8>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
-// CHECK: brrr.fusion row{{.*}}threads = 128, tile = [16, 8], vector = 8>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
+// CHECK: brrr.fusion row{{.*}}threads = 32, vector = 8, grid = [2, 1, 1]>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
+// CHECK: brrr.fusion row{{.*}}threads = 128, tile = [16, 8], vector = 8, grid = [1, 1, 1]>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
 func.func @OneWarpRowNeedsNoSharedMemory(%x: tensor<2x512xf16>, %y: tensor<2x64xf16>) -> (tensor<2x512xf16>, tensor<2x64xf16>) {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x512xf16>
   %1 = brrr.softmax %y {axis = 1 : i64} : tensor<2x64xf16>
@@ -58,7 +58,7 @@ func.func @ChosenThreadsAreKept(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // rows of 128 + 8: 8704 bytes) through 3 buffer pairs, all alive for the
 // whole kernel.
 // CHECK-LABEL: func.func @StagedMatmulBuffers
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 10240>, #brrr.buffer<role = b, offset = 30720, bytes = 8704>, #brrr.buffer<role = a, index = 1, offset = 10240, bytes = 10240>, #brrr.buffer<role = b, index = 1, offset = 39424, bytes = 8704>, #brrr.buffer<role = a, index = 2, offset = 20480, bytes = 10240>, #brrr.buffer<role = b, index = 2, offset = 48128, bytes = 8704>], bytes = 56832>}
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, grid = [2, 2, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 10240>, #brrr.buffer<role = b, offset = 30720, bytes = 8704>, #brrr.buffer<role = a, index = 1, offset = 10240, bytes = 10240>, #brrr.buffer<role = b, index = 1, offset = 39424, bytes = 8704>, #brrr.buffer<role = a, index = 2, offset = 20480, bytes = 10240>, #brrr.buffer<role = b, index = 2, offset = 48128, bytes = 8704>], bytes = 56832>}
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
   func.func @StagedMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
     %0 = brrr.fusion matmul(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
@@ -80,7 +80,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, m
 // 1024 bytes to align the base. The f32 epilogue staging (128 rows of 128
 // + 8 floats) lives after the main loop, over the slices.
 // CHECK-LABEL: func.func @WgmmaMatmulBuffers
-// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 16384>, #brrr.buffer<role = b, offset = 16384, bytes = 16384>
+// CHECK: brrr.fusion matmul{{.*}}brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [4, 1, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 16384>, #brrr.buffer<role = b, offset = 16384, bytes = 16384>
 // CHECK-SAME: #brrr.buffer<role = b, index = 3, offset = 114688, bytes = 16384>, #brrr.buffer<role = barriers, offset = 131072, bytes = 64>, #brrr.buffer<role = epilogue, offset = 0, bytes = 69632>], bytes = 132160>}
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @WgmmaMatmulBuffers(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
@@ -103,11 +103,11 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // stages 128 columns at a time, 128 x (128 + 8) floats in bytes of their
 // own (the stages' are busy with the next tile's slices meanwhile).
 // CHECK-LABEL: func.func @WgmmaWideTile
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 256, schedule = overlapped>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK-SAME: #brrr.buffer<role = barriers, offset = 215040, bytes = 64>
 // CHECK-SAME: #brrr.buffer<role = epilogue, offset = 0, bytes = 67584>], bytes = 216128>}
 // PERSIST-LABEL: func.func @WgmmaWideTile
-// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, grid = 132, epilogue = 128>
+// PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
 // PERSIST-SAME: #brrr.buffer<role = b, index = 2, offset = 135168, bytes = 32768>
 // PERSIST-SAME: #brrr.buffer<role = epilogue, offset = 0, bytes = 69632>], bytes = 218160>}
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
@@ -144,7 +144,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // Without a target the budget is 48 KiB: the same product is staged in 2
 // buffer pairs (37888 bytes), not 3.
 // CHECK-LABEL: func.func @StagesFitTheBudget
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 2>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 2, grid = [2, 2, 1]>
 // CHECK-SAME: bytes = 37888>}
 func.func @StagesFitTheBudget(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) -> tensor<256x256xf16> {
   %0 = brrr.fusion matmul(%a, %b) : (tensor<256x64xf16>, tensor<64x256xf16>) -> tensor<256x256xf16> {
@@ -162,7 +162,7 @@ func.func @StagesFitTheBudget(%a: tensor<256x64xf16>, %b: tensor<64x256xf16>) ->
 // a target. Rows that are not whole 16-byte chunks (N = 30) keep the
 // untiled body: no tile, no staging.
 // CHECK-LABEL: func.func @UnstagedMatmuls
-// CHECK: brrr.fusion matmul{{.*}}tile = [64, 64, 32], stages = 2>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 9216>, #brrr.buffer<role = b, offset = 9216, bytes = 9216>, #brrr.buffer<role = a, index = 1, offset = 18432, bytes = 9216>, #brrr.buffer<role = b, index = 1, offset = 27648, bytes = 9216>], bytes = 36864>}
+// CHECK: brrr.fusion matmul{{.*}}tile = [64, 64, 32], stages = 2, grid = [1, 1, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = a, offset = 0, bytes = 9216>, #brrr.buffer<role = b, offset = 9216, bytes = 9216>, #brrr.buffer<role = a, index = 1, offset = 18432, bytes = 9216>, #brrr.buffer<role = b, index = 1, offset = 27648, bytes = 9216>], bytes = 36864>}
 // CHECK: brrr.fusion matmul{{.*}}brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
 func.func @UnstagedMatmuls(%a: tensor<64x64xf32>, %h: tensor<64x64xf16>, %w: tensor<64x30xf16>) -> (tensor<64x64xf32>, tensor<64x30xf16>) {
   %0 = brrr.fusion matmul(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
@@ -185,8 +185,8 @@ func.func @UnstagedMatmuls(%a: tensor<64x64xf32>, %h: tensor<64x64xf16>, %w: ten
 // 16-byte vector held in a type up to twice as wide); a thread-per-output
 // one needs no shared memory.
 // CHECK-LABEL: func.func @CooperativeReducePartials
-// CHECK: brrr.fusion reduce{{.*}}tile = [256]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = partials, offset = 0, bytes = 2048>], bytes = 2048>}
-// CHECK: brrr.fusion reduce{{.*}}tile = [7, 100]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = partials, offset = 0, bytes = 22528>], bytes = 22528>}
+// CHECK: brrr.fusion reduce{{.*}}tile = [256], grid = [1, 1, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = partials, offset = 0, bytes = 2048>], bytes = 2048>}
+// CHECK: brrr.fusion reduce{{.*}}tile = [7, 100], grid = [1, 1, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = partials, offset = 0, bytes = 22528>], bytes = 22528>}
 // CHECK: brrr.fusion reduce{{.*}}brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
 func.func @CooperativeReducePartials(%a: tensor<128x512xi64>, %d: tensor<100x7xi32>, %few: tensor<8x64xf32>) -> (tensor<i64>, tensor<7xi32>, tensor<64xf32>) {
   %0 = brrr.reduce max %a {axes = array<i64: 0, 1>, keepdims = false} : tensor<128x512xi64> -> tensor<i64>
