@@ -393,8 +393,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     where they outnumber the multiprocessors), or with
     `fp8-fast-accumulation` in the Tensor Cores' own accumulation
     (`precision = fast`). Pools: 256 threads, an element a thread, or a
-    16-byte vector of channels-last channels. Data movement other than
-    trees of vectors still sizes itself. Every config records the launch
+    16-byte vector of channels-last channels. Data movement: 256 threads;
+    a tree of vectors `tile = [vectors]` and `vector`, a tiled transpose
+    `tile = [32, 8]`, the rest an element a thread. Every config records the launch
     grid its decisions give (`grid = [x, y, z]` at the largest shape; over
     symbolic extents, `grid_extents`, a map of the module's symbols),
     derived in `passes/Config/Launch.cpp`; code generation launches it and

@@ -55,23 +55,11 @@ struct KernelInfo {
   bool wholeMultiprocessor = false;
   /// A kernel over symbolic extents: its grid (x, y, z) as expressions over
   /// the module's symbols, whose values at the largest shape are `grid`,
-  /// `gridY` and `gridZ` (null for a static grid), and the extents it takes
-  /// as i64 parameters after its buffers, in order.
+  /// `gridY` and `gridZ` (empty for a static grid; both from the config),
+  /// and the extents it takes as i64 parameters after its buffers, in
+  /// order.
   SmallVector<AffineExpr, 3> gridExtents;
   SmallVector<AffineExpr> scalars;
-
-  /// Sets `gridExtents` to the grid with each non-null expression of `x`,
-  /// `y` and `z` in place of that dimension's fixed size; leaves it empty
-  /// (a static grid) where all three are null.
-  void readGridAtRunTime(MLIRContext *ctx, AffineExpr x, AffineExpr y,
-                         AffineExpr z) {
-    if (!x && !y && !z)
-      return;
-    auto orFixed = [&](AffineExpr e, int64_t size) {
-      return e ? e : getAffineConstantExpr(size, ctx);
-    };
-    gridExtents = {orFixed(x, grid), orFixed(y, gridY), orFixed(z, gridZ)};
-  }
 };
 
 /// Emits the pointwise kernel of `fusion` as `gpu.func @name` at the

@@ -47,8 +47,6 @@ using namespace mlir::brrr;
 
 namespace {
 
-constexpr int64_t kBlockSize = 256;
-
 /// Type an element has in memory: i8 for i1, signless integers.
 Type storageType(Type t) {
   if (t.isInteger(1))
@@ -260,16 +258,16 @@ Value mapBack(Emitter &e, Value v, SmallVector<Value> coords, Type elem,
   return value;
 }
 
-/// Tile edge of the shared-memory transpose; 32 x 8 threads move a tile.
-constexpr int64_t kTile = 32, kTileRows = 8;
-
-/// [B][R][S] -> [B][S][R] through a 32 x 33 shared tile per block: reads
+/// [B][R][S] -> [B][S][R] through an edge x (edge + 1) shared tile per
+/// block (the config's tile: [edge, rows], edge x rows threads): reads
 /// along S and writes along R are both coalesced (a thread per element
 /// reads one side with a stride of a whole row otherwise).
 FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
                                          std::array<int64_t, 3> brs,
+                                         KernelConfigAttr config,
                                          OpBuilder &moduleBuilder,
                                          StringRef name) {
+  const int64_t kTile = config.getTile()[0], kTileRows = config.getTile()[1];
   // Over a symbolic outer run, which lies in B (compilesSymbolically): the
   // largest shape's kernel over the actual batches, one grid z each.
   AffineExpr batches;
@@ -282,8 +280,7 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
   Location loc = fusion.getLoc();
   auto [B, R, S] = brs;
   Type elem = storageType(t.getType().getElementType());
-  int64_t tilesS = llvm::divideCeil(S, kTile),
-          tilesR = llvm::divideCeil(R, kTile);
+  int64_t tilesS = llvm::divideCeil(S, kTile);
   // The tile, a static shared array of this kernel.
   auto tileType = LLVM::LLVMArrayType::get(elem, kTile * (kTile + 1));
   std::string tileName = (name + "_tile").str();
@@ -295,7 +292,7 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
                            /*alignment=*/16, /*addrSpace=*/3);
   }
   auto func = createKernel(moduleBuilder, loc, name,
-                           fusion.getInputs().size() + 1, kTile * kTileRows);
+                           fusion.getInputs().size() + 1, config.getThreads());
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   Emitter e{{b, loc}};
@@ -351,12 +348,9 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = tilesS * tilesR;
-  info.gridZ = B;
-  info.block = kTile * kTileRows;
+  info.block = config.getThreads();
   info.bytes = 2 * t.getType().getNumElements() *
                elementBytes(t.getType().getElementType());
-  info.readGridAtRunTime(ctx, {}, {}, batches);
   return info;
 }
 
@@ -378,22 +372,32 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   if (!isTree && ops.size() > 1)
     return fusion.emitOpError("movement kernels hold one op or a tree of "
                               "index maps and concatenations");
-  // A tree with a config (movementVectorWidth) writes vectors of
-  // consecutive elements, read through the tree as a pointwise kernel
-  // reads through data movement.
-  if (fusion->hasAttr(kKernelConfigAttrName)) {
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  // A tree whose config names the vectors a thread computes
+  // (movementVectorWidth) writes vectors of consecutive elements, read
+  // through the tree as a pointwise kernel reads through data movement.
+  if (config->getTile().size() == 1) {
     if (!movementVectorWidth(fusion))
       return fusion.emitOpError("only a tree of index maps and "
-                                "concatenations takes a movement config");
+                                "concatenations moves vectors");
     return emitPointwiseKernel(fusion, moduleBuilder, name);
   }
-  Operation *op = ops.back();
   // A transpose of two groups of dimensions, each at least a tile's edge
-  // long, moves through shared memory (a grid's z is below 2^16).
-  if (auto t = dyn_cast<TransposeOp>(op); t && ops.size() == 1)
-    if (isTiledTranspose(t) && isa<BlockArgument>(t.getInput()))
-      return emitTiledTranspose(fusion, t, *batchedTransposeOf(t),
-                                moduleBuilder, name);
+  // long, moves through shared tiles (a grid's z is below 2^16).
+  if (config->getTile().size() == 2) {
+    if (!isTiledTransposeKernel(fusion))
+      return fusion.emitOpError("only a transpose of two groups of "
+                                "dimensions of at least 32 moves through "
+                                "shared tiles");
+    auto t = cast<TransposeOp>(body.front());
+    return emitTiledTranspose(fusion, t, *batchedTransposeOf(t), *config,
+                              moduleBuilder, name);
+  }
+  Operation *op = ops.back();
+  // Otherwise an element a thread.
+  int64_t blockSize = config->getThreads();
   // Over a symbolic outer run (a tree or a gather that carries it through,
   // compilesSymbolically): the largest shape's kernel, its element count
   // read at run time.
@@ -423,7 +427,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   // then the error record where indices are checked.
   unsigned numBuffers = numInputs + 1;
   auto func =
-      createKernel(moduleBuilder, loc, name, numBuffers, kBlockSize,
+      createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
                    /*numByValue=*/0,
                    /*numScalars=*/(count ? 1 : 0) + (tableExtent ? 1 : 0),
                    /*errorRecord=*/bool(check));
@@ -436,7 +440,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   }
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value lin = e.add(e.mul(bid, kBlockSize), tid);
+  Value lin = e.add(e.mul(bid, blockSize), tid);
   Value end = count ? indexArgument(b, loc, entry, numBuffers) : e.idx(numel);
   Value inRange =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, end);
@@ -592,8 +596,7 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
 
   KernelInfo info;
   info.name = name.str();
-  info.grid = llvm::divideCeil(numel, kBlockSize);
-  info.block = kBlockSize;
+  info.block = blockSize;
   info.flops = 0;
   int64_t width = elementBytes(outType.getElementType());
   info.bytes = 2 * numel * width;
@@ -601,7 +604,6 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     info.scalars = {count};
     if (tableExtent)
       info.scalars.push_back(tableExtent);
-    info.readGridAtRunTime(ctx, count.ceilDiv(kBlockSize), {}, {});
   }
   return info;
 }

@@ -90,7 +90,7 @@ using EmitFn = FailureOr<KernelInfo> (*)(FusionOp, OpBuilder &, StringRef);
 
 /// The emitter of each kernel family and body: one table in place of a
 /// dispatch per family. A row without a body serves all of its family's
-/// kernels, configured or not.
+/// kernels.
 struct Emitter {
   KernelFamily family;
   std::optional<KernelBody> body;
@@ -118,41 +118,36 @@ const Emitter kEmitters[] = {
 /// decisions first).
 FailureOr<KernelInfo> emitKernel(FusionOp fusion, OpBuilder &kb,
                                  const std::string &name) {
-  auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
-  std::optional<KernelBody> body;
-  if (config)
-    body = config.getBody();
+  // Every kernel needs a config: the diagnostic names the pass that
+  // records it.
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
   for (const Emitter &row : kEmitters) {
-    if (row.family != fusion.getKind() || (row.body && row.body != body))
+    if (row.family != fusion.getKind() ||
+        (row.body && row.body != config->getBody()))
       continue;
-    if (config && config.getGrid().empty())
+    ArrayRef<int64_t> grid = config->getGrid();
+    if (grid.empty())
       return fusion.emitOpError("kernel config ")
-             << config << " records no launch grid; run "
+             << *config << " records no launch grid; run "
              << "brrr-select-kernel-config first";
-    if (config && failed(verifyLaunchGrid(fusion, config)))
+    if (failed(verifyLaunchGrid(fusion, *config)))
       return failure();
     FailureOr<KernelInfo> info = row.emit(fusion, kb, name);
-    if (failed(info) || !config)
-      return info;
-    ArrayRef<int64_t> grid = config.getGrid();
-    SmallVector<AffineExpr, 3> extents;
-    if (AffineMapAttr map = config.getGridExtents())
-      llvm::append_range(extents, map.getValue().getResults());
+    if (failed(info))
+      return failure();
     info->grid = grid[0];
     info->gridY = grid[1];
     info->gridZ = grid[2];
-    info->gridExtents = std::move(extents);
+    info->gridExtents.clear();
+    if (AffineMapAttr map = config->getGridExtents())
+      llvm::append_range(info->gridExtents, map.getValue().getResults());
     return info;
-  }
-  // Every family with bodies needs a config: the diagnostic names the pass
-  // that records it.
-  if (!config) {
-    (void)kernelConfigOf(fusion);
-    return failure();
   }
   return fusion.emitOpError("no code generator builds a ")
          << stringifyKernelFamily(fusion.getKind()) << " kernel on the "
-         << stringifyKernelBody(*body) << " body";
+         << stringifyKernelBody(config->getBody()) << " body";
 }
 
 /// Compiles each distinct kernel once: a kernel whose code, attributes

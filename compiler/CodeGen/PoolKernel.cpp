@@ -25,8 +25,6 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// Threads per block of a pool without a config (one element a thread).
-constexpr int64_t kBlock = 256;
 /// Larger windows loop instead of unrolling.
 constexpr int64_t kMaxUnrolledWindow = 64;
 
@@ -79,9 +77,11 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   int64_t cStride = last ? 1 : H * W, pixelStride = last ? C : 1;
   int64_t total = ot.getNumElements();
   // Channels a thread pools: a vector of them channels-last.
-  auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
-  int64_t vec = config ? config.getVector() : 1;
-  int64_t block = config ? config.getThreads() : kBlock;
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  int64_t vec = config->getVector();
+  int64_t block = config->getThreads();
   if (vec > 1 && (!last || C % vec != 0))
     return fusion.emitOpError("a pool of vectors of ")
            << vec << " reads whole vectors of channels-last channels";

@@ -39,8 +39,6 @@ using namespace mlir::brrr;
 
 namespace {
 
-constexpr int64_t kBlock = 256;
-
 /// Rows a split-rows thread has in flight at a time.
 constexpr int64_t kSplitRowsUnroll = 4;
 
@@ -274,13 +272,14 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   for (int64_t d : reduced)
     count *= shape[d];
 
-  // Fusions from before configs existed run one thread per output.
-  auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
   Combination how{red.getKind(), et};
-  if (config && config.getTile().size() == 2)
-    return emitSplitRows(fusion, red, config, how, moduleBuilder, name);
-  bool cooperative = config && !config.getTile().empty();
-  int64_t block = config ? config.getThreads() : kBlock;
+  if (config->getTile().size() == 2)
+    return emitSplitRows(fusion, red, *config, how, moduleBuilder, name);
+  bool cooperative = !config->getTile().empty();
+  int64_t block = config->getThreads();
   int64_t partials = 0;
   if (cooperative) {
     FailureOr<int64_t> offset = sharedOffset(fusion, SharedRole::partials);

@@ -235,9 +235,12 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       `[lanes, groups]` when it splits the rows of `lanes` vectors of
       outputs over `groups` threads each (absent: one thread per output);
       for a direct (depthwise) convolution, `[pixels]`: the outputs along a
-      row one thread computes, each a vector of channels; for a pointwise or
-      movement kernel, `[vectors]`: the vectors one thread computes, all
-      loaded before any is computed (absent: one);
+      row one thread computes, each a vector of channels; for a pointwise
+      kernel or a movement tree of vectors, `[vectors]`: the vectors one
+      thread computes, all loaded before any is computed (absent: one); for
+      a tiled transpose, `[columns, rows]`: the square shared-memory tile's
+      side and the rows of it one pass of the block copies (absent, on a
+      movement kernel: an element a thread);
     - `stages`: shared-memory buffers the k-slices stream through;
     - `vector`: elements per vector access;
     - `cluster`: thread blocks per cluster; for the wgmma body, the blocks

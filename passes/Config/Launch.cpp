@@ -9,6 +9,7 @@
 
 #include "passes/Config/Launch.h"
 #include "passes/Config/Attention.h"
+#include "passes/Config/Movement.h"
 #include "passes/Config/Products.h"
 #include "passes/Config/Rows.h"
 
@@ -24,9 +25,9 @@ struct Grid {
   AffineExpr atRunX, atRunY, atRunZ;
 };
 
-/// A pointwise kernel (and a tree of data movement with a vector config,
-/// which runs as one): `tile` vectors of `vector` elements a thread, over
-/// the first result's elements.
+/// A pointwise kernel (and a tree of data movement in vectors, which runs
+/// as one): `tile` vectors of `vector` elements a thread, over the first
+/// result's elements.
 Grid pointwiseGrid(FusionOp fusion, KernelConfigAttr config) {
   auto symbolicType = cast<RankedTensorType>(fusion.getResult(0).getType());
   AffineExpr elements =
@@ -40,6 +41,45 @@ Grid pointwiseGrid(FusionOp fusion, KernelConfigAttr config) {
   g.x = llvm::divideCeil(numel / vec, threads * unroll);
   if (elements)
     g.atRunX = elements.ceilDiv(vec * threads * unroll);
+  return g;
+}
+
+/// A data-movement kernel: a tree of vectors (`tile = [vectors]`) runs as a
+/// pointwise kernel; a transpose of [B][R][S] through shared tiles (`tile
+/// = [edge, rows]`) a block a tile of each batch; the rest a thread an
+/// element of the last op's result.
+FailureOr<Grid> movementGrid(FusionOp fusion, KernelConfigAttr config) {
+  ArrayRef<int64_t> tile = config.getTile();
+  if (tile.size() == 1)
+    return pointwiseGrid(fusion, config);
+  Block &body = fusion.getBody().front();
+  if (body.without_terminator().empty())
+    return fusion.emitOpError("movement kernels hold at least one op");
+  Operation *op = &*std::prev(body.without_terminator().end());
+  Grid g;
+  if (tile.size() == 2) {
+    auto t = dyn_cast<TransposeOp>(op);
+    std::optional<std::array<int64_t, 3>> brs =
+        t ? batchedTransposeOf(t) : std::nullopt;
+    if (!brs)
+      return fusion.emitOpError("a movement kernel of shared tiles holds a "
+                                "transpose of two groups of dimensions");
+    auto [B, R, S] = *brs;
+    g.x = llvm::divideCeil(S, tile[0]) * llvm::divideCeil(R, tile[0]);
+    g.z = B;
+    // Over a symbolic outer run, which lies in B: the actual batches.
+    if (auto in = t.getInput().getType(); isSymbolic(in))
+      g.atRunZ = elementCountOf(in).floorDiv(R * S);
+    return g;
+  }
+  int64_t numel = 1;
+  for (int64_t d : largestShapeOf(op->getResult(0)))
+    numel *= d;
+  int64_t threads = config.getThreads();
+  g.x = llvm::divideCeil(numel, threads);
+  if (auto out = cast<RankedTensorType>(op->getResult(0).getType());
+      isSymbolic(out))
+    g.atRunX = elementCountOf(out).ceilDiv(threads);
   return g;
 }
 
@@ -226,8 +266,9 @@ FailureOr<Grid> productGrid(FusionOp fusion, KernelConfigAttr config) {
 FailureOr<Grid> gridOf(FusionOp fusion, KernelConfigAttr config) {
   switch (fusion.getKind()) {
   case KernelFamily::pointwise:
-  case KernelFamily::movement:
     return pointwiseGrid(fusion, config);
+  case KernelFamily::movement:
+    return movementGrid(fusion, config);
   case KernelFamily::row:
     return rowGrid(fusion, config);
   case KernelFamily::reduce:

@@ -240,9 +240,7 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
   return true;
 }
 
-/// The config of `fusion`, null for kernels whose emitters still size
-/// themselves (movement other than trees of vectors), or failure with a
-/// diagnostic.
+/// The config of `fusion`, or failure with a diagnostic.
 /// `pinnedTile` (m, n, stages), when given, overrides the shape of every
 /// tiled matmul, `pinnedAttention` (rows, keys, warps) that of every
 /// attention kernel. wgmma convolutions whose tiles outnumber the
@@ -382,12 +380,24 @@ chooseConfig(FusionOp fusion, TargetAttr target, int64_t budget,
                                  KernelSchedule::cooperative, {}, {});
   }
   if (kind == KernelFamily::movement) {
-    if (int64_t vector = movementVectorWidth(fusion))
-      return KernelConfigAttr::get(
-          ctx, KernelFamily::movement, KernelBody::simt, kPointwiseThreads,
-          vectorsPerThread(fusion, vector), 0, vector, 1,
-          KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
-    return KernelConfigAttr();
+    // A tree of vectors names the vectors a thread computes, one or more;
+    // a transpose through shared tiles its tile; the rest (gathers,
+    // scatters, trees of other element types) take an element a thread.
+    SmallVector<int64_t> tile;
+    int64_t vector = movementVectorWidth(fusion);
+    if (vector) {
+      tile = vectorsPerThread(fusion, vector);
+      if (tile.empty())
+        tile = {1};
+    } else if (isTiledTransposeKernel(fusion)) {
+      tile = {kTransposeTile, kTransposeRows};
+    }
+    int64_t threads =
+        tile.size() == 2 ? kTransposeTile * kTransposeRows : kPointwiseThreads;
+    return KernelConfigAttr::get(ctx, KernelFamily::movement, KernelBody::simt,
+                                 threads, tile, 0, std::max<int64_t>(vector, 1),
+                                 1, KernelPrecision::exact, 0, 0,
+                                 KernelSchedule::cooperative, {}, {});
   }
   if (kind == KernelFamily::reduce)
     return reduceConfig(fusion);

@@ -178,6 +178,13 @@ bool mlir::brrr::isTiledTranspose(TransposeOp t) {
   return brs && (*brs)[0] < 65536 && (*brs)[1] >= 32 && (*brs)[2] >= 32;
 }
 
+bool mlir::brrr::isTiledTransposeKernel(FusionOp fusion) {
+  Block &body = fusion.getBody().front();
+  auto t = dyn_cast<TransposeOp>(body.front());
+  return t && std::next(body.begin()) == body.without_terminator().end() &&
+         isa<BlockArgument>(t.getInput()) && isTiledTranspose(t);
+}
+
 bool mlir::brrr::isMovementTree(FusionOp fusion) {
   Block &body = fusion.getBody().front();
   // A concatenation alone is a tree of any width: each element is one load

@@ -13,16 +13,19 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.tar
     return %3 : tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>>
   }
 }
-// Launch grids read at run time: 132 persistent blocks at any batch; two
+// Launch grids read at run time: the transpose's 16 tiles of each image;
+// 132 persistent blocks at any batch; two
 // blocks an image (of 128-row tiles, and of the pool's 256 threads, 8
 // channels each, over 8 x 8 x 64 outputs); one block an image.
-// CHECK: #[[PERSISTENT:map]] = affine_map<()[s0] -> (132, 1, 1)>
+// CHECK: #[[BATCHES:map]] = affine_map<()[s0] -> (16, 1, s0)>
+// CHECK: #[[PERSISTENT:map[0-9]*]] = affine_map<()[s0] -> (132, 1, 1)>
 // CHECK: #[[PIXELS:map[0-9]*]] = affine_map<()[s0] -> (s0 * 256)>
 // CHECK: #[[TWO_A_IMAGE:map[0-9]*]] = affine_map<()[s0] -> (s0 * 2, 1, 1)>
 // CHECK: #[[ONE_AN_IMAGE:map[0-9]*]] = affine_map<()[s0] -> (s0, 1, 1)>
 // CHECK-LABEL: func.func @main
 // The NHWC copy of the input keeps the batch's extent.
 // CHECK: brrr.fusion movement
+// CHECK-SAME: brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [32, 8], grid = [16, 1, 128], grid_extents = #[[BATCHES]]>
 // CHECK: brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 3, 1>} : tensor<?x64x16x16xf16, #brrr.extents<()[s0] -> (s0, 64, 16, 16)>> -> tensor<?x16x16x64xf16, #brrr.extents<()[s0] -> (s0, 16, 16, 64)>>
 // 256 tiles of 128 rows at the largest batch: persistent, as a static
 // compile of that batch runs them, 132 blocks walking the actual rows'

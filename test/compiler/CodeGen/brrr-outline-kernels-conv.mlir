@@ -63,7 +63,7 @@ func.func @main(%arg0: tensor<1x16x8x8xf16>, %arg1: tensor<8x16x1x1xf16>) -> ten
 // CHECK-NOT: arith.maximumf
 // CHECK: llvm.store
 func.func @main(%arg0: tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
-  %0 = brrr.fusion pool(%arg0) : (tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
+  %0 = brrr.fusion pool(%arg0) {brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
   ^bb0(%arg1: tensor<2x4x8x8xf32>):
     %1 = brrr.max_pool2d %arg1 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<2x4x8x8xf32> -> tensor<2x4x4x4xf32>
     brrr.yield %1 : tensor<2x4x4x4xf32>
@@ -82,7 +82,7 @@ func.func @main(%arg0: tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
 // CHECK: arith.uitofp
 // CHECK: arith.divf
 func.func @main(%arg0: tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
-  %0 = brrr.fusion pool(%arg0) : (tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
+  %0 = brrr.fusion pool(%arg0) {brrr.config = #brrr.kernel<family = pool, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<1x2x16x16xf16>) -> tensor<1x2x1x1xf16> {
   ^bb0(%arg1: tensor<1x2x16x16xf16>):
     %1 = brrr.avg_pool2d %arg1 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel = array<i64: 16, 16>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x2x16x16xf16> -> tensor<1x2x1x1xf16>
     brrr.yield %1 : tensor<1x2x1x1xf16>

@@ -40,12 +40,12 @@
 // CHECK-NOT: llvm.cmpxchg
 // CHECK: gpu.return
 func.func @main(%arg0: tensor<6xf32>, %arg1: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xf32>) {
-  %0 = brrr.fusion movement(%arg0, %arg1) {brrr.index_check = #brrr.index_check<id = 7, node = "g", op = "Gather">} : (tensor<6xf32>, tensor<3xi32>) -> tensor<3xf32> {
+  %0 = brrr.fusion movement(%arg0, %arg1) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>, brrr.index_check = #brrr.index_check<id = 7, node = "g", op = "Gather">} : (tensor<6xf32>, tensor<3xi32>) -> tensor<3xf32> {
   ^bb0(%arg2: tensor<6xf32>, %arg3: tensor<3xi32>):
     %2 = brrr.gather %arg2, %arg3 {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi32>) -> tensor<3xf32>
     brrr.yield %2 : tensor<3xf32>
   }
-  %1 = brrr.fusion movement(%arg0, %arg1) : (tensor<6xf32>, tensor<3xi32>) -> tensor<3xf32> {
+  %1 = brrr.fusion movement(%arg0, %arg1) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<6xf32>, tensor<3xi32>) -> tensor<3xf32> {
   ^bb0(%arg2: tensor<6xf32>, %arg3: tensor<3xi32>):
     %2 = brrr.gather %arg2, %arg3 {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi32>) -> tensor<3xf32>
     brrr.yield %2 : tensor<3xf32>
@@ -78,17 +78,17 @@ func.func @main(%arg0: tensor<6xf32>, %arg1: tensor<3xi32>) -> (tensor<3xf32>, t
 // CHECK: arith.cmpi uge, %{{.+}}, %c3{{.*}} : index
 // CHECK: llvm.cmpxchg
 func.func @main(%arg0: tensor<4x5x6xf16>, %arg1: tensor<3x2xi32>, %arg2: tensor<7x3xf32>, %arg3: tensor<4x1xi64>, %arg4: tensor<4x3xf32>, %arg5: tensor<3x5xi64>, %arg6: tensor<2x5xi64>) -> (tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>) {
-  %0 = brrr.fusion movement(%arg0, %arg1) {brrr.index_check = #brrr.index_check<id = 0, node = "gnd", op = "GatherND">} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16> {
+  %0 = brrr.fusion movement(%arg0, %arg1) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>, brrr.index_check = #brrr.index_check<id = 0, node = "gnd", op = "GatherND">} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16> {
   ^bb0(%arg7: tensor<4x5x6xf16>, %arg8: tensor<3x2xi32>):
     %3 = brrr.gather_nd %arg7, %arg8 {batch_dims = 0 : i64} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16>
     brrr.yield %3 : tensor<3x6xf16>
   }
-  %1 = brrr.fusion movement(%arg2, %arg3, %arg4) {brrr.index_check = #brrr.index_check<id = 1, node = "snd", op = "ScatterND">} : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32> {
+  %1 = brrr.fusion movement(%arg2, %arg3, %arg4) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>, brrr.index_check = #brrr.index_check<id = 1, node = "snd", op = "ScatterND">} : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32> {
   ^bb0(%arg7: tensor<7x3xf32>, %arg8: tensor<4x1xi64>, %arg9: tensor<4x3xf32>):
     %3 = brrr.scatter_nd add %arg7, %arg8, %arg9 : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32>
     brrr.yield %3 : tensor<7x3xf32>
   }
-  %2 = brrr.fusion movement(%arg5, %arg6) {brrr.index_check = #brrr.index_check<id = 2, node = "se", op = "ScatterElements">} : (tensor<3x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64> {
+  %2 = brrr.fusion movement(%arg5, %arg6) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>, brrr.index_check = #brrr.index_check<id = 2, node = "se", op = "ScatterElements">} : (tensor<3x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64> {
   ^bb0(%arg7: tensor<3x5xi64>, %arg8: tensor<2x5xi64>):
     %3 = brrr.scatter_elements max %arg7, %arg8, %arg8 {axis = 0 : i64} : (tensor<3x5xi64>, tensor<2x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64>
     brrr.yield %3 : tensor<3x5xi64>

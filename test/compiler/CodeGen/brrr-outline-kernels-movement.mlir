@@ -7,7 +7,7 @@
 // store; the innermost dimension does not stay innermost, so each lane
 // loads its element alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion movement{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
+// CHECK: brrr.fusion movement{{.*}}brrr.block = array<i64: 256, 1, 1>{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 4, grid = [1, 1, 1]>{{.*}}brrr.grid = array<i64: 1, 1, 1>, brrr.kernel = "fusion_0"
 // CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
 // CHECK: arith.divui
 // CHECK: arith.remui
@@ -15,7 +15,7 @@
 // CHECK-NOT: llvm.load
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
-  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 4, grid = [1, 1, 1]>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   ^bb0(%arg1: tensor<2x3x4xf32>):
     %1 = brrr.transpose %arg1 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
     brrr.yield %1 : tensor<4x2x3xf32>
@@ -38,7 +38,7 @@ func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
 // CHECK-COUNT-4: llvm.load {{.+}} !llvm.ptr<3>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%arg0: tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
-    %0 = brrr.fusion movement(%arg0) : (tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
+    %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [32, 8], grid = [8, 1, 2]>} : (tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16> {
     ^bb0(%arg1: tensor<2x64x10x10xf16>):
       %1 = brrr.transpose %arg1 {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x10x10xf16> -> tensor<2x10x10x64xf16>
       brrr.yield %1 : tensor<2x10x10x64xf16>
@@ -62,7 +62,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: arith.constant 1.500000e+00 : f32
 // CHECK: arith.select
 func.func @main(%arg0: tensor<6xf32>, %arg1: tensor<3xi64>) -> (tensor<3xf32>, tensor<9xf32>) {
-  %0 = brrr.fusion movement(%arg0, %arg1) : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32> {
+  %0 = brrr.fusion movement(%arg0, %arg1) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32> {
   ^bb0(%arg2: tensor<6xf32>, %arg3: tensor<3xi64>):
     %2 = brrr.gather %arg2, %arg3 {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32>
     brrr.yield %2 : tensor<3xf32>
@@ -97,17 +97,17 @@ func.func @main(%arg0: tensor<6xf32>, %arg1: tensor<3xi64>) -> (tensor<3xf32>, t
 // CHECK: scf.for
 // CHECK: arith.maxsi %{{.+}}, %{{.+}} : i64
 func.func @main(%arg0: tensor<4x5x6xf16>, %arg1: tensor<3x2xi32>, %arg2: tensor<7x3xf32>, %arg3: tensor<4x1xi64>, %arg4: tensor<4x3xf32>, %arg5: tensor<3x5xi64>, %arg6: tensor<2x5xi64>) -> (tensor<3x6xf16>, tensor<7x3xf32>, tensor<3x5xi64>) {
-  %0 = brrr.fusion movement(%arg0, %arg1) : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16> {
+  %0 = brrr.fusion movement(%arg0, %arg1) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16> {
   ^bb0(%arg7: tensor<4x5x6xf16>, %arg8: tensor<3x2xi32>):
     %3 = brrr.gather_nd %arg7, %arg8 {batch_dims = 0 : i64} : (tensor<4x5x6xf16>, tensor<3x2xi32>) -> tensor<3x6xf16>
     brrr.yield %3 : tensor<3x6xf16>
   }
-  %1 = brrr.fusion movement(%arg2, %arg3, %arg4) : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32> {
+  %1 = brrr.fusion movement(%arg2, %arg3, %arg4) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32> {
   ^bb0(%arg7: tensor<7x3xf32>, %arg8: tensor<4x1xi64>, %arg9: tensor<4x3xf32>):
     %3 = brrr.scatter_nd add %arg7, %arg8, %arg9 : (tensor<7x3xf32>, tensor<4x1xi64>, tensor<4x3xf32>) -> tensor<7x3xf32>
     brrr.yield %3 : tensor<7x3xf32>
   }
-  %2 = brrr.fusion movement(%arg5, %arg6) : (tensor<3x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64> {
+  %2 = brrr.fusion movement(%arg5, %arg6) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<3x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64> {
   ^bb0(%arg7: tensor<3x5xi64>, %arg8: tensor<2x5xi64>):
     %3 = brrr.scatter_elements max %arg7, %arg8, %arg8 {axis = 0 : i64} : (tensor<3x5xi64>, tensor<2x5xi64>, tensor<2x5xi64>) -> tensor<3x5xi64>
     brrr.yield %3 : tensor<3x5xi64>
@@ -147,7 +147,7 @@ func.func @main(%arg0: tensor<4x5x6xf16>, %arg1: tensor<3x2xi32>, %arg2: tensor<
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
 func.func @main(%arg0: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
-  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 2, grid = [1, 1, 1]>} : (tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 2, grid = [1, 1, 1]>} : (tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
   ^bb0(%arg1: tensor<2x3x4xf32>):
     %1 = brrr.transpose %arg1 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
     %2 = brrr.pad reflect %1 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.000000e+00 : f64} : tensor<4x2x3xf32> -> tensor<4x2x4xf32>
@@ -194,7 +194,7 @@ func.func @main(%arg0: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
 // CHECK: llvm.store %{{.+}}, %{{.+}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK-NOT: gpu.func
 func.func @main(%arg0: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
-  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>} : (tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 8, grid = [1, 1, 1]>} : (tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
   ^bb0(%arg1: tensor<2x14x16xf16>):
     %1 = brrr.slice %arg1 {sizes = array<i64: 2, 11, 16>, starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x11x16xf16>
     %2 = brrr.slice %arg1 {sizes = array<i64: 2, 3, 16>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x3x16xf16>

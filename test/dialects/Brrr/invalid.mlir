@@ -728,8 +728,13 @@ func.func @kernel_pointwise_matmul_tile() attributes {c = #brrr.kernel<family = 
 
 // -----
 
-// expected-error @+1 {{a movement kernel's tile is [2 or 4 vectors a thread]}}
+// expected-error @+1 {{a movement kernel's tile is [1, 2 or 4 vectors a thread], or [32, 8] for a transpose through 32 x 32 shared tiles of 256 threads}}
 func.func @kernel_movement_three_vectors() attributes {c = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [3], vector = 8>} { return }
+
+// -----
+
+// expected-error @+1 {{a movement kernel's tile is [1, 2 or 4 vectors a thread], or [32, 8] for a transpose through 32 x 32 shared tiles of 256 threads}}
+func.func @kernel_transpose_tile_threads() attributes {c = #brrr.kernel<family = movement, body = simt, threads = 128, tile = [32, 8]>} { return }
 
 // -----
 

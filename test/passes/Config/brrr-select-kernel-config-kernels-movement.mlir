@@ -8,7 +8,7 @@
 // store; the innermost dimension does not stay innermost, so each lane
 // loads its element alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
+// CHECK: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 4, grid = [1, 1, 1]>
 func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
   return %0 : tensor<4x2x3xf32>
@@ -67,7 +67,7 @@ func.func @main(%x: tensor<4x5x6xf16>, %i: tensor<3x2xi32>, %y: tensor<7x3xf32>,
 // more), widened for the address.
 // The 54 elements make vectors of 2, whose two lanes walk back alone.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 2, grid = [1, 1, 1]>
+// CHECK: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 2, grid = [1, 1, 1]>
 func.func @main(%x: tensor<2x3x4xf32>) -> tensor<3x9x2xf32> {
   %0 = brrr.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
   %1 = brrr.pad reflect %0 {high = array<i64: 0, 0, 1>, low = array<i64: 0, 0, 0>, value = 0.0 : f64} : tensor<4x2x3xf32> -> tensor<4x2x4xf32>
@@ -95,7 +95,7 @@ func.func @main(%x: tensor<2x32768x32768xi8>) -> tensor<32768x2x32769xi8> {
 // along rows of 16, so a vector of 8 lanes (16 bytes) lies in one part and
 // is loaded whole.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
+// CHECK: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 8, grid = [1, 1, 1]>
 func.func @main(%x: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
   %0 = brrr.slice %x {sizes = array<i64: 2, 11, 16>, starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x11x16xf16>
   %1 = brrr.slice %x {sizes = array<i64: 2, 3, 16>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x14x16xf16> -> tensor<2x3x16xf16>

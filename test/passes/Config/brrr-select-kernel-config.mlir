@@ -512,16 +512,15 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // Movement kernels that copy a tree of index maps write 16-byte vectors
 // where they divide the output: a ResNet stem's input preparation (NHWC
 // pad, space to depth, channels padded to 16) writes 8 f16 a store, 9 f32
-// elements one. A transpose through shared tiles, and a gather, keep one
-// thread per element and no config.
+// elements one (tile = [1] vector a thread, of one element). A transpose
+// through shared tiles names its tile, and a gather keeps one thread per
+// element.
 // MOVE-LABEL: func.func @MovementVectors
-// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
-// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>
-// MOVE: brrr.fusion movement
-// MOVE-NOT: brrr.config
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], vector = 8, grid = [1, 1, 1]>
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [1], grid = [1, 1, 1]>
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, tile = [32, 8], grid = [8, 1, 2]>
 // MOVE-SAME: tensor<2x10x10x64xf16>
-// MOVE: brrr.fusion movement
-// MOVE-NOT: brrr.config
+// MOVE: brrr.fusion movement{{.*}}brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>
 // MOVE-SAME: tensor<3xf32>
 func.func @MovementVectors(%x: tensor<2x8x8x3xf16>, %y: tensor<6xf32>, %z: tensor<2x64x10x10xf16>, %i: tensor<3xi64>) -> (tensor<2x7x7x16xf16>, tensor<9xf32>, tensor<2x10x10x64xf16>, tensor<3xf32>) {
   %0 = brrr.pad constant %x {high = array<i64: 0, 3, 3, 0>, low = array<i64: 0, 3, 3, 0>, value = 0.0 : f64} : tensor<2x8x8x3xf16> -> tensor<2x14x14x3xf16>
