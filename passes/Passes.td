@@ -393,12 +393,12 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     where they outnumber the multiprocessors), or with
     `fp8-fast-accumulation` in the Tensor Cores' own accumulation
     (`precision = fast`). Pools: 256 threads, an element a thread, or a
-    16-byte vector of channels-last channels. Data movement: 256 threads;
-    a tree of vectors `tile = [vectors]` and `vector`, a tiled transpose
-    `tile = [32, 8]`, the rest an element a thread. Every config records the launch
-    grid its decisions give (`grid = [x, y, z]` at the largest shape; over
+    16-byte vector of channels-last channels. Data movement: 256
+    threads; a tree of vectors `tile = [vectors]` and `vector`, a tiled
+    transpose `tile = [32, 8]`, the rest an element a thread. Every config
+    records the launch grid its decisions give (`grid = [x, y, z]` at the largest shape; over
     symbolic extents, `grid_extents`, a map of the module's symbols),
-    derived in `passes/Config/Launch.cpp`; code generation launches it and
+    derived by the family's rules (`passes/Config/Families/`); code generation launches it and
     refuses a config whose grid is not the derived one. A config already
     present is kept, and given its grid if it has none.
     The `matmul-tile` option pins the m, n and stages of every tiled

@@ -274,7 +274,7 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       and store it);
     - `grid`: the launch grid `[x, y, z]` in blocks, at the largest shape
       in range, derived for the kernel from its fusion and the decisions
-      above (`passes/Config/Launch.cpp`) and checked against them before
+      above (the family's rules, `passes/Config/Families/`) and checked against them before
       code generation;
     - `grid_extents`: over symbolic extents, the grid's `(x, y, z)` as an
       affine map of the module's symbols, read at launch (absent: the

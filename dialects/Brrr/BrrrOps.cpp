@@ -287,5 +287,41 @@ LogicalResult FusionOp::verify() {
              << " kernel config but is a '" << stringifyKernelFamily(getKind())
              << "' fusion";
   }
+  // Configs for ranges of rows: {rows, config} of the fusion's family,
+  // rows ascending, below those of the fusion's own config.
+  if (Attribute variants = (*this)->getAttr(kVariantsAttrName)) {
+    auto list = dyn_cast<ArrayAttr>(variants);
+    if (!list)
+      return emitOpError(kVariantsAttrName)
+             << " must be an array of {rows, config} dictionaries, got "
+             << variants;
+    if (!(*this)->getAttr(kKernelConfigAttrName))
+      return emitOpError(kVariantsAttrName)
+             << " needs a " << kKernelConfigAttrName
+             << " for the rows above its last range";
+    int64_t below = 0;
+    for (Attribute v : list) {
+      auto entry = dyn_cast<DictionaryAttr>(v);
+      auto rows = entry ? entry.getAs<IntegerAttr>("rows") : IntegerAttr();
+      auto kernel =
+          entry ? entry.getAs<KernelConfigAttr>("config") : KernelConfigAttr();
+      if (!rows || !rows.getType().isSignlessInteger(64) || !kernel ||
+          entry.size() != 2)
+        return emitOpError(kVariantsAttrName)
+               << " entries are {rows = <i64>, config = #brrr.kernel<...>}, "
+                  "got "
+               << v;
+      if (rows.getInt() <= below)
+        return emitOpError(kVariantsAttrName)
+               << " rows must ascend from 1, got " << rows.getInt() << " after "
+               << below;
+      if (kernel.getFamily() != getKind())
+        return emitOpError(kVariantsAttrName)
+               << " holds a " << stringifyKernelFamily(kernel.getFamily())
+               << " kernel config but is a '"
+               << stringifyKernelFamily(getKind()) << "' fusion";
+      below = rows.getInt();
+    }
+  }
   return success();
 }

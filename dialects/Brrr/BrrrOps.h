@@ -36,6 +36,19 @@ constexpr int64_t kMaxFoldElements = 16384;
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.kernel` config.
 constexpr llvm::StringLiteral kKernelConfigAttrName = "brrr.config";
 
+/// Over symbolic rows, a Tensor Core kernel's config for each range of
+/// rows whose best config differs from the next range's
+/// (brrr-select-kernel-config): `brrr.variants`, ascending, each a
+/// dictionary {rows: the range's largest rows (i64), config: its
+/// #brrr.kernel}, the rows of the fusion's own `brrr.config` above the
+/// last; `brrr.variant_rows` the rows as a map of the symbols. Code
+/// generation emits a kernel per variant (`brrr.launch_variants`: the
+/// launch attributes of each, and its `rows`), and the runtime launches the
+/// one whose range holds the actual rows.
+constexpr llvm::StringLiteral kVariantsAttrName = "brrr.variants";
+constexpr llvm::StringLiteral kVariantRowsAttrName = "brrr.variant_rows";
+constexpr llvm::StringLiteral kLaunchVariantsAttrName = "brrr.launch_variants";
+
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.shared` plan.
 constexpr llvm::StringLiteral kSharedPlanAttrName = "brrr.shared";
 

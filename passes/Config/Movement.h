@@ -15,6 +15,21 @@
 
 namespace mlir::brrr {
 
+/// Threads per block of the pointwise kernels, and of pools, direct
+/// convolutions and the data movement that is not a tiled transpose.
+constexpr int64_t kPointwiseThreads = 256;
+
+/// The vectors a thread of a pointwise kernel, or of a movement tree of
+/// vectors, computes over `fusion`'s first result (its config's `tile`;
+/// empty: one).
+SmallVector<int64_t> vectorsPerThread(FusionOp fusion, int64_t vector);
+
+struct Grid;
+/// The grid of a pointwise kernel (and of a tree of data movement in
+/// vectors, which runs as one): `tile` vectors of `vector` elements a
+/// thread, over the first result's elements.
+Grid pointwiseGrid(FusionOp fusion, KernelConfigAttr config);
+
 /// A transpose that swaps two groups of dimensions, [B][R][S] ->
 /// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,
 /// or none.

@@ -379,6 +379,47 @@ inline int64_t wgmmaEpiloguePitch(int64_t n) { return n + 8; }
 /// to the 1024 bytes the 128-byte swizzle repeats over.
 inline int64_t wgmmaExtraShared(int64_t barriers) { return barriers + 1024; }
 
+struct ConfigOptions;
+struct Grid;
+struct SharedBuffer;
+
+/// The rules the matmul and conv families share
+/// (passes/Config/Families/Products.cpp).
+///
+/// The schedule `options` force on `product`'s persistent grid: ping-pong,
+/// overlapped (for a 16-bit result, which it stages in its own type) or
+/// cooperative.
+KernelSchedule forcedSchedule(Operation *product, const ConfigOptions &options);
+/// Whether `product`'s result is f16 or bf16.
+bool hasHalfResult(Operation *product);
+/// The config of a product that no 16-bit tile takes: f32 operands on the
+/// staged mma_sync body (3xTF32, or one tf32 product under
+/// `--precision=tf32`), or failure where no such tile fits the budget;
+/// 8-bit operands are a diagnostic (only the wgmma body multiplies them);
+/// the rest run the untiled warp_mma body.
+FailureOr<KernelConfigAttr> untiledProductConfig(FusionOp fusion,
+                                                 const ConfigOptions &options);
+/// Over symbolic rows `p.rowsExtent` (from the smallest to the largest
+/// rows, `p.M`): records on `fusion` the configs `configAt` chooses at the
+/// largest rows of each power-of-two range of rows (smallest x 2^k) where
+/// it differs from the next range's (kVariantsAttrName); `main` is the
+/// largest range's. A range's kernel then runs between half the rows its
+/// config was chosen for and those rows, where a static compile of each
+/// shape would choose at the shape's own rows.
+void recordRowVariants(
+    FusionOp fusion, const ProductShape &p, KernelConfigAttr main,
+    function_ref<KernelConfigAttr(const ProductShape &)> configAt);
+/// The grid of a product on a Tensor Core body: warp_mma a warp a 16 x 8
+/// output tile, mma_sync a block a tile (over the blocks of a cluster where
+/// its k-slices are split), wgmma a block a tile of each batch (over a
+/// cluster's blocks where split; persistent: the config's blocks, at most
+/// one a tile, walk every batch's tiles).
+FailureOr<Grid> productGrid(FusionOp fusion, KernelConfigAttr config);
+/// The shared buffers of a product on a tiled body (none on warp_mma).
+LogicalResult productBuffers(FusionOp fusion, KernelConfigAttr config,
+                             SmallVectorImpl<SharedBuffer> &buffers,
+                             int64_t &slack);
+
 } // namespace mlir::brrr
 
 #endif // BRRR_PASSES_CONFIG_PRODUCTS_H

@@ -1,7 +1,7 @@
 //===- SharedBuffers.h - shared buffers kernels declare ---------*- C++ -*-===//
 //
-// The shared-memory buffers each kernel's config declares
-// (SharedBuffers.cpp) and the planner that packs them.
+// The shared-memory buffers each kernel's config declares (its family's
+// rules, passes/Config/Families/) and the planner that packs them.
 //
 //===----------------------------------------------------------------------===//
 

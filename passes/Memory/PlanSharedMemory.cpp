@@ -3,7 +3,7 @@
 // Runs after brrr-select-kernel-config, before code generation (flag
 // brrr-plan-shared-memory). Each fusion's config declares the typed shared
 // buffers its kernel needs, with the phases in which each is alive
-// (sharedBuffersOf, passes/Config/SharedBuffers.cpp); this pass knows no
+// (sharedBuffersOf, from each family's rules); this pass knows no
 // kernel family. Buffers are placed largest first, first fit at their
 // alignment, apart from every buffer alive at the same time, so buffers of
 // disjoint phases share bytes. The plan is recorded on the fusion as a

@@ -621,6 +621,78 @@ func.func @fusion_config_of_another_family(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
+func.func @variants_not_an_array(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.variants must be an array of {rows, config} dictionaries, got 3 : i64}}
+  %0 = brrr.fusion pointwise(%x) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.variants = 3 : i64} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @variants_without_config(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.variants needs a brrr.config for the rows above its last range}}
+  %0 = brrr.fusion pointwise(%x) {brrr.variants = [{config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, rows = 8 : i64}]} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @variants_entry_without_rows(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.variants entries are {rows = <i64>, config = #brrr.kernel<...>}}}
+  %0 = brrr.fusion pointwise(%x) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.variants = [{config = #brrr.kernel<family = pointwise, body = simt, threads = 256>}]} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @variants_rows_unsigned(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.variants entries are {rows = <i64>, config = #brrr.kernel<...>}}}
+  %0 = brrr.fusion pointwise(%x) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.variants = [{config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, rows = 8 : ui64}]} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @variants_rows_descending(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.variants rows must ascend from 1, got 4 after 8}}
+  %0 = brrr.fusion pointwise(%x) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.variants = [{config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, rows = 8 : i64}, {config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, rows = 4 : i64}]} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @variants_of_another_family(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.variants holds a row kernel config but is a 'pointwise' fusion}}
+  %0 = brrr.fusion pointwise(%x) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.variants = [{config = #brrr.kernel<family = row, body = simt, threads = 128>, rows = 8 : i64}]} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
 func.func @fusion_config_not_a_kernel(%x: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{brrr.config must be a #brrr.kernel, got 3 : i64}}
   %0 = brrr.fusion pointwise(%x) {brrr.config = 3} : (tensor<8xf32>) -> tensor<8xf32> {

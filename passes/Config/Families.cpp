@@ -1,0 +1,28 @@
+//===- Families.cpp - the table of kernel families' rules ----------------===//
+
+#include "passes/Config/Families.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+const FamilyRules &mlir::brrr::rulesOf(KernelFamily family) {
+  switch (family) {
+  case KernelFamily::pointwise:
+    return kPointwiseRules;
+  case KernelFamily::row:
+    return kRowRules;
+  case KernelFamily::reduce:
+    return kReduceRules;
+  case KernelFamily::movement:
+    return kMovementRules;
+  case KernelFamily::matmul:
+    return kMatmulRules;
+  case KernelFamily::conv:
+    return kConvRules;
+  case KernelFamily::pool:
+    return kPoolRules;
+  case KernelFamily::attention:
+    return kAttentionRules;
+  }
+  llvm_unreachable("every KernelFamily has rules");
+}

@@ -1,0 +1,75 @@
+//===- Families.h - what the passes know of each kernel family -*- C++ -*-===//
+//
+// One row per kernel family (rulesOf, Families.cpp) holds all that the
+// passes know of it: the config brrr-select-kernel-config chooses for a
+// fusion, the launch grid a config gives, and the shared buffers it
+// declares. Each family's rules live in a file of their own
+// (passes/Config/Families/), beside its code generator's row of the
+// emitter table (compiler/CodeGen/OutlineKernels.cpp): a new body or
+// schedule of a family changes its enum case, its rules, its emitter and
+// that row. The passes that use the rules (the config pass, the launch
+// grid, the shared-memory planner) name no family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_PASSES_CONFIG_FAMILIES_H
+#define BRRR_PASSES_CONFIG_FAMILIES_H
+
+#include "passes/Config/SharedBuffers.h"
+
+namespace mlir::brrr {
+
+/// What brrr-select-kernel-config chooses under: the target, the shared
+/// bytes a block may use, and the pass's options.
+struct ConfigOptions {
+  TargetAttr target;
+  int64_t budget = 0;
+  /// `matmul-tile`: the m, n and stages of every tiled matmul (empty: the
+  /// heuristics').
+  ArrayRef<int64_t> pinnedTile;
+  /// `attention-tile`: the query rows, keys per block and warps of every
+  /// attention kernel (empty: the heuristics').
+  ArrayRef<int64_t> pinnedAttention;
+  /// The module's `brrr.precision` (`tf32`: f32 products on one tf32
+  /// product).
+  StringRef precision;
+  /// Schedules forced for every product: persistent, ping-pong,
+  /// overlapped; and float8 products summed in the Tensor Cores' own
+  /// accumulation.
+  bool persistent = false, pingpong = false, overlap = false,
+       fastFloat8 = false;
+};
+
+/// A launch grid: blocks along x, y and z at the largest shape, and the
+/// expressions of those that are read at run time (null where fixed).
+struct Grid {
+  int64_t x = 1, y = 1, z = 1;
+  AffineExpr atRunX, atRunY, atRunZ;
+};
+
+/// One kernel family's rules.
+struct FamilyRules {
+  /// The config of `fusion` (its grid not yet recorded), or failure with a
+  /// diagnostic.
+  FailureOr<KernelConfigAttr> (*choose)(FusionOp fusion,
+                                        const ConfigOptions &options);
+  /// The grid `config` launches `fusion`'s kernel over, or a diagnostic on
+  /// the fusion where its code generator cannot lay the kernel out so.
+  FailureOr<Grid> (*grid)(FusionOp fusion, KernelConfigAttr config);
+  /// Appends the shared buffers `config` needs for `fusion`, in the order
+  /// the plan records them, or fails with a diagnostic; `slack`: bytes the
+  /// kernel adds to align its own base (sharedBuffersOf). Null: none.
+  LogicalResult (*sharedBuffers)(FusionOp fusion, KernelConfigAttr config,
+                                 SmallVectorImpl<SharedBuffer> &buffers,
+                                 int64_t &slack);
+};
+
+/// The rules of `family`.
+const FamilyRules &rulesOf(KernelFamily family);
+
+extern const FamilyRules kPointwiseRules, kMovementRules, kRowRules,
+    kReduceRules, kPoolRules, kAttentionRules, kMatmulRules, kConvRules;
+
+} // namespace mlir::brrr
+
+#endif // BRRR_PASSES_CONFIG_FAMILIES_H

@@ -1,0 +1,102 @@
+//===- Conv.cpp - the convolution family's rules -------------------------===//
+//
+// 2-D convolutions: depthwise and narrow-group ones on the direct body
+// (plain threads), the rest as implicit GEMMs on the Hopper TMA + wgmma
+// body (im2col tensor maps), else on the bodies of products of their
+// explicit im2col (untiledProductConfig).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Config/Families.h"
+#include "passes/Config/Movement.h"
+#include "passes/Config/Products.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
+                                       const ConfigOptions &options) {
+  TargetAttr target = options.target;
+  int64_t budget = options.budget;
+  MLIRContext *ctx = fusion.getContext();
+  // Depthwise and narrow-group convolutions: a few multiply-adds per
+  // output element read, on plain threads.
+  auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
+  bool symbolic = conv && isSymbolic(conv.getType());
+  if (conv && isDirectConv(conv)) {
+    SmallVector<int64_t> pixels;
+    if (int64_t p = directConvPixels(conv, target); p > 1)
+      pixels.push_back(p);
+    return KernelConfigAttr::get(
+        ctx, KernelFamily::conv, KernelBody::simt, kPointwiseThreads, pixels, 0,
+        directConvVectorWidth(conv), 1, KernelPrecision::exact, 0, 0,
+        KernelSchedule::cooperative, {}, {});
+  }
+  std::optional<MatmulTile> tile = convTileOf(fusion, target, budget);
+  if (!tile)
+    return untiledProductConfig(fusion, options);
+  std::optional<ConvGemm> g = ConvGemm::of(conv);
+  // Convolutions whose tiles outnumber the multiprocessors always run
+  // persistent (measured: ResNet-50, MobileNetV2 and EfficientNet-B0
+  // 5-11% faster at batch 32, test/gpu/NOTES.md). Over a symbolic
+  // batch, the largest batch's choice on the cooperative schedule: its
+  // blocks walk the actual rows' tiles (those past them have none).
+  choosePersistence(*tile, g->product(), target, budget,
+                    symbolic ? KernelSchedule::cooperative
+                             : forcedSchedule(conv, options));
+  // One group of whole 64-channel slices: every k-slice is one tap's
+  // channel block, so the slices split evenly between blocks; such
+  // convolutions narrow their tiles as products do (measured: ResNet-50
+  // at batch 1 0.344 -> 0.274 ms, test/gpu/NOTES.md).
+  auto narrow = [&](MatmulTile &t, const ProductShape &q) {
+    if (g->G == 1 && g->C % 64 == 0) {
+      chooseClusterSplit(t, q, target);
+      chooseNarrowTile(t, q, target, budget);
+    }
+  };
+  narrow(*tile, g->product());
+  KernelConfigAttr config = tile->config(ctx, KernelFamily::conv);
+  // Over a symbolic batch, each range of rows takes the tile a static
+  // compile of its largest rows would.
+  if (symbolic)
+    recordRowVariants(fusion, g->product(), config, [&](const ProductShape &q) {
+      std::optional<MatmulTile> t = wgmmaTileOf(q, target, budget);
+      if (!t)
+        return KernelConfigAttr();
+      choosePersistence(*t, q, target, budget, KernelSchedule::cooperative);
+      narrow(*t, q);
+      return t->config(ctx, KernelFamily::conv);
+    });
+  return config;
+}
+
+/// A direct convolution: a thread a vector of channels (of `pixels` output
+/// pixels along a row, channels-last depthwise) or one output element.
+Grid directConvGrid(Conv2DOp conv, KernelConfigAttr config) {
+  ConvGemm c = ConvGemm::shapeOf(conv);
+  int64_t vec = config.getVector(), threads = config.getThreads();
+  int64_t pixels = config.getTile().empty() ? 1 : config.getTile()[0];
+  int64_t total =
+      vec > 1 ? c.N * c.OH * llvm::divideCeil(c.OW, pixels) * (c.O / vec)
+              : c.N * c.O * c.OH * c.OW / vec;
+  Grid g;
+  g.x = llvm::divideCeil(total, threads);
+  if (c.batchExtent)
+    g.atRunX = (c.batchExtent * (total / c.N)).ceilDiv(threads);
+  return g;
+}
+
+/// The direct body's grid, or a Tensor Core body's (productGrid).
+FailureOr<Grid> convGrid(FusionOp fusion, KernelConfigAttr config) {
+  auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
+  if (conv && config.getBody() == KernelBody::simt)
+    return directConvGrid(conv, config);
+  return productGrid(fusion, config);
+}
+
+} // namespace
+
+const FamilyRules mlir::brrr::kConvRules = {chooseConv, convGrid,
+                                            productBuffers};

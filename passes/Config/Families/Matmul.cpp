@@ -1,0 +1,118 @@
+//===- Matmul.cpp - the matmul family's rules ----------------------------===//
+//
+// Batched matmuls with their fused prologue views and epilogues: the
+// Hopper TMA + wgmma body where TMA reads the operands, the staged
+// mma_sync body, the f32 3xTF32 body, or the untiled warp_mma body; the
+// tile, its schedule, persistence and cluster split by the heuristics of
+// passes/Config/ProductTiles.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Config/Families.h"
+#include "passes/Config/Products.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Products whose tiles outnumber the multiprocessors run the overlapped
+/// schedule by default when each tile's main loop is this deep or more
+/// and the epilogue is light: measured (test/gpu/NOTES.md) BERT-base's
+/// QKV product (K = 768, a bias) 23% faster, its GELU one 9% slower, and
+/// ResNet-50's convolutions (K from 64) slower: three warps drain a tile
+/// slower than eight, and the consumers must not catch up with them.
+constexpr int64_t kOverlapMinK = 768;
+
+/// A heavier epilogue (GELU, SiLU: a transcendental or a division per
+/// element) runs overlapped from this depth on: measured (test/gpu/notes/
+/// 2026-11-28-b.md) GELU and SiLU products 768 deep 10% slower overlapped,
+/// 1536 to 4096 deep 5-8% faster.
+constexpr int64_t kOverlapHeavyMinK = 1536;
+
+/// Whether the epilogue after `product` in `fusion` is light: adds,
+/// multiplies, clamps, comparisons, selects, casts and data movement, no
+/// transcendental or division for the epilogue warps to spend their time
+/// on.
+bool lightEpilogue(FusionOp fusion, Operation *product) {
+  Block &body = fusion.getBody().front();
+  for (Operation &op :
+       llvm::make_range(std::next(product->getIterator()), body.end()))
+    if (!isa<AddOp, SubOp, MulOp, MaxOp, MinOp, ReluOp, ClipOp, NegOp, AbsOp,
+             CastOp, CompareOp, WhereOp, TransposeOp, ReshapeOp, YieldOp>(op))
+      return false;
+  return true;
+}
+
+/// A tiled body where one takes the product (matmulTileOf), pinned by
+/// `matmul-tile`, else untiledProductConfig. With `persistent`,
+/// `pingpong` or `overlap`, products run a persistent grid on that
+/// schedule; without them, the overlapped grid where it pays
+/// (kOverlapMinK, kOverlapHeavyMinK, lightEpilogue).
+FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
+                                         const ConfigOptions &options) {
+  TargetAttr target = options.target;
+  int64_t budget = options.budget;
+  ArrayRef<int64_t> pinnedTile = options.pinnedTile;
+  std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget);
+  if (!tile)
+    return untiledProductConfig(fusion, options);
+  MLIRContext *ctx = fusion.getContext();
+  MatmulOp product = matmulOf(fusion);
+  ProductShape p = productShapeOf(product);
+  Type operand = product.getLhs().getType().getElementType();
+  chooseFloat8Sums(*tile, operand, options.fastFloat8, p, target, budget);
+  if (!pinnedTile.empty()) {
+    tile->m = pinnedTile[0];
+    tile->n = pinnedTile[1];
+    tile->stages = pinnedTile[2];
+  }
+  // Over symbolic rows or batches, one block a tile of the largest
+  // shape's tiling, its grid the actual rows' or batches' (persistent
+  // blocks walk a tile count fixed at compile time).
+  bool symbolic = p.symbolic();
+  if (p.rowsExtent && tile->body != KernelBody::wgmma)
+    return product.emitOpError(
+               "symbolic rows of 16-bit operands compile on the TMA + "
+               "wgmma body (sm_90a) and the untiled body only so far; "
+               "this product takes the ")
+           << stringifyKernelBody(tile->body)
+           << " body (give its rows a fixed extent)";
+  if (!symbolic && (options.persistent || options.pingpong || options.overlap))
+    choosePersistence(*tile, p, target, budget,
+                      forcedSchedule(product, options));
+  else if (!symbolic && hasHalfResult(product) &&
+           p.K >= (lightEpilogue(fusion, product) ? kOverlapMinK
+                                                  : kOverlapHeavyMinK))
+    choosePersistence(*tile, p, target, budget, KernelSchedule::overlapped);
+  // Promoted float8 sums wait for each slice's products: a persistent
+  // grid hides the start and the epilogue of each tile behind the
+  // next tile's copies (measured at 128 x 192: 4096^3 88.6% -> 92.2%
+  // of cuBLAS's promoted FP8 GEMM, 8192^3 91.7% -> 97.4%).
+  else if (!symbolic && tile->precision == KernelPrecision::promoted)
+    choosePersistence(*tile, p, target, budget, KernelSchedule::cooperative);
+  int64_t elementBytes = tile->elementBytes;
+  chooseClusterSplit(*tile, p, target);
+  if (pinnedTile.empty())
+    chooseNarrowTile(*tile, p, target, budget);
+  KernelConfigAttr config = tile->config(ctx);
+  // Over symbolic rows on the wgmma body, each range of rows takes the
+  // tile a static compile of its largest rows would.
+  if (p.rowsExtent && pinnedTile.empty())
+    recordRowVariants(fusion, p, config, [&](const ProductShape &q) {
+      std::optional<MatmulTile> t =
+          wgmmaTileOf(q, target, budget, elementBytes);
+      if (!t)
+        return KernelConfigAttr();
+      chooseFloat8Sums(*t, operand, options.fastFloat8, q, target, budget);
+      chooseClusterSplit(*t, q, target);
+      chooseNarrowTile(*t, q, target, budget);
+      return t->config(ctx);
+    });
+  return config;
+}
+
+} // namespace
+
+const FamilyRules mlir::brrr::kMatmulRules = {chooseMatmul, productGrid,
+                                              productBuffers};

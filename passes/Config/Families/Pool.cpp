@@ -1,0 +1,50 @@
+//===- Pool.cpp - the pooling family's rules -----------------------------===//
+//
+// 2-D max and average pools: 256 threads, an element a thread, or a
+// 16-byte vector of channels-last channels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Config/Families.h"
+#include "passes/Config/Movement.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Channels-last pools read and write 16-byte vectors of channels; other
+/// pools an element a thread.
+FailureOr<KernelConfigAttr> choosePool(FusionOp fusion, const ConfigOptions &) {
+  Operation *pool = &fusion.getBody().front().front();
+  int64_t vector = 1;
+  if (isa<MaxPool2DOp, AvgPool2DOp>(pool) && pool->hasAttr("channels_last"))
+    if (auto in = dyn_cast<RankedTensorType>(pool->getOperand(0).getType());
+        in && in.getRank() == 4)
+      vector = vectorWidth(elementBytes(in.getElementType()), in.getDimSize(3));
+  return KernelConfigAttr::get(fusion.getContext(), KernelFamily::pool,
+                               KernelBody::simt, kPointwiseThreads, {}, 0,
+                               vector, 1, KernelPrecision::exact, 0, 0,
+                               KernelSchedule::cooperative, {}, {});
+}
+
+/// A thread a vector of output channels (one element without a vector).
+FailureOr<Grid> poolGrid(FusionOp fusion, KernelConfigAttr config) {
+  Operation *pool = &fusion.getBody().front().front();
+  if (!isa<MaxPool2DOp, AvgPool2DOp>(pool))
+    return fusion.emitOpError("pool kernels start with a 2-D pooling op");
+  auto symbolicOut = cast<RankedTensorType>(pool->getResult(0).getType());
+  int64_t total = 1;
+  for (int64_t d : largestShapeOf(pool->getResult(0)))
+    total *= d;
+  int64_t vec = config.getVector(), threads = config.getThreads();
+  Grid g;
+  g.x = llvm::divideCeil(total / vec, threads);
+  if (isSymbolic(symbolicOut))
+    g.atRunX = elementCountOf(symbolicOut).floorDiv(vec).ceilDiv(threads);
+  return g;
+}
+
+} // namespace
+
+const FamilyRules mlir::brrr::kPoolRules = {choosePool, poolGrid, nullptr};

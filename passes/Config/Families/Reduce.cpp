@@ -1,0 +1,119 @@
+//===- Reduce.cpp - the general reductions' rules ------------------------===//
+//
+// Reductions that are not a row kernel's: one thread an output, a block an
+// output, or split rows (SplitRows, passes/Config/Rows.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Config/Families.h"
+#include "passes/Config/Rows.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Threads per block of the general reductions.
+constexpr int64_t kReduceThreads = 256;
+
+/// One thread per output walks its reduced elements unless that leaves the
+/// GPU idle: with at least a block's worth of elements per output, and few
+/// outputs or a reduced innermost axis (so that the block's walk is
+/// coalesced), a block cooperates on each output. (T5's f16 export reduces
+/// a whole activation to one flag: one thread took 1.1 ms for 64 Ki
+/// elements.)
+FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
+                                         const ConfigOptions &) {
+  MLIRContext *ctx = fusion.getContext();
+  KernelConfigAttr perThread = KernelConfigAttr::get(
+      ctx, KernelFamily::reduce, KernelBody::simt, kReduceThreads, {}, 0, 1, 1,
+      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
+  ReduceOp red;
+  fusion.getBody().walk([&](ReduceOp r) { red = r; });
+  if (!red)
+    return perThread;
+  // The largest shape's config over a symbolic outer run.
+  auto in = cast<RankedTensorType>(red.getInput().getType());
+  SmallVector<int64_t> shape = largestShapeOf(red.getInput());
+  int64_t count = 1, elements = 1;
+  for (int64_t d : red.getAxes())
+    count *= shape[d];
+  for (int64_t d : shape)
+    elements *= d;
+  int64_t outputs = count ? elements / count : 0;
+  bool innermost = llvm::is_contained(red.getAxes(), in.getRank() - 1);
+  if (std::optional<SplitRows> split = splitRowsOf(red))
+    return KernelConfigAttr::get(
+        ctx, KernelFamily::reduce, KernelBody::simt, split->threads(),
+        {split->lanes, split->groups}, 0, split->vector, 1,
+        KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
+  if (count < kReduceThreads || outputs == 0 || outputs > 65536 ||
+      (!innermost && outputs >= 1024))
+    return perThread;
+  return KernelConfigAttr::get(ctx, KernelFamily::reduce, KernelBody::simt,
+                               kReduceThreads, {kReduceThreads}, 0, 1, 1,
+                               KernelPrecision::exact, 0, 0,
+                               KernelSchedule::cooperative, {}, {});
+}
+
+/// One thread an output, a block an output (cooperative: tile [threads]),
+/// or split rows (tile [lanes, groups]): a block per `lanes` vectors of one
+/// outer index's inner elements.
+FailureOr<Grid> reduceGrid(FusionOp fusion, KernelConfigAttr config) {
+  Block &body = fusion.getBody().front();
+  auto red = dyn_cast<ReduceOp>(&body.front());
+  if (!red)
+    return fusion.emitOpError("reduce kernels start with a reduction of their "
+                              "first input");
+  // Over a symbolic outer run: the actual outer indices' or outputs' blocks.
+  ReduceExtents symbolic = symbolicExtentsOf(red);
+  LargestShapeView largest(fusion);
+  Grid g;
+  ArrayRef<int64_t> tile = config.getTile();
+  if (tile.size() == 2) {
+    std::optional<SplitRows> shape = SplitRows::shapeOf(red);
+    if (!shape)
+      return red.emitOpError("a split-rows reduction keeps its innermost "
+                             "axis and reduces one run of axes before it");
+    int64_t chunkBlocks =
+        llvm::divideCeil(shape->inner / config.getVector(), tile[0]);
+    g.x = std::max<int64_t>(shape->outer * chunkBlocks, 1);
+    if (symbolic.outer)
+      g.atRunX = symbolic.outer * chunkBlocks;
+    return g;
+  }
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(red.getInput().getType()).getShape();
+  int64_t outputs = 1;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (!llvm::is_contained(red.getAxes(), int64_t(d)))
+      outputs *= extent;
+  bool cooperative = !tile.empty();
+  int64_t threads = config.getThreads();
+  g.x = cooperative ? std::max<int64_t>(outputs, 1)
+                    : std::max<int64_t>(llvm::divideCeil(outputs, threads), 1);
+  if (symbolic.outputs)
+    g.atRunX =
+        cooperative ? symbolic.outputs : symbolic.outputs.ceilDiv(threads);
+  return g;
+}
+
+/// A cooperative reduction combines the block's partial results in a tree
+/// over one 8-byte slot per thread (f32, i32 or i64); a split-rows one over
+/// a vector per thread, of at most 16 bytes of elements held in a compute
+/// type up to twice as wide.
+LogicalResult reduceBuffers(FusionOp, KernelConfigAttr config,
+                            SmallVectorImpl<SharedBuffer> &buffers, int64_t &) {
+  if (config.getTile().size() == 2)
+    buffers.push_back(
+        {SharedRole::partials, 0, config.getThreads() * 32, 16, 0, 0});
+  else if (!config.getTile().empty())
+    buffers.push_back(
+        {SharedRole::partials, 0, config.getThreads() * 8, 16, 0, 0});
+  return success();
+}
+
+} // namespace
+
+const FamilyRules mlir::brrr::kReduceRules = {chooseReduce, reduceGrid,
+                                              reduceBuffers};
