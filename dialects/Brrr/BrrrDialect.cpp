@@ -227,14 +227,20 @@ LogicalResult KernelConfigAttr::verify(
                           "warpgroup's accumulators), not "
                        << m << "x" << n;
   // Promoted sums hold each slice's products in registers beside the
-  // accumulators: twice a consumer's 64 x n / 128 f32 a thread.
+  // accumulators: twice the f32 a consumer thread holds (64 x n / 128
+  // cooperative, the whole m x n / 128 ping-pong), at most twice those of
+  // 64 x kPromotedWidth. The overlapped schedule stages 16-bit sums.
+  int64_t rowsHeld = schedule == KernelSchedule::pingpong ? m : 64;
   if (precision == KernelPrecision::promoted &&
-      (n > kPromotedWidth || schedule != KernelSchedule::cooperative))
+      (rowsHeld * n > 64 * kPromotedWidth ||
+       schedule == KernelSchedule::overlapped))
     return emitError() << "a wgmma tile that promotes its float8 sums holds "
-                          "them beside its accumulators: at most "
+                          "them beside its accumulators: at most 64 x "
                        << kPromotedWidth
-                       << " columns and the cooperative schedule, not " << m
-                       << "x" << n << " " << stringifyKernelSchedule(schedule);
+                       << " outputs a consumer warpgroup, cooperative or "
+                          "ping-pong, not "
+                       << m << "x" << n << " "
+                       << stringifyKernelSchedule(schedule);
   // An overlapped kernel's epilogue warps drain a whole staged tile while
   // the consumers compute the next one.
   if (schedule == KernelSchedule::overlapped && (!persistent || epilogue != n))

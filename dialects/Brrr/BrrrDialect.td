@@ -252,7 +252,7 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       `promoted` (each k-slice's products summed by the Tensor Cores into
       fresh registers, then added to f32 accumulators: the error of one
       slice's sum at any depth, twice the accumulator registers, so at most
-      192 columns and the cooperative schedule) or `fast` (the whole contraction in the Tensor Cores'
+      192 columns on the cooperative schedule, 64 on the ping-pong one) or `fast` (the whole contraction in the Tensor Cores'
       float8 accumulation, whose mantissa is shorter than f32's:
       `--fp8-fast-accumulation`);
     - `persistent`: for the wgmma body, the blocks of a persistent kernel,

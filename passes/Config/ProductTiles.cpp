@@ -166,13 +166,15 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
     return;
   int64_t sms = target.getMultiprocessors();
   MatmulTile chosen = tile;
-  chosen.schedule = tile.precision == KernelPrecision::promoted
+  bool promoted = tile.precision == KernelPrecision::promoted;
+  chosen.schedule = promoted && schedule == KernelSchedule::overlapped
                         ? KernelSchedule::cooperative
                         : schedule;
-  if (chosen.pingpong() && chosen.n > 128) {
-    // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
-    // most, 128 a thread.
-    chosen.n = 128;
+  // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
+  // most, 128 a thread; with promoted sums beside them, 128 x 64.
+  if (int64_t widest = promoted ? 64 : 128;
+      chosen.pingpong() && chosen.n > widest) {
+    chosen.n = widest;
     chosen.stages = wgmmaRingStages(chosen, sharedBudget);
   }
   if (chosen.tilesOf(p) <= sms)

@@ -255,7 +255,8 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
 /// the epilogue stages the whole tile in 16 bits beside a ring of at most
 /// four stages (at least two) and warps of the producer warpgroup drain it
 /// (the caller asks for it only for products of a 16-bit result). A tile
-/// that promotes float8 sums stays cooperative.
+/// that promotes float8 sums is not overlapped, and ping-pong narrows it to
+/// 64 columns: its slice's sums sit beside the accumulators.
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
                        TargetAttr target, int64_t sharedBudget,
                        KernelSchedule schedule = KernelSchedule::cooperative);

@@ -718,6 +718,10 @@ FLAGS.update({name: ["--overlap-epilogue"] for name in OVERLAPPED})
 GRAPH_OF.update(OVERLAPPED)
 GRAPH_OF["qmatmul_fp8_deep_fast_f32"] = "qmatmul_fp8_deep_f32"
 FLAGS["qmatmul_fp8_deep_fast_f32"] = ["--fp8-fast-accumulation"]
+# Promoted float8 sums on the ping-pong schedule: 128 x 64 tiles (17 x 35,
+# the last column tile 24 wide), each consumer warpgroup every other one.
+GRAPH_OF["qmatmul_fp8_deep_pingpong_f32"] = "qmatmul_fp8_deep_persistent_f32"
+FLAGS["qmatmul_fp8_deep_pingpong_f32"] = ["--pingpong"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

@@ -125,5 +125,5 @@ QUANT_TOLERANCES = {
     "qmatmul_int8_per_column_f16": 2e-3, "qmatmul_fp8_gemm_ragged_f32": 1e-3,
     "qmatmul_uint8_zero_point_f16": 2e-3,
     "qmatmul_fp8_deep_f32": 5e-4, "qmatmul_fp8_deep_persistent_f32": 5e-4,
-    "qmatmul_fp8_deep_fast_f32": 5e-3,
+    "qmatmul_fp8_deep_fast_f32": 5e-3, "qmatmul_fp8_deep_pingpong_f32": 5e-4,
 }

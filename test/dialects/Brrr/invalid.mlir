@@ -895,12 +895,12 @@ func.func @kernel_promoted_mma_sync() attributes {c = #brrr.kernel<family = matm
 
 // -----
 
-// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 192 columns and the cooperative schedule, not 128x256 cooperative}}
+// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 64 x 192 outputs a consumer warpgroup, cooperative or ping-pong, not 128x256 cooperative}}
 func.func @kernel_promoted_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 128], stages = 4, precision = promoted>} { return }
 
 // -----
 
-// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 192 columns and the cooperative schedule, not 128x128 pingpong}}
+// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 64 x 192 outputs a consumer warpgroup, cooperative or ping-pong, not 128x128 pingpong}}
 func.func @kernel_promoted_pingpong() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, precision = promoted, persistent = 132, epilogue = 128, schedule = pingpong>} { return }
 
 // -----

@@ -12,8 +12,9 @@
 // promoted`): both are held in registers, so the tile is at most 192 wide
 // (the wave cost model's choice up to that width) where a 16-bit or INT8
 // one would be 256. Its tiles outnumber the multiprocessors, so it runs a
-// persistent grid, cooperative (with `persistent` and `pingpong` too: a
-// ping-pong warpgroup would hold a whole tile's accumulators). With
+// persistent grid, cooperative (with `persistent` too; with `pingpong`,
+// 128 x 64 tiles: a ping-pong warpgroup holds a whole tile's accumulators
+// and the slice's sums beside them). With
 // fp8-fast-accumulation the Tensor Cores sum the whole contraction
 // (`precision = fast`) over the 256-wide tile, one block a tile.
 // CHECK-LABEL: func.func @main
@@ -23,7 +24,7 @@
 // PERSISTENT-LABEL: func.func @main
 // PERSISTENT: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 128], stages = 4, precision = promoted, persistent = 132, epilogue = 64, grid = [132, 1, 1]>
 // PINGPONG-LABEL: func.func @main
-// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 128], stages = 4, precision = promoted, persistent = 132, epilogue = 64, grid = [132, 1, 1]>
+// PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 128], stages = 4, precision = promoted, persistent = 132, epilogue = 64, schedule = pingpong, grid = [132, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%a: tensor<4096x1024xf8E4M3FN>, %w: tensor<2048x1024xf8E4M3FN>) -> tensor<4096x2048xf16> {
     %t = brrr.transpose %w {perm = array<i64: 1, 0>} : tensor<2048x1024xf8E4M3FN> -> tensor<1024x2048xf8E4M3FN>
