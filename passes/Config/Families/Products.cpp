@@ -92,11 +92,9 @@ mlir::brrr::untiledProductConfig(FusionOp fusion,
       f32Config(fusion, options.target, options.budget, f32Precision);
   if (failed(f32) || *f32)
     return f32;
-  KernelFamily family =
-      isa<MatmulOp>(product) ? KernelFamily::matmul : KernelFamily::conv;
   return KernelConfigAttr::get(
-      fusion.getContext(), family, KernelBody::warp_mma, 32, {}, 0, 1, 1,
-      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
+      fusion.getContext(), fusion.getKind(), KernelBody::warp_mma, 32, {}, 0, 1,
+      1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
 }
 
 void mlir::brrr::recordRowVariants(
