@@ -267,22 +267,20 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
                                          KernelConfigAttr config,
                                          OpBuilder &moduleBuilder,
                                          StringRef name) {
-  const int64_t kTile = config.getTile()[0], kTileRows = config.getTile()[1];
+  int64_t edge = config.getTile()[0], rows = config.getTile()[1];
   // Over a symbolic outer run, which lies in B (compilesSymbolically): the
-  // largest shape's kernel over the actual batches, one grid z each.
-  AffineExpr batches;
-  if (auto in = cast<RankedTensorType>(t.getInput().getType()); isSymbolic(in))
-    batches = elementCountOf(in).floorDiv(brs[1] * brs[2]);
+  // largest shape's kernel over the actual batches, one grid z each (the
+  // config's grid_extents).
   std::optional<LargestShapeView> largest;
-  if (batches)
+  if (isSymbolic(t.getInput().getType()))
     largest.emplace(fusion);
   MLIRContext *ctx = fusion.getContext();
   Location loc = fusion.getLoc();
   auto [B, R, S] = brs;
   Type elem = storageType(t.getType().getElementType());
-  int64_t tilesS = llvm::divideCeil(S, kTile);
+  int64_t tilesS = llvm::divideCeil(S, edge);
   // The tile, a static shared array of this kernel.
-  auto tileType = LLVM::LLVMArrayType::get(elem, kTile * (kTile + 1));
+  auto tileType = LLVM::LLVMArrayType::get(elem, edge * (edge + 1));
   std::string tileName = (name + "_tile").str();
   {
     OpBuilder::InsertionGuard guard(moduleBuilder);
@@ -299,16 +297,16 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
   auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
   Value tile = LLVM::AddressOfOp::create(b, loc, sharedPtr, tileName);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value tx = e.rem(tid, kTile), ty = e.div(tid, kTile);
+  Value tx = e.rem(tid, edge), ty = e.div(tid, edge);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value batch = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value r0 = e.mul(e.div(bid, tilesS), kTile);
-  Value s0 = e.mul(e.rem(bid, tilesS), kTile);
+  Value r0 = e.mul(e.div(bid, tilesS), edge);
+  Value s0 = e.mul(e.rem(bid, tilesS), edge);
   Value in = kernelArgument(entry, t.getInput());
   Value out = entry.getArgument(fusion.getInputs().size());
   auto slot = [&](Value row, Value col) {
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                         e.add(e.mul(row, kTile + 1), col));
+                                         e.add(e.mul(row, edge + 1), col));
     return LLVM::GEPOp::create(b, loc, sharedPtr, elem, tile, ValueRange{i});
   };
   auto global = [&](Value base, Value index) {
@@ -320,8 +318,8 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
     return arith::AndIOp::create(b, loc, e.ult(x, nx), e.ult(y, ny));
   };
   // Rows r0 + ty + 8i of the input's [R][S] slab, columns s0 + tx.
-  for (int64_t i = 0; i < kTile / kTileRows; ++i) {
-    Value row = e.add(ty, e.idx(kTileRows * i));
+  for (int64_t i = 0; i < edge / rows; ++i) {
+    Value row = e.add(ty, e.idx(rows * i));
     Value r = e.add(r0, row), s = e.add(s0, tx);
     auto ifIn = scf::IfOp::create(b, loc, both(r, R, s, S), false);
     OpBuilder::InsertionGuard guard(b);
@@ -333,8 +331,8 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
   }
   gpu::BarrierOp::create(b, loc);
   // Rows s0 + ty + 8i of the output's [S][R] slab, columns r0 + tx.
-  for (int64_t i = 0; i < kTile / kTileRows; ++i) {
-    Value col = e.add(ty, e.idx(kTileRows * i));
+  for (int64_t i = 0; i < edge / rows; ++i) {
+    Value col = e.add(ty, e.idx(rows * i));
     Value s = e.add(s0, col), r = e.add(r0, tx);
     auto ifIn = scf::IfOp::create(b, loc, both(s, S, r, R), false);
     OpBuilder::InsertionGuard guard(b);

@@ -138,8 +138,9 @@ LogicalResult KernelConfigAttr::verify(
     // A tree of vectors: [vectors] a thread computes; a transpose through
     // shared tiles: [32, 8], a 32 x 32 tile moved by 32 x 8 threads.
     bool vectors = tile.size() == 1 && llvm::is_contained({1, 2, 4}, tile[0]);
-    bool tiled = tile.size() == 2 && tile[0] == 32 && tile[1] == 8 &&
-                 threads == 256 && vector == 1;
+    bool tiled = tile.size() == 2 && tile[0] == kTransposeTile &&
+                 tile[1] == kTransposeRows &&
+                 threads == kTransposeTile * kTransposeRows && vector == 1;
     if (body != KernelBody::simt || (!vectors && !tiled) || stages)
       return emitError() << "a movement kernel's tile is [1, 2 or 4 vectors "
                             "a thread], or [32, 8] for a transpose through "

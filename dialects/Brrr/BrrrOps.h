@@ -63,6 +63,11 @@ constexpr llvm::StringLiteral kTargetAttrName = "brrr.target";
 /// the slice in flight, 96 + 96 f32 registers a thread.
 constexpr int64_t kPromotedWidth = 192;
 
+/// A tiled transpose's config (a movement kernel): tiles of kTransposeTile
+/// x kTransposeTile elements through shared memory, kTransposeTile x
+/// kTransposeRows threads a tile (`tile = [32, 8]`).
+constexpr int64_t kTransposeTile = 32, kTransposeRows = 8;
+
 /// The target of the module that holds `op` (or is `op`): its
 /// `brrr.target`, or TargetAttr::untargeted without one.
 TargetAttr targetOf(Operation *op);

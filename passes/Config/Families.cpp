@@ -5,6 +5,14 @@
 using namespace mlir;
 using namespace mlir::brrr;
 
+KernelConfigAttr mlir::brrr::simtConfig(MLIRContext *ctx, KernelFamily family,
+                                        int64_t threads, ArrayRef<int64_t> tile,
+                                        int64_t vector) {
+  return KernelConfigAttr::get(ctx, family, KernelBody::simt, threads, tile, 0,
+                               vector, 1, KernelPrecision::exact, 0, 0,
+                               KernelSchedule::cooperative, {}, {});
+}
+
 const FamilyRules &mlir::brrr::rulesOf(KernelFamily family) {
   switch (family) {
   case KernelFamily::pointwise:

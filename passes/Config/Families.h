@@ -64,6 +64,13 @@ struct FamilyRules {
                                  int64_t &slack);
 };
 
+/// A config on plain threads (`simt`): `threads` a block, and `tile` and
+/// `vector` as `family` reads them; no stages, cluster, persistence or
+/// schedule.
+KernelConfigAttr simtConfig(MLIRContext *ctx, KernelFamily family,
+                            int64_t threads, ArrayRef<int64_t> tile,
+                            int64_t vector);
+
 /// The rules of `family`.
 const FamilyRules &rulesOf(KernelFamily family);
 

@@ -35,11 +35,6 @@ Grid pointwiseGrid(FusionOp fusion, KernelConfigAttr config);
 /// or none.
 std::optional<std::array<int64_t, 3>> batchedTransposeOf(TransposeOp t);
 
-/// A tiled transpose's config: tiles of kTransposeTile x kTransposeTile
-/// elements through shared memory, kTransposeTile x kTransposeRows threads
-/// a tile (`tile = [32, 8]`).
-constexpr int64_t kTransposeTile = 32, kTransposeRows = 8;
-
 /// Whether the movement family moves transpose `t` of a kernel's input
 /// through shared tiles of 32 x 32 (both of its groups at least that long,
 /// B < 2^16): reads and writes then both coalesce.

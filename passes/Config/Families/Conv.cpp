@@ -29,10 +29,8 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
     SmallVector<int64_t> pixels;
     if (int64_t p = directConvPixels(conv, target); p > 1)
       pixels.push_back(p);
-    return KernelConfigAttr::get(
-        ctx, KernelFamily::conv, KernelBody::simt, kPointwiseThreads, pixels, 0,
-        directConvVectorWidth(conv), 1, KernelPrecision::exact, 0, 0,
-        KernelSchedule::cooperative, {}, {});
+    return simtConfig(ctx, KernelFamily::conv, kPointwiseThreads, pixels,
+                      directConvVectorWidth(conv));
   }
   std::optional<MatmulTile> tile = convTileOf(fusion, target, budget);
   if (!tile)

@@ -31,10 +31,8 @@ FailureOr<KernelConfigAttr> chooseMovement(FusionOp fusion,
   }
   int64_t threads =
       tile.size() == 2 ? kTransposeTile * kTransposeRows : kPointwiseThreads;
-  return KernelConfigAttr::get(
-      fusion.getContext(), KernelFamily::movement, KernelBody::simt, threads,
-      tile, 0, std::max<int64_t>(vector, 1), 1, KernelPrecision::exact, 0, 0,
-      KernelSchedule::cooperative, {}, {});
+  return simtConfig(fusion.getContext(), KernelFamily::movement, threads, tile,
+                    std::max<int64_t>(vector, 1));
 }
 
 /// A tree of vectors (`tile = [vectors]`) runs as a pointwise kernel; a

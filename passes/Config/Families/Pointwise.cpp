@@ -27,10 +27,9 @@ constexpr int64_t kUnrollMinBlocks = 1056;
 FailureOr<KernelConfigAttr> choosePointwise(FusionOp fusion,
                                             const ConfigOptions &) {
   int64_t vector = pointwiseVectorWidth(fusion);
-  return KernelConfigAttr::get(
-      fusion.getContext(), KernelFamily::pointwise, KernelBody::simt,
-      kPointwiseThreads, vectorsPerThread(fusion, vector), 0, vector, 1,
-      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
+  return simtConfig(fusion.getContext(), KernelFamily::pointwise,
+                    kPointwiseThreads, vectorsPerThread(fusion, vector),
+                    vector);
 }
 
 FailureOr<Grid> gridOfPointwise(FusionOp fusion, KernelConfigAttr config) {

@@ -22,10 +22,8 @@ FailureOr<KernelConfigAttr> choosePool(FusionOp fusion, const ConfigOptions &) {
     if (auto in = dyn_cast<RankedTensorType>(pool->getOperand(0).getType());
         in && in.getRank() == 4)
       vector = vectorWidth(elementBytes(in.getElementType()), in.getDimSize(3));
-  return KernelConfigAttr::get(fusion.getContext(), KernelFamily::pool,
-                               KernelBody::simt, kPointwiseThreads, {}, 0,
-                               vector, 1, KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative, {}, {});
+  return simtConfig(fusion.getContext(), KernelFamily::pool, kPointwiseThreads,
+                    {}, vector);
 }
 
 /// A thread a vector of output channels (one element without a vector).

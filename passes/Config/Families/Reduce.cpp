@@ -25,9 +25,8 @@ constexpr int64_t kReduceThreads = 256;
 FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
                                          const ConfigOptions &) {
   MLIRContext *ctx = fusion.getContext();
-  KernelConfigAttr perThread = KernelConfigAttr::get(
-      ctx, KernelFamily::reduce, KernelBody::simt, kReduceThreads, {}, 0, 1, 1,
-      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
+  KernelConfigAttr perThread =
+      simtConfig(ctx, KernelFamily::reduce, kReduceThreads, {}, 1);
   ReduceOp red;
   fusion.getBody().walk([&](ReduceOp r) { red = r; });
   if (!red)
@@ -43,17 +42,13 @@ FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
   int64_t outputs = count ? elements / count : 0;
   bool innermost = llvm::is_contained(red.getAxes(), in.getRank() - 1);
   if (std::optional<SplitRows> split = splitRowsOf(red))
-    return KernelConfigAttr::get(
-        ctx, KernelFamily::reduce, KernelBody::simt, split->threads(),
-        {split->lanes, split->groups}, 0, split->vector, 1,
-        KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
+    return simtConfig(ctx, KernelFamily::reduce, split->threads(),
+                      {split->lanes, split->groups}, split->vector);
   if (count < kReduceThreads || outputs == 0 || outputs > 65536 ||
       (!innermost && outputs >= 1024))
     return perThread;
-  return KernelConfigAttr::get(ctx, KernelFamily::reduce, KernelBody::simt,
-                               kReduceThreads, {kReduceThreads}, 0, 1, 1,
-                               KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative, {}, {});
+  return simtConfig(ctx, KernelFamily::reduce, kReduceThreads, {kReduceThreads},
+                    1);
 }
 
 /// One thread an output, a block an output (cooperative: tile [threads]),

@@ -23,10 +23,8 @@ FailureOr<KernelConfigAttr> chooseRow(FusionOp fusion, const ConfigOptions &) {
   SmallVector<int64_t> tile;
   if (g->lanes != g->threads)
     tile = {g->rowsPerBlock(), g->lanes};
-  return KernelConfigAttr::get(fusion.getContext(), KernelFamily::row,
-                               KernelBody::simt, g->threads, tile, 0, g->vec, 1,
-                               KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative, {}, {});
+  return simtConfig(fusion.getContext(), KernelFamily::row, g->threads, tile,
+                    g->vec);
 }
 
 /// One block a row, or the config's packed rows a block.
