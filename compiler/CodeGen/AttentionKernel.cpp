@@ -349,23 +349,12 @@ LogicalResult AttentionKernel::readConfig() {
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  // The family's rules verified the config for this fusion (verifyFor).
   tile = AttentionTile::of(*config);
-  if (!tile)
-    return fusion.emitOpError("an attention kernel needs an attention "
-                              "config, got ")
-           << *config;
   et = att.getQuery().getType().getElementType();
-  if (!(et.isF16() || et.isBF16()))
-    return att.emitOpError("the attention kernel multiplies f16 or bf16, "
-                           "not ")
-           << et;
   ql = operandLayoutOf(att.getQuery());
   kl = operandLayoutOf(att.getKey());
   vl = operandLayoutOf(att.getValue());
-  for (const OperandLayout *l : {&ql, &kl, &vl})
-    if (!isStageable(et, *l, *l))
-      return att.emitOpError("reads an operand whose rows are not aligned, "
-                             "contiguous 16-byte chunks");
   auto qt = att.getQuery().getType();
   batch = qt.getDimSize(0);
   heads = qt.getDimSize(1);
@@ -404,17 +393,6 @@ LogicalResult AttentionKernel::readConfig() {
   keys = tile->keys;
   stages = tile->stages;
   threads = tile->threads();
-  if (d % 16 || dv % 16 || d > 128 || dv > 128)
-    return att.emitOpError("the attention kernel takes head sizes that are "
-                           "multiples of 16 up to 128, got ")
-           << d << " and " << dv;
-  for (auto [count, width] : {std::pair{rows, d}, {keys, d}, {keys, dv}})
-    if ((count * width / 8) % threads)
-      return fusion.emitOpError("attention tile ")
-             << *config << " does not split " << count << " rows of " << width
-             << " into whole 16-byte copies per thread";
-  if (heads > 65535 || batch > 65535 || skMax == 0 || sqMax == 0)
-    return att.emitOpError("attention grid exceeds the launch limits");
   FailureOr<int64_t> queries = sharedOffset(fusion, SharedRole::query);
   if (failed(queries) ||
       failed(stageOffsets(fusion, stages, kOffsets, vOffsets, SharedRole::key,

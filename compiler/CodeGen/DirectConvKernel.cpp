@@ -68,21 +68,14 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
   auto ot = cast<RankedTensorType>(conv.getType());
   Type et = conv.getInput().getType().getElementType();
   Type ct = pointwise::computeType(et);
-  if (!isa<FloatType>(ct))
-    return conv.emitOpError("the direct convolution body takes floats, not ")
-           << et;
   bool last = conv.getChannelsLast();
   ConvGemm g = ConvGemm::shapeOf(conv);
   int64_t C = g.C, H = g.H, W = g.W, O = g.O, OH = g.OH, OW = g.OW;
   int64_t KH = g.KH, KW = g.KW, Cg = C / g.G, Og = O / g.G;
   int64_t sh = g.sh, sw = g.sw, pt = g.pt, pl = g.pl, dh = g.dh, dw = g.dw;
-  int64_t vec = config->getVector();
   // A vector of channels reads one input and one weight channel each: a
-  // channels-last depthwise convolution.
-  if (vec > 1 && (!last || Cg != 1 || Og != 1 || O % vec))
-    return conv.emitOpError("a direct convolution reads vectors of ")
-           << vec << " channels only channels-last, one channel per group, "
-           << "and a channel count they divide";
+  // channels-last depthwise convolution (the conv rules' verify).
+  int64_t vec = config->getVector();
   int64_t threads = config->getThreads();
   // Several pixels a thread only over vectors of channels (the config's
   // verifier).

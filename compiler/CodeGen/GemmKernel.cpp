@@ -127,20 +127,11 @@ FailureOr<KernelInfo> mlir::brrr::emitGemmKernel(FusionOp fusion,
     return failure();
   Type et = spec.elem;
   bool symbolic = bool(spec.rowsExtent);
-  if (config->getBody() == KernelBody::mma_sync && et.isF32())
+  // f32 operands on mma_sync run the staged body, f16 and bf16 ones on
+  // warp_mma this one (verifyProduct).
+  if (config->getBody() == KernelBody::mma_sync)
     return emitStagedGemmKernel(fusion, spec, moduleBuilder, name);
-  if (config->getBody() != KernelBody::warp_mma)
-    return fusion.emitOpError("the untiled Tensor Core body runs a warp_mma "
-                              "config, not ")
-           << *config;
-  if (!(et.isF16() || et.isBF16()))
-    return product->emitOpError("the untiled Tensor Core body takes f16 or "
-                                "bf16 operands (f32 runs the staged mma_sync "
-                                "body), got ")
-           << et;
   int64_t M = spec.M, N = spec.N, K = spec.K;
-  if (spec.batches > 65535 || llvm::divideCeil(M, 16) > 65535)
-    return product->emitOpError("Tensor Core grid exceeds the launch limits");
 
   unsigned numInputs = fusion.getInputs().size();
   unsigned numBuffers = numInputs + fusion.getNumResults();

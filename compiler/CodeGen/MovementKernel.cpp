@@ -376,19 +376,11 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
   // A tree whose config names the vectors a thread computes
   // (movementVectorWidth) writes vectors of consecutive elements, read
   // through the tree as a pointwise kernel reads through data movement.
-  if (config->getTile().size() == 1) {
-    if (!movementVectorWidth(fusion))
-      return fusion.emitOpError("only a tree of index maps and "
-                                "concatenations moves vectors");
+  if (config->getTile().size() == 1)
     return emitPointwiseKernel(fusion, moduleBuilder, name);
-  }
   // A transpose of two groups of dimensions, each at least a tile's edge
   // long, moves through shared tiles (a grid's z is below 2^16).
   if (config->getTile().size() == 2) {
-    if (!isTiledTransposeKernel(fusion))
-      return fusion.emitOpError("only a transpose of two groups of "
-                                "dimensions of at least 32 moves through "
-                                "shared tiles");
     auto t = cast<TransposeOp>(body.front());
     return emitTiledTranspose(fusion, t, *batchedTransposeOf(t), *config,
                               moduleBuilder, name);

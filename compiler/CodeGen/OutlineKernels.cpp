@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "passes/Config/Families.h"
 #include "passes/Config/Launch.h"
 #include "passes/Config/SharedBuffers.h"
 #include "passes/Passes.h"
@@ -114,8 +115,8 @@ const Emitter kEmitters[] = {
 };
 
 /// The kernel of `fusion`, from the emitter of its family and body,
-/// launched over the grid its config records (checked against the config's
-/// decisions first).
+/// launched over the grid its config records: the config checked first by
+/// its family's rules (verifyFor), the grid against its decisions.
 FailureOr<KernelInfo> emitKernel(FusionOp fusion, OpBuilder &kb,
                                  const std::string &name) {
   // Every kernel needs a config: the diagnostic names the pass that
@@ -127,6 +128,8 @@ FailureOr<KernelInfo> emitKernel(FusionOp fusion, OpBuilder &kb,
     if (row.family != fusion.getKind() ||
         (row.body && row.body != config->getBody()))
       continue;
+    if (failed(verifyFor(fusion, *config)))
+      return failure();
     ArrayRef<int64_t> grid = config->getGrid();
     if (grid.empty())
       return fusion.emitOpError("kernel config ")

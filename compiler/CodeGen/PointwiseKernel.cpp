@@ -111,11 +111,8 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  // Whole vectors of the elements (verifyPointwise).
   int64_t vec = config->getVector(), blockSize = config->getThreads();
-  int64_t divisor = symbolic ? elementCountDivisor(symbolicType) : numel;
-  if (divisor % vec != 0)
-    return fusion.emitOpError("vector width ")
-           << vec << " does not divide the " << divisor << " elements";
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   unsigned numBuffers = fusion.getInputs().size() + fusion.getNumResults();

@@ -80,11 +80,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPoolKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  // Whole vectors of channels-last channels (the pool rules' verify).
   int64_t vec = config->getVector();
   int64_t block = config->getThreads();
-  if (vec > 1 && (!last || C % vec != 0))
-    return fusion.emitOpError("a pool of vectors of ")
-           << vec << " reads whole vectors of channels-last channels";
 
   unsigned numInputs = fusion.getInputs().size();
   unsigned numBuffers = numInputs + fusion.getNumResults();

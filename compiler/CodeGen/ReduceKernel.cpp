@@ -90,12 +90,10 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
                                     const Combination &how,
                                     OpBuilder &moduleBuilder, StringRef name) {
   Location loc = fusion.getLoc();
+  // A shape SplitRows describes, in vectors that divide its innermost
+  // axis (the reduce rules' verify).
   std::optional<SplitRows> shape = SplitRows::shapeOf(red);
   int64_t vec = config.getVector();
-  if (!shape || shape->inner % vec)
-    return red.emitOpError("a split-rows reduction keeps its innermost axis, "
-                           "reduces one run of axes before it and reads "
-                           "vectors that divide the innermost axis");
   int64_t lanes = config.getTile()[0], groups = config.getTile()[1];
   int64_t threads = config.getThreads();
   int64_t rows = shape->rows, inner = shape->inner;

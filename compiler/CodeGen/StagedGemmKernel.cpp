@@ -41,29 +41,14 @@ FailureOr<KernelInfo> mlir::brrr::emitStagedGemmKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  std::optional<MatmulTile> maybeTile = MatmulTile::of(*config);
-  if (!spec.elem.isF32() || !maybeTile)
-    return fusion.emitOpError("the staged f32 body takes f32 operands and a "
-                              "tile, not ")
-           << *config;
-  MatmulTile tile = *maybeTile;
+  // The product rules verified the tile for this fusion (verifyProduct).
+  MatmulTile tile = *MatmulTile::of(*config);
   int64_t threads = config->getThreads();
   // Warps of wm x 32: (m / wm) x (n / 32) of them.
   int64_t warpsN = tile.n / 32;
-  int64_t wm = threads == tile.f32Threads(64)   ? 64
-               : threads == tile.f32Threads(32) ? 32
-                                                : 0;
+  int64_t wm = threads == tile.f32Threads(64) ? 64 : 32;
   int64_t kMi = wm / 16, kNj = 4;
-  if (!wm || tile.k % 8 || (tile.m * tile.k) % threads ||
-      (tile.n * tile.k) % threads || (kMi * kNj) % tile.cluster)
-    return fusion.emitOpError("unsupported f32 tile ")
-           << *config
-           << " (one warp per 64 x 32 or 32 x 32, k a multiple of 8, a "
-              "cluster of 1, 2, 4 or 8 blocks)";
   int64_t M = spec.M, N = spec.N, K = spec.K;
-  if (spec.batches > 65535 || llvm::divideCeil(M, tile.m) > 65535)
-    return spec.product->emitOpError(
-        "Tensor Core grid exceeds the launch limits");
   SmallVector<int64_t> aOffsets, bOffsets;
   if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
     return failure();

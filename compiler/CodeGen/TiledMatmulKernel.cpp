@@ -39,36 +39,24 @@ mlir::brrr::emitTiledMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     return failure();
   ProductOperands po = productOperandsOf(mm);
   const OperandLayout &lhs = po.lhs, &rhs = po.rhs;
-  if (!isStageable(mm.getLhs().getType().getElementType(), lhs, rhs))
-    return fusion.emitOpError("has a tile but operands that cannot be staged");
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  // The product rules verified the tile for these operands: staged in
+  // 16-byte chunks, a warp a 64 x 64 tile, whole chunks a thread
+  // (verifyProduct).
   MatmulTile tile = *MatmulTile::of(*config);
   int64_t threads = tile.threads();
-  if (config->getThreads() != threads || tile.cluster != 1)
-    return fusion.emitOpError("a 16-bit mma_sync tile runs one warp per 64x64 "
-                              "in one block, not ")
-           << *config;
-  if ((tile.m * tile.k / 8) % threads || (tile.k * tile.n / 8) % threads)
-    return fusion.emitOpError("unsupported matmul tile ")
-           << *config << " (each thread copies whole 16-byte chunks)";
 
   Type et = mm.getLhs().getType().getElementType();
   const ProductShape &shape = po.shape;
   // Over symbolic batches: the largest shape's kernel, its grid z the
   // actual batches'.
   std::optional<LargestShapeView> largest;
-  if (isSymbolic(mm.getType())) {
-    if (!shape.batchesExtent)
-      return mm.emitOpError("symbolic rows of 16-bit operands compile on the "
-                            "TMA + wgmma and untiled bodies only");
+  if (isSymbolic(mm.getType()))
     largest.emplace(fusion);
-  }
   int64_t M = shape.M, N = shape.N, K = shape.K, batches = shape.batches;
   ArrayRef<int64_t> batch = shape.batch;
-  if (batches > 65535 || llvm::divideCeil(M, tile.m) > 65535)
-    return mm.emitOpError("Tensor Core grid exceeds the launch limits");
   SmallVector<int64_t> aOffsets, bOffsets;
   if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
     return failure();

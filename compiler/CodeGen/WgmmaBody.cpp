@@ -271,13 +271,6 @@ LogicalResult WgmmaKernel::readPlan() {
   // A split tile's blocks are consecutive in x, one cluster, each taking
   // kTiles / split of the k-slices.
   split = tile.cluster;
-  if (problem.kTiles % split != 0)
-    return problem.product->emitOpError("cannot split ")
-           << problem.kTiles << " k-slices evenly between " << split
-           << " blocks of a cluster";
-  if (batches > 65535 || tilesM * tilesN * split > (int64_t(1) << 31) - 1)
-    return problem.product->emitOpError(
-        "Tensor Core grid exceeds the launch limits");
   if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
     return failure();
   FailureOr<int64_t> bars = sharedOffset(fusion, SharedRole::barriers);
@@ -306,21 +299,8 @@ LogicalResult WgmmaKernel::readPlan() {
   consumers = tile.m / 64;
   pingpong = tile.pingpong();
   overlapped = tile.overlapped();
-  if (problem.rowsExtent && (batches != 1 || pingpong || overlapped))
-    return problem.product->emitOpError(
-        "symbolic rows take one batch and the cooperative schedule");
-  if (problem.batchesExtent && persistent)
-    return problem.product->emitOpError(
-        "symbolic batches take one block a tile");
   halves = pingpong ? consumers : 1;
   promoted = tile.precision == KernelPrecision::promoted;
-  bool float8 = isa<Float8E4M3FNType>(problem.elem);
-  if (float8 != (promoted || tile.precision == KernelPrecision::fast))
-    return problem.product->emitOpError("the wgmma body sums ")
-           << (float8 ? "float8" : "16-bit and INT8") << " products "
-           << (float8 ? "promoted or fast" : "exactly")
-           << ", but its config says "
-           << stringifyKernelPrecision(tile.precision);
   kTiles = problem.kTiles / split;
   numInputs = fusion.getInputs().size();
   threads = tile.threads();
@@ -865,12 +845,8 @@ FailureOr<MatmulTile> mlir::brrr::wgmma::productTileOf(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
-  MatmulTile tile =
-      *MatmulTile::of(*config, MatmulTile::elementBytesOf(fusion));
-  if (tile.k * tile.elementBytes != kSwizzleBytes)
-    return product->emitOpError("has operands of ")
-           << tile.elementBytes << " bytes, whose 128-byte slices are "
-           << kSwizzleBytes / tile.elementBytes
-           << " deep, but a tile of k = " << tile.k;
-  return tile;
+  // Slices one 128-byte row deep (kSwizzleBytes), split evenly over the
+  // cluster, on a schedule the problem's symbolic extents allow: the
+  // product rules verified the config for this fusion (verifyProduct).
+  return *MatmulTile::of(*config, MatmulTile::elementBytesOf(fusion));
 }

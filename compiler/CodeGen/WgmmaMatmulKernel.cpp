@@ -165,7 +165,7 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   int64_t taps = g->KH * g->KW;
   int64_t chunk = narrow ? 16 : tile.k, perSlice = narrow ? tile.k / 16 : 1;
   int64_t cBlocks = llvm::divideCeil(Cg, chunk);
-  p.kTiles = narrow ? llvm::divideCeil(taps, perSlice) : taps * cBlocks;
+  p.kTiles = g->wgmmaSlices(tile.k);
   p.swizzle = narrow ? 32 : kSwizzleBytes;
   p.flops = 2 * p.M * g->O * Cg * g->KH * g->KW;
   p.bKContiguous = true;

@@ -34,3 +34,8 @@ const FamilyRules &mlir::brrr::rulesOf(KernelFamily family) {
   }
   llvm_unreachable("every KernelFamily has rules");
 }
+
+LogicalResult mlir::brrr::verifyFor(FusionOp fusion, KernelConfigAttr config) {
+  const FamilyRules &rules = rulesOf(fusion.getKind());
+  return rules.verify ? rules.verify(fusion, config) : success();
+}

@@ -2,13 +2,13 @@
 //
 // One row per kernel family (rulesOf, Families.cpp) holds all that the
 // passes know of it: the config brrr-select-kernel-config chooses for a
-// fusion, the launch grid a config gives, and the shared buffers it
-// declares. Each family's rules live in a file of their own
-// (passes/Config/Families/), beside its code generator's row of the
-// emitter table (compiler/CodeGen/OutlineKernels.cpp): a new body or
-// schedule of a family changes its enum case, its rules, its emitter and
-// that row. The passes that use the rules (the config pass, the launch
-// grid, the shared-memory planner) name no family.
+// fusion, whether its code generator lays a fusion out under a config, the
+// launch grid a config gives, and the shared buffers it declares. Each family's
+// rules live in a file of their own (passes/Config/Families/), beside its code
+// generator's row of the emitter table (compiler/CodeGen/OutlineKernels.cpp): a
+// new body or schedule of a family changes its enum case, its rules, its
+// emitter and that row. The passes that use the rules (the config pass, the
+// launch grid, the shared-memory planner) name no family.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +53,12 @@ struct FamilyRules {
   /// diagnostic.
   FailureOr<KernelConfigAttr> (*choose)(FusionOp fusion,
                                         const ConfigOptions &options);
+  /// Whether the family's code generator lays `fusion` out under `config`
+  /// (one the attribute's own verifier accepts), or a diagnostic on the
+  /// fusion or its op naming what it cannot: checked on every config
+  /// chosen or pinned, and again before code generation, so that emitters
+  /// only read the config. Null: every config.
+  LogicalResult (*verify)(FusionOp fusion, KernelConfigAttr config);
   /// The grid `config` launches `fusion`'s kernel over, or a diagnostic on
   /// the fusion where its code generator cannot lay the kernel out so.
   FailureOr<Grid> (*grid)(FusionOp fusion, KernelConfigAttr config);
@@ -73,6 +79,10 @@ KernelConfigAttr simtConfig(MLIRContext *ctx, KernelFamily family,
 
 /// The rules of `family`.
 const FamilyRules &rulesOf(KernelFamily family);
+
+/// Whether `fusion`'s family lays it out under `config` (its rules'
+/// verify).
+LogicalResult verifyFor(FusionOp fusion, KernelConfigAttr config);
 
 extern const FamilyRules kPointwiseRules, kMovementRules, kRowRules,
     kReduceRules, kPoolRules, kAttentionRules, kMatmulRules, kConvRules;

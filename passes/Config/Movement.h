@@ -29,6 +29,10 @@ struct Grid;
 /// vectors, which runs as one): `tile` vectors of `vector` elements a
 /// thread, over the first result's elements.
 Grid pointwiseGrid(FusionOp fusion, KernelConfigAttr config);
+/// Whether a pointwise kernel (or a movement tree of vectors) reads and
+/// writes whole vectors of `config`'s width: they divide its element count
+/// (over symbolic extents, every count in range).
+LogicalResult verifyPointwise(FusionOp fusion, KernelConfigAttr config);
 
 /// A transpose that swaps two groups of dimensions, [B][R][S] ->
 /// [B][S][R] (NCHW <-> NHWC: R = C, S = H x W and back): its B, R and S,

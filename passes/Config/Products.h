@@ -321,6 +321,10 @@ struct ConvGemm {
   /// each of G groups side by side, K = KH x KW x C / G; over a symbolic
   /// batch, the largest rows, and their extent in `rowsExtent`.
   ProductShape product() const;
+  /// The k-slices the wgmma body streams over slices `k` channels deep:
+  /// each tap's channel blocks of k, or with at most 16 channels (the
+  /// stem's 3, padded to 8), 16 channels of each of k / 16 taps.
+  int64_t wgmmaSlices(int64_t k) const;
 };
 
 /// The tile a conv kernel runs with on `target`, or none (the untiled
@@ -410,6 +414,15 @@ FailureOr<KernelConfigAttr> untiledProductConfig(FusionOp fusion,
 void recordRowVariants(
     FusionOp fusion, const ProductShape &p, KernelConfigAttr main,
     function_ref<KernelConfigAttr(const ProductShape &)> configAt);
+/// Whether a product's Tensor Core body lays `fusion` out under `config`:
+/// warp_mma multiplies f16 or bf16; mma_sync f32 operands on the staged
+/// tf32 body (a warp a 64 x 32 or 32 x 32 tile) or 16-bit ones of a matmul
+/// it stages in 16-byte chunks (a warp a 64 x 64 tile, no cluster); wgmma
+/// operands TMA reads, in slices one 128-byte row deep that split evenly
+/// over the cluster, symbolic rows over one batch on the cooperative
+/// schedule, symbolic batches a block a tile, and float8 sums promoted or
+/// fast, others exact. Each grid within the launch limits.
+LogicalResult verifyProduct(FusionOp fusion, KernelConfigAttr config);
 /// The grid of a product on a Tensor Core body: warp_mma a warp a 16 x 8
 /// output tile, mma_sync a block a tile (over the blocks of a cluster where
 /// its k-slices are split), wgmma a block a tile of each batch (over a

@@ -48,8 +48,11 @@ bool usesFloat8(FusionOp fusion) {
 }
 
 /// Records `config` on `fusion` with its launch grid, and the grids of its
-/// ranges' configs (kVariantsAttrName).
+/// ranges' configs (kVariantsAttrName), each verified by the family's rules
+/// (verifyFor).
 LogicalResult recordLaunchGrids(FusionOp fusion, KernelConfigAttr config) {
+  if (failed(verifyFor(fusion, config)))
+    return failure();
   FailureOr<KernelConfigAttr> main = withLaunchGrid(fusion, config);
   if (failed(main))
     return failure();
@@ -60,8 +63,10 @@ LogicalResult recordLaunchGrids(FusionOp fusion, KernelConfigAttr config) {
   SmallVector<Attribute> gridded;
   for (Attribute v : variants) {
     NamedAttrList entries(cast<DictionaryAttr>(v));
-    FailureOr<KernelConfigAttr> c =
-        withLaunchGrid(fusion, cast<KernelConfigAttr>(entries.get("config")));
+    auto variant = cast<KernelConfigAttr>(entries.get("config"));
+    if (failed(verifyFor(fusion, variant)))
+      return failure();
+    FailureOr<KernelConfigAttr> c = withLaunchGrid(fusion, variant);
     if (failed(c))
       return failure();
     entries.set("config", *c);
@@ -111,11 +116,13 @@ struct SelectKernelConfigPass
     options.overlap = overlap;
     options.fastFloat8 = fp8FastAccumulation;
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
-      // A config pinned without its grid gets the one its decisions give.
+      // A config pinned without its grid gets the one its decisions give;
+      // one with a grid is verified as it is.
       if (auto pinnedConfig =
               fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName)) {
-        if (pinnedConfig.getGrid().empty() &&
-            failed(recordLaunchGrids(fusion, pinnedConfig)))
+        if (failed(pinnedConfig.getGrid().empty()
+                       ? recordLaunchGrids(fusion, pinnedConfig)
+                       : verifyFor(fusion, pinnedConfig)))
           return WalkResult::interrupt();
         return WalkResult::advance();
       }

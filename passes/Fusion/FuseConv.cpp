@@ -99,6 +99,13 @@ ProductShape ConvGemm::product() const {
   return p;
 }
 
+int64_t ConvGemm::wgmmaSlices(int64_t k) const {
+  int64_t taps = KH * KW;
+  if (C <= 16)
+    return llvm::divideCeil(taps, k / 16);
+  return taps * llvm::divideCeil(C / G, k);
+}
+
 bool mlir::brrr::isDirectConv(Conv2DOp conv) {
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   return conv.getGroups() > 1 &&

@@ -8,6 +8,7 @@
 
 #include "passes/Config/Attention.h"
 #include "passes/Config/Families.h"
+#include "passes/Config/Products.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -32,6 +33,52 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
     tile.warps = pinned[2];
   }
   return tile.config(fusion.getContext());
+}
+
+/// The mma_sync body multiplies f16 or bf16 rows of whole 16-byte chunks,
+/// heads of 16 to 128 in steps of 16, and copies its tiles in whole 16-byte
+/// chunks a thread.
+LogicalResult verifyAttention(FusionOp fusion, KernelConfigAttr config) {
+  AttentionOp att = attentionOf(fusion);
+  if (!att)
+    return fusion.emitOpError("attention kernels hold a brrr.attention");
+  std::optional<AttentionTile> tile = AttentionTile::of(config);
+  if (!tile)
+    return fusion.emitOpError("an attention kernel needs an attention "
+                              "config, got ")
+           << config;
+  // Over symbolic extents, at the largest shape in range.
+  std::optional<LargestShapeView> largest;
+  if (isSymbolic(att.getType()))
+    largest.emplace(fusion);
+  Type et = att.getQuery().getType().getElementType();
+  if (!(et.isF16() || et.isBF16()))
+    return att.emitOpError("the attention kernel multiplies f16 or bf16, "
+                           "not ")
+           << et;
+  for (Value operand : {att.getQuery(), att.getKey(), att.getValue()}) {
+    OperandLayout l = operandLayoutOf(operand);
+    if (!isStageable(et, l, l))
+      return att.emitOpError("reads an operand whose rows are not aligned, "
+                             "contiguous 16-byte chunks");
+  }
+  ArrayRef<int64_t> q = att.getQuery().getType().getShape();
+  int64_t d = q[3], dv = att.getValue().getType().getDimSize(3);
+  int64_t sk = att.getKey().getType().getDimSize(2);
+  if (d % 16 || dv % 16 || d > 128 || dv > 128)
+    return att.emitOpError("the attention kernel takes head sizes that are "
+                           "multiples of 16 up to 128, got ")
+           << d << " and " << dv;
+  int64_t threads = tile->threads();
+  for (auto [count, width] :
+       {std::pair{tile->rows, d}, {tile->keys, d}, {tile->keys, dv}})
+    if ((count * width / 8) % threads)
+      return fusion.emitOpError("attention tile ")
+             << config << " does not split " << count << " rows of " << width
+             << " into whole 16-byte copies per thread";
+  if (q[1] > 65535 || q[0] > 65535 || sk == 0 || q[2] == 0)
+    return att.emitOpError("attention grid exceeds the launch limits");
+  return success();
 }
 
 /// A block a tile of query rows of one head of one batch.
@@ -84,5 +131,5 @@ LogicalResult attentionBuffers(FusionOp fusion, KernelConfigAttr config,
 
 } // namespace
 
-const FamilyRules mlir::brrr::kAttentionRules = {chooseAttention, attentionGrid,
-                                                 attentionBuffers};
+const FamilyRules mlir::brrr::kAttentionRules = {
+    chooseAttention, verifyAttention, attentionGrid, attentionBuffers};

@@ -86,6 +86,29 @@ Grid directConvGrid(Conv2DOp conv, KernelConfigAttr config) {
   return g;
 }
 
+/// The direct body multiplies floats, reading vectors of channels only of
+/// a channels-last depthwise convolution whose channels they divide; a
+/// Tensor Core body as products do (verifyProduct).
+LogicalResult verifyConv(FusionOp fusion, KernelConfigAttr config) {
+  auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
+  if (!conv || config.getBody() != KernelBody::simt)
+    return verifyProduct(fusion, config);
+  if (&fusion.getBody().front().front() != conv.getOperation())
+    return fusion.emitOpError("conv kernels start with a brrr.conv2d");
+  Type et = conv.getInput().getType().getElementType();
+  if (!isa<FloatType>(et))
+    return conv.emitOpError("the direct convolution body takes floats, not ")
+           << et;
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  int64_t vec = config.getVector();
+  if (vec > 1 &&
+      (!conv.getChannelsLast() || g.C != g.G || g.O != g.G || g.O % vec))
+    return conv.emitOpError("a direct convolution reads vectors of ")
+           << vec << " channels only channels-last, one channel per group, "
+           << "and a channel count they divide";
+  return success();
+}
+
 /// The direct body's grid, or a Tensor Core body's (productGrid).
 FailureOr<Grid> convGrid(FusionOp fusion, KernelConfigAttr config) {
   auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
@@ -96,5 +119,5 @@ FailureOr<Grid> convGrid(FusionOp fusion, KernelConfigAttr config) {
 
 } // namespace
 
-const FamilyRules mlir::brrr::kConvRules = {chooseConv, convGrid,
+const FamilyRules mlir::brrr::kConvRules = {chooseConv, verifyConv, convGrid,
                                             productBuffers};

@@ -114,5 +114,5 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
 
 } // namespace
 
-const FamilyRules mlir::brrr::kMatmulRules = {chooseMatmul, productGrid,
-                                              productBuffers};
+const FamilyRules mlir::brrr::kMatmulRules = {chooseMatmul, verifyProduct,
+                                              productGrid, productBuffers};

@@ -35,6 +35,23 @@ FailureOr<KernelConfigAttr> chooseMovement(FusionOp fusion,
                     std::max<int64_t>(vector, 1));
 }
 
+/// Vectors a thread only for a tree of index maps and concatenations (as a
+/// pointwise kernel's), shared tiles only for a tiled transpose.
+LogicalResult verifyMovement(FusionOp fusion, KernelConfigAttr config) {
+  ArrayRef<int64_t> tile = config.getTile();
+  if (tile.size() == 1) {
+    if (!movementVectorWidth(fusion))
+      return fusion.emitOpError("only a tree of index maps and "
+                                "concatenations moves vectors");
+    return verifyPointwise(fusion, config);
+  }
+  if (tile.size() == 2 && !isTiledTransposeKernel(fusion))
+    return fusion.emitOpError("only a transpose of two groups of "
+                              "dimensions of at least 32 moves through "
+                              "shared tiles");
+  return success();
+}
+
 /// A tree of vectors (`tile = [vectors]`) runs as a pointwise kernel; a
 /// transpose of [B][R][S] through shared tiles (`tile = [edge, rows]`) a
 /// block a tile of each batch; the rest a thread an element of the last
@@ -76,5 +93,5 @@ FailureOr<Grid> movementGrid(FusionOp fusion, KernelConfigAttr config) {
 
 } // namespace
 
-const FamilyRules mlir::brrr::kMovementRules = {chooseMovement, movementGrid,
-                                                nullptr};
+const FamilyRules mlir::brrr::kMovementRules = {chooseMovement, verifyMovement,
+                                                movementGrid, nullptr};

@@ -38,6 +38,19 @@ FailureOr<Grid> gridOfPointwise(FusionOp fusion, KernelConfigAttr config) {
 
 } // namespace
 
+LogicalResult mlir::brrr::verifyPointwise(FusionOp fusion,
+                                          KernelConfigAttr config) {
+  auto out = cast<RankedTensorType>(fusion.getResult(0).getType());
+  // Over symbolic extents, every count in range.
+  int64_t elements =
+      isSymbolic(out) ? elementCountDivisor(out) : out.getNumElements();
+  int64_t vec = config.getVector();
+  if (elements % vec != 0)
+    return fusion.emitOpError("vector width ")
+           << vec << " does not divide the " << elements << " elements";
+  return success();
+}
+
 SmallVector<int64_t> mlir::brrr::vectorsPerThread(FusionOp fusion,
                                                   int64_t vector) {
   // At a symbolic count, for the largest shape in range.
@@ -68,5 +81,5 @@ Grid mlir::brrr::pointwiseGrid(FusionOp fusion, KernelConfigAttr config) {
   return g;
 }
 
-const FamilyRules mlir::brrr::kPointwiseRules = {choosePointwise,
-                                                 gridOfPointwise, nullptr};
+const FamilyRules mlir::brrr::kPointwiseRules = {
+    choosePointwise, verifyPointwise, gridOfPointwise, nullptr};

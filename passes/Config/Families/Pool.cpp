@@ -26,6 +26,20 @@ FailureOr<KernelConfigAttr> choosePool(FusionOp fusion, const ConfigOptions &) {
                     {}, vector);
 }
 
+/// Vectors of channels-last channels that divide the channels.
+LogicalResult verifyPool(FusionOp fusion, KernelConfigAttr config) {
+  Operation *pool = &fusion.getBody().front().front();
+  if (!isa<MaxPool2DOp, AvgPool2DOp>(pool))
+    return fusion.emitOpError("pool kernels start with a 2-D pooling op");
+  int64_t vec = config.getVector();
+  auto in = cast<RankedTensorType>(pool->getOperand(0).getType());
+  if (vec > 1 && (!pool->hasAttr("channels_last") || in.getRank() != 4 ||
+                  in.getDimSize(3) % vec != 0))
+    return fusion.emitOpError("a pool of vectors of ")
+           << vec << " reads whole vectors of channels-last channels";
+  return success();
+}
+
 /// A thread a vector of output channels (one element without a vector).
 FailureOr<Grid> poolGrid(FusionOp fusion, KernelConfigAttr config) {
   Operation *pool = &fusion.getBody().front().front();
@@ -45,4 +59,5 @@ FailureOr<Grid> poolGrid(FusionOp fusion, KernelConfigAttr config) {
 
 } // namespace
 
-const FamilyRules mlir::brrr::kPoolRules = {choosePool, poolGrid, nullptr};
+const FamilyRules mlir::brrr::kPoolRules = {choosePool, verifyPool, poolGrid,
+                                            nullptr};

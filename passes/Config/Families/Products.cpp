@@ -11,6 +11,8 @@
 #include "passes/Config/Products.h"
 #include "passes/Config/Families.h"
 
+#include "mlir/IR/TypeUtilities.h"
+
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -131,6 +133,178 @@ void mlir::brrr::recordRowVariants(
                                             0, symbols, p.rowsExtent, ctx)));
 }
 
+/// The product `product`'s kernel computes on `body`: the untiled and f32
+/// bodies compute a grouped convolution's groups as batches, the wgmma
+/// body as columns side by side.
+static ProductShape shapeOnBody(Operation *product, KernelBody body) {
+  if (auto mm = dyn_cast<MatmulOp>(product))
+    return productOperandsOf(mm).shape;
+  ConvGemm c = ConvGemm::shapeOf(cast<Conv2DOp>(product));
+  ProductShape p = c.product();
+  if (body == KernelBody::wgmma) {
+    p.N = c.O;
+    p.batches = 1;
+  }
+  return p;
+}
+
+/// The largest grid dimension y and z of a launch (2^16 - 1), and of x
+/// (2^31 - 1).
+constexpr int64_t kMaxGridYZ = 65535, kMaxGridX = (int64_t(1) << 31) - 1;
+
+/// The staged f32 body (3xTF32 or tf32): warps of 64 x 32 or 32 x 32,
+/// k-slices a multiple of 8 deep that the block copies in whole elements a
+/// thread, the tile's fragments split evenly over a cluster.
+static LogicalResult verifyStagedF32(FusionOp fusion, Operation *product,
+                                     KernelConfigAttr config,
+                                     const ProductShape &p) {
+  std::optional<MatmulTile> tile = MatmulTile::of(config);
+  if (!tile)
+    return fusion.emitOpError("the staged f32 body takes f32 operands and a "
+                              "tile, not ")
+           << config;
+  int64_t threads = config.getThreads();
+  int64_t wm = threads == tile->f32Threads(64)   ? 64
+               : threads == tile->f32Threads(32) ? 32
+                                                 : 0;
+  // A warp's fragments: wm / 16 x 4 of them.
+  if (!wm || tile->k % 8 || (tile->m * tile->k) % threads ||
+      (tile->n * tile->k) % threads || (wm / 16 * 4) % tile->cluster)
+    return fusion.emitOpError("unsupported f32 tile ")
+           << config
+           << " (one warp per 64 x 32 or 32 x 32, k a multiple of 8, a "
+              "cluster of 1, 2, 4 or 8 blocks)";
+  if (p.batches > kMaxGridYZ || llvm::divideCeil(p.M, tile->m) > kMaxGridYZ)
+    return product->emitOpError("Tensor Core grid exceeds the launch limits");
+  return success();
+}
+
+/// The staged 16-bit body of a matmul: operands in 16-byte chunks, a warp
+/// a 64 x 64 tile of one block, slices the block copies in whole chunks a
+/// thread; symbolic batches, not rows.
+static LogicalResult verifyTiled(FusionOp fusion, MatmulOp mm,
+                                 KernelConfigAttr config) {
+  ProductOperands po = productOperandsOf(mm);
+  Type et = mm.getLhs().getType().getElementType();
+  if (!isStageable(et, po.lhs, po.rhs))
+    return fusion.emitOpError("has a tile but operands that cannot be staged");
+  std::optional<MatmulTile> tile = MatmulTile::of(config);
+  int64_t threads = config.getThreads();
+  if (!tile || threads != tile->threads() || tile->cluster != 1)
+    return fusion.emitOpError("a 16-bit mma_sync tile runs one warp per 64x64 "
+                              "in one block, not ")
+           << config;
+  if ((tile->m * tile->k / 8) % threads || (tile->k * tile->n / 8) % threads)
+    return fusion.emitOpError("unsupported matmul tile ")
+           << config << " (each thread copies whole 16-byte chunks)";
+  const ProductShape &p = po.shape;
+  if (isSymbolic(mm.getType()) && !p.batchesExtent)
+    return mm.emitOpError("symbolic rows of 16-bit operands compile on the "
+                          "TMA + wgmma and untiled bodies only");
+  if (p.batches > kMaxGridYZ || llvm::divideCeil(p.M, tile->m) > kMaxGridYZ)
+    return mm.emitOpError("Tensor Core grid exceeds the launch limits");
+  return success();
+}
+
+/// The TMA + wgmma body: operands TMA reads (a channels-last convolution
+/// through im2col), slices one 128-byte row deep split evenly over the
+/// cluster, and the schedules symbolic extents allow.
+static LogicalResult verifyWgmma(FusionOp fusion, Operation *product,
+                                 KernelConfigAttr config,
+                                 const ProductShape &p) {
+  std::optional<MatmulTile> tile =
+      MatmulTile::of(config, MatmulTile::elementBytesOf(fusion));
+  if (!tile)
+    return fusion.emitOpError("a wgmma config has an m x n x k tile, not ")
+           << config;
+  if (tile->k * tile->elementBytes != 128)
+    return product->emitOpError("has operands of ")
+           << tile->elementBytes << " bytes, whose 128-byte slices are "
+           << 128 / tile->elementBytes
+           << " deep, but a tile of k = " << tile->k;
+  int64_t kTiles = 0;
+  if (auto mm = dyn_cast<MatmulOp>(product)) {
+    ProductOperands po = productOperandsOf(mm);
+    if (!tmaOperandOf(po.lhs, p.batch, true) ||
+        !tmaOperandOf(po.rhs, p.batch, false))
+      return fusion.emitOpError("has a wgmma tile but operands TMA cannot "
+                                "read");
+    kTiles = llvm::divideCeil(p.K, tile->k);
+  } else {
+    auto conv = cast<Conv2DOp>(product);
+    if (!conv.getChannelsLast() ||
+        &fusion.getBody().front().front() != conv.getOperation())
+      return fusion.emitOpError(
+          "a wgmma conv kernel starts with a channels-last brrr.conv2d");
+    std::optional<ConvGemm> g = ConvGemm::of(conv);
+    if (!g || !isa<BlockArgument>(conv.getInput()) ||
+        !isa<BlockArgument>(conv.getWeight()))
+      return fusion.emitOpError("has a wgmma tile but a convolution that "
+                                "TMA's im2col mode cannot read");
+    kTiles = g->wgmmaSlices(tile->k);
+  }
+  int64_t split = tile->cluster;
+  if (kTiles % split != 0)
+    return product->emitOpError("cannot split ")
+           << kTiles << " k-slices evenly between " << split
+           << " blocks of a cluster";
+  int64_t tiles =
+      llvm::divideCeil(p.M, tile->m) * llvm::divideCeil(p.N, tile->n);
+  if (p.batches > kMaxGridYZ || tiles * split > kMaxGridX)
+    return product->emitOpError("Tensor Core grid exceeds the launch limits");
+  if (p.rowsExtent &&
+      (p.batches != 1 || tile->pingpong() || tile->overlapped()))
+    return product->emitOpError(
+        "symbolic rows take one batch and the cooperative schedule");
+  if (p.batchesExtent && tile->persistent > 0)
+    return product->emitOpError("symbolic batches take one block a tile");
+  bool float8 = isa<Float8E4M3FNType>(
+      getElementTypeOrSelf(product->getOperand(0).getType()));
+  bool promotedOrFast = tile->precision == KernelPrecision::promoted ||
+                        tile->precision == KernelPrecision::fast;
+  if (float8 != promotedOrFast)
+    return product->emitOpError("the wgmma body sums ")
+           << (float8 ? "float8" : "16-bit and INT8") << " products "
+           << (float8 ? "promoted or fast" : "exactly")
+           << ", but its config says "
+           << stringifyKernelPrecision(tile->precision);
+  return success();
+}
+
+LogicalResult mlir::brrr::verifyProduct(FusionOp fusion,
+                                        KernelConfigAttr config) {
+  Operation *product = tensorCoreProductOf(fusion);
+  if (!product || isa<AttentionOp>(product))
+    return fusion.emitOpError("product kernels hold a matmul or a conv2d");
+  ProductShape p = shapeOnBody(product, config.getBody());
+  Type et = getElementTypeOrSelf(product->getOperand(0).getType());
+  switch (config.getBody()) {
+  case KernelBody::simt:
+    return fusion.emitOpError("a matmul kernel runs a Tensor Core body");
+  case KernelBody::warp_mma:
+    if (!(et.isF16() || et.isBF16()))
+      return product->emitOpError("the untiled Tensor Core body takes f16 or "
+                                  "bf16 operands (f32 runs the staged "
+                                  "mma_sync body), got ")
+             << et;
+    if (p.batches > kMaxGridYZ || llvm::divideCeil(p.M, 16) > kMaxGridYZ)
+      return product->emitOpError("Tensor Core grid exceeds the launch limits");
+    return success();
+  case KernelBody::mma_sync:
+    if (et.isF32())
+      return verifyStagedF32(fusion, product, config, p);
+    if (auto mm = dyn_cast<MatmulOp>(product))
+      return verifyTiled(fusion, mm, config);
+    return fusion.emitOpError("a convolution's mma_sync body takes f32 "
+                              "operands (16-bit ones run the untiled "
+                              "warp_mma body or the wgmma body), not ")
+           << et;
+  case KernelBody::wgmma:
+    return verifyWgmma(fusion, product, config, p);
+  }
+  llvm_unreachable("every KernelBody is verified");
+}
+
 /// The untiled and f32 bodies compute a grouped convolution's groups as
 /// batches, the wgmma body as columns side by side.
 FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
@@ -138,23 +312,15 @@ FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
   Operation *product = tensorCoreProductOf(fusion);
   if (!product || isa<AttentionOp>(product))
     return fusion.emitOpError("product kernels hold a matmul or a conv2d");
-  ProductShape p;
-  if (auto mm = dyn_cast<MatmulOp>(product)) {
-    p = productOperandsOf(mm).shape;
-  } else {
-    ConvGemm c = ConvGemm::shapeOf(cast<Conv2DOp>(product));
-    p = c.product();
-    if (config.getBody() == KernelBody::wgmma) {
-      p.N = c.O;
-      p.batches = 1;
-    }
-  }
+  ProductShape p = shapeOnBody(product, config.getBody());
   Grid g;
   switch (config.getBody()) {
   case KernelBody::simt:
     return fusion.emitOpError("a matmul kernel runs a Tensor Core body");
   case KernelBody::warp_mma:
-    g = {llvm::divideCeil(p.N, 8), llvm::divideCeil(p.M, 16), p.batches};
+    g.x = llvm::divideCeil(p.N, 8);
+    g.y = llvm::divideCeil(p.M, 16);
+    g.z = p.batches;
     if (p.rowsExtent)
       g.atRunY = p.rowsExtent.ceilDiv(16);
     break;
@@ -163,7 +329,9 @@ FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
     // cluster; 16-bit ones: the tiled body, one block a tile.
     int64_t m = config.getTile()[0], n = config.getTile()[1];
     int64_t split = isF32Product(fusion) ? config.getCluster() : 1;
-    g = {llvm::divideCeil(p.N, n) * split, llvm::divideCeil(p.M, m), p.batches};
+    g.x = llvm::divideCeil(p.N, n) * split;
+    g.y = llvm::divideCeil(p.M, m);
+    g.z = p.batches;
     if (p.rowsExtent)
       g.atRunY = p.rowsExtent.ceilDiv(m);
     break;

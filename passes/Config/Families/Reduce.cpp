@@ -51,6 +51,23 @@ FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
                     1);
 }
 
+/// Split rows over a shape SplitRows describes, in vectors that divide its
+/// innermost axis.
+LogicalResult verifyReduce(FusionOp fusion, KernelConfigAttr config) {
+  if (config.getTile().size() != 2)
+    return success();
+  auto red = dyn_cast<ReduceOp>(&fusion.getBody().front().front());
+  std::optional<SplitRows> shape = red ? SplitRows::shapeOf(red) : std::nullopt;
+  if (!red)
+    return fusion.emitOpError("reduce kernels start with a reduction of their "
+                              "first input");
+  if (!shape || shape->inner % config.getVector())
+    return red.emitOpError("a split-rows reduction keeps its innermost axis, "
+                           "reduces one run of axes before it and reads "
+                           "vectors that divide the innermost axis");
+  return success();
+}
+
 /// One thread an output, a block an output (cooperative: tile [threads]),
 /// or split rows (tile [lanes, groups]): a block per `lanes` vectors of one
 /// outer index's inner elements.
@@ -110,5 +127,5 @@ LogicalResult reduceBuffers(FusionOp, KernelConfigAttr config,
 
 } // namespace
 
-const FamilyRules mlir::brrr::kReduceRules = {chooseReduce, reduceGrid,
-                                              reduceBuffers};
+const FamilyRules mlir::brrr::kReduceRules = {chooseReduce, verifyReduce,
+                                              reduceGrid, reduceBuffers};

@@ -27,6 +27,20 @@ FailureOr<KernelConfigAttr> chooseRow(FusionOp fusion, const ConfigOptions &) {
                     g->vec);
 }
 
+/// A geometry of the config's threads and lanes, whose vectors are the
+/// config's.
+LogicalResult verifyRow(FusionOp fusion, KernelConfigAttr config) {
+  FailureOr<RowGeometry> g =
+      rowGeometryOf(fusion, config.getThreads(), rowLanesOf(config));
+  if (failed(g))
+    return failure();
+  if (g->vec != config.getVector())
+    return fusion.emitOpError("a row kernel of ")
+           << config.getThreads() << " threads reads vectors of " << g->vec
+           << ", not " << config.getVector();
+  return success();
+}
+
 /// One block a row, or the config's packed rows a block.
 FailureOr<Grid> rowGrid(FusionOp fusion, KernelConfigAttr config) {
   FailureOr<RowGeometry> geometry =
@@ -60,4 +74,5 @@ LogicalResult rowBuffers(FusionOp fusion, KernelConfigAttr config,
 
 } // namespace
 
-const FamilyRules mlir::brrr::kRowRules = {chooseRow, rowGrid, rowBuffers};
+const FamilyRules mlir::brrr::kRowRules = {chooseRow, verifyRow, rowGrid,
+                                           rowBuffers};
