@@ -464,12 +464,12 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     if (auto c = dyn_cast<ConstantOp>(op)) {
       if (c.use_empty())
         continue;
-      auto mem = c->getAttrOfType<ArrayAttr>("brrr.memory");
-      if (!mem)
-        return c.emitOpError("has no memory plan");
-      int64_t offset =
-          cast<IntegerAttr>(cast<DictionaryAttr>(mem[0]).get("offset"))
-              .getInt();
+      auto mem = c->getAttrOfType<ArrayAttr>(kMemoryPlanAttrName);
+      auto place = mem && mem.size() == 1 ? dyn_cast<PlacementAttr>(mem[0])
+                                          : PlacementAttr();
+      if (!place || place.getStorage() != BufferStorage::weight)
+        return c.emitOpError("has no memory plan of one weight placement");
+      int64_t offset = place.getOffset();
       auto slice = weightSlice(c, offset);
       if (failed(slice))
         return failure();
@@ -493,7 +493,8 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
       continue;
     }
     auto fusion = cast<FusionOp>(op);
-    auto mem = fusion->getAttrOfType<ArrayAttr>("brrr.memory");
+    // One placement a result (the fusion's verifier).
+    auto mem = fusion->getAttrOfType<ArrayAttr>(kMemoryPlanAttrName);
     auto kernel = fusion->getAttrOfType<StringAttr>("brrr.kernel");
     if (!mem || !kernel)
       return fusion.emitOpError("has no memory plan or kernel");
@@ -501,15 +502,16 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     for (Value in : fusion.getInputs())
       launch.args.push_back(tensorOf.lookup(in));
     for (auto [k, r] : llvm::enumerate(fusion.getResults())) {
-      auto entry = cast<DictionaryAttr>(mem[k]);
-      StringRef storage = cast<StringAttr>(entry.get("storage")).getValue();
-      int64_t offset = cast<IntegerAttr>(entry.get("offset")).getInt();
+      auto place = cast<PlacementAttr>(mem[k]);
       FailureOr<uint32_t> t = failure();
-      if (storage == "output")
+      if (place.getStorage() == BufferStorage::weight)
+        return fusion.emitOpError("places a result among the weights");
+      if (place.getStorage() == BufferStorage::output)
         t = addTensor(r, outputName(firstReturn.lookup(r)),
                       art::Storage::Output, firstReturn.lookup(r), 0);
       else
-        t = addTensor(r, "intermediate", art::Storage::Arena, 0, offset);
+        t = addTensor(r, "intermediate", art::Storage::Arena, 0,
+                      place.getOffset());
       if (failed(t))
         return failure();
       tensorOf[r] = *t;

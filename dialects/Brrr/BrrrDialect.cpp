@@ -366,6 +366,17 @@ SharedBufferAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult
+PlacementAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      BufferStorage storage, int64_t offset, int64_t bytes) {
+  if (offset < 0 || bytes < 0)
+    return emitError() << "a placement needs a non-negative offset and size";
+  if (storage == BufferStorage::output && offset != 0)
+    return emitError() << "an output lies at offset 0 of its buffer, not "
+                       << offset;
+  return success();
+}
+
+LogicalResult
 SharedPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        ArrayAttr buffers, int64_t bytes) {
   for (auto [i, a] : llvm::enumerate(buffers)) {

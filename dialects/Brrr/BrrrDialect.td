@@ -184,6 +184,14 @@ def Brrr_SharedRoleAttr : I32EnumAttr<"SharedRole",
   let genSpecializedAttr = 0;
 }
 
+def Brrr_BufferStorageAttr : I32EnumAttr<"BufferStorage",
+    "where a tensor of the model's global memory lives", [
+      I32EnumAttrCase<"weight", 0>, I32EnumAttrCase<"arena", 1>,
+      I32EnumAttrCase<"output", 2>]> {
+  let cppNamespace = "::mlir::brrr";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -518,6 +526,31 @@ def Brrr_SharedPlanAttr : AttrDef<Brrr_Dialect, "SharedPlan"> {
     /// The buffer of `role` and `index`, or null.
     SharedBufferAttr find(SharedRole role, int64_t index = 0) const;
   }];
+}
+
+def Brrr_PlacementAttr : AttrDef<Brrr_Dialect, "Placement"> {
+  let mnemonic = "placement";
+  let summary = "where one tensor lies in the model's global memory";
+  let description = [{
+    Recorded by `brrr-plan-global-memory` (`brrr.memory`: one per result of
+    a `brrr.fusion`, one on a `brrr.constant`) and read by the artifact
+    writer: the tensor's `storage` (`weight`: the weight block, `arena`:
+    the intermediates' arena, `output`: the caller's output buffer, at
+    offset 0), its byte `offset` there and its `bytes`.
+
+    Example:
+
+    ```mlir
+    #brrr.placement<storage = arena, offset = 4096, bytes = 8192>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Brrr_BufferStorageAttr>:$storage,
+    "int64_t":$offset,
+    "int64_t":$bytes
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def Brrr_IndexCheckAttr : AttrDef<Brrr_Dialect, "IndexCheck"> {

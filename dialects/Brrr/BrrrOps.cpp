@@ -323,5 +323,13 @@ LogicalResult FusionOp::verify() {
       below = rows.getInt();
     }
   }
+  // Its results' places in global memory: one #brrr.placement each.
+  if (Attribute memory = (*this)->getAttr(kMemoryPlanAttrName)) {
+    auto list = dyn_cast<ArrayAttr>(memory);
+    if (!list || list.size() != getNumResults() ||
+        !llvm::all_of(list, llvm::IsaPred<PlacementAttr>))
+      return emitOpError(kMemoryPlanAttrName)
+             << " must hold one #brrr.placement per result, got " << memory;
+  }
   return success();
 }

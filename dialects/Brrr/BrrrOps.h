@@ -52,6 +52,10 @@ constexpr llvm::StringLiteral kLaunchVariantsAttrName = "brrr.launch_variants";
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.shared` plan.
 constexpr llvm::StringLiteral kSharedPlanAttrName = "brrr.shared";
 
+/// The attribute of a `brrr.fusion` (one `#brrr.placement` per result)
+/// and of a `brrr.constant` (one) placing them in global memory.
+constexpr llvm::StringLiteral kMemoryPlanAttrName = "brrr.memory";
+
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.index_check`.
 constexpr llvm::StringLiteral kIndexCheckAttrName = "brrr.index_check";
 

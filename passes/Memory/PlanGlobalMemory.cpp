@@ -55,12 +55,9 @@ bool readAtOwnIndex(BlockArgument arg) {
 }
 
 /// The `brrr.memory` entry of one result.
-DictionaryAttr memoryEntry(Builder &b, StringRef storage, int64_t offset,
-                           int64_t bytes) {
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("storage", b.getStringAttr(storage)),
-       b.getNamedAttr("offset", b.getI64IntegerAttr(offset)),
-       b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes))});
+PlacementAttr memoryEntry(Builder &b, BufferStorage storage, int64_t offset,
+                          int64_t bytes) {
+  return PlacementAttr::get(b.getContext(), storage, offset, bytes);
 }
 
 /// First-fit placement of live intervals [offset, offset + size).
@@ -123,9 +120,9 @@ struct PlanGlobalMemoryPass
       int64_t here = position[&op];
       if (auto c = dyn_cast<ConstantOp>(&op)) {
         int64_t bytes = bufferBytes(c.getType());
-        c->setAttr(
-            "brrr.memory",
-            b.getArrayAttr({memoryEntry(b, "weight", weightBytes, bytes)}));
+        c->setAttr(kMemoryPlanAttrName,
+                   b.getArrayAttr({memoryEntry(b, BufferStorage::weight,
+                                               weightBytes, bytes)}));
         weightBytes +=
             llvm::alignTo(std::max<int64_t>(bytes, 1), kBufferAlignment);
         continue;
@@ -155,7 +152,7 @@ struct PlanGlobalMemoryPass
         auto type = cast<RankedTensorType>(r.getType());
         int64_t bytes = bufferBytes(r);
         if (outputIndex.count(r)) {
-          entries.push_back(memoryEntry(b, "output", 0, bytes));
+          entries.push_back(memoryEntry(b, BufferStorage::output, 0, bytes));
           continue;
         }
         // Only an input read at the output's own shape (no broadcast) has
@@ -171,9 +168,9 @@ struct PlanGlobalMemoryPass
           offset = arena.allocate(bytes);
         }
         arenaOffset[r] = offset;
-        entries.push_back(memoryEntry(b, "arena", offset, bytes));
+        entries.push_back(memoryEntry(b, BufferStorage::arena, offset, bytes));
       }
-      fusion->setAttr("brrr.memory", b.getArrayAttr(entries));
+      fusion->setAttr(kMemoryPlanAttrName, b.getArrayAttr(entries));
       // Inputs that die here are free for the kernels after this one.
       for (Value in : fusion.getInputs()) {
         Value root = rootOf(in);

@@ -18,7 +18,7 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
 // actual rows' blocks of 256 threads x 4 elements.
 // CHECK: #[[GRID:map]] = affine_map<()[s0] -> ((s0 * 16) ceildiv 1024, 1, 1)>
 // CHECK-LABEL: func.func @main
-// CHECK: %[[F:.+]] = brrr.fusion pointwise(%{{.+}}, %{{.+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1], grid_extents = #[[GRID]]>, brrr.memory = [{bytes = 4096 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: %[[F:.+]] = brrr.fusion pointwise(%{{.+}}, %{{.+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1], grid_extents = #[[GRID]]>, brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 4096>]
 // CHECK-SAME: (tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<16xf32>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
 // CHECK: brrr.add
 // CHECK: brrr.relu
@@ -38,7 +38,7 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"seq", 1, 1
 // Two outputs of 64 x 128 x 3 f16 (49152 bytes each) from one kernel whose
 // vectors are single elements.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise(%{{.+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [96, 1, 1], grid_extents = #map>, brrr.memory = [{bytes = 49152 : i64, offset = 0 : i64, storage = "output"}, {bytes = 49152 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.fusion pointwise(%{{.+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [96, 1, 1], grid_extents = #map>, brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 49152>, #brrr.placement<storage = output, offset = 0, bytes = 49152>]
 
 // -----
 
@@ -53,7 +53,7 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 100000>]} {
   }
 }
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion pointwise(%{{[^)]+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [1172, 1, 1], grid_extents = #map>, brrr.memory = [{bytes = 1200000 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.fusion pointwise(%{{[^)]+}}) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid = [1172, 1, 1], grid_extents = #map>, brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 1200000>]
 // CHECK: brrr.constant dense<1.000000e+00> : tensor<f32>
 
 // -----
@@ -69,7 +69,7 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>], brrr.target = #brrr.
   }
 }
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion matmul({{.+}}) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, {{.*}}>, brrr.memory = [{bytes = 4096 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.fusion matmul({{.+}}) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, {{.*}}>, brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 4096>]
 // CHECK-NOT: grid =
 // CHECK: brrr.matmul
 // CHECK: brrr.add

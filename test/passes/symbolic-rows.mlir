@@ -15,7 +15,7 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 51
   }
 }
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row({{.+}}) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 4, grid = [4096, 1, 1], grid_extents = #map>, brrr.memory = [{bytes = 12582912 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.fusion row({{.+}}) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 4, grid = [4096, 1, 1], grid_extents = #map>, brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 12582912>]
 // CHECK: brrr.add
 // CHECK: brrr.layer_norm
 // CHECK: brrr.relu
@@ -30,4 +30,4 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 1000>]} {
   }
 }
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row({{.+}}) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8, grid = [125, 1, 1], grid_extents = #map>, brrr.memory = [{bytes = 192000 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.fusion row({{.+}}) {brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8, grid = [125, 1, 1], grid_extents = #map>, brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 192000>]

@@ -621,6 +621,40 @@ func.func @fusion_config_of_another_family(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
+func.func @memory_not_one_per_result(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.memory must hold one #brrr.placement per result}}
+  %0 = brrr.fusion pointwise(%x) {brrr.memory = [#brrr.placement<storage = arena, offset = 0, bytes = 16>, #brrr.placement<storage = arena, offset = 16, bytes = 16>]} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+func.func @memory_of_dictionaries(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{brrr.memory must hold one #brrr.placement per result}}
+  %0 = brrr.fusion pointwise(%x) {brrr.memory = [{bytes = 16 : i64, offset = 0 : i64, storage = "arena"}]} : (tensor<8xf16>) -> tensor<8xf16> {
+  ^bb0(%a: tensor<8xf16>):
+    %1 = brrr.exp %a : tensor<8xf16>
+    brrr.yield %1 : tensor<8xf16>
+  }
+  return %0 : tensor<8xf16>
+}
+
+// -----
+
+// expected-error @+1 {{an output lies at offset 0 of its buffer, not 64}}
+func.func @placement_output_offset() attributes {p = #brrr.placement<storage = output, offset = 64, bytes = 16>} { return }
+
+// -----
+
+// expected-error @+1 {{a placement needs a non-negative offset and size}}
+func.func @placement_negative() attributes {p = #brrr.placement<storage = arena, offset = -16, bytes = 16>} { return }
+
+// -----
+
 func.func @variants_not_an_array(%x: tensor<8xf16>) -> tensor<8xf16> {
   // expected-error @+1 {{brrr.variants must be an array of {rows, config} dictionaries, got 3 : i64}}
   %0 = brrr.fusion pointwise(%x) {brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256>, brrr.variants = 3 : i64} : (tensor<8xf16>) -> tensor<8xf16> {

@@ -6,9 +6,9 @@
 // multi-output kernel); weights get offsets in the weight block.
 // CHECK-LABEL: func.func @OutputsArenaAndWeights
 // CHECK-SAME: brrr.arena_bytes = 1024 : i64, brrr.weight_bytes = 1024 : i64
-// CHECK: brrr.constant {brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "weight"}]}
-// CHECK: %[[F:.+]]:2 = brrr.fusion pointwise{{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}, {bytes = 1024 : i64, offset = 0 : i64, storage = "arena"}]
-// CHECK: brrr.fusion pointwise(%[[F]]#1){{.+}}brrr.memory = [{bytes = 1024 : i64, offset = 0 : i64, storage = "output"}]
+// CHECK: brrr.constant {brrr.memory = [#brrr.placement<storage = weight, offset = 0, bytes = 1024>]}
+// CHECK: %[[F:.+]]:2 = brrr.fusion pointwise{{.+}}brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 1024>, #brrr.placement<storage = arena, offset = 0, bytes = 1024>]
+// CHECK: brrr.fusion pointwise(%[[F]]#1){{.+}}brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 1024>]
 func.func @OutputsArenaAndWeights(%x: tensor<256xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
   %w = brrr.constant dense_resource<w> : tensor<256xf32>
   %0 = brrr.add %x, %w : tensor<256xf32>, tensor<256xf32> -> tensor<256xf32>
@@ -31,10 +31,10 @@ func.func @OutputsArenaAndWeights(%x: tensor<256xf32>) -> (tensor<256xf32>, tens
 // place, so the arena never holds more than one 1 KiB buffer.
 // CHECK-LABEL: func.func @InPlaceAndViews
 // CHECK-SAME: brrr.arena_bytes = 1024 : i64
-// CHECK: %[[A:.+]] = brrr.fusion{{.+}}offset = 0 : i64, storage = "arena"
+// CHECK: %[[A:.+]] = brrr.fusion{{.+}}#brrr.placement<storage = arena, offset = 0
 // CHECK: %[[V:.+]] = brrr.reshape %[[A]]
 // CHECK: brrr.matmul
-// CHECK: brrr.fusion{{.+}}(%[[V]]){{.+}}offset = 0 : i64, storage = "arena"
+// CHECK: brrr.fusion{{.+}}(%[[V]]){{.+}}#brrr.placement<storage = arena, offset = 0
 // CHECK: brrr.matmul
 func.func @InPlaceAndViews(%x: tensor<256xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
   %0 = brrr.exp %x : tensor<256xf32>
@@ -56,8 +56,8 @@ func.func @InPlaceAndViews(%x: tensor<256xf32>) -> (tensor<16x16xf32>, tensor<16
 // output's type.
 // KERNELS-LABEL: func.func @NoInPlaceThroughMovement
 // KERNELS-SAME: brrr.arena_bytes = 2048 : i64
-// KERNELS: %[[A:.+]] = brrr.fusion matmul{{.+}}offset = 0 : i64, storage = "arena"
-// KERNELS: %[[B:.+]] = brrr.fusion pointwise(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
+// KERNELS: %[[A:.+]] = brrr.fusion matmul{{.+}}#brrr.placement<storage = arena, offset = 0
+// KERNELS: %[[B:.+]] = brrr.fusion pointwise(%[[A]]){{.+}}#brrr.placement<storage = arena, offset = 1024
 // KERNELS: brrr.fusion matmul(%[[B]])
 func.func @NoInPlaceThroughMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %1 = brrr.matmul %x, %x : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
@@ -75,8 +75,8 @@ func.func @NoInPlaceThroughMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> 
 // through data movement: exp of a product, rolled.
 // KERNELS-LABEL: func.func @NoInPlaceBehindMovement
 // KERNELS-SAME: brrr.arena_bytes = 2048 : i64
-// KERNELS: %[[A:.+]] = brrr.fusion matmul{{.+}}offset = 0 : i64, storage = "arena"
-// KERNELS: %[[B:.+]] = brrr.fusion pointwise(%[[A]]){{.+}}offset = 1024 : i64, storage = "arena"
+// KERNELS: %[[A:.+]] = brrr.fusion matmul{{.+}}#brrr.placement<storage = arena, offset = 0
+// KERNELS: %[[B:.+]] = brrr.fusion pointwise(%[[A]]){{.+}}#brrr.placement<storage = arena, offset = 1024
 // KERNELS-NEXT: ^bb0
 // KERNELS-NEXT: brrr.exp
 func.func @NoInPlaceBehindMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
@@ -96,7 +96,7 @@ func.func @NoInPlaceBehindMovement(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
 // writes the output buffer itself, and no copy follows.
 // CHECK-LABEL: func.func @ReturnedThroughViewsWritesTheOutput
 // CHECK-SAME: brrr.arena_bytes = 0 : i64
-// CHECK: %[[F:.+]] = brrr.fusion{{.+}}offset = 0 : i64, storage = "output"
+// CHECK: %[[F:.+]] = brrr.fusion{{.+}}#brrr.placement<storage = output, offset = 0
 // CHECK: %[[V:.+]] = brrr.reshape %[[F]]
 // CHECK: return %[[V]]
 func.func @ReturnedThroughViewsWritesTheOutput(%x: tensor<256xf32>) -> tensor<16x16xf32> {
