@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/GemmKernel.h"
+#include "compiler/CodeGen/Products/GemmKernel.h"
 
 #include "passes/Config/Products.h"
 

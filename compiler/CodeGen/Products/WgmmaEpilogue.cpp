@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/WgmmaEpilogue.h"
+#include "compiler/CodeGen/Products/WgmmaEpilogue.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/GemmKernel.h"
+#include "compiler/CodeGen/Products/GemmKernel.h"
 
 #include "passes/Config/Products.h"
 

@@ -8,7 +8,7 @@
 #ifndef BRRR_COMPILER_CODEGEN_WGMMAEPILOGUE_H
 #define BRRR_COMPILER_CODEGEN_WGMMAEPILOGUE_H
 
-#include "compiler/CodeGen/WgmmaBody.h"
+#include "compiler/CodeGen/Products/WgmmaBody.h"
 
 namespace mlir::brrr::wgmma {
 

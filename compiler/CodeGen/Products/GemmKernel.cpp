@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/GemmKernel.h"
+#include "compiler/CodeGen/Products/GemmKernel.h"
 
 #include "passes/Analysis.h"
 

@@ -49,8 +49,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/WgmmaBody.h"
-#include "compiler/CodeGen/WgmmaEpilogue.h"
+#include "compiler/CodeGen/Products/WgmmaBody.h"
+#include "compiler/CodeGen/Products/WgmmaEpilogue.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/WgmmaBody.h"
+#include "compiler/CodeGen/Products/WgmmaBody.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/GemmKernel.h"
+#include "compiler/CodeGen/Products/GemmKernel.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
