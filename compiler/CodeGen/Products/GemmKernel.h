@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BRRR_COMPILER_CODEGEN_GEMMKERNEL_H
-#define BRRR_COMPILER_CODEGEN_GEMMKERNEL_H
+#ifndef BRRR_COMPILER_CODEGEN_PRODUCTS_GEMMKERNEL_H
+#define BRRR_COMPILER_CODEGEN_PRODUCTS_GEMMKERNEL_H
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
@@ -117,4 +117,4 @@ FailureOr<KernelInfo> emitStagedGemmKernel(FusionOp fusion,
 
 } // namespace mlir::brrr
 
-#endif // BRRR_COMPILER_CODEGEN_GEMMKERNEL_H
+#endif // BRRR_COMPILER_CODEGEN_PRODUCTS_GEMMKERNEL_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BRRR_COMPILER_CODEGEN_WGMMABODY_H
-#define BRRR_COMPILER_CODEGEN_WGMMABODY_H
+#ifndef BRRR_COMPILER_CODEGEN_PRODUCTS_WGMMABODY_H
+#define BRRR_COMPILER_CODEGEN_PRODUCTS_WGMMABODY_H
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
@@ -118,4 +118,4 @@ FailureOr<MatmulTile> productTileOf(FusionOp fusion, Operation *product);
 
 } // namespace mlir::brrr::wgmma
 
-#endif // BRRR_COMPILER_CODEGEN_WGMMABODY_H
+#endif // BRRR_COMPILER_CODEGEN_PRODUCTS_WGMMABODY_H

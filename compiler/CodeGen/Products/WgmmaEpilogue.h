@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef BRRR_COMPILER_CODEGEN_WGMMAEPILOGUE_H
-#define BRRR_COMPILER_CODEGEN_WGMMAEPILOGUE_H
+#ifndef BRRR_COMPILER_CODEGEN_PRODUCTS_WGMMAEPILOGUE_H
+#define BRRR_COMPILER_CODEGEN_PRODUCTS_WGMMAEPILOGUE_H
 
 #include "compiler/CodeGen/Products/WgmmaBody.h"
 
@@ -70,4 +70,4 @@ LogicalResult drainOverlapped(WgmmaBuilder &e, FusionOp fusion,
 
 } // namespace mlir::brrr::wgmma
 
-#endif // BRRR_COMPILER_CODEGEN_WGMMAEPILOGUE_H
+#endif // BRRR_COMPILER_CODEGEN_PRODUCTS_WGMMAEPILOGUE_H
