@@ -19,9 +19,15 @@ ones included:
   median of 200 after warm-up), with torch eager's call beside them; with
   --cpp-run, the host cost of one brrr_run replaying a cached shape's graph
   (cpp_run --host-overhead: shapes alternating, or one shape) against a
-  static model's.
+  static model's;
+- with --sanitize TOOLS, runs each compiled model at every one of its
+  shapes once more under NVIDIA's compute-sanitizer (memcheck, racecheck,
+  synccheck, initcheck): one child process (--sanitize-child NAME) per
+  model and tool, which loads the library and runs each shape on fresh
+  numpy inputs through brrr_run_host, checking the results as well.
 
     python3 test/gpu/dynamic_shapes.py BRRRC WORKDIR [--time] [--only NAMES]
+        [--sanitize memcheck,racecheck,...] [--jobs J]
     python3 test/gpu/dynamic_shapes.py BRRRC WORKDIR --sanitize-child NAME
 
 Prints one line per model and shape, and exits 1 on any mismatch.
@@ -569,6 +575,77 @@ def check(name, spec, brrrc, work):
     return ok
 
 
+SANITIZER = "/usr/local/cuda/bin/compute-sanitizer"
+
+
+def sanitize_child(name, spec, work):
+    """Runs the compiled `name` at each of its shapes (numpy inputs through
+    brrr_run_host), under the sanitizer the parent started; exits 1 on a
+    mismatch."""
+    model, ref, _, shapes, dtype = spec
+    m = brrr.load(os.path.join(work, name + ".so"))
+    rng = np.random.default_rng(len(name) + 1)
+    bad = 0
+    for dims in shapes:
+        ins = inputs_for(model, dims, dtype, rng)
+        want = ref(*[a.astype(np.float64) for a in ins])
+        got = m(*ins) if len(want) > 1 else [m(*ins)]
+        errs = [e for e in (compare(g, w, dtype) for g, w in zip(got, want))
+                if e]
+        if errs:
+            print("%s %s: MISMATCH %s" % (name, "x".join(map(str, dims)),
+                                          errs[0]), flush=True)
+            bad += 1
+    sys.exit(1 if bad else 0)
+
+
+def sanitize(names, tools, brrrc, work, jobs):
+    """compute-sanitizer over each model's run at all its shapes, one child
+    per model and tool (in parallel); True when every run is clean and
+    matches."""
+    import concurrent.futures
+
+    from sanitize import SUMMARY
+
+    def one(name, tool):
+        cmd = [SANITIZER, "--tool", tool, "--print-limit", "10",
+               "--error-exitcode", "86", "--nvtx", "no"]
+        if tool == "racecheck":
+            cmd += ["--racecheck-report", "hazard"]
+        cmd += [sys.executable, os.path.abspath(__file__), brrrc, work,
+                "--sanitize-child", name]
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=600)
+        text = proc.stdout + proc.stderr
+        found = SUMMARY.search(text)
+        errors = int(found.group(1) or found.group(2)) if found else -1
+        if errors == 0 and proc.returncode != 0:
+            errors = -1  # a mismatch, or the run failed
+        lines = [ln for ln in text.splitlines()
+                 if "MISMATCH" in ln or ("=========" in ln and (
+                     "Invalid" in ln or "Error" in ln or "Race" in ln or
+                     "Uninitialized" in ln or "Barrier" in ln))]
+        return name, tool, errors, "\n    ".join(lines[:6]) or text[-400:]
+
+    ok = True
+    clean = {t: 0 for t in tools}
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        runs = [pool.submit(one, n, t) for n in names for t in tools]
+        for r in runs:
+            name, tool, errors, excerpt = r.result()
+            if errors == 0:
+                clean[tool] += 1
+                continue
+            ok = False
+            print("SANITIZE %-28s %-9s %s\n    %s" % (
+                name, tool, "run failed" if errors < 0 else
+                "%d errors" % errors, excerpt), flush=True)
+    for t in tools:
+        print("sanitize %-9s %d of %d models clean at every shape" % (
+            t, clean[t], len(names)), flush=True)
+    return ok
+
+
 def check_exports(brrrc, work, exports):
     """The torch exports in `exports` (NAME_{dynamo,ts}.onnx with NAME.npz:
     inputs in{k}_0 and torch's outputs y{k} at several shapes) over the
@@ -816,15 +893,27 @@ def main():
     p.add_argument("--exports", default="",
                    help="a folder of torch exports with dynamic dimensions "
                    "and their outputs (check_exports)")
+    p.add_argument("--sanitize", default="",
+                   help="compute-sanitizer tools to run each model under, "
+                   "at all its shapes, e.g. memcheck,racecheck")
+    p.add_argument("--jobs", type=int, default=8,
+                   help="sanitizer runs at once")
+    p.add_argument("--sanitize-child", default="", help=argparse.SUPPRESS)
     args = p.parse_args()
     global args_cpp_run
     args_cpp_run = args.cpp_run
     os.makedirs(args.work, exist_ok=True)
     specs = models()
+    if args.sanitize_child:
+        sanitize_child(args.sanitize_child, specs[args.sanitize_child],
+                       args.work)
     names = [n for n in specs if not args.only or n in args.only.split(",")]
     ok = True
     for n in names:
         ok &= check(n, specs[n], args.brrrc, args.work)
+    if args.sanitize:
+        ok &= sanitize(names, [t for t in args.sanitize.split(",") if t],
+                       args.brrrc, args.work, args.jobs)
     if args.exports:
         ok &= check_exports(args.brrrc, args.work, args.exports)
     if args.time:
