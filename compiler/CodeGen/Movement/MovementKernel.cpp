@@ -352,13 +352,304 @@ FailureOr<KernelInfo> emitTiledTranspose(FusionOp fusion, TransposeOp t,
   return info;
 }
 
+/// A data-movement kernel of an element a thread (neither a tree of
+/// vectors nor a tiled transpose): each thread takes one output element,
+/// its coordinates, the op's value there (a function per kind of op, or
+/// the tree mapped back to its inputs), and stores it. Over a symbolic outer
+/// run (a tree or a gather that carries it through, compilesSymbolically):
+/// the largest shape's kernel, its element count read at run time.
+class ElementMover {
+public:
+  ElementMover(FusionOp fusion, ArrayRef<Operation *> ops, bool isTree,
+               KernelConfigAttr config, OpBuilder &moduleBuilder)
+      : fusion(fusion), ops(ops), isTree(isTree), op(ops.back()),
+        moduleBuilder(moduleBuilder), loc(fusion.getLoc()),
+        blockSize(config.getThreads()), b(fusion.getContext()), e{{b, loc}} {}
+
+  FailureOr<KernelInfo> emit(StringRef name);
+
+private:
+  /// The extents read at run time, and the kernel's types at the largest
+  /// shape.
+  void readShapes();
+  /// The kernel function, this thread's element and its coordinates.
+  void createFunction(StringRef name);
+  /// A tree of index maps and concatenations, mapped back to its inputs.
+  Value treeValue();
+  Value gatherValue(GatherOp g);
+  Value gatherElementsValue(GatherElementsOp g);
+  Value gatherNDValue(GatherNDOp g);
+  Value scatterNDValue(ScatterNDOp s);
+  Value scatterElementsValue(ScatterElementsOp s);
+  KernelInfo info(StringRef name) const;
+
+  Value argOf(Value v) { return kernelArgument(*entry, v); }
+  static ArrayRef<int64_t> shapeOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+
+  FusionOp fusion;
+  ArrayRef<Operation *> ops;
+  bool isTree;
+  Operation *op; ///< the last op, whose result the kernel stores
+  OpBuilder &moduleBuilder;
+  Location loc;
+  int64_t blockSize;
+  OpBuilder b;
+  Emitter e;
+
+  /// The element count over symbolic extents (null where fixed), and a
+  /// lookup's table extent where the table is symbolic in its first
+  /// dimension: the lookup bounds the indices by it, read at run time
+  /// after the count.
+  AffineExpr count, tableExtent;
+  std::optional<LargestShapeView> largest;
+  RankedTensorType outType;
+  ArrayRef<int64_t> shape;
+  int64_t numel = 0;
+  Type elem;
+  IndexCheckAttr check;
+  unsigned numInputs = 0, numBuffers = 0;
+
+  Block *entry = nullptr;
+  Value lin;              ///< this thread's output element
+  SmallVector<Value> out; ///< its coordinates
+  SmallVector<int64_t> outStrides;
+};
+
+void ElementMover::readShapes() {
+  auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
+  count = isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
+  if (count && isa<GatherOp, GatherNDOp>(op) &&
+      isSymbolic(op->getOperand(0).getType()))
+    tableExtent =
+        extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())).front();
+  if (count)
+    largest.emplace(fusion);
+  outType = cast<RankedTensorType>(op->getResult(0).getType());
+  shape = outType.getShape();
+  numel = outType.getNumElements();
+  elem = storageType(outType.getElementType());
+  check = fusion->getAttrOfType<IndexCheckAttr>(kIndexCheckAttrName);
+  numInputs = fusion.getInputs().size();
+  // The inputs and the output, the element count over symbolic extents,
+  // then the error record where indices are checked.
+  numBuffers = numInputs + 1;
+}
+
+void ElementMover::createFunction(StringRef name) {
+  auto func =
+      createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
+                   /*numByValue=*/0,
+                   /*numScalars=*/(count ? 1 : 0) + (tableExtent ? 1 : 0),
+                   /*errorRecord=*/bool(check));
+  entry = &func.getBody().front();
+  b.setInsertionPointToStart(entry);
+  if (check) {
+    e.record = entry->getArguments().back();
+    e.checkId = check.getId();
+  }
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  lin = e.add(e.mul(bid, blockSize), tid);
+  Value end = count ? indexArgument(b, loc, *entry, numBuffers) : e.idx(numel);
+  Value inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, end);
+  auto ifIn = scf::IfOp::create(b, loc, inRange, false);
+  gpu::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(&ifIn.getThenRegion().front());
+  // Output coordinates of this thread's element.
+  outStrides = rowMajorStrides(shape);
+  for (size_t d = 0; d < shape.size(); ++d)
+    out.push_back(arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, lin, e.idx(outStrides[d])),
+        e.idx(shape[d])));
+}
+
+Value ElementMover::treeValue() {
+  // In 32 bits where every tensor of the tree fits (offsets and the
+  // pads' signed coordinates included).
+  bool narrow = llvm::all_of(ops, [](Operation *c) {
+    auto small = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getNumElements() <
+             (int64_t(1) << 30);
+    };
+    return llvm::all_of(c->getOperands(), small) && small(c->getResult(0));
+  });
+  Emitter ce{{b, loc, narrow ? b.getI32Type() : Type()}};
+  SmallVector<Value> coords = out;
+  if (narrow) {
+    Value lin32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), lin);
+    for (size_t d = 0; d < shape.size(); ++d)
+      coords[d] = ce.rem(ce.div(lin32, outStrides[d]), shape[d]);
+  }
+  return mapBack(ce, ops.back()->getResult(0), coords, elem,
+                 [&](Value v) { return argOf(v); });
+}
+
+Value ElementMover::gatherValue(GatherOp g) {
+  ArrayRef<int64_t> inShape = shapeOf(g.getInput());
+  ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
+  int64_t axis = g.getAxis(), r = idxShape.size();
+  SmallVector<Value> idxCoords(out.begin() + axis, out.begin() + axis + r);
+  int64_t dim = inShape[axis];
+  // The table's actual rows where they are symbolic (axis 0).
+  Extent rows = tableExtent
+                    ? Extent(indexArgument(b, loc, *entry, numBuffers + 1))
+                    : Extent(dim);
+  Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
+                        e.linear(idxCoords, idxShape), rows, axis);
+  k = rows.value ? e.clampBelow(k, rows.value)
+                 : e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
+  SmallVector<Value> in(out.begin(), out.begin() + axis);
+  in.push_back(k);
+  in.append(out.begin() + axis + r, out.end());
+  return e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+}
+
+Value ElementMover::gatherElementsValue(GatherElementsOp g) {
+  // The output has the indices' shape.
+  int64_t axis = g.getAxis();
+  ArrayRef<int64_t> inShape = shapeOf(g.getInput());
+  Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(), lin,
+                        inShape[axis], axis);
+  SmallVector<Value> in(out);
+  in[axis] = e.clamp(k, 0, std::max<int64_t>(inShape[axis] - 1, 0));
+  return e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+}
+
+Value ElementMover::gatherNDValue(GatherNDOp g) {
+  ArrayRef<int64_t> inShape = shapeOf(g.getInput());
+  ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
+  int64_t q = idxShape.size(), k = idxShape.back(), batch = g.getBatchDims();
+  Value tuple = e.mul(
+      e.linear(ArrayRef<Value>(out).take_front(q - 1), idxShape.drop_back()),
+      k);
+  SmallVector<Value> in(out.begin(), out.begin() + batch);
+  for (int64_t j = 0; j < k; ++j) {
+    // The first dimension's actual extent where it is symbolic.
+    int64_t fixed = inShape[batch + j];
+    Extent dim = tableExtent && batch + j == 0
+                     ? Extent(indexArgument(b, loc, *entry, numBuffers + 1))
+                     : Extent(fixed);
+    Value c = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
+                          e.add(tuple, e.idx(j)), dim, batch + j);
+    in.push_back(dim.value ? e.clampBelow(c, dim.value)
+                           : e.clamp(c, 0, std::max<int64_t>(fixed - 1, 0)));
+  }
+  in.append(out.begin() + q - 1, out.end());
+  return e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+}
+
+Value ElementMover::scatterNDValue(ScatterNDOp s) {
+  ArrayRef<int64_t> idxShape = shapeOf(s.getIndices());
+  int64_t k = idxShape.back(), tuples = 1, slice = 1;
+  for (int64_t d : idxShape.drop_back())
+    tuples *= d;
+  for (int64_t d : shape.drop_front(k))
+    slice *= d;
+  Value inSlice =
+      e.linear(ArrayRef<Value>(out).drop_front(k), shape.drop_front(k));
+  Type type = outType.getElementType();
+  Value init = e.load(argOf(s.getInput()), elem, lin);
+  return e.loop(tuples, init, [&](Value u, Value acc) {
+    Value hit =
+        arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+    for (int64_t j = 0; j < k; ++j) {
+      Value c = e.loadIndex(argOf(s.getIndices()), s.getIndices(),
+                            e.add(e.mul(u, k), e.idx(j)), shape[j], j);
+      hit = arith::AndIOp::create(b, loc, hit, e.eq(c, out[j]));
+    }
+    Value update =
+        e.load(argOf(s.getUpdates()), elem, e.add(e.mul(u, slice), inSlice));
+    return arith::SelectOp::create(
+        b, loc, hit, e.combine(s.getReduction(), type, acc, update), acc);
+  });
+}
+
+Value ElementMover::scatterElementsValue(ScatterElementsOp s) {
+  // Only the updates on this element's line along the axis can land on
+  // it; none can where the element lies outside the indices' extent.
+  int64_t axis = s.getAxis();
+  ArrayRef<int64_t> idxShape = shapeOf(s.getIndices());
+  Value covered =
+      arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+  SmallVector<Value> at(out);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (static_cast<int64_t>(d) == axis || idxShape[d] == shape[d])
+      continue;
+    covered =
+        arith::AndIOp::create(b, loc, covered, e.ult(out[d], idxShape[d]));
+    at[d] = e.clamp(out[d], 0, std::max<int64_t>(idxShape[d] - 1, 0));
+  }
+  int64_t updates = llvm::is_contained(idxShape, 0) ? 0 : idxShape[axis];
+  Type type = outType.getElementType();
+  Value init = e.load(argOf(s.getInput()), elem, lin);
+  return e.loop(updates, init, [&](Value t, Value acc) {
+    SmallVector<Value> pos(at);
+    pos[axis] = t;
+    Value p = e.linear(pos, idxShape);
+    Value c = e.loadIndex(argOf(s.getIndices()), s.getIndices(), p, shape[axis],
+                          axis);
+    Value hit = arith::AndIOp::create(b, loc, covered, e.eq(c, out[axis]));
+    Value update = e.load(argOf(s.getUpdates()), elem, p);
+    return arith::SelectOp::create(
+        b, loc, hit, e.combine(s.getReduction(), type, acc, update), acc);
+  });
+}
+
+KernelInfo ElementMover::info(StringRef name) const {
+  KernelInfo info;
+  info.name = name.str();
+  info.block = blockSize;
+  info.flops = 0;
+  int64_t width = elementBytes(outType.getElementType());
+  info.bytes = 2 * numel * width;
+  if (count) {
+    info.scalars = {count};
+    if (tableExtent)
+      info.scalars.push_back(tableExtent);
+  }
+  return info;
+}
+
+FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
+  readShapes();
+  createFunction(name);
+  Value value;
+  if (isTree) {
+    value = treeValue();
+  } else if (auto g = dyn_cast<GatherOp>(op)) {
+    value = gatherValue(g);
+  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
+    value = gatherElementsValue(g);
+  } else if (auto g = dyn_cast<GatherNDOp>(op)) {
+    value = gatherNDValue(g);
+  } else if (auto s = dyn_cast<ScatterNDOp>(op)) {
+    value = scatterNDValue(s);
+  } else if (auto s = dyn_cast<ScatterElementsOp>(op)) {
+    value = scatterElementsValue(s);
+  } else if (auto p = dyn_cast<PadOp>(op);
+             p && p.getMode() == PadMode::constant &&
+             llvm::is_contained(shapeOf(p.getInput()), 0)) {
+    // Padding an empty tensor: every element is the fill value.
+    value = fillValue(b, loc, elem, p.getValue().convertToDouble());
+  } else {
+    return op->emitOpError("has no data-movement code generation");
+  }
+  Value outBase = entry->getArgument(numInputs);
+  Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), lin);
+  auto ptrTy = LLVM::LLVMPointerType::get(fusion.getContext(), 1);
+  Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, elem, outBase, ValueRange{i});
+  LLVM::StoreOp::create(b, loc, value, ptr);
+  return info(name);
+}
+
 } // namespace
 
 FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
                                                      OpBuilder &moduleBuilder,
                                                      StringRef name) {
-  MLIRContext *ctx = fusion.getContext();
-  Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
@@ -385,215 +676,6 @@ FailureOr<KernelInfo> mlir::brrr::emitMovementKernel(FusionOp fusion,
     return emitTiledTranspose(fusion, t, *batchedTransposeOf(t), *config,
                               moduleBuilder, name);
   }
-  Operation *op = ops.back();
   // Otherwise an element a thread.
-  int64_t blockSize = config->getThreads();
-  // Over a symbolic outer run (a tree or a gather that carries it through,
-  // compilesSymbolically): the largest shape's kernel, its element count
-  // read at run time.
-  auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
-  AffineExpr count =
-      isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
-  // A lookup (by indices along its first axis, or by index tuples) in a
-  // table symbolic in its first dimension (compilesSymbolically) bounds
-  // the indices by that extent, read at run time after the count.
-  AffineExpr tableExtent;
-  if (count && isa<GatherOp, GatherNDOp>(op) &&
-      isSymbolic(op->getOperand(0).getType()))
-    tableExtent =
-        extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())).front();
-  std::optional<LargestShapeView> largest;
-  if (count)
-    largest.emplace(fusion);
-  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  ArrayRef<int64_t> shape = outType.getShape();
-  int64_t numel = outType.getNumElements();
-  Type elem = storageType(outType.getElementType());
-
-  auto ptrTy = LLVM::LLVMPointerType::get(ctx, 1);
-  auto check = fusion->getAttrOfType<IndexCheckAttr>(kIndexCheckAttrName);
-  unsigned numInputs = fusion.getInputs().size();
-  // The inputs and the output, the element count over symbolic extents,
-  // then the error record where indices are checked.
-  unsigned numBuffers = numInputs + 1;
-  auto func =
-      createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
-                   /*numByValue=*/0,
-                   /*numScalars=*/(count ? 1 : 0) + (tableExtent ? 1 : 0),
-                   /*errorRecord=*/bool(check));
-  Block &entry = func.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  Emitter e{{b, loc}};
-  if (check) {
-    e.record = entry.getArguments().back();
-    e.checkId = check.getId();
-  }
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value lin = e.add(e.mul(bid, blockSize), tid);
-  Value end = count ? indexArgument(b, loc, entry, numBuffers) : e.idx(numel);
-  Value inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lin, end);
-  auto ifIn = scf::IfOp::create(b, loc, inRange, false);
-  gpu::ReturnOp::create(b, loc);
-  b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-
-  // Output coordinates of this thread's element.
-  SmallVector<int64_t> outStrides = rowMajorStrides(shape);
-  SmallVector<Value> out;
-  for (size_t d = 0; d < shape.size(); ++d)
-    out.push_back(arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, lin, e.idx(outStrides[d])),
-        e.idx(shape[d])));
-  auto argOf = [&](Value v) { return kernelArgument(entry, v); };
-  auto shapeOf = [](Value v) {
-    return cast<RankedTensorType>(v.getType()).getShape();
-  };
-
-  FailureOr<Value> value = failure();
-  if (isTree) {
-    // In 32 bits where every tensor of the tree fits (offsets and the
-    // pads' signed coordinates included).
-    bool narrow = llvm::all_of(ops, [](Operation *c) {
-      auto small = [](Value v) {
-        return cast<RankedTensorType>(v.getType()).getNumElements() <
-               (int64_t(1) << 30);
-      };
-      return llvm::all_of(c->getOperands(), small) && small(c->getResult(0));
-    });
-    Emitter ce{{b, loc, narrow ? b.getI32Type() : Type()}};
-    SmallVector<Value> coords = out;
-    if (narrow) {
-      Value lin32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), lin);
-      for (size_t d = 0; d < shape.size(); ++d)
-        coords[d] = ce.rem(ce.div(lin32, outStrides[d]), shape[d]);
-    }
-    value = mapBack(ce, ops.back()->getResult(0), coords, elem, argOf);
-  } else if (auto g = dyn_cast<GatherOp>(op)) {
-    ArrayRef<int64_t> inShape = shapeOf(g.getInput());
-    ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
-    int64_t axis = g.getAxis(), r = idxShape.size();
-    SmallVector<Value> idxCoords(out.begin() + axis, out.begin() + axis + r);
-    int64_t dim = inShape[axis];
-    // The table's actual rows where they are symbolic (axis 0).
-    Extent rows = tableExtent
-                      ? Extent(indexArgument(b, loc, entry, numBuffers + 1))
-                      : Extent(dim);
-    Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
-                          e.linear(idxCoords, idxShape), rows, axis);
-    k = rows.value ? e.clampBelow(k, rows.value)
-                   : e.clamp(k, 0, std::max<int64_t>(dim - 1, 0));
-    SmallVector<Value> in(out.begin(), out.begin() + axis);
-    in.push_back(k);
-    in.append(out.begin() + axis + r, out.end());
-    value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
-  } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
-    // The output has the indices' shape.
-    int64_t axis = g.getAxis();
-    ArrayRef<int64_t> inShape = shapeOf(g.getInput());
-    Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(), lin,
-                          inShape[axis], axis);
-    SmallVector<Value> in(out);
-    in[axis] = e.clamp(k, 0, std::max<int64_t>(inShape[axis] - 1, 0));
-    value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
-  } else if (auto g = dyn_cast<GatherNDOp>(op)) {
-    ArrayRef<int64_t> inShape = shapeOf(g.getInput());
-    ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
-    int64_t q = idxShape.size(), k = idxShape.back(), batch = g.getBatchDims();
-    Value tuple = e.mul(
-        e.linear(ArrayRef<Value>(out).take_front(q - 1), idxShape.drop_back()),
-        k);
-    SmallVector<Value> in(out.begin(), out.begin() + batch);
-    for (int64_t j = 0; j < k; ++j) {
-      // The first dimension's actual extent where it is symbolic.
-      int64_t fixed = inShape[batch + j];
-      Extent dim = tableExtent && batch + j == 0
-                       ? Extent(indexArgument(b, loc, entry, numBuffers + 1))
-                       : Extent(fixed);
-      Value c = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
-                            e.add(tuple, e.idx(j)), dim, batch + j);
-      in.push_back(dim.value ? e.clampBelow(c, dim.value)
-                             : e.clamp(c, 0, std::max<int64_t>(fixed - 1, 0)));
-    }
-    in.append(out.begin() + q - 1, out.end());
-    value = e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
-  } else if (auto s = dyn_cast<ScatterNDOp>(op)) {
-    ArrayRef<int64_t> idxShape = shapeOf(s.getIndices());
-    int64_t k = idxShape.back(), tuples = 1, slice = 1;
-    for (int64_t d : idxShape.drop_back())
-      tuples *= d;
-    for (int64_t d : shape.drop_front(k))
-      slice *= d;
-    Value inSlice =
-        e.linear(ArrayRef<Value>(out).drop_front(k), shape.drop_front(k));
-    Type type = outType.getElementType();
-    Value init = e.load(argOf(s.getInput()), elem, lin);
-    value = e.loop(tuples, init, [&](Value u, Value acc) {
-      Value hit =
-          arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
-      for (int64_t j = 0; j < k; ++j) {
-        Value c = e.loadIndex(argOf(s.getIndices()), s.getIndices(),
-                              e.add(e.mul(u, k), e.idx(j)), shape[j], j);
-        hit = arith::AndIOp::create(b, loc, hit, e.eq(c, out[j]));
-      }
-      Value update =
-          e.load(argOf(s.getUpdates()), elem, e.add(e.mul(u, slice), inSlice));
-      return arith::SelectOp::create(
-          b, loc, hit, e.combine(s.getReduction(), type, acc, update), acc);
-    });
-  } else if (auto s = dyn_cast<ScatterElementsOp>(op)) {
-    // Only the updates on this element's line along the axis can land on
-    // it; none can where the element lies outside the indices' extent.
-    int64_t axis = s.getAxis();
-    ArrayRef<int64_t> idxShape = shapeOf(s.getIndices());
-    Value covered =
-        arith::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
-    SmallVector<Value> at(out);
-    for (size_t d = 0; d < shape.size(); ++d) {
-      if (static_cast<int64_t>(d) == axis || idxShape[d] == shape[d])
-        continue;
-      covered =
-          arith::AndIOp::create(b, loc, covered, e.ult(out[d], idxShape[d]));
-      at[d] = e.clamp(out[d], 0, std::max<int64_t>(idxShape[d] - 1, 0));
-    }
-    int64_t count = llvm::is_contained(idxShape, 0) ? 0 : idxShape[axis];
-    Type type = outType.getElementType();
-    Value init = e.load(argOf(s.getInput()), elem, lin);
-    value = e.loop(count, init, [&](Value t, Value acc) {
-      SmallVector<Value> pos(at);
-      pos[axis] = t;
-      Value p = e.linear(pos, idxShape);
-      Value c = e.loadIndex(argOf(s.getIndices()), s.getIndices(), p,
-                            shape[axis], axis);
-      Value hit = arith::AndIOp::create(b, loc, covered, e.eq(c, out[axis]));
-      Value update = e.load(argOf(s.getUpdates()), elem, p);
-      return arith::SelectOp::create(
-          b, loc, hit, e.combine(s.getReduction(), type, acc, update), acc);
-    });
-  } else if (auto p = dyn_cast<PadOp>(op);
-             p && p.getMode() == PadMode::constant &&
-             llvm::is_contained(shapeOf(p.getInput()), 0)) {
-    // Padding an empty tensor: every element is the fill value.
-    value = fillValue(b, loc, elem, p.getValue().convertToDouble());
-  } else {
-    return op->emitOpError("has no data-movement code generation");
-  }
-
-  Value outBase = entry.getArgument(numInputs);
-  Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), lin);
-  Value ptr = LLVM::GEPOp::create(b, loc, ptrTy, elem, outBase, ValueRange{i});
-  LLVM::StoreOp::create(b, loc, *value, ptr);
-
-  KernelInfo info;
-  info.name = name.str();
-  info.block = blockSize;
-  info.flops = 0;
-  int64_t width = elementBytes(outType.getElementType());
-  info.bytes = 2 * numel * width;
-  if (count) {
-    info.scalars = {count};
-    if (tableExtent)
-      info.scalars.push_back(tableExtent);
-  }
-  return info;
+  return ElementMover(fusion, ops, isTree, *config, moduleBuilder).emit(name);
 }
