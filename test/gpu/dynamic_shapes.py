@@ -575,9 +575,6 @@ def check(name, spec, brrrc, work):
     return ok
 
 
-SANITIZER = "/usr/local/cuda/bin/compute-sanitizer"
-
-
 def sanitize_child(name, spec, work):
     """Runs the compiled `name` at each of its shapes (numpy inputs through
     brrr_run_host), under the sanitizer the parent started; exits 1 on a
@@ -605,27 +602,13 @@ def sanitize(names, tools, brrrc, work, jobs):
     matches."""
     import concurrent.futures
 
-    from sanitize import SUMMARY
+    from sanitize import run_under
 
     def one(name, tool):
-        cmd = [SANITIZER, "--tool", tool, "--print-limit", "10",
-               "--error-exitcode", "86", "--nvtx", "no"]
-        if tool == "racecheck":
-            cmd += ["--racecheck-report", "hazard"]
-        cmd += [sys.executable, os.path.abspath(__file__), brrrc, work,
-                "--sanitize-child", name]
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=600)
-        text = proc.stdout + proc.stderr
-        found = SUMMARY.search(text)
-        errors = int(found.group(1) or found.group(2)) if found else -1
-        if errors == 0 and proc.returncode != 0:
-            errors = -1  # a mismatch, or the run failed
-        lines = [ln for ln in text.splitlines()
-                 if "MISMATCH" in ln or ("=========" in ln and (
-                     "Invalid" in ln or "Error" in ln or "Race" in ln or
-                     "Uninitialized" in ln or "Barrier" in ln))]
-        return name, tool, errors, "\n    ".join(lines[:6]) or text[-400:]
+        errors, excerpt = run_under(tool, [
+            sys.executable, os.path.abspath(__file__), brrrc, work,
+            "--sanitize-child", name])
+        return name, tool, errors, excerpt
 
     ok = True
     clean = {t: 0 for t in tools}

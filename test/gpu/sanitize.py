@@ -37,23 +37,31 @@ SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error|"
                      r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) error")
 
 
-def sanitize(tool, so, inputs, out_dir):
-    """(errors, excerpt) of one run of cpp_run under `tool`."""
+def run_under(tool, argv):
+    """(errors, excerpt) of one run of the command `argv` under
+    compute-sanitizer's `tool`: errors -1 where the run failed (or exited
+    non-zero with no error found, e.g. a result that did not match)."""
     cmd = [SANITIZER, "--tool", tool, "--print-limit", "10",
            "--error-exitcode", "86", "--nvtx", "no"]
     if tool == "racecheck":
         cmd += ["--racecheck-report", "hazard"]
-    proc = subprocess.run(cmd + [ARGS.cpp_run, so, out_dir] + inputs,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(cmd + argv, capture_output=True, text=True,
+                          timeout=600)
     text = proc.stdout + proc.stderr
     m = SUMMARY.search(text)
-    errors = int(m.group(1) or m.group(2)) if m else -1  # -1: the run failed
+    errors = int(m.group(1) or m.group(2)) if m else -1
     if errors == 0 and proc.returncode != 0:
         errors = -1
-    lines = [ln for ln in text.splitlines() if "=========" in ln and
-             ("Invalid" in ln or "Error" in ln or "Race" in ln or
-              "Uninitialized" in ln or "Barrier" in ln or "at " in ln)]
+    lines = [ln for ln in text.splitlines() if "MISMATCH" in ln or (
+        "=========" in ln and
+        ("Invalid" in ln or "Error" in ln or "Race" in ln or
+         "Uninitialized" in ln or "Barrier" in ln or "at " in ln))]
     return errors, "\n    ".join(lines[:6]) or text[-400:]
+
+
+def sanitize(tool, so, inputs, out_dir):
+    """(errors, excerpt) of one run of cpp_run under `tool`."""
+    return run_under(tool, [ARGS.cpp_run, so, out_dir] + inputs)
 
 
 def run_case(case, tools, gen_seed):
