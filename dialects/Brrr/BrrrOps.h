@@ -144,6 +144,10 @@ std::string extentName(AffineExpr extent, ArrayRef<DimAttr> dims);
 /// they use, for diagnostics: "[batch, 3, 64, 64] (batch in 1..128)".
 std::string symbolicShapeName(RankedTensorType t, ArrayRef<DimAttr> dims);
 
+/// The name of the ONNX node behind `loc` (the importer's NameLoc, found
+/// through the fused locations that rewrites leave), or empty.
+StringRef nodeNameOf(Location loc);
+
 /// Fails with an error naming `pass` and the first value under `root`
 /// with symbolic extents that `compiles` does not accept (all, without
 /// it): results of ops it rejects, and block arguments of regions of ops

@@ -292,15 +292,29 @@ std::string mlir::brrr::symbolicShapeName(RankedTensorType t,
   return ranges.empty() ? text : text + " (" + ranges + ")";
 }
 
+StringRef mlir::brrr::nodeNameOf(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().getValue();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (StringRef name = nodeNameOf(inner); !name.empty())
+        return name;
+  return {};
+}
+
 LogicalResult mlir::brrr::requireStaticShapes(
     Operation *root, StringRef pass,
     llvm::function_ref<bool(Operation *)> compiles) {
   SmallVector<DimAttr> dims = dimsOf(root);
   auto report = [&](Operation *at, Type t) {
-    at->emitError() << "'" << pass << "': '" << at->getName()
-                    << "' with symbolic extents does not compile yet; this "
-                       "value has extents "
-                    << symbolicShapeName(cast<RankedTensorType>(t), dims);
+    InFlightDiagnostic diag = at->emitError();
+    if (StringRef node = nodeNameOf(at->getLoc()); !node.empty())
+      diag << "node '" << node << "': ";
+    diag << "'" << at->getName()
+         << "' with symbolic extents does not compile yet; this value has "
+            "extents "
+         << symbolicShapeName(cast<RankedTensorType>(t), dims)
+         << " (checked before '" << pass << "')";
     return WalkResult::interrupt();
   };
   WalkResult walk = root->walk([&](Operation *op) {

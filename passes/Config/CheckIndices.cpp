@@ -40,18 +40,6 @@ const char *onnxOpOf(Operation *op) {
   return nullptr;
 }
 
-/// The ONNX node name in `loc`: the importer's NameLoc, found through the
-/// fused locations that rewrites leave; empty when there is none.
-StringRef nodeNameOf(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().getValue();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (StringRef name = nodeNameOf(inner); !name.empty())
-        return name;
-  return {};
-}
-
 struct CheckIndicesPass
     : public mlir::brrr::impl::BrrrCheckIndicesBase<CheckIndicesPass> {
   void runOnOperation() override {

@@ -57,17 +57,6 @@ struct Activation {
   SmallVector<Product> products;
 };
 
-/// The name of the ONNX node behind `loc`, if it has one.
-std::string nodeName(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (std::string name = nodeName(inner); !name.empty())
-        return name;
-  return "";
-}
-
 /// `mm` as a product to quantize, if it is one.
 std::optional<Product> productOf(MatmulOp mm) {
   auto at = dyn_cast<RankedTensorType>(mm.getLhs().getType());
@@ -109,7 +98,7 @@ llvm::MapVector<Value, Activation> activationsOf(func::FuncOp func) {
       return;
     Activation &a = out[mm.getLhs()];
     if (a.key.empty()) {
-      std::string base = nodeName(mm.getLoc());
+      std::string base = nodeNameOf(mm.getLoc()).str();
       if (base.empty())
         base = "matmul_" + std::to_string(unnamed++);
       std::string key = base;

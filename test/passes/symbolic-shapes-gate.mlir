@@ -2,8 +2,9 @@
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-channels-last))' 2>&1 | FileCheck %s --check-prefix=LAYOUT
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config))' 2>&1 | FileCheck %s --check-prefix=CONFIG
 // Ops whose kernel family does not compile symbolic extents yet are refused
-// by every pass, naming the pass, the op and the value, instead of reading
-// their `?` dimensions as sizes (symbolic-pointwise.mlir has what compiles).
+// by every pass, naming the ONNX node (where the op has one), the op, the
+// value and the pass, instead of reading their `?` dimensions as sizes
+// (symbolic-pointwise.mlir has what compiles).
 
 module attributes {brrr.dims = [#brrr.dim<"seq", 1, 64>]} {
   func.func @main(%x: tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>) -> tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>> {
@@ -13,8 +14,8 @@ module attributes {brrr.dims = [#brrr.dim<"seq", 1, 64>]} {
   }
 }
 // A softmax over a symbolic extent (a row of run-time length).
-// FUSE: error: 'brrr-fuse-elementwise': 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [4, seq] (seq in 1..64)
-// LAYOUT: error: 'brrr-channels-last': 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [4, seq] (seq in 1..64)
+// FUSE: error: 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [4, seq] (seq in 1..64) (checked before 'brrr-fuse-elementwise')
+// LAYOUT: error: 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [4, seq] (seq in 1..64) (checked before 'brrr-channels-last')
 
 // -----
 
@@ -26,7 +27,7 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
 }
 // Products compile over symbolic rows only, not symbolic columns or a
 // symbolic right operand.
-// FUSE: error: 'brrr-fuse-elementwise': 'brrr.matmul' with symbolic extents does not compile yet; this value has extents [batch, batch] (batch in 1..64)
+// FUSE: error: 'brrr.matmul' with symbolic extents does not compile yet; this value has extents [batch, batch] (batch in 1..64) (checked before 'brrr-fuse-elementwise')
 
 // -----
 
@@ -52,4 +53,15 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64
 // A transpose that moves a symbolic extent behind a fixed one compiles only
 // as a view that fused attention reads or writes through (passes before
 // brrr-fuse-attention admit it as what may become one).
-// FUSE: error: 'brrr-fuse-elementwise': 'brrr.transpose' with symbolic extents does not compile yet; this value has extents [batch, 4, seq] (batch in 1..8, seq in 1..64)
+// FUSE: error: 'brrr.transpose' with symbolic extents does not compile yet; this value has extents [batch, 4, seq] (batch in 1..8, seq in 1..64) (checked before 'brrr-fuse-elementwise')
+
+// -----
+
+// An op imported from an ONNX node carries its name, which the error gives.
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 64>]} {
+  func.func @main(%x: tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>) -> tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>> {
+    %0 = brrr.softmax %x {axis = 1 : i64} : tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>> loc("Softmax_7")
+    return %0 : tensor<4x?xf32, #brrr.extents<()[s0] -> (4, s0)>>
+  }
+}
+// FUSE: error: {{.*}}node 'Softmax_7': 'brrr.softmax' with symbolic extents does not compile yet; this value has extents [4, seq] (seq in 1..64) (checked before 'brrr-fuse-elementwise')
