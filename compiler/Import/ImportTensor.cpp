@@ -545,23 +545,102 @@ SliceDim clampSlice(int64_t start, int64_t end, int64_t step, int64_t dim) {
   return {size ? start : 0, size};
 }
 
+/// Beyond any extent: ONNX's "to the end" (INT64_MAX and the like).
+constexpr int64_t kToTheEnd = int64_t(1) << 62;
+
+/// The slice [start, end) by `step` of symbolic axis `axis` of `x` as a
+/// lookup of the fixed indices start, start + step, ... below the end,
+/// where its length is the same at every extent in range: counted from the
+/// actual end (a negative start, the last tokens of a sequence: `x[:, -k:]`;
+/// the end is the axis' end or negative too), or from its beginning (the
+/// first tokens, `x[:, :k]`, the end a constant). The run lies inside the
+/// axis at every extent in range.
+FailureOr<Value> sliceAsLookup(NodeImporter &n, Value x, int64_t axis,
+                               int64_t start, AffineExpr end, int64_t step) {
+  auto in = cast<RankedTensorType>(x.getType());
+  auto dims = dimsOf(x.getParentRegion()->getParentOp());
+  AffineExpr dim = extentsOf(in)[axis];
+  auto dimRange = rangeOf(dim, dims);
+  // The end, counted as the start is (from the axis' end when negative).
+  std::optional<int64_t> last;
+  auto c = dyn_cast<AffineConstantExpr>(end);
+  bool toTheEnd =
+      end == dim ||
+      (c && (c.getValue() >= kToTheEnd ||
+             (dimRange && start >= 0 && c.getValue() >= dimRange->second)));
+  if (start < 0 && toTheEnd)
+    last = 0;
+  else if (c && !toTheEnd && (c.getValue() < 0) == (start < 0))
+    last = c.getValue();
+  bool inside =
+      dimRange && last &&
+      (start < 0 ? start + dimRange->first >= 0 : *last <= dimRange->first);
+  if (!inside || *last <= start)
+    return n.emitError() << "the slice [" << start << ", "
+                         << extentName(end, dims) << ") of the symbolic axis "
+                         << axis << " of " << symbolicShapeName(in, dims)
+                         << " is not one run of the same length at every "
+                            "extent in range";
+  SmallVector<int64_t> indices;
+  for (int64_t i = start; i < *last; i += step)
+    indices.push_back(i);
+  return n.create<GatherOp>(x, n.constI64(indices), uint64_t(axis));
+}
+
+/// Whether the slice [start, end) of symbolic axis `axis` (not the first)
+/// of `x` is a lookup (sliceAsLookup): its start is negative, or its end a
+/// constant that lies inside the axis at every extent in range.
+bool isLookupSlice(Value x, int64_t axis, int64_t start, AffineExpr end) {
+  auto in = cast<RankedTensorType>(x.getType());
+  if (axis == 0 || !in.isDynamicDim(axis))
+    return false;
+  if (start < 0)
+    return true;
+  auto c = dyn_cast<AffineConstantExpr>(end);
+  auto dimRange =
+      rangeOf(extentsOf(in)[axis], dimsOf(x.getParentRegion()->getParentOp()));
+  return c && dimRange && c.getValue() >= 0 && c.getValue() <= dimRange->first;
+}
+
 /// Slice where the input or the ends are symbolic: each start a constant
-/// (from the end of the dimension when negative, for a static one), each
-/// step positive, each end a constant or an extent; the slice must stay
-/// inside the input and be no shorter than empty at every value in range.
+/// (from the end of the dimension when negative: for a static one, a
+/// start; for a symbolic one, a lookup, sliceFromTheEnd), each step
+/// positive, each end a constant or an extent; the slice must stay inside
+/// the input and be no shorter than empty at every value in range.
 LogicalResult importSymbolicSlice(NodeImporter &n, Value x,
                                   ArrayRef<AffineExpr> starts,
                                   ArrayRef<AffineExpr> ends,
                                   ArrayRef<int64_t> axes,
                                   ArrayRef<int64_t> steps) {
-  auto in = cast<RankedTensorType>(x.getType());
   auto dims = dimsOf(x.getParentRegion()->getParentOp());
-  int64_t rank = in.getRank();
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  // Runs of fixed length along symbolic axes first, each a lookup.
+  SmallVector<bool> looked(starts.size(), false);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    auto axis = n.normalizeAxis(axes[i], rank);
+    if (failed(axis))
+      return failure();
+    auto start = dyn_cast<AffineConstantExpr>(starts[i]);
+    if (!start || steps[i] < 1 ||
+        !isLookupSlice(x, *axis, start.getValue(), ends[i]))
+      continue;
+    FailureOr<Value> tail =
+        sliceAsLookup(n, x, *axis, start.getValue(), ends[i], steps[i]);
+    if (failed(tail))
+      return failure();
+    x = *tail;
+    looked[i] = true;
+  }
+  if (llvm::all_of(looked, [](bool l) { return l; })) {
+    n.setOutput(0, x);
+    return success();
+  }
+  auto in = cast<RankedTensorType>(x.getType());
   SmallVector<AffineExpr> inExtents = extentsOf(in), extents = inExtents;
   SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1);
-  // Beyond any extent: ONNX's "to the end" (INT64_MAX and the like).
-  constexpr int64_t kToTheEnd = int64_t(1) << 62;
   for (size_t i = 0; i < starts.size(); ++i) {
+    if (looked[i])
+      continue;
     auto axis = n.normalizeAxis(axes[i], rank);
     if (failed(axis))
       return failure();

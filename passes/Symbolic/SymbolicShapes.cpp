@@ -416,9 +416,23 @@ bool mlir::brrr::broadcastsAtRunTime(Operation *op) {
                       [&](Type t) { return !sharesOuterRun(t, out); });
 }
 
+bool mlir::brrr::movesAtActualExtents(Operation *op) {
+  auto g = dyn_cast<GatherOp>(op);
+  return g && isSymbolic(g.getInput().getType()) &&
+         !isSymbolic(g.getIndices().getType()) && !structuralTypeOf(op);
+}
+
 bool mlir::brrr::compilesSymbolically(Operation *op) {
   if (isa<func::FuncOp, func::ReturnOp, YieldOp>(op))
     return true;
+  // A lookup whose table's strides change with the shape: alone, or as the
+  // one op of its own movement kernel.
+  if (movesAtActualExtents(op)) {
+    auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
+    return !parent || (parent.getKind() == KernelFamily::movement &&
+                       llvm::hasSingleElement(
+                           parent.getBody().front().without_terminator()));
+  }
   // A pointwise op whose operand broadcasts along part of its symbolic
   // extents ([1, seq, 768] added to [batch, seq, 768]: position
   // embeddings): the pointwise kernel computes that operand's index from

@@ -4,8 +4,8 @@ Runs on the GPU machine with the relocatable bundle's brrrc and Python
 package. Builds small ONNX models of the kernel families that compile over
 symbolic extents (so far: pointwise and row kernels, layer norm and
 softmax with their prologues and epilogues, products whose rows are
-symbolic, and over a symbolic batch of images: convolutions, data movement,
-pooling and reductions), compiles each once with ranges
+symbolic, lookups along a symbolic sequence, and over a symbolic batch of
+images: convolutions, data movement, pooling and reductions), compiles each once with ranges
 (`--input-shape x=1..8x1..512x64`), and at each of several shapes, ragged
 ones included:
 - runs it on fresh random inputs from numpy (brrr_run_host) and from torch
@@ -329,6 +329,43 @@ def expand_mask(elem):
     return m, ref
 
 
+def pick_tokens(elem, seed, width=64):
+    """Lookups along a symbolic sequence: the first token (BERT's [CLS],
+    then its pooler: tanh(c W + b)), the last (x[:, -1]), the first and
+    last together by a vector of indices, and two features of every token
+    (a lookup along the fixed last axis of a table symbolic before it)."""
+    np_t = np.float16 if elem == F16 else np.float32
+    rng = np.random.default_rng(seed)
+    w = (rng.standard_normal((width, width)) / np.sqrt(width)).astype(np_t)
+    bias = rng.standard_normal(width).astype(np_t)
+    inits = [numpy_helper.from_array(w, "w"),
+             numpy_helper.from_array(bias, "bias"),
+             numpy_helper.from_array(np.array(0, np.int64), "first"),
+             numpy_helper.from_array(np.array(-1, np.int64), "last"),
+             numpy_helper.from_array(np.array([0, -1], np.int64), "ends"),
+             numpy_helper.from_array(np.array([3, -5], np.int64), "feats")]
+    m = graph("pick_tokens", [
+        helper.make_node("Gather", ["x", "first"], ["c"], axis=1),
+        helper.make_node("MatMul", ["c", "w"], ["cw"]),
+        helper.make_node("Add", ["cw", "bias"], ["cb"]),
+        helper.make_node("Tanh", ["cb"], ["pooled"]),
+        helper.make_node("Gather", ["x", "last"], ["l"], axis=1),
+        helper.make_node("Gather", ["x", "ends"], ["t"], axis=1),
+        helper.make_node("Gather", ["x", "feats"], ["u"], axis=2),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", width])],
+        [helper.make_tensor_value_info("pooled", elem, ["batch", width]),
+         helper.make_tensor_value_info("l", elem, ["batch", width]),
+         helper.make_tensor_value_info("t", elem, ["batch", 2, width]),
+         helper.make_tensor_value_info("u", elem, ["batch", "seq", 2])],
+        inits)
+
+    def ref(x):
+        c = x[:, 0]
+        pooled = np.tanh(c @ w.astype(np.float64) + bias.astype(np.float64))
+        return [pooled, x[:, -1], x[:, [0, -1]], x[:, :, [3, width - 5]]]
+    return m, ref
+
+
 def image_net(elem, seed):
     """A ResNet-like net over a symbolic batch: a 7x7 stride-2 stem (3
     channels), max pool, a 3x3 block with a residual add, a depthwise 3x3
@@ -459,6 +496,10 @@ def models():
     m, ref = seq_attention(9, masked=False, heads=2, d=64, causal=True)
     out["seq_attention_causal_d64_f16"] = (
         m, ref, {"x": "1..8x1..512x128"}, seq_shapes, "f16")
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = pick_tokens(elem, 10)
+        out["pick_tokens_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
+                                     seq_shapes, tag)
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = image_net(elem, 3)
         out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},

@@ -99,6 +99,17 @@ def _text(name, tiny):
     if name == "bert":
         cfg = tf.BertConfig(**small) if tiny else tf.BertConfig()
         return tf.BertModel(cfg)
+    if name == "bert_cls":
+        # The pooler reads the [CLS] token: x[:, 0] over the sequence.
+        cfg = tf.BertConfig(**small) if tiny else tf.BertConfig()
+        cfg.num_labels = 16
+        return tf.BertForSequenceClassification(cfg)
+    if name == "gpt2_next":
+        # The next token's logits only, as generation's prefill computes
+        # them: the LM head over x[:, -1:].
+        cfg = (tf.GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=1000)
+               if tiny else tf.GPT2Config())
+        return _LastLogits(tf.GPT2LMHeadModel(cfg))
     if name == "distilbert":
         cfg = (tf.DistilBertConfig(dim=64, n_layers=2, n_heads=4, hidden_dim=128,
                                    vocab_size=1000) if tiny else tf.DistilBertConfig())
@@ -122,6 +133,17 @@ def _text(name, tiny):
                            vocab_size=1000) if tiny else tf.T5Config())
         return tf.T5EncoderModel(cfg)
     raise ValueError(name)
+
+
+class _LastLogits(torch.nn.Module):
+    """A causal LM's logits at the last position only (`logits_to_keep=1`)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        return self.model(ids, logits_to_keep=1).logits
 
 
 class _Outputs(torch.nn.Module):
@@ -157,6 +179,8 @@ MODELS = {
     "mixer_b16_224": (_timm, "image", None),
     "bert": (_text, "tokens+mask", 128),
     "distilbert": (_text, "tokens+mask", 128),
+    "bert_cls": (_text, "tokens+mask", 128),
+    "gpt2_next": (_text, "tokens", 512),
     "gpt2": (_text, "tokens", 512),
     "llama": (_text, "tokens", 512),
     "vit": (_text, "image", None),

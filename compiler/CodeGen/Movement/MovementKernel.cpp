@@ -10,7 +10,9 @@
 // and reads each through the tree (PointwiseReads.h; 16-bit floats pass
 // through f32, exactly but for a NaN's payload). Otherwise each thread writes
 // one output element and reads the input element it comes from, found by index
-// arithmetic on static shapes (constant divisors). Elements move as raw
+// arithmetic on static shapes (constant divisors), or for a lookup in a
+// table whose strides change with the shape (movesAtActualExtents), on the
+// actual extents, kernel parameters. Elements move as raw
 // bits; only a scatter's reduction computes. Gather indices are normalized
 // (negative counts from the end) and clamped into range so that a bad index can
 // never read outside the input. A kernel with a `#brrr.index_check` also
@@ -30,6 +32,7 @@
 #include "compiler/CodeGen/IndexMaps.h"
 #include "compiler/CodeGen/KernelUtils.h"
 
+#include "passes/Analysis.h"
 #include "passes/Config/Movement.h"
 #include "runtime/Artifact.h"
 
@@ -55,6 +58,9 @@ Type storageType(Type t) {
     return IntegerType::get(t.getContext(), it.getWidth());
   return t;
 }
+
+/// Whether extent `x` is read at run time (symbolic), not a constant.
+bool isRunTimeExtent(AffineExpr x) { return !isa<AffineConstantExpr>(x); }
 
 /// A dimension's size: fixed, or read at run time (an index value).
 struct Extent {
@@ -377,6 +383,9 @@ private:
   /// A tree of index maps and concatenations, mapped back to its inputs.
   Value treeValue();
   Value gatherValue(GatherOp g);
+  /// A lookup in a table whose strides change with the shape: every
+  /// coordinate and offset from the actual extents (`actualTable`).
+  Value actualGatherValue(GatherOp g);
   Value gatherElementsValue(GatherElementsOp g);
   Value gatherNDValue(GatherNDOp g);
   Value scatterNDValue(ScatterNDOp s);
@@ -403,6 +412,10 @@ private:
   /// dimension: the lookup bounds the indices by it, read at run time
   /// after the count.
   AffineExpr count, tableExtent;
+  /// A lookup's table extents where its strides change with the shape
+  /// (movesAtActualExtents): the symbolic ones are read at run time after
+  /// the count, in order.
+  SmallVector<AffineExpr> actualTable;
   std::optional<LargestShapeView> largest;
   RankedTensorType outType;
   ArrayRef<int64_t> shape;
@@ -420,8 +433,11 @@ private:
 void ElementMover::readShapes() {
   auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
   count = isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
-  if (count && isa<GatherOp, GatherNDOp>(op) &&
-      isSymbolic(op->getOperand(0).getType()))
+  if (movesAtActualExtents(op))
+    actualTable =
+        extentsOf(cast<RankedTensorType>(op->getOperand(0).getType()));
+  else if (count && isa<GatherOp, GatherNDOp>(op) &&
+           isSymbolic(op->getOperand(0).getType()))
     tableExtent =
         extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())).front();
   if (count)
@@ -441,7 +457,8 @@ void ElementMover::createFunction(StringRef name) {
   auto func =
       createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
                    /*numByValue=*/0,
-                   /*numScalars=*/(count ? 1 : 0) + (tableExtent ? 1 : 0),
+                   /*numScalars=*/(count ? 1 : 0) + (tableExtent ? 1 : 0) +
+                       unsigned(llvm::count_if(actualTable, isRunTimeExtent)),
                    /*errorRecord=*/bool(check));
   entry = &func.getBody().front();
   b.setInsertionPointToStart(entry);
@@ -458,7 +475,10 @@ void ElementMover::createFunction(StringRef name) {
   auto ifIn = scf::IfOp::create(b, loc, inRange, false);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&ifIn.getThenRegion().front());
-  // Output coordinates of this thread's element.
+  // Output coordinates of this thread's element (from the actual extents,
+  // actualGatherValue).
+  if (!actualTable.empty())
+    return;
   outStrides = rowMajorStrides(shape);
   for (size_t d = 0; d < shape.size(); ++d)
     out.push_back(arith::RemUIOp::create(
@@ -505,6 +525,47 @@ Value ElementMover::gatherValue(GatherOp g) {
   in.push_back(k);
   in.append(out.begin() + axis + r, out.end());
   return e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
+}
+
+Value ElementMover::actualGatherValue(GatherOp g) {
+  // The table's extents: constants, or parameters after the count.
+  SmallVector<Value> table;
+  unsigned next = numBuffers + (count ? 1 : 0);
+  for (AffineExpr x : actualTable)
+    table.push_back(isRunTimeExtent(x)
+                        ? indexArgument(b, loc, *entry, next++)
+                        : e.idx(cast<AffineConstantExpr>(x).getValue()));
+  ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
+  int64_t axis = g.getAxis(), r = idxShape.size();
+  // The output's: the table's with the axis replaced by the indices'.
+  SmallVector<Value> dims(table.begin(), table.begin() + axis);
+  for (int64_t d : idxShape)
+    dims.push_back(e.idx(d));
+  dims.append(table.begin() + axis + 1, table.end());
+  // This thread's element's coordinates, innermost first.
+  SmallVector<Value> coords(dims.size());
+  Value rest = lin;
+  for (size_t d = dims.size(); d-- > 0;) {
+    if (d == 0) {
+      coords[d] = rest;
+      break;
+    }
+    coords[d] = arith::RemUIOp::create(b, loc, rest, dims[d]);
+    rest = arith::DivUIOp::create(b, loc, rest, dims[d]);
+  }
+  SmallVector<Value> idxCoords(coords.begin() + axis,
+                               coords.begin() + axis + r);
+  Extent rows(table[axis]);
+  Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(),
+                        e.linear(idxCoords, idxShape), rows, axis);
+  k = e.clampBelow(k, rows.value);
+  SmallVector<Value> in(coords.begin(), coords.begin() + axis);
+  in.push_back(k);
+  in.append(coords.begin() + axis + r, coords.end());
+  Value at = in.front();
+  for (size_t d = 1; d < in.size(); ++d)
+    at = e.add(arith::MulIOp::create(b, loc, at, table[d]), in[d]);
+  return e.load(argOf(g.getInput()), elem, at);
 }
 
 Value ElementMover::gatherElementsValue(GatherElementsOp g) {
@@ -605,11 +666,12 @@ KernelInfo ElementMover::info(StringRef name) const {
   info.flops = 0;
   int64_t width = elementBytes(outType.getElementType());
   info.bytes = 2 * numel * width;
-  if (count) {
+  if (count)
     info.scalars = {count};
-    if (tableExtent)
-      info.scalars.push_back(tableExtent);
-  }
+  if (tableExtent)
+    info.scalars.push_back(tableExtent);
+  llvm::append_range(info.scalars,
+                     llvm::make_filter_range(actualTable, isRunTimeExtent));
   return info;
 }
 
@@ -620,7 +682,7 @@ FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
   if (isTree) {
     value = treeValue();
   } else if (auto g = dyn_cast<GatherOp>(op)) {
-    value = gatherValue(g);
+    value = actualTable.empty() ? gatherValue(g) : actualGatherValue(g);
   } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
     value = gatherElementsValue(g);
   } else if (auto g = dyn_cast<GatherNDOp>(op)) {
