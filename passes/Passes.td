@@ -81,7 +81,10 @@ def BrrrPackConvGroups : Pass<"brrr-pack-conv-groups", "func::FuncOp"> {
     (fewer than whole 64-channel input slices or 128-wide output tiles,
     ResNeXt's 32 groups of 4 to 32 channels) with constant weights takes
     the fewest `k` neighbouring groups, at most `max-groups`, whose union
-    the body takes and that divide the groups. Its weights become block
+    the body takes and that divide the groups; where no such `k` exists
+    (RegNetY's groups of 24 channels), all the groups, at most `max-groups`
+    of more than 8 input channels each, into one dense convolution. Its
+    weights become block
     diagonal at compile time, `O x k*C/groups x KH x KW`: each output
     channel's group reads its own input channels, the others are zero
     weights. The convolution then has `groups / k` groups: k times the

@@ -35,7 +35,7 @@ CONSTANTS = {
     "stem_w5": stem_weights(32, 2, 5),
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
     "pg_w16": stem_weights(256, 16, 3), "pg_w32": stem_weights(128, 32, 3),
-    "pg_w4": stem_weights(128, 4, 3),
+    "pg_w4": stem_weights(128, 4, 3), "pg_w24": stem_weights(120, 24, 3),
     "tok_w1": stem_weights(196, 384, 1).reshape(196, 384) / 4,
     "tok_w2": stem_weights(384, 196, 1).reshape(384, 196) / 4,
     "patch_w16": stem_weights(64, 3, 16), "patch_b16": stem_weights(64, 1, 1).reshape(64),

@@ -77,6 +77,8 @@ def conv_inputs(name, f):
         return [f(2, 128, 15, 15, dt=torch.float16)]
     if name == "conv_packed_groups_32_f16":
         return [f(2, 128, 13, 15, dt=torch.float16), f(128, dt=torch.float16)]
+    if name == "conv_packed_dense_groups_f16":
+        return [f(3, 120, 13, 11, dt=torch.float16), f(120, dt=torch.float16)]
     if name == "conv_wgmma_split_1x1_stride2_bf16":
         return [f(1, 1024, 13, 13, dt=torch.bfloat16), f(2048, 1024, 1, 1, dt=torch.bfloat16) / 16]
     if name == "conv_wgmma_grouped_f16":
@@ -172,6 +174,9 @@ def conv_reference(name, d):
     if name == "conv_packed_groups_32_f16":
         w = stem_weights(128, 4, 3)
         return [torch.relu(F.conv2d(d[0], w, d[1], padding=1, groups=32))]
+    if name == "conv_packed_dense_groups_f16":
+        w = stem_weights(120, 24, 3)
+        return [torch.relu(F.conv2d(d[0], w, d[1], padding=1, groups=5))]
     if name == "conv_wgmma_split_const_f16":
         w = (stem_weights(256, 256, 3).half() / 4).double()
         return [torch.relu(F.conv2d(d[0], w, padding=1))]

@@ -64,28 +64,55 @@ func.func @ResNeXtStage1(%x: tensor<1x128x56x56xf16>) -> tensor<1x128x56x56xf16>
 
 // -----
 
+// RegNetY's groups of 24 channels: no pack of 2, 3 or 5 makes whole
+// 64-channel slices and 128-wide tiles, so all 5 groups make one dense
+// convolution of 120 channels, weights block diagonal (5 times the
+// multiply-adds). Group 0's first output channel reads input channels
+// 0-23 and is zero for the other 96 (9 taps each); group 4's last reads
+// the last 24. Its channels-last form runs on the Hopper body as any dense
+// convolution does. With at most 4 a pack, left alone.
+// CHECK-LABEL: func.func @Dense
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<packed_groups> : tensor<120x120x3x3xf16>
+// CHECK: brrr.conv2d %{{.+}}, %[[W]] {dilations = array<i64: 1, 1>, groups = 1 : i64, {{.+}} : (tensor<2x120x14x14xf16>, tensor<120x120x3x3xf16>) -> tensor<2x120x14x14xf16>
+// CHECK: packed_groups: "0x08000000{{((003C){216}((0000){216}){4})}}
+// CHECK-SAME: {{(((0000){216}){4}(003C){216})}}"
+// MAX4-LABEL: func.func @Dense
+// MAX4: groups = 5 : i64
+// LAST-LABEL: func.func @Dense
+// LAST: brrr.conv2d {{.+}}channels_last{{.+}}groups = 1 : i64{{.+}} : (tensor<2x14x14x120xf16>, tensor<3x3x120x120xf16>) -> tensor<2x14x14x120xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @Dense(%x: tensor<2x120x14x14xf16>) -> tensor<2x120x14x14xf16> {
+  %w = brrr.constant dense<1.0> : tensor<120x24x3x3xf16>
+  %y = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 5 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x120x14x14xf16>, tensor<120x24x3x3xf16>) -> tensor<2x120x14x14xf16>
+  return %y : tensor<2x120x14x14xf16>
+}
+}
+
+// -----
+
 // Left alone: groups of 2 channels (a pack of 64, more than 32),
-// 6 groups of 16 (no pack of 2, 3 or 6 makes whole tiles), f32, computed
-// weights, groups the body takes already, and a target without wgmma.
+// 37 groups of 24 (no pack of whole tiles, and more than 32 for one dense
+// convolution), f32, computed weights, groups the body takes already, and
+// a target without wgmma.
 // CHECK-LABEL: func.func @LeftAlone
 // CHECK: groups = 64 : i64
-// CHECK: groups = 6 : i64
+// CHECK: groups = 37 : i64
 // CHECK: groups = 8 : i64{{.+}}tensor<128x16x3x3xf32>
 // CHECK: groups = 8 : i64{{.+}}tensor<128x16x3x3xf16>
 // CHECK: groups = 2 : i64{{.+}}tensor<256x64x1x1xf16>
 // CHECK-NOT: packed_groups
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-func.func @LeftAlone(%a: tensor<1x128x8x8xf16>, %b: tensor<1x96x8x8xf16>, %c: tensor<1x128x8x8xf32>, %wc: tensor<128x16x3x3xf16>, %d: tensor<1x128x8x8xf16>) -> (tensor<1x128x8x8xf16>, tensor<1x96x8x8xf16>, tensor<1x128x8x8xf32>, tensor<1x128x8x8xf16>, tensor<1x256x8x8xf16>) {
+func.func @LeftAlone(%a: tensor<1x128x8x8xf16>, %b: tensor<1x888x8x8xf16>, %c: tensor<1x128x8x8xf32>, %wc: tensor<128x16x3x3xf16>, %d: tensor<1x128x8x8xf16>) -> (tensor<1x128x8x8xf16>, tensor<1x888x8x8xf16>, tensor<1x128x8x8xf32>, tensor<1x128x8x8xf16>, tensor<1x256x8x8xf16>) {
   %w2c = brrr.constant dense<1.0> : tensor<128x2x3x3xf16>
   %y0 = brrr.conv2d %a, %w2c {dilations = array<i64: 1, 1>, groups = 64 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<128x2x3x3xf16>) -> tensor<1x128x8x8xf16>
-  %w6 = brrr.constant dense<1.0> : tensor<96x16x3x3xf16>
-  %y1 = brrr.conv2d %b, %w6 {dilations = array<i64: 1, 1>, groups = 6 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x96x8x8xf16>, tensor<96x16x3x3xf16>) -> tensor<1x96x8x8xf16>
+  %w37 = brrr.constant dense<1.0> : tensor<888x24x3x3xf16>
+  %y1 = brrr.conv2d %b, %w37 {dilations = array<i64: 1, 1>, groups = 37 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x888x8x8xf16>, tensor<888x24x3x3xf16>) -> tensor<1x888x8x8xf16>
   %wf = brrr.constant dense<1.0> : tensor<128x16x3x3xf32>
   %y2 = brrr.conv2d %c, %wf {dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf32>, tensor<128x16x3x3xf32>) -> tensor<1x128x8x8xf32>
   %y3 = brrr.conv2d %a, %wc {dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<128x16x3x3xf16>) -> tensor<1x128x8x8xf16>
   %w2 = brrr.constant dense<1.0> : tensor<256x64x1x1xf16>
   %y4 = brrr.conv2d %d, %w2 {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x128x8x8xf16>, tensor<256x64x1x1xf16>) -> tensor<1x256x8x8xf16>
-  return %y0, %y1, %y2, %y3, %y4 : tensor<1x128x8x8xf16>, tensor<1x96x8x8xf16>, tensor<1x128x8x8xf32>, tensor<1x128x8x8xf16>, tensor<1x256x8x8xf16>
+  return %y0, %y1, %y2, %y3, %y4 : tensor<1x128x8x8xf16>, tensor<1x888x8x8xf16>, tensor<1x128x8x8xf32>, tensor<1x128x8x8xf16>, tensor<1x256x8x8xf16>
 }
 }
 
