@@ -492,15 +492,16 @@ LogicalResult SliceOp::verify() {
     if (!in.isDynamicDim(d) && !getType().isDynamicDim(d))
       continue;
     int64_t start = getStarts()[d], step = getSteps()[d];
-    // Inside when start >= 0, start < dim, and start + (size - 1) * step in
-    // [0, dim) over every value: dim - start - (size - 1) * step >= 1 for
-    // a positive step, start + (size - 1) * step >= 0 for a negative one.
+    // Inside when start >= 0, the step positive, and the last index read,
+    // start + (size - 1) * step, below dim over every value: dim - start -
+    // (size - 1) * step >= 1. That last index is at least start wherever
+    // the slice reads anything (size >= 1), so it is never negative then
+    // (`x[:, :-1]`: size seq - 1, which is 0 at seq = 1).
     AffineExpr last = sizes[d] * step + (start - step);
-    auto lastRange = rangeOf(last, dims);
     auto room = rangeOf(inExtents[d] - last, dims);
     auto size = rangeOf(sizes[d], dims);
-    if (!lastRange || !room || !size || start < 0 || step < 1 ||
-        (size->second > 0 && (lastRange->first < 0 || room->first < 1)))
+    if (!room || !size || size->first < 0 || start < 0 || step < 1 ||
+        (size->second > 0 && room->first < 1))
       return emitOpError("slice of dimension ")
              << d << " (start " << start << ", size "
              << extentName(sizes[d], dims) << ", step " << step

@@ -140,6 +140,17 @@ module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
 
 // -----
 
+// A slice one element too long: its last index, seq, is past the end.
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
+  func.func @slice_one_past(%x: tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0)>>) {
+    // expected-error @+1 {{slice of dimension 1 (start 1, size seq, step 1) may read outside the input's extent seq}}
+    %0 = brrr.slice %x {extents = #brrr.extents<()[s0] -> (1, s0)>, sizes = array<i64: 1, -9223372036854775808>, starts = array<i64: 0, 1>, steps = array<i64: 1, 1>} : tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0)>> -> tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0)>>
+    return
+  }
+}
+
+// -----
+
 module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
   func.func @gather_elements_past_the_end(%x: tensor<4x16xf32>, %i: tensor<4x?xi64, #brrr.extents<()[s0] -> (4, s0)>>) {
     // expected-error @+1 {{indices dimension 1 (seq) may exceed the input's 16}}

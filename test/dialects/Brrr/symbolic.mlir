@@ -33,3 +33,17 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>, #brrr.dim<"sequence",
     return %r : tensor<16x1xf32>
   }
 }
+
+// -----
+
+// A slice that drops the last element of a symbolic axis (`x[:, :-1]`):
+// size seq - 1, empty at seq = 1, where it reads nothing; otherwise its
+// last index, seq - 2, lies inside.
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
+  // CHECK-LABEL: func.func @drop_last
+  // CHECK: brrr.slice {{.+}} -> tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0 - 1)>>
+  func.func @drop_last(%x: tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0)>>) -> tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0 - 1)>> {
+    %0 = brrr.slice %x {extents = #brrr.extents<()[s0] -> (1, s0 - 1)>, sizes = array<i64: 1, -9223372036854775808>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0)>> -> tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0 - 1)>>
+    return %0 : tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0 - 1)>>
+  }
+}
