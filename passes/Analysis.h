@@ -58,13 +58,14 @@ constexpr llvm::StringLiteral kProgrammaticInOneWaveAttrName =
 /// return and yields.
 bool compilesSymbolically(Operation *op);
 
-/// Whether `op` is a lookup by fixed indices in a table whose strides
-/// change with the shape: a Gather along a symbolic axis, or along any axis
-/// of a table symbolic past its first dimension ([CLS] as `x[:, 0]`, the
-/// last token as `x[:, -1]`, over a symbolic sequence). Its kernel holds it
-/// alone, an element a thread, and computes every coordinate, stride and
-/// negative index from the actual extents (kernel parameters); no other
-/// kernel takes it in.
+/// Whether `op` moves data at strides that change with the shape: a
+/// lookup by fixed indices along a symbolic axis, or along any axis of a
+/// table symbolic past its first dimension ([CLS] as `x[:, 0]`, the last
+/// token as `x[:, -1]`, over a symbolic sequence), or a slice that changes
+/// a symbolic extent of its input's outer run (`x[:, 1:]`, `x[:, :-1]`).
+/// Its kernel holds it alone, an element a thread, and computes every
+/// coordinate, stride and negative index from the actual extents (kernel
+/// parameters); no other kernel takes it in.
 bool movesAtActualExtents(Operation *op);
 
 /// Whether `op` (a pointwise op, or a fusion holding one) reads an operand

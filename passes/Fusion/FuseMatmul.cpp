@@ -395,7 +395,10 @@ MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {
 OperandLayout mlir::brrr::operandLayoutOf(Value operand) {
   OperandLayout plain = materialized(operand);
   Operation *view = operand.getDefiningOp();
-  if (!view || !isa<TransposeOp, ReshapeOp, SliceOp>(view))
+  // A slice whose strides change with the shape (movesAtActualExtents) is
+  // a kernel of its own.
+  if (!view || !isa<TransposeOp, ReshapeOp, SliceOp>(view) ||
+      movesAtActualExtents(view))
     return plain;
   // A view read by this operand alone, or one that other views read too
   // (the stacked query, key and value of a projection, split by slices):

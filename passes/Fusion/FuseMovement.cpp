@@ -140,6 +140,10 @@ struct FuseMovementPass
 } // namespace
 
 bool mlir::brrr::isMovementTreeOp(Operation *op) {
+  // A slice whose strides change with the shape is a kernel of its own,
+  // which reads its input's actual extents.
+  if (movesAtActualExtents(op))
+    return false;
   if (auto c = dyn_cast<ConcatOp>(op))
     return c.getInputs().size() <= kMaxPaths;
   if (auto p = dyn_cast<PadOp>(op))

@@ -325,7 +325,8 @@ bool isAttentionView(Operation *op) {
   };
   if (auto t = dyn_cast<TransposeOp>(op); t && readsAttention(t.getInput()))
     return true;
-  if (!isa<TransposeOp, ReshapeOp, SliceOp, CastOp>(op) || op->use_empty())
+  if (!isa<TransposeOp, ReshapeOp, SliceOp, CastOp>(op) || op->use_empty() ||
+      movesAtActualExtents(op))
     return false;
   return llvm::all_of(op->getUsers(), [](Operation *u) {
     return isa<AttentionOp>(u) || isAttentionView(u);
@@ -417,22 +418,20 @@ bool mlir::brrr::broadcastsAtRunTime(Operation *op) {
 }
 
 bool mlir::brrr::movesAtActualExtents(Operation *op) {
-  auto g = dyn_cast<GatherOp>(op);
-  return g && isSymbolic(g.getInput().getType()) &&
-         !isSymbolic(g.getIndices().getType()) && !structuralTypeOf(op);
+  if (auto g = dyn_cast<GatherOp>(op))
+    return isSymbolic(g.getInput().getType()) &&
+           !isSymbolic(g.getIndices().getType()) && !structuralTypeOf(op);
+  // A slice that changes a symbolic extent of its input's outer run
+  // (`x[:, 1:]`, `x[:, :-1]`), or starts inside it.
+  auto s = dyn_cast<SliceOp>(op);
+  return s && isSymbolic(s.getInput().getType()) &&
+         !(structuralTypeOf(op) &&
+           sharesLeadingRun(s.getInput().getType(), s.getType()));
 }
 
 bool mlir::brrr::compilesSymbolically(Operation *op) {
   if (isa<func::FuncOp, func::ReturnOp, YieldOp>(op))
     return true;
-  // A lookup whose table's strides change with the shape: alone, or as the
-  // one op of its own movement kernel.
-  if (movesAtActualExtents(op)) {
-    auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
-    return !parent || (parent.getKind() == KernelFamily::movement &&
-                       llvm::hasSingleElement(
-                           parent.getBody().front().without_terminator()));
-  }
   // A pointwise op whose operand broadcasts along part of its symbolic
   // extents ([1, seq, 768] added to [batch, seq, 768]: position
   // embeddings): the pointwise kernel computes that operand's index from
@@ -452,6 +451,14 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
   if (auto att = dyn_cast<AttentionOp>(op);
       att && outerRunOf(att.getType()) > 1)
     return isSymbolicSequenceAttention(att);
+  // A lookup or slice whose strides change with the shape: alone, or as
+  // the one op of its own movement kernel.
+  if (movesAtActualExtents(op)) {
+    auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
+    return !parent || (parent.getKind() == KernelFamily::movement &&
+                       llvm::hasSingleElement(
+                           parent.getBody().front().without_terminator()));
+  }
   if (auto fusion = dyn_cast<FusionOp>(op);
       fusion && fusion.getKind() == KernelFamily::attention)
     if (AttentionOp att = attentionOf(fusion);

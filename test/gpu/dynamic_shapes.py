@@ -332,8 +332,9 @@ def expand_mask(elem):
 def pick_tokens(elem, seed, width=64):
     """Lookups along a symbolic sequence: the first token (BERT's [CLS],
     then its pooler: tanh(c W + b)), the last (x[:, -1]), the first and
-    last together by a vector of indices, and two features of every token
-    (a lookup along the fixed last axis of a table symbolic before it)."""
+    last together by a vector of indices, two features of every token (a
+    lookup along the fixed last axis of a table symbolic before it), and
+    the slices x[:, 1:] and x[:, :-1] (empty at one token)."""
     np_t = np.float16 if elem == F16 else np.float32
     rng = np.random.default_rng(seed)
     w = (rng.standard_normal((width, width)) / np.sqrt(width)).astype(np_t)
@@ -343,7 +344,11 @@ def pick_tokens(elem, seed, width=64):
              numpy_helper.from_array(np.array(0, np.int64), "first"),
              numpy_helper.from_array(np.array(-1, np.int64), "last"),
              numpy_helper.from_array(np.array([0, -1], np.int64), "ends"),
-             numpy_helper.from_array(np.array([3, -5], np.int64), "feats")]
+             numpy_helper.from_array(np.array([3, -5], np.int64), "feats"),
+             numpy_helper.from_array(np.array([0], np.int64), "zero"),
+             numpy_helper.from_array(np.array([1], np.int64), "one"),
+             numpy_helper.from_array(np.array([-1], np.int64), "minus"),
+             numpy_helper.from_array(np.array([2**62], np.int64), "end")]
     m = graph("pick_tokens", [
         helper.make_node("Gather", ["x", "first"], ["c"], axis=1),
         helper.make_node("MatMul", ["c", "w"], ["cw"]),
@@ -352,17 +357,22 @@ def pick_tokens(elem, seed, width=64):
         helper.make_node("Gather", ["x", "last"], ["l"], axis=1),
         helper.make_node("Gather", ["x", "ends"], ["t"], axis=1),
         helper.make_node("Gather", ["x", "feats"], ["u"], axis=2),
+        helper.make_node("Slice", ["x", "one", "end", "one"], ["rest"]),
+        helper.make_node("Slice", ["x", "zero", "minus", "one"], ["drop"]),
     ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", width])],
         [helper.make_tensor_value_info("pooled", elem, ["batch", width]),
          helper.make_tensor_value_info("l", elem, ["batch", width]),
          helper.make_tensor_value_info("t", elem, ["batch", 2, width]),
-         helper.make_tensor_value_info("u", elem, ["batch", "seq", 2])],
+         helper.make_tensor_value_info("u", elem, ["batch", "seq", 2]),
+         helper.make_tensor_value_info("rest", elem, ["batch", None, width]),
+         helper.make_tensor_value_info("drop", elem, ["batch", None, width])],
         inits)
 
     def ref(x):
         c = x[:, 0]
         pooled = np.tanh(c @ w.astype(np.float64) + bias.astype(np.float64))
-        return [pooled, x[:, -1], x[:, [0, -1]], x[:, :, [3, width - 5]]]
+        return [pooled, x[:, -1], x[:, [0, -1]], x[:, :, [3, width - 5]],
+                x[:, 1:], x[:, :-1]]
     return m, ref
 
 

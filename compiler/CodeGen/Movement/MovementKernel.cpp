@@ -383,9 +383,18 @@ private:
   /// A tree of index maps and concatenations, mapped back to its inputs.
   Value treeValue();
   Value gatherValue(GatherOp g);
-  /// A lookup in a table whose strides change with the shape: every
-  /// coordinate and offset from the actual extents (`actualTable`).
+  /// A lookup in a table whose strides change with the shape, and a slice
+  /// of a symbolic axis whose extent it changes: every coordinate and
+  /// offset from the actual extents (`actual`).
   Value actualGatherValue(GatherOp g);
+  Value actualSliceValue(SliceOp s);
+  /// The extents `actual` lists from position `from` on, `n` of them: each
+  /// a constant, or the next kernel parameter.
+  SmallVector<Value> actualExtents(size_t from, size_t n);
+  /// This thread's element's coordinates in a tensor of extents `dims`.
+  SmallVector<Value> actualCoords(ArrayRef<Value> dims);
+  /// The row-major index of `coords` in a tensor of extents `dims`.
+  Value actualLinear(ArrayRef<Value> coords, ArrayRef<Value> dims);
   Value gatherElementsValue(GatherElementsOp g);
   Value gatherNDValue(GatherNDOp g);
   Value scatterNDValue(ScatterNDOp s);
@@ -412,10 +421,10 @@ private:
   /// dimension: the lookup bounds the indices by it, read at run time
   /// after the count.
   AffineExpr count, tableExtent;
-  /// A lookup's table extents where its strides change with the shape
-  /// (movesAtActualExtents): the symbolic ones are read at run time after
-  /// the count, in order.
-  SmallVector<AffineExpr> actualTable;
+  /// Where strides change with the shape (movesAtActualExtents): a
+  /// lookup's table extents, or a slice's output then input extents. The
+  /// symbolic ones are read at run time after the count, in order.
+  SmallVector<AffineExpr> actual;
   std::optional<LargestShapeView> largest;
   RankedTensorType outType;
   ArrayRef<int64_t> shape;
@@ -433,11 +442,13 @@ private:
 void ElementMover::readShapes() {
   auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
   count = isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
-  if (movesAtActualExtents(op))
-    actualTable =
-        extentsOf(cast<RankedTensorType>(op->getOperand(0).getType()));
-  else if (count && isa<GatherOp, GatherNDOp>(op) &&
-           isSymbolic(op->getOperand(0).getType()))
+  if (movesAtActualExtents(op)) {
+    if (isa<SliceOp>(op))
+      actual = extentsOf(cast<RankedTensorType>(op->getResult(0).getType()));
+    llvm::append_range(
+        actual, extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())));
+  } else if (count && isa<GatherOp, GatherNDOp>(op) &&
+             isSymbolic(op->getOperand(0).getType()))
     tableExtent =
         extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())).front();
   if (count)
@@ -458,7 +469,7 @@ void ElementMover::createFunction(StringRef name) {
       createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
                    /*numByValue=*/0,
                    /*numScalars=*/(count ? 1 : 0) + (tableExtent ? 1 : 0) +
-                       unsigned(llvm::count_if(actualTable, isRunTimeExtent)),
+                       unsigned(llvm::count_if(actual, isRunTimeExtent)),
                    /*errorRecord=*/bool(check));
   entry = &func.getBody().front();
   b.setInsertionPointToStart(entry);
@@ -477,7 +488,7 @@ void ElementMover::createFunction(StringRef name) {
   b.setInsertionPointToStart(&ifIn.getThenRegion().front());
   // Output coordinates of this thread's element (from the actual extents,
   // actualGatherValue).
-  if (!actualTable.empty())
+  if (!actual.empty())
     return;
   outStrides = rowMajorStrides(shape);
   for (size_t d = 0; d < shape.size(); ++d)
@@ -527,14 +538,42 @@ Value ElementMover::gatherValue(GatherOp g) {
   return e.load(argOf(g.getInput()), elem, e.linear(in, inShape));
 }
 
+SmallVector<Value> ElementMover::actualExtents(size_t from, size_t n) {
+  // Parameters after the count, one per symbolic extent before `from`.
+  unsigned next =
+      numBuffers + (count ? 1 : 0) +
+      llvm::count_if(ArrayRef(actual).take_front(from), isRunTimeExtent);
+  SmallVector<Value> dims;
+  for (AffineExpr x : ArrayRef(actual).slice(from, n))
+    dims.push_back(isRunTimeExtent(x)
+                       ? indexArgument(b, loc, *entry, next++)
+                       : e.idx(cast<AffineConstantExpr>(x).getValue()));
+  return dims;
+}
+
+SmallVector<Value> ElementMover::actualCoords(ArrayRef<Value> dims) {
+  // Innermost first; the first coordinate is what is left (the element is
+  // below the count).
+  SmallVector<Value> coords(dims.size());
+  Value rest = lin;
+  for (size_t d = dims.size(); d-- > 1;) {
+    coords[d] = arith::RemUIOp::create(b, loc, rest, dims[d]);
+    rest = arith::DivUIOp::create(b, loc, rest, dims[d]);
+  }
+  if (!dims.empty())
+    coords[0] = rest;
+  return coords;
+}
+
+Value ElementMover::actualLinear(ArrayRef<Value> coords, ArrayRef<Value> dims) {
+  Value at = coords.front();
+  for (size_t d = 1; d < coords.size(); ++d)
+    at = e.add(arith::MulIOp::create(b, loc, at, dims[d]), coords[d]);
+  return at;
+}
+
 Value ElementMover::actualGatherValue(GatherOp g) {
-  // The table's extents: constants, or parameters after the count.
-  SmallVector<Value> table;
-  unsigned next = numBuffers + (count ? 1 : 0);
-  for (AffineExpr x : actualTable)
-    table.push_back(isRunTimeExtent(x)
-                        ? indexArgument(b, loc, *entry, next++)
-                        : e.idx(cast<AffineConstantExpr>(x).getValue()));
+  SmallVector<Value> table = actualExtents(0, actual.size());
   ArrayRef<int64_t> idxShape = shapeOf(g.getIndices());
   int64_t axis = g.getAxis(), r = idxShape.size();
   // The output's: the table's with the axis replaced by the indices'.
@@ -542,17 +581,7 @@ Value ElementMover::actualGatherValue(GatherOp g) {
   for (int64_t d : idxShape)
     dims.push_back(e.idx(d));
   dims.append(table.begin() + axis + 1, table.end());
-  // This thread's element's coordinates, innermost first.
-  SmallVector<Value> coords(dims.size());
-  Value rest = lin;
-  for (size_t d = dims.size(); d-- > 0;) {
-    if (d == 0) {
-      coords[d] = rest;
-      break;
-    }
-    coords[d] = arith::RemUIOp::create(b, loc, rest, dims[d]);
-    rest = arith::DivUIOp::create(b, loc, rest, dims[d]);
-  }
+  SmallVector<Value> coords = actualCoords(dims);
   SmallVector<Value> idxCoords(coords.begin() + axis,
                                coords.begin() + axis + r);
   Extent rows(table[axis]);
@@ -562,10 +591,17 @@ Value ElementMover::actualGatherValue(GatherOp g) {
   SmallVector<Value> in(coords.begin(), coords.begin() + axis);
   in.push_back(k);
   in.append(coords.begin() + axis + r, coords.end());
-  Value at = in.front();
-  for (size_t d = 1; d < in.size(); ++d)
-    at = e.add(arith::MulIOp::create(b, loc, at, table[d]), in[d]);
-  return e.load(argOf(g.getInput()), elem, at);
+  return e.load(argOf(g.getInput()), elem, actualLinear(in, table));
+}
+
+Value ElementMover::actualSliceValue(SliceOp s) {
+  size_t rank = s.getStarts().size();
+  SmallVector<Value> outDims = actualExtents(0, rank);
+  SmallVector<Value> inDims = actualExtents(rank, rank);
+  SmallVector<Value> in = actualCoords(outDims);
+  for (auto [c, start, step] : llvm::zip_equal(in, s.getStarts(), s.getSteps()))
+    c = e.add(e.mul(c, step), e.idx(start));
+  return e.load(argOf(s.getInput()), elem, actualLinear(in, inDims));
 }
 
 Value ElementMover::gatherElementsValue(GatherElementsOp g) {
@@ -671,7 +707,7 @@ KernelInfo ElementMover::info(StringRef name) const {
   if (tableExtent)
     info.scalars.push_back(tableExtent);
   llvm::append_range(info.scalars,
-                     llvm::make_filter_range(actualTable, isRunTimeExtent));
+                     llvm::make_filter_range(actual, isRunTimeExtent));
   return info;
 }
 
@@ -679,10 +715,12 @@ FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
   readShapes();
   createFunction(name);
   Value value;
-  if (isTree) {
+  if (auto s = dyn_cast<SliceOp>(op); s && !actual.empty()) {
+    value = actualSliceValue(s);
+  } else if (isTree) {
     value = treeValue();
   } else if (auto g = dyn_cast<GatherOp>(op)) {
-    value = actualTable.empty() ? gatherValue(g) : actualGatherValue(g);
+    value = actual.empty() ? gatherValue(g) : actualGatherValue(g);
   } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
     value = gatherElementsValue(g);
   } else if (auto g = dyn_cast<GatherNDOp>(op)) {
