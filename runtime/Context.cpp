@@ -447,8 +447,9 @@ brrr_status checkDeviceBuffers(brrr_context *c, const void *const *inputs,
     unsigned type = 0;
     // CUDA_ERROR_INVALID_VALUE: an address CUDA has never heard of. Any
     // other answer (device, pinned or managed memory; a driver that cannot
-    // tell) lets the buffer through.
-    if (!t.size_bytes ||
+    // tell) lets the buffer through. A null one is a tensor empty at these
+    // shapes (checkRun), which nothing reads or writes.
+    if (!t.size_bytes || !p ||
         cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                                  CUdeviceptr(uintptr_t(p))) !=
             CUDA_ERROR_INVALID_VALUE)

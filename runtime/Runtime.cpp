@@ -85,9 +85,12 @@ brrr_status invalid(const char *function, const std::string &what) {
 }
 
 /// Checks a buffer array: present when the model has buffers, and no null
-/// entry for a non-empty tensor.
-brrr_status checkBuffers(const char *function, const void *const *buffers,
+/// entry for a tensor that is not empty at the context's shapes (a
+/// symbolic one may be: `x[:, 1:]` at one token).
+brrr_status checkBuffers(const char *function, brrr_context &c,
+                         const void *const *buffers,
                          const std::vector<brrr_tensor_info> &infos,
+                         const std::vector<uint32_t> &tensors,
                          const char *kind) {
   if (infos.empty())
     return BRRR_OK;
@@ -96,20 +99,32 @@ brrr_status checkBuffers(const char *function, const void *const *buffers,
                                  "s is null but the model has " +
                                  std::to_string(infos.size()) + " " + kind +
                                  (infos.size() == 1 ? "" : "s"));
-  for (size_t i = 0; i < infos.size(); ++i)
-    if (!buffers[i] && infos[i].size_bytes)
-      return invalid(function, std::string(kind) + " " + std::to_string(i) +
-                                   " ('" + infos[i].name + "') is null");
+  for (size_t i = 0; i < infos.size(); ++i) {
+    if (buffers[i] || !infos[i].size_bytes)
+      continue;
+    bool symbolic = !c.model->art.tensors[tensors[i]].dimExprs.empty();
+    if (symbolic) {
+      if (brrr_status s = bindShapes(c, function))
+        return s;
+      if (!tensorBytes(c, tensors[i]))
+        continue;
+    }
+    return invalid(function, std::string(kind) + " " + std::to_string(i) +
+                                 " ('" + infos[i].name + "') is null");
+  }
   return BRRR_OK;
 }
 
-brrr_status checkRun(const char *function, const brrr_context *c,
+brrr_status checkRun(const char *function, brrr_context *c,
                      const void *const *inputs, const void *const *outputs) {
   if (!c)
     return invalid(function, "context is null");
-  if (brrr_status s = checkBuffers(function, inputs, c->model->inputs, "input"))
+  const brrr_model &m = *c->model;
+  if (brrr_status s =
+          checkBuffers(function, *c, inputs, m.inputs, m.art.inputs, "input"))
     return s;
-  return checkBuffers(function, outputs, c->model->outputs, "output");
+  return checkBuffers(function, *c, outputs, m.outputs, m.art.outputs,
+                      "output");
 }
 
 brrr_status tensorInfo(const char *function, const brrr_model *m, int32_t index,

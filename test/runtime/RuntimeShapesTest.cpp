@@ -615,3 +615,45 @@ TEST(ShapesCppTest, WrapperSetsShapesAndReportsRefusals) {
 }
 
 } // namespace
+
+/// The symbolic model with a third output of extent batch - 1 (`x[1:]`),
+/// which nothing writes: empty at batch 1.
+class EmptyOutputTest : public ShapesTest {
+protected:
+  Artifact artifact() override {
+    Artifact a = makeSymbolicArtifact();
+    a.exprs.push_back(
+        Expr{{{ExprOp::Symbol, 0}, {ExprOp::Constant, -1}, {ExprOp::Add, 0}}});
+    Tensor rest = a.tensors[3];
+    rest.name = "rest";
+    rest.index = 2;
+    rest.dims = {kSymbolicBatch - 1, kSymbolicRow};
+    rest.bytes = uint64_t(4 * (kSymbolicBatch - 1) * kSymbolicRow);
+    rest.dimExprs = {int32_t(a.exprs.size() - 1), -1};
+    a.tensors.push_back(rest);
+    a.outputs.push_back(uint32_t(a.tensors.size() - 1));
+    return a;
+  }
+};
+
+TEST_F(EmptyOutputTest, AnOutputEmptyAtTheseShapesMayBeNull) {
+  size_t largest = size_t(kSymbolicBatch * kSymbolicRow);
+  std::vector<float> x(largest, 1), y(largest, 2), sum(largest), xy(largest),
+      rest(largest, -7);
+  const void *in[2] = {x.data(), y.data()};
+  void *out[3] = {sum.data(), xy.data(), nullptr};
+  ASSERT_EQ(setBatch(1), BRRR_OK) << brrr_last_error();
+  uint64_t bytes = 1;
+  ASSERT_EQ(brrr_context_output_shape(ctx, 2, nullptr, &bytes), BRRR_OK);
+  EXPECT_EQ(bytes, 0u);
+  ASSERT_EQ(brrr_run(ctx, in, out, nullptr), BRRR_OK) << brrr_last_error();
+  EXPECT_EQ(xy[0], 3.0f);
+  ASSERT_EQ(brrr_run_host(ctx, in, out), BRRR_OK) << brrr_last_error();
+  // At batch 2 it holds a row: null is refused, by name.
+  ASSERT_EQ(setBatch(2), BRRR_OK) << brrr_last_error();
+  EXPECT_EQ(brrr_run(ctx, in, out, nullptr), BRRR_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(brrr_last_error(), "output 2 ('rest') is null"))
+      << brrr_last_error();
+  out[2] = rest.data();
+  EXPECT_EQ(brrr_run_host(ctx, in, out), BRRR_OK) << brrr_last_error();
+}
