@@ -561,17 +561,19 @@ FailureOr<Value> sliceAsLookup(NodeImporter &n, Value x, int64_t axis,
   auto dims = dimsOf(x.getParentRegion()->getParentOp());
   AffineExpr dim = extentsOf(in)[axis];
   auto dimRange = rangeOf(dim, dims);
-  // The end, counted as the start is (from the axis' end when negative).
+  // The end, counted as the start is: from the axis' end for a negative
+  // start (0 for the end itself, any end at or past the largest extent),
+  // from its beginning for the others.
   std::optional<int64_t> last;
   auto c = dyn_cast<AffineConstantExpr>(end);
-  bool toTheEnd =
-      end == dim ||
-      (c && (c.getValue() >= kToTheEnd ||
-             (dimRange && start >= 0 && c.getValue() >= dimRange->second)));
-  if (start < 0 && toTheEnd)
-    last = 0;
-  else if (c && !toTheEnd && (c.getValue() < 0) == (start < 0))
+  if (start < 0) {
+    if (end == dim || (c && dimRange && c.getValue() >= dimRange->second))
+      last = 0;
+    else if (c && c.getValue() < 0)
+      last = c.getValue();
+  } else if (c && c.getValue() >= 0) {
     last = c.getValue();
+  }
   bool inside =
       dimRange && last &&
       (start < 0 ? start + dimRange->first >= 0 : *last <= dimRange->first);
@@ -604,7 +606,7 @@ bool isLookupSlice(Value x, int64_t axis, int64_t start, AffineExpr end) {
 
 /// Slice where the input or the ends are symbolic: each start a constant
 /// (from the end of the dimension when negative: for a static one, a
-/// start; for a symbolic one, a lookup, sliceFromTheEnd), each step
+/// start; for a symbolic one, a lookup, sliceAsLookup), each step
 /// positive, each end a constant or an extent; the slice must stay inside
 /// the input and be no shorter than empty at every value in range.
 LogicalResult importSymbolicSlice(NodeImporter &n, Value x,

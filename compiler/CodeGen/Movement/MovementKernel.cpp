@@ -10,8 +10,8 @@
 // and reads each through the tree (PointwiseReads.h; 16-bit floats pass
 // through f32, exactly but for a NaN's payload). Otherwise each thread writes
 // one output element and reads the input element it comes from, found by index
-// arithmetic on static shapes (constant divisors), or for a lookup in a
-// table whose strides change with the shape (movesAtActualExtents), on the
+// arithmetic on static shapes (constant divisors), or for a lookup or slice
+// whose strides change with the shape (movesAtActualExtents), on the
 // actual extents, kernel parameters. Elements move as raw
 // bits; only a scatter's reduction computes. Gather indices are normalized
 // (negative counts from the end) and clamped into range so that a bad index can
@@ -487,7 +487,7 @@ void ElementMover::createFunction(StringRef name) {
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(&ifIn.getThenRegion().front());
   // Output coordinates of this thread's element (from the actual extents,
-  // actualGatherValue).
+  // actualCoords, where strides change with the shape).
   if (!actual.empty())
     return;
   outStrides = rowMajorStrides(shape);
