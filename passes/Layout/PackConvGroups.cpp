@@ -15,9 +15,13 @@
 //
 // Groups that no pack of whole tiles divides (RegNetY's groups of 24
 // channels: 2, 5, 14 and 37 of them) are packed all into one, a dense
-// convolution of any width, where there are at most as many as a pack
-// takes and more than kDirectConvGroupChannels input channels each (the
-// direct body's narrow groups stay there).
+// convolution of any width, where they have more than
+// kDirectConvGroupChannels input channels each (the direct body's narrow
+// groups stay there) and the dense convolution pays (densePackPays): it
+// does `groups` times the work, on a body that runs it about
+// kPackedRateGain times faster once its tiles fill the multiprocessors,
+// proportionally slower below. RegNetY-1.6GF at batch 32 packs every
+// stage; at batch 1, only the first (test/gpu/notes/2026-12-03-e.md).
 //
 // Exactness: each output sums the same products as before plus products
 // of zero weights, which add +0. The one difference is a non-finite input
@@ -40,12 +44,38 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// A dense pack's nominal output tile on the wgmma body: 128 output pixels
+/// by 128 output channels.
+constexpr int64_t kPackTileRows = 128, kPackTileChannels = 128;
+
+/// How many times faster the wgmma body runs a dense pack's multiply-adds
+/// than the untiled body runs the grouped convolution's, with enough tiles
+/// to fill the multiprocessors. Measured on an H200 on RegNetY-1.6GF's
+/// groups of 24 channels (test/gpu/notes/2026-12-03-e.md): the untiled
+/// body 6.3 to 6.8 TFLOP/s at batch 32, the dense packs 290 to 400.
+constexpr int64_t kPackedRateGain = 64;
+
+/// Whether packing all `groups` of a convolution of `rows` output pixels
+/// and `channels` output channels into one dense convolution is faster
+/// than running them grouped: its tiles, up to one per multiprocessor,
+/// times kPackedRateGain, at least `groups` times the multiprocessors.
+/// RegNetY-1.6GF (132 multiprocessors): at batch 32 its 37 groups (91
+/// tiles) pack, 1.3x faster; at batch 1 its 14 groups (6 tiles) do not,
+/// packed 1.7x slower, nor 37 (7 tiles), 4x slower.
+bool densePackPays(int64_t groups, int64_t rows, int64_t channels,
+                   TargetAttr target) {
+  int64_t sms = target.getMultiprocessors();
+  int64_t tiles = llvm::divideCeil(rows, kPackTileRows) *
+                  llvm::divideCeil(channels, kPackTileChannels);
+  return std::min(tiles, sms) * kPackedRateGain >= groups * sms;
+}
+
 /// The fewest neighbouring groups of `conv` whose union the wgmma
 /// convolution body takes (wgmmaTakesConvGroups), dividing the groups, at
-/// most `maxGroups`; else all of them (one dense convolution) where they
-/// are at most `maxGroups` of more than kDirectConvGroupChannels input
-/// channels each; 1 when neither is.
-int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups) {
+/// most `maxGroups`; else, with `maxGroups` above 1, all of them (one
+/// dense convolution) where they have more than kDirectConvGroupChannels
+/// input channels each and densePackPays; 1 when neither is.
+int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups, TargetAttr target) {
   auto in = cast<RankedTensorType>(conv.getInput().getType());
   auto out = cast<RankedTensorType>(conv.getType());
   int64_t groups = conv.getGroups();
@@ -59,7 +89,9 @@ int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups) {
   for (int64_t k = 2; k <= std::min(groups, maxGroups); ++k)
     if (groups % k == 0 && wgmmaTakesConvGroups(k * cg, k * og))
       return k;
-  if (groups <= maxGroups && cg > kDirectConvGroupChannels)
+  int64_t rows = out.getDimSize(0) * out.getDimSize(2) * out.getDimSize(3);
+  if (maxGroups > 1 && cg > kDirectConvGroupChannels &&
+      densePackPays(groups, rows, out.getDimSize(1), target))
     return groups;
   return 1;
 }
@@ -72,7 +104,8 @@ struct PackConvGroupsPass
     if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
                                                   PendingAttention::ops)))
       return signalPassFailure();
-    if (!targetOf(getOperation()).hasWgmma())
+    TargetAttr target = targetOf(getOperation());
+    if (!target.hasWgmma())
       return;
     SmallVector<Conv2DOp> convs;
     getOperation().walk([&](Conv2DOp c) {
@@ -80,16 +113,16 @@ struct PackConvGroupsPass
         convs.push_back(c);
     });
     for (Conv2DOp c : convs)
-      pack(c);
+      pack(c, target);
   }
 
-  void pack(Conv2DOp conv) {
+  void pack(Conv2DOp conv, TargetAttr target) {
     Type elem =
         cast<RankedTensorType>(conv.getInput().getType()).getElementType();
     // The wgmma convolution body multiplies 16-bit operands.
     if (!elem.isF16() && !elem.isBF16())
       return;
-    int64_t k = convGroupsPerPack(conv, maxGroups);
+    int64_t k = convGroupsPerPack(conv, maxGroups, target);
     if (k == 1)
       return;
     auto wType = cast<RankedTensorType>(conv.getWeight().getType());

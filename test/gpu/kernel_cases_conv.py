@@ -144,10 +144,11 @@ CONV_CASES = [
                                      pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
      [("x", H, [2, 128, 13, 15]), ("b", H, [128])], [("y", H, [2, 128, 13, 15])]),
     # RegNetY's 5 groups of 24 channels, which no pack of whole tiles
-    # divides: all of them one dense convolution of 120 channels.
+    # divides: all of them one dense convolution of 120 channels, over
+    # 1292 output pixels (11 tiles of 128, enough for the pack to pay).
     ("conv_packed_dense_groups_f16", [n("Conv", ["x", "pg_w24", "b"], ["c"], group=5,
                                         pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
-     [("x", H, [3, 120, 13, 11]), ("b", H, [120])], [("y", H, [3, 120, 13, 11])]),
+     [("x", H, [4, 120, 19, 17]), ("b", H, [120])], [("y", H, [4, 120, 19, 17])]),
     # Depthwise and narrow-group convolutions run the direct body (a thread
     # per output pixel and vector of channels), channels-last on sm_90a:
     # MobileNetV2's block (constant depthwise weights, bias, ReLU6 as Clip,

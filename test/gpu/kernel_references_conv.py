@@ -78,7 +78,7 @@ def conv_inputs(name, f):
     if name == "conv_packed_groups_32_f16":
         return [f(2, 128, 13, 15, dt=torch.float16), f(128, dt=torch.float16)]
     if name == "conv_packed_dense_groups_f16":
-        return [f(3, 120, 13, 11, dt=torch.float16), f(120, dt=torch.float16)]
+        return [f(4, 120, 19, 17, dt=torch.float16), f(120, dt=torch.float16)]
     if name == "conv_wgmma_split_1x1_stride2_bf16":
         return [f(1, 1024, 13, 13, dt=torch.bfloat16), f(2048, 1024, 1, 1, dt=torch.bfloat16) / 16]
     if name == "conv_wgmma_grouped_f16":

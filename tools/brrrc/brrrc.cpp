@@ -191,8 +191,10 @@ cl::opt<bool> overlapEpilogue(
 cl::opt<int64_t> maxPackedGroups(
     "max-packed-groups",
     cl::desc("Pack at most N neighbouring groups of a narrow-group f16/bf16 "
-             "convolution into one, its weights block diagonal, so that the "
-             "Hopper convolution body runs it (1: pack none)"),
+             "convolution into one of whole tiles, its weights block "
+             "diagonal, so that the Hopper convolution body runs it; groups "
+             "no such pack divides pack densely where that pays (1: pack "
+             "none)"),
     cl::value_desc("N"), cl::init(32), cl::cat(category));
 
 cl::opt<bool> serialLaunches(

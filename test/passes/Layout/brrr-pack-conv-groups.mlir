@@ -1,6 +1,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-pack-conv-groups))' | FileCheck %s
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-pack-conv-groups{max-groups=4}))' | FileCheck %s --check-prefix=MAX4
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-pack-conv-groups,brrr-channels-last))' | FileCheck %s --check-prefix=LAST
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-pack-conv-groups{max-groups=1}))' | FileCheck %s --check-prefix=NONE
 
 // 16 groups of 16 channels, 1 x 1: 8 groups a pack make 128 input and
 // output channels, so the convolution has 2 groups and block-diagonal
@@ -67,32 +68,62 @@ func.func @ResNeXtStage1(%x: tensor<1x128x56x56xf16>) -> tensor<1x128x56x56xf16>
 // RegNetY's groups of 24 channels: no pack of 2, 3 or 5 makes whole
 // 64-channel slices and 128-wide tiles, so all 5 groups make one dense
 // convolution of 120 channels, weights block diagonal (5 times the
-// multiply-adds). Group 0's first output channel reads input channels
-// 0-23 and is zero for the other 96 (9 taps each); group 4's last reads
-// the last 24. Its channels-last form runs on the Hopper body as any dense
-// convolution does. With at most 4 a pack, left alone.
+// multiply-adds), where its tiles fill enough of the card: 3136 output
+// pixels are 25 tiles of 128, and 25 x 64 >= 5 x 132. Group 0's first
+// output channel reads input channels 0-23 and is zero for the other 96
+// (9 taps each); group 4's last reads the last 24. Its channels-last form
+// runs on the Hopper body as any dense convolution does. At most 4
+// groups a pack bounds packs of whole tiles, not this one; with at most 1,
+// nothing packs.
 // CHECK-LABEL: func.func @Dense
 // CHECK: %[[W:.+]] = brrr.constant dense_resource<packed_groups> : tensor<120x120x3x3xf16>
-// CHECK: brrr.conv2d %{{.+}}, %[[W]] {dilations = array<i64: 1, 1>, groups = 1 : i64, {{.+}} : (tensor<2x120x14x14xf16>, tensor<120x120x3x3xf16>) -> tensor<2x120x14x14xf16>
+// CHECK: brrr.conv2d %{{.+}}, %[[W]] {dilations = array<i64: 1, 1>, groups = 1 : i64, {{.+}} : (tensor<16x120x14x14xf16>, tensor<120x120x3x3xf16>) -> tensor<16x120x14x14xf16>
 // CHECK: packed_groups: "0x08000000{{((003C){216}((0000){216}){4})}}
 // CHECK-SAME: {{(((0000){216}){4}(003C){216})}}"
 // MAX4-LABEL: func.func @Dense
-// MAX4: groups = 5 : i64
+// MAX4: brrr.conv2d {{.+}}groups = 1 : i64{{.+}} : (tensor<16x120x14x14xf16>, tensor<120x120x3x3xf16>)
+// NONE-LABEL: func.func @Dense
+// NONE: brrr.conv2d {{.+}}groups = 5 : i64{{.+}} : (tensor<16x120x14x14xf16>, tensor<120x24x3x3xf16>)
 // LAST-LABEL: func.func @Dense
-// LAST: brrr.conv2d {{.+}}channels_last{{.+}}groups = 1 : i64{{.+}} : (tensor<2x14x14x120xf16>, tensor<3x3x120x120xf16>) -> tensor<2x14x14x120xf16>
+// LAST: brrr.conv2d {{.+}}channels_last{{.+}}groups = 1 : i64{{.+}} : (tensor<16x14x14x120xf16>, tensor<3x3x120x120xf16>) -> tensor<16x14x14x120xf16>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-func.func @Dense(%x: tensor<2x120x14x14xf16>) -> tensor<2x120x14x14xf16> {
+func.func @Dense(%x: tensor<16x120x14x14xf16>) -> tensor<16x120x14x14xf16> {
   %w = brrr.constant dense<1.0> : tensor<120x24x3x3xf16>
-  %y = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 5 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x120x14x14xf16>, tensor<120x24x3x3xf16>) -> tensor<2x120x14x14xf16>
-  return %y : tensor<2x120x14x14xf16>
+  %y = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 5 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<16x120x14x14xf16>, tensor<120x24x3x3xf16>) -> tensor<16x120x14x14xf16>
+  return %y : tensor<16x120x14x14xf16>
+}
+}
+
+// -----
+
+// A dense pack pays where its tiles, up to one per multiprocessor, times
+// 64 reach the groups times the multiprocessors. 37 groups of 9 channels
+// (333 output channels, 3 tiles wide) on 132 multiprocessors need 77
+// tiles: 3201 output pixels make 26 rows of tiles (78 tiles), packed;
+// 3200 make 25 (75 tiles), and the same 5 groups as @Dense over 196
+// pixels make 2: left alone.
+// CHECK-LABEL: func.func @DensePays
+// CHECK: brrr.conv2d {{.+}}groups = 1 : i64{{.+}} : (tensor<1x333x97x33xf16>, tensor<333x333x1x1xf16>) -> tensor<1x333x97x33xf16>
+// CHECK: brrr.conv2d {{.+}}groups = 37 : i64{{.+}} : (tensor<1x333x40x80xf16>, tensor<333x9x1x1xf16>) -> tensor<1x333x40x80xf16>
+// CHECK: brrr.conv2d {{.+}}groups = 5 : i64{{.+}} : (tensor<1x120x14x14xf16>, tensor<120x24x3x3xf16>) -> tensor<1x120x14x14xf16>
+// NONE-LABEL: func.func @DensePays
+// NONE: brrr.conv2d {{.+}}groups = 37 : i64{{.+}} : (tensor<1x333x97x33xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @DensePays(%a: tensor<1x333x97x33xf16>, %b: tensor<1x333x40x80xf16>, %c: tensor<1x120x14x14xf16>) -> (tensor<1x333x97x33xf16>, tensor<1x333x40x80xf16>, tensor<1x120x14x14xf16>) {
+  %w9 = brrr.constant dense<1.0> : tensor<333x9x1x1xf16>
+  %ya = brrr.conv2d %a, %w9 {dilations = array<i64: 1, 1>, groups = 37 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x333x97x33xf16>, tensor<333x9x1x1xf16>) -> tensor<1x333x97x33xf16>
+  %yb = brrr.conv2d %b, %w9 {dilations = array<i64: 1, 1>, groups = 37 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x333x40x80xf16>, tensor<333x9x1x1xf16>) -> tensor<1x333x40x80xf16>
+  %w24 = brrr.constant dense<1.0> : tensor<120x24x3x3xf16>
+  %yc = brrr.conv2d %c, %w24 {dilations = array<i64: 1, 1>, groups = 5 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x120x14x14xf16>, tensor<120x24x3x3xf16>) -> tensor<1x120x14x14xf16>
+  return %ya, %yb, %yc : tensor<1x333x97x33xf16>, tensor<1x333x40x80xf16>, tensor<1x120x14x14xf16>
 }
 }
 
 // -----
 
 // Left alone: groups of 2 channels (a pack of 64, more than 32),
-// 37 groups of 24 (no pack of whole tiles, and more than 32 for one dense
-// convolution), f32, computed weights, groups the body takes already, and
+// 37 groups of 24 over 64 pixels (no pack of whole tiles, and too few
+// tiles for one dense convolution to pay), f32, computed weights, groups the body takes already, and
 // a target without wgmma.
 // CHECK-LABEL: func.func @LeftAlone
 // CHECK: groups = 64 : i64
