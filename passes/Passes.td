@@ -113,7 +113,9 @@ def BrrrAlignProducts : Pass<"brrr-align-products", "func::FuncOp"> {
     (a copy). On a wgmma target, one whose N is not a multiple of 8 stores
     the weight K-major, `[N, K]` read through a `brrr.transpose`, which TMA
     reads as B. Both only for products of at least `min-work`
-    multiply-adds and a static A. Runs before brrr-fuse-matmul.
+    multiply-adds at A's largest shape; over a symbolic A (a language
+    model's head over a symbolic batch), only the K-major weight, no pad.
+    Runs before brrr-fuse-matmul.
   }];
   let options = [
     Option<"minWork", "min-work", "int64_t", "33554432",

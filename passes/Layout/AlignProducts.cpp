@@ -73,14 +73,19 @@ struct AlignProductsPass
       return;
     int64_t K = wt.getDimSize(0), N = wt.getDimSize(1);
     // Both only for products large enough that the tiled body pays for a
-    // pad's launch; small ones run the untiled body well.
-    if (K == 0 || N == 0 || !lt.hasStaticShape() ||
-        lt.getNumElements() / K * N * K < minWork)
+    // pad's launch; small ones run the untiled body well. Over symbolic
+    // rows (a language model's head over a symbolic batch), the largest
+    // shape's work decides, and only the weight is stored K-major: the
+    // pad of A is a static copy.
+    int64_t rowsTimesK = 1;
+    for (int64_t d : largestShapeOf(mm.getLhs()))
+      rowsTimesK *= d;
+    if (K == 0 || N == 0 || rowsTimesK / K * N * K < minWork)
       return;
     int64_t paddedK = llvm::alignTo(K, kChunk);
     bool padK = K % kChunk != 0;
     bool kMajor = wgmma && N % kChunk != 0;
-    if (!padK && !kMajor)
+    if ((!padK && !kMajor) || (padK && !lt.hasStaticShape()))
       return;
     int64_t rows = padK ? paddedK : K;
     auto storedType = RankedTensorType::get(kMajor ? ArrayRef<int64_t>{N, rows}

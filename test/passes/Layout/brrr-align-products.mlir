@@ -1,6 +1,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products))' | FileCheck %s
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=4000000000}))' | FileCheck %s --check-prefix=BIG
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=0}))' | FileCheck %s --check-prefix=VALUES
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=100000000}))' | FileCheck %s --check-prefix=MID
 
 // MLP-Mixer's token mixing: 196 tokens contracted (K = 196, padded to 200:
 // A by a pad, the weight's rows at compile time), then 196 columns (N =
@@ -103,3 +104,31 @@ func.func @BlobKMajor(%a: tensor<2x4x8xf16>) -> tensor<2x4x3xf16> {
   }
 #-}
 
+
+// -----
+
+// A language model's head over a symbolic batch (1..64 rows): the largest
+// shape's work (64 x 768 x 50257 multiply-adds) decides, and N = 50257
+// stores the weight K-major. K = 196 over symbolic rows would need a pad
+// of A: left alone.
+// CHECK-LABEL: func.func @SymbolicRows
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<aligned_weight> : tensor<50257x768xf16>
+// CHECK: %[[T:.+]] = brrr.transpose %[[W]] {perm = array<i64: 1, 0>} : tensor<50257x768xf16> -> tensor<768x50257xf16>
+// CHECK: brrr.matmul %{{.+}}, %[[T]] : tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 768)>>, tensor<768x50257xf16>
+// CHECK-NOT: brrr.pad
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<?x196xf16, #brrr.extents<()[s0] -> (s0 * 64, 196)>>, tensor<196x4096xf16>
+// A threshold above one row's work (3.9e7) but below 64 rows' (2.5e9)
+// still aligns it; one above the largest shape's work does not.
+// MID-LABEL: func.func @SymbolicRows
+// MID: brrr.transpose
+// BIG-LABEL: func.func @SymbolicRows
+// BIG-NOT: brrr.transpose
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>, brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
+func.func @SymbolicRows(%x: tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 768)>>, %t: tensor<?x196xf16, #brrr.extents<()[s0] -> (s0 * 64, 196)>>) -> (tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>, tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>) {
+  %w = brrr.constant dense<0.5> : tensor<768x50257xf16>
+  %y = brrr.matmul %x, %w : tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 768)>>, tensor<768x50257xf16> -> tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>
+  %w2 = brrr.constant dense<0.5> : tensor<196x4096xf16>
+  %z = brrr.matmul %t, %w2 : tensor<?x196xf16, #brrr.extents<()[s0] -> (s0 * 64, 196)>>, tensor<196x4096xf16> -> tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>
+  return %y, %z : tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>, tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>
+}
+}
