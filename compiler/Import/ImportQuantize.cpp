@@ -64,6 +64,11 @@ FailureOr<Layout> layoutOf(NodeImporter &n, RankedTensorType x,
   if (failed(axis))
     return failure();
   l.axis = *axis;
+  if (x.isDynamicDim(l.axis))
+    return n.emitError() << "scale of shape " << scale << " along axis "
+                         << l.axis << " of " << x
+                         << ", a symbolic axis; scales along symbolic axes "
+                            "are not supported";
   if (blockSize == 0) {
     if (scale.getRank() != 1 || scale.getDimSize(0) != x.getDimSize(l.axis))
       return n.emitError() << "per-axis scale of shape " << scale
@@ -186,7 +191,9 @@ struct Folded {
   SmallVector<double> x, scale, zero;
 };
 std::optional<Folded> foldedOf(Value x, const Parameters &p) {
-  if (!foldable(cast<RankedTensorType>(x.getType()).getNumElements()))
+  auto xt = cast<RankedTensorType>(x.getType());
+  // Constants are static; a symbolic tensor is computed.
+  if (!xt.hasStaticShape() || !foldable(xt.getNumElements()))
     return std::nullopt;
   std::optional<SmallVector<double>> xs = getConstFloats(x),
                                      ss = getConstFloats(p.scale),
@@ -326,9 +333,9 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
   // An 8-bit matrix of weights (per tensor or per axis) stays 8 bits:
   // brrr-quantized-products makes the product that reads it multiply 8-bit
   // operands, and evaluates the dequantization where none does.
-  bool productWeight = isEightBitProductType(xe) && xt.getRank() == 2 &&
-                       params->layout.kind != Layout::blocked &&
-                       matchPattern(*x, m_Constant());
+  bool productWeight =
+      isEightBitProductType(xe) && xt.getRank() == 2 && xt.hasStaticShape() &&
+      params->layout.kind != Layout::blocked && matchPattern(*x, m_Constant());
   std::optional<Folded> f;
   if (!productWeight)
     f = foldedOf(*x, *params);

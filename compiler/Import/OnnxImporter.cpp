@@ -406,6 +406,8 @@ const llvm::StringSet<> kSymbolicOps = {
     "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Log", "Max", "Min",
     "Mul", "Neg", "Not", "Or", "Pow", "Reciprocal", "Relu", "Sigmoid", "Sin",
     "Sqrt", "Sub", "Sum", "Tanh", "Where", "Xor", "IsNaN",
+    // Quantization, its scale and zero point static.
+    "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.
     "Conv", "CumSum", "Gemm", "GlobalAveragePool", "GlobalMaxPool",
     "LayerNormalization", "MatMul", "MaxPool", "ReduceMax", "ReduceMean",

@@ -233,7 +233,8 @@ def Brrr_QuantizeOp : Brrr_Op<"quantize", [Pure, InferTypeOpAdaptor]> {
     `zero_point` broadcast to `input`'s shape under numpy rules (a scalar
     per tensor, a size-C vector reshaped onto the quantized axis per
     channel); the result has `input`'s shape and `zero_point`'s element
-    type, and `scale` has `input`'s float type.
+    type, and `scale` has `input`'s float type. `input` may have symbolic
+    extents; `scale` and `zero_point` are static.
 
     Example:
 
@@ -241,10 +242,10 @@ def Brrr_QuantizeOp : Brrr_Op<"quantize", [Pure, InferTypeOpAdaptor]> {
     %q = brrr.quantize %x, %s, %z : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
     ```
   }];
-  let arguments = (ins Brrr_FloatTensor:$input, Brrr_FloatTensor:$scale,
+  let arguments = (ins Brrr_SymFloatTensor:$input, Brrr_FloatTensor:$scale,
                        Brrr_QuantizedTensor:$zero_point,
                        DefaultValuedAttr<BoolAttr, "true">:$saturate);
-  let results = (outs Brrr_QuantizedTensor:$result);
+  let results = (outs Brrr_SymTensorOf<[I8, UI8, F8E4M3FN]>:$result);
   let assemblyFormat = [{
     $input `,` $scale `,` $zero_point attr-dict `:` type($input) `,`
     type($scale) `,` type($zero_point) `->` type($result)
@@ -259,7 +260,8 @@ def Brrr_DequantizeOp : Brrr_Op<"dequantize", [Pure, InferTypeOpAdaptor]> {
     taken exactly (in i32 for integers) and the product rounded once to
     `scale`'s float type, which the result has. `scale` and `zero_point`
     (of `input`'s element type) broadcast to `input`'s shape under numpy
-    rules; the result has `input`'s shape.
+    rules; the result has `input`'s shape. `input` may have symbolic
+    extents; `scale` and `zero_point` are static.
 
     Example:
 
@@ -267,10 +269,10 @@ def Brrr_DequantizeOp : Brrr_Op<"dequantize", [Pure, InferTypeOpAdaptor]> {
     %y = brrr.dequantize %q, %s, %z : tensor<4x8xi8>, tensor<1x8xf32>, tensor<1x8xi8> -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins StaticShapeTensorOf<[I8, UI8, I32, F8E4M3FN]>:$input,
+  let arguments = (ins Brrr_SymTensorOf<[I8, UI8, I32, F8E4M3FN]>:$input,
                        Brrr_FloatTensor:$scale,
                        StaticShapeTensorOf<[I8, UI8, I32, F8E4M3FN]>:$zero_point);
-  let results = (outs Brrr_FloatTensor:$result);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $scale `,` $zero_point attr-dict `:` type($input) `,`
     type($scale) `,` type($zero_point) `->` type($result)

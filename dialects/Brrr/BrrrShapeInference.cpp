@@ -229,6 +229,19 @@ static LogicalResult inferQuantizationResult(std::optional<Location> loc,
                                              Value zeroPoint, Type elementType,
                                              SmallVectorImpl<Type> &types) {
   auto x = tensorType(input), s = tensorType(scale), z = tensorType(zeroPoint);
+  if (isSymbolic(x)) {
+    // Over symbolic extents: the (static) parameters broadcast to them.
+    SmallVector<AffineExpr> extents = extentsOf(x);
+    for (RankedTensorType p : {s, z}) {
+      auto shape = broadcastExtents(extents, extentsOf(p));
+      if (failed(shape) || *shape != extents)
+        return emitOptionalError(loc, "parameter ", p,
+                                 " does not broadcast to the quantized tensor ",
+                                 x);
+    }
+    types.push_back(tensorTypeOf(x.getContext(), extents, elementType));
+    return success();
+  }
   for (RankedTensorType p : {s, z}) {
     auto shape = broadcastShapes(x.getShape(), p.getShape());
     if (failed(shape) || ArrayRef<int64_t>(*shape) != x.getShape())

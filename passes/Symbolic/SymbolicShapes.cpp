@@ -182,10 +182,6 @@ RankedTensorType structuralTypeOf(Operation *op) {
       .Default([](Operation *) { return RankedTensorType(); });
 }
 
-bool isSymbolicPointwise(Operation *op) {
-  return isPointwise(op) && !isa<QuantizeOp, DequantizeOp>(op);
-}
-
 /// A softmax, log-softmax, layer norm or reduction of floats whose
 /// normalized (reduced) dimensions all follow its input's outer run; null
 /// otherwise.
@@ -240,7 +236,7 @@ RankedTensorType outerTypeOf(Operation *op) {
     return outerRunOf(att.getType()) <= 1 ? att.getType() : RankedTensorType();
   if (symbolicRowOp(op))
     return cast<RankedTensorType>(op->getOperand(0).getType());
-  if (isSymbolicPointwise(op) || symbolicProduct(op))
+  if (isPointwise(op) || symbolicProduct(op))
     return cast<RankedTensorType>(op->getResult(0).getType());
   if (RankedTensorType t = structuralTypeOf(op))
     return t;
@@ -260,8 +256,8 @@ RankedTensorType outerTypeOf(Operation *op) {
     for (Operation &inner : fusion.getBody().front()) {
       if (auto a = dyn_cast<AttentionOp>(inner))
         att = a;
-      else if (!isa<YieldOp, ConstantOp>(inner) &&
-               !isSymbolicPointwise(&inner) && !structuralTypeOf(&inner))
+      else if (!isa<YieldOp, ConstantOp>(inner) && !isPointwise(&inner) &&
+               !structuralTypeOf(&inner))
         return {};
     }
     return att ? outerTypeOf(att) : RankedTensorType();
@@ -271,7 +267,7 @@ RankedTensorType outerTypeOf(Operation *op) {
     return {};
   Operation *rowOp = nullptr, *product = nullptr;
   for (Operation &inner : fusion.getBody().front()) {
-    if (isa<YieldOp, ConstantOp>(inner) || isSymbolicPointwise(&inner) ||
+    if (isa<YieldOp, ConstantOp>(inner) || isPointwise(&inner) ||
         isPartialBroadcastExpand(&inner))
       continue;
     // A pointwise kernel reads through data movement, a product through
@@ -379,7 +375,7 @@ bool mayBecomeAttention(Operation *op) {
            isSymbolic(mm.getRhs().getType());
   if (auto sm = dyn_cast<SoftmaxOp>(op))
     return rank4(sm.getType()) && sm.getAxis() == 3;
-  return isSymbolicPointwise(op) && llvm::all_of(op->getResultTypes(), rank4);
+  return isPointwise(op) && llvm::all_of(op->getResultTypes(), rank4);
 }
 
 /// Whether `fusion` is a pointwise kernel of pointwise ops alone (no data
@@ -387,7 +383,7 @@ bool mayBecomeAttention(Operation *op) {
 bool isPointwiseOnly(FusionOp fusion) {
   return fusion.getKind() == KernelFamily::pointwise &&
          llvm::all_of(fusion.getBody().front(), [](Operation &op) {
-           return isa<YieldOp, ConstantOp>(op) || isSymbolicPointwise(&op) ||
+           return isa<YieldOp, ConstantOp>(op) || isPointwise(&op) ||
                   isPartialBroadcastExpand(&op);
          });
 }
@@ -409,8 +405,7 @@ bool mlir::brrr::broadcastsAtRunTime(Operation *op) {
     });
   // An expand is the identity broadcast (a pointwise kernel reads its
   // input at its own elements).
-  if ((!isSymbolicPointwise(op) && !isa<ExpandOp>(op)) ||
-      op->getNumResults() != 1)
+  if ((!isPointwise(op) && !isa<ExpandOp>(op)) || op->getNumResults() != 1)
     return false;
   auto out = cast<RankedTensorType>(op->getResult(0).getType());
   return llvm::any_of(op->getOperandTypes(),

@@ -191,3 +191,16 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>]} {
     return
   }
 }
+
+// -----
+
+// A quantization's parameters are static: one per row of a symbolic axis
+// cannot broadcast to it.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>]} {
+  func.func @quantize_symbolic_axis(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, %s: tensor<8x1xf32>, %z: tensor<8x1xi8>) {
+    // expected-error @+2 {{does not broadcast to the quantized tensor}}
+    // expected-error @+1 {{failed to infer returned types}}
+    %q = brrr.quantize %x, %s, %z : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<8x1xf32>, tensor<8x1xi8> -> tensor<?x16xi8, #brrr.extents<()[s0] -> (s0, 16)>>
+    return
+  }
+}

@@ -47,3 +47,19 @@ module attributes {brrr.dims = [#brrr.dim<"seq", 1, 32>]} {
     return %0 : tensor<1x?xf32, #brrr.extents<()[s0] -> (1, s0 - 1)>>
   }
 }
+
+// -----
+
+// Quantization over symbolic rows: static scales and zero points (per
+// tensor, or per column of the fixed last axis) broadcast to the symbolic
+// input, and the result keeps its extents.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
+  // CHECK-LABEL: func.func @quantized
+  // CHECK: brrr.quantize {{.+}} -> tensor<?x16xi8, #brrr.extents<()[s0] -> (s0 * 4, 16)>>
+  // CHECK: brrr.dequantize {{.+}} -> tensor<?x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 16)>>
+  func.func @quantized(%x: tensor<?x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 16)>>, %s: tensor<f16>, %z: tensor<i8>, %sc: tensor<1x16xf16>, %zc: tensor<1x16xi8>) -> tensor<?x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 16)>> {
+    %q = brrr.quantize %x, %s, %z : tensor<?x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 16)>>, tensor<f16>, tensor<i8> -> tensor<?x16xi8, #brrr.extents<()[s0] -> (s0 * 4, 16)>>
+    %d = brrr.dequantize %q, %sc, %zc : tensor<?x16xi8, #brrr.extents<()[s0] -> (s0 * 4, 16)>>, tensor<1x16xf16>, tensor<1x16xi8> -> tensor<?x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 16)>>
+    return %d : tensor<?x16xf16, #brrr.extents<()[s0] -> (s0 * 4, 16)>>
+  }
+}
