@@ -22,14 +22,17 @@ namespace {
 
 constexpr StringLiteral kCacheHeader = "brrr calibration 1";
 
-/// The magnitudes of a float output's elements, passed one at a time to
-/// `f`. False for an output type that is not a float.
+/// The magnitudes of the elements in the first `size` bytes of a float
+/// output, passed one at a time to `f`. False for an output type that is
+/// not a float.
 template <typename F>
-bool forEachMagnitude(const std::vector<char> &bytes, brrr_dtype type, F f) {
+bool forEachMagnitude(const std::vector<char> &bytes, uint64_t size,
+                      brrr_dtype type, F f) {
   const char *p = bytes.data();
+  size = std::min<uint64_t>(size, bytes.size());
   switch (type) {
   case BRRR_DTYPE_F32:
-    for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+    for (size_t i = 0; i + 4 <= size; i += 4) {
       float v;
       std::memcpy(&v, p + i, 4);
       f(std::fabs(static_cast<double>(v)));
@@ -43,7 +46,7 @@ bool forEachMagnitude(const std::vector<char> &bytes, brrr_dtype type, F f) {
     std::vector<double> table(1 << 16);
     for (uint32_t bits = 0; bits < table.size(); ++bits)
       table[bits] = std::fabs(APFloat(sem, APInt(16, bits)).convertToDouble());
-    for (size_t i = 0; i + 2 <= bytes.size(); i += 2) {
+    for (size_t i = 0; i + 2 <= size; i += 2) {
       uint16_t bits;
       std::memcpy(&bits, p + i, 2);
       f(table[bits]);
@@ -99,6 +102,9 @@ bool mlir::brrr::calibration::measureRanges(StringRef artifact,
 
   int32_t numInputs = brrr_model_num_inputs(model);
   int32_t numOutputs = brrr_model_num_outputs(model);
+  // A build with ranges runs each sample at its own shape; a static one
+  // takes samples of its one shape.
+  bool symbolic = brrr_model_num_symbols(model) > 0;
   for (const Sample &s : samples) {
     if (static_cast<int32_t>(s.inputs.size()) != numInputs) {
       error = "calibration: " + s.source + " gives " +
@@ -109,6 +115,21 @@ bool mlir::brrr::calibration::measureRanges(StringRef artifact,
     for (int32_t i = 0; i < numInputs; ++i) {
       brrr_tensor_info info;
       brrr_model_input(model, i, &info);
+      if (symbolic) {
+        // Its shape is checked against the ranges when the sample runs;
+        // its bytes must be that shape's.
+        const HostTensor &t = s.inputs[i];
+        uint64_t bytes = elementBytes(t.onnxType);
+        for (int64_t d : t.shape)
+          bytes *= static_cast<uint64_t>(d);
+        if (bytes != t.bytes.size()) {
+          error = "calibration: " + s.source + ": input '" + info.name +
+                  "' holds " + std::to_string(t.bytes.size()) +
+                  " bytes where its shape takes " + std::to_string(bytes);
+          return false;
+        }
+        continue;
+      }
       if (info.size_bytes != s.inputs[i].bytes.size()) {
         error = "calibration: " + s.source + ": input '" + info.name +
                 "' holds " + std::to_string(s.inputs[i].bytes.size()) +
@@ -126,6 +147,8 @@ bool mlir::brrr::calibration::measureRanges(StringRef artifact,
     std::vector<uint64_t> histogram;
   };
   std::vector<std::vector<char>> buffers(numOutputs);
+  // Each output's bytes at the running sample's shape.
+  std::vector<uint64_t> sizes(numOutputs);
   std::vector<void *> outputPointers(numOutputs);
   std::vector<int32_t> measured; // output index per entry of `outputs`
   std::vector<Output> outputs;
@@ -133,6 +156,7 @@ bool mlir::brrr::calibration::measureRanges(StringRef artifact,
     brrr_tensor_info info;
     brrr_model_output(model, o, &info);
     buffers[o].resize(info.size_bytes);
+    sizes[o] = info.size_bytes;
     outputPointers[o] = buffers[o].data();
     StringRef name(info.name);
     if (!name.consume_front(kCalibrationOutputPrefix))
@@ -146,20 +170,38 @@ bool mlir::brrr::calibration::measureRanges(StringRef artifact,
       std::vector<const void *> in;
       for (const HostTensor &t : s.inputs)
         in.push_back(t.bytes.data());
+      if (symbolic) {
+        for (int32_t i = 0; i < numInputs; ++i) {
+          const std::vector<int64_t> &shape = s.inputs[i].shape;
+          if (brrr_context_set_input_shape(
+                  context, i, shape.data(),
+                  static_cast<int32_t>(shape.size())) != BRRR_OK) {
+            error = "calibration: " + s.source + ": " + brrr_last_error();
+            return false;
+          }
+        }
+        for (int32_t o = 0; o < numOutputs; ++o)
+          if (brrr_context_output_shape(context, o, nullptr, &sizes[o]) !=
+              BRRR_OK) {
+            error = "calibration: " + s.source + ": " + brrr_last_error();
+            return false;
+          }
+      }
       if (brrr_run_host(context, in.data(), outputPointers.data()) != BRRR_OK) {
         error = "calibration: running " + s.source + ": " + brrr_last_error();
         return false;
       }
       for (size_t i = 0; i < outputs.size(); ++i)
-        if (!visit(s, outputs[i], buffers[measured[i]]))
+        if (!visit(s, outputs[i], buffers[measured[i]], sizes[measured[i]]))
           return false;
     }
     return true;
   };
   bool ok =
-      runAll([&](const Sample &s, Output &out, const std::vector<char> &bytes) {
+      runAll([&](const Sample &s, Output &out, const std::vector<char> &bytes,
+                 uint64_t size) {
         bool finite = true;
-        if (!forEachMagnitude(bytes, out.type, [&](double m) {
+        if (!forEachMagnitude(bytes, size, out.type, [&](double m) {
               finite &= std::isfinite(m);
               out.amax = std::max(out.amax, m);
             })) {
@@ -180,17 +222,17 @@ bool mlir::brrr::calibration::measureRanges(StringRef artifact,
   if (method.percentile > 0) {
     for (Output &out : outputs)
       out.histogram.assign(kHistogramBins, 0);
-    ok = runAll(
-        [&](const Sample &, Output &out, const std::vector<char> &bytes) {
-          if (out.amax == 0)
-            return true;
-          double perBin = kHistogramBins / out.amax;
-          forEachMagnitude(bytes, out.type, [&](double m) {
-            auto bin = static_cast<int64_t>(m * perBin);
-            ++out.histogram[std::min<int64_t>(bin, kHistogramBins - 1)];
-          });
-          return true;
-        });
+    ok = runAll([&](const Sample &, Output &out, const std::vector<char> &bytes,
+                    uint64_t size) {
+      if (out.amax == 0)
+        return true;
+      double perBin = kHistogramBins / out.amax;
+      forEachMagnitude(bytes, size, out.type, [&](double m) {
+        auto bin = static_cast<int64_t>(m * perBin);
+        ++out.histogram[std::min<int64_t>(bin, kHistogramBins - 1)];
+      });
+      return true;
+    });
     if (!ok)
       return false;
     for (Output &out : outputs)

@@ -72,10 +72,11 @@ bool convertTo(HostTensor &t, int32_t onnxType, std::string &error);
 ///   subdirectory of `input_<i>.pb` files (ONNX's test-data layout, the
 ///   i-th input each), one sample, in name order.
 /// Every input must be given, each converted to its declared type, and
-/// every sample must have the shapes of the first. Errors name the file
-/// and the input.
+/// with `oneShape` (a build of fixed shapes) every sample must have the
+/// shapes of the first. Errors name the file and the input.
 bool readSamples(llvm::StringRef path, llvm::ArrayRef<InputSpec> inputs,
-                 std::vector<Sample> &out, std::string &error);
+                 std::vector<Sample> &out, std::string &error,
+                 bool oneShape = true);
 
 /// How calibration reduces an activation's magnitudes to its range.
 struct Method {
@@ -102,8 +103,11 @@ double percentileOf(llvm::ArrayRef<uint64_t> histogram, double width,
 
 /// Runs the artifact image `artifact` (built with brrr-calibration-outputs)
 /// on GPU 0 for every sample and fills `table` with the range of each
-/// output named `brrr.calibration:KEY`. Fails, saying why, without a GPU,
-/// or if an activation is NaN or infinite.
+/// output named `brrr.calibration:KEY`. A build with ranges runs each
+/// sample at its own shape and measures each output at that shape; a
+/// static build takes samples of its one shape. Fails, saying why, without
+/// a GPU, for a sample the build does not take, or if an activation is NaN
+/// or infinite.
 bool measureRanges(llvm::StringRef artifact, llvm::ArrayRef<Sample> samples,
                    const Method &method, Table &table, std::string &error);
 

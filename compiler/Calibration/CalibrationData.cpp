@@ -705,7 +705,7 @@ std::vector<std::string> listDir(StringRef dir, std::string &error) {
 bool mlir::brrr::calibration::readSamples(StringRef path,
                                           ArrayRef<InputSpec> inputs,
                                           std::vector<Sample> &out,
-                                          std::string &error) {
+                                          std::string &error, bool oneShape) {
   error.clear();
   if (!sys::fs::exists(path)) {
     error = path.str() + ": no such file or directory";
@@ -753,7 +753,7 @@ bool mlir::brrr::calibration::readSamples(StringRef path,
     }
   }
   for (const Sample &s : out)
-    for (size_t i = 0; i < inputs.size(); ++i)
+    for (size_t i = 0; i < inputs.size() && oneShape; ++i)
       if (s.inputs[i].shape != out.front().inputs[i].shape) {
         auto print = [](ArrayRef<int64_t> shape) {
           std::string text;

@@ -57,10 +57,11 @@ struct Activation {
   SmallVector<Product> products;
 };
 
-/// `mm` as a product to quantize, if it is one.
+/// `mm` as a product to quantize, if it is one: its activation of any
+/// extents (symbolic rows too), its weight a constant matrix.
 std::optional<Product> productOf(MatmulOp mm) {
   auto at = dyn_cast<RankedTensorType>(mm.getLhs().getType());
-  if (!at || !at.hasStaticShape() || at.getRank() < 2 ||
+  if (!at || at.getRank() < 2 || ShapedType::isDynamic(at.getShape().back()) ||
       !isa<Float16Type, BFloat16Type, Float32Type>(at.getElementType()))
     return std::nullopt;
   // Already quantized by the model (brrr-quantized-products' business), or

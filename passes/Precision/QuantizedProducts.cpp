@@ -336,11 +336,13 @@ struct QuantizedProductsPass
     bool quantized = false;
     func.walk(
         [&](Operation *op) { quantized |= isa<QuantizeOp, DequantizeOp>(op); });
+    // No gate on symbolic extents here: this pass runs on the graph as
+    // imported, where canonicalization has yet to fold the exporters'
+    // lookups and masks, and its rewrites (8-bit products, folded
+    // constants) keep the extents they find; brrr-lower-precision's gate
+    // follows the canonicalizer.
     if (!quantized)
       return;
-    if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
-                                                  PendingAttention::ops)))
-      return signalPassFailure();
     TargetAttr target = targetOf(func);
     SmallVector<MatmulOp> products;
     func.walk([&](MatmulOp mm) { products.push_back(mm); });

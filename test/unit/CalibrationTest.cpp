@@ -24,6 +24,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 
 using namespace mlir::brrr::calibration;
 
@@ -376,6 +377,14 @@ TEST(CalibrationSamples, ReadsFilesAndDirectories) {
   EXPECT_NE(error.find("gives 2x2 (every calibration sample has one shape)"),
             std::string::npos)
       << error;
+  // For a build with ranges, each sample keeps its own shape.
+  samples.clear();
+  ASSERT_TRUE(readSamples((dir.path + "/t").str(), {{"x", DT::FLOAT}}, samples,
+                          error, /*oneShape=*/false))
+      << error;
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[0].inputs[0].shape, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(samples[1].inputs[0].shape, (std::vector<int64_t>{4}));
   samples.clear();
   std::string partial = dir.write(
       "p.npz", zip({{"x.npy", npy("<f4", "(4,)", bytesOf(a))}}, false));
@@ -505,6 +514,73 @@ TEST(CalibrationRun, MeasuresEachActivationOnTheFakeDriver) {
   wrong[0].inputs[0].bytes.resize(4);
   EXPECT_FALSE(measureRanges(image, wrong, Method(), table, error));
   EXPECT_NE(error.find("input 'x' holds 4 bytes where the model takes 512"),
+            std::string::npos)
+      << error;
+}
+
+/// The symbolic test model (batch in 1..4 rows of 64 f32: sum = x + 2y,
+/// xy = x + y) with its outputs named as calibration outputs.
+std::string symbolicCalibrationImage() {
+  brrr::artifact::Artifact a = brrr::test::makeSymbolicArtifact();
+  for (uint32_t o : a.outputs)
+    a.tensors[o].name =
+        mlir::brrr::kCalibrationOutputPrefix.str() + a.tensors[o].name;
+  std::vector<uint8_t> image = brrr::artifact::serialize(a);
+  return std::string(image.begin(), image.end());
+}
+
+/// A sample of `batch` rows: x = `value` everywhere, y = 0.
+Sample symbolicSample(int64_t batch, float value) {
+  Sample s;
+  s.source = "rows(" + std::to_string(batch) + ")";
+  std::vector<float> xs(batch * brrr::test::kSymbolicRow, value),
+      ys(xs.size(), 0.0f);
+  HostTensor x, y;
+  x.name = "x";
+  y.name = "y";
+  x.onnxType = y.onnxType = DT::FLOAT;
+  x.shape = y.shape = {batch, brrr::test::kSymbolicRow};
+  x.bytes.assign((char *)xs.data(), (char *)xs.data() + 4 * xs.size());
+  y.bytes.assign((char *)ys.data(), (char *)ys.data() + 4 * ys.size());
+  s.inputs = {x, y};
+  return s;
+}
+
+TEST(CalibrationRun, RunsEachSampleAtItsShapeOnABuildWithRanges) {
+  brrr::test::ScopedEnv driver("BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_PATH);
+  std::string image = symbolicCalibrationImage();
+  // Four rows of 8, then five samples of one row of 1: 256 magnitudes of 8
+  // and 320 of 1. Each output is read at its sample's shape: the buffers
+  // still hold the first sample's 8s past the first row, which must not
+  // count again (they would make the median 8).
+  std::vector<Sample> samples = {symbolicSample(4, 8)};
+  for (int i = 0; i < 5; ++i)
+    samples.push_back(symbolicSample(1, -1));
+  Table table;
+  std::string error;
+  ASSERT_TRUE(measureRanges(image, samples, Method(), table, error)) << error;
+  std::map<std::string, double> r(table.ranges.begin(), table.ranges.end());
+  EXPECT_EQ(r["sum"], 8.0);
+  EXPECT_EQ(r["xy"], 8.0);
+  Method median;
+  median.percentile = 50;
+  ASSERT_TRUE(measureRanges(image, samples, median, table, error)) << error;
+  r = std::map<std::string, double>(table.ranges.begin(), table.ranges.end());
+  // Magnitude 1 lies in bin 256 of 2048 over [0, 8]: its upper edge.
+  EXPECT_EQ(r["sum"], 257 * 8.0 / kHistogramBins);
+
+  // A sample outside the ranges is refused with the runtime's message,
+  // naming the sample; one whose bytes are not its shape's, before it runs.
+  std::vector<Sample> tooMany = {symbolicSample(5, 1)};
+  EXPECT_FALSE(measureRanges(image, tooMany, Method(), table, error));
+  EXPECT_NE(error.find("calibration: rows(5): "), std::string::npos) << error;
+  EXPECT_NE(error.find("dimension 0 is 5"), std::string::npos) << error;
+  EXPECT_NE(error.find("outside the range of symbol"), std::string::npos)
+      << error;
+  std::vector<Sample> short_ = {symbolicSample(2, 1)};
+  short_[0].inputs[1].bytes.resize(4 * brrr::test::kSymbolicRow);
+  EXPECT_FALSE(measureRanges(image, short_, Method(), table, error));
+  EXPECT_NE(error.find("input 'y' holds 256 bytes where its shape takes 512"),
             std::string::npos)
       << error;
 }

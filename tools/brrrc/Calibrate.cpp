@@ -38,21 +38,34 @@ std::vector<calibration::InputSpec> inputsOf(const onnx::ModelProto &model) {
   return inputs;
 }
 
+/// Whether `shapes` gives some input a range.
+bool hasRanges(const ImportOptions &shapes) {
+  for (const auto &entry : shapes.inputShapes)
+    for (const InputDim &d : entry.getValue())
+      if (!d.fixed())
+        return true;
+  return false;
+}
+
 /// Measures the table on the inputs `flags` names.
 bool measure(mlir::MLIRContext &context, const onnx::ModelProto &model,
              StringRef modelPath, const brrrc::CalibrationFlags &flags,
-             CompileOptions compile, TargetAttr target, StringRef precision,
-             StringRef cudaPath, calibration::Table &table) {
+             const ImportOptions &shapes, CompileOptions compile,
+             TargetAttr target, StringRef precision, StringRef cudaPath,
+             calibration::Table &table) {
+  // The build the samples run on, returning every activation to quantize:
+  // the model compiled with the same ranges, where it has ranges (each
+  // sample runs at its own shape in them), else at the samples' one shape.
+  bool ranged = hasRanges(shapes);
   std::vector<calibration::InputSpec> inputs = inputsOf(model);
   std::vector<calibration::Sample> samples;
   std::string error;
-  if (!calibration::readSamples(flags.inputs, inputs, samples, error))
+  if (!calibration::readSamples(flags.inputs, inputs, samples, error,
+                                /*oneShape=*/!ranged))
     return fail("--calibrate: " + error);
-  // The build the samples run on: the model at their shapes, returning
-  // every activation to quantize.
-  ImportOptions options;
+  ImportOptions options = ranged ? shapes : ImportOptions();
   const calibration::Sample &first = samples.front();
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  for (size_t i = 0; i < inputs.size() && !ranged; ++i) {
     std::string spec = inputs[i].name + "=";
     for (size_t d = 0; d < first.inputs[i].shape.size(); ++d)
       spec += (d ? "x" : "") + std::to_string(first.inputs[i].shape[d]);
@@ -64,8 +77,10 @@ bool measure(mlir::MLIRContext &context, const onnx::ModelProto &model,
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importOnnxModel(context, model, modelPath, options);
   if (!module)
-    return fail("--calibrate: the model does not import at the calibration "
-                "inputs' shapes");
+    return fail(ranged ? "--calibrate: the model does not import with its "
+                         "ranges"
+                       : "--calibrate: the model does not import at the "
+                         "calibration inputs' shapes");
   (*module)->setAttr(kTargetAttrName, target);
   (*module)->setAttr("brrr.precision",
                      mlir::StringAttr::get(&context, precision));
@@ -94,12 +109,13 @@ bool measure(mlir::MLIRContext &context, const onnx::ModelProto &model,
 
 mlir::DictionaryAttr brrrc::calibrationTable(
     mlir::MLIRContext &context, const onnx::ModelProto &model,
-    StringRef modelPath, const CalibrationFlags &flags, CompileOptions compile,
-    TargetAttr target, StringRef precision, StringRef cudaPath) {
+    StringRef modelPath, const CalibrationFlags &flags,
+    const ImportOptions &shapes, CompileOptions compile, TargetAttr target,
+    StringRef precision, StringRef cudaPath) {
   calibration::Table table;
   if (!flags.inputs.empty()) {
-    if (!measure(context, model, modelPath, flags, compile, target, precision,
-                 cudaPath, table))
+    if (!measure(context, model, modelPath, flags, shapes, compile, target,
+                 precision, cudaPath, table))
       return nullptr;
     if (!flags.cache.empty()) {
       std::string error;

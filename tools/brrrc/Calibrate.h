@@ -9,6 +9,7 @@
 #ifndef BRRR_TOOLS_BRRRC_CALIBRATE_H
 #define BRRR_TOOLS_BRRRC_CALIBRATE_H
 
+#include "compiler/Import/OnnxImporter.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "dialects/Brrr/BrrrOps.h"
 
@@ -32,12 +33,14 @@ struct CalibrationFlags {
 };
 
 /// The table (key -> largest magnitude) for `model`, or null after an error
-/// message. A run builds the model for the calibration inputs' shapes with
-/// `compile`'s settings, `target` and the float `precision`, with kernels
-/// from the CUDA toolkit at `cudaPath`.
+/// message. A run builds the model with `compile`'s settings, `target` and
+/// the float `precision`, with kernels from the CUDA toolkit at `cudaPath`:
+/// with `shapes`' ranges where it has any (each calibration input runs at
+/// its own shape in them), else for the calibration inputs' shape.
 mlir::DictionaryAttr
 calibrationTable(mlir::MLIRContext &context, const onnx::ModelProto &model,
                  llvm::StringRef modelPath, const CalibrationFlags &flags,
+                 const mlir::brrr::ImportOptions &shapes,
                  mlir::brrr::CompileOptions compile,
                  mlir::brrr::TargetAttr target, llvm::StringRef precision,
                  llvm::StringRef cudaPath);

@@ -375,15 +375,6 @@ int main(int argc, char **argv) {
               "in (0, 100), with --calibrate\n";
     return 1;
   }
-  if (quantize)
-    for (const auto &entry : options.inputShapes)
-      for (const mlir::brrr::InputDim &d : entry.getValue())
-        if (!d.fixed()) {
-          errs() << "brrrc: error: --precision=" << precision
-                 << " compiles fixed shapes; input '" << entry.getKey()
-                 << "' has a range\n";
-          return 1;
-        }
 
   Emit mode = emit;
   if (emit.getNumOccurrences() == 0 && StringRef(outputPath).ends_with(".so"))
@@ -442,8 +433,8 @@ int main(int argc, char **argv) {
       flags.percentile = calibrationPercentile;
       phase = total.nest("calibration");
       mlir::DictionaryAttr table =
-          brrrc::calibrationTable(context, *model, inputPath, flags, compile,
-                                  *target, chosen, cudaDir());
+          brrrc::calibrationTable(context, *model, inputPath, flags, options,
+                                  compile, *target, chosen, cudaDir());
       phase.stop();
       if (!table)
         return 1;

@@ -6,6 +6,7 @@ caches and inputs, made at test time (Debian's python3: onnx, numpy).
           y = Gemm(relu(x @ W1), W2, transB=1) + b   (nodes fc1, fc2)
           o = z @ W3                                  (node odd: a
               contraction of 24, not a multiple of 16, stays f16)
+      DIR/mlp_batch.onnx: the same with a dynamic batch (`batch`)
       DIR/mlp.calibration: the cache of ranges fc1 = 3, fc2 = 2.5
       DIR/missing.calibration: fc1 only
       DIR/nan.calibration: fc1 = nan
@@ -50,6 +51,10 @@ def main(out):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     onnx.checker.check_model(model)
     onnx.save(model, os.path.join(out, "mlp.onnx"))
+    for value in list(model.graph.input) + list(model.graph.output):
+        value.type.tensor_type.shape.dim[0].dim_param = "batch"
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "mlp_batch.onnx"))
 
     def cache(name, lines, header="brrr calibration 1\nmethod max\nsamples 1\n"):
         with open(os.path.join(out, name), "w") as f:
