@@ -300,20 +300,26 @@ RankedTensorType outerTypeOf(Operation *op) {
 /// actual extents.
 bool isAttentionView(Operation *op) {
   // Through float casts, which move to the other side of views (a product's
-  // f16 result read as f32 and rounded back).
-  // Or through a kernel of casts alone, which brrr-fuse-matmul takes into
-  // the attention's as its epilogue.
+  // f16 result read as f32 and rounded back), and a quantize for an 8-bit
+  // product that reads it. Or through a kernel of casts and quantizes
+  // alone, which brrr-fuse-matmul takes into the attention's as its
+  // epilogue.
   auto readsAttention = [](Value v) {
     while (true) {
       if (auto c = v.getDefiningOp<CastOp>()) {
         v = c.getInput();
         continue;
       }
+      if (auto q = v.getDefiningOp<QuantizeOp>()) {
+        v = q.getInput();
+        continue;
+      }
       auto f = v.getDefiningOp<FusionOp>();
       if (!f || f.getKind() != KernelFamily::pointwise ||
           f.getInputs().size() != 1 ||
-          !llvm::all_of(f.getBody().front(),
-                        [](Operation &o) { return isa<CastOp, YieldOp>(o); }))
+          !llvm::all_of(f.getBody().front(), [](Operation &o) {
+            return isa<CastOp, QuantizeOp, ConstantOp, YieldOp>(o);
+          }))
         break;
       v = f.getInputs().front();
     }
@@ -340,8 +346,9 @@ bool isSymbolicSequenceAttention(AttentionOp att) {
 }
 
 /// An attention kernel over symbolic sequences: the attention, the views
-/// it reads its operands through, and after it float casts and at most the
-/// transpose that merges its heads back.
+/// it reads its operands through, and after it float casts, a quantize
+/// (for an 8-bit product that reads it) and at most the transpose that
+/// merges its heads back.
 bool isSymbolicSequenceAttentionKernel(FusionOp fusion) {
   AttentionOp att;
   for (Operation &inner : fusion.getBody().front()) {
@@ -350,7 +357,7 @@ bool isSymbolicSequenceAttentionKernel(FusionOp fusion) {
         return false;
       att = a;
     } else if (!isa<YieldOp, ConstantOp, TransposeOp, ReshapeOp, SliceOp,
-                    CastOp>(inner)) {
+                    CastOp, QuantizeOp>(inner)) {
       return false;
     }
   }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Quantized models over a symbolic batch, one compile each.
+"""Quantized models over a symbolic batch and sequence, one compile each.
 
 Runs on the GPU machine (numpy, onnx, onnxruntime, the relocatable
 bundle's brrrc and Python package), from test/gpu:
@@ -18,15 +18,15 @@ MODELS is the shared test models' directory (its qdq/ and dyn/).
   dynamic library is outside the bound and the static one gives the same
   output, the row says so and it is not the dynamic shape's failure
   (qdq_models.py owns the static check).
-- Post-training quantization: the tiny BERT of MODELS/dyn (f32, token ids
-  of a batch of 1..64 and 128 tokens), calibrated (`--calibrate`) on four
-  samples of different batches (seeds 1..4), compiled once for the range
-  with --precision=int8 and fp8; at four batches, on fresh token ids, its
-  output against a static compile of that batch from the same calibration
-  cache (the same scales: the two must agree), and against onnxruntime's
-  run of the f32 model (printed, for scale). (A symbolic sequence does not
-  compile quantized yet: its attention does not take the quantization of
-  its output.)
+- Post-training quantization: the tiny BERT of MODELS/dyn (f32, token ids),
+  compiled once for 1..64 x 128 tokens and once for 1..64 x 1..512 with
+  --precision=int8 and fp8, calibrated (`--calibrate`) on samples of
+  different shapes (seeds 1, 2, ...); at several shapes, ragged ones among
+  them, on fresh token ids, its output against a static compile of that
+  shape from the same calibration cache (the same scales: the two must
+  agree), and against onnxruntime's run of the f32 model (printed, for
+  scale). Over a symbolic sequence the attention kernel quantizes its
+  output for the 8-bit product after it.
 
 Exits non-zero on a failed compile or a check outside its bound.
 """
@@ -45,6 +45,10 @@ QDQ = {"mlp_int8": 64, "mlp_fp8": 64, "cnn_int8": 8, "cnn_fp8": 8}
 PTQ_SEQ = 128
 PTQ_CALIBRATION = [2, 8, 1, 4]
 PTQ_BATCHES = [1, 3, 16, 64]
+# Batch and sequence both symbolic: the attention over the actual sequence
+# quantizes its output for the 8-bit product after it.
+PTQ_SEQ_CALIBRATION = [(1, 16), (2, 77), (4, 128), (1, 1), (3, 512)]
+PTQ_SEQ_TESTS = [(1, 1), (1, 17), (3, 77), (2, 128), (4, 511)]
 # brrr's dynamic build against its static build of one shape, from the
 # same scales (relative L2).
 SAME_SCALES = 1e-2
@@ -109,30 +113,34 @@ def explicit(brrrc, models, work):
     return failures
 
 
-def post_training(brrrc, models, work):
+def post_training(brrrc, models, work, name, shape_range, calibration,
+                  tests):
+    """Calibrates the tiny BERT on `calibration` (token-id shapes), compiles
+    it once for `shape_range` (`BxS` with ranges) per 8-bit precision, and
+    checks it at each shape of `tests` against a static compile of that
+    shape from the same calibration cache."""
     failures = 0
     path = os.path.join(models, "dyn", "bert_dynamo.onnx")
-    samples = os.path.join(work, "samples")
+    samples = os.path.join(work, name + ".samples")
     os.makedirs(samples, exist_ok=True)
-    for i, b in enumerate(PTQ_CALIBRATION):
-        ids = np.random.default_rng(i + 1).integers(0, 1024, (b, PTQ_SEQ))
+    for i, shape in enumerate(calibration):
+        ids = np.random.default_rng(i + 1).integers(0, 1024, shape)
         np.save(os.path.join(samples, f"{i}.npy"), ids.astype(np.int64))
-    print(f"ptq: calibrating on batches {PTQ_CALIBRATION} of {PTQ_SEQ} tokens",
-          flush=True)
+    print(f"ptq {name}: one compile for {shape_range}, calibrated on "
+          f"{calibration}", flush=True)
     rng = np.random.default_rng(7)
-    tests = {(b, PTQ_SEQ): rng.integers(0, 1024, (b, PTQ_SEQ)).astype(np.int64)
-             for b in PTQ_BATCHES}
+    inputs = {s: rng.integers(0, 1024, s).astype(np.int64) for s in tests}
     for precision in ("int8", "fp8"):
-        cache = os.path.join(work, f"bert.{precision}.calibration")
-        so = os.path.join(work, f"bert.{precision}.dyn.so")
+        cache = os.path.join(work, f"{name}.{precision}.calibration")
+        so = os.path.join(work, f"{name}.{precision}.dyn.so")
         if not compile_so(brrrc, path, so, [
                 f"--precision={precision}", f"--calibrate={samples}",
                 f"--calibration-cache={cache}",
-                f"--input-shape=x=1..64x{PTQ_SEQ}"]):
+                f"--input-shape=x={shape_range}"]):
             failures += 1
             continue
-        for s, ids in tests.items():
-            static = os.path.join(work, f"bert.{precision}.{s[0]}x{s[1]}.so")
+        for s, ids in inputs.items():
+            static = os.path.join(work, f"{name}.{precision}.{s[0]}x{s[1]}.so")
             if not compile_so(brrrc, path, static, [
                     f"--precision={precision}", f"--calibration-cache={cache}",
                     f"--input-shape=x={s[0]}x{s[1]}"]):
@@ -144,7 +152,7 @@ def post_training(brrrc, models, work):
             same = rel(y, ys)
             ok = y.shape == ys.shape and same <= SAME_SCALES
             failures += not ok
-            print(f"ptq {precision} {s[0]}x{s[1]:<4d}: dynamic/static "
+            print(f"ptq {name} {precision} {s[0]}x{s[1]:<4d}: dynamic/static "
                   f"{same:.2e}, dynamic/f32 {rel(y, f32):.2e}, static/f32 "
                   f"{rel(ys, f32):.2e}" + ("" if ok else "  FAIL"), flush=True)
     return failures
@@ -153,7 +161,13 @@ def post_training(brrrc, models, work):
 def main():
     brrrc, models, work = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
-    failures = explicit(brrrc, models, work) + post_training(brrrc, models, work)
+    failures = explicit(brrrc, models, work)
+    failures += post_training(
+        brrrc, models, work, "batch", f"1..64x{PTQ_SEQ}",
+        [(b, PTQ_SEQ) for b in PTQ_CALIBRATION],
+        [(b, PTQ_SEQ) for b in PTQ_BATCHES])
+    failures += post_training(brrrc, models, work, "sequence", "1..64x1..512",
+                              PTQ_SEQ_CALIBRATION, PTQ_SEQ_TESTS)
     print(f"dynamic_quantized: {failures} failure(s)")
     sys.exit(1 if failures else 0)
 

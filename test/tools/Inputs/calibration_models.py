@@ -16,6 +16,7 @@ caches and inputs, made at test time (Debian's python3: onnx, numpy).
       DIR/attention.onnx: q, k, v: f16[1, 2, 64, 64] ->
           y = (softmax(q k^T / 8) v, heads joined: [1, 64, 128]) @ W
           (node proj), and its cache attention.calibration
+      DIR/attention_seq.onnx: the same over a symbolic sequence S
 """
 
 import os
@@ -94,6 +95,17 @@ def main(out):
     onnx.checker.check_model(model)
     onnx.save(model, os.path.join(out, "attention.onnx"))
     cache("attention.calibration", ["1.5 proj"])
+
+    # The same over a symbolic sequence S: the heads joined by [1, -1, 128].
+    for value in list(model.graph.input):
+        value.type.tensor_type.shape.dim[2].dim_param = "S"
+    model.graph.output[0].type.tensor_type.shape.dim[1].dim_param = "S"
+    for init in model.graph.initializer:
+        if init.name == "shape":
+            init.CopyFrom(numpy_helper.from_array(
+                np.array([1, -1, 128], np.int64), "shape"))
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "attention_seq.onnx"))
 
 
 if __name__ == "__main__":
