@@ -46,6 +46,7 @@ void registerLossImporters(OpTable &table);
 void registerNNImporters(OpTable &table);
 void registerQuantizeImporters(OpTable &table);
 void registerReduceImporters(OpTable &table);
+void registerSliceImporters(OpTable &table);
 void registerTensorImporters(OpTable &table);
 
 /// The import state of one node.

@@ -123,6 +123,7 @@ public:
     registerNNImporters(table);
     registerQuantizeImporters(table);
     registerReduceImporters(table);
+    registerSliceImporters(table);
     registerTensorImporters(table);
   }
 
