@@ -86,7 +86,9 @@ def BrrrPackConvGroups : Pass<"brrr-pack-conv-groups", "func::FuncOp"> {
     channels each, into one dense convolution where that pays: its 128 x
     128 output tiles, up to one per multiprocessor of the `#brrr.target`,
     times 64 (the wgmma body's measured gain over the untiled one) at
-    least the groups times the multiprocessors. Its weights become block
+    least the groups times the multiprocessors (where it does not pay, the
+    convolution's `brrr.groups_unpacked` says why, for `brrrc --report`).
+    Its weights become block
     diagonal at compile time, `O x k*C/groups x KH x KW`: each output
     channel's group reads its own input channels, the others are zero
     weights. The convolution then has `groups / k` groups: k times the

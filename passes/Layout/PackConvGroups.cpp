@@ -34,6 +34,8 @@
 #include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRPACKCONVGROUPS
 #include "passes/Passes.h.inc"
@@ -55,45 +57,66 @@ constexpr int64_t kPackTileRows = 128, kPackTileChannels = 128;
 /// body 6.3 to 6.8 TFLOP/s at batch 32, the dense packs 290 to 400.
 constexpr int64_t kPackedRateGain = 64;
 
-/// Whether packing all `groups` of a convolution of `rows` output pixels
-/// and `channels` output channels into one dense convolution is faster
-/// than running them grouped: its tiles, up to one per multiprocessor,
-/// times kPackedRateGain, at least `groups` times the multiprocessors.
+/// Whether packing all `groups` (of `cg` input channels each) of a
+/// convolution into one dense convolution is faster than running them
+/// grouped: its tiles, up to one per multiprocessor, times
+/// kPackedRateGain, at least `groups` times the multiprocessors.
 /// RegNetY-1.6GF (132 multiprocessors): at batch 32 its 37 groups (91
 /// tiles) pack, 1.3x faster; at batch 1 its 14 groups (6 tiles) do not,
 /// packed 1.7x slower, nor 37 (7 tiles), 4x slower.
-bool densePackPays(int64_t groups, int64_t rows, int64_t channels,
-                   TargetAttr target) {
+/// `tiles` are the dense convolution's output tiles; where it does not pay,
+/// `whyNot` says so, for `brrrc --report`.
+bool densePackPays(int64_t groups, int64_t cg, int64_t tiles, TargetAttr target,
+                   std::string &whyNot) {
   int64_t sms = target.getMultiprocessors();
-  int64_t tiles = llvm::divideCeil(rows, kPackTileRows) *
-                  llvm::divideCeil(channels, kPackTileChannels);
-  return std::min(tiles, sms) * kPackedRateGain >= groups * sms;
+  if (std::min(tiles, sms) * kPackedRateGain >= groups * sms)
+    return true;
+  llvm::raw_string_ostream(whyNot)
+      << groups << " groups of " << cg
+      << " channels stay grouped: one dense convolution would do " << groups
+      << " times the multiply-adds over " << tiles << " output tiles of "
+      << kPackTileRows << " x " << kPackTileChannels << ", which pays from "
+      << llvm::divideCeil(groups * sms, kPackedRateGain) << " on " << sms
+      << " multiprocessors";
+  return false;
 }
+
+/// How brrr-pack-conv-groups packs a convolution's groups: `groups` of them
+/// a pack (1: none), and why a dense pack was not taken.
+struct GroupPack {
+  int64_t groups = 1;
+  std::string whyNot;
+};
 
 /// The fewest neighbouring groups of `conv` whose union the wgmma
 /// convolution body takes (wgmmaTakesConvGroups), dividing the groups, at
 /// most `maxGroups`; else, with `maxGroups` above 1, all of them (one
 /// dense convolution) where they have more than kDirectConvGroupChannels
 /// input channels each and densePackPays; 1 when neither is.
-int64_t convGroupsPerPack(Conv2DOp conv, int64_t maxGroups, TargetAttr target) {
+GroupPack convGroupsPerPack(Conv2DOp conv, int64_t maxGroups,
+                            TargetAttr target) {
   auto in = cast<RankedTensorType>(conv.getInput().getType());
   auto out = cast<RankedTensorType>(conv.getType());
   int64_t groups = conv.getGroups();
   if (groups < 2 || conv.getChannelsLast() || !in.hasStaticShape() ||
       !out.hasStaticShape() || in.getRank() != 4)
-    return 1;
+    return {};
   int64_t cg = in.getDimSize(1) / groups, og = out.getDimSize(1) / groups;
   // Already what the body takes.
   if (wgmmaTakesConvGroups(cg, og))
-    return 1;
+    return {};
   for (int64_t k = 2; k <= std::min(groups, maxGroups); ++k)
     if (groups % k == 0 && wgmmaTakesConvGroups(k * cg, k * og))
-      return k;
+      return {k, ""};
+  if (maxGroups <= 1 || cg <= kDirectConvGroupChannels)
+    return {};
   int64_t rows = out.getDimSize(0) * out.getDimSize(2) * out.getDimSize(3);
-  if (maxGroups > 1 && cg > kDirectConvGroupChannels &&
-      densePackPays(groups, rows, out.getDimSize(1), target))
-    return groups;
-  return 1;
+  int64_t tiles = llvm::divideCeil(rows, kPackTileRows) *
+                  llvm::divideCeil(out.getDimSize(1), kPackTileChannels);
+  GroupPack pack;
+  if (densePackPays(groups, cg, tiles, target, pack.whyNot))
+    pack.groups = groups;
+  return pack;
 }
 
 struct PackConvGroupsPass
@@ -122,7 +145,11 @@ struct PackConvGroupsPass
     // The wgmma convolution body multiplies 16-bit operands.
     if (!elem.isF16() && !elem.isBF16())
       return;
-    int64_t k = convGroupsPerPack(conv, maxGroups, target);
+    GroupPack pack = convGroupsPerPack(conv, maxGroups, target);
+    if (!pack.whyNot.empty())
+      conv->setAttr("brrr.groups_unpacked",
+                    StringAttr::get(conv.getContext(), pack.whyNot));
+    int64_t k = pack.groups;
     if (k == 1)
       return;
     auto wType = cast<RankedTensorType>(conv.getWeight().getType());

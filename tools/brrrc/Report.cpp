@@ -363,6 +363,9 @@ bool brrrc::printReport(mlir::ModuleOp module,
   // Products of dequantized 8-bit operands that multiply in float.
   printWhyNot(module, "brrr.quantized_unfused", "8-bit product not used (",
               "; it multiplies in float");
+  // Grouped convolutions that a dense pack would not pay for.
+  printWhyNot(module, "brrr.groups_unpacked",
+              "grouped convolution not packed (", "");
   // Softmaxes that feed a product with values but stayed unfused.
   printWhyNot(module, "brrr.attention_unfused",
               "attention not fused (softmax in ", "");

@@ -101,11 +101,11 @@ func.func @Dense(%x: tensor<16x120x14x14xf16>) -> tensor<16x120x14x14xf16> {
 // (333 output channels, 3 tiles wide) on 132 multiprocessors need 77
 // tiles: 3201 output pixels make 26 rows of tiles (78 tiles), packed;
 // 3200 make 25 (75 tiles), and the same 5 groups as @Dense over 196
-// pixels make 2: left alone.
+// pixels make 2: left alone, `brrr.groups_unpacked` saying why.
 // CHECK-LABEL: func.func @DensePays
 // CHECK: brrr.conv2d {{.+}}groups = 1 : i64{{.+}} : (tensor<1x333x97x33xf16>, tensor<333x333x1x1xf16>) -> tensor<1x333x97x33xf16>
-// CHECK: brrr.conv2d {{.+}}groups = 37 : i64{{.+}} : (tensor<1x333x40x80xf16>, tensor<333x9x1x1xf16>) -> tensor<1x333x40x80xf16>
-// CHECK: brrr.conv2d {{.+}}groups = 5 : i64{{.+}} : (tensor<1x120x14x14xf16>, tensor<120x24x3x3xf16>) -> tensor<1x120x14x14xf16>
+// CHECK: brrr.conv2d {{.+}}brrr.groups_unpacked = "37 groups of 9 channels stay grouped: one dense convolution would do 37 times the multiply-adds over 75 output tiles of 128 x 128, which pays from 77 on 132 multiprocessors"{{.+}}groups = 37 : i64{{.+}} : (tensor<1x333x40x80xf16>, tensor<333x9x1x1xf16>) -> tensor<1x333x40x80xf16>
+// CHECK: brrr.conv2d {{.+}}brrr.groups_unpacked = "5 groups of 24 channels{{.+}}over 2 output tiles{{.+}}groups = 5 : i64{{.+}} : (tensor<1x120x14x14xf16>, tensor<120x24x3x3xf16>) -> tensor<1x120x14x14xf16>
 // NONE-LABEL: func.func @DensePays
 // NONE: brrr.conv2d {{.+}}groups = 37 : i64{{.+}} : (tensor<1x333x97x33xf16>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
