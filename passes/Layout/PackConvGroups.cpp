@@ -34,6 +34,7 @@
 #include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::brrr {
@@ -48,14 +49,14 @@ namespace {
 
 /// A dense pack's nominal output tile on the wgmma body: 128 output pixels
 /// by 128 output channels.
-constexpr int64_t kPackTileRows = 128, kPackTileChannels = 128;
+constexpr uint64_t kPackTileRows = 128, kPackTileChannels = 128;
 
 /// How many times faster the wgmma body runs a dense pack's multiply-adds
 /// than the untiled body runs the grouped convolution's, with enough tiles
 /// to fill the multiprocessors. Measured on an H200 on RegNetY-1.6GF's
 /// groups of 24 channels (test/gpu/notes/2026-12-03-e.md): the untiled
 /// body 6.3 to 6.8 TFLOP/s at batch 32, the dense packs 290 to 400.
-constexpr int64_t kPackedRateGain = 64;
+constexpr uint64_t kPackedRateGain = 64;
 
 /// Whether packing all `groups` (of `cg` input channels each) of a
 /// convolution into one dense convolution is faster than running them
@@ -66,18 +67,24 @@ constexpr int64_t kPackedRateGain = 64;
 /// packed 1.7x slower, nor 37 (7 tiles), 4x slower.
 /// `tiles` are the dense convolution's output tiles; where it does not pay,
 /// `whyNot` says so, for `brrrc --report`.
-bool densePackPays(int64_t groups, int64_t cg, int64_t tiles, TargetAttr target,
-                   std::string &whyNot) {
-  int64_t sms = target.getMultiprocessors();
-  if (std::min(tiles, sms) * kPackedRateGain >= groups * sms)
+bool densePackPays(int64_t groups, int64_t cg, uint64_t tiles,
+                   TargetAttr target, std::string &whyNot) {
+  // Saturating: a hostile model's extents and group count overflow no
+  // product.
+  uint64_t sms =
+      static_cast<uint64_t>(std::max<int64_t>(target.getMultiprocessors(), 1));
+  if (std::min(tiles, sms) * kPackedRateGain >=
+      llvm::SaturatingMultiply(static_cast<uint64_t>(groups), sms))
     return true;
   llvm::raw_string_ostream(whyNot)
       << groups << " groups of " << cg
       << " channels stay grouped: one dense convolution would do " << groups
       << " times the multiply-adds over " << tiles << " output tiles of "
       << kPackTileRows << " x " << kPackTileChannels << ", which pays from "
-      << llvm::divideCeil(groups * sms, kPackedRateGain) << " on " << sms
-      << " multiprocessors";
+      << llvm::divideCeil(
+             llvm::SaturatingMultiply(static_cast<uint64_t>(groups), sms),
+             kPackedRateGain)
+      << " on " << sms << " multiprocessors";
   return false;
 }
 
@@ -110,9 +117,14 @@ GroupPack convGroupsPerPack(Conv2DOp conv, int64_t maxGroups,
       return {k, ""};
   if (maxGroups <= 1 || cg <= kDirectConvGroupChannels)
     return {};
-  int64_t rows = out.getDimSize(0) * out.getDimSize(2) * out.getDimSize(3);
-  int64_t tiles = llvm::divideCeil(rows, kPackTileRows) *
-                  llvm::divideCeil(out.getDimSize(1), kPackTileChannels);
+  auto extent = [&](unsigned d) {
+    return static_cast<uint64_t>(out.getDimSize(d));
+  };
+  uint64_t rows = llvm::SaturatingMultiply(
+      llvm::SaturatingMultiply(extent(0), extent(2)), extent(3));
+  uint64_t tiles =
+      llvm::SaturatingMultiply(llvm::divideCeil(rows, kPackTileRows),
+                               llvm::divideCeil(extent(1), kPackTileChannels));
   GroupPack pack;
   if (densePackPays(groups, cg, tiles, target, pack.whyNot))
     pack.groups = groups;
