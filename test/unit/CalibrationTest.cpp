@@ -445,11 +445,9 @@ TEST(CalibrationCache, RoundTrips) {
   EXPECT_EQ(error, "line 2: bad method 'mean' (max, or percentile P)");
 }
 
-/// The runtime's test model (sum = x + w + y, xw = x + w, relu = relu(sum),
-/// w[i] = 0.5 i) with its outputs named as calibration outputs of keys
-/// "sum", "xw" and "relu", as an image.
-std::string calibrationImage() {
-  brrr::artifact::Artifact a = brrr::test::makeTestArtifact();
+/// `a` with its outputs named as calibration outputs (each output's name
+/// its key), as an image.
+std::string calibrationImage(brrr::artifact::Artifact a) {
   for (uint32_t o : a.outputs)
     a.tensors[o].name =
         mlir::brrr::kCalibrationOutputPrefix.str() + a.tensors[o].name;
@@ -473,7 +471,9 @@ Sample testSample(float shift, float yValue) {
 
 TEST(CalibrationRun, MeasuresEachActivationOnTheFakeDriver) {
   brrr::test::ScopedEnv driver("BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_PATH);
-  std::string image = calibrationImage();
+  // The runtime's test model (sum = x + w + y, xw = x + w, relu =
+  // relu(sum), w[i] = 0.5 i): keys "sum", "xw" and "relu".
+  std::string image = calibrationImage(brrr::test::makeTestArtifact());
   // x + w = shift - 0.25 i: at i = 127, -31.75 + shift; y adds 2 or -1.
   std::vector<Sample> samples = {testSample(1, 2), testSample(0.5f, -1)};
   Table table;
@@ -518,17 +518,6 @@ TEST(CalibrationRun, MeasuresEachActivationOnTheFakeDriver) {
       << error;
 }
 
-/// The symbolic test model (batch in 1..4 rows of 64 f32: sum = x + 2y,
-/// xy = x + y) with its outputs named as calibration outputs.
-std::string symbolicCalibrationImage() {
-  brrr::artifact::Artifact a = brrr::test::makeSymbolicArtifact();
-  for (uint32_t o : a.outputs)
-    a.tensors[o].name =
-        mlir::brrr::kCalibrationOutputPrefix.str() + a.tensors[o].name;
-  std::vector<uint8_t> image = brrr::artifact::serialize(a);
-  return std::string(image.begin(), image.end());
-}
-
 /// A sample of `batch` rows: x = `value` everywhere, y = 0.
 Sample symbolicSample(int64_t batch, float value) {
   Sample s;
@@ -548,7 +537,9 @@ Sample symbolicSample(int64_t batch, float value) {
 
 TEST(CalibrationRun, RunsEachSampleAtItsShapeOnABuildWithRanges) {
   brrr::test::ScopedEnv driver("BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_PATH);
-  std::string image = symbolicCalibrationImage();
+  // The symbolic test model (batch in 1..4 rows of 64 f32: sum = x + 2y,
+  // xy = x + y): keys "sum" and "xy".
+  std::string image = calibrationImage(brrr::test::makeSymbolicArtifact());
   // Four rows of 8, then five samples of one row of 1: 256 magnitudes of 8
   // and 320 of 1. Each output is read at its sample's shape: the buffers
   // still hold the first sample's 8s past the first row, which must not
