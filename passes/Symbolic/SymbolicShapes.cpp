@@ -306,12 +306,8 @@ bool isAttentionView(Operation *op) {
   // epilogue.
   auto readsAttention = [](Value v) {
     while (true) {
-      if (auto c = v.getDefiningOp<CastOp>()) {
-        v = c.getInput();
-        continue;
-      }
-      if (auto q = v.getDefiningOp<QuantizeOp>()) {
-        v = q.getInput();
+      if (isa_and_nonnull<CastOp, QuantizeOp>(v.getDefiningOp())) {
+        v = v.getDefiningOp()->getOperand(0);
         continue;
       }
       auto f = v.getDefiningOp<FusionOp>();
