@@ -212,9 +212,13 @@ def build(name, tiny=False, batch=1, seed=0):
                 if isinstance(mod, torch.nn.BatchNorm2d):
                     mod.reset_running_stats()
                     mod.momentum = None  # cumulative average
-            model.train()
+            # On the GPU where there is one: on the CPU, with other models
+            # side by side (zoo.py check), the large ones took minutes.
+            dev = "cuda" if torch.cuda.is_available() else "cpu"
+            model.to(dev).train()
             for _ in range(4):
-                model(torch.randn(8, 3, side or 224, side or 224))
+                model(torch.randn(8, 3, side or 224, side or 224, device=dev))
+            model.cpu()
     model.eval()
     with torch.no_grad():
         # Zero-initialized heads (torchvision's ViT) would make every output
@@ -494,7 +498,9 @@ def cmd_run(opts):
                         builds.append((f"{vcase} {seconds:9.1f} {rss:7.2f} {e:9.2e} "
                                        f"{e64:9.2e} {torch_err:9.2e}", ctx, y, fail,
                                        profile))
-                    os.remove(path)
+                    # A failed case keeps its export, for a look at what failed.
+                    if len(builds) == 1 + len(variants) and not any(b[3] for b in builds):
+                        os.remove(path)
                     # One build: one timing, as before; several: alternating
                     # rounds, so that the card's drift falls on all alike.
                     phase(f"{name} {exporter} {dtype} time")

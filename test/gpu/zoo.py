@@ -21,6 +21,14 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       runs fp16 at batch 1 from dynamo only. Shards time their peers: run
       them one after another, not side by side (six shards side by side
       stopped every DenseNet and EfficientNet at 200 s).
+  zoo.py check BRRRC OUT [--jobs N] [--shard K/N] [--only ...] [--suite ...]
+             [--timeout SECONDS] [--deadline SECONDS]
+      Compiles and checks, without timing a peer: each model at batch 1 in
+      fp16 from dynamo, N at a time (default 8; the peers' timings are
+      what make `run` go one model at a time), each under --timeout. Rows
+      go to OUT/check.txt as they finish; once --deadline seconds have
+      passed no further model starts, and each one not started gets an
+      UNREACHED row, so that a shard cut short still says what it covered.
   zoo.py table FILE...
       One table of every row in the result files, failures listed, and the
       geometric mean of brrr / torch.compile + CUDA graphs over the rows
@@ -171,7 +179,7 @@ def cmd_one(opts):
     models.MODELS[opts.name] = entry
     run = argparse.Namespace(
         brrrc=opts.brrrc, dir=opts.dir, only=opts.name, exporters=opts.exporters,
-        dtypes=opts.dtypes, batches=opts.batches, peers="graphs", tiny=False,
+        dtypes=opts.dtypes, batches=opts.batches, peers=opts.peers, tiny=False,
         profile=False, profile_top=0, brrrc_flag=[], baseline=None, variant=[])
     models.cmd_run(run)
 
@@ -209,6 +217,59 @@ def cmd_run(opts):
                             else [f"{opts.timeout} s, in {stopped_in}"])
                     f.write(f"{suite} {name} {dtypes} {why} {tail[0][:200] if tail else ''}\n")
             print("\n".join(rows) or f"{name} {dtypes}: no rows ({code})", flush=True)
+
+
+def _check_one(args):
+    """One model of `check`, in a subprocess: (name, suite, rows, failure)."""
+    name, suite, brrrc, work, timeout, jobs = args
+    cmd = [sys.executable, os.path.abspath(__file__), "one", brrrc,
+           os.path.join(work, name), name, "--dtypes", "fp16", "--batches", "1",
+           "--exporters", "dynamo", "--peers", ""]
+    # Each model's share of the cores: torch's own default (every core, in
+    # each of N processes) had the exports and references of ten models
+    # side by side take minutes each.
+    env = dict(os.environ, OMP_NUM_THREADS=str(max(1, (os.cpu_count() or 1) // jobs)))
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              cwd=HERE, env=env)
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+        phases = [ln for ln in err.splitlines() if ln.startswith("phase: ")]
+        return name, suite, [], (f"TIMEOUT {timeout} s, in "
+                                 f"{phases[-1][len('phase: '):] if phases else 'start'}")
+    rows = [ln for ln in proc.stdout.splitlines() if ln.startswith(name + " ")]
+    if proc.returncode != 0 and not rows:
+        tail = proc.stderr.strip().splitlines()[-1:]
+        return name, suite, [], f"CRASH {tail[0][:300] if tail else proc.returncode}"
+    return name, suite, rows, None
+
+
+def cmd_check(opts):
+    import time
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    os.makedirs(opts.out, exist_ok=True)
+    results = os.path.join(opts.out, "check.txt")
+    start = time.time()
+    cases = select(opts)
+    work = os.path.join(opts.out, "work")
+
+    def one(case):
+        name, suite = case
+        if time.time() - start > opts.deadline:
+            return name, suite, [], "UNREACHED"
+        return _check_one((name, suite, opts.brrrc, work, opts.timeout, opts.jobs))
+
+    with ThreadPoolExecutor(opts.jobs) as pool:
+        futures = [pool.submit(one, (name, suite)) for name, suite, _ in cases]
+        for fut in as_completed(futures):
+            name, suite, rows, failure = fut.result()
+            with open(results, "a") as f:
+                for row in rows:
+                    f.write(f"{suite} {row}\n")
+                if failure:
+                    f.write(f"{suite} {name} fp16 {failure}\n")
+            print("\n".join(rows) or f"{name}: {failure}", flush=True)
 
 
 def parse_rows(paths):
@@ -266,6 +327,15 @@ def main():
     s.add_argument("--exporters", default="dynamo,torchscript")
     s.add_argument("--timeout", type=int, default=240)
     s.add_argument("--quick", action="store_true")
+    s = sub.add_parser("check")
+    s.add_argument("brrrc")
+    s.add_argument("out")
+    s.add_argument("--shard")
+    s.add_argument("--suite")
+    s.add_argument("--only")
+    s.add_argument("--jobs", type=int, default=8)
+    s.add_argument("--timeout", type=int, default=400)
+    s.add_argument("--deadline", type=int, default=3600)
     s = sub.add_parser("one")
     s.add_argument("brrrc")
     s.add_argument("dir")
@@ -273,11 +343,13 @@ def main():
     s.add_argument("--dtypes", default="fp16")
     s.add_argument("--batches", default="1")
     s.add_argument("--exporters", default="dynamo")
+    s.add_argument("--peers", default="graphs")
     s = sub.add_parser("table")
     s.add_argument("files", nargs="+")
     opts = p.parse_args()
     sys.path.insert(0, HERE)
-    {"list": cmd_list, "run": cmd_run, "one": cmd_one, "table": cmd_table}[opts.cmd](opts)
+    {"list": cmd_list, "run": cmd_run, "check": cmd_check, "one": cmd_one,
+     "table": cmd_table}[opts.cmd](opts)
 
 
 if __name__ == "__main__":
