@@ -356,11 +356,10 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
       continue;
     op.emitError("no GPU kernel family handles '")
         << op.getName()
-        << "' yet (kernels exist for pointwise ops, softmax and "
-           "log-softmax over the last axis, layer norm, reductions, "
-           "transpose, slice, expand, gather, concat, "
-           "pad, f16/bf16/f32 matmul and 2-D convolution, and 2-D max and "
-           "average pooling)";
+        << "' yet (kernels exist for pointwise ops, softmax, "
+           "log-softmax, layer norm, reductions, transpose, slice, expand, "
+           "gather, scatter, concat, pad, resize, f16/bf16/f32 and 8-bit "
+           "matmul and 2-D convolution, and 2-D max and average pooling)";
     ok = false;
   }
   return success(ok);

@@ -659,6 +659,8 @@ LogicalResult importResize(NodeImporter &n) {
   // Opset 10: (X, scales); 11+: (X, roi, scales, sizes).
   unsigned scalesIdx = n.sinceVersion < 11 ? 1 : 2, sizesIdx = 3;
   SmallVector<int64_t> outShape;
+  // Where the model gives scales, the coordinate mapping divides by them.
+  DenseF64ArrayAttr scaleAttr;
   if (n.sinceVersion >= 11 && n.hasInput(sizesIdx) &&
       n.inputType(sizesIdx).getNumElements() > 0) {
     auto sizes = n.constInts(sizesIdx, "sizes");
@@ -673,14 +675,18 @@ LogicalResult importResize(NodeImporter &n) {
       return n.emitError() << "scales has " << scales->size()
                            << " entries for rank " << rank;
     for (int64_t d = 0; d < rank; ++d) {
-      // Checked before converting: a double beyond int64 (or NaN) has no
-      // integer value, and the conversion would be undefined.
+      if (!((*scales)[d] > 0 && std::isfinite((*scales)[d])))
+        return n.emitError() << "scale " << (*scales)[d] << " of dim " << d
+                             << " is not positive and finite";
+      // Checked before converting: a double beyond int64 has no integer
+      // value, and the conversion would be undefined.
       double size = std::floor(in.getDimSize(d) * (*scales)[d]);
       if (!(size >= 0 && size < 0x1p62))
         return n.emitError() << "scale " << (*scales)[d] << " of dim " << d
                              << " gives an output size of " << size;
       outShape.push_back(static_cast<int64_t>(size));
     }
+    scaleAttr = n.b.getDenseF64ArrayAttr(*scales);
   }
   if (static_cast<int64_t>(outShape.size()) != rank)
     return n.emitError() << "output sizes have the wrong rank";
@@ -706,7 +712,7 @@ LogicalResult importResize(NodeImporter &n) {
     return n.emitError() << "nearest_mode '" << nearest << "' is not supported";
   auto y = n.createTyped<ResizeOp>(
       RankedTensorType::get(outShape, in.getElementType()), mode, *x,
-      *coordMode, *nearestMode);
+      *coordMode, *nearestMode, scaleAttr);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);

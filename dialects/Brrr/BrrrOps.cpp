@@ -244,6 +244,14 @@ LogicalResult ResizeOp::verify() {
   for (int64_t i = 0; i < in.getRank(); ++i)
     if (in.getDimSize(i) == 0 && out.getDimSize(i) != 0)
       return emitOpError("cannot resize empty dimension ") << i;
+  if (std::optional<ArrayRef<double>> scales = getScales()) {
+    if (static_cast<int64_t>(scales->size()) != in.getRank())
+      return emitOpError("has ")
+             << scales->size() << " scales for rank " << in.getRank();
+    for (double s : *scales)
+      if (!(s > 0 && std::isfinite(s)))
+        return emitOpError("scale ") << s << " is not positive and finite";
+  }
   return success();
 }
 

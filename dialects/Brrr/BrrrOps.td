@@ -802,7 +802,10 @@ def Brrr_ResizeOp : Brrr_Op<"resize", [Pure]> {
     ONNX Resize with sizes resolved at import: every output coordinate maps
     to an input coordinate by `coordinate_mode`, then takes the nearest
     input element (rounded by `nearest_mode`) or interpolates linearly
-    (per dimension, over every resized dimension).
+    (per dimension, over every resized dimension). The mapping divides by
+    each dimension's scale: `scales` where the model gave them (an output
+    size is their product with the input's, rounded down, so that the two
+    can differ), otherwise output size / input size.
 
     Example:
 
@@ -813,7 +816,8 @@ def Brrr_ResizeOp : Brrr_Op<"resize", [Pure]> {
   }];
   let arguments = (ins Brrr_ResizeModeAttr:$mode, Brrr_FloatTensor:$input,
                        Brrr_CoordinateModeAttr:$coordinate_mode,
-                       Brrr_NearestModeAttr:$nearest_mode);
+                       Brrr_NearestModeAttr:$nearest_mode,
+                       OptionalAttr<DenseF64ArrayAttr>:$scales);
   let results = (outs Brrr_FloatTensor:$result);
   let assemblyFormat = [{
     $mode $input $coordinate_mode $nearest_mode attr-dict `:` type($input) `->` type($result)

@@ -1,10 +1,10 @@
 //===- FuseMovement.cpp - data movement -> brrr.fusion movement --------===//
 //
 // Third fusion pass (flag brrr-fuse-movement): every transpose, slice,
-// expand, gather (plain, elements, nd), concat, pad and scatter (elements,
-// nd) left outside a fusion becomes one `brrr.fusion movement` kernel that
-// copies each element from where the op's index map says. (Reshapes are
-// views and need no kernel.)
+// expand, gather (plain, elements, nd), concat, pad, scatter (elements,
+// nd) and resize left outside a fusion becomes one `brrr.fusion movement`
+// kernel that copies each element from where the op's index map says. (Reshapes
+// are views and need no kernel.)
 //
 // A tree of index maps (transposes, slices, expands, pads and the reshapes
 // between them) and concatenations, each op read only inside the tree,
@@ -45,7 +45,8 @@ constexpr int64_t kMaxPaths = 16;
 /// Whether `op` moves elements (a scatter may also combine them).
 bool isMovementOp(Operation *op) {
   return isa<TransposeOp, SliceOp, ExpandOp, GatherOp, GatherElementsOp,
-             GatherNDOp, ConcatOp, PadOp, ScatterElementsOp, ScatterNDOp>(op);
+             GatherNDOp, ConcatOp, PadOp, ScatterElementsOp, ScatterNDOp,
+             ResizeOp>(op);
 }
 
 /// The paths from `op` back to the tree's inputs (`members` are the

@@ -10,7 +10,8 @@
 // applied before the store. The row op's other operands (layer norm scale
 // and bias) stay kernel inputs. The reductions a row kernel cannot compute
 // (over leading or interleaved axes, of integers) become general
-// `brrr.fusion reduce` kernels.
+// `brrr.fusion reduce` kernels. A softmax over another axis than the last
+// is transposed to normalize the last one, and back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,11 +156,46 @@ FusionOp epilogueOf(FusionOp row) {
   return nullptr;
 }
 
+/// Each softmax and log-softmax over another axis than the last (of fixed
+/// extents): the axis moved last by a transpose, normalized there by a row
+/// kernel, and moved back (the transposes are data movement kernels).
+void moveSoftmaxAxisLast(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (!isa<SoftmaxOp, LogSoftmaxOp>(op) || op->getParentOfType<FusionOp>())
+      return;
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!isRowOp(op) && !isSymbolic(type))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    int64_t rank = cast<RankedTensorType>(op->getResult(0).getType()).getRank();
+    int64_t axis = *normalizedAxisOf(op);
+    SmallVector<int64_t> perm, back(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    for (int64_t d = 0; d < rank; ++d)
+      back[perm[d]] = d;
+    Value moved = TransposeOp::create(b, loc, op->getOperand(0), perm);
+    uint64_t last = static_cast<uint64_t>(rank - 1);
+    Value normalized = isa<SoftmaxOp>(op)
+                           ? Value(SoftmaxOp::create(b, loc, moved, last))
+                           : Value(LogSoftmaxOp::create(b, loc, moved, last));
+    op->replaceAllUsesWith(TransposeOp::create(b, loc, normalized, back));
+    op->erase();
+  }
+}
+
 struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
     if (failed(
             mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
+    moveSoftmaxAxisLast(getOperation());
     wrapEachInFusion(getOperation(), KernelFamily::row, isRowOp);
     // Every other reduction (leading or interleaved axes, integers) is a
     // general reduction kernel.

@@ -205,3 +205,62 @@ func.func @main(%arg0: tensor<2x14x16xf16>) -> tensor<2x7x2x16xf16> {
   }
   return %0 : tensor<2x7x2x16xf16>
 }
+
+// -----
+
+// A linear resize (half_pixel, from sizes: scales 13/7 and 20/9): a thread
+// per output element maps its H and W coordinates into the input in f64,
+// clamps them into [0, extent - 1], and sums the cell's four corners
+// weighted by (1 - w) and w along each dimension, in f32, stored as f16.
+// The batch and channel dimensions pass through.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0(%[[IN:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>) kernel
+// CHECK: %[[C:.+]] = arith.constant 1.8571428571428572 : f64
+// CHECK: arith.divf %{{.+}}, %[[C]] : f64
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: math.floor
+// CHECK: arith.truncf %{{.+}} : f64 to f32
+// CHECK: arith.fptosi
+// CHECK: %[[D:.+]] = arith.constant 2.2222222222222223 : f64
+// CHECK: arith.divf %{{.+}}, %[[D]] : f64
+// CHECK: math.floor
+// CHECK-COUNT-4: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
+// CHECK-NOT: llvm.load
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// CHECK: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<1>
+func.func @main(%arg0: tensor<2x5x7x9xf16>) -> tensor<2x5x13x20xf16> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [11, 1, 1]>} : (tensor<2x5x7x9xf16>) -> tensor<2x5x13x20xf16> {
+  ^bb0(%arg1: tensor<2x5x7x9xf16>):
+    %1 = brrr.resize linear %arg1 half_pixel round_prefer_floor : tensor<2x5x7x9xf16> -> tensor<2x5x13x20xf16>
+    brrr.yield %1 : tensor<2x5x13x20xf16>
+  }
+  return %0 : tensor<2x5x13x20xf16>
+}
+
+// -----
+
+// A nearest resize by the model's scales (asymmetric, rounding halves
+// down): the source coordinate (f64) divides by the scale given (1.5), not by
+// output / input (7 / 5 = 1.4), rounds as ceil(x - 0.5), clamps, and reads
+// the one element.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.func @fusion_0
+// CHECK: %[[S:.+]] = arith.constant 1.500000e+00 : f64
+// CHECK: arith.divf %{{.+}}, %[[S]] : f64
+// CHECK: arith.subf
+// CHECK: math.ceil
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: arith.fptosi
+// CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: llvm.load
+// CHECK: llvm.store
+func.func @main(%arg0: tensor<3x5xf32>) -> tensor<3x7xf32> {
+  %0 = brrr.fusion movement(%arg0) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1, 1, 1]>} : (tensor<3x5xf32>) -> tensor<3x7xf32> {
+  ^bb0(%arg1: tensor<3x5xf32>):
+    %1 = brrr.resize nearest %arg1 asymmetric round_prefer_floor {scales = array<f64: 1.0, 1.5>} : tensor<3x5xf32> -> tensor<3x7xf32>
+    brrr.yield %1 : tensor<3x7xf32>
+  }
+  return %0 : tensor<3x7xf32>
+}

@@ -20,6 +20,24 @@ func.func @MovementOpsBecomeKernels(%x: tensor<2x3xf32>, %i: tensor<4xi64>) -> t
 
 // -----
 
+// A resize is a kernel of its own, never a member of a tree: an element of
+// a linear resize is no one load.
+// CHECK-LABEL: func.func @ResizeIsAKernelOfItsOwn
+// CHECK: %[[T:.+]] = brrr.fusion movement(%{{.+}}) : (tensor<1x2x3x4xf16>) -> tensor<1x3x4x2xf16>
+// CHECK: brrr.transpose
+// CHECK: %[[R:.+]] = brrr.fusion movement(%[[T]]) : (tensor<1x3x4x2xf16>) -> tensor<1x6x8x2xf16>
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<1x3x4x2xf16>):
+// CHECK-NEXT:   %[[Y:.+]] = brrr.resize linear %[[A]] half_pixel round_prefer_floor
+// CHECK-NEXT:   brrr.yield %[[Y]]
+// CHECK: return %[[R]]
+func.func @ResizeIsAKernelOfItsOwn(%x: tensor<1x2x3x4xf16>) -> tensor<1x6x8x2xf16> {
+  %0 = brrr.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<1x2x3x4xf16> -> tensor<1x3x4x2xf16>
+  %1 = brrr.resize linear %0 half_pixel round_prefer_floor : tensor<1x3x4x2xf16> -> tensor<1x6x8x2xf16>
+  return %1 : tensor<1x6x8x2xf16>
+}
+
+// -----
+
 // Ops already in a kernel are left alone.
 // CHECK-LABEL: func.func @LeaveFusedOpsAlone
 // CHECK: brrr.fusion pointwise

@@ -28,14 +28,32 @@ func.func @LayerNormKeepsParametersAsInputs(%x: tensor<2x4x16xf32>, %b: tensor<4
 
 // -----
 
-// A softmax over a leading axis is not a row of contiguous memory: no row
-// kernel (code generation then reports it).
-// CHECK-LABEL: func.func @DoNotFuseSoftmaxOverLeadingAxis
-// CHECK-NOT: brrr.fusion
-// CHECK: brrr.softmax
-func.func @DoNotFuseSoftmaxOverLeadingAxis(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
+// A softmax over a leading axis is not a row of contiguous memory: the
+// axis is moved last, normalized by a row kernel, and moved back.
+// CHECK-LABEL: func.func @SoftmaxOverLeadingAxisIsTransposed
+// CHECK-SAME: (%[[X:.+]]: tensor<8x128xf32>)
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[X]] {perm = array<i64: 1, 0>} : tensor<8x128xf32> -> tensor<128x8xf32>
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row(%[[T]])
+// CHECK:   brrr.softmax %{{.+}} {axis = 1 : i64} : tensor<128x8xf32>
+// CHECK: %[[B:.+]] = brrr.transpose %[[F]] {perm = array<i64: 1, 0>} : tensor<128x8xf32> -> tensor<8x128xf32>
+// CHECK-NEXT: return %[[B]]
+func.func @SoftmaxOverLeadingAxisIsTransposed(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   %0 = brrr.softmax %x {axis = 0 : i64} : tensor<8x128xf32>
   return %0 : tensor<8x128xf32>
+}
+
+// -----
+
+// A log-softmax over a middle axis (a CoaT's softmax over tokens): the
+// axis moves last and back; the other axes keep their order.
+// CHECK-LABEL: func.func @LogSoftmaxOverMiddleAxisIsTransposed
+// CHECK: brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 3, 1>} : tensor<2x5x3x4xf16> -> tensor<2x3x4x5xf16>
+// CHECK: brrr.fusion row
+// CHECK:   brrr.log_softmax %{{.+}} {axis = 3 : i64} : tensor<2x3x4x5xf16>
+// CHECK: brrr.transpose %{{.+}} {perm = array<i64: 0, 3, 1, 2>} : tensor<2x3x4x5xf16> -> tensor<2x5x3x4xf16>
+func.func @LogSoftmaxOverMiddleAxisIsTransposed(%x: tensor<2x5x3x4xf16>) -> tensor<2x5x3x4xf16> {
+  %0 = brrr.log_softmax %x {axis = 1 : i64} : tensor<2x5x3x4xf16>
+  return %0 : tensor<2x5x3x4xf16>
 }
 
 // -----
@@ -52,3 +70,4 @@ func.func @TrailingReductionIsARowKernel(%x: tensor<2x8x7x7xf32>) -> (tensor<2x8
   %1 = brrr.reduce sum %x {axes = array<i64: 0>, keepdims = false} : tensor<2x8x7x7xf32> -> tensor<8x7x7xf32>
   return %0, %1 : tensor<2x8x1x1xf32>, tensor<8x7x7xf32>
 }
+
