@@ -27,7 +27,8 @@ def BrrrDecomposeBatchNorm : Pass<"brrr-decompose-batch-norm", "func::FuncOp"> {
 }
 
 def BrrrSplitReductions : Pass<"brrr-split-reductions", "func::FuncOp"> {
-  let summary = "Reduce a huge run of elements to a few outputs in two steps";
+  let summary = "Reduce a huge run of elements to a few outputs in two steps, "
+                "and rows too long for a row kernel as reductions";
   let description = [{
     A `brrr.reduce` over a trailing run of axes whose few outputs (at most
     `max-outputs`) each combine at least `min-count` elements would run on
@@ -41,6 +42,15 @@ def BrrrSplitReductions : Pass<"brrr-split-reductions", "func::FuncOp"> {
     `prod` split as themselves, `mean` as a mean of equal groups' means;
     16-bit sums, means and products are computed in f32 between two casts,
     so that the partial results are not rounded to 16 bits.
+
+    Before that, a `brrr.softmax`, `brrr.log_softmax` or `brrr.layer_norm`
+    of fixed shape whose rows are too long for the register-resident row
+    kernel (more than 16 vectors for each of 256 threads) is written as
+    its statistics and the arithmetic between them, in f32 for 16-bit
+    data: `max`, `exp(x - max)`, `sum` and a division (a subtraction of
+    the sum's log); the mean, the mean of the centred values' squares (of
+    the values' squares for RMS), plus epsilon, its `rsqrt`, then scale and
+    bias. Its reductions split as any other.
   }];
   let options = [
     Option<"maxOutputs", "max-outputs", "int64_t", "16",

@@ -600,6 +600,62 @@ LogicalResult importLayerNorm(NodeImporter &n) {
   return success();
 }
 
+/// InstanceNormalization: each (batch, channel) plane normalized over its
+/// spatial dimensions (`epsilon` added to the variance), then scaled and
+/// shifted per channel. A layer norm over dimensions [2, rank) with a unit
+/// scale, which a row kernel computes in f32, then the channel's scale and
+/// bias, which it applies as its epilogue. GroupNorm exports as this op
+/// over its groups.
+LogicalResult importInstanceNorm(NodeImporter &n) {
+  auto x = n.requiredInput(0), scale = n.requiredInput(1),
+       bias = n.requiredInput(2);
+  if (failed(x) || failed(scale) || failed(bias))
+    return failure();
+  auto xt = n.inputType(0);
+  int64_t rank = xt.getRank();
+  if (rank < 3)
+    return n.emitError() << "expects an input of rank >= 3, not " << rank;
+  ArrayRef<int64_t> spatial = xt.getShape().drop_front(2);
+  SmallVector<AffineExpr> extents = extentsOf(xt);
+  if (llvm::any_of(ArrayRef(extents).drop_front(1),
+                   [](AffineExpr e) { return !isa<AffineConstantExpr>(e); }))
+    return n.emitError() << "symbolic channel or spatial extents are not "
+                            "supported";
+  Type et = xt.getElementType();
+  auto unit = n.expandTo(n.scalar(et, 1.0), spatial);
+  if (failed(unit))
+    return failure();
+  auto y = n.create<LayerNormOp>(*x, *unit, Value(), uint64_t{2},
+                                 APFloat(n.attrFloat("epsilon", 1e-5)));
+  if (failed(y))
+    return failure();
+  // [C] -> [C, 1, ..., 1]: broadcast along the channel.
+  SmallVector<int64_t> perChannel(rank - 1, 1);
+  perChannel[0] = xt.getDimSize(1);
+  auto channel = [&](Value v) -> FailureOr<Value> {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getRank() != 1 || t.getDimSize(0) != xt.getDimSize(1))
+      return n.emitError() << "scale and bias must have one element per "
+                              "channel ("
+                           << xt.getDimSize(1) << "), not " << t;
+    auto c = n.castTo(v, et);
+    if (failed(c))
+      return failure();
+    return n.reshape(*c, perChannel);
+  };
+  auto s = channel(*scale), b = channel(*bias);
+  if (failed(s) || failed(b))
+    return failure();
+  auto scaled = n.create<MulOp>(*y, *s);
+  if (failed(scaled))
+    return failure();
+  auto shifted = n.create<AddOp>(*scaled, *b);
+  if (failed(shifted))
+    return failure();
+  n.setOutput(0, *shifted);
+  return success();
+}
+
 /// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-D at
 /// `axis` (default 1) and normalized over the whole trailing block.
 template <typename OpTy> LogicalResult importSoftmax(NodeImporter &n) {
@@ -647,6 +703,7 @@ void registerNNImporters(OpTable &t) {
   t["Conv"] = {{1, 11}, importConv};
   t["ConvTranspose"] = {{1, 11}, importConvTranspose};
   t["Gemm"] = {{7, 9, 11, 13}, importGemm};
+  t["InstanceNormalization"] = {{6}, importInstanceNorm};
   t["GlobalAveragePool"] = {{1}, importGlobalPool<ReduceKind::mean>};
   t["GlobalMaxPool"] = {{1}, importGlobalPool<ReduceKind::max>};
   t["LayerNormalization"] = {{17}, importLayerNorm};

@@ -40,6 +40,9 @@ struct RowGeometry {
 /// or a diagnostic on the fusion.
 FailureOr<RowGeometry> rowGeometryOf(FusionOp fusion, int64_t threads = 0,
                                      int64_t lanes = 0);
+/// Whether rows of `cols` elements of type `et` fit the register-resident
+/// row kernel (at most 16 vectors a thread, at most 256 threads a row).
+bool fitsRowKernel(int64_t cols, Type et);
 /// The first of the trailing dimensions a softmax, log-softmax or layer
 /// norm normalizes over; nullopt for any other op.
 std::optional<int64_t> normalizedAxisOf(Operation *op);

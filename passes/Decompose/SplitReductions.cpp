@@ -9,9 +9,18 @@
 // outputs to fill the GPU), then of the parts, through reshapes that move
 // no data.
 //
+// A softmax, log-softmax or layer norm whose rows are too long for the
+// register-resident row kernel (fitsRowKernel: a vocabulary's 50257
+// logits, PoolFormer's GroupNorm over a whole 64 x 56 x 56 activation) is
+// first written as its statistics, reductions that a reduction kernel
+// walks at any length, and the pointwise arithmetic between them, in f32
+// for 16-bit data: max, exp(x - max), sum; mean, mean of squared
+// deviations (or of squares, for RMS), their reciprocal square root.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis.h"
+#include "passes/Config/Rows.h"
 #include "passes/Passes.h"
 
 namespace mlir::brrr {
@@ -39,6 +48,71 @@ int64_t partsOf(int64_t count) {
   return parts;
 }
 
+/// Writes the softmax, log-softmax or layer norm `op` (of static shape) as
+/// reductions over its normalized axes and pointwise ops.
+void decomposeRows(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value x = op->getOperand(0);
+  auto in = cast<RankedTensorType>(x.getType());
+  Type et = in.getElementType();
+  Type work = et.isF16() || et.isBF16() ? b.getF32Type() : et;
+  int64_t rank = in.getRank(), axis = *normalizedAxisOf(op);
+  bool isLayerNorm = isa<LayerNormOp>(op);
+  SmallVector<int64_t> axes = isLayerNorm
+                                  ? llvm::to_vector(llvm::seq(axis, rank))
+                                  : SmallVector<int64_t>{axis};
+  auto full = RankedTensorType::get(in.getShape(), work);
+  SmallVector<int64_t> kept(in.getShape());
+  for (int64_t a : axes)
+    kept[a] = 1;
+  auto stat = RankedTensorType::get(kept, work);
+  auto reduce = [&](ReduceKind kind, Value v) -> Value {
+    return ReduceOp::create(b, loc, stat,
+                            ReduceKindAttr::get(b.getContext(), kind), v,
+                            b.getDenseI64ArrayAttr(axes), b.getBoolAttr(true));
+  };
+  auto widen = [&](Value v) -> Value {
+    auto t = cast<RankedTensorType>(v.getType());
+    return t.getElementType() == work
+               ? v
+               : Value(CastOp::create(b, loc, t.clone(work), v));
+  };
+  Value xf = widen(x), y;
+  if (isLayerNorm) {
+    auto ln = cast<LayerNormOp>(op);
+    auto scalar = RankedTensorType::get({}, work);
+    Value eps = ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            scalar, b.getFloatAttr(work, ln.getEpsilon().convertToDouble())));
+    Value centred = xf;
+    if (!ln.getRms())
+      centred = SubOp::create(b, loc, full, xf, reduce(ReduceKind::mean, xf));
+    Value var =
+        reduce(ReduceKind::mean, MulOp::create(b, loc, full, centred, centred));
+    Value inv =
+        RsqrtOp::create(b, loc, stat, AddOp::create(b, loc, stat, var, eps));
+    y = MulOp::create(b, loc, full, centred, inv);
+    y = MulOp::create(b, loc, full, y, widen(ln.getScale()));
+    if (Value bias = ln.getBias())
+      y = AddOp::create(b, loc, full, y, widen(bias));
+  } else {
+    Value shifted =
+        SubOp::create(b, loc, full, xf, reduce(ReduceKind::max, xf));
+    Value e = ExpOp::create(b, loc, full, shifted);
+    Value sum = reduce(ReduceKind::sum, e);
+    y = isa<SoftmaxOp>(op)
+            ? Value(DivOp::create(b, loc, full, e, sum))
+            : Value(SubOp::create(b, loc, full, shifted,
+                                  LogOp::create(b, loc, stat, sum)));
+  }
+  if (work != et)
+    y = CastOp::create(b, loc, in, y);
+  op->getResult(0).replaceAllUsesWith(y);
+  op->erase();
+}
+
 struct SplitReductionsPass
     : public mlir::brrr::impl::BrrrSplitReductionsBase<SplitReductionsPass> {
   using Base::Base;
@@ -47,6 +121,22 @@ struct SplitReductionsPass
     if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
                                                   PendingAttention::ops)))
       return signalPassFailure();
+    SmallVector<Operation *> longRows;
+    getOperation().walk([&](Operation *op) {
+      if (!isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp>(op))
+        return;
+      auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+      if (!in.hasStaticShape() || isSymbolic(in))
+        return;
+      int64_t cols = 1, axis = *normalizedAxisOf(op);
+      for (int64_t d = axis;
+           d < (isa<LayerNormOp>(op) ? in.getRank() : axis + 1); ++d)
+        cols *= in.getDimSize(d);
+      if (cols > 0 && !fitsRowKernel(cols, in.getElementType()))
+        longRows.push_back(op);
+    });
+    for (Operation *op : longRows)
+      decomposeRows(op);
     SmallVector<ReduceOp> reductions;
     getOperation().walk([&](ReduceOp r) { reductions.push_back(r); });
     for (ReduceOp r : reductions)

@@ -32,6 +32,9 @@ namespace {
 
 /// Register budget: at most this many vectors of the row per thread.
 constexpr int64_t kMaxVectorsPerThread = 16;
+/// At most this many threads a row where brrr-select-kernel-config
+/// chooses (rowGeometryOf).
+constexpr int64_t kMaxRowThreads = 256;
 /// Rows of at most this many vectors are packed several to a block ...
 constexpr int64_t kMaxPackedLanes = 16;
 /// ... of this many threads.
@@ -56,7 +59,8 @@ bool isRowOp(Operation *op) {
     int64_t cols = 1;
     for (int64_t a : axes)
       cols *= type.getDimSize(a);
-    return cols > 0;
+    // Longer rows are a general reduction's, which walks them.
+    return cols > 0 && fitsRowKernel(cols, type.getElementType());
   }
   return isa<LayerNormOp>(op);
 }
@@ -227,6 +231,11 @@ struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
 
 } // namespace
 
+bool mlir::brrr::fitsRowKernel(int64_t cols, Type et) {
+  int64_t vectors = llvm::divideCeil(cols, vectorWidth(elementBytes(et), cols));
+  return llvm::divideCeil(vectors, kMaxRowThreads) <= kMaxVectorsPerThread;
+}
+
 std::optional<int64_t> mlir::brrr::normalizedAxisOf(Operation *op) {
   if (auto s = dyn_cast<SoftmaxOp>(op))
     return s.getAxis();
@@ -311,7 +320,7 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
       lanes = llvm::PowerOf2Ceil(vectors);
     } else {
       threads = 32;
-      while (threads < 256 && threads * 4 < vectors)
+      while (threads < kMaxRowThreads && threads * 4 < vectors)
         threads *= 2;
     }
   }

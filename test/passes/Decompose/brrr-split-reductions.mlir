@@ -54,3 +54,50 @@ func.func @others(%a: tensor<4x65536xf32>, %b: tensor<64x65536xf32>, %c: tensor<
   %4 = brrr.reduce max %e {axes = array<i64: 0>, keepdims = false} : tensor<65536x2xf32> -> tensor<2xf32>
   return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<64xf32>, tensor<f32>, tensor<f32>, tensor<2xf32>
 }
+
+// -----
+
+// A softmax over a vocabulary (50257 f16, odd: one element a vector, 197
+// a thread at 256 threads) is too long for the register-resident row
+// kernel: it is written as max, exp(x - max), sum and a division, in f32,
+// over its axis. A softmax over 1024 stays.
+// CHECK-LABEL: func.func @VocabularySoftmaxIsDecomposed
+// CHECK-SAME: (%[[X:.+]]: tensor<8x50257xf16>, %[[S:.+]]: tensor<8x1024xf16>)
+// CHECK: %[[W:.+]] = brrr.cast %[[X]] : tensor<8x50257xf16> -> tensor<8x50257xf32>
+// CHECK: %[[M:.+]] = brrr.reduce max %[[W]] {axes = array<i64: 1>, keepdims = true} : tensor<8x50257xf32> -> tensor<8x1xf32>
+// CHECK: %[[D:.+]] = brrr.sub %[[W]], %[[M]]
+// CHECK: %[[E:.+]] = brrr.exp %[[D]]
+// CHECK: %[[Z:.+]] = brrr.reduce sum %[[E]] {axes = array<i64: 1>, keepdims = true}
+// CHECK: %[[Q:.+]] = brrr.div %[[E]], %[[Z]]
+// CHECK: %[[Y:.+]] = brrr.cast %[[Q]] : tensor<8x50257xf32> -> tensor<8x50257xf16>
+// CHECK: brrr.softmax %[[S]] {axis = 1 : i64} : tensor<8x1024xf16>
+// CHECK-NOT: brrr.softmax
+func.func @VocabularySoftmaxIsDecomposed(%x: tensor<8x50257xf16>, %s: tensor<8x1024xf16>) -> (tensor<8x50257xf16>, tensor<8x1024xf16>) {
+  %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x50257xf16>
+  %1 = brrr.softmax %s {axis = 1 : i64} : tensor<8x1024xf16>
+  return %0, %1 : tensor<8x50257xf16>, tensor<8x1024xf16>
+}
+
+// -----
+
+// A layer norm over 200704 elements a row (PoolFormer's one-group
+// GroupNorm over 64 x 56 x 56): mean, centred values, the mean of their
+// squares plus epsilon, its reciprocal square root, scale and bias, in f32.
+// The two row means of 200704 each then split as any huge reduction does.
+// CHECK-LABEL: func.func @LongLayerNormIsDecomposed
+// CHECK: %[[W:.+]] = brrr.cast %{{.+}} : tensor<2x1x200704xf16> -> tensor<2x1x200704xf32>
+// CHECK: brrr.reduce mean %{{.+}} {axes = array<i64: 3>, keepdims = false} : tensor<2x1x64x3136xf32> -> tensor<2x1x64xf32>
+// CHECK: brrr.reduce mean %{{.+}} {axes = array<i64: 2>, keepdims = false} : tensor<2x1x64xf32> -> tensor<2x1xf32>
+// CHECK: %[[C:.+]] = brrr.sub %[[W]], %{{.+}} : tensor<2x1x200704xf32>, tensor<2x1x1xf32> -> tensor<2x1x200704xf32>
+// CHECK: brrr.mul %[[C]], %[[C]]
+// CHECK: brrr.add %{{.+}}, %{{.+}} : tensor<2x1x1xf32>, tensor<f32> -> tensor<2x1x1xf32>
+// CHECK: brrr.rsqrt
+// CHECK: brrr.mul %[[C]]
+// CHECK: brrr.mul
+// CHECK: brrr.add
+// CHECK: brrr.cast %{{.+}} : tensor<2x1x200704xf32> -> tensor<2x1x200704xf16>
+// CHECK-NOT: brrr.layer_norm
+func.func @LongLayerNormIsDecomposed(%x: tensor<2x1x200704xf16>, %g: tensor<200704xf16>, %b: tensor<200704xf16>) -> tensor<2x1x200704xf16> {
+  %0 = brrr.layer_norm %x, %g, %b {axis = 2 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x1x200704xf16>, tensor<200704xf16>, tensor<200704xf16>) -> tensor<2x1x200704xf16>
+  return %0 : tensor<2x1x200704xf16>
+}

@@ -71,3 +71,18 @@ func.func @TrailingReductionIsARowKernel(%x: tensor<2x8x7x7xf32>) -> (tensor<2x8
   return %0, %1 : tensor<2x8x1x1xf32>, tensor<8x7x7xf32>
 }
 
+// -----
+
+// A mean over rows too long for the register-resident row kernel (40000
+// f32: 10000 vectors, 40 a thread at 256 threads) is a general reduction
+// kernel, which walks its rows; one over 4096 is a row kernel.
+// CHECK-LABEL: func.func @LongRowsAreGeneralReductions
+// CHECK: brrr.fusion reduce
+// CHECK: brrr.reduce mean %{{.+}} : tensor<64x40000xf32> -> tensor<64xf32>
+// CHECK: brrr.fusion row
+// CHECK: brrr.reduce mean %{{.+}} : tensor<64x4096xf32> -> tensor<64xf32>
+func.func @LongRowsAreGeneralReductions(%x: tensor<64x40000xf32>, %y: tensor<64x4096xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %0 = brrr.reduce mean %x {axes = array<i64: 1>, keepdims = false} : tensor<64x40000xf32> -> tensor<64xf32>
+  %1 = brrr.reduce mean %y {axes = array<i64: 1>, keepdims = false} : tensor<64x4096xf32> -> tensor<64xf32>
+  return %0, %1 : tensor<64xf32>, tensor<64xf32>
+}
