@@ -678,6 +678,49 @@ KERNEL_CASES = [
     ("avgpool_include_pad_f16", [n("AveragePool", ["x"], ["y"], kernel_shape=[2, 2],
                                    strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=1)],
      [("x", H, [1, 3, 7, 7])], [("y", H, [1, 3, 4, 4])]),
+    # Resize, one thread an output element: linear half_pixel (torch's
+    # bilinear) up by 13/7 and 20/9, linear align_corners down along W,
+    # nearest by integer scales, nearest-exact (half_pixel, halves up), and
+    # non-integer scales rounding halves down, where the coordinates divide
+    # by the scales given (1.5, 0.7), not by output / input.
+    ("resize_linear_half_pixel_f16", [n("Resize", ["x", "", "", "rs_sizes1"], ["y"],
+                                        mode="linear")],
+     [("x", H, [2, 5, 7, 9])], [("y", H, [2, 5, 13, 20])]),
+    ("resize_linear_align_corners_f32", [n("Resize", ["x", "", "", "rs_sizes2"], ["y"],
+                                           mode="linear",
+                                           coordinate_transformation_mode="align_corners")],
+     [("x", F, [1, 3, 6, 11])], [("y", F, [1, 3, 17, 4])]),
+    ("resize_nearest_scales_f32", [n("Resize", ["x", "", "rs_scales1"], ["y"],
+                                     coordinate_transformation_mode="asymmetric",
+                                     nearest_mode="floor")],
+     [("x", F, [2, 3, 5, 7])], [("y", F, [2, 3, 10, 21])]),
+    ("resize_nearest_exact_f16", [n("Resize", ["x", "", "", "rs_sizes3"], ["y"],
+                                    nearest_mode="round_prefer_ceil")],
+     [("x", H, [1, 2, 5, 7])], [("y", H, [1, 2, 8, 3])]),
+    ("resize_nearest_prefer_floor_f32", [n("Resize", ["x", "", "rs_scales2"], ["y"])],
+     [("x", F, [1, 1, 5, 6])], [("y", F, [1, 1, 7, 4])]),
+    # InstanceNormalization: a layer norm over H x W with a unit scale, the
+    # per-channel scale and bias as its epilogue (rows of 63, ragged).
+    ("instance_norm_f16", [n("InstanceNormalization", ["x", "s", "b"], ["y"],
+                             epsilon=1e-3)],
+     [("x", H, [2, 5, 7, 9]), ("s", H, [5]), ("b", H, [5])], [("y", H, [2, 5, 7, 9])]),
+    # Softmax over a middle axis (a CoaT's over tokens): transposed, a row
+    # kernel over the last axis, transposed back.
+    ("transposed_softmax_axis1_f16", [n("Softmax", ["x"], ["y"], axis=1)],
+     [("x", H, [2, 37, 3, 40])], [("y", H, [2, 37, 3, 40])]),
+    # Rows longer than the register-resident row kernel holds: a softmax
+    # over a vocabulary (50257, odd: scalar loads), a log-softmax over
+    # 70001 f32, PoolFormer's GroupNorm (one group: InstanceNormalization
+    # over 200704), written as reductions and pointwise arithmetic; a mean
+    # over rows of 40000 f32, a general reduction.
+    ("vocab_softmax_f16", [n("Softmax", ["x"], ["y"], axis=-1)],
+     [("x", H, [8, 50257])], [("y", H, [8, 50257])]),
+    ("long_rows_logsoftmax_f32", [n("LogSoftmax", ["x"], ["y"], axis=-1)],
+     [("x", F, [3, 70001])], [("y", F, [3, 70001])]),
+    ("long_rows_groupnorm_f16", [n("InstanceNormalization", ["x", "s", "b"], ["y"])],
+     [("x", H, [2, 1, 200704]), ("s", H, [1]), ("b", H, [1])], [("y", H, [2, 1, 200704])]),
+    ("long_rows_mean_f32", [n("ReduceMean", ["x"], ["y"], axes=[1], keepdims=0)],
+     [("x", F, [64, 40000])], [("y", F, [64])]),
     # Quantization: kernel_cases_quant.py.
     *QUANT_CASES,
 ]

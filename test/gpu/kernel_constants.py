@@ -19,6 +19,12 @@ def stem_weights(o, c, k):
 
 
 CONSTANTS = {
+    # Resize's sizes and scales (kernel_cases.py's resize_*).
+    "rs_sizes1": np.array([2, 5, 13, 20], np.int64),
+    "rs_sizes2": np.array([1, 3, 17, 4], np.int64),
+    "rs_sizes3": np.array([1, 2, 8, 3], np.int64),
+    "rs_scales1": np.array([1, 1, 2, 3], np.float32),
+    "rs_scales2": np.array([1, 1, 1.5, 0.7], np.float32),
     # ConvNeXt's layer scale: [C, 1, 1] against an NCHW activation.
     "gamma64": np.linspace(-1.0, 1.0, 64).reshape(64, 1, 1).astype(np.float16),
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),

@@ -310,6 +310,30 @@ def torch_inputs(name, gen):
         return [f(33, 65, 12, dt=torch.float16), f(12, 33, 65, dt=torch.float16)]
     if name == "movement_chain_f32":
         return [f(2, 3, 10, 12)]
+    if name == "resize_linear_half_pixel_f16":
+        return [f(2, 5, 7, 9, dt=torch.float16)]
+    if name == "resize_linear_align_corners_f32":
+        return [f(1, 3, 6, 11)]
+    if name == "resize_nearest_scales_f32":
+        return [f(2, 3, 5, 7)]
+    if name == "resize_nearest_exact_f16":
+        return [f(1, 2, 5, 7, dt=torch.float16)]
+    if name == "resize_nearest_prefer_floor_f32":
+        return [f(1, 1, 5, 6)]
+    if name == "instance_norm_f16":
+        return [f(2, 5, 7, 9, dt=torch.float16) * 3 + 1, f(5, dt=torch.float16),
+                f(5, dt=torch.float16)]
+    if name == "vocab_softmax_f16":
+        return [f(8, 50257, dt=torch.float16) * 4]
+    if name == "long_rows_logsoftmax_f32":
+        return [f(3, 70001) * 4]
+    if name == "long_rows_groupnorm_f16":
+        return [f(2, 1, 200704, dt=torch.float16) * 2 + 3, f(1, dt=torch.float16),
+                f(1, dt=torch.float16)]
+    if name == "long_rows_mean_f32":
+        return [f(64, 40000) + 1]
+    if name == "transposed_softmax_axis1_f16":
+        return [f(2, 37, 3, 40, dt=torch.float16) * 4]
     if name == "movement_ragged_vectors_f16":
         return [f(6, 5, 4, dt=torch.float16), f(2, 5, 16, dt=torch.float16)]
     if name == "movement_chain_reshape_i64":
@@ -720,6 +744,34 @@ def torch_reference(name, xs):
     if name == "movement_chain_reshape_i64":
         u = xs[0].permute(0, 2, 1, 3).reshape(2, 3, 8).permute(0, 2, 1).numpy()
         return [torch.from_numpy(np.pad(u, [(0, 0), (0, 0), (1, 0)]))]
+    if name == "resize_linear_half_pixel_f16":
+        return [F.interpolate(d[0], size=(13, 20), mode="bilinear", align_corners=False)]
+    if name == "resize_linear_align_corners_f32":
+        return [F.interpolate(d[0], size=(17, 4), mode="bilinear", align_corners=True)]
+    if name == "resize_nearest_scales_f32":
+        return [F.interpolate(d[0], scale_factor=(2, 3), mode="nearest")]
+    if name == "resize_nearest_exact_f16":
+        return [F.interpolate(d[0], size=(8, 3), mode="nearest-exact")]
+    if name == "resize_nearest_prefer_floor_f32":
+        # ONNX's rule: x = (o + 0.5) / scale - 0.5 with the scales given,
+        # halves rounded down, clamped into the input.
+        def source(out, n, scale):
+            x = (np.arange(out) + 0.5) / scale - 0.5
+            return np.clip(np.ceil(x - 0.5), 0, n - 1).astype(np.int64)
+        rows, cols = source(7, 5, 1.5), source(4, 6, np.float32(0.7))
+        return [d[0][:, :, rows][:, :, :, cols]]
+    if name == "instance_norm_f16":
+        return [F.instance_norm(d[0], weight=d[1], bias=d[2], eps=1e-3)]
+    if name == "vocab_softmax_f16":
+        return [torch.softmax(d[0], -1)]
+    if name == "long_rows_logsoftmax_f32":
+        return [torch.log_softmax(d[0], -1)]
+    if name == "long_rows_groupnorm_f16":
+        return [F.instance_norm(d[0], weight=d[1], bias=d[2], eps=1e-5)]
+    if name == "long_rows_mean_f32":
+        return [d[0].mean(1)]
+    if name == "transposed_softmax_axis1_f16":
+        return [torch.softmax(d[0], 1)]
     if name == "movement_chain_f32":
         t = d[0].permute(0, 2, 3, 1).numpy()
         r = np.pad(t, [(0, 0), (1, 2), (2, 1), (0, 0)], mode="reflect")
