@@ -43,6 +43,7 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
 
 import argparse
 import collections
+import math
 import os
 import sys
 import traceback
@@ -371,6 +372,52 @@ def rel_err(y, ref):
     return ((y - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
+def export_error(path, xs, ref):
+    """The exported file's own error against the float64 reference: the
+    export run by onnxruntime's CPU provider (optimizations off) with every
+    f16 tensor widened to f32, so that only what the export holds (batch
+    norms folded into f16 weights by the exporter, its op choices) differs
+    from torch's model. None without onnxruntime."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return None
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, numpy_helper
+
+    half, single = TensorProto.FLOAT16, TensorProto.FLOAT
+    model = onnx.load(path)
+
+    def widen(t):
+        if t.data_type == half:
+            t.CopyFrom(numpy_helper.from_array(
+                numpy_helper.to_array(t).astype(np.float32), t.name))
+
+    def walk(graph):
+        for t in graph.initializer:
+            widen(t)
+        for v in list(graph.input) + list(graph.output) + list(graph.value_info):
+            if v.type.tensor_type.elem_type == half:
+                v.type.tensor_type.elem_type = single
+        for node in graph.node:
+            for a in node.attribute:
+                if a.name == "to" and a.i == half:
+                    a.i = single
+                if a.type == onnx.AttributeProto.TENSOR:
+                    widen(a.t)
+                if a.type == onnx.AttributeProto.GRAPH:
+                    walk(a.g)
+    walk(model.graph)
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(model.SerializeToString(), opts,
+                                providers=["CPUExecutionProvider"])
+    feeds = {i.name: (x.float() if x.is_floating_point() else x).cpu().numpy()
+             for i, x in zip(sess.get_inputs(), xs)}
+    return rel_err(torch.from_numpy(sess.run(None, feeds)[0]), ref.cpu())
+
+
 def phase(what):
     """Says on stderr what a case is doing, so that a driver that stops it
     (zoo.py's --timeout) can tell where it was."""
@@ -430,6 +477,11 @@ def cmd_run(opts):
                 phase(f"{name} float64 reference")
                 ref = model.double().cuda()(*[a.double() if a.is_floating_point() else a
                                               for a in (x.cuda() for x in args)])
+            # timm's LeViT and EfficientFormer keep their attention biases
+            # in a cache in eval mode, which .to() does not convert; a turn
+            # in train mode empties it.
+            model.train()
+            model.eval()
             for dtype in opts.dtypes.split(","):
                 dt = torch.float16 if dtype == "fp16" else torch.float32
                 m = model.to(dt).cuda().eval()
@@ -488,10 +540,25 @@ def cmd_run(opts):
                         ok = (e <= TOLERANCE[dtype] or
                               e64 <= max(TOLERANCE[dtype], 1.25 * torch_err)) and \
                             bool(same.double().norm() > 0)
+                        # Otherwise, where the export itself is further from
+                        # float64 than torch's model (an exporter folds
+                        # batch norms into f16 weights): within 25% of the
+                        # two errors combined, as independent errors add.
+                        exported = None
+                        if not ok and math.isfinite(torch_err) and \
+                                bool(same.double().norm() > 0):
+                            exported = export_error(path, xs, ref)
+                            ok = exported is not None and \
+                                e64 <= 1.25 * math.hypot(torch_err, exported)
                         failures += not ok
                         fail = "" if ok else (
                             f"  FAIL (norms: brrr {y.double().norm():.3g}, "
-                            f"torch {same.double().norm():.3g}, f64 {ref.norm():.3g})")
+                            f"torch {same.double().norm():.3g}, f64 {ref.norm():.3g}"
+                            + (f"; the export in f32 {exported:.2e} from f64"
+                               if exported is not None else "") + ")")
+                        if ok and exported is not None:
+                            print(f"{vcase} note: within the export's own error, "
+                                  f"{exported:.2e} from f64 (onnxruntime, f32)", flush=True)
                         profile = (lambda c=ctx, yy=y, fam=families: print_profile(
                             c, xs, yy, fam, opts.profile_top)) if opts.profile else None
                         os.remove(so)
