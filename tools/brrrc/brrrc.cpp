@@ -289,8 +289,14 @@ int main(int argc, char **argv) {
     } else if (diag.getSeverity() == mlir::DiagnosticSeverity::Warning) {
       severity = "warning";
     }
-    errs() << fileOf(diag.getLocation()) << ": " << severity << ": " << diag
-           << "\n";
+    // A pass's diagnostic on an op names the node the op came from, unless
+    // the message names it already (the importer's begin "node 'NAME'").
+    std::string message = diag.str();
+    StringRef node = mlir::brrr::nodeNameOf(diag.getLocation());
+    errs() << fileOf(diag.getLocation()) << ": " << severity << ": ";
+    if (!node.empty() && !StringRef(message).contains(("'" + node + "'").str()))
+      errs() << "node '" << node << "': ";
+    errs() << message << "\n";
     for (const mlir::Diagnostic &note : diag.getNotes())
       errs() << "  note: " << note << "\n";
     return mlir::success();
