@@ -244,7 +244,8 @@ LogicalResult ResizeOp::verify() {
   for (int64_t i = 0; i < in.getRank(); ++i)
     if (in.getDimSize(i) == 0 && out.getDimSize(i) != 0)
       return emitOpError("cannot resize empty dimension ") << i;
-  if (std::optional<ArrayRef<double>> scales = getScales()) {
+  std::optional<ArrayRef<double>> scales = getScales();
+  if (scales) {
     if (static_cast<int64_t>(scales->size()) != in.getRank())
       return emitOpError("has ")
              << scales->size() << " scales for rank " << in.getRank();
@@ -252,6 +253,16 @@ LogicalResult ResizeOp::verify() {
       if (!(s > 0 && std::isfinite(s)))
         return emitOpError("scale ") << s << " is not positive and finite";
   }
+  // Linear interpolation reads 2^k elements for k resized dimensions:
+  // bilinear and trilinear, as onnxruntime runs them.
+  int64_t resized = 0;
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    resized += in.getDimSize(i) != out.getDimSize(i) ||
+               (scales && (*scales)[i] != 1.0);
+  if (getMode() == ResizeMode::linear && resized > 3)
+    return emitOpError("linear resize interpolates at most 3 dimensions, "
+                       "not ")
+           << resized;
   return success();
 }
 

@@ -1150,3 +1150,27 @@ func.func @kernel_grid_y_too_large() attributes {c = #brrr.kernel<family = point
 
 // expected-error @+1 {{grid_extents maps the module's symbols to the grid's (x, y, z), beside the grid at the largest shape}}
 func.func @kernel_extents_without_grid() attributes {c = #brrr.kernel<family = pointwise, body = simt, threads = 256, grid_extents = affine_map<()[s0] -> (s0, 1, 1)>>} { return }
+
+// -----
+
+func.func @resize_linear_four_dims(%x: tensor<2x2x2x2xf32>) -> tensor<4x4x4x4xf32> {
+  // expected-error @+1 {{linear resize interpolates at most 3 dimensions, not 4}}
+  %0 = brrr.resize linear %x half_pixel round_prefer_floor : tensor<2x2x2x2xf32> -> tensor<4x4x4x4xf32>
+  return %0 : tensor<4x4x4x4xf32>
+}
+
+// -----
+
+func.func @resize_zero_scale(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{scale 0.000000e+00 is not positive and finite}}
+  %0 = brrr.resize nearest %x asymmetric floor {scales = array<f64: 1.0, 0.0>} : tensor<3x5xf32> -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @resize_scales_rank(%x: tensor<3x5xf32>) -> tensor<3x10xf32> {
+  // expected-error @+1 {{has 1 scales for rank 2}}
+  %0 = brrr.resize nearest %x asymmetric floor {scales = array<f64: 2.0>} : tensor<3x5xf32> -> tensor<3x10xf32>
+  return %0 : tensor<3x10xf32>
+}
