@@ -43,20 +43,27 @@ def BrrrSplitReductions : Pass<"brrr-split-reductions", "func::FuncOp"> {
     16-bit sums, means and products are computed in f32 between two casts,
     so that the partial results are not rounded to 16 bits.
 
-    Before that, a `brrr.softmax`, `brrr.log_softmax` or `brrr.layer_norm`
-    of fixed shape whose rows are too long for the register-resident row
-    kernel (more than 16 vectors for each of 256 threads) is written as
-    its statistics and the arithmetic between them, in f32 for 16-bit
-    data: `max`, `exp(x - max)`, `sum` and a division (a subtraction of
-    the sum's log); the mean, the mean of the centred values' squares (of
-    the values' squares for RMS), plus epsilon, its `rsqrt`, then scale and
-    bias. Its reductions split as any other.
+    With `decompose-rows` (the pipeline's second run, after attention is
+    fused, so that an attention's softmax over a long sequence stays in
+    the attention kernel), first a `brrr.softmax`, `brrr.log_softmax` or
+    `brrr.layer_norm` of fixed shape whose rows are too long for the
+    register-resident row kernel (more than 16 vectors for each of 256
+    threads) is written as its statistics and the arithmetic between
+    them, in f32 for 16-bit data: `max`, `exp(x - max)`, `sum` and a
+    division (a subtraction of the sum's log); the mean, the mean of the
+    centred values' squares (of the values' squares for RMS), plus
+    epsilon, its `rsqrt`, then scale and bias. Its reductions split as any
+    other. A run splits no reduction twice: a split one's parts are too
+    few to split again.
   }];
   let options = [
     Option<"maxOutputs", "max-outputs", "int64_t", "16",
            "Split only reductions with at most this many outputs">,
     Option<"minCount", "min-count", "int64_t", "65536",
            "Split only reductions of at least this many elements an output">,
+    Option<"decomposeRows", "decompose-rows", "bool", "false",
+           "First write softmaxes and layer norms whose rows are too long "
+           "for a row kernel as reductions and pointwise ops">,
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -47,6 +47,11 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.nest<func::FuncOp>().addPass(createCSEPass());
   // Attention is recognized before the pointwise groups split its chain.
   graph.nest<func::FuncOp>().addPass(createBrrrFuseAttention());
+  // Rows too long for a row kernel, outside attention, as reductions (which
+  // split where they are few and huge).
+  BrrrSplitReductionsOptions longRows;
+  longRows.decomposeRows = true;
+  graph.nest<func::FuncOp>().addPass(createBrrrSplitReductions(longRows));
   // After CSE (sibling products share one operand value) and attention
   // (what reads their slices in place).
   graph.nest<func::FuncOp>().addPass(createBrrrMergeProducts());

@@ -9,13 +9,16 @@
 // outputs to fill the GPU), then of the parts, through reshapes that move
 // no data.
 //
-// A softmax, log-softmax or layer norm whose rows are too long for the
-// register-resident row kernel (fitsRowKernel: a vocabulary's 50257
-// logits, PoolFormer's GroupNorm over a whole 64 x 56 x 56 activation) is
-// first written as its statistics, reductions that a reduction kernel
-// walks at any length, and the pointwise arithmetic between them, in f32
-// for 16-bit data: max, exp(x - max), sum; mean, mean of squared
-// deviations (or of squares, for RMS), their reciprocal square root.
+// With decompose-rows (the pipeline's second run, after attention is
+// fused: an attention's softmax over 40000 keys stays in the attention
+// kernel), a softmax, log-softmax or layer norm whose rows are too long
+// for the register-resident row kernel (fitsRowKernel: a vocabulary's
+// 50257 logits, PoolFormer's GroupNorm over a whole 64 x 56 x 56
+// activation) is first written as its statistics, reductions that a
+// reduction kernel walks at any length, and the pointwise arithmetic
+// between them, in f32 for 16-bit data: max, exp(x - max), sum; mean,
+// mean of squared deviations (or of squares, for RMS), their reciprocal
+// square root.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +53,7 @@ int64_t partsOf(int64_t count) {
 
 /// Writes the softmax, log-softmax or layer norm `op` (of static shape) as
 /// reductions over its normalized axes and pointwise ops.
-void decomposeRows(Operation *op) {
+void writeAsReductions(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   Value x = op->getOperand(0);
@@ -123,7 +126,8 @@ struct SplitReductionsPass
       return signalPassFailure();
     SmallVector<Operation *> longRows;
     getOperation().walk([&](Operation *op) {
-      if (!isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp>(op))
+      if (!decomposeRows || !isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp>(op) ||
+          op->getParentOfType<FusionOp>())
         return;
       auto in = cast<RankedTensorType>(op->getOperand(0).getType());
       if (!in.hasStaticShape() || isSymbolic(in))
@@ -136,9 +140,12 @@ struct SplitReductionsPass
         longRows.push_back(op);
     });
     for (Operation *op : longRows)
-      decomposeRows(op);
+      writeAsReductions(op);
     SmallVector<ReduceOp> reductions;
-    getOperation().walk([&](ReduceOp r) { reductions.push_back(r); });
+    getOperation().walk([&](ReduceOp r) {
+      if (!r->getParentOfType<FusionOp>())
+        reductions.push_back(r);
+    });
     for (ReduceOp r : reductions)
       split(r);
   }
