@@ -26,15 +26,14 @@
 // along the axis for scatter_elements), combining each that does. An index
 // out of range matches no element and writes nothing.
 //
-// A resize's thread maps its element's coordinates to the input's (in f64):
-// the nearest element, or a weighted sum of the corners of the cell around
-// the coordinate (two per linearly resized dimension), accumulated in f32.
+// A resize's thread computes its element as ResizeElement.h says.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/IndexMaps.h"
 #include "compiler/CodeGen/KernelUtils.h"
+#include "compiler/CodeGen/Movement/ResizeElement.h"
 
 #include "passes/Analysis.h"
 #include "passes/Config/Movement.h"
@@ -43,7 +42,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <array>
@@ -702,126 +700,9 @@ Value ElementMover::scatterElementsValue(ScatterElementsOp s) {
 }
 
 Value ElementMover::resizeValue(ResizeOp r) {
-  ArrayRef<int64_t> inShape = shapeOf(r.getInput());
-  std::optional<ArrayRef<double>> scales = r.getScales();
-  // Coordinates in f64: the spec's formulas, exact but for rounding far
-  // below a coordinate's unit (in f32, as onnxruntime computes them,
-  // 3.5 / 0.7f - 0.5 is a tie, 4.5, where it is 4.50000009). The weights
-  // and sums in f32 (f64 for f64 data).
-  auto ft = cast<FloatType>(b.getF64Type());
-  auto vt = cast<FloatType>(elem.isF64() ? b.getF64Type() : b.getF32Type());
-  auto fc = [&](double v) -> Value {
-    return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
-  };
-  auto toIndex = [&](Value x) -> Value {
-    Value i = arith::FPToSIOp::create(b, loc, b.getI64Type(), x);
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
-  };
-  auto clampF = [&](Value x, int64_t n) -> Value {
-    return arith::MinimumFOp::create(
-        b, loc, arith::MaximumFOp::create(b, loc, x, fc(0)), fc(n - 1));
-  };
-  SmallVector<Value> at(out);
-  // Linearly interpolated dimensions: (dimension, lower index, upper
-  // index, weight of the upper one).
-  struct Lerp {
-    size_t d;
-    Value lo, hi, w;
-  };
-  SmallVector<Lerp> lerps;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    int64_t n = inShape[d], m = shape[d];
-    double scale = scales ? (*scales)[d] : double(m) / double(n);
-    if (n == m && scale == 1.0)
-      continue; // the identity at every coordinate mode
-    Value o = arith::SIToFPOp::create(
-        b, loc, ft, arith::IndexCastOp::create(b, loc, b.getI64Type(), out[d]));
-    Value x;
-    switch (r.getCoordinateMode()) {
-    case CoordinateMode::half_pixel:
-      x = arith::SubFOp::create(
-          b, loc,
-          arith::DivFOp::create(
-              b, loc, arith::AddFOp::create(b, loc, o, fc(0.5)), fc(scale)),
-          fc(0.5));
-      break;
-    case CoordinateMode::pytorch_half_pixel:
-      x = m > 1 ? Value(arith::SubFOp::create(
-                      b, loc,
-                      arith::DivFOp::create(
-                          b, loc, arith::AddFOp::create(b, loc, o, fc(0.5)),
-                          fc(scale)),
-                      fc(0.5)))
-                : fc(0);
-      break;
-    case CoordinateMode::align_corners:
-      x = m > 1 ? Value(arith::DivFOp::create(
-                      b, loc, arith::MulFOp::create(b, loc, o, fc(n - 1)),
-                      fc(m - 1)))
-                : fc(0);
-      break;
-    case CoordinateMode::asymmetric:
-      x = arith::DivFOp::create(b, loc, o, fc(scale));
-      break;
-    }
-    if (r.getMode() == ResizeMode::nearest) {
-      Value v;
-      switch (r.getNearestMode()) {
-      case NearestMode::round_prefer_floor: // halves round down
-        v = math::CeilOp::create(b, loc,
-                                 arith::SubFOp::create(b, loc, x, fc(0.5)));
-        break;
-      case NearestMode::round_prefer_ceil: // halves round up
-        v = math::FloorOp::create(b, loc,
-                                  arith::AddFOp::create(b, loc, x, fc(0.5)));
-        break;
-      case NearestMode::floor:
-        v = math::FloorOp::create(b, loc, x);
-        break;
-      case NearestMode::ceil:
-        v = math::CeilOp::create(b, loc, x);
-        break;
-      }
-      // Clamped while a float: no conversion sees a value out of range.
-      at[d] = toIndex(clampF(v, n));
-      continue;
-    }
-    x = clampF(x, n);
-    Value lo = math::FloorOp::create(b, loc, x);
-    Value w = arith::SubFOp::create(b, loc, x, lo);
-    if (vt != ft)
-      w = arith::TruncFOp::create(b, loc, vt, w);
-    Value loIdx = toIndex(lo);
-    Value hiIdx =
-        arith::MinSIOp::create(b, loc, e.add(loIdx, e.idx(1)), e.idx(n - 1));
-    lerps.push_back({d, loIdx, hiIdx, w});
-  }
   Value input = argOf(r.getInput());
-  if (lerps.empty())
-    return e.load(input, elem, e.linear(at, inShape));
-  // Every corner of the cell around the coordinate, weighted by the
-  // product of its dimensions' weights.
-  Value sum;
-  for (int64_t corner = 0; corner < (int64_t(1) << lerps.size()); ++corner) {
-    Value weight;
-    for (auto [k, l] : llvm::enumerate(lerps)) {
-      bool upper = corner >> k & 1;
-      at[l.d] = upper ? l.hi : l.lo;
-      Value wk = upper ? l.w
-                       : Value(arith::SubFOp::create(
-                             b, loc,
-                             arith::ConstantOp::create(b, loc, vt,
-                                                       b.getFloatAttr(vt, 1)),
-                             l.w));
-      weight = weight ? Value(arith::MulFOp::create(b, loc, weight, wk)) : wk;
-    }
-    Value v = e.load(input, elem, e.linear(at, inShape));
-    if (elem != vt)
-      v = arith::ExtFOp::create(b, loc, vt, v);
-    Value term = arith::MulFOp::create(b, loc, weight, v);
-    sum = sum ? Value(arith::AddFOp::create(b, loc, sum, term)) : term;
-  }
-  return elem == vt ? sum : Value(arith::TruncFOp::create(b, loc, elem, sum));
+  return resizeElement(e, r, out, elem,
+                       [&](Value at) { return e.load(input, elem, at); });
 }
 
 KernelInfo ElementMover::info(StringRef name) const {
