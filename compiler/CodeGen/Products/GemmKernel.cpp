@@ -81,15 +81,10 @@ Value mlir::brrr::roundToTf32(OpBuilder &b, Location loc, Value v) {
 
 std::pair<Value, Value> mlir::brrr::splitTf32(OpBuilder &b, Location loc,
                                               Value v) {
-  Type i32 = b.getI32Type();
-  Value hi = arith::AndIOp::create(
-      b, loc, LLVM::BitcastOp::create(b, loc, i32, v),
-      arith::ConstantOp::create(
-          b, loc, i32, b.getI32IntegerAttr(static_cast<int32_t>(0xffffe000u))));
+  Value hi = roundToTf32(b, loc, v);
   Value big = LLVM::BitcastOp::create(b, loc, b.getF32Type(), hi);
-  Value small = LLVM::BitcastOp::create(b, loc, i32,
-                                        arith::SubFOp::create(b, loc, v, big));
-  return {hi, small};
+  Value small = arith::SubFOp::create(b, loc, v, big);
+  return {hi, roundToTf32(b, loc, small)};
 }
 
 SmallVector<Value> mlir::brrr::mmaTf32(OpBuilder &b, Location loc,
