@@ -9,10 +9,11 @@ given CUDA arrays.
 """
 
 from ._version import __version__
-from ._compile import CompileError, cache_clear, cache_dir, compile, find_brrrc
+from ._compile import (CompileError, cache_clear, cache_dir, compile, find_brrrc,
+                       include_dir)
 from .runtime import (BrrrError, Context, LaunchInfo, Model, Symbol, TensorInfo,
                       load)
 
 __all__ = ["__version__", "BrrrError", "CompileError", "Context", "LaunchInfo", "Model",
            "Symbol", "TensorInfo", "cache_clear", "cache_dir", "compile", "find_brrrc",
-           "load"]
+           "include_dir", "load"]

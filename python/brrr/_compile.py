@@ -41,6 +41,23 @@ def find_brrrc() -> str:
         "brrrc not found: set BRRRC, install brrr, or put brrrc on PATH")
 
 
+def include_dir() -> str:
+    """The directory of the C and C++ runtime headers (brrr_runtime.h and
+    the RAII wrapper brrr_runtime.hpp), for a host program that links a
+    model.so: inside the package where a wheel installed it, PREFIX/include/
+    brrr/runtime next to an installed package, or runtime/ of the checkout
+    this package sits in."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    for path in (os.path.join(here, "_bundle", "include", "brrr", "runtime"),
+                 os.path.join(root, "include", "brrr", "runtime"),
+                 os.path.join(root, "runtime")):
+        if os.path.isfile(os.path.join(path, "brrr_runtime.hpp")):
+            return path
+    raise FileNotFoundError("brrr's runtime headers were not found next to "
+                            f"the package ({here}): install brrr")
+
+
 def cache_dir() -> str:
     """Where compiled libraries are cached: $BRRR_CACHE_DIR, else
     $XDG_CACHE_HOME/brrr, else ~/.cache/brrr."""
