@@ -22,9 +22,10 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       them one after another, not side by side (six shards side by side
       stopped every DenseNet and EfficientNet at 200 s).
   zoo.py check BRRRC OUT [--jobs N] [--shard K/N] [--only ...] [--suite ...]
+             [--dtype fp16|fp32|bf16] [--batch B] [--exporter dynamo|torchscript]
              [--timeout SECONDS] [--deadline SECONDS]
-      Compiles and checks, without timing a peer: each model at batch 1 in
-      fp16 from dynamo, N at a time (default 8; the peers' timings are
+      Compiles and checks, without timing a peer: each model at one batch
+      (default 1), dtype (default fp16) and exporter (default dynamo), N at a time (default 8; the peers' timings are
       what make `run` go one model at a time), each under --timeout. Rows
       go to OUT/check.txt as they finish; once --deadline seconds have
       passed no further model starts, and each one not started gets an
@@ -221,10 +222,10 @@ def cmd_run(opts):
 
 def _check_one(args):
     """One model of `check`, in a subprocess: (name, suite, rows, failure)."""
-    name, suite, brrrc, work, timeout, jobs = args
+    name, suite, brrrc, work, timeout, jobs, dtype, batch, exporter = args
     cmd = [sys.executable, os.path.abspath(__file__), "one", brrrc,
-           os.path.join(work, name), name, "--dtypes", "fp16", "--batches", "1",
-           "--exporters", "dynamo", "--peers", ""]
+           os.path.join(work, name), name, "--dtypes", dtype, "--batches", str(batch),
+           "--exporters", exporter, "--peers", ""]
     # Each model's share of the cores: torch's own default (every core, in
     # each of N processes) had the exports and references of ten models
     # side by side take minutes each.
@@ -258,7 +259,8 @@ def cmd_check(opts):
         name, suite = case
         if time.time() - start > opts.deadline:
             return name, suite, [], "UNREACHED"
-        return _check_one((name, suite, opts.brrrc, work, opts.timeout, opts.jobs))
+        return _check_one((name, suite, opts.brrrc, work, opts.timeout, opts.jobs,
+                           opts.dtype, opts.batch, opts.exporter))
 
     with ThreadPoolExecutor(opts.jobs) as pool:
         futures = [pool.submit(one, (name, suite)) for name, suite, _ in cases]
@@ -268,7 +270,8 @@ def cmd_check(opts):
                 for row in rows:
                     f.write(f"{suite} {row}\n")
                 if failure:
-                    f.write(f"{suite} {name} fp16 {failure}\n")
+                    f.write(f"{suite} {name} {opts.exporter} {opts.dtype} {opts.batch} "
+                            f"{failure}\n")
             print("\n".join(rows) or f"{name}: {failure}", flush=True)
 
 
@@ -338,6 +341,9 @@ def main():
     s.add_argument("--jobs", type=int, default=8)
     s.add_argument("--timeout", type=int, default=400)
     s.add_argument("--deadline", type=int, default=3600)
+    s.add_argument("--dtype", default="fp16", choices=["fp16", "fp32", "bf16"])
+    s.add_argument("--batch", type=int, default=1)
+    s.add_argument("--exporter", default="dynamo", choices=["dynamo", "torchscript"])
     s = sub.add_parser("one")
     s.add_argument("brrrc")
     s.add_argument("dir")
