@@ -18,6 +18,7 @@
 #include "passes/Precision/Calibration.h"
 #include "tools/brrrc/Calibrate.h"
 #include "tools/brrrc/Report.h"
+#include "tools/brrrc/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -268,7 +269,7 @@ int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "brrr " << BRRR_VERSION << "\n  LLVM/MLIR " << LLVM_VERSION_STRING
+    os << "brrr " << brrr::version() << "\n  LLVM/MLIR " << LLVM_VERSION_STRING
        << "\n";
   });
   cl::ParseCommandLineOptions(
