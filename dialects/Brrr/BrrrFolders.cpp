@@ -8,10 +8,12 @@
 // computed in their type's own arithmetic (APInt, APFloat): integers wrap
 // as numpy's do, and a result ONNX leaves undefined (integer division by
 // zero, a float cast to an integer that cannot hold it) is not folded.
-// The rewrites that build new ops are in BrrrCanonicalize.cpp.
+// The rewrites that build new ops are in BrrrCanonicalize.cpp, the folders
+// of gathers and scatters in BrrrIndexFolders.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Brrr/BrrrFoldUtils.h"
 #include "dialects/Brrr/BrrrOps.h"
 
 #include "mlir/IR/AsmState.h"
@@ -24,23 +26,16 @@
 
 using namespace mlir;
 using namespace mlir::brrr;
+using namespace mlir::brrr::fold;
 
-namespace {
-
-/// A small dense constant, or null if `attr` is not one.
-DenseElementsAttr smallDense(Attribute attr) {
+DenseElementsAttr fold::smallDense(Attribute attr) {
   auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
   if (!dense || dense.getNumElements() > kMaxFoldElements)
     return nullptr;
   return dense;
 }
 
-/// smallDense, or a small weight blob (dense_resource, as the importer keeps
-/// float initializers) read as dense. Only the index-driven ops read blobs:
-/// exporters build masks by scattering initializers into constants (Swin's
-/// shifted-window mask), and those subgraphs must fold. Other folders leave
-/// blobs alone, so weights stay blobs instead of turning into inline IR.
-DenseElementsAttr smallDenseOrBlob(Attribute attr) {
+DenseElementsAttr fold::smallDenseOrBlob(Attribute attr) {
   auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(attr);
   if (!resource)
     return smallDense(attr);
@@ -57,30 +52,26 @@ DenseElementsAttr smallDenseOrBlob(Attribute attr) {
   return DenseElementsAttr::getFromRawBuffer(type, bytes);
 }
 
-/// An index normalized into [0, dim) (negative counts from the end), or -1
-/// if it lies outside.
-int64_t normalizeIndex(const APInt &raw, int64_t dim) {
+int64_t fold::normalizeIndex(const APInt &raw, int64_t dim) {
   int64_t k = raw.getSExtValue();
   if (k < 0)
     k += dim;
   return k >= 0 && k < dim ? k : -1;
 }
 
-/// Index values of a small constant, or an empty vector.
-SmallVector<APInt> indexValues(DenseElementsAttr indices) {
+SmallVector<APInt> fold::indexValues(DenseElementsAttr indices) {
   return SmallVector<APInt>(indices.getValues<APInt>());
 }
 
-/// Row-major strides of a shape.
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+SmallVector<int64_t> fold::stridesOf(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * shape[i + 1];
   return strides;
 }
 
-/// Multi-index of the row-major linear index `linear`.
-SmallVector<int64_t> delinearize(int64_t linear, ArrayRef<int64_t> shape) {
+SmallVector<int64_t> fold::delinearize(int64_t linear,
+                                       ArrayRef<int64_t> shape) {
   SmallVector<int64_t> index(shape.size());
   for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
     index[i] = shape[i] ? linear % shape[i] : 0;
@@ -89,8 +80,8 @@ SmallVector<int64_t> delinearize(int64_t linear, ArrayRef<int64_t> shape) {
   return index;
 }
 
-/// Linear index into `shape` of the element that broadcasts to `outIndex`.
-int64_t broadcastSource(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape) {
+int64_t fold::broadcastSource(ArrayRef<int64_t> outIndex,
+                              ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides = stridesOf(shape);
   int64_t offset = outIndex.size() - shape.size(), linear = 0;
   for (size_t i = 0; i < shape.size(); ++i)
@@ -98,21 +89,16 @@ int64_t broadcastSource(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape) {
   return linear;
 }
 
-/// Element values of a dense constant, splats expanded.
-SmallVector<Attribute> elementsOf(DenseElementsAttr attr) {
+SmallVector<Attribute> fold::elementsOf(DenseElementsAttr attr) {
   return SmallVector<Attribute>(attr.getValues<Attribute>());
 }
 
-/// A symbolic element of a folded integer tensor: its extent as a map of
-/// one result.
-AffineMapAttr symbolicElement(AffineExpr e) {
+AffineMapAttr fold::symbolicElement(AffineExpr e) {
   return AffineMapAttr::get(AffineMap::get(0, symbolCountOf(e), e));
 }
 
-/// Packs element attributes into a constant of `resultType`: dense, or a
-/// symbolic constant (#brrr.extents) where some are symbolic elements.
-Attribute packElements(RankedTensorType resultType,
-                       ArrayRef<Attribute> values) {
+Attribute fold::packElements(RankedTensorType resultType,
+                             ArrayRef<Attribute> values) {
   if (!llvm::any_of(values, [](Attribute a) { return isa<AffineMapAttr>(a); }))
     return DenseElementsAttr::get(resultType, values);
   if (!resultType.getElementType().isSignlessInteger())
@@ -129,29 +115,8 @@ Attribute packElements(RankedTensorType resultType,
   return extentsAttrOf(resultType.getContext(), exprs);
 }
 
-/// Applies `fn(outIndex)` to every element of `resultType` and packs the
-/// attributes it returns; null if any element is null.
-template <typename Fn>
-Attribute buildElements(RankedTensorType resultType, Fn fn) {
-  if (!resultType.hasStaticShape() ||
-      resultType.getNumElements() > kMaxFoldElements)
-    return nullptr;
-  SmallVector<Attribute> values;
-  values.reserve(resultType.getNumElements());
-  for (int64_t i = 0; i < resultType.getNumElements(); ++i) {
-    Attribute v = fn(delinearize(i, resultType.getShape()));
-    if (!v)
-      return nullptr;
-    values.push_back(v);
-  }
-  return packElements(resultType, values);
-}
-
-/// The elements of a small constant operand `v` whose folded value is
-/// `attr`: a dense constant's, or a symbolic constant's (#brrr.extents:
-/// IntegerAttr where an element is constant, a symbolic element where it
-/// is not); nullopt for anything else.
-std::optional<SmallVector<Attribute>> smallElements(Attribute attr, Value v) {
+std::optional<SmallVector<Attribute>> fold::smallElements(Attribute attr,
+                                                          Value v) {
   if (DenseElementsAttr d = smallDense(attr))
     return elementsOf(d);
   auto extents = dyn_cast_or_null<ExtentsAttr>(attr);
@@ -170,12 +135,12 @@ std::optional<SmallVector<Attribute>> smallElements(Attribute attr, Value v) {
   return values;
 }
 
-/// Whether `t`'s integers read as unsigned (booleans and unsigned types),
-/// for comparison, division, max/min and widening.
-bool isUnsignedElement(Type t) {
+bool fold::isUnsignedElement(Type t) {
   auto it = dyn_cast<IntegerType>(getElementTypeOrSelf(t));
   return it && (it.isUnsigned() || it.getWidth() == 1);
 }
+
+namespace {
 
 constexpr APFloat::roundingMode kNearest = APFloat::rmNearestTiesToEven;
 
@@ -634,218 +599,6 @@ OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   return buildElements(getType(), [&](ArrayRef<int64_t> idx) {
     return values[broadcastSource(idx, getInput().getType().getShape())];
   });
-}
-
-OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
-  auto in = smallElements(adaptor.getInput(), getInput());
-  DenseElementsAttr indices = smallDense(adaptor.getIndices());
-  if (!in || !indices)
-    return nullptr;
-  SmallVector<Attribute> &values = *in;
-  auto inType = getInput().getType();
-  SmallVector<APInt> idxValues = indexValues(indices);
-  int64_t axis = getAxis(), dim = inType.getDimSize(axis);
-  int64_t idxRank = indices.getType().getRank();
-  SmallVector<int64_t> inStrides = stridesOf(inType.getShape());
-  SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
-  return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
-    int64_t idxLinear = 0;
-    for (int64_t i = 0; i < idxRank; ++i)
-      idxLinear += out[axis + i] * idxStrides[i];
-    int64_t k = normalizeIndex(idxValues[idxLinear], dim);
-    if (k < 0)
-      return nullptr;
-    int64_t linear = 0;
-    for (int64_t d = 0; d < inType.getRank(); ++d) {
-      int64_t coord = d < axis ? out[d] : d == axis ? k : out[d + idxRank - 1];
-      linear += coord * inStrides[d];
-    }
-    return values[linear];
-  });
-}
-
-namespace {
-
-/// `old` combined with `update` per a scatter's reduction, in the element
-/// type's own arithmetic (integers wrap; NaN propagates through max/min).
-Attribute combineScatter(ScatterReduction reduction, Attribute old,
-                         Attribute update, bool isUnsigned) {
-  if (reduction == ScatterReduction::none)
-    return update;
-  if (auto f = dyn_cast<FloatAttr>(old)) {
-    APFloat a = f.getValue(), b = cast<FloatAttr>(update).getValue();
-    switch (reduction) {
-    case ScatterReduction::add:
-      a.add(b, APFloat::rmNearestTiesToEven);
-      break;
-    case ScatterReduction::mul:
-      a.multiply(b, APFloat::rmNearestTiesToEven);
-      break;
-    case ScatterReduction::max:
-      a = maximum(a, b);
-      break;
-    case ScatterReduction::min:
-      a = minimum(a, b);
-      break;
-    case ScatterReduction::none:
-      break;
-    }
-    return FloatAttr::get(f.getType(), a);
-  }
-  auto i = cast<IntegerAttr>(old);
-  APInt a = i.getValue(), b = cast<IntegerAttr>(update).getValue();
-  bool bit = a.getBitWidth() == 1;
-  switch (reduction) {
-  case ScatterReduction::add:
-    a = bit ? (a | b) : a + b;
-    break;
-  case ScatterReduction::mul:
-    a = bit ? (a & b) : a * b;
-    break;
-  case ScatterReduction::max:
-    a = isUnsigned ? llvm::APIntOps::umax(a, b) : llvm::APIntOps::smax(a, b);
-    break;
-  case ScatterReduction::min:
-    a = isUnsigned ? llvm::APIntOps::umin(a, b) : llvm::APIntOps::smin(a, b);
-    break;
-  case ScatterReduction::none:
-    break;
-  }
-  return IntegerAttr::get(i.getType(), a);
-}
-
-/// The constant operands of a scatter, read for folding: the input's
-/// elements (to be updated in place), the indices and the updates.
-struct ScatterOperands {
-  DenseElementsAttr input, indices;
-  SmallVector<Attribute> values, updates;
-  SmallVector<APInt> index;
-};
-std::optional<ScatterOperands>
-scatterOperands(Attribute input, Attribute indices, Attribute updates) {
-  ScatterOperands s;
-  s.input = smallDenseOrBlob(input);
-  s.indices = smallDenseOrBlob(indices);
-  DenseElementsAttr upd = smallDenseOrBlob(updates);
-  if (!s.input || !s.indices || !upd)
-    return std::nullopt;
-  s.values = elementsOf(s.input);
-  s.updates = elementsOf(upd);
-  s.index = indexValues(s.indices);
-  return s;
-}
-
-} // namespace
-
-OpFoldResult GatherElementsOp::fold(FoldAdaptor adaptor) {
-  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
-                    indices = smallDenseOrBlob(adaptor.getIndices());
-  if (!in || !indices)
-    return nullptr;
-  SmallVector<Attribute> values = elementsOf(in);
-  SmallVector<APInt> idx = indexValues(indices);
-  int64_t axis = getAxis(), dim = in.getType().getDimSize(axis);
-  SmallVector<int64_t> inStrides = stridesOf(in.getType().getShape());
-  SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
-  return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
-    int64_t idxLinear = 0, linear = 0;
-    for (size_t d = 0; d < out.size(); ++d)
-      idxLinear += out[d] * idxStrides[d];
-    int64_t k = normalizeIndex(idx[idxLinear], dim);
-    if (k < 0)
-      return nullptr; // the kernel's clamping decides, not the folder
-    for (size_t d = 0; d < out.size(); ++d)
-      linear += (static_cast<int64_t>(d) == axis ? k : out[d]) * inStrides[d];
-    return values[linear];
-  });
-}
-
-OpFoldResult GatherNDOp::fold(FoldAdaptor adaptor) {
-  DenseElementsAttr in = smallDenseOrBlob(adaptor.getInput()),
-                    indices = smallDenseOrBlob(adaptor.getIndices());
-  if (!in || !indices)
-    return nullptr;
-  SmallVector<Attribute> values = elementsOf(in);
-  SmallVector<APInt> idx = indexValues(indices);
-  ArrayRef<int64_t> inShape = in.getType().getShape();
-  int64_t batch = getBatchDims(), q = indices.getType().getRank();
-  int64_t k = indices.getType().getShape().back();
-  SmallVector<int64_t> inStrides = stridesOf(inShape);
-  SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
-  return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
-    int64_t tuple = 0, linear = 0;
-    for (int64_t d = 0; d < q - 1; ++d)
-      tuple += out[d] * idxStrides[d];
-    for (int64_t d = 0; d < batch; ++d)
-      linear += out[d] * inStrides[d];
-    for (int64_t j = 0; j < k; ++j) {
-      int64_t c = normalizeIndex(idx[tuple + j], inShape[batch + j]);
-      if (c < 0)
-        return nullptr;
-      linear += c * inStrides[batch + j];
-    }
-    for (int64_t d = batch + k; d < static_cast<int64_t>(inShape.size()); ++d)
-      linear += out[q - 1 + d - batch - k] * inStrides[d];
-    return values[linear];
-  });
-}
-
-OpFoldResult ScatterElementsOp::fold(FoldAdaptor adaptor) {
-  std::optional<ScatterOperands> s = scatterOperands(
-      adaptor.getInput(), adaptor.getIndices(), adaptor.getUpdates());
-  if (!s)
-    return nullptr;
-  SmallVector<Attribute> &values = s->values, &upd = s->updates;
-  ArrayRef<APInt> idx = s->index;
-  ArrayRef<int64_t> idxShape = s->indices.getType().getShape();
-  int64_t axis = getAxis(), dim = s->input.getType().getDimSize(axis);
-  SmallVector<int64_t> inStrides = stridesOf(s->input.getType().getShape());
-  bool isUnsigned = isUnsignedElement(getType());
-  for (size_t p = 0; p < idx.size(); ++p) {
-    int64_t k = normalizeIndex(idx[p], dim);
-    if (k < 0)
-      continue;
-    SmallVector<int64_t> at = delinearize(p, idxShape);
-    at[axis] = k;
-    int64_t linear = 0;
-    for (size_t d = 0; d < at.size(); ++d)
-      linear += at[d] * inStrides[d];
-    values[linear] =
-        combineScatter(getReduction(), values[linear], upd[p], isUnsigned);
-  }
-  return DenseElementsAttr::get(getType(), values);
-}
-
-OpFoldResult ScatterNDOp::fold(FoldAdaptor adaptor) {
-  std::optional<ScatterOperands> s = scatterOperands(
-      adaptor.getInput(), adaptor.getIndices(), adaptor.getUpdates());
-  if (!s)
-    return nullptr;
-  SmallVector<Attribute> &values = s->values, &upd = s->updates;
-  ArrayRef<APInt> idx = s->index;
-  ArrayRef<int64_t> inShape = s->input.getType().getShape();
-  int64_t k = s->indices.getType().getShape().back();
-  int64_t slice = 1;
-  for (int64_t d : inShape.drop_front(k))
-    slice *= d;
-  SmallVector<int64_t> inStrides = stridesOf(inShape);
-  bool isUnsigned = isUnsignedElement(getType());
-  int64_t tuples = k ? static_cast<int64_t>(idx.size()) / k : 0;
-  for (int64_t u = 0; u < tuples; ++u) {
-    int64_t base = 0;
-    bool inside = true;
-    for (int64_t j = 0; j < k && inside; ++j) {
-      int64_t c = normalizeIndex(idx[u * k + j], inShape[j]);
-      inside = c >= 0;
-      base += c * inStrides[j];
-    }
-    if (!inside)
-      continue;
-    for (int64_t e = 0; e < slice; ++e)
-      values[base + e] = combineScatter(getReduction(), values[base + e],
-                                        upd[u * slice + e], isUnsigned);
-  }
-  return DenseElementsAttr::get(getType(), values);
 }
 
 OpFoldResult PadOp::fold(FoldAdaptor) {
