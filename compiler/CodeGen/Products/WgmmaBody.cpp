@@ -5,10 +5,11 @@
 // tiled maps, channels-last convolutions (ConvGemm) as implicit GEMMs whose
 // activations arrive through im2col maps (brrr-select-kernel-config records
 // the tile in a `wgmma` config, brrr-plan-shared-memory places the stages).
-// One body (emitWgmmaBody, here) serves both; a front
-// (WgmmaMatmulKernel.cpp) describes the problem and issues each k-slice's
-// copies. Each block computes an m x n output tile with 1 + m/64
-// warpgroups:
+// One body (emitWgmmaBody: here the set-up, the barriers, the producer
+// and the drain loop; the consumers in WgmmaConsumer.cpp, the state they
+// share in WgmmaKernel.h) serves both; a front (WgmmaMatmulKernel.cpp)
+// describes the problem and issues each k-slice's copies. Each block
+// computes an m x n output tile with 1 + m/64 warpgroups:
 //   - warpgroup 0 gives up registers (setmaxnreg) and one of its threads
 //     streams 64-deep k-slices of A and B into a ring of `stages` buffers
 //     with TMA copies (cp.async.bulk.tensor, 128-byte swizzle), each stage
@@ -49,8 +50,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/Products/WgmmaBody.h"
-#include "compiler/CodeGen/Products/WgmmaEpilogue.h"
+#include "compiler/CodeGen/Products/WgmmaKernel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -59,18 +59,9 @@
 using namespace mlir;
 using namespace mlir::brrr;
 using namespace mlir::brrr::wgmma;
+using namespace mlir::brrr::wgmma::detail;
 
 namespace {
-
-/// Registers the producer warpgroup keeps, and the consumers take: in an
-/// overlapped kernel the producer warpgroup's warps 1-3 run the epilogue
-/// and keep more (152 + 2 x 176 of the 3 x 168 a thread the block
-/// launches with; a residual's epilogue spilled at 104, and a bias, a
-/// layer scale and a residual over 192 columns at 136).
-constexpr int64_t kProducerRegisters = 40, kConsumerRegisters = 232;
-constexpr int64_t kDrainRegisters = 152, kOverlappedConsumerRegisters = 176;
-/// Tile rows per group of the L2-friendly block order.
-constexpr int64_t kGroupRows = 8;
 
 DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
   SmallVector<NamedAttribute> entries = {
@@ -99,12 +90,11 @@ DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
   return b.getDictionaryAttr(entries);
 }
 
-/// A wgmma matrix descriptor for a slice swizzled over `swizzle` bytes (128
-/// or 32) at shared address `addr` (i64): start, leading and stride byte
-/// offsets in 16-byte units, the swizzle mode (1: 128 bytes, 3: 32 bytes)
-/// in the top bits.
-Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
-                 int64_t swizzle = kSwizzleBytes) {
+} // namespace
+
+Value mlir::brrr::wgmma::detail::descriptor(WgmmaBuilder &e, Value addr,
+                                            int64_t leading, int64_t stride,
+                                            int64_t swizzle) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Value start = arith::ShRUIOp::create(
@@ -113,156 +103,6 @@ Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
   int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) | (mode << 62);
   return arith::OrIOp::create(b, loc, start, e.i64(fixed));
 }
-
-} // namespace
-
-namespace {
-
-/// Per-tile work of the block: `body(tile, first, i, count)` for the
-/// block's tiles i = start, start + step, ... of its `count`, `first` the
-/// ring position (k-slices streamed before it) of tile i's first slice.
-using TileBody = std::function<void(TileAt, Value, Value, Value)>;
-
-/// One wgmma kernel being emitted. The state its parts share lives here,
-/// and each part is a function of its own, as
-/// mlir/test/Examples/NVGPU/Ch5.py writes the same design: the barriers'
-/// set-up, the producer loop (and an overlapped kernel's drain loop), the
-/// consumers' main loop, and the end each schedule gives a tile
-/// (cooperative and ping-pong: the fused epilogue; overlapped: the hand-off
-/// to the drain warps). The parts create their IR in the order the kernel
-/// runs it.
-class WgmmaKernel {
-public:
-  WgmmaKernel(FusionOp fusion, const MatmulTile &tile,
-              const WgmmaProblem &problem, OpBuilder &moduleBuilder)
-      : fusion(fusion), tile(tile), problem(problem),
-        moduleBuilder(moduleBuilder), ctx(fusion.getContext()),
-        loc(fusion.getLoc()), b(ctx), e{{b, loc}} {}
-
-  FailureOr<KernelInfo> emit(StringRef name);
-
-private:
-  /// Checks the config against the problem and the shared plan, and reads
-  /// the plan's offsets.
-  LogicalResult readPlan();
-  /// The kernel function, its attributes, and the values every part uses:
-  /// the shared base, thread and block ids, a non-persistent block's tile.
-  void createFunction(StringRef name);
-  /// One thread sets up the ring's barriers (and an overlapped kernel's
-  /// staging barriers); the block waits for it.
-  void initBarriers();
-  /// Warpgroup 0: gives up registers; an overlapped kernel's warps 1-3
-  /// drain staged tiles; one thread streams the k-slices.
-  LogicalResult producerWarpgroup();
-  LogicalResult drainLoop();
-  void producerLoop();
-  /// Warpgroups 1 and up: the main loop of each of their tiles, then the
-  /// schedule's end of the tile.
-  LogicalResult consumerWarpgroups();
-  /// The consumer's k-slice loop over tile positions from `first`; returns
-  /// the `halves` accumulators it leaves (promoted sums all added, chained
-  /// products perhaps still in flight).
-  SmallVector<Value> mainLoop(Value first);
-  /// Issues k-slice `kt`'s products into the accumulators `into` (with
-  /// `fresh`, ignoring what they hold) and frees the slice before it once
-  /// that one's products retire.
-  SmallVector<Value> issueSlice(Value kt, Value first, ArrayRef<Value> into,
-                                bool fresh);
-  /// A ping-pong warpgroup waits for its turn before a later tile's main
-  /// loop, and hands the turn on after issuing its products.
-  void waitForTurn(Value i);
-  void passTurn(Value i, Value count);
-  /// The overlapped schedule's end of a tile: stage it for the drain warps.
-  void handOffToDrain(Value i, Value acc);
-  /// The cooperative and ping-pong schedules' end of a tile: the fused
-  /// epilogue of each accumulator block.
-  LogicalResult storeEpilogue(const TileAt &at, ValueRange accs);
-
-  TileAt tileAt(Value z, Value id);
-  void forEachTile(Value start, int64_t step, const TileBody &body);
-  void afterFirstTile(Value i, function_ref<void()> body);
-  Value arg(Value v) {
-    return entry->getArgument(2 + cast<BlockArgument>(v).getArgNumber());
-  }
-  SmallVector<Value> outputs() {
-    SmallVector<Value> values;
-    for (unsigned r = 0; r < fusion.getNumResults(); ++r)
-      values.push_back(entry->getArgument(2 + numInputs + r));
-    return values;
-  }
-  Value fullBar(Value s) {
-    return e.at(smem, e.add(e.idx(barOffset), e.mul(s, 8)));
-  }
-  Value emptyBar(Value s) {
-    return e.at(smem, e.add(e.idx(barOffset + 8 * tile.stages), e.mul(s, 8)));
-  }
-  Value stageOf(Value it) { return e.rem(it, tile.stages); }
-  Value phaseOf(Value it) { return e.toI32(e.rem(e.div(it, tile.stages), 2)); }
-  /// The slice of the whole tile's that this block's k-slice `kt` is: all,
-  /// or its run of a split tile's.
-  Value sliceOf(Value kt) {
-    return split > 1 ? e.add(e.mul(rank, kTiles), kt) : kt;
-  }
-  Value rowBlockOf(int64_t h) { return pingpong ? e.idx(h) : consumer; }
-  /// Adds a slice's sums, computed apart, to the accumulators (float8 with
-  /// `precision = promoted`).
-  Value addSums(Value acc, Value sums);
-  /// The accumulators' type: s32 for INT8 products, else f32.
-  Type accElementType() {
-    return problem.elem.isSignlessInteger(8) ? Type(b.getI32Type())
-                                             : Type(b.getF32Type());
-  }
-  /// The accumulators `acc` as the f32 values the epilogue reads: INT8
-  /// sums converted (exact up to 2^24).
-  Value asF32(Value acc);
-
-  FusionOp fusion;
-  const MatmulTile &tile;
-  const WgmmaProblem &problem;
-  OpBuilder &moduleBuilder;
-  MLIRContext *ctx;
-  Location loc;
-  OpBuilder b;
-  WgmmaBuilder e;
-
-  // The geometry, from the config and the problem.
-  int64_t tilesM = 0, tilesN = 0, split = 1, tilesPerBatch = 0, totalTiles = 0;
-  int64_t blocks = 0, kTiles = 0, consumers = 0, threads = 0;
-  unsigned numInputs = 0;
-  bool persistent = false, pingpong = false, overlapped = false;
-  /// Float8 sums promoted slice by slice (`precision = promoted`).
-  bool promoted = false;
-  /// A consumer warpgroup holds the accumulators of `halves` 64-row blocks
-  /// of its tiles: its own block of each tile, or in a ping-pong kernel the
-  /// whole tile of every other one of the block's.
-  int64_t halves = 1;
-  // The shared plan: stage s of A is at aOffsets[0] + s * aStride.
-  SmallVector<int64_t> aOffsets, bOffsets;
-  int64_t aStride = 0, bStride = 0, barOffset = 0, epilogueOffset = 0;
-
-  // Values of the kernel being built.
-  gpu::GPUFuncOp func;
-  Block *entry = nullptr;
-  Value mapA, mapB, smem, smemAddr, tid, warpgroup, inGroup, bid;
-  Value rank, stagedBar, drainedBar, ticks;
-  /// Symbolic rows: the count the kernel is passed, and its row tiles.
-  Value rowsValue, tilesMValue;
-  Value consumer, lane, warp;
-  std::optional<TileAt> ownTile;
-};
-
-/// Threads of an overlapped kernel's producer warpgroup that drain staged
-/// tiles: warps 1-3.
-constexpr int64_t kDrainThreads = 96;
-/// Ping-pong turns: a warpgroup starts a tile's main loop once the other
-/// has issued its previous tile's products, waiting on named barrier 3 +
-/// its index for the other's arrival. Beside keeping one main loop on the
-/// Tensor Cores at a time, the turn keeps a warpgroup from waiting on a
-/// stage's full barrier before every slice streamed ahead of its own has
-/// landed (its parity would name an earlier fill).
-constexpr int64_t kTurnBarrier = 3;
-/// Spins of an mbarrier wait before it suspends the thread.
-constexpr int64_t kWaitTicks = 0x989680;
 
 LogicalResult WgmmaKernel::readPlan() {
   int64_t M = problem.M, N = problem.N, batches = problem.batches;
@@ -543,253 +383,6 @@ void WgmmaKernel::producerLoop() {
   });
 }
 
-LogicalResult WgmmaKernel::consumerWarpgroups() {
-  NVVM::SetMaxRegisterOp::create(
-      b, loc, overlapped ? kOverlappedConsumerRegisters : kConsumerRegisters,
-      NVVM::SetMaxRegisterAction::increase);
-  consumer = arith::SubIOp::create(b, loc, warpgroup, e.idx(1));
-  lane = e.rem(inGroup, 32);
-  warp = e.div(inGroup, 32);
-  LogicalResult status = success();
-  forEachTile(pingpong ? consumer : e.idx(0), pingpong ? 2 : 1,
-              [&](TileAt at, Value first, Value i, Value count) {
-                if (pingpong)
-                  waitForTurn(i);
-                SmallVector<Value> accs = mainLoop(first);
-                if (pingpong)
-                  passTurn(i, count);
-                NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-                if (persistent) {
-                  // The tile's last slice is read: its stage goes to the
-                  // next tile.
-                  auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
-                  OpBuilder::InsertionGuard g(b);
-                  b.setInsertionPointToStart(&ifLead.getThenRegion().front());
-                  NVVM::MBarrierArriveOp::create(
-                      b, loc, Type(),
-                      emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))),
-                      Value());
-                }
-                if (overlapped) {
-                  handOffToDrain(i, asF32(accs[0]));
-                  return;
-                }
-                if (failed(storeEpilogue(at, accs)))
-                  status = failure();
-              });
-  return status;
-}
-
-void WgmmaKernel::waitForTurn(Value i) {
-  afterFirstTile(i, [&] {
-    NVVM::BarrierOp::create(b, loc, Type(),
-                            e.toI32(e.add(consumer, e.idx(kTurnBarrier))),
-                            e.i32(256), nullptr, Value());
-  });
-}
-
-/// Every product of the tile is issued: the other warpgroup's turn, if it
-/// has a tile after this one.
-void WgmmaKernel::passTurn(Value i, Value count) {
-  auto ifNext =
-      scf::IfOp::create(b, loc,
-                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              e.add(i, e.idx(1)), count),
-                        false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-  NVVM::BarrierArriveOp::create(
-      b, loc,
-      e.toI32(arith::SubIOp::create(b, loc, e.idx(kTurnBarrier + 1), consumer)),
-      e.i32(256));
-}
-
-SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value first,
-                                           ArrayRef<Value> into, bool fresh) {
-  Type i64 = b.getI64Type();
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(tile.n / 2, accElementType()));
-  NVVM::WGMMATypes wgType = NVVM::WGMMATypes::f16;
-  if (problem.elem.isBF16())
-    wgType = NVVM::WGMMATypes::bf16;
-  else if (isa<Float8E4M3FNType>(problem.elem))
-    wgType = NVVM::WGMMATypes::e4m3;
-  else if (problem.elem.isSignlessInteger(8))
-    wgType = NVVM::WGMMATypes::s8;
-  // Each wgmma reads 32 bytes of K: 16 16-bit elements, 32 8-bit ones.
-  int64_t kStep = 32 / tile.elementBytes;
-  Value it = persistent ? e.add(first, kt) : kt;
-  Value s = stageOf(it);
-  NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it), ticks);
-  auto aAddrOf = [&](int64_t h) {
-    return arith::AddIOp::create(
-        b, loc, smemAddr,
-        arith::IndexCastOp::create(
-            b, loc, i64,
-            e.add(e.idx(aOffsets[0]),
-                  e.add(e.mul(s, aStride),
-                        e.mul(rowBlockOf(h), 64 * problem.swizzle)))));
-  };
-  SmallVector<Value> aAddrs;
-  for (int64_t h = 0; h < halves; ++h)
-    aAddrs.push_back(aAddrOf(h));
-  Value bAddr = arith::AddIOp::create(
-      b, loc, smemAddr,
-      arith::IndexCastOp::create(b, loc, i64,
-                                 e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  SmallVector<Value> sums(into);
-  for (int64_t kk = 0; kk < tile.k / kStep; ++kk) {
-    // K-major slices advance 32 bytes along a swizzled row; N-major B
-    // (16-bit only) advances 16 rows of 128 bytes, its 64-column boxes
-    // 64 * k * 2 bytes apart.
-    Value descB;
-    if (problem.swizzle == 32)
-      descB = descriptor(
-          e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)), 16,
-          256, 32);
-    else if (problem.bKContiguous)
-      descB = descriptor(
-          e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)), 16, 1024);
-    else
-      descB = descriptor(
-          e,
-          arith::AddIOp::create(b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
-          64 * tile.k * 2, 1024);
-    for (int64_t h = 0; h < halves; ++h) {
-      // Chunk kk of A is m rows of 32 bytes after kk chunks.
-      Value descA =
-          problem.swizzle == 32
-              ? descriptor(e,
-                           arith::AddIOp::create(b, loc, aAddrs[h],
-                                                 e.i64(kk * tile.m * 32)),
-                           16, 256, 32)
-              : descriptor(
-                    e, arith::AddIOp::create(b, loc, aAddrs[h], e.i64(32 * kk)),
-                    16, 1024);
-      sums[h] = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, accType, sums[h], descA, descB,
-          NVVM::MMAShapeAttr::get(ctx, 64, tile.n, kStep), wgType, wgType,
-          wgType == NVVM::WGMMATypes::s8 ? NVVM::WGMMATypes::s32
-                                         : NVVM::WGMMATypes::f32,
-          fresh && kk == 0 ? NVVM::WGMMAScaleOut::zero
-                           : NVVM::WGMMAScaleOut::one,
-          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row,
-          problem.bKContiguous ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-          nullptr);
-    }
-  }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  // The group before this one has retired: its stage is free.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-  Value release = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, e.idx(0)),
-      e.eq(lane, 0));
-  auto ifRelease = scf::IfOp::create(b, loc, release, false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-  Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
-  NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
-                                 Value());
-  return sums;
-}
-
-SmallVector<Value> WgmmaKernel::mainLoop(Value first) {
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(tile.n / 2, accElementType()));
-  SmallVector<Value> zeros(halves, LLVM::ZeroOp::create(b, loc, accType));
-  auto loop =
-      scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1), zeros);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value kt = loop.getInductionVar();
-  SmallVector<Value> accs(loop.getRegionIterArgs());
-  if (!promoted) {
-    // One chain of products over the whole contraction.
-    scf::YieldOp::create(b, loc, issueSlice(kt, first, accs, /*fresh=*/false));
-    return SmallVector<Value>(loop.getResults());
-  }
-  // Promoted: each slice's products sum in fresh registers (the first
-  // ignores what they hold); once they retire, the slice's sums join the
-  // accumulators. Two slices a promotion measured 5-9% faster but 21%
-  // further from float64 than cuBLAS's promoted FP8 GEMM, which one slice
-  // matches (test/gpu/notes/2026-12-02-c.md).
-  SmallVector<Value> sums = issueSlice(kt, first, zeros, /*fresh=*/true);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  for (int64_t h = 0; h < halves; ++h)
-    accs[h] = addSums(accs[h], sums[h]);
-  scf::YieldOp::create(b, loc, accs);
-  return SmallVector<Value>(loop.getResults());
-}
-
-Value WgmmaKernel::addSums(Value acc, Value sums) {
-  for (int64_t i = 0; i < tile.n / 2; ++i) {
-    Value a = LLVM::ExtractValueOp::create(b, loc, acc, i);
-    Value s = LLVM::ExtractValueOp::create(b, loc, sums, i);
-    acc = LLVM::InsertValueOp::create(b, loc, acc,
-                                      arith::AddFOp::create(b, loc, a, s), i);
-  }
-  return acc;
-}
-
-Value WgmmaKernel::asF32(Value acc) {
-  if (accElementType().isF32())
-    return acc;
-  Type f32 = b.getF32Type();
-  auto type =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(tile.n / 2, f32));
-  Value out = LLVM::UndefOp::create(b, loc, type);
-  for (int64_t i = 0; i < tile.n / 2; ++i) {
-    Value v = LLVM::ExtractValueOp::create(b, loc, acc, i);
-    out = LLVM::InsertValueOp::create(
-        b, loc, out, arith::SIToFPOp::create(b, loc, f32, v), i);
-  }
-  return out;
-}
-
-/// The epilogue warps have drained the block's previous tile: stage this
-/// one and go on.
-void WgmmaKernel::handOffToDrain(Value i, Value acc) {
-  afterFirstTile(i, [&] {
-    NVVM::MBarrierTryWaitParityOp::create(
-        b, loc, drainedBar,
-        e.toI32(e.rem(arith::SubIOp::create(b, loc, i, e.idx(1)), 2)), ticks);
-  });
-  stageOverlapped(e, problem, tile, acc, smem, e.idx(epilogueOffset), consumer,
-                  lane, warp);
-  NVVM::MBarrierArriveOp::create(b, loc, Type(), stagedBar, Value());
-}
-
-/// The epilogue stages `columns` of the tile at a time: a persistent
-/// kernel's chunks in a buffer of their own, guarded by the consumer
-/// warpgroup's own barrier; otherwise the whole tile over the stages, which
-/// every consumer has finished reading at the first barrier.
-LogicalResult WgmmaKernel::storeEpilogue(const TileAt &at, ValueRange accs) {
-  int64_t columns = tile.epilogue ? tile.epilogue : tile.n;
-  int64_t epiloguePitch = wgmmaEpiloguePitch(columns);
-  auto consumersBarrier = [&] {
-    if (persistent)
-      NVVM::BarrierOp::create(b, loc, Type(),
-                              e.toI32(e.add(consumer, e.idx(1))), e.i32(128),
-                              nullptr, Value());
-    else
-      NVVM::BarrierOp::create(b, loc, Type(), e.i32(1), e.i32(128 * consumers),
-                              nullptr, Value());
-  };
-  Value stagingBase =
-      e.add(e.idx(epilogueOffset), e.mul(consumer, 64 * epiloguePitch * 4));
-  SmallVector<Value> outs = outputs();
-  for (int64_t h = 0; h < halves; ++h)
-    if (failed(emitWgmmaEpilogue(
-            e, fusion, problem, tile, at, asF32(accs[h]), columns, smem,
-            stagingBase, rowBlockOf(h), lane, warp, rank,
-            [&](Value v) { return arg(v); }, outs, consumersBarrier)))
-      return failure();
-  return success();
-}
-
 FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   if (failed(readPlan()))
     return failure();
@@ -828,8 +421,6 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   info.wholeMultiprocessor = true;
   return info;
 }
-
-} // namespace
 
 FailureOr<KernelInfo>
 mlir::brrr::wgmma::emitWgmmaBody(FusionOp fusion, const MatmulTile &tile,
