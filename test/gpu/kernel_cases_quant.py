@@ -2,7 +2,7 @@
 lists them among the others): QuantizeLinear / DequantizeLinear in
 pointwise, row and product kernels, float8 casts, and 8-bit products
 (INT8, UINT8 with a zero point, float8 E4M3FN), with their opsets and
-tolerances. The references are kernel_references.quantize_reference.
+tolerances. The references are kernel_references_quant.quantize_reference.
 
 Run with Debian's /usr/bin/python3 (onnx).
 """

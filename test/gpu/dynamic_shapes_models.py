@@ -1,0 +1,481 @@
+"""The models of dynamic_shapes.py: small ONNX models of the kernel families
+that compile over symbolic extents, each with its float64 reference and the
+ranges and shapes it runs at (`models()`).
+
+Runs where torch and onnx do (the GPU machine).
+"""
+
+import numpy as np
+import torch
+from onnx import TensorProto, helper, numpy_helper
+
+F16, F32 = TensorProto.FLOAT16, TensorProto.FLOAT
+
+
+def graph(name, nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m
+
+
+def bias_add(elem, dims, width):
+    """z = relu((x + b) * y), w = tanh(x + b): two outputs, a broadcast."""
+    np_t = np.float16 if elem == F16 else np.float32
+    b = numpy_helper.from_array(
+        (np.linspace(-2, 2, width)).astype(np_t), "b")
+    shape = dims + [width]
+    m = graph("bias_add", [
+        helper.make_node("Add", ["x", "b"], ["a"]),
+        helper.make_node("Mul", ["a", "y"], ["m"]),
+        helper.make_node("Relu", ["m"], ["z"]),
+        helper.make_node("Tanh", ["a"], ["w"]),
+    ], [helper.make_tensor_value_info("x", elem, shape),
+        helper.make_tensor_value_info("y", elem, shape)],
+        [helper.make_tensor_value_info("z", elem, shape),
+         helper.make_tensor_value_info("w", elem, shape)], [b])
+
+    def ref(x, y):
+        bb = np.linspace(-2, 2, width).astype(np_t).astype(np.float64)
+        a = x + bb
+        return [np.maximum(a * y, 0), np.tanh(a)]
+    return m, ref
+
+
+def silu_row(elem, dims, width):
+    """z = x * sigmoid(x) + 1 over a ragged row (vector width 1)."""
+    shape = dims + [width]
+    one = numpy_helper.from_array(np.array(1.0, np.float32), "one")
+    nodes = [helper.make_node("Sigmoid", ["x"], ["s"]),
+             helper.make_node("Mul", ["x", "s"], ["m"])]
+    if elem == F16:
+        nodes += [helper.make_node("Cast", ["one"], ["one16"], to=F16),
+                  helper.make_node("Add", ["m", "one16"], ["z"])]
+    else:
+        nodes += [helper.make_node("Add", ["m", "one"], ["z"])]
+    m = graph("silu_row", nodes,
+              [helper.make_tensor_value_info("x", elem, shape)],
+              [helper.make_tensor_value_info("z", elem, shape)], [one])
+    return m, lambda x: [x / (1 + np.exp(-x)) + 1]
+
+
+def norm_rows(elem, dims, width):
+    """n = LayerNorm(x + r), z = relu(softmax(n)): two row kernels with a
+    prologue and an epilogue."""
+    np_t = np.float16 if elem == F16 else np.float32
+    scale = np.linspace(0.5, 1.5, width).astype(np_t)
+    bias = np.linspace(-1, 1, width).astype(np_t)
+    shape = dims + [width]
+    m = graph("norm_rows", [
+        helper.make_node("Add", ["x", "r"], ["h"]),
+        helper.make_node("LayerNormalization", ["h", "scale", "bias"], ["n"],
+                         axis=-1, epsilon=1e-5),
+        helper.make_node("Softmax", ["n"], ["s"], axis=-1),
+        helper.make_node("Relu", ["s"], ["z"]),
+    ], [helper.make_tensor_value_info("x", elem, shape),
+        helper.make_tensor_value_info("r", elem, shape)],
+        [helper.make_tensor_value_info("z", elem, shape),
+         helper.make_tensor_value_info("n", elem, shape)],
+        [numpy_helper.from_array(scale, "scale"),
+         numpy_helper.from_array(bias, "bias")])
+
+    def ref(x, r):
+        h = x + r
+        mu = h.mean(-1, keepdims=True)
+        var = ((h - mu) ** 2).mean(-1, keepdims=True)
+        n = (h - mu) / np.sqrt(var + 1e-5) * scale.astype(np.float64) + \
+            bias.astype(np.float64)
+        e = np.exp(n - n.max(-1, keepdims=True))
+        return [np.maximum(e / e.sum(-1, keepdims=True), 0), n]
+    return m, ref
+
+
+def mlp(dims, d, h, seed):
+    """y = relu(x W1 + b1) W2 + x, f16: two products (TMA + wgmma) over
+    symbolic rows, with bias, activation and residual epilogues."""
+    rng = np.random.default_rng(seed)
+    w1 = (rng.standard_normal((d, h)) / np.sqrt(d)).astype(np.float16)
+    b1 = rng.standard_normal(h).astype(np.float16)
+    w2 = (rng.standard_normal((h, d)) / np.sqrt(h)).astype(np.float16)
+    shape = dims + [d]
+    m = graph("mlp", [
+        helper.make_node("MatMul", ["x", "w1"], ["m1"]),
+        helper.make_node("Add", ["m1", "b1"], ["a1"]),
+        helper.make_node("Relu", ["a1"], ["r1"]),
+        helper.make_node("MatMul", ["r1", "w2"], ["m2"]),
+        helper.make_node("Add", ["m2", "x"], ["y"]),
+    ], [helper.make_tensor_value_info("x", F16, shape)],
+        [helper.make_tensor_value_info("y", F16, shape)],
+        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(b1, "b1"),
+         numpy_helper.from_array(w2, "w2")])
+
+    def ref(x):
+        # The hidden activation is stored in f16 between the products.
+        r1 = np.maximum(x @ w1.astype(np.float64) + b1.astype(np.float64), 0)
+        r1 = r1.astype(np.float16).astype(np.float64)
+        return [r1 @ w2.astype(np.float64) + x]
+    return m, ref
+
+
+def embed_heads(seed):
+    """Token ids [batch, seq] -> an embedding lookup (Gather), layer norm,
+    a split into heads and back ([batch, seq, 4, 8] transposed to [batch,
+    seq, 8, 4] and flattened), and a Linear layer: data movement that
+    carries the symbolic run through, its extents merged and split by
+    reshapes."""
+    rng = np.random.default_rng(seed)
+    table = rng.standard_normal((64, 32)).astype(np.float32)
+    w = (rng.standard_normal((32, 16)) / np.sqrt(32)).astype(np.float32)
+    shape4 = numpy_helper.from_array(np.array([0, 0, 4, 8], np.int64), "s4")
+    shape3 = numpy_helper.from_array(np.array([0, 0, 32], np.int64), "s3")
+    m = graph("embed_heads", [
+        helper.make_node("Gather", ["table", "x"], ["e"], axis=0),
+        helper.make_node("LayerNormalization", ["e", "g", "b"], ["n"],
+                         axis=-1),
+        helper.make_node("Reshape", ["n", "s4"], ["h"]),
+        helper.make_node("Transpose", ["h"], ["t"], perm=[0, 1, 3, 2]),
+        helper.make_node("Reshape", ["t", "s3"], ["f"]),
+        helper.make_node("MatMul", ["f", "w"], ["y"]),
+    ], [helper.make_tensor_value_info("x", TensorProto.INT64,
+                                      ["batch", "seq"])],
+        [helper.make_tensor_value_info("y", F32, ["batch", "seq", 16])],
+        [numpy_helper.from_array(table, "table"),
+         numpy_helper.from_array(np.ones(32, np.float32), "g"),
+         numpy_helper.from_array(np.zeros(32, np.float32), "b"),
+         numpy_helper.from_array(w, "w"), shape4, shape3])
+
+    def ref(x):
+        e = table.astype(np.float64)[x.astype(np.int64)]
+        n = (e - e.mean(-1, keepdims=True)) / np.sqrt(
+            e.var(-1, keepdims=True) + 1e-5)
+        t = n.reshape(x.shape + (4, 8)).swapaxes(-1, -2)
+        return [t.reshape(x.shape + (32,)) @ w.astype(np.float64)]
+    return m, ref
+
+
+def seq_attention(seed, masked, heads=4, d=16, causal=False):
+    """f16 self-attention over a symbolic batch and sequence: the query, key
+    and value projections of x [batch, seq, heads * d], the heads split and
+    transposed (keys to [batch, heads, d, seq]), scaled scores, with
+    `masked` a padding mask from an int64 input [batch, seq] (BERT's
+    (1 - mask) * -10000, unsqueezed to [batch, 1, 1, seq]), or with
+    `causal` a decoder's mask built from the sequence's extent
+    (where(arange(seq)[None, :] <= arange(seq)[:, None], 0, -inf)), the
+    softmax, the product with the values, the heads merged back and an
+    output projection: one attention kernel that reads the actual
+    sequence."""
+    rng = np.random.default_rng(seed)
+    e = heads * d
+
+    def w():
+        return (rng.standard_normal((e, e)) / np.sqrt(e)).astype(np.float16)
+    ws = {"wq": w(), "wk": w(), "wv": w(), "wo": w()}
+    consts = [numpy_helper.from_array(v, k) for k, v in ws.items()] + [
+        numpy_helper.from_array(np.array([0, 0, heads, d], np.int64), "split"),
+        numpy_helper.from_array(np.array([0, 0, e], np.int64), "merge"),
+        numpy_helper.from_array(np.array(d ** -0.5, np.float16), "scale"),
+        numpy_helper.from_array(np.array(1, np.float16), "one"),
+        numpy_helper.from_array(np.array(-10000, np.float16), "low"),
+        numpy_helper.from_array(np.array([1, 2], np.int64), "axes"),
+        numpy_helper.from_array(np.array(0, np.int64), "i0"),
+        numpy_helper.from_array(np.array(1, np.int64), "i1"),
+        numpy_helper.from_array(np.array([0], np.int64), "ax0"),
+        numpy_helper.from_array(np.array([1], np.int64), "ax1"),
+        numpy_helper.from_array(np.array(0, np.float16), "keep"),
+        numpy_helper.from_array(np.array(-np.inf, np.float16), "drop")]
+    nodes = [
+        helper.make_node("MatMul", ["x", "wq"], ["q"]),
+        helper.make_node("MatMul", ["x", "wk"], ["k"]),
+        helper.make_node("MatMul", ["x", "wv"], ["v"]),
+        helper.make_node("Reshape", ["q", "split"], ["qh"]),
+        helper.make_node("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["k", "split"], ["kh"]),
+        helper.make_node("Transpose", ["kh"], ["kt"], perm=[0, 2, 3, 1]),
+        helper.make_node("Reshape", ["v", "split"], ["vh"]),
+        helper.make_node("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
+        helper.make_node("MatMul", ["qt", "kt"], ["s0"]),
+        helper.make_node("Mul", ["s0", "scale"], ["s"])]
+    inputs = [helper.make_tensor_value_info("x", F16, ["batch", "seq", e])]
+    scores = "s"
+    if masked:
+        inputs.append(helper.make_tensor_value_info(
+            "mask", TensorProto.INT64, ["batch", "seq"]))
+        nodes += [
+            helper.make_node("Cast", ["mask"], ["mf"], to=F16),
+            helper.make_node("Sub", ["one", "mf"], ["inv"]),
+            helper.make_node("Mul", ["inv", "low"], ["bias2"]),
+            helper.make_node("Unsqueeze", ["bias2", "axes"], ["bias"]),
+            helper.make_node("Add", ["s", "bias"], ["sm"])]
+        scores = "sm"
+    if causal:
+        nodes += [
+            helper.make_node("Shape", ["x"], ["seqv"], start=1, end=2),
+            helper.make_node("Squeeze", ["seqv"], ["seqlen"]),
+            helper.make_node("Range", ["i0", "seqlen", "i1"], ["pos"]),
+            helper.make_node("Unsqueeze", ["pos", "ax1"], ["qi"]),
+            helper.make_node("Unsqueeze", ["pos", "ax0"], ["kj"]),
+            helper.make_node("LessOrEqual", ["kj", "qi"], ["upto"]),
+            helper.make_node("Where", ["upto", "keep", "drop"], ["cbias"]),
+            helper.make_node("Add", [scores, "cbias"], ["sc"])]
+        scores = "sc"
+    nodes += [
+        helper.make_node("Softmax", [scores], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "vt"], ["o"]),
+        helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["ot", "merge"], ["om"]),
+        helper.make_node("MatMul", ["om", "wo"], ["y"])]
+    m = graph("seq_attention", nodes, inputs,
+              [helper.make_tensor_value_info("y", F16, ["batch", "seq", e])],
+              consts)
+
+    def ref(x, mask=None):
+        t = {k: v.astype(np.float64) for k, v in ws.items()}
+        x = x.astype(np.float64)
+        b, n, _ = x.shape
+        # The projections are stored in f16 between kernels.
+        rnd = lambda a: a.astype(np.float16).astype(np.float64)  # noqa: E731
+
+        def heads_of(a):
+            return rnd(a).reshape(b, n, heads, d).transpose(0, 2, 1, 3)
+        q, k, v = (heads_of(x @ t[w]) for w in ("wq", "wk", "wv"))
+        s = q @ k.transpose(0, 1, 3, 2) * d ** -0.5
+        if mask is not None:
+            s = s + ((1 - mask) * -10000.0)[:, None, None, :]
+        if causal:
+            s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+        p = np.exp(s - s.max(-1, keepdims=True))
+        p /= p.sum(-1, keepdims=True)
+        o = rnd((p @ v).transpose(0, 2, 1, 3).reshape(b, n, e))
+        return [o @ t["wo"]]
+    return m, ref
+
+
+def broadcast_parts(elem, width):
+    """Operands that broadcast along part of the symbolic extents: y =
+    softmax((x + p) * m) with x [batch, seq, width], a position embedding
+    p [1, seq, width] and a per-sample scale m [batch, 1, width]."""
+    m = graph("broadcast_parts", [
+        helper.make_node("Add", ["x", "p"], ["a"]),
+        helper.make_node("Mul", ["a", "m"], ["b"]),
+        helper.make_node("Softmax", ["b"], ["y"], axis=-1),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", width]),
+        helper.make_tensor_value_info("p", elem, [1, "seq", width]),
+        helper.make_tensor_value_info("m", elem, ["batch", 1, width])],
+        [helper.make_tensor_value_info("y", elem, ["batch", "seq", width])])
+
+    def ref(x, p, s):
+        b = (x + p) * s
+        if elem == F16:  # the product is stored in f16 for the softmax
+            b = b.astype(np.float16).astype(np.float64)
+        e = np.exp(b - b.max(-1, keepdims=True))
+        return [e / e.sum(-1, keepdims=True)]
+    return m, ref
+
+
+def expand_mask(elem):
+    """An Expand along part of the symbolic extents, as exporters write a
+    padding mask: y = (1 - expand(m, shape(x))) * x with m [1, 1, 1, seq]
+    and x [batch, 1, 1, seq]."""
+    m = graph("expand_mask", [
+        helper.make_node("Shape", ["x"], ["sh"]),
+        helper.make_node("Expand", ["m", "sh"], ["e"]),
+        helper.make_node("Sub", ["one", "e"], ["d"]),
+        helper.make_node("Mul", ["d", "x"], ["y"]),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", 1, 1, "seq"]),
+        helper.make_tensor_value_info("m", elem, [1, 1, 1, "seq"])],
+        [helper.make_tensor_value_info("y", elem, ["batch", 1, 1, "seq"])],
+        [numpy_helper.from_array(np.array(
+            1, np.float16 if elem == F16 else np.float32), "one")])
+
+    def ref(x, mask):
+        return [(1 - mask) * x]
+    return m, ref
+
+
+def pick_tokens(elem, seed, width=64):
+    """Lookups along a symbolic sequence: the first token (BERT's [CLS],
+    then its pooler: tanh(c W + b)), the last (x[:, -1]), the first and
+    last together by a vector of indices, two features of every token (a
+    lookup along the fixed last axis of a table symbolic before it), and
+    the slices x[:, 1:] and x[:, :-1] (empty at one token)."""
+    np_t = np.float16 if elem == F16 else np.float32
+    rng = np.random.default_rng(seed)
+    w = (rng.standard_normal((width, width)) / np.sqrt(width)).astype(np_t)
+    bias = rng.standard_normal(width).astype(np_t)
+    inits = [numpy_helper.from_array(w, "w"),
+             numpy_helper.from_array(bias, "bias"),
+             numpy_helper.from_array(np.array(0, np.int64), "first"),
+             numpy_helper.from_array(np.array(-1, np.int64), "last"),
+             numpy_helper.from_array(np.array([0, -1], np.int64), "ends"),
+             numpy_helper.from_array(np.array([3, -5], np.int64), "feats"),
+             numpy_helper.from_array(np.array([0], np.int64), "zero"),
+             numpy_helper.from_array(np.array([1], np.int64), "one"),
+             numpy_helper.from_array(np.array([-1], np.int64), "minus"),
+             numpy_helper.from_array(np.array([2**62], np.int64), "end")]
+    m = graph("pick_tokens", [
+        helper.make_node("Gather", ["x", "first"], ["c"], axis=1),
+        helper.make_node("MatMul", ["c", "w"], ["cw"]),
+        helper.make_node("Add", ["cw", "bias"], ["cb"]),
+        helper.make_node("Tanh", ["cb"], ["pooled"]),
+        helper.make_node("Gather", ["x", "last"], ["l"], axis=1),
+        helper.make_node("Gather", ["x", "ends"], ["t"], axis=1),
+        helper.make_node("Gather", ["x", "feats"], ["u"], axis=2),
+        helper.make_node("Slice", ["x", "one", "end", "one"], ["rest"]),
+        helper.make_node("Slice", ["x", "zero", "minus", "one"], ["drop"]),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", width])],
+        [helper.make_tensor_value_info("pooled", elem, ["batch", width]),
+         helper.make_tensor_value_info("l", elem, ["batch", width]),
+         helper.make_tensor_value_info("t", elem, ["batch", 2, width]),
+         helper.make_tensor_value_info("u", elem, ["batch", "seq", 2]),
+         helper.make_tensor_value_info("rest", elem, ["batch", None, width]),
+         helper.make_tensor_value_info("drop", elem, ["batch", None, width])],
+        inits)
+
+    def ref(x):
+        c = x[:, 0]
+        pooled = np.tanh(c @ w.astype(np.float64) + bias.astype(np.float64))
+        return [pooled, x[:, -1], x[:, [0, -1]], x[:, :, [3, width - 5]],
+                x[:, 1:], x[:, :-1]]
+    return m, ref
+
+
+def image_net(elem, seed):
+    """A ResNet-like net over a symbolic batch: a 7x7 stride-2 stem (3
+    channels), max pool, a 3x3 block with a residual add, a depthwise 3x3
+    convolution, a strided 1x1 projection, a global mean and a linear head;
+    its second output is the block's feature map (NCHW, read back from
+    channels-last in f16)."""
+    rng = np.random.default_rng(seed)
+    np_t = np.float16 if elem == F16 else np.float32
+
+    def w(*shape):
+        fan = int(np.prod(shape[1:]))
+        return (rng.standard_normal(shape) / np.sqrt(fan)).astype(np_t)
+    ws = {"w0": w(64, 3, 7, 7), "b0": w(64, 1)[:, 0] * 8,
+          "w1": w(64, 64, 3, 3), "b1": w(64, 1)[:, 0] * 8,
+          "wd": w(64, 1, 3, 3), "w2": w(128, 64, 1, 1), "wh": w(10, 128).T.copy(),
+          "bh": w(10, 1)[:, 0]}
+    m = graph("image_net", [
+        helper.make_node("Conv", ["x", "w0", "b0"], ["c0"], kernel_shape=[7, 7],
+                         strides=[2, 2], pads=[3, 3, 3, 3]),
+        helper.make_node("Relu", ["c0"], ["r0"]),
+        helper.make_node("MaxPool", ["r0"], ["p0"], kernel_shape=[3, 3],
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["p0", "w1", "b1"], ["c1"],
+                         kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("Add", ["c1", "p0"], ["a1"]),
+        helper.make_node("Relu", ["a1"], ["f"]),
+        helper.make_node("Conv", ["f", "wd"], ["cd"], kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1], group=64),
+        helper.make_node("Relu", ["cd"], ["d"]),
+        helper.make_node("Conv", ["d", "w2"], ["c2"], kernel_shape=[1, 1],
+                         strides=[2, 2]),
+        helper.make_node("ReduceMean", ["c2"], ["g"], axes=[2, 3],
+                         keepdims=0),
+        helper.make_node("MatMul", ["g", "wh"], ["h"]),
+        helper.make_node("Add", ["h", "bh"], ["y"]),
+    ], [helper.make_tensor_value_info("x", elem, ["n", 3, 32, 32])],
+        [helper.make_tensor_value_info("y", elem, ["n", 10]),
+         helper.make_tensor_value_info("f", elem, ["n", 64, 8, 8])],
+        [numpy_helper.from_array(v, k) for k, v in ws.items()])
+
+    def ref(x):
+        F = torch.nn.functional
+        t = {k: torch.from_numpy(v.astype(np.float64)) for k, v in ws.items()}
+        xt = torch.from_numpy(x)
+        # The 16-bit kernels store activations in 16 bits between them.
+        rnd = (lambda v: v.to(torch.float16).to(torch.float64)) \
+            if elem == F16 else (lambda v: v)
+        r0 = rnd(F.relu(F.conv2d(xt, t["w0"], t["b0"], 2, 3)))
+        p0 = F.max_pool2d(r0, 3, 2, 1)
+        f = rnd(F.relu(F.conv2d(p0, t["w1"], t["b1"], 1, 1) + p0))
+        d = rnd(F.relu(F.conv2d(f, t["wd"], None, 1, 1, groups=64)))
+        g = rnd(F.conv2d(d, t["w2"], None, 2).mean((2, 3)))
+        return [(g @ t["wh"] + t["bh"]).numpy(), f.numpy()]
+    return m, ref
+
+
+def models():
+    """name -> (model, reference, symbolic dims {input: shape text},
+    shapes to run [(per-input shapes)], dtype)."""
+    out = {}
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = bias_add(elem, ["batch", "seq"], 64)
+        out["bias_add_" + tag] = (
+            m, ref, {"x": "1..8x1..512x64"},
+            [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
+        m, ref = silu_row(elem, ["n"], 3)
+        out["silu_row3_" + tag] = (
+            m, ref, {"x": "1..100000x3"},
+            [(1,), (17,), (77,), (511,), (99999,), (100000,)], tag)
+    # Rows a block (768), packed rows (96 f16: 12 vectors, 8 rows a block)
+    # and a ragged row (77).
+    for elem, tag, width in ((F32, "f32", 768), (F16, "f16", 96),
+                             (F32, "f32", 77), (F16, "f16", 768)):
+        m, ref = norm_rows(elem, ["batch", "seq"], width)
+        out["norm_rows%d_%s" % (width, tag)] = (
+            m, ref, {"x": "1..8x1..512x%d" % width},
+            [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
+    m, ref = mlp(["batch", "seq"], 64, 256, 1)
+    out["mlp64_f16"] = (m, ref, {"x": "1..8x1..512x64"},
+                        [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
+                         (2, 128)], "f16")
+    m, ref = mlp(["batch", "seq"], 768, 3072, 2)
+    out["mlp768_f16"] = (m, ref, {"x": "1..64x1..512x768"},
+                         [(1, 1), (1, 16), (3, 77), (8, 384), (32, 128),
+                          (64, 512)], "f16")
+    # Large enough at its largest shape that the kernel takes four vectors a
+    # thread; checked where the grid has a partial block.
+    m, ref = bias_add(F16, ["batch", "seq"], 768)
+    out["bias_add_768_f16"] = (
+        m, ref, {"x": "1..64x1..512x768"},
+        [(1, 1), (1, 17), (3, 77), (64, 512), (7, 511), (32, 128)], "f16")
+    m, ref = embed_heads(4)
+    out["embed_heads_f32"] = (m, ref, {"x": "1..8x1..512"},
+                              [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
+                               (2, 128)], "f32")
+    for elem, tag, width in ((F32, "f32", 64), (F16, "f16", 768),
+                             (F32, "f32", 5)):
+        m, ref = broadcast_parts(elem, width)
+        out["broadcast_parts%d_%s" % (width, tag)] = (
+            m, ref, {"x": "1..8x1..512x%d" % width,
+                     "p": "1x1..512x%d" % width,
+                     "m": "1..8x1x%d" % width},
+            [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = expand_mask(elem)
+        out["expand_mask_" + tag] = (
+            m, ref, {"x": "1..8x1x1x1..512", "m": "1x1x1x1..512"},
+            [(1, 1, 1, 1), (1, 1, 1, 17), (3, 1, 1, 77), (8, 1, 1, 511),
+             (8, 1, 1, 512), (2, 1, 1, 128)], tag)
+    # Attention over a symbolic sequence: ragged sequences (1, 17, 77,
+    # 511), a padding mask, and the largest shape.
+    seq_shapes = [(1, 1), (1, 17), (3, 77), (2, 511), (4, 512), (2, 128),
+                  (5, 64)]
+    m, ref = seq_attention(5, masked=False)
+    out["seq_attention_f16"] = (m, ref, {"x": "1..8x1..512x64"},
+                                seq_shapes, "f16")
+    m, ref = seq_attention(6, masked=True)
+    out["seq_attention_mask_f16"] = (
+        m, ref, {"x": "1..8x1..512x64", "mask": "1..8x1..512"},
+        seq_shapes, "f16")
+    m, ref = seq_attention(7, masked=True, heads=2, d=64)
+    out["seq_attention_d64_f16"] = (
+        m, ref, {"x": "1..8x1..512x128", "mask": "1..8x1..512"},
+        seq_shapes, "f16")
+    m, ref = seq_attention(8, masked=False, causal=True)
+    out["seq_attention_causal_f16"] = (m, ref, {"x": "1..8x1..512x64"},
+                                       seq_shapes, "f16")
+    m, ref = seq_attention(9, masked=False, heads=2, d=64, causal=True)
+    out["seq_attention_causal_d64_f16"] = (
+        m, ref, {"x": "1..8x1..512x128"}, seq_shapes, "f16")
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = pick_tokens(elem, 10)
+        out["pick_tokens_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
+                                     seq_shapes, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = image_net(elem, 3)
+        out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},
+                                   [(1,), (2,), (17,), (77,), (128,), (5,)],
+                                   tag)
+    return out
