@@ -409,13 +409,17 @@ def export_error(path, xs, ref):
                 if a.type == onnx.AttributeProto.GRAPH:
                     walk(a.g)
     walk(model.graph)
-    opts = ort.SessionOptions()
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    sess = ort.InferenceSession(model.SerializeToString(), opts,
-                                providers=["CPUExecutionProvider"])
-    feeds = {i.name: (x.float() if x.is_floating_point() else x).cpu().numpy()
-             for i, x in zip(sess.get_inputs(), xs)}
-    return rel_err(torch.from_numpy(sess.run(None, feeds)[0]), ref.cpu())
+    arrays = [(x.float() if x.is_floating_point() else x).cpu().numpy() for x in xs]
+    want = ref.cpu()
+    from gpu_turns import TURNS
+    with TURNS.cpu():
+        opts = ort.SessionOptions()
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        sess = ort.InferenceSession(model.SerializeToString(), opts,
+                                    providers=["CPUExecutionProvider"])
+        feeds = {i.name: a for i, a in zip(sess.get_inputs(), arrays)}
+        got = sess.run(None, feeds)[0]
+    return rel_err(torch.from_numpy(got), want)
 
 
 def phase(what):
@@ -428,6 +432,7 @@ def peer_times(m, xs, peers):
     """Median ms of torch eager, torch.compile and torch.compile with CUDA
     graphs on the same inputs."""
     from bench import median_ms
+    from gpu_turns import TURNS
 
     times = {}
     with torch.no_grad():
@@ -439,7 +444,8 @@ def peer_times(m, xs, peers):
                 fn = torch.compile(m, mode="reduce-overhead" if p == "graphs" else None)
                 for _ in range(3):
                     fn(*xs)
-            times[p] = median_ms(lambda: fn(*xs))
+            with TURNS.exclusive():
+                times[p] = median_ms(lambda: fn(*xs))
     torch._dynamo.reset()
     return times
 
@@ -448,6 +454,9 @@ def cmd_run(opts):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import brrr
     from bench import median_ms
+    from gpu_turns import TURNS
+
+    TURNS.start()
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -495,7 +504,8 @@ def cmd_run(opts):
                     path = os.path.join(opts.dir, f"{name}.{exporter}.{dtype}.b{batch}.onnx")
                     try:
                         phase(f"{name} {exporter} {dtype} export")
-                        export(m, tuple(xs), inputs, path, exporter)
+                        with TURNS.cpu():
+                            export(m, tuple(xs), inputs, path, exporter)
                     except Exception as err:  # torch could not export it
                         msg = str(err).strip().splitlines()
                         print(f"{case} EXPORT FAILED {type(err).__name__}: "
@@ -513,8 +523,9 @@ def cmd_run(opts):
                         vcase = f"{name:16s} {built:11s} {dtype:5s} {batch:3d}"
                         so = path[:-5] + (f".{label}" if label else "") + ".so"
                         phase(f"{name} {exporter} {dtype} compile")
-                        seconds, rss, err, families = compile_model(
-                            brrrc, path, so, flags + extra)
+                        with TURNS.cpu():
+                            seconds, rss, err, families = compile_model(
+                                brrrc, path, so, flags + extra)
                         if err:
                             failures += 1
                             print(f"{vcase} {seconds:9.1f} {rss:7.2f} COMPILE FAILED {err}",
@@ -575,8 +586,9 @@ def cmd_run(opts):
                     samples = [[] for _ in builds]
                     for _ in range(rounds):
                         for k, (_, c, yy, _, _) in enumerate(builds):
-                            samples[k].append(median_ms(
-                                lambda c=c, yy=yy: c.run(*xs, outputs=[yy])))
+                            with TURNS.exclusive():
+                                samples[k].append(median_ms(
+                                    lambda c=c, yy=yy: c.run(*xs, outputs=[yy])))
                     if builds and not times:  # the peers once per model, dtype and batch
                         phase(f"{name} {dtype} peers {','.join(peers)}")
                         times = peer_times(m, xs, peers)

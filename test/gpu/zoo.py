@@ -11,16 +11,22 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
   zoo.py list [--suite S,...]
       The zoo's models, one per line, with their suite and input kind.
   zoo.py run BRRRC OUT [--shard K/N] [--only NAME,...] [--suite S,...]
-             [--exporters ...] [--timeout SECONDS] [--quick]
+             [--exporters ...] [--timeout SECONDS] [--quick] [--jobs N]
+             [--deadline SECONDS]
       Runs shard K of N (models dealt round-robin in list order) one model
       per subprocess, each under --timeout (default 240 s, so that a shard of
       a few models fits one device call), and appends every table row, and
       a TIMEOUT row (with the phase the model was in: its float64
       reference, an export, a compile, brrr's timing or the peers') or a
       CRASH row for a model that did not finish, to OUT/zoo.txt. --quick
-      runs fp16 at batch 1 from dynamo only. Shards time their peers: run
-      them one after another, not side by side (six shards side by side
-      stopped every DenseNet and EfficientNet at 200 s).
+      runs fp16 at batch 1 from dynamo only. With --jobs N, N models run
+      side by side: they export and compile at once and take turns on the
+      GPU (gpu_turns.py), each timing (brrr's and the peers') with the card
+      to itself, though not the host: the others' exports and compiles
+      share its cores. No further model starts after --deadline seconds
+      (UNREACHED rows). Shards time their peers: run them one after
+      another, not side by side (six shards side by side stopped every
+      DenseNet and EfficientNet at 200 s).
   zoo.py check BRRRC OUT [--jobs N] [--shard K/N] [--only ...] [--suite ...]
              [--dtype fp16|fp32|bf16] [--batch B] [--exporter dynamo|torchscript]
              [--timeout SECONDS] [--deadline SECONDS]
@@ -185,39 +191,62 @@ def cmd_one(opts):
     models.cmd_run(run)
 
 
+def _run_one(opts, name, suite, dtypes, batches, exporters, env):
+    """One model and pass of `run`, in a subprocess: the lines for zoo.txt."""
+    cmd = [sys.executable, os.path.abspath(__file__), "one", opts.brrrc,
+           os.path.join(opts.out, "work"), name, "--dtypes", dtypes,
+           "--batches", batches, "--exporters", exporters]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=opts.timeout, cwd=HERE, env=env)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+        # Where it was stopped: the case's last phase (models.py).
+        phases = [ln for ln in err.splitlines() if ln.startswith("phase: ")]
+        stopped_in = phases[-1][len("phase: "):] if phases else "start"
+        rows = [f"{suite} {ln}" for ln in out.splitlines() if ln.startswith(name + " ")]
+        return rows + [f"{suite} {name} {dtypes} TIMEOUT {opts.timeout} s, in {stopped_in}"]
+    rows = [f"{suite} {ln}" for ln in proc.stdout.splitlines() if ln.startswith(name + " ")]
+    if proc.returncode != 0 and not rows:
+        tail = proc.stderr.strip().splitlines()[-1:]
+        rows.append(f"{suite} {name} {dtypes} CRASH {tail[0][:200] if tail else proc.returncode}")
+    return rows
+
+
 def cmd_run(opts):
+    import time
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
     os.makedirs(opts.out, exist_ok=True)
     results = os.path.join(opts.out, "zoo.txt")
     passes = [("fp16", "1" if opts.quick else "1,32"), ("fp32", "1")]
     if opts.quick:
         passes = passes[:1]
     exporters = "dynamo" if opts.quick else opts.exporters
-    for name, suite, _ in select(opts):
-        for dtypes, batches in passes:
-            cmd = [sys.executable, os.path.abspath(__file__), "one", opts.brrrc,
-                   os.path.join(opts.out, "work"), name, "--dtypes", dtypes,
-                   "--batches", batches, "--exporters", exporters]
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True,
-                                      timeout=opts.timeout, cwd=HERE)
-                out, code = proc.stdout, proc.returncode
-            except subprocess.TimeoutExpired as e:
-                out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-                err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-                # Where it was stopped: the case's last phase (models.py).
-                phases = [ln for ln in err.splitlines() if ln.startswith("phase: ")]
-                stopped_in = phases[-1][len("phase: "):] if phases else "start"
-                code = "TIMEOUT"
-            rows = [ln for ln in out.splitlines() if ln.startswith(name + " ")]
+    env = dict(os.environ)
+    if opts.jobs > 1:
+        # Models side by side export and compile at once, and take turns
+        # on the GPU: each timing has the card alone (gpu_turns.py). Each
+        # gets its share of the cores for torch's threads.
+        env.update(BRRR_GPU_TURNS=os.path.join(opts.out, "gpu.turns"),
+                   OMP_NUM_THREADS=str(max(1, (os.cpu_count() or 1) // opts.jobs)))
+    start = time.time()
+    items = [(name, suite, dtypes, batches) for name, suite, _ in select(opts)
+             for dtypes, batches in passes]
+
+    def one(item):
+        name, suite, dtypes, batches = item
+        if time.time() - start > opts.deadline:
+            return name, dtypes, [f"{suite} {name} {dtypes} UNREACHED"]
+        return name, dtypes, _run_one(opts, name, suite, dtypes, batches, exporters, env)
+
+    with ThreadPoolExecutor(opts.jobs) as pool:
+        for fut in as_completed([pool.submit(one, item) for item in items]):
+            name, dtypes, rows = fut.result()
             with open(results, "a") as f:
-                for row in rows:
-                    f.write(f"{suite} {row}\n")
-                if code == "TIMEOUT" or (code != 0 and not rows):
-                    why = "TIMEOUT" if code == "TIMEOUT" else "CRASH"
-                    tail = (proc.stderr.strip().splitlines()[-1:] if code != "TIMEOUT"
-                            else [f"{opts.timeout} s, in {stopped_in}"])
-                    f.write(f"{suite} {name} {dtypes} {why} {tail[0][:200] if tail else ''}\n")
-            print("\n".join(rows) or f"{name} {dtypes}: no rows ({code})", flush=True)
+                f.writelines(row + "\n" for row in rows)
+            print("\n".join(rows) or f"{name} {dtypes}: no rows", flush=True)
 
 
 def _check_one(args):
@@ -229,7 +258,9 @@ def _check_one(args):
     # Each model's share of the cores: torch's own default (every core, in
     # each of N processes) had the exports and references of ten models
     # side by side take minutes each.
-    env = dict(os.environ, OMP_NUM_THREADS=str(max(1, (os.cpu_count() or 1) // jobs)))
+    # Its timing of brrr with the card to itself (gpu_turns.py).
+    env = dict(os.environ, OMP_NUM_THREADS=str(max(1, (os.cpu_count() or 1) // jobs)),
+               BRRR_GPU_TURNS=os.path.join(work, "gpu.turns"))
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                               cwd=HERE, env=env)
@@ -332,6 +363,8 @@ def main():
     s.add_argument("--exporters", default="dynamo,torchscript")
     s.add_argument("--timeout", type=int, default=240)
     s.add_argument("--quick", action="store_true")
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--deadline", type=int, default=3600)
     s = sub.add_parser("check")
     s.add_argument("brrrc")
     s.add_argument("out")
