@@ -297,8 +297,18 @@ public:
           return arith::SelectOp::create(
               b, loc, neg, arith::SubIOp::create(b, loc, cst(ct, 0), x), x);
         })
+        .Case([&](AcosOp) -> Value { return math::AcosOp::create(b, loc, x); })
+        .Case(
+            [&](AcoshOp) -> Value { return math::AcoshOp::create(b, loc, x); })
+        .Case([&](AsinOp) -> Value { return math::AsinOp::create(b, loc, x); })
+        .Case(
+            [&](AsinhOp) -> Value { return math::AsinhOp::create(b, loc, x); })
+        .Case([&](AtanOp) -> Value { return math::AtanOp::create(b, loc, x); })
+        .Case(
+            [&](AtanhOp) -> Value { return math::AtanhOp::create(b, loc, x); })
         .Case([&](CeilOp) -> Value { return math::CeilOp::create(b, loc, x); })
         .Case([&](CosOp) -> Value { return math::CosOp::create(b, loc, x); })
+        .Case([&](CoshOp) -> Value { return math::CoshOp::create(b, loc, x); })
         .Case([&](ErfOp) -> Value { return math::ErfOp::create(b, loc, x); })
         .Case([&](ExpOp) -> Value { return math::ExpOp::create(b, loc, x); })
         .Case(
@@ -327,8 +337,39 @@ public:
         .Case([&](SiluOp) -> Value {
           return arith::MulFOp::create(b, loc, x, sigmoid(x));
         })
+        .Case([&](RoundOp) -> Value {
+          return math::RoundEvenOp::create(b, loc, x);
+        })
+        .Case([&](SignOp) -> Value {
+          // x itself where it is neither positive nor negative: 0, -0
+          // and NaN are their own signs.
+          Value zero = cst(ct, 0);
+          Value pos, neg;
+          if (isFloat) {
+            pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                        zero);
+            neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                        zero);
+          } else {
+            bool u = isUnsigned(et);
+            pos = arith::CmpIOp::create(b, loc,
+                                        u ? arith::CmpIPredicate::ugt
+                                          : arith::CmpIPredicate::sgt,
+                                        x, zero);
+            neg = arith::CmpIOp::create(b, loc,
+                                        u ? arith::CmpIPredicate::ult
+                                          : arith::CmpIPredicate::slt,
+                                        x, zero);
+          }
+          Value minusOne = isFloat || !isUnsigned(et) ? cst(ct, -1) : zero;
+          return arith::SelectOp::create(
+              b, loc, pos, cst(ct, 1),
+              arith::SelectOp::create(b, loc, neg, minusOne, x));
+        })
         .Case([&](SinOp) -> Value { return math::SinOp::create(b, loc, x); })
+        .Case([&](SinhOp) -> Value { return math::SinhOp::create(b, loc, x); })
         .Case([&](SqrtOp) -> Value { return math::SqrtOp::create(b, loc, x); })
+        .Case([&](TanOp) -> Value { return math::TanOp::create(b, loc, x); })
         .Case([&](TanhOp) -> Value { return math::TanhOp::create(b, loc, x); })
         .Case([&](GeluOp g) -> Value {
           Value half = arith::MulFOp::create(b, loc, x, cst(ct, 0.5));

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -485,12 +486,115 @@ LogicalResult importIsInf(NodeImporter &n) {
   return success();
 }
 
+/// Softsign(x) = x / (1 + |x|).
+LogicalResult importSoftsign(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  auto a = n.create<AbsOp>(*x);
+  if (failed(a))
+    return failure();
+  auto d = n.create<AddOp>(*a, n.scalar(et, 1.0));
+  if (failed(d))
+    return failure();
+  auto y = n.create<DivOp>(*x, *d);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// ThresholdedRelu(x) = x > alpha ? x : 0.
+LogicalResult importThresholdedRelu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  auto above = n.create<CompareOp>(ComparePredicate::gt, *x,
+                                   n.scalar(et, n.attrFloat("alpha", 1.0)));
+  if (failed(above))
+    return failure();
+  auto y = n.create<WhereOp>(*above, *x, n.scalar(et, 0.0));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Shrink(x) = x < -lambd ? x + bias : (x > lambd ? x - bias : 0).
+LogicalResult importShrink(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  Type et = n.inputType(0).getElementType();
+  double lambd = n.attrFloat("lambd", 0.5), bias = n.attrFloat("bias", 0.0);
+  if (!std::isfinite(lambd) || !std::isfinite(bias))
+    return n.emitError() << "lambd and bias must be finite";
+  auto low =
+      n.create<CompareOp>(ComparePredicate::lt, *x, n.scalar(et, -lambd));
+  auto high =
+      n.create<CompareOp>(ComparePredicate::gt, *x, n.scalar(et, lambd));
+  auto plus = n.create<AddOp>(*x, n.scalar(et, bias));
+  auto minus = n.create<SubOp>(*x, n.scalar(et, bias));
+  if (failed(low) || failed(high) || failed(plus) || failed(minus))
+    return failure();
+  auto upper = n.create<WhereOp>(*high, *minus, n.scalar(et, 0.0));
+  if (failed(upper))
+    return failure();
+  auto y = n.create<WhereOp>(*low, *plus, *upper);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
+/// Celu(x) = max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), which is
+/// x > 0 ? x : alpha * (exp(x / alpha) - 1).
+LogicalResult importCelu(NodeImporter &n) {
+  auto x = n.requiredInput(0);
+  if (failed(x))
+    return failure();
+  double alpha = n.attrFloat("alpha", 1.0);
+  if (alpha == 0 || !std::isfinite(alpha))
+    return n.emitError() << "alpha must be finite and non-zero, not " << alpha;
+  Type et = n.inputType(0).getElementType();
+  if (!isa<FloatType>(et))
+    return n.emitError() << "input must be a float tensor, not "
+                         << n.inputType(0);
+  auto pos = n.create<CompareOp>(ComparePredicate::gt, *x, n.scalar(et, 0));
+  auto scaled = n.create<DivOp>(*x, n.scalar(et, alpha));
+  if (failed(pos) || failed(scaled))
+    return failure();
+  auto e = n.create<ExpOp>(*scaled);
+  if (failed(e))
+    return failure();
+  auto em1 = n.create<SubOp>(*e, n.scalar(et, 1));
+  if (failed(em1))
+    return failure();
+  auto neg = n.create<MulOp>(*em1, n.scalar(et, alpha));
+  if (failed(neg))
+    return failure();
+  auto y = n.create<WhereOp>(*pos, *x, *neg);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
+}
+
 } // namespace
 
 void registerElementwiseImporters(OpTable &t) {
   t["Abs"] = {{6, 13}, importUnary<AbsOp>};
+  t["Acos"] = {{7}, importUnary<AcosOp>};
+  t["Acosh"] = {{9}, importUnary<AcoshOp>};
+  t["Asin"] = {{7}, importUnary<AsinOp>};
+  t["Asinh"] = {{9}, importUnary<AsinhOp>};
+  t["Atan"] = {{7}, importUnary<AtanOp>};
+  t["Atanh"] = {{9}, importUnary<AtanhOp>};
   t["Ceil"] = {{6, 13}, importUnary<CeilOp>};
   t["Cos"] = {{7}, importUnary<CosOp>};
+  t["Cosh"] = {{9}, importUnary<CoshOp>};
   t["Erf"] = {{9, 13}, importUnary<ErfOp>};
   t["Exp"] = {{6, 13}, importUnary<ExpOp>};
   t["Floor"] = {{6, 13}, importUnary<FloorOp>};
@@ -499,9 +603,13 @@ void registerElementwiseImporters(OpTable &t) {
   t["Not"] = {{1}, importUnary<NotOp>};
   t["Reciprocal"] = {{6, 13}, importUnary<ReciprocalOp>};
   t["Relu"] = {{6, 13, 14}, importUnary<ReluOp>};
+  t["Round"] = {{11}, importUnary<RoundOp>};
   t["Sigmoid"] = {{6, 13}, importUnary<SigmoidOp>};
+  t["Sign"] = {{9, 13}, importUnary<SignOp>};
   t["Sin"] = {{7}, importUnary<SinOp>};
+  t["Sinh"] = {{9}, importUnary<SinhOp>};
   t["Sqrt"] = {{6, 13}, importUnary<SqrtOp>};
+  t["Tan"] = {{7}, importUnary<TanOp>};
   t["Tanh"] = {{6, 13}, importUnary<TanhOp>};
 
   t["Add"] = {{7, 13, 14}, importBinary<AddOp>};
@@ -538,6 +646,10 @@ void registerElementwiseImporters(OpTable &t) {
   t["PRelu"] = {{7, 9, 16}, importPRelu};
   t["Selu"] = {{6}, importSelu};
   t["Softplus"] = {{1}, importSoftplus};
+  t["Softsign"] = {{1}, importSoftsign};
+  t["ThresholdedRelu"] = {{10}, importThresholdedRelu};
+  t["Shrink"] = {{9}, importShrink};
+  t["Celu"] = {{12}, importCelu};
 }
 
 } // namespace mlir::brrr

@@ -2,11 +2,11 @@
 //
 // Reshape-like ops (Reshape, Flatten, Squeeze, Unsqueeze all become
 // brrr.reshape), Transpose, DepthToSpace and SpaceToDepth (a reshape, a
-// transpose and a reshape), Expand, Tile, Concat, Split, Pad, Resize, and
-// the identities (Identity, inference-mode Dropout). Shape-valued inputs
-// must be constants after folding (symbolic extents come from the inputs'
-// ranges). Slice is in ImportSlice.cpp; the ops that produce shape data
-// live in ImportGenerators.cpp.
+// transpose and a reshape), Expand, Tile, Concat, Split, Pad, Resize and
+// Upsample, and the identities (Identity, inference-mode Dropout).
+// Shape-valued inputs must be constants after folding (symbolic extents come
+// from the inputs' ranges). Slice is in ImportSlice.cpp; the ops that produce
+// shape data live in ImportGenerators.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -644,7 +644,9 @@ LogicalResult importPad(NodeImporter &n) {
   return success();
 }
 
-LogicalResult importResize(NodeImporter &n) {
+/// Resize, and Upsample (opsets 7 and 9, which Resize replaced): Upsample
+/// is opset 10's Resize, scales given as an attribute before opset 9.
+LogicalResult importResizeOrUpsample(NodeImporter &n, bool upsample) {
   auto x = n.requiredInput(0);
   if (failed(x))
     return failure();
@@ -656,19 +658,29 @@ LogicalResult importResize(NodeImporter &n) {
       n.attrString("keep_aspect_ratio_policy", "stretch") != "stretch")
     return n.emitError() << "'axes' and keep_aspect_ratio_policy are not "
                             "supported";
-  // Opset 10: (X, scales); 11+: (X, roi, scales, sizes).
-  unsigned scalesIdx = n.sinceVersion < 11 ? 1 : 2, sizesIdx = 3;
+  // Upsample and Resize 10: (X, scales); Resize 11+: (X, roi, scales,
+  // sizes).
+  bool legacy = upsample || n.sinceVersion < 11;
+  unsigned scalesIdx = legacy ? 1 : 2, sizesIdx = 3;
   SmallVector<int64_t> outShape;
   // Where the model gives scales, the coordinate mapping divides by them.
   DenseF64ArrayAttr scaleAttr;
-  if (n.sinceVersion >= 11 && n.hasInput(sizesIdx) &&
+  if (!legacy && n.hasInput(sizesIdx) &&
       n.inputType(sizesIdx).getNumElements() > 0) {
     auto sizes = n.constInts(sizesIdx, "sizes");
     if (failed(sizes))
       return failure();
     outShape = *sizes;
   } else {
-    auto scales = n.constFloats(scalesIdx, "scales");
+    FailureOr<SmallVector<double>> scales = SmallVector<double>();
+    if (upsample && n.sinceVersion < 9) {
+      const onnx::AttributeProto *a = n.attr("scales");
+      if (!a || a->type() != onnx::AttributeProto::FLOATS)
+        return n.emitError() << "needs a 'scales' attribute of floats";
+      scales->assign(a->floats().begin(), a->floats().end());
+    } else {
+      scales = n.constFloats(scalesIdx, "scales");
+    }
     if (failed(scales))
       return failure();
     if (static_cast<int64_t>(scales->size()) != rank)
@@ -694,19 +706,18 @@ LogicalResult importResize(NodeImporter &n) {
   ResizeMode mode;
   if (modeName == "nearest")
     mode = ResizeMode::nearest;
-  else if (modeName == "linear")
+  else if (modeName == "linear" || (upsample && modeName == "bilinear"))
     mode = ResizeMode::linear;
   else
     return n.emitError() << "resize mode '" << modeName << "' is not supported";
-  std::string coord =
-      n.attrString("coordinate_transformation_mode",
-                   n.sinceVersion < 11 ? "asymmetric" : "half_pixel");
+  std::string coord = n.attrString("coordinate_transformation_mode",
+                                   legacy ? "asymmetric" : "half_pixel");
   auto coordMode = symbolizeCoordinateMode(coord);
   if (!coordMode)
     return n.emitError() << "coordinate_transformation_mode '" << coord
                          << "' is not supported";
-  std::string nearest = n.attrString(
-      "nearest_mode", n.sinceVersion < 11 ? "floor" : "round_prefer_floor");
+  std::string nearest =
+      n.attrString("nearest_mode", legacy ? "floor" : "round_prefer_floor");
   auto nearestMode = symbolizeNearestMode(nearest);
   if (!nearestMode)
     return n.emitError() << "nearest_mode '" << nearest << "' is not supported";
@@ -717,6 +728,14 @@ LogicalResult importResize(NodeImporter &n) {
     return failure();
   n.setOutput(0, *y);
   return success();
+}
+
+LogicalResult importResize(NodeImporter &n) {
+  return importResizeOrUpsample(n, /*upsample=*/false);
+}
+
+LogicalResult importUpsample(NodeImporter &n) {
+  return importResizeOrUpsample(n, /*upsample=*/true);
 }
 
 } // namespace
@@ -731,6 +750,7 @@ void registerTensorImporters(OpTable &t) {
   t["Pad"] = {{2, 11, 13, 18, 19, 21}, importPad};
   t["Reshape"] = {{1, 5, 13, 14, 19, 21}, importReshape};
   t["Resize"] = {{10, 11, 13, 18, 19}, importResize};
+  t["Upsample"] = {{7, 9}, importUpsample};
   t["SpaceToDepth"] = {{1, 13}, importSpaceToDepth};
   t["Split"] = {{2, 11, 13, 18}, importSplit};
   t["Squeeze"] = {{1, 11, 13, 21}, importSqueeze};

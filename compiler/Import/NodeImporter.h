@@ -44,6 +44,7 @@ void registerGeneratorImporters(OpTable &table);
 void registerIndexingImporters(OpTable &table);
 void registerLossImporters(OpTable &table);
 void registerNNImporters(OpTable &table);
+void registerNormalizeImporters(OpTable &table);
 void registerQuantizeImporters(OpTable &table);
 void registerReduceImporters(OpTable &table);
 void registerSliceImporters(OpTable &table);

@@ -121,6 +121,7 @@ public:
     registerIndexingImporters(table);
     registerLossImporters(table);
     registerNNImporters(table);
+    registerNormalizeImporters(table);
     registerQuantizeImporters(table);
     registerReduceImporters(table);
     registerSliceImporters(table);
@@ -402,11 +403,13 @@ LogicalResult GraphImporter::importInitializers() {
 /// shape arithmetic of any op.)
 const llvm::StringSet<> kSymbolicOps = {
     // Elementwise.
-    "Abs", "Add", "And", "AveragePool", "BatchNormalization", "Cast", "Ceil",
-    "Clip", "Cos", "Div", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
+    "Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh",
+    "AveragePool", "BatchNormalization", "Cast", "Ceil", "Celu", "Clip", "Cos",
+    "Cosh", "Div", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
     "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Log", "Max", "Min",
-    "Mul", "Neg", "Not", "Or", "Pow", "Reciprocal", "Relu", "Sigmoid", "Sin",
-    "Sqrt", "Sub", "Sum", "Tanh", "Where", "Xor", "IsNaN",
+    "Mul", "Neg", "Not", "Or", "Pow", "Reciprocal", "Relu", "Round", "Shrink",
+    "Sigmoid", "Sign", "Sin", "Sinh", "Softsign", "Sqrt", "Sub", "Sum", "Tan",
+    "Tanh", "ThresholdedRelu", "Where", "Xor", "IsNaN",
     // Quantization, its scale and zero point static.
     "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.

@@ -36,8 +36,15 @@ class Brrr_UnaryOp<string mnemonic, string formula, Type T = Brrr_SymFloatTensor
 }
 
 def Brrr_AbsOp : Brrr_UnaryOp<"abs", "|x|", Brrr_SymNumericTensor>;
+def Brrr_AcosOp : Brrr_UnaryOp<"acos", "acos(x)">;
+def Brrr_AcoshOp : Brrr_UnaryOp<"acosh", "acosh(x)">;
+def Brrr_AsinOp : Brrr_UnaryOp<"asin", "asin(x)">;
+def Brrr_AsinhOp : Brrr_UnaryOp<"asinh", "asinh(x)">;
+def Brrr_AtanOp : Brrr_UnaryOp<"atan", "atan(x)">;
+def Brrr_AtanhOp : Brrr_UnaryOp<"atanh", "atanh(x)">;
 def Brrr_CeilOp : Brrr_UnaryOp<"ceil", "ceil(x)">;
 def Brrr_CosOp : Brrr_UnaryOp<"cos", "cos(x)">;
+def Brrr_CoshOp : Brrr_UnaryOp<"cosh", "cosh(x)">;
 def Brrr_ErfOp : Brrr_UnaryOp<"erf", "erf(x)">;
 def Brrr_ExpOp : Brrr_UnaryOp<"exp", "exp(x)">;
 def Brrr_FloorOp : Brrr_UnaryOp<"floor", "floor(x)">;
@@ -46,11 +53,17 @@ def Brrr_NegOp : Brrr_UnaryOp<"neg", "-x", Brrr_SymNumericTensor>;
 def Brrr_NotOp : Brrr_UnaryOp<"not", "logical not x", Brrr_SymBoolTensor>;
 def Brrr_ReciprocalOp : Brrr_UnaryOp<"reciprocal", "1 / x">;
 def Brrr_ReluOp : Brrr_UnaryOp<"relu", "max(x, 0)", Brrr_SymNumericTensor>;
+def Brrr_RoundOp : Brrr_UnaryOp<"round",
+    "x rounded to the nearest integer, halves to even">;
 def Brrr_RsqrtOp : Brrr_UnaryOp<"rsqrt", "1 / sqrt(x)">;
 def Brrr_SigmoidOp : Brrr_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
 def Brrr_SiluOp : Brrr_UnaryOp<"silu", "x * sigmoid(x)">;
+def Brrr_SignOp : Brrr_UnaryOp<"sign", "-1, 0 or 1 as x is negative, zero or "
+    "positive (NaN stays NaN)", Brrr_SymNumericTensor>;
 def Brrr_SinOp : Brrr_UnaryOp<"sin", "sin(x)">;
+def Brrr_SinhOp : Brrr_UnaryOp<"sinh", "sinh(x)">;
 def Brrr_SqrtOp : Brrr_UnaryOp<"sqrt", "sqrt(x)">;
+def Brrr_TanOp : Brrr_UnaryOp<"tan", "tan(x)">;
 def Brrr_TanhOp : Brrr_UnaryOp<"tanh", "tanh(x)">;
 
 def Brrr_GeluOp : Brrr_Op<"gelu", [Pure, Elementwise, SameOperandsAndResultType,

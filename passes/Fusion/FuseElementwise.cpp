@@ -473,11 +473,12 @@ struct FuseElementwisePass
 } // namespace
 
 bool mlir::brrr::isPointwise(Operation *op) {
-  return isa<AbsOp, CeilOp, CosOp, ErfOp, ExpOp, FloorOp, LogOp, NegOp, NotOp,
-             ReciprocalOp, ReluOp, RsqrtOp, SigmoidOp, SiluOp, SinOp, SqrtOp,
-             TanhOp, GeluOp, ClipOp, CastOp, AddOp, AndOp, DivOp, MaxOp, MinOp,
-             MulOp, OrOp, PowOp, RemOp, SubOp, XorOp, CompareOp, WhereOp,
-             QuantizeOp, DequantizeOp>(op);
+  return isa<AbsOp, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp, AtanhOp, CeilOp,
+             CosOp, CoshOp, ErfOp, ExpOp, FloorOp, LogOp, NegOp, NotOp,
+             ReciprocalOp, ReluOp, RoundOp, RsqrtOp, SigmoidOp, SignOp, SiluOp,
+             SinOp, SinhOp, SqrtOp, TanOp, TanhOp, GeluOp, ClipOp, CastOp,
+             AddOp, AndOp, DivOp, MaxOp, MinOp, MulOp, OrOp, PowOp, RemOp,
+             SubOp, XorOp, CompareOp, WhereOp, QuantizeOp, DequantizeOp>(op);
 }
 
 int64_t mlir::brrr::bufferBytes(RankedTensorType type) {

@@ -401,7 +401,8 @@ bool keepsFinite(Operation *op) {
     return isa<FloatType>(getElementTypeOrSelf(cast.getInput().getType())) &&
            isa<FloatType>(getElementTypeOrSelf(cast.getType()));
   return isa<AbsOp, NegOp, ReluOp, SigmoidOp, SiluOp, TanhOp, GeluOp, ClipOp,
-             ErfOp, SinOp, CosOp, AddOp, SubOp, MulOp, MaxOp, MinOp>(op);
+             ErfOp, SinOp, CosOp, AtanOp, AsinhOp, RoundOp, SignOp, AddOp,
+             SubOp, MulOp, MaxOp, MinOp>(op);
 }
 
 /// Whether channels-last convolution `conv` multiplies its input channels

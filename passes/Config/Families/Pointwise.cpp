@@ -61,7 +61,8 @@ SmallVector<int64_t> mlir::brrr::vectorsPerThread(FusionOp fusion,
   if (numel / vector < 4 * kPointwiseThreads * kUnrollMinBlocks)
     return {};
   bool trig = false;
-  fusion.getBody().walk([&](Operation *op) { trig |= isa<SinOp, CosOp>(op); });
+  fusion.getBody().walk(
+      [&](Operation *op) { trig |= isa<SinOp, CosOp, TanOp>(op); });
   return {trig ? 2 : 4};
 }
 
