@@ -10,8 +10,8 @@ Writes DEST/<case>/model.so plus inputs and reference outputs as .npy:
     (kernel_references.py).
 
 Usage: build_corpus.py BRRRC DEST [--onnx-data DIR] [--jobs N] [--only WORDS]
-(--only: just the kernel cases whose names contain one of the
-comma-separated WORDS, for a check of one change.)
+(--only: just the kernel cases and ONNX backend node tests whose names
+contain one of the comma-separated WORDS, for a check of one change.)
 Run it with Debian's /usr/bin/python3 (onnx, numpy).
 """
 
@@ -162,7 +162,9 @@ def main():
                 jobs.append((name, pool.submit(
                     example_case, args.brrrc, os.path.join(examples, ex + ".onnx"),
                     os.path.join(args.dest, name), precision)))
-        for d in [] if only else sorted(os.listdir(args.onnx_data)):
+        for d in sorted(os.listdir(args.onnx_data)):
+            if only and not any(w in d for w in only):
+                continue
             jobs.append((d, pool.submit(backend_case, args.brrrc,
                                         os.path.join(args.onnx_data, d),
                                         os.path.join(args.dest, "onnx_" + d))))

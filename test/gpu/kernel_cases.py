@@ -721,6 +721,29 @@ KERNEL_CASES = [
      [("x", H, [2, 1, 200704]), ("s", H, [1]), ("b", H, [1])], [("y", H, [2, 1, 200704])]),
     ("long_rows_mean_f32", [n("ReduceMean", ["x"], ["y"], axes=[1], keepdims=0)],
      [("x", F, [64, 40000])], [("y", F, [64])]),
+    # Rounding, sign, inverse trigonometric and hyperbolic functions (u in
+    # (-0.95, 0.95)); Acosh(Cosh(x)) = |x|. f16 inputs hold exact halves:
+    # Round takes them to even.
+    ("unary_math_ragged_f32",
+     [n(op, [i], [o]) for op, i, o in [
+         ("Round", "x", "r"), ("Sign", "x", "s"), ("Tan", "u", "t"), ("Atan", "x", "at"),
+         ("Asin", "u", "as"), ("Acos", "u", "ac"), ("Sinh", "x", "sh"), ("Cosh", "x", "ch"),
+         ("Asinh", "x", "ash"), ("Acosh", "ch", "ach"), ("Atanh", "u", "ath")]],
+     [("x", F, [7, 333]), ("u", F, [7, 333])],
+     [(o, F, [7, 333]) for o in ("r", "s", "t", "at", "as", "ac", "sh", "ch", "ash", "ach",
+                                 "ath")]),
+    ("unary_math_f16", [n("Round", ["x"], ["r"]), n("Sign", ["x"], ["s"]),
+                        n("Atan", ["x"], ["at"]), n("Sinh", ["x"], ["sh"])],
+     [("x", H, [5, 1027])], [(o, H, [5, 1027]) for o in ("r", "s", "at", "sh")]),
+    ("sign_i64", [n("Sign", ["x"], ["y"])], [("x", I64, [1001])], [("y", I64, [1001])]),
+    # LRN over windows of channels that leave the tensor at both ends; an
+    # even size pads one channel more after than before.
+    ("lrn_ragged_f32", [n("LRN", ["x"], ["y"], size=5, alpha=1e-3, beta=0.75, bias=2.0)],
+     [("x", F, [3, 13, 7, 9])], [("y", F, [3, 13, 7, 9])]),
+    ("lrn_even_f16", [n("LRN", ["x"], ["y"], size=4, alpha=2e-4, beta=0.6, bias=1.0)],
+     [("x", H, [2, 10, 5, 6])], [("y", H, [2, 10, 5, 6])]),
+    ("mvn_f32", [n("MeanVarianceNormalization", ["x"], ["y"])],
+     [("x", F, [2, 3, 5, 7])], [("y", F, [2, 3, 5, 7])]),
     # Quantization: kernel_cases_quant.py.
     *QUANT_CASES,
 ]

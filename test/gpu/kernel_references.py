@@ -363,6 +363,20 @@ def torch_inputs(name, gen):
     got = conv_inputs(name, f)
     if got is not None:
         return got
+    if name == "unary_math_ragged_f32":
+        return [f(7, 333) * 3, torch.rand(7, 333, generator=gen) * 1.9 - 0.95]
+    if name == "unary_math_f16":
+        return [f(5, 1027, dt=torch.float16) * 2]
+    if name == "sign_i64":
+        x = torch.randint(-3, 4, (1001,), generator=gen)
+        x[:3] = torch.tensor([-2**62, 0, 2**62])
+        return [x]
+    if name == "lrn_ragged_f32":
+        return [f(3, 13, 7, 9) * 4]
+    if name == "lrn_even_f16":
+        return [f(2, 10, 5, 6, dt=torch.float16) * 4]
+    if name == "mvn_f32":
+        return [f(2, 3, 5, 7) * 2 + 1]
     if name == "maxpool_ceil_f16":
         return [f(2, 3, 10, 8, dt=torch.float16)]
     if name == "avgpool_pads_f32":
@@ -714,6 +728,31 @@ def torch_reference(name, xs):
     got = conv_reference(name, d)
     if got is not None:
         return got
+    if name == "unary_math_ragged_f32":
+        x, u = d
+        return [torch.round(x), torch.sign(x), torch.tan(u), torch.atan(x), torch.asin(u),
+                torch.acos(u), torch.sinh(x), torch.cosh(x), torch.asinh(x), x.abs(),
+                torch.atanh(u)]
+    if name == "unary_math_f16":
+        x = d[0]
+        return [torch.round(x), torch.sign(x), torch.atan(x), torch.sinh(x)]
+    if name == "sign_i64":
+        return [torch.sign(xs[0])]
+    if name.startswith("lrn_"):
+        # ONNX's window: (size - 1) // 2 channels before, the rest after
+        # (torch's local_response_norm puts the extra one before).
+        size, alpha, beta, bias = {"lrn_ragged_f32": (5, 1e-3, 0.75, 2.0),
+                                   "lrn_even_f16": (4, 2e-4, 0.6, 1.0)}[name]
+        x = d[0]
+        low = (size - 1) // 2
+        sq = F.pad(x * x, (0, 0, 0, 0, low, size - 1 - low))
+        sums = sum(sq[:, k:k + x.shape[1]] for k in range(size))
+        return [x / (bias + alpha / size * sums) ** beta]
+    if name == "mvn_f32":
+        x = d[0]
+        mean = x.mean((0, 2, 3), keepdim=True)
+        var = (x * x).mean((0, 2, 3), keepdim=True) - mean * mean
+        return [(x - mean) / (var.clamp(min=0).sqrt() + 1e-9)]
     if name == "maxpool_ceil_f16":
         return [F.max_pool2d(d[0], 3, 2, padding=1, ceil_mode=True)]
     if name == "avgpool_pads_f32":
