@@ -11,12 +11,12 @@
 //
 // Built three times: FAKE_CUDA_WITHOUT_GRAPHS drops the graph entry points to
 // act as a driver too old for the runtime, FAKE_CUDA_WITHOUT_TENSOR_MAPS drops
-// cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col to act as a CUDA 11
-// driver, which runs models without TMA kernels.
+// cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col (FakeCudaTensorMaps.cpp)
+// to act as a CUDA 11 driver, which runs models without TMA kernels.
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
+#include "FakeCudaState.h"
 
 #include "runtime/Artifact.h"
 
@@ -29,6 +29,17 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+using namespace fake_cuda;
+
+std::recursive_mutex fake_cuda::mu;
+bool fake_cuda::initialized = false;
+FakeCudaStats fake_cuda::stats = {};
+
+long fake_cuda::env(const char *name, long fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::strtol(v, nullptr, 0) : fallback;
+}
 
 namespace {
 
@@ -161,20 +172,12 @@ CUfunc_st kernels[] = {{"brrr_test_add", 0, 3, addBody, 0, 0},
                        {"brrr_test_gather", 0, 4, gatherBody, 0, 0},
                        {"brrr_test_add_n", 0, 3, addNBody, 0, 1}};
 
-std::recursive_mutex mu;
-bool initialized = false;
-FakeCudaStats stats = {};
 std::map<uintptr_t, size_t> allocations;
 /// cuMemHostAlloc's, and whether each is mapped into the device.
 std::map<uintptr_t, bool> hostAllocations;
 CUctx_st primary[16];
 double clockMs = 0;
 thread_local CUcontext current = nullptr;
-
-long env(const char *name, long fallback) {
-  const char *v = std::getenv(name);
-  return v && *v ? std::strtol(v, nullptr, 0) : fallback;
-}
 
 void computeCapability(int &major, int &minor) {
   const char *v = std::getenv("FAKE_CUDA_CC");
@@ -222,10 +225,6 @@ CUresult enqueue(CUstream s, Op op) {
   return execute(op);
 }
 
-#define FAKE_GUARD()                                                           \
-  std::lock_guard<std::recursive_mutex> lock(mu);                              \
-  if (!initialized)                                                            \
-    return CUDA_ERROR_NOT_INITIALIZED;
 #define FAKE_NEEDS_CONTEXT()                                                   \
   FAKE_GUARD();                                                                \
   if (!current)                                                                \
@@ -259,64 +258,6 @@ const ErrorText &errorText(CUresult error) {
 }
 
 } // namespace
-
-#ifndef FAKE_CUDA_WITHOUT_TENSOR_MAPS
-namespace {
-
-/// Checks the rules of the driver's documentation that both encoders share
-/// and the runtime's choices touch, so that a runtime bug the driver would
-/// refuse fails here too, and fills what they share into `m`. `inner` is the
-/// innermost extent of one copy in elements: box[0], or channelsPerPixel.
-CUresult checkCommon(FakeTensorMap &m, CUtensorMap *tensorMap,
-                     CUtensorMapDataType type, cuuint32_t rank, void *address,
-                     const cuuint64_t *dims, const cuuint64_t *strides,
-                     const cuuint32_t *elementStrides, uint32_t inner,
-                     CUtensorMapInterleave interleave,
-                     CUtensorMapSwizzle swizzle,
-                     CUtensorMapL2promotion l2Promotion,
-                     CUtensorMapFloatOOBfill oobFill) {
-  ++stats.tensorMapEncodes;
-  if (long e = env("FAKE_CUDA_TENSOR_MAP_ERROR", 0))
-    return CUresult(e);
-  static const uint64_t sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2};
-  if (uintptr_t(tensorMap) % 64 || unsigned(type) >= 10 || rank == 0 ||
-      rank > 5 || !address || uintptr_t(address) % 16 ||
-      interleave != CU_TENSOR_MAP_INTERLEAVE_NONE ||
-      swizzle > CU_TENSOR_MAP_SWIZZLE_128B ||
-      l2Promotion > CU_TENSOR_MAP_L2_PROMOTION_L2_256B ||
-      oobFill > CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
-    return CUDA_ERROR_INVALID_VALUE;
-  uint64_t row = inner * sizes[type];
-  if (row % 16 || (swizzle && row > (16u << swizzle)))
-    return CUDA_ERROR_INVALID_VALUE;
-  m.address = uint64_t(uintptr_t(address));
-  for (cuuint32_t d = 0; d < rank; ++d) {
-    if (!dims[d] || dims[d] > (uint64_t(1) << 32) || !elementStrides[d] ||
-        elementStrides[d] > 8)
-      return CUDA_ERROR_INVALID_VALUE;
-    if (d + 1 < rank && (strides[d] % 16 || strides[d] >= (uint64_t(1) << 40)))
-      return CUDA_ERROR_INVALID_VALUE;
-    m.dims[d] = dims[d];
-    m.elementStrides[d] = uint8_t(elementStrides[d]);
-    if (d + 1 < rank)
-      m.strides[d] = strides[d];
-  }
-  m.dataType = uint8_t(type);
-  m.rank = uint8_t(rank);
-  m.interleave = uint8_t(interleave);
-  m.swizzle = uint8_t(swizzle);
-  m.l2Promotion = uint8_t(l2Promotion);
-  m.oobFill = uint8_t(oobFill);
-  return CUDA_SUCCESS;
-}
-
-void store(CUtensorMap *tensorMap, const FakeTensorMap &m) {
-  std::memset(tensorMap, 0, sizeof(*tensorMap));
-  std::memcpy(tensorMap, &m, sizeof(m));
-}
-
-} // namespace
-#endif
 
 extern "C" {
 
@@ -809,64 +750,5 @@ CUresult cuEventDestroy_v2(CUevent event) {
   --stats.liveEvents;
   return CUDA_SUCCESS;
 }
-
-#ifndef FAKE_CUDA_WITHOUT_TENSOR_MAPS
-CUresult cuTensorMapEncodeTiled(
-    CUtensorMap *tensorMap, CUtensorMapDataType type, cuuint32_t rank,
-    void *address, const cuuint64_t *dims, const cuuint64_t *strides,
-    const cuuint32_t *box, const cuuint32_t *elementStrides,
-    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
-    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
-  FAKE_GUARD();
-  FakeTensorMap m = {};
-  if (CUresult r = checkCommon(m, tensorMap, type, rank, address, dims, strides,
-                               elementStrides, rank ? box[0] : 0, interleave,
-                               swizzle, l2Promotion, oobFill))
-    return r;
-  for (cuuint32_t d = 0; d < rank; ++d) {
-    if (!box[d] || box[d] > 256)
-      return CUDA_ERROR_INVALID_VALUE;
-    m.box[d] = box[d];
-  }
-  store(tensorMap, m);
-  return CUDA_SUCCESS;
-}
-
-CUresult cuTensorMapEncodeIm2col(
-    CUtensorMap *tensorMap, CUtensorMapDataType type, cuuint32_t rank,
-    void *address, const cuuint64_t *dims, const cuuint64_t *strides,
-    const int *lowerCorner, const int *upperCorner, cuuint32_t channelsPerPixel,
-    cuuint32_t pixelsPerColumn, const cuuint32_t *elementStrides,
-    CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
-    CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
-  FAKE_GUARD();
-  if (rank < 3)
-    return CUDA_ERROR_INVALID_VALUE;
-  FakeTensorMap m = {};
-  if (CUresult r = checkCommon(m, tensorMap, type, rank, address, dims, strides,
-                               elementStrides, channelsPerPixel, interleave,
-                               swizzle, l2Promotion, oobFill))
-    return r;
-  if (!channelsPerPixel || channelsPerPixel > 256 || !pixelsPerColumn ||
-      pixelsPerColumn > 1024)
-    return CUDA_ERROR_INVALID_VALUE;
-  // Fewer bits per corner offset as the rank grows; the bounding box of the
-  // spatial dims must not be empty.
-  int limit = rank == 3 ? 32768 : rank == 4 ? 128 : 16;
-  for (cuuint32_t d = 0; d + 2 < rank; ++d) {
-    if (lowerCorner[d] < -limit || lowerCorner[d] >= limit ||
-        upperCorner[d] < -limit || upperCorner[d] >= limit ||
-        int64_t(dims[d + 1]) + upperCorner[d] - lowerCorner[d] < 1)
-      return CUDA_ERROR_INVALID_VALUE;
-    m.lowerCorner[d] = int16_t(lowerCorner[d]);
-    m.upperCorner[d] = int16_t(upperCorner[d]);
-  }
-  m.channelsPerPixel = uint16_t(channelsPerPixel);
-  m.pixelsPerColumn = uint16_t(pixelsPerColumn);
-  m.mode = 1;
-  store(tensorMap, m);
-  return CUDA_SUCCESS;
-}
-#endif
 
 } // extern "C"
