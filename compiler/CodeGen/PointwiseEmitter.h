@@ -521,7 +521,7 @@ public:
         .Case([&](CompareOp c) -> Value {
           Type in = elementOf(c.getLhs());
           if (isa<FloatType>(computeType(in))) {
-            arith::CmpFPredicate p;
+            arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
             switch (c.getPredicate()) {
             case ComparePredicate::eq:
               p = arith::CmpFPredicate::OEQ;
@@ -545,7 +545,7 @@ public:
             return arith::CmpFOp::create(b, loc, p, x, args[1]);
           }
           bool u = isUnsigned(in) || in.isInteger(1);
-          arith::CmpIPredicate p;
+          arith::CmpIPredicate p = arith::CmpIPredicate::eq;
           switch (c.getPredicate()) {
           case ComparePredicate::eq:
             p = arith::CmpIPredicate::eq;
