@@ -37,9 +37,11 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       passed no further model starts, and each one not started gets an
       UNREACHED row, so that a shard cut short still says what it covered.
   zoo.py table FILE...
-      One table of every row in the result files, failures listed, and the
-      geometric mean of brrr / torch.compile + CUDA graphs over the rows
-      that matched, overall and per suite.
+      One table of every timed row in the result files (zoo.txt or
+      check.txt), the geometric mean of brrr / torch.compile + CUDA graphs
+      over the rows that matched, overall and per suite, how many runs
+      compiled and matched (rows of `check` count, untimed), and the
+      failures.
 
 The results of full runs are kept under test/gpu/notes/.
 """
@@ -307,23 +309,32 @@ def cmd_check(opts):
 
 
 def parse_rows(paths):
-    """(ok rows [(suite, name, exporter, dtype, batch, brrr ms, graphs ms)],
-    failed lines)."""
-    ok, failed = [], []
+    """(timed rows [(suite, name, exporter, dtype, batch, brrr ms, graphs
+    ms)], checked rows [(suite, name, exporter, dtype, batch, brrr ms)]
+    (matched torch, no peer timed: `check`'s rows), failed lines, lines of
+    models not reached)."""
+    timed, checked, failed, unreached = [], [], [], []
     for path in paths:
         with open(path) as f:
             for line in f:
-                if " note: " in line:  # models.py's remark on the row before
-                    continue
+                if " note: " in line or not line.strip():
+                    continue  # models.py's remark on the row before
                 parts = line.split()
-                if len(parts) >= 13 and parts[-1].replace(".", "", 1).isdigit() and \
-                        "FAIL" not in line:
+                numeric = parts[-1].replace(".", "", 1).isdigit()
+                bad = any(w in line for w in ("FAIL", "TIMEOUT", "CRASH"))
+                if "UNREACHED" in line:
+                    unreached.append(line.rstrip())
+                elif not bad and numeric and len(parts) >= 13:
                     suite, name, exporter, dtype, batch = parts[:5]
-                    ok.append((suite, name, exporter, dtype, int(batch),
-                               float(parts[-3]), float(parts[-2])))
-                elif line.strip():
+                    timed.append((suite, name, exporter, dtype, int(batch),
+                                  float(parts[-3]), float(parts[-2])))
+                elif not bad and numeric and len(parts) == 11:
+                    suite, name, exporter, dtype, batch = parts[:5]
+                    checked.append((suite, name, exporter, dtype, int(batch),
+                                    float(parts[-1])))
+                else:
                     failed.append(line.rstrip())
-    return ok, failed
+    return timed, checked, failed, unreached
 
 
 def geomean(values):
@@ -331,7 +342,7 @@ def geomean(values):
 
 
 def cmd_table(opts):
-    ok, failed = parse_rows(opts.files)
+    ok, checked, failed, unreached = parse_rows(opts.files)
     print(f"| model | suite | exporter | dtype | batch | brrr ms | torch.compile + graphs ms "
           f"| brrr / graphs |\n|---|---|---|---|---|---|---|---|")
     for suite, name, exporter, dtype, batch, ms, graphs in sorted(ok, key=lambda r: r[:5]):
@@ -343,6 +354,9 @@ def cmd_table(opts):
         print(f"{suite}: geometric mean {geomean(ratios):.3f}x over {len(ratios)} runs")
     print(f"all: geometric mean {geomean([r[5] / r[6] for r in ok]):.3f}x over {len(ok)} "
           f"runs; {len(failed)} failed")
+    matched = len(ok) + len(checked)
+    print(f"compiled and matched torch: {matched} of {matched + len(failed)} runs "
+          f"({len(checked)} without a peer's timing); {len(unreached)} not reached")
     for line in failed:
         print("  " + line)
 
