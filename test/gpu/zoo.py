@@ -334,6 +334,9 @@ def parse_rows(paths):
                                     float(parts[-1])))
                 else:
                     failed.append(line.rstrip())
+    # A model a later call reached is not unreached.
+    reached = {r[1] for r in timed + checked} | {ln.split()[1] for ln in failed}
+    unreached = [ln for ln in unreached if ln.split()[1] not in reached]
     return timed, checked, failed, unreached
 
 
