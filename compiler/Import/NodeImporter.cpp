@@ -46,6 +46,20 @@ FailureOr<Value> NodeImporter::requiredInput(unsigned i) {
   return input(i);
 }
 
+std::string NodeImporter::whyNotConstant(unsigned i) const {
+  std::string tensor = i < static_cast<unsigned>(node.input_size())
+                           ? node.input(i)
+                           : std::string("?");
+  if (isa<BlockArgument>(input(i)))
+    return "'" + tensor +
+           "' is a graph input, known only when the model runs; brrr fixes "
+           "shapes and the values that set them when it compiles (make it an "
+           "initializer)";
+  return "'" + tensor +
+         "' is computed from the model's data, not from constants and "
+         "shapes alone";
+}
+
 FailureOr<SmallVector<int64_t>> NodeImporter::constInts(unsigned i,
                                                         StringRef what) {
   if (!hasInput(i))
@@ -53,8 +67,8 @@ FailureOr<SmallVector<int64_t>> NodeImporter::constInts(unsigned i,
   auto values = getConstInts(input(i));
   if (!values)
     return emitError() << "input '" << what
-                       << "' must be a compile-time constant integer tensor "
-                          "(brrr compiles static shapes)";
+                       << "' must be a compile-time constant integer tensor: "
+                       << whyNotConstant(i);
   return *values;
 }
 
@@ -80,7 +94,8 @@ FailureOr<SmallVector<double>> NodeImporter::constFloats(unsigned i,
   auto values = getConstFloats(input(i));
   if (!values)
     return emitError() << "input '" << what
-                       << "' must be a compile-time constant";
+                       << "' must be a compile-time constant: "
+                       << whyNotConstant(i);
   return *values;
 }
 

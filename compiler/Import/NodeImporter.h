@@ -99,6 +99,9 @@ public:
   /// The values of a constant float or integer input, as doubles.
   mlir::FailureOr<llvm::SmallVector<double>> constFloats(unsigned i,
                                                          llvm::StringRef what);
+  /// Why present input `i` is not a constant, naming its tensor: a graph
+  /// input, or a value computed from the model's data.
+  std::string whyNotConstant(unsigned i) const;
 
   // Attributes -----------------------------------------------------------
   // The typed accessors check the attribute's declared type: a mismatch (a
