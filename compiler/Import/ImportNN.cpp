@@ -373,13 +373,16 @@ LogicalResult importConvTranspose(NodeImporter &n) {
     up = *merged;
   }
   SmallVector<int64_t> low(4, 0), high(4, 0);
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 2; ++i) {
+    int64_t extra;
     if (llvm::SubOverflow(reach[i], pads[i], low[2 + i]) ||
         llvm::SubOverflow(reach[i], pads[i + 2], high[2 + i]) ||
-        llvm::AddOverflow(high[2 + i], (*outPadding)[i] - (*strides)[i] + 1,
-                          high[2 + i]))
+        llvm::SubOverflow((*outPadding)[i], (*strides)[i], extra) ||
+        llvm::AddOverflow(extra, int64_t(1), extra) ||
+        llvm::AddOverflow(high[2 + i], extra, high[2 + i]))
       return n.emitError() << "the padding of spatial dim " << i
                            << " overflows a 64-bit integer";
+  }
   if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
       llvm::any_of(high, [](int64_t v) { return v != 0; })) {
     auto padded =

@@ -660,7 +660,11 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t size = in.getDimSize(d) + lo + hi;
+    int64_t size;
+    if (llvm::AddOverflow(in.getDimSize(d), lo, size) ||
+        llvm::AddOverflow(size, hi, size))
+      return emitOptionalError(loc, "padding dimension ", d, " by (", lo, ", ",
+                               hi, ") overflows a 64-bit size");
     if (size < 0)
       return emitOptionalError(loc, "padding dimension ", d, " by (", lo, ", ",
                                hi, ") leaves a negative size");

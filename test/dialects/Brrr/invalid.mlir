@@ -486,6 +486,15 @@ func.func @pad_negative_size(%a: tensor<2x3xf32>) {
 
 // -----
 
+func.func @pad_overflowing_size(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{padding dimension 0 by (9223372036854775805, 2) overflows a 64-bit size}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = brrr.pad constant %a {high = array<i64: 2, 0>, low = array<i64: 9223372036854775805, 0>, value = 0.0 : f64} : tensor<2x3xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @pad_reflect_too_wide(%a: tensor<2x3xf32>) {
   // expected-error @+2 {{reflect padding of dimension 0 must be smaller than its size 2}}
   // expected-error @+1 {{failed to infer returned types}}
