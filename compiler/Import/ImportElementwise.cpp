@@ -282,14 +282,15 @@ LogicalResult importLeakyRelu(NodeImporter &n) {
   });
 }
 
-/// where(x > 0, x, alpha * (exp(x) - 1)), the core of Elu and Selu, for a
-/// float input.
-FailureOr<Value> exponentialLinear(NodeImporter &n, Value x, double alpha) {
+/// where(x > 0, x, alpha * (exp(t) - 1)), t = x unless given: the core of
+/// Elu and Selu, and of Celu (t = x / alpha), for a float input.
+FailureOr<Value> exponentialLinear(NodeImporter &n, Value x, double alpha,
+                                   Value t = {}) {
   Type et = cast<RankedTensorType>(x.getType()).getElementType();
   if (!isa<FloatType>(et))
     return n.emitError() << "input must be a float tensor, not " << x.getType();
   auto pos = n.create<CompareOp>(ComparePredicate::gt, x, n.scalar(et, 0));
-  auto e = n.create<ExpOp>(x);
+  auto e = n.create<ExpOp>(t ? t : x);
   if (failed(pos) || failed(e))
     return failure();
   auto em1 = n.create<SubOp>(*e, n.scalar(et, 1));
@@ -562,20 +563,10 @@ LogicalResult importCelu(NodeImporter &n) {
   if (!isa<FloatType>(et))
     return n.emitError() << "input must be a float tensor, not "
                          << n.inputType(0);
-  auto pos = n.create<CompareOp>(ComparePredicate::gt, *x, n.scalar(et, 0));
   auto scaled = n.create<DivOp>(*x, n.scalar(et, alpha));
-  if (failed(pos) || failed(scaled))
+  if (failed(scaled))
     return failure();
-  auto e = n.create<ExpOp>(*scaled);
-  if (failed(e))
-    return failure();
-  auto em1 = n.create<SubOp>(*e, n.scalar(et, 1));
-  if (failed(em1))
-    return failure();
-  auto neg = n.create<MulOp>(*em1, n.scalar(et, alpha));
-  if (failed(neg))
-    return failure();
-  auto y = n.create<WhereOp>(*pos, *x, *neg);
+  auto y = exponentialLinear(n, *x, alpha, *scaled);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);

@@ -38,7 +38,7 @@ LogicalResult importLRN(NodeImporter &n) {
   int64_t size = n.attrInt("size", 0);
   double alpha = n.attrFloat("alpha", 1e-4), beta = n.attrFloat("beta", 0.75),
          bias = n.attrFloat("bias", 1.0);
-  if (!n.attr("size") || size < 1)
+  if (size < 1) // absent reads as 0
     return n.emitError() << "size must be given and positive, not " << size;
   if (!std::isfinite(alpha) || !std::isfinite(beta) || !std::isfinite(bias))
     return n.emitError() << "alpha, beta and bias must be finite";
