@@ -193,26 +193,38 @@ def cmd_one(opts):
     models.cmd_run(run)
 
 
+def _run_model(cmd, name, timeout, env):
+    """Runs one model's subprocess (zoo.py one): (its table rows, what went
+    wrong or None, the detail). A timeout keeps the rows printed so far and
+    says in which phase it stopped (models.py's last `phase:` line); a crash
+    without rows gives stderr's last line."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              cwd=HERE, env=env)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+        phases = [ln for ln in err.splitlines() if ln.startswith("phase: ")]
+        stopped_in = phases[-1][len("phase: "):] if phases else "start"
+        rows = [ln for ln in out.splitlines() if ln.startswith(name + " ")]
+        return rows, "TIMEOUT", f"{timeout} s, in {stopped_in}"
+    rows = [ln for ln in proc.stdout.splitlines() if ln.startswith(name + " ")]
+    if proc.returncode != 0 and not rows:
+        tail = proc.stderr.strip().splitlines()[-1:]
+        return rows, "CRASH", tail[0] if tail else str(proc.returncode)
+    return rows, None, ""
+
+
 def _run_one(opts, name, suite, dtypes, batches, exporters, env):
     """One model and pass of `run`, in a subprocess: the lines for zoo.txt."""
     cmd = [sys.executable, os.path.abspath(__file__), "one", opts.brrrc,
            os.path.join(opts.out, "work"), name, "--dtypes", dtypes,
            "--batches", batches, "--exporters", exporters]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=opts.timeout, cwd=HERE, env=env)
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-        # Where it was stopped: the case's last phase (models.py).
-        phases = [ln for ln in err.splitlines() if ln.startswith("phase: ")]
-        stopped_in = phases[-1][len("phase: "):] if phases else "start"
-        rows = [f"{suite} {ln}" for ln in out.splitlines() if ln.startswith(name + " ")]
-        return rows + [f"{suite} {name} {dtypes} TIMEOUT {opts.timeout} s, in {stopped_in}"]
-    rows = [f"{suite} {ln}" for ln in proc.stdout.splitlines() if ln.startswith(name + " ")]
-    if proc.returncode != 0 and not rows:
-        tail = proc.stderr.strip().splitlines()[-1:]
-        rows.append(f"{suite} {name} {dtypes} CRASH {tail[0][:200] if tail else proc.returncode}")
+    rows, why, detail = _run_model(cmd, name, opts.timeout, env)
+    rows = [f"{suite} {ln}" for ln in rows]
+    if why:
+        rows.append(f"{suite} {name} {dtypes} {why} "
+                    f"{detail if why == 'TIMEOUT' else detail[:200]}")
     return rows
 
 
@@ -263,18 +275,11 @@ def _check_one(args):
     # Its timing of brrr with the card to itself (gpu_turns.py).
     env = dict(os.environ, OMP_NUM_THREADS=str(max(1, (os.cpu_count() or 1) // jobs)),
                BRRR_GPU_TURNS=os.path.join(work, "gpu.turns"))
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              cwd=HERE, env=env)
-    except subprocess.TimeoutExpired as e:
-        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-        phases = [ln for ln in err.splitlines() if ln.startswith("phase: ")]
-        return name, suite, [], (f"TIMEOUT {timeout} s, in "
-                                 f"{phases[-1][len('phase: '):] if phases else 'start'}")
-    rows = [ln for ln in proc.stdout.splitlines() if ln.startswith(name + " ")]
-    if proc.returncode != 0 and not rows:
-        tail = proc.stderr.strip().splitlines()[-1:]
-        return name, suite, [], f"CRASH {tail[0][:300] if tail else proc.returncode}"
+    rows, why, detail = _run_model(cmd, name, timeout, env)
+    if why == "TIMEOUT":
+        return name, suite, [], f"TIMEOUT {detail}"
+    if why:
+        return name, suite, [], f"CRASH {detail[:300]}"
     return name, suite, rows, None
 
 
