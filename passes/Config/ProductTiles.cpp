@@ -328,6 +328,15 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target,
   // half its Tensor Core work on columns outside the product.
   if (p.N <= 64)
     return 64;
+  // Groups of whole 128-wide tiles: 256 where it divides them. Others: the
+  // narrowest tile that holds a group (RegNetX's 120 and 168 columns take
+  // 128 and 192), 128 past 256.
+  if (p.wholeColumns && p.N % 128 != 0) {
+    for (int64_t n : {int64_t(128), int64_t(192), int64_t(256)})
+      if (n >= p.N && n <= widest)
+        return n;
+    return 128;
+  }
   if (p.wholeColumns && (widest < 256 || p.N % 256 != 0))
     return 128;
   // 192 wide where it saves a wave: 4096 x 768 makes 128 tiles of 192 (one

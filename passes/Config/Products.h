@@ -12,6 +12,8 @@
 
 #include "passes/Analysis.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <array>
 #include <optional>
 
@@ -220,7 +222,8 @@ ProductOperands productOperandsOf(MatmulOp mm);
 /// 3n/4 units: a 128-wide tile does half a 256-wide one's work at about 0.8
 /// of its rate, measured on an H100, test/gpu/NOTES.md), so a narrower
 /// tile wins when it saves a wave. With `wholeColumns`, 256 where it
-/// divides N, else 128.
+/// divides N, else 128 where 128 does; otherwise the narrowest of 128, 192
+/// and 256 that holds N, or 128.
 int64_t wgmmaTileWidth(const ProductShape &p, TargetAttr target,
                        int64_t widest = 256);
 
@@ -314,8 +317,7 @@ struct ConvGemm {
   /// it: channels-last, f16/bf16, rows of input channels in whole 16-byte
   /// chunks, a bounding box whose corners fit the 8 signed bits of a 4-D
   /// map, tap offsets up to 255 and strides up to 8. With several groups,
-  /// each group's channels are whole 64-channel slices and its outputs
-  /// whole 128-wide tiles, so that no copy or tile straddles two groups.
+  /// groups the body pads (wgmmaPadsConvGroups).
   static std::optional<ConvGemm> of(Conv2DOp conv);
   /// The product the body computes: N x OH x OW rows, O / G columns in
   /// each of G groups side by side, K = KH x KW x C / G; over a symbolic
@@ -345,11 +347,33 @@ constexpr int64_t kDirectConvGroupChannels = 8;
 /// kDirectConvGroupChannels input channels each.
 bool isDirectConv(Conv2DOp conv);
 
-/// Whether the wgmma convolution body takes groups of `inChannels` input
-/// and `outChannels` output channels each: whole 64-channel slices and
-/// 128-wide tiles (brrr-channels-last, brrr-pack-conv-groups).
+/// Whether groups of `inChannels` input and `outChannels` output channels
+/// each fill the wgmma convolution body's copies and tiles: whole
+/// 64-channel slices and 128-wide tiles (brrr-pack-conv-groups).
 inline bool wgmmaTakesConvGroups(int64_t inChannels, int64_t outChannels) {
   return inChannels % 64 == 0 && outChannels % 128 == 0;
+}
+
+/// Whether the wgmma convolution body runs groups of `inChannels` input
+/// channels each at all: more than the direct body's, in whole 16-byte
+/// chunks (TMA's stride alignment of the weights' rows). A group's last
+/// 64-channel slice may be partial: the weights' map reads zeros past the
+/// group's channels, so the activations read there (the next group's, or
+/// zeros past the last) add +0 (NaN where one of them is infinite or NaN,
+/// as in a dense pack, brrr-pack-conv-groups). Its last column tile may be
+/// partial: the tile reads the next group's weights into columns its epilogue
+/// does not store.
+inline bool wgmmaPadsConvGroups(int64_t inChannels) {
+  return inChannels > kDirectConvGroupChannels && inChannels % 8 == 0;
+}
+
+/// The share of the wgmma body's multiply-adds that a grouped convolution
+/// needs, on groups it pads: the group's channels over whole 64-channel
+/// slices, times its outputs over whole 128-wide tiles (a narrower tile
+/// runs slower, costing about as much).
+inline double wgmmaPaddedGroupUse(int64_t inChannels, int64_t outChannels) {
+  return double(inChannels) / double(llvm::alignTo(inChannels, 64)) *
+         double(outChannels) / double(llvm::alignTo(outChannels, 128));
 }
 
 /// Output channels each thread of a direct convolution computes: for a

@@ -75,7 +75,7 @@ std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
     return std::nullopt;
   Type et = cast<RankedTensorType>(conv.getInput().getType()).getElementType();
   ConvGemm g = shapeOf(conv);
-  if (g.G > 1 && ((g.C / g.G) % 64 != 0 || (g.O / g.G) % 128 != 0))
+  if (g.G > 1 && !wgmmaPadsConvGroups(g.C / g.G))
     return std::nullopt;
   auto corner = [](int64_t v) { return v >= -128 && v <= 127; };
   bool fits = (et.isF16() || et.isBF16()) && g.C % 8 == 0 && corner(-g.pt) &&

@@ -63,16 +63,15 @@ bool isFirstView(Value v) {
 }
 
 /// Whether `conv` runs channels-last: f16/bf16 on sm_90a, and one group,
-/// groups the wgmma body takes (ConvGemm: whole 64-channel slices and
-/// 128-wide tiles per group), or a direct convolution (depthwise, narrow
-/// groups), whose threads then read whole vectors of channels.
+/// groups the wgmma body runs (ConvGemm, wgmmaPadsConvGroups), or a direct
+/// convolution (depthwise, narrow groups), whose threads then read whole
+/// vectors of channels.
 bool wantsChannelsLast(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   int64_t groups = conv.getGroups();
   if (conv.getChannelsLast() ||
       (groups != 1 && !isDirectConv(conv) &&
-       !wgmmaTakesConvGroups(it.getDimSize(1) / groups,
-                             conv.getType().getDimSize(1) / groups)))
+       !wgmmaPadsConvGroups(it.getDimSize(1) / groups)))
     return false;
   Type et = it.getElementType();
   return et.isF16() || et.isBF16();
@@ -209,8 +208,8 @@ void toChannelsLast(Conv2DOp conv) {
   // Rows of input channels padded with zeros to whole 16-byte chunks
   // (TMA's stride alignment), and to 16 at least: the stem's 3 channels
   // read as 16, whole 32-byte pixels for the narrow body's copies. Grouped
-  // convolutions have whole 64-channel groups already, and the direct body
-  // reads channels as they are.
+  // convolutions have groups of whole 16-byte chunks already, and the
+  // direct body reads channels as they are.
   int64_t C = cast<RankedTensorType>(conv.getInput().getType()).getDimSize(1);
   int64_t channels = direct ? C : std::max<int64_t>(16, llvm::alignTo(C, 8));
   Value x =
@@ -222,6 +221,10 @@ void toChannelsLast(Conv2DOp conv) {
                             conv.getBias(), conv.getStridesAttr(),
                             conv.getPadsAttr(), conv.getDilationsAttr(),
                             conv.getGroupsAttr(), b.getUnitAttr());
+  // What earlier passes recorded on it (brrr.groups_unpacked, for
+  // --report).
+  for (NamedAttribute a : conv->getDiscardableAttrs())
+    y->setAttr(a.getName(), a.getValue());
   conv.replaceAllUsesWith(transpose(b, loc, y, kToFirst));
   conv.erase();
 }

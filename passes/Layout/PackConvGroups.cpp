@@ -23,6 +23,13 @@
 // proportionally slower below. RegNetY-1.6GF at batch 32 packs every
 // stage; at batch 1, only the first (test/gpu/notes/2026-12-03-e.md).
 //
+// The wgmma body also runs groups of any whole 16-byte chunks of channels
+// as they are, padding each to whole slices and tiles
+// (wgmmaPadsConvGroups). Where it does, a pack of k groups is taken only
+// where k times the work costs no more than the padding
+// (wgmmaPaddedGroupUse): ResNeXt's groups of 16 to 64 channels still pack,
+// RegNetX's of 120 and RegNetY's 37 of 24 run padded.
+//
 // Exactness: each output sums the same products as before plus products
 // of zero weights, which add +0. The one difference is a non-finite input
 // value: infinity times a zero weight is NaN, so an infinite or NaN input
@@ -34,6 +41,7 @@
 #include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -112,11 +120,27 @@ GroupPack convGroupsPerPack(Conv2DOp conv, int64_t maxGroups,
   // Already what the body takes.
   if (wgmmaTakesConvGroups(cg, og))
     return {};
-  for (int64_t k = 2; k <= std::min(groups, maxGroups); ++k)
+  // Where the body pads the groups (wgmmaPadsConvGroups), a pack of k of
+  // them is taken only where its k times the multiply-adds cost no more
+  // than the padding's: RegNetX-8GF's 16 groups of 120 channels would do
+  // 16 times the work packed, 1.14 times padded.
+  double use = wgmmaPadsConvGroups(cg) ? wgmmaPaddedGroupUse(cg, og) : 0.0;
+  auto packPays = [&](int64_t k) { return use == 0.0 || k * use <= 1.0; };
+  for (int64_t k = 2; k <= std::min(groups, maxGroups) && packPays(k); ++k)
     if (groups % k == 0 && wgmmaTakesConvGroups(k * cg, k * og))
       return {k, ""};
   if (maxGroups <= 1 || cg <= kDirectConvGroupChannels)
     return {};
+  if (!packPays(groups)) {
+    GroupPack padded;
+    llvm::raw_string_ostream(padded.whyNot)
+        << groups << " groups of " << cg
+        << " channels stay grouped on the wgmma body, which pads them: one "
+           "dense convolution would do "
+        << groups << " times the multiply-adds, the padding "
+        << llvm::format("%.2f", 1.0 / use) << " times";
+    return padded;
+  }
   auto extent = [&](unsigned d) {
     return static_cast<uint64_t>(out.getDimSize(d));
   };

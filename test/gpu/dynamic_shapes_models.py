@@ -395,6 +395,35 @@ def image_net(elem, seed):
     return m, ref
 
 
+def padded_groups_net(seed):
+    """RegNet-like grouped convolutions over a symbolic batch, f16: 2
+    groups of 120 channels (3x3, bias, ReLU; tiles of 128 that the groups'
+    columns start) and 5 groups of 48 outputs (1x1, tiles of 64), which the
+    Hopper body pads to whole slices and tiles."""
+    rng = np.random.default_rng(seed)
+
+    def w(*shape):
+        fan = int(np.prod(shape[1:]))
+        return (rng.standard_normal(shape) / np.sqrt(fan)).astype(np.float16)
+    ws = {"w0": w(240, 120, 3, 3), "b0": w(240, 1)[:, 0] * 8, "w1": w(240, 48, 1, 1)}
+    m = graph("padded_groups_net", [
+        helper.make_node("Conv", ["x", "w0", "b0"], ["c0"], kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1], group=2),
+        helper.make_node("Relu", ["c0"], ["r0"]),
+        helper.make_node("Conv", ["r0", "w1"], ["y"], kernel_shape=[1, 1], group=5),
+    ], [helper.make_tensor_value_info("x", F16, ["n", 240, 10, 12])],
+        [helper.make_tensor_value_info("y", F16, ["n", 240, 10, 12])],
+        [numpy_helper.from_array(v, k) for k, v in ws.items()])
+
+    def ref(x):
+        F = torch.nn.functional
+        t = {k: torch.from_numpy(v.astype(np.float64)) for k, v in ws.items()}
+        r0 = F.relu(F.conv2d(torch.from_numpy(x), t["w0"], t["b0"], 1, 1, groups=2))
+        r0 = r0.to(torch.float16).to(torch.float64)  # stored in 16 bits
+        return [F.conv2d(r0, t["w1"], None, groups=5).numpy()]
+    return m, ref
+
+
 def models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -478,4 +507,7 @@ def models():
         out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},
                                    [(1,), (2,), (17,), (77,), (128,), (5,)],
                                    tag)
+    m, ref = padded_groups_net(4)
+    out["padded_groups_net_f16"] = (m, ref, {"x": "1..64x240x10x12"},
+                                    [(1,), (3,), (17,), (64,), (33,)], "f16")
     return out

@@ -149,6 +149,32 @@ CONV_CASES = [
     ("conv_packed_dense_groups_f16", [n("Conv", ["x", "pg_w24", "b"], ["c"], group=5,
                                         pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
      [("x", H, [4, 120, 19, 17]), ("b", H, [120])], [("y", H, [4, 120, 19, 17])]),
+    # Groups of any whole 16-byte chunks of channels run on the Hopper body
+    # as they are, padded: a group's last 64-channel slice reads the next
+    # group's channels (past the last one, zeros) against zero weights, its
+    # last column tile stores only its own columns. RegNetX-8GF's 6 groups
+    # of 120 (tiles of 128; at batch 16, 150 tiles, persistent),
+    # RegNetX-32GF's 168 (192) at stride 2, RegNetY's 37 groups of 24
+    # (tiles of 64), and 56-channel 1x1 groups into a residual add, over
+    # ragged rows.
+    ("conv_padded_groups_120_f16", [n("Conv", ["x", "w", "b"], ["c"], group=6,
+                                      pads=[1, 1, 1, 1]), n("Relu", ["c"], ["y"])],
+     [("x", H, [1, 720, 14, 14]), ("w", H, [720, 120, 3, 3]), ("b", H, [720])],
+     [("y", H, [1, 720, 14, 14])]),
+    ("conv_padded_groups_120_b16_f16", [n("Conv", ["x", "w"], ["y"], group=6,
+                                          pads=[1, 1, 1, 1])],
+     [("x", H, [16, 720, 14, 14]), ("w", H, [720, 120, 3, 3])], [("y", H, [16, 720, 14, 14])]),
+    ("conv_padded_groups_168_stride2_f16", [n("Conv", ["x", "w"], ["y"], group=2,
+                                              pads=[1, 1, 1, 1], strides=[2, 2])],
+     [("x", H, [2, 336, 15, 13]), ("w", H, [336, 168, 3, 3])], [("y", H, [2, 336, 8, 7])]),
+    ("conv_padded_groups_24_bf16", [n("Conv", ["x", "w", "b"], ["y"], group=37,
+                                      pads=[1, 1, 1, 1])],
+     [("x", BF, [3, 888, 7, 9]), ("w", BF, [888, 24, 3, 3]), ("b", BF, [888])],
+     [("y", BF, [3, 888, 7, 9])]),
+    ("conv_padded_groups_56_1x1_f16", [n("Conv", ["x", "w"], ["c"], group=4),
+                                       n("Add", ["c", "r"], ["y"])],
+     [("x", H, [5, 224, 9, 7]), ("w", H, [224, 56, 1, 1]), ("r", H, [5, 224, 9, 7])],
+     [("y", H, [5, 224, 9, 7])]),
     # Depthwise and narrow-group convolutions run the direct body (a thread
     # per output pixel and vector of channels), channels-last on sm_90a:
     # MobileNetV2's block (constant depthwise weights, bias, ReLU6 as Clip,

@@ -86,6 +86,19 @@ def conv_inputs(name, f):
                 f(256, dt=torch.float16)]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [f(3, 256, 7, 9, dt=torch.bfloat16), f(512, 64, 1, 1, dt=torch.bfloat16) / 8]
+    if name == "conv_padded_groups_120_f16":
+        return [f(1, 720, 14, 14, dt=torch.float16), f(720, 120, 3, 3, dt=torch.float16) / 32,
+                f(720, dt=torch.float16)]
+    if name == "conv_padded_groups_120_b16_f16":
+        return [f(16, 720, 14, 14, dt=torch.float16), f(720, 120, 3, 3, dt=torch.float16) / 32]
+    if name == "conv_padded_groups_168_stride2_f16":
+        return [f(2, 336, 15, 13, dt=torch.float16), f(336, 168, 3, 3, dt=torch.float16) / 32]
+    if name == "conv_padded_groups_24_bf16":
+        return [f(3, 888, 7, 9, dt=torch.bfloat16), f(888, 24, 3, 3, dt=torch.bfloat16) / 16,
+                f(888, dt=torch.bfloat16)]
+    if name == "conv_padded_groups_56_1x1_f16":
+        return [f(5, 224, 9, 7, dt=torch.float16), f(224, 56, 1, 1, dt=torch.float16) / 8,
+                f(5, 224, 9, 7, dt=torch.float16)]
     if name == "conv_direct_mobilenet_block_f16":
         return [f(2, 96, 29, 31, dt=torch.float16), f(96, dt=torch.float16),
                 f(32, 96, 1, 1, dt=torch.float16) / 8]
@@ -221,4 +234,14 @@ def conv_reference(name, d):
                                stem_weights(96, 1, 1).reshape(96))]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]
+    if name == "conv_padded_groups_120_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1, groups=6))]
+    if name == "conv_padded_groups_120_b16_f16":
+        return [F.conv2d(d[0], d[1], padding=1, groups=6)]
+    if name == "conv_padded_groups_168_stride2_f16":
+        return [F.conv2d(d[0], d[1], stride=2, padding=1, groups=2)]
+    if name == "conv_padded_groups_24_bf16":
+        return [F.conv2d(d[0], d[1], d[2], padding=1, groups=37)]
+    if name == "conv_padded_groups_56_1x1_f16":
+        return [F.conv2d(d[0], d[1], groups=4) + d[2]]
     return None

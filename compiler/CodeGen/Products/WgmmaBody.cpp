@@ -107,7 +107,10 @@ Value mlir::brrr::wgmma::detail::descriptor(WgmmaBuilder &e, Value addr,
 LogicalResult WgmmaKernel::readPlan() {
   int64_t M = problem.M, N = problem.N, batches = problem.batches;
   tilesM = llvm::divideCeil(M, tile.m);
-  tilesN = llvm::divideCeil(N, tile.n);
+  tilesN = problem.groupColumns
+               ? N / problem.groupColumns *
+                     llvm::divideCeil(problem.groupColumns, tile.n)
+               : llvm::divideCeil(N, tile.n);
   // A split tile's blocks are consecutive in x, one cluster, each taking
   // kTiles / split of the k-slices.
   split = tile.cluster;
@@ -212,6 +215,14 @@ TileAt WgmmaKernel::tileAt(Value z, Value id) {
   Value tm =
       e.add(firstM, arith::RemUIOp::create(b, loc, inPlace, rowsInGroup));
   Value tn = arith::DivUIOp::create(b, loc, inPlace, rowsInGroup);
+  if (int64_t og = problem.groupColumns) {
+    // Column tile tn: tile tn % perGroup of group tn / perGroup.
+    int64_t perGroup = llvm::divideCeil(og, tile.n);
+    Value g = e.div(tn, perGroup);
+    return TileAt{z, e.mul(tm, tile.m),
+                  e.add(e.mul(g, og), e.mul(e.rem(tn, perGroup), tile.n)),
+                  rowsValue, e.mul(e.add(g, e.idx(1)), og)};
+  }
   return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n), rowsValue};
 }
 

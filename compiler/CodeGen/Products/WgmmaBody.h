@@ -87,6 +87,10 @@ struct WgmmaProblem {
   /// (batches is then the largest count; one block a tile only).
   AffineExpr batchesExtent;
   bool bKContiguous = true;
+  /// A grouped convolution's output channels per group where they are not
+  /// whole tiles (0 otherwise): each group's columns start a tile of their
+  /// own, and the epilogue stores none past the group's.
+  int64_t groupColumns = 0;
   /// 32: each k-slice is four 16-deep chunks of A (m x 32 bytes) and B
   /// (n x 32 bytes, K-contiguous), each swizzled over 32 bytes and stored
   /// one after the other; 128: one slice of 128-byte swizzled rows.

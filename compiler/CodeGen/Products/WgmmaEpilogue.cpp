@@ -20,6 +20,21 @@ using namespace mlir::brrr::wgmma;
 
 namespace {
 
+/// The columns that a run of consecutive ones must not straddle: a
+/// group's, where groups do not fill whole tiles, else the output row's.
+int64_t columnSpan(const WgmmaProblem &problem) {
+  return problem.groupColumns ? problem.groupColumns : problem.N;
+}
+
+/// Whether the tile `at` stores column `col`: inside its group's columns,
+/// or the product's N.
+Value columnOk(WgmmaBuilder &e, const TileAt &at, Value col, int64_t n) {
+  if (!at.columnsEnd)
+    return e.ult(col, n);
+  return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, col,
+                               at.columnsEnd);
+}
+
 /// `vec` consecutive elements of one output row, inside the output
 /// together: their products (bias added), their epilogue inputs, and the
 /// first one's row-major position.
@@ -98,7 +113,7 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
   constexpr int64_t kRowsPerStep = 4;
   // Four columns a lane where the output's rows keep them 16-byte aligned
   // in the staging and together in the output.
-  int64_t vec = N % 4 != 0 ? 1 : 4;
+  int64_t vec = columnSpan(problem) % 4 != 0 ? 1 : 4;
   // Lanes a row: a power of two whose vectors tile the chunk (16 of 4 at
   // 192 columns, three passes of 64; 16 at 64 columns, two rows a warp).
   int64_t lanes = 32;
@@ -157,7 +172,7 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
         Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
         Value gCol =
             e.add(at.col0, chunk ? e.add(c, e.idx(chunk * columns)) : c);
-        Value colOk = e.ult(gCol, N);
+        Value colOk = columnOk(e, at, gCol, N);
         Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
         Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
         Value out = e.add(outRow, safeCol);
@@ -230,7 +245,7 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
   int64_t M = problem.M, N = problem.N, n = tile.n;
   int64_t pitch = wgmmaEpiloguePitch(n);
   int64_t vec = 8;
-  while (N % vec)
+  while (columnSpan(problem) % vec)
     vec /= 2;
   int64_t lanes = 32;
   while (n % (lanes * vec))
@@ -267,7 +282,7 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
     for (int64_t jj = 0; jj < n / (lanes * vec); ++jj) {
       Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
       Value gCol = e.add(at.col0, c);
-      Value colOk = e.ult(gCol, N);
+      Value colOk = columnOk(e, at, gCol, N);
       Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
       Value out = e.add(outRow, safeCol);
       Value v = LLVM::LoadOp::create(

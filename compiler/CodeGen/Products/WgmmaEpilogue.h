@@ -18,6 +18,10 @@ struct TileAt {
   /// The product's rows, where they are read at run time (symbolic
   /// extents); null where the problem's M is the count.
   Value rows = {};
+  /// The end of the columns this tile may store, where a group's columns
+  /// end inside it (WgmmaProblem::groupColumns); null where the problem's
+  /// N is the end.
+  Value columnsEnd = {};
 };
 
 /// The fused epilogue of the tile `at`: the 64 x n accumulators `acc` of

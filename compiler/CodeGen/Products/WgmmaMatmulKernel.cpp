@@ -159,7 +159,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   // A slice is 64 channels of one tap, or with at most 16 channels (the
   // stem's 3, padded to 8), 16 channels of four taps, each swizzled over
   // 32 bytes: a 64-channel box would read 8 times the zeros. A group's
-  // channels are whole 64-channel slices (ConvGemm::of).
+  // last slice may be partial (ConvGemm::of, wgmmaPadsConvGroups): the
+  // weights' map reads zeros past the group's channels.
   int64_t Cg = g->C / g->G, Og = g->O / g->G;
   bool narrow = g->C <= 16;
   int64_t taps = g->KH * g->KW;
@@ -169,6 +170,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   p.swizzle = narrow ? 32 : kSwizzleBytes;
   p.flops = 2 * p.M * g->O * Cg * g->KH * g->KW;
   p.bKContiguous = true;
+  if (g->G > 1 && Og % tile.n != 0)
+    p.groupColumns = Og;
   // A: im2col over the N x H x W x C input, dims innermost first; each copy
   // takes m consecutive output pixels (n, oh, ow) of 64 channels, a tap's
   // offsets from each pixel's window corner. The corners hold the padding
@@ -205,8 +208,8 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   // Slice kt: channel block kt % cBlocks of tap kt / cBlocks, or taps
   // 4 kt ... 4 kt + 3, one chunk each (a tap past the last reads the last
   // tap's pixels against weights TMA fills with zeros). A block's columns
-  // lie in one group (whole tiles per group), whose input channels start
-  // at group * Cg.
+  // lie in one group (each group's columns start a tile), whose input
+  // channels start at group * Cg.
   p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
                  const auto &copy, Value row0, Value col0) {
     Value n = e.div(row0, OHW), pix = e.rem(row0, OHW);

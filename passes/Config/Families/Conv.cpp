@@ -47,11 +47,18 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   // One group of whole 64-channel slices: every k-slice is one tap's
   // channel block, so the slices split evenly between blocks; such
   // convolutions narrow their tiles as products do (measured: ResNet-50
-  // at batch 1 0.344 -> 0.274 ms, test/gpu/NOTES.md).
+  // at batch 1 0.344 -> 0.274 ms, test/gpu/NOTES.md). A grouped one's tile
+  // lies in one group, whose slices (its last one per tap padded,
+  // wgmmaSlices) split between blocks the same way; its tile stays as
+  // wide as its group.
   auto narrow = [&](MatmulTile &t, const ProductShape &q) {
     if (g->G == 1 && g->C % 64 == 0) {
       chooseClusterSplit(t, q, target);
       chooseNarrowTile(t, q, target, budget);
+    } else if (g->G > 1) {
+      ProductShape padded = q;
+      padded.K = g->wgmmaSlices(t.k) * t.k;
+      chooseClusterSplit(t, padded, target);
     }
   };
   narrow(*tile, g->product());

@@ -148,6 +148,18 @@ static ProductShape shapeOnBody(Operation *product, KernelBody body) {
   return p;
 }
 
+/// The column tiles of `n` columns the wgmma body covers `p` with (on that
+/// body, shapeOnBody's): a grouped convolution's groups side by side, each
+/// starting a tile of its own.
+static int64_t wgmmaColumnTiles(Operation *product, const ProductShape &p,
+                                int64_t n) {
+  if (auto conv = dyn_cast<Conv2DOp>(product)) {
+    ConvGemm c = ConvGemm::shapeOf(conv);
+    return c.G * llvm::divideCeil(c.O / c.G, n);
+  }
+  return llvm::divideCeil(p.N, n);
+}
+
 /// The largest grid dimension y and z of a launch (2^16 - 1), and of x
 /// (2^31 - 1).
 constexpr int64_t kMaxGridYZ = 65535, kMaxGridX = (int64_t(1) << 31) - 1;
@@ -249,7 +261,7 @@ static LogicalResult verifyWgmma(FusionOp fusion, Operation *product,
            << kTiles << " k-slices evenly between " << split
            << " blocks of a cluster";
   int64_t tiles =
-      llvm::divideCeil(p.M, tile->m) * llvm::divideCeil(p.N, tile->n);
+      llvm::divideCeil(p.M, tile->m) * wgmmaColumnTiles(product, p, tile->n);
   if (p.batches > kMaxGridYZ || tiles * split > kMaxGridX)
     return product->emitOpError("Tensor Core grid exceeds the launch limits");
   if (p.rowsExtent &&
@@ -339,7 +351,7 @@ FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
   case KernelBody::wgmma: {
     int64_t m = config.getTile()[0], n = config.getTile()[1];
     int64_t split = config.getCluster();
-    int64_t tilesN = llvm::divideCeil(p.N, n);
+    int64_t tilesN = wgmmaColumnTiles(product, p, n);
     int64_t tilesPerBatch = llvm::divideCeil(p.M, m) * tilesN;
     if (int64_t persistent = config.getPersistent()) {
       g.x = std::min(persistent, tilesPerBatch * p.batches);

@@ -334,18 +334,19 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // -----
 
 // Grouped channels-last convolutions (split K's partial convolutions, and
-// models' own groups) run the wgmma body when every group is whole
-// 64-channel slices and whole 128-wide tiles: no tile straddles two
-// groups, so a width of 256 is taken only where it divides a group's
-// outputs (8 groups of 512 here, where the wave model prefers 256; 8
-// groups of 384 take 128). Groups of 32 channels, or of 64 outputs, run
-// warp_mma.
+// models' own groups) run the wgmma body: no tile straddles two groups, so
+// a width of 256 is taken only where it divides a group's outputs (8
+// groups of 512 here, where the wave model prefers 256; 8 groups of 384
+// take 128). Groups of 32 or 64 channels (partial slices, 64 outputs) take
+// tiles 64 wide.
 // CHECK-LABEL: func.func @GroupedConvBodies
 // Their tiles (counted over the groups) walk 132 blocks.
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [4, 392, 16]>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma, threads = 32, grid = [8, 392, 8]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, persistent = 132, epilogue = 64, grid = [132, 1, 1]>
+// CHECK-SAME: -> tensor<32x14x14x512xf16>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, persistent = 132, epilogue = 64, grid = [132, 1, 1]>
+// CHECK-SAME: -> tensor<32x14x14x512xf16>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @GroupedConvBodies(%x: tensor<32x14x14x512xf16>, %w: tensor<3x3x4096x64xf16>, %w3: tensor<3x3x3072x64xf16>, %w32: tensor<3x3x512x32xf16>, %w64: tensor<3x3x512x64xf16>) -> (tensor<32x14x14x4096xf16>, tensor<32x14x14x3072xf16>, tensor<32x14x14x512xf16>, tensor<32x14x14x512xf16>) {
     %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x4096x64xf16>) -> tensor<32x14x14x4096xf16>
@@ -361,12 +362,13 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // A convolution of one group whose tiles leave most multiprocessors idle
 // splits its k-slices over a cluster and narrows its tile like a product:
 // ResNet-50's last 3 x 3 at batch 1 (8 tiles of 128 x 64 over 72 slices)
-// over 8 blocks, 9 slices each. A grouped one (its slices would straddle
-// groups) and one with enough tiles (batch 32 at 14 x 14: 98 tiles of 256)
-// stay whole and wide.
+// over 8 blocks, 9 slices each. A grouped one splits its slices too (a
+// tile lies in one group) but keeps its tile as wide as its group: 4 tiles
+// of 128 over 4 blocks each. One with enough tiles (batch 32 at 14 x 14:
+// 98 tiles of 256) stays whole and wide.
 // CHECK-LABEL: func.func @ConvClusterSplits
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, cluster = 8, grid = [64, 1, 1]>
-// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [4, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 4, grid = [16, 1, 1]>
 // CHECK-SAME: -> tensor<1x7x7x512xf16>
 // CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, grid = [98, 1, 1]>
 // CHECK-SAME: -> tensor<32x14x14x512xf16>
@@ -376,6 +378,28 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     %1 = brrr.conv2d %x, %wg {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x512xf16>, tensor<3x3x512x256xf16>) -> tensor<1x7x7x512xf16>
     %2 = brrr.conv2d %xb, %w {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x512xf16>, tensor<3x3x512x512xf16>) -> tensor<32x14x14x512xf16>
     return %0, %1, %2 : tensor<1x7x7x512xf16>, tensor<1x7x7x512xf16>, tensor<32x14x14x512xf16>
+  }
+}
+
+// -----
+
+// Groups whose channels are not whole 64-channel slices, or whose outputs
+// are not whole tiles, run the wgmma body padded: each group's columns
+// start a tile of their own, the narrowest of 64, 128, 192 and 256 that
+// holds them. RegNetX-8GF's 6 groups of 120 at batch 1 (2 row tiles x 6
+// groups, 18 slices split over 2 blocks), RegNetX-32GF's 2 groups of 168
+// at stride 2 (one 192-wide tile each) and RegNetY's 37 groups of 24 (one
+// 64-wide tile each).
+// CHECK-LABEL: func.func @PaddedGroupBodies
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, cluster = 2, grid = [24, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 192, 64], stages = 4, grid = [2, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, grid = [37, 1, 1]>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @PaddedGroupBodies(%x: tensor<1x14x14x720xf16>, %w: tensor<3x3x720x120xf16>, %y: tensor<2x15x13x336xf16>, %w2: tensor<3x3x336x168xf16>, %z: tensor<1x7x7x888xf16>, %w3: tensor<3x3x888x24xf16>) -> (tensor<1x14x14x720xf16>, tensor<2x8x7x336xf16>, tensor<1x7x7x888xf16>) {
+    %0 = brrr.conv2d %x, %w {channels_last, dilations = array<i64: 1, 1>, groups = 6 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x14x14x720xf16>, tensor<3x3x720x120xf16>) -> tensor<1x14x14x720xf16>
+    %1 = brrr.conv2d %y, %w2 {channels_last, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x15x13x336xf16>, tensor<3x3x336x168xf16>) -> tensor<2x8x7x336xf16>
+    %2 = brrr.conv2d %z, %w3 {channels_last, dilations = array<i64: 1, 1>, groups = 37 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x888xf16>, tensor<3x3x888x24xf16>) -> tensor<1x7x7x888xf16>
+    return %0, %1, %2 : tensor<1x14x14x720xf16>, tensor<2x8x7x336xf16>, tensor<1x7x7x888xf16>
   }
 }
 

@@ -94,18 +94,18 @@ func.func @LayerScale(%x: tensor<1x2x2x2xf16>) -> tensor<1x2x2x2xf16> {
 // -----
 
 // Left NCHW: f32 products, and grouped convolutions whose groups are
-// neither whole 64-channel slices with 128-wide tiles (the wgmma body) nor
-// narrow enough for the direct body (16 channels a group here).
+// neither whole 16-byte chunks of channels (the wgmma body) nor narrow
+// enough for the direct body (12 channels a group here).
 // CHECK-LABEL: func.func @Kept
 // CHECK-NOT: channels_last
 // CHECK-NOT: brrr.transpose
 // CHECK: return
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x32x4x4xf16>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>) {
+func.func @Kept(%x: tensor<1x8x4x4xf32>, %y: tensor<1x24x4x4xf16>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>) {
   %w = brrr.constant dense<1.0> : tensor<8x8x1x1xf32>
   %a = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x4x4xf32>
-  %wg = brrr.constant dense<1.0> : tensor<8x16x1x1xf16>
-  %b = brrr.conv2d %y, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x4x4xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x4x4xf16>
+  %wg = brrr.constant dense<1.0> : tensor<8x12x1x1xf16>
+  %b = brrr.conv2d %y, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x24x4x4xf16>, tensor<8x12x1x1xf16>) -> tensor<1x8x4x4xf16>
   return %a, %b : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf16>
 }
 }
@@ -316,5 +316,19 @@ func.func @PadsThatStay(%m: tensor<1x16x1x1xf16>, %wv: tensor<4x16x1x1xf16>) -> 
   %es = brrr.silu %e1 : tensor<1x4x1x1xf16>
   %e2 = brrr.conv2d %es, %w2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x4x1x1xf16>, tensor<16x4x1x1xf16>) -> tensor<1x16x1x1xf16>
   return %c2, %d2, %dr, %e2 : tensor<1x16x1x1xf16>, tensor<1x16x1x1xf16>, tensor<1x4x1x1xf16>, tensor<1x16x1x1xf16>
+}
+}
+
+// -----
+
+// Groups of 16 channels (whole 16-byte chunks) run the wgmma body padded:
+// channels-last, the weights packed per group (KH x KW x O x 16).
+// CHECK-LABEL: func.func @PaddedGroups
+// CHECK: brrr.conv2d {{.*}}channels_last{{.*}}groups = 2 : i64{{.*}}(tensor<1x4x4x32xf16>, tensor<1x1x8x16xf16>) -> tensor<1x4x4x8xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @PaddedGroups(%y: tensor<1x32x4x4xf16>) -> tensor<1x8x4x4xf16> {
+  %wg = brrr.constant dense<1.0> : tensor<8x16x1x1xf16>
+  %b = brrr.conv2d %y, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x4x4xf16>, tensor<8x16x1x1xf16>) -> tensor<1x8x4x4xf16>
+  return %b : tensor<1x8x4x4xf16>
 }
 }

@@ -149,6 +149,30 @@ func.func @LeftAlone(%a: tensor<1x128x8x8xf16>, %b: tensor<1x888x8x8xf16>, %c: t
 
 // -----
 
+// Groups the wgmma body pads pack only where the pack's multiply-adds cost
+// no more than the padding: RegNetX-8GF's 16 groups of 120 channels would
+// pack all 16 into whole tiles, at 16 times the work, where padding each
+// group to 128 costs 1.14 times; RegNetY's 37 groups of 24 (of which the
+// padding uses 7%) would not pay packed either. ResNeXt's 4 groups of 64
+// still pack in pairs (2 times the work, against padding's 2).
+// CHECK-LABEL: func.func @PaddedNotPacked
+// CHECK: brrr.conv2d {{.+}}brrr.groups_unpacked = "16 groups of 120 channels stay grouped on the wgmma body, which pads them: one dense convolution would do 16 times the multiply-adds, the padding 1.14 times"{{.+}}groups = 16 : i64{{.+}} : (tensor<1x1920x7x7xf16>, tensor<1920x120x3x3xf16>)
+// CHECK: brrr.conv2d {{.+}}brrr.groups_unpacked = "37 groups of 24 channels stay grouped on the wgmma body, which pads them: one dense convolution would do 37 times the multiply-adds, the padding 14.22 times"{{.+}}groups = 37 : i64{{.+}} : (tensor<32x888x7x7xf16>, tensor<888x24x3x3xf16>)
+// CHECK: brrr.conv2d {{.+}}groups = 2 : i64{{.+}} : (tensor<1x256x14x14xf16>, tensor<256x128x3x3xf16>)
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @PaddedNotPacked(%a: tensor<1x1920x7x7xf16>, %b: tensor<32x888x7x7xf16>, %c: tensor<1x256x14x14xf16>) -> (tensor<1x1920x7x7xf16>, tensor<32x888x7x7xf16>, tensor<1x256x14x14xf16>) {
+  %w120 = brrr.constant dense<1.0> : tensor<1920x120x3x3xf16>
+  %ya = brrr.conv2d %a, %w120 {dilations = array<i64: 1, 1>, groups = 16 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x1920x7x7xf16>, tensor<1920x120x3x3xf16>) -> tensor<1x1920x7x7xf16>
+  %w24 = brrr.constant dense<1.0> : tensor<888x24x3x3xf16>
+  %yb = brrr.conv2d %b, %w24 {dilations = array<i64: 1, 1>, groups = 37 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x888x7x7xf16>, tensor<888x24x3x3xf16>) -> tensor<32x888x7x7xf16>
+  %w64 = brrr.constant dense<1.0> : tensor<256x64x3x3xf16>
+  %yc = brrr.conv2d %c, %w64 {dilations = array<i64: 1, 1>, groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x256x14x14xf16>, tensor<256x64x3x3xf16>) -> tensor<1x256x14x14xf16>
+  return %ya, %yb, %yc : tensor<1x1920x7x7xf16>, tensor<32x888x7x7xf16>, tensor<1x256x14x14xf16>
+}
+}
+
+// -----
+
 // CHECK-LABEL: func.func @NoWgmma
 // CHECK: groups = 16 : i64
 module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
