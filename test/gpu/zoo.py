@@ -36,6 +36,11 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       go to OUT/check.txt as they finish; once --deadline seconds have
       passed no further model starts, and each one not started gets an
       UNREACHED row, so that a shard cut short still says what it covered.
+  zoo.py one BRRRC DIR NAME [--dtypes fp16] [--batches 1] [--exporters dynamo]
+             [--peers graphs] [--profile [--profile-top N]]
+      One model in this process (what `run` and `check` start for each):
+      models.py's run with the zoo's entry; --peers "" times no peer,
+      --profile shows where brrr's time goes, kernel by kernel.
   zoo.py table FILE...
       One table of every timed row in the result files (zoo.txt or
       check.txt), the geometric mean of brrr / torch.compile + CUDA graphs
@@ -189,7 +194,8 @@ def cmd_one(opts):
     run = argparse.Namespace(
         brrrc=opts.brrrc, dir=opts.dir, only=opts.name, exporters=opts.exporters,
         dtypes=opts.dtypes, batches=opts.batches, peers=opts.peers, tiny=False,
-        profile=False, profile_top=0, brrrc_flag=[], baseline=None, variant=[])
+        profile=opts.profile, profile_top=opts.profile_top, brrrc_flag=[], baseline=None,
+        variant=[])
     models.cmd_run(run)
 
 
@@ -407,6 +413,9 @@ def main():
     s.add_argument("--batches", default="1")
     s.add_argument("--exporters", default="dynamo")
     s.add_argument("--peers", default="graphs")
+    s.add_argument("--profile", action="store_true",
+                   help="where brrr's time goes, kernel by kernel (models.py --profile)")
+    s.add_argument("--profile-top", type=int, default=12)
     s = sub.add_parser("table")
     s.add_argument("files", nargs="+")
     opts = p.parse_args()
