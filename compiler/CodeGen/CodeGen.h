@@ -114,6 +114,13 @@ emitWgmmaConvKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 FailureOr<KernelInfo>
 emitDirectConvKernel(FusionOp fusion, OpBuilder &moduleBuilder, StringRef name);
 
+/// Emits the one-pixel convolution of `fusion` (a 1 x 1 convolution of one
+/// pixel and a few rows with a simt config tiled [rows, channels per
+/// block]): a warp an output channel.
+FailureOr<KernelInfo> emitOnePixelConvKernel(FusionOp fusion,
+                                             OpBuilder &moduleBuilder,
+                                             StringRef name);
+
 /// Emits the convolution kernel of `fusion` as an implicit GEMM on the
 /// mma_sync or warp_mma body its config names.
 FailureOr<KernelInfo> emitConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,

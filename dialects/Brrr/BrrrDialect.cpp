@@ -128,10 +128,20 @@ LogicalResult KernelConfigAttr::verify(
   if (family == KernelFamily::conv && body == KernelBody::simt &&
       !tile.empty()) {
     // A direct convolution's thread computes [pixels] along a row, each a
-    // vector of channels.
+    // vector of channels; the one-pixel body's blocks [rows, channels], a
+    // warp a channel.
+    if (tile.size() == 2) {
+      if (tile[0] < 1 || tile[1] < 1 || tile[1] > 32 ||
+          tile[1] * 32 != threads || vector < 1 || stages)
+        return emitError() << "a one-pixel convolution's tile is [rows, "
+                              "channels a block], a warp a channel";
+      return success();
+    }
     if (tile.size() != 1 || tile[0] < 2 || tile[0] > 8 || vector < 2 || stages)
       return emitError() << "a direct convolution's tile is [2 to 8 output "
-                            "pixels a thread], over vectors of channels";
+                            "pixels a thread], over vectors of channels, or "
+                            "a one-pixel convolution's [rows, channels a "
+                            "block]";
     return success();
   }
   if (family == KernelFamily::movement && !tile.empty()) {

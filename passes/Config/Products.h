@@ -347,6 +347,26 @@ constexpr int64_t kDirectConvGroupChannels = 8;
 /// kDirectConvGroupChannels input channels each.
 bool isDirectConv(Conv2DOp conv);
 
+/// Rows (the batch) up to which a one-pixel convolution runs the one-pixel
+/// body, and the output channels (one a warp) of its blocks.
+constexpr int64_t kOnePixelRows = 4, kOnePixelChannelsPerBlock = 8;
+
+/// Weights (elements) up to which a one-pixel convolution runs the
+/// one-pixel body; past them, the Tensor Core body's TMA copies stream
+/// them faster than one warp an output channel reads them.
+constexpr int64_t kOnePixelMaxWeights = int64_t(1) << 20;
+
+/// Whether `conv` runs the one-pixel body (the conv family's `simt` body
+/// with a tile of [rows, channels per block]): a 1 x 1 convolution over a
+/// 1 x 1 image (a squeeze-and-excitation block's, a pooled classifier's)
+/// of a static batch of at most kOnePixelRows, of floats, not direct
+/// (isDirectConv), with at most kOnePixelMaxWeights weights. As a product
+/// it is at most four rows, which a 128-row Tensor Core tile pads 32-fold:
+/// each warp instead computes one output channel for every row, its lanes
+/// reading the channel's weights and each row's input in 16-byte vectors,
+/// and sums across the warp.
+bool isOnePixelConv(Conv2DOp conv);
+
 /// Whether groups of `inChannels` input and `outChannels` output channels
 /// each fill the wgmma convolution body's copies and tiles: whole
 /// 64-channel slices and 128-wide tiles (brrr-pack-conv-groups).

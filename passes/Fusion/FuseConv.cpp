@@ -106,6 +106,20 @@ int64_t ConvGemm::wgmmaSlices(int64_t k) const {
   return taps * llvm::divideCeil(C / G, k);
 }
 
+bool mlir::brrr::isOnePixelConv(Conv2DOp conv) {
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  auto ot = cast<RankedTensorType>(conv.getType());
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  Type et = it.getElementType();
+  if (!it.hasStaticShape() || !ot.hasStaticShape() || it.getRank() != 4 ||
+      !(et.isF16() || et.isBF16() || et.isF32()) || isDirectConv(conv))
+    return false;
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  return g.N <= kOnePixelRows && g.H == 1 && g.W == 1 && g.OH == 1 &&
+         g.OW == 1 && g.KH == 1 && g.KW == 1 && g.pt == 0 && g.pl == 0 &&
+         g.pb == 0 && g.pr == 0 && wt.getNumElements() <= kOnePixelMaxWeights;
+}
+
 bool mlir::brrr::isDirectConv(Conv2DOp conv) {
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   return conv.getGroups() > 1 &&

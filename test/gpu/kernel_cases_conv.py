@@ -250,4 +250,21 @@ CONV_CASES = [
     # kernel pads them for the second's TMA reads.
     ("conv_squeeze_excite_const_f16", squeeze_excite("se_w1", "se_b1", "se_w2", "se_b2"),
      [("x", H, [2, 96, 14, 14]), ("w", H, [96, 1, 3, 3])], [("y", H, [2, 96, 14, 14])]),
+    # 1 x 1 convolutions of one pixel and a few rows run the one-pixel body
+    # (a warp an output channel): EfficientNet-B3's widest squeeze and
+    # excitation at batch 1 (1392 channels to 58 with SiLU, back with the
+    # sigmoid), 3 rows of 2 groups in bf16 (each warp reads its group's
+    # channels), and f32 over 58 channels (vectors of 2, a partial pass).
+    ("conv_one_pixel_se_f16",
+     [n("Conv", ["p", "w1", "b1"], ["q1"]), n("Sigmoid", ["q1"], ["h1"]),
+      n("Mul", ["q1", "h1"], ["s1"]), n("Conv", ["s1", "w2", "b2"], ["q2"]),
+      n("Sigmoid", ["q2"], ["y"])],
+     [("p", H, [1, 1392, 1, 1]), ("w1", H, [58, 1392, 1, 1]), ("b1", H, [58]),
+      ("w2", H, [1392, 58, 1, 1]), ("b2", H, [1392])], [("y", H, [1, 1392, 1, 1])]),
+    ("conv_one_pixel_grouped_bf16", [n("Conv", ["p", "w", "b"], ["c"], group=2),
+                                     n("Relu", ["c"], ["y"])],
+     [("p", BF, [3, 256, 1, 1]), ("w", BF, [200, 128, 1, 1]), ("b", BF, [200])],
+     [("y", BF, [3, 200, 1, 1])]),
+    ("conv_one_pixel_ragged_f32", [n("Conv", ["p", "w"], ["y"])],
+     [("p", F, [2, 58, 1, 1]), ("w", F, [333, 58, 1, 1])], [("y", F, [2, 333, 1, 1])]),
 ]

@@ -86,6 +86,15 @@ def conv_inputs(name, f):
                 f(256, dt=torch.float16)]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [f(3, 256, 7, 9, dt=torch.bfloat16), f(512, 64, 1, 1, dt=torch.bfloat16) / 8]
+    if name == "conv_one_pixel_se_f16":
+        return [f(1, 1392, 1, 1, dt=torch.float16), f(58, 1392, 1, 1, dt=torch.float16) / 16,
+                f(58, dt=torch.float16), f(1392, 58, 1, 1, dt=torch.float16) / 4,
+                f(1392, dt=torch.float16)]
+    if name == "conv_one_pixel_grouped_bf16":
+        return [f(3, 256, 1, 1, dt=torch.bfloat16), f(200, 128, 1, 1, dt=torch.bfloat16) / 8,
+                f(200, dt=torch.bfloat16)]
+    if name == "conv_one_pixel_ragged_f32":
+        return [f(2, 58, 1, 1), f(333, 58, 1, 1)]
     if name == "conv_padded_groups_120_f16":
         return [f(1, 720, 14, 14, dt=torch.float16), f(720, 120, 3, 3, dt=torch.float16) / 32,
                 f(720, dt=torch.float16)]
@@ -234,6 +243,13 @@ def conv_reference(name, d):
                                stem_weights(96, 1, 1).reshape(96))]
     if name == "conv_wgmma_grouped_1x1_bf16":
         return [F.conv2d(d[0], d[1], groups=4)]
+    if name == "conv_one_pixel_se_f16":
+        q1 = F.conv2d(d[0], d[1], d[2])
+        return [torch.sigmoid(F.conv2d(q1 * torch.sigmoid(q1), d[3], d[4]))]
+    if name == "conv_one_pixel_grouped_bf16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], groups=2))]
+    if name == "conv_one_pixel_ragged_f32":
+        return [F.conv2d(d[0], d[1])]
     if name == "conv_padded_groups_120_f16":
         return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1, groups=6))]
     if name == "conv_padded_groups_120_b16_f16":

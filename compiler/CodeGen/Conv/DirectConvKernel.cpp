@@ -52,6 +52,9 @@ FailureOr<KernelInfo> mlir::brrr::emitDirectConvKernel(FusionOp fusion,
   FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
   if (failed(config))
     return failure();
+  // A tile of [rows, channels per block]: the one-pixel body.
+  if (config->getTile().size() == 2)
+    return emitOnePixelConvKernel(fusion, moduleBuilder, name);
   Location loc = fusion.getLoc();
   Block &body = fusion.getBody().front();
   auto conv = dyn_cast<Conv2DOp>(&body.front());

@@ -1,7 +1,9 @@
 //===- Conv.cpp - the convolution family's rules -------------------------===//
 //
 // 2-D convolutions: depthwise and narrow-group ones on the direct body
-// (plain threads), the rest as implicit GEMMs on the Hopper TMA + wgmma
+// (plain threads), 1 x 1 ones over one pixel of a few rows on the
+// one-pixel body (plain threads, a warp an output channel), the rest as
+// implicit GEMMs on the Hopper TMA + wgmma
 // body (im2col tensor maps), else on the bodies of products of their
 // explicit im2col (untiledProductConfig).
 //
@@ -31,6 +33,15 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
       pixels.push_back(p);
     return simtConfig(ctx, KernelFamily::conv, kPointwiseThreads, pixels,
                       directConvVectorWidth(conv));
+  }
+  // One pixel: a warp an output channel, all rows, 16-byte vectors of
+  // the group's channels (isOnePixelConv).
+  if (conv && isOnePixelConv(conv)) {
+    ConvGemm g = ConvGemm::shapeOf(conv);
+    int64_t bytes = elementBytes(conv.getInput().getType().getElementType());
+    return simtConfig(ctx, KernelFamily::conv, 32 * kOnePixelChannelsPerBlock,
+                      {g.N, kOnePixelChannelsPerBlock},
+                      vectorWidth(bytes, g.C / g.G));
   }
   std::optional<MatmulTile> tile = convTileOf(fusion, target, budget);
   if (!tile)
@@ -102,6 +113,22 @@ LogicalResult verifyConv(FusionOp fusion, KernelConfigAttr config) {
     return verifyProduct(fusion, config);
   if (&fusion.getBody().front().front() != conv.getOperation())
     return fusion.emitOpError("conv kernels start with a brrr.conv2d");
+  if (config.getTile().size() == 2) {
+    ConvGemm g = ConvGemm::shapeOf(conv);
+    ArrayRef<int64_t> tile = config.getTile();
+    int64_t vec = config.getVector();
+    if (!isOnePixelConv(conv) || tile[0] != g.N ||
+        config.getThreads() != 32 * tile[1] || vec < 1 || (g.C / g.G) % vec ||
+        vec * elementBytes(conv.getInput().getType().getElementType()) > 16)
+      return conv.emitOpError("the one-pixel body takes a 1 x 1 convolution "
+                              "of one pixel and at most ")
+             << kOnePixelRows
+             << " rows, a tile of [rows, channels per block] with a warp a "
+                "channel, and vectors of at most 16 bytes that divide a "
+                "group's channels, not "
+             << config;
+    return success();
+  }
   Type et = conv.getInput().getType().getElementType();
   if (!isa<FloatType>(et))
     return conv.emitOpError("the direct convolution body takes floats, not ")
@@ -119,6 +146,12 @@ LogicalResult verifyConv(FusionOp fusion, KernelConfigAttr config) {
 /// The direct body's grid, or a Tensor Core body's (productGrid).
 FailureOr<Grid> convGrid(FusionOp fusion, KernelConfigAttr config) {
   auto conv = dyn_cast_or_null<Conv2DOp>(tensorCoreProductOf(fusion));
+  if (conv && config.getBody() == KernelBody::simt &&
+      config.getTile().size() == 2) {
+    Grid g;
+    g.x = llvm::divideCeil(ConvGemm::shapeOf(conv).O, config.getTile()[1]);
+    return g;
+  }
   if (conv && config.getBody() == KernelBody::simt)
     return directConvGrid(conv, config);
   return productGrid(fusion, config);

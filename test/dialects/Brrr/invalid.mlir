@@ -1061,6 +1061,11 @@ func.func @kernel_direct_conv_pixels_many() attributes {c = #brrr.kernel<family 
 
 // -----
 
+// expected-error @+1 {{a one-pixel convolution's tile is [rows, channels a block], a warp a channel}}
+func.func @kernel_one_pixel_conv_threads() attributes {c = #brrr.kernel<family = conv, body = simt, threads = 128, tile = [1, 8], vector = 8>} { return }
+
+// -----
+
 // expected-error @+1 {{wgmma Tensor Cores need capability 90 or more, got 80}}
 func.func @target_wgmma_before_hopper() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = wgmma>} { return }
 

@@ -557,3 +557,28 @@ func.func @MovementVectors(%x: tensor<2x8x8x3xf16>, %y: tensor<6xf32>, %z: tenso
   %7 = brrr.gather %y, %i {axis = 0 : i64} : (tensor<6xf32>, tensor<3xi64>) -> tensor<3xf32>
   return %4, %5, %6, %7 : tensor<2x7x7x16xf16>, tensor<9xf32>, tensor<2x10x10x64xf16>, tensor<3xf32>
 }
+
+// -----
+
+// 1 x 1 convolutions of one pixel and at most 4 rows (squeeze-and-
+// excitation blocks at batch 1 to 4) run the one-pixel body: a warp an
+// output channel, 8 a block, its lanes reading 16-byte vectors of the
+// group's channels (8 f16 or bf16; 2 f32 of 58 channels). 8 rows take a
+// Tensor Core body.
+// CHECK-LABEL: func.func @OnePixelConvs
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [1, 8], vector = 8, grid = [8, 1, 1]>
+// CHECK: brrr.sigmoid
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [3, 8], vector = 8, grid = [25, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [2, 8], vector = 2, grid = [42, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = conv, body = warp_mma
+// CHECK-SAME: -> tensor<8x64x1x1xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @OnePixelConvs(%a: tensor<1x1536x1x1xf16>, %wa: tensor<64x1536x1x1xf16>, %ba: tensor<64xf16>, %b: tensor<3x256x1x1xbf16>, %wb: tensor<200x128x1x1xbf16>, %c: tensor<2x58x1x1xf32>, %wc: tensor<333x58x1x1xf32>, %d: tensor<8x1536x1x1xf16>) -> (tensor<1x64x1x1xf16>, tensor<3x200x1x1xbf16>, tensor<2x333x1x1xf32>, tensor<8x64x1x1xf16>) {
+    %0 = brrr.conv2d %a, %wa, %ba {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1536x1x1xf16>, tensor<64x1536x1x1xf16>, tensor<64xf16>) -> tensor<1x64x1x1xf16>
+    %s = brrr.sigmoid %0 : tensor<1x64x1x1xf16>
+    %1 = brrr.conv2d %b, %wb {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<3x256x1x1xbf16>, tensor<200x128x1x1xbf16>) -> tensor<3x200x1x1xbf16>
+    %2 = brrr.conv2d %c, %wc {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x58x1x1xf32>, tensor<333x58x1x1xf32>) -> tensor<2x333x1x1xf32>
+    %3 = brrr.conv2d %d, %wa {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<8x1536x1x1xf16>, tensor<64x1536x1x1xf16>) -> tensor<8x64x1x1xf16>
+    return %s, %1, %2, %3 : tensor<1x64x1x1xf16>, tensor<3x200x1x1xbf16>, tensor<2x333x1x1xf32>, tensor<8x64x1x1xf16>
+  }
+}
