@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeDriverTest.h"
 #include "TestUtil.h"
 #include "runtime/brrr_runtime.hpp"
 
@@ -22,10 +23,6 @@ using namespace brrr::artifact;
 using namespace brrr::test;
 
 namespace {
-
-bool contains(const std::string &s, const std::string &part) {
-  return s.find(part) != std::string::npos;
-}
 
 ExprTerm cst(int64_t v) { return {ExprOp::Constant, v}; }
 ExprTerm sym(int64_t s) { return {ExprOp::Symbol, s}; }
@@ -227,25 +224,14 @@ TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {
       "reaches 2048 bytes into tensors[0] 'x', which has 1024");
 }
 
-class ShapesTest : public ::testing::Test {
+/// The symbolic model opened on the fake driver, which checks at the end
+/// that closing it released every driver object (FakeDriverTest).
+class ShapesTest : public FakeDriverTest {
 protected:
   virtual Artifact artifact() { return makeSymbolicArtifact(); }
   void SetUp() override {
-    resetFakeStats();
-    baseline = fakeStats();
-    image = serialize(artifact());
-    ASSERT_EQ(brrr_model_open_artifact(image.data(), image.size(), 0, &model),
-              BRRR_OK)
-        << brrr_last_error();
-    ASSERT_EQ(brrr_context_create(model, &ctx), BRRR_OK) << brrr_last_error();
-  }
-  void TearDown() override {
-    brrr_context_destroy(ctx);
-    brrr_model_close(model);
-    FakeCudaStats s = fakeStats();
-    EXPECT_EQ(s.liveAllocations, baseline.liveAllocations);
-    EXPECT_EQ(s.liveExecs, baseline.liveExecs);
-    EXPECT_EQ(s.liveStreams, baseline.liveStreams);
+    FakeDriverTest::SetUp();
+    openAndCreate(artifact());
   }
 
   brrr_status setBatch(int64_t batch, int64_t yBatch = -1) {
@@ -280,12 +266,6 @@ protected:
           << "sum[" << i << "] at batch " << batch;
     }
   }
-
-  FakeCudaStats baseline;
-  std::vector<uint8_t> image;
-  brrr_model *model = nullptr;
-  brrr_context *ctx = nullptr;
-  ScopedEnv library{"BRRR_CUDA_LIBRARY", BRRR_FAKE_CUDA_PATH};
 };
 
 TEST_F(ShapesTest, SignatureShowsTheSymbols) {
