@@ -373,7 +373,9 @@ int64_t mlir::brrr::directConvPixels(Conv2DOp conv, TargetAttr target) {
   int64_t wave = target.getMultiprocessors() * 256;
   for (int64_t pixels : {4, 2})
     if (g.OW >= pixels &&
-        g.N * g.OH * llvm::divideCeil(g.OW, pixels) * (g.O / vec) >= wave)
+        g.N * g.OH * static_cast<int64_t>(llvm::divideCeil(g.OW, pixels)) *
+                (g.O / vec) >=
+            wave)
       return pixels;
   return 1;
 }
