@@ -438,12 +438,9 @@ LogicalResult importSoftplus(NodeImporter &n) {
 /// IsNaN(x) = x != x: the only value unequal to itself is NaN (the kernels
 /// compare unordered-not-equal, the folder in IEEE arithmetic).
 LogicalResult importIsNaN(NodeImporter &n) {
-  auto x = n.requiredInput(0);
+  auto x = n.requiredFloatInput(0);
   if (failed(x))
     return failure();
-  if (!isa<FloatType>(n.inputType(0).getElementType()))
-    return n.emitError() << "input must be a float tensor, not "
-                         << n.inputType(0);
   auto y = n.create<CompareOp>(ComparePredicate::ne, *x, *x);
   if (failed(y))
     return failure();
@@ -453,12 +450,10 @@ LogicalResult importIsNaN(NodeImporter &n) {
 
 /// IsInf(x) = x == +inf or x == -inf, per detect_positive/detect_negative.
 LogicalResult importIsInf(NodeImporter &n) {
-  auto x = n.requiredInput(0);
+  auto x = n.requiredFloatInput(0);
   if (failed(x))
     return failure();
   RankedTensorType type = n.inputType(0);
-  if (!isa<FloatType>(type.getElementType()))
-    return n.emitError() << "input must be a float tensor, not " << type;
   bool positive = n.attrInt("detect_positive", 1) != 0;
   bool negative = n.attrInt("detect_negative", 1) != 0;
   Type et = type.getElementType();

@@ -24,13 +24,11 @@ namespace {
 /// where it leaves the channels, is square_sum / size: an average pooling
 /// with padding counted, kernel (size, 1), over [N, 1, C, pixels].
 LogicalResult importLRN(NodeImporter &n) {
-  auto x = n.requiredInput(0);
+  auto x = n.requiredFloatInput(0);
   if (failed(x))
     return failure();
   RankedTensorType xt = n.inputType(0);
   Type et = xt.getElementType();
-  if (!isa<FloatType>(et))
-    return n.emitError() << "input must be a float tensor, not " << xt;
   if (xt.getRank() < 3 || !xt.hasStaticShape())
     return n.emitError() << "expects a static input of rank >= 3 (N, C, "
                             "spatial...), not "
@@ -84,13 +82,11 @@ LogicalResult importLRN(NodeImporter &n) {
 /// variance is clamped at 0 before the root, where cancellation would
 /// leave it a rounding error below.
 LogicalResult importMVN(NodeImporter &n) {
-  auto x = n.requiredInput(0);
+  auto x = n.requiredFloatInput(0);
   if (failed(x))
     return failure();
   RankedTensorType xt = n.inputType(0);
   Type et = xt.getElementType();
-  if (!isa<FloatType>(et))
-    return n.emitError() << "input must be a float tensor, not " << xt;
   SmallVector<int64_t> axes =
       n.attrInts("axes").value_or(SmallVector<int64_t>{0, 2, 3});
   SmallVector<int64_t> normalized;

@@ -46,6 +46,15 @@ FailureOr<Value> NodeImporter::requiredInput(unsigned i) {
   return input(i);
 }
 
+FailureOr<Value> NodeImporter::requiredFloatInput(unsigned i) {
+  FailureOr<Value> x = requiredInput(i);
+  if (failed(x))
+    return failure();
+  if (!isa<FloatType>(inputType(i).getElementType()))
+    return emitError() << "input must be a float tensor, not " << x->getType();
+  return x;
+}
+
 std::string NodeImporter::whyNotConstant(unsigned i) const {
   std::string tensor = i < static_cast<unsigned>(node.input_size())
                            ? node.input(i)

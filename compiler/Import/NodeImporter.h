@@ -88,6 +88,8 @@ public:
   }
   /// Input `i`; emits an error if it is absent.
   mlir::FailureOr<mlir::Value> requiredInput(unsigned i);
+  /// Input `i`, a float tensor; emits an error if it is absent or not.
+  mlir::FailureOr<mlir::Value> requiredFloatInput(unsigned i);
   mlir::RankedTensorType inputType(unsigned i) const {
     return mlir::cast<mlir::RankedTensorType>(input(i).getType());
   }
