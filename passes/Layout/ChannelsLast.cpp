@@ -10,10 +10,12 @@
 // (at least 16 channels). The layout then travels through the graph: a
 // pointwise op whose every large operand is an NCHW view of a
 // channels-last tensor, or a constant, runs channels-last itself, and so
-// do pooling and reductions over such a view, so conv -> relu -> max pool
-// -> conv -> add chains keep NHWC, and the transposes met back to back
-// cancel. What is left is a transpose at the edges of the
-// channels-last region, a movement kernel.
+// do pooling and reductions over such a view, slices and concatenations
+// of such views (a split into branches, DenseNet's growing feature maps)
+// and permutations of their channels (ShuffleNet's channel shuffle), so
+// conv -> relu -> max pool -> conv -> add chains keep NHWC, and the
+// transposes met back to back cancel. What is left is a transpose at the
+// edges of the channels-last region, a movement kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -396,6 +398,127 @@ Value reduceChannelsLast(ReduceOp op) {
   return transpose(b, loc, r, kToFirst);
 }
 
+/// Replaces `op`'s result with `view`'s, erases `op` and returns `view`.
+TransposeOp replaceWithView(Operation *op, Value last) {
+  OpBuilder b(op);
+  auto rt = cast<RankedTensorType>(op->getResult(0).getType());
+  auto view = TransposeOp::create(b, op->getLoc(), rt, last, kToFirst);
+  op->getResult(0).replaceAllUsesWith(view.getResult());
+  op->erase();
+  return view;
+}
+
+/// `a`, one entry per NCHW dimension, in NHWC order.
+SmallVector<int64_t> toLastOrder(ArrayRef<int64_t> a) {
+  SmallVector<int64_t> moved;
+  for (int64_t p : kToLast)
+    moved.push_back(a[p]);
+  return moved;
+}
+
+/// slice(NCHW view of x) as the same slice of x, its starts, sizes and
+/// steps moved with the dimensions (ShuffleNet's split of the channels
+/// into two branches). Returns the NCHW view of its result, or null.
+TransposeOp sliceChannelsLast(SliceOp op) {
+  if (!isFirstView(op.getInput()))
+    return nullptr;
+  OpBuilder b(op);
+  auto last = permuted(cast<RankedTensorType>(op.getType()), kToLast);
+  ExtentsAttr extents = op.getExtentsAttr()
+                            ? extentsAttrOf(b.getContext(), extentsOf(last))
+                            : ExtentsAttr();
+  auto slice =
+      SliceOp::create(b, op.getLoc(), last,
+                      op.getInput().getDefiningOp<TransposeOp>().getInput(),
+                      toLastOrder(op.getStarts()), toLastOrder(op.getSizes()),
+                      toLastOrder(op.getSteps()), extents);
+  return replaceWithView(op, slice);
+}
+
+/// concat(NCHW views of channels-last tensors, or tensors with an NHWC
+/// copy) as the concatenation of the channels-last tensors along the same
+/// dimension, at its NHWC place (DenseNet's growing feature maps,
+/// ShuffleNet's two branches). Returns the NCHW view of its result, or
+/// null.
+TransposeOp concatChannelsLast(ConcatOp op) {
+  auto rt = cast<RankedTensorType>(op.getType());
+  if (rt.getRank() != 4)
+    return nullptr;
+  bool anyView = false;
+  for (Value v : op.getInputs()) {
+    if (isFirstView(v))
+      anyView = true;
+    else if (!hasLastCopy(v))
+      return nullptr;
+  }
+  if (!anyView)
+    return nullptr;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> inputs;
+  for (Value v : op.getInputs())
+    inputs.push_back(transpose(b, loc, v, kToLast));
+  auto concat = ConcatOp::create(b, loc, permuted(rt, kToLast), inputs,
+                                 kToFirst[op.getAxis()]);
+  return replaceWithView(op, concat);
+}
+
+/// A permutation of the channels of an NCHW view of x written as
+/// reshape(transpose(reshape(view, N x F1 x ... x Fk x H x W), p), N x C x
+/// H x W), with p moving only the factors F (ShuffleNet's channel shuffle,
+/// of any group count), as the same permutation of x's channels: x reshaped
+/// to N x H x W x F1 x ... x Fk, the factors transposed, and the channels
+/// merged again. Returns the NCHW view of its result, or null.
+TransposeOp shuffleChannelsLast(ReshapeOp split) {
+  if (!isFirstView(split.getInput()) || !split->hasOneUse())
+    return nullptr;
+  auto in = cast<RankedTensorType>(split.getInput().getType());
+  auto st = cast<RankedTensorType>(split.getType());
+  int64_t r = st.getRank();
+  auto t = dyn_cast<TransposeOp>(*split->getUsers().begin());
+  if (r < 5 || in.getRank() != 4 || !t || !t->hasOneUse())
+    return nullptr;
+  auto merge = dyn_cast<ReshapeOp>(*t->getUsers().begin());
+  ArrayRef<int64_t> perm = t.getPerm();
+  if (!merge || merge.getType() != in || perm[0] != 0 || perm[r - 2] != r - 2 ||
+      perm[r - 1] != r - 1)
+    return nullptr;
+  SmallVector<AffineExpr> ie = extentsOf(in), se = extentsOf(st);
+  if (se[0] != ie[0] || se[r - 2] != ie[2] || se[r - 1] != ie[3])
+    return nullptr;
+  SmallVector<AffineExpr> shape = {ie[0], ie[2], ie[3]};
+  int64_t channels = 1;
+  for (int64_t d = 1; d < r - 2; ++d) {
+    auto f = dyn_cast<AffineConstantExpr>(se[d]);
+    if (!f)
+      return nullptr;
+    channels *= f.getValue();
+    shape.push_back(se[d]);
+  }
+  if (in.isDynamicDim(1) || channels != in.getDimSize(1))
+    return nullptr;
+  OpBuilder b(merge);
+  Location loc = merge.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Type et = in.getElementType();
+  Value x = split.getInput().getDefiningOp<TransposeOp>().getInput();
+  Value factors = ReshapeOp::create(b, loc, tensorTypeOf(ctx, shape, et), x);
+  SmallVector<int64_t> movedPerm = {0, 1, 2};
+  SmallVector<AffineExpr> movedShape = {ie[0], ie[2], ie[3]};
+  for (int64_t d = 1; d < r - 2; ++d) {
+    movedPerm.push_back(perm[d] + 2);
+    movedShape.push_back(shape[perm[d] + 2]);
+  }
+  Value moved = TransposeOp::create(b, loc, tensorTypeOf(ctx, movedShape, et),
+                                    factors, movedPerm);
+  Value last =
+      ReshapeOp::create(b, loc, permuted(in, kToLast), moved).getResult();
+  TransposeOp view = replaceWithView(merge, last);
+  t.erase();
+  split.erase();
+  return view;
+}
+
 /// Pointwise ops that map finite values to finite values (with finite
 /// one-element operands): what they make of a zero channel stays finite, so
 /// a zero weight still cancels it.
@@ -450,33 +573,25 @@ Value padConstant(OpBuilder &b, Location loc, Value v, int64_t dim,
       b, loc, makeFloatElements(t.clone(shape), out, "channels_last_widened"));
 }
 
-/// A zero pad of a channels-last tensor's channels that only convolutions
-/// read, multiplying the padding by zero weights, of a channels-last
-/// convolution with constant weights through pointwise ops that keep zeros
-/// finite: the convolution computes the padded channels itself, with zero
-/// weights and bias, and the pad goes. EfficientNet-B0's squeeze-and-
-/// excitation blocks padded their 4 to 28 squeezed channels to 16 to 32
-/// (TMA reads 16-byte rows) in a data-movement kernel each.
-void widenIntoPad(PadOp pad) {
-  auto pt = cast<RankedTensorType>(pad.getType());
-  if (pt.getRank() != 4 || pad.getMode() != PadMode::constant ||
-      pad.getValue().convertToDouble() != 0.0 ||
-      pad.getLow() != ArrayRef<int64_t>({0, 0, 0, 0}) ||
-      pad.getHigh().take_front(3) != ArrayRef<int64_t>({0, 0, 0}) ||
-      pad.getHigh()[3] <= 0)
-    return;
-  int64_t C = pt.getDimSize(3) - pad.getHigh()[3];
-  for (Operation *user : pad->getUsers()) {
-    auto conv = dyn_cast<Conv2DOp>(user);
-    if (!conv || !conv.getChannelsLast() ||
-        conv.getInput() != pad.getResult() || conv.getGroups() != 1 ||
-        !zeroWeightsFrom(conv, C))
-      return;
-  }
-  // The pointwise ops between the convolution and the pad, producers
-  // first.
-  SetVector<Operation *> chain;
+/// What widening a channels-last tensor's channels widens: the
+/// convolution that computes it and the pointwise ops after it that keep
+/// zeros finite (producers first), `top` the last of them.
+struct WidenLevel {
   Conv2DOp root;
+  SetVector<Operation *> chain;
+  Value top;
+};
+
+/// Plans widening the channels of `top`, which only `reader` reads: its
+/// level, and where its convolution is depthwise (a group a channel), the
+/// levels of that convolution's input, deeper last. Returns false, with
+/// `levels` in no defined state, where it cannot.
+bool planWiden(Value top, Operation *reader,
+               SmallVectorImpl<WidenLevel> &levels) {
+  WidenLevel level;
+  level.top = top;
+  SetVector<Operation *> &chain = level.chain;
+  Conv2DOp &root = level.root;
   std::function<bool(Value)> visit = [&](Value v) {
     Operation *def = v.getDefiningOp();
     if (auto conv = dyn_cast_or_null<Conv2DOp>(def)) {
@@ -504,55 +619,108 @@ void widenIntoPad(PadOp pad) {
     chain.insert(def);
     return true;
   };
-  if (!visit(pad.getInput()) || !root || !root.getChannelsLast() ||
-      root.getGroups() != 1)
-    return;
+  if (!visit(top) || !root || !root.getChannelsLast() ||
+      !matchPattern(root.getWeight(), m_Constant()) ||
+      (root.getBias() && !matchPattern(root.getBias(), m_Constant())))
+    return false;
   // Nothing outside reads the convolution or the ops after it.
   auto inside = [&](Operation *user) {
-    return user == pad.getOperation() || chain.contains(user);
+    return user == reader || chain.contains(user);
   };
   if (!llvm::all_of(root->getUsers(), inside))
-    return;
+    return false;
   for (Operation *op : chain)
     if (!llvm::all_of(op->getUsers(), inside))
-      return;
-  OpBuilder b(root);
-  Location loc = root.getLoc();
-  int64_t channels = pt.getDimSize(3);
-  Value w = padConstant(b, loc, root.getWeight(), 2, channels);
-  Value bias = root.getBias();
-  if (bias)
-    bias = padConstant(b, loc, bias, 0, channels);
-  if (!w || (root.getBias() && !bias))
+      return false;
+  levels.push_back(level);
+  int64_t groups = root.getGroups();
+  if (groups == 1)
+    return true;
+  // A depthwise convolution widens with its input: its zero channels read
+  // zero channels through zero weights.
+  int64_t C = cast<RankedTensorType>(root.getInput().getType()).getDimSize(3);
+  if (groups != C || cast<RankedTensorType>(root.getType()).getDimSize(3) != C)
+    return false;
+  return planWiden(root.getInput(), root, levels);
+}
+
+/// A zero pad of a channels-last tensor's channels that only convolutions
+/// read, multiplying the padding by zero weights, of a channels-last
+/// convolution with constant weights through pointwise ops that keep zeros
+/// finite: the convolution computes the padded channels itself, with zero
+/// weights and bias, and the pad goes. EfficientNet-B0's squeeze-and-
+/// excitation blocks padded their 4 to 28 squeezed channels to 16 to 32
+/// (TMA reads 16-byte rows) in a data-movement kernel each. A depthwise
+/// convolution widens with the convolution before it: ShuffleNetV2-x2.0's
+/// branches of 122 and 244 channels padded the depthwise convolution's
+/// output to 128 and 248 for the 1x1 convolution after it.
+void widenIntoPad(PadOp pad) {
+  auto pt = cast<RankedTensorType>(pad.getType());
+  if (pt.getRank() != 4 || pad.getMode() != PadMode::constant ||
+      pad.getValue().convertToDouble() != 0.0 ||
+      pad.getLow() != ArrayRef<int64_t>({0, 0, 0, 0}) ||
+      pad.getHigh().take_front(3) != ArrayRef<int64_t>({0, 0, 0}) ||
+      pad.getHigh()[3] <= 0)
     return;
+  int64_t C = pt.getDimSize(3) - pad.getHigh()[3];
+  for (Operation *user : pad->getUsers()) {
+    auto conv = dyn_cast<Conv2DOp>(user);
+    if (!conv || !conv.getChannelsLast() ||
+        conv.getInput() != pad.getResult() || conv.getGroups() != 1 ||
+        !zeroWeightsFrom(conv, C))
+      return;
+  }
+  SmallVector<WidenLevel> levels;
+  if (!planWiden(pad.getInput(), pad, levels))
+    return;
+  int64_t channels = pt.getDimSize(3);
   auto widen = [&](Type t) {
     auto rt = cast<RankedTensorType>(t);
     SmallVector<int64_t> shape(rt.getShape());
     shape[3] = channels;
     return shapedLike(rt, shape, rt.getElementType());
   };
-  IRMapping map;
-  auto conv = Conv2DOp::create(
-      b, loc, widen(root.getType()), root.getInput(), w, bias,
-      root.getStridesAttr(), root.getPadsAttr(), root.getDilationsAttr(),
-      root.getGroupsAttr(), root.getChannelsLastAttr());
-  map.map(root.getResult(), conv.getResult());
-  for (Operation *op : chain) {
-    b.setInsertionPoint(op);
-    Operation *clone = b.clone(*op, map);
-    clone->getResult(0).setType(widen(op->getResult(0).getType()));
+  // Deepest first: a depthwise convolution reads the level below widened.
+  Value widened;
+  for (WidenLevel &level : llvm::reverse(levels)) {
+    Conv2DOp root = level.root;
+    OpBuilder b(root);
+    Location loc = root.getLoc();
+    Value w = padConstant(b, loc, root.getWeight(), 2, channels);
+    Value bias = root.getBias();
+    if (bias)
+      bias = padConstant(b, loc, bias, 0, channels);
+    assert(w && (!root.getBias() || bias) && "planWiden checked constants");
+    bool depthwise = root.getGroups() != 1;
+    IRMapping map;
+    auto conv = Conv2DOp::create(
+        b, loc, widen(root.getType()), depthwise ? widened : root.getInput(), w,
+        bias, root.getStridesAttr(), root.getPadsAttr(),
+        root.getDilationsAttr(),
+        depthwise ? b.getI64IntegerAttr(channels) : root.getGroupsAttr(),
+        root.getChannelsLastAttr());
+    map.map(root.getResult(), conv.getResult());
+    for (Operation *op : level.chain) {
+      b.setInsertionPoint(op);
+      Operation *clone = b.clone(*op, map);
+      clone->getResult(0).setType(widen(op->getResult(0).getType()));
+    }
+    widened = map.lookup(level.top);
   }
-  pad.replaceAllUsesWith(map.lookup(pad.getInput()));
+  pad.replaceAllUsesWith(widened);
   pad.erase();
-  for (Operation *op : llvm::reverse(chain))
-    op->erase();
-  Value oldWeight = root.getWeight(), oldBias = root.getBias();
-  root.erase();
-  // The narrow weights and bias, unless something else reads them.
-  for (Value v : {oldWeight, oldBias})
-    if (v && v.use_empty())
-      if (auto c = v.getDefiningOp<ConstantOp>())
-        c.erase();
+  // Readers first: each level's convolution reads the level below.
+  for (WidenLevel &level : levels) {
+    for (Operation *op : llvm::reverse(level.chain))
+      op->erase();
+    Value oldWeight = level.root.getWeight(), oldBias = level.root.getBias();
+    level.root.erase();
+    // The narrow weights and bias, unless something else reads them.
+    for (Value v : {oldWeight, oldBias})
+      if (v && v.use_empty())
+        if (auto c = v.getDefiningOp<ConstantOp>())
+          c.erase();
+  }
 }
 
 struct ChannelsLastPass
@@ -578,7 +746,9 @@ struct ChannelsLastPass
     DenseSet<Operation *> pending;
     auto pushReaders = [&](Value v) {
       for (Operation *user : v.getUsers())
-        if ((isPointwise(user) || isa<MaxPool2DOp, AvgPool2DOp>(user)) &&
+        if ((isPointwise(user) ||
+             isa<MaxPool2DOp, AvgPool2DOp, SliceOp, ConcatOp, ReshapeOp>(
+                 user)) &&
             pending.insert(user).second)
           work.push_back(user);
     };
@@ -589,8 +759,17 @@ struct ChannelsLastPass
     while (!work.empty()) {
       Operation *op = work.pop_back_val();
       pending.erase(op);
-      TransposeOp view =
-          isPointwise(op) ? sinkIntoChannelsLast(op) : poolChannelsLast(op);
+      TransposeOp view;
+      if (isPointwise(op))
+        view = sinkIntoChannelsLast(op);
+      else if (auto slice = dyn_cast<SliceOp>(op))
+        view = sliceChannelsLast(slice);
+      else if (auto concat = dyn_cast<ConcatOp>(op))
+        view = concatChannelsLast(concat);
+      else if (auto reshape = dyn_cast<ReshapeOp>(op))
+        view = shuffleChannelsLast(reshape);
+      else
+        view = poolChannelsLast(op);
       if (view)
         pushReaders(view.getResult());
     }

@@ -23,6 +23,24 @@ def squeeze_excite(w1, b1, w2, b2):
             n("Mul", ["c", "gate"], ["y"])]
 
 
+def shuffle_block(x, y, tag):
+    """A ShuffleNetV2 block over [2, 60, 9, 11] tensor `x` into `y`: the
+    channels split in two, the second half through a 1x1 convolution
+    (ReLU), a depthwise 3x3 and another 1x1 (ReLU), the halves concatenated
+    and shuffled (two groups), as torch exports it."""
+    return [n("Split", [x, "sh_split"], [f"{tag}x1", f"{tag}x2"], axis=1),
+            n("Conv", [f"{tag}x2", "sh_w1", "sh_b1"], [f"{tag}c1"]),
+            n("Relu", [f"{tag}c1"], [f"{tag}r1"]),
+            n("Conv", [f"{tag}r1", "sh_wd", "sh_bd"], [f"{tag}d"], group=30,
+              pads=[1, 1, 1, 1]),
+            n("Conv", [f"{tag}d", "sh_w2"], [f"{tag}c2"]),
+            n("Relu", [f"{tag}c2"], [f"{tag}r2"]),
+            n("Concat", [f"{tag}x1", f"{tag}r2"], [f"{tag}cat"], axis=1),
+            n("Reshape", [f"{tag}cat", "sh_groups"], [f"{tag}g"]),
+            n("Transpose", [f"{tag}g"], [f"{tag}t"], perm=[0, 2, 1, 3, 4]),
+            n("Reshape", [f"{tag}t", "sh_merged"], [y])]
+
+
 # (name, graph nodes, inputs [(name, dtype, shape)], outputs), as in
 # kernel_cases.py.
 CONV_CASES = [
@@ -267,4 +285,24 @@ CONV_CASES = [
      [("y", BF, [3, 200, 1, 1])]),
     ("conv_one_pixel_ragged_f32", [n("Conv", ["p", "w"], ["y"])],
      [("p", F, [2, 58, 1, 1]), ("w", F, [333, 58, 1, 1])], [("y", F, [2, 333, 1, 1])]),
+    # The layout travels through slices, concatenations and channel
+    # shuffles: two ShuffleNetV2 blocks after a 1x1 convolution stay
+    # channels-last (30-channel halves, padded to 32 for the 1x1
+    # convolutions: the depthwise one computes its padding itself, with
+    # the 1x1 before it), and DenseNet's growing feature maps concatenate
+    # channels-last: the input, a 3x3's 16 channels, then a 1x1's over
+    # those 48, the last concatenation scaled and shifted (a batch norm).
+    ("conv_shuffle_blocks_f16",
+     [n("Conv", ["x", "sh_w0"], ["sh_c0"]), n("Relu", ["sh_c0"], ["sh_r0"])]
+     + shuffle_block("sh_r0", "sh_s1", "blk_a_") + shuffle_block("sh_s1", "y", "blk_b_"),
+     [("x", H, [2, 60, 9, 11])], [("y", H, [2, 60, 9, 11])]),
+    ("conv_dense_concat_f16",
+     [n("Conv", ["x", "w1"], ["c1"], pads=[1, 1, 1, 1]), n("Relu", ["c1"], ["r1"]),
+      n("Concat", ["x", "r1"], ["k1"], axis=1),
+      n("Conv", ["k1", "w2"], ["c2"]), n("Relu", ["c2"], ["r2"]),
+      n("Concat", ["k1", "r2"], ["k2"], axis=1),
+      n("Mul", ["k2", "scale"], ["m"]), n("Add", ["m", "shift"], ["y"])],
+     [("x", H, [3, 32, 10, 12]), ("w1", H, [16, 32, 3, 3]), ("w2", H, [16, 48, 1, 1]),
+      ("scale", H, [1, 64, 1, 1]), ("shift", H, [1, 64, 1, 1])],
+     [("y", H, [3, 64, 10, 12])]),
 ]

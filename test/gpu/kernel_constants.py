@@ -113,6 +113,15 @@ CONSTANTS = {
     # A squeeze-and-excitation block's constant weights (96 -> 4 -> 96).
     "se_w1": stem_weights(4, 96, 1) * 2, "se_b1": stem_weights(4, 1, 1).reshape(4),
     "se_w2": stem_weights(96, 4, 1) * 4, "se_b2": stem_weights(96, 1, 1).reshape(96),
+    # Two ShuffleNetV2 blocks of 60 channels (kernel_cases_conv.py's
+    # shuffle_block): the 1x1 before them, each block's weights, the split
+    # and the shuffle's shapes.
+    "sh_w0": stem_weights(60, 60, 1) / 4, "sh_w1": stem_weights(30, 30, 1) / 2,
+    "sh_b1": stem_weights(30, 1, 1).reshape(30), "sh_wd": stem_weights(30, 1, 3) * 2,
+    "sh_bd": -stem_weights(30, 1, 1).reshape(30), "sh_w2": -stem_weights(30, 30, 1) / 2,
+    "sh_split": np.array([30, 30], np.int64),
+    "sh_groups": np.array([2, 2, 30, 9, 11], np.int64),
+    "sh_merged": np.array([2, 60, 9, 11], np.int64),
     # Quantization: per-channel INT8 scales and zero points over 301
     # channels, a per-tensor UINT8 pair for f16, and a float8 scale small
     # enough that inputs of N(0, 1) saturate (|x| / s beyond 448).

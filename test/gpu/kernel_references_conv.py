@@ -95,6 +95,12 @@ def conv_inputs(name, f):
                 f(200, dt=torch.bfloat16)]
     if name == "conv_one_pixel_ragged_f32":
         return [f(2, 58, 1, 1), f(333, 58, 1, 1)]
+    if name == "conv_shuffle_blocks_f16":
+        return [f(2, 60, 9, 11, dt=torch.float16)]
+    if name == "conv_dense_concat_f16":
+        return [f(3, 32, 10, 12, dt=torch.float16), f(16, 32, 3, 3, dt=torch.float16) / 8,
+                f(16, 48, 1, 1, dt=torch.float16) / 4, f(1, 64, 1, 1, dt=torch.float16),
+                f(1, 64, 1, 1, dt=torch.float16)]
     if name == "conv_padded_groups_120_f16":
         return [f(1, 720, 14, 14, dt=torch.float16), f(720, 120, 3, 3, dt=torch.float16) / 32,
                 f(720, dt=torch.float16)]
@@ -250,6 +256,21 @@ def conv_reference(name, d):
         return [torch.relu(F.conv2d(d[0], d[1], d[2], groups=2))]
     if name == "conv_one_pixel_ragged_f32":
         return [F.conv2d(d[0], d[1])]
+    if name == "conv_shuffle_blocks_f16":
+        def block(x):
+            x1, x2 = x[:, :30], x[:, 30:]
+            c = torch.relu(F.conv2d(x2, stem_weights(30, 30, 1) / 2,
+                                    stem_weights(30, 1, 1).reshape(30)))
+            c = F.conv2d(c, stem_weights(30, 1, 3) * 2, -stem_weights(30, 1, 1).reshape(30),
+                         padding=1, groups=30)
+            c = torch.relu(F.conv2d(c, -stem_weights(30, 30, 1) / 2))
+            cat = torch.cat([x1, c], dim=1)
+            return cat.reshape(2, 2, 30, 9, 11).transpose(1, 2).reshape(2, 60, 9, 11)
+        return [block(block(torch.relu(F.conv2d(d[0], stem_weights(60, 60, 1) / 4))))]
+    if name == "conv_dense_concat_f16":
+        k1 = torch.cat([d[0], torch.relu(F.conv2d(d[0], d[1], padding=1))], dim=1)
+        k2 = torch.cat([k1, torch.relu(F.conv2d(k1, d[2]))], dim=1)
+        return [k2 * d[3] + d[4]]
     if name == "conv_padded_groups_120_f16":
         return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1, groups=6))]
     if name == "conv_padded_groups_120_b16_f16":

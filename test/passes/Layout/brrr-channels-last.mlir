@@ -332,3 +332,81 @@ func.func @PaddedGroups(%y: tensor<1x32x4x4xf16>) -> tensor<1x8x4x4xf16> {
   return %b : tensor<1x8x4x4xf16>
 }
 }
+
+// -----
+
+// A ShuffleNetV2 block after a convolution: the layout travels through the
+// split of the channels (two slices), the concatenation and the channel
+// shuffle (reshape, transpose, reshape: moved to the channels' own
+// factors, N x H x W x 2 x 12), so only the block's edges keep a transpose.
+// The branch's 12 channels pad to 16 for the first 1x1 convolution; the
+// depthwise convolution computes the second one's padding itself, with the
+// 1x1 before it (both widen to 16 channels, zero weights and bias).
+// CHECK-LABEL: func.func @ShuffleBlock
+// CHECK: %[[C0:.+]] = brrr.conv2d {{.+}} -> tensor<1x4x4x24xf16>
+// CHECK: %[[R0:.+]] = brrr.relu %[[C0]]
+// CHECK-DAG: %[[X1:.+]] = brrr.slice %[[R0]] {sizes = array<i64: 1, 4, 4, 12>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x4x4x24xf16> -> tensor<1x4x4x12xf16>
+// CHECK-DAG: %[[X2:.+]] = brrr.slice %[[R0]] {sizes = array<i64: 1, 4, 4, 12>, starts = array<i64: 0, 0, 0, 12>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x4x4x24xf16> -> tensor<1x4x4x12xf16>
+// CHECK: %[[P:.+]] = brrr.pad constant %[[X2]] {{.+}} : tensor<1x4x4x12xf16> -> tensor<1x4x4x16xf16>
+// CHECK: %[[C1:.+]] = brrr.conv2d %[[P]], {{.+}} : (tensor<1x4x4x16xf16>, tensor<1x1x16x16xf16>, tensor<16xf16>) -> tensor<1x4x4x16xf16>
+// CHECK: %[[R1:.+]] = brrr.relu %[[C1]] : tensor<1x4x4x16xf16>
+// CHECK: %[[D:.+]] = brrr.conv2d %[[R1]], {{.+}}groups = 16 : i64{{.+}} : (tensor<1x4x4x16xf16>, tensor<3x3x16x1xf16>, tensor<16xf16>) -> tensor<1x4x4x16xf16>
+// CHECK-NOT: brrr.pad
+// CHECK: %[[C2:.+]] = brrr.conv2d %[[D]], {{.+}} : (tensor<1x4x4x16xf16>, tensor<1x1x12x16xf16>) -> tensor<1x4x4x12xf16>
+// CHECK: %[[CAT:.+]] = brrr.concat %[[X1]], %[[C2]] {axis = 3 : i64} : (tensor<1x4x4x12xf16>, tensor<1x4x4x12xf16>) -> tensor<1x4x4x24xf16>
+// CHECK: %[[G:.+]] = brrr.reshape %[[CAT]] : tensor<1x4x4x24xf16> -> tensor<1x4x4x2x12xf16>
+// CHECK: %[[T:.+]] = brrr.transpose %[[G]] {perm = array<i64: 0, 1, 2, 4, 3>} : tensor<1x4x4x2x12xf16> -> tensor<1x4x4x12x2xf16>
+// CHECK: %[[M:.+]] = brrr.reshape %[[T]] : tensor<1x4x4x12x2xf16> -> tensor<1x4x4x24xf16>
+// CHECK: %[[Y:.+]] = brrr.transpose %[[M]] {perm = array<i64: 0, 3, 1, 2>} : tensor<1x4x4x24xf16> -> tensor<1x24x4x4xf16>
+// CHECK: return %[[Y]]
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @ShuffleBlock(%x: tensor<1x24x4x4xf16>) -> tensor<1x24x4x4xf16> {
+  %w0 = brrr.constant dense<0.5> : tensor<24x24x1x1xf16>
+  %w1 = brrr.constant dense<0.25> : tensor<12x12x1x1xf16>
+  %b1 = brrr.constant dense<1.0> : tensor<12xf16>
+  %wd = brrr.constant dense<2.0> : tensor<12x1x3x3xf16>
+  %bd = brrr.constant dense<-1.0> : tensor<12xf16>
+  %w2 = brrr.constant dense<0.125> : tensor<12x12x1x1xf16>
+  %c0 = brrr.conv2d %x, %w0 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x24x4x4xf16>, tensor<24x24x1x1xf16>) -> tensor<1x24x4x4xf16>
+  %r0 = brrr.relu %c0 : tensor<1x24x4x4xf16>
+  %x1 = brrr.slice %r0 {sizes = array<i64: 1, 12, 4, 4>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x24x4x4xf16> -> tensor<1x12x4x4xf16>
+  %x2 = brrr.slice %r0 {sizes = array<i64: 1, 12, 4, 4>, starts = array<i64: 0, 12, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x24x4x4xf16> -> tensor<1x12x4x4xf16>
+  %c1 = brrr.conv2d %x2, %w1, %b1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x12x4x4xf16>, tensor<12x12x1x1xf16>, tensor<12xf16>) -> tensor<1x12x4x4xf16>
+  %r1 = brrr.relu %c1 : tensor<1x12x4x4xf16>
+  %d = brrr.conv2d %r1, %wd, %bd {dilations = array<i64: 1, 1>, groups = 12 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x12x4x4xf16>, tensor<12x1x3x3xf16>, tensor<12xf16>) -> tensor<1x12x4x4xf16>
+  %c2 = brrr.conv2d %d, %w2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x12x4x4xf16>, tensor<12x12x1x1xf16>) -> tensor<1x12x4x4xf16>
+  %cat = brrr.concat %x1, %c2 {axis = 1 : i64} : (tensor<1x12x4x4xf16>, tensor<1x12x4x4xf16>) -> tensor<1x24x4x4xf16>
+  %g = brrr.reshape %cat : tensor<1x24x4x4xf16> -> tensor<1x2x12x4x4xf16>
+  %t = brrr.transpose %g {perm = array<i64: 0, 2, 1, 3, 4>} : tensor<1x2x12x4x4xf16> -> tensor<1x12x2x4x4xf16>
+  %y = brrr.reshape %t : tensor<1x12x2x4x4xf16> -> tensor<1x24x4x4xf16>
+  return %y : tensor<1x24x4x4xf16>
+}
+}
+
+// -----
+
+// DenseNet's growing feature maps: a concatenation of the block's input
+// (which the convolution reads channels-last: its NHWC copy) and the
+// convolution's output runs channels-last along the channels, and so does
+// the batch norm after it. A reshape that is no channel permutation (the
+// 16 channels spread over H) and a concatenation of a tensor without an
+// NHWC copy keep NCHW.
+// CHECK-LABEL: func.func @DenseConcat
+// CHECK: %[[XL:.+]] = brrr.transpose %{{.+}} {perm = array<i64: 0, 2, 3, 1>} : tensor<2x16x4x4xf16> -> tensor<2x4x4x16xf16>
+// CHECK: %[[C:.+]] = brrr.conv2d %[[XL]], {{.+}} -> tensor<2x4x4x8xf16>
+// CHECK: %[[K:.+]] = brrr.concat %[[XL]], %[[C]] {axis = 3 : i64} : (tensor<2x4x4x16xf16>, tensor<2x4x4x8xf16>) -> tensor<2x4x4x24xf16>
+// CHECK: %[[S:.+]] = brrr.mul %[[K]], %{{.+}} : tensor<2x4x4x24xf16>, tensor<1x1x1x24xf16> -> tensor<2x4x4x24xf16>
+// CHECK: brrr.transpose %[[S]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK: brrr.concat {{.+}} {axis = 1 : i64} : (tensor<2x8x4x4xf16>, tensor<2x8x4x4xf16>) -> tensor<2x16x4x4xf16>
+// CHECK: brrr.reshape {{.+}} : tensor<2x8x4x4xf16> -> tensor<2x2x4x4x4xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @DenseConcat(%x: tensor<2x16x4x4xf16>, %w: tensor<8x16x3x3xf16>, %z: tensor<2x8x4x4xf16>) -> (tensor<2x24x4x4xf16>, tensor<2x16x4x4xf16>, tensor<2x2x4x4x4xf16>) {
+  %s = brrr.constant dense<0.5> : tensor<1x24x1x1xf16>
+  %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x16x4x4xf16>, tensor<8x16x3x3xf16>) -> tensor<2x8x4x4xf16>
+  %k = brrr.concat %x, %c {axis = 1 : i64} : (tensor<2x16x4x4xf16>, tensor<2x8x4x4xf16>) -> tensor<2x24x4x4xf16>
+  %m = brrr.mul %k, %s : tensor<2x24x4x4xf16>, tensor<1x24x1x1xf16> -> tensor<2x24x4x4xf16>
+  %o = brrr.concat %z, %c {axis = 1 : i64} : (tensor<2x8x4x4xf16>, tensor<2x8x4x4xf16>) -> tensor<2x16x4x4xf16>
+  %r = brrr.reshape %c : tensor<2x8x4x4xf16> -> tensor<2x2x4x4x4xf16>
+  return %m, %o, %r : tensor<2x24x4x4xf16>, tensor<2x16x4x4xf16>, tensor<2x2x4x4x4xf16>
+}
+}
