@@ -15,9 +15,11 @@
 // concatenation of two slices of one tensor, and a 2-D roll followed by a
 // window partition (torchvision's Swin) is one kernel instead of seven;
 // so are a stem's input preparation (NCHW to NHWC, pad, space to depth)
-// and a patch merge (four strided slices, concatenated). A tree keeps its
-// copies apart where one of them is a tiled transpose, or where an element
-// could come from more than `kMaxPaths` loads (each path is code). A copy
+// and a patch merge (four strided slices, concatenated). A tiled transpose
+// (through shared memory) is a kernel of its own, neither in a tree nor the
+// end of one: the copies before it are a tree, and so are those after it.
+// A tree keeps its copies apart where an element could come from more than
+// `kMaxPaths` loads (each path is code). A copy
 // whose readers read each of its elements twice or more (a stem's window
 // columns unfolded into channels) ends a tree: it is written once by a
 // kernel of its own instead of being walked again for every read.
@@ -100,14 +102,18 @@ struct FuseMovementPass
     });
     DenseMap<Operation *, unsigned> treeOf;
     SmallVector<SmallVector<Operation *>> trees;
+    auto tiled = [](Operation *op) {
+      auto t = dyn_cast<TransposeOp>(op);
+      return t && isTiledTranspose(t);
+    };
     for (Operation *op : llvm::reverse(candidates)) {
       Value r = op->getResult(0);
       std::optional<unsigned> tree;
-      bool joins = !r.use_empty();
+      bool joins = !r.use_empty() && !tiled(op);
       for (Operation *user : r.getUsers()) {
         auto it = treeOf.find(user);
         if (it == treeOf.end() || user->getBlock() != op->getBlock() ||
-            (tree && *tree != it->second)) {
+            tiled(user) || (tree && *tree != it->second)) {
           joins = false;
           break;
         }
@@ -126,12 +132,8 @@ struct FuseMovementPass
       std::reverse(tree.begin(), tree.end()); // program order, root last
       int64_t copies =
           llvm::count_if(tree, [](Operation *c) { return !isa<ReshapeOp>(c); });
-      bool tiled = llvm::any_of(tree, [](Operation *c) {
-        auto t = dyn_cast<TransposeOp>(c);
-        return t && isTiledTranspose(t);
-      });
       llvm::SmallPtrSet<Operation *, 16> members(tree.begin(), tree.end());
-      if (copies >= 2 && !tiled && pathsOf(tree.back(), members) <= kMaxPaths)
+      if (copies >= 2 && pathsOf(tree.back(), members) <= kMaxPaths)
         wrapChainInFusion(tree, KernelFamily::movement);
     }
     wrapEachInFusion(getOperation(), KernelFamily::movement, isMovementOp);

@@ -107,8 +107,8 @@ func.func @ChainIsOneKernel(%x: tensor<2x3x8x8xf16>) -> tensor<2x5x5x16xf16> {
 
 // -----
 
-// Chains stay apart where a copy is a tiled transpose (its 32 x 32 shared
-// tiles coalesce both sides; a per-element chain would not), where an
+// Chains stay apart at a tiled transpose (its 32 x 32 shared tiles
+// coalesce both sides; a per-element chain would not), where an
 // intermediate has another reader, and where the chain holds one copy
 // (a reshape after a transpose stays a view).
 // CHECK-LABEL: func.func @ChainsKeptApart
@@ -141,6 +141,38 @@ func.func @ChainsKeptApart(%x: tensor<2x64x10x10xf16>, %y: tensor<4x6xf32>) -> (
   %4 = brrr.transpose %y {perm = array<i64: 1, 0>} : tensor<4x6xf32> -> tensor<6x4xf32>
   %5 = brrr.reshape %4 : tensor<6x4xf32> -> tensor<24xf32>
   return %1, %3, %2, %5 : tensor<2x10x10x72xf16>, tensor<3x6xf32>, tensor<2x6xf32>, tensor<24xf32>
+}
+
+// -----
+
+// A tiled transpose is a kernel of its own in the middle of a chain: the
+// copies before it (two slices concatenated) are one kernel, and so are
+// those after it (a pad of the channels and a slice of the rows).
+// CHECK-LABEL: func.func @TiledTransposeSplitsAChain
+// CHECK: %[[C:.+]] = brrr.fusion movement(%arg0, %arg1) : (tensor<2x64x10x10xf16>, tensor<2x64x10x10xf16>) -> tensor<2x64x10x10xf16>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.concat
+// CHECK-NEXT: brrr.yield
+// CHECK: %[[T:.+]] = brrr.fusion movement(%[[C]]) : (tensor<2x64x10x10xf16>) -> tensor<2x10x10x64xf16>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.transpose
+// CHECK-NEXT: brrr.yield
+// CHECK: %[[P:.+]] = brrr.fusion movement(%[[T]]) : (tensor<2x10x10x64xf16>) -> tensor<2x9x10x72xf16>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.pad
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.yield
+// CHECK: return %[[P]]
+func.func @TiledTransposeSplitsAChain(%x: tensor<2x64x10x10xf16>, %z: tensor<2x64x10x10xf16>) -> tensor<2x9x10x72xf16> {
+  %0 = brrr.slice %x {sizes = array<i64: 2, 32, 10, 10>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x64x10x10xf16> -> tensor<2x32x10x10xf16>
+  %1 = brrr.slice %z {sizes = array<i64: 2, 32, 10, 10>, starts = array<i64: 0, 32, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x64x10x10xf16> -> tensor<2x32x10x10xf16>
+  %2 = brrr.concat %0, %1 {axis = 1 : i64} : (tensor<2x32x10x10xf16>, tensor<2x32x10x10xf16>) -> tensor<2x64x10x10xf16>
+  %3 = brrr.transpose %2 {perm = array<i64: 0, 2, 3, 1>} : tensor<2x64x10x10xf16> -> tensor<2x10x10x64xf16>
+  %4 = brrr.pad constant %3 {high = array<i64: 0, 0, 0, 8>, low = array<i64: 0, 0, 0, 0>, value = 0.0 : f64} : tensor<2x10x10x64xf16> -> tensor<2x10x10x72xf16>
+  %5 = brrr.slice %4 {sizes = array<i64: 2, 9, 10, 72>, starts = array<i64: 0, 1, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x10x10x72xf16> -> tensor<2x9x10x72xf16>
+  return %5 : tensor<2x9x10x72xf16>
 }
 
 // -----
