@@ -108,6 +108,8 @@ const Emitter kEmitters[] = {
     // 16-bit operands run the tiled body, f32 ones the staged 3xTF32 body.
     {KernelFamily::matmul, KernelBody::mma_sync, emitMatmulKernel},
     {KernelFamily::matmul, KernelBody::warp_mma, emitMatmulKernel},
+    // A few rows: a warp a column (Products/FewRowsKernel.h).
+    {KernelFamily::matmul, KernelBody::simt, emitMatmulKernel},
     {KernelFamily::conv, KernelBody::wgmma, emitWgmmaConvKernel},
     {KernelFamily::conv, KernelBody::simt, emitDirectConvKernel},
     {KernelFamily::conv, KernelBody::mma_sync, emitConvKernel},

@@ -144,6 +144,15 @@ LogicalResult KernelConfigAttr::verify(
                             "block]";
     return success();
   }
+  if (family == KernelFamily::matmul && body == KernelBody::simt &&
+      !tile.empty()) {
+    // The few-rows body's blocks: [rows, columns], a warp a column.
+    if (tile.size() != 2 || tile[0] < 1 || tile[1] < 1 || tile[1] > 32 ||
+        tile[1] * 32 != threads || vector < 1 || stages)
+      return emitError() << "a few-rows matmul's tile is [rows, columns a "
+                            "block], a warp a column";
+    return success();
+  }
   if (family == KernelFamily::movement && !tile.empty()) {
     // A tree of vectors: [vectors] a thread computes; a transpose through
     // shared tiles: [32, 8], a 32 x 32 tile moved by 32 x 8 threads.

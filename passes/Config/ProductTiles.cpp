@@ -14,6 +14,8 @@
 
 #include "passes/Config/Products.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -347,6 +349,34 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target,
     if (n < widest && cost(n) < cost(best))
       best = n;
   return best;
+}
+
+bool mlir::brrr::isFewRowsMatmul(MatmulOp mm) {
+  auto lt = cast<RankedTensorType>(mm.getLhs().getType());
+  auto rt = cast<RankedTensorType>(mm.getRhs().getType());
+  Type et = lt.getElementType();
+  if (!lt.hasStaticShape() || !rt.hasStaticShape() ||
+      !cast<RankedTensorType>(mm.getType()).hasStaticShape() ||
+      !(et.isF16() || et.isBF16() || et.isF32()) || rt.getElementType() != et)
+    return false;
+  ProductOperands po = productOperandsOf(mm);
+  const ProductShape &p = po.shape;
+  return p.batches == 1 && p.M >= 1 && p.M <= kOnePixelRows && p.K >= 1 &&
+         p.N >= 1 && po.lhs.strides.back() == 1 &&
+         po.rhs.strides.end()[-2] == 1;
+}
+
+int64_t mlir::brrr::fewRowsVectorWidth(MatmulOp mm) {
+  ProductOperands po = productOperandsOf(mm);
+  const OperandLayout &lhs = po.lhs, &rhs = po.rhs;
+  // Every row starts at offset + r * stride, every column at offset +
+  // n * stride: the width divides K, the offsets and the strides.
+  int64_t g = std::gcd(po.shape.K, std::gcd(lhs.offset, rhs.offset));
+  if (po.shape.M > 1)
+    g = std::gcd(g, lhs.strides.end()[-2]);
+  if (po.shape.N > 1)
+    g = std::gcd(g, rhs.strides.back());
+  return vectorWidth(elementBytes(mm.getLhs().getType().getElementType()), g);
 }
 
 std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,

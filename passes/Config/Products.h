@@ -367,6 +367,19 @@ constexpr int64_t kOnePixelMaxWeights = int64_t(1) << 20;
 /// and sums across the warp.
 bool isOnePixelConv(Conv2DOp conv);
 
+/// Whether `mm` runs the few-rows body (the matmul family's `simt` body
+/// with a tile of [rows, columns per block], compiler/CodeGen/Products/
+/// FewRowsKernel.h): one batch of at most kOnePixelRows static rows, f16,
+/// bf16 or f32, both operands read along K (brrr-align-products stores a
+/// constant weight of such a product K-major, [N, K] read through a
+/// transpose). As on the one-pixel body, each warp computes one output
+/// column for every row.
+bool isFewRowsMatmul(MatmulOp mm);
+
+/// The elements of the few-rows body's vector loads of `mm`: the most, in
+/// at most 16 bytes, that divide K and every row's and column's start.
+int64_t fewRowsVectorWidth(MatmulOp mm);
+
 /// Whether groups of `inChannels` input and `outChannels` output channels
 /// each fill the wgmma convolution body's copies and tiles: whole
 /// 64-channel slices and 128-wide tiles (brrr-pack-conv-groups).

@@ -13,12 +13,17 @@
 //    [N, K] read through a transpose, which the TMA body reads as B;
 // both where the product is large enough to pay for the pad's launch
 // (`min-work` multiply-adds); small products run the untiled body well.
+// A product of at most four static rows (a classifier at batch 1) stores
+// W K-major at any size, f32 too, and pads nothing: the few-rows body
+// (isFewRowsMatmul) reads each column's weights along K, in 16-byte
+// vectors where K allows.
 // Padding contributes products of zeros, so the sums are those of the
 // unpadded product.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis.h"
+#include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
 namespace mlir::brrr {
@@ -67,11 +72,14 @@ struct AlignProductsPass
     auto lt = cast<RankedTensorType>(mm.getLhs().getType());
     auto wt = cast<RankedTensorType>(mm.getRhs().getType());
     Type et = lt.getElementType();
-    if (!(et.isF16() || et.isBF16()) || wt.getRank() != 2 ||
-        !wt.hasStaticShape() || mm.getLhs() == mm.getRhs() ||
-        !mm.getRhs().getDefiningOp<ConstantOp>())
+    int64_t K = wt.getRank() == 2 ? wt.getDimSize(0) : 0;
+    bool sixteen = et.isF16() || et.isBF16();
+    bool fewRows = (sixteen || et.isF32()) && lt.hasStaticShape() && K > 0 &&
+                   lt.getNumElements() / K <= kOnePixelRows;
+    if (!(sixteen || fewRows) || wt.getRank() != 2 || !wt.hasStaticShape() ||
+        mm.getLhs() == mm.getRhs() || !mm.getRhs().getDefiningOp<ConstantOp>())
       return;
-    int64_t K = wt.getDimSize(0), N = wt.getDimSize(1);
+    int64_t N = wt.getDimSize(1);
     // Both only for products large enough that the tiled body pays for a
     // pad's launch; small ones run the untiled body well. Over symbolic
     // rows (a language model's head over a symbolic batch), the largest
@@ -80,11 +88,11 @@ struct AlignProductsPass
     int64_t rowsTimesK = 1;
     for (int64_t d : largestShapeOf(mm.getLhs()))
       rowsTimesK *= d;
-    if (K == 0 || N == 0 || rowsTimesK / K * N * K < minWork)
+    if (K == 0 || N == 0 || (!fewRows && rowsTimesK / K * N * K < minWork))
       return;
     int64_t paddedK = llvm::alignTo(K, kChunk);
-    bool padK = K % kChunk != 0;
-    bool kMajor = wgmma && N % kChunk != 0;
+    bool padK = !fewRows && K % kChunk != 0;
+    bool kMajor = fewRows || (wgmma && N % kChunk != 0);
     if ((!padK && !kMajor) || (padK && !lt.hasStaticShape()))
       return;
     int64_t rows = padK ? paddedK : K;

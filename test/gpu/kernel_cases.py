@@ -454,6 +454,24 @@ KERNEL_CASES = [
     # bias, BERT-base's attention output product at batch 1 over 4 blocks,
     # and ResNet-50's last 3x3 convolution at batch 1 (144 slices over 8
     # blocks) with bias, residual and ReLU.
+    # Products of at most four rows run the few-rows body, a warp a column:
+    # a classifier at batch 1 (9216 deep: a loop of eight passes of 16-byte
+    # vectors an iteration, then four more; 1003 columns, the last block's
+    # warps partly idle) with bias and ReLU, three rows by a constant
+    # weight stored K-major at compile time (one partial pass) into a
+    # residual, four bf16 rows 100 deep (vectors of 4), and two f32 rows of
+    # a 3-D input by a constant 517 deep (one element a load).
+    ("matmul_few_rows_gemm_f16", [n("Gemm", ["x", "w", "b"], ["g"], transB=1),
+                                  n("Relu", ["g"], ["y"])],
+     [("x", H, [1, 9216]), ("w", H, [1003, 9216]), ("b", H, [1003])],
+     [("y", H, [1, 1003])]),
+    ("matmul_few_rows_const_f16", [n("MatMul", ["x", "fr_w16"], ["m"]),
+                                   n("Add", ["m", "r"], ["y"])],
+     [("x", H, [3, 200]), ("r", H, [3, 77])], [("y", H, [3, 77])]),
+    ("matmul_few_rows_bf16", [n("Gemm", ["x", "w"], ["y"], transB=1)],
+     [("x", BF, [4, 100]), ("w", BF, [64, 100])], [("y", BF, [4, 64])]),
+    ("matmul_few_rows_f32", [n("MatMul", ["x", "fr_w32"], ["y"])],
+     [("x", F, [2, 1, 517])], [("y", F, [2, 1, 300])]),
     ("gemm_split_cluster_bias_f32", [n("Gemm", ["a", "b", "c"], ["y"])],
      [("a", F, [100, 900]), ("b", F, [900, 200]), ("c", F, [200])], [("y", F, [100, 200])]),
     ("matmul_split_cluster_bert_f32", [n("MatMul", ["a", "b"], ["y"])],

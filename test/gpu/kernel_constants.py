@@ -120,6 +120,10 @@ CONSTANTS = {
     "sh_b1": stem_weights(30, 1, 1).reshape(30), "sh_wd": stem_weights(30, 1, 3) * 2,
     "sh_bd": -stem_weights(30, 1, 1).reshape(30), "sh_w2": -stem_weights(30, 30, 1) / 2,
     "sh_split": np.array([30, 30], np.int64),
+    # Constant weights of few-row products (kernel_cases.py's
+    # matmul_few_rows_*), stored K-major at compile time.
+    "fr_w16": stem_weights(200, 77, 1).reshape(200, 77),
+    "fr_w32": stem_weights(517, 300, 1).reshape(517, 300).astype(np.float32),
     "sh_groups": np.array([2, 2, 30, 9, 11], np.int64),
     "sh_merged": np.array([2, 60, 9, 11], np.int64),
     # Quantization: per-channel INT8 scales and zero points over 301

@@ -79,6 +79,15 @@ def torch_inputs(name, gen):
         return [f(3, 45, 70), f(3, 45, 130)]
     if name == "conv_staged_nchw_bias_relu_f32":
         return [f(4, 64, 28, 28), f(128, 64, 3, 3) / 8, f(128)]
+    if name == "matmul_few_rows_gemm_f16":
+        return [f(1, 9216, dt=torch.float16), f(1003, 9216, dt=torch.float16) / 16,
+                f(1003, dt=torch.float16)]
+    if name == "matmul_few_rows_const_f16":
+        return [f(3, 200, dt=torch.float16), f(3, 77, dt=torch.float16)]
+    if name == "matmul_few_rows_bf16":
+        return [f(4, 100, dt=torch.bfloat16), f(64, 100, dt=torch.bfloat16)]
+    if name == "matmul_few_rows_f32":
+        return [f(2, 1, 517)]
     if name == "gemm_split_cluster_bias_f32":
         return [f(100, 900), f(900, 200), f(200)]
     if name == "matmul_split_cluster_bert_f32":
@@ -453,6 +462,15 @@ def torch_reference(name, xs):
         return [d[0].max()]
     if name == "reduce_split_mean_keepdims_f16":
         return [d[0].mean(dim=(1, 2), keepdim=True)]
+    if name == "matmul_few_rows_gemm_f16":
+        return [torch.relu(d[0] @ d[1].T + d[2])]
+    if name in ("matmul_few_rows_const_f16", "matmul_few_rows_f32"):
+        from kernel_constants import CONSTANTS
+        w = torch.from_numpy(np.asarray(CONSTANTS["fr_w16" if "f16" in name else "fr_w32"]))
+        y = d[0] @ w.double()
+        return [y + d[1] if len(d) > 1 else y]
+    if name == "matmul_few_rows_bf16":
+        return [d[0] @ d[1].T]
     if name == "gemm_split_cluster_bias_f32":
         return [d[0] @ d[1] + d[2]]
     if name == "conv_split_cluster_residual_f32":

@@ -5,19 +5,54 @@
 // reading its operands through their layouts (fused transposes, reshapes
 // and slices are strides and an offset). The config's body picks the code
 // (the code generator's table of emitters sends the Hopper TMA + wgmma body
-// to WgmmaMatmulKernel.cpp, WgmmaBody.cpp): here, the staged mma_sync tile
+// to WgmmaMatmulKernel.cpp, WgmmaBody.cpp): here, a few rows on plain
+// threads (Products/FewRowsKernel.h), the staged mma_sync tile
 // for f16/bf16 (TiledMatmulKernel.cpp), or the bodies shared with
 // convolutions (GemmKernel.h): f32 on staged mma_sync tiles, f16/bf16 rows
 // that are not whole 16-byte chunks on the untiled warp_mma body.
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/CodeGen/Products/FewRowsKernel.h"
 #include "compiler/CodeGen/Products/GemmKernel.h"
 
 #include "passes/Config/Products.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
+
+namespace {
+
+/// The few-rows body (isFewRowsMatmul): row r's inputs and column n's
+/// weights each run along K from where their layouts put them.
+FailureOr<KernelInfo> emitFewRowsMatmul(FusionOp fusion, MatmulOp mm,
+                                        OpBuilder &moduleBuilder,
+                                        StringRef name) {
+  if (failed(checkProductFusion(fusion, mm)))
+    return failure();
+  if (!isFewRowsMatmul(mm))
+    return mm.emitOpError("the few-rows body takes at most ")
+           << kOnePixelRows << " rows of one batch read along K";
+  ProductOperands po = productOperandsOf(mm);
+  OperandLayout lhs = po.lhs, rhs = po.rhs;
+  FewRowsSpec spec;
+  spec.product = mm;
+  spec.rows = po.shape.M;
+  spec.columns = po.shape.N;
+  spec.depth = po.shape.K;
+  spec.input = lhs.source;
+  spec.weight = rhs.source;
+  int64_t rowStride = lhs.strides.end()[-2], columnStride = rhs.strides.back();
+  spec.inputAt = [=](IndexMath &e, int64_t r, Value) {
+    return e.idx(lhs.offset + r * rowStride);
+  };
+  spec.weightAt = [=](IndexMath &e, Value n) {
+    return e.add(e.idx(rhs.offset), e.mul(n, columnStride));
+  };
+  return emitFewRowsKernel(fusion, spec, moduleBuilder, name);
+}
+
+} // namespace
 
 FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
                                                    OpBuilder &moduleBuilder,
@@ -32,6 +67,8 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   Type et = mm.getLhs().getType().getElementType();
   if (config->getBody() == KernelBody::mma_sync && !et.isF32())
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
+  if (config->getBody() == KernelBody::simt)
+    return emitFewRowsMatmul(fusion, mm, moduleBuilder, name);
   if (config->getBody() != KernelBody::warp_mma &&
       config->getBody() != KernelBody::mma_sync)
     return fusion.emitOpError("matmul kernels have no ")

@@ -44,7 +44,8 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
   return true;
 }
 
-/// A tiled body where one takes the product (matmulTileOf), pinned by
+/// The few-rows body for a few rows read along K (isFewRowsMatmul); else a
+/// tiled body where one takes the product (matmulTileOf), pinned by
 /// `matmul-tile`, else untiledProductConfig. With `persistent`,
 /// `pingpong` or `overlap`, products run a persistent grid on that
 /// schedule; without them, the overlapped grid where it pays
@@ -54,10 +55,16 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   TargetAttr target = options.target;
   int64_t budget = options.budget;
   ArrayRef<int64_t> pinnedTile = options.pinnedTile;
+  MLIRContext *ctx = fusion.getContext();
+  // A few rows: a warp a column, all rows (isFewRowsMatmul).
+  if (MatmulOp mm = matmulOf(fusion);
+      mm && pinnedTile.empty() && isFewRowsMatmul(mm))
+    return simtConfig(ctx, KernelFamily::matmul, 32 * kOnePixelChannelsPerBlock,
+                      {productShapeOf(mm).M, kOnePixelChannelsPerBlock},
+                      fewRowsVectorWidth(mm));
   std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget);
   if (!tile)
     return untiledProductConfig(fusion, options);
-  MLIRContext *ctx = fusion.getContext();
   MatmulOp product = matmulOf(fusion);
   ProductShape p = productShapeOf(product);
   Type operand = product.getLhs().getType().getElementType();

@@ -291,8 +291,23 @@ LogicalResult mlir::brrr::verifyProduct(FusionOp fusion,
   ProductShape p = shapeOnBody(product, config.getBody());
   Type et = getElementTypeOrSelf(product->getOperand(0).getType());
   switch (config.getBody()) {
-  case KernelBody::simt:
-    return fusion.emitOpError("a matmul kernel runs a Tensor Core body");
+  case KernelBody::simt: {
+    auto mm = dyn_cast<MatmulOp>(product);
+    if (!mm)
+      return fusion.emitOpError("a convolution's simt body is its family's");
+    ArrayRef<int64_t> tile = config.getTile();
+    int64_t vec = config.getVector();
+    if (!isFewRowsMatmul(mm) || tile.size() != 2 || tile[0] != p.M ||
+        tile[1] < 1 || config.getThreads() != 32 * tile[1] || vec < 1 ||
+        fewRowsVectorWidth(mm) % vec)
+      return mm.emitOpError("the few-rows body takes at most ")
+             << kOnePixelRows
+             << " rows of one batch, both operands read along K, a tile of "
+                "[rows, columns per block] with a warp a column, and vectors "
+                "that divide K and every row's and column's start, not "
+             << config;
+    return success();
+  }
   case KernelBody::warp_mma:
     if (!(et.isF16() || et.isBF16()))
       return product->emitOpError("the untiled Tensor Core body takes f16 or "
@@ -328,7 +343,11 @@ FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
   Grid g;
   switch (config.getBody()) {
   case KernelBody::simt:
-    return fusion.emitOpError("a matmul kernel runs a Tensor Core body");
+    // The few-rows body (verifyProduct): a warp a column.
+    if (!isa<MatmulOp>(product) || config.getTile().size() != 2)
+      return fusion.emitOpError("a convolution's simt body is its family's");
+    g.x = llvm::divideCeil(p.N, config.getTile()[1]);
+    break;
   case KernelBody::warp_mma:
     g.x = llvm::divideCeil(p.N, 8);
     g.y = llvm::divideCeil(p.M, 16);

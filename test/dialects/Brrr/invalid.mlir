@@ -1066,6 +1066,16 @@ func.func @kernel_one_pixel_conv_threads() attributes {c = #brrr.kernel<family =
 
 // -----
 
+// expected-error @+1 {{a few-rows matmul's tile is [rows, columns a block], a warp a column}}
+func.func @kernel_few_rows_matmul_threads() attributes {c = #brrr.kernel<family = matmul, body = simt, threads = 128, tile = [2, 8], vector = 8>} { return }
+
+// -----
+
+// expected-error @+1 {{a few-rows matmul's tile is [rows, columns a block], a warp a column}}
+func.func @kernel_few_rows_matmul_rank() attributes {c = #brrr.kernel<family = matmul, body = simt, threads = 256, tile = [8]>} { return }
+
+// -----
+
 // expected-error @+1 {{wgmma Tensor Cores need capability 90 or more, got 80}}
 func.func @target_wgmma_before_hopper() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = wgmma>} { return }
 

@@ -582,3 +582,37 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     return %s, %1, %2, %3 : tensor<1x64x1x1xf16>, tensor<3x200x1x1xbf16>, tensor<2x333x1x1xf32>, tensor<8x64x1x1xf16>
   }
 }
+
+// -----
+
+// Products of at most 4 rows read along K run the few-rows body: a warp a
+// column, 8 a block. A classifier at batch 1 (Gemm's transposed weight,
+// 16-byte vectors of 8 f16) with bias and ReLU, 3 bf16 rows of a 3-D input
+// 100 deep (vectors of 4: 8 do not divide the rows' starts), and 2 f32 rows
+// (one element a load, 517 deep). 5 rows, or a weight read along N, take a
+// Tensor Core body.
+// CHECK-LABEL: func.func @FewRows
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = simt, threads = 256, tile = [1, 8], vector = 8, grid = [126, 1, 1]>
+// CHECK: brrr.relu
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = simt, threads = 256, tile = [3, 8], vector = 4, grid = [8, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = simt, threads = 256, tile = [2, 8], grid = [38, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma
+// CHECK-SAME: -> tensor<5x64xf16>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma
+// CHECK-SAME: -> tensor<1x64xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @FewRows(%x: tensor<1x9216xf16>, %w: tensor<1003x9216xf16>, %b: tensor<1003xf16>, %y: tensor<1x3x100xbf16>, %wy: tensor<64x100xbf16>, %z: tensor<2x517xf32>, %wz: tensor<300x517xf32>, %v: tensor<5x128xf16>, %wv: tensor<64x128xf16>, %u: tensor<1x128xf16>, %wu: tensor<128x64xf16>) -> (tensor<1x1003xf16>, tensor<1x3x64xbf16>, tensor<2x300xf32>, tensor<5x64xf16>, tensor<1x64xf16>) {
+    %t = brrr.transpose %w {perm = array<i64: 1, 0>} : tensor<1003x9216xf16> -> tensor<9216x1003xf16>
+    %0 = brrr.matmul %x, %t : tensor<1x9216xf16>, tensor<9216x1003xf16> -> tensor<1x1003xf16>
+    %1 = brrr.add %0, %b : tensor<1x1003xf16>, tensor<1003xf16> -> tensor<1x1003xf16>
+    %2 = brrr.relu %1 : tensor<1x1003xf16>
+    %ty = brrr.transpose %wy {perm = array<i64: 1, 0>} : tensor<64x100xbf16> -> tensor<100x64xbf16>
+    %3 = brrr.matmul %y, %ty : tensor<1x3x100xbf16>, tensor<100x64xbf16> -> tensor<1x3x64xbf16>
+    %tz = brrr.transpose %wz {perm = array<i64: 1, 0>} : tensor<300x517xf32> -> tensor<517x300xf32>
+    %4 = brrr.matmul %z, %tz : tensor<2x517xf32>, tensor<517x300xf32> -> tensor<2x300xf32>
+    %tv = brrr.transpose %wv {perm = array<i64: 1, 0>} : tensor<64x128xf16> -> tensor<128x64xf16>
+    %5 = brrr.matmul %v, %tv : tensor<5x128xf16>, tensor<128x64xf16> -> tensor<5x64xf16>
+    %6 = brrr.matmul %u, %wu : tensor<1x128xf16>, tensor<128x64xf16> -> tensor<1x64xf16>
+    return %2, %3, %4, %5, %6 : tensor<1x1003xf16>, tensor<1x3x64xbf16>, tensor<2x300xf32>, tensor<5x64xf16>, tensor<1x64xf16>
+  }
+}

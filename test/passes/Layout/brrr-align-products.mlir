@@ -132,3 +132,31 @@ func.func @SymbolicRows(%x: tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 
   return %y, %z : tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>, tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>
 }
 }
+
+// -----
+
+// Products of at most 4 static rows store a constant weight K-major at any
+// size (under min-work too), f32 as well, and pad nothing: K = 3 stays 3.
+// 5 rows are left alone (under the threshold).
+// CHECK-LABEL: func.func @FewRows
+// CHECK: %[[W1:.+]] = brrr.constant dense_resource<aligned_weight> : tensor<64x128xf16>
+// CHECK: %[[T1:.+]] = brrr.transpose %[[W1]] {perm = array<i64: 1, 0>} : tensor<64x128xf16> -> tensor<128x64xf16>
+// CHECK: brrr.matmul %{{.+}}, %[[T1]] : tensor<1x128xf16>, tensor<128x64xf16> -> tensor<1x64xf16>
+// CHECK: %[[W2:.+]] = brrr.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00], [2.000000e+00, {{.+}}]]> : tensor<5x3xf32>
+// CHECK: %[[T2:.+]] = brrr.transpose %[[W2]] {perm = array<i64: 1, 0>} : tensor<5x3xf32> -> tensor<3x5xf32>
+// CHECK: brrr.matmul %{{.+}}, %[[T2]] : tensor<2x2x3xf32>, tensor<3x5xf32> -> tensor<2x2x5xf32>
+// CHECK-NOT: brrr.transpose
+// CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<5x128xf16>, tensor<128x64xf16> -> tensor<5x64xf16>
+// At any work threshold.
+// BIG-LABEL: func.func @FewRows
+// BIG-COUNT-2: brrr.transpose
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @FewRows(%a: tensor<1x128xf16>, %b: tensor<2x2x3xf32>, %c: tensor<5x128xf16>) -> (tensor<1x64xf16>, tensor<2x2x5xf32>, tensor<5x64xf16>) {
+  %w = brrr.constant dense<0.5> : tensor<128x64xf16>
+  %y0 = brrr.matmul %a, %w : tensor<1x128xf16>, tensor<128x64xf16> -> tensor<1x64xf16>
+  %wf = brrr.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 2.0, 3.0, 4.0, 5.0]]> : tensor<3x5xf32>
+  %y1 = brrr.matmul %b, %wf : tensor<2x2x3xf32>, tensor<3x5xf32> -> tensor<2x2x5xf32>
+  %y2 = brrr.matmul %c, %w : tensor<5x128xf16>, tensor<128x64xf16> -> tensor<5x64xf16>
+  return %y0, %y1, %y2 : tensor<1x64xf16>, tensor<2x2x5xf32>, tensor<5x64xf16>
+}
+}

@@ -1,0 +1,160 @@
+//===- FewRowsKernel.cpp - products of a few rows, a warp a column --------===//
+//
+// The few-rows body (FewRowsKernel.h): block b's warp w computes column
+// o = b * columns-per-block + w for every row. Its lanes read the column's
+// weights and each row's inputs in vectors (consecutive lanes, consecutive
+// vectors: a warp reads 32 vectors of one row at a time), accumulate in
+// f32 (the element type's compute type), and sum across the warp with
+// butterfly shuffles; lane r then adds the bias, runs the fused pointwise
+// epilogue and stores row r's element, at r * columns + o.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/Products/FewRowsKernel.h"
+#include "compiler/CodeGen/PointwiseEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::brrr;
+
+namespace {
+
+/// Passes over the depth (32 vectors each) up to which the loop is
+/// unrolled.
+constexpr int64_t kMaxUnrolledPasses = 16;
+
+/// Passes whose weight vectors a lane loads together, before it multiplies
+/// any (a classifier's 4096 x 9216 weights stream at the memory's rate
+/// only with several vectors a lane in flight); a loop iteration over a
+/// deeper product makes one such group.
+constexpr int64_t kPassesPerIteration = 8;
+
+} // namespace
+
+FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
+                                                    const FewRowsSpec &spec,
+                                                    OpBuilder &moduleBuilder,
+                                                    StringRef name) {
+  FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+  if (failed(config))
+    return failure();
+  Location loc = fusion.getLoc();
+  int64_t rows = spec.rows, N = spec.columns, K = spec.depth;
+  int64_t vec = config->getVector(), threads = config->getThreads();
+  int64_t perBlock = config->getTile()[1];
+  Type et = getElementTypeOrSelf(spec.input.getType());
+  Type wt = getElementTypeOrSelf(spec.weight.getType());
+  Type ct = pointwise::computeType(et);
+
+  unsigned numInputs = fusion.getInputs().size();
+  auto func = createKernel(moduleBuilder, loc, name,
+                           numInputs + fusion.getNumResults(), threads,
+                           /*numByValue=*/0, /*numScalars=*/0);
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IndexMath e{b, loc};
+  auto arg = [&](Value v) { return kernelArgument(entry, v); };
+  SmallVector<Value> outputs(
+      entry.getArguments().slice(numInputs, fusion.getNumResults()));
+  pointwise::PointwiseEmitter pe(b, loc);
+
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = e.rem(tid, 32);
+  Value o =
+      e.add(e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), perBlock),
+            e.div(tid, 32));
+  // A warp past the last column computes nothing; the test is the same
+  // for the whole warp, so the shuffles below see whole warps.
+  auto inside = scf::IfOp::create(b, loc, e.ult(o, N), false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  Value input = arg(spec.input), weight = arg(spec.weight);
+  Value wRow = spec.weightAt(e, o);
+  SmallVector<Value> xRows;
+  for (int64_t r = 0; r < rows; ++r)
+    xRows.push_back(spec.inputAt(e, r, o));
+
+  // Passes over the depth in groups: the group's weight vectors loaded
+  // first, all in flight together, then each pass adds row r's elements
+  // k .. k + vec - 1 times its weights to acc[r], where k = k0 + vec * lane
+  // lies in the depth (whole vectors: vec divides K).
+  int64_t span = 32 * vec;
+  auto group = [&](Value k0, int64_t passes, MutableArrayRef<Value> acc) {
+    SmallVector<Value> valid, safe;
+    SmallVector<SmallVector<Value>> w;
+    for (int64_t p = 0; p < passes; ++p) {
+      Value k = e.add(e.add(k0, e.idx(p * span)), e.mul(lane, vec));
+      valid.push_back(e.ult(k, K));
+      safe.push_back(
+          arith::SelectOp::create(b, loc, valid.back(), k, e.idx(0)));
+      w.push_back(
+          loadElements(b, loc, weight, wt, e.add(wRow, safe.back()), vec));
+    }
+    for (int64_t p = 0; p < passes; ++p)
+      for (int64_t r = 0; r < rows; ++r) {
+        SmallVector<Value> x =
+            loadElements(b, loc, input, et, e.add(xRows[r], safe[p]), vec);
+        Value sum = acc[r];
+        for (int64_t j = 0; j < vec; ++j)
+          sum = math::FmaOp::create(b, loc, x[j], w[p][j], sum);
+        // Past the depth: nothing added (the clamped loads' values, finite
+        // or not, are dropped).
+        acc[r] = arith::SelectOp::create(b, loc, valid[p], sum, acc[r]);
+      }
+  };
+  SmallVector<Value> acc(rows, pe.cst(ct, 0));
+  int64_t passes = llvm::divideCeil(K, span);
+  int64_t looped = passes <= kMaxUnrolledPasses
+                       ? 0
+                       : passes / kPassesPerIteration * kPassesPerIteration;
+  if (looped) {
+    int64_t step = kPassesPerIteration * span;
+    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(looped * span),
+                                   e.idx(step), acc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> carried(loop.getRegionIterArgs());
+    group(loop.getInductionVar(), kPassesPerIteration, carried);
+    scf::YieldOp::create(b, loc, carried);
+    b.setInsertionPointAfter(loop);
+    acc.assign(loop.getResults().begin(), loop.getResults().end());
+  }
+  for (int64_t p = looped; p < passes; p += kPassesPerIteration)
+    group(e.idx(p * span), std::min(kPassesPerIteration, passes - p), acc);
+  // Every lane ends with every row's sum.
+  for (Value &a : acc)
+    for (int32_t offset = 16; offset >= 1; offset /= 2) {
+      auto shuffle =
+          gpu::ShuffleOp::create(b, loc, a, offset, 32, gpu::ShuffleMode::XOR);
+      a = arith::AddFOp::create(b, loc, a, shuffle.getShuffleResult());
+    }
+  // Lane r stores row r.
+  Value mine = acc[0];
+  for (int64_t r = 1; r < rows; ++r)
+    mine = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, e.idx(r)),
+        acc[r], mine);
+  auto store = scf::IfOp::create(b, loc, e.ult(lane, rows), false);
+  b.setInsertionPointToStart(&store.getThenRegion().front());
+  if (Value bias = spec.bias) {
+    Type bt = getElementTypeOrSelf(bias.getType());
+    mine = arith::AddFOp::create(b, loc, mine,
+                                 loadElements(b, loc, arg(bias), bt, o)[0]);
+  }
+  if (failed(emitEpilogue(b, loc, fusion, spec.product, mine,
+                          e.add(e.mul(lane, N), o), arg, outputs)))
+    return failure();
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+
+  KernelInfo info;
+  info.name = name.str();
+  info.block = threads;
+  info.flops = 2 * rows * N * K;
+  info.bytes = fusionBytes(fusion);
+  return info;
+}

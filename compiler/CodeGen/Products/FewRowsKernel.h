@@ -1,0 +1,49 @@
+//===- FewRowsKernel.h - products of a few rows, a warp a column -*- C++
+//-*-===//
+//
+// The few-rows body both the matmul and the convolution families emit for
+// products of at most four rows (a classifier's or a squeeze-and-
+// excitation block's at batch 1 to 4), which a 128-row Tensor Core tile
+// would pad 32-fold: each warp computes one output column for every row,
+// its lanes reading the column's weights and each row's inputs along K in
+// 16-byte vectors, and sums across the warp. A family says where a row's
+// inputs and a column's weights start; the loop, the sums and the epilogue
+// are written once here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_COMPILER_CODEGEN_PRODUCTS_FEWROWSKERNEL_H
+#define BRRR_COMPILER_CODEGEN_PRODUCTS_FEWROWSKERNEL_H
+
+#include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelUtils.h"
+
+#include <functional>
+
+namespace mlir::brrr {
+
+/// A product of `rows` rows and `columns` columns, each column a sum over
+/// `depth` elements that lie consecutively in memory in both operands.
+struct FewRowsSpec {
+  Operation *product;
+  int64_t rows, columns, depth;
+  /// The fusion values of the rows' inputs, the columns' weights, and the
+  /// bias added to each column (or null).
+  Value input, weight, bias;
+  /// Element offsets: where row `r`'s inputs for column `n` start, and
+  /// where column `n`'s weights start.
+  std::function<Value(IndexMath &, int64_t r, Value n)> inputAt;
+  std::function<Value(IndexMath &, Value n)> weightAt;
+};
+
+/// Emits `fusion`, whose config is the few-rows body (`simt`, a tile of
+/// [rows, columns per block], a warp a column, loads of `vector` elements),
+/// as `spec` lays out its product.
+FailureOr<KernelInfo> emitFewRowsKernel(FusionOp fusion,
+                                        const FewRowsSpec &spec,
+                                        OpBuilder &moduleBuilder,
+                                        StringRef name);
+
+} // namespace mlir::brrr
+
+#endif // BRRR_COMPILER_CODEGEN_PRODUCTS_FEWROWSKERNEL_H
