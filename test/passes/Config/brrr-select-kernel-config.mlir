@@ -141,11 +141,16 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 // Products whose tiles outnumber the multiprocessors run overlapped by
 // default where each tile's main loop is 768 deep or more and the epilogue
-// light (a bias and a residual: adds), or 1536 deep or more with a heavier
-// epilogue; a GELU epilogue 768 deep (the epilogue warps would fall behind
-// the consumers) and a 512-deep product keep one block per tile.
+// light (a bias: an add), or 1536 deep or more with a heavier epilogue; a
+// GELU epilogue 768 deep (the epilogue warps would fall behind the
+// consumers) and a 512-deep product keep one block per tile. An epilogue
+// that also reads a residual runs the cooperative persistent schedule, its
+// eight consumer warps loading it, in 128-column chunks beside the
+// stages.
 // CHECK-LABEL: func.func @OverlapByDefault
-// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
+// CHECK: brrr.add
+// CHECK-NEXT: brrr.add
 // CHECK: tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
 // CHECK: brrr.erf
 // CHECK: tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
@@ -153,8 +158,13 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: schedule = overlapped, grid = [132, 1, 1]>
 // CHECK: brrr.erf
 // CHECK-SAME: tensor<4096x3072xf16>
+// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.matmul
+// CHECK-NEXT: brrr.add
+// CHECK-NEXT: brrr.yield
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @OverlapByDefault(%a: tensor<4096x768xf16>, %w: tensor<768x3072xf16>, %bias: tensor<3072xf16>, %r: tensor<4096x3072xf16>, %a2: tensor<4096x512xf16>, %w2: tensor<512x3072xf16>, %a3: tensor<4096x1536xf16>, %w3: tensor<1536x3072xf16>) -> (tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>) {
+  func.func @OverlapByDefault(%a: tensor<4096x768xf16>, %w: tensor<768x3072xf16>, %bias: tensor<3072xf16>, %r: tensor<4096x3072xf16>, %a2: tensor<4096x512xf16>, %w2: tensor<512x3072xf16>, %a3: tensor<4096x1536xf16>, %w3: tensor<1536x3072xf16>) -> (tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>) {
     %0 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
     %1 = brrr.add %0, %bias : tensor<4096x3072xf16>, tensor<3072xf16> -> tensor<4096x3072xf16>
     %2 = brrr.add %1, %r : tensor<4096x3072xf16>, tensor<4096x3072xf16> -> tensor<4096x3072xf16>
@@ -163,7 +173,9 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     %5 = brrr.matmul %a2, %w2 : tensor<4096x512xf16>, tensor<512x3072xf16> -> tensor<4096x3072xf16>
     %6 = brrr.matmul %a3, %w3 : tensor<4096x1536xf16>, tensor<1536x3072xf16> -> tensor<4096x3072xf16>
     %7 = brrr.erf %6 : tensor<4096x3072xf16>
-    return %2, %4, %5, %7 : tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>
+    %8 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
+    %9 = brrr.add %8, %bias : tensor<4096x3072xf16>, tensor<3072xf16> -> tensor<4096x3072xf16>
+    return %2, %4, %5, %7, %9 : tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>
   }
 }
 
