@@ -63,3 +63,32 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.tar
 // CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [64, 64, 32], stages = 3, grid = [1, 2, 1], grid_extents = #[[TILES]]>
 // CHECK: brrr.fusion matmul
 // CHECK-SAME: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32, grid = [2, 8, 1], grid_extents = #[[WARPS]]>
+
+// -----
+
+// A ShuffleNetV2 block over a symbolic batch: the split, the concatenation
+// and the shuffle run channels-last with the batch's extent, the slice of
+// the branch a kernel of its own, the rest of the block one tree.
+module attributes {brrr.dims = [#brrr.dim<"n", 1, 64>], brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @main(%x: tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>>, %w: tensor<32x32x1x1xf16>, %w1: tensor<16x16x1x1xf16>) -> tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>> {
+    %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>>, tensor<32x32x1x1xf16>) -> tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>>
+    %x1 = brrr.slice %c {sizes = array<i64: -9223372036854775808, 16, 6, 6>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>, extents = #brrr.extents<()[s0] -> (s0, 16, 6, 6)>} : tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>> -> tensor<?x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 6, 6)>>
+    %x2 = brrr.slice %c {sizes = array<i64: -9223372036854775808, 16, 6, 6>, starts = array<i64: 0, 16, 0, 0>, steps = array<i64: 1, 1, 1, 1>, extents = #brrr.extents<()[s0] -> (s0, 16, 6, 6)>} : tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>> -> tensor<?x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 6, 6)>>
+    %b = brrr.conv2d %x2, %w1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 6, 6)>>, tensor<16x16x1x1xf16>) -> tensor<?x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 6, 6)>>
+    %cat = brrr.concat %x1, %b {axis = 1 : i64} : (tensor<?x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 6, 6)>>, tensor<?x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 6, 6)>>) -> tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>>
+    %g = brrr.reshape %cat : tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>> -> tensor<?x2x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 6, 6)>>
+    %t = brrr.transpose %g {perm = array<i64: 0, 2, 1, 3, 4>} : tensor<?x2x16x6x6xf16, #brrr.extents<()[s0] -> (s0, 2, 16, 6, 6)>> -> tensor<?x16x2x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 2, 6, 6)>>
+    %y = brrr.reshape %t : tensor<?x16x2x6x6xf16, #brrr.extents<()[s0] -> (s0, 16, 2, 6, 6)>> -> tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>>
+    return %y : tensor<?x32x6x6xf16, #brrr.extents<()[s0] -> (s0, 32, 6, 6)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion movement
+// CHECK: brrr.slice %{{.+}} {extents = #brrr.extents<()[s0] -> (s0, 6, 6, 16)>, sizes = array<i64: -9223372036854775808, 6, 6, 16>, starts = array<i64: 0, 0, 0, 16>, steps = array<i64: 1, 1, 1, 1>}
+// CHECK: brrr.fusion movement
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice
+// CHECK-NEXT: brrr.concat %{{.+}}, %{{.+}} {axis = 3 : i64}
+// CHECK-NEXT: brrr.reshape %{{.+}} -> tensor<?x6x6x2x16xf16, #brrr.extents<()[s0] -> (s0, 6, 6, 2, 16)>>
+// CHECK-NEXT: brrr.transpose %{{.+}} {perm = array<i64: 0, 1, 2, 4, 3>}
+// CHECK-NEXT: brrr.reshape %{{.+}} -> tensor<?x6x6x32xf16, #brrr.extents<()[s0] -> (s0, 6, 6, 32)>>
