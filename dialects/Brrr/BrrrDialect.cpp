@@ -62,9 +62,12 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "only the wgmma body runs a persistent grid, "
                           "stages its epilogue in column chunks or runs a "
                           "ping-pong schedule";
-  if (cluster > 1 && body != KernelBody::wgmma && body != KernelBody::mma_sync)
+  bool splitRows = family == KernelFamily::reduce && tile.size() == 2;
+  if (cluster > 1 && body != KernelBody::wgmma &&
+      body != KernelBody::mma_sync && !splitRows)
     return emitError() << "only the wgmma and mma_sync bodies split a tile "
-                          "over a cluster";
+                          "over a cluster, and split-rows reductions their "
+                          "rows";
   if (family == KernelFamily::attention) {
     // Each warp takes 1, 2 or 4 tiles of 16 query rows; key blocks of n
     // positions stream through `stages` buffers.
@@ -97,14 +100,16 @@ LogicalResult KernelConfigAttr::verify(
                           "only it sums them "
                        << stringifyKernelPrecision(precision) << ", not "
                        << stringifyKernelBody(body);
-  if (family == KernelFamily::reduce && tile.size() == 2) {
-    // Split rows: `lanes` vectors of outputs, `groups` threads each.
+  if (splitRows) {
+    // Split rows: `lanes` vectors of outputs, `groups` threads each, the
+    // rows split over the blocks of a cluster of 1, 2, 4 or 8.
     if (body != KernelBody::simt || tile[0] < 1 || tile[1] < 1 ||
         tile[0] * tile[1] > threads || threads - tile[0] * tile[1] >= 32 ||
-        stages)
+        stages || !llvm::is_contained({1, 2, 4, 8}, cluster))
       return emitError() << "a split-rows reduce kernel's tile is [lanes, "
                             "groups], whose product fills the block's last "
-                            "warp";
+                            "warp, its rows split over 1, 2, 4 or 8 blocks "
+                            "of a cluster";
     return success();
   }
   if (family == KernelFamily::row && !tile.empty()) {

@@ -488,6 +488,13 @@ KERNEL_CASES = [
      [("x", H, [32, 128, 512])], [("y", H, [])]),
     ("reduce_split_mean_keepdims_f16", [n("ReduceMean", ["x"], ["y"], axes=[1, 2], keepdims=1)],
      [("x", H, [2, 256, 1024])], [("y", H, [2, 1, 1])]),
+    # Split rows over a cluster: a squeeze-and-excitation pool at batch 1
+    # (5625 rows of 144 channels, channels-last) over 8 blocks, an f32 sum
+    # of 361 rows of 816 channels (7 blocks) over 2.
+    ("reduce_cluster_rows_mean_f16", [n("ReduceMean", ["x"], ["y"], axes=[1, 2], keepdims=1)],
+     [("x", H, [1, 75, 75, 144])], [("y", H, [1, 1, 1, 144])]),
+    ("reduce_cluster_rows_sum_f32", [n("ReduceSum", ["x", "ax12"], ["y"], keepdims=0)],
+     [("x", F, [1, 19, 19, 816])], [("y", F, [1, 816])]),
     ("reduce_mean_f16_trailing2", [n("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=1)],
      [("x", H, [4, 16, 33, 31])], [("y", H, [4, 16, 1, 1])]),
     ("reduce_max_ragged_f32", [n("ReduceMax", ["x"], ["y"], axes=[1], keepdims=0)],

@@ -30,6 +30,7 @@ CONSTANTS = {
     "s2": np.array(np.sqrt(2.0), np.float16), "one": np.array(1.0, np.float16),
     "half": np.array(0.5, np.float16), "four": np.array(4.0, np.float32),
     "axis0": np.array([0], np.int64), "axes02": np.array([0, 2], np.int64),
+    "ax12": np.array([1, 2], np.int64),
     "s0": np.array([0], np.int64), "s128": np.array([128], np.int64),
     "s256": np.array([256], np.int64), "s384": np.array([384], np.int64),
     "ax2": np.array([2], np.int64), "heads": np.array([2, 64, 4, 32], np.int64),

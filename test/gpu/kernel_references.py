@@ -73,6 +73,10 @@ def torch_inputs(name, gen):
         return [f(32, 128, 512, dt=torch.float16)]
     if name == "reduce_split_mean_keepdims_f16":
         return [f(2, 256, 1024, dt=torch.float16) + 0.5]
+    if name == "reduce_cluster_rows_mean_f16":
+        return [f(1, 75, 75, 144, dt=torch.float16) + 0.5]
+    if name == "reduce_cluster_rows_sum_f32":
+        return [f(1, 19, 19, 816)]
     if name == "gemm_staged_transb_bias_f32":
         return [f(200, 96), f(150, 96), f(150)]
     if name == "matmul_staged_transposed_a_f32":
@@ -462,6 +466,10 @@ def torch_reference(name, xs):
         return [d[0].max()]
     if name == "reduce_split_mean_keepdims_f16":
         return [d[0].mean(dim=(1, 2), keepdim=True)]
+    if name == "reduce_cluster_rows_mean_f16":
+        return [d[0].mean(dim=(1, 2), keepdim=True)]
+    if name == "reduce_cluster_rows_sum_f32":
+        return [d[0].sum(dim=(1, 2))]
     if name == "matmul_few_rows_gemm_f16":
         return [torch.relu(d[0] @ d[1].T + d[2])]
     if name in ("matmul_few_rows_const_f16", "matmul_few_rows_f32"):

@@ -18,7 +18,10 @@
 //   of NHWC): a block takes `lanes` consecutive vectors of inner elements
 //   of one outer index, `groups` threads walk the rows of each (a warp
 //   reads whole rows of consecutive vectors), four rows in flight at a
-//   time, and the groups combine in a tree through shared memory.
+//   time, and the groups combine in a tree through shared memory. A sum
+//   or mean whose blocks would leave the GPU idle splits the rows over the
+//   blocks of a cluster (config `cluster`), and block 0 adds the blocks'
+//   partials through distributed shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 
@@ -99,6 +103,11 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   int64_t rows = shape->rows, inner = shape->inner;
   int64_t chunks = inner / vec;
   int64_t chunkBlocks = llvm::divideCeil(chunks, lanes);
+  int64_t cluster = config.getCluster();
+  if (cluster > 1 && how.kind != ReduceKind::sum &&
+      how.kind != ReduceKind::mean)
+    return red.emitOpError("only sums and means split their rows over a "
+                           "cluster");
   FailureOr<int64_t> partials = sharedOffset(fusion, SharedRole::partials);
   if (failed(partials))
     return failure();
@@ -120,7 +129,11 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   };
 
   Value t = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value blockId = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // A cluster's blocks are consecutive in x: block `rank` of a cluster
+  // walks the rows rank * groups + group, then every groups * cluster on.
+  Value clusterBlock = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value rank = e.rem(clusterBlock, cluster);
+  Value blockId = e.div(clusterBlock, cluster);
   Value lane = e.rem(t, lanes), group = e.div(t, lanes);
   Value outer = e.div(blockId, chunkBlocks);
   Value chunk = e.add(e.mul(e.rem(blockId, chunkBlocks), lanes), lane);
@@ -133,15 +146,16 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   // Rows group, group + groups, ... four at a time into four sets of
   // accumulators; an inactive thread walks none.
   SmallVector<Value> init(kSplitRowsUnroll * vec, identity);
-  auto loop =
-      scf::ForOp::create(b, loc, select(active, group, e.idx(rows)),
-                         e.idx(rows), e.idx(groups * kSplitRowsUnroll), init);
+  int64_t stride = groups * cluster;
+  auto loop = scf::ForOp::create(
+      b, loc, select(active, e.add(group, e.mul(rank, groups)), e.idx(rows)),
+      e.idx(rows), e.idx(stride * kSplitRowsUnroll), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> acc(loop.getRegionIterArgs());
     for (int64_t u = 0; u < kSplitRowsUnroll; ++u) {
-      Value r = e.add(loop.getInductionVar(), e.idx(u * groups));
+      Value r = e.add(loop.getInductionVar(), e.idx(u * stride));
       Value ok = e.ult(r, rows);
       Value at = select(ok, e.add(base, e.mul(r, inner)), base);
       SmallVector<Value> xs =
@@ -199,13 +213,20 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
     }
     gpu::BarrierOp::create(b, loc);
   }
-  auto first = scf::IfOp::create(
-      b, loc,
-      arith::AndIOp::create(b, loc, e.ult(t, lanes), e.ult(chunk, chunks)),
-      false);
+  // Over a cluster, block 0 sums every block's partials (in block order)
+  // once all are in shared memory.
+  Value storing =
+      arith::AndIOp::create(b, loc, e.ult(t, lanes), e.ult(chunk, chunks));
+  if (cluster > 1) {
+    clusterBarrier(b, loc);
+    storing = arith::AndIOp::create(b, loc, storing, e.ult(rank, 1));
+  }
+  auto first = scf::IfOp::create(b, loc, storing, false);
   b.setInsertionPointToStart(&first.getThenRegion().front());
   for (int64_t j = 0; j < vec; ++j) {
-    acc[j] = LLVM::LoadOp::create(b, loc, ct, slot(t, j));
+    acc[j] = cluster > 1 ? sumOverCluster(b, loc, slot(t, j), ct, cluster,
+                                          static_cast<unsigned>(slotBytes))
+                         : LLVM::LoadOp::create(b, loc, ct, slot(t, j));
     if (how.kind == ReduceKind::mean)
       acc[j] = arith::DivFOp::create(b, loc, acc[j],
                                      pe.cst(ct, static_cast<double>(rows)));
@@ -217,6 +238,13 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
           entry.getArguments().drop_front(numInputs))))
     return failure();
   b.setInsertionPointToEnd(&entry);
+  // No block leaves while block 0 still reads its partials.
+  if (cluster > 1) {
+    clusterBarrier(b, loc);
+    func->setAttr("nvvm.cluster_dim",
+                  moduleBuilder.getDenseI32ArrayAttr(
+                      {static_cast<int32_t>(cluster), 1, 1}));
+  }
   gpu::ReturnOp::create(b, loc);
 
   KernelInfo info;

@@ -1,7 +1,8 @@
 //===- Reduce.cpp - the general reductions' rules ------------------------===//
 //
 // Reductions that are not a row kernel's: one thread an output, a block an
-// output, or split rows (SplitRows, passes/Config/Rows.h).
+// output, or split rows (SplitRows, passes/Config/Rows.h), their rows over
+// a cluster where one block each would leave the GPU idle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,33 @@ namespace {
 /// Threads per block of the general reductions.
 constexpr int64_t kReduceThreads = 256;
 
+/// The blocks of a cluster a split-rows reduction splits its rows over: a
+/// sum or mean over a static input whose blocks leave most
+/// multiprocessors idle (a squeeze-and-excitation block's pool at batch 1:
+/// 75 x 75 rows of 144 channels in one block took 8 us) splits them over
+/// up to 8 blocks, as many as keep one wave and leave each thread four
+/// rows or more, and block 0 sums the blocks' partials through
+/// distributed shared memory.
+int64_t splitRowsCluster(ReduceOp red, const SplitRows &split,
+                         TargetAttr target) {
+  ReduceKind kind = red.getKind();
+  if (!target.has(TargetFeature::clusters) || isSymbolic(red.getType()) ||
+      (kind != ReduceKind::sum && kind != ReduceKind::mean) ||
+      !isa<FloatType>(
+          cast<RankedTensorType>(red.getInput().getType()).getElementType()))
+    return 1;
+  int64_t sms = target.getMultiprocessors();
+  int64_t blocks = split.outer * llvm::divideCeil(split.chunks(), split.lanes);
+  for (int64_t s : {8, 4, 2}) {
+    // Clusters of more than 2 fill 120 multiprocessors of an H200 at most
+    // (passes/Config/ProductTiles.cpp's clusterWave).
+    int64_t wave = s <= 2 ? sms : std::min<int64_t>(sms, 120);
+    if (blocks * s <= wave && split.rows >= s * split.groups * 4)
+      return s;
+  }
+  return 1;
+}
+
 /// One thread per output walks its reduced elements unless that leaves the
 /// GPU idle: with at least a block's worth of elements per output, and few
 /// outputs or a reduced innermost axis (so that the block's walk is
@@ -23,7 +51,7 @@ constexpr int64_t kReduceThreads = 256;
 /// a whole activation to one flag: one thread took 1.1 ms for 64 Ki
 /// elements.)
 FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
-                                         const ConfigOptions &) {
+                                         const ConfigOptions &options) {
   MLIRContext *ctx = fusion.getContext();
   KernelConfigAttr perThread =
       simtConfig(ctx, KernelFamily::reduce, kReduceThreads, {}, 1);
@@ -42,8 +70,11 @@ FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
   int64_t outputs = count ? elements / count : 0;
   bool innermost = llvm::is_contained(red.getAxes(), in.getRank() - 1);
   if (std::optional<SplitRows> split = splitRowsOf(red))
-    return simtConfig(ctx, KernelFamily::reduce, split->threads(),
-                      {split->lanes, split->groups}, split->vector);
+    return KernelConfigAttr::get(
+        ctx, KernelFamily::reduce, KernelBody::simt, split->threads(),
+        {split->lanes, split->groups}, 0, split->vector,
+        splitRowsCluster(red, *split, options.target), KernelPrecision::exact,
+        0, 0, KernelSchedule::cooperative, {}, {});
   if (count < kReduceThreads || outputs == 0 || outputs > 65536 ||
       (!innermost && outputs >= 1024))
     return perThread;
@@ -70,7 +101,7 @@ LogicalResult verifyReduce(FusionOp fusion, KernelConfigAttr config) {
 
 /// One thread an output, a block an output (cooperative: tile [threads]),
 /// or split rows (tile [lanes, groups]): a block per `lanes` vectors of one
-/// outer index's inner elements.
+/// outer index's inner elements, or a cluster of `cluster` blocks.
 FailureOr<Grid> reduceGrid(FusionOp fusion, KernelConfigAttr config) {
   Block &body = fusion.getBody().front();
   auto red = dyn_cast<ReduceOp>(&body.front());
@@ -89,7 +120,11 @@ FailureOr<Grid> reduceGrid(FusionOp fusion, KernelConfigAttr config) {
                              "axis and reduces one run of axes before it");
     int64_t chunkBlocks =
         llvm::divideCeil(shape->inner / config.getVector(), tile[0]);
-    g.x = std::max<int64_t>(shape->outer * chunkBlocks, 1);
+    int64_t cluster = config.getCluster();
+    if (cluster > 1 && symbolic.outer)
+      return red.emitOpError("a split-rows reduction over a symbolic outer "
+                             "run keeps its rows in one block");
+    g.x = std::max<int64_t>(shape->outer * chunkBlocks, 1) * cluster;
     if (symbolic.outer)
       g.atRunX = symbolic.outer * chunkBlocks;
     return g;

@@ -873,6 +873,16 @@ func.func @kernel_reduce_split_rows_idle_warp() attributes {c = #brrr.kernel<fam
 
 // -----
 
+// expected-error @+1 {{its rows split over 1, 2, 4 or 8 blocks of a cluster}}
+func.func @kernel_reduce_split_rows_cluster_of_three() attributes {c = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [8, 32], cluster = 3>} { return }
+
+// -----
+
+// expected-error @+1 {{only the wgmma and mma_sync bodies split a tile over a cluster, and split-rows reductions their rows}}
+func.func @kernel_reduce_cooperative_cluster() attributes {c = #brrr.kernel<family = reduce, body = simt, threads = 256, tile = [256], cluster = 2>} { return }
+
+// -----
+
 // expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 16 and rows x lanes = threads}}
 func.func @kernel_row_packed_lanes_not_power_of_two() attributes {c = #brrr.kernel<family = row, body = simt, threads = 128, tile = [16, 12]>} { return }
 

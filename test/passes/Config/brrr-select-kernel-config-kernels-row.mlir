@@ -97,3 +97,36 @@ func.func @main(%x: tensor<16x2048xf16>, %g: tensor<2048xf16>) -> (tensor<16x204
   %1 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-06 : f64} : (tensor<16x2048xf16>, tensor<2048xf16>) -> tensor<16x2048xf16>
   return %0, %1 : tensor<16x2048xf16>, tensor<16x2048xf16>
 }
+
+// -----
+
+// Split rows whose blocks would leave the multiprocessors idle split their
+// rows over a cluster: a squeeze-and-excitation pool at batch 1 (5625 rows
+// of 144 channels, one block of 18 lanes and 56 groups) over 8 blocks, a
+// sum of 361 rows of 816 f32 channels (7 blocks of 32 lanes of 4-element
+// vectors) over 2, each thread keeping
+// four rows or more. A max, and the same mean on a target without
+// clusters, keep one block.
+// CHECK-LABEL: func.func @ClusterRows
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [18, 56], vector = 8, cluster = 8, grid = [8, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [32, 32], vector = 4, cluster = 2, grid = [14, 1, 1]>
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [18, 56], vector = 8, grid = [1, 1, 1]>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @ClusterRows(%x: tensor<1x75x75x144xf16>, %y: tensor<1x19x19x816xf32>) -> (tensor<1x1x1x144xf16>, tensor<1x816xf32>, tensor<1x1x1x144xf16>) {
+  %0 = brrr.reduce mean %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<1x75x75x144xf16> -> tensor<1x1x1x144xf16>
+  %1 = brrr.reduce sum %y {axes = array<i64: 1, 2>, keepdims = false} : tensor<1x19x19x816xf32> -> tensor<1x816xf32>
+  %2 = brrr.reduce max %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<1x75x75x144xf16> -> tensor<1x1x1x144xf16>
+  return %0, %1, %2 : tensor<1x1x1x144xf16>, tensor<1x816xf32>, tensor<1x1x1x144xf16>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @NoClusters
+// CHECK: brrr.fusion reduce{{.*}}brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [18, 56], vector = 8, grid = [1, 1, 1]>
+module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = mma_sync, features = []>} {
+func.func @NoClusters(%x: tensor<1x75x75x144xf16>) -> tensor<1x1x1x144xf16> {
+  %0 = brrr.reduce mean %x {axes = array<i64: 1, 2>, keepdims = true} : tensor<1x75x75x144xf16> -> tensor<1x1x1x144xf16>
+  return %0 : tensor<1x1x1x144xf16>
+}
+}
