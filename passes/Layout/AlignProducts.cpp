@@ -75,6 +75,7 @@ struct AlignProductsPass
     int64_t K = wt.getRank() == 2 ? wt.getDimSize(0) : 0;
     bool sixteen = et.isF16() || et.isBF16();
     bool fewRows = (sixteen || et.isF32()) && lt.hasStaticShape() && K > 0 &&
+                   lt.getNumElements() >= K &&
                    lt.getNumElements() / K <= kOnePixelRows;
     if (!(sixteen || fewRows) || wt.getRank() != 2 || !wt.hasStaticShape() ||
         mm.getLhs() == mm.getRhs() || !mm.getRhs().getDefiningOp<ConstantOp>())

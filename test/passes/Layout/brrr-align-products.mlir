@@ -160,3 +160,16 @@ func.func @FewRows(%a: tensor<1x128xf16>, %b: tensor<2x2x3xf32>, %c: tensor<5x12
   return %y0, %y1, %y2 : tensor<1x64xf16>, tensor<2x2x5xf32>, tensor<5x64xf16>
 }
 }
+
+// -----
+
+// A product of no rows is no few-rows product: its weight stays.
+// CHECK-LABEL: func.func @ZeroRows
+// CHECK-NOT: brrr.transpose
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+func.func @ZeroRows(%a: tensor<0x128xf16>) -> tensor<0x64xf16> {
+  %w = brrr.constant dense<0.5> : tensor<128x64xf16>
+  %y = brrr.matmul %a, %w : tensor<0x128xf16>, tensor<128x64xf16> -> tensor<0x64xf16>
+  return %y : tensor<0x64xf16>
+}
+}
