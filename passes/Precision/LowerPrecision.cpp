@@ -104,7 +104,8 @@ struct LowerPrecisionPass
 
 std::string mlir::brrr::autoPrecision(ModuleOp module, std::string &why) {
   // Bytes of the products' constant operands (the weights, as stored: seen
-  // through the casts an exporter wraps them in) by element type. Scalars
+  // through the casts an exporter wraps them in, and the transposes and
+  // reshapes that lay them out: a Gemm's transB) by element type. Scalars
   // elsewhere (a softmax scale, a mask's fill) do not count.
   uint64_t f16 = 0, bf16 = 0, f32 = 0;
   DenseSet<Operation *> counted;
@@ -112,8 +113,8 @@ std::string mlir::brrr::autoPrecision(ModuleOp module, std::string &why) {
     if (!isa<MatmulOp, Conv2DOp>(op))
       return;
     for (Value v : op->getOperands()) {
-      while (auto cast = v.getDefiningOp<CastOp>())
-        v = cast.getInput();
+      while (isa_and_nonnull<CastOp, TransposeOp, ReshapeOp>(v.getDefiningOp()))
+        v = v.getDefiningOp()->getOperand(0);
       auto c = v.getDefiningOp<ConstantOp>();
       auto type = c ? dyn_cast<RankedTensorType>(c.getType()) : nullptr;
       if (!type || !type.hasStaticShape() || !counted.insert(c).second)

@@ -10,6 +10,8 @@ python3: onnx, numpy).
       DIR/inputs_f16.onnx: no weights; two f16 inputs upcast and
         multiplied in f32.
       DIR/mixed.onnx: no weights; an f16 and an f32 input.
+      DIR/gemm_f16.onnx: an f32 input cast to f16 for a Gemm by an f16
+        weight stored [N, K] (transB), then the f32 product of ts_f16.
 """
 
 import os
@@ -59,6 +61,16 @@ def main(out):
                           helper.make_tensor_value_info("b", types[1], [64, 32])],
             [helper.make_tensor_value_info("y", TensorProto.FLOAT, [32, 32])])
         save(graph, os.path.join(out, name + ".onnx"))
+    nodes = [helper.make_node("Cast", ["x"], ["xh"], to=TensorProto.FLOAT16),
+             helper.make_node("Gemm", ["xh", "w"], ["q"], transB=1),
+             helper.make_node("Cast", ["q"], ["qf"], to=TensorProto.FLOAT),
+             helper.make_node("Transpose", ["qf"], ["qt"], perm=[1, 0]),
+             helper.make_node("MatMul", ["qf", "qt"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "gemm", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [32, 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [32, 32])],
+        [numpy_helper.from_array(w.astype(np.float16), "w")])
+    save(graph, os.path.join(out, "gemm_f16.onnx"))
 
 
 if __name__ == "__main__":
