@@ -231,15 +231,11 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   tile.persistent = sms;
 }
 
-namespace {
-/// The blocks of `s`-block clusters that one wave of `sms` multiprocessors
-/// holds, a block each: a cluster stays within one GPC, and an H200's GPCs
-/// hold 66 clusters of 2 but only 30 of 4 and 15 of 8, 120 blocks
-/// (cudaOccupancyMaxActiveClusters, test/gpu/NOTES.md), taken for every
-/// sm_90a chip.
-int64_t clusterWave(int64_t sms, int64_t s) {
+int64_t mlir::brrr::clusterWave(int64_t sms, int64_t s) {
   return s <= 2 ? sms : std::min<int64_t>(sms, 120);
 }
+
+namespace {
 
 /// The estimated time in microseconds of `tile`'s grid over `p` with each
 /// tile split between `s` blocks: waves of blocks, each streaming its

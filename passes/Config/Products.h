@@ -367,6 +367,13 @@ constexpr int64_t kOnePixelMaxWeights = int64_t(1) << 20;
 /// and sums across the warp.
 bool isOnePixelConv(Conv2DOp conv);
 
+/// The blocks of `s`-block clusters that one wave of `sms` multiprocessors
+/// holds, a block each: a cluster stays within one GPC, and an H200's GPCs
+/// hold 66 clusters of 2 but only 30 of 4 and 15 of 8, 120 blocks
+/// (cudaOccupancyMaxActiveClusters, test/gpu/NOTES.md), taken for every
+/// sm_90a chip.
+int64_t clusterWave(int64_t sms, int64_t s);
+
 /// Whether `mm` runs the few-rows body (the matmul family's `simt` body
 /// with a tile of [rows, columns per block], compiler/CodeGen/Products/
 /// FewRowsKernel.h): one batch of at most kOnePixelRows static rows, f16,

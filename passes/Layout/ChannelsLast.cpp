@@ -245,6 +245,17 @@ bool isOneElement(RankedTensorType t) {
   return t.hasStaticShape() && t.getNumElements() == 1;
 }
 
+/// Replaces `op`'s result with the NCHW view of `last` (its channels-last
+/// form), erases `op` and returns the view.
+TransposeOp replaceWithView(Operation *op, Value last) {
+  OpBuilder b(op);
+  auto rt = cast<RankedTensorType>(op->getResult(0).getType());
+  auto view = TransposeOp::create(b, op->getLoc(), rt, last, kToFirst);
+  op->getResult(0).replaceAllUsesWith(view.getResult());
+  op->erase();
+  return view;
+}
+
 /// Runs pointwise op `op` channels-last when every operand is an NCHW view
 /// of a channels-last tensor, a tensor with an NHWC copy, a constant (of
 /// rank 4, or fewer dimensions broadcast against the trailing ones, like a
@@ -306,10 +317,7 @@ TransposeOp sinkIntoChannelsLast(Operation *op) {
   Operation *clone = b.clone(*op);
   clone->setOperands(operands);
   clone->getResult(0).setType(permuted(rt, kToLast));
-  auto view = TransposeOp::create(b, loc, rt, clone->getResult(0), kToFirst);
-  op->getResult(0).replaceAllUsesWith(view.getResult());
-  op->erase();
-  return view;
+  return replaceWithView(op, clone->getResult(0));
 }
 
 /// One NHWC copy per tensor: the copies of a value merge into one placed
@@ -342,17 +350,13 @@ TransposeOp poolChannelsLast(Operation *pool) {
       !isFirstView(pool->getOperand(0)))
     return nullptr;
   OpBuilder b(pool);
-  Location loc = pool->getLoc();
   auto rt = cast<RankedTensorType>(pool->getResult(0).getType());
   Operation *clone = b.clone(*pool);
   clone->setOperand(
       0, pool->getOperand(0).getDefiningOp<TransposeOp>().getInput());
   clone->setAttr("channels_last", b.getUnitAttr());
   clone->getResult(0).setType(permuted(rt, kToLast));
-  auto view = TransposeOp::create(b, loc, rt, clone->getResult(0), kToFirst);
-  pool->getResult(0).replaceAllUsesWith(view.getResult());
-  pool->erase();
-  return view;
+  return replaceWithView(pool, clone->getResult(0));
 }
 
 /// reduce(NCHW view of x, axes) as a reduction of x over the same
@@ -396,16 +400,6 @@ Value reduceChannelsLast(ReduceOp op) {
   if (ordered)
     return ReshapeOp::create(b, loc, rt, r);
   return transpose(b, loc, r, kToFirst);
-}
-
-/// Replaces `op`'s result with `view`'s, erases `op` and returns `view`.
-TransposeOp replaceWithView(Operation *op, Value last) {
-  OpBuilder b(op);
-  auto rt = cast<RankedTensorType>(op->getResult(0).getType());
-  auto view = TransposeOp::create(b, op->getLoc(), rt, last, kToFirst);
-  op->getResult(0).replaceAllUsesWith(view.getResult());
-  op->erase();
-  return view;
 }
 
 /// `a`, one entry per NCHW dimension, in NHWC order.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Config/Families.h"
+#include "passes/Config/Products.h"
 #include "passes/Config/Rows.h"
 
 using namespace mlir;
@@ -34,13 +35,9 @@ int64_t splitRowsCluster(ReduceOp red, const SplitRows &split,
     return 1;
   int64_t sms = target.getMultiprocessors();
   int64_t blocks = split.outer * llvm::divideCeil(split.chunks(), split.lanes);
-  for (int64_t s : {8, 4, 2}) {
-    // Clusters of more than 2 fill 120 multiprocessors of an H200 at most
-    // (passes/Config/ProductTiles.cpp's clusterWave).
-    int64_t wave = s <= 2 ? sms : std::min<int64_t>(sms, 120);
-    if (blocks * s <= wave && split.rows >= s * split.groups * 4)
+  for (int64_t s : {8, 4, 2})
+    if (blocks * s <= clusterWave(sms, s) && split.rows >= s * split.groups * 4)
       return s;
-  }
   return 1;
 }
 
