@@ -330,12 +330,14 @@ LogicalResult importDequantizeLinear(NodeImporter &n) {
     return failure();
 
   auto resultType = xt.clone(fe);
-  // An 8-bit matrix of weights (per tensor or per axis) stays 8 bits:
-  // brrr-quantized-products makes the product that reads it multiply 8-bit
-  // operands, and evaluates the dequantization where none does.
+  // An 8-bit matrix of weights, or a convolution's OIHW ones (per tensor
+  // or per axis), stays 8 bits: brrr-quantized-products makes the product
+  // that reads it multiply 8-bit operands, and evaluates the
+  // dequantization where none does.
   bool productWeight =
-      isEightBitProductType(xe) && xt.getRank() == 2 && xt.hasStaticShape() &&
-      params->layout.kind != Layout::blocked && matchPattern(*x, m_Constant());
+      isEightBitProductType(xe) && (xt.getRank() == 2 || xt.getRank() == 4) &&
+      xt.hasStaticShape() && params->layout.kind != Layout::blocked &&
+      matchPattern(*x, m_Constant());
   std::optional<Folded> f;
   if (!productWeight)
     f = foldedOf(*x, *params);

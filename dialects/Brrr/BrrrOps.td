@@ -382,6 +382,10 @@ def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
     `KH x KW x O x C/groups` (each tap a row-major `O x C/groups` matrix)
     and the result is `N x OH x OW x O`. `brrr-channels-last` chooses it.
 
+    A channels-last convolution of 8-bit operands (float8 E4M3FN or INT8,
+    from `brrr-quantized-products`) multiplies them exactly and sums in f32
+    (INT8: in 32-bit integers); its result is f32 and it has no bias.
+
     Example:
 
     ```mlir
@@ -390,7 +394,8 @@ def Brrr_Conv2DOp : Brrr_Op<"conv2d", [Pure, InferTypeOpAdaptor]> {
          : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x32x32xf32>
     ```
   }];
-  let arguments = (ins Brrr_SymFloatTensor:$input, Brrr_SymFloatTensor:$weight,
+  let arguments = (ins Brrr_SymNumericTensor:$input,
+                       Brrr_SymNumericTensor:$weight,
                        Optional<Brrr_SymFloatTensor>:$bias,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        DenseI64ArrayAttr:$dilations, I64Attr:$groups,

@@ -339,6 +339,17 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
         in, " and ", w);
   if (in.getElementType() != w.getElementType())
     return emitOptionalError(loc, "input and weight element types differ");
+  // 8-bit operands (brrr-quantized-products) yield their f32 sums, laid out
+  // for the Tensor Core body.
+  Type et = in.getElementType();
+  bool eightBit = isEightBitProductType(et);
+  if (!eightBit && !isa<FloatType>(et))
+    return emitOptionalError(loc, "operands must be floats or 8-bit, got ", et);
+  if (eightBit && (!adaptor.getChannelsLast() || adaptor.getBias()))
+    return emitOptionalError(loc, "an 8-bit convolution is channels-last, "
+                                  "without a bias");
+  if (eightBit)
+    et = Float32Type::get(et.getContext());
   if (failed(checkBatchOnlySymbolic(loc, in, "input")) ||
       failed(checkBatchOnlySymbolic(loc, w, "weight")))
     return failure();
@@ -388,7 +399,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                                " does not fit padded dimension ", sDim + i);
     shape[sDim + i] = *span / stride + 1;
   }
-  types.push_back(withBatchOf(in, shape, in.getElementType()));
+  types.push_back(withBatchOf(in, shape, et));
   return success();
 }
 

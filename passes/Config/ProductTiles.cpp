@@ -385,7 +385,10 @@ std::optional<MatmulTile> mlir::brrr::convTileOf(FusionOp fusion,
   if (!g || !isa<BlockArgument>(conv.getInput()) ||
       !isa<BlockArgument>(conv.getWeight()))
     return std::nullopt;
-  return wgmmaTileOf(g->product(), target, sharedBudget);
+  return wgmmaTileOf(
+      g->product(), target, sharedBudget,
+      elementBytes(
+          cast<RankedTensorType>(conv.getInput().getType()).getElementType()));
 }
 
 int64_t mlir::brrr::directConvPixels(Conv2DOp conv, TargetAttr target) {

@@ -314,10 +314,11 @@ struct ConvGemm {
   /// The geometry of `conv`, in either layout.
   static ConvGemm shapeOf(Conv2DOp conv);
   /// The geometry of `conv`, or none when TMA's im2col mode cannot read
-  /// it: channels-last, f16/bf16, rows of input channels in whole 16-byte
-  /// chunks, a bounding box whose corners fit the 8 signed bits of a 4-D
-  /// map, tap offsets up to 255 and strides up to 8. With several groups,
-  /// groups the body pads (wgmmaPadsConvGroups).
+  /// it: channels-last, f16/bf16 or (one group of more than 16 channels)
+  /// 8-bit, rows of input channels in whole 16-byte chunks, a bounding box
+  /// whose corners fit the 8 signed bits of a 4-D map, tap offsets up to 255
+  /// and strides up to 8. With several groups, groups the body pads
+  /// (wgmmaPadsConvGroups).
   static std::optional<ConvGemm> of(Conv2DOp conv);
   /// The product the body computes: N x OH x OW rows, O / G columns in
   /// each of G groups side by side, K = KH x KW x C / G; over a symbolic

@@ -78,8 +78,13 @@ std::optional<ConvGemm> ConvGemm::of(Conv2DOp conv) {
   if (g.G > 1 && !wgmmaPadsConvGroups(g.C / g.G))
     return std::nullopt;
   auto corner = [](int64_t v) { return v >= -128 && v <= 127; };
-  bool fits = (et.isF16() || et.isBF16()) && g.C % 8 == 0 && corner(-g.pt) &&
-              corner(-g.pl) && corner(g.pb - (g.KH - 1) * g.dh) &&
+  // Rows of whole 16-byte chunks: 8 16-bit channels, 16 8-bit ones (one
+  // group of more than 16: 128-deep slices of one tap's channels).
+  bool eightBit = isEightBitProductType(et);
+  bool rows = eightBit ? g.G == 1 && g.C % 16 == 0 && g.C > 16
+                       : (et.isF16() || et.isBF16()) && g.C % 8 == 0;
+  bool fits = rows && corner(-g.pt) && corner(-g.pl) &&
+              corner(g.pb - (g.KH - 1) * g.dh) &&
               corner(g.pr - (g.KW - 1) * g.dw) && (g.KH - 1) * g.dh <= 255 &&
               (g.KW - 1) * g.dw <= 255 && g.sh <= 8 && g.sw <= 8 &&
               g.N * g.H * g.W * g.C < (int64_t(1) << 40);

@@ -614,6 +614,8 @@ bool planWiden(Value top, Operation *reader,
     return true;
   };
   if (!visit(top) || !root || !root.getChannelsLast() ||
+      isEightBitProductType(cast<RankedTensorType>(root.getWeight().getType())
+                                .getElementType()) ||
       !matchPattern(root.getWeight(), m_Constant()) ||
       (root.getBias() && !matchPattern(root.getBias(), m_Constant())))
     return false;
@@ -731,7 +733,11 @@ struct ChannelsLastPass
       if (!conv->getParentOfType<FusionOp>() && wantsChannelsLast(conv))
         convs.push_back(conv);
     });
-    if (convs.empty())
+    // 8-bit convolutions are channels-last from the start
+    // (brrr-quantized-products): their views travel as the others' do.
+    bool anyLast = false;
+    func.walk([&](Conv2DOp conv) { anyLast |= conv.getChannelsLast(); });
+    if (convs.empty() && !anyLast)
       return;
     for (Conv2DOp conv : convs)
       toChannelsLast(conv);

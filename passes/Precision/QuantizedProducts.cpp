@@ -24,6 +24,12 @@
 // of 16 bytes, a target without wgmma, mixed types) leaves the product in
 // float, as the model wrote it.
 //
+// A convolution of a dequantized activation and dequantized constant
+// weights becomes the same on the Hopper convolution body: a channels-last
+// conv2d of the 8-bit activation and weights packed KH x KW x O x I, its
+// scales (and the zero point's correction) applied after it, between NCHW
+// views that brrr-channels-last cancels.
+//
 // Every dequantize of constants that no product claimed is then evaluated
 // (up to 2^26 elements; a larger one stays a kernel), as the importer
 // evaluates other constant dequantizations.
@@ -31,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis.h"
+#include "passes/Config/Products.h"
 #include "passes/Passes.h"
 #include "passes/Precision/EightBitProducts.h"
 
@@ -174,6 +181,89 @@ std::optional<SmallVector<double>> columnScales(Value scale, int64_t N,
   return values;
 }
 
+/// The 8-bit activation of a product: its values, the zero point its
+/// product subtracts, its scale.
+struct EightBitActivation {
+  DequantizeOp dq;
+  /// The quantize of a UINT8 activation, which the rewrite replaces by
+  /// one to INT8 (signedActivation).
+  QuantizeOp unsignedQuantize;
+  double unsignedZero = 0;
+  double zero = 0;
+  double scale = 1;
+  Type type;
+};
+
+/// The activation of a product whose operand `adq` dequantizes an 8-bit
+/// one, or why it cannot multiply in 8 bits (`why`, none returned).
+std::optional<EightBitActivation> activationOf(DequantizeOp adq,
+                                               std::string &why) {
+  EightBitActivation a;
+  a.dq = adq;
+  a.type = cast<RankedTensorType>(adq.getInput().getType()).getElementType();
+  // A UINT8 activation (ONNX Runtime's default) is read as INT8, 128
+  // less: its quantize writes INT8 with a zero point 128 lower, which
+  // clamps alike, and the zero point correction takes z - 128.
+  if (a.type.isUnsignedInteger(8)) {
+    a.unsignedQuantize = adq.getInput().getDefiningOp<QuantizeOp>();
+    std::optional<SmallVector<double>> zq =
+        a.unsignedQuantize ? constantValues(a.unsignedQuantize.getZeroPoint())
+                           : std::nullopt;
+    if (!zq || zq->size() != 1) {
+      why = "its UINT8 activation is not quantized in the model by one zero "
+            "point";
+      return std::nullopt;
+    }
+    a.unsignedZero = zq->front();
+  } else if (!isEightBitProductType(a.type)) {
+    why = "its activation is " + quantizedTypeName(a.type) +
+          "; 8-bit products take INT8, UINT8 or FLOAT8E4M3FN";
+    return std::nullopt;
+  }
+  // An integer activation's zero point z: sum (qa - z) w = sum qa w - z
+  // sum w, the second term a constant per output column.
+  std::optional<SmallVector<double>> za = constantValues(adq.getZeroPoint());
+  if (!za || za->size() != 1) {
+    why = "its activation's zero point is not one constant";
+    return std::nullopt;
+  }
+  a.zero = za->front() - (a.unsignedQuantize ? 128 : 0);
+  std::optional<SmallVector<double>> sa = constantValues(adq.getScale());
+  if (!sa || sa->size() != 1) {
+    why = "its activation's scale is not one constant";
+    return std::nullopt;
+  }
+  a.scale = sa->front();
+  return a;
+}
+
+/// Whether weights of `wq` multiply an activation of `a`'s type: a float8
+/// activation takes a float8 weight; an INT8 or UINT8 one an INT8 weight
+/// (ONNX Runtime's default: UINT8 activations, INT8 weights).
+bool weightTypeMatches(const EightBitActivation &a, Type wq) {
+  return isa<Float8E4M3FNType>(a.type) ? wq == a.type : wq.isSignlessInteger(8);
+}
+
+/// The INT8 or float8 values the 8-bit product reads: the activation as
+/// quantized, or a UINT8 one's quantize rewritten to INT8.
+Value signedActivation(EightBitActivation a) {
+  if (!a.unsignedQuantize)
+    return a.dq.getInput();
+  QuantizeOp q = a.unsignedQuantize;
+  OpBuilder b(q);
+  b.setInsertionPointAfter(q);
+  Location at = q.getLoc();
+  auto signedZero = RankedTensorType::get({}, b.getI8Type());
+  Value shifted = ConstantOp::create(
+      b, at,
+      DenseElementsAttr::get(
+          signedZero,
+          b.getIntegerAttr(b.getI8Type(),
+                           static_cast<int64_t>(a.unsignedZero) - 128)));
+  return QuantizeOp::create(b, at, q.getInput(), q.getScale(), shifted,
+                            q.getSaturate());
+}
+
 /// Rewrites `mm` to multiply 8-bit operands if it is a product of
 /// dequantized ones the 8-bit body can run.
 /// A product of two dequantized operands that stays in float is told why
@@ -201,32 +291,14 @@ void claim(MatmulOp mm, TargetAttr target) {
   if (!matchPattern(wdq.getInput(), m_Constant(&weights)))
     return unfused("it multiplies two computed tensors; 8-bit products "
                    "take a constant weight");
-  auto qa = cast<RankedTensorType>(adq.getInput().getType());
   auto wt = cast<RankedTensorType>(wdq.getInput().getType());
-  Type q = qa.getElementType();
-  // A UINT8 activation (ONNX Runtime's default) is read as INT8, 128
-  // less: its quantize writes INT8 with a zero point 128 lower, which
-  // clamps alike, and the zero point correction takes z - 128.
-  QuantizeOp unsignedQuantize;
-  double unsignedZero = 0;
-  if (q.isUnsignedInteger(8)) {
-    unsignedQuantize = adq.getInput().getDefiningOp<QuantizeOp>();
-    std::optional<SmallVector<double>> zq =
-        unsignedQuantize ? constantValues(unsignedQuantize.getZeroPoint())
-                         : std::nullopt;
-    if (!zq || zq->size() != 1)
-      return unfused("its UINT8 activation is not quantized in the model by "
-                     "one zero point");
-    unsignedZero = zq->front();
-  } else if (!isEightBitProductType(q)) {
-    return unfused("its activation is " + quantizedTypeName(q) +
-                   "; 8-bit products take INT8, UINT8 or FLOAT8E4M3FN");
-  }
-  // A float8 activation takes a float8 weight; an INT8 or UINT8 one an
-  // INT8 weight (ONNX Runtime's default: UINT8 activations, INT8 weights).
+  std::string why;
+  std::optional<EightBitActivation> a = activationOf(adq, why);
+  if (!a)
+    return unfused(why);
   Type wq = wt.getElementType();
-  if (isa<Float8E4M3FNType>(q) ? wq != q : !wq.isSignlessInteger(8))
-    return unfused("its activation is " + quantizedTypeName(q) +
+  if (!weightTypeMatches(*a, wq))
+    return unfused("its activation is " + quantizedTypeName(a->type) +
                    " and its weight " + quantizedTypeName(wq));
   if (wt.getRank() != 2)
     return unfused("its weight is not a matrix");
@@ -238,16 +310,8 @@ void claim(MatmulOp mm, TargetAttr target) {
   if (K % 16 != 0 || K == 0 || N == 0)
     return unfused("its contraction of " + Twine(K) +
                    " is not a positive multiple of 16");
-  // An integer activation's zero point z: sum (qa - z) w = sum qa w - z
-  // sum w, the second term a constant per output column.
-  std::optional<SmallVector<double>> za = constantValues(adq.getZeroPoint());
-  if (!za || za->size() != 1)
-    return unfused("its activation's zero point is not one constant");
   if (!allZero(wdq.getZeroPoint()))
     return unfused("its weight's zero point is not 0");
-  std::optional<SmallVector<double>> sa = constantValues(adq.getScale());
-  if (!sa || sa->size() != 1)
-    return unfused("its activation's scale is not one constant");
   std::optional<SmallVector<double>> sw =
       columnScales(wdq.getScale(), N, transposed);
   if (!sw)
@@ -263,29 +327,175 @@ void claim(MatmulOp mm, TargetAttr target) {
     for (int64_t k = 0; k < K; ++k)
       kMajor[n * K + k] =
           transposed ? (*bytes)[n * K + k] : (*bytes)[k * N + n];
-  Value activation = adq.getInput();
-  double z = za->front();
-  if (unsignedQuantize) {
-    OpBuilder b(unsignedQuantize);
-    b.setInsertionPointAfter(unsignedQuantize);
-    Location at = unsignedQuantize.getLoc();
-    auto signedZero = RankedTensorType::get({}, b.getI8Type());
-    Value shifted = ConstantOp::create(
-        b, at,
-        DenseElementsAttr::get(
-            signedZero,
-            b.getIntegerAttr(b.getI8Type(),
-                             static_cast<int64_t>(unsignedZero) - 128)));
-    activation = QuantizeOp::create(b, at, unsignedQuantize.getInput(),
-                                    unsignedQuantize.getScale(), shifted,
-                                    unsignedQuantize.getSaturate());
-    z -= 128;
-  }
-  replaceWithEightBitProduct(mm, activation, z, sa->front(), *sw, wq, kMajor, N,
-                             K);
+  replaceWithEightBitProduct(mm, signedActivation(*a), a->zero, a->scale, *sw,
+                             wq, kMajor, N, K);
   // The float view of W, unless something else reads it.
   if (t && t->use_empty())
     t->erase();
+}
+
+/// Rewrites `conv` (NCHW, OIHW weights) to multiply 8-bit operands if it
+/// convolves a dequantized activation with dequantized constant weights
+/// the 8-bit Hopper convolution body can run:
+///
+///   y = transpose(conv2d{channels_last}(transpose(qa), W') - corr) * s + b
+///
+/// with W' the weights packed KH x KW x O x I (each tap's O x I matrix
+/// K-major, as the body reads B), s = sa * sw[o], and corr the zero point's
+/// correction: z times the weights the window covers inside the image, per
+/// output channel where no window reaches into the padding, else per output
+/// pixel and channel (the padding holds zeros, not z). The NCHW views on
+/// either side cancel against brrr-channels-last's. Otherwise the
+/// convolution stays in float and is told why, as products are.
+void claim(Conv2DOp conv, TargetAttr target) {
+  auto adq = conv.getInput().getDefiningOp<DequantizeOp>();
+  auto wdq = conv.getWeight().getDefiningOp<DequantizeOp>();
+  if (!adq || !wdq || conv.getChannelsLast())
+    return;
+  auto unfused = [&](const Twine &why) {
+    conv->setAttr("brrr.quantized_unfused",
+                  StringAttr::get(conv.getContext(), why.str()));
+  };
+  ElementsAttr weights;
+  if (!matchPattern(wdq.getInput(), m_Constant(&weights)))
+    return unfused("its weights are computed; 8-bit convolutions take "
+                   "constant weights");
+  std::string why;
+  std::optional<EightBitActivation> a = activationOf(adq, why);
+  if (!a)
+    return unfused(why);
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  auto wt = cast<RankedTensorType>(wdq.getInput().getType());
+  auto ot = cast<RankedTensorType>(conv.getType());
+  Type wq = wt.getElementType();
+  if (!weightTypeMatches(*a, wq))
+    return unfused("its activation is " + quantizedTypeName(a->type) +
+                   " and its weights " + quantizedTypeName(wq));
+  if (!target.hasWgmma())
+    return unfused("target " + target.getChip() + " has no 8-bit wgmma");
+  if (!it.hasStaticShape() || !ot.hasStaticShape())
+    return unfused("its shape is symbolic; 8-bit convolutions are static");
+  if (conv.getGroups() != 1)
+    return unfused("it has " + Twine(conv.getGroups()) +
+                   " groups; 8-bit convolutions have one");
+  int64_t N = it.getDimSize(0), C = it.getDimSize(1), H = it.getDimSize(2),
+          W = it.getDimSize(3);
+  int64_t O = wt.getDimSize(0), KH = wt.getDimSize(2), KW = wt.getDimSize(3);
+  int64_t OH = ot.getDimSize(2), OW = ot.getDimSize(3);
+  // TMA's im2col copies read whole 16-byte rows of channels; more than 16
+  // (the stem's few channels stay in float).
+  if (C % 16 != 0 || C <= 16)
+    return unfused("its " + Twine(C) +
+                   " input channels are not a multiple of 16 above 16");
+  if (!allZero(wdq.getZeroPoint()))
+    return unfused("its weights' zero point is not 0");
+  std::optional<SmallVector<double>> wScale = constantValues(wdq.getScale());
+  ArrayRef<int64_t> sShape =
+      cast<RankedTensorType>(wdq.getScale().getType()).getShape();
+  // One scale, or one per output channel along the weights' axis 0 (the
+  // importer reshapes a per-axis scale to O x 1 x 1 x 1).
+  bool perChannel = wScale && static_cast<int64_t>(wScale->size()) == O &&
+                    sShape.size() == 4 && sShape[0] == O;
+  if (!wScale || (wScale->size() != 1 && !perChannel))
+    return unfused("its weights' scale is not one constant, or one per "
+                   "output channel");
+  std::optional<std::vector<char>> bytes = eightBitBytes(weights);
+  if (!bytes)
+    return unfused("its weights' bytes cannot be read");
+
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  // OIHW -> (KH, KW, O, I).
+  std::vector<char> packed(bytes->size());
+  for (int64_t o = 0; o < O; ++o)
+    for (int64_t i = 0; i < C; ++i)
+      for (int64_t h = 0; h < KH; ++h)
+        for (int64_t k = 0; k < KW; ++k)
+          packed[((h * KW + k) * O + o) * C + i] =
+              (*bytes)[((o * C + i) * KH + h) * KW + k];
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(packed, alignof(uint64_t));
+  Value w =
+      ConstantOp::create(b, loc,
+                         cast<ElementsAttr>(DenseResourceElementsAttr::get(
+                             RankedTensorType::get({KH, KW, O, C}, wq),
+                             "channels_last_weight", std::move(blob))));
+  Value activation = signedActivation(*a);
+  b.setInsertionPoint(conv);
+  Type f32 = b.getF32Type();
+  Value x =
+      TransposeOp::create(b, loc, RankedTensorType::get({N, H, W, C}, wq),
+                          activation, b.getDenseI64ArrayAttr({0, 2, 3, 1}));
+  auto last = Conv2DOp::create(
+      b, loc, RankedTensorType::get({N, OH, OW, O}, f32), x, w, Value(),
+      conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+      conv.getGroupsAttr(), b.getUnitAttr());
+  // The body reads it through TMA's im2col mode, or it stays in float.
+  if (!ConvGemm::of(last)) {
+    Operation *shifted = activation.getDefiningOp();
+    for (Operation *op :
+         {last.getOperation(), x.getDefiningOp(), w.getDefiningOp()})
+      op->erase();
+    if (activation != adq.getInput() && shifted->use_empty())
+      shifted->erase();
+    return unfused("its window, padding or strides are past what TMA's "
+                   "im2col copies reach");
+  }
+  Value y = last;
+  if (a->zero != 0) {
+    // z * (the weights of o the window of (oh, ow) covers inside the
+    // image), exact in f32 up to 2^24; one per channel without padding.
+    ArrayRef<int64_t> strides = conv.getStrides(), pads = conv.getPads(),
+                      dilations = conv.getDilations();
+    bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
+    SmallVector<double> tapSums(KH * KW * O, 0.0);
+    for (int64_t o = 0; o < O; ++o)
+      for (int64_t i = 0; i < C; ++i)
+        for (int64_t tap = 0; tap < KH * KW; ++tap)
+          tapSums[tap * O + o] +=
+              static_cast<int8_t>((*bytes)[(o * C + i) * KH * KW + tap]);
+    int64_t pixels = padded ? OH * OW : 1;
+    SmallVector<double> corr(pixels * O, 0.0);
+    for (int64_t p = 0; p < pixels; ++p) {
+      int64_t oh = p / OW, ow = p % OW;
+      for (int64_t h = 0; h < KH; ++h)
+        for (int64_t k = 0; k < KW; ++k) {
+          int64_t ih = oh * strides[0] - pads[0] + h * dilations[0];
+          int64_t iw = ow * strides[1] - pads[1] + k * dilations[1];
+          if (padded && (ih < 0 || ih >= H || iw < 0 || iw >= W))
+            continue;
+          for (int64_t o = 0; o < O; ++o)
+            corr[p * O + o] += a->zero * tapSums[(h * KW + k) * O + o];
+        }
+    }
+    auto ct = padded ? RankedTensorType::get({1, OH, OW, O}, f32)
+                     : RankedTensorType::get({O}, f32);
+    Value c = ConstantOp::create(
+        b, loc, makeFloatElements(ct, corr, "zero_point_offset"));
+    y = SubOp::create(b, loc, y, c);
+  }
+  SmallVector<double> scales;
+  for (double s : *wScale)
+    scales.push_back(static_cast<float>(static_cast<float>(a->scale) *
+                                        static_cast<float>(s)));
+  bool uniform = llvm::all_equal(scales);
+  auto scaleType = uniform ? RankedTensorType::get({}, f32)
+                           : RankedTensorType::get({O}, f32);
+  Value s = ConstantOp::create(
+      b, loc,
+      makeFloatElements(scaleType,
+                        uniform ? ArrayRef<double>(scales).take_front()
+                                : ArrayRef<double>(scales),
+                        "product_scale"));
+  y = MulOp::create(b, loc, y, s);
+  Type et = ot.getElementType();
+  if (et != f32)
+    y = CastOp::create(b, loc, RankedTensorType::get({N, OH, OW, O}, et), y);
+  if (Value bias = conv.getBias())
+    y = AddOp::create(b, loc, y, bias);
+  y = TransposeOp::create(b, loc, ot, y, b.getDenseI64ArrayAttr({0, 3, 1, 2}));
+  conv.replaceAllUsesWith(y);
+  conv.erase();
 }
 
 /// The value of a dequantization of constants, or null.
@@ -344,10 +554,17 @@ struct QuantizedProductsPass
     if (!quantized)
       return;
     TargetAttr target = targetOf(func);
-    SmallVector<MatmulOp> products;
-    func.walk([&](MatmulOp mm) { products.push_back(mm); });
-    for (MatmulOp mm : products)
-      claim(mm, target);
+    SmallVector<Operation *> products;
+    func.walk([&](Operation *op) {
+      if (isa<MatmulOp, Conv2DOp>(op))
+        products.push_back(op);
+    });
+    for (Operation *op : products) {
+      if (auto mm = dyn_cast<MatmulOp>(op))
+        claim(mm, target);
+      else
+        claim(cast<Conv2DOp>(op), target);
+    }
     SmallVector<DequantizeOp> left;
     func.walk([&](DequantizeOp dq) { left.push_back(dq); });
     for (DequantizeOp dq : left) {

@@ -25,6 +25,18 @@ def qdq_product(scale, zero, weight, w_scale, w_zero, bias, transposed=False):
             n("DequantizeLinear", [weight, w_scale, w_zero], ["w"], **dq_axis)] + product
 
 
+def qdq_conv(scale, zero, weight, w_scale, w_zero, bias, pads=(0, 0, 0, 0),
+             strides=(1, 1), per_channel=True):
+    """A convolution of a quantized-dequantized activation `x` and
+    dequantized 8-bit constant weights (a scale per output channel, axis 0,
+    or one) into `y`, with a bias."""
+    dq_axis = {"axis": 0} if per_channel else {}
+    return [n("QuantizeLinear", ["x", scale, zero], ["q"]),
+            n("DequantizeLinear", ["q", scale, zero], ["a"]),
+            n("DequantizeLinear", [weight, w_scale, w_zero], ["w"], **dq_axis),
+            n("Conv", ["a", "w", bias], ["y"], pads=list(pads), strides=list(strides))]
+
+
 # (name, graph nodes, inputs [(name, dtype, shape)], outputs), as in
 # kernel_cases.py.
 QUANT_CASES = [
@@ -105,6 +117,24 @@ QUANT_CASES = [
     ("qmatmul_fp8_deep_persistent_f32",
      qdq_product("qa_f8", "qz_f8", "qw_f8p", "qw_f8s", "qz_f8", "qb2200", transposed=True),
      [("x", F, [2100, 1024])], [("y", F, [2100, 2200])]),
+    # 8-bit convolutions (brrr-quantized-products) on the Hopper body:
+    # a UINT8 activation with a zero point through a padded 3 x 3 window of
+    # stride 2 over a ragged 19 x 23 image, 64 channels (half of a 128-deep
+    # slice), INT8 weights with a scale per output channel (the padding's
+    # zero point corrected per output pixel); an INT8 1 x 1 convolution of
+    # 256 channels (two slices); a float8 3 x 3 one of 160 channels (a
+    # whole slice and a partial one per tap) into 130 outputs.
+    ("qconv_uint8_zero_point_pad_f16",
+     qdq_conv("qa_h", "qz_u8_117", "qcw_i8", "qcw_s96", "qcw_z96", "qcb96",
+              pads=[1, 1, 1, 1], strides=[2, 2]),
+     [("x", H, [3, 64, 19, 23])], [("y", H, [3, 96, 10, 12])]),
+    ("qconv_int8_1x1_f16",
+     qdq_conv("qa_h", "qz0_i8", "qcw1_i8", "qw_s200", "qw_z200", "qb200"),
+     [("x", H, [2, 256, 13, 11])], [("y", H, [2, 200, 13, 11])]),
+    ("qconv_fp8_ragged_f32",
+     qdq_conv("qa_f8", "qz_f8", "qcw_f8", "qw_f8s", "qz_f8", "qb130", pads=[1, 1, 1, 1],
+              per_channel=False),
+     [("x", F, [2, 160, 14, 15])], [("y", F, [2, 130, 14, 15])]),
 ]
 
 # Float8 types and f16 scales need opset 19; per-axis INT8 runs at 17.
@@ -125,5 +155,9 @@ QUANT_TOLERANCES = {
     "qmatmul_int8_per_column_f16": 2e-3, "qmatmul_fp8_gemm_ragged_f32": 1e-3,
     "qmatmul_uint8_zero_point_f16": 2e-3,
     "qmatmul_fp8_deep_f32": 5e-4, "qmatmul_fp8_deep_persistent_f32": 5e-4,
+    # 8-bit convolutions: the same, INT8 sums exact (the zero point's
+    # correction exact in f32), float8 slices promoted.
+    "qconv_uint8_zero_point_pad_f16": 2e-3, "qconv_int8_1x1_f16": 2e-3,
+    "qconv_fp8_ragged_f32": 1e-3,
     "qmatmul_fp8_deep_fast_f32": 5e-3, "qmatmul_fp8_deep_pingpong_f32": 5e-4,
 }

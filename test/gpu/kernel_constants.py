@@ -151,7 +151,15 @@ CONSTANTS = {
     "qb96": np.random.default_rng(17).standard_normal(96).astype(np.float32),
     "qa2_f8": np.array(0.25, np.float32),
     "qb1100": np.random.default_rng(14).standard_normal(1100).astype(np.float32),
-    "qb2200": np.random.default_rng(16).standard_normal(2200).astype(np.float32)}
+    "qb2200": np.random.default_rng(16).standard_normal(2200).astype(np.float32),
+    # 8-bit convolutions: INT8 3 x 3 weights 96 x 64 with a scale per
+    # output channel and a bias, INT8 1 x 1 weights 200 x 256 (the
+    # products' scales and bias above).
+    "qcw_i8": np.random.default_rng(19).integers(-127, 128, (96, 64, 3, 3)).astype(np.int8),
+    "qcw_s96": np.random.default_rng(20).uniform(0.5, 2, 96).astype(np.float16) / 64,
+    "qcw_z96": np.zeros(96, np.int8),
+    "qcb96": np.random.default_rng(21).standard_normal(96).astype(np.float16),
+    "qcw1_i8": np.random.default_rng(22).integers(-127, 128, (200, 256, 1, 1)).astype(np.int8)}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.
@@ -180,10 +188,13 @@ FLOAT8_WEIGHT = float8_bytes((130, 96), 12)
 FLOAT8_DEEP_WEIGHT = float8_bytes((1100, 1024), 13)
 FLOAT8_WIDE_WEIGHT = float8_bytes((2200, 1024), 15)
 FLOAT8_SQUARE_WEIGHT = float8_bytes((96, 96), 16)
+# A float8 convolution's 130 x 160 x 3 x 3 weights.
+FLOAT8_CONV_WEIGHT = float8_bytes((130, 160, 3, 3), 18)
 
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125]),
                     "qz_f8": float8_zero("qz_f8"),
                     "qw_f8": float8_tensor("qw_f8", FLOAT8_WEIGHT),
                     "qw_f8d": float8_tensor("qw_f8d", FLOAT8_DEEP_WEIGHT),
                     "qw_f8p": float8_tensor("qw_f8p", FLOAT8_WIDE_WEIGHT),
-                    "qw_f8q": float8_tensor("qw_f8q", FLOAT8_SQUARE_WEIGHT)}
+                    "qw_f8q": float8_tensor("qw_f8q", FLOAT8_SQUARE_WEIGHT),
+                    "qcw_f8": float8_tensor("qcw_f8", FLOAT8_CONV_WEIGHT)}

@@ -277,6 +277,12 @@ def torch_inputs(name, gen):
         return [f(3, 77, 256, dt=torch.float16)]
     if name in ("qmatmul_fp8_deep_f32", "qmatmul_fp8_deep_persistent_f32"):
         return [f(2100, 1024)]
+    if name == "qconv_uint8_zero_point_pad_f16":
+        return [f(3, 64, 19, 23, dt=torch.float16)]
+    if name == "qconv_int8_1x1_f16":
+        return [f(2, 256, 13, 11, dt=torch.float16)]
+    if name == "qconv_fp8_ragged_f32":
+        return [f(2, 160, 14, 15)]
     if name == "concat_25_ragged_f16":
         return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
     if name == "gather_elements_negative_f16":
@@ -436,7 +442,7 @@ def torch_reference(name, xs):
         return [torch.log_softmax(d[0], -1)]
     if name == "transpose_f16":
         return [d[0].permute(2, 0, 1)]
-    if name.startswith(("qdq_", "qmatmul_")) or name == "cast_fp8_f16" or "_qdq_" in name:
+    if name.startswith(("qdq_", "qmatmul_", "qconv_")) or name == "cast_fp8_f16" or "_qdq_" in name:
         return quantize_reference(name, xs)
     if name == "concat_25_ragged_f16":
         return [torch.cat(d, 1)]

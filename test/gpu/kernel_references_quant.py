@@ -78,6 +78,25 @@ def quantize_reference(name, xs):
         q2 = torch.clamp(y1 / sa2, -448, 448).to(f8)
         return [(q2.double() * sa2.double()) @ weight(FLOAT8_WEIGHT).t()
                 + c["qb130"].double()]
+    conv2d = torch.nn.functional.conv2d
+    if name == "qconv_uint8_zero_point_pad_f16":
+        sa, z = c["qa_h"].float(), 117.0
+        q = torch.clamp(torch.round(x / sa) + z, 0, 255)
+        w = c["qcw_i8"].double() * c["qcw_s96"].double().reshape(96, 1, 1, 1)
+        return [conv2d((q - z).double() * sa.double(), w, c["qcb96"].double(),
+                       stride=2, padding=1).half().double()]
+    if name == "qconv_int8_1x1_f16":
+        sa = c["qa_h"].float()
+        q = torch.clamp(torch.round(x / sa), -128, 127)
+        w = c["qcw1_i8"].double() * c["qw_s200"].double().reshape(200, 1, 1, 1)
+        return [conv2d(q.double() * sa.double(), w, c["qb200"].double()).half().double()]
+    if name == "qconv_fp8_ragged_f32":
+        from kernel_constants import FLOAT8_CONV_WEIGHT
+        sa = c["qa_f8"]
+        q = torch.clamp(x / sa, -448, 448).to(f8)
+        w = (torch.from_numpy(FLOAT8_CONV_WEIGHT.copy()).view(f8).double()
+             * c["qw_f8s"].double())
+        return [conv2d(q.double() * sa.double(), w, c["qb130"].double(), padding=1)]
     if name.startswith("qmatmul_fp8_"):
         from kernel_constants import FLOAT8_DEEP_WEIGHT, FLOAT8_WEIGHT, FLOAT8_WIDE_WEIGHT
         weight, bias = {"qmatmul_fp8_gemm_ragged_f32": (FLOAT8_WEIGHT, "qb130"),

@@ -55,7 +55,8 @@ namespace {
 
 /// Type an element has in memory: i8 for i1, signless integers.
 Type storageType(Type t) {
-  if (t.isInteger(1))
+  // Booleans and float8 move as bytes (LLVM has no float8 type).
+  if (t.isInteger(1) || (isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8))
     return IntegerType::get(t.getContext(), 8);
   if (auto it = dyn_cast<IntegerType>(t))
     return IntegerType::get(t.getContext(), it.getWidth());
@@ -221,10 +222,20 @@ struct Emitter : IndexMath {
   }
 };
 
-/// A constant pad's fill `v` as an element of storage type `elem`.
-Value fillValue(OpBuilder &b, Location loc, Type elem, double v) {
+/// A constant pad's fill `v` as an element of type `t`, in its storage
+/// type (storageType): a float8 fill as its byte.
+Value fillValue(OpBuilder &b, Location loc, Type t, double v) {
+  Type elem = storageType(t);
   if (auto ft = dyn_cast<FloatType>(elem))
     return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, v));
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    APFloat f(v);
+    bool lost = false;
+    f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return arith::ConstantOp::create(
+        b, loc, elem,
+        b.getIntegerAttr(elem, f.bitcastToAPInt().getZExtValue()));
+  }
   return arith::ConstantOp::create(
       b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
 }
@@ -247,7 +258,7 @@ Value mapBack(Emitter &e, Value v, SmallVector<Value> coords, Type elem,
   if (auto c = dyn_cast<ConcatOp>(op)) {
     SmallVector<ConcatPart> parts = concatParts(c);
     if (parts.empty()) // an empty result: no thread gets here
-      return fillValue(b, loc, elem, 0);
+      return fillValue(b, loc, c.getType().getElementType(), 0);
     int64_t axis = c.getAxis();
     return selectConcatPart(
         e, parts, coords[axis], TypeRange{elem},
@@ -262,8 +273,10 @@ Value mapBack(Emitter &e, Value v, SmallVector<Value> coords, Type elem,
   Value value =
       mapBack(e, op->getOperand(0), std::move(in.coords), elem, argOf);
   if (in.inside)
-    value = arith::SelectOp::create(b, loc, in.inside, value,
-                                    fillValue(b, loc, elem, in.fill));
+    value = arith::SelectOp::create(
+        b, loc, in.inside, value,
+        fillValue(b, loc, getElementTypeOrSelf(op->getResult(0).getType()),
+                  in.fill));
   return value;
 }
 
@@ -745,7 +758,8 @@ FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
              p && p.getMode() == PadMode::constant &&
              llvm::is_contained(shapeOf(p.getInput()), 0)) {
     // Padding an empty tensor: every element is the fill value.
-    value = fillValue(b, loc, elem, p.getValue().convertToDouble());
+    value = fillValue(b, loc, outType.getElementType(),
+                      p.getValue().convertToDouble());
   } else {
     return op->emitOpError("has no data-movement code generation");
   }

@@ -153,12 +153,15 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   WgmmaProblem p;
   p.product = conv;
   p.elem = conv.getInput().getType().getElementType();
+  // Bytes an element: 2, or 1 for 8-bit operands (128-channel slices).
+  int64_t eb = tile.elementBytes;
   p.M = g->N * g->OH * g->OW;
   p.rowsExtent = g->product().rowsExtent;
   p.N = g->O;
-  // A slice is 64 channels of one tap, or with at most 16 channels (the
-  // stem's 3, padded to 8), 16 channels of four taps, each swizzled over
-  // 32 bytes: a 64-channel box would read 8 times the zeros. A group's
+  // A slice is 64 16-bit channels (128 8-bit ones) of one tap, or with at
+  // most 16 channels (the stem's 3, padded to 8; 16-bit only), 16 channels
+  // of four taps, each swizzled over 32 bytes: a 64-channel box would read
+  // 8 times the zeros. A group's
   // last slice may be partial (ConvGemm::of, wgmmaPadsConvGroups): the
   // weights' map reads zeros past the group's channels.
   int64_t Cg = g->C / g->G, Og = g->O / g->G;
@@ -180,7 +183,7 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   a.input = input.getArgNumber();
   a.im2col = true;
   a.dims = {g->C, g->W, g->H, g->N};
-  a.strides = {2 * g->C, 2 * g->W * g->C, 2 * g->H * g->W * g->C};
+  a.strides = {eb * g->C, eb * g->W * g->C, eb * g->H * g->W * g->C};
   a.lower = {-g->pl, -g->pt};
   a.upper = {g->pr - (g->KW - 1) * g->dw, g->pb - (g->KH - 1) * g->dh};
   a.channels = chunk;
@@ -200,7 +203,7 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   MapSpec &w = p.bMap;
   w.input = weight.getArgNumber();
   w.dims = {Cg, g->O, g->KH * g->KW};
-  w.strides = {2 * Cg, 2 * g->O * Cg};
+  w.strides = {eb * Cg, eb * g->O * Cg};
   w.box = {chunk, tile.n, 1};
   w.swizzle = p.swizzle;
   ConvGemm c = *g;
@@ -228,10 +231,10 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
           narrow ? arith::MinUIOp::create(e.b, e.loc, tap, e.idx(taps - 1))
                  : tap;
       Value r = e.div(readTap, c.KW), s = e.rem(readTap, c.KW);
-      copy(e.at(aDst, t * tile.m * 2 * chunk), true,
+      copy(e.at(aDst, t * tile.m * eb * chunk), true,
            {e.toI32(groupC0 ? e.add(groupC0, c0) : c0), w0, h0, e.toI32(n)},
            {i16(e.mul(s, c.dw)), i16(e.mul(r, c.dh))});
-      copy(e.at(bDst, t * tile.n * 2 * chunk), false,
+      copy(e.at(bDst, t * tile.n * eb * chunk), false,
            {e.toI32(c0), e.toI32(col0), e.toI32(tap)}, {});
     }
   };

@@ -47,6 +47,9 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   if (!tile)
     return untiledProductConfig(fusion, options);
   std::optional<ConvGemm> g = ConvGemm::of(conv);
+  // 8-bit convolutions sum as 8-bit products do.
+  chooseFloat8Sums(*tile, conv.getInput().getType().getElementType(),
+                   options.fastFloat8, g->product(), target, budget);
   // Convolutions whose tiles outnumber the multiprocessors always run
   // persistent (measured: ResNet-50, MobileNetV2 and EfficientNet-B0
   // 5-11% faster at batch 32, test/gpu/NOTES.md). Over a symbolic
@@ -55,15 +58,15 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   choosePersistence(*tile, g->product(), target, budget,
                     symbolic ? KernelSchedule::cooperative
                              : forcedSchedule(conv, options));
-  // One group of whole 64-channel slices: every k-slice is one tap's
-  // channel block, so the slices split evenly between blocks; such
-  // convolutions narrow their tiles as products do (measured: ResNet-50
-  // at batch 1 0.344 -> 0.274 ms, test/gpu/NOTES.md). A grouped one's tile
-  // lies in one group, whose slices (its last one per tap padded,
+  // One group of whole slices (64 16-bit channels, 128 8-bit ones): every
+  // k-slice is one tap's channel block, so the slices split evenly between
+  // blocks; such convolutions narrow their tiles as products do (measured:
+  // ResNet-50 at batch 1 0.344 -> 0.274 ms, test/gpu/NOTES.md). A grouped one's
+  // tile lies in one group, whose slices (its last one per tap padded,
   // wgmmaSlices) split between blocks the same way; its tile stays as
   // wide as its group.
   auto narrow = [&](MatmulTile &t, const ProductShape &q) {
-    if (g->G == 1 && g->C % 64 == 0) {
+    if (g->G == 1 && g->C % t.k == 0) {
       chooseClusterSplit(t, q, target);
       chooseNarrowTile(t, q, target, budget);
     } else if (g->G > 1) {

@@ -166,3 +166,78 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     return %y : tensor<4x4xf32>
   }
 }
+
+// -----
+
+// An 8-bit convolution: a UINT8 activation (zero point 130, read as INT8
+// with 2) through a padded 3 x 3 window, INT8 weights of ones. It becomes a
+// channels-last conv2d of the 8-bit activation and the weights packed
+// KH x KW x O x I, between NCHW views; the zero point's correction is 2
+// times the weights each output pixel's window covers inside the image
+// (32 channels x 4, 6 or 9 taps: corners, edges, the centre), then the
+// scales (0.5 * 0.25), then the bias.
+// CHECK-LABEL: func.func @ConvUint8Padded
+// CHECK-NOT: brrr.dequantize
+// CHECK: %[[Q:.+]] = brrr.quantize %arg0, %{{.+}}, %{{.+}} : tensor<1x32x3x3xf32>, tensor<f32>, tensor<i8> -> tensor<1x32x3x3xi8>
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<channels_last_weight> : tensor<3x3x1x32xi8>
+// CHECK: %[[X:.+]] = brrr.transpose %[[Q]] {perm = array<i64: 0, 2, 3, 1>} : tensor<1x32x3x3xi8> -> tensor<1x3x3x32xi8>
+// CHECK: %[[C:.+]] = brrr.conv2d %[[X]], %[[W]] {channels_last, {{.*}}pads = array<i64: 1, 1, 1, 1>{{.*}}} : (tensor<1x3x3x32xi8>, tensor<3x3x1x32xi8>) -> tensor<1x3x3x1xf32>
+// CHECK: %[[Z:.+]] = brrr.constant dense<{{\[\[\[\[}}2.560000e+02], [3.840000e+02], [2.560000e+02]], {{\[\[}}3.840000e+02], [5.760000e+02], [3.840000e+02]], {{\[\[}}2.560000e+02], [3.840000e+02], [2.560000e+02]]]]> : tensor<1x3x3x1xf32>
+// CHECK: %[[S:.+]] = brrr.sub %[[C]], %[[Z]]
+// CHECK: %[[K:.+]] = brrr.constant dense<1.250000e-01> : tensor<f32>
+// CHECK: %[[M:.+]] = brrr.mul %[[S]], %[[K]]
+// CHECK: %[[B:.+]] = brrr.add %[[M]], %{{.+}} : tensor<1x3x3x1xf32>, tensor<1xf32>
+// CHECK: brrr.transpose %[[B]] {perm = array<i64: 0, 3, 1, 2>} : tensor<1x3x3x1xf32> -> tensor<1x1x3x3xf32>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @ConvUint8Padded(%x: tensor<1x32x3x3xf32>) -> tensor<1x1x3x3xf32> {
+    %sa = brrr.constant dense<0.5> : tensor<f32>
+    %za = brrr.constant dense<130> : tensor<ui8>
+    %q = brrr.quantize %x, %sa, %za : tensor<1x32x3x3xf32>, tensor<f32>, tensor<ui8> -> tensor<1x32x3x3xui8>
+    %a = brrr.dequantize %q, %sa, %za : tensor<1x32x3x3xui8>, tensor<f32>, tensor<ui8> -> tensor<1x32x3x3xf32>
+    %wq = brrr.constant dense<1> : tensor<1x32x3x3xi8>
+    %sw = brrr.constant dense<0.25> : tensor<1x1x1x1xf32>
+    %zw = brrr.constant dense<0> : tensor<1x1x1x1xi8>
+    %w = brrr.dequantize %wq, %sw, %zw : tensor<1x32x3x3xi8>, tensor<1x1x1x1xf32>, tensor<1x1x1x1xi8> -> tensor<1x32x3x3xf32>
+    %b = brrr.constant dense<3.0> : tensor<1xf32>
+    %y = brrr.conv2d %a, %w, %b {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x3x3xf32>, tensor<1x32x3x3xf32>, tensor<1xf32>) -> tensor<1x1x3x3xf32>
+    return %y : tensor<1x1x3x3xf32>
+  }
+}
+
+// -----
+
+// Float8, 1 x 1 with no padding, a scale per output channel: no zero
+// point to correct, a vector of scales. Two groups stay in float and say
+// why.
+// CHECK-LABEL: func.func @ConvFloat8
+// CHECK: brrr.conv2d %{{.+}}, %{{.+}} {channels_last, {{.*}}} : (tensor<2x4x4x32xf8E4M3FN>, tensor<1x1x2x32xf8E4M3FN>) -> tensor<2x4x4x2xf32>
+// CHECK-NOT: brrr.sub
+// CHECK: brrr.constant dense<[5.000000e-01, 2.500000e-01]> : tensor<2xf32>
+// CHECK-LABEL: func.func @ConvGroups
+// CHECK: brrr.conv2d {{.*}}brrr.quantized_unfused = "it has 2 groups; 8-bit convolutions have one"
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @ConvFloat8(%x: tensor<2x32x4x4xf32>) -> tensor<2x2x4x4xf32> {
+    %sa = brrr.constant dense<1.0> : tensor<f32>
+    %za = brrr.constant dense<0.0> : tensor<f8E4M3FN>
+    %q = brrr.quantize %x, %sa, %za : tensor<2x32x4x4xf32>, tensor<f32>, tensor<f8E4M3FN> -> tensor<2x32x4x4xf8E4M3FN>
+    %a = brrr.dequantize %q, %sa, %za : tensor<2x32x4x4xf8E4M3FN>, tensor<f32>, tensor<f8E4M3FN> -> tensor<2x32x4x4xf32>
+    %wq = brrr.constant dense<1.0> : tensor<2x32x1x1xf8E4M3FN>
+    %sw = brrr.constant dense<[[[[0.5]]], [[[0.25]]]]> : tensor<2x1x1x1xf32>
+    %zw = brrr.constant dense<0.0> : tensor<2x1x1x1xf8E4M3FN>
+    %w = brrr.dequantize %wq, %sw, %zw : tensor<2x32x1x1xf8E4M3FN>, tensor<2x1x1x1xf32>, tensor<2x1x1x1xf8E4M3FN> -> tensor<2x32x1x1xf32>
+    %y = brrr.conv2d %a, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x32x4x4xf32>, tensor<2x32x1x1xf32>) -> tensor<2x2x4x4xf32>
+    return %y : tensor<2x2x4x4xf32>
+  }
+  func.func @ConvGroups(%x: tensor<1x64x4x4xf32>) -> tensor<1x64x4x4xf32> {
+    %sa = brrr.constant dense<0.5> : tensor<f32>
+    %za = brrr.constant dense<0> : tensor<i8>
+    %q = brrr.quantize %x, %sa, %za : tensor<1x64x4x4xf32>, tensor<f32>, tensor<i8> -> tensor<1x64x4x4xi8>
+    %a = brrr.dequantize %q, %sa, %za : tensor<1x64x4x4xi8>, tensor<f32>, tensor<i8> -> tensor<1x64x4x4xf32>
+    %wq = brrr.constant dense<1> : tensor<64x32x1x1xi8>
+    %sw = brrr.constant dense<0.25> : tensor<f32>
+    %zw = brrr.constant dense<0> : tensor<i8>
+    %w = brrr.dequantize %wq, %sw, %zw : tensor<64x32x1x1xi8>, tensor<f32>, tensor<i8> -> tensor<64x32x1x1xf32>
+    %y = brrr.conv2d %a, %w {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x64x4x4xf32>, tensor<64x32x1x1xf32>) -> tensor<1x64x4x4xf32>
+    return %y : tensor<1x64x4x4xf32>
+  }
+}
