@@ -61,6 +61,17 @@ inline Type memoryType(Type t) {
                                        : signless(t);
 }
 
+/// x / s as divideByScale computes it for a constant s in [2^-80, 2^80]
+/// that is not a power of two, with r = 1 / s rounded to nearest: the host's
+/// f32 arithmetic is the device's (mul.rn, fma.rn), so QuantizeDivisionTest
+/// checks the method against x / s here.
+inline float quotientByReciprocal(float x, float s, float r) {
+  float q0 = x * r;
+  float e = std::fma(-q0, s, x);
+  float q = std::fma(e, r, q0);
+  return std::isnan(q) ? q0 : q;
+}
+
 class PointwiseEmitter {
 public:
   PointwiseEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
@@ -266,6 +277,63 @@ public:
     return arith::MulFOp::create(b, loc, x, phi);
   }
 
+  /// 1.5 * 2^23, whose f32 neighbours are 1 apart, and its bits: adding it
+  /// rounds an f32 of magnitude below 2^22 to an integer (half to even),
+  /// and integers of that magnitude added to its bits read back exactly.
+  static constexpr double kRoundingBias = 12582912.0;
+  static constexpr int64_t kRoundingBiasBits = 0x4B400000;
+
+  /// The value of a constant scalar (an arith constant, or one widened),
+  /// or none.
+  static std::optional<double> constantFloat(Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return constantFloat(ext.getIn());
+    FloatAttr f;
+    if (matchPattern(v, m_Constant(&f)))
+      return f.getValueAsDouble();
+    return std::nullopt;
+  }
+
+  /// The value of a constant integer scalar, or none.
+  static std::optional<APInt> constantInteger(Value v) {
+    IntegerAttr i;
+    if (matchPattern(v, m_Constant(&i)))
+      return i.getValue();
+    return std::nullopt;
+  }
+
+  /// x / s rounded once, as a quantization divides. By a constant power of
+  /// two, a product by its exact reciprocal; by another constant normal s,
+  /// q0 = x * r (r = 1 / s rounded to nearest), the remainder
+  /// e = x - q0 * s (one fma) and q = q0 + e * r (one fma): Markstein's
+  /// last step. For s in [2^-80, 2^80] (any scale a model holds) that is
+  /// the correctly rounded quotient wherever it is normal and |x| >= 2^-100
+  /// (the remainder exact); below, both are under 2^-19, which quantizes to
+  /// 0 in every 8- and 16-bit type (quotientByReciprocal, checked on the
+  /// host by QuantizeDivisionTest).
+  /// Where the remainder is not finite (an infinite or NaN x, a quotient
+  /// at the f32 limit) q0 stands. Otherwise a division (div.rn.f32, whose
+  /// reciprocal runs on the quarter-rate pipe and which branches to a slow
+  /// path).
+  Value divideByScale(Value x, Value s) {
+    std::optional<double> sv = constantFloat(s);
+    Type f32 = b.getF32Type();
+    if (x.getType() != f32 || s.getType() != f32 || !sv)
+      return arith::DivFOp::create(b, loc, x, s);
+    float sf = static_cast<float>(*sv), r = 1.0f / sf;
+    if (!(sf >= 0x1p-80f && sf <= 0x1p80f))
+      return arith::DivFOp::create(b, loc, x, s);
+    int exponent = 0;
+    if (std::frexp(sf, &exponent) == 0.5f)
+      return arith::MulFOp::create(b, loc, x, cst(f32, r));
+    Value q0 = arith::MulFOp::create(b, loc, x, cst(f32, r));
+    Value e = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q0),
+                                  cst(f32, sf), x);
+    Value q = math::FmaOp::create(b, loc, e, cst(f32, r), q0);
+    Value bad = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, q, q);
+    return arith::SelectOp::create(b, loc, bad, q0, q);
+  }
+
   /// Emits one fused op on scalars. `args` are the operands' scalars.
   FailureOr<Value> emit(Operation *op, ArrayRef<Value> args) {
     Type et = op->getNumResults() ? elementOf(op->getResult(0)) : Type();
@@ -421,7 +489,7 @@ public:
         })
         .Case([&](QuantizeOp q) -> Value {
           Type f32 = b.getF32Type();
-          Value v = arith::DivFOp::create(b, loc, x, args[1]);
+          Value v = divideByScale(x, args[1]);
           if (isFloat8(et)) {
             v = arith::AddFOp::create(b, loc, v, args[2]);
             return decodeFloat8(encodeFloat8(v, q.getSaturate()));
@@ -435,9 +503,34 @@ public:
                 b, loc, arith::MaximumFOp::create(b, loc, v, cst(f32, lo)),
                 cst(f32, hi));
           };
+          std::optional<APInt> zero = constantInteger(args[2]);
+          if (w <= 16 && zero && v.getType() == f32) {
+            // A constant zero point z: v clamped to [lo - z, hi - z] (a
+            // NaN passes), rounded half to even by adding 1.5 * 2^23 (the
+            // sum's ulp is 1, and 1.5 * 2^23 is even), the integer read
+            // from the sum's bits, z added: no conversion on the
+            // quarter-rate pipe, which an INT8 product's epilogue already
+            // loads with its accumulators' conversions. A NaN quantizes to
+            // 0, as cvt does.
+            int64_t z = u ? zero->getZExtValue() : zero->getSExtValue();
+            Value t = arith::MinimumFOp::create(
+                b, loc, arith::MaximumFOp::create(b, loc, v, cst(f32, lo - z)),
+                cst(f32, hi - z));
+            Type i32 = b.getI32Type();
+            Value bits = arith::BitcastOp::create(
+                b, loc, i32,
+                arith::AddFOp::create(b, loc, t, cst(f32, kRoundingBias)));
+            Value n = arith::SubIOp::create(b, loc, bits,
+                                            cst(i32, kRoundingBiasBits - z));
+            Value nan =
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+            n = arith::SelectOp::create(b, loc, nan, cst(i32, 0), n);
+            return arith::TruncIOp::create(b, loc, ct, n);
+          }
           if (w < 32 && matchPattern(args[2], m_Zero())) {
-            // Zero point 0: clamped first, then rounded half to even and
-            // converted by one cvt.rni.s32.f32, the same integer as
+            // Zero point 0 otherwise (32 bits, or a quotient not in f32):
+            // clamped first, then rounded half to even and converted by one
+            // cvt.rni.s32.f32, the same integer as
             // rounding, then clamping to the integers lo and hi (a NaN
             // converts to 0 either way), with one conversion less on the
             // quarter-rate conversion pipe.
@@ -468,9 +561,21 @@ public:
                          ? Value(arith::ExtUIOp::create(b, loc, i32, v))
                          : Value(arith::ExtSIOp::create(b, loc, i32, v));
             };
-            diff = arith::SIToFPOp::create(
-                b, loc, b.getF32Type(),
-                arith::SubIOp::create(b, loc, widen(x), widen(args[2])));
+            Value d = arith::SubIOp::create(b, loc, widen(x), widen(args[2]));
+            if (in.getIntOrFloatBitWidth() <= 16) {
+              // |d| < 2^17: 1.5 * 2^23 + d in the bits of 1.5 * 2^23 (ulp
+              // 1), less 1.5 * 2^23, exactly; no conversion on the
+              // quarter-rate pipe.
+              Type f32 = b.getF32Type();
+              Value biased = arith::BitcastOp::create(
+                  b, loc, f32,
+                  arith::AddIOp::create(b, loc, d,
+                                        cst(i32, kRoundingBiasBits)));
+              diff = arith::SubFOp::create(b, loc, biased,
+                                           cst(f32, kRoundingBias));
+            } else {
+              diff = arith::SIToFPOp::create(b, loc, b.getF32Type(), d);
+            }
           }
           Value s = args[1];
           if (s.getType() != diff.getType())
