@@ -13,8 +13,12 @@
 // A product is quantized when it is a matmul of a float activation by a
 // constant float matrix (directly, or transposed: Gemm's transB) whose
 // contraction is a positive multiple of 16: the 8-bit body reads rows of K
-// bytes through TMA. Its key is the name of its ONNX node; products that
-// read one activation share it, under the key of the first.
+// bytes through TMA; or a convolution of one group over more than 16 input
+// channels in whole 16-byte rows, with constant weights. Its key is the
+// name of its ONNX node; products that read one activation share it, under
+// the key of the first. A convolution is written as a QDQ model's
+// (dequantized 8-bit activation and weights, a scale per output channel),
+// which brrr-quantized-products then claims.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +27,7 @@
 #include "passes/Precision/Calibration.h"
 #include "passes/Precision/EightBitProducts.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -42,12 +47,15 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// A product to quantize: its weight, read as a K x N matrix.
+/// A product to quantize: a matmul, its weight read as a K x N matrix, or
+/// a convolution, its OIHW weights N (output channels) rows of K.
 struct Product {
   MatmulOp mm;
+  Conv2DOp conv;
   Value weight; // the constant (N x K when transposed)
   TransposeOp transpose;
   int64_t K = 0, N = 0;
+  Operation *op() { return mm ? mm.getOperation() : conv.getOperation(); }
 };
 
 /// The activations to quantize, in program order, each with its key and
@@ -69,7 +77,9 @@ std::optional<Product> productOf(MatmulOp mm) {
   if (mm.getLhs().getDefiningOp<DequantizeOp>() ||
       matchPattern(mm.getLhs(), m_Constant()))
     return std::nullopt;
-  Product p{mm, mm.getRhs(), nullptr};
+  Product p;
+  p.mm = mm;
+  p.weight = mm.getRhs();
   if (auto t = p.weight.getDefiningOp<TransposeOp>();
       t && t.getPerm() == ArrayRef<int64_t>{1, 0}) {
     p.transpose = t;
@@ -86,6 +96,31 @@ std::optional<Product> productOf(MatmulOp mm) {
   return p;
 }
 
+/// `conv` as a product to quantize, if it is one: NCHW, static, one
+/// group of more than 16 float input channels in whole 16-byte rows (what
+/// the 8-bit convolution body reads), constant weights of the same type.
+std::optional<Product> productOf(Conv2DOp conv) {
+  auto it = dyn_cast<RankedTensorType>(conv.getInput().getType());
+  auto wt = dyn_cast<RankedTensorType>(conv.getWeight().getType());
+  if (conv.getChannelsLast() || conv.getGroups() != 1 || !it || !wt ||
+      !it.hasStaticShape() || !wt.hasStaticShape() || it.getRank() != 4 ||
+      wt.getRank() != 4 ||
+      !isa<Float16Type, BFloat16Type, Float32Type>(it.getElementType()) ||
+      wt.getElementType() != it.getElementType())
+    return std::nullopt;
+  int64_t C = it.getDimSize(1);
+  if (C % 16 != 0 || C <= 16 || conv.getInput().getDefiningOp<DequantizeOp>() ||
+      matchPattern(conv.getInput(), m_Constant()) ||
+      !matchPattern(conv.getWeight(), m_Constant()))
+    return std::nullopt;
+  Product p;
+  p.conv = conv;
+  p.weight = conv.getWeight();
+  p.N = wt.getDimSize(0);
+  p.K = wt.getNumElements() / p.N;
+  return p;
+}
+
 /// The activations `func` quantizes, keyed as brrr-calibration-outputs
 /// names them. A node name that two activations would share gets `#2`,
 /// `#3`, ... after it, in program order.
@@ -93,15 +128,19 @@ llvm::MapVector<Value, Activation> activationsOf(func::FuncOp func) {
   llvm::MapVector<Value, Activation> out;
   llvm::StringSet<> keys;
   unsigned unnamed = 0;
-  func.walk([&](MatmulOp mm) {
-    std::optional<Product> p = productOf(mm);
+  func.walk([&](Operation *op) {
+    std::optional<Product> p;
+    if (auto mm = dyn_cast<MatmulOp>(op))
+      p = productOf(mm);
+    else if (auto conv = dyn_cast<Conv2DOp>(op))
+      p = productOf(conv);
     if (!p)
       return;
-    Activation &a = out[mm.getLhs()];
+    Activation &a = out[op->getOperand(0)];
     if (a.key.empty()) {
-      std::string base = nodeNameOf(mm.getLoc()).str();
+      std::string base = nodeNameOf(op->getLoc()).str();
       if (base.empty())
-        base = "matmul_" + std::to_string(unnamed++);
+        base = (p->mm ? "matmul_" : "conv_") + std::to_string(unnamed++);
       std::string key = base;
       for (int i = 2; keys.contains(key); ++i)
         key = base + "#" + std::to_string(i);
@@ -201,12 +240,12 @@ struct QuantizeCalibratedPass
     bool float8 = precision == "fp8";
     bool failed = false;
     for (auto &[x, activation] : activations) {
-      MatmulOp first = activation.products.front().mm;
+      Operation *first = activation.products.front().op();
       auto entry = table.getAs<FloatAttr>(activation.key);
       if (!entry) {
-        first.emitError() << "product '" << activation.key
-                          << "' has no entry in the calibration table: it was "
-                             "measured on another model";
+        first->emitError() << "product '" << activation.key
+                           << "' has no entry in the calibration table: it was "
+                              "measured on another model";
         failed = true;
         continue;
       }
@@ -218,18 +257,18 @@ struct QuantizeCalibratedPass
                           : std::isinf(amax)
                               ? (amax < 0 ? "-infinity" : "infinity")
                               : number;
-        first.emitError() << "calibration gives product '" << activation.key
-                          << "' an activation range of " << range
-                          << "; it needs a finite largest magnitude >= 0";
+        first->emitError() << "calibration gives product '" << activation.key
+                           << "' an activation range of " << range
+                           << "; it needs a finite largest magnitude >= 0";
         failed = true;
         continue;
       }
       if (amax == 0) {
         for (Product &p : activation.products)
-          p.mm->setAttr("brrr.quantized_unfused",
-                        StringAttr::get(&getContext(),
-                                        "its activation was 0 on every "
-                                        "calibration input"));
+          p.op()->setAttr("brrr.quantized_unfused",
+                          StringAttr::get(&getContext(),
+                                          "its activation was 0 on every "
+                                          "calibration input"));
         continue;
       }
       quantize(x, amax, activation.products, float8);
@@ -258,12 +297,12 @@ struct QuantizeCalibratedPass
     MLIRContext *ctx = &getContext();
     Type q = float8 ? Type(Float8E4M3FNType::get(ctx))
                     : Type(IntegerType::get(ctx, 8));
-    OpBuilder b(products.front().mm);
+    OpBuilder b(products.front().op());
     if (Operation *def = x.getDefiningOp())
       b.setInsertionPointAfter(def);
     else
       b.setInsertionPointToStart(x.getParentBlock());
-    Location loc = products.front().mm.getLoc();
+    Location loc = products.front().op()->getLoc();
     auto scalar = [&](Type t) { return RankedTensorType::get({}, t); };
     Value s = ConstantOp::create(
         b, loc, makeFloatElements(scalar(ft), {scale}, "activation_scale"));
@@ -275,24 +314,31 @@ struct QuantizeCalibratedPass
                   FloatAttr::get(q, APFloat::getZero(APFloat::Float8E4M3FN())))
             : DenseElementsAttr::get(scalar(q), b.getIntegerAttr(q, 0)));
     Value qx = QuantizeOp::create(b, loc, x, s, zero, /*saturate=*/true);
+    Value dx;
     for (Product &p : products) {
       std::optional<SmallVector<double>> w = getConstFloats(p.weight);
       if (!w || static_cast<int64_t>(w->size()) != p.K * p.N) {
-        p.mm->setAttr("brrr.quantized_unfused",
-                      StringAttr::get(ctx, "its weight's values cannot be "
-                                           "read"));
+        p.op()->setAttr("brrr.quantized_unfused",
+                        StringAttr::get(ctx, "its weight's values cannot be "
+                                             "read"));
+        continue;
+      }
+      if (!llvm::all_of(*w, [](double v) { return std::isfinite(v); })) {
+        p.op()->setAttr("brrr.quantized_unfused",
+                        StringAttr::get(ctx, "its weight holds a NaN or an "
+                                             "infinity"));
+        continue;
+      }
+      if (p.conv) {
+        if (!dx)
+          dx = DequantizeOp::create(b, loc, qx, s, zero);
+        quantizeConv(p, *w, dx, q, ft, qmax, float8);
         continue;
       }
       // W[k][n], stored K x N, or N x K under a transpose.
       auto at = [&](int64_t k, int64_t n) {
         return p.transpose ? (*w)[n * p.K + k] : (*w)[k * p.N + n];
       };
-      if (!llvm::all_of(*w, [](double v) { return std::isfinite(v); })) {
-        p.mm->setAttr("brrr.quantized_unfused",
-                      StringAttr::get(ctx, "its weight holds a NaN or an "
-                                           "infinity"));
-        continue;
-      }
       SmallVector<double> columnScales(p.N, 1.0);
       std::vector<char> kMajor(p.N * p.K);
       for (int64_t n = 0; n < p.N; ++n) {
@@ -312,6 +358,49 @@ struct QuantizeCalibratedPass
       if (t && t->use_empty())
         t->erase();
     }
+  }
+
+  /// Makes convolution `p` read the dequantized activation `dx` and its
+  /// weights quantized per output channel (by their largest magnitude over
+  /// `qmax`, rounded to the weights' type `ft`) and dequantized: a QDQ
+  /// model's convolution, for brrr-quantized-products.
+  void quantizeConv(Product &p, ArrayRef<double> w, Value dx, Type q,
+                    FloatType ft, double qmax, bool float8) {
+    OpBuilder b(p.conv);
+    Location loc = p.conv.getLoc();
+    auto wt = cast<RankedTensorType>(p.weight.getType());
+    SmallVector<double> scales(p.N, 1.0);
+    std::vector<char> codes(p.N * p.K);
+    for (int64_t n = 0; n < p.N; ++n) {
+      double wmax = 0;
+      for (int64_t k = 0; k < p.K; ++k)
+        wmax = std::max(wmax, std::fabs(w[n * p.K + k]));
+      // A channel of zeros quantizes to zeros by any scale.
+      if (wmax > 0)
+        scales[n] = roundToType(wmax / qmax, ft);
+      for (int64_t k = 0; k < p.K; ++k)
+        codes[n * p.K + k] = quantizeWeight(w[n * p.K + k] / scales[n], float8);
+    }
+    AsmResourceBlob blob =
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(codes, alignof(uint64_t));
+    Value wq = ConstantOp::create(
+        b, loc,
+        cast<ElementsAttr>(DenseResourceElementsAttr::get(
+            wt.clone(q), "calibrated_weight", std::move(blob))));
+    auto axis = RankedTensorType::get({p.N, 1, 1, 1}, ft);
+    Value ws = ConstantOp::create(
+        b, loc, makeFloatElements(axis, scales, "weight_scale"));
+    auto zeroType = RankedTensorType::get({p.N, 1, 1, 1}, q);
+    Value wz = ConstantOp::create(
+        b, loc,
+        float8
+            ? DenseElementsAttr::get(
+                  zeroType,
+                  FloatAttr::get(q, APFloat::getZero(APFloat::Float8E4M3FN())))
+            : DenseElementsAttr::get(zeroType, b.getIntegerAttr(q, 0)));
+    Value wd = DequantizeOp::create(b, loc, wq, ws, wz);
+    p.conv.getInputMutable().assign(dx);
+    p.conv.getWeightMutable().assign(wd);
   }
 };
 

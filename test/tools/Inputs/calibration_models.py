@@ -17,6 +17,9 @@ caches and inputs, made at test time (Debian's python3: onnx, numpy).
           y = (softmax(q k^T / 8) v, heads joined: [1, 64, 128]) @ W
           (node proj), and its cache attention.calibration
       DIR/attention_seq.onnx: the same over a symbolic sequence S
+      DIR/cnn.onnx: x: f16[2, 32, 8, 8] -> y = conv2(relu(conv1(x)))
+          (conv1 3 x 3, 32 -> 64, padded; conv2 1 x 1, 64 -> 48), and its
+          cache cnn.calibration: conv1 = 4, conv2 = 2
 """
 
 import os
@@ -106,6 +109,23 @@ def main(out):
                 np.array([1, -1, 128], np.int64), "shape"))
     onnx.checker.check_model(model)
     onnx.save(model, os.path.join(out, "attention_seq.onnx"))
+
+    # Two convolutions the 8-bit convolution body runs.
+    c1 = (rng.standard_normal((64, 32, 3, 3)) * 0.1).astype(np.float16)
+    c2 = (rng.standard_normal((48, 64, 1, 1)) * 0.1).astype(np.float16)
+    nodes = [
+        helper.make_node("Conv", ["x", "c1"], ["h"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["h"], ["r"], name="relu"),
+        helper.make_node("Conv", ["r", "c2"], ["y"], name="conv2"),
+    ]
+    graph = helper.make_graph(
+        nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [2, 32, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 48, 8, 8])],
+        [numpy_helper.from_array(c1, "c1"), numpy_helper.from_array(c2, "c2")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "cnn.onnx"))
+    cache("cnn.calibration", ["4 conv1", "2 conv2"])
 
 
 if __name__ == "__main__":
