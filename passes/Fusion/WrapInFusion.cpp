@@ -92,14 +92,42 @@ FusionOp mlir::brrr::mergeFusions(FusionOp first, FusionOp second,
 
 namespace {
 
-/// The pointwise kernel that can become `producer`'s epilogue, if any.
+/// Whether pointwise kernel `user` only quantizes its one input: an 8-bit
+/// copy of a tensor that something else reads as it is.
+bool onlyQuantizes(FusionOp user) {
+  if (user.getInputs().size() != 1)
+    return false;
+  return llvm::all_of(user.getBody().front().without_terminator(),
+                      [](Operation &op) {
+                        return isa<ConstantOp, QuantizeOp, CastOp>(op);
+                      }) &&
+         llvm::any_of(user.getBody().front().without_terminator(),
+                      [](Operation &op) { return isa<QuantizeOp>(op); });
+}
+
+/// The pointwise kernel that can become `producer`'s epilogue, if any: the
+/// only reader of its result, or, where several read it, a kernel that
+/// only quantizes it (a residual both added further on and quantized for
+/// an 8-bit product), which a product kernel then stores as well.
 FusionOp epilogueOf(FusionOp producer) {
   if (producer.getNumResults() != 1)
     return nullptr;
   Value product = producer.getResult(0);
-  if (!product.hasOneUse())
+  if (product.use_empty())
     return nullptr;
-  auto user = dyn_cast<FusionOp>(*product.getUsers().begin());
+  FusionOp user;
+  if (product.hasOneUse()) {
+    user = dyn_cast<FusionOp>(*product.getUsers().begin());
+  } else if (producer.getKind() == KernelFamily::conv ||
+             producer.getKind() == KernelFamily::matmul) {
+    for (Operation *u : product.getUsers()) {
+      auto f = dyn_cast<FusionOp>(u);
+      if (f && f.getKind() == KernelFamily::pointwise && onlyQuantizes(f)) {
+        user = f;
+        break;
+      }
+    }
+  }
   if (!user || user.getKind() != KernelFamily::pointwise ||
       !isElementwiseOnly(user) || llvm::count(user.getInputs(), product) != 1 ||
       broadcastsAtRunTime(user))
@@ -119,9 +147,14 @@ void mlir::brrr::mergeEpilogues(Operation *root, KernelFamily kind) {
     if (f.getKind() == kind)
       producers.push_back(f);
   });
+  // A merged kernel may take one more: a quantize of its epilogue's result
+  // that other kernels read too.
   for (FusionOp producer : producers)
-    if (FusionOp epilogue = epilogueOf(producer))
-      (void)mergeFusions(producer, epilogue, producer.getKind());
+    while (FusionOp epilogue = epilogueOf(producer)) {
+      producer = mergeFusions(producer, epilogue, producer.getKind());
+      if (!producer)
+        break;
+    }
 }
 
 void mlir::brrr::wrapEachInFusion(

@@ -43,7 +43,9 @@ FusionOp mergeFusions(FusionOp first, FusionOp second, KernelFamily kind);
 /// produces its only result): merges in the pointwise kernel that is the
 /// only reader of that result, when its outputs have the result's shape, as
 /// the kernel's epilogue. The producer's result then never goes to memory
-/// and a launch disappears.
+/// and a launch disappears. Where several kernels read a product's (conv,
+/// matmul) result, one that only quantizes it merges in the same way, and
+/// the kernel stores both the result and its 8-bit copy.
 void mergeEpilogues(Operation *root, KernelFamily kind);
 
 } // namespace mlir::brrr

@@ -26,12 +26,12 @@ def qdq_product(scale, zero, weight, w_scale, w_zero, bias, transposed=False):
 
 
 def qdq_conv(scale, zero, weight, w_scale, w_zero, bias, pads=(0, 0, 0, 0),
-             strides=(1, 1), per_channel=True):
-    """A convolution of a quantized-dequantized activation `x` and
+             strides=(1, 1), per_channel=True, source="x"):
+    """A convolution of a quantized-dequantized activation (`source`) and
     dequantized 8-bit constant weights (a scale per output channel, axis 0,
     or one) into `y`, with a bias."""
     dq_axis = {"axis": 0} if per_channel else {}
-    return [n("QuantizeLinear", ["x", scale, zero], ["q"]),
+    return [n("QuantizeLinear", [source, scale, zero], ["q"]),
             n("DequantizeLinear", ["q", scale, zero], ["a"]),
             n("DequantizeLinear", [weight, w_scale, w_zero], ["w"], **dq_axis),
             n("Conv", ["a", "w", bias], ["y"], pads=list(pads), strides=list(strides))]
@@ -135,6 +135,12 @@ QUANT_CASES = [
      qdq_conv("qa_f8", "qz_f8", "qcw_f8", "qw_f8s", "qz_f8", "qb130", pads=[1, 1, 1, 1],
               per_channel=False),
      [("x", F, [2, 160, 14, 15])], [("y", F, [2, 130, 14, 15])]),
+    # A 16-bit convolution's output both returned and quantized for an
+    # 8-bit one: its kernel stores both (f16 and INT8).
+    ("qconv_kept_f16",
+     [n("Conv", ["x", "qk_wa"], ["c"], pads=[1, 1, 1, 1]), n("Relu", ["c"], ["r"])]
+     + qdq_conv("qa_h", "qz0_i8", "qcw1b_i8", "qcw_s96", "qcw_z96", "qcb96", source="r"),
+     [("x", H, [2, 64, 12, 12])], [("r", H, [2, 64, 12, 12]), ("y", H, [2, 96, 12, 12])]),
 ]
 
 # Float8 types and f16 scales need opset 19; per-axis INT8 runs at 17.
@@ -159,5 +165,7 @@ QUANT_TOLERANCES = {
     # correction exact in f32), float8 slices promoted.
     "qconv_uint8_zero_point_pad_f16": 2e-3, "qconv_int8_1x1_f16": 2e-3,
     "qconv_fp8_ragged_f32": 1e-3,
+    # A value on a quantization boundary may round to the next step.
+    "qconv_kept_f16": 1e-2,
     "qmatmul_fp8_deep_fast_f32": 5e-3, "qmatmul_fp8_deep_pingpong_f32": 5e-4,
 }

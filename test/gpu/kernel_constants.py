@@ -159,7 +159,11 @@ CONSTANTS = {
     "qcw_s96": np.random.default_rng(20).uniform(0.5, 2, 96).astype(np.float16) / 64,
     "qcw_z96": np.zeros(96, np.int8),
     "qcb96": np.random.default_rng(21).standard_normal(96).astype(np.float16),
-    "qcw1_i8": np.random.default_rng(22).integers(-127, 128, (200, 256, 1, 1)).astype(np.int8)}
+    "qcw1_i8": np.random.default_rng(22).integers(-127, 128, (200, 256, 1, 1)).astype(np.int8),
+    # A 16-bit convolution 64 -> 64 (3 x 3) whose output an INT8 1 x 1
+    # convolution 64 -> 96 reads quantized.
+    "qk_wa": (np.random.default_rng(23).standard_normal((64, 64, 3, 3)) * 0.05).astype(np.float16),
+    "qcw1b_i8": np.random.default_rng(24).integers(-127, 128, (96, 64, 1, 1)).astype(np.int8)}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.

@@ -90,6 +90,14 @@ def quantize_reference(name, xs):
         q = torch.clamp(torch.round(x / sa), -128, 127)
         w = c["qcw1_i8"].double() * c["qw_s200"].double().reshape(200, 1, 1, 1)
         return [conv2d(q.double() * sa.double(), w, c["qb200"].double()).half().double()]
+    if name == "qconv_kept_f16":
+        # The 16-bit convolution as the kernel stores it (f16), quantized.
+        r = torch.relu(conv2d(x.double(), c["qk_wa"].double(), padding=1)).half()
+        sa = c["qa_h"].float()
+        q = torch.clamp(torch.round(r.float() / sa), -128, 127)
+        w = c["qcw1b_i8"].double() * c["qcw_s96"].double().reshape(96, 1, 1, 1)
+        return [r.double(),
+                conv2d(q.double() * sa.double(), w, c["qcb96"].double()).half().double()]
     if name == "qconv_fp8_ragged_f32":
         from kernel_constants import FLOAT8_CONV_WEIGHT
         sa = c["qa_f8"]

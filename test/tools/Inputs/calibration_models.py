@@ -20,6 +20,7 @@ caches and inputs, made at test time (Debian's python3: onnx, numpy).
       DIR/cnn.onnx: x: f16[2, 32, 8, 8] -> y = conv2(relu(conv1(x)))
           (conv1 3 x 3, 32 -> 64, padded; conv2 1 x 1, 64 -> 48), and its
           cache cnn.calibration: conv1 = 4, conv2 = 2
+      DIR/cnn_kept.onnx: the same, relu(conv1(x)) an output too (r)
 """
 
 import os
@@ -126,6 +127,12 @@ def main(out):
     onnx.checker.check_model(model)
     onnx.save(model, os.path.join(out, "cnn.onnx"))
     cache("cnn.calibration", ["4 conv1", "2 conv2"])
+    # The same, relu(conv1(x)) returned too: read twice, as it is and
+    # quantized for conv2.
+    model.graph.output.insert(0, helper.make_tensor_value_info("r", TensorProto.FLOAT16,
+                                                         [2, 64, 8, 8]))
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "cnn_kept.onnx"))
 
 
 if __name__ == "__main__":
