@@ -736,6 +736,17 @@ KernelInfo ElementMover::info(StringRef name) const {
 
 FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
   readShapes();
+  // Float8 values move as bytes (storageType): an op that computes with
+  // them (a scatter's reduction, a resize's interpolation) has no code.
+  Type out = outType.getElementType();
+  bool computes = isa<ResizeOp>(op);
+  if (auto s = dyn_cast<ScatterNDOp>(op))
+    computes = s.getReduction() != ScatterReduction::none;
+  if (auto s = dyn_cast<ScatterElementsOp>(op))
+    computes = s.getReduction() != ScatterReduction::none;
+  if (computes && storageType(out) != out && isa<FloatType>(out))
+    return op->emitOpError("computes with ")
+           << out << " values, which movement kernels only copy";
   createFunction(name);
   Value value;
   if (auto s = dyn_cast<SliceOp>(op); s && !actual.empty()) {
