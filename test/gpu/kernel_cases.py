@@ -10,6 +10,7 @@ Run with Debian's /usr/bin/python3 (onnx).
 from onnx import TensorProto, helper
 
 from kernel_cases_conv import CONV_CASES
+from kernel_cases_matmul import MATMUL_CASES
 from kernel_cases_quant import QUANT_CASES, QUANT_OPSETS, QUANT_TOLERANCES
 
 # Generated kernel cases: (name, graph nodes, inputs [(name, dtype, shape)],
@@ -79,110 +80,8 @@ KERNEL_CASES = [
      [("x", H, [33, 65, 130])], [("y", H, [130, 33, 65])]),
     ("gather_rows_negative", [n("Gather", ["t", "i"], ["y"], axis=0)],
      [("t", F, [50, 64]), ("i", I64, [3, 7])], [("y", F, [3, 7, 64])]),
-    ("matmul_f16_batched_ragged", [n("MatMul", ["a", "b"], ["y"])],
-     [("a", H, [3, 33, 70]), ("b", H, [70, 45])], [("y", H, [3, 33, 45])]),
-    ("matmul_bf16_broadcast", [n("MatMul", ["a", "b"], ["y"])],
-     [("a", BF, [2, 1, 40, 64]), ("b", BF, [3, 64, 24])], [("y", BF, [2, 3, 40, 24])]),
-    # Staged (tiled) Tensor Core bodies: K and N whole 16-byte chunks.
-    ("matmul_f16_tiled_ragged", [n("MatMul", ["a", "b"], ["y"])],
-     [("a", H, [3, 300, 200]), ("b", H, [200, 136])], [("y", H, [3, 300, 136])]),
-    ("matmul_tiled_epilogue_bf16", [n("MatMul", ["a", "b"], ["m"]), n("Add", ["m", "bias"], ["t"]),
-                                    n("Relu", ["t"], ["u"]), n("Add", ["u", "r"], ["y"])],
-     [("a", BF, [2, 130, 64]), ("b", BF, [64, 264]), ("bias", BF, [264]),
-      ("r", BF, [2, 130, 264])], [("y", BF, [2, 130, 264])]),
-    # Hopper TMA + wgmma bodies (sm_90a): ragged M, N and K (TMA zero-fills
-    # past the edges), both tile widths, batched operands on both sides,
-    # boxes larger than the matrix, a K-contiguous B read through a fused
-    # transpose, and fused epilogues.
-    ("matmul_wgmma_ragged_epilogue_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                          n("Add", ["m", "bias"], ["y"])],
-     [("a", H, [2, 333, 200]), ("b", H, [200, 520]), ("bias", H, [520])],
-     [("y", H, [2, 333, 520])]),
-    ("matmul_wgmma_n256_bf16", [n("MatMul", ["a", "b"], ["y"])],
-     [("a", BF, [2304, 328]), ("b", BF, [328, 2304])], [("y", BF, [2304, 2304])]),
-    ("matmul_wgmma_batched_f16", [n("MatMul", ["a", "b"], ["y"])],
-     [("a", H, [3, 130, 72]), ("b", H, [3, 72, 200])], [("y", H, [3, 130, 200])]),
-    ("matmul_wgmma_tiny_f16", [n("MatMul", ["a", "b"], ["y"])],
-     [("a", H, [5, 24]), ("b", H, [24, 16])], [("y", H, [5, 16])]),
-    ("matmul_wgmma_bt_gelu_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
-                                  n("MatMul", ["a", "wt"], ["m"]), n("Sigmoid", ["m"], ["y"])],
-     [("a", H, [2, 100, 136]), ("w", H, [264, 136])], [("y", H, [2, 100, 264])]),
-    # 192-wide wgmma tiles (the wave model's pick where 128 or 256 would
-    # leave a wave mostly idle): ragged M and N (2296 = 11 whole tiles and
-    # 184 columns) with N-major B in three 64-column boxes, bias and ReLU;
-    # an N that is not a multiple of 4 (scalar epilogue) read through a
-    # K-contiguous B.
-    ("matmul_wgmma_n192_ragged_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                      n("Add", ["m", "bias"], ["t"]), n("Relu", ["t"], ["y"])],
-     [("a", H, [4000, 200]), ("b", H, [200, 2296]), ("bias", H, [2296])],
-     [("y", H, [4000, 2296])]),
-    ("matmul_wgmma_n192_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
-                                      n("MatMul", ["a", "wt"], ["m"]),
-                                      n("Sigmoid", ["m"], ["y"])],
-     [("a", BF, [4096, 264]), ("w", BF, [766, 264])], [("y", BF, [4096, 766])]),
-    # wgmma tiles split over a cluster (few tiles, long K): the blocks sum
-    # their partial tiles through distributed shared memory. Eight blocks
-    # per tile over three batches, the last k-slice past K (1000 = 15.6
-    # slices) and a residual; a K-contiguous B with an odd N (scalar
-    # epilogue) over eight; two blocks per tile of a ragged GELU product.
-    ("matmul_wgmma_cluster_batched_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                          n("Add", ["m", "r"], ["y"])],
-     [("a", H, [3, 90, 1000]), ("b", H, [1000, 200]), ("r", H, [3, 90, 200])],
-     [("y", H, [3, 90, 200])]),
-    ("matmul_wgmma_cluster_bt_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
-                                            n("MatMul", ["a", "wt"], ["y"])],
-     [("a", BF, [128, 512]), ("w", BF, [301, 512])], [("y", BF, [128, 301])]),
-    ("matmul_wgmma_cluster2_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                        n("Add", ["m", "bias"], ["t"]), n("Gelu", ["t"], ["y"])],
-     [("a", H, [500, 768]), ("b", H, [768, 1536]), ("bias", H, [1536])],
-     [("y", H, [500, 1536])]),
-    # Narrow 128 x 64 tiles for products of less than a wave (a transformer
-    # at batch 1), split over clusters: ragged rows and columns (120 x 760,
-    # 12 tiles over 4 blocks, 3 slices each) with bias and residual; BERT's
-    # second MLP product with an N of 744 (12 tiles over 8, 6 slices each)
-    # and GELU.
-    ("matmul_wgmma_narrow_residual_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                          n("Add", ["m", "bias"], ["t"]),
-                                          n("Add", ["t", "r"], ["y"])],
-     [("a", H, [1, 120, 768]), ("b", H, [768, 760]), ("bias", H, [760]),
-      ("r", H, [1, 120, 760])], [("y", H, [1, 120, 760])]),
-    ("matmul_wgmma_narrow_split8_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                             n("Add", ["m", "bias"], ["t"]),
-                                             n("Gelu", ["t"], ["y"])],
-     [("a", H, [128, 3072]), ("b", H, [3072, 744]), ("bias", H, [744])],
-     [("y", H, [128, 744])]),
-    # Persistent wgmma kernels (brrrc --persistent, FLAGS; more tiles than
-    # multiprocessors): blocks
-    # walk tiles across batches, the producer streams the next tile while
-    # the epilogue stages column chunks. Ragged M, N and K with bias,
-    # residual and ReLU over 144 tiles of 256; an odd N (scalar epilogue);
-    # 320 tiles of 128 with a K-contiguous B.
-    ("matmul_wgmma_persistent_ragged_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                            n("Add", ["m", "bias"], ["t"]),
-                                            n("Add", ["t", "r"], ["u"]), n("Relu", ["u"], ["y"])],
-     [("a", H, [6, 700, 136]), ("b", H, [136, 1000]), ("bias", H, [1000]),
-      ("r", H, [6, 700, 1000])], [("y", H, [6, 700, 1000])]),
-    ("matmul_wgmma_persistent_odd_n_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
-                                            n("MatMul", ["a", "wt"], ["m"]),
-                                            n("Sigmoid", ["m"], ["y"])],
-     [("a", BF, [4500, 72]), ("w", BF, [1001, 72])], [("y", BF, [4500, 1001])]),
-    ("matmul_wgmma_persistent_bt_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
-                                        n("MatMul", ["a", "wt"], ["y"])],
-     [("a", H, [4, 1000, 128]), ("w", H, [1200, 128])], [("y", H, [4, 1000, 1200])]),
-    # 17 x 16 tiles of 128 (272: 2-3 a block) over 16 k-slices, the last
-    # ragged, with a bias and the erf GELU.
-    ("matmul_wgmma_persistent_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                          n("Add", ["m", "bias"], ["t"]), n("Gelu", ["t"], ["y"])],
-     [("a", H, [2100, 1000]), ("b", H, [1000, 2000]), ("bias", H, [2000])],
-     [("y", H, [2100, 2000])]),
-    # The default schedule of a product whose tiles outnumber the
-    # multiprocessors, at least 768 deep with a light epilogue: overlapped
-    # (ragged M, N and K; bias and residual).
-    ("matmul_wgmma_overlapped_default_f16", [n("MatMul", ["a", "b"], ["m"]),
-                                             n("Add", ["m", "bias"], ["t"]),
-                                             n("Add", ["t", "r"], ["y"])],
-     [("a", H, [2000, 800]), ("b", H, [800, 2296]), ("bias", H, [2296]),
-      ("r", H, [2000, 2296])], [("y", H, [2000, 2296])]),
+    # Products: kernel_cases_matmul.py.
+    *MATMUL_CASES,
     # CumSum as a masked sum: position ids from an int64 mask (stored
     # square, general reduction) and a reversed exclusive f16 sum along a
     # middle axis (the row kernel, nothing stored).
