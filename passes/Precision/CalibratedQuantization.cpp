@@ -206,6 +206,29 @@ char quantizeWeight(double x, bool float8) {
   return static_cast<char>(static_cast<int8_t>(r));
 }
 
+/// Rows 0..N-1 of K weights (`value(n, k)`) quantized row by row: each
+/// row's scale is its largest magnitude over `qmax` (`rounded` as its
+/// consumer stores it; a row of zeros keeps 1, as any scale gives it
+/// zeros), in `scales`; the codes row after row.
+std::vector<char> quantizeRows(int64_t N, int64_t K,
+                               function_ref<double(int64_t, int64_t)> value,
+                               double qmax, bool float8,
+                               function_ref<double(double)> rounded,
+                               SmallVectorImpl<double> &scales) {
+  scales.assign(N, 1.0);
+  std::vector<char> codes(N * K);
+  for (int64_t n = 0; n < N; ++n) {
+    double wmax = 0;
+    for (int64_t k = 0; k < K; ++k)
+      wmax = std::max(wmax, std::fabs(value(n, k)));
+    if (wmax > 0)
+      scales[n] = rounded(wmax / qmax);
+    for (int64_t k = 0; k < K; ++k)
+      codes[n * K + k] = quantizeWeight(value(n, k) / scales[n], float8);
+  }
+  return codes;
+}
+
 struct QuantizeCalibratedPass
     : brrr::impl::BrrrQuantizeCalibratedBase<QuantizeCalibratedPass> {
   using Base::Base;
@@ -307,12 +330,7 @@ struct QuantizeCalibratedPass
     Value s = ConstantOp::create(
         b, loc, makeFloatElements(scalar(ft), {scale}, "activation_scale"));
     Value zero = ConstantOp::create(
-        b, loc,
-        float8
-            ? DenseElementsAttr::get(
-                  scalar(q),
-                  FloatAttr::get(q, APFloat::getZero(APFloat::Float8E4M3FN())))
-            : DenseElementsAttr::get(scalar(q), b.getIntegerAttr(q, 0)));
+        b, loc, DenseElementsAttr::get(scalar(q), b.getZeroAttr(q)));
     Value qx = QuantizeOp::create(b, loc, x, s, zero, /*saturate=*/true);
     Value dx;
     for (Product &p : products) {
@@ -339,19 +357,10 @@ struct QuantizeCalibratedPass
       auto at = [&](int64_t k, int64_t n) {
         return p.transpose ? (*w)[n * p.K + k] : (*w)[k * p.N + n];
       };
-      SmallVector<double> columnScales(p.N, 1.0);
-      std::vector<char> kMajor(p.N * p.K);
-      for (int64_t n = 0; n < p.N; ++n) {
-        double wmax = 0;
-        for (int64_t k = 0; k < p.K; ++k)
-          wmax = std::max(wmax, std::fabs(at(k, n)));
-        // A column of zeros quantizes to zeros by any scale.
-        if (wmax > 0)
-          columnScales[n] = wmax / qmax;
-        for (int64_t k = 0; k < p.K; ++k)
-          kMajor[n * p.K + k] =
-              quantizeWeight(at(k, n) / columnScales[n], float8);
-      }
+      SmallVector<double> columnScales;
+      std::vector<char> kMajor = quantizeRows(
+          p.N, p.K, [&](int64_t n, int64_t k) { return at(k, n); }, qmax,
+          float8, [](double scale) { return scale; }, columnScales);
       TransposeOp t = p.transpose;
       replaceWithEightBitProduct(p.mm, qx, 0, scale, columnScales, q, kMajor,
                                  p.N, p.K);
@@ -369,18 +378,10 @@ struct QuantizeCalibratedPass
     OpBuilder b(p.conv);
     Location loc = p.conv.getLoc();
     auto wt = cast<RankedTensorType>(p.weight.getType());
-    SmallVector<double> scales(p.N, 1.0);
-    std::vector<char> codes(p.N * p.K);
-    for (int64_t n = 0; n < p.N; ++n) {
-      double wmax = 0;
-      for (int64_t k = 0; k < p.K; ++k)
-        wmax = std::max(wmax, std::fabs(w[n * p.K + k]));
-      // A channel of zeros quantizes to zeros by any scale.
-      if (wmax > 0)
-        scales[n] = roundToType(wmax / qmax, ft);
-      for (int64_t k = 0; k < p.K; ++k)
-        codes[n * p.K + k] = quantizeWeight(w[n * p.K + k] / scales[n], float8);
-    }
+    SmallVector<double> scales;
+    std::vector<char> codes = quantizeRows(
+        p.N, p.K, [&](int64_t n, int64_t k) { return w[n * p.K + k]; }, qmax,
+        float8, [&](double scale) { return roundToType(scale, ft); }, scales);
     AsmResourceBlob blob =
         HeapAsmResourceBlob::allocateAndCopyWithAlign(codes, alignof(uint64_t));
     Value wq = ConstantOp::create(
@@ -390,14 +391,10 @@ struct QuantizeCalibratedPass
     auto axis = RankedTensorType::get({p.N, 1, 1, 1}, ft);
     Value ws = ConstantOp::create(
         b, loc, makeFloatElements(axis, scales, "weight_scale"));
-    auto zeroType = RankedTensorType::get({p.N, 1, 1, 1}, q);
     Value wz = ConstantOp::create(
         b, loc,
-        float8
-            ? DenseElementsAttr::get(
-                  zeroType,
-                  FloatAttr::get(q, APFloat::getZero(APFloat::Float8E4M3FN())))
-            : DenseElementsAttr::get(zeroType, b.getIntegerAttr(q, 0)));
+        DenseElementsAttr::get(RankedTensorType::get({p.N, 1, 1, 1}, q),
+                               b.getZeroAttr(q)));
     Value wd = DequantizeOp::create(b, loc, wq, ws, wz);
     p.conv.getInputMutable().assign(dx);
     p.conv.getWeightMutable().assign(wd);

@@ -52,6 +52,27 @@ namespace mlir::brrr {
 using namespace mlir;
 using namespace mlir::brrr;
 
+/// The scales of an 8-bit product's N columns, once: sa * sw[n] in f32, a
+/// scalar where they are all one value.
+static Value productScale(OpBuilder &b, Location loc, double activationScale,
+                          ArrayRef<double> weightScales) {
+  SmallVector<double> scales;
+  for (double s : weightScales)
+    scales.push_back(static_cast<float>(static_cast<float>(activationScale) *
+                                        static_cast<float>(s)));
+  bool uniform = llvm::all_equal(scales);
+  auto scaleType =
+      uniform ? RankedTensorType::get({}, b.getF32Type())
+              : RankedTensorType::get({static_cast<int64_t>(scales.size())},
+                                      b.getF32Type());
+  return ConstantOp::create(
+      b, loc,
+      makeFloatElements(scaleType,
+                        uniform ? ArrayRef<double>(scales).take_front()
+                                : ArrayRef<double>(scales),
+                        "product_scale"));
+}
+
 void mlir::brrr::replaceWithEightBitProduct(
     MatmulOp mm, Value activation, double zeroPoint, double activationScale,
     ArrayRef<double> weightScales, Type weightType, ArrayRef<char> kMajor,
@@ -76,21 +97,8 @@ void mlir::brrr::replaceWithEightBitProduct(
                           "zero_point_offset"));
     product = SubOp::create(b, loc, product, offset);
   }
-  // The scales, once: sa * sw[n] in f32.
-  SmallVector<double> scales;
-  for (double s : weightScales)
-    scales.push_back(static_cast<float>(static_cast<float>(activationScale) *
-                                        static_cast<float>(s)));
-  bool uniform = llvm::all_equal(scales);
-  auto scaleType = uniform ? RankedTensorType::get({}, b.getF32Type())
-                           : RankedTensorType::get({N}, b.getF32Type());
-  Value s = ConstantOp::create(
-      b, loc,
-      makeFloatElements(scaleType,
-                        uniform ? ArrayRef<double>(scales).take_front()
-                                : ArrayRef<double>(scales),
-                        "product_scale"));
-  Value y = MulOp::create(b, loc, product, s);
+  Value y = MulOp::create(b, loc, product,
+                          productScale(b, loc, activationScale, weightScales));
   if (mm.getType() != y.getType())
     y = CastOp::create(b, loc, mm.getType(), y);
   mm.replaceAllUsesWith(y);
@@ -179,6 +187,12 @@ std::optional<SmallVector<double>> columnScales(Value scale, int64_t N,
   if (!alongN)
     return std::nullopt;
   return values;
+}
+
+/// Tells product `op`, which stays in float, why (`brrrc --report`).
+void markUnfused(Operation *op, const Twine &why) {
+  op->setAttr("brrr.quantized_unfused",
+              StringAttr::get(op->getContext(), why.str()));
 }
 
 /// The 8-bit activation of a product: its values, the zero point its
@@ -283,10 +297,7 @@ void claim(MatmulOp mm, TargetAttr target) {
   auto wdq = rhs.getDefiningOp<DequantizeOp>();
   if (!wdq)
     return;
-  auto unfused = [&](const Twine &why) {
-    mm->setAttr("brrr.quantized_unfused",
-                StringAttr::get(mm.getContext(), why.str()));
-  };
+  auto unfused = [&](const Twine &why) { markUnfused(mm, why); };
   ElementsAttr weights;
   if (!matchPattern(wdq.getInput(), m_Constant(&weights)))
     return unfused("it multiplies two computed tensors; 8-bit products "
@@ -352,10 +363,7 @@ void claim(Conv2DOp conv, TargetAttr target) {
   auto wdq = conv.getWeight().getDefiningOp<DequantizeOp>();
   if (!adq || !wdq || conv.getChannelsLast())
     return;
-  auto unfused = [&](const Twine &why) {
-    conv->setAttr("brrr.quantized_unfused",
-                  StringAttr::get(conv.getContext(), why.str()));
-  };
+  auto unfused = [&](const Twine &why) { markUnfused(conv, why); };
   ElementsAttr weights;
   if (!matchPattern(wdq.getInput(), m_Constant(&weights)))
     return unfused("its weights are computed; 8-bit convolutions take "
@@ -474,20 +482,7 @@ void claim(Conv2DOp conv, TargetAttr target) {
         b, loc, makeFloatElements(ct, corr, "zero_point_offset"));
     y = SubOp::create(b, loc, y, c);
   }
-  SmallVector<double> scales;
-  for (double s : *wScale)
-    scales.push_back(static_cast<float>(static_cast<float>(a->scale) *
-                                        static_cast<float>(s)));
-  bool uniform = llvm::all_equal(scales);
-  auto scaleType = uniform ? RankedTensorType::get({}, f32)
-                           : RankedTensorType::get({O}, f32);
-  Value s = ConstantOp::create(
-      b, loc,
-      makeFloatElements(scaleType,
-                        uniform ? ArrayRef<double>(scales).take_front()
-                                : ArrayRef<double>(scales),
-                        "product_scale"));
-  y = MulOp::create(b, loc, y, s);
+  y = MulOp::create(b, loc, y, productScale(b, loc, a->scale, *wScale));
   Type et = ot.getElementType();
   if (et != f32)
     y = CastOp::create(b, loc, RankedTensorType::get({N, OH, OW, O}, et), y);
