@@ -115,11 +115,11 @@ LogicalResult KernelConfigAttr::verify(
   if (family == KernelFamily::row && !tile.empty()) {
     // Packed rows: [rows a block, lanes a row].
     if (body != KernelBody::simt || tile.size() != 2 || tile[0] < 2 ||
-        tile[1] < 1 || tile[1] > 16 || !llvm::isPowerOf2_64(tile[1]) ||
+        tile[1] < 1 || tile[1] > 32 || !llvm::isPowerOf2_64(tile[1]) ||
         tile[0] * tile[1] != threads || stages)
       return emitError() << "a packed row kernel's tile is [rows a block, "
                             "lanes a row] with a power of two of lanes up to "
-                            "16 and rows x lanes = threads";
+                            "32 and rows x lanes = threads";
     return success();
   }
   if (family == KernelFamily::reduce && !tile.empty()) {

@@ -35,10 +35,14 @@ constexpr int64_t kMaxVectorsPerThread = 16;
 /// At most this many threads a row where brrr-select-kernel-config
 /// chooses (rowGeometryOf).
 constexpr int64_t kMaxRowThreads = 256;
-/// Rows of at most this many vectors are packed several to a block ...
+/// Rows of at most this many vectors are packed several to a block, a
+/// power of two of lanes each ...
 constexpr int64_t kMaxPackedLanes = 16;
 /// ... of this many threads.
 constexpr int64_t kPackedThreads = 128;
+/// Rows of at most this many vectors (1024 16-bit elements) take one warp
+/// each, kPackedThreads / 32 of them a block.
+constexpr int64_t kMaxWarpRowVectors = 128;
 
 /// Whether `op` reduces over a trailing block of its input.
 bool isRowOp(Operation *op) {
@@ -311,13 +315,18 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   // ConvNeXt or Swin layer norm over 96 channels: 12) takes a power of two
   // of lanes, and a block of 128 threads packs 128 / lanes rows: one block
   // a row would leave most of each warp idle and schedule a block for a
-  // few hundred bytes.
+  // few hundred bytes. A row of at most 128 vectors (BERT's 768 channels:
+  // 96) takes a warp, four rows a block: blocks of one warp would cap a
+  // multiprocessor at 32 warps, each with a row's few loads in flight.
   g.vec = vectorWidth(elementBytes(et), g.cols);
   int64_t vectors = llvm::divideCeil(g.cols, g.vec);
   if (threads == 0) {
     if (vectors <= kMaxPackedLanes) {
       threads = kPackedThreads;
       lanes = llvm::PowerOf2Ceil(vectors);
+    } else if (vectors <= kMaxWarpRowVectors) {
+      threads = kPackedThreads;
+      lanes = 32;
     } else {
       threads = 32;
       while (threads < kMaxRowThreads && threads * 4 < vectors)
@@ -330,11 +339,10 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
     return fusion.emitOpError("row kernels run whole warps, up to 1024 "
                               "threads; got ")
            << threads;
-  if (lanes != threads &&
-      (!llvm::isPowerOf2_64(lanes) || lanes > kMaxPackedLanes))
+  if (lanes != threads && (!llvm::isPowerOf2_64(lanes) || lanes > 32))
     return fusion.emitOpError("packed rows take a power of two of lanes up "
-                              "to ")
-           << kMaxPackedLanes << "; got " << lanes;
+                              "to a warp; got ")
+           << lanes;
   g.threads = threads;
   g.lanes = lanes;
   g.perThread = llvm::divideCeil(vectors, lanes);

@@ -7,10 +7,11 @@
 // and keeps it in registers (16-byte vector loads, computed in f32); a
 // block reduction is a warp butterfly of shuffles, then one value per warp
 // through the shared scratch brrr-plan-shared-memory placed. Rows of at
-// most 16 vectors are packed: `lanes` threads a row (a power of two), a
-// butterfly over those lanes alone, 128 / lanes rows a block. Tail columns
-// load a clamped in-bounds address and are masked with the reduction's
-// identity. The block size is the config's (brrr-select-kernel-config).
+// most 128 vectors are packed: `lanes` threads a row (a power of two up to
+// a warp), a butterfly over those lanes alone, 128 / lanes rows a block.
+// Tail columns load a clamped in-bounds address and are masked with the
+// reduction's identity. The block size is the config's
+// (brrr-select-kernel-config).
 //
 //===----------------------------------------------------------------------===//
 

@@ -883,13 +883,18 @@ func.func @kernel_reduce_cooperative_cluster() attributes {c = #brrr.kernel<fami
 
 // -----
 
-// expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 16 and rows x lanes = threads}}
+// expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 32 and rows x lanes = threads}}
 func.func @kernel_row_packed_lanes_not_power_of_two() attributes {c = #brrr.kernel<family = row, body = simt, threads = 128, tile = [16, 12]>} { return }
 
 // -----
 
-// expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 16 and rows x lanes = threads}}
+// expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 32 and rows x lanes = threads}}
 func.func @kernel_row_packed_rows_times_lanes() attributes {c = #brrr.kernel<family = row, body = simt, threads = 128, tile = [4, 16]>} { return }
+
+// -----
+
+// expected-error @+1 {{a packed row kernel's tile is [rows a block, lanes a row] with a power of two of lanes up to 32 and rows x lanes = threads}}
+func.func @kernel_row_packed_lanes_past_a_warp() attributes {c = #brrr.kernel<family = row, body = simt, threads = 128, tile = [2, 64]>} { return }
 
 // -----
 

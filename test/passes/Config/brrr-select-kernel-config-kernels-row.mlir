@@ -26,9 +26,10 @@ func.func @main(%x: tensor<3x999xf32>, %g: tensor<999xf32>) -> tensor<3x999xf32>
 
 // -----
 
-// A trailing reduction writes one value per row from thread 0.
+// A trailing reduction writes one value per row from lane 0 of its row: 49
+// one-wide vectors take a warp, four rows a block.
 // CHECK-LABEL: func.func @main
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, grid = [16, 1, 1]>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [4, 32], grid = [4, 1, 1]>
 func.func @main(%x: tensor<2x8x7x7xf16>) -> tensor<2x8x1x1xf16> {
   %0 = brrr.reduce max %x {axes = array<i64: 2, 3>, keepdims = true} : tensor<2x8x7x7xf16> -> tensor<2x8x1x1xf16>
   return %0 : tensor<2x8x1x1xf16>

@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4, grid = [1, 1, 1]>
 // CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 4, grid = [1, 1, 1]>
-// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, vector = 4, grid = [8, 1, 1]>
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [4, 32], vector = 4, grid = [2, 1, 1]>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @main(%x: tensor<8x64xf32>, %y: tensor<8x64xf32>, %z: tensor<8x128xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>) {
     %0 = brrr.softmax %x {axis = 1 : i64} : tensor<8x64xf32>

@@ -13,11 +13,12 @@ func.func @SoftmaxScratchPerReduction(%x: tensor<2x4096xf32>) -> tensor<2x4096xf
 
 // -----
 
-// A row that one warp covers reduces with shuffles alone: no shared memory;
-// neither do packed rows (8 lanes a row of 64 f16, 16 rows a block), which
-// reduce within their lanes.
+// A row that one warp covers reduces with shuffles alone: no shared memory
+// (a warp a row of 512 f16, four rows a block); neither do narrower packed
+// rows (8 lanes a row of 64 f16, 16 rows a block), which reduce within
+// their lanes.
 // CHECK-LABEL: func.func @OneWarpRowNeedsNoSharedMemory
-// CHECK: brrr.fusion row{{.*}}threads = 32, vector = 8, grid = [2, 1, 1]>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
+// CHECK: brrr.fusion row{{.*}}threads = 128, tile = [4, 32], vector = 8, grid = [1, 1, 1]>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
 // CHECK: brrr.fusion row{{.*}}threads = 128, tile = [16, 8], vector = 8, grid = [1, 1, 1]>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>}
 func.func @OneWarpRowNeedsNoSharedMemory(%x: tensor<2x512xf16>, %y: tensor<2x64xf16>) -> (tensor<2x512xf16>, tensor<2x64xf16>) {
   %0 = brrr.softmax %x {axis = 1 : i64} : tensor<2x512xf16>
