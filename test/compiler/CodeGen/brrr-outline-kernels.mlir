@@ -151,19 +151,30 @@ func.func @main(%arg0: tensor<4x12xf16>, %arg1: tensor<4x20xf16>, %arg2: tensor<
 // -----
 
 // An f32 GELU keeps libdevice's erf; an f16 or bf16 one computes its tail
-// probability by Abramowitz & Stegun 7.1.26 (an approximate reciprocal, a
+// probability Q by Abramowitz & Stegun 7.1.26 (an approximate reciprocal, a
 // polynomial and exp2; at most one f16 ulp from the correctly rounded
-// GELU) and picks 1 - tail or tail by the sign, without a branch.
+// GELU, GeluArithmeticTest) and returns max(x, 0) - |x| Q in one fma,
+// without a branch or a select.
 // CHECK-LABEL: func.func @main
 // CHECK: gpu.func @fusion_0
 // CHECK: math.erf %{{.+}} : f32
 // CHECK: gpu.func @fusion_1
 // CHECK-NOT: math.erf
-// CHECK: %[[T:.+]] = arith.divf %{{.+}}, %{{.+}} fastmath<afn> : f32
+// CHECK: %[[X:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK: %[[ABS:.+]] = math.absf %[[X]] : f32
+// CHECK: %[[AX:.+]] = arith.minimumf %[[ABS]], %{{.+}} : f32
+// CHECK: %[[D:.+]] = math.fma %[[AX]], %{{.+}}, %{{.+}} : f32
+// CHECK: %[[T:.+]] = arith.divf %{{.+}}, %[[D]] fastmath<afn> : f32
 // CHECK-COUNT-4: math.fma %[[T]]
-// CHECK: math.exp2 %{{.+}} fastmath<afn> : f32
-// CHECK: arith.cmpf oge
-// CHECK: arith.select
+// CHECK: %[[P:.+]] = arith.mulf %[[T]], %{{.+}} : f32
+// CHECK: %[[XX:.+]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK: %[[A:.+]] = arith.mulf %[[XX]], %{{.+}} : f32
+// CHECK: %[[E:.+]] = math.exp2 %[[A]] fastmath<afn> : f32
+// CHECK: %[[Q:.+]] = arith.mulf %[[P]], %[[E]] : f32
+// CHECK: %[[RELU:.+]] = arith.maximumf %[[X]], %{{.+}} : f32
+// CHECK: %[[NAX:.+]] = arith.negf %[[AX]] : f32
+// CHECK: math.fma %[[NAX]], %[[Q]], %[[RELU]] : f32
+// CHECK-NOT: arith.select
 // CHECK-NOT: math.erf
 // CHECK: gpu.func @fusion_2
 // CHECK-NOT: math.erf
