@@ -255,6 +255,18 @@ int64_t mlir::brrr::rowLanesOf(KernelConfigAttr config) {
   return tile.size() == 2 ? tile[1] : config.getThreads();
 }
 
+/// The inputs of `fusion` of `elements` elements (at their largest shape):
+/// the tensors a row kernel reads whole, row by row.
+static int64_t fullInputsOf(FusionOp fusion, int64_t elements) {
+  SmallVector<DimAttr> dims = dimsOf(fusion);
+  return llvm::count_if(fusion.getInputs(), [&](Value in) {
+    auto t = dyn_cast<RankedTensorType>(in.getType());
+    if (t && isSymbolic(t))
+      t = largestTypeOf(t, dims);
+    return t && t.hasStaticShape() && t.getNumElements() == elements;
+  });
+}
+
 FailureOr<RowGeometry>
 mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   RowGeometry g;
@@ -316,15 +328,19 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   // of lanes, and a block of 128 threads packs 128 / lanes rows: one block
   // a row would leave most of each warp idle and schedule a block for a
   // few hundred bytes. A row of at most 128 vectors (BERT's 768 channels:
-  // 96) takes a warp, four rows a block: blocks of one warp would cap a
-  // multiprocessor at 32 warps, each with a row's few loads in flight.
+  // 96) read from one tensor takes a warp, four rows a block: blocks of one
+  // warp would cap a multiprocessor at 32 warps, each with a row's few
+  // loads in flight. Rows summed from two tensors or more (a residual and
+  // its layer norm) have twice the loads in flight already, and keep a
+  // block a row (measured 3-5% faster; test/gpu/notes/2026-12-04-d.md).
   g.vec = vectorWidth(elementBytes(et), g.cols);
   int64_t vectors = llvm::divideCeil(g.cols, g.vec);
   if (threads == 0) {
     if (vectors <= kMaxPackedLanes) {
       threads = kPackedThreads;
       lanes = llvm::PowerOf2Ceil(vectors);
-    } else if (vectors <= kMaxWarpRowVectors) {
+    } else if (vectors <= kMaxWarpRowVectors &&
+               fullInputsOf(fusion, g.rows * g.cols) <= 1) {
       threads = kPackedThreads;
       lanes = 32;
     } else {

@@ -36,7 +36,8 @@ CASES = [
     ("layernorm", 768, "f16"), ("layernorm", 1024, "f16"),
     ("layernorm", 512, "f16"), ("layernorm", 2048, "f16"),
     ("layernorm", 4096, "f16"), ("layernorm", 768, "f32"),
-    ("layernorm_gelu", 1024, "f16"), ("softmax", 1024, "f16"),
+    ("layernorm_gelu", 1024, "f16"), ("add_layernorm", 768, "f16"),
+    ("softmax", 1024, "f16"),
     ("softmax", 768, "f16"), ("softmax", 384, "f16"),
 ]
 ONNX_TYPE = {"f16": TensorProto.FLOAT16, "f32": TensorProto.FLOAT}
@@ -49,7 +50,17 @@ def write_model(path, kind, rows, cols, dtype):
     inits, nodes = [], []
     x = helper.make_tensor_value_info("x", t, [rows, cols])
     y = helper.make_tensor_value_info("y", t, [rows, cols])
-    if kind.startswith("layernorm"):
+    ins, outs = [x], [y]
+    if kind == "add_layernorm":
+        # A residual stream: s = x + r kept, and its layer norm.
+        ins.append(helper.make_tensor_value_info("r", t, [rows, cols]))
+        outs.append(helper.make_tensor_value_info("s", t, [rows, cols]))
+        inits = [numpy_helper.from_array((1 + 0.1 * rng.standard_normal(cols)).astype(npt), "g"),
+                 numpy_helper.from_array((0.1 * rng.standard_normal(cols)).astype(npt), "b")]
+        nodes = [helper.make_node("Add", ["x", "r"], ["s"]),
+                 helper.make_node("LayerNormalization", ["s", "g", "b"], ["y"],
+                                  axis=-1, epsilon=1e-5)]
+    elif kind.startswith("layernorm"):
         inits = [numpy_helper.from_array((1 + 0.1 * rng.standard_normal(cols)).astype(npt), "g"),
                  numpy_helper.from_array((0.1 * rng.standard_normal(cols)).astype(npt), "b")]
         out = "ln" if kind == "layernorm_gelu" else "y"
@@ -59,16 +70,18 @@ def write_model(path, kind, rows, cols, dtype):
             nodes.append(helper.make_node("Gelu", ["ln"], ["y"]))
     elif kind == "softmax":
         nodes.append(helper.make_node("Softmax", ["x"], ["y"], axis=-1))
-    graph = helper.make_graph(nodes, kind, [x], [y], inits)
+    graph = helper.make_graph(nodes, kind, ins, outs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
     onnx.save(model, path)
     return [numpy_helper.to_array(i) for i in inits]
 
 
-def reference(kind, x, params):
+def reference(kind, x, params, r=None):
     import torch
     xd = x.double()
-    if kind.startswith("layernorm"):
+    if kind == "add_layernorm":
+        xd = xd + r.double()
+    if "layernorm" in kind:
         g, b = (torch.from_numpy(p.astype(np.float64)).cuda() for p in params)
         y = torch.nn.functional.layer_norm(xd, (x.shape[-1],), g, b, 1e-5)
         if kind == "layernorm_gelu":
@@ -77,9 +90,12 @@ def reference(kind, x, params):
     return torch.softmax(xd, -1)
 
 
-def torch_fn(kind, x, params, y):
+def torch_fn(kind, x, params, y, r=None):
     import torch
     dt = x.dtype
+    if kind == "add_layernorm":
+        g, b = (torch.from_numpy(p).cuda().to(dt) for p in params)
+        return lambda: torch.nn.functional.layer_norm(x + r, (x.shape[-1],), g, b, 1e-5)
     if kind.startswith("layernorm"):
         g, b = (torch.from_numpy(p).cuda().to(dt) for p in params)
         if kind == "layernorm_gelu":
@@ -139,17 +155,25 @@ def cmd_run(opts):
         stem = stem_of(opts.work, case)
         params = write_model(stem + ".onnx", k, r, c, d)
         x = torch.randn(r, c, device="cuda", dtype=torch_type[d]) * 2
-        ref = reference(k, x, params)
+        res = torch.randn_like(x) if k == "add_layernorm" else None
+        ref = reference(k, x, params, res)
         y = torch.empty_like(x)
         src = torch.empty_like(x)
+        # A residual case reads two tensors and writes two: its copy
+        # reference moves twice the bytes.
+        ins = [x, res] if res is not None else [x]
+        outs = [y, torch.empty_like(x)] if res is not None else [y]
+        copy = (lambda: (y.copy_(src), outs[1].copy_(res))) if res is not None \
+            else (lambda: y.copy_(src))
         ctxs, errs = {}, {}
         for name in names:
             so = f"{stem}_{name}.so"
             if not os.path.exists(so):
                 continue
             ctx = brrr.load(so).context()
-            y.fill_(float("nan"))
-            ctx.run(x, outputs=[y])
+            for o in outs:
+                o.fill_(float("nan"))
+            ctx.run(*ins, outputs=outs)
             torch.cuda.synchronize()
             err = ((y.double() - ref).norm() / ref.norm()).item()
             if not err <= (2e-3 if d == "f16" else 1e-5):
@@ -158,12 +182,12 @@ def cmd_run(opts):
             ctxs[name] = ctx
         times = {n: [] for n in ctxs}
         copy_t, torch_t = [], []
-        tf = torch_fn(k, x, params, y)
+        tf = torch_fn(k, x, params, y, res)
         for _ in range(opts.rounds):
-            copy_t.append(graph_ms(lambda: y.copy_(src)))
+            copy_t.append(graph_ms(copy))
             torch_t.append(graph_ms(tf))
             for n, ctx in ctxs.items():
-                times[n].append(graph_ms(lambda: ctx.run(x, outputs=[y])))
+                times[n].append(graph_ms(lambda: ctx.run(*ins, outputs=outs)))
         cp = float(np.median(copy_t)) * 1e3
         row = f"{k + f' {r}x{c} {d}':28s} {cp:8.2f} {np.median(torch_t) * 1e3:8.2f}"
         for name in names:
