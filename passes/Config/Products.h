@@ -471,11 +471,12 @@ FailureOr<KernelConfigAttr> untiledProductConfig(FusionOp fusion,
                                                  const ConfigOptions &options);
 /// Over symbolic rows `p.rowsExtent` (from the smallest to the largest
 /// rows, `p.M`): records on `fusion` the configs `configAt` chooses at the
-/// largest rows of each power-of-two range of rows (smallest x 2^k) where
-/// it differs from the next range's (kVariantsAttrName); `main` is the
-/// largest range's. A range's kernel then runs between half the rows its
-/// config was chosen for and those rows, where a static compile of each
-/// shape would choose at the shape's own rows.
+/// largest rows of each power-of-two range of rows (smallest x 2^k; a
+/// matmul's split again at smallest x 3 x 2^(k-1)) where it differs from
+/// the next range's (kVariantsAttrName); `main` is the largest range's. A
+/// range's kernel then runs between the rows the range below it was
+/// chosen for and its own, where a static compile of each shape would
+/// choose at the shape's own rows.
 void recordRowVariants(
     FusionOp fusion, const ProductShape &p, KernelConfigAttr main,
     function_ref<KernelConfigAttr(const ProductShape &)> configAt);

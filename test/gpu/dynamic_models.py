@@ -22,7 +22,7 @@ batch, and exits non-zero on a failed compile or a mismatch.
     dynamic_models.py BRRRC WORKDIR [--only resnet50] [--batches 1,7,32,128]
                       [--max-batch 128] [--exporters dynamo,torchscript]
     dynamic_models.py BRRRC WORKDIR --only bert --max-batch 64 --max-seq 512
-                      --batches 1x16,3x77,64x512
+                      --batches 1x16,3x77,64x512 [--no-peer]
       Transformers with their token inputs' sequence dynamic too: one
       compile for 1..64 x 1..512, checked and timed at each BxS shape
       against a static compile of it and torch.compile(dynamic=True).
@@ -184,7 +184,8 @@ def run(opts):
                   flush=True)
             dyn = brrr.load(sos["dyn"])
             torch._dynamo.reset()
-            peer = torch.compile(m, dynamic=True, mode="reduce-overhead")
+            peer = None if opts.no_peer else torch.compile(
+                m, dynamic=True, mode="reduce-overhead")
             print(f"{'model':10s} {'exporter':11s} {'shape':>7s} {'vs torch':>9s} "
                   f"{'brrr/f64':>9s} {'static/f64':>10s} {'torch/f64':>9s} "
                   f"{'dyn ms':>8s} "
@@ -219,10 +220,12 @@ def run(opts):
                     torch.cuda.synchronize()
                     e_st = rel_err(ys, ref)
                     t_st = median_ms(lambda: st.run(*xs, outputs=[ys]))
-                with torch.no_grad():
-                    for _ in range(3):
-                        peer(*xs)
-                    t_peer = median_ms(lambda: peer(*xs))
+                t_peer = float("nan")
+                if peer is not None:
+                    with torch.no_grad():
+                        for _ in range(3):
+                            peer(*xs)
+                        t_peer = median_ms(lambda: peer(*xs))
                 shape = "x".join(map(str, b)) if isinstance(b, tuple) else b
                 print(f"{name:10s} {exporter:11s} {shape:>7} {e:9.2e} {e64:9.2e} "
                       f"{e_st:10.2e} {torch_err:9.2e} {t_dyn:8.3f} {t_st:9.3f} "
@@ -244,6 +247,8 @@ def main():
                    help="make token inputs' sequence dynamic too, up to this "
                    "length; --batches then lists BxS shapes")
     p.add_argument("--exporters", default="dynamo,torchscript")
+    p.add_argument("--no-peer", action="store_true",
+                   help="time brrr's dynamic and static libraries only")
     opts = p.parse_args()
     os.makedirs(opts.work, exist_ok=True)
     torch.backends.cuda.matmul.allow_tf32 = False

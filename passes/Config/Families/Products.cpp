@@ -106,11 +106,23 @@ void mlir::brrr::recordRowVariants(
       rangeOf(p.rowsExtent, dimsOf(fusion));
   if (!range || range->first < 1)
     return;
+  // A matmul's ranges also split at three quarters of each power of two:
+  // its tiles' waves change between (BERT's 768 -> 2304 product at
+  // 8 x 384 rows runs two waves of 256-wide tiles, where the config chosen
+  // at 4096 rows takes three of 192). Convolutions, of many more kernels
+  // a model, keep whole octaves: each range is a kernel to compile.
+  bool halves = fusion.getKind() == KernelFamily::matmul;
   SmallVector<std::pair<int64_t, KernelConfigAttr>> buckets;
-  for (int64_t rows = range->first; rows < range->second; rows *= 2) {
+  auto bucket = [&](int64_t rows) {
     ProductShape q = p;
     q.M = rows;
     buckets.push_back({rows, configAt(q)});
+  };
+  for (int64_t rows = range->first; rows < range->second; rows *= 2) {
+    bucket(rows);
+    if (int64_t threeHalves = rows + rows / 2;
+        halves && rows >= 2 && threeHalves < range->second)
+      bucket(threeHalves);
   }
   buckets.push_back({range->second, main});
   MLIRContext *ctx = fusion.getContext();
