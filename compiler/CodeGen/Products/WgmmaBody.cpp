@@ -20,7 +20,7 @@
 //     keeping one group in flight and releasing a stage when the group that
 //     read it retires, then runs the fused pointwise epilogue on the
 //     accumulators before the only store, its inputs (residual, bias)
-//     loaded four rows at a time before any is used.
+//     loaded eight rows at a time before any is used.
 // The operands' tensor maps are kernel parameters passed by value
 // (`__grid_constant__`), described on the fusion as `brrr.tensor_maps` for
 // the runtime to encode; blocks walk the tiles in groups of 8 tile rows so
