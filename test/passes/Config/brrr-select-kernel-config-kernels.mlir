@@ -87,7 +87,7 @@ func.func @main(%x: tensor<4x12xf16>, %y: tensor<4x20xf16>, %z: tensor<4x28xf16>
 // An f32 GELU keeps libdevice's erf; an f16 or bf16 one computes its tail
 // probability by Abramowitz & Stegun 7.1.26 (an approximate reciprocal, a
 // polynomial and exp2; at most one f16 ulp from the correctly rounded
-// GELU) and picks 1 - tail or tail by the sign, without a branch.
+// GELU) and returns max(x, 0) - |x| tail in one fma, without a branch.
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 4, grid = [1, 1, 1]>
 // CHECK: brrr.fusion pointwise{{.*}}brrr.config = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8, grid = [1, 1, 1]>
