@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/PointwiseEmitter.h"
+#include "test/unit/FloatBits.h"
 
 #include <gtest/gtest.h>
 
@@ -20,20 +21,10 @@
 #include <limits>
 
 using namespace mlir::brrr::pointwise;
+using brrr::test::bitsOf;
+using brrr::test::fromBits;
 
 namespace {
-
-float fromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
 
 /// The correctly rounded GELU, x Phi(x) = x erfc(-x / sqrt(2)) / 2, in long
 /// double.

@@ -9,28 +9,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/PointwiseEmitter.h"
+#include "test/unit/FloatBits.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <random>
 
 using namespace mlir::brrr::pointwise;
+using brrr::test::bitsOf;
+using brrr::test::fromBits;
 
 namespace {
-
-float fromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
 
 /// Whether the method's quotient by a scale in [2^-80, 2^80] is x / s,
 /// bit for bit (NaNs as NaNs), where x is at least 2^-100 and the quotient
