@@ -9,9 +9,13 @@ with the bundle's brrrc for each precision (fp16; fp8 and int8 from a
 fixed calibration cache: fc1's input ranges to 4, fc2's to 3) and each
 schedule flag, all in parallel, then times each build launch by launch
 (median of 21 runs, Context.profile) and prints every product kernel's
-time and TFLOP/s. The up-projection (fc1, K = 768) is the kernel whose
-epilogue (scales, bias, activation, the quantize for fc2) weighs most
-against its products.
+time and TFLOP/s, and the whole block's time replayed back to back in a
+CUDA graph (the peer's measure), with its relative error against the
+block computed in f32 from the same weights. The up-projection (fc1,
+K = 768) is the kernel whose epilogue (scales, bias, activation, the
+quantize for fc2) weighs most against its products. The peer, timed first in the same run: cuBLAS's
+fc1 and fc2 (bias in their epilogue), torch's GELU kernel, and the GELU
+block under torch.compile.
 
     ffn_bench.py BUNDLE WORKDIR [--rows 16384] [--precisions fp16,fp8,int8]
                  [--activations gelu,relu,none] [--schedules default,...]
@@ -39,6 +43,8 @@ SCHEDULES = {
     "fast": ["--fp8-fast-accumulation"],
     "fast-pingpong": ["--fp8-fast-accumulation", "--pingpong"],
     "tile128x128": ["--matmul-tile=128x128x4"],
+    "overlap192": ["--overlap-epilogue", "--matmul-tile=128x192x4"],
+    "tile192": ["--matmul-tile=128x192x4"],
 }
 K, N = 768, 3072
 
@@ -65,6 +71,41 @@ def write_model(path, rows, activation):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]), path)
 
 
+def peer(x):
+    """The peer in the same run: cuBLAS's fc1 (bias in its epilogue), torch's
+    GELU after it, and cuBLAS's fc2, each timed alone (median of CUDA-graph
+    replays); then the whole GELU block under torch.compile."""
+    from bench import graph_ms
+    rows = x.shape[0]
+    w1 = torch.randn(N, K, dtype=x.dtype, device=x.device) * 0.03
+    w2 = torch.randn(K, N, dtype=x.dtype, device=x.device) * 0.03
+    b1 = torch.randn(N, dtype=x.dtype, device=x.device) * 0.1
+    b2 = torch.randn(K, dtype=x.dtype, device=x.device) * 0.1
+    h = torch.nn.functional.linear(x, w1, b1)
+    flops = 2 * rows * K * N
+    fc1 = graph_ms(lambda: torch.nn.functional.linear(x, w1, b1))
+    gelu = graph_ms(lambda: torch.nn.functional.gelu(h))
+    fc2 = graph_ms(lambda: torch.nn.functional.linear(h, w2, b2))
+    block = torch.compile(lambda t: torch.nn.functional.linear(
+        torch.nn.functional.gelu(torch.nn.functional.linear(t, w1, b1)), w2, b2))
+    block(x)
+    whole = graph_ms(lambda: block(x))
+    print(f"peer  cuBLAS fc1 + bias {fc1 * 1e3:7.1f} us {flops / fc1 / 1e9:6.0f} TF"
+          f"  GELU {gelu * 1e3:6.1f} us"
+          f"  fc2 + bias {fc2 * 1e3:7.1f} us {flops / fc2 / 1e9:6.0f} TF"
+          f"  torch.compile block {whole * 1e3:7.1f} us", flush=True)
+
+
+def reference(model, x):
+    """The block in f32 from the model's own f16 weights."""
+    w = {t.name: torch.from_numpy(numpy_helper.to_array(t).astype(np.float32)).cuda()
+         for t in onnx.load(model).graph.initializer}
+    op = onnx.load(model).graph.node[2].op_type
+    h = x.float() @ w["W1"] + w["b1"]
+    h = {"Gelu": torch.nn.functional.gelu, "Relu": torch.relu}.get(op, lambda t: t)(h)
+    return h @ w["W2"] + w["b2"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bundle")
@@ -76,7 +117,7 @@ def main():
     opts = ap.parse_args()
     sys.path.insert(0, os.path.join(opts.bundle, "python"))
     import brrr
-    from bench import launch_ms
+    from bench import graph_ms, launch_ms
 
     os.makedirs(opts.dir, exist_ok=True)
     cache = os.path.join(opts.dir, "ffn.calibration")
@@ -105,7 +146,9 @@ def main():
           f"fc1 {2 * opts.rows * K * N / 1e9:.1f} GFLOP", flush=True)
     x = torch.randn(opts.rows, K, dtype=torch.float16, device="cuda")
     y = torch.empty(opts.rows, K, dtype=torch.float16, device="cuda")
+    peer(x)
     failures = 0
+    refs = {}
     for (act, prec, sched, so, _), (rc, err) in zip(jobs, results):
         label = f"{act:5s} {prec:5s} {sched:14s}"
         if rc:
@@ -114,10 +157,18 @@ def main():
             failures += 1
             continue
         ctx = brrr.load(so).context()
+        y.fill_(float("nan"))
         ctx.run(x, outputs=[y])
         torch.cuda.synchronize()
+        if act not in refs:
+            refs[act] = reference(os.path.join(opts.dir, f"ffn_{act}.onnx"), x)
+        ref = refs[act]
+        err = ((y.float() - ref).norm() / ref.norm()).item()
+        label += f" err {err:8.2e}"
         products = [(info, ms) for info, ms in launch_ms(ctx, x, outputs=[y], runs=21)
                     if info.flops > 100 * x.numel()]
+        # The whole block back to back in a CUDA graph, as the peer's.
+        label += f" block {graph_ms(lambda: ctx.run(x, outputs=[y])) * 1e3:7.1f} us"
         print(label + "  ".join(f"  {info.kernel} {ms * 1e3:7.1f} us {info.flops / ms / 1e9:6.0f} TF"
                                 for info, ms in products), flush=True)
     return 1 if failures == len(jobs) else 0

@@ -16,7 +16,7 @@ TorchScript exporter at opset 17 and with `dynamo=True` at opset 20.
 
   models.py run BRRRC DIR [--only ...] [--exporters ...] [--dtypes fp32,fp16]
                 [--batches 1,32] [--peers eager,compile,graphs] [--tiny]
-                [--profile [--profile-top N]] [--brrrc-flag=F ...]
+                [--profile [--profile-top N]] [--peer-profile] [--brrrc-flag=F ...]
                 [--variant NAME=FLAG[,FLAG...] ...] [--baseline BRRRC2]
       For every model, exporter, dtype and batch: exports there (fp16 models
       are exported in half precision and compiled with --precision=fp16, so
@@ -428,9 +428,28 @@ def phase(what):
     print(f"phase: {what}", file=sys.stderr, flush=True)
 
 
-def peer_times(m, xs, peers):
+def print_peer_profile(fn, xs, top):
+    """Where a torch.compile peer's time goes: its `top` busiest GPU kernels
+    over 5 calls (torch.profiler), ms a call, beside brrr's --profile."""
+    from torch.profiler import ProfilerActivity, profile
+    calls = 5
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn(*xs)
+        torch.cuda.synchronize()
+    kernels = [e for e in prof.key_averages() if e.device_time_total > 0]
+    total = sum(e.device_time_total for e in kernels) / 1e3 / calls
+    print(f"    peer profile (torch.compile): {total:.3f} ms a call in "
+          f"{len(kernels)} kernels", flush=True)
+    for e in sorted(kernels, key=lambda e: -e.device_time_total)[:top]:
+        print(f"      {e.count // calls:3d}x {e.device_time_total / 1e3 / calls:8.4f} ms "
+              f"{e.key[:100]}", flush=True)
+
+
+def peer_times(m, xs, peers, profile_top=0):
     """Median ms of torch eager, torch.compile and torch.compile with CUDA
-    graphs on the same inputs."""
+    graphs on the same inputs; with `profile_top`, the compiled peer's
+    busiest kernels too (print_peer_profile)."""
     from bench import median_ms
     from gpu_turns import TURNS
 
@@ -446,6 +465,8 @@ def peer_times(m, xs, peers):
                     fn(*xs)
             with TURNS.exclusive():
                 times[p] = median_ms(lambda: fn(*xs))
+                if profile_top and p == "compile":
+                    print_peer_profile(fn, xs, profile_top)
     torch._dynamo.reset()
     return times
 
@@ -591,7 +612,8 @@ def cmd_run(opts):
                                     lambda c=c, yy=yy: c.run(*xs, outputs=[yy])))
                     if builds and not times:  # the peers once per model, dtype and batch
                         phase(f"{name} {dtype} peers {','.join(peers)}")
-                        times = peer_times(m, xs, peers)
+                        times = peer_times(m, xs, peers,
+                                           opts.profile_top if opts.peer_profile else 0)
                     for (start, _, _, fail, profile), ts in zip(builds, samples):
                         t = sorted(ts)[len(ts) // 2]
                         row = f"{start} {t:8.3f}"
@@ -628,6 +650,9 @@ def main():
                    help="after each row, where brrr's time goes by kernel family")
     p.add_argument("--profile-top", type=int, default=6,
                    help="how many of the busiest kernels --profile lists")
+    p.add_argument("--peer-profile", action="store_true",
+                   help="with the 'compile' peer, its busiest kernels too "
+                        "(torch.profiler, --profile-top of them)")
     p.add_argument("--brrrc-flag", action="append", default=[],
                    help="an extra brrrc flag for every model (repeatable), "
                         "e.g. --brrrc-flag=--persistent")
