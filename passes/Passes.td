@@ -444,7 +444,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     such a grid's consumers stage each tile's products whole, rounded to
     the product's 16-bit type (an f32 result keeps the cooperative
     schedule), and go on to the next tile while warps 1-3 of the producer
-    warpgroup apply the epilogue and store it (`schedule = overlapped`).
+    warpgroup apply the epilogue and store it (`schedule = overlapped`);
+    a 256-column tile, whose staging leaves room for three stages, narrows
+    to 192 columns and four where that pads the columns no more.
     Without options, products whose tiles outnumber the multiprocessors run
     that schedule where they are at least 768 deep and their epilogue is
     light (adds, multiplies, clamps, selects, casts and data movement), or

@@ -256,8 +256,10 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
 /// tile narrows to at most 128 columns, one consumer warpgroup's
 /// accumulators, and the consumers take turns on whole tiles; overlapped,
 /// the epilogue stages the whole tile in 16 bits beside a ring of at most
-/// four stages (at least two) and warps of the producer warpgroup drain it
-/// (the caller asks for it only for products of a 16-bit result). A tile
+/// four stages (at least two; a 256-column tile narrows to 192 where that
+/// keeps four and pads N no more) and warps of the producer warpgroup
+/// drain it (the caller asks for it only for products of a 16-bit
+/// result). A tile
 /// that promotes float8 sums is not overlapped, and ping-pong narrows it to
 /// 64 columns: its slice's sums sit beside the accumulators.
 void choosePersistence(MatmulTile &tile, const ProductShape &p,

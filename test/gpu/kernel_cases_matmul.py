@@ -119,4 +119,13 @@ MATMUL_CASES = [
                                              n("Add", ["t", "r"], ["y"])],
      [("a", H, [2000, 800]), ("b", H, [800, 2296]), ("bias", H, [2296]),
       ("r", H, [2000, 2296])], [("y", H, [2000, 2296])]),
+    # Overlapped by default with no residual to read: 256 columns staged
+    # leave room for three stages, so the tile narrows to 192 columns and
+    # four (ragged M, N and K; 32 x 16 tiles, the last column tile 184
+    # wide; a bias and ReLU).
+    ("matmul_wgmma_overlapped_narrowed_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                              n("Add", ["m", "bias"], ["t"]),
+                                              n("Relu", ["t"], ["y"])],
+     [("a", H, [4000, 776]), ("b", H, [776, 3064]), ("bias", H, [3064])],
+     [("y", H, [4000, 3064])]),
 ]

@@ -165,6 +165,9 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_overlapped_default_f16":
         return [f(2000, 800, dt=torch.float16), f(800, 2296, dt=torch.float16) / 16,
                 f(2296, dt=torch.float16), f(2000, 2296, dt=torch.float16)]
+    if name == "matmul_wgmma_overlapped_narrowed_f16":
+        return [f(4000, 776, dt=torch.float16), f(776, 3064, dt=torch.float16) / 16,
+                f(3064, dt=torch.float16)]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [f(4000, 200, dt=torch.float16), f(200, 2296, dt=torch.float16) / 8,
                 f(2296, dt=torch.float16)]
@@ -541,6 +544,8 @@ def torch_reference(name, xs):
         return [F.gelu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_overlapped_default_f16":
         return [torch.matmul(d[0], d[1]) + d[2] + d[3]]
+    if name == "matmul_wgmma_overlapped_narrowed_f16":
+        return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_n192_odd_n_bf16":

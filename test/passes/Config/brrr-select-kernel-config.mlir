@@ -96,12 +96,13 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // pinned). A pinned tile is made persistent or not for its own tile count;
 // 4 tiles never are. With `pingpong`, the tile narrows to 128 columns (768
 // tiles), four stages, and its consumer warpgroups take turns. With
-// `overlap`, the whole 256-column tile is staged (in f16: 66 KiB beside
-// three 48 KiB stages) for the producer warpgroup's epilogue warps, as it
-// is by default for this product (768 deep, no epilogue; see
-// @OverlapByDefault).
+// `overlap`, the whole tile is staged for the producer warpgroup's
+// epilogue warps, as it is by default for this product (768 deep, no
+// epilogue; see @OverlapByDefault): 256 columns in f16 (66 KiB) would
+// leave room for three 48 KiB stages, so the tile narrows to 192 columns
+// (50 KiB) beside four 40 KiB ones, 3072 being as many 192-column tiles.
 // CHECK-LABEL: func.func @WgmmaTiles
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2, grid = [8, 1, 1]>
 // PINNED-LABEL: func.func @WgmmaTiles
 // PINNED: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, grid = [4, 1, 1]>
@@ -113,7 +114,7 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
 // PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, schedule = pingpong, grid = [132, 1, 1]>
 // PINGPONG: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2, grid = [8, 1, 1]>
 // OVERLAP-LABEL: func.func @WgmmaTiles
-// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // OVERLAP: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 2, grid = [8, 1, 1]>
 // PINNEDPERSIST-LABEL: func.func @WgmmaTiles
 // PINNEDPERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
@@ -132,13 +133,15 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // wave of 132; 96 of 256 would leave 36 multiprocessors idle), 4096 x 2304
 // three full waves of 384 (288 of 256 also take three, the last a sixth
 // full); 4096 x 3072 stays at 256 (384 tiles, three full waves). The last
-// two outnumber the multiprocessors and run overlapped.
+// two outnumber the multiprocessors and run overlapped, where 4096 x 3072
+// narrows to 192 columns too: four stages beside the staged tile, where
+// 256 columns leave room for three.
 // CHECK-LABEL: func.func @WgmmaTileWidths
 // CHECK: tile = [128, 192, 64], stages = 4, grid = [128, 1, 1]>
 // CHECK-SAME: -> tensor<4096x768xf16>
 // CHECK: tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK-SAME: -> tensor<4096x2304xf16>
-// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK: tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK-SAME: -> tensor<4096x3072xf16>
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @WgmmaTileWidths(%a: tensor<4096x768xf16>, %b: tensor<768x768xf16>, %c: tensor<768x2304xf16>, %d: tensor<768x3072xf16>) -> (tensor<4096x768xf16>, tensor<4096x2304xf16>, tensor<4096x3072xf16>) {
@@ -170,7 +173,7 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // CHECK: schedule = overlapped, grid = [132, 1, 1]>
 // CHECK: brrr.erf
 // CHECK-SAME: tensor<4096x3072xf16>
-// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK: tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.matmul
 // CHECK-NEXT: brrr.add

@@ -97,16 +97,19 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // -----
 
 // A 128x256 tile takes 48 KiB a stage (A 16, B 32). Its 384 tiles, 768
-// deep with no epilogue, run overlapped by default: three stages beside
-// the whole tile staged in f16, 128 x (256 + 8) halves in bytes of their
-// own, and two more mbarriers (64 bytes for three stages). Persistent
-// (cooperative), its ring is one stage shorter so that its epilogue
-// stages 128 columns at a time, 128 x (128 + 8) floats in bytes of their
-// own (the stages' are busy with the next tile's slices meanwhile).
+// deep with no epilogue, run overlapped by default, the whole tile staged
+// in f16, where 256 columns leave room for three stages only: the tile
+// narrows to 192 columns, four 40 KiB stages (A 16, B 24) beside
+// 128 x (192 + 8) halves in bytes of their own, and two more mbarriers
+// (80 bytes for four stages). Persistent (cooperative), its ring is one
+// stage shorter so that its epilogue stages 128 columns at a time,
+// 128 x (128 + 8) floats in bytes of their own (the stages' are busy with
+// the next tile's slices meanwhile).
 // CHECK-LABEL: func.func @WgmmaWideTile
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped, grid = [132, 1, 1]>
-// CHECK-SAME: #brrr.buffer<role = barriers, offset = 215040, bytes = 64>
-// CHECK-SAME: #brrr.buffer<role = epilogue, offset = 0, bytes = 67584>], bytes = 216128>}
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK-SAME: #brrr.buffer<role = b, index = 3, offset = 124928, bytes = 24576>
+// CHECK-SAME: #brrr.buffer<role = barriers, offset = 215040, bytes = 80>
+// CHECK-SAME: #brrr.buffer<role = epilogue, offset = 0, bytes = 51200>], bytes = 216144>}
 // PERSIST-LABEL: func.func @WgmmaWideTile
 // PERSIST: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
 // PERSIST-SAME: #brrr.buffer<role = b, index = 2, offset = 135168, bytes = 32768>
