@@ -22,6 +22,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace mlir::brrr::pointwise {
@@ -83,8 +84,9 @@ inline constexpr float kGeluCap = 0x1p64f;
 
 /// gelu(x) as erfGeluLowPrecision computes it, on the host's f32, which
 /// rounds as the device's mul.rn and fma.rn do; the device's approximate
-/// reciprocal and exp2 are within two ulps of these. GeluArithmeticTest
-/// checks it over every f16 and bf16 input.
+/// reciprocal and exp2 are within two ulps of these, and its exp2 flushes
+/// results below the smallest normal f32 to zero (.ftz) as this one does.
+/// GeluArithmeticTest checks it over every f16 and bf16 input.
 inline float geluLowPrecision(float x) {
   float ax = std::fmin(std::fabs(x), kGeluCap);
   if (std::isnan(x))
@@ -95,6 +97,8 @@ inline float geluLowPrecision(float x) {
     poly = std::fma(t, poly, static_cast<float>(c));
   poly = t * poly;
   float e = std::exp2((x * x) * static_cast<float>(-M_LOG2E / 2));
+  if (e < std::numeric_limits<float>::min())
+    e = 0.0f;
   return std::fma(-ax, poly * e, std::isnan(x) ? x : std::fmax(x, 0.0f));
 }
 
@@ -274,28 +278,35 @@ public:
   /// x 0). 16 PTX instructions, no branch or select. Over every
   /// finite f16 input the f16 result is at most one ulp from the correctly
   /// rounded GELU (257 of 63,488 inputs are one ulp off; through erff and
-  /// 1 + erf, 331 are, ten of them two ulps).
+  /// 1 + erf, 331 are, ten of them two ulps). The reciprocal and exp2 are
+  /// the .ftz forms, one instruction each: 1 + p|x| is never subnormal,
+  /// and an exp2 result below 2^-126 (|x| > 13.2) becomes 0, so a bf16
+  /// result under 6e-39 flushes to zero (f16 flushes far above that).
+  /// Without .ftz each takes a subnormal path, 9 instructions more a GELU.
   Value erfGeluLowPrecision(Value x) {
     Type f32 = x.getType();
-    auto approx = arith::FastMathFlags::afn;
     auto fma = [&](Value a, Value m, double c) -> Value {
       return math::FmaOp::create(b, loc, a, m, cst(f32, c));
     };
+    auto intrinsic = [&](StringRef name, Value v) -> Value {
+      return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name),
+                                           v)
+          .getResult(0);
+    };
     Value ax = arith::MinimumFOp::create(
         b, loc, math::AbsFOp::create(b, loc, x), cst(f32, kGeluCap));
-    Value t = arith::DivFOp::create(b, loc, cst(f32, 1.0),
-                                    fma(ax, cst(f32, kGeluTailP), 1.0), approx);
+    Value t = intrinsic("llvm.nvvm.rcp.approx.ftz.f",
+                        fma(ax, cst(f32, kGeluTailP), 1.0));
     // P(t) / 2, so that the product is erfc / 2 = the tail's probability.
     Value poly = cst(f32, kGeluTailPoly[0]);
     for (double c : ArrayRef<double>(kGeluTailPoly).drop_front())
       poly = fma(t, poly, c);
     poly = arith::MulFOp::create(b, loc, t, poly);
     // exp(-z^2) = 2^(-x^2 log2(e) / 2).
-    Value e = math::Exp2Op::create(
-        b, loc,
+    Value e = intrinsic(
+        "llvm.nvvm.ex2.approx.ftz.f",
         arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x),
-                              cst(f32, -M_LOG2E / 2)),
-        approx);
+                              cst(f32, -M_LOG2E / 2)));
     Value tail = arith::MulFOp::create(b, loc, poly, e);
     return math::FmaOp::create(
         b, loc, arith::NegFOp::create(b, loc, ax), tail,

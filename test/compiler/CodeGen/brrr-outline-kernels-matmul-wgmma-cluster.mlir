@@ -37,7 +37,7 @@
 // CHECK: llvm.load {{.*}} : !llvm.ptr<7> -> vector<4xf32>
 // CHECK-COUNT-7: arith.addf {{.*}} : vector<4xf32>
 // CHECK-NOT: math.erf
-// CHECK: math.exp2 {{.*}} fastmath<afn> : f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK: llvm.store {{.*}} : vector<4xf16>, !llvm.ptr<1>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
