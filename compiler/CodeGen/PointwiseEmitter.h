@@ -12,6 +12,7 @@
 #ifndef BRRR_COMPILER_CODEGEN_POINTWISEEMITTER_H
 #define BRRR_COMPILER_CODEGEN_POINTWISEEMITTER_H
 
+#include "compiler/CodeGen/PointwiseArithmetic.h"
 #include "dialects/Brrr/BrrrOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,7 +23,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
-#include <limits>
 #include <optional>
 
 namespace mlir::brrr::pointwise {
@@ -60,46 +60,6 @@ inline Type computeType(Type t) {
 inline Type memoryType(Type t) {
   return t.isInteger(1) || isFloat8(t) ? IntegerType::get(t.getContext(), 8)
                                        : signless(t);
-}
-
-/// x / s as divideByScale computes it for a constant s in [2^-80, 2^80]
-/// that is not a power of two, with r = 1 / s rounded to nearest: the host's
-/// f32 arithmetic is the device's (mul.rn, fma.rn), so QuantizeDivisionTest
-/// checks the method against x / s here.
-inline float quotientByReciprocal(float x, float s, float r) {
-  float q0 = x * r;
-  float e = std::fma(-q0, s, x);
-  float q = std::fma(e, r, q0);
-  return std::isnan(q) ? q0 : q;
-}
-
-/// The f16 and bf16 GELU's constants (erfGeluLowPrecision): Abramowitz &
-/// Stegun 7.1.26's p over sqrt(2) (t = 1 / (1 + p |x| / sqrt(2))), its
-/// polynomial's coefficients halved, highest first, and the cap on |x|.
-inline constexpr double kGeluTailP = 0.3275911 * M_SQRT1_2;
-inline constexpr double kGeluTailPoly[5] = {1.061405429 / 2, -1.453152027 / 2,
-                                            1.421413741 / 2, -0.284496736 / 2,
-                                            0.254829592 / 2};
-inline constexpr float kGeluCap = 0x1p64f;
-
-/// gelu(x) as erfGeluLowPrecision computes it, on the host's f32, which
-/// rounds as the device's mul.rn and fma.rn do; the device's approximate
-/// reciprocal and exp2 are within two ulps of these, and its exp2 flushes
-/// results below the smallest normal f32 to zero (.ftz) as this one does.
-/// GeluArithmeticTest checks it over every f16 and bf16 input.
-inline float geluLowPrecision(float x) {
-  float ax = std::fmin(std::fabs(x), kGeluCap);
-  if (std::isnan(x))
-    ax = x;
-  float t = 1.0f / std::fma(ax, static_cast<float>(kGeluTailP), 1.0f);
-  float poly = static_cast<float>(kGeluTailPoly[0]);
-  for (double c : llvm::ArrayRef<double>(kGeluTailPoly).drop_front())
-    poly = std::fma(t, poly, static_cast<float>(c));
-  poly = t * poly;
-  float e = std::exp2((x * x) * static_cast<float>(-M_LOG2E / 2));
-  if (e < std::numeric_limits<float>::min())
-    e = 0.0f;
-  return std::fma(-ax, poly * e, std::isnan(x) ? x : std::fmax(x, 0.0f));
 }
 
 class PointwiseEmitter {
@@ -312,12 +272,6 @@ public:
         b, loc, arith::NegFOp::create(b, loc, ax), tail,
         arith::MaximumFOp::create(b, loc, x, cst(f32, 0.0)));
   }
-
-  /// 1.5 * 2^23, whose f32 neighbours are 1 apart, and its bits: adding it
-  /// rounds an f32 of magnitude below 2^22 to an integer (half to even),
-  /// and integers of that magnitude added to its bits read back exactly.
-  static constexpr double kRoundingBias = 12582912.0;
-  static constexpr int64_t kRoundingBiasBits = 0x4B400000;
 
   /// The value of a constant scalar (an arith constant, or one widened),
   /// or none.

@@ -1,7 +1,8 @@
 //===- GeluArithmeticTest.cpp - the 16-bit GELU's accuracy ----------------===//
 //
 // The arithmetic of the f16 and bf16 GELU (erfGeluLowPrecision in
-// compiler/CodeGen/PointwiseEmitter.h), on the host's f32: over every
+// compiler/CodeGen/PointwiseEmitter.h, geluLowPrecision its host twin in
+// PointwiseArithmetic.h), on the host's f32: over every
 // finite f16 input, and every bf16 input from -6.5 up, the 16-bit result is
 // at most one ulp from the correctly rounded GELU; infinities and NaNs
 // come out as x Phi(x) says. Below -6.5 (bf16 results under 1e-10, which
@@ -11,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/PointwiseEmitter.h"
+#include "compiler/CodeGen/PointwiseArithmetic.h"
 #include "test/unit/FloatBits.h"
 
 #include <gtest/gtest.h>

@@ -1,14 +1,15 @@
 //===- QuantizeArithmeticTest.cpp - quantization without conversions -----===//
 //
 // The arithmetic the pointwise emitter quantizes and dequantizes with
-// (compiler/CodeGen/PointwiseEmitter.h), on the host's f32, which rounds
-// as the device's mul.rn, add.rn and fma.rn do: a division by a constant
-// scale as a product by its reciprocal and one fma correction, rounding
-// half to even by adding 1.5 * 2^23, and integers read back from its bits.
+// (compiler/CodeGen/PointwiseEmitter.h; its host twin in
+// PointwiseArithmetic.h), on the host's f32, which rounds as the device's
+// mul.rn, add.rn and fma.rn do: a division by a constant scale as a
+// product by its reciprocal and one fma correction, rounding half to even
+// by adding 1.5 * 2^23, and integers read back from its bits.
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/CodeGen/PointwiseEmitter.h"
+#include "compiler/CodeGen/PointwiseArithmetic.h"
 #include "test/unit/FloatBits.h"
 
 #include <gtest/gtest.h>
@@ -76,8 +77,7 @@ TEST(QuantizeRoundingTest, BiasRoundsHalfToEven) {
   for (int k = -280000; k <= 280000; ++k) {
     float t = k / 4.0f;
     int32_t n = static_cast<int32_t>(
-        bitsOf(t + static_cast<float>(PointwiseEmitter::kRoundingBias)) -
-        PointwiseEmitter::kRoundingBiasBits);
+        bitsOf(t + static_cast<float>(kRoundingBias)) - kRoundingBiasBits);
     ASSERT_EQ(n, static_cast<int32_t>(std::nearbyint(t))) << t;
   }
 }
@@ -85,9 +85,8 @@ TEST(QuantizeRoundingTest, BiasRoundsHalfToEven) {
 TEST(QuantizeRoundingTest, BitsReadBackIntegers) {
   // Every difference of two 16-bit values.
   for (int32_t d = -131071; d <= 131071; ++d) {
-    float f = fromBits(static_cast<uint32_t>(
-                  d + PointwiseEmitter::kRoundingBiasBits)) -
-              static_cast<float>(PointwiseEmitter::kRoundingBias);
+    float f = fromBits(static_cast<uint32_t>(d + kRoundingBiasBits)) -
+              static_cast<float>(kRoundingBias);
     ASSERT_EQ(f, static_cast<float>(d)) << d;
   }
 }

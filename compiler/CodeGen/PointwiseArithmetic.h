@@ -1,0 +1,72 @@
+//===- PointwiseArithmetic.h - device arithmetic on the host ----*- C++ -*-===//
+//
+// The constants and host functions that PointwiseEmitter.h's device
+// arithmetic follows step for step, in the host's f32 (which rounds as the
+// device's mul.rn and fma.rn do): the quantize's division by a scale's
+// reciprocal and its rounding through the bits of 1.5 * 2^23, and the
+// 16-bit GELU. The unit tests check these over every
+// input that matters (QuantizeArithmeticTest, GeluArithmeticTest) without
+// a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_COMPILER_CODEGEN_POINTWISEARITHMETIC_H
+#define BRRR_COMPILER_CODEGEN_POINTWISEARITHMETIC_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace mlir::brrr::pointwise {
+
+/// 1.5 * 2^23, whose f32 neighbours are 1 apart, and its bits: adding it
+/// rounds an f32 of magnitude below 2^22 to an integer (half to even),
+/// and integers of that magnitude added to its bits read back exactly.
+inline constexpr double kRoundingBias = 12582912.0;
+inline constexpr int64_t kRoundingBiasBits = 0x4B400000;
+
+/// x / s as divideByScale computes it for a constant s in [2^-80, 2^80]
+/// that is not a power of two, with r = 1 / s rounded to nearest: the host's
+/// f32 arithmetic is the device's (mul.rn, fma.rn), so QuantizeDivisionTest
+/// checks the method against x / s here.
+inline float quotientByReciprocal(float x, float s, float r) {
+  float q0 = x * r;
+  float e = std::fma(-q0, s, x);
+  float q = std::fma(e, r, q0);
+  return std::isnan(q) ? q0 : q;
+}
+
+/// The f16 and bf16 GELU's constants (erfGeluLowPrecision): Abramowitz &
+/// Stegun 7.1.26's p over sqrt(2) (t = 1 / (1 + p |x| / sqrt(2))), its
+/// polynomial's coefficients halved, highest first, and the cap on |x|.
+inline constexpr double kGeluTailP = 0.3275911 * M_SQRT1_2;
+inline constexpr double kGeluTailPoly[5] = {1.061405429 / 2, -1.453152027 / 2,
+                                            1.421413741 / 2, -0.284496736 / 2,
+                                            0.254829592 / 2};
+inline constexpr float kGeluCap = 0x1p64f;
+
+/// gelu(x) as erfGeluLowPrecision computes it, on the host's f32, which
+/// rounds as the device's mul.rn and fma.rn do; the device's approximate
+/// reciprocal and exp2 are within two ulps of these, and its exp2 flushes
+/// results below the smallest normal f32 to zero (.ftz) as this one does.
+/// GeluArithmeticTest checks it over every f16 and bf16 input.
+inline float geluLowPrecision(float x) {
+  float ax = std::fmin(std::fabs(x), kGeluCap);
+  if (std::isnan(x))
+    ax = x;
+  float t = 1.0f / std::fma(ax, static_cast<float>(kGeluTailP), 1.0f);
+  float poly = static_cast<float>(kGeluTailPoly[0]);
+  for (double c : llvm::ArrayRef<double>(kGeluTailPoly).drop_front())
+    poly = std::fma(t, poly, static_cast<float>(c));
+  poly = t * poly;
+  float e = std::exp2((x * x) * static_cast<float>(-M_LOG2E / 2));
+  if (e < std::numeric_limits<float>::min())
+    e = 0.0f;
+  return std::fma(-ax, poly * e, std::isnan(x) ? x : std::fmax(x, 0.0f));
+}
+
+} // namespace mlir::brrr::pointwise
+
+#endif // BRRR_COMPILER_CODEGEN_POINTWISEARITHMETIC_H
