@@ -331,18 +331,32 @@ public:
     bool isFloat = ct && isa<FloatType>(ct);
     Value x = args.empty() ? Value() : args[0];
     auto one = [&] { return cst(ct, 1.0); };
-    // A 16-bit sigmoid (computed in f32) takes the approximate exp and
-    // reciprocal (ex2.approx, rcp.approx: no slow path, a few f32 ulps);
-    // an f32 one the exact ones. Even a relative error of 2^-20 leaves
-    // x * sigmoid(x) within one ulp of the correctly rounded f16 for every
-    // finite f16 input (52 of 63,488 one ulp off).
+    // A 16-bit sigmoid (computed in f32) takes the approximate exp2 and
+    // reciprocal in their .ftz forms (ex2.approx.ftz, rcp.approx.ftz: one
+    // instruction each, a few f32 ulps); an f32 one the exact exp and
+    // division. Even a relative error of 2^-20 leaves x * sigmoid(x) within
+    // one ulp of the correctly rounded f16 for every finite f16 input (52
+    // of 63,488 one ulp off). The .ftz forms differ only where a result is
+    // subnormal: exp(-v) for v > 87.3, where 1 / (1 + exp(-v)) is 1 either
+    // way, and the sigmoid itself for v < -87.3 (under 1.2e-38), which
+    // becomes 0 as it already did below -88.7, where exp(-v) overflows.
     auto sigmoid = [&](Value v) -> Value {
-      auto fm = et.getIntOrFloatBitWidth() == 16 ? arith::FastMathFlags::afn
-                                                 : arith::FastMathFlags::none;
-      Value e =
-          math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, v), fm);
+      if (et.getIntOrFloatBitWidth() == 16) {
+        Type f32 = v.getType();
+        auto intrinsic = [&](StringRef name, Value a) -> Value {
+          return LLVM::CallIntrinsicOp::create(b, loc, f32,
+                                               b.getStringAttr(name), a)
+              .getResult(0);
+        };
+        Value e =
+            intrinsic("llvm.nvvm.ex2.approx.ftz.f",
+                      arith::MulFOp::create(b, loc, v, cst(f32, -M_LOG2E)));
+        return intrinsic("llvm.nvvm.rcp.approx.ftz.f",
+                         arith::AddFOp::create(b, loc, one(), e));
+      }
+      Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, v));
       return arith::DivFOp::create(b, loc, one(),
-                                   arith::AddFOp::create(b, loc, one(), e), fm);
+                                   arith::AddFOp::create(b, loc, one(), e));
     };
     return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
         .Case([&](AbsOp) -> Value {
