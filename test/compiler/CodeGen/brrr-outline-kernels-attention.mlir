@@ -30,7 +30,7 @@
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: gpu.barrier
 // CHECK-COUNT-32: nvvm.mma.sync
-// CHECK: math.exp2
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK: nvvm.ldmatrix {{.+}} layout = #nvvm.mma_layout<col>
 // CHECK-COUNT-32: nvvm.mma.sync
 // CHECK: scf.yield
