@@ -228,6 +228,16 @@ public:
     return out;
   }
 
+  /// NVVM's approximate f32 intrinsic `name` in its .ftz form
+  /// (llvm.nvvm.rcp.approx.ftz.f, llvm.nvvm.ex2.approx.ftz.f) applied to
+  /// `v`: one instruction, where the forms math and arith lower to take a
+  /// subnormal path.
+  Value approxFtz(StringRef name, Value v) {
+    return LLVM::CallIntrinsicOp::create(b, loc, v.getType(),
+                                         b.getStringAttr(name), v)
+        .getResult(0);
+  }
+
   /// gelu(x) = x * Phi(x) for an f16 or bf16 gelu, computed in f32 without
   /// libdevice's erff (~25 instructions and a branch): the tail probability
   /// Q(|x|) = erfc(z) / 2, z = |x| / sqrt(2), by Abramowitz & Stegun
@@ -248,14 +258,9 @@ public:
     auto fma = [&](Value a, Value m, double c) -> Value {
       return math::FmaOp::create(b, loc, a, m, cst(f32, c));
     };
-    auto intrinsic = [&](StringRef name, Value v) -> Value {
-      return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name),
-                                           v)
-          .getResult(0);
-    };
     Value ax = arith::MinimumFOp::create(
         b, loc, math::AbsFOp::create(b, loc, x), cst(f32, kGeluCap));
-    Value t = intrinsic("llvm.nvvm.rcp.approx.ftz.f",
+    Value t = approxFtz("llvm.nvvm.rcp.approx.ftz.f",
                         fma(ax, cst(f32, kGeluTailP), 1.0));
     // P(t) / 2, so that the product is erfc / 2 = the tail's probability.
     Value poly = cst(f32, kGeluTailPoly[0]);
@@ -263,7 +268,7 @@ public:
       poly = fma(t, poly, c);
     poly = arith::MulFOp::create(b, loc, t, poly);
     // exp(-z^2) = 2^(-x^2 log2(e) / 2).
-    Value e = intrinsic(
+    Value e = approxFtz(
         "llvm.nvvm.ex2.approx.ftz.f",
         arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x),
                               cst(f32, -M_LOG2E / 2)));
@@ -342,16 +347,10 @@ public:
     // becomes 0 as it already did below -88.7, where exp(-v) overflows.
     auto sigmoid = [&](Value v) -> Value {
       if (et.getIntOrFloatBitWidth() == 16) {
-        Type f32 = v.getType();
-        auto intrinsic = [&](StringRef name, Value a) -> Value {
-          return LLVM::CallIntrinsicOp::create(b, loc, f32,
-                                               b.getStringAttr(name), a)
-              .getResult(0);
-        };
-        Value e =
-            intrinsic("llvm.nvvm.ex2.approx.ftz.f",
-                      arith::MulFOp::create(b, loc, v, cst(f32, -M_LOG2E)));
-        return intrinsic("llvm.nvvm.rcp.approx.ftz.f",
+        Value e = approxFtz(
+            "llvm.nvvm.ex2.approx.ftz.f",
+            arith::MulFOp::create(b, loc, v, cst(v.getType(), -M_LOG2E)));
+        return approxFtz("llvm.nvvm.rcp.approx.ftz.f",
                          arith::AddFOp::create(b, loc, one(), e));
       }
       Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, v));
