@@ -18,7 +18,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <array>
+#include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -556,6 +559,88 @@ struct RmsNormFromParts : OpRewritePattern<MulOp> {
   }
 };
 
+/// The value of a float splat constant `v`, or none.
+std::optional<double> floatSplat(Value v) {
+  SplatElementsAttr c;
+  if (!matchPattern(v, m_Constant(&c)) || !isa<FloatType>(c.getElementType()))
+    return std::nullopt;
+  return c.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// Whether `v` is a float splat within 2^-11 (relative) of `want`: the
+/// f16 and bf16 roundings of sqrt(2) and 1 / sqrt(2) (1.5e-4 off) pass.
+bool isSplatNear(Value v, double want) {
+  std::optional<double> c = floatSplat(v);
+  return c && std::fabs(*c - want) <= 0x1p-11 * std::fabs(want);
+}
+
+/// GELU written out, as exporters before opset 20 and models' own code
+/// spell it: x * 0.5 * (1 + erf(x / sqrt(2))), with x / sqrt(2) or
+/// x * (1 / sqrt(2)), the halving applied to x, to 1 + erf or to their
+/// product, and every product and sum in either order -> gelu(x): one op,
+/// which a 16-bit kernel computes by the GELU's own arithmetic (its tail
+/// probability, no erff and no division) and an f32 one by libdevice's
+/// erf, as before. The constants are splats that broadcast to x's type.
+struct GeluFromParts : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    Type t = op.getType();
+    if (!isa<FloatType>(getElementTypeOrSelf(t)))
+      return rewriter.notifyMatchFailure(op, "not a float product");
+    auto operands = [](Operation *m) {
+      return std::array<std::pair<Value, Value>, 2>{
+          {{m->getOperand(0), m->getOperand(1)},
+           {m->getOperand(1), m->getOperand(0)}}};
+    };
+    // Whether p = 1 + erf(x / sqrt(2)) (either order, either form).
+    auto isErfTerm = [&](Value p, Value x) {
+      auto add = p.getDefiningOp<AddOp>();
+      if (!add)
+        return false;
+      for (auto [e, one] : operands(add)) {
+        auto erf = e.getDefiningOp<ErfOp>();
+        if (!erf || !isSplatNear(one, 1.0))
+          continue;
+        Value d = erf.getInput();
+        if (auto div = d.getDefiningOp<DivOp>();
+            div && div.getLhs() == x && isSplatNear(div.getRhs(), M_SQRT2))
+          return true;
+        if (auto mul = d.getDefiningOp<MulOp>())
+          for (auto [a, c] : operands(mul))
+            if (a == x && isSplatNear(c, M_SQRT1_2))
+              return true;
+      }
+      return false;
+    };
+    for (auto [u, v] : operands(op)) {
+      Value x;
+      auto inner = u.getDefiningOp<MulOp>();
+      if (inner && isSplatNear(v, 0.5)) {
+        // (x * p) * 0.5
+        for (auto [a, p] : operands(inner))
+          if (!x && isErfTerm(p, a))
+            x = a;
+      } else if (inner) {
+        // (x * 0.5) * p, or (p * 0.5) * x
+        for (auto [a, half] : operands(inner)) {
+          if (x || !isSplatNear(half, 0.5))
+            continue;
+          if (isErfTerm(v, a))
+            x = a;
+          else if (isErfTerm(a, v))
+            x = v;
+        }
+      }
+      if (x && x.getType() == t) {
+        rewriter.replaceOpWithNewOp<GeluOp>(op, t, x, GeluApproximation::none);
+        return success();
+      }
+    }
+    return rewriter.notifyMatchFailure(op, "not a GELU written out");
+  }
+};
+
 /// pow(x, c) -> x * x ... for a float x and a splat constant c of 1, 2, 3
 /// or 4 whose broadcast leaves x's shape: pow's value within the roundings
 /// of at most two multiplications (none for f16 and bf16, carried in f32),
@@ -681,7 +766,7 @@ void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void MulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                         MLIRContext *context) {
-  results.add<RmsNormFromParts>(context);
+  results.add<RmsNormFromParts, GeluFromParts>(context);
 }
 
 void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,
