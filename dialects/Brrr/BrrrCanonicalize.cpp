@@ -581,6 +581,8 @@ bool isSplatNear(Value v, double want) {
 /// which a 16-bit kernel computes by the GELU's own arithmetic (its tail
 /// probability, no erff and no division) and an f32 one by libdevice's
 /// erf, as before. The constants are splats that broadcast to x's type.
+/// One value differs: x = -inf, whose written-out form is -inf * 0 = NaN,
+/// where a 16-bit gelu gives its limit, 0.
 struct GeluFromParts : OpRewritePattern<MulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MulOp op,
