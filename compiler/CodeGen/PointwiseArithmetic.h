@@ -4,9 +4,8 @@
 // arithmetic follows step for step, in the host's f32 (which rounds as the
 // device's mul.rn and fma.rn do): the quantize's division by a scale's
 // reciprocal and its rounding through the bits of 1.5 * 2^23, and the
-// 16-bit GELU. The unit tests check these over every
-// input that matters (QuantizeArithmeticTest, GeluArithmeticTest) without
-// a GPU.
+// 16-bit GELU. The unit tests check these over every input that matters
+// (QuantizeArithmeticTest, GeluArithmeticTest) without a GPU.
 //
 //===----------------------------------------------------------------------===//
 

@@ -62,6 +62,16 @@ inline Type memoryType(Type t) {
                                        : signless(t);
 }
 
+/// NVVM's approximate f32 intrinsic `name` in its .ftz form
+/// (llvm.nvvm.rcp.approx.ftz.f, llvm.nvvm.ex2.approx.ftz.f) applied to `v`:
+/// one instruction, where the forms math and arith lower to take a
+/// subnormal path.
+inline Value approxFtz(OpBuilder &b, Location loc, StringRef name, Value v) {
+  return LLVM::CallIntrinsicOp::create(b, loc, v.getType(),
+                                       b.getStringAttr(name), v)
+      .getResult(0);
+}
+
 class PointwiseEmitter {
 public:
   PointwiseEmitter(OpBuilder &b, Location loc) : b(b), loc(loc) {}
@@ -228,14 +238,8 @@ public:
     return out;
   }
 
-  /// NVVM's approximate f32 intrinsic `name` in its .ftz form
-  /// (llvm.nvvm.rcp.approx.ftz.f, llvm.nvvm.ex2.approx.ftz.f) applied to
-  /// `v`: one instruction, where the forms math and arith lower to take a
-  /// subnormal path.
   Value approxFtz(StringRef name, Value v) {
-    return LLVM::CallIntrinsicOp::create(b, loc, v.getType(),
-                                         b.getStringAttr(name), v)
-        .getResult(0);
+    return pointwise::approxFtz(b, loc, name, v);
   }
 
   /// gelu(x) = x * Phi(x) for an f16 or bf16 gelu, computed in f32 without

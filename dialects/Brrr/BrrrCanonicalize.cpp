@@ -657,11 +657,10 @@ struct PowToMultiplications : OpRewritePattern<PowOp> {
     if (!isa<FloatType>(getElementTypeOrSelf(x.getType())) ||
         x.getType() != op.getType())
       return rewriter.notifyMatchFailure(op, "not a float pow of x's shape");
-    SplatElementsAttr exponent;
-    if (!matchPattern(op.getRhs(), m_Constant(&exponent)) ||
-        !isa<FloatType>(exponent.getElementType()))
+    std::optional<double> exponent = floatSplat(op.getRhs());
+    if (!exponent)
       return rewriter.notifyMatchFailure(op, "exponent is not a float splat");
-    double c = exponent.getSplatValue<APFloat>().convertToDouble();
+    double c = *exponent;
     if (c != 1 && c != 2 && c != 3 && c != 4)
       return rewriter.notifyMatchFailure(op, "exponent is not 1, 2, 3 or 4");
     Location loc = op.getLoc();

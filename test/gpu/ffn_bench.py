@@ -98,9 +98,10 @@ def peer(x):
 
 def reference(model, x):
     """The block in f32 from the model's own f16 weights."""
+    graph = onnx.load(model).graph
     w = {t.name: torch.from_numpy(numpy_helper.to_array(t).astype(np.float32)).cuda()
-         for t in onnx.load(model).graph.initializer}
-    op = onnx.load(model).graph.node[2].op_type
+         for t in graph.initializer}
+    op = graph.node[2].op_type
     h = x.float() @ w["W1"] + w["b1"]
     h = {"Gelu": torch.nn.functional.gelu, "Relu": torch.relu}.get(op, lambda t: t)(h)
     return h @ w["W2"] + w["b2"]

@@ -49,10 +49,7 @@ struct AttentionBuilder : StagedMath {
   /// weight below 2^-126 of the row's largest adds nothing its sum or the
   /// 16-bit values could hold.
   Value exp2(Value x) {
-    return LLVM::CallIntrinsicOp::create(
-               b, loc, b.getF32Type(),
-               b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f"), x)
-        .getResult(0);
+    return pointwise::approxFtz(b, loc, "llvm.nvvm.ex2.approx.ftz.f", x);
   }
   Value feq(Value x, Value y) {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
