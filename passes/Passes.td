@@ -451,7 +451,13 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     that schedule where they are at least 768 deep and their epilogue is
     light (adds, multiplies, clamps, selects, casts and data movement), or
     at least 1536 deep with any epilogue (a GELU, a SiLU): the epilogue
-    warps keep up with the consumers there.
+    warps keep up with the consumers there. Matmuls whose tiles outnumber
+    the multiprocessors and pair up (an even count of row tiles, B read
+    along K, no split, static extents) run as pairs of blocks computing
+    vertically adjacent tiles, each copying half of every slice of B and
+    multicasting it to both (`multicast = 2`); with `multicast=always`
+    every product whose tiles pair up does, convolutions too, and with
+    `multicast=never` none.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",
@@ -471,7 +477,11 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     Option<"fp8FastAccumulation", "fp8-fast-accumulation", "bool",
            /*default=*/"false",
            "Sum float8 products in the Tensor Cores' float8 accumulation "
-           "(precision = fast) instead of promoting each slice's sums to f32">
+           "(precision = fast) instead of promoting each slice's sums to f32">,
+    Option<"multicast", "multicast", "std::string", /*default=*/"\"auto\"",
+           "Pairs of wgmma blocks multicasting B to each other: auto (where "
+           "the tiles outnumber the multiprocessors), always (wherever the "
+           "tiles pair up) or never">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -83,6 +83,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.persistent = options.persistent;
   config.pingpong = options.pingpong;
   config.overlap = options.overlap;
+  config.multicast = options.multicast;
   config.fp8FastAccumulation = options.fp8FastAccumulation;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());

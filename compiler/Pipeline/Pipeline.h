@@ -39,6 +39,9 @@ struct CompileOptions {
   /// Run them on a persistent grid whose epilogue overlaps the next tile's
   /// products; see brrr-select-kernel-config's `overlap`.
   bool overlap = false;
+  /// Where pairs of wgmma blocks multicast B to each other: auto, always
+  /// or never; see brrr-select-kernel-config's `multicast`.
+  std::string multicast = "auto";
   /// Narrow convolution groups packed into one; see
   /// brrr-pack-conv-groups' `max-groups`.
   int64_t maxPackedGroups = 32;

@@ -37,7 +37,8 @@ LogicalResult KernelConfigAttr::verify(
     KernelBody body, int64_t threads, ArrayRef<int64_t> tile, int64_t stages,
     int64_t vector, int64_t cluster, KernelPrecision precision,
     int64_t persistent, int64_t epilogue, KernelSchedule schedule,
-    ArrayRef<int64_t> launchGrid, AffineMapAttr gridExtents) {
+    int64_t multicast, ArrayRef<int64_t> launchGrid,
+    AffineMapAttr gridExtents) {
   if (threads < 32 || threads > 1024 || threads % 32)
     return emitError() << "threads must be a multiple of 32 in [32, 1024], got "
                        << threads;
@@ -62,6 +63,11 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "only the wgmma body runs a persistent grid, "
                           "stages its epilogue in column chunks or runs a "
                           "ping-pong schedule";
+  if (multicast != 1 &&
+      (body != KernelBody::wgmma || multicast != 2 || cluster != 1))
+    return emitError() << "only the wgmma body multicasts, to a pair of "
+                          "blocks (multicast = 2) whose tiles are not split "
+                          "over a cluster";
   bool splitRows = family == KernelFamily::reduce && tile.size() == 2;
   if (cluster > 1 && body != KernelBody::wgmma &&
       body != KernelBody::mma_sync && !splitRows)
@@ -325,7 +331,8 @@ KernelConfigAttr KernelConfigAttr::withGrid(ArrayRef<int64_t> grid,
                                             AffineMapAttr extents) const {
   return get(getContext(), getFamily(), getBody(), getThreads(), getTile(),
              getStages(), getVector(), getCluster(), getPrecision(),
-             getPersistent(), getEpilogue(), getSchedule(), grid, extents);
+             getPersistent(), getEpilogue(), getSchedule(), getMulticast(),
+             grid, extents);
 }
 
 FailureOr<TargetAttr> TargetAttr::known(MLIRContext *context, StringRef chip) {

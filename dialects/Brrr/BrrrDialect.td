@@ -280,6 +280,11 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       whole tile, `epilogue` = the tile's columns, and go on to the next
       tile, while warps 1-3 of the producer warpgroup apply the epilogue
       and store it);
+    - `multicast`: for the wgmma body, the blocks of a cluster (2) that
+      compute vertically adjacent tiles of the same columns: each copies
+      its share of every k-slice of B and multicasts it into the shared
+      memory of both, so that B crosses from L2 once for the pair (absent:
+      1, each block copies its own);
     - `grid`: the launch grid `[x, y, z]` in blocks, at the largest shape
       in range, derived for the kernel from its fusion and the decisions
       above (the family's rules, `passes/Config/Families/`) and checked against them before
@@ -309,6 +314,7 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     DefaultValuedParameter<"int64_t", "0">:$epilogue,
     DefaultValuedParameter<"::mlir::brrr::KernelSchedule",
                            "::mlir::brrr::KernelSchedule::cooperative">:$schedule,
+    DefaultValuedParameter<"int64_t", "1">:$multicast,
     Brrr_TileParameter:$grid,
     OptionalParameter<"::mlir::AffineMapAttr">:$grid_extents
   );

@@ -10,7 +10,7 @@ KernelConfigAttr mlir::brrr::simtConfig(MLIRContext *ctx, KernelFamily family,
                                         int64_t vector) {
   return KernelConfigAttr::get(ctx, family, KernelBody::simt, threads, tile, 0,
                                vector, 1, KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative, {}, {});
+                               KernelSchedule::cooperative, 1, {}, {});
 }
 
 const FamilyRules &mlir::brrr::rulesOf(KernelFamily family) {

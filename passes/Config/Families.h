@@ -21,6 +21,11 @@ namespace mlir::brrr {
 
 /// What brrr-select-kernel-config chooses under: the target, the shared
 /// bytes a block may use, and the pass's options.
+/// Where pairs of wgmma blocks multicast B to each other (`multicast`):
+/// where chooseMulticast finds it pays, wherever the tiles pair up, or
+/// nowhere.
+enum class MulticastUse { automatic, always, never };
+
 struct ConfigOptions {
   TargetAttr target;
   int64_t budget = 0;
@@ -38,6 +43,8 @@ struct ConfigOptions {
   /// accumulation.
   bool persistent = false, pingpong = false, overlap = false,
        fastFloat8 = false;
+  /// Where pairs of wgmma blocks multicast B (chooseMulticast).
+  MulticastUse multicast = MulticastUse::automatic;
 };
 
 /// A launch grid: blocks along x, y and z at the largest shape, and the

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 
 namespace mlir::brrr {
 
@@ -88,6 +89,10 @@ struct MatmulTile {
   /// tile between them and sum their accumulators through distributed
   /// shared memory (1: one block per tile).
   int64_t cluster = 1;
+  /// wgmma only: the blocks of a cluster (2) that compute vertically
+  /// adjacent tiles of the same columns and multicast each k-slice of B to
+  /// each other, each copying its share (1: each block copies its own).
+  int64_t multicast = 1;
   /// wgmma with float8 operands: `promoted` (each slice summed apart, then
   /// added in f32) or `fast` (the Tensor Cores' float8 accumulation);
   /// `exact` otherwise.
@@ -454,6 +459,27 @@ inline int64_t wgmmaExtraShared(int64_t barriers) { return barriers + 1024; }
 struct ConfigOptions;
 struct Grid;
 struct SharedBuffer;
+
+enum class MulticastUse;
+
+/// Why pairs of blocks of the wgmma `tile` over `product` (of shape `p` on
+/// that body) cannot multicast B to each other, or none: they must compute
+/// vertically adjacent tiles of the same columns (an even count of row
+/// tiles, and of persistent blocks, whose walk then pairs them up), each
+/// copying half of a slice of B whose rows are along K (not a grouped
+/// convolution's partial tiles) in whole 8-row swizzle atoms, with no
+/// split of the k-slices and no symbolic extent.
+std::optional<std::string> multicastRefusal(Operation *product,
+                                            const MatmulTile &tile,
+                                            const ProductShape &p);
+/// Sets `tile.multicast` to 2 where `use` asks for it and
+/// multicastRefusal allows it: automatically, where the tiles outnumber
+/// the multiprocessors (measured, test/gpu/notes/2026-12-04-f.md:
+/// BERT-base fp16 at batch 128 1.3% faster, GPT-2 at batch 8 2%; the
+/// conv family asks only for `always`).
+void chooseMulticast(MatmulTile &tile, Operation *product,
+                     const ProductShape &p, TargetAttr target,
+                     MulticastUse use);
 
 /// The rules the matmul and conv families share
 /// (passes/Config/Families/Products.cpp).

@@ -115,6 +115,17 @@ struct SelectKernelConfigPass
     options.pingpong = pingpong;
     options.overlap = overlap;
     options.fastFloat8 = fp8FastAccumulation;
+    if (multicast == "auto")
+      options.multicast = MulticastUse::automatic;
+    else if (multicast == "always")
+      options.multicast = MulticastUse::always;
+    else if (multicast == "never")
+      options.multicast = MulticastUse::never;
+    else {
+      getOperation().emitError("multicast takes auto, always or never; got '")
+          << multicast << "'";
+      return signalPassFailure();
+    }
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       // A config pinned without its grid gets the one its decisions give;
       // one with a grid is verified as it is.
@@ -145,7 +156,7 @@ struct SelectKernelConfigPass
               config->getThreads(), config->getTile(), config->getStages(),
               config->getVector(), config->getCluster(), config->getPrecision(),
               config->getPersistent(), config->getEpilogue(),
-              config->getSchedule(), {}, {})) ||
+              config->getSchedule(), config->getMulticast(), {}, {})) ||
           failed(recordLaunchGrids(fusion, *config)))
         return WalkResult::interrupt();
       return WalkResult::advance();
@@ -168,7 +179,7 @@ KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
   return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
                                1, cluster, precision, persistent, epilogue,
-                               schedule, {}, {});
+                               schedule, multicast, {}, {});
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
@@ -186,6 +197,7 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
   tile.epilogue = config.getEpilogue();
   tile.schedule = config.getSchedule();
   tile.cluster = config.getCluster();
+  tile.multicast = config.getMulticast();
   tile.precision = config.getPrecision();
   return tile;
 }
@@ -202,7 +214,7 @@ KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {
   return KernelConfigAttr::get(ctx, KernelFamily::attention,
                                KernelBody::mma_sync, threads(), {rows, keys},
                                stages, 1, 1, KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative, {}, {});
+                               KernelSchedule::cooperative, 1, {}, {});
 }
 
 std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {

@@ -712,6 +712,16 @@ FLAGS["qmatmul_fp8_deep_fast_f32"] = ["--fp8-fast-accumulation"]
 # the last column tile 24 wide), each consumer warpgroup every other one.
 GRAPH_OF["qmatmul_fp8_deep_pingpong_f32"] = "qmatmul_fp8_deep_persistent_f32"
 FLAGS["qmatmul_fp8_deep_pingpong_f32"] = ["--pingpong"]
+# Multicasting pairs wherever the tiles pair up (brrrc --multicast=always):
+# a persistent walk over four batches of a broadcast B (8 x 5 tiles of 256
+# each, 160 over 132 blocks); ping-pong tiles of 128 x 128 (36 x 8, an odd
+# N); a persistent convolution (225 x 1 tiles of 256, a residual).
+for graph, flags in (("matmul_wgmma_persistent_bt_f16", ["--persistent"]),
+                     ("matmul_wgmma_persistent_odd_n_bf16", ["--pingpong"]),
+                     ("conv_wgmma_persistent_f16", ["--persistent"])):
+    alias = graph.replace("persistent", "multicast")
+    GRAPH_OF[alias] = graph
+    FLAGS[alias] = flags + ["--multicast=always"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

@@ -128,4 +128,20 @@ MATMUL_CASES = [
                                               n("Relu", ["t"], ["y"])],
      [("a", H, [4000, 776]), ("b", H, [776, 3064]), ("bias", H, [3064])],
      [("y", H, [4000, 3064])]),
+    # Pairs of blocks multicasting B (a K-contiguous weight read through a
+    # transpose) by default where the tiles outnumber the multiprocessors:
+    # overlapped 192-wide tiles (16 x 16, the last row tile 80 rows and the
+    # last column tile 184 wide, the last k-slice partial) with a bias and
+    # residual; one block a tile (K under 768: 32 x 9 tiles of 256, the
+    # last 248 wide, ragged K) with a sigmoid.
+    ("matmul_wgmma_multicast_overlapped_f16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                               n("MatMul", ["a", "wt"], ["m"]),
+                                               n("Add", ["m", "bias"], ["t"]),
+                                               n("Add", ["t", "r"], ["y"])],
+     [("a", H, [2000, 776]), ("w", H, [3064, 776]), ("bias", H, [3064]),
+      ("r", H, [2000, 3064])], [("y", H, [2000, 3064])]),
+    ("matmul_wgmma_multicast_tiles_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                           n("MatMul", ["a", "wt"], ["m"]),
+                                           n("Sigmoid", ["m"], ["y"])],
+     [("a", BF, [4000, 200]), ("w", BF, [2296, 200])], [("y", BF, [4000, 2296])]),
 ]

@@ -168,6 +168,11 @@ def torch_inputs(name, gen):
     if name == "matmul_wgmma_overlapped_narrowed_f16":
         return [f(4000, 776, dt=torch.float16), f(776, 3064, dt=torch.float16) / 16,
                 f(3064, dt=torch.float16)]
+    if name == "matmul_wgmma_multicast_overlapped_f16":
+        return [f(2000, 776, dt=torch.float16), f(3064, 776, dt=torch.float16) / 16,
+                f(3064, dt=torch.float16), f(2000, 3064, dt=torch.float16)]
+    if name == "matmul_wgmma_multicast_tiles_bf16":
+        return [f(4000, 200, dt=torch.bfloat16), f(2296, 200, dt=torch.bfloat16) / 8]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [f(4000, 200, dt=torch.float16), f(200, 2296, dt=torch.float16) / 8,
                 f(2296, dt=torch.float16)]
@@ -549,6 +554,10 @@ def torch_reference(name, xs):
     if name == "matmul_wgmma_n192_ragged_f16":
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_n192_odd_n_bf16":
+        return [torch.sigmoid(d[0] @ d[1].t())]
+    if name == "matmul_wgmma_multicast_overlapped_f16":
+        return [d[0] @ d[1].t() + d[2] + d[3]]
+    if name == "matmul_wgmma_multicast_tiles_bf16":
         return [torch.sigmoid(d[0] @ d[1].t())]
     if name == "matmul_wgmma_cluster_batched_f16":
         return [torch.matmul(d[0], d[1]) + d[2]]

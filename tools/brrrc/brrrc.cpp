@@ -189,6 +189,15 @@ cl::opt<bool> overlapEpilogue(
              "next tile while spare producer warps apply the epilogue"),
     cl::init(false), cl::cat(category));
 
+cl::opt<std::string> multicast(
+    "multicast",
+    cl::desc("Where pairs of Hopper product blocks computing vertically "
+             "adjacent tiles copy each slice of B once and multicast it to "
+             "both: auto (products whose tiles outnumber the "
+             "multiprocessors), always (wherever the tiles pair up) or "
+             "never"),
+    cl::init("auto"), cl::cat(category));
+
 cl::opt<int64_t> maxPackedGroups(
     "max-packed-groups",
     cl::desc("Pack at most N neighbouring groups of a narrow-group f16/bf16 "
@@ -344,6 +353,12 @@ int main(int argc, char **argv) {
   compile.fp8FastAccumulation = fp8FastAccumulation;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
+  if (multicast != "auto" && multicast != "always" && multicast != "never") {
+    errs() << "brrrc: error: --multicast takes auto, always or never, got '"
+           << multicast << "'\n";
+    return 1;
+  }
+  compile.multicast = multicast;
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;
   compile.indexChecks = !uncheckedIndices;

@@ -42,7 +42,13 @@
 // their partial tiles, synchronize the cluster, and each sums its share of
 // the rows from every block's staging through distributed shared memory
 // (mapa, ld.shared::cluster) before the epilogue, with no second kernel and
-// no partial products in global memory. 8-bit products read 128-deep
+// no partial products in global memory. A multicasting pair (the
+// config's `multicast`) is a cluster of two blocks computing vertically
+// adjacent tiles of the same columns in lockstep: each producer copies
+// half of every slice of B and multicasts it into both blocks' stage
+// (both full barriers count its bytes), and each consumer warp releases a
+// stage on both blocks' empty barriers, so that neither producer refills
+// it before both blocks have read it. 8-bit products read 128-deep
 // slices; float8 ones whose config says `precision = promoted` sum each
 // slice in registers of its own, wait for it and add it to the f32
 // accumulators (the Tensor Cores' float8 accumulation is shorter than
@@ -114,6 +120,7 @@ LogicalResult WgmmaKernel::readPlan() {
   // A split tile's blocks are consecutive in x, one cluster, each taking
   // kTiles / split of the k-slices.
   split = tile.cluster;
+  multicast = tile.multicast;
   if (failed(stageOffsets(fusion, tile.stages, aOffsets, bOffsets)))
     return failure();
   FailureOr<int64_t> bars = sharedOffset(fusion, SharedRole::barriers);
@@ -161,9 +168,10 @@ void WgmmaKernel::createFunction(StringRef name) {
   func->setAttr("nvvm.maxntid", moduleBuilder.getDenseI32ArrayAttr(
                                     {static_cast<int32_t>(threads), 1, 1}));
   func->setAttr("nvvm.minctasm", moduleBuilder.getI32IntegerAttr(1));
-  if (split > 1)
-    func->setAttr("nvvm.cluster_dim", moduleBuilder.getDenseI32ArrayAttr(
-                                          {static_cast<int32_t>(split), 1, 1}));
+  if (int64_t blocks = std::max(split, multicast); blocks > 1)
+    func->setAttr("nvvm.cluster_dim",
+                  moduleBuilder.getDenseI32ArrayAttr(
+                      {static_cast<int32_t>(blocks), 1, 1}));
 
   entry = &func.getBody().front();
   b.setInsertionPointToStart(entry);
@@ -189,6 +197,11 @@ void WgmmaKernel::createFunction(StringRef name) {
   warpgroup = e.div(tid, 128);
   inGroup = e.rem(tid, 128);
   bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  // A multicasting pair is blocks 2c and 2c + 1 (a cluster), whose tiles,
+  // one block a tile or walked an even count apart, are always 2t and
+  // 2t + 1: the same columns, vertically adjacent (multicastRefusal).
+  if (multicast > 1)
+    rank = e.rem(bid, multicast);
   if (!persistent) {
     Value t = bid;
     if (split > 1) {
@@ -290,9 +303,9 @@ void WgmmaKernel::initBarriers() {
     for (int64_t s = 0; s < tile.stages; ++s) {
       NVVM::MBarrierInitOp::create(b, loc, fullBar(e.idx(s)), e.i32(1),
                                    Value());
-      NVVM::MBarrierInitOp::create(b, loc, emptyBar(e.idx(s)),
-                                   e.i32(pingpong ? 4 : 4 * consumers),
-                                   Value());
+      NVVM::MBarrierInitOp::create(
+          b, loc, emptyBar(e.idx(s)),
+          e.i32((pingpong ? 4 : 4 * consumers) * multicast), Value());
     }
     if (overlapped) {
       NVVM::MBarrierInitOp::create(b, loc, stagedBar, e.i32(128 * consumers),
@@ -303,6 +316,33 @@ void WgmmaKernel::initBarriers() {
     NVVM::FenceMbarrierInitOp::create(b, loc);
   }
   gpu::BarrierOp::create(b, loc);
+  // A multicasting pair's copies and releases reach the other block's
+  // barriers: both are set up before either block goes on.
+  if (multicast > 1)
+    clusterBarrier(b, loc);
+}
+
+void WgmmaKernel::releaseStage(Value s, Value when) {
+  Value lead = multicast > 1
+                   ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           lane, e.idx(multicast))
+                         .getResult()
+                   : e.eq(lane, 0);
+  auto ifRelease = scf::IfOp::create(
+      b, loc, when ? arith::AndIOp::create(b, loc, when, lead) : lead, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
+  Value bar = emptyBar(s);
+  if (multicast == 1) {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), bar, Value());
+    return;
+  }
+  // Both blocks' producers refill the stage (each its share of B, into
+  // both blocks): each waits for both blocks' consumers.
+  Value peer = NVVM::MapaOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 7),
+                                    bar, e.toI32(lane));
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), peer, Value(),
+                                 NVVM::MemScopeKind::CLUSTER, false);
 }
 
 LogicalResult WgmmaKernel::producerWarpgroup() {
@@ -378,13 +418,22 @@ void WgmmaKernel::producerLoop() {
           const MapSpec &spec = isA ? problem.aMap : problem.bMap;
           if (spec.batched)
             coords.push_back(zi);
+          // A multicasting block copies its share of B's rows (the map's
+          // box holds that share) into both blocks.
+          bool shareB = !isA && multicast > 1;
+          if (shareB) {
+            int64_t rows = tile.n / multicast;
+            coords[1] = arith::AddIOp::create(b, loc, coords[1],
+                                              e.toI32(e.mul(rank, rows)));
+            dst = e.at(dst, e.mul(rank, rows * problem.swizzle));
+          }
           // The block's own shared memory, addressed as the (one-block)
           // cluster's, as the PTX 8.0 form of the copy wants.
           Value clusterDst = LLVM::AddrSpaceCastOp::create(
               b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
           NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
               b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
-              Value(), Value(),
+              shareB ? e.i16((1 << multicast) - 1) : Value(), Value(),
               spec.im2col ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE,
               false, nullptr, Value());
         };
@@ -398,8 +447,11 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   if (failed(readPlan()))
     return failure();
   Builder attrs(ctx);
-  ArrayAttr mapsAttr = attrs.getArrayAttr(
-      {mapAttr(attrs, problem.aMap), mapAttr(attrs, problem.bMap)});
+  // A multicasting block's copies of B take its share of the tile's rows.
+  MapSpec bMap = problem.bMap;
+  bMap.box[1] /= multicast;
+  ArrayAttr mapsAttr =
+      attrs.getArrayAttr({mapAttr(attrs, problem.aMap), mapAttr(attrs, bMap)});
   createFunction(name);
   initBarriers();
   ticks = e.i32(kWaitTicks);
@@ -414,6 +466,10 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   if (failed(consumerWarpgroups()))
     return failure();
   b.setInsertionPointAfter(isProducer);
+  // Neither block of a multicasting pair leaves while the other may still
+  // release a stage on its barriers.
+  if (multicast > 1)
+    clusterBarrier(b, loc);
   gpu::ReturnOp::create(b, loc);
 
   KernelInfo info;

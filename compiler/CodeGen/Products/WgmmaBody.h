@@ -32,6 +32,10 @@ struct WgmmaBuilder : IndexMath {
     return arith::ConstantOp::create(b, loc, b.getI32Type(),
                                      b.getI32IntegerAttr(v));
   }
+  Value i16(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI16Type(),
+                                     b.getI16IntegerAttr(v));
+  }
   Value i64(int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI64Type(),
                                      b.getI64IntegerAttr(v));

@@ -35,17 +35,11 @@ LogicalResult WgmmaKernel::consumerWarpgroups() {
                 if (pingpong)
                   passTurn(i, count);
                 NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-                if (persistent) {
-                  // The tile's last slice is read: its stage goes to the
-                  // next tile.
-                  auto ifLead = scf::IfOp::create(b, loc, e.eq(lane, 0), false);
-                  OpBuilder::InsertionGuard g(b);
-                  b.setInsertionPointToStart(&ifLead.getThenRegion().front());
-                  NVVM::MBarrierArriveOp::create(
-                      b, loc, Type(),
-                      emptyBar(stageOf(e.add(first, e.idx(kTiles - 1)))),
-                      Value());
-                }
+                // The tile's last slice is read: its stage goes to the
+                // next tile.
+                if (persistent)
+                  releaseStage(stageOf(e.add(first, e.idx(kTiles - 1))),
+                               Value());
                 if (overlapped) {
                   handOffToDrain(i, asF32(accs[0]));
                   return;
@@ -159,16 +153,9 @@ SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value first,
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // The group before this one has retired: its stage is free.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-  Value release = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, e.idx(0)),
-      e.eq(lane, 0));
-  auto ifRelease = scf::IfOp::create(b, loc, release, false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifRelease.getThenRegion().front());
-  Value prev = arith::SubIOp::create(b, loc, it, e.idx(1));
-  NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBar(stageOf(prev)),
-                                 Value());
+  releaseStage(
+      stageOf(arith::SubIOp::create(b, loc, it, e.idx(1))),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, e.idx(0)));
   return sums;
 }
 

@@ -127,6 +127,10 @@ private:
   Value emptyBar(Value s) {
     return e.at(smem, e.add(e.idx(barOffset + 8 * tile.stages), e.mul(s, 8)));
   }
+  /// Stage `s` is free again for the producers that refill it: lane 0 of a
+  /// consumer warp arrives on this block's empty barrier, or with
+  /// multicast lane r on block r's (where `when` holds).
+  void releaseStage(Value s, Value when);
   Value stageOf(Value it) { return e.rem(it, tile.stages); }
   Value phaseOf(Value it) { return e.toI32(e.rem(e.div(it, tile.stages), 2)); }
   /// The slice of the whole tile's that this block's k-slice `kt` is: all,
@@ -158,6 +162,8 @@ private:
 
   // The geometry, from the config and the problem.
   int64_t tilesM = 0, tilesN = 0, split = 1, tilesPerBatch = 0, totalTiles = 0;
+  /// Blocks of a cluster that multicast B to each other (1: none).
+  int64_t multicast = 1;
   int64_t blocks = 0, kTiles = 0, consumers = 0, threads = 0;
   unsigned numInputs = 0;
   bool persistent = false, pingpong = false, overlapped = false;
@@ -175,6 +181,8 @@ private:
   gpu::GPUFuncOp func;
   Block *entry = nullptr;
   Value mapA, mapB, smem, smemAddr, tid, warpgroup, inGroup, bid;
+  /// rank: the block's place in its cluster (a split tile's share of the
+  /// k-slices, or a multicasting pair's share of B).
   Value rank, stagedBar, drainedBar, ticks;
   /// Symbolic rows: the count the kernel is passed, and its row tiles.
   Value rowsValue, tilesMValue;

@@ -76,6 +76,14 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
     }
   };
   narrow(*tile, g->product());
+  // Pairs multicasting B only where asked for: measured (test/gpu/notes/
+  // 2026-12-04-f.md) ResNet-50 fp16 at batch 32 1.074 -> 1.318 ms with
+  // every eligible convolution paired (tiles of 64-256 columns, one to nine
+  // k-slices: the pair's lockstep costs more than the halved B saves).
+  chooseMulticast(*tile, conv, g->product(), target,
+                  options.multicast == MulticastUse::always
+                      ? MulticastUse::always
+                      : MulticastUse::never);
   KernelConfigAttr config = tile->config(ctx, KernelFamily::conv);
   // Over a symbolic batch, each range of rows takes the tile a static
   // compile of its largest rows would.

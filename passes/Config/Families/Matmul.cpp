@@ -131,6 +131,7 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   chooseClusterSplit(*tile, p, target);
   if (pinnedTile.empty())
     chooseNarrowTile(*tile, p, target, budget);
+  chooseMulticast(*tile, product, p, target, options.multicast);
   KernelConfigAttr config = tile->config(ctx);
   // Over symbolic rows on the wgmma body, each range of rows takes the
   // tile a static compile of its largest rows would.

@@ -54,7 +54,7 @@ FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, TargetAttr target,
   return KernelConfigAttr::get(
       fusion.getContext(), family, KernelBody::mma_sync,
       tile->f32Threads(warpRows), {tile->m, tile->n, tile->k}, tile->stages, 1,
-      tile->cluster, precision, 0, 0, KernelSchedule::cooperative, {}, {});
+      tile->cluster, precision, 0, 0, KernelSchedule::cooperative, 1, {}, {});
 }
 
 } // namespace
@@ -96,7 +96,7 @@ mlir::brrr::untiledProductConfig(FusionOp fusion,
     return f32;
   return KernelConfigAttr::get(
       fusion.getContext(), fusion.getKind(), KernelBody::warp_mma, 32, {}, 0, 1,
-      1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, {}, {});
+      1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, {}, {});
 }
 
 void mlir::brrr::recordRowVariants(
@@ -170,6 +170,46 @@ static int64_t wgmmaColumnTiles(Operation *product, const ProductShape &p,
     return c.G * llvm::divideCeil(c.O / c.G, n);
   }
   return llvm::divideCeil(p.N, n);
+}
+
+std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
+                                                        const MatmulTile &tile,
+                                                        const ProductShape &p) {
+  if (tile.body != KernelBody::wgmma || tile.cluster != 1)
+    return "its tiles are split over a cluster";
+  if (p.symbolic())
+    return "its extents are symbolic";
+  if (auto mm = dyn_cast<MatmulOp>(product)) {
+    ProductOperands po = productOperandsOf(mm);
+    std::optional<TmaOperand> b = tmaOperandOf(po.rhs, p.batch, false);
+    if (!b || !b->kContiguous)
+      return "its B is not read along K";
+  } else if (auto conv = dyn_cast<Conv2DOp>(product)) {
+    ConvGemm c = ConvGemm::shapeOf(conv);
+    if (c.G > 1 && (c.O / c.G) % tile.n)
+      return "its groups' columns do not fill whole tiles";
+  } else {
+    return "it is not a matmul or a convolution";
+  }
+  if (tile.n % 16)
+    return "half of its tile's columns are not whole 8-row swizzle atoms";
+  if (llvm::divideCeil(p.M, tile.m) % 2)
+    return "its row tiles are odd";
+  if (tile.persistent % 2)
+    return "its persistent grid is odd";
+  return std::nullopt;
+}
+
+void mlir::brrr::chooseMulticast(MatmulTile &tile, Operation *product,
+                                 const ProductShape &p, TargetAttr target,
+                                 MulticastUse use) {
+  tile.multicast = 1;
+  if (use == MulticastUse::never || multicastRefusal(product, tile, p))
+    return;
+  if (use == MulticastUse::automatic &&
+      tile.tilesOf(p) <= target.getMultiprocessors())
+    return;
+  tile.multicast = 2;
 }
 
 /// The largest grid dimension y and z of a launch (2^16 - 1), and of x
@@ -282,6 +322,11 @@ static LogicalResult verifyWgmma(FusionOp fusion, Operation *product,
         "symbolic rows take one batch and the cooperative schedule");
   if (p.batchesExtent && tile->persistent > 0)
     return product->emitOpError("symbolic batches take one block a tile");
+  if (tile->multicast > 1)
+    if (std::optional<std::string> why = multicastRefusal(product, *tile, p))
+      return product->emitOpError("cannot multicast B between pairs of "
+                                  "blocks: ")
+             << *why;
   bool float8 = isa<Float8E4M3FNType>(
       getElementTypeOrSelf(product->getOperand(0).getType()));
   bool promotedOrFast = tile->precision == KernelPrecision::promoted ||

@@ -763,6 +763,21 @@ func.func @kernel_persistent_mma_sync() attributes {c = #brrr.kernel<family = ma
 
 // -----
 
+// expected-error @+1 {{only the wgmma body multicasts, to a pair of blocks (multicast = 2) whose tiles are not split over a cluster}}
+func.func @kernel_multicast_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, multicast = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{only the wgmma body multicasts, to a pair of blocks (multicast = 2) whose tiles are not split over a cluster}}
+func.func @kernel_multicast_four() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, multicast = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{only the wgmma body multicasts, to a pair of blocks (multicast = 2) whose tiles are not split over a cluster}}
+func.func @kernel_multicast_split() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 4, cluster = 2, multicast = 2>} { return }
+
+// -----
+
 // expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or runs a ping-pong schedule}}
 func.func @kernel_pingpong_mma_sync() attributes {c = #brrr.kernel<family = matmul, body = mma_sync, threads = 128, tile = [128, 128, 32], stages = 3, schedule = pingpong>} { return }
 
