@@ -46,6 +46,7 @@ import collections
 import math
 import os
 import sys
+import tempfile
 import traceback
 
 import torch
@@ -246,7 +247,11 @@ def build(name, tiny=False, batch=1, seed=0):
 
 
 def export(model, args, names, path, exporter):
-    extra = {"external_data": False} if exporter == "dynamo" else {}
+    # One file, unless the weights are near protobuf's 2 GiB: their data
+    # then lies beside it (RegNetY-128GF's export failed to serialize).
+    weights = sum(t.numel() * t.element_size()
+                  for t in list(model.parameters()) + list(model.buffers()))
+    extra = {"external_data": weights > 2 ** 30} if exporter == "dynamo" else {}
     with torch.no_grad():
         torch.onnx.export(model, args, path, input_names=names, output_names=["y"],
                           opset_version=EXPORTERS[exporter],
@@ -415,10 +420,16 @@ def export_error(path, xs, ref):
     with TURNS.cpu():
         opts = ort.SessionOptions()
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        sess = ort.InferenceSession(model.SerializeToString(), opts,
-                                    providers=["CPUExecutionProvider"])
-        feeds = {i.name: a for i, a in zip(sess.get_inputs(), arrays)}
-        got = sess.run(None, feeds)[0]
+        # From a file whose weights lie beside it: a widened model of more
+        # than 2 GiB does not serialize into one protobuf.
+        with tempfile.TemporaryDirectory() as tmp:
+            wide = os.path.join(tmp, "wide.onnx")
+            onnx.save(model, wide, save_as_external_data=True,
+                      location="wide.onnx.data")
+            sess = ort.InferenceSession(wide, opts,
+                                        providers=["CPUExecutionProvider"])
+            feeds = {i.name: a for i, a in zip(sess.get_inputs(), arrays)}
+            got = sess.run(None, feeds)[0]
     return rel_err(torch.from_numpy(got), want)
 
 
@@ -629,7 +640,9 @@ def cmd_run(opts):
     sys.exit(1 if failures else 0)
 
 
-def main():
+def make_parser():
+    """The command line of `export` and `run` (zoo.py parses its runs with
+    it too, so that every option has its default there)."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -664,7 +677,11 @@ def main():
                    help="also compile every export with these brrrc flags and "
                         "time it against the default build in alternating "
                         "rounds (repeatable), e.g. --variant serial=--serial-launches")
-    opts = parser.parse_args()
+    return parser
+
+
+def main():
+    opts = make_parser().parse_args()
     if opts.cmd == "export":
         cmd_export(opts)
     else:

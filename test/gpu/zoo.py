@@ -191,11 +191,10 @@ def cmd_one(opts):
     import models
     entry = {name: spec for name, _, spec in zoo()}[opts.name]
     models.MODELS[opts.name] = entry
-    run = argparse.Namespace(
-        brrrc=opts.brrrc, dir=opts.dir, only=opts.name, exporters=opts.exporters,
-        dtypes=opts.dtypes, batches=opts.batches, peers=opts.peers, tiny=False,
-        profile=opts.profile, profile_top=opts.profile_top, brrrc_flag=[], baseline=None,
-        variant=[])
+    run = models.make_parser().parse_args(
+        ["run", opts.brrrc, opts.dir, "--only", opts.name, "--exporters", opts.exporters,
+         "--dtypes", opts.dtypes, "--batches", opts.batches, "--peers", opts.peers,
+         "--profile-top", str(opts.profile_top)] + (["--profile"] if opts.profile else []))
     try:
         models.cmd_run(run)  # exits with its status
     except SystemExit as e:
