@@ -196,6 +196,10 @@ bool stemToChannelsLast(Conv2DOp conv) {
       b, loc, permuted(ot, kToLast), x, w, conv.getBias(),
       b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({0, 0, 0, 0}),
       b.getDenseI64ArrayAttr({1, 1}), conv.getGroupsAttr(), b.getUnitAttr());
+  // What earlier passes recorded on it (brrr.quantized_unfused, for
+  // --report).
+  for (NamedAttribute a : conv->getDiscardableAttrs())
+    y->setAttr(a.getName(), a.getValue());
   conv.replaceAllUsesWith(transpose(b, loc, y, kToFirst));
   conv.erase();
   return true;

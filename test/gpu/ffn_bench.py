@@ -45,6 +45,8 @@ SCHEDULES = {
     "tile128x128": ["--matmul-tile=128x128x4"],
     "overlap192": ["--overlap-epilogue", "--matmul-tile=128x192x4"],
     "tile192": ["--matmul-tile=128x192x4"],
+    "nomulticast": ["--multicast=never"],
+    "pingpong-nomulticast": ["--pingpong", "--multicast=never"],
 }
 K, N = 768, 3072
 
