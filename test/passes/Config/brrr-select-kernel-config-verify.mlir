@@ -208,3 +208,20 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     return %0 : tensor<384x512xf16>
   }
 }
+
+// -----
+
+// A persistent grid of an odd count of blocks would leave one block
+// without its pair.
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @wgmma_multicast_odd_persistent(%arg0: tensor<4096x256xf16>, %arg1: tensor<1024x256xf16>) -> tensor<4096x1024xf16> {
+    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 131, epilogue = 128, multicast = 2>} : (tensor<4096x256xf16>, tensor<1024x256xf16>) -> tensor<4096x1024xf16> {
+    ^bb0(%arg2: tensor<4096x256xf16>, %arg3: tensor<1024x256xf16>):
+      %t = brrr.transpose %arg3 {perm = array<i64: 1, 0>} : tensor<1024x256xf16> -> tensor<256x1024xf16>
+      // expected-error @+1 {{cannot multicast B between pairs of blocks: its persistent grid is odd}}
+      %1 = brrr.matmul %arg2, %t : tensor<4096x256xf16>, tensor<256x1024xf16> -> tensor<4096x1024xf16>
+      brrr.yield %1 : tensor<4096x1024xf16>
+    }
+    return %0 : tensor<4096x1024xf16>
+  }
+}
