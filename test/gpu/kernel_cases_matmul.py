@@ -144,4 +144,12 @@ MATMUL_CASES = [
                                            n("MatMul", ["a", "wt"], ["m"]),
                                            n("Sigmoid", ["m"], ["y"])],
      [("a", BF, [4000, 200]), ("w", BF, [2296, 200])], [("y", BF, [4000, 2296])]),
+    # A batched B read along K (its batch the map's third coordinate, after
+    # the pair's half of the columns): 4 batches (grid z) of 8 x 7 tiles of
+    # 192, the last 48 wide, with a residual.
+    ("matmul_wgmma_multicast_batched_bt_f16", [n("Transpose", ["w"], ["wt"], perm=[0, 2, 1]),
+                                               n("MatMul", ["a", "wt"], ["m"]),
+                                               n("Add", ["m", "r"], ["y"])],
+     [("a", H, [4, 1000, 128]), ("w", H, [4, 1200, 128]), ("r", H, [4, 1000, 1200])],
+     [("y", H, [4, 1000, 1200])]),
 ]
