@@ -175,7 +175,9 @@ static int64_t wgmmaColumnTiles(Operation *product, const ProductShape &p,
 std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
                                                         const MatmulTile &tile,
                                                         const ProductShape &p) {
-  if (tile.body != KernelBody::wgmma || tile.cluster != 1)
+  if (tile.body != KernelBody::wgmma)
+    return "only the wgmma body multicasts";
+  if (tile.cluster != 1)
     return "its tiles are split over a cluster";
   if (p.symbolic())
     return "its extents are symbolic";
