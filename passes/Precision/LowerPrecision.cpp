@@ -104,24 +104,39 @@ struct LowerPrecisionPass
 
 std::string mlir::brrr::autoPrecision(ModuleOp module, std::string &why) {
   // Bytes of the products' constant operands (the weights, as stored: seen
-  // through the casts an exporter wraps them in, and the transposes and
-  // reshapes that lay them out: a Gemm's transB) by element type. Scalars
-  // elsewhere (a softmax scale, a mask's fill) do not count.
+  // through the casts an exporter wraps them in, the transposes and
+  // reshapes that lay them out (a Gemm's transB), and the dequantization of
+  // an explicitly quantized model) by element type. Scalars elsewhere (a
+  // softmax scale, a mask's fill) do not count. The 8-bit weights of a
+  // quantized model count apart, by the float type they dequantize to.
   uint64_t f16 = 0, bf16 = 0, f32 = 0;
+  uint64_t eightTo16 = 0, eightToBf16 = 0, eightTo32 = 0;
   DenseSet<Operation *> counted;
   module.walk([&](Operation *op) {
     if (!isa<MatmulOp, Conv2DOp>(op))
       return;
     for (Value v : op->getOperands()) {
-      while (isa_and_nonnull<CastOp, TransposeOp, ReshapeOp>(v.getDefiningOp()))
+      Type dequantized;
+      while (isa_and_nonnull<CastOp, TransposeOp, ReshapeOp, DequantizeOp>(
+          v.getDefiningOp())) {
+        if (auto dq = v.getDefiningOp<DequantizeOp>())
+          dequantized = getElementTypeOrSelf(dq.getResult().getType());
         v = v.getDefiningOp()->getOperand(0);
+      }
       auto c = v.getDefiningOp<ConstantOp>();
       auto type = c ? dyn_cast<RankedTensorType>(c.getType()) : nullptr;
       if (!type || !type.hasStaticShape() || !counted.insert(c).second)
         continue;
       Type et = type.getElementType();
       uint64_t n = type.getNumElements();
-      if (et.isF16())
+      if (dequantized && (et.isInteger(8) || isa<Float8E4M3FNType>(et))) {
+        if (dequantized.isF16())
+          eightTo16 += n;
+        else if (dequantized.isBF16())
+          eightToBf16 += n;
+        else
+          eightTo32 += n;
+      } else if (et.isF16())
         f16 += 2 * n;
       else if (et.isBF16())
         bf16 += 2 * n;
@@ -138,6 +153,19 @@ std::string mlir::brrr::autoPrecision(ModuleOp module, std::string &why) {
       os << llvm::format("%.1f MiB", bytes / 1048576.0);
     return s;
   };
+  uint64_t eight = eightTo16 + eightToBf16 + eightTo32;
+  if (eight > f16 + bf16 + f32) {
+    // An explicitly quantized model: its float products multiply in the
+    // type its weights dequantize to, as the model (and onnxruntime) computes
+    // them; its 8-bit products are the quantization's, whatever this says.
+    std::string to = eightTo16 > eightTo32 && eightTo16 >= eightToBf16 ? "f16"
+                     : eightToBf16 > eightTo32                         ? "bf16"
+                                                                       : "f32";
+    why = "product weights: " + size(eight) + " 8-bit, dequantized to " + to +
+          "; " + size(f16) + " f16, " + size(bf16) + " bf16, " + size(f32) +
+          " f32";
+    return to == "f16" ? "fp16" : to == "bf16" ? "bf16" : "fp32";
+  }
   if (f16 + bf16 + f32 > 0) {
     why = "product weights: " + size(f16) + " f16, " + size(bf16) + " bf16, " +
           size(f32) + " f32";

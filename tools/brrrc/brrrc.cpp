@@ -115,7 +115,8 @@ cl::opt<std::string> precision(
     "precision",
     cl::desc("How f32 matmuls and convolutions multiply: auto (default: "
              "fp16 or bf16 for a model whose weights are mostly of that "
-             "type, else fp32; --report says which), fp32 (f32 accuracy), "
+             "type, or, 8-bit in a quantized model, dequantize to it, else "
+             "fp32; --report says which), fp32 (f32 accuracy), "
              "tf32 (one tf32 product), fp16 or bf16 (weights converted at "
              "compile time, f32 accumulation; outputs keep their types); "
              "fp8 or int8: post-training quantization, every product of an "

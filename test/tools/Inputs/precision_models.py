@@ -12,6 +12,10 @@ python3: onnx, numpy).
       DIR/mixed.onnx: no weights; an f16 and an f32 input.
       DIR/gemm_f16.onnx: an f32 input cast to f16 for a Gemm by an f16
         weight stored [N, K] (transB), then the f32 product of ts_f16.
+      DIR/qdq_f32.onnx, DIR/qdq_f16.onnx (opset 19): an explicitly quantized
+        product (an input through QuantizeLinear and DequantizeLinear, an
+        INT8 weight through DequantizeLinear) whose scales, and so its
+        dequantized values, are f32 or f16, then the f32 product of ts_f16.
 """
 
 import os
@@ -35,8 +39,29 @@ def upcast_product(dtype, weight):
         [helper.make_tensor_value_info("y", t, [32, 32])], [weight])
 
 
-def save(graph, path):
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+def quantized(dtype, w):
+    t = {"f16": TensorProto.FLOAT16, "f32": TensorProto.FLOAT}[dtype]
+    np_t = {"f16": np.float16, "f32": np.float32}[dtype]
+    nodes = [helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"]),
+             helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"]),
+             helper.make_node("DequantizeLinear", ["wq", "sw", "zw"], ["wd"]),
+             helper.make_node("MatMul", ["xd", "wd"], ["q"]),
+             helper.make_node("Cast", ["q"], ["qf"], to=TensorProto.FLOAT),
+             helper.make_node("Transpose", ["qf"], ["qt"], perm=[1, 0]),
+             helper.make_node("MatMul", ["qf", "qt"], ["s"]),
+             helper.make_node("Cast", ["s"], ["y"], to=t)]
+    inits = [numpy_helper.from_array(np.array(0.05, np_t), "sx"),
+             numpy_helper.from_array(np.array(0, np.int8), "zx"),
+             numpy_helper.from_array((w * 8).astype(np.int8), "wq"),
+             numpy_helper.from_array(np.array(0.125, np_t), "sw"),
+             numpy_helper.from_array(np.array(0, np.int8), "zw")]
+    return helper.make_graph(
+        nodes, "quantized", [helper.make_tensor_value_info("x", t, [32, 64])],
+        [helper.make_tensor_value_info("y", t, [32, 32])], inits)
+
+
+def save(graph, path, opset=17):
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     onnx.save(model, path)
 
@@ -71,6 +96,8 @@ def main(out):
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [32, 32])],
         [numpy_helper.from_array(w.astype(np.float16), "w")])
     save(graph, os.path.join(out, "gemm_f16.onnx"))
+    for dtype in ("f32", "f16"):
+        save(quantized(dtype, w), os.path.join(out, "qdq_%s.onnx" % dtype), opset=19)
 
 
 if __name__ == "__main__":
