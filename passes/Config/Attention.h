@@ -24,9 +24,10 @@ struct AttentionTile {
   int64_t threads() const { return 32 * warps; }
   /// Tiles of 16 queries per warp.
   int64_t mTiles() const { return rows / (16 * warps); }
-  /// Padded shared-memory row pitch (elements) of a head of `d`: 16 bytes
-  /// of padding keep ldmatrix rows on distinct banks.
-  static int64_t pitch(int64_t d) { return d + 8; }
+  /// Padded shared-memory row pitch (elements of `bytes`) of a head of
+  /// `d`: 16 bytes of padding keep ldmatrix rows (16-bit), and the rows of
+  /// the f32 fragments' lanes, on distinct banks.
+  static int64_t pitch(int64_t d, int64_t bytes = 2) { return d + 16 / bytes; }
   /// Bytes of the output staging buffer for heads of `dv` (up to 4-byte
   /// elements, rows padded by 16 bytes).
   int64_t stagingBytes(int64_t dv) const { return rows * (4 * dv + 16); }

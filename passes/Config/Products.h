@@ -57,6 +57,11 @@ bool isStageable(Type et, const SymbolicLayout &l);
 /// staged through shared memory in 16-byte copies: f16/bf16, the innermost
 /// logical dimension contiguous, every other stride a whole 16 bytes.
 bool isStageable(Type et, const OperandLayout &lhs, const OperandLayout &rhs);
+/// Whether the attention kernel stages an operand of `et` laid out as `l`
+/// in 16-byte copies: f16, bf16 or f32, the innermost dimension contiguous,
+/// every other stride a whole 16 bytes (at every value of the symbols).
+bool isAttentionStageable(Type et, const OperandLayout &l);
+bool isAttentionStageable(Type et, const SymbolicLayout &l);
 /// Whether the wgmma body multiplies operands of `et`: f16, bf16, and the
 /// 8-bit float8 E4M3FN and INT8 (isEightBitProductType).
 inline bool isWgmmaOperandType(Type et) {

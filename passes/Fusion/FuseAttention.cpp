@@ -13,8 +13,9 @@
 //   p' = where(isnan(p), 0, p)     optional clean-up of fully masked rows
 //   o = matmul(cast(p'), v)
 //
-// and every such chain whose products multiply f16 or bf16 becomes one
-// `brrr.attention` (scales multiplied into `scale`), which
+// and every such chain whose products multiply f16 or bf16 (or f32 over
+// symbolic sequences) becomes one `brrr.attention` (scales multiplied into
+// `scale`), which
 // brrr-fuse-matmul makes an `attention` kernel that never writes the
 // scores. A constant causal mask, `where(j <= i, 0, -big)`, becomes the
 // op's `causal` flag, so the kernel skips the masked key blocks.
@@ -389,13 +390,18 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
     why = "the softmax is not over the last axis of rank-4 scores";
     return false;
   }
+  // f32 products fuse over symbolic sequences, where the scores cannot be
+  // written (their inner extents change with the shape), as three tf32
+  // products each: f32 accuracy, as the unfused products of a static
+  // sequence have.
   Type et = elementOf(pv.getLhs());
-  if (!(et.isF16() || et.isBF16())) {
+  bool overSequences = isSymbolic(type) && outerRunOf(type) > 1;
+  if (!(et.isF16() || et.isBF16() || (et.isF32() && overSequences))) {
     why = "the product with the values multiplies ";
     llvm::raw_string_ostream(why)
         << et
-        << "; f16 and bf16 products fuse (--precision=fp16 or bf16 "
-           "runs f32 models so)";
+        << "; f16 and bf16 products fuse, f32 ones over symbolic sequences "
+           "(--precision=fp16 or bf16 runs f32 models in 16 bits)";
     return false;
   }
   m.value = skipRoundTrip(pv.getRhs());
@@ -479,12 +485,13 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
           "heads";
     return false;
   }
-  int64_t d = q[3], dv = v[3];
-  if (d % 16 || dv % 16 || d > 128 || dv > 128) {
+  // One mma's k step: 16 elements of 16 bits, 8 of f32.
+  int64_t d = q[3], dv = v[3], step = et.isF32() ? 8 : 16;
+  if (d % step || dv % step || d > 128 || dv > 128) {
     why = "head sizes ";
     llvm::raw_string_ostream(why)
-        << d << " and " << dv
-        << " must be multiples of 16 up to 128 for the attention kernel";
+        << d << " and " << dv << " must be multiples of " << step
+        << " up to 128 for the attention kernel";
     return false;
   }
   // A causal mask is recognized from constants of the scores' extents, or

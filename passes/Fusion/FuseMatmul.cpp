@@ -180,9 +180,9 @@ void wrapAttention(AttentionOp att) {
   bool symbolic = outerRunOf(att.getType()) > 1;
   auto stageable = [&](const OperandLayout &l) {
     if (!symbolic)
-      return isStageable(et, l, l);
+      return isAttentionStageable(et, l);
     std::optional<SymbolicLayout> s = symbolicLayoutOf(l);
-    return s && isStageable(et, *s);
+    return s && isAttentionStageable(et, *s);
   };
   for (Value v : {att.getQuery(), att.getKey(), att.getValue()}) {
     OperandLayout viewed = operandLayoutOf(v);
@@ -584,37 +584,57 @@ mlir::brrr::symbolicLayoutOf(const OperandLayout &l) {
   return out;
 }
 
-bool mlir::brrr::isStageable(Type et, const SymbolicLayout &l) {
-  if (!(et.isF16() || et.isBF16()))
-    return false;
-  // As for a static layout, at every value of the symbols: each stride's
-  // and the offset's coefficient a multiple of 8 elements.
+namespace {
+
+/// Whether `l` is a whole number of `chunk`-element (16-byte) chunks along
+/// its contiguous innermost dimension, each aligned, at every value of the
+/// symbols: each stride's and the offset's coefficient a multiple of
+/// `chunk`.
+bool inChunks(int64_t chunk, const SymbolicLayout &l) {
   ExtentProduct one{1, {}};
   if (l.strides.back() != one || !l.shape.back().symbols.empty() ||
-      l.shape.back().coefficient % 8 != 0 || l.offset.coefficient % 8 != 0)
+      l.shape.back().coefficient % chunk != 0 ||
+      l.offset.coefficient % chunk != 0)
     return false;
   for (auto [size, stride] : llvm::zip(ArrayRef(l.shape).drop_back(),
                                        ArrayRef(l.strides).drop_back()))
-    if (size != one && stride.coefficient % 8 != 0)
+    if (size != one && stride.coefficient % chunk != 0)
       return false;
   return true;
 }
 
+/// The same for a static layout.
+bool inChunks(int64_t chunk, const OperandLayout &l) {
+  if (l.strides.back() != 1 || l.shape.back() % chunk != 0 ||
+      l.offset % chunk != 0)
+    return false;
+  for (auto [size, stride] : llvm::zip(ArrayRef(l.shape).drop_back(),
+                                       ArrayRef(l.strides).drop_back()))
+    if (size != 1 && stride % chunk != 0)
+      return false;
+  return true;
+}
+
+} // namespace
+
+bool mlir::brrr::isStageable(Type et, const SymbolicLayout &l) {
+  return (et.isF16() || et.isBF16()) && inChunks(8, l);
+}
+
 bool mlir::brrr::isStageable(Type et, const OperandLayout &lhs,
                              const OperandLayout &rhs) {
-  if (!(et.isF16() || et.isBF16()))
-    return false;
   // 16-byte chunks along the innermost dimension (K of A, N of B): it is
   // contiguous, a whole number of chunks long, and every chunk starts 16
   // bytes aligned.
-  for (const OperandLayout *l : {&lhs, &rhs}) {
-    if (l->strides.back() != 1 || l->shape.back() % 8 != 0 ||
-        l->offset % 8 != 0)
-      return false;
-    for (auto [size, stride] : llvm::zip(ArrayRef(l->shape).drop_back(),
-                                         ArrayRef(l->strides).drop_back()))
-      if (size != 1 && stride % 8 != 0)
-        return false;
-  }
-  return true;
+  return (et.isF16() || et.isBF16()) && inChunks(8, lhs) && inChunks(8, rhs);
+}
+
+bool mlir::brrr::isAttentionStageable(Type et, const OperandLayout &l) {
+  return (et.isF16() || et.isBF16() || et.isF32()) &&
+         inChunks(128 / et.getIntOrFloatBitWidth(), l);
+}
+
+bool mlir::brrr::isAttentionStageable(Type et, const SymbolicLayout &l) {
+  return (et.isF16() || et.isBF16() || et.isF32()) &&
+         inChunks(128 / et.getIntOrFloatBitWidth(), l);
 }

@@ -17,7 +17,9 @@ NAME=Bx...`: a static compile), the compiles in parallel. At each batch:
   mode="reduce-overhead") (CUDA events, median after warm-up, host overhead
   included on every side), and prints the ratios.
 Prints the compile times (dynamic, and the static ones' median), one row per
-batch, and exits non-zero on a failed compile or a mismatch.
+batch, and exits non-zero on a failed compile or a mismatch. With --serial
+the compiles run one after another, each with the machine to itself, so
+that their times compare.
 
     dynamic_models.py BRRRC WORKDIR [--only resnet50] [--batches 1,7,32,128]
                       [--max-batch 128] [--exporters dynamo,torchscript]
@@ -165,7 +167,7 @@ def run(opts):
             sos = {k: path[:-5] + ".%s.so" % (
                 "x".join(map(str, k)) if isinstance(k, tuple) else k)
                 for k in jobs}
-            with ThreadPoolExecutor(len(jobs)) as pool:
+            with ThreadPoolExecutor(1 if opts.serial else len(jobs)) as pool:
                 done = dict(zip(jobs, pool.map(
                     lambda k: compile_so(opts.brrrc, path, sos[k], jobs[k]),
                     jobs)))
@@ -179,7 +181,8 @@ def run(opts):
                 continue
             static_s = statistics.median(done[b][0] for b in batches)
             print(f"{name} {exporter}: compile dynamic {done['dyn'][0]:.1f} s, "
-                  f"static (median of {len(batches)}, in parallel) "
+                  f"static (median of {len(batches)}, "
+                  f"{'one at a time' if opts.serial else 'in parallel'}) "
                   f"{static_s:.1f} s ({done['dyn'][0] / static_s:.2f}x)",
                   flush=True)
             dyn = brrr.load(sos["dyn"])
@@ -247,6 +250,8 @@ def main():
                    help="make token inputs' sequence dynamic too, up to this "
                    "length; --batches then lists BxS shapes")
     p.add_argument("--exporters", default="dynamo,torchscript")
+    p.add_argument("--serial", action="store_true",
+                   help="compile one library at a time (comparable compile times)")
     p.add_argument("--no-peer", action="store_true",
                    help="time brrr's dynamic and static libraries only")
     opts = p.parse_args()

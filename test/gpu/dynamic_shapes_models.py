@@ -153,8 +153,9 @@ def embed_heads(seed):
     return m, ref
 
 
-def seq_attention(seed, masked, heads=4, d=16, causal=False):
-    """f16 self-attention over a symbolic batch and sequence: the query, key
+def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16):
+    """Self-attention (f16, or f32 with `elem`) over a symbolic batch and
+    sequence: the query, key
     and value projections of x [batch, seq, heads * d], the heads split and
     transposed (keys to [batch, heads, d, seq]), scaled scores, with
     `masked` a padding mask from an int64 input [batch, seq] (BERT's
@@ -166,23 +167,24 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False):
     sequence."""
     rng = np.random.default_rng(seed)
     e = heads * d
+    np_t = np.float16 if elem == F16 else np.float32
 
     def w():
-        return (rng.standard_normal((e, e)) / np.sqrt(e)).astype(np.float16)
+        return (rng.standard_normal((e, e)) / np.sqrt(e)).astype(np_t)
     ws = {"wq": w(), "wk": w(), "wv": w(), "wo": w()}
     consts = [numpy_helper.from_array(v, k) for k, v in ws.items()] + [
         numpy_helper.from_array(np.array([0, 0, heads, d], np.int64), "split"),
         numpy_helper.from_array(np.array([0, 0, e], np.int64), "merge"),
-        numpy_helper.from_array(np.array(d ** -0.5, np.float16), "scale"),
-        numpy_helper.from_array(np.array(1, np.float16), "one"),
-        numpy_helper.from_array(np.array(-10000, np.float16), "low"),
+        numpy_helper.from_array(np.array(d ** -0.5, np_t), "scale"),
+        numpy_helper.from_array(np.array(1, np_t), "one"),
+        numpy_helper.from_array(np.array(-10000, np_t), "low"),
         numpy_helper.from_array(np.array([1, 2], np.int64), "axes"),
         numpy_helper.from_array(np.array(0, np.int64), "i0"),
         numpy_helper.from_array(np.array(1, np.int64), "i1"),
         numpy_helper.from_array(np.array([0], np.int64), "ax0"),
         numpy_helper.from_array(np.array([1], np.int64), "ax1"),
-        numpy_helper.from_array(np.array(0, np.float16), "keep"),
-        numpy_helper.from_array(np.array(-np.inf, np.float16), "drop")]
+        numpy_helper.from_array(np.array(0, np_t), "keep"),
+        numpy_helper.from_array(np.array(-np.inf, np_t), "drop")]
     nodes = [
         helper.make_node("MatMul", ["x", "wq"], ["q"]),
         helper.make_node("MatMul", ["x", "wk"], ["k"]),
@@ -195,13 +197,13 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False):
         helper.make_node("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
         helper.make_node("MatMul", ["qt", "kt"], ["s0"]),
         helper.make_node("Mul", ["s0", "scale"], ["s"])]
-    inputs = [helper.make_tensor_value_info("x", F16, ["batch", "seq", e])]
+    inputs = [helper.make_tensor_value_info("x", elem, ["batch", "seq", e])]
     scores = "s"
     if masked:
         inputs.append(helper.make_tensor_value_info(
             "mask", TensorProto.INT64, ["batch", "seq"]))
         nodes += [
-            helper.make_node("Cast", ["mask"], ["mf"], to=F16),
+            helper.make_node("Cast", ["mask"], ["mf"], to=elem),
             helper.make_node("Sub", ["one", "mf"], ["inv"]),
             helper.make_node("Mul", ["inv", "low"], ["bias2"]),
             helper.make_node("Unsqueeze", ["bias2", "axes"], ["bias"]),
@@ -225,15 +227,15 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False):
         helper.make_node("Reshape", ["ot", "merge"], ["om"]),
         helper.make_node("MatMul", ["om", "wo"], ["y"])]
     m = graph("seq_attention", nodes, inputs,
-              [helper.make_tensor_value_info("y", F16, ["batch", "seq", e])],
+              [helper.make_tensor_value_info("y", elem, ["batch", "seq", e])],
               consts)
 
     def ref(x, mask=None):
         t = {k: v.astype(np.float64) for k, v in ws.items()}
         x = x.astype(np.float64)
         b, n, _ = x.shape
-        # The projections are stored in f16 between kernels.
-        rnd = lambda a: a.astype(np.float16).astype(np.float64)  # noqa: E731
+        # The projections are stored in the model's type between kernels.
+        rnd = lambda a: a.astype(np_t).astype(np.float64)  # noqa: E731
 
         def heads_of(a):
             return rnd(a).reshape(b, n, heads, d).transpose(0, 2, 1, 3)
@@ -498,6 +500,21 @@ def models():
     m, ref = seq_attention(9, masked=False, heads=2, d=64, causal=True)
     out["seq_attention_causal_d64_f16"] = (
         m, ref, {"x": "1..8x1..512x128"}, seq_shapes, "f16")
+    # An f32 model's attention over a symbolic sequence: three tf32
+    # products a step, heads of 16 (masked, key blocks of 32), 64 (causal)
+    # and 128 (masked, key blocks of 16).
+    m, ref = seq_attention(11, masked=True, elem=F32)
+    out["seq_attention_mask_f32"] = (
+        m, ref, {"x": "1..8x1..512x64", "mask": "1..8x1..512"},
+        seq_shapes, "f32")
+    m, ref = seq_attention(12, masked=False, heads=2, d=64, causal=True,
+                           elem=F32)
+    out["seq_attention_causal_d64_f32"] = (
+        m, ref, {"x": "1..8x1..512x128"}, seq_shapes, "f32")
+    m, ref = seq_attention(13, masked=True, heads=1, d=128, elem=F32)
+    out["seq_attention_d128_f32"] = (
+        m, ref, {"x": "1..8x1..512x128", "mask": "1..8x1..512"},
+        seq_shapes, "f32")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = pick_tokens(elem, 10)
         out["pick_tokens_" + tag] = (m, ref, {"x": "1..8x1..512x64"},

@@ -17,6 +17,10 @@
 // - the probabilities, rounded to the operand type, go straight from the
 //   score accumulators into A fragments (the two layouts agree) for the
 //   product with the value block (ldmatrix transposed).
+// f32 operands (an f32 model's attention over symbolic sequences) take the
+// same structure on mma.sync m16n8k8 tf32: each operand split into two tf32
+// halves and multiplied as three products (mma3xTf32), for f32 accuracy;
+// their fragments are read from shared memory element by element.
 // The S x S scores never reach memory. At the end each row is divided by
 // its sum, and the fused epilogue stores it (through a transpose, when
 // the heads merge back). With `causal`, key blocks past a block's last
@@ -31,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/Attention/AttentionKernel.h"
+#include "compiler/CodeGen/Products/GemmKernel.h"
 
 #include <cmath>
 
@@ -47,6 +52,8 @@ LogicalResult AttentionKernel::readConfig() {
   // The family's rules verified the config for this fusion (verifyFor).
   tile = AttentionTile::of(*config);
   et = att.getQuery().getType().getElementType();
+  bytes = et.getIntOrFloatBitWidth() / 8;
+  chunk = 16 / bytes;
   ql = operandLayoutOf(att.getQuery());
   kl = operandLayoutOf(att.getKey());
   vl = operandLayoutOf(att.getValue());
@@ -99,7 +106,9 @@ LogicalResult AttentionKernel::readConfig() {
   nTiles = keys / 8;
   oTiles = dv / 8;
   oRegs = oTiles * 4;
-  queryInRegisters = mTiles * d <= 128;
+  // f32 fragments take twice the registers, and their two halves twice
+  // again.
+  queryInRegisters = mTiles * d <= (et.isF32() ? 32 : 128);
   numInputs = fusion.getInputs().size();
   return success();
 }
@@ -152,16 +161,16 @@ Extent AttentionKernel::extentOf(const ExtentProduct &p) {
 void AttentionKernel::copyRows(Value dst, Value base, int64_t count,
                                int64_t width, Value r0, Extent limit,
                                Extent rowStride) {
-  int64_t chunks = width / 8;
+  int64_t chunks = width / chunk;
   for (int64_t i = 0; i < count * chunks / threads; ++i) {
     Value c = e.add(tid, e.idx(i * threads));
     Value row = e.div(c, chunks), ch = e.rem(c, chunks);
     Value gRow = e.add(r0, row);
     Value valid = ult(gRow, limit);
-    Value src = e.gep(base, et,
-                      e.add(mul(below(gRow, limit), rowStride), e.mul(ch, 8)));
-    Value to = e.gep(
-        dst, et, e.add(e.mul(row, AttentionTile::pitch(width)), e.mul(ch, 8)));
+    Value src = e.gep(
+        base, et, e.add(mul(below(gRow, limit), rowStride), e.mul(ch, chunk)));
+    Value to =
+        e.gep(dst, et, e.add(e.mul(row, pitchOf(width)), e.mul(ch, chunk)));
     e.copy16(to, src, valid);
   }
 }
@@ -218,10 +227,31 @@ Value AttentionKernel::pack(Value lo, Value hi) {
   return et.isF16() ? v : LLVM::BitcastOp::create(b, loc, i32, v);
 }
 
+std::pair<Value, Value> AttentionKernel::loadSplit(Value tile, int64_t width,
+                                                   Value row, Value col) {
+  Value at = e.add(e.mul(row, pitchOf(width)), col);
+  Value v = LLVM::LoadOp::create(b, loc, f32, e.gep(tile, f32, at));
+  return splitTf32(b, loc, v);
+}
+
 SmallVector<Value> AttentionKernel::loadQuery(int64_t mi, int64_t ks) {
-  Value at = e.add(e.mul(e.add(warpRow0, e.add(e.idx(mi * 16), laneRow)),
-                         AttentionTile::pitch(d)),
-                   e.add(e.idx(ks * 16), laneHalf));
+  if (et.isF32()) {
+    // A of m16n8k8: (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4).
+    Value t = e.div(t2, 2);
+    SmallVector<Value> big, small;
+    for (int64_t i = 0; i < 4; ++i) {
+      Value row = e.add(warpRow0, e.add(g, e.idx(mi * 16 + (i % 2) * 8)));
+      Value col = e.add(t, e.idx(ks * 8 + (i / 2) * 4));
+      auto [hi, lo] = loadSplit(qSmem, d, row, col);
+      big.push_back(hi);
+      small.push_back(lo);
+    }
+    llvm::append_range(big, small);
+    return big;
+  }
+  Value at =
+      e.add(e.mul(e.add(warpRow0, e.add(e.idx(mi * 16), laneRow)), pitchOf(d)),
+            e.add(e.idx(ks * 16), laneHalf));
   SmallVector<Value> regs;
   for (Value r : e.ldmatrix4(e.gep(qSmem, et, at), NVVM::MMALayout::row))
     regs.push_back(operand(r));
@@ -271,12 +301,36 @@ void AttentionKernel::scores(Value kStage, SmallVectorImpl<Value> &s) {
       Value key = e.add(e.idx(pair * 16),
                         e.add(e.rem(lane, 8), e.mul(e.div(lane, 16), 8)));
       Value col = e.add(e.idx(ks * 16), e.mul(e.rem(e.div(lane, 8), 2), 8));
-      SmallVector<Value> r = e.ldmatrix4(
-          e.gep(kStage, et, e.add(e.mul(key, AttentionTile::pitch(d)), col)),
-          NVVM::MMALayout::row);
+      SmallVector<Value> r =
+          e.ldmatrix4(e.gep(kStage, et, e.add(e.mul(key, pitchOf(d)), col)),
+                      NVVM::MMALayout::row);
       for (int64_t mi = 0; mi < mTiles; ++mi) {
         mma(qk[mi], {operand(r[0]), operand(r[1])}, sTile(s, mi, 2 * pair));
         mma(qk[mi], {operand(r[2]), operand(r[3])}, sTile(s, mi, 2 * pair + 1));
+      }
+    }
+  }
+}
+
+void AttentionKernel::scoresF32(Value kStage, SmallVectorImpl<Value> &s) {
+  Value t = e.div(t2, 2);
+  for (int64_t ks = 0; ks < d / 8; ++ks) {
+    SmallVector<SmallVector<Value>> qk;
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      qk.push_back(queryInRegisters ? qFrag[mi][ks] : loadQuery(mi, ks));
+    for (int64_t nt = 0; nt < nTiles; ++nt) {
+      // B of m16n8k8 (K^T): rows t and t + 4 of column g, that is head
+      // columns t and t + 4 of key g.
+      Value key = e.add(g, e.idx(nt * 8));
+      auto [b0, s0] = loadSplit(kStage, d, key, e.add(t, e.idx(ks * 8)));
+      auto [b1, s1] = loadSplit(kStage, d, key, e.add(t, e.idx(ks * 8 + 4)));
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        ArrayRef<Value> a = qk[mi];
+        MutableArrayRef<Value> c = sTile(s, mi, nt);
+        SmallVector<Value> sum =
+            mma3xTf32(b, loc, a.take_front(4), a.drop_front(4), {b0, b1},
+                      {s0, s1}, SmallVector<Value>(c));
+        llvm::copy(sum, c.begin());
       }
     }
   }
@@ -374,15 +428,52 @@ void AttentionKernel::accumulateValues(Value vStage, SmallVectorImpl<Value> &s,
     for (int64_t pair = 0; pair < oTiles / 2; ++pair) {
       Value row = e.add(e.idx(kk * 16), laneRow);
       Value col = e.add(e.idx(pair * 16), laneHalf);
-      SmallVector<Value> r = e.ldmatrix4(
-          e.gep(vStage, et, e.add(e.mul(row, AttentionTile::pitch(dv)), col)),
-          NVVM::MMALayout::col);
+      SmallVector<Value> r =
+          e.ldmatrix4(e.gep(vStage, et, e.add(e.mul(row, pitchOf(dv)), col)),
+                      NVVM::MMALayout::col);
       for (int64_t mi = 0; mi < mTiles; ++mi) {
         mma(a[mi], {operand(r[0]), operand(r[1])},
             MutableArrayRef<Value>(o.data() + mi * oRegs + 2 * pair * 4, 4));
         mma(a[mi], {operand(r[2]), operand(r[3])},
             MutableArrayRef<Value>(o.data() + mi * oRegs + (2 * pair + 1) * 4,
                                    4));
+      }
+    }
+  }
+}
+
+void AttentionKernel::accumulateValuesF32(Value vStage,
+                                          SmallVectorImpl<Value> &s,
+                                          SmallVectorImpl<Value> &o) {
+  Value t = e.div(t2, 2);
+  for (int64_t kk = 0; kk < keys / 8; ++kk) {
+    // A's (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4) are the lane's
+    // scores (g, 2t), (g + 8, 2t), (g, 2t + 1), (g + 8, 2t + 1).
+    SmallVector<SmallVector<Value>> a;
+    for (int64_t mi = 0; mi < mTiles; ++mi) {
+      MutableArrayRef<Value> p = sTile(s, mi, kk);
+      SmallVector<Value> big, small;
+      for (Value x : {p[0], p[2], p[1], p[3]}) {
+        auto [hi, lo] = splitTf32(b, loc, x);
+        big.push_back(hi);
+        small.push_back(lo);
+      }
+      llvm::append_range(big, small);
+      a.push_back(big);
+    }
+    Value k0 = e.add(e.idx(kk * 8), e.mul(t, 2));
+    for (int64_t ot = 0; ot < oTiles; ++ot) {
+      // B rows t and t + 4: value rows 2t and 2t + 1, column g.
+      Value col = e.add(g, e.idx(ot * 8));
+      auto [b0, s0] = loadSplit(vStage, dv, k0, col);
+      auto [b1, s1] = loadSplit(vStage, dv, e.add(k0, e.idx(1)), col);
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        ArrayRef<Value> am = a[mi];
+        MutableArrayRef<Value> c(o.data() + mi * oRegs + ot * 4, 4);
+        SmallVector<Value> sum =
+            mma3xTf32(b, loc, am.take_front(4), am.drop_front(4), {b0, b1},
+                      {s0, s1}, SmallVector<Value>(c));
+        llvm::copy(sum, c.begin());
       }
     }
   }
@@ -407,10 +498,16 @@ scf::ForOp AttentionKernel::keyBlockLoop(Value end) {
   Value kStage = stageAt(kOffsets, stage), vStage = stageAt(vOffsets, stage);
   // Scores: warpRows queries x `keys` keys per warp.
   SmallVector<Value> s(mTiles * nTiles * 4, zero);
-  scores(kStage, s);
+  if (et.isF32())
+    scoresF32(kStage, s);
+  else
+    scores(kStage, s);
   scaleAndMask(j, s);
   onlineSoftmax(s, o, m, l);
-  accumulateValues(vStage, s, o);
+  if (et.isF32())
+    accumulateValuesF32(vStage, s, o);
+  else
+    accumulateValues(vStage, s, o);
   SmallVector<Value> yield(o);
   llvm::append_range(yield, m);
   llvm::append_range(yield, l);
@@ -442,7 +539,7 @@ FailureOr<KernelInfo> AttentionKernel::emit(StringRef name) {
   qFrag.resize(mTiles);
   if (queryInRegisters)
     for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t ks = 0; ks < d / 16; ++ks)
+      for (int64_t ks = 0; ks < d / (et.isF32() ? 8 : 16); ++ks)
         qFrag[mi].push_back(loadQuery(mi, ks));
   scaleLog2 = e.f32(att.getScale().convertToDouble() * kLog2e);
   negInf = e.f32(-INFINITY);
@@ -489,7 +586,7 @@ FailureOr<SymbolicGeometry> symbolicGeometryOf(FusionOp fusion,
   Type et = att.getQuery().getType().getElementType();
   for (auto [l, v] : llvm::zip(layouts, operands)) {
     std::optional<SymbolicLayout> layout = symbolicLayoutOf(operandLayoutOf(v));
-    if (!layout || !isStageable(et, *layout))
+    if (!layout || !isAttentionStageable(et, *layout))
       return att.emitOpError("over symbolic sequences, reads an operand "
                              "whose rows are not aligned, contiguous 16-byte "
                              "chunks at every shape");

@@ -167,8 +167,16 @@ private:
   Value stageAt(ArrayRef<int64_t> offsets, Value s) {
     return e.gep(smem, i8, e.stageOffset(offsets, s));
   }
-  /// Query fragments of m-tile `mi`, k-step `ks`.
+  /// Query fragments of m-tile `mi`, k-step `ks` (of f32 operands: four
+  /// big tf32 halves, then the four small ones, splitTf32).
   SmallVector<Value> loadQuery(int64_t mi, int64_t ks);
+  /// An f32 element of a staged tile, split into its two tf32 halves.
+  std::pair<Value, Value> loadSplit(Value tile, int64_t width, Value row,
+                                    Value col);
+  /// The row pitch (elements) of staged rows of `width` operand elements.
+  int64_t pitchOf(int64_t width) const {
+    return AttentionTile::pitch(width, bytes);
+  }
   /// Strides of the bias (before the function is made: they may be
   /// parameters).
   void readBiasStrides();
@@ -179,6 +187,8 @@ private:
   scf::ForOp keyBlockLoop(Value end);
   /// The scores of the warp's queries against the key block in `kStage`.
   void scores(Value kStage, SmallVectorImpl<Value> &s);
+  /// The same for f32 operands: three tf32 products a step.
+  void scoresF32(Value kStage, SmallVectorImpl<Value> &s);
   /// Into the log2 domain, with the bias and the masks.
   void scaleAndMask(Value j, SmallVectorImpl<Value> &s);
   /// Online softmax: each row's new maximum (over the quad of lanes that
@@ -190,6 +200,12 @@ private:
   /// kk*16 .. kk*16 + 15.
   void accumulateValues(Value vStage, SmallVectorImpl<Value> &s,
                         SmallVectorImpl<Value> &o);
+  /// The same for f32 operands, the probabilities unrounded: score tile kk
+  /// is the A fragment of keys kk*8 .. kk*8 + 7, its columns 2t and 2t + 1
+  /// (each lane's own accumulators) taken as A's columns t and t + 4, and
+  /// the value rows read in that order.
+  void accumulateValuesF32(Value vStage, SmallVectorImpl<Value> &s,
+                           SmallVectorImpl<Value> &o);
   /// Each row divided by its sum, through the fusion's epilogue.
   LogicalResult storeRows(scf::ForOp loop);
   /// The general epilogue, one element at a time.
@@ -229,6 +245,8 @@ private:
   // The geometry, from the config and the attention's shapes.
   std::optional<AttentionTile> tile;
   Type et;
+  /// The operands' element bytes, and their elements a 16-byte chunk.
+  int64_t bytes = 2, chunk = 8;
   OperandLayout ql, kl, vl;
   /// Each operand's offset and strides (batch, head, row), and the output's
   /// strides per dimension, as Extents.

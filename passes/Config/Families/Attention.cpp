@@ -27,6 +27,19 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
     return fusion.emitOpError("attention kernels hold a brrr.attention");
   AttentionTile tile;
   tile.rows = 64;
+  // f32 operands (three tf32 products) hold their scores and halves in
+  // registers: key blocks of 32 keep heads up to 64 from spilling, of 16
+  // heads up to 128, where such a block still copies in whole rounds of
+  // 16-byte chunks.
+  AttentionOp att = attentionOf(fusion);
+  int64_t d = att.getQuery().getType().getDimSize(3);
+  int64_t dv = att.getValue().getType().getDimSize(3);
+  if (att.getQuery().getType().getElementType().isF32())
+    for (int64_t keys : {std::max(d, dv) > 64 ? 16 : 32, 32})
+      if ((keys * std::min(d, dv) / 4) % tile.threads() == 0) {
+        tile.keys = keys;
+        break;
+      }
   if (ArrayRef<int64_t> pinned = options.pinnedAttention; !pinned.empty()) {
     tile.rows = pinned[0];
     tile.keys = pinned[1];
@@ -35,9 +48,10 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
   return tile.config(fusion.getContext());
 }
 
-/// The mma_sync body multiplies f16 or bf16 rows of whole 16-byte chunks,
-/// heads of 16 to 128 in steps of 16, and copies its tiles in whole 16-byte
-/// chunks a thread.
+/// The mma_sync body multiplies f16 or bf16 rows (m16n8k16), or f32 ones
+/// as three tf32 products (m16n8k8, f32 accuracy), of whole 16-byte chunks:
+/// heads of 16 to 128 in steps of 16 (of 8 to 128 in steps of 8 for f32),
+/// and copies its tiles in whole 16-byte chunks a thread.
 LogicalResult verifyAttention(FusionOp fusion, KernelConfigAttr config) {
   AttentionOp att = attentionOf(fusion);
   if (!att)
@@ -52,27 +66,30 @@ LogicalResult verifyAttention(FusionOp fusion, KernelConfigAttr config) {
   if (isSymbolic(att.getType()))
     largest.emplace(fusion);
   Type et = att.getQuery().getType().getElementType();
-  if (!(et.isF16() || et.isBF16()))
-    return att.emitOpError("the attention kernel multiplies f16 or bf16, "
-                           "not ")
+  if (!(et.isF16() || et.isBF16() || et.isF32()))
+    return att.emitOpError("the attention kernel multiplies f16, bf16 or "
+                           "f32, not ")
            << et;
   for (Value operand : {att.getQuery(), att.getKey(), att.getValue()}) {
     OperandLayout l = operandLayoutOf(operand);
-    if (!isStageable(et, l, l))
+    if (!isAttentionStageable(et, l))
       return att.emitOpError("reads an operand whose rows are not aligned, "
                              "contiguous 16-byte chunks");
   }
   ArrayRef<int64_t> q = att.getQuery().getType().getShape();
   int64_t d = q[3], dv = att.getValue().getType().getDimSize(3);
   int64_t sk = att.getKey().getType().getDimSize(2);
-  if (d % 16 || dv % 16 || d > 128 || dv > 128)
+  // One mma's k step: 16 elements of 16 bits, 8 of f32.
+  int64_t step = et.isF32() ? 8 : 16;
+  if (d % step || dv % step || d > 128 || dv > 128)
     return att.emitOpError("the attention kernel takes head sizes that are "
-                           "multiples of 16 up to 128, got ")
-           << d << " and " << dv;
+                           "multiples of ")
+           << step << " up to 128, got " << d << " and " << dv;
   int64_t threads = tile->threads();
+  int64_t chunk = 128 / et.getIntOrFloatBitWidth();
   for (auto [count, width] :
        {std::pair{tile->rows, d}, {tile->keys, d}, {tile->keys, dv}})
-    if ((count * width / 8) % threads)
+    if ((count * width / chunk) % threads)
       return fusion.emitOpError("attention tile ")
              << config << " does not split " << count << " rows of " << width
              << " into whole 16-byte copies per thread";
@@ -106,7 +123,7 @@ FailureOr<Grid> attentionGrid(FusionOp fusion, KernelConfigAttr config) {
 }
 
 /// The block's queries, and `stages` key and value blocks, all alive for
-/// the main loop (16-bit elements, padded rows); the output staged for
+/// the main loop (padded rows); the output staged for
 /// 16-byte stores after it, over them.
 LogicalResult attentionBuffers(FusionOp fusion, KernelConfigAttr config,
                                SmallVectorImpl<SharedBuffer> &buffers,
@@ -117,13 +134,16 @@ LogicalResult attentionBuffers(FusionOp fusion, KernelConfigAttr config,
     return fusion.emitOpError("needs an attention op and config");
   int64_t d = att.getQuery().getType().getDimSize(3);
   int64_t dv = att.getValue().getType().getDimSize(3);
-  buffers.push_back({SharedRole::query, 0,
-                     2 * tile->rows * AttentionTile::pitch(d), 128, 0, 0});
+  int64_t bytes =
+      att.getQuery().getType().getElementType().getIntOrFloatBitWidth() / 8;
+  auto rowsOf = [&](int64_t count, int64_t width) {
+    return bytes * count * AttentionTile::pitch(width, bytes);
+  };
+  buffers.push_back({SharedRole::query, 0, rowsOf(tile->rows, d), 128, 0, 0});
   for (int64_t s = 0; s < tile->stages; ++s) {
-    buffers.push_back({SharedRole::key, s,
-                       2 * tile->keys * AttentionTile::pitch(d), 128, 0, 0});
-    buffers.push_back({SharedRole::value, s,
-                       2 * tile->keys * AttentionTile::pitch(dv), 128, 0, 0});
+    buffers.push_back({SharedRole::key, s, rowsOf(tile->keys, d), 128, 0, 0});
+    buffers.push_back(
+        {SharedRole::value, s, rowsOf(tile->keys, dv), 128, 0, 0});
   }
   buffers.push_back({SharedRole::output, 0, tile->stagingBytes(dv), 128, 1, 1});
   return success();

@@ -53,14 +53,41 @@ func.func @transpose_tiles_too_small(%arg0: tensor<4x8xf16>) -> tensor<8x4xf16> 
 
 // -----
 
-func.func @attention_f32(%arg0: tensor<1x2x64x64xf32>) -> tensor<1x2x64x64xf32> {
-  %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>) -> tensor<1x2x64x64xf32> {
-  ^bb0(%arg1: tensor<1x2x64x64xf32>, %arg2: tensor<1x2x64x64xf32>, %arg3: tensor<1x2x64x64xf32>):
-    // expected-error @+1 {{the attention kernel multiplies f16 or bf16, not 'f32'}}
-    %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32> -> tensor<1x2x64x64xf32>
-    brrr.yield %1 : tensor<1x2x64x64xf32>
+func.func @attention_f64(%arg0: tensor<1x2x64x64xf64>) -> tensor<1x2x64x64xf64> {
+  %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x64xf64>, tensor<1x2x64x64xf64>, tensor<1x2x64x64xf64>) -> tensor<1x2x64x64xf64> {
+  ^bb0(%arg1: tensor<1x2x64x64xf64>, %arg2: tensor<1x2x64x64xf64>, %arg3: tensor<1x2x64x64xf64>):
+    // expected-error @+1 {{the attention kernel multiplies f16, bf16 or f32, not 'f64'}}
+    %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x64xf64>, tensor<1x2x64x64xf64>, tensor<1x2x64x64xf64> -> tensor<1x2x64x64xf64>
+    brrr.yield %1 : tensor<1x2x64x64xf64>
   }
-  return %0 : tensor<1x2x64x64xf32>
+  return %0 : tensor<1x2x64x64xf64>
+}
+
+// -----
+
+// f32 heads go in mma steps of 8.
+func.func @attention_f32_head(%arg0: tensor<1x2x64x12xf32>) -> tensor<1x2x64x12xf32> {
+  %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x12xf32>, tensor<1x2x64x12xf32>, tensor<1x2x64x12xf32>) -> tensor<1x2x64x12xf32> {
+  ^bb0(%arg1: tensor<1x2x64x12xf32>, %arg2: tensor<1x2x64x12xf32>, %arg3: tensor<1x2x64x12xf32>):
+    // expected-error @+1 {{the attention kernel takes head sizes that are multiples of 8 up to 128, got 12 and 12}}
+    %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x12xf32>, tensor<1x2x64x12xf32>, tensor<1x2x64x12xf32> -> tensor<1x2x64x12xf32>
+    brrr.yield %1 : tensor<1x2x64x12xf32>
+  }
+  return %0 : tensor<1x2x64x12xf32>
+}
+
+// -----
+
+// An f32 16-byte copy holds 4 elements: 16 keys of 8 are 32 copies, not a
+// round of 128 threads.
+func.func @attention_f32_copies_not_whole(%arg0: tensor<1x2x64x8xf32>) -> tensor<1x2x64x8xf32> {
+  // expected-error @+1 {{does not split 16 rows of 8 into whole 16-byte copies per thread}}
+  %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 16], stages = 2>} : (tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>) -> tensor<1x2x64x8xf32> {
+  ^bb0(%arg1: tensor<1x2x64x8xf32>, %arg2: tensor<1x2x64x8xf32>, %arg3: tensor<1x2x64x8xf32>):
+    %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32>, tensor<1x2x64x8xf32> -> tensor<1x2x64x8xf32>
+    brrr.yield %1 : tensor<1x2x64x8xf32>
+  }
+  return %0 : tensor<1x2x64x8xf32>
 }
 
 // -----

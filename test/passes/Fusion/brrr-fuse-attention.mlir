@@ -152,7 +152,7 @@ func.func @NotCausal(%q: tensor<1x1x3x16xf16>, %kt: tensor<1x1x16x3xf16>, %v: te
 // Softmaxes that feed a product with values but cannot be fused say why;
 // one that feeds no product is not attention and says nothing.
 // CHECK-LABEL: func.func @Unfused
-// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the product with the values multiplies f32; f16 and bf16 products fuse (--precision=fp16 or bf16 runs f32 models so)"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the product with the values multiplies f32; f16 and bf16 products fuse, f32 ones over symbolic sequences (--precision=fp16 or bf16 runs f32 models in 16 bits)"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "head sizes 24 and 24 must be multiples of 16 up to 128 for the attention kernel"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask"}
 // CHECK: brrr.softmax %{{.*}} {axis = 2 : i64, brrr.attention_unfused = "the softmax is not over the last axis of rank-4 scores"}
@@ -515,5 +515,26 @@ func.func @SymbolicGroupedRounded(%q: tensor<?x4x?x16xf16, #brrr.extents<()[s0, 
   %p = brrr.softmax %x {axis = 3 : i64} : tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>
   %o = brrr.matmul %p, %v16 : tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>, tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>> -> tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>
   return %o : tensor<?x4x?x16xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, 16)>>
+}
+}
+
+// -----
+
+// f32 products over a symbolic sequence, whose scores could not be written
+// (their inner extents change with the shape), fuse too: the attention
+// multiplies f32, three tf32 products a step in its kernel. Over a static
+// sequence they stay products of their own (@Unfused).
+// CHECK-LABEL: func.func @SymbolicSequenceF32
+// CHECK: brrr.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.250000e-01 : f64}
+// CHECK-SAME: -> tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+// CHECK-NOT: brrr.softmax
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+func.func @SymbolicSequenceF32(%q: tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, %kt: tensor<?x2x64x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>>, %v: tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>) -> tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f32>
+  %s = brrr.matmul %q, %kt : tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>, tensor<?x2x64x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, 64, s1)>> -> tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %ss = brrr.mul %s, %c : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<f32> -> tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %p = brrr.softmax %ss {axis = 3 : i64} : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>
+  %o = brrr.matmul %p, %v : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> -> tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
+  return %o : tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
 }
 }
