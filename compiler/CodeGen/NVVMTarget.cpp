@@ -235,35 +235,32 @@ static FailureOr<std::string> runPtxas(ModuleOp module, StringRef ptxas,
   return (*cubin)->getBuffer().str();
 }
 
-/// Writes the PTX of `lowered` (a module holding the lowered kernel
-/// gpu.module) with LLVM's NVPTX back end on every thread of the context:
-/// the kernels, in order, in runs of about equal size, each run's copy of
-/// the module written on its own, and the texts merged into the one the
-/// module whole would give (mergePtx). A module with a function that is
-/// not a kernel, or too few kernels, is written whole. Nothing on failure.
-static std::optional<std::string> parallelPtx(ModuleOp lowered,
-                                              StringRef cudaPath) {
-  MLIRContext *ctx = lowered.getContext();
-  auto kernels = lowered.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
-  SmallVector<LLVM::LLVMFuncOp> defined;
+/// The kernels of `kernels` (gpu.funcs before lowering) in runs of
+/// consecutive ones, one run per thread of the context, each of about the
+/// same count of ops: the module index of each run's first kernel. None
+/// (empty) where the module holds a function that is not a kernel, or too
+/// few kernels for two runs.
+static SmallVector<unsigned> kernelRuns(gpu::GPUModuleOp kernels) {
   SmallVector<int64_t> sizes;
   int64_t total = 0;
-  for (auto f : kernels.getOps<LLVM::LLVMFuncOp>()) {
-    if (f.isExternal())
-      continue;
-    if (!f->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
-      return std::nullopt;
-    defined.push_back(f);
-    int64_t n = 0;
-    f.walk([&](Operation *) { ++n; });
-    sizes.push_back(n);
-    total += n;
+  for (Operation &op : kernels.getBody()->getOperations()) {
+    if (auto f = dyn_cast<gpu::GPUFuncOp>(op)) {
+      if (!f.isKernel())
+        return {};
+      int64_t n = 0;
+      f.walk([&](Operation *) { ++n; });
+      sizes.push_back(n);
+      total += n;
+    } else if (auto f = dyn_cast<FunctionOpInterface>(op);
+               f && !f.isExternal()) {
+      return {};
+    }
   }
+  MLIRContext *ctx = kernels.getContext();
   unsigned threads = ctx->isMultithreadingEnabled() ? ctx->getNumThreads() : 1;
-  unsigned partCount = std::min<size_t>(threads, defined.size() / 2);
+  unsigned partCount = std::min<size_t>(threads, sizes.size() / 2);
   if (partCount < 2)
-    return std::nullopt;
-  // Runs of consecutive kernels, each about total / partCount ops.
+    return {};
   SmallVector<unsigned> firstIndex = {0};
   int64_t acc = 0;
   for (auto [k, n] : llvm::enumerate(sizes)) {
@@ -272,52 +269,117 @@ static std::optional<std::string> parallelPtx(ModuleOp lowered,
       firstIndex.push_back(k);
     acc += n;
   }
-  SmallVector<OwningOpRef<ModuleOp>> parts;
-  for (auto [i, first] : llvm::enumerate(firstIndex)) {
+  return firstIndex;
+}
+
+/// A module holding one module per run of `firstIndex` (kernelRuns), each
+/// a container of a copy of `kernels` that holds the module's other ops
+/// (declarations, globals) and that run's kernels; the copies are made on
+/// every thread of the context.
+static OwningOpRef<ModuleOp> splitKernels(gpu::GPUModuleOp kernels,
+                                          ArrayRef<unsigned> firstIndex) {
+  MLIRContext *ctx = kernels.getContext();
+  SmallVector<Operation *> defined;
+  for (auto f : kernels.getOps<gpu::GPUFuncOp>())
+    defined.push_back(f);
+  SmallVector<OwningOpRef<ModuleOp>> parts(firstIndex.size());
+  parallelForEach(ctx, llvm::seq<size_t>(0, parts.size()), [&](size_t i) {
     unsigned end =
         i + 1 < firstIndex.size() ? firstIndex[i + 1] : defined.size();
-    llvm::StringSet<> keep;
-    for (unsigned k = first; k < end; ++k)
-      keep.insert(defined[k].getSymName());
-    parts.push_back(cast<ModuleOp>(lowered->clone()));
-    auto partKernels =
-        (*parts.back()).lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
-    for (auto f :
-         llvm::make_early_inc_range(partKernels.getOps<LLVM::LLVMFuncOp>()))
-      if (!f.isExternal() && !keep.contains(f.getSymName()))
-        f.erase();
-  }
+    DenseSet<Operation *> others;
+    for (unsigned k = 0; k < defined.size(); ++k)
+      if (k < firstIndex[i] || k >= end)
+        others.insert(defined[k]);
+    parts[i] = ModuleOp::create(kernels.getLoc());
+    (*parts[i])->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                         UnitAttr::get(ctx));
+    OpBuilder pb = OpBuilder::atBlockEnd((*parts[i]).getBody());
+    Operation *part = pb.cloneWithoutRegions(*kernels);
+    OpBuilder kb = OpBuilder::atBlockEnd(&part->getRegion(0).emplaceBlock());
+    for (Operation &op : kernels.getBody()->getOperations())
+      if (!others.contains(&op))
+        kb.clone(op);
+  });
+  OwningOpRef<ModuleOp> all = ModuleOp::create(kernels.getLoc());
+  for (OwningOpRef<ModuleOp> &part : parts)
+    all->getBody()->push_back(part.release());
+  return all;
+}
+
+/// Lowers the kernel gpu.module of `container` to the NVVM and LLVM
+/// dialects for `target`; with `nested`, that of each module `container`
+/// holds, side by side on the context's threads.
+static LogicalResult lowerKernels(ModuleOp container, TargetAttr target,
+                                  bool nested) {
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = target.getChip().str();
+  attach.features = "+ptx80";
+  attach.optLevel = 3;
+  PassManager pm(container.getContext());
+  OpPassManager &mpm = nested ? pm.nest<ModuleOp>() : pm;
+  mpm.addPass(createGpuNVVMAttachTarget(attach));
+  OpPassManager &gpm = mpm.nest<gpu::GPUModuleOp>();
+  gpm.addPass(createSCFToControlFlowPass());
+  gpm.addPass(createConvertGpuOpsToNVVMOps());
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async, mbarrier waits)
+  // become inline PTX.
+  gpm.addPass(createConvertNVVMToLLVMPass());
+  gpm.addPass(createMarkGridConstants());
+  gpm.addPass(createCanonicalizerPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+  return pm.run(container);
+}
+
+/// The PTX of the lowered modules `all` holds (splitKernels,
+/// lowerKernels), written with LLVM's NVPTX back end side by side and
+/// merged into the text the module whole would give (mergePtx), or nothing
+/// where they do not merge.
+static std::optional<std::string>
+partsPtx(ModuleOp all, ArrayRef<unsigned> firstIndex, StringRef cudaPath) {
+  SmallVector<ModuleOp> parts(all.getOps<ModuleOp>());
+  // Every part declares the module's globals it uses, in the module's
+  // order of them (each part's order is that order, less the others'),
+  // read before the parts become binaries.
+  SmallVector<std::string> names;
+  llvm::StringSet<> seen;
+  for (ModuleOp part : parts)
+    part.walk([&](LLVM::GlobalOp g) {
+      if (seen.insert(g.getSymName()).second)
+        names.push_back(g.getSymName().str());
+    });
   SmallVector<std::string> texts(parts.size());
   LogicalResult written = failableParallelForEach(
-      ctx, llvm::seq<size_t>(0, parts.size()), [&](size_t i) {
+      all.getContext(), llvm::seq<size_t>(0, parts.size()), [&](size_t i) {
         std::optional<SymbolTable> symbols;
         auto symbolTable = [&]() -> SymbolTable * {
           if (!symbols)
-            symbols.emplace(*parts[i]);
+            symbols.emplace(parts[i]);
           return &*symbols;
         };
+        // Named: TargetOptions keeps a reference to it.
+        auto keep = [&](StringRef text) { texts[i] = text.str(); };
         gpu::TargetOptions options(
             cudaPath, /*librariesToLink=*/{}, /*cmdOptions=*/{},
             /*elfSection=*/{}, gpu::CompilationTarget::Assembly, symbolTable,
             /*initialLlvmIRCallback=*/{}, /*linkedLlvmIRCallback=*/{},
-            /*optimizedLlvmIRCallback=*/{},
-            [&](StringRef text) { texts[i] = text.str(); });
-        return gpu::transformGpuModulesToBinaries(*parts[i], nullptr, options);
+            /*optimizedLlvmIRCallback=*/{}, keep);
+        return gpu::transformGpuModulesToBinaries(parts[i], nullptr, options);
       });
   if (failed(written))
     return std::nullopt;
-  SmallVector<StringRef> globals;
-  for (auto g : kernels.getOps<LLVM::GlobalOp>())
-    globals.push_back(g.getSymName());
+  SmallVector<StringRef> globals(names.begin(), names.end());
   return mergePtx(texts, firstIndex, globals);
 }
 
 /// Lowers a copy of the kernel module and serializes it once: LLVM's NVPTX
-/// back end writes the PTX (on every thread, parallelPtx), which `keepPtx`
-/// receives, and with `withCubin` ptxas (given `ptxasOptions`) turns that
-/// same text into the cubin returned. Serializing to PTX and to cubin
-/// separately ran the back end twice, a quarter of the compile time of a
-/// CNN.
+/// back end writes the PTX, which `keepPtx` receives, and with `withCubin`
+/// ptxas (given `ptxasOptions`) turns that same text into the cubin
+/// returned. Serializing to PTX and to cubin separately ran the back end
+/// twice, a quarter of the compile time of a CNN. The kernels are lowered
+/// and written on every thread: in runs of about equal size (kernelRuns),
+/// each its own module from lowering to PTX, the texts merged into the one
+/// the module whole would give; a module that does not split so, or whose
+/// parts' texts do not merge, is lowered and written whole.
 static FailureOr<std::string> serialize(ModuleOp module, TargetAttr target,
                                         StringRef cudaPath, bool withCubin,
                                         StringRef ptxasOptions, StringRef ptxas,
@@ -329,40 +391,33 @@ static FailureOr<std::string> serialize(ModuleOp module, TargetAttr target,
   auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName);
   if (!kernels)
     return module.emitError("no gpu.module @") << kKernelModuleName;
+
+  if (SmallVector<unsigned> runs = kernelRuns(kernels); !runs.empty()) {
+    OwningOpRef<ModuleOp> all = splitKernels(kernels, runs);
+    if (failed(lowerKernels(*all, target, /*nested=*/true)))
+      return failure();
+    if (timing)
+      stage = timing->nest("LLVM NVPTX back end");
+    if (std::optional<std::string> ptx = partsPtx(*all, runs, cudaPath)) {
+      keepPtx = std::move(*ptx);
+      if (!withCubin)
+        return std::string();
+      if (timing)
+        stage = timing->nest("ptxas");
+      return runPtxas(module, ptxas, target.getChip(), keepPtx, ptxasOptions);
+    }
+    if (timing)
+      stage = timing->nest("lower to LLVM");
+  }
+
   OwningOpRef<ModuleOp> copy = ModuleOp::create(module.getLoc());
   (*copy)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                    UnitAttr::get(module.getContext()));
   copy->getBody()->push_back(kernels->clone());
-
-  PassManager pm(module.getContext());
-  GpuNVVMAttachTargetOptions attach;
-  attach.chip = target.getChip().str();
-  attach.features = "+ptx80";
-  attach.optLevel = 3;
-  pm.addPass(createGpuNVVMAttachTarget(attach));
-  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
-  gpm.addPass(createSCFToControlFlowPass());
-  gpm.addPass(createConvertGpuOpsToNVVMOps());
-  // NVVM ops without an LLVM intrinsic (wgmma.mma_async, mbarrier waits)
-  // become inline PTX.
-  gpm.addPass(createConvertNVVMToLLVMPass());
-  gpm.addPass(createMarkGridConstants());
-  gpm.addPass(createCanonicalizerPass());
-  gpm.addPass(createReconcileUnrealizedCastsPass());
-  if (failed(pm.run(*copy)))
+  if (failed(lowerKernels(*copy, target, /*nested=*/false)))
     return failure();
   if (timing)
     stage = timing->nest("LLVM NVPTX back end");
-
-  if (std::optional<std::string> ptx = parallelPtx(*copy, cudaPath)) {
-    keepPtx = std::move(*ptx);
-    if (!withCubin)
-      return std::string();
-    if (timing)
-      stage = timing->nest("ptxas");
-    return runPtxas(module, ptxas, target.getChip(), keepPtx, ptxasOptions);
-  }
-
   std::optional<SymbolTable> symbols;
   auto symbolTable = [&]() -> SymbolTable * {
     if (!symbols)
