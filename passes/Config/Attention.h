@@ -31,6 +31,14 @@ struct AttentionTile {
   /// Bytes of the output staging buffer for heads of `dv` (up to 4-byte
   /// elements, rows padded by 16 bytes).
   int64_t stagingBytes(int64_t dv) const { return rows * (4 * dv + 16); }
+  /// The step of the head sizes the kernel takes for `et` operands: one
+  /// mma's k step, 16 elements of 16 bits, 8 of f32.
+  static int64_t headStep(Type et) { return et.isF32() ? 8 : 16; }
+  /// Whether `count` rows of `width` `et` elements split into whole rounds
+  /// of 16-byte copies, one a thread.
+  bool copiesWhole(int64_t count, int64_t width, Type et) const {
+    return (count * width * et.getIntOrFloatBitWidth() / 128) % threads() == 0;
+  }
   KernelConfigAttr config(MLIRContext *ctx) const;
   /// The tile of an attention config, or none.
   static std::optional<AttentionTile> of(KernelConfigAttr config);

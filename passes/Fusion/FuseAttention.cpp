@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Analysis.h"
+#include "passes/Config/Attention.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/Matchers.h"
@@ -485,8 +486,7 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
           "heads";
     return false;
   }
-  // One mma's k step: 16 elements of 16 bits, 8 of f32.
-  int64_t d = q[3], dv = v[3], step = et.isF32() ? 8 : 16;
+  int64_t d = q[3], dv = v[3], step = AttentionTile::headStep(et);
   if (d % step || dv % step || d > 128 || dv > 128) {
     why = "head sizes ";
     llvm::raw_string_ostream(why)

@@ -29,14 +29,15 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
   tile.rows = 64;
   // f32 operands (three tf32 products) hold their scores and halves in
   // registers: key blocks of 32 keep heads up to 64 from spilling, of 16
-  // heads up to 128, where such a block still copies in whole rounds of
-  // 16-byte chunks.
+  // heads up to 128, where such a block still copies its keys and values
+  // in whole rounds of 16-byte chunks (else 32, else 64).
   AttentionOp att = attentionOf(fusion);
+  Type et = att.getQuery().getType().getElementType();
   int64_t d = att.getQuery().getType().getDimSize(3);
   int64_t dv = att.getValue().getType().getDimSize(3);
-  if (att.getQuery().getType().getElementType().isF32())
+  if (et.isF32())
     for (int64_t keys : {std::max(d, dv) > 64 ? 16 : 32, 32})
-      if ((keys * std::min(d, dv) / 4) % tile.threads() == 0) {
+      if (tile.copiesWhole(keys, d, et) && tile.copiesWhole(keys, dv, et)) {
         tile.keys = keys;
         break;
       }
@@ -79,17 +80,14 @@ LogicalResult verifyAttention(FusionOp fusion, KernelConfigAttr config) {
   ArrayRef<int64_t> q = att.getQuery().getType().getShape();
   int64_t d = q[3], dv = att.getValue().getType().getDimSize(3);
   int64_t sk = att.getKey().getType().getDimSize(2);
-  // One mma's k step: 16 elements of 16 bits, 8 of f32.
-  int64_t step = et.isF32() ? 8 : 16;
+  int64_t step = AttentionTile::headStep(et);
   if (d % step || dv % step || d > 128 || dv > 128)
     return att.emitOpError("the attention kernel takes head sizes that are "
                            "multiples of ")
            << step << " up to 128, got " << d << " and " << dv;
-  int64_t threads = tile->threads();
-  int64_t chunk = 128 / et.getIntOrFloatBitWidth();
   for (auto [count, width] :
        {std::pair{tile->rows, d}, {tile->keys, d}, {tile->keys, dv}})
-    if ((count * width / chunk) % threads)
+    if (!tile->copiesWhole(count, width, et))
       return fusion.emitOpError("attention tile ")
              << config << " does not split " << count << " rows of " << width
              << " into whole 16-byte copies per thread";
