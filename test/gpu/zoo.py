@@ -11,22 +11,22 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
   zoo.py list [--suite S,...]
       The zoo's models, one per line, with their suite and input kind.
   zoo.py run BRRRC OUT [--shard K/N] [--only NAME,...] [--suite S,...]
-             [--exporters ...] [--timeout SECONDS] [--quick] [--jobs N]
-             [--deadline SECONDS]
+             [--exporters ...] [--timeout SECONDS] [--quick [--batch B]]
+             [--jobs N] [--deadline SECONDS]
       Runs shard K of N (models dealt round-robin in list order) one model
       per subprocess, each under --timeout (default 240 s, so that a shard of
       a few models fits one device call), and appends every table row, and
       a TIMEOUT row (with the phase the model was in: its float64
       reference, an export, a compile, brrr's timing or the peers') or a
       CRASH row for a model that did not finish, to OUT/zoo.txt. --quick
-      runs fp16 at batch 1 from dynamo only. With --jobs N, N models run
-      side by side: they export and compile at once and take turns on the
-      GPU (gpu_turns.py), each timing (brrr's and the peers') with the card
-      to itself, though not the host: the others' exports and compiles
-      share its cores. No further model starts after --deadline seconds
-      (UNREACHED rows). Shards time their peers: run them one after
-      another, not side by side (six shards side by side stopped every
-      DenseNet and EfficientNet at 200 s).
+      runs fp16 at batch --batch (default 1) from dynamo only. With --jobs
+      N, N models run side by side: they export and compile at once and
+      take turns on the GPU (gpu_turns.py), each timing (brrr's and the
+      peers') with the card to itself, though not the host: the others'
+      exports and compiles share its cores. No further model starts after
+      --deadline seconds (UNREACHED rows). Shards time their peers: run
+      them one after another, not side by side (six shards side by side
+      stopped every DenseNet and EfficientNet at 200 s).
   zoo.py check BRRRC OUT [--jobs N] [--shard K/N] [--only ...] [--suite ...]
              [--dtype fp16|fp32|bf16] [--batch B] [--exporter dynamo|torchscript]
              [--timeout SECONDS] [--deadline SECONDS]
@@ -37,7 +37,7 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       passed no further model starts, and each one not started gets an
       UNREACHED row, so that a shard cut short still says what it covered.
   zoo.py one BRRRC DIR NAME [--dtypes fp16] [--batches 1] [--exporters dynamo]
-             [--peers graphs] [--profile [--profile-top N]]
+             [--peers graphs] [--profile [--profile-top N]] [--variant NAME=FLAGS]
       One model in this process (what `run` and `check` start for each):
       models.py's run with the zoo's entry; --peers "" times no peer,
       --profile shows where brrr's time goes, kernel by kernel.
@@ -194,7 +194,8 @@ def cmd_one(opts):
     run = models.make_parser().parse_args(
         ["run", opts.brrrc, opts.dir, "--only", opts.name, "--exporters", opts.exporters,
          "--dtypes", opts.dtypes, "--batches", opts.batches, "--peers", opts.peers,
-         "--profile-top", str(opts.profile_top)] + (["--profile"] if opts.profile else []))
+         "--profile-top", str(opts.profile_top)] + (["--profile"] if opts.profile else [])
+        + [f"--variant={v}" for v in opts.variant])
     try:
         models.cmd_run(run)  # exits with its status
     except SystemExit as e:
@@ -250,7 +251,7 @@ def cmd_run(opts):
 
     os.makedirs(opts.out, exist_ok=True)
     results = os.path.join(opts.out, "zoo.txt")
-    passes = [("fp16", "1" if opts.quick else "1,32"), ("fp32", "1")]
+    passes = [("fp16", str(opts.batch) if opts.quick else "1,32"), ("fp32", "1")]
     if opts.quick:
         passes = passes[:1]
     exporters = "dynamo" if opts.quick else opts.exporters
@@ -401,6 +402,8 @@ def main():
     s.add_argument("--exporters", default="dynamo,torchscript")
     s.add_argument("--timeout", type=int, default=240)
     s.add_argument("--quick", action="store_true")
+    s.add_argument("--batch", type=int, default=1,
+                   help="with --quick, the batch (default 1)")
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--deadline", type=int, default=3600)
     s = sub.add_parser("check")
@@ -426,6 +429,9 @@ def main():
     s.add_argument("--profile", action="store_true",
                    help="where brrr's time goes, kernel by kernel (models.py --profile)")
     s.add_argument("--profile-top", type=int, default=12)
+    s.add_argument("--variant", action="append", default=[],
+                   help="also compile with these brrrc flags and time it against "
+                        "the default build (models.py run's --variant)")
     s = sub.add_parser("table")
     s.add_argument("files", nargs="+")
     opts = p.parse_args()
