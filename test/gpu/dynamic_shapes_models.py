@@ -153,7 +153,8 @@ def embed_heads(seed):
     return m, ref
 
 
-def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16):
+def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16,
+                  dv=None):
     """Self-attention (f16, or f32 with `elem`) over a symbolic batch and
     sequence: the query, key
     and value projections of x [batch, seq, heads * d], the heads split and
@@ -164,17 +165,20 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16):
     (where(arange(seq)[None, :] <= arange(seq)[:, None], 0, -inf)), the
     softmax, the product with the values, the heads merged back and an
     output projection: one attention kernel that reads the actual
-    sequence."""
+    sequence. Value heads are `dv` wide (default d)."""
     rng = np.random.default_rng(seed)
-    e = heads * d
+    dv = dv or d
+    e, ev = heads * d, heads * dv
     np_t = np.float16 if elem == F16 else np.float32
 
-    def w():
-        return (rng.standard_normal((e, e)) / np.sqrt(e)).astype(np_t)
-    ws = {"wq": w(), "wk": w(), "wv": w(), "wo": w()}
+    def w(rows, cols):
+        return (rng.standard_normal((rows, cols)) / np.sqrt(rows)).astype(np_t)
+    ws = {"wq": w(e, e), "wk": w(e, e), "wv": w(e, ev), "wo": w(ev, e)}
     consts = [numpy_helper.from_array(v, k) for k, v in ws.items()] + [
         numpy_helper.from_array(np.array([0, 0, heads, d], np.int64), "split"),
-        numpy_helper.from_array(np.array([0, 0, e], np.int64), "merge"),
+        numpy_helper.from_array(np.array([0, 0, heads, dv], np.int64),
+                                "split_v"),
+        numpy_helper.from_array(np.array([0, 0, ev], np.int64), "merge"),
         numpy_helper.from_array(np.array(d ** -0.5, np_t), "scale"),
         numpy_helper.from_array(np.array(1, np_t), "one"),
         numpy_helper.from_array(np.array(-10000, np_t), "low"),
@@ -193,7 +197,7 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16):
         helper.make_node("Transpose", ["qh"], ["qt"], perm=[0, 2, 1, 3]),
         helper.make_node("Reshape", ["k", "split"], ["kh"]),
         helper.make_node("Transpose", ["kh"], ["kt"], perm=[0, 2, 3, 1]),
-        helper.make_node("Reshape", ["v", "split"], ["vh"]),
+        helper.make_node("Reshape", ["v", "split_v"], ["vh"]),
         helper.make_node("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
         helper.make_node("MatMul", ["qt", "kt"], ["s0"]),
         helper.make_node("Mul", ["s0", "scale"], ["s"])]
@@ -237,9 +241,10 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16):
         # The projections are stored in the model's type between kernels.
         rnd = lambda a: a.astype(np_t).astype(np.float64)  # noqa: E731
 
-        def heads_of(a):
-            return rnd(a).reshape(b, n, heads, d).transpose(0, 2, 1, 3)
-        q, k, v = (heads_of(x @ t[w]) for w in ("wq", "wk", "wv"))
+        def heads_of(a, width):
+            return rnd(a).reshape(b, n, heads, width).transpose(0, 2, 1, 3)
+        q, k = (heads_of(x @ t[w], d) for w in ("wq", "wk"))
+        v = heads_of(x @ t["wv"], dv)
         s = q @ k.transpose(0, 1, 3, 2) * d ** -0.5
         if mask is not None:
             s = s + ((1 - mask) * -10000.0)[:, None, None, :]
@@ -247,7 +252,7 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16):
             s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
         p = np.exp(s - s.max(-1, keepdims=True))
         p /= p.sum(-1, keepdims=True)
-        o = rnd((p @ v).transpose(0, 2, 1, 3).reshape(b, n, e))
+        o = rnd((p @ v).transpose(0, 2, 1, 3).reshape(b, n, ev))
         return [o @ t["wo"]]
     return m, ref
 
@@ -514,6 +519,12 @@ def models():
     m, ref = seq_attention(13, masked=True, heads=1, d=128, elem=F32)
     out["seq_attention_d128_f32"] = (
         m, ref, {"x": "1..8x1..512x128", "mask": "1..8x1..512"},
+        seq_shapes, "f32")
+    # Query and key heads of 16, value heads of 24: the key block holds
+    # whole copy rounds of both widths (64 keys).
+    m, ref = seq_attention(14, masked=True, heads=4, d=16, dv=24, elem=F32)
+    out["seq_attention_mixed_heads_f32"] = (
+        m, ref, {"x": "1..8x1..512x64", "mask": "1..8x1..512"},
         seq_shapes, "f32")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = pick_tokens(elem, 10)
