@@ -456,8 +456,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     along K, no split, static extents) run as pairs of blocks computing
     vertically adjacent tiles, each copying half of every slice of B and
     multicasting it to both (`multicast = 2`); with `multicast=always`
-    every product whose tiles pair up does, convolutions too, and with
-    `multicast=never` none.
+    every product whose tiles pair up does, convolutions and matmuls whose
+    B is read along N (half of each 64-column box's k rows a block) too,
+    and with `multicast=never` none.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",

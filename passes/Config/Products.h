@@ -471,9 +471,10 @@ enum class MulticastUse;
 /// that body) cannot multicast B to each other, or none: they must compute
 /// vertically adjacent tiles of the same columns (an even count of row
 /// tiles, and of persistent blocks, whose walk then pairs them up), each
-/// copying half of a slice of B whose rows are along K (not a grouped
-/// convolution's partial tiles) in whole 8-row swizzle atoms, with no
-/// split of the k-slices and no symbolic extent.
+/// copying half of a slice of B's box rows (of the tile's columns where B
+/// is read along K, of the slice's k rows where it is read along N; not a
+/// grouped convolution's partial tiles) in whole 8-row swizzle atoms, with
+/// no split of the k-slices and no symbolic extent.
 std::optional<std::string> multicastRefusal(Operation *product,
                                             const MatmulTile &tile,
                                             const ProductShape &p);
@@ -481,7 +482,8 @@ std::optional<std::string> multicastRefusal(Operation *product,
 /// multicastRefusal allows it: automatically, where the tiles outnumber
 /// the multiprocessors (measured, test/gpu/notes/2026-12-04-f.md:
 /// BERT-base fp16 at batch 128 1.3% faster, GPT-2 at batch 8 2%; the
-/// conv family asks only for `always`).
+/// conv family asks only for `always`, and so do matmuls whose B is read
+/// along N).
 void chooseMulticast(MatmulTile &tile, Operation *product,
                      const ProductShape &p, TargetAttr target,
                      MulticastUse use);

@@ -684,7 +684,7 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
 OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
           "matmul_wgmma_narrow_split8_gelu_f16": 20,
-          "matmul_wgmma_persistent_gelu_f16": 20,
+          "matmul_wgmma_persistent_gelu_f16": 20, "matmul_wgmma_multicast_along_n_gelu_f16": 20,
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11,
           **QUANT_OPSETS}
 
@@ -722,6 +722,12 @@ for graph, flags in (("matmul_wgmma_persistent_bt_f16", ["--persistent"]),
     alias = graph.replace("persistent", "multicast")
     GRAPH_OF[alias] = graph
     FLAGS[alias] = flags + ["--multicast=always"]
+FLAGS["matmul_wgmma_multicast_along_n_gelu_f16"] = ["--multicast=always"]
+# A pair over a B read along N on the cooperative persistent schedule (its
+# epilogue reads a residual): 16 x 12 tiles of 192 over 132 blocks, ragged
+# on every side, bias and residual.
+GRAPH_OF["matmul_wgmma_multicast_along_n_overlapped_f16"] = "matmul_wgmma_overlapped_default_f16"
+FLAGS["matmul_wgmma_multicast_along_n_overlapped_f16"] = ["--multicast=always"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

@@ -152,4 +152,13 @@ MATMUL_CASES = [
                                                n("Add", ["m", "r"], ["y"])],
      [("a", H, [4, 1000, 128]), ("w", H, [4, 1200, 128]), ("r", H, [4, 1000, 1200])],
      [("y", H, [4, 1000, 1200])]),
+    # Pairs over a B read along N (brrrc --multicast=always, FLAGS): each
+    # block copies half of the k rows of every 64-column box. One block a
+    # tile (a GELU under 1536 deep): 16 x 8 tiles of 256, the last row tile
+    # 80 rows and the last column tile 208 wide, the last k-slice 40 deep.
+    ("matmul_wgmma_multicast_along_n_gelu_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                                 n("Add", ["m", "bias"], ["t"]),
+                                                 n("Gelu", ["t"], ["y"])],
+     [("a", H, [2000, 1000]), ("b", H, [1000, 2000]), ("bias", H, [2000])],
+     [("y", H, [2000, 2000])]),
 ]

@@ -418,11 +418,13 @@ void WgmmaKernel::producerLoop() {
           const MapSpec &spec = isA ? problem.aMap : problem.bMap;
           if (spec.batched)
             coords.push_back(zi);
-          // A multicasting block copies its share of B's rows (the map's
-          // box holds that share) into both blocks.
+          // A multicasting block copies its share of B's box rows (the
+          // map's box holds that share) into both blocks: of the tile's
+          // columns where B is read along K, of the slice's k rows in each
+          // 64-column box where it is read along N.
           bool shareB = !isA && multicast > 1;
           if (shareB) {
-            int64_t rows = tile.n / multicast;
+            int64_t rows = (problem.bKContiguous ? tile.n : tile.k) / multicast;
             coords[1] = arith::AddIOp::create(b, loc, coords[1],
                                               e.toI32(e.mul(rank, rows)));
             dst = e.at(dst, e.mul(rank, rows * problem.swizzle));
@@ -447,7 +449,7 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   if (failed(readPlan()))
     return failure();
   Builder attrs(ctx);
-  // A multicasting block's copies of B take its share of the tile's rows.
+  // A multicasting block's copies of B take its share of the box rows.
   MapSpec bMap = problem.bMap;
   bMap.box[1] /= multicast;
   ArrayAttr mapsAttr =

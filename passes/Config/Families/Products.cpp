@@ -181,11 +181,16 @@ std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
     return "its tiles are split over a cluster";
   if (p.symbolic())
     return "its extents are symbolic";
+  // Each block copies half of B's box rows: of the tile's columns where B
+  // is read along K, of the slice's k rows (in each 64-column box) where
+  // it is read along N.
+  bool alongK = true;
   if (auto mm = dyn_cast<MatmulOp>(product)) {
     ProductOperands po = productOperandsOf(mm);
     std::optional<TmaOperand> b = tmaOperandOf(po.rhs, p.batch, false);
-    if (!b || !b->kContiguous)
-      return "its B is not read along K";
+    if (!b)
+      return "TMA cannot read its B";
+    alongK = b->kContiguous;
   } else if (auto conv = dyn_cast<Conv2DOp>(product)) {
     ConvGemm c = ConvGemm::shapeOf(conv);
     if (c.G > 1 && (c.O / c.G) % tile.n)
@@ -193,8 +198,8 @@ std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
   } else {
     return "it is not a matmul or a convolution";
   }
-  if (tile.n % 16)
-    return "half of its tile's columns are not whole 8-row swizzle atoms";
+  if ((alongK ? tile.n : tile.k) % 16)
+    return "half of its B box's rows are not whole 8-row swizzle atoms";
   if (llvm::divideCeil(p.M, tile.m) % 2)
     return "its row tiles are odd";
   if (tile.persistent % 2)
@@ -211,6 +216,16 @@ void mlir::brrr::chooseMulticast(MatmulTile &tile, Operation *product,
   if (use == MulticastUse::automatic &&
       tile.tilesOf(p) <= target.getMultiprocessors())
     return;
+  // Pairs over a B read along N (a model's constant [K, N] weights) split
+  // each box's k rows; not measured to pay yet, they pair only with
+  // `always`.
+  if (auto mm = dyn_cast<MatmulOp>(product);
+      use == MulticastUse::automatic && mm) {
+    ProductOperands po = productOperandsOf(mm);
+    std::optional<TmaOperand> b = tmaOperandOf(po.rhs, p.batch, false);
+    if (b && !b->kContiguous)
+      return;
+  }
   tile.multicast = 2;
 }
 

@@ -206,23 +206,9 @@ func.func @direct_conv_vectors_nchw(%arg0: tensor<2x64x14x14xf16>, %arg1: tensor
 
 // -----
 
-// Pairs of blocks multicast B only where their tiles pair up vertically
-// and each copies half of B's rows along K: not through an N-contiguous B,
-// nor over an odd count of row tiles.
-module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @wgmma_multicast_n_contiguous(%arg0: tensor<512x256xf16>, %arg1: tensor<256x512xf16>) -> tensor<512x512xf16> {
-    %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, multicast = 2>} : (tensor<512x256xf16>, tensor<256x512xf16>) -> tensor<512x512xf16> {
-    ^bb0(%arg2: tensor<512x256xf16>, %arg3: tensor<256x512xf16>):
-      // expected-error @+1 {{cannot multicast B between pairs of blocks: its B is not read along K}}
-      %1 = brrr.matmul %arg2, %arg3 : tensor<512x256xf16>, tensor<256x512xf16> -> tensor<512x512xf16>
-      brrr.yield %1 : tensor<512x512xf16>
-    }
-    return %0 : tensor<512x512xf16>
-  }
-}
-
-// -----
-
+// Pairs of blocks multicast B only where their tiles pair up vertically:
+// not over an odd count of row tiles (a B read along N pairs too, each
+// block copying half of each box's k rows: ptx-wgmma-multicast-along-n.test).
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @wgmma_multicast_odd_rows(%arg0: tensor<384x256xf16>, %arg1: tensor<512x256xf16>) -> tensor<384x512xf16> {
     %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, multicast = 2>} : (tensor<384x256xf16>, tensor<512x256xf16>) -> tensor<384x512xf16> {
