@@ -172,6 +172,21 @@ static int64_t wgmmaColumnTiles(Operation *product, const ProductShape &p,
   return llvm::divideCeil(p.N, n);
 }
 
+/// Whether the wgmma body reads `product`'s B along K (a convolution's
+/// weights always; a matmul's as TMA reads it), or none where TMA cannot
+/// read a matmul's B.
+static std::optional<bool> readsBAlongK(Operation *product,
+                                        const ProductShape &p) {
+  auto mm = dyn_cast<MatmulOp>(product);
+  if (!mm)
+    return true;
+  std::optional<TmaOperand> b =
+      tmaOperandOf(productOperandsOf(mm).rhs, p.batch, false);
+  if (!b)
+    return std::nullopt;
+  return b->kContiguous;
+}
+
 std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
                                                         const MatmulTile &tile,
                                                         const ProductShape &p) {
@@ -184,13 +199,10 @@ std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
   // Each block copies half of B's box rows: of the tile's columns where B
   // is read along K, of the slice's k rows (in each 64-column box) where
   // it is read along N.
-  bool alongK = true;
-  if (auto mm = dyn_cast<MatmulOp>(product)) {
-    ProductOperands po = productOperandsOf(mm);
-    std::optional<TmaOperand> b = tmaOperandOf(po.rhs, p.batch, false);
-    if (!b)
+  std::optional<bool> alongK = readsBAlongK(product, p);
+  if (isa<MatmulOp>(product)) {
+    if (!alongK)
       return "TMA cannot read its B";
-    alongK = b->kContiguous;
   } else if (auto conv = dyn_cast<Conv2DOp>(product)) {
     ConvGemm c = ConvGemm::shapeOf(conv);
     if (c.G > 1 && (c.O / c.G) % tile.n)
@@ -198,7 +210,7 @@ std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
   } else {
     return "it is not a matmul or a convolution";
   }
-  if ((alongK ? tile.n : tile.k) % 16)
+  if ((*alongK ? tile.n : tile.k) % 16)
     return "half of its B box's rows are not whole 8-row swizzle atoms";
   if (llvm::divideCeil(p.M, tile.m) % 2)
     return "its row tiles are odd";
@@ -219,13 +231,8 @@ void mlir::brrr::chooseMulticast(MatmulTile &tile, Operation *product,
   // Pairs over a B read along N (a model's constant [K, N] weights) split
   // each box's k rows; not measured to pay yet, they pair only with
   // `always`.
-  if (auto mm = dyn_cast<MatmulOp>(product);
-      use == MulticastUse::automatic && mm) {
-    ProductOperands po = productOperandsOf(mm);
-    std::optional<TmaOperand> b = tmaOperandOf(po.rhs, p.batch, false);
-    if (b && !b->kContiguous)
-      return;
-  }
+  if (use == MulticastUse::automatic && !*readsBAlongK(product, p))
+    return;
   tile.multicast = 2;
 }
 
