@@ -70,9 +70,9 @@ bool movesAtActualExtents(Operation *op);
 
 /// Whether `op` (a pointwise op, or a fusion holding one) reads an operand
 /// that broadcasts along part of its symbolic extents, such as [1, seq, C]
-/// into [batch, seq, C]: only a pointwise kernel without data movement
-/// computes that operand's index from the actual extents, so no other
-/// kernel takes it in.
+/// into [batch, seq, C]: only a pointwise kernel computes that operand's
+/// index from the actual extents, at its own elements
+/// (readsRunTimeBroadcastsAtOwnElements), so no other kernel takes it in.
 bool broadcastsAtRunTime(Operation *op);
 /// Whether `op` is an expand that broadcasts along part of its symbolic
 /// extents, which a pointwise kernel reads as a broadcast operand (its
@@ -81,6 +81,19 @@ bool isPartialBroadcastExpand(Operation *op);
 /// Whether an operand of type `operand` of a pointwise op computing `out`
 /// broadcasts along part of `out`'s symbolic extents.
 bool broadcastsAtRunTime(Type operand, RankedTensorType out);
+/// Whether a pointwise kernel of output type `out` made of `ops` (yielding
+/// `yielded`) reads every operand that broadcasts along part of its
+/// symbolic extents at its own elements, where the kernel indexes it from
+/// the actual extents: no op that broadcasts so is computed behind data
+/// movement, every movement result that the kernel's own elements read
+/// keeps the kernel's outer run (the largest shape's coordinates, which data
+/// movement reads at, then hold at every shape), and no expand along part
+/// of the extents shares a kernel with data movement. Rotary embeddings over
+/// a symbolic sequence (queries read through slices and a concatenation,
+/// the cos and sin tables [1, seq, 1, d] broadcast) are one such kernel.
+bool readsRunTimeBroadcastsAtOwnElements(ArrayRef<Operation *> ops,
+                                         ValueRange yielded,
+                                         RankedTensorType out);
 
 /// What of an attention over symbolic sequences a pass admits before it is
 /// one kernel: its ops (passes up to brrr-fuse-attention, which makes them

@@ -248,7 +248,13 @@ def BrrrFuseElementwise : Pass<"brrr-fuse-elementwise", "func::FuncOp"> {
     coordinates the movement maps each element to, so no copy is made
     (rotary embeddings: a product viewed as heads, half of each head
     negated and swapped, are one kernel reading the product). Pointwise ops
-    behind such movement join only when the group alone reads them. A
+    behind such movement join only when the group alone reads them. Over
+    symbolic extents, an operand that broadcasts along part of them (the
+    rotary tables [1, seq, 1, d]) is read at the kernel's own elements,
+    where it is indexed from the actual extents; data movement joins such a
+    group when what its own elements read through it keeps the kernel's
+    outer run, and nothing behind it broadcasts so
+    (readsRunTimeBroadcastsAtOwnElements). A
     transpose of two long dimensions joins only with the group's shape
     (elsewhere its own kernel moves it through shared memory).
     First, so that views do not split a chain of pointwise ops, a tensor

@@ -141,22 +141,36 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
   group.insert(root);
   bool changed = true;
   auto full = [&] { return static_cast<int64_t>(group.size()) >= maxOps; };
+  auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
+  // What the kernel yields: the root's results, and those of members also
+  // read outside (buildFusion).
+  auto yielded = [&] {
+    SmallVector<Value> values(root->getResults());
+    for (Operation *op : group)
+      if (op != root)
+        for (Value r : op->getResults())
+          if (llvm::any_of(r.getUsers(),
+                           [&](Operation *u) { return !group.contains(u); }))
+            values.push_back(r);
+    return values;
+  };
   auto admit = [&](Operation *producer, bool elsewhere) {
     group.insert(producer);
     if (elsewhere && evaluations(root, group) > maxOps) {
       group.remove(producer);
       return false;
     }
+    // Operands that broadcast along part of the symbolic extents stay read
+    // at the kernel's own elements, where it indexes them from the actual
+    // extents.
+    if (!readsRunTimeBroadcastsAtOwnElements(group.getArrayRef(), yielded(),
+                                             rootType)) {
+      group.remove(producer);
+      return false;
+    }
     if (elsewhere)
       moved.insert(producer);
     return true;
-  };
-  // A pointwise op that broadcasts along part of the symbolic extents
-  // reads at the kernel's actual elements: no data movement joins its
-  // group (broadcastsAtRunTime).
-  auto runtimeBroadcast = [&] {
-    return llvm::any_of(group,
-                        [](Operation *op) { return broadcastsAtRunTime(op); });
   };
   // An expand that broadcasts along part of the symbolic extents is read
   // like a pointwise op: at the kernel's own elements.
@@ -188,13 +202,10 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
           continue;
         }
         if (canReadThrough(producer, root, group)) {
-          if (!runtimeBroadcast())
-            changed |= admit(producer, true);
+          changed |= admit(producer, true);
           continue;
         }
         if (!isPointwise(producer) || fusionBenefit(producer, root, group) <= 0)
-          continue;
-        if (broadcastsAtRunTime(producer) && moves())
           continue;
         if (elsewhere && !llvm::all_of(producer->getUsers(), [&](Operation *u) {
               return group.contains(u);

@@ -381,17 +381,70 @@ bool mayBecomeAttention(Operation *op) {
   return isPointwise(op) && llvm::all_of(op->getResultTypes(), rank4);
 }
 
-/// Whether `fusion` is a pointwise kernel of pointwise ops alone (no data
-/// movement, whose coordinates are the largest shape's).
-bool isPointwiseOnly(FusionOp fusion) {
-  return fusion.getKind() == KernelFamily::pointwise &&
-         llvm::all_of(fusion.getBody().front(), [](Operation &op) {
-           return isa<YieldOp, ConstantOp>(op) || isPointwise(&op) ||
-                  isPartialBroadcastExpand(&op);
-         });
+/// Whether `fusion` is a pointwise kernel that reads what broadcasts along
+/// part of its symbolic extents at its own elements
+/// (readsRunTimeBroadcastsAtOwnElements).
+bool broadcastsAtOwnElements(FusionOp fusion) {
+  if (fusion.getKind() != KernelFamily::pointwise)
+    return false;
+  Block &body = fusion.getBody().front();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  return readsRunTimeBroadcastsAtOwnElements(
+      ops, body.getTerminator()->getOperands(),
+      cast<RankedTensorType>(fusion.getResult(0).getType()));
 }
 
 } // namespace
+
+bool mlir::brrr::readsRunTimeBroadcastsAtOwnElements(ArrayRef<Operation *> ops,
+                                                     ValueRange yielded,
+                                                     RankedTensorType out) {
+  llvm::SmallPtrSet<Operation *, 16> members(ops.begin(), ops.end());
+  auto moves = [](Operation *op) {
+    return !isPointwise(op) && !isa<ConstantOp>(op) &&
+           !isPartialBroadcastExpand(op);
+  };
+  if (llvm::none_of(ops, moves))
+    return true;
+  // An expand along part of the extents reads its input at the kernel's own
+  // elements only in a kernel without data movement.
+  if (llvm::any_of(ops, isPartialBroadcastExpand))
+    return false;
+  // The values computed at the kernel's own elements: what it yields and,
+  // through pointwise ops, their operands. A movement result read there is
+  // read at the largest shape's coordinates, which hold at every shape only
+  // where it keeps the kernel's outer run.
+  llvm::SetVector<Value> owned(yielded.begin(), yielded.end());
+  for (size_t i = 0; i < owned.size(); ++i) {
+    Operation *def = owned[i].getDefiningOp();
+    if (!def || !members.contains(def))
+      continue;
+    if (moves(def)) {
+      if (broadcastsAtRunTime(owned[i].getType(), out))
+        return false;
+    } else {
+      owned.insert(def->operand_begin(), def->operand_end());
+    }
+  }
+  // The values read at the coordinates data movement maps elements to:
+  // nothing there may broadcast along part of the extents, which only an
+  // argument read at the kernel's own elements is indexed for.
+  llvm::SetVector<Value> moved;
+  for (Operation *op : ops)
+    if (moves(op))
+      moved.insert(op->operand_begin(), op->operand_end());
+  for (size_t i = 0; i < moved.size(); ++i) {
+    Operation *def = moved[i].getDefiningOp();
+    if (!def || !members.contains(def))
+      continue;
+    if (broadcastsAtRunTime(def))
+      return false;
+    moved.insert(def->operand_begin(), def->operand_end());
+  }
+  return true;
+}
 
 bool mlir::brrr::isPartialBroadcastExpand(Operation *op) {
   return isa<ExpandOp>(op) && broadcastsAtRunTime(op);
@@ -437,7 +490,7 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
   // shape's coordinates. Other kernels do not take it in.
   if (broadcastsAtRunTime(op) && !isa<FusionOp>(op)) {
     auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
-    return !parent || isPointwiseOnly(parent);
+    return !parent || broadcastsAtOwnElements(parent);
   }
   // Attention over symbolic sequences, and what it reads and writes
   // through before brrr-fuse-matmul makes them one kernel.

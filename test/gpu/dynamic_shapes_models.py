@@ -257,6 +257,128 @@ def seq_attention(seed, masked, heads=4, d=16, causal=False, elem=F16,
     return m, ref
 
 
+def seq_rotary(seed, heads=4, d=32):
+    """Llama's rotary embeddings over a symbolic batch and sequence, f16:
+    the cos and sin tables computed from the sequence's extent (positions
+    times inverse frequencies, concatenated twice, cos and sin in f32, cast
+    to f16), q * cos + rotate_half(q) * sin with rotate_half a slice, a
+    negation and a concatenation. The queries rotate before their heads
+    transpose (tables [1, seq, 1, d]) and are an output too; the keys after
+    it, as Hugging Face writes them (tables [1, 1, seq, d]). Then causal
+    attention and an output projection."""
+    rng = np.random.default_rng(seed)
+    e, half = heads * d, d // 2
+
+    def w(rows, cols):
+        return (rng.standard_normal((rows, cols)) /
+                np.sqrt(rows)).astype(np.float16)
+    ws = {"wq": w(e, e), "wk": w(e, e), "wv": w(e, e), "wo": w(e, e)}
+    inv = (1.0 / 10000 ** (np.arange(0, d, 2) / d)).astype(np.float32)
+    i64 = lambda v: np.array(v, np.int64)  # noqa: E731
+    consts = [numpy_helper.from_array(v, k) for k, v in ws.items()] + [
+        numpy_helper.from_array(inv.reshape(1, half), "inv"),
+        numpy_helper.from_array(i64([0, 0, heads, d]), "split"),
+        numpy_helper.from_array(i64([0, 0, e]), "merge"),
+        numpy_helper.from_array(np.array(d ** -0.5, np.float16), "scale"),
+        numpy_helper.from_array(i64(0), "i0"),
+        numpy_helper.from_array(i64(1), "i1"),
+        numpy_helper.from_array(i64([0]), "ax0"),
+        numpy_helper.from_array(i64([1]), "ax1"),
+        numpy_helper.from_array(i64([0, 2]), "ax02"),
+        numpy_helper.from_array(i64([0, 1]), "ax01"),
+        numpy_helper.from_array(i64([0]), "lo0"),
+        numpy_helper.from_array(i64([half]), "mid"),
+        numpy_helper.from_array(i64([d]), "end"),
+        numpy_helper.from_array(i64([-1]), "last"),
+        numpy_helper.from_array(np.array(0, np.float16), "keep"),
+        numpy_helper.from_array(np.array(-np.inf, np.float16), "drop")]
+
+    def rotate(t, cos, sin):
+        return [
+            helper.make_node("Mul", [t, cos], [t + "_c"]),
+            helper.make_node("Slice", [t, "lo0", "mid", "last"], [t + "_lo"]),
+            helper.make_node("Slice", [t, "mid", "end", "last"], [t + "_hi"]),
+            helper.make_node("Neg", [t + "_hi"], [t + "_nh"]),
+            helper.make_node("Concat", [t + "_nh", t + "_lo"], [t + "_r"],
+                             axis=-1),
+            helper.make_node("Mul", [t + "_r", sin], [t + "_s"]),
+            helper.make_node("Add", [t + "_c", t + "_s"], [t + "_rot"])]
+    nodes = [
+        helper.make_node("Shape", ["x"], ["seqv"], start=1, end=2),
+        helper.make_node("Squeeze", ["seqv"], ["seqlen"]),
+        helper.make_node("Range", ["i0", "seqlen", "i1"], ["pos"]),
+        helper.make_node("Cast", ["pos"], ["posf"], to=F32),
+        helper.make_node("Unsqueeze", ["posf", "ax1"], ["pcol"]),
+        helper.make_node("Mul", ["pcol", "inv"], ["freqs"]),
+        helper.make_node("Concat", ["freqs", "freqs"], ["emb"], axis=-1),
+        helper.make_node("Cos", ["emb"], ["cos32"]),
+        helper.make_node("Sin", ["emb"], ["sin32"]),
+        helper.make_node("Cast", ["cos32"], ["cos"], to=F16),
+        helper.make_node("Cast", ["sin32"], ["sin"], to=F16),
+        helper.make_node("Unsqueeze", ["cos", "ax02"], ["cos_q"]),
+        helper.make_node("Unsqueeze", ["sin", "ax02"], ["sin_q"]),
+        helper.make_node("Unsqueeze", ["cos", "ax01"], ["cos_k"]),
+        helper.make_node("Unsqueeze", ["sin", "ax01"], ["sin_k"]),
+        helper.make_node("MatMul", ["x", "wq"], ["q"]),
+        helper.make_node("MatMul", ["x", "wk"], ["k"]),
+        helper.make_node("MatMul", ["x", "wv"], ["v"]),
+        helper.make_node("Reshape", ["q", "split"], ["qh"])]
+    nodes += rotate("qh", "cos_q", "sin_q")
+    nodes += [
+        helper.make_node("Transpose", ["qh_rot"], ["qt"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["k", "split"], ["kh"]),
+        helper.make_node("Transpose", ["kh"], ["kt"], perm=[0, 2, 1, 3])]
+    nodes += rotate("kt", "cos_k", "sin_k")
+    nodes += [
+        helper.make_node("Transpose", ["kt_rot"], ["ktt"], perm=[0, 1, 3, 2]),
+        helper.make_node("Reshape", ["v", "split"], ["vh"]),
+        helper.make_node("Transpose", ["vh"], ["vt"], perm=[0, 2, 1, 3]),
+        helper.make_node("MatMul", ["qt", "ktt"], ["s0"]),
+        helper.make_node("Mul", ["s0", "scale"], ["s"]),
+        helper.make_node("Unsqueeze", ["pos", "ax1"], ["qi"]),
+        helper.make_node("Unsqueeze", ["pos", "ax0"], ["kj"]),
+        helper.make_node("LessOrEqual", ["kj", "qi"], ["upto"]),
+        helper.make_node("Where", ["upto", "keep", "drop"], ["cbias"]),
+        helper.make_node("Add", ["s", "cbias"], ["sc"]),
+        helper.make_node("Softmax", ["sc"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "vt"], ["o"]),
+        helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["ot", "merge"], ["om"]),
+        helper.make_node("MatMul", ["om", "wo"], ["y"])]
+    m = graph("seq_rotary", nodes,
+              [helper.make_tensor_value_info("x", F16, ["batch", "seq", e])],
+              [helper.make_tensor_value_info("y", F16, ["batch", "seq", e]),
+               helper.make_tensor_value_info(
+                   "qh_rot", F16, ["batch", "seq", heads, d])],
+              consts)
+
+    def ref(x):
+        t = {k: v.astype(np.float64) for k, v in ws.items()}
+        b, n, _ = x.shape
+        # Stored in f16 between kernels: the projections, the tables, the
+        # rotated queries and keys, the attention's output.
+        rnd = lambda a: a.astype(np.float16).astype(np.float64)  # noqa: E731
+        freqs = np.arange(n, dtype=np.float32)[:, None] * inv[None, :]
+        emb = np.concatenate([freqs, freqs], -1).astype(np.float64)
+        cos, sin = rnd(np.cos(emb)), rnd(np.sin(emb))
+
+        def rotary(a, c, s):  # a [..., n, heads?, d] with c, s broadcast
+            r = np.concatenate([-a[..., half:], a[..., :half]], -1)
+            return rnd(a * c + r * s)
+        q = rnd(x @ t["wq"]).reshape(b, n, heads, d)
+        qr = rotary(q, cos[None, :, None, :], sin[None, :, None, :])
+        k = rnd(x @ t["wk"]).reshape(b, n, heads, d).transpose(0, 2, 1, 3)
+        kr = rotary(k, cos[None, None], sin[None, None])
+        v = rnd(x @ t["wv"]).reshape(b, n, heads, d).transpose(0, 2, 1, 3)
+        s = qr.transpose(0, 2, 1, 3) @ kr.transpose(0, 1, 3, 2) * d ** -0.5
+        s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+        p = np.exp(s - s.max(-1, keepdims=True))
+        p /= p.sum(-1, keepdims=True)
+        o = rnd((p @ v).transpose(0, 2, 1, 3).reshape(b, n, e))
+        return [o @ t["wo"], qr]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -526,6 +648,14 @@ def models():
     out["seq_attention_mixed_heads_f32"] = (
         m, ref, {"x": "1..8x1..512x64", "mask": "1..8x1..512"},
         seq_shapes, "f32")
+    # Rotary embeddings over the actual sequence: one kernel each for the
+    # queries and the keys, reading the tables from the actual extents.
+    m, ref = seq_rotary(15)
+    out["seq_rotary_f16"] = (m, ref, {"x": "1..8x1..512x128"}, seq_shapes,
+                             "f16")
+    m, ref = seq_rotary(16, heads=2, d=64)
+    out["seq_rotary_d64_f16"] = (m, ref, {"x": "1..8x1..512x128"},
+                                 seq_shapes, "f16")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = pick_tokens(elem, 10)
         out["pick_tokens_" + tag] = (m, ref, {"x": "1..8x1..512x64"},

@@ -93,3 +93,77 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 12
 // CHECK: brrr.fusion row(%[[P]])
 // CHECK-NOT: brrr.mul
 // CHECK: brrr.softmax
+
+// -----
+
+// Rotary embeddings over a symbolic sequence: q * cos + rotate_half(q) *
+// sin, with the cos and sin tables [1, seq, 1, 32] broadcast along the
+// batch and the heads. The kernel indexes the tables from the actual
+// extents at its own elements and reads q through the slices and the
+// concatenation at the largest shape's coordinates (they keep q's outer
+// run): one kernel, as over a static sequence.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+  func.func @main(%q: tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>, %cos: tensor<1x?x1x32xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 32)>>, %sin: tensor<1x?x1x32xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 32)>>) -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>> {
+    %lo = brrr.slice %q {extents = #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>, sizes = array<i64: -9223372036854775808, -9223372036854775808, 4, 16>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>> -> tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>
+    %hi = brrr.slice %q {extents = #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>, sizes = array<i64: -9223372036854775808, -9223372036854775808, 4, 16>, starts = array<i64: 0, 0, 0, 16>, steps = array<i64: 1, 1, 1, 1>} : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>> -> tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>
+    %n = brrr.neg %hi : tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>
+    %r = brrr.concat %n, %lo {axis = 3 : i64} : (tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>, tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>) -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+    %a = brrr.mul %q, %cos : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>, tensor<1x?x1x32xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 32)>> -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+    %b = brrr.mul %r, %sin : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>, tensor<1x?x1x32xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 32)>> -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+    %y = brrr.add %a, %b : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>, tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>> -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+    return %y : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: %[[F:.+]] = brrr.fusion pointwise(%{{[^,]+}}, %{{[^,]+}}, %{{[^,)]+}}) {brrr.config = #brrr.kernel<family = pointwise
+// CHECK-DAG: brrr.slice
+// CHECK-DAG: brrr.slice
+// CHECK-DAG: brrr.neg
+// CHECK-DAG: brrr.concat
+// CHECK-DAG: brrr.mul
+// CHECK-DAG: brrr.mul
+// CHECK: brrr.add
+// CHECK: brrr.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]
+
+// -----
+
+// A table that broadcasts along part of the symbolic extents, read through
+// a concatenation: the largest shape's coordinates do not find its rows at
+// a smaller batch or sequence, so the concatenation stays out of the kernel
+// (brrr-fuse-movement makes it its own) and the multiply reads its result at the kernel's own elements.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+  func.func @main(%q: tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>, %c0: tensor<1x?x1x16xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 16)>>, %c1: tensor<1x?x1x16xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 16)>>) -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>> {
+    %c = brrr.concat %c0, %c1 {axis = 3 : i64} : (tensor<1x?x1x16xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 16)>>, tensor<1x?x1x16xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 16)>>) -> tensor<1x?x1x32xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 32)>>
+    %y = brrr.mul %q, %c : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>, tensor<1x?x1x32xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 32)>> -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+    return %y : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: %[[C:.+]] = brrr.concat
+// CHECK: brrr.fusion pointwise(%{{.+}}, %[[C]])
+// CHECK-NOT: brrr.concat
+// CHECK: brrr.mul
+
+// -----
+
+// An op that broadcasts along part of the symbolic extents behind a
+// concatenation (read at the coordinates it maps elements to) is computed
+// in a kernel of its own; the concatenation joins its reader.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+  func.func @main(%h: tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>, %t: tensor<1x?x1x16xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 16)>>) -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>> {
+    %a = brrr.add %h, %t : tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>, tensor<1x?x1x16xf16, #brrr.extents<()[s0, s1] -> (1, s1, 1, 16)>> -> tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>
+    %c = brrr.concat %a, %h {axis = 3 : i64} : (tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>, tensor<?x?x4x16xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 16)>>) -> tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+    %y = brrr.relu %c : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+    return %y : tensor<?x?x4x32xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 4, 32)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: %[[A:.+]] = brrr.fusion pointwise
+// CHECK: brrr.add
+// CHECK-NEXT: brrr.yield
+// CHECK-NOT: brrr.concat
+// CHECK: brrr.fusion pointwise(%[[A]], %{{[^)]+}})
+// CHECK-DAG: brrr.concat
+// CHECK-DAG: brrr.relu
