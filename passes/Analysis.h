@@ -68,6 +68,14 @@ bool compilesSymbolically(Operation *op);
 /// parameters); no other kernel takes it in.
 bool movesAtActualExtents(Operation *op);
 
+/// Whether `op` is a transpose that moves symbolic extents out of its
+/// input's outer run (`[batch, seq, heads, d]` to `[batch, heads, seq,
+/// d]`) where attention does not read it: like movesAtActualExtents, its
+/// kernel holds it alone, an element a thread, and computes its
+/// coordinates and strides from the actual extents; no other kernel reads
+/// or stores through it.
+bool transposesAtActualExtents(Operation *op);
+
 /// Whether `op` (a pointwise op, or a fusion holding one) reads an operand
 /// that broadcasts along part of its symbolic extents, such as [1, seq, C]
 /// into [batch, seq, C]: only a pointwise kernel computes that operand's

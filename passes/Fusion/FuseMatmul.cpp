@@ -101,7 +101,7 @@ bool isTiled(TargetAttr target, Type et, const OperandLayout &lhs,
 bool keepsOuterRuns(const OperandLayout &l) {
   return llvm::all_of(l.views, [](Operation *view) {
     return !isSymbolic(view->getResult(0).getType()) ||
-           compilesSymbolically(view);
+           (compilesSymbolically(view) && !transposesAtActualExtents(view));
   });
 }
 
@@ -203,8 +203,9 @@ void storeThroughTranspose(FusionOp f) {
   auto t = dyn_cast<TransposeOp>(*f.getResult(0).getUsers().begin());
   // Over symbolic extents a product stores through a transpose that keeps
   // them in place; attention through any.
-  if (!t || (f.getKind() != KernelFamily::attention &&
-             isSymbolic(t.getType()) && !compilesSymbolically(t)))
+  if (!t ||
+      (f.getKind() != KernelFamily::attention && isSymbolic(t.getType()) &&
+       (!compilesSymbolically(t) || transposesAtActualExtents(t))))
     return;
   OpBuilder b(t);
   auto fused = FusionOp::create(b, f.getLoc(), f.getKind(), f.getInputs(),

@@ -143,9 +143,9 @@ struct FuseMovementPass
 } // namespace
 
 bool mlir::brrr::isMovementTreeOp(Operation *op) {
-  // A slice whose strides change with the shape is a kernel of its own,
-  // which reads its input's actual extents.
-  if (movesAtActualExtents(op))
+  // A slice or transpose whose strides change with the shape is a kernel
+  // of its own, which reads its input's actual extents.
+  if (movesAtActualExtents(op) || transposesAtActualExtents(op))
     return false;
   if (auto c = dyn_cast<ConcatOp>(op))
     return c.getInputs().size() <= kMaxPaths;
@@ -181,6 +181,8 @@ mlir::brrr::batchedTransposeOf(TransposeOp t) {
 }
 
 bool mlir::brrr::isTiledTranspose(TransposeOp t) {
+  if (transposesAtActualExtents(t))
+    return false;
   std::optional<std::array<int64_t, 3>> brs = batchedTransposeOf(t);
   return brs && (*brs)[0] < 65536 && (*brs)[1] >= 32 && (*brs)[2] >= 32;
 }

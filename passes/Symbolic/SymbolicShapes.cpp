@@ -381,6 +381,11 @@ bool mayBecomeAttention(Operation *op) {
   return isPointwise(op) && llvm::all_of(op->getResultTypes(), rank4);
 }
 
+/// Whether `op` (an op or a kernel) keeps the symbolic extents of its
+/// tensors in one outer run, which it carries through unchanged or,
+/// pointwise, broadcasts across (the end of compilesSymbolically).
+bool carriesOuterRuns(Operation *op);
+
 /// Whether `fusion` is a pointwise kernel that reads what broadcasts along
 /// part of its symbolic extents at its own elements
 /// (readsRunTimeBroadcastsAtOwnElements).
@@ -515,6 +520,24 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
     if (AttentionOp att = attentionOf(fusion);
         att && outerRunOf(att.getType()) > 1)
       return isSymbolicSequenceAttentionKernel(fusion);
+  // A transpose that moves symbolic extents out of its outer run: alone,
+  // or as the one op of its own movement kernel.
+  if (transposesAtActualExtents(op)) {
+    auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
+    return !parent || (parent.getKind() == KernelFamily::movement &&
+                       llvm::hasSingleElement(
+                           parent.getBody().front().without_terminator()));
+  }
+  return carriesOuterRuns(op);
+}
+
+bool mlir::brrr::transposesAtActualExtents(Operation *op) {
+  return isa<TransposeOp>(op) && isSymbolic(op->getOperand(0).getType()) &&
+         !carriesOuterRuns(op);
+}
+
+namespace {
+bool carriesOuterRuns(Operation *op) {
   RankedTensorType out = outerTypeOf(op);
   if (!out)
     return false;
@@ -570,6 +593,7 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
     }
   return true;
 }
+} // namespace
 
 LogicalResult mlir::brrr::requireSupportedShapes(Operation *root,
                                                  StringRef pass,

@@ -379,6 +379,35 @@ def seq_rotary(seed, heads=4, d=32):
     return m, ref
 
 
+def heads_transpose(elem, seed):
+    """A projection's heads as an output in their own order, as a decoder
+    returns its present keys: y = transpose(reshape(x W, [b, s, 2, 32]),
+    [0, 2, 1, 3]), a movement kernel over the actual extents; and
+    z = relu(y), a pointwise kernel that reads it."""
+    rng = np.random.default_rng(seed)
+    np_t = np.float16 if elem == F16 else np.float32
+    w = (rng.standard_normal((64, 64)) / 8).astype(np_t)
+    m = graph("heads_transpose", [
+        helper.make_node("MatMul", ["x", "w"], ["p"]),
+        helper.make_node("Reshape", ["p", "split"], ["h"]),
+        helper.make_node("Transpose", ["h"], ["y"], perm=[0, 2, 1, 3]),
+        helper.make_node("Relu", ["y"], ["z"]),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 64])],
+        [helper.make_tensor_value_info("y", elem, ["batch", 2, "seq", 32]),
+         helper.make_tensor_value_info("z", elem, ["batch", 2, "seq", 32])],
+        [numpy_helper.from_array(w, "w"),
+         numpy_helper.from_array(np.array([0, 0, 2, 32], np.int64),
+                                 "split")])
+
+    def ref(x):
+        p = x @ w.astype(np.float64)
+        if elem == F16:  # the product is stored in f16
+            p = p.astype(np.float16).astype(np.float64)
+        y = p.reshape(x.shape[0], x.shape[1], 2, 32).transpose(0, 2, 1, 3)
+        return [y, np.maximum(y, 0)]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -648,6 +677,10 @@ def models():
     out["seq_attention_mixed_heads_f32"] = (
         m, ref, {"x": "1..8x1..512x64", "mask": "1..8x1..512"},
         seq_shapes, "f32")
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = heads_transpose(elem, 17)
+        out["heads_transpose_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
+                                         seq_shapes, tag)
     # Rotary embeddings over the actual sequence: one kernel each for the
     # queries and the keys, reading the tables from the actual extents.
     m, ref = seq_rotary(15)

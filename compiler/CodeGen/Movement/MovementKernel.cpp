@@ -10,14 +10,15 @@
 // and reads each through the tree (PointwiseReads.h; 16-bit floats pass
 // through f32, exactly but for a NaN's payload). Otherwise each thread writes
 // one output element and reads the input element it comes from, found by index
-// arithmetic on static shapes (constant divisors), or for a lookup or slice
-// whose strides change with the shape (movesAtActualExtents), on the
-// actual extents, kernel parameters. Elements move as raw
-// bits; only a scatter's reduction computes. Gather indices are normalized
-// (negative counts from the end) and clamped into range so that a bad index can
-// never read outside the input. A kernel with a `#brrr.index_check` also
-// reports the first index outside [-extent, extent) it reads into the run's
-// error record (runtime/Artifact.h's ErrorRecord), its last parameter.
+// arithmetic on static shapes (constant divisors), or for a lookup, slice or
+// transpose whose strides change with the shape (movesAtActualExtents,
+// transposesAtActualExtents), on the actual extents, kernel parameters.
+// Elements move as raw bits; only a scatter's reduction computes. Gather
+// indices are normalized (negative counts from the end) and clamped into range
+// so that a bad index can never read outside the input. A kernel with a
+// `#brrr.index_check` also reports the first index outside [-extent, extent) it
+// reads into the run's error record (runtime/Artifact.h's ErrorRecord), its
+// last parameter.
 //
 // A scatter is computed from the output's side too, so that no two threads
 // write one element and the result is deterministic: the thread of element
@@ -181,6 +182,9 @@ private:
   /// offset from the actual extents (`actual`).
   Value actualGatherValue(GatherOp g);
   Value actualSliceValue(SliceOp s);
+  /// A transpose that moves symbolic extents out of its outer run
+  /// (transposesAtActualExtents), from the actual extents.
+  Value actualTransposeValue(TransposeOp t);
   /// The extents `actual` lists from position `from` on, `n` of them: each
   /// a constant, or the next kernel parameter.
   SmallVector<Value> actualExtents(size_t from, size_t n);
@@ -215,8 +219,9 @@ private:
   /// dimension: the lookup bounds the indices by it, read at run time
   /// after the count.
   AffineExpr count, tableExtent;
-  /// Where strides change with the shape (movesAtActualExtents): a
-  /// lookup's table extents, or a slice's output then input extents. The
+  /// Where strides change with the shape (movesAtActualExtents,
+  /// transposesAtActualExtents): a lookup's table extents, or a slice's or
+  /// transpose's output then input extents. The
   /// symbolic ones are read at run time after the count, in order.
   SmallVector<AffineExpr> actual;
   std::optional<LargestShapeView> largest;
@@ -236,8 +241,8 @@ private:
 void ElementMover::readShapes() {
   auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
   count = isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
-  if (movesAtActualExtents(op)) {
-    if (isa<SliceOp>(op))
+  if (movesAtActualExtents(op) || transposesAtActualExtents(op)) {
+    if (isa<SliceOp, TransposeOp>(op))
       actual = extentsOf(cast<RankedTensorType>(op->getResult(0).getType()));
     llvm::append_range(
         actual, extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())));
@@ -398,6 +403,18 @@ Value ElementMover::actualSliceValue(SliceOp s) {
   return e.load(argOf(s.getInput()), elem, actualLinear(in, inDims));
 }
 
+Value ElementMover::actualTransposeValue(TransposeOp t) {
+  ArrayRef<int64_t> perm = t.getPerm();
+  SmallVector<Value> outDims = actualExtents(0, perm.size());
+  SmallVector<Value> inDims = actualExtents(perm.size(), perm.size());
+  SmallVector<Value> coords = actualCoords(outDims);
+  // Output dimension d is the input's perm[d].
+  SmallVector<Value> in(perm.size());
+  for (auto [d, p] : llvm::enumerate(perm))
+    in[p] = coords[d];
+  return e.load(argOf(t.getInput()), elem, actualLinear(in, inDims));
+}
+
 Value ElementMover::gatherElementsValue(GatherElementsOp g) {
   // The output has the indices' shape.
   int64_t axis = g.getAxis();
@@ -528,6 +545,8 @@ FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
   Value value;
   if (auto s = dyn_cast<SliceOp>(op); s && !actual.empty()) {
     value = actualSliceValue(s);
+  } else if (auto t = dyn_cast<TransposeOp>(op); t && !actual.empty()) {
+    value = actualTransposeValue(t);
   } else if (isTree) {
     value = treeValue();
   } else if (auto g = dyn_cast<GatherOp>(op)) {
