@@ -68,6 +68,13 @@ bool compilesSymbolically(Operation *op);
 /// parameters); no other kernel takes it in.
 bool movesAtActualExtents(Operation *op);
 
+/// Whether `op` is a reduction whose reduced axes include symbolic extents
+/// and form one run before inner axes of fixed extents (SplitRows'
+/// [outer][rows][inner]: a mean over a symbolic sequence, as a sentence
+/// embedding pools its tokens): the split-rows kernel reads the actual
+/// rows, a kernel parameter, and the outer indices from its grid.
+bool reducesSymbolicRows(Operation *op);
+
 /// Whether `op` is a transpose that moves symbolic extents out of its
 /// input's outer run (`[batch, seq, heads, d]` to `[batch, heads, seq,
 /// d]`) where attention does not read it: like movesAtActualExtents, its

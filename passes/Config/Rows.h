@@ -68,12 +68,13 @@ struct SplitRows {
   static std::optional<SplitRows> shapeOf(ReduceOp red);
 };
 
-/// Over a symbolic input (its kept dimensions before every reduced axis
-/// symbolic, compilesSymbolically), the extents of `red`'s outer run (the
-/// kept dimensions before the first reduced axis) and of its outputs, as
-/// expressions of the symbols; both null for a static input.
+/// Over a symbolic input (compilesSymbolically), the extents of `red`'s
+/// outer run (the kept dimensions before the first reduced axis), of its
+/// outputs and, where they are symbolic (reducesSymbolicRows), of its
+/// reduced rows, as expressions of the symbols; all null for a static
+/// input, `rows` for static rows.
 struct ReduceExtents {
-  AffineExpr outer, outputs;
+  AffineExpr outer, outputs, rows;
 };
 ReduceExtents symbolicExtentsOf(ReduceOp red);
 
@@ -82,7 +83,8 @@ constexpr int64_t kSplitRowsThreads = 1024;
 
 /// The split-rows geometry `red` runs with, or none (one thread or one
 /// block per output serves it): long runs of rows (64 or more) for too few
-/// outputs (under 65536) to fill the GPU one thread each. 16-byte vectors
+/// outputs (under 65536) to fill the GPU one thread each, and symbolic rows
+/// (reducesSymbolicRows) at any size. 16-byte vectors
 /// of the innermost axis, halved until they divide it; up to 32 lanes, and
 /// as many groups as fill kSplitRowsThreads without exceeding the rows.
 std::optional<SplitRows> splitRowsOf(ReduceOp red);

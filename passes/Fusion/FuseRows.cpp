@@ -374,9 +374,14 @@ ReduceExtents mlir::brrr::symbolicExtentsOf(ReduceOp red) {
   if (!isSymbolic(in))
     return r;
   r.outer = r.outputs = getAffineConstantExpr(1, red.getContext());
+  if (reducesSymbolicRows(red))
+    r.rows = getAffineConstantExpr(1, red.getContext());
   for (auto [d, extent] : llvm::enumerate(extentsOf(in))) {
-    if (llvm::is_contained(red.getAxes(), int64_t(d)))
+    if (llvm::is_contained(red.getAxes(), int64_t(d))) {
+      if (r.rows)
+        r.rows = r.rows * extent;
       continue;
+    }
     r.outputs = r.outputs * extent;
     if (int64_t(d) < red.getAxes().front())
       r.outer = r.outer * extent;
@@ -405,8 +410,9 @@ std::optional<SplitRows> SplitRows::shapeOf(ReduceOp red) {
 std::optional<SplitRows> mlir::brrr::splitRowsOf(ReduceOp red) {
   std::optional<SplitRows> s = SplitRows::shapeOf(red);
   Type et = cast<RankedTensorType>(red.getInput().getType()).getElementType();
-  if (!s || et.isInteger(1) || s->rows < 64 || s->outer * s->inner == 0 ||
-      s->outer * s->inner >= 65536)
+  if (!s || et.isInteger(1) || s->outer * s->inner == 0 ||
+      (!reducesSymbolicRows(red) &&
+       (s->rows < 64 || s->outer * s->inner >= 65536)))
     return std::nullopt;
   s->vector = vectorWidth(elementBytes(et), s->inner);
   s->lanes = std::min<int64_t>(s->chunks(), 32);

@@ -520,6 +520,28 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
     if (AttentionOp att = attentionOf(fusion);
         att && outerRunOf(att.getType()) > 1)
       return isSymbolicSequenceAttentionKernel(fusion);
+  // A reduction of symbolic rows (SplitRows' [outer][rows][inner], the
+  // inner extents fixed: a mean over a sequence): the split-rows kernel
+  // walks the actual rows. Alone, or in its own reduce kernel, whose
+  // pointwise epilogue runs over the outputs' run.
+  if (reducesSymbolicRows(op)) {
+    auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
+    return !parent || parent.getKind() == KernelFamily::reduce;
+  }
+  if (auto fusion = dyn_cast<FusionOp>(op);
+      fusion && fusion.getKind() == KernelFamily::reduce &&
+      reducesSymbolicRows(&fusion.getBody().front().front())) {
+    RankedTensorType out =
+        cast<RankedTensorType>(fusion.getResult(0).getType());
+    return llvm::all_of(
+        llvm::drop_begin(fusion.getBody().front().without_terminator()),
+        [&](Operation &inner) {
+          return isa<ConstantOp>(inner) ||
+                 (compilesSymbolically(&inner) &&
+                  llvm::all_of(inner.getResultTypes(),
+                               [&](Type t) { return sharesOuterRun(t, out); }));
+        });
+  }
   // A transpose that moves symbolic extents out of its outer run: alone,
   // or as the one op of its own movement kernel.
   if (transposesAtActualExtents(op)) {
@@ -529,6 +551,25 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
                            parent.getBody().front().without_terminator()));
   }
   return carriesOuterRuns(op);
+}
+
+bool mlir::brrr::reducesSymbolicRows(Operation *op) {
+  auto red = dyn_cast<ReduceOp>(op);
+  if (!red || !isSymbolic(red.getInput().getType()) ||
+      !SplitRows::shapeOf(red) ||
+      cast<RankedTensorType>(red.getInput().getType())
+          .getElementType()
+          .isInteger(1))
+    return false;
+  SmallVector<AffineExpr> extents =
+      extentsOf(cast<RankedTensorType>(red.getInput().getType()));
+  ArrayRef<int64_t> axes = red.getAxes();
+  int64_t last = *llvm::max_element(axes);
+  auto fixed = [&](int64_t d) { return isa<AffineConstantExpr>(extents[d]); };
+  for (int64_t d = last + 1; d < int64_t(extents.size()); ++d)
+    if (!fixed(d))
+      return false;
+  return llvm::any_of(axes, [&](int64_t d) { return !fixed(d); });
 }
 
 bool mlir::brrr::transposesAtActualExtents(Operation *op) {

@@ -408,6 +408,46 @@ def heads_transpose(elem, seed):
     return m, ref
 
 
+def seq_pool(elem):
+    """Reductions over a symbolic sequence, as sentence embeddings pool
+    their tokens: a masked mean (the mask expanded to the tokens' shape,
+    summed, clamped, divided: sentence-transformers' mean pooling), a
+    maximum kept as [batch, 1, 64] and a plain mean, each a split-rows
+    kernel over the actual rows."""
+    np_t = np.float16 if elem == F16 else np.float32
+    m = graph("seq_pool", [
+        helper.make_node("Cast", ["mask"], ["mf"], to=elem),
+        helper.make_node("Unsqueeze", ["mf", "last"], ["mu"]),
+        helper.make_node("Shape", ["x"], ["sh"]),
+        helper.make_node("Expand", ["mu", "sh"], ["me"]),
+        helper.make_node("Mul", ["x", "me"], ["xm"]),
+        helper.make_node("ReduceSum", ["xm", "ax1"], ["num"], keepdims=0),
+        helper.make_node("ReduceSum", ["me", "ax1"], ["den"], keepdims=0),
+        helper.make_node("Clip", ["den", "eps"], ["dc"]),
+        helper.make_node("Div", ["num", "dc"], ["mean"]),
+        helper.make_node("ReduceMax", ["x"], ["top"], axes=[1], keepdims=1),
+        helper.make_node("ReduceMean", ["x"], ["avg"], axes=[1],
+                         keepdims=0),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 64]),
+        helper.make_tensor_value_info("mask", TensorProto.INT64,
+                                      ["batch", "seq"])],
+        [helper.make_tensor_value_info("mean", elem, ["batch", 64]),
+         helper.make_tensor_value_info("top", elem, ["batch", 1, 64]),
+         helper.make_tensor_value_info("avg", elem, ["batch", 64])],
+        [numpy_helper.from_array(np.array([-1], np.int64), "last"),
+         numpy_helper.from_array(np.array([1], np.int64), "ax1"),
+         numpy_helper.from_array(np.array(1e-4, np_t), "eps")])
+
+    def ref(x, mask):
+        mk = mask[..., None].astype(np.float64)
+        num = (x * mk).sum(1)
+        if elem == F16:  # the masked tokens are stored in f16
+            num = (x * mk).astype(np.float16).astype(np.float64).sum(1)
+        den = np.maximum(np.broadcast_to(mk, x.shape).sum(1), 1e-4)
+        return [num / den, x.max(1, keepdims=True), x.mean(1)]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -681,6 +721,11 @@ def models():
         m, ref = heads_transpose(elem, 17)
         out["heads_transpose_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
                                          seq_shapes, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = seq_pool(elem)
+        out["seq_pool_" + tag] = (m, ref, {"x": "1..8x1..512x64",
+                                           "mask": "1..8x1..512"},
+                                  seq_shapes, tag)
     # Rotary embeddings over the actual sequence: one kernel each for the
     # queries and the keys, reading the tables from the actual extents.
     m, ref = seq_rotary(15)

@@ -88,10 +88,13 @@ struct Combination {
 };
 
 /// The split-rows kernel of `fusion` (see the file comment) for `red`
-/// under `config`.
+/// under `config`; over symbolic rows (`rowsExtent`, their count as an
+/// expression of the symbols) the actual rows are its i64 parameter after
+/// the buffers.
 FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
                                     KernelConfigAttr config,
                                     const Combination &how,
+                                    AffineExpr rowsExtent,
                                     OpBuilder &moduleBuilder, StringRef name) {
   Location loc = fusion.getLoc();
   // A shape SplitRows describes, in vectors that divide its innermost
@@ -118,8 +121,10 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
            << slotBytes << " bytes";
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), threads);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
+                           /*numByValue=*/0,
+                           /*numScalars=*/rowsExtent ? 1 : 0);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
@@ -127,6 +132,11 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   auto select = [&](Value c, Value x, Value y) -> Value {
     return arith::SelectOp::create(b, loc, c, x, y);
   };
+  // The rows: the actual ones over symbolic rows (at most `rows`, the
+  // largest shape's, which sized the groups), else a constant.
+  Value actualRows =
+      rowsExtent ? indexArgument(b, loc, entry, numBuffers) : Value();
+  auto rowCount = [&]() { return actualRows ? actualRows : e.idx(rows); };
 
   Value t = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   // A cluster's blocks are consecutive in x: block `rank` of a cluster
@@ -139,8 +149,11 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   Value chunk = e.add(e.mul(e.rem(blockId, chunkBlocks), lanes), lane);
   Value inGroups = e.ult(group, groups);
   Value active = arith::AndIOp::create(b, loc, inGroups, e.ult(chunk, chunks));
-  Value base = e.add(e.mul(outer, rows * inner),
-                     e.mul(select(active, chunk, e.idx(0)), vec));
+  Value base =
+      e.add(actualRows
+                ? e.mul(arith::MulIOp::create(b, loc, outer, actualRows), inner)
+                : e.mul(outer, rows * inner),
+            e.mul(select(active, chunk, e.idx(0)), vec));
   Value identity = how.identity(pe);
 
   // Rows group, group + groups, ... four at a time into four sets of
@@ -148,15 +161,16 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   SmallVector<Value> init(kSplitRowsUnroll * vec, identity);
   int64_t stride = groups * cluster;
   auto loop = scf::ForOp::create(
-      b, loc, select(active, e.add(group, e.mul(rank, groups)), e.idx(rows)),
-      e.idx(rows), e.idx(stride * kSplitRowsUnroll), init);
+      b, loc, select(active, e.add(group, e.mul(rank, groups)), rowCount()),
+      rowCount(), e.idx(stride * kSplitRowsUnroll), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> acc(loop.getRegionIterArgs());
     for (int64_t u = 0; u < kSplitRowsUnroll; ++u) {
       Value r = e.add(loop.getInductionVar(), e.idx(u * stride));
-      Value ok = e.ult(r, rows);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r,
+                                       rowCount());
       Value at = select(ok, e.add(base, e.mul(r, inner)), base);
       SmallVector<Value> xs =
           loadElements(b, loc, entry.getArgument(0), et, at, vec);
@@ -228,8 +242,13 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
                                           static_cast<unsigned>(slotBytes))
                          : LLVM::LoadOp::create(b, loc, ct, slot(t, j));
     if (how.kind == ReduceKind::mean)
-      acc[j] = arith::DivFOp::create(b, loc, acc[j],
-                                     pe.cst(ct, static_cast<double>(rows)));
+      acc[j] = arith::DivFOp::create(
+          b, loc, acc[j],
+          actualRows ? Value(arith::UIToFPOp::create(
+                           b, loc, ct,
+                           arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                                        actualRows)))
+                     : pe.cst(ct, static_cast<double>(rows)));
   }
   Value at = e.add(e.mul(outer, inner), e.mul(chunk, vec));
   if (failed(emitEpilogueVector(
@@ -253,6 +272,8 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   info.flops =
       cast<RankedTensorType>(red.getInput().getType()).getNumElements();
   info.bytes = fusionBytes(fusion);
+  if (rowsExtent)
+    info.scalars = {rowsExtent};
   return info;
 }
 
@@ -274,7 +295,8 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
   // Over a symbolic outer run (dimensions before every reduced axis,
   // compilesSymbolically): the largest shape's kernel, over the actual
   // outputs where a thread computes each (its grid is the config's).
-  AffineExpr outputsExtent = symbolicExtentsOf(red).outputs;
+  ReduceExtents extents = symbolicExtentsOf(red);
+  AffineExpr outputsExtent = extents.outputs;
   std::optional<LargestShapeView> largest;
   if (outputsExtent)
     largest.emplace(fusion);
@@ -303,7 +325,10 @@ FailureOr<KernelInfo> mlir::brrr::emitReduceKernel(FusionOp fusion,
     return failure();
   Combination how{red.getKind(), et};
   if (config->getTile().size() == 2)
-    return emitSplitRows(fusion, red, *config, how, moduleBuilder, name);
+    return emitSplitRows(fusion, red, *config, how, extents.rows, moduleBuilder,
+                         name);
+  if (extents.rows)
+    return red.emitOpError("symbolic rows reduce in split rows only");
   bool cooperative = !config->getTile().empty();
   int64_t block = config->getThreads();
   int64_t partials = 0;

@@ -28,7 +28,8 @@ constexpr int64_t kReduceThreads = 256;
 int64_t splitRowsCluster(ReduceOp red, const SplitRows &split,
                          TargetAttr target) {
   ReduceKind kind = red.getKind();
-  if (!target.has(TargetFeature::clusters) || isSymbolic(red.getType()) ||
+  if (!target.has(TargetFeature::clusters) ||
+      isSymbolic(red.getInput().getType()) ||
       (kind != ReduceKind::sum && kind != ReduceKind::mean) ||
       !isa<FloatType>(
           cast<RankedTensorType>(red.getInput().getType()).getElementType()))
@@ -80,11 +81,16 @@ FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
 }
 
 /// Split rows over a shape SplitRows describes, in vectors that divide its
-/// innermost axis.
+/// innermost axis; symbolic rows only so, in one block.
 LogicalResult verifyReduce(FusionOp fusion, KernelConfigAttr config) {
+  auto red = dyn_cast<ReduceOp>(&fusion.getBody().front().front());
+  if (red && reducesSymbolicRows(red) &&
+      (config.getTile().size() != 2 || config.getCluster() > 1))
+    return red.emitOpError("symbolic rows reduce in split rows (tile "
+                           "[lanes, groups]), one block an outer index's "
+                           "vectors");
   if (config.getTile().size() != 2)
     return success();
-  auto red = dyn_cast<ReduceOp>(&fusion.getBody().front().front());
   std::optional<SplitRows> shape = red ? SplitRows::shapeOf(red) : std::nullopt;
   if (!red)
     return fusion.emitOpError("reduce kernels start with a reduction of their "

@@ -238,3 +238,17 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     return %0 : tensor<4096x1024xf16>
   }
 }
+
+// -----
+
+module attributes {brrr.dims = [#brrr.dim<"seq", 1, 512>]} {
+  func.func @reduce_symbolic_rows_per_thread(%arg0: tensor<2x?x64xf32, #brrr.extents<()[s0] -> (2, s0, 64)>>) -> tensor<2x64xf32> {
+    %0 = brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 256>} : (tensor<2x?x64xf32, #brrr.extents<()[s0] -> (2, s0, 64)>>) -> tensor<2x64xf32> {
+    ^bb0(%arg1: tensor<2x?x64xf32, #brrr.extents<()[s0] -> (2, s0, 64)>>):
+      // expected-error @+1 {{symbolic rows reduce in split rows (tile [lanes, groups]), one block an outer index's vectors}}
+      %1 = brrr.reduce sum %arg1 {axes = array<i64: 1>, keepdims = false} : tensor<2x?x64xf32, #brrr.extents<()[s0] -> (2, s0, 64)>> -> tensor<2x64xf32>
+      brrr.yield %1 : tensor<2x64xf32>
+    }
+    return %0 : tensor<2x64xf32>
+  }
+}
