@@ -151,14 +151,26 @@ template <bool IsMax> LogicalResult importArgExtreme(NodeImporter &n) {
     return failure();
   if (xt.getDimSize(*axis) == 0)
     return n.emitError() << "axis " << *axis << " is empty: no index to return";
+  // Over symbolic extents (a token's logits over [batch, seq, vocab]) the
+  // axis is fixed: its extent is the sentinel of argExtreme's candidates.
+  if (ShapedType::isDynamic(xt.getDimSize(*axis)))
+    return n.emitError() << "axis " << *axis
+                         << " has a symbolic extent; the index of an extreme "
+                            "is taken along a fixed axis only";
   bool last = n.sinceVersion >= 12 && n.attrInt("select_last_index", 0) != 0;
   auto y = argExtreme(n, *x, *axis, IsMax, last);
   if (failed(y))
     return failure();
   if (n.attrInt("keepdims", 1) == 0) {
-    SmallVector<int64_t> shape(xt.getShape());
-    shape.erase(shape.begin() + *axis);
-    y = n.reshape(*y, shape);
+    if (isSymbolic(xt)) {
+      SmallVector<AffineExpr> extents = extentsOf(xt);
+      extents.erase(extents.begin() + *axis);
+      y = n.reshapeTo(*y, extents);
+    } else {
+      SmallVector<int64_t> shape(xt.getShape());
+      shape.erase(shape.begin() + *axis);
+      y = n.reshape(*y, shape);
+    }
     if (failed(y))
       return failure();
   }

@@ -413,9 +413,9 @@ const llvm::StringSet<> kSymbolicOps = {
     // Quantization, its scale and zero point static.
     "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.
-    "Conv", "CumSum", "Gemm", "GlobalAveragePool", "GlobalMaxPool",
-    "LayerNormalization", "MatMul", "MaxPool", "ReduceMax", "ReduceMean",
-    "ReduceMin", "ReduceSum", "Softmax",
+    "ArgMax", "ArgMin", "Conv", "CumSum", "Gemm", "GlobalAveragePool",
+    "GlobalMaxPool", "LayerNormalization", "MatMul", "MaxPool", "ReduceMax",
+    "ReduceMean", "ReduceMin", "ReduceSum", "Softmax",
     // Data movement and indexing; Shape yields a symbolic constant.
     "Concat", "Expand", "Flatten", "Gather", "GatherElements", "GatherND",
     "Reshape", "Shape", "Slice", "Split", "Squeeze", "Transpose", "Unsqueeze"};

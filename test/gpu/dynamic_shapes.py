@@ -110,8 +110,11 @@ def check(name, spec, brrrc, work):
         # torch CUDA tensors into NaN-poisoned outputs of the actual shape
         tins = [torch.from_numpy(a).cuda() for a in ins]
         out_dtype = torch.float16 if dtype == "f16" else torch.float32
-        touts = [torch.full(w.shape, float("nan"),
-                            dtype=out_dtype, device="cuda") for w in want]
+        # Integer outputs (indices) are poisoned with -1.
+        touts = [torch.full(w.shape, -1, dtype=torch.int64, device="cuda")
+                 if np.issubdtype(w.dtype, np.integer) else
+                 torch.full(w.shape, float("nan"), dtype=out_dtype,
+                            device="cuda") for w in want]
         m._default_context().run(*tins, outputs=touts)
         torch.cuda.synchronize()
         errs += [compare(t.cpu().numpy(), w, dtype)

@@ -448,6 +448,24 @@ def seq_pool(elem):
     return m, ref
 
 
+def argmax_logits(elem, width):
+    """A language model's greedy pick over a symbolic batch and sequence:
+    y = argmax(x, -1) of logits [batch, seq, width] (int64 [batch, seq]),
+    and z = argmin(x, -1) kept as [batch, seq, 1]."""
+    m = graph("argmax_logits", [
+        helper.make_node("ArgMax", ["x"], ["y"], axis=-1, keepdims=0),
+        helper.make_node("ArgMin", ["x"], ["z"], axis=-1, keepdims=1),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", width])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64,
+                                       ["batch", "seq"]),
+         helper.make_tensor_value_info("z", TensorProto.INT64,
+                                       ["batch", "seq", 1])])
+
+    def ref(x):
+        return [x.argmax(-1), x.argmin(-1)[..., None]]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -726,6 +744,10 @@ def models():
         out["seq_pool_" + tag] = (m, ref, {"x": "1..8x1..512x64",
                                            "mask": "1..8x1..512"},
                                   seq_shapes, tag)
+    for elem, tag, width in ((F32, "f32", 1000), (F16, "f16", 64)):
+        m, ref = argmax_logits(elem, width)
+        out["argmax_logits%d_%s" % (width, tag)] = (
+            m, ref, {"x": "1..8x1..512x%d" % width}, seq_shapes, tag)
     # Rotary embeddings over the actual sequence: one kernel each for the
     # queries and the keys, reading the tables from the actual extents.
     m, ref = seq_rotary(15)
