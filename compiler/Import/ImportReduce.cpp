@@ -14,6 +14,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::brrr;
 
@@ -73,6 +75,35 @@ LogicalResult importReduce(NodeImporter &n) {
     return failure();
   Value v = *x;
   FailureOr<Value> pre = v;
+  // A log-sum-exp over axes is shifted by its largest finite element: m +
+  // log(sum(exp(x - m))), so that no exp overflows (an f16 exp does past
+  // 11). A row whose maximum is infinite or NaN is not shifted, and keeps
+  // the unshifted value's infinity or NaN.
+  Value shift;
+  RankedTensorType xt = n.inputType(0);
+  if (C == Composite::LogSumExp && axes->has_value() &&
+      isa<FloatType>(xt.getElementType())) {
+    Type et = xt.getElementType();
+    auto m = n.create<ReduceOp>(ReduceKind::max, v, **axes, true);
+    if (failed(m))
+      return failure();
+    auto magnitude = n.create<AbsOp>(*m);
+    if (failed(magnitude))
+      return failure();
+    auto finite = n.create<CompareOp>(
+        ComparePredicate::lt, *magnitude,
+        n.scalar(et, std::numeric_limits<double>::infinity()));
+    if (failed(finite))
+      return failure();
+    auto by = n.create<WhereOp>(*finite, *m, n.scalar(et, 0));
+    if (failed(by))
+      return failure();
+    shift = *by;
+    auto centered = n.create<SubOp>(v, shift);
+    if (failed(centered))
+      return failure();
+    v = *centered;
+  }
   switch (C) {
   case Composite::L1:
     pre = n.create<AbsOp>(v);
@@ -100,6 +131,20 @@ LogicalResult importReduce(NodeImporter &n) {
     y = n.create<LogOp>(*y);
   if (failed(y))
     return failure();
+  if (shift) {
+    // The shift has the reduced axes kept; without keepdims they go.
+    FailureOr<Value> back = shift;
+    if (n.attrInt("keepdims", 1) == 0) {
+      auto yt = cast<RankedTensorType>(y->getType());
+      back = isSymbolic(yt) ? n.reshapeTo(shift, extentsOf(yt))
+                            : n.reshape(shift, yt.getShape());
+    }
+    if (failed(back))
+      return failure();
+    y = n.create<AddOp>(*y, *back);
+    if (failed(y))
+      return failure();
+  }
   n.setOutput(0, *y);
   return success();
 }

@@ -414,8 +414,9 @@ const llvm::StringSet<> kSymbolicOps = {
     "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.
     "ArgMax", "ArgMin", "Conv", "CumSum", "Gemm", "GlobalAveragePool",
-    "GlobalMaxPool", "LayerNormalization", "MatMul", "MaxPool", "ReduceMax",
-    "ReduceMean", "ReduceMin", "ReduceSum", "Softmax",
+    "GlobalMaxPool", "LayerNormalization", "MatMul", "MaxPool", "ReduceL1",
+    "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
+    "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "Softmax",
     // Data movement and indexing; Shape yields a symbolic constant.
     "Concat", "Expand", "Flatten", "Gather", "GatherElements", "GatherND",
     "Reshape", "Shape", "Slice", "Split", "Squeeze", "Transpose", "Unsqueeze"};

@@ -64,8 +64,11 @@ struct SplitRows {
   /// The block size: lanes x groups, in whole warps.
   int64_t threads() const { return llvm::alignTo(lanes * groups, 32); }
   /// The [outer][rows][inner] view of `red`, or none when its axes are not
-  /// one run or include the innermost.
-  static std::optional<SplitRows> shapeOf(ReduceOp red);
+  /// one run or include the innermost; with `toInnermost` (symbolic rows,
+  /// reducesSymbolicRows: a sum of a mask [batch, seq] over the sequence)
+  /// a run up to the innermost axis is rows of one element.
+  static std::optional<SplitRows> shapeOf(ReduceOp red,
+                                          bool toInnermost = false);
 };
 
 /// Over a symbolic input (compilesSymbolically), the extents of `red`'s

@@ -389,12 +389,12 @@ ReduceExtents mlir::brrr::symbolicExtentsOf(ReduceOp red) {
   return r;
 }
 
-std::optional<SplitRows> SplitRows::shapeOf(ReduceOp red) {
+std::optional<SplitRows> SplitRows::shapeOf(ReduceOp red, bool toInnermost) {
   auto in = cast<RankedTensorType>(red.getInput().getType());
   SmallVector<int64_t> axes(red.getAxes());
   llvm::sort(axes);
   int64_t rank = in.getRank();
-  if (axes.empty() || axes.back() >= rank - 1 ||
+  if (axes.empty() || (axes.back() >= rank - 1 && !toInnermost) ||
       axes.back() - axes.front() + 1 != static_cast<int64_t>(axes.size()))
     return std::nullopt;
   // At the largest shape over a symbolic outer run (before every axis).
@@ -408,7 +408,8 @@ std::optional<SplitRows> SplitRows::shapeOf(ReduceOp red) {
 }
 
 std::optional<SplitRows> mlir::brrr::splitRowsOf(ReduceOp red) {
-  std::optional<SplitRows> s = SplitRows::shapeOf(red);
+  std::optional<SplitRows> s =
+      SplitRows::shapeOf(red, reducesSymbolicRows(red));
   Type et = cast<RankedTensorType>(red.getInput().getType()).getElementType();
   if (!s || et.isInteger(1) || s->outer * s->inner == 0 ||
       (!reducesSymbolicRows(red) &&

@@ -556,7 +556,7 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
 bool mlir::brrr::reducesSymbolicRows(Operation *op) {
   auto red = dyn_cast<ReduceOp>(op);
   if (!red || !isSymbolic(red.getInput().getType()) ||
-      !SplitRows::shapeOf(red) ||
+      !SplitRows::shapeOf(red, /*toInnermost=*/true) ||
       cast<RankedTensorType>(red.getInput().getType())
           .getElementType()
           .isInteger(1))

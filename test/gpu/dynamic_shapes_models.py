@@ -466,6 +466,101 @@ def argmax_logits(elem, width):
     return m, ref
 
 
+def mask_reductions(elem):
+    """Reductions up to the innermost axis over a symbolic sequence, split
+    rows of one element: a padding mask's lengths (ReduceSum over [batch,
+    seq], int64) and position ids (CumSum - 1, as transformers derive them
+    from the mask), and a mean over the sequence read through a transpose
+    ([batch, 64, seq], the transpose a kernel over the actual extents)."""
+    m = graph("mask_reductions", [
+        helper.make_node("ReduceSum", ["mask", "ax1"], ["lengths"],
+                         keepdims=0),
+        helper.make_node("CumSum", ["mask", "one"], ["c"]),
+        helper.make_node("Sub", ["c", "one"], ["positions"]),
+        helper.make_node("Transpose", ["x"], ["t"], perm=[0, 2, 1]),
+        helper.make_node("ReduceMean", ["t"], ["avg"], axes=[2],
+                         keepdims=0),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 64]),
+        helper.make_tensor_value_info("mask", TensorProto.INT64,
+                                      ["batch", "seq"])],
+        [helper.make_tensor_value_info("lengths", TensorProto.INT64,
+                                       ["batch"]),
+         helper.make_tensor_value_info("positions", TensorProto.INT64,
+                                       ["batch", "seq"]),
+         helper.make_tensor_value_info("avg", elem, ["batch", 64])],
+        [numpy_helper.from_array(np.array([1], np.int64), "ax1"),
+         numpy_helper.from_array(np.array(1, np.int64), "one")])
+
+    def ref(x, mask):
+        mask = mask.astype(np.int64)
+        return [mask.sum(1), mask.cumsum(1) - 1, x.mean(1)]
+    return m, ref
+
+
+def composite_reductions():
+    """ReduceL1, ReduceL2, ReduceSumSquare and ReduceLogSumExp (f32) over
+    a symbolic batch and sequence, along the fixed innermost axis (row
+    kernels) and along the sequence (split rows over the actual rows), kept
+    dimensions; and a sentence embedding's L2 normalization, x / ||x||."""
+    ops = ("ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSumExp")
+    nodes, outs = [], []
+    for op in ops:
+        for axis, shape in ((-1, ["batch", "seq", 1]),
+                            (1, ["batch", 1, 64])):
+            name = "%s_%s" % (op, "last" if axis < 0 else "seq")
+            nodes.append(helper.make_node(op, ["x"], [name], axes=[axis],
+                                          keepdims=1))
+            outs.append(helper.make_tensor_value_info(name, F32, shape))
+    nodes.append(helper.make_node("Div", ["x", "ReduceL2_last"], ["unit"]))
+    outs.append(helper.make_tensor_value_info("unit", F32,
+                                              ["batch", "seq", 64]))
+    m = graph("composite_reductions", nodes,
+              [helper.make_tensor_value_info("x", F32, ["batch", "seq", 64])],
+              outs)
+
+    def ref(x):
+        got = []
+        for op in ops:
+            for axis in (-1, 1):
+                if op == "ReduceL1":
+                    r = np.abs(x).sum(axis, keepdims=True)
+                elif op == "ReduceL2":
+                    r = np.sqrt((x * x).sum(axis, keepdims=True))
+                elif op == "ReduceSumSquare":
+                    r = (x * x).sum(axis, keepdims=True)
+                else:
+                    r = np.log(np.exp(x).sum(axis, keepdims=True))
+                got.append(r)
+        got.append(x / np.sqrt((x * x).sum(-1, keepdims=True)))
+        return got
+    return m, ref
+
+
+def logsumexp_f16():
+    """ReduceLogSumExp of 20 * x in f16, along the innermost axis and along
+    the sequence: exp(20 * x) overflows f16 past x = 0.55, so only the
+    shifted form (m + log(sum(exp(x - m)))) matches."""
+    nodes = [helper.make_node("Mul", ["x", "k"], ["big"])]
+    outs = []
+    for axis, shape in ((-1, ["batch", "seq", 1]), (1, ["batch", 1, 64])):
+        name = "lse_last" if axis < 0 else "lse_seq"
+        nodes.append(helper.make_node("ReduceLogSumExp", ["big"], [name],
+                                      axes=[axis], keepdims=1))
+        outs.append(helper.make_tensor_value_info(name, F16, shape))
+    m = graph("logsumexp_f16", nodes,
+              [helper.make_tensor_value_info("x", F16, ["batch", "seq", 64])],
+              outs, [numpy_helper.from_array(np.array(20, np.float16), "k")])
+
+    def ref(x):
+        big = (x * 20).astype(np.float16).astype(np.float64)
+        got = []
+        for axis in (-1, 1):
+            mx = big.max(axis, keepdims=True)
+            got.append(mx + np.log(np.exp(big - mx).sum(axis, keepdims=True)))
+        return got
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -748,6 +843,17 @@ def models():
         m, ref = argmax_logits(elem, width)
         out["argmax_logits%d_%s" % (width, tag)] = (
             m, ref, {"x": "1..8x1..512x%d" % width}, seq_shapes, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = mask_reductions(elem)
+        out["mask_reductions_" + tag] = (
+            m, ref, {"x": "1..8x1..512x64", "mask": "1..8x1..512"},
+            seq_shapes, tag)
+    m, ref = composite_reductions()
+    out["composite_reductions_f32"] = (m, ref, {"x": "1..8x1..512x64"},
+                                       seq_shapes, "f32")
+    m, ref = logsumexp_f16()
+    out["logsumexp_f16"] = (m, ref, {"x": "1..8x1..512x64"}, seq_shapes,
+                            "f16")
     # Rotary embeddings over the actual sequence: one kernel each for the
     # queries and the keys, reading the tables from the actual extents.
     m, ref = seq_rotary(15)

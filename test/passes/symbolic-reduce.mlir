@@ -5,7 +5,8 @@
 // groups of threads walking the actual rows (a kernel parameter), however
 // few the largest shape's rows or many its outputs; the grid is the actual
 // batch's blocks. A masked mean's division joins the sum's kernel as its
-// epilogue.
+// epilogue. Rows up to the innermost axis take split rows of one element
+// where they are symbolic (the last case).
 
 module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
   func.func @main(%x: tensor<?x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 64)>>, %m: tensor<?x?x1xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 1)>>) -> tensor<?x64xf16, #brrr.extents<()[s0] -> (s0, 64)>> {
@@ -41,3 +42,20 @@ module attributes {brrr.dims = [#brrr.dim<"seq", 1, 4096>], brrr.target = #brrr.
 // CHECK: brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 1024, tile = [16, 64], vector = 4, grid = [2, 1, 1]{{(, grid_extents = #map[0-9]*)?}}>
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.reduce max
+
+// -----
+
+// Symbolic rows up to the innermost axis (a padding mask's lengths, [batch,
+// seq] summed over the sequence) are rows of one element: split rows of
+// one lane, the groups walking the actual sequence.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+  func.func @main(%m: tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>>) -> tensor<?xi64, #brrr.extents<()[s0] -> (s0)>> {
+    %y = brrr.reduce sum %m {axes = array<i64: 1>, keepdims = false} : tensor<?x?xi64, #brrr.extents<()[s0, s1] -> (s0, s1)>> -> tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>
+    return %y : tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>
+  }
+}
+// CHECK: #[[GRID:map[0-9]*]] = affine_map<()[s0, s1] -> (s0, 1, 1)>
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion reduce(%arg0) {brrr.config = #brrr.kernel<family = reduce, body = simt, threads = 512, tile = [1, 512], grid = [8, 1, 1], grid_extents = #[[GRID]]>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.reduce sum

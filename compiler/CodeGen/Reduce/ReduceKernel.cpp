@@ -99,7 +99,8 @@ FailureOr<KernelInfo> emitSplitRows(FusionOp fusion, ReduceOp red,
   Location loc = fusion.getLoc();
   // A shape SplitRows describes, in vectors that divide its innermost
   // axis (the reduce rules' verify).
-  std::optional<SplitRows> shape = SplitRows::shapeOf(red);
+  std::optional<SplitRows> shape =
+      SplitRows::shapeOf(red, /*toInnermost=*/bool(rowsExtent));
   int64_t vec = config.getVector();
   int64_t lanes = config.getTile()[0], groups = config.getTile()[1];
   int64_t threads = config.getThreads();

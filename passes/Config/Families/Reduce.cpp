@@ -91,14 +91,16 @@ LogicalResult verifyReduce(FusionOp fusion, KernelConfigAttr config) {
                            "vectors");
   if (config.getTile().size() != 2)
     return success();
-  std::optional<SplitRows> shape = red ? SplitRows::shapeOf(red) : std::nullopt;
+  std::optional<SplitRows> shape =
+      red ? SplitRows::shapeOf(red, reducesSymbolicRows(red)) : std::nullopt;
   if (!red)
     return fusion.emitOpError("reduce kernels start with a reduction of their "
                               "first input");
   if (!shape || shape->inner % config.getVector())
-    return red.emitOpError("a split-rows reduction keeps its innermost axis, "
-                           "reduces one run of axes before it and reads "
-                           "vectors that divide the innermost axis");
+    return red.emitOpError("a split-rows reduction keeps its innermost axis "
+                           "(or reduces symbolic rows up to it), reduces one "
+                           "run of axes before it and reads vectors that "
+                           "divide the innermost axis");
   return success();
 }
 
@@ -117,7 +119,8 @@ FailureOr<Grid> reduceGrid(FusionOp fusion, KernelConfigAttr config) {
   Grid g;
   ArrayRef<int64_t> tile = config.getTile();
   if (tile.size() == 2) {
-    std::optional<SplitRows> shape = SplitRows::shapeOf(red);
+    std::optional<SplitRows> shape =
+        SplitRows::shapeOf(red, /*toInnermost=*/bool(symbolic.rows));
     if (!shape)
       return red.emitOpError("a split-rows reduction keeps its innermost "
                              "axis and reduces one run of axes before it");
