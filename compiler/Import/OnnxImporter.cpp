@@ -419,7 +419,8 @@ const llvm::StringSet<> kSymbolicOps = {
     "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "Softmax",
     // Data movement and indexing; Shape yields a symbolic constant.
     "Concat", "Expand", "Flatten", "Gather", "GatherElements", "GatherND",
-    "Reshape", "Shape", "Slice", "Split", "Squeeze", "Transpose", "Unsqueeze"};
+    "Pad", "Reshape", "Shape", "Slice", "Split", "Squeeze", "Transpose",
+    "Unsqueeze"};
 
 void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   std::string name = node.name().empty()

@@ -561,6 +561,29 @@ def logsumexp_f16():
     return m, ref
 
 
+def pad_features(elem):
+    """Pads along the fixed feature axis of [batch, seq, 64]: constant 1.5
+    (3 before, 5 after) and reflect (2 and 2), movement kernels over the
+    symbolic batch and sequence."""
+    np_t = np.float16 if elem == F16 else np.float32
+    m = graph("pad_features", [
+        helper.make_node("Pad", ["x", "pads", "value"], ["y"]),
+        helper.make_node("Pad", ["x", "pads_r"], ["z"], mode="reflect"),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 64])],
+        [helper.make_tensor_value_info("y", elem, ["batch", "seq", 72]),
+         helper.make_tensor_value_info("z", elem, ["batch", "seq", 68])],
+        [numpy_helper.from_array(np.array([0, 0, 3, 0, 0, 5], np.int64),
+                                 "pads"),
+         numpy_helper.from_array(np.array([0, 0, 2, 0, 0, 2], np.int64),
+                                 "pads_r"),
+         numpy_helper.from_array(np.array(1.5, np_t), "value")])
+
+    def ref(x):
+        return [np.pad(x, ((0, 0), (0, 0), (3, 5)), constant_values=1.5),
+                np.pad(x, ((0, 0), (0, 0), (2, 2)), mode="reflect")]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -854,6 +877,10 @@ def models():
     m, ref = logsumexp_f16()
     out["logsumexp_f16"] = (m, ref, {"x": "1..8x1..512x64"}, seq_shapes,
                             "f16")
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = pad_features(elem)
+        out["pad_features_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
+                                      seq_shapes, tag)
     # Rotary embeddings over the actual sequence: one kernel each for the
     # queries and the keys, reading the tables from the actual extents.
     m, ref = seq_rotary(15)
