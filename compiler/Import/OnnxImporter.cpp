@@ -405,11 +405,12 @@ const llvm::StringSet<> kSymbolicOps = {
     // Elementwise.
     "Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh",
     "AveragePool", "BatchNormalization", "Cast", "Ceil", "Celu", "Clip", "Cos",
-    "Cosh", "Div", "Equal", "Erf", "Exp", "Floor", "Gelu", "Greater",
-    "GreaterOrEqual", "Identity", "Less", "LessOrEqual", "Log", "Max", "Min",
-    "Mul", "Neg", "Not", "Or", "Pow", "Reciprocal", "Relu", "Round", "Shrink",
-    "Sigmoid", "Sign", "Sin", "Sinh", "Softsign", "Sqrt", "Sub", "Sum", "Tan",
-    "Tanh", "ThresholdedRelu", "Where", "Xor", "IsNaN",
+    "Cosh", "Div", "Dropout", "Elu", "Equal", "Erf", "Exp", "Floor", "Gelu",
+    "Greater", "GreaterOrEqual", "HardSigmoid", "HardSwish", "Identity",
+    "LeakyRelu", "Less", "LessOrEqual", "Log", "Max", "Min", "Mod", "Mul",
+    "Neg", "Not", "Or", "Pow", "PRelu", "Reciprocal", "Relu", "Round", "Selu",
+    "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softplus", "Softsign", "Sqrt",
+    "Sub", "Sum", "Tan", "Tanh", "ThresholdedRelu", "Where", "Xor", "IsNaN",
     // Quantization, its scale and zero point static.
     "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.
@@ -417,6 +418,7 @@ const llvm::StringSet<> kSymbolicOps = {
     "GlobalMaxPool", "LayerNormalization", "MatMul", "MaxPool", "ReduceL1",
     "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
     "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "Softmax",
+    "LogSoftmax",
     // Data movement and indexing; Shape yields a symbolic constant.
     "Concat", "Expand", "Flatten", "Gather", "GatherElements", "GatherND",
     "Pad", "Reshape", "Shape", "Slice", "Split", "Squeeze", "Transpose",

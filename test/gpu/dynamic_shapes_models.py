@@ -584,6 +584,45 @@ def pad_features(elem):
     return m, ref
 
 
+def activations_f32():
+    """Pointwise activations over a symbolic batch and sequence, f32:
+    HardSigmoid, HardSwish, LeakyRelu, Elu, Selu, Softplus, Dropout (the
+    identity at inference), PRelu by a slope per feature, Mod with fmod,
+    and a LogSoftmax over the fixed feature axis."""
+    slope = (np.arange(64) / 64).astype(np.float32)
+    div = np.float32(0.7)
+    ops = [("HardSigmoid", {}), ("HardSwish", {}),
+           ("LeakyRelu", {"alpha": 0.1}), ("Elu", {}), ("Selu", {}),
+           ("Softplus", {}), ("Dropout", {}), ("LogSoftmax", {"axis": -1})]
+    nodes = [helper.make_node(op, ["x"], ["y_" + op], **at)
+             for op, at in ops]
+    nodes += [helper.make_node("PRelu", ["x", "slope"], ["y_PRelu"]),
+              helper.make_node("Mod", ["x", "div"], ["y_Mod"], fmod=1)]
+    names = [op for op, _ in ops] + ["PRelu", "Mod"]
+    m = graph("activations", nodes,
+              [helper.make_tensor_value_info("x", F32, ["batch", "seq", 64])],
+              [helper.make_tensor_value_info("y_" + n, F32,
+                                             ["batch", "seq", 64])
+               for n in names],
+              [numpy_helper.from_array(slope, "slope"),
+               numpy_helper.from_array(div, "div")])
+
+    def ref(x):
+        a, g = 1.67326319217681884765625, 1.05070102214813232421875
+        e = np.exp(x - x.max(-1, keepdims=True))
+        return [np.clip(0.2 * x + 0.5, 0, 1),
+                x * np.clip(x / 6 + 0.5, 0, 1),
+                np.where(x > 0, x, 0.1 * x),
+                np.where(x > 0, x, np.expm1(x)),
+                g * np.where(x > 0, x, a * np.expm1(x)),
+                np.log1p(np.exp(x)),
+                x,
+                np.log(e / e.sum(-1, keepdims=True)),
+                np.where(x > 0, x, slope * x),
+                np.fmod(x, np.float64(div))]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -881,6 +920,9 @@ def models():
         m, ref = pad_features(elem)
         out["pad_features_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
                                       seq_shapes, tag)
+    m, ref = activations_f32()
+    out["activations_f32"] = (m, ref, {"x": "1..8x1..512x64"}, seq_shapes,
+                              "f32")
     # Rotary embeddings over the actual sequence: one kernel each for the
     # queries and the keys, reading the tables from the actual extents.
     m, ref = seq_rotary(15)
