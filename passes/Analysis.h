@@ -83,6 +83,13 @@ bool reducesSymbolicRows(Operation *op);
 /// or stores through it.
 bool transposesAtActualExtents(Operation *op);
 
+/// Whether `op` is a concatenation along an axis of its symbolic outer run
+/// (a token prepended to a symbolic sequence, `[batch, 1 + seq, d]`): like
+/// transposesAtActualExtents, a kernel of its own, an element a thread,
+/// each element's source found from the actual extents of the output and
+/// of every input.
+bool concatsAtActualExtents(Operation *op);
+
 /// Whether `op` (a pointwise op, or a fusion holding one) reads an operand
 /// that broadcasts along part of its symbolic extents, such as [1, seq, C]
 /// into [batch, seq, C]: only a pointwise kernel computes that operand's

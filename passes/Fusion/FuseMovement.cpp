@@ -145,7 +145,8 @@ struct FuseMovementPass
 bool mlir::brrr::isMovementTreeOp(Operation *op) {
   // A slice or transpose whose strides change with the shape is a kernel
   // of its own, which reads its input's actual extents.
-  if (movesAtActualExtents(op) || transposesAtActualExtents(op))
+  if (movesAtActualExtents(op) || transposesAtActualExtents(op) ||
+      concatsAtActualExtents(op))
     return false;
   if (auto c = dyn_cast<ConcatOp>(op))
     return c.getInputs().size() <= kMaxPaths;
@@ -200,7 +201,8 @@ bool mlir::brrr::isMovementTree(FusionOp fusion) {
   // from one of its inputs, found in a binary search over the parts
   // (DenseNet concatenates up to 49 feature maps).
   bool loneConcat = llvm::hasSingleElement(body.without_terminator()) &&
-                    isa<ConcatOp>(body.front());
+                    isa<ConcatOp>(body.front()) &&
+                    !concatsAtActualExtents(&body.front());
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator()) {
     if (!isMovementTreeOp(&op) && !loneConcat)

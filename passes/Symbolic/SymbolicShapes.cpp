@@ -542,9 +542,10 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
                                [&](Type t) { return sharesOuterRun(t, out); }));
         });
   }
-  // A transpose that moves symbolic extents out of its outer run: alone,
-  // or as the one op of its own movement kernel.
-  if (transposesAtActualExtents(op)) {
+  // A transpose that moves symbolic extents out of its outer run, or a
+  // concatenation along a symbolic axis: alone, or as the one op of its own
+  // movement kernel.
+  if (transposesAtActualExtents(op) || concatsAtActualExtents(op)) {
     auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
     return !parent || (parent.getKind() == KernelFamily::movement &&
                        llvm::hasSingleElement(
@@ -570,6 +571,15 @@ bool mlir::brrr::reducesSymbolicRows(Operation *op) {
     if (!fixed(d))
       return false;
   return llvm::any_of(axes, [&](int64_t d) { return !fixed(d); });
+}
+
+bool mlir::brrr::concatsAtActualExtents(Operation *op) {
+  auto c = dyn_cast<ConcatOp>(op);
+  return c && isSymbolic(c.getType()) &&
+         c.getAxis() < int64_t(outerRunOf(c.getType())) &&
+         llvm::all_of(c.getInputs().getTypes(), [&](Type t) {
+           return cast<RankedTensorType>(t).getRank() == c.getType().getRank();
+         });
 }
 
 bool mlir::brrr::transposesAtActualExtents(Operation *op) {

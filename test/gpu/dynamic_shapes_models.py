@@ -623,6 +623,26 @@ def activations_f32():
     return m, ref
 
 
+def concat_seq(elem):
+    """Concatenations along a symbolic sequence, movement kernels over the
+    actual extents: a token prepended (cls [batch, 1, 64] before x [batch,
+    seq, 64]: [batch, seq + 1, 64]) and a sequence doubled ([batch, 2 *
+    seq, 64]), then a pointwise op over the result."""
+    m = graph("concat_seq", [
+        helper.make_node("Concat", ["cls", "x"], ["y"], axis=1),
+        helper.make_node("Concat", ["x", "x"], ["xx"], axis=1),
+        helper.make_node("Relu", ["xx"], ["z"]),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 64]),
+        helper.make_tensor_value_info("cls", elem, ["batch", 1, 64])],
+        [helper.make_tensor_value_info("y", elem, ["batch", "seq1", 64]),
+         helper.make_tensor_value_info("z", elem, ["batch", "seq2", 64])])
+
+    def ref(x, cls):
+        return [np.concatenate([cls, x], 1),
+                np.maximum(np.concatenate([x, x], 1), 0)]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -923,6 +943,11 @@ def models():
     m, ref = activations_f32()
     out["activations_f32"] = (m, ref, {"x": "1..8x1..512x64"}, seq_shapes,
                               "f32")
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = concat_seq(elem)
+        out["concat_seq_" + tag] = (m, ref, {"x": "1..8x1..512x64",
+                                             "cls": "1..8x1x64"},
+                                    seq_shapes, tag)
     # Rotary embeddings over the actual sequence: one kernel each for the
     # queries and the keys, reading the tables from the actual extents.
     m, ref = seq_rotary(15)

@@ -44,3 +44,25 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 51
 // CHECK: brrr.fusion movement(%[[P]])
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: brrr.transpose
+
+// -----
+
+// A concatenation along a symbolic axis (a token prepended to a symbolic
+// sequence, [batch, 1 + seq, d]) is a movement kernel of its own too, an
+// element a thread over the actual extents of its output and of every
+// input, never 16-byte vectors at the largest shape's coordinates.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+  func.func @main(%c: tensor<?x1x64xf16, #brrr.extents<()[s0, s1] -> (s0, 1, 64)>>, %x: tensor<?x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 64)>>) -> tensor<?x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, s1 + 1, 64)>> {
+    %y = brrr.concat %c, %x {axis = 1 : i64} : (tensor<?x1x64xf16, #brrr.extents<()[s0, s1] -> (s0, 1, 64)>>, tensor<?x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, s1, 64)>>) -> tensor<?x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, s1 + 1, 64)>>
+    %z = brrr.relu %y : tensor<?x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, s1 + 1, 64)>>
+    return %z : tensor<?x?x64xf16, #brrr.extents<()[s0, s1] -> (s0, s1 + 1, 64)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: %[[C:.+]] = brrr.fusion movement(%arg0, %arg1) {brrr.config = #brrr.kernel<family = movement, body = simt, threads = 256, grid = [1026, 1, 1], grid_extents = #{{.+}}>}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.concat
+// CHECK-NEXT: brrr.yield
+// CHECK: brrr.fusion pointwise(%[[C]])
+// CHECK-NOT: brrr.concat
+// CHECK: brrr.relu

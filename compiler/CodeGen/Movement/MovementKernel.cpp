@@ -10,9 +10,10 @@
 // and reads each through the tree (PointwiseReads.h; 16-bit floats pass
 // through f32, exactly but for a NaN's payload). Otherwise each thread writes
 // one output element and reads the input element it comes from, found by index
-// arithmetic on static shapes (constant divisors), or for a lookup, slice or
-// transpose whose strides change with the shape (movesAtActualExtents,
-// transposesAtActualExtents), on the actual extents, kernel parameters.
+// arithmetic on static shapes (constant divisors), or for a lookup, slice,
+// transpose or concatenation whose strides change with the shape
+// (movesAtActualExtents, transposesAtActualExtents, concatsAtActualExtents),
+// on the actual extents, kernel parameters.
 // Elements move as raw bits; only a scatter's reduction computes. Gather
 // indices are normalized (negative counts from the end) and clamped into range
 // so that a bad index can never read outside the input. A kernel with a
@@ -185,6 +186,10 @@ private:
   /// A transpose that moves symbolic extents out of its outer run
   /// (transposesAtActualExtents), from the actual extents.
   Value actualTransposeValue(TransposeOp t);
+  /// A concatenation along a symbolic axis (concatsAtActualExtents): the
+  /// input whose run along the axis holds the element, read at its actual
+  /// extents.
+  Value actualConcatValue(ConcatOp c);
   /// The extents `actual` lists from position `from` on, `n` of them: each
   /// a constant, or the next kernel parameter.
   SmallVector<Value> actualExtents(size_t from, size_t n);
@@ -220,8 +225,9 @@ private:
   /// after the count.
   AffineExpr count, tableExtent;
   /// Where strides change with the shape (movesAtActualExtents,
-  /// transposesAtActualExtents): a lookup's table extents, or a slice's or
-  /// transpose's output then input extents. The
+  /// transposesAtActualExtents, concatsAtActualExtents): a lookup's table
+  /// extents, or a slice's, transpose's or concatenation's output then input
+  /// extents. The
   /// symbolic ones are read at run time after the count, in order.
   SmallVector<AffineExpr> actual;
   std::optional<LargestShapeView> largest;
@@ -246,6 +252,11 @@ void ElementMover::readShapes() {
       actual = extentsOf(cast<RankedTensorType>(op->getResult(0).getType()));
     llvm::append_range(
         actual, extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())));
+  } else if (concatsAtActualExtents(op)) {
+    // The output's extents, then each input's.
+    actual = extentsOf(cast<RankedTensorType>(op->getResult(0).getType()));
+    for (Type t : op->getOperandTypes())
+      llvm::append_range(actual, extentsOf(cast<RankedTensorType>(t)));
   } else if (count && isa<GatherOp, GatherNDOp>(op) &&
              isSymbolic(op->getOperand(0).getType()))
     tableExtent =
@@ -415,6 +426,41 @@ Value ElementMover::actualTransposeValue(TransposeOp t) {
   return e.load(argOf(t.getInput()), elem, actualLinear(in, inDims));
 }
 
+Value ElementMover::actualConcatValue(ConcatOp c) {
+  size_t rank = c.getType().getRank();
+  int64_t axis = c.getAxis();
+  SmallVector<Value> outDims = actualExtents(0, rank);
+  SmallVector<Value> coords = actualCoords(outDims);
+  SmallVector<SmallVector<Value>> inDims;
+  for (size_t i = 0; i < c.getInputs().size(); ++i)
+    inDims.push_back(actualExtents(rank * (i + 1), rank));
+  // Input i holds the axis coordinates from the sum of the extents before
+  // it: the first whose run ends past the element's, else the last.
+  std::function<Value(size_t, Value)> from = [&](size_t i,
+                                                 Value start) -> Value {
+    auto read = [&] {
+      SmallVector<Value> in(coords);
+      in[axis] = arith::SubIOp::create(b, loc, coords[axis], start);
+      return e.load(argOf(c.getInputs()[i]), elem, actualLinear(in, inDims[i]));
+    };
+    if (i + 1 == c.getInputs().size())
+      return read();
+    Value end = e.add(start, inDims[i][axis]);
+    auto inside = scf::IfOp::create(
+        b, loc, TypeRange{elem},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, coords[axis],
+                              end),
+        true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&inside.getThenRegion().front());
+    scf::YieldOp::create(b, loc, read());
+    b.setInsertionPointToStart(&inside.getElseRegion().front());
+    scf::YieldOp::create(b, loc, from(i + 1, end));
+    return inside.getResult(0);
+  };
+  return from(0, e.idx(0));
+}
+
 Value ElementMover::gatherElementsValue(GatherElementsOp g) {
   // The output has the indices' shape.
   int64_t axis = g.getAxis();
@@ -547,6 +593,8 @@ FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
     value = actualSliceValue(s);
   } else if (auto t = dyn_cast<TransposeOp>(op); t && !actual.empty()) {
     value = actualTransposeValue(t);
+  } else if (auto c = dyn_cast<ConcatOp>(op); c && !actual.empty()) {
+    value = actualConcatValue(c);
   } else if (isTree) {
     value = treeValue();
   } else if (auto g = dyn_cast<GatherOp>(op)) {
