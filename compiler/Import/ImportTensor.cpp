@@ -663,6 +663,9 @@ LogicalResult importResizeOrUpsample(NodeImporter &n, bool upsample) {
   bool legacy = upsample || n.sinceVersion < 11;
   unsigned scalesIdx = legacy ? 1 : 2, sizesIdx = 3;
   SmallVector<int64_t> outShape;
+  // Over symbolic extents (an image batch), a symbolic dimension keeps its
+  // extent: only a scale of 1 may apply to it.
+  SmallVector<AffineExpr> inExtents = extentsOf(in);
   // Where the model gives scales, the coordinate mapping divides by them.
   DenseF64ArrayAttr scaleAttr;
   if (!legacy && n.hasInput(sizesIdx) &&
@@ -690,6 +693,14 @@ LogicalResult importResizeOrUpsample(NodeImporter &n, bool upsample) {
       if (!((*scales)[d] > 0 && std::isfinite((*scales)[d])))
         return n.emitError() << "scale " << (*scales)[d] << " of dim " << d
                              << " is not positive and finite";
+      if (ShapedType::isDynamic(in.getDimSize(d))) {
+        if ((*scales)[d] != 1)
+          return n.emitError() << "scale " << (*scales)[d] << " of dim " << d
+                               << ", which is symbolic: only a scale of 1 "
+                                  "keeps a symbolic extent";
+        outShape.push_back(ShapedType::kDynamic);
+        continue;
+      }
       // Checked before converting: a double beyond int64 has no integer
       // value, and the conversion would be undefined.
       double size = std::floor(in.getDimSize(d) * (*scales)[d]);
@@ -721,9 +732,21 @@ LogicalResult importResizeOrUpsample(NodeImporter &n, bool upsample) {
   auto nearestMode = symbolizeNearestMode(nearest);
   if (!nearestMode)
     return n.emitError() << "nearest_mode '" << nearest << "' is not supported";
-  auto y = n.createTyped<ResizeOp>(
-      RankedTensorType::get(outShape, in.getElementType()), mode, *x,
-      *coordMode, *nearestMode, scaleAttr);
+  RankedTensorType outType =
+      RankedTensorType::get(outShape, in.getElementType());
+  if (isSymbolic(in)) {
+    if (!scaleAttr)
+      return n.emitError() << "output sizes over symbolic extents are not "
+                              "supported; give scales";
+    SmallVector<AffineExpr> extents;
+    for (auto [d, size] : llvm::enumerate(outShape))
+      extents.push_back(ShapedType::isDynamic(size)
+                            ? inExtents[d]
+                            : getAffineConstantExpr(size, n.getContext()));
+    outType = tensorTypeOf(n.getContext(), extents, in.getElementType());
+  }
+  auto y = n.createTyped<ResizeOp>(outType, mode, *x, *coordMode, *nearestMode,
+                                   scaleAttr);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);

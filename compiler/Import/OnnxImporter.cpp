@@ -421,8 +421,8 @@ const llvm::StringSet<> kSymbolicOps = {
     "LogSoftmax",
     // Data movement and indexing; Shape yields a symbolic constant.
     "Concat", "Expand", "Flatten", "Gather", "GatherElements", "GatherND",
-    "Pad", "Reshape", "Shape", "Slice", "Split", "Squeeze", "Transpose",
-    "Unsqueeze"};
+    "Pad", "Reshape", "Resize", "Shape", "Slice", "Split", "Squeeze",
+    "Transpose", "Unsqueeze", "Upsample"};
 
 void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   std::string name = node.name().empty()

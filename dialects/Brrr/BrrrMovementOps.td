@@ -284,7 +284,8 @@ def Brrr_ResizeOp : Brrr_Op<"resize", [Pure]> {
     (per dimension, over every resized dimension). The mapping divides by
     each dimension's scale: `scales` where the model gave them (an output
     size is their product with the input's, rounded down, so that the two
-    can differ), otherwise output size / input size.
+    can differ), otherwise output size / input size. A symbolic extent (an
+    image batch) is kept: its scale is 1.
 
     Example:
 
@@ -293,11 +294,11 @@ def Brrr_ResizeOp : Brrr_Op<"resize", [Pure]> {
          : tensor<1x3x8x8xf32> -> tensor<1x3x16x16xf32>
     ```
   }];
-  let arguments = (ins Brrr_ResizeModeAttr:$mode, Brrr_FloatTensor:$input,
+  let arguments = (ins Brrr_ResizeModeAttr:$mode, Brrr_SymFloatTensor:$input,
                        Brrr_CoordinateModeAttr:$coordinate_mode,
                        Brrr_NearestModeAttr:$nearest_mode,
                        OptionalAttr<DenseF64ArrayAttr>:$scales);
-  let results = (outs Brrr_FloatTensor:$result);
+  let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = [{
     $mode $input $coordinate_mode $nearest_mode attr-dict `:` type($input) `->` type($result)
   }];

@@ -245,6 +245,16 @@ LogicalResult ResizeOp::verify() {
     if (in.getDimSize(i) == 0 && out.getDimSize(i) != 0)
       return emitOpError("cannot resize empty dimension ") << i;
   std::optional<ArrayRef<double>> scales = getScales();
+  // A symbolic extent is kept, at scale 1.
+  SmallVector<AffineExpr> inExtents = extentsOf(in),
+                          outExtents = extentsOf(out);
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    if ((ShapedType::isDynamic(in.getDimSize(i)) ||
+         ShapedType::isDynamic(out.getDimSize(i))) &&
+        (inExtents[i] != outExtents[i] ||
+         (scales && i < int64_t(scales->size()) && (*scales)[i] != 1.0)))
+      return emitOpError("resizes symbolic dimension ")
+             << i << "; a symbolic extent is kept, at scale 1";
   if (scales) {
     if (static_cast<int64_t>(scales->size()) != in.getRank())
       return emitOpError("has ")

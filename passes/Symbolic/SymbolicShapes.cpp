@@ -171,8 +171,9 @@ RankedTensorType structuralTypeOf(Operation *op) {
           return {};
         return in;
       })
-      // Images of a symbolic batch only: the run is N.
-      .Case<Conv2DOp, MaxPool2DOp, AvgPool2DOp, BatchNormOp>(
+      // Images of a symbolic batch only: the run is N (a resize's scale
+      // there is 1, its import's rule).
+      .Case<Conv2DOp, MaxPool2DOp, AvgPool2DOp, BatchNormOp, ResizeOp>(
           [&](Operation *o) -> RankedTensorType {
             RankedTensorType in = typeOf(o->getOperand(0));
             if (outerRunOf(in) > 1)

@@ -643,6 +643,41 @@ def concat_seq(elem):
     return m, ref
 
 
+def resize_images(elem):
+    """Resize over a symbolic batch of images [batch, 8, 6, 6], scales 1,
+    1, 2, 2: nearest (half_pixel, round_prefer_floor: each pixel repeated)
+    and linear (half_pixel: bilinear upsampling as torch's
+    align_corners=False computes it), movement kernels over the actual
+    batch."""
+    m = graph("resize_images", [
+        helper.make_node("Resize", ["x", "", "scales"], ["near"],
+                         mode="nearest"),
+        helper.make_node("Resize", ["x", "", "scales"], ["lin"],
+                         mode="linear"),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", 8, 6, 6])],
+        [helper.make_tensor_value_info("near", elem, ["batch", 8, 12, 12]),
+         helper.make_tensor_value_info("lin", elem, ["batch", 8, 12, 12])],
+        [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32),
+                                 "scales")])
+
+    def linear(a, axis):
+        n = a.shape[axis]
+        o = np.arange(2 * n)
+        x = np.maximum((o + 0.5) / 2 - 0.5, 0)
+        x0 = np.floor(x).astype(np.int64)
+        x1 = np.minimum(x0 + 1, n - 1)
+        w = x - x0
+        shape = [1] * a.ndim
+        shape[axis] = -1
+        w = w.reshape(shape)
+        return (1 - w) * np.take(a, x0, axis) + w * np.take(a, x1, axis)
+
+    def ref(x):
+        near = x.repeat(2, 2).repeat(2, 3)
+        return [near, linear(linear(x, 2), 3)]
+    return m, ref
+
+
 def broadcast_parts(elem, width):
     """Operands that broadcast along part of the symbolic extents: y =
     softmax((x + p) * m) with x [batch, seq, width], a position embedding
@@ -965,6 +1000,11 @@ def models():
         out["image_net_" + tag] = (m, ref, {"x": "1..128x3x32x32"},
                                    [(1,), (2,), (17,), (77,), (128,), (5,)],
                                    tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = resize_images(elem)
+        out["resize_images_" + tag] = (m, ref, {"x": "1..128x8x6x6"},
+                                       [(1,), (2,), (17,), (77,), (128,),
+                                        (5,)], tag)
     m, ref = padded_groups_net(4)
     out["padded_groups_net_f16"] = (m, ref, {"x": "1..64x240x10x12"},
                                     [(1,), (3,), (17,), (64,), (33,)], "f16")

@@ -94,9 +94,9 @@ func.func @cast_changes_extents(%x: tensor<?x16xf32, #brrr.extents<()[s0] -> (s0
 // -----
 
 // Ops whose type inference does not carry symbolic extents refuse them.
-func.func @static_only_op(%x: tensor<?x2x4x4xf32, #brrr.extents<()[s0] -> (s0, 2, 4, 4)>>) {
+func.func @static_only_op(%x: tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>, %i: tensor<2x3xi64>, %u: tensor<2x3xf32>) {
   // expected-error @+1 {{must be statically shaped tensor}}
-  %0 = brrr.resize nearest %x asymmetric floor : tensor<?x2x4x4xf32, #brrr.extents<()[s0] -> (s0, 2, 4, 4)>> -> tensor<?x2x8x8xf32, #brrr.extents<()[s0] -> (s0, 2, 8, 8)>>
+  %0 = brrr.scatter_elements add %x, %i, %u {axis = 0 : i64} : (tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<?x3xf32, #brrr.extents<()[s0] -> (s0, 3)>>
   return
 }
 
@@ -201,6 +201,17 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>]} {
     // expected-error @+2 {{does not broadcast to the quantized tensor}}
     // expected-error @+1 {{failed to infer returned types}}
     %q = brrr.quantize %x, %s, %z : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>, tensor<8x1xf32>, tensor<8x1xi8> -> tensor<?x16xi8, #brrr.extents<()[s0] -> (s0, 16)>>
+    return
+  }
+}
+
+// -----
+
+// A resize keeps a symbolic extent, at scale 1: it may not change it.
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>]} {
+  func.func @resize_symbolic_batch(%x: tensor<?x2x4x4xf32, #brrr.extents<()[s0] -> (s0, 2, 4, 4)>>) {
+    // expected-error @+1 {{resizes symbolic dimension 0; a symbolic extent is kept, at scale 1}}
+    %y = brrr.resize nearest %x asymmetric floor {scales = array<f64: 2.0, 1.0, 2.0, 2.0>} : tensor<?x2x4x4xf32, #brrr.extents<()[s0] -> (s0, 2, 4, 4)>> -> tensor<?x2x8x8xf32, #brrr.extents<()[s0] -> (s0, 2, 8, 8)>>
     return
   }
 }
