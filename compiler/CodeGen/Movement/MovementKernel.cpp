@@ -227,8 +227,8 @@ private:
   /// Where strides change with the shape (movesAtActualExtents,
   /// transposesAtActualExtents, concatsAtActualExtents): a lookup's table
   /// extents, or a slice's, transpose's or concatenation's output then input
-  /// extents. The
-  /// symbolic ones are read at run time after the count, in order.
+  /// extents. The symbolic ones are read at run time after the count, in
+  /// order.
   SmallVector<AffineExpr> actual;
   std::optional<LargestShapeView> largest;
   RankedTensorType outType;
