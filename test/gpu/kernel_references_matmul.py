@@ -105,6 +105,9 @@ def matmul_inputs(name, f):
                 f(3064, dt=torch.float16), f(2000, 3064, dt=torch.float16)]
     if name == "matmul_wgmma_multicast_tiles_bf16":
         return [f(4000, 200, dt=torch.bfloat16), f(2296, 200, dt=torch.bfloat16) / 8]
+    if name == "matmul_wgmma_multicast_along_n_gelu_f16":
+        return [f(2000, 1000, dt=torch.float16), f(1000, 2000, dt=torch.float16) / 16,
+                f(2000, dt=torch.float16)]
     if name == "matmul_wgmma_multicast_batched_bt_f16":
         return [f(4, 1000, 128, dt=torch.float16), f(4, 1200, 128, dt=torch.float16) / 8,
                 f(4, 1000, 1200, dt=torch.float16)]
@@ -240,6 +243,8 @@ def matmul_reference(name, d):
         return [d[0] @ d[1].t() + d[2] + d[3]]
     if name == "matmul_wgmma_multicast_tiles_bf16":
         return [torch.sigmoid(d[0] @ d[1].t())]
+    if name == "matmul_wgmma_multicast_along_n_gelu_f16":
+        return [F.gelu(d[0] @ d[1] + d[2])]
     if name == "matmul_wgmma_multicast_batched_bt_f16":
         return [d[0] @ d[1].transpose(1, 2) + d[2]]
     if name == "matmul_wgmma_cluster_batched_f16":
