@@ -126,6 +126,22 @@ bool canReadThrough(Operation *op, Operation *root,
              cast<RankedTensorType>(root->getResult(0).getType()).getShape();
 }
 
+/// What the kernel of `group` (rooted at `root`) yields: the root's
+/// results, then, in the order of `ops` (the group's members), those of
+/// members also read outside the group (extra outputs of a multi-output
+/// kernel).
+SmallVector<Value> kernelResults(Operation *root, ArrayRef<Operation *> ops,
+                                 const llvm::SetVector<Operation *> &group) {
+  SmallVector<Value> results(root->getResults());
+  for (Operation *op : ops)
+    if (op != root)
+      for (Value r : op->getResults())
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *u) { return !group.contains(u); }))
+          results.push_back(r);
+  return results;
+}
+
 /// Grows a group from `root` by absorbing profitable pointwise producers
 /// and the data movement between them and their inputs, nearest first, up
 /// to `maxOps` ops and `maxOps` evaluations (see evaluations()): a
@@ -142,18 +158,6 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
   bool changed = true;
   auto full = [&] { return static_cast<int64_t>(group.size()) >= maxOps; };
   auto rootType = cast<RankedTensorType>(root->getResult(0).getType());
-  // What the kernel yields: the root's results, and those of members also
-  // read outside (buildFusion).
-  auto yielded = [&] {
-    SmallVector<Value> values(root->getResults());
-    for (Operation *op : group)
-      if (op != root)
-        for (Value r : op->getResults())
-          if (llvm::any_of(r.getUsers(),
-                           [&](Operation *u) { return !group.contains(u); }))
-            values.push_back(r);
-    return values;
-  };
   auto admit = [&](Operation *producer, bool elsewhere) {
     group.insert(producer);
     if (elsewhere && evaluations(root, group) > maxOps) {
@@ -163,8 +167,9 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
     // Operands that broadcast along part of the symbolic extents stay read
     // at the kernel's own elements, where it indexes them from the actual
     // extents.
-    if (!readsRunTimeBroadcastsAtOwnElements(group.getArrayRef(), yielded(),
-                                             rootType)) {
+    if (!readsRunTimeBroadcastsAtOwnElements(
+            group.getArrayRef(),
+            kernelResults(root, group.getArrayRef(), group), rootType)) {
       group.remove(producer);
       return false;
     }
@@ -240,15 +245,8 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
         inputs.insert(operand);
     }
 
-  // Results: the root's, then those of members also read outside (extra
-  // outputs of a multi-output kernel).
-  SmallVector<Value> results(root->getResults());
-  for (Operation *op : ops)
-    if (op != root)
-      for (Value r : op->getResults())
-        if (llvm::any_of(r.getUsers(),
-                         [&](Operation *u) { return !group.contains(u); }))
-          results.push_back(r);
+  // Results: the root's, then those of members also read outside.
+  SmallVector<Value> results = kernelResults(root, ops, group);
 
   OpBuilder b(root);
   auto fusion =

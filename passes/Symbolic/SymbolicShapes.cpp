@@ -508,9 +508,12 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
   if (auto att = dyn_cast<AttentionOp>(op);
       att && outerRunOf(att.getType()) > 1)
     return isSymbolicSequenceAttention(att);
-  // A lookup or slice whose strides change with the shape: alone, or as
-  // the one op of its own movement kernel.
-  if (movesAtActualExtents(op)) {
+  // A lookup, slice, transpose or concatenation whose strides change with
+  // the shape (a transpose that moves symbolic extents out of its outer
+  // run, a concatenation along a symbolic axis): alone, or as the one op of
+  // its own movement kernel.
+  if (movesAtActualExtents(op) || transposesAtActualExtents(op) ||
+      concatsAtActualExtents(op)) {
     auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
     return !parent || (parent.getKind() == KernelFamily::movement &&
                        llvm::hasSingleElement(
@@ -542,15 +545,6 @@ bool mlir::brrr::compilesSymbolically(Operation *op) {
                   llvm::all_of(inner.getResultTypes(),
                                [&](Type t) { return sharesOuterRun(t, out); }));
         });
-  }
-  // A transpose that moves symbolic extents out of its outer run, or a
-  // concatenation along a symbolic axis: alone, or as the one op of its own
-  // movement kernel.
-  if (transposesAtActualExtents(op) || concatsAtActualExtents(op)) {
-    auto parent = dyn_cast_or_null<FusionOp>(op->getParentOp());
-    return !parent || (parent.getKind() == KernelFamily::movement &&
-                       llvm::hasSingleElement(
-                           parent.getBody().front().without_terminator()));
   }
   return carriesOuterRuns(op);
 }
