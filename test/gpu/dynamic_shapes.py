@@ -46,6 +46,7 @@ from onnx import TensorProto, numpy_helper
 
 import brrr
 from dynamic_shapes_models import models
+from dynamic_shapes_ops import op_models
 
 def inputs_for(model, dims, dtype, rng):
     arrays = []
@@ -472,7 +473,7 @@ def main():
     global args_cpp_run
     args_cpp_run = args.cpp_run
     os.makedirs(args.work, exist_ok=True)
-    specs = models()
+    specs = {**models(), **op_models()}
     if args.sanitize_child:
         sanitize_child(args.sanitize_child, specs[args.sanitize_child],
                        args.work)
