@@ -360,19 +360,36 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target,
   return best;
 }
 
-bool mlir::brrr::isFewRowsMatmul(MatmulOp mm) {
+/// Whether `mm`'s operands suit the few-rows body at any rows: one batch
+/// of f16, bf16 or f32, a static weight, both operands read along K, and
+/// rows either static or symbolic (the rest of the product fixed).
+static bool readsFewRowsAlongK(MatmulOp mm, const ProductOperands &po) {
   auto lt = cast<RankedTensorType>(mm.getLhs().getType());
   auto rt = cast<RankedTensorType>(mm.getRhs().getType());
   Type et = lt.getElementType();
-  if (!lt.hasStaticShape() || !rt.hasStaticShape() ||
-      !cast<RankedTensorType>(mm.getType()).hasStaticShape() ||
-      !(et.isF16() || et.isBF16() || et.isF32()) || rt.getElementType() != et)
+  if (!rt.hasStaticShape() || !(et.isF16() || et.isBF16() || et.isF32()) ||
+      rt.getElementType() != et)
     return false;
-  ProductOperands po = productOperandsOf(mm);
   const ProductShape &p = po.shape;
-  return p.batches == 1 && p.M >= 1 && p.M <= kOnePixelRows && p.K >= 1 &&
+  return !p.batchesExtent && p.batches == 1 && p.M >= 1 && p.K >= 1 &&
          p.N >= 1 && po.lhs.strides.back() == 1 &&
          po.rhs.strides.end()[-2] == 1;
+}
+
+bool mlir::brrr::isFewRowsMatmul(MatmulOp mm) {
+  if (isSymbolic(mm.getLhs().getType()) || isSymbolic(mm.getType()))
+    return false;
+  ProductOperands po = productOperandsOf(mm);
+  return po.shape.M <= kOnePixelRows && readsFewRowsAlongK(mm, po);
+}
+
+bool mlir::brrr::takesFewRowsRanges(MatmulOp mm) {
+  ProductOperands po = productOperandsOf(mm);
+  std::optional<std::pair<int64_t, int64_t>> range =
+      po.shape.rowsExtent ? rangeOf(po.shape.rowsExtent, dimsOf(mm))
+                          : std::nullopt;
+  return range && range->first >= 1 && range->first <= kOnePixelRows &&
+         readsFewRowsAlongK(mm, po);
 }
 
 int64_t mlir::brrr::fewRowsVectorWidth(MatmulOp mm) {

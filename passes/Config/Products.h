@@ -396,6 +396,14 @@ int64_t clusterWave(int64_t sms, int64_t s);
 /// column for every row.
 bool isFewRowsMatmul(MatmulOp mm);
 
+/// Whether `mm`, over symbolic rows whose smallest value is at most
+/// kOnePixelRows, runs its ranges of at most that many rows on the
+/// few-rows body (recordRowVariants): its operands as isFewRowsMatmul
+/// asks, the rows read at run time. A decoder's products at one token
+/// read their weights once, as a static compile of one row does, where a
+/// 128-row Tensor Core tile would pad them 128-fold.
+bool takesFewRowsRanges(MatmulOp mm);
+
 /// The elements of the few-rows body's vector loads of `mm`: the most, in
 /// at most 16 bytes, that divide K and every row's and column's start.
 int64_t fewRowsVectorWidth(MatmulOp mm);

@@ -16,7 +16,9 @@
 // A product of at most four static rows (a classifier at batch 1) stores
 // W K-major at any size, f32 too, and pads nothing: the few-rows body
 // (isFewRowsMatmul) reads each column's weights along K, in 16-byte
-// vectors where K allows.
+// vectors where K allows. So does a 16-bit product over symbolic rows as
+// few as four (a decoder at one token), whose smallest ranges run that
+// body (takesFewRowsRanges) and the others the wgmma body.
 // Padding contributes products of zeros, so the sums are those of the
 // unpadded product.
 //
@@ -77,6 +79,16 @@ struct AlignProductsPass
     bool fewRows = (sixteen || et.isF32()) && lt.hasStaticShape() && K > 0 &&
                    lt.getNumElements() >= K &&
                    lt.getNumElements() / K <= kOnePixelRows;
+    // Over symbolic rows as few as kOnePixelRows, 16-bit, K whole chunks,
+    // on a wgmma target: those ranges run the few-rows body
+    // (takesFewRowsRanges), the others the wgmma body, which reads a
+    // K-major B as well.
+    if (sixteen && wgmma && isSymbolic(lt) && K > 0 && K % kChunk == 0) {
+      std::optional<std::pair<int64_t, int64_t>> elements =
+          rangeOf(elementCountOf(lt), dimsOf(mm));
+      fewRows = elements && elements->first >= K &&
+                elements->first / K <= kOnePixelRows;
+    }
     if (!(sixteen || fewRows) || wt.getRank() != 2 || !wt.hasStaticShape() ||
         mm.getLhs() == mm.getRhs() || !mm.getRhs().getDefiningOp<ConstantOp>())
       return;

@@ -461,13 +461,14 @@ def models():
             m, ref, {"x": "1..8x1..512x%d" % width},
             [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512), (2, 128)], tag)
     m, ref = mlp(["batch", "seq"], 64, 256, 1)
+    # 1 to 4 rows: the few-rows kernels of 1, 2, and 3 and 4 rows.
     out["mlp64_f16"] = (m, ref, {"x": "1..8x1..512x64"},
                         [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
-                         (2, 128)], "f16")
+                         (2, 128), (1, 2), (1, 3), (2, 2)], "f16")
     m, ref = mlp(["batch", "seq"], 768, 3072, 2)
     out["mlp768_f16"] = (m, ref, {"x": "1..64x1..512x768"},
                          [(1, 1), (1, 16), (3, 77), (8, 384), (32, 128),
-                          (64, 512)], "f16")
+                          (64, 512), (2, 1), (3, 1), (1, 4), (5, 1)], "f16")
     # Large enough at its largest shape that the kernel takes four vectors a
     # thread; checked where the grid has a partial block.
     m, ref = bias_add(F16, ["batch", "seq"], 768)

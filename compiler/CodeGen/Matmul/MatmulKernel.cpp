@@ -30,7 +30,8 @@ FailureOr<KernelInfo> emitFewRowsMatmul(FusionOp fusion, MatmulOp mm,
                                         StringRef name) {
   if (failed(checkProductFusion(fusion, mm)))
     return failure();
-  if (!isFewRowsMatmul(mm))
+  bool symbolic = isSymbolic(mm.getType());
+  if (!(symbolic ? takesFewRowsRanges(mm) : isFewRowsMatmul(mm)))
     return mm.emitOpError("the few-rows body takes at most ")
            << kOnePixelRows << " rows of one batch read along K";
   ProductOperands po = productOperandsOf(mm);
@@ -38,6 +39,18 @@ FailureOr<KernelInfo> emitFewRowsMatmul(FusionOp fusion, MatmulOp mm,
   FewRowsSpec spec;
   spec.product = mm;
   spec.rows = po.shape.M;
+  // Over symbolic rows: a range's kernel, of the config's rows (the
+  // verifier keeps them at most kOnePixelRows), the epilogue at the
+  // largest shape's layout.
+  std::optional<LargestShapeView> largest;
+  if (symbolic) {
+    FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
+    if (failed(config))
+      return failure();
+    spec.rows = config->getTile()[0];
+    spec.rowsExtent = po.shape.rowsExtent;
+    largest.emplace(fusion);
+  }
   spec.columns = po.shape.N;
   spec.depth = po.shape.K;
   spec.input = lhs.source;

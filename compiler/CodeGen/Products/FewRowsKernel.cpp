@@ -6,7 +6,9 @@
 // vectors: a warp reads 32 vectors of one row at a time), accumulate in
 // f32 (the element type's compute type), and sum across the warp with
 // butterfly shuffles; lane r then adds the bias, runs the fused pointwise
-// epilogue and stores row r's element, at r * columns + o.
+// epilogue and stores row r's element, at r * columns + o. Over symbolic
+// rows the kernel is a range's: a tile of the range's largest rows, the
+// actual ones a parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,12 +53,15 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
   Type ct = pointwise::computeType(et);
 
   unsigned numInputs = fusion.getInputs().size();
-  auto func = createKernel(moduleBuilder, loc, name,
-                           numInputs + fusion.getNumResults(), threads,
-                           /*numByValue=*/0, /*numScalars=*/0);
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  bool symbolic = bool(spec.rowsExtent);
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
+                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath e{b, loc};
+  Value actualRows =
+      symbolic ? indexArgument(b, loc, entry, numBuffers) : Value();
   auto arg = [&](Value v) { return kernelArgument(entry, v); };
   SmallVector<Value> outputs(
       entry.getArguments().slice(numInputs, fusion.getNumResults()));
@@ -74,8 +79,17 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
   Value input = arg(spec.input), weight = arg(spec.weight);
   Value wRow = spec.weightAt(e, o);
   SmallVector<Value> xRows;
-  for (int64_t r = 0; r < rows; ++r)
-    xRows.push_back(spec.inputAt(e, r, o));
+  for (int64_t r = 0; r < rows; ++r) {
+    Value at = spec.inputAt(e, r, o);
+    // Past the actual rows: row 0's inputs, whose sums are never stored.
+    if (symbolic && r > 0)
+      at = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e.idx(r),
+                                actualRows),
+          at, spec.inputAt(e, 0, o));
+    xRows.push_back(at);
+  }
 
   // Passes over the depth in groups: the group's weight vectors loaded
   // first, all in flight together, then each pass adds row r's elements
@@ -138,7 +152,13 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, e.idx(r)),
         acc[r], mine);
-  auto store = scf::IfOp::create(b, loc, e.ult(lane, rows), false);
+  Value stores = e.ult(lane, rows);
+  if (symbolic)
+    stores = arith::AndIOp::create(
+        b, loc, stores,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                              actualRows));
+  auto store = scf::IfOp::create(b, loc, stores, false);
   b.setInsertionPointToStart(&store.getThenRegion().front());
   if (Value bias = spec.bias) {
     Type bt = getElementTypeOrSelf(bias.getType());
@@ -156,5 +176,7 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
   info.block = threads;
   info.flops = 2 * rows * N * K;
   info.bytes = fusionBytes(fusion);
+  if (symbolic)
+    info.scalars = {spec.rowsExtent};
   return info;
 }

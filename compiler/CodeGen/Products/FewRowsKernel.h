@@ -27,6 +27,10 @@ namespace mlir::brrr {
 struct FewRowsSpec {
   Operation *product;
   int64_t rows, columns, depth;
+  /// Over symbolic rows: the actual rows as an expression of the symbols,
+  /// read at run time (a kernel parameter) and at most `rows`; rows past
+  /// them read row 0 and store nothing. Null for static rows.
+  AffineExpr rowsExtent;
   /// The fusion values of the rows' inputs, the columns' weights, and the
   /// bias added to each column (or null).
   Value input, weight, bias;

@@ -135,8 +135,17 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   KernelConfigAttr config = tile->config(ctx);
   // Over symbolic rows on the wgmma body, each range of rows takes the
   // tile a static compile of its largest rows would.
+  // Ranges of at most kOnePixelRows rows take the few-rows body where
+  // the operands allow (takesFewRowsRanges), a tile of the range's rows
+  // rounded up to a power of two: one kernel for 3 and 4 rows.
+  bool fewRows = p.rowsExtent && takesFewRowsRanges(product);
   if (p.rowsExtent && pinnedTile.empty())
     recordRowVariants(fusion, p, config, [&](const ProductShape &q) {
+      if (fewRows && q.M <= kOnePixelRows)
+        return simtConfig(
+            ctx, KernelFamily::matmul, 32 * kOnePixelChannelsPerBlock,
+            {int64_t(llvm::PowerOf2Ceil(q.M)), kOnePixelChannelsPerBlock},
+            fewRowsVectorWidth(product));
       std::optional<MatmulTile> t =
           wgmmaTileOf(q, target, budget, elementBytes);
       if (!t)

@@ -378,12 +378,19 @@ LogicalResult mlir::brrr::verifyProduct(FusionOp fusion,
       return fusion.emitOpError("a convolution's simt body is its family's");
     ArrayRef<int64_t> tile = config.getTile();
     int64_t vec = config.getVector();
-    if (!isFewRowsMatmul(mm) || tile.size() != 2 || tile[0] != p.M ||
-        tile[1] < 1 || config.getThreads() != 32 * tile[1] || vec < 1 ||
-        fewRowsVectorWidth(mm) % vec)
+    // Static rows: a tile of all of them; symbolic ones (a range's
+    // kernel, takesFewRowsRanges): of at most kOnePixelRows, the actual
+    // rows read at run time.
+    bool rows = tile.size() == 2 &&
+                (p.rowsExtent ? takesFewRowsRanges(mm) && tile[0] >= 1 &&
+                                    tile[0] <= kOnePixelRows
+                              : isFewRowsMatmul(mm) && tile[0] == p.M);
+    if (!rows || tile[1] < 1 || config.getThreads() != 32 * tile[1] ||
+        vec < 1 || fewRowsVectorWidth(mm) % vec)
       return mm.emitOpError("the few-rows body takes at most ")
              << kOnePixelRows
-             << " rows of one batch, both operands read along K, a tile of "
+             << " rows of one batch (static, or a range's of symbolic "
+                "ones), both operands read along K, a tile of "
                 "[rows, columns per block] with a warp a column, and vectors "
                 "that divide K and every row's and column's start, not "
              << config;

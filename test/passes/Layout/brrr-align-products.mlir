@@ -107,29 +107,36 @@ func.func @BlobKMajor(%a: tensor<2x4x8xf16>) -> tensor<2x4x3xf16> {
 
 // -----
 
-// A language model's head over a symbolic batch (1..64 rows): the largest
-// shape's work (64 x 768 x 50257 multiply-adds) decides, and N = 50257
-// stores the weight K-major. K = 196 over symbolic rows would need a pad
-// of A: left alone.
+// A language model's head over a symbolic batch (1..64 rows): as few as one
+// row, whose range runs the few-rows body, so the weight is stored K-major
+// at any threshold. A product over 8..512 rows with N = 5001: the largest
+// shape's work (512 x 768 x 5001 multiply-adds, 2.0e9) decides whether N
+// not a multiple of 8 stores it K-major. K = 196 over symbolic rows would
+// need a pad of A: left alone.
 // CHECK-LABEL: func.func @SymbolicRows
 // CHECK: %[[W:.+]] = brrr.constant dense_resource<aligned_weight> : tensor<50257x768xf16>
 // CHECK: %[[T:.+]] = brrr.transpose %[[W]] {perm = array<i64: 1, 0>} : tensor<50257x768xf16> -> tensor<768x50257xf16>
 // CHECK: brrr.matmul %{{.+}}, %[[T]] : tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 768)>>, tensor<768x50257xf16>
 // CHECK-NOT: brrr.pad
 // CHECK: brrr.matmul %{{.+}}, %{{.+}} : tensor<?x196xf16, #brrr.extents<()[s0] -> (s0 * 64, 196)>>, tensor<196x4096xf16>
-// A threshold above one row's work (3.9e7) but below 64 rows' (2.5e9)
-// still aligns it; one above the largest shape's work does not.
+// CHECK: brrr.transpose %{{.+}} : tensor<5001x768xf16> -> tensor<768x5001xf16>
+// A threshold below 512 rows' work aligns it; one above it does not, but
+// the head's weight is K-major still.
 // MID-LABEL: func.func @SymbolicRows
-// MID: brrr.transpose
+// MID: brrr.transpose {{.+}} -> tensor<768x50257xf16>
+// MID: brrr.transpose {{.+}} -> tensor<768x5001xf16>
 // BIG-LABEL: func.func @SymbolicRows
+// BIG: brrr.transpose {{.+}} -> tensor<768x50257xf16>
 // BIG-NOT: brrr.transpose
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>, brrr.dims = [#brrr.dim<"batch", 1, 64>]} {
-func.func @SymbolicRows(%x: tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 768)>>, %t: tensor<?x196xf16, #brrr.extents<()[s0] -> (s0 * 64, 196)>>) -> (tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>, tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>) {
+func.func @SymbolicRows(%x: tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 768)>>, %t: tensor<?x196xf16, #brrr.extents<()[s0] -> (s0 * 64, 196)>>, %u: tensor<?x768xf16, #brrr.extents<()[s0] -> (s0 * 8, 768)>>) -> (tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>, tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>, tensor<?x5001xf16, #brrr.extents<()[s0] -> (s0 * 8, 5001)>>) {
   %w = brrr.constant dense<0.5> : tensor<768x50257xf16>
   %y = brrr.matmul %x, %w : tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 768)>>, tensor<768x50257xf16> -> tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>
   %w2 = brrr.constant dense<0.5> : tensor<196x4096xf16>
   %z = brrr.matmul %t, %w2 : tensor<?x196xf16, #brrr.extents<()[s0] -> (s0 * 64, 196)>>, tensor<196x4096xf16> -> tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>
-  return %y, %z : tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>, tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>
+  %w3 = brrr.constant dense<0.5> : tensor<768x5001xf16>
+  %v = brrr.matmul %u, %w3 : tensor<?x768xf16, #brrr.extents<()[s0] -> (s0 * 8, 768)>>, tensor<768x5001xf16> -> tensor<?x5001xf16, #brrr.extents<()[s0] -> (s0 * 8, 5001)>>
+  return %y, %z, %v : tensor<?x1x50257xf16, #brrr.extents<()[s0] -> (s0, 1, 50257)>>, tensor<?x4096xf16, #brrr.extents<()[s0] -> (s0 * 64, 4096)>>, tensor<?x5001xf16, #brrr.extents<()[s0] -> (s0 * 8, 5001)>>
 }
 }
 
