@@ -380,6 +380,13 @@ constexpr int64_t kOnePixelMaxWeights = int64_t(1) << 20;
 /// and sums across the warp.
 bool isOnePixelConv(Conv2DOp conv);
 
+/// Whether `conv`, a 16-bit one-pixel convolution as isOnePixelConv
+/// describes over a symbolic batch whose smallest value is at most
+/// kOnePixelRows, runs its ranges of at most that many rows on the
+/// one-pixel body (recordRowVariants), the actual batch read at run time:
+/// a squeeze-and-excitation block at batch 1 over a batch range.
+bool takesOnePixelRanges(Conv2DOp conv);
+
 /// The blocks of `s`-block clusters that one wave of `sms` multiprocessors
 /// holds, a block each: a cluster stays within one GPC, and an H200's GPCs
 /// hold 66 clusters of 2 but only 30 of 4 and 15 of 8, 120 blocks

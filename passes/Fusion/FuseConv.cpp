@@ -125,6 +125,22 @@ bool mlir::brrr::isOnePixelConv(Conv2DOp conv) {
          g.pb == 0 && g.pr == 0 && wt.getNumElements() <= kOnePixelMaxWeights;
 }
 
+bool mlir::brrr::takesOnePixelRanges(Conv2DOp conv) {
+  auto it = cast<RankedTensorType>(conv.getInput().getType());
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  Type et = it.getElementType();
+  if (!isSymbolic(it) || it.getRank() != 4 || !(et.isF16() || et.isBF16()) ||
+      !wt.hasStaticShape() || isDirectConv(conv))
+    return false;
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  std::optional<std::pair<int64_t, int64_t>> batch =
+      g.batchExtent ? rangeOf(g.batchExtent, dimsOf(conv)) : std::nullopt;
+  return batch && batch->first >= 1 && batch->first <= kOnePixelRows &&
+         g.H == 1 && g.W == 1 && g.OH == 1 && g.OW == 1 && g.KH == 1 &&
+         g.KW == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 &&
+         wt.getNumElements() <= kOnePixelMaxWeights;
+}
+
 bool mlir::brrr::isDirectConv(Conv2DOp conv) {
   auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   return conv.getGroups() > 1 &&

@@ -435,6 +435,41 @@ def resize_images(elem):
     return m, ref
 
 
+def squeeze_excite(seed, channels=64, squeezed=16):
+    """A squeeze-and-excitation block over a symbolic batch of f16 images
+    [batch, C, 4, 4]: the global mean, two 1 x 1 convolutions of one pixel
+    (bias, ReLU; bias, sigmoid) and the scale. Up to four images the two
+    convolutions run the one-pixel body (a kernel for 1, 2, and 3 to 4
+    rows), past them the wgmma body."""
+    rng = np.random.default_rng(seed)
+    w1 = (rng.standard_normal((squeezed, channels, 1, 1)) /
+          np.sqrt(channels)).astype(np.float16)
+    b1 = (0.1 * rng.standard_normal(squeezed)).astype(np.float16)
+    w2 = (rng.standard_normal((channels, squeezed, 1, 1)) /
+          np.sqrt(squeezed)).astype(np.float16)
+    b2 = (0.1 * rng.standard_normal(channels)).astype(np.float16)
+    m = graph("squeeze_excite", [
+        helper.make_node("GlobalAveragePool", ["x"], ["p"]),
+        helper.make_node("Conv", ["p", "w1", "b1"], ["s1"]),
+        helper.make_node("Relu", ["s1"], ["s2"]),
+        helper.make_node("Conv", ["s2", "w2", "b2"], ["s3"]),
+        helper.make_node("Sigmoid", ["s3"], ["s4"]),
+        helper.make_node("Mul", ["x", "s4"], ["y"]),
+    ], [helper.make_tensor_value_info("x", F16, ["batch", channels, 4, 4])],
+        [helper.make_tensor_value_info("y", F16, ["batch", channels, 4, 4])],
+        [numpy_helper.from_array(a, n) for a, n in
+         ((w1, "w1"), (b1, "b1"), (w2, "w2"), (b2, "b2"))])
+
+    def ref(x):
+        f = {k: v.astype(np.float64) for k, v in
+             (("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2))}
+        p = x.mean(axis=(2, 3))
+        s = np.maximum(p @ f["w1"][:, :, 0, 0].T + f["b1"], 0)
+        s = s @ f["w2"][:, :, 0, 0].T + f["b2"]
+        return [x * (1 / (1 + np.exp(-s)))[:, :, None, None]]
+    return m, ref
+
+
 def op_models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -483,6 +518,10 @@ def op_models():
     m, ref = seq_rotary(16, heads=2, d=64)
     out["seq_rotary_d64_f16"] = (m, ref, {"x": "1..8x1..512x128"},
                                  SEQ_SHAPES, "f16")
+    m, ref = squeeze_excite(17)
+    out["squeeze_excite_f16"] = (
+        m, ref, {"x": "1..128x64x4x4"},
+        IMAGE_BATCHES + [(3,), (4,)], "f16")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = resize_images(elem)
         out["resize_images_" + tag] = (m, ref, {"x": "1..128x8x6x6"},

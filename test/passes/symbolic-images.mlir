@@ -92,3 +92,27 @@ module attributes {brrr.dims = [#brrr.dim<"n", 1, 64>], brrr.target = #brrr.targ
 // CHECK-NEXT: brrr.reshape %{{.+}} -> tensor<?x6x6x2x16xf16, #brrr.extents<()[s0] -> (s0, 6, 6, 2, 16)>>
 // CHECK-NEXT: brrr.transpose %{{.+}} {perm = array<i64: 0, 1, 2, 4, 3>}
 // CHECK-NEXT: brrr.reshape %{{.+}} -> tensor<?x6x6x32xf16, #brrr.extents<()[s0] -> (s0, 6, 6, 32)>>
+
+// -----
+
+// A squeeze-and-excitation block's two 1 x 1 convolutions of one pixel over
+// a symbolic batch: the ranges of 1, 2, and 3 to 4 images run the
+// one-pixel body (a warp an output channel, 8 a block, a tile of the
+// range's rows rounded up to a power of two, 16-byte vectors of the input
+// channels), the larger ranges the wgmma body.
+module attributes {brrr.dims = [#brrr.dim<"n", 1, 128>], brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @main(%p: tensor<?x64x1x1xf16, #brrr.extents<()[s0] -> (s0, 64, 1, 1)>>, %w1: tensor<16x64x1x1xf16>, %b1: tensor<16xf16>, %w2: tensor<64x16x1x1xf16>, %b2: tensor<64xf16>) -> tensor<?x64x1x1xf16, #brrr.extents<()[s0] -> (s0, 64, 1, 1)>> {
+    %c1 = brrr.conv2d %p, %w1, %b1 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x64x1x1xf16, #brrr.extents<()[s0] -> (s0, 64, 1, 1)>>, tensor<16x64x1x1xf16>, tensor<16xf16>) -> tensor<?x16x1x1xf16, #brrr.extents<()[s0] -> (s0, 16, 1, 1)>>
+    %r = brrr.relu %c1 : tensor<?x16x1x1xf16, #brrr.extents<()[s0] -> (s0, 16, 1, 1)>>
+    %c2 = brrr.conv2d %r, %w2, %b2 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x16x1x1xf16, #brrr.extents<()[s0] -> (s0, 16, 1, 1)>>, tensor<64x16x1x1xf16>, tensor<64xf16>) -> tensor<?x64x1x1xf16, #brrr.extents<()[s0] -> (s0, 64, 1, 1)>>
+    %s = brrr.sigmoid %c2 : tensor<?x64x1x1xf16, #brrr.extents<()[s0] -> (s0, 64, 1, 1)>>
+    return %s : tensor<?x64x1x1xf16, #brrr.extents<()[s0] -> (s0, 64, 1, 1)>>
+  }
+}
+// CHECK-LABEL: func.func @main
+// CHECK: brrr.fusion conv
+// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma
+// CHECK-SAME: brrr.variants = [{config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [1, 8], vector = 8, grid = [2, 1, 1]>, rows = 1 : i64}, {config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [2, 8], vector = 8, grid = [2, 1, 1]>, rows = 2 : i64}, {config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4, 8], vector = 8, grid = [2, 1, 1]>, rows = 4 : i64}]
+// CHECK: brrr.fusion conv
+// CHECK-SAME: brrr.config = #brrr.kernel<family = conv, body = wgmma
+// CHECK-SAME: brrr.variants = [{config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [1, 8], vector = 8, grid = [8, 1, 1]>, rows = 1 : i64}, {config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [2, 8], vector = 8, grid = [8, 1, 1]>, rows = 2 : i64}, {config = #brrr.kernel<family = conv, body = simt, threads = 256, tile = [4, 8], vector = 8, grid = [8, 1, 1]>, rows = 4 : i64}]

@@ -31,7 +31,9 @@ mlir::brrr::emitOnePixelConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     return fusion.emitOpError("conv kernels start with a brrr.conv2d");
   if (failed(checkProductFusion(fusion, conv)))
     return failure();
-  if (!isOnePixelConv(conv) || config->getTile().size() != 2)
+  bool symbolic = isSymbolic(conv.getType());
+  if (!(symbolic ? takesOnePixelRanges(conv) : isOnePixelConv(conv)) ||
+      config->getTile().size() != 2)
     return conv.emitOpError("the one-pixel body takes a 1 x 1 convolution of "
                             "one pixel and a tile of [rows, channels per "
                             "block]");
@@ -40,6 +42,14 @@ mlir::brrr::emitOnePixelConvKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   FewRowsSpec spec;
   spec.product = conv;
   spec.rows = g.N;
+  // Over a symbolic batch: a range's kernel, of the config's rows (at most
+  // kOnePixelRows), the epilogue at the largest shape's layout.
+  std::optional<LargestShapeView> largest;
+  if (symbolic) {
+    spec.rows = config->getTile()[0];
+    spec.rowsExtent = g.batchExtent;
+    largest.emplace(fusion);
+  }
   spec.columns = g.O;
   spec.depth = Cg;
   spec.input = conv.getInput();

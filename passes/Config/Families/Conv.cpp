@@ -87,8 +87,19 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   KernelConfigAttr config = tile->config(ctx, KernelFamily::conv);
   // Over a symbolic batch, each range of rows takes the tile a static
   // compile of its largest rows would.
+  // Ranges of at most kOnePixelRows images of one pixel take the
+  // one-pixel body (takesOnePixelRanges), a tile of the range's rows
+  // rounded up to a power of two.
+  bool onePixel = symbolic && takesOnePixelRanges(conv);
+  int64_t onePixelVector = vectorWidth(
+      elementBytes(conv.getInput().getType().getElementType()), g->C / g->G);
   if (symbolic)
     recordRowVariants(fusion, g->product(), config, [&](const ProductShape &q) {
+      if (onePixel && q.M <= kOnePixelRows)
+        return simtConfig(
+            ctx, KernelFamily::conv, 32 * kOnePixelChannelsPerBlock,
+            {int64_t(llvm::PowerOf2Ceil(q.M)), kOnePixelChannelsPerBlock},
+            onePixelVector);
       std::optional<MatmulTile> t = wgmmaTileOf(q, target, budget);
       if (!t)
         return KernelConfigAttr();
@@ -128,8 +139,14 @@ LogicalResult verifyConv(FusionOp fusion, KernelConfigAttr config) {
     ConvGemm g = ConvGemm::shapeOf(conv);
     ArrayRef<int64_t> tile = config.getTile();
     int64_t vec = config.getVector();
-    if (!isOnePixelConv(conv) || tile[0] != g.N ||
-        config.getThreads() != 32 * tile[1] || vec < 1 || (g.C / g.G) % vec ||
+    // A static batch: a tile of all of it; a symbolic one (a range's
+    // kernel, takesOnePixelRanges): of at most kOnePixelRows rows, the
+    // actual batch read at run time.
+    bool rows = g.batchExtent ? takesOnePixelRanges(conv) && tile[0] >= 1 &&
+                                    tile[0] <= kOnePixelRows
+                              : isOnePixelConv(conv) && tile[0] == g.N;
+    if (!rows || config.getThreads() != 32 * tile[1] || vec < 1 ||
+        (g.C / g.G) % vec ||
         vec * elementBytes(conv.getInput().getType().getElementType()) > 16)
       return conv.emitOpError("the one-pixel body takes a 1 x 1 convolution "
                               "of one pixel and at most ")
