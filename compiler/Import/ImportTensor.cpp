@@ -337,29 +337,32 @@ LogicalResult importTranspose(NodeImporter &n) {
 }
 
 /// reshape(x, split), transpose(perm), reshape(to merged): how DepthToSpace
-/// and SpaceToDepth move blocks of pixels between channels and space.
+/// and SpaceToDepth move blocks of pixels between channels and space. The
+/// batch may be symbolic: it stays the leading extent throughout.
 LogicalResult importBlockShuffle(NodeImporter &n, Value x,
-                                 ArrayRef<int64_t> split,
+                                 ArrayRef<AffineExpr> split,
                                  ArrayRef<int64_t> perm,
-                                 ArrayRef<int64_t> merged) {
-  auto r = n.reshape(x, split);
+                                 ArrayRef<AffineExpr> merged) {
+  auto r = n.reshapeTo(x, split);
   if (failed(r))
     return failure();
   auto t = n.create<TransposeOp>(*r, perm);
   if (failed(t))
     return failure();
-  auto y = n.reshape(*t, merged);
+  auto y = n.reshapeTo(*t, merged);
   if (failed(y))
     return failure();
   n.setOutput(0, *y);
   return success();
 }
 
-/// The NCHW input of DepthToSpace or SpaceToDepth, its dimensions and the
-/// block size.
+/// The NCHW input of DepthToSpace or SpaceToDepth, its dimensions (the
+/// batch a constant or a symbolic extent) and the block size.
 struct BlockInput {
   Value x;
-  int64_t b, N, C, H, W;
+  int64_t b;
+  AffineExpr N;
+  int64_t C, H, W;
 };
 
 FailureOr<BlockInput> blockInput(NodeImporter &n) {
@@ -372,8 +375,13 @@ FailureOr<BlockInput> blockInput(NodeImporter &n) {
   int64_t b = n.attrInt("blocksize", 0);
   if (b < 1)
     return n.emitError() << "blocksize " << b << " is not positive";
+  SmallVector<AffineExpr> extents = extentsOf(n.inputType(0));
+  if (llvm::any_of(ArrayRef(extents).drop_front(1),
+                   [](AffineExpr e) { return !isa<AffineConstantExpr>(e); }))
+    return n.emitError() << "symbolic channel or spatial extents are not "
+                            "supported";
   ArrayRef<int64_t> s = n.inputType(0).getShape();
-  return BlockInput{*x, b, s[0], s[1], s[2], s[3]};
+  return BlockInput{*x, b, extents[0], s[1], s[2], s[3]};
 }
 
 /// DepthToSpace (opsets 1, 11, 13): channel blocks of blocksize^2 become
@@ -390,14 +398,15 @@ LogicalResult importDepthToSpace(NodeImporter &n) {
     return n.emitError() << C << " channels do not split into blocks of " << b
                          << " x " << b;
   std::string mode = n.sinceVersion >= 11 ? n.attrString("mode", "DCR") : "DCR";
+  auto k = [&](int64_t v) { return getAffineConstantExpr(v, N.getContext()); };
   int64_t c = C / bb;
-  SmallVector<int64_t> merged = {N, c, H * b, W * b};
+  SmallVector<AffineExpr> merged = {N, k(c), k(H * b), k(W * b)};
   if (mode == "DCR")
-    return importBlockShuffle(n, x, {N, b, b, c, H, W}, {0, 3, 4, 1, 5, 2},
-                              merged);
+    return importBlockShuffle(n, x, {N, k(b), k(b), k(c), k(H), k(W)},
+                              {0, 3, 4, 1, 5, 2}, merged);
   if (mode == "CRD")
-    return importBlockShuffle(n, x, {N, c, b, b, H, W}, {0, 1, 4, 2, 5, 3},
-                              merged);
+    return importBlockShuffle(n, x, {N, k(c), k(b), k(b), k(H), k(W)},
+                              {0, 1, 4, 2, 5, 3}, merged);
   return n.emitError() << "mode '" << mode << "' is neither DCR nor CRD";
 }
 
@@ -415,8 +424,10 @@ LogicalResult importSpaceToDepth(NodeImporter &n) {
     return n.emitError() << "a " << H << " x " << W
                          << " image does not split into blocks of " << b
                          << " x " << b;
-  return importBlockShuffle(n, x, {N, C, H / b, b, W / b, b},
-                            {0, 3, 5, 1, 2, 4}, {N, depth, H / b, W / b});
+  auto k = [&](int64_t v) { return getAffineConstantExpr(v, N.getContext()); };
+  return importBlockShuffle(n, x, {N, k(C), k(H / b), k(b), k(W / b), k(b)},
+                            {0, 3, 5, 1, 2, 4},
+                            {N, k(depth), k(H / b), k(W / b)});
 }
 
 LogicalResult importExpand(NodeImporter &n) {

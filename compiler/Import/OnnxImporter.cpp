@@ -415,14 +415,14 @@ const llvm::StringSet<> kSymbolicOps = {
     "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.
     "ArgMax", "ArgMin", "Conv", "CumSum", "Gemm", "GlobalAveragePool",
-    "GlobalMaxPool", "LayerNormalization", "MatMul", "MaxPool", "ReduceL1",
-    "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
-    "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "Softmax",
-    "LogSoftmax",
+    "GlobalMaxPool", "InstanceNormalization", "LayerNormalization", "MatMul",
+    "MaxPool", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+    "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum",
+    "ReduceSumSquare", "Softmax", "LogSoftmax",
     // Data movement and indexing; Shape yields a symbolic constant.
-    "Concat", "Expand", "Flatten", "Gather", "GatherElements", "GatherND",
-    "Pad", "Reshape", "Resize", "Shape", "Slice", "Split", "Squeeze",
-    "Transpose", "Unsqueeze", "Upsample"};
+    "Concat", "DepthToSpace", "Expand", "Flatten", "Gather", "GatherElements",
+    "GatherND", "Pad", "SpaceToDepth", "Reshape", "Resize", "Shape", "Slice",
+    "Split", "Squeeze", "Transpose", "Unsqueeze", "Upsample"};
 
 void GraphImporter::importNode(const onnx::NodeProto &node, unsigned index) {
   std::string name = node.name().empty()

@@ -470,6 +470,43 @@ def squeeze_excite(seed, channels=64, squeezed=16):
     return m, ref
 
 
+def image_ops(elem):
+    """InstanceNormalization, DepthToSpace (DCR and CRD) and SpaceToDepth
+    over a symbolic batch of images [batch, 8, 4, 6]: a row kernel and
+    movement kernels over the actual batch."""
+    np_t = np.float16 if elem == F16 else np.float32
+    scale = np.linspace(0.5, 2, 8).astype(np_t)
+    bias = np.linspace(-1, 1, 8).astype(np_t)
+    m = graph("image_ops", [
+        helper.make_node("InstanceNormalization", ["x", "sc", "bi"], ["i"],
+                         epsilon=1e-3),
+        helper.make_node("DepthToSpace", ["x"], ["d"], blocksize=2),
+        helper.make_node("DepthToSpace", ["x"], ["c"], blocksize=2,
+                         mode="CRD"),
+        helper.make_node("SpaceToDepth", ["x"], ["s"], blocksize=2),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", 8, 4, 6])],
+        [helper.make_tensor_value_info("i", elem, ["batch", 8, 4, 6]),
+         helper.make_tensor_value_info("d", elem, ["batch", 2, 8, 12]),
+         helper.make_tensor_value_info("c", elem, ["batch", 2, 8, 12]),
+         helper.make_tensor_value_info("s", elem, ["batch", 32, 2, 3])],
+        [numpy_helper.from_array(scale, "sc"),
+         numpy_helper.from_array(bias, "bi")])
+
+    def ref(x):
+        n = x.shape[0]
+        mean = x.mean(axis=(2, 3), keepdims=True)
+        var = x.var(axis=(2, 3), keepdims=True)
+        i = ((x - mean) / np.sqrt(var + 1e-3) *
+             scale.astype(np.float64)[:, None, None] +
+             bias.astype(np.float64)[:, None, None])
+        d = x.reshape(n, 2, 2, 2, 4, 6).transpose(0, 3, 4, 1, 5, 2)
+        c = x.reshape(n, 2, 2, 2, 4, 6).transpose(0, 1, 4, 2, 5, 3)
+        s = x.reshape(n, 8, 2, 2, 3, 2).transpose(0, 3, 5, 1, 2, 4)
+        return [i, d.reshape(n, 2, 8, 12), c.reshape(n, 2, 8, 12),
+                s.reshape(n, 32, 2, 3)]
+    return m, ref
+
+
 def op_models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -518,6 +555,10 @@ def op_models():
     m, ref = seq_rotary(16, heads=2, d=64)
     out["seq_rotary_d64_f16"] = (m, ref, {"x": "1..8x1..512x128"},
                                  SEQ_SHAPES, "f16")
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = image_ops(elem)
+        out["image_ops_" + tag] = (m, ref, {"x": "1..128x8x4x6"},
+                                   IMAGE_BATCHES, tag)
     m, ref = squeeze_excite(17)
     out["squeeze_excite_f16"] = (
         m, ref, {"x": "1..128x64x4x4"},
