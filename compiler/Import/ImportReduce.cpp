@@ -467,21 +467,41 @@ LogicalResult importTopK(NodeImporter &n) {
   if (failed(axis))
     return failure();
   bool largest = n.sinceVersion < 11 || n.attrInt("largest", 1) != 0;
-  int64_t len = xt.getDimSize(*axis), rank = xt.getRank();
+  // Over symbolic extents (the other dimensions: a router's top experts
+  // over a symbolic batch of tokens), the largest shape's square bounds the
+  // comparisons.
+  int64_t rank = xt.getRank();
+  SmallVector<AffineExpr> extents = extentsOf(xt);
+  SmallVector<int64_t> largestDims(xt.getShape());
+  if (isSymbolic(xt)) {
+    if (!isa<AffineConstantExpr>(extents[*axis]))
+      return n.emitError() << "TopK along a symbolic axis (" << *axis
+                           << ") is not supported; give it a single extent";
+    std::optional<SmallVector<int64_t>> shape =
+        largestShape(xt, dimsOf(x->getParentRegion()->getParentOp()));
+    if (!shape)
+      return n.emitError() << "input has no largest shape";
+    largestDims = *shape;
+  }
+  int64_t len = largestDims[*axis], elements = 1;
+  bool overflow = false;
+  for (int64_t d : largestDims)
+    overflow |= llvm::MulOverflow(elements, d, elements);
   if (k < 1 || k > len)
     return n.emitError() << "k = " << k << " is outside [1, " << len
                          << "], the length of axis " << *axis;
   int64_t products;
-  if (llvm::MulOverflow(xt.getNumElements(), len, products) ||
+  if (overflow || llvm::MulOverflow(elements, len, products) ||
       products > kMaxTopKSquare)
-    return n.emitError() << "TopK over " << xt.getNumElements()
-                         << " elements along " << len
-                         << " is more than its rank square supports ("
+    return n.emitError() << "TopK over " << elements << " elements along "
+                         << len << " is more than its rank square supports ("
                          << kMaxTopKSquare << " comparisons)";
   Type et = xt.getElementType();
   if (!isa<FloatType, IntegerType>(et) || et.isInteger(1))
     return n.emitError() << "TopK takes numbers, not " << et;
-  if (xt.getNumElements() == 0) {
+  if (elements == 0) {
+    if (isSymbolic(xt))
+      return n.emitError() << "input is empty at every shape in range";
     // Another dimension is 0 (k <= len, so not this one): both outputs are
     // empty as well.
     SmallVector<int64_t> shape(xt.getShape());
@@ -496,14 +516,16 @@ LogicalResult importTopK(NodeImporter &n) {
   if (failed(moved))
     return failure();
   auto spread = [&](int64_t i, int64_t j) {
-    SmallVector<int64_t> shape(moved->outer);
-    shape.append({i, j});
+    SmallVector<AffineExpr> shape(extents);
+    shape.erase(shape.begin() + *axis);
+    shape.append({getAffineConstantExpr(i, xt.getContext()),
+                  getAffineConstantExpr(j, xt.getContext())});
     return shape;
   };
   // a: element i as [outer..., len, 1]; c: its competitor j as
   // [outer..., 1, len].
-  auto a = n.reshape(moved->value, spread(len, 1));
-  auto c = n.reshape(moved->value, spread(1, len));
+  auto a = n.reshapeTo(moved->value, spread(len, 1));
+  auto c = n.reshapeTo(moved->value, spread(1, len));
   auto square = RankedTensorType::get({len, len}, et);
   auto i = n.indicesAlong(square, 0), j = n.indicesAlong(square, 1);
   if (failed(a) || failed(c) || failed(i) || failed(j))
@@ -520,7 +542,7 @@ LogicalResult importTopK(NodeImporter &n) {
     return failure();
 
   // Output r: the index i whose rank is r, over a [outer..., k, len] mask.
-  auto ranksRow = n.reshape(*ranks, spread(1, len));
+  auto ranksRow = n.reshapeTo(*ranks, spread(1, len));
   auto picks = RankedTensorType::get({k, len}, f32);
   auto r = n.indicesAlong(picks, 0), at = n.indicesAlong(picks, 1);
   if (failed(ranksRow) || failed(r) || failed(at))

@@ -418,7 +418,7 @@ const llvm::StringSet<> kSymbolicOps = {
     "GlobalMaxPool", "InstanceNormalization", "LayerNormalization", "MatMul",
     "MaxPool", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
     "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum",
-    "ReduceSumSquare", "Softmax", "LogSoftmax",
+    "ReduceSumSquare", "Softmax", "LogSoftmax", "TopK",
     // Data movement and indexing; Shape yields a symbolic constant.
     "Concat", "DepthToSpace", "Expand", "Flatten", "Gather", "GatherElements",
     "GatherND", "Pad", "SpaceToDepth", "Reshape", "Resize", "Shape", "Slice",

@@ -158,6 +158,17 @@ RankedTensorType structuralTypeOf(Operation *op) {
           return {};
         return g.getType();
       })
+      // A lookup along an axis after the run (TopK's values, gathered at
+      // their indices along a fixed axis), its input, indices and result
+      // sharing the run: element n of the run reads the input's element n.
+      .Case([&](GatherElementsOp g) -> RankedTensorType {
+        RankedTensorType in = typeOf(g.getInput());
+        if (!isSymbolic(in) || g.getAxis() < int64_t(outerRunOf(in)) ||
+            !sharesLeadingRun(g.getIndices().getType(), g.getType()) ||
+            !sharesLeadingRun(in, g.getType()))
+          return {};
+        return g.getType();
+      })
       // Its input broadcasts from the right, as a pointwise operand does.
       .Case([&](ExpandOp e) -> RankedTensorType {
         if (!sharesOuterRun(e.getInput().getType(), e.getType()))

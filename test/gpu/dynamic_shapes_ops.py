@@ -507,6 +507,34 @@ def image_ops(elem):
     return m, ref
 
 
+def router_topk(elem):
+    """TopK over a symbolic batch and sequence of router logits [batch,
+    seq, 8]: the 2 largest along the experts (values and indices), and the
+    3 smallest along axis 1 of the transpose [batch, 8, seq]."""
+    m = graph("router_topk", [
+        helper.make_node("TopK", ["x", "k"], ["v", "i"]),
+        helper.make_node("Transpose", ["x"], ["t"], perm=[0, 2, 1]),
+        helper.make_node("TopK", ["t", "k3"], ["w", "j"], axis=1, largest=0),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 8])],
+        [helper.make_tensor_value_info("v", elem, ["batch", "seq", 2]),
+         helper.make_tensor_value_info("i", TensorProto.INT64,
+                                       ["batch", "seq", 2]),
+         helper.make_tensor_value_info("w", elem, ["batch", 3, "seq"]),
+         helper.make_tensor_value_info("j", TensorProto.INT64,
+                                       ["batch", 3, "seq"])],
+        [numpy_helper.from_array(np.array([2], np.int64), "k"),
+         numpy_helper.from_array(np.array([3], np.int64), "k3")])
+
+    def ref(x):
+        # Stable: equal values by index, as TopK orders them.
+        i = np.argsort(-x, axis=-1, kind="stable")[..., :2]
+        t = x.transpose(0, 2, 1)
+        j = np.argsort(t, axis=1, kind="stable")[:, :3, :]
+        return [np.take_along_axis(x, i, -1), i.astype(np.float64),
+                np.take_along_axis(t, j, 1), j.astype(np.float64)]
+    return m, ref
+
+
 def op_models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -559,6 +587,10 @@ def op_models():
         m, ref = image_ops(elem)
         out["image_ops_" + tag] = (m, ref, {"x": "1..128x8x4x6"},
                                    IMAGE_BATCHES, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = router_topk(elem)
+        out["router_topk_" + tag] = (m, ref, {"x": "1..8x1..512x8"},
+                                     SEQ_SHAPES, tag)
     m, ref = squeeze_excite(17)
     out["squeeze_excite_f16"] = (
         m, ref, {"x": "1..128x64x4x4"},
