@@ -15,6 +15,10 @@
 //     multiply and a sum;
 //   - the result is transposed to the output's order (given after `->`, or
 //     in implicit mode the ellipsis then the labels used once, sorted).
+// A label's size is an extent: a constant, or an expression of the
+// module's symbolic dimensions (`bsd,de->bse` over a symbolic batch and
+// sequence is a product over symbolic rows); a diagonal takes constant
+// sizes only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,6 +139,11 @@ FailureOr<Labeled> diagonal(NodeImporter &n, Labeled x) {
       if (x.labels[p] != x.labels[q])
         continue;
       RankedTensorType t = x.type();
+      if (ShapedType::isDynamic(t.getDimSize(p)) ||
+          ShapedType::isDynamic(t.getDimSize(q)))
+        return n.emitError() << "label '" << labelName(x.labels[p])
+                             << "' repeats over a symbolic dimension: a "
+                                "diagonal takes fixed sizes";
       if (t.getDimSize(p) != t.getDimSize(q))
         return n.emitError() << "label '" << labelName(x.labels[p])
                              << "' repeats over dimensions of sizes "
@@ -165,15 +174,19 @@ FailureOr<Labeled> diagonal(NodeImporter &n, Labeled x) {
   return x;
 }
 
+/// Each label's size: a constant or symbolic extent.
+using Sizes = llvm::DenseMap<Label, AffineExpr>;
+
 /// `x` broadcast to the sizes `sizeOf` gives its labels.
 FailureOr<Labeled> broadcast(NodeImporter &n, const Labeled &x,
-                             const llvm::DenseMap<Label, int64_t> &sizeOf) {
-  SmallVector<int64_t> shape;
+                             const Sizes &sizeOf) {
+  SmallVector<AffineExpr> extents;
   for (Label l : x.labels)
-    shape.push_back(sizeOf.lookup(l));
-  if (llvm::equal(shape, x.type().getShape()))
+    extents.push_back(sizeOf.lookup(l));
+  if (llvm::equal(extents, extentsOf(x.type())))
     return x;
-  auto v = n.expandTo(x.value, shape);
+  auto type = tensorTypeOf(n.getContext(), extents, x.type().getElementType());
+  auto v = n.createTyped<ExpandOp>(type, x.value);
   if (failed(v))
     return failure();
   return Labeled{*v, x.labels};
@@ -181,8 +194,7 @@ FailureOr<Labeled> broadcast(NodeImporter &n, const Labeled &x,
 
 /// `x` ordered as `order` and broadcast to the sizes `sizeOf` gives.
 FailureOr<Labeled> arrange(NodeImporter &n, const Labeled &x,
-                           ArrayRef<Label> order,
-                           const llvm::DenseMap<Label, int64_t> &sizeOf) {
+                           ArrayRef<Label> order, const Sizes &sizeOf) {
   auto p = permute(n, x, order);
   if (failed(p))
     return failure();
@@ -193,8 +205,7 @@ FailureOr<Labeled> arrange(NodeImporter &n, const Labeled &x,
 /// then a's own, then b's own.
 FailureOr<Labeled> contractPair(NodeImporter &n, const Labeled &a,
                                 const Labeled &b, ArrayRef<Label> batch,
-                                ArrayRef<Label> contract,
-                                const llvm::DenseMap<Label, int64_t> &sizeOf) {
+                                ArrayRef<Label> contract, const Sizes &sizeOf) {
   SmallVector<Label> aOwn, bOwn;
   for (Label l : a.labels)
     if (!llvm::is_contained(b.labels, l))
@@ -202,18 +213,23 @@ FailureOr<Labeled> contractPair(NodeImporter &n, const Labeled &a,
   for (Label l : b.labels)
     if (!llvm::is_contained(a.labels, l))
       bOwn.push_back(l);
-  // Sizes multiply within one valid tensor type, or are refused.
+  // Sizes multiply within one valid tensor type (at the largest shape), or
+  // are refused.
+  Value av = a.value;
+  SmallVector<DimAttr> dims = dimsOf(av.getParentRegion()->getParentOp());
   bool overflow = false;
   auto product = [&](ArrayRef<Label> labels) {
-    int64_t p = 1;
-    for (Label l : labels)
-      overflow |= llvm::MulOverflow(p, sizeOf.lookup(l), p);
+    AffineExpr p = getAffineConstantExpr(1, n.getContext());
+    for (Label l : labels) {
+      p = p * sizeOf.lookup(l);
+      overflow |= !rangeOf(p, dims);
+    }
     return p;
   };
   SmallVector<Label> labels(batch);
   llvm::append_range(labels, aOwn);
   llvm::append_range(labels, bOwn);
-  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> shape;
   for (Label l : labels)
     shape.push_back(sizeOf.lookup(l));
   Type et = a.type().getElementType();
@@ -233,15 +249,15 @@ FailureOr<Labeled> contractPair(NodeImporter &n, const Labeled &a,
       auto wide = arrange(n, x, order, sizeOf);
       if (failed(wide))
         return failure();
-      SmallVector<int64_t> matrix;
+      SmallVector<AffineExpr> matrix;
       if (!batch.empty())
         matrix.push_back(product(batch));
-      int64_t own1 = product(own), k = product(contract);
+      AffineExpr own1 = product(own), k = product(contract);
       matrix.push_back(isLhs ? own1 : k);
       matrix.push_back(isLhs ? k : own1);
       if (overflow)
         return n.emitError() << "the operands' sizes multiply past 64 bits";
-      return n.reshape(wide->value, matrix);
+      return n.reshapeTo(wide->value, matrix);
     };
     auto lhs = side(a, aOwn, true), rhs = side(b, bOwn, false);
     if (failed(lhs) || failed(rhs))
@@ -249,7 +265,7 @@ FailureOr<Labeled> contractPair(NodeImporter &n, const Labeled &a,
     auto mm = n.create<MatmulOp>(*lhs, *rhs);
     if (failed(mm))
       return failure();
-    auto y = n.reshape(*mm, shape);
+    auto y = n.reshapeTo(*mm, shape);
     if (failed(y))
       return failure();
     return Labeled{*y, labels};
@@ -260,19 +276,18 @@ FailureOr<Labeled> contractPair(NodeImporter &n, const Labeled &a,
   llvm::append_range(all, contract);
   auto spread = [&](const Labeled &x) -> FailureOr<Value> {
     SmallVector<Label> order;
-    SmallVector<int64_t> dims;
+    SmallVector<AffineExpr> extents, own = extentsOf(x.type());
     for (Label l : all) {
       bool has = llvm::is_contained(x.labels, l);
       if (has)
         order.push_back(l);
-      dims.push_back(
-          has ? x.type().getDimSize(llvm::find(x.labels, l) - x.labels.begin())
-              : 1);
+      extents.push_back(has ? own[llvm::find(x.labels, l) - x.labels.begin()]
+                            : getAffineConstantExpr(1, n.getContext()));
     }
     auto p = permute(n, x, order);
     if (failed(p))
       return failure();
-    return n.reshape(p->value, dims);
+    return n.reshapeTo(p->value, extents);
   };
   auto lhs = spread(a), rhs = spread(b);
   if (failed(lhs) || failed(rhs))
@@ -328,21 +343,30 @@ LogicalResult importEinsum(NodeImporter &n) {
     ellipsisRank = std::max(ellipsisRank, type.getRank() - letters);
   }
   SmallVector<Labeled> operands;
-  llvm::DenseMap<Label, int64_t> sizeOf;
+  Sizes sizeOf;
+  AffineExpr one = getAffineConstantExpr(1, n.getContext());
   for (auto [i, t] : llvm::enumerate(terms)) {
     Labeled x{n.input(i), labelsOf(t, n.inputType(i).getRank(), ellipsisRank)};
+    SmallVector<AffineExpr> extents = extentsOf(x.type());
     for (auto [d, l] : llvm::enumerate(x.labels)) {
-      int64_t size = x.type().getDimSize(d);
+      AffineExpr size = extents[d];
       auto [it, inserted] = sizeOf.try_emplace(l, size);
       if (inserted || it->second == size)
         continue;
       // Broadcast dimensions stretch from 1; letters must agree.
-      if (l >= kEllipsis && (it->second == 1 || size == 1)) {
-        it->second = std::max(it->second, size);
+      if (l >= kEllipsis && (it->second == one || size == one)) {
+        if (it->second == one)
+          it->second = size;
         continue;
       }
+      auto text = [](AffineExpr e) {
+        std::string t;
+        llvm::raw_string_ostream os(t);
+        e.print(os);
+        return t;
+      };
       return n.emitError() << "label '" << labelName(l) << "' has sizes "
-                           << it->second << " and " << size;
+                           << text(it->second) << " and " << text(size);
     }
     operands.push_back(std::move(x));
   }

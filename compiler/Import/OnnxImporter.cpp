@@ -414,7 +414,7 @@ const llvm::StringSet<> kSymbolicOps = {
     // Quantization, its scale and zero point static.
     "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.
-    "ArgMax", "ArgMin", "Conv", "CumSum", "Gemm", "GlobalAveragePool",
+    "ArgMax", "ArgMin", "Conv", "CumSum", "Einsum", "Gemm", "GlobalAveragePool",
     "GlobalMaxPool", "InstanceNormalization", "LayerNormalization", "MatMul",
     "MaxPool", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
     "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum",

@@ -530,8 +530,27 @@ def router_topk(elem):
         i = np.argsort(-x, axis=-1, kind="stable")[..., :2]
         t = x.transpose(0, 2, 1)
         j = np.argsort(t, axis=1, kind="stable")[:, :3, :]
-        return [np.take_along_axis(x, i, -1), i.astype(np.float64),
-                np.take_along_axis(t, j, 1), j.astype(np.float64)]
+        return [np.take_along_axis(x, i, -1), i.astype(np.int64),
+                np.take_along_axis(t, j, 1), j.astype(np.int64)]
+    return m, ref
+
+
+def einsum_seq(elem):
+    """Einsum over a symbolic batch and sequence: a Linear layer
+    (`bsd,de->bse`, a product over symbolic rows) and a sum over the
+    sequence (`bsd->bd`)."""
+    np_t = np.float16 if elem == F16 else np.float32
+    w = (np.random.default_rng(18).standard_normal((64, 32)) / 8).astype(np_t)
+    m = graph("einsum_seq", [
+        helper.make_node("Einsum", ["x", "w"], ["y"], equation="bsd,de->bse"),
+        helper.make_node("Einsum", ["x"], ["p"], equation="bsd->bd"),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 64])],
+        [helper.make_tensor_value_info("y", elem, ["batch", "seq", 32]),
+         helper.make_tensor_value_info("p", elem, ["batch", 64])],
+        [numpy_helper.from_array(w, "w")])
+
+    def ref(x):
+        return [x @ w.astype(np.float64), x.sum(axis=1)]
     return m, ref
 
 
@@ -591,6 +610,10 @@ def op_models():
         m, ref = router_topk(elem)
         out["router_topk_" + tag] = (m, ref, {"x": "1..8x1..512x8"},
                                      SEQ_SHAPES, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = einsum_seq(elem)
+        out["einsum_seq_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
+                                    SEQ_SHAPES, tag)
     m, ref = squeeze_excite(17)
     out["squeeze_excite_f16"] = (
         m, ref, {"x": "1..128x64x4x4"},
