@@ -262,7 +262,8 @@ LogicalResult importConv(NodeImporter &n) {
 /// crops) plus output_padding after, convolved at stride 1 by the weights
 /// with each group's input and output channels swapped and the window
 /// flipped. Pads come from `pads`, or from `output_shape` (or auto_pad's
-/// input x stride) split as the operator specifies.
+/// input x stride) split as the operator specifies. The batch may be
+/// symbolic.
 LogicalResult importConvTranspose(NodeImporter &n) {
   auto c = convOperands(n, "transposed convolutions");
   if (failed(c))
@@ -271,7 +272,11 @@ LogicalResult importConvTranspose(NodeImporter &n) {
   bool lifted = c->lifted;
   int64_t rank = n.inputType(0).getRank();
   RankedTensorType xt = c->xType(), wt = c->wType();
-  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1);
+  // The batch, a constant or a symbolic extent (convOperands keeps the
+  // other dimensions static): the reshapes that spread the pixels keep it.
+  AffineExpr N = extentsOf(xt)[0];
+  int64_t C = xt.getDimSize(1);
+  auto k = [&](int64_t v) { return getAffineConstantExpr(v, n.getContext()); };
   int64_t group = n.attrInt("group", 1);
   if (group < 1 || C % group || wt.getDimSize(0) != C)
     return n.emitError() << "group " << group << " must divide the " << C
@@ -356,7 +361,7 @@ LogicalResult importConvTranspose(NodeImporter &n) {
   Value up = x;
   int64_t sH = (*strides)[0], sW = (*strides)[1];
   if (sH > 1 || sW > 1) {
-    auto spread = n.reshape(up, {N, C, in[0], 1, in[1], 1});
+    auto spread = n.reshapeTo(up, {N, k(C), k(in[0]), k(1), k(in[1]), k(1)});
     if (failed(spread))
       return failure();
     auto zeros = n.create<PadOp>(
@@ -367,7 +372,7 @@ LogicalResult importConvTranspose(NodeImporter &n) {
     int64_t upH, upW;
     if (llvm::MulOverflow(in[0], sH, upH) || llvm::MulOverflow(in[1], sW, upW))
       return n.emitError() << "the strided input overflows a 64-bit integer";
-    auto merged = n.reshape(*zeros, {N, C, upH, upW});
+    auto merged = n.reshapeTo(*zeros, {N, k(C), k(upH), k(upW)});
     if (failed(merged))
       return failure();
     up = *merged;

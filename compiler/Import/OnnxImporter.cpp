@@ -414,11 +414,12 @@ const llvm::StringSet<> kSymbolicOps = {
     // Quantization, its scale and zero point static.
     "DequantizeLinear", "QuantizeLinear",
     // Products, windows, rows and reductions.
-    "ArgMax", "ArgMin", "Conv", "CumSum", "Einsum", "Gemm", "GlobalAveragePool",
-    "GlobalMaxPool", "InstanceNormalization", "LayerNormalization", "MatMul",
-    "MaxPool", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-    "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum",
-    "ReduceSumSquare", "Softmax", "LogSoftmax", "TopK",
+    "ArgMax", "ArgMin", "Conv", "ConvTranspose", "CumSum", "Einsum", "Gemm",
+    "GlobalAveragePool", "GlobalMaxPool", "InstanceNormalization",
+    "LayerNormalization", "MatMul", "MaxPool", "ReduceL1", "ReduceL2",
+    "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin",
+    "ReduceProd", "ReduceSum", "ReduceSumSquare", "Softmax", "LogSoftmax",
+    "TopK",
     // Data movement and indexing; Shape yields a symbolic constant.
     "Concat", "DepthToSpace", "Expand", "Flatten", "Gather", "GatherElements",
     "GatherND", "Pad", "SpaceToDepth", "Reshape", "Resize", "Shape", "Slice",

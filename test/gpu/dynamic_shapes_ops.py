@@ -554,6 +554,49 @@ def einsum_seq(elem):
     return m, ref
 
 
+def conv_transpose(elem):
+    """ConvTranspose over a symbolic batch of images [batch, 16, 6, 6]: 2 x 2
+    by stride 2 with a bias (a decoder's upsampling), and 3 x 3 by stride 2
+    with pads 1 and output_padding 1; zeros between the pixels, then a
+    convolution at stride 1."""
+    np_t = np.float16 if elem == F16 else np.float32
+    rng = np.random.default_rng(19)
+    w = (0.2 * rng.standard_normal((16, 8, 2, 2))).astype(np_t)
+    b = (0.1 * rng.standard_normal(8)).astype(np_t)
+    w3 = (0.2 * rng.standard_normal((16, 8, 3, 3))).astype(np_t)
+    m = graph("conv_transpose", [
+        helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
+                         strides=[2, 2]),
+        helper.make_node("ConvTranspose", ["x", "w3"], ["z"], strides=[2, 2],
+                         pads=[1, 1, 1, 1], output_padding=[1, 1]),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", 16, 6, 6])],
+        [helper.make_tensor_value_info("y", elem, ["batch", 8, 12, 12]),
+         helper.make_tensor_value_info("z", elem, ["batch", 8, 12, 12])],
+        [numpy_helper.from_array(a, n) for a, n in
+         ((w, "w"), (b, "b"), (w3, "w3"))])
+
+    def transposed(x, wt, stride, pad, out):
+        # y[n, o, i * s + a - pad, j * s + c - pad] += x[n, k, i, j] w[k, o, a, c]
+        n, _, h, wd = x.shape
+        kh, kw = wt.shape[2:]
+        full = np.zeros((n, wt.shape[1], (h - 1) * stride + kh,
+                         (wd - 1) * stride + kw))
+        for a in range(kh):
+            for c in range(kw):
+                full[:, :, a:a + (h - 1) * stride + 1:stride,
+                     c:c + (wd - 1) * stride + 1:stride] += np.einsum(
+                         "nkij,ko->noij", x, wt[:, :, a, c])
+        full = np.pad(full, ((0, 0), (0, 0), (0, out), (0, out)))
+        return full[:, :, pad:pad + out, pad:pad + out]
+
+    def ref(x):
+        f = {k: v.astype(np.float64) for k, v in
+             (("w", w), ("b", b), ("w3", w3))}
+        y = transposed(x, f["w"], 2, 0, 12) + f["b"][:, None, None]
+        return [y, transposed(x, f["w3"], 2, 1, 12)]
+    return m, ref
+
+
 def op_models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -614,6 +657,10 @@ def op_models():
         m, ref = einsum_seq(elem)
         out["einsum_seq_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
                                     SEQ_SHAPES, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = conv_transpose(elem)
+        out["conv_transpose_" + tag] = (m, ref, {"x": "1..128x16x6x6"},
+                                        IMAGE_BATCHES, tag)
     m, ref = squeeze_excite(17)
     out["squeeze_excite_f16"] = (
         m, ref, {"x": "1..128x64x4x4"},
