@@ -681,10 +681,32 @@ LogicalResult importResizeOrUpsample(NodeImporter &n, bool upsample) {
   DenseF64ArrayAttr scaleAttr;
   if (!legacy && n.hasInput(sizesIdx) &&
       n.inputType(sizesIdx).getNumElements() > 0) {
-    auto sizes = n.constInts(sizesIdx, "sizes");
+    // Sizes over symbolic extents (an exporter's Concat of the input's
+    // Shape): a symbolic dimension keeps its extent.
+    auto sizes = n.extentInts(sizesIdx, "sizes");
     if (failed(sizes))
       return failure();
-    outShape = *sizes;
+    if (static_cast<int64_t>(sizes->size()) != rank)
+      return n.emitError() << "sizes has " << sizes->size()
+                           << " entries for rank " << rank;
+    for (auto [d, e] : llvm::enumerate(*sizes)) {
+      if (ShapedType::isDynamic(in.getDimSize(d))) {
+        if (e != inExtents[d])
+          return n.emitError() << "size of dim " << d
+                               << ", which is symbolic, differs from the "
+                                  "input's extent: a symbolic extent is kept";
+        outShape.push_back(ShapedType::kDynamic);
+        continue;
+      }
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!c)
+        return n.emitError() << "size of dim " << d << ", which is fixed, is "
+                             << "symbolic";
+      if (c.getValue() < 0)
+        return n.emitError()
+               << "size " << c.getValue() << " of dim " << d << " is negative";
+      outShape.push_back(c.getValue());
+    }
   } else {
     FailureOr<SmallVector<double>> scales = SmallVector<double>();
     if (upsample && n.sinceVersion < 9) {
@@ -746,9 +768,6 @@ LogicalResult importResizeOrUpsample(NodeImporter &n, bool upsample) {
   RankedTensorType outType =
       RankedTensorType::get(outShape, in.getElementType());
   if (isSymbolic(in)) {
-    if (!scaleAttr)
-      return n.emitError() << "output sizes over symbolic extents are not "
-                              "supported; give scales";
     SmallVector<AffineExpr> extents;
     for (auto [d, size] : llvm::enumerate(outShape))
       extents.push_back(ShapedType::isDynamic(size)

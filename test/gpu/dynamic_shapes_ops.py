@@ -597,6 +597,25 @@ def conv_transpose(elem):
     return m, ref
 
 
+def resize_sizes(elem):
+    """Resize by sizes over a symbolic batch, as exporters write them: the
+    input's batch and channels (Shape) concatenated with the new height and
+    width; nearest to [batch, 8, 12, 12], the same as resize_images'
+    scales of 2."""
+    m = graph("resize_sizes", [
+        helper.make_node("Shape", ["x"], ["sh"], end=2),
+        helper.make_node("Concat", ["sh", "hw"], ["sz"], axis=0),
+        helper.make_node("Resize", ["x", "", "", "sz"], ["near"],
+                         mode="nearest"),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", 8, 6, 6])],
+        [helper.make_tensor_value_info("near", elem, ["batch", 8, 12, 12])],
+        [numpy_helper.from_array(np.array([12, 12], np.int64), "hw")])
+
+    def ref(x):
+        return [x.repeat(2, 2).repeat(2, 3)]
+    return m, ref
+
+
 def op_models():
     """name -> (model, reference, symbolic dims {input: shape text},
     shapes to run [(per-input shapes)], dtype)."""
@@ -665,6 +684,9 @@ def op_models():
     out["squeeze_excite_f16"] = (
         m, ref, {"x": "1..128x64x4x4"},
         IMAGE_BATCHES + [(3,), (4,)], "f16")
+    m, ref = resize_sizes(F16)
+    out["resize_sizes_f16"] = (m, ref, {"x": "1..128x8x6x6"}, IMAGE_BATCHES,
+                               "f16")
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = resize_images(elem)
         out["resize_images_" + tag] = (m, ref, {"x": "1..128x8x6x6"},
