@@ -47,6 +47,7 @@ void registerNNImporters(OpTable &table);
 void registerNormalizeImporters(OpTable &table);
 void registerQuantizeImporters(OpTable &table);
 void registerReduceImporters(OpTable &table);
+void registerResizeImporters(OpTable &table);
 void registerSliceImporters(OpTable &table);
 void registerTensorImporters(OpTable &table);
 

@@ -124,6 +124,7 @@ public:
     registerNormalizeImporters(table);
     registerQuantizeImporters(table);
     registerReduceImporters(table);
+    registerResizeImporters(table);
     registerSliceImporters(table);
     registerTensorImporters(table);
   }

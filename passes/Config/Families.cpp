@@ -1,6 +1,7 @@
 //===- Families.cpp - the table of kernel families' rules ----------------===//
 
 #include "passes/Config/Families.h"
+#include "passes/Config/Products.h"
 
 using namespace mlir;
 using namespace mlir::brrr;
@@ -11,6 +12,13 @@ KernelConfigAttr mlir::brrr::simtConfig(MLIRContext *ctx, KernelFamily family,
   return KernelConfigAttr::get(ctx, family, KernelBody::simt, threads, tile, 0,
                                vector, 1, KernelPrecision::exact, 0, 0,
                                KernelSchedule::cooperative, 1, {}, {});
+}
+
+KernelConfigAttr mlir::brrr::fewRowsConfig(MLIRContext *ctx,
+                                           KernelFamily family, int64_t rows,
+                                           int64_t vector) {
+  return simtConfig(ctx, family, 32 * kOnePixelChannelsPerBlock,
+                    {rows, kOnePixelChannelsPerBlock}, vector);
 }
 
 const FamilyRules &mlir::brrr::rulesOf(KernelFamily family) {

@@ -84,6 +84,12 @@ KernelConfigAttr simtConfig(MLIRContext *ctx, KernelFamily family,
                             int64_t threads, ArrayRef<int64_t> tile,
                             int64_t vector);
 
+/// The few-rows body's config (a matmul's, or a one-pixel convolution's):
+/// a warp a column of `rows` rows, kOnePixelChannelsPerBlock columns a
+/// block, loads of `vector` elements.
+KernelConfigAttr fewRowsConfig(MLIRContext *ctx, KernelFamily family,
+                               int64_t rows, int64_t vector);
+
 /// The rules of `family`.
 const FamilyRules &rulesOf(KernelFamily family);
 

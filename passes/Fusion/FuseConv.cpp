@@ -111,34 +111,38 @@ int64_t ConvGemm::wgmmaSlices(int64_t k) const {
   return taps * llvm::divideCeil(C / G, k);
 }
 
+/// Whether `conv` (channels, pixels and weights static) is a 1 x 1
+/// convolution over a 1 x 1 image, unpadded, not direct, of at most
+/// kOnePixelMaxWeights weights: the one-pixel body's geometry at any batch.
+static bool onePixelGeometry(Conv2DOp conv, const ConvGemm &g) {
+  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
+  return !isDirectConv(conv) && wt.hasStaticShape() && g.H == 1 && g.W == 1 &&
+         g.OH == 1 && g.OW == 1 && g.KH == 1 && g.KW == 1 && g.pt == 0 &&
+         g.pl == 0 && g.pb == 0 && g.pr == 0 &&
+         wt.getNumElements() <= kOnePixelMaxWeights;
+}
+
 bool mlir::brrr::isOnePixelConv(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
   auto ot = cast<RankedTensorType>(conv.getType());
-  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   Type et = it.getElementType();
   if (!it.hasStaticShape() || !ot.hasStaticShape() || it.getRank() != 4 ||
-      !(et.isF16() || et.isBF16() || et.isF32()) || isDirectConv(conv))
+      !(et.isF16() || et.isBF16() || et.isF32()))
     return false;
   ConvGemm g = ConvGemm::shapeOf(conv);
-  return g.N <= kOnePixelRows && g.H == 1 && g.W == 1 && g.OH == 1 &&
-         g.OW == 1 && g.KH == 1 && g.KW == 1 && g.pt == 0 && g.pl == 0 &&
-         g.pb == 0 && g.pr == 0 && wt.getNumElements() <= kOnePixelMaxWeights;
+  return g.N <= kOnePixelRows && onePixelGeometry(conv, g);
 }
 
 bool mlir::brrr::takesOnePixelRanges(Conv2DOp conv) {
   auto it = cast<RankedTensorType>(conv.getInput().getType());
-  auto wt = cast<RankedTensorType>(conv.getWeight().getType());
   Type et = it.getElementType();
-  if (!isSymbolic(it) || it.getRank() != 4 || !(et.isF16() || et.isBF16()) ||
-      !wt.hasStaticShape() || isDirectConv(conv))
+  if (!isSymbolic(it) || it.getRank() != 4 || !(et.isF16() || et.isBF16()))
     return false;
   ConvGemm g = ConvGemm::shapeOf(conv);
   std::optional<std::pair<int64_t, int64_t>> batch =
       g.batchExtent ? rangeOf(g.batchExtent, dimsOf(conv)) : std::nullopt;
   return batch && batch->first >= 1 && batch->first <= kOnePixelRows &&
-         g.H == 1 && g.W == 1 && g.OH == 1 && g.OW == 1 && g.KH == 1 &&
-         g.KW == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 &&
-         wt.getNumElements() <= kOnePixelMaxWeights;
+         onePixelGeometry(conv, g);
 }
 
 bool mlir::brrr::isDirectConv(Conv2DOp conv) {

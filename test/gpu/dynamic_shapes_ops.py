@@ -664,22 +664,16 @@ def op_models():
     m, ref = seq_rotary(16, heads=2, d=64)
     out["seq_rotary_d64_f16"] = (m, ref, {"x": "1..8x1..512x128"},
                                  SEQ_SHAPES, "f16")
-    for elem, tag in ((F32, "f32"), (F16, "f16")):
-        m, ref = image_ops(elem)
-        out["image_ops_" + tag] = (m, ref, {"x": "1..128x8x4x6"},
-                                   IMAGE_BATCHES, tag)
-    for elem, tag in ((F32, "f32"), (F16, "f16")):
-        m, ref = router_topk(elem)
-        out["router_topk_" + tag] = (m, ref, {"x": "1..8x1..512x8"},
-                                     SEQ_SHAPES, tag)
-    for elem, tag in ((F32, "f32"), (F16, "f16")):
-        m, ref = einsum_seq(elem)
-        out["einsum_seq_" + tag] = (m, ref, {"x": "1..8x1..512x64"},
-                                    SEQ_SHAPES, tag)
-    for elem, tag in ((F32, "f32"), (F16, "f16")):
-        m, ref = conv_transpose(elem)
-        out["conv_transpose_" + tag] = (m, ref, {"x": "1..128x16x6x6"},
-                                        IMAGE_BATCHES, tag)
+    # Ops of one input x, at f32 and f16: the builder, x's range, the shapes.
+    for build, x, shapes in (
+            (image_ops, "1..128x8x4x6", IMAGE_BATCHES),
+            (router_topk, "1..8x1..512x8", SEQ_SHAPES),
+            (einsum_seq, "1..8x1..512x64", SEQ_SHAPES),
+            (conv_transpose, "1..128x16x6x6", IMAGE_BATCHES)):
+        for elem, tag in ((F32, "f32"), (F16, "f16")):
+            m, ref = build(elem)
+            out["%s_%s" % (build.__name__, tag)] = (m, ref, {"x": x}, shapes,
+                                                    tag)
     m, ref = squeeze_excite(17)
     out["squeeze_excite_f16"] = (
         m, ref, {"x": "1..128x64x4x4"},

@@ -18,6 +18,14 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// The one-pixel body's loads: the most elements, in at most 16 bytes,
+/// that divide a group's input channels.
+int64_t onePixelVectorWidth(Conv2DOp conv) {
+  ConvGemm g = ConvGemm::shapeOf(conv);
+  return vectorWidth(elementBytes(conv.getInput().getType().getElementType()),
+                     g.C / g.G);
+}
+
 FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
                                        const ConfigOptions &options) {
   TargetAttr target = options.target;
@@ -36,13 +44,9 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   }
   // One pixel: a warp an output channel, all rows, 16-byte vectors of
   // the group's channels (isOnePixelConv).
-  if (conv && isOnePixelConv(conv)) {
-    ConvGemm g = ConvGemm::shapeOf(conv);
-    int64_t bytes = elementBytes(conv.getInput().getType().getElementType());
-    return simtConfig(ctx, KernelFamily::conv, 32 * kOnePixelChannelsPerBlock,
-                      {g.N, kOnePixelChannelsPerBlock},
-                      vectorWidth(bytes, g.C / g.G));
-  }
+  if (conv && isOnePixelConv(conv))
+    return fewRowsConfig(ctx, KernelFamily::conv, ConvGemm::shapeOf(conv).N,
+                         onePixelVectorWidth(conv));
   std::optional<MatmulTile> tile = convTileOf(fusion, target, budget);
   if (!tile)
     return untiledProductConfig(fusion, options);
@@ -91,15 +95,11 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   // one-pixel body (takesOnePixelRanges), a tile of the range's rows
   // rounded up to a power of two.
   bool onePixel = symbolic && takesOnePixelRanges(conv);
-  int64_t onePixelVector = vectorWidth(
-      elementBytes(conv.getInput().getType().getElementType()), g->C / g->G);
   if (symbolic)
     recordRowVariants(fusion, g->product(), config, [&](const ProductShape &q) {
       if (onePixel && q.M <= kOnePixelRows)
-        return simtConfig(
-            ctx, KernelFamily::conv, 32 * kOnePixelChannelsPerBlock,
-            {int64_t(llvm::PowerOf2Ceil(q.M)), kOnePixelChannelsPerBlock},
-            onePixelVector);
+        return fewRowsConfig(ctx, KernelFamily::conv, llvm::PowerOf2Ceil(q.M),
+                             onePixelVectorWidth(conv));
       std::optional<MatmulTile> t = wgmmaTileOf(q, target, budget);
       if (!t)
         return KernelConfigAttr();

@@ -85,9 +85,8 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   // A few rows: a warp a column, all rows (isFewRowsMatmul).
   if (MatmulOp mm = matmulOf(fusion);
       mm && pinnedTile.empty() && isFewRowsMatmul(mm))
-    return simtConfig(ctx, KernelFamily::matmul, 32 * kOnePixelChannelsPerBlock,
-                      {productShapeOf(mm).M, kOnePixelChannelsPerBlock},
-                      fewRowsVectorWidth(mm));
+    return fewRowsConfig(ctx, KernelFamily::matmul, productShapeOf(mm).M,
+                         fewRowsVectorWidth(mm));
   std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget);
   if (!tile)
     return untiledProductConfig(fusion, options);
@@ -142,10 +141,8 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   if (p.rowsExtent && pinnedTile.empty())
     recordRowVariants(fusion, p, config, [&](const ProductShape &q) {
       if (fewRows && q.M <= kOnePixelRows)
-        return simtConfig(
-            ctx, KernelFamily::matmul, 32 * kOnePixelChannelsPerBlock,
-            {int64_t(llvm::PowerOf2Ceil(q.M)), kOnePixelChannelsPerBlock},
-            fewRowsVectorWidth(product));
+        return fewRowsConfig(ctx, KernelFamily::matmul, llvm::PowerOf2Ceil(q.M),
+                             fewRowsVectorWidth(product));
       std::optional<MatmulTile> t =
           wgmmaTileOf(q, target, budget, elementBytes);
       if (!t)
