@@ -57,7 +57,9 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.nest<func::FuncOp>().addPass(createBrrrMergeProducts());
   // After MergeProducts (which stacks weights as they are stored) and
   // before the pointwise groups, which then see the pads it adds.
-  graph.nest<func::FuncOp>().addPass(createBrrrAlignProducts());
+  BrrrAlignProductsOptions align;
+  align.fewRowsMma = options.fewRowsMma;
+  graph.nest<func::FuncOp>().addPass(createBrrrAlignProducts(align));
   graph.nest<func::FuncOp>().addPass(createBrrrFuseElementwise());
   // Products take their epilogues first: that saves the product's round
   // trip through memory, at least what a row prologue would save.
@@ -85,6 +87,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.overlap = options.overlap;
   config.multicast = options.multicast;
   config.fp8FastAccumulation = options.fp8FastAccumulation;
+  config.fewRowsMma = options.fewRowsMma;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanSharedMemory());
   codegen.nest<func::FuncOp>().addPass(createBrrrPlanGlobalMemory());

@@ -164,6 +164,18 @@ LogicalResult KernelConfigAttr::verify(
                             "block], a warp a column";
     return success();
   }
+  if (family == KernelFamily::matmul && body == KernelBody::warp_mma &&
+      !tile.empty()) {
+    // The few-rows body on Tensor Cores: [rows in groups of 8, columns a
+    // block in groups of 16], whole warps splitting K.
+    if (tile.size() != 2 || tile[0] < 8 || tile[0] % 8 || tile[1] < 16 ||
+        tile[1] % 16 || threads < 32 || threads % 32 || threads > 1024 ||
+        vector != 8 || stages)
+      return emitError() << "a few-rows Tensor Core matmul's tile is [rows, "
+                            "columns a block] in groups of 8 and 16, whole "
+                            "warps and 8-element vectors";
+    return success();
+  }
   if (family == KernelFamily::movement && !tile.empty()) {
     // A tree of vectors: [vectors] a thread computes; a transpose through
     // shared tiles: [32, 8], a 32 x 32 tile moved by 32 x 8 threads.

@@ -233,12 +233,16 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     - `family`: the kernel family (equal to the fusion's kind);
     - `body`: `simt` (plain threads), `warp_mma` (untiled, 16-bit operands:
       one warp per 16x8 output tile with mma.sync, operands straight from
-      global memory), `mma_sync` (a block tile of warps on mma.sync, k-slices
+      global memory; with a tile `[rows, columns]`, the few-rows body on
+      Tensor Cores: a block's warps split K, each multiplying 16 columns'
+      weights by every row's inputs), `mma_sync` (a block tile of warps on mma.sync, k-slices
       staged by cp.async: one warp per 64x64 for f16/bf16, per 64x32 on
       tf32 for f32) or `wgmma` (Hopper: warpgroups on wgmma fed by
       TMA from a producer warpgroup);
     - `threads`: the block size;
-    - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`; for a
+    - `tile`: for Tensor Core bodies, the block tile `[m, n, k]`; for the
+      few-rows bodies of a matmul (`simt`, `warp_mma`) and the one-pixel
+      body of a convolution, `[rows, columns a block]`; for a
       reduction, `[threads]` when the whole block cooperates on one output,
       `[lanes, groups]` when it splits the rows of `lanes` vectors of
       outputs over `groups` threads each (absent: one thread per output);

@@ -21,6 +21,20 @@ KernelConfigAttr mlir::brrr::fewRowsConfig(MLIRContext *ctx,
                     {rows, kOnePixelChannelsPerBlock}, vector);
 }
 
+KernelConfigAttr mlir::brrr::fewRowsMmaConfig(MLIRContext *ctx, int64_t rows,
+                                              int64_t N, int64_t K,
+                                              int64_t sms) {
+  int64_t blocks = llvm::divideCeil(N, kFewRowsMmaColumns);
+  int64_t chunks = llvm::divideCeil(K, 32);
+  int64_t warps = std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(8 * sms, blocks)), 4, 16);
+  warps = std::min<int64_t>(warps, int64_t(llvm::bit_floor(uint64_t(chunks))));
+  return KernelConfigAttr::get(
+      ctx, KernelFamily::matmul, KernelBody::warp_mma, 32 * warps,
+      {llvm::alignTo(rows, 8), kFewRowsMmaColumns}, 0, 8, 1,
+      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, {}, {});
+}
+
 const FamilyRules &mlir::brrr::rulesOf(KernelFamily family) {
   switch (family) {
   case KernelFamily::pointwise:

@@ -43,6 +43,10 @@ struct ConfigOptions {
   /// accumulation.
   bool persistent = false, pingpong = false, overlap = false,
        fastFloat8 = false;
+  /// `few-rows-mma`: products of 5 to kFewRowsMmaMaxRows rows (static, or
+  /// a range's) run the few-rows body on Tensor Cores where their operands
+  /// allow (takesFewRowsMma).
+  bool fewRowsMma = false;
   /// Where pairs of wgmma blocks multicast B (chooseMulticast).
   MulticastUse multicast = MulticastUse::automatic;
 };
@@ -89,6 +93,15 @@ KernelConfigAttr simtConfig(MLIRContext *ctx, KernelFamily family,
 /// block, loads of `vector` elements.
 KernelConfigAttr fewRowsConfig(MLIRContext *ctx, KernelFamily family,
                                int64_t rows, int64_t vector);
+
+/// The few-rows body on Tensor Cores (takesFewRowsMma) for `rows` rows
+/// (the tile's, a multiple of 8, where rows past the product's read row 0
+/// and store nothing), `N` columns and a contraction `K` deep, on a chip of
+/// `sms` multiprocessors: a block of kFewRowsMmaColumns columns whose warps
+/// split K (enough warps for eight a multiprocessor, 4 to 16, at most one
+/// per 32-deep chunk of K), loads of 8 elements.
+KernelConfigAttr fewRowsMmaConfig(MLIRContext *ctx, int64_t rows, int64_t N,
+                                  int64_t K, int64_t sms);
 
 /// The rules of `family`.
 const FamilyRules &rulesOf(KernelFamily family);

@@ -392,6 +392,17 @@ bool mlir::brrr::takesFewRowsRanges(MatmulOp mm) {
          readsFewRowsAlongK(mm, po);
 }
 
+bool mlir::brrr::takesFewRowsMma(MatmulOp mm) {
+  Type et = mm.getLhs().getType().getElementType();
+  if (!(et.isF16() || et.isBF16()))
+    return false;
+  if (isSymbolic(mm.getLhs().getType()) || isSymbolic(mm.getType()))
+    return takesFewRowsRanges(mm) && fewRowsVectorWidth(mm) == 8;
+  ProductOperands po = productOperandsOf(mm);
+  return po.shape.M > kOnePixelRows && po.shape.M <= kFewRowsMmaMaxRows &&
+         readsFewRowsAlongK(mm, po) && fewRowsVectorWidth(mm) == 8;
+}
+
 int64_t mlir::brrr::fewRowsVectorWidth(MatmulOp mm) {
   ProductOperands po = productOperandsOf(mm);
   const OperandLayout &lhs = po.lhs, &rhs = po.rhs;

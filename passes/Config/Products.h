@@ -415,6 +415,23 @@ bool takesFewRowsRanges(MatmulOp mm);
 /// at most 16 bytes, that divide K and every row's and column's start.
 int64_t fewRowsVectorWidth(MatmulOp mm);
 
+/// Rows up to which a 16-bit product may run the few-rows body on Tensor
+/// Cores (brrrc --few-rows-mma), and the columns each of its warps
+/// computes.
+constexpr int64_t kFewRowsMmaMaxRows = 64, kFewRowsMmaColumns = 16;
+
+/// Whether `mm` can run the few-rows body on Tensor Cores (the matmul
+/// family's `warp_mma` body with a tile of [rows, columns per block],
+/// compiler/CodeGen/Products/FewRowsKernel.h): f16 or bf16 operands read
+/// along K as isFewRowsMatmul asks, in 16-byte vectors
+/// (fewRowsVectorWidth 8), and rows either static, more than
+/// kOnePixelRows and at most kFewRowsMmaMaxRows, or symbolic as
+/// takesFewRowsRanges asks. Each warp multiplies 16 columns' weights by
+/// every row's inputs on mma.sync, the weights as A: a product of 16 rows
+/// reads its weights once at no Tensor Core waste, where the wgmma body's
+/// 128-row tile multiplies 112 rows of zeros.
+bool takesFewRowsMma(MatmulOp mm);
+
 /// Whether groups of `inChannels` input and `outChannels` output channels
 /// each fill the wgmma convolution body's copies and tiles: whole
 /// 64-channel slices and 128-wide tiles (brrr-pack-conv-groups).

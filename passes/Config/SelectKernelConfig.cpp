@@ -115,6 +115,7 @@ struct SelectKernelConfigPass
     options.pingpong = pingpong;
     options.overlap = overlap;
     options.fastFloat8 = fp8FastAccumulation;
+    options.fewRowsMma = fewRowsMma;
     if (multicast == "auto")
       options.multicast = MulticastUse::automatic;
     else if (multicast == "always")

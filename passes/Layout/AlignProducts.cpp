@@ -18,7 +18,9 @@
 // (isFewRowsMatmul) reads each column's weights along K, in 16-byte
 // vectors where K allows. So does a 16-bit product over symbolic rows as
 // few as four (a decoder at one token), whose smallest ranges run that
-// body (takesFewRowsRanges) and the others the wgmma body.
+// body (takesFewRowsRanges) and the others the wgmma body. With
+// `few-rows-mma`, so does a 16-bit product of at most 64 static rows, K
+// whole chunks: the few-rows body on Tensor Cores (takesFewRowsMma).
 // Padding contributes products of zeros, so the sums are those of the
 // unpadded product.
 //
@@ -79,6 +81,12 @@ struct AlignProductsPass
     bool fewRows = (sixteen || et.isF32()) && lt.hasStaticShape() && K > 0 &&
                    lt.getNumElements() >= K &&
                    lt.getNumElements() / K <= kOnePixelRows;
+    // With `few-rows-mma`, up to kFewRowsMmaMaxRows 16-bit rows in whole
+    // chunks of K: the few-rows body on Tensor Cores (takesFewRowsMma).
+    if (fewRowsMma && sixteen && lt.hasStaticShape() && K > 0 &&
+        K % kChunk == 0 && lt.getNumElements() >= K &&
+        lt.getNumElements() / K <= kFewRowsMmaMaxRows)
+      fewRows = true;
     // Over symbolic rows as few as kOnePixelRows, 16-bit, K whole chunks,
     // on a wgmma target: those ranges run the few-rows body
     // (takesFewRowsRanges), the others the wgmma body, which reads a

@@ -45,7 +45,7 @@ import torch
 from onnx import TensorProto, numpy_helper
 
 import brrr
-from dynamic_shapes_models import models
+from dynamic_shapes_models import MODEL_FLAGS, models
 from dynamic_shapes_ops import op_models
 
 def inputs_for(model, dims, dtype, rng):
@@ -86,8 +86,8 @@ def compare(got, want, dtype):
     return None
 
 
-def compile_model(brrrc, path, so, shapes):
-    cmd = [brrrc, path, "-o", so]
+def compile_model(brrrc, path, so, shapes, flags=()):
+    cmd = [brrrc, path, "-o", so, *flags]
     for name, text in shapes.items():
         cmd += ["--input-shape", "%s=%s" % (name, text)]
     subprocess.run(cmd, check=True)
@@ -98,7 +98,7 @@ def check(name, spec, brrrc, work):
     path = os.path.join(work, name + ".onnx")
     onnx.save(model, path)
     so = os.path.join(work, name + ".so")
-    compile_model(brrrc, path, so, ranges)
+    compile_model(brrrc, path, so, ranges, MODEL_FLAGS.get(name, ()))
     m = brrr.load(so)
     ok = True
     rng = np.random.default_rng(len(name))
@@ -345,7 +345,8 @@ def time_model(name, spec, brrrc, work):
                              for p, d in zip(parts, dims)] +
                             parts[len(dims):])
         compile_model(brrrc, path, static_so,
-                      {n: at(r) for n, r in ranges.items()})
+                      {n: at(r) for n, r in ranges.items()},
+                      MODEL_FLAGS.get(name, ()))
         st = brrr.load(static_so)
         out_dtype = torch.float16 if dtype == "f16" else torch.float32
         outs_d = [torch.empty(w.shape, dtype=out_dtype, device="cuda")

@@ -439,9 +439,14 @@ SEQ_SHAPES = [(1, 1), (1, 17), (3, 77), (2, 511), (4, 512), (2, 128),
 IMAGE_BATCHES = [(1,), (2,), (17,), (77,), (128,), (5,)]
 
 
+# Models compiled with extra brrrc flags.
+MODEL_FLAGS = {"mlp768_mma_f16": ["--few-rows-mma"]}
+
+
 def models():
     """name -> (model, reference, symbolic dims {input: shape text},
-    shapes to run [(per-input shapes)], dtype)."""
+    shapes to run [(per-input shapes)], dtype; MODEL_FLAGS: extra brrrc
+    flags)."""
     out = {}
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = bias_add(elem, ["batch", "seq"], 64)
@@ -469,6 +474,13 @@ def models():
     out["mlp768_f16"] = (m, ref, {"x": "1..64x1..512x768"},
                          [(1, 1), (1, 16), (3, 77), (8, 384), (32, 128),
                           (64, 512), (2, 1), (3, 1), (1, 4), (5, 1)], "f16")
+    # With --few-rows-mma (MODEL_FLAGS): the ranges of 5 to 64 rows on the
+    # few-rows body on Tensor Cores, each range at its smallest, ragged and
+    # largest rows.
+    out["mlp768_mma_f16"] = (m, ref, {"x": "1..64x1..512x768"},
+                             [(5, 1), (1, 7), (8, 1), (1, 9), (1, 13),
+                              (2, 8), (1, 17), (3, 8), (1, 33), (7, 7),
+                              (1, 64), (1, 65), (3, 77), (1, 1)], "f16")
     # Large enough at its largest shape that the kernel takes four vectors a
     # thread; checked where the grid has a partial block.
     m, ref = bias_add(F16, ["batch", "seq"], 768)

@@ -10,7 +10,7 @@ Run with Debian's /usr/bin/python3 (onnx).
 from onnx import TensorProto, helper
 
 from kernel_cases_conv import CONV_CASES
-from kernel_cases_matmul import MATMUL_CASES
+from kernel_cases_matmul import FEW_ROWS_MMA_CASES, MATMUL_CASES
 from kernel_cases_quant import QUANT_CASES, QUANT_OPSETS, QUANT_TOLERANCES
 
 # Generated kernel cases: (name, graph nodes, inputs [(name, dtype, shape)],
@@ -694,6 +694,7 @@ PERSISTENT_CASES = ("matmul_wgmma_persistent_ragged_f16", "matmul_wgmma_persiste
                     "matmul_wgmma_persistent_bt_f16", "matmul_wgmma_persistent_gelu_f16",
                     "conv_wgmma_persistent_f16")
 FLAGS = {name: ["--persistent"] for name in PERSISTENT_CASES}
+FLAGS.update({name: ["--few-rows-mma"] for name in FEW_ROWS_MMA_CASES})
 
 # Cases that compile another case's graph with other flags, checked with
 # that case's inputs and reference (GRAPH_OF): the persistent ones again

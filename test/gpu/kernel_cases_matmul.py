@@ -161,4 +161,28 @@ MATMUL_CASES = [
                                                  n("Gelu", ["t"], ["y"])],
      [("a", H, [2000, 1000]), ("b", H, [1000, 2000]), ("bias", H, [2000])],
      [("y", H, [2000, 2000])]),
+    # The few-rows body on Tensor Cores (brrrc --few-rows-mma, FLAGS): 13
+    # rows (two groups of 8, the last partly past the rows) 1000 deep (the
+    # last 32-deep chunk a quarter inside) by 40 columns (the last block's
+    # 16 partly past them) with bias and ReLU; 64 bf16 rows of a 3-D input;
+    # 17 rows 4104 deep by 4500 columns (4 warps a block, each a loop of
+    # four 32-deep chunks an iteration over 32 of its 33, then one; the
+    # last warp's last chunks past the depth) into a residual; 8 rows by a
+    # constant weight stored K-major at compile time (4 warps, 7 chunks).
+    ("matmul_few_rows_mma_gemm_f16", [n("Gemm", ["x", "w", "b"], ["g"], transB=1),
+                                      n("Relu", ["g"], ["y"])],
+     [("x", H, [13, 1000]), ("w", H, [40, 1000]), ("b", H, [40])],
+     [("y", H, [13, 40])]),
+    ("matmul_few_rows_mma_3d_bf16", [n("Transpose", ["w"], ["wt"], perm=[1, 0]),
+                                     n("MatMul", ["x", "wt"], ["y"])],
+     [("x", BF, [1, 64, 512]), ("w", BF, [264, 512])], [("y", BF, [1, 64, 264])]),
+    ("matmul_few_rows_mma_deep_residual_f16", [n("Gemm", ["x", "w"], ["g"], transB=1),
+                                               n("Add", ["g", "r"], ["y"])],
+     [("x", H, [17, 4104]), ("w", H, [4500, 4104]), ("r", H, [17, 4500])],
+     [("y", H, [17, 4500])]),
+    ("matmul_few_rows_mma_const_f16", [n("MatMul", ["x", "fr_w16"], ["y"])],
+     [("x", H, [8, 200])], [("y", H, [8, 77])]),
 ]
+
+# Cases compiled with --few-rows-mma (kernel_cases.py's FLAGS).
+FEW_ROWS_MMA_CASES = [c[0] for c in MATMUL_CASES if "few_rows_mma" in c[0]]

@@ -174,6 +174,13 @@ cl::opt<bool> fp8FastAccumulation(
              "added in f32)"),
     cl::init(false), cl::cat(category));
 
+cl::opt<bool> fewRowsMma(
+    "few-rows-mma",
+    cl::desc("Run 16-bit products of 5 to 64 rows (a decoder's at a few "
+             "tokens) on Tensor Cores a warp 16 columns, reading the "
+             "weights once (default: 128-row wgmma tiles)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> pingpong(
     "pingpong",
     cl::desc("Run Hopper products and convolutions whose output tiles "
@@ -352,6 +359,7 @@ int main(int argc, char **argv) {
     return 1;
   compile.persistent = persistent;
   compile.fp8FastAccumulation = fp8FastAccumulation;
+  compile.fewRowsMma = fewRowsMma;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
   if (multicast != "auto" && multicast != "always" && multicast != "never") {

@@ -6,7 +6,7 @@
 // and slices are strides and an offset). The config's body picks the code
 // (the code generator's table of emitters sends the Hopper TMA + wgmma body
 // to WgmmaMatmulKernel.cpp, WgmmaBody.cpp): here, a few rows on plain
-// threads (Products/FewRowsKernel.h), the staged mma_sync tile
+// threads or on mma.sync (Products/FewRowsKernel.h), the staged mma_sync tile
 // for f16/bf16 (TiledMatmulKernel.cpp), or the bodies shared with
 // convolutions (GemmKernel.h): f32 on staged mma_sync tiles, f16/bf16 rows
 // that are not whole 16-byte chunks on the untiled warp_mma body.
@@ -23,25 +23,29 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The few-rows body (isFewRowsMatmul): row r's inputs and column n's
-/// weights each run along K from where their layouts put them.
+/// The few-rows bodies (isFewRowsMatmul; takesFewRowsMma on Tensor Cores):
+/// row r's inputs and column n's weights each run along K from where their
+/// layouts put them.
 FailureOr<KernelInfo> emitFewRowsMatmul(FusionOp fusion, MatmulOp mm,
+                                        bool tensorCores,
                                         OpBuilder &moduleBuilder,
                                         StringRef name) {
   if (failed(checkProductFusion(fusion, mm)))
     return failure();
   bool symbolic = isSymbolic(mm.getType());
-  if (!(symbolic ? takesFewRowsRanges(mm) : isFewRowsMatmul(mm)))
+  if (tensorCores ? !takesFewRowsMma(mm)
+                  : !(symbolic ? takesFewRowsRanges(mm) : isFewRowsMatmul(mm)))
     return mm.emitOpError("the few-rows body takes at most ")
-           << kOnePixelRows << " rows of one batch read along K";
+           << (tensorCores ? kFewRowsMmaMaxRows : kOnePixelRows)
+           << " rows of one batch read along K";
   ProductOperands po = productOperandsOf(mm);
   OperandLayout lhs = po.lhs, rhs = po.rhs;
   FewRowsSpec spec;
   spec.product = mm;
   spec.rows = po.shape.M;
   // Over symbolic rows: a range's kernel, of the config's rows (the
-  // verifier keeps them at most kOnePixelRows), the epilogue at the
-  // largest shape's layout.
+  // verifier keeps them at most kOnePixelRows, kFewRowsMmaMaxRows on
+  // Tensor Cores), the epilogue at the largest shape's layout.
   std::optional<LargestShapeView> largest;
   if (symbolic) {
     FailureOr<KernelConfigAttr> config = kernelConfigOf(fusion);
@@ -62,6 +66,11 @@ FailureOr<KernelInfo> emitFewRowsMatmul(FusionOp fusion, MatmulOp mm,
   spec.weightAt = [=](IndexMath &e, Value n) {
     return e.add(e.idx(rhs.offset), e.mul(n, columnStride));
   };
+  spec.rowAt = [=](IndexMath &e, Value r) {
+    return e.add(e.idx(lhs.offset), e.mul(r, rowStride));
+  };
+  if (tensorCores)
+    return emitFewRowsMmaKernel(fusion, spec, moduleBuilder, name);
   return emitFewRowsKernel(fusion, spec, moduleBuilder, name);
 }
 
@@ -80,8 +89,13 @@ FailureOr<KernelInfo> mlir::brrr::emitMatmulKernel(FusionOp fusion,
   Type et = mm.getLhs().getType().getElementType();
   if (config->getBody() == KernelBody::mma_sync && !et.isF32())
     return emitTiledMatmulKernel(fusion, moduleBuilder, name);
-  if (config->getBody() == KernelBody::simt)
-    return emitFewRowsMatmul(fusion, mm, moduleBuilder, name);
+  // The few-rows bodies: a tile of [rows, columns per block].
+  if (config->getBody() == KernelBody::simt ||
+      (config->getBody() == KernelBody::warp_mma &&
+       config->getTile().size() == 2))
+    return emitFewRowsMatmul(fusion, mm,
+                             config->getBody() == KernelBody::warp_mma,
+                             moduleBuilder, name);
   if (config->getBody() != KernelBody::warp_mma &&
       config->getBody() != KernelBody::mma_sync)
     return fusion.emitOpError("matmul kernels have no ")

@@ -8,7 +8,9 @@
 // its lanes reading the column's weights and each row's inputs along K in
 // 16-byte vectors, and sums across the warp. A family says where a row's
 // inputs and a column's weights start; the loop, the sums and the epilogue
-// are written once here.
+// are written once here. Products of 16-bit operands and up to 64 rows may
+// run the same layout on Tensor Cores instead (emitFewRowsMmaKernel): a
+// warp 16 columns, mma.sync with the weights as A.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,10 @@ struct FewRowsSpec {
   /// where column `n`'s weights start.
   std::function<Value(IndexMath &, int64_t r, Value n)> inputAt;
   std::function<Value(IndexMath &, Value n)> weightAt;
+  /// Where row `r`'s inputs start, for any row: the Tensor Core body's
+  /// lanes each read a row of their own (null where only the plain body
+  /// runs).
+  std::function<Value(IndexMath &, Value r)> rowAt;
 };
 
 /// Emits `fusion`, whose config is the few-rows body (`simt`, a tile of
@@ -47,6 +53,15 @@ FailureOr<KernelInfo> emitFewRowsKernel(FusionOp fusion,
                                         const FewRowsSpec &spec,
                                         OpBuilder &moduleBuilder,
                                         StringRef name);
+
+/// Emits `fusion`, whose config is the few-rows body on Tensor Cores
+/// (`warp_mma`, a tile of [rows rounded up to 8, kFewRowsMmaColumns], its
+/// warps splitting K, loads of 8 elements: FewRowsMmaKernel.cpp), as `spec`
+/// lays out its product of 16-bit operands.
+FailureOr<KernelInfo> emitFewRowsMmaKernel(FusionOp fusion,
+                                           const FewRowsSpec &spec,
+                                           OpBuilder &moduleBuilder,
+                                           StringRef name);
 
 } // namespace mlir::brrr
 

@@ -294,6 +294,30 @@ static LogicalResult verifyTiled(FusionOp fusion, MatmulOp mm,
   return success();
 }
 
+/// The few-rows body on Tensor Cores (takesFewRowsMma): a tile of the
+/// product's rows rounded up to 8 (a range's, at most kFewRowsMmaMaxRows,
+/// over symbolic rows) by kFewRowsMmaColumns, whole warps, 8-element
+/// loads.
+static LogicalResult verifyFewRowsMma(FusionOp fusion, Operation *product,
+                                      KernelConfigAttr config,
+                                      const ProductShape &p) {
+  auto mm = dyn_cast<MatmulOp>(product);
+  ArrayRef<int64_t> tile = config.getTile();
+  int64_t threads = config.getThreads();
+  bool rows = tile[0] % 8 == 0 &&
+              (p.rowsExtent ? tile[0] >= 8 && tile[0] <= kFewRowsMmaMaxRows
+                            : tile[0] == llvm::alignTo(p.M, 8));
+  if (!mm || !takesFewRowsMma(mm) || !rows || tile[1] != kFewRowsMmaColumns ||
+      config.getVector() != 8 || threads < 32 || threads > 1024 || threads % 32)
+    return product->emitOpError("the few-rows Tensor Core body takes ")
+           << kOnePixelRows + 1 << " to " << kFewRowsMmaMaxRows
+           << " rows of 16-bit operands read along K in 16-byte vectors (a "
+              "range's over symbolic rows), a tile of [rows rounded up to "
+              "8, "
+           << kFewRowsMmaColumns << "] and whole warps, not " << config;
+  return success();
+}
+
 /// The TMA + wgmma body: operands TMA reads (a channels-last convolution
 /// through im2col), slices one 128-byte row deep split evenly over the
 /// cluster, and the schedules symbolic extents allow.
@@ -397,6 +421,8 @@ LogicalResult mlir::brrr::verifyProduct(FusionOp fusion,
     return success();
   }
   case KernelBody::warp_mma:
+    if (config.getTile().size() == 2)
+      return verifyFewRowsMma(fusion, product, config, p);
     if (!(et.isF16() || et.isBF16()))
       return product->emitOpError("the untiled Tensor Core body takes f16 or "
                                   "bf16 operands (f32 runs the staged "
@@ -437,6 +463,11 @@ FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
     g.x = llvm::divideCeil(p.N, config.getTile()[1]);
     break;
   case KernelBody::warp_mma:
+    // The few-rows body on Tensor Cores: a block its columns, every row.
+    if (config.getTile().size() == 2) {
+      g.x = llvm::divideCeil(p.N, config.getTile()[1]);
+      break;
+    }
     g.x = llvm::divideCeil(p.N, 8);
     g.y = llvm::divideCeil(p.M, 16);
     g.z = p.batches;
@@ -486,6 +517,16 @@ LogicalResult mlir::brrr::productBuffers(FusionOp fusion,
                                          KernelConfigAttr config,
                                          SmallVectorImpl<SharedBuffer> &buffers,
                                          int64_t &slack) {
+  // The few-rows body on Tensor Cores: each warp's sums of the block's
+  // [rows, columns] tile, added up after the main loop.
+  if (config.getBody() == KernelBody::warp_mma &&
+      config.getTile().size() == 2) {
+    buffers.push_back({SharedRole::partials, 0,
+                       4 * config.getThreads() / 32 * config.getTile()[0] *
+                           config.getTile()[1],
+                       16, 0, 0});
+    return success();
+  }
   std::optional<MatmulTile> tile =
       MatmulTile::of(config, MatmulTile::elementBytesOf(fusion));
   if (!tile)

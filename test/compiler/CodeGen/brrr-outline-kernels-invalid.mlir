@@ -42,6 +42,35 @@ func.func @main(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>) -> tensor<16x16xf1
 
 // -----
 
+// The few-rows body on Tensor Cores reads both operands along K: a weight
+// read along N is an error on the product, not a kernel of wrong sums.
+func.func @main(%a: tensor<16x64xf16>, %b: tensor<64x64xf16>) -> tensor<16x64xf16> {
+  %0 = brrr.fusion matmul(%a, %b) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 64, tile = [16, 16], vector = 8, grid = [4, 1, 1]>, brrr.shared = #brrr.shared<buffers = [#brrr.buffer<role = partials, offset = 0, bytes = 2048>], bytes = 2048>} : (tensor<16x64xf16>, tensor<64x64xf16>) -> tensor<16x64xf16> {
+  ^bb0(%x: tensor<16x64xf16>, %y: tensor<64x64xf16>):
+    // expected-error @+1 {{the few-rows Tensor Core body takes 5 to 64 rows of 16-bit operands read along K in 16-byte vectors}}
+    %1 = brrr.matmul %x, %y : tensor<16x64xf16>, tensor<64x64xf16> -> tensor<16x64xf16>
+    brrr.yield %1 : tensor<16x64xf16>
+  }
+  return %0 : tensor<16x64xf16>
+}
+
+// -----
+
+// Its warps sum their tiles through the plan's partials buffer: a plan
+// without one is an error on the fusion.
+func.func @main(%a: tensor<16x64xf16>, %b: tensor<64x64xf16>) -> tensor<16x64xf16> {
+  // expected-error @+1 {{the shared-memory plan has no partials buffer 0}}
+  %0 = brrr.fusion matmul(%a, %b) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 64, tile = [16, 16], vector = 8, grid = [4, 1, 1]>, brrr.shared = #brrr.shared<buffers = [], bytes = 0>} : (tensor<16x64xf16>, tensor<64x64xf16>) -> tensor<16x64xf16> {
+  ^bb0(%x: tensor<16x64xf16>, %y: tensor<64x64xf16>):
+    %t = brrr.transpose %y {perm = array<i64: 1, 0>} : tensor<64x64xf16> -> tensor<64x64xf16>
+    %1 = brrr.matmul %x, %t : tensor<16x64xf16>, tensor<64x64xf16> -> tensor<16x64xf16>
+    brrr.yield %1 : tensor<16x64xf16>
+  }
+  return %0 : tensor<16x64xf16>
+}
+
+// -----
+
 // A product without a config names the pass that records one.
 func.func @main(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>) -> tensor<16x16xf16> {
   // expected-error @+1 {{has no kernel config (brrr.config); run brrr-select-kernel-config first}}

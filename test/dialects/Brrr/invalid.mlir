@@ -1106,6 +1106,21 @@ func.func @kernel_few_rows_matmul_rank() attributes {c = #brrr.kernel<family = m
 
 // -----
 
+// expected-error @+1 {{a few-rows Tensor Core matmul's tile is [rows, columns a block] in groups of 8 and 16, whole warps and 8-element vectors}}
+func.func @kernel_few_rows_mma_rows() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 256, tile = [12, 16], vector = 8>} { return }
+
+// -----
+
+// expected-error @+1 {{a few-rows Tensor Core matmul's tile is [rows, columns a block] in groups of 8 and 16, whole warps and 8-element vectors}}
+func.func @kernel_few_rows_mma_vector() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 256, tile = [16, 16], vector = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{a few-rows Tensor Core matmul's tile is [rows, columns a block] in groups of 8 and 16, whole warps and 8-element vectors}}
+func.func @kernel_few_rows_mma_columns() attributes {c = #brrr.kernel<family = matmul, body = warp_mma, threads = 256, tile = [16, 24], vector = 8>} { return }
+
+// -----
+
 // expected-error @+1 {{wgmma Tensor Cores need capability 90 or more, got 80}}
 func.func @target_wgmma_before_hopper() attributes {t = #brrr.target<chip = "sm_80", capability = 80, multiprocessors = 108, shared_per_block = 166912, shared_per_multiprocessor = 167936, tensor_cores = wgmma>} { return }
 
