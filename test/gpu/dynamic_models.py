@@ -28,6 +28,7 @@ that their times compare.
       Transformers with their token inputs' sequence dynamic too: one
       compile for 1..64 x 1..512, checked and timed at each BxS shape
       against a static compile of it and torch.compile(dynamic=True).
+    --flags "F ...": extra brrrc flags for every compile (dynamic and static).
 """
 
 import argparse
@@ -115,9 +116,9 @@ def inputs_at(args, b, seq=None):
     return xs
 
 
-def compile_so(brrrc, onnx_path, so, shapes):
+def compile_so(brrrc, onnx_path, so, shapes, flags=()):
     start = time.time()
-    cmd = [brrrc, onnx_path, "-o", so, "--precision=fp16"]
+    cmd = [brrrc, onnx_path, "-o", so, "--precision=fp16", *flags]
     for shape in shapes:
         cmd += ["--input-shape", shape]
     out = subprocess.run(cmd, capture_output=True, text=True)
@@ -134,8 +135,8 @@ def run(opts):
     batches = [tuple(int(d) for d in b.split("x")) if "x" in b else int(b)
                for b in opts.batches.split(",")]
     failures = 0
-    print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}",
-          flush=True)
+    print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}"
+          + (f"  brrrc flags: {opts.flags}" if opts.flags else ""), flush=True)
     for name in opts.only.split(","):
         model, args, inputs = build(name, batch=2)
         rests = ["x".join(str(d) for d in a.shape[1:]) for a in args]
@@ -169,7 +170,8 @@ def run(opts):
                 for k in jobs}
             with ThreadPoolExecutor(1 if opts.serial else len(jobs)) as pool:
                 done = dict(zip(jobs, pool.map(
-                    lambda k: compile_so(opts.brrrc, path, sos[k], jobs[k]),
+                    lambda k: compile_so(opts.brrrc, path, sos[k], jobs[k],
+                                         opts.flags.split()),
                     jobs)))
             for k, (_, err) in done.items():
                 if err:
@@ -254,6 +256,9 @@ def main():
                    help="compile one library at a time (comparable compile times)")
     p.add_argument("--no-peer", action="store_true",
                    help="time brrr's dynamic and static libraries only")
+    p.add_argument("--flags", default="",
+                   help="extra brrrc flags for every compile, e.g. "
+                   "--flags=--few-rows-mma")
     opts = p.parse_args()
     os.makedirs(opts.work, exist_ok=True)
     torch.backends.cuda.matmul.allow_tf32 = False
