@@ -10,6 +10,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+def BrrrEvaluateConstants : Pass<"brrr-evaluate-constants", "func::FuncOp"> {
+  let summary = "Compute values that depend on constants only at compile time";
+  let description = [{
+    Computes on the host, op by op in double precision with each result
+    rounded to its element type, the values that depend only on constants
+    (a rotary embedding's cos and sin tables from the positions): casts,
+    elementwise math (`add`, `sub`, `mul`, `div`, `pow`, `max`, `min`,
+    `cos`, `sin`, `exp`, `log`, `neg`, `sqrt`, `rsqrt`, `reciprocal`,
+    `abs`, `tanh`, `sigmoid`, `erf`, `floor`, `ceil`), products, and data
+    movement (reshapes, transposes, expands, concatenations, slices) of
+    floats and of integers that only move. Over a symbolic extent, a
+    prefix of a constant (a slice from 0 of a symbolic size: the
+    importer's Range) carried through ops that keep each index of the
+    symbolic dimension is computed at the extent's largest value and read
+    through such a slice. A value is stored as a constant where an op the
+    pass does not compute reads it, some op computed it, it holds at most
+    `max-elements` elements, and over a symbolic extent its one symbolic
+    dimension has only ones before it. Runs after canonicalization.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "1048576",
+           "Compute values of at most this many elements">,
+  ];
+  let dependentDialects = ["::mlir::brrr::BrrrDialect"];
+}
+
 def BrrrDecomposeBatchNorm : Pass<"brrr-decompose-batch-norm", "func::FuncOp"> {
   let summary = "Fold inference batch norm into weights, or a multiply-add";
   let description = [{

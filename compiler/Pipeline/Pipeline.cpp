@@ -34,6 +34,8 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   // the dequantizations no product claims become constants there.
   graph.nest<func::FuncOp>().addPass(createBrrrQuantizedProducts());
   graph.addPass(createCanonicalizerPass());
+  // Tables computed from constants (a rotary embedding's) become constants.
+  graph.nest<func::FuncOp>().addPass(createBrrrEvaluateConstants());
   graph.nest<func::FuncOp>().addPass(createBrrrDecomposeBatchNorm());
   graph.nest<func::FuncOp>().addPass(createBrrrLowerPrecision());
   graph.nest<func::FuncOp>().addPass(createBrrrPatchifyConvs());
