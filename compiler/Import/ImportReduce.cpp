@@ -158,7 +158,16 @@ LogicalResult importReduce(NodeImporter &n) {
 FailureOr<Value> argExtreme(NodeImporter &n, Value x, int64_t axis, bool isMax,
                             bool last) {
   auto xt = cast<RankedTensorType>(x.getType());
+  // Past every index: the axis's extent, or its largest over a symbolic
+  // one (a hit exists at every extent, so it never survives the min).
   int64_t dim = xt.getDimSize(axis);
+  if (ShapedType::isDynamic(dim)) {
+    auto range = rangeOf(extentsOf(xt)[axis],
+                         dimsOf(n.b.getInsertionBlock()->getParentOp()));
+    if (!range)
+      return n.emitError() << "axis " << axis << " has no range to index";
+    dim = range->second;
+  }
   auto m = n.create<ReduceOp>(isMax ? ReduceKind::max : ReduceKind::min, x,
                               SmallVector<int64_t>{axis}, true);
   if (failed(m))
@@ -196,12 +205,6 @@ template <bool IsMax> LogicalResult importArgExtreme(NodeImporter &n) {
     return failure();
   if (xt.getDimSize(*axis) == 0)
     return n.emitError() << "axis " << *axis << " is empty: no index to return";
-  // Over symbolic extents (a token's logits over [batch, seq, vocab]) the
-  // axis is fixed: its extent is the sentinel of argExtreme's candidates.
-  if (ShapedType::isDynamic(xt.getDimSize(*axis)))
-    return n.emitError() << "axis " << *axis
-                         << " has a symbolic extent; the index of an extreme "
-                            "is taken along a fixed axis only";
   bool last = n.sinceVersion >= 12 && n.attrInt("select_last_index", 0) != 0;
   auto y = argExtreme(n, *x, *axis, IsMax, last);
   if (failed(y))

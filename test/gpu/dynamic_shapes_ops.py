@@ -223,6 +223,26 @@ def argmax_logits(elem, width):
     return m, ref
 
 
+def argmax_seq(elem):
+    """The index of the extreme along a symbolic sequence: y = argmax(x, 1)
+    of scores [batch, seq] (int64 [batch]) and z = argmin(x, 1) kept as
+    [batch, 1], the last of equal minima (select_last_index; f16 scores
+    tie). The candidates are the actual sequence's indices, the sentinel
+    past them the largest sequence."""
+    m = graph("argmax_seq", [
+        helper.make_node("ArgMax", ["x"], ["y"], axis=1, keepdims=0),
+        helper.make_node("ArgMin", ["x"], ["z"], axis=1, keepdims=1,
+                         select_last_index=1),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq"])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, ["batch"]),
+         helper.make_tensor_value_info("z", TensorProto.INT64, ["batch", 1])])
+
+    def ref(x):
+        last = x.shape[1] - 1 - x[:, ::-1].argmin(1)
+        return [x.argmax(1), last[:, None]]
+    return m, ref
+
+
 def mask_reductions(elem):
     """Reductions up to the innermost axis over a symbolic sequence, split
     rows of one element: a padding mask's lengths (ReduceSum over [batch,
@@ -633,6 +653,10 @@ def op_models():
         m, ref = argmax_logits(elem, width)
         out["argmax_logits%d_%s" % (width, tag)] = (
             m, ref, {"x": "1..8x1..512x%d" % width}, SEQ_SHAPES, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = argmax_seq(elem)
+        out["argmax_seq_" + tag] = (m, ref, {"x": "1..8x1..512"},
+                                    SEQ_SHAPES, tag)
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = mask_reductions(elem)
         out["mask_reductions_" + tag] = (
