@@ -75,6 +75,14 @@ bool movesAtActualExtents(Operation *op);
 /// rows, a kernel parameter, and the outer indices from its grid.
 bool reducesSymbolicRows(Operation *op);
 
+/// Whether `op` is a softmax or log-softmax of floats along a symbolic
+/// axis, followed by axes of fixed extents only, that attention does not
+/// take (not a rank-4 softmax over its last axis): brrr-split-reductions'
+/// second run writes it as its statistics (reductions over symbolic rows,
+/// reducesSymbolicRows) and pointwise ops that broadcast them at run time.
+/// The passes before that run admit it.
+bool softmaxOverSymbolicRows(Operation *op);
+
 /// Whether `op` is a transpose that moves symbolic extents out of its
 /// input's outer run (`[batch, seq, heads, d]` to `[batch, heads, seq,
 /// d]`) where attention does not read it: like movesAtActualExtents, its

@@ -18,7 +18,10 @@
 // reduction kernel walks at any length, and the pointwise arithmetic
 // between them, in f32 for 16-bit data: max, exp(x - max), sum; mean,
 // mean of squared deviations (or of squares, for RMS), their reciprocal
-// square root.
+// square root. So is a softmax or log-softmax along a symbolic axis that
+// attention did not take (softmaxOverSymbolicRows), at any length: its
+// reductions run over the actual rows, its pointwise ops broadcast the
+// statistics at run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,8 +54,9 @@ int64_t partsOf(int64_t count) {
   return parts;
 }
 
-/// Writes the softmax, log-softmax or layer norm `op` (of static shape) as
-/// reductions over its normalized axes and pointwise ops.
+/// Writes the softmax, log-softmax or layer norm `op` (of static shape, or
+/// a softmax over symbolic rows: softmaxOverSymbolicRows) as reductions
+/// over its normalized axes and pointwise ops.
 void writeAsReductions(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -65,11 +69,22 @@ void writeAsReductions(Operation *op) {
   SmallVector<int64_t> axes = isLayerNorm
                                   ? llvm::to_vector(llvm::seq(axis, rank))
                                   : SmallVector<int64_t>{axis};
-  auto full = RankedTensorType::get(in.getShape(), work);
-  SmallVector<int64_t> kept(in.getShape());
-  for (int64_t a : axes)
-    kept[a] = 1;
-  auto stat = RankedTensorType::get(kept, work);
+  // Over symbolic extents the types keep them (the normalized axis 1 in
+  // the statistics).
+  auto full = isSymbolic(in) ? in.clone(work)
+                             : RankedTensorType::get(in.getShape(), work);
+  RankedTensorType stat;
+  if (isSymbolic(in)) {
+    SmallVector<AffineExpr> kept = extentsOf(in);
+    for (int64_t a : axes)
+      kept[a] = getAffineConstantExpr(1, b.getContext());
+    stat = tensorTypeOf(b.getContext(), kept, work);
+  } else {
+    SmallVector<int64_t> kept(in.getShape());
+    for (int64_t a : axes)
+      kept[a] = 1;
+    stat = RankedTensorType::get(kept, work);
+  }
   auto reduce = [&](ReduceKind kind, Value v) -> Value {
     return ReduceOp::create(b, loc, stat,
                             ReduceKindAttr::get(b.getContext(), kind), v,
@@ -130,6 +145,12 @@ struct SplitReductionsPass
           op->getParentOfType<FusionOp>())
         return;
       auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+      // Over a symbolic axis, at any length: its row kernel would need the
+      // length as a parameter.
+      if (softmaxOverSymbolicRows(op)) {
+        longRows.push_back(op);
+        return;
+      }
       if (!in.hasStaticShape() || isSymbolic(in))
         return;
       int64_t cols = 1, axis = *normalizedAxisOf(op);

@@ -759,9 +759,12 @@ struct FuseAttentionPass
           llvm::any_of(op->getResultTypes(), isSymbolic))
         op->erase();
     // Over symbolic sequences, attention compiles as one kernel only: say
-    // why one did not become it.
+    // why one did not become it. A softmax that attention would not take
+    // (not over a rank-4 score's last axis) is written as reductions next
+    // (softmaxOverSymbolicRows).
     WalkResult walk = getOperation().walk([&](SoftmaxOp sm) {
-      if (sm->getParentOfType<FusionOp>() || compilesSymbolically(sm))
+      if (sm->getParentOfType<FusionOp>() || compilesSymbolically(sm) ||
+          softmaxOverSymbolicRows(sm))
         return WalkResult::advance();
       auto why = sm->getAttrOfType<StringAttr>("brrr.attention_unfused");
       InFlightDiagnostic d = sm.emitError()

@@ -579,6 +579,20 @@ bool mlir::brrr::reducesSymbolicRows(Operation *op) {
   return llvm::any_of(axes, [&](int64_t d) { return !fixed(d); });
 }
 
+bool mlir::brrr::softmaxOverSymbolicRows(Operation *op) {
+  if (!isa<SoftmaxOp, LogSoftmaxOp>(op) || op->getParentOfType<FusionOp>() ||
+      mayBecomeAttention(op))
+    return false;
+  auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+  std::optional<int64_t> axis = normalizedAxisOf(op);
+  if (!axis || !isa<FloatType>(in.getElementType()) || !in.isDynamicDim(*axis))
+    return false;
+  for (int64_t d = *axis + 1; d < in.getRank(); ++d)
+    if (in.isDynamicDim(d))
+      return false;
+  return true;
+}
+
 bool mlir::brrr::concatsAtActualExtents(Operation *op) {
   auto c = dyn_cast<ConcatOp>(op);
   return c && isSymbolic(c.getType()) &&
@@ -662,8 +676,9 @@ LogicalResult mlir::brrr::requireSupportedShapes(Operation *root,
       return true;
     if (op->getParentOfType<FusionOp>())
       return false;
-    return pending == PendingAttention::ops ? mayBecomeAttention(op)
-                                            : isAttentionView(op);
+    return pending == PendingAttention::ops
+               ? mayBecomeAttention(op) || softmaxOverSymbolicRows(op)
+               : isAttentionView(op);
   });
 }
 

@@ -243,6 +243,26 @@ def argmax_seq(elem):
     return m, ref
 
 
+def softmax_seq(elem):
+    """Softmaxes along a symbolic sequence that are not attention's, written
+    as reductions over the actual rows: y = softmax(x, -1) of scores
+    [batch, seq] and z = log_softmax(t, 1) of [batch, seq, 4]."""
+    m = graph("softmax_seq", [
+        helper.make_node("Softmax", ["x"], ["y"], axis=-1),
+        helper.make_node("LogSoftmax", ["t"], ["z"], axis=1),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq"]),
+        helper.make_tensor_value_info("t", elem, ["batch", "seq", 4])],
+        [helper.make_tensor_value_info("y", elem, ["batch", "seq"]),
+         helper.make_tensor_value_info("z", elem, ["batch", "seq", 4])])
+
+    def ref(x, t):
+        e = np.exp(x - x.max(-1, keepdims=True))
+        s = t - t.max(1, keepdims=True)
+        return [e / e.sum(-1, keepdims=True),
+                s - np.log(np.exp(s).sum(1, keepdims=True))]
+    return m, ref
+
+
 def mask_reductions(elem):
     """Reductions up to the innermost axis over a symbolic sequence, split
     rows of one element: a padding mask's lengths (ReduceSum over [batch,
@@ -653,6 +673,11 @@ def op_models():
         m, ref = argmax_logits(elem, width)
         out["argmax_logits%d_%s" % (width, tag)] = (
             m, ref, {"x": "1..8x1..512x%d" % width}, SEQ_SHAPES, tag)
+    for elem, tag in ((F32, "f32"), (F16, "f16")):
+        m, ref = softmax_seq(elem)
+        out["softmax_seq_" + tag] = (m, ref, {"x": "1..8x1..512",
+                                              "t": "1..8x1..512x4"},
+                                     SEQ_SHAPES, tag)
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = argmax_seq(elem)
         out["argmax_seq_" + tag] = (m, ref, {"x": "1..8x1..512"},

@@ -105,3 +105,34 @@ func.func @LongLayerNormIsDecomposed(%x: tensor<2x1x200704xf16>, %g: tensor<2007
   %0 = brrr.layer_norm %x, %g, %b {axis = 2 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x1x200704xf16>, tensor<200704xf16>, tensor<200704xf16>) -> tensor<2x1x200704xf16>
   return %0 : tensor<2x1x200704xf16>
 }
+
+// -----
+
+// A softmax and a log-softmax along a symbolic axis that attention does not
+// take, at any length: max, exp(x - max), sum over the actual rows, their
+// types keeping the symbols (the statistics [batch, 1]); the first run
+// (no decompose-rows) leaves them. A rank-4 softmax over its last axis is
+// attention's (brrr-fuse-attention reports it when it does not fuse).
+// CHECK-LABEL: func.func @SymbolicRowsAreDecomposed
+// CHECK: %[[W:.+]] = brrr.cast %arg0 : tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s0, s1)>> -> tensor<?x?xf32, #brrr.extents<()[s0, s1] -> (s0, s1)>>
+// CHECK: %[[M:.+]] = brrr.reduce max %[[W]] {axes = array<i64: 1>, keepdims = true} : tensor<?x?xf32, #brrr.extents<()[s0, s1] -> (s0, s1)>> -> tensor<?x1xf32, #brrr.extents<()[s0] -> (s0, 1)>>
+// CHECK: %[[S:.+]] = brrr.sub %[[W]], %[[M]]
+// CHECK: %[[E:.+]] = brrr.exp %[[S]]
+// CHECK: %[[N:.+]] = brrr.reduce sum %[[E]] {axes = array<i64: 1>, keepdims = true}
+// CHECK: %[[D:.+]] = brrr.div %[[E]], %[[N]]
+// CHECK: brrr.cast %[[D]] : tensor<?x?xf32, #brrr.extents<()[s0, s1] -> (s0, s1)>> -> tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s0, s1)>>
+// CHECK: brrr.reduce max %arg1 {axes = array<i64: 1>, keepdims = true} : tensor<?x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 4)>> -> tensor<?x1x4xf32, #brrr.extents<()[s0] -> (s0, 1, 4)>>
+// CHECK: brrr.log
+// CHECK-NOT: brrr.log_softmax
+// CHECK: brrr.softmax %arg2 {axis = 3 : i64}
+// KEEP-LABEL: func.func @SymbolicRowsAreDecomposed
+// KEEP: brrr.softmax %arg0
+// KEEP: brrr.log_softmax %arg1
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 512>]} {
+  func.func @SymbolicRowsAreDecomposed(%x: tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s0, s1)>>, %y: tensor<?x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 4)>>, %z: tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>) -> (tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s0, s1)>>, tensor<?x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 4)>>, tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>) {
+    %0 = brrr.softmax %x {axis = 1 : i64} : tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s0, s1)>>
+    %1 = brrr.log_softmax %y {axis = 1 : i64} : tensor<?x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 4)>>
+    %2 = brrr.softmax %z {axis = 3 : i64} : tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>
+    return %0, %1, %2 : tensor<?x?xf16, #brrr.extents<()[s0, s1] -> (s0, s1)>>, tensor<?x?x4xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 4)>>, tensor<?x4x?x?xf16, #brrr.extents<()[s0, s1] -> (s0, 4, s1, s1)>>
+  }
+}
