@@ -1,5 +1,4 @@
-//===- EvaluateConstants.cpp - values of constants computed at compile time
-//===//
+//===- EvaluateConstants.cpp - values of constants, computed on the host --===//
 //
 // Runs after canonicalization (flag brrr-evaluate-constants). The folders
 // fold small integer and elementwise arithmetic on constants; other values
