@@ -37,6 +37,51 @@ constexpr int64_t kPassesPerIteration = 8;
 
 } // namespace
 
+FewRowsFrame::FewRowsFrame(FusionOp fusion, const FewRowsSpec &spec,
+                           OpBuilder &moduleBuilder, StringRef name,
+                           int64_t threads)
+    : fusion(fusion), spec(spec), name(name.str()), threads(threads),
+      b(fusion.getContext()) {
+  unsigned numInputs = fusion.getInputs().size();
+  unsigned numBuffers = numInputs + fusion.getNumResults();
+  bool symbolic = bool(spec.rowsExtent);
+  auto func = createKernel(moduleBuilder, fusion.getLoc(), name, numBuffers,
+                           threads, /*numByValue=*/0,
+                           /*numScalars=*/symbolic ? 1 : 0);
+  entry = &func.getBody().front();
+  b.setInsertionPointToStart(entry);
+  if (symbolic)
+    actualRows = indexArgument(b, fusion.getLoc(), *entry, numBuffers);
+  auto results = entry->getArguments().slice(numInputs, fusion.getNumResults());
+  outputs.assign(results.begin(), results.end());
+}
+
+LogicalResult FewRowsFrame::store(Value sum, Value r, Value n) {
+  Location loc = fusion.getLoc();
+  IndexMath e{b, loc};
+  if (Value bias = spec.bias) {
+    Type bt = getElementTypeOrSelf(bias.getType());
+    sum = arith::AddFOp::create(b, loc, sum,
+                                loadElements(b, loc, arg(bias), bt, n)[0]);
+  }
+  return emitEpilogue(
+      b, loc, fusion, spec.product, sum, e.add(e.mul(r, spec.columns), n),
+      [&](Value v) { return arg(v); }, outputs);
+}
+
+KernelInfo FewRowsFrame::finish() {
+  b.setInsertionPointToEnd(entry);
+  gpu::ReturnOp::create(b, fusion.getLoc());
+  KernelInfo info;
+  info.name = name;
+  info.block = threads;
+  info.flops = 2 * spec.rows * spec.columns * spec.depth;
+  info.bytes = fusionBytes(fusion);
+  if (spec.rowsExtent)
+    info.scalars = {spec.rowsExtent};
+  return info;
+}
+
 FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
                                                     const FewRowsSpec &spec,
                                                     OpBuilder &moduleBuilder,
@@ -52,19 +97,12 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
   Type wt = getElementTypeOrSelf(spec.weight.getType());
   Type ct = pointwise::computeType(et);
 
-  unsigned numInputs = fusion.getInputs().size();
-  unsigned numBuffers = numInputs + fusion.getNumResults();
-  bool symbolic = bool(spec.rowsExtent);
-  auto func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
-                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
-  Block &entry = func.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  FewRowsFrame frame(fusion, spec, moduleBuilder, name, threads);
+  OpBuilder &b = frame.b;
   IndexMath e{b, loc};
-  Value actualRows =
-      symbolic ? indexArgument(b, loc, entry, numBuffers) : Value();
-  auto arg = [&](Value v) { return kernelArgument(entry, v); };
-  SmallVector<Value> outputs(
-      entry.getArguments().slice(numInputs, fusion.getNumResults()));
+  bool symbolic = bool(spec.rowsExtent);
+  Value actualRows = frame.actualRows;
+  auto arg = [&](Value v) { return frame.arg(v); };
   pointwise::PointwiseEmitter pe(b, loc);
 
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -160,23 +198,7 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
                               actualRows));
   auto store = scf::IfOp::create(b, loc, stores, false);
   b.setInsertionPointToStart(&store.getThenRegion().front());
-  if (Value bias = spec.bias) {
-    Type bt = getElementTypeOrSelf(bias.getType());
-    mine = arith::AddFOp::create(b, loc, mine,
-                                 loadElements(b, loc, arg(bias), bt, o)[0]);
-  }
-  if (failed(emitEpilogue(b, loc, fusion, spec.product, mine,
-                          e.add(e.mul(lane, N), o), arg, outputs)))
+  if (failed(frame.store(mine, lane, o)))
     return failure();
-  b.setInsertionPointToEnd(&entry);
-  gpu::ReturnOp::create(b, loc);
-
-  KernelInfo info;
-  info.name = name.str();
-  info.block = threads;
-  info.flops = 2 * rows * N * K;
-  info.bytes = fusionBytes(fusion);
-  if (symbolic)
-    info.scalars = {spec.rowsExtent};
-  return info;
+  return frame.finish();
 }

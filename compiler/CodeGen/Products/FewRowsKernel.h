@@ -46,6 +46,34 @@ struct FewRowsSpec {
   std::function<Value(IndexMath &, Value r)> rowAt;
 };
 
+/// What both few-rows bodies build alike: the kernel of `threads` threads
+/// (over symbolic rows, the actual rows its one parameter), the kernel
+/// pointers of the fusion's values, the store of one output element and
+/// the kernel's info.
+struct FewRowsFrame {
+  FewRowsFrame(FusionOp fusion, const FewRowsSpec &spec,
+               OpBuilder &moduleBuilder, StringRef name, int64_t threads);
+  /// The kernel pointer of fusion value `v`.
+  Value arg(Value v) const { return kernelArgument(*entry, v); }
+  /// Adds column `n`'s bias to `sum` (the product's element (r, n), in the
+  /// compute type) and runs the fused epilogue on it, at b's insertion
+  /// point.
+  LogicalResult store(Value sum, Value r, Value n);
+  /// Ends the kernel; its launch info.
+  KernelInfo finish();
+
+  FusionOp fusion;
+  const FewRowsSpec &spec;
+  std::string name;
+  int64_t threads;
+  Block *entry;
+  /// Appends to the kernel's entry block.
+  OpBuilder b;
+  /// The actual rows over symbolic rows (index), else null.
+  Value actualRows;
+  SmallVector<Value> outputs;
+};
+
 /// Emits `fusion`, whose config is the few-rows body (`simt`, a tile of
 /// [rows, columns per block], a warp a column, loads of `vector` elements),
 /// as `spec` lays out its product.

@@ -76,19 +76,12 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsMmaKernel(FusionOp fusion,
   if (*partials % 4)
     return fusion.emitOpError("few-rows partials must be aligned to 4 bytes");
 
-  unsigned numInputs = fusion.getInputs().size();
-  unsigned numBuffers = numInputs + fusion.getNumResults();
-  bool symbolic = bool(spec.rowsExtent);
-  auto func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
-                           /*numByValue=*/0, /*numScalars=*/symbolic ? 1 : 0);
-  Block &entry = func.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  FewRowsFrame frame(fusion, spec, moduleBuilder, name, threads);
+  OpBuilder &b = frame.b;
   IndexMath e{b, loc};
-  Value actualRows =
-      symbolic ? indexArgument(b, loc, entry, numBuffers) : Value();
-  auto arg = [&](Value v) { return kernelArgument(entry, v); };
-  SmallVector<Value> outputs(
-      entry.getArguments().slice(numInputs, fusion.getNumResults()));
+  bool symbolic = bool(spec.rowsExtent);
+  Value actualRows = frame.actualRows;
+  auto arg = [&](Value v) { return frame.arg(v); };
   pointwise::PointwiseEmitter pe(b, loc);
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   auto regs4 = VectorType::get({4}, i32);
@@ -231,24 +224,8 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsMmaKernel(FusionOp fusion,
       Value part = LLVM::LoadOp::create(b, loc, f32, slot(e.idx(w), r, c));
       sum = w ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
     }
-    if (Value bias = spec.bias) {
-      Type bt = getElementTypeOrSelf(bias.getType());
-      sum = arith::AddFOp::create(b, loc, sum,
-                                  loadElements(b, loc, arg(bias), bt, n)[0]);
-    }
-    if (failed(emitEpilogue(b, loc, fusion, spec.product, sum,
-                            e.add(e.mul(r, N), n), arg, outputs)))
+    if (failed(frame.store(sum, r, n)))
       return failure();
   }
-  b.setInsertionPointToEnd(&entry);
-  gpu::ReturnOp::create(b, loc);
-
-  KernelInfo info;
-  info.name = name.str();
-  info.block = threads;
-  info.flops = 2 * rows * N * K;
-  info.bytes = fusionBytes(fusion);
-  if (symbolic)
-    info.scalars = {spec.rowsExtent};
-  return info;
+  return frame.finish();
 }
