@@ -40,6 +40,10 @@ SmallVector<int64_t> delinearize(int64_t linear, ArrayRef<int64_t> shape);
 
 /// Linear index into `shape` of the element that broadcasts to `outIndex`.
 int64_t broadcastSource(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape);
+/// The same with `shape`'s row-major strides given (stridesOf), for loops
+/// over many elements.
+int64_t broadcastSource(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape,
+                        ArrayRef<int64_t> strides);
 
 /// Element values of a dense constant, splats expanded.
 SmallVector<Attribute> elementsOf(DenseElementsAttr attr);

@@ -82,7 +82,12 @@ SmallVector<int64_t> fold::delinearize(int64_t linear,
 
 int64_t fold::broadcastSource(ArrayRef<int64_t> outIndex,
                               ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides = stridesOf(shape);
+  return broadcastSource(outIndex, shape, stridesOf(shape));
+}
+
+int64_t fold::broadcastSource(ArrayRef<int64_t> outIndex,
+                              ArrayRef<int64_t> shape,
+                              ArrayRef<int64_t> strides) {
   int64_t offset = outIndex.size() - shape.size(), linear = 0;
   for (size_t i = 0; i < shape.size(); ++i)
     linear += (shape[i] == 1 ? 0 : outIndex[i + offset]) * strides[i];

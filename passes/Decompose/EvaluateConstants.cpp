@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Brrr/BrrrFoldUtils.h"
 #include "passes/Analysis.h"
 #include "passes/Passes.h"
 
@@ -76,14 +77,6 @@ bool isComputedFloat(Type t) {
   return t.isF16() || t.isBF16() || t.isF32() || t.isF64();
 }
 
-/// Row-major strides of `shape`.
-SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
 int64_t countOf(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -104,17 +97,6 @@ template <typename Fn> void forEachIndex(ArrayRef<int64_t> shape, Fn fn) {
       idx[d] = 0;
     }
   }
-}
-
-/// The linear index in an operand of `shape` (right-aligned, numpy
-/// broadcasting) of the element that broadcasts to `outIndex`.
-int64_t broadcastIndex(ArrayRef<int64_t> outIndex, ArrayRef<int64_t> shape,
-                       ArrayRef<int64_t> strides) {
-  int64_t at = 0, lead = outIndex.size() - shape.size();
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] != 1)
-      at += outIndex[lead + d] * strides[d];
-  return at;
 }
 
 /// The symbolic dimensions of `t`.
@@ -414,12 +396,12 @@ struct EvaluateConstantsPass
       return true;
     }
     if (isBinary(op)) {
-      SmallVector<int64_t> sa = stridesOf(in[0]->shape),
-                           sb = stridesOf(in[1]->shape);
+      SmallVector<int64_t> sa = fold::stridesOf(in[0]->shape),
+                           sb = fold::stridesOf(in[1]->shape);
       forEachIndex(shape, [&](ArrayRef<int64_t> idx, int64_t i) {
-        y[i] = round(
-            binaryOf(op, in[0]->data[broadcastIndex(idx, in[0]->shape, sa)],
-                     in[1]->data[broadcastIndex(idx, in[1]->shape, sb)]));
+        y[i] = round(binaryOf(
+            op, in[0]->data[fold::broadcastSource(idx, in[0]->shape, sa)],
+            in[1]->data[fold::broadcastSource(idx, in[1]->shape, sb)]));
       });
       return true;
     }
@@ -434,7 +416,7 @@ struct EvaluateConstantsPass
     }
     if (auto t = dyn_cast<TransposeOp>(op)) {
       ArrayRef<int64_t> perm = t.getPerm();
-      SmallVector<int64_t> s = stridesOf(in[0]->shape);
+      SmallVector<int64_t> s = fold::stridesOf(in[0]->shape);
       forEachIndex(shape, [&](ArrayRef<int64_t> idx, int64_t i) {
         int64_t at = 0;
         for (size_t d = 0; d < perm.size(); ++d)
@@ -444,9 +426,9 @@ struct EvaluateConstantsPass
       return true;
     }
     if (isa<ExpandOp>(op)) {
-      SmallVector<int64_t> s = stridesOf(in[0]->shape);
+      SmallVector<int64_t> s = fold::stridesOf(in[0]->shape);
       forEachIndex(shape, [&](ArrayRef<int64_t> idx, int64_t i) {
-        y[i] = in[0]->data[broadcastIndex(idx, in[0]->shape, s)];
+        y[i] = in[0]->data[fold::broadcastSource(idx, in[0]->shape, s)];
       });
       return true;
     }
@@ -462,7 +444,7 @@ struct EvaluateConstantsPass
         size_t k = llvm::upper_bound(starts, idx[axis]) - starts.begin() - 1;
         SmallVector<int64_t> src(idx);
         src[axis] -= starts[k];
-        SmallVector<int64_t> s = stridesOf(in[k]->shape);
+        SmallVector<int64_t> s = fold::stridesOf(in[k]->shape);
         int64_t at = 0;
         for (size_t d = 0; d < src.size(); ++d)
           at += src[d] * s[d];
@@ -477,7 +459,7 @@ struct EvaluateConstantsPass
             (shape[d] > 0 &&
              starts[d] + (shape[d] - 1) * steps[d] >= in[0]->shape[d]))
           return false;
-      SmallVector<int64_t> st = stridesOf(in[0]->shape);
+      SmallVector<int64_t> st = fold::stridesOf(in[0]->shape);
       forEachIndex(shape, [&](ArrayRef<int64_t> idx, int64_t i) {
         int64_t at = 0;
         for (size_t d = 0; d < idx.size(); ++d)
@@ -493,12 +475,12 @@ struct EvaluateConstantsPass
         return false;
       SmallVector<int64_t> lb(ls.drop_back(2)), rb(rs.drop_back(2));
       SmallVector<int64_t> batch(shape.begin(), shape.end() - 2);
-      SmallVector<int64_t> lbs = stridesOf(lb), rbs = stridesOf(rb);
+      SmallVector<int64_t> lbs = fold::stridesOf(lb), rbs = fold::stridesOf(rb);
       int64_t batches = countOf(batch);
       SmallVector<int64_t> bidx(batch.size(), 0);
       for (int64_t z = 0; z < batches; ++z) {
-        int64_t lo = broadcastIndex(bidx, lb, lbs) * M * K;
-        int64_t ro = broadcastIndex(bidx, rb, rbs) * K * N;
+        int64_t lo = fold::broadcastSource(bidx, lb, lbs) * M * K;
+        int64_t ro = fold::broadcastSource(bidx, rb, rbs) * K * N;
         for (int64_t m = 0; m < M; ++m)
           for (int64_t n = 0; n < N; ++n) {
             double sum = 0;
