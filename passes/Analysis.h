@@ -68,6 +68,21 @@ bool compilesSymbolically(Operation *op);
 /// parameters); no other kernel takes it in.
 bool movesAtActualExtents(Operation *op);
 
+/// Whether `op` is a slice whose result is its input's first elements in
+/// memory, each at its own linear index: starts 0 and steps 1, every axis
+/// before the first one it shortens of extent 1, every one after it whole
+/// (`cos_table[:, :seq]` of a [1, 512, 64] table). Left outside a kernel
+/// (brrr-fuse-movement), it is a view of its input, as a reshape is: it
+/// gets no memory and no kernel (isView).
+bool isPrefixSlice(Operation *op);
+
+/// Whether `op` is a view of its operand's memory outside any kernel: a
+/// reshape, or a prefix slice (isPrefixSlice).
+bool isView(Operation *op);
+
+/// The value that owns the memory of `v`, through views (isView).
+Value viewedRootOf(Value v);
+
 /// Whether `op` is a reduction whose reduced axes include symbolic extents
 /// and form one run before inner axes of fixed extents (SplitRows'
 /// [outer][rows][inner]: a mean over a symbolic sequence, as a sentence

@@ -348,7 +348,7 @@ LogicalResult mlir::brrr::checkCodeGenSupport(ModuleOp module) {
     return module.emitError("no func.func @main");
   bool ok = true;
   for (Operation &op : main.getBody().front()) {
-    if (isa<FusionOp, ConstantOp, ReshapeOp, func::ReturnOp>(op))
+    if (isa<FusionOp, ConstantOp, func::ReturnOp>(op) || isView(&op))
       continue;
     op.emitError("no GPU kernel family handles '")
         << op.getName()
@@ -445,14 +445,10 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
     return name ? name.str() : "output" + std::to_string(i);
   };
   // The output buffer each returned buffer was planned into: the first
-  // return of it, directly or through reshape views (as the planner does).
+  // return of it, directly or through views (as the planner does).
   DenseMap<Value, unsigned> firstReturn;
-  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    Value root = v;
-    while (auto r = root.getDefiningOp<ReshapeOp>())
-      root = r.getInput();
-    firstReturn.try_emplace(root, i);
-  }
+  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+    firstReturn.try_emplace(viewedRootOf(v), i);
 
   std::map<std::string, uint32_t> kernelIndex;
   for (Operation &op : body.without_terminator()) {
@@ -478,13 +474,14 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
       tensorOf[c.getResult()] = *t;
       continue;
     }
-    if (auto r = dyn_cast<ReshapeOp>(op)) {
-      const art::Tensor root = a.tensors[tensorOf.lookup(r.getInput())];
-      auto t = addTensor(r.getResult(), root.name, root.storage, root.index,
+    if (isView(&op)) {
+      // The viewed tensor's memory, at the view's extents.
+      const art::Tensor root = a.tensors[tensorOf.lookup(op.getOperand(0))];
+      auto t = addTensor(op.getResult(0), root.name, root.storage, root.index,
                          root.offset);
       if (failed(t))
         return failure();
-      tensorOf[r.getResult()] = *t;
+      tensorOf[op.getResult(0)] = *t;
       continue;
     }
     auto fusion = cast<FusionOp>(op);

@@ -3,8 +3,9 @@
 // Third fusion pass (flag brrr-fuse-movement): every transpose, slice,
 // expand, gather (plain, elements, nd), concat, pad, scatter (elements,
 // nd) and resize left outside a fusion becomes one `brrr.fusion movement`
-// kernel that copies each element from where the op's index map says. (Reshapes
-// are views and need no kernel.)
+// kernel that copies each element from where the op's index map says.
+// (Reshapes are views and need no kernel; so is a slice of an input's first
+// elements that only kernels read, isPrefixSlice.)
 //
 // A tree of index maps (transposes, slices, expands, pads and the reshapes
 // between them) and concatenations, each op read only inside the tree,
@@ -44,11 +45,22 @@ namespace {
 /// The most loads a tree may choose between for one element.
 constexpr int64_t kMaxPaths = 16;
 
+/// Whether slice `op` stays a view of its input (isPrefixSlice), read by
+/// kernels only: the kernels read its input's first elements, at the same
+/// offsets, without a copy. (A view returned would need the output buffer's
+/// own copy.)
+bool staysView(Operation *op) {
+  return isPrefixSlice(op) && !op->use_empty() &&
+         llvm::all_of(op->getUsers(),
+                      [](Operation *u) { return isa<FusionOp>(u); });
+}
+
 /// Whether `op` moves elements (a scatter may also combine them).
 bool isMovementOp(Operation *op) {
   return isa<TransposeOp, SliceOp, ExpandOp, GatherOp, GatherElementsOp,
              GatherNDOp, ConcatOp, PadOp, ScatterElementsOp, ScatterNDOp,
-             ResizeOp>(op);
+             ResizeOp>(op) &&
+         !staysView(op);
 }
 
 /// The paths from `op` back to the tree's inputs (`members` are the
@@ -97,7 +109,8 @@ struct FuseMovementPass
     // every reader of its result belongs to.
     SmallVector<Operation *> candidates;
     getOperation().walk([&](Operation *op) {
-      if (isMovementTreeOp(op) && !op->getParentOfType<FusionOp>())
+      if (isMovementTreeOp(op) && !op->getParentOfType<FusionOp>() &&
+          !staysView(op))
         candidates.push_back(op);
     });
     DenseMap<Operation *, unsigned> treeOf;

@@ -4,7 +4,8 @@
 // materialized tensor lives: the caller's input and output buffers, the
 // weight block, or the per-context arena of intermediates, and records the
 // decision as `brrr.memory` attributes that the artifact writer reads.
-// `brrr.reshape` results are views of their operand and get no memory.
+// Views (`brrr.reshape` results, and prefix slices left outside kernels)
+// share their operand's memory and get none of their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,13 +27,6 @@ using namespace mlir;
 using namespace mlir::brrr;
 
 namespace {
-
-/// The value that owns the memory of `v`, looking through reshape views.
-Value rootOf(Value v) {
-  while (auto r = v.getDefiningOp<ReshapeOp>())
-    v = r.getInput();
-  return v;
-}
 
 /// Whether every element a pointwise kernel computes from its argument
 /// `arg` is computed from arg's element at the same index: nothing that
@@ -102,16 +96,17 @@ struct PlanGlobalMemoryPass
     DenseMap<Value, int64_t> lastUse;
     for (Operation &op : body)
       for (Value operand : op.getOperands())
-        lastUse[rootOf(operand)] =
-            std::max(lastUse.lookup(rootOf(operand)), position[&op]);
+        lastUse[viewedRootOf(operand)] =
+            std::max(lastUse.lookup(viewedRootOf(operand)), position[&op]);
 
-    // Results returned, directly or through reshape views (the same
+    // Results returned, directly or through views (the same
     // bytes), go to the output buffers, so no copy follows their kernel;
     // the first return position of a buffer wins.
     DenseMap<Value, int64_t> outputIndex;
     for (auto [i, v] : llvm::enumerate(ret->getOperands()))
-      if (rootOf(v).getDefiningOp<FusionOp>() && !outputIndex.count(rootOf(v)))
-        outputIndex[rootOf(v)] = i;
+      if (viewedRootOf(v).getDefiningOp<FusionOp>() &&
+          !outputIndex.count(viewedRootOf(v)))
+        outputIndex[viewedRootOf(v)] = i;
 
     Arena arena;
     int64_t weightBytes = 0;
@@ -140,7 +135,7 @@ struct PlanGlobalMemoryPass
       Block &kernel = fusion.getBody().front();
       for (auto [in, arg] :
            llvm::zip(fusion.getInputs(), kernel.getArguments())) {
-        Value root = rootOf(in);
+        Value root = viewedRootOf(in);
         bool taken =
             llvm::any_of(inPlace, [&](auto &c) { return c.first == root; });
         if (arenaOffset.count(root) && lastUse.lookup(root) == here && !taken &&
@@ -173,7 +168,7 @@ struct PlanGlobalMemoryPass
       fusion->setAttr(kMemoryPlanAttrName, b.getArrayAttr(entries));
       // Inputs that die here are free for the kernels after this one.
       for (Value in : fusion.getInputs()) {
-        Value root = rootOf(in);
+        Value root = viewedRootOf(in);
         auto it = arenaOffset.find(root);
         if (it != arenaOffset.end() && lastUse.lookup(root) == here) {
           arena.release(it->second);

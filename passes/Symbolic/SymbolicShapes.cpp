@@ -485,6 +485,42 @@ bool mlir::brrr::broadcastsAtRunTime(Operation *op) {
                       [&](Type t) { return !sharesOuterRun(t, out); });
 }
 
+bool mlir::brrr::isPrefixSlice(Operation *op) {
+  auto s = dyn_cast<SliceOp>(op);
+  if (!s || llvm::any_of(s.getStarts(), [](int64_t v) { return v != 0; }) ||
+      llvm::any_of(s.getSteps(), [](int64_t v) { return v != 1; }))
+    return false;
+  SmallVector<AffineExpr> in = extentsOf(s.getInput().getType()),
+                          out = extentsOf(s.getType());
+  std::optional<size_t> shortened;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (in[d] == out[d])
+      continue;
+    if (shortened)
+      return false;
+    shortened = d;
+  }
+  auto one = [](AffineExpr e) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    return c && c.getValue() == 1;
+  };
+  return !shortened || llvm::all_of(ArrayRef(out).take_front(*shortened), one);
+}
+
+bool mlir::brrr::isView(Operation *op) {
+  return isa<ReshapeOp>(op) ||
+         (isPrefixSlice(op) && !op->getParentOfType<FusionOp>());
+}
+
+Value mlir::brrr::viewedRootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isView(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
 bool mlir::brrr::movesAtActualExtents(Operation *op) {
   if (auto g = dyn_cast<GatherOp>(op))
     return isSymbolic(g.getInput().getType()) &&

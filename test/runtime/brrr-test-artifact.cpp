@@ -96,7 +96,39 @@ std::string shapeText(const brrr::artifact::Artifact &a,
   return s + "]";
 }
 
-int printLaunches(const char *tool, const char *path) {
+/// Where tensor `t` lives: `input 0`, `output 1`, `weight+256`,
+/// `arena+4096`.
+std::string placeText(const brrr::artifact::Tensor &t) {
+  using brrr::artifact::Storage;
+  switch (t.storage) {
+  case Storage::Input:
+    return "input " + std::to_string(t.index);
+  case Storage::Output:
+    return "output " + std::to_string(t.index);
+  case Storage::Weight:
+    return "weight+" + std::to_string(t.offset);
+  case Storage::Arena:
+    return "arena+" + std::to_string(t.offset);
+  }
+  return "?";
+}
+
+/// Prints each launch's tensor arguments (`--arguments`): where each lives
+/// and its shape.
+int printArguments(const brrr::artifact::Artifact &a) {
+  for (const brrr::artifact::Step &s : a.steps) {
+    if (s.kind != brrr::artifact::Step::Kind::Launch)
+      continue;
+    const brrr::artifact::Launch &l = a.launches[s.index];
+    std::printf("launch %s\n", a.kernels[l.kernel].name.c_str());
+    for (uint32_t t : l.args)
+      std::printf("  arg %s %s\n", placeText(a.tensors[t]).c_str(),
+                  shapeText(a, a.tensors[t]).c_str());
+  }
+  return 0;
+}
+
+int printLaunches(const char *tool, const char *path, bool arguments) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "%s: cannot read %s\n", tool, path);
@@ -110,6 +142,8 @@ int printLaunches(const char *tool, const char *path) {
     std::fprintf(stderr, "%s: %s: %s\n", tool, path, error.c_str());
     return 1;
   }
+  if (arguments)
+    return printArguments(a);
   for (const brrr::artifact::Symbol &s : a.symbols)
     std::printf("symbol %s %lld..%lld\n", s.name.c_str(), (long long)s.min,
                 (long long)s.max);
@@ -169,13 +203,13 @@ int printLaunches(const char *tool, const char *path) {
 
 int main(int argc, char **argv) {
   std::string mode = argc == 3 ? argv[1] : "";
-  if (mode == "--launches")
-    return printLaunches(argv[0], argv[2]);
+  if (mode == "--launches" || mode == "--arguments")
+    return printLaunches(argv[0], argv[2], mode == "--arguments");
   if (mode != "--cpp" && mode != "--cpp-gather" && mode != "--cpp-symbolic" &&
       mode != "--image" && mode != "--ptx") {
     std::fprintf(stderr,
                  "usage: %s --cpp|--cpp-gather|--cpp-symbolic|--image|--ptx "
-                 "OUTPUT | --launches IMAGE\n",
+                 "OUTPUT | --launches|--arguments IMAGE\n",
                  argv[0]);
     return 2;
   }
