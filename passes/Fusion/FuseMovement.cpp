@@ -45,14 +45,20 @@ namespace {
 /// The most loads a tree may choose between for one element.
 constexpr int64_t kMaxPaths = 16;
 
+/// Whether `v` is read by kernels only, directly or through reshapes.
+bool readByKernelsOnly(Value v) {
+  return !v.use_empty() && llvm::all_of(v.getUsers(), [](Operation *u) {
+    return isa<FusionOp>(u) ||
+           (isa<ReshapeOp>(u) && readByKernelsOnly(u->getResult(0)));
+  });
+}
+
 /// Whether slice `op` stays a view of its input (isPrefixSlice), read by
 /// kernels only: the kernels read its input's first elements, at the same
 /// offsets, without a copy. (A view returned would need the output buffer's
 /// own copy.)
 bool staysView(Operation *op) {
-  return isPrefixSlice(op) && !op->use_empty() &&
-         llvm::all_of(op->getUsers(),
-                      [](Operation *u) { return isa<FusionOp>(u); });
+  return isPrefixSlice(op) && readByKernelsOnly(op->getResult(0));
 }
 
 /// Whether `op` moves elements (a scatter may also combine them).

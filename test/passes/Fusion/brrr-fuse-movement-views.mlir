@@ -31,6 +31,33 @@ func.func @PrefixSliceIsAView(%x: tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> 
 
 // -----
 
+// The same through a reshape (position embeddings [512, d] sliced to the
+// sequence and viewed as [1, seq, d]): views of views, read by a kernel.
+// CHECK-LABEL: func.func @PrefixSliceThroughReshape
+// CHECK-SAME: brrr.arena_bytes = 0 : i64
+// CHECK: %[[V:.+]] = brrr.slice %{{.+}} : tensor<64x8xf32> -> tensor<?x8xf32, {{.+}}>{{$}}
+// CHECK-NEXT: %[[R:.+]] = brrr.reshape %[[V]]
+// CHECK-NEXT: brrr.fusion pointwise(%arg0, %[[R]])
+// CHECK-NOT: brrr.fusion movement
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 64>]} {
+func.func @PrefixSliceThroughReshape(%x: tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 8)>>) -> tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 8)>> {
+  %t = brrr.constant dense_resource<t> : tensor<64x8xf32>
+  %v = brrr.slice %t {extents = #brrr.extents<()[s0, s1] -> (s1, 8)>, sizes = array<i64: -9223372036854775808, 8>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<64x8xf32> -> tensor<?x8xf32, #brrr.extents<()[s0, s1] -> (s1, 8)>>
+  %r = brrr.reshape %v : tensor<?x8xf32, #brrr.extents<()[s0, s1] -> (s1, 8)>> -> tensor<1x?x8xf32, #brrr.extents<()[s0, s1] -> (1, s1, 8)>>
+  %0 = brrr.add %x, %r : tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 8)>>, tensor<1x?x8xf32, #brrr.extents<()[s0, s1] -> (1, s1, 8)>> -> tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 8)>>
+  return %0 : tensor<?x?x8xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 8)>>
+}
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      t: "0x04000000"
+    }
+  }
+#-}
+
+// -----
+
 // Slices that are not their input's first elements at their own offsets
 // are copied by movement kernels: one that starts at row 1, one that
 // shortens rows too (each of its rows of 4 starts 8 elements after the one
