@@ -33,10 +33,10 @@ VectorReads::VectorReads(
     OpBuilder &b, Location loc, Block &entry, ArrayRef<int64_t> shape,
     int64_t vec, Value first, Type indexType, bool moves,
     llvm::function_ref<Value(BlockArgument, Value)> runtimeIndex,
-    bool wholeRows)
+    bool wholeRows, llvm::function_ref<Value(AffineExpr)> extentValue)
     : b(b), loc(loc), entry(entry), shape(shape), vec(vec), first(first),
-      runtimeIndex(runtimeIndex), wholeRows(wholeRows), im{b, loc, indexType},
-      pe(b, loc) {
+      runtimeIndex(runtimeIndex), wholeRows(wholeRows),
+      extentValue(extentValue), im{b, loc, indexType}, pe(b, loc) {
   if (!moves || shape.empty())
     return;
   Value at = indexType
@@ -308,6 +308,14 @@ FailureOr<SmallVector<Value>> VectorReads::eval(Value v, const LaneAccess &a) {
     if (!splat)
       return c.emitOpError("non-splat constants must be kernel inputs");
     lanes = SmallVector<Value>(vec, arith::ConstantOp::create(b, loc, splat));
+  } else if (auto sc = dyn_cast<SymbolicConstantOp>(op)) {
+    AffineMap map = sc.getValue().getMap();
+    if (!extentValue || map.getNumResults() != 1)
+      return sc.emitOpError("a symbolic constant of one extent is read only "
+                            "by a kernel passed its value");
+    Value x = arith::IndexCastOp::create(b, loc, sc.getType().getElementType(),
+                                         extentValue(map.getResult(0)));
+    lanes = SmallVector<Value>(vec, x);
   } else if (isPointwise(op)) {
     SmallVector<SmallVector<Value>> args;
     for (Value operand : op->getOperands()) {

@@ -46,6 +46,8 @@ public:
   /// `indexType`: the integer type coordinates are computed in (i32 where
   /// every tensor of the body fits, else index); `moves`: whether the body
   /// holds data movement (its reads then need the kernel's coordinates).
+  /// `extentValue`, where given, is the value (an index) of a symbolic
+  /// extent, which a `brrr.symbolic_constant` in the body reads.
   /// `runtimeIndex`, where given, is the index in an argument that
   /// broadcasts along part of the kernel's symbolic extents of the element
   /// that broadcasts to output element `linear` (computed from the actual
@@ -55,7 +57,8 @@ public:
       OpBuilder &b, Location loc, Block &entry, ArrayRef<int64_t> shape,
       int64_t vec, Value first, Type indexType, bool moves,
       llvm::function_ref<Value(BlockArgument, Value)> runtimeIndex = nullptr,
-      bool wholeRows = true);
+      bool wholeRows = true,
+      llvm::function_ref<Value(AffineExpr)> extentValue = nullptr);
 
   /// The lanes of body value `v` at the kernel's own elements, in compute
   /// type.
@@ -100,6 +103,7 @@ private:
   Value first;
   llvm::function_ref<Value(BlockArgument, Value)> runtimeIndex;
   bool wholeRows;
+  llvm::function_ref<Value(AffineExpr)> extentValue;
   IndexMath im;
   pointwise::PointwiseEmitter pe;
   /// The kernel's own coordinates: of lane 0, and of each lane (when a

@@ -507,6 +507,128 @@ struct GatherNDOfRanges : OpRewritePattern<GatherNDOp> {
   }
 };
 
+/// gather_nd(T, tuples) where the dimensions of T that the batch and the
+/// tuples index are symbolic past the first (transformers' classifiers pick
+/// each sequence's last token of [batch, seq, d] by (arange(batch), last)):
+/// gather(reshape(T, [t_0 * ... * t_{n-1}, rest]), i), i each tuple's
+/// row-major index among those n dimensions. Batch dimensions count along
+/// the tuples' own axes, and a negative component counts from the end of
+/// its dimension. The lookup then reads a table symbolic in its first axis
+/// only, bounded by its actual extent, and the index arithmetic (the
+/// extents' values among it) is one pointwise kernel.
+struct GatherNDOfSymbolicTable : OpRewritePattern<GatherNDOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherNDOp op,
+                                PatternRewriter &rewriter) const override {
+    auto table = cast<RankedTensorType>(op.getInput().getType());
+    auto idx = cast<RankedTensorType>(op.getIndices().getType());
+    int64_t batch = op.getBatchDims(), q = idx.getRank();
+    int64_t k = idx.getDimSize(q - 1), n = batch + k;
+    if (ShapedType::isDynamic(k) || k < 1 || n > table.getRank())
+      return rewriter.notifyMatchFailure(op, "not a lookup by tuples");
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    SmallVector<AffineExpr> te = extentsOf(table), ie = extentsOf(idx);
+    if (llvm::all_of(ArrayRef(te).take_front(n).drop_front(1),
+                     [](AffineExpr e) { return isa<AffineConstantExpr>(e); }))
+      return rewriter.notifyMatchFailure(
+          op, "indexed dimensions static past the first");
+    Type it = idx.getElementType();
+    auto scalarType = RankedTensorType::get({}, it);
+    auto scalar = [&](AffineExpr e) -> Value {
+      if (auto c = dyn_cast<AffineConstantExpr>(e))
+        return ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(scalarType, APInt(it.getIntOrFloatBitWidth(),
+                                                     c.getValue(),
+                                                     /*isSigned=*/true)));
+      return SymbolicConstantOp::create(rewriter, loc, scalarType,
+                                        extentsAttrOf(ctx, {e}));
+    };
+    // The row-major strides of T's first n dimensions.
+    SmallVector<AffineExpr> stride(n);
+    AffineExpr rows = getAffineConstantExpr(1, ctx);
+    for (int64_t d = n - 1; d >= 0; --d) {
+      stride[d] = rows;
+      rows = rows * te[d];
+    }
+    // The index arithmetic runs on the tuples' shape with a last axis of 1
+    // ([..., 1], as each component is), reshaped once at the end.
+    SmallVector<AffineExpr> grid(ie.begin(), ie.end() - 1);
+    SmallVector<AffineExpr> one = grid;
+    one.push_back(getAffineConstantExpr(1, ctx));
+    RankedTensorType oneType = tensorTypeOf(ctx, one, it);
+    Value linear;
+    auto accumulate = [&](Value term, AffineExpr step) {
+      if (!isUnitExtent(step))
+        term = MulOp::create(rewriter, loc, term, scalar(step));
+      linear =
+          linear ? Value(AddOp::create(rewriter, loc, linear, term)) : term;
+    };
+    // Batch dimension d: the tuple's own position along axis d, as
+    // [1, .., extent, .., 1]: a slice of 0, 1, ... up to its largest.
+    for (int64_t d = 0; d < batch; ++d) {
+      std::optional<std::pair<int64_t, int64_t>> range =
+          rangeOf(grid[d], dimsOf(op));
+      if (!range || range->second > (int64_t(1) << 24))
+        return rewriter.notifyMatchFailure(op, "a batch without a range");
+      SmallVector<APInt> values;
+      for (int64_t v = 0; v < range->second; ++v)
+        values.push_back(APInt(it.getIntOrFloatBitWidth(), v));
+      SmallVector<int64_t> largest(one.size(), 1);
+      largest[d] = range->second;
+      Value pos = ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(RankedTensorType::get(largest, it), values));
+      if (!isa<AffineConstantExpr>(grid[d])) {
+        SmallVector<AffineExpr> along(one.size(),
+                                      getAffineConstantExpr(1, ctx));
+        along[d] = grid[d];
+        RankedTensorType alongType = tensorTypeOf(ctx, along, it);
+        pos = SliceOp::create(
+            rewriter, loc, alongType, pos, SmallVector<int64_t>(one.size(), 0),
+            SmallVector<int64_t>(alongType.getShape()),
+            SmallVector<int64_t>(one.size(), 1), extentsAttrOf(ctx, along));
+      }
+      accumulate(pos, stride[d]);
+    }
+    // Component j of each tuple, counted from the end where negative.
+    // Tuples concatenated from one-component parts (torch's advanced
+    // indexing stacks its index tensors so) are read from the parts.
+    auto parts = op.getIndices().getDefiningOp<ConcatOp>();
+    if (parts &&
+        (parts.getAxis() != q - 1 || int64_t(parts.getInputs().size()) != k))
+      parts = nullptr;
+    Value zero = scalar(getAffineConstantExpr(0, ctx));
+    for (int64_t j = 0; j < k; ++j) {
+      SmallVector<int64_t> starts(q, 0), steps(q, 1);
+      starts[q - 1] = j;
+      Value c =
+          parts
+              ? parts.getInputs()[j]
+              : SliceOp::create(rewriter, loc, oneType, op.getIndices(), starts,
+                                SmallVector<int64_t>(oneType.getShape()), steps,
+                                isSymbolic(oneType) ? extentsAttrOf(ctx, one)
+                                                    : ExtentsAttr());
+      Value negative =
+          CompareOp::create(rewriter, loc, ComparePredicate::lt, c, zero);
+      Value wrapped = AddOp::create(rewriter, loc, c, scalar(te[batch + j]));
+      c = WhereOp::create(rewriter, loc, negative, wrapped, c);
+      accumulate(c, stride[batch + j]);
+    }
+    linear =
+        ReshapeOp::create(rewriter, loc, tensorTypeOf(ctx, grid, it), linear);
+    SmallVector<AffineExpr> flat = {rows};
+    flat.append(te.begin() + n, te.end());
+    Value rowsOf = ReshapeOp::create(
+        rewriter, loc, tensorTypeOf(ctx, flat, table.getElementType()),
+        op.getInput());
+    rewriter.replaceOpWithNewOp<GatherOp>(op, op.getType(), rowsOf, linear,
+                                          rewriter.getI64IntegerAttr(0));
+    return success();
+  }
+};
+
 /// gather(T, i) along T's first axis, with i = c0, c0 + 1, ... along one
 /// dimension of a symbolic extent n (every other of extent 1), in range:
 /// reshape(T[c0 : c0 + n]). Exporters index position embeddings by
@@ -575,7 +697,9 @@ void AndOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void GatherNDOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                              MLIRContext *context) {
-  results.add<GatherNDOfRanges>(context);
+  // Tuples of ranges read the table as it is: tried first.
+  results.add<GatherNDOfRanges>(context, /*benefit=*/2);
+  results.add<GatherNDOfSymbolicTable>(context);
 }
 
 void GatherElementsOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -53,8 +53,12 @@ int64_t fusionBenefit(Operation *producer, Operation *root,
   return bytes;
 }
 
-/// A constant every element of which is the same: free to copy into kernels.
-bool isSplatConstant(Operation *op) {
+/// A value free to copy into kernels: a constant every element of which is
+/// the same, or one symbolic extent (a sequence's length that index
+/// arithmetic reads: the kernel is passed its value).
+bool isCopiedIntoKernels(Operation *op) {
+  if (auto sc = dyn_cast<SymbolicConstantOp>(op))
+    return sc.getType().getNumElements() == 1;
   DenseElementsAttr attr;
   return matchPattern(op, m_Constant(&attr)) && attr.isSplat();
 }
@@ -196,7 +200,7 @@ llvm::SetVector<Operation *> growGroup(Operation *root,
         if (!producer || group.contains(producer) ||
             taken.contains(producer) || full())
           continue;
-        if (isSplatConstant(producer)) {
+        if (isCopiedIntoKernels(producer)) {
           continue; // Cloned into the region when the fusion is built.
         }
         if (runtimeExpand(producer)) {
@@ -230,8 +234,8 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
   llvm::sort(ops,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
-  // Inputs: values read from outside the group; splat constants are
-  // rematerialized inside instead.
+  // Inputs: values read from outside the group; splat constants and
+  // symbolic extents are rematerialized inside instead.
   llvm::SetVector<Value> inputs;
   llvm::SetVector<Operation *> splats;
   for (Operation *op : ops)
@@ -239,7 +243,7 @@ void buildFusion(Operation *root, llvm::SetVector<Operation *> &group) {
       Operation *def = operand.getDefiningOp();
       if (def && group.contains(def))
         continue;
-      if (def && isSplatConstant(def))
+      if (def && isCopiedIntoKernels(def))
         splats.insert(def);
       else
         inputs.insert(operand);
@@ -470,9 +474,9 @@ struct FuseElementwisePass
     }
     for (auto &[root, group] : groups)
       buildFusion(root, group);
-    // Splat constants whose every user was fused are now dead.
+    // Splat constants and extents whose every user was fused are now dead.
     func.walk([](Operation *op) {
-      if (isSplatConstant(op) && op->use_empty() &&
+      if (isCopiedIntoKernels(op) && op->use_empty() &&
           !op->getParentOfType<FusionOp>())
         op->erase();
     });

@@ -279,8 +279,8 @@ RankedTensorType outerTypeOf(Operation *op) {
     return {};
   Operation *rowOp = nullptr, *product = nullptr;
   for (Operation &inner : fusion.getBody().front()) {
-    if (isa<YieldOp, ConstantOp>(inner) || isPointwise(&inner) ||
-        isPartialBroadcastExpand(&inner))
+    if (isa<YieldOp, ConstantOp, SymbolicConstantOp>(inner) ||
+        isPointwise(&inner) || isPartialBroadcastExpand(&inner))
       continue;
     // A pointwise kernel reads through data movement, a product through
     // the views of its operands (a flatten before a classifier).
@@ -420,7 +420,7 @@ bool mlir::brrr::readsRunTimeBroadcastsAtOwnElements(ArrayRef<Operation *> ops,
                                                      RankedTensorType out) {
   llvm::SmallPtrSet<Operation *, 16> members(ops.begin(), ops.end());
   auto moves = [](Operation *op) {
-    return !isPointwise(op) && !isa<ConstantOp>(op) &&
+    return !isPointwise(op) && !isa<ConstantOp, SymbolicConstantOp>(op) &&
            !isPartialBroadcastExpand(op);
   };
   if (llvm::none_of(ops, moves))
@@ -690,7 +690,7 @@ bool carriesOuterRuns(Operation *op) {
   // their operands against their own runs.
   if (fusion)
     for (Operation &inner : fusion.getBody().front()) {
-      if (isa<YieldOp, ConstantOp>(inner))
+      if (isa<YieldOp, ConstantOp, SymbolicConstantOp>(inner))
         continue;
       bool view =
           isa<ReshapeOp>(inner) || (throughViews && structuralTypeOf(&inner));

@@ -223,6 +223,47 @@ def argmax_logits(elem, width):
     return m, ref
 
 
+def last_token(elem):
+    """Each sequence's last token over a symbolic batch and sequence, as
+    transformers' classifiers pick it (x[arange(batch), last], last the
+    argmax of ids [batch, seq]), in the three forms exporters write: the
+    table flattened to [batch * seq, 8] at arange(batch) * seq + last, one
+    GatherND with a batch dimension, and one by (arange(batch), last)
+    tuples. Each is a lookup in the flattened table at an index computed
+    from the actual sequence's length."""
+    i64 = lambda v: np.array(v, np.int64)  # noqa: E731
+    consts = [numpy_helper.from_array(i64(0), "zero"),
+              numpy_helper.from_array(i64(1), "one"),
+              numpy_helper.from_array(i64([-1, 8]), "rows"),
+              numpy_helper.from_array(i64([-1]), "minus")]
+    m = graph("last_token", [
+        helper.make_node("ArgMax", ["ids"], ["last"], axis=-1, keepdims=0),
+        helper.make_node("ArgMax", ["ids"], ["last2"], axis=-1, keepdims=1),
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero"], ["b"], axis=0),
+        helper.make_node("Gather", ["shape", "one"], ["s"], axis=0),
+        helper.make_node("Range", ["zero", "b", "one"], ["r"]),
+        helper.make_node("Mul", ["r", "s"], ["base"]),
+        helper.make_node("Add", ["base", "last"], ["at"]),
+        helper.make_node("Reshape", ["x", "rows"], ["xf"]),
+        helper.make_node("Gather", ["xf", "at"], ["flat"], axis=0),
+        helper.make_node("GatherND", ["x", "last2"], ["bybatch"],
+                         batch_dims=1),
+        helper.make_node("Unsqueeze", ["r", "minus"], ["r2"]),
+        helper.make_node("Concat", ["r2", "last2"], ["tuples"], axis=1),
+        helper.make_node("GatherND", ["x", "tuples"], ["bytuples"]),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 8]),
+        helper.make_tensor_value_info("ids", TensorProto.INT64,
+                                      ["batch", "seq"])],
+        [helper.make_tensor_value_info(n, elem, ["batch", 8])
+         for n in ("flat", "bybatch", "bytuples")], consts)
+
+    def ref(x, ids):
+        y = x[np.arange(x.shape[0]), ids.argmax(1)]
+        return [y, y, y]
+    return m, ref
+
+
 def argmax_seq(elem):
     """The index of the extreme along a symbolic sequence: y = argmax(x, 1)
     of scores [batch, seq] (int64 [batch]) and z = argmin(x, 1) kept as
@@ -682,6 +723,10 @@ def op_models():
         m, ref = argmax_seq(elem)
         out["argmax_seq_" + tag] = (m, ref, {"x": "1..8x1..512"},
                                     SEQ_SHAPES, tag)
+        m, ref = last_token(elem)
+        out["last_token_" + tag] = (
+            m, ref, {"x": "1..8x1..512x8", "ids": "1..8x1..512"}, SEQ_SHAPES,
+            tag)
     for elem, tag in ((F32, "f32"), (F16, "f16")):
         m, ref = mask_reductions(elem)
         out["mask_reductions_" + tag] = (

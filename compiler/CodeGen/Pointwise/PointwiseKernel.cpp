@@ -55,6 +55,15 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   };
   DenseMap<unsigned, SmallVector<Term>> broadcastTerms;
   SmallVector<AffineExpr> extraScalars;
+  auto intern = [&](AffineExpr e) {
+    if (!isa<AffineConstantExpr>(e) && !llvm::is_contained(extraScalars, e))
+      extraScalars.push_back(e);
+  };
+  // The extents the body reads as values (brrr.symbolic_constant).
+  fusion.getBody().walk([&](SymbolicConstantOp sc) {
+    for (AffineExpr e : sc.getValue().getMap().getResults())
+      intern(e);
+  });
   bool wholeRows = true;
   if (symbolic) {
     SmallVector<AffineExpr> oe = extentsOf(symbolicType);
@@ -65,13 +74,11 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
         p = p * e;
       return p;
     };
-    auto intern = [&](AffineExpr e) {
-      if (!isa<AffineConstantExpr>(e) && !llvm::is_contained(extraScalars, e))
-        extraScalars.push_back(e);
-    };
     for (BlockArgument arg : fusion.getBody().getArguments()) {
       auto t = cast<RankedTensorType>(arg.getType());
-      if (!isSymbolic(t) || !broadcastsAtRunTime(t, symbolicType))
+      // (One of higher rank is read through data movement only.)
+      if (!isSymbolic(t) || t.getRank() > symbolicType.getRank() ||
+          !broadcastsAtRunTime(t, symbolicType))
         continue;
       SmallVector<AffineExpr> ue = extentsOf(t);
       size_t offset = oe.size() - ue.size();
@@ -116,10 +123,10 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
 
   auto ptrTy = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   unsigned numBuffers = fusion.getInputs().size() + fusion.getNumResults();
-  auto func = createKernel(
-      moduleBuilder, loc, name, numBuffers, blockSize,
-      /*numByValue=*/0,
-      /*numScalars=*/symbolic ? 1 + unsigned(extraScalars.size()) : 0);
+  auto func = createKernel(moduleBuilder, loc, name, numBuffers, blockSize,
+                           /*numByValue=*/0,
+                           /*numScalars=*/(symbolic ? 1 : 0) +
+                               unsigned(extraScalars.size()));
 
   Block &entry = func.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -142,11 +149,11 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   // constant (built where it is used, as the static kernel always was).
   Value passed;
   SmallVector<Value> params;
-  if (symbolic) {
+  if (symbolic)
     passed = indexArgument(b, loc, entry, numBuffers);
-    for (unsigned i = 0; i < extraScalars.size(); ++i)
-      params.push_back(indexArgument(b, loc, entry, numBuffers + 1 + i));
-  }
+  for (unsigned i = 0; i < extraScalars.size(); ++i)
+    params.push_back(
+        indexArgument(b, loc, entry, numBuffers + (symbolic ? 1 : 0) + i));
   auto count = [&]() { return symbolic ? passed : e.idx(numel); };
   // The index, from the actual extents, of the element of a broadcast
   // argument that output element `linear` reads.
@@ -193,7 +200,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
       fits(r);
   Type indexType = narrow ? b.getI32Type() : Type();
   bool moves = llvm::any_of(body.without_terminator(), [](Operation &op) {
-    return !isPointwise(&op) && !isa<ConstantOp>(op);
+    return !isPointwise(&op) && !isa<ConstantOp, SymbolicConstantOp>(op);
   });
 
   // Computes and stores the vectors starting at `firsts`: every vector's
@@ -211,7 +218,7 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
               : llvm::function_ref<Value(BlockArgument, Value)>(runtimeIndex),
           // Only an argument indexed from the actual extents can see a
           // vector cross rows; any other is the same at every row.
-          broadcastTerms.empty() || wholeRows));
+          broadcastTerms.empty() || wholeRows, valueOf));
       if (firsts.size() > 1 && failed(readsOf.back()->loadInputs(body)))
         return failure();
     }
@@ -282,11 +289,9 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
   KernelInfo info;
   info.name = name.str();
   info.block = blockSize;
-  if (symbolic) {
-    AffineExpr elements = elementCountOf(symbolicType);
-    info.scalars = {elements};
-    llvm::append_range(info.scalars, extraScalars);
-  }
+  if (symbolic)
+    info.scalars = {elementCountOf(symbolicType)};
+  llvm::append_range(info.scalars, extraScalars);
   int64_t ops = 0;
   for (Operation &op : body.without_terminator())
     if (isPointwise(&op))

@@ -172,3 +172,61 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32
     return %g : tensor<?x1x1x?x1xi1, #brrr.extents<()[s0, s1] -> (s0, 1, 1, s1, 1)>>
   }
 }
+
+// -----
+
+// Each sequence's last token ([batch, seq, d] at (arange(batch), last)):
+// with one batch dimension, and as tuples stacked from their parts
+// (torch's advanced indexing). The table is symbolic past its first
+// indexed dimension, so the lookup becomes one along the first axis of
+// the table viewed as [batch * seq, d], at batch * seq + last: the batch
+// positions are a slice of 0 .. 7, the sequence's length is a symbolic
+// extent, and a negative component counts from the end (last + seq).
+module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32>]} {
+  // CHECK-LABEL: func.func @lastTokenByBatch
+  // CHECK-SAME: (%[[X:.+]]: tensor<?x?x16xf32{{.+}}, %[[LAST:.+]]: tensor<?x1xi64
+  // CHECK-DAG: %[[ZERO:.+]] = brrr.constant dense<0> : tensor<i64>
+  // CHECK-DAG: %[[SEQ:.+]] = brrr.symbolic_constant <()[s0, s1] -> (s1)> -> tensor<i64>
+  // CHECK-DAG: %[[ROWS:.+]] = brrr.constant dense<{{\[}}[0], [1], [2], [3], [4], [5], [6], [7]]> : tensor<8x1xi64>
+  // CHECK: %[[B:.+]] = brrr.slice %[[ROWS]] {extents = #brrr.extents<()[s0] -> (s0, 1)>
+  // CHECK: %[[BS:.+]] = brrr.mul %[[B]], %[[SEQ]]
+  // CHECK: %[[NEG:.+]] = brrr.compare lt %[[LAST]], %[[ZERO]]
+  // CHECK: %[[END:.+]] = brrr.add %[[LAST]], %[[SEQ]]
+  // CHECK: %[[POS:.+]] = brrr.where %[[NEG]], %[[END]], %[[LAST]]
+  // CHECK: %[[AT:.+]] = brrr.add %[[BS]], %[[POS]]
+  // CHECK: %[[I:.+]] = brrr.reshape %[[AT]] : {{.+}} -> tensor<?xi64, #brrr.extents<()[s0] -> (s0)>>
+  // CHECK: %[[FLAT:.+]] = brrr.reshape %[[X]] : {{.+}} -> tensor<?x16xf32, #brrr.extents<()[s0, s1] -> (s0 * s1, 16)>>
+  // CHECK: brrr.gather %[[FLAT]], %[[I]] {axis = 0 : i64}
+  // CHECK-NOT: brrr.gather_nd
+  func.func @lastTokenByBatch(%x: tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, %last: tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> {
+    %y = brrr.gather_nd %x, %last {batch_dims = 1 : i64} : (tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+    return %y : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+  }
+
+  // CHECK-LABEL: func.func @lastTokenByTuples
+  // CHECK-SAME: (%[[X:.+]]: tensor<?x?x16xf32{{.+}}, %[[B:.+]]: tensor<?x1xi64{{.+}}, %[[LAST:.+]]: tensor<?x1xi64
+  // CHECK-DAG: %[[SEQ:.+]] = brrr.symbolic_constant <()[s0, s1] -> (s1)> -> tensor<i64>
+  // CHECK-DAG: %[[BATCH:.+]] = brrr.symbolic_constant <()[s0] -> (s0)> -> tensor<i64>
+  // CHECK: brrr.compare lt %[[B]]
+  // CHECK: brrr.add %[[B]], %[[BATCH]]
+  // CHECK: %[[BW:.+]] = brrr.where
+  // CHECK: brrr.mul %[[BW]], %[[SEQ]]
+  // CHECK: brrr.compare lt %[[LAST]]
+  // CHECK: brrr.add %[[LAST]], %[[SEQ]]
+  // CHECK-NOT: brrr.concat
+  // CHECK: brrr.gather {{.+}} {axis = 0 : i64}
+  // CHECK-NOT: brrr.gather_nd
+  func.func @lastTokenByTuples(%x: tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, %b: tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>, %last: tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>> {
+    %t = brrr.concat %b, %last {axis = 1 : i64} : (tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>, tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>) -> tensor<?x2xi64, #brrr.extents<()[s0] -> (s0, 2)>>
+    %y = brrr.gather_nd %x, %t {batch_dims = 0 : i64} : (tensor<?x?x16xf32, #brrr.extents<()[s0, s1] -> (s0, s1, 16)>>, tensor<?x2xi64, #brrr.extents<()[s0] -> (s0, 2)>>) -> tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+    return %y : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
+  }
+
+  // A table symbolic in its first dimension only is read as it is.
+  // CHECK-LABEL: func.func @firstDimensionOnly
+  // CHECK: brrr.gather_nd
+  func.func @firstDimensionOnly(%x: tensor<?x16xf32, #brrr.extents<()[s0, s1] -> (s1, 16)>>, %i: tensor<4x1xi64>) -> tensor<4x16xf32> {
+    %y = brrr.gather_nd %x, %i {batch_dims = 0 : i64} : (tensor<?x16xf32, #brrr.extents<()[s0, s1] -> (s1, 16)>>, tensor<4x1xi64>) -> tensor<4x16xf32>
+    return %y : tensor<4x16xf32>
+  }
+}
