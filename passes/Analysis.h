@@ -61,8 +61,10 @@ bool compilesSymbolically(Operation *op);
 /// Whether `op` moves data at strides that change with the shape: a
 /// lookup by fixed indices along a symbolic axis, or along any axis of a
 /// table symbolic past its first dimension ([CLS] as `x[:, 0]`, the last
-/// token as `x[:, -1]`, over a symbolic sequence), or a slice that changes
-/// a symbolic extent of its input's outer run (`x[:, 1:]`, `x[:, :-1]`).
+/// token as `x[:, -1]`, over a symbolic sequence), a lookup along an axis
+/// (GatherElements) whose tensors do not share one outer run, or a slice
+/// that changes a symbolic extent of its input's outer run (`x[:, 1:]`,
+/// `x[:, :-1]`).
 /// Its kernel holds it alone, an element a thread, and computes every
 /// coordinate, stride and negative index from the actual extents (kernel
 /// parameters); no other kernel takes it in.

@@ -5,7 +5,9 @@
 // nd) and resize left outside a fusion becomes one `brrr.fusion movement`
 // kernel that copies each element from where the op's index map says.
 // (Reshapes are views and need no kernel; so is a slice of an input's first
-// elements that only kernels read, isPrefixSlice.)
+// elements that only kernels read, isPrefixSlice. An expand along part of
+// the symbolic extents is a pointwise kernel, which indexes its input from
+// the actual extents.)
 //
 // A tree of index maps (transposes, slices, expands, pads and the reshapes
 // between them) and concatenations, each op read only inside the tree,
@@ -66,7 +68,7 @@ bool isMovementOp(Operation *op) {
   return isa<TransposeOp, SliceOp, ExpandOp, GatherOp, GatherElementsOp,
              GatherNDOp, ConcatOp, PadOp, ScatterElementsOp, ScatterNDOp,
              ResizeOp>(op) &&
-         !staysView(op);
+         !staysView(op) && !isPartialBroadcastExpand(op);
 }
 
 /// The paths from `op` back to the tree's inputs (`members` are the
@@ -116,7 +118,7 @@ struct FuseMovementPass
     SmallVector<Operation *> candidates;
     getOperation().walk([&](Operation *op) {
       if (isMovementTreeOp(op) && !op->getParentOfType<FusionOp>() &&
-          !staysView(op))
+          !staysView(op) && !isPartialBroadcastExpand(op))
         candidates.push_back(op);
     });
     DenseMap<Operation *, unsigned> treeOf;
@@ -156,6 +158,11 @@ struct FuseMovementPass
         wrapChainInFusion(tree, KernelFamily::movement);
     }
     wrapEachInFusion(getOperation(), KernelFamily::movement, isMovementOp);
+    // An expand along part of the symbolic extents that no pointwise
+    // kernel took in is one of its own, which indexes its input from the
+    // actual extents.
+    wrapEachInFusion(getOperation(), KernelFamily::pointwise,
+                     isPartialBroadcastExpand);
   }
 };
 

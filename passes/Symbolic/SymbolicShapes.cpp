@@ -525,6 +525,11 @@ bool mlir::brrr::movesAtActualExtents(Operation *op) {
   if (auto g = dyn_cast<GatherOp>(op))
     return isSymbolic(g.getInput().getType()) &&
            !isSymbolic(g.getIndices().getType()) && !structuralTypeOf(op);
+  // A lookup along an axis whose tensors' symbolic extents do not share
+  // one outer run (DeBERTa's relative scores [batch, heads, seq, seq]
+  // gathered from [batch, heads, seq, 2 * span] along the last axis).
+  if (isa<GatherElementsOp>(op))
+    return isSymbolic(op->getResult(0).getType()) && !carriesOuterRuns(op);
   // A slice that changes a symbolic extent of its input's outer run
   // (`x[:, 1:]`, `x[:, :-1]`), or starts inside it.
   auto s = dyn_cast<SliceOp>(op);

@@ -264,6 +264,61 @@ def last_token(elem):
     return m, ref
 
 
+def relative_scores(elem, span=8):
+    """DeBERTa's content-to-position scores over a symbolic batch and
+    sequence: the queries [batch, 2, seq, 16] times relative position keys
+    (16 x 2 * span), looked up along their last axis at clip(i - j + span,
+    0, 2 * span - 1), an index of [seq, seq] expanded to [batch, 2, seq,
+    seq] (GatherElements, whose tensors share no outer run)."""
+    rng = np.random.default_rng(31)
+    np_elem = np.float16 if elem == F16 else np.float32
+    posk = (rng.standard_normal((16, 2 * span)) / 4).astype(np_elem)
+    i64 = lambda v: np.array(v, np.int64)  # noqa: E731
+    consts = [numpy_helper.from_array(posk, "posk"),
+              numpy_helper.from_array(i64(0), "zero"),
+              numpy_helper.from_array(i64(1), "one"),
+              numpy_helper.from_array(i64([0]), "ax0"),
+              numpy_helper.from_array(i64([1]), "ax1"),
+              numpy_helper.from_array(i64([0, 1]), "ax01"),
+              numpy_helper.from_array(i64(span), "span"),
+              numpy_helper.from_array(i64(2 * span - 1), "top"),
+              numpy_helper.from_array(i64([0, 0, 2, 16]), "heads"),
+              numpy_helper.from_array(i64([0]), "from"),
+              numpy_helper.from_array(i64([3]), "to")]
+    m = graph("relative_scores", [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "one"], ["s"], axis=0),
+        helper.make_node("Unsqueeze", ["s", "ax0"], ["s1"]),
+        helper.make_node("Range", ["zero", "s", "one"], ["r"]),
+        helper.make_node("Unsqueeze", ["r", "ax1"], ["qi"]),
+        helper.make_node("Unsqueeze", ["r", "ax0"], ["kj"]),
+        helper.make_node("Sub", ["qi", "kj"], ["rel"]),
+        helper.make_node("Add", ["rel", "span"], ["shifted"]),
+        helper.make_node("Clip", ["shifted", "zero", "top"], ["idx"]),
+        helper.make_node("Reshape", ["x", "heads"], ["xh"]),
+        helper.make_node("Transpose", ["xh"], ["qh"], perm=[0, 2, 1, 3]),
+        helper.make_node("MatMul", ["qh", "posk"], ["c2p"]),
+        helper.make_node("Unsqueeze", ["idx", "ax01"], ["idx4"]),
+        helper.make_node("Shape", ["c2p"], ["c2pshape"]),
+        helper.make_node("Slice", ["c2pshape", "from", "to"], ["bhq"]),
+        helper.make_node("Concat", ["bhq", "s1"], ["grid"], axis=0),
+        helper.make_node("Expand", ["idx4", "grid"], ["idxe"]),
+        helper.make_node("GatherElements", ["c2p", "idxe"], ["y"], axis=-1),
+    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 32])],
+        [helper.make_tensor_value_info("y", elem, ["batch", 2, "seq", "seq"])],
+        consts)
+
+    def ref(x):
+        b, n, _ = x.shape
+        q = x.astype(np.float64).reshape(b, n, 2, 16).transpose(0, 2, 1, 3)
+        c2p = q @ posk.astype(np.float64)
+        i = np.arange(n)
+        idx = np.clip(i[:, None] - i[None, :] + span, 0, 2 * span - 1)
+        return [np.take_along_axis(
+            c2p, np.broadcast_to(idx, (b, 2, n, n)), axis=-1)]
+    return m, ref
+
+
 def argmax_seq(elem):
     """The index of the extreme along a symbolic sequence: y = argmax(x, 1)
     of scores [batch, seq] (int64 [batch]) and z = argmin(x, 1) kept as
@@ -723,6 +778,9 @@ def op_models():
         m, ref = argmax_seq(elem)
         out["argmax_seq_" + tag] = (m, ref, {"x": "1..8x1..512"},
                                     SEQ_SHAPES, tag)
+        m, ref = relative_scores(elem)
+        out["relative_scores_" + tag] = (m, ref, {"x": "1..8x1..512x32"},
+                                         SEQ_SHAPES, tag)
         m, ref = last_token(elem)
         out["last_token_" + tag] = (
             m, ref, {"x": "1..8x1..512x8", "ids": "1..8x1..512"}, SEQ_SHAPES,

@@ -183,6 +183,10 @@ private:
   /// offset from the actual extents (`actual`).
   Value actualGatherValue(GatherOp g);
   Value actualSliceValue(SliceOp s);
+  /// A lookup along an axis by indices of the output's shape where the
+  /// extents do not share one outer run (movesAtActualExtents): every
+  /// coordinate from the actual extents.
+  Value actualGatherElementsValue(GatherElementsOp g);
   /// A transpose that moves symbolic extents out of its outer run
   /// (transposesAtActualExtents), from the actual extents.
   Value actualTransposeValue(TransposeOp t);
@@ -248,7 +252,7 @@ void ElementMover::readShapes() {
   auto symbolicOut = cast<RankedTensorType>(op->getResult(0).getType());
   count = isSymbolic(symbolicOut) ? elementCountOf(symbolicOut) : AffineExpr();
   if (movesAtActualExtents(op) || transposesAtActualExtents(op)) {
-    if (isa<SliceOp, TransposeOp>(op))
+    if (isa<SliceOp, TransposeOp, GatherElementsOp>(op))
       actual = extentsOf(cast<RankedTensorType>(op->getResult(0).getType()));
     llvm::append_range(
         actual, extentsOf(cast<RankedTensorType>(op->getOperand(0).getType())));
@@ -412,6 +416,20 @@ Value ElementMover::actualSliceValue(SliceOp s) {
   for (auto [c, start, step] : llvm::zip_equal(in, s.getStarts(), s.getSteps()))
     c = e.add(e.mul(c, step), e.idx(start));
   return e.load(argOf(s.getInput()), elem, actualLinear(in, inDims));
+}
+
+Value ElementMover::actualGatherElementsValue(GatherElementsOp g) {
+  size_t rank = shapeOf(g.getIndices()).size();
+  int64_t axis = g.getAxis();
+  SmallVector<Value> outDims = actualExtents(0, rank);
+  SmallVector<Value> inDims = actualExtents(rank, rank);
+  SmallVector<Value> in = actualCoords(outDims);
+  // The indices have the output's extents: this element's is at its own
+  // linear index.
+  Extent dim(inDims[axis]);
+  Value k = e.loadIndex(argOf(g.getIndices()), g.getIndices(), lin, dim, axis);
+  in[axis] = e.clampBelow(k, dim.value);
+  return e.load(argOf(g.getInput()), elem, actualLinear(in, inDims));
 }
 
 Value ElementMover::actualTransposeValue(TransposeOp t) {
@@ -600,7 +618,8 @@ FailureOr<KernelInfo> ElementMover::emit(StringRef name) {
   } else if (auto g = dyn_cast<GatherOp>(op)) {
     value = actual.empty() ? gatherValue(g) : actualGatherValue(g);
   } else if (auto g = dyn_cast<GatherElementsOp>(op)) {
-    value = gatherElementsValue(g);
+    value =
+        actual.empty() ? gatherElementsValue(g) : actualGatherElementsValue(g);
   } else if (auto g = dyn_cast<GatherNDOp>(op)) {
     value = gatherNDValue(g);
   } else if (auto s = dyn_cast<ScatterNDOp>(op)) {
