@@ -343,6 +343,9 @@ struct Match {
   double scale = 1;
   bool zeroNan = false, causal = false;
   MatmulOp output; ///< the product with the values, replaced
+  /// Ops the match built for the bias (a masked fill's), erased if the
+  /// attention does not fuse.
+  SmallVector<Operation *> made;
 };
 
 /// Matches the attention around `sm`. Returns false, leaving `why` empty,
@@ -435,6 +438,27 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
       x = split.getInput();
     }
   }
+  // A masked fill of the scores, where(keep, s, low) or where(drop, low,
+  // s) with `low` at most kMaskedScore (transformers' finfo.min) or -inf,
+  // is s plus the bias where(keep, 0, low), or where(keep, bias, low)
+  // beside a bias: the kernel floors a bias so low, so a key so masked
+  // gets probability 0 beside any kept key, and a row whose keys are all
+  // masked averages them (or is NaN, for -inf), as the fill does.
+  WhereOp fill;
+  unsigned filled = 0; // the operand of `fill` that the scores are
+  if (auto w = x.getDefiningOp<WhereOp>(); w && !m.windowMask) {
+    for (unsigned side : {1u, 2u}) {
+      Value s = w->getOperand(side), low = w->getOperand(3 - side);
+      std::optional<double> value = scalarConstant(low);
+      if (value && *value <= kMaskedScore && shapeOf(s) == type.getShape() &&
+          elementOf(low) == elementOf(s)) {
+        fill = w;
+        filled = side;
+        x = s;
+        break;
+      }
+    }
+  }
   double scale = 1;
   MatmulOp qk = scoresOf(x, scale);
   if (!qk) {
@@ -461,8 +485,28 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   }
   if (!qk) {
     why = "the softmax's input is not a product of queries and keys, "
-          "scaled by constants, plus at most one mask";
+          "scaled by constants, plus at most one mask and a masked fill";
     return false;
+  }
+  if (fill) {
+    // The fill applied to the bias (zero without one).
+    Value low = fill->getOperand(3 - filled);
+    OpBuilder b(sm);
+    if (!m.bias) {
+      auto zeroType = RankedTensorType::get({}, elementOf(low));
+      m.bias = ConstantOp::create(
+          b, sm.getLoc(),
+          DenseElementsAttr::get(zeroType, b.getZeroAttr(elementOf(low))));
+      m.made.push_back(m.bias.getDefiningOp());
+    } else if (elementOf(m.bias) != elementOf(low)) {
+      why = "the scores' bias and masked fill differ in element type";
+      return false;
+    }
+    m.bias =
+        filled == 1
+            ? WhereOp::create(b, sm.getLoc(), fill.getCondition(), m.bias, low)
+            : WhereOp::create(b, sm.getLoc(), fill.getCondition(), low, m.bias);
+    m.made.push_back(m.bias.getDefiningOp());
   }
   // A mask of zeros (an exporter's mask that keeps every key, folded)
   // changes no score.
@@ -694,6 +738,8 @@ struct FuseAttentionPass
         if (!why.empty())
           sm->setAttr("brrr.attention_unfused",
                       StringAttr::get(sm.getContext(), why));
+        for (Operation *op : llvm::reverse(m.made))
+          op->erase();
         continue;
       }
       OpBuilder b(m.output);
@@ -744,6 +790,10 @@ struct FuseAttentionPass
       MatmulOp old = m.output;
       old.getResult().replaceAllUsesWith(attention.getResult());
       eraseDead(old);
+      // A masked fill's bias that a causal flag took the place of.
+      for (Operation *op : llvm::reverse(m.made))
+        if (op->use_empty())
+          op->erase();
     }
     // What the attentions left unread over symbolic extents (an f32
     // model's keys rounded for the products they no longer feed): gone

@@ -264,16 +264,21 @@ def last_token(elem):
     return m, ref
 
 
-def relative_scores(elem, span=8):
+def relative_scores(elem, span=8, attend=False):
     """DeBERTa's content-to-position scores over a symbolic batch and
     sequence: the queries [batch, 2, seq, 16] times relative position keys
     (16 x 2 * span), looked up along their last axis at clip(i - j + span,
     0, 2 * span - 1), an index of [seq, seq] expanded to [batch, 2, seq,
-    seq] (GatherElements, whose tensors share no outer run)."""
+    seq] (GatherElements, whose tensors share no outer run). With `attend`,
+    DeBERTa's attention around them: q @ (k^T * 1/4) plus those scores,
+    masked_fill'd with the type's lowest where the pairwise mask m_i * m_j
+    of a padding mask is 0 (a padded query's row masks every key: torch
+    averages it), softmax, times the values."""
     rng = np.random.default_rng(31)
     np_elem = np.float16 if elem == F16 else np.float32
     posk = (rng.standard_normal((16, 2 * span)) / 4).astype(np_elem)
     i64 = lambda v: np.array(v, np.int64)  # noqa: E731
+    low = np.finfo(np_elem).min
     consts = [numpy_helper.from_array(posk, "posk"),
               numpy_helper.from_array(i64(0), "zero"),
               numpy_helper.from_array(i64(1), "one"),
@@ -284,8 +289,13 @@ def relative_scores(elem, span=8):
               numpy_helper.from_array(i64(2 * span - 1), "top"),
               numpy_helper.from_array(i64([0, 0, 2, 16]), "heads"),
               numpy_helper.from_array(i64([0]), "from"),
-              numpy_helper.from_array(i64([3]), "to")]
-    m = graph("relative_scores", [
+              numpy_helper.from_array(i64([3]), "to"),
+              numpy_helper.from_array(np.array(0.25, np_elem), "quarter"),
+              numpy_helper.from_array(np.array(low, np_elem), "low"),
+              numpy_helper.from_array(i64([1, 2]), "ax12"),
+              numpy_helper.from_array(i64([1, 3]), "ax13"),
+              numpy_helper.from_array(i64([0, 0, 32]), "merge")]
+    nodes = [
         helper.make_node("Shape", ["x"], ["shape"]),
         helper.make_node("Gather", ["shape", "one"], ["s"], axis=0),
         helper.make_node("Unsqueeze", ["s", "ax0"], ["s1"]),
@@ -303,20 +313,54 @@ def relative_scores(elem, span=8):
         helper.make_node("Slice", ["c2pshape", "from", "to"], ["bhq"]),
         helper.make_node("Concat", ["bhq", "s1"], ["grid"], axis=0),
         helper.make_node("Expand", ["idx4", "grid"], ["idxe"]),
-        helper.make_node("GatherElements", ["c2p", "idxe"], ["y"], axis=-1),
-    ], [helper.make_tensor_value_info("x", elem, ["batch", "seq", 32])],
-        [helper.make_tensor_value_info("y", elem, ["batch", 2, "seq", "seq"])],
-        consts)
+        helper.make_node("GatherElements", ["c2p", "idxe"], ["y"], axis=-1)]
+    inputs = [helper.make_tensor_value_info("x", elem, ["batch", "seq", 32])]
+    outputs = [helper.make_tensor_value_info(
+        "y", elem, ["batch", 2, "seq", "seq"])]
+    if attend:
+        nodes += [
+            helper.make_node("Transpose", ["xh"], ["kh"], perm=[0, 2, 3, 1]),
+            helper.make_node("Mul", ["kh", "quarter"], ["khs"]),
+            helper.make_node("MatMul", ["qh", "khs"], ["qk"]),
+            helper.make_node("Add", ["qk", "y"], ["sc"]),
+            helper.make_node("Unsqueeze", ["mask", "ax12"], ["mq"]),
+            helper.make_node("Unsqueeze", ["mask", "ax13"], ["mk"]),
+            helper.make_node("Mul", ["mq", "mk"], ["mm"]),
+            helper.make_node("Cast", ["mm"], ["keep"], to=TensorProto.BOOL),
+            helper.make_node("Where", ["keep", "sc", "low"], ["filled"]),
+            helper.make_node("Softmax", ["filled"], ["p"], axis=-1),
+            helper.make_node("MatMul", ["p", "qh"], ["o"]),
+            helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+            helper.make_node("Reshape", ["ot", "merge"], ["out"])]
+        inputs.append(helper.make_tensor_value_info(
+            "mask", TensorProto.INT64, ["batch", "seq"]))
+        outputs = [helper.make_tensor_value_info(
+            "out", elem, ["batch", "seq", 32])]
+    m = graph("deberta_attention" if attend else "relative_scores", nodes,
+              inputs, outputs, consts)
 
-    def ref(x):
+    def scores(x):
         b, n, _ = x.shape
         q = x.astype(np.float64).reshape(b, n, 2, 16).transpose(0, 2, 1, 3)
         c2p = q @ posk.astype(np.float64)
         i = np.arange(n)
         idx = np.clip(i[:, None] - i[None, :] + span, 0, 2 * span - 1)
-        return [np.take_along_axis(
-            c2p, np.broadcast_to(idx, (b, 2, n, n)), axis=-1)]
-    return m, ref
+        return q, np.take_along_axis(
+            c2p, np.broadcast_to(idx, (b, 2, n, n)), axis=-1)
+
+    def ref(x):
+        return [scores(x)[1]]
+
+    def attention_ref(x, mask):
+        q, rel = scores(x)
+        b, n, _ = x.shape
+        s = q @ (q.transpose(0, 1, 3, 2) * 0.25) + rel
+        keep = (mask[:, None, None, :] * mask[:, None, :, None]) != 0
+        s = np.where(keep, s, float(low))
+        p = np.exp(s - s.max(-1, keepdims=True))
+        p /= p.sum(-1, keepdims=True)
+        return [(p @ q).transpose(0, 2, 1, 3).reshape(b, n, 32)]
+    return m, attention_ref if attend else ref
 
 
 def argmax_seq(elem):
@@ -781,6 +825,10 @@ def op_models():
         m, ref = relative_scores(elem)
         out["relative_scores_" + tag] = (m, ref, {"x": "1..8x1..512x32"},
                                          SEQ_SHAPES, tag)
+        m, ref = relative_scores(elem, attend=True)
+        out["deberta_attention_" + tag] = (
+            m, ref, {"x": "1..8x1..512x32", "mask": "1..8x1..512"},
+            SEQ_SHAPES, tag)
         m, ref = last_token(elem)
         out["last_token_" + tag] = (
             m, ref, {"x": "1..8x1..512x8", "ids": "1..8x1..512"}, SEQ_SHAPES,

@@ -585,6 +585,17 @@ KERNEL_CASES = [
       n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "gpt_out"], ["y"])],
      [("q", H, [2, 130, 64]), ("k", H, [2, 130, 64]), ("v", H, [2, 130, 64])],
      [("y", H, [2, 130, 64])]),
+    # DeBERTa's masked fill beside a relative bias: where(keep, s + rel,
+    # lowest) with a pairwise mask (batch 1's padded queries mask every key:
+    # torch averages those rows).
+    ("attention_masked_fill_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c16"], ["ss"]), n("Add", ["ss", "rel"], ["sr"]),
+      n("Where", ["keep", "sr", "low16"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [2, 2, 77, 32]), ("k", H, [2, 2, 77, 32]), ("v", H, [2, 2, 77, 32]),
+      ("rel", H, [2, 2, 77, 77]), ("keep", B, [2, 1, 77, 77])],
+     [("y", H, [2, 2, 77, 32])]),
     ("attention_position_bias_bf16",
      [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
       n("Div", ["s", "root128"], ["sd"]), n("Add", ["sd", "bias"], ["sb"]),

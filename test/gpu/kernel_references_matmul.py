@@ -74,6 +74,13 @@ def matmul_inputs(name, f):
         return [f(3, 2, 150, 32, dt=torch.float16) for _ in range(3)]
     if name == "attention_gpt2_batched_f16":
         return [f(2, 130, 64, dt=torch.float16) for _ in range(3)]
+    if name == "attention_masked_fill_f16":
+        # Batch 0 keeps every pair; batch 1 pads its last 20 positions.
+        m = torch.ones(2, 77, dtype=torch.bool)
+        m[1, 57:] = False
+        keep = (m[:, None, :, None] & m[:, None, None, :])
+        return [f(2, 2, 77, 32, dt=torch.float16) for _ in range(3)] + [
+            f(2, 2, 77, 77, dt=torch.float16), keep]
     if name == "attention_position_bias_bf16":
         return [f(2, 4, 37, 128, dt=torch.bfloat16), f(2, 4, 100, 128, dt=torch.bfloat16),
                 f(2, 4, 100, 64, dt=torch.bfloat16), f(4, 37, 100, dt=torch.bfloat16)]
@@ -218,6 +225,10 @@ def matmul_reference(name, d):
         keep = torch.ones(130, 130, dtype=torch.bool).tril()
         o = torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ v
         return [o.transpose(1, 2).reshape(2, 130, 64)]
+    if name == "attention_masked_fill_f16":
+        s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5)) + d[3]
+        s = torch.where(d[4], s, -65504.0)
+        return [torch.softmax(s, -1) @ d[2]]
     if name == "attention_position_bias_bf16":
         s = d[0] @ d[1].transpose(-1, -2) / 11.3125 + d[3]
         return [torch.softmax(s, -1) @ d[2]]

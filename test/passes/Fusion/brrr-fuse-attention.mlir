@@ -154,7 +154,7 @@ func.func @NotCausal(%q: tensor<1x1x3x16xf16>, %kt: tensor<1x1x16x3xf16>, %v: te
 // CHECK-LABEL: func.func @Unfused
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the product with the values multiplies f32; f16 and bf16 products fuse, f32 ones over symbolic sequences (--precision=fp16 or bf16 runs f32 models in 16 bits)"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "head sizes 24 and 24 must be multiples of 16 up to 128 for the attention kernel"}
-// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask and a masked fill"}
 // CHECK: brrr.softmax %{{.*}} {axis = 2 : i64, brrr.attention_unfused = "the softmax is not over the last axis of rank-4 scores"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64} :
 func.func @Unfused(%q: tensor<1x2x8x16xf32>, %kt: tensor<1x2x16x8xf32>, %v: tensor<1x2x8x16xf32>,
@@ -537,4 +537,42 @@ func.func @SymbolicSequenceF32(%q: tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1]
   %o = brrr.matmul %p, %v : tensor<?x2x?x?xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, s1)>>, tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>> -> tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
   return %o : tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1] -> (s0, 2, s1, 64)>>
 }
+}
+
+// -----
+
+// Masked fills of the scores (DistilBERT's and DeBERTa's masked_fill with
+// the type's lowest value): where(keep, s, low) is s plus the bias
+// where(keep, 0, low), which the kernel floors; where(drop, low, s + rel),
+// beside a relative-position bias, is s plus where(drop, low, rel). A fill
+// with a value that a kept key could score below (0) is not a mask.
+// CHECK-LABEL: func.func @MaskedFills
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xf16>, %[[KT:.*]]: tensor<2x4x32x64xf16>, %[[V:.*]]: tensor<2x4x64x32xf16>, %[[KEEP:.*]]: tensor<2x1x1x64xi1>, %[[REL:.*]]: tensor<2x4x64x64xf16>)
+// CHECK: %[[LOW:.*]] = brrr.constant dense<-6.550400e+04> : tensor<f16>
+// CHECK: %[[B0:.*]] = brrr.where %[[KEEP]], %{{.*}}, %[[LOW]] : tensor<2x1x1x64xi1>, tensor<f16>, tensor<f16> -> tensor<2x1x1x64xf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B0]] {scale = 1.250000e-01 : f64}
+// CHECK: %[[B1:.*]] = brrr.where %[[KEEP]], %[[LOW]], %[[REL]] : tensor<2x1x1x64xi1>, tensor<f16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B1]] {scale = 1.250000e-01 : f64}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask and a masked fill"}
+// CHECK-NOT: brrr.attention
+func.func @MaskedFills(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %v: tensor<2x4x64x32xf16>, %keep: tensor<2x1x1x64xi1>, %rel: tensor<2x4x64x64xf16>) -> (tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>) {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<f16>
+  %zero = brrr.constant dense<0.000000e+00> : tensor<f16>
+  %s = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %ss = brrr.mul %s, %c : tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %f0 = brrr.where %keep, %ss, %low : tensor<2x1x1x64xi1>, tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %p0 = brrr.softmax %f0 {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o0 = brrr.matmul %p0, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  %s1 = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %ss1 = brrr.mul %s1, %c : tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %r1 = brrr.add %ss1, %rel : tensor<2x4x64x64xf16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+  %f1 = brrr.where %keep, %low, %r1 : tensor<2x1x1x64xi1>, tensor<f16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+  %p1 = brrr.softmax %f1 {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o1 = brrr.matmul %p1, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  %s2 = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %f2 = brrr.where %keep, %s2, %zero : tensor<2x1x1x64xi1>, tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %p2 = brrr.softmax %f2 {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o2 = brrr.matmul %p2, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  return %o0, %o1, %o2 : tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>
 }
