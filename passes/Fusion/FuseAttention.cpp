@@ -502,10 +502,13 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
       why = "the scores' bias and masked fill differ in element type";
       return false;
     }
-    m.bias =
-        filled == 1
-            ? WhereOp::create(b, sm.getLoc(), fill.getCondition(), m.bias, low)
-            : WhereOp::create(b, sm.getLoc(), fill.getCondition(), low, m.bias);
+    // The condition as it broadcasts to the scores, without the expand
+    // that some exports fill the scores' shape with (DistilBERT's).
+    Value cond = fill.getCondition();
+    while (auto e = cond.getDefiningOp<ExpandOp>())
+      cond = e.getInput();
+    m.bias = filled == 1 ? WhereOp::create(b, sm.getLoc(), cond, m.bias, low)
+                         : WhereOp::create(b, sm.getLoc(), cond, low, m.bias);
     m.made.push_back(m.bias.getDefiningOp());
   }
   // A mask of zeros (an exporter's mask that keeps every key, folded)

@@ -576,3 +576,25 @@ func.func @MaskedFills(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %v
   %o2 = brrr.matmul %p2, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
   return %o0, %o1, %o2 : tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>
 }
+
+// -----
+
+// DistilBERT's masked fill: the padding condition expanded to the scores'
+// shape first. The bias takes the condition as it broadcasts, [2, 1, 1,
+// 64], not a filled [2, 4, 64, 64].
+// CHECK-LABEL: func.func @MaskedFillExpanded
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xf16>, %[[KT:.*]]: tensor<2x4x32x64xf16>, %[[V:.*]]: tensor<2x4x64x32xf16>, %[[DROP:.*]]: tensor<2x1x1x64xi1>)
+// CHECK: %[[B:.*]] = brrr.where %[[DROP]], %{{.*}}, %{{.*}} : tensor<2x1x1x64xi1>, tensor<f16>, tensor<f16> -> tensor<2x1x1x64xf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B]] {scale = 1.250000e-01 : f64}
+// CHECK-NOT: brrr.softmax
+func.func @MaskedFillExpanded(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %v: tensor<2x4x64x32xf16>, %drop: tensor<2x1x1x64xi1>) -> tensor<2x4x64x32xf16> {
+  %c = brrr.constant dense<1.250000e-01> : tensor<f16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<f16>
+  %s = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %ss = brrr.mul %s, %c : tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %e = brrr.expand %drop : tensor<2x1x1x64xi1> -> tensor<2x4x64x64xi1>
+  %f = brrr.where %e, %low, %ss : tensor<2x4x64x64xi1>, tensor<f16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+  %p = brrr.softmax %f {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o = brrr.matmul %p, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  return %o : tensor<2x4x64x32xf16>
+}
