@@ -474,36 +474,47 @@ LogicalResult importExpand(NodeImporter &n) {
 }
 
 /// Tile as reshape -> expand -> reshape: [d0, d1] with repeats [r0, r1]
-/// becomes [1, d0, 1, d1] -> [r0, d0, r1, d1] -> [r0 * d0, r1 * d1].
+/// becomes [1, d0, 1, d1] -> [r0, d0, r1, d1] -> [r0 * d0, r1 * d1]. A
+/// repeat may be a symbolic extent (DeBERTa repeats its relative keys over
+/// a symbolic batch): the extents carry it.
 LogicalResult importTile(NodeImporter &n) {
   auto x = n.requiredInput(0);
-  auto repeats = n.constInts(1, "repeats");
+  auto repeats = n.extentInts(1, "repeats");
   if (failed(x) || failed(repeats))
     return failure();
   auto in = n.inputType(0);
   if (repeats->size() != static_cast<size_t>(in.getRank()))
     return n.emitError() << "repeats has " << repeats->size()
                          << " entries for a rank-" << in.getRank() << " input";
-  SmallVector<int64_t> split, expanded, out;
+  SmallVector<AffineExpr> inExtents = extentsOf(in);
+  SmallVector<AffineExpr> split, expanded, out;
+  AffineExpr one = getAffineConstantExpr(1, n.getContext());
   for (int64_t d = 0; d < in.getRank(); ++d) {
-    int64_t r = (*repeats)[d];
-    if (r < 0)
-      return n.emitError() << "negative repeat " << r;
+    AffineExpr r = (*repeats)[d], dim = inExtents[d];
+    auto rc = dyn_cast<AffineConstantExpr>(r);
+    auto dc = dyn_cast<AffineConstantExpr>(dim);
+    if (rc && rc.getValue() < 0)
+      return n.emitError() << "negative repeat " << rc.getValue();
     int64_t tiled;
-    if (llvm::MulOverflow(r, in.getDimSize(d), tiled))
-      return n.emitError() << "repeat " << r << " of dim " << d << " (size "
-                           << in.getDimSize(d) << ") overflows its size";
-    split.append({1, in.getDimSize(d)});
-    expanded.append({r, in.getDimSize(d)});
-    out.push_back(tiled);
+    if (rc && dc && llvm::MulOverflow(rc.getValue(), dc.getValue(), tiled))
+      return n.emitError() << "repeat " << rc.getValue() << " of dim " << d
+                           << " (size " << dc.getValue()
+                           << ") overflows its size";
+    split.append({one, dim});
+    expanded.append({r, dim});
+    out.push_back(r * dim);
   }
-  auto a = n.reshape(*x, split);
+  auto a = n.reshapeTo(*x, split);
   if (failed(a))
     return failure();
-  auto b = n.expandTo(*a, expanded);
+  auto b = n.expandToExtents(*a, expanded);
   if (failed(b))
     return failure();
-  return setReshaped(n, *b, out);
+  auto y = n.reshapeTo(*b, out);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
+  return success();
 }
 
 LogicalResult importConcat(NodeImporter &n) {

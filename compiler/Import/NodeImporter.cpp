@@ -317,6 +317,16 @@ FailureOr<Value> NodeImporter::expandTo(Value v, ArrayRef<int64_t> shape) {
       RankedTensorType::get(shape, type.getElementType()), v);
 }
 
+FailureOr<Value> NodeImporter::expandToExtents(Value v,
+                                               ArrayRef<AffineExpr> extents) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto to =
+      mlir::brrr::tensorTypeOf(getContext(), extents, type.getElementType());
+  if (to == type)
+    return v;
+  return createTyped<mlir::brrr::ExpandOp>(to, v);
+}
+
 FailureOr<Value> NodeImporter::castTo(Value v, Type et) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getElementType() == et)

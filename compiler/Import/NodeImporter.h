@@ -184,6 +184,10 @@ public:
   /// Expands `v` to `shape` with `brrr.expand` (no-op if already there).
   mlir::FailureOr<mlir::Value> expandTo(mlir::Value v,
                                         llvm::ArrayRef<int64_t> shape);
+  /// Expands `v` to `extents` (constants, or expressions of the module's
+  /// symbolic dimensions) with `brrr.expand` (no-op if already there).
+  mlir::FailureOr<mlir::Value>
+  expandToExtents(mlir::Value v, llvm::ArrayRef<mlir::AffineExpr> extents);
   /// `v` with element type `et` through `brrr.cast` (no-op if it has it).
   mlir::FailureOr<mlir::Value> castTo(mlir::Value v, mlir::Type et);
   /// 0, 1, ... along `axis` of a tensor of type `t`, as an i64 constant of
