@@ -507,9 +507,10 @@ struct GatherNDOfRanges : OpRewritePattern<GatherNDOp> {
   }
 };
 
-/// gather_nd(T, tuples) where the dimensions of T that the batch and the
-/// tuples index are symbolic past the first (transformers' classifiers pick
-/// each sequence's last token of [batch, seq, d] by (arange(batch), last)):
+/// gather_nd(T, tuples) with batch dimensions over a symbolic T, or where
+/// the dimensions of T that the tuples index are symbolic past the first
+/// (transformers' classifiers pick each sequence's last token of [batch,
+/// seq, d] by (arange(batch), last), in either form):
 /// gather(reshape(T, [t_0 * ... * t_{n-1}, rest]), i), i each tuple's
 /// row-major index among those n dimensions. Batch dimensions count along
 /// the tuples' own axes, and a negative component counts from the end of
@@ -529,10 +530,13 @@ struct GatherNDOfSymbolicTable : OpRewritePattern<GatherNDOp> {
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     SmallVector<AffineExpr> te = extentsOf(table), ie = extentsOf(idx);
-    if (llvm::all_of(ArrayRef(te).take_front(n).drop_front(1),
-                     [](AffineExpr e) { return isa<AffineConstantExpr>(e); }))
-      return rewriter.notifyMatchFailure(
-          op, "indexed dimensions static past the first");
+    // A static table, or one symbolic in its first dimension only and
+    // looked up by plain tuples, is read as it is.
+    if (!isSymbolic(table) ||
+        (batch == 0 &&
+         llvm::all_of(ArrayRef(te).take_front(n).drop_front(1),
+                      [](AffineExpr e) { return isa<AffineConstantExpr>(e); })))
+      return rewriter.notifyMatchFailure(op, "a lookup read as it is");
     Type it = idx.getElementType();
     auto scalarType = RankedTensorType::get({}, it);
     auto scalar = [&](AffineExpr e) -> Value {

@@ -222,6 +222,20 @@ module attributes {brrr.dims = [#brrr.dim<"batch", 1, 8>, #brrr.dim<"seq", 1, 32
     return %y : tensor<?x16xf32, #brrr.extents<()[s0] -> (s0, 16)>>
   }
 
+  // Batch dimensions over a table symbolic in its first dimension only
+  // (a token per row of [batch, 16, 8]): the flattened table's rows are
+  // batch * 16, the batch's stride the constant 16.
+  // CHECK-LABEL: func.func @byBatchStaticRows
+  // CHECK: %[[SIXTEEN:.+]] = brrr.constant dense<16> : tensor<i64>
+  // CHECK: brrr.mul %{{.+}}, %[[SIXTEEN]]
+  // CHECK: brrr.reshape %{{.+}} -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0 * 16, 8)>>
+  // CHECK: brrr.gather
+  // CHECK-NOT: brrr.gather_nd
+  func.func @byBatchStaticRows(%x: tensor<?x16x8xf32, #brrr.extents<()[s0] -> (s0, 16, 8)>>, %i: tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>) -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>> {
+    %y = brrr.gather_nd %x, %i {batch_dims = 1 : i64} : (tensor<?x16x8xf32, #brrr.extents<()[s0] -> (s0, 16, 8)>>, tensor<?x1xi64, #brrr.extents<()[s0] -> (s0, 1)>>) -> tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>>
+    return %y : tensor<?x8xf32, #brrr.extents<()[s0] -> (s0, 8)>>
+  }
+
   // A table symbolic in its first dimension only is read as it is.
   // CHECK-LABEL: func.func @firstDimensionOnly
   // CHECK: brrr.gather_nd
