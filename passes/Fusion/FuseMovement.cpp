@@ -63,12 +63,19 @@ bool staysView(Operation *op) {
   return isPrefixSlice(op) && readByKernelsOnly(op->getResult(0));
 }
 
+/// Whether `op` stays out of movement kernels: a slice that stays a view,
+/// or an expand along part of the symbolic extents (a pointwise kernel of
+/// its own, which indexes its input from the actual extents).
+bool staysOutOfMovementKernels(Operation *op) {
+  return staysView(op) || isPartialBroadcastExpand(op);
+}
+
 /// Whether `op` moves elements (a scatter may also combine them).
 bool isMovementOp(Operation *op) {
   return isa<TransposeOp, SliceOp, ExpandOp, GatherOp, GatherElementsOp,
              GatherNDOp, ConcatOp, PadOp, ScatterElementsOp, ScatterNDOp,
              ResizeOp>(op) &&
-         !staysView(op) && !isPartialBroadcastExpand(op);
+         !staysOutOfMovementKernels(op);
 }
 
 /// The paths from `op` back to the tree's inputs (`members` are the
@@ -118,7 +125,7 @@ struct FuseMovementPass
     SmallVector<Operation *> candidates;
     getOperation().walk([&](Operation *op) {
       if (isMovementTreeOp(op) && !op->getParentOfType<FusionOp>() &&
-          !staysView(op) && !isPartialBroadcastExpand(op))
+          !staysOutOfMovementKernels(op))
         candidates.push_back(op);
     });
     DenseMap<Operation *, unsigned> treeOf;
