@@ -537,6 +537,17 @@ struct GatherNDOfSymbolicTable : OpRewritePattern<GatherNDOp> {
          llvm::all_of(ArrayRef(te).take_front(n).drop_front(1),
                       [](AffineExpr e) { return isa<AffineConstantExpr>(e); })))
       return rewriter.notifyMatchFailure(op, "a lookup read as it is");
+    // Each batch dimension's largest extent, for its positions, checked
+    // before anything is built.
+    SmallVector<AffineExpr> grid(ie.begin(), ie.end() - 1);
+    SmallVector<int64_t> batchRows;
+    for (int64_t d = 0; d < batch; ++d) {
+      std::optional<std::pair<int64_t, int64_t>> range =
+          rangeOf(grid[d], dimsOf(op));
+      if (!range || range->second > (int64_t(1) << 24))
+        return rewriter.notifyMatchFailure(op, "a batch without a range");
+      batchRows.push_back(range->second);
+    }
     Type it = idx.getElementType();
     auto scalarType = RankedTensorType::get({}, it);
     auto scalar = [&](AffineExpr e) -> Value {
@@ -558,7 +569,6 @@ struct GatherNDOfSymbolicTable : OpRewritePattern<GatherNDOp> {
     }
     // The index arithmetic runs on the tuples' shape with a last axis of 1
     // ([..., 1], as each component is), reshaped once at the end.
-    SmallVector<AffineExpr> grid(ie.begin(), ie.end() - 1);
     SmallVector<AffineExpr> one = grid;
     one.push_back(getAffineConstantExpr(1, ctx));
     RankedTensorType oneType = tensorTypeOf(ctx, one, it);
@@ -572,15 +582,11 @@ struct GatherNDOfSymbolicTable : OpRewritePattern<GatherNDOp> {
     // Batch dimension d: the tuple's own position along axis d, as
     // [1, .., extent, .., 1]: a slice of 0, 1, ... up to its largest.
     for (int64_t d = 0; d < batch; ++d) {
-      std::optional<std::pair<int64_t, int64_t>> range =
-          rangeOf(grid[d], dimsOf(op));
-      if (!range || range->second > (int64_t(1) << 24))
-        return rewriter.notifyMatchFailure(op, "a batch without a range");
       SmallVector<APInt> values;
-      for (int64_t v = 0; v < range->second; ++v)
+      for (int64_t v = 0; v < batchRows[d]; ++v)
         values.push_back(APInt(it.getIntOrFloatBitWidth(), v));
       SmallVector<int64_t> largest(one.size(), 1);
-      largest[d] = range->second;
+      largest[d] = batchRows[d];
       Value pos = ConstantOp::create(
           rewriter, loc,
           DenseElementsAttr::get(RankedTensorType::get(largest, it), values));
