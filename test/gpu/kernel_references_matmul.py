@@ -38,6 +38,16 @@ def matmul_inputs(name, f):
         return [f(4, 100, dt=torch.bfloat16), f(64, 100, dt=torch.bfloat16)]
     if name == "matmul_few_rows_f32":
         return [f(2, 1, 517)]
+    if name == "matmul_few_rows_mma_gemm_f16":
+        return [f(13, 1000, dt=torch.float16), f(40, 1000, dt=torch.float16) / 16,
+                f(40, dt=torch.float16)]
+    if name == "matmul_few_rows_mma_3d_bf16":
+        return [f(1, 64, 512, dt=torch.bfloat16), f(264, 512, dt=torch.bfloat16) / 16]
+    if name == "matmul_few_rows_mma_deep_residual_f16":
+        return [f(17, 4104, dt=torch.float16), f(4500, 4104, dt=torch.float16) / 32,
+                f(17, 4500, dt=torch.float16)]
+    if name == "matmul_few_rows_mma_const_f16":
+        return [f(8, 200, dt=torch.float16)]
     if name == "matmul_split_cluster_bert_f32":
         return [f(128, 768), f(768, 768)]
     if name == "attention_scores_transposed_f32":
@@ -193,15 +203,18 @@ def matmul_reference(name, d):
     if name in ("matmul_folded_ragged_bf16", "matmul_folded_f32",
                 "matmul_staged_wide_f32"):
         return [d[0] @ d[1]]
-    if name == "matmul_few_rows_gemm_f16":
+    if name in ("matmul_few_rows_gemm_f16", "matmul_few_rows_mma_gemm_f16"):
         return [torch.relu(d[0] @ d[1].T + d[2])]
-    if name in ("matmul_few_rows_const_f16", "matmul_few_rows_f32"):
+    if name in ("matmul_few_rows_bf16", "matmul_few_rows_mma_3d_bf16"):
+        return [d[0] @ d[1].T]
+    if name == "matmul_few_rows_mma_deep_residual_f16":
+        return [d[0] @ d[1].T + d[2]]
+    if name in ("matmul_few_rows_const_f16", "matmul_few_rows_f32",
+                "matmul_few_rows_mma_const_f16"):
         from kernel_constants import CONSTANTS
         w = torch.from_numpy(np.asarray(CONSTANTS["fr_w16" if "f16" in name else "fr_w32"]))
         y = d[0] @ w.double()
         return [y + d[1] if len(d) > 1 else y]
-    if name == "matmul_few_rows_bf16":
-        return [d[0] @ d[1].T]
     if name == "matmul_staged_transposed_a_f32":
         return [d[0].transpose(1, 2) @ d[1]]
     if name == "attention_padding_mask_f16":
