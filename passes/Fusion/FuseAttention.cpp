@@ -34,6 +34,7 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
 #include <functional>
 
 namespace mlir::brrr {
@@ -489,9 +490,22 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
     return false;
   }
   if (fill) {
-    // The fill applied to the bias (zero without one).
+    // The fill applied to the bias (zero without one). A finite fill
+    // becomes its type's lowest, which the kernel scores as a masked key
+    // whatever the product (at -65504 in f32 the product would survive in
+    // a row whose keys are all masked, which the fill averages).
     Value low = fill->getOperand(3 - filled);
     OpBuilder b(sm);
+    if (auto ft = dyn_cast<FloatType>(elementOf(low));
+        ft && std::isfinite(*scalarConstant(low))) {
+      APFloat lowest = APFloat::getLargest(ft.getFloatSemantics(), true);
+      if (*scalarConstant(low) != lowest.convertToDouble()) {
+        auto lowType = RankedTensorType::get({}, ft);
+        low = ConstantOp::create(b, sm.getLoc(),
+                                 DenseElementsAttr::get(lowType, lowest));
+        m.made.push_back(low.getDefiningOp());
+      }
+    }
     if (!m.bias) {
       auto zeroType = RankedTensorType::get({}, elementOf(low));
       m.bias = ConstantOp::create(

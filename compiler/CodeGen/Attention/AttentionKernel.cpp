@@ -355,15 +355,24 @@ void AttentionKernel::scaleAndMask(Value j, SmallVectorImpl<Value> &s) {
           Value bv = LLVM::LoadOp::create(b, loc, bt, e.gep(arg(bias), bt, at));
           if (!bt.isF32())
             bv = arith::ExtFOp::create(b, loc, f32, bv);
-          // A finite bias as low as the type's lowest (transformers' masks)
-          // would overflow to -inf in the log2 domain; it stays finite, at
-          // kMaskFloor, as torch's min + score stays finite: a key so
-          // masked gets probability 0 beside any unmasked key, and a row
-          // whose keys are all masked averages them, as torch does. An
-          // infinite bias stays -inf (its row is NaN, as torch's).
+          // A finite bias as low as its type's lowest (transformers' masks
+          // and masked fills) scores kMaskFloor, whatever the product: a
+          // key so masked gets probability 0 beside any unmasked key, and
+          // a row whose keys are all masked averages them, as torch's
+          // min + score (the score lost in the bias's rounding) and its
+          // masked fills do. f32's and bf16's lowest pass the floor in the
+          // log2 domain; f16's (-65504) is compared. An infinite bias
+          // stays -inf (its row is NaN, as torch's).
           Value biased = math::FmaOp::create(b, loc, bv, e.f32(kLog2e), x);
-          x = e.select(e.feq(bv, negInf), negInf,
-                       e.fmax(biased, e.f32(kMaskFloor)));
+          Value scored = e.fmax(biased, e.f32(kMaskFloor));
+          double lowest =
+              llvm::APFloat::getLargest(cast<FloatType>(bt).getFloatSemantics(),
+                                        /*Negative=*/true)
+                  .convertToDouble();
+          if (lowest * kLog2e > kMaskFloor)
+            scored =
+                e.select(e.fle(bv, e.f32(lowest)), e.f32(kMaskFloor), scored);
+          x = e.select(e.feq(bv, negInf), negInf, scored);
         }
         Value masked;
         if (ragged)

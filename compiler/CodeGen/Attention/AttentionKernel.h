@@ -54,6 +54,9 @@ struct AttentionBuilder : StagedMath {
   Value feq(Value x, Value y) {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
   }
+  Value fle(Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x, y);
+  }
   Value ugt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, x, y);
   }

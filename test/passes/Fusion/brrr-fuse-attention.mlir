@@ -598,3 +598,35 @@ func.func @MaskedFillExpanded(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf
   %o = brrr.matmul %p, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
   return %o : tensor<2x4x64x32xf16>
 }
+
+// -----
+
+// A finite fill above its type's lowest (-65536 in bf16) becomes the
+// lowest, which the kernel scores as a masked key: a row whose keys are
+// all filled averages them, as the fill does, where -65504 plus the
+// product would keep the product. An infinite fill stays.
+// CHECK-LABEL: func.func @MaskedFillsBf16
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xbf16>, %[[KT:.*]]: tensor<2x4x32x64xbf16>, %[[V:.*]]: tensor<2x4x64x32xbf16>, %[[KEEP:.*]]: tensor<2x1x1x64xi1>)
+// CHECK: %[[INF:.*]] = brrr.constant dense<0xFF80> : tensor<bf16>
+// CHECK: %[[LOWEST:.*]] = brrr.constant dense<-3.389530e+38> : tensor<bf16>
+// CHECK: %[[B0:.*]] = brrr.where %[[KEEP]], %{{.*}}, %[[LOWEST]] : tensor<2x1x1x64xi1>, tensor<bf16>, tensor<bf16> -> tensor<2x1x1x64xbf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B0]] {scale = 1.250000e-01 : f64}
+// CHECK: %[[B1:.*]] = brrr.where %[[KEEP]], %{{.*}}, %[[INF]] : tensor<2x1x1x64xi1>, tensor<bf16>, tensor<bf16> -> tensor<2x1x1x64xbf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B1]] {scale = 1.250000e-01 : f64}
+// CHECK-NOT: brrr.softmax
+func.func @MaskedFillsBf16(%q: tensor<2x4x64x32xbf16>, %kt: tensor<2x4x32x64xbf16>, %v: tensor<2x4x64x32xbf16>, %keep: tensor<2x1x1x64xi1>) -> (tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16>) {
+  %c = brrr.constant dense<1.250000e-01> : tensor<bf16>
+  %low = brrr.constant dense<-6.553600e+04> : tensor<bf16>
+  %inf = brrr.constant dense<0xFF80> : tensor<bf16>
+  %s = brrr.matmul %q, %kt : tensor<2x4x64x32xbf16>, tensor<2x4x32x64xbf16> -> tensor<2x4x64x64xbf16>
+  %ss = brrr.mul %s, %c : tensor<2x4x64x64xbf16>, tensor<bf16> -> tensor<2x4x64x64xbf16>
+  %f0 = brrr.where %keep, %ss, %low : tensor<2x1x1x64xi1>, tensor<2x4x64x64xbf16>, tensor<bf16> -> tensor<2x4x64x64xbf16>
+  %p0 = brrr.softmax %f0 {axis = 3 : i64} : tensor<2x4x64x64xbf16>
+  %o0 = brrr.matmul %p0, %v : tensor<2x4x64x64xbf16>, tensor<2x4x64x32xbf16> -> tensor<2x4x64x32xbf16>
+  %s1 = brrr.matmul %q, %kt : tensor<2x4x64x32xbf16>, tensor<2x4x32x64xbf16> -> tensor<2x4x64x64xbf16>
+  %ss1 = brrr.mul %s1, %c : tensor<2x4x64x64xbf16>, tensor<bf16> -> tensor<2x4x64x64xbf16>
+  %f1 = brrr.where %keep, %ss1, %inf : tensor<2x1x1x64xi1>, tensor<2x4x64x64xbf16>, tensor<bf16> -> tensor<2x4x64x64xbf16>
+  %p1 = brrr.softmax %f1 {axis = 3 : i64} : tensor<2x4x64x64xbf16>
+  %o1 = brrr.matmul %p1, %v : tensor<2x4x64x64xbf16>, tensor<2x4x64x32xbf16> -> tensor<2x4x64x32xbf16>
+  return %o0, %o1 : tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16>
+}
