@@ -165,10 +165,11 @@ def BrrrAlignProducts : Pass<"brrr-align-products", "func::FuncOp"> {
   let options = [
     Option<"minWork", "min-work", "int64_t", "33554432",
            "Align only products of at least this many multiply-adds">,
-    Option<"fewRowsMma", "few-rows-mma", "bool", /*default=*/"false",
-           "Store the weight of a 16-bit product of 5 to 64 static rows "
-           "K-major, as the few-rows body on Tensor Cores reads it "
-           "(brrr-select-kernel-config's few-rows-mma)">,
+    Option<"fewRowsMma", "few-rows-mma", "std::string", /*default=*/"\"auto\"",
+           "Store the weight of a 16-bit product of 5 to 32 (auto) or 64 "
+           "(always) static rows K-major, as the few-rows body on Tensor "
+           "Cores reads it, or none (never); brrr-select-kernel-config's "
+           "few-rows-mma">,
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
@@ -515,11 +516,11 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            /*default=*/"false",
            "Sum float8 products in the Tensor Cores' float8 accumulation "
            "(precision = fast) instead of promoting each slice's sums to f32">,
-    Option<"fewRowsMma", "few-rows-mma", "bool", /*default=*/"false",
-           "Run 16-bit products of 5 to 64 rows (static, or a range's of "
-           "symbolic rows) read along K on the few-rows body on Tensor "
-           "Cores (warp_mma with a tile of [rows, 16]) instead of the wgmma "
-           "body's 128-row tiles">,
+    Option<"fewRowsMma", "few-rows-mma", "std::string", /*default=*/"\"auto\"",
+           "Run 16-bit products of 5 to 32 rows (auto), 5 to 64 (always) "
+           "or none (never), static or a range's of symbolic rows, read "
+           "along K on the few-rows body on Tensor Cores (warp_mma with a "
+           "tile of [rows, 16]) instead of the wgmma body's 128-row tiles">,
     Option<"multicast", "multicast", "std::string", /*default=*/"\"auto\"",
            "Pairs of wgmma blocks multicasting B to each other: auto (where "
            "the tiles outnumber the multiprocessors), always (wherever the "

@@ -33,9 +33,10 @@ struct CompileOptions {
   /// Sum float8 products in the Tensor Cores' own float8 accumulation;
   /// see brrr-select-kernel-config's `fp8-fast-accumulation`.
   bool fp8FastAccumulation = false;
-  /// Run 16-bit products of 5 to 64 rows on the few-rows body on Tensor
-  /// Cores; see brrr-select-kernel-config's `few-rows-mma`.
-  bool fewRowsMma = false;
+  /// Which 16-bit products of 5 to 64 rows run the few-rows body on Tensor
+  /// Cores: auto, always or never; see brrr-select-kernel-config's
+  /// `few-rows-mma`.
+  std::string fewRowsMma = "auto";
   /// Run them on a persistent grid whose consumer warpgroups take turns on
   /// whole tiles; see brrr-select-kernel-config's `pingpong`.
   bool pingpong = false;

@@ -15,6 +15,7 @@
 #ifndef BRRR_PASSES_CONFIG_FAMILIES_H
 #define BRRR_PASSES_CONFIG_FAMILIES_H
 
+#include "passes/Config/Products.h"
 #include "passes/Config/SharedBuffers.h"
 
 namespace mlir::brrr {
@@ -43,10 +44,10 @@ struct ConfigOptions {
   /// accumulation.
   bool persistent = false, pingpong = false, overlap = false,
        fastFloat8 = false;
-  /// `few-rows-mma`: products of 5 to kFewRowsMmaMaxRows rows (static, or
+  /// `few-rows-mma`: products of 5 to fewRowsMmaRows(use) rows (static, or
   /// a range's) run the few-rows body on Tensor Cores where their operands
   /// allow (takesFewRowsMma).
-  bool fewRowsMma = false;
+  FewRowsMmaUse fewRowsMma = FewRowsMmaUse::automatic;
   /// Where pairs of wgmma blocks multicast B (chooseMulticast).
   MulticastUse multicast = MulticastUse::automatic;
 };

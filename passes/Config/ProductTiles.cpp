@@ -392,6 +392,16 @@ bool mlir::brrr::takesFewRowsRanges(MatmulOp mm) {
          readsFewRowsAlongK(mm, po);
 }
 
+std::optional<FewRowsMmaUse> mlir::brrr::parseFewRowsMmaUse(StringRef name) {
+  if (name == "auto")
+    return FewRowsMmaUse::automatic;
+  if (name == "always")
+    return FewRowsMmaUse::always;
+  if (name == "never")
+    return FewRowsMmaUse::never;
+  return std::nullopt;
+}
+
 bool mlir::brrr::takesFewRowsMma(MatmulOp mm) {
   Type et = mm.getLhs().getType().getElementType();
   if (!(et.isF16() || et.isBF16()))

@@ -416,9 +416,35 @@ bool takesFewRowsRanges(MatmulOp mm);
 int64_t fewRowsVectorWidth(MatmulOp mm);
 
 /// Rows up to which a 16-bit product may run the few-rows body on Tensor
-/// Cores (brrrc --few-rows-mma), and the columns each of its warps
-/// computes.
+/// Cores, and the columns each of its warps computes.
 constexpr int64_t kFewRowsMmaMaxRows = 64, kFewRowsMmaColumns = 16;
+
+/// Which products of more than kOnePixelRows rows run the few-rows body on
+/// Tensor Cores (`few-rows-mma`): up to kFewRowsMmaAutoRows rows, up to
+/// kFewRowsMmaMaxRows, or none.
+enum class FewRowsMmaUse { automatic, always, never };
+
+/// Rows up to which the body runs by default: on an H200 it took 0.48-0.89x
+/// the time of the wgmma body's 128-row tiles at 5 to 32 rows on chains of
+/// 2048-, 4096- and 768-wide products (test/gpu/skinny_bench.py), 0.83-1.23x
+/// at 48 and 1.12-1.50x at 64.
+constexpr int64_t kFewRowsMmaAutoRows = 32;
+
+/// The most rows of a product that runs the body under `use`.
+inline int64_t fewRowsMmaRows(FewRowsMmaUse use) {
+  switch (use) {
+  case FewRowsMmaUse::automatic:
+    return kFewRowsMmaAutoRows;
+  case FewRowsMmaUse::always:
+    return kFewRowsMmaMaxRows;
+  case FewRowsMmaUse::never:
+    return 0;
+  }
+  return 0;
+}
+
+/// `few-rows-mma`'s use named `name` (auto, always or never), if any.
+std::optional<FewRowsMmaUse> parseFewRowsMmaUse(StringRef name);
 
 /// Whether `mm` can run the few-rows body on Tensor Cores (the matmul
 /// family's `warp_mma` body with a tile of [rows, columns per block],

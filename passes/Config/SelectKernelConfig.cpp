@@ -115,7 +115,14 @@ struct SelectKernelConfigPass
     options.pingpong = pingpong;
     options.overlap = overlap;
     options.fastFloat8 = fp8FastAccumulation;
-    options.fewRowsMma = fewRowsMma;
+    if (std::optional<FewRowsMmaUse> use = parseFewRowsMmaUse(fewRowsMma)) {
+      options.fewRowsMma = *use;
+    } else {
+      getOperation().emitError("few-rows-mma takes auto, always or never; "
+                               "got '")
+          << fewRowsMma << "'";
+      return signalPassFailure();
+    }
     if (multicast == "auto")
       options.multicast = MulticastUse::automatic;
     else if (multicast == "always")

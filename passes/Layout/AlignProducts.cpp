@@ -19,8 +19,9 @@
 // vectors where K allows. So does a 16-bit product over symbolic rows as
 // few as four (a decoder at one token), whose smallest ranges run that
 // body (takesFewRowsRanges) and the others the wgmma body. With
-// `few-rows-mma`, so does a 16-bit product of at most 64 static rows, K
-// whole chunks: the few-rows body on Tensor Cores (takesFewRowsMma).
+// So does a 16-bit product of at most `few-rows-mma`'s static rows (32 by
+// default, 64 with `always`), K whole chunks: the few-rows body on Tensor
+// Cores (takesFewRowsMma).
 // Padding contributes products of zeros, so the sums are those of the
 // unpadded product.
 //
@@ -62,6 +63,13 @@ struct AlignProductsPass
     if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
                                                   PendingAttention::views)))
       return signalPassFailure();
+    std::optional<FewRowsMmaUse> use = parseFewRowsMmaUse(fewRowsMma);
+    if (!use) {
+      getOperation().emitError("few-rows-mma takes auto, always or never; "
+                               "got '")
+          << fewRowsMma << "'";
+      return signalPassFailure();
+    }
     bool wgmma = targetOf(getOperation()).hasWgmma();
     SmallVector<MatmulOp> products;
     getOperation().walk([&](MatmulOp mm) {
@@ -69,10 +77,10 @@ struct AlignProductsPass
         products.push_back(mm);
     });
     for (MatmulOp mm : products)
-      align(mm, wgmma);
+      align(mm, wgmma, fewRowsMmaRows(*use));
   }
 
-  void align(MatmulOp mm, bool wgmma) {
+  void align(MatmulOp mm, bool wgmma, int64_t mmaRows) {
     auto lt = cast<RankedTensorType>(mm.getLhs().getType());
     auto wt = cast<RankedTensorType>(mm.getRhs().getType());
     Type et = lt.getElementType();
@@ -81,11 +89,10 @@ struct AlignProductsPass
     bool fewRows = (sixteen || et.isF32()) && lt.hasStaticShape() && K > 0 &&
                    lt.getNumElements() >= K &&
                    lt.getNumElements() / K <= kOnePixelRows;
-    // With `few-rows-mma`, up to kFewRowsMmaMaxRows 16-bit rows in whole
+    // Up to `few-rows-mma`'s rows (fewRowsMmaRows), 16-bit rows in whole
     // chunks of K: the few-rows body on Tensor Cores (takesFewRowsMma).
-    if (fewRowsMma && sixteen && lt.hasStaticShape() && K > 0 &&
-        K % kChunk == 0 && lt.getNumElements() >= K &&
-        lt.getNumElements() / K <= kFewRowsMmaMaxRows)
+    if (sixteen && lt.hasStaticShape() && K > 0 && K % kChunk == 0 &&
+        lt.getNumElements() >= K && lt.getNumElements() / K <= mmaRows)
       fewRows = true;
     // Over symbolic rows as few as kOnePixelRows, 16-bit, K whole chunks,
     // on a wgmma target: those ranges run the few-rows body

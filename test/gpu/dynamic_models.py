@@ -258,7 +258,7 @@ def main():
                    help="time brrr's dynamic and static libraries only")
     p.add_argument("--flags", default="",
                    help="extra brrrc flags for every compile, e.g. "
-                   "--flags=--few-rows-mma")
+                   "--flags=--few-rows-mma=never")
     opts = p.parse_args()
     os.makedirs(opts.work, exist_ok=True)
     torch.backends.cuda.matmul.allow_tf32 = False

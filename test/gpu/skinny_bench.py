@@ -11,16 +11,18 @@ in a model:
 - mlp:    3 x (2048 -> 5632 -> 2048), its feed-forward;
 - bert:   8 x (768 -> 3072 -> 768), BERT's and GPT-2's.
 Each chain is exported once with its rows symbolic and compiled at each row
-count (`--input-shape x=MxK`, a static compile) with the default bodies
-and with `--few-rows-mma` (products of 5 to 64 rows on the few-rows body
-on Tensor Cores), and once for the range (`x=1..MAXxK`, with
-`--few-rows-mma`), all in parallel. At each row count: checks every
-library's output (poisoned with NaN first) against the chain in float32
-from the same weights, and times them and cuBLAS (torch's F.linear over
-the weights stored [N, K], as nn.Linear stores them) as 20 chains back to
-back in one CUDA graph (median replay; no host overhead on either side).
-Prints the time per product of each, the weight bytes a microsecond (GB/s)
-that `--few-rows-mma` and cuBLAS reach, and the ratios.
+count (`--input-shape x=MxK`, a static compile) three ways: with
+`--few-rows-mma=never` (the wgmma body's 128-row tiles past 4 rows),
+`--few-rows-mma=always` (products of 5 to 64 rows on the few-rows body on
+Tensor Cores) and by default (`auto`: that body up to 32 rows); and once
+for the range (`x=1..MAXxK`, by default), all in parallel. At each row
+count: checks every library's output (poisoned with NaN first) against
+the chain in float32 from the same weights, and times them and cuBLAS
+(torch's F.linear over the weights stored [N, K], as nn.Linear stores
+them) as 20 chains back to back in one CUDA graph (median replay; no host
+overhead on either side). Prints the time per product of each, the weight
+bytes a microsecond (GB/s) that the default and cuBLAS reach, and the
+ratios.
 
     skinny_bench.py BRRRC WORKDIR [--rows 1,4,5,8,13,16,24,32,48,64,128]
                     [--only square,mlp,bert] [--max-rows 256]
@@ -96,7 +98,8 @@ def main():
     names = opts.only.split(",")
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}",
           flush=True)
-    builds = {"default": [], "mma": ["--few-rows-mma"]}
+    builds = {"never": ["--few-rows-mma=never"], "always": ["--few-rows-mma=always"],
+              "default": []}
     jobs, weights = {}, {}
     for name in names:
         widths = CHAINS[name]
@@ -108,9 +111,9 @@ def main():
                 jobs[(name, m, build)] = (
                     path, os.path.join(opts.work, f"{name}.{m}.{build}.so"),
                     f"x={m}x{widths[0]}", flags)
-        jobs[(name, "dyn", "mma")] = (
+        jobs[(name, "dyn", "default")] = (
             path, os.path.join(opts.work, f"{name}.dyn.so"),
-            f"x=1..{opts.max_rows}x{widths[0]}", builds["mma"])
+            f"x=1..{opts.max_rows}x{widths[0]}", builds["default"])
     with ThreadPoolExecutor(min(len(jobs), 16)) as pool:
         errs = dict(zip(jobs, pool.map(
             lambda k: compile_so(opts.brrrc, *jobs[k]), jobs)))
@@ -120,17 +123,17 @@ def main():
             print(f"{k}: COMPILE FAILED {err}", flush=True)
             failures += 1
     print("us per product; GB/s of weights; ratios of times", flush=True)
-    print(f"{'chain':7s} {'rows':>5s} {'default':>8s} {'mma':>8s} "
-          f"{'dyn mma':>8s} {'cuBLAS':>8s} {'mma GB/s':>9s} {'cuBLAS GB/s':>11s} "
-          f"{'mma/def':>8s} {'mma/cuBLAS':>10s} {'dyn/mma':>8s} {'max err':>8s}",
+    print(f"{'chain':7s} {'rows':>5s} {'never':>8s} {'always':>8s} {'default':>8s} "
+          f"{'dyn':>8s} {'cuBLAS':>8s} {'def GB/s':>9s} {'cuBLAS GB/s':>11s} "
+          f"{'alw/never':>9s} {'def/cuBLAS':>10s} {'dyn/def':>8s} {'max err':>8s}",
           flush=True)
     for name in names:
         widths = CHAINS[name]
         ws = [torch.from_numpy(w).cuda() for w in weights[name]]
         wts = [w.t().contiguous() for w in ws]  # [N, K], as nn.Linear
         gbs = sum(w.numel() * 2 for w in ws) / len(ws) / 1e3
-        dyn = (None if errs[(name, "dyn", "mma")]
-               else brrr.load(jobs[(name, "dyn", "mma")][1]))
+        dyn = (None if errs[(name, "dyn", "default")]
+               else brrr.load(jobs[(name, "dyn", "default")][1]))
         for m in rows:
             torch.manual_seed(m)
             x = torch.randn(m, widths[0], device="cuda", dtype=torch.float16)
@@ -163,11 +166,11 @@ def main():
                     failures += 1
                 worst = max(worst, e) if e == e else float("nan")
                 us[kind] = graph_ms(lambda: ctx.run(x, outputs=[y])) * 1e3 / len(ws)
-            print(f"{name:7s} {m:5d} {us['default']:8.2f} {us['mma']:8.2f} "
-                  f"{us['dyn']:8.2f} {t_peer:8.2f} {gbs / us['mma']:9.0f} "
-                  f"{gbs / t_peer:11.0f} {us['mma'] / us['default']:8.2f} "
-                  f"{us['mma'] / t_peer:10.2f} {us['dyn'] / us['mma']:8.2f} "
-                  f"{worst:8.1e}", flush=True)
+            print(f"{name:7s} {m:5d} {us['never']:8.2f} {us['always']:8.2f} "
+                  f"{us['default']:8.2f} {us['dyn']:8.2f} {t_peer:8.2f} "
+                  f"{gbs / us['default']:9.0f} {gbs / t_peer:11.0f} "
+                  f"{us['always'] / us['never']:9.2f} {us['default'] / t_peer:10.2f} "
+                  f"{us['dyn'] / us['default']:8.2f} {worst:8.1e}", flush=True)
     return failures
 
 

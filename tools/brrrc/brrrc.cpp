@@ -174,12 +174,13 @@ cl::opt<bool> fp8FastAccumulation(
              "added in f32)"),
     cl::init(false), cl::cat(category));
 
-cl::opt<bool> fewRowsMma(
+cl::opt<std::string> fewRowsMma(
     "few-rows-mma",
-    cl::desc("Run 16-bit products of 5 to 64 rows (a decoder's at a few "
-             "tokens) on Tensor Cores a warp 16 columns, reading the "
-             "weights once (default: 128-row wgmma tiles)"),
-    cl::init(false), cl::cat(category));
+    cl::desc("16-bit products of a few rows (a decoder's at a few tokens) "
+             "on Tensor Cores a warp 16 columns, reading the weights once: "
+             "auto (default: 5 to 32 rows), always (5 to 64; the bare flag) "
+             "or never (128-row wgmma tiles)"),
+    cl::init("auto"), cl::ValueOptional, cl::cat(category));
 
 cl::opt<bool> pingpong(
     "pingpong",
@@ -359,7 +360,14 @@ int main(int argc, char **argv) {
     return 1;
   compile.persistent = persistent;
   compile.fp8FastAccumulation = fp8FastAccumulation;
-  compile.fewRowsMma = fewRowsMma;
+  // The bare flag (an empty value) is `always`.
+  std::string fewRows = fewRowsMma.empty() ? "always" : fewRowsMma.getValue();
+  if (fewRows != "auto" && fewRows != "always" && fewRows != "never") {
+    errs() << "brrrc: error: --few-rows-mma takes auto, always or never, got '"
+           << fewRows << "'\n";
+    return 1;
+  }
+  compile.fewRowsMma = fewRows;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
   if (multicast != "auto" && multicast != "always" && multicast != "never") {

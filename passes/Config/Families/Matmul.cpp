@@ -82,16 +82,17 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   int64_t budget = options.budget;
   ArrayRef<int64_t> pinnedTile = options.pinnedTile;
   MLIRContext *ctx = fusion.getContext();
-  // A few rows: a warp a column, all rows (isFewRowsMatmul); with
-  // `few-rows-mma`, up to kFewRowsMmaMaxRows 16-bit rows a warp 16
-  // columns on Tensor Cores (takesFewRowsMma).
+  // A few rows: a warp a column, all rows (isFewRowsMatmul); up to
+  // `few-rows-mma`'s rows (fewRowsMmaRows), 16-bit rows a warp 16 columns
+  // on Tensor Cores (takesFewRowsMma).
   int64_t sms = target.getMultiprocessors();
+  int64_t mmaRows = fewRowsMmaRows(options.fewRowsMma);
   if (MatmulOp mm = matmulOf(fusion); mm && pinnedTile.empty()) {
     if (isFewRowsMatmul(mm))
       return fewRowsConfig(ctx, KernelFamily::matmul, productShapeOf(mm).M,
                            fewRowsVectorWidth(mm));
     ProductShape p = productShapeOf(mm);
-    if (options.fewRowsMma && !p.rowsExtent && takesFewRowsMma(mm))
+    if (!p.rowsExtent && p.M <= mmaRows && takesFewRowsMma(mm))
       return fewRowsMmaConfig(ctx, p.M, p.N, p.K, sms);
   }
   std::optional<MatmulTile> tile = matmulTileOf(fusion, target, budget);
@@ -143,21 +144,21 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   // tile a static compile of its largest rows would.
   // Ranges of at most kOnePixelRows rows take the few-rows body where
   // the operands allow (takesFewRowsRanges), a tile of the range's rows
-  // rounded up to a power of two: one kernel for 3 and 4 rows. With
-  // `few-rows-mma`, ranges of up to kFewRowsMmaMaxRows take it on Tensor
-  // Cores (takesFewRowsMma), the range's rows rounded up to 8.
+  // rounded up to a power of two: one kernel for 3 and 4 rows. Ranges of
+  // up to `few-rows-mma`'s rows take it on Tensor Cores (takesFewRowsMma),
+  // the range's rows rounded up to 8.
   bool fewRows = p.rowsExtent && takesFewRowsRanges(product);
-  bool fewRowsMma = options.fewRowsMma && fewRows && takesFewRowsMma(product);
+  bool fewRowsMma = mmaRows > 0 && fewRows && takesFewRowsMma(product);
   // So does the largest range (the fusion's own config) where it ends
   // there.
-  if (fewRowsMma && pinnedTile.empty() && p.M <= kFewRowsMmaMaxRows)
+  if (fewRowsMma && pinnedTile.empty() && p.M <= mmaRows)
     config = fewRowsMmaConfig(ctx, p.M, p.N, p.K, sms);
   if (p.rowsExtent && pinnedTile.empty())
     recordRowVariants(fusion, p, config, [&](const ProductShape &q) {
       if (fewRows && q.M <= kOnePixelRows)
         return fewRowsConfig(ctx, KernelFamily::matmul, llvm::PowerOf2Ceil(q.M),
                              fewRowsVectorWidth(product));
-      if (fewRowsMma && q.M <= kFewRowsMmaMaxRows)
+      if (fewRowsMma && q.M <= mmaRows)
         return fewRowsMmaConfig(ctx, q.M, q.N, q.K, sms);
       std::optional<MatmulTile> t =
           wgmmaTileOf(q, target, budget, elementBytes);

@@ -616,14 +616,15 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 // column, 8 a block. A classifier at batch 1 (Gemm's transposed weight,
 // 16-byte vectors of 8 f16) with bias and ReLU, 3 bf16 rows of a 3-D input
 // 100 deep (vectors of 4: 8 do not divide the rows' starts), and 2 f32 rows
-// (one element a load, 517 deep). 5 rows, or a weight read along N, take a
-// Tensor Core body.
+// (one element a load, 517 deep). 5 rows take the few-rows body on Tensor
+// Cores (few-rows-mma=auto, the rows rounded up to 8), a weight read along
+// N the wgmma body.
 // CHECK-LABEL: func.func @FewRows
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = simt, threads = 256, tile = [1, 8], vector = 8, grid = [126, 1, 1]>
 // CHECK: brrr.relu
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = simt, threads = 256, tile = [3, 8], vector = 4, grid = [8, 1, 1]>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = simt, threads = 256, tile = [2, 8], grid = [38, 1, 1]>
-// CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma
+// CHECK: brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 128, tile = [8, 16], vector = 8, grid = [4, 1, 1]>
 // CHECK-SAME: -> tensor<5x64xf16>
 // CHECK: brrr.config = #brrr.kernel<family = matmul, body = wgmma
 // CHECK-SAME: -> tensor<1x64xf16>

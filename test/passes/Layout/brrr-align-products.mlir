@@ -1,8 +1,9 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products))' | FileCheck %s
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=4000000000}))' | FileCheck %s --check-prefix=BIG
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=0}))' | FileCheck %s --check-prefix=VALUES
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=100000000}))' | FileCheck %s --check-prefix=MID
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{few-rows-mma=true}))' | FileCheck %s --check-prefix=MMA
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{few-rows-mma=never}))' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products))' | FileCheck %s --check-prefix=AUTO
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=4000000000 few-rows-mma=never}))' | FileCheck %s --check-prefix=BIG
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=0 few-rows-mma=never}))' | FileCheck %s --check-prefix=VALUES
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{min-work=100000000 few-rows-mma=never}))' | FileCheck %s --check-prefix=MID
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-align-products{few-rows-mma=always}))' | FileCheck %s --check-prefix=MMA
 
 // MLP-Mixer's token mixing: 196 tokens contracted (K = 196, padded to 200:
 // A by a pad, the weight's rows at compile time), then 196 columns (N =
@@ -158,15 +159,25 @@ func.func @SymbolicRows(%x: tensor<?x1x768xf16, #brrr.extents<()[s0] -> (s0, 1, 
 // At any work threshold.
 // BIG-LABEL: func.func @FewRows
 // BIG-COUNT-2: brrr.transpose
-// With few-rows-mma, so do 16-bit products of up to 64 rows in whole
-// 8-element chunks of K (the few-rows body on Tensor Cores): the 5 rows too.
+// With few-rows-mma=always, so do 16-bit products of up to 64 rows in
+// whole 8-element chunks of K (the few-rows body on Tensor Cores): the 5
+// rows too; by default (auto), those of up to 32 rows; with never, none.
 // MMA-LABEL: func.func @FewRows
 // MMA-COUNT-3: brrr.transpose
 // MMA-LABEL: func.func @FewRowsMma
 // MMA: brrr.transpose {{.+}} : tensor<64x128xf16> -> tensor<128x64xf16>
 // MMA-NEXT: brrr.matmul {{.+}} : tensor<64x128xf16>, tensor<128x64xf16> -> tensor<64x64xf16>
+// MMA: brrr.transpose {{.+}} : tensor<64x128xf16> -> tensor<128x64xf16>
+// MMA-NEXT: brrr.matmul {{.+}} : tensor<32x128xf16>, tensor<128x64xf16> -> tensor<32x64xf16>
 // MMA-NOT: brrr.transpose
 // MMA: return
+// AUTO-LABEL: func.func @FewRows
+// AUTO-COUNT-3: brrr.transpose
+// AUTO-LABEL: func.func @FewRowsMma
+// AUTO: brrr.transpose {{.+}} : tensor<64x128xf16> -> tensor<128x64xf16>
+// AUTO-NEXT: brrr.matmul {{.+}} : tensor<32x128xf16>, tensor<128x64xf16> -> tensor<32x64xf16>
+// AUTO-NOT: brrr.transpose
+// AUTO: return
 // CHECK-LABEL: func.func @FewRowsMma
 // CHECK-NOT: brrr.transpose
 // CHECK: return
@@ -181,8 +192,8 @@ func.func @FewRows(%a: tensor<1x128xf16>, %b: tensor<2x2x3xf32>, %c: tensor<5x12
 }
 
 // 64 rows (65 are left alone), K = 128 in whole chunks (100 is not), f16
-// (f32 is not).
-func.func @FewRowsMma(%a: tensor<64x128xf16>, %b: tensor<65x128xf16>, %c: tensor<16x100xf16>, %d: tensor<16x128xf32>) -> (tensor<64x64xf16>, tensor<65x64xf16>, tensor<16x64xf16>, tensor<16x64xf32>) {
+// (f32 is not); 32 rows.
+func.func @FewRowsMma(%a: tensor<64x128xf16>, %b: tensor<65x128xf16>, %c: tensor<16x100xf16>, %d: tensor<16x128xf32>, %e: tensor<32x128xf16>) -> (tensor<64x64xf16>, tensor<65x64xf16>, tensor<16x64xf16>, tensor<16x64xf32>, tensor<32x64xf16>) {
   %w = brrr.constant dense<0.5> : tensor<128x64xf16>
   %y0 = brrr.matmul %a, %w : tensor<64x128xf16>, tensor<128x64xf16> -> tensor<64x64xf16>
   %y1 = brrr.matmul %b, %w : tensor<65x128xf16>, tensor<128x64xf16> -> tensor<65x64xf16>
@@ -190,7 +201,9 @@ func.func @FewRowsMma(%a: tensor<64x128xf16>, %b: tensor<65x128xf16>, %c: tensor
   %y2 = brrr.matmul %c, %wc : tensor<16x100xf16>, tensor<100x64xf16> -> tensor<16x64xf16>
   %wd = brrr.constant dense<0.5> : tensor<128x64xf32>
   %y3 = brrr.matmul %d, %wd : tensor<16x128xf32>, tensor<128x64xf32> -> tensor<16x64xf32>
-  return %y0, %y1, %y2, %y3 : tensor<64x64xf16>, tensor<65x64xf16>, tensor<16x64xf16>, tensor<16x64xf32>
+  %we = brrr.constant dense<0.25> : tensor<128x64xf16>
+  %y4 = brrr.matmul %e, %we : tensor<32x128xf16>, tensor<128x64xf16> -> tensor<32x64xf16>
+  return %y0, %y1, %y2, %y3, %y4 : tensor<64x64xf16>, tensor<65x64xf16>, tensor<16x64xf16>, tensor<16x64xf32>, tensor<32x64xf16>
 }
 }
 
