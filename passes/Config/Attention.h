@@ -34,6 +34,9 @@ struct AttentionTile {
   /// The step of the head sizes the kernel takes for `et` operands: one
   /// mma's k step, 16 elements of 16 bits, 8 of f32.
   static int64_t headStep(Type et) { return et.isF32() ? 8 : 16; }
+  /// The largest head size the kernel takes for `et` operands: 256 of 16
+  /// bits (Gemma's), 128 of f32, whose fragments take twice the registers.
+  static int64_t maxHead(Type et) { return et.isF32() ? 128 : 256; }
   /// Whether `count` rows of `width` `et` elements split into whole rounds
   /// of 16-byte copies, one a thread.
   bool copiesWhole(int64_t count, int64_t width, Type et) const {

@@ -308,11 +308,12 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
     return false;
   }
   int64_t d = q[3], dv = v[3], step = AttentionTile::headStep(et);
-  if (d % step || dv % step || d > 128 || dv > 128) {
+  int64_t most = AttentionTile::maxHead(et);
+  if (d % step || dv % step || d > most || dv > most) {
     why = "head sizes ";
     llvm::raw_string_ostream(why)
-        << d << " and " << dv << " must be multiples of " << step
-        << " up to 128 for the attention kernel";
+        << d << " and " << dv << " must be multiples of " << step << " up to "
+        << most << " for the attention kernel";
     return false;
   }
   // A causal mask is recognized from constants of the scores' extents, or

@@ -559,6 +559,22 @@ KERNEL_CASES = [
       n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
      [("q", H, [1, 2, 200, 32]), ("k", H, [1, 2, 200, 32]), ("v", H, [1, 2, 200, 32])],
      [("y", H, [1, 2, 200, 32])]),
+    # Heads of 256 (Gemma's): key blocks of 32, the queries read from shared
+    # memory at each; a padding mask at f16's lowest over 20 of batch 1's 77
+    # keys, and a causal mask over 200 (the last query block ragged).
+    ("attention_head256_mask_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c256"], ["ss"]), n("Add", ["ss", "m"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [2, 2, 77, 256]), ("k", H, [2, 2, 77, 256]), ("v", H, [2, 2, 77, 256]),
+      ("m", H, [2, 1, 1, 77])], [("y", H, [2, 2, 77, 256])]),
+    ("attention_head256_causal_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c256"], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
+      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [1, 2, 200, 256]), ("k", H, [1, 2, 200, 256]), ("v", H, [1, 2, 200, 256])],
+     [("y", H, [1, 2, 200, 256])]),
     # GPT-2's export at a batch above 1: the causal condition expanded over
     # the batch and folded, one matrix per batch entry (still `causal`).
     ("attention_causal_expanded_f16",

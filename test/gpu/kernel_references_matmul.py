@@ -80,6 +80,12 @@ def matmul_inputs(name, f):
                 f(2, 77, 192, dt=torch.float16), m.half()]
     if name == "attention_causal_f16":
         return [f(1, 2, 200, 32, dt=torch.float16) for _ in range(3)]
+    if name == "attention_head256_mask_f16":
+        m = torch.zeros(2, 1, 1, 77)
+        m[1, ..., 57:] = -65504.0
+        return [f(2, 2, 77, 256, dt=torch.float16) for _ in range(3)] + [m.half()]
+    if name == "attention_head256_causal_f16":
+        return [f(1, 2, 200, 256, dt=torch.float16) for _ in range(3)]
     if name == "attention_causal_expanded_f16":
         return [f(3, 2, 150, 32, dt=torch.float16) for _ in range(3)]
     if name == "attention_gpt2_batched_f16":
@@ -228,6 +234,13 @@ def matmul_reference(name, d):
         keep = torch.ones(200, 200, dtype=torch.bool).tril()
         s = s + torch.where(keep, 0.0, -65504.0)
         return [torch.softmax(s, -1) @ d[2]]
+    if name == "attention_head256_mask_f16":
+        s = d[0] @ d[1].transpose(-1, -2) / 16 + d[3]
+        return [torch.softmax(s, -1) @ d[2]]
+    if name == "attention_head256_causal_f16":
+        s = d[0] @ d[1].transpose(-1, -2) / 16
+        keep = torch.ones(200, 200, dtype=torch.bool).tril()
+        return [torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ d[2]]
     if name == "attention_causal_expanded_f16":
         s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5))
         keep = torch.ones(150, 150, dtype=torch.bool).tril()

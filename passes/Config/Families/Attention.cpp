@@ -41,6 +41,12 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
         tile.keys = keys;
         break;
       }
+  // 16-bit heads past 128 (up to 256, Gemma's) hold 128 f32 accumulators a
+  // thread: key blocks of 32 leave room for the scores over symbolic
+  // sequences too (blocks of 64 spill there), and the queries are read
+  // from shared memory at each key block.
+  if (!et.isF32() && std::max(d, dv) > 128)
+    tile.keys = 32;
   if (ArrayRef<int64_t> pinned = options.pinnedAttention; !pinned.empty()) {
     tile.rows = pinned[0];
     tile.keys = pinned[1];
@@ -51,7 +57,7 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
 
 /// The mma_sync body multiplies f16 or bf16 rows (m16n8k16), or f32 ones
 /// as three tf32 products (m16n8k8, f32 accuracy), of whole 16-byte chunks:
-/// heads of 16 to 128 in steps of 16 (of 8 to 128 in steps of 8 for f32),
+/// heads of 16 to 256 in steps of 16 (of 8 to 128 in steps of 8 for f32),
 /// and copies its tiles in whole 16-byte chunks a thread.
 LogicalResult verifyAttention(FusionOp fusion, KernelConfigAttr config) {
   AttentionOp att = attentionOf(fusion);
@@ -81,10 +87,11 @@ LogicalResult verifyAttention(FusionOp fusion, KernelConfigAttr config) {
   int64_t d = q[3], dv = att.getValue().getType().getDimSize(3);
   int64_t sk = att.getKey().getType().getDimSize(2);
   int64_t step = AttentionTile::headStep(et);
-  if (d % step || dv % step || d > 128 || dv > 128)
+  int64_t most = AttentionTile::maxHead(et);
+  if (d % step || dv % step || d > most || dv > most)
     return att.emitOpError("the attention kernel takes head sizes that are "
                            "multiples of ")
-           << step << " up to 128, got " << d << " and " << dv;
+           << step << " up to " << most << ", got " << d << " and " << dv;
   for (auto [count, width] :
        {std::pair{tile->rows, d}, {tile->keys, d}, {tile->keys, dv}})
     if (!tile->copiesWhole(count, width, et))

@@ -153,7 +153,7 @@ func.func @NotCausal(%q: tensor<1x1x3x16xf16>, %kt: tensor<1x1x16x3xf16>, %v: te
 // one that feeds no product is not attention and says nothing.
 // CHECK-LABEL: func.func @Unfused
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the product with the values multiplies f32; f16 and bf16 products fuse, f32 ones over symbolic sequences (--precision=fp16 or bf16 runs f32 models in 16 bits)"}
-// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "head sizes 24 and 24 must be multiples of 16 up to 128 for the attention kernel"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "head sizes 24 and 24 must be multiples of 16 up to 256 for the attention kernel"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask and a masked fill"}
 // CHECK: brrr.softmax %{{.*}} {axis = 2 : i64, brrr.attention_unfused = "the softmax is not over the last axis of rank-4 scores"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64} :
@@ -629,4 +629,23 @@ func.func @MaskedFillsBf16(%q: tensor<2x4x64x32xbf16>, %kt: tensor<2x4x32x64xbf1
   %p1 = brrr.softmax %f1 {axis = 3 : i64} : tensor<2x4x64x64xbf16>
   %o1 = brrr.matmul %p1, %v : tensor<2x4x64x64xbf16>, tensor<2x4x64x32xbf16> -> tensor<2x4x64x32xbf16>
   return %o0, %o1 : tensor<2x4x64x32xbf16>, tensor<2x4x64x32xbf16>
+}
+
+// -----
+
+// Heads of 256 (Gemma's) fuse; of 272, past the kernel's 256, they do not.
+// CHECK-LABEL: func.func @WideHeads
+// CHECK: brrr.attention %{{.*}} {scale = 6.250000e-02 : f64} : tensor<1x2x8x256xf16>, tensor<1x2x8x256xf16>, tensor<1x2x8x256xf16> -> tensor<1x2x8x256xf16>
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "head sizes 272 and 272 must be multiples of 16 up to 256 for the attention kernel"}
+func.func @WideHeads(%q: tensor<1x2x8x256xf16>, %kt: tensor<1x2x256x8xf16>, %v: tensor<1x2x8x256xf16>,
+                     %q2: tensor<1x2x8x272xf16>, %kt2: tensor<1x2x272x8xf16>, %v2: tensor<1x2x8x272xf16>) -> (tensor<1x2x8x256xf16>, tensor<1x2x8x272xf16>) {
+  %c = brrr.constant dense<6.250000e-02> : tensor<f16>
+  %s0 = brrr.matmul %q, %kt : tensor<1x2x8x256xf16>, tensor<1x2x256x8xf16> -> tensor<1x2x8x8xf16>
+  %ss0 = brrr.mul %s0, %c : tensor<1x2x8x8xf16>, tensor<f16> -> tensor<1x2x8x8xf16>
+  %p0 = brrr.softmax %ss0 {axis = 3 : i64} : tensor<1x2x8x8xf16>
+  %o0 = brrr.matmul %p0, %v : tensor<1x2x8x8xf16>, tensor<1x2x8x256xf16> -> tensor<1x2x8x256xf16>
+  %s1 = brrr.matmul %q2, %kt2 : tensor<1x2x8x272xf16>, tensor<1x2x272x8xf16> -> tensor<1x2x8x8xf16>
+  %p1 = brrr.softmax %s1 {axis = 3 : i64} : tensor<1x2x8x8xf16>
+  %o1 = brrr.matmul %p1, %v2 : tensor<1x2x8x8xf16>, tensor<1x2x8x272xf16> -> tensor<1x2x8x272xf16>
+  return %o0, %o1 : tensor<1x2x8x256xf16>, tensor<1x2x8x272xf16>
 }
