@@ -60,7 +60,8 @@ GEMM_SHAPES = ([(t, s, s, s) for t in ("f16", "bf16") for s in (4096, 8192)] +
 ATTENTION_SHAPES = [(1, 12, 128, 64, "mask"), (32, 12, 128, 64, "mask"),
                     (1, 12, 128, 64, "plain"), (32, 12, 128, 64, "plain"),
                     (1, 12, 512, 64, "causal"), (8, 12, 512, 64, "causal"),
-                    (4, 16, 2048, 128, "causal")]
+                    (4, 16, 2048, 128, "causal"), (8, 8, 512, 256, "mask"),
+                    (4, 8, 2048, 256, "causal")]
 
 
 def attention_model(b, h, s, d, form):
