@@ -424,7 +424,7 @@ constexpr int64_t kFewRowsMmaMaxRows = 64, kFewRowsMmaColumns = 16;
 /// kFewRowsMmaMaxRows, or none.
 enum class FewRowsMmaUse { automatic, always, never };
 
-/// Rows up to which the body runs by default: on an H200 it took 0.48-0.89x
+/// Rows up to which the body runs by default: on an H200 it took 0.48-0.93x
 /// the time of the wgmma body's 128-row tiles at 5 to 32 rows on chains of
 /// 2048-, 4096- and 768-wide products (test/gpu/skinny_bench.py), 0.83-1.23x
 /// at 48 and 1.12-1.50x at 64.
