@@ -53,6 +53,13 @@ struct KernelInfo {
   /// setmaxnreg moves the producer's registers to the consumers), so no two
   /// blocks share one.
   bool wholeMultiprocessor = false;
+  /// The op after which the kernel first reads what an earlier kernel
+  /// wrote: everything up to it reads only the kernel's parameters and
+  /// constant weights (the few-rows bodies' first weight vectors). A kernel
+  /// launched early as a programmatic dependent waits for the kernel before
+  /// it there, so that these loads overlap that kernel's end. Null: it
+  /// waits at its start.
+  Operation *independentThrough = nullptr;
   /// A kernel over symbolic extents: its grid (x, y, z) as expressions over
   /// the module's symbols, whose values at the largest shape are `grid`,
   /// `gridY` and `gridZ` (empty for a static grid; both from the config),

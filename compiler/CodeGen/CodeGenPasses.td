@@ -33,11 +33,21 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     instead of after it. Other kernels launch normally: placed early, a
     kernel that stacks several blocks on a multiprocessor crowds onto the
     ones the running kernel leaves idle.
+
+    With `prefetch-weights`, a kernel that loads constant weights before
+    anything an earlier kernel wrote (the few-rows bodies:
+    KernelInfo::independentThrough), of one wave after a kernel of one
+    wave, launches early too, and waits after those loads instead of at
+    its start, so that they overlap the kernel ahead.
   }];
   let options = [
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
            "On sm_90a, launch kernels as programmatic dependents of the "
-           "kernel before them where that pays (griddepcontrol)">
+           "kernel before them where that pays (griddepcontrol)">,
+    Option<"prefetchWeights", "prefetch-weights", "bool", "false",
+           "With programmatic-launch, also launch the few-rows products of "
+           "one wave early, their first weight vectors loaded before they "
+           "wait for the kernel ahead">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

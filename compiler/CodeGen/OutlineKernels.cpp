@@ -65,26 +65,41 @@ bool takesWholeMultiprocessor(const KernelInfo &info, TargetAttr target) {
              target.getSharedPerMultiprocessor();
 }
 
+/// Whether `info` may launch early at shapes where it and the kernel before
+/// it are one wave: its blocks take a whole multiprocessor, or, with
+/// `prefetchWeights`, it loads constant weights before it waits
+/// (KernelInfo::independentThrough).
+bool mayLaunchEarly(const KernelInfo &info, TargetAttr target,
+                    bool prefetchWeights) {
+  return takesWholeMultiprocessor(info, target) ||
+         (prefetchWeights && info.independentThrough);
+}
+
 bool launchesEarly(const KernelInfo &info, const KernelInfo *previous,
-                   TargetAttr target) {
+                   TargetAttr target, bool prefetchWeights) {
   int64_t multiprocessors = target.getMultiprocessors();
-  return takesWholeMultiprocessor(info, target) &&
+  return mayLaunchEarly(info, target, prefetchWeights) &&
          blocksOf(info) <= multiprocessors &&
          (!previous || blocksOf(*previous) <= multiprocessors);
 }
 
-/// Starts kernel `func` with its part in programmatic launches: it lets
-/// the next kernel launch at once (which matters only where that one
-/// launches early) and, when it launches early itself (`waits`), waits for
-/// the kernel before it to finish and its writes to be visible, ahead of
-/// everything it does.
-void beginWithGridDependency(gpu::GPUFuncOp func, bool waits) {
+/// Starts kernel `info` (`func`) with its part in programmatic launches:
+/// it lets the next kernel launch at once (which matters only where that
+/// one launches early) and, when it launches early itself (`waits`),
+/// waits for the kernel before it to finish and its writes to be visible:
+/// after KernelInfo::independentThrough where the kernel has one, else
+/// ahead of everything it does.
+void beginWithGridDependency(gpu::GPUFuncOp func, const KernelInfo &info,
+                             bool waits) {
   OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
   Location loc = func.getLoc();
   NVVM::GriddepcontrolOp::create(b, loc,
                                  NVVM::GridDepActionKind::launch_dependents);
-  if (waits)
-    NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+  if (!waits)
+    return;
+  if (info.independentThrough)
+    b.setInsertionPointAfter(info.independentThrough);
+  NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
 }
 
 using EmitFn = FailureOr<KernelInfo> (*)(FusionOp, OpBuilder &, StringRef);
@@ -263,10 +278,11 @@ struct OutlineKernelsPass
           // multiprocessor, the runtime launches it early at the shapes
           // where that pays.
           bool inOneWave =
-              programmatic && takesWholeMultiprocessor(*vinfo, target);
+              programmatic && mayLaunchEarly(*vinfo, target, prefetchWeights);
           if (programmatic)
             beginWithGridDependency(
-                kernels.lookupSymbol<gpu::GPUFuncOp>(vinfo->name), inOneWave);
+                kernels.lookupSymbol<gpu::GPUFuncOp>(vinfo->name), *vinfo,
+                inOneWave);
           SmallVector<NamedAttribute> entries = {
               b.getNamedAttr("rows", variant.get("rows")),
               b.getNamedAttr("brrr.kernel", b.getStringAttr(vinfo->name)),
@@ -310,16 +326,16 @@ struct OutlineKernelsPass
       if (info->tensorMaps)
         fusion->setAttr("brrr.tensor_maps", info->tensorMaps);
       if (programmatic && !info->gridExtents.empty()) {
-        bool inOneWave = takesWholeMultiprocessor(*info, target);
+        bool inOneWave = mayLaunchEarly(*info, target, prefetchWeights);
         beginWithGridDependency(
-            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), inOneWave);
+            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), *info, inOneWave);
         if (inOneWave)
           fusion->setAttr(kProgrammaticInOneWaveAttrName, b.getUnitAttr());
       } else if (programmatic) {
-        bool early =
-            launchesEarly(*info, previous ? &*previous : nullptr, target);
+        bool early = launchesEarly(*info, previous ? &*previous : nullptr,
+                                   target, prefetchWeights);
         beginWithGridDependency(
-            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), early);
+            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), *info, early);
         if (early)
           fusion->setAttr("brrr.programmatic", b.getUnitAttr());
       }

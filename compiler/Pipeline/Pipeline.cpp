@@ -97,6 +97,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
     codegen.nest<func::FuncOp>().addPass(createBrrrCheckIndices());
   BrrrOutlineKernelsOptions outline;
   outline.programmaticLaunch = options.programmaticLaunch;
+  outline.prefetchWeights = options.prefetchWeights;
   codegen.addPass(createBrrrOutlineKernels(outline));
   return codegen.run(module);
 }

@@ -53,6 +53,9 @@ struct CompileOptions {
   /// before them where that pays; see brrr-outline-kernels'
   /// `programmatic-launch`.
   bool programmaticLaunch = true;
+  /// With it, also launch the few-rows products early, their first weights
+  /// loaded before they wait; see brrr-outline-kernels' `prefetch-weights`.
+  bool prefetchWeights = false;
   /// Index-driven kernels report out-of-range indices to the runtime; see
   /// brrr-check-indices (brrrc --unchecked-indices turns it off).
   bool indexChecks = true;

@@ -14,7 +14,9 @@ Each chain is exported once with its rows symbolic and compiled at each row
 count (`--input-shape x=MxK`, a static compile) three ways: with
 `--few-rows-mma=never` (the wgmma body's 128-row tiles past 4 rows),
 `--few-rows-mma=always` (products of 5 to 64 rows on the few-rows body on
-Tensor Cores) and by default (`auto`: that body up to 32 rows); and once
+Tensor Cores), by default (`auto`: that body up to 32 rows) and by
+default with `--prefetch-weights` (each product launched early, its first
+weights loaded before it waits for the one ahead); and once
 for the range (`x=1..MAXxK`, by default), all in parallel. At each row
 count: checks every library's output (poisoned with NaN first) against
 the chain in float32 from the same weights, and times them and cuBLAS
@@ -99,7 +101,7 @@ def main():
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}",
           flush=True)
     builds = {"never": ["--few-rows-mma=never"], "always": ["--few-rows-mma=always"],
-              "default": []}
+              "default": [], "prefetch": ["--prefetch-weights"]}
     jobs, weights = {}, {}
     for name in names:
         widths = CHAINS[name]
@@ -124,9 +126,9 @@ def main():
             failures += 1
     print("us per product; GB/s of weights; ratios of times", flush=True)
     print(f"{'chain':7s} {'rows':>5s} {'never':>8s} {'always':>8s} {'default':>8s} "
-          f"{'dyn':>8s} {'cuBLAS':>8s} {'def GB/s':>9s} {'cuBLAS GB/s':>11s} "
-          f"{'alw/never':>9s} {'def/cuBLAS':>10s} {'dyn/def':>8s} {'max err':>8s}",
-          flush=True)
+          f"{'prefetch':>8s} {'dyn':>8s} {'cuBLAS':>8s} {'def GB/s':>9s} "
+          f"{'cuBLAS GB/s':>11s} {'alw/never':>9s} {'pf/def':>7s} {'def/cuBLAS':>10s} "
+          f"{'dyn/def':>8s} {'max err':>8s}", flush=True)
     for name in names:
         widths = CHAINS[name]
         ws = [torch.from_numpy(w).cuda() for w in weights[name]]
@@ -167,9 +169,10 @@ def main():
                 worst = max(worst, e) if e == e else float("nan")
                 us[kind] = graph_ms(lambda: ctx.run(x, outputs=[y])) * 1e3 / len(ws)
             print(f"{name:7s} {m:5d} {us['never']:8.2f} {us['always']:8.2f} "
-                  f"{us['default']:8.2f} {us['dyn']:8.2f} {t_peer:8.2f} "
-                  f"{gbs / us['default']:9.0f} {gbs / t_peer:11.0f} "
-                  f"{us['always'] / us['never']:9.2f} {us['default'] / t_peer:10.2f} "
+                  f"{us['default']:8.2f} {us['prefetch']:8.2f} {us['dyn']:8.2f} "
+                  f"{t_peer:8.2f} {gbs / us['default']:9.0f} {gbs / t_peer:11.0f} "
+                  f"{us['always'] / us['never']:9.2f} "
+                  f"{us['prefetch'] / us['default']:7.2f} {us['default'] / t_peer:10.2f} "
                   f"{us['dyn'] / us['default']:8.2f} {worst:8.1e}", flush=True)
     return failures
 

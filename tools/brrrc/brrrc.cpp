@@ -216,6 +216,14 @@ cl::opt<int64_t> maxPackedGroups(
              "none)"),
     cl::value_desc("N"), cl::init(32), cl::cat(category));
 
+cl::opt<bool> prefetchWeights(
+    "prefetch-weights",
+    cl::desc("On sm_90a, also launch products of a few rows of one wave as "
+             "programmatic dependents of a kernel of one wave, their first "
+             "weight vectors loaded before they wait for it (default: they "
+             "launch after it)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> serialLaunches(
     "serial-launches",
     cl::desc("On sm_90a, start each kernel only after the one before it has "
@@ -378,6 +386,7 @@ int main(int argc, char **argv) {
   compile.multicast = multicast;
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;
+  compile.prefetchWeights = prefetchWeights;
   compile.indexChecks = !uncheckedIndices;
 
   if (!plot.empty() && !report) {

@@ -69,6 +69,22 @@ LogicalResult FewRowsFrame::store(Value sum, Value r, Value n) {
       [&](Value v) { return arg(v); }, outputs);
 }
 
+void FewRowsFrame::weightsLoaded() {
+  if (marked)
+    return;
+  marked = true;
+  // Not within a loop over the depth, whose next pass reads inputs before
+  // these loads. The last op is the one before the insertion point (a
+  // conditional's block ends in its terminator).
+  Block *block = b.getInsertionBlock();
+  Block::iterator at = b.getInsertionPoint();
+  Value outer =
+      fusion.getInputs()[cast<BlockArgument>(spec.weight).getArgNumber()];
+  if (viewedRootOf(outer).getDefiningOp<ConstantOp>() && at != block->begin() &&
+      !isa<scf::ForOp>(block->getParentOp()))
+    independentThrough = &*std::prev(at);
+}
+
 KernelInfo FewRowsFrame::finish() {
   b.setInsertionPointToEnd(entry);
   gpu::ReturnOp::create(b, fusion.getLoc());
@@ -79,6 +95,7 @@ KernelInfo FewRowsFrame::finish() {
   info.bytes = fusionBytes(fusion);
   if (spec.rowsExtent)
     info.scalars = {spec.rowsExtent};
+  info.independentThrough = independentThrough;
   return info;
 }
 
@@ -145,6 +162,7 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
       w.push_back(
           loadElements(b, loc, weight, wt, e.add(wRow, safe.back()), vec));
     }
+    frame.weightsLoaded();
     for (int64_t p = 0; p < passes; ++p)
       for (int64_t r = 0; r < rows; ++r) {
         SmallVector<Value> x =

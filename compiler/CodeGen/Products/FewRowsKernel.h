@@ -59,6 +59,10 @@ struct FewRowsFrame {
   /// compute type) and runs the fused epilogue on it, at b's insertion
   /// point.
   LogicalResult store(Value sum, Value r, Value n);
+  /// Marks the kernel's ops so far as reading only its parameters and
+  /// constant weights, where the weights are a constant and this is not
+  /// within a loop (first call only): KernelInfo::independentThrough.
+  void weightsLoaded();
   /// Ends the kernel; its launch info.
   KernelInfo finish();
 
@@ -71,6 +75,9 @@ struct FewRowsFrame {
   OpBuilder b;
   /// The actual rows over symbolic rows (index), else null.
   Value actualRows;
+  /// See weightsLoaded.
+  Operation *independentThrough = nullptr;
+  bool marked = false;
   SmallVector<Value> outputs;
 };
 

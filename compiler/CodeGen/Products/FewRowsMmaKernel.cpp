@@ -158,6 +158,7 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsMmaKernel(FusionOp fusion,
       w.push_back({load(weight, e.add(wAt[0], safe.back()), valid.back()),
                    load(weight, e.add(wAt[1], safe.back()), valid.back())});
     }
+    frame.weightsLoaded();
     for (int64_t i = 0; i < count; ++i)
       for (int64_t q = 0; q < groups; ++q) {
         Value x = load(input, e.add(xAt[q], safe[i]), valid[i]);
