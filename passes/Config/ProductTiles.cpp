@@ -392,14 +392,16 @@ bool mlir::brrr::takesFewRowsRanges(MatmulOp mm) {
          readsFewRowsAlongK(mm, po);
 }
 
-std::optional<FewRowsMmaUse> mlir::brrr::parseFewRowsMmaUse(StringRef name) {
+FailureOr<FewRowsMmaUse> mlir::brrr::fewRowsMmaUseOf(Operation *op,
+                                                     StringRef name) {
   if (name == "auto")
     return FewRowsMmaUse::automatic;
   if (name == "always")
     return FewRowsMmaUse::always;
   if (name == "never")
     return FewRowsMmaUse::never;
-  return std::nullopt;
+  return op->emitError("few-rows-mma takes auto, always or never; got '")
+         << name << "'";
 }
 
 bool mlir::brrr::takesFewRowsMma(MatmulOp mm) {

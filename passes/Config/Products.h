@@ -443,8 +443,9 @@ inline int64_t fewRowsMmaRows(FewRowsMmaUse use) {
   return 0;
 }
 
-/// `few-rows-mma`'s use named `name` (auto, always or never), if any.
-std::optional<FewRowsMmaUse> parseFewRowsMmaUse(StringRef name);
+/// `few-rows-mma`'s use named `name` (auto, always or never); for another
+/// name, an error on `op`.
+FailureOr<FewRowsMmaUse> fewRowsMmaUseOf(Operation *op, StringRef name);
 
 /// Whether `mm` can run the few-rows body on Tensor Cores (the matmul
 /// family's `warp_mma` body with a tile of [rows, columns per block],

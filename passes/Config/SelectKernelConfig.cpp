@@ -115,14 +115,10 @@ struct SelectKernelConfigPass
     options.pingpong = pingpong;
     options.overlap = overlap;
     options.fastFloat8 = fp8FastAccumulation;
-    if (std::optional<FewRowsMmaUse> use = parseFewRowsMmaUse(fewRowsMma)) {
-      options.fewRowsMma = *use;
-    } else {
-      getOperation().emitError("few-rows-mma takes auto, always or never; "
-                               "got '")
-          << fewRowsMma << "'";
+    FailureOr<FewRowsMmaUse> use = fewRowsMmaUseOf(getOperation(), fewRowsMma);
+    if (failed(use))
       return signalPassFailure();
-    }
+    options.fewRowsMma = *use;
     if (multicast == "auto")
       options.multicast = MulticastUse::automatic;
     else if (multicast == "always")

@@ -18,8 +18,8 @@
 // (isFewRowsMatmul) reads each column's weights along K, in 16-byte
 // vectors where K allows. So does a 16-bit product over symbolic rows as
 // few as four (a decoder at one token), whose smallest ranges run that
-// body (takesFewRowsRanges) and the others the wgmma body. With
-// So does a 16-bit product of at most `few-rows-mma`'s static rows (32 by
+// body (takesFewRowsRanges) and the others the wgmma body. So does a
+// 16-bit product of at most `few-rows-mma`'s static rows (32 by
 // default, 64 with `always`), K whole chunks: the few-rows body on Tensor
 // Cores (takesFewRowsMma).
 // Padding contributes products of zeros, so the sums are those of the
@@ -63,13 +63,9 @@ struct AlignProductsPass
     if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
                                                   PendingAttention::views)))
       return signalPassFailure();
-    std::optional<FewRowsMmaUse> use = parseFewRowsMmaUse(fewRowsMma);
-    if (!use) {
-      getOperation().emitError("few-rows-mma takes auto, always or never; "
-                               "got '")
-          << fewRowsMma << "'";
+    FailureOr<FewRowsMmaUse> use = fewRowsMmaUseOf(getOperation(), fewRowsMma);
+    if (failed(use))
       return signalPassFailure();
-    }
     bool wgmma = targetOf(getOperation()).hasWgmma();
     SmallVector<MatmulOp> products;
     getOperation().walk([&](MatmulOp mm) {
