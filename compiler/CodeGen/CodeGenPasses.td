@@ -35,19 +35,34 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     ones the running kernel leaves idle.
 
     With `prefetch-weights`, a kernel that loads constant weights before
-    anything an earlier kernel wrote (the few-rows bodies:
-    KernelInfo::independentThrough), of one wave after a kernel of one
-    wave, launches early too, and waits after those loads instead of at
-    its start, so that they overlap the kernel ahead.
+    anything an earlier kernel wrote (KernelInfo::independentThrough: the
+    few-rows bodies' first weight vectors; the wgmma body, whose fusion
+    this option marks `brrr.weights_before_wait`, copies B of its first
+    k-slices before their A), of one wave after a kernel of one wave,
+    launches early too, and waits after those loads instead of at its
+    start, so that they overlap the kernel ahead.
+
+    With `early-fitting`, a kernel whose blocks may share a
+    multiprocessor (a row or pointwise kernel, attention) launches early
+    too, waiting at its start, where it and the kernel before it are one
+    wave and the two grids' blocks together are no more than the
+    multiprocessors: there is a multiprocessor the kernel ahead leaves idle
+    for each of its blocks.
   }];
   let options = [
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
            "On sm_90a, launch kernels as programmatic dependents of the "
            "kernel before them where that pays (griddepcontrol)">,
     Option<"prefetchWeights", "prefetch-weights", "bool", "false",
-           "With programmatic-launch, also launch the few-rows products of "
-           "one wave early, their first weight vectors loaded before they "
-           "wait for the kernel ahead">
+           "With programmatic-launch, load constant weights before waiting "
+           "for the kernel ahead: the few-rows products of one wave launch "
+           "early too, and the wgmma body copies its first slices' weights "
+           "first">,
+    Option<"earlyFitting", "early-fitting", "bool", "false",
+           "With programmatic-launch, also launch early a kernel whose "
+           "blocks may share a multiprocessor, of one wave after a kernel "
+           "of one wave, where the two grids' blocks together fit the "
+           "multiprocessors">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

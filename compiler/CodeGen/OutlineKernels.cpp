@@ -75,9 +75,14 @@ bool mayLaunchEarly(const KernelInfo &info, TargetAttr target,
          (prefetchWeights && info.independentThrough);
 }
 
+/// With `fitting`, also a kernel whose blocks may stack where the kernel
+/// before it leaves a multiprocessor idle for each of them.
 bool launchesEarly(const KernelInfo &info, const KernelInfo *previous,
-                   TargetAttr target, bool prefetchWeights) {
+                   TargetAttr target, bool prefetchWeights, bool fitting) {
   int64_t multiprocessors = target.getMultiprocessors();
+  if (fitting && previous &&
+      blocksOf(info) + blocksOf(*previous) <= multiprocessors)
+    return true;
   return mayLaunchEarly(info, target, prefetchWeights) &&
          blocksOf(info) <= multiprocessors &&
          (!previous || blocksOf(*previous) <= multiprocessors);
@@ -255,6 +260,8 @@ struct OutlineKernelsPass
     };
     WalkResult walk = main.walk([&](FusionOp fusion) {
       std::string name = "fusion_" + std::to_string(index++);
+      if (prefetchWeights)
+        fusion->setAttr(kWeightsBeforeWaitAttrName, b.getUnitAttr());
       // A kernel for each range of rows with a config of its own, under
       // that config and its shared plan (the fusion keeps its own).
       if (auto variants = fusion->getAttrOfType<ArrayAttr>(kVariantsAttrName)) {
@@ -333,7 +340,7 @@ struct OutlineKernelsPass
           fusion->setAttr(kProgrammaticInOneWaveAttrName, b.getUnitAttr());
       } else if (programmatic) {
         bool early = launchesEarly(*info, previous ? &*previous : nullptr,
-                                   target, prefetchWeights);
+                                   target, prefetchWeights, earlyFitting);
         beginWithGridDependency(
             kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), *info, early);
         if (early)

@@ -98,6 +98,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   BrrrOutlineKernelsOptions outline;
   outline.programmaticLaunch = options.programmaticLaunch;
   outline.prefetchWeights = options.prefetchWeights;
+  outline.earlyFitting = options.earlyFitting;
   codegen.addPass(createBrrrOutlineKernels(outline));
   return codegen.run(module);
 }

@@ -56,6 +56,10 @@ struct CompileOptions {
   /// With it, also launch the few-rows products early, their first weights
   /// loaded before they wait; see brrr-outline-kernels' `prefetch-weights`.
   bool prefetchWeights = false;
+  /// With it, also launch early kernels whose blocks may share a
+  /// multiprocessor where they fit beside the kernel before; see
+  /// brrr-outline-kernels' `early-fitting`.
+  bool earlyFitting = false;
   /// Index-driven kernels report out-of-range indices to the runtime; see
   /// brrr-check-indices (brrrc --unchecked-indices turns it off).
   bool indexChecks = true;

@@ -218,10 +218,21 @@ cl::opt<int64_t> maxPackedGroups(
 
 cl::opt<bool> prefetchWeights(
     "prefetch-weights",
-    cl::desc("On sm_90a, also launch products of a few rows of one wave as "
+    cl::desc("On sm_90a, load constant weights before waiting for the "
+             "kernel ahead: products of a few rows of one wave launch as "
              "programmatic dependents of a kernel of one wave, their first "
              "weight vectors loaded before they wait for it (default: they "
-             "launch after it)"),
+             "launch after it), and Hopper products copy their first "
+             "slices' weights before they wait"),
+    cl::init(false), cl::cat(category));
+
+cl::opt<bool> earlyFitting(
+    "early-fitting",
+    cl::desc("On sm_90a, also launch a kernel whose blocks may share a "
+             "multiprocessor as a programmatic dependent of the kernel "
+             "before it where both are one wave and their blocks together "
+             "fit the multiprocessors (default: only kernels whose blocks "
+             "take a whole multiprocessor)"),
     cl::init(false), cl::cat(category));
 
 cl::opt<bool> serialLaunches(
@@ -387,6 +398,7 @@ int main(int argc, char **argv) {
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;
   compile.prefetchWeights = prefetchWeights;
+  compile.earlyFitting = earlyFitting;
   compile.indexChecks = !uncheckedIndices;
 
   if (!plot.empty() && !report) {

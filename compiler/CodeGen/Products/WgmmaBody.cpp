@@ -379,7 +379,9 @@ LogicalResult WgmmaKernel::drainLoop() {
 }
 
 /// One thread streams every tile's k-slices through the ring: a slot is
-/// refilled once the consumers released its previous slice.
+/// refilled once the consumers released its previous slice. With weights
+/// ahead (weightsAhead), the block's first tile begins with B of its first
+/// slices, then the wait for the kernel ahead, then their A.
 void WgmmaKernel::producerLoop() {
   auto ifLeader = scf::IfOp::create(b, loc, e.eq(inGroup, 0), false);
   b.setInsertionPointToStart(&ifLeader.getThenRegion().front());
@@ -387,9 +389,40 @@ void WgmmaKernel::producerLoop() {
   for (Value map : {mapA, mapB})
     NVVM::PrefetchOp::create(b, loc, nullptr, nullptr, map, Value(),
                              /*tensormap=*/true);
-  int64_t stageBytes = tile.stageBytes();
-  forEachTile(e.idx(0), 1, [&](TileAt at, Value first, Value, Value) {
-    auto loop = scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1));
+  int64_t ahead = weightsAhead();
+  auto expectStage = [&](Value s) {
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), fullBar(s), e.i32(tile.stageBytes()),
+        NVVM::MemScopeKind::CTA, false, Value());
+  };
+  forEachTile(e.idx(0), 1, [&](TileAt at, Value first, Value i, Value) {
+    Value start = e.idx(0);
+    if (ahead > 0) {
+      // The first tile's slices 0 .. ahead - 1 fill stages 0 .. ahead - 1,
+      // none of them in use yet: each expects its whole stage, so it
+      // completes only once its A has landed too.
+      auto firstSlices = [&](Operands which) {
+        auto loop =
+            scf::ForOp::create(b, loc, e.idx(0), e.idx(ahead), e.idx(1));
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value kt = loop.getInductionVar();
+        if (which == Operands::b)
+          expectStage(kt);
+        copySlice(at, kt, kt, which);
+        return loop;
+      };
+      Value isFirst = e.eq(i, 0);
+      auto ifFirst = scf::IfOp::create(b, loc, isFirst, false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+        independentThrough = firstSlices(Operands::b);
+        firstSlices(Operands::a);
+      }
+      start = arith::SelectOp::create(b, loc, isFirst, e.idx(ahead), start);
+    }
+    auto loop = scf::ForOp::create(b, loc, start, e.idx(kTiles), e.idx(1));
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value kt = loop.getInductionVar();
@@ -407,42 +440,56 @@ void WgmmaKernel::producerLoop() {
       NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
                                             ticks);
     }
-    Value full = fullBar(s);
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, loc, Type(), full, e.i32(stageBytes), NVVM::MemScopeKind::CTA, false,
-        Value());
-    Value zi = e.toI32(at.z);
-    std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
-        copy = [&](Value dst, bool isA, SmallVector<Value> coords,
-                   SmallVector<Value> offsets) {
-          const MapSpec &spec = isA ? problem.aMap : problem.bMap;
-          if (spec.batched)
-            coords.push_back(zi);
-          // A multicasting block copies its share of B's box rows (the
-          // map's box holds that share) into both blocks: of the tile's
-          // columns where B is read along K, of the slice's k rows in each
-          // 64-column box where it is read along N.
-          bool shareB = !isA && multicast > 1;
-          if (shareB) {
-            int64_t rows = (problem.bKContiguous ? tile.n : tile.k) / multicast;
-            coords[1] = arith::AddIOp::create(b, loc, coords[1],
-                                              e.toI32(e.mul(rank, rows)));
-            dst = e.at(dst, e.mul(rank, rows * problem.swizzle));
-          }
-          // The block's own shared memory, addressed as the (one-block)
-          // cluster's, as the PTX 8.0 form of the copy wants.
-          Value clusterDst = LLVM::AddrSpaceCastOp::create(
-              b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
-          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-              b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
-              shareB ? e.i16((1 << multicast) - 1) : Value(), Value(),
-              spec.im2col ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE,
-              false, nullptr, Value());
-        };
-    Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
-    Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
-    problem.copies(e, sliceOf(kt), aDst, bDst, copy, at.row0, at.col0);
+    expectStage(s);
+    copySlice(at, kt, s, Operands::both);
   });
+}
+
+void WgmmaKernel::copySlice(const TileAt &at, Value kt, Value s,
+                            Operands which) {
+  Value full = fullBar(s);
+  Value zi = e.toI32(at.z);
+  std::function<void(Value, bool, SmallVector<Value>, SmallVector<Value>)>
+      copy = [&](Value dst, bool isA, SmallVector<Value> coords,
+                 SmallVector<Value> offsets) {
+        if (which != Operands::both && isA != (which == Operands::a))
+          return;
+        const MapSpec &spec = isA ? problem.aMap : problem.bMap;
+        if (spec.batched)
+          coords.push_back(zi);
+        // A multicasting block copies its share of B's box rows (the
+        // map's box holds that share) into both blocks: of the tile's
+        // columns where B is read along K, of the slice's k rows in each
+        // 64-column box where it is read along N.
+        bool shareB = !isA && multicast > 1;
+        if (shareB) {
+          int64_t rows = (problem.bKContiguous ? tile.n : tile.k) / multicast;
+          coords[1] = arith::AddIOp::create(b, loc, coords[1],
+                                            e.toI32(e.mul(rank, rows)));
+          dst = e.at(dst, e.mul(rank, rows * problem.swizzle));
+        }
+        // The block's own shared memory, addressed as the (one-block)
+        // cluster's, as the PTX 8.0 form of the copy wants.
+        Value clusterDst = LLVM::AddrSpaceCastOp::create(
+            b, loc, LLVM::LLVMPointerType::get(ctx, 7), dst);
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, loc, clusterDst, isA ? mapA : mapB, coords, full, offsets,
+            shareB ? e.i16((1 << multicast) - 1) : Value(), Value(),
+            spec.im2col ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE,
+            false, nullptr, Value());
+      };
+  Value aDst = e.at(smem, e.add(e.idx(aOffsets[0]), e.mul(s, aStride)));
+  Value bDst = e.at(smem, e.add(e.idx(bOffsets[0]), e.mul(s, bStride)));
+  problem.copies(e, sliceOf(kt), aDst, bDst, copy, at.row0, at.col0);
+}
+
+int64_t WgmmaKernel::weightsAhead() {
+  if (!fusion->hasAttr(kWeightsBeforeWaitAttrName))
+    return 0;
+  Value weight = fusion.getInputs()[problem.bMap.input];
+  if (!viewedRootOf(weight).getDefiningOp<ConstantOp>())
+    return 0;
+  return std::min(tile.stages, kTiles);
 }
 
 FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
@@ -484,6 +531,7 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
   // Over symbolic rows, the actual rows, which bound the tiles it walks.
   if (problem.rowsExtent)
     info.scalars = {problem.rowsExtent};
+  info.independentThrough = independentThrough;
   // Its warpgroups of 128 threads hold 40 (the producer) + 232 m/64 (the
   // consumers) registers a thread after setmaxnreg, which the block must
   // own from its launch: at least 34816, over half of the 65536.

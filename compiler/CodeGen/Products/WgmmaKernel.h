@@ -87,6 +87,15 @@ private:
   LogicalResult producerWarpgroup();
   LogicalResult drainLoop();
   void producerLoop();
+  /// Slice `kt` of tile `at` into stage `s`: the copies of A, of B, or of
+  /// both (`which`).
+  enum class Operands { a, b, both };
+  void copySlice(const TileAt &at, Value kt, Value s, Operands which);
+  /// The k-slices of the block's first tile whose B the producer copies
+  /// before it waits for the kernel ahead (KernelInfo::independentThrough):
+  /// up to the ring's stages where B is a constant weight and the fusion
+  /// asks for it (kWeightsBeforeWaitAttrName), else none.
+  int64_t weightsAhead();
   /// Warpgroups 1 and up: the main loop of each of their tiles, then the
   /// schedule's end of the tile.
   LogicalResult consumerWarpgroups();
@@ -188,6 +197,9 @@ private:
   Value rowsValue, tilesMValue;
   Value consumer, lane, warp;
   std::optional<TileAt> ownTile;
+  /// The loop that copies the first slices' weights; the kernel waits for
+  /// the kernel ahead after it (null: at its start).
+  Operation *independentThrough = nullptr;
 };
 
 } // namespace mlir::brrr::wgmma::detail
