@@ -41,11 +41,11 @@ constexpr llvm::StringLiteral kKernelModuleName = "brrr_kernels";
 /// `__grid_constant__` blobs (TMA tensor maps); NVVMTarget applies it.
 constexpr llvm::StringLiteral kByValueAttrName = "brrr.by_value";
 
-/// A unit attribute brrr-outline-kernels sets on each fusion under its
-/// `prefetch-weights` option, before the fusion's kernel is emitted: a body
-/// that can copy its constant weights ahead of its inputs does so (the
-/// wgmma body: B of its first k-slices) and records where it then waits
-/// (KernelInfo::independentThrough).
+/// A unit attribute brrr-outline-kernels sets on a fusion under its
+/// `prefetch-weights` option while it emits the fusion's kernel, where that
+/// kernel may launch early: a body that can copy its constant weights ahead
+/// of its inputs does so (the wgmma body: B of its first k-slices) and
+/// records where it then waits (KernelInfo::independentThrough).
 constexpr llvm::StringLiteral kWeightsBeforeWaitAttrName =
     "brrr.weights_before_wait";
 

@@ -34,13 +34,15 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     kernel that stacks several blocks on a multiprocessor crowds onto the
     ones the running kernel leaves idle.
 
-    With `prefetch-weights`, a kernel that loads constant weights before
-    anything an earlier kernel wrote (KernelInfo::independentThrough: the
-    few-rows bodies' first weight vectors; the wgmma body, whose fusion
-    this option marks `brrr.weights_before_wait`, copies B of its first
-    k-slices before their A), of one wave after a kernel of one wave,
-    launches early too, and waits after those loads instead of at its
-    start, so that they overlap the kernel ahead.
+    `prefetch-weights` (auto by default) has a kernel that launches early
+    and loads constant weights before anything an earlier kernel wrote
+    (KernelInfo::independentThrough: the few-rows bodies' first weight
+    vectors; the wgmma body, whose fusion is marked
+    `brrr.weights_before_wait` while it is emitted where it may launch
+    early, copies B of its first k-slices before their A) wait after those
+    loads instead of at its start, so that they overlap the kernel ahead.
+    With `always`, few-rows products of one wave after a kernel of one
+    wave launch early too; with `never`, every kernel waits at its start.
 
     With `early-fitting`, a kernel whose blocks may share a
     multiprocessor (a row or pointwise kernel, attention) launches early
@@ -53,12 +55,15 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",
            "On sm_90a, launch kernels as programmatic dependents of the "
            "kernel before them where that pays (griddepcontrol)">,
-    Option<"prefetchWeights", "prefetch-weights", "bool", "false",
-           "With programmatic-launch, load constant weights before waiting "
-           "for the kernel ahead: the few-rows products of one wave launch "
-           "early too, and the wgmma body copies its first slices' weights "
-           "first">,
-    Option<"earlyFitting", "early-fitting", "bool", "false",
+    Option<"prefetchWeights", "prefetch-weights", "std::string",
+           /*default=*/"\"auto\"",
+           "With programmatic-launch, where kernels load constant weights "
+           "before they wait for the kernel ahead: auto (a kernel launched "
+           "early waits after its first weight loads, and Hopper products "
+           "that may launch early copy their first slices' weights first), "
+           "always (also launch few-rows products of one wave after a "
+           "kernel of one wave early, their blocks stacking or not) or never">,
+    Option<"earlyFitting", "early-fitting", "bool", "true",
            "With programmatic-launch, also launch early a kernel whose "
            "blocks may share a multiprocessor, of one wave after a kernel "
            "of one wave, where the two grids' blocks together fit the "

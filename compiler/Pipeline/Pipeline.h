@@ -53,13 +53,14 @@ struct CompileOptions {
   /// before them where that pays; see brrr-outline-kernels'
   /// `programmatic-launch`.
   bool programmaticLaunch = true;
-  /// With it, also launch the few-rows products early, their first weights
-  /// loaded before they wait; see brrr-outline-kernels' `prefetch-weights`.
-  bool prefetchWeights = false;
+  /// Where kernels load constant weights before they wait for the kernel
+  /// ahead: auto, always or never; see brrr-outline-kernels'
+  /// `prefetch-weights`.
+  std::string prefetchWeights = "auto";
   /// With it, also launch early kernels whose blocks may share a
   /// multiprocessor where they fit beside the kernel before; see
   /// brrr-outline-kernels' `early-fitting`.
-  bool earlyFitting = false;
+  bool earlyFitting = true;
   /// Index-driven kernels report out-of-range indices to the runtime; see
   /// brrr-check-indices (brrrc --unchecked-indices turns it off).
   bool indexChecks = true;

@@ -216,24 +216,26 @@ cl::opt<int64_t> maxPackedGroups(
              "none)"),
     cl::value_desc("N"), cl::init(32), cl::cat(category));
 
-cl::opt<bool> prefetchWeights(
+cl::opt<std::string> prefetchWeights(
     "prefetch-weights",
-    cl::desc("On sm_90a, load constant weights before waiting for the "
-             "kernel ahead: products of a few rows of one wave launch as "
-             "programmatic dependents of a kernel of one wave, their first "
-             "weight vectors loaded before they wait for it (default: they "
-             "launch after it), and Hopper products copy their first "
-             "slices' weights before they wait"),
-    cl::init(false), cl::cat(category));
+    cl::desc("On sm_90a, where kernels load constant weights before they "
+             "wait for the kernel ahead: auto (default: a kernel launched "
+             "early waits after its first weight loads, and Hopper products "
+             "that may launch early copy their first slices' weights "
+             "first), always (also launch products of a few rows of one "
+             "wave early after a kernel of one wave; the bare flag) or "
+             "never"),
+    cl::init("auto"), cl::ValueOptional, cl::cat(category));
 
 cl::opt<bool> earlyFitting(
     "early-fitting",
     cl::desc("On sm_90a, also launch a kernel whose blocks may share a "
              "multiprocessor as a programmatic dependent of the kernel "
              "before it where both are one wave and their blocks together "
-             "fit the multiprocessors (default: only kernels whose blocks "
-             "take a whole multiprocessor)"),
-    cl::init(false), cl::cat(category));
+             "fit the multiprocessors (default: on; --early-fitting=false "
+             "launches early only kernels whose blocks take a whole "
+             "multiprocessor)"),
+    cl::init(true), cl::cat(category));
 
 cl::opt<bool> serialLaunches(
     "serial-launches",
@@ -397,7 +399,8 @@ int main(int argc, char **argv) {
   compile.multicast = multicast;
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;
-  compile.prefetchWeights = prefetchWeights;
+  compile.prefetchWeights =
+      prefetchWeights.empty() ? "always" : prefetchWeights.getValue();
   compile.earlyFitting = earlyFitting;
   compile.indexChecks = !uncheckedIndices;
 

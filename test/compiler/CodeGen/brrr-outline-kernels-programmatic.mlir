@@ -1,12 +1,15 @@
-// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels{early-fitting=false prefetch-weights=never})' | FileCheck %s
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s --check-prefix=FIT
+// RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels{prefetch-weights=sometimes})' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels{programmatic-launch=false})' | FileCheck %s --check-prefix=SERIAL
 // The kernel configs are pinned in the input: what brrr-select-kernel-config
 // chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-programmatic.mlir.
 
-// On sm_90a every kernel first lets the next one launch. Kernels that can
-// stack several blocks on a multiprocessor (a softmax row kernel, then a
-// transpose with its exp) launch normally: they neither wait nor carry
-// brrr.programmatic.
+// The rule without its refinements (early-fitting, prefetch-weights; their
+// defaults below, FIT): on sm_90a every kernel first lets the next one
+// launch. Kernels that can stack several blocks on a multiprocessor (a
+// softmax row kernel, then a transpose with its exp) launch normally: they
+// neither wait nor carry brrr.programmatic.
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: brrr.programmatic
 // CHECK: gpu.func @fusion_0(
@@ -15,6 +18,17 @@
 // CHECK: gpu.func @fusion_1(
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK-NOT: nvvm.griddepcontrol wait
+// By default (early-fitting) the transpose's one block fits beside the
+// row kernel's one: it launches early and waits at its start.
+// FIT-LABEL: func.func @main
+// FIT: brrr.fusion row
+// FIT-NOT: brrr.programmatic
+// FIT-SAME: {
+// FIT: brrr.fusion pointwise{{.*}}brrr.programmatic
+// FIT: gpu.func @fusion_1(
+// FIT-NEXT: nvvm.griddepcontrol launch_dependents
+// FIT-NEXT: nvvm.griddepcontrol wait
+// BAD: error: prefetch-weights = 'sometimes': expected auto, always or never
 // With programmatic-launch=false, no kernel has any of it.
 // SERIAL-LABEL: func.func @main
 // SERIAL-NOT: brrr.programmatic

@@ -1,11 +1,13 @@
-// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels)' | FileCheck %s
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-plan-shared-memory,brrr-plan-global-memory),brrr-outline-kernels{early-fitting=false})' | FileCheck %s
 // The kernel configs are pinned in the input: what brrr-select-kernel-config
 // chooses for these ops is checked in test/passes/Config/brrr-select-kernel-config-kernels-shared.mlir.
 
 // Kernels that are the same code but for their names are compiled once: the
 // two softmaxes over same-shaped rows launch fusion_0 twice, with their own
 // buffers; the softmax over longer rows has a kernel of its own. The
-// erased fusion_1 leaves a gap in the names.
+// erased fusion_1 leaves a gap in the names. (early-fitting=false: by
+// default the second softmax fits beside the first, launches early and
+// waits for it, which makes its code differ.)
 // CHECK-LABEL: func.func @main
 // CHECK: brrr.fusion row(%arg0){{.*}}brrr.kernel = "fusion_0"
 // CHECK: brrr.fusion row(%arg1){{.*}}brrr.kernel = "fusion_0"
