@@ -291,10 +291,10 @@ struct OutlineKernelsPass
     int64_t multiprocessors = target.getMultiprocessors();
     // Unless prefetch-weights is never, a kernel that may launch early
     // copies its constant weights before it waits: its grid (at its range's
-    // largest shape) is one wave, and the kernel before it one wave too or read
-    // at run time. Elsewhere it waits nowhere, and the weights copied first
-    // would only hold back its first stage (GPT-2 at batch 8 ran 3% slower
-    // with every product so).
+    // largest shape) is one wave, and the kernel before it one wave too or
+    // read at run time. Elsewhere it waits nowhere, and the weights copied
+    // first would only hold back its first stage (GPT-2 at batch 8 ran 3%
+    // slower with every product so).
     auto markWeightsFirst = [&](FusionOp fusion, Attribute attr,
                                 bool afterOneWave) {
       auto config = dyn_cast_or_null<KernelConfigAttr>(attr);
