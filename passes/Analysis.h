@@ -50,6 +50,13 @@ SmallVector<int64_t> largestShapeOf(Value v);
 /// launch is decided at compile time instead: `brrr.programmatic`.
 constexpr llvm::StringLiteral kProgrammaticInOneWaveAttrName =
     "brrr.programmatic_in_one_wave";
+/// The same for a kernel whose blocks may share a multiprocessor (a row,
+/// pointwise or attention kernel, with brrr-outline-kernels'
+/// `early-fitting`): the runtime launches it early at the shapes where its
+/// grid's blocks and those of the grid launched before it together are no
+/// more than the multiprocessors.
+constexpr llvm::StringLiteral kProgrammaticFittingAttrName =
+    "brrr.programmatic_fitting";
 
 /// Whether the compiler handles the symbolic extents of `op` (see
 /// passes/Symbolic/SymbolicShapes.cpp): ops and kernels whose tensors

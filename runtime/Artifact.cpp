@@ -612,7 +612,7 @@ bool readLaunches(Reader &r, std::vector<Launch> &launches) {
         !readMaps(r, l.maps))
       return false;
     uint8_t programmatic = 0;
-    if (!r.byteUpTo(programmatic, uint8_t(Programmatic::inOneWave),
+    if (!r.byteUpTo(programmatic, uint8_t(Programmatic::fitting),
                     "programmatic"))
       return false;
     l.programmatic = Programmatic(programmatic);

@@ -26,7 +26,8 @@
 // `Artifact::exprs` (after `checks`). An expression is a u64 count of terms,
 // each a u32 op and a u64 value. Version 8 the launches' guards
 // (`Launch::guardExpr`, `guardMin`, `guardMax`, after `scalars`). Version
-// 9 `Launch::programmatic` as a byte of `Programmatic` (2: in one wave).
+// 9 `Launch::programmatic` as a byte of `Programmatic` (2: in one wave);
+// version 10 its value 3 (fitting beside the launch before it).
 //
 // Weights apart (kFlagWeightsApart): the image ends after the weight
 // block's length with a u64 weights id (weightsId()) instead of the bytes.
@@ -51,7 +52,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 9;
+constexpr uint32_t kFormatVersion = 10;
 
 /// Bits of the header's flags word.
 constexpr uint32_t kFlagWeightsApart = 1u; ///< see "Weights apart" above
@@ -193,6 +194,10 @@ enum class Programmatic : uint8_t {
   /// At the shapes where its grid and that of the kernel launched before it
   /// each have at most as many blocks as the device has multiprocessors.
   inOneWave = 2,
+  /// At the shapes where its grid's blocks and those of the kernel launched
+  /// before it together are at most the device's multiprocessors: each of
+  /// its blocks has a multiprocessor that kernel leaves idle.
+  fitting = 3,
 };
 
 /// One launch: the kernel's parameters are its tensor maps (128-byte

@@ -152,7 +152,8 @@ uint64_t blocksOf(const uint32_t *grid) {
 /// for that grid's results itself, so either way it computes the same. One
 /// programmatic in one wave is so where its grid and `previousBlocks`, the
 /// blocks of the grid launched before it (0: none), are each at most the
-/// device's multiprocessors.
+/// device's multiprocessors; one programmatic where it fits, where it
+/// follows a grid and the two together are at most the multiprocessors.
 brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
                         bool overlap = true, uint64_t previousBlocks = 0) {
   const Artifact &a = c.model->art;
@@ -170,9 +171,20 @@ brrr_status enqueueStep(brrr_context &c, size_t i, CUstream stream,
             : &c.params[c.firstParam[s.index]];
     CUfunction f = c.model->functions[l.kernel];
     uint64_t wave = uint64_t(std::max(c.model->multiprocessors, 0));
-    bool programmatic = l.programmatic == artifact::Programmatic::always ||
-                        (l.programmatic == artifact::Programmatic::inOneWave &&
-                         blocksOf(grid) <= wave && previousBlocks <= wave);
+    bool programmatic = false;
+    switch (l.programmatic) {
+    case artifact::Programmatic::never:
+      break;
+    case artifact::Programmatic::always:
+      programmatic = true;
+      break;
+    case artifact::Programmatic::inOneWave:
+      programmatic = blocksOf(grid) <= wave && previousBlocks <= wave;
+      break;
+    case artifact::Programmatic::fitting:
+      programmatic = previousBlocks && blocksOf(grid) + previousBlocks <= wave;
+      break;
+    }
     if (programmatic && overlap && cu.cuLaunchKernelEx) {
       CUlaunchAttribute attribute{};
       attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;

@@ -552,6 +552,8 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
                                 ? art::Programmatic::always
                             : fusion->hasAttr(kProgrammaticInOneWaveAttrName)
                                 ? art::Programmatic::inOneWave
+                            : fusion->hasAttr(kProgrammaticFittingAttrName)
+                                ? art::Programmatic::fitting
                                 : art::Programmatic::never;
       return success();
     };
@@ -580,7 +582,8 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
             fusion->setAttr(entry.getName(), entry.getValue());
         for (StringRef name :
              {"brrr.programmatic", kProgrammaticInOneWaveAttrName.data(),
-              "brrr.tensor_maps", kGridExtentsAttrName.data()})
+              kProgrammaticFittingAttrName.data(), "brrr.tensor_maps",
+              kGridExtentsAttrName.data()})
           if (!entries.get(name))
             fusion->removeAttr(name);
         art::Launch variant = launch;

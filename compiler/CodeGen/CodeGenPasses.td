@@ -49,7 +49,9 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     too, waiting at its start, where it and the kernel before it are one
     wave and the two grids' blocks together are no more than the
     multiprocessors: there is a multiprocessor the kernel ahead leaves idle
-    for each of its blocks.
+    for each of its blocks. A grid read at run time is marked
+    `brrr.programmatic_fitting` instead, and the runtime applies that rule
+    at each shape.
   }];
   let options = [
     Option<"programmaticLaunch", "programmatic-launch", "bool", "true",

@@ -58,7 +58,10 @@ int64_t blocksOf(const KernelInfo &info) {
 /// A kernel whose grid is read at run time meets the second condition at
 /// some shapes and not at others: where it takes a whole multiprocessor,
 /// it waits for the kernel before it, and the runtime launches it early at
-/// the shapes where both grids are one wave (`brrr.programmatic_in_one_wave`).
+/// the shapes where both grids are one wave (`brrr.programmatic_in_one_wave`);
+/// one whose blocks may stack, with `early-fitting`, at the shapes where
+/// both grids' blocks together fit the multiprocessors
+/// (`brrr.programmatic_fitting`).
 bool takesWholeMultiprocessor(const KernelInfo &info, TargetAttr target) {
   return info.wholeMultiprocessor ||
          2 * (info.sharedBytes + kSharedReservedPerBlock) >
@@ -280,7 +283,6 @@ struct OutlineKernelsPass
       return signalPassFailure();
     bool afterWeights = *prefetch != PrefetchWeights::never;
     bool stacking = *prefetch == PrefetchWeights::always;
-    std::optional<KernelInfo> previous;
 
     unsigned index = 0;
     unsigned symbols = dimsOf(module).size();
@@ -289,6 +291,22 @@ struct OutlineKernelsPass
           AffineMap::get(0, symbols, exprs, module.getContext()));
     };
     int64_t multiprocessors = target.getMultiprocessors();
+    // The rule for a kernel whose grid is read at run time, as the attribute
+    // that tells the runtime when to launch it early: where its blocks take
+    // a whole multiprocessor, at the shapes where it and the kernel before
+    // it are one wave; with early-fitting, any other kernel but the plan's
+    // first at the shapes where the two grids' blocks together fit the
+    // multiprocessors. None (empty): it never launches early.
+    std::optional<KernelInfo> previous;
+    auto earlyAtRunTime = [&](const KernelInfo &info) -> StringRef {
+      if (!programmatic)
+        return {};
+      if (mayLaunchEarly(info, target, stacking))
+        return kProgrammaticInOneWaveAttrName;
+      if (earlyFitting && previous)
+        return kProgrammaticFittingAttrName;
+      return {};
+    };
     // Unless prefetch-weights is never, a kernel that may launch early
     // copies its constant weights before it waits: its grid (at its range's
     // largest shape) is one wave, and the kernel before it one wave too or
@@ -328,15 +346,13 @@ struct OutlineKernelsPass
           fusion->setAttr(kSharedPlanAttrName, shared);
           if (failed(vinfo))
             return WalkResult::interrupt();
-          // Its grid is read at run time: where it takes a whole
-          // multiprocessor, the runtime launches it early at the shapes
-          // where that pays.
-          bool inOneWave =
-              programmatic && mayLaunchEarly(*vinfo, target, stacking);
+          // Its grid is read at run time: the runtime launches it early at
+          // the shapes where that pays.
+          StringRef early = earlyAtRunTime(*vinfo);
           if (programmatic)
             beginWithGridDependency(
                 kernels.lookupSymbol<gpu::GPUFuncOp>(vinfo->name), *vinfo,
-                inOneWave, afterWeights);
+                !early.empty(), afterWeights);
           SmallVector<NamedAttribute> entries = {
               b.getNamedAttr("rows", variant.get("rows")),
               b.getNamedAttr("brrr.kernel", b.getStringAttr(vinfo->name)),
@@ -355,9 +371,8 @@ struct OutlineKernelsPass
           if (vinfo->tensorMaps)
             entries.push_back(
                 b.getNamedAttr("brrr.tensor_maps", vinfo->tensorMaps));
-          if (inOneWave)
-            entries.push_back(b.getNamedAttr(kProgrammaticInOneWaveAttrName,
-                                             b.getUnitAttr()));
+          if (!early.empty())
+            entries.push_back(b.getNamedAttr(early, b.getUnitAttr()));
           launches.push_back(b.getDictionaryAttr(entries));
         }
         fusion->setAttr(kLaunchVariantsAttrName, b.getArrayAttr(launches));
@@ -386,12 +401,12 @@ struct OutlineKernelsPass
       if (info->tensorMaps)
         fusion->setAttr("brrr.tensor_maps", info->tensorMaps);
       if (programmatic && !info->gridExtents.empty()) {
-        bool inOneWave = mayLaunchEarly(*info, target, stacking);
+        StringRef early = earlyAtRunTime(*info);
         beginWithGridDependency(
-            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), *info, inOneWave,
-            afterWeights);
-        if (inOneWave)
-          fusion->setAttr(kProgrammaticInOneWaveAttrName, b.getUnitAttr());
+            kernels.lookupSymbol<gpu::GPUFuncOp>(info->name), *info,
+            !early.empty(), afterWeights);
+        if (!early.empty())
+          fusion->setAttr(early, b.getUnitAttr());
       } else if (programmatic) {
         bool early = launchesEarly(*info, previous ? &*previous : nullptr,
                                    target, stacking, earlyFitting);

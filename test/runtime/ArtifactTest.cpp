@@ -50,6 +50,7 @@ TEST(ArtifactTest, RoundTripKeepsEveryField) {
   a.launches[1].block[1] = 2;
   a.launches[2].sharedBytes = 4096;
   a.launches[2].programmatic = brrr::artifact::Programmatic::inOneWave;
+  a.launches[1].programmatic = brrr::artifact::Programmatic::fitting;
   a.launches[0].errorRecord = true;
   a.checks = {{"/embeddings/Gather", "Gather"}, {"", "ScatterND"}};
   std::vector<uint8_t> image = serialize(a);
@@ -208,7 +209,7 @@ TEST(ArtifactTest, OlderFormatVersionAsksForARebuild) {
   // 1: before tensor maps; 2: before im2col maps and element strides; 3:
   // before programmatic launches; 4: before index checks; 5: before the
   // flags word; 6: before symbolic shapes; 7: before guards; 8: before
-  // programmatic launches in one wave.
+  // programmatic launches in one wave; 9: before fitting ones.
   for (uint8_t version = 1; version < kFormatVersion; ++version) {
     image[8] = version;
     EXPECT_EQ(rejection(image),
@@ -350,10 +351,11 @@ TEST(ArtifactTest, ProgrammaticMustBeOneOfItsValues) {
   size_t at = image.size() - (8 + 8) - (8 + 4 * 8) - 8 - 8 - 8 - 8 - 8 - 1 -
               12 - 8 - 20 - 1;
   ASSERT_EQ(image[at], 0);
-  image[at] = 3;
-  EXPECT_EQ(rejection(image), "artifact field launches[2].programmatic is 3 "
+  image[at] = 4;
+  EXPECT_EQ(rejection(image), "artifact field launches[2].programmatic is 4 "
                               "at offset " +
-                                  std::to_string(at) + ", expected 0, 1 or 2");
+                                  std::to_string(at) +
+                                  ", expected 0, 1, 2 or 3");
 }
 
 TEST(ArtifactTest, IndexOutOfRange) {

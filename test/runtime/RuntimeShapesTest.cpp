@@ -399,6 +399,33 @@ TEST_F(OneWaveShapesTest, LaunchesEarlyWhereTheGridsAreOneWave) {
   }
 }
 
+/// The symbolic model with both kernels programmatic where they fit beside
+/// the kernel before them, on a device of 4 multiprocessors.
+class FittingShapesTest : public ShapesTest {
+protected:
+  Artifact artifact() override {
+    Artifact a = makeSymbolicArtifact();
+    for (Launch &l : a.launches)
+      l.programmatic = brrr::artifact::Programmatic::fitting;
+    return a;
+  }
+  ScopedEnv multiprocessors{"FAKE_CUDA_MULTIPROCESSORS", "4"};
+};
+
+// At 1 image the second kernel's 2 blocks fit beside the first's 2 and it
+// launches early; from 2 images (4 blocks each) it does not. The first
+// kernel follows no grid and never launches early.
+TEST_F(FittingShapesTest, LaunchesEarlyWhereTheBlocksFitBesideTheGridAhead) {
+  ASSERT_EQ(makeSymbolicArtifact().launches.size(), 2u);
+  for (int64_t batch : {1, 2, 3, 1, 4, 2}) {
+    ASSERT_EQ(setBatch(batch), BRRR_OK) << brrr_last_error();
+    int64_t before = fakeStats().programmaticRun;
+    runAndCheck(batch, /*host=*/true);
+    EXPECT_EQ(fakeStats().programmaticRun - before, batch == 1 ? 1 : 0)
+        << "at batch " << batch;
+  }
+}
+
 TEST_F(ShapesTest, EachShapeCapturesOnceThenReplays) {
   for (int64_t batch : {1, 2, 1, 2, 2, 1}) {
     ASSERT_EQ(setBatch(batch), BRRR_OK);

@@ -168,6 +168,8 @@ int printLaunches(const char *tool, const char *path, bool arguments) {
                     ? " programmatic"
                 : l.programmatic == brrr::artifact::Programmatic::inOneWave
                     ? " programmatic-in-one-wave"
+                : l.programmatic == brrr::artifact::Programmatic::fitting
+                    ? " programmatic-fitting"
                     : "",
                 l.errorRecord ? " error-record" : "");
     if (l.gridExprs[0] != -1) {

@@ -313,7 +313,13 @@ bool brrrc::printReport(mlir::ModuleOp module,
     StringRef bound = boundOf(k.flops, k.bytes, k.peak);
     if (bound == "overhead")
       bound = "overhead (< 2 us of work: launch-bound without graphs)";
-    const char *launch = k.fusion->hasAttr("brrr.programmatic") ? "early" : "-";
+    // `shape`: the runtime decides at each shape (a grid read at run time).
+    const char *launch =
+        k.fusion->hasAttr("brrr.programmatic") ? "early"
+        : k.fusion->hasAttr(mlir::brrr::kProgrammaticInOneWaveAttrName) ||
+                k.fusion->hasAttr(mlir::brrr::kProgrammaticFittingAttrName)
+            ? "shape"
+            : "-";
     outs() << llvm::format(
         "%-14s %-10s %-9s %14.0f %14.0f %8.2f %10.2f %-6s  %s\n",
         k.name.str().c_str(),
