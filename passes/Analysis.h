@@ -18,6 +18,25 @@
 
 namespace mlir::brrr {
 
+/// An option that a heuristic decides unless the user forces it: `auto`
+/// (where the pass's rule finds that it pays), `always` or `never`
+/// (`few-rows-mma`, `multicast`, `prefetch-weights`).
+enum class Choice { automatic, always, never };
+
+/// `value` of the pass option `option` as a Choice, or an error on `op` that
+/// names the option.
+inline FailureOr<Choice> choiceOf(Operation *op, StringRef option,
+                                  StringRef value) {
+  if (value == "auto")
+    return Choice::automatic;
+  if (value == "always")
+    return Choice::always;
+  if (value == "never")
+    return Choice::never;
+  return op->emitError(option)
+         << " takes auto, always or never; got '" << value << "'";
+}
+
 /// Whether `op` is computed one element at a time (with broadcasting), so it
 /// can join a pointwise kernel.
 bool isPointwise(Operation *op);

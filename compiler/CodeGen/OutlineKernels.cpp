@@ -68,31 +68,6 @@ bool takesWholeMultiprocessor(const KernelInfo &info, TargetAttr target) {
              target.getSharedPerMultiprocessor();
 }
 
-/// brrr-outline-kernels' `prefetch-weights`: where kernels load constant
-/// weights before they wait for the kernel ahead.
-enum class PrefetchWeights {
-  /// Nowhere: every kernel that launches early waits at its start.
-  never,
-  /// A kernel that launches early waits after its constant weights' first
-  /// loads (KernelInfo::independentThrough), and Hopper products that may
-  /// launch early copy their first slices' weights first.
-  automatic,
-  /// Also: few-rows products of one wave after a kernel of one wave launch
-  /// early even where their blocks may stack.
-  always,
-};
-
-FailureOr<PrefetchWeights> prefetchWeightsOf(ModuleOp module, StringRef name) {
-  if (name == "auto")
-    return PrefetchWeights::automatic;
-  if (name == "always")
-    return PrefetchWeights::always;
-  if (name == "never")
-    return PrefetchWeights::never;
-  return module.emitError("prefetch-weights = '")
-         << name << "': expected auto, always or never";
-}
-
 /// Whether `info` may launch early at shapes where it and the kernel before
 /// it are one wave: its blocks take a whole multiprocessor, or, with
 /// `stacking` (prefetch-weights = always), it loads constant weights
@@ -277,12 +252,20 @@ struct OutlineKernelsPass
     TargetAttr target = targetOf(main);
     bool programmatic =
         programmaticLaunch && target.has(TargetFeature::grid_dependency);
-    FailureOr<PrefetchWeights> prefetch =
-        prefetchWeightsOf(module, prefetchWeights);
+    // `prefetch-weights`: where kernels load constant weights before they
+    // wait for the kernel ahead. auto: a kernel that launches early waits
+    // after its constant weights' first loads (KernelInfo::
+    // independentThrough), and Hopper products that may launch early copy
+    // their first slices' weights first; always: few-rows products of one
+    // wave after a kernel of one wave also launch early where their blocks
+    // may stack; never: every kernel that launches early waits at its
+    // start.
+    FailureOr<Choice> prefetch =
+        choiceOf(module, "prefetch-weights", prefetchWeights);
     if (failed(prefetch))
       return signalPassFailure();
-    bool afterWeights = *prefetch != PrefetchWeights::never;
-    bool stacking = *prefetch == PrefetchWeights::always;
+    bool afterWeights = *prefetch != Choice::never;
+    bool stacking = *prefetch == Choice::always;
 
     unsigned index = 0;
     unsigned symbols = dimsOf(module).size();

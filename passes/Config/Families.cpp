@@ -31,7 +31,7 @@ KernelConfigAttr mlir::brrr::fewRowsMmaConfig(MLIRContext *ctx, int64_t rows,
   warps = std::min<int64_t>(warps, int64_t(llvm::bit_floor(uint64_t(chunks))));
   return KernelConfigAttr::get(
       ctx, KernelFamily::matmul, KernelBody::warp_mma, 32 * warps,
-      {llvm::alignTo(rows, 8), kFewRowsMmaColumns}, 0, 8, 1,
+      {int64_t(llvm::alignTo(rows, 8)), kFewRowsMmaColumns}, 0, 8, 1,
       KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, {}, {});
 }
 

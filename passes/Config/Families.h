@@ -22,11 +22,6 @@ namespace mlir::brrr {
 
 /// What brrr-select-kernel-config chooses under: the target, the shared
 /// bytes a block may use, and the pass's options.
-/// Where pairs of wgmma blocks multicast B to each other (`multicast`):
-/// where chooseMulticast finds it pays, wherever the tiles pair up, or
-/// nowhere.
-enum class MulticastUse { automatic, always, never };
-
 struct ConfigOptions {
   TargetAttr target;
   int64_t budget = 0;
@@ -47,9 +42,11 @@ struct ConfigOptions {
   /// `few-rows-mma`: products of 5 to fewRowsMmaRows(use) rows (static, or
   /// a range's) run the few-rows body on Tensor Cores where their operands
   /// allow (takesFewRowsMma).
-  FewRowsMmaUse fewRowsMma = FewRowsMmaUse::automatic;
-  /// Where pairs of wgmma blocks multicast B (chooseMulticast).
-  MulticastUse multicast = MulticastUse::automatic;
+  Choice fewRowsMma = Choice::automatic;
+  /// `multicast`: where pairs of wgmma blocks multicast B to each other
+  /// (chooseMulticast finds it pays), wherever the tiles pair up, or
+  /// nowhere.
+  Choice multicast = Choice::automatic;
 };
 
 /// A launch grid: blocks along x, y and z at the largest shape, and the

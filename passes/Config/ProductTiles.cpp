@@ -392,18 +392,6 @@ bool mlir::brrr::takesFewRowsRanges(MatmulOp mm) {
          readsFewRowsAlongK(mm, po);
 }
 
-FailureOr<FewRowsMmaUse> mlir::brrr::fewRowsMmaUseOf(Operation *op,
-                                                     StringRef name) {
-  if (name == "auto")
-    return FewRowsMmaUse::automatic;
-  if (name == "always")
-    return FewRowsMmaUse::always;
-  if (name == "never")
-    return FewRowsMmaUse::never;
-  return op->emitError("few-rows-mma takes auto, always or never; got '")
-         << name << "'";
-}
-
 bool mlir::brrr::takesFewRowsMma(MatmulOp mm) {
   Type et = mm.getLhs().getType().getElementType();
   if (!(et.isF16() || et.isBF16()))

@@ -419,33 +419,26 @@ int64_t fewRowsVectorWidth(MatmulOp mm);
 /// Cores, and the columns each of its warps computes.
 constexpr int64_t kFewRowsMmaMaxRows = 64, kFewRowsMmaColumns = 16;
 
-/// Which products of more than kOnePixelRows rows run the few-rows body on
-/// Tensor Cores (`few-rows-mma`): up to kFewRowsMmaAutoRows rows, up to
-/// kFewRowsMmaMaxRows, or none.
-enum class FewRowsMmaUse { automatic, always, never };
-
 /// Rows up to which the body runs by default: on an H200 it took 0.48-0.93x
 /// the time of the wgmma body's 128-row tiles at 5 to 32 rows on chains of
 /// 2048-, 4096- and 768-wide products (test/gpu/skinny_bench.py), 0.83-1.23x
 /// at 48 and 1.12-1.50x at 64.
 constexpr int64_t kFewRowsMmaAutoRows = 32;
 
-/// The most rows of a product that runs the body under `use`.
-inline int64_t fewRowsMmaRows(FewRowsMmaUse use) {
+/// The most rows of a product that runs the few-rows body on Tensor Cores
+/// under `few-rows-mma` (products of more than kOnePixelRows rows): up to
+/// kFewRowsMmaAutoRows by default, kFewRowsMmaMaxRows always, or none.
+inline int64_t fewRowsMmaRows(Choice use) {
   switch (use) {
-  case FewRowsMmaUse::automatic:
+  case Choice::automatic:
     return kFewRowsMmaAutoRows;
-  case FewRowsMmaUse::always:
+  case Choice::always:
     return kFewRowsMmaMaxRows;
-  case FewRowsMmaUse::never:
+  case Choice::never:
     return 0;
   }
   return 0;
 }
-
-/// `few-rows-mma`'s use named `name` (auto, always or never); for another
-/// name, an error on `op`.
-FailureOr<FewRowsMmaUse> fewRowsMmaUseOf(Operation *op, StringRef name);
 
 /// Whether `mm` can run the few-rows body on Tensor Cores (the matmul
 /// family's `warp_mma` body with a tile of [rows, columns per block],
@@ -524,8 +517,6 @@ struct ConfigOptions;
 struct Grid;
 struct SharedBuffer;
 
-enum class MulticastUse;
-
 /// Why pairs of blocks of the wgmma `tile` over `product` (of shape `p` on
 /// that body) cannot multicast B to each other, or none: they must compute
 /// vertically adjacent tiles of the same columns (an even count of row
@@ -544,8 +535,7 @@ std::optional<std::string> multicastRefusal(Operation *product,
 /// conv family asks only for `always`, and so do matmuls whose B is read
 /// along N).
 void chooseMulticast(MatmulTile &tile, Operation *product,
-                     const ProductShape &p, TargetAttr target,
-                     MulticastUse use);
+                     const ProductShape &p, TargetAttr target, Choice use);
 
 /// The rules the matmul and conv families share
 /// (passes/Config/Families/Products.cpp).

@@ -115,21 +115,13 @@ struct SelectKernelConfigPass
     options.pingpong = pingpong;
     options.overlap = overlap;
     options.fastFloat8 = fp8FastAccumulation;
-    FailureOr<FewRowsMmaUse> use = fewRowsMmaUseOf(getOperation(), fewRowsMma);
-    if (failed(use))
+    FailureOr<Choice> rows =
+        choiceOf(getOperation(), "few-rows-mma", fewRowsMma);
+    FailureOr<Choice> pairs = choiceOf(getOperation(), "multicast", multicast);
+    if (failed(rows) || failed(pairs))
       return signalPassFailure();
-    options.fewRowsMma = *use;
-    if (multicast == "auto")
-      options.multicast = MulticastUse::automatic;
-    else if (multicast == "always")
-      options.multicast = MulticastUse::always;
-    else if (multicast == "never")
-      options.multicast = MulticastUse::never;
-    else {
-      getOperation().emitError("multicast takes auto, always or never; got '")
-          << multicast << "'";
-      return signalPassFailure();
-    }
+    options.fewRowsMma = *rows;
+    options.multicast = *pairs;
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       // A config pinned without its grid gets the one its decisions give;
       // one with a grid is verified as it is.

@@ -63,7 +63,8 @@ struct AlignProductsPass
     if (failed(mlir::brrr::requireSupportedShapes(getOperation(), getArgument(),
                                                   PendingAttention::views)))
       return signalPassFailure();
-    FailureOr<FewRowsMmaUse> use = fewRowsMmaUseOf(getOperation(), fewRowsMma);
+    FailureOr<Choice> use =
+        choiceOf(getOperation(), "few-rows-mma", fewRowsMma);
     if (failed(use))
       return signalPassFailure();
     bool wgmma = targetOf(getOperation()).hasWgmma();

@@ -381,26 +381,26 @@ int main(int argc, char **argv) {
     return 1;
   compile.persistent = persistent;
   compile.fp8FastAccumulation = fp8FastAccumulation;
-  // The bare flag (an empty value) is `always`.
-  std::string fewRows = fewRowsMma.empty() ? "always" : fewRowsMma.getValue();
-  if (fewRows != "auto" && fewRows != "always" && fewRows != "never") {
-    errs() << "brrrc: error: --few-rows-mma takes auto, always or never, got '"
-           << fewRows << "'\n";
+  // Options of auto, always or never; a bare flag (an empty value, where
+  // the value is optional) is `always`.
+  auto choice = [](cl::opt<std::string> &flag, std::string &into) {
+    into = flag.empty() && flag.getValueExpectedFlag() == cl::ValueOptional
+               ? "always"
+               : flag.getValue();
+    if (into == "auto" || into == "always" || into == "never")
+      return true;
+    errs() << "brrrc: error: --" << flag.ArgStr
+           << " takes auto, always or never, got '" << into << "'\n";
+    return false;
+  };
+  if (!choice(fewRowsMma, compile.fewRowsMma) ||
+      !choice(multicast, compile.multicast) ||
+      !choice(prefetchWeights, compile.prefetchWeights))
     return 1;
-  }
-  compile.fewRowsMma = fewRows;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
-  if (multicast != "auto" && multicast != "always" && multicast != "never") {
-    errs() << "brrrc: error: --multicast takes auto, always or never, got '"
-           << multicast << "'\n";
-    return 1;
-  }
-  compile.multicast = multicast;
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;
-  compile.prefetchWeights =
-      prefetchWeights.empty() ? "always" : prefetchWeights.getValue();
   compile.earlyFitting = earlyFitting;
   compile.indexChecks = !uncheckedIndices;
 

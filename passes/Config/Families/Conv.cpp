@@ -85,9 +85,8 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   // every eligible convolution paired (tiles of 64-256 columns, one to nine
   // k-slices: the pair's lockstep costs more than the halved B saves).
   chooseMulticast(*tile, conv, g->product(), target,
-                  options.multicast == MulticastUse::always
-                      ? MulticastUse::always
-                      : MulticastUse::never);
+                  options.multicast == Choice::always ? Choice::always
+                                                      : Choice::never);
   KernelConfigAttr config = tile->config(ctx, KernelFamily::conv);
   // Over a symbolic batch, each range of rows takes the tile a static
   // compile of its largest rows would.

@@ -221,17 +221,17 @@ std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
 
 void mlir::brrr::chooseMulticast(MatmulTile &tile, Operation *product,
                                  const ProductShape &p, TargetAttr target,
-                                 MulticastUse use) {
+                                 Choice use) {
   tile.multicast = 1;
-  if (use == MulticastUse::never || multicastRefusal(product, tile, p))
+  if (use == Choice::never || multicastRefusal(product, tile, p))
     return;
-  if (use == MulticastUse::automatic &&
+  if (use == Choice::automatic &&
       tile.tilesOf(p) <= target.getMultiprocessors())
     return;
   // Pairs over a B read along N (a model's constant [K, N] weights) split
   // each box's k rows; not measured to pay yet, they pair only with
   // `always`.
-  if (use == MulticastUse::automatic && !*readsBAlongK(product, p))
+  if (use == Choice::automatic && !*readsBAlongK(product, p))
     return;
   tile.multicast = 2;
 }
@@ -306,7 +306,7 @@ static LogicalResult verifyFewRowsMma(FusionOp fusion, Operation *product,
   int64_t threads = config.getThreads();
   bool rows = tile[0] % 8 == 0 &&
               (p.rowsExtent ? tile[0] >= 8 && tile[0] <= kFewRowsMmaMaxRows
-                            : tile[0] == llvm::alignTo(p.M, 8));
+                            : tile[0] == int64_t(llvm::alignTo(p.M, 8)));
   if (!mm || !takesFewRowsMma(mm) || !rows || tile[1] != kFewRowsMmaColumns ||
       config.getVector() != 8 || threads < 32 || threads > 1024 || threads % 32)
     return product->emitOpError("the few-rows Tensor Core body takes ")

@@ -28,7 +28,7 @@
 // FIT: gpu.func @fusion_1(
 // FIT-NEXT: nvvm.griddepcontrol launch_dependents
 // FIT-NEXT: nvvm.griddepcontrol wait
-// BAD: error: prefetch-weights = 'sometimes': expected auto, always or never
+// BAD: error: prefetch-weights takes auto, always or never; got 'sometimes'
 // With programmatic-launch=false, no kernel has any of it.
 // SERIAL-LABEL: func.func @main
 // SERIAL-NOT: brrr.programmatic

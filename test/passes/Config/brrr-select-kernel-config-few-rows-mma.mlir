@@ -2,6 +2,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config))' | FileCheck %s --check-prefix=AUTO
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{few-rows-mma=never}))' | FileCheck %s --check-prefix=NEVER
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{few-rows-mma=sometimes}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{multicast=sometimes}))' 2>&1 | FileCheck %s --check-prefix=BAD-MULTICAST
 // With few-rows-mma=always, 16-bit products of 5 to 64 rows read along K run the
 // few-rows body on Tensor Cores: a block of 16 columns whose warps split K,
 // the rows rounded up to 8, 16-byte vectors; the partials buffer holds
@@ -45,6 +46,7 @@
 // NEVER-NOT: body = warp_mma
 // NEVER: return
 // BAD: error: few-rows-mma takes auto, always or never; got 'sometimes'
+// BAD-MULTICAST: error: multicast takes auto, always or never; got 'sometimes'
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @FewRowsMma(%x: tensor<16x2048xf16>, %wq: tensor<2048x2048xf16>, %v: tensor<5x768xf16>, %wv: tensor<3072x768xf16>, %bv: tensor<3072xf16>, %y: tensor<1x64x512xbf16>, %wy: tensor<256x512xbf16>, %s: tensor<20x64xf16>, %ws: tensor<64x64xf16>, %z: tensor<65x2048xf16>, %wz: tensor<2048x2048xf16>, %f: tensor<16x256xf32>, %wf: tensor<256x256xf32>, %wn: tensor<2048x2048xf16>) -> (tensor<16x2048xf16>, tensor<5x3072xf16>, tensor<1x64x256xbf16>, tensor<20x64xf16>, tensor<65x2048xf16>, tensor<16x256xf32>, tensor<16x2048xf16>) {
     %tq = brrr.transpose %wq {perm = array<i64: 1, 0>} : tensor<2048x2048xf16> -> tensor<2048x2048xf16>
