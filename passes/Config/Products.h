@@ -336,10 +336,22 @@ struct ConvGemm {
   /// each of G groups side by side, K = KH x KW x C / G; over a symbolic
   /// batch, the largest rows, and their extent in `rowsExtent`.
   ProductShape product() const;
+  /// Bytes of channels each copy of a k-slice holds, the slice's swizzle
+  /// for operands of `elementBytes`: 128, one tap's block of channels; or
+  /// where a group's channels fill less of a convolution of several taps,
+  /// 32 or 64 bytes of each of several taps (a slice of 64-channel
+  /// half-empty blocks would multiply zeros: an 8-bit 3 x 3 convolution of
+  /// 64 channels a group takes two taps a 128-deep slice). With at most 16
+  /// channels (the stem's 3, padded to 8; 16-bit only), 32 bytes, even of
+  /// one tap.
+  int64_t wgmmaBoxBytes(int64_t elementBytes) const;
+  /// Taps each k-slice `k` channels deep covers: 1, or several
+  /// (wgmmaBoxBytes less than the slice's bytes).
+  int64_t wgmmaTapsPerSlice(int64_t k, int64_t elementBytes) const;
   /// The k-slices the wgmma body streams over slices `k` channels deep:
-  /// each tap's channel blocks of k, or with at most 16 channels (the
-  /// stem's 3, padded to 8), 16 channels of each of k / 16 taps.
-  int64_t wgmmaSlices(int64_t k) const;
+  /// each tap's channel blocks of k, or each wgmmaTapsPerSlice taps (the
+  /// last slice's taps past the last read zeros).
+  int64_t wgmmaSlices(int64_t k, int64_t elementBytes) const;
 };
 
 /// The tile a conv kernel runs with on `target`, or none (the untiled
@@ -475,7 +487,9 @@ inline bool wgmmaPadsConvGroups(int64_t inChannels) {
 /// The share of the wgmma body's multiply-adds that a grouped convolution
 /// needs, on groups it pads: the group's channels over whole 64-channel
 /// slices, times its outputs over whole 128-wide tiles (a narrower tile
-/// runs slower, costing about as much).
+/// runs slower, costing about as much). The packs were measured against
+/// this share; groups of at most 32 channels over several taps now pad
+/// less (ConvGemm::wgmmaBoxBytes), which it does not count yet.
 inline double wgmmaPaddedGroupUse(int64_t inChannels, int64_t outChannels) {
   return double(inChannels) / double(llvm::alignTo(inChannels, 64)) *
          double(outChannels) / double(llvm::alignTo(outChannels, 128));

@@ -104,10 +104,24 @@ ProductShape ConvGemm::product() const {
   return p;
 }
 
-int64_t ConvGemm::wgmmaSlices(int64_t k) const {
-  int64_t taps = KH * KW;
+int64_t ConvGemm::wgmmaBoxBytes(int64_t elementBytes) const {
   if (C <= 16)
-    return llvm::divideCeil(taps, k / 16);
+    return 32;
+  int64_t bytes = C / G * elementBytes;
+  if (KH * KW == 1 || bytes > 64)
+    return 128;
+  return bytes <= 32 ? 32 : 64;
+}
+
+int64_t ConvGemm::wgmmaTapsPerSlice(int64_t k, int64_t elementBytes) const {
+  return std::max<int64_t>(1, k * elementBytes / wgmmaBoxBytes(elementBytes));
+}
+
+int64_t ConvGemm::wgmmaSlices(int64_t k, int64_t elementBytes) const {
+  int64_t taps = KH * KW;
+  int64_t perSlice = wgmmaTapsPerSlice(k, elementBytes);
+  if (perSlice > 1)
+    return llvm::divideCeil(taps, perSlice);
   return taps * llvm::divideCeil(C / G, k);
 }
 

@@ -189,6 +189,20 @@ CONV_CASES = [
                                       pads=[1, 1, 1, 1])],
      [("x", BF, [3, 888, 7, 9]), ("w", BF, [888, 24, 3, 3]), ("b", BF, [888])],
      [("y", BF, [3, 888, 7, 9])]),
+    # Groups' channels of 32 or 64 bytes over several taps: each k-slice
+    # holds 16 channels of four taps (32-byte boxes) or 32 channels of two
+    # (64-byte boxes), the last slice's taps past the last against zero
+    # weights: 32 channels 3 x 3 with a bias and ReLU over a ragged image,
+    # 4 groups of 16 at stride 2, 24 channels 5 x 5 (bf16).
+    ("conv_wgmma_taps_c32_f16", [n("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+                                 n("Relu", ["c"], ["y"])],
+     [("x", H, [3, 32, 13, 11]), ("w", H, [64, 32, 3, 3]), ("b", H, [64])],
+     [("y", H, [3, 64, 13, 11])]),
+    ("conv_wgmma_taps_groups16_f16", [n("Conv", ["x", "w"], ["y"], group=4,
+                                        pads=[1, 1, 1, 1], strides=[2, 2])],
+     [("x", H, [2, 64, 9, 10]), ("w", H, [128, 16, 3, 3])], [("y", H, [2, 128, 5, 5])]),
+    ("conv_wgmma_taps_c24_5x5_bf16", [n("Conv", ["x", "w"], ["y"], pads=[2, 2, 2, 2])],
+     [("x", BF, [2, 24, 11, 12]), ("w", BF, [40, 24, 5, 5])], [("y", BF, [2, 40, 11, 12])]),
     ("conv_padded_groups_56_1x1_f16", [n("Conv", ["x", "w"], ["c"], group=4),
                                        n("Add", ["c", "r"], ["y"])],
      [("x", H, [5, 224, 9, 7]), ("w", H, [224, 56, 1, 1]), ("r", H, [5, 224, 9, 7])],

@@ -135,6 +135,19 @@ QUANT_CASES = [
      qdq_conv("qa_f8", "qz_f8", "qcw_f8", "qw_f8s", "qz_f8", "qb130", pads=[1, 1, 1, 1],
               per_channel=False),
      [("x", F, [2, 160, 14, 15])], [("y", F, [2, 130, 14, 15])]),
+    # Groups' channels of 64 or 32 bytes over several taps: each slice
+    # holds two taps of 64 channels (a float8 3 x 3 convolution over a
+    # ragged image; the UINT8 one above too) or four of 32 (an INT8 5 x 5
+    # one of stride 2, 25 taps in seven slices, the last one's three past
+    # the last tap against zero weights).
+    ("qconv_fp8_taps_c64_f32",
+     qdq_conv("qa_f8", "qz_f8", "qcw64_f8", "qw_f8s", "qz_f8", "qb130", pads=[1, 1, 1, 1],
+              per_channel=False),
+     [("x", F, [3, 64, 13, 10])], [("y", F, [3, 130, 13, 10])]),
+    ("qconv_int8_taps_c32_5x5_f16",
+     qdq_conv("qa_h", "qz0_i8", "qcw5_i8", "qcw_s96", "qcw_z96", "qcb96",
+              pads=[2, 2, 2, 2], strides=[2, 2]),
+     [("x", H, [2, 32, 15, 17])], [("y", H, [2, 96, 8, 9])]),
     # A 16-bit convolution's output both returned and quantized for an
     # 8-bit one: its kernel stores both (f16 and INT8).
     ("qconv_kept_f16",
@@ -164,7 +177,8 @@ QUANT_TOLERANCES = {
     # 8-bit convolutions: the same, INT8 sums exact (the zero point's
     # correction exact in f32), float8 slices promoted.
     "qconv_uint8_zero_point_pad_f16": 2e-3, "qconv_int8_1x1_f16": 2e-3,
-    "qconv_fp8_ragged_f32": 1e-3,
+    "qconv_fp8_ragged_f32": 1e-3, "qconv_fp8_taps_c64_f32": 1e-3,
+    "qconv_int8_taps_c32_5x5_f16": 2e-3,
     # A value on a quantization boundary may round to the next step.
     "qconv_kept_f16": 1e-2,
     "qmatmul_fp8_deep_fast_f32": 5e-3, "qmatmul_fp8_deep_pingpong_f32": 5e-4,

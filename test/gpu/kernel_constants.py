@@ -164,7 +164,10 @@ CONSTANTS = {
     # A 16-bit convolution 64 -> 64 (3 x 3) whose output an INT8 1 x 1
     # convolution 64 -> 96 reads quantized.
     "qk_wa": (np.random.default_rng(23).standard_normal((64, 64, 3, 3)) * 0.05).astype(np.float16),
-    "qcw1b_i8": np.random.default_rng(24).integers(-127, 128, (96, 64, 1, 1)).astype(np.int8)}
+    "qcw1b_i8": np.random.default_rng(24).integers(-127, 128, (96, 64, 1, 1)).astype(np.int8),
+    # An INT8 5 x 5 convolution 32 -> 96 (32-byte boxes, four taps a
+    # slice), the 3 x 3 one's scales and bias.
+    "qcw5_i8": np.random.default_rng(25).integers(-127, 128, (96, 32, 5, 5)).astype(np.int8)}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.
@@ -193,8 +196,10 @@ FLOAT8_WEIGHT = float8_bytes((130, 96), 12)
 FLOAT8_DEEP_WEIGHT = float8_bytes((1100, 1024), 13)
 FLOAT8_WIDE_WEIGHT = float8_bytes((2200, 1024), 15)
 FLOAT8_SQUARE_WEIGHT = float8_bytes((96, 96), 16)
-# A float8 convolution's 130 x 160 x 3 x 3 weights.
+# A float8 convolution's 130 x 160 x 3 x 3 weights, and one's of 130 x 64
+# x 3 x 3 (two taps of 64 channels a slice).
 FLOAT8_CONV_WEIGHT = float8_bytes((130, 160, 3, 3), 18)
+FLOAT8_CONV64_WEIGHT = float8_bytes((130, 64, 3, 3), 26)
 
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125]),
                     "qz_f8": float8_zero("qz_f8"),
@@ -202,4 +207,5 @@ TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125]),
                     "qw_f8d": float8_tensor("qw_f8d", FLOAT8_DEEP_WEIGHT),
                     "qw_f8p": float8_tensor("qw_f8p", FLOAT8_WIDE_WEIGHT),
                     "qw_f8q": float8_tensor("qw_f8q", FLOAT8_SQUARE_WEIGHT),
-                    "qcw_f8": float8_tensor("qcw_f8", FLOAT8_CONV_WEIGHT)}
+                    "qcw_f8": float8_tensor("qcw_f8", FLOAT8_CONV_WEIGHT),
+                    "qcw64_f8": float8_tensor("qcw64_f8", FLOAT8_CONV64_WEIGHT)}

@@ -157,6 +157,10 @@ def torch_inputs(name, gen):
         return [f(2, 64, 12, 12, dt=torch.float16)]
     if name == "qconv_fp8_ragged_f32":
         return [f(2, 160, 14, 15)]
+    if name == "qconv_fp8_taps_c64_f32":
+        return [f(3, 64, 13, 10)]
+    if name == "qconv_int8_taps_c32_5x5_f16":
+        return [f(2, 32, 15, 17, dt=torch.float16)]
     if name == "concat_25_ragged_f16":
         return [f(3, 5 + k, 7, dt=torch.float16) for k in range(25)]
     if name == "gather_elements_negative_f16":

@@ -114,6 +114,13 @@ def conv_inputs(name, f):
     if name == "conv_padded_groups_56_1x1_f16":
         return [f(5, 224, 9, 7, dt=torch.float16), f(224, 56, 1, 1, dt=torch.float16) / 8,
                 f(5, 224, 9, 7, dt=torch.float16)]
+    if name == "conv_wgmma_taps_c32_f16":
+        return [f(3, 32, 13, 11, dt=torch.float16), f(64, 32, 3, 3, dt=torch.float16) / 16,
+                f(64, dt=torch.float16)]
+    if name == "conv_wgmma_taps_groups16_f16":
+        return [f(2, 64, 9, 10, dt=torch.float16), f(128, 16, 3, 3, dt=torch.float16) / 12]
+    if name == "conv_wgmma_taps_c24_5x5_bf16":
+        return [f(2, 24, 11, 12, dt=torch.bfloat16), f(40, 24, 5, 5, dt=torch.bfloat16) / 24]
     if name == "conv_direct_mobilenet_block_f16":
         return [f(2, 96, 29, 31, dt=torch.float16), f(96, dt=torch.float16),
                 f(32, 96, 1, 1, dt=torch.float16) / 8]
@@ -281,4 +288,10 @@ def conv_reference(name, d):
         return [F.conv2d(d[0], d[1], d[2], padding=1, groups=37)]
     if name == "conv_padded_groups_56_1x1_f16":
         return [F.conv2d(d[0], d[1], groups=4) + d[2]]
+    if name == "conv_wgmma_taps_c32_f16":
+        return [torch.relu(F.conv2d(d[0], d[1], d[2], padding=1))]
+    if name == "conv_wgmma_taps_groups16_f16":
+        return [F.conv2d(d[0], d[1], stride=2, padding=1, groups=4)]
+    if name == "conv_wgmma_taps_c24_5x5_bf16":
+        return [F.conv2d(d[0], d[1], padding=2)]
     return None

@@ -98,11 +98,19 @@ def quantize_reference(name, xs):
         w = c["qcw1b_i8"].double() * c["qcw_s96"].double().reshape(96, 1, 1, 1)
         return [r.double(),
                 conv2d(q.double() * sa.double(), w, c["qcb96"].double()).half().double()]
-    if name == "qconv_fp8_ragged_f32":
-        from kernel_constants import FLOAT8_CONV_WEIGHT
+    if name == "qconv_int8_taps_c32_5x5_f16":
+        sa = c["qa_h"].float()
+        q = torch.clamp(torch.round(x / sa), -128, 127)
+        w = c["qcw5_i8"].double() * c["qcw_s96"].double().reshape(96, 1, 1, 1)
+        return [conv2d(q.double() * sa.double(), w, c["qcb96"].double(),
+                       stride=2, padding=2).half().double()]
+    if name in ("qconv_fp8_ragged_f32", "qconv_fp8_taps_c64_f32"):
+        from kernel_constants import FLOAT8_CONV64_WEIGHT, FLOAT8_CONV_WEIGHT
+        weight = (FLOAT8_CONV_WEIGHT if name == "qconv_fp8_ragged_f32"
+                  else FLOAT8_CONV64_WEIGHT)
         sa = c["qa_f8"]
         q = torch.clamp(x / sa, -448, 448).to(f8)
-        w = (torch.from_numpy(FLOAT8_CONV_WEIGHT.copy()).view(f8).double()
+        w = (torch.from_numpy(weight.copy()).view(f8).double()
              * c["qw_f8s"].double())
         return [conv2d(q.double() * sa.double(), w, c["qb130"].double(), padding=1)]
     if name.startswith("qmatmul_fp8_"):

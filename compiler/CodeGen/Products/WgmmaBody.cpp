@@ -105,7 +105,8 @@ Value mlir::brrr::wgmma::detail::descriptor(WgmmaBuilder &e, Value addr,
   Location loc = e.loc;
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, e.i64(0x3FFFF)), e.i64(4));
-  int64_t mode = swizzle == 32 ? 3 : 1;
+  // The swizzle mode field: 1 for 128 bytes, 2 for 64, 3 for 32.
+  int64_t mode = swizzle == 32 ? 3 : swizzle == 64 ? 2 : 1;
   int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) | (mode << 62);
   return arith::OrIOp::create(b, loc, start, e.i64(fixed));
 }

@@ -109,34 +109,28 @@ SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value first,
                                  e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> sums(into);
+  // A K-major slice is boxes of rows `swizzle` bytes wide (one box of 128,
+  // or several of 32 or 64 each a tap of a convolution, the tile's rows of
+  // one after the other's): step kk reads 32 bytes of box kk / perBox, at
+  // 32 (kk % perBox) bytes along its swizzled rows, 8 rows a core matrix.
+  int64_t sw = problem.swizzle, perBox = sw / 32;
+  auto kMajor = [&](Value base, int64_t rows, int64_t kk) {
+    int64_t at = kk / perBox * rows * sw + 32 * (kk % perBox);
+    return descriptor(e, arith::AddIOp::create(b, loc, base, e.i64(at)), 16,
+                      8 * sw, sw);
+  };
   for (int64_t kk = 0; kk < tile.k / kStep; ++kk) {
-    // K-major slices advance 32 bytes along a swizzled row; N-major B
-    // (16-bit only) advances 16 rows of 128 bytes, its 64-column boxes
-    // 64 * k * 2 bytes apart.
-    Value descB;
-    if (problem.swizzle == 32)
-      descB = descriptor(
-          e, arith::AddIOp::create(b, loc, bAddr, e.i64(kk * tile.n * 32)), 16,
-          256, 32);
-    else if (problem.bKContiguous)
-      descB = descriptor(
-          e, arith::AddIOp::create(b, loc, bAddr, e.i64(32 * kk)), 16, 1024);
-    else
-      descB = descriptor(
-          e,
-          arith::AddIOp::create(b, loc, bAddr, e.i64(16 * kSwizzleBytes * kk)),
-          64 * tile.k * 2, 1024);
+    // N-major B (16-bit only) advances 16 rows of 128 bytes, its 64-column
+    // boxes 64 * k * 2 bytes apart.
+    Value descB =
+        problem.bKContiguous
+            ? kMajor(bAddr, tile.n, kk)
+            : descriptor(e,
+                         arith::AddIOp::create(b, loc, bAddr,
+                                               e.i64(16 * kSwizzleBytes * kk)),
+                         64 * tile.k * 2, 1024);
     for (int64_t h = 0; h < halves; ++h) {
-      // Chunk kk of A is m rows of 32 bytes after kk chunks.
-      Value descA =
-          problem.swizzle == 32
-              ? descriptor(e,
-                           arith::AddIOp::create(b, loc, aAddrs[h],
-                                                 e.i64(kk * tile.m * 32)),
-                           16, 256, 32)
-              : descriptor(
-                    e, arith::AddIOp::create(b, loc, aAddrs[h], e.i64(32 * kk)),
-                    16, 1024);
+      Value descA = kMajor(aAddrs[h], tile.m, kk);
       sums[h] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accType, sums[h], descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, tile.n, kStep), wgType, wgType,

@@ -158,19 +158,21 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   p.M = g->N * g->OH * g->OW;
   p.rowsExtent = g->product().rowsExtent;
   p.N = g->O;
-  // A slice is 64 16-bit channels (128 8-bit ones) of one tap, or with at
-  // most 16 channels (the stem's 3, padded to 8; 16-bit only), 16 channels
-  // of four taps, each swizzled over 32 bytes: a 64-channel box would read
-  // 8 times the zeros. A group's
-  // last slice may be partial (ConvGemm::of, wgmmaPadsConvGroups): the
-  // weights' map reads zeros past the group's channels.
+  // A slice is 64 16-bit channels (128 8-bit ones) of one tap, or where a
+  // group's channels fill at most 32 or 64 bytes, that many bytes of
+  // channels of each of several taps, each copy swizzled over its bytes
+  // (ConvGemm::wgmmaBoxBytes): a 64-channel box of the stem's 8 would read
+  // 8 times the zeros. A group's last slice may be partial (ConvGemm::of,
+  // wgmmaPadsConvGroups): the weights' map reads zeros past the group's
+  // channels.
   int64_t Cg = g->C / g->G, Og = g->O / g->G;
-  bool narrow = g->C <= 16;
   int64_t taps = g->KH * g->KW;
-  int64_t chunk = narrow ? 16 : tile.k, perSlice = narrow ? tile.k / 16 : 1;
+  int64_t perSlice = g->wgmmaTapsPerSlice(tile.k, eb);
+  bool severalTaps = perSlice > 1;
+  int64_t chunk = tile.k / perSlice;
   int64_t cBlocks = llvm::divideCeil(Cg, chunk);
-  p.kTiles = g->wgmmaSlices(tile.k);
-  p.swizzle = narrow ? 32 : kSwizzleBytes;
+  p.kTiles = g->wgmmaSlices(tile.k, eb);
+  p.swizzle = g->wgmmaBoxBytes(eb);
   p.flops = 2 * p.M * g->O * Cg * g->KH * g->KW;
   p.bKContiguous = true;
   if (g->G > 1 && Og % tile.n != 0)
@@ -209,10 +211,10 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
   ConvGemm c = *g;
   int64_t OHW = c.OH * c.OW;
   // Slice kt: channel block kt % cBlocks of tap kt / cBlocks, or taps
-  // 4 kt ... 4 kt + 3, one chunk each (a tap past the last reads the last
-  // tap's pixels against weights TMA fills with zeros). A block's columns
-  // lie in one group (each group's columns start a tile), whose input
-  // channels start at group * Cg.
+  // perSlice kt ... perSlice kt + perSlice - 1, one chunk each (a tap past
+  // the last reads the last tap's pixels against weights TMA fills with
+  // zeros). A block's columns lie in one group (each group's columns start
+  // a tile), whose input channels start at group * Cg.
   p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
                  const auto &copy, Value row0, Value col0) {
     Value n = e.div(row0, OHW), pix = e.rem(row0, OHW);
@@ -224,12 +226,12 @@ FailureOr<KernelInfo> mlir::brrr::emitWgmmaConvKernel(FusionOp fusion,
     };
     Value groupC0 = c.G > 1 ? e.mul(e.div(col0, Og), Cg) : Value();
     for (int64_t t = 0; t < perSlice; ++t) {
-      Value tap =
-          narrow ? e.add(e.mul(kt, perSlice), e.idx(t)) : e.div(kt, cBlocks);
-      Value c0 = narrow ? e.idx(0) : e.mul(e.rem(kt, cBlocks), chunk);
+      Value tap = severalTaps ? e.add(e.mul(kt, perSlice), e.idx(t))
+                              : e.div(kt, cBlocks);
+      Value c0 = severalTaps ? e.idx(0) : e.mul(e.rem(kt, cBlocks), chunk);
       Value readTap =
-          narrow ? arith::MinUIOp::create(e.b, e.loc, tap, e.idx(taps - 1))
-                 : tap;
+          severalTaps ? arith::MinUIOp::create(e.b, e.loc, tap, e.idx(taps - 1))
+                      : tap;
       Value r = e.div(readTap, c.KW), s = e.rem(readTap, c.KW);
       copy(e.at(aDst, t * tile.m * eb * chunk), true,
            {e.toI32(groupC0 ? e.add(groupC0, c0) : c0), w0, h0, e.toI32(n)},

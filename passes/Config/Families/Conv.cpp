@@ -75,7 +75,7 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
       chooseNarrowTile(t, q, target, budget);
     } else if (g->G > 1) {
       ProductShape padded = q;
-      padded.K = g->wgmmaSlices(t.k) * t.k;
+      padded.K = g->wgmmaSlices(t.k, t.elementBytes) * t.k;
       chooseClusterSplit(t, padded, target);
     }
   };

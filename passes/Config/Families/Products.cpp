@@ -353,7 +353,7 @@ static LogicalResult verifyWgmma(FusionOp fusion, Operation *product,
         !isa<BlockArgument>(conv.getWeight()))
       return fusion.emitOpError("has a wgmma tile but a convolution that "
                                 "TMA's im2col mode cannot read");
-    kTiles = g->wgmmaSlices(tile->k);
+    kTiles = g->wgmmaSlices(tile->k, tile->elementBytes);
   }
   int64_t split = tile->cluster;
   if (kTiles % split != 0)
