@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::brrr {
@@ -23,16 +24,23 @@ namespace mlir::brrr {
 /// (`few-rows-mma`, `multicast`, `prefetch-weights`).
 enum class Choice { automatic, always, never };
 
-/// `value` of the pass option `option` as a Choice, or an error on `op` that
-/// names the option.
-inline FailureOr<Choice> choiceOf(Operation *op, StringRef option,
-                                  StringRef value) {
+/// The Choice named `value` (auto, always or never), or none.
+inline std::optional<Choice> choiceNamed(StringRef value) {
   if (value == "auto")
     return Choice::automatic;
   if (value == "always")
     return Choice::always;
   if (value == "never")
     return Choice::never;
+  return std::nullopt;
+}
+
+/// `value` of the pass option `option` as a Choice, or an error on `op` that
+/// names the option.
+inline FailureOr<Choice> choiceOf(Operation *op, StringRef option,
+                                  StringRef value) {
+  if (std::optional<Choice> choice = choiceNamed(value))
+    return *choice;
   return op->emitError(option)
          << " takes auto, always or never; got '" << value << "'";
 }

@@ -371,18 +371,23 @@ TEST_F(GuardedShapesTest, ProfileTimesOnlyTheLaunchesMadeAtTheShapes) {
   }
 }
 
-/// The symbolic model with both kernels programmatic in one wave, on a
+/// The symbolic model with both kernels programmatic under `mode`, on a
 /// device of 4 multiprocessors: each grid is 2 * batch blocks.
-class OneWaveShapesTest : public ShapesTest {
+template <brrr::artifact::Programmatic mode>
+class ProgrammaticShapesTest : public ShapesTest {
 protected:
   Artifact artifact() override {
     Artifact a = makeSymbolicArtifact();
     for (Launch &l : a.launches)
-      l.programmatic = brrr::artifact::Programmatic::inOneWave;
+      l.programmatic = mode;
     return a;
   }
   ScopedEnv multiprocessors{"FAKE_CUDA_MULTIPROCESSORS", "4"};
 };
+using OneWaveShapesTest =
+    ProgrammaticShapesTest<brrr::artifact::Programmatic::inOneWave>;
+using FittingShapesTest =
+    ProgrammaticShapesTest<brrr::artifact::Programmatic::fitting>;
 
 // Up to 2 images both grids fit one wave and both kernels launch as
 // programmatic dependents; from 3 neither does (the first's grid is above
@@ -398,19 +403,6 @@ TEST_F(OneWaveShapesTest, LaunchesEarlyWhereTheGridsAreOneWave) {
         << "at batch " << batch;
   }
 }
-
-/// The symbolic model with both kernels programmatic where they fit beside
-/// the kernel before them, on a device of 4 multiprocessors.
-class FittingShapesTest : public ShapesTest {
-protected:
-  Artifact artifact() override {
-    Artifact a = makeSymbolicArtifact();
-    for (Launch &l : a.launches)
-      l.programmatic = brrr::artifact::Programmatic::fitting;
-    return a;
-  }
-  ScopedEnv multiprocessors{"FAKE_CUDA_MULTIPROCESSORS", "4"};
-};
 
 // At 1 image the second kernel's 2 blocks fit beside the first's 2 and it
 // launches early; from 2 images (4 blocks each) it does not. The first

@@ -387,7 +387,7 @@ int main(int argc, char **argv) {
     into = flag.empty() && flag.getValueExpectedFlag() == cl::ValueOptional
                ? "always"
                : flag.getValue();
-    if (into == "auto" || into == "always" || into == "never")
+    if (mlir::brrr::choiceNamed(into))
       return true;
     errs() << "brrrc: error: --" << flag.ArgStr
            << " takes auto, always or never, got '" << into << "'\n";
