@@ -263,6 +263,8 @@ std::vector<uint8_t> serializeHead(const Artifact &a, uint64_t weightBytes,
     w.str(k.name);
     w.u64(k.flops);
     w.u64(k.bytes);
+    w.u32(uint32_t(k.flopsExpr));
+    w.u32(uint32_t(k.bytesExpr));
   }
   w.u64(a.tensors.size());
   for (const Tensor &t : a.tensors) {
@@ -508,16 +510,20 @@ std::string indexed(const char *vec, size_t i) {
 
 bool readKernels(Reader &r, std::vector<Kernel> &kernels) {
   uint64_t n = 0;
-  // name length + flops + bytes.
-  if (!r.count(n, 24, "kernels"))
+  // name length + flops + bytes + their expressions.
+  if (!r.count(n, 32, "kernels"))
     return false;
   kernels.resize(size_t(n));
   for (size_t i = 0; i < kernels.size(); ++i) {
     r.where = indexed("kernels", i);
     Kernel &k = kernels[i];
+    uint32_t flopsExpr = 0, bytesExpr = 0;
     if (!r.blob(k.name, "name") || !r.u64(k.flops, "flops") ||
-        !r.u64(k.bytes, "bytes"))
+        !r.u64(k.bytes, "bytes") || !r.u32(flopsExpr, "flopsExpr") ||
+        !r.u32(bytesExpr, "bytesExpr"))
       return false;
+    k.flopsExpr = int32_t(flopsExpr);
+    k.bytesExpr = int32_t(bytesExpr);
   }
   r.where.clear();
   return true;

@@ -27,7 +27,9 @@
 // each a u32 op and a u64 value. Version 8 the launches' guards
 // (`Launch::guardExpr`, `guardMin`, `guardMax`, after `scalars`). Version
 // 9 `Launch::programmatic` as a byte of `Programmatic` (2: in one wave);
-// version 10 its value 3 (fitting beside the launch before it).
+// version 10 its value 3 (fitting beside the launch before it); version 11
+// a kernel's work and traffic at each shape (`Kernel::flopsExpr`,
+// `bytesExpr`, after `bytes`, as i32).
 //
 // Weights apart (kFlagWeightsApart): the image ends after the weight
 // block's length with a u64 weights id (weightsId()) instead of the bytes.
@@ -52,7 +54,7 @@
 namespace brrr::artifact {
 
 constexpr char kMagic[8] = {'B', 'R', 'R', 'R', 'A', 'R', 'T', '\0'};
-constexpr uint32_t kFormatVersion = 10;
+constexpr uint32_t kFormatVersion = 11;
 
 /// Bits of the header's flags word.
 constexpr uint32_t kFlagWeightsApart = 1u; ///< see "Weights apart" above
@@ -141,9 +143,14 @@ struct Tensor {
 struct Kernel {
   std::string name;
   /// Roofline data for `--profile`/`--report`: work done and the fewest
-  /// bytes it must move.
+  /// bytes it must move (at the largest shape).
   uint64_t flops = 0;
   uint64_t bytes = 0;
+  /// A kernel over symbolic extents: the indices into `Artifact::exprs` of
+  /// its work and traffic at a run's shapes, equal to `flops` and `bytes`
+  /// at every symbol's maximum; -1 where they are fixed.
+  int32_t flopsExpr = -1;
+  int32_t bytesExpr = -1;
 };
 
 /// How a tensor map walks its tensor: the driver entry point that encodes

@@ -13,6 +13,8 @@
 #include "runtime/ArtifactValidate.h"
 
 #include <set>
+#include <string>
+#include <tuple>
 
 namespace brrr::artifact {
 namespace {
@@ -100,9 +102,10 @@ public:
   Validator(const Artifact &a, std::string &error) : a(a), error(error) {}
 
   bool run() {
-    return checkCode() && checkSymbols() && checkTensors() &&
-           checkSignature(true) && checkSignature(false) && checkBindings() &&
-           checkViews() && checkLaunches() && checkCopies() && checkSteps();
+    return checkCode() && checkSymbols() && checkKernelCosts() &&
+           checkTensors() && checkSignature(true) && checkSignature(false) &&
+           checkBindings() && checkViews() && checkLaunches() &&
+           checkCopies() && checkSteps();
   }
 
 private:
@@ -162,6 +165,29 @@ private:
       return fail(at + " is expression " + std::to_string(e) +
                   ", out of range (" + std::to_string(a.exprs.size()) +
                   " expressions)");
+    return true;
+  }
+
+  /// A kernel's work and traffic at each shape are what it counts at the
+  /// largest.
+  bool checkKernelCosts() {
+    for (size_t i = 0; i < a.kernels.size(); ++i) {
+      const Kernel &k = a.kernels[i];
+      std::string at = "kernels[" + std::to_string(i) + "] '" + k.name + "'";
+      for (auto [e, largestValue, what] :
+           {std::tuple(k.flopsExpr, k.flops, "flops"),
+            std::tuple(k.bytesExpr, k.bytes, "bytes")}) {
+        if (e == -1)
+          continue;
+        if (!checkExprIndex(e, at + " " + what))
+          return false;
+        if (uint64_t(largest(size_t(e))) != largestValue)
+          return fail(at + " counts " + std::to_string(largestValue) + " " +
+                      what + " but its expression gives " +
+                      std::to_string(largest(size_t(e))) +
+                      " at every symbol's maximum");
+      }
+    }
     return true;
   }
 

@@ -402,6 +402,35 @@ BRRR_API brrr_status brrr_context_output_shape(brrr_context *context,
   });
 }
 
+BRRR_API brrr_status brrr_context_launch(brrr_context *context, int32_t index,
+                                         brrr_launch_info *out) {
+  return guarded([&] {
+    const char *fn = "brrr_context_launch";
+    if (!context)
+      return invalid(fn, "context is null");
+    if (!out)
+      return invalid(fn, "out is null");
+    const brrr_model &m = *context->model;
+    if (index < 0 || size_t(index) >= m.launches.size())
+      return invalid(fn, "launch index " + std::to_string(index) +
+                             " is out of range (the model has " +
+                             std::to_string(m.launches.size()) + ")");
+    if (brrr_status s = bindShapes(*context, fn))
+      return s;
+    const brrr::artifact::Kernel &k =
+        m.art.kernels[m.art.launches[size_t(index)].kernel];
+    // bindShapes evaluated every expression at the context's shapes, and
+    // refused the artifact if one was negative.
+    auto at = [&](int32_t e, uint64_t fixed) {
+      return e == -1 ? fixed : uint64_t(context->exprValues[size_t(e)]);
+    };
+    *out = m.launches[size_t(index)];
+    out->flops = at(k.flopsExpr, k.flops);
+    out->bytes = at(k.bytesExpr, k.bytes);
+    return BRRR_OK;
+  });
+}
+
 BRRR_API brrr_status brrr_context_set_graph_cache(brrr_context *context,
                                                   int32_t capacity) {
   return guarded([&] {

@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define BRRR_API_VERSION 2
+#define BRRR_API_VERSION 3
 
 typedef struct brrr_model brrr_model;
 typedef struct brrr_context brrr_context;
@@ -151,6 +151,12 @@ brrr_status brrr_context_set_input_shape(brrr_context *context, int32_t index,
  * into `dims` and its bytes into `size_bytes` (either may be NULL). */
 brrr_status brrr_context_output_shape(brrr_context *context, int32_t index,
                                       int64_t *dims, uint64_t *size_bytes);
+/* Launch `index` of the plan at the context's input shapes (API version 3):
+ * its kernel, and the work and traffic it does there. A model compiled for
+ * fixed shapes gives what brrr_model_launch gives; a model compiled with
+ * ranges, the counts at these shapes instead of the largest. */
+brrr_status brrr_context_launch(brrr_context *context, int32_t index,
+                                brrr_launch_info *out);
 /* With CUDA graphs on, the first run at a shape captures a graph and later
  * runs at that shape replay it. A context keeps the graphs of at most
  * `capacity` shapes (8 by default; at least 1), evicting the least recently

@@ -130,6 +130,18 @@ public:
     return dims;
   }
 
+  /// The launch plan at the context's input shapes: each launch's kernel,
+  /// work and traffic there (brrr_context_launch).
+  Result<std::vector<brrr_launch_info>> launches() const {
+    int32_t n = brrr_model_num_launches(model_);
+    std::vector<brrr_launch_info> v(n > 0 ? size_t(n) : 0);
+    for (size_t i = 0; i < v.size(); ++i)
+      if (Error e =
+              Error::from(brrr_context_launch(c_, int32_t(i), &v[i])))
+        return e;
+    return v;
+  }
+
   /// Graphs kept, one per shape (brrr_context_set_graph_cache).
   Error setGraphCache(int32_t capacity) {
     return Error::from(brrr_context_set_graph_cache(c_, capacity));

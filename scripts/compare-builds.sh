@@ -7,6 +7,8 @@
 #   scripts/compare-builds.sh OLD_BRRRC NEW_BRRRC [WORKDIR]
 #
 # Artifacts hold the PTX, the cubin, the launch plan and the weights.
+# COMPARE_EMIT=ptx compares the PTX alone (--emit=ptx), for two builds whose
+# artifact formats differ.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 old="$(realpath "$1")" new="$(realpath "$2")"
@@ -21,9 +23,10 @@ while [ $# -gt 0 ]; do
   if [ "$1" = "-o" ]; then out="$2"; shift 2; continue; fi
   args+=("$1"); shift
 done
-exec "$BRRRC" "${args[@]}" --emit=artifact -o "$out"
+exec "$BRRRC" "${args[@]}" --emit="$COMPARE_EMIT" -o "$out"
 WRAP
 chmod +x "$work/emit-artifact.sh"
+export COMPARE_EMIT="${COMPARE_EMIT:-artifact}"
 for side in old new; do
   bin=$old; [ "$side" = new ] && bin=$new
   BRRRC="$bin" /usr/bin/python3 "$root/test/gpu/build_corpus.py" \

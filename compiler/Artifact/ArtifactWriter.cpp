@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Artifact/ArtifactWriter.h"
+#include "compiler/CodeGen/KernelCost.h"
 
 #include "passes/Analysis.h"
 #include "runtime/ArtifactValidate.h"
@@ -524,6 +525,17 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
           k.flops = f.getInt();
         if (auto b = fusion->getAttrOfType<IntegerAttr>("brrr.bytes"))
           k.bytes = b.getInt();
+        FailureOr<SmallVector<uint32_t>> cost =
+            mapExprs(fusion, kRooflineExtentsAttrName, exprs);
+        if (failed(cost))
+          return failure();
+        if (!cost->empty()) {
+          if (cost->size() != 2)
+            return fusion.emitOpError(kRooflineExtentsAttrName)
+                   << " has " << cost->size() << " results, not 2";
+          k.flopsExpr = int32_t((*cost)[0]);
+          k.bytesExpr = int32_t((*cost)[1]);
+        }
         a.kernels.push_back(k);
       }
       launch.kernel = it->second;

@@ -13,6 +13,10 @@ def BrrrOutlineKernels : Pass<"brrr-outline-kernels", "ModuleOp"> {
     kernel family. The fusion records what the launch plan needs:
     `brrr.kernel` (the gpu.func name), `brrr.grid` and `brrr.block`
     (x, y, z), and the roofline data `brrr.flops` and `brrr.bytes`.
+    A kernel over symbolic extents counts those at the largest shape and
+    also records `brrr.roofline_extents`, a map of the module's symbols to
+    (flops, bytes) at any shape (KernelCost.h), which `brrrc --report
+    --shape` and the runtime evaluate.
     A fusion whose family has no generator is an error on that fusion.
     Kernels that are the same code, attributes included, but for their
     names (a model's repeated layers) are kept once: the later ones are

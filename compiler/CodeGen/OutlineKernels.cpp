@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/CodeGen.h"
+#include "compiler/CodeGen/KernelCost.h"
 #include "passes/Config/Families.h"
 #include "passes/Config/Launch.h"
 #include "passes/Config/SharedBuffers.h"
@@ -336,6 +337,8 @@ struct OutlineKernelsPass
             beginWithGridDependency(
                 kernels.lookupSymbol<gpu::GPUFuncOp>(vinfo->name), *vinfo,
                 !early.empty(), afterWeights);
+          // Its work and traffic are the fusion's (`brrr.flops`,
+          // `brrr.bytes` and their expressions): the same at each shape.
           SmallVector<NamedAttribute> entries = {
               b.getNamedAttr("rows", variant.get("rows")),
               b.getNamedAttr("brrr.kernel", b.getStringAttr(vinfo->name)),
@@ -345,8 +348,6 @@ struct OutlineKernelsPass
               b.getNamedAttr("brrr.block",
                              b.getDenseI64ArrayAttr({vinfo->block, 1, 1})),
               b.getNamedAttr(kSharedPlanAttrName, *plan),
-              b.getNamedAttr("brrr.flops", b.getI64IntegerAttr(vinfo->flops)),
-              b.getNamedAttr("brrr.bytes", b.getI64IntegerAttr(vinfo->bytes)),
               b.getNamedAttr(kScalarsAttrName, mapOf(vinfo->scalars))};
           if (!vinfo->gridExtents.empty())
             entries.push_back(b.getNamedAttr(kGridExtentsAttrName,
@@ -381,6 +382,9 @@ struct OutlineKernelsPass
       }
       fusion->setAttr("brrr.flops", b.getI64IntegerAttr(info->flops));
       fusion->setAttr("brrr.bytes", b.getI64IntegerAttr(info->bytes));
+      if (std::optional<AffineMap> cost =
+              rooflineExtents(fusion, info->flops, info->bytes, symbols))
+        fusion->setAttr(kRooflineExtentsAttrName, AffineMapAttr::get(*cost));
       if (info->tensorMaps)
         fusion->setAttr("brrr.tensor_maps", info->tensorMaps);
       if (programmatic && !info->gridExtents.empty()) {

@@ -114,8 +114,10 @@ _SIGNATURES = {
 _I64P = ctypes.POINTER(ctypes.c_int64)
 
 # Entry points a library built by an older brrrc may lack (symbolic shapes:
-# API version 2).
+# API version 2; a launch's counts at the context's shapes: 3).
 _OPTIONAL = {
+    "brrr_context_launch": (_STATUS, [_P, ctypes.c_int32,
+                                      ctypes.POINTER(LaunchInfoC)]),
     "brrr_context_check": (_STATUS, [_P]),
     "brrr_model_num_symbols": (ctypes.c_int32, [_P]),
     "brrr_model_symbol": (_STATUS, [_P, ctypes.c_int32,
@@ -178,9 +180,9 @@ def library(path):
         raise BrrrError(5, "%s is not a brrr model library: it lacks %s"
                         % (path, ", ".join(missing)))
     version = lib.brrr_api_version()
-    if version not in (1, 2):
+    if version not in (1, 2, 3):
         raise BrrrError(5, "%s has runtime API version %d; this brrr package "
-                        "reads versions 1 and 2" % (path, version))
+                        "reads versions 1 to 3" % (path, version))
     for name, (restype, argtypes) in list(_SIGNATURES.items()) + [
             item for item in _OPTIONAL.items() if hasattr(lib, item[0])]:
         fn = getattr(lib, name)

@@ -508,7 +508,22 @@ class Context:
         self._set_shapes(prepared)
         _, ms = self._run_device(prepared, outputs, profile=True)
         return [(launch, None if t < 0 else t)
-                for launch, t in zip(self._model.launches, ms)]
+                for launch, t in zip(self.launches(), ms)]
+
+    def launches(self) -> List[LaunchInfo]:
+        """The launch plan at the shapes of the inputs last run: each
+        launch's kernel, and the work and traffic it does at those shapes
+        (Model.launches holds the largest shape's)."""
+        if (not self._model.symbols or self._shapes is None
+                or not hasattr(self._lib, "brrr_context_launch")):
+            return list(self._model.launches)
+        out = []
+        for i in range(len(self._model.launches)):
+            c = _capi.LaunchInfoC()
+            _capi.check(self._lib, self._lib.brrr_context_launch(
+                self._live(), i, _capi.ctypes.byref(c)))
+            out.append(LaunchInfo(c.kernel.decode(), c.flops, c.bytes))
+        return out
 
 
 class Model:
@@ -536,6 +551,9 @@ class Model:
         self.outputs = self._infos(self._lib.brrr_model_num_outputs,
                                    self._lib.brrr_model_output)
         self.target = self._lib.brrr_model_target(handle).decode()
+        # The runtime API version the library was built with (3 gives each
+        # launch's work and traffic at a context's shapes).
+        self.api_version = int(self._lib.brrr_api_version())
         self.launches = []
         for i in range(self._lib.brrr_model_num_launches(handle)):
             c = _capi.LaunchInfoC()

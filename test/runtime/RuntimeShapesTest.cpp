@@ -91,6 +91,9 @@ TEST(SymbolicArtifactTest, RoundTripKeepsSymbolsAndExpressions) {
   }
   for (size_t i = 0; i < a.tensors.size(); ++i)
     EXPECT_EQ(b.tensors[i].dimExprs, a.tensors[i].dimExprs);
+  ASSERT_EQ(b.kernels.size(), 1u);
+  EXPECT_EQ(b.kernels[0].flopsExpr, 1);
+  EXPECT_EQ(b.kernels[0].bytesExpr, 3);
   for (size_t i = 0; i < a.launches.size(); ++i) {
     EXPECT_EQ(b.launches[i].scalars, a.launches[i].scalars);
     for (int d = 0; d < 3; ++d)
@@ -153,8 +156,8 @@ TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {
   refuses([](Artifact &a) { a.symbols[0].min = 5; }, "range 5..4");
   refuses([](Artifact &a) { a.symbols.push_back(a.symbols[0]); },
           "repeated name");
-  refuses([](Artifact &a) { a.launches[1].guardExpr = 3; },
-          "launches[1].guardExpr is expression 3, out of range (3 "
+  refuses([](Artifact &a) { a.launches[1].guardExpr = 4; },
+          "launches[1].guardExpr is expression 4, out of range (4 "
           "expressions)");
   refuses(
       [](Artifact &a) {
@@ -196,8 +199,13 @@ TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {
       "'batch' is no input's dimension");
   refuses([](Artifact &a) { a.launches[0].gridExprs[1] = 2; },
           "gridExprs[1] is 8 at every symbol's maximum, but grid[1] is 1");
-  refuses([](Artifact &a) { a.launches[0].scalars = {3}; },
-          "scalars[0] is expression 3, out of range");
+  refuses([](Artifact &a) { a.launches[0].scalars = {4}; },
+          "scalars[0] is expression 4, out of range");
+  refuses([](Artifact &a) { a.kernels[0].bytesExpr = 4; },
+          "kernels[0] 'brrr_test_add_n' bytes is expression 4, out of range");
+  refuses([](Artifact &a) { a.kernels[0].flops = 100; },
+          "kernels[0] 'brrr_test_add_n' counts 100 flops but its expression "
+          "gives 256 at every symbol's maximum");
   auto refusesMap = [](void (*edit)(Artifact &), const std::string &part) {
     Artifact a = makeSymbolicTensorMapArtifact();
     edit(a);
@@ -218,7 +226,7 @@ TEST(SymbolicArtifactTest, ValidatorRefusesInconsistentSymbols) {
   refusesMap(
       [](Artifact &a) {
         a.exprs.push_back(Expr{{sym(0), cst(2), op(ExprOp::Mul)}});
-        a.launches[0].maps[0].dimExprs = {-1, 3};
+        a.launches[0].maps[0].dimExprs = {-1, int32_t(a.exprs.size() - 1)};
         a.launches[0].maps[0].dims[1] = 8;
       },
       "reaches 2048 bytes into tensors[0] 'x', which has 1024");
@@ -288,6 +296,48 @@ TEST_F(ShapesTest, SignatureShowsTheSymbols) {
   EXPECT_EQ(symbol, -1);
   EXPECT_EQ(brrr_model_input_symbol(model, 1, 2, &symbol),
             BRRR_ERROR_INVALID_ARGUMENT);
+}
+
+// A launch's work and traffic at the context's shapes; the model's plan
+// keeps the largest shape's.
+TEST_F(ShapesTest, LaunchesCountTheirWorkAtTheContextsShapes) {
+  brrr_launch_info l{};
+  EXPECT_EQ(brrr_context_launch(ctx, 0, &l), BRRR_ERROR_INVALID_SHAPE);
+  EXPECT_TRUE(contains(brrr_last_error(), "brrr_context_launch: input 0 ('x') "
+                                          "has a symbolic shape"))
+      << brrr_last_error();
+  for (int64_t batch : {3, 1, 4}) {
+    ASSERT_EQ(setBatch(batch), BRRR_OK) << brrr_last_error();
+    for (int32_t i : {0, 1}) {
+      ASSERT_EQ(brrr_context_launch(ctx, i, &l), BRRR_OK) << brrr_last_error();
+      EXPECT_STREQ(l.kernel, "brrr_test_add_n");
+      EXPECT_EQ(l.flops, uint64_t(batch * kSymbolicRow)) << batch;
+      EXPECT_EQ(l.bytes, uint64_t(batch * kSymbolicRow * 12)) << batch;
+    }
+  }
+  ASSERT_EQ(brrr_model_launch(model, 0, &l), BRRR_OK);
+  EXPECT_EQ(l.flops, uint64_t(kSymbolicBatch * kSymbolicRow));
+  EXPECT_EQ(brrr_context_launch(ctx, 2, &l), BRRR_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(brrr_last_error(), "launch index 2 is out of range"))
+      << brrr_last_error();
+  EXPECT_EQ(brrr_context_launch(ctx, 0, nullptr), BRRR_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(brrr_context_launch(nullptr, 0, &l), BRRR_ERROR_INVALID_ARGUMENT);
+}
+
+// A model of fixed shapes: a context's launches are the model's.
+class FixedShapesTest : public FakeDriverTest {};
+
+TEST_F(FixedShapesTest, ContextLaunchesAreTheModels) {
+  openAndCreate();
+  for (int32_t i = 0; i < brrr_model_num_launches(model); ++i) {
+    brrr_launch_info fromModel{}, fromContext{};
+    ASSERT_EQ(brrr_model_launch(model, i, &fromModel), BRRR_OK);
+    ASSERT_EQ(brrr_context_launch(ctx, i, &fromContext), BRRR_OK)
+        << lastError();
+    EXPECT_STREQ(fromContext.kernel, fromModel.kernel);
+    EXPECT_EQ(fromContext.flops, fromModel.flops);
+    EXPECT_EQ(fromContext.bytes, fromModel.bytes);
+  }
 }
 
 TEST_F(ShapesTest, RunsAtEveryBatchInRange) {
@@ -606,6 +656,10 @@ TEST(ShapesCppTest, WrapperSetsShapesAndReportsRefusals) {
   auto shape = ctx->outputShape(1);
   ASSERT_TRUE(shape) << shape.error().message;
   EXPECT_EQ(*shape, (std::vector<int64_t>{2, kSymbolicRow}));
+  auto launches = ctx->launches();
+  ASSERT_TRUE(launches) << launches.error().message;
+  ASSERT_EQ(launches->size(), 2u);
+  EXPECT_EQ((*launches)[1].bytes, uint64_t(2 * kSymbolicRow * 12));
   std::vector<float> x(2 * kSymbolicRow, 1), y(2 * kSymbolicRow, 2),
       sum(2 * kSymbolicRow), xy(2 * kSymbolicRow);
   ASSERT_FALSE(ctx->runHost({x.data(), y.data()}, {sum.data(), xy.data()}));

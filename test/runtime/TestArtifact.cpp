@@ -220,7 +220,10 @@ Artifact makeGatherArtifact() {
 
 Artifact makeSymbolicArtifact() {
   Artifact a = sm80Artifact(); // brrr_test_add_n is in the fake driver only
-  a.kernels = {{"brrr_test_add_n", 0, 0}};
+  // Its work and traffic at each batch: batch * 64 adds, three tensors of
+  // batch * 64 floats (exprs 1 and 3).
+  a.kernels = {{"brrr_test_add_n", uint64_t(kSymbolicBatch * kSymbolicRow),
+                uint64_t(kSymbolicBatch * kSymbolicRow * 12), 1, 3}};
   a.symbols = {{"batch", 1, kSymbolicBatch}};
   auto sym = [](int64_t s) { return Expr{{{ExprOp::Symbol, s}}}; };
   auto cst = [](int64_t v) { return ExprTerm{ExprOp::Constant, v}; };
@@ -233,6 +236,7 @@ Artifact makeSymbolicArtifact() {
             {ExprOp::Mul, 0},
             cst(32),
             {ExprOp::CeilDiv, 0}}},
+      Expr{{{ExprOp::Symbol, 0}, cst(kSymbolicRow * 12), {ExprOp::Mul, 0}}},
   };
   auto symbolic = [&](Tensor t) {
     t.dimExprs = {0, -1};
@@ -264,7 +268,7 @@ Artifact makeSymbolicArtifact() {
 
 Artifact makeSymbolicTensorMapArtifact() {
   Artifact a = makeSymbolicArtifact();
-  a.kernels.push_back({"brrr_test_tma_add", 0, 0});
+  a.kernels.push_back({"brrr_test_tma_add", 0, 0, -1, -1});
   Launch &l = a.launches[0];
   l.kernel = 1;
   l.args = {2}; // t0; x and y come through the maps

@@ -5,7 +5,8 @@
 // source that brrrc's model.so embeds (--cpp; --cpp-gather for the gather
 // model); or reads an image (brrrc
 // --emit=artifact) and prints its launch plan (--launches), one line per
-// step, for lit tests of what brrrc writes. The C++ source holds the two
+// step, then the cost expressions of kernels over symbolic extents, for lit
+// tests of what brrrc writes. The C++ source holds the two
 // symbols
 // brrr_model_open reads, plus a reference to the runtime's C API, without
 // which the linker would take nothing from libbrrr_runtime.a into the
@@ -198,6 +199,12 @@ int printLaunches(const char *tool, const char *path, bool arguments) {
   for (size_t i = 0; i < a.checks.size(); ++i)
     std::printf("check %zu node '%s' op %s\n", i, a.checks[i].node.c_str(),
                 a.checks[i].op.c_str());
+  // Work and traffic at each shape, of the kernels over symbolic extents.
+  for (const brrr::artifact::Kernel &k : a.kernels)
+    if (k.flopsExpr != -1 && k.bytesExpr != -1)
+      std::printf("cost %s flops %s bytes %s\n", k.name.c_str(),
+                  exprText(a, size_t(k.flopsExpr)).c_str(),
+                  exprText(a, size_t(k.bytesExpr)).c_str());
   return 0;
 }
 

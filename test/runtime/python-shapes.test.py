@@ -59,5 +59,16 @@ ctx = m.context()
 ctx.run(DeviceArray(x), DeviceArray(y), outputs=[sums, xys])
 print("device 3:", ctx.output_shapes()[0],
       "ok" if agrees(x, y, (sums.array, xys.array)) else "WRONG")
+# Each launch's work and traffic at the shapes last run; the model's plan
+# holds the largest shape's.
+print("launches at 3:", [(l.flops, l.bytes) for l in ctx.launches()])
+x, y = inputs(2, 5)
+profile = ctx.profile(DeviceArray(x), DeviceArray(y), outputs=[
+    DeviceArray(np.zeros((2, 64), np.float32)),
+    DeviceArray(np.zeros((2, 64), np.float32))])
+print("profile at 2:", [(l.kernel, l.flops, l.bytes, ms is not None)
+                        for l, ms in profile])
+print("launches at most:", [(l.flops, l.bytes) for l in m.launches],
+      "api", m.api_version)
 ctx.set_graph_cache(1)
 print("cache:", error(lambda: ctx.set_graph_cache(0)) != "ok" and "ok")

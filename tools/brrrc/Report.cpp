@@ -9,6 +9,8 @@
 
 #include "tools/brrrc/Report.h"
 
+#include "compiler/CodeGen/KernelCost.h"
+
 #include "passes/Config/Attention.h"
 #include "passes/Config/Products.h"
 #include "passes/Precision/Calibration.h"
@@ -88,30 +90,6 @@ struct ReportShape {
   int64_t eval(mlir::AffineExpr e) const {
     std::optional<std::pair<int64_t, int64_t>> r = mlir::brrr::rangeOf(e, at);
     return r ? r->first : 0;
-  }
-  /// The bytes of a tensor of `type` at the bound values.
-  int64_t bytesOf(mlir::Type type) const {
-    auto t = mlir::cast<mlir::RankedTensorType>(type);
-    if (!mlir::brrr::isSymbolic(t))
-      return mlir::brrr::bufferBytes(t);
-    SmallVector<int64_t> shape;
-    for (mlir::AffineExpr e : mlir::brrr::extentsOf(t))
-      shape.push_back(eval(e));
-    return mlir::brrr::bufferBytes(
-        mlir::RankedTensorType::get(shape, t.getElementType()));
-  }
-  /// The elements of `type`'s outer run at the bound values, or at the
-  /// largest shape: every kernel's work is linear in its first result's.
-  std::pair<double, double> runOf(mlir::Type type) const {
-    auto t = mlir::cast<mlir::RankedTensorType>(type);
-    double here = 1, largest = 1;
-    SmallVector<mlir::AffineExpr> extents = mlir::brrr::extentsOf(t);
-    for (unsigned d = 0; d < mlir::brrr::outerRunOf(t); ++d) {
-      here *= double(eval(extents[d]));
-      if (auto r = mlir::brrr::rangeOf(extents[d], dims))
-        largest *= double(r->second);
-    }
-    return {here, largest};
   }
 };
 
@@ -212,8 +190,7 @@ bool reportShapeOf(mlir::ModuleOp module, ArrayRef<std::string> specs,
 } // namespace
 
 /// Every kernel of `module` that says its work and traffic, in order, at
-/// the largest shape or at `shape`: there, the traffic of its tensors and
-/// its work scaled with its first result's outer run.
+/// the largest shape or at `shape`.
 static SmallVector<ReportKernel>
 reportKernels(mlir::ModuleOp module, const ReportShape *shape = nullptr) {
   SmallVector<ReportKernel> kernels;
@@ -230,34 +207,12 @@ reportKernels(mlir::ModuleOp module, const ReportShape *shape = nullptr) {
                    double(bytes.getInt()),
                    prec,
                    peak};
-    if (shape) {
-      k.bytes = 0;
-      for (mlir::Value v : f.getInputs())
-        k.bytes += double(shape->bytesOf(v.getType()));
-      for (mlir::Value v : f.getResults())
-        k.bytes += double(shape->bytesOf(v.getType()));
-      if (mlir::brrr::AttentionOp att = mlir::brrr::attentionOf(f)) {
-        // Attention's work is its batch times its (query, key) pairs:
-        // when causal, those of keys up to each query's.
-        SmallVector<mlir::AffineExpr> q =
-            mlir::brrr::extentsOf(att.getQuery().getType());
-        mlir::AffineExpr sk = mlir::brrr::extentsOf(att.getKey().getType())[2];
-        auto pairs = [&](double batch, double sq, double sk) {
-          return batch *
-                 (att.getCausal() ? sq * sk - sq * (sq - 1) / 2 : sq * sk);
-        };
-        auto largestOf = [&](mlir::AffineExpr e) {
-          auto r = mlir::brrr::rangeOf(e, shape->dims);
-          return r ? double(r->second) : 0.0;
-        };
-        double here = pairs(double(shape->eval(q[0])),
-                            double(shape->eval(q[2])), double(shape->eval(sk)));
-        double largest = pairs(largestOf(q[0]), largestOf(q[2]), largestOf(sk));
-        k.flops *= largest > 0 ? here / largest : 1;
-      } else if (f.getNumResults()) {
-        auto [here, largest] = shape->runOf(f.getResult(0).getType());
-        k.flops *= largest > 0 ? here / largest : 1;
-      }
+    // At a shape: what its cost expressions give there (KernelCost.h).
+    auto cost = f->getAttrOfType<mlir::AffineMapAttr>(
+        mlir::brrr::kRooflineExtentsAttrName);
+    if (shape && cost) {
+      k.flops = double(shape->eval(cost.getValue().getResult(0)));
+      k.bytes = double(shape->eval(cost.getValue().getResult(1)));
     }
     kernels.push_back(k);
   });
