@@ -593,6 +593,12 @@ def BrrrQuantizeCalibrated
     and stored K-major, the scales applied in the epilogue: the form
     brrr-quantized-products gives a QDQ model's products.
 
+    With `residuals` (the default), an activation quantized only for
+    convolutions is also read dequantized by the additions that read it
+    beside them, as a QDQ model quantizes a residual connection: the kernel
+    that computes it stores it in 8 bits alone, and the convolution whose
+    epilogue adds it reads 8 bits.
+
     Softmax, normalizations, reductions and products of two computed
     tensors stay in float. A key the table lacks, or a maximum that is
     negative, NaN or infinite, is an error naming the node; an activation
@@ -603,6 +609,8 @@ def BrrrQuantizeCalibrated
   let options = [
     Option<"precision", "precision", "std::string", "\"fp8\"",
            "The 8-bit type: fp8 (FLOAT8E4M3FN) or int8">,
+    Option<"residuals", "residuals", "bool", "true",
+           "Additions read the convolutions' quantized activations too">,
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

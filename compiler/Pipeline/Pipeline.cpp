@@ -28,6 +28,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   if (!options.quantize.empty()) {
     BrrrQuantizeCalibratedOptions quantize;
     quantize.precision = options.quantize;
+    quantize.residuals = options.quantizeResiduals;
     graph.nest<func::FuncOp>().addPass(createBrrrQuantizeCalibrated(quantize));
   }
   // Products of dequantized operands first, as the importer wrote them;

@@ -68,6 +68,9 @@ struct CompileOptions {
   /// constant matrices in that 8-bit type, by the module's calibration
   /// table; see brrr-quantize-calibrated. Empty: as the model says.
   std::string quantize;
+  /// With `quantize`: additions read the convolutions' quantized
+  /// activations too (brrr-quantize-calibrated's `residuals`).
+  bool quantizeResiduals = true;
   /// Return every activation that `quantize` would quantize, for a
   /// calibration run; see brrr-calibration-outputs.
   bool calibrationOutputs = false;

@@ -18,7 +18,9 @@
 // name of its ONNX node; products that read one activation share it, under
 // the key of the first. A convolution is written as a QDQ model's
 // (dequantized 8-bit activation and weights, a scale per output channel),
-// which brrr-quantized-products then claims.
+// which brrr-quantized-products then claims. Additions that read a
+// convolution's activation (a residual connection) read its dequantized
+// copy too (`residuals`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -367,6 +369,17 @@ struct QuantizeCalibratedPass
       if (t && t->use_empty())
         t->erase();
     }
+    // The residual stream: additions of two tensors of its shape beside
+    // the convolutions read the dequantized copy too, so that the kernel
+    // computing `x` stores it in 8 bits alone and the one adding it reads
+    // 8 bits.
+    if (residuals && dx &&
+        llvm::all_of(products, [](Product &p) { return bool(p.conv); }))
+      for (OpOperand &use : llvm::make_early_inc_range(x.getUses()))
+        if (auto add = dyn_cast<AddOp>(use.getOwner());
+            add && add.getLhs().getType() == x.getType() &&
+            add.getRhs().getType() == x.getType())
+          use.set(dx);
   }
 
   /// Makes convolution `p` read the dequantized activation `dx` and its

@@ -154,6 +154,20 @@ QUANT_CASES = [
      [n("Conv", ["x", "qk_wa"], ["c"], pads=[1, 1, 1, 1]), n("Relu", ["c"], ["r"])]
      + qdq_conv("qa_h", "qz0_i8", "qcw1b_i8", "qcw_s96", "qcw_z96", "qcb96", source="r"),
      [("x", H, [2, 64, 12, 12])], [("r", H, [2, 64, 12, 12]), ("y", H, [2, 96, 12, 12])]),
+    # A residual block quantized as --precision=int8 writes it: the INT8
+    # activation read by the convolution and, dequantized, by the addition
+    # after it; the sum's ReLU quantized again. The quantize kernel stores
+    # the activation in 8 bits alone, and the convolution's epilogue reads
+    # it in 8 bits and stores its output in 8 bits.
+    ("qconv_int8_residual_f16",
+     [n("QuantizeLinear", ["x", "qa_h", "qz0_i8"], ["q"]),
+      n("DequantizeLinear", ["q", "qa_h", "qz0_i8"], ["a"]),
+      n("DequantizeLinear", ["qcwr_i8", "qcw_s64", "qcw_z64"], ["w"], axis=0),
+      n("Conv", ["a", "w", "qcb64"], ["c"], pads=[1, 1, 1, 1]),
+      n("Add", ["c", "a"], ["s"]), n("Relu", ["s"], ["r"]),
+      n("QuantizeLinear", ["r", "qs_r", "qz0_i8"], ["qr"]),
+      n("DequantizeLinear", ["qr", "qs_r", "qz0_i8"], ["y"])],
+     [("x", H, [2, 64, 13, 11])], [("y", H, [2, 64, 13, 11])]),
 ]
 
 # Float8 types and f16 scales need opset 19; per-axis INT8 runs at 17.
@@ -180,6 +194,6 @@ QUANT_TOLERANCES = {
     "qconv_fp8_ragged_f32": 1e-3, "qconv_fp8_taps_c64_f32": 1e-3,
     "qconv_int8_taps_c32_5x5_f16": 2e-3,
     # A value on a quantization boundary may round to the next step.
-    "qconv_kept_f16": 1e-2,
+    "qconv_kept_f16": 1e-2, "qconv_int8_residual_f16": 1e-2,
     "qmatmul_fp8_deep_fast_f32": 5e-3, "qmatmul_fp8_deep_pingpong_f32": 5e-4,
 }

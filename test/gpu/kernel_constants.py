@@ -167,7 +167,14 @@ CONSTANTS = {
     "qcw1b_i8": np.random.default_rng(24).integers(-127, 128, (96, 64, 1, 1)).astype(np.int8),
     # An INT8 5 x 5 convolution 32 -> 96 (32-byte boxes, four taps a
     # slice), the 3 x 3 one's scales and bias.
-    "qcw5_i8": np.random.default_rng(25).integers(-127, 128, (96, 32, 5, 5)).astype(np.int8)}
+    "qcw5_i8": np.random.default_rng(25).integers(-127, 128, (96, 32, 5, 5)).astype(np.int8),
+    # A residual block's INT8 3 x 3 convolution 64 -> 64, its scales and
+    # bias, and the scale its output is quantized by.
+    "qcwr_i8": np.random.default_rng(26).integers(-127, 128, (64, 64, 3, 3)).astype(np.int8),
+    "qcw_s64": np.random.default_rng(27).uniform(0.5, 2, 64).astype(np.float16) / 64,
+    "qcw_z64": np.zeros(64, np.int8),
+    "qcb64": np.random.default_rng(28).standard_normal(64).astype(np.float16),
+    "qs_r": np.array(0.5, np.float16)}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.

@@ -155,6 +155,8 @@ def torch_inputs(name, gen):
         return [f(2, 256, 13, 11, dt=torch.float16)]
     if name == "qconv_kept_f16":
         return [f(2, 64, 12, 12, dt=torch.float16)]
+    if name == "qconv_int8_residual_f16":
+        return [f(2, 64, 13, 11, dt=torch.float16)]
     if name == "qconv_fp8_ragged_f32":
         return [f(2, 160, 14, 15)]
     if name == "qconv_fp8_taps_c64_f32":

@@ -98,6 +98,17 @@ def quantize_reference(name, xs):
         w = c["qcw1b_i8"].double() * c["qcw_s96"].double().reshape(96, 1, 1, 1)
         return [r.double(),
                 conv2d(q.double() * sa.double(), w, c["qcb96"].double()).half().double()]
+    if name == "qconv_int8_residual_f16":
+        # The convolution's f16 output plus the dequantized activation, as
+        # the model's types round them, then quantized by 0.5.
+        sa = c["qa_h"].float()
+        q = torch.clamp(torch.round(x / sa), -128, 127)
+        a = (q * sa).half()
+        w = c["qcwr_i8"].double() * c["qcw_s64"].double().reshape(64, 1, 1, 1)
+        y = conv2d(a.double(), w, c["qcb64"].double(), padding=1).half()
+        r = torch.relu(y.double() + a.double()).half()
+        sr = c["qs_r"].float()
+        return [(torch.clamp(torch.round(r.float() / sr), -128, 127) * sr).double()]
     if name == "qconv_int8_taps_c32_5x5_f16":
         sa = c["qa_h"].float()
         q = torch.clamp(torch.round(x / sa), -128, 127)

@@ -237,6 +237,14 @@ cl::opt<bool> earlyFitting(
              "multiprocessor)"),
     cl::init(true), cl::cat(category));
 
+cl::opt<bool> quantizeResiduals(
+    "quantize-residuals",
+    cl::desc("With --precision=fp8|int8: additions that read an activation "
+             "quantized for convolutions (a residual connection) read it "
+             "quantized too, so that it is stored in 8 bits alone (default: "
+             "on)"),
+    cl::init(true), cl::cat(category));
+
 cl::opt<bool> serialLaunches(
     "serial-launches",
     cl::desc("On sm_90a, start each kernel only after the one before it has "
@@ -503,6 +511,7 @@ int main(int argc, char **argv) {
         return 1;
       (*module)->setAttr(mlir::brrr::kCalibrationAttrName, table);
       compile.quantize = precision;
+      compile.quantizeResiduals = quantizeResiduals;
     }
     if (failed(mlir::brrr::runCompilePipeline(*module, compile, &total)) ||
         errors) {

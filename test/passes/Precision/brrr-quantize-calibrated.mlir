@@ -1,5 +1,6 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantize-calibrated))' | FileCheck %s
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantize-calibrated{precision=int8}))' | FileCheck %s --check-prefix=INT8
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-quantize-calibrated{residuals=false}))' | FileCheck %s --check-prefix=NORES
 
 // Float8: the activation's range 4 (the table's entry under the node's
 // name) gives the scale 2^-6, the power of two at or above 4 / 448
@@ -76,5 +77,31 @@ module attributes {brrr.calibration = {fc = 0.0 : f64}, brrr.target = #brrr.targ
     %w = brrr.constant dense<0.5> : tensor<16x16xf32>
     %y = brrr.matmul %x, %w : tensor<2x16xf32>, tensor<16x16xf32> -> tensor<2x16xf32> loc("fc")
     return %y : tensor<2x16xf32>
+  }
+}
+
+// -----
+
+// A residual connection: the addition reads the activation the
+// convolution reads, dequantized from its 8-bit copy; a second addition of
+// another shape (a broadcast) and the return read it as it is. With
+// residuals=false the additions read it as it is too.
+// CHECK-LABEL: func.func @Residual
+// CHECK: %[[Q:.+]] = brrr.quantize %arg0
+// CHECK: %[[D:.+]] = brrr.dequantize %[[Q]]
+// CHECK: %[[C:.+]] = brrr.conv2d %[[D]], %{{.+}} {dilations
+// CHECK: brrr.add %[[C]], %[[D]]
+// CHECK: brrr.add %arg0, %{{.+}} : tensor<1x32x4x4xf16>, tensor<32x1x1xf16>
+// NORES-LABEL: func.func @Residual
+// NORES: %[[C:.+]] = brrr.conv2d
+// NORES: brrr.add %[[C]], %arg0
+module attributes {brrr.calibration = {conv = 2.0 : f64}, brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @Residual(%x: tensor<1x32x4x4xf16>) -> (tensor<1x32x4x4xf16>, tensor<1x32x4x4xf16>, tensor<1x32x4x4xf16>) {
+    %w = brrr.constant dense<0.5> : tensor<32x32x1x1xf16>
+    %c = brrr.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x32x4x4xf16>, tensor<32x32x1x1xf16>) -> tensor<1x32x4x4xf16> loc("conv")
+    %y = brrr.add %c, %x : tensor<1x32x4x4xf16>, tensor<1x32x4x4xf16> -> tensor<1x32x4x4xf16>
+    %b = brrr.constant dense<1.0> : tensor<32x1x1xf16>
+    %z = brrr.add %x, %b : tensor<1x32x4x4xf16>, tensor<32x1x1xf16> -> tensor<1x32x4x4xf16>
+    return %y, %z, %x : tensor<1x32x4x4xf16>, tensor<1x32x4x4xf16>, tensor<1x32x4x4xf16>
   }
 }

@@ -21,6 +21,10 @@ caches and inputs, made at test time (Debian's python3: onnx, numpy).
           (conv1 3 x 3, 32 -> 64, padded; conv2 1 x 1, 64 -> 48), and its
           cache cnn.calibration: conv1 = 4, conv2 = 2
       DIR/cnn_kept.onnx: the same, relu(conv1(x)) an output too (r)
+      DIR/residual.onnx: x: f16[2, 64, 8, 8] -> r = relu(conv1(x)),
+          s = relu(conv2(r) + r), y = relu(conv3(s) + s) (3 x 3
+          convolutions of 64 channels, padded), and its cache
+          residual.calibration: conv1 = 4, conv2 = 3, conv3 = 5
 """
 
 import os
@@ -133,6 +137,29 @@ def main(out):
                                                          [2, 64, 8, 8]))
     onnx.checker.check_model(model)
     onnx.save(model, os.path.join(out, "cnn_kept.onnx"))
+
+    # Two residual blocks: r and s are each read by a convolution and by
+    # the addition after it.
+    ws = [(rng.standard_normal((64, 64, 3, 3)) * 0.05).astype(np.float16)
+          for _ in range(3)]
+    conv = lambda i, src, dst: helper.make_node(  # noqa: E731
+        "Conv", [src, f"w{i}"], [dst], name=f"conv{i}", pads=[1, 1, 1, 1])
+    nodes = [
+        conv(1, "x", "h1"), helper.make_node("Relu", ["h1"], ["r"]),
+        conv(2, "r", "h2"), helper.make_node("Add", ["h2", "r"], ["a2"]),
+        helper.make_node("Relu", ["a2"], ["s"]),
+        conv(3, "s", "h3"), helper.make_node("Add", ["h3", "s"], ["a3"]),
+        helper.make_node("Relu", ["a3"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "residual",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [2, 64, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 64, 8, 8])],
+        [numpy_helper.from_array(w, f"w{i + 1}") for i, w in enumerate(ws)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(out, "residual.onnx"))
+    cache("residual.calibration", ["4 conv1", "3 conv2", "5 conv3"])
 
 
 if __name__ == "__main__":
