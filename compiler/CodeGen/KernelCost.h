@@ -19,10 +19,10 @@
 
 namespace mlir::brrr {
 
-/// The `brrr.fusion` attribute (and that of each of its kernels for a
-/// range of rows) of a kernel over symbolic extents: an affine map of the
-/// module's symbols to (flops, bytes), equal to its `brrr.flops` and
-/// `brrr.bytes` at every symbol's maximum.
+/// The `brrr.fusion` attribute of a kernel over symbolic extents (which
+/// its kernels for ranges of rows share): an affine map of the module's
+/// symbols to (flops, bytes), equal to its `brrr.flops` and `brrr.bytes`
+/// at every symbol's maximum.
 constexpr llvm::StringLiteral kRooflineExtentsAttrName =
     "brrr.roofline_extents";
 
