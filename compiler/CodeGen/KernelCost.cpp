@@ -51,17 +51,15 @@ std::optional<AffineMap> mlir::brrr::rooflineExtents(FusionOp fusion,
   if (!unitRange || unitRange->second <= 0)
     return std::nullopt;
   int64_t largest = unitRange->second;
-  // `atLargest` times the units over their largest count, exact there.
+  // `atLargest` times the units over their largest count, exact there
+  // (largest > 0, so the gcd is too).
   auto linear = [&](int64_t atLargest) -> AffineExpr {
     int64_t g = std::gcd(atLargest, largest);
-    if (g == 0)
-      return getAffineConstantExpr(0, context);
     AffineExpr e = units * (atLargest / g);
     return largest / g == 1 ? e : e.floorDiv(largest / g);
   };
   // The tensors' bytes at each shape, where that is what `bytes` counts.
   AffineExpr tensors = getAffineConstantExpr(0, context);
-  int64_t tensorsLargest = 0;
   auto add = [&](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
     AffineExpr n =
@@ -69,14 +67,16 @@ std::optional<AffineMap> mlir::brrr::rooflineExtents(FusionOp fusion,
     for (AffineExpr e : extentsOf(t))
       n = n * e;
     tensors = tensors + n;
-    tensorsLargest += bufferBytes(v);
   };
   for (Value v : fusion.getInputs())
     add(v);
   for (Value v : fusion.getResults())
     add(v);
   AffineExpr work = linear(flops);
-  AffineExpr traffic = tensorsLargest == bytes ? tensors : linear(bytes);
+  std::optional<std::pair<int64_t, int64_t>> tensorRange =
+      rangeOf(tensors, dims);
+  AffineExpr traffic =
+      tensorRange && tensorRange->second == bytes ? tensors : linear(bytes);
   // Both must be what code generation counted at the largest shape, and
   // evaluate without overflow everywhere in range.
   std::pair<AffineExpr, int64_t> counted[] = {{work, flops}, {traffic, bytes}};
