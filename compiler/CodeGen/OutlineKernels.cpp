@@ -297,10 +297,22 @@ struct OutlineKernelsPass
     // read at run time. Elsewhere it waits nowhere, and the weights copied
     // first would only hold back its first stage (GPT-2 at batch 8 ran 3%
     // slower with every product so).
+    // A range's kernel (`rowsUpTo`: the largest rows of its range) counts
+    // its grid at the largest shape of its range, which its config's grid
+    // (at the largest shape of all) overstates.
     auto markWeightsFirst = [&](FusionOp fusion, Attribute attr,
-                                bool afterOneWave) {
+                                bool afterOneWave,
+                                std::optional<int64_t> rowsUpTo = {}) {
       auto config = dyn_cast_or_null<KernelConfigAttr>(attr);
-      ArrayRef<int64_t> grid = config ? config.getGrid() : ArrayRef<int64_t>();
+      SmallVector<int64_t> grid;
+      if (config)
+        llvm::append_range(grid, config.getGrid());
+      auto rows = fusion->getAttrOfType<AffineMapAttr>(kVariantRowsAttrName);
+      if (rowsUpTo && rows && config && config.getGridExtents())
+        if (std::optional<SmallVector<int64_t>> within = largestWithin(
+                config.getGridExtents().getValue().getResults(),
+                rows.getValue().getResult(0), *rowsUpTo, dimsOf(module)))
+          grid = *within;
       bool oneWave =
           grid.size() == 3 && grid[0] * grid[1] * grid[2] <= multiprocessors;
       if (programmatic && afterWeights && oneWave && afterOneWave)
@@ -323,7 +335,8 @@ struct OutlineKernelsPass
           if (failed(plan))
             return WalkResult::interrupt();
           fusion->setAttr(kSharedPlanAttrName, *plan);
-          markWeightsFirst(fusion, variant.get("config"), true);
+          markWeightsFirst(fusion, variant.get("config"), true,
+                           variant.getAs<IntegerAttr>("rows").getInt());
           FailureOr<KernelInfo> vinfo =
               emitKernel(fusion, kb, name + "_r" + std::to_string(k));
           fusion->setAttr(kKernelConfigAttrName, config);

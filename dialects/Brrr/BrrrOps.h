@@ -124,6 +124,20 @@ SmallVector<DimAttr> dimsOf(Operation *op);
 std::optional<std::pair<int64_t, int64_t>> rangeOf(AffineExpr extent,
                                                    ArrayRef<DimAttr> dims);
 
+/// Symbol values largestWithin walks at most (of all symbols but the last).
+constexpr uint64_t kLargestWithinPoints = uint64_t(1) << 16;
+
+/// The largest value each of `exprs` takes over `dims`' ranges where
+/// `bound` is at most `upTo` (0 each where it never is), or nullopt where
+/// `bound` or one of `exprs` may decrease as a symbol grows (a remainder, a
+/// negative factor), names a symbol `dims` lacks or overflows, or where the
+/// symbols but the last take more than kLargestWithinPoints values
+/// together.
+std::optional<SmallVector<int64_t>> largestWithin(ArrayRef<AffineExpr> exprs,
+                                                  AffineExpr bound,
+                                                  int64_t upTo,
+                                                  ArrayRef<DimAttr> dims);
+
 /// `t`'s shape with every symbolic extent at its largest value over
 /// `dims`, or nullopt if rangeOf fails for one.
 std::optional<SmallVector<int64_t>> largestShape(RankedTensorType t,

@@ -220,6 +220,131 @@ mlir::brrr::rangeOf(AffineExpr extent, ArrayRef<DimAttr> dims) {
   return rangeOfImpl(simplifyAffineExpr(extent, 0, symbols), dims);
 }
 
+namespace {
+/// `e` at the symbol values `at`, or nullopt where it names a dimension or
+/// a symbol past `at`, divides by a non-positive value or overflows.
+std::optional<int64_t> valueAt(AffineExpr e, ArrayRef<int64_t> at) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue();
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return s.getPosition() < at.size()
+               ? std::optional<int64_t>(at[s.getPosition()])
+               : std::nullopt;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt;
+  std::optional<int64_t> l = valueAt(bin.getLHS(), at),
+                         r = valueAt(bin.getRHS(), at);
+  if (!l || !r)
+    return std::nullopt;
+  int64_t v;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    if (llvm::AddOverflow(*l, *r, v))
+      return std::nullopt;
+    return v;
+  case AffineExprKind::Mul:
+    if (llvm::MulOverflow(*l, *r, v))
+      return std::nullopt;
+    return v;
+  case AffineExprKind::FloorDiv:
+    return *r > 0 ? std::optional<int64_t>(llvm::divideFloorSigned(*l, *r))
+                  : std::nullopt;
+  case AffineExprKind::CeilDiv:
+    return *r > 0 ? std::optional<int64_t>(llvm::divideCeilSigned(*l, *r))
+                  : std::nullopt;
+  case AffineExprKind::Mod:
+    return *r > 0 ? std::optional<int64_t>(llvm::mod(*l, *r)) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether `e` never decreases as any symbol grows over `dims`' ranges:
+/// sums, products of operands that are never negative, and quotients by
+/// positive constants of such expressions (no remainder).
+bool isMonotone(AffineExpr e, ArrayRef<DimAttr> dims) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return isa<AffineConstantExpr, AffineSymbolExpr>(e);
+  auto nonNegative = [&](AffineExpr x) {
+    std::optional<std::pair<int64_t, int64_t>> r = rangeOf(x, dims);
+    return r && r->first >= 0 && isMonotone(x, dims);
+  };
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return isMonotone(bin.getLHS(), dims) && isMonotone(bin.getRHS(), dims);
+  case AffineExprKind::Mul:
+    return nonNegative(bin.getLHS()) && nonNegative(bin.getRHS());
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv:
+    return isa<AffineConstantExpr>(bin.getRHS()) &&
+           cast<AffineConstantExpr>(bin.getRHS()).getValue() > 0 &&
+           isMonotone(bin.getLHS(), dims);
+  default:
+    return false;
+  }
+}
+} // namespace
+
+std::optional<SmallVector<int64_t>>
+mlir::brrr::largestWithin(ArrayRef<AffineExpr> exprs, AffineExpr bound,
+                          int64_t upTo, ArrayRef<DimAttr> dims) {
+  auto known = [&](AffineExpr e) {
+    return e && symbolCountOf(e) <= dims.size() && isMonotone(e, dims);
+  };
+  if (dims.empty() || !known(bound) || !llvm::all_of(exprs, known))
+    return std::nullopt;
+  // Every point of the region is below one where the last symbol is as
+  // large as the bound allows: walk the other symbols' values and search
+  // the last one's.
+  uint64_t points = 1;
+  for (DimAttr d : dims.drop_back()) {
+    points *= uint64_t(d.getMax() - d.getMin() + 1);
+    if (points > kLargestWithinPoints)
+      return std::nullopt;
+  }
+  SmallVector<int64_t> largest(exprs.size(), 0);
+  SmallVector<int64_t> at;
+  for (DimAttr d : dims)
+    at.push_back(d.getMin());
+  auto fits = [&](int64_t last) {
+    at.back() = last;
+    std::optional<int64_t> v = valueAt(bound, at);
+    return v && *v <= upTo;
+  };
+  while (true) {
+    int64_t lo = dims.back().getMin(), hi = dims.back().getMax();
+    if (fits(lo)) {
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid))
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      at.back() = lo;
+      for (auto [i, e] : llvm::enumerate(exprs)) {
+        std::optional<int64_t> v = valueAt(e, at);
+        if (!v)
+          return std::nullopt;
+        largest[i] = std::max(largest[i], *v);
+      }
+    }
+    // The next values of the other symbols, the first fastest.
+    size_t k = 0;
+    for (; k + 1 < dims.size(); ++k) {
+      if (at[k] < dims[k].getMax()) {
+        ++at[k];
+        break;
+      }
+      at[k] = dims[k].getMin();
+    }
+    if (k + 1 >= dims.size())
+      return largest;
+  }
+}
+
 std::optional<SmallVector<int64_t>>
 mlir::brrr::largestShape(RankedTensorType t, ArrayRef<DimAttr> dims) {
   SmallVector<int64_t> shape;

@@ -24,6 +24,16 @@ constexpr int64_t kPointwiseThreads = 256;
 /// empty: one).
 SmallVector<int64_t> vectorsPerThread(FusionOp fusion, int64_t vector);
 
+/// Over a symbolic element count, where `config` (a pointwise kernel's or
+/// a movement tree's of vectors) unrolls at the largest count but a count
+/// in range is too small to: records the kernel of a vector a thread for
+/// the counts below the first that unrolls (kVariantsAttrName, ranged by
+/// kVariantRowsAttrName: the first result's element count) with the tile
+/// `oneVector` (the family's tile of one vector a thread), so that a small
+/// shape launches the blocks a static compile of it would.
+void recordUnrollVariants(FusionOp fusion, KernelConfigAttr config,
+                          ArrayRef<int64_t> oneVector);
+
 struct Grid;
 /// The grid of a pointwise kernel (and of a tree of data movement in
 /// vectors, which runs as one): `tile` vectors of `vector` elements a

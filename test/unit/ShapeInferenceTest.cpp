@@ -53,6 +53,35 @@ TEST_F(Symbols, RangesOfExtents) {
   EXPECT_FALSE(brrr::rangeOf(s(0) * (int64_t(1) << 62), dims));
 }
 
+TEST_F(Symbols, LargestValuesWithinABound) {
+  using V = SmallVector<int64_t>;
+  AffineExpr rows = s(0) * s(1);
+  // Blocks of 128 rows, and a second extent of the sequence alone, where
+  // the rows are at most 4096: 4096 rows (8 x 512, 64 x 64, ...) and the
+  // sequence's 512 (at batch 1..8).
+  EXPECT_EQ(*brrr::largestWithin({rows.ceilDiv(128), s(1)}, rows, 4096, dims),
+            (V{32, 512}));
+  // A bound only the smallest point meets, and one no point meets (0).
+  EXPECT_EQ(*brrr::largestWithin({rows}, rows, 1, dims), (V{1}));
+  EXPECT_EQ(*brrr::largestWithin({rows}, rows + 7, 7, dims), (V{0}));
+  // Rows of 100 a batch, at most 250: two batches, whatever the sequence.
+  EXPECT_EQ(
+      *brrr::largestWithin({s(0) * 100, s(1) + s(0)}, s(0) * 100, 250, dims),
+      (V{200, 514}));
+  // A ragged bound: 17 rows a sequence token, at most 17 x 77 + 16.
+  EXPECT_EQ(*brrr::largestWithin({rows}, s(1) * 17, 17 * 77 + 16, dims),
+            (V{64 * 77}));
+  // Expressions that may fall as a symbol grows, or name a symbol the
+  // module lacks, give no answer.
+  EXPECT_FALSE(brrr::largestWithin({s(1) % 8}, rows, 4096, dims));
+  EXPECT_FALSE(brrr::largestWithin({rows}, s(0) * -1 + 64, 10, dims));
+  EXPECT_FALSE(brrr::largestWithin({s(2)}, rows, 4096, dims));
+  // Too many points of the symbols but the last to walk.
+  SmallVector<brrr::DimAttr> wide = {brrr::DimAttr::get(&ctx, "a", 1, 1 << 17),
+                                     brrr::DimAttr::get(&ctx, "b", 1, 4)};
+  EXPECT_FALSE(brrr::largestWithin({s(0)}, s(0) * s(1), 100, wide));
+}
+
 TEST_F(Symbols, TypesRoundTripTheirExtents) {
   SmallVector<AffineExpr> extents = {s(0), s(1) * 2, c(768)};
   auto t = brrr::tensorTypeOf(&ctx, extents, Float16Type::get(&ctx));

@@ -31,8 +31,12 @@ FailureOr<KernelConfigAttr> chooseMovement(FusionOp fusion,
   }
   int64_t threads =
       tile.size() == 2 ? kTransposeTile * kTransposeRows : kPointwiseThreads;
-  return simtConfig(fusion.getContext(), KernelFamily::movement, threads, tile,
-                    std::max<int64_t>(vector, 1));
+  KernelConfigAttr config =
+      simtConfig(fusion.getContext(), KernelFamily::movement, threads, tile,
+                 std::max<int64_t>(vector, 1));
+  if (vector)
+    recordUnrollVariants(fusion, config, {1});
+  return config;
 }
 
 /// Vectors a thread only for a tree of index maps and concatenations (as a

@@ -27,9 +27,11 @@ constexpr int64_t kUnrollMinBlocks = 1056;
 FailureOr<KernelConfigAttr> choosePointwise(FusionOp fusion,
                                             const ConfigOptions &) {
   int64_t vector = pointwiseVectorWidth(fusion);
-  return simtConfig(fusion.getContext(), KernelFamily::pointwise,
-                    kPointwiseThreads, vectorsPerThread(fusion, vector),
-                    vector);
+  KernelConfigAttr config =
+      simtConfig(fusion.getContext(), KernelFamily::pointwise,
+                 kPointwiseThreads, vectorsPerThread(fusion, vector), vector);
+  recordUnrollVariants(fusion, config, {});
+  return config;
 }
 
 FailureOr<Grid> gridOfPointwise(FusionOp fusion, KernelConfigAttr config) {
@@ -51,6 +53,17 @@ LogicalResult mlir::brrr::verifyPointwise(FusionOp fusion,
   return success();
 }
 
+/// The vectors a thread computes at `numel` elements of the first result.
+static SmallVector<int64_t> vectorsPerThreadAt(FusionOp fusion, int64_t vector,
+                                               int64_t numel) {
+  if (numel / vector < 4 * kPointwiseThreads * kUnrollMinBlocks)
+    return {};
+  bool trig = false;
+  fusion.getBody().walk(
+      [&](Operation *op) { trig |= isa<SinOp, CosOp, TanOp>(op); });
+  return {trig ? 2 : 4};
+}
+
 SmallVector<int64_t> mlir::brrr::vectorsPerThread(FusionOp fusion,
                                                   int64_t vector) {
   // At a symbolic count, for the largest shape in range.
@@ -58,12 +71,39 @@ SmallVector<int64_t> mlir::brrr::vectorsPerThread(FusionOp fusion,
   int64_t numel =
       bufferBytes(out) /
       elementBytes(cast<RankedTensorType>(out.getType()).getElementType());
-  if (numel / vector < 4 * kPointwiseThreads * kUnrollMinBlocks)
-    return {};
-  bool trig = false;
-  fusion.getBody().walk(
-      [&](Operation *op) { trig |= isa<SinOp, CosOp, TanOp>(op); });
-  return {trig ? 2 : 4};
+  return vectorsPerThreadAt(fusion, vector, numel);
+}
+
+void mlir::brrr::recordUnrollVariants(FusionOp fusion, KernelConfigAttr config,
+                                      ArrayRef<int64_t> oneVector) {
+  auto out = cast<RankedTensorType>(fusion.getResult(0).getType());
+  if (!isSymbolic(out) || config.getTile().size() != 1)
+    return;
+  AffineExpr count = elementCountOf(out);
+  std::optional<std::pair<int64_t, int64_t>> range =
+      rangeOf(count, dimsOf(fusion));
+  if (!range || range->first < 1)
+    return;
+  // The counts below the unrolled one take a vector a thread, as a static
+  // compile of each would: the largest of them is one short of the first
+  // count that unrolls.
+  int64_t vector = config.getVector();
+  int64_t below = 4 * kPointwiseThreads * kUnrollMinBlocks * vector - 1;
+  if (!vectorsPerThreadAt(fusion, vector, range->first).empty() ||
+      below >= range->second)
+    return;
+  MLIRContext *ctx = fusion.getContext();
+  NamedAttribute entries[] = {
+      NamedAttribute(StringAttr::get(ctx, "config"),
+                     simtConfig(ctx, config.getFamily(), config.getThreads(),
+                                oneVector, vector)),
+      NamedAttribute(StringAttr::get(ctx, "rows"),
+                     IntegerAttr::get(IntegerType::get(ctx, 64), below))};
+  fusion->setAttr(kVariantsAttrName,
+                  ArrayAttr::get(ctx, {DictionaryAttr::get(ctx, entries)}));
+  fusion->setAttr(
+      kVariantRowsAttrName,
+      AffineMapAttr::get(AffineMap::get(0, dimsOf(fusion).size(), count, ctx)));
 }
 
 Grid mlir::brrr::pointwiseGrid(FusionOp fusion, KernelConfigAttr config) {
