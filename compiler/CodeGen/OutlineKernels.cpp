@@ -296,10 +296,10 @@ struct OutlineKernelsPass
     // largest shape) is one wave, and the kernel before it one wave too or
     // read at run time. Elsewhere it waits nowhere, and the weights copied
     // first would only hold back its first stage (GPT-2 at batch 8 ran 3%
-    // slower with every product so).
-    // A range's kernel (`rowsUpTo`: the largest rows of its range) counts
-    // its grid at the largest shape of its range, which its config's grid
-    // (at the largest shape of all) overstates.
+    // slower with every product so). A range's kernel (`rowsUpTo`: the
+    // largest rows of its range) counts its grid at the largest shape of
+    // its range (largestWithin), which its config's grid, recorded at the
+    // largest shape of all, overstates.
     auto markWeightsFirst = [&](FusionOp fusion, Attribute attr,
                                 bool afterOneWave,
                                 std::optional<int64_t> rowsUpTo = {}) {

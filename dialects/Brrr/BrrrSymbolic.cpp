@@ -300,8 +300,11 @@ mlir::brrr::largestWithin(ArrayRef<AffineExpr> exprs, AffineExpr bound,
   // the last one's.
   uint64_t points = 1;
   for (DimAttr d : dims.drop_back()) {
-    points *= uint64_t(d.getMax() - d.getMin() + 1);
-    if (points > kLargestWithinPoints)
+    // Each factor is checked before it multiplies: no product overflows
+    // (a range does not decrease: DimAttr::verify).
+    uint64_t values = uint64_t(d.getMax()) - uint64_t(d.getMin()) + 1;
+    if (values > kLargestWithinPoints ||
+        (points *= values) > kLargestWithinPoints)
       return std::nullopt;
   }
   SmallVector<int64_t> largest(exprs.size(), 0);

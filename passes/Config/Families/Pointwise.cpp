@@ -23,6 +23,8 @@ namespace {
 /// on an H200 ran at 55% of the copy rate with four, 84% with two and 81%
 /// with one (torch.compile 89%), an add at 99% with any.
 constexpr int64_t kUnrollMinBlocks = 1056;
+/// The vectors of a result from which a thread computes several.
+constexpr int64_t kUnrollMinVectors = 4 * kPointwiseThreads * kUnrollMinBlocks;
 
 FailureOr<KernelConfigAttr> choosePointwise(FusionOp fusion,
                                             const ConfigOptions &) {
@@ -56,7 +58,7 @@ LogicalResult mlir::brrr::verifyPointwise(FusionOp fusion,
 /// The vectors a thread computes at `numel` elements of the first result.
 static SmallVector<int64_t> vectorsPerThreadAt(FusionOp fusion, int64_t vector,
                                                int64_t numel) {
-  if (numel / vector < 4 * kPointwiseThreads * kUnrollMinBlocks)
+  if (numel / vector < kUnrollMinVectors)
     return {};
   bool trig = false;
   fusion.getBody().walk(
@@ -77,7 +79,9 @@ SmallVector<int64_t> mlir::brrr::vectorsPerThread(FusionOp fusion,
 void mlir::brrr::recordUnrollVariants(FusionOp fusion, KernelConfigAttr config,
                                       ArrayRef<int64_t> oneVector) {
   auto out = cast<RankedTensorType>(fusion.getResult(0).getType());
-  if (!isSymbolic(out) || config.getTile().size() != 1)
+  // Only a kernel that unrolls at the largest count.
+  if (!isSymbolic(out) || config.getTile().size() != 1 ||
+      config.getTile()[0] < 2)
     return;
   AffineExpr count = elementCountOf(out);
   std::optional<std::pair<int64_t, int64_t>> range =
@@ -88,7 +92,7 @@ void mlir::brrr::recordUnrollVariants(FusionOp fusion, KernelConfigAttr config,
   // compile of each would: the largest of them is one short of the first
   // count that unrolls.
   int64_t vector = config.getVector();
-  int64_t below = 4 * kPointwiseThreads * kUnrollMinBlocks * vector - 1;
+  int64_t below = kUnrollMinVectors * vector - 1;
   if (!vectorsPerThreadAt(fusion, vector, range->first).empty() ||
       below >= range->second)
     return;
