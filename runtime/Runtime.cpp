@@ -84,6 +84,18 @@ brrr_status invalid(const char *function, const std::string &what) {
   return fail(BRRR_ERROR_INVALID_ARGUMENT, std::string(function) + ": " + what);
 }
 
+/// BRRR_OK where `index` names one of a model's `count` `what`s (inputs,
+/// outputs, launches, symbols), else an invalid-argument status saying so.
+brrr_status checkIndex(const char *function, const char *what, int32_t index,
+                       size_t count) {
+  if (index >= 0 && size_t(index) < count)
+    return BRRR_OK;
+  return invalid(function, std::string(what) + " index " +
+                               std::to_string(index) +
+                               " is out of range (the model has " +
+                               std::to_string(count) + ")");
+}
+
 /// Checks a buffer array: present when the model has buffers, and no null
 /// entry for a tensor that is not empty at the context's shapes (a
 /// symbolic one may be: `x[:, 1:]` at one token).
@@ -134,11 +146,9 @@ brrr_status tensorInfo(const char *function, const brrr_model *m, int32_t index,
   if (!out)
     return invalid(function, "out is null");
   const std::vector<brrr_tensor_info> &v = output ? m->outputs : m->inputs;
-  if (index < 0 || size_t(index) >= v.size())
-    return invalid(function, std::string(output ? "output" : "input") +
-                                 " index " + std::to_string(index) +
-                                 " is out of range (the model has " +
-                                 std::to_string(v.size()) + ")");
+  if (brrr_status s =
+          checkIndex(function, output ? "output" : "input", index, v.size()))
+    return s;
   *out = v[size_t(index)];
   return BRRR_OK;
 }
@@ -256,11 +266,9 @@ BRRR_API brrr_status brrr_model_launch(const brrr_model *model, int32_t index,
       return invalid("brrr_model_launch", "model is null");
     if (!out)
       return invalid("brrr_model_launch", "out is null");
-    if (index < 0 || size_t(index) >= model->launches.size())
-      return invalid("brrr_model_launch",
-                     "launch index " + std::to_string(index) +
-                         " is out of range (the model has " +
-                         std::to_string(model->launches.size()) + ")");
+    if (brrr_status s = checkIndex("brrr_model_launch", "launch", index,
+                                   model->launches.size()))
+      return s;
     *out = model->launches[size_t(index)];
     return BRRR_OK;
   });
@@ -283,10 +291,8 @@ BRRR_API brrr_status brrr_model_symbol(const brrr_model *model, int32_t index,
     if (!out)
       return invalid(fn, "out is null");
     const auto &symbols = model->art.symbols;
-    if (index < 0 || size_t(index) >= symbols.size())
-      return invalid(fn, "symbol index " + std::to_string(index) +
-                             " is out of range (the model has " +
-                             std::to_string(symbols.size()) + ")");
+    if (brrr_status s = checkIndex(fn, "symbol", index, symbols.size()))
+      return s;
     const brrr::artifact::Symbol &s = symbols[size_t(index)];
     *out = {s.name.c_str(), s.min, s.max};
     return BRRR_OK;
@@ -302,10 +308,8 @@ BRRR_API brrr_status brrr_model_input_symbol(const brrr_model *model,
       return invalid(fn, "model is null");
     if (!symbol)
       return invalid(fn, "symbol is null");
-    if (index < 0 || size_t(index) >= model->inputs.size())
-      return invalid(fn, "input index " + std::to_string(index) +
-                             " is out of range (the model has " +
-                             std::to_string(model->inputs.size()) + ")");
+    if (brrr_status s = checkIndex(fn, "input", index, model->inputs.size()))
+      return s;
     const std::vector<int32_t> &dims = model->inputSymbols[size_t(index)];
     if (axis < 0 || size_t(axis) >= dims.size())
       return invalid(fn, "axis " + std::to_string(axis) + " of input " +
@@ -367,11 +371,9 @@ BRRR_API brrr_status brrr_context_set_input_shape(brrr_context *context,
     const char *fn = "brrr_context_set_input_shape";
     if (!context)
       return invalid(fn, "context is null");
-    if (index < 0 || size_t(index) >= context->model->inputs.size())
-      return invalid(fn, "input index " + std::to_string(index) +
-                             " is out of range (the model has " +
-                             std::to_string(context->model->inputs.size()) +
-                             ")");
+    if (brrr_status s =
+            checkIndex(fn, "input", index, context->model->inputs.size()))
+      return s;
     if (rank < 0 || (rank > 0 && !dims))
       return invalid(fn, "dims is null or rank " + std::to_string(rank) +
                              " is negative");
@@ -387,10 +389,8 @@ BRRR_API brrr_status brrr_context_output_shape(brrr_context *context,
     if (!context)
       return invalid(fn, "context is null");
     const brrr_model &m = *context->model;
-    if (index < 0 || size_t(index) >= m.outputs.size())
-      return invalid(fn, "output index " + std::to_string(index) +
-                             " is out of range (the model has " +
-                             std::to_string(m.outputs.size()) + ")");
+    if (brrr_status s = checkIndex(fn, "output", index, m.outputs.size()))
+      return s;
     if (brrr_status s = bindShapes(*context, fn))
       return s;
     uint32_t t = m.art.outputs[size_t(index)];
@@ -411,10 +411,8 @@ BRRR_API brrr_status brrr_context_launch(brrr_context *context, int32_t index,
     if (!out)
       return invalid(fn, "out is null");
     const brrr_model &m = *context->model;
-    if (index < 0 || size_t(index) >= m.launches.size())
-      return invalid(fn, "launch index " + std::to_string(index) +
-                             " is out of range (the model has " +
-                             std::to_string(m.launches.size()) + ")");
+    if (brrr_status s = checkIndex(fn, "launch", index, m.launches.size()))
+      return s;
     if (brrr_status s = bindShapes(*context, fn))
       return s;
     const brrr::artifact::Kernel &k =

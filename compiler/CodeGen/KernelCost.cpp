@@ -62,11 +62,7 @@ std::optional<AffineMap> mlir::brrr::rooflineExtents(FusionOp fusion,
   AffineExpr tensors = getAffineConstantExpr(0, context);
   auto add = [&](Value v) {
     auto t = cast<RankedTensorType>(v.getType());
-    AffineExpr n =
-        getAffineConstantExpr(elementBytes(t.getElementType()), context);
-    for (AffineExpr e : extentsOf(t))
-      n = n * e;
-    tensors = tensors + n;
+    tensors = tensors + elementCountOf(t) * elementBytes(t.getElementType());
   };
   for (Value v : fusion.getInputs())
     add(v);
