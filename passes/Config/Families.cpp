@@ -14,6 +14,26 @@ KernelConfigAttr mlir::brrr::simtConfig(MLIRContext *ctx, KernelFamily family,
                                KernelSchedule::cooperative, 1, {}, {});
 }
 
+void mlir::brrr::recordVariants(
+    FusionOp fusion, ArrayRef<std::pair<int64_t, KernelConfigAttr>> ranges,
+    AffineExpr rows) {
+  if (ranges.empty())
+    return;
+  MLIRContext *ctx = fusion.getContext();
+  SmallVector<Attribute> variants;
+  for (auto [upTo, config] : ranges) {
+    NamedAttribute entries[] = {
+        NamedAttribute(StringAttr::get(ctx, "config"), config),
+        NamedAttribute(StringAttr::get(ctx, "rows"),
+                       IntegerAttr::get(IntegerType::get(ctx, 64), upTo))};
+    variants.push_back(DictionaryAttr::get(ctx, entries));
+  }
+  fusion->setAttr(kVariantsAttrName, ArrayAttr::get(ctx, variants));
+  fusion->setAttr(
+      kVariantRowsAttrName,
+      AffineMapAttr::get(AffineMap::get(0, dimsOf(fusion).size(), rows, ctx)));
+}
+
 KernelConfigAttr mlir::brrr::fewRowsConfig(MLIRContext *ctx,
                                            KernelFamily family, int64_t rows,
                                            int64_t vector) {

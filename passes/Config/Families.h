@@ -86,6 +86,14 @@ KernelConfigAttr simtConfig(MLIRContext *ctx, KernelFamily family,
                             int64_t threads, ArrayRef<int64_t> tile,
                             int64_t vector);
 
+/// Records on `fusion` the configs of its ranges (kVariantsAttrName): each
+/// `{rows, config}` runs up to `rows` of `rows` (kVariantRowsAttrName, an
+/// expression of the module's symbols), ascending, below the fusion's own
+/// config. Records nothing for no ranges.
+void recordVariants(FusionOp fusion,
+                    ArrayRef<std::pair<int64_t, KernelConfigAttr>> ranges,
+                    AffineExpr rows);
+
 /// The few-rows body's config (a matmul's, or a one-pixel convolution's):
 /// a warp a column of `rows` rows, kOnePixelChannelsPerBlock columns a
 /// block, loads of `vector` elements.

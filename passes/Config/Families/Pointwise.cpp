@@ -96,18 +96,10 @@ void mlir::brrr::recordUnrollVariants(FusionOp fusion, KernelConfigAttr config,
   if (!vectorsPerThreadAt(fusion, vector, range->first).empty() ||
       below >= range->second)
     return;
-  MLIRContext *ctx = fusion.getContext();
-  NamedAttribute entries[] = {
-      NamedAttribute(StringAttr::get(ctx, "config"),
-                     simtConfig(ctx, config.getFamily(), config.getThreads(),
-                                oneVector, vector)),
-      NamedAttribute(StringAttr::get(ctx, "rows"),
-                     IntegerAttr::get(IntegerType::get(ctx, 64), below))};
-  fusion->setAttr(kVariantsAttrName,
-                  ArrayAttr::get(ctx, {DictionaryAttr::get(ctx, entries)}));
-  fusion->setAttr(
-      kVariantRowsAttrName,
-      AffineMapAttr::get(AffineMap::get(0, dimsOf(fusion).size(), count, ctx)));
+  recordVariants(fusion,
+                 {{below, simtConfig(fusion.getContext(), config.getFamily(),
+                                     config.getThreads(), oneVector, vector)}},
+                 count);
 }
 
 Grid mlir::brrr::pointwiseGrid(FusionOp fusion, KernelConfigAttr config) {

@@ -125,24 +125,11 @@ void mlir::brrr::recordRowVariants(
       bucket(threeHalves);
   }
   buckets.push_back({range->second, main});
-  MLIRContext *ctx = fusion.getContext();
-  SmallVector<Attribute> variants;
-  for (size_t i = 0; i + 1 < buckets.size(); ++i) {
-    if (!buckets[i].second || buckets[i].second == buckets[i + 1].second)
-      continue;
-    NamedAttribute entries[] = {
-        NamedAttribute(StringAttr::get(ctx, "config"), buckets[i].second),
-        NamedAttribute(
-            StringAttr::get(ctx, "rows"),
-            IntegerAttr::get(IntegerType::get(ctx, 64), buckets[i].first))};
-    variants.push_back(DictionaryAttr::get(ctx, entries));
-  }
-  if (variants.empty())
-    return;
-  fusion->setAttr(kVariantsAttrName, ArrayAttr::get(ctx, variants));
-  unsigned symbols = dimsOf(fusion).size();
-  fusion->setAttr(kVariantRowsAttrName, AffineMapAttr::get(AffineMap::get(
-                                            0, symbols, p.rowsExtent, ctx)));
+  SmallVector<std::pair<int64_t, KernelConfigAttr>> variants;
+  for (size_t i = 0; i + 1 < buckets.size(); ++i)
+    if (buckets[i].second && buckets[i].second != buckets[i + 1].second)
+      variants.push_back(buckets[i]);
+  recordVariants(fusion, variants, p.rowsExtent);
 }
 
 /// The product `product`'s kernel computes on `body`: the untiled and f32
