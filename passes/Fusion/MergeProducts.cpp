@@ -8,13 +8,16 @@
 // 2-D constant weights of the same depth and element type, read only by
 // attention or, behind views, by a pointwise kernel (rotary embeddings),
 // become one product by the weights concatenated along their columns at
-// compile time, plus the concatenated biases when every product of the
-// group adds a constant bias of its columns; each former result is a slice
-// of the merged one, which the attention kernel reads in place and a
-// pointwise kernel reads through. 8-bit products (brrr-quantized-products,
-// brrr-quantize-calibrated) merge alike: their K-major weights stacked
-// row after row, and the scales each applies to its columns concatenated
-// like the biases.
+// compile time, plus the concatenated biases and scales of the chain of
+// casts, constant biases and constant scales each goes through; each former
+// result is a slice of the merged one, which the attention kernel reads in
+// place and a pointwise kernel reads through. 8-bit products
+// (brrr-quantized-products, brrr-quantize-calibrated) merge alike: their
+// K-major weights stacked row after row, and the scales each applies to its
+// columns concatenated like the biases. Products whose chains differ only by a
+// missing bias or scale merge too (Whisper's key projection has no bias, its
+// query one scaled after its bias): the missing step adds -0.0 or multiplies
+// by 1.0 on their columns, which leaves every value as it was.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +27,6 @@
 
 #include "mlir/IR/Matchers.h"
 
-#include <map>
 #include <vector>
 
 namespace mlir::brrr {
@@ -39,11 +41,11 @@ namespace {
 
 /// One product of a group: the matmul, its weights' values (an 8-bit
 /// product's: its K-major bytes), and the chain of ops applied to it alone
-/// before anything else reads it: float casts and additions of a constant
+/// before anything else reads it: float casts, additions of a constant
 /// bias of its columns (with the bias's values), as an f16 product of an
-/// f32 model is cast, biased and cast back; for an 8-bit product also the
-/// multiplication by its scales, one per column or one for all (expanded
-/// to its columns).
+/// f32 model is cast, biased and cast back, and multiplications by
+/// constant scales, one per column or one for all (expanded to its
+/// columns): an 8-bit product's dequantization, a query's scaling.
 struct Sibling {
   MatmulOp product;
   SmallVector<double> weights;
@@ -51,7 +53,14 @@ struct Sibling {
   SmallVector<Operation *> chain;
   /// One per add or multiply of the chain: the values of its columns.
   SmallVector<SmallVector<double>> columnValues;
-  std::string signature;                   ///< the chain's ops and types
+  /// The chain's steps, one per op: "cast T", "bias T" or "scale T", and
+  /// each one's element type T.
+  SmallVector<std::string> steps;
+  SmallVector<Type> stepTypes;
+  /// Per step of the group's chain (mergeable): this product's add or
+  /// multiply at that step (its index in columnValues), or -1 where it has
+  /// none there and takes the identity.
+  SmallVector<int64_t> at;
   int64_t columns = 0;
   Value result() {
     return chain.empty() ? product->getResult(0) : chain.back()->getResult(0);
@@ -93,37 +102,70 @@ Value scaleOf(MulOp mul, Value x, int64_t columns, SmallVector<double> &scale) {
   return other;
 }
 
-/// Follows `s.product` through the casts, bias additions and (8-bit
-/// products) scales only it reads.
+/// Records the step `kind` of `s`'s chain, on values of `type`.
+void addStep(Sibling &s, StringRef kind, Type type) {
+  Type element = cast<RankedTensorType>(type).getElementType();
+  std::string step;
+  llvm::raw_string_ostream os(step);
+  os << kind << " " << element;
+  s.steps.push_back(std::move(step));
+  s.stepTypes.push_back(element);
+}
+
+/// Follows `s.product` through the casts, bias additions and scales only it
+/// reads.
 void followChain(Sibling &s) {
   Value x = s.product.getResult();
-  bool eightBit =
-      isEightBitProductType(s.product.getRhs().getType().getElementType());
-  llvm::raw_string_ostream signature(s.signature);
   while (x.hasOneUse()) {
     Operation *user = *x.getUsers().begin();
-    if (auto mul = dyn_cast<MulOp>(user); mul && eightBit) {
+    if (auto mul = dyn_cast<MulOp>(user)) {
       SmallVector<double> scale;
       if (!scaleOf(mul, x, s.columns, scale))
         break;
       s.columnValues.push_back(std::move(scale));
-      signature << "scale " << mul.getType().getElementType() << ";";
+      addStep(s, "scale", mul.getType());
     } else if (auto cast = dyn_cast<CastOp>(user)) {
       if (!isa<FloatType>(cast.getType().getElementType()))
         break;
-      signature << "cast " << cast.getType().getElementType() << ";";
+      addStep(s, "cast", cast.getType());
     } else if (auto add = dyn_cast<AddOp>(user)) {
       SmallVector<double> bias;
       if (!biasOf(add, x, s.columns, bias))
         break;
       s.columnValues.push_back(std::move(bias));
-      signature << "bias " << add.getType().getElementType() << ";";
+      addStep(s, "bias", add.getType());
     } else {
       break;
     }
     s.chain.push_back(user);
     x = user->getResult(0);
   }
+}
+
+/// Where `s`'s chain runs as the chain `steps`, with the steps it lacks
+/// taking their identity: `s.at` set and true where `s.steps` is a
+/// subsequence of `steps` with the same casts (its biases and scales in
+/// order among them).
+bool fitsChain(Sibling &s, ArrayRef<std::string> steps) {
+  SmallVector<int64_t> at;
+  size_t next = 0;
+  int64_t values = 0;
+  for (const std::string &step : steps) {
+    bool isCast = StringRef(step).starts_with("cast");
+    if (next < s.steps.size() && s.steps[next] == step) {
+      at.push_back(isCast ? -1 : values++);
+      ++next;
+      continue;
+    }
+    // A cast changes every value's type: each product takes every one.
+    if (isCast)
+      return false;
+    at.push_back(-1);
+  }
+  if (next != s.steps.size())
+    return false;
+  s.at = std::move(at);
+  return true;
 }
 
 /// Whether a slice of a merged product could stand for `v` at no cost: `v`
@@ -154,6 +196,12 @@ bool readsSliceInPlace(Value v) {
   return true;
 }
 
+/// The chain of casts, biases and scales a group of products runs as.
+struct Chain {
+  SmallVector<std::string> steps;
+  SmallVector<Type> types;
+};
+
 struct MergeProductsPass
     : public mlir::brrr::impl::BrrrMergeProductsBase<MergeProductsPass> {
   using Base::Base;
@@ -179,8 +227,9 @@ struct MergeProductsPass
     });
     for (auto &[input, products] : byInput) {
       // Products in one block with one weight type, grouped by the chain
-      // of casts and bias additions each goes through.
-      std::map<std::string, std::vector<Sibling>> groups;
+      // of casts, bias additions and scales each goes through: the longest
+      // chain left takes every product whose own chain it holds.
+      std::vector<Sibling> candidates;
       for (MatmulOp mm : products) {
         if (mm->getBlock() != products.front()->getBlock() ||
             mm.getRhs().getType().getElementType() !=
@@ -194,20 +243,41 @@ struct MergeProductsPass
         followChain(s);
         if (!readsSliceInPlace(s.result()))
           continue;
-        groups[s.signature].push_back(std::move(s));
+        candidates.push_back(std::move(s));
       }
-      for (auto &[signature, group] : groups)
-        merge(group);
+      // Longest chain first, in block order among equals.
+      std::stable_sort(candidates.begin(), candidates.end(),
+                       [](const Sibling &a, const Sibling &b) {
+                         return a.steps.size() > b.steps.size();
+                       });
+      std::vector<bool> taken(candidates.size());
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        if (taken[i])
+          continue;
+        Chain chain{candidates[i].steps, candidates[i].stepTypes};
+        std::vector<Sibling> group;
+        for (size_t j = i; j < candidates.size(); ++j)
+          if (!taken[j] && fitsChain(candidates[j], chain.steps)) {
+            taken[j] = true;
+            group.push_back(std::move(candidates[j]));
+          }
+        // Block order, as the groups by signature were.
+        llvm::stable_sort(group, [](const Sibling &a, const Sibling &b) {
+          return a.product->isBeforeInBlock(b.product);
+        });
+        merge(group, chain);
+      }
     }
   }
 
-  /// Merges `group` in runs of at most maxColumns columns.
-  void merge(std::vector<Sibling> &group) {
+  /// Merges `group`, whose products each run as `chain`, in runs of at most
+  /// maxColumns columns.
+  void merge(std::vector<Sibling> &group, const Chain &chain) {
     SmallVector<Sibling *> run;
     int64_t columns = 0;
     auto flush = [&] {
       if (run.size() >= 2)
-        mergeRun(run);
+        mergeRun(run, chain);
       run.clear();
       columns = 0;
     };
@@ -220,7 +290,7 @@ struct MergeProductsPass
     flush();
   }
 
-  void mergeRun(ArrayRef<Sibling *> run) {
+  void mergeRun(ArrayRef<Sibling *> run, const Chain &chain) {
     MatmulOp first = run.front()->product;
     for (Sibling *s : run)
       if (s->product->isBeforeInBlock(first))
@@ -281,24 +351,26 @@ struct MergeProductsPass
     };
     Value merged =
         MatmulOp::create(b, loc, widen(first.getType()), first.getLhs(), w);
-    // The chain of the first product, on the merged one, with the biases
-    // of every product side by side.
-    ArrayRef<Operation *> chain = run.front()->chain;
-    for (auto [position, op] : llvm::enumerate(chain)) {
-      Type type = widen(op->getResult(0).getType());
-      if (isa<CastOp>(op)) {
+    // The group's chain on the merged product, with the biases and scales
+    // of every product side by side: -0.0 and 1.0 on the columns of a
+    // product without that step (x + -0.0 and x * 1.0 are x, signed zeros
+    // included).
+    for (auto [position, step] : llvm::enumerate(chain.steps)) {
+      Type element = chain.types[position];
+      Type type = shapedLike(first.getType(), shape, element);
+      if (StringRef(step).starts_with("cast")) {
         merged = CastOp::create(b, loc, type, merged);
         continue;
       }
-      int64_t add =
-          llvm::count_if(chain.take_front(position),
-                         [](Operation *o) { return isa<AddOp, MulOp>(o); });
+      bool scale = StringRef(step).starts_with("scale");
       SmallVector<double> bias;
-      for (Sibling *s : run)
-        bias.append(s->columnValues[add]);
-      auto bType = RankedTensorType::get(
-          {total}, cast<RankedTensorType>(type).getElementType());
-      bool scale = isa<MulOp>(op);
+      for (Sibling *s : run) {
+        if (int64_t i = s->at[position]; i >= 0)
+          bias.append(s->columnValues[i]);
+        else
+          bias.append(s->columns, scale ? 1.0 : -0.0);
+      }
+      auto bType = RankedTensorType::get({total}, element);
       Value c = ConstantOp::create(
           b, loc,
           makeFloatElements(bType, bias,

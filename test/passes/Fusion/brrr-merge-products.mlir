@@ -49,10 +49,16 @@ func.func @qkv(%x: tensor<1x4x2xf16>) -> tensor<1x2x4x1xf16> {
 
 // Products read other than by attention stay apart (a slice of a merged
 // product would be copied), as do products of other depths, types or
-// inputs, or by weights that are not constants; with and without a bias
-// never merge together.
+// inputs, or by weights that are not constants. A product without a bias
+// merges with one that has it: -0.0 on its columns.
 // CHECK-LABEL: func.func @only_attention_siblings
-// CHECK-COUNT-6: brrr.matmul
+// CHECK-COUNT-2: brrr.matmul %arg0, %{{.+}} : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+// CHECK: %[[W:.+]] = brrr.constant dense<{{\[}}[3.000000e+00, 3.000000e+00, 1.000000e+00, 1.000000e+00], [3.000000e+00, 3.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<2x4xf16>
+// CHECK: %[[M:.+]] = brrr.matmul %arg0, %[[W]]
+// CHECK: %[[B:.+]] = brrr.constant dense<[5.000000e-01, 5.000000e-01, -0.000000e+00, -0.000000e+00]> : tensor<4xf16>
+// CHECK: brrr.add %[[M]], %[[B]]
+// CHECK-COUNT-2: brrr.slice
+// CHECK-COUNT-2: brrr.matmul
 // CHECK-NOT: brrr.matmul
 // CHECK-NOT: brrr.slice
 func.func @only_attention_siblings(%x: tensor<1x4x2xf16>, %y: tensor<1x4x2xf16>, %w: tensor<2x2xf16>) -> (tensor<1x4x2xf16>, tensor<1x4x2xf16>, tensor<1x1x4x2xf16>) {
@@ -199,4 +205,67 @@ func.func @qkv_float8(%x: tensor<1x4x16xf8E4M3FN>) -> tensor<1x2x4x1xf16> {
   %v4 = brrr.reshape %v3 : tensor<1x4x1xf16> -> tensor<1x1x4x1xf16>
   %o = brrr.attention %qh, %k4, %v4 {scale = 1.0 : f64} : tensor<1x2x4x1xf16>, tensor<1x1x4x1xf16>, tensor<1x1x4x1xf16> -> tensor<1x2x4x1xf16>
   return %o : tensor<1x2x4x1xf16>
+}
+
+// -----
+
+// Whisper's projections: the query biased then scaled, the key with
+// neither, the value biased. They run as the query's chain: the key's
+// columns add -0.0, and the key's and value's are scaled by 1.0.
+// CHECK-LABEL: func.func @missing_bias_and_scale
+// CHECK: %[[M:.+]] = brrr.matmul %arg0, %{{.+}} : tensor<1x4x2xf16>, tensor<2x6xf16> -> tensor<1x4x6xf16>
+// CHECK: %[[B:.+]] = brrr.constant dense<[1.000000e+00, 2.000000e+00, -0.000000e+00, -0.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<6xf16>
+// CHECK: %[[A:.+]] = brrr.add %[[M]], %[[B]] : tensor<1x4x6xf16>, tensor<6xf16> -> tensor<1x4x6xf16>
+// CHECK: %[[S:.+]] = brrr.constant dense<[1.250000e-01, 1.250000e-01, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00]> : tensor<6xf16>
+// CHECK: %[[X:.+]] = brrr.mul %[[A]], %[[S]] : tensor<1x4x6xf16>, tensor<6xf16> -> tensor<1x4x6xf16>
+// CHECK-COUNT-3: brrr.slice %[[X]]
+// CHECK-NOT: brrr.matmul
+func.func @missing_bias_and_scale(%x: tensor<1x4x2xf16>) -> tensor<1x1x4x2xf16> {
+  %wq = brrr.constant dense<1.0> : tensor<2x2xf16>
+  %wk = brrr.constant dense<2.0> : tensor<2x2xf16>
+  %wv = brrr.constant dense<3.0> : tensor<2x2xf16>
+  %bq = brrr.constant dense<[1.0, 2.0]> : tensor<2xf16>
+  %bv = brrr.constant dense<[3.0, 4.0]> : tensor<2xf16>
+  %s = brrr.constant dense<0.125> : tensor<f16>
+  %q = brrr.matmul %x, %wq : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %qb = brrr.add %q, %bq : tensor<1x4x2xf16>, tensor<2xf16> -> tensor<1x4x2xf16>
+  %qs = brrr.mul %qb, %s : tensor<1x4x2xf16>, tensor<f16> -> tensor<1x4x2xf16>
+  %k = brrr.matmul %x, %wk : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %v = brrr.matmul %x, %wv : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %vb = brrr.add %bv, %v : tensor<2xf16>, tensor<1x4x2xf16> -> tensor<1x4x2xf16>
+  %q4 = brrr.reshape %qs : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %k4 = brrr.reshape %k : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %v4 = brrr.reshape %vb : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %o = brrr.attention %q4, %k4, %v4 {scale = 1.0 : f64} : tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16> -> tensor<1x1x4x2xf16>
+  return %o : tensor<1x1x4x2xf16>
+}
+
+// -----
+
+// Chains that hold each other in neither order stay apart: a scale then a
+// bias is not a bias then a scale, and a product cast to f32 is not one
+// kept in f16.
+// CHECK-LABEL: func.func @chains_apart
+// CHECK-COUNT-3: brrr.matmul
+// CHECK-NOT: brrr.slice
+func.func @chains_apart(%x: tensor<1x4x2xf16>) -> tensor<1x1x4x2xf16> {
+  %wq = brrr.constant dense<1.0> : tensor<2x2xf16>
+  %wk = brrr.constant dense<2.0> : tensor<2x2xf16>
+  %wv = brrr.constant dense<3.0> : tensor<2x2xf16>
+  %b = brrr.constant dense<[1.0, 2.0]> : tensor<2xf16>
+  %s = brrr.constant dense<0.125> : tensor<f16>
+  %q = brrr.matmul %x, %wq : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %qb = brrr.add %q, %b : tensor<1x4x2xf16>, tensor<2xf16> -> tensor<1x4x2xf16>
+  %qs = brrr.mul %qb, %s : tensor<1x4x2xf16>, tensor<f16> -> tensor<1x4x2xf16>
+  %k = brrr.matmul %x, %wk : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %ks = brrr.mul %k, %s : tensor<1x4x2xf16>, tensor<f16> -> tensor<1x4x2xf16>
+  %kb = brrr.add %ks, %b : tensor<1x4x2xf16>, tensor<2xf16> -> tensor<1x4x2xf16>
+  %v = brrr.matmul %x, %wv : tensor<1x4x2xf16>, tensor<2x2xf16> -> tensor<1x4x2xf16>
+  %v32 = brrr.cast %v : tensor<1x4x2xf16> -> tensor<1x4x2xf32>
+  %v16 = brrr.cast %v32 : tensor<1x4x2xf32> -> tensor<1x4x2xf16>
+  %q4 = brrr.reshape %qs : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %k4 = brrr.reshape %kb : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %v4 = brrr.reshape %v16 : tensor<1x4x2xf16> -> tensor<1x1x4x2xf16>
+  %o = brrr.attention %q4, %k4, %v4 {scale = 1.0 : f64} : tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16>, tensor<1x1x4x2xf16> -> tensor<1x1x4x2xf16>
+  return %o : tensor<1x1x4x2xf16>
 }
