@@ -38,9 +38,11 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       UNREACHED row, so that a shard cut short still says what it covered.
   zoo.py one BRRRC DIR NAME [--dtypes fp16] [--batches 1] [--exporters dynamo]
              [--peers graphs] [--profile [--profile-top N]] [--variant NAME=FLAGS]
+             [--baseline BRRRC2]
       One model in this process (what `run` and `check` start for each):
       models.py's run with the zoo's entry; --peers "" times no peer,
-      --profile shows where brrr's time goes, kernel by kernel.
+      --profile shows where brrr's time goes, kernel by kernel, and
+      --baseline times another brrrc's build of the same export beside it.
   zoo.py table FILE...
       One table of every timed row in the result files (zoo.txt or
       check.txt), the geometric mean of brrr / torch.compile + CUDA graphs
@@ -195,7 +197,8 @@ def cmd_one(opts):
         ["run", opts.brrrc, opts.dir, "--only", opts.name, "--exporters", opts.exporters,
          "--dtypes", opts.dtypes, "--batches", opts.batches, "--peers", opts.peers,
          "--profile-top", str(opts.profile_top)] + (["--profile"] if opts.profile else [])
-        + [f"--variant={v}" for v in opts.variant])
+        + [f"--variant={v}" for v in opts.variant]
+        + (["--baseline", opts.baseline] if opts.baseline else []))
     try:
         models.cmd_run(run)  # exits with its status
     except SystemExit as e:
@@ -432,6 +435,9 @@ def main():
     s.add_argument("--variant", action="append", default=[],
                    help="also compile with these brrrc flags and time it against "
                         "the default build (models.py run's --variant)")
+    s.add_argument("--baseline", metavar="BRRRC",
+                   help="also time another brrrc's build against this one "
+                        "(models.py run's --baseline)")
     s = sub.add_parser("table")
     s.add_argument("files", nargs="+")
     opts = p.parse_args()
