@@ -50,6 +50,9 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   graph.nest<func::FuncOp>().addPass(createCSEPass());
   // Attention is recognized before the pointwise groups split its chain.
   graph.nest<func::FuncOp>().addPass(createBrrrFuseAttention());
+  // One bias for the attentions that sum the same masks (every layer of
+  // MPNet adds one position bias and one padding mask).
+  graph.nest<func::FuncOp>().addPass(createCSEPass());
   // Rows too long for a row kernel, outside attention, as reductions (which
   // split where they are few and huge).
   BrrrSplitReductionsOptions longRows;

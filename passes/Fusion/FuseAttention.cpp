@@ -8,7 +8,8 @@
 //   s = matmul(q', kT')            q', kT': q and k^T, each possibly times
 //                                  (or over) a scalar constant
 //   x = add(s'', bias)             s'': s, possibly cast to f32 and scaled;
-//                                  the additive mask is optional
+//                                  the additive mask is optional, or
+//                                  several added in turn (their sum)
 //   p = softmax(x) over the last axis
 //   p' = where(isnan(p), 0, p)     optional clean-up of fully masked rows
 //   o = matmul(cast(p'), v)
@@ -222,16 +223,52 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   }
   double scale = 1;
   MatmulOp qk = scoresOf(x, scale);
-  if (!qk) {
-    auto add = x.getDefiningOp<AddOp>();
-    if (add)
-      for (int side = 0; side < 2 && !qk; ++side) {
+  // The scores plus one bias or several, added one after the other (MPNet:
+  // a relative position bias, then the padding mask): their sum is the
+  // bias, which the kernel adds to the f32 scores at once (a padding mask
+  // of 0 and the lowest value changes no position bias it adds to, and
+  // masks what it masked).
+  SmallVector<Value> biases;
+  for (Value sum = x; !qk;) {
+    auto add = sum.getDefiningOp<AddOp>();
+    if (!add)
+      break;
+    // The side that is the scores, else the side that adds more to them.
+    Value inner;
+    for (bool deeper : {false, true})
+      for (int side = 0; side < 2 && !qk && !inner; ++side) {
+        Value scores = add->getOperand(side);
+        if (shapeOf(scores) != type.getShape())
+          continue;
         scale = 1;
-        qk = scoresOf(add->getOperand(side), scale);
-        m.bias = add->getOperand(1 - side);
-        if (qk && shapeOf(add->getOperand(side)) != type.getShape())
-          qk = MatmulOp();
+        if (deeper)
+          inner = scores.getDefiningOp<AddOp>() ? scores : Value();
+        else
+          qk = scoresOf(scores, scale);
+        if (qk || inner)
+          biases.push_back(add->getOperand(1 - side));
       }
+    if (!inner)
+      break;
+    sum = inner;
+  }
+  if (qk && !biases.empty()) {
+    // Innermost first, as the scores meet them.
+    OpBuilder b(sm);
+    m.bias = biases.pop_back_val();
+    while (!biases.empty()) {
+      Value next = biases.pop_back_val();
+      // Each broadcasts to the scores, so to each other (symbolic extents
+      // included); their element type is the scores'.
+      SmallVector<Type, 1> sumType;
+      if (failed(inferBroadcastResult(std::nullopt, m.bias, next, Type(),
+                                      sumType))) {
+        why = "the scores' biases do not broadcast to one another";
+        return false;
+      }
+      m.bias = AddOp::create(b, sm.getLoc(), sumType.front(), m.bias, next);
+      m.made.push_back(m.bias.getDefiningOp());
+    }
   }
   if (qk && m.windowMask && m.bias) {
     // A position bias beside the window mask must be the same for every
@@ -246,7 +283,7 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   }
   if (!qk) {
     why = "the softmax's input is not a product of queries and keys, "
-          "scaled by constants, plus at most one mask and a masked fill";
+          "scaled by constants, plus masks and a masked fill";
     return false;
   }
   if (fill) {

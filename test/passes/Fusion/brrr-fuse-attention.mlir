@@ -154,7 +154,7 @@ func.func @NotCausal(%q: tensor<1x1x3x16xf16>, %kt: tensor<1x1x16x3xf16>, %v: te
 // CHECK-LABEL: func.func @Unfused
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the product with the values multiplies f32; f16 and bf16 products fuse, f32 ones over symbolic sequences (--precision=fp16 or bf16 runs f32 models in 16 bits)"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "head sizes 24 and 24 must be multiples of 16 up to 256 for the attention kernel"}
-// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask and a masked fill"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus masks and a masked fill"}
 // CHECK: brrr.softmax %{{.*}} {axis = 2 : i64, brrr.attention_unfused = "the softmax is not over the last axis of rank-4 scores"}
 // CHECK: brrr.softmax %{{.*}} {axis = 3 : i64} :
 func.func @Unfused(%q: tensor<1x2x8x16xf32>, %kt: tensor<1x2x16x8xf32>, %v: tensor<1x2x8x16xf32>,
@@ -553,7 +553,7 @@ func.func @SymbolicSequenceF32(%q: tensor<?x2x?x64xf32, #brrr.extents<()[s0, s1]
 // CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B0]] {scale = 1.250000e-01 : f64}
 // CHECK: %[[B1:.*]] = brrr.where %[[KEEP]], %[[LOW]], %[[REL]] : tensor<2x1x1x64xi1>, tensor<f16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
 // CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B1]] {scale = 1.250000e-01 : f64}
-// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus at most one mask and a masked fill"}
+// CHECK: brrr.softmax %{{.*}} {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus masks and a masked fill"}
 // CHECK-NOT: brrr.attention
 func.func @MaskedFills(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %v: tensor<2x4x64x32xf16>, %keep: tensor<2x1x1x64xi1>, %rel: tensor<2x4x64x64xf16>) -> (tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>) {
   %c = brrr.constant dense<1.250000e-01> : tensor<f16>
@@ -648,4 +648,32 @@ func.func @WideHeads(%q: tensor<1x2x8x256xf16>, %kt: tensor<1x2x256x8xf16>, %v: 
   %p1 = brrr.softmax %s1 {axis = 3 : i64} : tensor<1x2x8x8xf16>
   %o1 = brrr.matmul %p1, %v2 : tensor<1x2x8x8xf16>, tensor<1x2x8x272xf16> -> tensor<1x2x8x272xf16>
   return %o0, %o1 : tensor<1x2x8x256xf16>, tensor<1x2x8x272xf16>
+}
+
+// -----
+
+// Scores plus several biases in turn (MPNet's relative position bias, then
+// its padding mask), whichever side of each addition the scores are on: one
+// attention whose bias is their sum, innermost first.
+// CHECK-LABEL: func.func @SummedBiases
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xf16>, %[[KT:.*]]: tensor<2x4x32x64xf16>, %[[V:.*]]: tensor<2x4x64x32xf16>, %[[REL:.*]]: tensor<2x4x64x64xf16>, %[[MASK:.*]]: tensor<2x1x1x64xf16>)
+// CHECK: %[[B:.*]] = brrr.add %[[REL]], %[[MASK]] : tensor<2x4x64x64xf16>, tensor<2x1x1x64xf16> -> tensor<2x4x64x64xf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B]] {scale = 1.250000e-01 : f64}
+// CHECK: %[[B2:.*]] = brrr.add %[[MASK]], %[[REL]] : tensor<2x1x1x64xf16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B2]] {scale = 1.000000e+00 : f64}
+// CHECK-NOT: brrr.softmax
+func.func @SummedBiases(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %v: tensor<2x4x64x32xf16>, %rel: tensor<2x4x64x64xf16>, %mask: tensor<2x1x1x64xf16>) -> (tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>) {
+  %c = brrr.constant dense<8.0> : tensor<f16>
+  %s = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %d = brrr.div %s, %c : tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %x = brrr.add %d, %rel : tensor<2x4x64x64xf16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+  %y = brrr.add %mask, %x : tensor<2x1x1x64xf16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+  %p = brrr.softmax %y {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o = brrr.matmul %p, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  %s2 = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %x2 = brrr.add %mask, %s2 : tensor<2x1x1x64xf16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+  %y2 = brrr.add %rel, %x2 : tensor<2x4x64x64xf16>, tensor<2x4x64x64xf16> -> tensor<2x4x64x64xf16>
+  %p2 = brrr.softmax %y2 {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o2 = brrr.matmul %p2, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  return %o, %o2 : tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>
 }
