@@ -534,6 +534,130 @@ void eraseDead(Operation *op) {
   }
 }
 
+/// `x`, a static [B * H, m, n] value, as [B, H, m, n]: the value it is a
+/// view of where it has that shape, else (through `x`'s only use) its
+/// batched product, sum, transpose of the last two dimensions or scaling
+/// by a scalar constant rebuilt over its operands so viewed, else a
+/// reshape. Products of heads folded into the batch (DeBERTa's bmm over
+/// [B * H, S, D]) so become the rank-4 products attention is matched on,
+/// with their scales and transposes where the match looks for them.
+Value splitHeads(OpBuilder &b, Value x, int64_t batch, int64_t heads) {
+  auto type = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> s = type.getShape();
+  auto split =
+      RankedTensorType::get({batch, heads, s[1], s[2]}, type.getElementType());
+  Location loc = x.getLoc();
+  if (auto view = x.getDefiningOp<ReshapeOp>();
+      view && view.getInput().getType() == split)
+    return view.getInput();
+  Operation *def = x.getDefiningOp();
+  if (def && x.hasOneUse()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(def);
+    auto rank3 = [&](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape() == s;
+    };
+    auto batched = [&](Value v) {
+      ArrayRef<int64_t> vs = shapeOf(v);
+      return vs.size() == 3 && vs[0] == s[0];
+    };
+    if (auto mm = dyn_cast<MatmulOp>(def);
+        mm && batched(mm.getLhs()) && batched(mm.getRhs()))
+      return MatmulOp::create(b, loc, split,
+                              splitHeads(b, mm.getLhs(), batch, heads),
+                              splitHeads(b, mm.getRhs(), batch, heads));
+    if (auto t = dyn_cast<TransposeOp>(def);
+        t && t.getPerm() == ArrayRef<int64_t>{0, 2, 1})
+      return TransposeOp::create(b, loc, split,
+                                 splitHeads(b, t.getInput(), batch, heads),
+                                 b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+    if (isa<MulOp, DivOp, AddOp>(def)) {
+      Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+      bool scaled = !isa<AddOp>(def) && scalarConstant(rhs) && rank3(lhs);
+      bool summed = isa<AddOp>(def) && rank3(lhs) && rank3(rhs);
+      if (scaled || summed) {
+        Value l = splitHeads(b, lhs, batch, heads);
+        Value r = summed ? splitHeads(b, rhs, batch, heads) : rhs;
+        Operation *op =
+            b.create(loc, def->getName().getIdentifier(), ValueRange{l, r},
+                     TypeRange{split}, def->getAttrs());
+        return op->getResult(0);
+      }
+    }
+  }
+  return ReshapeOp::create(b, loc, split, x);
+}
+
+/// Rewrites the products around `sm` (static [B, H, Sq, Sk] scores over
+/// the last axis) that fold the heads into their batch: scores viewed from
+/// a [B * H, Sq, Sk] product (plus what is added to it there) become the
+/// rank-4 product, and probabilities viewed as [B * H, Sq, Sk] to multiply
+/// [B * H, Sk, D] values multiply the values viewed as [B, H, Sk, D], the
+/// result viewed back.
+void splitHeadsAround(SoftmaxOp sm) {
+  auto type = cast<RankedTensorType>(sm.getType());
+  if (type.getRank() != 4 || sm.getAxis() != 3 || isSymbolic(type))
+    return;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t batch = shape[0], heads = shape[1];
+  SmallVector<int64_t> folded = {batch * heads, shape[2], shape[3]};
+  OpBuilder b(sm);
+  // The scores: down the ops of their shape (masks, scales, biases) to a
+  // view of a rank-3 value.
+  Value x = sm.getInput();
+  while (Operation *def = x.getDefiningOp()) {
+    if (auto view = dyn_cast<ReshapeOp>(def)) {
+      if (shapeOf(view.getInput()) == ArrayRef<int64_t>(folded) &&
+          view->hasOneUse()) {
+        Value split = splitHeads(b, view.getInput(), batch, heads);
+        view.getResult().replaceAllUsesWith(split);
+        eraseDead(view);
+      }
+      break;
+    }
+    if (!isa<AddOp, MulOp, DivOp, WhereOp, CastOp>(def))
+      break;
+    Value next;
+    for (Value v : def->getOperands())
+      if (shapeOf(v) == shape && isa<FloatType>(elementOf(v)) && !next)
+        next = v;
+    if (!next)
+      break;
+    x = next;
+  }
+  // The probabilities times the values.
+  auto view =
+      sm->hasOneUse() ? dyn_cast<ReshapeOp>(*sm->user_begin()) : ReshapeOp();
+  auto pv =
+      view && view->hasOneUse() && shapeOf(view) == ArrayRef<int64_t>(folded)
+          ? dyn_cast<MatmulOp>(*view->user_begin())
+          : MatmulOp();
+  if (!pv || pv.getLhs() != view.getResult() ||
+      shapeOf(pv.getRhs()).size() != 3 || shapeOf(pv.getRhs())[0] != folded[0])
+    return;
+  b.setInsertionPoint(pv);
+  Value values = splitHeads(b, pv.getRhs(), batch, heads);
+  ArrayRef<int64_t> out = shapeOf(pv);
+  auto outType = cast<RankedTensorType>(pv.getType());
+  Value product =
+      MatmulOp::create(b, pv.getLoc(),
+                       RankedTensorType::get({batch, heads, out[1], out[2]},
+                                             outType.getElementType()),
+                       sm.getResult(), values);
+  // Views of the result back to [B, H, Sq, D] (DeBERTa's) read the rank-4
+  // product itself; others its view as [B * H, Sq, D].
+  for (Operation *user : llvm::make_early_inc_range(pv->getUsers()))
+    if (isa<ReshapeOp>(user) &&
+        user->getResult(0).getType() == product.getType()) {
+      user->getResult(0).replaceAllUsesWith(product);
+      user->erase();
+    }
+  if (!pv->use_empty())
+    pv.getResult().replaceAllUsesWith(
+        ReshapeOp::create(b, pv.getLoc(), outType, product));
+  eraseDead(pv);
+}
+
 struct FuseAttentionPass
     : public mlir::brrr::impl::BrrrFuseAttentionBase<FuseAttentionPass> {
   void runOnOperation() override {
@@ -545,6 +669,8 @@ struct FuseAttentionPass
       if (!sm->getParentOfType<FusionOp>())
         softmaxes.push_back(sm);
     });
+    for (SoftmaxOp sm : softmaxes)
+      splitHeadsAround(sm);
     for (SoftmaxOp sm : softmaxes) {
       Match m;
       std::string why;

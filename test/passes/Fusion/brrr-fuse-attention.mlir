@@ -677,3 +677,34 @@ func.func @SummedBiases(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %
   %o2 = brrr.matmul %p2, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
   return %o, %o2 : tensor<2x4x64x32xf16>, tensor<2x4x64x32xf16>
 }
+
+// -----
+
+// Heads folded into the batch (DeBERTa's bmm over [B * H, S, D], the
+// scores viewed as [B, H, S, S] for the mask and the probabilities viewed
+// back): the products are rebuilt over [B, H] views, their scale and
+// transpose where the match finds them, and attention fuses; the result's
+// view back to [B, H, S, D] is the attention itself.
+// CHECK-LABEL: func.func @FoldedHeads
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xf16>, %[[K:.*]]: tensor<2x4x64x32xf16>, %[[V:.*]]: tensor<2x4x64x32xf16>, %[[KEEP:.*]]: tensor<2x1x1x64xi1>)
+// CHECK: %[[A:.*]] = brrr.attention %[[Q]], %[[K]], %[[V]] bias %{{.*}} {scale = 1.250000e-01 : f64}
+// CHECK-NOT: brrr.matmul
+// CHECK-NOT: brrr.softmax
+// CHECK: return %[[A]]
+func.func @FoldedHeads(%q: tensor<2x4x64x32xf16>, %k: tensor<2x4x64x32xf16>, %v: tensor<2x4x64x32xf16>, %keep: tensor<2x1x1x64xi1>) -> tensor<2x4x64x32xf16> {
+  %c = brrr.constant dense<8.0> : tensor<f16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<f16>
+  %q3 = brrr.reshape %q : tensor<2x4x64x32xf16> -> tensor<8x64x32xf16>
+  %k3 = brrr.reshape %k : tensor<2x4x64x32xf16> -> tensor<8x64x32xf16>
+  %v3 = brrr.reshape %v : tensor<2x4x64x32xf16> -> tensor<8x64x32xf16>
+  %kt = brrr.transpose %k3 {perm = array<i64: 0, 2, 1>} : tensor<8x64x32xf16> -> tensor<8x32x64xf16>
+  %kts = brrr.div %kt, %c : tensor<8x32x64xf16>, tensor<f16> -> tensor<8x32x64xf16>
+  %s3 = brrr.matmul %q3, %kts : tensor<8x64x32xf16>, tensor<8x32x64xf16> -> tensor<8x64x64xf16>
+  %s = brrr.reshape %s3 : tensor<8x64x64xf16> -> tensor<2x4x64x64xf16>
+  %x = brrr.where %keep, %s, %low : tensor<2x1x1x64xi1>, tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %p3 = brrr.reshape %p : tensor<2x4x64x64xf16> -> tensor<8x64x64xf16>
+  %o3 = brrr.matmul %p3, %v3 : tensor<8x64x64xf16>, tensor<8x64x32xf16> -> tensor<8x64x32xf16>
+  %o = brrr.reshape %o3 : tensor<8x64x32xf16> -> tensor<2x4x64x32xf16>
+  return %o : tensor<2x4x64x32xf16>
+}
