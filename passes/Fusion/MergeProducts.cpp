@@ -25,6 +25,9 @@
 #include "passes/Passes.h"
 #include "passes/Precision/EightBitProducts.h"
 
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
 #include <vector>
@@ -50,6 +53,8 @@ struct Sibling {
   MatmulOp product;
   SmallVector<double> weights;
   std::vector<char> eightBit;
+  /// An imported weight's bytes, row-major (merged as they are).
+  ArrayRef<char> raw;
   SmallVector<Operation *> chain;
   /// One per add or multiply of the chain: the values of its columns.
   SmallVector<SmallVector<double>> columnValues;
@@ -66,6 +71,20 @@ struct Sibling {
     return chain.empty() ? product->getResult(0) : chain.back()->getResult(0);
   }
 };
+
+/// The bytes of the dense_resource constant `v` (imported weights), where
+/// it is one of `size` bytes.
+std::optional<ArrayRef<char>> resourceBytesOf(Value v, int64_t size) {
+  ElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  AsmResourceBlob *blob =
+      resource ? resource.getRawHandle().getBlob() : nullptr;
+  if (!blob || static_cast<int64_t>(blob->getData().size()) != size)
+    return std::nullopt;
+  return blob->getData();
+}
 
 /// The operand of `add` that is a constant bias of `columns` values of its
 /// element type (the other being `x`), if any, with its values.
@@ -298,8 +317,19 @@ struct MergeProductsPass
     auto wType = first.getRhs().getType();
     Type elem = wType.getElementType();
     bool eightBit = isEightBitProductType(elem);
-    // Weights' values (read only now: most groups are never merged).
+    // Weights' values (read only now: most groups are never merged): the
+    // bytes of imported weights as they are, else their values.
+    int64_t depth = wType.getDimSize(0), total = 0;
+    int64_t width = eightBit ? 1 : cast<FloatType>(elem).getWidth() / 8;
+    bool raw = !eightBit && llvm::all_of(run, [&](Sibling *s) {
+      std::optional<ArrayRef<char>> bytes =
+          resourceBytesOf(s->product.getRhs(), depth * s->columns * width);
+      s->raw = bytes.value_or(ArrayRef<char>());
+      return bytes.has_value();
+    });
     for (Sibling *s : run) {
+      if (raw)
+        continue;
       if (eightBit) {
         ElementsAttr weight = eightBitWeightOf(s->product);
         std::optional<std::vector<char>> bytes =
@@ -315,7 +345,6 @@ struct MergeProductsPass
         return;
       s->weights = std::move(*values);
     }
-    int64_t depth = wType.getDimSize(0), total = 0;
     for (Sibling *s : run)
       total += s->columns;
     OpBuilder b(first);
@@ -329,6 +358,24 @@ struct MergeProductsPass
       for (Sibling *s : run)
         rows.insert(rows.end(), s->eightBit.begin(), s->eightBit.end());
       w = kMajorWeightView(b, loc, rows, total, depth, elem, "merged_weight");
+    } else if (raw) {
+      // Row k: each product's row k, one after the other (the same bytes
+      // the values would round back to).
+      std::vector<char> bytes(depth * total * width);
+      for (Sibling *s : run) {
+        int64_t row = s->columns * width;
+        for (int64_t k = 0; k < depth; ++k)
+          std::memcpy(bytes.data() + (k * total + at) * width,
+                      s->raw.data() + k * row, row);
+        at += s->columns;
+      }
+      w = ConstantOp::create(
+          b, loc,
+          cast<ElementsAttr>(DenseResourceElementsAttr::get(
+              RankedTensorType::get({depth, total}, elem), "merged_weight",
+              HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                  ArrayRef<char>(bytes.data(), bytes.size()),
+                  alignof(uint64_t)))));
     } else {
       SmallVector<double> weights(depth * total);
       for (Sibling *s : run) {
