@@ -43,6 +43,13 @@ and tolerances apply), at batch 1 and 32 in fp16 and batch 1 in fp32.
       models.py's run with the zoo's entry; --peers "" times no peer,
       --profile shows where brrr's time goes, kernel by kernel, and
       --baseline times another brrrc's build of the same export beside it.
+  zoo.py launches BRRRC BRRRC2 OUT [--only ...] [--suite ...] [--jobs N]
+      Which models two builds compile differently: each selected model is
+      exported once (fp16, batch 1, dynamo; N exports side by side, default
+      8; no GPU needed), then compiled by both builds with `--report`. One
+      line a model (also in OUT/launches.txt) gives each build's kernel
+      launches by family, marked where they differ: a fusion change's reach
+      over the zoo, before `one --baseline` times the models it touches.
   zoo.py table FILE...
       One table of every timed row in the result files (zoo.txt or
       check.txt), the geometric mean of brrr / torch.compile + CUDA graphs
@@ -389,6 +396,54 @@ def cmd_table(opts):
         print("  " + line)
 
 
+def _export_fp16(job):
+    """Exports one zoo model at fp16, batch 1, with dynamo to `path`: (name,
+    path or None, what went wrong). Runs in a worker process."""
+    name, path = job
+    os.environ["OMP_NUM_THREADS"] = "2"
+    sys.path.insert(0, HERE)
+    import models
+    models.MODELS[name] = {n: spec for n, _, spec in zoo()}[name]
+    try:
+        model, args, inputs = models.build(name, batch=1)
+        xs = tuple(a.half() if a.is_floating_point() else a for a in args)
+        models.export(model.half().eval(), xs, inputs, path, "dynamo")
+        return name, path, ""
+    except Exception as err:  # report and go on with the others
+        return name, None, f"{type(err).__name__}: {str(err).strip()[:160]}"
+
+
+def _launches(brrrc, path):
+    """Kernel launches by family in `brrrc --report`'s table, or why not."""
+    import collections
+    r = subprocess.run([brrrc, path, "--report", "--precision=fp16"],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        return f"failed ({r.stderr.strip().splitlines()[-1][:120] if r.stderr.strip() else r.returncode})"
+    counts = collections.Counter(
+        f[1] for f in (ln.split() for ln in r.stdout.splitlines())
+        if len(f) > 2 and f[0].startswith("fusion_"))
+    return " ".join(f"{k} {v}" for k, v in sorted(counts.items())) + \
+        f" (all {sum(counts.values())})"
+
+
+def cmd_launches(opts):
+    from concurrent.futures import ProcessPoolExecutor
+
+    os.makedirs(opts.out, exist_ok=True)
+    jobs = [(name, os.path.join(opts.out, f"{name}.onnx")) for name, _, _ in select(opts)]
+    with ProcessPoolExecutor(opts.jobs) as pool, \
+            open(os.path.join(opts.out, "launches.txt"), "w") as log:
+        for name, path, why in pool.map(_export_fp16, jobs):
+            if not path:
+                line = f"{name:28s} EXPORT FAILED {why}"
+            else:
+                a, b = _launches(opts.brrrc, path), _launches(opts.brrrc2, path)
+                line = f"{name:28s} {a}  |  {b}" + ("" if a == b else "  <== differs")
+            print(line, flush=True)
+            log.write(line + "\n")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -438,12 +493,19 @@ def main():
     s.add_argument("--baseline", metavar="BRRRC",
                    help="also time another brrrc's build against this one "
                         "(models.py run's --baseline)")
+    s = sub.add_parser("launches")
+    s.add_argument("brrrc")
+    s.add_argument("brrrc2")
+    s.add_argument("out")
+    s.add_argument("--suite")
+    s.add_argument("--only")
+    s.add_argument("--jobs", type=int, default=8)
     s = sub.add_parser("table")
     s.add_argument("files", nargs="+")
     opts = p.parse_args()
     sys.path.insert(0, HERE)
     {"list": cmd_list, "run": cmd_run, "check": cmd_check, "one": cmd_one,
-     "table": cmd_table}[opts.cmd](opts)
+     "launches": cmd_launches, "table": cmd_table}[opts.cmd](opts)
 
 
 if __name__ == "__main__":
