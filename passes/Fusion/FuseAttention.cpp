@@ -205,10 +205,16 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   // is s plus the bias where(keep, 0, low), or where(keep, bias, low)
   // beside a bias: the kernel floors a bias so low, so a key so masked
   // gets probability 0 beside any kept key, and a row whose keys are all
-  // masked averages them (or is NaN, for -inf), as the fill does.
+  // masked averages them (or is NaN, for -inf), as the fill does. A bias
+  // added after the fill (GPT-2's eager attention: the causal fill, then
+  // the padding mask) joins the bias inside it: a filled score plus a mask
+  // or a position bias stays far below every kept one.
   WhereOp fill;
   unsigned filled = 0; // the operand of `fill` that the scores are
-  if (auto w = x.getDefiningOp<WhereOp>(); w && !m.windowMask) {
+  auto fillOf = [&](Value v) -> Value {
+    auto w = v.getDefiningOp<WhereOp>();
+    if (!w || fill || m.windowMask)
+      return Value();
     for (unsigned side : {1u, 2u}) {
       Value s = w->getOperand(side), low = w->getOperand(3 - side);
       std::optional<double> value = scalarConstant(low);
@@ -216,24 +222,32 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
           elementOf(low) == elementOf(s)) {
         fill = w;
         filled = side;
-        x = s;
-        break;
+        return s;
       }
     }
-  }
-  double scale = 1;
-  MatmulOp qk = scoresOf(x, scale);
+    return Value();
+  };
   // The scores plus one bias or several, added one after the other (MPNet:
-  // a relative position bias, then the padding mask): their sum is the
-  // bias, which the kernel adds to the f32 scores at once (a padding mask
-  // of 0 and the lowest value changes no position bias it adds to, and
-  // masks what it masked).
+  // a relative position bias, then the padding mask), around at most one
+  // fill: the biases' sum is the bias, which the kernel adds to the f32
+  // scores at once (a padding mask of 0 and the lowest value changes no
+  // position bias it adds to, and masks what it masked).
+  double scale = 1;
+  MatmulOp qk;
   SmallVector<Value> biases;
   for (Value sum = x; !qk;) {
+    scale = 1;
+    if ((qk = scoresOf(sum, scale)))
+      break;
+    if (Value s = fillOf(sum)) {
+      sum = s;
+      continue;
+    }
     auto add = sum.getDefiningOp<AddOp>();
     if (!add)
       break;
-    // The side that is the scores, else the side that adds more to them.
+    // The side that is the scores, else the side that adds more to them or
+    // fills them.
     Value inner;
     for (bool deeper : {false, true})
       for (int side = 0; side < 2 && !qk && !inner; ++side) {
@@ -241,10 +255,10 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
         if (shapeOf(scores) != type.getShape())
           continue;
         scale = 1;
-        if (deeper)
-          inner = scores.getDefiningOp<AddOp>() ? scores : Value();
-        else
+        if (!deeper)
           qk = scoresOf(scores, scale);
+        else if (isa_and_nonnull<AddOp, WhereOp>(scores.getDefiningOp()))
+          inner = scores;
         if (qk || inner)
           biases.push_back(add->getOperand(1 - side));
       }

@@ -708,3 +708,25 @@ func.func @FoldedHeads(%q: tensor<2x4x64x32xf16>, %k: tensor<2x4x64x32xf16>, %v:
   %o = brrr.reshape %o3 : tensor<8x64x32xf16> -> tensor<2x4x64x32xf16>
   return %o : tensor<2x4x64x32xf16>
 }
+
+// -----
+
+// GPT-2's eager attention: the causal fill, then the padding mask added.
+// The mask joins the bias inside the fill: where(keep, mask, low).
+// CHECK-LABEL: func.func @FillThenMask
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x64x32xf16>, %[[KT:.*]]: tensor<2x4x32x64xf16>, %[[V:.*]]: tensor<2x4x64x32xf16>, %[[KEEP:.*]]: tensor<1x1x64x64xi1>, %[[MASK:.*]]: tensor<2x1x1x64xf16>)
+// CHECK: %[[LOW:.*]] = brrr.constant dense<-6.550400e+04> : tensor<f16>
+// CHECK: %[[B:.*]] = brrr.where %[[KEEP]], %[[MASK]], %[[LOW]] : tensor<1x1x64x64xi1>, tensor<2x1x1x64xf16>, tensor<f16> -> tensor<2x1x64x64xf16>
+// CHECK: brrr.attention %[[Q]], %{{.*}}, %[[V]] bias %[[B]] {scale = 1.250000e-01 : f64}
+// CHECK-NOT: brrr.softmax
+func.func @FillThenMask(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %v: tensor<2x4x64x32xf16>, %keep: tensor<1x1x64x64xi1>, %mask: tensor<2x1x1x64xf16>) -> tensor<2x4x64x32xf16> {
+  %c = brrr.constant dense<8.0> : tensor<f16>
+  %low = brrr.constant dense<-6.550400e+04> : tensor<f16>
+  %s = brrr.matmul %q, %kt : tensor<2x4x64x32xf16>, tensor<2x4x32x64xf16> -> tensor<2x4x64x64xf16>
+  %d = brrr.div %s, %c : tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %f = brrr.where %keep, %d, %low : tensor<1x1x64x64xi1>, tensor<2x4x64x64xf16>, tensor<f16> -> tensor<2x4x64x64xf16>
+  %x = brrr.add %f, %mask : tensor<2x4x64x64xf16>, tensor<2x1x1x64xf16> -> tensor<2x4x64x64xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %o = brrr.matmul %p, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
+  return %o : tensor<2x4x64x32xf16>
+}
