@@ -623,6 +623,8 @@ void splitHeadsAround(SoftmaxOp sm) {
     if (auto view = dyn_cast<ReshapeOp>(def)) {
       if (shapeOf(view.getInput()) == ArrayRef<int64_t>(folded) &&
           view->hasOneUse()) {
+        // Where the view was: a product read elsewhere too stays, viewed.
+        b.setInsertionPoint(view);
         Value split = splitHeads(b, view.getInput(), batch, heads);
         view.getResult().replaceAllUsesWith(split);
         eraseDead(view);

@@ -280,7 +280,7 @@ struct MergeProductsPass
             taken[j] = true;
             group.push_back(std::move(candidates[j]));
           }
-        // Block order, as the groups by signature were.
+        // In block order: the merged product goes before the first.
         llvm::stable_sort(group, [](const Sibling &a, const Sibling &b) {
           return a.product->isBeforeInBlock(b.product);
         });

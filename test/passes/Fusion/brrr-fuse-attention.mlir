@@ -730,3 +730,27 @@ func.func @FillThenMask(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %
   %o = brrr.matmul %p, %v : tensor<2x4x64x64xf16>, tensor<2x4x64x32xf16> -> tensor<2x4x64x32xf16>
   return %o : tensor<2x4x64x32xf16>
 }
+
+// -----
+
+// A [B * H, S, S] scores product read elsewhere too stays as it is, viewed
+// where the view was (before the mask's addition that reads it); attention
+// does not fuse on a view, and says why.
+// CHECK-LABEL: func.func @FoldedHeadsReadTwice
+// CHECK: %[[S3:.*]] = brrr.matmul %{{.*}}, %{{.*}} : tensor<8x64x32xf16>, tensor<8x32x64xf16> -> tensor<8x64x64xf16>
+// CHECK: %[[S:.*]] = brrr.reshape %[[S3]] : tensor<8x64x64xf16> -> tensor<2x4x64x64xf16>
+// CHECK: %[[X:.*]] = brrr.add %[[S]], %{{.*}}
+// CHECK: brrr.softmax %[[X]] {axis = 3 : i64, brrr.attention_unfused = "the softmax's input is not a product of queries and keys, scaled by constants, plus masks and a masked fill"}
+// CHECK: return %{{.*}}, %[[S3]]
+func.func @FoldedHeadsReadTwice(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64xf16>, %v: tensor<2x4x64x32xf16>, %mask: tensor<2x1x1x64xf16>) -> (tensor<8x64x32xf16>, tensor<8x64x64xf16>) {
+  %q3 = brrr.reshape %q : tensor<2x4x64x32xf16> -> tensor<8x64x32xf16>
+  %k3 = brrr.reshape %kt : tensor<2x4x32x64xf16> -> tensor<8x32x64xf16>
+  %v3 = brrr.reshape %v : tensor<2x4x64x32xf16> -> tensor<8x64x32xf16>
+  %s3 = brrr.matmul %q3, %k3 : tensor<8x64x32xf16>, tensor<8x32x64xf16> -> tensor<8x64x64xf16>
+  %s = brrr.reshape %s3 : tensor<8x64x64xf16> -> tensor<2x4x64x64xf16>
+  %x = brrr.add %s, %mask : tensor<2x4x64x64xf16>, tensor<2x1x1x64xf16> -> tensor<2x4x64x64xf16>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<2x4x64x64xf16>
+  %p3 = brrr.reshape %p : tensor<2x4x64x64xf16> -> tensor<8x64x64xf16>
+  %o3 = brrr.matmul %p3, %v3 : tensor<8x64x64xf16>, tensor<8x64x32xf16> -> tensor<8x64x32xf16>
+  return %o3, %s3 : tensor<8x64x32xf16>, tensor<8x64x64xf16>
+}
