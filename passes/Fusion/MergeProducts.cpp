@@ -42,6 +42,16 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// One op of a product's chain: a float cast, the addition of a bias of
+/// its columns or the multiplication by scales, on values of `element`.
+struct Step {
+  enum Kind { cast, bias, scale } kind;
+  Type element;
+  bool operator==(const Step &o) const {
+    return kind == o.kind && element == o.element;
+  }
+};
+
 /// One product of a group: the matmul, its weights' values (an 8-bit
 /// product's: its K-major bytes), and the chain of ops applied to it alone
 /// before anything else reads it: float casts, additions of a constant
@@ -58,10 +68,8 @@ struct Sibling {
   SmallVector<Operation *> chain;
   /// One per add or multiply of the chain: the values of its columns.
   SmallVector<SmallVector<double>> columnValues;
-  /// The chain's steps, one per op: "cast T", "bias T" or "scale T", and
-  /// each one's element type T.
-  SmallVector<std::string> steps;
-  SmallVector<Type> stepTypes;
+  /// The chain's steps, one per op.
+  SmallVector<Step> steps;
   /// Per step of the group's chain (mergeable): this product's add or
   /// multiply at that step (its index in columnValues), or -1 where it has
   /// none there and takes the identity.
@@ -122,13 +130,8 @@ Value scaleOf(MulOp mul, Value x, int64_t columns, SmallVector<double> &scale) {
 }
 
 /// Records the step `kind` of `s`'s chain, on values of `type`.
-void addStep(Sibling &s, StringRef kind, Type type) {
-  Type element = cast<RankedTensorType>(type).getElementType();
-  std::string step;
-  llvm::raw_string_ostream os(step);
-  os << kind << " " << element;
-  s.steps.push_back(std::move(step));
-  s.stepTypes.push_back(element);
+void addStep(Sibling &s, Step::Kind kind, Type type) {
+  s.steps.push_back({kind, cast<RankedTensorType>(type).getElementType()});
 }
 
 /// Follows `s.product` through the casts, bias additions and scales only it
@@ -142,17 +145,17 @@ void followChain(Sibling &s) {
       if (!scaleOf(mul, x, s.columns, scale))
         break;
       s.columnValues.push_back(std::move(scale));
-      addStep(s, "scale", mul.getType());
+      addStep(s, Step::scale, mul.getType());
     } else if (auto cast = dyn_cast<CastOp>(user)) {
       if (!isa<FloatType>(cast.getType().getElementType()))
         break;
-      addStep(s, "cast", cast.getType());
+      addStep(s, Step::cast, cast.getType());
     } else if (auto add = dyn_cast<AddOp>(user)) {
       SmallVector<double> bias;
       if (!biasOf(add, x, s.columns, bias))
         break;
       s.columnValues.push_back(std::move(bias));
-      addStep(s, "bias", add.getType());
+      addStep(s, Step::bias, add.getType());
     } else {
       break;
     }
@@ -165,12 +168,12 @@ void followChain(Sibling &s) {
 /// taking their identity: `s.at` set and true where `s.steps` is a
 /// subsequence of `steps` with the same casts (its biases and scales in
 /// order among them).
-bool fitsChain(Sibling &s, ArrayRef<std::string> steps) {
+bool fitsChain(Sibling &s, ArrayRef<Step> steps) {
   SmallVector<int64_t> at;
   size_t next = 0;
   int64_t values = 0;
-  for (const std::string &step : steps) {
-    bool isCast = StringRef(step).starts_with("cast");
+  for (const Step &step : steps) {
+    bool isCast = step.kind == Step::cast;
     if (next < s.steps.size() && s.steps[next] == step) {
       at.push_back(isCast ? -1 : values++);
       ++next;
@@ -214,12 +217,6 @@ bool readsSliceInPlace(Value v) {
   }
   return true;
 }
-
-/// The chain of casts, biases and scales a group of products runs as.
-struct Chain {
-  SmallVector<std::string> steps;
-  SmallVector<Type> types;
-};
 
 struct MergeProductsPass
     : public mlir::brrr::impl::BrrrMergeProductsBase<MergeProductsPass> {
@@ -273,10 +270,10 @@ struct MergeProductsPass
       for (size_t i = 0; i < candidates.size(); ++i) {
         if (taken[i])
           continue;
-        Chain chain{candidates[i].steps, candidates[i].stepTypes};
+        SmallVector<Step> chain = candidates[i].steps;
         std::vector<Sibling> group;
         for (size_t j = i; j < candidates.size(); ++j)
-          if (!taken[j] && fitsChain(candidates[j], chain.steps)) {
+          if (!taken[j] && fitsChain(candidates[j], chain)) {
             taken[j] = true;
             group.push_back(std::move(candidates[j]));
           }
@@ -291,7 +288,7 @@ struct MergeProductsPass
 
   /// Merges `group`, whose products each run as `chain`, in runs of at most
   /// maxColumns columns.
-  void merge(std::vector<Sibling> &group, const Chain &chain) {
+  void merge(std::vector<Sibling> &group, ArrayRef<Step> chain) {
     SmallVector<Sibling *> run;
     int64_t columns = 0;
     auto flush = [&] {
@@ -309,7 +306,7 @@ struct MergeProductsPass
     flush();
   }
 
-  void mergeRun(ArrayRef<Sibling *> run, const Chain &chain) {
+  void mergeRun(ArrayRef<Sibling *> run, ArrayRef<Step> chain) {
     MatmulOp first = run.front()->product;
     for (Sibling *s : run)
       if (s->product->isBeforeInBlock(first))
@@ -402,14 +399,14 @@ struct MergeProductsPass
     // of every product side by side: -0.0 and 1.0 on the columns of a
     // product without that step (x + -0.0 and x * 1.0 are x, signed zeros
     // included).
-    for (auto [position, step] : llvm::enumerate(chain.steps)) {
-      Type element = chain.types[position];
+    for (auto [position, step] : llvm::enumerate(chain)) {
+      Type element = step.element;
       Type type = shapedLike(first.getType(), shape, element);
-      if (StringRef(step).starts_with("cast")) {
+      if (step.kind == Step::cast) {
         merged = CastOp::create(b, loc, type, merged);
         continue;
       }
-      bool scale = StringRef(step).starts_with("scale");
+      bool scale = step.kind == Step::scale;
       SmallVector<double> bias;
       for (Sibling *s : run) {
         if (int64_t i = s->at[position]; i >= 0)
