@@ -22,12 +22,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Config/Movement.h"
+#include "passes/Fusion/MergedWeights.h"
 #include "passes/Passes.h"
 #include "passes/Precision/EightBitProducts.h"
 
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinDialect.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
 #include <vector>
@@ -52,8 +51,8 @@ struct Step {
   }
 };
 
-/// One product of a group: the matmul, its weights' values (an 8-bit
-/// product's: its K-major bytes), and the chain of ops applied to it alone
+/// One product of a group: the matmul, an 8-bit product's K-major weight
+/// bytes, and the chain of ops applied to it alone
 /// before anything else reads it: float casts, additions of a constant
 /// bias of its columns (with the bias's values), as an f16 product of an
 /// f32 model is cast, biased and cast back, and multiplications by
@@ -61,10 +60,7 @@ struct Step {
 /// columns): an 8-bit product's dequantization, a query's scaling.
 struct Sibling {
   MatmulOp product;
-  SmallVector<double> weights;
   std::vector<char> eightBit;
-  /// An imported weight's bytes, row-major (merged as they are).
-  ArrayRef<char> raw;
   SmallVector<Operation *> chain;
   /// One per add or multiply of the chain: the values of its columns.
   SmallVector<SmallVector<double>> columnValues;
@@ -79,20 +75,6 @@ struct Sibling {
     return chain.empty() ? product->getResult(0) : chain.back()->getResult(0);
   }
 };
-
-/// The bytes of the dense_resource constant `v` (imported weights), where
-/// it is one of `size` bytes.
-std::optional<ArrayRef<char>> resourceBytesOf(Value v, int64_t size) {
-  ElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-  AsmResourceBlob *blob =
-      resource ? resource.getRawHandle().getBlob() : nullptr;
-  if (!blob || static_cast<int64_t>(blob->getData().size()) != size)
-    return std::nullopt;
-  return blob->getData();
-}
 
 /// The operand of `add` that is a constant bias of `columns` values of its
 /// element type (the other being `x`), if any, with its values.
@@ -314,40 +296,23 @@ struct MergeProductsPass
     auto wType = first.getRhs().getType();
     Type elem = wType.getElementType();
     bool eightBit = isEightBitProductType(elem);
-    // Weights' values (read only now: most groups are never merged): the
-    // bytes of imported weights as they are, else their values.
+    // 8-bit weights' bytes (read only now: most groups are never merged).
     int64_t depth = wType.getDimSize(0), total = 0;
-    int64_t width = eightBit ? 1 : cast<FloatType>(elem).getWidth() / 8;
-    bool raw = !eightBit && llvm::all_of(run, [&](Sibling *s) {
-      std::optional<ArrayRef<char>> bytes =
-          resourceBytesOf(s->product.getRhs(), depth * s->columns * width);
-      s->raw = bytes.value_or(ArrayRef<char>());
-      return bytes.has_value();
-    });
     for (Sibling *s : run) {
-      if (raw)
-        continue;
-      if (eightBit) {
-        ElementsAttr weight = eightBitWeightOf(s->product);
-        std::optional<std::vector<char>> bytes =
-            weight ? eightBitBytes(weight) : std::nullopt;
-        if (!bytes)
-          return;
-        s->eightBit = std::move(*bytes);
-        continue;
-      }
-      std::optional<SmallVector<double>> values =
-          getConstFloats(s->product.getRhs());
-      if (!values)
+      if (!eightBit)
+        break;
+      ElementsAttr weight = eightBitWeightOf(s->product);
+      std::optional<std::vector<char>> bytes =
+          weight ? eightBitBytes(weight) : std::nullopt;
+      if (!bytes)
         return;
-      s->weights = std::move(*values);
+      s->eightBit = std::move(*bytes);
     }
     for (Sibling *s : run)
       total += s->columns;
     OpBuilder b(first);
     Location loc = first.getLoc();
     Value w;
-    int64_t at = 0;
     if (eightBit) {
       // K-major: each product's rows of K bytes, one product after the
       // other, read through one transpose.
@@ -355,35 +320,13 @@ struct MergeProductsPass
       for (Sibling *s : run)
         rows.insert(rows.end(), s->eightBit.begin(), s->eightBit.end());
       w = kMajorWeightView(b, loc, rows, total, depth, elem, "merged_weight");
-    } else if (raw) {
-      // Row k: each product's row k, one after the other (the same bytes
-      // the values would round back to).
-      std::vector<char> bytes(depth * total * width);
-      for (Sibling *s : run) {
-        int64_t row = s->columns * width;
-        for (int64_t k = 0; k < depth; ++k)
-          std::memcpy(bytes.data() + (k * total + at) * width,
-                      s->raw.data() + k * row, row);
-        at += s->columns;
-      }
-      w = ConstantOp::create(
-          b, loc,
-          cast<ElementsAttr>(DenseResourceElementsAttr::get(
-              RankedTensorType::get({depth, total}, elem), "merged_weight",
-              HeapAsmResourceBlob::allocateAndCopyWithAlign(
-                  ArrayRef<char>(bytes.data(), bytes.size()),
-                  alignof(uint64_t)))));
     } else {
-      SmallVector<double> weights(depth * total);
-      for (Sibling *s : run) {
-        for (int64_t k = 0; k < depth; ++k)
-          std::copy_n(s->weights.begin() + k * s->columns, s->columns,
-                      weights.begin() + k * total + at);
-        at += s->columns;
-      }
-      auto mergedWType = RankedTensorType::get({depth, total}, elem);
-      w = ConstantOp::create(
-          b, loc, makeFloatElements(mergedWType, weights, "merged_weight"));
+      SmallVector<Value> weights;
+      for (Sibling *s : run)
+        weights.push_back(s->product.getRhs());
+      w = concatColumns(b, loc, weights, "merged_weight");
+      if (!w)
+        return;
     }
     ArrayRef<int64_t> outShape = first.getType().getShape();
     SmallVector<int64_t> shape(outShape);
@@ -424,7 +367,7 @@ struct MergeProductsPass
     }
     int64_t rank = shape.size();
     SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
-    at = 0;
+    int64_t at = 0;
     SmallVector<Value> slices;
     for (Sibling *s : run) {
       SmallVector<int64_t> sizes(outShape);
