@@ -325,7 +325,12 @@ def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
     pointwise kernel that is the only reader of the product, with outputs
     of the product's shape, is merged in as the epilogue (bias,
     activation, residual, cast), so the product itself never goes to
-    memory and a launch disappears.
+    memory and a launch disappears. A pointwise kernel that combines two
+    such products of one activation by constant 16-bit weights of one
+    shape (a gated unit, silu(x W_gate) * (x W_up)), each read by it
+    alone, becomes one product by the weights side by side whose epilogue
+    pairs its halves, where that product runs the wgmma body of the
+    `#brrr.target` (more than 64 static rows).
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -270,6 +270,27 @@ SmallVector<Value> loadEpilogueInput(OpBuilder &b, Location loc, Value operand,
                                   index, width);
 }
 
+/// Where a fusion's epilogue after `producer` starts: the op its pointwise
+/// ops follow, and the shape of the elements it computes on. A product
+/// whose epilogue pairs its halves (pairedHalvesOf) starts after the
+/// second half's slice, on elements of a half.
+struct EpilogueStart {
+  Operation *after;
+  SmallVector<int64_t> shape;
+  std::optional<mlir::brrr::PairedHalves> halves;
+};
+
+EpilogueStart epilogueStartOf(Operation *producer) {
+  EpilogueStart start{producer, {}, std::nullopt};
+  if (auto mm = dyn_cast<mlir::brrr::MatmulOp>(producer))
+    start.halves = mlir::brrr::pairedHalvesOf(mm);
+  if (start.halves)
+    start.after = start.halves->high;
+  start.shape.assign(
+      cast<RankedTensorType>(start.after->getResult(0).getType()).getShape());
+  return start;
+}
+
 } // namespace
 
 SmallVector<Value> mlir::brrr::loadElements(OpBuilder &b, Location loc,
@@ -305,11 +326,11 @@ SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
     OpBuilder &b, Location loc, FusionOp fusion, Operation *producer, Value at,
     llvm::function_ref<Value(Value)> arg, int64_t width) {
   Block &body = fusion.getBody().front();
-  SmallVector<int64_t> outShape(
-      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
+  EpilogueStart start = epilogueStartOf(producer);
+  ArrayRef<int64_t> outShape = start.shape;
   IndexMath e{b, loc};
   SmallVector<DenseMap<Value, Value>> loaded(width);
-  for (Operation &op : llvm::make_range(std::next(producer->getIterator()),
+  for (Operation &op : llvm::make_range(std::next(start.after->getIterator()),
                                         Block::iterator(body.getTerminator())))
     for (Value v : op.getOperands()) {
       if (!isa<BlockArgument>(v) || loaded[0].count(v))
@@ -372,34 +393,41 @@ LogicalResult mlir::brrr::computeEpilogue(OpBuilder &b, Location loc,
                                           Value produced, Value at,
                                           llvm::function_ref<Value(Value)> arg,
                                           const DenseMap<Value, Value> *inputs,
-                                          DenseMap<Value, Value> &scalar) {
+                                          DenseMap<Value, Value> &scalar,
+                                          Value partner) {
   Block &body = fusion.getBody().front();
-  SmallVector<int64_t> outShape(
-      cast<RankedTensorType>(producer->getResult(0).getType()).getShape());
+  EpilogueStart start = epilogueStartOf(producer);
+  ArrayRef<int64_t> outShape = start.shape;
   pointwise::PointwiseEmitter pe(b, loc);
   if (inputs)
     scalar = *inputs;
-  scalar[producer->getResult(0)] = produced;
+  if (start.halves) {
+    if (!partner)
+      return producer->emitOpError(
+          "pairs the halves of its columns, but its kernel computes one");
+    scalar[start.halves->low.getResult()] = produced;
+    scalar[start.halves->high.getResult()] = partner;
+  } else {
+    scalar[producer->getResult(0)] = produced;
+  }
   for (Value y : cast<YieldOp>(body.getTerminator()).getValues())
     if (y.getDefiningOp<TransposeOp>())
       scalar[y] = Value();
   auto load = [&](Value operand) -> Value {
     return loadEpilogueInput(b, loc, operand, at, outShape, arg)[0];
   };
-  return pe.emitOps(llvm::make_range(std::next(producer->getIterator()),
+  return pe.emitOps(llvm::make_range(std::next(start.after->getIterator()),
                                      Block::iterator(body.getTerminator())),
                     scalar, load);
 }
 
-LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
-                                       FusionOp fusion, Operation *producer,
-                                       Value produced, Value at,
-                                       llvm::function_ref<Value(Value)> arg,
-                                       ValueRange outputs,
-                                       const DenseMap<Value, Value> *inputs) {
+LogicalResult mlir::brrr::emitEpilogue(
+    OpBuilder &b, Location loc, FusionOp fusion, Operation *producer,
+    Value produced, Value at, llvm::function_ref<Value(Value)> arg,
+    ValueRange outputs, const DenseMap<Value, Value> *inputs, Value partner) {
   DenseMap<Value, Value> scalar;
   if (failed(computeEpilogue(b, loc, fusion, producer, produced, at, arg,
-                             inputs, scalar)))
+                             inputs, scalar, partner)))
     return failure();
   auto yield = cast<YieldOp>(fusion.getBody().front().getTerminator());
   auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
@@ -422,11 +450,13 @@ LogicalResult mlir::brrr::emitEpilogue(OpBuilder &b, Location loc,
 LogicalResult mlir::brrr::emitEpilogueVector(
     OpBuilder &b, Location loc, FusionOp fusion, Operation *producer,
     ArrayRef<Value> produced, Value at, llvm::function_ref<Value(Value)> arg,
-    ValueRange outputs, ArrayRef<DenseMap<Value, Value>> loaded) {
+    ValueRange outputs, ArrayRef<DenseMap<Value, Value>> loaded,
+    ArrayRef<Value> partners) {
   int64_t width = produced.size();
   if (width == 1)
     return emitEpilogue(b, loc, fusion, producer, produced[0], at, arg, outputs,
-                        loaded.empty() ? nullptr : &loaded[0]);
+                        loaded.empty() ? nullptr : &loaded[0],
+                        partners.empty() ? Value() : partners[0]);
   IndexMath e{b, loc};
   pointwise::PointwiseEmitter pe(b, loc);
   SmallVector<DenseMap<Value, Value>> inputs(loaded);
@@ -437,7 +467,8 @@ LogicalResult mlir::brrr::emitEpilogueVector(
   for (int64_t t = 0; t < width; ++t) {
     ats.push_back(t ? e.add(at, e.idx(t)) : at);
     if (failed(computeEpilogue(b, loc, fusion, producer, produced[t], ats[t],
-                               arg, &inputs[t], scalars[t])))
+                               arg, &inputs[t], scalars[t],
+                               partners.empty() ? Value() : partners[t])))
       return failure();
   }
   auto yield = cast<YieldOp>(fusion.getBody().front().getTerminator());
@@ -533,11 +564,18 @@ int64_t mlir::brrr::fusionBytes(FusionOp fusion) {
 LogicalResult mlir::brrr::checkProductFusion(FusionOp fusion,
                                              Operation *product) {
   bool after = false;
+  // A product whose epilogue pairs its halves reads them through the two
+  // slices after it.
+  std::optional<PairedHalves> halves;
+  if (auto mm = dyn_cast<MatmulOp>(product))
+    halves = pairedHalvesOf(mm);
   for (Operation &op : fusion.getBody().front().without_terminator()) {
     if (&op == product) {
       after = true;
       continue;
     }
+    if (halves && (&op == halves->low || &op == halves->high))
+      continue;
     if (after ? !isPointwise(&op) && !isa<ConstantOp>(op) && !storedThrough(op)
               : !isa<TransposeOp, ReshapeOp, SliceOp>(op))
       return op.emitOpError("cannot be fused with a ") << product->getName();

@@ -155,12 +155,16 @@ Value batchOffset(IndexMath &e, const OperandLayout &layout,
 /// producer's result), into `scalar`, which maps every value computed to
 /// its scalar. Inputs are taken from `inputs` when given, else loaded
 /// through `arg`. A yielded transpose maps to a null value: it is applied
-/// by where the value is stored.
+/// by where the value is stored. A product whose epilogue pairs the halves
+/// of its columns (pairedHalvesOf) computes on one element of each half:
+/// `produced` of the first, `partner` of the second, `at` the element's
+/// row-major index in a half.
 LogicalResult computeEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
                               Operation *producer, Value produced, Value at,
                               llvm::function_ref<Value(Value)> arg,
                               const DenseMap<Value, Value> *inputs,
-                              DenseMap<Value, Value> &scalar);
+                              DenseMap<Value, Value> &scalar,
+                              Value partner = {});
 
 /// The epilogue of a fusion whose `producer` (a matmul, conv or pool) has
 /// been computed for one output element: `produced` is its value in compute
@@ -176,7 +180,8 @@ LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
                            Operation *producer, Value produced, Value at,
                            llvm::function_ref<Value(Value)> arg,
                            ValueRange outputs,
-                           const DenseMap<Value, Value> *inputs = nullptr);
+                           const DenseMap<Value, Value> *inputs = nullptr,
+                           Value partner = {});
 
 /// emitEpilogue for the `produced.size()` consecutive elements `at`, `at`
 /// + 1, ... of one row of the producer's result (`at` a multiple of their
@@ -184,12 +189,14 @@ LogicalResult emitEpilogue(OpBuilder &b, Location loc, FusionOp fusion,
 /// with one vector load, and each yielded value is stored with one vector
 /// store (a yielded transpose element by element). With `inputs` (from
 /// loadEpilogueInputs for the same `at` and width), the fusion inputs are
-/// taken from there instead of loaded.
-LogicalResult
-emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
-                   Operation *producer, ArrayRef<Value> produced, Value at,
-                   llvm::function_ref<Value(Value)> arg, ValueRange outputs,
-                   ArrayRef<DenseMap<Value, Value>> inputs = {});
+/// taken from there instead of loaded. Paired halves (computeEpilogue):
+/// `partners` holds the second half's elements.
+LogicalResult emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
+                                 Operation *producer, ArrayRef<Value> produced,
+                                 Value at, llvm::function_ref<Value(Value)> arg,
+                                 ValueRange outputs,
+                                 ArrayRef<DenseMap<Value, Value>> inputs = {},
+                                 ArrayRef<Value> partners = {});
 
 /// Loads, for elements `at` ... `at` + `width` - 1 of `producer`'s result
 /// (one row's, `at` a multiple of `width`, which divides the row), every

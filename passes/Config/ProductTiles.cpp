@@ -169,9 +169,11 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   int64_t sms = target.getMultiprocessors();
   MatmulTile chosen = tile;
   bool promoted = tile.precision == KernelPrecision::promoted;
-  chosen.schedule = promoted && schedule == KernelSchedule::overlapped
-                        ? KernelSchedule::cooperative
-                        : schedule;
+  chosen.schedule =
+      (promoted && schedule == KernelSchedule::overlapped) ||
+              (p.pairedHalves && schedule == KernelSchedule::pingpong)
+          ? KernelSchedule::cooperative
+          : schedule;
   // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
   // most, 128 a thread; with promoted sums beside them, 128 x 64.
   if (int64_t widest = promoted ? 64 : 128;
@@ -197,7 +199,8 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
     // in flight: 192 columns keep four, where they pad N no more
     // (measured, test/gpu/notes/2026-12-04-e.md: BERT-base at batch 128
     // 1.5%, GPT-2 at batch 8 2.1%, ViT-B/16 at batch 32 3.3% faster).
-    if (MatmulTile narrow = chosen; chosen.n == 256 && chosen.stages < 4) {
+    if (MatmulTile narrow = chosen;
+        chosen.n == 256 && chosen.stages < 4 && !p.pairedHalves) {
       narrow.n = 192;
       fitStages(narrow);
       if (narrow.stages == 4 && narrow.tilesOf(p) > sms &&
@@ -305,7 +308,7 @@ void mlir::brrr::chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
 void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
                                   TargetAttr target, int64_t sharedBudget) {
   if (tile.body != KernelBody::wgmma || tile.persistent || tile.n <= 64 ||
-      p.K <= 0 || p.wholeColumns)
+      p.K <= 0 || p.wholeColumns || p.pairedHalves)
     return;
   int64_t sms = target.getMultiprocessors();
   MatmulTile narrow = tile;
@@ -335,6 +338,10 @@ int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target,
         llvm::divideCeil(p.M, 128) * llvm::divideCeil(p.N, n) * p.batches;
     return llvm::divideCeil(tiles, sms) * (64 + 3 * n / 4);
   };
+  // Paired halves: n / 2 columns of each half a tile, in whole 64-column
+  // boxes of B: 256 or 128.
+  if (p.pairedHalves)
+    return widest >= 256 && p.N > 128 && cost(256) <= cost(128) ? 256 : 128;
   // At most 64 columns: a 64-wide tile, where a 128-wide one would spend
   // half its Tensor Core work on columns outside the product.
   if (p.N <= 64)

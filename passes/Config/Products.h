@@ -209,6 +209,11 @@ struct ProductShape {
   /// Whether a tile must not straddle two batches' columns: a grouped
   /// convolution's groups are batches side by side along N.
   bool wholeColumns = false;
+  /// Whether the product's epilogue pairs its two halves of N / 2 columns
+  /// (pairedHalvesOf: a gated unit's two products side by side): each
+  /// wgmma tile of n columns holds n / 2 of each, n a multiple of 128, on
+  /// the cooperative or overlapped schedule, without multicast.
+  bool pairedHalves = false;
 };
 /// The product `mm`'s kernel computes (productOperandsOf's shape).
 ProductShape productShapeOf(MatmulOp mm);
@@ -301,6 +306,18 @@ void chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
 /// The matmul a matmul kernel computes (after the views it reads through),
 /// or null.
 MatmulOp matmulOf(FusionOp fusion);
+
+/// A matmul kernel's product whose epilogue pairs the halves of its
+/// columns (brrr-fuse-matmul's gated pairs: silu(x W_gate) * (x W_up) as
+/// one product by [W_gate | W_up]): the product is read only by the two
+/// slices that follow it in the kernel, `low` the first `columns` of its
+/// last dimension and `high` the next `columns`, the whole of the others.
+/// The epilogue computes on one element of each half at a time.
+struct PairedHalves {
+  SliceOp low, high;
+  int64_t columns = 0;
+};
+std::optional<PairedHalves> pairedHalvesOf(MatmulOp mm);
 
 /// The tile a matmul kernel runs with on `target`,
 /// or none (the untiled body): f16 and bf16 operands whose rows are whole

@@ -18,6 +18,7 @@
 #include "passes/Config/Products.h"
 #include "passes/Passes.h"
 
+#include "passes/Fusion/PairProducts.h"
 #include "passes/Fusion/WrapInFusion.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -241,6 +242,7 @@ struct FuseMatmulPass
     TargetAttr target = targetOf(getOperation());
     for (MatmulOp mm : matmuls)
       wrapMatmul(mm, target);
+    pairGatedProducts(getOperation(), target);
     SmallVector<AttentionOp> attentions;
     getOperation().walk([&](AttentionOp att) {
       if (!att->getParentOfType<FusionOp>())
@@ -329,6 +331,7 @@ ProductOperands mlir::brrr::productOperandsOf(MatmulOp mm) {
   p.M = ot[rank - 2];
   p.N = ot[rank - 1];
   p.K = lt.back();
+  p.pairedHalves = pairedHalvesOf(mm).has_value();
   p.batch.assign(ot.begin(), ot.end() - 2);
   for (int64_t d : p.batch)
     p.batches *= d;
@@ -391,6 +394,33 @@ ProductOperands mlir::brrr::productOperandsOf(MatmulOp mm) {
 MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {
   auto ops = fusion.getBody().front().getOps<MatmulOp>();
   return ops.empty() ? MatmulOp() : *ops.begin();
+}
+
+std::optional<PairedHalves> mlir::brrr::pairedHalvesOf(MatmulOp mm) {
+  auto type = dyn_cast<RankedTensorType>(mm.getType());
+  if (!mm->getParentOfType<FusionOp>() || !type || !type.hasStaticShape() ||
+      type.getRank() < 2 || type.getShape().back() % 2 != 0)
+    return std::nullopt;
+  int64_t rank = type.getRank(), columns = type.getShape().back() / 2;
+  auto low = dyn_cast_or_null<SliceOp>(mm->getNextNode());
+  auto high = low ? dyn_cast_or_null<SliceOp>(low->getNextNode()) : SliceOp();
+  if (!low || !high || low.getInput() != mm.getResult() ||
+      high.getInput() != mm.getResult() ||
+      !llvm::all_of(mm->getUsers(),
+                    [&](Operation *u) { return u == low || u == high; }))
+    return std::nullopt;
+  for (auto [slice, start] : {std::pair(low, int64_t(0)), {high, columns}}) {
+    if (slice.getExtents())
+      return std::nullopt;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool last = d == rank - 1;
+      if (slice.getSteps()[d] != 1 ||
+          slice.getStarts()[d] != (last ? start : 0) ||
+          slice.getSizes()[d] != (last ? columns : type.getDimSize(d)))
+        return std::nullopt;
+    }
+  }
+  return PairedHalves{low, high, columns};
 }
 
 OperandLayout mlir::brrr::operandLayoutOf(Value operand) {

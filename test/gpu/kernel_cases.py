@@ -710,6 +710,7 @@ TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-
 # Cases that need a newer opset than 17 (scatter max/min since 18).
 OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "scatter_elements_max_i64": 18,
           "matmul_split_k_bias_gelu_f16": 20, "matmul_wgmma_cluster2_gelu_f16": 20,
+          "matmul_gated_gelu_residual_f16": 20,
           "matmul_wgmma_narrow_split8_gelu_f16": 20,
           "matmul_wgmma_persistent_gelu_f16": 20, "matmul_wgmma_multicast_along_n_gelu_f16": 20,
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11,

@@ -182,6 +182,28 @@ MATMUL_CASES = [
      [("y", H, [17, 4500])]),
     ("matmul_few_rows_mma_const_f16", [n("MatMul", ["x", "fr_w16"], ["y"])],
      [("x", H, [8, 200])], [("y", H, [8, 77])]),
+    # Gated pairs (brrr-fuse-matmul): two products of one activation by
+    # constant weights combined in one pointwise kernel become one product
+    # by the weights side by side, whose epilogue pairs its halves (each
+    # tile n / 2 columns of each). SiLU over 1536-deep products on the
+    # overlapped schedule (4000 rows, 520 columns a half: the last tile's
+    # halves ragged); GELU with a residual over 256-deep ones on few tiles
+    # (one block a tile of 128); SiLU with a residual on the cooperative
+    # persistent schedule (1000 columns a half in tiles of 256: the
+    # epilogue staged in column chunks of both halves).
+    ("matmul_gated_silu_overlapped_f16",
+     [n("MatMul", ["x", "gt_wg"], ["g"]), n("MatMul", ["x", "gt_wu"], ["u"]),
+      n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["y"])],
+     [("x", H, [2, 2000, 1536])], [("y", H, [2, 2000, 520])]),
+    ("matmul_gated_gelu_residual_f16",
+     [n("MatMul", ["x", "gs_wg"], ["g"]), n("MatMul", ["x", "gs_wu"], ["u"]),
+      n("Gelu", ["g"], ["a"]), n("Mul", ["u", "a"], ["m"]), n("Add", ["m", "r"], ["y"])],
+     [("x", H, [3, 100, 256]), ("r", H, [3, 100, 136])], [("y", H, [3, 100, 136])]),
+    ("matmul_gated_silu_residual_persistent_f16",
+     [n("MatMul", ["x", "gp_wg"], ["g"]), n("MatMul", ["x", "gp_wu"], ["u"]),
+      n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["m"]),
+      n("Add", ["r", "m"], ["y"])],
+     [("x", H, [4000, 1536]), ("r", H, [4000, 1000])], [("y", H, [4000, 1000])]),
 ]
 
 # Cases compiled with --few-rows-mma (kernel_cases.py's FLAGS).

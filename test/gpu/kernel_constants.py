@@ -174,7 +174,14 @@ CONSTANTS = {
     "qcw_s64": np.random.default_rng(27).uniform(0.5, 2, 64).astype(np.float16) / 64,
     "qcw_z64": np.zeros(64, np.int8),
     "qcb64": np.random.default_rng(28).standard_normal(64).astype(np.float16),
-    "qs_r": np.array(0.5, np.float16)}
+    "qs_r": np.array(0.5, np.float16),
+    # Gated pairs' weights (kernel_cases_matmul.py's matmul_gated_*).
+    "gt_wg": stem_weights(1536, 520, 1).reshape(1536, 520) / 4,
+    "gt_wu": -stem_weights(520, 1536, 1).reshape(1536, 520) / 4,
+    "gp_wg": stem_weights(1000, 1536, 1).reshape(1536, 1000) / 4,
+    "gp_wu": stem_weights(1536, 1000, 1).reshape(1536, 1000) / 8,
+    "gs_wg": stem_weights(256, 136, 1).reshape(256, 136),
+    "gs_wu": stem_weights(136, 256, 1).reshape(256, 136) / 2}
 
 # Initializers numpy cannot hold (bfloat16, float8), by name. FLOAT8E4M3FN
 # (17) is newer than the onnx package here: a raw byte.

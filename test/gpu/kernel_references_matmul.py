@@ -16,6 +16,12 @@ def matmul_inputs(name, f):
     """Fresh random inputs for a matmul or attention case (`f`: a normal
     sample of a shape and dtype from the case's generator), or None for
     another case."""
+    if name == "matmul_gated_silu_overlapped_f16":
+        return [f(2, 2000, 1536, dt=torch.float16)]
+    if name == "matmul_gated_gelu_residual_f16":
+        return [f(3, 100, 256, dt=torch.float16), f(3, 100, 136, dt=torch.float16)]
+    if name == "matmul_gated_silu_residual_persistent_f16":
+        return [f(4000, 1536, dt=torch.float16), f(4000, 1000, dt=torch.float16)]
     if name == "matmul_epilogue_f16":
         return [f(2, 37, 48, dt=torch.float16), f(48, 29, dt=torch.float16),
                 f(29, dt=torch.float16), f(2, 37, 29, dt=torch.float16)]
@@ -321,6 +327,23 @@ def matmul_reference(name, d):
         w2 = (stem_weights(384, 196, 1).reshape(384, 196).half() / 4).double()
         g = torch.nn.functional.gelu(d[0].transpose(1, 2) @ w1)
         return [d[0] + (g @ w2).transpose(1, 2)]
+    if name.startswith("matmul_gated_"):
+        # The cases' f16 weights (kernel_constants.py), exactly.
+        def weight(o, c, k, shape, scale):
+            return stem_weights(o, c, k).reshape(shape) * scale
+        if name == "matmul_gated_gelu_residual_f16":
+            wg = weight(256, 136, 1, (256, 136), 1)
+            wu = weight(136, 256, 1, (256, 136), 0.5)
+            return [F.gelu(d[0] @ wg) * (d[0] @ wu) + d[1]]
+        if name == "matmul_gated_silu_residual_persistent_f16":
+            wg = weight(1000, 1536, 1, (1536, 1000), 0.25)
+            wu = weight(1536, 1000, 1, (1536, 1000), 0.125)
+            g = d[0] @ wg
+            return [d[1] + g * torch.sigmoid(g) * (d[0] @ wu)]
+        wg = weight(1536, 520, 1, (1536, 520), 0.25)
+        wu = weight(520, 1536, 1, (1536, 520), -0.25)
+        g = d[0] @ wg
+        return [g * torch.sigmoid(g) * (d[0] @ wu)]
     if name == "attention_merged_qkv_f16":
         w = stem_weights(64, 64, 1).reshape(64, 64)
         wv = stem_weights(64, 64, 2).reshape(64, 256)[:, :64]

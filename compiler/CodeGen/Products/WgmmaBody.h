@@ -95,6 +95,12 @@ struct WgmmaProblem {
   /// whole tiles (0 otherwise): each group's columns start a tile of their
   /// own, and the epilogue stores none past the group's.
   int64_t groupColumns = 0;
+  /// Where the epilogue pairs the product's halves (pairedHalvesOf): the
+  /// columns of each half (N counts both), else 0. A tile of n columns
+  /// then computes n / 2 of each half, B's boxes for its first half's from
+  /// the first half of the weights and its second half's from the second,
+  /// and stores n / 2 columns of the epilogue's result, of these columns.
+  int64_t pairedColumns = 0;
   /// 32: each k-slice is four 16-deep chunks of A (m x 32 bytes) and B
   /// (n x 32 bytes, K-contiguous), each swizzled over 32 bytes and stored
   /// one after the other; 128: one slice of 128-byte swizzled rows.

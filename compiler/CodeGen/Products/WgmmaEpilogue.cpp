@@ -20,10 +20,23 @@ using namespace mlir::brrr::wgmma;
 
 namespace {
 
+/// The columns of the epilogue's result: a half's where the epilogue
+/// pairs the product's halves, else the product's N.
+int64_t outputColumns(const WgmmaProblem &problem) {
+  return problem.pairedColumns ? problem.pairedColumns : problem.N;
+}
+
 /// The columns that a run of consecutive ones must not straddle: a
 /// group's, where groups do not fill whole tiles, else the output row's.
 int64_t columnSpan(const WgmmaProblem &problem) {
-  return problem.groupColumns ? problem.groupColumns : problem.N;
+  return problem.groupColumns ? problem.groupColumns : outputColumns(problem);
+}
+
+/// The first output column of the tile `at`: its first column, or in a
+/// paired product (whose tiles hold n / 2 columns of each half) half of it.
+Value outputColumn0(WgmmaBuilder &e, const WgmmaProblem &problem,
+                    const TileAt &at) {
+  return problem.pairedColumns ? e.div(at.col0, 2) : at.col0;
 }
 
 /// Whether the tile `at` stores column `col`: inside its group's columns,
@@ -36,11 +49,12 @@ Value columnOk(WgmmaBuilder &e, const TileAt &at, Value col, int64_t n) {
 }
 
 /// `vec` consecutive elements of one output row, inside the output
-/// together: their products (bias added), their epilogue inputs, and the
-/// first one's row-major position.
+/// together: their products (bias added; paired halves: the first half's,
+/// with the second's in `partners`), their epilogue inputs, and the first
+/// one's row-major position.
 struct EpilogueGroup {
   Value inside, at;
-  SmallVector<Value> values;
+  SmallVector<Value> values, partners;
   SmallVector<DenseMap<Value, Value>> inputs;
 };
 
@@ -55,7 +69,8 @@ LogicalResult storeGroups(OpBuilder &b, Location loc, FusionOp fusion,
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifInside.getThenRegion().front());
     if (failed(emitEpilogueVector(b, loc, fusion, problem.product, group.values,
-                                  group.at, arg, outputs, group.inputs)))
+                                  group.at, arg, outputs, group.inputs,
+                                  group.partners)))
       return failure();
   }
   return success();
@@ -108,7 +123,13 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Type f32 = b.getF32Type();
-  int64_t M = problem.M, N = problem.N;
+  // N: the epilogue's result's columns. A paired product stages each
+  // chunk's columns of both halves side by side, `width` of each, and
+  // stores `width` output columns a chunk.
+  int64_t M = problem.M, N = outputColumns(problem);
+  int64_t half = problem.pairedColumns ? tile.n / 2 : 0;
+  int64_t width = half ? columns / 2 : columns;
+  Value col0 = outputColumn0(e, problem, at);
   int64_t pitch = wgmmaEpiloguePitch(columns);
   // Each warp loads the epilogue inputs of eight row groups before it uses
   // any: four left a residual's loads latency-bound (ResNet-50's layer-1
@@ -120,7 +141,7 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
   // Lanes a row: a power of two whose vectors tile the chunk (16 of 4 at
   // 192 columns, three passes of 64; 16 at 64 columns, two rows a warp).
   int64_t lanes = 32;
-  while (columns % (lanes * vec) != 0)
+  while (width % (lanes * vec) != 0)
     lanes /= 2;
   int64_t rowsPerWarp = 32 / lanes;
   // Each warp's 16 / rowsPerWarp row groups, shared among the cluster's
@@ -132,16 +153,25 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
            << columns << " columns cannot share its rows between " << split
            << " blocks";
   int64_t perRank = groups / split;
-  int64_t rowsPerStep = std::min(kRowsPerStep, perRank);
+  // Paired halves load two staged values an element: half the row groups
+  // a step keep as many loads in flight (eight spilled at 256 columns).
+  int64_t rowsPerStep = std::min(kRowsPerStep / (half ? 2 : 1), perRank);
   for (int64_t chunk = 0; chunk < tile.n / columns; ++chunk) {
     barrier();
-    forEachFragmentPair(
-        e, acc, chunk * columns, (chunk + 1) * columns, Value(), lane, warp,
-        [&](Value r, Value c, Value pair) {
-          Value to = e.at(
-              smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
-          LLVM::StoreOp::create(b, loc, pair, to, 8);
-        });
+    // The chunk's columns, or each half's `width` of them, the second
+    // half's staged after the first's.
+    for (int64_t part = 0; part < (half ? 2 : 1); ++part) {
+      int64_t first = part * half + chunk * width;
+      forEachFragmentPair(
+          e, acc, first, first + width, Value(), lane, warp,
+          [&](Value r, Value c, Value pair) {
+            if (part)
+              c = e.add(c, e.idx(width));
+            Value to = e.at(
+                smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 4)));
+            LLVM::StoreOp::create(b, loc, pair, to, 8);
+          });
+    }
     // A split tile's partials are read across the cluster: every block's
     // staging is written (release) before any is read (acquire).
     if (split > 1)
@@ -170,33 +200,35 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
       Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
       Value rowAt = e.add(stagingBase, e.mul(r, pitch * 4));
       Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
-      for (int64_t jj = 0; jj < columns / (lanes * vec); ++jj) {
+      for (int64_t jj = 0; jj < width / (lanes * vec); ++jj) {
         // Columns c .. c + vec - 1, inside the output together (vec | N).
         Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
-        Value gCol =
-            e.add(at.col0, chunk ? e.add(c, e.idx(chunk * columns)) : c);
+        Value gCol = e.add(col0, chunk ? e.add(c, e.idx(chunk * width)) : c);
         Value colOk = columnOk(e, at, gCol, N);
         Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
         Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
         Value out = e.add(outRow, safeCol);
-        Value staged = e.at(smem, e.add(rowAt, e.mul(c, 4)));
-        SmallVector<Value> values;
         Type stagedType = vec == 1 ? f32 : VectorType::get({vec}, f32);
         // One block's staged values, or the sum of the cluster's in block
-        // order, read through distributed shared memory.
-        Value v;
-        if (split == 1)
-          v = LLVM::LoadOp::create(b, loc, stagedType, staged, 4 * vec);
-        else
-          v = sumOverCluster(b, loc, staged, stagedType, split, 4 * vec);
-        if (vec == 1) {
-          values.push_back(v);
-        } else {
+        // order, read through distributed shared memory: of the chunk's
+        // columns, or of each half's.
+        auto stagedAt = [&](Value column) {
+          Value staged = e.at(smem, e.add(rowAt, e.mul(column, 4)));
+          Value v = split == 1 ? Value(LLVM::LoadOp::create(b, loc, stagedType,
+                                                            staged, 4 * vec))
+                               : sumOverCluster(b, loc, staged, stagedType,
+                                                split, 4 * vec);
+          SmallVector<Value> values;
           for (int64_t t = 0; t < vec; ++t)
             values.push_back(
-                LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
-        }
-        EpilogueGroup group{inside, out, {}, {}};
+                vec == 1 ? v
+                         : LLVM::ExtractElementOp::create(b, loc, v, e.i32(t)));
+          return values;
+        };
+        SmallVector<Value> values = stagedAt(c);
+        EpilogueGroup group{inside, out, {}, {}, {}};
+        if (half)
+          group.partners = stagedAt(e.add(c, e.idx(width)));
         group.inputs =
             loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
         for (int64_t t = 0; t < vec; ++t)
@@ -245,13 +277,18 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
   OpBuilder &b = e.b;
   Location loc = e.loc;
   constexpr int64_t kWorkers = 3, kGroupsPerStep = 2;
-  int64_t M = problem.M, N = problem.N, n = tile.n;
+  // A paired product's tile holds n / 2 columns of each half side by side
+  // and stores n / 2 output columns (N: the epilogue's result's).
+  int64_t M = problem.M, N = outputColumns(problem), n = tile.n;
   int64_t pitch = wgmmaEpiloguePitch(n);
+  int64_t half = problem.pairedColumns ? n / 2 : 0;
+  int64_t width = half ? half : n;
+  Value col0 = outputColumn0(e, problem, at);
   int64_t vec = 8;
   while (columnSpan(problem) % vec)
     vec /= 2;
   int64_t lanes = 32;
-  while (n % (lanes * vec))
+  while (width % (lanes * vec))
     lanes /= 2;
   int64_t rowsPerGroup = 32 / lanes, groups = tile.m / rowsPerGroup;
   int64_t perStep = kWorkers * kGroupsPerStep;
@@ -282,25 +319,36 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
     Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
     Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
     Value rowAt = e.add(stagingBase, e.mul(safeR, pitch * 2));
-    for (int64_t jj = 0; jj < n / (lanes * vec); ++jj) {
+    for (int64_t jj = 0; jj < width / (lanes * vec); ++jj) {
       Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
-      Value gCol = e.add(at.col0, c);
+      Value gCol = e.add(col0, c);
       Value colOk = columnOk(e, at, gCol, N);
       Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
       Value out = e.add(outRow, safeCol);
-      Value v = LLVM::LoadOp::create(
-          b, loc, stagedVec, e.at(smem, e.add(rowAt, e.mul(c, 2))), 2 * vec);
+      // The staged values at column `column` of the tile, in f32.
+      auto stagedAt = [&](Value column) {
+        Value v = LLVM::LoadOp::create(
+            b, loc, stagedVec, e.at(smem, e.add(rowAt, e.mul(column, 2))),
+            2 * vec);
+        SmallVector<Value> values;
+        for (int64_t t = 0; t < vec; ++t) {
+          Value x = vec == 1
+                        ? v
+                        : LLVM::ExtractElementOp::create(b, loc, v, e.i32(t));
+          values.push_back(arith::ExtFOp::create(b, loc, f32, x));
+        }
+        return values;
+      };
       EpilogueGroup grp{
-          arith::AndIOp::create(b, loc, rowOk, colOk), out, {}, {}};
-      for (int64_t t = 0; t < vec; ++t) {
-        Value x =
-            vec == 1 ? v : LLVM::ExtractElementOp::create(b, loc, v, e.i32(t));
-        x = arith::ExtFOp::create(b, loc, f32, x);
+          arith::AndIOp::create(b, loc, rowOk, colOk), out, {}, {}, {}};
+      for (auto [t, x] : llvm::enumerate(stagedAt(c))) {
         if (problem.addBias)
           x = problem.addBias(e, t ? e.add(safeCol, e.idx(t)) : safeCol, x,
                               arg);
         grp.values.push_back(x);
       }
+      if (half)
+        grp.partners = stagedAt(e.add(c, e.idx(half)));
       grp.inputs =
           loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
       pending.push_back(std::move(grp));

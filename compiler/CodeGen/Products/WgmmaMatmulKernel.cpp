@@ -86,6 +86,15 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   p.kTiles = llvm::divideCeil(shape.K, tile.k);
   p.flops = 2 * shape.batches * shape.M * shape.N * shape.K;
   p.bKContiguous = tb->kContiguous;
+  if (std::optional<PairedHalves> halves = pairedHalvesOf(mm)) {
+    if (tile.n % 128 || tile.multicast != 1 || tile.pingpong() || symbolic)
+      return mm.emitOpError("pairs the halves of its columns, which takes "
+                            "static tiles of 128 or 256 columns without "
+                            "multicast or ping-pong");
+    p.pairedColumns = halves->columns;
+  }
+  // B's box: a paired tile copies each half's n / 2 columns apart.
+  int64_t bColumns = p.pairedColumns ? tile.n / 2 : tile.n;
   int64_t eb = tile.elementBytes;
   // Tensor maps: A is rows of K; B is rows of K (B^T stored) or of N (only
   // 16-bit operands: tmaOperandOf).
@@ -99,7 +108,7 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
     p.aMap.extents = {getAffineConstantExpr(p.aMap.dims[0], mm.getContext()),
                       shape.rowsExtent};
   }
-  p.bMap = tb->kContiguous ? mapOf(rhs, *tb, false, tile.n, shape.batches, eb)
+  p.bMap = tb->kContiguous ? mapOf(rhs, *tb, false, bColumns, shape.batches, eb)
                            : mapOf(rhs, *tb, true, tile.k, shape.batches, eb);
   // Over symbolic batches, a batched map's outer dimension is the batch:
   // the runtime encodes it at each shape, so that no copy reaches past the
@@ -111,17 +120,31 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
                       getAffineConstantExpr(m->dims[1], mm.getContext()),
                       shape.batchesExtent};
   bool kContiguous = tb->kContiguous;
+  int64_t paired = p.pairedColumns;
   p.copies = [=](WgmmaBuilder &e, Value kt, Value aDst, Value bDst,
                  const auto &copy, Value row0, Value col0) {
     Value k0 = e.toI32(e.mul(kt, tile.k));
     copy(aDst, true, {k0, e.toI32(row0)}, {});
+    // B's column `c` of the tile (a whole box's first): paired halves take
+    // their first n / 2 at the tile's columns of the first half, the rest
+    // at the same columns of the second.
+    auto bColumn = [&](int64_t c) -> Value {
+      if (!paired)
+        return c ? e.add(col0, e.idx(c)) : col0;
+      Value half0 = e.div(col0, 2);
+      int64_t h = tile.n / 2;
+      return e.add(half0, e.idx(c < h ? c : paired + c - h));
+    };
     if (kContiguous) {
-      copy(bDst, false, {k0, e.toI32(col0)}, {});
+      // Rows of K: one box of the tile's n rows, or of each half's n / 2.
+      for (int64_t c = 0; c < tile.n; c += bColumns)
+        copy(e.at(bDst, c * kSwizzleBytes), false, {k0, e.toI32(bColumn(c))},
+             {});
     } else {
       // N-contiguous B: n/64 boxes of 64 columns x k rows side by side.
       for (int64_t j = 0; j < tile.n / 64; ++j)
         copy(e.at(bDst, j * 64 * tile.k * 2), false,
-             {e.toI32(e.add(col0, e.idx(64 * j))), k0}, {});
+             {e.toI32(bColumn(64 * j)), k0}, {});
     }
   };
   return emitWgmmaBody(fusion, tile, p, moduleBuilder, name);

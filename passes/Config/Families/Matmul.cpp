@@ -16,6 +16,16 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// The op a product's epilogue follows: the product, or the second of the
+/// slices through which an epilogue that pairs its halves reads it (whose
+/// results are the epilogue's elements).
+Operation *epilogueAfter(Operation *product) {
+  if (auto mm = dyn_cast<MatmulOp>(product))
+    if (std::optional<PairedHalves> halves = pairedHalvesOf(mm))
+      return halves->high;
+  return product;
+}
+
 /// Products whose tiles outnumber the multiprocessors run the overlapped
 /// schedule by default when each tile's main loop is this deep or more
 /// and the epilogue is light: measured (test/gpu/NOTES.md) BERT-base's
@@ -36,8 +46,8 @@ constexpr int64_t kOverlapHeavyMinK = 1536;
 /// on.
 bool lightEpilogue(FusionOp fusion, Operation *product) {
   Block &body = fusion.getBody().front();
-  for (Operation &op :
-       llvm::make_range(std::next(product->getIterator()), body.end()))
+  for (Operation &op : llvm::make_range(
+           std::next(epilogueAfter(product)->getIterator()), body.end()))
     if (!isa<AddOp, SubOp, MulOp, MaxOp, MinOp, ReluOp, ClipOp, NegOp, AbsOp,
              CastOp, CompareOp, WhereOp, TransposeOp, ReshapeOp, YieldOp>(op))
       return false;
@@ -53,12 +63,13 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 /// and the residual) 22% faster than overlapped, its second MLP product
 /// (3072 deep) 1% faster.
 bool readsResidual(FusionOp fusion, Operation *product) {
-  auto rt = cast<RankedTensorType>(product->getResult(0).getType());
+  Operation *after = epilogueAfter(product);
+  auto rt = cast<RankedTensorType>(after->getResult(0).getType());
   if (!rt.hasStaticShape())
     return false;
   Block &body = fusion.getBody().front();
   for (Operation &op :
-       llvm::make_range(std::next(product->getIterator()), body.end()))
+       llvm::make_range(std::next(after->getIterator()), body.end()))
     for (Value v : op.getOperands()) {
       auto arg = dyn_cast<BlockArgument>(v);
       auto t = arg ? dyn_cast<RankedTensorType>(arg.getType()) : nullptr;

@@ -183,6 +183,8 @@ std::optional<std::string> mlir::brrr::multicastRefusal(Operation *product,
     return "its tiles are split over a cluster";
   if (p.symbolic())
     return "its extents are symbolic";
+  if (p.pairedHalves)
+    return "its epilogue pairs the halves of its columns";
   // Each block copies half of B's box rows: of the tile's columns where B
   // is read along K, of the slice's k rows (in each 64-column box) where
   // it is read along N.
@@ -357,6 +359,11 @@ static LogicalResult verifyWgmma(FusionOp fusion, Operation *product,
         "symbolic rows take one batch and the cooperative schedule");
   if (p.batchesExtent && tile->persistent > 0)
     return product->emitOpError("symbolic batches take one block a tile");
+  if (p.pairedHalves && (tile->n % 128 || tile->pingpong()))
+    return product->emitOpError("pairs the halves of its columns, which "
+                                "takes tiles of 128 or 256 columns on the "
+                                "cooperative or overlapped schedule, not ")
+           << config;
   if (tile->multicast > 1)
     if (std::optional<std::string> why = multicastRefusal(product, *tile, p))
       return product->emitOpError("cannot multicast B between pairs of "
@@ -382,6 +389,11 @@ LogicalResult mlir::brrr::verifyProduct(FusionOp fusion,
     return fusion.emitOpError("product kernels hold a matmul or a conv2d");
   ProductShape p = shapeOnBody(product, config.getBody());
   Type et = getElementTypeOrSelf(product->getOperand(0).getType());
+  if (p.pairedHalves && config.getBody() != KernelBody::wgmma)
+    return product->emitOpError("pairs the halves of its columns, which "
+                                "only the wgmma body computes, but its "
+                                "config takes the ")
+           << stringifyKernelBody(config.getBody()) << " body";
   switch (config.getBody()) {
   case KernelBody::simt: {
     auto mm = dyn_cast<MatmulOp>(product);

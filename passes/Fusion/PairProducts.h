@@ -1,0 +1,27 @@
+//===- PairProducts.h - gated pairs of products as one ----------*- C++ -*-===//
+//
+// brrr-fuse-matmul's gated pairs (PairProducts.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef BRRR_PASSES_FUSION_PAIRPRODUCTS_H
+#define BRRR_PASSES_FUSION_PAIRPRODUCTS_H
+
+#include "dialects/Brrr/BrrrOps.h"
+
+namespace mlir::brrr {
+
+/// Under `root`, after every matmul is a kernel of its own: a pointwise
+/// kernel that combines two products of one activation by constant 16-bit
+/// weights of one shape (a gated unit: silu(x W_gate) * (x W_up), gelu(x
+/// W_0) * (x W_1)), each read by it alone, becomes one matmul kernel of
+/// the weights side by side whose epilogue pairs the product's halves
+/// (pairedHalvesOf). Only where that kernel runs the wgmma body on
+/// `target`: more rows than the few-rows bodies take, static shapes, rows
+/// whole 16-byte chunks. The first product's values then never go to
+/// memory, and one launch disappears.
+void pairGatedProducts(Operation *root, TargetAttr target);
+
+} // namespace mlir::brrr
+
+#endif // BRRR_PASSES_FUSION_PAIRPRODUCTS_H
