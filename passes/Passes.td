@@ -329,8 +329,9 @@ def BrrrFuseMatmul : Pass<"brrr-fuse-matmul", "func::FuncOp"> {
     such products of one activation by constant 16-bit weights of one
     shape (a gated unit, silu(x W_gate) * (x W_up)), each read by it
     alone, becomes one product by the weights side by side whose epilogue
-    pairs its halves, where that product runs the wgmma body of the
-    `#brrr.target` (more than 64 static rows).
+    pairs its halves, on a wgmma `#brrr.target` where the product runs a
+    body that pairs halves: the wgmma body, and for weights stored K-major
+    (a few static rows, symbolic rows) the few-rows bodies.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

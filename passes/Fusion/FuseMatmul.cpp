@@ -398,10 +398,12 @@ MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {
 
 std::optional<PairedHalves> mlir::brrr::pairedHalvesOf(MatmulOp mm) {
   auto type = dyn_cast<RankedTensorType>(mm.getType());
-  if (!mm->getParentOfType<FusionOp>() || !type || !type.hasStaticShape() ||
-      type.getRank() < 2 || type.getShape().back() % 2 != 0)
+  if (!mm->getParentOfType<FusionOp>() || !type || type.getRank() < 2 ||
+      ShapedType::isDynamic(type.getShape().back()) ||
+      type.getShape().back() % 2 != 0)
     return std::nullopt;
   int64_t rank = type.getRank(), columns = type.getShape().back() / 2;
+  SmallVector<AffineExpr> extents = extentsOf(type);
   auto low = dyn_cast_or_null<SliceOp>(mm->getNextNode());
   auto high = low ? dyn_cast_or_null<SliceOp>(low->getNextNode()) : SliceOp();
   if (!low || !high || low.getInput() != mm.getResult() ||
@@ -409,14 +411,21 @@ std::optional<PairedHalves> mlir::brrr::pairedHalvesOf(MatmulOp mm) {
       !llvm::all_of(mm->getUsers(),
                     [&](Operation *u) { return u == low || u == high; }))
     return std::nullopt;
+  // Over symbolic rows, each slice keeps the product's extents but the
+  // last.
   for (auto [slice, start] : {std::pair(low, int64_t(0)), {high, columns}}) {
-    if (slice.getExtents())
+    SmallVector<AffineExpr> sliced = extentsOf(slice.getType());
+    if (!llvm::equal(ArrayRef(sliced).drop_back(),
+                     ArrayRef(extents).drop_back()))
       return std::nullopt;
+    // (The extents above hold the other dimensions' sizes, which a
+    // symbolic slice spells as -1 even where a kernel's view of the
+    // largest shape made its types static.)
     for (int64_t d = 0; d < rank; ++d) {
       bool last = d == rank - 1;
       if (slice.getSteps()[d] != 1 ||
           slice.getStarts()[d] != (last ? start : 0) ||
-          slice.getSizes()[d] != (last ? columns : type.getDimSize(d)))
+          (last && slice.getSizes()[d] != columns))
         return std::nullopt;
     }
   }

@@ -94,3 +94,54 @@ Value mlir::brrr::concatColumns(OpBuilder &b, Location loc,
   }
   return ConstantOp::create(b, loc, makeFloatElements(type, merged, name));
 }
+
+Value mlir::brrr::concatRows(OpBuilder &b, Location loc,
+                             ArrayRef<Value> weights, StringRef name) {
+  if (weights.empty())
+    return Value();
+  // Row-major [N_i, K] weights stacked are their columns' transposes side
+  // by side: the columns of each [K, N_i] concatenated, transposed.
+  auto first = cast<RankedTensorType>(weights.front().getType());
+  Type elem = first.getElementType();
+  auto floatType = dyn_cast<FloatType>(elem);
+  if (!floatType || first.getRank() != 2)
+    return Value();
+  int64_t depth = first.getDimSize(1), rows = 0;
+  int64_t width = floatType.getWidth() / 8;
+  for (Value w : weights) {
+    auto t = cast<RankedTensorType>(w.getType());
+    if (t.getRank() != 2 || t.getElementType() != elem ||
+        t.getDimSize(1) != depth)
+      return Value();
+    rows += t.getDimSize(0);
+  }
+  auto type = RankedTensorType::get({rows, depth}, elem);
+  std::vector<char> bytes;
+  bool raw = true;
+  for (Value w : weights) {
+    auto t = cast<RankedTensorType>(w.getType());
+    std::optional<ArrayRef<char>> data =
+        resourceBytesOf(w, t.getNumElements() * width);
+    if (!data) {
+      raw = false;
+      break;
+    }
+    bytes.insert(bytes.end(), data->begin(), data->end());
+  }
+  if (raw)
+    return ConstantOp::create(
+        b, loc,
+        cast<ElementsAttr>(DenseResourceElementsAttr::get(
+            type, name,
+            HeapAsmResourceBlob::allocateAndCopyWithAlign(
+                ArrayRef<char>(bytes.data(), bytes.size()),
+                alignof(uint64_t)))));
+  SmallVector<double> merged;
+  for (Value w : weights) {
+    std::optional<SmallVector<double>> v = getConstFloats(w);
+    if (!v)
+      return Value();
+    merged.append(v->begin(), v->end());
+  }
+  return ConstantOp::create(b, loc, makeFloatElements(type, merged, name));
+}

@@ -28,6 +28,13 @@ std::optional<ArrayRef<char>> resourceBytesOf(Value v, int64_t size);
 Value concatColumns(OpBuilder &b, Location loc, ArrayRef<Value> weights,
                     StringRef name);
 
+/// One constant [sum of N, K] of the K-major float constants `weights`
+/// (each a [N_i, K] of one element type), one after the other, built at
+/// `b`'s insertion point as `name`; null, building nothing, where a
+/// weight's values cannot be read.
+Value concatRows(OpBuilder &b, Location loc, ArrayRef<Value> weights,
+                 StringRef name);
+
 } // namespace mlir::brrr
 
 #endif // BRRR_PASSES_FUSION_MERGEDWEIGHTS_H

@@ -23,32 +23,46 @@ using namespace mlir::brrr;
 
 namespace {
 
-/// The matmul of `v`'s kernel where that kernel is a lone product of two
-/// of its inputs (no views, no epilogue) whose only result `v` is read
-/// once, by `reader`, its weight a 2-D 16-bit constant.
-MatmulOp loneProductOf(Value v, FusionOp reader) {
+/// One product of a pair: its matmul, and its weight as the kernel reads it
+/// (a constant [K, N], or for a product that may take a few-rows body,
+/// brrr-align-products' K-major constant [N, K] read through a transpose).
+struct Lone {
+  mutable MatmulOp mm;
+  Value weight;
+  bool kMajor = false;
+};
+
+/// `v`'s kernel where that kernel is a lone product of two of its inputs
+/// (no epilogue, no view but a K-major weight's transpose) whose only
+/// result `v` is read once, by `reader`, its weight a 2-D 16-bit
+/// constant, its rows static or symbolic.
+std::optional<Lone> loneProductOf(Value v, FusionOp reader) {
   auto f = v.getDefiningOp<FusionOp>();
   if (!f || f.getKind() != KernelFamily::matmul || f->getNumResults() != 1 ||
       !v.hasOneUse() || *v.getUsers().begin() != reader.getOperation())
-    return MatmulOp();
+    return std::nullopt;
   Block &body = f.getBody().front();
-  auto mm = dyn_cast<MatmulOp>(&body.front());
+  Operation *first = &body.front();
+  auto t = dyn_cast<TransposeOp>(first);
+  auto mm = dyn_cast<MatmulOp>(t ? first->getNextNode() : first);
   if (!mm || mm->getNextNode() != body.getTerminator() ||
-      body.getTerminator()->getOperand(0) != mm.getResult())
-    return MatmulOp();
+      body.getTerminator()->getOperand(0) != mm.getResult() ||
+      (t && (mm.getRhs() != t.getResult() || !t->hasOneUse() ||
+             t.getPerm() != ArrayRef<int64_t>{1, 0})))
+    return std::nullopt;
   auto lhs = dyn_cast<BlockArgument>(mm.getLhs());
-  auto rhs = dyn_cast<BlockArgument>(mm.getRhs());
+  auto rhs = dyn_cast<BlockArgument>(t ? t.getInput() : mm.getRhs());
   if (!lhs || !rhs || lhs == rhs)
-    return MatmulOp();
+    return std::nullopt;
   auto w = dyn_cast<RankedTensorType>(rhs.getType());
   Type et = w ? w.getElementType() : Type();
-  if (!w || w.getRank() != 2 || !(et.isF16() || et.isBF16()) ||
+  Value weight = f.getInputs()[rhs.getArgNumber()];
+  if (!w || w.getRank() != 2 || !w.hasStaticShape() ||
+      !(et.isF16() || et.isBF16()) ||
       mm.getLhs().getType().getElementType() != et ||
-      !mm.getType().hasStaticShape() ||
-      !mm.getLhs().getType().hasStaticShape() ||
-      !matchPattern(f.getInputs()[rhs.getArgNumber()], m_Constant()))
-    return MatmulOp();
-  return mm;
+      !isStaticOrSymbolic(mm.getType()) || !matchPattern(weight, m_Constant()))
+    return std::nullopt;
+  return Lone{mm, weight, bool(t)};
 }
 
 /// The kernel input `mm` (a lone product's matmul) reads as `arg`.
@@ -57,34 +71,46 @@ Value inputOf(MatmulOp mm, Value arg) {
   return f.getInputs()[cast<BlockArgument>(arg).getArgNumber()];
 }
 
-/// Whether the product of `mm`'s shape with twice its columns runs the
-/// wgmma body on `target`: more rows than the few-rows bodies take, K and
-/// N whole 16-byte chunks (TMA's strides).
-bool pairsOnWgmma(MatmulOp mm, TargetAttr target) {
+/// Whether the paired product of `p`'s shape with twice its columns runs a
+/// body that pairs halves on `target` (the wgmma body, or the few-rows
+/// bodies, which read K-major weights): K and N whole 16-byte chunks, and
+/// more rows than the few-rows bodies take unless its weights are K-major
+/// (static rows up to kFewRowsMmaMaxRows, symbolic ones, which take them
+/// for their smallest ranges).
+bool pairs(const Lone &p, TargetAttr target) {
   if (!target || !target.hasWgmma())
     return false;
-  ArrayRef<int64_t> shape = mm.getType().getShape();
-  int64_t n = shape.back(), k = mm.getLhs().getType().getShape().back();
-  int64_t rows = mm.getType().getNumElements() / n;
-  return rows > kFewRowsMmaMaxRows && n % 8 == 0 && k % 8 == 0;
+  auto type = p.mm.getType();
+  int64_t n = type.getShape().back();
+  int64_t k = p.mm.getLhs().getType().getShape().back();
+  if (n % 8 || k % 8)
+    return false;
+  if (p.kMajor)
+    return true;
+  return type.hasStaticShape() &&
+         type.getNumElements() / n > kFewRowsMmaMaxRows;
 }
 
 /// Replaces `reader` and the lone products `a` and `b` it combines by one
 /// matmul kernel whose epilogue pairs the halves of x [W_a | W_b].
-void pair(FusionOp reader, MatmulOp a, MatmulOp b) {
-  auto fa = a->getParentOfType<FusionOp>(), fb = b->getParentOfType<FusionOp>();
-  Value x = inputOf(a, a.getLhs());
-  Value wa = inputOf(a, a.getRhs()), wb = inputOf(b, b.getRhs());
+void pair(FusionOp reader, const Lone &a, const Lone &b) {
+  auto fa = a.mm->getParentOfType<FusionOp>();
+  auto fb = b.mm->getParentOfType<FusionOp>();
+  Value x = inputOf(a.mm, a.mm.getLhs());
   Location loc = reader.getLoc();
   OpBuilder builder(reader);
-  Value w = concatColumns(builder, loc, {wa, wb}, "paired_weight");
+  // K-major weights stack their rows (one per column of the product).
+  Value w =
+      a.kMajor
+          ? concatRows(builder, loc, {a.weight, b.weight}, "paired_weight")
+          : concatColumns(builder, loc, {a.weight, b.weight}, "paired_weight");
   if (!w)
     return;
-  RankedTensorType half = a.getType();
+  RankedTensorType half = a.mm.getType();
   SmallVector<int64_t> shape(half.getShape());
   int64_t columns = shape.back(), rank = shape.size();
   shape.back() = 2 * columns;
-  auto wide = RankedTensorType::get(shape, half.getElementType());
+  auto wide = shapedLike(half, shape, half.getElementType());
   llvm::SetVector<Value> inputs;
   inputs.insert(x);
   inputs.insert(w);
@@ -96,14 +122,26 @@ void pair(FusionOp reader, MatmulOp a, MatmulOp b) {
                                 inputs.getArrayRef(), reader->getResultTypes());
   Block &body = fused.getBody().front();
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
-  Value product = MatmulOp::create(inner, a.getLoc(), wide, body.getArgument(0),
-                                   body.getArgument(1));
+  Value weight = body.getArgument(1);
+  if (a.kMajor) {
+    auto wt = cast<RankedTensorType>(weight.getType());
+    weight = TransposeOp::create(
+        inner, loc,
+        RankedTensorType::get({wt.getDimSize(1), wt.getDimSize(0)},
+                              wt.getElementType()),
+        weight, inner.getDenseI64ArrayAttr({1, 0}));
+  }
+  Value product =
+      MatmulOp::create(inner, a.mm.getLoc(), wide, body.getArgument(0), weight);
   SmallVector<int64_t> starts(rank, 0), sizes(half.getShape()), steps(rank, 1);
-  Value low = SliceOp::create(inner, loc, half, product, starts, sizes, steps,
-                              ExtentsAttr());
+  ExtentsAttr extents = isSymbolic(half)
+                            ? extentsAttrOf(half.getContext(), extentsOf(half))
+                            : ExtentsAttr();
+  Value low =
+      SliceOp::create(inner, loc, half, product, starts, sizes, steps, extents);
   starts.back() = columns;
-  Value high = SliceOp::create(inner, loc, half, product, starts, sizes, steps,
-                               ExtentsAttr());
+  Value high =
+      SliceOp::create(inner, loc, half, product, starts, sizes, steps, extents);
   IRMapping map;
   Block &old = reader.getBody().front();
   for (auto [in, arg] : llvm::zip(reader.getInputs(), old.getArguments())) {
@@ -120,7 +158,7 @@ void pair(FusionOp reader, MatmulOp a, MatmulOp b) {
   reader->erase();
   fa->erase();
   fb->erase();
-  for (Value weight : {wa, wb})
+  for (Value weight : {a.weight, b.weight})
     if (Operation *def = weight.getDefiningOp(); def && def->use_empty())
       def->erase();
 }
@@ -134,22 +172,24 @@ void mlir::brrr::pairGatedProducts(Operation *root, TargetAttr target) {
       readers.push_back(f);
   });
   for (FusionOp reader : readers) {
-    SmallVector<MatmulOp> products;
+    SmallVector<Lone> products;
     for (Value in : reader.getInputs())
-      if (MatmulOp mm = loneProductOf(in, reader))
-        products.push_back(mm);
-    // The first two products of one activation and one shape, whose shape
-    // is every result's.
+      if (std::optional<Lone> p = loneProductOf(in, reader))
+        products.push_back(*p);
+    // The first two products of one activation, one shape and one weight
+    // layout, whose shape is every result's.
     for (auto [i, a] : llvm::enumerate(products)) {
-      auto match =
-          llvm::find_if(ArrayRef(products).drop_front(i + 1), [&](MatmulOp b) {
-            return inputOf(b, b.getLhs()) == inputOf(a, a.getLhs()) &&
-                   b.getType() == a.getType() &&
-                   b.getRhs().getType() == a.getRhs().getType();
+      const Lone *match = llvm::find_if(
+          ArrayRef(products).drop_front(i + 1), [&](const Lone &b) {
+            return inputOf(b.mm, b.mm.getLhs()) ==
+                       inputOf(a.mm, a.mm.getLhs()) &&
+                   b.mm.getType() == a.mm.getType() &&
+                   b.weight.getType() == a.weight.getType() &&
+                   b.kMajor == a.kMajor;
           });
-      if (match == products.end() || !pairsOnWgmma(a, target) ||
+      if (match == products.end() || !pairs(a, target) ||
           !llvm::all_of(reader->getResultTypes(), [&](Type t) {
-            return cast<ShapedType>(t).getShape() == a.getType().getShape();
+            return cast<ShapedType>(t).getShape() == a.mm.getType().getShape();
           }))
         continue;
       pair(reader, a, *match);

@@ -16,10 +16,12 @@ namespace mlir::brrr {
 /// weights of one shape (a gated unit: silu(x W_gate) * (x W_up), gelu(x
 /// W_0) * (x W_1)), each read by it alone, becomes one matmul kernel of
 /// the weights side by side whose epilogue pairs the product's halves
-/// (pairedHalvesOf). Only where that kernel runs the wgmma body on
-/// `target`: more rows than the few-rows bodies take, static shapes, rows
-/// whole 16-byte chunks. The first product's values then never go to
-/// memory, and one launch disappears.
+/// (pairedHalvesOf). Only on a wgmma `target`, where K and N are whole
+/// 16-byte chunks and the kernel runs a body that pairs halves: the wgmma
+/// body (more static rows than the few-rows bodies take), or, for weights
+/// brrr-align-products stored K-major, the few-rows bodies too (a few
+/// static rows; symbolic rows, whose ranges take all three). The first
+/// product's values then never go to memory, and one launch disappears.
 void pairGatedProducts(Operation *root, TargetAttr target);
 
 } // namespace mlir::brrr

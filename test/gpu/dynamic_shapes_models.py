@@ -118,6 +118,36 @@ def mlp(dims, d, h, seed):
     return m, ref
 
 
+def gated_mlp(dims, d, h, seed):
+    """y = (silu(x W_gate) * (x W_up)) W_down, f16: a Llama-style MLP whose
+    gate and up products pair (brrr-fuse-matmul: one product by their
+    weights side by side, its epilogue pairing the halves) over symbolic
+    rows, on each range's body: few-rows, few-rows on Tensor Cores, wgmma."""
+    rng = np.random.default_rng(seed)
+    wg = (rng.standard_normal((d, h)) / np.sqrt(d)).astype(np.float16)
+    wu = (rng.standard_normal((d, h)) / np.sqrt(d)).astype(np.float16)
+    wd = (rng.standard_normal((h, d)) / np.sqrt(h)).astype(np.float16)
+    shape = dims + [d]
+    m = graph("gated_mlp", [
+        helper.make_node("MatMul", ["x", "wg"], ["g"]),
+        helper.make_node("MatMul", ["x", "wu"], ["u"]),
+        helper.make_node("Sigmoid", ["g"], ["s"]),
+        helper.make_node("Mul", ["g", "s"], ["a"]),
+        helper.make_node("Mul", ["a", "u"], ["m"]),
+        helper.make_node("MatMul", ["m", "wd"], ["y"]),
+    ], [helper.make_tensor_value_info("x", F16, shape)],
+        [helper.make_tensor_value_info("y", F16, shape)],
+        [numpy_helper.from_array(wg, "wg"), numpy_helper.from_array(wu, "wu"),
+         numpy_helper.from_array(wd, "wd")])
+
+    def ref(x):
+        # The gated activation is stored in f16 between the products.
+        g = x @ wg.astype(np.float64)
+        m = g / (1 + np.exp(-g)) * (x @ wu.astype(np.float64))
+        return [m.astype(np.float16).astype(np.float64) @ wd.astype(np.float64)]
+    return m, ref
+
+
 def embed_heads(seed):
     """Token ids [batch, seq] -> an embedding lookup (Gather), layer norm,
     a split into heads and back ([batch, seq, 4, 8] transposed to [batch,
@@ -481,6 +511,14 @@ def models():
                              [(5, 1), (1, 7), (8, 1), (1, 9), (1, 13),
                               (2, 8), (1, 17), (3, 8), (1, 33), (7, 7),
                               (1, 64), (1, 65), (3, 77), (1, 1)], "f16")
+    # Gated pairs over symbolic rows: each range's body (few-rows of 1, 2
+    # and 3-4 rows, few-rows on Tensor Cores of 5 to 32, wgmma tiles past
+    # them) at its smallest, ragged and largest rows.
+    m, ref = gated_mlp(["batch", "seq"], 256, 520, 3)
+    out["gated_mlp_f16"] = (m, ref, {"x": "1..64x1..512x256"},
+                            [(1, 1), (1, 2), (1, 3), (2, 2), (5, 1), (1, 7),
+                             (3, 8), (1, 17), (1, 32), (1, 33), (3, 77),
+                             (8, 384), (7, 511), (1, 512)], "f16")
     # Large enough at its largest shape that the kernel takes four vectors a
     # thread; checked where the grid has a partial block.
     m, ref = bias_add(F16, ["batch", "seq"], 768)

@@ -191,6 +191,18 @@ MATMUL_CASES = [
     # (one block a tile of 128); SiLU with a residual on the cooperative
     # persistent schedule (1000 columns a half in tiles of 256: the
     # epilogue staged in column chunks of both halves).
+    # Few rows (their weights stored K-major at compile time): 3 rows on
+    # the few-rows body (a warp a column of each half), 20 on Tensor Cores
+    # (a block 8 columns of each half), 136 columns a half (the last
+    # block's ragged).
+    ("matmul_gated_few_rows_f16",
+     [n("MatMul", ["x", "gs_wg"], ["g"]), n("MatMul", ["x", "gs_wu"], ["u"]),
+      n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["y"])],
+     [("x", H, [3, 256])], [("y", H, [3, 136])]),
+    ("matmul_gated_few_rows_mma_f16",
+     [n("MatMul", ["x", "gs_wg"], ["g"]), n("MatMul", ["x", "gs_wu"], ["u"]),
+      n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["y"])],
+     [("x", H, [2, 10, 256])], [("y", H, [2, 10, 136])]),
     ("matmul_gated_silu_overlapped_f16",
      [n("MatMul", ["x", "gt_wg"], ["g"]), n("MatMul", ["x", "gt_wu"], ["u"]),
       n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["y"])],

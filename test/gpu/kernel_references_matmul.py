@@ -16,6 +16,10 @@ def matmul_inputs(name, f):
     """Fresh random inputs for a matmul or attention case (`f`: a normal
     sample of a shape and dtype from the case's generator), or None for
     another case."""
+    if name == "matmul_gated_few_rows_f16":
+        return [f(3, 256, dt=torch.float16)]
+    if name == "matmul_gated_few_rows_mma_f16":
+        return [f(2, 10, 256, dt=torch.float16)]
     if name == "matmul_gated_silu_overlapped_f16":
         return [f(2, 2000, 1536, dt=torch.float16)]
     if name == "matmul_gated_gelu_residual_f16":
@@ -335,6 +339,9 @@ def matmul_reference(name, d):
             wg = weight(256, 136, 1, (256, 136), 1)
             wu = weight(136, 256, 1, (256, 136), 0.5)
             return [F.gelu(d[0] @ wg) * (d[0] @ wu) + d[1]]
+        if name.startswith("matmul_gated_few_rows"):
+            g = d[0] @ weight(256, 136, 1, (256, 136), 1)
+            return [g * torch.sigmoid(g) * (d[0] @ weight(136, 256, 1, (256, 136), 0.5))]
         if name == "matmul_gated_silu_residual_persistent_f16":
             wg = weight(1000, 1536, 1, (1536, 1000), 0.25)
             wu = weight(1536, 1000, 1, (1536, 1000), 0.125)

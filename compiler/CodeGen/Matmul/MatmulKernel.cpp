@@ -56,6 +56,8 @@ FailureOr<KernelInfo> emitFewRowsMatmul(FusionOp fusion, MatmulOp mm,
     largest.emplace(fusion);
   }
   spec.columns = po.shape.N;
+  if (std::optional<PairedHalves> halves = pairedHalvesOf(mm))
+    spec.pairedColumns = halves->columns;
   spec.depth = po.shape.K;
   spec.input = lhs.source;
   spec.weight = rhs.source;

@@ -56,17 +56,22 @@ FewRowsFrame::FewRowsFrame(FusionOp fusion, const FewRowsSpec &spec,
   outputs.assign(results.begin(), results.end());
 }
 
-LogicalResult FewRowsFrame::store(Value sum, Value r, Value n) {
+LogicalResult FewRowsFrame::store(Value sum, Value r, Value n, Value partner) {
   Location loc = fusion.getLoc();
   IndexMath e{b, loc};
+  if (spec.pairedColumns && (spec.bias || !partner))
+    return spec.product->emitOpError(
+        "pairs the halves of its columns: the few-rows body takes one "
+        "element of each half and no bias");
   if (Value bias = spec.bias) {
     Type bt = getElementTypeOrSelf(bias.getType());
     sum = arith::AddFOp::create(b, loc, sum,
                                 loadElements(b, loc, arg(bias), bt, n)[0]);
   }
   return emitEpilogue(
-      b, loc, fusion, spec.product, sum, e.add(e.mul(r, spec.columns), n),
-      [&](Value v) { return arg(v); }, outputs);
+      b, loc, fusion, spec.product, sum,
+      e.add(e.mul(r, spec.outputColumns()), n), [&](Value v) { return arg(v); },
+      outputs, nullptr, partner);
 }
 
 void FewRowsFrame::weightsLoaded() {
@@ -107,7 +112,10 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
   if (failed(config))
     return failure();
   Location loc = fusion.getLoc();
-  int64_t rows = spec.rows, N = spec.columns, K = spec.depth;
+  // N: the epilogue's result's columns, one a warp (paired halves: from
+  // a column of each half, `halves` sums a row).
+  int64_t rows = spec.rows, N = spec.outputColumns(), K = spec.depth;
+  int64_t halves = spec.pairedColumns ? 2 : 1;
   int64_t vec = config->getVector(), threads = config->getThreads();
   int64_t perBlock = config->getTile()[1];
   Type et = getElementTypeOrSelf(spec.input.getType());
@@ -132,7 +140,9 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
   auto inside = scf::IfOp::create(b, loc, e.ult(o, N), false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   Value input = arg(spec.input), weight = arg(spec.weight);
-  Value wRow = spec.weightAt(e, o);
+  SmallVector<Value> wRows = {spec.weightAt(e, o)};
+  if (spec.pairedColumns)
+    wRows.push_back(spec.weightAt(e, e.add(o, e.idx(spec.pairedColumns))));
   SmallVector<Value> xRows;
   for (int64_t r = 0; r < rows; ++r) {
     Value at = spec.inputAt(e, r, o);
@@ -148,8 +158,8 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
 
   // Passes over the depth in groups: the group's weight vectors loaded
   // first, all in flight together, then each pass adds row r's elements
-  // k .. k + vec - 1 times its weights to acc[r], where k = k0 + vec * lane
-  // lies in the depth (whole vectors: vec divides K).
+  // k .. k + vec - 1 times column h's weights to acc[h * rows + r], where
+  // k = k0 + vec * lane lies in the depth (whole vectors: vec divides K).
   int64_t span = 32 * vec;
   auto group = [&](Value k0, int64_t passes, MutableArrayRef<Value> acc) {
     SmallVector<Value> valid, safe;
@@ -159,23 +169,27 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
       valid.push_back(e.ult(k, K));
       safe.push_back(
           arith::SelectOp::create(b, loc, valid.back(), k, e.idx(0)));
-      w.push_back(
-          loadElements(b, loc, weight, wt, e.add(wRow, safe.back()), vec));
+      for (Value wRow : wRows)
+        w.push_back(
+            loadElements(b, loc, weight, wt, e.add(wRow, safe.back()), vec));
     }
     frame.weightsLoaded();
     for (int64_t p = 0; p < passes; ++p)
       for (int64_t r = 0; r < rows; ++r) {
         SmallVector<Value> x =
             loadElements(b, loc, input, et, e.add(xRows[r], safe[p]), vec);
-        Value sum = acc[r];
-        for (int64_t j = 0; j < vec; ++j)
-          sum = math::FmaOp::create(b, loc, x[j], w[p][j], sum);
-        // Past the depth: nothing added (the clamped loads' values, finite
-        // or not, are dropped).
-        acc[r] = arith::SelectOp::create(b, loc, valid[p], sum, acc[r]);
+        for (int64_t h = 0; h < halves; ++h) {
+          Value &a = acc[h * rows + r];
+          Value sum = a;
+          for (int64_t j = 0; j < vec; ++j)
+            sum = math::FmaOp::create(b, loc, x[j], w[p * halves + h][j], sum);
+          // Past the depth: nothing added (the clamped loads' values,
+          // finite or not, are dropped).
+          a = arith::SelectOp::create(b, loc, valid[p], sum, a);
+        }
       }
   };
-  SmallVector<Value> acc(rows, pe.cst(ct, 0));
+  SmallVector<Value> acc(rows * halves, pe.cst(ct, 0));
   int64_t passes = llvm::divideCeil(K, span);
   int64_t looped = passes <= kMaxUnrolledPasses
                        ? 0
@@ -201,13 +215,17 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
           gpu::ShuffleOp::create(b, loc, a, offset, 32, gpu::ShuffleMode::XOR);
       a = arith::AddFOp::create(b, loc, a, shuffle.getShuffleResult());
     }
-  // Lane r stores row r.
-  Value mine = acc[0];
-  for (int64_t r = 1; r < rows; ++r)
-    mine = arith::SelectOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, e.idx(r)),
-        acc[r], mine);
+  // Lane r stores row r (of each half).
+  SmallVector<Value> mine;
+  for (int64_t h = 0; h < halves; ++h) {
+    mine.push_back(acc[h * rows]);
+    for (int64_t r = 1; r < rows; ++r)
+      mine[h] = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                e.idx(r)),
+          acc[h * rows + r], mine[h]);
+  }
   Value stores = e.ult(lane, rows);
   if (symbolic)
     stores = arith::AndIOp::create(
@@ -216,7 +234,7 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsKernel(FusionOp fusion,
                               actualRows));
   auto store = scf::IfOp::create(b, loc, stores, false);
   b.setInsertionPointToStart(&store.getThenRegion().front());
-  if (failed(frame.store(mine, lane, o)))
+  if (failed(frame.store(mine[0], lane, o, halves > 1 ? mine[1] : Value())))
     return failure();
   return frame.finish();
 }

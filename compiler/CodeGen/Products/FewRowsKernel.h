@@ -44,6 +44,15 @@ struct FewRowsSpec {
   /// lanes each read a row of their own (null where only the plain body
   /// runs).
   std::function<Value(IndexMath &, Value r)> rowAt;
+  /// Where the epilogue pairs the product's halves (pairedHalvesOf): the
+  /// columns of each half (`columns` counts both; no bias), else 0. Each
+  /// column n of the epilogue's result is computed from columns n and
+  /// n + pairedColumns.
+  int64_t pairedColumns = 0;
+  /// The columns of the epilogue's result.
+  int64_t outputColumns() const {
+    return pairedColumns ? pairedColumns : columns;
+  }
 };
 
 /// What both few-rows bodies build alike: the kernel of `threads` threads
@@ -57,8 +66,9 @@ struct FewRowsFrame {
   Value arg(Value v) const { return kernelArgument(*entry, v); }
   /// Adds column `n`'s bias to `sum` (the product's element (r, n), in the
   /// compute type) and runs the fused epilogue on it, at b's insertion
-  /// point.
-  LogicalResult store(Value sum, Value r, Value n);
+  /// point. Paired halves: `sum` is element (r, n) of the first half,
+  /// `partner` of the second.
+  LogicalResult store(Value sum, Value r, Value n, Value partner = {});
   /// Marks the kernel's ops so far as reading only its parameters and
   /// constant weights, where the weights are a constant and this is not
   /// within a loop (first call only): KernelInfo::independentThrough.

@@ -58,8 +58,12 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsMmaKernel(FusionOp fusion,
   if (failed(config))
     return failure();
   Location loc = fusion.getLoc();
-  int64_t rows = spec.rows, N = spec.columns, K = spec.depth;
+  // N: the epilogue's result's columns. Paired halves: a block's A rows
+  // g and g + 8 are column g of its `stored` columns of each half.
+  int64_t rows = spec.rows, N = spec.outputColumns(), K = spec.depth;
   int64_t tileRows = config->getTile()[0], columns = config->getTile()[1];
+  int64_t paired = spec.pairedColumns;
+  int64_t stored = paired ? columns / 2 : columns;
   int64_t threads = config->getThreads(), warps = threads / 32;
   Type et = getElementTypeOrSelf(spec.input.getType());
   if (!(et.isF16() || et.isBF16()) ||
@@ -100,15 +104,15 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsMmaKernel(FusionOp fusion,
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = e.rem(tid, 32), warp = e.div(tid, 32);
   Value g = e.div(lane, 4), t = e.rem(lane, 4);
-  Value col0 =
-      e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), columns);
+  Value col0 = e.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), stored);
   Value input = arg(spec.input), weight = arg(spec.weight);
   // The lane's columns g and g + 8 (A's rows), the last column's weights
-  // past the product's columns.
+  // past the product's columns; paired, column g of each half.
   Value wAt[2];
   for (int64_t h = 0; h < 2; ++h) {
-    Value n = e.add(col0, e.add(g, e.idx(8 * h)));
-    wAt[h] = spec.weightAt(e, select(e.ult(n, N), n, e.idx(N - 1)));
+    Value n = e.add(col0, paired ? g : e.add(g, e.idx(8 * h)));
+    n = select(e.ult(n, N), n, e.idx(N - 1));
+    wAt[h] = spec.weightAt(e, paired && h ? e.add(n, e.idx(paired)) : n);
   }
   // The lane's row of each group of 8 (B's column g): row 0's inputs past
   // the rows, whose sums are never stored.
@@ -209,23 +213,31 @@ FailureOr<KernelInfo> mlir::brrr::emitFewRowsMmaKernel(FusionOp fusion,
     }
   gpu::BarrierOp::create(b, loc);
 
-  int64_t elements = tileRows * columns;
+  int64_t elements = tileRows * stored;
   for (int64_t first = 0; first < elements; first += threads) {
     OpBuilder::InsertionGuard guard(b);
     Value i = e.add(tid, e.idx(first));
-    Value r = e.div(i, columns), c = e.rem(i, columns);
+    Value r = e.div(i, stored), c = e.rem(i, stored);
     Value n = e.add(col0, c);
     Value stores = arith::AndIOp::create(b, loc, e.ult(n, N), isRow(r));
     if (first + threads > elements)
       stores = arith::AndIOp::create(b, loc, stores, e.ult(i, elements));
     auto store = scf::IfOp::create(b, loc, stores, false);
     b.setInsertionPointToStart(&store.getThenRegion().front());
-    Value sum;
-    for (int64_t w = 0; w < warps; ++w) {
-      Value part = LLVM::LoadOp::create(b, loc, f32, slot(e.idx(w), r, c));
-      sum = w ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
-    }
-    if (failed(frame.store(sum, r, n)))
+    // The warps' sums of the block's element (r, c), in warp order (and
+    // of (r, c + 8), the second half's, where it pairs halves).
+    auto sumOf = [&](Value column) {
+      Value sum;
+      for (int64_t w = 0; w < warps; ++w) {
+        Value part =
+            LLVM::LoadOp::create(b, loc, f32, slot(e.idx(w), r, column));
+        sum = w ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
+      }
+      return sum;
+    };
+    Value sum = sumOf(c);
+    if (failed(frame.store(sum, r, n,
+                           paired ? sumOf(e.add(c, e.idx(8))) : Value())))
       return failure();
   }
   return frame.finish();

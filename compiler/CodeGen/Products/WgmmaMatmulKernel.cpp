@@ -87,10 +87,10 @@ mlir::brrr::emitWgmmaMatmulKernel(FusionOp fusion, OpBuilder &moduleBuilder,
   p.flops = 2 * shape.batches * shape.M * shape.N * shape.K;
   p.bKContiguous = tb->kContiguous;
   if (std::optional<PairedHalves> halves = pairedHalvesOf(mm)) {
-    if (tile.n % 128 || tile.multicast != 1 || tile.pingpong() || symbolic)
+    if (tile.n % 128 || tile.multicast != 1 || tile.pingpong())
       return mm.emitOpError("pairs the halves of its columns, which takes "
-                            "static tiles of 128 or 256 columns without "
-                            "multicast or ping-pong");
+                            "tiles of 128 or 256 columns without multicast "
+                            "or ping-pong");
     p.pairedColumns = halves->columns;
   }
   // B's box: a paired tile copies each half's n / 2 columns apart.

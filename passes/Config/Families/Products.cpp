@@ -389,10 +389,14 @@ LogicalResult mlir::brrr::verifyProduct(FusionOp fusion,
     return fusion.emitOpError("product kernels hold a matmul or a conv2d");
   ProductShape p = shapeOnBody(product, config.getBody());
   Type et = getElementTypeOrSelf(product->getOperand(0).getType());
-  if (p.pairedHalves && config.getBody() != KernelBody::wgmma)
+  // The few-rows bodies (a tile of [rows, columns]) pair halves too.
+  bool fewRows = (config.getBody() == KernelBody::simt ||
+                  config.getBody() == KernelBody::warp_mma) &&
+                 config.getTile().size() == 2;
+  if (p.pairedHalves && config.getBody() != KernelBody::wgmma && !fewRows)
     return product->emitOpError("pairs the halves of its columns, which "
-                                "only the wgmma body computes, but its "
-                                "config takes the ")
+                                "the wgmma and few-rows bodies compute, but "
+                                "its config takes the ")
            << stringifyKernelBody(config.getBody()) << " body";
   switch (config.getBody()) {
   case KernelBody::simt: {
@@ -459,10 +463,13 @@ FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
     // The few-rows body (verifyProduct): a warp a column.
     if (!isa<MatmulOp>(product) || config.getTile().size() != 2)
       return fusion.emitOpError("a convolution's simt body is its family's");
-    g.x = llvm::divideCeil(p.N, config.getTile()[1]);
+    // Paired halves: a warp a column of the epilogue's result, from a
+    // column of each half.
+    g.x = llvm::divideCeil(p.pairedHalves ? p.N / 2 : p.N, config.getTile()[1]);
     break;
   case KernelBody::warp_mma:
-    // The few-rows body on Tensor Cores: a block its columns, every row.
+    // The few-rows body on Tensor Cores: a block its columns, every row
+    // (paired halves: half of them from each half, as many blocks).
     if (config.getTile().size() == 2) {
       g.x = llvm::divideCeil(p.N, config.getTile()[1]);
       break;

@@ -105,3 +105,31 @@ module attributes {brrr.target = #brrr.target<chip = "sm_80", capability = 80, m
     return %y : tensor<96x8xf16>
   }
 }
+
+// -----
+
+// A few rows whose weights brrr-align-products stored K-major ([N, K],
+// read through a transpose): the weights' rows stacked, gate then up,
+// read through one transpose; the few-rows bodies pair the halves.
+// CHECK-LABEL: func.func @FewRowsKMajor
+// CHECK: %[[W:.+]] = brrr.constant dense_resource<paired_weight> : tensor<16x16xf16>
+// CHECK: brrr.fusion matmul(%arg0, %[[W]]) : (tensor<3x16xf16>, tensor<16x16xf16>) -> tensor<3x8xf16>
+// CHECK: %[[T:.+]] = brrr.transpose %{{.+}} {perm = array<i64: 1, 0>} : tensor<16x16xf16> -> tensor<16x16xf16>
+// CHECK-NEXT: %[[P:.+]] = brrr.matmul %{{.+}}, %[[T]] : tensor<3x16xf16>, tensor<16x16xf16> -> tensor<3x16xf16>
+// CHECK-NEXT: brrr.slice %[[P]]
+// CHECK-NEXT: brrr.slice %[[P]]
+// CHECK-NOT: brrr.fusion
+// CHECK: paired_weight: "0x08000000003C003C003C003C003C003C003C003C003C003C003C003C003C003C003C003C
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @FewRowsKMajor(%x: tensor<3x16xf16>) -> tensor<3x8xf16> {
+    %wg = brrr.constant dense<1.0> : tensor<8x16xf16>
+    %wu = brrr.constant dense<2.0> : tensor<8x16xf16>
+    %tg = brrr.transpose %wg {perm = array<i64: 1, 0>} : tensor<8x16xf16> -> tensor<16x8xf16>
+    %tu = brrr.transpose %wu {perm = array<i64: 1, 0>} : tensor<8x16xf16> -> tensor<16x8xf16>
+    %g = brrr.matmul %x, %tg : tensor<3x16xf16>, tensor<16x8xf16> -> tensor<3x8xf16>
+    %u = brrr.matmul %x, %tu : tensor<3x16xf16>, tensor<16x8xf16> -> tensor<3x8xf16>
+    %s = brrr.sigmoid %g : tensor<3x8xf16>
+    %y = brrr.mul %s, %u : tensor<3x8xf16>, tensor<3x8xf16> -> tensor<3x8xf16>
+    return %y : tensor<3x8xf16>
+  }
+}
