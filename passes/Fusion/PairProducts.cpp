@@ -71,42 +71,39 @@ Value inputOf(MatmulOp mm, Value arg) {
   return f.getInputs()[cast<BlockArgument>(arg).getArgNumber()];
 }
 
-/// Whether the paired product of `p`'s shape with twice its columns runs a
-/// body that pairs halves on `target` (the wgmma body, or the few-rows
-/// bodies, which read K-major weights): K and N whole 16-byte chunks, and
-/// more rows than the few-rows bodies take unless its weights are K-major
-/// (static rows up to kFewRowsMmaMaxRows, symbolic ones, which take them
-/// for their smallest ranges).
-bool pairs(const Lone &p, TargetAttr target) {
+/// Whether the paired product of `p`'s rows (its columns a half's, or
+/// with `halfColumns` both halves) runs a body that pairs halves on
+/// `target` (the wgmma body, or the few-rows bodies, which read K-major
+/// weights): K and a half's columns whole 16-byte chunks, and more rows
+/// than the few-rows bodies take unless its weights are K-major (static
+/// rows up to kFewRowsMmaMaxRows, symbolic ones, which take them for their
+/// smallest ranges).
+bool pairs(const Lone &p, TargetAttr target, bool halfColumns = false) {
   if (!target || !target.hasWgmma())
     return false;
   auto type = p.mm.getType();
-  int64_t n = type.getShape().back();
+  int64_t columns = type.getShape().back();
+  int64_t n = columns / (halfColumns ? 2 : 1);
   int64_t k = p.mm.getLhs().getType().getShape().back();
   if (n % 8 || k % 8)
     return false;
   if (p.kMajor)
     return true;
   return type.hasStaticShape() &&
-         type.getNumElements() / n > kFewRowsMmaMaxRows;
+         type.getNumElements() / columns > kFewRowsMmaMaxRows;
 }
 
-/// Replaces `reader` and the lone products `a` and `b` it combines by one
-/// matmul kernel whose epilogue pairs the halves of x [W_a | W_b].
-void pair(FusionOp reader, const Lone &a, const Lone &b) {
-  auto fa = a.mm->getParentOfType<FusionOp>();
-  auto fb = b.mm->getParentOfType<FusionOp>();
-  Value x = inputOf(a.mm, a.mm.getLhs());
+/// The matmul kernel that replaces `reader`: the product of `x` by the
+/// wide weight `w` (K-major: read through a transpose), of `half`'s shape
+/// with twice its columns, its two halves sliced, then `reader`'s ops from
+/// `from` on, its inputs but those in `dropped`, `map` holding the reads of
+/// those (given `low` and `high`, the halves).
+void replacePaired(FusionOp reader, Value x, Value w, bool kMajor,
+                   RankedTensorType half, ArrayRef<Value> dropped,
+                   Block::iterator from,
+                   function_ref<void(IRMapping &, Value, Value)> mapDropped) {
   Location loc = reader.getLoc();
   OpBuilder builder(reader);
-  // K-major weights stack their rows (one per column of the product).
-  Value w =
-      a.kMajor
-          ? concatRows(builder, loc, {a.weight, b.weight}, "paired_weight")
-          : concatColumns(builder, loc, {a.weight, b.weight}, "paired_weight");
-  if (!w)
-    return;
-  RankedTensorType half = a.mm.getType();
   SmallVector<int64_t> shape(half.getShape());
   int64_t columns = shape.back(), rank = shape.size();
   shape.back() = 2 * columns;
@@ -114,16 +111,15 @@ void pair(FusionOp reader, const Lone &a, const Lone &b) {
   llvm::SetVector<Value> inputs;
   inputs.insert(x);
   inputs.insert(w);
-  Value ra = fa.getResult(0), rb = fb.getResult(0);
   for (Value in : reader.getInputs())
-    if (in != ra && in != rb)
+    if (!llvm::is_contained(dropped, in))
       inputs.insert(in);
   auto fused = FusionOp::create(builder, loc, KernelFamily::matmul,
                                 inputs.getArrayRef(), reader->getResultTypes());
   Block &body = fused.getBody().front();
   OpBuilder inner = OpBuilder::atBlockBegin(&body);
   Value weight = body.getArgument(1);
-  if (a.kMajor) {
+  if (kMajor) {
     auto wt = cast<RankedTensorType>(weight.getType());
     weight = TransposeOp::create(
         inner, loc,
@@ -132,7 +128,7 @@ void pair(FusionOp reader, const Lone &a, const Lone &b) {
         weight, inner.getDenseI64ArrayAttr({1, 0}));
   }
   Value product =
-      MatmulOp::create(inner, a.mm.getLoc(), wide, body.getArgument(0), weight);
+      MatmulOp::create(inner, loc, wide, body.getArgument(0), weight);
   SmallVector<int64_t> starts(rank, 0), sizes(half.getShape()), steps(rank, 1);
   ExtentsAttr extents = isSymbolic(half)
                             ? extentsAttrOf(half.getContext(), extentsOf(half))
@@ -144,31 +140,121 @@ void pair(FusionOp reader, const Lone &a, const Lone &b) {
       SliceOp::create(inner, loc, half, product, starts, sizes, steps, extents);
   IRMapping map;
   Block &old = reader.getBody().front();
-  for (auto [in, arg] : llvm::zip(reader.getInputs(), old.getArguments())) {
-    if (in == ra)
-      map.map(arg, low);
-    else if (in == rb)
-      map.map(arg, high);
-    else
+  mapDropped(map, low, high);
+  for (auto [in, arg] : llvm::zip(reader.getInputs(), old.getArguments()))
+    if (!llvm::is_contained(dropped, in))
       map.map(arg, body.getArgument(llvm::find(inputs, in) - inputs.begin()));
-  }
-  for (Operation &op : old)
+  for (Operation &op : llvm::make_range(from, old.end()))
     inner.clone(op, map);
   reader->replaceAllUsesWith(fused.getResults());
   reader->erase();
-  fa->erase();
-  fb->erase();
-  for (Value weight : {a.weight, b.weight})
-    if (Operation *def = weight.getDefiningOp(); def && def->use_empty())
-      def->erase();
+}
+
+/// Erases the kernel of lone product `p` and its weight where nothing else
+/// reads them.
+void eraseLone(const Lone &p) {
+  p.mm->getParentOfType<FusionOp>()->erase();
+  if (Operation *def = p.weight.getDefiningOp(); def && def->use_empty())
+    def->erase();
+}
+
+/// Replaces `reader` and the lone products `a` and `b` it combines by one
+/// matmul kernel whose epilogue pairs the halves of x [W_a | W_b].
+void pair(FusionOp reader, const Lone &a, const Lone &b) {
+  OpBuilder builder(reader);
+  Location loc = reader.getLoc();
+  // K-major weights stack their rows (one per column of the product).
+  Value w =
+      a.kMajor
+          ? concatRows(builder, loc, {a.weight, b.weight}, "paired_weight")
+          : concatColumns(builder, loc, {a.weight, b.weight}, "paired_weight");
+  if (!w)
+    return;
+  Value ra = a.mm->getParentOfType<FusionOp>().getResult(0);
+  Value rb = b.mm->getParentOfType<FusionOp>().getResult(0);
+  Block &old = reader.getBody().front();
+  replacePaired(reader, inputOf(a.mm, a.mm.getLhs()), w, a.kMajor,
+                a.mm.getType(), {ra, rb}, old.begin(),
+                [&](IRMapping &map, Value low, Value high) {
+                  for (auto [in, arg] :
+                       llvm::zip(reader.getInputs(), old.getArguments())) {
+                    if (in == ra)
+                      map.map(arg, low);
+                    else if (in == rb)
+                      map.map(arg, high);
+                  }
+                });
+  eraseLone(a);
+  eraseLone(b);
+}
+
+/// Where `reader` reads the lone product `p` (of 2 H columns) only
+/// through two slices, its first H columns and its next H, that begin its
+/// body (a fused gate and up projection chunked in two): the two slices.
+std::optional<std::pair<SliceOp, SliceOp>> halvesRead(FusionOp reader,
+                                                      const Lone &p) {
+  Value r = p.mm->getParentOfType<FusionOp>().getResult(0);
+  Block &body = reader.getBody().front();
+  auto it = llvm::find(reader.getInputs(), r);
+  if (it == reader.getInputs().end())
+    return std::nullopt;
+  Value arg = body.getArgument(it - reader.getInputs().begin());
+  auto low = dyn_cast<SliceOp>(&body.front());
+  auto high = low ? dyn_cast_or_null<SliceOp>(low->getNextNode()) : SliceOp();
+  if (!low || !high || low.getInput() != arg || high.getInput() != arg ||
+      !llvm::all_of(arg.getUsers(),
+                    [&](Operation *u) { return u == low || u == high; }))
+    return std::nullopt;
+  RankedTensorType type = p.mm.getType();
+  int64_t rank = type.getRank(), n = type.getShape().back();
+  if (ShapedType::isDynamic(n) || n % 2)
+    return std::nullopt;
+  SmallVector<AffineExpr> extents = extentsOf(type);
+  for (auto [slice, start] : {std::pair(low, int64_t(0)), {high, n / 2}}) {
+    SmallVector<AffineExpr> sliced = extentsOf(slice.getType());
+    if (!llvm::equal(ArrayRef(sliced).drop_back(),
+                     ArrayRef(extents).drop_back()))
+      return std::nullopt;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool last = d == rank - 1;
+      if (slice.getSteps()[d] != 1 ||
+          slice.getStarts()[d] != (last ? start : 0) ||
+          (last && slice.getSizes()[d] != n / 2))
+        return std::nullopt;
+    }
+  }
+  return std::pair(low, high);
+}
+
+/// Replaces `reader` and the lone product `p` whose halves it reads
+/// (halvesRead) by one matmul kernel whose epilogue pairs them.
+void fuseHalves(FusionOp reader, const Lone &p, SliceOp low, SliceOp high) {
+  Value r = p.mm->getParentOfType<FusionOp>().getResult(0);
+  replacePaired(reader, inputOf(p.mm, p.mm.getLhs()), p.weight, p.kMajor,
+                low.getType(), {r}, std::next(high->getIterator()),
+                [&](IRMapping &map, Value newLow, Value newHigh) {
+                  map.map(low.getResult(), newLow);
+                  map.map(high.getResult(), newHigh);
+                });
+  eraseLone(p);
 }
 
 } // namespace
 
+/// Whether `f`'s ops after the first `skip` are pointwise (or constants).
+static bool elementwiseAfter(FusionOp f, int64_t skip) {
+  int64_t i = 0;
+  for (Operation &op : f.getBody().front().without_terminator())
+    if (i++ >= skip && !isPointwise(&op) && !isa<ConstantOp>(op))
+      return false;
+  return true;
+}
+
 void mlir::brrr::pairGatedProducts(Operation *root, TargetAttr target) {
   SmallVector<FusionOp> readers;
+  // Pointwise kernels, or ones that begin with two slices (halvesRead).
   root->walk([&](FusionOp f) {
-    if (f.getKind() == KernelFamily::pointwise && isElementwiseOnly(f))
+    if (f.getKind() == KernelFamily::pointwise && elementwiseAfter(f, 2))
       readers.push_back(f);
   });
   for (FusionOp reader : readers) {
@@ -176,6 +262,23 @@ void mlir::brrr::pairGatedProducts(Operation *root, TargetAttr target) {
     for (Value in : reader.getInputs())
       if (std::optional<Lone> p = loneProductOf(in, reader))
         products.push_back(*p);
+    // (halvesRead: its two slices first, elementwise ops after them.)
+    bool elementwise = elementwiseAfter(reader, 0);
+    // One product read through its halves, whose shape is every result's
+    // (a gate and up projection fused, then chunked).
+    if (auto it = llvm::find_if(
+            products,
+            [&](const Lone &p) { return halvesRead(reader, p).has_value(); });
+        it != products.end()) {
+      auto [low, high] = *halvesRead(reader, *it);
+      if (pairs(*it, target, /*halfColumns=*/true) &&
+          llvm::all_of(reader->getResultTypes(), [&](Type t) {
+            return cast<ShapedType>(t).getShape() == low.getType().getShape();
+          })) {
+        fuseHalves(reader, *it, low, high);
+        continue;
+      }
+    }
     // The first two products of one activation, one shape and one weight
     // layout, whose shape is every result's.
     for (auto [i, a] : llvm::enumerate(products)) {
@@ -187,7 +290,7 @@ void mlir::brrr::pairGatedProducts(Operation *root, TargetAttr target) {
                    b.weight.getType() == a.weight.getType() &&
                    b.kMajor == a.kMajor;
           });
-      if (match == products.end() || !pairs(a, target) ||
+      if (!elementwise || match == products.end() || !pairs(a, target) ||
           !llvm::all_of(reader->getResultTypes(), [&](Type t) {
             return cast<ShapedType>(t).getShape() == a.mm.getType().getShape();
           }))

@@ -22,6 +22,9 @@ namespace mlir::brrr {
 /// brrr-align-products stored K-major, the few-rows bodies too (a few
 /// static rows; symbolic rows, whose ranges take all three). The first
 /// product's values then never go to memory, and one launch disappears.
+/// Likewise a pointwise kernel that reads a lone product only through its
+/// two halves, sliced first (a gate and up projection fused in one weight,
+/// then chunked): the product's kernel takes it as its epilogue.
 void pairGatedProducts(Operation *root, TargetAttr target);
 
 } // namespace mlir::brrr

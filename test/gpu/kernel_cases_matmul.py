@@ -203,6 +203,12 @@ MATMUL_CASES = [
      [n("MatMul", ["x", "gs_wg"], ["g"]), n("MatMul", ["x", "gs_wu"], ["u"]),
       n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["y"])],
      [("x", H, [2, 10, 256])], [("y", H, [2, 10, 136])]),
+    # A gate and up projection fused in one weight, its product split in
+    # two (Phi-3's gate_up_proj): the product's kernel pairs the halves.
+    ("matmul_gated_chunked_f16",
+     [n("MatMul", ["x", "gc_w"], ["p"]), n("Split", ["p", "gc_split"], ["g", "u"], axis=-1),
+      n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["y"])],
+     [("x", H, [3, 100, 256])], [("y", H, [3, 100, 136])]),
     ("matmul_gated_silu_overlapped_f16",
      [n("MatMul", ["x", "gt_wg"], ["g"]), n("MatMul", ["x", "gt_wu"], ["u"]),
       n("Sigmoid", ["g"], ["s"]), n("Mul", ["g", "s"], ["a"]), n("Mul", ["a", "u"], ["y"])],

@@ -180,6 +180,8 @@ CONSTANTS = {
     "gt_wu": -stem_weights(520, 1536, 1).reshape(1536, 520) / 4,
     "gp_wg": stem_weights(1000, 1536, 1).reshape(1536, 1000) / 4,
     "gp_wu": stem_weights(1536, 1000, 1).reshape(1536, 1000) / 8,
+    "gc_w": stem_weights(272, 256, 1).reshape(256, 272),
+    "gc_split": np.array([136, 136], np.int64),
     "gs_wg": stem_weights(256, 136, 1).reshape(256, 136),
     "gs_wu": stem_weights(136, 256, 1).reshape(256, 136) / 2}
 

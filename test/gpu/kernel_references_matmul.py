@@ -16,6 +16,8 @@ def matmul_inputs(name, f):
     """Fresh random inputs for a matmul or attention case (`f`: a normal
     sample of a shape and dtype from the case's generator), or None for
     another case."""
+    if name == "matmul_gated_chunked_f16":
+        return [f(3, 100, 256, dt=torch.float16)]
     if name == "matmul_gated_few_rows_f16":
         return [f(3, 256, dt=torch.float16)]
     if name == "matmul_gated_few_rows_mma_f16":
@@ -339,6 +341,9 @@ def matmul_reference(name, d):
             wg = weight(256, 136, 1, (256, 136), 1)
             wu = weight(136, 256, 1, (256, 136), 0.5)
             return [F.gelu(d[0] @ wg) * (d[0] @ wu) + d[1]]
+        if name == "matmul_gated_chunked_f16":
+            g, u = (d[0] @ weight(272, 256, 1, (256, 272), 1)).split(136, -1)
+            return [g * torch.sigmoid(g) * u]
         if name.startswith("matmul_gated_few_rows"):
             g = d[0] @ weight(256, 136, 1, (256, 136), 1)
             return [g * torch.sigmoid(g) * (d[0] @ weight(136, 256, 1, (256, 136), 0.5))]

@@ -133,3 +133,43 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     return %y : tensor<3x8xf16>
   }
 }
+
+// -----
+
+// A gate and up projection fused in one weight, its product chunked in
+// two (Phi-3's gate_up_proj): the pointwise kernel that reads its halves
+// becomes the product's epilogue. Halves of a product read elsewhere too
+// stay a kernel of their own.
+// CHECK-LABEL: func.func @Chunked
+// CHECK: brrr.fusion matmul(%arg0, %{{.+}}) : (tensor<96x16xf16>, tensor<16x16xf16>) -> tensor<96x8xf16>
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: %[[P:.+]] = brrr.matmul
+// CHECK-NEXT: %[[G:.+]] = brrr.slice %[[P]] {sizes = array<i64: 96, 8>, starts = array<i64: 0, 0>
+// CHECK-NEXT: %[[U:.+]] = brrr.slice %[[P]] {sizes = array<i64: 96, 8>, starts = array<i64: 0, 8>
+// CHECK-NEXT: brrr.sigmoid %[[G]]
+// CHECK-NOT: brrr.fusion
+// CHECK-LABEL: func.func @ChunkedReadTwice
+// CHECK: brrr.fusion matmul
+// CHECK-NOT: brrr.slice
+// CHECK: brrr.yield
+// CHECK: brrr.fusion pointwise
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @Chunked(%x: tensor<96x16xf16>) -> tensor<96x8xf16> {
+    %w = brrr.constant dense<1.0> : tensor<16x16xf16>
+    %p = brrr.matmul %x, %w : tensor<96x16xf16>, tensor<16x16xf16> -> tensor<96x16xf16>
+    %g = brrr.slice %p {sizes = array<i64: 96, 8>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<96x16xf16> -> tensor<96x8xf16>
+    %u = brrr.slice %p {sizes = array<i64: 96, 8>, starts = array<i64: 0, 8>, steps = array<i64: 1, 1>} : tensor<96x16xf16> -> tensor<96x8xf16>
+    %s = brrr.sigmoid %g : tensor<96x8xf16>
+    %y = brrr.mul %s, %u : tensor<96x8xf16>, tensor<96x8xf16> -> tensor<96x8xf16>
+    return %y : tensor<96x8xf16>
+  }
+  func.func @ChunkedReadTwice(%x: tensor<96x16xf16>) -> (tensor<96x8xf16>, tensor<96x16xf16>) {
+    %w = brrr.constant dense<1.0> : tensor<16x16xf16>
+    %p = brrr.matmul %x, %w : tensor<96x16xf16>, tensor<16x16xf16> -> tensor<96x16xf16>
+    %g = brrr.slice %p {sizes = array<i64: 96, 8>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<96x16xf16> -> tensor<96x8xf16>
+    %u = brrr.slice %p {sizes = array<i64: 96, 8>, starts = array<i64: 0, 8>, steps = array<i64: 1, 1>} : tensor<96x16xf16> -> tensor<96x8xf16>
+    %s = brrr.sigmoid %g : tensor<96x8xf16>
+    %y = brrr.mul %s, %u : tensor<96x8xf16>, tensor<96x8xf16> -> tensor<96x8xf16>
+    return %y, %p : tensor<96x8xf16>, tensor<96x16xf16>
+  }
+}
