@@ -27,7 +27,7 @@ namespace {
 /// (a constant [K, N], or for a product that may take a few-rows body,
 /// brrr-align-products' K-major constant [N, K] read through a transpose).
 struct Lone {
-  mutable MatmulOp mm;
+  MatmulOp mm;
   Value weight;
   bool kMajor = false;
 };
@@ -78,7 +78,7 @@ Value inputOf(MatmulOp mm, Value arg) {
 /// than the few-rows bodies take unless its weights are K-major (static
 /// rows up to kFewRowsMmaMaxRows, symbolic ones, which take them for their
 /// smallest ranges).
-bool pairs(const Lone &p, TargetAttr target, bool halfColumns = false) {
+bool pairs(Lone p, TargetAttr target, bool halfColumns = false) {
   if (!target || !target.hasWgmma())
     return false;
   auto type = p.mm.getType();
@@ -152,7 +152,7 @@ void replacePaired(FusionOp reader, Value x, Value w, bool kMajor,
 
 /// Erases the kernel of lone product `p` and its weight where nothing else
 /// reads them.
-void eraseLone(const Lone &p) {
+void eraseLone(Lone p) {
   p.mm->getParentOfType<FusionOp>()->erase();
   if (Operation *def = p.weight.getDefiningOp(); def && def->use_empty())
     def->erase();
@@ -160,7 +160,7 @@ void eraseLone(const Lone &p) {
 
 /// Replaces `reader` and the lone products `a` and `b` it combines by one
 /// matmul kernel whose epilogue pairs the halves of x [W_a | W_b].
-void pair(FusionOp reader, const Lone &a, const Lone &b) {
+void pair(FusionOp reader, Lone a, Lone b) {
   OpBuilder builder(reader);
   Location loc = reader.getLoc();
   // K-major weights stack their rows (one per column of the product).
@@ -191,8 +191,7 @@ void pair(FusionOp reader, const Lone &a, const Lone &b) {
 /// Where `reader` reads the lone product `p` (of 2 H columns) only
 /// through two slices, its first H columns and its next H, that begin its
 /// body (a fused gate and up projection chunked in two): the two slices.
-std::optional<std::pair<SliceOp, SliceOp>> halvesRead(FusionOp reader,
-                                                      const Lone &p) {
+std::optional<std::pair<SliceOp, SliceOp>> halvesRead(FusionOp reader, Lone p) {
   Value r = p.mm->getParentOfType<FusionOp>().getResult(0);
   Block &body = reader.getBody().front();
   auto it = llvm::find(reader.getInputs(), r);
@@ -228,7 +227,7 @@ std::optional<std::pair<SliceOp, SliceOp>> halvesRead(FusionOp reader,
 
 /// Replaces `reader` and the lone product `p` whose halves it reads
 /// (halvesRead) by one matmul kernel whose epilogue pairs them.
-void fuseHalves(FusionOp reader, const Lone &p, SliceOp low, SliceOp high) {
+void fuseHalves(FusionOp reader, Lone p, SliceOp low, SliceOp high) {
   Value r = p.mm->getParentOfType<FusionOp>().getResult(0);
   replacePaired(reader, inputOf(p.mm, p.mm.getLhs()), p.weight, p.kMajor,
                 low.getType(), {r}, std::next(high->getIterator()),
@@ -268,7 +267,7 @@ void mlir::brrr::pairGatedProducts(Operation *root, TargetAttr target) {
     // (a gate and up projection fused, then chunked).
     if (auto it = llvm::find_if(
             products,
-            [&](const Lone &p) { return halvesRead(reader, p).has_value(); });
+            [&](Lone p) { return halvesRead(reader, p).has_value(); });
         it != products.end()) {
       auto [low, high] = *halvesRead(reader, *it);
       if (pairs(*it, target, /*halfColumns=*/true) &&
@@ -282,8 +281,8 @@ void mlir::brrr::pairGatedProducts(Operation *root, TargetAttr target) {
     // The first two products of one activation, one shape and one weight
     // layout, whose shape is every result's.
     for (auto [i, a] : llvm::enumerate(products)) {
-      const Lone *match = llvm::find_if(
-          ArrayRef(products).drop_front(i + 1), [&](const Lone &b) {
+      Lone *match = llvm::find_if(
+          MutableArrayRef(products).drop_front(i + 1), [&](Lone b) {
             return inputOf(b.mm, b.mm.getLhs()) ==
                        inputOf(a.mm, a.mm.getLhs()) &&
                    b.mm.getType() == a.mm.getType() &&

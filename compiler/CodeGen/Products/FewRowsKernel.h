@@ -10,7 +10,10 @@
 // inputs and a column's weights start; the loop, the sums and the epilogue
 // are written once here. Products of 16-bit operands and up to 64 rows may
 // run the same layout on Tensor Cores instead (emitFewRowsMmaKernel): a
-// warp 16 columns, mma.sync with the weights as A.
+// warp 16 columns, mma.sync with the weights as A. A product whose
+// epilogue pairs its halves (pairedHalvesOf) computes each output column
+// from a column of each half: a warp both, or on Tensor Cores a block 8
+// of each.
 //
 //===----------------------------------------------------------------------===//
 
