@@ -419,8 +419,11 @@ def _export_fp16(job):
 def _launches(brrrc, path):
     """Kernel launches by family in `brrrc --report`'s table, or why not."""
     import collections
-    r = subprocess.run([brrrc, path, "--report", "--precision=fp16"],
-                       capture_output=True, text=True, timeout=600)
+    try:
+        r = subprocess.run([brrrc, path, "--report", "--precision=fp16"],
+                           capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return "failed (compile past 600 s)"
     if r.returncode != 0:
         return f"failed ({r.stderr.strip().splitlines()[-1][:120] if r.stderr.strip() else r.returncode})"
     counts = collections.Counter(
