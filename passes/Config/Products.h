@@ -319,6 +319,12 @@ struct PairedHalves {
 };
 std::optional<PairedHalves> pairedHalvesOf(MatmulOp mm);
 
+/// The slices `first` and the op after it where they read `wide` (a tensor
+/// whose last dimension is even and static) as its halves, `low` its first
+/// half of the last dimension and `high` its second, the whole of the
+/// others, and nothing else reads `wide`.
+std::optional<PairedHalves> halvesAt(Value wide, Operation *first);
+
 /// The tile a matmul kernel runs with on `target`,
 /// or none (the untiled body): f16 and bf16 operands whose rows are whole
 /// 16-byte chunks (K and N multiples of 8). On a wgmma target, products whose

@@ -396,19 +396,18 @@ MatmulOp mlir::brrr::matmulOf(FusionOp fusion) {
   return ops.empty() ? MatmulOp() : *ops.begin();
 }
 
-std::optional<PairedHalves> mlir::brrr::pairedHalvesOf(MatmulOp mm) {
-  auto type = dyn_cast<RankedTensorType>(mm.getType());
-  if (!mm->getParentOfType<FusionOp>() || !type || type.getRank() < 2 ||
+std::optional<PairedHalves> mlir::brrr::halvesAt(Value wide, Operation *first) {
+  auto type = dyn_cast<RankedTensorType>(wide.getType());
+  if (!type || type.getRank() < 2 ||
       ShapedType::isDynamic(type.getShape().back()) ||
       type.getShape().back() % 2 != 0)
     return std::nullopt;
   int64_t rank = type.getRank(), columns = type.getShape().back() / 2;
   SmallVector<AffineExpr> extents = extentsOf(type);
-  auto low = dyn_cast_or_null<SliceOp>(mm->getNextNode());
+  auto low = dyn_cast_or_null<SliceOp>(first);
   auto high = low ? dyn_cast_or_null<SliceOp>(low->getNextNode()) : SliceOp();
-  if (!low || !high || low.getInput() != mm.getResult() ||
-      high.getInput() != mm.getResult() ||
-      !llvm::all_of(mm->getUsers(),
+  if (!low || !high || low.getInput() != wide || high.getInput() != wide ||
+      !llvm::all_of(wide.getUsers(),
                     [&](Operation *u) { return u == low || u == high; }))
     return std::nullopt;
   // Over symbolic rows, each slice keeps the product's extents but the
@@ -430,6 +429,12 @@ std::optional<PairedHalves> mlir::brrr::pairedHalvesOf(MatmulOp mm) {
     }
   }
   return PairedHalves{low, high, columns};
+}
+
+std::optional<PairedHalves> mlir::brrr::pairedHalvesOf(MatmulOp mm) {
+  if (!mm->getParentOfType<FusionOp>())
+    return std::nullopt;
+  return halvesAt(mm.getResult(), mm->getNextNode());
 }
 
 OperandLayout mlir::brrr::operandLayoutOf(Value operand) {

@@ -30,40 +30,31 @@ std::optional<ArrayRef<char>> mlir::brrr::resourceBytesOf(Value v,
   return blob->getData();
 }
 
-Value mlir::brrr::concatColumns(OpBuilder &b, Location loc,
-                                ArrayRef<Value> weights, StringRef name) {
-  if (weights.empty())
-    return Value();
-  auto first = cast<RankedTensorType>(weights.front().getType());
-  Type elem = first.getElementType();
-  auto floatType = dyn_cast<FloatType>(elem);
-  if (!floatType || first.getRank() != 2)
-    return Value();
-  int64_t depth = first.getDimSize(0), total = 0;
-  int64_t width = floatType.getWidth() / 8;
-  SmallVector<int64_t> columns;
-  for (Value w : weights) {
-    auto t = cast<RankedTensorType>(w.getType());
-    if (t.getRank() != 2 || t.getElementType() != elem ||
-        t.getDimSize(0) != depth)
-      return Value();
-    columns.push_back(t.getDimSize(1));
-    total += columns.back();
-  }
-  // Imported weights: row k is each weight's row k, one after the other
-  // (the same bytes the values would round back to).
+namespace {
+
+/// One constant of `type` from the float constants `weights` of its
+/// element type: each of `depth` rows holds `counts[i]` consecutive
+/// elements of weight i's row, for each weight in turn. Imported weights'
+/// bytes are copied as they are (the same bytes the values would round back
+/// to), others' values read. Null, building nothing, where a weight's
+/// values cannot be read.
+Value sideBySide(OpBuilder &b, Location loc, ArrayRef<Value> weights,
+                 int64_t depth, ArrayRef<int64_t> counts, RankedTensorType type,
+                 StringRef name) {
+  int64_t width = type.getElementTypeBitWidth() / 8, total = 0;
+  for (int64_t n : counts)
+    total += n;
   SmallVector<ArrayRef<char>> raw;
-  for (auto [w, n] : llvm::zip(weights, columns)) {
+  for (auto [w, n] : llvm::zip(weights, counts)) {
     std::optional<ArrayRef<char>> bytes = resourceBytesOf(w, depth * n * width);
     if (!bytes)
       break;
     raw.push_back(*bytes);
   }
-  auto type = RankedTensorType::get({depth, total}, elem);
   if (raw.size() == weights.size()) {
     std::vector<char> bytes(depth * total * width);
     int64_t at = 0;
-    for (auto [data, n] : llvm::zip(raw, columns)) {
+    for (auto [data, n] : llvm::zip(raw, counts)) {
       int64_t row = n * width;
       for (int64_t k = 0; k < depth; ++k)
         std::memcpy(bytes.data() + (k * total + at) * width,
@@ -87,7 +78,7 @@ Value mlir::brrr::concatColumns(OpBuilder &b, Location loc,
   }
   SmallVector<double> merged(depth * total);
   int64_t at = 0;
-  for (auto [v, n] : llvm::zip(values, columns)) {
+  for (auto [v, n] : llvm::zip(values, counts)) {
     for (int64_t k = 0; k < depth; ++k)
       std::copy_n(v.begin() + k * n, n, merged.begin() + k * total + at);
     at += n;
@@ -95,53 +86,58 @@ Value mlir::brrr::concatColumns(OpBuilder &b, Location loc,
   return ConstantOp::create(b, loc, makeFloatElements(type, merged, name));
 }
 
+/// The float element type of `weights` where each is a 2-D tensor of it
+/// whose dimension `shared` has one size; null otherwise.
+FloatType sharedFloatType(ArrayRef<Value> weights, unsigned shared) {
+  if (weights.empty())
+    return FloatType();
+  auto first = cast<RankedTensorType>(weights.front().getType());
+  auto elem = dyn_cast<FloatType>(first.getElementType());
+  for (Value w : weights) {
+    auto t = cast<RankedTensorType>(w.getType());
+    if (!elem || t.getRank() != 2 || t.getElementType() != elem ||
+        t.getDimSize(shared) != first.getDimSize(shared))
+      return FloatType();
+  }
+  return elem;
+}
+
+} // namespace
+
+Value mlir::brrr::concatColumns(OpBuilder &b, Location loc,
+                                ArrayRef<Value> weights, StringRef name) {
+  FloatType elem = sharedFloatType(weights, 0);
+  if (!elem)
+    return Value();
+  // Row k: each weight's row k, one after the other.
+  int64_t depth =
+      cast<RankedTensorType>(weights.front().getType()).getDimSize(0);
+  SmallVector<int64_t> columns;
+  int64_t total = 0;
+  for (Value w : weights) {
+    columns.push_back(cast<RankedTensorType>(w.getType()).getDimSize(1));
+    total += columns.back();
+  }
+  return sideBySide(b, loc, weights, depth, columns,
+                    RankedTensorType::get({depth, total}, elem), name);
+}
+
 Value mlir::brrr::concatRows(OpBuilder &b, Location loc,
                              ArrayRef<Value> weights, StringRef name) {
-  if (weights.empty())
+  FloatType elem = sharedFloatType(weights, 1);
+  if (!elem)
     return Value();
-  // Row-major [N_i, K] weights stacked are their columns' transposes side
-  // by side: the columns of each [K, N_i] concatenated, transposed.
-  auto first = cast<RankedTensorType>(weights.front().getType());
-  Type elem = first.getElementType();
-  auto floatType = dyn_cast<FloatType>(elem);
-  if (!floatType || first.getRank() != 2)
-    return Value();
-  int64_t depth = first.getDimSize(1), rows = 0;
-  int64_t width = floatType.getWidth() / 8;
+  // Row-major weights stacked: each weight's elements, one weight after
+  // the other (one row of them all side by side).
+  int64_t depth =
+      cast<RankedTensorType>(weights.front().getType()).getDimSize(1);
+  SmallVector<int64_t> counts;
+  int64_t rows = 0;
   for (Value w : weights) {
     auto t = cast<RankedTensorType>(w.getType());
-    if (t.getRank() != 2 || t.getElementType() != elem ||
-        t.getDimSize(1) != depth)
-      return Value();
+    counts.push_back(t.getNumElements());
     rows += t.getDimSize(0);
   }
-  auto type = RankedTensorType::get({rows, depth}, elem);
-  std::vector<char> bytes;
-  bool raw = true;
-  for (Value w : weights) {
-    auto t = cast<RankedTensorType>(w.getType());
-    std::optional<ArrayRef<char>> data =
-        resourceBytesOf(w, t.getNumElements() * width);
-    if (!data) {
-      raw = false;
-      break;
-    }
-    bytes.insert(bytes.end(), data->begin(), data->end());
-  }
-  if (raw)
-    return ConstantOp::create(
-        b, loc,
-        cast<ElementsAttr>(DenseResourceElementsAttr::get(
-            type, name,
-            HeapAsmResourceBlob::allocateAndCopyWithAlign(
-                ArrayRef<char>(bytes.data(), bytes.size()),
-                alignof(uint64_t)))));
-  SmallVector<double> merged;
-  for (Value w : weights) {
-    std::optional<SmallVector<double>> v = getConstFloats(w);
-    if (!v)
-      return Value();
-    merged.append(v->begin(), v->end());
-  }
-  return ConstantOp::create(b, loc, makeFloatElements(type, merged, name));
+  return sideBySide(b, loc, weights, 1, counts,
+                    RankedTensorType::get({rows, depth}, elem), name);
 }

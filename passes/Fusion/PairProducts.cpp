@@ -191,38 +191,14 @@ void pair(FusionOp reader, Lone a, Lone b) {
 /// Where `reader` reads the lone product `p` (of 2 H columns) only
 /// through two slices, its first H columns and its next H, that begin its
 /// body (a fused gate and up projection chunked in two): the two slices.
-std::optional<std::pair<SliceOp, SliceOp>> halvesRead(FusionOp reader, Lone p) {
+std::optional<PairedHalves> halvesRead(FusionOp reader, Lone p) {
   Value r = p.mm->getParentOfType<FusionOp>().getResult(0);
   Block &body = reader.getBody().front();
   auto it = llvm::find(reader.getInputs(), r);
   if (it == reader.getInputs().end())
     return std::nullopt;
-  Value arg = body.getArgument(it - reader.getInputs().begin());
-  auto low = dyn_cast<SliceOp>(&body.front());
-  auto high = low ? dyn_cast_or_null<SliceOp>(low->getNextNode()) : SliceOp();
-  if (!low || !high || low.getInput() != arg || high.getInput() != arg ||
-      !llvm::all_of(arg.getUsers(),
-                    [&](Operation *u) { return u == low || u == high; }))
-    return std::nullopt;
-  RankedTensorType type = p.mm.getType();
-  int64_t rank = type.getRank(), n = type.getShape().back();
-  if (ShapedType::isDynamic(n) || n % 2)
-    return std::nullopt;
-  SmallVector<AffineExpr> extents = extentsOf(type);
-  for (auto [slice, start] : {std::pair(low, int64_t(0)), {high, n / 2}}) {
-    SmallVector<AffineExpr> sliced = extentsOf(slice.getType());
-    if (!llvm::equal(ArrayRef(sliced).drop_back(),
-                     ArrayRef(extents).drop_back()))
-      return std::nullopt;
-    for (int64_t d = 0; d < rank; ++d) {
-      bool last = d == rank - 1;
-      if (slice.getSteps()[d] != 1 ||
-          slice.getStarts()[d] != (last ? start : 0) ||
-          (last && slice.getSizes()[d] != n / 2))
-        return std::nullopt;
-    }
-  }
-  return std::pair(low, high);
+  return halvesAt(body.getArgument(it - reader.getInputs().begin()),
+                  &body.front());
 }
 
 /// Replaces `reader` and the lone product `p` whose halves it reads
@@ -262,19 +238,20 @@ void mlir::brrr::pairGatedProducts(Operation *root, TargetAttr target) {
       if (std::optional<Lone> p = loneProductOf(in, reader))
         products.push_back(*p);
     // (halvesRead: its two slices first, elementwise ops after them.)
-    bool elementwise = elementwiseAfter(reader, 0);
+    bool elementwise = isElementwiseOnly(reader);
     // One product read through its halves, whose shape is every result's
     // (a gate and up projection fused, then chunked).
     if (auto it = llvm::find_if(
             products,
             [&](Lone p) { return halvesRead(reader, p).has_value(); });
         it != products.end()) {
-      auto [low, high] = *halvesRead(reader, *it);
+      PairedHalves halves = *halvesRead(reader, *it);
       if (pairs(*it, target, /*halfColumns=*/true) &&
           llvm::all_of(reader->getResultTypes(), [&](Type t) {
-            return cast<ShapedType>(t).getShape() == low.getType().getShape();
+            return cast<ShapedType>(t).getShape() ==
+                   halves.low.getType().getShape();
           })) {
-        fuseHalves(reader, *it, low, high);
+        fuseHalves(reader, *it, halves.low, halves.high);
         continue;
       }
     }
