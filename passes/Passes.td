@@ -530,7 +530,12 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     Option<"multicast", "multicast", "std::string", /*default=*/"\"auto\"",
            "Pairs of wgmma blocks multicasting B to each other: auto (where "
            "the tiles outnumber the multiprocessors), always (wherever the "
-           "tiles pair up) or never">
+           "tiles pair up) or never">,
+    Option<"hopperAttention", "hopper-attention", "std::string",
+           /*default=*/"\"auto\"",
+           "Fused attention on the wgmma body where it takes the heads and "
+           "element type on an sm_90a target: always, or never and auto "
+           "(the mma_sync body)">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

@@ -102,8 +102,10 @@ void mlir::brrr::StagedMath::copy(Value dst, Value src, Value valid,
 
 Value mlir::brrr::StagedMath::pipelineStep(
     Value kt, int64_t stages, Value count,
-    llvm::function_ref<void(Value buffer, Value slice)> load) {
+    llvm::function_ref<void(Value buffer, Value slice)> load, bool asyncProxy) {
   NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+  if (asyncProxy)
+    fenceAsyncShared();
   gpu::BarrierOp::create(b, loc);
   Value next = add(kt, idx(stages - 1));
   auto ifNext = scf::IfOp::create(
@@ -117,6 +119,14 @@ Value mlir::brrr::StagedMath::pipelineStep(
   }
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
   return rem(kt, stages);
+}
+
+void mlir::brrr::StagedMath::fenceAsyncShared() {
+  NVVM::FenceProxyOp::create(
+      b, loc,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
 }
 
 SmallVector<Value> mlir::brrr::StagedMath::ldmatrix4(Value ptr,

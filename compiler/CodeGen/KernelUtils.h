@@ -91,9 +91,15 @@ struct StagedMath : IndexMath {
   /// groups pending) and every thread is done with the buffer the next copy
   /// overwrites, has `load` copy slice kt + stages - 1 into its buffer where
   /// that slice is below `count`, and commits the group. Returns kt's
-  /// buffer.
+  /// buffer. With `asyncProxy`, each thread's copies are made visible to
+  /// the async proxy (fence.proxy.async) before the barrier: wgmma reads
+  /// its operands through it.
   Value pipelineStep(Value kt, int64_t stages, Value count,
-                     llvm::function_ref<void(Value buffer, Value slice)> load);
+                     llvm::function_ref<void(Value buffer, Value slice)> load,
+                     bool asyncProxy = false);
+  /// Makes this thread's writes to shared memory (st.shared, cp.async once
+  /// waited for) visible to the async proxy that wgmma reads through.
+  void fenceAsyncShared();
   /// The four registers of one ldmatrix.x4 of 8x8 16-bit matrices at `ptr`
   /// (each matrix transposed with layout col).
   SmallVector<Value> ldmatrix4(Value ptr, NVVM::MMALayout layout);

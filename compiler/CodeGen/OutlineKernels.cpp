@@ -127,6 +127,7 @@ const Emitter kEmitters[] = {
     {KernelFamily::movement, std::nullopt, emitMovementKernel},
     {KernelFamily::pool, std::nullopt, emitPoolKernel},
     {KernelFamily::attention, KernelBody::mma_sync, emitAttentionKernel},
+    {KernelFamily::attention, KernelBody::wgmma, emitAttentionKernel},
     {KernelFamily::matmul, KernelBody::wgmma, emitWgmmaMatmulKernel},
     // 16-bit operands run the tiled body, f32 ones the staged 3xTF32 body.
     {KernelFamily::matmul, KernelBody::mma_sync, emitMatmulKernel},

@@ -92,6 +92,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.pingpong = options.pingpong;
   config.overlap = options.overlap;
   config.multicast = options.multicast;
+  config.hopperAttention = options.hopperAttention;
   config.fp8FastAccumulation = options.fp8FastAccumulation;
   config.fewRowsMma = options.fewRowsMma;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));

@@ -46,6 +46,9 @@ struct CompileOptions {
   /// Where pairs of wgmma blocks multicast B to each other: auto, always
   /// or never; see brrr-select-kernel-config's `multicast`.
   std::string multicast = "auto";
+  /// Whether fused attention runs the wgmma body: auto, always or never; see
+  /// brrr-select-kernel-config's `hopper-attention`.
+  std::string hopperAttention = "auto";
   /// Narrow convolution groups packed into one; see
   /// brrr-pack-conv-groups' `max-groups`.
   int64_t maxPackedGroups = 32;

@@ -74,13 +74,29 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "only the wgmma and mma_sync bodies split a tile "
                           "over a cluster, and split-rows reductions their "
                           "rows";
+  if (family == KernelFamily::attention && body != KernelBody::mma_sync &&
+      body != KernelBody::wgmma)
+    return emitError() << "an attention kernel runs the mma_sync or wgmma "
+                          "body, not "
+                       << stringifyKernelBody(body);
+  if (family == KernelFamily::attention && body == KernelBody::wgmma) {
+    // Each warpgroup takes 64 query rows (one or two a block); key blocks
+    // of n positions stream through `stages` buffers.
+    if (threads % 128 || threads > 256 || tile.size() != 2 ||
+        tile[0] != threads / 2 || tile[1] <= 0 || tile[1] % 16 ||
+        tile[1] > 128 || stages < 2)
+      return emitError() << "an attention kernel runs wgmma with 128 or 256 "
+                            "threads, tile [64 query rows a warpgroup, a "
+                            "multiple of 16 up to 128 keys] and 2 or more "
+                            "stages";
+    return success();
+  }
   if (family == KernelFamily::attention) {
     // Each warp takes 1, 2 or 4 tiles of 16 query rows; key blocks of n
     // positions stream through `stages` buffers.
     int64_t warps = threads / 32;
     int64_t perWarp = tile.size() == 2 ? tile[0] / (16 * warps) : 0;
-    if (body != KernelBody::mma_sync || tile.size() != 2 ||
-        tile[0] != 16 * warps * perWarp ||
+    if (tile.size() != 2 || tile[0] != 16 * warps * perWarp ||
         !llvm::is_contained({1, 2, 4}, perWarp) || tile[1] <= 0 ||
         tile[1] % 16 || tile[1] > 128 || stages < 2)
       return emitError() << "an attention kernel runs mma_sync with tile "

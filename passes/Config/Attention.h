@@ -18,10 +18,28 @@ AttentionOp attentionOf(FusionOp fusion);
 /// config: blocks of `rows` queries over `warps` warps (each taking
 /// rows / warps, in tiles of 16), key blocks of `keys` positions streamed
 /// through `stages` shared buffers of keys and values, beside the block's
-/// queries.
+/// queries. Its `body`: `mma_sync` (each warp multiplies its own rows, the
+/// keys and values read into registers by ldmatrix from padded rows) or
+/// `wgmma` (Hopper: each warpgroup of 4 warps multiplies its 64 rows by
+/// wgmma, the queries, keys and values read from swizzled shared rows and
+/// the probabilities from registers).
 struct AttentionTile {
   int64_t rows = 64, keys = 64, stages = 2, warps = 4;
+  KernelBody body = KernelBody::mma_sync;
   int64_t threads() const { return 32 * warps; }
+  bool onWgmma() const { return body == KernelBody::wgmma; }
+  /// The wgmma body's swizzle for shared rows of `width` `bytes`-byte
+  /// elements: the widest of 128, 64 and 32 bytes that divides a row (a
+  /// row is one or several boxes of that many bytes), or 0 where none does.
+  static int64_t swizzleOf(int64_t width, int64_t bytes = 2) {
+    for (int64_t sw : {128, 64, 32})
+      if ((width * bytes) % sw == 0)
+        return sw;
+    return 0;
+  }
+  /// The largest head the wgmma body takes: a warpgroup's 64 x 128
+  /// outputs are 64 f32 registers a thread, beside 64 keys' scores.
+  static constexpr int64_t kMaxWgmmaHead = 128;
   /// Tiles of 16 queries per warp.
   int64_t mTiles() const { return rows / (16 * warps); }
   /// Padded shared-memory row pitch (elements of `bytes`) of a head of

@@ -47,6 +47,9 @@ struct ConfigOptions {
   /// (chooseMulticast finds it pays), wherever the tiles pair up, or
   /// nowhere.
   Choice multicast = Choice::automatic;
+  /// `hopper-attention`: whether 16-bit attention runs the wgmma body
+  /// where it takes the heads: always, or never (automatically: not yet).
+  Choice hopperAttention = Choice::automatic;
 };
 
 /// A launch grid: blocks along x, y and z at the largest shape, and the

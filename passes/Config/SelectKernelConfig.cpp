@@ -118,10 +118,13 @@ struct SelectKernelConfigPass
     FailureOr<Choice> rows =
         choiceOf(getOperation(), "few-rows-mma", fewRowsMma);
     FailureOr<Choice> pairs = choiceOf(getOperation(), "multicast", multicast);
-    if (failed(rows) || failed(pairs))
+    FailureOr<Choice> hopper =
+        choiceOf(getOperation(), "hopper-attention", hopperAttention);
+    if (failed(rows) || failed(pairs) || failed(hopper))
       return signalPassFailure();
     options.fewRowsMma = *rows;
     options.multicast = *pairs;
+    options.hopperAttention = *hopper;
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       // A config pinned without its grid gets the one its decisions give;
       // one with a grid is verified as it is.
@@ -207,10 +210,9 @@ int64_t MatmulTile::elementBytesOf(FusionOp fusion) {
 }
 
 KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {
-  return KernelConfigAttr::get(ctx, KernelFamily::attention,
-                               KernelBody::mma_sync, threads(), {rows, keys},
-                               stages, 1, 1, KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative, 1, {}, {});
+  return KernelConfigAttr::get(
+      ctx, KernelFamily::attention, body, threads(), {rows, keys}, stages, 1, 1,
+      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, {}, {});
 }
 
 std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {
@@ -222,6 +224,7 @@ std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {
   tile.keys = config.getTile()[1];
   tile.stages = config.getStages();
   tile.warps = config.getThreads() / 32;
+  tile.body = config.getBody();
   return tile;
 }
 

@@ -18,8 +18,9 @@ DEST/f32_<case>_<precision>.so  f32 models (F32_CASES) compiled with
 With --sweep, DEST/sweep/ instead holds every GEMM_SHAPES product and the
 gelu product compiled once per tile of SWEEP_TILES (brrrc --matmul-tile)
 and schedule of SWEEP_SCHEDULES, as <case>__<tile>.so, for gemm_sweep.py; with --attention-sweep,
-DEST/attention_sweep/ holds every ATTENTION_SHAPES model once per tile of
-ATTENTION_TILES (brrrc --attention-tile), for attention_bench.py --sweep.
+DEST/attention_sweep/ holds every ATTENTION_SHAPES model once per variant of
+ATTENTION_VARIANTS (brrrc --attention-tile, --hopper-attention), for
+attention_bench.py --sweep.
 Each --flag=F adds F to every brrrc command line (e.g. --flag=--persistent,
 to compare a compile option against the default bench in the same run).
 Usage: build_bench.py BRRRC DEST [--sweep | --attention-sweep] [--flag=F ...]
@@ -61,7 +62,9 @@ ATTENTION_SHAPES = [(1, 12, 128, 64, "mask"), (32, 12, 128, 64, "mask"),
                     (1, 12, 128, 64, "plain"), (32, 12, 128, 64, "plain"),
                     (1, 12, 512, 64, "causal"), (8, 12, 512, 64, "causal"),
                     (4, 16, 2048, 128, "causal"), (8, 8, 512, 256, "mask"),
-                    (4, 8, 2048, 256, "causal")]
+                    (4, 8, 2048, 256, "causal"), (32, 12, 197, 64, "plain"),
+                    (1, 12, 1500, 64, "plain"), (8, 32, 512, 64, "causal"),
+                    (1, 12, 512, 128, "causal"), (4, 16, 2048, 128, "plain")]
 
 
 def attention_model(b, h, s, d, form):
@@ -99,9 +102,16 @@ def attention_name(b, h, s, d, form):
     return f"attention_{form}_{b}x{h}x{s}x{d}"
 
 
-# Attention tiles (query rows x keys x warps) the attention sweep compiles
-# every ATTENTION_SHAPES model with, besides the chosen one ("default").
-ATTENTION_TILES = ["16x64x1", "32x64x1", "64x64x2", "64x64x4", "128x64x4", "64x128x4"]
+# What the attention sweep compiles every ATTENTION_SHAPES model with,
+# besides the chosen config ("default"): other mma.sync tiles (query rows x
+# keys x warps), and the wgmma body where it takes the heads ("wgmma",
+# brrrc --hopper-attention=always) on one or two warpgroups of 64 queries
+# with key blocks of 64 or 128.
+ATTENTION_VARIANTS = {"128x64x4": ["--attention-tile=128x64x4"],
+                      "wgmma": ["--hopper-attention=always"],
+                      **{f"wgmma_{tile}": ["--hopper-attention=always", f"--attention-tile={tile}"]
+                         for tile in ["64x128x4", "128x64x8", "128x128x8"]}}
+ATTENTION_TILES = list(ATTENTION_VARIANTS)
 
 
 def attention_sweep(brrrc, dest):
@@ -111,7 +121,7 @@ def attention_sweep(brrrc, dest):
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         jobs = [pool.submit(save_and_compile, brrrc, attention_model(*shape), dest,
                             f"{attention_name(*shape)}__{tile}",
-                            [] if tile == "default" else [f"--attention-tile={tile}"])
+                            ATTENTION_VARIANTS.get(tile, []))
                 for shape in ATTENTION_SHAPES for tile in ["default"] + ATTENTION_TILES]
         for j in jobs:
             j.result()

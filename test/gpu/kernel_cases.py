@@ -618,6 +618,22 @@ KERNEL_CASES = [
       n("Softmax", ["sb"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
      [("q", BF, [2, 4, 37, 128]), ("k", BF, [2, 4, 100, 128]), ("v", BF, [2, 4, 100, 64]),
       ("bias", BF, [4, 37, 100])], [("y", BF, [2, 4, 37, 64])]),
+    # Heads the wgmma body reads through other swizzles: 96 (three boxes of
+    # 64 bytes a row), causal over 200 (the last query block ragged), and
+    # 80 in bf16 (five boxes of 32 bytes), a padding mask over 77 keys.
+    ("attention_head96_causal_f16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Mul", ["s", "c96"], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
+      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", H, [1, 3, 200, 96]), ("k", H, [1, 3, 200, 96]), ("v", H, [1, 3, 200, 96])],
+     [("y", H, [1, 3, 200, 96])]),
+    ("attention_head80_mask_bf16",
+     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+      n("Div", ["s", "root80"], ["sd"]), n("Add", ["sd", "m"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("q", BF, [2, 2, 77, 80]), ("k", BF, [2, 2, 77, 80]), ("v", BF, [2, 2, 77, 80]),
+      ("m", BF, [2, 1, 1, 77])], [("y", BF, [2, 2, 77, 80])]),
     # Convolutions: kernel_cases_conv.py.
     *CONV_CASES,
     ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],
@@ -757,6 +773,25 @@ FLAGS["matmul_wgmma_multicast_along_n_gelu_f16"] = ["--multicast=always"]
 # on every side, bias and residual.
 GRAPH_OF["matmul_wgmma_multicast_along_n_overlapped_f16"] = "matmul_wgmma_overlapped_default_f16"
 FLAGS["matmul_wgmma_multicast_along_n_overlapped_f16"] = ["--multicast=always"]
+# Attention on the wgmma body (brrrc --hopper-attention=always): the
+# exporters' forms again (heads of 32 through 64-byte swizzled rows, 64
+# and 128 through 128-byte ones; masks, biases, causal, grouped and
+# stacked heads), the heads of 96 and 80, and two warpgroups of 64 queries
+# with key blocks of 128 (--attention-tile=128x128x8).
+FLAGS.update({name: ["--hopper-attention=always"]
+              for name in ("attention_head96_causal_f16", "attention_head80_mask_bf16")})
+for graph in ("attention_padding_mask_f16", "attention_causal_f16",
+              "attention_causal_expanded_f16", "attention_gpt2_batched_f16",
+              "attention_masked_fill_f16", "attention_position_bias_bf16",
+              "attention_gqa_repeat_kv_f16", "attention_stacked_qkv_f16",
+              "attention_shifted_windows_f16", "attention_torchvision_heads_f16"):
+    alias = graph.replace("attention_", "attention_wgmma_")
+    GRAPH_OF[alias] = graph
+    FLAGS[alias] = ["--hopper-attention=always"]
+for graph in ("attention_head96_causal_f16", "attention_position_bias_bf16"):
+    alias = graph.replace("attention_", "attention_two_groups_")
+    GRAPH_OF[alias] = graph
+    FLAGS[alias] = ["--hopper-attention=always", "--attention-tile=128x128x8"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

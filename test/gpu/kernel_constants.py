@@ -38,7 +38,7 @@ CONSTANTS = {
     "bshd": np.array([2, 77, 3, 64], np.int64), "bsm": np.array([2, 77, 192], np.int64),
     "qk_scale": np.array(64 ** -0.25, np.float16), "zero16": np.array(0.0, np.float16),
     "c16": np.array(32 ** -0.5, np.float16), "low16": np.array(-65504.0, np.float16),
-    "c256": np.array(256 ** -0.5, np.float16),
+    "c256": np.array(256 ** -0.5, np.float16), "c96": np.array(96 ** -0.5, np.float16),
     "stem_w7": stem_weights(24, 3, 7), "stem_w3": stem_weights(16, 4, 3),
     "stem_w5": stem_weights(32, 2, 5),
     "split_w": stem_weights(256, 256, 3) / 4, "dw_w": stem_weights(96, 1, 3) * 4,
@@ -218,6 +218,7 @@ FLOAT8_CONV_WEIGHT = float8_bytes((130, 160, 3, 3), 18)
 FLOAT8_CONV64_WEIGHT = float8_bytes((130, 64, 3, 3), 26)
 
 TENSOR_CONSTANTS = {"root128": helper.make_tensor("root128", BF, [], [11.3125]),
+                    "root80": helper.make_tensor("root80", BF, [], [8.9375]),
                     "qz_f8": float8_zero("qz_f8"),
                     "qw_f8": float8_tensor("qw_f8", FLOAT8_WEIGHT),
                     "qw_f8d": float8_tensor("qw_f8d", FLOAT8_DEEP_WEIGHT),

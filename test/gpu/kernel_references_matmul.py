@@ -98,6 +98,13 @@ def matmul_inputs(name, f):
         return [f(2, 2, 77, 256, dt=torch.float16) for _ in range(3)] + [m.half()]
     if name == "attention_head256_causal_f16":
         return [f(1, 2, 200, 256, dt=torch.float16) for _ in range(3)]
+    if name == "attention_head96_causal_f16":
+        return [f(1, 3, 200, 96, dt=torch.float16) for _ in range(3)]
+    if name == "attention_head80_mask_bf16":
+        # Batch 0 masks its last 30 keys, batch 1 none.
+        m = torch.zeros(2, 1, 1, 77)
+        m[0, ..., 47:] = -float("inf")
+        return [f(2, 2, 77, 80, dt=torch.bfloat16) for _ in range(3)] + [m.bfloat16()]
     if name == "attention_causal_expanded_f16":
         return [f(3, 2, 150, 32, dt=torch.float16) for _ in range(3)]
     if name == "attention_gpt2_batched_f16":
@@ -248,6 +255,13 @@ def matmul_reference(name, d):
         return [torch.softmax(s, -1) @ d[2]]
     if name == "attention_head256_mask_f16":
         s = d[0] @ d[1].transpose(-1, -2) / 16 + d[3]
+        return [torch.softmax(s, -1) @ d[2]]
+    if name == "attention_head96_causal_f16":
+        s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(96 ** -0.5))
+        keep = torch.ones(200, 200, dtype=torch.bool).tril()
+        return [torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ d[2]]
+    if name == "attention_head80_mask_bf16":
+        s = d[0] @ d[1].transpose(-1, -2) / 8.9375 + d[3]
         return [torch.softmax(s, -1) @ d[2]]
     if name == "attention_head256_causal_f16":
         s = d[0] @ d[1].transpose(-1, -2) / 16

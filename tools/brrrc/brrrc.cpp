@@ -207,6 +207,14 @@ cl::opt<std::string> multicast(
              "never"),
     cl::init("auto"), cl::cat(category));
 
+cl::opt<std::string> hopperAttention(
+    "hopper-attention",
+    cl::desc("Whether fused attention runs the Hopper body (warpgroups on "
+             "wgmma, the probabilities from registers): always (16-bit "
+             "heads of a multiple of 16 up to 128 on sm_90a), or auto and "
+             "never (the mma.sync body)"),
+    cl::init("auto"), cl::cat(category));
+
 cl::opt<int64_t> maxPackedGroups(
     "max-packed-groups",
     cl::desc("Pack at most N neighbouring groups of a narrow-group f16/bf16 "
@@ -403,6 +411,7 @@ int main(int argc, char **argv) {
   };
   if (!choice(fewRowsMma, compile.fewRowsMma) ||
       !choice(multicast, compile.multicast) ||
+      !choice(hopperAttention, compile.hopperAttention) ||
       !choice(prefetchWeights, compile.prefetchWeights))
     return 1;
   compile.pingpong = pingpong;

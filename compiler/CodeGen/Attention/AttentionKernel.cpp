@@ -21,6 +21,10 @@
 // same structure on mma.sync m16n8k8 tf32: each operand split into two tf32
 // halves and multiplied as three products (mma3xTf32), for f32 accuracy;
 // their fragments are read from shared memory element by element.
+// On the wgmma body (Hopper, AttentionWgmma.cpp) each warpgroup of 4 warps
+// multiplies its 64 queries by wgmma instead: the queries, keys and values
+// copied into swizzled shared rows, the probabilities read from registers;
+// the rest of the kernel is this one's.
 // The S x S scores never reach memory. At the end each row is divided by
 // its sum, and the fused epilogue stores it (through a transpose, when
 // the heads merge back). With `causal`, key blocks past a block's last
@@ -106,9 +110,10 @@ LogicalResult AttentionKernel::readConfig() {
   nTiles = keys / 8;
   oTiles = dv / 8;
   oRegs = oTiles * 4;
+  wgmma = tile->onWgmma();
   // f32 fragments take twice the registers, and their two halves twice
-  // again.
-  queryInRegisters = mTiles * d <= (et.isF32() ? 32 : 128);
+  // again; wgmma reads the queries from shared memory.
+  queryInRegisters = !wgmma && mTiles * d <= (et.isF32() ? 32 : 128);
   numInputs = fusion.getInputs().size();
   return success();
 }
@@ -128,6 +133,20 @@ void AttentionKernel::createFunction(StringRef name) {
   for (unsigned i = 0; i < scalars.size(); ++i)
     params.push_back(indexArgument(b, loc, *entry, numBuffers + i));
   smem = dynamicShared(moduleBuilder, b, loc);
+  if (wgmma) {
+    // The base rounded up to the swizzle's 1024 bytes (the plan's slack).
+    Type i64 = b.getI64Type();
+    Value raw = LLVM::PtrToIntOp::create(b, loc, i64, smem);
+    Value pad = arith::AndIOp::create(
+        b, loc,
+        arith::SubIOp::create(
+            b, loc,
+            arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0)),
+            raw),
+        arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1023)));
+    smem =
+        LLVM::GEPOp::create(b, loc, smem.getType(), i8, smem, ValueRange{pad});
+  }
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   lane = e.rem(tid, 32);
   warp = e.div(tid, 32);
@@ -169,8 +188,10 @@ void AttentionKernel::copyRows(Value dst, Value base, int64_t count,
     Value valid = ult(gRow, limit);
     Value src = e.gep(
         base, et, e.add(mul(below(gRow, limit), rowStride), e.mul(ch, chunk)));
-    Value to =
-        e.gep(dst, et, e.add(e.mul(row, pitchOf(width)), e.mul(ch, chunk)));
+    Value to = wgmma
+                   ? e.gep(dst, i8, swizzledAt(row, ch, count, width))
+                   : e.gep(dst, et,
+                           e.add(e.mul(row, pitchOf(width)), e.mul(ch, chunk)));
     e.copy16(to, src, valid);
   }
 }
@@ -214,6 +235,8 @@ void AttentionKernel::copyFirstBlocks(Value blocks) {
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
   NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 1);
+  if (wgmma)
+    e.fenceAsyncShared();
   gpu::BarrierOp::create(b, loc);
 }
 
@@ -503,17 +526,22 @@ scf::ForOp AttentionKernel::keyBlockLoop(Value end) {
   SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
   SmallVector<Value> l(args.take_back(2 * mTiles));
   Value stage = e.pipelineStep(
-      j, stages, end, [&](Value st, Value block) { loadKeys(st, block); });
+      j, stages, end, [&](Value st, Value block) { loadKeys(st, block); },
+      /*asyncProxy=*/wgmma);
   Value kStage = stageAt(kOffsets, stage), vStage = stageAt(vOffsets, stage);
   // Scores: warpRows queries x `keys` keys per warp.
   SmallVector<Value> s(mTiles * nTiles * 4, zero);
-  if (et.isF32())
+  if (wgmma)
+    scoresWgmma(kStage, s);
+  else if (et.isF32())
     scoresF32(kStage, s);
   else
     scores(kStage, s);
   scaleAndMask(j, s);
   onlineSoftmax(s, o, m, l);
-  if (et.isF32())
+  if (wgmma)
+    accumulateValuesWgmma(vStage, s, o);
+  else if (et.isF32())
     accumulateValuesF32(vStage, s, o);
   else
     accumulateValues(vStage, s, o);

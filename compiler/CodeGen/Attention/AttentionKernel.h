@@ -192,6 +192,20 @@ private:
   void scores(Value kStage, SmallVectorImpl<Value> &s);
   /// The same for f32 operands: three tf32 products a step.
   void scoresF32(Value kStage, SmallVectorImpl<Value> &s);
+  /// The same on the wgmma body (AttentionWgmma.cpp): the warpgroup's 64
+  /// queries x `keys` keys, each warp's 16 rows left in `s` as mma.sync's
+  /// 16 x 8 tiles.
+  void scoresWgmma(Value kStage, SmallVectorImpl<Value> &s);
+  /// The byte offset, in a wgmma operand's buffer of `count` rows of
+  /// `width` elements, of row `row`'s 16-byte chunk `ch`: swizzled boxes
+  /// (AttentionTile::swizzleOf), each box's rows one after the other.
+  Value swizzledAt(Value row, Value ch, int64_t count, int64_t width);
+  /// A wgmma descriptor of the slice of a swizzled buffer at `ptr` that
+  /// step `step` (16 elements deep) reads: of `count` rows of `width`
+  /// read along the rows (queries, keys), or, `transposed`, of `count`
+  /// rows read down them (values, `count` keys deep).
+  Value operandDescriptor(Value ptr, int64_t count, int64_t width, int64_t step,
+                          bool transposed);
   /// Into the log2 domain, with the bias and the masks.
   void scaleAndMask(Value j, SmallVectorImpl<Value> &s);
   /// Online softmax: each row's new maximum (over the quad of lanes that
@@ -203,6 +217,10 @@ private:
   /// kk*16 .. kk*16 + 15.
   void accumulateValues(Value vStage, SmallVectorImpl<Value> &s,
                         SmallVectorImpl<Value> &o);
+  /// The same on the wgmma body: the probabilities, rounded, as A from
+  /// registers (wgmma's A fragments are mma.sync's, warp by warp).
+  void accumulateValuesWgmma(Value vStage, SmallVectorImpl<Value> &s,
+                             SmallVectorImpl<Value> &o);
   /// The same for f32 operands, the probabilities unrounded: score tile kk
   /// is the A fragment of keys kk*8 .. kk*8 + 7, its columns 2t and 2t + 1
   /// (each lane's own accumulators) taken as A's columns t and t + 4, and
@@ -269,8 +287,11 @@ private:
   int64_t mTiles = 0, warpRows = 0;
   int64_t nTiles = 0, oTiles = 0, oRegs = 0;
   /// Query fragments stay in registers when they take at most 32 of them,
-  /// else they are read again at each use.
+  /// else they are read again at each use (the mma_sync body).
   bool queryInRegisters = false;
+  /// The wgmma body: each warpgroup's products by wgmma from swizzled
+  /// shared rows.
+  bool wgmma = false;
   unsigned numInputs = 0;
   int64_t qOffset = 0;
   SmallVector<int64_t> kOffsets, vOffsets;

@@ -98,9 +98,9 @@ DictionaryAttr mapAttr(Builder &b, const MapSpec &m) {
 
 } // namespace
 
-Value mlir::brrr::wgmma::detail::descriptor(WgmmaBuilder &e, Value addr,
-                                            int64_t leading, int64_t stride,
-                                            int64_t swizzle) {
+Value mlir::brrr::wgmma::descriptor(WgmmaBuilder &e, Value addr,
+                                    int64_t leading, int64_t stride,
+                                    int64_t swizzle) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Value start = arith::ShRUIOp::create(

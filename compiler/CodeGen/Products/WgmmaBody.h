@@ -55,6 +55,13 @@ struct WgmmaBuilder : IndexMath {
   Value at(Value base, int64_t bytes) { return at(base, idx(bytes)); }
 };
 
+/// A wgmma matrix descriptor for a slice swizzled over `swizzle` bytes (128,
+/// 64 or 32) at shared address `addr` (i64): start, leading and stride byte
+/// offsets in 16-byte units, the swizzle mode (1: 128 bytes, 2: 64, 3: 32)
+/// in the top bits.
+Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
+                 int64_t swizzle = kSwizzleBytes);
+
 /// One operand's tensor map: what the kernel's copies address and what the
 /// runtime encodes (dims innermost first, byte strides of the outer dims).
 struct MapSpec {

@@ -42,13 +42,6 @@ constexpr int64_t kTurnBarrier = 3;
 /// Spins of an mbarrier wait before it suspends the thread.
 constexpr int64_t kWaitTicks = 0x989680;
 
-/// A wgmma matrix descriptor for a slice swizzled over `swizzle` bytes (128,
-/// 64 or 32) at shared address `addr` (i64): start, leading and stride byte
-/// offsets in 16-byte units, the swizzle mode (1: 128 bytes, 2: 64, 3: 32)
-/// in the top bits.
-Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
-                 int64_t swizzle = kSwizzleBytes);
-
 /// Per-tile work of the block: `body(tile, first, i, count)` for the
 /// block's tiles i = start, start + step, ... of its `count`, `first` the
 /// ring position (k-slices streamed before it) of tile i's first slice.

@@ -15,6 +15,26 @@ using namespace mlir::brrr;
 
 namespace {
 
+/// Why the wgmma body cannot run `att` on `target`, or none: it multiplies
+/// f16 or bf16 on sm_90a, heads of a multiple of 16 up to kMaxWgmmaHead
+/// (rows a whole number of 32-, 64- or 128-byte swizzled boxes).
+std::optional<std::string> wgmmaAttentionRefusal(AttentionOp att,
+                                                 TargetAttr target) {
+  Type et = att.getQuery().getType().getElementType();
+  int64_t d = att.getQuery().getType().getDimSize(3);
+  int64_t dv = att.getValue().getType().getDimSize(3);
+  if (!target || !target.hasWgmma())
+    return std::string("the wgmma body needs an sm_90a target");
+  if (!(et.isF16() || et.isBF16()))
+    return std::string("the wgmma body multiplies f16 or bf16");
+  for (int64_t w : {d, dv})
+    if (w % 16 || w > AttentionTile::kMaxWgmmaHead)
+      return "the wgmma body takes heads of a multiple of 16 up to " +
+             std::to_string(AttentionTile::kMaxWgmmaHead) + ", not " +
+             std::to_string(w);
+  return std::nullopt;
+}
+
 /// 64 queries per block over 4 warps (a tile of 16 each), key blocks of 64
 /// through two buffers. Measured on an H100 against the other tiles
 /// (test/gpu/NOTES.md), it is within 10% of the best at every BERT and
@@ -47,10 +67,21 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
   // from shared memory at each key block.
   if (!et.isF32() && std::max(d, dv) > 128)
     tile.keys = 32;
+  // On sm_90a, asked for (`hopper-attention=always`; not yet by default,
+  // until measured), 16-bit heads up to 128 run the wgmma body: a
+  // warpgroup of 64 queries, key blocks of 64.
+  if (options.hopperAttention == Choice::always &&
+      !wgmmaAttentionRefusal(att, options.target))
+    tile.body = KernelBody::wgmma;
   if (ArrayRef<int64_t> pinned = options.pinnedAttention; !pinned.empty()) {
     tile.rows = pinned[0];
     tile.keys = pinned[1];
     tile.warps = pinned[2];
+    // A pinned tile runs on the wgmma body where that body takes it (a
+    // warpgroup or two of 64 queries), else on mma_sync.
+    if (tile.onWgmma() &&
+        !(tile.rows == 16 * tile.warps && (tile.warps == 4 || tile.warps == 8)))
+      tile.body = KernelBody::mma_sync;
   }
   return tile.config(fusion.getContext());
 }
@@ -86,6 +117,10 @@ LogicalResult verifyAttention(FusionOp fusion, KernelConfigAttr config) {
   ArrayRef<int64_t> q = att.getQuery().getType().getShape();
   int64_t d = q[3], dv = att.getValue().getType().getDimSize(3);
   int64_t sk = att.getKey().getType().getDimSize(2);
+  if (tile->onWgmma())
+    if (std::optional<std::string> why =
+            wgmmaAttentionRefusal(att, targetOf(fusion)))
+      return fusion.emitOpError("attention config ") << config << ": " << *why;
   int64_t step = AttentionTile::headStep(et);
   int64_t most = AttentionTile::maxHead(et);
   if (d % step || dv % step || d > most || dv > most)
@@ -132,7 +167,7 @@ FailureOr<Grid> attentionGrid(FusionOp fusion, KernelConfigAttr config) {
 /// 16-byte stores after it, over them.
 LogicalResult attentionBuffers(FusionOp fusion, KernelConfigAttr config,
                                SmallVectorImpl<SharedBuffer> &buffers,
-                               int64_t &) {
+                               int64_t &slack) {
   std::optional<AttentionTile> tile = AttentionTile::of(config);
   AttentionOp att = attentionOf(fusion);
   if (!tile || !att)
@@ -141,16 +176,22 @@ LogicalResult attentionBuffers(FusionOp fusion, KernelConfigAttr config,
   int64_t dv = att.getValue().getType().getDimSize(3);
   int64_t bytes =
       att.getQuery().getType().getElementType().getIntOrFloatBitWidth() / 8;
+  // The wgmma body's rows are unpadded swizzled boxes, each buffer on a
+  // 1024-byte swizzle boundary (the kernel rounds its base up to one).
+  bool wgmma = tile->onWgmma();
   auto rowsOf = [&](int64_t count, int64_t width) {
-    return bytes * count * AttentionTile::pitch(width, bytes);
+    return bytes * count * (wgmma ? width : AttentionTile::pitch(width, bytes));
   };
-  buffers.push_back({SharedRole::query, 0, rowsOf(tile->rows, d), 128, 0, 0});
+  int64_t align = wgmma ? 1024 : 128;
+  buffers.push_back({SharedRole::query, 0, rowsOf(tile->rows, d), align, 0, 0});
   for (int64_t s = 0; s < tile->stages; ++s) {
-    buffers.push_back({SharedRole::key, s, rowsOf(tile->keys, d), 128, 0, 0});
+    buffers.push_back({SharedRole::key, s, rowsOf(tile->keys, d), align, 0, 0});
     buffers.push_back(
-        {SharedRole::value, s, rowsOf(tile->keys, dv), 128, 0, 0});
+        {SharedRole::value, s, rowsOf(tile->keys, dv), align, 0, 0});
   }
   buffers.push_back({SharedRole::output, 0, tile->stagingBytes(dv), 128, 1, 1});
+  if (wgmma)
+    slack = 1024;
   return success();
 }
 

@@ -1068,8 +1068,19 @@ func.func @kernel_attention_keys() attributes {c = #brrr.kernel<family = attenti
 
 // -----
 
-// expected-error @+1 {{an attention kernel runs mma_sync with tile [1, 2 or 4 x 16 query rows per warp, a multiple of 16 up to 128 keys] and 2 or more stages}}
-func.func @kernel_attention_body() attributes {c = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} { return }
+// expected-error @+1 {{an attention kernel runs the mma_sync or wgmma body, not warp_mma}}
+func.func @kernel_attention_body() attributes {c = #brrr.kernel<family = attention, body = warp_mma, threads = 128, tile = [64, 64], stages = 2>} { return }
+
+// -----
+
+// A warpgroup takes 64 query rows on the wgmma body.
+// expected-error @+1 {{an attention kernel runs wgmma with 128 or 256 threads, tile [64 query rows a warpgroup, a multiple of 16 up to 128 keys] and 2 or more stages}}
+func.func @kernel_attention_wgmma_rows() attributes {c = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [128, 64], stages = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{an attention kernel runs wgmma with 128 or 256 threads, tile [64 query rows a warpgroup, a multiple of 16 up to 128 keys] and 2 or more stages}}
+func.func @kernel_attention_wgmma_warps() attributes {c = #brrr.kernel<family = attention, body = wgmma, threads = 64, tile = [32, 64], stages = 2>} { return }
 
 // -----
 

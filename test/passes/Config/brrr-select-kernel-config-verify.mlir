@@ -104,6 +104,48 @@ func.func @attention_copies_not_whole(%arg0: tensor<1x2x64x16xf16>) -> tensor<1x
 
 // -----
 
+// The wgmma body runs attention on sm_90a only, multiplying f16 or bf16
+// heads of a multiple of 16 up to 128.
+func.func @attention_wgmma_untargeted(%arg0: tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xf16> {
+  // expected-error @+1 {{the wgmma body needs an sm_90a target}}
+  %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>) -> tensor<1x2x64x64xf16> {
+  ^bb0(%arg1: tensor<1x2x64x64xf16>, %arg2: tensor<1x2x64x64xf16>, %arg3: tensor<1x2x64x64xf16>):
+    %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16> -> tensor<1x2x64x64xf16>
+    brrr.yield %1 : tensor<1x2x64x64xf16>
+  }
+  return %0 : tensor<1x2x64x64xf16>
+}
+
+// -----
+
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @attention_wgmma_f32(%arg0: tensor<1x2x64x64xf32>) -> tensor<1x2x64x64xf32> {
+    // expected-error @+1 {{the wgmma body multiplies f16 or bf16}}
+    %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>) -> tensor<1x2x64x64xf32> {
+    ^bb0(%arg1: tensor<1x2x64x64xf32>, %arg2: tensor<1x2x64x64xf32>, %arg3: tensor<1x2x64x64xf32>):
+      %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32>, tensor<1x2x64x64xf32> -> tensor<1x2x64x64xf32>
+      brrr.yield %1 : tensor<1x2x64x64xf32>
+    }
+    return %0 : tensor<1x2x64x64xf32>
+  }
+}
+
+// -----
+
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @attention_wgmma_head256(%arg0: tensor<1x2x64x256xf16>) -> tensor<1x2x64x256xf16> {
+    // expected-error @+1 {{the wgmma body takes heads of a multiple of 16 up to 128, not 256}}
+    %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16>) -> tensor<1x2x64x256xf16> {
+    ^bb0(%arg1: tensor<1x2x64x256xf16>, %arg2: tensor<1x2x64x256xf16>, %arg3: tensor<1x2x64x256xf16>):
+      %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16> -> tensor<1x2x64x256xf16>
+      brrr.yield %1 : tensor<1x2x64x256xf16>
+    }
+    return %0 : tensor<1x2x64x256xf16>
+  }
+}
+
+// -----
+
 func.func @warp_mma_f32(%arg0: tensor<64x64xf32>, %arg1: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = brrr.fusion matmul(%arg0, %arg1) {brrr.config = #brrr.kernel<family = matmul, body = warp_mma, threads = 32>} : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
   ^bb0(%arg2: tensor<64x64xf32>, %arg3: tensor<64x64xf32>):
