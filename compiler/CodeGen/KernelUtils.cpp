@@ -510,6 +510,20 @@ LogicalResult mlir::brrr::emitEpilogueVector(
   return success();
 }
 
+std::pair<Value, Value> mlir::brrr::alignShared(OpBuilder &b, Location loc,
+                                                Value raw, int64_t align) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  Value rawAddr = LLVM::PtrToIntOp::create(b, loc, i64, raw);
+  Value pad = arith::AndIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, c(0), rawAddr), c(align - 1));
+  Value ptr = LLVM::GEPOp::create(b, loc, raw.getType(), b.getIntegerType(8),
+                                  raw, ValueRange{pad});
+  return {ptr, arith::AddIOp::create(b, loc, rawAddr, pad)};
+}
+
 Value mlir::brrr::dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b,
                                 Location loc) {
   constexpr llvm::StringLiteral name = "brrr_dynamic_shared";

@@ -221,6 +221,12 @@ loadEpilogueInputs(OpBuilder &b, Location loc, FusionOp fusion,
 /// `moduleBuilder` once.
 Value dynamicShared(OpBuilder &moduleBuilder, OpBuilder &b, Location loc);
 
+/// `raw` (the block's dynamic shared memory) rounded up to `align` bytes, a
+/// power of two (the shared plan's slack holds the padding), and the
+/// rounded base's shared address (i64).
+std::pair<Value, Value> alignShared(OpBuilder &b, Location loc, Value raw,
+                                    int64_t align);
+
 /// The fusion's `#brrr.shared` plan, or a diagnostic naming the pass that
 /// records it.
 FailureOr<SharedPlanAttr> sharedPlanOf(FusionOp fusion);

@@ -133,20 +133,9 @@ void AttentionKernel::createFunction(StringRef name) {
   for (unsigned i = 0; i < scalars.size(); ++i)
     params.push_back(indexArgument(b, loc, *entry, numBuffers + i));
   smem = dynamicShared(moduleBuilder, b, loc);
-  if (wgmma) {
-    // The base rounded up to the swizzle's 1024 bytes (the plan's slack).
-    Type i64 = b.getI64Type();
-    Value raw = LLVM::PtrToIntOp::create(b, loc, i64, smem);
-    Value pad = arith::AndIOp::create(
-        b, loc,
-        arith::SubIOp::create(
-            b, loc,
-            arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0)),
-            raw),
-        arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1023)));
-    smem =
-        LLVM::GEPOp::create(b, loc, smem.getType(), i8, smem, ValueRange{pad});
-  }
+  // The wgmma body's base rounded up to the swizzle's 1024 bytes.
+  if (wgmma)
+    smem = alignShared(b, loc, smem, 1024).first;
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   lane = e.rem(tid, 32);
   warp = e.div(tid, 32);

@@ -45,17 +45,8 @@ Value AttentionKernel::operandDescriptor(Value ptr, int64_t count,
   wgmma::WgmmaBuilder w{{b, loc}};
   int64_t sw = AttentionTile::swizzleOf(width, bytes);
   Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
-  auto at = [&](int64_t offset) {
-    return arith::AddIOp::create(b, loc, addr, w.i64(offset)).getResult();
-  };
-  if (transposed)
-    // 16 rows of the keys down; boxes of columns `count` rows apart (the
-    // leading offset), 8-row atoms `8 sw` apart (the stride).
-    return wgmma::descriptor(w, at(step * 16 * sw), count * sw, 8 * sw, sw);
-  // 16 elements (32 bytes) along the rows: a box holds sw / 32 steps.
-  int64_t perBox = sw / 32;
-  return wgmma::descriptor(
-      w, at(step / perBox * count * sw + step % perBox * 32), 16, 8 * sw, sw);
+  return transposed ? wgmma::mnMajorDescriptor(w, addr, count, sw, step)
+                    : wgmma::kMajorDescriptor(w, addr, count, sw, step);
 }
 
 void AttentionKernel::scoresWgmma(Value kStage, SmallVectorImpl<Value> &s) {

@@ -111,6 +111,23 @@ Value mlir::brrr::wgmma::descriptor(WgmmaBuilder &e, Value addr,
   return arith::OrIOp::create(b, loc, start, e.i64(fixed));
 }
 
+Value mlir::brrr::wgmma::kMajorDescriptor(WgmmaBuilder &e, Value base,
+                                          int64_t rows, int64_t swizzle,
+                                          int64_t step) {
+  int64_t perBox = swizzle / 32;
+  int64_t at = step / perBox * rows * swizzle + 32 * (step % perBox);
+  return descriptor(e, arith::AddIOp::create(e.b, e.loc, base, e.i64(at)), 16,
+                    8 * swizzle, swizzle);
+}
+
+Value mlir::brrr::wgmma::mnMajorDescriptor(WgmmaBuilder &e, Value base,
+                                           int64_t depth, int64_t swizzle,
+                                           int64_t step) {
+  return descriptor(
+      e, arith::AddIOp::create(e.b, e.loc, base, e.i64(16 * swizzle * step)),
+      depth * swizzle, 8 * swizzle, swizzle);
+}
+
 LogicalResult WgmmaKernel::readPlan() {
   int64_t M = problem.M, N = problem.N, batches = problem.batches;
   tilesM = llvm::divideCeil(M, tile.m);
@@ -180,14 +197,8 @@ void WgmmaKernel::createFunction(StringRef name) {
   mapB = entry->getArgument(1);
 
   // The shared base rounded up to the swizzle's 1024 bytes.
-  Type i64 = b.getI64Type();
-  Value raw = dynamicShared(moduleBuilder, b, loc);
-  Value rawAddr = LLVM::PtrToIntOp::create(b, loc, i64, raw);
-  Value pad = arith::AndIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, e.i64(0), rawAddr), e.i64(1023));
-  smem = LLVM::GEPOp::create(b, loc, raw.getType(), b.getIntegerType(8), raw,
-                             ValueRange{pad});
-  smemAddr = arith::AddIOp::create(b, loc, rawAddr, pad);
+  std::tie(smem, smemAddr) =
+      alignShared(b, loc, dynamicShared(moduleBuilder, b, loc), 1024);
 
   if (symbolic) {
     rowsValue = indexArgument(b, loc, *entry, 2 + numBuffers);

@@ -62,6 +62,20 @@ struct WgmmaBuilder : IndexMath {
 Value descriptor(WgmmaBuilder &e, Value addr, int64_t leading, int64_t stride,
                  int64_t swizzle = kSwizzleBytes);
 
+/// The descriptor of step `step` (32 bytes along K) of a K-major slice at
+/// shared address `base` (i64): boxes of rows `swizzle` bytes wide, `rows`
+/// rows a box, one box after the other; the step reads 32 bytes of box
+/// step / (swizzle / 32), 8 rows a core matrix.
+Value kMajorDescriptor(WgmmaBuilder &e, Value base, int64_t rows,
+                       int64_t swizzle, int64_t step);
+
+/// The descriptor of step `step` (16 rows of K) of a 16-bit MN-major slice
+/// at shared address `base` (i64), `depth` rows of K deep: boxes of
+/// `swizzle` bytes of columns, `depth` rows each, one after the other (the
+/// leading offset), 8-row atoms `8 swizzle` bytes apart (the stride).
+Value mnMajorDescriptor(WgmmaBuilder &e, Value base, int64_t depth,
+                        int64_t swizzle, int64_t step);
+
 /// One operand's tensor map: what the kernel's copies address and what the
 /// runtime encodes (dims innermost first, byte strides of the outer dims).
 struct MapSpec {

@@ -109,28 +109,17 @@ SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value first,
                                  e.add(e.idx(bOffsets[0]), e.mul(s, bStride))));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> sums(into);
-  // A K-major slice is boxes of rows `swizzle` bytes wide (one box of 128,
-  // or several of 32 or 64 each a tap of a convolution, the tile's rows of
-  // one after the other's): step kk reads 32 bytes of box kk / perBox, at
-  // 32 (kk % perBox) bytes along its swizzled rows, 8 rows a core matrix.
-  int64_t sw = problem.swizzle, perBox = sw / 32;
-  auto kMajor = [&](Value base, int64_t rows, int64_t kk) {
-    int64_t at = kk / perBox * rows * sw + 32 * (kk % perBox);
-    return descriptor(e, arith::AddIOp::create(b, loc, base, e.i64(at)), 16,
-                      8 * sw, sw);
-  };
+  // A K-major slice is boxes of rows `swizzle` bytes wide: one box of 128,
+  // or several of 32 or 64, each a tap of a convolution, the tile's rows of
+  // one after the other's.
+  int64_t sw = problem.swizzle;
   for (int64_t kk = 0; kk < tile.k / kStep; ++kk) {
-    // N-major B (16-bit only) advances 16 rows of 128 bytes, its 64-column
-    // boxes 64 * k * 2 bytes apart.
-    Value descB =
-        problem.bKContiguous
-            ? kMajor(bAddr, tile.n, kk)
-            : descriptor(e,
-                         arith::AddIOp::create(b, loc, bAddr,
-                                               e.i64(16 * kSwizzleBytes * kk)),
-                         64 * tile.k * 2, 1024);
+    // N-major B (16-bit only): 64-column boxes of 128 bytes, k rows each.
+    Value descB = problem.bKContiguous
+                      ? kMajorDescriptor(e, bAddr, tile.n, sw, kk)
+                      : mnMajorDescriptor(e, bAddr, tile.k, kSwizzleBytes, kk);
     for (int64_t h = 0; h < halves; ++h) {
-      Value descA = kMajor(aAddrs[h], tile.m, kk);
+      Value descA = kMajorDescriptor(e, aAddrs[h], tile.m, sw, kk);
       sums[h] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accType, sums[h], descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, tile.n, kStep), wgType, wgType,
