@@ -96,6 +96,17 @@ Value skipRoundTrip(Value v) {
   return v;
 }
 
+/// Whether `v` is a value of `et` widened exactly, possibly transposed
+/// (GPT-Neo casts its f16 queries and keys to f32 for the scores): the
+/// attention kernel's f32 sums of `et` products are then the wider product.
+bool widenedFrom(Value v, Type et) {
+  while (auto t = v.getDefiningOp<TransposeOp>())
+    v = t.getInput();
+  auto cast = v.getDefiningOp<CastOp>();
+  return cast && elementOf(cast.getInput()) == et &&
+         widensExactly(et, elementOf(v));
+}
+
 /// One matched attention.
 struct Match {
   Value query, keyT, value, bias;
@@ -343,7 +354,8 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   m.query = peelScale(qk.getLhs(), scale, /*casts=*/false);
   m.keyT = peelScale(qk.getRhs(), scale, /*casts=*/false);
   m.scale = scale;
-  if (elementOf(qk.getLhs()) != et || elementOf(qk.getRhs()) != et ||
+  if ((elementOf(qk.getLhs()) != et && !widenedFrom(m.query, et)) ||
+      (elementOf(qk.getRhs()) != et && !widenedFrom(m.keyT, et)) ||
       elementOf(m.value) != et) {
     why = "queries, keys and values are not all of the probabilities' "
           "element type";
@@ -703,10 +715,19 @@ struct FuseAttentionPass
       Location loc = m.output.getLoc();
       // Operands scaled before a rounding cast take that cast unscaled.
       Type et = elementOf(m.value);
-      for (Value *v : {&m.query, &m.keyT})
-        if (elementOf(*v) != et)
-          *v = CastOp::create(
-              b, loc, cast<RankedTensorType>(v->getType()).clone(et), *v);
+      // `v` in `et`: the value a cast widened, else rounded.
+      auto narrowed = [&](Value v) -> Value {
+        auto widen = v.getDefiningOp<CastOp>();
+        if (widen && elementOf(widen.getInput()) == et)
+          return widen.getInput();
+        return CastOp::create(b, loc,
+                              cast<RankedTensorType>(v.getType()).clone(et), v);
+      };
+      if (elementOf(m.query) != et)
+        m.query = narrowed(m.query);
+      // A transpose of widened keys is taken apart below.
+      if (elementOf(m.keyT) != et && !m.keyT.getDefiningOp<TransposeOp>())
+        m.keyT = narrowed(m.keyT);
       // K^T as the exporters write it is a transpose of the keys: take them
       // (rounded, where the transpose was).
       Value key;
@@ -733,6 +754,13 @@ struct FuseAttentionPass
                                   b.getDenseI64ArrayAttr({0, 1, 3, 2}));
         made = key.getDefiningOp();
       }
+      // Keys widened for the scores' product, as they were.
+      if (elementOf(key) != et)
+        key = narrowed(key);
+      // Queries and keys widened and rounded back (an f16 model's f32
+      // scores that --precision runs in f16) as they were.
+      m.query = skipRoundTrip(m.query);
+      key = skipRoundTrip(key);
       ungroupHeads(b, loc, key, m.value);
       // What was made above for the keys, where their ungrouped view took
       // its place.

@@ -634,6 +634,26 @@ KERNEL_CASES = [
       n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
      [("q", BF, [2, 2, 77, 80]), ("k", BF, [2, 2, 77, 80]), ("v", BF, [2, 2, 77, 80]),
       ("m", BF, [2, 1, 1, 77])], [("y", BF, [2, 2, 77, 80])]),
+    # GPT-Neo's attention: f16 queries and keys cast to f32 for an unscaled
+    # product, the causal fill at f32's lowest, the padding mask added in
+    # f32 (batch 1 masks its last 40 keys), the softmax in f32 and its
+    # probabilities cast back to f16; and its local layers' band of 32 keys.
+    ("attention_widened_scores_f16",
+     [n("Cast", ["q"], ["qf"], to=F), n("Cast", ["k"], ["kf"], to=F),
+      n("Transpose", ["kf"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["qf", "kt"], ["s"]),
+      n("Where", ["tril150", "s", "low32"], ["sf"]), n("Add", ["sf", "m"], ["sm"]),
+      n("Softmax", ["sm"], ["p"], axis=-1), n("Cast", ["p"], ["ph"], to=H),
+      n("MatMul", ["ph", "v"], ["y"])],
+     [("q", H, [2, 3, 150, 64]), ("k", H, [2, 3, 150, 64]), ("v", H, [2, 3, 150, 64]),
+      ("m", F, [2, 1, 1, 150])], [("y", H, [2, 3, 150, 64])]),
+    ("attention_widened_local_f16",
+     [n("Cast", ["q"], ["qf"], to=F), n("Cast", ["k"], ["kf"], to=F),
+      n("Transpose", ["kf"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["qf", "kt"], ["s"]),
+      n("Where", ["band150", "s", "low32"], ["sf"]),
+      n("Softmax", ["sf"], ["p"], axis=-1), n("Cast", ["p"], ["ph"], to=H),
+      n("MatMul", ["ph", "v"], ["y"])],
+     [("q", H, [2, 3, 150, 64]), ("k", H, [2, 3, 150, 64]), ("v", H, [2, 3, 150, 64])],
+     [("y", H, [2, 3, 150, 64])]),
     # Convolutions: kernel_cases_conv.py.
     *CONV_CASES,
     ("maxpool_ceil_f16", [n("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2],

@@ -112,6 +112,12 @@ CONSTANTS = {
     "lane_wide": np.array([999, 16], np.int64),
     "cols": np.arange(200, dtype=np.int64).reshape(1, 1, 1, 200),
     "rows": np.arange(200, dtype=np.int64).reshape(1, 1, 200, 1),
+    # GPT-Neo's masks: f32's lowest, the causal one over 150 positions and
+    # a local one (the last 32 positions up to each query's).
+    "low32": np.array(np.finfo(np.float32).min, np.float32),
+    "tril150": np.tril(np.ones((150, 150), bool)).reshape(1, 1, 150, 150),
+    "band150": (np.tril(np.ones((150, 150), bool))
+                & ~np.tril(np.ones((150, 150), bool), -32)).reshape(1, 1, 150, 150),
     # A squeeze-and-excitation block's constant weights (96 -> 4 -> 96).
     "se_w1": stem_weights(4, 96, 1) * 2, "se_b1": stem_weights(4, 1, 1).reshape(4),
     "se_w2": stem_weights(96, 4, 1) * 4, "se_b2": stem_weights(96, 1, 1).reshape(96),

@@ -107,6 +107,12 @@ def matmul_inputs(name, f):
         return [f(2, 2, 77, 80, dt=torch.bfloat16) for _ in range(3)] + [m.bfloat16()]
     if name == "attention_causal_expanded_f16":
         return [f(3, 2, 150, 32, dt=torch.float16) for _ in range(3)]
+    if name == "attention_widened_scores_f16":
+        m = torch.zeros(2, 1, 1, 150)
+        m[1, ..., 110:] = torch.finfo(torch.float32).min
+        return [f(2, 3, 150, 64, dt=torch.float16) for _ in range(3)] + [m]
+    if name == "attention_widened_local_f16":
+        return [f(2, 3, 150, 64, dt=torch.float16) for _ in range(3)]
     if name == "attention_gpt2_batched_f16":
         return [f(2, 130, 64, dt=torch.float16) for _ in range(3)]
     if name == "attention_masked_fill_f16":
@@ -267,6 +273,14 @@ def matmul_reference(name, d):
         s = d[0] @ d[1].transpose(-1, -2) / 16
         keep = torch.ones(200, 200, dtype=torch.bool).tril()
         return [torch.softmax(s + torch.where(keep, 0.0, -65504.0), -1) @ d[2]]
+    if name in ("attention_widened_scores_f16", "attention_widened_local_f16"):
+        keep = torch.ones(150, 150, dtype=torch.bool).tril()
+        if name.endswith("local_f16"):
+            keep &= ~torch.ones(150, 150, dtype=torch.bool).tril(-32)
+        s = torch.where(keep, d[0] @ d[1].transpose(-1, -2), float(np.finfo(np.float32).min))
+        if len(d) > 3:
+            s = s + d[3]
+        return [torch.softmax(s, -1) @ d[2]]
     if name == "attention_causal_expanded_f16":
         s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5))
         keep = torch.ones(150, 150, dtype=torch.bool).tril()

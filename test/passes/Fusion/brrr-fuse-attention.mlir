@@ -754,3 +754,96 @@ func.func @FoldedHeadsReadTwice(%q: tensor<2x4x64x32xf16>, %kt: tensor<2x4x32x64
   %o3 = brrr.matmul %p3, %v3 : tensor<8x64x64xf16>, tensor<8x64x32xf16> -> tensor<8x64x32xf16>
   return %o3, %s3 : tensor<8x64x32xf16>, tensor<8x64x64xf16>
 }
+
+// -----
+
+// GPT-Neo's attention: f16 queries and keys cast to f32 for the scores
+// (unscaled), a causal fill with f32's lowest, the softmax in f32 and its
+// probabilities cast back for the product with the values. The casts only
+// widen, so the f16 attention takes the queries and keys as they were.
+// CHECK-LABEL: func.func @WidenedScores
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x2x3x16xf16>, %[[K:.*]]: tensor<1x2x3x16xf16>, %[[V:.*]]: tensor<1x2x3x16xf16>)
+// CHECK: brrr.attention %[[Q]], %[[K]], %[[V]] {causal, scale = 1.000000e+00 : f64}
+// CHECK-NOT: brrr.cast
+// CHECK-NOT: brrr.softmax
+func.func @WidenedScores(%q: tensor<1x2x3x16xf16>, %k: tensor<1x2x3x16xf16>, %v: tensor<1x2x3x16xf16>) -> tensor<1x2x3x16xf16> {
+  %keep = brrr.constant dense<[[[[true, false, false], [true, true, false], [true, true, true]]]]> : tensor<1x1x3x3xi1>
+  %low = brrr.constant dense<-3.40282347E+38> : tensor<f32>
+  %qf = brrr.cast %q : tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf32>
+  %kf = brrr.cast %k : tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf32>
+  %kt = brrr.transpose %kf {perm = array<i64: 0, 1, 3, 2>} : tensor<1x2x3x16xf32> -> tensor<1x2x16x3xf32>
+  %s = brrr.matmul %qf, %kt : tensor<1x2x3x16xf32>, tensor<1x2x16x3xf32> -> tensor<1x2x3x3xf32>
+  %f = brrr.where %keep, %s, %low : tensor<1x1x3x3xi1>, tensor<1x2x3x3xf32>, tensor<f32> -> tensor<1x2x3x3xf32>
+  %p = brrr.softmax %f {axis = 3 : i64} : tensor<1x2x3x3xf32>
+  %ph = brrr.cast %p : tensor<1x2x3x3xf32> -> tensor<1x2x3x3xf16>
+  %o = brrr.matmul %ph, %v : tensor<1x2x3x3xf16>, tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf16>
+  return %o : tensor<1x2x3x16xf16>
+}
+
+// The same with the padding mask added after the fill, both in f32, and
+// keys transposed before the cast: the bias is the fill of the mask, in
+// f32, beside f16 queries, keys and values.
+// CHECK-LABEL: func.func @WidenedScoresMask
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x2x3x16xf16>, %[[K:.*]]: tensor<1x2x3x16xf16>, %[[V:.*]]: tensor<1x2x3x16xf16>, %[[KEEP:.*]]: tensor<1x1x3x3xi1>, %[[MASK:.*]]: tensor<1x1x1x3xf32>)
+// CHECK: %[[B:.*]] = brrr.where %[[KEEP]], %[[MASK]], %{{.*}} : tensor<1x1x3x3xi1>, tensor<1x1x1x3xf32>, tensor<f32> -> tensor<1x1x3x3xf32>
+// CHECK: brrr.attention %[[Q]], %[[K]], %[[V]] bias %[[B]] {scale = 1.000000e+00 : f64} : tensor<1x2x3x16xf16>, tensor<1x2x3x16xf16>, tensor<1x2x3x16xf16>, tensor<1x1x3x3xf32>
+// CHECK-NOT: brrr.softmax
+func.func @WidenedScoresMask(%q: tensor<1x2x3x16xf16>, %k: tensor<1x2x3x16xf16>, %v: tensor<1x2x3x16xf16>, %keep: tensor<1x1x3x3xi1>, %mask: tensor<1x1x1x3xf32>) -> tensor<1x2x3x16xf16> {
+  %low = brrr.constant dense<-3.40282347E+38> : tensor<f32>
+  %qf = brrr.cast %q : tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf32>
+  %kt = brrr.transpose %k {perm = array<i64: 0, 1, 3, 2>} : tensor<1x2x3x16xf16> -> tensor<1x2x16x3xf16>
+  %ktf = brrr.cast %kt : tensor<1x2x16x3xf16> -> tensor<1x2x16x3xf32>
+  %s = brrr.matmul %qf, %ktf : tensor<1x2x3x16xf32>, tensor<1x2x16x3xf32> -> tensor<1x2x3x3xf32>
+  %f = brrr.where %keep, %s, %low : tensor<1x1x3x3xi1>, tensor<1x2x3x3xf32>, tensor<f32> -> tensor<1x2x3x3xf32>
+  %x = brrr.add %f, %mask : tensor<1x2x3x3xf32>, tensor<1x1x1x3xf32> -> tensor<1x2x3x3xf32>
+  %p = brrr.softmax %x {axis = 3 : i64} : tensor<1x2x3x3xf32>
+  %ph = brrr.cast %p : tensor<1x2x3x3xf32> -> tensor<1x2x3x3xf16>
+  %o = brrr.matmul %ph, %v : tensor<1x2x3x3xf16>, tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf16>
+  return %o : tensor<1x2x3x16xf16>
+}
+
+// Queries widened from bf16 beside f16 values, and f32 keys that no cast
+// widened: neither is the probabilities' type, and the pass says so.
+// CHECK-LABEL: func.func @WidenedFromOtherTypes
+// CHECK-COUNT-2: brrr.softmax {{.*}}brrr.attention_unfused = "queries, keys and values are not all of the probabilities' element type"
+// CHECK-NOT: brrr.attention
+func.func @WidenedFromOtherTypes(%q: tensor<1x2x3x16xbf16>, %q2: tensor<1x2x3x16xf16>, %k: tensor<1x2x3x16xf16>, %k2: tensor<1x2x3x16xf32>, %v: tensor<1x2x3x16xf16>) -> (tensor<1x2x3x16xf16>, tensor<1x2x3x16xf16>) {
+  %qf = brrr.cast %q : tensor<1x2x3x16xbf16> -> tensor<1x2x3x16xf32>
+  %kf = brrr.cast %k : tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf32>
+  %kt = brrr.transpose %kf {perm = array<i64: 0, 1, 3, 2>} : tensor<1x2x3x16xf32> -> tensor<1x2x16x3xf32>
+  %s = brrr.matmul %qf, %kt : tensor<1x2x3x16xf32>, tensor<1x2x16x3xf32> -> tensor<1x2x3x3xf32>
+  %p = brrr.softmax %s {axis = 3 : i64} : tensor<1x2x3x3xf32>
+  %ph = brrr.cast %p : tensor<1x2x3x3xf32> -> tensor<1x2x3x3xf16>
+  %o = brrr.matmul %ph, %v : tensor<1x2x3x3xf16>, tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf16>
+  %q2f = brrr.cast %q2 : tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf32>
+  %k2t = brrr.transpose %k2 {perm = array<i64: 0, 1, 3, 2>} : tensor<1x2x3x16xf32> -> tensor<1x2x16x3xf32>
+  %s2 = brrr.matmul %q2f, %k2t : tensor<1x2x3x16xf32>, tensor<1x2x16x3xf32> -> tensor<1x2x3x3xf32>
+  %p2 = brrr.softmax %s2 {axis = 3 : i64} : tensor<1x2x3x3xf32>
+  %p2h = brrr.cast %p2 : tensor<1x2x3x3xf32> -> tensor<1x2x3x3xf16>
+  %o2 = brrr.matmul %p2h, %v : tensor<1x2x3x3xf16>, tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf16>
+  return %o, %o2 : tensor<1x2x3x16xf16>, tensor<1x2x3x16xf16>
+}
+
+// The same f32 scores as brrr-lower-precision leaves them under
+// --precision=fp16: the widened queries and keys rounded back to f16 for
+// the product. The attention reads the f16 inputs, no cast between.
+// CHECK-LABEL: func.func @RoundTripOperands
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x2x3x16xf16>, %[[K:.*]]: tensor<1x2x3x16xf16>, %[[V:.*]]: tensor<1x2x3x16xf16>)
+// CHECK: brrr.attention %[[Q]], %[[K]], %[[V]] {causal, scale = 1.000000e+00 : f64}
+// CHECK-NOT: brrr.cast
+func.func @RoundTripOperands(%q: tensor<1x2x3x16xf16>, %k: tensor<1x2x3x16xf16>, %v: tensor<1x2x3x16xf16>) -> tensor<1x2x3x16xf16> {
+  %keep = brrr.constant dense<[[[[true, false, false], [true, true, false], [true, true, true]]]]> : tensor<1x1x3x3xi1>
+  %low = brrr.constant dense<-3.40282347E+38> : tensor<f32>
+  %qf = brrr.cast %q : tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf32>
+  %kf = brrr.cast %k : tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf32>
+  %qh = brrr.cast %qf : tensor<1x2x3x16xf32> -> tensor<1x2x3x16xf16>
+  %kh = brrr.cast %kf : tensor<1x2x3x16xf32> -> tensor<1x2x3x16xf16>
+  %kt = brrr.transpose %kh {perm = array<i64: 0, 1, 3, 2>} : tensor<1x2x3x16xf16> -> tensor<1x2x16x3xf16>
+  %sh = brrr.matmul %qh, %kt : tensor<1x2x3x16xf16>, tensor<1x2x16x3xf16> -> tensor<1x2x3x3xf16>
+  %s = brrr.cast %sh : tensor<1x2x3x3xf16> -> tensor<1x2x3x3xf32>
+  %f = brrr.where %keep, %s, %low : tensor<1x1x3x3xi1>, tensor<1x2x3x3xf32>, tensor<f32> -> tensor<1x2x3x3xf32>
+  %p = brrr.softmax %f {axis = 3 : i64} : tensor<1x2x3x3xf32>
+  %ph = brrr.cast %p : tensor<1x2x3x3xf32> -> tensor<1x2x3x3xf16>
+  %o = brrr.matmul %ph, %v : tensor<1x2x3x3xf16>, tensor<1x2x3x16xf16> -> tensor<1x2x3x16xf16>
+  return %o : tensor<1x2x3x16xf16>
+}
