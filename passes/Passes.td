@@ -535,7 +535,12 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            /*default=*/"\"auto\"",
            "Fused attention on the wgmma body where it takes the heads and "
            "element type on an sm_90a target: always, or never and auto "
-           "(the mma_sync body)">
+           "(the mma_sync body)">,
+    Option<"overlapAttention", "overlap-attention", "bool",
+           /*default=*/"false",
+           "On the wgmma body, overlap each key block's softmax with the "
+           "previous block's product with the values (schedule = "
+           "overlapped, 3 stages)">
   ];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }

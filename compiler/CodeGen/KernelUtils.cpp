@@ -102,12 +102,15 @@ void mlir::brrr::StagedMath::copy(Value dst, Value src, Value valid,
 
 Value mlir::brrr::StagedMath::pipelineStep(
     Value kt, int64_t stages, Value count,
-    llvm::function_ref<void(Value buffer, Value slice)> load, bool asyncProxy) {
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    llvm::function_ref<void(Value buffer, Value slice)> load, bool asyncProxy,
+    int64_t lead) {
+  if (lead <= 0)
+    lead = stages - 1;
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, lead - 1);
   if (asyncProxy)
     fenceAsyncShared();
   gpu::BarrierOp::create(b, loc);
-  Value next = add(kt, idx(stages - 1));
+  Value next = add(kt, idx(lead));
   auto ifNext = scf::IfOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, count),

@@ -93,10 +93,13 @@ struct StagedMath : IndexMath {
   /// that slice is below `count`, and commits the group. Returns kt's
   /// buffer. With `asyncProxy`, each thread's copies are made visible to
   /// the async proxy (fence.proxy.async) before the barrier: wgmma reads
-  /// its operands through it.
+  /// its operands through it. With a `lead` below stages - 1, slice kt +
+  /// lead is copied instead (at most lead - 1 younger groups pending), into
+  /// the buffer of slice kt + lead - stages, leaving the buffers of the
+  /// slices between to their readers.
   Value pipelineStep(Value kt, int64_t stages, Value count,
                      llvm::function_ref<void(Value buffer, Value slice)> load,
-                     bool asyncProxy = false);
+                     bool asyncProxy = false, int64_t lead = 0);
   /// Makes this thread's writes to shared memory (st.shared, cp.async once
   /// waited for) visible to the async proxy that wgmma reads through.
   void fenceAsyncShared();

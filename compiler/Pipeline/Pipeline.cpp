@@ -93,6 +93,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.overlap = options.overlap;
   config.multicast = options.multicast;
   config.hopperAttention = options.hopperAttention;
+  config.overlapAttention = options.overlapAttention;
   config.fp8FastAccumulation = options.fp8FastAccumulation;
   config.fewRowsMma = options.fewRowsMma;
   codegen.nest<func::FuncOp>().addPass(createBrrrSelectKernelConfig(config));

@@ -49,6 +49,9 @@ struct CompileOptions {
   /// Whether fused attention runs the wgmma body: auto, always or never; see
   /// brrr-select-kernel-config's `hopper-attention`.
   std::string hopperAttention = "auto";
+  /// On the wgmma body, overlap each key block's softmax with the previous
+  /// block's values; see brrr-select-kernel-config's `overlap-attention`.
+  bool overlapAttention = false;
   /// Narrow convolution groups packed into one; see
   /// brrr-pack-conv-groups' `max-groups`.
   int64_t maxPackedGroups = 32;

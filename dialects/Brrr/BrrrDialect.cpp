@@ -89,6 +89,13 @@ LogicalResult KernelConfigAttr::verify(
                             "threads, tile [64 query rows a warpgroup, a "
                             "multiple of 16 up to 128 keys] and 2 or more "
                             "stages";
+    // Overlapped, a block's values are read a block after its keys: a
+    // third buffer takes the copies meanwhile.
+    if (schedule == KernelSchedule::pingpong ||
+        (schedule == KernelSchedule::overlapped && stages < 3))
+      return emitError() << "an attention kernel on wgmma runs the "
+                            "cooperative schedule, or the overlapped one "
+                            "with 3 or more stages";
     return success();
   }
   if (family == KernelFamily::attention) {

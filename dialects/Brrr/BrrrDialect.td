@@ -283,7 +283,11 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       its products rounded to the product's 16-bit type in a buffer of the
       whole tile, `epilogue` = the tile's columns, and go on to the next
       tile, while warps 1-3 of the producer warpgroup apply the epilogue
-      and store it);
+      and store it); for an attention kernel on the wgmma body,
+      `overlapped` issues each key block's scores before the previous
+      block's product with the values and runs its softmax while that
+      product does (3 or more stages: a block's values are read one key
+      block after its keys);
     - `multicast`: for the wgmma body, the blocks of a cluster (2) that
       compute vertically adjacent tiles of the same columns: each copies
       its share of every k-slice of B and multicasts it into the shared

@@ -22,12 +22,22 @@ AttentionOp attentionOf(FusionOp fusion);
 /// keys and values read into registers by ldmatrix from padded rows) or
 /// `wgmma` (Hopper: each warpgroup of 4 warps multiplies its 64 rows by
 /// wgmma, the queries, keys and values read from swizzled shared rows and
-/// the probabilities from registers).
+/// the probabilities from registers). `overlapped` (the wgmma body's
+/// `schedule = overlapped`): each key block's scores are issued before
+/// the previous block's product with the values, and its softmax runs
+/// while that product does (FlashAttention-3's intra-warpgroup overlap).
+/// The values of a block are read one key block later than its keys, so
+/// a block is copied `lead()` blocks ahead of its keys' use.
 struct AttentionTile {
   int64_t rows = 64, keys = 64, stages = 2, warps = 4;
   KernelBody body = KernelBody::mma_sync;
+  bool overlapped = false;
   int64_t threads() const { return 32 * warps; }
   bool onWgmma() const { return body == KernelBody::wgmma; }
+  /// How many key blocks ahead of its use a block is copied: into the
+  /// buffer of the block before (`stages` - 1 ahead), or, overlapped, of
+  /// the block two before, whose values the block before still reads.
+  int64_t lead() const { return overlapped ? stages - 2 : stages - 1; }
   /// The wgmma body's swizzle for shared rows of `width` `bytes`-byte
   /// elements: the widest of 128, 64 and 32 bytes that divides a row (a
   /// row is one or several boxes of that many bytes), or 0 where none does.

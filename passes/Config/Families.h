@@ -50,6 +50,8 @@ struct ConfigOptions {
   /// `hopper-attention`: whether 16-bit attention runs the wgmma body
   /// where it takes the heads: always, or never (automatically: not yet).
   Choice hopperAttention = Choice::automatic;
+  /// `overlap-attention`: the wgmma body's overlapped schedule.
+  bool overlapAttention = false;
 };
 
 /// A launch grid: blocks along x, y and z at the largest shape, and the

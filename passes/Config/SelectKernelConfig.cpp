@@ -125,6 +125,7 @@ struct SelectKernelConfigPass
     options.fewRowsMma = *rows;
     options.multicast = *pairs;
     options.hopperAttention = *hopper;
+    options.overlapAttention = overlapAttention;
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
       // A config pinned without its grid gets the one its decisions give;
       // one with a grid is verified as it is.
@@ -212,7 +213,9 @@ int64_t MatmulTile::elementBytesOf(FusionOp fusion) {
 KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {
   return KernelConfigAttr::get(
       ctx, KernelFamily::attention, body, threads(), {rows, keys}, stages, 1, 1,
-      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, {}, {});
+      KernelPrecision::exact, 0, 0,
+      overlapped ? KernelSchedule::overlapped : KernelSchedule::cooperative, 1,
+      {}, {});
 }
 
 std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {
@@ -225,6 +228,7 @@ std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {
   tile.stages = config.getStages();
   tile.warps = config.getThreads() / 32;
   tile.body = config.getBody();
+  tile.overlapped = config.getSchedule() == KernelSchedule::overlapped;
   return tile;
 }
 

@@ -110,6 +110,10 @@ def attention_name(b, h, s, d, form):
 ATTENTION_VARIANTS = {"128x64x4": ["--attention-tile=128x64x4"],
                       "wgmma": ["--hopper-attention=always"],
                       **{f"wgmma_{tile}": ["--hopper-attention=always", f"--attention-tile={tile}"]
+                         for tile in ["64x128x4", "128x64x8", "128x128x8"]},
+                      "overlapped": ["--hopper-attention=always", "--overlap-attention"],
+                      **{f"overlapped_{tile}": ["--hopper-attention=always", "--overlap-attention",
+                                               f"--attention-tile={tile}"]
                          for tile in ["64x128x4", "128x64x8", "128x128x8"]}}
 ATTENTION_TILES = list(ATTENTION_VARIANTS)
 

@@ -812,6 +812,23 @@ for graph in ("attention_head96_causal_f16", "attention_position_bias_bf16"):
     alias = graph.replace("attention_", "attention_two_groups_")
     GRAPH_OF[alias] = graph
     FLAGS[alias] = ["--hopper-attention=always", "--attention-tile=128x128x8"]
+# The wgmma body's overlapped schedule (--overlap-attention): each key
+# block's softmax beside the previous block's values, three stages; ragged
+# sequences, causal, masks and fills, grouped heads, heads of 96 and 80,
+# widened scores, and two warpgroups with key blocks of 128.
+for graph in ("attention_padding_mask_f16", "attention_causal_f16",
+              "attention_causal_expanded_f16", "attention_masked_fill_f16",
+              "attention_position_bias_bf16", "attention_gqa_repeat_kv_f16",
+              "attention_head96_causal_f16", "attention_head80_mask_bf16",
+              "attention_widened_scores_f16"):
+    alias = graph.replace("attention_", "attention_overlapped_")
+    GRAPH_OF[alias] = graph
+    FLAGS[alias] = ["--hopper-attention=always", "--overlap-attention"]
+for graph in ("attention_head96_causal_f16", "attention_position_bias_bf16"):
+    alias = graph.replace("attention_", "attention_overlapped_two_groups_")
+    GRAPH_OF[alias] = graph
+    FLAGS[alias] = ["--hopper-attention=always", "--overlap-attention",
+                    "--attention-tile=128x128x8"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

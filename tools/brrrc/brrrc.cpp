@@ -215,6 +215,14 @@ cl::opt<std::string> hopperAttention(
              "never (the mma.sync body)"),
     cl::init("auto"), cl::cat(category));
 
+cl::opt<bool> overlapAttention(
+    "overlap-attention",
+    cl::desc("With the Hopper attention body, issue each key block's scores "
+             "before the previous block's product with the values and run "
+             "its softmax while that product does (three stages of keys "
+             "and values)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<int64_t> maxPackedGroups(
     "max-packed-groups",
     cl::desc("Pack at most N neighbouring groups of a narrow-group f16/bf16 "
@@ -416,6 +424,7 @@ int main(int argc, char **argv) {
     return 1;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
+  compile.overlapAttention = overlapAttention;
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;
   compile.earlyFitting = earlyFitting;

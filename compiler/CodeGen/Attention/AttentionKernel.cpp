@@ -111,6 +111,8 @@ LogicalResult AttentionKernel::readConfig() {
   oTiles = dv / 8;
   oRegs = oTiles * 4;
   wgmma = tile->onWgmma();
+  overlapped = tile->overlapped;
+  lead = tile->lead();
   // f32 fragments take twice the registers, and their two halves twice
   // again; wgmma reads the queries from shared memory.
   queryInRegisters = !wgmma && mTiles * d <= (et.isF32() ? 32 : 128);
@@ -209,7 +211,7 @@ Value AttentionKernel::keyBlocksEnd() {
 void AttentionKernel::copyFirstBlocks(Value blocks) {
   copyRows(qSmem, qBase, rows, d, q0, sq, qr.strides[2]);
   NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  for (int64_t s = 0; s < stages - 1; ++s) {
+  for (int64_t s = 0; s < lead; ++s) {
     Value first =
         sk.isStatic()
             ? e.ult(e.idx(s), llvm::divideCeil(sk.value, keys))
@@ -223,7 +225,7 @@ void AttentionKernel::copyFirstBlocks(Value blocks) {
     }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 1);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, lead);
   if (wgmma)
     e.fenceAsyncShared();
   gpu::BarrierOp::create(b, loc);
@@ -405,7 +407,8 @@ void AttentionKernel::scaleAndMask(Value j, SmallVectorImpl<Value> &s) {
 void AttentionKernel::onlineSoftmax(SmallVectorImpl<Value> &s,
                                     SmallVectorImpl<Value> &o,
                                     SmallVectorImpl<Value> &m,
-                                    SmallVectorImpl<Value> &l) {
+                                    SmallVectorImpl<Value> &l,
+                                    SmallVectorImpl<Value> *alphas) {
   for (int64_t mi = 0; mi < mTiles; ++mi)
     for (int64_t r = 0; r < 2; ++r) {
       Value mx = negInf;
@@ -428,6 +431,10 @@ void AttentionKernel::onlineSoftmax(SmallVectorImpl<Value> &s,
         }
       lr = e.fadd(e.fmul(lr, alpha), sum);
       mr = mNew;
+      if (alphas) {
+        alphas->push_back(alpha);
+        continue;
+      }
       for (int64_t ot = 0; ot < oTiles; ++ot)
         for (int64_t i = 2 * r; i < 2 * r + 2; ++i) {
           Value &acc = o[mi * oRegs + ot * 4 + i];
@@ -516,7 +523,7 @@ scf::ForOp AttentionKernel::keyBlockLoop(Value end) {
   SmallVector<Value> l(args.take_back(2 * mTiles));
   Value stage = e.pipelineStep(
       j, stages, end, [&](Value st, Value block) { loadKeys(st, block); },
-      /*asyncProxy=*/wgmma);
+      /*asyncProxy=*/wgmma, lead);
   Value kStage = stageAt(kOffsets, stage), vStage = stageAt(vOffsets, stage);
   // Scores: warpRows queries x `keys` keys per warp.
   SmallVector<Value> s(mTiles * nTiles * 4, zero);
@@ -571,9 +578,13 @@ FailureOr<KernelInfo> AttentionKernel::emit(StringRef name) {
   negInf = e.f32(-INFINITY);
   zero = e.f32(0);
   readBias();
-  scf::ForOp loop = keyBlockLoop(end);
+  SmallVector<Value> results;
+  if (overlapped)
+    results = overlappedKeyBlocks(end);
+  else
+    llvm::append_range(results, keyBlockLoop(end).getResults());
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  if (failed(storeRows(loop)))
+  if (failed(storeRows(results)))
     return failure();
   gpu::ReturnOp::create(b, loc);
 

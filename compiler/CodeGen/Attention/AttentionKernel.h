@@ -196,6 +196,29 @@ private:
   /// queries x `keys` keys, each warp's 16 rows left in `s` as mma.sync's
   /// 16 x 8 tiles.
   void scoresWgmma(Value kStage, SmallVectorImpl<Value> &s);
+  /// The scores' chain of wgmmas against the keys in `kStage`, issued (the
+  /// caller fences before and commits after); its accumulators.
+  Value issueScoresWgmma(Value kStage);
+  /// The scores of a waited-for chain's accumulators `acc` into `s`.
+  void extractScores(Value acc, SmallVectorImpl<Value> &s);
+  /// The probabilities in `s` rounded to the operand type, packed two to a
+  /// register: keys/16 groups of wgmma's four A registers.
+  SmallVector<Value> packProbabilities(SmallVectorImpl<Value> &s);
+  /// The chain of wgmmas adding the probabilities `a` (packed) times the
+  /// values in `vStage` to `o`, issued (the caller fences before, commits
+  /// after and waits before reading `o`).
+  void issueValuesWgmma(Value vStage, ArrayRef<Value> a,
+                        SmallVectorImpl<Value> &o);
+  /// Registers a wgmma wrote, tied through an empty asm after the wait for
+  /// it, so that nothing reading them moves above the wait.
+  void fenceOperands(SmallVectorImpl<Value> &regs);
+  /// The overlapped schedule's key blocks (AttentionTile::overlapped):
+  /// block 0's scores and softmax, then for each next block j its scores
+  /// issued, block j - 1's values issued, the scores waited for and their
+  /// softmax run while the values' product runs, the output rescaled once
+  /// that is done; then the last block's values. The results are
+  /// keyBlockLoop's (the initial state where no block is visited).
+  SmallVector<Value> overlappedKeyBlocks(Value end);
   /// The byte offset, in a wgmma operand's buffer of `count` rows of
   /// `width` elements, of row `row`'s 16-byte chunk `ch`: swizzled boxes
   /// (AttentionTile::swizzleOf), each box's rows one after the other.
@@ -210,9 +233,11 @@ private:
   void scaleAndMask(Value j, SmallVectorImpl<Value> &s);
   /// Online softmax: each row's new maximum (over the quad of lanes that
   /// share it), the factor that rescales what came before, and the
-  /// probabilities.
+  /// probabilities. With `alphas`, the factors (row r of m-tile mi at
+  /// 2 mi + r) are left there and `o` is left as it is.
   void onlineSoftmax(SmallVectorImpl<Value> &s, SmallVectorImpl<Value> &o,
-                     SmallVectorImpl<Value> &m, SmallVectorImpl<Value> &l);
+                     SmallVectorImpl<Value> &m, SmallVectorImpl<Value> &l,
+                     SmallVectorImpl<Value> *alphas = nullptr);
   /// Output += P V: score tiles 2kk and 2kk + 1 are the A fragment of keys
   /// kk*16 .. kk*16 + 15.
   void accumulateValues(Value vStage, SmallVectorImpl<Value> &s,
@@ -227,8 +252,9 @@ private:
   /// the value rows read in that order.
   void accumulateValuesF32(Value vStage, SmallVectorImpl<Value> &s,
                            SmallVectorImpl<Value> &o);
-  /// Each row divided by its sum, through the fusion's epilogue.
-  LogicalResult storeRows(scf::ForOp loop);
+  /// Each row divided by its sum, through the fusion's epilogue, from the
+  /// key blocks' `results` (keyBlockLoop's).
+  LogicalResult storeRows(ValueRange results);
   /// The general epilogue, one element at a time.
   LogicalResult
   storeElements(function_ref<Value(int64_t, int64_t, int64_t)> finalValue);
@@ -292,6 +318,10 @@ private:
   /// The wgmma body: each warpgroup's products by wgmma from swizzled
   /// shared rows.
   bool wgmma = false;
+  /// The overlapped schedule, and how many key blocks ahead a block is
+  /// copied (AttentionTile::lead).
+  bool overlapped = false;
+  int64_t lead = 1;
   unsigned numInputs = 0;
   int64_t qOffset = 0;
   SmallVector<int64_t> kOffsets, vOffsets;

@@ -67,13 +67,13 @@ std::optional<PlainStore> mlir::brrr::attention::plainStoreOf(FusionOp fusion,
   return plain;
 }
 
-LogicalResult AttentionKernel::storeRows(scf::ForOp loop) {
+LogicalResult AttentionKernel::storeRows(ValueRange results) {
   // Each row's sum over its quad; rows without a probability (every key
   // masked: 0 / 0) are NaN, as the softmax gives them, or zero with
   // `zero_nan`.
   SmallVector<Value> inv, keep;
   for (int64_t k = 0; k < 2 * mTiles; ++k) {
-    Value sum = loop.getResult(mTiles * oRegs + 2 * mTiles + k);
+    Value sum = results[mTiles * oRegs + 2 * mTiles + k];
     sum = e.fadd(sum, e.shuffleXor(sum, 1));
     sum = e.fadd(sum, e.shuffleXor(sum, 2));
     inv.push_back(arith::DivFOp::create(b, loc, e.f32(1), sum));
@@ -81,8 +81,7 @@ LogicalResult AttentionKernel::storeRows(scf::ForOp loop) {
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sum, zero));
   }
   auto finalValue = [&](int64_t mi, int64_t ot, int64_t i) {
-    Value value =
-        e.fmul(loop.getResult(mi * oRegs + ot * 4 + i), inv[2 * mi + i / 2]);
+    Value value = e.fmul(results[mi * oRegs + ot * 4 + i], inv[2 * mi + i / 2]);
     return att.getZeroNan() ? e.select(keep[2 * mi + i / 2], value, zero)
                             : value;
   };

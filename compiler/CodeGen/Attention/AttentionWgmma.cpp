@@ -49,7 +49,7 @@ Value AttentionKernel::operandDescriptor(Value ptr, int64_t count,
                     : wgmma::kMajorDescriptor(w, addr, count, sw, step);
 }
 
-void AttentionKernel::scoresWgmma(Value kStage, SmallVectorImpl<Value> &s) {
+Value AttentionKernel::issueScoresWgmma(Value kStage) {
   MLIRContext *ctx = b.getContext();
   NVVM::WGMMATypes type =
       et.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
@@ -60,7 +60,6 @@ void AttentionKernel::scoresWgmma(Value kStage, SmallVectorImpl<Value> &s) {
   Value group = e.div(warp, 4);
   Value qGroup = e.gep(qSmem, i8, e.mul(group, 64 * sw));
   Value acc = LLVM::ZeroOp::create(b, loc, accType);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < d / 16; ++ks)
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc, accType, acc,
@@ -71,15 +70,67 @@ void AttentionKernel::scoresWgmma(Value kStage, SmallVectorImpl<Value> &s) {
         ks == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
         NVVM::MMALayout::col, nullptr);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  for (int64_t i = 0; i < keys / 2; ++i)
-    s[i] = LLVM::ExtractValueOp::create(b, loc, acc, i);
+  return acc;
 }
 
-void AttentionKernel::accumulateValuesWgmma(Value vStage,
-                                            SmallVectorImpl<Value> &s,
-                                            SmallVectorImpl<Value> &o) {
+void AttentionKernel::extractScores(Value acc, SmallVectorImpl<Value> &s) {
+  for (int64_t i = 0; i < keys / 2; ++i)
+    s[i] = LLVM::ExtractValueOp::create(b, loc, acc, i);
+  MutableArrayRef<Value> scores(s.data(), keys / 2);
+  SmallVector<Value> regs(scores);
+  fenceOperands(regs);
+  llvm::copy(regs, scores.begin());
+}
+
+void AttentionKernel::scoresWgmma(Value kStage, SmallVectorImpl<Value> &s) {
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  Value acc = issueScoresWgmma(kStage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  extractScores(acc, s);
+}
+
+void AttentionKernel::fenceOperands(SmallVectorImpl<Value> &regs) {
+  if (regs.empty())
+    return;
+  int64_t n = regs.size();
+  SmallVector<std::string> constraints;
+  for (int64_t i = 0; i < n; ++i)
+    constraints.push_back("=f");
+  for (int64_t i = 0; i < n; ++i)
+    constraints.push_back(std::to_string(i));
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                               SmallVector<Type>(n, f32));
+  auto fence = LLVM::InlineAsmOp::create(
+      b, loc, type, regs, "", llvm::join(constraints, ","),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  for (int64_t i = 0; i < n; ++i)
+    regs[i] = LLVM::ExtractValueOp::create(b, loc, fence.getResult(0), i);
+}
+
+SmallVector<Value>
+AttentionKernel::packProbabilities(SmallVectorImpl<Value> &s) {
+  auto asI32 = [&](Value pair) {
+    return pair.getType() == i32
+               ? pair
+               : Value(LLVM::BitcastOp::create(b, loc, i32, pair));
+  };
+  SmallVector<Value> a;
+  for (int64_t kk = 0; kk < keys / 16; ++kk) {
+    MutableArrayRef<Value> lo = sTile(s, 0, 2 * kk),
+                           hi = sTile(s, 0, 2 * kk + 1);
+    for (Value pair : {pack(lo[0], lo[1]), pack(lo[2], lo[3]),
+                       pack(hi[0], hi[1]), pack(hi[2], hi[3])})
+      a.push_back(asI32(pair));
+  }
+  return a;
+}
+
+void AttentionKernel::issueValuesWgmma(Value vStage, ArrayRef<Value> a,
+                                       SmallVectorImpl<Value> &o) {
   MLIRContext *ctx = b.getContext();
   int64_t n = dv / 2;
   auto accType =
@@ -104,29 +155,15 @@ void AttentionKernel::accumulateValuesWgmma(Value vStage,
   for (int64_t i = 0; i < n; ++i)
     constraints.push_back(std::to_string(i));
   llvm::append_range(constraints,
-                     SmallVector<std::string>{"r", "r", "r", "r", "l", "r"});
+                     SmallVector<std::string>{"r", "r", "r", "r", "l", "n"});
   std::string constraintText = llvm::join(constraints, ",");
-  auto asI32 = [&](Value pair) {
-    return pair.getType() == i32
-               ? pair
-               : Value(LLVM::BitcastOp::create(b, loc, i32, pair));
-  };
-  // Every A register is written before the fence: one written between
-  // two wgmmas of the chain makes ptxas wait for the first.
-  SmallVector<Value> a;
-  for (int64_t kk = 0; kk < keys / 16; ++kk) {
-    MutableArrayRef<Value> lo = sTile(s, 0, 2 * kk),
-                           hi = sTile(s, 0, 2 * kk + 1);
-    for (Value pair : {pack(lo[0], lo[1]), pack(lo[2], lo[3]),
-                       pack(hi[0], hi[1]), pack(hi[2], hi[3])})
-      a.push_back(asI32(pair));
-  }
   SmallVector<Value> acc(o.begin(), o.begin() + n);
-  Value one = arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  // scale-d as an immediate: a register holding it would be written
+  // between the chains of the overlapped schedule, serializing them.
+  Value one = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
   for (int64_t kk = 0; kk < keys / 16; ++kk) {
     SmallVector<Value> operands(acc);
-    llvm::append_range(operands, ArrayRef<Value>(a).slice(4 * kk, 4));
+    llvm::append_range(operands, a.slice(4 * kk, 4));
     operands.push_back(
         operandDescriptor(vStage, keys, dv, kk, /*transposed=*/true));
     operands.push_back(one);
@@ -138,7 +175,112 @@ void AttentionKernel::accumulateValuesWgmma(Value vStage,
     for (int64_t i = 0; i < n; ++i)
       acc[i] = LLVM::ExtractValueOp::create(b, loc, mma.getResult(0), i);
   }
+  llvm::copy(acc, o.begin());
+}
+
+void AttentionKernel::accumulateValuesWgmma(Value vStage,
+                                            SmallVectorImpl<Value> &s,
+                                            SmallVectorImpl<Value> &o) {
+  // Every A register is written before the fence: one written between
+  // two wgmmas of the chain makes ptxas wait for the first.
+  SmallVector<Value> a = packProbabilities(s);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  issueValuesWgmma(vStage, a, o);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  SmallVector<Value> acc(o.begin(), o.begin() + dv / 2);
+  fenceOperands(acc);
   llvm::copy(acc, o.begin());
+}
+
+SmallVector<Value> AttentionKernel::overlappedKeyBlocks(Value end) {
+  // The state of keyBlockLoop: the output accumulators, then the rows'
+  // maxima and sums; where no key block is visited, as they start.
+  SmallVector<Value> init(mTiles * oRegs, zero);
+  init.append(2 * mTiles, negInf);
+  init.append(2 * mTiles, zero);
+  auto any = scf::IfOp::create(b, loc, TypeRange(ValueRange(init)),
+                               e.ugt(end, e.idx(0)), /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&any.getElseRegion().front());
+  scf::YieldOp::create(b, loc, init);
+  b.setInsertionPointToStart(&any.getThenRegion().front());
+  auto load = [&](Value st, Value block) { loadKeys(st, block); };
+  int64_t n = dv / 2;
+  SmallVector<Value> o(init.begin(), init.begin() + mTiles * oRegs);
+  SmallVector<Value> m(init.begin() + mTiles * oRegs,
+                       init.begin() + mTiles * oRegs + 2 * mTiles);
+  SmallVector<Value> l(init.end() - 2 * mTiles, init.end());
+  // Block 0: its scores and softmax.
+  Value first = e.pipelineStep(e.idx(0), stages, end, load,
+                               /*asyncProxy=*/true, lead);
+  SmallVector<Value> s(mTiles * nTiles * 4, zero);
+  scoresWgmma(stageAt(kOffsets, first), s);
+  scaleAndMask(e.idx(0), s);
+  onlineSoftmax(s, o, m, l);
+  SmallVector<Value> a = packProbabilities(s);
+
+  // Blocks 1 .. end - 1, each with the values of the block before.
+  SmallVector<Value> state(o);
+  llvm::append_range(state, m);
+  llvm::append_range(state, l);
+  llvm::append_range(state, a);
+  auto loop = scf::ForOp::create(b, loc, e.idx(1), end, e.idx(1), state);
+  {
+    OpBuilder::InsertionGuard inLoop(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value j = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
+    SmallVector<Value> o(args.take_front(mTiles * oRegs));
+    SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
+    SmallVector<Value> l(args.slice(mTiles * oRegs + 2 * mTiles, 2 * mTiles));
+    SmallVector<Value> a(args.drop_front(mTiles * oRegs + 4 * mTiles));
+    Value stage =
+        e.pipelineStep(j, stages, end, load, /*asyncProxy=*/true, lead);
+    Value before = e.rem(e.add(j, e.idx(stages - 1)), stages);
+    // Both chains behind one fence: the probabilities and the rescaled
+    // output were written in the iteration before.
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    Value acc = issueScoresWgmma(stageAt(kOffsets, stage));
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    issueValuesWgmma(stageAt(vOffsets, before), a, o);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    // The scores (the older group) while the values' product runs.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    SmallVector<Value> s(mTiles * nTiles * 4, zero);
+    extractScores(acc, s);
+    scaleAndMask(j, s);
+    SmallVector<Value> alphas;
+    onlineSoftmax(s, o, m, l, &alphas);
+    // The next A registers are written once the product reading this
+    // block's is done: the loop may give them the same registers.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> next = packProbabilities(s);
+    SmallVector<Value> out(o.begin(), o.begin() + n);
+    fenceOperands(out);
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t ot = 0; ot < oTiles; ++ot)
+        for (int64_t i = 2 * r; i < 2 * r + 2; ++i)
+          out[ot * 4 + i] = e.fmul(out[ot * 4 + i], alphas[r]);
+    SmallVector<Value> yield(out);
+    llvm::append_range(yield, m);
+    llvm::append_range(yield, l);
+    llvm::append_range(yield, next);
+    scf::YieldOp::create(b, loc, yield);
+  }
+  // The last block's values.
+  ValueRange results = loop.getResults();
+  o.assign(results.begin(), results.begin() + mTiles * oRegs);
+  a.assign(results.begin() + mTiles * oRegs + 4 * mTiles, results.end());
+  Value last = e.rem(e.add(end, e.idx(stages - 1)), stages);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  issueValuesWgmma(stageAt(vOffsets, last), a, o);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  SmallVector<Value> out(o.begin(), o.begin() + n);
+  fenceOperands(out);
+  SmallVector<Value> yield(out);
+  llvm::append_range(yield, results.slice(mTiles * oRegs, 4 * mTiles));
+  scf::YieldOp::create(b, loc, yield);
+  return SmallVector<Value>(any.getResults());
 }

@@ -73,15 +73,25 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
   if (options.hopperAttention == Choice::always &&
       !wgmmaAttentionRefusal(att, options.target))
     tile.body = KernelBody::wgmma;
+  // Overlapped (`overlap-attention`), its values read a block after its
+  // keys, with three buffers: one copied while the keys of the next and
+  // the values of this one are read.
+  if (tile.onWgmma() && options.overlapAttention) {
+    tile.overlapped = true;
+    tile.stages = 3;
+  }
   if (ArrayRef<int64_t> pinned = options.pinnedAttention; !pinned.empty()) {
     tile.rows = pinned[0];
     tile.keys = pinned[1];
     tile.warps = pinned[2];
     // A pinned tile runs on the wgmma body where that body takes it (a
     // warpgroup or two of 64 queries), else on mma_sync.
-    if (tile.onWgmma() &&
-        !(tile.rows == 16 * tile.warps && (tile.warps == 4 || tile.warps == 8)))
+    if (tile.onWgmma() && !(tile.rows == 16 * tile.warps &&
+                            (tile.warps == 4 || tile.warps == 8))) {
       tile.body = KernelBody::mma_sync;
+      tile.overlapped = false;
+      tile.stages = 2;
+    }
   }
   return tile.config(fusion.getContext());
 }

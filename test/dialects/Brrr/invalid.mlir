@@ -1084,6 +1084,24 @@ func.func @kernel_attention_wgmma_warps() attributes {c = #brrr.kernel<family = 
 
 // -----
 
+// Overlapped, a block's values are read while the next block's keys are:
+// two buffers are not enough.
+// expected-error @+1 {{an attention kernel on wgmma runs the cooperative schedule, or the overlapped one with 3 or more stages}}
+func.func @kernel_attention_overlapped_stages() attributes {c = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2, schedule = overlapped>} { return }
+
+// -----
+
+// expected-error @+1 {{an attention kernel on wgmma runs the cooperative schedule, or the overlapped one with 3 or more stages}}
+func.func @kernel_attention_pingpong() attributes {c = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2, schedule = pingpong>} { return }
+
+// -----
+
+// The mma_sync body has no overlapped schedule.
+// expected-error @+1 {{only the wgmma body runs a persistent grid, stages its epilogue in column chunks or runs a ping-pong schedule}}
+func.func @kernel_attention_mma_overlapped() attributes {c = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [64, 64], stages = 3, schedule = overlapped>} { return }
+
+// -----
+
 func.func @rms_norm_bias(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
   // expected-error @+1 {{an RMS norm takes no bias}}
   %0 = brrr.layer_norm %x, %g, %g {axis = 1 : i64, epsilon = 1.0e-5 : f64, rms} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
