@@ -534,7 +534,7 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     Option<"hopperAttention", "hopper-attention", "std::string",
            /*default=*/"\"auto\"",
            "Fused attention on the wgmma body where it takes the heads and "
-           "element type on an sm_90a target: always, or never and auto "
+           "element type on an sm_90a target: auto and always, or never "
            "(the mma_sync body)">,
     Option<"overlapAttention", "overlap-attention", "bool",
            /*default=*/"false",

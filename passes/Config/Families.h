@@ -48,7 +48,7 @@ struct ConfigOptions {
   /// nowhere.
   Choice multicast = Choice::automatic;
   /// `hopper-attention`: whether 16-bit attention runs the wgmma body
-  /// where it takes the heads: always, or never (automatically: not yet).
+  /// where it takes the heads: always and automatically, or never.
   Choice hopperAttention = Choice::automatic;
   /// `overlap-attention`: the wgmma body's overlapped schedule.
   bool overlapAttention = false;

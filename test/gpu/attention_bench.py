@@ -14,6 +14,7 @@ With --sweep, times every tile of BENCH_DIR/attention_sweep instead
 Usage: attention_bench.py BENCH_DIR [--sweep]
 """
 
+import os
 import sys
 
 import torch
@@ -60,12 +61,15 @@ def main():
         for tile in tiles:
             so = (f"{bench_dir}/attention_sweep/{name}__{tile}.so" if tile
                   else f"{bench_dir}/{name}.so")
+            label = f"{form} {b}x{h}x{s}x{d}" + (f" {tile}" if tile else "")
+            if tile and not os.path.exists(so):
+                print(f"{label:34s} not compiled (build_bench.py said why)")
+                continue
             y = torch.full_like(q, float("nan"))
             ctx = brrr.load(so).context()
             ctx.run(*ins, outputs=[y])
             err = ((y.float() - ref).norm() / ref.norm()).item()
             tb = graph_ms(lambda: ctx.run(*ins, outputs=[y]))
-            label = f"{form} {b}x{h}x{s}x{d}" + (f" {tile}" if tile else "")
             print(f"{label:34s} {tb * 1e3:8.1f} {tf * 1e3:8.1f} {te * 1e3:9.1f} "
                   f"{flops / tb / 1e9:9.1f} {tf / tb:9.2f}x  {err:.1e}")
             del ctx

@@ -793,25 +793,25 @@ FLAGS["matmul_wgmma_multicast_along_n_gelu_f16"] = ["--multicast=always"]
 # on every side, bias and residual.
 GRAPH_OF["matmul_wgmma_multicast_along_n_overlapped_f16"] = "matmul_wgmma_overlapped_default_f16"
 FLAGS["matmul_wgmma_multicast_along_n_overlapped_f16"] = ["--multicast=always"]
-# Attention on the wgmma body (brrrc --hopper-attention=always): the
-# exporters' forms again (heads of 32 through 64-byte swizzled rows, 64
-# and 128 through 128-byte ones; masks, biases, causal, grouped and
-# stacked heads), the heads of 96 and 80, and two warpgroups of 64 queries
-# with key blocks of 128 (--attention-tile=128x128x8).
-FLAGS.update({name: ["--hopper-attention=always"]
-              for name in ("attention_head96_causal_f16", "attention_head80_mask_bf16")})
+# 16-bit attention with heads up to 128 runs the wgmma body on sm_90a by
+# default (heads of 32 through 64-byte swizzled rows, 64 and 128 through
+# 128-byte ones, 96 and 80 through 64- and 32-byte ones). The exporters'
+# forms again on the mma_sync body (--hopper-attention=never: masks,
+# biases, causal, grouped and stacked heads), and two warpgroups of 64
+# queries with key blocks of 128 (--attention-tile=128x128x8).
 for graph in ("attention_padding_mask_f16", "attention_causal_f16",
               "attention_causal_expanded_f16", "attention_gpt2_batched_f16",
               "attention_masked_fill_f16", "attention_position_bias_bf16",
               "attention_gqa_repeat_kv_f16", "attention_stacked_qkv_f16",
-              "attention_shifted_windows_f16", "attention_torchvision_heads_f16"):
-    alias = graph.replace("attention_", "attention_wgmma_")
+              "attention_shifted_windows_f16", "attention_torchvision_heads_f16",
+              "attention_head96_causal_f16", "attention_widened_scores_f16"):
+    alias = graph.replace("attention_", "attention_mma_")
     GRAPH_OF[alias] = graph
-    FLAGS[alias] = ["--hopper-attention=always"]
+    FLAGS[alias] = ["--hopper-attention=never"]
 for graph in ("attention_head96_causal_f16", "attention_position_bias_bf16"):
     alias = graph.replace("attention_", "attention_two_groups_")
     GRAPH_OF[alias] = graph
-    FLAGS[alias] = ["--hopper-attention=always", "--attention-tile=128x128x8"]
+    FLAGS[alias] = ["--attention-tile=128x128x8"]
 # The wgmma body's overlapped schedule (--overlap-attention): each key
 # block's softmax beside the previous block's values, three stages; ragged
 # sequences, causal, masks and fills, grouped heads, heads of 96 and 80,
@@ -823,12 +823,11 @@ for graph in ("attention_padding_mask_f16", "attention_causal_f16",
               "attention_widened_scores_f16"):
     alias = graph.replace("attention_", "attention_overlapped_")
     GRAPH_OF[alias] = graph
-    FLAGS[alias] = ["--hopper-attention=always", "--overlap-attention"]
+    FLAGS[alias] = ["--overlap-attention"]
 for graph in ("attention_head96_causal_f16", "attention_position_bias_bf16"):
     alias = graph.replace("attention_", "attention_overlapped_two_groups_")
     GRAPH_OF[alias] = graph
-    FLAGS[alias] = ["--hopper-attention=always", "--overlap-attention",
-                    "--attention-tile=128x128x8"]
+    FLAGS[alias] = ["--overlap-attention", "--attention-tile=128x128x8"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})
