@@ -533,9 +533,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            "tiles pair up) or never">,
     Option<"hopperAttention", "hopper-attention", "std::string",
            /*default=*/"\"auto\"",
-           "Fused attention on the wgmma body where it takes the heads and "
-           "element type on an sm_90a target: auto and always, or never "
-           "(the mma_sync body)">,
+           "Fused attention on the wgmma body where it takes the element "
+           "type on an sm_90a target: auto (heads up to 128), always (up "
+           "to 256), or never (the mma_sync body)">,
     Option<"overlapAttention", "overlap-attention", "bool",
            /*default=*/"false",
            "On the wgmma body, overlap each key block's softmax with the "

@@ -47,9 +47,12 @@ struct AttentionTile {
         return sw;
     return 0;
   }
-  /// The largest head the wgmma body takes: a warpgroup's 64 x 128
-  /// outputs are 64 f32 registers a thread, beside 64 keys' scores.
-  static constexpr int64_t kMaxWgmmaHead = 128;
+  /// The largest head the wgmma body takes: a warpgroup's 64 x 256
+  /// outputs are 128 f32 registers a thread, beside the scores of key
+  /// blocks of at most kMaxWideHeadKeys (64 x 128 outputs, 64 registers,
+  /// beside 64 keys' or 128).
+  static constexpr int64_t kMaxWgmmaHead = 256;
+  static constexpr int64_t kMaxWideHeadKeys = 32;
   /// Tiles of 16 queries per warp.
   int64_t mTiles() const { return rows / (16 * warps); }
   /// Padded shared-memory row pitch (elements of `bytes`) of a head of

@@ -103,6 +103,12 @@ def attention_name(b, h, s, d, form):
     return f"attention_{form}_{b}x{h}x{s}x{d}"
 
 
+# ATTENTION_SHAPE_ONLY=s (the environment) keeps the shapes whose name
+# (attention_name) holds s, in the attention benches and sweep.
+ATTENTION_SHAPES = [s for s in ATTENTION_SHAPES
+                    if os.environ.get("ATTENTION_SHAPE_ONLY", "") in attention_name(*s)]
+
+
 # What the attention sweep compiles every ATTENTION_SHAPES model with,
 # besides the chosen config ("default": on sm_90a the wgmma body where it
 # takes the heads): the mma_sync body ("mma_sync", --hopper-attention=never)

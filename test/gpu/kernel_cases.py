@@ -828,6 +828,15 @@ for graph in ("attention_head96_causal_f16", "attention_position_bias_bf16"):
     alias = graph.replace("attention_", "attention_overlapped_two_groups_")
     GRAPH_OF[alias] = graph
     FLAGS[alias] = ["--overlap-attention", "--attention-tile=128x128x8"]
+# Heads of 256 on the wgmma body (--hopper-attention=always: key blocks
+# of 32, m64n256k16 for the values), on either schedule.
+for graph in ("attention_head256_mask_f16", "attention_head256_causal_f16"):
+    alias = graph.replace("attention_", "attention_wgmma_")
+    GRAPH_OF[alias] = graph
+    FLAGS[alias] = ["--hopper-attention=always"]
+GRAPH_OF["attention_overlapped_head256_causal_f16"] = "attention_head256_causal_f16"
+FLAGS["attention_overlapped_head256_causal_f16"] = ["--hopper-attention=always",
+                                                    "--overlap-attention"]
 KERNEL_CASES += [(alias, *next(c[1:] for c in KERNEL_CASES if c[0] == graph))
                  for alias, graph in GRAPH_OF.items()]
 OPSETS.update({alias: OPSETS[graph] for alias, graph in GRAPH_OF.items() if graph in OPSETS})

@@ -132,15 +132,30 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 // -----
 
+// Heads past 128 on the wgmma body take key blocks of at most 32.
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
-  func.func @attention_wgmma_head256(%arg0: tensor<1x2x64x256xf16>) -> tensor<1x2x64x256xf16> {
-    // expected-error @+1 {{the wgmma body takes heads of a multiple of 16 up to 128, not 256}}
+  func.func @attention_wgmma_head256_keys64(%arg0: tensor<1x2x64x256xf16>) -> tensor<1x2x64x256xf16> {
+    // expected-error @+1 {{the wgmma body holds the outputs of heads past 128 beside key blocks of at most 32, not 64}}
     %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16>) -> tensor<1x2x64x256xf16> {
     ^bb0(%arg1: tensor<1x2x64x256xf16>, %arg2: tensor<1x2x64x256xf16>, %arg3: tensor<1x2x64x256xf16>):
       %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16>, tensor<1x2x64x256xf16> -> tensor<1x2x64x256xf16>
       brrr.yield %1 : tensor<1x2x64x256xf16>
     }
     return %0 : tensor<1x2x64x256xf16>
+  }
+}
+
+// -----
+
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @attention_wgmma_head272(%arg0: tensor<1x2x64x272xf16>) -> tensor<1x2x64x272xf16> {
+    // expected-error @+1 {{the wgmma body takes heads of a multiple of 16 up to 256, not 272}}
+    %0 = brrr.fusion attention(%arg0, %arg0, %arg0) {brrr.config = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 2>} : (tensor<1x2x64x272xf16>, tensor<1x2x64x272xf16>, tensor<1x2x64x272xf16>) -> tensor<1x2x64x272xf16> {
+    ^bb0(%arg1: tensor<1x2x64x272xf16>, %arg2: tensor<1x2x64x272xf16>, %arg3: tensor<1x2x64x272xf16>):
+      %1 = brrr.attention %arg1, %arg2, %arg3 {scale = 1.000000e+00 : f64} : tensor<1x2x64x272xf16>, tensor<1x2x64x272xf16>, tensor<1x2x64x272xf16> -> tensor<1x2x64x272xf16>
+      brrr.yield %1 : tensor<1x2x64x272xf16>
+    }
+    return %0 : tensor<1x2x64x272xf16>
   }
 }
 
