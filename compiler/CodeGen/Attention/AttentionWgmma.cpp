@@ -253,8 +253,13 @@ SmallVector<Value> AttentionKernel::overlappedKeyBlocks(Value end) {
     SmallVector<Value> alphas;
     onlineSoftmax(s, o, m, l, &alphas);
     // The next A registers are written once the product reading this
-    // block's is done: the loop may give them the same registers.
+    // block's is done (the loop may give them the same registers): the
+    // probabilities pass through an empty asm after the wait, so that
+    // their packing cannot move above it.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> p(s.begin(), s.begin() + keys / 2);
+    fenceOperands(p);
+    llvm::copy(p, s.begin());
     SmallVector<Value> next = packProbabilities(s);
     SmallVector<Value> out(o.begin(), o.begin() + n);
     fenceOperands(out);
