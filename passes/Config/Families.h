@@ -47,8 +47,9 @@ struct ConfigOptions {
   /// (chooseMulticast finds it pays), wherever the tiles pair up, or
   /// nowhere.
   Choice multicast = Choice::automatic;
-  /// `hopper-attention`: whether 16-bit attention runs the wgmma body
-  /// where it takes the heads: always and automatically, or never.
+  /// `hopper-attention`: whether 16-bit attention runs the wgmma body:
+  /// automatically with heads up to 128, always with heads up to 256, or
+  /// never.
   Choice hopperAttention = Choice::automatic;
   /// `overlap-attention`: the wgmma body's overlapped schedule.
   bool overlapAttention = false;
