@@ -508,19 +508,13 @@ void AttentionKernel::accumulateValuesF32(Value vStage,
 }
 
 scf::ForOp AttentionKernel::keyBlockLoop(Value end) {
-  // Loop state: per m-tile the output accumulators, then the two rows'
-  // running maxima and sums.
-  SmallVector<Value> init(mTiles * oRegs, zero);
-  init.append(2 * mTiles, negInf);
-  init.append(2 * mTiles, zero);
-  auto loop = scf::ForOp::create(b, loc, e.idx(0), end, e.idx(1), init);
+  auto loop =
+      scf::ForOp::create(b, loc, e.idx(0), end, e.idx(1), initialState());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value j = loop.getInductionVar();
-  ValueRange args = loop.getRegionIterArgs();
-  SmallVector<Value> o(args.take_front(mTiles * oRegs));
-  SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
-  SmallVector<Value> l(args.take_back(2 * mTiles));
+  SmallVector<Value> o, m, l;
+  splitState(loop.getRegionIterArgs(), o, m, l);
   Value stage = e.pipelineStep(
       j, stages, end, [&](Value st, Value block) { loadKeys(st, block); },
       /*asyncProxy=*/wgmma, lead);

@@ -188,6 +188,23 @@ private:
   /// The loop over key blocks `[0, end)`; its results are the output
   /// accumulators, then the rows' maxima and sums.
   scf::ForOp keyBlockLoop(Value end);
+  /// That state before any key block: per m-tile the output accumulators
+  /// (zero), then the two rows' running maxima (-inf) and sums (zero).
+  SmallVector<Value> initialState() {
+    SmallVector<Value> state(mTiles * oRegs, zero);
+    state.append(2 * mTiles, negInf);
+    state.append(2 * mTiles, zero);
+    return state;
+  }
+  /// The accumulators, maxima and sums at the front of `state` (what
+  /// follows them is left).
+  void splitState(ValueRange state, SmallVectorImpl<Value> &o,
+                  SmallVectorImpl<Value> &m, SmallVectorImpl<Value> &l) {
+    o.assign(state.begin(), state.begin() + mTiles * oRegs);
+    ValueRange rest = state.drop_front(mTiles * oRegs);
+    m.assign(rest.begin(), rest.begin() + 2 * mTiles);
+    l.assign(rest.begin() + 2 * mTiles, rest.begin() + 4 * mTiles);
+  }
   /// The scores of the warp's queries against the key block in `kStage`.
   void scores(Value kStage, SmallVectorImpl<Value> &s);
   /// The same for f32 operands: three tf32 products a step.

@@ -194,11 +194,9 @@ void AttentionKernel::accumulateValuesWgmma(Value vStage,
 }
 
 SmallVector<Value> AttentionKernel::overlappedKeyBlocks(Value end) {
-  // The state of keyBlockLoop: the output accumulators, then the rows'
-  // maxima and sums; where no key block is visited, as they start.
-  SmallVector<Value> init(mTiles * oRegs, zero);
-  init.append(2 * mTiles, negInf);
-  init.append(2 * mTiles, zero);
+  // The state of keyBlockLoop; where no key block is visited, as it
+  // starts.
+  SmallVector<Value> init = initialState();
   auto any = scf::IfOp::create(b, loc, TypeRange(ValueRange(init)),
                                e.ugt(end, e.idx(0)), /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
@@ -207,10 +205,8 @@ SmallVector<Value> AttentionKernel::overlappedKeyBlocks(Value end) {
   b.setInsertionPointToStart(&any.getThenRegion().front());
   auto load = [&](Value st, Value block) { loadKeys(st, block); };
   int64_t n = dv / 2;
-  SmallVector<Value> o(init.begin(), init.begin() + mTiles * oRegs);
-  SmallVector<Value> m(init.begin() + mTiles * oRegs,
-                       init.begin() + mTiles * oRegs + 2 * mTiles);
-  SmallVector<Value> l(init.end() - 2 * mTiles, init.end());
+  SmallVector<Value> o, m, l;
+  splitState(init, o, m, l);
   // Block 0: its scores and softmax.
   Value first = e.pipelineStep(e.idx(0), stages, end, load,
                                /*asyncProxy=*/true, lead);
@@ -231,9 +227,8 @@ SmallVector<Value> AttentionKernel::overlappedKeyBlocks(Value end) {
     b.setInsertionPointToStart(loop.getBody());
     Value j = loop.getInductionVar();
     ValueRange args = loop.getRegionIterArgs();
-    SmallVector<Value> o(args.take_front(mTiles * oRegs));
-    SmallVector<Value> m(args.slice(mTiles * oRegs, 2 * mTiles));
-    SmallVector<Value> l(args.slice(mTiles * oRegs + 2 * mTiles, 2 * mTiles));
+    SmallVector<Value> o, m, l;
+    splitState(args, o, m, l);
     SmallVector<Value> a(args.drop_front(mTiles * oRegs + 4 * mTiles));
     Value stage =
         e.pipelineStep(j, stages, end, load, /*asyncProxy=*/true, lead);
@@ -275,7 +270,7 @@ SmallVector<Value> AttentionKernel::overlappedKeyBlocks(Value end) {
   }
   // The last block's values.
   ValueRange results = loop.getResults();
-  o.assign(results.begin(), results.begin() + mTiles * oRegs);
+  splitState(results, o, m, l);
   a.assign(results.begin() + mTiles * oRegs + 4 * mTiles, results.end());
   Value last = e.rem(e.add(end, e.idx(stages - 1)), stages);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -285,7 +280,8 @@ SmallVector<Value> AttentionKernel::overlappedKeyBlocks(Value end) {
   SmallVector<Value> out(o.begin(), o.begin() + n);
   fenceOperands(out);
   SmallVector<Value> yield(out);
-  llvm::append_range(yield, results.slice(mTiles * oRegs, 4 * mTiles));
+  llvm::append_range(yield, m);
+  llvm::append_range(yield, l);
   scf::YieldOp::create(b, loc, yield);
   return SmallVector<Value>(any.getResults());
 }
