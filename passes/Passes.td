@@ -534,7 +534,7 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     Option<"hopperAttention", "hopper-attention", "std::string",
            /*default=*/"\"auto\"",
            "Fused attention on the wgmma body where it takes the element "
-           "type on an sm_90a target: auto (heads up to 128), always (up "
+           "type on an sm_90a target: auto or always (the same: heads up "
            "to 256), or never (the mma_sync body)">,
     Option<"overlapAttention", "overlap-attention", "bool",
            /*default=*/"false",

@@ -48,8 +48,7 @@ struct ConfigOptions {
   /// nowhere.
   Choice multicast = Choice::automatic;
   /// `hopper-attention`: whether 16-bit attention runs the wgmma body:
-  /// automatically with heads up to 128, always with heads up to 256, or
-  /// never.
+  /// automatically or always (the same: heads up to 256), or never.
   Choice hopperAttention = Choice::automatic;
   /// `overlap-attention`: the wgmma body's overlapped schedule.
   bool overlapAttention = false;

@@ -562,6 +562,15 @@ def models():
     m, ref = seq_attention(9, masked=False, heads=2, d=64, causal=True)
     out["seq_attention_causal_d64_f16"] = (
         m, ref, {"x": "1..8x1..512x128"}, SEQ_SHAPES, "f16")
+    # Heads of 256 (key blocks of 32 on the Hopper body): masked, and
+    # causal over two heads.
+    m, ref = seq_attention(15, masked=True, heads=1, d=256)
+    out["seq_attention_d256_f16"] = (
+        m, ref, {"x": "1..8x1..512x256", "mask": "1..8x1..512"},
+        SEQ_SHAPES, "f16")
+    m, ref = seq_attention(16, masked=False, heads=2, d=256, causal=True)
+    out["seq_attention_causal_d256_f16"] = (
+        m, ref, {"x": "1..8x1..512x512"}, SEQ_SHAPES, "f16")
     # An f32 model's attention over a symbolic sequence: three tf32
     # products a step, heads of 16 (masked, key blocks of 32), 64 (causal)
     # and 128 (masked, key blocks of 16).

@@ -37,8 +37,8 @@ ATTENTION_CASES = [
       n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
      [("q", H, [1, 2, 200, 32]), ("k", H, [1, 2, 200, 32]), ("v", H, [1, 2, 200, 32])],
      [("y", H, [1, 2, 200, 32])]),
-    # Heads of 256 (Gemma's): key blocks of 32, the queries read from shared
-    # memory at each; a padding mask at f16's lowest over 20 of batch 1's 77
+    # Heads of 256 (Gemma's): key blocks of 32 (on the mma_sync body the
+    # queries read from shared memory at each); a padding mask at f16's lowest over 20 of batch 1's 77
     # keys, and a causal mask over 200 (the last query block ragged).
     ("attention_head256_mask_f16",
      [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
@@ -135,9 +135,9 @@ ATTENTION_CASES = [
 ]
 
 ATTENTION_ALIASES = {}
-# 16-bit attention with heads up to 128 runs the wgmma body on sm_90a by
-# default (heads of 32 through 64-byte swizzled rows, 64 and 128 through
-# 128-byte ones, 96 and 80 through 64- and 32-byte ones). The exporters'
+# 16-bit attention with heads up to 256 runs the wgmma body on sm_90a by
+# default (heads of 32 through 64-byte swizzled rows, 64, 128 and 256
+# through 128-byte ones, 96 and 80 through 64- and 32-byte ones). The exporters'
 # forms again on the mma_sync body (--hopper-attention=never: masks,
 # biases, causal, grouped and stacked heads), and two warpgroups of 64
 # queries with key blocks of 128 (--attention-tile=128x128x8).
@@ -166,10 +166,11 @@ for graph in ("attention_padding_mask_f16", "attention_causal_f16",
 for graph in ("attention_head96_causal_f16", "attention_position_bias_bf16"):
     alias = graph.replace("attention_", "attention_overlapped_two_groups_")
     ATTENTION_ALIASES[alias] = (graph, ["--overlap-attention", "--attention-tile=128x128x8"])
-# Heads of 256 on the wgmma body (--hopper-attention=always: key blocks
-# of 32, m64n256k16 for the values), on either schedule.
+# Heads of 256 run the wgmma body by default too (key blocks of 32,
+# m64n256k16 for the values): again on the mma_sync body, and on the
+# overlapped schedule.
 for graph in ("attention_head256_mask_f16", "attention_head256_causal_f16"):
-    alias = graph.replace("attention_", "attention_wgmma_")
-    ATTENTION_ALIASES[alias] = (graph, ["--hopper-attention=always"])
+    alias = graph.replace("attention_", "attention_mma_")
+    ATTENTION_ALIASES[alias] = (graph, ["--hopper-attention=never"])
 ATTENTION_ALIASES["attention_overlapped_head256_causal_f16"] = (
-    "attention_head256_causal_f16", ["--hopper-attention=always", "--overlap-attention"])
+    "attention_head256_causal_f16", ["--overlap-attention"])

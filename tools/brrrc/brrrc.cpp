@@ -210,9 +210,9 @@ cl::opt<std::string> multicast(
 cl::opt<std::string> hopperAttention(
     "hopper-attention",
     cl::desc("Whether fused attention runs the Hopper body (warpgroups on "
-             "wgmma, the probabilities from registers): auto (the default: "
-             "16-bit heads of a multiple of 16 up to 128 on sm_90a), always "
-             "(up to 256), or never (the mma.sync body)"),
+             "wgmma, the probabilities from registers): auto (the default) "
+             "or always (the same: 16-bit heads of a multiple of 16 up to "
+             "256 on sm_90a), or never (the mma.sync body)"),
     cl::init("auto"), cl::cat(category));
 
 cl::opt<bool> overlapAttention(

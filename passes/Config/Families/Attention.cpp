@@ -67,21 +67,20 @@ FailureOr<KernelConfigAttr> chooseAttention(FusionOp fusion,
   // from shared memory at each key block.
   if (!et.isF32() && std::max(d, dv) > 128)
     tile.keys = 32;
-  // On sm_90a, 16-bit heads up to 128 run the wgmma body (unless
-  // `hopper-attention=never`): a warpgroup of 64 queries, key blocks of
-  // 64. Measured on an H100 against the mma_sync body (test/gpu/notes/
-  // 2026-12-06-f.md): as fast at one sentence of 128, 1.39-1.43x faster
-  // at 32 x 12 x 128 x 64, 1.43-1.54x at 4 x 16 x 2048 x 128, and 3-10%
-  // off whole transformers (Llama-style, GPT-2, BERT, ViT, GPT-Neo,
-  // Whisper, CLIP).
+  // On sm_90a, 16-bit heads that are multiples of 16 up to 256 run the
+  // wgmma body (unless `hopper-attention=never`): a warpgroup of 64
+  // queries, key blocks of 64 (of 32 past 128, m64n256k16 for the values).
+  // Measured on an H100 against the mma_sync body (test/gpu/notes/
+  // 2026-12-06-f.md and 2026-12-06-g.md): as fast at one sentence of 128,
+  // 1.39-1.43x faster at 32 x 12 x 128 x 64, 1.43-1.54x at 4 x 16 x 2048 x
+  // 128, 1.50-1.51x with heads of 256 (8 x 8 x 512 masked, 4 x 8 x 2048
+  // causal), and 3-10% off whole transformers (Llama-style, GPT-2, BERT,
+  // ViT, GPT-Neo, Whisper, CLIP).
   // Two warpgroups a block (pinned 128 x 64 x 8 or 128 x 128 x 8) were
   // slower everywhere but the longest sequences, where they tie.
-  // Heads past 128 (key blocks of 32, m64n256k16 for the values) run it
-  // when asked (`hopper-attention=always`), not yet by default: they are
-  // not measured against the mma_sync body.
-  bool asked =
-      options.hopperAttention == Choice::always ||
-      (options.hopperAttention == Choice::automatic && std::max(d, dv) <= 128);
+  // `always` and `auto` take the same heads; `always` is kept for the
+  // command lines that name it.
+  bool asked = options.hopperAttention != Choice::never;
   if (asked && !wgmmaAttentionRefusal(att, options.target))
     tile.body = KernelBody::wgmma;
   // Overlapped (`overlap-attention`), its values read a block after its
