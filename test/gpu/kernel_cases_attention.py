@@ -13,6 +13,20 @@ F, H, BF, B = (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.BFLOAT16,
               TensorProto.BOOL)
 n = helper.make_node
 
+
+def causal_case(name, scale, shape):
+    """The case `name`: f16 attention over q, k and v of `shape` [b, h, s,
+    d], the scores scaled after the product by the constant `scale` and
+    masked causally from compared ranges (`cols` <= `rows`, the other
+    positions at f16's lowest)."""
+    return (name,
+            [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
+             n("Mul", ["s", scale], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
+             n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
+             n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+            [("q", H, shape), ("k", H, shape), ("v", H, shape)], [("y", H, shape)])
+
+
 ATTENTION_CASES = [
     # Fused attention (brrr-fuse-attention) in the exporters' forms: heads
     # split from [B, S, H*D] and merged back, both operands scaled, a padding
@@ -30,29 +44,18 @@ ATTENTION_CASES = [
       n("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]), n("Reshape", ["ot", "bsm"], ["y"])],
      [("q", H, [2, 77, 192]), ("k", H, [2, 77, 192]), ("v", H, [2, 77, 192]),
       ("m", H, [2, 1, 1, 77])], [("y", H, [2, 77, 192])]),
-    ("attention_causal_f16",
-     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
-      n("Mul", ["s", "c16"], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
-      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
-      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
-     [("q", H, [1, 2, 200, 32]), ("k", H, [1, 2, 200, 32]), ("v", H, [1, 2, 200, 32])],
-     [("y", H, [1, 2, 200, 32])]),
+    causal_case("attention_causal_f16", "c16", [1, 2, 200, 32]),
     # Heads of 256 (Gemma's): key blocks of 32 (on the mma_sync body the
-    # queries read from shared memory at each); a padding mask at f16's lowest over 20 of batch 1's 77
-    # keys, and a causal mask over 200 (the last query block ragged).
+    # queries read from shared memory at each); a padding mask at f16's
+    # lowest over 20 of batch 1's 77 keys, and a causal mask over 200 (the
+    # last query block ragged).
     ("attention_head256_mask_f16",
      [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
       n("Mul", ["s", "c256"], ["ss"]), n("Add", ["ss", "m"], ["sm"]),
       n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
      [("q", H, [2, 2, 77, 256]), ("k", H, [2, 2, 77, 256]), ("v", H, [2, 2, 77, 256]),
       ("m", H, [2, 1, 1, 77])], [("y", H, [2, 2, 77, 256])]),
-    ("attention_head256_causal_f16",
-     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
-      n("Mul", ["s", "c256"], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
-      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
-      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
-     [("q", H, [1, 2, 200, 256]), ("k", H, [1, 2, 200, 256]), ("v", H, [1, 2, 200, 256])],
-     [("y", H, [1, 2, 200, 256])]),
+    causal_case("attention_head256_causal_f16", "c256", [1, 2, 200, 256]),
     # GPT-2's export at a batch above 1: the causal condition expanded over
     # the batch and folded, one matrix per batch entry (still `causal`).
     ("attention_causal_expanded_f16",
@@ -99,13 +102,7 @@ ATTENTION_CASES = [
     # Heads the wgmma body reads through other swizzles: 96 (three boxes of
     # 64 bytes a row), causal over 200 (the last query block ragged), and
     # 80 in bf16 (five boxes of 32 bytes), a padding mask over 77 keys.
-    ("attention_head96_causal_f16",
-     [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
-      n("Mul", ["s", "c96"], ["ss"]), n("LessOrEqual", ["cols", "rows"], ["keep"]),
-      n("Where", ["keep", "zero16", "low16"], ["mask"]), n("Add", ["ss", "mask"], ["sm"]),
-      n("Softmax", ["sm"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
-     [("q", H, [1, 3, 200, 96]), ("k", H, [1, 3, 200, 96]), ("v", H, [1, 3, 200, 96])],
-     [("y", H, [1, 3, 200, 96])]),
+    causal_case("attention_head96_causal_f16", "c96", [1, 3, 200, 96]),
     ("attention_head80_mask_bf16",
      [n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["q", "kt"], ["s"]),
       n("Div", ["s", "root80"], ["sd"]), n("Add", ["sd", "m"], ["sm"]),
