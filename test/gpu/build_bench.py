@@ -110,15 +110,12 @@ ATTENTION_SHAPES = [s for s in ATTENTION_SHAPES
 
 
 # What the attention sweep compiles every ATTENTION_SHAPES model with,
-# besides the chosen config ("default": on sm_90a the wgmma body where it
-# takes the heads): the mma_sync body ("mma_sync", --hopper-attention=never)
-# and its tile of 128 queries over 4 warps, the wgmma body wherever it takes
-# the heads ("wgmma", --hopper-attention=always: heads past 128 too), on
-# one or two warpgroups of 64 queries with key blocks of 64 or 128, and
-# its overlapped schedule (--overlap-attention).
+# besides the chosen config ("default": on sm_90a the wgmma body wherever
+# it takes the heads, as --hopper-attention=always): the mma_sync body
+# ("mma_sync", --hopper-attention=never) and its tile of 128 queries over 4
+# warps, the wgmma body on one or two warpgroups of 64 queries with key
+# blocks of 64 or 128, and its overlapped schedule (--overlap-attention).
 ATTENTION_VARIANTS = {"mma_sync": ["--hopper-attention=never"],
-                      "wgmma": ["--hopper-attention=always"],
-                      "wgmma_overlapped": ["--hopper-attention=always", "--overlap-attention"],
                       "128x64x4": ["--attention-tile=128x64x4"],
                       **{f"wgmma_{tile}": [f"--attention-tile={tile}"]
                          for tile in ["64x128x4", "128x64x8", "128x128x8"]},
