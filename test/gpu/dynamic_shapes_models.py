@@ -501,9 +501,13 @@ def models():
                         [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
                          (2, 128), (1, 2), (1, 3), (2, 2)], "f16")
     m, ref = mlp(["batch", "seq"], 768, 3072, 2)
+    # Past 1536 rows the first product runs overlapped, past 4096 the
+    # second (a residual) cooperative persistent: ragged row counts in
+    # those ranges (1651, 4599, 16500) end inside a tile.
     out["mlp768_f16"] = (m, ref, {"x": "1..64x1..512x768"},
                          [(1, 1), (1, 16), (3, 77), (8, 384), (32, 128),
-                          (64, 512), (2, 1), (3, 1), (1, 4), (5, 1)], "f16")
+                          (64, 512), (2, 1), (3, 1), (1, 4), (5, 1),
+                          (13, 127), (9, 511), (33, 500)], "f16")
     # With --few-rows-mma (MODEL_FLAGS): the ranges of 5 to 64 rows on the
     # few-rows body on Tensor Cores, each range at its smallest, ragged and
     # largest rows.

@@ -62,19 +62,23 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 /// BERT-base's attention output projection at batch 128 (768 deep, a bias
 /// and the residual) 22% faster than overlapped, its second MLP product
 /// (3072 deep) 1% faster.
+/// Over symbolic extents, both at the largest shape.
 bool readsResidual(FusionOp fusion, Operation *product) {
   Operation *after = epilogueAfter(product);
-  auto rt = cast<RankedTensorType>(after->getResult(0).getType());
-  if (!rt.hasStaticShape())
-    return false;
+  auto count = [](Value v) {
+    int64_t n = 1;
+    for (int64_t d : largestShapeOf(v))
+      n *= d;
+    return n;
+  };
+  int64_t result = count(after->getResult(0));
   Block &body = fusion.getBody().front();
   for (Operation &op :
        llvm::make_range(std::next(after->getIterator()), body.end()))
     for (Value v : op.getOperands()) {
       auto arg = dyn_cast<BlockArgument>(v);
-      auto t = arg ? dyn_cast<RankedTensorType>(arg.getType()) : nullptr;
-      if (t && arg.getOwner() == &body && t.hasStaticShape() &&
-          t.getNumElements() >= rt.getNumElements())
+      if (arg && arg.getOwner() == &body &&
+          isa<RankedTensorType>(arg.getType()) && count(arg) >= result)
         return true;
     }
   return false;
@@ -118,10 +122,6 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
     tile->n = pinnedTile[1];
     tile->stages = pinnedTile[2];
   }
-  // Over symbolic rows or batches, one block a tile of the largest
-  // shape's tiling, its grid the actual rows' or batches' (persistent
-  // blocks walk a tile count fixed at compile time).
-  bool symbolic = p.symbolic();
   if (p.rowsExtent && tile->body != KernelBody::wgmma)
     return product.emitOpError(
                "symbolic rows of 16-bit operands compile on the TMA + "
@@ -129,22 +129,37 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
                "this product takes the ")
            << stringifyKernelBody(tile->body)
            << " body (give its rows a fixed extent)";
-  if (!symbolic && (options.persistent || options.pingpong || options.overlap))
-    choosePersistence(*tile, p, target, budget,
-                      forcedSchedule(product, options));
-  else if (!symbolic && hasHalfResult(product) &&
-           p.K >= (lightEpilogue(fusion, product) ? kOverlapMinK
-                                                  : kOverlapHeavyMinK))
-    choosePersistence(*tile, p, target, budget,
-                      readsResidual(fusion, product)
-                          ? KernelSchedule::cooperative
-                          : KernelSchedule::overlapped);
-  // Promoted float8 sums wait for each slice's products: a persistent
-  // grid hides the start and the epilogue of each tile behind the
-  // next tile's copies (measured at 128 x 192: 4096^3 88.6% -> 92.2%
-  // of cuBLAS's promoted FP8 GEMM, 8192^3 91.7% -> 97.4%).
-  else if (!symbolic && tile->precision == KernelPrecision::promoted)
-    choosePersistence(*tile, p, target, budget, KernelSchedule::cooperative);
+  // The schedule of a tile over `q`: persistent on the schedule the flags
+  // force, else overlapped where that pays (kOverlapMinK,
+  // kOverlapHeavyMinK, lightEpilogue), cooperative persistent where such
+  // an epilogue reads a residual (readsResidual) or where float8 sums are
+  // promoted (each slice's products waited for: a persistent grid hides
+  // the start and the epilogue of each tile behind the next tile's copies,
+  // measured at 128 x 192: 4096^3 88.6% -> 92.2% of cuBLAS's promoted FP8
+  // GEMM, 8192^3 91.7% -> 97.4%). Over symbolic rows, a range's tile takes
+  // the schedule a static compile of its largest rows would (ping-pong
+  // forced becomes cooperative), its persistent blocks walking the actual
+  // rows' tiles; over symbolic batches, one block a tile.
+  bool lightAfter = lightEpilogue(fusion, product);
+  bool residual = readsResidual(fusion, product);
+  auto chooseSchedule = [&](MatmulTile &t, const ProductShape &q) {
+    if (q.batchesExtent)
+      return;
+    if (options.persistent || options.pingpong || options.overlap) {
+      KernelSchedule forced = forcedSchedule(product, options);
+      if (q.rowsExtent && forced == KernelSchedule::pingpong)
+        forced = KernelSchedule::cooperative;
+      choosePersistence(t, q, target, budget, forced);
+    } else if (hasHalfResult(product) &&
+               q.K >= (lightAfter ? kOverlapMinK : kOverlapHeavyMinK)) {
+      choosePersistence(t, q, target, budget,
+                        residual ? KernelSchedule::cooperative
+                                 : KernelSchedule::overlapped);
+    } else if (t.precision == KernelPrecision::promoted) {
+      choosePersistence(t, q, target, budget, KernelSchedule::cooperative);
+    }
+  };
+  chooseSchedule(*tile, p);
   int64_t elementBytes = tile->elementBytes;
   chooseClusterSplit(*tile, p, target);
   if (pinnedTile.empty())
@@ -176,6 +191,7 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
       if (!t)
         return KernelConfigAttr();
       chooseFloat8Sums(*t, operand, options.fastFloat8, q, target, budget);
+      chooseSchedule(*t, q);
       chooseClusterSplit(*t, q, target);
       chooseNarrowTile(*t, q, target, budget);
       return t->config(ctx);

@@ -353,10 +353,9 @@ static LogicalResult verifyWgmma(FusionOp fusion, Operation *product,
       llvm::divideCeil(p.M, tile->m) * wgmmaColumnTiles(product, p, tile->n);
   if (p.batches > kMaxGridYZ || tiles * split > kMaxGridX)
     return product->emitOpError("Tensor Core grid exceeds the launch limits");
-  if (p.rowsExtent &&
-      (p.batches != 1 || tile->pingpong() || tile->overlapped()))
-    return product->emitOpError(
-        "symbolic rows take one batch and the cooperative schedule");
+  if (p.rowsExtent && (p.batches != 1 || tile->pingpong()))
+    return product->emitOpError("symbolic rows take one batch and the "
+                                "cooperative or overlapped schedule");
   if (p.batchesExtent && tile->persistent > 0)
     return product->emitOpError("symbolic batches take one block a tile");
   if (p.pairedHalves && (tile->n % 128 || tile->pingpong()))
