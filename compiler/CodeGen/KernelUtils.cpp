@@ -250,21 +250,62 @@ SmallVector<Value> mlir::brrr::IndexMath::coordsOf(Value linear,
 
 Value mlir::brrr::IndexMath::broadcastIndex(Value linear,
                                             ArrayRef<int64_t> outShape,
-                                            ArrayRef<int64_t> inShape) {
-  SmallVector<int64_t> outStrides = rowMajorStrides(outShape);
-  SmallVector<int64_t> inStrides = rowMajorStrides(inShape);
-  int64_t offset = outShape.size() - inShape.size();
-  Value index = idx(0);
-  for (size_t d = 0; d < inShape.size(); ++d) {
-    if (inShape[d] == 1)
+                                            ArrayRef<int64_t> inShape,
+                                            Value row, Value col) {
+  // Runs of adjacent output dimensions, outer to inner, that the input
+  // keeps or broadcasts alike (a dimension of extent 1 joins either).
+  struct Run {
+    int64_t extent;
+    bool kept;
+  };
+  int64_t rank = outShape.size();
+  int64_t offset = rank - static_cast<int64_t>(inShape.size());
+  SmallVector<Run> runs;
+  for (int64_t od = 0; od < rank; ++od) {
+    if (outShape[od] == 1)
       continue;
-    int64_t od = d + offset;
-    Value coord = arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, linear, idx(outStrides[od])),
-        idx(outShape[od]));
-    index = add(index, mul(coord, inStrides[d]));
+    bool kept = od >= offset && inShape[od - offset] != 1;
+    if (!runs.empty() && runs.back().kept == kept)
+      runs.back().extent *= outShape[od];
+    else
+      runs.push_back({outShape[od], kept});
   }
-  return index;
+  int64_t n = rank ? outShape.back() : 1;
+  bool split = row && col && n > 1;
+  // A caller that splits `linear` into its row and column reads within the
+  // output; others may pass any index, which wraps into it.
+  if (split && llvm::all_of(runs, [](const Run &r) { return r.kept; }))
+    return linear;
+  Value index;
+  int64_t outStride = 1, inStride = 1;
+  for (int64_t i = runs.size() - 1; i >= 0; --i) {
+    const Run &r = runs[i];
+    if (r.kept) {
+      // The run's coordinate: linear / outStride mod its extent (within
+      // the output, the outermost run's needs no remainder).
+      Value coord;
+      if (!split) {
+        coord = rem(div(linear, outStride), r.extent);
+      } else if (outStride == 1) {
+        // The innermost run holds the last dimension (n > 1): the column,
+        // and past it rows of the run's own.
+        coord = col;
+        if (r.extent != n) {
+          Value rows = i > 0 ? rem(row, r.extent / n) : row;
+          coord = add(mul(rows, n), col);
+        }
+      } else {
+        coord = div(row, outStride / n);
+        if (i > 0)
+          coord = rem(coord, r.extent);
+      }
+      Value term = mul(coord, inStride);
+      index = index ? add(index, term) : term;
+      inStride *= r.extent;
+    }
+    outStride *= r.extent;
+  }
+  return index ? index : idx(0);
 }
 
 namespace {
@@ -275,10 +316,11 @@ namespace {
 SmallVector<Value> loadEpilogueInput(OpBuilder &b, Location loc, Value operand,
                                      Value at, ArrayRef<int64_t> outShape,
                                      llvm::function_ref<Value(Value)> arg,
-                                     int64_t width = 1) {
+                                     int64_t width = 1, Value row = {},
+                                     Value col = {}) {
   mlir::brrr::IndexMath e{b, loc};
   auto type = cast<RankedTensorType>(operand.getType());
-  Value index = e.broadcastIndex(at, outShape, type.getShape());
+  Value index = e.broadcastIndex(at, outShape, type.getShape(), row, col);
   return mlir::brrr::loadElements(b, loc, arg(operand), type.getElementType(),
                                   index, width);
 }
@@ -337,7 +379,7 @@ SmallVector<Value> mlir::brrr::loadElements(OpBuilder &b, Location loc,
 
 SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
     OpBuilder &b, Location loc, FusionOp fusion, Operation *producer, Value at,
-    llvm::function_ref<Value(Value)> arg, int64_t width) {
+    llvm::function_ref<Value(Value)> arg, int64_t width, Value row, Value col) {
   Block &body = fusion.getBody().front();
   EpilogueStart start = epilogueStartOf(producer);
   ArrayRef<int64_t> outShape = start.shape;
@@ -356,14 +398,15 @@ SmallVector<DenseMap<Value, Value>> mlir::brrr::loadEpilogueInputs(
                      type.getShape().back() == outShape.back();
       if (rowWise) {
         SmallVector<Value> values =
-            loadEpilogueInput(b, loc, v, at, outShape, arg, width);
+            loadEpilogueInput(b, loc, v, at, outShape, arg, width, row, col);
         for (int64_t t = 0; t < width; ++t)
           loaded[t][v] = values[t];
         continue;
       }
       for (int64_t t = 0; t < width; ++t)
         loaded[t][v] = loadEpilogueInput(
-            b, loc, v, t ? e.add(at, e.idx(t)) : at, outShape, arg)[0];
+            b, loc, v, t ? e.add(at, e.idx(t)) : at, outShape, arg, 1, row,
+            col && t ? e.add(col, e.idx(t)) : col)[0];
     }
   return loaded;
 }

@@ -62,9 +62,16 @@ struct IndexMath {
   SmallVector<Value> coordsOf(Value linear, ArrayRef<int64_t> shape);
   /// The row-major index, in a tensor of `inShape`, of the element that
   /// broadcasts (numpy rules, right-aligned) to element `linear` of a
-  /// tensor of `outShape`.
+  /// tensor of `outShape`. Adjacent dimensions the input keeps (or
+  /// broadcasts) alike are one coordinate: an input of the output's shape
+  /// is read at `linear` itself, a bias along the last dimension at
+  /// `linear` modulo its length. A caller that has `linear`'s row and
+  /// column (linear = row * outShape.back() + col) passes them: the
+  /// coordinates come from those without dividing `linear` (a bias is read
+  /// at `col`).
   Value broadcastIndex(Value linear, ArrayRef<int64_t> outShape,
-                       ArrayRef<int64_t> inShape);
+                       ArrayRef<int64_t> inShape, Value row = {},
+                       Value col = {});
 };
 
 /// IndexMath plus the constants, casts and addresses the staged Tensor Core
@@ -213,11 +220,14 @@ LogicalResult emitEpilogueVector(OpBuilder &b, Location loc, FusionOp fusion,
 /// keyed by its block argument, one map per element: a caller that loads
 /// several elements' inputs before computing any keeps those loads in
 /// flight together instead of waiting on each. An input whose last
-/// dimension is the result's is read with one vector load.
+/// dimension is the result's is read with one vector load. A caller that
+/// has `at`'s row and column in the result (at = row * its last dimension
+/// + col, inside it) passes them (IndexMath::broadcastIndex).
 SmallVector<DenseMap<Value, Value>>
 loadEpilogueInputs(OpBuilder &b, Location loc, FusionOp fusion,
                    Operation *producer, Value at,
-                   llvm::function_ref<Value(Value)> arg, int64_t width = 1);
+                   llvm::function_ref<Value(Value)> arg, int64_t width = 1,
+                   Value row = {}, Value col = {});
 
 /// The block's dynamic shared memory (!llvm.ptr<3>), at `b`'s insertion
 /// point; declares the module's `extern .shared` array through

@@ -230,7 +230,8 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
         if (half)
           group.partners = stagedAt(e.add(c, e.idx(width)));
         group.inputs =
-            loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
+            loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec,
+                               e.add(e.mul(at.z, M), safeRow), safeCol);
         for (int64_t t = 0; t < vec; ++t)
           group.values.push_back(
               problem.addBias
@@ -350,7 +351,8 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
       if (half)
         grp.partners = stagedAt(e.add(c, e.idx(half)));
       grp.inputs =
-          loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec);
+          loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec,
+                             e.add(e.mul(at.z, M), safeRow), safeCol);
       pending.push_back(std::move(grp));
     }
   }
