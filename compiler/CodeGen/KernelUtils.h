@@ -62,13 +62,14 @@ struct IndexMath {
   SmallVector<Value> coordsOf(Value linear, ArrayRef<int64_t> shape);
   /// The row-major index, in a tensor of `inShape`, of the element that
   /// broadcasts (numpy rules, right-aligned) to element `linear` of a
-  /// tensor of `outShape`. Adjacent dimensions the input keeps (or
-  /// broadcasts) alike are one coordinate: an input of the output's shape
-  /// is read at `linear` itself, a bias along the last dimension at
-  /// `linear` modulo its length. A caller that has `linear`'s row and
-  /// column (linear = row * outShape.back() + col) passes them: the
-  /// coordinates come from those without dividing `linear` (a bias is read
-  /// at `col`).
+  /// tensor of `outShape` (`linear` past the output wraps into it).
+  /// Adjacent dimensions the input keeps (or broadcasts) alike are one
+  /// coordinate: a bias along the last dimension is read at `linear`
+  /// modulo its length. A caller whose `linear` lies inside the output and
+  /// that has its row and column (linear = row * outShape.back() + col)
+  /// passes them: the coordinates come from those without dividing
+  /// `linear` (a bias is read at `col`, an input of the output's shape at
+  /// `linear` itself).
   Value broadcastIndex(Value linear, ArrayRef<int64_t> outShape,
                        ArrayRef<int64_t> inShape, Value row = {},
                        Value col = {});

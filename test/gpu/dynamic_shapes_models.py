@@ -501,7 +501,7 @@ def models():
                         [(1, 1), (1, 17), (3, 77), (8, 511), (8, 512),
                          (2, 128), (1, 2), (1, 3), (2, 2)], "f16")
     m, ref = mlp(["batch", "seq"], 768, 3072, 2)
-    # Past 1536 rows the first product runs overlapped, past 4096 the
+    # Past 1024 rows the first product runs overlapped, past 4096 the
     # second (a residual) cooperative persistent: ragged row counts in
     # those ranges (1651, 4599, 16500) end inside a tile.
     out["mlp768_f16"] = (m, ref, {"x": "1..64x1..512x768"},
