@@ -199,7 +199,9 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
                         : e.ult(gRow, M);
       Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
       Value rowAt = e.add(stagingBase, e.mul(r, pitch * 4));
-      Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
+      // The element's row among every batch's, and its row's first index.
+      Value row = e.add(e.mul(at.z, M), safeRow);
+      Value outRow = e.mul(row, N);
       for (int64_t jj = 0; jj < width / (lanes * vec); ++jj) {
         // Columns c .. c + vec - 1, inside the output together (vec | N).
         Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
@@ -229,9 +231,8 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
         EpilogueGroup group{inside, out, {}, {}, {}};
         if (half)
           group.partners = stagedAt(e.add(c, e.idx(width)));
-        group.inputs =
-            loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec,
-                               e.add(e.mul(at.z, M), safeRow), safeCol);
+        group.inputs = loadEpilogueInputs(b, loc, fusion, problem.product, out,
+                                          arg, vec, row, safeCol);
         for (int64_t t = 0; t < vec; ++t)
           group.values.push_back(
               problem.addBias
@@ -318,7 +319,8 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
                                               gRow, at.rows))
                 : e.ult(gRow, M));
     Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
-    Value outRow = e.add(e.mul(at.z, M * N), e.mul(safeRow, N));
+    Value row = e.add(e.mul(at.z, M), safeRow);
+    Value outRow = e.mul(row, N);
     Value rowAt = e.add(stagingBase, e.mul(safeR, pitch * 2));
     for (int64_t jj = 0; jj < width / (lanes * vec); ++jj) {
       Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
@@ -350,9 +352,8 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
       }
       if (half)
         grp.partners = stagedAt(e.add(c, e.idx(half)));
-      grp.inputs =
-          loadEpilogueInputs(b, loc, fusion, problem.product, out, arg, vec,
-                             e.add(e.mul(at.z, M), safeRow), safeCol);
+      grp.inputs = loadEpilogueInputs(b, loc, fusion, problem.product, out, arg,
+                                      vec, row, safeCol);
       pending.push_back(std::move(grp));
     }
   }
