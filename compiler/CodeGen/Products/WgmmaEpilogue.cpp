@@ -39,44 +39,37 @@ Value outputColumn0(WgmmaBuilder &e, const WgmmaProblem &problem,
   return problem.pairedColumns ? e.div(at.col0, 2) : at.col0;
 }
 
-/// Whether every tile's rows lie inside the output: static rows that the
-/// tile's divide (the last row tile ends at M). Their rows need no check.
-bool rowsFillTiles(const WgmmaProblem &problem, const MatmulTile &tile,
-                   const TileAt &at) {
-  return !at.rows && problem.M % tile.m == 0;
+/// The i1 true of a check that cannot fail.
+Value always(OpBuilder &b, Location loc) {
+  return arith::ConstantIntOp::create(b, loc, 1, 1);
 }
 
-/// Whether every tile's output columns lie inside the output: no group
-/// ends inside a tile, and the tiles' columns (a paired product's tile
-/// holds n / 2 of each half) divide the output's.
-bool columnsFillTiles(const WgmmaProblem &problem, const MatmulTile &tile,
-                      const TileAt &at) {
-  int64_t perTile = problem.pairedColumns ? tile.n / 2 : tile.n;
-  return !at.columnsEnd && outputColumns(problem) % perTile == 0;
-}
-
-/// Whether row `row` of the tile `at` is inside the output (true, with no
-/// comparison, where the tiles fill it).
+/// Whether row `row` of the tile `at` is inside the output: always where
+/// the rows are static and the tile's rows divide them (the last row tile
+/// ends at M), else compared with the rows.
 Value rowOkAt(WgmmaBuilder &e, const WgmmaProblem &problem,
               const MatmulTile &tile, const TileAt &at, Value row) {
-  if (rowsFillTiles(problem, tile, at))
-    return arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
   if (at.rows)
     return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, row,
                                  at.rows);
+  if (problem.M % tile.m == 0)
+    return always(e.b, e.loc);
   return e.ult(row, problem.M);
 }
 
-/// Whether the tile `at` stores column `col`: inside its group's columns,
-/// or the product's N (true, with no comparison, where the tiles fill it).
+/// Whether the tile `at` stores output column `col`: inside its group's
+/// columns, or the output's; always where no group ends inside a tile and
+/// the tiles' columns (a paired product's tile holds n / 2 of each half)
+/// divide the output's.
 Value columnOk(WgmmaBuilder &e, const WgmmaProblem &problem,
-               const MatmulTile &tile, const TileAt &at, Value col, int64_t n) {
-  if (columnsFillTiles(problem, tile, at))
-    return arith::ConstantIntOp::create(e.b, e.loc, 1, 1);
-  if (!at.columnsEnd)
-    return e.ult(col, n);
-  return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, col,
-                               at.columnsEnd);
+               const MatmulTile &tile, const TileAt &at, Value col) {
+  if (at.columnsEnd)
+    return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, col,
+                                 at.columnsEnd);
+  int64_t n = outputColumns(problem);
+  if (n % (problem.pairedColumns ? tile.n / 2 : tile.n) == 0)
+    return always(e.b, e.loc);
+  return e.ult(col, n);
 }
 
 /// `vec` consecutive elements of one output row, inside the output
@@ -234,7 +227,7 @@ LogicalResult mlir::brrr::wgmma::emitWgmmaEpilogue(
         // Columns c .. c + vec - 1, inside the output together (vec | N).
         Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
         Value gCol = e.add(col0, chunk ? e.add(c, e.idx(chunk * width)) : c);
-        Value colOk = columnOk(e, problem, tile, at, gCol, N);
+        Value colOk = columnOk(e, problem, tile, at, gCol);
         Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
         Value inside = arith::AndIOp::create(b, loc, rowOk, colOk);
         Value out = e.add(outRow, safeCol);
@@ -338,9 +331,7 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
               kWorkers),
         worker);
     Value r = e.add(e.mul(group, rowsPerGroup), rowLane);
-    Value inTile = groups % perStep == 0
-                       ? Value(arith::ConstantIntOp::create(b, loc, 1, 1))
-                       : e.ult(r, tile.m);
+    Value inTile = groups % perStep == 0 ? always(b, loc) : e.ult(r, tile.m);
     Value safeR = arith::SelectOp::create(b, loc, inTile, r, e.idx(0));
     Value gRow = e.add(at.row0, safeR);
     Value rowOk = arith::AndIOp::create(b, loc, inTile,
@@ -352,7 +343,7 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
     for (int64_t jj = 0; jj < width / (lanes * vec); ++jj) {
       Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
       Value gCol = e.add(col0, c);
-      Value colOk = columnOk(e, problem, tile, at, gCol, N);
+      Value colOk = columnOk(e, problem, tile, at, gCol);
       Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
       Value out = e.add(outRow, safeCol);
       // The staged values at column `column` of the tile, in f32.
