@@ -294,19 +294,19 @@ LogicalResult KernelConfigAttr::verify(
                        << m << "x" << n;
   // Promoted sums hold each slice's products in registers beside the
   // accumulators: twice the f32 a consumer thread holds (64 x n / 128
-  // cooperative, the whole m x n / 128 ping-pong), at most twice those of
-  // 64 x kPromotedWidth. The overlapped schedule stages 16-bit sums.
+  // cooperative or overlapped, the whole m x n / 128 ping-pong), at most
+  // twice those of 64 x kPromotedWidth, or of 64 x kPromotedOverlappedWidth
+  // on the overlapped schedule's fewer consumer registers.
   int64_t rowsHeld = schedule == KernelSchedule::pingpong ? m : 64;
-  if (precision == KernelPrecision::promoted &&
-      (rowsHeld * n > 64 * kPromotedWidth ||
-       schedule == KernelSchedule::overlapped))
+  int64_t widest = schedule == KernelSchedule::overlapped
+                       ? kPromotedOverlappedWidth
+                       : kPromotedWidth;
+  if (precision == KernelPrecision::promoted && rowsHeld * n > 64 * widest)
     return emitError() << "a wgmma tile that promotes its float8 sums holds "
                           "them beside its accumulators: at most 64 x "
-                       << kPromotedWidth
-                       << " outputs a consumer warpgroup, cooperative or "
-                          "ping-pong, not "
-                       << m << "x" << n << " "
-                       << stringifyKernelSchedule(schedule);
+                       << widest << " outputs a consumer warpgroup "
+                       << stringifyKernelSchedule(schedule) << ", not " << m
+                       << "x" << n;
   // An overlapped kernel's epilogue warps drain a whole staged tile while
   // the consumers compute the next one.
   if (schedule == KernelSchedule::overlapped && (!persistent || epilogue != n))

@@ -66,6 +66,9 @@ constexpr llvm::StringLiteral kTargetAttrName = "brrr.target";
 /// promoted`): a consumer holds 64 x 192 accumulators and as many sums of
 /// the slice in flight, 96 + 96 f32 registers a thread.
 constexpr int64_t kPromotedWidth = 192;
+/// The widest such tile on the overlapped schedule, whose consumers run on
+/// fewer registers (the drain warps take the rest): 64 + 64 a thread.
+constexpr int64_t kPromotedOverlappedWidth = 128;
 
 /// A tiled transpose's config (a movement kernel): tiles of kTransposeTile
 /// x kTransposeTile elements through shared memory, kTransposeTile x

@@ -152,7 +152,7 @@ std::optional<MatmulTile> mlir::brrr::f32TileOf(const ProductShape &p,
 
 int64_t MatmulTile::epilogueBytes() const {
   return m * wgmmaEpiloguePitch(epilogue ? epilogue : n) *
-         (overlapped() ? 2 : 4);
+         (overlapped() ? stagedBytes() : 4);
 }
 
 int64_t MatmulTile::tilesOf(const ProductShape &p) const {
@@ -169,16 +169,23 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   int64_t sms = target.getMultiprocessors();
   MatmulTile chosen = tile;
   bool promoted = tile.precision == KernelPrecision::promoted;
-  chosen.schedule =
-      (promoted && schedule == KernelSchedule::overlapped) ||
-              (p.pairedHalves && schedule == KernelSchedule::pingpong)
-          ? KernelSchedule::cooperative
-          : schedule;
+  chosen.schedule = p.pairedHalves && schedule == KernelSchedule::pingpong
+                        ? KernelSchedule::cooperative
+                        : schedule;
   // One warpgroup holds the whole tile: 128 x 128 f32 accumulators at
   // most, 128 a thread; with promoted sums beside them, 128 x 64.
   if (int64_t widest = promoted ? 64 : 128;
       chosen.pingpong() && chosen.n > widest) {
     chosen.n = widest;
+    chosen.stages = wgmmaRingStages(chosen, sharedBudget);
+  }
+  // An overlapped 8-bit product stages its tile's sums in f32, beside four
+  // stages up to 128 columns (67 KiB), and its consumers, on fewer
+  // registers, hold promoted sums beside the accumulators up to
+  // kPromotedOverlappedWidth columns.
+  if (chosen.overlapped() && chosen.elementBytes == 1 &&
+      chosen.n > kPromotedOverlappedWidth) {
+    chosen.n = wgmmaTileWidth(p, target, kPromotedOverlappedWidth);
     chosen.stages = wgmmaRingStages(chosen, sharedBudget);
   }
   if (chosen.tilesOf(p) <= sms)

@@ -143,9 +143,13 @@ struct MatmulTile {
   }
   /// Shared bytes of the wgmma epilogue's staging: every consumer's 64
   /// rows of `epilogue` columns (or of the whole tile), rows padded by
-  /// wgmmaEpiloguePitch, in f32, or in an overlapped kernel in the
-  /// product's 16-bit type.
+  /// wgmmaEpiloguePitch, in f32, or in an overlapped kernel in
+  /// stagedBytes.
   int64_t epilogueBytes() const;
+  /// Bytes of an element an overlapped kernel stages: a 16-bit product's
+  /// own 16-bit result, an 8-bit product's f32 sums (INT8's converted), on
+  /// which its epilogue applies the scales.
+  int64_t stagedBytes() const { return elementBytes == 1 ? 4 : 2; }
   /// Shared bytes of the wgmma body's mbarriers: a full and an empty one
   /// per stage, and in an overlapped kernel a "staged" and a "drained" one
   /// for its epilogue staging.
@@ -578,8 +582,8 @@ void chooseMulticast(MatmulTile &tile, Operation *product,
 /// (passes/Config/Families/Products.cpp).
 ///
 /// The schedule `options` force on `product`'s persistent grid: ping-pong,
-/// overlapped (for a 16-bit result, which it stages in its own type) or
-/// cooperative.
+/// overlapped (for a 16-bit result, which it stages in its own type, or
+/// 8-bit operands, whose f32 sums it stages) or cooperative.
 KernelSchedule forcedSchedule(Operation *product, const ConfigOptions &options);
 /// Whether `product`'s result is f16 or bf16.
 bool hasHalfResult(Operation *product);

@@ -40,6 +40,7 @@ SCHEDULES = {
     "persistent": ["--persistent"],
     "pingpong": ["--pingpong"],
     "overlap": ["--overlap-epilogue"],
+    "overlap-nomulticast": ["--overlap-epilogue", "--multicast=never"],
     "fast": ["--fp8-fast-accumulation"],
     "fast-pingpong": ["--fp8-fast-accumulation", "--pingpong"],
     "tile128x128": ["--matmul-tile=128x128x4"],
@@ -73,10 +74,11 @@ def write_model(path, rows, activation):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)]), path)
 
 
-def peer(x):
+def peer(x, float8=False):
     """The peer in the same run: cuBLAS's fc1 (bias in its epilogue), torch's
     GELU after it, and cuBLAS's fc2, each timed alone (median of CUDA-graph
-    replays); then the whole GELU block under torch.compile."""
+    replays); then the whole GELU block under torch.compile; with `float8`,
+    cuBLAS's FP8 fc1 and fc2 too (torch._scaled_mm)."""
     from bench import graph_ms
     rows = x.shape[0]
     w1 = torch.randn(N, K, dtype=x.dtype, device=x.device) * 0.03
@@ -96,6 +98,30 @@ def peer(x):
           f"  GELU {gelu * 1e3:6.1f} us"
           f"  fc2 + bias {fc2 * 1e3:7.1f} us {flops / fc2 / 1e9:6.0f} TF"
           f"  torch.compile block {whole * 1e3:7.1f} us", flush=True)
+    if not float8:
+        return
+    # cuBLAS's FP8 fc1 and fc2 (E4M3 operands, per-tensor scales, bias in
+    # the epilogue, f16 out), promoted sums and fast accumulation.
+    f8 = torch.float8_e4m3fn
+    one = torch.ones((), device=x.device)
+    xq, hq = x.to(f8), h.clamp(-448, 448).to(f8)
+    w1q, w2q = w1.to(f8), w2.to(f8)
+    line = "peer  cuBLAS FP8"
+    for fast in (False, True):
+        def mm(a, w, bias):
+            return torch._scaled_mm(a, w.t(), one, one, bias=bias,
+                                    out_dtype=x.dtype, use_fast_accum=fast)
+        try:
+            mm(xq, w1q, b1)
+        except RuntimeError as err:  # a torch without bias for FP8
+            line += f"  (no bias: {str(err).splitlines()[0][:60]})"
+            b1 = b2 = None
+        t1 = graph_ms(lambda: mm(xq, w1q, b1))
+        t2 = graph_ms(lambda: mm(hq, w2q, b2))
+        line += (f"  {'fast' if fast else 'promoted'}: fc1 + bias {t1 * 1e3:7.1f} us"
+                 f" {flops / t1 / 1e9:6.0f} TF, fc2 + bias {t2 * 1e3:7.1f} us"
+                 f" {flops / t2 / 1e9:6.0f} TF")
+    print(line, flush=True)
 
 
 def reference(model, x):
@@ -149,7 +175,7 @@ def main():
           f"fc1 {2 * opts.rows * K * N / 1e9:.1f} GFLOP", flush=True)
     x = torch.randn(opts.rows, K, dtype=torch.float16, device="cuda")
     y = torch.empty(opts.rows, K, dtype=torch.float16, device="cuda")
-    peer(x)
+    peer(x, float8="fp8" in opts.precisions.split(","))
     failures = 0
     refs = {}
     for (act, prec, sched, so, _), (rc, err) in zip(jobs, results):

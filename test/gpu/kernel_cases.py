@@ -662,6 +662,13 @@ FLAGS["qmatmul_fp8_deep_fast_f32"] = ["--fp8-fast-accumulation"]
 # the last column tile 24 wide), each consumer warpgroup every other one.
 GRAPH_OF["qmatmul_fp8_deep_pingpong_f32"] = "qmatmul_fp8_deep_persistent_f32"
 FLAGS["qmatmul_fp8_deep_pingpong_f32"] = ["--pingpong"]
+# 8-bit products on the overlapped schedule: f32 sums staged whole, the
+# scales and bias applied by the drain warps; 128 x 128 tiles (promoted
+# float8 17 x 18, the last column tile 24 wide; INT8 17 x 9, 76 wide).
+for graph in ("qmatmul_fp8_deep_persistent_f32", "qmatmul_int8_wide_f16"):
+    alias = graph.replace("persistent", "overlapped").replace("wide", "overlapped")
+    GRAPH_OF[alias] = graph
+    FLAGS[alias] = ["--overlap-epilogue"]
 # Multicasting pairs wherever the tiles pair up (brrrc --multicast=always):
 # a persistent walk over four batches of a broadcast B (8 x 5 tiles of 256
 # each, 160 over 132 blocks); ping-pong tiles of 128 x 128 (36 x 8, an odd

@@ -117,6 +117,12 @@ QUANT_CASES = [
     ("qmatmul_fp8_deep_persistent_f32",
      qdq_product("qa_f8", "qz_f8", "qw_f8p", "qw_f8s", "qz_f8", "qb2200", transposed=True),
      [("x", F, [2100, 1024])], [("y", F, [2100, 2200])]),
+    # An INT8 product of 2100 x 512 x 1100: 17 x 5 tiles of 128 x 256, one
+    # block each (and 17 x 9 of 128 x 128 on the overlapped schedule,
+    # kernel_cases.py).
+    ("qmatmul_int8_wide_f16",
+     qdq_product("qa_h", "qz0_i8", "qw_i8w", "qw_s1100", "qw_z1100", "qb1100_h"),
+     [("x", H, [2100, 512])], [("y", H, [2100, 1100])]),
     # 8-bit convolutions (brrr-quantized-products) on the Hopper body:
     # a UINT8 activation with a zero point through a padded 3 x 3 window of
     # stride 2 over a ragged 19 x 23 image, 64 channels (half of a 128-deep
@@ -196,4 +202,6 @@ QUANT_TOLERANCES = {
     # A value on a quantization boundary may round to the next step.
     "qconv_kept_f16": 1e-2, "qconv_int8_residual_f16": 1e-2,
     "qmatmul_fp8_deep_fast_f32": 5e-3, "qmatmul_fp8_deep_pingpong_f32": 5e-4,
+    "qmatmul_int8_wide_f16": 2e-3, "qmatmul_int8_overlapped_f16": 2e-3,
+    "qmatmul_fp8_deep_overlapped_f32": 5e-4,
 }

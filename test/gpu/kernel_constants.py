@@ -159,6 +159,12 @@ CONSTANTS = {
     "qa2_f8": np.array(0.25, np.float32),
     "qb1100": np.random.default_rng(14).standard_normal(1100).astype(np.float32),
     "qb2200": np.random.default_rng(16).standard_normal(2200).astype(np.float32),
+    # A wider INT8 product: a weight 512 x 1100 with a scale per column, an
+    # f16 bias.
+    "qw_i8w": np.random.default_rng(45).integers(-127, 128, (512, 1100)).astype(np.int8),
+    "qw_s1100": np.random.default_rng(46).uniform(0.5, 2, 1100).astype(np.float16) / 64,
+    "qw_z1100": np.zeros(1100, np.int8),
+    "qb1100_h": np.random.default_rng(47).standard_normal(1100).astype(np.float16),
     # 8-bit convolutions: INT8 3 x 3 weights 96 x 64 with a scale per
     # output channel and a bias, INT8 1 x 1 weights 200 x 256 (the
     # products' scales and bias above).

@@ -143,6 +143,8 @@ def torch_inputs(name, gen):
                 f(520, dt=torch.float16)]
     if name == "qmatmul_int8_per_column_f16":
         return [f(2, 77, 256, dt=torch.float16)]
+    if name == "qmatmul_int8_wide_f16":
+        return [f(2100, 512, dt=torch.float16)]
     if name in ("qmatmul_fp8_gemm_ragged_f32", "qmatmul_fp8_chain_f32"):
         return [f(70, 96)]
     if name == "qmatmul_uint8_zero_point_f16":

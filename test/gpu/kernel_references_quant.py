@@ -60,11 +60,14 @@ def quantize_reference(name, xs):
         q = torch.clamp(torch.round(x / sa) + z, 0, 255)
         w = c["qw_i8"].double() * c["qw_s200"].double()
         return [(((q - z).double() * sa.double()) @ w + c["qb200"].double()).half().double()]
-    if name == "qmatmul_int8_per_column_f16":
+    if name in ("qmatmul_int8_per_column_f16", "qmatmul_int8_wide_f16"):
+        wide = name == "qmatmul_int8_wide_f16"
         sa = c["qa_h"].float()
         q = torch.clamp(torch.round(x / sa), -128, 127)
-        w = c["qw_i8"].double() * c["qw_s200"].double()
-        return [((q.double() * sa.double()) @ w + c["qb200"].double()).half().double()]
+        w = (c["qw_i8w"].double() * c["qw_s1100"].double() if wide
+             else c["qw_i8"].double() * c["qw_s200"].double())
+        bias = c["qb1100_h" if wide else "qb200"].double()
+        return [((q.double() * sa.double()) @ w + bias).half().double()]
     if name == "qmatmul_fp8_chain_f32":
         # The first product in f32, as its kernel sums it, then quantized.
         from kernel_constants import FLOAT8_SQUARE_WEIGHT, FLOAT8_WEIGHT

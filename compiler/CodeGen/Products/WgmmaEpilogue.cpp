@@ -2,9 +2,10 @@
 //
 // The epilogues of the wgmma body (WgmmaBody.cpp): the cooperative one,
 // staged in f32 between the consumers' barriers (summed over a cluster's
-// blocks when the tile is split), and the overlapped one, staged whole in
-// 16 bits by the consumers and drained by the producer warpgroup's spare
-// warps. Both store each lane's run of columns with one vector store.
+// blocks when the tile is split), and the overlapped one, staged whole
+// (in 16 bits, an 8-bit product's sums in f32) by the consumers and
+// drained by the producer warpgroup's spare warps. Both store each lane's run
+// of columns with one vector store.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,11 +130,15 @@ void forEachFragmentPair(
   }
 }
 
-/// The 16-bit type an overlapped kernel stages its products in: the
-/// product's own result type.
+/// The type an overlapped kernel stages its products in
+/// (MatmulTile::stagedBytes): a 16-bit result's own type, else f32 (an
+/// 8-bit product's sums, INT8's converted).
 Type stagedTypeOf(const WgmmaProblem &problem) {
-  return cast<ShapedType>(problem.product->getResult(0).getType())
-      .getElementType();
+  Type result = cast<ShapedType>(problem.product->getResult(0).getType())
+                    .getElementType();
+  return result.isF16() || result.isBF16()
+             ? result
+             : Float32Type::get(result.getContext());
 }
 
 } // namespace
@@ -280,15 +285,18 @@ void mlir::brrr::wgmma::stageOverlapped(WgmmaBuilder &e,
                                         Value warp) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  int64_t pitch = wgmmaEpiloguePitch(tile.n);
-  auto stagedPair = VectorType::get({2}, stagedTypeOf(problem));
+  int64_t pitch = wgmmaEpiloguePitch(tile.n), bytes = tile.stagedBytes();
+  Type staged = stagedTypeOf(problem);
+  auto stagedPair = VectorType::get({2}, staged);
   forEachFragmentPair(
       e, acc, 0, tile.n, consumer, lane, warp,
       [&](Value r, Value c, Value pair) {
-        Value rounded = arith::TruncFOp::create(b, loc, stagedPair, pair);
-        Value to =
-            e.at(smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), 2)));
-        LLVM::StoreOp::create(b, loc, rounded, to, 4);
+        Value rounded = staged.isF32()
+                            ? pair
+                            : arith::TruncFOp::create(b, loc, stagedPair, pair);
+        Value to = e.at(
+            smem, e.add(stagingBase, e.mul(e.add(e.mul(r, pitch), c), bytes)));
+        LLVM::StoreOp::create(b, loc, rounded, to, 2 * bytes);
       });
 }
 
@@ -317,6 +325,7 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
   int64_t perStep = kWorkers * kGroupsPerStep;
   Type f32 = b.getF32Type(), staged = stagedTypeOf(problem);
   Type stagedVec = vec == 1 ? staged : VectorType::get({vec}, staged);
+  int64_t bytes = tile.stagedBytes();
   Value rowLane = e.div(lane, lanes), colLane = e.rem(lane, lanes);
   auto steps = scf::ForOp::create(
       b, loc, e.idx(0), e.idx(llvm::divideCeil(groups, perStep)), e.idx(1));
@@ -339,24 +348,26 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
     Value safeRow = arith::SelectOp::create(b, loc, rowOk, gRow, e.idx(0));
     Value row = e.add(e.mul(at.z, M), safeRow);
     Value outRow = e.mul(row, N);
-    Value rowAt = e.add(stagingBase, e.mul(safeR, pitch * 2));
+    Value rowAt = e.add(stagingBase, e.mul(safeR, pitch * bytes));
     for (int64_t jj = 0; jj < width / (lanes * vec); ++jj) {
       Value c = e.mul(e.add(colLane, e.idx(lanes * jj)), vec);
       Value gCol = e.add(col0, c);
       Value colOk = columnOk(e, problem, tile, at, gCol);
       Value safeCol = arith::SelectOp::create(b, loc, colOk, gCol, e.idx(0));
       Value out = e.add(outRow, safeCol);
-      // The staged values at column `column` of the tile, in f32.
+      // The staged values at column `column` of the tile, in f32 (rows
+      // and runs of columns 16-byte aligned at most).
       auto stagedAt = [&](Value column) {
         Value v = LLVM::LoadOp::create(
-            b, loc, stagedVec, e.at(smem, e.add(rowAt, e.mul(column, 2))),
-            2 * vec);
+            b, loc, stagedVec, e.at(smem, e.add(rowAt, e.mul(column, bytes))),
+            std::min<int64_t>(16, bytes * vec));
         SmallVector<Value> values;
         for (int64_t t = 0; t < vec; ++t) {
           Value x = vec == 1
                         ? v
                         : LLVM::ExtractElementOp::create(b, loc, v, e.i32(t));
-          values.push_back(arith::ExtFOp::create(b, loc, f32, x));
+          values.push_back(
+              staged.isF32() ? x : arith::ExtFOp::create(b, loc, f32, x));
         }
         return values;
       };

@@ -51,9 +51,10 @@ emitWgmmaEpilogue(WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
 
 /// An overlapped kernel's consumers stage their 64 x n accumulators `acc`
 /// (rows 64 * `consumer` on of the tile) rounded to the product's 16-bit
-/// type, f32 pairs as 16-bit pairs at the fragment's positions (see
-/// emitWgmmaEpilogue) in rows of wgmmaEpiloguePitch elements: 16 bytes of
-/// padding put a fragment write's 8 rows on distinct banks.
+/// type, or an 8-bit product's in f32 (MatmulTile::stagedBytes), pairs at
+/// the fragment's positions (see emitWgmmaEpilogue) in rows of
+/// wgmmaEpiloguePitch elements: 8 elements of padding put a fragment
+/// write's 8 rows on distinct banks.
 void stageOverlapped(WgmmaBuilder &e, const WgmmaProblem &problem,
                      const MatmulTile &tile, Value acc, Value smem,
                      Value stagingBase, Value consumer, Value lane, Value warp);

@@ -69,7 +69,9 @@ KernelSchedule mlir::brrr::forcedSchedule(Operation *product,
                                           const ConfigOptions &options) {
   if (options.pingpong)
     return KernelSchedule::pingpong;
-  if (options.overlap && hasHalfResult(product))
+  if (options.overlap &&
+      (hasHalfResult(product) || isEightBitProductType(getElementTypeOrSelf(
+                                     product->getOperand(0).getType()))))
     return KernelSchedule::overlapped;
   return KernelSchedule::cooperative;
 }

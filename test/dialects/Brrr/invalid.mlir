@@ -968,13 +968,18 @@ func.func @kernel_promoted_mma_sync() attributes {c = #brrr.kernel<family = matm
 
 // -----
 
-// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 64 x 192 outputs a consumer warpgroup, cooperative or ping-pong, not 128x256 cooperative}}
+// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 64 x 192 outputs a consumer warpgroup cooperative, not 128x256}}
 func.func @kernel_promoted_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 128], stages = 4, precision = promoted>} { return }
 
 // -----
 
-// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 64 x 192 outputs a consumer warpgroup, cooperative or ping-pong, not 128x128 pingpong}}
+// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 64 x 192 outputs a consumer warpgroup pingpong, not 128x128}}
 func.func @kernel_promoted_pingpong() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 128], stages = 4, precision = promoted, persistent = 132, epilogue = 128, schedule = pingpong>} { return }
+
+// -----
+
+// expected-error @+1 {{a wgmma tile that promotes its float8 sums holds them beside its accumulators: at most 64 x 128 outputs a consumer warpgroup overlapped, not 128x192}}
+func.func @kernel_promoted_overlapped_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 192, 128], stages = 3, precision = promoted, persistent = 132, epilogue = 192, schedule = overlapped>} { return }
 
 // -----
 

@@ -83,6 +83,29 @@ def fp8_qdq_matmul():
     return model(nodes, [vi("x", FLOAT, [300, k])], [vi("y", FLOAT, [300, n])], inits, 19)
 
 
+def qdq_matmul_persistent(dtype):
+    """y = relu(DQ(Q(x)) @ DQ(w8) + b): 2000 rows of 768 times an 8-bit 768 x
+    1536 weight (float8 or INT8, bytes in a fixed pattern), one scale each,
+    a bias: 8-bit products whose tiles outnumber the multiprocessors."""
+    k, n = 768, 1536
+    w = (np.arange(k * n) * 37 % 254).astype(np.uint8)
+    w = np.where(w >= 0x7F, w + 1, w).astype(np.uint8)
+    if dtype == INT8:
+        w = (w.astype(np.int64) % 15 + 249).astype(np.uint8)
+    inits = [tensor("w", dtype, [k, n], raw=w.tobytes()),
+             tensor("ws", FLOAT, [], [0.01]), tensor("xs", FLOAT, [], [0.05]),
+             tensor("z", dtype, [], raw=[0]) if dtype == F8E4M3FN else
+             tensor("z", dtype, [], [0]),
+             tensor("b", FLOAT, [n], list(np.linspace(-1, 1, n)))]
+    nodes = [helper.make_node("QuantizeLinear", ["x", "xs", "z"], ["q"], name="quant"),
+             helper.make_node("DequantizeLinear", ["q", "xs", "z"], ["a"], name="dq_x"),
+             helper.make_node("DequantizeLinear", ["w", "ws", "z"], ["b8"], name="dq_w"),
+             helper.make_node("MatMul", ["a", "b8"], ["m"], name="mm"),
+             helper.make_node("Add", ["m", "b"], ["h"], name="bias"),
+             helper.make_node("Relu", ["h"], ["y"], name="relu")]
+    return model(nodes, [vi("x", FLOAT, [2000, k])], [vi("y", FLOAT, [2000, n])], inits, 19)
+
+
 def fp8_input():
     nodes = [helper.make_node("Cast", ["x"], ["y"], name="up", to=FLOAT)]
     return model(nodes, [vi("x", F8E4M3FN, [4])], [vi("y", FLOAT, [4])], [], 19)
@@ -135,6 +158,8 @@ CASES = {
     "fp8_weight_opset19": lambda: fp8_weight_matmul(19),
     "fp8_weight_opset21": lambda: fp8_weight_matmul(21),
     "fp8_qdq_matmul": fp8_qdq_matmul,
+    "fp8_qdq_matmul_persistent": lambda: qdq_matmul_persistent(F8E4M3FN),
+    "int8_qdq_matmul_persistent": lambda: qdq_matmul_persistent(INT8),
     "cast_fp8_saturate": lambda: cast_fp8(1),
     "cast_fp8_no_saturate": lambda: cast_fp8(0),
     "cast_fp8_fold": cast_fp8_fold,
