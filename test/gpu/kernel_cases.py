@@ -664,8 +664,10 @@ GRAPH_OF["qmatmul_fp8_deep_pingpong_f32"] = "qmatmul_fp8_deep_persistent_f32"
 FLAGS["qmatmul_fp8_deep_pingpong_f32"] = ["--pingpong"]
 # 8-bit products on the overlapped schedule: f32 sums staged whole, the
 # scales and bias applied by the drain warps; 128 x 128 tiles (promoted
-# float8 17 x 18, the last column tile 24 wide; INT8 17 x 9, 76 wide).
-for graph in ("qmatmul_fp8_deep_persistent_f32", "qmatmul_int8_wide_f16"):
+# float8 17 x 18, the last column tile 24 wide; INT8 17 x 9, 76 wide; an
+# INT8 convolution 113 x 2).
+for graph in ("qmatmul_fp8_deep_persistent_f32", "qmatmul_int8_wide_f16",
+              "qconv_int8_wide_f16"):
     alias = graph.replace("persistent", "overlapped").replace("wide", "overlapped")
     GRAPH_OF[alias] = graph
     FLAGS[alias] = ["--overlap-epilogue"]

@@ -134,6 +134,13 @@ QUANT_CASES = [
      qdq_conv("qa_h", "qz_u8_117", "qcw_i8", "qcw_s96", "qcw_z96", "qcb96",
               pads=[1, 1, 1, 1], strides=[2, 2]),
      [("x", H, [3, 64, 19, 23])], [("y", H, [3, 96, 10, 12])]),
+    # An INT8 3 x 3 convolution of 16 x 64 x 29 x 31 into 256 channels:
+    # 113 tiles of 128 x 256, one block each (and 113 x 2 of 128 x 128 on
+    # the overlapped schedule, kernel_cases.py), the last row tile ragged.
+    ("qconv_int8_wide_f16",
+     qdq_conv("qa_h", "qz0_i8", "qcw3w_i8", "qcw_s256", "qcw_z256", "qcb256",
+              pads=[1, 1, 1, 1]),
+     [("x", H, [16, 64, 29, 31])], [("y", H, [16, 256, 29, 31])]),
     ("qconv_int8_1x1_f16",
      qdq_conv("qa_h", "qz0_i8", "qcw1_i8", "qw_s200", "qw_z200", "qb200"),
      [("x", H, [2, 256, 13, 11])], [("y", H, [2, 200, 13, 11])]),
@@ -204,4 +211,5 @@ QUANT_TOLERANCES = {
     "qmatmul_fp8_deep_fast_f32": 5e-3, "qmatmul_fp8_deep_pingpong_f32": 5e-4,
     "qmatmul_int8_wide_f16": 2e-3, "qmatmul_int8_overlapped_f16": 2e-3,
     "qmatmul_fp8_deep_overlapped_f32": 5e-4,
+    "qconv_int8_wide_f16": 2e-3, "qconv_int8_overlapped_f16": 2e-3,
 }

@@ -165,6 +165,12 @@ CONSTANTS = {
     "qw_s1100": np.random.default_rng(46).uniform(0.5, 2, 1100).astype(np.float16) / 64,
     "qw_z1100": np.zeros(1100, np.int8),
     "qb1100_h": np.random.default_rng(47).standard_normal(1100).astype(np.float16),
+    # A wider INT8 3 x 3 convolution 64 -> 256, a scale per output channel,
+    # an f16 bias.
+    "qcw3w_i8": np.random.default_rng(48).integers(-127, 128, (256, 64, 3, 3)).astype(np.int8),
+    "qcw_s256": np.random.default_rng(49).uniform(0.5, 2, 256).astype(np.float16) / 64,
+    "qcw_z256": np.zeros(256, np.int8),
+    "qcb256": np.random.default_rng(50).standard_normal(256).astype(np.float16),
     # 8-bit convolutions: INT8 3 x 3 weights 96 x 64 with a scale per
     # output channel and a bias, INT8 1 x 1 weights 200 x 256 (the
     # products' scales and bias above).

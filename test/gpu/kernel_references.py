@@ -155,6 +155,8 @@ def torch_inputs(name, gen):
         return [f(3, 64, 19, 23, dt=torch.float16)]
     if name == "qconv_int8_1x1_f16":
         return [f(2, 256, 13, 11, dt=torch.float16)]
+    if name == "qconv_int8_wide_f16":
+        return [f(16, 64, 29, 31, dt=torch.float16)]
     if name == "qconv_kept_f16":
         return [f(2, 64, 12, 12, dt=torch.float16)]
     if name == "qconv_int8_residual_f16":

@@ -88,6 +88,12 @@ def quantize_reference(name, xs):
         w = c["qcw_i8"].double() * c["qcw_s96"].double().reshape(96, 1, 1, 1)
         return [conv2d((q - z).double() * sa.double(), w, c["qcb96"].double(),
                        stride=2, padding=1).half().double()]
+    if name == "qconv_int8_wide_f16":
+        sa = c["qa_h"].float()
+        q = torch.clamp(torch.round(x / sa), -128, 127)
+        w = c["qcw3w_i8"].double() * c["qcw_s256"].double().reshape(256, 1, 1, 1)
+        return [conv2d(q.double() * sa.double(), w, c["qcb256"].double(),
+                       padding=1).half().double()]
     if name == "qconv_int8_1x1_f16":
         sa = c["qa_h"].float()
         q = torch.clamp(torch.round(x / sa), -128, 127)
