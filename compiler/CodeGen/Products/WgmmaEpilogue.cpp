@@ -130,15 +130,14 @@ void forEachFragmentPair(
   }
 }
 
-/// The type an overlapped kernel stages its products in
-/// (MatmulTile::stagedBytes): a 16-bit result's own type, else f32 (an
-/// 8-bit product's sums, INT8's converted).
-Type stagedTypeOf(const WgmmaProblem &problem) {
+/// The type an overlapped kernel stages its products in, of
+/// MatmulTile::stagedBytes (which sizes the staging): f32 (an 8-bit
+/// product's sums, INT8's converted), else the product's 16-bit result.
+Type stagedTypeOf(const WgmmaProblem &problem, const MatmulTile &tile) {
   Type result = cast<ShapedType>(problem.product->getResult(0).getType())
                     .getElementType();
-  return result.isF16() || result.isBF16()
-             ? result
-             : Float32Type::get(result.getContext());
+  return tile.stagedBytes() == 4 ? Float32Type::get(result.getContext())
+                                 : result;
 }
 
 } // namespace
@@ -286,7 +285,7 @@ void mlir::brrr::wgmma::stageOverlapped(WgmmaBuilder &e,
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int64_t pitch = wgmmaEpiloguePitch(tile.n), bytes = tile.stagedBytes();
-  Type staged = stagedTypeOf(problem);
+  Type staged = stagedTypeOf(problem, tile);
   auto stagedPair = VectorType::get({2}, staged);
   forEachFragmentPair(
       e, acc, 0, tile.n, consumer, lane, warp,
@@ -323,7 +322,7 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
     lanes /= 2;
   int64_t rowsPerGroup = 32 / lanes, groups = tile.m / rowsPerGroup;
   int64_t perStep = kWorkers * kGroupsPerStep;
-  Type f32 = b.getF32Type(), staged = stagedTypeOf(problem);
+  Type f32 = b.getF32Type(), staged = stagedTypeOf(problem, tile);
   Type stagedVec = vec == 1 ? staged : VectorType::get({vec}, staged);
   int64_t bytes = tile.stagedBytes();
   Value rowLane = e.div(lane, lanes), colLane = e.rem(lane, lanes);
