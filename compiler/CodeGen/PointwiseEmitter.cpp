@@ -117,7 +117,9 @@ FailureOr<Value> PointwiseEmitter::emit(Operation *op, ArrayRef<Value> args) {
       .Case([&](TanhOp) -> Value { return math::TanhOp::create(b, loc, x); })
       .Case([&](GeluOp g) -> Value {
         bool tanh = g.getApproximate() == GeluApproximation::tanh;
-        if (!tanh && (et.isF16() || et.isBF16()))
+        if (!tanh && et.isF16())
+          return erfGeluHalf(x);
+        if (!tanh && et.isBF16())
           return erfGeluLowPrecision(x);
         Value half = arith::MulFOp::create(b, loc, x, cst(ct, 0.5));
         Value inner;

@@ -279,8 +279,9 @@ KERNEL_CASES = [
      [n("Pow", ["x", "two32"], ["p2"]), n("Pow", ["x", "three32"], ["p3"]),
       n("Pow", ["x", "four"], ["p4"]), n("Add", ["p2", "p3"], ["s"]), n("Add", ["s", "p4"], ["y"])],
      [("x", F, [7, 1001])], [("y", F, [7, 1001])]),
-    # f16 and bf16 GELUs (Abramowitz & Stegun's tail probability, not
-    # libdevice's erf) over [-10, 10], both tails included.
+    # f16 and bf16 GELUs (exp2 of a polynomial and Abramowitz & Stegun's
+    # tail probability, not libdevice's erf) over [-10, 10], both tails
+    # included.
     ("gelu_range_f16", [n("Gelu", ["x"], ["y"])], [("x", H, [4, 4096])], [("y", H, [4, 4096])]),
     ("gelu_range_bf16", [n("Gelu", ["x"], ["y"])], [("x", BF, [4, 4096])],
      [("y", BF, [4, 4096])]),

@@ -1,14 +1,15 @@
 //===- GeluArithmeticTest.cpp - the 16-bit GELU's accuracy ----------------===//
 //
-// The arithmetic of the f16 and bf16 GELU (erfGeluLowPrecision in
-// compiler/CodeGen/PointwiseEmitter.h, geluLowPrecision its host twin in
-// PointwiseArithmetic.h), on the host's f32: over every
-// finite f16 input, and every bf16 input from -6.5 up, the 16-bit result is
-// at most one ulp from the correctly rounded GELU; infinities and NaNs
-// come out as x Phi(x) says. Below -6.5 (bf16 results under 1e-10, which
-// f16 flushes to zero) Abramowitz & Stegun's tail drifts to 4% at -13 (5%
-// once rounded), and below -13.2 the exp2 flushes its subnormal results:
-// the bf16 results there, under 6e-39, are zero.
+// The arithmetic of the f16 GELU (erfGeluHalf in
+// compiler/CodeGen/PointwiseEmitter.h, geluHalf its host twin in
+// PointwiseArithmetic.h) and of the bf16 one (erfGeluLowPrecision,
+// geluLowPrecision), on the host's f32: over every finite f16 input, and
+// every bf16 input from -6.5 up, the 16-bit result is at most one ulp from
+// the correctly rounded GELU; infinities and NaNs come out as x Phi(x)
+// says, once rounded to the format. Below -6.5 (bf16 results under 1e-10,
+// which f16 flushes to zero) Abramowitz & Stegun's tail drifts to 4% at
+// -13 (5% once rounded), and below -13.2 the exp2 flushes its subnormal
+// results: the bf16 results there, under 6e-39, are zero.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,8 @@ int64_t ordered(uint16_t bits) {
 
 struct Format {
   const char *name;
+  /// The GELU in f32, as the device computes it for this format.
+  float (*gelu)(float);
   /// Inputs below this are held to 5% instead of one ulp.
   float oneUlpFrom;
   float (*toFloat)(uint16_t);
@@ -79,8 +82,13 @@ uint16_t doubleToBf16(long double d) {
   return static_cast<uint16_t>((u + 0x7fff + lsb) >> 16);
 }
 
-const Format kFormats[] = {{"f16", -65504.0f, halfToFloat, doubleToHalf},
-                           {"bf16", -6.5f, bf16ToFloat, doubleToBf16}};
+const Format kFormats[] = {
+    {"f16", geluHalf, -65504.0f, halfToFloat, doubleToHalf},
+    {"bf16", geluLowPrecision, -6.5f, bf16ToFloat, doubleToBf16},
+    // The bf16 GELU over f16 inputs: what an f16 GELU took before
+    // erfGeluHalf, held to the same ulp.
+    {"bf16_gelu_on_f16", geluLowPrecision, -65504.0f, halfToFloat,
+     doubleToHalf}};
 
 class GeluArithmetic : public ::testing::TestWithParam<Format> {};
 
@@ -92,7 +100,7 @@ TEST_P(GeluArithmetic, EveryFiniteInputWithinOneUlp) {
     if (!std::isfinite(x))
       continue;
     ++checked;
-    uint16_t got = f.fromDouble(geluLowPrecision(x));
+    uint16_t got = f.fromDouble(f.gelu(x));
     uint16_t want = f.fromDouble(exactGelu(x));
     if (x < f.oneUlpFrom) {
       // Relative to the result, or to the smallest normal f32 where the
@@ -121,13 +129,16 @@ TEST_P(GeluArithmetic, EveryFiniteInputWithinOneUlp) {
 }
 
 TEST_P(GeluArithmetic, InfinitiesAndNaN) {
+  const Format &f = GetParam();
   float inf = std::numeric_limits<float>::infinity();
-  EXPECT_EQ(geluLowPrecision(inf), inf);
-  EXPECT_EQ(geluLowPrecision(-inf), 0.0f);
-  EXPECT_TRUE(std::isnan(geluLowPrecision(std::nanf(""))));
+  // The format's value of the f32 GELU, as the kernel stores it.
+  auto rounded = [&](float x) { return f.toFloat(f.fromDouble(f.gelu(x))); };
+  EXPECT_EQ(rounded(inf), inf);
+  EXPECT_EQ(rounded(-inf), 0.0f);
+  EXPECT_TRUE(std::isnan(f.gelu(std::nanf(""))));
   // Large finite inputs (an f32 accumulator's) keep their value, or vanish.
-  EXPECT_EQ(geluLowPrecision(1e30f), 1e30f);
-  EXPECT_EQ(geluLowPrecision(-1e30f), 0.0f);
+  EXPECT_EQ(f.gelu(1e30f), 1e30f);
+  EXPECT_EQ(rounded(-1e30f), 0.0f);
 }
 
 INSTANTIATE_TEST_SUITE_P(SixteenBit, GeluArithmetic,

@@ -71,10 +71,16 @@ func.func @main(%arg0: tensor<2x77x192xf16>, %arg1: tensor<2x77x192xf16>, %arg2:
 // CHECK: scf.for
 // CHECK: scf.yield
 // CHECK-NOT: vector<4xi32>
-// The f16 GELU's erfc: an approximate reciprocal and exp2, no erf.
+// The f16 GELU's tail: exp2 of a polynomial, no erf and no reciprocal
+// (the softmax's exp2 comes before it).
 // CHECK-NOT: math.erf
-// CHECK: llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-NOT: math.erf
+// CHECK-NOT: rcp.approx
+// CHECK: arith.minimumf %{{.+}}, %{{.+}} : f32
+// CHECK-COUNT-8: math.fma
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-NOT: rcp.approx
 // CHECK: llvm.store {{.*}} : f16, !llvm.ptr<1>
 func.func @main(%arg0: tensor<1x2x96x32xf16>, %arg1: tensor<1x2x32x96xf16>, %arg2: tensor<1x2x96x32xf16>) -> tensor<1x2x96x32xf16> {
   %0 = brrr.transpose %arg1 {perm = array<i64: 0, 1, 3, 2>} : tensor<1x2x32x96xf16> -> tensor<1x2x96x32xf16>
