@@ -92,6 +92,28 @@ inline float geluHalf(float x) {
   return std::fma(-z, std::exp2(p), std::fmax(x, 0.0f));
 }
 
+/// The 16-bit tanh GELU's constants (tanhGeluLowPrecision): gelu(x) =
+/// x sigmoid(2u) = x / (1 + 2^(x (a + b x^2))), u = sqrt(2 / pi) (x +
+/// 0.044715 x^3), so a = -2 sqrt(2 / pi) log2(e) and b = 0.044715 a.
+inline constexpr double kGeluTanhExp2A = -2.302208198144325;
+inline constexpr double kGeluTanhExp2B = -0.1029432395800235;
+
+/// The tanh gelu(x) as tanhGeluLowPrecision computes it, on the host's
+/// f32: the device's exp2 and reciprocal are within two ulps of these, and
+/// flush results below the smallest normal f32 to zero (.ftz) as these do.
+/// GeluArithmeticTest checks it over every f16 and bf16 input.
+inline float tanhGeluLowPrecision(float x) {
+  float k = std::fma(x * x, static_cast<float>(kGeluTanhExp2B),
+                     static_cast<float>(kGeluTanhExp2A));
+  float e = std::exp2(x * k);
+  if (e < std::numeric_limits<float>::min())
+    e = 0.0f;
+  float r = 1.0f / (1.0f + e);
+  if (r < std::numeric_limits<float>::min())
+    r = 0.0f;
+  return x * r;
+}
+
 } // namespace mlir::brrr::pointwise
 
 #endif // BRRR_COMPILER_CODEGEN_POINTWISEARITHMETIC_H

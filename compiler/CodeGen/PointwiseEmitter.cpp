@@ -121,6 +121,8 @@ FailureOr<Value> PointwiseEmitter::emit(Operation *op, ArrayRef<Value> args) {
           return erfGeluHalf(x);
         if (!tanh && et.isBF16())
           return erfGeluLowPrecision(x);
+        if (tanh && et.getIntOrFloatBitWidth() == 16)
+          return tanhGeluLowPrecision(x);
         Value half = arith::MulFOp::create(b, loc, x, cst(ct, 0.5));
         Value inner;
         if (tanh) {

@@ -580,9 +580,13 @@ bool isSplatNear(Value v, double want) {
 /// product, and every product and sum in either order -> gelu(x): one op,
 /// which a 16-bit kernel computes by the GELU's own arithmetic (its tail
 /// probability, no erff and no division) and an f32 one by libdevice's
-/// erf, as before. The constants are splats that broadcast to x's type.
-/// One value differs: x = -inf, whose written-out form is -inf * 0 = NaN,
-/// where a 16-bit gelu gives its limit, 0.
+/// erf, as before. The same with tanh(sqrt(2 / pi) (x + 0.044715 x^3)) in
+/// place of the erf (GPT-2's gelu_new, torch's approximate='tanh' before
+/// opset 20; x^3 as pow(x, 3) or x * x * x) -> gelu(x) approximate tanh,
+/// which a 16-bit kernel computes as x sigmoid(2 u) (an exp2 and a
+/// reciprocal, no tanhf). The constants are splats that broadcast to x's
+/// type. One value differs: x = -inf, whose written-out erf form is
+/// -inf * 0 = NaN, where a 16-bit erf gelu gives its limit, 0.
 struct GeluFromParts : OpRewritePattern<MulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MulOp op,
@@ -595,47 +599,89 @@ struct GeluFromParts : OpRewritePattern<MulOp> {
           {{m->getOperand(0), m->getOperand(1)},
            {m->getOperand(1), m->getOperand(0)}}};
     };
-    // Whether p = 1 + erf(x / sqrt(2)) (either order, either form).
-    auto isErfTerm = [&](Value p, Value x) {
+    // Whether v = x * x * x (either order), or pow(x, 3).
+    auto isCube = [&](Value v, Value x) {
+      if (auto pow = v.getDefiningOp<PowOp>())
+        return pow.getLhs() == x && isSplatNear(pow.getRhs(), 3.0);
+      auto mul = v.getDefiningOp<MulOp>();
+      if (!mul)
+        return false;
+      for (auto [a, sq] : operands(mul)) {
+        auto square = sq.getDefiningOp<MulOp>();
+        if (a == x && square && square.getLhs() == x && square.getRhs() == x)
+          return true;
+      }
+      return false;
+    };
+    // Whether d = sqrt(2 / pi) * (x + 0.044715 * x^3) (every product and
+    // sum in either order).
+    auto isTanhArgument = [&](Value d, Value x) {
+      auto mul = d.getDefiningOp<MulOp>();
+      if (!mul)
+        return false;
+      for (auto [sum, k] : operands(mul)) {
+        auto add = sum.getDefiningOp<AddOp>();
+        if (!add || !isSplatNear(k, std::sqrt(2.0 / M_PI)))
+          continue;
+        for (auto [a, term] : operands(add)) {
+          auto scaled = term.getDefiningOp<MulOp>();
+          if (a != x || !scaled)
+            continue;
+          for (auto [cube, c] : operands(scaled))
+            if (isSplatNear(c, 0.044715) && isCube(cube, x))
+              return true;
+        }
+      }
+      return false;
+    };
+    // The GELU whose 1 + Phi-like term p is (either order): 1 + erf(x /
+    // sqrt(2)) (either form), or 1 + tanh(isTanhArgument).
+    auto termOf = [&](Value p, Value x) -> std::optional<GeluApproximation> {
       auto add = p.getDefiningOp<AddOp>();
       if (!add)
-        return false;
+        return std::nullopt;
       for (auto [e, one] : operands(add)) {
+        if (!isSplatNear(one, 1.0))
+          continue;
+        if (auto tanh = e.getDefiningOp<TanhOp>();
+            tanh && isTanhArgument(tanh.getInput(), x))
+          return GeluApproximation::tanh;
         auto erf = e.getDefiningOp<ErfOp>();
-        if (!erf || !isSplatNear(one, 1.0))
+        if (!erf)
           continue;
         Value d = erf.getInput();
         if (auto div = d.getDefiningOp<DivOp>();
             div && div.getLhs() == x && isSplatNear(div.getRhs(), M_SQRT2))
-          return true;
+          return GeluApproximation::none;
         if (auto mul = d.getDefiningOp<MulOp>())
           for (auto [a, c] : operands(mul))
             if (a == x && isSplatNear(c, M_SQRT1_2))
-              return true;
+              return GeluApproximation::none;
       }
-      return false;
+      return std::nullopt;
     };
     for (auto [u, v] : operands(op)) {
       Value x;
+      std::optional<GeluApproximation> kind;
       auto inner = u.getDefiningOp<MulOp>();
       if (inner && isSplatNear(v, 0.5)) {
         // (x * p) * 0.5
         for (auto [a, p] : operands(inner))
-          if (!x && isErfTerm(p, a))
+          if (!x && (kind = termOf(p, a)))
             x = a;
       } else if (inner) {
         // (x * 0.5) * p, or (p * 0.5) * x
         for (auto [a, half] : operands(inner)) {
           if (x || !isSplatNear(half, 0.5))
             continue;
-          if (isErfTerm(v, a))
+          if ((kind = termOf(v, a)))
             x = a;
-          else if (isErfTerm(a, v))
+          else if ((kind = termOf(a, v)))
             x = v;
         }
       }
       if (x && x.getType() == t) {
-        rewriter.replaceOpWithNewOp<GeluOp>(op, t, x, GeluApproximation::none);
+        rewriter.replaceOpWithNewOp<GeluOp>(op, t, x, *kind);
         return success();
       }
     }

@@ -285,6 +285,12 @@ KERNEL_CASES = [
     ("gelu_range_f16", [n("Gelu", ["x"], ["y"])], [("x", H, [4, 4096])], [("y", H, [4, 4096])]),
     ("gelu_range_bf16", [n("Gelu", ["x"], ["y"])], [("x", BF, [4, 4096])],
      [("y", BF, [4, 4096])]),
+    # The tanh GELU (approximate="tanh") in f16 and bf16: x sigmoid(2u) by
+    # an exp2 and a reciprocal, over [-10, 10].
+    ("gelu_tanh_range_f16", [n("Gelu", ["x"], ["y"], approximate="tanh")],
+     [("x", H, [4, 4096])], [("y", H, [4, 4096])]),
+    ("gelu_tanh_range_bf16", [n("Gelu", ["x"], ["y"], approximate="tanh")],
+     [("x", BF, [4, 4096])], [("y", BF, [4, 4096])]),
     # OneHot with a constant depth at a middle axis: negative and
     # out-of-range indices, values read at run time.
     ("onehot_axis1_f16", [n("OneHot", ["i", "depth10", "values"], ["y"], axis=1)],
@@ -627,6 +633,7 @@ KERNEL_CASES = [
 # than their dtype's default: the correctly rounded f16 (bf16) GELU over
 # [-10, 10] is 4.5e-5 (3.1e-4) from float64.
 TOLERANCES = {"cast_chain": 2e-3, "gelu_range_f16": 1e-4, "gelu_range_bf16": 6e-4,
+              "gelu_tanh_range_f16": 1e-4, "gelu_tanh_range_bf16": 6e-4,
               **QUANT_TOLERANCES}
 
 # Cases that need a newer opset than 17 (scatter max/min since 18).
@@ -636,6 +643,7 @@ OPSETS = {"matmul_token_mixing_f16": 20, "scatter_nd_add_duplicates_f32": 18, "s
           "matmul_wgmma_narrow_split8_gelu_f16": 20,
           "matmul_wgmma_persistent_gelu_f16": 20, "matmul_wgmma_multicast_along_n_gelu_f16": 20,
           "gelu_range_f16": 20, "gelu_range_bf16": 20, "onehot_axis1_f16": 11,
+          "gelu_tanh_range_f16": 20, "gelu_tanh_range_bf16": 20,
           **QUANT_OPSETS}
 
 

@@ -184,8 +184,9 @@ def torch_inputs(name, gen):
         return [torch.randint(-2**40, 2**40, (9, 13), generator=gen),
                 torch.randint(-13, 13, (7, 4), generator=gen),
                 torch.randint(-2**40, 2**40, (7, 4), generator=gen)]
-    if name in ("gelu_range_f16", "gelu_range_bf16"):
-        dt = torch.float16 if name == "gelu_range_f16" else torch.bfloat16
+    if name in ("gelu_range_f16", "gelu_range_bf16", "gelu_tanh_range_f16",
+                "gelu_tanh_range_bf16"):
+        dt = torch.float16 if name.endswith("_f16") else torch.bfloat16
         return [torch.linspace(-10, 10, 4 * 4096).reshape(4, 4096).to(dt)]
     if name == "onehot_axis1_f16":
         return [torch.randint(-12, 12, (37, 5), generator=gen),
@@ -443,6 +444,8 @@ def torch_reference(name, xs):
         return [y]
     if name in ("gelu_range_f16", "gelu_range_bf16"):
         return [F.gelu(d[0])]
+    if name in ("gelu_tanh_range_f16", "gelu_tanh_range_bf16"):
+        return [F.gelu(d[0], approximate="tanh")]
     if name == "onehot_axis1_f16":
         i = xs[0].unsqueeze(1)
         i = torch.where(i < 0, i + 10, i)

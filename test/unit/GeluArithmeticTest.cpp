@@ -3,7 +3,8 @@
 // The arithmetic of the f16 GELU (erfGeluHalf in
 // compiler/CodeGen/PointwiseEmitter.h, geluHalf its host twin in
 // PointwiseArithmetic.h) and of the bf16 one (erfGeluLowPrecision,
-// geluLowPrecision), on the host's f32: over every finite f16 input, and
+// geluLowPrecision), and of the 16-bit tanh GELU (tanhGeluLowPrecision, in
+// both), on the host's f32: over every finite f16 input, and
 // every bf16 input from -6.5 up, the 16-bit result is at most one ulp from
 // the correctly rounded GELU; infinities and NaNs come out as x Phi(x)
 // says, once rounded to the format. Below -6.5 (bf16 results under 1e-10,
@@ -140,6 +141,75 @@ TEST_P(GeluArithmetic, InfinitiesAndNaN) {
   EXPECT_EQ(f.gelu(1e30f), 1e30f);
   EXPECT_EQ(rounded(-1e30f), 0.0f);
 }
+
+/// The correctly rounded tanh GELU, x (1 + tanh(u)) / 2 = x / (1 +
+/// exp(-2u)), u = sqrt(2 / pi) (x + 0.044715 x^3), in long double (the
+/// second form has no 1 + tanh cancellation).
+long double exactTanhGelu(float x) {
+  long double v = x;
+  long double u = std::sqrt(2.0L / 3.14159265358979323846264338327950288L) *
+                  (v + 0.044715L * v * v * v);
+  return v / (1 + std::exp(-2 * u));
+}
+
+struct TanhFormat {
+  const char *name;
+  /// Inputs below this have results under 2^-126 x: zero.
+  float flushedBelow;
+  float (*toFloat)(uint16_t);
+  uint16_t (*fromDouble)(long double);
+};
+
+const TanhFormat kTanhFormats[] = {
+    {"f16", -65504.0f, halfToFloat, doubleToHalf},
+    {"bf16", -10.0f, bf16ToFloat, doubleToBf16}};
+
+class TanhGeluArithmetic : public ::testing::TestWithParam<TanhFormat> {};
+
+// Over every finite input (from -10 up in bf16) the 16-bit result of
+// tanhGeluLowPrecision is at most one ulp from the correctly rounded tanh
+// GELU; below -10 the sigmoid flushes to zero and so does the bf16 result,
+// whose exact value is under 1.2e-37.
+TEST_P(TanhGeluArithmetic, EveryFiniteInputWithinOneUlp) {
+  const TanhFormat &f = GetParam();
+  int64_t checked = 0, offByOne = 0;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    float x = f.toFloat(static_cast<uint16_t>(bits));
+    if (!std::isfinite(x))
+      continue;
+    ++checked;
+    uint16_t got = f.fromDouble(tanhGeluLowPrecision(x));
+    long double exact = exactTanhGelu(x);
+    if (x < f.flushedBelow) {
+      ASSERT_EQ(f.toFloat(got), 0.0f) << f.name << " gelu(" << x << ")";
+      ASSERT_LT(std::fabs(exact), 1.2e-37L) << f.name << " gelu(" << x << ")";
+      continue;
+    }
+    uint16_t want = f.fromDouble(exact);
+    int64_t ulps = std::abs(ordered(got) - ordered(want));
+    ASSERT_LE(ulps, 1) << f.name << " gelu(" << x << ") = " << f.toFloat(got)
+                       << ", correctly rounded " << f.toFloat(want);
+    offByOne += ulps;
+  }
+  EXPECT_LT(offByOne, checked / 100) << f.name;
+}
+
+TEST_P(TanhGeluArithmetic, InfinitiesAndNaN) {
+  float inf = std::numeric_limits<float>::infinity();
+  // x (1 + tanh(u)) / 2's limits: inf, and -inf * 0.
+  EXPECT_EQ(tanhGeluLowPrecision(inf), inf);
+  EXPECT_TRUE(std::isnan(tanhGeluLowPrecision(-inf)));
+  EXPECT_TRUE(std::isnan(tanhGeluLowPrecision(std::nanf(""))));
+  EXPECT_EQ(tanhGeluLowPrecision(1e30f), 1e30f);
+  EXPECT_EQ(tanhGeluLowPrecision(-1e30f), 0.0f);
+  EXPECT_EQ(tanhGeluLowPrecision(0.0f), 0.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(SixteenBit, TanhGeluArithmetic,
+                         ::testing::ValuesIn(kTanhFormats),
+                         [](const auto &info) {
+                           return std::string(info.param.name);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(SixteenBit, GeluArithmetic,
                          ::testing::ValuesIn(kFormats), [](const auto &info) {

@@ -72,14 +72,18 @@ func.func @main(%arg0: tensor<16x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<16x8x
 // -----
 
 // A fused epilogue runs on the accumulators: the bias is read at its
-// broadcast index, the tanh GELU computed in f32, one f16 store.
+// broadcast index, the tanh GELU computed in f32 as x sigmoid(2u) (an
+// exp2 and a reciprocal, no tanh), one f16 store.
 // CHECK-LABEL: func.func @main
 // CHECK: gpu.func @fusion_0(%{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>, %{{.+}}: !llvm.ptr<1>) kernel
 // CHECK: nvvm.mma.sync
 // CHECK: arith.remui
 // CHECK: llvm.load %{{.+}} : !llvm.ptr<1> -> f16
 // CHECK: arith.extf
-// CHECK: math.tanh
+// CHECK-NOT: math.tanh
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"
+// CHECK-NOT: math.tanh
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 // CHECK: llvm.store
 // CHECK-NOT: gpu.func @fusion_1
