@@ -155,6 +155,7 @@ def int16_output():
 CASES = {
     "fp8_qdq_opset19": lambda: qdq_activation([0.5], [0], F8E4M3FN, 19),
     "fp8_qdq_no_saturate": lambda: qdq_activation([0.5], [0], F8E4M3FN, 19, saturate=0),
+    "fp8_qdq_scale2": lambda: qdq_activation([2.0], [0], F8E4M3FN, 19),
     "fp8_weight_opset19": lambda: fp8_weight_matmul(19),
     "fp8_weight_opset21": lambda: fp8_weight_matmul(21),
     "fp8_qdq_matmul": fp8_qdq_matmul,
