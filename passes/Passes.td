@@ -495,13 +495,14 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     light (adds, multiplies, clamps, selects, casts and data movement), or
     at least 1536 deep with any epilogue (a GELU, a SiLU): the epilogue
     warps keep up with the consumers there. Matmuls whose tiles outnumber
-    the multiprocessors and pair up (an even count of row tiles, B read
-    along K, no split, static extents) run as pairs of blocks computing
-    vertically adjacent tiles, each copying half of every slice of B and
-    multicasting it to both (`multicast = 2`); with `multicast=always`
-    every product whose tiles pair up does, convolutions and matmuls whose
-    B is read along N (half of each 64-column box's k rows a block) too,
-    and with `multicast=never` none.
+    the multiprocessors and pair up (16-bit operands, an even count of row
+    tiles, B read along K, no split, static extents) run as pairs of
+    blocks computing vertically adjacent tiles, each copying half of every
+    slice of B and multicasting it to both (`multicast = 2`); with
+    `multicast=always` every product whose tiles pair up does,
+    convolutions, 8-bit products
+    and matmuls whose B is read along N (half of each 64-column box's k
+    rows a block) too, and with `multicast=never` none.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",
@@ -528,9 +529,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            "along K on the few-rows body on Tensor Cores (warp_mma with a "
            "tile of [rows, 16]) instead of the wgmma body's 128-row tiles">,
     Option<"multicast", "multicast", "std::string", /*default=*/"\"auto\"",
-           "Pairs of wgmma blocks multicasting B to each other: auto (where "
-           "the tiles outnumber the multiprocessors), always (wherever the "
-           "tiles pair up) or never">,
+           "Pairs of wgmma blocks multicasting B to each other: auto (16-bit "
+           "matmuls whose tiles outnumber the multiprocessors), always "
+           "(wherever the tiles pair up) or never">,
     Option<"hopperAttention", "hopper-attention", "std::string",
            /*default=*/"\"auto\"",
            "Fused attention on the wgmma body where it takes the element "

@@ -574,7 +574,8 @@ std::optional<std::string> multicastRefusal(Operation *product,
 /// the multiprocessors (measured, test/gpu/notes/2026-12-04-f.md:
 /// BERT-base fp16 at batch 128 1.3% faster, GPT-2 at batch 8 2%; the
 /// conv family asks only for `always`, and so do matmuls whose B is read
-/// along N).
+/// along N and 8-bit products, measured 1.3-1.8x slower paired,
+/// test/gpu/notes/2026-12-07-c.md).
 void chooseMulticast(MatmulTile &tile, Operation *product,
                      const ProductShape &p, TargetAttr target, Choice use);
 

@@ -202,7 +202,7 @@ cl::opt<std::string> multicast(
     "multicast",
     cl::desc("Where pairs of Hopper product blocks computing vertically "
              "adjacent tiles copy each slice of B once and multicast it to "
-             "both: auto (products whose tiles outnumber the "
+             "both: auto (16-bit matmuls whose tiles outnumber the "
              "multiprocessors), always (wherever the tiles pair up) or "
              "never"),
     cl::init("auto"), cl::cat(category));

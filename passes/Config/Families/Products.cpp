@@ -224,6 +224,14 @@ void mlir::brrr::chooseMulticast(MatmulTile &tile, Operation *product,
   // `always`.
   if (use == Choice::automatic && !*readsBAlongK(product, p))
     return;
+  // 8-bit operands pair only with `always`: measured (test/gpu/notes/
+  // 2026-12-07-c.md, H100) BERT-base's feed-forward block at 16384 rows
+  // paired 1.27-1.80x slower than unpaired (float8 fc1 125.0 against 90.5
+  // us, fc2 115.4 against 64.1, cuBLAS's FP8 91.7 and 72.2; INT8 the
+  // same), and BERT-base at batch 128 under --precision=fp8 6.02 against
+  // 4.78 ms.
+  if (use == Choice::automatic && tile.elementBytes == 1)
+    return;
   tile.multicast = 2;
 }
 
