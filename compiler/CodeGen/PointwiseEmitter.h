@@ -318,8 +318,9 @@ public:
   /// selects. Its relative error stays under 1e-5, so over every f16 input
   /// and every bf16 one from -10 up the result is at most one ulp from the
   /// correctly rounded tanh GELU (tanhGeluLowPrecision, its host twin,
-  /// checked by GeluArithmeticTest). Below -10.6 the sigmoid is under
-  /// 2^-126 and flushes to zero: so does the bf16 result (under 1e-36).
+  /// checked by GeluArithmeticTest). Below -10 the sigmoid is under
+  /// 2^-126 and flushes to zero, and so does the bf16 result (its exact
+  /// value under 1.2e-37).
   /// gelu(inf) = inf and gelu(-inf) = -inf * 0 = NaN, as x (1 + tanh(u)) /
   /// 2 gives them.
   Value tanhGeluLowPrecision(Value x) {
