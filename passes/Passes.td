@@ -489,7 +489,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     schedule), and go on to the next tile while warps 1-3 of the producer
     warpgroup apply the epilogue and store it (`schedule = overlapped`);
     a 256-column tile, whose staging leaves room for three stages, narrows
-    to 192 columns and four where that pads the columns no more.
+    to 192 columns and four where that pads the columns no more. With
+    `drain-warpgroup`, overlapped kernels run a fourth warpgroup of drain
+    warps beside (512 threads), on tiles of at most 192 columns.
     Without options, products whose tiles outnumber the multiprocessors run
     that schedule where they are at least 768 deep and their epilogue is
     light (adds, multiplies, clamps, selects, casts and data movement), or
@@ -519,6 +521,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            "Run them on a persistent grid whose producer warpgroup's spare "
            "warps apply each tile's epilogue while the consumers compute "
            "the next">,
+    Option<"drainWarpgroup", "drain-warpgroup", "bool", /*default=*/"false",
+           "Give overlapped kernels a warpgroup of epilogue warps of its own "
+           "beside the producer warpgroup's warps 1-3 (512 threads)">,
     Option<"fp8FastAccumulation", "fp8-fast-accumulation", "bool",
            /*default=*/"false",
            "Sum float8 products in the Tensor Cores' float8 accumulation "

@@ -91,6 +91,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.persistent = options.persistent;
   config.pingpong = options.pingpong;
   config.overlap = options.overlap;
+  config.drainWarpgroup = options.drainWarpgroup;
   config.multicast = options.multicast;
   config.hopperAttention = options.hopperAttention;
   config.overlapAttention = options.overlapAttention;

@@ -266,10 +266,14 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "a wgmma tile has 128 rows (two consumer "
                           "warpgroups, whose registers the body splits), got "
                        << m;
-  if (threads != 128 * (1 + m / 64))
+  // An overlapped kernel may run a warpgroup of epilogue warps beside.
+  int64_t warpgroups = 1 + m / 64;
+  if (threads != 128 * warpgroups && (schedule != KernelSchedule::overlapped ||
+                                      threads != 128 * (warpgroups + 1)))
     return emitError() << "a wgmma " << m << "-row tile runs a producer and "
-                       << m / 64 << " consumer warpgroups, "
-                       << 128 * (1 + m / 64) << " threads, not " << threads;
+                       << m / 64 << " consumer warpgroups, " << 128 * warpgroups
+                       << " threads (overlapped, with a drain warpgroup: "
+                       << 128 * (warpgroups + 1) << "), not " << threads;
   if (epilogue && (epilogue % 32 || n % epilogue))
     return emitError() << "a wgmma epilogue stages a multiple of 32 columns "
                           "that divides the tile's "
@@ -307,6 +311,10 @@ LogicalResult KernelConfigAttr::verify(
                        << widest << " outputs a consumer warpgroup "
                        << stringifyKernelSchedule(schedule) << ", not " << m
                        << "x" << n;
+  if (threads != 128 * warpgroups && n > kDrainGroupWidth)
+    return emitError() << "an overlapped wgmma tile with a drain warpgroup "
+                          "is at most "
+                       << kDrainGroupWidth << " wide, not " << n;
   // An overlapped kernel's epilogue warps drain a whole staged tile while
   // the consumers compute the next one.
   if (schedule == KernelSchedule::overlapped && (!persistent || epilogue != n))

@@ -283,7 +283,9 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       its products rounded to the product's 16-bit type in a buffer of the
       whole tile, `epilogue` = the tile's columns, and go on to the next
       tile, while warps 1-3 of the producer warpgroup apply the epilogue
-      and store it); for an attention kernel on the wgmma body,
+      and store it, with the four warps of a fourth warpgroup where
+      `threads` is 512: a tile at most 192 wide); for an attention kernel
+      on the wgmma body,
       `overlapped` issues each key block's scores before the previous
       block's product with the values and runs its softmax while that
       product does (3 or more stages: a block's values are read one key

@@ -69,6 +69,11 @@ constexpr int64_t kPromotedWidth = 192;
 /// The widest such tile on the overlapped schedule, whose consumers run on
 /// fewer registers (the drain warps take the rest): 64 + 64 a thread.
 constexpr int64_t kPromotedOverlappedWidth = 128;
+/// The widest tile of an overlapped kernel with a drain warpgroup of its
+/// own, whose 512 threads launch with 128 registers each: ptxas refused a
+/// 256-wide convolution's consumers there (64 x 256 f32 accumulators, 128
+/// a thread, needed 154).
+constexpr int64_t kDrainGroupWidth = 192;
 
 /// A tiled transpose's config (a movement kernel): tiles of kTransposeTile
 /// x kTransposeTile elements through shared memory, kTransposeTile x

@@ -161,8 +161,9 @@ int64_t MatmulTile::tilesOf(const ProductShape &p) const {
 
 void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
                                    TargetAttr target, int64_t sharedBudget,
-                                   KernelSchedule schedule) {
-  tile.persistent = tile.epilogue = 0;
+                                   KernelSchedule schedule,
+                                   int64_t drainGroups) {
+  tile.persistent = tile.epilogue = tile.drainGroups = 0;
   tile.schedule = KernelSchedule::cooperative;
   if (tile.body != KernelBody::wgmma)
     return;
@@ -186,6 +187,10 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   if (chosen.overlapped() && chosen.elementBytes == 1 &&
       chosen.n > kPromotedOverlappedWidth) {
     chosen.n = wgmmaTileWidth(p, target, kPromotedOverlappedWidth);
+    chosen.stages = wgmmaRingStages(chosen, sharedBudget);
+  }
+  if (chosen.overlapped() && drainGroups && chosen.n > kDrainGroupWidth) {
+    chosen.n = wgmmaTileWidth(p, target, kDrainGroupWidth);
     chosen.stages = wgmmaRingStages(chosen, sharedBudget);
   }
   if (chosen.tilesOf(p) <= sms)
@@ -218,6 +223,7 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
       return;
     tile = chosen;
     tile.persistent = sms;
+    tile.drainGroups = drainGroups;
     return;
   }
   // The widest column chunk of the epilogue that fits beside the stages

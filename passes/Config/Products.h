@@ -102,8 +102,12 @@ struct MatmulTile {
   /// added in f32) or `fast` (the Tensor Cores' float8 accumulation);
   /// `exact` otherwise.
   KernelPrecision precision = KernelPrecision::exact;
+  /// wgmma only, overlapped: warpgroups beside the producer's warps 1-3
+  /// that only drain staged tiles (0 or 1; the config's `threads` says
+  /// which: 128 x (1 + m / 64 + drainGroups)).
+  int64_t drainGroups = 0;
   int64_t threads() const {
-    return body == KernelBody::wgmma ? 128 * (1 + m / 64)
+    return body == KernelBody::wgmma ? 128 * (1 + m / 64 + drainGroups)
                                      : 32 * (m / 64) * (n / 64);
   }
   /// Bytes of an operand element: 2 (f16, bf16), or 1 on the wgmma body's
@@ -278,12 +282,14 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
 /// four stages (at least two; a 256-column tile narrows to 192 where that
 /// keeps four and pads N no more) and warps of the producer warpgroup
 /// drain it (the caller asks for it only for products of a 16-bit
-/// result). A tile
-/// that promotes float8 sums is not overlapped, and ping-pong narrows it to
-/// 64 columns: its slice's sums sit beside the accumulators.
+/// result or 8-bit operands), with `drainGroups` (0 or 1) warpgroups of
+/// drain warps of their own beside. A promoted float8 tile overlapped is
+/// at most kPromotedOverlappedWidth wide, and ping-pong narrows it to 64
+/// columns: its slice's sums sit beside the accumulators.
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
                        TargetAttr target, int64_t sharedBudget,
-                       KernelSchedule schedule = KernelSchedule::cooperative);
+                       KernelSchedule schedule = KernelSchedule::cooperative,
+                       int64_t drainGroups = 0);
 
 /// Splits each of a wgmma product's tiles between `tile.cluster` blocks of
 /// a cluster (2, 4 or 8; 1: none) when its tiles leave most

@@ -114,6 +114,7 @@ struct SelectKernelConfigPass
     options.persistent = persistent;
     options.pingpong = pingpong;
     options.overlap = overlap;
+    options.drainGroup = drainWarpgroup;
     options.fastFloat8 = fp8FastAccumulation;
     FailureOr<Choice> rows =
         choiceOf(getOperation(), "few-rows-mma", fewRowsMma);
@@ -199,6 +200,8 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
   tile.cluster = config.getCluster();
   tile.multicast = config.getMulticast();
   tile.precision = config.getPrecision();
+  if (tile.body == KernelBody::wgmma && tile.overlapped())
+    tile.drainGroups = config.getThreads() / 128 - 1 - tile.m / 64;
   return tile;
 }
 

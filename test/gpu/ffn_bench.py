@@ -41,6 +41,7 @@ SCHEDULES = {
     "pingpong": ["--pingpong"],
     "overlap": ["--overlap-epilogue"],
     "overlap-nomulticast": ["--overlap-epilogue", "--multicast=never"],
+    "drain": ["--overlap-epilogue", "--drain-warpgroup"],
     "fast": ["--fp8-fast-accumulation"],
     "fast-pingpong": ["--fp8-fast-accumulation", "--pingpong"],
     "tile128x128": ["--matmul-tile=128x128x4"],

@@ -696,6 +696,18 @@ FLAGS["matmul_wgmma_multicast_along_n_gelu_f16"] = ["--multicast=always"]
 # on every side, bias and residual.
 GRAPH_OF["matmul_wgmma_multicast_along_n_overlapped_f16"] = "matmul_wgmma_overlapped_default_f16"
 FLAGS["matmul_wgmma_multicast_along_n_overlapped_f16"] = ["--multicast=always"]
+# Every overlapped case again with a drain warpgroup of its own (brrrc
+# --drain-warpgroup: 512 threads, seven drain warps, each loading one row
+# group a step; tiles at most 192 wide): forced overlapped (16-bit, 8-bit,
+# convolutions) and overlapped by default (a bias and ReLU over ragged
+# 192-wide tiles; a gated SiLU's paired halves, 128 wide).
+DEFAULT_OVERLAPPED = ("matmul_wgmma_overlapped_narrowed_f16", "matmul_gated_silu_overlapped_f16")
+for case in [c for c, f in FLAGS.items() if "--overlap-epilogue" in f] + list(DEFAULT_OVERLAPPED):
+    alias = case.replace("overlapped", "drained")
+    GRAPH_OF[alias] = GRAPH_OF.get(case, case)
+    FLAGS[alias] = FLAGS.get(case, []) + ["--drain-warpgroup"]
+    if case in TOLERANCES:
+        TOLERANCES[alias] = TOLERANCES[case]
 # Attention again on other bodies and schedules: kernel_cases_attention.py.
 for alias, (graph, flags) in ATTENTION_ALIASES.items():
     GRAPH_OF[alias] = graph

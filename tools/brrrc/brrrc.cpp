@@ -215,6 +215,13 @@ cl::opt<std::string> hopperAttention(
              "256 on sm_90a), or never (the mma.sync body)"),
     cl::init("auto"), cl::cat(category));
 
+cl::opt<bool> drainWarpgroup(
+    "drain-warpgroup",
+    cl::desc("Give overlapped Hopper products and convolutions a warpgroup "
+             "of epilogue warps of its own beside the producer's spare "
+             "warps (7 drain warps, 512 threads)"),
+    cl::init(false), cl::cat(category));
+
 cl::opt<bool> overlapAttention(
     "overlap-attention",
     cl::desc("With the Hopper attention body, issue each key block's scores "
@@ -424,6 +431,7 @@ int main(int argc, char **argv) {
     return 1;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
+  compile.drainWarpgroup = drainWarpgroup;
   compile.overlapAttention = overlapAttention;
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;

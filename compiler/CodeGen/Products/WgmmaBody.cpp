@@ -36,7 +36,9 @@
 // kernel both consumer warpgroups compute each tile, stage it whole in the
 // product's 16-bit type and go on to the next, while warps 1-3 of the
 // producer warpgroup apply its epilogue and store it (two mbarriers,
-// "staged" and "drained", hand the staging over). A split tile (the
+// "staged" and "drained", hand the staging over), with the four warps of
+// a drain warpgroup of its own beside them where the config's threads
+// hold one (512). A split tile (the
 // config's `cluster`) is computed by that many consecutive blocks of one
 // thread-block cluster, each streaming its run of the k-slices; they stage
 // their partial tiles, synchronize the cluster, and each sums its share of
@@ -322,8 +324,8 @@ void WgmmaKernel::initBarriers() {
     if (overlapped) {
       NVVM::MBarrierInitOp::create(b, loc, stagedBar, e.i32(128 * consumers),
                                    Value());
-      NVVM::MBarrierInitOp::create(b, loc, drainedBar, e.i32(kDrainThreads),
-                                   Value());
+      NVVM::MBarrierInitOp::create(b, loc, drainedBar,
+                                   e.i32(32 * drainWorkers()), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b, loc);
   }
@@ -358,31 +360,43 @@ void WgmmaKernel::releaseStage(Value s, Value when) {
 }
 
 LogicalResult WgmmaKernel::producerWarpgroup() {
-  NVVM::SetMaxRegisterOp::create(
-      b, loc, overlapped ? kDrainRegisters : kProducerRegisters,
-      NVVM::SetMaxRegisterAction::decrease);
-  if (overlapped && failed(drainLoop()))
-    return failure();
+  int64_t keep = !overlapped        ? kProducerRegisters
+                 : tile.drainGroups ? kDrainGroupRegisters
+                                    : kDrainRegisters;
+  NVVM::SetMaxRegisterOp::create(b, loc, keep,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  if (overlapped) {
+    // Warps 1-3 drain, as workers 0-2.
+    auto ifDrain = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, inGroup,
+                              e.idx(32)),
+        false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifDrain.getThenRegion().front());
+    if (failed(drainLoop(
+            arith::SubIOp::create(b, loc, e.div(inGroup, 32), e.idx(1)))))
+      return failure();
+  }
   producerLoop();
   return success();
 }
 
-/// Warps 1-3: each tile's epilogue, once the consumers have staged it.
-LogicalResult WgmmaKernel::drainLoop() {
-  auto ifDrain =
-      scf::IfOp::create(b, loc,
-                        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                              inGroup, e.idx(32)),
-                        false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifDrain.getThenRegion().front());
-  Value worker = arith::SubIOp::create(b, loc, e.div(inGroup, 32), e.idx(1));
+LogicalResult WgmmaKernel::drainWarpgroup() {
+  NVVM::SetMaxRegisterOp::create(b, loc, kDrainGroupRegisters,
+                                 NVVM::SetMaxRegisterAction::decrease);
+  return drainLoop(e.add(e.div(inGroup, 32), e.idx(kProducerDrainWarps)));
+}
+
+LogicalResult WgmmaKernel::drainLoop(Value worker) {
   LogicalResult drained = success();
   forEachTile(e.idx(0), 1, [&](TileAt at, Value, Value i, Value) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, stagedBar,
                                           e.toI32(e.rem(i, 2)), ticks);
     if (failed(drainOverlapped(
             e, fusion, problem, tile, at, smem, e.idx(epilogueOffset), worker,
+            drainWorkers(),
+            tile.drainGroups ? kDrainGroupGroupsInFlight : kDrainGroupsInFlight,
             e.rem(inGroup, 32), [&](Value v) { return arg(v); }, outputs())))
       drained = failure();
     NVVM::MBarrierArriveOp::create(b, loc, Type(), drainedBar, Value());
@@ -524,6 +538,15 @@ FailureOr<KernelInfo> WgmmaKernel::emit(StringRef name) {
       return failure();
   }
   b.setInsertionPointToStart(&isProducer.getElseRegion().front());
+  if (tile.drainGroups) {
+    // The last warpgroup drains; those between compute.
+    auto isDrain =
+        scf::IfOp::create(b, loc, e.eq(warpgroup, 1 + consumers), true);
+    b.setInsertionPointToStart(&isDrain.getThenRegion().front());
+    if (failed(drainWarpgroup()))
+      return failure();
+    b.setInsertionPointToStart(&isDrain.getElseRegion().front());
+  }
   if (failed(consumerWarpgroups()))
     return failure();
   b.setInsertionPointAfter(isProducer);

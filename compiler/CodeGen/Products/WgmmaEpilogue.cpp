@@ -302,11 +302,10 @@ void mlir::brrr::wgmma::stageOverlapped(WgmmaBuilder &e,
 LogicalResult mlir::brrr::wgmma::drainOverlapped(
     WgmmaBuilder &e, FusionOp fusion, const WgmmaProblem &problem,
     const MatmulTile &tile, const TileAt &at, Value smem, Value stagingBase,
-    Value worker, Value lane, function_ref<Value(Value)> arg,
-    ValueRange outputs) {
+    Value worker, int64_t workers, int64_t groupsPerStep, Value lane,
+    function_ref<Value(Value)> arg, ValueRange outputs) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  constexpr int64_t kWorkers = 3, kGroupsPerStep = 2;
   // A paired product's tile holds n / 2 columns of each half side by side
   // and stores n / 2 output columns (N: the epilogue's result's).
   int64_t M = problem.M, N = outputColumns(problem), n = tile.n;
@@ -321,7 +320,7 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
   while (width % (lanes * vec))
     lanes /= 2;
   int64_t rowsPerGroup = 32 / lanes, groups = tile.m / rowsPerGroup;
-  int64_t perStep = kWorkers * kGroupsPerStep;
+  int64_t perStep = workers * groupsPerStep;
   Type f32 = b.getF32Type(), staged = stagedTypeOf(problem, tile);
   Type stagedVec = vec == 1 ? staged : VectorType::get({vec}, staged);
   int64_t bytes = tile.stagedBytes();
@@ -331,12 +330,12 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(steps.getBody());
   SmallVector<EpilogueGroup> pending;
-  for (int64_t u = 0; u < kGroupsPerStep; ++u) {
-    // Row group (step * 2 + u) * 3 + worker: rows past the tile (the last
-    // step's) are clamped to row 0 and stored nowhere.
+  for (int64_t u = 0; u < groupsPerStep; ++u) {
+    // Row group (step * 2 + u) * workers + worker: rows past the tile (the
+    // last step's) are clamped to row 0 and stored nowhere.
     Value group = e.add(
-        e.mul(e.add(e.mul(steps.getInductionVar(), kGroupsPerStep), e.idx(u)),
-              kWorkers),
+        e.mul(e.add(e.mul(steps.getInductionVar(), groupsPerStep), e.idx(u)),
+              workers),
         worker);
     Value r = e.add(e.mul(group, rowsPerGroup), rowLane);
     Value inTile = groups % perStep == 0 ? always(b, loc) : e.ult(r, tile.m);

@@ -59,17 +59,19 @@ void stageOverlapped(WgmmaBuilder &e, const WgmmaProblem &problem,
                      const MatmulTile &tile, Value acc, Value smem,
                      Value stagingBase, Value consumer, Value lane, Value warp);
 
-/// Warps 1-3 of an overlapped kernel's producer warpgroup (`worker` 0-2)
-/// apply the fusion's epilogue to the tile `at` staged by stageOverlapped
-/// and store it: each warp walks whole staged rows, `lanes` lanes a row on
+/// The drain warps of an overlapped kernel (`worker` of `workers`: warps
+/// 1-3 of the producer warpgroup, then those of a drain warpgroup) apply
+/// the fusion's epilogue to the tile `at` staged by stageOverlapped and
+/// store it: each warp walks whole staged rows, `lanes` lanes a row on
 /// consecutive columns, `vec` (8, or fewer where the output's rows hold
-/// fewer) at a time, two row groups a step (their staged values and
-/// epilogue inputs loaded before either is computed), the row groups
-/// dealt to the three warps in turn.
+/// fewer) at a time, `groupsPerStep` row groups a step (their staged
+/// values and epilogue inputs loaded before any is computed), the row
+/// groups dealt to the workers in turn.
 LogicalResult drainOverlapped(WgmmaBuilder &e, FusionOp fusion,
                               const WgmmaProblem &problem,
                               const MatmulTile &tile, const TileAt &at,
                               Value smem, Value stagingBase, Value worker,
+                              int64_t workers, int64_t groupsPerStep,
                               Value lane, function_ref<Value(Value)> arg,
                               ValueRange outputs);
 

@@ -23,15 +23,29 @@ namespace mlir::brrr::wgmma::detail {
 /// overlapped kernel the producer warpgroup's warps 1-3 run the epilogue
 /// and keep more (152 + 2 x 176 of the 3 x 168 a thread the block
 /// launches with; a residual's epilogue spilled at 104, and a bias, a
-/// layer scale and a residual over 192 columns at 136).
+/// layer scale and a residual over 192 columns at 136). With a drain
+/// warpgroup of its own (MatmulTile::drainGroups) the block launches 512
+/// threads with 128 registers each, of which the consumers' 2 x 176 leave
+/// 2 x 80 to the producer warpgroup and the drain warpgroup (ptxas
+/// compiles each warpgroup's code within its setmaxnreg: without them,
+/// consumers holding promoted float8 sums of 128 columns spilled 252 bytes
+/// at 128).
 constexpr int64_t kProducerRegisters = 40, kConsumerRegisters = 232;
 constexpr int64_t kDrainRegisters = 152, kOverlappedConsumerRegisters = 176;
+constexpr int64_t kDrainGroupRegisters = 80;
+static_assert(2 * kOverlappedConsumerRegisters + 2 * kDrainGroupRegisters <=
+                  4 * (65536 / 512),
+              "a drain warpgroup's kernel holds its registers from launch");
 /// Tile rows per group of the L2-friendly block order.
 constexpr int64_t kGroupRows = 8;
 
-/// Threads of an overlapped kernel's producer warpgroup that drain staged
-/// tiles: warps 1-3.
-constexpr int64_t kDrainThreads = 96;
+/// Warps of an overlapped kernel's producer warpgroup that drain staged
+/// tiles (warps 1-3), and of a drain warpgroup.
+constexpr int64_t kProducerDrainWarps = 3, kDrainGroupWarps = 4;
+/// Row groups a drain warp loads before it computes any: two on 152
+/// registers, one on 80 (two spilled a bias and a residual's epilogue, 116
+/// bytes).
+constexpr int64_t kDrainGroupsInFlight = 2, kDrainGroupGroupsInFlight = 1;
 /// Ping-pong turns: a warpgroup starts a tile's main loop once the other
 /// has issued its previous tile's products, waiting on named barrier 3 +
 /// its index for the other's arrival. Beside keeping one main loop on the
@@ -78,7 +92,16 @@ private:
   /// Warpgroup 0: gives up registers; an overlapped kernel's warps 1-3
   /// drain staged tiles; one thread streams the k-slices.
   LogicalResult producerWarpgroup();
-  LogicalResult drainLoop();
+  /// A drain warpgroup (the last, MatmulTile::drainGroups): gives up
+  /// registers and drains staged tiles, its warps workers 3-6.
+  LogicalResult drainWarpgroup();
+  /// Worker `worker` of the drainWorkers: each tile's epilogue, once the
+  /// consumers have staged it.
+  LogicalResult drainLoop(Value worker);
+  /// The warps that drain an overlapped kernel's staged tiles.
+  int64_t drainWorkers() const {
+    return kProducerDrainWarps + kDrainGroupWarps * tile.drainGroups;
+  }
   void producerLoop();
   /// Slice `kt` of tile `at` into stage `s`: the copies of A, of B, or of
   /// both (`which`).

@@ -61,7 +61,8 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   // blocks walk the actual rows' tiles (those past them have none).
   choosePersistence(*tile, g->product(), target, budget,
                     symbolic ? KernelSchedule::cooperative
-                             : forcedSchedule(conv, options));
+                             : forcedSchedule(conv, options),
+                    options.drainGroup);
   // One group of whole slices (64 16-bit channels, 128 8-bit ones): every
   // k-slice is one tap's channel block, so the slices split evenly between
   // blocks; such convolutions narrow their tiles as products do (measured:

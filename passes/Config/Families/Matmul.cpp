@@ -149,12 +149,13 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
       KernelSchedule forced = forcedSchedule(product, options);
       if (q.rowsExtent && forced == KernelSchedule::pingpong)
         forced = KernelSchedule::cooperative;
-      choosePersistence(t, q, target, budget, forced);
+      choosePersistence(t, q, target, budget, forced, options.drainGroup);
     } else if (hasHalfResult(product) &&
                q.K >= (lightAfter ? kOverlapMinK : kOverlapHeavyMinK)) {
       choosePersistence(t, q, target, budget,
                         residual ? KernelSchedule::cooperative
-                                 : KernelSchedule::overlapped);
+                                 : KernelSchedule::overlapped,
+                        options.drainGroup);
     } else if (t.precision == KernelPrecision::promoted) {
       choosePersistence(t, q, target, budget, KernelSchedule::cooperative);
     }

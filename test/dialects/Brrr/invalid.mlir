@@ -948,8 +948,20 @@ func.func @kernel_wgmma_k() attributes {c = #brrr.kernel<family = matmul, body =
 
 // -----
 
-// expected-error @+1 {{a wgmma 128-row tile runs a producer and 2 consumer warpgroups, 384 threads, not 256}}
+// expected-error @+1 {{a wgmma 128-row tile runs a producer and 2 consumer warpgroups, 384 threads (overlapped, with a drain warpgroup: 512), not 256}}
 func.func @kernel_wgmma_threads() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 256, tile = [128, 256, 64], stages = 4>} { return }
+
+// -----
+
+// A drain warpgroup's consumers hold at most 64 x 192 accumulators.
+// expected-error @+1 {{an overlapped wgmma tile with a drain warpgroup is at most 192 wide, not 256}}
+func.func @kernel_wgmma_drain_wide() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 512, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 256, schedule = overlapped>} { return }
+
+// -----
+
+// Only the overlapped schedule runs a drain warpgroup.
+// expected-error @+1 {{a wgmma 128-row tile runs a producer and 2 consumer warpgroups, 384 threads (overlapped, with a drain warpgroup: 512), not 512}}
+func.func @kernel_wgmma_drain_cooperative() attributes {c = #brrr.kernel<family = matmul, body = wgmma, threads = 512, tile = [128, 256, 64], stages = 4, persistent = 132, epilogue = 64>} { return }
 
 // -----
 

@@ -167,7 +167,9 @@ func.func @attention_windows(%q: tensor<2x4x10x64xf16>, %k: tensor<2x2x12x64xf16
 // CHECK-SAME: d = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [128, 64], stages = 2>
 // CHECK-SAME: e = #brrr.kernel<family = attention, body = wgmma, threads = 256, tile = [128, 64], stages = 2>
 // CHECK-SAME: f = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 3, schedule = overlapped>
-func.func @kernel_configs() attributes {a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, vector = 1, cluster = 1>, b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>, c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>, d = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [128, 64], stages = 2>, e = #brrr.kernel<family = attention, body = wgmma, threads = 256, tile = [128, 64], stages = 2>, f = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 3, schedule = overlapped>} {
+// An overlapped product with a drain warpgroup of its own: 512 threads.
+// CHECK-SAME: g = #brrr.kernel<family = matmul, body = wgmma, threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped>
+func.func @kernel_configs() attributes {g = #brrr.kernel<family = matmul, body = wgmma, threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped>, a = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 256, 64], stages = 4, vector = 1, cluster = 1>, b = #brrr.kernel<family = pointwise, body = simt, threads = 256, vector = 8>, c = #brrr.kernel<family = conv, body = warp_mma, threads = 32>, d = #brrr.kernel<family = attention, body = mma_sync, threads = 128, tile = [128, 64], stages = 2>, e = #brrr.kernel<family = attention, body = wgmma, threads = 256, tile = [128, 64], stages = 2>, f = #brrr.kernel<family = attention, body = wgmma, threads = 128, tile = [64, 64], stages = 3, schedule = overlapped>} {
   return
 }
 
