@@ -538,16 +538,10 @@ LogicalResult mlir::brrr::emitEpilogueVector(
     }
     Type elem = cast<RankedTensorType>(y.getType()).getElementType();
     Type mt = pointwise::memoryType(elem);
-    auto vt = VectorType::get({width}, mt);
     SmallVector<Value> values;
     for (int64_t k = 0; k < width; ++k)
       values.push_back(scalars[k].lookup(y));
-    Value v = LLVM::PoisonOp::create(b, loc, vt);
-    for (auto [k, x] : llvm::enumerate(pe.toMemoryAll(values, elem)))
-      v = LLVM::InsertElementOp::create(
-          b, loc, v, x,
-          arith::ConstantOp::create(b, loc, b.getI32Type(),
-                                    b.getI32IntegerAttr(k)));
+    Value v = pe.memoryVector(values, elem);
     Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), at);
     LLVM::StoreOp::create(
         b, loc, v, LLVM::GEPOp::create(b, loc, ptr, mt, out, ValueRange{i}),

@@ -213,30 +213,42 @@ public:
     return cvt.getB();
   }
 
-  /// toMemory of each of `values` (consecutive elements of type `elem`):
-  /// float8 elements two at a time where both are saturated conversions,
-  /// by one cvt.rn.satfinite.e4m3x2 (half the conversions, which run at a
-  /// quarter of the arithmetic rate).
-  SmallVector<Value> toMemoryAll(ArrayRef<Value> values, Type elem) {
+  /// What one store of `values` (consecutive elements of type `elem`)
+  /// writes: their memory bits (toMemory), the one scalar or a vector of
+  /// them. Float8 elements go two at a time where every element is a
+  /// saturated conversion: one cvt.rn.satfinite.e4m3x2 a pair (half the
+  /// conversions, which run at a quarter of the arithmetic rate), each
+  /// pair's 16 bits (the first element in the low byte) one lane of a
+  /// vector of i16, with no byte shuffles to build a vector of i8.
+  Value memoryVector(ArrayRef<Value> values, Type elem) {
     SmallVector<Value> out;
     for (Value v : values)
       out.push_back(toMemory(v, elem));
-    if (!isFloat8(elem))
-      return out;
-    Type i32 = b.getI32Type();
-    for (size_t k = 0; k + 1 < out.size(); k += 2) {
-      Value lo = float8SourceOf(out[k]), hi = float8SourceOf(out[k + 1]);
-      if (!lo || !hi)
-        continue;
-      // The first element converts into the low byte.
-      Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
-          b, loc, VectorType::get({2}, b.getI8Type()), hi, lo,
-          NVVM::FPRoundingMode::RN, NVVM::SaturationMode::SATFINITE,
-          /*relu=*/false, Float8E4M3FNType::get(b.getContext()));
-      out[k] = LLVM::ExtractElementOp::create(b, loc, pair, cst(i32, 0));
-      out[k + 1] = LLVM::ExtractElementOp::create(b, loc, pair, cst(i32, 1));
-    }
-    return out;
+    Type i32 = b.getI32Type(), i16 = b.getI16Type();
+    auto vectorOf = [&](ArrayRef<Value> lanes) {
+      if (lanes.size() == 1)
+        return lanes[0];
+      Value v = LLVM::PoisonOp::create(
+          b, loc, VectorType::get({int64_t(lanes.size())}, lanes[0].getType()));
+      for (auto [k, x] : llvm::enumerate(lanes))
+        v = LLVM::InsertElementOp::create(b, loc, v, x, cst(i32, k));
+      return v;
+    };
+    if (!isFloat8(elem) || out.size() % 2)
+      return vectorOf(out);
+    SmallVector<Value> sources;
+    for (Value bits : out)
+      if (Value x = float8SourceOf(bits))
+        sources.push_back(x);
+    if (sources.size() != out.size())
+      return vectorOf(out);
+    SmallVector<Value> pairs;
+    for (size_t k = 0; k < sources.size(); k += 2)
+      pairs.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
+          b, loc, i16, sources[k + 1], sources[k], NVVM::FPRoundingMode::RN,
+          NVVM::SaturationMode::SATFINITE, /*relu=*/false,
+          Float8E4M3FNType::get(b.getContext())));
+    return vectorOf(pairs);
   }
 
   Value approxFtz(StringRef name, Value v) {

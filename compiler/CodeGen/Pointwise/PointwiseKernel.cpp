@@ -237,20 +237,13 @@ FailureOr<KernelInfo> mlir::brrr::emitPointwiseKernel(FusionOp fusion,
       for (auto [k, r] : llvm::enumerate(fusion.getResults())) {
         Type et = elementOf(r), mt = memoryType(et);
         Value base = entry.getArgument(fusion.getInputs().size() + k);
-        SmallVector<Value> stored;
-        for (Value v : results[k])
-          stored.push_back(e.toMemory(v, et));
         Value ptr =
             LLVM::GEPOp::create(b, loc, ptrTy, mt, base, ValueRange{firstI64});
+        Value v = e.memoryVector(results[k], et);
         if (vec == 1) {
-          LLVM::StoreOp::create(b, loc, stored[0], ptr);
+          LLVM::StoreOp::create(b, loc, v, ptr);
           continue;
         }
-        auto vt = VectorType::get({vec}, mt);
-        Value v = LLVM::PoisonOp::create(b, loc, vt);
-        for (int64_t l = 0; l < vec; ++l)
-          v = LLVM::InsertElementOp::create(b, loc, v, stored[l],
-                                            e.cst(b.getI32Type(), l));
         LLVM::StoreOp::create(b, loc, v, ptr, vec * elementBytes(et));
       }
     }

@@ -492,7 +492,6 @@ LogicalResult RowKernel::store() {
     }
     if (env[0].lookup(v) == Value())
       return fusion.emitOpError("row kernels compute every result they store");
-    Type vt = vec > 1 ? Type(VectorType::get({vec}, mt)) : mt;
     for (int64_t k = 0; k < perThread; ++k) {
       Value valid = validOf[k];
       if (packed)
@@ -503,11 +502,7 @@ LogicalResult RowKernel::store() {
       SmallVector<Value> values;
       for (int64_t l = 0; l < vec; ++l)
         values.push_back(env[k * vec + l].lookup(v));
-      Value vector = LLVM::PoisonOp::create(b, loc, vt);
-      for (auto [l, x] : llvm::enumerate(pe.toMemoryAll(values, elem)))
-        vector = vec > 1 ? Value(LLVM::InsertElementOp::create(b, loc, vector,
-                                                               x, i32(l)))
-                         : x;
+      Value vector = pe.memoryVector(values, elem);
       Value at = arith::AddIOp::create(b, loc, rowBase, colOf[k]);
       Value p =
           LLVM::GEPOp::create(b, loc, ptr1, mt, out, ValueRange{toI64(at)});
