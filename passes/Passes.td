@@ -489,14 +489,17 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     schedule), and go on to the next tile while warps 1-3 of the producer
     warpgroup apply the epilogue and store it (`schedule = overlapped`);
     a 256-column tile, whose staging leaves room for three stages, narrows
-    to 192 columns and four where that pads the columns no more. With
-    `drain-warpgroup`, overlapped kernels run a fourth warpgroup of drain
-    warps beside (512 threads), on tiles of at most 192 columns.
+    to 192 columns and four where that pads the columns no more. With a
+    drain warpgroup (`drain-warpgroup`), an overlapped kernel runs a
+    fourth warpgroup of drain warps beside (512 threads), on tiles of at
+    most 192 columns.
     Without options, products whose tiles outnumber the multiprocessors run
     that schedule where they are at least 768 deep and their epilogue is
     light (adds, multiplies, clamps, selects, casts and data movement), or
     at least 1536 deep with any epilogue (a GELU, a SiLU): the epilogue
-    warps keep up with the consumers there. Matmuls whose tiles outnumber
+    warps keep up with the consumers there. 16-bit ones at least 768 deep
+    whose epilogue reads a residual, or is heavier and under 1536 deep,
+    run it with a drain warpgroup (`drain-warpgroup=auto`). Matmuls whose tiles outnumber
     the multiprocessors and pair up (16-bit operands, an even count of row
     tiles, B read along K, no split, static extents) run as pairs of
     blocks computing vertically adjacent tiles, each copying half of every
@@ -521,9 +524,12 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            "Run them on a persistent grid whose producer warpgroup's spare "
            "warps apply each tile's epilogue while the consumers compute "
            "the next">,
-    Option<"drainWarpgroup", "drain-warpgroup", "bool", /*default=*/"false",
-           "Give overlapped kernels a warpgroup of epilogue warps of its own "
-           "beside the producer warpgroup's warps 1-3 (512 threads)">,
+    Option<"drainWarpgroup", "drain-warpgroup", "std::string",
+           /*default=*/"\"auto\"",
+           "Overlapped kernels with a warpgroup of epilogue warps of their "
+           "own beside the producer warpgroup's warps 1-3 (512 threads): "
+           "auto (16-bit products at least 768 deep whose epilogue reads a "
+           "residual, or is heavy and under 1536 deep), always or never">,
     Option<"fp8FastAccumulation", "fp8-fast-accumulation", "bool",
            /*default=*/"false",
            "Sum float8 products in the Tensor Cores' float8 accumulation "

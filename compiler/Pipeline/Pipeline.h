@@ -43,9 +43,10 @@ struct CompileOptions {
   /// Run them on a persistent grid whose epilogue overlaps the next tile's
   /// products; see brrr-select-kernel-config's `overlap`.
   bool overlap = false;
-  /// Overlapped kernels drain their tiles with a warpgroup of their own
-  /// too; see brrr-select-kernel-config's `drain-warpgroup`.
-  bool drainWarpgroup = false;
+  /// Which overlapped kernels drain their tiles with a warpgroup of their
+  /// own too: auto, always or never; see brrr-select-kernel-config's
+  /// `drain-warpgroup`.
+  std::string drainWarpgroup = "auto";
   /// Where pairs of wgmma blocks multicast B to each other: auto, always
   /// or never; see brrr-select-kernel-config's `multicast`.
   std::string multicast = "auto";

@@ -39,9 +39,10 @@ struct ConfigOptions {
   /// accumulation.
   bool persistent = false, pingpong = false, overlap = false,
        fastFloat8 = false;
-  /// `drain-warpgroup`: overlapped kernels run a warpgroup of drain warps
-  /// of their own beside the producer's warps 1-3.
-  bool drainGroup = false;
+  /// `drain-warpgroup`: which overlapped kernels run a warpgroup of drain
+  /// warps of their own beside the producer's warps 1-3: those where it
+  /// pays (chooseMatmul), every one, or none.
+  Choice drainGroup = Choice::automatic;
   /// `few-rows-mma`: products of 5 to fewRowsMmaRows(use) rows (static, or
   /// a range's) run the few-rows body on Tensor Cores where their operands
   /// allow (takesFewRowsMma).

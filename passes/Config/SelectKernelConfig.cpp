@@ -114,15 +114,17 @@ struct SelectKernelConfigPass
     options.persistent = persistent;
     options.pingpong = pingpong;
     options.overlap = overlap;
-    options.drainGroup = drainWarpgroup;
     options.fastFloat8 = fp8FastAccumulation;
     FailureOr<Choice> rows =
         choiceOf(getOperation(), "few-rows-mma", fewRowsMma);
     FailureOr<Choice> pairs = choiceOf(getOperation(), "multicast", multicast);
+    FailureOr<Choice> drain =
+        choiceOf(getOperation(), "drain-warpgroup", drainWarpgroup);
     FailureOr<Choice> hopper =
         choiceOf(getOperation(), "hopper-attention", hopperAttention);
-    if (failed(rows) || failed(pairs) || failed(hopper))
+    if (failed(rows) || failed(pairs) || failed(drain) || failed(hopper))
       return signalPassFailure();
+    options.drainGroup = *drain;
     options.fewRowsMma = *rows;
     options.multicast = *pairs;
     options.hopperAttention = *hopper;

@@ -215,12 +215,15 @@ cl::opt<std::string> hopperAttention(
              "256 on sm_90a), or never (the mma.sync body)"),
     cl::init("auto"), cl::cat(category));
 
-cl::opt<bool> drainWarpgroup(
+cl::opt<std::string> drainWarpgroup(
     "drain-warpgroup",
-    cl::desc("Give overlapped Hopper products and convolutions a warpgroup "
-             "of epilogue warps of its own beside the producer's spare "
-             "warps (7 drain warps, 512 threads)"),
-    cl::init(false), cl::cat(category));
+    cl::desc("Which overlapped Hopper products and convolutions run a "
+             "warpgroup of epilogue warps of its own beside the producer's "
+             "spare warps (7 drain warps, 512 threads, tiles at most 192 "
+             "wide): auto (default: 16-bit products at least 768 deep whose "
+             "epilogue reads a residual, or is heavy and under 1536 deep), "
+             "always (every overlapped one; the bare flag) or never"),
+    cl::init("auto"), cl::ValueOptional, cl::cat(category));
 
 cl::opt<bool> overlapAttention(
     "overlap-attention",
@@ -426,12 +429,12 @@ int main(int argc, char **argv) {
   };
   if (!choice(fewRowsMma, compile.fewRowsMma) ||
       !choice(multicast, compile.multicast) ||
+      !choice(drainWarpgroup, compile.drainWarpgroup) ||
       !choice(hopperAttention, compile.hopperAttention) ||
       !choice(prefetchWeights, compile.prefetchWeights))
     return 1;
   compile.pingpong = pingpong;
   compile.overlap = overlapEpilogue;
-  compile.drainWarpgroup = drainWarpgroup;
   compile.overlapAttention = overlapAttention;
   compile.maxPackedGroups = maxPackedGroups;
   compile.programmaticLaunch = !serialLaunches;

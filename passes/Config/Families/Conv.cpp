@@ -62,7 +62,7 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   choosePersistence(*tile, g->product(), target, budget,
                     symbolic ? KernelSchedule::cooperative
                              : forcedSchedule(conv, options),
-                    options.drainGroup);
+                    options.drainGroup == Choice::always);
   // One group of whole slices (64 16-bit channels, 128 8-bit ones): every
   // k-slice is one tap's channel block, so the slices split evenly between
   // blocks; such convolutions narrow their tiles as products do (measured:

@@ -61,7 +61,8 @@ bool lightEpilogue(FusionOp fusion, Operation *product) {
 /// next tile's slices stream in: measured (test/gpu/notes/2026-12-04-b.md)
 /// BERT-base's attention output projection at batch 128 (768 deep, a bias
 /// and the residual) 22% faster than overlapped, its second MLP product
-/// (3072 deep) 1% faster.
+/// (3072 deep) 1% faster. With a drain warpgroup's seven warps the
+/// overlapped schedule is faster still (drainPays).
 /// Over symbolic extents, both at the largest shape.
 bool readsResidual(FusionOp fusion, Operation *product) {
   Operation *after = epilogueAfter(product);
@@ -82,6 +83,24 @@ bool readsResidual(FusionOp fusion, Operation *product) {
         return true;
     }
   return false;
+}
+
+/// Whether a product of shape `q` (a 16-bit result where `half`) runs the
+/// overlapped schedule with a drain warpgroup of its own by default: at
+/// least kOverlapMinK deep, its epilogue reading a residual, or heavy and
+/// under kOverlapHeavyMinK deep (where three drain warps fall behind).
+/// Measured (test/gpu/notes/2026-12-07-d.md, BERT-base at batch 128 on an
+/// H100, ms over 12 layers, cooperative -> overlapped with the warpgroup):
+/// FFN1 (768 deep, a bias and GELU) 1.974 -> 1.673, FFN2 (3072 deep, a
+/// bias and the residual) 1.506 -> 1.445, the attention output projection
+/// (768 deep, a bias and the residual) 0.585 -> 0.509; the QKV product
+/// (light, overlapped with three drain warps) 0.991 against 1.004 with the
+/// warpgroup, so it keeps three. Paired halves keep theirs too: the
+/// warpgroup's tiles are at most 192 wide, and theirs 128 or 256.
+bool drainPays(const ProductShape &q, bool half, bool lightAfter,
+               bool residual) {
+  return half && !q.pairedHalves && q.K >= kOverlapMinK &&
+         (residual || (!lightAfter && q.K < kOverlapHeavyMinK));
 }
 
 /// The few-rows body for a few rows read along K (isFewRowsMatmul); else a
@@ -142,6 +161,13 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   // rows' tiles; over symbolic batches, one block a tile.
   bool lightAfter = lightEpilogue(fusion, product);
   bool residual = readsResidual(fusion, product);
+  bool half = hasHalfResult(product);
+  // Drain warpgroups (drainPays) where `drain-warpgroup` is auto.
+  auto drainGroupsOf = [&](const ProductShape &q) -> int64_t {
+    if (options.drainGroup == Choice::automatic)
+      return drainPays(q, half, lightAfter, residual);
+    return options.drainGroup == Choice::always;
+  };
   auto chooseSchedule = [&](MatmulTile &t, const ProductShape &q) {
     if (q.batchesExtent)
       return;
@@ -149,13 +175,15 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
       KernelSchedule forced = forcedSchedule(product, options);
       if (q.rowsExtent && forced == KernelSchedule::pingpong)
         forced = KernelSchedule::cooperative;
-      choosePersistence(t, q, target, budget, forced, options.drainGroup);
-    } else if (hasHalfResult(product) &&
-               q.K >= (lightAfter ? kOverlapMinK : kOverlapHeavyMinK)) {
+      choosePersistence(t, q, target, budget, forced, drainGroupsOf(q));
+    } else if (options.drainGroup != Choice::never &&
+               drainPays(q, half, lightAfter, residual)) {
+      choosePersistence(t, q, target, budget, KernelSchedule::overlapped, 1);
+    } else if (half && q.K >= (lightAfter ? kOverlapMinK : kOverlapHeavyMinK)) {
       choosePersistence(t, q, target, budget,
                         residual ? KernelSchedule::cooperative
                                  : KernelSchedule::overlapped,
-                        options.drainGroup);
+                        options.drainGroup == Choice::always);
     } else if (t.precision == KernelPrecision::promoted) {
       choosePersistence(t, q, target, budget, KernelSchedule::cooperative);
     }

@@ -1,5 +1,5 @@
 // RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{overlap=true matmul-tile=128,256,4}))' | FileCheck %s
-// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{overlap=true drain-warpgroup=true matmul-tile=128,256,4}))' | FileCheck %s --check-prefix=DRAIN
+// RUN: brrr-opt %s --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{overlap=true drain-warpgroup=always matmul-tile=128,256,4}))' | FileCheck %s --check-prefix=DRAIN
 
 // The configs brrr-select-kernel-config chooses for the inputs of
 // test/compiler/CodeGen/brrr-outline-kernels-matmul-wgmma-overlapped.mlir, which starts from them pinned.

@@ -156,19 +156,18 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 // Products whose tiles outnumber the multiprocessors run overlapped by
 // default where each tile's main loop is 768 deep or more and the epilogue
-// light (a bias: an add), or 1536 deep or more with a heavier epilogue; a
-// GELU epilogue 768 deep (the epilogue warps would fall behind the
-// consumers) and a 512-deep product keep one block per tile. An epilogue
-// that also reads a residual runs the cooperative persistent schedule, its
-// eight consumer warps loading it, in 128-column chunks beside the
-// stages.
+// light (a bias: an add), or 1536 deep or more with a heavier epilogue. An
+// epilogue that reads a residual, or a heavier one under 1536 deep (an
+// erf 768 deep), runs it with a drain warpgroup of its own (512 threads,
+// 192-wide tiles): three epilogue warps would fall behind the consumers.
+// A 512-deep product keeps one block per tile.
 // CHECK-LABEL: func.func @OverlapByDefault
-// CHECK: tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
+// CHECK: threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK: brrr.add
 // CHECK-NEXT: brrr.add
-// CHECK: tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
+// CHECK: threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
 // CHECK: brrr.erf
-// CHECK: tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
+// CHECK: threads = 384, tile = [128, 256, 64], stages = 4, grid = [384, 1, 1]>
 // CHECK-SAME: -> tensor<4096x3072xf16>
 // CHECK: schedule = overlapped, grid = [132, 1, 1]>
 // CHECK: brrr.erf
