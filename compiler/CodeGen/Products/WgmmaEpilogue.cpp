@@ -331,8 +331,8 @@ LogicalResult mlir::brrr::wgmma::drainOverlapped(
   b.setInsertionPointToStart(steps.getBody());
   SmallVector<EpilogueGroup> pending;
   for (int64_t u = 0; u < groupsPerStep; ++u) {
-    // Row group (step * 2 + u) * workers + worker: rows past the tile (the
-    // last step's) are clamped to row 0 and stored nowhere.
+    // Row group (step * groupsPerStep + u) * workers + worker: rows past
+    // the tile (the last step's) are clamped to row 0 and stored nowhere.
     Value group = e.add(
         e.mul(e.add(e.mul(steps.getInductionVar(), groupsPerStep), e.idx(u)),
               workers),

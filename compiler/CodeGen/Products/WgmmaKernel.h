@@ -26,10 +26,11 @@ namespace mlir::brrr::wgmma::detail {
 /// layer scale and a residual over 192 columns at 136). With a drain
 /// warpgroup of its own (MatmulTile::drainGroups) the block launches 512
 /// threads with 128 registers each, of which the consumers' 2 x 176 leave
-/// 2 x 80 to the producer warpgroup and the drain warpgroup (ptxas
-/// compiles each warpgroup's code within its setmaxnreg: without them,
-/// consumers holding promoted float8 sums of 128 columns spilled 252 bytes
-/// at 128).
+/// 2 x 80 to the producer warpgroup and the drain warpgroup. Without
+/// setmaxnreg, consumers holding promoted float8 sums of 128 columns
+/// spilled 252 bytes at the launch's 128; with it nothing spills, though
+/// ptxas still refused a 256-wide convolution's consumers
+/// (kDrainGroupWidth).
 constexpr int64_t kProducerRegisters = 40, kConsumerRegisters = 232;
 constexpr int64_t kDrainRegisters = 152, kOverlappedConsumerRegisters = 176;
 constexpr int64_t kDrainGroupRegisters = 80;
