@@ -499,15 +499,15 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     at least 1536 deep with any epilogue (a GELU, a SiLU): the epilogue
     warps keep up with the consumers there. 16-bit ones at least 768 deep
     whose epilogue reads a residual, or is heavier and under 1536 deep,
-    run it with a drain warpgroup (`drain-warpgroup=auto`). Matmuls whose tiles outnumber
-    the multiprocessors and pair up (16-bit operands, an even count of row
-    tiles, B read along K, no split, static extents) run as pairs of
-    blocks computing vertically adjacent tiles, each copying half of every
-    slice of B and multicasting it to both (`multicast = 2`); with
-    `multicast=always` every product whose tiles pair up does,
-    convolutions, 8-bit products
-    and matmuls whose B is read along N (half of each 64-column box's k
-    rows a block) too, and with `multicast=never` none.
+    run it with a drain warpgroup (`drain-warpgroup=auto`). Matmuls whose
+    tiles outnumber the multiprocessors and pair up (16-bit operands, an
+    even count of row tiles, B read along K, no split, static extents) run
+    as pairs of blocks computing vertically adjacent tiles, each copying
+    half of every slice of B and multicasting it to both (`multicast =
+    2`); with `multicast=always` every product whose tiles pair up does,
+    convolutions, 8-bit products and matmuls whose B is read along N (half
+    of each 64-column box's k rows a block) too, and with
+    `multicast=never` none.
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",

@@ -162,7 +162,8 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   bool lightAfter = lightEpilogue(fusion, product);
   bool residual = readsResidual(fusion, product);
   bool half = hasHalfResult(product);
-  // Drain warpgroups (drainPays) where `drain-warpgroup` is auto.
+  // The drain warpgroups of an overlapped tile over `q`: where it pays
+  // (drainPays) when `drain-warpgroup` is auto, else always or never.
   auto drainGroupsOf = [&](const ProductShape &q) -> int64_t {
     if (options.drainGroup == Choice::automatic)
       return drainPays(q, half, lightAfter, residual);
@@ -178,12 +179,13 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
       choosePersistence(t, q, target, budget, forced, drainGroupsOf(q));
     } else if (options.drainGroup != Choice::never &&
                drainPays(q, half, lightAfter, residual)) {
-      choosePersistence(t, q, target, budget, KernelSchedule::overlapped, 1);
+      choosePersistence(t, q, target, budget, KernelSchedule::overlapped,
+                        drainGroupsOf(q));
     } else if (half && q.K >= (lightAfter ? kOverlapMinK : kOverlapHeavyMinK)) {
       choosePersistence(t, q, target, budget,
                         residual ? KernelSchedule::cooperative
                                  : KernelSchedule::overlapped,
-                        options.drainGroup == Choice::always);
+                        drainGroupsOf(q));
     } else if (t.precision == KernelPrecision::promoted) {
       choosePersistence(t, q, target, budget, KernelSchedule::cooperative);
     }
