@@ -499,7 +499,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     at least 1536 deep with any epilogue (a GELU, a SiLU): the epilogue
     warps keep up with the consumers there. 16-bit ones at least 768 deep
     whose epilogue reads a residual, or is heavier and under 1536 deep,
-    run it with a drain warpgroup (`drain-warpgroup=auto`). Matmuls whose
+    run it with a drain warpgroup (`drain-warpgroup=auto`) where its
+    narrower tiles keep pace with the wider ones (no more waves of them
+    than the wider tiles' epilogues would cost). Matmuls whose
     tiles outnumber the multiprocessors and pair up (16-bit operands, an
     even count of row tiles, B read along K, no split, static extents) run
     as pairs of blocks computing vertically adjacent tiles, each copying
@@ -529,7 +531,8 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            "Overlapped kernels with a warpgroup of epilogue warps of their "
            "own beside the producer warpgroup's warps 1-3 (512 threads): "
            "auto (16-bit products at least 768 deep whose epilogue reads a "
-           "residual, or is heavy and under 1536 deep), always or never">,
+           "residual, or is heavy and under 1536 deep, where their "
+           "narrower tiles keep pace), always or never">,
     Option<"fp8FastAccumulation", "fp8-fast-accumulation", "bool",
            /*default=*/"false",
            "Sum float8 products in the Tensor Cores' float8 accumulation "

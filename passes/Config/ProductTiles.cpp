@@ -260,6 +260,32 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
   tile.persistent = sms;
 }
 
+/// The depth of main loop a cooperative tile's exposed epilogue (a bias
+/// and a residual, or a GELU) costs, per column: fitted to BERT-base at
+/// batch 128 on an H100 (test/gpu/notes/2026-12-07-d.md), cooperative
+/// 256-wide tiles against 192-wide ones with a drain warpgroup, where the
+/// times give 188 (the attention output projection), 214 (FFN1 + GELU) and
+/// 396 (FFN2). A Llama-style decoder's down projection (4096 x 5504 ->
+/// 2048, a residual) would need 1204 to pay for its third wave of
+/// 192-wide tiles: it ran 12% slower with them (same notes).
+constexpr int64_t kExposedEpilogueDepth = 320;
+
+bool mlir::brrr::drainTileKeepsPace(const MatmulTile &tile,
+                                    const ProductShape &p, TargetAttr target) {
+  if (tile.n <= kDrainGroupWidth || p.K <= 0)
+    return true;
+  int64_t sms = target.getMultiprocessors();
+  MatmulTile narrow = tile;
+  narrow.n = wgmmaTileWidth(p, target, kDrainGroupWidth);
+  auto busiest = [&](const MatmulTile &t) {
+    return llvm::divideCeil(t.tilesOf(p), sms);
+  };
+  int64_t drained = busiest(narrow) * (64 + 3 * narrow.n / 4) * p.K;
+  int64_t exposed = busiest(tile) * ((64 + 3 * tile.n / 4) * p.K +
+                                     tile.n * kExposedEpilogueDepth);
+  return drained <= exposed;
+}
+
 int64_t mlir::brrr::clusterWave(int64_t sms, int64_t s) {
   return s <= 2 ? sms : std::min<int64_t>(sms, 120);
 }

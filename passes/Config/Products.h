@@ -291,6 +291,16 @@ void choosePersistence(MatmulTile &tile, const ProductShape &p,
                        KernelSchedule schedule = KernelSchedule::cooperative,
                        int64_t drainGroups = 0);
 
+/// Whether the tile of a drain warpgroup (at most kDrainGroupWidth wide:
+/// wgmmaTileWidth up to that) runs a 16-bit product of shape `p` no slower
+/// than `tile`, wider, runs it with its epilogue in the consumers' time:
+/// the busiest multiprocessor's tiles, each a main loop of (64 + 3n/4)
+/// units a unit of depth (wgmmaTileWidth's law), the wider ones each
+/// adding an epilogue as long as kExposedEpilogueDepth more of it. A tile
+/// at most that wide keeps its width, and pays.
+bool drainTileKeepsPace(const MatmulTile &tile, const ProductShape &p,
+                        TargetAttr target);
+
 /// Splits each of a wgmma product's tiles between `tile.cluster` blocks of
 /// a cluster (2, 4 or 8; 1: none) when its tiles leave most
 /// multiprocessors idle: the blocks take equal runs of the k-slices and

@@ -221,8 +221,9 @@ cl::opt<std::string> drainWarpgroup(
              "warpgroup of epilogue warps of its own beside the producer's "
              "spare warps (7 drain warps, 512 threads, tiles at most 192 "
              "wide): auto (default: 16-bit products at least 768 deep whose "
-             "epilogue reads a residual, or is heavy and under 1536 deep), "
-             "always (every overlapped one; the bare flag) or never"),
+             "epilogue reads a residual, or is heavy and under 1536 deep, "
+             "where their narrower tiles keep pace), always (every overlapped "
+             "one; the bare flag) or never"),
     cl::init("auto"), cl::ValueOptional, cl::cat(category));
 
 cl::opt<bool> overlapAttention(

@@ -96,7 +96,8 @@ bool readsResidual(FusionOp fusion, Operation *product) {
 /// (768 deep, a bias and the residual) 0.585 -> 0.509; the QKV product
 /// (light, overlapped with three drain warps) 0.991 against 1.004 with the
 /// warpgroup, so it keeps three. Paired halves keep theirs too: the
-/// warpgroup's tiles are at most 192 wide, and theirs 128 or 256.
+/// warpgroup's tiles are at most 192 wide, and theirs 128 or 256. A wider
+/// tile narrows for it only where that keeps pace (drainTileKeepsPace).
 bool drainPays(const ProductShape &q, bool half, bool lightAfter,
                bool residual) {
   return half && !q.pairedHalves && q.K >= kOverlapMinK &&
@@ -162,11 +163,15 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   bool lightAfter = lightEpilogue(fusion, product);
   bool residual = readsResidual(fusion, product);
   bool half = hasHalfResult(product);
-  // The drain warpgroups of an overlapped tile over `q`: where it pays
-  // (drainPays) when `drain-warpgroup` is auto, else always or never.
-  auto drainGroupsOf = [&](const ProductShape &q) -> int64_t {
+  // The drain warpgroups of an overlapped tile `t` over `q`: where it
+  // pays (drainPays) and its narrower tile keeps pace with `t`
+  // (drainTileKeepsPace) when `drain-warpgroup` is auto, else always or
+  // never.
+  auto drainGroupsOf = [&](const MatmulTile &t,
+                           const ProductShape &q) -> int64_t {
     if (options.drainGroup == Choice::automatic)
-      return drainPays(q, half, lightAfter, residual);
+      return drainPays(q, half, lightAfter, residual) &&
+             drainTileKeepsPace(t, q, target);
     return options.drainGroup == Choice::always;
   };
   auto chooseSchedule = [&](MatmulTile &t, const ProductShape &q) {
@@ -176,16 +181,16 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
       KernelSchedule forced = forcedSchedule(product, options);
       if (q.rowsExtent && forced == KernelSchedule::pingpong)
         forced = KernelSchedule::cooperative;
-      choosePersistence(t, q, target, budget, forced, drainGroupsOf(q));
-    } else if (options.drainGroup != Choice::never &&
-               drainPays(q, half, lightAfter, residual)) {
+      choosePersistence(t, q, target, budget, forced, drainGroupsOf(t, q));
+    } else if (int64_t groups = drainGroupsOf(t, q);
+               groups && drainPays(q, half, lightAfter, residual)) {
       choosePersistence(t, q, target, budget, KernelSchedule::overlapped,
-                        drainGroupsOf(q));
+                        groups);
     } else if (half && q.K >= (lightAfter ? kOverlapMinK : kOverlapHeavyMinK)) {
       choosePersistence(t, q, target, budget,
                         residual ? KernelSchedule::cooperative
                                  : KernelSchedule::overlapped,
-                        drainGroupsOf(q));
+                        drainGroupsOf(t, q));
     } else if (t.precision == KernelPrecision::promoted) {
       choosePersistence(t, q, target, budget, KernelSchedule::cooperative);
     }

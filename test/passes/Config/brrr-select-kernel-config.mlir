@@ -4,6 +4,7 @@
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{persistent=true matmul-tile=128,128,3}))' | FileCheck %s --check-prefix=PINNEDPERSIST
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{pingpong=true}))' | FileCheck %s --check-prefix=PINGPONG
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{overlap=true}))' | FileCheck %s --check-prefix=OVERLAP
+// RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-rows,brrr-fuse-matmul,brrr-fuse-conv,brrr-select-kernel-config{drain-warpgroup=always}))' | FileCheck %s --check-prefix=DRAIN
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-movement,brrr-select-kernel-config))' | FileCheck %s --check-prefix=MOVE
 // RUN: not brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{matmul-tile=128,128}))' 2>&1 | FileCheck %s --check-prefix=BADPIN
 // RUN: brrr-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-matmul,brrr-select-kernel-config{attention-tile=64,128,2}))' | FileCheck %s --check-prefix=ATTENTIONPIN
@@ -190,6 +191,35 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     %8 = brrr.matmul %a, %w : tensor<4096x768xf16>, tensor<768x3072xf16> -> tensor<4096x3072xf16>
     %9 = brrr.add %8, %bias : tensor<4096x3072xf16>, tensor<3072xf16> -> tensor<4096x3072xf16>
     return %2, %4, %5, %7, %9 : tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>, tensor<4096x3072xf16>
+  }
+}
+
+// -----
+
+// A drain warpgroup's narrower tiles must keep pace with the wider ones
+// whose consumers would store their own epilogue. A Llama-style decoder's
+// down projection (4096 x 5504 -> 2048, a residual) makes 256 tiles of
+// 256 columns, two a multiprocessor, or 352 of 192, three: it stays
+// cooperative at 256 (a drain warpgroup only where forced). BERT-base's
+// second MLP product at batch 128 (16384 x 3072 -> 768, a residual) makes
+// three of 256 a multiprocessor or four of 192, which the drain pays for.
+// CHECK-LABEL: func.func @DrainKeepsPace
+// CHECK: threads = 384, tile = [128, 256, 64], stages = 3, persistent = 132, epilogue = 128, grid = [132, 1, 1]>
+// CHECK-SAME: -> tensor<4096x2048xf16>
+// CHECK: threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
+// CHECK-SAME: -> tensor<16384x768xf16>
+// DRAIN-LABEL: func.func @DrainKeepsPace
+// DRAIN: threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
+// DRAIN-SAME: -> tensor<4096x2048xf16>
+// DRAIN: threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, grid = [132, 1, 1]>
+// DRAIN-SAME: -> tensor<16384x768xf16>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @DrainKeepsPace(%a: tensor<4096x5504xf16>, %w: tensor<5504x2048xf16>, %r: tensor<4096x2048xf16>, %h: tensor<16384x3072xf16>, %w2: tensor<3072x768xf16>, %r2: tensor<16384x768xf16>) -> (tensor<4096x2048xf16>, tensor<16384x768xf16>) {
+    %0 = brrr.matmul %a, %w : tensor<4096x5504xf16>, tensor<5504x2048xf16> -> tensor<4096x2048xf16>
+    %1 = brrr.add %0, %r : tensor<4096x2048xf16>, tensor<4096x2048xf16> -> tensor<4096x2048xf16>
+    %2 = brrr.matmul %h, %w2 : tensor<16384x3072xf16>, tensor<3072x768xf16> -> tensor<16384x768xf16>
+    %3 = brrr.add %2, %r2 : tensor<16384x768xf16>, tensor<16384x768xf16> -> tensor<16384x768xf16>
+    return %1, %3 : tensor<4096x2048xf16>, tensor<16384x768xf16>
   }
 }
 
