@@ -91,28 +91,45 @@ def norm_rows(elem, dims, width):
     return m, ref
 
 
-def mlp(dims, d, h, seed):
-    """y = relu(x W1 + b1) W2 + x, f16: two products (TMA + wgmma) over
-    symbolic rows, with bias, activation and residual epilogues."""
+def mlp(dims, d, h, seed, gelu=False):
+    """y = act(x W1 + b1) W2 + x, f16, act a ReLU or (`gelu`) the erf GELU:
+    two products (TMA + wgmma) over symbolic rows, with bias, activation
+    and residual epilogues."""
     rng = np.random.default_rng(seed)
     w1 = (rng.standard_normal((d, h)) / np.sqrt(d)).astype(np.float16)
     b1 = rng.standard_normal(h).astype(np.float16)
     w2 = (rng.standard_normal((h, d)) / np.sqrt(h)).astype(np.float16)
     shape = dims + [d]
+    if gelu:
+        act = [helper.make_node("Div", ["a1", "sqrt2"], ["g0"]),
+               helper.make_node("Erf", ["g0"], ["g1"]),
+               helper.make_node("Add", ["g1", "one"], ["g2"]),
+               helper.make_node("Mul", ["a1", "g2"], ["g3"]),
+               helper.make_node("Mul", ["g3", "half"], ["r1"])]
+        consts = [numpy_helper.from_array(np.array(v, np.float16), n)
+                  for n, v in (("sqrt2", np.sqrt(2)), ("one", 1.0),
+                               ("half", 0.5))]
+    else:
+        act, consts = [helper.make_node("Relu", ["a1"], ["r1"])], []
     m = graph("mlp", [
         helper.make_node("MatMul", ["x", "w1"], ["m1"]),
         helper.make_node("Add", ["m1", "b1"], ["a1"]),
-        helper.make_node("Relu", ["a1"], ["r1"]),
+    ] + act + [
         helper.make_node("MatMul", ["r1", "w2"], ["m2"]),
         helper.make_node("Add", ["m2", "x"], ["y"]),
     ], [helper.make_tensor_value_info("x", F16, shape)],
         [helper.make_tensor_value_info("y", F16, shape)],
         [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(b1, "b1"),
-         numpy_helper.from_array(w2, "w2")])
+         numpy_helper.from_array(w2, "w2")] + consts)
 
     def ref(x):
         # The hidden activation is stored in f16 between the products.
-        r1 = np.maximum(x @ w1.astype(np.float64) + b1.astype(np.float64), 0)
+        a1 = x @ w1.astype(np.float64) + b1.astype(np.float64)
+        if gelu:
+            t = torch.from_numpy(a1)
+            r1 = (0.5 * t * (1 + torch.special.erf(t / np.sqrt(2)))).numpy()
+        else:
+            r1 = np.maximum(a1, 0)
         r1 = r1.astype(np.float16).astype(np.float64)
         return [r1 @ w2.astype(np.float64) + x]
     return m, ref
@@ -508,6 +525,14 @@ def models():
                          [(1, 1), (1, 16), (3, 77), (8, 384), (32, 128),
                           (64, 512), (2, 1), (3, 1), (1, 4), (5, 1),
                           (13, 127), (9, 511), (33, 500)], "f16")
+    # The erf GELU after the first product: past 1024 rows (more 192-wide
+    # tiles than multiprocessors) both products run overlapped with a drain
+    # warpgroup (512 threads), the second with the residual; ragged rows in
+    # those ranges end inside a tile.
+    m, ref = mlp(["batch", "seq"], 768, 3072, 4, gelu=True)
+    out["mlp768_gelu_f16"] = (m, ref, {"x": "1..64x1..512x768"},
+                              [(1, 1), (3, 77), (8, 384), (9, 511),
+                               (33, 500), (64, 512)], "f16")
     # With --few-rows-mma (MODEL_FLAGS): the ranges of 5 to 64 rows on the
     # few-rows body on Tensor Cores, each range at its smallest, ragged and
     # largest rows.
