@@ -8,7 +8,7 @@
 // computed in their type's own arithmetic (APInt, APFloat): integers wrap
 // as numpy's do, and a result ONNX leaves undefined (integer division by
 // zero, a float cast to an integer that cannot hold it) is not folded.
-// The rewrites that build new ops are in BrrrCanonicalize.cpp, the folders
+// The rewrites that build new ops are in BrrrCanonicalize*.cpp, the folders
 // of gathers and scatters in BrrrIndexFolders.cpp.
 //
 //===----------------------------------------------------------------------===//
