@@ -167,28 +167,23 @@ FailureOr<Value> PointwiseEmitter::emit(Operation *op, ArrayRef<Value> args) {
       })
       .Case([&](QuantizeOp q) -> Value {
         Type f32 = b.getF32Type();
-        Value v = divideByScale(x, args[1]);
         if (isFloat8(et)) {
           // A zero point of 0 after a product by a power of two of at
           // least 1 (divideByScale's exact reciprocal) joins it in one
           // fma: x * r + 0 rounds once either way, and both turn a -0
           // product into +0 (with r >= 1 a nonzero x never underflows to
           // a signed zero, where the fma would keep the sign).
-          auto product = v.getDefiningOp<arith::MulFOp>();
           std::optional<double> zero = constantFloat(args[2]);
-          std::optional<double> r =
-              product ? constantFloat(product.getRhs()) : std::nullopt;
-          if (product && zero && *zero == 0.0 && r && *r >= 1.0 &&
-              v.getType() == args[2].getType()) {
-            v = math::FmaOp::create(b, loc, product.getLhs(), product.getRhs(),
-                                    args[2]);
-            if (product->use_empty())
-              product->erase();
-          } else {
-            v = arith::AddFOp::create(b, loc, v, args[2]);
-          }
+          std::optional<float> r = exactReciprocal(x, args[1]);
+          Value v =
+              zero && *zero == 0.0 && r && *r >= 1.0f &&
+                      args[2].getType() == f32
+                  ? Value(math::FmaOp::create(b, loc, x, cst(f32, *r), args[2]))
+                  : Value(arith::AddFOp::create(
+                        b, loc, divideByScale(x, args[1]), args[2]));
           return decodeFloat8(encodeFloat8(v, q.getSaturate()));
         }
+        Value v = divideByScale(x, args[1]);
         bool u = isUnsigned(et);
         unsigned w = et.getIntOrFloatBitWidth();
         double lo = u ? 0.0 : -std::ldexp(1.0, w - 1),

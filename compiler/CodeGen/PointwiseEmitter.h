@@ -366,6 +366,21 @@ public:
     return std::nullopt;
   }
 
+  /// The reciprocal by which divideByScale divides an f32 `x` by the
+  /// constant f32 scale `s`, where that is a product: s a power of two in
+  /// [2^-80, 2^80], whose reciprocal is exact. None otherwise.
+  std::optional<float> exactReciprocal(Value x, Value s) {
+    std::optional<double> sv = constantFloat(s);
+    Type f32 = b.getF32Type();
+    if (x.getType() != f32 || s.getType() != f32 || !sv)
+      return std::nullopt;
+    float sf = static_cast<float>(*sv);
+    int exponent = 0;
+    if (!(sf >= 0x1p-80f && sf <= 0x1p80f) || std::frexp(sf, &exponent) != 0.5f)
+      return std::nullopt;
+    return 1.0f / sf;
+  }
+
   /// x / s rounded once, as a quantization divides. By a constant power of
   /// two, a product by its exact reciprocal; by another constant normal s,
   /// q0 = x * r (r = 1 / s rounded to nearest), the remainder
@@ -387,9 +402,8 @@ public:
     float sf = static_cast<float>(*sv), r = 1.0f / sf;
     if (!(sf >= 0x1p-80f && sf <= 0x1p80f))
       return arith::DivFOp::create(b, loc, x, s);
-    int exponent = 0;
-    if (std::frexp(sf, &exponent) == 0.5f)
-      return arith::MulFOp::create(b, loc, x, cst(f32, r));
+    if (std::optional<float> exact = exactReciprocal(x, s))
+      return arith::MulFOp::create(b, loc, x, cst(f32, *exact));
     Value q0 = arith::MulFOp::create(b, loc, x, cst(f32, r));
     Value e = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q0),
                                   cst(f32, sf), x);
