@@ -395,15 +395,15 @@ public:
   /// reciprocal runs on the quarter-rate pipe and which branches to a slow
   /// path).
   Value divideByScale(Value x, Value s) {
-    std::optional<double> sv = constantFloat(s);
     Type f32 = b.getF32Type();
+    if (std::optional<float> exact = exactReciprocal(x, s))
+      return arith::MulFOp::create(b, loc, x, cst(f32, *exact));
+    std::optional<double> sv = constantFloat(s);
     if (x.getType() != f32 || s.getType() != f32 || !sv)
       return arith::DivFOp::create(b, loc, x, s);
     float sf = static_cast<float>(*sv), r = 1.0f / sf;
     if (!(sf >= 0x1p-80f && sf <= 0x1p80f))
       return arith::DivFOp::create(b, loc, x, s);
-    if (std::optional<float> exact = exactReciprocal(x, s))
-      return arith::MulFOp::create(b, loc, x, cst(f32, *exact));
     Value q0 = arith::MulFOp::create(b, loc, x, cst(f32, r));
     Value e = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, q0),
                                   cst(f32, sf), x);
