@@ -136,6 +136,8 @@ double unaryOf(Operation *op, double x) {
       .Case([&](AbsOp) { return std::fabs(x); })
       .Case([&](TanhOp) { return std::tanh(x); })
       .Case([&](SigmoidOp) { return 1.0 / (1.0 + std::exp(-x)); })
+      // NaN propagates, as the kernels' maximumf does.
+      .Case([&](ReluOp) { return std::isnan(x) ? x : std::max(x, 0.0); })
       .Case([&](ErfOp) { return std::erf(x); })
       .Case([&](FloorOp) { return std::floor(x); })
       .Case([&](CeilOp) { return std::ceil(x); })
@@ -144,7 +146,7 @@ double unaryOf(Operation *op, double x) {
 
 bool isUnary(Operation *op) {
   return isa<CosOp, SinOp, ExpOp, LogOp, NegOp, SqrtOp, RsqrtOp, ReciprocalOp,
-             AbsOp, TanhOp, SigmoidOp, ErfOp, FloorOp, CeilOp>(op);
+             AbsOp, TanhOp, SigmoidOp, ReluOp, ErfOp, FloorOp, CeilOp>(op);
 }
 
 /// max and min propagate NaN, as numpy's and ONNX's do.
@@ -194,6 +196,10 @@ bool keepsPrefixes(Operation *op) {
     return llvm::all_of(symbolicDims(in),
                         [&](unsigned d) { return out.isDynamicDim(d); });
   }
+  if (isa<GatherOp>(op))
+    // Static only: the indices pick anywhere along the axis.
+    return llvm::none_of(op->getOperandTypes(), isSymbolic) &&
+           !isSymbolic(op->getResult(0).getType());
   if (auto mm = dyn_cast<MatmulOp>(op)) {
     // The contraction fixed (a symbolic one is no prefix); rows, columns and
     // batches broadcast.
@@ -305,7 +311,8 @@ struct EvaluateConstantsPass
       return false;
     Type et = rt.getElementType();
     // Integers only move (positions, before their cast to floats).
-    bool moves = isa<ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp>(op);
+    bool moves =
+        isa<ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp, GatherOp>(op);
     if (!isComputedFloat(et) && !(moves && isa<IntegerType>(et)))
       return false;
     if (!moves && !isUnary(op) && !isBinary(op) && !isa<CastOp, MatmulOp>(op))
@@ -466,6 +473,31 @@ struct EvaluateConstantsPass
           at += (starts[d] + idx[d] * steps[d]) * st[d];
         y[i] = in[0]->data[at];
       });
+      return true;
+    }
+    if (auto g = dyn_cast<GatherOp>(op)) {
+      // Rows of the input along the axis at each index (negative ones from
+      // the end); an index out of range stays the kernel's to report.
+      ArrayRef<int64_t> is = in[0]->shape;
+      int64_t axis =
+          g.getAxis() < 0 ? g.getAxis() + int64_t(is.size()) : g.getAxis();
+      if (axis < 0 || axis >= int64_t(is.size()))
+        return false;
+      int64_t outer = countOf(is.take_front(axis)), extent = is[axis];
+      int64_t inner = countOf(is.drop_front(axis + 1));
+      const std::vector<double> &ids = in[1]->data;
+      int64_t n = ids.size();
+      if (outer * n * inner != count)
+        return false;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < n; ++j) {
+          double at = ids[j] < 0 ? ids[j] + extent : ids[j];
+          if (!(at >= 0 && at < extent))
+            return false;
+          const double *src =
+              in[0]->data.data() + (o * extent + int64_t(at)) * inner;
+          std::copy(src, src + inner, y.begin() + (o * n + j) * inner);
+        }
       return true;
     }
     if (isa<MatmulOp>(op)) {

@@ -102,3 +102,30 @@ func.func @product(%x: tensor<2x2x1xf32>) -> tensor<2x2x1xf32> {
   %y = brrr.add %x, %m : tensor<2x2x1xf32>, tensor<2x2x1xf32> -> tensor<2x2x1xf32>
   return %y : tensor<2x2x1xf32>
 }
+
+// -----
+
+// Swin V2's continuous position bias: a small MLP over a constant table
+// (relu between its products), rows gathered by a constant index (-1
+// from the end). All computed on the host: relu of the table is [[0, 2],
+// [0, 0], [3, 1]], times [[1], [3]] is [[6], [0], [6]], gathered as rows
+// 2, 1, 2. A gather with an index out of range stays for its kernel to
+// report, and with it what it reads.
+// CHECK-LABEL: func.func @gathered
+// CHECK: %[[M:.+]] = brrr.matmul
+// CHECK-NEXT: %[[G:.+]] = brrr.constant dense<{{\[\[}}6.000000e+00], [0.000000e+00], [6.000000e+00]]> : tensor<3x1xf32>
+// CHECK-NEXT: brrr.add %arg0, %[[G]]
+// CHECK: %[[BAD:.+]] = brrr.gather %[[M]], %{{.+}} {axis = 0 : i64} : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<2x1xf32>
+// CHECK: return {{.+}}, %[[BAD]]
+func.func @gathered(%x: tensor<3x1xf32>) -> (tensor<3x1xf32>, tensor<2x1xf32>) {
+  %t = brrr.constant dense<[[-1.0, 2.0], [-2.0, -1.0], [3.0, 1.0]]> : tensor<3x2xf32>
+  %r = brrr.relu %t : tensor<3x2xf32>
+  %w = brrr.constant dense<[[1.0], [3.0]]> : tensor<2x1xf32>
+  %m = brrr.matmul %r, %w : tensor<3x2xf32>, tensor<2x1xf32> -> tensor<3x1xf32>
+  %i = brrr.constant dense<[-1, 1, 2]> : tensor<3xi64>
+  %g = brrr.gather %m, %i {axis = 0 : i64} : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<3x1xf32>
+  %y = brrr.add %x, %g : tensor<3x1xf32>, tensor<3x1xf32> -> tensor<3x1xf32>
+  %j = brrr.constant dense<[0, 3]> : tensor<2xi64>
+  %b = brrr.gather %m, %j {axis = 0 : i64} : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<2x1xf32>
+  return %y, %b : tensor<3x1xf32>, tensor<2x1xf32>
+}
