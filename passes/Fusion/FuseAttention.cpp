@@ -7,16 +7,19 @@
 //
 //   s = matmul(q', kT')            q', kT': q and k^T, each possibly times
 //                                  (or over) a scalar constant
-//   x = add(s'', bias)             s'': s, possibly cast to f32 and scaled;
-//                                  the additive mask is optional, or
-//                                  several added in turn (their sum)
+//   x = add(s'', bias)             s'': s, possibly cast to f32 and scaled
+//                                  by constants, and by a factor that is
+//                                  the same for every key (one per head:
+//                                  Swin V2's learned temperature); the
+//                                  additive mask is optional, or several
+//                                  added in turn (their sum)
 //   p = softmax(x) over the last axis
 //   p' = where(isnan(p), 0, p)     optional clean-up of fully masked rows
 //   o = matmul(cast(p'), v)
 //
 // and every such chain whose products multiply f16 or bf16 (or f32 over
 // symbolic sequences) becomes one `brrr.attention` (scales multiplied into
-// `scale`), which
+// `scale`, a factor for every key multiplied into the queries), which
 // brrr-fuse-matmul makes an `attention` kernel that never writes the
 // scores. A constant causal mask, `where(j <= i, 0, -big)`, becomes the
 // op's `causal` flag, so the kernel skips the masked key blocks.
@@ -109,9 +112,56 @@ bool widenedFrom(Value v, Type et) {
          widensExactly(et, elementOf(v));
 }
 
+/// The scores `v` before a multiplication or division by a factor that is
+/// the same for every key (static, of `v`'s element type, 1 along the last
+/// axis once broadcast to `v`'s rank: one per head, or per query), which
+/// goes to `factor` (`divides` for a division); null if `v` is no such
+/// product. (q k^T) f is (q f) k^T: the queries take the factor.
+Value peelKeyFactor(Value v, Value &factor, bool &divides) {
+  Operation *op = v.getDefiningOp();
+  if (!isa_and_nonnull<MulOp, DivOp>(op))
+    return Value();
+  auto isFactor = [&](Value f) {
+    auto t = dyn_cast<RankedTensorType>(f.getType());
+    return t && t.hasStaticShape() && t.getElementType() == elementOf(v) &&
+           t.getRank() <= int64_t(shapeOf(v).size()) &&
+           (t.getRank() == 0 || t.getShape().back() == 1);
+  };
+  for (unsigned side : {1u, 0u}) {
+    if (side == 0 && isa<DivOp>(op))
+      break;
+    Value scores = op->getOperand(1 - side), f = op->getOperand(side);
+    if (shapeOf(scores) == shapeOf(v) && isFactor(f)) {
+      factor = f;
+      divides = isa<DivOp>(op);
+      return scores;
+    }
+  }
+  return Value();
+}
+
+/// Whether `factor` broadcasts onto the queries `q` without widening them:
+/// each of its extents, right-aligned, is 1 or the queries' static extent.
+bool scalesQueries(Value factor, Value q) {
+  auto qt = cast<RankedTensorType>(q.getType());
+  ArrayRef<int64_t> fs = shapeOf(factor);
+  if (fs.size() > size_t(qt.getRank()))
+    return false;
+  for (size_t i = 0; i < fs.size(); ++i) {
+    int64_t d = qt.getRank() - fs.size() + i;
+    if (fs[i] != 1 && (qt.isDynamicDim(d) || qt.getDimSize(d) != fs[i]))
+      return false;
+  }
+  return true;
+}
+
 /// One matched attention.
 struct Match {
   Value query, keyT, value, bias;
+  /// A factor of the scores for every key (see peelKeyFactor), divided by
+  /// where `factorDivides`: the queries take it.
+  Value factor;
+  bool factorDivides = false;
   /// Shifted windows: a mask broadcasting to [B / P, P, H, Sq, Sk], added
   /// to the scores (and `bias`) viewed so.
   Value windowMask;
@@ -187,9 +237,20 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   // The scores, possibly plus a mask: the side that comes from a product of
   // the score tensor's shape.
   Value x = sm.getInput();
+  // The product under constant scales and at most one factor for every
+  // key (into m.factor where found).
   auto scoresOf = [&](Value v, double &scale) -> MatmulOp {
-    auto mm = peelScale(v, scale, /*casts=*/true).getDefiningOp<MatmulOp>();
-    return mm && shapeOf(mm) == type.getShape() ? mm : MatmulOp();
+    v = peelScale(v, scale, /*casts=*/true);
+    Value factor;
+    bool divides = false;
+    if (Value inner = peelKeyFactor(v, factor, divides))
+      v = peelScale(inner, scale, /*casts=*/true);
+    auto mm = v.getDefiningOp<MatmulOp>();
+    if (!mm || shapeOf(mm) != type.getShape())
+      return MatmulOp();
+    m.factor = factor;
+    m.factorDivides = divides;
+    return mm;
   };
   // Shifted windows (Swin): the scores viewed as [B / P, P, H, Sq, Sk],
   // plus a mask for each of the P windows, viewed back.
@@ -356,6 +417,11 @@ bool matchAttention(SoftmaxOp sm, Match &m, std::string &why) {
   m.query = peelScale(qk.getLhs(), scale, /*casts=*/false);
   m.keyT = peelScale(qk.getRhs(), scale, /*casts=*/false);
   m.scale = scale;
+  if (m.factor && !scalesQueries(m.factor, m.query)) {
+    why = "the scores' factor for every key does not broadcast onto the "
+          "queries";
+    return false;
+  }
   if ((elementOf(qk.getLhs()) != et && !widenedFrom(m.query, et)) ||
       (elementOf(qk.getRhs()) != et && !widenedFrom(m.keyT, et)) ||
       elementOf(m.value) != et) {
@@ -539,6 +605,19 @@ struct FuseAttentionPass
       // scores that --precision runs in f16) as they were.
       m.query = skipRoundTrip(m.query);
       key = skipRoundTrip(key);
+      if (m.factor) {
+        // The queries times (or over) the factor, in their element type.
+        Value f = m.factor;
+        auto qType = cast<RankedTensorType>(m.query.getType());
+        if (elementOf(f) != qType.getElementType())
+          f = CastOp::create(
+              b, loc,
+              cast<RankedTensorType>(f.getType()).clone(qType.getElementType()),
+              f);
+        m.query = m.factorDivides
+                      ? Value(DivOp::create(b, loc, qType, m.query, f))
+                      : Value(MulOp::create(b, loc, qType, m.query, f));
+      }
       ungroupHeads(b, loc, key, m.value);
       // What was made above for the keys, where their ungrouped view took
       // its place.

@@ -298,6 +298,40 @@ func.func @ShiftedWindows(%q: tensor<8x2x49x32xf16>, %kt: tensor<8x2x32x49xf16>,
 
 // -----
 
+// Swin V2's cosine attention: the scores times a learned temperature per
+// head ([H, 1, 1]), then a position bias. (q k^T) t = (q t) k^T: the
+// queries take the factor, and the attention fuses. A factor per query
+// ([B, H, Sq, 1]) divides the queries; one that varies along the keys
+// ([1, 1, 1, Sk]) is no factor of the queries and leaves the softmax
+// unfused.
+// CHECK-LABEL: func.func @KeyFactor
+// CHECK-SAME: (%[[Q:.+]]: tensor<2x3x64x32xf16>, %[[KT:.+]]: tensor<2x3x32x64xf16>, %[[V:.+]]: tensor<2x3x64x32xf16>, %[[T:.+]]: tensor<3x1x1xf16>, %[[REL:.+]]: tensor<1x3x64x64xf16>, %[[R:.+]]: tensor<2x3x64x1xf16>, %[[C:.+]]: tensor<1x1x1x64xf16>)
+// CHECK: %[[QT:.+]] = brrr.mul %[[Q]], %[[T]] : tensor<2x3x64x32xf16>, tensor<3x1x1xf16> -> tensor<2x3x64x32xf16>
+// CHECK: brrr.attention %[[QT]], %{{.+}}, %[[V]] bias %[[REL]] {scale = 1.000000e+00 : f64}
+// CHECK: %[[QR:.+]] = brrr.div %[[Q]], %[[R]] : tensor<2x3x64x32xf16>, tensor<2x3x64x1xf16> -> tensor<2x3x64x32xf16>
+// CHECK: brrr.attention %[[QR]], %{{.+}}, %[[V]] {scale = 5.000000e-01 : f64}
+// CHECK: brrr.softmax {{.+}}brrr.attention_unfused = "the softmax's input is not a product
+func.func @KeyFactor(%q: tensor<2x3x64x32xf16>, %kt: tensor<2x3x32x64xf16>, %v: tensor<2x3x64x32xf16>, %t: tensor<3x1x1xf16>, %rel: tensor<1x3x64x64xf16>, %r: tensor<2x3x64x1xf16>, %c: tensor<1x1x1x64xf16>) -> (tensor<2x3x64x32xf16>, tensor<2x3x64x32xf16>, tensor<2x3x64x32xf16>) {
+  %s = brrr.matmul %q, %kt : tensor<2x3x64x32xf16>, tensor<2x3x32x64xf16> -> tensor<2x3x64x64xf16>
+  %st = brrr.mul %s, %t : tensor<2x3x64x64xf16>, tensor<3x1x1xf16> -> tensor<2x3x64x64xf16>
+  %a = brrr.add %st, %rel : tensor<2x3x64x64xf16>, tensor<1x3x64x64xf16> -> tensor<2x3x64x64xf16>
+  %p = brrr.softmax %a {axis = 3 : i64} : tensor<2x3x64x64xf16>
+  %o = brrr.matmul %p, %v : tensor<2x3x64x64xf16>, tensor<2x3x64x32xf16> -> tensor<2x3x64x32xf16>
+  %half = brrr.constant dense<0.5> : tensor<f16>
+  %s2 = brrr.matmul %q, %kt : tensor<2x3x64x32xf16>, tensor<2x3x32x64xf16> -> tensor<2x3x64x64xf16>
+  %sr = brrr.div %s2, %r : tensor<2x3x64x64xf16>, tensor<2x3x64x1xf16> -> tensor<2x3x64x64xf16>
+  %sh = brrr.mul %sr, %half : tensor<2x3x64x64xf16>, tensor<f16> -> tensor<2x3x64x64xf16>
+  %p2 = brrr.softmax %sh {axis = 3 : i64} : tensor<2x3x64x64xf16>
+  %o2 = brrr.matmul %p2, %v : tensor<2x3x64x64xf16>, tensor<2x3x64x32xf16> -> tensor<2x3x64x32xf16>
+  %s3 = brrr.matmul %q, %kt : tensor<2x3x64x32xf16>, tensor<2x3x32x64xf16> -> tensor<2x3x64x64xf16>
+  %sc = brrr.mul %s3, %c : tensor<2x3x64x64xf16>, tensor<1x1x1x64xf16> -> tensor<2x3x64x64xf16>
+  %p3 = brrr.softmax %sc {axis = 3 : i64} : tensor<2x3x64x64xf16>
+  %o3 = brrr.matmul %p3, %v : tensor<2x3x64x64xf16>, tensor<2x3x64x32xf16> -> tensor<2x3x64x32xf16>
+  return %o, %o2, %o3 : tensor<2x3x64x32xf16>, tensor<2x3x64x32xf16>, tensor<2x3x64x32xf16>
+}
+
+// -----
+
 // Grouped-query attention as transformers' repeat_kv writes it: 2 key and
 // value heads unsqueezed, expanded to 2 copies each and merged to the 4
 // query heads. The attention reads the 2 heads themselves (query head h
