@@ -1,7 +1,8 @@
 //===- BrrrCanonicalizeParts.cpp - ops written out in parts ---------------===//
 //
 // The canonicalization patterns that recognize an op exporters write out
-// in parts: RMSNorm as one layer_norm {rms}, the erf and tanh GELUs as one
+// in parts: RMSNorm as one layer_norm {rms}, F.normalize as one
+// layer_norm {l2}, the erf and tanh GELUs as one
 // gelu, and a pow by a small whole constant as multiplications. The other
 // rewrites of `canonicalize`: BrrrCanonicalize.cpp.
 //
@@ -21,6 +22,109 @@ using namespace mlir;
 using namespace mlir::brrr;
 
 namespace {
+
+/// The value of a float splat constant `v`, or none.
+std::optional<double> floatSplat(Value v) {
+  SplatElementsAttr c;
+  if (!matchPattern(v, m_Constant(&c)) || !isa<FloatType>(c.getElementType()))
+    return std::nullopt;
+  return c.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// `v` rounded to the float type `t`, as a clamp in `t` applies it.
+double roundedTo(Type t, double v) {
+  bool lost;
+  APFloat x(v);
+  x.convert(cast<FloatType>(t).getFloatSemantics(),
+            APFloat::rmNearestTiesToEven, &lost);
+  return x.convertToDouble();
+}
+
+/// F.normalize written out, as torch's exporters write it (Swin V2's
+/// cosine attention, CLIP's embeddings):
+///   y = x / expand(max(sqrt(sum(xf * xf over the trailing axes)), eps))
+/// with xf = x or x widened, the clamp a max by a constant or a clip from
+/// below (or absent: eps 0), the expand and casts between the steps
+/// optional -> layer_norm(x, 1) {l2, epsilon = eps}: one row kernel that
+/// keeps the row in registers, where the parts take a reduction kernel and
+/// a pointwise one that reads the row again. The length is summed and
+/// clamped in f32 and the row rounded once (the parts round the squares,
+/// the sum and the length to x's type).
+struct L2NormFromParts : OpRewritePattern<DivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DivOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op.getLhs(), d = op.getRhs();
+    auto yt = cast<RankedTensorType>(op.getType());
+    if (x.getType() != yt || !isa<FloatType>(yt.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not a float row over a value");
+    // The denominator down to the square root: expands, casts and one
+    // clamp.
+    std::optional<double> eps;
+    SqrtOp root;
+    for (int step = 0; step < 8 && !root; ++step) {
+      Operation *def = d.getDefiningOp();
+      if (auto e = dyn_cast_or_null<ExpandOp>(def)) {
+        d = e.getInput();
+      } else if (auto c = dyn_cast_or_null<CastOp>(def);
+                 c && isa<FloatType>(getElementTypeOrSelf(c.getInput()))) {
+        d = c.getInput();
+      } else if (auto m = dyn_cast_or_null<MaxOp>(def); m && !eps) {
+        for (int side = 0; side < 2 && !eps; ++side)
+          if ((eps = floatSplat(m->getOperand(1 - side))))
+            d = m->getOperand(side);
+        if (!eps)
+          break;
+      } else if (auto c = dyn_cast_or_null<ClipOp>(def);
+                 c && !eps && c.getMin() && !c.getMax()) {
+        eps = roundedTo(getElementTypeOrSelf(c.getType()),
+                        c.getMin()->convertToDouble());
+        d = c.getInput();
+      } else if (auto s = dyn_cast_or_null<SqrtOp>(def)) {
+        root = s;
+      } else {
+        break;
+      }
+    }
+    if (!root)
+      return rewriter.notifyMatchFailure(op, "no square root of a length");
+    Value s = root.getInput();
+    while (auto c = s.getDefiningOp<CastOp>())
+      s = c.getInput();
+    auto sum = s.getDefiningOp<ReduceOp>();
+    if (!sum || sum.getKind() != ReduceKind::sum || !sum.getKeepdims())
+      return rewriter.notifyMatchFailure(op, "no sum of squares");
+    auto square = sum.getInput().getDefiningOp<MulOp>();
+    if (!square || square.getLhs() != square.getRhs())
+      return rewriter.notifyMatchFailure(op, "no sum of squares");
+    Value xf = square.getLhs();
+    if (xf != x) {
+      auto c = xf.getDefiningOp<CastOp>();
+      if (!c || c.getInput() != x ||
+          !widensExactly(yt.getElementType(), getElementTypeOrSelf(xf)))
+        return rewriter.notifyMatchFailure(op, "the squares are not x's");
+    }
+    // The sum covers the trailing axes from `axis`, of static extents.
+    ArrayRef<int64_t> axes = sum.getAxes();
+    int64_t rank = yt.getRank(), axis = rank - axes.size();
+    bool trailing = !axes.empty();
+    for (auto [i, a] : llvm::enumerate(axes))
+      trailing &= a == axis + static_cast<int64_t>(i) && !yt.isDynamicDim(a);
+    double epsilon = eps.value_or(0.0);
+    if (!trailing || !(epsilon >= 0) || !std::isfinite(epsilon))
+      return rewriter.notifyMatchFailure(op, "not an L2 normalization");
+    auto unitType = RankedTensorType::get(yt.getShape().drop_front(axis),
+                                          yt.getElementType());
+    Value unit = ConstantOp::create(
+        rewriter, op.getLoc(),
+        DenseElementsAttr::get(
+            unitType, rewriter.getFloatAttr(yt.getElementType(), 1.0)));
+    rewriter.replaceOpWithNewOp<LayerNormOp>(
+        op, yt, x, unit, Value(), rewriter.getI64IntegerAttr(axis),
+        rewriter.getF64FloatAttr(epsilon), UnitAttr(), rewriter.getUnitAttr());
+    return success();
+  }
+};
 
 /// RMSNorm written out, as transformers' LlamaRMSNorm exports it:
 ///   xf = cast(x) to f32 (or x itself when f32)
@@ -104,14 +208,6 @@ struct RmsNormFromParts : OpRewritePattern<MulOp> {
     return rewriter.notifyMatchFailure(op, "not an RMS norm written out");
   }
 };
-
-/// The value of a float splat constant `v`, or none.
-std::optional<double> floatSplat(Value v) {
-  SplatElementsAttr c;
-  if (!matchPattern(v, m_Constant(&c)) || !isa<FloatType>(c.getElementType()))
-    return std::nullopt;
-  return c.getSplatValue<APFloat>().convertToDouble();
-}
 
 /// Whether `v` is a float splat within 2^-11 (relative) of `want`: the
 /// f16 and bf16 roundings of sqrt(2) and 1 / sqrt(2) (1.5e-4 off) pass.
@@ -279,6 +375,11 @@ struct PowToMultiplications : OpRewritePattern<PowOp> {
 void MulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                         MLIRContext *context) {
   results.add<RmsNormFromParts, GeluFromParts>(context);
+}
+
+void DivOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<L2NormFromParts>(context);
 }
 
 void PowOp::getCanonicalizationPatterns(RewritePatternSet &results,

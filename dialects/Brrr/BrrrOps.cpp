@@ -172,6 +172,8 @@ LogicalResult AttentionOp::verify() {
 LogicalResult LayerNormOp::verify() {
   if (getRms() && getBias())
     return emitOpError("an RMS norm takes no bias");
+  if (getL2() && (getBias() || getRms()))
+    return emitOpError("an L2 normalization takes no bias and is no RMS norm");
   return success();
 }
 

@@ -167,7 +167,11 @@ def Brrr_AndOp : Brrr_BinaryOp<"and", "x and y", Brrr_SymBoolTensor, [Commutativ
   // x and (true, filled) is x, broadcast.
   let hasCanonicalizer = 1;
 }
-def Brrr_DivOp : Brrr_BinaryOp<"div", "x / y">;
+def Brrr_DivOp : Brrr_BinaryOp<"div", "x / y"> {
+  // F.normalize written out (x over its clamped length) becomes one
+  // `layer_norm {l2}`.
+  let hasCanonicalizer = 1;
+}
 def Brrr_MaxOp : Brrr_BinaryOp<"max", "max(x, y)", Brrr_SymNumericTensor, [Commutative]>;
 def Brrr_MinOp : Brrr_BinaryOp<"min", "min(x, y)", Brrr_SymNumericTensor, [Commutative]>;
 def Brrr_MulOp : Brrr_BinaryOp<"mul", "x * y", Brrr_SymNumericTensor, [Commutative]> {
@@ -481,6 +485,8 @@ def Brrr_LayerNormOp : Brrr_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
     (`epsilon` added to the variance), then multiplies by `scale` and adds
     the optional `bias`; both have the normalized shape. With `rms`, the
     root mean square normalization (RMSNorm): `x / sqrt(mean(x^2) +
+    epsilon) * scale`, not centred, with no bias. With `l2`, the rows
+    scaled to unit length (torch's `F.normalize`): `x / max(sqrt(sum(x^2)),
     epsilon) * scale`, not centred, with no bias.
 
     Example:
@@ -492,7 +498,7 @@ def Brrr_LayerNormOp : Brrr_Op<"layer_norm", [Pure, InferTypeOpAdaptor]> {
   }];
   let arguments = (ins Brrr_SymFloatTensor:$input, Brrr_SymFloatTensor:$scale,
                        Optional<Brrr_SymFloatTensor>:$bias, I64Attr:$axis,
-                       F64Attr:$epsilon, UnitAttr:$rms);
+                       F64Attr:$epsilon, UnitAttr:$rms, UnitAttr:$l2);
   let results = (outs Brrr_SymFloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)

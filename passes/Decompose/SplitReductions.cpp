@@ -105,12 +105,18 @@ void writeAsReductions(Operation *op) {
         DenseElementsAttr::get(
             scalar, b.getFloatAttr(work, ln.getEpsilon().convertToDouble())));
     Value centred = xf;
-    if (!ln.getRms())
+    if (!ln.getRms() && !ln.getL2())
       centred = SubOp::create(b, loc, full, xf, reduce(ReduceKind::mean, xf));
-    Value var =
-        reduce(ReduceKind::mean, MulOp::create(b, loc, full, centred, centred));
+    // An L2 normalization: 1 / max(sqrt(sum of squares), epsilon).
+    Value var = reduce(ln.getL2() ? ReduceKind::sum : ReduceKind::mean,
+                       MulOp::create(b, loc, full, centred, centred));
     Value inv =
-        RsqrtOp::create(b, loc, stat, AddOp::create(b, loc, stat, var, eps));
+        ln.getL2() ? Value(ReciprocalOp::create(
+                         b, loc, stat,
+                         MaxOp::create(b, loc, stat,
+                                       SqrtOp::create(b, loc, stat, var), eps)))
+                   : Value(RsqrtOp::create(
+                         b, loc, stat, AddOp::create(b, loc, stat, var, eps)));
     y = MulOp::create(b, loc, full, centred, inv);
     y = MulOp::create(b, loc, full, y, widen(ln.getScale()));
     if (Value bias = ln.getBias())

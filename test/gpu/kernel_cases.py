@@ -265,6 +265,24 @@ KERNEL_CASES = [
      [("x", H, [999, 20])], [("y", H, [999, 20])]),
     ("reduce_packed_sum_f32", [n("ReduceSum", ["x", "ax2"], ["y"], keepdims=0)],
      [("x", F, [7, 111, 40])], [("y", F, [7, 111])]),
+    # F.normalize written out, one row kernel (layer_norm {l2}): Swin V2's
+    # queries (ReduceL2, a max by epsilon, a factor per head after) over 390
+    # f16 rows of 32, one of them so short that the clamp divides it (its
+    # squares are below f16's smallest: the sum is f32's); squares summed
+    # and a clip over ragged f32 rows of 100, one of them zero; rows of
+    # 40000 f32, too long for a row kernel (written as reductions).
+    ("l2norm_heads_f16",
+     [n("ReduceL2", ["x"], ["l"], axes=[-1], keepdims=1), n("Max", ["l", "eps3_16"], ["c"]),
+      n("Div", ["x", "c"], ["u"]), n("Mul", ["u", "t"], ["y"])],
+     [("x", H, [2, 3, 65, 32]), ("t", H, [3, 1, 1])], [("y", H, [2, 3, 65, 32])]),
+    ("l2norm_clip_f32",
+     [n("Mul", ["x", "x"], ["sq"]), n("ReduceSum", ["sq", "last"], ["s"], keepdims=1),
+      n("Sqrt", ["s"], ["l"]), n("Clip", ["l", "eps12"], ["c"]), n("Div", ["x", "c"], ["y"])],
+     [("x", F, [999, 100])], [("y", F, [999, 100])]),
+    ("l2norm_long_f32",
+     [n("Mul", ["x", "x"], ["sq"]), n("ReduceSum", ["sq", "last"], ["s"], keepdims=1),
+      n("Sqrt", ["s"], ["l"]), n("Clip", ["l", "eps12"], ["c"]), n("Div", ["x", "c"], ["y"])],
+     [("x", F, [3, 40000])], [("y", F, [3, 40000])]),
     # Pow by a whole constant as multiplications (the canonicalizer): GPT-2's
     # tanh GELU written out, cubing with Pow, as a product epilogue; f32
     # squares, cubes and fourth powers summed.

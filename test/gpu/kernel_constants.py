@@ -90,6 +90,7 @@ CONSTANTS = {
     "sw_heads": np.array([8, 49, 3, 2, 32], np.int64), "sw_out": np.array([8, 49, 64], np.int64),
     "g0": np.array(0, np.int64), "g1": np.array(1, np.int64), "g2": np.array(2, np.int64),
     "eps6": np.array(1e-6, np.float32),
+    "eps3_16": np.array(1e-3, np.float16), "eps12": np.array(1e-12, np.float32),
     "gqa_unsq": np.array([2, 2, 1, 100, 32], np.int64),
     "gqa_rep": np.array([2, 2, 2, 100, 32], np.int64),
     "gqa_heads": np.array([2, 4, 100, 32], np.int64),

@@ -107,6 +107,16 @@ def torch_inputs(name, gen):
                 f(96, dt=torch.float16)]
     if name == "softmax_packed_20_f16":
         return [f(999, 20, dt=torch.float16) * 4]
+    if name == "l2norm_heads_f16":
+        x = f(2, 3, 65, 32) * 3
+        x[1, 2, 7] *= 1e-5
+        return [x.to(torch.float16), f(3, 1, 1, dt=torch.float16).abs() * 10]
+    if name == "l2norm_clip_f32":
+        x = f(999, 100)
+        x[5] = 0
+        return [x]
+    if name == "l2norm_long_f32":
+        return [f(3, 40000)]
     if name == "reduce_packed_sum_f32":
         return [f(7, 111, 40)]
     if name == "conv_patchify_tokens_f16":
@@ -368,6 +378,10 @@ def torch_reference(name, xs):
         return [F.layer_norm(d[0], (96,), d[1], d[2], eps=1e-6)]
     if name == "softmax_packed_20_f16":
         return [torch.softmax(d[0], -1)]
+    if name == "l2norm_heads_f16":
+        return [F.normalize(d[0], dim=-1, eps=float(np.float16(1e-3))) * d[1]]
+    if name in ("l2norm_clip_f32", "l2norm_long_f32"):
+        return [F.normalize(d[0], dim=-1, eps=1e-12)]
     if name == "reduce_packed_sum_f32":
         return [d[0].sum(-1)]
     if name == "conv_patchify_tokens_f16":

@@ -421,10 +421,14 @@ void RowKernel::softmaxRow() {
 
 void RowKernel::normalizeRow(LayerNormOp ln) {
   SmallVector<Value> x = rowValues(rowOp->getOperand(0), 0.0);
-  Value invCols = f32(1.0 / static_cast<double>(cols));
-  // An RMS norm is not centred: its "variance" is the mean square.
+  bool centred = !ln.getRms() && !ln.getL2();
+  // An L2 normalization divides by the length: the sum of squares, not
+  // their mean.
+  Value invCols = f32(ln.getL2() ? 1.0 : 1.0 / static_cast<double>(cols));
+  // RMS and L2 norms are not centred: their "variance" is the mean (or
+  // sum) of squares.
   Value mean = f32(0.0);
-  if (!ln.getRms())
+  if (centred)
     mean = arith::MulFOp::create(
         b, loc, blockReduce(Combine::Sum, reduceLocal(Combine::Sum, x), 0),
         invCols);
@@ -432,7 +436,7 @@ void RowKernel::normalizeRow(LayerNormOp ln) {
   // stays accurate where E[x^2] - E[x]^2 would cancel.
   SmallVector<Value> d, sq;
   for (auto [i, xi] : llvm::enumerate(x)) {
-    Value di = ln.getRms() ? xi : arith::SubFOp::create(b, loc, xi, mean);
+    Value di = centred ? arith::SubFOp::create(b, loc, xi, mean) : xi;
     di = arith::SelectOp::create(b, loc, validOf[i / vec], di, f32(0.0));
     d.push_back(di);
     sq.push_back(arith::MulFOp::create(b, loc, di, di));
@@ -440,10 +444,15 @@ void RowKernel::normalizeRow(LayerNormOp ln) {
   Value var = arith::MulFOp::create(
       b, loc, blockReduce(Combine::Sum, reduceLocal(Combine::Sum, sq), 1),
       invCols);
-  Value rstd = math::RsqrtOp::create(
-      b, loc,
-      arith::AddFOp::create(b, loc, var,
-                            f32(ln.getEpsilon().convertToDouble())));
+  Value eps = f32(ln.getEpsilon().convertToDouble());
+  // 1 / max(length, epsilon); else 1 / sqrt(variance + epsilon).
+  Value rstd = ln.getL2()
+                   ? Value(arith::DivFOp::create(
+                         b, loc, f32(1.0),
+                         arith::MaximumFOp::create(
+                             b, loc, math::SqrtOp::create(b, loc, var), eps)))
+                   : Value(math::RsqrtOp::create(
+                         b, loc, arith::AddFOp::create(b, loc, var, eps)));
   SmallVector<Value> scale = rowValues(ln.getScale(), 0.0);
   SmallVector<Value> bias;
   if (ln.getBias())

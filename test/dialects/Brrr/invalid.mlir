@@ -1289,3 +1289,11 @@ func.func @resize_scales_rank(%x: tensor<3x5xf32>) -> tensor<3x10xf32> {
   %0 = brrr.resize nearest %x asymmetric floor {scales = array<f64: 2.0>} : tensor<3x5xf32> -> tensor<3x10xf32>
   return %0 : tensor<3x10xf32>
 }
+
+// -----
+
+func.func @l2_norm_bias(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+1 {{an L2 normalization takes no bias and is no RMS norm}}
+  %0 = brrr.layer_norm %x, %g, %g {axis = 1 : i64, epsilon = 0.0 : f64, l2} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return
+}

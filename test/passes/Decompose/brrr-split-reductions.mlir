@@ -108,6 +108,25 @@ func.func @LongLayerNormIsDecomposed(%x: tensor<2x1x200704xf16>, %g: tensor<2007
 
 // -----
 
+// An L2 normalization of rows too long for a row kernel (F.normalize over
+// 40000 f32): the sum of squares, its square root clamped by epsilon, its
+// reciprocal, times the row and the unit scale; not centred.
+// CHECK-LABEL: func.func @LongL2NormIsDecomposed
+// CHECK-NOT: brrr.sub
+// CHECK: %[[SQ:.+]] = brrr.mul %arg0, %arg0
+// CHECK: brrr.reduce sum %[[SQ]]
+// CHECK: %[[R:.+]] = brrr.sqrt
+// CHECK: %[[M:.+]] = brrr.max %[[R]], %{{.+}} : tensor<3x1xf32>, tensor<f32> -> tensor<3x1xf32>
+// CHECK: %[[I:.+]] = brrr.reciprocal %[[M]]
+// CHECK: brrr.mul %arg0, %[[I]]
+// CHECK-NOT: brrr.layer_norm
+func.func @LongL2NormIsDecomposed(%x: tensor<3x40000xf32>, %g: tensor<40000xf32>) -> tensor<3x40000xf32> {
+  %0 = brrr.layer_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-12 : f64, l2} : (tensor<3x40000xf32>, tensor<40000xf32>) -> tensor<3x40000xf32>
+  return %0 : tensor<3x40000xf32>
+}
+
+// -----
+
 // A softmax and a log-softmax along a symbolic axis that attention does not
 // take, at any length: max, exp(x - max), sum over the actual rows, their
 // types keeping the symbols (the statistics [batch, 1]); the first run
