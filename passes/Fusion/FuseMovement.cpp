@@ -27,6 +27,13 @@
 // columns unfolded into channels) ends a tree: it is written once by a
 // kernel of its own instead of being walked again for every read.
 //
+// A transpose read only by two slices or more (q, k, v = qkv.permute(2, 0,
+// 3, 1, 4)[i], torchvision's Swin and timm's ViTs, where a kernel does not
+// read them through it: Swin V2 normalizes its queries and keys) is
+// sliced first: each slice of the input, transposed, is a tree of its own
+// that copies its part once, where the transpose would copy every part and
+// the slices then copy theirs again.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Config/Movement.h"
@@ -114,12 +121,58 @@ bool readRepeatedly(Operation *op) {
   return reads >= 2 * count(op->getResult(0));
 }
 
+/// Each static transpose outside kernels that two slices or more read and
+/// nothing else: slice(transpose(x)) -> transpose(slice'(x)), slice' the
+/// slice in x's order.
+void sliceBeforeTransposes(Operation *root) {
+  SmallVector<TransposeOp> transposes;
+  root->walk([&](TransposeOp t) {
+    if (t->getParentOfType<FusionOp>() || isSymbolic(t.getType()) ||
+        isSymbolic(t.getInput().getType()) ||
+        llvm::range_size(t->getUsers()) < 2)
+      return;
+    if (llvm::all_of(t->getUsers(), [](Operation *u) {
+          return isa<SliceOp>(u) && !isSymbolic(u->getResult(0).getType());
+        }))
+      transposes.push_back(t);
+  });
+  for (TransposeOp t : transposes) {
+    ArrayRef<int64_t> perm = t.getPerm();
+    // Result dimension i is input dimension perm[i].
+    SmallVector<int64_t> inverse(perm.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      inverse[p] = int64_t(i);
+    auto in = cast<RankedTensorType>(t.getInput().getType());
+    for (Operation *user : llvm::make_early_inc_range(t->getUsers())) {
+      auto slice = cast<SliceOp>(user);
+      auto inOrder = [&](ArrayRef<int64_t> v) {
+        SmallVector<int64_t> out;
+        for (int64_t j : inverse)
+          out.push_back(v[j]);
+        return out;
+      };
+      SmallVector<int64_t> sizes = inOrder(slice.getSizes());
+      OpBuilder b(slice);
+      Value part = SliceOp::create(
+          b, slice.getLoc(), RankedTensorType::get(sizes, in.getElementType()),
+          t.getInput(), inOrder(slice.getStarts()), sizes,
+          inOrder(slice.getSteps()));
+      Value moved = TransposeOp::create(b, slice.getLoc(), slice.getType(),
+                                        part, b.getDenseI64ArrayAttr(perm));
+      slice.getResult().replaceAllUsesWith(moved);
+      slice.erase();
+    }
+    t.erase();
+  }
+}
+
 struct FuseMovementPass
     : public mlir::brrr::impl::BrrrFuseMovementBase<FuseMovementPass> {
   void runOnOperation() override {
     if (failed(
             mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
+    sliceBeforeTransposes(getOperation());
     // Trees, grown from their roots backwards: an op joins the tree that
     // every reader of its result belongs to.
     SmallVector<Operation *> candidates;

@@ -284,3 +284,27 @@ func.func @RepeatedReadsEndATree(%x: tensor<2x14x14x3xf16>) -> tensor<2x7x4x64xf
   %c = brrr.concat %s0, %s1, %s2, %s3 {axis = 3 : i64} : (tensor<2x7x4x16xf16>, tensor<2x7x4x16xf16>, tensor<2x7x4x16xf16>, tensor<2x7x4x16xf16>) -> tensor<2x7x4x64xf16>
   return %c : tensor<2x7x4x64xf16>
 }
+
+// -----
+
+// q and k = qkv.permute(2, 0, 3, 1, 4)[0 and 1] (torchvision's Swin, timm's
+// ViTs), read by kernels that do not read through movement: each slice of
+// qkv, transposed, is one kernel that copies its third, and no kernel
+// copies the whole transpose.
+// CHECK-LABEL: func.func @SlicedTranspose
+// CHECK: brrr.fusion movement(%arg0)
+// CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<4x64x3x3x32xf16>):
+// CHECK-NEXT: %[[P:.+]] = brrr.slice %[[A]] {sizes = array<i64: 4, 64, 1, 3, 32>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>}
+// CHECK-NEXT: brrr.transpose %[[P]] {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<4x64x1x3x32xf16> -> tensor<1x4x3x64x32xf16>
+// CHECK: brrr.fusion movement(%arg0)
+// CHECK-NEXT: ^bb0(%[[B:.+]]: tensor<4x64x3x3x32xf16>):
+// CHECK-NEXT: %[[Q:.+]] = brrr.slice %[[B]] {sizes = array<i64: 4, 64, 1, 3, 32>, starts = array<i64: 0, 0, 1, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>}
+// CHECK-NEXT: brrr.transpose %[[Q]] {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<4x64x1x3x32xf16> -> tensor<1x4x3x64x32xf16>
+// CHECK-NOT: brrr.fusion movement
+// CHECK: return
+func.func @SlicedTranspose(%qkv: tensor<4x64x3x3x32xf16>) -> (tensor<1x4x3x64x32xf16>, tensor<1x4x3x64x32xf16>) {
+  %t = brrr.transpose %qkv {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<4x64x3x3x32xf16> -> tensor<3x4x3x64x32xf16>
+  %q = brrr.slice %t {sizes = array<i64: 1, 4, 3, 64, 32>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x4x3x64x32xf16> -> tensor<1x4x3x64x32xf16>
+  %k = brrr.slice %t {sizes = array<i64: 1, 4, 3, 64, 32>, starts = array<i64: 1, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x4x3x64x32xf16> -> tensor<1x4x3x64x32xf16>
+  return %q, %k : tensor<1x4x3x64x32xf16>, tensor<1x4x3x64x32xf16>
+}
