@@ -123,12 +123,14 @@ bool readRepeatedly(Operation *op) {
 
 /// Each static transpose outside kernels that two slices or more read and
 /// nothing else: slice(transpose(x)) -> transpose(slice'(x)), slice' the
-/// slice in x's order.
+/// slice in x's order. Not a tiled transpose (through shared memory): a
+/// kernel of its own, each of whose parts would be a slice's copy and a
+/// tiled transpose of it.
 void sliceBeforeTransposes(Operation *root) {
   SmallVector<TransposeOp> transposes;
   root->walk([&](TransposeOp t) {
     if (t->getParentOfType<FusionOp>() || isSymbolic(t.getType()) ||
-        isSymbolic(t.getInput().getType()) ||
+        isSymbolic(t.getInput().getType()) || isTiledTranspose(t) ||
         llvm::range_size(t->getUsers()) < 2)
       return;
     if (llvm::all_of(t->getUsers(), [](Operation *u) {

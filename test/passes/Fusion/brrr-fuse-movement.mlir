@@ -290,7 +290,8 @@ func.func @RepeatedReadsEndATree(%x: tensor<2x14x14x3xf16>) -> tensor<2x7x4x64xf
 // q and k = qkv.permute(2, 0, 3, 1, 4)[0 and 1] (torchvision's Swin, timm's
 // ViTs), read by kernels that do not read through movement: each slice of
 // qkv, transposed, is one kernel that copies its third, and no kernel
-// copies the whole transpose.
+// copies the whole transpose. A tiled transpose (through shared memory)
+// read by two slices stays one kernel, and its slices copies of it.
 // CHECK-LABEL: func.func @SlicedTranspose
 // CHECK: brrr.fusion movement(%arg0)
 // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<4x64x3x3x32xf16>):
@@ -300,11 +301,24 @@ func.func @RepeatedReadsEndATree(%x: tensor<2x14x14x3xf16>) -> tensor<2x7x4x64xf
 // CHECK-NEXT: ^bb0(%[[B:.+]]: tensor<4x64x3x3x32xf16>):
 // CHECK-NEXT: %[[Q:.+]] = brrr.slice %[[B]] {sizes = array<i64: 4, 64, 1, 3, 32>, starts = array<i64: 0, 0, 1, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>}
 // CHECK-NEXT: brrr.transpose %[[Q]] {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<4x64x1x3x32xf16> -> tensor<1x4x3x64x32xf16>
-// CHECK-NOT: brrr.fusion movement
+// CHECK: %[[T:.+]] = brrr.fusion movement(%arg1)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.transpose {{.+}} {perm = array<i64: 0, 2, 1>} : tensor<2x64x96xf16> -> tensor<2x96x64xf16>
+// CHECK: brrr.fusion movement(%[[T]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice {{.+}} starts = array<i64: 0, 0, 0>{{.+}} -> tensor<2x48x64xf16>
+// CHECK-NEXT: brrr.yield
+// CHECK: brrr.fusion movement(%[[T]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.slice {{.+}} starts = array<i64: 0, 48, 0>{{.+}} -> tensor<2x48x64xf16>
+// CHECK-NEXT: brrr.yield
 // CHECK: return
-func.func @SlicedTranspose(%qkv: tensor<4x64x3x3x32xf16>) -> (tensor<1x4x3x64x32xf16>, tensor<1x4x3x64x32xf16>) {
+func.func @SlicedTranspose(%qkv: tensor<4x64x3x3x32xf16>, %x: tensor<2x64x96xf16>) -> (tensor<1x4x3x64x32xf16>, tensor<1x4x3x64x32xf16>, tensor<2x48x64xf16>, tensor<2x48x64xf16>) {
   %t = brrr.transpose %qkv {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<4x64x3x3x32xf16> -> tensor<3x4x3x64x32xf16>
   %q = brrr.slice %t {sizes = array<i64: 1, 4, 3, 64, 32>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x4x3x64x32xf16> -> tensor<1x4x3x64x32xf16>
   %k = brrr.slice %t {sizes = array<i64: 1, 4, 3, 64, 32>, starts = array<i64: 1, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x4x3x64x32xf16> -> tensor<1x4x3x64x32xf16>
-  return %q, %k : tensor<1x4x3x64x32xf16>, tensor<1x4x3x64x32xf16>
+  %xt = brrr.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<2x64x96xf16> -> tensor<2x96x64xf16>
+  %a = brrr.slice %xt {sizes = array<i64: 2, 48, 64>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x96x64xf16> -> tensor<2x48x64xf16>
+  %b = brrr.slice %xt {sizes = array<i64: 2, 48, 64>, starts = array<i64: 0, 48, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x96x64xf16> -> tensor<2x48x64xf16>
+  return %q, %k, %a, %b : tensor<1x4x3x64x32xf16>, tensor<1x4x3x64x32xf16>, tensor<2x48x64xf16>, tensor<2x48x64xf16>
 }
