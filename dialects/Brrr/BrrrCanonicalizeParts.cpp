@@ -56,8 +56,10 @@ struct L2NormFromParts : OpRewritePattern<DivOp> {
                                 PatternRewriter &rewriter) const override {
     Value x = op.getLhs(), d = op.getRhs();
     auto yt = cast<RankedTensorType>(op.getType());
-    if (x.getType() != yt || !isa<FloatType>(yt.getElementType()))
-      return rewriter.notifyMatchFailure(op, "not a float row over a value");
+    // The row kernel computes in f32: f64 rows stay as written.
+    if (x.getType() != yt ||
+        !isa<Float16Type, BFloat16Type, Float32Type>(yt.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not a 16- or 32-bit float row");
     // The denominator down to the square root: expands, casts and one
     // clamp.
     std::optional<double> eps;

@@ -43,11 +43,12 @@ func.func @normalize_widened_clip(%x: tensor<5x4x8xf16>) -> tensor<5x4x8xf16> {
 
 // Not an L2 normalization, left as written: a sum over a leading axis,
 // squares of another value, a clamp by a value that is not a constant,
-// a mean of squares (the RMS norm's).
+// a mean of squares (the RMS norm's), f64 rows (the row kernel computes in
+// f32).
 // CHECK-LABEL: func.func @not_normalize
 // CHECK-NOT: brrr.layer_norm
 // CHECK: return
-func.func @not_normalize(%x: tensor<4x8xf32>, %z: tensor<4x8xf32>, %k: tensor<f32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+func.func @not_normalize(%x: tensor<4x8xf32>, %z: tensor<4x8xf32>, %k: tensor<f32>, %w: tensor<4x8xf64>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf64>) {
   %sq = brrr.mul %x, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   %s0 = brrr.reduce sum %sq {axes = array<i64: 0>, keepdims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
   %n0 = brrr.sqrt %s0 : tensor<1x8xf32>
@@ -60,5 +61,9 @@ func.func @not_normalize(%x: tensor<4x8xf32>, %z: tensor<4x8xf32>, %k: tensor<f3
   %m3 = brrr.reduce mean %sq {axes = array<i64: 1>, keepdims = true} : tensor<4x8xf32> -> tensor<4x1xf32>
   %n3 = brrr.sqrt %m3 : tensor<4x1xf32>
   %y3 = brrr.div %x, %n3 : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
-  return %y0, %y1, %y2, %y3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  %sq4 = brrr.mul %w, %w : tensor<4x8xf64>, tensor<4x8xf64> -> tensor<4x8xf64>
+  %s4 = brrr.reduce sum %sq4 {axes = array<i64: 1>, keepdims = true} : tensor<4x8xf64> -> tensor<4x1xf64>
+  %n4 = brrr.sqrt %s4 : tensor<4x1xf64>
+  %y4 = brrr.div %w, %n4 : tensor<4x8xf64>, tensor<4x1xf64> -> tensor<4x8xf64>
+  return %y0, %y1, %y2, %y3, %y4 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf64>
 }
