@@ -196,8 +196,8 @@ bool keepsPrefixes(Operation *op) {
     return llvm::all_of(symbolicDims(in),
                         [&](unsigned d) { return out.isDynamicDim(d); });
   }
-  if (isa<GatherOp>(op))
-    // Static only: the indices pick anywhere along the axis.
+  if (isa<GatherOp, GatherNDOp>(op))
+    // Static only: the indices pick anywhere along their axes.
     return llvm::none_of(op->getOperandTypes(), isSymbolic) &&
            !isSymbolic(op->getResult(0).getType());
   if (auto mm = dyn_cast<MatmulOp>(op)) {
@@ -311,8 +311,8 @@ struct EvaluateConstantsPass
       return false;
     Type et = rt.getElementType();
     // Integers only move (positions, before their cast to floats).
-    bool moves =
-        isa<ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp, GatherOp>(op);
+    bool moves = isa<ReshapeOp, TransposeOp, ConcatOp, SliceOp, ExpandOp,
+                     GatherOp, GatherNDOp>(op);
     if (!isComputedFloat(et) && !(moves && isa<IntegerType>(et)))
       return false;
     if (!moves && !isUnary(op) && !isBinary(op) && !isa<CastOp, MatmulOp>(op))
@@ -498,6 +498,38 @@ struct EvaluateConstantsPass
               in[0]->data.data() + (o * extent + int64_t(at)) * inner;
           std::copy(src, src + inner, y.begin() + (o * n + j) * inner);
         }
+      return true;
+    }
+    if (auto g = dyn_cast<GatherNDOp>(op)) {
+      // Each index tuple (its last dimension, k long) picks a slice of the
+      // input's dimensions from batch_dims + k on, within its batch entry
+      // (the first batch_dims dimensions, shared with the indices).
+      ArrayRef<int64_t> is = in[0]->shape, ids = in[1]->shape;
+      int64_t b = g.getBatchDims();
+      if (ids.empty() || b < 0 || b + ids.back() > int64_t(is.size()) ||
+          b >= int64_t(ids.size()))
+        return false;
+      int64_t k = ids.back();
+      int64_t inner = countOf(is.drop_front(b + k));
+      int64_t perBatch = countOf(is.drop_front(b));
+      int64_t tuplesPerBatch = countOf(ids.drop_front(b).drop_back());
+      int64_t tuples = countOf(ids.drop_back());
+      if (tuples * inner != count)
+        return false;
+      SmallVector<int64_t> strides = fold::stridesOf(is);
+      for (int64_t j = 0; j < tuples; ++j) {
+        int64_t at = (j / std::max<int64_t>(tuplesPerBatch, 1)) * perBatch;
+        for (int64_t i = 0; i < k; ++i) {
+          double v = in[1]->data[j * k + i];
+          int64_t extent = is[b + i];
+          double w = v < 0 ? v + extent : v;
+          if (!(w >= 0 && w < extent))
+            return false;
+          at += int64_t(w) * strides[b + i];
+        }
+        const double *src = in[0]->data.data() + at;
+        std::copy(src, src + inner, y.begin() + j * inner);
+      }
       return true;
     }
     if (isa<MatmulOp>(op)) {

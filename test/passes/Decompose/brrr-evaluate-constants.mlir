@@ -129,3 +129,26 @@ func.func @gathered(%x: tensor<3x1xf32>) -> (tensor<3x1xf32>, tensor<2x1xf32>) {
   %b = brrr.gather %m, %j {axis = 0 : i64} : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<2x1xf32>
   return %y, %b : tensor<3x1xf32>, tensor<2x1xf32>
 }
+
+// -----
+
+// Swin V2's position bias as torch's dynamo export picks its rows: by
+// index tuples (GatherND; here tuples of one index, -1 from the end), of a
+// computed value. Rows 2 and 0 of [[0, 1], [2, 3], [4, 5]]; with
+// batch_dims 1, tuple [1] of batch entry 0 and [0] of entry 1: [1, 2].
+// Both computed on the host.
+// CHECK-LABEL: func.func @gathered_nd
+// CHECK-NEXT: %[[A:.+]] = brrr.constant dense<{{\[\[}}4.000000e+00, 5.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT: %[[B:.+]] = brrr.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: return %[[A]], %[[B]]
+func.func @gathered_nd() -> (tensor<2x2xf32>, tensor<2xf32>) {
+  %t = brrr.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]> : tensor<3x2xf32>
+  %one = brrr.constant dense<1.0> : tensor<f32>
+  %u = brrr.mul %t, %one : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xf32>
+  %i = brrr.constant dense<[[-1], [0]]> : tensor<2x1xi64>
+  %g = brrr.gather_nd %u, %i {batch_dims = 0 : i64} : (tensor<3x2xf32>, tensor<2x1xi64>) -> tensor<2x2xf32>
+  %u2 = brrr.slice %u {sizes = array<i64: 2, 2>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<3x2xf32> -> tensor<2x2xf32>
+  %j = brrr.constant dense<[[1], [0]]> : tensor<2x1xi64>
+  %h = brrr.gather_nd %u2, %j {batch_dims = 1 : i64} : (tensor<2x2xf32>, tensor<2x1xi64>) -> tensor<2xf32>
+  return %g, %h : tensor<2x2xf32>, tensor<2xf32>
+}

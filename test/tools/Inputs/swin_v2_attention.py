@@ -1,7 +1,8 @@
 """A Swin V2 window attention as torch's exporter writes it (torchvision's
 ShiftedWindowAttentionV2): cosine attention (F.normalize of the queries and
 keys, a learned temperature per head), a continuous position bias from a
-small MLP over a constant table, a mask for each window. Writes
+small MLP over a constant table (its rows picked by GatherND, as torch's
+dynamo export writes it), a mask for each window. Writes
 OUT/swin_v2_attention.onnx (64 windows of 64 tokens, 96 channels, 3 heads).
 
 Usage: swin_v2_attention.py OUT (Debian's /usr/bin/python3: onnx, numpy).
@@ -31,7 +32,7 @@ inits = [
   c("b1", (rng.standard_normal(512) * 0.1).astype(f16)),
   c("w2", (rng.standard_normal((512, H)) * 0.05).astype(f16)),
   c("sh2", np.array([-1, H], np.int64)),
-  c("index", rng.integers(0, 225, (N * N,)).astype(np.int64)),
+  c("index", rng.integers(0, 225, (N * N, 1)).astype(np.int64)),
   c("sh3", np.array([N, N, -1], np.int64)),
   c("sixteen", np.array(16, f16)),
   c("zero", np.array([0], np.int64)),
@@ -60,7 +61,7 @@ nodes = [
   # bias = 16 * sigmoid(cpb_mlp(table)[index]) as [1, H, N, N]
   n("MatMul", ["table", "w1"], ["t1"]), n("Add", ["t1", "b1"], ["t2"]), n("Relu", ["t2"], ["t3"]),
   n("MatMul", ["t3", "w2"], ["t4"]), n("Reshape", ["t4", "sh2"], ["t5"]),
-  n("Gather", ["t5", "index"], ["t6"], axis=0), n("Reshape", ["t6", "sh3"], ["t7"]),
+  n("GatherND", ["t5", "index"], ["t6"]), n("Reshape", ["t6", "sh3"], ["t7"]),
   n("Transpose", ["t7"], ["t8"], perm=[2, 0, 1]),
   n("Sigmoid", ["t8"], ["t9"]), n("Mul", ["sixteen", "t9"], ["t10"]),
   n("Unsqueeze", ["t10", "zero"], ["bias"]),
