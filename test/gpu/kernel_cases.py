@@ -204,6 +204,27 @@ KERNEL_CASES = [
       n("Softmax", ["x"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
      [("q", H, [8, 2, 49, 32]), ("k", H, [8, 2, 49, 32]), ("v", H, [8, 2, 49, 32]),
       ("rel", H, [1, 2, 49, 49]), ("mask", H, [4, 49, 49])], [("y", H, [8, 2, 49, 32])]),
+    # Swin V2's cosine attention: q and k indexed out of the stacked
+    # projection and each normalized (ReduceL2, a max by epsilon: one l2 row
+    # kernel each, sliced before their transpose), the scores times a
+    # temperature per head (which the queries take), a position bias and a
+    # mask for each window; one attention kernel.
+    ("attention_cosine_windows_f16",
+     [n("MatMul", ["x", "sw_qkv"], ["m"]), n("Add", ["m", "sb_qkv"], ["qkv"]),
+      n("Reshape", ["qkv", "sw_heads"], ["r"]), n("Transpose", ["r"], ["t"], perm=[2, 0, 3, 1, 4]),
+      n("Gather", ["t", "g0"], ["q"], axis=0), n("Gather", ["t", "g1"], ["k"], axis=0),
+      n("Gather", ["t", "g2"], ["v"], axis=0),
+      n("ReduceL2", ["q"], ["ql"], axes=[-1], keepdims=1), n("Max", ["ql", "eps3_16"], ["qc"]),
+      n("Div", ["q", "qc"], ["qn"]),
+      n("ReduceL2", ["k"], ["kl"], axes=[-1], keepdims=1), n("Max", ["kl", "eps3_16"], ["kc"]),
+      n("Div", ["k", "kc"], ["kn"]),
+      n("Transpose", ["kn"], ["kt"], perm=[0, 1, 3, 2]), n("MatMul", ["qn", "kt"], ["s"]),
+      n("Mul", ["s", "temp"], ["ss"]), n("Add", ["ss", "rel"], ["a"]),
+      n("Reshape", ["a", "win_scores"], ["w"]), n("Reshape", ["mask", "win_mask"], ["wm"]),
+      n("Add", ["w", "wm"], ["a2"]), n("Reshape", ["a2", "win_back"], ["xs"]),
+      n("Softmax", ["xs"], ["p"], axis=-1), n("MatMul", ["p", "v"], ["y"])],
+     [("x", H, [8, 49, 64]), ("temp", H, [2, 1, 1]), ("rel", H, [1, 2, 49, 49]),
+      ("mask", H, [4, 49, 49])], [("y", H, [8, 2, 49, 32])]),
     # Grouped-query attention as repeat_kv writes it (2 key and value heads
     # unsqueezed, expanded and merged to 4): the kernel reads the 2 heads.
     ("attention_gqa_repeat_kv_f16",

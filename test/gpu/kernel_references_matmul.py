@@ -187,6 +187,10 @@ def matmul_inputs(name, f):
             f(1, 2, 49, 49, dt=torch.float16), mask.half()]
     if name == "attention_stacked_qkv_f16":
         return [f(8, 49, 64, dt=torch.float16)]
+    if name == "attention_cosine_windows_f16":
+        mask = torch.where(f(4, 49, 49) > 0.5, -100.0, 0.0)
+        return [f(8, 49, 64, dt=torch.float16), (f(2, 1, 1).abs() * 10 + 1).half(),
+                f(1, 2, 49, 49, dt=torch.float16), mask.half()]
     if name == "attention_torchvision_heads_f16":
         return [f(77, 2, 64, dt=torch.float16)]
     if name == "attention_merged_qkv_f16":
@@ -345,6 +349,15 @@ def matmul_reference(name, d):
         s = d[0] @ d[1].transpose(-1, -2) * float(np.float16(32 ** -0.5)) + d[3]
         s = (s.reshape(2, 4, 2, 49, 49) + d[4].reshape(1, 4, 1, 49, 49)).reshape(8, 2, 49, 49)
         return [torch.softmax(s, -1) @ d[2]]
+    if name == "attention_cosine_windows_f16":
+        w = stem_weights(64, 192, 1).reshape(64, 192)
+        qkv = d[0] @ w + stem_weights(192, 1, 1).reshape(192)
+        q, k, v = qkv.reshape(8, 49, 3, 2, 32).permute(2, 0, 3, 1, 4)
+        eps = float(np.float16(1e-3))
+        q, k = (torch.nn.functional.normalize(t, dim=-1, eps=eps) for t in (q, k))
+        s = q @ k.transpose(-1, -2) * d[1] + d[2]
+        s = (s.reshape(2, 4, 2, 49, 49) + d[3].reshape(1, 4, 1, 49, 49)).reshape(8, 2, 49, 49)
+        return [torch.softmax(s, -1) @ v]
     if name in ("attention_stacked_qkv_f16", "attention_torchvision_heads_f16"):
         w = stem_weights(64, 192, 1).reshape(64, 192)
         qkv = d[0] @ w + stem_weights(192, 1, 1).reshape(192)
