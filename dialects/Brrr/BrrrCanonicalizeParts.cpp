@@ -31,15 +31,6 @@ std::optional<double> floatSplat(Value v) {
   return c.getSplatValue<APFloat>().convertToDouble();
 }
 
-/// `v` rounded to the float type `t`, as a clamp in `t` applies it.
-double roundedTo(Type t, double v) {
-  bool lost;
-  APFloat x(v);
-  x.convert(cast<FloatType>(t).getFloatSemantics(),
-            APFloat::rmNearestTiesToEven, &lost);
-  return x.convertToDouble();
-}
-
 /// F.normalize written out, as torch's exporters write it (Swin V2's
 /// cosine attention, CLIP's embeddings):
 ///   y = x / expand(max(sqrt(sum(xf * xf over the trailing axes)), eps))

@@ -98,6 +98,19 @@ std::optional<SmallVector<double>> mlir::brrr::getConstFloats(Value v) {
   return out;
 }
 
+double mlir::brrr::roundedTo(Type t, double v) {
+  if (t.isF64() || std::isnan(v))
+    return v;
+  if (t.isF32())
+    return static_cast<float>(v);
+  APFloat x(v);
+  bool lost;
+  x.convert(cast<FloatType>(t).getFloatSemantics(),
+            APFloat::rmNearestTiesToEven, &lost);
+  x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return x.convertToDouble();
+}
+
 ElementsAttr mlir::brrr::makeFloatElements(RankedTensorType type,
                                            ArrayRef<double> values,
                                            StringRef key) {

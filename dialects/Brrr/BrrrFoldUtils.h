@@ -1,8 +1,9 @@
 //===- BrrrFoldUtils.h - element helpers of brrr's folders ------*- C++ -*-===//
 //
 // What the folders of BrrrFolders.cpp and BrrrIndexFolders.cpp share: small
-// constants read as element lists, index arithmetic over row-major shapes,
-// and the packing of computed elements into a dense or symbolic constant.
+// constants read as element lists, index arithmetic over row-major shapes
+// (brrr-evaluate-constants' gathers too), and the packing of computed
+// elements into a dense or symbolic constant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,8 @@
 #define BRRR_DIALECTS_BRRR_BRRRFOLDUTILS_H
 
 #include "dialects/Brrr/BrrrOps.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 
@@ -28,6 +31,24 @@ DenseElementsAttr smallDenseOrBlob(Attribute attr);
 /// An index normalized into [0, dim) (negative counts from the end), or -1
 /// if it lies outside.
 int64_t normalizeIndex(const APInt &raw, int64_t dim);
+
+/// The index at row-major position `linear` of a gather's indices,
+/// normalized into [0, dim) (normalizeIndex), or -1 where it lies outside.
+using IndexAt = llvm::function_ref<int64_t(int64_t linear, int64_t dim)>;
+
+/// The row-major position in the input (of shape `inShape`, strides
+/// `inStrides`) of the element that Gather along `axis` (non-negative), by
+/// indices of strides `idxStrides`, puts at output index `out`; -1 where
+/// the index it reads lies outside.
+int64_t gatherSource(ArrayRef<int64_t> out, ArrayRef<int64_t> inShape,
+                     ArrayRef<int64_t> inStrides, int64_t axis,
+                     ArrayRef<int64_t> idxStrides, IndexAt indexAt);
+
+/// The same for GatherND with `batch` batch dimensions and index tuples of
+/// `k` (the indices' last extent; `idxStrides` the indices' strides).
+int64_t gatherNDSource(ArrayRef<int64_t> out, ArrayRef<int64_t> inShape,
+                       ArrayRef<int64_t> inStrides, int64_t batch, int64_t k,
+                       ArrayRef<int64_t> idxStrides, IndexAt indexAt);
 
 /// Index values of a small constant, or an empty vector.
 SmallVector<APInt> indexValues(DenseElementsAttr indices);

@@ -59,6 +59,43 @@ int64_t fold::normalizeIndex(const APInt &raw, int64_t dim) {
   return k >= 0 && k < dim ? k : -1;
 }
 
+int64_t fold::gatherSource(ArrayRef<int64_t> out, ArrayRef<int64_t> inShape,
+                           ArrayRef<int64_t> inStrides, int64_t axis,
+                           ArrayRef<int64_t> idxStrides, IndexAt indexAt) {
+  int64_t idxRank = idxStrides.size(), idxLinear = 0;
+  for (int64_t i = 0; i < idxRank; ++i)
+    idxLinear += out[axis + i] * idxStrides[i];
+  int64_t k = indexAt(idxLinear, inShape[axis]);
+  if (k < 0)
+    return -1;
+  int64_t linear = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(inShape.size()); ++d) {
+    int64_t coord = d < axis ? out[d] : d == axis ? k : out[d + idxRank - 1];
+    linear += coord * inStrides[d];
+  }
+  return linear;
+}
+
+int64_t fold::gatherNDSource(ArrayRef<int64_t> out, ArrayRef<int64_t> inShape,
+                             ArrayRef<int64_t> inStrides, int64_t batch,
+                             int64_t k, ArrayRef<int64_t> idxStrides,
+                             IndexAt indexAt) {
+  int64_t q = idxStrides.size(), tuple = 0, linear = 0;
+  for (int64_t d = 0; d < q - 1; ++d)
+    tuple += out[d] * idxStrides[d];
+  for (int64_t d = 0; d < batch; ++d)
+    linear += out[d] * inStrides[d];
+  for (int64_t j = 0; j < k; ++j) {
+    int64_t c = indexAt(tuple + j, inShape[batch + j]);
+    if (c < 0)
+      return -1;
+    linear += c * inStrides[batch + j];
+  }
+  for (int64_t d = batch + k; d < static_cast<int64_t>(inShape.size()); ++d)
+    linear += out[q - 1 + d - batch - k] * inStrides[d];
+  return linear;
+}
+
 SmallVector<APInt> fold::indexValues(DenseElementsAttr indices) {
   return SmallVector<APInt>(indices.getValues<APInt>());
 }

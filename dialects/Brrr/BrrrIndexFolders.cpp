@@ -22,23 +22,15 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   SmallVector<Attribute> &values = *in;
   auto inType = getInput().getType();
   SmallVector<APInt> idxValues = indexValues(indices);
-  int64_t axis = getAxis(), dim = inType.getDimSize(axis);
-  int64_t idxRank = indices.getType().getRank();
   SmallVector<int64_t> inStrides = stridesOf(inType.getShape());
   SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
+  auto indexAt = [&](int64_t linear, int64_t dim) {
+    return normalizeIndex(idxValues[linear], dim);
+  };
   return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
-    int64_t idxLinear = 0;
-    for (int64_t i = 0; i < idxRank; ++i)
-      idxLinear += out[axis + i] * idxStrides[i];
-    int64_t k = normalizeIndex(idxValues[idxLinear], dim);
-    if (k < 0)
-      return nullptr;
-    int64_t linear = 0;
-    for (int64_t d = 0; d < inType.getRank(); ++d) {
-      int64_t coord = d < axis ? out[d] : d == axis ? k : out[d + idxRank - 1];
-      linear += coord * inStrides[d];
-    }
-    return values[linear];
+    int64_t linear = gatherSource(out, inType.getShape(), inStrides, getAxis(),
+                                  idxStrides, indexAt);
+    return linear < 0 ? nullptr : values[linear];
   });
 }
 
@@ -146,25 +138,16 @@ OpFoldResult GatherNDOp::fold(FoldAdaptor adaptor) {
   SmallVector<Attribute> values = elementsOf(in);
   SmallVector<APInt> idx = indexValues(indices);
   ArrayRef<int64_t> inShape = in.getType().getShape();
-  int64_t batch = getBatchDims(), q = indices.getType().getRank();
   int64_t k = indices.getType().getShape().back();
   SmallVector<int64_t> inStrides = stridesOf(inShape);
   SmallVector<int64_t> idxStrides = stridesOf(indices.getType().getShape());
+  auto indexAt = [&](int64_t linear, int64_t dim) {
+    return normalizeIndex(idx[linear], dim);
+  };
   return buildElements(getType(), [&](ArrayRef<int64_t> out) -> Attribute {
-    int64_t tuple = 0, linear = 0;
-    for (int64_t d = 0; d < q - 1; ++d)
-      tuple += out[d] * idxStrides[d];
-    for (int64_t d = 0; d < batch; ++d)
-      linear += out[d] * inStrides[d];
-    for (int64_t j = 0; j < k; ++j) {
-      int64_t c = normalizeIndex(idx[tuple + j], inShape[batch + j]);
-      if (c < 0)
-        return nullptr;
-      linear += c * inStrides[batch + j];
-    }
-    for (int64_t d = batch + k; d < static_cast<int64_t>(inShape.size()); ++d)
-      linear += out[q - 1 + d - batch - k] * inStrides[d];
-    return values[linear];
+    int64_t linear = gatherNDSource(out, inShape, inStrides, getBatchDims(), k,
+                                    idxStrides, indexAt);
+    return linear < 0 ? nullptr : values[linear];
   });
 }
 

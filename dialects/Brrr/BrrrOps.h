@@ -288,6 +288,10 @@ std::optional<SmallVector<int64_t>> getConstInts(Value v);
 /// produced by one.
 std::optional<SmallVector<double>> getConstFloats(Value v);
 
+/// `v` rounded to the float type `t` (to nearest, ties to even), as a
+/// value of `t` holds it.
+double roundedTo(Type t, double v);
+
 /// A float constant of `type` holding `values` (rounded to the element
 /// type): inline for a few elements, else a `dense_resource` blob named
 /// after `key`, like imported weights.

@@ -37,6 +37,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <functional>
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRREVALUATECONSTANTS
@@ -57,20 +58,6 @@ struct Evaluated {
 
 /// Integers that doubles hold exactly.
 constexpr double kExactIntegers = 9007199254740992.0; // 2^53
-
-/// `v` rounded to the float type `t` (to nearest, ties to even).
-double roundTo(Type t, double v) {
-  if (t.isF64() || std::isnan(v))
-    return v;
-  if (t.isF32())
-    return static_cast<float>(v);
-  APFloat x(v);
-  bool lost;
-  x.convert(cast<FloatType>(t).getFloatSemantics(),
-            APFloat::rmNearestTiesToEven, &lost);
-  x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-  return x.convertToDouble();
-}
 
 /// Float types whose values this pass computes.
 bool isComputedFloat(Type t) {
@@ -395,7 +382,7 @@ struct EvaluateConstantsPass
     int64_t count = countOf(shape);
     y.resize(count);
     auto round = [&](double v) {
-      return isComputedFloat(et) ? roundTo(et, v) : v;
+      return isComputedFloat(et) ? roundedTo(et, v) : v;
     };
     if (isUnary(op)) {
       for (int64_t i = 0; i < count; ++i)
@@ -475,62 +462,46 @@ struct EvaluateConstantsPass
       });
       return true;
     }
-    if (auto g = dyn_cast<GatherOp>(op)) {
-      // Rows of the input along the axis at each index (negative ones from
-      // the end); an index out of range stays the kernel's to report.
-      ArrayRef<int64_t> is = in[0]->shape;
-      int64_t axis =
-          g.getAxis() < 0 ? g.getAxis() + int64_t(is.size()) : g.getAxis();
-      if (axis < 0 || axis >= int64_t(is.size()))
-        return false;
-      int64_t outer = countOf(is.take_front(axis)), extent = is[axis];
-      int64_t inner = countOf(is.drop_front(axis + 1));
-      const std::vector<double> &ids = in[1]->data;
-      int64_t n = ids.size();
-      if (outer * n * inner != count)
-        return false;
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t j = 0; j < n; ++j) {
-          double at = ids[j] < 0 ? ids[j] + extent : ids[j];
-          if (!(at >= 0 && at < extent))
-            return false;
-          const double *src =
-              in[0]->data.data() + (o * extent + int64_t(at)) * inner;
-          std::copy(src, src + inner, y.begin() + (o * n + j) * inner);
-        }
-      return true;
-    }
-    if (auto g = dyn_cast<GatherNDOp>(op)) {
-      // Each index tuple (its last dimension, k long) picks a slice of the
-      // input's dimensions from batch_dims + k on, within its batch entry
-      // (the first batch_dims dimensions, shared with the indices).
+    if (isa<GatherOp, GatherNDOp>(op)) {
+      // Each element from where the folders' index walk says (negative
+      // indices from the end); an index out of range stays the kernel's to
+      // report.
       ArrayRef<int64_t> is = in[0]->shape, ids = in[1]->shape;
-      int64_t b = g.getBatchDims();
-      if (ids.empty() || b < 0 || b + ids.back() > int64_t(is.size()) ||
-          b >= int64_t(ids.size()))
-        return false;
-      int64_t k = ids.back();
-      int64_t inner = countOf(is.drop_front(b + k));
-      int64_t perBatch = countOf(is.drop_front(b));
-      int64_t tuplesPerBatch = countOf(ids.drop_front(b).drop_back());
-      int64_t tuples = countOf(ids.drop_back());
-      if (tuples * inner != count)
-        return false;
-      SmallVector<int64_t> strides = fold::stridesOf(is);
-      for (int64_t j = 0; j < tuples; ++j) {
-        int64_t at = (j / std::max<int64_t>(tuplesPerBatch, 1)) * perBatch;
-        for (int64_t i = 0; i < k; ++i) {
-          double v = in[1]->data[j * k + i];
-          int64_t extent = is[b + i];
-          double w = v < 0 ? v + extent : v;
-          if (!(w >= 0 && w < extent))
-            return false;
-          at += int64_t(w) * strides[b + i];
-        }
-        const double *src = in[0]->data.data() + at;
-        std::copy(src, src + inner, y.begin() + j * inner);
+      const std::vector<double> &idx = in[1]->data;
+      auto indexAt = [&](int64_t linear, int64_t dim) -> int64_t {
+        double v = idx[linear] < 0 ? idx[linear] + dim : idx[linear];
+        return v >= 0 && v < dim ? int64_t(v) : -1;
+      };
+      SmallVector<int64_t> inStrides = fold::stridesOf(is),
+                           idxStrides = fold::stridesOf(ids);
+      // Where each output element comes from: -1 for an index out of range.
+      std::function<int64_t(ArrayRef<int64_t>)> source;
+      if (auto g = dyn_cast<GatherOp>(op)) {
+        int64_t rank = is.size(),
+                axis = g.getAxis() < 0 ? g.getAxis() + rank : g.getAxis();
+        if (axis < 0 || axis >= rank)
+          return false;
+        source = [&, axis](ArrayRef<int64_t> out) {
+          return fold::gatherSource(out, is, inStrides, axis, idxStrides,
+                                    indexAt);
+        };
+      } else {
+        int64_t batch = cast<GatherNDOp>(op).getBatchDims();
+        if (batch < 0 || batch >= int64_t(ids.size()) ||
+            batch + ids.back() > int64_t(is.size()))
+          return false;
+        source = [&, batch](ArrayRef<int64_t> out) {
+          return fold::gatherNDSource(out, is, inStrides, batch, ids.back(),
+                                      idxStrides, indexAt);
+        };
       }
-      return true;
+      bool inRange = true;
+      forEachIndex(shape, [&](ArrayRef<int64_t> out, int64_t i) {
+        int64_t at = source(out);
+        inRange &= at >= 0;
+        y[i] = at >= 0 ? in[0]->data[at] : 0.0;
+      });
+      return inRange;
     }
     if (isa<MatmulOp>(op)) {
       ArrayRef<int64_t> ls = in[0]->shape, rs = in[1]->shape;
