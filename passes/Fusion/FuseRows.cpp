@@ -43,6 +43,9 @@ constexpr int64_t kPackedThreads = 128;
 /// Rows of at most this many vectors (1024 16-bit elements) take one warp
 /// each, kPackedThreads / 32 of them a block.
 constexpr int64_t kMaxWarpRowVectors = 128;
+/// Rows read from two tensors or more pack warp rows up to this many
+/// vectors (512 16-bit elements, two a lane).
+constexpr int64_t kMaxSharedWarpRowVectors = 64;
 
 /// Whether `op` reduces over a trailing block of its input.
 bool isRowOp(Operation *op) {
@@ -330,17 +333,22 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   // few hundred bytes. A row of at most 128 vectors (BERT's 768 channels:
   // 96) read from one tensor takes a warp, four rows a block: blocks of one
   // warp would cap a multiprocessor at 32 warps, each with a row's few
-  // loads in flight. Rows summed from two tensors or more (a residual and
-  // its layer norm) have twice the loads in flight already, and keep a
-  // block a row (measured 3-5% faster; test/gpu/notes/2026-12-04-d.md).
+  // loads in flight. Rows of more than 64 vectors summed from two tensors
+  // or more (a residual and its layer norm over 768 channels) have twice
+  // the loads in flight already, and keep a block a row (measured 3-5%
+  // faster; test/gpu/notes/2026-12-04-d.md). Shorter ones (Swin's residual
+  // layer norms over 192 and 384 channels: one or two vectors a lane) hold
+  // too few loads in flight in blocks of one warp, at most 32 blocks a
+  // multiprocessor: they take a warp, four rows a block.
   g.vec = vectorWidth(elementBytes(et), g.cols);
   int64_t vectors = llvm::divideCeil(g.cols, g.vec);
   if (threads == 0) {
     if (vectors <= kMaxPackedLanes) {
       threads = kPackedThreads;
       lanes = llvm::PowerOf2Ceil(vectors);
-    } else if (vectors <= kMaxWarpRowVectors &&
-               fullInputsOf(fusion, g.rows * g.cols) <= 1) {
+    } else if (vectors <= kMaxSharedWarpRowVectors ||
+               (vectors <= kMaxWarpRowVectors &&
+                fullInputsOf(fusion, g.rows * g.cols) <= 1)) {
       threads = kPackedThreads;
       lanes = 32;
     } else {

@@ -537,6 +537,27 @@ KERNEL_CASES = [
                                      n("Relu", ["n"], ["y"])],
      [("x", H, [8, 520]), ("a", H, [8, 520]), ("g", H, [520]), ("b", H, [520])],
      [("r", H, [8, 520]), ("y", H, [8, 520])]),
+    # Short rows read from two tensors, four rows a block: Swin V2's
+    # post-norm residual (r + layer_norm(x)) over 37 rows of 192 f16 (24
+    # vectors: eight lanes of each warp idle, a spare row in the last
+    # block), a pre-norm residual stream (s = x + a kept, its layer norm)
+    # over 3 x 7 rows of 384 f16, and the post-norm one over 45 f32 rows of
+    # 200 (50 four-wide vectors: two a lane, the second for 18 of 32).
+    ("post_norm_residual_192_f16", [n("LayerNormalization", ["x", "g", "b"], ["l"],
+                                      axis=-1, epsilon=1e-5),
+                                    n("Add", ["r", "l"], ["y"])],
+     [("x", H, [37, 192]), ("r", H, [37, 192]), ("g", H, [192]), ("b", H, [192])],
+     [("y", H, [37, 192])]),
+    ("residual_layernorm_384_f16", [n("Add", ["x", "a"], ["s"]),
+                                    n("LayerNormalization", ["s", "g", "b"], ["y"],
+                                      axis=-1, epsilon=1e-5)],
+     [("x", H, [3, 7, 384]), ("a", H, [3, 7, 384]), ("g", H, [384]), ("b", H, [384])],
+     [("s", H, [3, 7, 384]), ("y", H, [3, 7, 384])]),
+    ("post_norm_residual_200_f32", [n("LayerNormalization", ["x", "g", "b"], ["l"],
+                                      axis=-1, epsilon=1e-5),
+                                    n("Add", ["r", "l"], ["y"])],
+     [("x", F, [45, 200]), ("r", F, [45, 200]), ("g", F, [200]), ("b", F, [200])],
+     [("y", F, [45, 200])]),
     ("masked_softmax_bias_f32", [n("Add", ["x", "bias"], ["t"]), n("Add", ["t", "m"], ["u"]),
                                n("Softmax", ["u"], ["y"], axis=-1)],
      [("x", F, [4, 8, 100]), ("bias", F, [100]), ("m", F, [4, 1, 100])],

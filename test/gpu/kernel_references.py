@@ -270,6 +270,14 @@ def torch_inputs(name, gen):
     if name == "residual_layernorm_relu_f16":
         return [f(8, 520, dt=torch.float16) * 2 + 1, f(8, 520, dt=torch.float16),
                 f(520, dt=torch.float16), f(520, dt=torch.float16)]
+    if name == "post_norm_residual_192_f16":
+        return [f(37, 192, dt=torch.float16) * 2 + 1, f(37, 192, dt=torch.float16),
+                f(192, dt=torch.float16), f(192, dt=torch.float16)]
+    if name == "residual_layernorm_384_f16":
+        return [f(3, 7, 384, dt=torch.float16) * 2 + 1, f(3, 7, 384, dt=torch.float16),
+                f(384, dt=torch.float16), f(384, dt=torch.float16)]
+    if name == "post_norm_residual_200_f32":
+        return [f(45, 200) * 2 + 1, f(45, 200), f(200), f(200)]
     if name == "masked_softmax_bias_f32":
         return [f(4, 8, 100) * 3, f(100), f(4, 1, 100) * 3]
     if name == "sum_of_squares_f32":
@@ -534,6 +542,12 @@ def torch_reference(name, xs):
     if name == "residual_layernorm_relu_f16":
         r = d[0] + d[1]
         return [r, torch.relu(F.layer_norm(r, (520,), d[2], d[3], 1e-5))]
+    if name in ("post_norm_residual_192_f16", "post_norm_residual_200_f32"):
+        c = d[0].shape[-1]
+        return [d[1] + F.layer_norm(d[0], (c,), d[2], d[3], 1e-5)]
+    if name == "residual_layernorm_384_f16":
+        s = d[0] + d[1]
+        return [s, F.layer_norm(s, (384,), d[2], d[3], 1e-5)]
     if name == "masked_softmax_bias_f32":
         return [torch.softmax(d[0] + d[1] + d[2], -1)]
     if name == "sum_of_squares_f32":

@@ -2,14 +2,15 @@
 """Row kernels of transformer widths against the copy rate, across builds.
 
 Runs on the GPU machine (torch, onnx, the relocatable bundle). Writes
-layer norms (with scale and bias, alone and followed by an erf GELU),
-softmaxes and RMS-style normalizations over R x C rows of the widths
-transformers have (512 to 4096 columns, f16 and f32), compiles each with
+layer norms (with scale and bias, alone, followed by an erf GELU, after a
+residual add or before one), softmaxes and RMS-style normalizations over
+R x C rows of the widths transformers have (192 to 4096 columns, f16 and
+f32), compiles each with
 every BRRRC given, checks each build's output against a float64 torch
 reference on fresh inputs (outputs poisoned with NaN first), and times
 each (CUDA events, CUDA graph of 20 calls, median of do_bench) against
 torch eager and a device-to-device copy of the same bytes (read once,
-written once). Rounds alternate between the builds.
+written once; for a post-norm residual, an add of the two inputs). Rounds alternate between the builds.
 
     row_bench.py build WORKDIR NAME=BRRRC [NAME=BRRRC ...] [--rows R,...]
     row_bench.py run WORKDIR NAME [NAME ...] [--rows R,...]
@@ -37,6 +38,10 @@ CASES = [
     ("layernorm", 512, "f16"), ("layernorm", 2048, "f16"),
     ("layernorm", 4096, "f16"), ("layernorm", 768, "f32"),
     ("layernorm_gelu", 1024, "f16"), ("add_layernorm", 768, "f16"),
+    ("add_layernorm", 192, "f16"), ("add_layernorm", 384, "f16"),
+    ("add_layernorm", 512, "f16"),
+    ("layernorm_add", 192, "f16"), ("layernorm_add", 384, "f16"),
+    ("layernorm_add", 768, "f16"),
     ("softmax", 1024, "f16"),
     ("softmax", 768, "f16"), ("softmax", 384, "f16"),
 ]
@@ -60,6 +65,14 @@ def write_model(path, kind, rows, cols, dtype):
         nodes = [helper.make_node("Add", ["x", "r"], ["s"]),
                  helper.make_node("LayerNormalization", ["s", "g", "b"], ["y"],
                                   axis=-1, epsilon=1e-5)]
+    elif kind == "layernorm_add":
+        # A post-norm residual (Swin V2's): y = r + layer_norm(x).
+        ins.append(helper.make_tensor_value_info("r", t, [rows, cols]))
+        inits = [numpy_helper.from_array((1 + 0.1 * rng.standard_normal(cols)).astype(npt), "g"),
+                 numpy_helper.from_array((0.1 * rng.standard_normal(cols)).astype(npt), "b")]
+        nodes = [helper.make_node("LayerNormalization", ["x", "g", "b"], ["ln"],
+                                  axis=-1, epsilon=1e-5),
+                 helper.make_node("Add", ["r", "ln"], ["y"])]
     elif kind.startswith("layernorm"):
         inits = [numpy_helper.from_array((1 + 0.1 * rng.standard_normal(cols)).astype(npt), "g"),
                  numpy_helper.from_array((0.1 * rng.standard_normal(cols)).astype(npt), "b")]
@@ -86,6 +99,8 @@ def reference(kind, x, params, r=None):
         y = torch.nn.functional.layer_norm(xd, (x.shape[-1],), g, b, 1e-5)
         if kind == "layernorm_gelu":
             y = torch.nn.functional.gelu(y)
+        if kind == "layernorm_add":
+            y = y + r.double()
         return y
     return torch.softmax(xd, -1)
 
@@ -96,6 +111,10 @@ def torch_fn(kind, x, params, y, r=None):
     if kind == "add_layernorm":
         g, b = (torch.from_numpy(p).cuda().to(dt) for p in params)
         return lambda: torch.nn.functional.layer_norm(x + r, (x.shape[-1],), g, b, 1e-5)
+    if kind == "layernorm_add":
+        g, b = (torch.from_numpy(p).cuda().to(dt) for p in params)
+        return lambda: torch.add(
+            r, torch.nn.functional.layer_norm(x, (x.shape[-1],), g, b, 1e-5), out=y)
     if kind.startswith("layernorm"):
         g, b = (torch.from_numpy(p).cuda().to(dt) for p in params)
         if kind == "layernorm_gelu":
@@ -155,16 +174,21 @@ def cmd_run(opts):
         stem = stem_of(opts.work, case)
         params = write_model(stem + ".onnx", k, r, c, d)
         x = torch.randn(r, c, device="cuda", dtype=torch_type[d]) * 2
-        res = torch.randn_like(x) if k == "add_layernorm" else None
+        res = torch.randn_like(x) if k in ("add_layernorm", "layernorm_add") else None
         ref = reference(k, x, params, res)
         y = torch.empty_like(x)
         src = torch.empty_like(x)
-        # A residual case reads two tensors and writes two: its copy
-        # reference moves twice the bytes.
+        # A residual case reads two tensors and writes two (a pre-norm
+        # stream) or one (post-norm): its copy reference moves the same
+        # bytes.
         ins = [x, res] if res is not None else [x]
-        outs = [y, torch.empty_like(x)] if res is not None else [y]
-        copy = (lambda: (y.copy_(src), outs[1].copy_(res))) if res is not None \
-            else (lambda: y.copy_(src))
+        outs = [y, torch.empty_like(x)] if k == "add_layernorm" else [y]
+        if k == "add_layernorm":
+            copy = lambda: (y.copy_(src), outs[1].copy_(res))
+        elif k == "layernorm_add":
+            copy = lambda: torch.add(src, res, out=y)
+        else:
+            copy = lambda: y.copy_(src)
         ctxs, errs = {}, {}
         for name in names:
             so = f"{stem}_{name}.so"

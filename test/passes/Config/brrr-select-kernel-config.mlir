@@ -62,7 +62,9 @@ func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // columns (17 one-wide vectors), BERT's layer norm over 768 f16 channels
 // (96 vectors, three a lane) and a softmax over 1024 (128). Longer rows
 // take more threads, one row a block: 2048 f16 columns, 64 threads. So do
-// rows summed from two tensors (a residual's layer norm), one warp a block.
+// rows of more than 64 vectors summed from two tensors (a residual's layer
+// norm over 768), one warp a block; over 384 (48 vectors) they take a warp
+// each, four a block.
 // CHECK-LABEL: func.func @PackedRows
 // CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [8, 16], vector = 8, grid = [392, 1, 1]>
 // CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [4, 32], grid = [2, 1, 1]>
@@ -70,7 +72,8 @@ func.func @RowGeometry(%x: tensor<2x4096xf32>) -> tensor<2x4096xf32> {
 // CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [4, 32], vector = 8, grid = [3, 1, 1]>
 // CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 64, vector = 8, grid = [9, 1, 1]>
 // CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 32, vector = 8, grid = [16, 1, 1]>
-func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96xf16>, %y: tensor<5x17xf32>, %z: tensor<16x768xf16>, %g2: tensor<768xf16>, %s: tensor<9x1024xf16>, %w: tensor<9x2048xf16>, %r: tensor<16x768xf16>) -> (tensor<3136x96xf16>, tensor<5x17xf32>, tensor<16x768xf16>, tensor<9x1024xf16>, tensor<9x2048xf16>, tensor<16x768xf16>) {
+// CHECK: brrr.fusion row{{.*}}brrr.config = #brrr.kernel<family = row, body = simt, threads = 128, tile = [4, 32], vector = 8, grid = [4, 1, 1]>
+func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96xf16>, %y: tensor<5x17xf32>, %z: tensor<16x768xf16>, %g2: tensor<768xf16>, %s: tensor<9x1024xf16>, %w: tensor<9x2048xf16>, %r: tensor<16x768xf16>, %h: tensor<15x384xf16>, %v: tensor<15x384xf16>, %g3: tensor<384xf16>) -> (tensor<3136x96xf16>, tensor<5x17xf32>, tensor<16x768xf16>, tensor<9x1024xf16>, tensor<9x2048xf16>, tensor<16x768xf16>, tensor<15x384xf16>) {
   %0 = brrr.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-6 : f64} : (tensor<3136x96xf16>, tensor<96xf16>, tensor<96xf16>) -> tensor<3136x96xf16>
   %1 = brrr.softmax %y {axis = 1 : i64} : tensor<5x17xf32>
   %2 = brrr.layer_norm %z, %g2 {axis = 1 : i64, epsilon = 1.0e-12 : f64} : (tensor<16x768xf16>, tensor<768xf16>) -> tensor<16x768xf16>
@@ -78,7 +81,9 @@ func.func @PackedRows(%x: tensor<3136x96xf16>, %g: tensor<96xf16>, %b: tensor<96
   %4 = brrr.softmax %w {axis = 1 : i64} : tensor<9x2048xf16>
   %5 = brrr.add %z, %r : tensor<16x768xf16>, tensor<16x768xf16> -> tensor<16x768xf16>
   %6 = brrr.layer_norm %5, %g2 {axis = 1 : i64, epsilon = 1.0e-12 : f64} : (tensor<16x768xf16>, tensor<768xf16>) -> tensor<16x768xf16>
-  return %0, %1, %2, %3, %4, %6 : tensor<3136x96xf16>, tensor<5x17xf32>, tensor<16x768xf16>, tensor<9x1024xf16>, tensor<9x2048xf16>, tensor<16x768xf16>
+  %7 = brrr.layer_norm %h, %g3 {axis = 1 : i64, epsilon = 1.0e-5 : f64} : (tensor<15x384xf16>, tensor<384xf16>) -> tensor<15x384xf16>
+  %8 = brrr.add %v, %7 : tensor<15x384xf16>, tensor<15x384xf16> -> tensor<15x384xf16>
+  return %0, %1, %2, %3, %4, %6, %8 : tensor<3136x96xf16>, tensor<5x17xf32>, tensor<16x768xf16>, tensor<9x1024xf16>, tensor<9x2048xf16>, tensor<16x768xf16>, tensor<15x384xf16>
 }
 
 // -----
