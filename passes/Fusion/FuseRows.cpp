@@ -7,11 +7,13 @@
 // producer of the row (a residual add before a layer norm, the scaling
 // before a softmax) becomes a prologue computed as the row is loaded, and
 // the only consumer of the result (a cast, an activation) an epilogue
-// applied before the store. The row op's other operands (layer norm scale
-// and bias) stay kernel inputs. The reductions a row kernel cannot compute
-// (over leading or interleaved axes, of integers) become general
-// `brrr.fusion reduce` kernels. A softmax over another axis than the last
-// is transposed to normalize the last one, and back.
+// applied before the store. A row computed by data movement alone (a
+// window reverse and roll, a slice of transposed projections) that keeps
+// each row contiguous is read through it instead of from a copy. The row
+// op's other operands (layer norm scale and bias) stay kernel inputs. The
+// reductions a row kernel cannot compute (over leading or interleaved axes, of
+// integers) become general `brrr.fusion reduce` kernels. A softmax over another
+// axis than the last is transposed to normalize the last one, and back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,9 @@
 #include "passes/Passes.h"
 
 #include "passes/Fusion/WrapInFusion.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::brrr {
 #define GEN_PASS_DEF_BRRRFUSEROWS
@@ -43,6 +48,9 @@ constexpr int64_t kPackedThreads = 128;
 /// Rows of at most this many vectors (1024 16-bit elements) take one warp
 /// each, kPackedThreads / 32 of them a block.
 constexpr int64_t kMaxWarpRowVectors = 128;
+/// A row read through data movement comes from at most this many loads
+/// (a roll in two dimensions: four).
+constexpr int64_t kMaxRowMovementPaths = 16;
 /// Rows read from two tensors or more pack warp rows up to this many
 /// vectors (512 16-bit elements, two a lane).
 constexpr int64_t kMaxSharedWarpRowVectors = 64;
@@ -167,6 +175,106 @@ FusionOp epilogueOf(FusionOp row) {
   return nullptr;
 }
 
+/// Whether `op` is data movement that keeps runs of `run` consecutive
+/// elements (each starting at a multiple of `run`) of its result
+/// consecutive in its operands, and its operands' innermost dimensions
+/// made of whole runs: a transpose that leaves the innermost dimension
+/// last, a slice along it by unit steps from a whole run, a reshape, a
+/// concatenation along another axis. A row read through such ops is read
+/// by whole vectors.
+bool keepsRuns(Operation *op, int64_t run) {
+  auto innermost = [](Value v) {
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
+    return shape.empty() ? int64_t(1) : shape.back();
+  };
+  if (!llvm::all_of(
+          op->getOperandTypes(),
+          [](Type t) { return cast<ShapedType>(t).hasStaticShape(); }) ||
+      !cast<ShapedType>(op->getResult(0).getType()).hasStaticShape() ||
+      innermost(op->getResult(0)) % run != 0 ||
+      llvm::any_of(op->getOperands(),
+                   [&](Value v) { return innermost(v) % run != 0; }))
+    return false;
+  int64_t last =
+      cast<RankedTensorType>(op->getResult(0).getType()).getRank() - 1;
+  if (auto t = dyn_cast<TransposeOp>(op))
+    return t.getPerm()[last] == last;
+  if (auto s = dyn_cast<SliceOp>(op))
+    return s.getStarts()[last] % run == 0 && s.getSteps()[last] == 1;
+  if (auto c = dyn_cast<ConcatOp>(op))
+    return c.getAxis() != last;
+  return isa<ReshapeOp>(op);
+}
+
+/// The data movement outside any kernel that computes `root`, in program
+/// order, if a row kernel can read its rows of `run` elements through it
+/// (every op keeps them whole, keepsRuns, and an element comes from at most
+/// kMaxRowMovementPaths loads): otherwise empty. Reshapes alone are views
+/// the kernel reads anyway: empty too.
+SmallVector<Operation *> rowMovementOf(Value root, int64_t run) {
+  llvm::SetVector<Operation *> tree;
+  SmallVector<Value> work{root};
+  int64_t paths = 1;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || op->getParentOfType<FusionOp>() ||
+        !isa<TransposeOp, SliceOp, ReshapeOp, ConcatOp>(op))
+      continue;
+    if (!keepsRuns(op, run))
+      return {};
+    if (!tree.insert(op))
+      continue;
+    if (auto c = dyn_cast<ConcatOp>(op))
+      paths *= c.getInputs().size();
+    if (paths > kMaxRowMovementPaths)
+      return {};
+    work.append(op->operand_begin(), op->operand_end());
+  }
+  if (llvm::all_of(tree, [](Operation *op) { return isa<ReshapeOp>(op); }))
+    return {};
+  SmallVector<Operation *> ordered(tree.begin(), tree.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// Reads the row of `row` through the data movement that computes it
+/// (rowMovementOf), where the kernel alone reads the moved tensor: Swin's
+/// window reverse and roll before its post-norm layer norm, Swin V2's
+/// queries sliced from the transposed projections before F.normalize. The
+/// copy is never written or read back. The movement is cloned into the
+/// kernel (each op then read only inside it: a transpose that other slices
+/// read stays for them) and the originals no one reads are erased.
+FusionOp readRowThroughMovement(FusionOp row) {
+  Operation *rowOp = rowOpOf(row);
+  Block &body = row.getBody().front();
+  auto arg = dyn_cast<BlockArgument>(rowOp->getOperand(0));
+  if (!arg || arg.getOwner() != &body)
+    return row;
+  Value root = row.getInputs()[arg.getArgNumber()];
+  auto rowType = cast<RankedTensorType>(root.getType());
+  std::optional<int64_t> axis = normalizedAxisOf(rowOp);
+  if (!axis || *axis != rowType.getRank() - 1 || !rowType.hasStaticShape() ||
+      !llvm::all_of(root.getUsers(), [&](Operation *u) { return u == row; }))
+    return row;
+  SmallVector<Operation *> tree =
+      rowMovementOf(root, rowType.getShape().back());
+  if (tree.empty())
+    return row;
+  OpBuilder b(row);
+  IRMapping map;
+  SmallVector<Operation *> clones;
+  for (Operation *op : tree)
+    clones.push_back(b.clone(*op, map));
+  row->replaceUsesOfWith(root, map.lookup(root));
+  for (Operation *op : llvm::reverse(tree))
+    if (op->use_empty())
+      op->erase();
+  FusionOp moved = wrapChainInFusion(clones, KernelFamily::movement);
+  FusionOp merged = mergeFusions(moved, row, KernelFamily::row);
+  return merged ? merged : row;
+}
+
 /// Each softmax and log-softmax over another axis than the last (of fixed
 /// extents): the axis moved last by a transpose, normalized there by a row
 /// kernel, and moved back (the transposes are data movement kernels).
@@ -221,9 +329,12 @@ struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
         rows.push_back(f);
     });
     for (FusionOp row : rows) {
-      if (FusionOp producer = prologueOf(row))
+      if (FusionOp producer = prologueOf(row)) {
         if (FusionOp merged = mergeFusions(producer, row, KernelFamily::row))
           row = merged;
+      } else {
+        row = readRowThroughMovement(row);
+      }
       // Each pointwise reader of the result in turn (a float8 and an int8
       // copy), while one can join.
       while (FusionOp consumer = epilogueOf(row)) {
@@ -278,7 +389,9 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
     return fusion.emitOpError(
         "row kernels hold a softmax, log-softmax, layer norm or reduction");
   for (Operation &op : fusion.getBody().front().without_terminator())
-    if (&op != g.rowOp && !isPointwise(&op) && !isa<ConstantOp>(op))
+    if (&op != g.rowOp && !isPointwise(&op) && !isa<ConstantOp>(op) &&
+        !(isa<TransposeOp, SliceOp, ReshapeOp, ConcatOp>(op) &&
+          op.isBeforeInBlock(g.rowOp)))
       return op.emitOpError("cannot be fused into a row kernel");
   Operation *rowOp = g.rowOp;
   auto inType = cast<RankedTensorType>(rowOp->getOperand(0).getType());

@@ -558,6 +558,22 @@ KERNEL_CASES = [
                                     n("Add", ["r", "l"], ["y"])],
      [("x", F, [45, 200]), ("r", F, [45, 200]), ("g", F, [200]), ("b", F, [200])],
      [("y", F, [45, 200])]),
+    # Rows read through data movement, no copy first: Swin V2's post-norm
+    # residual after the window reverse and the roll back (a vector a lane,
+    # six lanes a row), and a softmax over heads sliced from a transpose
+    # (f32 rows of 40: ten four-wide vectors, 16 lanes a row).
+    ("post_norm_window_reverse_f16",
+     [n("Reshape", ["w", "win_rev48"], ["r"]), n("Transpose", ["r"], ["t"], perm=[0, 1, 3, 2, 4, 5]),
+      n("Reshape", ["t", "win_img48"], ["im"])] + roll_hw("im", "rolled") +
+     [n("LayerNormalization", ["rolled", "g", "b"], ["l"], axis=-1, epsilon=1e-5),
+      n("Add", ["x", "l"], ["y"])],
+     [("w", H, [8, 49, 48]), ("x", H, [2, 14, 14, 48]), ("g", H, [48]), ("b", H, [48])],
+     [("y", H, [2, 14, 14, 48])]),
+    ("softmax_sliced_heads_f32",
+     [n("Transpose", ["x"], ["t"], perm=[0, 2, 1, 3]),
+      n("Slice", ["t", "heads13", "heads3", "roll_h"], ["s"]),
+      n("Softmax", ["s"], ["y"], axis=-1)],
+     [("x", F, [2, 5, 3, 40])], [("y", F, [2, 2, 5, 40])]),
     ("masked_softmax_bias_f32", [n("Add", ["x", "bias"], ["t"]), n("Add", ["t", "m"], ["u"]),
                                n("Softmax", ["u"], ["y"], axis=-1)],
      [("x", F, [4, 8, 100]), ("bias", F, [100]), ("m", F, [4, 1, 100])],

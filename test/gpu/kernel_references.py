@@ -278,6 +278,11 @@ def torch_inputs(name, gen):
                 f(384, dt=torch.float16), f(384, dt=torch.float16)]
     if name == "post_norm_residual_200_f32":
         return [f(45, 200) * 2 + 1, f(45, 200), f(200), f(200)]
+    if name == "post_norm_window_reverse_f16":
+        return [f(8, 49, 48, dt=torch.float16) * 2 + 1, f(2, 14, 14, 48, dt=torch.float16),
+                f(48, dt=torch.float16), f(48, dt=torch.float16)]
+    if name == "softmax_sliced_heads_f32":
+        return [f(2, 5, 3, 40) * 3]
     if name == "masked_softmax_bias_f32":
         return [f(4, 8, 100) * 3, f(100), f(4, 1, 100) * 3]
     if name == "sum_of_squares_f32":
@@ -548,6 +553,12 @@ def torch_reference(name, xs):
     if name == "residual_layernorm_384_f16":
         s = d[0] + d[1]
         return [s, F.layer_norm(s, (384,), d[2], d[3], 1e-5)]
+    if name == "post_norm_window_reverse_f16":
+        im = d[0].reshape(2, 2, 2, 7, 7, 48).permute(0, 1, 3, 2, 4, 5).reshape(2, 14, 14, 48)
+        rolled = torch.roll(im, shifts=(-3, -3), dims=(1, 2))
+        return [d[1] + F.layer_norm(rolled, (48,), d[2], d[3], 1e-5)]
+    if name == "softmax_sliced_heads_f32":
+        return [torch.softmax(d[0].permute(0, 2, 1, 3)[:, 1:3], -1)]
     if name == "masked_softmax_bias_f32":
         return [torch.softmax(d[0] + d[1] + d[2], -1)]
     if name == "sum_of_squares_f32":

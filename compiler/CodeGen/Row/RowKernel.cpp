@@ -3,10 +3,11 @@
 // The row-reduction kernel family: softmax, log-softmax, layer norm and
 // trailing reductions, each as one kernel that reads every element once and
 // writes it once, with the fused pointwise prologue (computing the row as
-// it loads) and epilogue (before the store). One thread block owns one row
-// and keeps it in registers (16-byte vector loads, computed in f32); a
-// block reduction is a warp butterfly of shuffles, then one value per warp
-// through the shared scratch brrr-plan-shared-memory placed. Rows of at
+// it loads, through the data movement it may be read through) and epilogue
+// (before the store). One thread block owns one row and keeps it in
+// registers (16-byte vector loads, computed in f32); a block reduction is a
+// warp butterfly of shuffles, then one value per warp through the shared
+// scratch brrr-plan-shared-memory placed. Rows of at
 // most 128 vectors are packed: `lanes` threads a row (a power of two up to
 // a warp), a butterfly over those lanes alone, 128 / lanes rows a block.
 // Tail columns load a clamped in-bounds address and are masked with the
@@ -18,6 +19,7 @@
 #include "compiler/CodeGen/CodeGen.h"
 #include "compiler/CodeGen/KernelUtils.h"
 #include "compiler/CodeGen/PointwiseEmitter.h"
+#include "compiler/CodeGen/PointwiseReads.h"
 
 #include "passes/Config/Rows.h"
 
@@ -59,6 +61,10 @@ private:
   void locateRow();
   /// The fused ops before the row op, per element.
   LogicalResult applyPrologue();
+  /// A prologue that reads through data movement (brrr-fuse-rows keeps each
+  /// row contiguous in the input): each of the thread's vectors computed by
+  /// VectorReads, as a pointwise kernel reads through movement.
+  LogicalResult applyMovingPrologue();
   /// The row op's results: `y` per element, or a reduction's one value.
   void reduceRow(ReduceOp red);
   void softmaxRow();
@@ -350,10 +356,39 @@ ArrayRef<Value> RowKernel::loadAll(Value arg) {
 
 LogicalResult RowKernel::applyPrologue() {
   env.resize(numElems);
+  if (llvm::any_of(prologue(), [](Operation &op) {
+        return !isPointwise(&op) && !isa<ConstantOp>(op);
+      }))
+    return applyMovingPrologue();
   for (int64_t p = 0; p < numElems; ++p)
     if (failed(pe.emitOps(prologue(), env[p],
                           [&](Value v) { return loadAll(v)[p]; })))
       return failure();
+  return success();
+}
+
+LogicalResult RowKernel::applyMovingPrologue() {
+  // The prologue's values read after it: the row, and any the epilogue
+  // reads.
+  SmallVector<Value> read;
+  for (Operation &op : prologue())
+    for (Value r : op.getResults())
+      if (llvm::any_of(r.getUsers(), [&](Operation *u) {
+            return u == rowOp || rowOp->isBeforeInBlock(u);
+          }))
+        read.push_back(r);
+  for (int64_t k = 0; k < perThread; ++k) {
+    Value first = arith::AddIOp::create(b, loc, rowBase, clampedOf[k]);
+    VectorReads reads(b, loc, *entry, rowType.getShape(), vec, first,
+                      /*indexType=*/Type(), /*moves=*/true);
+    for (Value v : read) {
+      FailureOr<SmallVector<Value>> lanes = reads.own(v);
+      if (failed(lanes))
+        return failure();
+      for (int64_t l = 0; l < vec; ++l)
+        env[k * vec + l][v] = (*lanes)[l];
+    }
+  }
   return success();
 }
 
@@ -529,8 +564,14 @@ KernelInfo RowKernel::info(StringRef name) {
     info.scalars = {g.rowsExtent};
   info.sharedBytes = shared.getBytes();
   int64_t numel = rowType.getNumElements();
-  int64_t fused = std::distance(prologue().begin(), prologue().end()) +
-                  std::distance(epilogue().begin(), epilogue().end());
+  // The data movement a prologue reads through computes nothing.
+  int64_t fused =
+      llvm::count_if(prologue(),
+                     [](Operation &op) {
+                       return !isa<TransposeOp, SliceOp, ReshapeOp, ConcatOp>(
+                           op);
+                     }) +
+      std::distance(epilogue().begin(), epilogue().end());
   info.flops = ((isa<LayerNormOp>(rowOp) ? 8
                  : isa<ReduceOp>(rowOp)  ? 1
                                          : 5) +

@@ -139,3 +139,85 @@ func.func @ReduceEpilogue(%x: tensor<6x33xf32>) -> tensor<33xf16> {
   %2 = brrr.cast %1 : tensor<33xf32> -> tensor<33xf16>
   return %2 : tensor<33xf16>
 }
+
+// -----
+
+// Swin V2's post-norm residual: the windows' output, put back in place
+// (reshape, transpose, reshape) and rolled back (slices concatenated along
+// the rows and the columns), is the layer norm's row. Each row stays 48
+// contiguous channels of the windows' output: the kernel reads it there,
+// and the residual add after the norm is its epilogue. One kernel, no copy.
+// CHECK-LABEL: func.func @PostNormThroughWindowReverse
+// CHECK-SAME: (%[[W:.+]]: tensor<8x49x48xf16>, %[[X:.+]]: tensor<2x14x14x48xf16>, %[[G:.+]]: tensor<48xf16>)
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row(%[[W]], %[[G]], %[[X]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   brrr.reshape
+// CHECK-NEXT:   brrr.transpose
+// CHECK-NEXT:   brrr.reshape
+// CHECK-COUNT-2: brrr.slice
+// CHECK-NEXT:   brrr.concat
+// CHECK-COUNT-2: brrr.slice
+// CHECK-NEXT:   %[[R:.+]] = brrr.concat
+// CHECK-NEXT:   %[[N:.+]] = brrr.layer_norm %[[R]]
+// CHECK-NEXT:   %[[Y:.+]] = brrr.add
+// CHECK-NEXT:   brrr.yield %[[Y]]
+// CHECK-NOT: brrr.fusion
+// CHECK-NOT: brrr.transpose
+// CHECK: return %[[F]]
+func.func @PostNormThroughWindowReverse(%w: tensor<8x49x48xf16>, %x: tensor<2x14x14x48xf16>, %g: tensor<48xf16>) -> tensor<2x14x14x48xf16> {
+  %0 = brrr.reshape %w : tensor<8x49x48xf16> -> tensor<2x2x2x7x7x48xf16>
+  %1 = brrr.transpose %0 {perm = array<i64: 0, 1, 3, 2, 4, 5>} : tensor<2x2x2x7x7x48xf16> -> tensor<2x2x7x2x7x48xf16>
+  %2 = brrr.reshape %1 : tensor<2x2x7x2x7x48xf16> -> tensor<2x14x14x48xf16>
+  %3 = brrr.slice %2 {sizes = array<i64: 2, 3, 14, 48>, starts = array<i64: 0, 11, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x3x14x48xf16>
+  %4 = brrr.slice %2 {sizes = array<i64: 2, 11, 14, 48>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x11x14x48xf16>
+  %5 = brrr.concat %3, %4 {axis = 1 : i64} : (tensor<2x3x14x48xf16>, tensor<2x11x14x48xf16>) -> tensor<2x14x14x48xf16>
+  %6 = brrr.slice %5 {sizes = array<i64: 2, 14, 3, 48>, starts = array<i64: 0, 0, 11, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x14x3x48xf16>
+  %7 = brrr.slice %5 {sizes = array<i64: 2, 14, 11, 48>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x14x11x48xf16>
+  %8 = brrr.concat %6, %7 {axis = 2 : i64} : (tensor<2x14x3x48xf16>, tensor<2x14x11x48xf16>) -> tensor<2x14x14x48xf16>
+  %9 = brrr.layer_norm %8, %g {axis = 3 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x14x14x48xf16>, tensor<48xf16>) -> tensor<2x14x14x48xf16>
+  %y = brrr.add %x, %9 : tensor<2x14x14x48xf16>, tensor<2x14x14x48xf16> -> tensor<2x14x14x48xf16>
+  return %y : tensor<2x14x14x48xf16>
+}
+
+// -----
+
+// Queries sliced from the transposed projections (q = qkv.permute(2, 0, 3,
+// 1, 4)[0]) are normalized where they lie; the values' slice, which a
+// kernel reads, keeps the transpose for itself.
+// CHECK-LABEL: func.func @NormalizeSlicedQueries
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose %[[QKV:.+]] {perm
+// CHECK-NEXT: %[[V:.+]] = brrr.slice %[[T]]
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row(%[[QKV]], %{{.+}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   brrr.transpose
+// CHECK-NEXT:   brrr.slice
+// CHECK-NEXT:   brrr.reshape
+// CHECK-NEXT:   brrr.layer_norm {{.+}} l2
+// CHECK: return %[[F]], %[[V]]
+func.func @NormalizeSlicedQueries(%qkv: tensor<4x49x3x3x32xf16>, %one: tensor<32xf16>) -> (tensor<4x3x49x32xf16>, tensor<1x4x3x49x32xf16>) {
+  %t = brrr.transpose %qkv {perm = array<i64: 2, 0, 3, 1, 4>} : tensor<4x49x3x3x32xf16> -> tensor<3x4x3x49x32xf16>
+  %q = brrr.slice %t {sizes = array<i64: 1, 4, 3, 49, 32>, starts = array<i64: 0, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x4x3x49x32xf16> -> tensor<1x4x3x49x32xf16>
+  %v = brrr.slice %t {sizes = array<i64: 1, 4, 3, 49, 32>, starts = array<i64: 2, 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1, 1>} : tensor<3x4x3x49x32xf16> -> tensor<1x4x3x49x32xf16>
+  %r = brrr.reshape %q : tensor<1x4x3x49x32xf16> -> tensor<4x3x49x32xf16>
+  %n = brrr.layer_norm %r, %one {axis = 3 : i64, epsilon = 0.0 : f64, l2} : (tensor<4x3x49x32xf16>, tensor<32xf16>) -> tensor<4x3x49x32xf16>
+  return %n, %v : tensor<4x3x49x32xf16>, tensor<1x4x3x49x32xf16>
+}
+
+// -----
+
+// A row whose elements the movement scatters (a transpose that moves the
+// innermost dimension), or a moved tensor that is also a result, is copied
+// first: the kernel reads the copy.
+// CHECK-LABEL: func.func @RowsNotReadThroughMovement
+// CHECK-NEXT: %[[T:.+]] = brrr.transpose
+// CHECK-NEXT: brrr.fusion row(%[[T]])
+// CHECK: %[[U:.+]] = brrr.transpose
+// CHECK-NEXT: brrr.fusion row(%[[U]])
+// CHECK: return
+func.func @RowsNotReadThroughMovement(%x: tensor<8x16xf32>, %z: tensor<4x8x16xf32>) -> (tensor<16x8xf32>, tensor<8x4x16xf32>, tensor<8x4x16xf32>) {
+  %t = brrr.transpose %x {perm = array<i64: 1, 0>} : tensor<8x16xf32> -> tensor<16x8xf32>
+  %s = brrr.softmax %t {axis = 1 : i64} : tensor<16x8xf32>
+  %u = brrr.transpose %z {perm = array<i64: 1, 0, 2>} : tensor<4x8x16xf32> -> tensor<8x4x16xf32>
+  %v = brrr.softmax %u {axis = 2 : i64} : tensor<8x4x16xf32>
+  return %s, %v, %u : tensor<16x8xf32>, tensor<8x4x16xf32>, tensor<8x4x16xf32>
+}
