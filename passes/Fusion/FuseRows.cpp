@@ -9,11 +9,13 @@
 // the only consumer of the result (a cast, an activation) an epilogue
 // applied before the store. A row computed by data movement alone (a
 // window reverse and roll, a slice of transposed projections) that keeps
-// each row contiguous is read through it instead of from a copy. The row
-// op's other operands (layer norm scale and bias) stay kernel inputs. The
-// reductions a row kernel cannot compute (over leading or interleaved axes, of
-// integers) become general `brrr.fusion reduce` kernels. A softmax over another
-// axis than the last is transposed to normalize the last one, and back.
+// each row contiguous is read through it instead of from a copy; a row op
+// whose result only such movement reads moves below it first. The row op's
+// other operands (layer norm scale and bias) stay kernel inputs. The
+// reductions a row kernel cannot compute (over leading or interleaved axes,
+// of integers) become general `brrr.fusion reduce` kernels. A softmax over
+// another axis than the last is transposed to normalize the last one, and
+// back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,7 +204,7 @@ bool keepsRuns(Operation *op, int64_t run) {
   if (auto s = dyn_cast<SliceOp>(op))
     return s.getStarts()[last] % run == 0 && s.getSteps()[last] == 1;
   if (auto c = dyn_cast<ConcatOp>(op))
-    return c.getAxis() != last;
+    return static_cast<int64_t>(c.getAxis()) != last;
   return isa<ReshapeOp>(op);
 }
 
@@ -275,6 +277,77 @@ FusionOp readRowThroughMovement(FusionOp row) {
   return merged ? merged : row;
 }
 
+/// A row op over the last axis (softmax, log-softmax, layer norm) outside
+/// any kernel whose result only data movement reads, each op keeping the
+/// rows whole (keepsRuns) and reading only the result or the movement's
+/// own values, down to one value that others read: the row op commutes
+/// with that movement, which only selects, repeats and reorders rows.
+/// Moved below it, the row kernel reads its row through the movement
+/// (readRowThroughMovement) and writes the moved rows in place: Swin's
+/// layer norm before its roll and window partition writes the windows, no
+/// copy after it. Returns whether it moved.
+bool sinkRowOpBelowMovement(Operation *rowOp) {
+  Value result = rowOp->getResult(0);
+  auto type = dyn_cast<RankedTensorType>(result.getType());
+  std::optional<int64_t> axis = normalizedAxisOf(rowOp);
+  if (!type || !type.hasStaticShape() || type.getRank() == 0 || !axis ||
+      *axis != type.getRank() - 1 || rowOp->getParentOfType<FusionOp>())
+    return false;
+  int64_t run = type.getShape().back();
+  llvm::SetVector<Operation *> tree;
+  SmallVector<Value> exits;
+  SmallVector<Value> work{result};
+  int64_t paths = 1;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    bool readOutside = false;
+    for (Operation *u : v.getUsers()) {
+      if (tree.contains(u))
+        continue;
+      if (u->getParentOfType<FusionOp>() ||
+          !isa<TransposeOp, SliceOp, ReshapeOp, ConcatOp>(u) ||
+          !keepsRuns(u, run)) {
+        readOutside = true;
+        continue;
+      }
+      tree.insert(u);
+      if (auto c = dyn_cast<ConcatOp>(u))
+        paths *= c.getInputs().size();
+      work.push_back(u->getResult(0));
+    }
+    if (readOutside)
+      exits.push_back(v);
+  }
+  if (exits.size() != 1 || exits.front() == result ||
+      paths > kMaxRowMovementPaths ||
+      llvm::all_of(tree, [](Operation *op) { return isa<ReshapeOp>(op); }))
+    return false;
+  for (Operation *op : tree)
+    for (Value operand : op->getOperands())
+      if (operand != result && !tree.contains(operand.getDefiningOp()))
+        return false;
+  SmallVector<Operation *> ordered(tree.begin(), tree.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  Value exit = exits.front();
+  OpBuilder b(exit.getDefiningOp());
+  IRMapping map;
+  map.map(result, rowOp->getOperand(0));
+  for (Operation *op : ordered)
+    b.clone(*op, map);
+  Value moved = map.lookup(exit);
+  auto movedType = cast<RankedTensorType>(moved.getType());
+  Operation *sunk = b.clone(*rowOp);
+  sunk->setOperand(0, moved);
+  sunk->getResult(0).setType(movedType);
+  sunk->setAttr("axis", b.getI64IntegerAttr(movedType.getRank() - 1));
+  exit.replaceAllUsesWith(sunk->getResult(0));
+  for (Operation *op : llvm::reverse(ordered))
+    op->erase();
+  rowOp->erase();
+  return true;
+}
+
 /// Each softmax and log-softmax over another axis than the last (of fixed
 /// extents): the axis moved last by a transpose, normalized there by a row
 /// kernel, and moved back (the transposes are data movement kernels).
@@ -315,6 +388,13 @@ struct FuseRowsPass : public mlir::brrr::impl::BrrrFuseRowsBase<FuseRowsPass> {
             mlir::brrr::requireSupportedShapes(getOperation(), getArgument())))
       return signalPassFailure();
     moveSoftmaxAxisLast(getOperation());
+    SmallVector<Operation *> rowOps;
+    getOperation().walk([&](Operation *op) {
+      if (isa<SoftmaxOp, LogSoftmaxOp, LayerNormOp>(op))
+        rowOps.push_back(op);
+    });
+    for (Operation *op : rowOps)
+      sinkRowOpBelowMovement(op);
     wrapEachInFusion(getOperation(), KernelFamily::row, isRowOp);
     // Every other reduction (leading or interleaved axes, integers) is a
     // general reduction kernel.

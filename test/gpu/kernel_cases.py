@@ -569,6 +569,16 @@ KERNEL_CASES = [
       n("Add", ["x", "l"], ["y"])],
      [("w", H, [8, 49, 48]), ("x", H, [2, 14, 14, 48]), ("g", H, [48]), ("b", H, [48])],
      [("y", H, [2, 14, 14, 48])]),
+    # Swin's layer norm before its roll and window partition: the norm moves
+    # below the movement and writes the windows (six vectors a row, eight
+    # lanes, a spare row in the last block).
+    ("layernorm_roll_windows_f16",
+     [n("LayerNormalization", ["x", "g", "b"], ["l"], axis=-1, epsilon=1e-5)] +
+     roll_hw("l", "rolled") +
+     [n("Reshape", ["rolled", "win_split48"], ["p"]),
+      n("Transpose", ["p"], ["t"], perm=[0, 1, 3, 2, 4, 5]),
+      n("Reshape", ["t", "win_tokens48"], ["y"])],
+     [("x", H, [2, 14, 14, 48]), ("g", H, [48]), ("b", H, [48])], [("y", H, [8, 49, 48])]),
     ("softmax_sliced_heads_f32",
      [n("Transpose", ["x"], ["t"], perm=[0, 2, 1, 3]),
       n("Slice", ["t", "heads13", "heads3", "roll_h"], ["s"]),

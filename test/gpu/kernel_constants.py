@@ -82,6 +82,8 @@ CONSTANTS = {
     "win_split": np.array([2, 2, 7, 2, 7, 16], np.int64),
     "win_rev48": np.array([2, 2, 2, 7, 7, 48], np.int64),
     "win_img48": np.array([2, 14, 14, 48], np.int64),
+    "win_split48": np.array([2, 2, 7, 2, 7, 48], np.int64),
+    "win_tokens48": np.array([8, 49, 48], np.int64),
     "heads13": np.array([1], np.int64), "heads3": np.array([3], np.int64),
     "win_tokens": np.array([8, 49, 16], np.int64),
     "pm00": np.array([0, 0], np.int64), "pm10": np.array([1, 0], np.int64),

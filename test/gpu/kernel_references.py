@@ -281,6 +281,9 @@ def torch_inputs(name, gen):
     if name == "post_norm_window_reverse_f16":
         return [f(8, 49, 48, dt=torch.float16) * 2 + 1, f(2, 14, 14, 48, dt=torch.float16),
                 f(48, dt=torch.float16), f(48, dt=torch.float16)]
+    if name == "layernorm_roll_windows_f16":
+        return [f(2, 14, 14, 48, dt=torch.float16) * 2 + 1, f(48, dt=torch.float16),
+                f(48, dt=torch.float16)]
     if name == "softmax_sliced_heads_f32":
         return [f(2, 5, 3, 40) * 3]
     if name == "masked_softmax_bias_f32":
@@ -557,6 +560,10 @@ def torch_reference(name, xs):
         im = d[0].reshape(2, 2, 2, 7, 7, 48).permute(0, 1, 3, 2, 4, 5).reshape(2, 14, 14, 48)
         rolled = torch.roll(im, shifts=(-3, -3), dims=(1, 2))
         return [d[1] + F.layer_norm(rolled, (48,), d[2], d[3], 1e-5)]
+    if name == "layernorm_roll_windows_f16":
+        rolled = torch.roll(F.layer_norm(d[0], (48,), d[1], d[2], 1e-5), shifts=(-3, -3),
+                            dims=(1, 2))
+        return [rolled.reshape(2, 2, 7, 2, 7, 48).permute(0, 1, 3, 2, 4, 5).reshape(8, 49, 48)]
     if name == "softmax_sliced_heads_f32":
         return [torch.softmax(d[0].permute(0, 2, 1, 3)[:, 1:3], -1)]
     if name == "masked_softmax_bias_f32":

@@ -221,3 +221,60 @@ func.func @RowsNotReadThroughMovement(%x: tensor<8x16xf32>, %z: tensor<4x8x16xf3
   %v = brrr.softmax %u {axis = 2 : i64} : tensor<8x4x16xf32>
   return %s, %v, %u : tensor<16x8xf32>, tensor<8x4x16xf32>, tensor<8x4x16xf32>
 }
+
+// -----
+
+// Swin's layer norm before its roll and window partition: the norm acts on
+// each row alone and the movement only reorders rows, so the norm moves
+// below it and reads its rows through it, writing the windows in place.
+// One kernel: no copy of the rolled, partitioned tensor.
+// CHECK-LABEL: func.func @LayerNormSinksBelowWindowPartition
+// CHECK-SAME: (%[[X:.+]]: tensor<2x14x14x48xf16>, %[[G:.+]]: tensor<48xf16>, %[[B:.+]]: tensor<48xf16>)
+// CHECK-NEXT: %[[F:.+]] = brrr.fusion row(%[[X]], %[[G]], %[[B]])
+// CHECK-NEXT: ^bb0
+// CHECK-COUNT-2: brrr.slice
+// CHECK-NEXT:   brrr.concat
+// CHECK-COUNT-2: brrr.slice
+// CHECK-NEXT:   brrr.concat
+// CHECK-NEXT:   brrr.reshape
+// CHECK-NEXT:   brrr.transpose
+// CHECK-NEXT:   %[[W:.+]] = brrr.reshape {{.+}} -> tensor<8x49x48xf16>
+// CHECK-NEXT:   %[[N:.+]] = brrr.layer_norm %[[W]], {{.+}} {axis = 2 : i64
+// CHECK-NEXT:   brrr.yield %[[N]]
+// CHECK-NOT: brrr.fusion
+// CHECK: return %[[F]]
+func.func @LayerNormSinksBelowWindowPartition(%x: tensor<2x14x14x48xf16>, %g: tensor<48xf16>, %b: tensor<48xf16>) -> tensor<8x49x48xf16> {
+  %l = brrr.layer_norm %x, %g, %b {axis = 3 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x14x14x48xf16>, tensor<48xf16>, tensor<48xf16>) -> tensor<2x14x14x48xf16>
+  %0 = brrr.slice %l {sizes = array<i64: 2, 11, 14, 48>, starts = array<i64: 0, 3, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x11x14x48xf16>
+  %1 = brrr.slice %l {sizes = array<i64: 2, 3, 14, 48>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x3x14x48xf16>
+  %2 = brrr.concat %0, %1 {axis = 1 : i64} : (tensor<2x11x14x48xf16>, tensor<2x3x14x48xf16>) -> tensor<2x14x14x48xf16>
+  %3 = brrr.slice %2 {sizes = array<i64: 2, 14, 11, 48>, starts = array<i64: 0, 0, 3, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x14x11x48xf16>
+  %4 = brrr.slice %2 {sizes = array<i64: 2, 14, 3, 48>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<2x14x14x48xf16> -> tensor<2x14x3x48xf16>
+  %5 = brrr.concat %3, %4 {axis = 2 : i64} : (tensor<2x14x11x48xf16>, tensor<2x14x3x48xf16>) -> tensor<2x14x14x48xf16>
+  %6 = brrr.reshape %5 : tensor<2x14x14x48xf16> -> tensor<2x2x7x2x7x48xf16>
+  %7 = brrr.transpose %6 {perm = array<i64: 0, 1, 3, 2, 4, 5>} : tensor<2x2x7x2x7x48xf16> -> tensor<2x2x2x7x7x48xf16>
+  %8 = brrr.reshape %7 : tensor<2x2x2x7x7x48xf16> -> tensor<8x49x48xf16>
+  return %8 : tensor<8x49x48xf16>
+}
+
+// -----
+
+// A norm that is also read where it stands, or whose moved rows are
+// concatenated with other rows, stays above the movement.
+// CHECK-LABEL: func.func @RowOpsThatStay
+// CHECK: brrr.fusion row(%arg0)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.softmax
+// CHECK: brrr.fusion row(%arg1)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: brrr.softmax
+// CHECK: brrr.transpose
+// CHECK: brrr.concat
+func.func @RowOpsThatStay(%x: tensor<4x8x16xf32>, %y: tensor<4x8x16xf32>, %z: tensor<8x4x16xf32>) -> (tensor<4x8x16xf32>, tensor<8x4x16xf32>, tensor<16x4x16xf32>) {
+  %s = brrr.softmax %x {axis = 2 : i64} : tensor<4x8x16xf32>
+  %t = brrr.transpose %s {perm = array<i64: 1, 0, 2>} : tensor<4x8x16xf32> -> tensor<8x4x16xf32>
+  %u = brrr.softmax %y {axis = 2 : i64} : tensor<4x8x16xf32>
+  %v = brrr.transpose %u {perm = array<i64: 1, 0, 2>} : tensor<4x8x16xf32> -> tensor<8x4x16xf32>
+  %w = brrr.concat %v, %z {axis = 0 : i64} : (tensor<8x4x16xf32>, tensor<8x4x16xf32>) -> tensor<16x4x16xf32>
+  return %s, %t, %w : tensor<4x8x16xf32>, tensor<8x4x16xf32>, tensor<16x4x16xf32>
+}
