@@ -532,7 +532,8 @@ mlir::brrr::rowGeometryOf(FusionOp fusion, int64_t threads, int64_t lanes) {
   // faster; test/gpu/notes/2026-12-04-d.md). Shorter ones (Swin's residual
   // layer norms over 192 and 384 channels: one or two vectors a lane) hold
   // too few loads in flight in blocks of one warp, at most 32 blocks a
-  // multiprocessor: they take a warp, four rows a block.
+  // multiprocessor: they take a warp, four rows a block (40% -> 112% of
+  // the copy rate over 192 channels; test/gpu/notes/2026-12-07-g.md).
   g.vec = vectorWidth(elementBytes(et), g.cols);
   int64_t vectors = llvm::divideCeil(g.cols, g.vec);
   if (threads == 0) {

@@ -579,7 +579,7 @@ KERNEL_CASES = [
       n("Transpose", ["p"], ["t"], perm=[0, 1, 3, 2, 4, 5]),
       n("Reshape", ["t", "win_tokens48"], ["y"])],
      [("x", H, [2, 14, 14, 48]), ("g", H, [48]), ("b", H, [48])], [("y", H, [8, 49, 48])]),
-    ("softmax_sliced_heads_f32",
+    ("sliced_heads_softmax_f32",
      [n("Transpose", ["x"], ["t"], perm=[0, 2, 1, 3]),
       n("Slice", ["t", "heads13", "heads3", "roll_h"], ["s"]),
       n("Softmax", ["s"], ["y"], axis=-1)],

@@ -284,7 +284,7 @@ def torch_inputs(name, gen):
     if name == "layernorm_roll_windows_f16":
         return [f(2, 14, 14, 48, dt=torch.float16) * 2 + 1, f(48, dt=torch.float16),
                 f(48, dt=torch.float16)]
-    if name == "softmax_sliced_heads_f32":
+    if name == "sliced_heads_softmax_f32":
         return [f(2, 5, 3, 40) * 3]
     if name == "masked_softmax_bias_f32":
         return [f(4, 8, 100) * 3, f(100), f(4, 1, 100) * 3]
@@ -564,7 +564,7 @@ def torch_reference(name, xs):
         rolled = torch.roll(F.layer_norm(d[0], (48,), d[1], d[2], 1e-5), shifts=(-3, -3),
                             dims=(1, 2))
         return [rolled.reshape(2, 2, 7, 2, 7, 48).permute(0, 1, 3, 2, 4, 5).reshape(8, 49, 48)]
-    if name == "softmax_sliced_heads_f32":
+    if name == "sliced_heads_softmax_f32":
         return [torch.softmax(d[0].permute(0, 2, 1, 3)[:, 1:3], -1)]
     if name == "masked_softmax_bias_f32":
         return [torch.softmax(d[0] + d[1] + d[2], -1)]
