@@ -90,6 +90,17 @@ Operation *rowOpOf(FusionOp fusion) {
   return nullptr;
 }
 
+/// The block argument of the row kernel `fusion` that its row op reads as
+/// its row, if the row is one of the kernel's inputs (and not computed
+/// inside it): null otherwise.
+BlockArgument rowArgumentOf(FusionOp fusion) {
+  Operation *rowOp = rowOpOf(fusion);
+  auto arg = dyn_cast<BlockArgument>(rowOp->getOperand(0));
+  if (!arg || arg.getOwner() != &fusion.getBody().front())
+    return nullptr;
+  return arg;
+}
+
 /// Whether every result of the pointwise kernel `f` is a float tensor of
 /// `type`'s shape (or, with `quantized`, a quantization's 8-bit integers),
 /// so the row kernel can compute and store it per element.
@@ -127,8 +138,8 @@ int64_t prologueBenefit(FusionOp p, FusionOp row) {
 FusionOp prologueOf(FusionOp row) {
   Operation *rowOp = rowOpOf(row);
   Block &body = row.getBody().front();
-  auto arg = dyn_cast<BlockArgument>(rowOp->getOperand(0));
-  if (!arg || arg.getOwner() != &body)
+  BlockArgument arg = rowArgumentOf(row);
+  if (!arg)
     return nullptr;
   Value in = row.getInputs()[arg.getArgNumber()];
   auto producer = in.getDefiningOp<FusionOp>();
@@ -249,9 +260,8 @@ SmallVector<Operation *> rowMovementOf(Value root, int64_t run) {
 /// read stays for them) and the originals no one reads are erased.
 FusionOp readRowThroughMovement(FusionOp row) {
   Operation *rowOp = rowOpOf(row);
-  Block &body = row.getBody().front();
-  auto arg = dyn_cast<BlockArgument>(rowOp->getOperand(0));
-  if (!arg || arg.getOwner() != &body)
+  BlockArgument arg = rowArgumentOf(row);
+  if (!arg)
     return row;
   Value root = row.getInputs()[arg.getArgNumber()];
   auto rowType = cast<RankedTensorType>(root.getType());
