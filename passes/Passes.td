@@ -509,7 +509,9 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
     2`); with `multicast=always` every product whose tiles pair up does,
     convolutions, 8-bit products and matmuls whose B is read along N (half
     of each 64-column box's k rows a block) too, and with
-    `multicast=never` none.
+    `multicast=never` none. With `stream-k=auto` (or `always`), a
+    persistent product whose tiles leave the last wave part-empty has its
+    blocks split the k-slices evenly instead (`stream_k`, chooseStreamK).
   }];
   let options = [
     ListOption<"matmulTile", "matmul-tile", "int64_t",
@@ -546,6 +548,12 @@ def BrrrSelectKernelConfig : Pass<"brrr-select-kernel-config", "func::FuncOp"> {
            "Pairs of wgmma blocks multicasting B to each other: auto (16-bit "
            "matmuls whose tiles outnumber the multiprocessors), always "
            "(wherever the tiles pair up) or never">,
+    Option<"streamK", "stream-k", "std::string", /*default=*/"\"never\"",
+           "Persistent wgmma products whose blocks split the k-slices "
+           "evenly instead of the tiles (stream_k): auto (where the last "
+           "wave of tiles leaves enough multiprocessors idle, "
+           "chooseStreamK), always (wherever the tiles do not divide "
+           "evenly between the blocks) or never">,
     Option<"hopperAttention", "hopper-attention", "std::string",
            /*default=*/"\"auto\"",
            "Fused attention on the wgmma body where it takes the element "

@@ -344,11 +344,16 @@ brrr_status createContext(brrr_model *model, brrr_context **out) {
   model->refs.fetch_add(1);
   c->model = model;
   c->cuda = model->cuda;
-  if (a.arenaBytes)
+  if (a.arenaBytes) {
     if (brrr_status s = allocate(cu, c->arena, a.arenaBytes,
                                  "the model's intermediate arena on device " +
                                      std::to_string(model->device)))
       return s;
+    // Zeroed once: a stream-K kernel's flags (brrr.workspace) start at zero
+    // and every launch leaves them so.
+    BRRR_CU(cu, cu.cuMemsetD8_v2(c->arena, 0, a.arenaBytes),
+            "zeroing the model's intermediate arena");
+  }
   BRRR_CU(cu, cu.cuStreamCreate(&c->stream, CU_STREAM_NON_BLOCKING),
           "creating the context's stream");
   bool checks = false;

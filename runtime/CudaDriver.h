@@ -44,6 +44,7 @@ namespace brrr::runtime {
   X(cuModuleUnload, nullptr)                                                   \
   X(cuMemAlloc_v2, nullptr)                                                    \
   X(cuMemFree_v2, nullptr)                                                     \
+  X(cuMemsetD8_v2, nullptr)                                                    \
   X(cuMemGetInfo_v2, nullptr)                                                  \
   X(cuMemHostAlloc, nullptr)                                                   \
   X(cuMemHostGetDevicePointer_v2, nullptr)                                     \

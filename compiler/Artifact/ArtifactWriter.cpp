@@ -510,6 +510,30 @@ FailureOr<ModelImage> mlir::brrr::buildArtifact(ModuleOp module,
       tensorOf[r] = *t;
       launch.args.push_back(*t);
     }
+    // A stream-K kernel's workspace follows its results: its partial
+    // tiles (f32) and its flags (i32), in the arena.
+    if (auto workspace = fusion->getAttrOfType<ArrayAttr>(kWorkspaceAttrName)) {
+      if (workspace.size() != 2)
+        return fusion.emitOpError(kWorkspaceAttrName)
+               << " holds " << workspace.size() << " placements, not 2";
+      for (auto [k, entry] : llvm::enumerate(workspace)) {
+        auto place = dyn_cast<PlacementAttr>(entry);
+        if (!place || place.getStorage() != BufferStorage::arena ||
+            place.getBytes() % 4 || place.getOffset() < 0 ||
+            uint64_t(place.getOffset() + place.getBytes()) > a.arenaBytes)
+          return fusion.emitOpError(kWorkspaceAttrName)
+                 << " places its buffers outside the arena";
+        art::Tensor t;
+        t.name = k == 0 ? "stream-k partials" : "stream-k flags";
+        t.dtype = k == 0 ? art::DType::F32 : art::DType::I32;
+        t.dims = {place.getBytes() / 4};
+        t.storage = art::Storage::Arena;
+        t.offset = place.getOffset();
+        t.bytes = place.getBytes();
+        a.tensors.push_back(std::move(t));
+        launch.args.push_back(a.tensors.size() - 1);
+      }
+    }
     // The kernel, its launch shape and its parameters, from the fusion's
     // attributes (those of its kernels for ranges of rows are set in turn).
     auto describe = [&](art::Launch &launch) -> LogicalResult {

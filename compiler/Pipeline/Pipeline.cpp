@@ -93,6 +93,7 @@ LogicalResult mlir::brrr::runCompilePipeline(ModuleOp module,
   config.overlap = options.overlap;
   config.drainWarpgroup = options.drainWarpgroup;
   config.multicast = options.multicast;
+  config.streamK = options.streamK;
   config.hopperAttention = options.hopperAttention;
   config.overlapAttention = options.overlapAttention;
   config.fp8FastAccumulation = options.fp8FastAccumulation;

@@ -50,6 +50,10 @@ struct CompileOptions {
   /// Where pairs of wgmma blocks multicast B to each other: auto, always
   /// or never; see brrr-select-kernel-config's `multicast`.
   std::string multicast = "auto";
+  /// Where persistent wgmma products split their k-slices evenly between
+  /// the blocks: auto, always or never; see brrr-select-kernel-config's
+  /// `stream-k`.
+  std::string streamK = "never";
   /// Whether fused attention runs the wgmma body: auto, always or never; see
   /// brrr-select-kernel-config's `hopper-attention`.
   std::string hopperAttention = "auto";

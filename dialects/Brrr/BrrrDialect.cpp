@@ -37,7 +37,7 @@ LogicalResult KernelConfigAttr::verify(
     KernelBody body, int64_t threads, ArrayRef<int64_t> tile, int64_t stages,
     int64_t vector, int64_t cluster, KernelPrecision precision,
     int64_t persistent, int64_t epilogue, KernelSchedule schedule,
-    int64_t multicast, ArrayRef<int64_t> launchGrid,
+    int64_t multicast, bool streamK, ArrayRef<int64_t> launchGrid,
     AffineMapAttr gridExtents) {
   if (threads < 32 || threads > 1024 || threads % 32)
     return emitError() << "threads must be a multiple of 32 in [32, 1024], got "
@@ -68,6 +68,13 @@ LogicalResult KernelConfigAttr::verify(
     return emitError() << "only the wgmma body multicasts, to a pair of "
                           "blocks (multicast = 2) whose tiles are not split "
                           "over a cluster";
+  if (streamK && (body != KernelBody::wgmma || persistent < 1 ||
+                  schedule == KernelSchedule::pingpong || cluster != 1 ||
+                  multicast != 1 || gridExtents))
+    return emitError() << "stream_k splits the k-slices of a persistent wgmma "
+                          "kernel on the cooperative or overlapped schedule, "
+                          "without a cluster split, multicast or a symbolic "
+                          "grid";
   bool splitRows = family == KernelFamily::reduce && tile.size() == 2;
   if (cluster > 1 && body != KernelBody::wgmma &&
       body != KernelBody::mma_sync && !splitRows)
@@ -375,7 +382,7 @@ KernelConfigAttr KernelConfigAttr::withGrid(ArrayRef<int64_t> grid,
   return get(getContext(), getFamily(), getBody(), getThreads(), getTile(),
              getStages(), getVector(), getCluster(), getPrecision(),
              getPersistent(), getEpilogue(), getSchedule(), getMulticast(),
-             grid, extents);
+             getStreamK(), grid, extents);
 }
 
 FailureOr<TargetAttr> TargetAttr::known(MLIRContext *context, StringRef chip) {

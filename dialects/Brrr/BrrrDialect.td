@@ -295,6 +295,14 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
       its share of every k-slice of B and multicasts it into the shared
       memory of both, so that B crosses from L2 once for the pair (absent:
       1, each block copies its own);
+    - `stream_k`: for a persistent wgmma kernel, whether its blocks split
+      the product's k-slices evenly instead of its tiles: block b of P
+      takes slices [b W / P, (b + 1) W / P) of the W = tiles x k-slices
+      in tile order, so a tile may be shared by consecutive blocks. The
+      block holding a tile's first slice completes it: it adds the f32
+      partial sums that the blocks holding the rest stored in the kernel's
+      workspace (`brrr.workspace`), after each one's flag says they are
+      there, then applies the epilogue (absent: false, whole tiles);
     - `grid`: the launch grid `[x, y, z]` in blocks, at the largest shape
       in range, derived for the kernel from its fusion and the decisions
       above (the family's rules, `passes/Config/Families/`) and checked against them before
@@ -325,6 +333,7 @@ def Brrr_KernelConfigAttr : AttrDef<Brrr_Dialect, "KernelConfig"> {
     DefaultValuedParameter<"::mlir::brrr::KernelSchedule",
                            "::mlir::brrr::KernelSchedule::cooperative">:$schedule,
     DefaultValuedParameter<"int64_t", "1">:$multicast,
+    DefaultValuedParameter<"bool", "false">:$stream_k,
     Brrr_TileParameter:$grid,
     OptionalParameter<"::mlir::AffineMapAttr">:$grid_extents
   );

@@ -55,6 +55,12 @@ constexpr llvm::StringLiteral kSharedPlanAttrName = "brrr.shared";
 /// The attribute of a `brrr.fusion` (one `#brrr.placement` per result)
 /// and of a `brrr.constant` (one) placing them in global memory.
 constexpr llvm::StringLiteral kMemoryPlanAttrName = "brrr.memory";
+/// A stream-K product kernel's global scratch (`brrr.workspace`, recorded
+/// by brrr-plan-global-memory): two arena placements, the blocks' f32
+/// partial tiles (live while the kernel runs) and one i32 flag a block,
+/// never shared with another buffer, zero when the context is created and
+/// left zero by every launch.
+constexpr llvm::StringLiteral kWorkspaceAttrName = "brrr.workspace";
 
 /// The `brrr.fusion` attribute holding its kernel's `#brrr.index_check`.
 constexpr llvm::StringLiteral kIndexCheckAttrName = "brrr.index_check";

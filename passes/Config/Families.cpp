@@ -11,7 +11,7 @@ KernelConfigAttr mlir::brrr::simtConfig(MLIRContext *ctx, KernelFamily family,
                                         int64_t vector) {
   return KernelConfigAttr::get(ctx, family, KernelBody::simt, threads, tile, 0,
                                vector, 1, KernelPrecision::exact, 0, 0,
-                               KernelSchedule::cooperative, 1, {}, {});
+                               KernelSchedule::cooperative, 1, false, {}, {});
 }
 
 void mlir::brrr::recordVariants(
@@ -52,7 +52,8 @@ KernelConfigAttr mlir::brrr::fewRowsMmaConfig(MLIRContext *ctx, int64_t rows,
   return KernelConfigAttr::get(
       ctx, KernelFamily::matmul, KernelBody::warp_mma, 32 * warps,
       {int64_t(llvm::alignTo(rows, 8)), kFewRowsMmaColumns}, 0, 8, 1,
-      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, {}, {});
+      KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, false, {},
+      {});
 }
 
 const FamilyRules &mlir::brrr::rulesOf(KernelFamily family) {

@@ -51,6 +51,11 @@ struct ConfigOptions {
   /// (chooseMulticast finds it pays), wherever the tiles pair up, or
   /// nowhere.
   Choice multicast = Choice::automatic;
+  /// `stream-k`: where persistent wgmma products split their k-slices
+  /// evenly between the blocks (chooseStreamK finds the last wave
+  /// part-empty enough), wherever their tiles do not divide evenly, or
+  /// nowhere (the default until measured on the GPU).
+  Choice streamK = Choice::never;
   /// `hopper-attention`: whether 16-bit attention runs the wgmma body:
   /// automatically or always (the same: heads up to 256), or never.
   Choice hopperAttention = Choice::automatic;

@@ -367,6 +367,28 @@ void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
     tile = narrow;
 }
 
+/// What a stream-K block pays beyond its slices, in slices of its tile:
+/// storing one partial tile and reading another back (about a slice's
+/// shared-memory traffic each, from L2).
+constexpr int64_t kStreamKFixupSlices = 2;
+
+void mlir::brrr::chooseStreamK(MatmulTile &tile, const ProductShape &p,
+                               int64_t kTiles, Choice use) {
+  tile.streamK = false;
+  if (use == Choice::never || tile.body != KernelBody::wgmma ||
+      tile.persistent < 1 || tile.pingpong() || tile.cluster != 1 ||
+      tile.multicast != 1 || p.symbolic() || p.wholeColumns || kTiles < 2)
+    return;
+  int64_t tiles = tile.tilesOf(p);
+  int64_t blocks = std::min(tile.persistent, tiles);
+  if (tiles % blocks == 0)
+    return;
+  int64_t wholeTiles = llvm::divideCeil(tiles, blocks) * kTiles;
+  int64_t split =
+      llvm::divideCeil(tiles * kTiles, blocks) + kStreamKFixupSlices;
+  tile.streamK = use == Choice::always || 8 * split <= 7 * wholeTiles;
+}
+
 int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target,
                                    int64_t widest) {
   int64_t sms = target.getMultiprocessors();

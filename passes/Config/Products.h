@@ -98,6 +98,11 @@ struct MatmulTile {
   /// adjacent tiles of the same columns and multicast each k-slice of B to
   /// each other, each copying its share (1: each block copies its own).
   int64_t multicast = 1;
+  /// wgmma only, persistent: the blocks split the product's k-slices
+  /// evenly instead of its tiles (stream-K; KernelConfigAttr's
+  /// `stream_k`), a tile shared by consecutive blocks summed through the
+  /// kernel's workspace.
+  bool streamK = false;
   /// wgmma with float8 operands: `promoted` (each slice summed apart, then
   /// added in f32) or `fast` (the Tensor Cores' float8 accumulation);
   /// `exact` otherwise.
@@ -311,6 +316,19 @@ bool drainTileKeepsPace(const MatmulTile &tile, const ProductShape &p,
 /// cluster stays within a GPC). A persistent tile is never split.
 void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
                         TargetAttr target);
+
+/// Makes a persistent wgmma `tile` over a product of shape `p`, `kTiles`
+/// k-slices a tile, split its k-slices evenly between its blocks instead
+/// of its tiles (stream-K: `stream_k`), where the tiles do not divide
+/// evenly between the blocks and `use` asks: `always`, or `automatic`
+/// where the busiest block's slices, plus kStreamKFixupSlices for storing
+/// and adding partial tiles, are at most 7/8 of a whole-tile grid's (a
+/// last wave under about three quarters full: ViT-B/16's 768-wide
+/// products at batch 32, 200 tiles over 132 blocks). Persistent kernels
+/// on the cooperative or overlapped schedule only, not split over a
+/// cluster or multicasting, over static extents and whole column tiles.
+void chooseStreamK(MatmulTile &tile, const ProductShape &p, int64_t kTiles,
+                   Choice use);
 
 /// Narrows a wgmma product's (or a one-group convolution's) 128 x n
 /// `tile` (one block per tile, split by chooseClusterSplit) to 128 x 64

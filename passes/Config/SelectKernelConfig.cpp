@@ -118,15 +118,19 @@ struct SelectKernelConfigPass
     FailureOr<Choice> rows =
         choiceOf(getOperation(), "few-rows-mma", fewRowsMma);
     FailureOr<Choice> pairs = choiceOf(getOperation(), "multicast", multicast);
+    FailureOr<Choice> streamKUse =
+        choiceOf(getOperation(), "stream-k", streamK);
     FailureOr<Choice> drain =
         choiceOf(getOperation(), "drain-warpgroup", drainWarpgroup);
     FailureOr<Choice> hopper =
         choiceOf(getOperation(), "hopper-attention", hopperAttention);
-    if (failed(rows) || failed(pairs) || failed(drain) || failed(hopper))
+    if (failed(rows) || failed(pairs) || failed(drain) || failed(hopper) ||
+        failed(streamKUse))
       return signalPassFailure();
     options.drainGroup = *drain;
     options.fewRowsMma = *rows;
     options.multicast = *pairs;
+    options.streamK = *streamKUse;
     options.hopperAttention = *hopper;
     options.overlapAttention = overlapAttention;
     WalkResult walk = getOperation().walk([&](FusionOp fusion) {
@@ -159,7 +163,8 @@ struct SelectKernelConfigPass
               config->getThreads(), config->getTile(), config->getStages(),
               config->getVector(), config->getCluster(), config->getPrecision(),
               config->getPersistent(), config->getEpilogue(),
-              config->getSchedule(), config->getMulticast(), {}, {})) ||
+              config->getSchedule(), config->getMulticast(),
+              config->getStreamK(), {}, {})) ||
           failed(recordLaunchGrids(fusion, *config)))
         return WalkResult::interrupt();
       return WalkResult::advance();
@@ -182,7 +187,7 @@ KernelConfigAttr MatmulTile::config(MLIRContext *ctx,
                                     KernelFamily family) const {
   return KernelConfigAttr::get(ctx, family, body, threads(), {m, n, k}, stages,
                                1, cluster, precision, persistent, epilogue,
-                               schedule, multicast, {}, {});
+                               schedule, multicast, streamK, {}, {});
 }
 
 std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
@@ -201,6 +206,7 @@ std::optional<MatmulTile> MatmulTile::of(KernelConfigAttr config,
   tile.schedule = config.getSchedule();
   tile.cluster = config.getCluster();
   tile.multicast = config.getMulticast();
+  tile.streamK = config.getStreamK();
   tile.precision = config.getPrecision();
   if (tile.body == KernelBody::wgmma && tile.overlapped())
     tile.drainGroups = config.getThreads() / 128 - 1 - tile.m / 64;
@@ -220,7 +226,7 @@ KernelConfigAttr AttentionTile::config(MLIRContext *ctx) const {
       ctx, KernelFamily::attention, body, threads(), {rows, keys}, stages, 1, 1,
       KernelPrecision::exact, 0, 0,
       overlapped ? KernelSchedule::overlapped : KernelSchedule::cooperative, 1,
-      {}, {});
+      false, {}, {});
 }
 
 std::optional<AttentionTile> AttentionTile::of(KernelConfigAttr config) {

@@ -54,6 +54,12 @@ PlacementAttr memoryEntry(Builder &b, BufferStorage storage, int64_t offset,
   return PlacementAttr::get(b.getContext(), storage, offset, bytes);
 }
 
+/// The config of `fusion` if its kernel splits k-slices (stream_k).
+KernelConfigAttr streamKConfigOf(FusionOp fusion) {
+  auto config = fusion->getAttrOfType<KernelConfigAttr>(kKernelConfigAttrName);
+  return config && config.getStreamK() ? config : KernelConfigAttr();
+}
+
 /// First-fit placement of live intervals [offset, offset + size).
 class Arena {
 public:
@@ -109,6 +115,15 @@ struct PlanGlobalMemoryPass
         outputIndex[viewedRootOf(v)] = i;
 
     Arena arena;
+    // Stream-K products' flags (one i32 a block) hold their place for the
+    // whole run, before any other buffer: no kernel ever writes them but
+    // their own, which leaves them zero, as the context's zeroed arena
+    // starts them.
+    DenseMap<Operation *, int64_t> flagsAt;
+    for (Operation &op : body)
+      if (auto fusion = dyn_cast<FusionOp>(&op))
+        if (KernelConfigAttr config = streamKConfigOf(fusion))
+          flagsAt[fusion] = arena.allocate(config.getPersistent() * 4);
     int64_t weightBytes = 0;
     DenseMap<Value, int64_t> arenaOffset;
     for (Operation &op : body) {
@@ -166,6 +181,21 @@ struct PlanGlobalMemoryPass
         entries.push_back(memoryEntry(b, BufferStorage::arena, offset, bytes));
       }
       fusion->setAttr(kMemoryPlanAttrName, b.getArrayAttr(entries));
+      // A stream-K product's workspace: its blocks' partial tiles, for
+      // this launch only, beside its flags.
+      if (auto it = flagsAt.find(fusion); it != flagsAt.end()) {
+        KernelConfigAttr config = streamKConfigOf(fusion);
+        ArrayRef<int64_t> tile = config.getTile();
+        int64_t partials = config.getPersistent() * tile[0] * tile[1] * 4;
+        int64_t partialsAt = arena.allocate(partials);
+        fusion->setAttr(
+            kWorkspaceAttrName,
+            b.getArrayAttr(
+                {memoryEntry(b, BufferStorage::arena, partialsAt, partials),
+                 memoryEntry(b, BufferStorage::arena, it->second,
+                             config.getPersistent() * 4)}));
+        arena.release(partialsAt);
+      }
       // Inputs that die here are free for the kernels after this one.
       for (Value in : fusion.getInputs()) {
         Value root = viewedRootOf(in);

@@ -432,6 +432,19 @@ CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemsetD8_v2(CUdeviceptr ptr, unsigned char value, size_t bytes) {
+  FAKE_NEEDS_CONTEXT();
+  // Within one allocation.
+  for (auto [base, size] : allocations)
+    if (uintptr_t(ptr) >= base && uintptr_t(ptr) + bytes <= base + size) {
+      std::memset(reinterpret_cast<void *>(uintptr_t(ptr)), value, bytes);
+      if (value == 0)
+        stats.zeroedBytes += int64_t(bytes);
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
   FAKE_NEEDS_CONTEXT();
   auto it = allocations.find(uintptr_t(ptr));

@@ -71,6 +71,7 @@ struct FakeCudaStats {
   FakeTensorMap lastLaunchMaps[2];
   int64_t launches;     ///< cuLaunchKernel{,Ex} calls, captured or not
   uint32_t lastGrid[3]; ///< the grid of the last of them
+  int64_t zeroedBytes;  ///< bytes cuMemsetD8 set to zero
 };
 
 typedef void (*FakeCudaStatsFn)(FakeCudaStats *);

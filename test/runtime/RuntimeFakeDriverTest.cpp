@@ -30,6 +30,14 @@ TEST_F(FakeDriverTest, RunHostComputesThePlan) {
   b.expectCorrect();
 }
 
+// A context's arena starts zeroed (the fake fills new allocations with
+// 0xff): a stream-K kernel's flags there (brrr.workspace) must read zero
+// at its first launch.
+TEST_F(FakeDriverTest, ArenaStartsZeroed) {
+  openAndCreate();
+  EXPECT_EQ(fakeStats().zeroedBytes, 1024) << "the test artifact's arena";
+}
+
 TEST_F(FakeDriverTest, GraphIsCapturedOnceThenReplayed) {
   openAndCreate();
   for (int i = 0; i < 3; ++i) {

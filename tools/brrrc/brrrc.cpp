@@ -207,6 +207,16 @@ cl::opt<std::string> multicast(
              "never"),
     cl::init("auto"), cl::cat(category));
 
+cl::opt<std::string> streamK(
+    "stream-k",
+    cl::desc("Where persistent Hopper products split their k-slices evenly "
+             "between the blocks instead of their output tiles, a tile "
+             "shared by two blocks summed through a workspace: auto (where "
+             "the tiles' last wave leaves enough multiprocessors idle), "
+             "always (wherever the tiles do not divide evenly between the "
+             "blocks) or never (the default)"),
+    cl::init("never"), cl::cat(category));
+
 cl::opt<std::string> hopperAttention(
     "hopper-attention",
     cl::desc("Whether fused attention runs the Hopper body (warpgroups on "
@@ -430,6 +440,7 @@ int main(int argc, char **argv) {
   };
   if (!choice(fewRowsMma, compile.fewRowsMma) ||
       !choice(multicast, compile.multicast) ||
+      !choice(streamK, compile.streamK) ||
       !choice(drainWarpgroup, compile.drainWarpgroup) ||
       !choice(hopperAttention, compile.hopperAttention) ||
       !choice(prefetchWeights, compile.prefetchWeights))

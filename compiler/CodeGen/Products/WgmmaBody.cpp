@@ -174,6 +174,27 @@ LogicalResult WgmmaKernel::readPlan() {
   kTiles = problem.kTiles / split;
   numInputs = fusion.getInputs().size();
   threads = tile.threads();
+  streamK = tile.streamK;
+  units = totalTiles * kTiles;
+  if (streamK) {
+    auto workspace = fusion->getAttrOfType<ArrayAttr>(kWorkspaceAttrName);
+    if (!persistent || pingpong || split != 1 || multicast != 1 ||
+        problem.rowsExtent || problem.groupColumns || units < blocks ||
+        !workspace || workspace.size() != 2)
+      return fusion.emitOpError(
+          "a stream-K wgmma kernel is persistent on the cooperative or "
+          "overlapped schedule over static extents and whole column tiles, "
+          "not split or multicasting, with a workspace of partial tiles and "
+          "flags (brrr-plan-global-memory)");
+    auto partialsPlace = dyn_cast<PlacementAttr>(workspace[0]);
+    auto flagsPlace = dyn_cast<PlacementAttr>(workspace[1]);
+    if (!partialsPlace || !flagsPlace ||
+        partialsPlace.getBytes() < blocks * tile.m * tile.n * 4 ||
+        flagsPlace.getBytes() < blocks * 4)
+      return fusion.emitOpError("a stream-K workspace holds a partial tile "
+                                "and a flag for each of the ")
+             << blocks << " blocks";
+  }
   return success();
 }
 
@@ -181,7 +202,8 @@ void WgmmaKernel::createFunction(StringRef name) {
   // Parameters: the two tensor maps by value, then one pointer per buffer,
   // then the rows where they are symbolic.
   bool symbolic = bool(problem.rowsExtent);
-  unsigned numBuffers = numInputs + fusion.getNumResults();
+  // A stream-K kernel's workspace follows the results: partial tiles, flags.
+  unsigned numBuffers = numInputs + fusion.getNumResults() + (streamK ? 2 : 0);
   func = createKernel(moduleBuilder, loc, name, numBuffers, threads,
                       /*numByValue=*/2, /*numScalars=*/symbolic ? 1 : 0);
   // setmaxnreg needs the block size and one block per SM stated at entry.
@@ -197,6 +219,10 @@ void WgmmaKernel::createFunction(StringRef name) {
   b.setInsertionPointToStart(entry);
   mapA = entry->getArgument(0);
   mapB = entry->getArgument(1);
+  if (streamK) {
+    partials = entry->getArgument(2 + numInputs + fusion.getNumResults());
+    flags = entry->getArgument(3 + numInputs + fusion.getNumResults());
+  }
 
   // The shared base rounded up to the swizzle's 1024 bytes.
   std::tie(smem, smemAddr) =
@@ -253,9 +279,51 @@ TileAt WgmmaKernel::tileAt(Value z, Value id) {
   return TileAt{z, e.mul(tm, tile.m), e.mul(tn, tile.n), rowsValue};
 }
 
-void WgmmaKernel::forEachTile(Value start, int64_t step, const TileBody &body) {
+Value WgmmaKernel::runStart(Value block) {
+  return e.div(e.mul(block, units), blocks);
+}
+
+Value WgmmaKernel::startsInside() {
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       e.rem(runStart(bid), kTiles), e.idx(0));
+  return arith::SelectOp::create(b, loc, inside, e.idx(1), e.idx(0));
+}
+
+void WgmmaKernel::forEachTile(Value start, int64_t step, const TileBody &body,
+                              bool completedOnly) {
+  SliceRun whole{e.idx(0), e.idx(kTiles)};
   if (!persistent) {
-    body(*ownTile, e.idx(0), e.idx(0), e.idx(1));
+    body(*ownTile, e.idx(0), e.idx(0), e.idx(1), whole);
+    return;
+  }
+  if (streamK) {
+    // The block's run of slices [from, to), in tile order: tiles
+    // from / kTiles to (to - 1) / kTiles, the first and last perhaps in
+    // part.
+    Value from = runStart(bid), to = runStart(e.add(bid, e.idx(1)));
+    Value firstTile = e.div(from, kTiles);
+    Value skip = completedOnly ? startsInside() : e.idx(0);
+    Value count = arith::SubIOp::create(
+        b, loc,
+        e.add(arith::SubIOp::create(
+                  b, loc,
+                  e.div(arith::SubIOp::create(b, loc, to, e.idx(1)), kTiles),
+                  firstTile),
+              e.idx(1)),
+        skip);
+    auto loop = scf::ForOp::create(b, loc, start, count, e.idx(step));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value t = e.add(firstTile, e.add(i, skip));
+    Value tileFrom = e.mul(t, kTiles);
+    Value begin = arith::MaxUIOp::create(b, loc, from, tileFrom);
+    Value end =
+        arith::MinUIOp::create(b, loc, to, e.add(tileFrom, e.idx(kTiles)));
+    body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
+         arith::SubIOp::create(b, loc, begin, from), i, count,
+         SliceRun{arith::SubIOp::create(b, loc, begin, tileFrom),
+                  arith::SubIOp::create(b, loc, end, tileFrom)});
     return;
   }
   Value count;
@@ -287,7 +355,7 @@ void WgmmaKernel::forEachTile(Value start, int64_t step, const TileBody &body) {
   Value i = loop.getInductionVar();
   Value t = e.add(bid, e.mul(i, blocks));
   body(tileAt(e.div(t, tilesPerBatch), e.rem(t, tilesPerBatch)),
-       e.mul(i, problem.kTiles), i, count);
+       e.mul(i, problem.kTiles), i, count, whole);
 }
 
 /// Emits `body` for every tile of the block's but its first (i > 0).
@@ -390,17 +458,23 @@ LogicalResult WgmmaKernel::drainWarpgroup() {
 
 LogicalResult WgmmaKernel::drainLoop(Value worker) {
   LogicalResult drained = success();
-  forEachTile(e.idx(0), 1, [&](TileAt at, Value, Value i, Value) {
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, stagedBar,
-                                          e.toI32(e.rem(i, 2)), ticks);
-    if (failed(drainOverlapped(
-            e, fusion, problem, tile, at, smem, e.idx(epilogueOffset), worker,
-            drainWorkers(),
-            tile.drainGroups ? kDrainGroupGroupsInFlight : kDrainGroupsInFlight,
-            e.rem(inGroup, 32), [&](Value v) { return arg(v); }, outputs())))
-      drained = failure();
-    NVVM::MBarrierArriveOp::create(b, loc, Type(), drainedBar, Value());
-  });
+  // Under stream-K, the tiles the block completes: only those are staged.
+  forEachTile(
+      e.idx(0), 1,
+      [&](TileAt at, Value, Value i, Value, SliceRun) {
+        NVVM::MBarrierTryWaitParityOp::create(b, loc, stagedBar,
+                                              e.toI32(e.rem(i, 2)), ticks);
+        if (failed(drainOverlapped(
+                e, fusion, problem, tile, at, smem, e.idx(epilogueOffset),
+                worker, drainWorkers(),
+                tile.drainGroups ? kDrainGroupGroupsInFlight
+                                 : kDrainGroupsInFlight,
+                e.rem(inGroup, 32), [&](Value v) { return arg(v); },
+                outputs())))
+          drained = failure();
+        NVVM::MBarrierArriveOp::create(b, loc, Type(), drainedBar, Value());
+      },
+      /*completedOnly=*/true);
   return drained;
 }
 
@@ -421,54 +495,58 @@ void WgmmaKernel::producerLoop() {
         b, loc, Type(), fullBar(s), e.i32(tile.stageBytes()),
         NVVM::MemScopeKind::CTA, false, Value());
   };
-  forEachTile(e.idx(0), 1, [&](TileAt at, Value first, Value i, Value) {
-    Value start = e.idx(0);
-    if (ahead > 0) {
-      // The first tile's slices 0 .. ahead - 1 fill stages 0 .. ahead - 1,
-      // none of them in use yet: each expects its whole stage, so it
-      // completes only once its A has landed too.
-      auto firstSlices = [&](Operands which) {
-        auto loop =
-            scf::ForOp::create(b, loc, e.idx(0), e.idx(ahead), e.idx(1));
+  forEachTile(
+      e.idx(0), 1, [&](TileAt at, Value first, Value i, Value, SliceRun run) {
+        Value start = run.begin;
+        if (ahead > 0) {
+          // The first tile's slices 0 .. ahead - 1 fill stages 0 .. ahead - 1,
+          // none of them in use yet: each expects its whole stage, so it
+          // completes only once its A has landed too.
+          auto firstSlices = [&](Operands which) {
+            auto loop =
+                scf::ForOp::create(b, loc, e.idx(0), e.idx(ahead), e.idx(1));
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(loop.getBody());
+            Value kt = loop.getInductionVar();
+            if (which == Operands::b)
+              expectStage(kt);
+            copySlice(at, kt, kt, which);
+            return loop;
+          };
+          Value isFirst = e.eq(i, 0);
+          auto ifFirst = scf::IfOp::create(b, loc, isFirst, false);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+            independentThrough = firstSlices(Operands::b);
+            firstSlices(Operands::a);
+          }
+          start = arith::SelectOp::create(b, loc, isFirst, e.idx(ahead), start);
+        }
+        auto loop = scf::ForOp::create(b, loc, start, run.end, e.idx(1));
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(loop.getBody());
         Value kt = loop.getInductionVar();
-        if (which == Operands::b)
-          expectStage(kt);
-        copySlice(at, kt, kt, which);
-        return loop;
-      };
-      Value isFirst = e.eq(i, 0);
-      auto ifFirst = scf::IfOp::create(b, loc, isFirst, false);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
-        independentThrough = firstSlices(Operands::b);
-        firstSlices(Operands::a);
-      }
-      start = arith::SelectOp::create(b, loc, isFirst, e.idx(ahead), start);
-    }
-    auto loop = scf::ForOp::create(b, loc, start, e.idx(kTiles), e.idx(1));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kt = loop.getInductionVar();
-    Value it = persistent ? e.add(first, kt) : kt;
-    Value s = stageOf(it);
-    auto ifReuse = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
-                              e.idx(tile.stages)),
-        false);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
-      Value previous = arith::XOrIOp::create(b, loc, phaseOf(it), e.i32(1));
-      NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
-                                            ticks);
-    }
-    expectStage(s);
-    copySlice(at, kt, s, Operands::both);
-  });
+        Value it =
+            persistent
+                ? e.add(first, arith::SubIOp::create(b, loc, kt, run.begin))
+                : kt;
+        Value s = stageOf(it);
+        auto ifReuse = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, it,
+                                  e.idx(tile.stages)),
+            false);
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(&ifReuse.getThenRegion().front());
+          Value previous = arith::XOrIOp::create(b, loc, phaseOf(it), e.i32(1));
+          NVVM::MBarrierTryWaitParityOp::create(b, loc, emptyBar(s), previous,
+                                                ticks);
+        }
+        expectStage(s);
+        copySlice(at, kt, s, Operands::both);
+      });
 }
 
 void WgmmaKernel::copySlice(const TileAt &at, Value kt, Value s,
@@ -510,7 +588,8 @@ void WgmmaKernel::copySlice(const TileAt &at, Value kt, Value s,
 }
 
 int64_t WgmmaKernel::weightsAhead() {
-  if (!fusion->hasAttr(kWeightsBeforeWaitAttrName))
+  // A stream-K block's first tile may start anywhere in its slices.
+  if (!fusion->hasAttr(kWeightsBeforeWaitAttrName) || streamK)
     return 0;
   Value weight = fusion.getInputs()[problem.bMap.input];
   if (!viewedRootOf(weight).getDefiningOp<ConstantOp>())

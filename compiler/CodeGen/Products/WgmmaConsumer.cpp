@@ -27,27 +27,193 @@ LogicalResult WgmmaKernel::consumerWarpgroups() {
   lane = e.rem(inGroup, 32);
   warp = e.div(inGroup, 32);
   LogicalResult status = success();
-  forEachTile(pingpong ? consumer : e.idx(0), pingpong ? 2 : 1,
-              [&](TileAt at, Value first, Value i, Value count) {
-                if (pingpong)
-                  waitForTurn(i);
-                SmallVector<Value> accs = mainLoop(first);
-                if (pingpong)
-                  passTurn(i, count);
-                NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-                // The tile's last slice is read: its stage goes to the
-                // next tile.
-                if (persistent)
-                  releaseStage(stageOf(e.add(first, e.idx(kTiles - 1))),
-                               Value());
-                if (overlapped) {
-                  handOffToDrain(i, asF32(accs[0]));
-                  return;
-                }
-                if (failed(storeEpilogue(at, accs)))
-                  status = failure();
-              });
+  // The end of a tile the block completes (the `n`th it completes).
+  auto complete = [&](const TileAt &at, Value n, SmallVector<Value> accs) {
+    if (overlapped) {
+      handOffToDrain(n, asF32(accs[0]));
+      return;
+    }
+    if (failed(storeEpilogue(at, accs)))
+      status = failure();
+  };
+  forEachTile(
+      pingpong ? consumer : e.idx(0), pingpong ? 2 : 1,
+      [&](TileAt at, Value first, Value i, Value count, SliceRun run) {
+        if (pingpong)
+          waitForTurn(i);
+        SmallVector<Value> accs = mainLoop(first, run);
+        if (pingpong)
+          passTurn(i, count);
+        NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+        // The run's last slice is read: its stage goes to the next tile.
+        if (persistent)
+          releaseStage(stageOf(arith::SubIOp::create(
+                           b, loc,
+                           e.add(first, arith::SubIOp::create(b, loc, run.end,
+                                                              run.begin)),
+                           e.idx(1))),
+                       Value());
+        if (!streamK) {
+          complete(at, i, accs);
+          return;
+        }
+        // Stream-K: a tile the block does not start is another's to
+        // complete (only its first can be); one it starts, it completes
+        // with the partial tiles of the blocks after it.
+        auto ifPartial = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, run.begin,
+                                  e.idx(0)),
+            /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifPartial.getThenRegion().front());
+        storePartial(accs[0]);
+        b.setInsertionPointToStart(&ifPartial.getElseRegion().front());
+        accs[0] = addPartials(first, run, accs[0]);
+        complete(at, arith::SubIOp::create(b, loc, i, startsInside()), accs);
+      });
   return status;
+}
+
+void WgmmaKernel::consumersSync() {
+  NVVM::BarrierOp::create(b, loc, Type(), e.i32(kStreamKBarrier),
+                          e.i32(128 * consumers), nullptr, Value());
+}
+
+/// The byte offset in a block's partial tile of this thread's `v`th group
+/// of four accumulators: each warpgroup's groups one after the other, each
+/// group's 128 threads' four words side by side (a warp stores 512
+/// consecutive bytes).
+static Value partialOffset(WgmmaBuilder &e, Value consumer, Value inGroup,
+                           int64_t groups, int64_t v) {
+  return e.mul(
+      e.add(e.mul(e.add(e.mul(consumer, groups), e.idx(v)), 128), inGroup), 16);
+}
+
+void WgmmaKernel::storePartial(Value acc) {
+  Type word = accElementType();
+  auto vecType = VectorType::get({4}, word);
+  int64_t groups = tile.n / 2 / 4;
+  Value slot = e.at(partials, e.mul(bid, tile.m * tile.n * 4));
+  for (int64_t v = 0; v < groups; ++v) {
+    Value vec = LLVM::UndefOp::create(b, loc, vecType);
+    for (int64_t j = 0; j < 4; ++j)
+      vec = LLVM::InsertElementOp::create(
+          b, loc, vec, LLVM::ExtractValueOp::create(b, loc, acc, 4 * v + j),
+          e.i32(j));
+    LLVM::StoreOp::create(
+        b, loc, vec, e.at(slot, partialOffset(e, consumer, inGroup, groups, v)),
+        /*alignment=*/16);
+  }
+  // Every consumer thread's words are stored; one thread raises the flag
+  // (a release at GPU scope, CUTLASS's generic barrier's protocol).
+  consumersSync();
+  auto ifLead = scf::IfOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, e.eq(consumer, 0), e.eq(inGroup, 0)),
+      false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), ValueRange{e.at(flags, e.mul(bid, 4))},
+      "fence.acq_rel.gpu;\n\tst.relaxed.gpu.global.b32 [$0], 1;", "l,~{memory}",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+Value WgmmaKernel::addPartials(Value first, SliceRun run, Value acc) {
+  Type word = accElementType();
+  Type i32 = b.getI32Type();
+  int64_t groups = tile.n / 2 / 4;
+  // The tile's slices end at `tileEnd` in the product's order; the blocks
+  // after this one whose runs start before it hold the rest.
+  Value tileEnd = e.add(
+      arith::SubIOp::create(b, loc, e.add(runStart(bid), first), run.begin),
+      e.idx(kTiles));
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{b.getIndexType(), acc.getType()},
+      ValueRange{e.add(bid, e.idx(1)), acc},
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        OpBuilder::InsertionGuard inside(b);
+        b.setInsertionPointToEnd(nested.getInsertionBlock());
+        Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           runStart(args[0]), tileEnd);
+        scf::ConditionOp::create(b, loc, more, args);
+      },
+      [&](OpBuilder &nested, Location, ValueRange args) {
+        OpBuilder::InsertionGuard inside(b);
+        b.setInsertionPointToEnd(nested.getInsertionBlock());
+        Value c = args[0], sums = args[1];
+        Value flag = e.at(flags, e.mul(c, 4));
+        // One thread waits for block c's flag (an acquire at GPU scope)
+        // and lowers it for the next launch; then every consumer thread
+        // reads its words of c's partial tile, from L2.
+        auto ifLead = scf::IfOp::create(
+            b, loc,
+            arith::AndIOp::create(b, loc, e.eq(consumer, 0), e.eq(inGroup, 0)),
+            false);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+          auto spin = scf::WhileOp::create(
+              b, loc, TypeRange{}, ValueRange{},
+              [&](OpBuilder &nested, Location, ValueRange) {
+                OpBuilder::InsertionGuard inside(b);
+                b.setInsertionPointToEnd(nested.getInsertionBlock());
+                Value seen =
+                    LLVM::InlineAsmOp::create(
+                        b, loc, i32, ValueRange{flag},
+                        "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l,~{memory}",
+                        true, false, LLVM::TailCallKind::None,
+                        LLVM::AsmDialectAttr(), ArrayAttr())
+                        .getResult(0);
+                scf::ConditionOp::create(
+                    b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          seen, e.i32(0)),
+                    ValueRange{});
+              },
+              [&](OpBuilder &nested, Location, ValueRange) {
+                OpBuilder::InsertionGuard inside(b);
+                b.setInsertionPointToEnd(nested.getInsertionBlock());
+                scf::YieldOp::create(b, loc);
+              });
+          (void)spin;
+          LLVM::InlineAsmOp::create(
+              b, loc, TypeRange(), ValueRange{flag},
+              "st.relaxed.gpu.global.b32 [$0], 0;", "l,~{memory}", true, false,
+              LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+        }
+        consumersSync();
+        Value slot = e.at(partials, e.mul(c, tile.m * tile.n * 4));
+        auto quad =
+            LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, i32));
+        for (int64_t v = 0; v < groups; ++v) {
+          Value words =
+              LLVM::InlineAsmOp::create(
+                  b, loc, quad,
+                  ValueRange{e.at(
+                      slot, partialOffset(e, consumer, inGroup, groups, v))},
+                  "ld.global.cg.v4.b32 {$0, $1, $2, $3}, [$4];",
+                  "=r,=r,=r,=r,l,~{memory}", true, false,
+                  LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+                  .getResult(0);
+          for (int64_t j = 0; j < 4; ++j) {
+            Value w = LLVM::ExtractValueOp::create(b, loc, words, j);
+            Value mine = LLVM::ExtractValueOp::create(b, loc, sums, 4 * v + j);
+            Value sum =
+                word.isF32()
+                    ? arith::AddFOp::create(
+                          b, loc, mine,
+                          arith::BitcastOp::create(b, loc, word, w))
+                          .getResult()
+                    : arith::AddIOp::create(b, loc, mine, w).getResult();
+            sums = LLVM::InsertValueOp::create(b, loc, sums, sum, 4 * v + j);
+          }
+        }
+        scf::YieldOp::create(b, loc, ValueRange{e.add(c, e.idx(1)), sums});
+      });
+  return loop.getResult(1);
 }
 
 void WgmmaKernel::waitForTurn(Value i) {
@@ -74,7 +240,7 @@ void WgmmaKernel::passTurn(Value i, Value count) {
       e.i32(256));
 }
 
-SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value first,
+SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value base, Value begin,
                                            ArrayRef<Value> into, bool fresh) {
   Type i64 = b.getI64Type();
   auto accType = LLVM::LLVMStructType::getLiteral(
@@ -88,7 +254,7 @@ SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value first,
     wgType = NVVM::WGMMATypes::s8;
   // Each wgmma reads 32 bytes of K: 16 16-bit elements, 32 8-bit ones.
   int64_t kStep = 32 / tile.elementBytes;
-  Value it = persistent ? e.add(first, kt) : kt;
+  Value it = persistent ? e.add(base, kt) : kt;
   Value s = stageOf(it);
   NVVM::MBarrierTryWaitParityOp::create(b, loc, fullBar(s), phaseOf(it), ticks);
   auto aAddrOf = [&](int64_t h) {
@@ -138,23 +304,25 @@ SmallVector<Value> WgmmaKernel::issueSlice(Value kt, Value first,
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
   releaseStage(
       stageOf(arith::SubIOp::create(b, loc, it, e.idx(1))),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, e.idx(0)));
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, kt, begin));
   return sums;
 }
 
-SmallVector<Value> WgmmaKernel::mainLoop(Value first) {
+SmallVector<Value> WgmmaKernel::mainLoop(Value first, SliceRun run) {
   auto accType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(tile.n / 2, accElementType()));
   SmallVector<Value> zeros(halves, LLVM::ZeroOp::create(b, loc, accType));
-  auto loop =
-      scf::ForOp::create(b, loc, e.idx(0), e.idx(kTiles), e.idx(1), zeros);
+  // Slice kt sits at ring position base + kt.
+  Value base = arith::SubIOp::create(b, loc, first, run.begin);
+  auto loop = scf::ForOp::create(b, loc, run.begin, run.end, e.idx(1), zeros);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value kt = loop.getInductionVar();
   SmallVector<Value> accs(loop.getRegionIterArgs());
   if (!promoted) {
     // One chain of products over the whole contraction.
-    scf::YieldOp::create(b, loc, issueSlice(kt, first, accs, /*fresh=*/false));
+    scf::YieldOp::create(
+        b, loc, issueSlice(kt, base, run.begin, accs, /*fresh=*/false));
     return SmallVector<Value>(loop.getResults());
   }
   // Promoted: each slice's products sum in fresh registers (the first
@@ -162,7 +330,8 @@ SmallVector<Value> WgmmaKernel::mainLoop(Value first) {
   // accumulators. Two slices a promotion measured 5-9% faster but 21%
   // further from float64 than cuBLAS's promoted FP8 GEMM, which one slice
   // matches (test/gpu/notes/2026-12-02-c.md).
-  SmallVector<Value> sums = issueSlice(kt, first, zeros, /*fresh=*/true);
+  SmallVector<Value> sums =
+      issueSlice(kt, base, run.begin, zeros, /*fresh=*/true);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   for (int64_t h = 0; h < halves; ++h)
     accs[h] = addSums(accs[h], sums[h]);

@@ -57,10 +57,22 @@ constexpr int64_t kTurnBarrier = 3;
 /// Spins of an mbarrier wait before it suspends the thread.
 constexpr int64_t kWaitTicks = 0x989680;
 
-/// Per-tile work of the block: `body(tile, first, i, count)` for the
+/// Named barrier of a stream-K kernel's consumer warpgroups: they store a
+/// partial tile before one thread raises its flag, and read the partials
+/// of others once one thread has seen theirs raised.
+constexpr int64_t kStreamKBarrier = 5;
+
+/// The k-slices [begin, end) of a tile that the block computes: all of
+/// them (0, kTiles), or under stream-K its run's share.
+struct SliceRun {
+  Value begin, end;
+};
+
+/// Per-tile work of the block: `body(tile, first, i, count, run)` for the
 /// block's tiles i = start, start + step, ... of its `count`, `first` the
-/// ring position (k-slices streamed before it) of tile i's first slice.
-using TileBody = std::function<void(TileAt, Value, Value, Value)>;
+/// ring position (k-slices streamed before it) of slice `run.begin` of
+/// tile i.
+using TileBody = std::function<void(TileAt, Value, Value, Value, SliceRun)>;
 
 /// One wgmma kernel being emitted. The state its parts share lives here,
 /// and each part is a function of its own, as
@@ -119,12 +131,13 @@ private:
   /// The consumer's k-slice loop over tile positions from `first`; returns
   /// the `halves` accumulators it leaves (promoted sums all added, chained
   /// products perhaps still in flight).
-  SmallVector<Value> mainLoop(Value first);
+  SmallVector<Value> mainLoop(Value first, SliceRun run);
   /// Issues k-slice `kt`'s products into the accumulators `into` (with
   /// `fresh`, ignoring what they hold) and frees the slice before it once
-  /// that one's products retire.
-  SmallVector<Value> issueSlice(Value kt, Value first, ArrayRef<Value> into,
-                                bool fresh);
+  /// that one's products retire (unless `kt` is `begin`, the run's first).
+  /// `base` is the ring position of slice 0 (`first` - `begin`).
+  SmallVector<Value> issueSlice(Value kt, Value base, Value begin,
+                                ArrayRef<Value> into, bool fresh);
   /// A ping-pong warpgroup waits for its turn before a later tile's main
   /// loop, and hands the turn on after issuing its products.
   void waitForTurn(Value i);
@@ -136,7 +149,28 @@ private:
   LogicalResult storeEpilogue(const TileAt &at, ValueRange accs);
 
   TileAt tileAt(Value z, Value id);
-  void forEachTile(Value start, int64_t step, const TileBody &body);
+  /// `body` for each of the block's tiles from `start` on, `step` apart.
+  /// Under stream-K, the tiles its run of slices touches, each with its
+  /// share; with `completedOnly`, only those it completes (all but a
+  /// first tile it does not start), numbered from 0.
+  void forEachTile(Value start, int64_t step, const TileBody &body,
+                   bool completedOnly = false);
+  /// Stream-K: the first of the product's slices (tiles x kTiles, in tile
+  /// order) of block `block`'s run: block * units / blocks.
+  Value runStart(Value block);
+  /// Stream-K: 1 where the block's run starts inside a tile (its first
+  /// tile is another block's to complete), else 0.
+  Value startsInside();
+  /// Stream-K, the end of a tile the block does not start: its sums go to
+  /// the block's partial tile in the workspace, then its flag is raised.
+  void storePartial(Value acc);
+  /// Stream-K, the end of a tile the block starts but whose slices from
+  /// `run.end` on belong to the blocks after it: each one's partial tile
+  /// is added to `acc`, in block order, once its flag is raised (which is
+  /// lowered again).
+  Value addPartials(Value tileIndex, SliceRun run, Value acc);
+  /// The consumer warpgroups' named barrier (kStreamKBarrier).
+  void consumersSync();
   void afterFirstTile(Value i, function_ref<void()> body);
   Value arg(Value v) {
     return entry->getArgument(2 + cast<BlockArgument>(v).getArgNumber());
@@ -191,6 +225,10 @@ private:
   /// Blocks of a cluster that multicast B to each other (1: none).
   int64_t multicast = 1;
   int64_t blocks = 0, kTiles = 0, consumers = 0, threads = 0;
+  /// Stream-K (the config's `stream_k`): the blocks split the product's
+  /// `units` = totalTiles x kTiles slices evenly.
+  bool streamK = false;
+  int64_t units = 0;
   unsigned numInputs = 0;
   bool persistent = false, pingpong = false, overlapped = false;
   /// Float8 sums promoted slice by slice (`precision = promoted`).
@@ -207,6 +245,9 @@ private:
   gpu::GPUFuncOp func;
   Block *entry = nullptr;
   Value mapA, mapB, smem, smemAddr, tid, warpgroup, inGroup, bid;
+  /// Stream-K: the workspace's partial tiles (f32 or s32 words, one tile a
+  /// block) and flags (one i32 a block), kernel parameters.
+  Value partials, flags;
   /// rank: the block's place in its cluster (a split tile's share of the
   /// k-slices, or a multicasting pair's share of B).
   Value rank, stagedBar, drainedBar, ticks;

@@ -88,6 +88,9 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
   chooseMulticast(*tile, conv, g->product(), target,
                   options.multicast == Choice::always ? Choice::always
                                                       : Choice::never);
+  if (g->G == 1)
+    chooseStreamK(*tile, g->product(),
+                  g->wgmmaSlices(tile->k, tile->elementBytes), options.streamK);
   KernelConfigAttr config = tile->config(ctx, KernelFamily::conv);
   // Over a symbolic batch, each range of rows takes the tile a static
   // compile of its largest rows would.

@@ -51,10 +51,11 @@ FailureOr<KernelConfigAttr> f32Config(FusionOp fusion, TargetAttr target,
   // would; larger tiles run 64 x 32 warps, which read fewer fragments from
   // shared memory per product.
   int64_t warpRows = tile->m == 64 && tile->n == 64 ? 32 : 64;
-  return KernelConfigAttr::get(
-      fusion.getContext(), family, KernelBody::mma_sync,
-      tile->f32Threads(warpRows), {tile->m, tile->n, tile->k}, tile->stages, 1,
-      tile->cluster, precision, 0, 0, KernelSchedule::cooperative, 1, {}, {});
+  return KernelConfigAttr::get(fusion.getContext(), family,
+                               KernelBody::mma_sync, tile->f32Threads(warpRows),
+                               {tile->m, tile->n, tile->k}, tile->stages, 1,
+                               tile->cluster, precision, 0, 0,
+                               KernelSchedule::cooperative, 1, false, {}, {});
 }
 
 } // namespace
@@ -96,9 +97,10 @@ mlir::brrr::untiledProductConfig(FusionOp fusion,
       f32Config(fusion, options.target, options.budget, f32Precision);
   if (failed(f32) || *f32)
     return f32;
-  return KernelConfigAttr::get(
-      fusion.getContext(), fusion.getKind(), KernelBody::warp_mma, 32, {}, 0, 1,
-      1, KernelPrecision::exact, 0, 0, KernelSchedule::cooperative, 1, {}, {});
+  return KernelConfigAttr::get(fusion.getContext(), fusion.getKind(),
+                               KernelBody::warp_mma, 32, {}, 0, 1, 1,
+                               KernelPrecision::exact, 0, 0,
+                               KernelSchedule::cooperative, 1, false, {}, {});
 }
 
 void mlir::brrr::recordRowVariants(
@@ -366,6 +368,11 @@ static LogicalResult verifyWgmma(FusionOp fusion, Operation *product,
   if (p.rowsExtent && (p.batches != 1 || tile->pingpong()))
     return product->emitOpError("symbolic rows take one batch and the "
                                 "cooperative or overlapped schedule");
+  if (tile->streamK && (p.symbolic() || p.wholeColumns || kTiles < 2))
+    return product->emitOpError("splits its k-slices between blocks "
+                                "(stream_k), which takes static extents, "
+                                "whole column tiles and two or more k-slices "
+                                "a tile");
   if (p.batchesExtent && tile->persistent > 0)
     return product->emitOpError("symbolic batches take one block a tile");
   if (p.pairedHalves && (tile->n % 128 || tile->pingpong()))

@@ -72,7 +72,7 @@ FailureOr<KernelConfigAttr> chooseReduce(FusionOp fusion,
         ctx, KernelFamily::reduce, KernelBody::simt, split->threads(),
         {split->lanes, split->groups}, 0, split->vector,
         splitRowsCluster(red, *split, options.target), KernelPrecision::exact,
-        0, 0, KernelSchedule::cooperative, 1, {}, {});
+        0, 0, KernelSchedule::cooperative, 1, false, {}, {});
   if (count < kReduceThreads || outputs == 0 || outputs > 65536 ||
       (!innermost && outputs >= 1024))
     return perThread;

@@ -1,0 +1,74 @@
+// RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config))' | FileCheck %s --check-prefix=NEVER
+// RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{stream-k=auto}))' | FileCheck %s --check-prefix=AUTO
+// RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{stream-k=always}))' | FileCheck %s --check-prefix=ALWAYS
+// RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{stream-k=auto},brrr-plan-shared-memory,brrr-plan-global-memory))' | FileCheck %s --check-prefix=PLAN
+// RUN: not brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{stream-k=sometimes}))' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// ViT-B/16's output projection at batch 32 (6304 x 768 x 768, a bias and
+// a residual): 200 tiles of 128 x 192 over 132 blocks leave the second
+// wave half empty. Split evenly, a block runs 2400 / 132 = 18.2 of the
+// 12-slice tiles' slices, plus two for the partials, against 24 a block
+// whole: stream_k with `auto`, on the overlapped schedule it has anyway.
+// Never by default. The plan gives the partial tiles (132 x 128 x 192 x
+// 4 bytes) a place of their own while the kernel runs, and the flags (132
+// x 4 bytes) the arena's first bytes for good.
+// NEVER-LABEL: func.func @VitProjection
+// NEVER-NOT: stream_k
+// AUTO-LABEL: func.func @VitProjection
+// AUTO: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 512, tile = [128, 192, 64], stages = 4, persistent = 132, epilogue = 192, schedule = overlapped, stream_k = true, grid = [132, 1, 1]>
+// ALWAYS-LABEL: func.func @VitProjection
+// ALWAYS: stream_k = true
+// PLAN-LABEL: func.func @VitProjection
+// PLAN-SAME: brrr.arena_bytes = 12976896
+// PLAN: brrr.memory = [#brrr.placement<storage = output, offset = 0, bytes = 9682944>]
+// PLAN-SAME: brrr.workspace = [#brrr.placement<storage = arena, offset = 768, bytes = 12976128>, #brrr.placement<storage = arena, offset = 0, bytes = 528>]
+// BAD: error: stream-k takes auto, always or never; got 'sometimes'
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @VitProjection(%x: tensor<6304x768xf16>, %r: tensor<6304x768xf16>) -> tensor<6304x768xf16> {
+    %w = brrr.constant dense<1.0> : tensor<768x768xf16>
+    %b = brrr.constant dense<0.5> : tensor<768xf16>
+    %m = brrr.matmul %x, %w : tensor<6304x768xf16>, tensor<768x768xf16> -> tensor<6304x768xf16>
+    %a = brrr.add %m, %b : tensor<6304x768xf16>, tensor<768xf16> -> tensor<6304x768xf16>
+    %y = brrr.add %a, %r : tensor<6304x768xf16>, tensor<6304x768xf16> -> tensor<6304x768xf16>
+    return %y : tensor<6304x768xf16>
+  }
+}
+
+// -----
+
+// BERT-base's output projection at batch 128 (16384 rows): 512 tiles make
+// 3.9 waves, whose last is nearly full (48 slices a block whole, 49 split):
+// whole tiles with `auto`, split only with `always`.
+// AUTO-LABEL: func.func @BertProjection
+// AUTO-NOT: stream_k
+// ALWAYS-LABEL: func.func @BertProjection
+// ALWAYS: stream_k = true
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @BertProjection(%x: tensor<16384x768xf16>) -> tensor<16384x768xf16> {
+    %w = brrr.constant dense<1.0> : tensor<768x768xf16>
+    %m = brrr.matmul %x, %w : tensor<16384x768xf16>, tensor<768x768xf16> -> tensor<16384x768xf16>
+    return %m : tensor<16384x768xf16>
+  }
+}
+
+// -----
+
+// Tiles that divide evenly between the blocks (4224 x 1536: 33 x 8 tiles
+// of 128 x 192, two a block) never split, nor do products whose tiles fit
+// one wave (32 tiles: no persistent grid).
+// ALWAYS-LABEL: func.func @WholeWaves
+// ALWAYS-NOT: stream_k
+// ALWAYS-LABEL: func.func @OneWave
+// ALWAYS-NOT: stream_k
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @WholeWaves(%x: tensor<4224x256xf16>) -> tensor<4224x1536xf16> {
+    %w = brrr.constant dense<1.0> : tensor<256x1536xf16>
+    %m = brrr.matmul %x, %w : tensor<4224x256xf16>, tensor<256x1536xf16> -> tensor<4224x1536xf16>
+    return %m : tensor<4224x1536xf16>
+  }
+  func.func @OneWave(%x: tensor<1024x768xf16>) -> tensor<1024x768xf16> {
+    %w = brrr.constant dense<1.0> : tensor<768x768xf16>
+    %m = brrr.matmul %x, %w : tensor<1024x768xf16>, tensor<768x768xf16> -> tensor<1024x768xf16>
+    return %m : tensor<1024x768xf16>
+  }
+}
