@@ -540,14 +540,15 @@ for case in [c for c, f in FLAGS.items() if "--overlap-epilogue" in f] + list(DE
 # takes an even run of the product's k-slices instead of whole tiles, and
 # a tile two blocks share is completed by the first with the second's
 # partial sums from the workspace. The persistent cases on the cooperative
-# schedule (144 tiles of 256 over ragged M, N and K, a residual; an odd N;
-# 320 tiles with B read along K; 272 tiles of 16 k-slices with a GELU; a 3
-# x 3 convolution's 225 tiles of 9 taps with a residual), on the
+# schedule (an odd N; 320 tiles with B read along K, both unpaired; 272
+# tiles of 16 k-slices, the last ragged, with a GELU; a 3 x 3
+# convolution's 225 tiles of 9 taps with a residual), on the
 # overlapped one (a residual and a ReLU by the drain warps), and 8-bit
 # sums (a promoted float8 product's 17 x 12 tiles, overlapped INT8 s32).
-STREAM_K = {"matmul_wgmma_streamk_ragged_f16": ("matmul_wgmma_persistent_ragged_f16", ["--persistent"]),
-            "matmul_wgmma_streamk_odd_n_bf16": ("matmul_wgmma_persistent_odd_n_bf16", ["--persistent"]),
-            "matmul_wgmma_streamk_bt_f16": ("matmul_wgmma_persistent_bt_f16", ["--persistent"]),
+STREAM_K = {"matmul_wgmma_streamk_odd_n_bf16": ("matmul_wgmma_persistent_odd_n_bf16",
+                                                ["--persistent", "--multicast=never"]),
+            "matmul_wgmma_streamk_bt_f16": ("matmul_wgmma_persistent_bt_f16",
+                                            ["--persistent", "--multicast=never"]),
             "matmul_wgmma_streamk_gelu_f16": ("matmul_wgmma_persistent_gelu_f16", ["--persistent"]),
             "conv_wgmma_streamk_f16": ("conv_wgmma_persistent_f16", ["--persistent"]),
             "matmul_wgmma_streamk_overlapped_f16": ("matmul_wgmma_overlapped_default_f16", []),
