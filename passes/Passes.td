@@ -384,8 +384,11 @@ def BrrrPlanGlobalMemory : Pass<"brrr-plan-global-memory", "func::FuncOp"> {
     buffer first-fit at 256-byte alignment; a pointwise kernel writes in
     place over an input of identical shape that dies at that kernel. Results
     returned by the function are written straight into the caller's output
-    buffers. The function gets `brrr.arena_bytes` (the peak) and
-    `brrr.weight_bytes`.
+    buffers. A stream-K product (`stream_k`) gets `brrr.workspace`: its
+    blocks' partial tiles, placed like a result that dies with the kernel,
+    and its flags, placed before anything else and never freed (the
+    runtime zeroes the arena once; every launch leaves them zero). The
+    function gets `brrr.arena_bytes` (the peak) and `brrr.weight_bytes`.
   }];
   let dependentDialects = ["::mlir::brrr::BrrrDialect"];
 }
