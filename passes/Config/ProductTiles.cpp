@@ -161,8 +161,8 @@ int64_t MatmulTile::tilesOf(const ProductShape &p) const {
 
 void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
                                    TargetAttr target, int64_t sharedBudget,
-                                   KernelSchedule schedule,
-                                   int64_t drainGroups) {
+                                   KernelSchedule schedule, int64_t drainGroups,
+                                   bool fewerTiles) {
   tile.persistent = tile.epilogue = tile.drainGroups = 0;
   tile.schedule = KernelSchedule::cooperative;
   if (tile.body != KernelBody::wgmma)
@@ -193,7 +193,7 @@ void mlir::brrr::choosePersistence(MatmulTile &tile, const ProductShape &p,
     chosen.n = wgmmaTileWidth(p, target, kDrainGroupWidth);
     chosen.stages = wgmmaRingStages(chosen, sharedBudget);
   }
-  if (chosen.tilesOf(p) <= sms)
+  if (chosen.tilesOf(p) <= sms && !fewerTiles)
     return;
   if (chosen.overlapped()) {
     // The whole tile staged in 16 bits (67.5 KiB at 128 x 256) beside as
@@ -373,20 +373,37 @@ void mlir::brrr::chooseNarrowTile(MatmulTile &tile, const ProductShape &p,
 constexpr int64_t kStreamKFixupSlices = 2;
 
 void mlir::brrr::chooseStreamK(MatmulTile &tile, const ProductShape &p,
-                               int64_t kTiles, Choice use) {
+                               int64_t kTiles, TargetAttr target,
+                               int64_t sharedBudget, Choice use) {
   tile.streamK = false;
   if (use == Choice::never || tile.body != KernelBody::wgmma ||
-      tile.persistent < 1 || tile.pingpong() || tile.cluster != 1 ||
-      tile.multicast != 1 || p.symbolic() || p.wholeColumns || kTiles < 2)
+      tile.pingpong() || tile.cluster != 1 || tile.multicast != 1 ||
+      p.symbolic() || p.wholeColumns || kTiles < 2)
     return;
+  int64_t sms = target.getMultiprocessors();
   int64_t tiles = tile.tilesOf(p);
-  int64_t blocks = std::min(tile.persistent, tiles);
+  // Whole tiles: the busiest block's waves of them (one block a tile: a
+  // wave of a block a multiprocessor). Split: an even share of the slices,
+  // plus the partials'.
+  int64_t blocks = tile.persistent ? tile.persistent : sms;
   if (tiles % blocks == 0)
     return;
   int64_t wholeTiles = llvm::divideCeil(tiles, blocks) * kTiles;
-  int64_t split =
-      llvm::divideCeil(tiles * kTiles, blocks) + kStreamKFixupSlices;
-  tile.streamK = use == Choice::always || 8 * split <= 7 * wholeTiles;
+  MatmulTile split = tile;
+  if (!split.persistent) {
+    // One block a tile: a persistent grid of every multiprocessor instead,
+    // on the cooperative schedule.
+    choosePersistence(split, p, target, sharedBudget,
+                      KernelSchedule::cooperative, 0, /*fewerTiles=*/true);
+    if (!split.persistent)
+      return;
+  }
+  int64_t share =
+      llvm::divideCeil(tiles * kTiles, split.persistent) + kStreamKFixupSlices;
+  if (use == Choice::always || 8 * share <= 7 * wholeTiles) {
+    tile = split;
+    tile.streamK = true;
+  }
 }
 
 int64_t mlir::brrr::wgmmaTileWidth(const ProductShape &p, TargetAttr target,

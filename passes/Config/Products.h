@@ -291,10 +291,12 @@ std::optional<MatmulTile> wgmmaTileOf(const ProductShape &p, TargetAttr target,
 /// drain warps of their own beside. A promoted float8 tile overlapped is
 /// at most kPromotedOverlappedWidth wide, and ping-pong narrows it to 64
 /// columns: its slice's sums sit beside the accumulators.
+/// With `fewerTiles`, even where the tiles do not outnumber the
+/// multiprocessors (chooseStreamK: its blocks split the slices).
 void choosePersistence(MatmulTile &tile, const ProductShape &p,
                        TargetAttr target, int64_t sharedBudget,
                        KernelSchedule schedule = KernelSchedule::cooperative,
-                       int64_t drainGroups = 0);
+                       int64_t drainGroups = 0, bool fewerTiles = false);
 
 /// Whether the tile of a drain warpgroup (at most kDrainGroupWidth wide:
 /// wgmmaTileWidth up to that) runs a 16-bit product of shape `p` no slower
@@ -317,18 +319,21 @@ bool drainTileKeepsPace(const MatmulTile &tile, const ProductShape &p,
 void chooseClusterSplit(MatmulTile &tile, const ProductShape &p,
                         TargetAttr target);
 
-/// Makes a persistent wgmma `tile` over a product of shape `p`, `kTiles`
-/// k-slices a tile, split its k-slices evenly between its blocks instead
-/// of its tiles (stream-K: `stream_k`), where the tiles do not divide
-/// evenly between the blocks and `use` asks: `always`, or `automatic`
-/// where the busiest block's slices, plus kStreamKFixupSlices for storing
-/// and adding partial tiles, are at most 7/8 of a whole-tile grid's (a
-/// last wave under about three quarters full: ViT-B/16's 768-wide
-/// products at batch 32, 200 tiles over 132 blocks). Persistent kernels
-/// on the cooperative or overlapped schedule only, not split over a
-/// cluster or multicasting, over static extents and whole column tiles.
+/// Makes a wgmma `tile` over a product of shape `p`, `kTiles` k-slices a
+/// tile, split its k-slices evenly between its blocks instead of its tiles
+/// (stream-K: `stream_k`), where the tiles do not divide evenly between
+/// the multiprocessors and `use` asks: `always`, or `automatic` where the
+/// busiest block's slices, plus kStreamKFixupSlices for storing and adding
+/// partial tiles, are at most 7/8 of whole tiles' (a last wave under about
+/// three quarters full: ViT-B/16's 768-wide products at batch 32, 200
+/// tiles over 132 blocks; ResNet-50's 98-tile convolutions at batch 32).
+/// A persistent tile keeps its schedule (cooperative or overlapped); one
+/// block a tile, over fewer tiles than multiprocessors, becomes a
+/// persistent grid of every multiprocessor on the cooperative schedule.
+/// Not over a cluster split, multicasting pairs, symbolic extents or
+/// partial column tiles.
 void chooseStreamK(MatmulTile &tile, const ProductShape &p, int64_t kTiles,
-                   Choice use);
+                   TargetAttr target, int64_t sharedBudget, Choice use);
 
 /// Narrows a wgmma product's (or a one-group convolution's) 128 x n
 /// `tile` (one block per tile, split by chooseClusterSplit) to 128 x 64

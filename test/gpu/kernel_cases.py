@@ -543,8 +543,9 @@ for case in [c for c, f in FLAGS.items() if "--overlap-epilogue" in f] + list(DE
 # schedule (an odd N; 320 tiles with B read along K, both unpaired; 272
 # tiles of 16 k-slices, the last ragged, with a GELU; a 3 x 3
 # convolution's 225 tiles of 9 taps with a residual), on the
-# overlapped one (a residual and a ReLU by the drain warps), and 8-bit
-# sums (a promoted float8 product's 17 x 12 tiles, overlapped INT8 s32).
+# overlapped one (a residual and a ReLU by the drain warps), 8-bit sums (a
+# promoted float8 product's 17 x 12 tiles, overlapped INT8 s32), and 72
+# tiles made a persistent grid of 132 blocks (runs shorter than a tile).
 STREAM_K = {"matmul_wgmma_streamk_odd_n_bf16": ("matmul_wgmma_persistent_odd_n_bf16",
                                                 ["--persistent", "--multicast=never"]),
             "matmul_wgmma_streamk_bt_f16": ("matmul_wgmma_persistent_bt_f16",
@@ -554,7 +555,8 @@ STREAM_K = {"matmul_wgmma_streamk_odd_n_bf16": ("matmul_wgmma_persistent_odd_n_b
             "matmul_wgmma_streamk_overlapped_f16": ("matmul_wgmma_overlapped_default_f16", []),
             "matmul_wgmma_streamk_narrowed_f16": ("matmul_wgmma_overlapped_narrowed_f16", []),
             "qmatmul_fp8_streamk_f32": ("qmatmul_fp8_deep_persistent_f32", ["--persistent"]),
-            "qmatmul_int8_streamk_f16": ("qmatmul_int8_wide_f16", ["--overlap-epilogue"])}
+            "qmatmul_int8_streamk_f16": ("qmatmul_int8_wide_f16", ["--overlap-epilogue"]),
+            "matmul_wgmma_streamk_few_tiles_f16": ("matmul_wgmma_few_tiles_residual_f16", [])}
 for alias, (graph, flags) in STREAM_K.items():
     GRAPH_OF[alias] = graph
     FLAGS[alias] = flags + ["--stream-k=always"]

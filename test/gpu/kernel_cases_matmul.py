@@ -119,6 +119,16 @@ MATMUL_CASES = [
                                              n("Add", ["t", "r"], ["y"])],
      [("a", H, [2000, 800]), ("b", H, [800, 2296]), ("bias", H, [2296]),
       ("r", H, [2000, 2296])], [("y", H, [2000, 2296])]),
+    # Whisper's output projection at one 30 s clip (1500 x 768 x 768, a
+    # bias and a residual): 12 x 6 tiles of 128 over 12 k-slices, one block
+    # a tile, or under --stream-k=always (kernel_cases.py) a persistent
+    # grid of 132 blocks, 6-7 slices each: a tile shared by two or three
+    # blocks, some holding neither of its ends.
+    ("matmul_wgmma_few_tiles_residual_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                             n("Add", ["m", "bias"], ["t"]),
+                                             n("Add", ["t", "r"], ["y"])],
+     [("a", H, [1500, 768]), ("b", H, [768, 768]), ("bias", H, [768]),
+      ("r", H, [1500, 768])], [("y", H, [1500, 768])]),
     # Overlapped by default with no residual to read: 256 columns staged
     # leave room for three stages, so the tile narrows to 192 columns and
     # four (ragged M, N and K; 32 x 16 tiles, the last column tile 184

@@ -165,7 +165,10 @@ LogicalResult WgmmaKernel::readPlan() {
   tilesPerBatch = tilesM * tilesN;
   totalTiles = tilesPerBatch * batches;
   persistent = tile.persistent > 0;
-  blocks = persistent ? std::min(tile.persistent, totalTiles) : 0;
+  // Stream-K blocks split the slices, all of them even over fewer tiles.
+  blocks = !persistent    ? 0
+           : tile.streamK ? tile.persistent
+                          : std::min(tile.persistent, totalTiles);
   consumers = tile.m / 64;
   pingpong = tile.pingpong();
   overlapped = tile.overlapped();

@@ -90,7 +90,8 @@ FailureOr<KernelConfigAttr> chooseConv(FusionOp fusion,
                                                       : Choice::never);
   if (g->G == 1)
     chooseStreamK(*tile, g->product(),
-                  g->wgmmaSlices(tile->k, tile->elementBytes), options.streamK);
+                  g->wgmmaSlices(tile->k, tile->elementBytes), target, budget,
+                  options.streamK);
   KernelConfigAttr config = tile->config(ctx, KernelFamily::conv);
   // Over a symbolic batch, each range of rows takes the tile a static
   // compile of its largest rows would.

@@ -201,7 +201,8 @@ FailureOr<KernelConfigAttr> chooseMatmul(FusionOp fusion,
   if (pinnedTile.empty())
     chooseNarrowTile(*tile, p, target, budget);
   chooseMulticast(*tile, product, p, target, options.multicast);
-  chooseStreamK(*tile, p, llvm::divideCeil(p.K, tile->k), options.streamK);
+  chooseStreamK(*tile, p, llvm::divideCeil(p.K, tile->k), target, budget,
+                options.streamK);
   KernelConfigAttr config = tile->config(ctx);
   // Over symbolic rows on the wgmma body, each range of rows takes the
   // tile a static compile of its largest rows would.

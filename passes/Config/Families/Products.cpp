@@ -514,7 +514,11 @@ FailureOr<Grid> mlir::brrr::productGrid(FusionOp fusion,
     int64_t tilesN = wgmmaColumnTiles(product, p, n);
     int64_t tilesPerBatch = llvm::divideCeil(p.M, m) * tilesN;
     if (int64_t persistent = config.getPersistent()) {
-      g.x = std::min(persistent, tilesPerBatch * p.batches);
+      // Stream-K blocks split the slices: every one has some, even where
+      // the tiles are fewer.
+      g.x = config.getStreamK()
+                ? persistent
+                : std::min(persistent, tilesPerBatch * p.batches);
       if (p.rowsExtent)
         g.atRunX = getAffineConstantExpr(g.x, fusion.getContext());
     } else {

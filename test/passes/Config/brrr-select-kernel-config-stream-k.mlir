@@ -53,12 +53,9 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
 
 // -----
 
-// Tiles that divide evenly between the blocks (4224 x 1536: 33 x 8 tiles
-// of 128 x 192, two a block) never split, nor do products whose tiles fit
-// one wave (32 tiles: no persistent grid).
+// Tiles that divide evenly between the multiprocessors (4224 x 1536: 33
+// x 8 tiles of 128 x 192, one block a tile, two waves) never split.
 // ALWAYS-LABEL: func.func @WholeWaves
-// ALWAYS-NOT: stream_k
-// ALWAYS-LABEL: func.func @OneWave
 // ALWAYS-NOT: stream_k
 module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
   func.func @WholeWaves(%x: tensor<4224x256xf16>) -> tensor<4224x1536xf16> {
@@ -66,7 +63,38 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     %m = brrr.matmul %x, %w : tensor<4224x256xf16>, tensor<256x1536xf16> -> tensor<4224x1536xf16>
     return %m : tensor<4224x1536xf16>
   }
-  func.func @OneWave(%x: tensor<1024x768xf16>) -> tensor<1024x768xf16> {
+}
+
+// -----
+
+// Fewer tiles than multiprocessors, one block a tile by default: Whisper's
+// output projection at one clip (1500 x 768 x 768, a bias and a residual:
+// 72 tiles of 128 x 128 over 12 k-slices) becomes a persistent grid of 132
+// blocks of 6-7 slices each with `auto` (9 with the partials' 2, against
+// 12), on the cooperative schedule. 1024 rows narrowed to 128 x 64 tiles
+// (96 of them) would gain too little (11 against 12): with `always` only.
+// NEVER-LABEL: func.func @FewTiles
+// NEVER: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, grid = [72, 1, 1]>
+// AUTO-LABEL: func.func @FewTiles
+// AUTO: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, stream_k = true, grid = [132, 1, 1]>
+// ALWAYS-LABEL: func.func @FewTiles
+// ALWAYS: stream_k = true
+// AUTO-LABEL: func.func @NarrowTiles
+// AUTO-NOT: stream_k
+// ALWAYS-LABEL: func.func @NarrowTiles
+// ALWAYS: brrr.config = #brrr.kernel<family = matmul, body = wgmma, threads = 384, tile = [128, 64, 64], stages = 6, persistent = 132, epilogue = 64, stream_k = true, grid = [132, 1, 1]>
+// PLAN-LABEL: func.func @FewTiles
+// PLAN: brrr.workspace = [#brrr.placement<storage = arena, offset = {{[0-9]+}}, bytes = 8650752>, #brrr.placement<storage = arena, offset = 0, bytes = 528>]
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @FewTiles(%x: tensor<1500x768xf16>, %r: tensor<1500x768xf16>) -> tensor<1500x768xf16> {
+    %w = brrr.constant dense<1.0> : tensor<768x768xf16>
+    %b = brrr.constant dense<0.5> : tensor<768xf16>
+    %m = brrr.matmul %x, %w : tensor<1500x768xf16>, tensor<768x768xf16> -> tensor<1500x768xf16>
+    %a = brrr.add %m, %b : tensor<1500x768xf16>, tensor<768xf16> -> tensor<1500x768xf16>
+    %y = brrr.add %a, %r : tensor<1500x768xf16>, tensor<1500x768xf16> -> tensor<1500x768xf16>
+    return %y : tensor<1500x768xf16>
+  }
+  func.func @NarrowTiles(%x: tensor<1024x768xf16>) -> tensor<1024x768xf16> {
     %w = brrr.constant dense<1.0> : tensor<768x768xf16>
     %m = brrr.matmul %x, %w : tensor<1024x768xf16>, tensor<768x768xf16> -> tensor<1024x768xf16>
     return %m : tensor<1024x768xf16>
