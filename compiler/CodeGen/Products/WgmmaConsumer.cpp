@@ -155,7 +155,7 @@ Value WgmmaKernel::addPartials(Value first, SliceRun run, Value acc) {
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(&ifLead.getThenRegion().front());
-          auto spin = scf::WhileOp::create(
+          scf::WhileOp::create(
               b, loc, TypeRange{}, ValueRange{},
               [&](OpBuilder &nested, Location, ValueRange) {
                 OpBuilder::InsertionGuard inside(b);
@@ -178,7 +178,6 @@ Value WgmmaKernel::addPartials(Value first, SliceRun run, Value acc) {
                 b.setInsertionPointToEnd(nested.getInsertionBlock());
                 scf::YieldOp::create(b, loc);
               });
-          (void)spin;
           LLVM::InlineAsmOp::create(
               b, loc, TypeRange(), ValueRange{flag},
               "st.relaxed.gpu.global.b32 [$0], 0;", "l,~{memory}", true, false,
