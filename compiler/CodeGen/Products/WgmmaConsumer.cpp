@@ -75,6 +75,27 @@ LogicalResult WgmmaKernel::consumerWarpgroups() {
   return status;
 }
 
+/// One PTX instruction (or a few) with side effects: its first result, if
+/// it has one.
+static Value ptx(OpBuilder &b, Location loc, TypeRange results,
+                 ValueRange operands, StringRef text, StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, results, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  return results.empty() ? Value() : op.getResult(0);
+}
+
+void WgmmaKernel::inLeadConsumer(function_ref<void()> body) {
+  auto ifLead = scf::IfOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, e.eq(consumer, 0), e.eq(inGroup, 0)),
+      false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+  body();
+}
+
 void WgmmaKernel::consumersSync() {
   NVVM::BarrierOp::create(b, loc, Type(), e.i32(kStreamKBarrier),
                           e.i32(128 * consumers), nullptr, Value());
@@ -108,17 +129,11 @@ void WgmmaKernel::storePartial(Value acc) {
   // Every consumer thread's words are stored; one thread raises the flag
   // (a release at GPU scope, CUTLASS's generic barrier's protocol).
   consumersSync();
-  auto ifLead = scf::IfOp::create(
-      b, loc,
-      arith::AndIOp::create(b, loc, e.eq(consumer, 0), e.eq(inGroup, 0)),
-      false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifLead.getThenRegion().front());
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange(), ValueRange{e.at(flags, e.mul(bid, 4))},
-      "fence.acq_rel.gpu;\n\tst.relaxed.gpu.global.b32 [$0], 1;", "l,~{memory}",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  inLeadConsumer([&] {
+    ptx(b, loc, {}, {e.at(flags, e.mul(bid, 4))},
+        "fence.acq_rel.gpu;\n\tst.relaxed.gpu.global.b32 [$0], 1;",
+        "l,~{memory}");
+  });
 }
 
 Value WgmmaKernel::addPartials(Value first, SliceRun run, Value acc) {
@@ -148,25 +163,15 @@ Value WgmmaKernel::addPartials(Value first, SliceRun run, Value acc) {
         // One thread waits for block c's flag (an acquire at GPU scope)
         // and lowers it for the next launch; then every consumer thread
         // reads its words of c's partial tile, from L2.
-        auto ifLead = scf::IfOp::create(
-            b, loc,
-            arith::AndIOp::create(b, loc, e.eq(consumer, 0), e.eq(inGroup, 0)),
-            false);
-        {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+        inLeadConsumer([&] {
           scf::WhileOp::create(
               b, loc, TypeRange{}, ValueRange{},
               [&](OpBuilder &nested, Location, ValueRange) {
                 OpBuilder::InsertionGuard inside(b);
                 b.setInsertionPointToEnd(nested.getInsertionBlock());
-                Value seen =
-                    LLVM::InlineAsmOp::create(
-                        b, loc, i32, ValueRange{flag},
-                        "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l,~{memory}",
-                        true, false, LLVM::TailCallKind::None,
-                        LLVM::AsmDialectAttr(), ArrayAttr())
-                        .getResult(0);
+                Value seen = ptx(b, loc, i32, {flag},
+                                 "ld.acquire.gpu.global.b32 $0, [$1];",
+                                 "=r,l,~{memory}");
                 scf::ConditionOp::create(
                     b, loc,
                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -178,25 +183,19 @@ Value WgmmaKernel::addPartials(Value first, SliceRun run, Value acc) {
                 b.setInsertionPointToEnd(nested.getInsertionBlock());
                 scf::YieldOp::create(b, loc);
               });
-          LLVM::InlineAsmOp::create(
-              b, loc, TypeRange(), ValueRange{flag},
-              "st.relaxed.gpu.global.b32 [$0], 0;", "l,~{memory}", true, false,
-              LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-        }
+          ptx(b, loc, {}, {flag}, "st.relaxed.gpu.global.b32 [$0], 0;",
+              "l,~{memory}");
+        });
         consumersSync();
         Value slot = e.at(partials, e.mul(c, tile.m * tile.n * 4));
         auto quad =
             LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, i32));
         for (int64_t v = 0; v < groups; ++v) {
           Value words =
-              LLVM::InlineAsmOp::create(
-                  b, loc, quad,
-                  ValueRange{e.at(
-                      slot, partialOffset(e, consumer, inGroup, groups, v))},
+              ptx(b, loc, quad,
+                  {e.at(slot, partialOffset(e, consumer, inGroup, groups, v))},
                   "ld.global.cg.v4.b32 {$0, $1, $2, $3}, [$4];",
-                  "=r,=r,=r,=r,l,~{memory}", true, false,
-                  LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
-                  .getResult(0);
+                  "=r,=r,=r,=r,l,~{memory}");
           for (int64_t j = 0; j < 4; ++j) {
             Value w = LLVM::ExtractValueOp::create(b, loc, words, j);
             Value mine = LLVM::ExtractValueOp::create(b, loc, sums, 4 * v + j);

@@ -171,6 +171,8 @@ private:
   Value addPartials(Value tileIndex, SliceRun run, Value acc);
   /// The consumer warpgroups' named barrier (kStreamKBarrier).
   void consumersSync();
+  /// `body`, run by the first consumer thread only.
+  void inLeadConsumer(function_ref<void()> body);
   void afterFirstTile(Value i, function_ref<void()> body);
   Value arg(Value v) {
     return entry->getArgument(2 + cast<BlockArgument>(v).getArgNumber());
