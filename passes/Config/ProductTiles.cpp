@@ -399,6 +399,9 @@ void mlir::brrr::chooseStreamK(MatmulTile &tile, const ProductShape &p,
     if (!split.persistent)
       return;
   }
+  // Every block runs at least one slice of its own.
+  if (tiles * kTiles < split.persistent)
+    return;
   int64_t share =
       llvm::divideCeil(tiles * kTiles, split.persistent) + kStreamKFixupSlices;
   if (use == Choice::always || 8 * share <= 7 * wholeTiles) {

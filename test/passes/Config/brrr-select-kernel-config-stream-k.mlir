@@ -100,3 +100,20 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     return %m : tensor<1024x768xf16>
   }
 }
+
+// -----
+
+// Fewer k-slices than multiprocessors (256 x 256 x 256: 8 tiles of 128 x
+// 64 over 4 k-slices, 32 in all) leave blocks with none of their own:
+// never split, not even with `always`.
+// AUTO-LABEL: func.func @FewSlices
+// AUTO-NOT: stream_k
+// ALWAYS-LABEL: func.func @FewSlices
+// ALWAYS-NOT: stream_k
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @FewSlices(%x: tensor<256x256xf16>) -> tensor<256x256xf16> {
+    %w = brrr.constant dense<1.0> : tensor<256x256xf16>
+    %m = brrr.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
+    return %m : tensor<256x256xf16>
+  }
+}
