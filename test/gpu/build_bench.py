@@ -21,10 +21,12 @@ and schedule of SWEEP_SCHEDULES, as <case>__<tile>.so, for gemm_sweep.py; with -
 DEST/attention_sweep/ holds every ATTENTION_SHAPES model once per variant of
 ATTENTION_VARIANTS (brrrc --attention-tile, --hopper-attention,
 --overlap-attention), for
-attention_bench.py --sweep.
+attention_bench.py --sweep; with --stream-k-sweep, DEST/streamk/ holds every
+STREAM_K_SHAPES product once per STREAM_K_VARIANTS (brrrc --stream-k), for
+gemm_sweep.py --stream-k.
 Each --flag=F adds F to every brrrc command line (e.g. --flag=--persistent,
 to compare a compile option against the default bench in the same run).
-Usage: build_bench.py BRRRC DEST [--sweep | --attention-sweep] [--flag=F ...]
+Usage: build_bench.py BRRRC DEST [--sweep | --attention-sweep | --stream-k-sweep] [--flag=F ...]
 """
 
 import os
@@ -54,6 +56,18 @@ def save_and_compile(brrrc, model, dest, name, flags=()):
 GEMM_SHAPES = ([(t, s, s, s) for t in ("f16", "bf16") for s in (4096, 8192)] +
                [("f16", m, n, k) for m in (128, 512, 4096)
                 for n, k in ((768, 768), (2304, 768), (3072, 768), (768, 3072))])
+
+
+# Products whose tiles leave their last wave part empty, or number fewer
+# than the multiprocessors (stream-K's cases): ViT-B/16's and CLIP's four
+# products at batch 32 (6304 tokens) and Whisper's encoder's at one clip
+# (1500), and BERT-base's output projection at batch 128 (512 tiles in 3.9
+# waves, which `auto` leaves whole).
+STREAM_K_SHAPES = ([("f16", m, n, k) for m in (6304, 1500)
+                    for n, k in ((768, 768), (2304, 768), (3072, 768), (768, 3072))] +
+                   [("f16", 16384, 768, 768)])
+STREAM_K_VARIANTS = {"default": [], "auto": ["--stream-k=auto"],
+                     "always": ["--stream-k=always"]}
 
 
 # Fused attention (batch, heads, sequence, head size, form): BERT-base
@@ -228,6 +242,19 @@ def sweep(brrrc, dest):
             j.result()
 
 
+def stream_k_sweep(brrrc, dest):
+    import concurrent.futures
+    dest = os.path.join(dest, "streamk")
+    os.makedirs(dest, exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        jobs = [pool.submit(save_and_compile, brrrc, gemm_model(t, m, nn, k), dest,
+                            f"gemm_{t}_{m}x{nn}x{k}__{variant}", flags)
+                for t, m, nn, k in STREAM_K_SHAPES
+                for variant, flags in STREAM_K_VARIANTS.items()]
+        for j in jobs:
+            j.result()
+
+
 def main():
     brrrc, dest = sys.argv[1], sys.argv[2]
     os.makedirs(dest, exist_ok=True)
@@ -235,6 +262,8 @@ def main():
         return sweep(brrrc, dest)
     if "--attention-sweep" in sys.argv[3:]:
         return attention_sweep(brrrc, dest)
+    if "--stream-k-sweep" in sys.argv[3:]:
+        return stream_k_sweep(brrrc, dest)
     n = helper.make_node
     N = 64 * 1024 * 1024
     g = helper.make_graph(

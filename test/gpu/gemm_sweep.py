@@ -11,6 +11,11 @@ transformer shapes (every product but the square ones).
 
 Usage: gemm_sweep.py SWEEP_DIR [VARIANT,VARIANT,...]
 (the variants to time, default all: "default", a tile, or a schedule)
+
+gemm_sweep.py --stream-k DIR times build_bench.py --stream-k-sweep's
+products instead (DIR/streamk/<case>__<variant>.so, every STREAM_K_SHAPES
+product under each --stream-k of STREAM_K_VARIANTS), the last row their
+geometric mean over every shape.
 """
 
 import math
@@ -21,23 +26,37 @@ import torch
 
 import brrr
 from bench import graph_ms
-from build_bench import GEMM_SHAPES, SWEEP_SCHEDULES, SWEEP_TILES
+from build_bench import (GEMM_SHAPES, STREAM_K_SHAPES, STREAM_K_VARIANTS,
+                         SWEEP_SCHEDULES, SWEEP_TILES)
 
 
 def main():
-    sweep_dir = sys.argv[1]
     print(f"device: {torch.cuda.get_device_name()}")
+    if sys.argv[1] == "--stream-k":
+        shapes, tiles = STREAM_K_SHAPES, list(STREAM_K_VARIANTS)
+        sweep(os.path.join(sys.argv[2], "streamk"), shapes, tiles, gelu=False,
+              averaged=lambda m, n, k: True, label="geomean")
+        return
     tiles = ["default"] + SWEEP_TILES + list(SWEEP_SCHEDULES)
     if len(sys.argv) > 2:
         tiles = [t for t in sys.argv[2].split(",") if t in tiles]
+    sweep(sys.argv[1], GEMM_SHAPES, tiles, gelu=True,
+          averaged=lambda m, n, k: not m == n == k, label="transformer geomean")
+
+
+def sweep(sweep_dir, shapes, tiles, gelu, averaged, label):
+    """Times <case>__<tile>.so for every product of `shapes` (and the gelu
+    product with `gelu`); the last row is each tile's geometric mean over the
+    products that `averaged(m, n, k)` selects."""
     header = f"{'case':26s} {'peer ms':>8s}" + "".join(f" {t:>10s}" for t in tiles)
     print("% of the peer's speed (peer time / brrr time) per tile; "
           "gelu: ms (peer: torch.compile)")
     print(header)
-    cases = [(f"gemm_{t}_{m}x{n}x{k}", t, m, n, k) for t, m, n, k in GEMM_SHAPES]
-    cases.append(("gelu_mm", "f16", 8192, 16384, 4096))
-    # Per variant, the speed ratios of the transformer shapes (every
-    # product but the square ones), for their geometric mean.
+    cases = [(f"gemm_{t}_{m}x{n}x{k}", t, m, n, k) for t, m, n, k in shapes]
+    if gelu:
+        cases.append(("gelu_mm", "f16", 8192, 16384, 4096))
+    # Per variant, the speed ratios of the averaged shapes, for their
+    # geometric mean.
     ratios = {tile: [] for tile in tiles}
     for name, t, m, n, k in cases:
         dt = torch.float16 if t == "f16" else torch.bfloat16
@@ -68,14 +87,14 @@ def main():
                 continue
             ms = graph_ms(lambda: ctx.run(*args, outputs=[y]))
             cells.append(f"{ms:10.3f}" if name == "gelu_mm" else f"{100 * peer / ms:9.1f}%")
-            if name != "gelu_mm" and not m == n == k:
+            if name != "gelu_mm" and averaged(m, n, k):
                 ratios[tile].append(peer / ms)
         print(f"{name:26s} {peer:8.4f}" + "".join(f" {c}" for c in cells))
         del a, b, y, ref
-    transformer = sum(1 for c in cases if c[0] != "gelu_mm" and not c[2] == c[3] == c[4])
+    count = sum(1 for c in cases if c[0] != "gelu_mm" and averaged(*c[2:]))
     cells = [f"{100 * math.exp(sum(map(math.log, r)) / len(r)):9.1f}%"
-             if len(r) == transformer else f"{'(BAD)':>10s}" for r in ratios.values()]
-    print(f"{'transformer geomean':26s} {'':8s}" + "".join(f" {c}" for c in cells))
+             if len(r) == count else f"{'(BAD)':>10s}" for r in ratios.values()]
+    print(f"{label:26s} {'':8s}" + "".join(f" {c}" for c in cells))
 
 
 if __name__ == "__main__":
