@@ -556,7 +556,8 @@ STREAM_K = {"matmul_wgmma_streamk_odd_n_bf16": ("matmul_wgmma_persistent_odd_n_b
             "matmul_wgmma_streamk_narrowed_f16": ("matmul_wgmma_overlapped_narrowed_f16", []),
             "qmatmul_fp8_streamk_f32": ("qmatmul_fp8_deep_persistent_f32", ["--persistent"]),
             "qmatmul_int8_streamk_f16": ("qmatmul_int8_wide_f16", ["--overlap-epilogue"]),
-            "matmul_wgmma_streamk_few_tiles_f16": ("matmul_wgmma_few_tiles_residual_f16", [])}
+            "matmul_wgmma_streamk_few_tiles_f16": ("matmul_wgmma_few_tiles_residual_f16", []),
+            "matmul_wgmma_streamk_short_runs_f16": ("matmul_wgmma_short_runs_f16", [])}
 for alias, (graph, flags) in STREAM_K.items():
     GRAPH_OF[alias] = graph
     FLAGS[alias] = flags + ["--stream-k=always"]

@@ -129,6 +129,15 @@ MATMUL_CASES = [
                                              n("Add", ["t", "r"], ["y"])],
      [("a", H, [1500, 768]), ("b", H, [768, 768]), ("bias", H, [768]),
       ("r", H, [1500, 768])], [("y", H, [1500, 768])]),
+    # Runs shorter than a tile's slices: 6 x 16 tiles of 128 x 64 (the last
+    # 60 rows and 40 columns) over 4 k-slices (the last 8 deep), under
+    # --stream-k=always (kernel_cases.py) 384 slices over 132 blocks, 2-3
+    # a block: most tiles shared by two or three blocks (a bias and ReLU).
+    ("matmul_wgmma_short_runs_f16", [n("MatMul", ["a", "b"], ["m"]),
+                                     n("Add", ["m", "bias"], ["t"]),
+                                     n("Relu", ["t"], ["y"])],
+     [("a", H, [700, 200]), ("b", H, [200, 1000]), ("bias", H, [1000])],
+     [("y", H, [700, 1000])]),
     # Overlapped by default with no residual to read: 256 columns staged
     # leave room for three stages, so the tile narrows to 192 columns and
     # four (ragged M, N and K; 32 x 16 tiles, the last column tile 184

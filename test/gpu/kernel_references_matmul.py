@@ -151,6 +151,9 @@ def matmul_inputs(name, f):
     if name == "matmul_wgmma_few_tiles_residual_f16":
         return [f(1500, 768, dt=torch.float16), f(768, 768, dt=torch.float16) / 16,
                 f(768, dt=torch.float16), f(1500, 768, dt=torch.float16)]
+    if name == "matmul_wgmma_short_runs_f16":
+        return [f(700, 200, dt=torch.float16), f(200, 1000, dt=torch.float16) / 8,
+                f(1000, dt=torch.float16)]
     if name == "matmul_wgmma_multicast_overlapped_f16":
         return [f(2000, 776, dt=torch.float16), f(3064, 776, dt=torch.float16) / 16,
                 f(3064, dt=torch.float16), f(2000, 3064, dt=torch.float16)]
@@ -318,7 +321,7 @@ def matmul_reference(name, d):
     if name in ("matmul_wgmma_overlapped_default_f16",
                 "matmul_wgmma_few_tiles_residual_f16"):
         return [torch.matmul(d[0], d[1]) + d[2] + d[3]]
-    if name == "matmul_wgmma_overlapped_narrowed_f16":
+    if name in ("matmul_wgmma_overlapped_narrowed_f16", "matmul_wgmma_short_runs_f16"):
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
     if name == "matmul_wgmma_n192_ragged_f16":
         return [torch.relu(torch.matmul(d[0], d[1]) + d[2])]
