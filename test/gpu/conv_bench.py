@@ -5,6 +5,7 @@ Runs on the GPU machine (torch, torchvision, onnx) with a brrrc there (the
 relocatable bundle, scripts/package.sh):
 
   conv_bench.py BRRRC DIR [--batches 1,32] [--model resnet50] [--profile]
+                [--variant NAME=FLAGS ...]
 
 For each batch, the model's convolutions are found by running torchvision's
 model (random weights) with forward hooks; each distinct one (input shape,
@@ -22,6 +23,10 @@ The stem's row includes brrr's input preparation (space to depth: pad and
 rearrange the 3-channel image), which cuDNN's time does not. With
 --profile, a row whose library launches more than one kernel is followed
 by each launch's time, launch by launch (median of 5 runs without graphs).
+Each --variant NAME=FLAGS (FLAGS comma-separated brrrc flags, e.g.
+sk=--stream-k=auto) also compiles every convolution with those flags,
+checks it and times it in the same run: a column of microseconds each,
+after the default build's.
 """
 
 import argparse
@@ -89,16 +94,23 @@ def main():
     ap.add_argument("--batches", default="32")
     ap.add_argument("--model", default="resnet50")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--variant", action="append", default=[],
+                    help="NAME=FLAGS: also time a build with these brrrc flags "
+                         "(comma-separated)")
     opts = ap.parse_args()
+    variants = [("", [])] + [(v.split("=", 1)[0], v.split("=", 1)[1].split(","))
+                             for v in opts.variant]
     os.makedirs(opts.dir, exist_ok=True)
     torch.backends.cudnn.benchmark = True
     print(f"device: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
           f"cuDNN {torch.backends.cudnn.version()}", flush=True)
     failures = 0
     for batch in [int(b) for b in opts.batches.split(",")]:
-        print(f"{'convolution':34s} {'count':>5s} {'brrr us':>8s} {'cuDNN us':>8s} "
-              f"{'cuDNN/brrr':>10s} {'TFLOP/s':>8s} {'rel err':>8s}", flush=True)
-        sums = [0.0, 0.0]
+        print(f"{'convolution':34s} {'count':>5s} {'brrr us':>8s}" +
+              "".join(f" {name + ' us':>8s}" for name, _ in variants[1:]) +
+              f" {'cuDNN us':>8s} {'cuDNN/brrr':>10s} {'TFLOP/s':>8s} {'rel err':>8s}",
+              flush=True)
+        sums = [0.0] * (len(variants) + 1)
         rng = np.random.default_rng(0)
         for cv, count in convolutions(opts.model, batch).items():
             label = (f"{cv.n}x{cv.c}x{cv.h}x{cv.w} {cv.k}x{cv.k}/{cv.s} -> {cv.o}")
@@ -108,13 +120,19 @@ def main():
             base = os.path.join(opts.dir, f"conv_{cv.n}_{cv.c}_{cv.h}_{cv.w}_{cv.o}_"
                                 f"{cv.k}_{cv.s}_{cv.p}")
             write_model(cv, base + ".onnx", weight, bias)
-            proc = subprocess.run([opts.brrrc, base + ".onnx", "-o", base + ".so"],
-                                  capture_output=True, text=True)
+            contexts = []
+            for name, flags in variants:
+                so = base + (f"__{name}" if name else "") + ".so"
+                proc = subprocess.run([opts.brrrc, base + ".onnx", "-o", so, *flags],
+                                      capture_output=True, text=True)
+                if proc.returncode != 0:
+                    break
+                contexts.append(brrr.load(so).context())
             if proc.returncode != 0:
                 failures += 1
                 print(f"{label:34s} COMPILE FAILED {proc.stderr.strip()[-200:]}", flush=True)
                 continue
-            ctx = brrr.load(base + ".so").context()
+            ctx = contexts[0]
             x = torch.randn(cv.n, cv.h, cv.w, cv.c, device="cuda").half()
             oh, ow = out_size(cv.h, cv.k, cv.s, cv.p), out_size(cv.w, cv.k, cv.s, cv.p)
             y = torch.full((cv.n, oh, ow, cv.o), float("nan"), device="cuda",
@@ -123,17 +141,24 @@ def main():
             bt = torch.from_numpy(bias).cuda()
             xc = x.permute(0, 3, 1, 2)  # NCHW view of NHWC memory: channels_last
             peer = lambda: F.conv2d(xc, wt, bt, stride=cv.s, padding=cv.p)
-            ctx.run(x, outputs=[y])
             ref = peer().permute(0, 2, 3, 1).float()
-            err = ((y.float() - ref).norm() / ref.norm()).item()
+            # Every build checked (the worst error shown), then timed.
+            err, times = 0.0, []
+            for c in contexts:
+                y.fill_(float("nan"))
+                c.run(x, outputs=[y])
+                err = max(err, ((y.float() - ref).norm() / ref.norm()).item())
+                times.append(graph_ms(lambda: c.run(x, outputs=[y])) * 1e3)
             ok = err <= 2e-3
             failures += not ok
-            tb = graph_ms(lambda: ctx.run(x, outputs=[y])) * 1e3
+            tb = times[0]
             tc = graph_ms(peer) * 1e3
             flops = 2 * cv.n * oh * ow * cv.o * cv.c * cv.k * cv.k
-            sums[0] += count * tb
-            sums[1] += count * tc
-            print(f"{label:34s} {count:5d} {tb:8.1f} {tc:8.1f} {tc / tb:10.2f} "
+            for i, t in enumerate(times + [tc]):
+                sums[i] += count * t
+            print(f"{label:34s} {count:5d} {tb:8.1f}" +
+                  "".join(f" {t:8.1f}" for t in times[1:]) +
+                  f" {tc:8.1f} {tc / tb:10.2f} "
                   f"{flops / tb / 1e6:8.1f} {err:8.1e}{'' if ok else '  MISMATCH'}",
                   flush=True)
             if opts.profile:
@@ -141,8 +166,9 @@ def main():
                 if len(launches) > 1:
                     print("    launches: " + ", ".join(
                         f"{info.kernel} {ms * 1e3:.1f} us" for info, ms in launches), flush=True)
-        print(f"{'all, weighted by count':34s} {'':5s} {sums[0]:8.1f} {sums[1]:8.1f} "
-              f"{sums[1] / sums[0]:10.2f}", flush=True)
+        print(f"{'all, weighted by count':34s} {'':5s}" +
+              "".join(f" {t:8.1f}" for t in sums) +
+              f" {sums[-1] / sums[0]:10.2f}", flush=True)
     sys.exit(1 if failures else 0)
 
 
