@@ -2,6 +2,7 @@
 // RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{stream-k=auto}))' | FileCheck %s --check-prefix=AUTO
 // RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{stream-k=always}))' | FileCheck %s --check-prefix=ALWAYS
 // RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-matmul,brrr-select-kernel-config{stream-k=auto},brrr-plan-shared-memory,brrr-plan-global-memory))' | FileCheck %s --check-prefix=PLAN
+// RUN: brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-fuse-elementwise,brrr-fuse-conv,brrr-select-kernel-config{stream-k=auto}))' | FileCheck %s --check-prefix=CONV
 // RUN: not brrr-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(brrr-select-kernel-config{stream-k=sometimes}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // ViT-B/16's output projection at batch 32 (6304 x 768 x 768, a bias and
@@ -115,5 +116,22 @@ module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, 
     %w = brrr.constant dense<1.0> : tensor<256x256xf16>
     %m = brrr.matmul %x, %w : tensor<256x256xf16>, tensor<256x256xf16> -> tensor<256x256xf16>
     return %m : tensor<256x256xf16>
+  }
+}
+
+// -----
+
+// ResNet-50's third-stage 3 x 3 convolutions at batch 32 (6272 pixels x
+// 256 channels, 2304 deep): 98 tiles of 128 x 128, one block a tile,
+// leave 34 of 132 multiprocessors idle. With `auto`, a persistent grid of
+// all 132 splits the 98 x 36 k-slices (27 a block, 29 with the partials',
+// against 36).
+// CONV-LABEL: func.func @ResNetLayer3
+// CONV: brrr.fusion conv{{.*}}brrr.config = #brrr.kernel<family = conv, body = wgmma, threads = 384, tile = [128, 128, 64], stages = 4, persistent = 132, epilogue = 128, stream_k = true, grid = [132, 1, 1]>
+module attributes {brrr.target = #brrr.target<chip = "sm_90a", capability = 90, multiprocessors = 132, shared_per_block = 232448, shared_per_multiprocessor = 233472, tensor_cores = wgmma, features = [arch_specific, tma, clusters, grid_dependency]>} {
+  func.func @ResNetLayer3(%x: tensor<32x14x14x256xf16>, %w: tensor<3x3x256x256xf16>, %b: tensor<256xf16>) -> tensor<32x14x14x256xf16> {
+    %c = brrr.conv2d %x, %w, %b {channels_last, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<32x14x14x256xf16>, tensor<3x3x256x256xf16>, tensor<256xf16>) -> tensor<32x14x14x256xf16>
+    %r = brrr.relu %c : tensor<32x14x14x256xf16>
+    return %r : tensor<32x14x14x256xf16>
   }
 }
