@@ -304,6 +304,26 @@ bool brrrc::printReport(mlir::ModuleOp module,
                 "picks another); the arena ("
              << arena << " bytes) is planned for the largest shape\n";
   }
+  // Products that split their k-slices between persistent blocks
+  // (--stream-k), and the workspace each sums its shared tiles through.
+  module.walk([&](mlir::brrr::FusionOp f) {
+    auto config = f->getAttrOfType<mlir::brrr::KernelConfigAttr>(
+        mlir::brrr::kKernelConfigAttrName);
+    auto name = f->getAttrOfType<mlir::StringAttr>("brrr.kernel");
+    if (!config || !config.getStreamK() || !name || config.getTile().size() < 2)
+      return;
+    int64_t workspace = 0;
+    if (auto places =
+            f->getAttrOfType<mlir::ArrayAttr>(mlir::brrr::kWorkspaceAttrName))
+      for (mlir::Attribute a : places)
+        if (auto place = mlir::dyn_cast<mlir::brrr::PlacementAttr>(a))
+          workspace += place.getBytes();
+    outs() << "stream-K: " << name.getValue()
+           << " splits its k-slices evenly between " << config.getPersistent()
+           << " blocks (tiles of " << config.getTile()[0] << " x "
+           << config.getTile()[1] << "), summing shared tiles through "
+           << workspace << " bytes of workspace\n";
+  });
   // --precision=fp8|int8: how many products calibration made 8-bit; what
   // is not 8-bit takes auto's 16-bit precision.
   auto table = module->getAttrOfType<mlir::DictionaryAttr>(
