@@ -141,22 +141,32 @@ ATTENTION_TILES = [t for t in ATTENTION_VARIANTS
                    if t in os.environ.get("ATTENTION_ONLY", t).split(",")]
 
 
-def attention_sweep(brrrc, dest):
+def compile_all(brrrc, dest, builds, tolerate=False):
+    """Compiles every (model, name, flags) of `builds` into DEST, on every
+    core at once. With `tolerate`, a build brrrc refuses is left out, and
+    said so; otherwise its failure is raised."""
     import concurrent.futures
-    dest = os.path.join(dest, "attention_sweep")
     os.makedirs(dest, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        jobs = [pool.submit(save_and_compile, brrrc, attention_model(*shape), dest,
-                            f"{attention_name(*shape)}__{tile}",
-                            ATTENTION_VARIANTS.get(tile, []))
-                for shape in ATTENTION_SHAPES for tile in ["default"] + ATTENTION_TILES]
-        # A variant whose tile the kernel does not take at a shape (heads
-        # of 256 on key blocks of 128) is left out there, and said so.
+        jobs = [pool.submit(save_and_compile, brrrc, model, dest, name, flags)
+                for model, name, flags in builds]
         for j in jobs:
             try:
                 j.result()
             except subprocess.CalledProcessError as e:
+                if not tolerate:
+                    raise
                 print(f"not compiled: {os.path.basename(e.cmd[1])}", flush=True)
+
+
+def attention_sweep(brrrc, dest):
+    # A variant whose tile the kernel does not take at a shape (heads of
+    # 256 on key blocks of 128) is left out there, and said so.
+    compile_all(brrrc, os.path.join(dest, "attention_sweep"),
+                [(attention_model(*shape), f"{attention_name(*shape)}__{tile}",
+                  ATTENTION_VARIANTS.get(tile, []))
+                 for shape in ATTENTION_SHAPES for tile in ["default"] + ATTENTION_TILES],
+                tolerate=True)
 
 
 # Tiles (m x n x stages) the sweep compiles every product with, besides the
@@ -224,35 +234,22 @@ def gelu_model():
 
 
 def sweep(brrrc, dest):
-    import concurrent.futures
-    dest = os.path.join(dest, "sweep")
-    os.makedirs(dest, exist_ok=True)
     cases = [(f"gemm_{t}_{m}x{nn}x{k}", gemm_model(t, m, nn, k))
              for t, m, nn, k in GEMM_SHAPES]
     cases.append(("gelu_mm", gelu_model()))
-    jobs = []
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for name, model in cases:
-            for tile in ["default"] + SWEEP_TILES + list(SWEEP_SCHEDULES):
-                flags = ([] if tile == "default" else SWEEP_SCHEDULES.get(
-                    tile, [f"--matmul-tile={tile}"]))
-                jobs.append(pool.submit(save_and_compile, brrrc, model, dest,
-                                        f"{name}__{tile}", flags))
-        for j in jobs:
-            j.result()
+    compile_all(brrrc, os.path.join(dest, "sweep"),
+                [(model, f"{name}__{tile}",
+                  [] if tile == "default" else SWEEP_SCHEDULES.get(
+                      tile, [f"--matmul-tile={tile}"]))
+                 for name, model in cases
+                 for tile in ["default"] + SWEEP_TILES + list(SWEEP_SCHEDULES)])
 
 
 def stream_k_sweep(brrrc, dest):
-    import concurrent.futures
-    dest = os.path.join(dest, "streamk")
-    os.makedirs(dest, exist_ok=True)
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        jobs = [pool.submit(save_and_compile, brrrc, gemm_model(t, m, nn, k), dest,
-                            f"gemm_{t}_{m}x{nn}x{k}__{variant}", flags)
-                for t, m, nn, k in STREAM_K_SHAPES
-                for variant, flags in STREAM_K_VARIANTS.items()]
-        for j in jobs:
-            j.result()
+    compile_all(brrrc, os.path.join(dest, "streamk"),
+                [(gemm_model(t, m, nn, k), f"gemm_{t}_{m}x{nn}x{k}__{variant}", flags)
+                 for t, m, nn, k in STREAM_K_SHAPES
+                 for variant, flags in STREAM_K_VARIANTS.items()])
 
 
 def main():
